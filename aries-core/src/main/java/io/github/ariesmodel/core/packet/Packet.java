@@ -1,0 +1,366 @@
+package io.github.ariesmodel.core.packet;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import io.github.ariesmodel.core.AmoOperation;
+import io.github.ariesmodel.core.DeliveryMode;
+import io.github.ariesmodel.core.NetworkAddress;
+import io.github.ariesmodel.core.NetworkAddresses;
+import io.github.ariesmodel.core.Status;
+
+/**
+ * One network packet: a request (PUT with ≤ 64 bytes, GET for ≤ 64 bytes, AMO) or a response (ACK, data, AMO
+ * result, error), with what the routers and the NICs need.
+ *
+ * <p>The protocol fields (kind, endpoints, address, tag, delivery mode, data, AMO operands, status) are fixed at
+ * construction. A small set of fields is <em>routing state</em>, mutable and owned by the fabric while the packet is
+ * in flight (current virtual channel, hops taken, an intermediate router for non-minimal routes, flags, injection
+ * time), so that forwarding a packet allocates nothing. A NIC must not read or write routing state.
+ *
+ * <p>Size on the wire follows {@link WireFormat}. The {@code data} array, when present, is owned by the packet and
+ * never copied; synthetic traffic may leave it {@code null} and give only {@link #dataLength()}.
+ */
+public final class Packet {
+
+  private final PacketKind kind;
+  private final int sourceNode;
+  private final int destinationNode;
+  private final int mdh;
+  private final long offset;
+  private final int tag;
+  private final DeliveryMode deliveryMode;
+  private final int dataLength;
+  private final byte[] data;
+  private final AmoOperation amo;
+  private final long operand1;
+  private final long operand2;
+  private final Status status;
+  private final int protectionTag;
+  private final int protectionKey;
+  private final int wireBytes;
+
+  // Routing state: owned by the fabric while the packet is in flight.
+  private int virtualChannel;
+  private int hops;
+  private int intermediate = -1;
+  private int routeFlags;
+  private long injectedAtPs;
+
+  private Packet(
+      PacketKind kind, int sourceNode, int destinationNode, int mdh, long offset, int tag, DeliveryMode deliveryMode,
+      int dataLength, byte[] data, AmoOperation amo, long operand1, long operand2, Status status, int protectionTag,
+      int protectionKey) {
+    NetworkAddresses.checkNodeId(sourceNode);
+    NetworkAddresses.checkNodeId(destinationNode);
+    NetworkAddresses.checkMdh(mdh);
+    NetworkAddresses.checkOffset(offset);
+    checkArgument(deliveryMode != null, "deliveryMode must not be null");
+    checkArgument(
+        dataLength >= 0 && dataLength <= WireFormat.MAX_PAYLOAD,
+        "dataLength must be in [0, 64] bytes but was %s",
+        dataLength);
+    checkArgument(data == null || data.length == dataLength,
+        "data must hold exactly dataLength (%s) bytes but held %s", dataLength, data == null ? 0 : data.length);
+    this.kind = kind;
+    this.sourceNode = sourceNode;
+    this.destinationNode = destinationNode;
+    this.mdh = mdh;
+    this.offset = offset;
+    this.tag = tag;
+    this.deliveryMode = deliveryMode;
+    this.dataLength = dataLength;
+    this.data = data;
+    this.amo = amo;
+    this.operand1 = operand1;
+    this.operand2 = operand2;
+    this.status = status;
+    this.protectionTag = protectionTag;
+    this.protectionKey = protectionKey;
+    int carried =
+        switch (kind) {
+          case PUT_REQUEST, DATA_RESPONSE -> dataLength;
+          case AMO_REQUEST -> amo.requestOperandBytes();
+          case AMO_RESPONSE -> amo.responseBytes();
+          case GET_REQUEST, ACK_RESPONSE, ERROR_RESPONSE -> 0;
+        };
+    this.wireBytes = WireFormat.wireBytes(kind.isRequest(), carried);
+  }
+
+  /**
+   * A PUT request.
+   *
+   * @param sourceNode initiating node
+   * @param target where the data goes
+   * @param tag the initiator's request tag, echoed in the response
+   * @param mode routing mode
+   * @param data 0 to 64 bytes (owned by the packet from now on)
+   * @param protectionTag initiator's PTAG
+   * @param protectionKey initiator's PKEY
+   * @return the packet
+   */
+  public static Packet put(
+      int sourceNode, NetworkAddress target, int tag, DeliveryMode mode, byte[] data, int protectionTag,
+      int protectionKey) {
+    checkArgument(data != null, "data must not be null");
+    return new Packet(PacketKind.PUT_REQUEST, sourceNode, target.nodeId(), target.mdh(), target.offset(), tag, mode,
+        data.length, data, null, 0, 0, Status.OK, protectionTag, protectionKey);
+  }
+
+  /**
+   * A payload-less request of a given data length, for synthetic network traffic (no memory is touched).
+   *
+   * @param sourceNode source node
+   * @param destinationNode destination node
+   * @param tag any tag the traffic source wants back
+   * @param mode routing mode
+   * @param dataLength 0 to 64 bytes counted on the wire
+   * @return a PUT request without data bytes
+   */
+  public static Packet synthetic(int sourceNode, int destinationNode, int tag, DeliveryMode mode, int dataLength) {
+    return new Packet(PacketKind.PUT_REQUEST, sourceNode, destinationNode, 0, 0, tag, mode, dataLength, null, null, 0,
+        0, Status.OK, 0, 0);
+  }
+
+  /**
+   * A GET request.
+   *
+   * @param sourceNode initiating node
+   * @param target where the data is read
+   * @param tag the initiator's request tag
+   * @param mode routing mode
+   * @param length 1 to 64 bytes asked for
+   * @param protectionTag initiator's PTAG
+   * @param protectionKey initiator's PKEY
+   * @return the packet
+   */
+  public static Packet get(
+      int sourceNode, NetworkAddress target, int tag, DeliveryMode mode, int length, int protectionTag,
+      int protectionKey) {
+    checkArgument(length >= 1 && length <= WireFormat.MAX_PAYLOAD, "GET length must be in [1, 64] but was %s", length);
+    return new Packet(PacketKind.GET_REQUEST, sourceNode, target.nodeId(), target.mdh(), target.offset(), tag, mode,
+        length, null, null, 0, 0, Status.OK, protectionTag, protectionKey);
+  }
+
+  /**
+   * An AMO request.
+   *
+   * @param sourceNode initiating node
+   * @param target the word operated on
+   * @param tag the initiator's request tag
+   * @param mode routing mode
+   * @param op the operation
+   * @param operand1 first operand (the compare value for CSWAP, the AND mask for AX)
+   * @param operand2 second operand (the swap value for CSWAP, the XOR mask for AX), else ignored
+   * @param protectionTag initiator's PTAG
+   * @param protectionKey initiator's PKEY
+   * @return the packet
+   */
+  public static Packet amo(
+      int sourceNode, NetworkAddress target, int tag, DeliveryMode mode, AmoOperation op, long operand1,
+      long operand2, int protectionTag, int protectionKey) {
+    checkArgument(op != null, "op must not be null");
+    return new Packet(PacketKind.AMO_REQUEST, sourceNode, target.nodeId(), target.mdh(), target.offset(), tag, mode,
+        op.operandBytes(), null, op, operand1, operand2, Status.OK, protectionTag, protectionKey);
+  }
+
+  /**
+   * The ACK answering a PUT or non-fetching AMO request.
+   *
+   * @param request the request answered
+   * @return the response, travelling back to the request's source
+   */
+  public static Packet ack(Packet request) {
+    return response(request, PacketKind.ACK_RESPONSE, 0, null, 0, Status.OK);
+  }
+
+  /**
+   * The data response answering a GET request.
+   *
+   * @param request the GET answered
+   * @param data the bytes read (length = the request's data length)
+   * @return the response
+   */
+  public static Packet data(Packet request, byte[] data) {
+    return response(request, PacketKind.DATA_RESPONSE, data.length, data, 0, Status.OK);
+  }
+
+  /**
+   * The response answering an AMO request.
+   *
+   * @param request the AMO answered
+   * @param oldValue the value before the operation (returned when fetching)
+   * @return an AMO response for a fetching operation, an ACK otherwise
+   */
+  public static Packet amoResult(Packet request, long oldValue) {
+    if (!request.amo.fetching()) {
+      return ack(request);
+    }
+    return response(request, PacketKind.AMO_RESPONSE, request.amo.operandBytes(), null, oldValue, Status.OK);
+  }
+
+  /**
+   * The error response for a request that faulted at the target.
+   *
+   * @param request the request answered
+   * @param status the fault (not OK)
+   * @return the response
+   */
+  public static Packet error(Packet request, Status status) {
+    checkArgument(status != null && status.isError(), "status must be an error but was %s", status);
+    return response(request, PacketKind.ERROR_RESPONSE, 0, null, 0, status);
+  }
+
+  private static Packet response(Packet req, PacketKind kind, int len, byte[] data, long value, Status status) {
+    checkArgument(req.kind.isRequest(), "only a request can be answered but the packet was a %s", req.kind);
+    return new Packet(kind, req.destinationNode, req.sourceNode, req.mdh, req.offset, req.tag, req.deliveryMode, len,
+        data, req.amo, value, 0, status, req.protectionTag, req.protectionKey);
+  }
+
+  /** @return what the packet is */
+  public PacketKind kind() {
+    return kind;
+  }
+
+  /** @return whether it is a request */
+  public boolean isRequest() {
+    return kind.isRequest();
+  }
+
+  /** @return the node that sent the packet */
+  public int sourceNode() {
+    return sourceNode;
+  }
+
+  /** @return the node the packet goes to */
+  public int destinationNode() {
+    return destinationNode;
+  }
+
+  /** @return the MDH of the target memory (a response echoes its request's) */
+  public int mdh() {
+    return mdh;
+  }
+
+  /** @return the offset into the target memory (a response echoes its request's) */
+  public long offset() {
+    return offset;
+  }
+
+  /** @return the target address of a request (a response echoes its request's, at the request's node) */
+  public NetworkAddress targetAddress() {
+    return new NetworkAddress(kind.isRequest() ? destinationNode : sourceNode, mdh, offset);
+  }
+
+  /** @return the initiator's request tag, echoed by the response */
+  public int tag() {
+    return tag;
+  }
+
+  /** @return the routing mode */
+  public DeliveryMode deliveryMode() {
+    return deliveryMode;
+  }
+
+  /** @return bytes of data carried (PUT, data response) or asked for (GET); operand bytes for AMOs */
+  public int dataLength() {
+    return dataLength;
+  }
+
+  /** @return the data bytes, or null when the packet carries none (GET, ACK, synthetic traffic) */
+  public byte[] data() {
+    return data;
+  }
+
+  /** @return the AMO operation of an AMO request or response, else null */
+  public AmoOperation amo() {
+    return amo;
+  }
+
+  /** @return the first AMO operand (request), or the fetched old value (AMO response) */
+  public long operand1() {
+    return operand1;
+  }
+
+  /** @return the second AMO operand */
+  public long operand2() {
+    return operand2;
+  }
+
+  /** @return OK, or the fault an error response reports */
+  public Status status() {
+    return status;
+  }
+
+  /** @return the initiator's protection tag */
+  public int protectionTag() {
+    return protectionTag;
+  }
+
+  /** @return the initiator's protection key */
+  public int protectionKey() {
+    return protectionKey;
+  }
+
+  /** @return bytes on the wire (see {@link WireFormat}) */
+  public int wireBytes() {
+    return wireBytes;
+  }
+
+  /** @return routing state: the virtual channel the packet occupies now */
+  public int virtualChannel() {
+    return virtualChannel;
+  }
+
+  /** @param vc routing state: the virtual channel the packet moves to */
+  public void virtualChannel(int vc) {
+    this.virtualChannel = vc;
+  }
+
+  /** @return routing state: router-to-router hops taken so far */
+  public int hops() {
+    return hops;
+  }
+
+  /** @param hops routing state: hops taken */
+  public void hops(int hops) {
+    this.hops = hops;
+  }
+
+  /** @return routing state: the intermediate router or group of a non-minimal route, or -1 */
+  public int intermediate() {
+    return intermediate;
+  }
+
+  /** @param intermediate routing state: the intermediate, or -1 */
+  public void intermediate(int intermediate) {
+    this.intermediate = intermediate;
+  }
+
+  /** @return routing state: flags the routing algorithm keeps (e.g. "routed non-minimally", "reached root") */
+  public int routeFlags() {
+    return routeFlags;
+  }
+
+  /** @param flags routing state: new flags */
+  public void routeFlags(int flags) {
+    this.routeFlags = flags;
+  }
+
+  /** @return routing state: when the packet entered the fabric, picoseconds */
+  public long injectedAtPs() {
+    return injectedAtPs;
+  }
+
+  /** @param ps routing state: injection time, picoseconds */
+  public void injectedAtPs(long ps) {
+    this.injectedAtPs = ps;
+  }
+
+  @Override
+  public String toString() {
+    return kind + "{" + sourceNode + "->" + destinationNode + ", mdh=" + mdh + ", offset=0x"
+        + Long.toHexString(offset) + ", tag=" + tag + ", len=" + dataLength
+        + (amo != null ? ", amo=" + amo : "") + (status.isError() ? ", status=" + status : "")
+        + ", wire=" + wireBytes + "B}";
+  }
+}

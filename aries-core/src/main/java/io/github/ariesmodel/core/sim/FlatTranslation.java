@@ -1,0 +1,126 @@
+package io.github.ariesmodel.core.sim;
+
+import io.github.ariesmodel.core.AccessKind;
+import io.github.ariesmodel.core.MemoryDomainDescriptor;
+import io.github.ariesmodel.core.MemoryRegistration;
+import io.github.ariesmodel.core.NetworkAddress;
+import io.github.ariesmodel.core.NetworkAddresses;
+import io.github.ariesmodel.core.Status;
+import io.github.ariesmodel.core.spi.AddressTranslation;
+import io.github.ariesmodel.core.spi.EventHandler;
+import io.github.ariesmodel.core.spi.HostMemory;
+import io.github.ariesmodel.core.spi.Scheduler;
+import io.github.ariesmodel.core.spi.TranslationClient;
+import io.github.ariesmodel.core.spi.TranslationListener;
+import java.util.Optional;
+
+/**
+ * A flat, fixed-latency translator: each registration is backed by one physically contiguous block, so a
+ * translation is {@code block + offset} after the {@link MemoryDomainDescriptor#check} checks. No page tables and no
+ * cache; every translation takes the same configured latency (0 for "untimed"). It exists so that the NIC and the
+ * simulator can be tested without the IOMMU, and as the reference the IOMMU's results must agree with.
+ *
+ * <p>MDHs are handed out lowest-free-first; a deregistered MDH stays invalid (stale) until every other MDH has been
+ * used, so a stale handle is not silently reused at once.
+ */
+public final class FlatTranslation implements AddressTranslation {
+
+  private final HostMemory memory;
+  private final Scheduler scheduler;
+  private final long latencyPs;
+  private final MemoryDomainDescriptor[] mdds = new MemoryDomainDescriptor[NetworkAddress.MAX_MDH + 1];
+  private final long[] physicalBase = new long[NetworkAddress.MAX_MDH + 1];
+  private final EventHandler completion = this::complete;
+  private int nextMdh;
+
+  /**
+   * A translator over a node's memory.
+   *
+   * @param memory the node's physical memory (registrations are allocated in it)
+   * @param scheduler the clock that times completions
+   * @param latencyPs latency of every translation, ≥ 0
+   */
+  public FlatTranslation(HostMemory memory, Scheduler scheduler, long latencyPs) {
+    if (memory == null || scheduler == null) {
+      throw new IllegalArgumentException("memory and scheduler must not be null");
+    }
+    if (latencyPs < 0) {
+      throw new IllegalArgumentException("latencyPs must be >= 0 but was " + latencyPs);
+    }
+    this.memory = memory;
+    this.scheduler = scheduler;
+    this.latencyPs = latencyPs;
+  }
+
+  @Override
+  public MemoryDomainDescriptor register(MemoryRegistration r) {
+    int mdh = freeMdh();
+    long base = memory.allocate(r.length(), Math.min(r.pageSize().bytes(), 1L << 21));
+    MemoryDomainDescriptor d = new MemoryDomainDescriptor(mdh, true, r.virtualBase(), r.length(), r.writable(),
+        r.protectionTag(), r.protectionKey(), r.translationContext(), r.pageSize(), r.completionQueue(),
+        r.prefetch());
+    mdds[mdh] = d;
+    physicalBase[mdh] = base;
+    return d;
+  }
+
+  private int freeMdh() {
+    for (int n = 0; n <= NetworkAddress.MAX_MDH; n++) {
+      int mdh = (nextMdh + n) & NetworkAddress.MAX_MDH;
+      if (mdds[mdh] == null || !mdds[mdh].valid()) {
+        nextMdh = (mdh + 1) & NetworkAddress.MAX_MDH;
+        return mdh;
+      }
+    }
+    throw new IllegalStateException("no free MDH: all 4096 memory domain descriptors are registered");
+  }
+
+  @Override
+  public void deregister(int mdh) {
+    NetworkAddresses.checkMdh(mdh);
+    MemoryDomainDescriptor d = mdds[mdh];
+    if (d == null || !d.valid()) {
+      throw new IllegalArgumentException("mdh " + mdh + " is not registered");
+    }
+    mdds[mdh] = d.invalidated();
+  }
+
+  @Override
+  public Optional<MemoryDomainDescriptor> descriptor(int mdh) {
+    NetworkAddresses.checkMdh(mdh);
+    return Optional.ofNullable(mdds[mdh]);
+  }
+
+  @Override
+  public void translate(
+      TranslationClient client, int mdh, long offset, int length, AccessKind access, int protectionTag,
+      int protectionKey, TranslationListener listener, Object ref, long arg) {
+    TranslationResult r = translateNow(mdh, offset, length, access, protectionTag, protectionKey);
+    scheduler.scheduleAfter(latencyPs, completion, new Pending(r, listener, ref), arg);
+  }
+
+  private void complete(long now, Object ref, long arg) {
+    Pending p = (Pending) ref;
+    p.listener.onTranslated(now, p.result.status(), p.result.physicalAddress(), p.result.contiguousBytes(), p.ref, arg);
+  }
+
+  private record Pending(TranslationResult result, TranslationListener listener, Object ref) {}
+
+  @Override
+  public TranslationResult translateNow(
+      int mdh, long offset, int length, AccessKind access, int protectionTag, int protectionKey) {
+    NetworkAddresses.checkMdh(mdh);
+    if (length < 0) {
+      throw new IllegalArgumentException("length must be >= 0 but was " + length);
+    }
+    MemoryDomainDescriptor d = mdds[mdh];
+    if (d == null) {
+      return TranslationResult.fault(Status.INVALID_MDH);
+    }
+    Status s = d.check(offset, length, access, protectionTag, protectionKey);
+    if (s != Status.OK) {
+      return TranslationResult.fault(s);
+    }
+    return new TranslationResult(Status.OK, physicalBase[mdh] + offset, length);
+  }
+}

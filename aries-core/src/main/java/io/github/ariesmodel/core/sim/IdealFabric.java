@@ -1,0 +1,104 @@
+package io.github.ariesmodel.core.sim;
+
+import io.github.ariesmodel.core.SimTime;
+import io.github.ariesmodel.core.packet.Packet;
+import io.github.ariesmodel.core.spi.EventHandler;
+import io.github.ariesmodel.core.spi.Fabric;
+import io.github.ariesmodel.core.spi.FabricEndpoint;
+import io.github.ariesmodel.core.spi.Scheduler;
+
+/**
+ * An ideal network: every packet reaches its destination a fixed latency after it has serialized out of its source
+ * at the injection bandwidth. No routers, no contention between sources, never refuses an injection; packets of one
+ * source arrive in the order they were injected. For testing a NIC on its own, and as the zero-hop baseline of the
+ * calibration (the NIC pair alone, without routers).
+ */
+public final class IdealFabric implements Fabric {
+
+  private final Scheduler scheduler;
+  private final FabricEndpoint[] endpoints;
+  private final long latencyPs;
+  private final double bytesPerSecond;
+  private final long[] sourceFreeAt;
+  private final EventHandler arrive = this::arrive;
+  private long delivered;
+
+  /**
+   * An ideal fabric.
+   *
+   * @param scheduler the clock
+   * @param nodeCount number of nodes, 1 to 2^18
+   * @param latencyPs fixed latency after serialization, ≥ 0
+   * @param injectionBytesPerSecond serialization rate of each source, > 0 ({@link Double#POSITIVE_INFINITY} for
+   *     none)
+   */
+  public IdealFabric(Scheduler scheduler, int nodeCount, long latencyPs, double injectionBytesPerSecond) {
+    if (scheduler == null) {
+      throw new IllegalArgumentException("scheduler must not be null");
+    }
+    if (nodeCount < 1 || nodeCount > (1 << 18)) {
+      throw new IllegalArgumentException("nodeCount must be in [1, 262144] but was " + nodeCount);
+    }
+    if (latencyPs < 0) {
+      throw new IllegalArgumentException("latencyPs must be >= 0 but was " + latencyPs);
+    }
+    if (!(injectionBytesPerSecond > 0)) {
+      throw new IllegalArgumentException("injectionBytesPerSecond must be > 0 but was " + injectionBytesPerSecond);
+    }
+    this.scheduler = scheduler;
+    this.endpoints = new FabricEndpoint[nodeCount];
+    this.latencyPs = latencyPs;
+    this.bytesPerSecond = injectionBytesPerSecond;
+    this.sourceFreeAt = new long[nodeCount];
+  }
+
+  @Override
+  public int nodeCount() {
+    return endpoints.length;
+  }
+
+  @Override
+  public void attach(int nodeId, FabricEndpoint endpoint) {
+    checkNode("nodeId", nodeId);
+    if (endpoints[nodeId] != null) {
+      throw new IllegalStateException("node " + nodeId + " is already attached");
+    }
+    endpoints[nodeId] = endpoint;
+  }
+
+  @Override
+  public boolean inject(Packet packet) {
+    checkNode("packet.sourceNode", packet.sourceNode());
+    checkNode("packet.destinationNode", packet.destinationNode());
+    long now = scheduler.now();
+    long start = Math.max(now, sourceFreeAt[packet.sourceNode()]);
+    long ser = Double.isInfinite(bytesPerSecond) ? 0 : SimTime.serializationPs(packet.wireBytes(), bytesPerSecond);
+    sourceFreeAt[packet.sourceNode()] = start + ser;
+    packet.injectedAtPs(now);
+    scheduler.scheduleAt(start + ser + latencyPs, arrive, packet, 0);
+    return true;
+  }
+
+  /** @return packets delivered so far */
+  public long delivered() {
+    return delivered;
+  }
+
+  private void arrive(long now, Object ref, long arg) {
+    Packet p = (Packet) ref;
+    FabricEndpoint e = endpoints[p.destinationNode()];
+    if (e == null) {
+      throw new IllegalStateException("packet for node " + p.destinationNode() + " which has no endpoint attached: "
+          + p);
+    }
+    delivered++;
+    e.deliver(now, p);
+  }
+
+  private void checkNode(String what, int node) {
+    if (node < 0 || node >= endpoints.length) {
+      throw new IllegalArgumentException(
+          what + " must be in [0, " + (endpoints.length - 1) + "] but was " + node);
+    }
+  }
+}

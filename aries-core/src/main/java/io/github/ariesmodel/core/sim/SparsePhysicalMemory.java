@@ -1,0 +1,234 @@
+package io.github.ariesmodel.core.sim;
+
+import io.github.ariesmodel.core.PhysicalAddress;
+import io.github.ariesmodel.core.spi.HostMemory;
+import java.util.Arrays;
+
+/**
+ * A node's physical memory that holds only the 4 KB pages that were written: an open-addressing hash map from page
+ * number to a 4 KB array. Untouched memory reads as zero and costs nothing, so a 92,544-node system costs a few dozen
+ * bytes per node until traffic writes into it.
+ *
+ * <p>Physical memory is reserved by a bump allocator ({@link #allocate}) starting at {@value #FIRST_ALLOCATABLE}, so
+ * that physical address 0 is never handed out. Words are little-endian (x86-64 hosts).
+ */
+public final class SparsePhysicalMemory implements HostMemory {
+
+  /** Bytes per materialized page. */
+  public static final int PAGE_BYTES = 4096;
+  /** First address {@link #allocate} hands out. */
+  public static final long FIRST_ALLOCATABLE = PAGE_BYTES;
+
+  private static final int PAGE_SHIFT = 12;
+  private static final byte[] ZERO_PAGE = new byte[PAGE_BYTES];
+
+  private final long capacity;
+  private long[] keys;
+  private byte[][] pages;
+  private int pageCount;
+  private long nextFree = FIRST_ALLOCATABLE;
+
+  /**
+   * Memory of the given size.
+   *
+   * @param capacityBytes bytes, a positive multiple of 4096 up to 2^52
+   */
+  public SparsePhysicalMemory(long capacityBytes) {
+    if (capacityBytes <= 0 || capacityBytes % PAGE_BYTES != 0 || capacityBytes > PhysicalAddress.MAX + 1) {
+      throw new IllegalArgumentException(
+          "capacityBytes must be a positive multiple of 4096 up to 2^52 but was " + capacityBytes);
+    }
+    this.capacity = capacityBytes;
+    this.keys = new long[16];
+    Arrays.fill(keys, -1L);
+    this.pages = new byte[16][];
+  }
+
+  @Override
+  public long capacity() {
+    return capacity;
+  }
+
+  /** @return pages materialized by writes */
+  public int materializedPages() {
+    return pageCount;
+  }
+
+  @Override
+  public void read(long address, byte[] dst, int dstOffset, int length) {
+    checkRange(address, length);
+    if (dstOffset < 0 || dstOffset + length > dst.length) {
+      throw new IllegalArgumentException("dstOffset + length must be within dst (" + dst.length + " bytes) but were "
+          + dstOffset + " + " + length);
+    }
+    while (length > 0) {
+      int inPage = (int) (address & (PAGE_BYTES - 1));
+      int n = Math.min(length, PAGE_BYTES - inPage);
+      byte[] page = find(address >>> PAGE_SHIFT);
+      System.arraycopy(page == null ? ZERO_PAGE : page, inPage, dst, dstOffset, n);
+      address += n;
+      dstOffset += n;
+      length -= n;
+    }
+  }
+
+  @Override
+  public void write(long address, byte[] src, int srcOffset, int length) {
+    checkRange(address, length);
+    if (srcOffset < 0 || srcOffset + length > src.length) {
+      throw new IllegalArgumentException("srcOffset + length must be within src (" + src.length + " bytes) but were "
+          + srcOffset + " + " + length);
+    }
+    while (length > 0) {
+      int inPage = (int) (address & (PAGE_BYTES - 1));
+      int n = Math.min(length, PAGE_BYTES - inPage);
+      System.arraycopy(src, srcOffset, materialize(address >>> PAGE_SHIFT), inPage, n);
+      address += n;
+      srcOffset += n;
+      length -= n;
+    }
+  }
+
+  @Override
+  public long readLong(long address) {
+    checkRange(address, 8);
+    if ((address & (PAGE_BYTES - 1)) <= PAGE_BYTES - 8) {
+      byte[] p = find(address >>> PAGE_SHIFT);
+      if (p == null) {
+        return 0;
+      }
+      int i = (int) (address & (PAGE_BYTES - 1));
+      long v = 0;
+      for (int b = 7; b >= 0; b--) {
+        v = (v << 8) | (p[i + b] & 0xFF);
+      }
+      return v;
+    }
+    long v = 0;
+    for (int b = 7; b >= 0; b--) {
+      v = (v << 8) | (readByte(address + b) & 0xFF);
+    }
+    return v;
+  }
+
+  @Override
+  public void writeLong(long address, long value) {
+    checkRange(address, 8);
+    for (int b = 0; b < 8; b++) {
+      writeByte(address + b, (byte) (value >>> (8 * b)));
+    }
+  }
+
+  @Override
+  public int readInt(long address) {
+    checkRange(address, 4);
+    int v = 0;
+    for (int b = 3; b >= 0; b--) {
+      v = (v << 8) | (readByte(address + b) & 0xFF);
+    }
+    return v;
+  }
+
+  @Override
+  public void writeInt(long address, int value) {
+    checkRange(address, 4);
+    for (int b = 0; b < 4; b++) {
+      writeByte(address + b, (byte) (value >>> (8 * b)));
+    }
+  }
+
+  @Override
+  public long allocate(long bytes, long alignment) {
+    if (bytes <= 0) {
+      throw new IllegalArgumentException("bytes must be > 0 but was " + bytes);
+    }
+    if (alignment <= 0 || Long.bitCount(alignment) != 1) {
+      throw new IllegalArgumentException("alignment must be a power of two but was " + alignment);
+    }
+    long start = (nextFree + alignment - 1) & -alignment;
+    if (start < 0 || start > capacity - bytes) {
+      throw new IllegalStateException("physical memory exhausted: cannot allocate " + bytes + " bytes aligned to "
+          + alignment + " (capacity " + capacity + " bytes, " + nextFree + " already reserved)");
+    }
+    nextFree = start + bytes;
+    return start;
+  }
+
+  @Override
+  public long allocatedBytes() {
+    return nextFree - FIRST_ALLOCATABLE;
+  }
+
+  private byte readByte(long address) {
+    byte[] p = find(address >>> PAGE_SHIFT);
+    return p == null ? 0 : p[(int) (address & (PAGE_BYTES - 1))];
+  }
+
+  private void writeByte(long address, byte value) {
+    materialize(address >>> PAGE_SHIFT)[(int) (address & (PAGE_BYTES - 1))] = value;
+  }
+
+  private void checkRange(long address, long length) {
+    if (length < 0 || address < 0 || address > capacity - length) {
+      throw new IllegalArgumentException("physical range [0x" + Long.toHexString(address) + ", +" + length
+          + ") must lie within [0, 0x" + Long.toHexString(capacity) + ")");
+    }
+  }
+
+  private static int slot(long key, int mask) {
+    long h = key * 0x9E3779B97F4A7C15L;
+    return (int) (h >>> 40) & mask;
+  }
+
+  private byte[] find(long pageNumber) {
+    int mask = keys.length - 1;
+    int i = slot(pageNumber, mask);
+    while (true) {
+      long k = keys[i];
+      if (k == pageNumber) {
+        return pages[i];
+      }
+      if (k == -1L) {
+        return null;
+      }
+      i = (i + 1) & mask;
+    }
+  }
+
+  private byte[] materialize(long pageNumber) {
+    byte[] p = find(pageNumber);
+    if (p != null) {
+      return p;
+    }
+    if ((pageCount + 1) * 4L > keys.length * 3L) {
+      rehash();
+    }
+    p = new byte[PAGE_BYTES];
+    insert(pageNumber, p);
+    pageCount++;
+    return p;
+  }
+
+  private void insert(long pageNumber, byte[] page) {
+    int mask = keys.length - 1;
+    int i = slot(pageNumber, mask);
+    while (keys[i] != -1L) {
+      i = (i + 1) & mask;
+    }
+    keys[i] = pageNumber;
+    pages[i] = page;
+  }
+
+  private void rehash() {
+    long[] oldKeys = keys;
+    byte[][] oldPages = pages;
+    keys = new long[oldKeys.length * 2];
+    Arrays.fill(keys, -1L);
+    pages = new byte[oldKeys.length * 2][];
+    for (int i = 0; i < oldKeys.length; i++) {
+      if (oldKeys[i] != -1L) {
+        insert(oldKeys[i], oldPages[i]);
+      }
+    }
+  }
+}

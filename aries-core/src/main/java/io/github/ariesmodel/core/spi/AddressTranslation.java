@@ -1,0 +1,104 @@
+package io.github.ariesmodel.core.spi;
+
+import io.github.ariesmodel.core.AccessKind;
+import io.github.ariesmodel.core.MemoryDomainDescriptor;
+import io.github.ariesmodel.core.MemoryRegistration;
+import io.github.ariesmodel.core.Status;
+import java.util.Optional;
+
+/**
+ * A NIC's address translation (a driven port): the registration side (the driver filling MDDs and page tables) and
+ * the translation side (MDH + offset + access → physical address, or a modelled fault).
+ *
+ * <p>Implementations: the Aries IOMMU in {@code aries-iommu} (timed, with a PTE cache and miss pipeline) and the
+ * flat, fixed-latency {@link io.github.ariesmodel.core.sim.FlatTranslation} for tests of other modules.
+ *
+ * <p>Contract. Checks come first and in this order: MDD valid ({@link Status#INVALID_MDH}), offset + length inside
+ * the registration ({@link Status#OUT_OF_BOUNDS}), write permission for writes and AMOs ({@link Status#NOT_WRITABLE}),
+ * protection tag and key ({@link Status#PROTECTION_VIOLATION}); then the page table ({@link
+ * Status#TRANSLATION_FAULT}). A fault is a result, never an exception. Bad arguments (an MDH outside 12 bits, a
+ * negative length) are caller mistakes and throw {@link IllegalArgumentException}.
+ */
+public interface AddressTranslation {
+
+  /**
+   * Registers memory: picks a free MDH, backs the range with physical frames, builds its page tables in host memory
+   * and fills the MDD.
+   *
+   * @param registration what to register
+   * @return the filled descriptor, whose {@code mdh()} names it from now on
+   * @throws IllegalStateException when all 4,096 MDDs are in use or host memory is exhausted
+   */
+  MemoryDomainDescriptor register(MemoryRegistration registration);
+
+  /**
+   * Deregisters memory: invalidates the MDD (later requests naming it fault with {@link Status#INVALID_MDH}) and any
+   * cached translations of it.
+   *
+   * @param mdh a currently valid MDH
+   * @throws IllegalArgumentException when the MDH is not currently registered
+   */
+  void deregister(int mdh);
+
+  /**
+   * The descriptor an MDH selects now.
+   *
+   * @param mdh 0..4095
+   * @return the descriptor, or empty when the MDH was never registered (a deregistered one is present and invalid)
+   */
+  Optional<MemoryDomainDescriptor> descriptor(int mdh);
+
+  /**
+   * Translates an access, timed: the listener is called through the scheduler when the translation completes (at
+   * once, later, or after a PTE fetch, as the implementation models). Allocation-free in steady state for the IOMMU.
+   *
+   * @param client who asks (statistics are kept per client)
+   * @param mdh the memory domain handle, 0..4095
+   * @param offset byte offset into the domain, ≥ 0
+   * @param length bytes accessed, ≥ 0
+   * @param access what the access does
+   * @param protectionTag the requester's PTAG
+   * @param protectionKey the requester's PKEY
+   * @param listener called once with the outcome
+   * @param ref passed back to the listener
+   * @param arg passed back to the listener
+   */
+  void translate(
+      TranslationClient client, int mdh, long offset, int length, AccessKind access, int protectionTag,
+      int protectionKey, TranslationListener listener, Object ref, long arg);
+
+  /**
+   * Translates an access at once, with the same checks, without timing or cache side effects: the host CPU's view of
+   * its own registered memory, and a reference for tests.
+   *
+   * @param mdh the memory domain handle
+   * @param offset byte offset into the domain
+   * @param length bytes accessed
+   * @param access what the access does
+   * @param protectionTag the requester's PTAG
+   * @param protectionKey the requester's PKEY
+   * @return the outcome
+   */
+  TranslationResult translateNow(
+      int mdh, long offset, int length, AccessKind access, int protectionTag, int protectionKey);
+
+  /**
+   * An untimed translation's outcome.
+   *
+   * @param status OK or the modelled fault
+   * @param physicalAddress physical address of the first byte (0 on a fault)
+   * @param contiguousBytes bytes physically contiguous from there (0 on a fault)
+   */
+  record TranslationResult(Status status, long physicalAddress, int contiguousBytes) {
+
+    /** @param status the fault @return a failed result */
+    public static TranslationResult fault(Status status) {
+      return new TranslationResult(status, 0, 0);
+    }
+
+    /** @return whether the translation succeeded */
+    public boolean ok() {
+      return status == Status.OK;
+    }
+  }
+}

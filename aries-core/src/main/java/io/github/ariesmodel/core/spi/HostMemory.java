@@ -1,0 +1,64 @@
+package io.github.ariesmodel.core.spi;
+
+/**
+ * A node's physical memory as the NIC and IOMMU see it over the host interface (a driven port). Addresses are
+ * physical; multi-byte words are little-endian, as on x86-64 hosts. Reading memory never written returns zeros.
+ *
+ * <p>The built-in implementation, {@link io.github.ariesmodel.core.sim.SparsePhysicalMemory}, materializes only the
+ * pages that are written, so a system of 92,544 nodes does not allocate its nodes' memories up front.
+ *
+ * <p>Out-of-range addresses are caller mistakes ({@link IllegalArgumentException}): a correct NIC and IOMMU only
+ * touch addresses that translation produced.
+ */
+public interface HostMemory {
+
+  /** @return bytes of physical memory, addresses 0 to capacity - 1 */
+  long capacity();
+
+  /**
+   * Copies bytes out of memory.
+   *
+   * @param address first physical address
+   * @param dst destination array
+   * @param dstOffset first index written in dst
+   * @param length bytes to copy
+   */
+  void read(long address, byte[] dst, int dstOffset, int length);
+
+  /**
+   * Copies bytes into memory.
+   *
+   * @param address first physical address
+   * @param src source array
+   * @param srcOffset first index read in src
+   * @param length bytes to copy
+   */
+  void write(long address, byte[] src, int srcOffset, int length);
+
+  /** @param address physical address @return the little-endian 64-bit word there */
+  long readLong(long address);
+
+  /** @param address physical address @param value the 64-bit word to store, little-endian */
+  void writeLong(long address, long value);
+
+  /** @param address physical address @return the little-endian 32-bit word there */
+  int readInt(long address);
+
+  /** @param address physical address @param value the 32-bit word to store, little-endian */
+  void writeInt(long address, int value);
+
+  /**
+   * Reserves physical memory (frames for registered pages, page tables, completion queues). Never returns the same
+   * bytes twice; the reserved bytes read as zero until written.
+   *
+   * @param bytes bytes to reserve, > 0
+   * @param alignment power of two, ≥ 1
+   * @return the physical address of the first reserved byte
+   * @throws IllegalStateException when the memory is exhausted (a configuration mistake: the node is too small for
+   *     what was registered)
+   */
+  long allocate(long bytes, long alignment);
+
+  /** @return bytes reserved by {@link #allocate} so far */
+  long allocatedBytes();
+}

@@ -1,0 +1,41 @@
+package io.github.ariesmodel.core.spi;
+
+/**
+ * The clock and event queue of a simulation (a driven port: every component that models time calls it). Time is a
+ * {@code long} of picoseconds. Events at equal times run in the order they were scheduled, so a run is a function of
+ * its configuration and seed alone.
+ *
+ * <p>The built-in implementation is {@link io.github.ariesmodel.core.sim.DeterministicEventLoop}.
+ */
+public interface Scheduler {
+
+  /** @return the current simulated time, picoseconds */
+  long now();
+
+  /**
+   * Schedules an event at an absolute time.
+   *
+   * @param timePs when, ≥ {@link #now()}
+   * @param handler what to call
+   * @param ref an object passed back to the handler (may be null)
+   * @param arg a long passed back to the handler
+   * @throws IllegalArgumentException when {@code timePs} is before now
+   */
+  void scheduleAt(long timePs, EventHandler handler, Object ref, long arg);
+
+  /**
+   * Schedules an event after a delay.
+   *
+   * @param delayPs how long from now, ≥ 0
+   * @param handler what to call
+   * @param ref an object passed back to the handler (may be null)
+   * @param arg a long passed back to the handler
+   * @throws IllegalArgumentException when {@code delayPs} is negative
+   */
+  default void scheduleAfter(long delayPs, EventHandler handler, Object ref, long arg) {
+    if (delayPs < 0) {
+      throw new IllegalArgumentException("delayPs must be >= 0 but was " + delayPs);
+    }
+    scheduleAt(now() + delayPs, handler, ref, arg);
+  }
+}
