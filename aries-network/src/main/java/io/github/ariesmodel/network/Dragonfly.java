@@ -516,10 +516,14 @@ public final class Dragonfly implements Topology {
         return 1 + localHops(q / radix, target);
       }
     }
-    int slot = arrangement.slot(gr, gt, 0, groups, linksPerPair);
-    int exit = gr * routersPerGroup + slot / globalPorts;
-    int entry = peer[globalSlotPort(gr, slot)] / radix;
-    return localHops(router, exit) + 1 + localHops(entry, target);
+    int best = Integer.MAX_VALUE;
+    for (int k = 0; k < linksPerPair; k++) {
+      int slot = arrangement.slot(gr, gt, k, groups, linksPerPair);
+      int exit = gr * routersPerGroup + slot / globalPorts;
+      int entry = peer[globalSlotPort(gr, slot)] / radix;
+      best = Math.min(best, localHops(router, exit) + 1 + localHops(entry, target));
+    }
+    return best;
   }
 
   /** @return whether this is an Aries-shaped system (rank names rank-1..3, Aries limits) */
