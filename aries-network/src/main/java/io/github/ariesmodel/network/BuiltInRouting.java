@@ -125,7 +125,7 @@ final class BuiltInRouting implements RoutingAlgorithm {
           }
           if (inter >= 0) {
             int hNon = t.minimalHops(router, inter) + t.minimalHops(inter, dest);
-            int m = t.minimalPorts(router, inter, h, ports2);
+            int m = t.minimalPorts(router, inter, toIntermediate(h), ports2);
             for (int i = 0; i < m; i++) {
               c.add(ports2[i], vc, hNon, 0, inter);
             }
@@ -167,7 +167,7 @@ final class BuiltInRouting implements RoutingAlgorithm {
       for (int k = 0; k < 2; k++) {
         int inter = intermediate(router, dest, rnd.nextLong() & Long.MAX_VALUE);
         if (inter >= 0) {
-          int m = t.minimalPorts(router, inter, h, ports2);
+          int m = t.minimalPorts(router, inter, toIntermediate(h), ports2);
           c.add(ports2[mix(h + k) % m], vc, weight, bias, inter);
         }
       }
@@ -191,6 +191,16 @@ final class BuiltInRouting implements RoutingAlgorithm {
     }
   }
 
+  /**
+   * The hash used on the way to the intermediate group. It must differ from the one used afterwards: with the same
+   * value the packet would leave the intermediate group on the link with the same index it arrived on, which under
+   * the consecutive arrangement ties each entry router to one exit router and funnels a shift pattern's traffic
+   * through single local links.
+   */
+  private static int toIntermediate(int hash) {
+    return mix(hash ^ 0x5BD1E995L);
+  }
+
   /** Minimal toward the intermediate's group (or router, for same-group Valiant) then toward the destination. */
   private void continuePath(
       Packet p, int router, int dest, int inter, int hash, int vc, Candidates c, boolean adaptive) {
@@ -204,7 +214,7 @@ final class BuiltInRouting implements RoutingAlgorithm {
         target = inter;
       }
     }
-    int n = t.minimalPorts(router, target, hash, ports);
+    int n = t.minimalPorts(router, target, target == dest ? hash : toIntermediate(hash), ports);
     if (adaptive) {
       for (int i = 0; i < n; i++) {
         c.add(ports[i], vc, 1, 0, inter);
