@@ -5,6 +5,7 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
 
+import io.github.ariesmodel.iommu.internal.SetAssociativePteCache;
 import java.util.ArrayList;
 import java.util.LinkedList;
 import java.util.List;

@@ -1,25 +1,28 @@
-package io.github.ariesmodel.iommu;
+package io.github.ariesmodel.iommu.internal;
 
 import io.github.ariesmodel.core.spi.HostMemory;
 import io.github.ariesmodel.iommu.spi.ReplacementPolicy;
 
 /**
- * The PTE cache's tag and data RAMs: {@code sets × ways} lines of {@code ptesPerLine} 8-byte PTEs, indexed by the
+ * The PTE cache's tag and data RAMs, as {@link io.github.ariesmodel.iommu.Iommu} uses them. Public only so that the
+ * benchmarks and reference-model tests can drive it directly; not an API (it may change without notice).
+ *
+ * <p>The cache holds {@code sets × ways} lines of {@code ptesPerLine} 8-byte PTEs, indexed by the
  * physical address of the line (consecutive lines fall in consecutive sets), each line invalid, pending (allocated,
  * its fetch outstanding) or valid. A line remembers the MDH whose walk fetched it, for per-MDD invalidation.
  *
  * <p>Line index {@code l = set × ways + way}. Primitive arrays only; nothing here allocates after construction.
  */
-final class SetAssociativePteCache {
+public final class SetAssociativePteCache {
 
-  static final byte INVALID = 0;
-  static final byte VALID = 1;
-  static final byte PENDING = 2;
+  private static final byte INVALID = 0;
+  private static final byte VALID = 1;
+  private static final byte PENDING = 2;
 
-  final int ways;
-  final int sets;
-  final int ptesPerLine;
-  final int lineShift;
+  private final int ways;
+  private final int lineShift;
+  private final int sets;
+  private final int ptesPerLine;
   private final int setMask;
   private final long[] tags;
   private final byte[] state;
@@ -30,7 +33,15 @@ final class SetAssociativePteCache {
   private long lastEvictedTag = -1;
   private long evictions;
 
-  SetAssociativePteCache(int ways, int sets, int ptesPerLine, ReplacementPolicy policy) {
+  /**
+   * An empty cache.
+   *
+   * @param ways ways per set, 1..64
+   * @param sets sets, a power of two
+   * @param ptesPerLine PTEs per line, a power of two
+   * @param policy the replacement policy
+   */
+  public SetAssociativePteCache(int ways, int sets, int ptesPerLine, ReplacementPolicy policy) {
     this.ways = ways;
     this.sets = sets;
     this.ptesPerLine = ptesPerLine;
@@ -43,17 +54,23 @@ final class SetAssociativePteCache {
     this.policy = policy;
   }
 
-  /** @return line address of the line holding a PTE address */
-  long lineOf(long pteAddress) {
+  /** @param pteAddress a PTE's physical address @return the address of the line holding it */
+  public long lineOf(long pteAddress) {
     return pteAddress & -(1L << lineShift);
   }
 
-  int setOf(long lineAddress) {
+  /** @param lineAddress a line's physical address @return its set */
+  public int setOf(long lineAddress) {
     return (int) (lineAddress >>> lineShift) & setMask;
   }
 
-  /** @return the line index holding {@code lineAddress} (valid or pending), or -1 */
-  int find(long lineAddress) {
+  /**
+   * Looks a line up.
+   *
+   * @param lineAddress the line's physical address
+   * @return the line index holding it (valid or pending), or -1
+   */
+  public int find(long lineAddress) {
     int base = setOf(lineAddress) * ways;
     for (int l = base, end = base + ways; l < end; l++) {
       if (state[l] != INVALID && tags[l] == lineAddress) {
@@ -63,29 +80,45 @@ final class SetAssociativePteCache {
     return -1;
   }
 
-  boolean isPending(int line) {
+  /** @param line a line index @return whether its fetch is outstanding */
+  public boolean isPending(int line) {
     return state[line] == PENDING;
   }
 
-  boolean isValid(int line) {
+  /** @param line a line index @return whether it holds data */
+  public boolean isValid(int line) {
     return state[line] == VALID;
   }
 
-  long tag(int line) {
+  /** @param line a line index @return the line address it holds */
+  public long tag(int line) {
     return tags[line];
   }
 
-  int owner(int line) {
+  /** @param line a line index @return the MDH whose walk fetched it */
+  public int owner(int line) {
     return owner[line];
   }
 
-  /** Records a hit on a valid line with the policy. */
-  void touch(int line) {
+  /** Records a hit on a valid line with the policy. @param line the line index */
+  public void touch(int line) {
     int set = line / ways;
     policy.onAccess(set, line - set * ways);
   }
 
-  long pte(int line, int index) {
+  /**
+   * Records a hit on a valid line whose address is known (no division on the hot path).
+   *
+   * @param line the line index
+   * @param lineAddress the address it holds
+   */
+  public void touch(int line, long lineAddress) {
+    int set = setOf(lineAddress);
+    policy.onAccess(set, line - set * ways);
+  }
+
+  /** @param line a valid line @param index 0..ptesPerLine-1 @return that cached PTE */
+  public long pte(int line, int index) {
     return data[line * ptesPerLine + index];
   }
 
@@ -93,9 +126,11 @@ final class SetAssociativePteCache {
    * Allocates a way for a missing line and marks it pending: an invalid way if there is one (lowest first), else the
    * policy's victim among the valid ways.
    *
+   * @param lineAddress the missing line
+   * @param ownerMdh the MDH whose walk needs it
    * @return the line index, or -1 when every way of the set is pending
    */
-  int allocate(long lineAddress, int ownerMdh) {
+  public int allocate(long lineAddress, int ownerMdh) {
     int set = setOf(lineAddress);
     int base = set * ways;
     int chosen = -1;
@@ -131,22 +166,33 @@ final class SetAssociativePteCache {
     return chosen;
   }
 
+  /** @return the number of sets */
+  public int sets() {
+    return sets;
+  }
+
   /** @return whether the last {@link #allocate} evicted a valid line */
-  boolean lastAllocationEvicted() {
+  public boolean lastAllocationEvicted() {
     return lastEvicted;
   }
 
   /** @return the line address the last evicting allocation dropped */
-  long lastEvictedTag() {
+  public long lastEvictedTag() {
     return lastEvictedTag;
   }
 
-  long evictions() {
+  /** @return valid lines evicted so far */
+  public long evictions() {
     return evictions;
   }
 
-  /** Completes a fetch: copies the line's PTEs from host memory and makes it valid. */
-  void fill(int line, HostMemory memory) {
+  /**
+   * Completes a fetch: copies the line's PTEs from host memory and makes it valid.
+   *
+   * @param line a pending line
+   * @param memory where the page tables are
+   */
+  public void fill(int line, HostMemory memory) {
     long address = tags[line];
     int d = line * ptesPerLine;
     for (int i = 0; i < ptesPerLine; i++) {
@@ -157,8 +203,13 @@ final class SetAssociativePteCache {
     policy.onFill(set, line - set * ways);
   }
 
-  /** Installs data directly (tests' immediate fill). */
-  void fill(int line, long[] ptes) {
+  /**
+   * Installs data directly (an immediate fill, for tests and benchmarks).
+   *
+   * @param line a pending line
+   * @param ptes at least ptesPerLine PTEs
+   */
+  public void fill(int line, long[] ptes) {
     System.arraycopy(ptes, 0, data, line * ptesPerLine, ptesPerLine);
     state[line] = VALID;
     int set = line / ways;
@@ -176,8 +227,8 @@ final class SetAssociativePteCache {
     return true;
   }
 
-  /** @return lines invalidated */
-  int invalidateOwner(int mdh) {
+  /** @param mdh an MDH @return lines invalidated */
+  public int invalidateOwner(int mdh) {
     int n = 0;
     for (int l = 0; l < state.length; l++) {
       if (owner[l] == mdh && invalidate(l)) {
@@ -187,8 +238,15 @@ final class SetAssociativePteCache {
     return n;
   }
 
-  /** @return lines invalidated among those of an owner with tags in [lo, hi] */
-  int invalidateOwnerRange(int mdh, long lo, long hi) {
+  /**
+   * Invalidates an owner's lines in an address range.
+   *
+   * @param mdh the owner
+   * @param lo lowest line address
+   * @param hi highest line address
+   * @return lines invalidated
+   */
+  public int invalidateOwnerRange(int mdh, long lo, long hi) {
     int n = 0;
     for (int l = 0; l < state.length; l++) {
       if (owner[l] == mdh && tags[l] >= lo && tags[l] <= hi && invalidate(l)) {
@@ -198,14 +256,14 @@ final class SetAssociativePteCache {
     return n;
   }
 
-  /** @return 1 when the line was cached and valid and is now invalid, else 0 */
-  int invalidateLine(long lineAddress) {
+  /** @param lineAddress a line address @return 1 when the line was cached and valid and is now invalid, else 0 */
+  public int invalidateLine(long lineAddress) {
     int l = find(lineAddress);
     return l >= 0 && invalidate(l) ? 1 : 0;
   }
 
   /** @return lines invalidated */
-  int invalidateAll() {
+  public int invalidateAll() {
     int n = 0;
     for (int l = 0; l < state.length; l++) {
       if (invalidate(l)) {
