@@ -228,7 +228,7 @@ public final class IommuCommand implements Callable<Integer> {
     m.put("p50LatencyNs", round(t.latencyPercentileNs(50), 3));
     m.put("p99LatencyNs", round(t.latencyPercentileNs(99), 3));
     m.put("maxLatencyNs", round(t.latencyPercentileNs(100), 3));
-    m.put("simulatedTimeNs", round(endPs / 1000.0, 3));
+    m.put("simulatedTimePs", endPs);
     m.put("translationsPerUs", round(endPs == 0 ? 0 : t.translations() * 1e6 / endPs, 3));
     return m;
   }
