@@ -11,8 +11,10 @@ import io.github.ariesmodel.core.AmoOperation;
  *   <li>Integer operations wrap around in two's complement; IMIN/IMAX compare signed.
  *   <li>FPADD/FPMIN/FPMAX interpret the bits as IEEE-754 double (64-bit) or float (32-bit) and round to nearest
  *       even. MIN and MAX follow {@link Math#min(double, double)}: a NaN operand gives NaN and -0.0 is below +0.0.
- *       The hardware's NaN and signed-zero behaviour is not published ([S6d] only says the rounding mode is
- *       configurable); this is the model's choice.
+ *       Every NaN result is the canonical quiet NaN ({@code 0x7ff8000000000000} / {@code 0x7fc00000}): Java does
+ *       not fix NaN payloads (they differ between the interpreter and compiled code), and the model must be
+ *       deterministic. The hardware's NaN and signed-zero behaviour is not published ([S6d] only says the rounding
+ *       mode is configurable); this is the model's choice.
  *   <li>CSWAP: the new value is {@code operand2} when {@code old == operand1}, else the old value stays.
  *   <li>AX (AND_XOR): {@code (old & operand1) ^ operand2}.
  * </ul>
@@ -70,11 +72,11 @@ public final class AmoArithmetic {
       case IMAX:
         return Math.max(old, a);
       case FPADD:
-        return Double.doubleToRawLongBits(Double.longBitsToDouble(old) + Double.longBitsToDouble(a));
+        return Double.doubleToLongBits(Double.longBitsToDouble(old) + Double.longBitsToDouble(a));
       case FPMIN:
-        return Double.doubleToRawLongBits(Math.min(Double.longBitsToDouble(old), Double.longBitsToDouble(a)));
+        return Double.doubleToLongBits(Math.min(Double.longBitsToDouble(old), Double.longBitsToDouble(a)));
       case FPMAX:
-        return Double.doubleToRawLongBits(Math.max(Double.longBitsToDouble(old), Double.longBitsToDouble(a)));
+        return Double.doubleToLongBits(Math.max(Double.longBitsToDouble(old), Double.longBitsToDouble(a)));
       default:
         throw new AssertionError(kind);
     }
@@ -111,11 +113,11 @@ public final class AmoArithmetic {
       case IMAX:
         return Math.max(old, a);
       case FPADD:
-        return Float.floatToRawIntBits(Float.intBitsToFloat(old) + Float.intBitsToFloat(a));
+        return Float.floatToIntBits(Float.intBitsToFloat(old) + Float.intBitsToFloat(a));
       case FPMIN:
-        return Float.floatToRawIntBits(Math.min(Float.intBitsToFloat(old), Float.intBitsToFloat(a)));
+        return Float.floatToIntBits(Math.min(Float.intBitsToFloat(old), Float.intBitsToFloat(a)));
       case FPMAX:
-        return Float.floatToRawIntBits(Math.max(Float.intBitsToFloat(old), Float.intBitsToFloat(a)));
+        return Float.floatToIntBits(Math.max(Float.intBitsToFloat(old), Float.intBitsToFloat(a)));
       default:
         throw new AssertionError(kind);
     }

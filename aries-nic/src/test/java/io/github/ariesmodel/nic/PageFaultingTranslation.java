@@ -12,15 +12,16 @@ import java.util.Optional;
 
 /**
  * A test translator over a flat one that answers page by page (contiguousBytes ends at each 4 KB boundary, as an
- * IOMMU does) and, on the timed path only, reports TRANSLATION_FAULT for a translation starting in one chosen page
+ * IOMMU does; a smaller chunk can be set to force packets into several parts) and, on the timed path only, reports TRANSLATION_FAULT for a translation starting in one chosen page
  * (offset / 4096) of every registration; the untimed host view is unaffected.
  */
 final class PageFaultingTranslation implements AddressTranslation {
 
-  static final long NONE = -1;
   private final AddressTranslation flat;
   private final Scheduler scheduler;
-  private long faultPage = NONE;
+  private long faultFrom = -1;
+  private long faultTo = -1;
+  private int chunk = 4096;
   long translations;
 
   PageFaultingTranslation(AddressTranslation flat, Scheduler scheduler) {
@@ -28,8 +29,20 @@ final class PageFaultingTranslation implements AddressTranslation {
     this.scheduler = scheduler;
   }
 
+  /** Timed translations starting in this 4 KB page fault. */
   void faultPage(long page) {
-    this.faultPage = page;
+    faultRange(page * 4096, (page + 1) * 4096);
+  }
+
+  /** Timed translations starting at an offset in [from, to) fault. */
+  void faultRange(long from, long to) {
+    this.faultFrom = from;
+    this.faultTo = to;
+  }
+
+  /** Contiguity granularity: translations end at multiples of this many bytes (4096 by default). */
+  void chunk(int bytes) {
+    this.chunk = bytes;
   }
 
   @Override
@@ -52,7 +65,7 @@ final class PageFaultingTranslation implements AddressTranslation {
       int pkey, TranslationListener listener, Object ref, long arg) {
     translations++;
     TranslationResult r = translateNow(mdh, offset, length, access, ptag, pkey);
-    if (r.ok() && faultPage != NONE && (offset >>> 12) == faultPage) {
+    if (r.ok() && offset >= faultFrom && offset < faultTo) {
       r = TranslationResult.fault(Status.TRANSLATION_FAULT);
     }
     TranslationResult result = r;
@@ -66,7 +79,7 @@ final class PageFaultingTranslation implements AddressTranslation {
     if (!r.ok()) {
       return r;
     }
-    int toPageEnd = (int) Math.min(length, 4096 - (offset & 4095));
+    int toPageEnd = (int) Math.min(length, chunk - (offset % chunk));
     return new TranslationResult(Status.OK, r.physicalAddress(), toPageEnd);
   }
 }
