@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
     description = "A model of the Cray Aries interconnect: NIC, IOMMU and dragonfly fabric.",
     subcommands = {
       SystemsCommand.class,
+      IommuCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class AriesCli implements Callable<Integer> {
