@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       SystemsCommand.class,
       IommuCommand.class,
+      TrafficCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class AriesCli implements Callable<Integer> {
