@@ -6,6 +6,7 @@ import io.github.ariesmodel.sim.report.RunMetadata;
 import io.github.ariesmodel.sim.report.SweepCoordinates;
 import io.github.ariesmodel.sim.report.WallClock;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -113,6 +114,8 @@ public final class SweepRunner {
   public List<Path> run(SweepSpec spec, Shard shard, Path outDir, boolean includeWallClock, Listener listener)
       throws IOException {
     List<SweepPoint> points = spec.points(shard);
+    // An empty shard still leaves its directory, so that merging every shard's directory works.
+    Files.createDirectories(outDir);
     List<Path> written = new ArrayList<>();
     for (SweepPoint p : points) {
       Path file = outDir.resolve(fileName(p.index()));
