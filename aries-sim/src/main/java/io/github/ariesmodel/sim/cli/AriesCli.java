@@ -18,6 +18,8 @@ import picocli.CommandLine.Command;
       SystemsCommand.class,
       IommuCommand.class,
       TrafficCommand.class,
+      SweepCommand.class,
+      MergeCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class AriesCli implements Callable<Integer> {
