@@ -106,6 +106,7 @@ public final class Nic implements FabricEndpoint {
   private int[] freeTags;
   private int freeTagCount;
   private int outstanding;
+  private long unfinished;
   private ArrayDeque<Post> admission;
   private boolean headDelayCounted;
   private boolean fenceBlocked;
@@ -266,6 +267,16 @@ public final class Nic implements FabricEndpoint {
     return outstanding;
   }
 
+  /**
+   * Posts accepted by {@link #post} whose transaction has not completed yet, including posts still crossing the host
+   * interface: zero means every post so far has completed (what a SHMEM {@code quiet} waits for).
+   *
+   * @return unfinished posts
+   */
+  public long unfinishedPosts() {
+    return unfinished;
+  }
+
   /** @return posts accepted but not yet started (waiting for a tag, a BTE channel or a fence) */
   public int queuedPosts() {
     int n = admission == null ? 0 : admission.size();
@@ -292,6 +303,7 @@ public final class Nic implements FabricEndpoint {
     checkArgument(post != null, "post must not be null");
     Post p = validate(post);
     stats.posts++;
+    unfinished++;
     long now = scheduler.now();
     long arrive =
         p.engine() == Post.Engine.FMA && p.type() == Post.PostType.PUT
@@ -446,7 +458,6 @@ public final class Nic implements FabricEndpoint {
       return;
     }
     if (freeTagCount == 0) {
-      stats.postsDelayedForTags++;
       return;
     }
     channelBusy[c] = true;
@@ -774,6 +785,7 @@ public final class Nic implements FabricEndpoint {
       event(CompletionType.GLOBAL, s, t.post.postId(), t.remoteNode, userData, toHost(now, 8), t.cq);
     }
     t.end();
+    unfinished--;
     freeTags[freeTagCount++] = t.tag;
     outstanding--;
     admittedIncomplete--;

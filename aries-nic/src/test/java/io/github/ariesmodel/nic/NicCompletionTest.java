@@ -123,7 +123,14 @@ class NicCompletionTest {
       c.nics[0].post(Post.put(i, local.mdh(), i, at(8L * i), 8));
     }
     assertThat(c.nics[0].queuedPosts()).isZero(); // the posts have not reached the NIC yet
+    assertThat(c.nics[0].unfinishedPosts()).isEqualTo(posts);
+    c.loop.runUntil(io.github.ariesmodel.core.SimTime.ns(400));
+    assertThat(c.nics[0].outstandingTransactions()).isEqualTo(64);
+    // Posts cross the host interface 1 ns apart from 250 ns on: 150 have arrived, none has completed yet.
+    assertThat(c.nics[0].queuedPosts()).isEqualTo(150 - 64);
+    assertThat(c.nics[0].unfinishedPosts()).isEqualTo(posts);
     c.run();
+    assertThat(c.nics[0].unfinishedPosts()).isZero();
     assertThat(c.events(0)).hasSize(posts).allMatch(e -> !e.isError());
     assertThat(c.nics[0].statistics().maxOutstanding()).isEqualTo(64);
     assertThat(c.nics[0].statistics().postsDelayedForTags()).isPositive();
