@@ -165,10 +165,12 @@ public final class Plots {
     plot.setDomainAxis(axis(xLabel, xScale, false));
     plot.setRangeAxis(axis(yLabel, yScale, yScale == Scale.LINEAR));
     XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
+    plot.setRenderer(renderer);
+    // The replaced axes and renderer get the same fonts as the factory-made parts.
+    ChartFactory.getChartTheme().apply(chart);
     for (int i = 0; i < series.size(); i++) {
       renderer.setSeriesStroke(i, new BasicStroke(2f));
     }
-    plot.setRenderer(renderer);
     style(chart);
     plot.setBackgroundPaint(Color.WHITE);
     plot.setDomainGridlinePaint(Color.LIGHT_GRAY);

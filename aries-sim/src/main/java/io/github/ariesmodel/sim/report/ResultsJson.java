@@ -232,8 +232,7 @@ public final class ResultsJson {
     RunMetadata metadata = readRun(field(root, "run", "$", JsonNodeType.OBJECT));
     Results.Builder b = Results.builder(metadata);
     JsonNode metrics = field(root, "metrics", "$", JsonNodeType.OBJECT);
-    for (Iterator<Map.Entry<String, JsonNode>> it = metrics.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> e = it.next();
+    for (Map.Entry<String, JsonNode> e : metrics.properties()) {
       String path = "$.metrics." + e.getKey();
       JsonNode m = e.getValue();
       if (!m.isObject()) {
@@ -265,8 +264,7 @@ public final class ResultsJson {
     }
     JsonNode params = field(run, "parameters", p, JsonNodeType.OBJECT);
     Map<String, String> values = new LinkedHashMap<>();
-    for (Iterator<Map.Entry<String, JsonNode>> it = params.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> e = it.next();
+    for (Map.Entry<String, JsonNode> e : params.properties()) {
       if (!e.getValue().isTextual()) {
         throw new IllegalArgumentException(p + ".parameters." + e.getKey() + " must be a string");
       }

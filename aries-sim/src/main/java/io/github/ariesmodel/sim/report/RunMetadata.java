@@ -191,6 +191,16 @@ public record RunMetadata(
     }
 
     /**
+     * Removes every parameter.
+     *
+     * @return this builder
+     */
+    public Builder clearParameters() {
+      this.parameters.clear();
+      return this;
+    }
+
+    /**
      * @param value sweep coordinates, or null
      * @return this builder
      */

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -22,8 +23,9 @@ import java.util.function.Function;
  * when the sweep has a {@code seed} parameter) and must be deterministic in them, so a point gives the same file
  * whichever shard, machine or order runs it.
  *
- * <p>Before writing, the runner records the point in the results' metadata: the point's parameters are added to (and
- * override) the job's own {@link RunMetadata#parameters()}, and {@link RunMetadata#sweep()} is set to the point's
+ * <p>Before writing, the runner records the point in the results' metadata: the point's parameters come first in
+ * {@link RunMetadata#parameters()} (overriding the job's values for the same names), followed by the job's other
+ * parameters, and {@link RunMetadata#sweep()} is set to the point's
  * {@link SweepCoordinates}, which {@link SweepMerge} uses to find duplicate and missing points.
  */
 public final class SweepRunner {
@@ -91,8 +93,11 @@ public final class SweepRunner {
       throw new IllegalStateException("the sweep job returned no results for point " + point.index() + " "
           + point.parameters());
     }
+    Map<String, String> params = new LinkedHashMap<>(point.parameters());
+    r.metadata().parameters().forEach(params::putIfAbsent);
     RunMetadata m = r.metadata().toBuilder()
-        .parameters(point.parameters())
+        .clearParameters()
+        .parameters(params)
         .sweep(new SweepCoordinates(point.index(), spec.size(), spec.toString()))
         .wallClock(r.metadata().wallClock() != null ? r.metadata().wallClock()
             : new WallClock(start, end.isBefore(start) ? start : end))

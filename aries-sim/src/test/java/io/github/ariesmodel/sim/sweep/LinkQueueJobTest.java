@@ -53,6 +53,14 @@ class LinkQueueJobTest {
   }
 
   @Test
+  void pointParametersComeFirstThenTheJobsOwn() {
+    SweepSpec spec = SweepSpec.parse("seed=3;load=0.5");
+    Results r = new SweepRunner(LinkQueueJob::run).runPoint(spec, spec.point(0));
+    assertThat(r.metadata().parameters().keySet()).containsExactly("seed", "load", "packets");
+    assertThat(r.metadata().seed()).isEqualTo(3L);
+  }
+
+  @Test
   void rejectsBadParameters() {
     assertThatThrownBy(() -> LinkQueueJob.run(Map.of())).hasMessageContaining("load is required");
     assertThatThrownBy(() -> LinkQueueJob.run(Map.of("load", "1.0"))).hasMessageContaining("(0, 1)")
