@@ -67,7 +67,8 @@ public final class AriesSystem {
     } else {
       this.routerFabric = null;
       this.routingName = "ideal";
-      this.fabric = new IdealFabric(loop, topology.nodeCount(), b.idealLatencyPs, topology.injectionBandwidth());
+      // No serialization limit: the ideal network isolates the NIC pair, whose own pipelines set the rate.
+      this.fabric = new IdealFabric(loop, topology.nodeCount(), b.idealLatencyPs, Double.POSITIVE_INFINITY);
     }
     this.translatorKind = b.translatorKind;
     this.iommuConfig = b.iommuConfig;

@@ -4,6 +4,9 @@ package io.github.ariesmodel.sim;
 public enum FabricKind {
   /** The packet-level dragonfly router fabric of {@code aries-network}. */
   ROUTERS,
-  /** An ideal fixed-latency network (no routers): the NIC pair alone, for calibration and NIC studies. */
+  /**
+   * An ideal fixed-latency network (no routers, no serialization limit): the NIC pair alone, for calibration and NIC
+   * studies.
+   */
   IDEAL
 }

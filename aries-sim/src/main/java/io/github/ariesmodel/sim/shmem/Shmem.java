@@ -37,7 +37,8 @@ public interface Shmem {
 
   /**
    * Puts bytes from this PE's own symmetric object into another PE's (the NIC reads the source from registered
-   * memory; no host copy). Completes at {@link #quiet()}.
+   * memory; no host copy). Like {@code shmem_putmem_nbi}: the source must not change before {@link #quiet()}.
+   * Asks for a remote event at the target.
    *
    * @param dest destination object
    * @param destOffset byte offset in it
@@ -138,6 +139,33 @@ public interface Shmem {
    * @return the old value
    */
   long atomicCompareSwap(Symmetric dest, long offset, long expected, long desired, int pe);
+
+  /**
+   * Gets bytes from another PE's symmetric object into this PE's own without waiting; completes at {@link #quiet()}.
+   *
+   * @param dest this PE's object
+   * @param destOffset byte offset in it
+   * @param src the remote object
+   * @param srcOffset byte offset in it
+   * @param length bytes, ≥ 1
+   * @param pe source PE
+   */
+  void getmemNbi(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe);
+
+  /**
+   * Remote events written at this PE so far: every put and atomic asks for one at its target, so this counts the
+   * transactions that have arrived here (uGNI's remote CQ events [S5]).
+   *
+   * @return the count
+   */
+  long remoteEvents();
+
+  /**
+   * Waits until at least {@code count} remote events have been written at this PE.
+   *
+   * @param count the count to reach
+   */
+  void waitRemoteEvents(long count);
 
   /** Waits until every put and non-fetching atomic of this PE has completed at its target. */
   void quiet();

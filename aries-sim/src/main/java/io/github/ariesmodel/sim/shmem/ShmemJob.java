@@ -264,6 +264,7 @@ public final class ShmemJob {
     final Map<Long, CompletionEvent> awaited = new HashMap<>();
     Status lastStatus = Status.OK;
     long barrierEpoch;
+    long remoteEvents;
     long finishedAtPs;
 
     Pe(int index, Node node, CompletionQueue remoteCq) {
@@ -274,6 +275,7 @@ public final class ShmemJob {
 
     void onEvent(CompletionEvent e) {
       if (e.type() == CompletionType.REMOTE) {
+        remoteEvents++;
         while (remoteCq.getEvent() != null) {
           // the host consumes its remote events; the listener already saw this one
         }
@@ -348,7 +350,8 @@ public final class ShmemJob {
       dest.checkRange("dest", destOffset, length);
       src.checkRange("src", srcOffset, length);
       post(Post.put(nextPostId++, src.mdh(index), srcOffset, remote(dest, destOffset, pe), length)
-          .withDeliveryMode(deliveryMode));
+          .withDeliveryMode(deliveryMode)
+          .withCompletion(Post.NO_CQ, Post.GLOBAL_EVENT | Post.REMOTE_EVENT));
     }
 
     @Override
@@ -363,7 +366,7 @@ public final class ShmemJob {
       outstandingLocal = 1;
       post(Post.put(id, staging.mdh(index), 0, remote(dest, destOffset, pe), data.length)
           .withDeliveryMode(deliveryMode)
-          .withCompletion(Post.NO_CQ, Post.LOCAL_EVENT | Post.GLOBAL_EVENT));
+          .withCompletion(Post.NO_CQ, Post.LOCAL_EVENT | Post.GLOBAL_EVENT | Post.REMOTE_EVENT));
       // Like shmem_put: return once the source (the staging buffer) may be reused.
       process.waitUntil(() -> outstandingLocal == 0 || awaited.get(id) != null);
       awaited.remove(id);
@@ -384,6 +387,25 @@ public final class ShmemJob {
       long id = post(Post.get(nextPostId++, dest.mdh(index), destOffset, remote(src, srcOffset, pe), length)
           .withDeliveryMode(deliveryMode));
       awaitGlobal(id);
+    }
+
+    @Override
+    public void getmemNbi(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe) {
+      dest.checkRange("dest", destOffset, length);
+      src.checkRange("src", srcOffset, length);
+      checkArgument(length >= 1, "length must be >= 1 (zero-length GETs are refused [S5]) but was %s", length);
+      post(Post.get(nextPostId++, dest.mdh(index), destOffset, remote(src, srcOffset, pe), length)
+          .withDeliveryMode(deliveryMode));
+    }
+
+    @Override
+    public long remoteEvents() {
+      return remoteEvents;
+    }
+
+    @Override
+    public void waitRemoteEvents(long count) {
+      process.waitUntil(() -> remoteEvents >= count);
     }
 
     @Override
