@@ -1,0 +1,155 @@
+package io.github.ariesmodel.sim.cli;
+
+import io.github.ariesmodel.sim.AriesSystem;
+import io.github.ariesmodel.sim.FabricKind;
+import io.github.ariesmodel.sim.TranslatorKind;
+import io.github.ariesmodel.sim.report.Metric;
+import io.github.ariesmodel.sim.report.Results;
+import io.github.ariesmodel.sim.report.RunMetadata;
+import io.github.ariesmodel.sim.report.WallClock;
+import io.github.ariesmodel.sim.workload.Params;
+import io.github.ariesmodel.sim.workload.ReportWriter;
+import io.github.ariesmodel.sim.workload.SystemSpec;
+import io.github.ariesmodel.sim.workload.Workload;
+import io.github.ariesmodel.sim.workload.WorkloadReport;
+import io.github.ariesmodel.sim.workload.Workloads;
+import io.github.ariesmodel.iommu.IommuConfig;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code aries run WORKLOAD}: runs a built-in workload and writes its results, plots and HTML report. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+    description = "Run a workload and write results.json, CSV tables, plots and report.html.")
+public final class RunCommand implements Callable<Integer> {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(index = "0", arity = "0..1", paramLabel = "WORKLOAD", defaultValue = "mixed",
+      description = "mixed (default), pingpong, bandwidth, gups, alltoall, traffic, iommu-study; --list shows all")
+  String workload;
+
+  @Option(names = "--system", defaultValue = "default",
+      description = "A preset (./aries systems) or topology spec, e.g. aries:groups=2 (default: ${DEFAULT-VALUE}).")
+  String system;
+
+  @Option(names = "--routing", defaultValue = AriesSystem.Builder.BY_DELIVERY_MODE,
+      description = "Routing name, or by-delivery-mode: each packet routed as its post asked (default: ${DEFAULT-VALUE}).")
+  String routing;
+
+  @Option(names = "--seed", defaultValue = "1", description = "Seed of every random choice (default: ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Option(names = "--fabric", defaultValue = "routers",
+      description = "routers or ideal (a fixed-latency network without routers) (default: ${DEFAULT-VALUE}).")
+  String fabric;
+
+  @Option(names = "--translator", defaultValue = "iommu",
+      description = "iommu or flat (no page tables, no PTE cache) (default: ${DEFAULT-VALUE}).")
+  String translator;
+
+  @Option(names = {"-p", "--param"}, paramLabel = "NAME=VALUE", description = "A workload parameter; repeatable.")
+  List<String> params = new ArrayList<>();
+
+  @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: results/WORKLOAD).")
+  Path out;
+
+  @Option(names = "--no-wall-clock",
+      description = "Leave wall-clock fields out of results.json, so equal seeds give byte-identical files.")
+  boolean noWallClock;
+
+  @Option(names = "--list", description = "List the workloads and their parameters, then exit.")
+  boolean list;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter o = spec.commandLine().getOut();
+    if (list) {
+      for (Workloads w : Workloads.values()) {
+        Workload x = w.create();
+        o.printf("%-12s %s%n", x.name(), x.description());
+        for (Map.Entry<String, String> e : x.parameters().entrySet()) {
+          o.printf("    -p %s=%s%n", e.getKey(), e.getValue().replaceFirst(":", "   "));
+        }
+      }
+      return 0;
+    }
+    Workload w;
+    SystemSpec s;
+    Params p;
+    try {
+      w = Workloads.byName(workload);
+      s = new SystemSpec(system, routing, seed, parseFabric(fabric), parseTranslator(translator),
+          IommuConfig.defaults());
+      p = Params.parse(params);
+      s.build(); // fail early on a bad system or routing name
+    } catch (IllegalArgumentException e) {
+      spec.commandLine().getErr().println("aries run: " + e.getMessage());
+      return 2;
+    }
+    Instant started = Instant.now();
+    WorkloadReport r;
+    try {
+      r = w.run(s, p);
+    } catch (IllegalArgumentException e) {
+      spec.commandLine().getErr().println("aries run: " + e.getMessage());
+      return 2;
+    }
+    Instant finished = Instant.now();
+    Results results = results(w, s, p, r, started, finished);
+    Path dir = out != null ? out : Path.of("results", w.name());
+    Path html = ReportWriter.write(results, r.plots(), dir, !noWallClock, "aries-model: " + w.name() + " on "
+        + system);
+    printSummary(o, w, s, r, results, dir, html);
+    return 0;
+  }
+
+  static Results results(Workload w, SystemSpec s, Params p, WorkloadReport r, Instant started, Instant finished) {
+    RunMetadata.Builder m = RunMetadata.builder(RunMetadata.currentTool(), "run " + w.name())
+        .system(s.system()).routing(s.routing()).seed(s.seed()).parameters(p.asMap())
+        .simulatedTimePs(r.simulatedPs()).events(r.events()).wallClock(new WallClock(started, finished));
+    Results.Builder b = Results.builder(m.build());
+    for (Metric metric : r.metrics()) {
+      b.metric(metric);
+    }
+    r.tables().forEach(b::table);
+    return b.build();
+  }
+
+  private static void printSummary(PrintWriter o, Workload w, SystemSpec s, WorkloadReport r, Results results,
+      Path dir, Path html) {
+    o.printf("aries run %s on %s (routing %s, seed %d)%n", w.name(), s.system(), s.routing(), s.seed());
+    for (Metric m : r.metrics()) {
+      o.printf(Locale.ROOT, "  %-45s %12.3f %s%n", m.name(), m.value(), m.unit());
+    }
+    double wall = results.metadata().wallSeconds().orElse(0);
+    o.printf(Locale.ROOT, "  simulated %.3f us, %,d events in %.1f s wall (%.2f M events/s)%n",
+        r.simulatedPs() / 1e6, r.events(), wall, wall > 0 ? r.events() / wall / 1e6 : 0);
+    o.printf("  results: %s%n  report:  %s%n", dir.resolve("results.json"), html);
+  }
+
+  static FabricKind parseFabric(String f) {
+    return switch (f.toLowerCase(Locale.ROOT)) {
+      case "routers" -> FabricKind.ROUTERS;
+      case "ideal" -> FabricKind.IDEAL;
+      default -> throw new IllegalArgumentException("fabric must be routers or ideal but was \"" + f + "\"");
+    };
+  }
+
+  static TranslatorKind parseTranslator(String t) {
+    return switch (t.toLowerCase(Locale.ROOT)) {
+      case "iommu" -> TranslatorKind.IOMMU;
+      case "flat" -> TranslatorKind.FLAT;
+      default -> throw new IllegalArgumentException("translator must be iommu or flat but was \"" + t + "\"");
+    };
+  }
+}

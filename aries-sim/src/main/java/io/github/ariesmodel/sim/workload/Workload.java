@@ -1,0 +1,28 @@
+package io.github.ariesmodel.sim.workload;
+
+import java.util.Map;
+
+/**
+ * A built-in job of the simulator: builds the systems it needs from a {@link SystemSpec}, runs, and reports tables,
+ * metrics and plots. Deterministic: same spec and parameters, same report (wall-clock cost aside).
+ */
+public interface Workload {
+
+  /** @return the name it is run by ({@code ./aries run NAME}) */
+  String name();
+
+  /** @return one line saying what it measures */
+  String description();
+
+  /** @return its parameters: name → "default: meaning" */
+  Map<String, String> parameters();
+
+  /**
+   * Runs the workload.
+   *
+   * @param spec how to build systems
+   * @param params parameters (unknown names are rejected)
+   * @return the report
+   */
+  WorkloadReport run(SystemSpec spec, Params params);
+}
