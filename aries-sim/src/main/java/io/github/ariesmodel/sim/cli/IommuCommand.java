@@ -61,7 +61,8 @@ public final class IommuCommand implements Callable<Integer> {
           + " scan:SPAN:STRIDE:COUNT (offsets 0, STRIDE, 2*STRIDE ... modulo SPAN). Sizes take K, M, G suffixes.")
   String synthetic;
 
-  @Option(names = "--page-size", paramLabel = "SIZE", description = "Page size: 4K, or 2M..64G (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--page-size", paramLabel = "SIZE",
+      description = "Page size: 4K, or 2M..64G (default: ${DEFAULT-VALUE}).")
   String pageSize = "4K";
 
   @Option(names = "--region", paramLabel = "BYTES",
@@ -74,13 +75,15 @@ public final class IommuCommand implements Callable<Integer> {
   @Option(names = "--sets", description = "PTE-cache sets, a power of two (default: ${DEFAULT-VALUE}).")
   int sets = IommuConfig.DEFAULT_SETS;
 
-  @Option(names = "--ptes-per-line", paramLabel = "N", description = "PTEs per cache line (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--ptes-per-line", paramLabel = "N",
+      description = "PTEs per cache line (default: ${DEFAULT-VALUE}).")
   int ptesPerLine = IommuConfig.DEFAULT_PTES_PER_LINE;
 
   @Option(names = "--policy", description = "Replacement policy: lru, plru or random (default: ${DEFAULT-VALUE}).")
   String policy = "lru";
 
-  @Option(names = "--seed", description = "Seed of the random policy and of --synthetic random (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--seed",
+      description = "Seed of the random policy and of --synthetic random (default: ${DEFAULT-VALUE}).")
   long seed;
 
   @Option(names = "--in-flight", paramLabel = "N", description = "Translations in flight (default: ${DEFAULT-VALUE}).")
@@ -108,11 +111,13 @@ public final class IommuCommand implements Callable<Integer> {
   int accessBytes = 8;
 
   @Option(names = "--window", paramLabel = "N",
-      description = "Accesses kept outstanding: the next is issued when fewer are in flight (default: ${DEFAULT-VALUE}).")
+      description = "Accesses kept outstanding: the next is issued when fewer are outstanding"
+          + " (default: ${DEFAULT-VALUE}).")
   int window = 64;
 
   @Option(names = "--serial",
-      description = "Issue each access after the previous one completes (--window 1): counts depend on the policy alone.")
+      description = "Issue each access after the previous one completes (--window 1): counts then depend on the"
+          + " cache policy alone.")
   boolean serial;
 
   @Option(names = "--json", description = "Print the statistics as JSON.")
@@ -400,7 +405,8 @@ public final class IommuCommand implements Callable<Integer> {
   static void parseLine(String s, long lineNumber, Driver d) {
     String[] f = s.split("\\s+");
     if (f.length > 2) {
-      throw new IllegalArgumentException("trace line " + lineNumber + ": expected OFFSET [R|W|A] but was \"" + s + "\"");
+      throw new IllegalArgumentException(
+          "trace line " + lineNumber + ": expected OFFSET [R|W|A] but was \"" + s + "\"");
     }
     try {
       d.nextOffset = f[0].startsWith("0x") || f[0].startsWith("0X")
