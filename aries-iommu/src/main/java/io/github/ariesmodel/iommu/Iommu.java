@@ -101,12 +101,16 @@ public final class Iommu implements AddressTranslation {
   private final EventHandler completeHandler = this::onComplete;
   private final EventHandler drainHandler = this::onDrain;
 
+  // Shared empty tables (zero-length arrays cannot change), so an IOMMU that never registers allocates none.
+  private static final MemoryDomainDescriptor[] NO_MDDS = new MemoryDomainDescriptor[0];
+  private static final long[] NO_LONGS = new long[0];
+
   // MDD table, grown to the highest MDH in use.
-  private MemoryDomainDescriptor[] mdds = new MemoryDomainDescriptor[0];
-  private long[] dataBase = new long[0];
-  private long[] directoryBase = new long[0];
-  private long[] leafBase = new long[0];
-  private long[] leafEnd = new long[0];
+  private MemoryDomainDescriptor[] mdds = NO_MDDS;
+  private long[] dataBase = NO_LONGS;
+  private long[] directoryBase = NO_LONGS;
+  private long[] leafBase = NO_LONGS;
+  private long[] leafEnd = NO_LONGS;
   private int nextMdh;
 
   // Made on first use.
