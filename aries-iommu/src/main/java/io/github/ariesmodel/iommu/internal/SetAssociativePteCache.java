@@ -72,12 +72,13 @@ public final class SetAssociativePteCache {
    */
   public int find(long lineAddress) {
     int base = setOf(lineAddress) * ways;
-    for (int l = base, end = base + ways; l < end; l++) {
-      if (state[l] != INVALID && tags[l] == lineAddress) {
-        return l;
-      }
+    int found = -1;
+    // No early exit: which way hits is unpredictable, and a compare of every way lets the JIT use conditional moves
+    // instead of a mispredicted branch (at most one way holds a line in a non-invalid state).
+    for (int l = base + ways - 1; l >= base; l--) {
+      found = tags[l] == lineAddress && state[l] != INVALID ? l : found;
     }
-    return -1;
+    return found;
   }
 
   /** @param line a line index @return whether its fetch is outstanding */
