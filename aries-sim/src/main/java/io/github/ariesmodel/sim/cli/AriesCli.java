@@ -16,6 +16,10 @@ import picocli.CommandLine.Command;
     description = "A model of the Cray Aries interconnect: NIC, IOMMU and dragonfly fabric.",
     subcommands = {
       SystemsCommand.class,
+      IommuCommand.class,
+      TrafficCommand.class,
+      SweepCommand.class,
+      MergeCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class AriesCli implements Callable<Integer> {

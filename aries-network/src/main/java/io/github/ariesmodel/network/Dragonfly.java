@@ -1,0 +1,601 @@
+package io.github.ariesmodel.network;
+
+import io.github.ariesmodel.network.spi.Topology;
+
+/**
+ * A dragonfly of groups of routers, in the two shapes the project models.
+ *
+ * <p><b>Aries</b> ({@link #aries(int)}; aries-facts §1): a group is {@code rows × columns} routers (6 chassis × 16
+ * blades [S10][S11]); rank-1 links join every two routers of a row (one link, 15 per router) [S10]; rank-2 links join
+ * every two routers of a column ({@code rank2Links} = 3 parallel links per pair, 15 per router) [S10][S11]; each
+ * router has {@code h} = 10 rank-3 optical ports to other groups [S10][S11]; 4 nodes per router [S10][S12]; 1 to 241
+ * groups [S3]. Rates 5.25 GB/s electrical, 4.7 GB/s optical per direction [S3 via S1]; injection 10.2 GB/s per node,
+ * the NIC peak [S2 via S1]. Wire latencies are <em>assumed</em> (rank-1 backplane 5 ns, rank-2 copper 10 ns, rank-3
+ * optical 100 ns) so that with the fabric's 90 ns pipeline a quiet hop costs about 100 ns [S3 via S1].
+ *
+ * <p><b>Canonical</b> ({@link #canonical(int, int, int)}; Kim, Dally, Scott, Abts, ISCA 2008): {@code p} nodes per
+ * router, {@code a} routers per group joined all-to-all (one row of {@code a} columns), {@code h} global ports per
+ * router, {@code g ≤ a·h + 1} groups, every link at the injection rate.
+ *
+ * <p>Port numbering of a router at (row, column): ports {@code 0 .. columns-2} are rank-1 links to the other
+ * columns in increasing order; then {@code (rows-1) × rank2Links} rank-2 ports, {@code rank2Links} per other row in
+ * increasing order; then {@code h} global ports. Routers are numbered {@code group × rows × columns + row × columns +
+ * column}; node {@code n} is on router {@code n / nodesPerRouter}. Global links follow a {@link GlobalArrangement};
+ * when {@code a·h} is not a multiple of {@code g - 1}, or fewer links per pair are asked for, the leftover global
+ * ports stay uncabled.
+ *
+ * <p>Link state is kept in one {@code int[]} over all ports, so the full 241-group Aries system (23,136 routers,
+ * 925,440 ports) builds in a few megabytes.
+ */
+public final class Dragonfly implements Topology {
+
+  /** Largest group count of an Aries system (aries-facts §1, S3). */
+  public static final int ARIES_MAX_GROUPS = 241;
+
+  private final int nodesPerRouter;
+  private final int rows;
+  private final int columns;
+  private final int rank2Links;
+  private final int globalPorts;
+  private final int groups;
+  private final int linksPerPair;
+  private final boolean aries;
+  private final double[] bandwidth; // per class: rank-1, rank-2, global
+  private final long[] latencyPs;
+  private final double injectionBandwidth;
+  private final GlobalArrangement arrangement;
+  private final String arrangementName;
+
+  private final int routersPerGroup;
+  private final int radix;
+  private final int rank2Base;
+  private final int globalBase;
+  private final int[] peer; // global port index router*radix+port of the other end, or -1
+
+  private Dragonfly(Builder b) {
+    checkRange("nodesPerRouter", b.nodesPerRouter, 1, 64);
+    checkRange("rows", b.rows, 1, 64);
+    checkRange("columns", b.columns, 1, 128);
+    checkRange("rank2Links", b.rank2Links, 1, 16);
+    checkRange("globalPorts", b.globalPorts, 0, 64);
+    int perGroup = b.rows * b.columns;
+    if (perGroup < 1 || perGroup > 1024) {
+      throw new IllegalArgumentException("rows × columns must be in [1, 1024] but was " + perGroup);
+    }
+    int slots = perGroup * b.globalPorts;
+    int maxGroups = slots + 1;
+    if (b.aries) {
+      maxGroups = Math.min(maxGroups, ARIES_MAX_GROUPS);
+    }
+    if (b.groups < 1 || b.groups > maxGroups) {
+      throw new IllegalArgumentException("groups must be in [1, " + maxGroups + "] (a·h + 1 = " + (slots + 1)
+          + (b.aries ? ", Aries at most 241" : "") + ") but was " + b.groups);
+    }
+    long nodes = (long) b.groups * perGroup * b.nodesPerRouter;
+    if (nodes > (1 << 18)) {
+      throw new IllegalArgumentException("nodes (groups × routers × nodesPerRouter) must be at most 262144 (18-bit"
+          + " node ids) but was " + nodes);
+    }
+    int maxLinks = b.groups > 1 ? slots / (b.groups - 1) : 0;
+    int lpp = b.linksPerPair < 0 ? maxLinks : b.linksPerPair;
+    if (b.groups > 1 && (lpp < 1 || lpp > maxLinks)) {
+      throw new IllegalArgumentException("linksPerPair must be in [1, " + maxLinks + "] (a·h / (g-1)) but was " + lpp);
+    }
+    for (int c = 0; c < 3; c++) {
+      if (!(b.bandwidth[c] > 0) || Double.isInfinite(b.bandwidth[c])) {
+        throw new IllegalArgumentException("link bandwidth (class " + c + ") must be finite and > 0 but was "
+            + b.bandwidth[c]);
+      }
+      if (b.latencyPs[c] < 0) {
+        throw new IllegalArgumentException("link latency (class " + c + ") must be >= 0 ps but was " + b.latencyPs[c]);
+      }
+    }
+    if (!(b.injectionBandwidth > 0) || Double.isInfinite(b.injectionBandwidth)) {
+      throw new IllegalArgumentException("injectionBandwidth must be finite and > 0 but was " + b.injectionBandwidth);
+    }
+    if (b.arrangement == null) {
+      throw new IllegalArgumentException("arrangement must not be null");
+    }
+    this.nodesPerRouter = b.nodesPerRouter;
+    this.rows = b.rows;
+    this.columns = b.columns;
+    this.rank2Links = b.rank2Links;
+    this.globalPorts = b.globalPorts;
+    this.groups = b.groups;
+    this.linksPerPair = b.groups > 1 ? lpp : 0;
+    this.aries = b.aries;
+    this.bandwidth = b.bandwidth.clone();
+    this.latencyPs = b.latencyPs.clone();
+    this.injectionBandwidth = b.injectionBandwidth;
+    this.arrangement = b.arrangement;
+    this.arrangementName = b.arrangementName;
+    this.routersPerGroup = perGroup;
+    this.rank2Base = columns - 1;
+    this.globalBase = rank2Base + (rows - 1) * rank2Links;
+    this.radix = globalBase + globalPorts;
+    this.peer = new int[groups * perGroup * radix];
+    java.util.Arrays.fill(peer, -1);
+    wireLocal();
+    wireGlobal();
+  }
+
+  private void wireLocal() {
+    for (int g = 0; g < groups; g++) {
+      for (int i = 0; i < routersPerGroup; i++) {
+        int r = g * routersPerGroup + i;
+        int row = i / columns;
+        int col = i % columns;
+        for (int c = 0; c < columns; c++) {
+          if (c != col) {
+            int other = g * routersPerGroup + row * columns + c;
+            peer[r * radix + rank1Port(col, c)] = other * radix + rank1Port(c, col);
+          }
+        }
+        for (int w = 0; w < rows; w++) {
+          if (w != row) {
+            int other = g * routersPerGroup + w * columns + col;
+            for (int m = 0; m < rank2Links; m++) {
+              peer[r * radix + rank2Port(row, w, m)] = other * radix + rank2Port(w, row, m);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private void wireGlobal() {
+    int slots = routersPerGroup * globalPorts;
+    for (int g = 0; g < groups; g++) {
+      for (int d = g + 1; d < groups; d++) {
+        for (int k = 0; k < linksPerPair; k++) {
+          int sg = arrangement.slot(g, d, k, groups, linksPerPair);
+          int sd = arrangement.slot(d, g, k, groups, linksPerPair);
+          if (sg < 0 || sg >= slots || sd < 0 || sd >= slots) {
+            throw new IllegalArgumentException("arrangement slot must be in [0, " + (slots - 1) + "] but was "
+                + (sg < 0 || sg >= slots ? sg : sd) + " for groups " + g + "-" + d + " link " + k);
+          }
+          int pg = globalSlotPort(g, sg);
+          int pd = globalSlotPort(d, sd);
+          if (peer[pg] != -1 || peer[pd] != -1) {
+            throw new IllegalArgumentException("arrangement must give distinct slots but slot " + sg + " of group " + g
+                + " or slot " + sd + " of group " + d + " was used twice");
+          }
+          peer[pg] = pd;
+          peer[pd] = pg;
+        }
+      }
+    }
+  }
+
+  private int globalSlotPort(int group, int slot) {
+    int router = group * routersPerGroup + slot / globalPorts;
+    return router * radix + globalBase + slot % globalPorts;
+  }
+
+  private static int rank1Port(int fromCol, int toCol) {
+    return toCol < fromCol ? toCol : toCol - 1;
+  }
+
+  private int rank2Port(int fromRow, int toRow, int m) {
+    return rank2Base + (toRow < fromRow ? toRow : toRow - 1) * rank2Links + m;
+  }
+
+  // ---- factories ----
+
+  /**
+   * A builder for an Aries system of {@code groups} full groups (6 × 16 routers, 3 rank-2 links per pair, 10
+   * optical ports per router, 4 nodes per router), to adjust before {@link Builder#build()}.
+   *
+   * @param groups 1 to 241
+   * @return the builder
+   */
+  public static Builder ariesBuilder(int groups) {
+    Builder b = new Builder(true);
+    b.groups = groups;
+    return b;
+  }
+
+  /**
+   * A full-size Aries system.
+   *
+   * @param groups 1 to 241 (Theta 9, Edison 15 [S11])
+   * @return the topology
+   * @throws IllegalArgumentException when groups is outside [1, 241]
+   */
+  public static Dragonfly aries(int groups) {
+    return ariesBuilder(groups).build();
+  }
+
+  /**
+   * A builder for the canonical dragonfly of Kim et al., with the maximum {@code a·h + 1} groups unless changed.
+   *
+   * @param p nodes per router
+   * @param a routers per group
+   * @param h global ports per router
+   * @return the builder
+   */
+  public static Builder canonicalBuilder(int p, int a, int h) {
+    Builder b = new Builder(false);
+    b.nodesPerRouter = p;
+    b.rows = 1;
+    b.columns = a;
+    b.globalPorts = h;
+    b.groups = a * h + 1;
+    return b;
+  }
+
+  /**
+   * The canonical dragonfly with {@code a·h + 1} groups.
+   *
+   * @param p nodes per router, ≥ 1
+   * @param a routers per group, ≥ 1
+   * @param h global ports per router, ≥ 0
+   * @return the topology
+   */
+  public static Dragonfly canonical(int p, int a, int h) {
+    return canonicalBuilder(p, a, h).build();
+  }
+
+  /** Settings of a {@link Dragonfly}; every setter returns the builder. */
+  public static final class Builder {
+    private final boolean aries;
+    private int nodesPerRouter = 4;
+    private int rows = 6;
+    private int columns = 16;
+    private int rank2Links = 3;
+    private int globalPorts = 10;
+    private int groups = 1;
+    private int linksPerPair = -1;
+    private final double[] bandwidth;
+    private final long[] latencyPs;
+    private double injectionBandwidth;
+    private GlobalArrangement arrangement = GlobalArrangement.ABSOLUTE;
+    private String arrangementName = "absolute";
+
+    private Builder(boolean aries) {
+      this.aries = aries;
+      if (aries) {
+        bandwidth = new double[] {5.25e9, 5.25e9, 4.7e9};
+        latencyPs = new long[] {5_000, 10_000, 100_000};
+        injectionBandwidth = 10.2e9;
+      } else {
+        bandwidth = new double[] {5.25e9, 5.25e9, 5.25e9};
+        latencyPs = new long[] {10_000, 10_000, 100_000};
+        injectionBandwidth = 5.25e9;
+      }
+    }
+
+    /** @param n nodes per router, 1 to 64 @return this */
+    public Builder nodesPerRouter(int n) {
+      this.nodesPerRouter = n;
+      return this;
+    }
+
+    /** @param n rows per group (Aries chassis), 1 to 64 @return this */
+    public Builder rows(int n) {
+      this.rows = n;
+      return this;
+    }
+
+    /** @param n columns per group (Aries blades per chassis; canonical a), 1 to 128 @return this */
+    public Builder columns(int n) {
+      this.columns = n;
+      return this;
+    }
+
+    /** @param n parallel rank-2 links per pair of routers in a column, 1 to 16 @return this */
+    public Builder rank2Links(int n) {
+      this.rank2Links = n;
+      return this;
+    }
+
+    /** @param n global ports per router (h), 0 to 64 @return this */
+    public Builder globalPorts(int n) {
+      this.globalPorts = n;
+      return this;
+    }
+
+    /** @param n number of groups @return this */
+    public Builder groups(int n) {
+      this.groups = n;
+      return this;
+    }
+
+    /** @param n links between every two groups (default: as many as the global ports allow) @return this */
+    public Builder linksPerPair(int n) {
+      this.linksPerPair = n;
+      return this;
+    }
+
+    /**
+     * @param rank1 rank-1 (canonical: local) link bandwidth, bytes/s
+     * @param rank2 rank-2 link bandwidth, bytes/s
+     * @param global global link bandwidth, bytes/s
+     * @return this
+     */
+    public Builder bandwidth(double rank1, double rank2, double global) {
+      bandwidth[0] = rank1;
+      bandwidth[1] = rank2;
+      bandwidth[2] = global;
+      return this;
+    }
+
+    /**
+     * @param rank1 rank-1 (canonical: local) wire latency, ps
+     * @param rank2 rank-2 wire latency, ps
+     * @param global global wire latency, ps
+     * @return this
+     */
+    public Builder latencyPs(long rank1, long rank2, long global) {
+      latencyPs[0] = rank1;
+      latencyPs[1] = rank2;
+      latencyPs[2] = global;
+      return this;
+    }
+
+    /** @param bytesPerSecond node injection/ejection bandwidth @return this */
+    public Builder injectionBandwidth(double bytesPerSecond) {
+      this.injectionBandwidth = bytesPerSecond;
+      return this;
+    }
+
+    /**
+     * Sets every link and the injection link to one rate (the canonical dragonfly's assumption).
+     *
+     * @param bytesPerSecond the rate
+     * @return this
+     */
+    public Builder uniformBandwidth(double bytesPerSecond) {
+      java.util.Arrays.fill(bandwidth, bytesPerSecond);
+      injectionBandwidth = bytesPerSecond;
+      return this;
+    }
+
+    /** @param a global link arrangement @param name its name for {@link #describe()} @return this */
+    public Builder arrangement(GlobalArrangement a, String name) {
+      this.arrangement = a;
+      this.arrangementName = name;
+      return this;
+    }
+
+    /** @return the topology @throws IllegalArgumentException naming the first bad setting */
+    public Dragonfly build() {
+      return new Dragonfly(this);
+    }
+  }
+
+  // ---- Topology ----
+
+  @Override
+  public int nodeCount() {
+    return groups * routersPerGroup * nodesPerRouter;
+  }
+
+  @Override
+  public int routerCount() {
+    return groups * routersPerGroup;
+  }
+
+  @Override
+  public int nodesPerRouter() {
+    return nodesPerRouter;
+  }
+
+  @Override
+  public int groupCount() {
+    return groups;
+  }
+
+  @Override
+  public int routersPerGroup() {
+    return routersPerGroup;
+  }
+
+  @Override
+  public int portCount() {
+    return radix;
+  }
+
+  @Override
+  public int neighborRouter(int router, int port) {
+    int q = peer[router * radix + port];
+    return q < 0 ? -1 : q / radix;
+  }
+
+  @Override
+  public int neighborPort(int router, int port) {
+    int q = peer[router * radix + port];
+    return q < 0 ? -1 : q % radix;
+  }
+
+  @Override
+  public int linkClass(int router, int port) {
+    return port < rank2Base ? 0 : port < globalBase ? 1 : 2;
+  }
+
+  @Override
+  public int linkClassCount() {
+    return 3;
+  }
+
+  @Override
+  public String linkClassName(int linkClass) {
+    if (aries) {
+      return linkClass == 0 ? "rank-1" : linkClass == 1 ? "rank-2" : "rank-3";
+    }
+    return linkClass == 0 ? "local" : linkClass == 1 ? "local-2" : "global";
+  }
+
+  @Override
+  public double linkBandwidth(int linkClass) {
+    return bandwidth[linkClass];
+  }
+
+  @Override
+  public long linkLatencyPs(int linkClass) {
+    return latencyPs[linkClass];
+  }
+
+  @Override
+  public double injectionBandwidth() {
+    return injectionBandwidth;
+  }
+
+  @Override
+  public int maxMinimalPorts() {
+    return Math.max(globalPorts, 1 + rank2Links);
+  }
+
+  @Override
+  public int maxLocalHops() {
+    return (rows > 1 ? 1 : 0) + (columns > 1 ? 1 : 0);
+  }
+
+  @Override
+  public int minimalPorts(int router, int target, int hash, int[] out) {
+    int gr = router / routersPerGroup;
+    int gt = target / routersPerGroup;
+    if (gr == gt) {
+      return localPorts(router, target, out);
+    }
+    int n = 0;
+    int base = router * radix + globalBase;
+    for (int k = 0; k < globalPorts; k++) {
+      int q = peer[base + k];
+      if (q >= 0 && q / radix / routersPerGroup == gt) {
+        out[n++] = globalBase + k;
+      }
+    }
+    if (n > 0) {
+      return n;
+    }
+    return localPorts(router, exitRouter(gr, gt, hash), out);
+  }
+
+  private int exitRouter(int gr, int gt, int hash) {
+    int slot = arrangement.slot(gr, gt, Math.floorMod(hash, linksPerPair), groups, linksPerPair);
+    return gr * routersPerGroup + slot / globalPorts;
+  }
+
+  private int localPorts(int router, int target, int[] out) {
+    int i = router % routersPerGroup;
+    int t = target % routersPerGroup;
+    int row = i / columns;
+    int col = i % columns;
+    int trow = t / columns;
+    int tcol = t % columns;
+    int n = 0;
+    if (tcol != col) {
+      out[n++] = rank1Port(col, tcol);
+    }
+    if (trow != row) {
+      for (int m = 0; m < rank2Links; m++) {
+        out[n++] = rank2Port(row, trow, m);
+      }
+    }
+    return n;
+  }
+
+  private int localHops(int router, int target) {
+    int i = router % routersPerGroup;
+    int t = target % routersPerGroup;
+    return (i % columns != t % columns ? 1 : 0) + (i / columns != t / columns ? 1 : 0);
+  }
+
+  @Override
+  public int minimalHops(int router, int target) {
+    int gr = router / routersPerGroup;
+    int gt = target / routersPerGroup;
+    if (gr == gt) {
+      return localHops(router, target);
+    }
+    int base = router * radix + globalBase;
+    for (int k = 0; k < globalPorts; k++) {
+      int q = peer[base + k];
+      if (q >= 0 && q / radix / routersPerGroup == gt) {
+        return 1 + localHops(q / radix, target);
+      }
+    }
+    int best = Integer.MAX_VALUE;
+    for (int k = 0; k < linksPerPair; k++) {
+      int slot = arrangement.slot(gr, gt, k, groups, linksPerPair);
+      int exit = gr * routersPerGroup + slot / globalPorts;
+      int entry = peer[globalSlotPort(gr, slot)] / radix;
+      best = Math.min(best, localHops(router, exit) + 1 + localHops(entry, target));
+    }
+    return best;
+  }
+
+  /** @return whether this is an Aries-shaped system (rank names rank-1..3, Aries limits) */
+  public boolean isAries() {
+    return aries;
+  }
+
+  /** @return rows per group */
+  public int rows() {
+    return rows;
+  }
+
+  /** @return columns per group */
+  public int columns() {
+    return columns;
+  }
+
+  /** @return global ports per router (h) */
+  public int globalPorts() {
+    return globalPorts;
+  }
+
+  /** @return global links between every two groups (0 with one group) */
+  public int linksPerPair() {
+    return linksPerPair;
+  }
+
+  /** @return the first global port number of every router */
+  public int firstGlobalPort() {
+    return globalBase;
+  }
+
+  /**
+   * The node at a position, the inverse of the numbering (for placing endpoints at chosen distances).
+   *
+   * @param group group
+   * @param row row in the group
+   * @param column column in the row
+   * @param index node on the router, 0 to nodesPerRouter - 1
+   * @return the node id
+   * @throws IllegalArgumentException when a coordinate is out of range
+   */
+  public int node(int group, int row, int column, int index) {
+    checkRange("group", group, 0, groups - 1);
+    checkRange("row", row, 0, rows - 1);
+    checkRange("column", column, 0, columns - 1);
+    checkRange("index", index, 0, nodesPerRouter - 1);
+    return ((group * routersPerGroup + row * columns + column) * nodesPerRouter) + index;
+  }
+
+  @Override
+  public String describe() {
+    if (aries) {
+      return String.format(java.util.Locale.ROOT,
+          "aries dragonfly: %d groups × (%d rows × %d columns) routers, %d nodes/router, %d rank-2 links/pair, "
+              + "%d global ports/router, %d links/group pair (%s); %d routers, %d nodes",
+          groups, rows, columns, nodesPerRouter, rank2Links, globalPorts, linksPerPair, arrangementName,
+          routerCount(), nodeCount());
+    }
+    return String.format(java.util.Locale.ROOT,
+        "canonical dragonfly p=%d a=%d h=%d g=%d, %d links/group pair (%s); %d routers, %d nodes",
+        nodesPerRouter, columns, globalPorts, groups, linksPerPair, arrangementName, routerCount(), nodeCount());
+  }
+
+  @Override
+  public String toString() {
+    return describe();
+  }
+
+  private static void checkRange(String name, int v, int lo, int hi) {
+    if (v < lo || v > hi) {
+      throw new IllegalArgumentException(name + " must be in [" + lo + ", " + hi + "] but was " + v);
+    }
+  }
+}

@@ -1,0 +1,813 @@
+package io.github.ariesmodel.network;
+
+import io.github.ariesmodel.core.DeliveryMode;
+import io.github.ariesmodel.core.packet.Packet;
+import io.github.ariesmodel.core.spi.EventHandler;
+import io.github.ariesmodel.core.spi.Fabric;
+import io.github.ariesmodel.core.spi.FabricEndpoint;
+import io.github.ariesmodel.core.spi.Scheduler;
+import io.github.ariesmodel.network.spi.Candidates;
+import io.github.ariesmodel.network.spi.RouterView;
+import io.github.ariesmodel.network.spi.RoutingAlgorithm;
+import io.github.ariesmodel.network.spi.Topology;
+import java.util.Arrays;
+
+/**
+ * The packet-level router fabric: implements core's {@link Fabric} port over any {@link Topology}.
+ *
+ * <p><b>Fidelity.</b> Packets (whole, ≤ 84 wire bytes, {@code WireFormat}) move by virtual cut-through: a packet's
+ * head reaches the next router one wire latency after it starts to serialize, is routed one pipeline latency later
+ * and may leave before its tail has arrived. Each router input has, per virtual channel, a buffer of
+ * {@code vcBufferBytes} bytes; the upstream output port holds one credit counter per downstream VC (bytes) and sends
+ * only when the whole packet fits. Credits come back one wire latency after the packet's tail has left the buffer.
+ * After routing a packet waits in a per-(output port, VC) FIFO; a free output link picks the next VC that has a
+ * packet and credits, round-robin or oldest-first ({@link Arbitration}), and serializes it at the link's rate.
+ * Packets at their destination router wait in a per-node ejection FIFO and serialize over the node's ejection link;
+ * the NIC always accepts them. Injection: {@link #inject} takes a packet when the node's injection buffer
+ * ({@code injectionBufferBytes}) has room, else returns false and calls {@link FabricEndpoint#injectionReady} once
+ * room frees. Not modelled: flits, the tile structure, row/column buses, link-level retry, the DAMQ's sharing of one
+ * buffer among VCs (each VC gets a fixed share).
+ *
+ * <p><b>Numbers.</b> 8 VCs [S6f]; pipeline 90 ns (<em>assumed</em>: with the topologies' assumed 5-100 ns wires a
+ * quiet hop costs about 100 ns [S3 via S1]); 2,048 bytes per VC (<em>derived</em> from the 128-block DAMQ of 8
+ * flits [S6f] at an assumed 16-byte flit, split over 8 VCs); injection buffer 1,024 bytes (<em>assumed</em>).
+ *
+ * <p><b>Deadlock freedom.</b> Every built-in routing puts a packet on VC = hops taken so far, so each packet climbs
+ * the VCs strictly and the channel-dependency graph is acyclic (Dally and Seitz); it needs as many VCs as the longest
+ * route has hops: 8 for Valiant on Aries (2 local + 1 global + 2 + 1 + 2), which the built-ins guarantee. Ejection
+ * never blocks (the NIC always accepts), so requests and responses can share the VCs without protocol deadlock.
+ *
+ * <p>State lives in primitive arrays indexed by global port ({@code router × radix + port}) and by
+ * {@code port × VCs + vc}; packets in buffers sit in a pooled linked list of int slots. Forwarding a packet
+ * allocates nothing once the pool has grown to the working set. Single-threaded.
+ */
+public final class RouterFabric implements Fabric {
+
+  private static final int EV_ROUTE = 1;
+  private static final int EV_LINK_FREE = 2;
+  private static final int EV_CREDIT = 3;
+  private static final int EV_INJ_FREE = 4;
+  private static final int EV_DELIVER = 5;
+
+  private final Topology topo;
+  private final Scheduler scheduler;
+  private final RoutingAlgorithm[] routingByMode;
+  private final String routingName;
+  private final int vcs;
+  private final int vcBufferBytes;
+  private final int injectionBufferBytes;
+  private final long pipelinePs;
+  private final long injectionLatencyPs;
+  private final Arbitration arbitration;
+  private final int maxHops;
+
+  private final int radix;
+  private final int netPorts;
+  private final int[] peer;
+  private final byte[] portClass;
+  private final double[] psPerByteClass;
+  private final long[] latencyClass;
+  private final double psPerByteInjection;
+
+  // per output port
+  private final long[] linkFreeAt;
+  private final int[] queuedBytes;
+  private final int[] creditsUsed;
+  private final int[] waiting;
+  private final byte[] rr;
+  // per output port × VC
+  private final int[] credits;
+  private final int[] qHead;
+  private final int[] qTail;
+  // per node
+  private final FabricEndpoint[] endpoints;
+  private final int[] injFree;
+  private final long[] injLinkFreeAt;
+  private final boolean[] injBlocked;
+  private final int[] ejHead;
+  private final int[] ejTail;
+  private final long[] ejFreeAt;
+
+  // slot pool
+  private Packet[] slotPacket;
+  private int[] slotNext;
+  private int[] slotInput;
+  private int[] slotVc;
+  private int freeSlot = -1;
+  private int slotsUsed;
+
+  private final EventHandler handler = this::onEvent;
+  private final View view = new View();
+  private final Candidates candidates = new Candidates();
+
+  // statistics
+  private long injected;
+  private long delivered;
+  private long packetHops;
+  private long nonMinimalDelivered;
+  private long hopsDelivered;
+  private int maxHopsSeen;
+  private final long[] classBusyPs;
+  private final long[] vcOccupancyIntegral;
+  private final long[] vcOccupancy;
+  private long vcLastChange;
+  private final int[] classPortCount;
+
+  private RouterFabric(Builder b) {
+    this.topo = b.topology;
+    this.scheduler = b.scheduler;
+    this.vcs = b.vcs;
+    this.vcBufferBytes = b.vcBufferBytes;
+    this.injectionBufferBytes = b.injectionBufferBytes;
+    this.pipelinePs = b.pipelinePs;
+    this.injectionLatencyPs = b.injectionLatencyPs;
+    this.arbitration = b.arbitration;
+    this.maxHops = b.maxHops;
+    this.routingByMode = new RoutingAlgorithm[DeliveryMode.values().length];
+    if (b.byDeliveryMode) {
+      String[] names = new String[DeliveryMode.values().length];
+      for (DeliveryMode m : DeliveryMode.values()) {
+        names[m.ordinal()] = Routings.nameFor(m);
+      }
+      for (int i = 0; i < names.length; i++) {
+        routingByMode[i] = Routings.create(names[i], topo, b.seed + i * 0x9E3779B97F4A7C15L);
+      }
+      this.routingName = "by-delivery-mode";
+    } else {
+      RoutingAlgorithm alg = b.algorithm != null ? b.algorithm : Routings.create(b.routing, topo, b.seed);
+      Arrays.fill(routingByMode, alg);
+      this.routingName = b.algorithm != null ? alg.getClass().getSimpleName() : b.routing;
+    }
+    this.radix = topo.portCount();
+    this.netPorts = topo.routerCount() * radix;
+    int routers = topo.routerCount();
+    int classes = topo.linkClassCount();
+    this.peer = new int[netPorts];
+    this.portClass = new byte[netPorts];
+    this.classPortCount = new int[classes];
+    for (int r = 0; r < routers; r++) {
+      for (int p = 0; p < radix; p++) {
+        int g = r * radix + p;
+        int nr = topo.neighborRouter(r, p);
+        peer[g] = nr < 0 ? -1 : nr * radix + topo.neighborPort(r, p);
+        portClass[g] = (byte) topo.linkClass(r, p);
+        if (nr >= 0) {
+          classPortCount[portClass[g]]++;
+        }
+      }
+    }
+    this.psPerByteClass = new double[classes];
+    this.latencyClass = new long[classes];
+    for (int c = 0; c < classes; c++) {
+      psPerByteClass[c] = 1e12 / topo.linkBandwidth(c);
+      latencyClass[c] = topo.linkLatencyPs(c);
+    }
+    this.psPerByteInjection = 1e12 / topo.injectionBandwidth();
+    this.linkFreeAt = new long[netPorts];
+    this.queuedBytes = new int[netPorts];
+    this.creditsUsed = new int[netPorts];
+    this.waiting = new int[netPorts];
+    this.rr = new byte[netPorts];
+    this.credits = new int[netPorts * vcs];
+    Arrays.fill(credits, vcBufferBytes);
+    this.qHead = new int[netPorts * vcs];
+    this.qTail = new int[netPorts * vcs];
+    Arrays.fill(qHead, -1);
+    Arrays.fill(qTail, -1);
+    int nodes = topo.nodeCount();
+    this.endpoints = new FabricEndpoint[nodes];
+    this.injFree = new int[nodes];
+    Arrays.fill(injFree, injectionBufferBytes);
+    this.injLinkFreeAt = new long[nodes];
+    this.injBlocked = new boolean[nodes];
+    this.ejHead = new int[nodes];
+    this.ejTail = new int[nodes];
+    Arrays.fill(ejHead, -1);
+    Arrays.fill(ejTail, -1);
+    this.ejFreeAt = new long[nodes];
+    int initialSlots = 1024;
+    slotPacket = new Packet[initialSlots];
+    slotNext = new int[initialSlots];
+    slotInput = new int[initialSlots];
+    slotVc = new int[initialSlots];
+    this.classBusyPs = new long[classes];
+    this.vcOccupancyIntegral = new long[vcs];
+    this.vcOccupancy = new long[vcs];
+  }
+
+  /**
+   * A builder for a fabric on a topology, driven by a scheduler.
+   *
+   * @param topology the router graph
+   * @param scheduler the clock (usually core's DeterministicEventLoop)
+   * @return the builder
+   */
+  public static Builder builder(Topology topology, Scheduler scheduler) {
+    return new Builder(topology, scheduler);
+  }
+
+  /** Settings of a {@link RouterFabric}; every setter returns the builder. */
+  public static final class Builder {
+    private final Topology topology;
+    private final Scheduler scheduler;
+    private String routing = "adaptive0";
+    private RoutingAlgorithm algorithm;
+    private boolean byDeliveryMode;
+    private long seed = 1;
+    private int vcs = 8;
+    private int vcBufferBytes = 2048;
+    private int injectionBufferBytes = 1024;
+    private long pipelinePs = 90_000;
+    private long injectionLatencyPs = 5_000;
+    private Arbitration arbitration = Arbitration.ROUND_ROBIN;
+    private int maxHops = 64;
+
+    private Builder(Topology topology, Scheduler scheduler) {
+      if (topology == null) {
+        throw new IllegalArgumentException("topology must not be null");
+      }
+      if (scheduler == null) {
+        throw new IllegalArgumentException("scheduler must not be null");
+      }
+      this.topology = topology;
+      this.scheduler = scheduler;
+    }
+
+    /** @param name a routing name (see {@link Routings#names()}) used for every packet @return this */
+    public Builder routing(String name) {
+      this.routing = name;
+      this.algorithm = null;
+      this.byDeliveryMode = false;
+      return this;
+    }
+
+    /** @param algorithm a routing instance used for every packet @return this */
+    public Builder routing(RoutingAlgorithm algorithm) {
+      if (algorithm == null) {
+        throw new IllegalArgumentException("algorithm must not be null");
+      }
+      this.algorithm = algorithm;
+      this.byDeliveryMode = false;
+      return this;
+    }
+
+    /**
+     * Routes each packet by its {@link DeliveryMode} ({@link Routings#nameFor}): ADAPTIVE_n → adaptiveN, MIN_HASH →
+     * minimal, NMIN_HASH → nmin-hash, IN_ORDER → in-order. The choice for a whole system of NICs.
+     *
+     * @return this
+     */
+    public Builder routingByDeliveryMode() {
+      this.byDeliveryMode = true;
+      this.algorithm = null;
+      return this;
+    }
+
+    /** @param s seed of the routing's random choices @return this */
+    public Builder seed(long s) {
+      this.seed = s;
+      return this;
+    }
+
+    /** @param n virtual channels per port, 1 to 16 (Aries: 8 [S6f]) @return this */
+    public Builder vcs(int n) {
+      check("vcs", n, 1, 16);
+      this.vcs = n;
+      return this;
+    }
+
+    /** @param bytes buffer per VC per input, 128 to 2^20 (must hold the largest packet) @return this */
+    public Builder vcBufferBytes(int bytes) {
+      check("vcBufferBytes", bytes, 128, 1 << 20);
+      this.vcBufferBytes = bytes;
+      return this;
+    }
+
+    /** @param bytes injection buffer per node, 128 to 2^20 @return this */
+    public Builder injectionBufferBytes(int bytes) {
+      check("injectionBufferBytes", bytes, 128, 1 << 20);
+      this.injectionBufferBytes = bytes;
+      return this;
+    }
+
+    /** @param ps router pipeline latency, 0 to 1 ms @return this */
+    public Builder pipelinePs(long ps) {
+      if (ps < 0 || ps > 1_000_000_000L) {
+        throw new IllegalArgumentException("pipelinePs must be in [0, 1e9] but was " + ps);
+      }
+      this.pipelinePs = ps;
+      return this;
+    }
+
+    /** @param ps NIC-to-router wire latency, 0 to 1 ms @return this */
+    public Builder injectionLatencyPs(long ps) {
+      if (ps < 0 || ps > 1_000_000_000L) {
+        throw new IllegalArgumentException("injectionLatencyPs must be in [0, 1e9] but was " + ps);
+      }
+      this.injectionLatencyPs = ps;
+      return this;
+    }
+
+    /** @param a output arbitration @return this */
+    public Builder arbitration(Arbitration a) {
+      if (a == null) {
+        throw new IllegalArgumentException("arbitration must not be null");
+      }
+      this.arbitration = a;
+      return this;
+    }
+
+    /** @param n hops after which a packet is a routing error, 1 to 1024 @return this */
+    public Builder maxHops(int n) {
+      check("maxHops", n, 1, 1024);
+      this.maxHops = n;
+      return this;
+    }
+
+    /** @return the fabric @throws IllegalArgumentException for an unknown routing name */
+    public RouterFabric build() {
+      return new RouterFabric(this);
+    }
+
+    private static void check(String name, int v, int lo, int hi) {
+      if (v < lo || v > hi) {
+        throw new IllegalArgumentException(name + " must be in [" + lo + ", " + hi + "] but was " + v);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- Fabric port
+
+  @Override
+  public int nodeCount() {
+    return endpoints.length;
+  }
+
+  @Override
+  public void attach(int nodeId, FabricEndpoint endpoint) {
+    checkNode("nodeId", nodeId);
+    if (endpoint == null) {
+      throw new IllegalArgumentException("endpoint must not be null");
+    }
+    if (endpoints[nodeId] != null) {
+      throw new IllegalStateException("node " + nodeId + " is already attached");
+    }
+    endpoints[nodeId] = endpoint;
+  }
+
+  @Override
+  public boolean inject(Packet packet) {
+    int node = packet.sourceNode();
+    checkNode("packet.sourceNode", node);
+    checkNode("packet.destinationNode", packet.destinationNode());
+    int bytes = packet.wireBytes();
+    if (injFree[node] < bytes) {
+      injBlocked[node] = true;
+      return false;
+    }
+    long now = scheduler.now();
+    injFree[node] -= bytes;
+    packet.virtualChannel(0);
+    packet.hops(0);
+    packet.intermediate(-1);
+    packet.routeFlags(0);
+    packet.injectedAtPs(now);
+    long start = Math.max(now, injLinkFreeAt[node]);
+    injLinkFreeAt[node] = start + serPs(bytes, psPerByteInjection);
+    injected++;
+    scheduler.scheduleAt(start + injectionLatencyPs + pipelinePs, handler, packet, event(EV_ROUTE, netPorts + node));
+    return true;
+  }
+
+  // ---------------------------------------------------------------- events
+
+  private static long event(int type, long payload) {
+    return ((long) type << 56) | payload;
+  }
+
+  private void onEvent(long now, Object ref, long arg) {
+    int type = (int) (arg >>> 56);
+    switch (type) {
+      case EV_ROUTE:
+        route(now, (Packet) ref, (int) (arg & 0xFFFF_FFFFL));
+        break;
+      case EV_LINK_FREE:
+        trySend(now, (int) (arg & 0xFFFF_FFFFL));
+        break;
+      case EV_CREDIT: {
+        int port = (int) (arg & 0xFFFF_FFFFL);
+        int vc = (int) ((arg >>> 48) & 0xFF);
+        int bytes = (int) ((arg >>> 32) & 0xFFFF);
+        credits[port * vcs + vc] += bytes;
+        creditsUsed[port] -= bytes;
+        occupancy(now, vc, -bytes);
+        if (waiting[port] > 0) {
+          trySend(now, port);
+        }
+        break;
+      }
+      case EV_INJ_FREE: {
+        int node = (int) (arg & 0xFFFF_FFFFL);
+        injFree[node] += (int) ((arg >>> 32) & 0xFFFF);
+        if (injBlocked[node]) {
+          injBlocked[node] = false;
+          FabricEndpoint e = endpoints[node];
+          if (e != null) {
+            e.injectionReady(now);
+          }
+        }
+        break;
+      }
+      case EV_DELIVER: {
+        Packet p = (Packet) ref;
+        int node = p.destinationNode();
+        delivered++;
+        hopsDelivered += p.hops();
+        if ((p.routeFlags() & RouteFlags.NON_MINIMAL) != 0) {
+          nonMinimalDelivered++;
+        }
+        FabricEndpoint e = endpoints[node];
+        if (e == null) {
+          throw new IllegalStateException("packet for node " + node + " which has no endpoint attached: " + p);
+        }
+        e.deliver(now, p);
+        tryEject(now, node);
+        break;
+      }
+      default:
+        throw new IllegalStateException("unknown fabric event type " + type);
+    }
+  }
+
+  private void route(long now, Packet p, int input) {
+    int router = input >= netPorts ? topo.routerOfNode(input - netPorts) : input / radix;
+    int dest = p.destinationNode();
+    int slot = allocSlot(p, input);
+    if (router == topo.routerOfNode(dest)) {
+      if (ejTail[dest] < 0) {
+        ejHead[dest] = slot;
+      } else {
+        slotNext[ejTail[dest]] = slot;
+      }
+      ejTail[dest] = slot;
+      tryEject(now, dest);
+      return;
+    }
+    if (p.hops() >= maxHops) {
+      throw new IllegalStateException("routing " + routingName + " took more than maxHops (" + maxHops
+          + ") hops for " + p + " (now at router " + router + ")");
+    }
+    RoutingAlgorithm alg = routingByMode[p.deliveryMode().ordinal()];
+    view.router = router;
+    view.now = now;
+    candidates.clear();
+    alg.route(p, view, candidates);
+    if (candidates.size() == 0) {
+      throw new IllegalStateException("routing " + routingName + " offered no candidate for " + p + " at router "
+          + router);
+    }
+    int i = alg.select(p, view, candidates);
+    if (i < 0 || i >= candidates.size()) {
+      throw new IllegalStateException("routing " + routingName + " selected candidate " + i + " but candidates are [0, "
+          + (candidates.size() - 1) + "]");
+    }
+    int port = candidates.port(i);
+    int vc = candidates.vc(i);
+    if (port < 0 || port >= radix || peer[router * radix + port] < 0) {
+      throw new IllegalStateException("routing " + routingName + " chose port " + port + " at router " + router
+          + " which must be a cabled port in [0, " + (radix - 1) + "]");
+    }
+    if (vc < 0 || vc >= vcs) {
+      throw new IllegalStateException("routing " + routingName + " chose VC " + vc + " which must be in [0, "
+          + (vcs - 1) + "] (hop " + p.hops() + " of " + p + ")");
+    }
+    int inter = candidates.intermediate(i);
+    p.intermediate(inter);
+    if (inter >= 0) {
+      p.routeFlags(p.routeFlags() | RouteFlags.NON_MINIMAL);
+    }
+    p.virtualChannel(vc);
+    int gp = router * radix + port;
+    int q = gp * vcs + vc;
+    if (qTail[q] < 0) {
+      qHead[q] = slot;
+    } else {
+      slotNext[qTail[q]] = slot;
+    }
+    qTail[q] = slot;
+    queuedBytes[gp] += p.wireBytes();
+    waiting[gp]++;
+    trySend(now, gp);
+  }
+
+  private void trySend(long now, int gp) {
+    if (linkFreeAt[gp] > now || waiting[gp] == 0) {
+      return;
+    }
+    int base = gp * vcs;
+    int chosen = -1;
+    if (arbitration == Arbitration.ROUND_ROBIN) {
+      int start = rr[gp];
+      for (int k = 0; k < vcs; k++) {
+        int vc = start + k;
+        if (vc >= vcs) {
+          vc -= vcs;
+        }
+        int h = qHead[base + vc];
+        if (h >= 0 && credits[base + vc] >= slotPacket[h].wireBytes()) {
+          chosen = vc;
+          break;
+        }
+      }
+    } else {
+      long oldest = Long.MAX_VALUE;
+      for (int vc = 0; vc < vcs; vc++) {
+        int h = qHead[base + vc];
+        if (h >= 0 && credits[base + vc] >= slotPacket[h].wireBytes()
+            && slotPacket[h].injectedAtPs() < oldest) {
+          oldest = slotPacket[h].injectedAtPs();
+          chosen = vc;
+        }
+      }
+    }
+    if (chosen < 0) {
+      return; // a credit arrival retries
+    }
+    int q = base + chosen;
+    int slot = qHead[q];
+    qHead[q] = slotNext[slot];
+    if (qHead[q] < 0) {
+      qTail[q] = -1;
+    }
+    rr[gp] = (byte) (chosen + 1 == vcs ? 0 : chosen + 1);
+    Packet p = slotPacket[slot];
+    int input = slotInput[slot];
+    freeSlot(slot);
+    int bytes = p.wireBytes();
+    p.virtualChannel(chosen);
+    credits[q] -= bytes;
+    creditsUsed[gp] += bytes;
+    occupancy(now, chosen, bytes);
+    queuedBytes[gp] -= bytes;
+    waiting[gp]--;
+    int cls = portClass[gp];
+    long ser = serPs(bytes, psPerByteClass[cls]);
+    linkFreeAt[gp] = now + ser;
+    classBusyPs[cls] += ser;
+    packetHops++;
+    int hops = p.hops() + 1;
+    p.hops(hops);
+    if (hops > maxHopsSeen) {
+      maxHopsSeen = hops;
+    }
+    scheduler.scheduleAt(now + latencyClass[cls] + pipelinePs, handler, p, event(EV_ROUTE, peer[gp]));
+    release(now + ser, input, slotVc[slot], bytes);
+    scheduler.scheduleAt(now + ser, handler, null, event(EV_LINK_FREE, gp));
+  }
+
+  /** The packet's tail leaves the input buffer it occupied at {@code tailGonePs}: return the space upstream. */
+  private void release(long tailGonePs, int input, int vc, int bytes) {
+    if (input >= netPorts) {
+      scheduler.scheduleAt(tailGonePs, handler, null, event(EV_INJ_FREE, ((long) bytes << 32) | (input - netPorts)));
+    } else {
+      int upstream = peer[input];
+      scheduler.scheduleAt(tailGonePs + latencyClass[portClass[input]], handler, null,
+          event(EV_CREDIT, ((long) vc << 48) | ((long) bytes << 32) | upstream));
+    }
+  }
+
+  private void tryEject(long now, int node) {
+    if (ejFreeAt[node] > now || ejHead[node] < 0) {
+      return;
+    }
+    int slot = ejHead[node];
+    ejHead[node] = slotNext[slot];
+    if (ejHead[node] < 0) {
+      ejTail[node] = -1;
+    }
+    Packet p = slotPacket[slot];
+    int input = slotInput[slot];
+    int vc = slotVc[slot];
+    freeSlot(slot);
+    int bytes = p.wireBytes();
+    long ser = serPs(bytes, psPerByteInjection);
+    ejFreeAt[node] = now + ser;
+    release(now + ser, input, vc, bytes);
+    scheduler.scheduleAt(now + ser, handler, p, event(EV_DELIVER, node));
+  }
+
+  private void occupancy(long now, int vc, int delta) {
+    long dt = now - vcLastChange;
+    if (dt > 0) {
+      for (int v = 0; v < vcs; v++) {
+        vcOccupancyIntegral[v] += vcOccupancy[v] * dt;
+      }
+      vcLastChange = now;
+    }
+    vcOccupancy[vc] += delta;
+  }
+
+  private static long serPs(int bytes, double psPerByte) {
+    return (long) Math.ceil(bytes * psPerByte);
+  }
+
+  private int allocSlot(Packet p, int input) {
+    int s = freeSlot;
+    if (s >= 0) {
+      freeSlot = slotNext[s];
+    } else {
+      if (slotsUsed == slotPacket.length) {
+        int n = slotPacket.length * 2;
+        slotPacket = Arrays.copyOf(slotPacket, n);
+        slotNext = Arrays.copyOf(slotNext, n);
+        slotInput = Arrays.copyOf(slotInput, n);
+        slotVc = Arrays.copyOf(slotVc, n);
+      }
+      s = slotsUsed++;
+    }
+    slotPacket[s] = p;
+    slotNext[s] = -1;
+    slotInput[s] = input;
+    slotVc[s] = p.virtualChannel();
+    return s;
+  }
+
+  private void freeSlot(int s) {
+    slotPacket[s] = null;
+    slotNext[s] = freeSlot;
+    freeSlot = s;
+  }
+
+  private void checkNode(String what, int node) {
+    if (node < 0 || node >= endpoints.length) {
+      throw new IllegalArgumentException(what + " must be in [0, " + (endpoints.length - 1) + "] but was " + node);
+    }
+  }
+
+  // ---------------------------------------------------------------- router view
+
+  private final class View implements RouterView {
+    int router;
+    long now;
+
+    @Override
+    public int router() {
+      return router;
+    }
+
+    @Override
+    public int group() {
+      return topo.groupOfRouter(router);
+    }
+
+    @Override
+    public Topology topology() {
+      return topo;
+    }
+
+    @Override
+    public int vcCount() {
+      return vcs;
+    }
+
+    @Override
+    public int vcBufferBytes() {
+      return vcBufferBytes;
+    }
+
+    @Override
+    public long now() {
+      return now;
+    }
+
+    @Override
+    public int congestion(int port) {
+      int gp = router * radix + port;
+      return queuedBytes[gp] + creditsUsed[gp];
+    }
+
+    @Override
+    public int credits(int port, int vc) {
+      return credits[(router * radix + port) * vcs + vc];
+    }
+
+    @Override
+    public int queuedBytes(int port) {
+      return queuedBytes[router * radix + port];
+    }
+  }
+
+  // ---------------------------------------------------------------- observation
+
+  /** @return the topology */
+  public Topology topology() {
+    return topo;
+  }
+
+  /** @return the routing's name ({@code by-delivery-mode} when routed per packet mode) */
+  public String routingName() {
+    return routingName;
+  }
+
+  /** @return virtual channels per port */
+  public int vcCount() {
+    return vcs;
+  }
+
+  /** @return packets accepted by {@link #inject} */
+  public long injected() {
+    return injected;
+  }
+
+  /** @return packets delivered to their node */
+  public long delivered() {
+    return delivered;
+  }
+
+  /** @return packets inside the fabric (injected, not yet delivered) */
+  public long inFlight() {
+    return injected - delivered;
+  }
+
+  /** @return router-to-router link traversals so far */
+  public long packetHops() {
+    return packetHops;
+  }
+
+  /** @return sum of hop counts of delivered packets */
+  public long hopsOfDelivered() {
+    return hopsDelivered;
+  }
+
+  /** @return delivered packets that were routed non-minimally */
+  public long nonMinimalDelivered() {
+    return nonMinimalDelivered;
+  }
+
+  /** @return the most hops any packet has taken */
+  public int maxHopsSeen() {
+    return maxHopsSeen;
+  }
+
+  /** @return number of link classes (ranks) */
+  public int linkClassCount() {
+    return classBusyPs.length;
+  }
+
+  /** @param linkClass a class @return cabled ports (link directions) of that class */
+  public int linkCount(int linkClass) {
+    return classPortCount[linkClass];
+  }
+
+  /** @param linkClass a class @return picoseconds links of that class have spent serializing, summed */
+  public long busyPs(int linkClass) {
+    return classBusyPs[linkClass];
+  }
+
+  /**
+   * Time-integrated buffer occupancy of a VC over all router inputs, byte·picoseconds, up to {@code nowPs}.
+   *
+   * @param vc a virtual channel
+   * @param nowPs the current time
+   * @return the integral
+   */
+  public long vcOccupancyIntegral(int vc, long nowPs) {
+    return vcOccupancyIntegral[vc] + vcOccupancy[vc] * Math.max(0, nowPs - vcLastChange);
+  }
+
+  /** @return number of cabled network ports (input buffers) */
+  public int cabledPorts() {
+    int n = 0;
+    for (int c : classPortCount) {
+      n += c;
+    }
+    return n;
+  }
+
+  /**
+   * Whether the fabric is empty and at rest: nothing in flight, every credit home, every injection buffer free.
+   *
+   * @return true when quiescent
+   */
+  public boolean quiescent() {
+    if (injected != delivered) {
+      return false;
+    }
+    for (int c : creditsUsed) {
+      if (c != 0) {
+        return false;
+      }
+    }
+    for (int w : waiting) {
+      if (w != 0) {
+        return false;
+      }
+    }
+    for (int f : injFree) {
+      if (f != injectionBufferBytes) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,154 @@
+package io.github.ariesmodel.network;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Named topologies and the {@code --topology} text form.
+ *
+ * <ul>
+ *   <li>{@code canonical:p=4,a=8,h=4} (optional {@code g=}, {@code arrangement=absolute|relative}, {@code bw=} bytes/s
+ *       for every link and injection): Kim et al.'s dragonfly.
+ *   <li>{@code aries:groups=9} (optional {@code rows=}, {@code cols=}, {@code rank2=}, {@code h=}, {@code nodes=},
+ *       {@code links=} per group pair, {@code arrangement=}): an Aries system.
+ *   <li>Presets: {@code theta} (9 groups, 3,456 nodes [S11]), {@code edison} (15 groups, 5,760 nodes [S11]),
+ *       {@code full} (241 groups, 92,544 nodes), {@code aries-small} (3 groups of 2 × 4 routers, 2 global ports per
+ *       router: a test system), {@code canonical-small} (p=2, a=4, h=2, 9 groups).
+ * </ul>
+ */
+public final class Topologies {
+
+  private Topologies() {}
+
+  /**
+   * An Aries system of full groups (the factory the simulator's presets call).
+   *
+   * @param groups 1 to 241
+   * @return the topology
+   */
+  public static Dragonfly aries(int groups) {
+    return Dragonfly.aries(groups);
+  }
+
+  /** @return the small Aries test system: 3 groups of 2 rows × 4 columns, 2 global ports per router */
+  public static Dragonfly ariesSmall() {
+    return Dragonfly.ariesBuilder(3).rows(2).columns(4).globalPorts(2).build();
+  }
+
+  /** @return the small canonical test system: p=2, a=4, h=2, 9 groups */
+  public static Dragonfly canonicalSmall() {
+    return Dragonfly.canonical(2, 4, 2);
+  }
+
+  /**
+   * Parses a topology description (see the class comment).
+   *
+   * @param spec e.g. {@code canonical:p=4,a=8,h=4} or {@code aries:groups=9}
+   * @return the topology
+   * @throws IllegalArgumentException naming the bad part
+   */
+  public static Dragonfly parse(String spec) {
+    if (spec == null || spec.isBlank()) {
+      throw new IllegalArgumentException("topology must be canonical:p=..,a=..,h=.. or aries:groups=.. but was empty");
+    }
+    String s = spec.trim().toLowerCase(Locale.ROOT);
+    switch (s) {
+      case "theta":
+        return aries(9);
+      case "edison":
+        return aries(15);
+      case "full":
+        return aries(241);
+      case "aries-small":
+        return ariesSmall();
+      case "canonical-small":
+        return canonicalSmall();
+      default:
+        break;
+    }
+    int colon = s.indexOf(':');
+    String kind = colon < 0 ? s : s.substring(0, colon);
+    Map<String, String> kv = new LinkedHashMap<>();
+    if (colon >= 0) {
+      for (String part : s.substring(colon + 1).split(",")) {
+        if (part.isBlank()) {
+          continue;
+        }
+        int eq = part.indexOf('=');
+        if (eq <= 0) {
+          throw new IllegalArgumentException("topology option must be key=value but was \"" + part + "\" in " + spec);
+        }
+        kv.put(part.substring(0, eq).trim(), part.substring(eq + 1).trim());
+      }
+    }
+    Dragonfly.Builder b;
+    if (kind.equals("canonical")) {
+      b = Dragonfly.canonicalBuilder(intOf(kv, "p", null), intOf(kv, "a", null), intOf(kv, "h", null));
+      if (kv.containsKey("g")) {
+        b.groups(intOf(kv, "g", null));
+      }
+      if (kv.containsKey("bw")) {
+        b.uniformBandwidth(doubleOf(kv, "bw"));
+      }
+      kv.keySet().removeAll(java.util.List.of("p", "a", "h", "g", "bw"));
+    } else if (kind.equals("aries")) {
+      b = Dragonfly.ariesBuilder(intOf(kv, "groups", null));
+      if (kv.containsKey("rows")) {
+        b.rows(intOf(kv, "rows", null));
+      }
+      if (kv.containsKey("cols")) {
+        b.columns(intOf(kv, "cols", null));
+      }
+      if (kv.containsKey("rank2")) {
+        b.rank2Links(intOf(kv, "rank2", null));
+      }
+      if (kv.containsKey("h")) {
+        b.globalPorts(intOf(kv, "h", null));
+      }
+      if (kv.containsKey("nodes")) {
+        b.nodesPerRouter(intOf(kv, "nodes", null));
+      }
+      kv.keySet().removeAll(java.util.List.of("groups", "rows", "cols", "rank2", "h", "nodes"));
+    } else {
+      throw new IllegalArgumentException("topology kind must be canonical, aries, theta, edison, full, aries-small or"
+          + " canonical-small but was \"" + kind + "\"");
+    }
+    if (kv.containsKey("links")) {
+      b.linksPerPair(intOf(kv, "links", null));
+      kv.remove("links");
+    }
+    if (kv.containsKey("arrangement")) {
+      String a = kv.remove("arrangement");
+      b.arrangement(GlobalArrangement.byName(a), a);
+    }
+    if (!kv.isEmpty()) {
+      throw new IllegalArgumentException("topology options " + kv.keySet() + " are unknown for " + kind);
+    }
+    return b.build();
+  }
+
+  private static int intOf(Map<String, String> kv, String key, Integer dflt) {
+    String v = kv.get(key);
+    if (v == null) {
+      if (dflt != null) {
+        return dflt;
+      }
+      throw new IllegalArgumentException("topology option " + key + "= is required");
+    }
+    try {
+      return Integer.parseInt(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("topology option " + key + " must be an integer but was \"" + v + "\"", e);
+    }
+  }
+
+  private static double doubleOf(Map<String, String> kv, String key) {
+    String v = kv.get(key);
+    try {
+      return Double.parseDouble(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("topology option " + key + " must be a number but was \"" + v + "\"", e);
+    }
+  }
+}

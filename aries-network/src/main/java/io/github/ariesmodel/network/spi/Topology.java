@@ -1,0 +1,116 @@
+package io.github.ariesmodel.network.spi;
+
+/**
+ * A router graph the fabric can simulate (a driven port a user may implement for a topology of their own).
+ *
+ * <p>Numbering is dense and uniform: routers {@code 0..routerCount()-1}, each with {@link #portCount()} network ports
+ * ({@code 0..portCount()-1}) and {@link #nodesPerRouter()} nodes; node {@code n} sits on router
+ * {@code n / nodesPerRouter()}; routers are numbered group by group, so router {@code r} is in group
+ * {@code r / routersPerGroup()}. A port is one bidirectional link: port {@code p} of router {@code r} reaches port
+ * {@link #neighborPort(int, int)} of router {@link #neighborRouter(int, int)}, and that port leads back. Every link
+ * belongs to a link class (a rank) that fixes its bandwidth and latency.
+ *
+ * <p>Besides the graph, a topology answers the one routing question every built-in routing needs: which ports are on
+ * a minimal path toward a router ({@link #minimalPorts}). Built-in routings use only this interface, so they run on
+ * a user's topology as long as its minimal paths stay within the hop bound the fabric's virtual channels allow.
+ */
+public interface Topology {
+
+  /** @return number of nodes (NICs) */
+  int nodeCount();
+
+  /** @return number of routers */
+  int routerCount();
+
+  /** @return nodes attached to each router */
+  int nodesPerRouter();
+
+  /** @return number of groups */
+  int groupCount();
+
+  /** @return routers in each group */
+  int routersPerGroup();
+
+  /** @return network ports per router (the radix, without node ports) */
+  int portCount();
+
+  /**
+   * @param router a router
+   * @param port one of its network ports
+   * @return the router at the other end, or -1 when the port is not cabled
+   */
+  int neighborRouter(int router, int port);
+
+  /**
+   * @param router a router
+   * @param port one of its network ports
+   * @return the port number at the other end, or -1 when the port is not cabled
+   */
+  int neighborPort(int router, int port);
+
+  /**
+   * @param router a router
+   * @param port one of its network ports
+   * @return the link class (rank) of the port, 0 to {@link #linkClassCount()} - 1
+   */
+  int linkClass(int router, int port);
+
+  /** @return number of link classes */
+  int linkClassCount();
+
+  /** @param linkClass a link class @return its name, e.g. {@code rank-1} */
+  String linkClassName(int linkClass);
+
+  /** @param linkClass a link class @return its bandwidth per direction, bytes per second */
+  double linkBandwidth(int linkClass);
+
+  /** @param linkClass a link class @return its wire latency, picoseconds */
+  long linkLatencyPs(int linkClass);
+
+  /** @return bandwidth of a node's injection (and ejection) link, bytes per second */
+  double injectionBandwidth();
+
+  /**
+   * Fills {@code out} with the ports of {@code router} that start a minimal path toward {@code target}. When several
+   * global links join two groups the topology uses {@code hash} to pick one (the same hash must lead to the same
+   * link at every router of the group, so a route never wanders).
+   *
+   * @param router current router
+   * @param target target router, not {@code router}
+   * @param hash a flow or packet hash
+   * @param out receives port numbers; must have room for {@link #maxMinimalPorts()}
+   * @return how many ports were written, ≥ 1
+   */
+  int minimalPorts(int router, int target, int hash, int[] out);
+
+  /** @return the most ports {@link #minimalPorts} ever writes */
+  int maxMinimalPorts();
+
+  /**
+   * @param router from
+   * @param target to
+   * @return router-to-router hops of a minimal path (0 when equal)
+   */
+  int minimalHops(int router, int target);
+
+  /** @return the most hops a minimal path takes inside one group */
+  int maxLocalHops();
+
+  /** @return a one-line description */
+  String describe();
+
+  /** @param node a node @return its router */
+  default int routerOfNode(int node) {
+    return node / nodesPerRouter();
+  }
+
+  /** @param router a router @return its group */
+  default int groupOfRouter(int router) {
+    return router / routersPerGroup();
+  }
+
+  /** @param group a group @param index 0 to routersPerGroup - 1 @return the router */
+  default int routerInGroup(int group, int index) {
+    return group * routersPerGroup() + index;
+  }
+}

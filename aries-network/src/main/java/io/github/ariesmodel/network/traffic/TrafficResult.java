@@ -1,0 +1,64 @@
+package io.github.ariesmodel.network.traffic;
+
+import java.util.Map;
+
+/**
+ * What one synthetic-traffic run measured. Loads are fractions of the nodes' injection bandwidth (1.0 = every node
+ * injecting at its link rate). Latency is from a packet's creation at the source (so it includes source queueing) to
+ * its delivery, for packets created in the measurement window.
+ *
+ * @param offeredLoad packets created in the window, as a load
+ * @param acceptedLoad packets delivered in the window, as a load
+ * @param latencyMeanNs mean latency, ns
+ * @param latencyP50Ns median latency, ns
+ * @param latencyP99Ns 99th percentile, ns
+ * @param latencyMaxNs maximum, ns
+ * @param meanHops mean router-to-router hops of measured packets
+ * @param maxHops most hops of any packet in the run
+ * @param minimalFraction fraction of measured packets routed minimally
+ * @param measuredPackets packets created in the window
+ * @param unfinishedPackets measured packets not delivered when the run stopped
+ * @param linkUtilization per link class (rank) name: busy fraction of its links during the window
+ * @param vcOccupancyBytes per VC: mean bytes held per router input buffer during the window
+ * @param generated packets generated in the whole run
+ * @param delivered packets delivered in the whole run
+ * @param duplicates packets delivered more than once (must be 0)
+ * @param drained whether the run drained the network and found it empty and at rest
+ * @param simulatedPs simulated time at the end, ps
+ * @param events events executed
+ * @param packetHops router-to-router hops executed
+ * @param wallSeconds wall-clock time of the simulation (not part of the deterministic result)
+ */
+public record TrafficResult(
+    double offeredLoad,
+    double acceptedLoad,
+    double latencyMeanNs,
+    double latencyP50Ns,
+    double latencyP99Ns,
+    double latencyMaxNs,
+    double meanHops,
+    int maxHops,
+    double minimalFraction,
+    long measuredPackets,
+    long unfinishedPackets,
+    Map<String, Double> linkUtilization,
+    double[] vcOccupancyBytes,
+    long generated,
+    long delivered,
+    long duplicates,
+    boolean drained,
+    long simulatedPs,
+    long events,
+    long packetHops,
+    double wallSeconds) {
+
+  /** @return events per wall-clock second */
+  public double eventsPerSecond() {
+    return wallSeconds > 0 ? events / wallSeconds : 0;
+  }
+
+  /** @return packet-hops per wall-clock second */
+  public double packetHopsPerSecond() {
+    return wallSeconds > 0 ? packetHops / wallSeconds : 0;
+  }
+}

@@ -1,0 +1,2 @@
+/** Synthetic traffic on the router fabric: patterns, Bernoulli injection, measurement windows, statistics. */
+package io.github.ariesmodel.network.traffic;

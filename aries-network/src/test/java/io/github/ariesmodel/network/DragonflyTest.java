@@ -1,0 +1,182 @@
+package io.github.ariesmodel.network;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class DragonflyTest {
+
+  @Test
+  void ariesGroupHasTheRankStructureOfTheFactSheet() {
+    Dragonfly t = Dragonfly.aries(2);
+    assertThat(t.routersPerGroup()).isEqualTo(96);
+    assertThat(t.portCount()).isEqualTo(40);
+    assertThat(t.nodeCount()).isEqualTo(768);
+    int[] perClass = new int[3];
+    for (int p = 0; p < t.portCount(); p++) {
+      perClass[t.linkClass(0, p)]++;
+    }
+    assertThat(perClass).containsExactly(15, 15, 10);
+    // rank-1 ports reach the same row, rank-2 the same column (3 links to each other row)
+    Map<Integer, Integer> rank2PerRouter = new HashMap<>();
+    for (int p = 0; p < t.portCount(); p++) {
+      int n = t.neighborRouter(0, p);
+      if (t.linkClass(0, p) == 0) {
+        assertThat(n / 16).isEqualTo(0);
+      } else if (t.linkClass(0, p) == 1) {
+        assertThat(n % 16).isEqualTo(0);
+        rank2PerRouter.merge(n, 1, Integer::sum);
+      } else {
+        assertThat(t.groupOfRouter(n)).isEqualTo(1);
+      }
+    }
+    assertThat(rank2PerRouter).hasSize(5).allSatisfy((r, c) -> assertThat(c).isEqualTo(3));
+    assertThat(t.linksPerPair()).isEqualTo(960);
+  }
+
+  @Test
+  void fullAriesSystemHas241GroupsAnd92544Nodes() {
+    Dragonfly t = Dragonfly.aries(241);
+    assertThat(t.nodeCount()).isEqualTo(92_544);
+    assertThat(t.routerCount()).isEqualTo(23_136);
+    assertThat(t.linksPerPair()).isEqualTo(4);
+    assertLinksSymmetric(t);
+  }
+
+  @Test
+  void canonicalDragonflyOfKimEtAl() {
+    Dragonfly t = Dragonfly.canonical(4, 8, 4);
+    assertThat(t.groupCount()).isEqualTo(33);
+    assertThat(t.nodeCount()).isEqualTo(1056);
+    assertThat(t.portCount()).isEqualTo(7 + 4);
+    assertThat(t.linksPerPair()).isEqualTo(1);
+    assertLinksSymmetric(t);
+    assertThat(t.maxLocalHops()).isEqualTo(1);
+  }
+
+  @Test
+  void everyPairOfGroupsIsJoinedByLinksPerPairLinksInBothArrangements() {
+    for (GlobalArrangement a : new GlobalArrangement[] {GlobalArrangement.ABSOLUTE, GlobalArrangement.RELATIVE}) {
+      Dragonfly t = Dragonfly.canonicalBuilder(2, 4, 2).arrangement(a, "x").build();
+      assertLinksSymmetric(t);
+      int[][] links = new int[t.groupCount()][t.groupCount()];
+      for (int r = 0; r < t.routerCount(); r++) {
+        for (int p = 0; p < t.portCount(); p++) {
+          int n = t.neighborRouter(r, p);
+          if (n >= 0 && t.groupOfRouter(n) != t.groupOfRouter(r)) {
+            links[t.groupOfRouter(r)][t.groupOfRouter(n)]++;
+          }
+        }
+      }
+      for (int g = 0; g < t.groupCount(); g++) {
+        for (int d = 0; d < t.groupCount(); d++) {
+          assertThat(links[g][d]).isEqualTo(g == d ? 0 : 1);
+        }
+      }
+    }
+  }
+
+  @Test
+  void relativeArrangementConnectsRouterZeroToTheNextGroup() {
+    Dragonfly t = Dragonfly.canonicalBuilder(1, 4, 2).arrangement(GlobalArrangement.RELATIVE, "relative").build();
+    int firstGlobal = t.firstGlobalPort();
+    for (int g = 0; g < t.groupCount(); g++) {
+      int r = t.routerInGroup(g, 0);
+      assertThat(t.groupOfRouter(t.neighborRouter(r, firstGlobal))).isEqualTo((g + 1) % t.groupCount());
+    }
+  }
+
+  @Test
+  void followingMinimalPortsReachesTheTargetWithinTheHopBound() {
+    for (Dragonfly t : new Dragonfly[] {Topologies.ariesSmall(), Topologies.canonicalSmall(), Dragonfly.aries(3)}) {
+      int[] out = new int[t.maxMinimalPorts()];
+      int bound = 2 * t.maxLocalHops() + 1;
+      for (int r = 0; r < t.routerCount(); r += 7) {
+        for (int target = 0; target < t.routerCount(); target += 5) {
+          if (r == target) {
+            continue;
+          }
+          int hash = r * 31 + target;
+          for (int choice = 0; choice < 2; choice++) {
+            int at = r;
+            int hops = 0;
+            while (at != target) {
+              int n = t.minimalPorts(at, target, hash, out);
+              assertThat(n).isPositive();
+              at = t.neighborRouter(at, out[choice == 0 ? 0 : n - 1]);
+              assertThat(at).isNotNegative();
+              hops++;
+              assertThat(hops).isLessThanOrEqualTo(bound);
+            }
+            assertThat(t.minimalHops(r, target)).isBetween(1, hops);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void nodeCoordinatesRoundTrip() {
+    Dragonfly t = Dragonfly.aries(2);
+    int node = t.node(1, 5, 15, 3);
+    assertThat(node).isEqualTo(767);
+    assertThat(t.routerOfNode(node)).isEqualTo(191);
+    assertThat(t.groupOfRouter(t.routerOfNode(node))).isEqualTo(1);
+    assertThatThrownBy(() -> t.node(0, 6, 0, 0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("row must be in [0, 5] but was 6");
+  }
+
+  @Test
+  void badParametersAreClearErrors() {
+    assertThatThrownBy(() -> Dragonfly.aries(0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("groups must be in [1, 241]").hasMessageContaining("was 0");
+    assertThatThrownBy(() -> Dragonfly.aries(242)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("was 242");
+    assertThatThrownBy(() -> Dragonfly.canonicalBuilder(4, 8, 4).groups(34).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("groups must be in [1, 33]");
+    assertThatThrownBy(() -> Dragonfly.canonical(0, 8, 4)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("nodesPerRouter must be in [1, 64] but was 0");
+    assertThatThrownBy(() -> Dragonfly.canonicalBuilder(2, 4, 2).groups(3).linksPerPair(5).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("linksPerPair must be in [1, 4]");
+    assertThatThrownBy(() -> Dragonfly.canonicalBuilder(2, 4, 2).arrangement((g, d, k, n, l) -> 0, "bad").build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("distinct slots");
+    assertThatThrownBy(() -> Topologies.parse("torus:x=1")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("topology kind must be");
+    assertThatThrownBy(() -> Topologies.parse("canonical:p=4,a=8")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("h= is required");
+    assertThatThrownBy(() -> Topologies.parse("aries:groups=2,colour=blue"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("[colour]");
+  }
+
+  @Test
+  void parseBuildsTheDescribedSystems() {
+    assertThat(Topologies.parse("canonical:p=4,a=8,h=4").nodeCount()).isEqualTo(1056);
+    assertThat(Topologies.parse("aries:groups=9").nodeCount()).isEqualTo(3456);
+    assertThat(Topologies.parse("theta").nodeCount()).isEqualTo(3456);
+    assertThat(Topologies.parse("edison").nodeCount()).isEqualTo(5760);
+    Dragonfly relative = Topologies.parse("canonical:p=1,a=4,h=2,g=5,arrangement=relative");
+    assertThat(relative.groupCount()).isEqualTo(5);
+    assertThat(relative.linksPerPair()).isEqualTo(2);
+  }
+
+  static void assertLinksSymmetric(Dragonfly t) {
+    for (int r = 0; r < t.routerCount(); r++) {
+      for (int p = 0; p < t.portCount(); p++) {
+        int n = t.neighborRouter(r, p);
+        if (n < 0) {
+          continue;
+        }
+        int np = t.neighborPort(r, p);
+        if (t.neighborRouter(n, np) != r || t.neighborPort(n, np) != p) {
+          throw new AssertionError("link " + r + ":" + p + " -> " + n + ":" + np + " does not lead back");
+        }
+        if (t.linkClass(n, np) != t.linkClass(r, p)) {
+          throw new AssertionError("link " + r + ":" + p + " has different classes at its ends");
+        }
+      }
+    }
+  }
+}

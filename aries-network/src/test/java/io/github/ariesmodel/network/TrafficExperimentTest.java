@@ -1,0 +1,57 @@
+package io.github.ariesmodel.network;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.network.traffic.TrafficExperiment;
+import io.github.ariesmodel.network.traffic.TrafficPattern;
+import io.github.ariesmodel.network.traffic.TrafficResult;
+import org.junit.jupiter.api.Test;
+
+class TrafficExperimentTest {
+
+  private static TrafficResult run(String routing, TrafficPattern pattern, double load) {
+    return TrafficExperiment.on(Topologies.canonicalSmall()).routing(routing).pattern(pattern).load(load).seed(3)
+        .warmupPs(1_000_000).measurePs(2_000_000).run();
+  }
+
+  @Test
+  void adversarialTrafficCollapsesMinimalRoutingButNotValiant() {
+    // canonical p=2, a=4: minimal gets one global link per group for a·p = 8 nodes, about 1/8 of injection
+    TrafficResult min = run("minimal", TrafficPattern.ADVERSARIAL, 0.5);
+    TrafficResult val = run("valiant", TrafficPattern.ADVERSARIAL, 0.3);
+    assertThat(min.acceptedLoad()).isBetween(0.08, 0.17);
+    assertThat(min.minimalFraction()).isEqualTo(1.0);
+    assertThat(val.acceptedLoad()).isGreaterThan(0.27);
+    assertThat(val.minimalFraction()).isLessThan(0.1);
+  }
+
+  @Test
+  void lightUniformLoadIsAcceptedAndStatisticsAreConsistent() {
+    TrafficResult r = run("minimal", TrafficPattern.UNIFORM, 0.2);
+    assertThat(r.acceptedLoad()).isCloseTo(r.offeredLoad(), org.assertj.core.data.Offset.offset(0.03));
+    assertThat(r.unfinishedPackets()).isZero();
+    assertThat(r.latencyP50Ns()).isLessThanOrEqualTo(r.latencyP99Ns());
+    assertThat(r.latencyP99Ns()).isLessThanOrEqualTo(r.latencyMaxNs());
+    assertThat(r.meanHops()).isBetween(1.0, 3.0);
+    assertThat(r.maxHops()).isLessThanOrEqualTo(3);
+    assertThat(r.linkUtilization()).containsKeys("local", "global");
+    assertThat(r.vcOccupancyBytes()[0]).isPositive();
+    assertThat(r.vcOccupancyBytes()[7]).isZero();
+  }
+
+  @Test
+  void everyPatternDelivers() {
+    for (TrafficPattern p : TrafficPattern.values()) {
+      TrafficResult r = TrafficExperiment.on(Topologies.ariesSmall()).routing("adaptive2").pattern(p).load(0.1)
+          .warmupPs(100_000).measurePs(300_000).drain().run();
+      assertThat(r.drained()).as(p.id()).isTrue();
+      assertThat(r.generated()).as(p.id()).isPositive();
+    }
+    assertThat(TrafficPattern.parse("all-to-all")).isEqualTo(TrafficPattern.ALL_TO_ALL);
+    assertThatThrownBy(() -> TrafficPattern.parse("tornado")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("tornado");
+    assertThatThrownBy(() -> TrafficExperiment.on(Topologies.ariesSmall()).load(0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("load must be in (0, 2] but was 0.0");
+  }
+}
