@@ -9,7 +9,7 @@ import io.github.ariesmodel.sim.workload.SystemSpec;
 import io.github.ariesmodel.sim.workload.Workload;
 import io.github.ariesmodel.sim.workload.WorkloadRun;
 import io.github.ariesmodel.sim.workload.Workloads;
-import io.github.ariesmodel.iommu.IommuConfig;
+import io.github.ariesmodel.sim.config.RunConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,7 +29,7 @@ public final class RunCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Parameters(index = "0", arity = "0..1", paramLabel = "WORKLOAD", defaultValue = "mixed",
+  @Parameters(index = "0", arity = "0..1", paramLabel = "WORKLOAD",
       description = "mixed (default), pingpong, bandwidth, gups, alltoall, traffic, iommu-study; --list shows all")
   String workload;
 
@@ -65,6 +65,11 @@ public final class RunCommand implements Callable<Integer> {
   @Option(names = "--list", description = "List the workloads and their parameters, then exit.")
   boolean list;
 
+  @Option(names = "--config", paramLabel = "FILE",
+      description = "A JSON or YAML run configuration (system, routing, seed, iommu, nic, workload, params);"
+          + " options given on the command line override it.")
+  Path config;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter o = spec.commandLine().getOut();
@@ -82,10 +87,26 @@ public final class RunCommand implements Callable<Integer> {
     SystemSpec s;
     Params p;
     try {
-      w = Workloads.byName(workload);
-      s = new SystemSpec(system, routing, seed, WorkloadRun.parseFabric(fabric),
-          WorkloadRun.parseTranslator(translator), IommuConfig.defaults());
-      p = Params.parse(params);
+      RunConfig file = config == null ? null : RunConfig.read(config);
+      CommandLine.ParseResult pr = spec.commandLine().getParseResult();
+      SystemSpec base = file == null ? SystemSpec.of(system, seed) : file.spec();
+      s = new SystemSpec(
+          file == null || pr.hasMatchedOption("--system") ? system : base.system(),
+          file == null || pr.hasMatchedOption("--routing") ? routing : base.routing(),
+          file == null || pr.hasMatchedOption("--seed") ? seed : base.seed(),
+          file == null || pr.hasMatchedOption("--fabric") ? WorkloadRun.parseFabric(fabric) : base.fabric(),
+          file == null || pr.hasMatchedOption("--translator") ? WorkloadRun.parseTranslator(translator)
+              : base.translator(),
+          base.iommu(), base.nic());
+      String name = workload != null ? workload
+          : file != null && file.workload() != null ? file.workload() : "mixed";
+      w = Workloads.byName(name);
+      Map<String, String> merged = new java.util.LinkedHashMap<>();
+      if (file != null && (workload == null || workload.equals(file.workload()))) {
+        merged.putAll(file.params().asMap());
+      }
+      merged.putAll(Params.parse(params).asMap());
+      p = Params.of(merged);
       s.build(); // fail early on a bad system or routing name
     } catch (IllegalArgumentException e) {
       spec.commandLine().getErr().println("aries run: " + e.getMessage());
@@ -100,7 +121,7 @@ public final class RunCommand implements Callable<Integer> {
     }
     Path dir = out != null ? out : Path.of("results", w.name());
     Path html = ReportWriter.write(run.results(), run.plots(), dir, !noWallClock, "aries-model: " + w.name()
-        + " on " + system);
+        + " on " + s.system());
     printSummary(o, w, s, run.results(), dir, html);
     return 0;
   }

@@ -1,6 +1,7 @@
 package io.github.ariesmodel.sim.workload;
 
 import io.github.ariesmodel.iommu.IommuConfig;
+import io.github.ariesmodel.nic.NicConfig;
 import io.github.ariesmodel.sim.AriesSystem;
 import io.github.ariesmodel.sim.FabricKind;
 import io.github.ariesmodel.sim.TranslatorKind;
@@ -68,7 +69,8 @@ public record WorkloadRun(Results results, List<PlotSpec> plots) {
     SystemSpec spec = new SystemSpec(system == null ? "default" : system,
         routing == null ? AriesSystem.Builder.BY_DELIVERY_MODE : routing,
         seed == null ? 1 : Params.parseLong("seed", seed), parseFabric(fabric == null ? "routers" : fabric),
-        parseTranslator(translator == null ? "iommu" : translator), IommuConfig.defaults());
+        parseTranslator(translator == null ? "iommu" : translator), IommuConfig.defaults(),
+          NicConfig.defaults());
     return run(w, spec, Params.of(rest), "sweep --job " + w.name()).results();
   }
 
