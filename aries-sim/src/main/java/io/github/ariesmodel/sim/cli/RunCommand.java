@@ -62,6 +62,9 @@ public final class RunCommand implements Callable<Integer> {
       description = "Leave wall-clock fields out of results.json, so equal seeds give byte-identical files.")
   boolean noWallClock;
 
+  @Option(names = {"-q", "--quiet"}, description = "No progress bar (it is also off when stderr is not a terminal).")
+  boolean quiet;
+
   @Option(names = "--list", description = "List the workloads and their parameters, then exit.")
   boolean list;
 
@@ -114,7 +117,9 @@ public final class RunCommand implements Callable<Integer> {
     }
     WorkloadRun run;
     try {
-      run = WorkloadRun.run(w, s, p, "run " + w.name());
+      try (ProgressBar bar = ProgressBar.forStandardError(quiet, 1)) {
+        run = WorkloadRun.run(w, s, p, "run " + w.name(), bar::updateFraction);
+      }
     } catch (IllegalArgumentException e) {
       spec.commandLine().getErr().println("aries run: " + e.getMessage());
       return 2;

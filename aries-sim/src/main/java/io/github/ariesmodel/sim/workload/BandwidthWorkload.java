@@ -43,7 +43,7 @@ public final class BandwidthWorkload implements Workload {
   }
 
   @Override
-  public WorkloadReport run(SystemSpec spec, Params params) {
+  public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
     long[] sizes = params.longList("sizes", "64,256,1K,4K,16K,64K,256K,1M", 1, 1L << 30);
     long volume = params.longValue("bytes", 2L << 20, 1, 1L << 34);

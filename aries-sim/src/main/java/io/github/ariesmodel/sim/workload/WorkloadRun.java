@@ -37,8 +37,22 @@ public record WorkloadRun(Results results, List<PlotSpec> plots) {
    * @return the run
    */
   public static WorkloadRun run(Workload w, SystemSpec spec, Params params, String command) {
+    return run(w, spec, params, command, Progress.NONE);
+  }
+
+  /**
+   * Runs a workload, reporting progress.
+   *
+   * @param w the workload
+   * @param spec the system spec
+   * @param params its parameters
+   * @param command the command line recorded in the results
+   * @param progress where progress goes
+   * @return the run
+   */
+  public static WorkloadRun run(Workload w, SystemSpec spec, Params params, String command, Progress progress) {
     Instant started = Instant.now();
-    WorkloadReport r = w.run(spec, params);
+    WorkloadReport r = w.run(spec, params, progress);
     Instant finished = Instant.now();
     RunMetadata.Builder m = RunMetadata.builder(RunMetadata.currentTool(), command)
         .system(spec.system()).routing(spec.routing()).seed(spec.seed()).parameters(params.asMap())
