@@ -93,7 +93,7 @@ public final class BandwidthWorkload implements Workload {
         table.row(ops.get(oi), sizes[si], PingPongWorkload.round(gbps[oi][si]));
         peak = Math.max(peak, gbps[oi][si]);
       }
-      report.metric(ops.get(oi) + ".peakBandwidth." + distance, PingPongWorkload.round(peak), "GB/s");
+      report.metric(ops.get(oi) + ".peakBandwidth", PingPongWorkload.round(peak), "GB/s");
     }
     report.table(table.build());
     report.cost(sys.loop().now(), sys.loop().eventsExecuted());

@@ -102,7 +102,7 @@ public final class GupsWorkload implements Workload {
             round(rate / 1e6 / pes), round(translations == 0 ? 0 : (double) hits / translations),
             round(meanLatencyNs), job.faults())
         .build());
-    report.metric(tableName + ".updateRate." + pageSize, round(rate / 1e6), "Mupdates/s");
+    report.metric(tableName + ".updateRate", round(rate / 1e6), "Mupdates/s");
     report.cost(sys.loop().now() - start, sys.loop().eventsExecuted());
     return report;
   }
