@@ -98,7 +98,52 @@ public final class ProgressBar implements AutoCloseable {
     if (elapsed < SHOW_AFTER_NANOS || (drawn && now - lastDrawNanos < REDRAW_NANOS)) {
       return;
     }
-    String line = line(Math.max(0, Math.min(simulatedPs, totalPs)), events, elapsed);
+    draw(now, line(Math.max(0, Math.min(simulatedPs, totalPs)), events, elapsed));
+  }
+
+  /**
+   * Reports progress as a share of a job's work, for jobs that run several simulations and so know no total
+   * simulated time in advance (a workload of many phases). Same display rules as {@link #update(long, long)}.
+   *
+   * @param fraction share of the work done, 0 to 1 (clamped)
+   * @param simulatedPs simulated time covered so far, picoseconds
+   * @param events events executed so far
+   */
+  public void updateFraction(double fraction, long simulatedPs, long events) {
+    if (!enabled) {
+      return;
+    }
+    long now = nanoClock.getAsLong();
+    long elapsed = now - startNanos;
+    if (elapsed < SHOW_AFTER_NANOS || (drawn && now - lastDrawNanos < REDRAW_NANOS)) {
+      return;
+    }
+    draw(now, fractionLine(Math.max(0, Math.min(1, fraction)), simulatedPs, events, elapsed));
+  }
+
+  /**
+   * The text of the bar in fraction mode.
+   *
+   * @param fraction share done
+   * @param simulatedPs simulated time so far
+   * @param events events so far
+   * @param elapsedNanos wall time since the start
+   * @return one line without line ending
+   */
+  String fractionLine(double fraction, long simulatedPs, long events, long elapsedNanos) {
+    int filled = (int) Math.floor(fraction * WIDTH);
+    StringBuilder b = new StringBuilder(96).append('[');
+    for (int i = 0; i < WIDTH; i++) {
+      b.append(i < filled ? '#' : '-');
+    }
+    double seconds = elapsedNanos / 1e9;
+    b.append(String.format(Locale.ROOT, "] %3d%%  sim %s  %s events/s  ETA %s", (int) Math.floor(fraction * 100),
+        simTime(simulatedPs), rate(events / seconds),
+        fraction <= 0 ? "?" : clock(seconds * (1 - fraction) / fraction)));
+    return b.toString();
+  }
+
+  private void draw(long now, String line) {
     StringBuilder b = new StringBuilder(line.length() + 8).append('\r').append(line);
     for (int i = line.length(); i < lastLength; i++) {
       b.append(' ');

@@ -1,22 +1,17 @@
 package io.github.ariesmodel.sim.cli;
 
 import io.github.ariesmodel.sim.AriesSystem;
-import io.github.ariesmodel.sim.FabricKind;
-import io.github.ariesmodel.sim.TranslatorKind;
 import io.github.ariesmodel.sim.report.Metric;
 import io.github.ariesmodel.sim.report.Results;
-import io.github.ariesmodel.sim.report.RunMetadata;
-import io.github.ariesmodel.sim.report.WallClock;
 import io.github.ariesmodel.sim.workload.Params;
 import io.github.ariesmodel.sim.workload.ReportWriter;
 import io.github.ariesmodel.sim.workload.SystemSpec;
 import io.github.ariesmodel.sim.workload.Workload;
-import io.github.ariesmodel.sim.workload.WorkloadReport;
+import io.github.ariesmodel.sim.workload.WorkloadRun;
 import io.github.ariesmodel.sim.workload.Workloads;
-import io.github.ariesmodel.iommu.IommuConfig;
+import io.github.ariesmodel.sim.config.RunConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -34,7 +29,7 @@ public final class RunCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Parameters(index = "0", arity = "0..1", paramLabel = "WORKLOAD", defaultValue = "mixed",
+  @Parameters(index = "0", arity = "0..1", paramLabel = "WORKLOAD",
       description = "mixed (default), pingpong, bandwidth, gups, alltoall, traffic, iommu-study; --list shows all")
   String workload;
 
@@ -67,8 +62,16 @@ public final class RunCommand implements Callable<Integer> {
       description = "Leave wall-clock fields out of results.json, so equal seeds give byte-identical files.")
   boolean noWallClock;
 
+  @Option(names = {"-q", "--quiet"}, description = "No progress bar (it is also off when stderr is not a terminal).")
+  boolean quiet;
+
   @Option(names = "--list", description = "List the workloads and their parameters, then exit.")
   boolean list;
+
+  @Option(names = "--config", paramLabel = "FILE",
+      description = "A JSON or YAML run configuration (system, routing, seed, iommu, nic, workload, params);"
+          + " options given on the command line override it.")
+  Path config;
 
   @Override
   public Integer call() throws Exception {
@@ -87,69 +90,58 @@ public final class RunCommand implements Callable<Integer> {
     SystemSpec s;
     Params p;
     try {
-      w = Workloads.byName(workload);
-      s = new SystemSpec(system, routing, seed, parseFabric(fabric), parseTranslator(translator),
-          IommuConfig.defaults());
-      p = Params.parse(params);
+      RunConfig file = config == null ? null : RunConfig.read(config);
+      CommandLine.ParseResult pr = spec.commandLine().getParseResult();
+      SystemSpec base = file == null ? SystemSpec.of(system, seed) : file.spec();
+      s = new SystemSpec(
+          file == null || pr.hasMatchedOption("--system") ? system : base.system(),
+          file == null || pr.hasMatchedOption("--routing") ? routing : base.routing(),
+          file == null || pr.hasMatchedOption("--seed") ? seed : base.seed(),
+          file == null || pr.hasMatchedOption("--fabric") ? WorkloadRun.parseFabric(fabric) : base.fabric(),
+          file == null || pr.hasMatchedOption("--translator") ? WorkloadRun.parseTranslator(translator)
+              : base.translator(),
+          base.iommu(), base.nic());
+      String name = workload != null ? workload
+          : file != null && file.workload() != null ? file.workload() : "mixed";
+      w = Workloads.byName(name);
+      Map<String, String> merged = new java.util.LinkedHashMap<>();
+      if (file != null && (workload == null || workload.equals(file.workload()))) {
+        merged.putAll(file.params().asMap());
+      }
+      merged.putAll(Params.parse(params).asMap());
+      p = Params.of(merged);
       s.build(); // fail early on a bad system or routing name
     } catch (IllegalArgumentException e) {
       spec.commandLine().getErr().println("aries run: " + e.getMessage());
       return 2;
     }
-    Instant started = Instant.now();
-    WorkloadReport r;
+    WorkloadRun run;
     try {
-      r = w.run(s, p);
+      try (ProgressBar bar = ProgressBar.forStandardError(quiet, 1)) {
+        run = WorkloadRun.run(w, s, p, "run " + w.name(), bar::updateFraction);
+      }
     } catch (IllegalArgumentException e) {
       spec.commandLine().getErr().println("aries run: " + e.getMessage());
       return 2;
     }
-    Instant finished = Instant.now();
-    Results results = results(w, s, p, r, started, finished);
     Path dir = out != null ? out : Path.of("results", w.name());
-    Path html = ReportWriter.write(results, r.plots(), dir, !noWallClock, "aries-model: " + w.name() + " on "
-        + system);
-    printSummary(o, w, s, r, results, dir, html);
+    Path html = ReportWriter.write(run.results(), run.plots(), dir, !noWallClock, "aries-model: " + w.name()
+        + " on " + s.system());
+    printSummary(o, w, s, run.results(), dir, html);
     return 0;
   }
 
-  static Results results(Workload w, SystemSpec s, Params p, WorkloadReport r, Instant started, Instant finished) {
-    RunMetadata.Builder m = RunMetadata.builder(RunMetadata.currentTool(), "run " + w.name())
-        .system(s.system()).routing(s.routing()).seed(s.seed()).parameters(p.asMap())
-        .simulatedTimePs(r.simulatedPs()).events(r.events()).wallClock(new WallClock(started, finished));
-    Results.Builder b = Results.builder(m.build());
-    for (Metric metric : r.metrics()) {
-      b.metric(metric);
-    }
-    r.tables().forEach(b::table);
-    return b.build();
-  }
-
-  private static void printSummary(PrintWriter o, Workload w, SystemSpec s, WorkloadReport r, Results results,
-      Path dir, Path html) {
+  private static void printSummary(PrintWriter o, Workload w, SystemSpec s, Results results, Path dir, Path html) {
     o.printf("aries run %s on %s (routing %s, seed %d)%n", w.name(), s.system(), s.routing(), s.seed());
-    for (Metric m : r.metrics()) {
+    for (Metric m : results.metrics()) {
       o.printf(Locale.ROOT, "  %-45s %12.3f %s%n", m.name(), m.value(), m.unit());
     }
     double wall = results.metadata().wallSeconds().orElse(0);
+    long events = results.metadata().events();
+    long simPs = results.metadata().simulatedTimePs();
     o.printf(Locale.ROOT, "  simulated %.3f us, %,d events in %.1f s wall (%.2f M events/s)%n",
-        r.simulatedPs() / 1e6, r.events(), wall, wall > 0 ? r.events() / wall / 1e6 : 0);
+        simPs / 1e6, events, wall, wall > 0 ? events / wall / 1e6 : 0);
     o.printf("  results: %s%n  report:  %s%n", dir.resolve("results.json"), html);
   }
 
-  static FabricKind parseFabric(String f) {
-    return switch (f.toLowerCase(Locale.ROOT)) {
-      case "routers" -> FabricKind.ROUTERS;
-      case "ideal" -> FabricKind.IDEAL;
-      default -> throw new IllegalArgumentException("fabric must be routers or ideal but was \"" + f + "\"");
-    };
-  }
-
-  static TranslatorKind parseTranslator(String t) {
-    return switch (t.toLowerCase(Locale.ROOT)) {
-      case "iommu" -> TranslatorKind.IOMMU;
-      case "flat" -> TranslatorKind.FLAT;
-      default -> throw new IllegalArgumentException("translator must be iommu or flat but was \"" + t + "\"");
-    };
-  }
 }

@@ -1,6 +1,9 @@
 package io.github.ariesmodel.sim.sweep;
 
 import io.github.ariesmodel.sim.report.Results;
+import io.github.ariesmodel.sim.workload.Workload;
+import io.github.ariesmodel.sim.workload.WorkloadRun;
+import io.github.ariesmodel.sim.workload.Workloads;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,6 +52,11 @@ public final class SweepJobs {
   /** @return a new registry holding the built-in jobs */
   public static SweepJobs builtIn() {
     SweepJobs j = new SweepJobs();
+    for (Workloads w : Workloads.values()) {
+      Workload workload = w.create();
+      j.register(workload.name(), workload.description() + " (system, routing, seed, fabric, translator set the"
+          + " system; other parameters go to the workload)", point -> WorkloadRun.sweepPoint(w.create(), point));
+    }
     j.register(LinkQueueJob.NAME, LinkQueueJob.DESCRIPTION, LinkQueueJob::run);
     return j;
   }

@@ -38,7 +38,7 @@ public final class AllToAllWorkload implements Workload {
   }
 
   @Override
-  public WorkloadReport run(SystemSpec spec, Params params) {
+  public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
     AriesSystem sys = spec.build();
     int pes = params.integer("pes", 32, 2, Math.min(4096, sys.nodeCount()));

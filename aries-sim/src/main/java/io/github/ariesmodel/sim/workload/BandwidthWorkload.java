@@ -43,7 +43,7 @@ public final class BandwidthWorkload implements Workload {
   }
 
   @Override
-  public WorkloadReport run(SystemSpec spec, Params params) {
+  public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
     long[] sizes = params.longList("sizes", "64,256,1K,4K,16K,64K,256K,1M", 1, 1L << 30);
     long volume = params.longValue("bytes", 2L << 20, 1, 1L << 34);
@@ -93,7 +93,7 @@ public final class BandwidthWorkload implements Workload {
         table.row(ops.get(oi), sizes[si], PingPongWorkload.round(gbps[oi][si]));
         peak = Math.max(peak, gbps[oi][si]);
       }
-      report.metric(ops.get(oi) + ".peakBandwidth." + distance, PingPongWorkload.round(peak), "GB/s");
+      report.metric(ops.get(oi) + ".peakBandwidth", PingPongWorkload.round(peak), "GB/s");
     }
     report.table(table.build());
     report.cost(sys.loop().now(), sys.loop().eventsExecuted());

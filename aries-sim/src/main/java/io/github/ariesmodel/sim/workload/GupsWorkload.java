@@ -53,7 +53,7 @@ public final class GupsWorkload implements Workload {
   }
 
   @Override
-  public WorkloadReport run(SystemSpec spec, Params params) {
+  public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
     AriesSystem sys = spec.build();
     int pes = params.integer("pes", 32, 1, Math.min(4096, sys.nodeCount()));
@@ -102,7 +102,7 @@ public final class GupsWorkload implements Workload {
             round(rate / 1e6 / pes), round(translations == 0 ? 0 : (double) hits / translations),
             round(meanLatencyNs), job.faults())
         .build());
-    report.metric(tableName + ".updateRate." + pageSize, round(rate / 1e6), "Mupdates/s");
+    report.metric(tableName + ".updateRate", round(rate / 1e6), "Mupdates/s");
     report.cost(sys.loop().now() - start, sys.loop().eventsExecuted());
     return report;
   }

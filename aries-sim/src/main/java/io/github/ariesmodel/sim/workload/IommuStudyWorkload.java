@@ -46,7 +46,7 @@ public final class IommuStudyWorkload implements Workload {
   }
 
   @Override
-  public WorkloadReport run(SystemSpec spec, Params params) {
+  public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
     List<String> sizes = List.of(params.string("pageSizes", "4K,2M").split(","));
     List<String> patterns = params.choices("patterns", "random,sequential", List.of("random", "sequential"));
@@ -57,6 +57,7 @@ public final class IommuStudyWorkload implements Workload {
         .string("pageSize").string("pattern").number("pteHitRate", "").number("translationLatency", "ns")
         .number("putRate", "Mputs/s");
     WorkloadReport report = new WorkloadReport();
+    int done = 0;
     for (String ps : sizes) {
       PageSize pageSize = PageSize.parse(ps.trim());
       for (String pattern : patterns) {
@@ -87,6 +88,7 @@ public final class IommuStudyWorkload implements Workload {
             GupsWorkload.round(rate));
         report.metric("iommu.hitRate." + pageSize + "." + pattern, GupsWorkload.round(hit), "");
         report.cost(sys.loop().now(), sys.loop().eventsExecuted());
+        progress.update((double) ++done / (sizes.size() * patterns.size()), report.simulatedPs(), report.events());
       }
     }
     report.table(table.build());

@@ -41,7 +41,7 @@ public final class PingPongWorkload implements Workload {
   }
 
   @Override
-  public WorkloadReport run(SystemSpec spec, Params params) {
+  public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
     long[] sizes = params.longList("sizes", "8,64,512,4K,32K,256K,1M", 1, 1L << 30);
     int iterations = params.integer("iterations", 10, 1, 100_000);
@@ -58,6 +58,7 @@ public final class PingPongWorkload implements Workload {
       maxSize = Math.max(maxSize, s);
     }
     boolean first = true;
+    int done = 0;
     for (String distance : wanted) {
       AriesSystem sys = first ? probe : spec.build();
       first = false;
@@ -95,9 +96,8 @@ public final class PingPongWorkload implements Workload {
         table.row(distance, sizes[si], round(latencyNs[si]), round(sizes[si] / latencyNs[si]));
       }
       report.cost(sys.loop().now(), sys.loop().eventsExecuted());
-      if (sizes[0] <= 8) {
-        report.metric("latency." + distance + "." + sizes[0] + "B", round(latencyNs[0]), "ns");
-      }
+      progress.update((double) ++done / wanted.size(), report.simulatedPs(), report.events());
+      report.metric("latency." + distance, round(latencyNs[0]), "ns"); // of the first (smallest) size
     }
     ResultTable t = table.build();
     report.table(t);

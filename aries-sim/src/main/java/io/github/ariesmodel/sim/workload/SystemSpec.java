@@ -4,6 +4,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 
 import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.iommu.IommuConfig;
+import io.github.ariesmodel.nic.NicConfig;
 import io.github.ariesmodel.sim.AriesSystem;
 import io.github.ariesmodel.sim.FabricKind;
 import io.github.ariesmodel.sim.TranslatorKind;
@@ -18,9 +19,11 @@ import io.github.ariesmodel.sim.TranslatorKind;
  * @param fabric routers or ideal
  * @param translator IOMMU or flat
  * @param iommu the IOMMU configuration of every node
+ * @param nic the NIC configuration of every node
  */
 public record SystemSpec(
-    String system, String routing, long seed, FabricKind fabric, TranslatorKind translator, IommuConfig iommu) {
+    String system, String routing, long seed, FabricKind fabric, TranslatorKind translator, IommuConfig iommu,
+    NicConfig nic) {
 
   /** Validates the fields. */
   public SystemSpec {
@@ -29,6 +32,7 @@ public record SystemSpec(
     checkArgument(fabric != null, "fabric must not be null");
     checkArgument(translator != null, "translator must not be null");
     checkArgument(iommu != null, "iommu must not be null");
+    checkArgument(nic != null, "nic must not be null");
   }
 
   /**
@@ -40,33 +44,38 @@ public record SystemSpec(
    */
   public static SystemSpec of(String system, long seed) {
     return new SystemSpec(system, AriesSystem.Builder.BY_DELIVERY_MODE, seed, FabricKind.ROUTERS,
-        TranslatorKind.IOMMU, IommuConfig.defaults());
+        TranslatorKind.IOMMU, IommuConfig.defaults(), NicConfig.defaults());
   }
 
   /** @param r routing name @return a copy with it */
   public SystemSpec withRouting(String r) {
-    return new SystemSpec(system, r, seed, fabric, translator, iommu);
+    return new SystemSpec(system, r, seed, fabric, translator, iommu, nic);
   }
 
   /** @param s seed @return a copy with it */
   public SystemSpec withSeed(long s) {
-    return new SystemSpec(system, routing, s, fabric, translator, iommu);
+    return new SystemSpec(system, routing, s, fabric, translator, iommu, nic);
   }
 
   /** @param f fabric kind @return a copy with it */
   public SystemSpec withFabric(FabricKind f) {
-    return new SystemSpec(system, routing, seed, f, translator, iommu);
+    return new SystemSpec(system, routing, seed, f, translator, iommu, nic);
   }
 
   /** @param c IOMMU configuration @return a copy with it */
   public SystemSpec withIommu(IommuConfig c) {
-    return new SystemSpec(system, routing, seed, fabric, translator, c);
+    return new SystemSpec(system, routing, seed, fabric, translator, c, nic);
+  }
+
+  /** @param c NIC configuration @return a copy with it */
+  public SystemSpec withNic(NicConfig c) {
+    return new SystemSpec(system, routing, seed, fabric, translator, iommu, c);
   }
 
   /** @return a new system built to this spec */
   public AriesSystem build() {
     return AriesSystem.builder().system(system).routing(routing).seed(seed).fabric(fabric).translator(translator)
-        .iommu(iommu).build();
+        .iommu(iommu).nic(nic).build();
   }
 
   /** @return the page size workloads register with unless told otherwise */

@@ -42,7 +42,7 @@ public final class TrafficWorkload implements Workload {
   }
 
   @Override
-  public WorkloadReport run(SystemSpec spec, Params params) {
+  public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
     TrafficPattern pattern = TrafficPattern.parse(params.string("pattern", "uniform"));
     double[] loads = params.numberList("loads", "0.1,0.3,0.5,0.7,0.9", 0.0001, 2.0);
@@ -55,6 +55,8 @@ public final class TrafficWorkload implements Workload {
     ResultTable.Builder links = ResultTable.builder("linkUtilization")
         .string("routing").number("offeredLoad", "").string("rank").number("utilization", "");
     WorkloadReport report = new WorkloadReport();
+    int points = routings.size() * loads.length;
+    int done = 0;
     for (String r : routings) {
       double saturation = 0;
       for (double load : loads) {
@@ -71,6 +73,7 @@ public final class TrafficWorkload implements Workload {
         }
         saturation = Math.max(saturation, res.acceptedLoad());
         report.cost(res.simulatedPs(), res.events());
+        progress.update((double) ++done / points, report.simulatedPs(), report.events());
       }
       report.metric("traffic." + pattern.id() + "." + r.trim() + ".maxAcceptedLoad", round(saturation), "");
     }

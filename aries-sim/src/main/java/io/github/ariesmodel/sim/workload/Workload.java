@@ -18,11 +18,23 @@ public interface Workload {
   Map<String, String> parameters();
 
   /**
-   * Runs the workload.
+   * Runs the workload, reporting progress.
+   *
+   * @param spec how to build systems
+   * @param params parameters (unknown names are rejected)
+   * @param progress where to report how far it has got
+   * @return the report
+   */
+  WorkloadReport run(SystemSpec spec, Params params, Progress progress);
+
+  /**
+   * Runs the workload without progress reports.
    *
    * @param spec how to build systems
    * @param params parameters (unknown names are rejected)
    * @return the report
    */
-  WorkloadReport run(SystemSpec spec, Params params);
+  default WorkloadReport run(SystemSpec spec, Params params) {
+    return run(spec, params, Progress.NONE);
+  }
 }

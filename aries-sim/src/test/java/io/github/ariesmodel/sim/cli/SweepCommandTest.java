@@ -73,7 +73,7 @@ class SweepCommandTest {
   @Test
   void usageErrorsExitWithTwoAndAMessage() {
     assertThat(aries("sweep", "--job", "nope", "--param", "a=1")).isEqualTo(2);
-    assertThat(err.toString()).contains("sweep job must be one of [link-queue");
+    assertThat(err.toString()).contains("sweep job must be one of [", "pingpong", "link-queue", "but was \"nope\"");
     assertThat(aries("sweep", "--job", "link-queue", "--param", "load=0.5", "--shard", "2/2")).isEqualTo(2);
     assertThat(err.toString()).contains("shard index must be in [0, 1]");
     assertThat(aries("sweep", "--job", "link-queue", "--param", "load=2", "--out", dir.toString())).isEqualTo(2);
