@@ -16,6 +16,7 @@ import io.github.ariesmodel.network.Topologies;
 import io.github.ariesmodel.network.spi.RoutingAlgorithm;
 import io.github.ariesmodel.nic.Nic;
 import io.github.ariesmodel.nic.NicConfig;
+import io.github.ariesmodel.sim.trace.PacketTrace;
 import java.util.Optional;
 
 /**
@@ -63,12 +64,13 @@ public final class AriesSystem {
         this.routingName = b.routing;
       }
       this.routerFabric = fb.build();
-      this.fabric = routerFabric;
+      this.fabric = b.trace == null ? routerFabric : b.trace.wrap(routerFabric);
     } else {
       this.routerFabric = null;
       this.routingName = "ideal";
       // No serialization limit: the ideal network isolates the NIC pair, whose own pipelines set the rate.
-      this.fabric = new IdealFabric(loop, topology.nodeCount(), b.idealLatencyPs, Double.POSITIVE_INFINITY);
+      Fabric ideal = new IdealFabric(loop, topology.nodeCount(), b.idealLatencyPs, Double.POSITIVE_INFINITY);
+      this.fabric = b.trace == null ? ideal : b.trace.wrap(ideal);
     }
     this.translatorKind = b.translatorKind;
     this.iommuConfig = b.iommuConfig;
@@ -204,8 +206,15 @@ public final class AriesSystem {
     private long flatLatencyPs = 0;
     private long idealLatencyPs = 0;
     private long seed = 1;
+    private PacketTrace trace;
 
     private Builder() {}
+
+    /** @param t a trace that records every packet the fabric delivers, or null for none @return this builder */
+    public Builder trace(PacketTrace t) {
+      this.trace = t;
+      return this;
+    }
 
     /** @param p a preset @return this builder, with the preset's topology and name */
     public Builder preset(SystemPreset p) {

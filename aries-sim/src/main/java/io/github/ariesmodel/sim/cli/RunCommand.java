@@ -10,6 +10,7 @@ import io.github.ariesmodel.sim.workload.Workload;
 import io.github.ariesmodel.sim.workload.WorkloadRun;
 import io.github.ariesmodel.sim.workload.Workloads;
 import io.github.ariesmodel.sim.config.RunConfig;
+import io.github.ariesmodel.sim.trace.PacketTrace;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -65,6 +66,14 @@ public final class RunCommand implements Callable<Integer> {
   @Option(names = {"-q", "--quiet"}, description = "No progress bar (it is also off when stderr is not a terminal).")
   boolean quiet;
 
+  @Option(names = "--trace", paramLabel = "FILE",
+      description = "Write packets' journeys (injection to ejection, hops) as Chrome/Perfetto trace-event JSON.")
+  Path trace;
+
+  @Option(names = "--trace-limit", paramLabel = "N", defaultValue = "100000",
+      description = "Packets kept in the trace (the first delivered) (default: ${DEFAULT-VALUE}).")
+  int traceLimit;
+
   @Option(names = "--list", description = "List the workloads and their parameters, then exit.")
   boolean list;
 
@@ -100,7 +109,10 @@ public final class RunCommand implements Callable<Integer> {
           file == null || pr.hasMatchedOption("--fabric") ? WorkloadRun.parseFabric(fabric) : base.fabric(),
           file == null || pr.hasMatchedOption("--translator") ? WorkloadRun.parseTranslator(translator)
               : base.translator(),
-          base.iommu(), base.nic());
+          base.iommu(), base.nic(), null);
+      if (trace != null) {
+        s = s.withTrace(new PacketTrace(traceLimit));
+      }
       String name = workload != null ? workload
           : file != null && file.workload() != null ? file.workload() : "mixed";
       w = Workloads.byName(name);
@@ -125,6 +137,11 @@ public final class RunCommand implements Callable<Integer> {
       return 2;
     }
     Path dir = out != null ? out : Path.of("results", w.name());
+    if (trace != null) {
+      s.trace().write(trace);
+      spec.commandLine().getOut().printf("  trace:   %s (%,d packets, %,d beyond the limit)%n", trace,
+          s.trace().recorded(), s.trace().dropped());
+    }
     Path html = ReportWriter.write(run.results(), run.plots(), dir, !noWallClock, "aries-model: " + w.name()
         + " on " + s.system());
     printSummary(o, w, s, run.results(), dir, html);

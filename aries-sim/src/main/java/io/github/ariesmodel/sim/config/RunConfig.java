@@ -104,7 +104,7 @@ public record RunConfig(SystemSpec spec, String workload, Params params) {
     SystemSpec spec;
     try {
       spec = new SystemSpec(system, routing, seed, WorkloadRun.parseFabric(fabric),
-          WorkloadRun.parseTranslator(translator), iommu, nic);
+          WorkloadRun.parseTranslator(translator), iommu, nic, null);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }

@@ -8,6 +8,7 @@ import io.github.ariesmodel.nic.NicConfig;
 import io.github.ariesmodel.sim.AriesSystem;
 import io.github.ariesmodel.sim.FabricKind;
 import io.github.ariesmodel.sim.TranslatorKind;
+import io.github.ariesmodel.sim.trace.PacketTrace;
 
 /**
  * How a workload builds its systems: the system (a preset or a topology spec), the routing, the seed and the
@@ -20,10 +21,11 @@ import io.github.ariesmodel.sim.TranslatorKind;
  * @param translator IOMMU or flat
  * @param iommu the IOMMU configuration of every node
  * @param nic the NIC configuration of every node
+ * @param trace where every built system records its packets' journeys, or null for none
  */
 public record SystemSpec(
     String system, String routing, long seed, FabricKind fabric, TranslatorKind translator, IommuConfig iommu,
-    NicConfig nic) {
+    NicConfig nic, PacketTrace trace) {
 
   /** Validates the fields. */
   public SystemSpec {
@@ -44,38 +46,43 @@ public record SystemSpec(
    */
   public static SystemSpec of(String system, long seed) {
     return new SystemSpec(system, AriesSystem.Builder.BY_DELIVERY_MODE, seed, FabricKind.ROUTERS,
-        TranslatorKind.IOMMU, IommuConfig.defaults(), NicConfig.defaults());
+        TranslatorKind.IOMMU, IommuConfig.defaults(), NicConfig.defaults(), null);
   }
 
   /** @param r routing name @return a copy with it */
   public SystemSpec withRouting(String r) {
-    return new SystemSpec(system, r, seed, fabric, translator, iommu, nic);
+    return new SystemSpec(system, r, seed, fabric, translator, iommu, nic, trace);
   }
 
   /** @param s seed @return a copy with it */
   public SystemSpec withSeed(long s) {
-    return new SystemSpec(system, routing, s, fabric, translator, iommu, nic);
+    return new SystemSpec(system, routing, s, fabric, translator, iommu, nic, trace);
   }
 
   /** @param f fabric kind @return a copy with it */
   public SystemSpec withFabric(FabricKind f) {
-    return new SystemSpec(system, routing, seed, f, translator, iommu, nic);
+    return new SystemSpec(system, routing, seed, f, translator, iommu, nic, trace);
   }
 
   /** @param c IOMMU configuration @return a copy with it */
   public SystemSpec withIommu(IommuConfig c) {
-    return new SystemSpec(system, routing, seed, fabric, translator, c, nic);
+    return new SystemSpec(system, routing, seed, fabric, translator, c, nic, trace);
   }
 
   /** @param c NIC configuration @return a copy with it */
   public SystemSpec withNic(NicConfig c) {
-    return new SystemSpec(system, routing, seed, fabric, translator, iommu, c);
+    return new SystemSpec(system, routing, seed, fabric, translator, iommu, c, trace);
+  }
+
+  /** @param t a packet trace for every system built, or null @return a copy with it */
+  public SystemSpec withTrace(PacketTrace t) {
+    return new SystemSpec(system, routing, seed, fabric, translator, iommu, nic, t);
   }
 
   /** @return a new system built to this spec */
   public AriesSystem build() {
     return AriesSystem.builder().system(system).routing(routing).seed(seed).fabric(fabric).translator(translator)
-        .iommu(iommu).nic(nic).build();
+        .iommu(iommu).nic(nic).trace(trace).build();
   }
 
   /** @return the page size workloads register with unless told otherwise */

@@ -84,7 +84,7 @@ public record WorkloadRun(Results results, List<PlotSpec> plots) {
         routing == null ? AriesSystem.Builder.BY_DELIVERY_MODE : routing,
         seed == null ? 1 : Params.parseLong("seed", seed), parseFabric(fabric == null ? "routers" : fabric),
         parseTranslator(translator == null ? "iommu" : translator), IommuConfig.defaults(),
-          NicConfig.defaults());
+          NicConfig.defaults(), null);
     return run(w, spec, Params.of(rest), "sweep --job " + w.name()).results();
   }
 
