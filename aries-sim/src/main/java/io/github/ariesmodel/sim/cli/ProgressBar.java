@@ -90,15 +90,10 @@ public final class ProgressBar implements AutoCloseable {
    * @param events events executed so far
    */
   public void update(long simulatedPs, long events) {
-    if (!enabled) {
-      return;
+    long now = dueNow();
+    if (now != NOT_DUE) {
+      draw(now, line(Math.max(0, Math.min(simulatedPs, totalPs)), events, now - startNanos));
     }
-    long now = nanoClock.getAsLong();
-    long elapsed = now - startNanos;
-    if (elapsed < SHOW_AFTER_NANOS || (drawn && now - lastDrawNanos < REDRAW_NANOS)) {
-      return;
-    }
-    draw(now, line(Math.max(0, Math.min(simulatedPs, totalPs)), events, elapsed));
   }
 
   /**
@@ -110,15 +105,10 @@ public final class ProgressBar implements AutoCloseable {
    * @param events events executed so far
    */
   public void updateFraction(double fraction, long simulatedPs, long events) {
-    if (!enabled) {
-      return;
+    long now = dueNow();
+    if (now != NOT_DUE) {
+      draw(now, fractionLine(Math.max(0, Math.min(1, fraction)), simulatedPs, events, now - startNanos));
     }
-    long now = nanoClock.getAsLong();
-    long elapsed = now - startNanos;
-    if (elapsed < SHOW_AFTER_NANOS || (drawn && now - lastDrawNanos < REDRAW_NANOS)) {
-      return;
-    }
-    draw(now, fractionLine(Math.max(0, Math.min(1, fraction)), simulatedPs, events, elapsed));
   }
 
   /**
@@ -141,6 +131,20 @@ public final class ProgressBar implements AutoCloseable {
         simTime(simulatedPs), rate(events / seconds),
         fraction <= 0 ? "?" : clock(seconds * (1 - fraction) / fraction)));
     return b.toString();
+  }
+
+  private static final long NOT_DUE = Long.MIN_VALUE;
+
+  /** The wall clock now when a redraw is due (enabled, shown, and past the redraw interval), else NOT_DUE. */
+  private long dueNow() {
+    if (!enabled) {
+      return NOT_DUE;
+    }
+    long now = nanoClock.getAsLong();
+    if (now - startNanos < SHOW_AFTER_NANOS || (drawn && now - lastDrawNanos < REDRAW_NANOS)) {
+      return NOT_DUE;
+    }
+    return now;
   }
 
   private void draw(long now, String line) {
