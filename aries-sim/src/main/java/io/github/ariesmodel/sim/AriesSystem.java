@@ -53,6 +53,9 @@ public final class AriesSystem {
     this.seed = b.seed;
     if (b.fabricKind == FabricKind.ROUTERS) {
       RouterFabric.Builder fb = RouterFabric.builder(topology, loop).seed(b.seed);
+      if (b.routerSettings != null) {
+        b.routerSettings.accept(fb);
+      }
       if (b.routingAlgorithm != null) {
         fb.routing(b.routingAlgorithm);
         this.routingName = b.routing;
@@ -207,8 +210,20 @@ public final class AriesSystem {
     private long idealLatencyPs = 0;
     private long seed = 1;
     private PacketTrace trace;
+    private java.util.function.Consumer<RouterFabric.Builder> routerSettings;
 
     private Builder() {}
+
+    /**
+     * Tunes the router fabric beyond the defaults (VC count, buffer sizes, pipeline latency, arbitration, ...).
+     *
+     * @param settings applied to the fabric's builder before it is built (after seed and routing are set)
+     * @return this builder
+     */
+    public Builder routerSettings(java.util.function.Consumer<RouterFabric.Builder> settings) {
+      this.routerSettings = settings;
+      return this;
+    }
 
     /** @param t a trace that records every packet the fabric delivers, or null for none @return this builder */
     public Builder trace(PacketTrace t) {
