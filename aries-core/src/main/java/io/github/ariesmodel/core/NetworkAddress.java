@@ -140,14 +140,13 @@ public record NetworkAddress(int nodeId, int mdh, long offset) implements Compar
       int nodeId = Integer.parseInt(parts[0]);
       int mdh = Integer.parseInt(parts[1]);
       String off = parts[2];
-      long offset =
-          off.startsWith("0x") || off.startsWith("0X")
-              ? Long.parseUnsignedLong(off.substring(2), 16)
-              : Long.parseLong(off);
+      boolean hex = off.startsWith("0x") || off.startsWith("0X");
+      long offset = hex ? Long.parseUnsignedLong(off.substring(2), 16) : Long.parseLong(off);
       if (offset < 0) {
+        // Hex offsets are unsigned (>= 2^63 wraps negative); decimal ones are signed as written.
         throw new IllegalArgumentException(
-            "offset must be in [0, " + MAX_OFFSET + "] but was " + Long.toUnsignedString(offset)
-                + " in \"" + text + "\"");
+            "offset must be in [0, " + MAX_OFFSET + "] but was "
+                + (hex ? Long.toUnsignedString(offset) : Long.toString(offset)) + " in \"" + text + "\"");
       }
       return new NetworkAddress(nodeId, mdh, offset);
     } catch (NumberFormatException e) {

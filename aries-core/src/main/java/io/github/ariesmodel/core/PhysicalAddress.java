@@ -47,7 +47,7 @@ public record PhysicalAddress(long value) implements Comparable<PhysicalAddress>
         "physical address must be 0x followed by 1 to 13 hex digits but was \"%s\"",
         text);
     try {
-      return new PhysicalAddress(Long.parseLong(text.substring(2), 16));
+      return new PhysicalAddress(Long.parseUnsignedLong(text.substring(2), 16));
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
           "physical address must be 0x followed by 1 to 13 hex digits but was \"" + text + "\"", e);

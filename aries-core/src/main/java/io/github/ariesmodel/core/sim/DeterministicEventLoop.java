@@ -6,21 +6,26 @@ import java.util.Arrays;
 import java.util.function.BooleanSupplier;
 
 /**
- * The simulation's event loop: a binary min-heap of events ordered by (time, sequence number), where the sequence
+ * The simulation's event loop: a 4-ary min-heap of events ordered by (time, sequence number), where the sequence
  * number counts schedulings, so events at equal times run in the order they were scheduled. A run is therefore a
  * function of its inputs alone.
  *
- * <p>The heap is kept in parallel primitive arrays (time, sequence, handler, ref, arg) that grow by doubling and
- * never shrink, so scheduling and running events allocate nothing once the queue has reached its working size.
- * Single-threaded: one simulation, one thread.
+ * <p>Layout, chosen for speed on the simulator's hottest path: the heap holds only (time, sequence, slot) in three
+ * primitive arrays; an event's handler, ref and arg stay put in slot arrays and are reached through the slot, so a
+ * heap move copies three words instead of five. A 4-ary heap halves the depth of a binary one. All arrays grow by
+ * doubling and never shrink, and freed slots are reused from a stack, so scheduling and running events allocate
+ * nothing once the queue has reached its working size. Single-threaded: one simulation, one thread.
  */
 public final class DeterministicEventLoop implements Scheduler {
 
   private long[] times;
   private long[] seqs;
+  private int[] slots;
   private EventHandler[] handlers;
   private Object[] refs;
   private long[] args;
+  private int[] freeSlots;
+  private int freeTop;
   private int size;
   private long now;
   private long nextSeq;
@@ -43,9 +48,15 @@ public final class DeterministicEventLoop implements Scheduler {
     }
     times = new long[initialCapacity];
     seqs = new long[initialCapacity];
+    slots = new int[initialCapacity];
     handlers = new EventHandler[initialCapacity];
     refs = new Object[initialCapacity];
     args = new long[initialCapacity];
+    freeSlots = new int[initialCapacity];
+    for (int i = 0; i < initialCapacity; i++) {
+      freeSlots[i] = initialCapacity - 1 - i;
+    }
+    freeTop = initialCapacity;
   }
 
   @Override
@@ -65,18 +76,27 @@ public final class DeterministicEventLoop implements Scheduler {
     if (size == times.length) {
       grow();
     }
-    int i = size++;
+    int slot = freeSlots[--freeTop];
+    handlers[slot] = handler;
+    refs[slot] = ref;
+    args[slot] = arg;
     long seq = nextSeq++;
+    int i = size++;
     // sift up
     while (i > 0) {
-      int parent = (i - 1) >>> 1;
-      if (!before(timePs, seq, times[parent], seqs[parent])) {
+      int parent = (i - 1) >>> 2;
+      long pt = times[parent];
+      if (pt < timePs || (pt == timePs && seqs[parent] < seq)) {
         break;
       }
-      move(parent, i);
+      times[i] = pt;
+      seqs[i] = seqs[parent];
+      slots[i] = slots[parent];
       i = parent;
     }
-    set(i, timePs, seq, handler, ref, arg);
+    times[i] = timePs;
+    seqs[i] = seq;
+    slots[i] = slot;
   }
 
   /**
@@ -89,9 +109,13 @@ public final class DeterministicEventLoop implements Scheduler {
       return false;
     }
     long t = times[0];
-    EventHandler h = handlers[0];
-    Object r = refs[0];
-    long a = args[0];
+    int slot = slots[0];
+    EventHandler h = handlers[slot];
+    Object r = refs[slot];
+    long a = args[slot];
+    handlers[slot] = null;
+    refs[slot] = null;
+    freeSlots[freeTop++] = slot;
     removeTop();
     now = t;
     executed++;
@@ -164,61 +188,58 @@ public final class DeterministicEventLoop implements Scheduler {
 
   private void removeTop() {
     int last = --size;
-    long t = times[last];
-    long s = seqs[last];
-    EventHandler h = handlers[last];
-    Object r = refs[last];
-    long a = args[last];
-    handlers[last] = null;
-    refs[last] = null;
     if (last == 0) {
-      handlers[0] = null;
-      refs[0] = null;
       return;
     }
+    long t = times[last];
+    long s = seqs[last];
+    int sl = slots[last];
     int i = 0;
-    int half = last >>> 1;
-    while (i < half) {
-      int child = 2 * i + 1;
-      int right = child + 1;
-      if (right < last && before(times[right], seqs[right], times[child], seqs[child])) {
-        child = right;
-      }
-      if (!before(times[child], seqs[child], t, s)) {
+    while (true) {
+      int first = (i << 2) + 1;
+      if (first >= last) {
         break;
       }
-      move(child, i);
-      i = child;
+      // the smallest of up to four children
+      int best = first;
+      long bt = times[first];
+      long bs = seqs[first];
+      int end = Math.min(first + 4, last);
+      for (int c = first + 1; c < end; c++) {
+        long ct = times[c];
+        if (ct < bt || (ct == bt && seqs[c] < bs)) {
+          best = c;
+          bt = ct;
+          bs = seqs[c];
+        }
+      }
+      if (t < bt || (t == bt && s < bs)) {
+        break;
+      }
+      times[i] = bt;
+      seqs[i] = bs;
+      slots[i] = slots[best];
+      i = best;
     }
-    set(i, t, s, h, r, a);
-  }
-
-  private static boolean before(long t1, long s1, long t2, long s2) {
-    return t1 < t2 || (t1 == t2 && s1 < s2);
-  }
-
-  private void move(int from, int to) {
-    times[to] = times[from];
-    seqs[to] = seqs[from];
-    handlers[to] = handlers[from];
-    refs[to] = refs[from];
-    args[to] = args[from];
-  }
-
-  private void set(int i, long t, long s, EventHandler h, Object r, long a) {
     times[i] = t;
     seqs[i] = s;
-    handlers[i] = h;
-    refs[i] = r;
-    args[i] = a;
+    slots[i] = sl;
   }
 
   private void grow() {
-    int n = times.length * 2;
+    int old = times.length;
+    int n = old * 2;
     times = Arrays.copyOf(times, n);
     seqs = Arrays.copyOf(seqs, n);
+    slots = Arrays.copyOf(slots, n);
     handlers = Arrays.copyOf(handlers, n);
     refs = Arrays.copyOf(refs, n);
     args = Arrays.copyOf(args, n);
+    // every slot is in use when the heap is full: the new free slots are old .. n-1
+    freeSlots = new int[n];
+    for (int i = 0; i < n - old; i++) {
+      freeSlots[i] = n - 1 - i;
+    }
+    freeTop = n - old;
   }
 }

@@ -56,4 +56,64 @@ class DeterministicEventLoopTest {
     assertThat(loop.now()).isEqualTo(25);
     assertThat(loop.pending()).isEqualTo(1);
   }
+
+  @Test
+  void stopEndsTheRunAfterTheCurrentEventAndLeavesTheClockThere() {
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    List<Long> times = new ArrayList<>();
+    loop.scheduleAt(10, (now, ref, arg) -> times.add(now), null, 0);
+    loop.scheduleAt(20, (now, ref, arg) -> {
+      times.add(now);
+      loop.stop();
+    }, null, 0);
+    loop.scheduleAt(30, (now, ref, arg) -> times.add(now), null, 0);
+    assertThat(loop.runUntil(100)).isEqualTo(2);
+    assertThat(loop.now()).isEqualTo(20);
+    assertThat(loop.nextEventTime()).isEqualTo(30);
+    assertThat(loop.run()).isEqualTo(1);
+    assertThat(times).containsExactly(10L, 20L, 30L);
+  }
+
+  @Test
+  void runWhileChecksTheConditionBeforeEachEvent() {
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    List<Long> args = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      loop.scheduleAt(i, (now, ref, arg) -> args.add(arg), null, i);
+    }
+    assertThat(loop.runWhile(() -> args.size() < 3)).isEqualTo(3);
+    assertThat(args).containsExactly(0L, 1L, 2L);
+    assertThat(loop.pending()).isEqualTo(2);
+    assertThat(loop.step()).isTrue();
+    assertThat(loop.step()).isTrue();
+    assertThat(loop.step()).isFalse();
+  }
+
+  @Test
+  void refAndArgComeBackUnchangedAndScheduleAfterIsRelativeToNow() {
+    DeterministicEventLoop loop = new DeterministicEventLoop(1);
+    Object token = new Object();
+    List<Object> seen = new ArrayList<>();
+    loop.scheduleAt(5, (now, ref, arg) -> loop.scheduleAfter(7, (n2, r2, a2) -> {
+      seen.add(n2);
+      seen.add(r2);
+      seen.add(a2);
+    }, ref, arg + 1), token, Long.MAX_VALUE - 1);
+    loop.run();
+    assertThat(seen).containsExactly(12L, token, Long.MAX_VALUE);
+  }
+
+  @Test
+  void callerMistakesAreRejected() {
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    assertThatThrownBy(() -> new DeterministicEventLoop(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("initialCapacity must be >= 1 but was 0");
+    assertThatThrownBy(() -> loop.scheduleAt(0, null, null, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("handler");
+    assertThatThrownBy(() -> loop.scheduleAfter(-1, (now, ref, arg) -> {}, null, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("delayPs must be >= 0 but was -1");
+  }
 }

@@ -15,8 +15,13 @@ import picocli.CommandLine.Command;
     versionProvider = AriesCli.Version.class,
     description = "A model of the Cray Aries interconnect: NIC, IOMMU and dragonfly fabric.",
     subcommands = {
+      RunCommand.class,
+      ValidateCommand.class,
       SystemsCommand.class,
+      IommuCommand.class,
       TrafficCommand.class,
+      SweepCommand.class,
+      MergeCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class AriesCli implements Callable<Integer> {
@@ -47,13 +52,13 @@ public final class AriesCli implements Callable<Integer> {
     return cl.execute(args);
   }
 
-  /** The default job: describe the default system. */
+  /** The default job: the mixed workload on one full Aries group, with its report in {@code results/default}. */
   @Override
   public Integer call() {
-    return new CommandLine(new SystemsCommand())
+    return new CommandLine(new RunCommand())
         .setOut(spec.commandLine().getOut())
         .setErr(spec.commandLine().getErr())
-        .execute("--describe", "default");
+        .execute("mixed", "--system", "default", "--out", "results/default");
   }
 
   /** Reports the version from the jar manifest. */

@@ -1,0 +1,61 @@
+package io.github.ariesmodel.core.packet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.core.DeliveryMode;
+import io.github.ariesmodel.core.NetworkAddress;
+import io.github.ariesmodel.core.Status;
+import org.junit.jupiter.api.Test;
+
+class PacketTest {
+
+  private static final NetworkAddress TARGET = NetworkAddress.of(9, 1, 0x1000);
+
+  @Test
+  void responsesTravelBackAndEchoTheRequest() {
+    Packet put = Packet.put(2, TARGET, 77, DeliveryMode.MIN_HASH, new byte[8], 3, 4);
+    Packet err = Packet.error(put, Status.NOT_WRITABLE);
+    assertThat(err.sourceNode()).isEqualTo(9);
+    assertThat(err.destinationNode()).isEqualTo(2);
+    assertThat(err.tag()).isEqualTo(77);
+    assertThat(err.status()).isEqualTo(Status.NOT_WRITABLE);
+    assertThat(err.isRequest()).isFalse();
+    assertThat(err.targetAddress()).isEqualTo(TARGET);
+    assertThat(put.targetAddress()).isEqualTo(TARGET);
+    assertThat(err.deliveryMode()).isEqualTo(DeliveryMode.MIN_HASH);
+  }
+
+  @Test
+  void callerMistakesAreRejected() {
+    assertThatThrownBy(() -> Packet.put(2, TARGET, 1, DeliveryMode.ADAPTIVE_0, new byte[65], 0, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("dataLength must be in [0, 64] bytes but was 65");
+    assertThatThrownBy(() -> Packet.get(2, TARGET, 1, DeliveryMode.ADAPTIVE_0, 0, 0, 0))
+        .hasMessageContaining("GET length must be in [1, 64] but was 0");
+    Packet put = Packet.put(2, TARGET, 1, DeliveryMode.ADAPTIVE_0, new byte[1], 0, 0);
+    assertThatThrownBy(() -> Packet.error(put, Status.OK)).hasMessageContaining("but was OK");
+    assertThatThrownBy(() -> Packet.ack(Packet.ack(put))).hasMessageContaining("ACK_RESPONSE");
+    assertThatThrownBy(() -> Packet.synthetic(262_144, 0, 0, DeliveryMode.ADAPTIVE_0, 0))
+        .hasMessageContaining("nodeId must be in [0, 262143]");
+  }
+
+  @Test
+  void routingStateIsMutableAndStartsEmpty() {
+    Packet p = Packet.synthetic(0, 1, 5, DeliveryMode.ADAPTIVE_1, 64);
+    assertThat(p.data()).isNull();
+    assertThat(p.intermediate()).isEqualTo(-1);
+    assertThat(p.hops()).isZero();
+    p.hops(3);
+    p.virtualChannel(2);
+    p.intermediate(40);
+    p.routeFlags(1);
+    p.injectedAtPs(1234);
+    assertThat(p.hops()).isEqualTo(3);
+    assertThat(p.virtualChannel()).isEqualTo(2);
+    assertThat(p.intermediate()).isEqualTo(40);
+    assertThat(p.routeFlags()).isEqualTo(1);
+    assertThat(p.injectedAtPs()).isEqualTo(1234);
+    assertThat(p.wireBytes()).isEqualTo(14 * WireFormat.PHIT_BYTES);
+  }
+}

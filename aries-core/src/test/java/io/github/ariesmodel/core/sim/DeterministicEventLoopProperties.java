@@ -1,0 +1,164 @@
+package io.github.ariesmodel.core.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
+import static org.quicktheories.generators.SourceDSL.longs;
+
+import io.github.ariesmodel.core.spi.EventHandler;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
+
+/**
+ * {@link DeterministicEventLoop} against a reference: an unsorted list from which the event with the smallest
+ * (time, scheduling order) is taken each step. Events schedule further events when they run, at delays of zero
+ * (same time, after everything already scheduled for it) and up.
+ */
+class DeterministicEventLoopProperties {
+
+  /** An event: its time (absolute for roots, a delay for children) and the events it schedules when it runs. */
+  record Spec(long time, List<Spec> children) {}
+
+  /** What ran: the event's label and the time it ran at. */
+  record Ran(String label, long time) {}
+
+  private static Gen<Spec> specs() {
+    Gen<Long> delays = longs().between(0, 3);
+    Gen<Spec> leaf = delays.map(d -> new Spec(d, List.of()));
+    Gen<Spec> middle = delays.zip(lists().of(leaf).ofSizeBetween(0, 2), Spec::new);
+    // Few distinct root times, so many events tie.
+    return longs().between(0, 20).zip(lists().of(middle).ofSizeBetween(0, 3), Spec::new);
+  }
+
+  private static Gen<List<Spec>> schedules() {
+    return lists().of(specs()).ofSizeBetween(0, 120);
+  }
+
+  /** A pending event of the reference model. */
+  private record Pending(long time, long seq, String label, Spec spec) {}
+
+  private static List<Ran> reference(List<Spec> roots, long limit) {
+    List<Pending> queue = new ArrayList<>();
+    long[] seq = {0};
+    for (int i = 0; i < roots.size(); i++) {
+      queue.add(new Pending(roots.get(i).time(), seq[0]++, "e" + i, roots.get(i)));
+    }
+    List<Ran> ran = new ArrayList<>();
+    while (!queue.isEmpty()) {
+      Pending next = queue.get(0);
+      for (Pending p : queue) {
+        if (p.time() < next.time() || (p.time() == next.time() && p.seq() < next.seq())) {
+          next = p;
+        }
+      }
+      if (next.time() > limit) {
+        break;
+      }
+      queue.remove(next);
+      ran.add(new Ran(next.label(), next.time()));
+      List<Spec> children = next.spec().children();
+      for (int c = 0; c < children.size(); c++) {
+        Spec child = children.get(c);
+        queue.add(new Pending(next.time() + child.time(), seq[0]++, next.label() + "." + c, child));
+      }
+    }
+    return ran;
+  }
+
+  /** Runs the spec through the loop; each event's handler schedules its children, labelled like the reference. */
+  private static final class Recorder implements EventHandler {
+    final DeterministicEventLoop loop;
+    final List<Ran> ran = new ArrayList<>();
+    final List<String> labels = new ArrayList<>();
+
+    Recorder(DeterministicEventLoop loop) {
+      this.loop = loop;
+    }
+
+    void schedule(long time, Spec spec, String label) {
+      labels.add(label);
+      loop.scheduleAt(time, this, spec, labels.size() - 1);
+    }
+
+    @Override
+    public void onEvent(long nowPs, Object ref, long arg) {
+      assertThat(loop.now()).isEqualTo(nowPs);
+      String label = labels.get((int) arg);
+      ran.add(new Ran(label, nowPs));
+      List<Spec> children = ((Spec) ref).children();
+      for (int c = 0; c < children.size(); c++) {
+        schedule(nowPs + children.get(c).time(), children.get(c), label + "." + c);
+      }
+    }
+  }
+
+  private static int total(Spec s) {
+    int n = 1;
+    for (Spec c : s.children()) {
+      n += total(c);
+    }
+    return n;
+  }
+
+  @Test
+  void runExecutesEventsInTimeThenSchedulingOrder() {
+    qt().withExamples(2_000).forAll(schedules(), integers().between(1, 8))
+        .checkAssert((roots, capacity) -> {
+          DeterministicEventLoop loop = new DeterministicEventLoop(capacity);
+          Recorder rec = new Recorder(loop);
+          for (int i = 0; i < roots.size(); i++) {
+            rec.schedule(roots.get(i).time(), roots.get(i), "e" + i);
+          }
+          long count = loop.run();
+          List<Ran> expected = reference(roots, Long.MAX_VALUE);
+          assertThat(rec.ran).isEqualTo(expected);
+          assertThat(count).isEqualTo(expected.size()).isEqualTo(roots.stream().mapToInt(s -> total(s)).sum());
+          assertThat(loop.eventsExecuted()).isEqualTo(count);
+          assertThat(loop.pending()).isZero();
+          assertThat(loop.nextEventTime()).isEqualTo(Long.MAX_VALUE);
+          if (!expected.isEmpty()) {
+            assertThat(loop.now()).isEqualTo(expected.get(expected.size() - 1).time());
+          }
+        });
+  }
+
+  @Test
+  void runUntilRunsExactlyTheEventsUpToTheLimitAndTheRestLater() {
+    qt().withExamples(2_000).forAll(schedules(), longs().between(0, 30))
+        .checkAssert((roots, limit) -> {
+          DeterministicEventLoop loop = new DeterministicEventLoop(4);
+          Recorder rec = new Recorder(loop);
+          for (int i = 0; i < roots.size(); i++) {
+            rec.schedule(roots.get(i).time(), roots.get(i), "e" + i);
+          }
+          List<Ran> upToLimit = reference(roots, limit);
+          assertThat(loop.runUntil(limit)).isEqualTo(upToLimit.size());
+          assertThat(rec.ran).isEqualTo(upToLimit);
+          assertThat(loop.now()).isEqualTo(limit);
+          assertThat(loop.nextEventTime()).isGreaterThan(limit);
+          loop.run();
+          assertThat(rec.ran).isEqualTo(reference(roots, Long.MAX_VALUE));
+        });
+  }
+
+  @Test
+  void theSameScheduleRunsTheSameWayTwice() {
+    qt().withExamples(500).forAll(schedules())
+        .checkAssert(roots -> {
+          List<List<Ran>> runs = new ArrayList<>();
+          for (int r = 0; r < 2; r++) {
+            DeterministicEventLoop loop = new DeterministicEventLoop(r == 0 ? 1 : 1024);
+            Recorder rec = new Recorder(loop);
+            for (int i = 0; i < roots.size(); i++) {
+              rec.schedule(roots.get(i).time(), roots.get(i), "e" + i);
+            }
+            loop.run();
+            runs.add(rec.ran);
+          }
+          assertThat(runs.get(0)).isEqualTo(runs.get(1));
+        });
+  }
+}

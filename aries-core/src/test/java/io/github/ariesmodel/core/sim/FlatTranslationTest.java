@@ -1,0 +1,113 @@
+package io.github.ariesmodel.core.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.core.AccessKind;
+import io.github.ariesmodel.core.MemoryDomainDescriptor;
+import io.github.ariesmodel.core.MemoryRegistration;
+import io.github.ariesmodel.core.PageSize;
+import io.github.ariesmodel.core.Status;
+import io.github.ariesmodel.core.spi.AddressTranslation.TranslationResult;
+import io.github.ariesmodel.core.spi.TranslationClient;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class FlatTranslationTest {
+
+  private static final int TAG = 9;
+  private static final int KEY = 99;
+
+  private final DeterministicEventLoop loop = new DeterministicEventLoop();
+  private final SparsePhysicalMemory memory = new SparsePhysicalMemory(1L << 32);
+  private final FlatTranslation flat = new FlatTranslation(memory, loop, 250);
+
+  @Test
+  void translationsAreBlockPlusOffsetAndRegionsDoNotOverlap() {
+    MemoryDomainDescriptor a = flat.register(MemoryRegistration.of(0x10_0000, 3 * 4096, TAG, KEY));
+    MemoryDomainDescriptor b = flat.register(
+        MemoryRegistration.of(0x4000_0000L, 1 << 21, TAG, KEY).withPageSize(PageSize.SIZE_2M));
+    assertThat(a.mdh()).isEqualTo(0);
+    assertThat(b.mdh()).isEqualTo(1);
+    TranslationResult ra = flat.translateNow(a.mdh(), 0, 8, AccessKind.WRITE, TAG, KEY);
+    TranslationResult rb = flat.translateNow(b.mdh(), 0, 8, AccessKind.WRITE, TAG, KEY);
+    assertThat(ra.ok()).isTrue();
+    assertThat(rb.ok()).isTrue();
+    assertThat(rb.physicalAddress() % (1 << 21)).as("2M registrations are 2M aligned").isZero();
+    assertThat(rb.physicalAddress()).isGreaterThanOrEqualTo(ra.physicalAddress() + 3 * 4096);
+    TranslationResult last = flat.translateNow(a.mdh(), 3 * 4096 - 16, 16, AccessKind.READ, TAG, KEY);
+    assertThat(last.physicalAddress()).isEqualTo(ra.physicalAddress() + 3 * 4096 - 16);
+    assertThat(last.contiguousBytes()).isEqualTo(16);
+    assertThat(memory.allocatedBytes()).isGreaterThanOrEqualTo(3 * 4096 + (1 << 21));
+  }
+
+  @Test
+  void faultsAreResultsInCheckOrder() {
+    MemoryDomainDescriptor ro = flat.register(MemoryRegistration.of(0x10_0000, 4096, TAG, KEY).withWritable(false));
+    assertThat(flat.translateNow(ro.mdh(), 4090, 8, AccessKind.READ, TAG, KEY).status())
+        .isEqualTo(Status.OUT_OF_BOUNDS);
+    assertThat(flat.translateNow(ro.mdh(), 0, 8, AccessKind.ATOMIC, TAG, KEY).status())
+        .isEqualTo(Status.NOT_WRITABLE);
+    assertThat(flat.translateNow(ro.mdh(), 0, 8, AccessKind.READ, TAG, KEY + 1).status())
+        .isEqualTo(Status.PROTECTION_VIOLATION);
+    TranslationResult never = flat.translateNow(77, 0, 8, AccessKind.READ, TAG, KEY);
+    assertThat(never.status()).isEqualTo(Status.INVALID_MDH);
+    assertThat(never.physicalAddress()).isZero();
+    assertThat(flat.descriptor(77)).isEmpty();
+  }
+
+  @Test
+  void deregisteredHandlesGoStaleAndAreNotReusedAtOnce() {
+    MemoryDomainDescriptor a = flat.register(MemoryRegistration.of(0x10_0000, 4096, TAG, KEY));
+    flat.deregister(a.mdh());
+    assertThat(flat.translateNow(a.mdh(), 0, 8, AccessKind.READ, TAG, KEY).status()).isEqualTo(Status.INVALID_MDH);
+    assertThat(flat.descriptor(a.mdh())).hasValueSatisfying(d -> assertThat(d.valid()).isFalse());
+    MemoryDomainDescriptor b = flat.register(MemoryRegistration.of(0x10_0000, 4096, TAG, KEY));
+    assertThat(b.mdh()).isNotEqualTo(a.mdh());
+    assertThatThrownBy(() -> flat.deregister(a.mdh()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not registered");
+    assertThatThrownBy(() -> flat.descriptor(4096)).hasMessageContaining("mdh must be in [0, 4095]");
+  }
+
+  @Test
+  void allHandlesInUseIsAnIllegalState() {
+    FlatTranslation small = new FlatTranslation(new SparsePhysicalMemory(1L << 40), loop, 0);
+    for (int i = 0; i < 4096; i++) {
+      small.register(MemoryRegistration.of(0, 4096, TAG, KEY));
+    }
+    assertThatThrownBy(() -> small.register(MemoryRegistration.of(0, 4096, TAG, KEY)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("4096");
+  }
+
+  @Test
+  void timedTranslationCompletesAfterTheLatencyWithTheSameResult() {
+    MemoryDomainDescriptor a = flat.register(MemoryRegistration.of(0x10_0000, 4096, TAG, KEY));
+    TranslationResult now = flat.translateNow(a.mdh(), 64, 8, AccessKind.WRITE, TAG, KEY);
+    List<Object> seen = new ArrayList<>();
+    Object token = "token";
+    loop.scheduleAt(1000, (t, r, x) -> flat.translate(TranslationClient.NETWORK_REQUEST, a.mdh(), 64, 8,
+        AccessKind.WRITE, TAG, KEY, (time, status, pa, contiguous, ref, arg) -> {
+          seen.add(time);
+          seen.add(status);
+          seen.add(pa);
+          seen.add(contiguous);
+          seen.add(ref);
+          seen.add(arg);
+        }, token, 42), null, 0);
+    loop.run();
+    assertThat(seen).containsExactly(1250L, Status.OK, now.physicalAddress(), 8, token, 42L);
+  }
+
+  @Test
+  void constructorRejectsCallerMistakes() {
+    assertThatThrownBy(() -> new FlatTranslation(memory, loop, -1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("latencyPs must be >= 0 but was -1");
+    assertThatThrownBy(() -> new FlatTranslation(null, loop, 0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> flat.translateNow(0, 0, -1, AccessKind.READ, TAG, KEY))
+        .hasMessageContaining("length must be >= 0 but was -1");
+  }
+}

@@ -1,0 +1,226 @@
+package io.github.ariesmodel.iommu;
+
+import io.github.ariesmodel.iommu.spi.ReplacementPolicyFactory;
+
+/**
+ * How an {@link Iommu} is built: PTE-cache geometry and policy, miss-pipeline resources and timing. Immutable; make
+ * one with {@link #defaults()} or {@link #builder()}.
+ *
+ * <p>Defaults and where they come from (keys from aries-facts.md):
+ *
+ * <table>
+ *   <caption>defaults</caption>
+ *   <tr><th>setting</th><th>default</th><th>source</th></tr>
+ *   <tr><td>ways × sets</td><td>4 × 32 = 128 lines</td><td>derived from the tag RAM widths (5-bit set, 2-bit way)
+ *       [S6c]</td></tr>
+ *   <tr><td>PTEs per line</td><td>8 (64 B)</td><td>derived from the data RAM (two 72-bit segments per way)
+ *       [S6c]</td></tr>
+ *   <tr><td>in-flight limit</td><td>32</td><td>"maximum(32) valid translation requests" [S6c]</td></tr>
+ *   <tr><td>outstanding fetch buffers</td><td>8</td><td>assumed: the OFBs exist [S6c] but their number is not
+ *       published</td></tr>
+ *   <tr><td>PTE fetch latency</td><td>500 ns</td><td>assumed: one host-memory read over PCIe Gen3 [S3 via S1];
+ *       no PTE-miss cost is published (aries-facts §7)</td></tr>
+ *   <tr><td>hit latency</td><td>5 ns (4 cycles)</td><td>assumed, at the 800 MHz NIC clock [S2 via S1]</td></tr>
+ *   <tr><td>issue interval</td><td>1.25 ns (1 cycle)</td><td>assumed: one request accepted per 800 MHz cycle
+ *       [S2 via S1]</td></tr>
+ *   <tr><td>prefetch</td><td>on (acts only for MDDs with the {@code mmu_prefetch} hint)</td><td>[S6b]</td></tr>
+ *   <tr><td>policy</td><td>LRU, seed 0</td><td>assumed: the hardware policy is not published</td></tr>
+ * </table>
+ *
+ * @param ways ways per set, 1..64
+ * @param sets sets, a power of two in [1, 2^20]
+ * @param ptesPerLine 8-byte PTEs per cache line, a power of two in [1, 512]
+ * @param policy makes the replacement policy
+ * @param seed seed for the policy's random choices
+ * @param maxInFlight translations admitted to the pipeline at once, 1..4096
+ * @param fetchBuffers outstanding fetch buffers (concurrent PTE-line reads), 1..4096
+ * @param pteFetchLatencyPs time of one PTE-line read from host memory, picoseconds, ≥ 0
+ * @param hitLatencyPs time from a lookup that hits to the result, picoseconds, ≥ 0
+ * @param issueIntervalPs minimum time between two requests entering the pipeline, picoseconds, ≥ 0
+ * @param prefetch whether the MDD's prefetch hint is honoured (a miss then also fetches the next PTE line)
+ */
+public record IommuConfig(
+    int ways,
+    int sets,
+    int ptesPerLine,
+    ReplacementPolicyFactory policy,
+    long seed,
+    int maxInFlight,
+    int fetchBuffers,
+    long pteFetchLatencyPs,
+    long hitLatencyPs,
+    long issueIntervalPs,
+    boolean prefetch) {
+
+  /** Default ways per set. */
+  public static final int DEFAULT_WAYS = 4;
+  /** Default sets. */
+  public static final int DEFAULT_SETS = 32;
+  /** Default PTEs per line. */
+  public static final int DEFAULT_PTES_PER_LINE = 8;
+  /** Default in-flight limit. */
+  public static final int DEFAULT_MAX_IN_FLIGHT = 32;
+  /** Default number of outstanding fetch buffers (assumed). */
+  public static final int DEFAULT_FETCH_BUFFERS = 8;
+  /** Default PTE fetch latency, ps (assumed). */
+  public static final long DEFAULT_PTE_FETCH_LATENCY_PS = 500_000L;
+  /** Default hit latency, ps (assumed). */
+  public static final long DEFAULT_HIT_LATENCY_PS = 5_000L;
+  /** Default issue interval, ps: one 800 MHz cycle. */
+  public static final long DEFAULT_ISSUE_INTERVAL_PS = 1_250L;
+
+  /** Validates every field; messages name the parameter, the range and the value. */
+  public IommuConfig {
+    BuiltInPolicy.checkGeometry(1, ways);
+    if (sets < 1 || sets > (1 << 20) || Integer.bitCount(sets) != 1) {
+      throw new IllegalArgumentException("sets must be a power of two in [1, 1048576] but was " + sets);
+    }
+    if (ptesPerLine < 1 || ptesPerLine > 512 || Integer.bitCount(ptesPerLine) != 1) {
+      throw new IllegalArgumentException("ptesPerLine must be a power of two in [1, 512] but was " + ptesPerLine);
+    }
+    if (policy == null) {
+      throw new IllegalArgumentException("policy must not be null");
+    }
+    if (maxInFlight < 1 || maxInFlight > 4096) {
+      throw new IllegalArgumentException("maxInFlight must be in [1, 4096] but was " + maxInFlight);
+    }
+    if (fetchBuffers < 1 || fetchBuffers > 4096) {
+      throw new IllegalArgumentException("fetchBuffers must be in [1, 4096] but was " + fetchBuffers);
+    }
+    checkTime("pteFetchLatencyPs", pteFetchLatencyPs);
+    checkTime("hitLatencyPs", hitLatencyPs);
+    checkTime("issueIntervalPs", issueIntervalPs);
+  }
+
+  private static void checkTime(String name, long ps) {
+    if (ps < 0) {
+      throw new IllegalArgumentException(name + " must be >= 0 but was " + ps);
+    }
+  }
+
+  /** @return the Aries defaults (see the class javadoc) */
+  public static IommuConfig defaults() {
+    return builder().build();
+  }
+
+  /** @return a builder holding the defaults */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** @return a builder holding this configuration */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.ways = ways;
+    b.sets = sets;
+    b.ptesPerLine = ptesPerLine;
+    b.policy = policy;
+    b.seed = seed;
+    b.maxInFlight = maxInFlight;
+    b.fetchBuffers = fetchBuffers;
+    b.pteFetchLatencyPs = pteFetchLatencyPs;
+    b.hitLatencyPs = hitLatencyPs;
+    b.issueIntervalPs = issueIntervalPs;
+    b.prefetch = prefetch;
+    return b;
+  }
+
+  /** @return lines in the cache, ways × sets */
+  public int lines() {
+    return ways * sets;
+  }
+
+  /** @return bytes of one cache line, 8 × ptesPerLine */
+  public int lineBytes() {
+    return ptesPerLine * 8;
+  }
+
+  /** Builds an {@link IommuConfig}; every setter returns the builder. */
+  public static final class Builder {
+    private int ways = DEFAULT_WAYS;
+    private int sets = DEFAULT_SETS;
+    private int ptesPerLine = DEFAULT_PTES_PER_LINE;
+    private ReplacementPolicyFactory policy = BuiltInPolicy.LRU;
+    private long seed;
+    private int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
+    private int fetchBuffers = DEFAULT_FETCH_BUFFERS;
+    private long pteFetchLatencyPs = DEFAULT_PTE_FETCH_LATENCY_PS;
+    private long hitLatencyPs = DEFAULT_HIT_LATENCY_PS;
+    private long issueIntervalPs = DEFAULT_ISSUE_INTERVAL_PS;
+    private boolean prefetch = true;
+
+    private Builder() {}
+
+    /** @param v ways per set @return this */
+    public Builder ways(int v) {
+      ways = v;
+      return this;
+    }
+
+    /** @param v sets @return this */
+    public Builder sets(int v) {
+      sets = v;
+      return this;
+    }
+
+    /** @param v PTEs per line @return this */
+    public Builder ptesPerLine(int v) {
+      ptesPerLine = v;
+      return this;
+    }
+
+    /** @param v policy factory @return this */
+    public Builder policy(ReplacementPolicyFactory v) {
+      policy = v;
+      return this;
+    }
+
+    /** @param v policy seed @return this */
+    public Builder seed(long v) {
+      seed = v;
+      return this;
+    }
+
+    /** @param v in-flight limit @return this */
+    public Builder maxInFlight(int v) {
+      maxInFlight = v;
+      return this;
+    }
+
+    /** @param v outstanding fetch buffers @return this */
+    public Builder fetchBuffers(int v) {
+      fetchBuffers = v;
+      return this;
+    }
+
+    /** @param v PTE fetch latency, ps @return this */
+    public Builder pteFetchLatencyPs(long v) {
+      pteFetchLatencyPs = v;
+      return this;
+    }
+
+    /** @param v hit latency, ps @return this */
+    public Builder hitLatencyPs(long v) {
+      hitLatencyPs = v;
+      return this;
+    }
+
+    /** @param v issue interval, ps @return this */
+    public Builder issueIntervalPs(long v) {
+      issueIntervalPs = v;
+      return this;
+    }
+
+    /** @param v honour prefetch hints @return this */
+    public Builder prefetch(boolean v) {
+      prefetch = v;
+      return this;
+    }
+
+    /** @return the validated configuration */
+    public IommuConfig build() {
+      return new IommuConfig(ways, sets, ptesPerLine, policy, seed, maxInFlight, fetchBuffers, pteFetchLatencyPs,
+          hitLatencyPs, issueIntervalPs, prefetch);
+    }
+  }
+}

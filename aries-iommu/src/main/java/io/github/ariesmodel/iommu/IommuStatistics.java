@@ -1,0 +1,33 @@
+package io.github.ariesmodel.iommu;
+
+import io.github.ariesmodel.core.spi.TranslationClient;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * A snapshot of an IOMMU's statistics: per {@link TranslationClient}, in total, and the cache-wide counters that
+ * belong to no client (invalidations, PTE-line fetches).
+ *
+ * @param perClient statistics of each client
+ * @param total the sum over clients
+ * @param invalidations valid lines dropped by invalidation commands and deregistrations
+ * @param invalidationCommands invalidation commands executed (each {@code invalidate*} call and each deregistration)
+ * @param pteFetches PTE-line reads from host memory, prefetches included
+ */
+public record IommuStatistics(
+    Map<TranslationClient, TranslationStatistics> perClient,
+    TranslationStatistics total,
+    long invalidations,
+    long invalidationCommands,
+    long pteFetches) {
+
+  /** Copies the map so the snapshot cannot change. */
+  public IommuStatistics {
+    perClient = Map.copyOf(new EnumMap<>(perClient));
+  }
+
+  /** @param client a client @return its statistics */
+  public TranslationStatistics client(TranslationClient client) {
+    return perClient.get(client);
+  }
+}

@@ -1,0 +1,86 @@
+package io.github.ariesmodel.iommu;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * Counters of completed translations for one client, or for all (a snapshot; see {@link Iommu#statistics()}). They
+ * mirror the Aries IOMMU's performance counters (aries-facts §4 [S6c]: PTE-cache hits, misses, evictions, 1-level and
+ * 2-level translations completed, OFB and all-ways-pending stalls) plus what the model adds (merged misses, faults,
+ * latency).
+ *
+ * <p>Each translation that walked the page table counts as exactly one of: a hit (every line it needed was valid), a
+ * miss (it started at least one PTE-line fetch) or a merged miss (it waited for a fetch another request started).
+ * Translations rejected by the MDD checks count only in {@code translations} and {@code faults}.
+ *
+ * @param translations completed translations, including faults
+ * @param hits translations served from the cache alone
+ * @param misses translations that fetched a PTE line
+ * @param mergedMisses translations that waited for another request's fetch
+ * @param evictions valid lines evicted to make room for this client's fetches (including its prefetches)
+ * @param faults translations that completed with a fault status
+ * @param stallsAllWaysPending requests that waited because every way of a set was pending
+ * @param stallsNoFetchBuffer requests that waited for an outstanding fetch buffer
+ * @param stallsInFlightLimit requests that waited because the in-flight limit was reached
+ * @param oneLevelWalks successful translations through a one-level table (huge pages)
+ * @param twoLevelWalks successful translations through a two-level table (4 KB pages)
+ * @param prefetches next-line prefetches started on this client's misses
+ * @param totalLatencyPs sum of latencies from {@code translate} to completion, picoseconds
+ * @param latencyPs histogram of those latencies, picoseconds (a copy owned by this snapshot)
+ */
+public record TranslationStatistics(
+    long translations,
+    long hits,
+    long misses,
+    long mergedMisses,
+    long evictions,
+    long faults,
+    long stallsAllWaysPending,
+    long stallsNoFetchBuffer,
+    long stallsInFlightLimit,
+    long oneLevelWalks,
+    long twoLevelWalks,
+    long prefetches,
+    long totalLatencyPs,
+    Histogram latencyPs) {
+
+  /** @return stalls of every cause */
+  public long stalls() {
+    return stallsAllWaysPending + stallsNoFetchBuffer + stallsInFlightLimit;
+  }
+
+  /** @param cause a cause @return stalls of that cause */
+  public long stalls(StallCause cause) {
+    switch (cause) {
+      case ALL_WAYS_PENDING:
+        return stallsAllWaysPending;
+      case NO_FETCH_BUFFER:
+        return stallsNoFetchBuffer;
+      default:
+        return stallsInFlightLimit;
+    }
+  }
+
+  /** @return hits / (hits + misses + merged misses), or 0 when nothing walked */
+  public double hitRate() {
+    long walked = hits + misses + mergedMisses;
+    return walked == 0 ? 0 : (double) hits / walked;
+  }
+
+  /** @return mean latency in nanoseconds, or 0 when there were no translations */
+  public double meanLatencyNs() {
+    return translations == 0 ? 0 : totalLatencyPs / 1000.0 / translations;
+  }
+
+  /**
+   * A latency percentile.
+   *
+   * @param percentile 0..100
+   * @return the latency at that percentile, nanoseconds (histogram precision: 3 significant digits)
+   */
+  public double latencyPercentileNs(double percentile) {
+    if (percentile < 0 || percentile > 100) {
+      throw new IllegalArgumentException("percentile must be in [0, 100] but was " + percentile);
+    }
+    return latencyPs.getTotalCount() == 0 ? 0 : latencyPs.getValueAtPercentile(percentile) / 1000.0;
+  }
+}

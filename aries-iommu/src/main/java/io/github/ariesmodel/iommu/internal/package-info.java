@@ -1,0 +1,2 @@
+/** Public only for technical reasons (benchmarks, reference tests): not part of the API. */
+package io.github.ariesmodel.iommu.internal;

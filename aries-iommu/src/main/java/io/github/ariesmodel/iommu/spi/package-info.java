@@ -1,0 +1,5 @@
+/**
+ * Driven ports of the IOMMU that a user may implement: the PTE-cache replacement policy. Prove an implementation
+ * with {@code io.github.ariesmodel.testkit.iommu.ReplacementPolicyContract} from aries-testkit.
+ */
+package io.github.ariesmodel.iommu.spi;

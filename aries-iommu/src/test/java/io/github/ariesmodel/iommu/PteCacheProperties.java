@@ -1,0 +1,120 @@
+package io.github.ariesmodel.iommu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.longs;
+
+import io.github.ariesmodel.iommu.internal.SetAssociativePteCache;
+import java.util.ArrayList;
+import java.util.LinkedList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The PTE cache with the LRU policy agrees with a per-set LRU-list reference model on random traces. */
+class PteCacheProperties {
+
+  /** {ways, sets, ptesPerLine}: the Aries default and other geometries. */
+  private static final int[][] GEOMETRIES = {{4, 32, 8}, {1, 8, 8}, {2, 4, 4}, {8, 16, 8}, {16, 1, 2}, {3, 8, 16}};
+
+  /** A per-set list, most recently used first; the last element is the victim. */
+  private static final class ReferenceLru {
+    final int ways;
+    final int sets;
+    final int lineShift;
+    final List<LinkedList<Long>> lists = new ArrayList<>();
+
+    ReferenceLru(int ways, int sets, int ptesPerLine) {
+      this.ways = ways;
+      this.sets = sets;
+      this.lineShift = Integer.numberOfTrailingZeros(ptesPerLine * 8);
+      for (int i = 0; i < sets; i++) {
+        lists.add(new LinkedList<>());
+      }
+    }
+
+    /** @return -2 on a hit, -1 on a miss without eviction, else the evicted line address */
+    long access(long line) {
+      LinkedList<Long> l = lists.get((int) ((line >>> lineShift) % sets));
+      if (l.remove((Long) line)) {
+        l.addFirst(line);
+        return -2;
+      }
+      l.addFirst(line);
+      return l.size() > ways ? l.removeLast() : -1;
+    }
+  }
+
+  @Test
+  void lruCacheAgreesWithPerSetLruLists() {
+    qt().withExamples(60)
+        .forAll(integers().between(0, GEOMETRIES.length - 1), longs().all(), integers().between(2, 6))
+        .checkAssert((g, seed, spread) -> {
+          int ways = GEOMETRIES[g][0];
+          int sets = GEOMETRIES[g][1];
+          int ptes = GEOMETRIES[g][2];
+          SetAssociativePteCache cache =
+              new SetAssociativePteCache(ways, sets, ptes, BuiltInPolicy.LRU.create(sets, ways, 0));
+          ReferenceLru ref = new ReferenceLru(ways, sets, ptes);
+          SplittableRandom rnd = new SplittableRandom(seed);
+          int lineBytes = ptes * 8;
+          // A working set a few times the cache, so that hits and evictions both happen.
+          int distinct = ways * sets * spread;
+          long[] fill = new long[ptes];
+          for (int step = 0; step < 2000; step++) {
+            long line = 0x10000L + (long) rnd.nextInt(distinct) * lineBytes;
+            long expected = ref.access(line);
+            int l = cache.find(line);
+            if (l >= 0) {
+              assertThat(expected).as("step %d line %x: model hit", step, line).isEqualTo(-2);
+              assertThat(cache.isValid(l)).isTrue();
+              cache.touch(l);
+            } else {
+              assertThat(expected).as("step %d line %x: model miss", step, line).isNotEqualTo(-2);
+              fill[0] = line;
+              int a = cache.allocate(line, 0);
+              assertThat(a).isNotNegative();
+              if (expected == -1) {
+                assertThat(cache.lastAllocationEvicted()).isFalse();
+              } else {
+                assertThat(cache.lastAllocationEvicted()).isTrue();
+                assertThat(cache.lastEvictedTag()).as("victim at step %d", step).isEqualTo(expected);
+              }
+              cache.fill(a, fill);
+              assertThat(cache.pte(a, 0)).isEqualTo(line);
+            }
+          }
+        });
+  }
+
+  @Test
+  void everyBuiltInPolicyKeepsTheCacheConsistent() {
+    qt().withExamples(30)
+        .forAll(integers().between(0, BuiltInPolicy.values().length - 1), longs().all())
+        .checkAssert((p, seed) -> {
+          int ways = 4;
+          int sets = 8;
+          SetAssociativePteCache cache =
+              new SetAssociativePteCache(ways, sets, 8, BuiltInPolicy.values()[p].create(sets, ways, seed));
+          SplittableRandom rnd = new SplittableRandom(seed);
+          long[] fill = new long[8];
+          long misses = 0;
+          for (int step = 0; step < 1000; step++) {
+            long line = (long) rnd.nextInt(ways * sets * 3) * 64;
+            int l = cache.find(line);
+            if (l < 0) {
+              misses++;
+              int a = cache.allocate(line, 0);
+              assertThat(cache.setOf(line)).isEqualTo(a / ways);
+              cache.fill(a, fill);
+              assertThat(cache.find(line)).isEqualTo(a);
+            } else {
+              cache.touch(l);
+            }
+          }
+          // No line is ever held twice: the cache holds at most ways lines per set, each found where it is.
+          assertThat(cache.evictions()).isLessThanOrEqualTo(misses);
+        });
+  }
+}

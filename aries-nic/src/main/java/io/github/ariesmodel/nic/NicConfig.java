@@ -1,0 +1,99 @@
+package io.github.ariesmodel.nic;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import io.github.ariesmodel.core.MemoryDomainDescriptor;
+
+/**
+ * The settings of one NIC: its timing, the sizes of its hardware tables, the FMA→BTE cut-over and the protection
+ * tag and key of the job whose requests it issues.
+ *
+ * <table>
+ *   <caption>Defaults</caption>
+ *   <tr><th>setting</th><th>default</th><th>source</th></tr>
+ *   <tr><td>{@code requestTags}</td><td>64 outstanding transactions</td>
+ *       <td>[S6e] NPT: 64 request tags (6-bit tag) for outstanding non-posted requests</td></tr>
+ *   <tr><td>{@code amoRequestList}</td><td>64 AMOs in the AMO unit at once</td>
+ *       <td>[S6d] {@code reqlist_max} is 6 bits</td></tr>
+ *   <tr><td>{@code bteChannels}</td><td>4</td><td>[S6a] chn0-chn3</td></tr>
+ *   <tr><td>{@code fmaBteThreshold}</td><td>4,096 bytes</td>
+ *       <td>[S8] DMAPP's default CPU→offload threshold (GASNet uses 1,023 B [S9]); DMAPP is what Cray SHMEM runs
+ *       on, and a SHMEM-like workload is what this NIC is driven by</td></tr>
+ *   <tr><td>{@code injectHoldLimit}</td><td>8 packets waiting for a refused injection before issue stops</td>
+ *       <td>assumed</td></tr>
+ * </table>
+ *
+ * <p>The model tracks a tag per transaction (all packets of a transaction share its tag and the NIC counts their
+ * responses), the way uGNI's source sync ids track an FMA sequence or a BTE descriptor; the hardware's finer
+ * per-request bookkeeping (ORB) is not modelled.
+ *
+ * @param timing the timing
+ * @param requestTags transactions that may be outstanding at once, 1..4096
+ * @param amoRequestList AMOs the target's AMO unit holds at once, ≥ 1
+ * @param bteChannels BTE transmit channels, 1..4
+ * @param fmaBteThreshold posts of the AUTO engine longer than this many bytes go to the BTE, ≥ 0
+ * @param injectHoldLimit refused packets held before the NIC stops issuing, ≥ 1
+ * @param protectionTag the PTAG this NIC's requests and local accesses carry, 0..255
+ * @param protectionKey the PKEY this NIC's requests and local accesses carry, 0..65535
+ */
+public record NicConfig(
+    NicTiming timing,
+    int requestTags,
+    int amoRequestList,
+    int bteChannels,
+    long fmaBteThreshold,
+    int injectHoldLimit,
+    int protectionTag,
+    int protectionKey) {
+
+  /** Largest number of request tags (the model encodes a tag in 12 bits of the packet's tag field). */
+  public static final int MAX_REQUEST_TAGS = 4096;
+
+  /** Validates the fields (ranges in the record javadoc). */
+  public NicConfig {
+    checkArgument(timing != null, "timing must not be null");
+    checkArgument(requestTags >= 1 && requestTags <= MAX_REQUEST_TAGS,
+        "requestTags must be in [1, 4096] but was %s", requestTags);
+    checkArgument(amoRequestList >= 1, "amoRequestList must be >= 1 but was %s", amoRequestList);
+    checkArgument(bteChannels >= 1 && bteChannels <= 4, "bteChannels must be in [1, 4] but was %s", bteChannels);
+    checkArgument(fmaBteThreshold >= 0, "fmaBteThreshold must be >= 0 but was %s", fmaBteThreshold);
+    checkArgument(injectHoldLimit >= 1, "injectHoldLimit must be >= 1 but was %s", injectHoldLimit);
+    checkArgument(protectionTag >= 0 && protectionTag <= MemoryDomainDescriptor.MAX_PROTECTION_TAG,
+        "protectionTag must be in [0, 255] but was %s", protectionTag);
+    checkArgument(protectionKey >= 0 && protectionKey <= MemoryDomainDescriptor.MAX_PROTECTION_KEY,
+        "protectionKey must be in [0, 65535] but was %s", protectionKey);
+  }
+
+  /**
+   * The documented defaults, with PTAG 1 and PKEY 1 (register memory with the same pair to let these requests in).
+   *
+   * @return the defaults
+   */
+  public static NicConfig defaults() {
+    return new NicConfig(NicTiming.defaults(), 64, 64, 4, 4096, 8, 1, 1);
+  }
+
+  /** @param t the timing @return a copy with it */
+  public NicConfig withTiming(NicTiming t) {
+    return new NicConfig(t, requestTags, amoRequestList, bteChannels, fmaBteThreshold, injectHoldLimit,
+        protectionTag, protectionKey);
+  }
+
+  /** @param tags outstanding transactions, 1..4096 @return a copy with them */
+  public NicConfig withRequestTags(int tags) {
+    return new NicConfig(timing, tags, amoRequestList, bteChannels, fmaBteThreshold, injectHoldLimit,
+        protectionTag, protectionKey);
+  }
+
+  /** @param bytes the FMA→BTE cut-over, bytes @return a copy with it */
+  public NicConfig withFmaBteThreshold(long bytes) {
+    return new NicConfig(timing, requestTags, amoRequestList, bteChannels, bytes, injectHoldLimit,
+        protectionTag, protectionKey);
+  }
+
+  /** @param tag PTAG @param key PKEY @return a copy with them */
+  public NicConfig withProtection(int tag, int key) {
+    return new NicConfig(timing, requestTags, amoRequestList, bteChannels, fmaBteThreshold, injectHoldLimit, tag,
+        key);
+  }
+}

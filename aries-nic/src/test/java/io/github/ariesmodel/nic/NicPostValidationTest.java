@@ -1,0 +1,118 @@
+package io.github.ariesmodel.nic;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.core.AmoOperation;
+import io.github.ariesmodel.core.MemoryDomainDescriptor;
+import io.github.ariesmodel.core.MemoryRegistration;
+import io.github.ariesmodel.core.NetworkAddress;
+import org.junit.jupiter.api.Test;
+
+/** Caller mistakes in a post are IllegalArgumentExceptions naming the parameter, the valid range and the value. */
+class NicPostValidationTest {
+
+  private final Cluster c = new Cluster(2, NicConfig.defaults());
+  private final MemoryDomainDescriptor local = c.register(0, 8192);
+  private final MemoryDomainDescriptor remote = c.register(1, 8192);
+
+  private NetworkAddress at(long offset) {
+    return NetworkAddress.of(1, remote.mdh(), offset);
+  }
+
+  @Test
+  void zeroLengthGet() {
+    assertThatThrownBy(() -> c.nics[0].post(Post.get(1, local.mdh(), 0, at(0), 0)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("post.length").hasMessageContaining("GET")
+        .hasMessageContaining("0");
+  }
+
+  @Test
+  void zeroLengthAmo() {
+    AmoOperation op = AmoOperation.parse("FADD");
+    Post zero = new Post(Post.PostType.AMO, Post.Engine.FMA, 1, Post.NO_LOCAL, 0, at(0), 0, op, 1, 0,
+        io.github.ariesmodel.core.DeliveryMode.ADAPTIVE_0, Post.NO_CQ, Post.GLOBAL_EVENT, false);
+    assertThatThrownBy(() -> c.nics[0].post(zero)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("post.length must be 8 for FADD").hasMessageContaining("was 0");
+  }
+
+  @Test
+  void bteGetNotFourByteAligned() {
+    assertThatThrownBy(() -> c.nics[0].post(Post.get(1, local.mdh(), 0, at(2), 100).withEngine(Post.Engine.BTE)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("multiples of 4")
+        .hasMessageContaining("were 2 and 100");
+    assertThatThrownBy(() -> c.nics[0].post(Post.get(1, local.mdh(), 0, at(4), 101).withEngine(Post.Engine.BTE)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("were 4 and 101");
+  }
+
+  @Test
+  void autoEngineSendsAnUnalignedLongGetToFma() {
+    c.nics[0].post(Post.get(1, local.mdh(), 1, at(3), 5001));
+    c.run();
+    org.assertj.core.api.Assertions.assertThat(c.events).singleElement()
+        .matches(e -> !e.isError() && e.postId() == 1);
+  }
+
+  @Test
+  void amoNotNaturallyAligned() {
+    assertThatThrownBy(() -> c.nics[0].post(Post.amo(1, AmoOperation.parse("FIADD"), at(4), 1, 0)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("post.remote.offset must be a multiple of 8 for FIADD but was 4");
+    assertThatThrownBy(() -> c.nics[0].post(Post.amo(1, AmoOperation.parse("FIADD_S"), at(6), 1, 0)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("post.remote.offset must be a multiple of 4 for FIADD_S but was 6");
+    assertThatThrownBy(() -> c.nics[0].post(Post.amo(1, AmoOperation.parse("FIADD"), at(8), 1, 0)
+        .withResultBuffer(local.mdh(), 3)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("post.localOffset")
+        .hasMessageContaining("was 3");
+  }
+
+  @Test
+  void lengthBeyondTheBteLimit() {
+    assertThatThrownBy(() -> Post.put(1, local.mdh(), 0, at(0), 1L << 32))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("length must be in [0, 4294967295]")
+        .hasMessageContaining("4294967296");
+  }
+
+  @Test
+  void unknownHandles() {
+    assertThatThrownBy(() -> c.nics[0].post(Post.put(1, 999, 0, at(0), 8)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("post.localMdh")
+        .hasMessageContaining("999");
+    assertThatThrownBy(() -> c.nics[0].post(Post.put(1, local.mdh(), 0, at(0), 8).withCompletion(5, 2)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("post.completionQueue")
+        .hasMessageContaining("was 5");
+    assertThatThrownBy(() -> c.nics[0].post(Post.put(1, local.mdh(), 0, NetworkAddress.of(2, 0, 0), 8)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("post.remote.nodeId must be in [0, 1]")
+        .hasMessageContaining("was 2");
+    assertThatThrownBy(() -> c.nics[0].register(MemoryRegistration.of(0, 4096, 1, 1).withCompletionQueue(3)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("registration.completionQueue")
+        .hasMessageContaining("was 3");
+  }
+
+  @Test
+  void localRangeAndPermission() {
+    assertThatThrownBy(() -> c.nics[0].post(Post.put(1, local.mdh(), 8000, at(0), 200)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("post.localOffset + length must be <= 8192")
+        .hasMessageContaining("8000 + 200");
+    MemoryDomainDescriptor ro = c.nics[0].register(MemoryRegistration.of(0x40_0000L, 4096, 1, 1).withWritable(false));
+    assertThatThrownBy(() -> c.nics[0].post(Post.get(1, ro.mdh(), 0, at(0), 8)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("read-only");
+    c.nics[0].deregister(local.mdh());
+    assertThatThrownBy(() -> c.nics[0].post(Post.put(1, local.mdh(), 0, at(0), 8)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is not registered");
+  }
+
+  @Test
+  void postFieldsOutOfRange() {
+    assertThatThrownBy(() -> Post.put(1, local.mdh(), 0, at(0), 8).withCompletion(-1, 8))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("completionModes").hasMessageContaining("8");
+    assertThatThrownBy(() -> Post.cqWrite(1, 1, 2048, 0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("remoteCq must be in [0, 2047] but was 2048");
+    assertThatThrownBy(() -> Post.cqWrite(1, 1, 0, 1L << 48)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("2^48");
+    assertThatThrownBy(() -> Post.amo(1, AmoOperation.parse("FADD"), at(0), 0, 0).withEngine(Post.Engine.BTE))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("engine must be FMA or AUTO");
+    assertThatThrownBy(() -> c.nics[0].createCompletionQueue(0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("entries must be in [1,").hasMessageContaining("was 0");
+  }
+}

@@ -1,0 +1,110 @@
+package io.github.ariesmodel.testkit.fake;
+
+import io.github.ariesmodel.core.packet.Packet;
+import io.github.ariesmodel.core.spi.EventHandler;
+import io.github.ariesmodel.core.spi.Fabric;
+import io.github.ariesmodel.core.spi.FabricEndpoint;
+import io.github.ariesmodel.core.spi.Scheduler;
+import java.util.SplittableRandom;
+
+/**
+ * A {@link Fabric} that delivers every packet, each after {@code latency + U[0, jitter]} picoseconds drawn from a
+ * seeded generator, so packets of one transfer arrive out of order as they may on adaptive Aries routes. For testing
+ * that a NIC reassembles, counts responses and completes correctly whatever the arrival order. Never refuses an
+ * injection; the same seed and the same injections give the same arrival order.
+ *
+ * <pre>{@code
+ * DeterministicEventLoop loop = new DeterministicEventLoop();
+ * ReorderingFabric fabric = new ReorderingFabric(loop, 2, 100_000, 50_000, 42L);
+ * // attach NICs, post a multi-packet PUT, loop.run(): packets arrive shuffled
+ * }</pre>
+ */
+public final class ReorderingFabric implements Fabric {
+
+  private final Scheduler scheduler;
+  private final FabricEndpoint[] endpoints;
+  private final long latencyPs;
+  private final long jitterPs;
+  private final SplittableRandom random;
+  private final EventHandler arrive = this::arrive;
+  private long delivered;
+
+  /**
+   * A reordering fabric.
+   *
+   * @param scheduler the clock
+   * @param nodeCount 1 to 2^18
+   * @param latencyPs least latency, ≥ 0
+   * @param jitterPs the most extra latency, ≥ 0 (0 delivers in injection order)
+   * @param seed seed of the delay generator
+   */
+  public ReorderingFabric(Scheduler scheduler, int nodeCount, long latencyPs, long jitterPs, long seed) {
+    if (scheduler == null) {
+      throw new IllegalArgumentException("scheduler must not be null");
+    }
+    if (nodeCount < 1 || nodeCount > (1 << 18)) {
+      throw new IllegalArgumentException("nodeCount must be in [1, 262144] but was " + nodeCount);
+    }
+    if (latencyPs < 0) {
+      throw new IllegalArgumentException("latencyPs must be >= 0 but was " + latencyPs);
+    }
+    if (jitterPs < 0 || jitterPs == Long.MAX_VALUE) {
+      throw new IllegalArgumentException("jitterPs must be in [0, 2^63 - 2] but was " + jitterPs);
+    }
+    this.scheduler = scheduler;
+    this.endpoints = new FabricEndpoint[nodeCount];
+    this.latencyPs = latencyPs;
+    this.jitterPs = jitterPs;
+    this.random = new SplittableRandom(seed);
+  }
+
+  @Override
+  public int nodeCount() {
+    return endpoints.length;
+  }
+
+  @Override
+  public void attach(int nodeId, FabricEndpoint endpoint) {
+    checkNode("nodeId", nodeId);
+    if (endpoint == null) {
+      throw new IllegalArgumentException("endpoint must not be null");
+    }
+    if (endpoints[nodeId] != null) {
+      throw new IllegalStateException("node " + nodeId + " is already attached");
+    }
+    endpoints[nodeId] = endpoint;
+  }
+
+  @Override
+  public boolean inject(Packet packet) {
+    checkNode("packet.sourceNode", packet.sourceNode());
+    checkNode("packet.destinationNode", packet.destinationNode());
+    long now = scheduler.now();
+    packet.injectedAtPs(now);
+    long delay = latencyPs + (jitterPs == 0 ? 0 : random.nextLong(jitterPs + 1));
+    scheduler.scheduleAt(now + delay, arrive, packet, 0);
+    return true;
+  }
+
+  /** @return packets delivered so far */
+  public long delivered() {
+    return delivered;
+  }
+
+  private void arrive(long now, Object ref, long arg) {
+    Packet p = (Packet) ref;
+    FabricEndpoint e = endpoints[p.destinationNode()];
+    if (e == null) {
+      throw new IllegalStateException("packet for node " + p.destinationNode() + " which has no endpoint attached: "
+          + p);
+    }
+    delivered++;
+    e.deliver(now, p);
+  }
+
+  private void checkNode(String what, int node) {
+    if (node < 0 || node >= endpoints.length) {
+      throw new IllegalArgumentException(what + " must be in [0, " + (endpoints.length - 1) + "] but was " + node);
+    }
+  }
+}
