@@ -22,8 +22,9 @@ import org.openjdk.jmh.annotations.State;
 /**
  * Router forwarding on the canonical dragonfly p=4, a=8, h=4 (1,056 nodes): packets are injected and the event loop
  * runs until every one is delivered. The packets are made once in {@code @Setup} and re-injected (the fabric resets
- * their routing state), so {@code -prof gc}'s {@code gc.alloc.rate.norm} is what forwarding allocates: divide by the
- * reported hops per packet for bytes per packet-hop.
+ * their routing state), so {@code -prof gc}'s {@code gc.alloc.rate.norm} is what forwarding allocates per packet:
+ * divide by the mean hops per packet (about 2.7 for minimal routing of uniform traffic on this topology, from the
+ * validation sweep in docs/network.md) for bytes per packet-hop.
  *
  * <ul>
  *   <li>{@code onePacket}: one packet at a time through a quiet network (time per packet, all hops);
@@ -89,8 +90,4 @@ public class RouterForwardingBenchmark {
     return fabric.packetHops();
   }
 
-  /** @return mean hops per delivered packet so far, to turn per-packet figures into per-hop ones */
-  public double hopsPerPacket() {
-    return fabric.hopsOfDelivered() / (double) Math.max(1, fabric.delivered());
-  }
 }
