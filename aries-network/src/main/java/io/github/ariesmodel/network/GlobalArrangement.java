@@ -30,9 +30,17 @@ public interface GlobalArrangement {
   GlobalArrangement RELATIVE = (g, d, k, groups, l) -> Math.floorMod(d - g - 1, groups) * l + k;
 
   /**
+   * Interleaved: link {@code k} to every peer group comes before link {@code k + 1} to any, so the links between two
+   * groups are spread over the whole group instead of sitting on a block of consecutive routers (with one link per
+   * group pair it equals {@link #ABSOLUTE}).
+   */
+  GlobalArrangement INTERLEAVED = (g, d, k, groups, l) -> k * (groups - 1) + (d < g ? d : d - 1);
+
+  /**
    * A built-in arrangement by name.
    *
-   * @param name {@code absolute} (or {@code consecutive}) or {@code relative} (or {@code palmtree})
+   * @param name {@code absolute} (or {@code consecutive}), {@code relative} (or {@code palmtree}) or
+   *     {@code interleaved}
    * @return the arrangement
    * @throws IllegalArgumentException for another name
    */
@@ -45,9 +53,11 @@ public interface GlobalArrangement {
       case "palmtree":
       case "palm-tree":
         return RELATIVE;
+      case "interleaved":
+        return INTERLEAVED;
       default:
-        throw new IllegalArgumentException(
-            "arrangement must be one of absolute, consecutive, relative, palmtree but was \"" + name + "\"");
+        throw new IllegalArgumentException("arrangement must be one of absolute, consecutive, relative, palmtree,"
+            + " interleaved but was \"" + name + "\"");
     }
   }
 }

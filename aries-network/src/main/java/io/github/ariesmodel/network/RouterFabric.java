@@ -108,6 +108,7 @@ public final class RouterFabric implements Fabric {
   private long hopsDelivered;
   private int maxHopsSeen;
   private final long[] classBusyPs;
+  private final long[] portBusyPs;
   private final long[] vcOccupancyIntegral;
   private final long[] vcOccupancy;
   private long vcLastChange;
@@ -191,6 +192,7 @@ public final class RouterFabric implements Fabric {
     slotInput = new int[initialSlots];
     slotVc = new int[initialSlots];
     this.classBusyPs = new long[classes];
+    this.portBusyPs = new long[netPorts];
     this.vcOccupancyIntegral = new long[vcs];
     this.vcOccupancy = new long[vcs];
   }
@@ -554,6 +556,7 @@ public final class RouterFabric implements Fabric {
     long ser = serPs(bytes, psPerByteClass[cls]);
     linkFreeAt[gp] = now + ser;
     classBusyPs[cls] += ser;
+    portBusyPs[gp] += ser;
     packetHops++;
     int hops = p.hops() + 1;
     p.hops(hops);
@@ -773,6 +776,15 @@ public final class RouterFabric implements Fabric {
    */
   public long vcOccupancyIntegral(int vc, long nowPs) {
     return vcOccupancyIntegral[vc] + vcOccupancy[vc] * Math.max(0, nowPs - vcLastChange);
+  }
+
+  /**
+   * @param router a router
+   * @param port one of its network ports
+   * @return picoseconds the port's outgoing link has spent serializing so far
+   */
+  public long busyPs(int router, int port) {
+    return portBusyPs[router * radix + port];
   }
 
   /** @return number of cabled network ports (input buffers) */

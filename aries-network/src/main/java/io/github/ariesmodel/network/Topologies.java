@@ -8,7 +8,7 @@ import java.util.Map;
  * Named topologies and the {@code --topology} text form.
  *
  * <ul>
- *   <li>{@code canonical:p=4,a=8,h=4} (optional {@code g=}, {@code arrangement=absolute|relative}, {@code bw=} bytes/s
+ *   <li>{@code canonical:p=4,a=8,h=4} (optional {@code g=}, {@code arrangement=absolute|relative|interleaved}, {@code bw=} bytes/s
  *       for every link and injection): Kim et al.'s dragonfly.
  *   <li>{@code aries:groups=9} (optional {@code rows=}, {@code cols=}, {@code rank2=}, {@code h=}, {@code nodes=},
  *       {@code links=} per group pair, {@code arrangement=}): an Aries system.

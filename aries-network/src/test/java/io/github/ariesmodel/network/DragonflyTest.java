@@ -59,7 +59,8 @@ class DragonflyTest {
 
   @Test
   void everyPairOfGroupsIsJoinedByLinksPerPairLinksInBothArrangements() {
-    for (GlobalArrangement a : new GlobalArrangement[] {GlobalArrangement.ABSOLUTE, GlobalArrangement.RELATIVE}) {
+    for (GlobalArrangement a : new GlobalArrangement[] {GlobalArrangement.ABSOLUTE, GlobalArrangement.RELATIVE,
+        GlobalArrangement.INTERLEAVED}) {
       Dragonfly t = Dragonfly.canonicalBuilder(2, 4, 2).arrangement(a, "x").build();
       assertLinksSymmetric(t);
       int[][] links = new int[t.groupCount()][t.groupCount()];
@@ -77,6 +78,22 @@ class DragonflyTest {
         }
       }
     }
+  }
+
+  @Test
+  void interleavedArrangementSpreadsAGroupPairsLinksOverTheGroup() {
+    Dragonfly t = Dragonfly.ariesBuilder(9).arrangement(GlobalArrangement.INTERLEAVED, "interleaved").build();
+    assertLinksSymmetric(t);
+    java.util.Set<Integer> routersToGroup1 = new java.util.HashSet<>();
+    for (int r = 0; r < 96; r++) {
+      for (int p = t.firstGlobalPort(); p < t.portCount(); p++) {
+        if (t.groupOfRouter(t.neighborRouter(r, p)) == 1) {
+          routersToGroup1.add(r);
+        }
+      }
+    }
+    assertThat(routersToGroup1).hasSize(96);
+    assertThat(Dragonfly.aries(9).linksPerPair()).isEqualTo(120);
   }
 
   @Test
