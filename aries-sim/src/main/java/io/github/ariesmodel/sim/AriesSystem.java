@@ -42,6 +42,7 @@ public final class AriesSystem {
   private final long nodeMemoryBytes;
   private final long flatLatencyPs;
   private final Node[] nodes;
+  private final TranslatorFactory translatorFactory;
   private final String routingName;
   private final long seed;
   private int builtNodes;
@@ -51,7 +52,16 @@ public final class AriesSystem {
     this.topology = b.topology;
     this.loop = new DeterministicEventLoop(1 << 12);
     this.seed = b.seed;
-    if (b.fabricKind == FabricKind.ROUTERS) {
+    if (b.fabricFactory != null) {
+      this.routerFabric = null;
+      this.routingName = b.routing == null ? "custom" : b.routing;
+      Fabric custom = b.fabricFactory.create(topology, loop);
+      if (custom == null || custom.nodeCount() != topology.nodeCount()) {
+        throw new IllegalArgumentException("fabric factory must return a fabric of " + topology.nodeCount()
+            + " nodes but returned " + (custom == null ? "null" : custom.nodeCount() + " nodes"));
+      }
+      this.fabric = b.trace == null ? custom : b.trace.wrap(custom);
+    } else if (b.fabricKind == FabricKind.ROUTERS) {
       RouterFabric.Builder fb = RouterFabric.builder(topology, loop).seed(b.seed);
       if (b.routerSettings != null) {
         b.routerSettings.accept(fb);
@@ -81,6 +91,31 @@ public final class AriesSystem {
     this.nodeMemoryBytes = b.nodeMemoryBytes;
     this.flatLatencyPs = b.flatLatencyPs;
     this.nodes = new Node[topology.nodeCount()];
+    this.translatorFactory = b.translatorFactory;
+  }
+
+  /** Makes a user's fabric for a system (the port every NIC is attached to). */
+  @FunctionalInterface
+  public interface FabricFactory {
+    /**
+     * @param topology the system's topology (its node count is the fabric's)
+     * @param scheduler the system's clock
+     * @return the fabric
+     */
+    Fabric create(Dragonfly topology, io.github.ariesmodel.core.spi.Scheduler scheduler);
+  }
+
+  /** Makes a user's address translation for one node. */
+  @FunctionalInterface
+  public interface TranslatorFactory {
+    /**
+     * @param nodeId the node
+     * @param memory its physical memory
+     * @param scheduler the system's clock
+     * @return the node's translation
+     */
+    AddressTranslation create(int nodeId, io.github.ariesmodel.core.spi.HostMemory memory,
+        io.github.ariesmodel.core.spi.Scheduler scheduler);
   }
 
   /** @return a builder with the defaults: one Aries group, routers, routing by delivery mode, IOMMU, seed 1 */
@@ -150,9 +185,11 @@ public final class AriesSystem {
     if (n == null) {
       SparsePhysicalMemory mem = new SparsePhysicalMemory(nodeMemoryBytes);
       AddressTranslation t =
-          translatorKind == TranslatorKind.IOMMU
-              ? new Iommu(mem, loop, iommuConfig)
-              : new FlatTranslation(mem, loop, flatLatencyPs);
+          translatorFactory != null
+              ? translatorFactory.create(id, mem, loop)
+              : translatorKind == TranslatorKind.IOMMU
+                  ? new Iommu(mem, loop, iommuConfig)
+                  : new FlatTranslation(mem, loop, flatLatencyPs);
       Nic nic = new Nic(id, loop, mem, t, fabric, nicConfig);
       n = new Node(id, mem, t, nic);
       nodes[id] = n;
@@ -211,8 +248,32 @@ public final class AriesSystem {
     private long seed = 1;
     private PacketTrace trace;
     private java.util.function.Consumer<RouterFabric.Builder> routerSettings;
+    private FabricFactory fabricFactory;
+    private TranslatorFactory translatorFactory;
 
     private Builder() {}
+
+    /**
+     * Uses a user's fabric instead of the built-in ones (the NICs attach to it through core's {@code Fabric} port).
+     *
+     * @param factory makes the fabric from the topology and the clock, or null for the built-ins
+     * @return this builder
+     */
+    public Builder fabric(FabricFactory factory) {
+      this.fabricFactory = factory;
+      return this;
+    }
+
+    /**
+     * Uses a user's address translation instead of the IOMMU or the flat translator.
+     *
+     * @param factory makes each node's translation, or null for the built-ins
+     * @return this builder
+     */
+    public Builder translator(TranslatorFactory factory) {
+      this.translatorFactory = factory;
+      return this;
+    }
 
     /**
      * Tunes the router fabric beyond the defaults (VC count, buffer sizes, pipeline latency, arbitration, ...).

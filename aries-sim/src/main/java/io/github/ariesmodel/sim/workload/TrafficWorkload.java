@@ -78,7 +78,23 @@ public final class TrafficWorkload implements Workload {
       report.metric("traffic." + pattern.id() + "." + r.trim() + ".maxAcceptedLoad", round(saturation), "");
     }
     report.table(table.build());
-    report.table(links.build());
+    ResultTable linkTable = links.build();
+    report.table(linkTable);
+    // Link utilization by rank at the highest offered load, one bar series per routing.
+    ResultTable.Builder atPeak = ResultTable.builder("linkUtilizationAtPeakLoad")
+        .string("routing").string("rank").number("utilization", "");
+    double peak = 0;
+    for (double l : loads) {
+      peak = Math.max(peak, l);
+    }
+    for (java.util.List<Object> row : linkTable.rows()) {
+      if (((Number) row.get(1)).doubleValue() == peak) {
+        atPeak.row(row.get(0), row.get(2), row.get(3));
+      }
+    }
+    report.table(atPeak.build());
+    report.plot(new PlotSpec("traffic-link-utilization.png", "Link utilization by rank at offered load " + peak,
+        PlotSpec.Kind.UTILIZATION_BY_RANK, "linkUtilizationAtPeakLoad", "rank", "utilization", "routing"));
     report.plot(new PlotSpec("traffic-latency-vs-load.png", "Packet latency vs offered load (" + pattern.id() + ")",
         PlotSpec.Kind.LATENCY_VS_LOAD, "traffic", "offeredLoad", "latencyMean", "routing"));
     report.plot(new PlotSpec("traffic-accepted-vs-offered.png", "Accepted vs offered load (" + pattern.id() + ")",
