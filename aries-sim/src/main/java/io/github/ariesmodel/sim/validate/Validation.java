@@ -8,6 +8,7 @@ import io.github.ariesmodel.sim.AriesSystem;
 import io.github.ariesmodel.sim.FabricKind;
 import io.github.ariesmodel.sim.shmem.ShmemJob;
 import io.github.ariesmodel.sim.shmem.Symmetric;
+import io.github.ariesmodel.sim.workload.PingPongWorkload;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -78,33 +79,11 @@ public final class Validation {
     return rows;
   }
 
-  /** One-way 8-byte put latency between two nodes, ns. */
+  /** One-way 8-byte put latency between two nodes, ns (the ping-pong workload's measurement, 20 round trips). */
   double pingPongNs(String system, int a, int b) {
     AriesSystem sys = AriesSystem.builder().system(system).seed(seed).build();
     ShmemJob job = ShmemJob.builder(sys).nodes(a, b).build();
-    Symmetric buf = job.allocate(8);
-    int iters = 20;
-    long[] span = new long[1];
-    job.run(pe -> {
-      long start = 0;
-      for (int i = 0; i <= iters; i++) {
-        if (i == 1) {
-          start = pe.now();
-        }
-        if (pe.myPe() == 0) {
-          pe.putmem(buf, 0, buf, 0, 8, 1);
-          pe.waitRemoteEvents(i + 1);
-        } else {
-          pe.waitRemoteEvents(i + 1);
-          pe.putmem(buf, 0, buf, 0, 8, 0);
-        }
-      }
-      if (pe.myPe() == 0) {
-        span[0] = pe.now() - start;
-      }
-      pe.quiet();
-    });
-    return SimTime.toNs(span[0]) / (2.0 * iters);
+    return PingPongWorkload.oneWayNs(job, job.allocate(8), new long[] {8}, 20)[0];
   }
 
   /** The farthest pair of a 9-group system (Theta): from node 0 to the node with the most minimal hops. */
