@@ -7,9 +7,9 @@ import java.util.Locale;
  * per router: aries-facts §1, S10/S11/S12), sized as the named installation.
  */
 public enum SystemPreset {
-  /** One cabinet group, the smallest complete Aries group: the default job's system. */
+  /** One group (two cabinets), the smallest complete Aries group; the default of {@code run}. */
   DEFAULT("default", 1, "one full Aries group (2 cabinets, 96 routers, 384 nodes)"),
-  /** Two groups: the smallest system with rank-3 (optical) traffic. */
+  /** Two groups: the smallest system with rank-3 (optical) traffic; the default job's system. */
   TWO_GROUPS("two-groups", 2, "two Aries groups joined by rank-3 optical links"),
   /** Theta (ALCF): 9 groups, 3,456 nodes (S11). */
   THETA("theta", 9, "ALCF Theta: 9 groups, 3,456 nodes (CODES dragonfly-custom, S11)"),

@@ -6,7 +6,7 @@ import java.util.Map;
 /**
  * The default job: a short mixed workload that exercises every part of the model on one system. Ping-pong latency
  * by distance and size, put/get bandwidth by size, a GUPS-style AMO phase, an all-to-all exchange and a
- * synthetic-traffic load sweep. Sized to finish in well under a minute on two cores for one Aries group.
+ * synthetic-traffic load sweep. Sized to finish in seconds on two cores for two Aries groups.
  */
 public final class MixedWorkload implements Workload {
 
