@@ -24,6 +24,10 @@ import io.github.ariesmodel.network.spi.Topology;
  * when {@code a·h} is not a multiple of {@code g - 1}, or fewer links per pair are asked for, the leftover global
  * ports stay uncabled.
  *
+ * <p>{@link #minimalPorts} toward another group: by default a router with links to that group returns its own
+ * (hop-minimal); with {@link Builder#anyExitLink(boolean)} every router hashes over all of the group pair's links, so
+ * the returned ports may lead up to {@link #maxLocalHops()} local hops past the minimum (the route bound is the same).
+ *
  * <p>Link state is kept in one {@code int[]} over all ports, so the full 241-group Aries system (23,136 routers,
  * 925,440 ports) builds in a few megabytes.
  */
