@@ -24,6 +24,10 @@ import io.github.ariesmodel.network.spi.Topology;
  * when {@code a·h} is not a multiple of {@code g - 1}, or fewer links per pair are asked for, the leftover global
  * ports stay uncabled.
  *
+ * <p>{@link #minimalPorts} toward another group: by default a router with links to that group returns its own
+ * (hop-minimal); with {@link Builder#anyExitLink(boolean)} every router hashes over all of the group pair's links, so
+ * the returned ports may lead up to {@link #maxLocalHops()} local hops past the minimum (the route bound is the same).
+ *
  * <p>Link state is kept in one {@code int[]} over all ports, so the full 241-group Aries system (23,136 routers,
  * 925,440 ports) builds in a few megabytes.
  */
@@ -45,6 +49,7 @@ public final class Dragonfly implements Topology {
   private final double injectionBandwidth;
   private final GlobalArrangement arrangement;
   private final String arrangementName;
+  private final boolean anyExitLink;
 
   private final int routersPerGroup;
   private final int radix;
@@ -109,6 +114,7 @@ public final class Dragonfly implements Topology {
     this.injectionBandwidth = b.injectionBandwidth;
     this.arrangement = b.arrangement;
     this.arrangementName = b.arrangementName;
+    this.anyExitLink = b.anyExitLink;
     this.routersPerGroup = perGroup;
     this.rank2Base = columns - 1;
     this.globalBase = rank2Base + (rows - 1) * rank2Links;
@@ -251,6 +257,7 @@ public final class Dragonfly implements Topology {
     private double injectionBandwidth;
     private GlobalArrangement arrangement = GlobalArrangement.ABSOLUTE;
     private String arrangementName = "absolute";
+    private boolean anyExitLink;
 
     private Builder(boolean aries) {
       this.aries = aries;
@@ -358,6 +365,25 @@ public final class Dragonfly implements Topology {
       return this;
     }
 
+    /**
+     * How a packet bound for another group picks its global link ({@link #minimalPorts}). {@code false} (the
+     * default): a router with links to the target group uses one of its own (hop-minimal), and only a router without
+     * one hashes over the group pair's links. {@code true}: every router hashes over all the group pair's links, own
+     * ones included, and reaches the chosen link's router over at most {@link #maxLocalHops()} local hops. The route
+     * bound (and so deadlock freedom with VC = hops) is unchanged, since a router without its own link already took
+     * those local hops. With many links per group pair spread over the group (the {@code interleaved} arrangement)
+     * the own-link rule funnels traffic: under Valiant a router with two links from group <em>i</em> and one to group
+     * <em>i+1</em> forwards both into the one, and a source router with one link to a group puts all its traffic for
+     * that group on it; {@code true} spreads it at the cost of up to two more local hops per group.
+     *
+     * @param any whether to hash over all of a group pair's links
+     * @return this
+     */
+    public Builder anyExitLink(boolean any) {
+      this.anyExitLink = any;
+      return this;
+    }
+
     /** @return the topology @throws IllegalArgumentException naming the first bad setting */
     public Dragonfly build() {
       return new Dragonfly(this);
@@ -458,6 +484,14 @@ public final class Dragonfly implements Topology {
     if (gr == gt) {
       return localPorts(router, target, out);
     }
+    if (anyExitLink) {
+      int slot = arrangement.slot(gr, gt, Math.floorMod(hash, linksPerPair), groups, linksPerPair);
+      if (gr * routersPerGroup + slot / globalPorts == router) {
+        out[0] = globalBase + slot % globalPorts;
+        return 1;
+      }
+      return localPorts(router, gr * routersPerGroup + slot / globalPorts, out);
+    }
     int n = 0;
     int base = router * radix + globalBase;
     for (int k = 0; k < globalPorts; k++) {
@@ -546,6 +580,11 @@ public final class Dragonfly implements Topology {
     return globalPorts;
   }
 
+  /** @return whether every router hashes over all of a group pair's links (see {@link Builder#anyExitLink}) */
+  public boolean anyExitLink() {
+    return anyExitLink;
+  }
+
   /** @return global links between every two groups (0 with one group) */
   public int linksPerPair() {
     return linksPerPair;
@@ -580,12 +619,13 @@ public final class Dragonfly implements Topology {
       return String.format(java.util.Locale.ROOT,
           "aries dragonfly: %d groups × (%d rows × %d columns) routers, %d nodes/router, %d rank-2 links/pair, "
               + "%d global ports/router, %d links/group pair (%s); %d routers, %d nodes",
-          groups, rows, columns, nodesPerRouter, rank2Links, globalPorts, linksPerPair, arrangementName,
-          routerCount(), nodeCount());
+          groups, rows, columns, nodesPerRouter, rank2Links, globalPorts, linksPerPair,
+          anyExitLink ? arrangementName + ", any exit link" : arrangementName, routerCount(), nodeCount());
     }
     return String.format(java.util.Locale.ROOT,
         "canonical dragonfly p=%d a=%d h=%d g=%d, %d links/group pair (%s); %d routers, %d nodes",
-        nodesPerRouter, columns, globalPorts, groups, linksPerPair, arrangementName, routerCount(), nodeCount());
+        nodesPerRouter, columns, globalPorts, groups, linksPerPair,
+        anyExitLink ? arrangementName + ", any exit link" : arrangementName, routerCount(), nodeCount());
   }
 
   @Override

@@ -12,6 +12,8 @@ import java.util.Map;
  *       for every link and injection): Kim et al.'s dragonfly.
  *   <li>{@code aries:groups=9} (optional {@code rows=}, {@code cols=}, {@code rank2=}, {@code h=}, {@code nodes=},
  *       {@code links=} per group pair, {@code arrangement=}): an Aries system.
+ *   <li>Both take {@code exit=own|any}: how a packet for another group picks its global link
+ *       ({@link Dragonfly.Builder#anyExitLink(boolean)}; default {@code own}).
  *   <li>Presets: {@code theta} (9 groups, 3,456 nodes [S11]), {@code edison} (15 groups, 5,760 nodes [S11]),
  *       {@code full} (241 groups, 92,544 nodes), {@code aries-small} (3 groups of 2 × 4 routers, 2 global ports per
  *       router: a test system), {@code canonical-small} (p=2, a=4, h=2, 9 groups).
@@ -121,6 +123,13 @@ public final class Topologies {
     if (kv.containsKey("arrangement")) {
       String a = kv.remove("arrangement");
       b.arrangement(GlobalArrangement.byName(a), a);
+    }
+    if (kv.containsKey("exit")) {
+      String e = kv.remove("exit");
+      if (!e.equals("own") && !e.equals("any")) {
+        throw new IllegalArgumentException("topology option exit must be own or any but was \"" + e + "\"");
+      }
+      b.anyExitLink(e.equals("any"));
     }
     if (!kv.isEmpty()) {
       throw new IllegalArgumentException("topology options " + kv.keySet() + " are unknown for " + kind);

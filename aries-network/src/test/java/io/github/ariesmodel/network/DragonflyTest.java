@@ -136,6 +136,43 @@ class DragonflyTest {
   }
 
   @Test
+  void anyExitLinkSpreadsOverTheGroupPairsLinksWithinTheHopBound() {
+    Dragonfly own = Topologies.parse("aries:groups=3,rows=2,cols=4,h=2,arrangement=interleaved");
+    Dragonfly any = Topologies.parse("aries:groups=3,rows=2,cols=4,h=2,arrangement=interleaved,exit=any");
+    assertThat(own.anyExitLink()).isFalse();
+    assertThat(any.anyExitLink()).isTrue();
+    assertThat(any.describe()).contains("any exit link");
+    int[] out = new int[any.maxMinimalPorts()];
+    int bound = 2 * any.maxLocalHops() + 1;
+    int g1 = any.routerInGroup(1, 0);
+    int router = any.routerInGroup(0, 0);
+    // with interleaved links router 0 of group 0 has its own link to group 1: "own" always uses it
+    assertThat(own.minimalPorts(router, g1, 0, out)).isEqualTo(1);
+    assertThat(own.linkClass(router, out[0])).isEqualTo(2);
+    java.util.Set<Integer> exits = new java.util.HashSet<>();
+    for (int hash = 0; hash < any.linksPerPair(); hash++) {
+      int at = router;
+      int hops = 0;
+      while (any.groupOfRouter(at) == 0) {
+        int n = any.minimalPorts(at, g1, hash, out);
+        assertThat(n).isPositive();
+        int next = any.neighborRouter(at, out[n - 1]);
+        if (any.groupOfRouter(next) != 0) {
+          exits.add(at * any.portCount() + out[n - 1]);
+        }
+        at = next;
+        hops++;
+        assertThat(hops).isLessThanOrEqualTo(bound);
+      }
+      assertThat(any.groupOfRouter(at)).isEqualTo(1);
+    }
+    // every one of the group pair's links is used by some hash, not just the router's own
+    assertThat(exits).hasSize(any.linksPerPair());
+    assertThatThrownBy(() -> Topologies.parse("aries:groups=3,exit=some"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("exit").hasMessageContaining("some");
+  }
+
+  @Test
   void nodeCoordinatesRoundTrip() {
     Dragonfly t = Dragonfly.aries(2);
     int node = t.node(1, 5, 15, 3);

@@ -14,16 +14,19 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every built-in routing, on both small fabrics, under uniform and adversarial traffic at loads from light to 1.5
+ * Every built-in routing, on both small fabrics (and the small Aries one with interleaved links and
+ * {@code exit=any}, whose routes take more local hops), under uniform and adversarial traffic at loads from light to 1.5
  * (at least 1.5 × the saturation load of every routing here, which is below 1.0): once injection stops the network
  * drains completely, every generated packet arrives exactly once, and every credit comes home.
  */
 class ReliabilityTest {
 
+  static final String ARIES_SMALL_ANY_EXIT = "aries:groups=3,rows=2,cols=4,h=2,arrangement=interleaved,exit=any";
+
   static Stream<Arguments> cases() {
     List<Arguments> list = new ArrayList<>();
     for (String routing : Routings.builtInNames()) {
-      for (String topo : new String[] {"canonical-small", "aries-small"}) {
+      for (String topo : new String[] {"canonical-small", "aries-small", ARIES_SMALL_ANY_EXIT}) {
         for (TrafficPattern pattern : new TrafficPattern[] {TrafficPattern.UNIFORM, TrafficPattern.ADVERSARIAL}) {
           for (double load : new double[] {0.2, 0.8, 1.5}) {
             list.add(Arguments.of(routing, topo, pattern, load));
