@@ -2,6 +2,7 @@ package io.github.ariesmodel.network;
 
 import io.github.ariesmodel.core.DeliveryMode;
 import io.github.ariesmodel.core.packet.Packet;
+import io.github.ariesmodel.core.sim.FabricEndpoints;
 import io.github.ariesmodel.core.spi.EventHandler;
 import io.github.ariesmodel.core.spi.Fabric;
 import io.github.ariesmodel.core.spi.FabricEndpoint;
@@ -80,7 +81,7 @@ public final class RouterFabric implements Fabric {
   private final int[] qHead;
   private final int[] qTail;
   // per node
-  private final FabricEndpoint[] endpoints;
+  private final FabricEndpoints endpoints;
   private final int[] injFree;
   private final long[] injLinkFreeAt;
   private final boolean[] injBlocked;
@@ -176,7 +177,7 @@ public final class RouterFabric implements Fabric {
     Arrays.fill(qHead, -1);
     Arrays.fill(qTail, -1);
     int nodes = topo.nodeCount();
-    this.endpoints = new FabricEndpoint[nodes];
+    this.endpoints = new FabricEndpoints(nodes);
     this.injFree = new int[nodes];
     Arrays.fill(injFree, injectionBufferBytes);
     this.injLinkFreeAt = new long[nodes];
@@ -349,26 +350,18 @@ public final class RouterFabric implements Fabric {
 
   @Override
   public int nodeCount() {
-    return endpoints.length;
+    return endpoints.nodeCount();
   }
 
   @Override
   public void attach(int nodeId, FabricEndpoint endpoint) {
-    checkNode("nodeId", nodeId);
-    if (endpoint == null) {
-      throw new IllegalArgumentException("endpoint must not be null");
-    }
-    if (endpoints[nodeId] != null) {
-      throw new IllegalStateException("node " + nodeId + " is already attached");
-    }
-    endpoints[nodeId] = endpoint;
+    endpoints.attach(nodeId, endpoint);
   }
 
   @Override
   public boolean inject(Packet packet) {
+    endpoints.checkPacket(packet);
     int node = packet.sourceNode();
-    checkNode("packet.sourceNode", node);
-    checkNode("packet.destinationNode", packet.destinationNode());
     int bytes = packet.wireBytes();
     if (injFree[node] < bytes) {
       injBlocked[node] = true;
@@ -420,7 +413,7 @@ public final class RouterFabric implements Fabric {
         injFree[node] += (int) ((arg >>> 32) & 0xFFFF);
         if (injBlocked[node]) {
           injBlocked[node] = false;
-          FabricEndpoint e = endpoints[node];
+          FabricEndpoint e = endpoints.endpointOrNull(node);
           if (e != null) {
             e.injectionReady(now);
           }
@@ -435,11 +428,7 @@ public final class RouterFabric implements Fabric {
         if ((p.routeFlags() & RouteFlags.NON_MINIMAL) != 0) {
           nonMinimalDelivered++;
         }
-        FabricEndpoint e = endpoints[node];
-        if (e == null) {
-          throw new IllegalStateException("packet for node " + node + " which has no endpoint attached: " + p);
-        }
-        e.deliver(now, p);
+        endpoints.endpointFor(p).deliver(now, p);
         tryEject(now, node);
         break;
       }
@@ -648,11 +637,6 @@ public final class RouterFabric implements Fabric {
     freeSlot = s;
   }
 
-  private void checkNode(String what, int node) {
-    if (node < 0 || node >= endpoints.length) {
-      throw new IllegalArgumentException(what + " must be in [0, " + (endpoints.length - 1) + "] but was " + node);
-    }
-  }
 
   // ---------------------------------------------------------------- router view
 

@@ -16,7 +16,7 @@ import io.github.ariesmodel.core.spi.Scheduler;
 public final class IdealFabric implements Fabric {
 
   private final Scheduler scheduler;
-  private final FabricEndpoint[] endpoints;
+  private final FabricEndpoints endpoints;
   private final long latencyPs;
   private final double bytesPerSecond;
   private final long[] sourceFreeAt;
@@ -46,7 +46,7 @@ public final class IdealFabric implements Fabric {
       throw new IllegalArgumentException("injectionBytesPerSecond must be > 0 but was " + injectionBytesPerSecond);
     }
     this.scheduler = scheduler;
-    this.endpoints = new FabricEndpoint[nodeCount];
+    this.endpoints = new FabricEndpoints(nodeCount);
     this.latencyPs = latencyPs;
     this.bytesPerSecond = injectionBytesPerSecond;
     this.sourceFreeAt = new long[nodeCount];
@@ -54,22 +54,17 @@ public final class IdealFabric implements Fabric {
 
   @Override
   public int nodeCount() {
-    return endpoints.length;
+    return endpoints.nodeCount();
   }
 
   @Override
   public void attach(int nodeId, FabricEndpoint endpoint) {
-    checkNode("nodeId", nodeId);
-    if (endpoints[nodeId] != null) {
-      throw new IllegalStateException("node " + nodeId + " is already attached");
-    }
-    endpoints[nodeId] = endpoint;
+    endpoints.attach(nodeId, endpoint);
   }
 
   @Override
   public boolean inject(Packet packet) {
-    checkNode("packet.sourceNode", packet.sourceNode());
-    checkNode("packet.destinationNode", packet.destinationNode());
+    endpoints.checkPacket(packet);
     long now = scheduler.now();
     long start = Math.max(now, sourceFreeAt[packet.sourceNode()]);
     long ser = Double.isInfinite(bytesPerSecond) ? 0 : SimTime.serializationPs(packet.wireBytes(), bytesPerSecond);
@@ -86,19 +81,9 @@ public final class IdealFabric implements Fabric {
 
   private void arrive(long now, Object ref, long arg) {
     Packet p = (Packet) ref;
-    FabricEndpoint e = endpoints[p.destinationNode()];
-    if (e == null) {
-      throw new IllegalStateException("packet for node " + p.destinationNode() + " which has no endpoint attached: "
-          + p);
-    }
+    FabricEndpoint e = endpoints.endpointFor(p);
     delivered++;
     e.deliver(now, p);
   }
 
-  private void checkNode(String what, int node) {
-    if (node < 0 || node >= endpoints.length) {
-      throw new IllegalArgumentException(
-          what + " must be in [0, " + (endpoints.length - 1) + "] but was " + node);
-    }
-  }
 }

@@ -1,6 +1,7 @@
 package io.github.ariesmodel.testkit.fake;
 
 import io.github.ariesmodel.core.packet.Packet;
+import io.github.ariesmodel.core.sim.FabricEndpoints;
 import io.github.ariesmodel.core.spi.Fabric;
 import io.github.ariesmodel.core.spi.FabricEndpoint;
 import io.github.ariesmodel.core.spi.Scheduler;
@@ -25,7 +26,7 @@ import java.util.List;
 public final class RecordingFabric implements Fabric {
 
   private final Scheduler clock;
-  private final FabricEndpoint[] endpoints;
+  private final FabricEndpoints endpoints;
   private final List<Packet> injected = new ArrayList<>();
   private final List<Packet> pending = new ArrayList<>();
   private int refusals;
@@ -44,24 +45,17 @@ public final class RecordingFabric implements Fabric {
       throw new IllegalArgumentException("clock must not be null");
     }
     this.clock = clock;
-    this.endpoints = new FabricEndpoint[nodeCount];
+    this.endpoints = new FabricEndpoints(nodeCount);
   }
 
   @Override
   public int nodeCount() {
-    return endpoints.length;
+    return endpoints.nodeCount();
   }
 
   @Override
   public void attach(int nodeId, FabricEndpoint endpoint) {
-    checkNode("nodeId", nodeId);
-    if (endpoint == null) {
-      throw new IllegalArgumentException("endpoint must not be null");
-    }
-    if (endpoints[nodeId] != null) {
-      throw new IllegalStateException("node " + nodeId + " is already attached");
-    }
-    endpoints[nodeId] = endpoint;
+    endpoints.attach(nodeId, endpoint);
   }
 
   /**
@@ -72,8 +66,7 @@ public final class RecordingFabric implements Fabric {
    */
   @Override
   public boolean inject(Packet packet) {
-    checkNode("packet.sourceNode", packet.sourceNode());
-    checkNode("packet.destinationNode", packet.destinationNode());
+    endpoints.checkPacket(packet);
     if (refusals > 0) {
       refusals--;
       return false;
@@ -102,7 +95,7 @@ public final class RecordingFabric implements Fabric {
    * @param nodeId an attached node
    */
   public void signalInjectionReady(int nodeId) {
-    endpoint(nodeId).injectionReady(clock.now());
+    endpoints.endpoint(nodeId).injectionReady(clock.now());
   }
 
   /** @return every packet accepted so far, in injection order (read-only view) */
@@ -128,7 +121,7 @@ public final class RecordingFabric implements Fabric {
       throw new IllegalArgumentException("packet is not pending in this fabric: " + packet);
     }
     pending.remove(i);
-    endpoint(packet.destinationNode()).deliver(clock.now(), packet);
+    endpoints.endpoint(packet.destinationNode()).deliver(clock.now(), packet);
   }
 
   /**
@@ -170,18 +163,5 @@ public final class RecordingFabric implements Fabric {
     return -1;
   }
 
-  private FabricEndpoint endpoint(int nodeId) {
-    checkNode("nodeId", nodeId);
-    FabricEndpoint e = endpoints[nodeId];
-    if (e == null) {
-      throw new IllegalStateException("node " + nodeId + " has no endpoint attached");
-    }
-    return e;
-  }
 
-  private void checkNode(String what, int node) {
-    if (node < 0 || node >= endpoints.length) {
-      throw new IllegalArgumentException(what + " must be in [0, " + (endpoints.length - 1) + "] but was " + node);
-    }
-  }
 }

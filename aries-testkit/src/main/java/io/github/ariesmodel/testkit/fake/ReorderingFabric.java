@@ -1,6 +1,7 @@
 package io.github.ariesmodel.testkit.fake;
 
 import io.github.ariesmodel.core.packet.Packet;
+import io.github.ariesmodel.core.sim.FabricEndpoints;
 import io.github.ariesmodel.core.spi.EventHandler;
 import io.github.ariesmodel.core.spi.Fabric;
 import io.github.ariesmodel.core.spi.FabricEndpoint;
@@ -22,7 +23,7 @@ import java.util.SplittableRandom;
 public final class ReorderingFabric implements Fabric {
 
   private final Scheduler scheduler;
-  private final FabricEndpoint[] endpoints;
+  private final FabricEndpoints endpoints;
   private final long latencyPs;
   private final long jitterPs;
   private final SplittableRandom random;
@@ -52,7 +53,7 @@ public final class ReorderingFabric implements Fabric {
       throw new IllegalArgumentException("jitterPs must be in [0, 2^63 - 2] but was " + jitterPs);
     }
     this.scheduler = scheduler;
-    this.endpoints = new FabricEndpoint[nodeCount];
+    this.endpoints = new FabricEndpoints(nodeCount);
     this.latencyPs = latencyPs;
     this.jitterPs = jitterPs;
     this.random = new SplittableRandom(seed);
@@ -60,25 +61,17 @@ public final class ReorderingFabric implements Fabric {
 
   @Override
   public int nodeCount() {
-    return endpoints.length;
+    return endpoints.nodeCount();
   }
 
   @Override
   public void attach(int nodeId, FabricEndpoint endpoint) {
-    checkNode("nodeId", nodeId);
-    if (endpoint == null) {
-      throw new IllegalArgumentException("endpoint must not be null");
-    }
-    if (endpoints[nodeId] != null) {
-      throw new IllegalStateException("node " + nodeId + " is already attached");
-    }
-    endpoints[nodeId] = endpoint;
+    endpoints.attach(nodeId, endpoint);
   }
 
   @Override
   public boolean inject(Packet packet) {
-    checkNode("packet.sourceNode", packet.sourceNode());
-    checkNode("packet.destinationNode", packet.destinationNode());
+    endpoints.checkPacket(packet);
     long now = scheduler.now();
     packet.injectedAtPs(now);
     long delay = latencyPs + (jitterPs == 0 ? 0 : random.nextLong(jitterPs + 1));
@@ -93,18 +86,9 @@ public final class ReorderingFabric implements Fabric {
 
   private void arrive(long now, Object ref, long arg) {
     Packet p = (Packet) ref;
-    FabricEndpoint e = endpoints[p.destinationNode()];
-    if (e == null) {
-      throw new IllegalStateException("packet for node " + p.destinationNode() + " which has no endpoint attached: "
-          + p);
-    }
+    FabricEndpoint e = endpoints.endpointFor(p);
     delivered++;
     e.deliver(now, p);
   }
 
-  private void checkNode(String what, int node) {
-    if (node < 0 || node >= endpoints.length) {
-      throw new IllegalArgumentException(what + " must be in [0, " + (endpoints.length - 1) + "] but was " + node);
-    }
-  }
 }
