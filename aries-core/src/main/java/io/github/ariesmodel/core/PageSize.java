@@ -2,7 +2,6 @@ package io.github.ariesmodel.core;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import java.util.Locale;
 
 /**
  * A page size the Aries IOMMU can translate: 4 KB pages through a two-level table, or huge pages of 2 MB × 2^n
@@ -65,38 +64,26 @@ public record PageSize(int shift) implements Comparable<PageSize> {
   }
 
   /**
-   * Parses {@code 4K}, {@code 2M}, {@code 1G}, … (case-insensitive, optional trailing {@code B}).
+   * Parses {@code 4K}, {@code 2M}, {@code 1G}, … as {@link ByteCount} reads sizes (case-insensitive, optional
+   * trailing {@code B}).
    *
    * @param text the text
    * @return the page size
    * @throws IllegalArgumentException quoting the text when it is not a valid page size
    */
   public static PageSize parse(String text) {
-    checkArgument(text != null, "page size text must not be null");
-    String t = text.trim().toUpperCase(Locale.ROOT);
-    if (t.endsWith("B")) {
-      t = t.substring(0, t.length() - 1);
-    }
-    int unitShift;
-    if (t.endsWith("K")) {
-      unitShift = 10;
-    } else if (t.endsWith("M")) {
-      unitShift = 20;
-    } else if (t.endsWith("G")) {
-      unitShift = 30;
-    } else {
+    long bytes;
+    try {
+      bytes = ByteCount.parse("page size", text);
+    } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
-          "page size must look like 4K, 2M or 1G (4K, or 2M..64G in powers of two) but was \"" + text + "\"");
+          "page size must look like 4K, 2M or 1G (4K, or 2M..64G in powers of two) but was \""
+              + Texts.abbreviate(text) + "\"", e);
     }
     try {
-      long n = Long.parseLong(t.substring(0, t.length() - 1));
-      checkArgument(n > 0 && n <= (1L << 20), "page size out of range in \"%s\"", text);
-      return ofBytes(n << unitShift);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          "page size must look like 4K, 2M or 1G (4K, or 2M..64G in powers of two) but was \"" + text + "\"", e);
+      return ofBytes(bytes);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(e.getMessage() + " (text \"" + text + "\")", e);
+      throw new IllegalArgumentException(e.getMessage() + " (text \"" + Texts.abbreviate(text) + "\")", e);
     }
   }
 
