@@ -4,6 +4,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 
 import java.math.BigInteger;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * A 70-bit Aries network address: the node (NIC endpoint) that owns the memory, the memory domain handle that selects
@@ -125,39 +126,41 @@ public record NetworkAddress(int nodeId, int mdh, long offset) implements Compar
 
   /**
    * Parses the text form {@code node:mdh:offset} produced by {@link #toString()}. Node and MDH are decimal; the offset
-   * is {@code 0x}-prefixed hex or decimal.
+   * is {@code 0x}-prefixed hex or decimal. Only ASCII digits are accepted: no signs, spaces or other scripts' digits.
    *
    * @param text the text to parse
    * @return the address
-   * @throws IllegalArgumentException quoting the text when it is malformed or a field is out of range
+   * @throws IllegalArgumentException quoting the text (at most 80 characters) when it is malformed or a field is out
+   *     of range
    */
   public static NetworkAddress parse(String text) {
     checkArgument(text != null, "text must not be null");
+    String shown = Texts.abbreviate(text);
     String[] parts = text.split(":", -1);
-    checkArgument(
-        parts.length == 3, "network address must look like node:mdh:offset (e.g. 12:7:0x1f40) but was \"%s\"", text);
-    try {
-      int nodeId = Integer.parseInt(parts[0]);
-      int mdh = Integer.parseInt(parts[1]);
-      String off = parts[2];
-      boolean hex = off.startsWith("0x") || off.startsWith("0X");
-      long offset = hex ? Long.parseUnsignedLong(off.substring(2), 16) : Long.parseLong(off);
-      if (offset < 0) {
-        // Hex offsets are unsigned (>= 2^63 wraps negative); decimal ones are signed as written.
-        throw new IllegalArgumentException(
-            "offset must be in [0, " + MAX_OFFSET + "] but was "
-                + (hex ? Long.toUnsignedString(offset) : Long.toString(offset)) + " in \"" + text + "\"");
-      }
-      return new NetworkAddress(nodeId, mdh, offset);
-    } catch (NumberFormatException e) {
+    if (parts.length != 3
+        || !DECIMAL.matcher(parts[0]).matches()
+        || !DECIMAL.matcher(parts[1]).matches()
+        || !(DECIMAL.matcher(parts[2]).matches() || HEX.matcher(parts[2]).matches())) {
       throw new IllegalArgumentException(
-          "network address must look like node:mdh:offset (e.g. 12:7:0x1f40) but was \"" + text + "\"", e);
-    } catch (IllegalArgumentException e) {
-      if (e.getMessage() != null && e.getMessage().contains(text)) {
-        throw e;
-      }
-      throw new IllegalArgumentException(e.getMessage() + " in \"" + text + "\"", e);
+          "network address must look like node:mdh:offset (e.g. 12:7:0x1f40) but was \"" + shown + "\"");
     }
+    long node = parseField("nodeId", parts[0], 10, MAX_NODE_ID, shown);
+    long mdh = parseField("mdh", parts[1], 10, MAX_MDH, shown);
+    boolean hex = parts[2].length() > 2 && (parts[2].charAt(1) == 'x' || parts[2].charAt(1) == 'X');
+    long offset = parseField("offset", hex ? parts[2].substring(2) : parts[2], hex ? 16 : 10, MAX_OFFSET, shown);
+    return new NetworkAddress((int) node, (int) mdh, offset);
+  }
+
+  private static final Pattern DECIMAL = Pattern.compile("[0-9]{1,40}");
+  private static final Pattern HEX = Pattern.compile("0[xX][0-9a-fA-F]{1,40}");
+
+  private static long parseField(String name, String digits, int radix, long max, String shown) {
+    BigInteger v = new BigInteger(digits, radix);
+    if (v.compareTo(BigInteger.valueOf(max)) > 0) {
+      throw new IllegalArgumentException(
+          name + " must be in [0, " + max + "] but was " + v + " in \"" + shown + "\"");
+    }
+    return v.longValueExact();
   }
 
   /** The top 6 bits (69..64) of the 70-bit integer. @return bits 69..64 as a long in 0..63 */

@@ -114,8 +114,23 @@ class NetworkAddressTest {
         .hasMessageContaining("offset must be in [0, 1099511627775]");
     assertThatThrownBy(() -> NetworkAddress.parse("1:2:0xffffffffffffffff"))
         .hasMessageContaining("offset must be in [0, 1099511627775] but was 18446744073709551615");
-    assertThatThrownBy(() -> NetworkAddress.parse("1:2:-5"))
-        .hasMessageContaining("offset must be in [0, 1099511627775] but was -5 in \"1:2:-5\"");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"+1:2:3", "-0:0:0", "1:2:0x+5", "1:2:-5", "١:2:3", "1:٢:3", "1:2:0x１", "1:+2:3"})
+  void signsAndNonAsciiDigitsAreMalformed(String text) {
+    assertThatThrownBy(() -> NetworkAddress.parse(text))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("must look like node:mdh:offset")
+        .hasMessageContaining("\"" + text + "\"");
+  }
+
+  @Test
+  void longTextIsEchoedAbbreviated() {
+    String text = "1:2:" + "9".repeat(5_000);
+    assertThatThrownBy(() -> NetworkAddress.parse(text))
+        .hasMessageContaining("5004 characters")
+        .satisfies(e -> org.assertj.core.api.Assertions.assertThat(e.getMessage()).hasSizeLessThan(200));
   }
 
   @Test
