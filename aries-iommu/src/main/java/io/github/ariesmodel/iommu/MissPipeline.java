@@ -50,6 +50,7 @@ final class MissPipeline {
   // Free slots (a stack that grows when the backlog does).
   private TranslationSlot[] pool;
   private int poolSize;
+  private int slotsMade;
 
   // Input FIFO (ring, grows by doubling); the head's stalls are counted in headStallMask.
   private TranslationSlot[] queue = new TranslationSlot[INITIAL_QUEUE];
@@ -89,6 +90,7 @@ final class MissPipeline {
       pool[i] = new TranslationSlot();
     }
     poolSize = pool.length;
+    slotsMade = pool.length;
   }
 
   /** @return the walker this pipeline sends its misses to */
@@ -147,8 +149,17 @@ final class MissPipeline {
     return qSize;
   }
 
+  /** @return slot objects made so far: grows only while the backlog reaches a new high */
+  int slotsMade() {
+    return slotsMade;
+  }
+
   private TranslationSlot take() {
-    return poolSize > 0 ? pool[--poolSize] : new TranslationSlot();
+    if (poolSize > 0) {
+      return pool[--poolSize];
+    }
+    slotsMade++;
+    return new TranslationSlot();
   }
 
   private void give(TranslationSlot s) {
