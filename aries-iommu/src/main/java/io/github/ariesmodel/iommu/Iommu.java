@@ -4,7 +4,6 @@ import io.github.ariesmodel.core.AccessKind;
 import io.github.ariesmodel.core.MemoryDomainDescriptor;
 import io.github.ariesmodel.core.MemoryRegistration;
 import io.github.ariesmodel.core.NetworkAddresses;
-import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.core.PageTableEntry;
 import io.github.ariesmodel.core.Status;
 import io.github.ariesmodel.core.spi.AddressTranslation;
