@@ -48,8 +48,8 @@ public enum BuiltInPolicy implements ReplacementPolicyFactory {
   }
 
   /**
-   * The policy with a short name or enum name, case-insensitive ({@code lru}, {@code plru}, {@code pseudo-lru},
-   * {@code random}).
+   * The built-in policy with a short name or enum name, case-insensitive ({@code lru}, {@code plru},
+   * {@code pseudo-lru}, {@code random}). To also find users' policies, use {@link ReplacementPolicies#byName}.
    *
    * @param name the name
    * @return the policy

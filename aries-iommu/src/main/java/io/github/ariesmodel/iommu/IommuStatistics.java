@@ -30,4 +30,20 @@ public record IommuStatistics(
   public TranslationStatistics client(TranslationClient client) {
     return perClient.get(client);
   }
+
+  /**
+   * A few lines: each of the four clients (shown even when idle), the total, and the cache-wide counters; histograms
+   * appear as summaries (see {@link TranslationStatistics#toString()}).
+   */
+  @Override
+  public String toString() {
+    StringBuilder b = new StringBuilder("IommuStatistics\n");
+    for (TranslationClient c : TranslationClient.values()) {
+      b.append("  ").append(c).append(": ").append(perClient.get(c)).append('\n');
+    }
+    return b.append("  TOTAL: ").append(total).append('\n')
+        .append("  invalidations=").append(invalidations).append(" invalidationCommands=")
+        .append(invalidationCommands).append(" pteFetches=").append(pteFetches)
+        .toString();
+  }
 }

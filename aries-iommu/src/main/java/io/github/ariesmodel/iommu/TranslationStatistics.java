@@ -1,5 +1,6 @@
 package io.github.ariesmodel.iommu;
 
+import java.util.Locale;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -82,5 +83,24 @@ public record TranslationStatistics(
       throw new IllegalArgumentException("percentile must be in [0, 100] but was " + percentile);
     }
     return latencyPs.getTotalCount() == 0 ? 0 : latencyPs.getValueAtPercentile(percentile) / 1000.0;
+  }
+
+  /**
+   * One line: the counters, then the latency histogram as a summary (count, mean, p50, p99 and max, nanoseconds), for
+   * example {@code translations=2 hits=1 misses=1 ... latency ns: count=2 mean=105.0 p50=10.0 p99=200.0 max=200.0}.
+   */
+  @Override
+  public String toString() {
+    long count = latencyPs.getTotalCount();
+    return "translations=" + translations + " hits=" + hits + " misses=" + misses + " merged=" + mergedMisses
+        + " evictions=" + evictions + " faults=" + faults + " stalls(all-ways-pending=" + stallsAllWaysPending
+        + " no-fetch-buffer=" + stallsNoFetchBuffer + " in-flight-limit=" + stallsInFlightLimit + ") one-level="
+        + oneLevelWalks + " two-level=" + twoLevelWalks + " prefetches=" + prefetches + " latency ns: count=" + count
+        + " mean=" + ns(meanLatencyNs()) + " p50=" + ns(latencyPercentileNs(50)) + " p99="
+        + ns(latencyPercentileNs(99)) + " max=" + ns(count == 0 ? 0 : latencyPs.getMaxValue() / 1000.0);
+  }
+
+  private static String ns(double v) {
+    return String.format(Locale.ROOT, "%.1f", v);
   }
 }

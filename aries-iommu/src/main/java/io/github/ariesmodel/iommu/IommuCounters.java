@@ -1,0 +1,126 @@
+package io.github.ariesmodel.iommu;
+
+import io.github.ariesmodel.core.spi.TranslationClient;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The IOMMU's performance counters, per {@link TranslationClient}, each kind keyed by an enum so a new stall cause
+ * or event gets its own counter (aries-facts §4 [S6c] lists the hardware's: PTE-cache hits, misses, evictions,
+ * 1-level and 2-level translations, OFB and all-ways-pending stalls; the model adds merged misses, faults, prefetches
+ * and latency). Latency histograms are made on a client's first completion.
+ */
+final class IommuCounters {
+
+  /** What is counted per client, apart from stalls (counted by {@link StallCause}). */
+  enum Event {
+    TRANSLATIONS,
+    HITS,
+    MISSES,
+    MERGED_MISSES,
+    EVICTIONS,
+    FAULTS,
+    ONE_LEVEL_WALKS,
+    TWO_LEVEL_WALKS,
+    PREFETCHES,
+    /** Not an event count: the sum of latencies, picoseconds. */
+    LATENCY_PS
+  }
+
+  private static final TranslationClient[] CLIENTS = TranslationClient.values();
+  private static final int EVENTS = Event.values().length;
+  private static final int CAUSES = StallCause.values().length;
+
+  private final long[][] events = new long[CLIENTS.length][EVENTS];
+  private final long[][] stalls = new long[CLIENTS.length][CAUSES];
+  private final Histogram[] latency = new Histogram[CLIENTS.length];
+
+  /** Adds one to an event counter. */
+  void count(TranslationClient client, Event event) {
+    events[client.ordinal()][event.ordinal()]++;
+  }
+
+  /** Adds one to a stall counter. */
+  void countStall(TranslationClient client, StallCause cause) {
+    stalls[client.ordinal()][cause.ordinal()]++;
+  }
+
+  /** Adds a completed translation's latency to the sum and the histogram. */
+  void recordLatency(TranslationClient client, long latencyPs) {
+    int c = client.ordinal();
+    events[c][Event.LATENCY_PS.ordinal()] += latencyPs;
+    Histogram h = latency[c];
+    if (h == null) {
+      h = new Histogram(3);
+      latency[c] = h;
+    }
+    h.recordValue(latencyPs);
+  }
+
+  /** @return one counter's value */
+  long get(TranslationClient client, Event event) {
+    return events[client.ordinal()][event.ordinal()];
+  }
+
+  /** @return one stall counter's value */
+  long get(TranslationClient client, StallCause cause) {
+    return stalls[client.ordinal()][cause.ordinal()];
+  }
+
+  /** Zeroes every counter and histogram. */
+  void reset() {
+    for (int c = 0; c < CLIENTS.length; c++) {
+      Arrays.fill(events[c], 0);
+      Arrays.fill(stalls[c], 0);
+      if (latency[c] != null) {
+        latency[c].reset();
+      }
+    }
+  }
+
+  /**
+   * A snapshot, per client and summed; a null {@code counters} (an IOMMU that never translated) gives zeros.
+   *
+   * @return statistics of each client (all four, zeros included), of all together, and the cache-wide counters given
+   */
+  static IommuStatistics snapshot(
+      IommuCounters counters, long invalidations, long invalidationCommands, long pteFetches) {
+    Map<TranslationClient, TranslationStatistics> per = new EnumMap<>(TranslationClient.class);
+    long[] totalEvents = new long[EVENTS];
+    long[] totalStalls = new long[CAUSES];
+    Histogram all = new Histogram(3);
+    for (TranslationClient c : CLIENTS) {
+      long[] e = new long[EVENTS];
+      long[] s = new long[CAUSES];
+      Histogram h = new Histogram(3);
+      if (counters != null) {
+        int i = c.ordinal();
+        System.arraycopy(counters.events[i], 0, e, 0, EVENTS);
+        System.arraycopy(counters.stalls[i], 0, s, 0, CAUSES);
+        if (counters.latency[i] != null) {
+          h.add(counters.latency[i]);
+          all.add(counters.latency[i]);
+        }
+      }
+      per.put(c, statistics(e, s, h));
+      for (int k = 0; k < EVENTS; k++) {
+        totalEvents[k] += e[k];
+      }
+      for (int k = 0; k < CAUSES; k++) {
+        totalStalls[k] += s[k];
+      }
+    }
+    return new IommuStatistics(per, statistics(totalEvents, totalStalls, all), invalidations, invalidationCommands,
+        pteFetches);
+  }
+
+  private static TranslationStatistics statistics(long[] e, long[] s, Histogram h) {
+    return new TranslationStatistics(e[Event.TRANSLATIONS.ordinal()], e[Event.HITS.ordinal()],
+        e[Event.MISSES.ordinal()], e[Event.MERGED_MISSES.ordinal()], e[Event.EVICTIONS.ordinal()],
+        e[Event.FAULTS.ordinal()], s[StallCause.ALL_WAYS_PENDING.ordinal()], s[StallCause.NO_FETCH_BUFFER.ordinal()],
+        s[StallCause.IN_FLIGHT_LIMIT.ordinal()], e[Event.ONE_LEVEL_WALKS.ordinal()],
+        e[Event.TWO_LEVEL_WALKS.ordinal()], e[Event.PREFETCHES.ordinal()], e[Event.LATENCY_PS.ordinal()], h);
+  }
+}

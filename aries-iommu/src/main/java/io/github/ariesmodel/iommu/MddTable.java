@@ -1,0 +1,125 @@
+package io.github.ariesmodel.iommu;
+
+import io.github.ariesmodel.core.MemoryDomainDescriptor;
+import io.github.ariesmodel.core.NetworkAddress;
+import io.github.ariesmodel.core.NetworkAddresses;
+import java.util.Arrays;
+
+/**
+ * The NIC's memory domain descriptor table: up to 4,096 MDDs chosen by the 12-bit MDH of a network address
+ * (aries-facts §4 [S6b]: MDD table RAM address 12 bits, so 4,096 MDDs per NIC, derived), each with where its
+ * registration's page frames and page tables lie in host memory.
+ *
+ * <p>The hardware MDD holds the translation context ({@code mmu_tc}) and a base; this model keeps each
+ * registration's own table roots beside its descriptor instead (a modelling choice, see {@link Iommu}). Handles are
+ * handed out round-robin from the last one given, skipping those in use, so a deregistered MDH is not reused at once.
+ *
+ * <p>Cost: the arrays grow (doubling) to the highest MDH in use; an IOMMU that never registers allocates none.
+ */
+final class MddTable {
+
+  static final int CAPACITY = NetworkAddress.MAX_MDH + 1;
+
+  // Shared empty tables (zero-length arrays cannot change), so an IOMMU that never registers allocates none.
+  private static final MemoryDomainDescriptor[] NO_MDDS = new MemoryDomainDescriptor[0];
+  private static final long[] NO_LONGS = new long[0];
+
+  private MemoryDomainDescriptor[] mdds = NO_MDDS;
+  private long[] dataBase = NO_LONGS;
+  private long[] directoryBase = NO_LONGS;
+  private long[] leafBase = NO_LONGS;
+  private long[] leafEnd = NO_LONGS;
+  private int nextMdh;
+
+  /**
+   * The next MDH not holding a valid descriptor, searching round-robin from the one after the last handed out.
+   *
+   * @throws IllegalStateException when all 4,096 are valid
+   */
+  int freeMdh() {
+    for (int n = 0; n < CAPACITY; n++) {
+      int mdh = (nextMdh + n) & NetworkAddress.MAX_MDH;
+      if (mdh >= mdds.length || mdds[mdh] == null || !mdds[mdh].valid()) {
+        nextMdh = (mdh + 1) & NetworkAddress.MAX_MDH;
+        return mdh;
+      }
+    }
+    throw new IllegalStateException("no free MDH: all 4096 memory domain descriptors are registered");
+  }
+
+  /** Stores a descriptor and the tables {@link PageTableBuilder} built for it, under {@code d.mdh()}. */
+  void put(MemoryDomainDescriptor d, PageTableBuilder.Tables tables) {
+    int mdh = d.mdh();
+    ensureCapacity(mdh);
+    mdds[mdh] = d;
+    dataBase[mdh] = tables.data();
+    directoryBase[mdh] = tables.directory();
+    leafBase[mdh] = tables.leaf();
+    leafEnd[mdh] = tables.leafEnd();
+  }
+
+  private void ensureCapacity(int mdh) {
+    if (mdh < mdds.length) {
+      return;
+    }
+    int n = Math.min(CAPACITY, Math.max(8, Integer.highestOneBit(mdh) << 1));
+    mdds = Arrays.copyOf(mdds, n);
+    dataBase = Arrays.copyOf(dataBase, n);
+    directoryBase = Arrays.copyOf(directoryBase, n);
+    leafBase = Arrays.copyOf(leafBase, n);
+    leafEnd = Arrays.copyOf(leafEnd, n);
+  }
+
+  /** @return the descriptor at an MDH (valid or invalidated), or null when that MDH was never registered */
+  MemoryDomainDescriptor get(int mdh) {
+    return mdh < mdds.length ? mdds[mdh] : null;
+  }
+
+  /**
+   * The descriptor of an MDH that was registered at some time.
+   *
+   * @throws IllegalArgumentException when the MDH is out of range or was never registered
+   */
+  MemoryDomainDescriptor registered(int mdh) {
+    NetworkAddresses.checkMdh(mdh);
+    MemoryDomainDescriptor d = get(mdh);
+    if (d == null) {
+      throw new IllegalArgumentException("mdh " + mdh + " was never registered");
+    }
+    return d;
+  }
+
+  /**
+   * Marks a valid descriptor invalid (deregistration); its tables stay where they are.
+   *
+   * @throws IllegalArgumentException when the MDH is out of range or not valid
+   */
+  void invalidate(int mdh) {
+    NetworkAddresses.checkMdh(mdh);
+    MemoryDomainDescriptor d = get(mdh);
+    if (d == null || !d.valid()) {
+      throw new IllegalArgumentException("mdh " + mdh + " is not registered");
+    }
+    mdds[mdh] = d.invalidated();
+  }
+
+  /** @return the physical address of the registration's first page frame */
+  long dataBase(int mdh) {
+    return dataBase[mdh];
+  }
+
+  /** @return the physical address of the directory table (4 KB pages), 0 for huge pages */
+  long directoryBase(int mdh) {
+    return directoryBase[mdh];
+  }
+
+  /** @return the physical address of the first leaf table */
+  long leafBase(int mdh) {
+    return leafBase[mdh];
+  }
+
+  /** @return one past the last leaf PTE's byte: next-line prefetch stops there */
+  long leafEnd(int mdh) {
+    return leafEnd[mdh];
+  }
+}

@@ -1,0 +1,380 @@
+package io.github.ariesmodel.iommu;
+
+import io.github.ariesmodel.core.AccessKind;
+import io.github.ariesmodel.core.PageSize;
+import io.github.ariesmodel.core.PageTableEntries;
+import io.github.ariesmodel.core.Status;
+import io.github.ariesmodel.core.spi.EventHandler;
+import io.github.ariesmodel.core.spi.HostMemory;
+import io.github.ariesmodel.core.spi.Scheduler;
+import io.github.ariesmodel.core.spi.TranslationClient;
+import io.github.ariesmodel.core.spi.TranslationListener;
+import io.github.ariesmodel.iommu.IommuCounters.Event;
+import io.github.ariesmodel.iommu.internal.SetAssociativePteCache;
+import java.util.Arrays;
+
+/**
+ * The IOMMU's latency-hiding translation pipeline (aries-facts §4 [S6c]): an input FIFO, up to {@code maxInFlight}
+ * (32) requests in flight, lookups in the shared PTE cache, misses handed to the {@link PteWalker}, hits completing
+ * under outstanding misses, and stalls when no fetch buffer is free or every way of a set is pending (counted by
+ * {@link StallCause}, each cause once per request and once more after it entered the pipeline).
+ *
+ * <p>Timing: requests are accepted in order, one per {@code issueIntervalPs}, while fewer than {@code maxInFlight}
+ * are in flight. A request completes {@code hitLatencyPs} after its last needed line is valid (or after acceptance,
+ * for a fault found by the MDD checks). A stalled request blocks those behind it (the hardware's {@code trp_hold})
+ * and is retried in order whenever a fetch completes or a translation leaves. Next-line prefetch when the
+ * configuration and the MDD's {@code mmu_prefetch} hint [S6b] allow it.
+ *
+ * <p>Each request is a pooled {@link TranslationSlot}; the FIFO, the blocked list and the pool are arrays of slots,
+ * so once the pool has reached the largest backlog seen nothing is allocated. Three event handlers, created once:
+ * completion, deferred drain, and (in the walker) fill.
+ */
+final class MissPipeline {
+
+  private static final int INITIAL_QUEUE = 32;
+  private static final int IN_FLIGHT_BIT = 1 << StallCause.IN_FLIGHT_LIMIT.ordinal();
+
+  private final Scheduler scheduler;
+  private final MddTable mdds;
+  private final SetAssociativePteCache cache;
+  private final PteWalker walker;
+  private final IommuCounters counters;
+  private final long issueIntervalPs;
+  private final long hitLatencyPs;
+  private final int maxInFlight;
+  private final int lineBytes;
+  private final boolean prefetchEnabled;
+  private final EventHandler completeHandler = this::onComplete;
+  private final EventHandler drainHandler = this::onDrain;
+
+  // Free slots (a stack that grows when the backlog does).
+  private TranslationSlot[] pool;
+  private int poolSize;
+  private int slotsMade;
+
+  // Input FIFO (ring, grows by doubling); the head's stalls are counted in headStallMask.
+  private TranslationSlot[] queue = new TranslationSlot[INITIAL_QUEUE];
+  private int qHead;
+  private int qSize;
+  private int headStallMask;
+
+  // Requests stalled after entering the pipeline (a later level could not allocate), served first, in order.
+  private final TranslationSlot[] blocked;
+  private int blockedHead;
+  private int blockedSize;
+
+  private long nextIssuePs;
+  private long drainScheduledAt = -1;
+  private int inFlight;
+
+  /**
+   * A pipeline and its walker over one cache.
+   *
+   * @param memory host memory the walker fetches PTE lines from
+   */
+  MissPipeline(HostMemory memory, Scheduler scheduler, MddTable mdds, SetAssociativePteCache cache,
+      IommuCounters counters, IommuConfig config) {
+    this.scheduler = scheduler;
+    this.mdds = mdds;
+    this.cache = cache;
+    this.walker = new PteWalker(memory, scheduler, mdds, cache, config, this::onLineFilled);
+    this.counters = counters;
+    this.issueIntervalPs = config.issueIntervalPs();
+    this.hitLatencyPs = config.hitLatencyPs();
+    this.maxInFlight = config.maxInFlight();
+    this.lineBytes = config.lineBytes();
+    this.prefetchEnabled = config.prefetch();
+    blocked = new TranslationSlot[maxInFlight];
+    pool = new TranslationSlot[maxInFlight + INITIAL_QUEUE];
+    for (int i = 0; i < pool.length; i++) {
+      pool[i] = new TranslationSlot();
+    }
+    poolSize = pool.length;
+    slotsMade = pool.length;
+  }
+
+  /** @return the walker this pipeline sends its misses to */
+  PteWalker walker() {
+    return walker;
+  }
+
+  /**
+   * Takes a request. {@code preCheck} is the MDD checks' verdict: a fault passes through the pipeline and completes
+   * with it, touching no memory.
+   */
+  void submit(TranslationClient client, int mdh, long offset, int length, AccessKind access, Status preCheck,
+      TranslationListener listener, Object ref, long arg) {
+    long now = scheduler.now();
+    TranslationSlot s = take();
+    s.client = client;
+    s.mdh = mdh;
+    s.offset = offset;
+    s.length = length;
+    s.write = access.needsWritable();
+    s.preCheck = preCheck;
+    s.listener = listener;
+    s.ref = ref;
+    s.arg = arg;
+    s.startPs = now;
+    if (qSize == 0 && blockedSize == 0 && now >= nextIssuePs && inFlight < maxInFlight && preCheck == Status.OK) {
+      // Nothing waits ahead of this request: skip the FIFO (same behaviour, fewer steps on the hit path).
+      s.stallMask = 0;
+      s.walked = true;
+      s.fetched = false;
+      s.waited = false;
+      walker.start(s);
+      if (advance(s, now) == null) {
+        inFlight++;
+        nextIssuePs = now + issueIntervalPs;
+        return;
+      }
+      // Stalled: queue it like any other request, so that stall accounting and order stay in one place.
+    }
+    if (qSize == queue.length) {
+      queue = grow(queue, qHead, qSize);
+      qHead = 0;
+    }
+    queue[(qHead + qSize) & (queue.length - 1)] = s;
+    qSize++;
+    drain(now);
+  }
+
+  /** @return translations accepted and not yet completed */
+  int inFlight() {
+    return inFlight;
+  }
+
+  /** @return translations waiting to enter the pipeline */
+  int queued() {
+    return qSize;
+  }
+
+  /** @return slot objects made so far: grows only while the backlog reaches a new high */
+  int slotsMade() {
+    return slotsMade;
+  }
+
+  private TranslationSlot take() {
+    if (poolSize > 0) {
+      return pool[--poolSize];
+    }
+    slotsMade++;
+    return new TranslationSlot();
+  }
+
+  private void give(TranslationSlot s) {
+    s.release();
+    if (poolSize == pool.length) {
+      pool = Arrays.copyOf(pool, pool.length * 2);
+    }
+    pool[poolSize++] = s;
+  }
+
+  private static TranslationSlot[] grow(TranslationSlot[] ring, int head, int size) {
+    TranslationSlot[] n = new TranslationSlot[ring.length * 2];
+    for (int k = 0; k < size; k++) {
+      n[k] = ring[(head + k) & (ring.length - 1)];
+    }
+    return n;
+  }
+
+  private void drain(long now) {
+    while (true) {
+      while (blockedSize > 0) {
+        TranslationSlot s = blocked[blockedHead];
+        StallCause stall = advance(s, now);
+        if (stall != null) {
+          s.stallMask = countStall(s.client, s.stallMask, stall);
+          return;
+        }
+        blocked[blockedHead] = null;
+        blockedHead = blockedHead + 1 == blocked.length ? 0 : blockedHead + 1;
+        blockedSize--;
+      }
+      if (qSize == 0) {
+        return;
+      }
+      if (now < nextIssuePs) {
+        if (drainScheduledAt != nextIssuePs) {
+          drainScheduledAt = nextIssuePs;
+          scheduler.scheduleAt(nextIssuePs, drainHandler, null, 0);
+        }
+        return;
+      }
+      TranslationSlot s = queue[qHead];
+      if (inFlight == maxInFlight) {
+        if ((headStallMask & IN_FLIGHT_BIT) == 0) {
+          headStallMask |= IN_FLIGHT_BIT;
+          counters.countStall(s.client, StallCause.IN_FLIGHT_LIMIT);
+        }
+        return;
+      }
+      s.stallMask = 0;
+      s.walked = false;
+      s.fetched = false;
+      s.waited = false;
+      StallCause stall = null;
+      if (s.preCheck != Status.OK) {
+        finish(s, now, s.preCheck, 0, 0);
+      } else {
+        s.walked = true;
+        walker.start(s);
+        stall = advance(s, now);
+      }
+      if (stall != null) {
+        // It stays at the head; a retry starts its walk again from the first level.
+        headStallMask = countStall(s.client, headStallMask, stall);
+        return;
+      }
+      inFlight++;
+      queue[qHead] = null;
+      qHead = (qHead + 1) & (queue.length - 1);
+      qSize--;
+      headStallMask = 0;
+      nextIssuePs = now + issueIntervalPs;
+    }
+  }
+
+  private int countStall(TranslationClient client, int mask, StallCause cause) {
+    int bit = 1 << cause.ordinal();
+    if ((mask & bit) == 0) {
+      counters.countStall(client, cause);
+      mask |= bit;
+    }
+    return mask;
+  }
+
+  /**
+   * Moves a request's walk as far as the cache allows.
+   *
+   * @return why it stalled, or null when it completed or now waits for a fetch
+   */
+  private StallCause advance(TranslationSlot s, long now) {
+    while (true) {
+      long line = s.line;
+      int l = cache.find(line);
+      if (l >= 0) {
+        if (cache.isPending(l)) {
+          walker.addWaiter(walker.bufferOf(l), s);
+          s.waited = true;
+          return null;
+        }
+        cache.touch(l, line);
+        long pte = cache.pte(l, s.pteIndex);
+        if (s.level == TranslationSlot.Level.DIRECTORY) {
+          if (!PageTableEntries.present(pte)) {
+            finish(s, now, Status.TRANSLATION_FAULT, 0, 0);
+            return null;
+          }
+          walker.descend(s, pte);
+          continue;
+        }
+        if (!PageTableEntries.present(pte)) {
+          finish(s, now, Status.TRANSLATION_FAULT, 0, 0);
+        } else if (s.write && !PageTableEntries.writable(pte)) {
+          finish(s, now, Status.NOT_WRITABLE, 0, 0);
+        } else {
+          int code = PageTableEntries.pageSizeCode(pte);
+          long pageBytes = code == 0 ? 1L << PageSize.SMALL_SHIFT : 1L << (PageSize.MIN_HUGE_SHIFT + code - 1);
+          long pageOffset = s.pageOffset;
+          finish(s, now, Status.OK, PageTableEntries.physicalBase(pte) + pageOffset,
+              (int) Math.min(s.length, pageBytes - pageOffset));
+        }
+        return null;
+      }
+      if (!walker.hasFreeBuffer()) {
+        return StallCause.NO_FETCH_BUFFER;
+      }
+      int victim = cache.allocate(line, s.mdh);
+      if (victim < 0) {
+        return StallCause.ALL_WAYS_PENDING;
+      }
+      if (cache.lastAllocationEvicted()) {
+        counters.count(s.client, Event.EVICTIONS);
+      }
+      walker.addWaiter(walker.startFetch(victim, now), s);
+      s.fetched = true;
+      if (s.level == TranslationSlot.Level.LEAF && prefetchEnabled && mdds.get(s.mdh).prefetch()) {
+        prefetch(line + lineBytes, s.mdh, s.client, now);
+      }
+      return null;
+    }
+  }
+
+  private void prefetch(long line, int mdh, TranslationClient client, long now) {
+    if (line >= mdds.leafEnd(mdh) || !walker.hasFreeBuffer() || cache.find(line) >= 0) {
+      return;
+    }
+    int victim = cache.allocate(line, mdh);
+    if (victim < 0) {
+      return;
+    }
+    if (cache.lastAllocationEvicted()) {
+      counters.count(client, Event.EVICTIONS);
+    }
+    walker.startFetch(victim, now);
+    counters.count(client, Event.PREFETCHES);
+  }
+
+  private void finish(TranslationSlot s, long now, Status status, long physical, int contiguous) {
+    s.status = status;
+    s.physical = physical;
+    s.contiguous = contiguous;
+    scheduler.scheduleAt(now + hitLatencyPs, completeHandler, s, 0);
+  }
+
+  private void onLineFilled(long now, TranslationSlot first) {
+    TranslationSlot w = first;
+    while (w != null) {
+      TranslationSlot next = w.nextWaiter;
+      StallCause stall = advance(w, now);
+      if (stall != null) {
+        w.stallMask = countStall(w.client, w.stallMask, stall);
+        int tail = blockedHead + blockedSize;
+        blocked[tail >= blocked.length ? tail - blocked.length : tail] = w;
+        blockedSize++;
+      }
+      w = next;
+    }
+    drain(now);
+  }
+
+  private void onComplete(long now, Object ref, long arg) {
+    TranslationSlot s = (TranslationSlot) ref;
+    TranslationClient client = s.client;
+    Status status = s.status;
+    counters.count(client, Event.TRANSLATIONS);
+    if (status != Status.OK) {
+      counters.count(client, Event.FAULTS);
+    }
+    if (s.walked) {
+      if (s.fetched) {
+        counters.count(client, Event.MISSES);
+      } else if (s.waited) {
+        counters.count(client, Event.MERGED_MISSES);
+      } else {
+        counters.count(client, Event.HITS);
+      }
+      if (status == Status.OK) {
+        counters.count(client, s.twoLevel ? Event.TWO_LEVEL_WALKS : Event.ONE_LEVEL_WALKS);
+      }
+    }
+    counters.recordLatency(client, now - s.startPs);
+    TranslationListener listener = s.listener;
+    Object r = s.ref;
+    long a = s.arg;
+    long physical = s.physical;
+    int contiguous = s.contiguous;
+    give(s);
+    inFlight--;
+    listener.onTranslated(now, status, physical, contiguous, r, a);
+    drain(now);
+  }
+
+  private void onDrain(long now, Object ref, long arg) {
+    if (drainScheduledAt == now) {
+      drainScheduledAt = -1;
+    }
+    drain(now);
+  }
+}

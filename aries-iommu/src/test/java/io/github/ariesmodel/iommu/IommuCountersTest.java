@@ -1,0 +1,75 @@
+package io.github.ariesmodel.iommu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.ariesmodel.core.spi.TranslationClient;
+import io.github.ariesmodel.iommu.IommuCounters.Event;
+import org.junit.jupiter.api.Test;
+
+/** Every counter is its own: counting one (client, event) or (client, stall cause) changes no other. */
+class IommuCountersTest {
+
+  @Test
+  void eachEventAndStallCauseHasItsOwnCounterPerClient() {
+    for (TranslationClient client : TranslationClient.values()) {
+      for (Event e : Event.values()) {
+        IommuCounters c = new IommuCounters();
+        c.count(client, e);
+        assertOnlyOne(c, client, e, null);
+      }
+      for (StallCause cause : StallCause.values()) {
+        IommuCounters c = new IommuCounters();
+        c.countStall(client, cause);
+        assertOnlyOne(c, client, null, cause);
+      }
+    }
+  }
+
+  private static void assertOnlyOne(IommuCounters c, TranslationClient client, Event event, StallCause cause) {
+    for (TranslationClient k : TranslationClient.values()) {
+      for (Event e : Event.values()) {
+        assertThat(c.get(k, e)).as("%s %s", k, e).isEqualTo(k == client && e == event ? 1 : 0);
+      }
+      for (StallCause s : StallCause.values()) {
+        assertThat(c.get(k, s)).as("%s %s", k, s).isEqualTo(k == client && s == cause ? 1 : 0);
+      }
+    }
+  }
+
+  @Test
+  void snapshotMapsEveryCounterToItsFieldAndSumsClients() {
+    IommuCounters c = new IommuCounters();
+    c.count(TranslationClient.LOCAL_READ, Event.TRANSLATIONS);
+    c.count(TranslationClient.LOCAL_READ, Event.HITS);
+    c.count(TranslationClient.COMPLETION_WRITE, Event.TRANSLATIONS);
+    c.count(TranslationClient.COMPLETION_WRITE, Event.MISSES);
+    c.count(TranslationClient.COMPLETION_WRITE, Event.TWO_LEVEL_WALKS);
+    c.count(TranslationClient.COMPLETION_WRITE, Event.PREFETCHES);
+    c.countStall(TranslationClient.COMPLETION_WRITE, StallCause.ALL_WAYS_PENDING);
+    c.countStall(TranslationClient.LOCAL_READ, StallCause.IN_FLIGHT_LIMIT);
+    c.recordLatency(TranslationClient.LOCAL_READ, 1_000);
+    c.recordLatency(TranslationClient.COMPLETION_WRITE, 3_000);
+    IommuStatistics s = IommuCounters.snapshot(c, 4, 5, 6);
+    assertThat(s.perClient()).containsOnlyKeys(TranslationClient.values());
+    TranslationStatistics w = s.client(TranslationClient.COMPLETION_WRITE);
+    assertThat(w.misses()).isEqualTo(1);
+    assertThat(w.twoLevelWalks()).isEqualTo(1);
+    assertThat(w.oneLevelWalks()).isZero();
+    assertThat(w.prefetches()).isEqualTo(1);
+    assertThat(w.stallsAllWaysPending()).isEqualTo(1);
+    assertThat(w.stallsInFlightLimit()).isZero();
+    assertThat(s.client(TranslationClient.NETWORK_REQUEST).translations()).isZero();
+    TranslationStatistics t = s.total();
+    assertThat(t.translations()).isEqualTo(2);
+    assertThat(t.hits()).isEqualTo(1);
+    assertThat(t.stalls()).isEqualTo(2);
+    assertThat(t.totalLatencyPs()).isEqualTo(4_000);
+    assertThat(t.latencyPs().getTotalCount()).isEqualTo(2);
+    assertThat(s.invalidations()).isEqualTo(4);
+    assertThat(s.invalidationCommands()).isEqualTo(5);
+    assertThat(s.pteFetches()).isEqualTo(6);
+    c.reset();
+    assertThat(IommuCounters.snapshot(c, 0, 0, 0).total().translations()).isZero();
+    assertThat(IommuCounters.snapshot(null, 0, 0, 0).perClient()).hasSize(4);
+  }
+}

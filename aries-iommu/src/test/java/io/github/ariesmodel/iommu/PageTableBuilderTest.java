@@ -1,0 +1,63 @@
+package io.github.ariesmodel.iommu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.ariesmodel.core.MemoryRegistration;
+import io.github.ariesmodel.core.PageSize;
+import io.github.ariesmodel.core.PageTableEntry;
+import io.github.ariesmodel.core.sim.SparsePhysicalMemory;
+import org.junit.jupiter.api.Test;
+
+/** Registration's page tables, read back from host memory in core's PTE format. */
+class PageTableBuilderTest {
+
+  private final SparsePhysicalMemory memory = new SparsePhysicalMemory(1L << 40);
+  private final PageTableBuilder builder = new PageTableBuilder(memory);
+
+  @Test
+  void fourKilobytePagesGetADirectoryOfLeafTables() {
+    // 1,000 pages: two leaf tables (512 + 488 PTEs), a directory of two entries.
+    PageTableBuilder.Tables t = builder.build(MemoryRegistration.of(0, 1000 * 4096L, 1, 1));
+    assertThat(t.data() % 4096).isZero();
+    assertThat(t.leaf() % 4096).isZero();
+    assertThat(t.directory() % 4096).isZero();
+    assertThat(t.leafEnd()).isEqualTo(t.leaf() + 1000 * 8);
+    PageTableEntry d0 = PageTableEntry.unpack(memory.readLong(t.directory()));
+    PageTableEntry d1 = PageTableEntry.unpack(memory.readLong(t.directory() + 8));
+    assertThat(d0.present()).isTrue();
+    assertThat(d0.leaf()).isFalse();
+    assertThat(d0.physicalBase()).isEqualTo(t.leaf());
+    assertThat(d1.physicalBase()).isEqualTo(t.leaf() + 4096);
+    assertThat(PageTableEntry.unpack(memory.readLong(t.directory() + 16)).present()).isFalse();
+    for (int p : new int[] {0, 1, 511, 512, 999}) {
+      assertThat(PageTableEntry.unpack(memory.readLong(t.leaf() + p * 8L)))
+          .isEqualTo(PageTableEntry.page(t.data() + p * 4096L, PageSize.SIZE_4K, true));
+    }
+    assertThat(PageTableEntry.unpack(memory.readLong(t.leaf() + 1000 * 8L)).present()).isFalse();
+  }
+
+  @Test
+  void hugePagesGetOneAlignedLevelAndKeepReadOnly() {
+    PageTableBuilder.Tables t = builder.build(
+        MemoryRegistration.of(0, 3 * (2L << 20) + 1, 1, 1).withPageSize(PageSize.SIZE_2M).withWritable(false));
+    assertThat(t.directory()).isZero();
+    assertThat(t.data() % (2L << 20)).isZero();
+    assertThat(t.leafEnd()).isEqualTo(t.leaf() + 4 * 8);
+    for (int p = 0; p < 4; p++) {
+      assertThat(PageTableEntry.unpack(memory.readLong(t.leaf() + p * 8L)))
+          .isEqualTo(PageTableEntry.page(t.data() + p * (2L << 20), PageSize.SIZE_2M, false));
+    }
+  }
+
+  @Test
+  void entriesAreLittleEndianInMemory() {
+    PageTableBuilder.Tables t = builder.build(MemoryRegistration.of(0, 4096, 1, 1));
+    byte[] raw = new byte[8];
+    memory.read(t.leaf(), raw, 0, 8);
+    long pte = memory.readLong(t.leaf());
+    for (int b = 0; b < 8; b++) {
+      assertThat(raw[b]).as("byte %d", b).isEqualTo((byte) (pte >>> (8 * b)));
+    }
+    assertThat(pte).isNotZero();
+  }
+}

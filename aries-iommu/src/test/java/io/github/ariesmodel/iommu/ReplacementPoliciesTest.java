@@ -1,0 +1,67 @@
+package io.github.ariesmodel.iommu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.core.MemoryRegistration;
+import io.github.ariesmodel.core.PageSize;
+import io.github.ariesmodel.iommu.spi.ReplacementPolicy;
+import io.github.ariesmodel.iommu.spi.ReplacementPolicyProvider;
+import org.junit.jupiter.api.Test;
+
+/** Policies by name: built-ins, a user's policy found through ServiceLoader (test services file), and the error. */
+class ReplacementPoliciesTest {
+
+  @Test
+  void builtInsAreFoundByTheirShortAndEnumNames() {
+    assertThat(ReplacementPolicies.byName("lru")).isSameAs(BuiltInPolicy.LRU);
+    assertThat(ReplacementPolicies.byName(" PLRU ")).isSameAs(BuiltInPolicy.PSEUDO_LRU);
+    assertThat(ReplacementPolicies.byName("pseudo_lru")).isSameAs(BuiltInPolicy.PSEUDO_LRU);
+    assertThat(ReplacementPolicies.byName("Random")).isSameAs(BuiltInPolicy.RANDOM);
+  }
+
+  @Test
+  void aUsersPolicyRegisteredThroughServiceLoaderIsFoundByName() {
+    assertThat(ReplacementPolicies.names()).containsExactly("lru", "plru", "random", "fifo");
+    var factory = ReplacementPolicies.byName("FIFO");
+    assertThat(factory).isInstanceOf(FifoPolicyProvider.class);
+    assertThat(((ReplacementPolicyProvider) factory).description()).contains("first in");
+    ReplacementPolicy p = factory.create(1, 4, 0);
+    for (int w = 0; w < 4; w++) {
+      p.onFill(0, w);
+    }
+    p.onAccess(0, 0); // FIFO ignores use: way 0 is still the oldest fill
+    assertThat(p.victim(0, 0b1111)).isZero();
+    assertThat(p.victim(0, 0b1100)).isEqualTo(2);
+  }
+
+  @Test
+  void anIommuRunsWithAPolicyChosenByName() {
+    Rig rig = new Rig(IommuConfig.builder().ways(2).sets(1).policy(ReplacementPolicies.byName("fifo")).build());
+    int mdh = rig.iommu.register(MemoryRegistration.of(0, 64L << 21, Rig.TAG, Rig.KEY)
+        .withPageSize(PageSize.SIZE_2M)).mdh();
+    long line = 8L << 21; // pages 0, 8, 16 are in lines 0, 1, 2 of the table
+    rig.translate(mdh, 0, 0);
+    rig.loop.run();
+    rig.translate(mdh, line, 1);
+    rig.loop.run();
+    rig.translate(mdh, 0, 2); // a hit on line 0: LRU would now evict line 1, FIFO still line 0
+    rig.loop.run();
+    rig.translate(mdh, 2 * line, 3); // evicts line 0
+    rig.loop.run();
+    rig.translate(mdh, line, 4); // still cached under FIFO
+    rig.loop.run();
+    var t = rig.iommu.statistics().total();
+    assertThat(t.misses()).isEqualTo(3);
+    assertThat(t.hits()).isEqualTo(2);
+    assertThat(t.evictions()).isEqualTo(1);
+  }
+
+  @Test
+  void anUnknownNameListsEveryValidName() {
+    assertThatThrownBy(() -> ReplacementPolicies.byName("mru"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("policy must be one of lru, plru, random, fifo but was \"mru\"");
+    assertThatThrownBy(() -> ReplacementPolicies.byName(null)).hasMessageContaining("but was \"null\"");
+  }
+}
