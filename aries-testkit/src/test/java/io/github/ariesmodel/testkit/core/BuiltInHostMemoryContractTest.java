@@ -1,0 +1,34 @@
+package io.github.ariesmodel.testkit.core;
+
+import io.github.ariesmodel.core.PhysicalAddress;
+import io.github.ariesmodel.core.sim.SparsePhysicalMemory;
+import io.github.ariesmodel.core.spi.HostMemory;
+import org.junit.jupiter.api.Nested;
+
+/** The project's host memory keeps the host-memory contract, small, large and at the largest physical address. */
+class BuiltInHostMemoryContractTest {
+
+  @Nested
+  class Small extends HostMemoryContract {
+    @Override
+    protected HostMemory create() {
+      return new SparsePhysicalMemory(8L << 20);
+    }
+  }
+
+  @Nested
+  class OneTebibyte extends HostMemoryContract {
+    @Override
+    protected HostMemory create() {
+      return new SparsePhysicalMemory(1L << 40);
+    }
+  }
+
+  @Nested
+  class LargestPhysicalAddress extends HostMemoryContract {
+    @Override
+    protected HostMemory create() {
+      return new SparsePhysicalMemory(PhysicalAddress.MAX + 1);
+    }
+  }
+}
