@@ -368,7 +368,7 @@ public abstract class AddressTranslationContract<T extends AddressTranslation> {
     int deregistered = f.register(MemoryRegistration.of(0x40_0000_0000L, 8192, 1, 1)).descriptor().mdh();
     f.translator.deregister(deregistered);
     long writesBefore = f.memory.writes;
-    qt().withExamples(2_000).forAll(integers().between(0, f.registered.size() - 1), integers().all())
+    qt().withExamples(1_000).forAll(integers().between(0, f.registered.size() - 1), integers().all())
         .checkAssert((index, seed) -> {
           MemoryDomainDescriptor d = f.translator.descriptor(f.registered.get(index).descriptor().mdh())
               .orElseThrow();

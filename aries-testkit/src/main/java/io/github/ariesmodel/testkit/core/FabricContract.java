@@ -105,9 +105,9 @@ public abstract class FabricContract<F extends Fabric> {
     return false;
   }
 
-  /** @return packets of the random traffic (default 1,000) */
+  /** @return packets of the random traffic (default 800) */
   protected int trafficPackets() {
-    return 1_000;
+    return 800;
   }
 
   // ------------------------------------------------------------------------------------------------------ tests

@@ -58,14 +58,6 @@ class BuiltInFabricContractTest {
   }
 
   @Nested
-  class RoutersValiant extends RouterFabricContract {
-    @Override
-    String routing() {
-      return "valiant";
-    }
-  }
-
-  @Nested
   class RoutersAdaptive0 extends RouterFabricContract {
     @Override
     String routing() {

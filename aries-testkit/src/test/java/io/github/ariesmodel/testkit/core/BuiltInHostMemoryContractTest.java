@@ -5,7 +5,7 @@ import io.github.ariesmodel.core.sim.SparsePhysicalMemory;
 import io.github.ariesmodel.core.spi.HostMemory;
 import org.junit.jupiter.api.Nested;
 
-/** The project's host memory keeps the host-memory contract, small, large and at the largest physical address. */
+/** The project's host memory keeps the host-memory contract, small and as large as a physical address allows. */
 class BuiltInHostMemoryContractTest {
 
   @Nested
@@ -13,14 +13,6 @@ class BuiltInHostMemoryContractTest {
     @Override
     protected HostMemory create() {
       return new SparsePhysicalMemory(8L << 20);
-    }
-  }
-
-  @Nested
-  class OneTebibyte extends HostMemoryContract {
-    @Override
-    protected HostMemory create() {
-      return new SparsePhysicalMemory(1L << 40);
     }
   }
 

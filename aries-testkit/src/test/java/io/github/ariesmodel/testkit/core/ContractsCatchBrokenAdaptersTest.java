@@ -54,7 +54,8 @@ class ContractsCatchBrokenAdaptersTest {
 
   /** A fixed-latency fabric with one flaw. */
   static final class FlawedFabric implements Fabric {
-    private static long sharedCounter;
+    private static long fabricsMade;
+    final long instance = fabricsMade++;
     final Scheduler scheduler;
     final FabricEndpoints endpoints = new FabricEndpoints(8);
     final FabricFlaw flaw;
@@ -92,7 +93,7 @@ class ContractsCatchBrokenAdaptersTest {
       }
       long latency = 1_000;
       if (flaw == FabricFlaw.NONDETERMINISTIC) {
-        latency += sharedCounter++ % 7;
+        latency += instance % 1000;  // depends on how many fabrics were made before: not on the configuration
       }
       if (flaw == FabricFlaw.REORDERS) {
         latency += (injections * 7919L) % 5_000;
