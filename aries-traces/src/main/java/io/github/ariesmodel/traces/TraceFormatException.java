@@ -21,12 +21,14 @@ public final class TraceFormatException extends IOException {
   private final int rank;
   private final String location;
   private final String problem;
+  private final long line;
 
-  private TraceFormatException(Path file, int rank, String location, String problem, Throwable cause) {
+  private TraceFormatException(Path file, int rank, String location, long line, String problem, Throwable cause) {
     super(format(file, rank, location, problem), cause);
     this.file = file;
     this.rank = rank;
     this.location = location;
+    this.line = line;
     this.problem = problem;
   }
 
@@ -52,7 +54,7 @@ public final class TraceFormatException extends IOException {
    * @return the exception
    */
   public static TraceFormatException atByte(Path file, int rank, long offset, String problem) {
-    return new TraceFormatException(file, rank, "byte offset " + offset, problem, null);
+    return new TraceFormatException(file, rank, "byte offset " + offset, -1, problem, null);
   }
 
   /**
@@ -65,7 +67,7 @@ public final class TraceFormatException extends IOException {
    * @return the exception
    */
   public static TraceFormatException atLine(Path file, int rank, long line, String problem) {
-    return new TraceFormatException(file, rank, "line " + line, problem, null);
+    return new TraceFormatException(file, rank, "line " + line, line, problem, null);
   }
 
   /**
@@ -78,7 +80,7 @@ public final class TraceFormatException extends IOException {
    * @return the exception
    */
   public static TraceFormatException ofFile(Path file, int rank, String problem, Throwable cause) {
-    return new TraceFormatException(file, rank, "", problem, cause);
+    return new TraceFormatException(file, rank, "", -1, problem, cause);
   }
 
   /**
@@ -105,6 +107,11 @@ public final class TraceFormatException extends IOException {
   /** Where in the file: "byte offset N", "line N", or empty for the file as a whole. */
   public String location() {
     return location;
+  }
+
+  /** The line number of a text trace's bad line, or -1. */
+  public long line() {
+    return line;
   }
 
   /** What is wrong, without the file and location. */
