@@ -133,7 +133,7 @@ final class DumpiMappings {
     return types.bytes(count, type);
   }
 
-  private static long bytes(DumpiRecord r, DumpiDatatypes types, DumpiInput in, int countField, int typeField)
+  private static long fieldBytes(DumpiRecord r, DumpiDatatypes types, DumpiInput in, int countField, int typeField)
       throws TraceFormatException {
     return bytes(r, types, in, r.scalars[countField], r.intAt(typeField));
   }
@@ -147,7 +147,7 @@ final class DumpiMappings {
     int[] counts = r.arrays[countsField];
     ImmutableLongArray.Builder b = ImmutableLongArray.builder(n);
     for (int i = 0; i < n; i++) {
-      b.add(bytes(r, types, in, counts[i], r.intAt(typeField)));
+      b.add(bytes(r, types, in, (long) counts[i], r.intAt(typeField)));
     }
     return b.build();
   }
@@ -163,7 +163,8 @@ final class DumpiMappings {
     boolean send = kind == CallKind.SEND || kind == CallKind.ISEND;
     return (r, t, in) -> new TraceCall.PointToPoint(kind,
         send ? dest(r.scalars[peer]) : source(r.scalars[peer]), tag(r, in, tag), comm(r.scalars[comm]),
-        bytes(r, t, in, count, type), request < 0 ? TraceCall.REQUEST_NULL : request(r.scalars[request]), r.timing);
+        fieldBytes(r, t, in, count, type), request < 0 ? TraceCall.REQUEST_NULL : request(r.scalars[request]),
+        r.timing);
   }
 
   private static Mapping probe(CallKind kind, DumpiFunction f) {
@@ -193,8 +194,8 @@ final class DumpiMappings {
     int recvTag = l.field("recvtag");
     int comm = l.field("comm");
     return (r, t, in) -> new TraceCall.SendReceive(dest(r.scalars[dest]), tag(r, in, sendTag),
-        bytes(r, t, in, sendCount, sendType), source(r.scalars[source]), tag(r, in, recvTag),
-        bytes(r, t, in, recvCount, recvType), comm(r.scalars[comm]), r.timing);
+        fieldBytes(r, t, in, sendCount, sendType), source(r.scalars[source]), tag(r, in, recvTag),
+        fieldBytes(r, t, in, recvCount, recvType), comm(r.scalars[comm]), r.timing);
   }
 
   private static Mapping sendRecvReplace() {
@@ -207,7 +208,7 @@ final class DumpiMappings {
     int recvTag = l.field("recvtag");
     int comm = l.field("comm");
     return (r, t, in) -> {
-      long bytes = bytes(r, t, in, count, type);
+      long bytes = fieldBytes(r, t, in, count, type);
       return new TraceCall.SendReceive(dest(r.scalars[dest]), tag(r, in, sendTag), bytes, source(r.scalars[source]),
           tag(r, in, recvTag), bytes, comm(r.scalars[comm]), r.timing);
     };
@@ -296,7 +297,7 @@ final class DumpiMappings {
     int comm = l.field("comm");
     int root = rooted ? l.field("root") : -1;
     return (r, t, in) -> {
-      long bytes = bytes(r, t, in, count, type);
+      long bytes = fieldBytes(r, t, in, count, type);
       return new TraceCall.Collective(kind, comm(r.scalars[comm]), root < 0 ? -1 : root(r.scalars[root]), bytes,
           bytes, ImmutableLongArray.of(), ImmutableLongArray.of(), 0, r.timing);
     };
@@ -311,7 +312,7 @@ final class DumpiMappings {
     int root = l.field("root");
     int comm = l.field("comm");
     return (r, t, in) -> new TraceCall.Collective(CallKind.GATHER, comm(r.scalars[comm]), root(r.scalars[root]),
-        bytes(r, t, in, sendCount, sendType), r.present[recvCount] ? bytes(r, t, in, recvCount, recvType) : 0,
+        fieldBytes(r, t, in, sendCount, sendType), r.present[recvCount] ? fieldBytes(r, t, in, recvCount, recvType) : 0,
         ImmutableLongArray.of(), ImmutableLongArray.of(), 0, r.timing);
   }
 
@@ -324,8 +325,8 @@ final class DumpiMappings {
     int root = l.field("root");
     int comm = l.field("comm");
     return (r, t, in) -> new TraceCall.Collective(CallKind.GATHERV, comm(r.scalars[comm]), root(r.scalars[root]),
-        bytes(r, t, in, sendCount, sendType), 0, ImmutableLongArray.of(), perRank(r, t, in, recvCounts, recvType), 0,
-        r.timing);
+        fieldBytes(r, t, in, sendCount, sendType), 0, ImmutableLongArray.of(),
+        perRank(r, t, in, recvCounts, recvType), 0, r.timing);
   }
 
   private static Mapping scatter() {
@@ -337,7 +338,7 @@ final class DumpiMappings {
     int root = l.field("root");
     int comm = l.field("comm");
     return (r, t, in) -> new TraceCall.Collective(CallKind.SCATTER, comm(r.scalars[comm]), root(r.scalars[root]),
-        r.present[sendCount] ? bytes(r, t, in, sendCount, sendType) : 0, bytes(r, t, in, recvCount, recvType),
+        r.present[sendCount] ? fieldBytes(r, t, in, sendCount, sendType) : 0, fieldBytes(r, t, in, recvCount, recvType),
         ImmutableLongArray.of(), ImmutableLongArray.of(), 0, r.timing);
   }
 
@@ -350,8 +351,8 @@ final class DumpiMappings {
     int root = l.field("root");
     int comm = l.field("comm");
     return (r, t, in) -> new TraceCall.Collective(CallKind.SCATTERV, comm(r.scalars[comm]), root(r.scalars[root]),
-        0, bytes(r, t, in, recvCount, recvType), perRank(r, t, in, sendCounts, sendType), ImmutableLongArray.of(), 0,
-        r.timing);
+        0, fieldBytes(r, t, in, recvCount, recvType), perRank(r, t, in, sendCounts, sendType),
+        ImmutableLongArray.of(), 0, r.timing);
   }
 
   private static Mapping perPeer(CallKind kind, DumpiFunction f) {
@@ -362,7 +363,7 @@ final class DumpiMappings {
     int recvType = l.field("recvtype");
     int comm = l.field("comm");
     return (r, t, in) -> new TraceCall.Collective(kind, comm(r.scalars[comm]), -1,
-        bytes(r, t, in, sendCount, sendType), bytes(r, t, in, recvCount, recvType), ImmutableLongArray.of(),
+        fieldBytes(r, t, in, sendCount, sendType), fieldBytes(r, t, in, recvCount, recvType), ImmutableLongArray.of(),
         ImmutableLongArray.of(), 0, r.timing);
   }
 
@@ -374,8 +375,8 @@ final class DumpiMappings {
     int recvType = l.field("recvtype");
     int comm = l.field("comm");
     return (r, t, in) -> new TraceCall.Collective(CallKind.ALLGATHERV, comm(r.scalars[comm]), -1,
-        bytes(r, t, in, sendCount, sendType), 0, ImmutableLongArray.of(), perRank(r, t, in, recvCounts, recvType), 0,
-        r.timing);
+        fieldBytes(r, t, in, sendCount, sendType), 0, ImmutableLongArray.of(),
+        perRank(r, t, in, recvCounts, recvType), 0, r.timing);
   }
 
   private static Mapping alltoallv() {
@@ -397,7 +398,7 @@ final class DumpiMappings {
     }
     ImmutableLongArray.Builder b = ImmutableLongArray.builder(n);
     for (int i = 0; i < n; i++) {
-      b.add(bytes(r, t, in, r.arrays[counts][i], r.arrays[typeArray][i]));
+      b.add(bytes(r, t, in, (long) r.arrays[counts][i], r.arrays[typeArray][i]));
     }
     return b.build();
   }
