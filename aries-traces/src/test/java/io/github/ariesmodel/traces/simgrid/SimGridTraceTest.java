@@ -178,7 +178,8 @@ class SimGridTraceTest {
   void initWithAnArgumentMakesDoublesTheDefaultAndDatatypeIdsSetSizes() throws IOException {
     // From SimGrid's actions_bcast_reduce_datatypes.txt: rank 0's lines, plus a sleep and a skipped comm_size.
     Path file = Files.writeString(dir.resolve("datatypes.txt"), String.join("\n",
-        "1 init 1", "0 init 1", "# a comment", "0 bcast 5e4 1 0", "0 bcast 5e4 0 3", "0 reduce 5e4 5e8 0 4", "0 allreduce 10 1",
+        "1 init 1", "0 init 1", "# a comment", "0 bcast 5e4 1 0", "0 bcast 5e4 0 3", "0 reduce 5e4 5e8 0 4",
+        "0 allreduce 10 1",
         "0 comm_size 1", "0 sleep 0.25", "0 finalize", "1 finalize", ""));
     Trace t = SimGridTrace.open(file);
     List<TraceCall> calls = read(t, 0);
