@@ -51,8 +51,12 @@ final class DumpiInput implements AutoCloseable {
     this.context = context;
   }
 
-  /** Moves to an absolute position and sets the limit reads may not pass. */
+  /** Moves to an absolute position and sets the limit reads may not pass; both must lie within the file. */
   void seek(long position, long newLimit) {
+    if (position < 0 || position > newLimit || newLimit > size) {
+      throw new IllegalStateException("seek to " + position + " (limit " + newLimit + ") outside a file of " + size
+          + " bytes: offsets must be checked before seeking");
+    }
     if (position >= bufferStart && position <= bufferStart + buffer.limit()) {
       buffer.position((int) (position - bufferStart));
     } else {

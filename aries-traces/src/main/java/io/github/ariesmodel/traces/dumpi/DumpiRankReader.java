@@ -87,6 +87,9 @@ final class DumpiRankReader implements RankTrace {
         checkOffset("footer", footer, header, indexStart);
         readFooter(footer, indexStart);
       }
+      if (sizeTable != 0) {
+        checkOffset("datatype size table", sizeTable, header, indexStart);
+      }
       this.types = new DumpiDatatypes(sizeTable == 0 ? new int[0] : readSizes(sizeTable, indexStart));
       this.streamEnd = header;
       in.context("call stream start");

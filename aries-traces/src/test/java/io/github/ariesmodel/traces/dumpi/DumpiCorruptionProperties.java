@@ -137,6 +137,19 @@ class DumpiCorruptionProperties {
   }
 
   @Test
+  void aNegativeOffsetInTheIndexIsAnErrorNotASeek() {
+    // Regression found by the property above (seed -807, one byte): a damaged index entry made the size table's
+    // offset negative, and the reader seeked there.
+    byte[] damaged = original.clone();
+    int sizeTableEntry = damaged.length - 56; // index: magic, then the size table's offset
+    Arrays.fill(damaged, sizeTableEntry, sizeTableEntry + 8, (byte) 0xff);
+    Path p = write("negative-offset.bin", damaged);
+    Object outcome = readAll(p);
+    assertClearError(outcome, p);
+    assertThat(((TraceFormatException) outcome).problem()).contains("datatype size table at byte -1");
+  }
+
+  @Test
   void anUnknownFunctionIdNamesItsOffset() {
     byte[] damaged = original.clone();
     // The first record (MPI_Init) starts at byte 16: after the 8-byte magic and the two 32-bit time offsets.
