@@ -16,7 +16,6 @@ final class AmoUnit {
   private final Scheduler scheduler;
   private final HostMemory memory;
   private final NicConfig config;
-  private final HostLink host;
   private final AccessPool accesses;
   private final CompletionWriter completions;
   private final Injector injector;
@@ -26,12 +25,11 @@ final class AmoUnit {
   private int inFlight;
   private ArrayDeque<MemoryAccess> waiting;
 
-  AmoUnit(Scheduler scheduler, HostMemory memory, NicConfig config, HostLink host, AccessPool accesses,
+  AmoUnit(Scheduler scheduler, HostMemory memory, NicConfig config, AccessPool accesses,
       CompletionWriter completions, Injector injector, NicStatistics stats) {
     this.scheduler = scheduler;
     this.memory = memory;
     this.config = config;
-    this.host = host;
     this.accesses = accesses;
     this.completions = completions;
     this.injector = injector;
@@ -82,7 +80,7 @@ final class AmoUnit {
     stats.amosExecuted++;
     inFlight++;
     accesses.recycle(a);
-    completions.remoteEventAt(host.write(now, 8), p);
+    completions.remoteEvent(now, p);
     scheduler.scheduleAt(now + latencyPs, answered, Packet.amoResult(p, old), 0);
   }
 

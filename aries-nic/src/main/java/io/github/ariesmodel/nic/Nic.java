@@ -100,7 +100,7 @@ public final class Nic implements FabricEndpoint {
         new IssuePipeline(nodeId, scheduler, memory, translation, config, host, accesses, transactions, injector);
     transactions.issuePipeline(issue);
     injector.issuePipeline(issue);
-    AmoUnit amoUnit = new AmoUnit(scheduler, memory, config, host, accesses, completions, injector, stats);
+    AmoUnit amoUnit = new AmoUnit(scheduler, memory, config, accesses, completions, injector, stats);
     this.target = new TargetEngine(scheduler, memory, translation, config.timing(), host, accesses, completions,
         injector, amoUnit, stats);
     this.responses = new ResponseEngine(nodeId, scheduler, memory, translation, config, host, accesses, transactions);

@@ -143,7 +143,7 @@ final class TargetEngine {
         byte[] data = new byte[a.length];
         a.read(memory, data);
         long ready = host.read(now, a.length);
-        completions.remoteEventAt(host.write(now, 8), p);
+        completions.remoteEvent(now, p);
         injector.injectAt(ready, Packet.data(p, data));
       }
       accesses.recycle(a);
