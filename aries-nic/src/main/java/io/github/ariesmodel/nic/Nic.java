@@ -49,22 +49,28 @@ import io.github.ariesmodel.core.spi.Scheduler;
  * events), joined by the {@link HostLink} (two serial channels over PCIe). Each kind of event is a handler object of
  * the stage it belongs to, and each reason to touch memory is an {@link AccessPurpose}.
  *
- * <p>Construction is cheap (tables are allocated on first use), so a 92,544-node system can build one per node. The
- * constructor attaches the NIC to the fabric. Not thread-safe: one simulation, one thread.
+ * <p>Construction is cheap (the stages are built, and their tables allocated, on first use), so a 92,544-node
+ * system can build one per node. The constructor attaches the NIC to the fabric. Not thread-safe: one simulation, one thread.
  */
 public final class Nic implements FabricEndpoint {
 
   private final int nodeId;
+  private final Scheduler scheduler;
+  private final HostMemory memory;
   private final AddressTranslation translation;
+  private final Fabric fabric;
   private final NicConfig config;
   private final NicStatistics stats = new NicStatistics();
-  private final HostLink host;
-  private final CompletionWriter completions;
-  private final PostValidator validator;
-  private final TransactionTable transactions;
-  private final Injector injector;
-  private final TargetEngine target;
-  private final ResponseEngine responses;
+  private CompletionListener listener;
+
+  // The stages, built on first use (see build()) so that an idle NIC of a 92,544-node system stays small.
+  private HostLink host;
+  private CompletionWriter completions;
+  private PostValidator validator;
+  private TransactionTable transactions;
+  private Injector injector;
+  private TargetEngine target;
+  private ResponseEngine responses;
 
   /**
    * A NIC for a node, attached to the fabric at once.
@@ -88,23 +94,31 @@ public final class Nic implements FabricEndpoint {
     checkArgument(nodeId >= 0 && nodeId < fabric.nodeCount(), "nodeId must be in [0, %s] but was %s",
         fabric.nodeCount() - 1, nodeId);
     this.nodeId = nodeId;
+    this.scheduler = scheduler;
+    this.memory = memory;
     this.translation = translation;
+    this.fabric = fabric;
     this.config = config;
-    this.host = new HostLink(config.timing(), stats);
+    fabric.attach(nodeId, this);
+  }
+
+  /** Builds and connects the stages (once, on first use). */
+  private void build() {
+    host = new HostLink(config.timing(), stats);
     AccessPool accesses = new AccessPool();
-    this.completions = new CompletionWriter(nodeId, scheduler, host, translation, stats);
-    this.validator = new PostValidator(nodeId, fabric.nodeCount(), config, translation, completions);
-    this.transactions = new TransactionTable(scheduler, config, host, completions, stats);
-    this.injector = new Injector(scheduler, fabric, stats, transactions);
+    completions = new CompletionWriter(nodeId, scheduler, host, translation, stats);
+    completions.listener(listener);
+    validator = new PostValidator(nodeId, fabric.nodeCount(), config, translation, completions);
+    transactions = new TransactionTable(scheduler, config, host, completions, stats);
+    injector = new Injector(scheduler, fabric, stats, transactions);
     IssuePipeline issue =
         new IssuePipeline(nodeId, scheduler, memory, translation, config, host, accesses, transactions, injector);
     transactions.issuePipeline(issue);
     injector.issuePipeline(issue);
     AmoUnit amoUnit = new AmoUnit(scheduler, memory, config, accesses, completions, injector, stats);
-    this.target = new TargetEngine(scheduler, memory, translation, config.timing(), host, accesses, completions,
-        injector, amoUnit, stats);
-    this.responses = new ResponseEngine(nodeId, scheduler, memory, translation, config, host, accesses, transactions);
-    fabric.attach(nodeId, this);
+    target = new TargetEngine(scheduler, memory, translation, config.timing(), host, accesses, completions, injector,
+        amoUnit, stats);
+    responses = new ResponseEngine(nodeId, scheduler, memory, translation, config, host, accesses, transactions);
   }
 
   /** @return this node's id */
@@ -157,6 +171,9 @@ public final class Nic implements FabricEndpoint {
    * @throws IllegalStateException when 2,048 queues exist
    */
   public CompletionQueue createCompletionQueue(int entries) {
+    if (completions == null) {
+      build();
+    }
     return completions.create(entries);
   }
 
@@ -167,7 +184,7 @@ public final class Nic implements FabricEndpoint {
    * @return the queue, or null when this NIC has none with that handle
    */
   public CompletionQueue completionQueue(int handle) {
-    return completions.queue(handle);
+    return completions == null ? null : completions.queue(handle);
   }
 
   /**
@@ -176,12 +193,15 @@ public final class Nic implements FabricEndpoint {
    * @param l the listener, or null for none
    */
   public void completionListener(CompletionListener l) {
-    completions.listener(l);
+    this.listener = l;
+    if (completions != null) {
+      completions.listener(l);
+    }
   }
 
   /** @return transactions holding a request tag now */
   public int outstandingTransactions() {
-    return transactions.outstanding();
+    return transactions == null ? 0 : transactions.outstanding();
   }
 
   /**
@@ -191,12 +211,12 @@ public final class Nic implements FabricEndpoint {
    * @return unfinished posts
    */
   public long unfinishedPosts() {
-    return transactions.unfinished();
+    return transactions == null ? 0 : transactions.unfinished();
   }
 
   /** @return posts accepted but not yet started (waiting for a tag, a BTE channel or a fence) */
   public int queuedPosts() {
-    return transactions.queued();
+    return transactions == null ? 0 : transactions.queued();
   }
 
   /**
@@ -212,6 +232,9 @@ public final class Nic implements FabricEndpoint {
    */
   public void post(Post post) {
     checkArgument(post != null, "post must not be null");
+    if (validator == null) {
+      build();
+    }
     Post p = validator.validate(post);
     stats.posts++;
     transactions.accept(p);
@@ -225,6 +248,9 @@ public final class Nic implements FabricEndpoint {
    */
   @Override
   public void deliver(long nowPs, Packet packet) {
+    if (target == null) {
+      build();
+    }
     stats.received(packet);
     if (packet.isRequest()) {
       target.receive(nowPs, packet);
@@ -241,16 +267,18 @@ public final class Nic implements FabricEndpoint {
    */
   @Override
   public void injectionReady(long nowPs) {
-    injector.ready(nowPs);
+    if (injector != null) {
+      injector.ready(nowPs);
+    }
   }
 
-  /** @return the host link (its two channels), for tests of the host interface's timing */
+  /** @return the host link (its two channels), for tests of the host interface's timing; null before first use */
   HostLink hostLink() {
     return host;
   }
 
   @Override
   public String toString() {
-    return "Nic{node=" + nodeId + ", outstanding=" + transactions.outstanding() + ", " + stats + "}";
+    return "Nic{node=" + nodeId + ", outstanding=" + outstandingTransactions() + ", " + stats + "}";
   }
 }
