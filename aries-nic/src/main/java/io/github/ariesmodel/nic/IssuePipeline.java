@@ -127,8 +127,9 @@ final class IssuePipeline {
       case PUT: {
         long start = t.packetStart(i);
         int len = t.packetLength(i, start);
-        MemoryAccess a = accesses.take(TranslationClient.LOCAL_READ, t.localMdh, t.localOffset + (start - t.remoteOffset),
-            len, AccessKind.READ, config.protectionTag(), config.protectionKey());
+        MemoryAccess a = accesses.take(TranslationClient.LOCAL_READ, t.localMdh,
+            t.localOffset + (start - t.remoteOffset), len, AccessKind.READ, config.protectionTag(),
+            config.protectionKey());
         a.tx = t;
         a.remoteStart = start;
         a.tagWord = tagWord;

@@ -50,7 +50,8 @@ import io.github.ariesmodel.core.spi.Scheduler;
  * the stage it belongs to, and each reason to touch memory is an {@link AccessPurpose}.
  *
  * <p>Construction is cheap (the stages are built, and their tables allocated, on first use), so a 92,544-node
- * system can build one per node. The constructor attaches the NIC to the fabric. Not thread-safe: one simulation, one thread.
+ * system can build one per node. The constructor attaches the NIC to the fabric. Not thread-safe: one simulation,
+ * one thread.
  */
 public final class Nic implements FabricEndpoint {
 
