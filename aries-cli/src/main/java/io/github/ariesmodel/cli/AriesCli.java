@@ -1,0 +1,75 @@
+package io.github.ariesmodel.cli;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code aries} command line: the entry point behind the root {@code ./aries} script. With no subcommand it runs
+ * the default job; every other job is a subcommand.
+ */
+@Command(
+    name = "aries",
+    mixinStandardHelpOptions = true,
+    versionProvider = AriesCli.Version.class,
+    description = "A model of the Cray Aries interconnect: NIC, IOMMU and dragonfly fabric.",
+    subcommands = {
+      RunCommand.class,
+      ValidateCommand.class,
+      SystemsCommand.class,
+      IommuCommand.class,
+      TrafficCommand.class,
+      SweepCommand.class,
+      MergeCommand.class,
+      CommandLine.HelpCommand.class
+    })
+public final class AriesCli implements Callable<Integer> {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /**
+   * Runs the CLI.
+   *
+   * @param args command-line arguments
+   */
+  public static void main(String[] args) {
+    System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+  }
+
+  /**
+   * Runs the CLI with the given streams, for tests and embedding.
+   *
+   * @param args command-line arguments
+   * @param out standard output
+   * @param err standard error
+   * @return the exit code
+   */
+  public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+    CommandLine cl = new CommandLine(new AriesCli());
+    cl.setOut(out);
+    cl.setErr(err);
+    return cl.execute(args);
+  }
+
+  /**
+   * The default job: the mixed workload on two full Aries groups (every distance, rank-3 optical links included),
+   * with its report in {@code results/default}.
+   */
+  @Override
+  public Integer call() {
+    return new CommandLine(new RunCommand())
+        .setOut(spec.commandLine().getOut())
+        .setErr(spec.commandLine().getErr())
+        .execute("mixed", "--system", "two-groups", "--out", "results/default");
+  }
+
+  /** Reports the version from the jar manifest. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = AriesCli.class.getPackage().getImplementationVersion();
+      return new String[] {"aries-model " + (v == null ? "(development build)" : v)};
+    }
+  }
+}
