@@ -7,7 +7,9 @@ import picocli.CommandLine.Command;
 
 /**
  * The {@code aries} command line: the entry point behind the root {@code ./aries} script. With no subcommand it runs
- * the default job; every other job is a subcommand.
+ * the default job; every other job is a subcommand. Every failure is reported by one handler as one line,
+ * {@code aries <command>: <what> (<where>)}, with exit status 2 for bad input and 1 for a failed run
+ * ({@link CliError}); {@code --debug} adds the stack trace.
  */
 @Command(
     name = "aries",
@@ -28,6 +30,10 @@ public final class AriesCli implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  @CommandLine.Option(names = ErrorHandler.DEBUG, scope = CommandLine.ScopeType.INHERIT,
+      description = "Print the stack trace of a failure after its one-line message.")
+  boolean debug;
+
   /**
    * Runs the CLI.
    *
@@ -46,9 +52,12 @@ public final class AriesCli implements Callable<Integer> {
    * @return the exit code
    */
   public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+    ErrorHandler errors = new ErrorHandler();
     CommandLine cl = new CommandLine(new AriesCli());
     cl.setOut(out);
     cl.setErr(err);
+    cl.setParameterExceptionHandler(errors);
+    cl.setExecutionExceptionHandler(errors);
     return cl.execute(args);
   }
 
@@ -58,10 +67,10 @@ public final class AriesCli implements Callable<Integer> {
    */
   @Override
   public Integer call() {
-    return new CommandLine(new RunCommand())
-        .setOut(spec.commandLine().getOut())
-        .setErr(spec.commandLine().getErr())
-        .execute("mixed", "--system", "two-groups", "--out", "results/default");
+    return execute(debug
+            ? new String[] {"run", "mixed", "--system", "two-groups", "--out", "results/default", ErrorHandler.DEBUG}
+            : new String[] {"run", "mixed", "--system", "two-groups", "--out", "results/default"},
+        spec.commandLine().getOut(), spec.commandLine().getErr());
   }
 
   /** Reports the version from the jar manifest. */

@@ -2,7 +2,9 @@ package io.github.ariesmodel.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.ariesmodel.cli.report.Figures;
 import io.github.ariesmodel.core.AccessKind;
+import io.github.ariesmodel.core.ByteCount;
 import io.github.ariesmodel.core.MemoryDomainDescriptor;
 import io.github.ariesmodel.core.MemoryRegistration;
 import io.github.ariesmodel.core.PageSize;
@@ -32,6 +34,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -120,27 +123,17 @@ public final class IommuCommand implements Callable<Integer> {
           + " cache policy alone.")
   boolean serial;
 
-  @Option(names = "--json", description = "Print the statistics as JSON.")
-  boolean json;
+  @Mixin SharedOptions.Json json;
 
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
-    try {
-      return run(out);
-    } catch (IllegalArgumentException | IllegalStateException e) {
-      err.println("aries iommu: " + e.getMessage());
-      return 2;
-    } catch (UncheckedIOException e) {
-      err.println("aries iommu: cannot read the trace: " + e.getCause().getMessage());
-      return 2;
-    }
+    return run(out);
   }
 
   private int run(PrintWriter out) {
     PageSize ps = PageSize.parse(pageSize);
-    long regionBytes = parseSize("--region", region);
+    long regionBytes = ByteCount.parse("--region", region);
     if (regionBytes < 1 || regionBytes > (1L << 40)) {
       throw new IllegalArgumentException("--region must be in [1, 1T] bytes but was " + regionBytes);
     }
@@ -183,7 +176,7 @@ public final class IommuCommand implements Callable<Integer> {
     double wallSeconds = (System.nanoTime() - wallStart) / 1e9;
 
     Map<String, Object> report = report(iommu.statistics(), loop.now(), ps, regionBytes, config, effectiveWindow);
-    if (json) {
+    if (json.json) {
       try {
         out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report));
       } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -216,7 +209,7 @@ public final class IommuCommand implements Callable<Integer> {
     m.put("hits", t.hits());
     m.put("misses", t.misses());
     m.put("mergedMisses", t.mergedMisses());
-    m.put("hitRate", round(t.hitRate(), 6));
+    m.put("hitRate", Figures.round(t.hitRate(), 6));
     m.put("evictions", t.evictions());
     m.put("stalls", t.stalls());
     Map<String, Long> causes = new LinkedHashMap<>();
@@ -229,18 +222,13 @@ public final class IommuCommand implements Callable<Integer> {
     m.put("twoLevelWalks", t.twoLevelWalks());
     m.put("prefetches", t.prefetches());
     m.put("pteFetches", s.pteFetches());
-    m.put("meanLatencyNs", round(t.meanLatencyNs(), 3));
-    m.put("p50LatencyNs", round(t.latencyPercentileNs(50), 3));
-    m.put("p99LatencyNs", round(t.latencyPercentileNs(99), 3));
-    m.put("maxLatencyNs", round(t.latencyPercentileNs(100), 3));
+    m.put("meanLatencyNs", Figures.round(t.meanLatencyNs(), 3));
+    m.put("p50LatencyNs", Figures.round(t.latencyPercentileNs(50), 3));
+    m.put("p99LatencyNs", Figures.round(t.latencyPercentileNs(99), 3));
+    m.put("maxLatencyNs", Figures.round(t.latencyPercentileNs(100), 3));
     m.put("simulatedTimePs", endPs);
-    m.put("translationsPerUs", round(endPs == 0 ? 0 : t.translations() * 1e6 / endPs, 3));
+    m.put("translationsPerUs", Figures.round(endPs == 0 ? 0 : t.translations() * 1e6 / endPs, 3));
     return m;
-  }
-
-  private static double round(double v, int digits) {
-    double f = Math.pow(10, digits);
-    return Math.round(v * f) / f;
   }
 
   private static long toPs(String option, double ns) {
@@ -251,45 +239,6 @@ public final class IommuCommand implements Callable<Integer> {
   }
 
   /** Parses a byte count with an optional K, M, G or T (binary) suffix. */
-  static long parseSize(String option, String text) {
-    String t = text.trim().toUpperCase(Locale.ROOT);
-    if (t.endsWith("B")) {
-      t = t.substring(0, t.length() - 1);
-    }
-    int shift = 0;
-    if (!t.isEmpty()) {
-      switch (t.charAt(t.length() - 1)) {
-        case 'K':
-          shift = 10;
-          break;
-        case 'M':
-          shift = 20;
-          break;
-        case 'G':
-          shift = 30;
-          break;
-        case 'T':
-          shift = 40;
-          break;
-        default:
-          break;
-      }
-    }
-    if (shift != 0) {
-      t = t.substring(0, t.length() - 1);
-    }
-    try {
-      long v = Long.parseLong(t);
-      if (v < 0 || v > (Long.MAX_VALUE >> shift)) {
-        throw new NumberFormatException();
-      }
-      return v << shift;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          option + " must be a non-negative byte count like 4096, 64K, 2M or 1G but was \"" + text + "\"");
-    }
-  }
-
   /** A stream of accesses. */
   interface AccessSource extends AutoCloseable {
     /** Reads the next access into the driver's fields; false at the end. */
@@ -304,7 +253,7 @@ public final class IommuCommand implements Callable<Integer> {
     String kind = parts[0].toLowerCase(Locale.ROOT);
     long span = Math.max(1, regionBytes - accessBytes + 1);
     if (kind.equals("random") && parts.length == 2) {
-      long count = parseSize("--synthetic random COUNT", parts[1]);
+      long count = ByteCount.parse("--synthetic random COUNT", parts[1]);
       SplittableRandom rnd = new SplittableRandom(seed);
       return new AccessSource() {
         long i;
@@ -324,9 +273,9 @@ public final class IommuCommand implements Callable<Integer> {
       };
     }
     if (kind.equals("scan") && parts.length == 4) {
-      long scanSpan = parseSize("--synthetic scan SPAN", parts[1]);
-      long stride = parseSize("--synthetic scan STRIDE", parts[2]);
-      long count = parseSize("--synthetic scan COUNT", parts[3]);
+      long scanSpan = ByteCount.parse("--synthetic scan SPAN", parts[1]);
+      long stride = ByteCount.parse("--synthetic scan STRIDE", parts[2]);
+      long count = ByteCount.parse("--synthetic scan COUNT", parts[3]);
       if (scanSpan < 1 || stride < 1) {
         throw new IllegalArgumentException("--synthetic scan SPAN and STRIDE must be >= 1 but were " + scanSpan
             + " and " + stride);

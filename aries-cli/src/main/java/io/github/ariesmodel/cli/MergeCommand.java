@@ -58,11 +58,17 @@ public final class MergeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    PrintWriter err = spec.commandLine().getErr();
-    try {
-      if (!plots.isEmpty() && html == null) {
-        throw new IllegalArgumentException("--plot needs --html FILE");
-      }
+    if (!plots.isEmpty() && html == null) {
+      throw CliError.badInput("--plot needs --html FILE", "--plot", null);
+    }
+    OutputPaths.file(out, "--out");
+    if (csv != null) {
+      OutputPaths.directory(csv, "--csv");
+    }
+    if (html != null) {
+      OutputPaths.file(html, "--html");
+    }
+    {
       Results merged = SweepMerge.mergeFiles(inputs, metrics, "merge");
       ResultsJson.write(merged, out, false);
       if (csv != null) {
@@ -75,10 +81,6 @@ public final class MergeCommand implements Callable<Integer> {
       spec.commandLine().getOut().printf("merged %d points into %s%n", t.rows().size(), out);
       spec.commandLine().getOut().flush();
       return 0;
-    } catch (IllegalArgumentException e) {
-      err.println("merge: " + e.getMessage());
-      err.flush();
-      return 2;
     }
   }
 

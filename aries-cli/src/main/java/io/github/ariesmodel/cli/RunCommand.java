@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -39,11 +40,12 @@ public final class RunCommand implements Callable<Integer> {
   String system;
 
   @Option(names = "--routing", defaultValue = AriesSystem.Builder.BY_DELIVERY_MODE,
-      description = "Routing name, or by-delivery-mode: each packet routed as its post asked (default: ${DEFAULT-VALUE}).")
+      completionCandidates = SharedOptions.SystemRoutingNames.class,
+      description = "${COMPLETION-CANDIDATES}; by-delivery-mode routes each packet as its post asked"
+          + " (default: ${DEFAULT-VALUE}).")
   String routing;
 
-  @Option(names = "--seed", defaultValue = "1", description = "Seed of every random choice (default: ${DEFAULT-VALUE}).")
-  long seed;
+  @Mixin SharedOptions.Seed seed;
 
   @Option(names = "--fabric", defaultValue = "routers",
       description = "routers or ideal (a fixed-latency network without routers) (default: ${DEFAULT-VALUE}).")
@@ -59,12 +61,9 @@ public final class RunCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: results/WORKLOAD).")
   Path out;
 
-  @Option(names = "--no-wall-clock",
-      description = "Leave wall-clock fields out of results.json, so equal seeds give byte-identical files.")
-  boolean noWallClock;
+  @Mixin SharedOptions.WallClock wallClock;
 
-  @Option(names = {"-q", "--quiet"}, description = "No progress bar (it is also off when stderr is not a terminal).")
-  boolean quiet;
+  @Mixin SharedOptions.Quiet quiet;
 
   @Option(names = "--trace", paramLabel = "FILE",
       description = "Write packets' journeys (injection to ejection, hops) as Chrome/Perfetto trace-event JSON.")
@@ -83,7 +82,7 @@ public final class RunCommand implements Callable<Integer> {
   Path config;
 
   @Override
-  public Integer call() throws Exception {
+  public Integer call() throws java.io.IOException {
     PrintWriter o = spec.commandLine().getOut();
     if (list) {
       for (Workloads w : Workloads.values()) {
@@ -95,57 +94,65 @@ public final class RunCommand implements Callable<Integer> {
       }
       return 0;
     }
-    Workload w;
-    SystemSpec s;
-    Params p;
-    try {
-      RunConfig file = config == null ? null : RunConfig.read(config);
-      CommandLine.ParseResult pr = spec.commandLine().getParseResult();
-      SystemSpec base = file == null ? SystemSpec.of(system, seed) : file.spec();
-      s = new SystemSpec(
-          file == null || pr.hasMatchedOption("--system") ? system : base.system(),
-          file == null || pr.hasMatchedOption("--routing") ? routing : base.routing(),
-          file == null || pr.hasMatchedOption("--seed") ? seed : base.seed(),
-          file == null || pr.hasMatchedOption("--fabric") ? WorkloadRun.parseFabric(fabric) : base.fabric(),
-          file == null || pr.hasMatchedOption("--translator") ? WorkloadRun.parseTranslator(translator)
-              : base.translator(),
-          base.iommu(), base.nic(), null);
-      if (trace != null) {
-        s = s.withTrace(new PacketTrace(traceLimit));
-      }
-      String name = workload != null ? workload
-          : file != null && file.workload() != null ? file.workload() : "mixed";
-      w = Workloads.byName(name);
-      Map<String, String> merged = new java.util.LinkedHashMap<>();
-      if (file != null && (workload == null || workload.equals(file.workload()))) {
-        merged.putAll(file.params().asMap());
-      }
-      merged.putAll(Params.parse(params).asMap());
-      p = Params.of(merged);
-      s.build(); // fail early on a bad system or routing name
-    } catch (IllegalArgumentException e) {
-      spec.commandLine().getErr().println("aries run: " + e.getMessage());
-      return 2;
+    RunConfig file = config == null ? null : readConfig(config);
+    CommandLine.ParseResult pr = spec.commandLine().getParseResult();
+    SystemSpec base = file == null ? SystemSpec.of(system, seed.seed) : file.spec();
+    SystemSpec s = new SystemSpec(
+        file == null || pr.hasMatchedOption("--system") ? system : base.system(),
+        file == null || pr.hasMatchedOption("--routing") ? routing : base.routing(),
+        file == null || pr.hasMatchedOption("--seed") ? seed.seed : base.seed(),
+        file == null || pr.hasMatchedOption("--fabric") ? SystemSpec.parseFabric(fabric) : base.fabric(),
+        file == null || pr.hasMatchedOption("--translator") ? SystemSpec.parseTranslator(translator)
+            : base.translator(),
+        base.iommu(), base.nic(), null);
+    if (trace != null) {
+      s = s.withTrace(new PacketTrace(traceLimit));
+    }
+    String name = workload != null ? workload
+        : file != null && file.workload() != null ? file.workload() : "mixed";
+    Workload w = Workloads.byName(name);
+    Map<String, String> merged = new java.util.LinkedHashMap<>();
+    if (file != null && (workload == null || workload.equals(file.workload()))) {
+      merged.putAll(file.params().asMap());
+    }
+    merged.putAll(Params.parse(params).asMap());
+    Params p = Params.of(merged);
+    s.build(); // fail early on a bad system or routing name
+    Path dir = out != null ? out : Path.of("results", w.name());
+    OutputPaths.directory(dir, "--out");
+    if (trace != null) {
+      OutputPaths.file(trace, "--trace");
     }
     WorkloadRun run;
-    try {
-      try (ProgressBar bar = ProgressBar.forStandardError(quiet, 1)) {
-        run = WorkloadRun.run(w, s, p, "run " + w.name(), bar::updateFraction);
-      }
-    } catch (IllegalArgumentException e) {
-      spec.commandLine().getErr().println("aries run: " + e.getMessage());
-      return 2;
+    try (ProgressBar bar = ProgressBar.forStandardError(quiet.quiet, 1)) {
+      run = WorkloadRun.run(w, s, p, "run " + w.name(), bar::updateFraction);
     }
-    Path dir = out != null ? out : Path.of("results", w.name());
     if (trace != null) {
       s.trace().write(trace);
       spec.commandLine().getOut().printf("  trace:   %s (%,d packets, %,d beyond the limit)%n", trace,
           s.trace().recorded(), s.trace().dropped());
     }
-    Path html = ReportWriter.write(run.results(), run.plots(), dir, !noWallClock, "aries-model: " + w.name()
+    Path html = ReportWriter.write(run.results(), run.plots(), dir, wallClock.recorded(), "aries-model: " + w.name()
         + " on " + s.system());
     printSummary(o, w, s, run.results(), dir, html);
     return 0;
+  }
+
+  private static RunConfig readConfig(Path file) {
+    try {
+      return RunConfig.read(file);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      com.fasterxml.jackson.core.JsonLocation l = e.getLocation();
+      throw CliError.badInput("cannot parse the configuration: " + e.getOriginalMessage(),
+          "--config " + file + (l == null || l.getLineNr() < 0 ? "" : " line " + l.getLineNr()), e);
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw CliError.badInput("no such file: " + file, "--config", e);
+    } catch (java.io.IOException e) {
+      throw CliError.badInput("cannot read the configuration: " + e.getClass().getSimpleName(), "--config " + file,
+          e);
+    } catch (IllegalArgumentException e) {
+      throw CliError.badInput(e.getMessage(), "--config " + file, e);
+    }
   }
 
   private static void printSummary(PrintWriter o, Workload w, SystemSpec s, Results results, Path dir, Path html) {

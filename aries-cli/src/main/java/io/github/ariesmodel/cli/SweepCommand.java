@@ -17,6 +17,7 @@ import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -28,7 +29,7 @@ import picocli.CommandLine.Option;
     description = {
       "Run a job over the cartesian product of parameter lists, one results file per point.",
       "Points are numbered with the first --param outermost (the last varies fastest).",
-      "Example: aries sweep --job link-queue --param load=0.1,0.5,0.9 --param seed=1..2 --shard 0/2 --out results/s"
+      "Example: aries sweep --job pingpong --param sizes=8,4K,1M --param seed=1..2 --shard 0/2 --out results/s"
     })
 public final class SweepCommand implements Callable<Integer> {
 
@@ -49,9 +50,7 @@ public final class SweepCommand implements Callable<Integer> {
       description = "Directory for the point files. Default: ${DEFAULT-VALUE}.")
   Path out;
 
-  @Option(names = "--no-wall-clock",
-      description = "Leave wall-clock fields out, so reruns give byte-identical files.")
-  boolean noWallClock;
+  @Mixin SharedOptions.WallClock wallClock;
 
   @Option(names = "--dry-run", description = "Print the points this shard would run, and run nothing.")
   boolean dryRun;
@@ -59,8 +58,7 @@ public final class SweepCommand implements Callable<Integer> {
   @Option(names = "--list-jobs", description = "List the jobs a sweep can run.")
   boolean listJobs;
 
-  @Option(names = {"-q", "--quiet"}, description = "Print nothing on standard error.")
-  boolean quiet;
+  @Mixin SharedOptions.Quiet quiet;
 
   private final SweepJobs jobs;
 
@@ -89,24 +87,15 @@ public final class SweepCommand implements Callable<Integer> {
       stdout.flush();
       return 0;
     }
-    SweepSpec sweep;
-    Shard part;
-    Function<Map<String, String>, Results> fn;
-    try {
-      if (job == null) {
-        throw new IllegalArgumentException("--job is required (one of " + jobs.names() + ")");
-      }
-      if (params.isEmpty()) {
-        throw new IllegalArgumentException("at least one --param NAME=VALUES is required");
-      }
-      fn = jobs.job(job).job();
-      sweep = SweepSpec.parse(params);
-      part = Shard.parse(shard);
-    } catch (IllegalArgumentException e) {
-      err.println("sweep: " + e.getMessage());
-      err.flush();
-      return 2;
+    if (job == null) {
+      throw CliError.badInput("--job is required (one of " + jobs.names() + ")", "--job", null);
     }
+    if (params.isEmpty()) {
+      throw CliError.badInput("at least one --param NAME=VALUES is required", "--param", null);
+    }
+    Function<Map<String, String>, Results> fn = jobs.job(job).job();
+    SweepSpec sweep = SweepSpec.parse(params);
+    Shard part = Shard.parse(shard);
     List<SweepPoint> points = sweep.points(part);
     if (dryRun) {
       stdout.printf("sweep %s: %d points, shard %s runs %d%n", sweep, sweep.size(), part, points.size());
@@ -121,19 +110,14 @@ public final class SweepCommand implements Callable<Integer> {
       Results r = fn.apply(p);
       return r == null ? null : r.withMetadata(r.metadata().toBuilder().command(command).build());
     };
-    SweepRunner.Listener listener = quiet ? null
+    SweepRunner.Listener listener = quiet.quiet ? null
         : (p, done, total, file) -> {
           err.printf("sweep: point %d %s done (%d/%d of shard %s) -> %s%n", p.index(), p.parameters(), done, total,
               part, file);
           err.flush();
         };
-    try {
-      new SweepRunner(recorded).run(sweep, part, out, !noWallClock, listener);
-    } catch (IllegalArgumentException e) {
-      err.println("sweep: " + e.getMessage());
-      err.flush();
-      return 2;
-    }
+    OutputPaths.directory(out, "--out");
+    new SweepRunner(recorded).run(sweep, part, out, wallClock.recorded(), listener);
     return 0;
   }
 }

@@ -20,13 +20,7 @@ public final class SystemsCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     if (describe != null) {
-      SystemPreset p;
-      try {
-        p = SystemPreset.byId(describe);
-      } catch (IllegalArgumentException e) {
-        spec.commandLine().getErr().println(e.getMessage());
-        return 2;
-      }
+      SystemPreset p = SystemPreset.byId(describe);
       out.printf("system %s: %s%n", p.id(), p.description());
       out.printf("  groups            %,d%n", p.groups());
       out.printf("  routers (Aries)   %,d  (%d per group: 6 chassis x 16 blades)%n", p.routers(),

@@ -2,6 +2,7 @@ package io.github.ariesmodel.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.ariesmodel.core.Texts;
 import io.github.ariesmodel.network.Arbitration;
 import io.github.ariesmodel.network.Dragonfly;
 import io.github.ariesmodel.network.Topologies;
@@ -17,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -36,9 +38,8 @@ public final class TrafficCommand implements Callable<Integer> {
           + " | theta | edison | full | aries-small | canonical-small (default: ${DEFAULT-VALUE})")
   String topology;
 
-  @Option(names = "--routing", defaultValue = "adaptive0",
-      description = "minimal, in-order, valiant, nmin-hash, ugal, adaptive0..adaptive3, or a registered name"
-          + " (default: ${DEFAULT-VALUE})")
+  @Option(names = "--routing", defaultValue = "adaptive0", completionCandidates = SharedOptions.RoutingNames.class,
+      description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
   String routing;
 
   @Option(names = "--pattern", defaultValue = "uniform",
@@ -49,8 +50,7 @@ public final class TrafficCommand implements Callable<Integer> {
       description = "offered load, fraction of injection bandwidth, (0, 2] (default: ${DEFAULT-VALUE})")
   double load;
 
-  @Option(names = "--seed", defaultValue = "1", description = "seed (default: ${DEFAULT-VALUE})")
-  long seed;
+  @Mixin SharedOptions.Seed seed;
 
   @Option(names = "--warmup-us", defaultValue = "2", description = "warm-up, µs (default: ${DEFAULT-VALUE})")
   double warmupUs;
@@ -68,44 +68,27 @@ public final class TrafficCommand implements Callable<Integer> {
   @Option(names = "--drain", description = "stop injecting after the window and check that the network drains")
   boolean drain;
 
-  @Option(names = "--json", description = "print JSON")
-  boolean json;
+  @Mixin SharedOptions.Json json;
 
   @Override
-  public Integer call() throws Exception {
+  public Integer call() throws com.fasterxml.jackson.core.JsonProcessingException {
     PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
-    Dragonfly topo;
-    TrafficPattern pat;
-    Arbitration arb;
-    TrafficExperiment experiment;
-    try {
-      topo = Topologies.parse(topology);
-      pat = TrafficPattern.parse(pattern);
-      arb = Arbitration.valueOf(arbitration.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
-      TrafficExperiment.Builder b = TrafficExperiment.on(topo).routing(routing).pattern(pat).load(load).seed(seed)
-          .warmupPs(Math.round(warmupUs * 1e6)).measurePs(Math.round(measureUs * 1e6))
-          .fabric(f -> f.vcBufferBytes(vcBuffer).arbitration(arb));
-      if (drain) {
-        b.drain();
-      }
-      experiment = b.build();
-    } catch (IllegalArgumentException e) {
-      err.println("aries traffic: " + e.getMessage());
-      return 2;
+    Dragonfly topo = Topologies.parse(topology);
+    TrafficPattern pat = TrafficPattern.parse(pattern);
+    Arbitration arb = arbitration(arbitration);
+    TrafficExperiment.Builder b = TrafficExperiment.on(topo).routing(routing).pattern(pat).load(load)
+        .seed(seed.seed).warmupPs(Math.round(warmupUs * 1e6)).measurePs(Math.round(measureUs * 1e6))
+        .fabric(f -> f.vcBufferBytes(vcBuffer).arbitration(arb));
+    if (drain) {
+      b.drain();
     }
-    TrafficResult r;
-    try {
-      r = experiment.run();
-    } catch (IllegalArgumentException e) {
-      err.println("aries traffic: " + e.getMessage());
-      return 2;
-    }
+    TrafficExperiment experiment = b.build();
+    TrafficResult r = experiment.run();
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("topology", topo.describe());
     m.put("routing", routing);
     m.put("pattern", pat.id());
-    m.put("seed", seed);
+    m.put("seed", seed.seed);
     m.put("nodes", topo.nodeCount());
     m.put("offeredLoad", r.offeredLoad());
     m.put("acceptedLoad", r.acceptedLoad());
@@ -140,11 +123,11 @@ public final class TrafficCommand implements Callable<Integer> {
     m.put("wallSeconds", r.wallSeconds());
     m.put("eventsPerSecond", r.eventsPerSecond());
     m.put("packetHopsPerSecond", r.packetHopsPerSecond());
-    if (json) {
+    if (json.json) {
       out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m));
     } else {
       out.printf(Locale.ROOT, "%s%n", topo.describe());
-      out.printf(Locale.ROOT, "routing %s, pattern %s, load %.3f, seed %d%n", routing, pat.id(), load, seed);
+      out.printf(Locale.ROOT, "routing %s, pattern %s, load %.3f, seed %d%n", routing, pat.id(), load, seed.seed);
       out.printf(Locale.ROOT, "  offered load      %.4f%n", r.offeredLoad());
       out.printf(Locale.ROOT, "  accepted load     %.4f%n", r.acceptedLoad());
       out.printf(Locale.ROOT, "  latency ns        mean %.1f  p50 %.0f  p99 %.0f  max %.0f%n", r.latencyMeanNs(),
@@ -163,6 +146,15 @@ public final class TrafficCommand implements Callable<Integer> {
           r.eventsPerSecond(), r.packetHopsPerSecond(), r.events(), r.wallSeconds());
     }
     return drain && !r.drained() ? 1 : 0;
+  }
+
+  private static Arbitration arbitration(String text) {
+    try {
+      return Arbitration.valueOf(text.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+    } catch (IllegalArgumentException e) {
+      throw CliError.badInput("arbitration must be round_robin or age but was \"" + Texts.abbreviate(text) + "\"",
+          "--arbitration", e);
+    }
   }
 
   private static Object num(double v) {

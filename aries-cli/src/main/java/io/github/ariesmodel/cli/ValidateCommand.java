@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -19,8 +20,7 @@ public final class ValidateCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--seed", defaultValue = "1", description = "Seed (default: ${DEFAULT-VALUE}).")
-  long seed;
+  @Mixin SharedOptions.Seed seed;
 
   @Option(names = "--markdown", description = "Print the table as Markdown.")
   boolean markdown;
@@ -28,7 +28,7 @@ public final class ValidateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter o = spec.commandLine().getOut();
-    List<Validation.Row> rows = new Validation(seed).run();
+    List<Validation.Row> rows = new Validation(seed.seed).run();
     boolean ok = true;
     if (markdown) {
       o.println("| figure | model | published | ratio | result | source |");

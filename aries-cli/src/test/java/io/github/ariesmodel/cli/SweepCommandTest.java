@@ -27,30 +27,30 @@ class SweepCommandTest {
   @Test
   void shardedSweepThenMergeGivesOneRowPerPoint() throws IOException {
     for (int i = 0; i < 2; i++) {
-      assertThat(aries("sweep", "--job", "link-queue", "--param", "load=0.2,0.5,0.8", "--param", "seed=1..2",
-          "--param", "packets=2000", "--shard", i + "/2", "--out", dir.resolve("s" + i).toString())).isZero();
+      assertThat(aries("sweep", "--job", "pingpong", "--param", "sizes=8,64,512", "--param", "seed=1..2",
+          "--param", "iterations=1", "--shard", i + "/2", "--out", dir.resolve("s" + i).toString())).isZero();
     }
-    assertThat(err.toString()).contains("sweep: point 0 {load=0.2, seed=1, packets=2000} done (1/3 of shard 0/2)");
+    assertThat(err.toString()).contains("sweep: point 0 {sizes=8, seed=1, iterations=1} done (1/3 of shard 0/2)");
     Path merged = dir.resolve("merged.json");
     Path html = dir.resolve("report/index.html");
     assertThat(aries("merge", "--out", merged.toString(), "--csv", dir.resolve("csv").toString(),
-        "--html", html.toString(), "--plot", "load:latency.mean:seed",
+        "--html", html.toString(), "--plot", "sizes:latency.same-router:seed",
         dir.resolve("s0").toString(), dir.resolve("s1").toString())).isZero();
     assertThat(out.toString()).contains("merged 6 points into " + merged);
     Results r = ResultsJson.read(merged);
     ResultTable t = r.table(SweepMerge.TABLE).orElseThrow();
     assertThat(t.rows()).hasSize(6);
-    assertThat(t.columnIndex("latency.mean")).isPositive();
+    assertThat(t.columnIndex("latency.same-router")).isPositive();
     assertThat(dir.resolve("csv/sweep.csv")).exists();
-    assertThat(Files.readString(html)).contains("data:image/png;base64,").contains("latency.mean vs load by seed");
+    assertThat(Files.readString(html)).contains("data:image/png;base64,").contains("latency.same-router vs sizes by seed");
     assertThat(dir.resolve("report/index-plot-0.png")).exists();
   }
 
   @Test
   void quietAndNoWallClockRerunsAreSilentAndByteIdentical() throws IOException {
     for (String d : new String[] {"a", "b"}) {
-      assertThat(aries("sweep", "-q", "--no-wall-clock", "--job", "link-queue", "--param", "load=0.5",
-          "--param", "packets=1000", "--out", dir.resolve(d).toString())).isZero();
+      assertThat(aries("sweep", "-q", "--no-wall-clock", "--job", "pingpong", "--param", "sizes=8",
+          "--param", "iterations=1", "--out", dir.resolve(d).toString())).isZero();
     }
     assertThat(err.toString()).isEmpty();
     assertThat(Files.readAllBytes(dir.resolve("a/point-0.json"))).isEqualTo(Files.readAllBytes(dir.resolve("b/point-0.json")));
@@ -58,26 +58,26 @@ class SweepCommandTest {
 
   @Test
   void dryRunListsTheShardsPoints() {
-    assertThat(aries("sweep", "--dry-run", "--job", "link-queue", "--param", "load=0.1,0.2,0.3",
+    assertThat(aries("sweep", "--dry-run", "--job", "pingpong", "--param", "sizes=8,64,512",
         "--param", "seed=1,2", "--shard", "1/4")).isZero();
-    assertThat(out.toString()).contains("6 points, shard 1/4 runs 2").contains("1 {load=0.1, seed=2}")
-        .contains("5 {load=0.3, seed=2}");
+    assertThat(out.toString()).contains("6 points, shard 1/4 runs 2").contains("1 {sizes=8, seed=2}")
+        .contains("5 {sizes=512, seed=2}");
   }
 
   @Test
   void listsJobs() {
     assertThat(aries("sweep", "--list-jobs")).isZero();
-    assertThat(out.toString()).contains("link-queue");
+    assertThat(out.toString()).contains("pingpong").contains("traffic").doesNotContain("link-queue");
   }
 
   @Test
   void usageErrorsExitWithTwoAndAMessage() {
     assertThat(aries("sweep", "--job", "nope", "--param", "a=1")).isEqualTo(2);
-    assertThat(err.toString()).contains("sweep job must be one of [", "pingpong", "link-queue", "but was \"nope\"");
-    assertThat(aries("sweep", "--job", "link-queue", "--param", "load=0.5", "--shard", "2/2")).isEqualTo(2);
+    assertThat(err.toString()).contains("sweep job must be one of [", "pingpong", "traffic", "but was \"nope\"");
+    assertThat(aries("sweep", "--job", "pingpong", "--param", "sizes=8", "--shard", "2/2")).isEqualTo(2);
     assertThat(err.toString()).contains("shard index must be in [0, 1]");
-    assertThat(aries("sweep", "--job", "link-queue", "--param", "load=2", "--out", dir.toString())).isEqualTo(2);
-    assertThat(err.toString()).contains("load must be in (0, 1)");
+    assertThat(aries("sweep", "--job", "pingpong", "--param", "sizes=0", "--out", dir.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("sizes elements must be in [1, ");
     assertThat(aries("merge", "--out", dir.resolve("m.json").toString(), dir.toString())).isEqualTo(2);
     assertThat(err.toString()).contains("merge: found no point-*.json");
   }

@@ -54,7 +54,7 @@ public final class AriesSystem {
     this.seed = b.seed;
     if (b.fabricFactory != null) {
       this.routerFabric = null;
-      this.routingName = b.routing == null ? "custom" : b.routing;
+      this.routingName = "custom";
       Fabric custom = b.fabricFactory.create(topology, loop);
       if (custom == null || custom.nodeCount() != topology.nodeCount()) {
         throw new IllegalArgumentException("fabric factory must return a fabric of " + topology.nodeCount()
@@ -250,6 +250,13 @@ public final class AriesSystem {
     private java.util.function.Consumer<RouterFabric.Builder> routerSettings;
     private FabricFactory fabricFactory;
     private TranslatorFactory translatorFactory;
+    // Settings given explicitly, as the calls that gave them, so build() can name both sides of a conflict.
+    private String fabricKindGiven;
+    private String routingGiven;
+    private String translatorKindGiven;
+    private String iommuGiven;
+    private String idealLatencyGiven;
+    private String flatLatencyGiven;
 
     private Builder() {}
 
@@ -328,6 +335,7 @@ public final class AriesSystem {
     public Builder fabric(FabricKind k) {
       checkArgument(k != null, "fabric must not be null");
       this.fabricKind = k;
+      this.fabricKindGiven = "fabric(" + k + ")";
       return this;
     }
 
@@ -336,6 +344,7 @@ public final class AriesSystem {
       checkArgument(name != null && !name.isBlank(), "routing must not be blank");
       this.routing = name.trim();
       this.routingAlgorithm = null;
+      this.routingGiven = routing.equals(BY_DELIVERY_MODE) ? null : "routing(\"" + routing + "\")";
       return this;
     }
 
@@ -349,6 +358,7 @@ public final class AriesSystem {
       checkArgument(algorithmName != null && !algorithmName.isBlank(), "routing name must not be blank");
       this.routingAlgorithm = algorithm;
       this.routing = algorithmName;
+      this.routingGiven = "routing(algorithm, \"" + algorithmName + "\")";
       return this;
     }
 
@@ -356,6 +366,7 @@ public final class AriesSystem {
     public Builder translator(TranslatorKind k) {
       checkArgument(k != null, "translator must not be null");
       this.translatorKind = k;
+      this.translatorKindGiven = "translator(" + k + ")";
       return this;
     }
 
@@ -363,6 +374,7 @@ public final class AriesSystem {
     public Builder iommu(IommuConfig c) {
       checkArgument(c != null, "iommu config must not be null");
       this.iommuConfig = c;
+      this.iommuGiven = "iommu(config)";
       return this;
     }
 
@@ -385,6 +397,7 @@ public final class AriesSystem {
     public Builder idealLatencyPs(long ps) {
       checkArgument(ps >= 0, "idealLatencyPs must be >= 0 but was %s", ps);
       this.idealLatencyPs = ps;
+      this.idealLatencyGiven = "idealLatencyPs(" + ps + ")";
       return this;
     }
 
@@ -392,6 +405,7 @@ public final class AriesSystem {
     public Builder flatLatencyPs(long ps) {
       checkArgument(ps >= 0, "flatLatencyPs must be >= 0 but was %s", ps);
       this.flatLatencyPs = ps;
+      this.flatLatencyGiven = "flatLatencyPs(" + ps + ")";
       return this;
     }
 
@@ -401,12 +415,54 @@ public final class AriesSystem {
       return this;
     }
 
-    /** @return the system */
+    /**
+     * Builds the system.
+     *
+     * @return the system
+     * @throws IllegalArgumentException naming both settings when two settings conflict or one cannot take effect:
+     *     a fabric kind and a fabric factory; a translator kind and a translator factory; router settings or a
+     *     routing with an ideal or user fabric; an ideal-fabric latency with routers or a user fabric; an IOMMU
+     *     configuration or a flat-translator latency with a translator that does not use it
+     */
     public AriesSystem build() {
+      checkConsistent();
       if (topology == null) {
         preset(SystemPreset.DEFAULT);
       }
       return new AriesSystem(this);
+    }
+
+    private void checkConsistent() {
+      String routerSettingsGiven = routerSettings == null ? null : "routerSettings(...)";
+      if (fabricFactory != null) {
+        String factory = "fabric(factory)";
+        refuse(fabricKindGiven, factory, "give one fabric");
+        refuse(routingGiven, factory, "a user's fabric does its own routing");
+        refuse(routerSettingsGiven, factory, "router settings apply to the built-in router fabric only");
+        refuse(idealLatencyGiven, factory, "the ideal fabric's latency applies to the ideal fabric only");
+      } else if (fabricKind == FabricKind.IDEAL) {
+        refuse(routingGiven, fabricKindGiven, "the ideal fabric has no routers to route");
+        refuse(routerSettingsGiven, fabricKindGiven, "the ideal fabric has no routers");
+      } else {
+        refuse(idealLatencyGiven, "fabric(ROUTERS)", "the ideal fabric's latency applies to the ideal fabric only");
+      }
+      if (translatorFactory != null) {
+        String factory = "translator(factory)";
+        refuse(translatorKindGiven, factory, "give one translator");
+        refuse(iommuGiven, factory, "the IOMMU configuration applies to the built-in IOMMU only");
+        refuse(flatLatencyGiven, factory, "the flat translator's latency applies to the flat translator only");
+      } else if (translatorKind == TranslatorKind.FLAT) {
+        refuse(iommuGiven, translatorKindGiven, "the flat translator has no IOMMU");
+      } else {
+        refuse(flatLatencyGiven, "translator(IOMMU)",
+            "the flat translator's latency applies to the flat translator only");
+      }
+    }
+
+    private static void refuse(String setting, String other, String why) {
+      if (setting != null) {
+        throw new IllegalArgumentException(setting + " cannot be combined with " + other + ": " + why);
+      }
     }
   }
 }

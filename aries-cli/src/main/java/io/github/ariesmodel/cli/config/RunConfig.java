@@ -11,7 +11,6 @@ import io.github.ariesmodel.nic.NicTiming;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.cli.workload.Params;
 import io.github.ariesmodel.cli.system.SystemSpec;
-import io.github.ariesmodel.cli.workload.WorkloadRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -103,8 +102,8 @@ public record RunConfig(SystemSpec spec, String workload, Params params) {
     NicConfig nic = nic(root.get("nic"));
     SystemSpec spec;
     try {
-      spec = new SystemSpec(system, routing, seed, WorkloadRun.parseFabric(fabric),
-          WorkloadRun.parseTranslator(translator), iommu, nic, null);
+      spec = new SystemSpec(system, routing, seed, SystemSpec.parseFabric(fabric),
+          SystemSpec.parseTranslator(translator), iommu, nic, null);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }

@@ -57,7 +57,6 @@ public final class SweepJobs {
       j.register(workload.name(), workload.description() + " (system, routing, seed, fabric, translator set the"
           + " system; other parameters go to the workload)", point -> WorkloadRun.sweepPoint(w.create(), point));
     }
-    j.register(LinkQueueJob.NAME, LinkQueueJob.DESCRIPTION, LinkQueueJob::run);
     return j;
   }
 

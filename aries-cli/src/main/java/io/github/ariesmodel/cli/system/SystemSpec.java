@@ -3,6 +3,8 @@ package io.github.ariesmodel.cli.system;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import io.github.ariesmodel.core.PageSize;
+import io.github.ariesmodel.core.Texts;
+import java.util.Locale;
 import io.github.ariesmodel.iommu.IommuConfig;
 import io.github.ariesmodel.nic.NicConfig;
 import io.github.ariesmodel.system.AriesSystem;
@@ -79,14 +81,46 @@ public record SystemSpec(
     return new SystemSpec(system, routing, seed, fabric, translator, iommu, nic, t);
   }
 
-  /** @return a new system built to this spec */
+  /**
+   * @return a new system built to this spec
+   * @throws IllegalArgumentException when the settings conflict (a routing other than by-delivery-mode with the
+   *     ideal fabric, for example)
+   */
   public AriesSystem build() {
-    return AriesSystem.builder().system(system).routing(routing).seed(seed).fabric(fabric).translator(translator)
-        .iommu(iommu).nic(nic).trace(trace).build();
+    AriesSystem.Builder b = AriesSystem.builder().system(system).routing(routing).seed(seed).fabric(fabric)
+        .translator(translator).nic(nic).trace(trace);
+    if (translator == TranslatorKind.IOMMU) {
+      b.iommu(iommu); // the flat translator has none (the builder refuses one)
+    }
+    return b.build();
   }
 
   /** @return the page size workloads register with unless told otherwise */
   public static PageSize defaultPageSize() {
     return PageSize.SIZE_4K;
+  }
+
+  /**
+   * @param f {@code routers} or {@code ideal}
+   * @return the fabric kind
+   */
+  public static FabricKind parseFabric(String f) {
+    return switch (f.toLowerCase(Locale.ROOT)) {
+      case "routers" -> FabricKind.ROUTERS;
+      case "ideal" -> FabricKind.IDEAL;
+      default -> throw new IllegalArgumentException("fabric must be routers or ideal but was \"" + Texts.abbreviate(f) + "\"");
+    };
+  }
+
+  /**
+   * @param t {@code iommu} or {@code flat}
+   * @return the translator kind
+   */
+  public static TranslatorKind parseTranslator(String t) {
+    return switch (t.toLowerCase(Locale.ROOT)) {
+      case "iommu" -> TranslatorKind.IOMMU;
+      case "flat" -> TranslatorKind.FLAT;
+      default -> throw new IllegalArgumentException("translator must be iommu or flat but was \"" + Texts.abbreviate(t) + "\"");
+    };
   }
 }

@@ -8,7 +8,7 @@ import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.FabricKind;
 import io.github.ariesmodel.system.shmem.ShmemJob;
 import io.github.ariesmodel.system.shmem.Symmetric;
-import io.github.ariesmodel.cli.workload.PingPongWorkload;
+import io.github.ariesmodel.cli.workload.Measurements;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -83,7 +83,7 @@ public final class Validation {
   double pingPongNs(String system, int a, int b) {
     AriesSystem sys = AriesSystem.builder().system(system).seed(seed).build();
     ShmemJob job = ShmemJob.builder(sys).nodes(a, b).build();
-    return PingPongWorkload.oneWayNs(job, job.allocate(8), new long[] {8}, 20)[0];
+    return Measurements.pingPongOneWayNs(job, job.allocate(8), new long[] {8}, 20)[0];
   }
 
   /** The farthest pair of a 9-group system (Theta): from node 0 to the node with the most minimal hops. */

@@ -1,5 +1,6 @@
 package io.github.ariesmodel.cli.workload;
 
+import io.github.ariesmodel.cli.report.Figures;
 import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.core.SimTime;
@@ -62,10 +63,10 @@ public final class AllToAllWorkload implements Workload {
     report.table(ResultTable.builder("alltoall")
         .integer("pes", "").integer("bytes", "B").number("time", "us").number("aggregateBandwidth", "GB/s")
         .number("perPeBandwidth", "GB/s")
-        .row(pes, bytes, GupsWorkload.round(SimTime.toUs(job.lastRunPs())), GupsWorkload.round(aggregate),
-            GupsWorkload.round(aggregate / pes))
+        .row(pes, bytes, Figures.round(SimTime.toUs(job.lastRunPs()), 3), Figures.round(aggregate, 3),
+            Figures.round(aggregate / pes, 3))
         .build());
-    report.metric("alltoall.aggregateBandwidth", GupsWorkload.round(aggregate), "GB/s");
+    report.metric("alltoall.aggregateBandwidth", Figures.round(aggregate, 3), "GB/s");
     report.cost(sys.loop().now(), sys.loop().eventsExecuted());
     return report;
   }

@@ -1,5 +1,6 @@
 package io.github.ariesmodel.cli.workload;
 
+import io.github.ariesmodel.cli.report.Figures;
 import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.cli.report.PlotSpec;
 import io.github.ariesmodel.core.SimTime;
@@ -92,10 +93,10 @@ public final class BandwidthWorkload implements Workload {
     for (int oi = 0; oi < ops.size(); oi++) {
       double peak = 0;
       for (int si = 0; si < sizes.length; si++) {
-        table.row(ops.get(oi), sizes[si], PingPongWorkload.round(gbps[oi][si]));
+        table.row(ops.get(oi), sizes[si], Figures.round(gbps[oi][si], 3));
         peak = Math.max(peak, gbps[oi][si]);
       }
-      report.metric(ops.get(oi) + ".peakBandwidth", PingPongWorkload.round(peak), "GB/s");
+      report.metric(ops.get(oi) + ".peakBandwidth", Figures.round(peak, 3), "GB/s");
     }
     report.table(table.build());
     report.cost(sys.loop().now(), sys.loop().eventsExecuted());

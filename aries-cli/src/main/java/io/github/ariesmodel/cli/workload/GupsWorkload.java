@@ -1,14 +1,11 @@
 package io.github.ariesmodel.cli.workload;
 
+import io.github.ariesmodel.cli.report.Figures;
 import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.core.AmoKind;
 import io.github.ariesmodel.core.AmoOperation;
 import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.core.SimTime;
-import io.github.ariesmodel.core.spi.AddressTranslation;
-import io.github.ariesmodel.iommu.Iommu;
-import io.github.ariesmodel.iommu.TranslationStatistics;
-import io.github.ariesmodel.core.spi.TranslationClient;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.cli.report.ResultTable;
 import io.github.ariesmodel.system.shmem.ShmemJob;
@@ -74,7 +71,7 @@ public final class GupsWorkload implements Workload {
     long words = tableBytes / 8;
     AmoOperation op = AmoOperation.of(AmoKind.IADD, fetching, 64);
     long start = sys.loop().now();
-    Counts before = targetStats(sys, nodes);
+    Measurements.TranslationCounts before = Measurements.networkTranslations(sys, nodes);
     job.run(pe -> {
       SplittableRandom rnd = new SplittableRandom(sys.seed() * 1_000_003L + pe.myPe());
       for (int u = 0; u < updates; u++) {
@@ -89,7 +86,7 @@ public final class GupsWorkload implements Workload {
     });
     long elapsed = job.lastRunPs();
     double rate = (double) pes * updates / SimTime.toSeconds(elapsed);
-    Counts after = targetStats(sys, nodes);
+    Measurements.TranslationCounts after = Measurements.networkTranslations(sys, nodes);
     long translations = after.translations() - before.translations();
     long hits = after.hits() - before.hits();
     double meanLatencyNs = translations == 0 ? 0
@@ -99,36 +96,14 @@ public final class GupsWorkload implements Workload {
         .integer("pes", "").integer("updatesPerPe", "").integer("tableBytes", "B").string("pageSize")
         .string("op").number("updateRate", "Mupdates/s").number("perPeRate", "Mupdates/s")
         .number("pteHitRate", "").number("translationLatency", "ns").integer("faults", "")
-        .row(pes, updates, tableBytes, pageSize.toString(), op.toString(), round(rate / 1e6),
-            round(rate / 1e6 / pes), round(translations == 0 ? 0 : (double) hits / translations),
-            round(meanLatencyNs), job.faults())
+        .row(pes, updates, tableBytes, pageSize.toString(), op.toString(), Figures.round(rate / 1e6, 3),
+            Figures.round(rate / 1e6 / pes, 3), Figures.round(translations == 0 ? 0 : (double) hits / translations, 3),
+            Figures.round(meanLatencyNs, 3), job.faults())
         .build());
-    report.metric(tableName + ".updateRate", round(rate / 1e6), "Mupdates/s");
+    report.metric(tableName + ".updateRate", Figures.round(rate / 1e6, 3), "Mupdates/s");
     report.cost(sys.loop().now() - start, sys.loop().eventsExecuted());
     return report;
   }
 
-  /** Sums the network-request translation statistics of the nodes' IOMMUs (empty when translation is flat). */
-  static Counts targetStats(AriesSystem sys, int[] nodes) {
-    long tr = 0;
-    long hits = 0;
-    long lat = 0;
-    for (int n : nodes) {
-      AddressTranslation t = sys.node(n).translation();
-      if (t instanceof Iommu iommu) {
-        TranslationStatistics s = iommu.statistics().client(TranslationClient.NETWORK_REQUEST);
-        tr += s.translations();
-        hits += s.hits();
-        lat += s.totalLatencyPs();
-      }
-    }
-    return new Counts(tr, hits, lat);
-  }
 
-  /** Network-request translation counters summed over nodes. */
-  record Counts(long translations, long hits, long totalLatencyPs) {}
-
-  static double round(double v) {
-    return Math.round(v * 1000.0) / 1000.0;
-  }
 }

@@ -1,5 +1,6 @@
 package io.github.ariesmodel.cli.workload;
 
+import io.github.ariesmodel.cli.report.Figures;
 import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.core.SimTime;
@@ -81,13 +82,13 @@ public final class IommuStudyWorkload implements Workload {
           }
           pe.quiet();
         });
-        GupsWorkload.Counts c = GupsWorkload.targetStats(sys, new int[] {nodes[0]});
+        Measurements.TranslationCounts c = Measurements.networkTranslations(sys, new int[] {nodes[0]});
         double hit = c.translations() == 0 ? 0 : (double) c.hits() / c.translations();
         double lat = c.translations() == 0 ? 0 : SimTime.toNs(c.totalLatencyPs()) / c.translations();
         double rate = (double) (nodes.length - 1) * puts / SimTime.toSeconds(job.lastRunPs()) / 1e6;
-        table.row(pageSize.toString(), pattern, GupsWorkload.round(hit), GupsWorkload.round(lat),
-            GupsWorkload.round(rate));
-        report.metric("iommu.hitRate." + pageSize + "." + pattern, GupsWorkload.round(hit), "");
+        table.row(pageSize.toString(), pattern, Figures.round(hit, 3), Figures.round(lat, 3),
+            Figures.round(rate, 3));
+        report.metric("iommu.hitRate." + pageSize + "." + pattern, Figures.round(hit, 3), "");
         report.cost(sys.loop().now(), sys.loop().eventsExecuted());
         progress.update((double) ++done / (sizes.size() * patterns.size()), report.simulatedPs(), report.events());
       }

@@ -1,5 +1,7 @@
 package io.github.ariesmodel.cli.workload;
 
+import io.github.ariesmodel.core.ByteCount;
+import io.github.ariesmodel.core.Texts;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -87,7 +89,7 @@ public final class Params {
   }
 
   /**
-   * A long parameter; accepts {@code K}, {@code M}, {@code G} binary suffixes ({@code 64K} = 65536).
+   * A long parameter; accepts the binary suffixes of {@link ByteCount} ({@code 64K} = 65536).
    *
    * @param name the name
    * @param defaultValue used when absent
@@ -97,7 +99,7 @@ public final class Params {
    */
   public long longValue(String name, long defaultValue, long min, long max) {
     String v = values.get(name);
-    long x = v == null ? defaultValue : parseLong(name, v);
+    long x = v == null ? defaultValue : parseLong(name, v, min, max);
     if (x < min || x > max) {
       throw new IllegalArgumentException(name + " must be in [" + min + ", " + max + "] but was " + x);
     }
@@ -141,7 +143,7 @@ public final class Params {
     String[] parts = v.split(",");
     long[] out = new long[parts.length];
     for (int i = 0; i < parts.length; i++) {
-      out[i] = parseLong(name, parts[i].trim());
+      out[i] = parseLong(name, parts[i].trim(), min, max);
       if (out[i] < min || out[i] > max) {
         throw new IllegalArgumentException(
             name + " elements must be in [" + min + ", " + max + "] but one was " + out[i]);
@@ -219,28 +221,19 @@ public final class Params {
     return values.getOrDefault(name, defaultValue);
   }
 
-  static long parseLong(String name, String text) {
-    String t = text.trim().toUpperCase(java.util.Locale.ROOT);
-    int shift = 0;
-    if (t.endsWith("K")) {
-      shift = 10;
-    } else if (t.endsWith("M")) {
-      shift = 20;
-    } else if (t.endsWith("G")) {
-      shift = 30;
-    }
-    if (shift > 0) {
-      t = t.substring(0, t.length() - 1);
-    }
-    try {
-      long v = Long.parseLong(t);
-      if (shift > 0 && Math.abs(v) > (Long.MAX_VALUE >> shift)) {
-        throw new IllegalArgumentException(name + " is too large: \"" + text + "\"");
+  /**
+   * An integer with an optional binary suffix, read by {@link ByteCount}; a leading minus sign only where the
+   * parameter's range admits negatives.
+   */
+  private static long parseLong(String name, String text, long min, long max) {
+    String t = text.trim();
+    if (t.startsWith("-")) {
+      if (min >= 0) {
+        throw new IllegalArgumentException(
+            name + " must be in [" + min + ", " + max + "] but was " + Texts.abbreviate(t));
       }
-      return v << shift;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(name + " must be an integer (K, M, G suffixes allowed) but was \"" + text
-          + "\"", e);
+      return -ByteCount.parse(name, t.substring(1));
     }
+    return ByteCount.parse(name, t);
   }
 }

@@ -1,8 +1,8 @@
 package io.github.ariesmodel.cli.workload;
 
+import io.github.ariesmodel.cli.report.Figures;
 import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.cli.report.PlotSpec;
-import io.github.ariesmodel.core.SimTime;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.cli.report.ResultTable;
 import io.github.ariesmodel.system.shmem.ShmemJob;
@@ -67,13 +67,13 @@ public final class PingPongWorkload implements Workload {
       int[] pair = pairs.get(distance);
       ShmemJob job = ShmemJob.builder(sys).nodes(pair).pageSize(SystemSpec.defaultPageSize()).build();
       Symmetric buf = job.allocate(maxSize);
-      double[] latencyNs = oneWayNs(job, buf, sizes, iterations);
+      double[] latencyNs = Measurements.pingPongOneWayNs(job, buf, sizes, iterations);
       for (int si = 0; si < sizes.length; si++) {
-        table.row(distance, sizes[si], round(latencyNs[si]), round(sizes[si] / latencyNs[si]));
+        table.row(distance, sizes[si], Figures.round(latencyNs[si], 3), Figures.round(sizes[si] / latencyNs[si], 3));
       }
       report.cost(sys.loop().now(), sys.loop().eventsExecuted());
       progress.update((double) ++done / wanted.size(), report.simulatedPs(), report.events());
-      report.metric("latency." + distance, round(latencyNs[0]), "ns"); // of the first (smallest) size
+      report.metric("latency." + distance, Figures.round(latencyNs[0], 3), "ns"); // of the first (smallest) size
     }
     ResultTable t = table.build();
     report.table(t);
@@ -85,58 +85,5 @@ public final class PingPongWorkload implements Workload {
     return report;
   }
 
-  /**
-   * One-way latency by message size between a job's two PEs: PE 0 puts, PE 1 waits for the put's remote event and
-   * puts back; half the mean round trip after one warm-up exchange.
-   *
-   * @param job a job of exactly two PEs
-   * @param buf a symmetric buffer of at least the largest size
-   * @param sizes message sizes, bytes
-   * @param iterations round trips per size (above 8 KB proportionally fewer, at least 2)
-   * @return one-way latency per size, ns
-   */
-  public static double[] oneWayNs(ShmemJob job, Symmetric buf, long[] sizes, int iterations) {
-    if (job.nPes() != 2) {
-      throw new IllegalArgumentException("a ping-pong needs exactly 2 PEs but the job has " + job.nPes());
-    }
-    double[] latencyNs = new double[sizes.length];
-    job.run(pe -> {
-      long events = 0;
-      for (int si = 0; si < sizes.length; si++) {
-        long size = sizes[si];
-        int iters = iterationsFor(size, iterations);
-        long start = 0;
-        for (int i = 0; i <= iters; i++) {
-          if (i == 1) {
-            start = pe.now();
-          }
-          events++;
-          if (pe.myPe() == 0) {
-            pe.putmem(buf, 0, buf, 0, size, 1);
-            pe.waitRemoteEvents(events);
-          } else {
-            pe.waitRemoteEvents(events);
-            pe.putmem(buf, 0, buf, 0, size, 0);
-          }
-        }
-        pe.quiet();
-        if (pe.myPe() == 0) {
-          latencyNs[si] = SimTime.toNs(pe.now() - start) / (2.0 * iters);
-        }
-      }
-    });
-    return latencyNs;
-  }
 
-  /** Fewer round trips for large messages: at least 2, at most {@code iterations}. */
-  static int iterationsFor(long size, int iterations) {
-    if (size <= 8192) {
-      return iterations;
-    }
-    return (int) Math.max(2, Math.min(iterations, iterations * 8192L / size));
-  }
-
-  static double round(double v) {
-    return Math.round(v * 1000.0) / 1000.0;
-  }
 }

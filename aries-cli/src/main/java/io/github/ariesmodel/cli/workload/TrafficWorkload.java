@@ -1,5 +1,6 @@
 package io.github.ariesmodel.cli.workload;
 
+import io.github.ariesmodel.cli.report.Figures;
 import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.cli.report.PlotSpec;
 import io.github.ariesmodel.network.Dragonfly;
@@ -68,16 +69,16 @@ public final class TrafficWorkload implements Workload {
           b.measurePs(measureNs * 1000);
         }
         TrafficResult res = b.run();
-        table.row(r.trim(), load, round(res.acceptedLoad()), round(res.latencyMeanNs()), round(res.latencyP99Ns()),
-            round(res.minimalFraction()), round(res.meanHops()));
+        table.row(r.trim(), load, Figures.round(res.acceptedLoad(), 4), Figures.round(res.latencyMeanNs(), 4), Figures.round(res.latencyP99Ns(), 4),
+            Figures.round(res.minimalFraction(), 4), Figures.round(res.meanHops(), 4));
         for (Map.Entry<String, Double> e : new TreeMap<>(res.linkUtilization()).entrySet()) {
-          links.row(r.trim(), load, e.getKey(), round(e.getValue()));
+          links.row(r.trim(), load, e.getKey(), Figures.round(e.getValue(), 4));
         }
         saturation = Math.max(saturation, res.acceptedLoad());
         report.cost(res.simulatedPs(), res.events());
         progress.update((double) ++done / points, report.simulatedPs(), report.events());
       }
-      report.metric("traffic." + pattern.id() + "." + r.trim() + ".maxAcceptedLoad", round(saturation), "");
+      report.metric("traffic." + pattern.id() + "." + r.trim() + ".maxAcceptedLoad", Figures.round(saturation, 4), "");
     }
     report.table(table.build());
     ResultTable linkTable = links.build();
@@ -104,7 +105,4 @@ public final class TrafficWorkload implements Workload {
     return report;
   }
 
-  static double round(double v) {
-    return Math.round(v * 10000.0) / 10000.0;
-  }
 }

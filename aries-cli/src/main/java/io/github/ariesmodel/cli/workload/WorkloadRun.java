@@ -2,6 +2,7 @@ package io.github.ariesmodel.cli.workload;
 
 import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.cli.report.PlotSpec;
+import io.github.ariesmodel.core.Texts;
 import io.github.ariesmodel.iommu.IommuConfig;
 import io.github.ariesmodel.nic.NicConfig;
 import io.github.ariesmodel.system.AriesSystem;
@@ -84,33 +85,18 @@ public record WorkloadRun(Results results, List<PlotSpec> plots) {
     String translator = rest.remove("translator");
     SystemSpec spec = new SystemSpec(system == null ? "default" : system,
         routing == null ? AriesSystem.Builder.BY_DELIVERY_MODE : routing,
-        seed == null ? 1 : Params.parseLong("seed", seed), parseFabric(fabric == null ? "routers" : fabric),
-        parseTranslator(translator == null ? "iommu" : translator), IommuConfig.defaults(),
+        seed == null ? 1 : parseSeed(seed), SystemSpec.parseFabric(fabric == null ? "routers" : fabric),
+        SystemSpec.parseTranslator(translator == null ? "iommu" : translator), IommuConfig.defaults(),
           NicConfig.defaults(), null);
     return run(w, spec, Params.of(rest), "sweep --job " + w.name()).results();
   }
 
-  /**
-   * @param f {@code routers} or {@code ideal}
-   * @return the fabric kind
-   */
-  public static FabricKind parseFabric(String f) {
-    return switch (f.toLowerCase(Locale.ROOT)) {
-      case "routers" -> FabricKind.ROUTERS;
-      case "ideal" -> FabricKind.IDEAL;
-      default -> throw new IllegalArgumentException("fabric must be routers or ideal but was \"" + f + "\"");
-    };
+  private static long parseSeed(String text) {
+    try {
+      return Long.parseLong(text.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("seed must be an integer but was " + Texts.abbreviate(text), e);
+    }
   }
 
-  /**
-   * @param t {@code iommu} or {@code flat}
-   * @return the translator kind
-   */
-  public static TranslatorKind parseTranslator(String t) {
-    return switch (t.toLowerCase(Locale.ROOT)) {
-      case "iommu" -> TranslatorKind.IOMMU;
-      case "flat" -> TranslatorKind.FLAT;
-      default -> throw new IllegalArgumentException("translator must be iommu or flat but was \"" + t + "\"");
-    };
-  }
 }
