@@ -5,10 +5,10 @@ import io.github.ariesmodel.core.Texts;
 /**
  * A failure the {@code aries} command reports as one line, {@code aries <command>: <what> (<where>)}, with its exit
  * status: 2 for bad input (an option, a parameter, a configuration or an output path that cannot work), 1 for a run
- * that failed. Code anywhere in the CLI throws it when it knows where the problem lies; other exceptions are
+ * that failed. A command throws it when it knows where the problem lies; other exceptions are
  * classified by the command line's one error handler.
  */
-public final class CliError extends RuntimeException {
+final class CliError extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 

@@ -51,7 +51,7 @@ import picocli.CommandLine.Parameters;
       "TRACE has one access a line: an offset into the region (decimal or 0x-hex), optionally followed by R, W or A"
           + " (read, write, atomic; default R). Blank lines and lines starting with # are skipped."
     })
-public final class IommuCommand implements Callable<Integer> {
+final class IommuCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

@@ -30,7 +30,7 @@ import picocli.CommandLine.Parameters;
       "Merge the point files of a sweep into one results file: one row per point,",
       "columns = point, parameters, metrics. Fails on duplicate or missing points."
     })
-public final class MergeCommand implements Callable<Integer> {
+final class MergeCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

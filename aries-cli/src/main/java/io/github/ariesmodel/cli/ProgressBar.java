@@ -24,7 +24,7 @@ import java.util.function.LongSupplier;
  * slices of the event loop, as {@link #runUntil(DeterministicEventLoop, long, ProgressBar)} does; the call reads the
  * clock and returns at once when there is nothing to draw.
  */
-public final class ProgressBar implements AutoCloseable {
+final class ProgressBar implements AutoCloseable {
 
   /** Wall time before the bar first appears: 2 s. */
   public static final long SHOW_AFTER_NANOS = 2_000_000_000L;

@@ -27,7 +27,7 @@ import picocli.CommandLine.Parameters;
 /** {@code aries run WORKLOAD}: runs a built-in workload and writes its results, plots and HTML report. */
 @Command(name = "run", mixinStandardHelpOptions = true,
     description = "Run a workload and write results.json, CSV tables, plots and report.html.")
-public final class RunCommand implements Callable<Integer> {
+final class RunCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

@@ -31,7 +31,7 @@ import picocli.CommandLine.Option;
       "Points are numbered with the first --param outermost (the last varies fastest).",
       "Example: aries sweep --job pingpong --param sizes=8,4K,1M --param seed=1..2 --shard 0/2 --out results/s"
     })
-public final class SweepCommand implements Callable<Integer> {
+final class SweepCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

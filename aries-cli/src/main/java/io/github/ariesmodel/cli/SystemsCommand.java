@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
 
 /** {@code aries systems}: lists the built-in systems, or describes one. */
 @Command(name = "systems", mixinStandardHelpOptions = true, description = "List the built-in systems.")
-public final class SystemsCommand implements Callable<Integer> {
+final class SystemsCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
     name = "traffic",
     mixinStandardHelpOptions = true,
     description = "Run synthetic traffic on a dragonfly router fabric and report load, latency and speed.")
-public final class TrafficCommand implements Callable<Integer> {
+final class TrafficCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "validate", mixinStandardHelpOptions = true,
     description = "Check the model against published Aries figures; exit 1 if any disagrees.")
-public final class ValidateCommand implements Callable<Integer> {
+final class ValidateCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

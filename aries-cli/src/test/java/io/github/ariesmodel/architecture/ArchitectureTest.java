@@ -10,7 +10,11 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.library.GeneralCodingRules;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -89,6 +93,57 @@ class ArchitectureTest {
   @Test
   void packagesAreFreeOfCycles() {
     slices().matching(BASE + ".(**)").should().beFreeOfCycles().check(mainClasses);
+  }
+
+  @Test
+  void onlyTheCliUsesCliJsonOrChartingLibraries() {
+    noClasses().that().resideOutsideOfPackage(module("cli"))
+        .should().dependOnClassesThat().resideInAnyPackage("picocli..", "com.fasterxml.jackson..", "org.jfree..")
+        .because("a user who imports aries-system (or a hardware module) gets no CLI, JSON or charting library")
+        .check(mainClasses);
+  }
+
+  @Test
+  void nothingDependsOnTheCliAndTheSystemLibraryOnlyOnTheHardwareModules() {
+    noClasses().that().resideOutsideOfPackage(module("cli"))
+        .should().dependOnClassesThat().resideInAPackage(module("cli"))
+        .because("aries-cli is the application at the top; nothing is built on it")
+        .check(mainClasses);
+    noClasses().that().resideInAPackage(module("system"))
+        .should().dependOnClassesThat().resideInAnyPackage(module("testkit"), module("bench"))
+        .because("aries-system composes core, nic, iommu and network; test support and benchmarks sit beside it")
+        .check(mainClasses);
+  }
+
+  /**
+   * The public types of aries-cli: the entry point, and the types its packages share with each other (public for
+   * the application's own use, not an API; a library user imports aries-system). A new public type in aries-cli
+   * must be added here on purpose.
+   */
+  private static final Set<String> CLI_PUBLIC_TYPES = Set.of(
+      "AriesCli",
+      "config.RunConfig",
+      "report.Column", "report.ColumnType", "report.Figures", "report.HtmlReport", "report.Metric",
+      "report.PlotSpec", "report.Plots", "report.ReportWriter", "report.ResultTable", "report.Results",
+      "report.ResultsCsv", "report.ResultsJson", "report.RunMetadata", "report.Scale", "report.Series",
+      "report.SweepCoordinates", "report.WallClock",
+      "sweep.Shard", "sweep.SweepJobs", "sweep.SweepMerge", "sweep.SweepPoint", "sweep.SweepRunner",
+      "sweep.SweepSpec",
+      "system.SystemSpec",
+      "validate.PublishedFigure", "validate.Validation",
+      "workload.Measurements", "workload.Params", "workload.Progress", "workload.Workload",
+      "workload.WorkloadReport", "workload.WorkloadRun", "workload.Workloads");
+
+  @Test
+  void theCliExposesOnlyItsEntryPointAndTheTypesItsPackagesShare() {
+    String prefix = BASE + ".cli.";
+    Set<String> publicTypes = mainClasses.stream()
+        .filter(c -> c.getPackageName().startsWith(BASE + ".cli"))
+        .filter(c -> c.isTopLevelClass() && c.getModifiers().contains(JavaModifier.PUBLIC))
+        .map(c -> c.getName().substring(prefix.length()))
+        .collect(Collectors.toCollection(TreeSet::new));
+    assertThat(publicTypes).contains("AriesCli").isSubsetOf(CLI_PUBLIC_TYPES);
+    assertThat(publicTypes.stream().filter(n -> !n.contains("."))).containsExactly("AriesCli");
   }
 
   private static final ArchRule NO_STANDARD_STREAMS_OUTSIDE_CLI =

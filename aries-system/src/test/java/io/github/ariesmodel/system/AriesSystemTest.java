@@ -67,4 +67,40 @@ class AriesSystemTest {
     String d = AriesSystem.builder().system("two-groups").build().describe();
     assertThat(d).contains("groups 2, routers 192, nodes 768", "routing by-delivery-mode", "translation IOMMU");
   }
+
+  @Test
+  void conflictingSettingsAreRefusedAtBuildNamingBoth() {
+    AriesSystem.FabricFactory ideal = (topology, clock) -> new IdealFabric(clock, topology.nodeCount(), 0, 1e9);
+    assertThatThrownBy(() -> AriesSystem.builder().fabric(FabricKind.IDEAL).fabric(ideal).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("fabric(IDEAL) cannot be combined with fabric(factory)");
+    assertThatThrownBy(() -> AriesSystem.builder().routing("ugal").fabric(ideal).build())
+        .hasMessageContaining("routing(\"ugal\") cannot be combined with fabric(factory)");
+    assertThatThrownBy(() -> AriesSystem.builder().fabric(FabricKind.IDEAL).routing("minimal").build())
+        .hasMessageContaining("routing(\"minimal\") cannot be combined with fabric(IDEAL)");
+    assertThatThrownBy(() -> AriesSystem.builder().fabric(FabricKind.IDEAL).routerSettings(b -> b.vcs(4)).build())
+        .hasMessageContaining("routerSettings(...) cannot be combined with fabric(IDEAL)");
+    assertThatThrownBy(() -> AriesSystem.builder().idealLatencyPs(5).build())
+        .hasMessageContaining("idealLatencyPs(5) cannot be combined with fabric(ROUTERS)");
+    assertThatThrownBy(() -> AriesSystem.builder().translator(TranslatorKind.FLAT)
+            .iommu(io.github.ariesmodel.iommu.IommuConfig.defaults()).build())
+        .hasMessageContaining("iommu(config) cannot be combined with translator(FLAT)");
+    assertThatThrownBy(() -> AriesSystem.builder().flatLatencyPs(3).build())
+        .hasMessageContaining("flatLatencyPs(3) cannot be combined with translator(IOMMU)");
+    assertThatThrownBy(() -> AriesSystem.builder().translator(TranslatorKind.FLAT)
+            .translator((node, memory, clock) -> new FlatTranslation(memory, clock, 0)).build())
+        .hasMessageContaining("translator(FLAT) cannot be combined with translator(factory)");
+  }
+
+  @Test
+  void settingsThatFitTheirAdaptersStillBuild() {
+    assertThat(AriesSystem.builder().fabric(FabricKind.IDEAL).routing(AriesSystem.Builder.BY_DELIVERY_MODE)
+        .idealLatencyPs(100).translator(TranslatorKind.FLAT).flatLatencyPs(10).build().routingName())
+        .isEqualTo("ideal");
+    assertThat(AriesSystem.builder().routing("ugal").routerSettings(b -> b.vcs(4)).build().routingName())
+        .isEqualTo("ugal");
+    assertThat(AriesSystem.builder()
+        .fabric((topology, clock) -> new IdealFabric(clock, topology.nodeCount(), 0, 1e9)).build().routingName())
+        .isEqualTo("custom");
+  }
 }

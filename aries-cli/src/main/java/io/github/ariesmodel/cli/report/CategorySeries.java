@@ -8,7 +8,7 @@ import java.util.Objects;
  * A named series of values by category, for a bar plot (for example latency by distance: "same router", "rank-1",
  * "rank-2", "rank-3"). Immutable; the array is copied in and out.
  */
-public final class CategorySeries {
+final class CategorySeries {
   private final String name;
   private final List<String> categories;
   private final double[] values;

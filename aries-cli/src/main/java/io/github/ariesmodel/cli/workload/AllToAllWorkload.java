@@ -16,7 +16,7 @@ import java.util.Map;
  * with PE i + 1 to spread the load), then quiet and barrier. Reports the exchange time and the aggregate bandwidth
  * (bytes moved over the whole exchange time).
  */
-public final class AllToAllWorkload implements Workload {
+final class AllToAllWorkload implements Workload {
 
   /** The workload's name. */
   public static final String NAME = "alltoall";

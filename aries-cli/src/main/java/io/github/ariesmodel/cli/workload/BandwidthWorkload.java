@@ -20,7 +20,7 @@ import java.util.Map;
  * minimal path is bounded by one link (5.25 GB/s raw, less the packet headers), so adaptive routing that spreads
  * packets over non-minimal paths can exceed it.
  */
-public final class BandwidthWorkload implements Workload {
+final class BandwidthWorkload implements Workload {
 
   /** The workload's name. */
   public static final String NAME = "bandwidth";

@@ -23,7 +23,7 @@ import java.util.SplittableRandom;
  *
  * <p>No published Aries AMO rate was found (aries-facts §7): this is a model output, not a calibration.
  */
-public final class GupsWorkload implements Workload {
+final class GupsWorkload implements Workload {
 
   /** The workload's name. */
   public static final String NAME = "gups";

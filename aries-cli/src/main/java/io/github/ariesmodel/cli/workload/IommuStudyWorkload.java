@@ -21,7 +21,7 @@ import java.util.SplittableRandom;
  * observation that remote references run "much better" with huge pages (aries-facts §7, S14) is the hypothesis this
  * study lets one examine; no published PTE-miss cost exists, so the latencies follow the IOMMU's assumed defaults.
  */
-public final class IommuStudyWorkload implements Workload {
+final class IommuStudyWorkload implements Workload {
 
   /** The workload's name. */
   public static final String NAME = "iommu-study";

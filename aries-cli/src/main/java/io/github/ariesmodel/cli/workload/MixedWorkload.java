@@ -9,7 +9,7 @@ import java.util.Map;
  * by distance and size, put/get bandwidth by size, a GUPS-style AMO phase, an all-to-all exchange and a
  * synthetic-traffic load sweep. Sized to finish in seconds on two cores for two Aries groups.
  */
-public final class MixedWorkload implements Workload {
+final class MixedWorkload implements Workload {
 
   /** The workload's name. */
   public static final String NAME = "mixed";

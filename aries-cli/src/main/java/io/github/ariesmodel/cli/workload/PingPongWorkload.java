@@ -18,7 +18,7 @@ import java.util.Map;
  * One-way latency is half the mean round trip, after one warm-up exchange. Each distance runs on a fresh system
  * built from the spec, so distances do not disturb each other.
  */
-public final class PingPongWorkload implements Workload {
+final class PingPongWorkload implements Workload {
 
   /** The workload's name. */
   public static final String NAME = "pingpong";

@@ -19,7 +19,7 @@ import java.util.TreeMap;
  * {@link TrafficExperiment} point (Bernoulli injection, the network's documented warm-up and measurement window).
  * Reports latency and accepted load against offered load, and link utilization by rank.
  */
-public final class TrafficWorkload implements Workload {
+final class TrafficWorkload implements Workload {
 
   /** The workload's name. */
   public static final String NAME = "traffic";

@@ -85,4 +85,17 @@ class WorkloadsTest {
         "iommu-study");
     assertThat(List.of(Params.parse(List.of("a=1", "b=2K")).longValue("b", 0, 0, 10_000))).containsExactly(2048L);
   }
+
+  @Test
+  void parameterSizesAreReadByByteCountAndNegativesOnlyWhereTheRangeAllows() {
+    Params p = Params.parse(List.of("t=1T", "kb=64KB", "neg=-2K", "bad=1.5K"));
+    assertThat(p.longValue("t", 0, 0, Long.MAX_VALUE)).isEqualTo(1L << 40);
+    assertThat(p.longValue("kb", 0, 0, Long.MAX_VALUE)).isEqualTo(64L << 10);
+    assertThat(p.longValue("neg", 0, -4096, 4096)).isEqualTo(-2048);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.longValue("neg", 0, 0, 4096))
+        .hasMessageContaining("neg must be in [0, 4096] but was -2K");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.longValue("bad", 0, 0, 4096))
+        .hasMessageContaining("bad must be a byte count");
+    assertThat(p.longList("kb", "", 1, 1L << 20)).containsExactly(64L << 10);
+  }
 }
