@@ -58,7 +58,17 @@ public final class AriesCli implements Callable<Integer> {
     cl.setErr(err);
     cl.setParameterExceptionHandler(errors);
     cl.setExecutionExceptionHandler(errors);
-    return cl.execute(args);
+    try {
+      return cl.execute(args);
+    } catch (OutOfMemoryError | StackOverflowError e) {
+      // picocli hands only Exceptions to the handler; these two are a run's failures too, reported the same way.
+      CommandLine.ParseResult pr = cl.getParseResult();
+      CommandLine failed = cl;
+      for (CommandLine.ParseResult p = pr; p != null; p = p.subcommand()) {
+        failed = p.commandSpec().commandLine();
+      }
+      return ErrorHandler.handle(e, failed, ErrorHandler.debugRequested(args));
+    }
   }
 
   /**

@@ -63,7 +63,7 @@ final class ErrorHandler implements CommandLine.IParameterExceptionHandler, Comm
       where = "arguments";
     } else if (t instanceof JsonProcessingException j) {
       status = CliError.BAD_INPUT;
-      what = "cannot parse: " + j.getOriginalMessage();
+      what = "cannot parse: " + parseProblem(j);
       where = location(j.getLocation());
     } else if (t instanceof NoSuchFileException f) {
       status = CliError.BAD_INPUT;
@@ -107,6 +107,16 @@ final class ErrorHandler implements CommandLine.IParameterExceptionHandler, Comm
     err.flush();
   }
 
+  /**
+   * The parser's own message without the source-location clutter Jackson appends (the location is reported as
+   * the {@code where}).
+   */
+  static String parseProblem(JsonProcessingException e) {
+    String m = e.getOriginalMessage();
+    return m == null ? "malformed input" : m.replaceAll("\\s*\\(start marker at \\[Source:[^\\]]*\\]\\)", "")
+        .replaceAll("\\s*at \\[Source:[^\\]]*\\]", "");
+  }
+
   private static String location(JsonLocation l) {
     if (l == null || l.getLineNr() < 0) {
       return "input";
@@ -127,7 +137,7 @@ final class ErrorHandler implements CommandLine.IParameterExceptionHandler, Comm
     return false;
   }
 
-  private static boolean debugRequested(String[] args) {
+  static boolean debugRequested(String[] args) {
     for (String a : args) {
       if (DEBUG.equals(a)) {
         return true;

@@ -32,7 +32,8 @@ final class RunCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Parameters(index = "0", arity = "0..1", paramLabel = "WORKLOAD",
-      description = "mixed (default), pingpong, bandwidth, gups, alltoall, traffic, iommu-study; --list shows all")
+      completionCandidates = SharedOptions.WorkloadNames.class,
+      description = "${COMPLETION-CANDIDATES} (default: mixed); --list shows their parameters")
   String workload;
 
   @Option(names = "--system", defaultValue = "default",
@@ -143,7 +144,7 @@ final class RunCommand implements Callable<Integer> {
       return RunConfig.read(file);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       com.fasterxml.jackson.core.JsonLocation l = e.getLocation();
-      throw CliError.badInput("cannot parse the configuration: " + e.getOriginalMessage(),
+      throw CliError.badInput("cannot parse the configuration: " + ErrorHandler.parseProblem(e),
           "--config " + file + (l == null || l.getLineNr() < 0 ? "" : " line " + l.getLineNr()), e);
     } catch (java.nio.file.NoSuchFileException e) {
       throw CliError.badInput("no such file: " + file, "--config", e);

@@ -1,5 +1,6 @@
 package io.github.ariesmodel.cli;
 
+import io.github.ariesmodel.cli.workload.Workloads;
 import io.github.ariesmodel.network.Routings;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -53,6 +54,14 @@ final class SharedOptions {
     @Override
     public Iterator<String> iterator() {
       return Routings.names().iterator();
+    }
+  }
+
+  /** The names of the built-in workloads, from {@link Workloads}. */
+  static final class WorkloadNames implements Iterable<String> {
+    @Override
+    public Iterator<String> iterator() {
+      return Workloads.names().iterator();
     }
   }
 
