@@ -5,7 +5,6 @@ import io.github.ariesmodel.core.packet.Packet;
 import io.github.ariesmodel.core.sim.DeterministicEventLoop;
 import io.github.ariesmodel.core.spi.EventHandler;
 import io.github.ariesmodel.core.spi.FabricEndpoint;
-import io.github.ariesmodel.network.RouteFlags;
 import io.github.ariesmodel.network.RouterFabric;
 import io.github.ariesmodel.network.spi.RoutingAlgorithm;
 import io.github.ariesmodel.network.spi.Topology;
@@ -225,6 +224,8 @@ public final class TrafficExperiment {
     long measuredMinimal;
     long deliveredInWindow;
     long generatedInWindow;
+    /** How the fabric routed the packet it is delivering now (its {@code DeliveryObserver} says, just before). */
+    boolean deliveringNonMinimal;
     long[] busyAtStart;
     long[] busyAtEnd;
     long[] vcAtStart;
@@ -239,6 +240,7 @@ public final class TrafficExperiment {
         fb.routing(routing);
       }
       fabricSettings.accept(fb);
+      fb.observeDeliveries((now, p, nonMinimal) -> deliveringNonMinimal = nonMinimal);
       fabric = fb.build();
       queues = new ArrayDeque[nodes];
       for (int n = 0; n < nodes; n++) {
@@ -411,7 +413,7 @@ public final class TrafficExperiment {
         measuredDelivered++;
         latency.recordValue(Math.max(0, (now - c) / 1000));
         measuredHops += p.hops();
-        if ((p.routeFlags() & RouteFlags.NON_MINIMAL) == 0) {
+        if (!deliveringNonMinimal) {
           measuredMinimal++;
         }
       }
