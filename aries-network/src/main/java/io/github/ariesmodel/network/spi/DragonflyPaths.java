@@ -10,7 +10,9 @@ import io.github.ariesmodel.core.packet.Packet;
  * <p>A non-minimal (Valiant) route goes minimally to an <em>intermediate</em>, then minimally to the destination.
  * For traffic between groups the intermediate is a router of a third group and it counts as reached as soon as the
  * packet enters that group (the router itself is only a name for the group); for traffic inside one group it is
- * another router of the group and counts as reached at that router. {@link #chooseIntermediate} draws one,
+ * another router of the group and counts as reached at that router (the minimal way there may pass the destination
+ * router, where the fabric delivers the packet: it chose the detour and counts as non-minimal, although its path was
+ * minimal). {@link #chooseIntermediate} draws one,
  * {@link #reached} decides the rule, {@link #pathPorts} gives the minimal next ports toward whichever comes next,
  * and {@link #intermediateLegHash} keeps the leg toward the intermediate from reusing the link index of the leg
  * after it. The hash functions ({@link #mix}, {@link #packetHash}, {@link #flowHash}) are the ones the built-ins
