@@ -7,6 +7,7 @@ import io.github.ariesmodel.core.spi.EventHandler;
 import io.github.ariesmodel.core.spi.FabricEndpoint;
 import io.github.ariesmodel.network.RouterFabric;
 import io.github.ariesmodel.network.spi.RoutingAlgorithm;
+import io.github.ariesmodel.network.spi.RoutingProvider;
 import io.github.ariesmodel.network.spi.Topology;
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -37,6 +38,7 @@ public final class TrafficExperiment {
   private final Topology topology;
   private final String routing;
   private final RoutingAlgorithm algorithm;
+  private final RoutingProvider provider;
   private final TrafficPattern pattern;
   private final double load;
   private final long seed;
@@ -51,6 +53,7 @@ public final class TrafficExperiment {
     this.topology = b.topology;
     this.routing = b.routing;
     this.algorithm = b.algorithm;
+    this.provider = b.provider;
     this.pattern = b.pattern;
     this.load = b.load;
     this.seed = b.seed;
@@ -77,6 +80,7 @@ public final class TrafficExperiment {
     private final Topology topology;
     private String routing = "adaptive0";
     private RoutingAlgorithm algorithm;
+    private RoutingProvider provider;
     private TrafficPattern pattern = TrafficPattern.UNIFORM;
     private double load = 0.5;
     private long seed = 1;
@@ -101,12 +105,28 @@ public final class TrafficExperiment {
     public Builder routing(String name) {
       this.routing = name;
       this.algorithm = null;
+      this.provider = null;
       return this;
     }
 
     /** @param a a routing instance (made for this topology) @return this */
     public Builder routing(RoutingAlgorithm a) {
       this.algorithm = a;
+      this.provider = null;
+      return this;
+    }
+
+    /**
+     * @param p a provider; the fabric makes the routing with the run's topology and a seed derived from {@link
+     *     #seed(long)}, as it does for a routing chosen by name
+     * @return this
+     */
+    public Builder routing(RoutingProvider p) {
+      if (p == null) {
+        throw new IllegalArgumentException("provider must not be null");
+      }
+      this.provider = p;
+      this.algorithm = null;
       return this;
     }
 
@@ -236,6 +256,8 @@ public final class TrafficExperiment {
       RouterFabric.Builder fb = RouterFabric.builder(topology, loop).seed(seed ^ 0x5DEECE66DL);
       if (algorithm != null) {
         fb.routing(algorithm);
+      } else if (provider != null) {
+        fb.routing(provider);
       } else {
         fb.routing(routing);
       }
