@@ -26,11 +26,13 @@ final class BufferHeap {
   long allocate(long bytes) {
     long need = Math.max(ALIGN, (bytes + ALIGN - 1) / ALIGN * ALIGN);
     for (Map.Entry<Long, Long> e : free.entrySet()) {
-      if (e.getValue() >= need) {
+      long size = e.getValue();
+      if (size >= need) {
         long at = e.getKey();
+        // Read the entry before removing it: TreeMap may reuse the removed node for its successor.
         free.remove(at);
-        if (e.getValue() > need) {
-          free.put(at + need, e.getValue() - need);
+        if (size > need) {
+          free.put(at + need, size - need);
         }
         inUse += need;
         return at;

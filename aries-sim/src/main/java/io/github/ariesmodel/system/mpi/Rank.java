@@ -214,7 +214,9 @@ final class Rank implements Mpi {
       heap.release(b[0], b[1]);
     } else if (kind == CQ_FIN) {
       RendezvousSend s = rendezvousSends.remove(payload);
-      heap.release(s.chunk, s.length);
+      if (s.length > 0) {
+        heap.release(s.chunk, s.length);
+      }
       s.request.complete = true;
     } else {
       throw new IllegalStateException("MPI rank " + worldRank + ": unknown control value " + v);
