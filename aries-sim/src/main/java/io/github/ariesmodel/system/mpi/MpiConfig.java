@@ -18,8 +18,9 @@ import io.github.ariesmodel.core.PageSize;
  *   <tr><td>{@code shortMaxBytes}</td><td>1,024 payload bytes inside an SMSG mailbox message</td>
  *       <td>assumed (Cray's {@code MPICH_GNI_MAX_VSHORT_MSG_SIZE} varies with job size; not read here)</td></tr>
  *   <tr><td>{@code mailboxSlots}</td><td>8 credits per ordered pair of ranks</td><td>assumed</td></tr>
- *   <tr><td>{@code sendOverheadPs}, {@code recvOverheadPs}</td><td>200 ns each per message</td>
- *       <td>assumed, calibrated so an 8-byte ping-pong on one blade is near the 1.3 µs of aries-facts §7</td></tr>
+ *   <tr><td>{@code sendOverheadPs}, {@code recvOverheadPs}</td><td>285 ns each per message</td>
+ *       <td>assumed, calibrated so that an 8-byte ping-pong between two nodes of one blade gives the 1.3 µs of
+ *       aries-facts §7 (the NIC and network account for the rest; docs/mpi.md)</td></tr>
  *   <tr><td>{@code memcpyBytesPerSecond}</td><td>8 GB/s (one core's copy into or out of an internal buffer)</td>
  *       <td>assumed</td></tr>
  *   <tr><td>{@code reduceBytesPerSecond}</td><td>4 GB/s of operands combined by one core</td><td>assumed</td></tr>
@@ -236,8 +237,8 @@ public final class MpiConfig {
     private long heapBytes = 16L << 20;
     private PageSize pageSize = PageSize.SIZE_2M;
     private DeliveryMode deliveryMode = DeliveryMode.ADAPTIVE_0;
-    private long sendOverheadPs = 200_000;
-    private long recvOverheadPs = 200_000;
+    private long sendOverheadPs = 285_000;
+    private long recvOverheadPs = 285_000;
     private double memcpyBytesPerSecond = 8e9;
     private double reduceBytesPerSecond = 4e9;
     private long pollIntervalPs = 50_000;
