@@ -21,8 +21,8 @@ import io.github.ariesmodel.core.PageSize;
  *   <tr><td>{@code sendOverheadPs}, {@code recvOverheadPs}</td><td>285 ns each per message</td>
  *       <td>assumed, calibrated so that an 8-byte ping-pong between two nodes of one blade gives the 1.3 µs of
  *       aries-facts §7 (the NIC and network account for the rest; docs/mpi.md)</td></tr>
- *   <tr><td>{@code memcpyBytesPerSecond}</td><td>8 GB/s (one core's copy into or out of an internal buffer)</td>
- *       <td>assumed</td></tr>
+ *   <tr><td>{@code memcpyBytesPerSecond}</td><td>16 GB/s (one core copying cache-resident data into or out of an
+ *       internal buffer)</td><td>assumed</td></tr>
  *   <tr><td>{@code reduceBytesPerSecond}</td><td>4 GB/s of operands combined by one core</td><td>assumed</td></tr>
  *   <tr><td>{@code pollIntervalPs}</td><td>50 ns between polls of a mailbox whose event came before its data</td>
  *       <td>assumed</td></tr>
@@ -239,7 +239,7 @@ public final class MpiConfig {
     private DeliveryMode deliveryMode = DeliveryMode.ADAPTIVE_0;
     private long sendOverheadPs = 285_000;
     private long recvOverheadPs = 285_000;
-    private double memcpyBytesPerSecond = 8e9;
+    private double memcpyBytesPerSecond = 16e9;
     private double reduceBytesPerSecond = 4e9;
     private long pollIntervalPs = 50_000;
     private int reduceShortBytes = 2048;
