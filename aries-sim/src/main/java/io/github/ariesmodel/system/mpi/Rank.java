@@ -520,7 +520,8 @@ final class Rank implements Mpi {
 
   /** MPI_Finalize's local part: every rendezvous send matched and every internal buffer back. */
   void drain() {
-    waitFor("its sends to complete (finalize)", () -> rendezvousSends.isEmpty() && eagerBuffers.isEmpty()
+    waitFor("its transfers to complete in finalize (an unmatched rendezvous send, or an eager message never"
+        + " received, holds a buffer)", () -> rendezvousSends.isEmpty() && eagerBuffers.isEmpty()
         && heap.inUse() == 0);
   }
 

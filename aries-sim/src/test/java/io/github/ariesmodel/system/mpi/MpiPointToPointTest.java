@@ -299,6 +299,18 @@ class MpiPointToPointTest {
   }
 
   @Test
+  void anUnreceivedMessageIsReportedAtFinalize() {
+    MpiJob job = twoRanks(13);
+    assertThatThrownBy(() -> job.run(mpi -> {
+      if (mpi.rank() == 0) {
+        mpi.send(new byte[50_000], 1, 0); // rendezvous: never matched
+      }
+    })).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("rank 0 waits for a send to world rank 1 (tag 0)")
+        .hasMessageContaining("1 unexpected messages");
+  }
+
+  @Test
   void callerMistakesNameTheParameterAndRange() {
     MpiJob job = twoRanks(11);
     assertThatThrownBy(() -> job.run(mpi -> mpi.send(new byte[4], 5, 0)))
