@@ -10,8 +10,7 @@ import java.util.List;
  * the algorithms MPICH selects by message size and rank count (cut-overs in {@link MpiConfig}). Every algorithm
  * moves real bytes; reductions combine them here, charged at {@link MpiConfig#reduceBytesPerSecond()}.
  *
- * <p>Simplifications against MPICH: a medium bcast on a power-of-two size uses the ring allgather (MPICH uses
- * recursive doubling there); allgatherv always uses the ring; reduce_scatter on a non-power-of-two size uses the
+ * <p>Simplifications against MPICH: allgatherv always uses the ring; reduce_scatter on a non-power-of-two size uses the
  * pairwise exchange; Rabenseifner's reduce gathers to one rank and forwards to the root when they differ; no
  * SMP-aware (node-leader) variants.
  */
@@ -99,7 +98,7 @@ final class Collectives {
     if (len < cfg.bcastShortBytes() || n < cfg.bcastMinProcs()) {
       binomialBcast(buf, off, len, root, c);
     } else {
-      scatterRingAllgatherBcast(buf, off, len, root, c);
+      scatterAllgatherBcast(buf, off, len, root, c);
     }
   }
 
@@ -123,7 +122,7 @@ final class Collectives {
     }
   }
 
-  private void scatterRingAllgatherBcast(byte[] buf, int off, int len, int root, Communicator c) {
+  private void scatterAllgatherBcast(byte[] buf, int off, int len, int root, Communicator c) {
     int n = c.size();
     int rr = (c.rank() - root + n) % n;
     int chunk = (len + n - 1) / n;
@@ -144,6 +143,21 @@ final class Collectives {
         int hi = Math.min(Math.min(child + mask, n) * chunk, len);
         send(c, buf, off + lo, hi - lo, (child + root) % n, BCAST);
       }
+    }
+    if (powerOfTwo(n) && len < cfg.bcastLongBytes()) {
+      // Recursive-doubling allgather of the chunks (MPICH's medium-message bcast).
+      for (int dist = 1; dist < n; dist <<= 1) {
+        int partner = rr ^ dist;
+        int mine = rr & ~(dist - 1);
+        int theirs = partner & ~(dist - 1);
+        int mlo = Math.min(mine * chunk, len);
+        int mhi = Math.min((mine + dist) * chunk, len);
+        int tlo = Math.min(theirs * chunk, len);
+        int thi = Math.min((theirs + dist) * chunk, len);
+        sendrecv(c, buf, off + mlo, mhi - mlo, (partner + root) % n, buf, off + tlo, thi - tlo,
+            (partner + root) % n, BCAST);
+      }
+      return;
     }
     // Ring allgather of the chunks.
     int right = (c.rank() + 1) % n;

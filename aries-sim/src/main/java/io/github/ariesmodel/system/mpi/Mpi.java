@@ -222,8 +222,9 @@ public interface Mpi {
   void barrier(Communicator comm);
 
   /**
-   * Broadcasts bytes from the root: binomial tree for short messages or few ranks, else a scatter followed by a
-   * ring allgather (MPICH's selection).
+   * Broadcasts bytes from the root: binomial tree for short messages or few ranks, else a scatter followed by an
+   * allgather, by recursive doubling for medium messages on power-of-two sizes, by a ring otherwise (MPICH's
+   * selection).
    *
    * @param buf the data at the root, the destination elsewhere
    * @param offset first byte

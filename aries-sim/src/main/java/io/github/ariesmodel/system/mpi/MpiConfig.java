@@ -48,6 +48,7 @@ public final class MpiConfig {
   private final int allreduceShortBytes;
   private final int bcastShortBytes;
   private final int bcastMinProcs;
+  private final int bcastLongBytes;
   private final int allgatherShortBytes;
   private final int allgatherLongBytes;
   private final int alltoallShortBytes;
@@ -72,6 +73,7 @@ public final class MpiConfig {
     this.allreduceShortBytes = b.allreduceShortBytes;
     this.bcastShortBytes = b.bcastShortBytes;
     this.bcastMinProcs = b.bcastMinProcs;
+    this.bcastLongBytes = b.bcastLongBytes;
     this.allgatherShortBytes = b.allgatherShortBytes;
     this.allgatherLongBytes = b.allgatherLongBytes;
     this.alltoallShortBytes = b.alltoallShortBytes;
@@ -109,6 +111,7 @@ public final class MpiConfig {
     b.allreduceShortBytes = allreduceShortBytes;
     b.bcastShortBytes = bcastShortBytes;
     b.bcastMinProcs = bcastMinProcs;
+    b.bcastLongBytes = bcastLongBytes;
     b.allgatherShortBytes = allgatherShortBytes;
     b.allgatherLongBytes = allgatherLongBytes;
     b.alltoallShortBytes = alltoallShortBytes;
@@ -198,6 +201,14 @@ public final class MpiConfig {
     return bcastMinProcs;
   }
 
+  /**
+   * @return a bcast of at least {@link #bcastShortBytes()} on a power-of-two size scatters and then allgathers by
+   *     recursive doubling below this many bytes, by a ring above (MPIR_CVAR_BCAST_LONG_MSG_SIZE)
+   */
+  public int bcastLongBytes() {
+    return bcastLongBytes;
+  }
+
   /** @return allgather uses Bruck below this total size on non-power-of-two sizes (ALLGATHER_SHORT_MSG_SIZE) */
   public int allgatherShortBytes() {
     return allgatherShortBytes;
@@ -246,6 +257,7 @@ public final class MpiConfig {
     private int allreduceShortBytes = 2048;
     private int bcastShortBytes = 12288;
     private int bcastMinProcs = 8;
+    private int bcastLongBytes = 524288;
     private int allgatherShortBytes = 81920;
     private int allgatherLongBytes = 524288;
     private int alltoallShortBytes = 256;
@@ -364,6 +376,13 @@ public final class MpiConfig {
     public Builder bcastMinProcs(int v) {
       checkArgument(v >= 1, "bcastMinProcs must be >= 1 but was %s", v);
       this.bcastMinProcs = v;
+      return this;
+    }
+
+    /** @param v ≥ 0 @return this */
+    public Builder bcastLongBytes(int v) {
+      checkArgument(v >= 0, "bcastLongBytes must be >= 0 but was %s", v);
+      this.bcastLongBytes = v;
       return this;
     }
 

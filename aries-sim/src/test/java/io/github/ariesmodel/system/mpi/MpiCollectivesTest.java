@@ -19,9 +19,12 @@ class MpiCollectivesTest {
 
   /** The algorithm family a configuration forces. */
   enum Family {
-    /** Binomial bcast and reduce, recursive doubling allreduce and allgather, Bruck alltoall, halving reduce_scatter. */
+    /**
+     * Binomial bcast and reduce, recursive doubling allreduce and allgather, Bruck alltoall, recursive halving
+     * reduce_scatter.
+     */
     SHORT,
-    /** Bruck allgather and the isend/irecv alltoall. */
+    /** Scatter + recursive-doubling bcast (powers of two), Bruck allgather, the isend/irecv alltoall. */
     MEDIUM,
     /** Scatter+ring bcast, Rabenseifner reduce and allreduce, ring allgather, pairwise alltoall and reduce_scatter. */
     LONG
@@ -33,11 +36,12 @@ class MpiCollectivesTest {
     return switch (f) {
       case SHORT -> b.reduceShortBytes(max).allreduceShortBytes(max).bcastShortBytes(max).allgatherLongBytes(max)
           .allgatherShortBytes(max).alltoallShortBytes(max).alltoallMinProcs(1).reduceScatterLongBytes(max).build();
-      case MEDIUM -> b.allgatherLongBytes(0).allgatherShortBytes(max).alltoallShortBytes(0)
+      case MEDIUM -> b.bcastShortBytes(0).bcastMinProcs(1).bcastLongBytes(max).allgatherLongBytes(0)
+          .allgatherShortBytes(max).alltoallShortBytes(0)
           .alltoallMediumBytes(max).build();
       case LONG -> b.reduceShortBytes(0).allreduceShortBytes(0).bcastShortBytes(0).bcastMinProcs(1)
           .allgatherLongBytes(0).allgatherShortBytes(0).alltoallShortBytes(0).alltoallMediumBytes(0)
-          .reduceScatterLongBytes(0).build();
+          .reduceScatterLongBytes(0).bcastLongBytes(0).build();
     };
   }
 
