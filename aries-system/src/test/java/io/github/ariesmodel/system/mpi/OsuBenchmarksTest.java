@@ -3,8 +3,8 @@ package io.github.ariesmodel.system.mpi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.ariesmodel.sim.AriesSystem;
-import io.github.ariesmodel.sim.SystemPreset;
+import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.SystemPreset;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

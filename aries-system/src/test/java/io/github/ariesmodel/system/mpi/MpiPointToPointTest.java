@@ -3,7 +3,7 @@ package io.github.ariesmodel.system.mpi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.ariesmodel.sim.process.ProcessRunner;
+import io.github.ariesmodel.system.process.ProcessRunner;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -3,7 +3,7 @@ package io.github.ariesmodel.system.mpi;
 import io.github.ariesmodel.core.CompletionEvent;
 import io.github.ariesmodel.core.CompletionType;
 import io.github.ariesmodel.nic.Post;
-import io.github.ariesmodel.sim.Node;
+import io.github.ariesmodel.system.Node;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.github.ariesmodel.system.mpi;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import io.github.ariesmodel.sim.AriesSystem;
+import io.github.ariesmodel.system.AriesSystem;
 import java.util.ArrayList;
 import java.util.List;
 

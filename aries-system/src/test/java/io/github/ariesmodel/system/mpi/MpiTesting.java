@@ -1,7 +1,7 @@
 package io.github.ariesmodel.system.mpi;
 
 import io.github.ariesmodel.network.Topologies;
-import io.github.ariesmodel.sim.AriesSystem;
+import io.github.ariesmodel.system.AriesSystem;
 
 /** Small systems and jobs for the MPI tests. */
 final class MpiTesting {

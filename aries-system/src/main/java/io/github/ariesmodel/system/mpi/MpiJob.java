@@ -2,9 +2,9 @@ package io.github.ariesmodel.system.mpi;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import io.github.ariesmodel.sim.AriesSystem;
-import io.github.ariesmodel.sim.process.ProcessRunner;
-import io.github.ariesmodel.sim.process.SimProcess;
+import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.process.ProcessRunner;
+import io.github.ariesmodel.system.process.SimProcess;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
