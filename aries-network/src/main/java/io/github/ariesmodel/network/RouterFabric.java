@@ -10,6 +10,7 @@ import io.github.ariesmodel.core.spi.FabricEndpoint;
 import io.github.ariesmodel.core.spi.Scheduler;
 import io.github.ariesmodel.network.spi.Candidates;
 import io.github.ariesmodel.network.spi.DragonflyPaths;
+import io.github.ariesmodel.network.spi.HopListener;
 import io.github.ariesmodel.network.spi.RouterView;
 import io.github.ariesmodel.network.spi.RoutingAlgorithm;
 import io.github.ariesmodel.network.spi.RoutingProvider;
@@ -75,6 +76,7 @@ public final class RouterFabric implements Fabric {
   private final Arbitration arbitration;
   private final int maxHops;
   private final DeliveryObserver observer;
+  private final HopListener hopListener;
   private final DragonflyPaths paths;
 
   private final int radix;
@@ -154,6 +156,7 @@ public final class RouterFabric implements Fabric {
     this.arbitration = b.arbitration;
     this.maxHops = b.maxHops;
     this.observer = b.observer;
+    this.hopListener = b.hopListener;
     this.paths = new DragonflyPaths(topo);
     this.routingByMode = b.routings();
     this.routingName = b.routingName();
@@ -245,6 +248,7 @@ public final class RouterFabric implements Fabric {
     private RoutingProvider provider;
     private boolean byDeliveryMode;
     private DeliveryObserver observer;
+    private HopListener hopListener;
     private long seed = 1;
     private int vcs = 8;
     private int vcBufferBytes = 2048;
@@ -341,6 +345,17 @@ public final class RouterFabric implements Fabric {
         before.delivered(now, p, nonMinimal);
         o.delivered(now, p, nonMinimal);
       };
+      return this;
+    }
+
+    /**
+     * Tells a listener of every hop (router, output port, VC, time); a fabric without one pays a null check per hop.
+     *
+     * @param l the listener, or null for none
+     * @return this
+     */
+    public Builder hopListener(HopListener l) {
+      this.hopListener = l;
       return this;
     }
 
@@ -698,6 +713,9 @@ public final class RouterFabric implements Fabric {
     p.hops(hops);
     if (hops > maxHopsSeen) {
       maxHopsSeen = hops;
+    }
+    if (hopListener != null) {
+      hopListener.hop(now, p, gp / radix, gp % radix, chosen, hops);
     }
     scheduler.scheduleAt(now + latencyClass[cls] + pipelinePs, arrival, p, slot);
     release(now + ser, input, inputVc, p);

@@ -137,7 +137,8 @@ public final class Routings {
       throw new IllegalArgumentException("routing " + BY_DELIVERY_MODE + " picks a routing per packet and is chosen "
           + "on the fabric (RouterFabric.Builder.routingByDeliveryMode()), not made by Routings.create");
     }
-    throw new IllegalArgumentException("routing must be one of " + names() + " but was \"" + name + "\"");
+    throw new IllegalArgumentException("routing must be one of " + names() + " (or " + BY_DELIVERY_MODE
+        + " for a whole fabric) but was \"" + name + "\"");
   }
 
   /**

@@ -63,6 +63,9 @@ public final class AriesSystem {
       this.fabric = b.trace == null ? custom : b.trace.wrap(custom);
     } else if (b.fabricKind == FabricKind.ROUTERS) {
       RouterFabric.Builder fb = RouterFabric.builder(topology, loop).seed(b.seed);
+      if (b.trace != null) {
+        fb.hopListener(b.trace.hopListener());
+      }
       if (b.routerSettings != null) {
         b.routerSettings.accept(fb);
       }
@@ -198,6 +201,22 @@ public final class AriesSystem {
     return n;
   }
 
+  /** The node with an id if it has been built, else null (statistics look at built nodes only). */
+  Node builtNodeOrNull(int id) {
+    return nodes[id];
+  }
+
+  /**
+   * A snapshot of the whole system's statistics, summed over the nodes built so far: NIC packets, bytes and refused
+   * injections; IOMMU translations, hits and misses by client; the router fabric's packets and link utilization by
+   * rank; events executed.
+   *
+   * @return the snapshot
+   */
+  public SystemStatistics statistics() {
+    return SystemStatistics.of(this);
+  }
+
   /**
    * The node of a router's k-th NIC.
    *
@@ -293,7 +312,11 @@ public final class AriesSystem {
       return this;
     }
 
-    /** @param t a trace that records every packet the fabric delivers, or null for none @return this builder */
+    /**
+     * @param t a trace that records the packets its filter chooses (and, on the router fabric, their hops; a hop
+     *     listener given in {@link #routerSettings} replaces the trace's), or null for none
+     * @return this builder
+     */
     public Builder trace(PacketTrace t) {
       this.trace = t;
       return this;
@@ -318,9 +341,22 @@ public final class AriesSystem {
           return preset(p);
         }
       }
-      this.topology = Topologies.parse(spec);
+      try {
+        this.topology = Topologies.parse(spec);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("system must be a preset (" + presetNames() + ") or a topology spec: "
+            + e.getMessage(), e);
+      }
       this.name = spec.trim();
       return this;
+    }
+
+    private static String presetNames() {
+      StringBuilder names = new StringBuilder();
+      for (SystemPreset p : SystemPreset.values()) {
+        names.append(names.length() == 0 ? "" : ", ").append(p.id());
+      }
+      return names.toString();
     }
 
     /** @param t a topology @param systemName its name in reports @return this builder */

@@ -2,7 +2,11 @@ package io.github.ariesmodel.system;
 
 import io.github.ariesmodel.core.sim.SparsePhysicalMemory;
 import io.github.ariesmodel.core.spi.AddressTranslation;
+import io.github.ariesmodel.iommu.Iommu;
+import io.github.ariesmodel.iommu.IommuStatistics;
 import io.github.ariesmodel.nic.Nic;
+import io.github.ariesmodel.nic.NicStatistics;
+import java.util.Optional;
 
 /**
  * One compute node of a simulated system: its physical memory, its NIC's address translation (the IOMMU or a flat
@@ -13,4 +17,20 @@ import io.github.ariesmodel.nic.Nic;
  * @param translation the NIC's address translation
  * @param nic the NIC
  */
-public record Node(int id, SparsePhysicalMemory memory, AddressTranslation translation, Nic nic) {}
+public record Node(int id, SparsePhysicalMemory memory, AddressTranslation translation, Nic nic) {
+
+  /** @return the node's IOMMU, or empty when it translates with the flat translator or a user's translation */
+  public Optional<Iommu> iommu() {
+    return translation instanceof Iommu i ? Optional.of(i) : Optional.empty();
+  }
+
+  /** @return a snapshot of the IOMMU's statistics, or empty when the node has no IOMMU (see {@link #iommu()}) */
+  public Optional<IommuStatistics> iommuStatistics() {
+    return iommu().map(Iommu::statistics);
+  }
+
+  /** @return a snapshot of the NIC's statistics */
+  public NicStatistics nicStatistics() {
+    return nic.statistics();
+  }
+}

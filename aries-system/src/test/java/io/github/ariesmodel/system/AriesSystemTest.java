@@ -103,4 +103,23 @@ class AriesSystemTest {
         .fabric((topology, clock) -> new IdealFabric(clock, topology.nodeCount(), 0, 1e9)).build().routingName())
         .isEqualTo("custom");
   }
+
+  @Test
+  void anUnknownSystemNameListsThePresetsAndTheTopologyKinds() {
+    assertThatThrownBy(() -> AriesSystem.builder().system("two-group"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("system must be a preset (default, ")
+        .hasMessageContaining("two-groups")
+        .hasMessageContaining("topology kind must be canonical, aries")
+        .hasMessageContaining("\"two-group\"");
+  }
+
+  @Test
+  void anUnknownRoutingNameListsByDeliveryModeToo() {
+    assertThatThrownBy(() -> AriesSystem.builder().routing("teleport").build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("routing must be one of [minimal")
+        .hasMessageContaining("by-delivery-mode")
+        .hasMessageContaining("\"teleport\"");
+  }
 }

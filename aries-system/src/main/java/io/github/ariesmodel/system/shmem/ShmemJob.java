@@ -208,6 +208,7 @@ public final class ShmemJob {
     private PageSize pageSize = PageSize.SIZE_4K;
     private DeliveryMode deliveryMode = DeliveryMode.ADAPTIVE_0;
     private long stagingBytes = 1L << 20;
+    private boolean deliveryModeGiven;
 
     private Builder(AriesSystem system) {
       this.system = system;
@@ -233,10 +234,18 @@ public final class ShmemJob {
       return this;
     }
 
-    /** @param m routing mode of every post @return this builder */
+    /**
+     * The delivery mode of every post. It chooses the route only on a system routed by delivery mode (the system
+     * builder's default); {@link #build()} refuses it on a system built with an explicit {@code routing(...)}, which
+     * routes every packet alike whatever its mode.
+     *
+     * @param m delivery mode of every post
+     * @return this builder
+     */
     public Builder deliveryMode(DeliveryMode m) {
       checkArgument(m != null, "deliveryMode must not be null");
       this.deliveryMode = m;
+      this.deliveryModeGiven = true;
       return this;
     }
 
@@ -247,8 +256,20 @@ public final class ShmemJob {
       return this;
     }
 
-    /** @return the job (registers its staging buffer and barrier words on every PE) */
+    /**
+     * @return the job (registers its staging buffer and barrier words on every PE)
+     * @throws IllegalArgumentException naming both settings when {@link #deliveryMode} was given for a system whose
+     *     router fabric has an explicit routing (the mode would silently have no effect on the route)
+     */
     public ShmemJob build() {
+      String routing = system.routingName();
+      if (deliveryModeGiven && system.routerFabric().isPresent()
+          && !routing.equals(AriesSystem.Builder.BY_DELIVERY_MODE)) {
+        throw new IllegalArgumentException("ShmemJob deliveryMode(" + deliveryMode + ") cannot be combined with "
+            + "AriesSystem routing(\"" + routing + "\"): that routing routes every packet alike, so the delivery "
+            + "mode would not choose the route; give one of them (routing(\"" + AriesSystem.Builder.BY_DELIVERY_MODE
+            + "\") lets the delivery mode choose)");
+      }
       return new ShmemJob(this);
     }
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.ariesmodel.core.AmoKind;
 import io.github.ariesmodel.core.AmoOperation;
+import io.github.ariesmodel.core.DeliveryMode;
 import io.github.ariesmodel.network.Topologies;
 import io.github.ariesmodel.system.AriesSystem;
 import org.junit.jupiter.api.Test;
@@ -68,5 +69,21 @@ class ShmemJobEdgeTest {
     Symmetric b2 = job2.allocate(16);
     assertThatThrownBy(() -> job2.run(pe -> pe.putLong(b2, 0, 1, 5)))
         .hasRootCauseMessage("pe must be in [0, 1] but was 5");
+  }
+
+  @Test
+  void aDeliveryModeOnASystemWithAnExplicitRoutingIsRefusedNamingBoth() {
+    AriesSystem minimal = AriesSystem.builder().topology(Topologies.ariesSmall(), "small").routing("minimal").build();
+    assertThatThrownBy(() -> ShmemJob.builder(minimal).deliveryMode(DeliveryMode.NMIN_HASH).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("ShmemJob deliveryMode(NMIN_HASH) cannot be combined with AriesSystem "
+            + "routing(\"minimal\")");
+    // Without an explicit mode the job uses the system's routing; routed by delivery mode, any mode is accepted.
+    assertThat(ShmemJob.builder(minimal).build().nPes()).isEqualTo(2);
+    AriesSystem byMode = AriesSystem.builder().topology(Topologies.ariesSmall(), "small").build();
+    assertThat(ShmemJob.builder(byMode).deliveryMode(DeliveryMode.NMIN_HASH).build().nPes()).isEqualTo(2);
+    AriesSystem ideal = AriesSystem.builder().topology(Topologies.ariesSmall(), "small")
+        .fabric(io.github.ariesmodel.system.FabricKind.IDEAL).build();
+    assertThat(ShmemJob.builder(ideal).deliveryMode(DeliveryMode.IN_ORDER).build().nPes()).isEqualTo(2);
   }
 }

@@ -5,24 +5,29 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.ariesmodel.network.Dragonfly;
 import io.github.ariesmodel.network.Topologies;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.shmem.ShmemJob;
 import io.github.ariesmodel.system.shmem.Symmetric;
 import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class PacketTraceTest {
 
-  private static JsonNode traced(int limit, long[] deliveredOut) throws Exception {
-    PacketTrace trace = new PacketTrace(limit);
-    AriesSystem sys = AriesSystem.builder().topology(Topologies.ariesSmall(), "small").trace(trace).build();
+  private static final Dragonfly SMALL = Topologies.ariesSmall();
+
+  /** Node 0 puts 1 KB to node 1 (same router: 16 packets, 0 hops) then 64 B to node 40 (another group). */
+  private static JsonNode traced(PacketTrace trace, long[] deliveredOut, String routing) throws Exception {
+    AriesSystem sys = AriesSystem.builder().topology(SMALL, "small").routing(routing).trace(trace).build();
     ShmemJob job = ShmemJob.builder(sys).nodes(0, 1, 40).build();
     Symmetric buf = job.allocate(1024);
     job.run(pe -> {
       if (pe.myPe() == 0) {
-        pe.putmem(buf, 0, buf, 0, 1024, 1); // same router: 16 packets, 0 hops
-        pe.putmem(buf, 0, buf, 0, 64, 2);   // another group
+        pe.putmem(buf, 0, buf, 0, 1024, 1);
+        pe.putmem(buf, 0, buf, 0, 64, 2);
         pe.quiet();
       }
     });
@@ -32,17 +37,28 @@ class PacketTraceTest {
     return new ObjectMapper().readTree(w.toString());
   }
 
+  private static List<JsonNode> events(JsonNode root, String cat) {
+    List<JsonNode> out = new ArrayList<>();
+    for (JsonNode e : root.get("traceEvents")) {
+      if (e.has("cat") && e.get("cat").asText().equals(cat)) {
+        out.add(e);
+      }
+    }
+    return out;
+  }
+
   @Test
   void everyDeliveredPacketBecomesOneCompleteEventWithItsJourney() throws Exception {
     long[] delivered = new long[1];
-    JsonNode root = traced(1000, delivered);
-    JsonNode ev = root.get("traceEvents");
-    assertThat((long) ev.size()).isEqualTo(delivered[0]);
+    JsonNode root = traced(new PacketTrace(1000), delivered, "by-delivery-mode");
+    List<JsonNode> journeys = events(root, "packet");
+    assertThat((long) journeys.size()).isEqualTo(delivered[0]);
     int sameRouter = 0;
     int remote = 0;
-    for (JsonNode e : ev) {
+    for (JsonNode e : journeys) {
       assertThat(e.get("ph").asText()).isEqualTo("X");
       assertThat(e.get("dur").asDouble()).isPositive();
+      assertThat(e.get("tid").asLong()).isEqualTo(e.get("args").get("packet").asLong());
       if (e.get("pid").asInt() == 0 && e.get("args").get("dst").asInt() == 1) {
         sameRouter++;
         assertThat(e.get("args").get("hops").asInt()).isZero();
@@ -57,11 +73,83 @@ class PacketTraceTest {
   }
 
   @Test
-  void theLimitKeepsTheFirstPacketsAndCountsTheRest() throws Exception {
+  void theLimitKeepsTheFirstChosenPacketsAndCountsTheRest() throws Exception {
     long[] delivered = new long[1];
-    JsonNode root = traced(5, delivered);
-    assertThat(root.get("traceEvents").size()).isEqualTo(5);
+    JsonNode root = traced(new PacketTrace(5), delivered, "by-delivery-mode");
+    assertThat(events(root, "packet")).hasSize(5);
     assertThat(root.get("otherData").get("dropped").asLong()).isEqualTo(delivered[0] - 5);
     assertThatThrownBy(() -> new PacketTrace(0)).hasMessageContaining("limit must be in [1, 10000000] but was 0");
+  }
+
+  @Test
+  void aChosenPacketsHopsAreRecordedInOrderAlongAValidPath() throws Exception {
+    for (String routing : List.of("minimal", "valiant")) {
+      long[] delivered = new long[1];
+      PacketTrace trace = new PacketTrace(10, PacketTrace.Filter.parse("src=0,dst=40"));
+      JsonNode root = traced(trace, delivered, routing);
+      List<JsonNode> journeys = events(root, "packet");
+      assertThat(journeys).as(routing).hasSize(1);
+      JsonNode journey = journeys.get(0);
+      long id = journey.get("args").get("packet").asLong();
+      List<JsonNode> hops = events(root, "hop");
+      assertThat(hops).as(routing).hasSize(journey.get("args").get("hops").asInt()).isNotEmpty();
+      assertThat(trace.hopsRecorded()).isEqualTo(hops.size());
+      int router = SMALL.routerOfNode(0);
+      double t = journey.get("ts").asDouble();
+      double end = t + journey.get("dur").asDouble();
+      for (int i = 0; i < hops.size(); i++) {
+        JsonNode h = hops.get(i);
+        JsonNode a = h.get("args");
+        assertThat(a.get("packet").asLong()).isEqualTo(id);
+        assertThat(a.get("hop").asInt()).as("hop index").isEqualTo(i + 1);
+        assertThat(a.get("router").asInt()).as("hop %s leaves the router the previous one reached", i + 1)
+            .isEqualTo(router);
+        assertThat(a.get("vc").asInt()).isBetween(0, 7);
+        assertThat(h.get("ts").asDouble()).as("hops in time order, inside the journey").isGreaterThanOrEqualTo(t);
+        assertThat(h.get("ts").asDouble() + h.get("dur").asDouble()).isLessThanOrEqualTo(end + 1e-9);
+        assertThat(h.get("pid").asInt()).isEqualTo(journey.get("pid").asInt());
+        assertThat(h.get("tid").asLong()).isEqualTo(id);
+        t = h.get("ts").asDouble();
+        router = SMALL.neighborRouter(router, a.get("port").asInt());
+        assertThat(router).as("port %s is cabled", a.get("port").asInt()).isNotNegative();
+      }
+      assertThat(router).as(routing + ": the last hop reaches the destination's router")
+          .isEqualTo(SMALL.routerOfNode(40));
+    }
+  }
+
+  @Test
+  void filtersChooseBySourceDestinationPacketAndSample() throws Exception {
+    long[] delivered = new long[1];
+    JsonNode one = traced(new PacketTrace(100, PacketTrace.Filter.parse("packet=3")), delivered, "minimal");
+    assertThat(events(one, "packet")).singleElement()
+        .satisfies(e -> assertThat(e.get("args").get("packet").asLong()).isEqualTo(3));
+    JsonNode toOne = traced(new PacketTrace(100, PacketTrace.Filter.parse("dst=1")), delivered, "minimal");
+    assertThat(events(toOne, "packet")).hasSize(16).allSatisfy(e -> {
+      assertThat(e.get("args").get("dst").asInt()).isEqualTo(1);
+      assertThat(e.get("pid").asInt()).isZero();
+    });
+    JsonNode fromOne = traced(new PacketTrace(100, PacketTrace.Filter.parse("src=1")), delivered, "minimal");
+    assertThat(events(fromOne, "packet")).isNotEmpty()
+        .allSatisfy(e -> assertThat(e.get("pid").asInt()).isEqualTo(1));
+    JsonNode half = traced(new PacketTrace(100, PacketTrace.Filter.parse("sample=0.5")), delivered, "minimal");
+    int sampled = events(half, "packet").size();
+    assertThat(sampled).isPositive().isLessThan((int) delivered[0]);
+    JsonNode again = traced(new PacketTrace(100, PacketTrace.Filter.parse("sample=0.5")), delivered, "minimal");
+    assertThat(events(again, "packet")).as("the same run samples the same packets").hasSize(sampled);
+  }
+
+  @Test
+  void aFilterRoundTripsAndRefusesBadFields() {
+    for (String s : List.of("all", "src=3", "src=3,dst=7", "packet=12", "dst=1,sample=0.25")) {
+      assertThat(PacketTrace.Filter.parse(s).toString()).isEqualTo(s);
+    }
+    assertThat(PacketTrace.Filter.parse(" dst=7 , src=3 ")).isEqualTo(new PacketTrace.Filter(3, 7, -1, 1.0));
+    assertThatThrownBy(() -> PacketTrace.Filter.parse("node=3"))
+        .hasMessageContaining("trace filter fields are src, dst, packet, sample but got \"node\"");
+    assertThatThrownBy(() -> PacketTrace.Filter.parse("src=x")).hasMessageContaining("src must be a number");
+    assertThatThrownBy(() -> PacketTrace.Filter.parse("sample=0")).hasMessageContaining("sample rate must be in (0, 1]");
+    assertThatThrownBy(() -> PacketTrace.Filter.parse("src=-2")).hasMessageContaining("src must be a node id >= 0");
+    assertThatThrownBy(() -> PacketTrace.Filter.parse("src=1,src=2")).hasMessageContaining("src given twice");
   }
 }

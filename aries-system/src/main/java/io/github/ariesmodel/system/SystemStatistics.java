@@ -1,0 +1,227 @@
+package io.github.ariesmodel.system;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import io.github.ariesmodel.core.spi.TranslationClient;
+import io.github.ariesmodel.iommu.TranslationStatistics;
+import io.github.ariesmodel.nic.NicStatistics;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A snapshot of a whole system's statistics, summed over the nodes built so far: the NICs' packets, bytes and refused
+ * injections, the IOMMUs' translations, hits and misses by client, the router fabric's packets and the utilization of
+ * its links by rank, and the event loop's count. Snapshots of several systems (a workload that builds one per
+ * distance, say) add up with {@link #plus}.
+ *
+ * @param elapsedPs simulated time, picoseconds (for a sum: the sum of the systems' times)
+ * @param events events the event loop executed
+ * @param nodesBuilt nodes built (only built nodes have NICs and IOMMUs)
+ * @param nics the NICs' counters, summed
+ * @param iommuNodes built nodes whose translation is the IOMMU (0 with the flat translator)
+ * @param translations the IOMMUs' counters by client, summed (every client present, zeros when idle)
+ * @param fabric the router fabric's counters, or null for the ideal network or a user's fabric
+ */
+public record SystemStatistics(
+    long elapsedPs,
+    long events,
+    int nodesBuilt,
+    Nics nics,
+    int iommuNodes,
+    Map<TranslationClient, Translations> translations,
+    Fabric fabric) {
+
+  /** Validates and copies the map so the snapshot cannot change. */
+  public SystemStatistics {
+    checkArgument(nics != null, "nics must not be null");
+    checkArgument(translations != null && translations.size() == TranslationClient.values().length,
+        "translations must hold every client but was %s", translations);
+    translations = Map.copyOf(new EnumMap<>(translations));
+  }
+
+  /**
+   * The NICs' counters, summed over nodes.
+   *
+   * @param posts posts accepted
+   * @param packetsSent packets injected into the fabric
+   * @param packetsReceived packets received from it
+   * @param payloadBytesSent payload bytes sent
+   * @param wireBytesSent bytes on the wire, headers included
+   * @param injectionsRefused injections the fabric refused (no space in its injection buffer), each retried
+   * @param transactionsCompleted transactions completed without error
+   * @param transactionsFailed transactions completed with an error
+   */
+  public record Nics(long posts, long packetsSent, long packetsReceived, long payloadBytesSent, long wireBytesSent,
+      long injectionsRefused, long transactionsCompleted, long transactionsFailed) {
+
+    static Nics of(NicStatistics s) {
+      return new Nics(s.posts(), s.packetsSent(), s.packetsReceived(), s.payloadBytesSent(), s.wireBytesSent(),
+          s.injectionsRefused(), s.transactionsCompleted(), s.transactionsFailed());
+    }
+
+    /** @param o more counters @return the sum */
+    public Nics plus(Nics o) {
+      return new Nics(posts + o.posts, packetsSent + o.packetsSent, packetsReceived + o.packetsReceived,
+          payloadBytesSent + o.payloadBytesSent, wireBytesSent + o.wireBytesSent,
+          injectionsRefused + o.injectionsRefused, transactionsCompleted + o.transactionsCompleted,
+          transactionsFailed + o.transactionsFailed);
+    }
+  }
+
+  /**
+   * One client's IOMMU counters, summed over nodes.
+   *
+   * @param translations translations requested
+   * @param hits PTE-cache hits
+   * @param misses PTE-cache misses (merged misses included)
+   */
+  public record Translations(long translations, long hits, long misses) {
+    static final Translations NONE = new Translations(0, 0, 0);
+
+    static Translations of(TranslationStatistics s) {
+      return new Translations(s.translations(), s.hits(), s.misses());
+    }
+
+    /** @param o more counters @return the sum */
+    public Translations plus(Translations o) {
+      return new Translations(translations + o.translations, hits + o.hits, misses + o.misses);
+    }
+
+    /** @return hits / (hits + misses), or 0 when there were none */
+    public double hitRate() {
+      long n = hits + misses;
+      return n == 0 ? 0 : (double) hits / n;
+    }
+  }
+
+  /**
+   * The router fabric's counters.
+   *
+   * @param injected packets injected
+   * @param delivered packets delivered
+   * @param packetHops router-to-router link traversals
+   * @param nonMinimalDelivered delivered packets routed through an intermediate
+   * @param links utilization of each link rank (class), in the topology's order
+   */
+  public record Fabric(long injected, long delivered, long packetHops, long nonMinimalDelivered, List<LinkRank> links) {
+    /** Copies the list. */
+    public Fabric {
+      links = List.copyOf(links);
+    }
+
+    /** @param o another fabric's counters on the same kind of topology @return the sum */
+    public Fabric plus(Fabric o) {
+      checkArgument(o.links.size() == links.size(), "fabrics must have the same link ranks but had %s and %s",
+          links.size(), o.links.size());
+      List<LinkRank> sum = new ArrayList<>();
+      for (int i = 0; i < links.size(); i++) {
+        sum.add(links.get(i).plus(o.links.get(i)));
+      }
+      return new Fabric(injected + o.injected, delivered + o.delivered, packetHops + o.packetHops,
+          nonMinimalDelivered + o.nonMinimalDelivered, sum);
+    }
+  }
+
+  /**
+   * The links of one rank (class).
+   *
+   * @param name the rank's name ({@code rank-1}, {@code rank-2}, {@code rank-3}, or {@code local}, {@code global})
+   * @param links cabled link directions of this rank
+   * @param busyPs picoseconds they spent serializing, summed
+   * @param capacityPs links × elapsed time, picoseconds (for a sum: summed over the systems)
+   */
+  public record LinkRank(String name, int links, long busyPs, long capacityPs) {
+    /** @param o the same rank of another system @return the sum */
+    public LinkRank plus(LinkRank o) {
+      checkArgument(o.name.equals(name), "link ranks must match but were %s and %s", name, o.name);
+      return new LinkRank(name, links + o.links, busyPs + o.busyPs, capacityPs + o.capacityPs);
+    }
+
+    /** @return busy time / capacity: the mean utilization of this rank's links, 0 when no time passed */
+    public double utilization() {
+      return capacityPs == 0 ? 0 : (double) busyPs / capacityPs;
+    }
+  }
+
+  static SystemStatistics of(AriesSystem s) {
+    Nics nics = new Nics(0, 0, 0, 0, 0, 0, 0, 0);
+    Map<TranslationClient, Translations> tr = new EnumMap<>(TranslationClient.class);
+    for (TranslationClient c : TranslationClient.values()) {
+      tr.put(c, Translations.NONE);
+    }
+    int built = 0;
+    int iommus = 0;
+    for (int id = 0; id < s.nodeCount(); id++) {
+      Node n = s.builtNodeOrNull(id);
+      if (n == null) {
+        continue;
+      }
+      built++;
+      nics = nics.plus(Nics.of(n.nicStatistics()));
+      var st = n.iommuStatistics();
+      if (st.isPresent()) {
+        iommus++;
+        for (TranslationClient c : TranslationClient.values()) {
+          tr.merge(c, Translations.of(st.get().client(c)), Translations::plus);
+        }
+      }
+    }
+    long now = s.loop().now();
+    Fabric fabric = s.routerFabric().map(f -> {
+      List<LinkRank> links = new ArrayList<>();
+      for (int c = 0; c < f.linkClassCount(); c++) {
+        links.add(new LinkRank(s.topology().linkClassName(c), f.linkCount(c), f.busyPs(c), f.linkCount(c) * now));
+      }
+      return new Fabric(f.injected(), f.delivered(), f.packetHops(), f.nonMinimalDelivered(), links);
+    }).orElse(null);
+    return new SystemStatistics(now, s.loop().eventsExecuted(), built, nics, iommus, tr, fabric);
+  }
+
+  /**
+   * The sum of two snapshots (two systems of one run).
+   *
+   * @param o the other snapshot
+   * @return the sum; the fabric part sums when both have router fabrics, else it is the one present
+   */
+  public SystemStatistics plus(SystemStatistics o) {
+    Map<TranslationClient, Translations> tr = new EnumMap<>(TranslationClient.class);
+    for (TranslationClient c : TranslationClient.values()) {
+      tr.put(c, translations.get(c).plus(o.translations.get(c)));
+    }
+    Fabric f = fabric == null ? o.fabric : o.fabric == null ? fabric : fabric.plus(o.fabric);
+    return new SystemStatistics(elapsedPs + o.elapsedPs, events + o.events, nodesBuilt + o.nodesBuilt,
+        nics.plus(o.nics), iommuNodes + o.iommuNodes, tr, f);
+  }
+
+  /** A few lines: time and events, NICs, IOMMUs by client (idle clients left out), fabric and links by rank. */
+  @Override
+  public String toString() {
+    StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
+        "SystemStatistics{%.3f us simulated, %d events, %d nodes built}%n", elapsedPs / 1e6, events, nodesBuilt));
+    b.append(String.format(Locale.ROOT,
+        "  nics: %d posts, %d/%d tx ok/failed, sent %d pkts %d payload / %d wire B, received %d pkts, %d refused%n",
+        nics.posts, nics.transactionsCompleted, nics.transactionsFailed, nics.packetsSent, nics.payloadBytesSent,
+        nics.wireBytesSent, nics.packetsReceived, nics.injectionsRefused));
+    b.append("  iommus: ").append(iommuNodes).append(" nodes");
+    for (TranslationClient c : TranslationClient.values()) {
+      Translations t = translations.get(c);
+      if (t.translations > 0) {
+        b.append(String.format(Locale.ROOT, ", %s %d (%d hits, %d misses)", c, t.translations, t.hits, t.misses));
+      }
+    }
+    b.append(String.format("%n"));
+    if (fabric == null) {
+      b.append("  fabric: no routers");
+    } else {
+      b.append(String.format(Locale.ROOT, "  fabric: %d injected, %d delivered (%d non-minimal), %d hops; links",
+          fabric.injected, fabric.delivered, fabric.nonMinimalDelivered, fabric.packetHops));
+      for (LinkRank l : fabric.links) {
+        b.append(String.format(Locale.ROOT, " %s %.2f%%", l.name, 100 * l.utilization()));
+      }
+    }
+    return b.toString();
+  }
+}
