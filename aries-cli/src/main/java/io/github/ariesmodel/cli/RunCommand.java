@@ -67,12 +67,18 @@ final class RunCommand implements Callable<Integer> {
   @Mixin SharedOptions.Quiet quiet;
 
   @Option(names = "--trace", paramLabel = "FILE",
-      description = "Write packets' journeys (injection to ejection, hops) as Chrome/Perfetto trace-event JSON.")
+      description = "Write packets' journeys (injection to ejection) and, on the router fabric, every hop (router,"
+          + " port, VC, time) as Chrome trace-event JSON for Perfetto (ui.perfetto.dev).")
   Path trace;
 
   @Option(names = "--trace-limit", paramLabel = "N", defaultValue = "100000",
-      description = "Packets kept in the trace (the first delivered) (default: ${DEFAULT-VALUE}).")
+      description = "Packets kept in the trace (the first chosen by --trace-filter) (default: ${DEFAULT-VALUE}).")
   int traceLimit;
+
+  @Option(names = "--trace-filter", paramLabel = "FILTER", defaultValue = "all",
+      description = "Packets --trace records: all, or any of src=NODE,dst=NODE,packet=N,sample=FRACTION"
+          + " (packets are numbered 0, 1, ... as the fabric accepts them) (default: ${DEFAULT-VALUE}).")
+  String traceFilter;
 
   @Option(names = "--list", description = "List the workloads and their parameters, then exit.")
   boolean list;
@@ -107,7 +113,7 @@ final class RunCommand implements Callable<Integer> {
             : base.translator(),
         base.iommu(), base.nic(), null);
     if (trace != null) {
-      s = s.withTrace(new PacketTrace(traceLimit));
+      s = s.withTrace(new PacketTrace(traceLimit, PacketTrace.Filter.parse(traceFilter)));
     }
     String name = workload != null ? workload
         : file != null && file.workload() != null ? file.workload() : "mixed";
@@ -130,8 +136,8 @@ final class RunCommand implements Callable<Integer> {
     }
     if (trace != null) {
       s.trace().write(trace);
-      spec.commandLine().getOut().printf("  trace:   %s (%,d packets, %,d beyond the limit)%n", trace,
-          s.trace().recorded(), s.trace().dropped());
+      spec.commandLine().getOut().printf("  trace:   %s (%,d packets, %,d hops, %,d beyond the limit)%n", trace,
+          s.trace().recorded(), s.trace().hopsRecorded(), s.trace().dropped());
     }
     Path html = ReportWriter.write(run.results(), run.plots(), dir, wallClock.recorded(), "aries-model: " + w.name()
         + " on " + s.system());

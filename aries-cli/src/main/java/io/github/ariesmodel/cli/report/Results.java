@@ -1,5 +1,6 @@
 package io.github.ariesmodel.cli.report;
 
+import io.github.ariesmodel.system.SystemStatistics;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -25,8 +26,11 @@ import java.util.Set;
  * @param metadata what was run
  * @param metrics scalar results, unique names, in order
  * @param tables tables, unique names, in order
+ * @param statistics the statistics of the systems the run built, summed ({@code AriesSystem#statistics()}), or null
+ *     when the run built none (a merged sweep, a workload that drives a fabric alone)
  */
-public record Results(RunMetadata metadata, List<Metric> metrics, List<ResultTable> tables) {
+public record Results(RunMetadata metadata, List<Metric> metrics, List<ResultTable> tables,
+    SystemStatistics statistics) {
 
   /**
    * Validates uniqueness of names and freezes the lists.
@@ -88,7 +92,7 @@ public record Results(RunMetadata metadata, List<Metric> metrics, List<ResultTab
    * @return new results
    */
   public Results withMetadata(RunMetadata newMetadata) {
-    return new Results(newMetadata, metrics, tables);
+    return new Results(newMetadata, metrics, tables, statistics);
   }
 
   /** @return the same results without the wall-clock interval: reproducible, byte for byte, from the same seed */
@@ -101,6 +105,7 @@ public record Results(RunMetadata metadata, List<Metric> metrics, List<ResultTab
     private final RunMetadata metadata;
     private final List<Metric> metrics = new ArrayList<>();
     private final List<ResultTable> tables = new ArrayList<>();
+    private SystemStatistics statistics;
 
     private Builder(RunMetadata metadata) {
       this.metadata = Objects.requireNonNull(metadata, "metadata");
@@ -141,13 +146,24 @@ public record Results(RunMetadata metadata, List<Metric> metrics, List<ResultTab
     }
 
     /**
+     * Sets the statistics of the systems the run built.
+     *
+     * @param s the summed statistics, or null for none
+     * @return this builder
+     */
+    public Builder statistics(SystemStatistics s) {
+      this.statistics = s;
+      return this;
+    }
+
+    /**
      * Builds the results.
      *
      * @return the results
      * @throws IllegalArgumentException when names repeat
      */
     public Results build() {
-      return new Results(metadata, metrics, tables);
+      return new Results(metadata, metrics, tables, statistics);
     }
   }
 }

@@ -91,6 +91,7 @@ public final class ResultsJson {
       writeTable(g, t);
     }
     g.writeEndArray();
+    StatisticsJson.write(g, results.statistics());
     g.writeEndObject();
     g.flush();
     out.write('\n');
@@ -228,7 +229,7 @@ public final class ResultsJson {
     if (!SCHEMA.equals(schema)) {
       throw new IllegalArgumentException("$.schema must be \"" + SCHEMA + "\" but was \"" + schema + "\"");
     }
-    only(root, "$", "schema", "run", "metrics", "tables");
+    only(root, "$", "schema", "run", "metrics", "tables", "statistics");
     RunMetadata metadata = readRun(field(root, "run", "$", JsonNodeType.OBJECT));
     Results.Builder b = Results.builder(metadata);
     JsonNode metrics = field(root, "metrics", "$", JsonNodeType.OBJECT);
@@ -245,6 +246,7 @@ public final class ResultsJson {
     for (int i = 0; i < tables.size(); i++) {
       b.table(readTable(tables.get(i), "$.tables[" + i + "]"));
     }
+    b.statistics(StatisticsJson.read(root.get("statistics")));
     return b.build();
   }
 

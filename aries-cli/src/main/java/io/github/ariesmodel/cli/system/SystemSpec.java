@@ -24,10 +24,28 @@ import io.github.ariesmodel.system.trace.PacketTrace;
  * @param iommu the IOMMU configuration of every node
  * @param nic the NIC configuration of every node
  * @param trace where every built system records its packets' journeys, or null for none
+ * @param built where every built system's statistics are summed, or null for nowhere
  */
 public record SystemSpec(
     String system, String routing, long seed, FabricKind fabric, TranslatorKind translator, IommuConfig iommu,
-    NicConfig nic, PacketTrace trace) {
+    NicConfig nic, PacketTrace trace, BuiltSystems built) {
+
+  /**
+   * A spec whose systems' statistics are not collected.
+   *
+   * @param system a preset name or topology spec
+   * @param routing a routing name, or {@code by-delivery-mode}
+   * @param seed the seed
+   * @param fabric routers or ideal
+   * @param translator IOMMU or flat
+   * @param iommu the IOMMU configuration of every node
+   * @param nic the NIC configuration of every node
+   * @param trace where every built system records its packets, or null for none
+   */
+  public SystemSpec(String system, String routing, long seed, FabricKind fabric, TranslatorKind translator,
+      IommuConfig iommu, NicConfig nic, PacketTrace trace) {
+    this(system, routing, seed, fabric, translator, iommu, nic, trace, null);
+  }
 
   /** Validates the fields. */
   public SystemSpec {
@@ -53,32 +71,37 @@ public record SystemSpec(
 
   /** @param r routing name @return a copy with it */
   public SystemSpec withRouting(String r) {
-    return new SystemSpec(system, r, seed, fabric, translator, iommu, nic, trace);
+    return new SystemSpec(system, r, seed, fabric, translator, iommu, nic, trace, built);
   }
 
   /** @param s seed @return a copy with it */
   public SystemSpec withSeed(long s) {
-    return new SystemSpec(system, routing, s, fabric, translator, iommu, nic, trace);
+    return new SystemSpec(system, routing, s, fabric, translator, iommu, nic, trace, built);
   }
 
   /** @param f fabric kind @return a copy with it */
   public SystemSpec withFabric(FabricKind f) {
-    return new SystemSpec(system, routing, seed, f, translator, iommu, nic, trace);
+    return new SystemSpec(system, routing, seed, f, translator, iommu, nic, trace, built);
   }
 
   /** @param c IOMMU configuration @return a copy with it */
   public SystemSpec withIommu(IommuConfig c) {
-    return new SystemSpec(system, routing, seed, fabric, translator, c, nic, trace);
+    return new SystemSpec(system, routing, seed, fabric, translator, c, nic, trace, built);
   }
 
   /** @param c NIC configuration @return a copy with it */
   public SystemSpec withNic(NicConfig c) {
-    return new SystemSpec(system, routing, seed, fabric, translator, iommu, c, trace);
+    return new SystemSpec(system, routing, seed, fabric, translator, iommu, c, trace, built);
   }
 
   /** @param t a packet trace for every system built, or null @return a copy with it */
   public SystemSpec withTrace(PacketTrace t) {
-    return new SystemSpec(system, routing, seed, fabric, translator, iommu, nic, t);
+    return new SystemSpec(system, routing, seed, fabric, translator, iommu, nic, t, built);
+  }
+
+  /** @param b where every built system's statistics are summed, or null @return a copy with it */
+  public SystemSpec withBuiltSystems(BuiltSystems b) {
+    return new SystemSpec(system, routing, seed, fabric, translator, iommu, nic, trace, b);
   }
 
   /**
@@ -92,7 +115,11 @@ public record SystemSpec(
     if (translator == TranslatorKind.IOMMU) {
       b.iommu(iommu); // the flat translator has none (the builder refuses one)
     }
-    return b.build();
+    AriesSystem s = b.build();
+    if (built != null) {
+      built.built(s);
+    }
+    return s;
   }
 
   /** @return the page size workloads register with unless told otherwise */

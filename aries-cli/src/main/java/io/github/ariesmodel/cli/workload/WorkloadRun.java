@@ -1,5 +1,6 @@
 package io.github.ariesmodel.cli.workload;
 
+import io.github.ariesmodel.cli.system.BuiltSystems;
 import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.cli.report.PlotSpec;
 import io.github.ariesmodel.core.Texts;
@@ -55,7 +56,8 @@ public record WorkloadRun(Results results, List<PlotSpec> plots) {
    */
   public static WorkloadRun run(Workload w, SystemSpec spec, Params params, String command, Progress progress) {
     Instant started = Instant.now();
-    WorkloadReport r = w.run(spec, params, progress);
+    BuiltSystems built = new BuiltSystems();
+    WorkloadReport r = w.run(spec.withBuiltSystems(built), params, progress);
     Instant finished = Instant.now();
     RunMetadata.Builder m = RunMetadata.builder(RunMetadata.currentTool(), command)
         .system(spec.system()).routing(spec.routing()).seed(spec.seed()).parameters(params.asMap())
@@ -65,6 +67,7 @@ public record WorkloadRun(Results results, List<PlotSpec> plots) {
       b.metric(metric);
     }
     r.tables().forEach(b::table);
+    b.statistics(built.statistics());
     return new WorkloadRun(b.build(), List.copyOf(r.plots()));
   }
 
