@@ -74,25 +74,27 @@ public record SystemStatistics(
   /**
    * One client's IOMMU counters, summed over nodes.
    *
-   * @param translations translations requested
-   * @param hits PTE-cache hits
-   * @param misses PTE-cache misses (merged misses included)
+   * @param translations completed translations, faults included
+   * @param hits translations served from the PTE cache alone
+   * @param misses translations that fetched a PTE line
+   * @param mergedMisses translations that waited for a fetch another request started
    */
-  public record Translations(long translations, long hits, long misses) {
-    static final Translations NONE = new Translations(0, 0, 0);
+  public record Translations(long translations, long hits, long misses, long mergedMisses) {
+    static final Translations NONE = new Translations(0, 0, 0, 0);
 
     static Translations of(TranslationStatistics s) {
-      return new Translations(s.translations(), s.hits(), s.misses());
+      return new Translations(s.translations(), s.hits(), s.misses(), s.mergedMisses());
     }
 
     /** @param o more counters @return the sum */
     public Translations plus(Translations o) {
-      return new Translations(translations + o.translations, hits + o.hits, misses + o.misses);
+      return new Translations(translations + o.translations, hits + o.hits, misses + o.misses,
+          mergedMisses + o.mergedMisses);
     }
 
-    /** @return hits / (hits + misses), or 0 when there were none */
+    /** @return hits / (hits + misses + merged misses) as the IOMMU reports it, or 0 when nothing walked */
     public double hitRate() {
-      long n = hits + misses;
+      long n = hits + misses + mergedMisses;
       return n == 0 ? 0 : (double) hits / n;
     }
   }
@@ -209,7 +211,8 @@ public record SystemStatistics(
     for (TranslationClient c : TranslationClient.values()) {
       Translations t = translations.get(c);
       if (t.translations > 0) {
-        b.append(String.format(Locale.ROOT, ", %s %d (%d hits, %d misses)", c, t.translations, t.hits, t.misses));
+        b.append(String.format(Locale.ROOT, ", %s %d (%d hits, %d misses, %d merged)", c, t.translations, t.hits,
+            t.misses, t.mergedMisses));
       }
     }
     b.append(String.format("%n"));

@@ -48,6 +48,7 @@ final class StatisticsJson {
       g.writeNumberField("translations", t.translations());
       g.writeNumberField("hits", t.hits());
       g.writeNumberField("misses", t.misses());
+      g.writeNumberField("mergedMisses", t.mergedMisses());
       g.writeEndObject();
     }
     g.writeEndObject();
@@ -103,9 +104,9 @@ final class StatisticsJson {
       names[c.ordinal()] = c.name();
       String cp = ip + ".clients." + c.name();
       JsonNode t = object(clients.get(c.name()), cp);
-      only(t, cp, "translations", "hits", "misses");
+      only(t, cp, "translations", "hits", "misses", "mergedMisses");
       tr.put(c, new SystemStatistics.Translations(count(t, "translations", cp), count(t, "hits", cp),
-          count(t, "misses", cp)));
+          count(t, "misses", cp), count(t, "mergedMisses", cp)));
     }
     only(clients, ip + ".clients", names);
     SystemStatistics.Fabric fabric = null;
