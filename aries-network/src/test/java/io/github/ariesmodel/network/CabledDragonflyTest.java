@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.ariesmodel.network.spi.Topology;
+import io.github.ariesmodel.network.traffic.TrafficExperiment;
+import io.github.ariesmodel.network.traffic.TrafficPattern;
+import io.github.ariesmodel.network.traffic.TrafficResult;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -301,6 +304,24 @@ class CabledDragonflyTest {
     assertThat(out[0]).isZero();
     assertThat(t.minimalHops(0, 5)).isEqualTo(2);
     assertThat(t.minimalHops(0, 4)).isEqualTo(3);
+  }
+
+  @Test
+  void everyBuiltInRoutingDeliversEveryPacketOnTheCabledSystems() throws IOException {
+    CabledDragonfly tiny = parse(tiny());
+    for (String routing : new String[] {"minimal", "in-order", "valiant", "nmin-hash", "ugal", "adaptive0",
+        "adaptive3"}) {
+      // Edison (5,760 nodes) only for the three routings whose paths differ most, to keep the suite fast
+      boolean onEdison = routing.equals("valiant") || routing.equals("ugal") || routing.equals("adaptive0");
+      for (Topology t : onEdison ? new Topology[] {tiny, edison} : new Topology[] {tiny}) {
+        TrafficResult r = TrafficExperiment.on(t).routing(routing).pattern(TrafficPattern.ADVERSARIAL).load(0.1)
+            .seed(5).warmupPs(50_000).measurePs(150_000).drain().run();
+        assertThat(r.drained()).as(routing + " on " + t.groupCount() + " groups").isTrue();
+        assertThat(r.generated()).as(routing).isPositive();
+        assertThat(r.duplicates()).isZero();
+        assertThat(r.maxHops()).isLessThanOrEqualTo(3 * t.maxLocalHops() + 2);
+      }
+    }
   }
 
   @Test
