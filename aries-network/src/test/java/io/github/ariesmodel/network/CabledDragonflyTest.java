@@ -154,6 +154,30 @@ class CabledDragonflyTest {
   }
 
   @Test
+  void everyGroupPairIsTwelveRouterPairsOfTwoLinksSpreadOverAllSixRows() {
+    for (int g = 0; g < 15; g++) {
+      for (int d = 0; d < 15; d++) {
+        if (g == d) {
+          continue;
+        }
+        Map<Integer, Integer> linksPerRouter = new TreeMap<>();
+        for (int i = 0; i < 96; i++) {
+          int r = g * 96 + i;
+          for (int p = 0; p < 40; p++) {
+            int n = edison.neighborRouter(r, p);
+            if (n >= 0 && edison.linkClass(r, p) == 2 && edison.groupOfRouter(n) == d) {
+              linksPerRouter.merge(i, 1, Integer::sum);
+            }
+          }
+        }
+        assertThat(linksPerRouter).as(g + "-" + d).hasSize(12);
+        assertThat(linksPerRouter.values()).containsOnly(2);
+        assertThat(linksPerRouter.keySet().stream().map(i -> i / 16).distinct()).hasSize(6);
+      }
+    }
+  }
+
+  @Test
   void linksAreSymmetric() {
     assertSymmetric(edison);
   }
