@@ -74,7 +74,7 @@ final class MpiLatencyWorkload implements Workload {
     report.table(table.build());
     report.plot(new PlotSpec("mpi-latency-vs-size.png", "MPI ping-pong latency (osu_latency) by message size",
         PlotSpec.Kind.LATENCY_VS_SIZE, "mpi-latency", "bytes", "latency", "distance"));
-    report.plot(new PlotSpec("mpi-latency-by-distance.png", "MPI latency by distance, every size",
+    report.plot(new PlotSpec("mpi-latency-by-distance.png", "MPI latency of the smallest message by distance",
         PlotSpec.Kind.LATENCY_BY_DISTANCE, "mpi-latency", "distance", "latency", "bytes"));
     return report;
   }

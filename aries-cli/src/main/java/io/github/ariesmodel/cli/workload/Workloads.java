@@ -24,7 +24,9 @@ public enum Workloads {
   /** MPI ping-pong latency (osu_latency) by size and distance. */
   MPI_LATENCY(MpiLatencyWorkload::new),
   /** MPI bandwidth (osu_bw) by size and distance. */
-  MPI_BANDWIDTH(MpiBandwidthWorkload::new);
+  MPI_BANDWIDTH(MpiBandwidthWorkload::new),
+  /** Replay of an MPI trace (needs {@code -p trace=PATH}). */
+  REPLAY(ReplayWorkload::new);
 
   private final Supplier<Workload> factory;
 
