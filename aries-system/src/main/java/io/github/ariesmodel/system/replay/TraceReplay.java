@@ -173,18 +173,17 @@ public final class TraceReplay {
     long unmatchedCount = 0;
     int firstRank = TraceReplayException.NO_RANK;
     long firstCall = 0;
-    for (Map.Entry<Long, ArrayDeque<long[]>> e : new TreeMap<>(st.inFlight).entrySet()) {
+    for (Map.Entry<Key, ArrayDeque<long[]>> e : new TreeMap<>(st.inFlight).entrySet()) {
       for (long[] s : e.getValue()) {
         unmatchedCount++;
         if (unmatched.size() < 8) {
-          long k = e.getKey();
-          int src = (int) (k >>> 43);
+          Key k = e.getKey();
           if (firstRank == TraceReplayException.NO_RANK) {
-            firstRank = src;
+            firstRank = k.source();
             firstCall = s[1];
           }
-          unmatched.add("rank " + src + " call " + s[1] + " to rank " + ((k >>> 22) & 0x1F_FFFF) + " tag "
-              + (int) (k & 0x3F_FFFF) + " (" + s[2] + " bytes)");
+          unmatched.add("rank " + k.source() + " call " + s[1] + " to rank " + k.destination() + " tag " + k.tag()
+              + " (" + s[2] + " bytes)");
         }
       }
     }
@@ -328,7 +327,7 @@ public final class TraceReplay {
     final long[] computePs;
     final long[] calls = new long[CallKind.values().length];
     /** (source, destination, tag) → sends not yet received: {post time ps, call index, bytes}. */
-    final Map<Long, ArrayDeque<long[]>> inFlight = new HashMap<>();
+    final Map<Key, ArrayDeque<long[]>> inFlight = new HashMap<>();
     long[] latencies = new long[1024];
     int latencyCount;
     long delivered;
@@ -352,8 +351,17 @@ public final class TraceReplay {
       this.scratch = new byte[maxBytes];
     }
 
-    static long key(int src, int dst, int tag) {
-      return ((long) src << 43) | ((long) dst << 22) | (tag & 0x3F_FFFF);
+  }
+
+  /** The messages a receive of (source, tag) at a destination matches in send order (non-overtaking). */
+  private record Key(int source, int destination, int tag) implements Comparable<Key> {
+    @Override
+    public int compareTo(Key o) {
+      int c = Integer.compare(source, o.source);
+      if (c == 0) {
+        c = Integer.compare(destination, o.destination);
+      }
+      return c != 0 ? c : Integer.compare(tag, o.tag);
     }
   }
 
@@ -480,20 +488,21 @@ public final class TraceReplay {
     }
 
     private void noteSend(Communicator c, int dest, int tag, int bytes) {
-      st.inFlight.computeIfAbsent(State.key(rank, c.worldRank(dest), tag), k -> new ArrayDeque<>())
+      st.inFlight.computeIfAbsent(new Key(rank, c.worldRank(dest), tag), k -> new ArrayDeque<>())
           .add(new long[] {mpi.now(), callIndex, bytes});
     }
 
     private void received(Request r, Communicator c) {
       MpiStatus s = r.status();
       int src = c.worldRank(s.source());
-      ArrayDeque<long[]> q = st.inFlight.get(State.key(src, rank, s.tag()));
+      Key key = new Key(src, rank, s.tag());
+      ArrayDeque<long[]> q = st.inFlight.get(key);
       long[] sent = q == null ? null : q.poll();
       if (sent == null) {
-        return; // a collective-context message cannot reach here; a wildcard matched a message of another tag key
+        return; // every send of the trace is noted before it is made, so this is not expected
       }
       if (q.isEmpty()) {
-        st.inFlight.remove(State.key(src, rank, s.tag()));
+        st.inFlight.remove(key);
       }
       if (st.latencyCount == st.latencies.length) {
         st.latencies = Arrays.copyOf(st.latencies, st.latencies.length * 2);
@@ -512,8 +521,8 @@ public final class TraceReplay {
         return;
       }
       checkPeer(p.peer(), c, !p.isSend());
-      if (p.tag() < (p.isSend() ? 0 : TraceCall.ANY_TAG) || p.tag() > 0x3F_FFFF) {
-        throw fail("tag " + p.tag() + " is outside 0 to " + 0x3F_FFFF);
+      if (p.tag() < (p.isSend() ? 0 : TraceCall.ANY_TAG)) {
+        throw fail("tag " + p.tag() + " is negative");
       }
       switch (p.kind()) {
         case SEND -> {
