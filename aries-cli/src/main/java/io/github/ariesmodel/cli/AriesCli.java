@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
     description = "A model of the Cray Aries interconnect: NIC, IOMMU and dragonfly fabric.",
     subcommands = {
       RunCommand.class,
+      ReplayCommand.class,
       ValidateCommand.class,
       SystemsCommand.class,
       IommuCommand.class,

@@ -20,7 +20,13 @@ public enum Workloads {
   /** Synthetic traffic load sweeps. */
   TRAFFIC(TrafficWorkload::new),
   /** IOMMU behaviour vs page size and access pattern. */
-  IOMMU_STUDY(IommuStudyWorkload::new);
+  IOMMU_STUDY(IommuStudyWorkload::new),
+  /** MPI ping-pong latency (osu_latency) by size and distance. */
+  MPI_LATENCY(MpiLatencyWorkload::new),
+  /** MPI bandwidth (osu_bw) by size and distance. */
+  MPI_BANDWIDTH(MpiBandwidthWorkload::new),
+  /** Replay of an MPI trace (needs {@code -p trace=PATH}). */
+  REPLAY(ReplayWorkload::new);
 
   private final Supplier<Workload> factory;
 

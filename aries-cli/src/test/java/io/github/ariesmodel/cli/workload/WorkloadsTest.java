@@ -75,6 +75,30 @@ class WorkloadsTest {
   }
 
   @Test
+  void mpiLatencyGrowsWithSizeAndFromSameRouterToAnotherGroup() {
+    WorkloadReport r = new MpiLatencyWorkload().run(TWO_GROUPS, Params.of(Map.of("sizes", "8,16K",
+        "distances", "same-router,rank-3", "warmup", "1", "iterations", "2")));
+    ResultTable t = table(r, "mpi-latency");
+    double[] lat = t.numbers("latency");
+    assertThat(t.rows()).hasSize(4); // (same-router, 8), (same-router, 16K), (rank-3, 8), (rank-3, 16K)
+    assertThat(lat[1]).as("16K slower than 8 B").isGreaterThan(lat[0]);
+    assertThat(lat[2]).as("rank-3 vs same router").isGreaterThan(lat[0]);
+    // an 8-byte MPI message costs at least the two software overheads (2 x 285 ns, docs/mpi.md)
+    assertThat(lat[0]).isGreaterThan(570);
+  }
+
+  @Test
+  void mpiBandwidthStaysBelowTheNicPeakAndGrowsWithSize() {
+    WorkloadReport r = new MpiBandwidthWorkload().run(ONE_GROUP, Params.of(Map.of("sizes", "64,16K",
+        "window", "4", "iterations", "1")));
+    ResultTable t = table(r, "mpi-bandwidth");
+    double[] bw = t.numbers("bandwidth");
+    assertThat(t.rows()).hasSize(2);
+    assertThat(bw[0]).isPositive();
+    assertThat(bw[1]).isGreaterThan(bw[0]).isLessThanOrEqualTo(10.24);
+  }
+
+  @Test
   void everyWorkloadRejectsUnknownParameters() {
     for (String name : Workloads.names()) {
       Workload w = Workloads.byName(name);
@@ -82,7 +106,7 @@ class WorkloadsTest {
           .as(name).hasMessageContaining("unknown parameter \"bogus\"");
     }
     assertThat(Workloads.names()).containsExactly("mixed", "pingpong", "bandwidth", "gups", "alltoall", "traffic",
-        "iommu-study");
+        "iommu-study", "mpi-latency", "mpi-bandwidth", "replay");
     assertThat(List.of(Params.parse(List.of("a=1", "b=2K")).longValue("b", 0, 0, 10_000))).containsExactly(2048L);
   }
 

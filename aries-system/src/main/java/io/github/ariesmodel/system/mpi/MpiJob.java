@@ -55,14 +55,14 @@ public final class MpiJob {
   private MpiJob(Builder b) {
     this.system = b.system;
     this.config = b.config;
-    int n = b.nodes.length * b.ranksPerNode;
+    int n = b.placement != null ? b.placement.length : b.nodes.length * b.ranksPerNode;
     this.rankNodes = new int[n];
     this.ranks = new Rank[n];
     for (int i = 0; i < n; i++) {
-      rankNodes[i] = b.nodes[i / b.ranksPerNode];
+      rankNodes[i] = b.placement != null ? b.placement[i] : b.nodes[i / b.ranksPerNode];
     }
-    for (int node : b.nodes) {
-      endpoints.put(node, new NodeEndpoint(system.node(node)));
+    for (int node : rankNodes) {
+      endpoints.computeIfAbsent(node, x -> new NodeEndpoint(system.node(x)));
     }
     for (int i = 0; i < n; i++) {
       NodeEndpoint e = endpoints.get(rankNodes[i]);
@@ -235,6 +235,7 @@ public final class MpiJob {
     private int[] nodes = {0, 1};
     private int ranksPerNode = 1;
     private MpiConfig config = MpiConfig.defaults();
+    private int[] placement;
 
     private Builder(AriesSystem system) {
       this.system = system;
@@ -264,6 +265,28 @@ public final class MpiJob {
       return this;
     }
 
+    /**
+     * Places each rank on a node of its own choosing, replacing {@link #nodes} and {@link #ranksPerNode} (which are
+     * block placement): rank i runs on {@code nodeOfRank[i]}.
+     *
+     * @param nodeOfRank the node of each rank, within the system; at most 272 ranks on a node (see
+     *     {@link #ranksPerNode})
+     * @return this builder
+     */
+    public Builder placement(int... nodeOfRank) {
+      checkArgument(nodeOfRank != null && nodeOfRank.length >= 1, "placement must name at least one rank's node");
+      Map<Integer, Integer> perNode = new HashMap<>();
+      for (int i = 0; i < nodeOfRank.length; i++) {
+        int x = nodeOfRank[i];
+        checkArgument(x >= 0 && x < system.nodeCount(), "placement[%s] must be a node in [0, %s] but was %s", i,
+            system.nodeCount() - 1, x);
+        int k = perNode.merge(x, 1, Integer::sum);
+        checkArgument(k <= 272, "placement puts more than 272 ranks on node %s", x);
+      }
+      this.placement = nodeOfRank.clone();
+      return this;
+    }
+
     /** @param c protocol settings @return this builder */
     public Builder config(MpiConfig c) {
       checkArgument(c != null, "config must not be null");
@@ -273,7 +296,7 @@ public final class MpiJob {
 
     /** @return the job (registers every rank's memory) */
     public MpiJob build() {
-      checkArgument(nodes.length * (long) ranksPerNode <= (1 << 20),
+      checkArgument(placement != null || nodes.length * (long) ranksPerNode <= (1 << 20),
           "nodes x ranksPerNode must be at most 2^20 but was %s", nodes.length * (long) ranksPerNode);
       return new MpiJob(this);
     }

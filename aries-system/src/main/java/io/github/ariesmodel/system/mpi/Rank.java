@@ -217,7 +217,7 @@ final class Rank implements Mpi {
       if (s.length > 0) {
         heap.release(s.chunk, s.length);
       }
-      s.request.complete = true;
+      markComplete(s.request);
     } else {
       throw new IllegalStateException("MPI rank " + worldRank + ": unknown control value " + v);
     }
@@ -343,7 +343,7 @@ final class Rank implements Mpi {
           process.sleep(copyPs(m.length)); // out of the unexpected buffer
         }
         System.arraycopy(m.payload, 0, r.buffer, r.offset, m.length);
-        r.complete = true;
+        markComplete(r);
       }
       case EAGER -> {
         if (m.dataReady) {
@@ -353,7 +353,7 @@ final class Rank implements Mpi {
       case RENDEZVOUS -> {
         if (m.length == 0) {
           control(m.sourceWorld, CQ_FIN, m.sendId);
-          r.complete = true;
+          markComplete(r);
         } else {
           startGet(m, new RendezvousDataArrived(m));
         }
@@ -386,7 +386,7 @@ final class Rank implements Mpi {
       System.arraycopy(data, 0, r.buffer, r.offset, m.length);
       heap.release(m.localChunk, (m.length + 3) / 4 * 4);
     }
-    r.complete = true;
+    markComplete(r);
   }
 
   /** The eager data has landed in this rank's buffer: acknowledge, and deliver if already matched. */
@@ -425,7 +425,7 @@ final class Rank implements Mpi {
       byte[] data = hostRead(m.localChunk, m.length);
       System.arraycopy(data, 0, r.buffer, r.offset, m.length);
       heap.release(m.localChunk, (m.length + 3) / 4 * 4);
-      r.complete = true;
+      markComplete(r);
     }
   }
 
@@ -457,7 +457,7 @@ final class Rank implements Mpi {
       Incoming m = new Incoming(Protocol.SELF, context, worldRank, tag, length);
       m.payload = java.util.Arrays.copyOfRange(buf, offset, offset + length);
       process.sleep(copyPs(length));
-      req.complete = true;
+      markComplete(req);
       arrive(m);
       return req;
     }
@@ -480,7 +480,7 @@ final class Rank implements Mpi {
       case SHORT -> {
         System.arraycopy(buf, offset, msg, HEADER_BYTES, length);
         process.sleep(copyPs(length));
-        req.complete = true;
+        markComplete(req);
       }
       case EAGER -> {
         long chunk = allocate(length);
@@ -490,7 +490,7 @@ final class Rank implements Mpi {
         eagerBuffers.put(id, new long[] {chunk, length});
         LittleEndian.put(msg, 40, 8, chunk);
         LittleEndian.put(msg, 48, 8, id);
-        req.complete = true;
+        markComplete(req);
       }
       default -> {
         // The user's buffer is registered where it is (a registration-cache hit, untimed): the copy below only
@@ -1014,5 +1014,10 @@ final class Rank implements Mpi {
     List<String> out = new ArrayList<>();
     out.add(posted.size() + " posted receives, " + unexpected.size() + " unexpected messages");
     return out;
+  }
+
+  private void markComplete(Request r) {
+    r.complete = true;
+    r.completedAtPs = job.system().loop().now();
   }
 }

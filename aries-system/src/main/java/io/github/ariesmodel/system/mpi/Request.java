@@ -17,6 +17,7 @@ public final class Request {
   private final Kind kind;
   final long id;
   boolean complete;
+  long completedAtPs = -1;
   MpiStatus status;
   // receive side
   final int context;
@@ -48,6 +49,16 @@ public final class Request {
   /** @return whether the operation has completed (without waiting; {@link Mpi#test} also makes progress) */
   public boolean isComplete() {
     return complete;
+  }
+
+  /**
+   * When the operation completed in simulated time (for a receive: when its data was in the user buffer; for a
+   * send: when its buffer could be reused), whether or not the rank has waited for it yet.
+   *
+   * @return picoseconds, or -1 before completion
+   */
+  public long completedAtPs() {
+    return completedAtPs;
   }
 
   /** @return the status of a completed receive, or null before completion and for sends */

@@ -1,0 +1,170 @@
+package io.github.ariesmodel.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.ariesmodel.cli.report.Metric;
+import io.github.ariesmodel.cli.report.ReportWriter;
+import io.github.ariesmodel.cli.report.ResultTable;
+import io.github.ariesmodel.cli.report.Results;
+import io.github.ariesmodel.cli.system.SystemSpec;
+import io.github.ariesmodel.cli.workload.Params;
+import io.github.ariesmodel.cli.workload.Workload;
+import io.github.ariesmodel.cli.workload.WorkloadRun;
+import io.github.ariesmodel.cli.workload.Workloads;
+import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.replay.TraceReplayException;
+import io.github.ariesmodel.traces.TraceFormatException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code aries replay TRACE}: replays a recorded MPI run through the MPI layer on a modelled system and writes
+ * results.json, CSV tables, plots and report.html like {@code run}; {@code --json} prints a summary.
+ */
+@Command(name = "replay", mixinStandardHelpOptions = true,
+    description = "Replay an MPI trace (DUMPI or SimGrid time-independent) on a modelled system and write"
+        + " results.json, CSV tables, plots and report.html.")
+final class ReplayCommand implements Callable<Integer> {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "TRACE",
+      description = "A DUMPI .meta file or its directory, or a SimGrid trace file or index of per-rank files.")
+  Path trace;
+
+  @Option(names = "--system", defaultValue = "default",
+      description = "A preset (./aries systems) or topology spec, e.g. aries:groups=2 (default: ${DEFAULT-VALUE}).")
+  String system;
+
+  @Option(names = "--routing", defaultValue = AriesSystem.Builder.BY_DELIVERY_MODE,
+      completionCandidates = SharedOptions.SystemRoutingNames.class,
+      description = "${COMPLETION-CANDIDATES}; by-delivery-mode routes each packet as its post asked"
+          + " (default: ${DEFAULT-VALUE}).")
+  String routing;
+
+  @Mixin SharedOptions.Seed seed;
+
+  @Option(names = "--mapping", paramLabel = "linear|random|round-robin-groups|FILE", defaultValue = "linear",
+      description = "Where ranks go: consecutive nodes, random nodes (seeded), one node of each group in turn, or a"
+          + " file of node ids, one a line in rank order (default: ${DEFAULT-VALUE}).")
+  String mapping;
+
+  @Option(names = "--compute", paramLabel = "skip|as-traced|scale:F", defaultValue = "skip",
+      description = "Time between calls: none, as the trace records it, or that times F (default: ${DEFAULT-VALUE}).")
+  String compute;
+
+  @Option(names = "--ranks-per-node", paramLabel = "N", defaultValue = "1",
+      description = "Ranks on each node, 1 to 68 (default: ${DEFAULT-VALUE}: the MPI layer sends a node's own"
+          + " messages through its NIC, so one rank a node keeps all traffic on the modelled network).")
+  int ranksPerNode;
+
+  @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: results/replay).")
+  Path out;
+
+  @Mixin SharedOptions.Json json;
+
+  @Mixin SharedOptions.WallClock wallClock;
+
+  @Mixin SharedOptions.Quiet quiet;
+
+  @Override
+  public Integer call() throws IOException {
+    if (!Files.exists(trace)) {
+      throw CliError.badInput("no such trace file or directory: " + trace, "TRACE", null);
+    }
+    SystemSpec s = SystemSpec.of(system, seed.seed).withRouting(routing);
+    s.build(); // fail early on a bad system or routing name
+    Workload w = Workloads.byName("replay");
+    Map<String, String> p = new LinkedHashMap<>();
+    p.put("trace", trace.toString());
+    p.put("mapping", mapping);
+    p.put("compute", compute);
+    p.put("ranksPerNode", Integer.toString(ranksPerNode));
+    Path dir = out != null ? out : Path.of("results", "replay");
+    OutputPaths.directory(dir, "--out");
+    WorkloadRun run;
+    try (ProgressBar bar = ProgressBar.forStandardError(quiet.quiet, 1)) {
+      run = WorkloadRun.run(w, s, Params.of(p), "replay " + trace, bar::updateFraction);
+    } catch (TraceReplayException e) {
+      throw CliError.badInput(e.getMessage().replace("\n", "; "), "TRACE " + trace, e);
+    } catch (UncheckedIOException e) {
+      if (e.getCause() instanceof TraceFormatException f) {
+        throw CliError.badInput(f.getMessage(), "TRACE " + trace, f);
+      }
+      throw e;
+    }
+    Path html = ReportWriter.write(run.results(), run.plots(), dir, wallClock.recorded(), "aries-model: replay of "
+        + trace.getFileName() + " on " + s.system());
+    PrintWriter o = spec.commandLine().getOut();
+    if (json.json) {
+      o.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(
+          summary(run.results(), s, dir)));
+    } else {
+      o.printf("aries replay %s on %s (mapping %s, compute %s, %d ranks per node, seed %d)%n", trace, s.system(),
+          mapping, compute, ranksPerNode, s.seed());
+      for (Metric m : run.results().metrics()) {
+        o.printf(Locale.ROOT, "  %-30s %16.3f %s%n", m.name(), m.value(), m.unit());
+      }
+      double wall = run.results().metadata().wallSeconds().orElse(0);
+      o.printf(Locale.ROOT, "  %,d events in %.1f s wall%n", run.results().metadata().events(), wall);
+      o.printf("  results: %s%n  report:  %s%n", dir.resolve("results.json"), html);
+    }
+    return 0;
+  }
+
+  /** The {@code --json} summary: ranks, messages, bytes, collectives by name, simulated time and more. */
+  static Map<String, Object> summary(Results r, SystemSpec s, Path dir) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("system", s.system());
+    m.put("seed", s.seed());
+    Map<String, Double> metrics = new LinkedHashMap<>();
+    for (Metric x : r.metrics()) {
+      metrics.put(x.name(), x.value());
+    }
+    m.put("ranks", metrics.get("ranks").longValue());
+    m.put("messages", metrics.get("messages").longValue());
+    m.put("bytes", metrics.get("bytes").longValue());
+    m.put("simulatedTimeUs", metrics.get("simulatedTimeUs"));
+    m.put("collectives", counts(r, "collectives"));
+    m.put("calls", counts(r, "calls"));
+    m.put("mpiMessages", metrics.get("mpiMessages").longValue());
+    Map<String, Object> lat = new LinkedHashMap<>();
+    for (List<Object> row : table(r, "latency").rows()) {
+      lat.put(String.valueOf(row.get(0)), row.get(1));
+    }
+    m.put("latencyNs", lat);
+    Map<String, Object> links = new LinkedHashMap<>();
+    for (List<Object> row : table(r, "links").rows()) {
+      links.put(String.valueOf(row.get(0)), row.get(1));
+    }
+    m.put("linkBytes", links);
+    m.put("callsNotRecorded", metrics.get("callsNotRecorded").longValue());
+    m.put("results", dir.resolve("results.json").toString());
+    return m;
+  }
+
+  private static ResultTable table(Results r, String name) {
+    return r.tables().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
+  }
+
+  private static Map<String, Object> counts(Results r, String name) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (List<Object> row : table(r, name).rows()) {
+      m.put(String.valueOf(row.get(0)), row.get(1));
+    }
+    return m;
+  }
+}

@@ -1,0 +1,81 @@
+package io.github.ariesmodel.cli.workload;
+
+import io.github.ariesmodel.cli.report.Figures;
+import io.github.ariesmodel.cli.report.PlotSpec;
+import io.github.ariesmodel.cli.report.ResultTable;
+import io.github.ariesmodel.cli.system.SystemSpec;
+import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.mpi.MpiConfig;
+import io.github.ariesmodel.system.mpi.OsuBenchmarks;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * osu_latency on the MPI layer, by message size and by distance: two ranks take turns with blocking sends and
+ * receives, and the latency is half the mean round trip after the warm-up round trips
+ * ({@link OsuBenchmarks#latency}). Each distance runs on a fresh system built from the spec.
+ */
+final class MpiLatencyWorkload implements Workload {
+
+  /** The workload's name. */
+  public static final String NAME = "mpi-latency";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String description() {
+    return "MPI ping-pong latency (osu_latency) by message size and distance";
+  }
+
+  @Override
+  public Map<String, String> parameters() {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("sizes", "8,64,1K,8K,64K: message sizes in bytes (K/M suffixes)");
+    m.put("distances", "all: comma-separated distance names, or all");
+    m.put("warmup", "2: untimed round trips per size");
+    m.put("iterations", "10: timed round trips per size");
+    return m;
+  }
+
+  @Override
+  public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
+    params.checkAllUsed(parameters().keySet());
+    long[] sizes = params.longList("sizes", "8,64,1K,8K,64K", 1, 1L << 30);
+    int warmup = params.integer("warmup", 2, 0, 100_000);
+    int iterations = params.integer("iterations", 10, 1, 100_000);
+    AriesSystem probe = spec.build();
+    Map<String, int[]> pairs = Distances.pairs(probe.topology());
+    List<String> wanted = params.string("distances", "all").equals("all")
+        ? new ArrayList<>(pairs.keySet())
+        : params.choices("distances", "all", new ArrayList<>(pairs.keySet()));
+    ResultTable.Builder table = ResultTable.builder("mpi-latency")
+        .string("distance").integer("bytes", "B").number("latency", "ns");
+    WorkloadReport report = new WorkloadReport();
+    boolean first = true;
+    int done = 0;
+    for (String distance : wanted) {
+      AriesSystem sys = first ? probe : spec.build();
+      first = false;
+      int[] pair = pairs.get(distance);
+      List<OsuBenchmarks.LatencyRow> rows = OsuBenchmarks.latency(sys, pair[0], pair[1], sizes, warmup, iterations,
+          MpiConfig.defaults());
+      for (OsuBenchmarks.LatencyRow r : rows) {
+        table.row(distance, r.bytes(), Figures.round(r.latencyNs(), 3));
+      }
+      report.cost(sys.loop().now(), sys.loop().eventsExecuted());
+      progress.update((double) ++done / wanted.size(), report.simulatedPs(), report.events());
+      report.metric("latency." + distance, Figures.round(rows.get(0).latencyNs(), 3), "ns"); // smallest size
+    }
+    report.table(table.build());
+    report.plot(new PlotSpec("mpi-latency-vs-size.png", "MPI ping-pong latency (osu_latency) by message size",
+        PlotSpec.Kind.LATENCY_VS_SIZE, "mpi-latency", "bytes", "latency", "distance"));
+    report.plot(new PlotSpec("mpi-latency-by-distance.png", "MPI latency of the smallest message by distance",
+        PlotSpec.Kind.LATENCY_BY_DISTANCE, "mpi-latency", "distance", "latency", "bytes"));
+    return report;
+  }
+}

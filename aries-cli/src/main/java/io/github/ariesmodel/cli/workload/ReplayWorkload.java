@@ -1,0 +1,159 @@
+package io.github.ariesmodel.cli.workload;
+
+import io.github.ariesmodel.cli.report.Figures;
+import io.github.ariesmodel.cli.report.PlotSpec;
+import io.github.ariesmodel.cli.report.ResultTable;
+import io.github.ariesmodel.cli.system.SystemSpec;
+import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.replay.ComputeMode;
+import io.github.ariesmodel.system.replay.Placement;
+import io.github.ariesmodel.system.replay.ReplayResult;
+import io.github.ariesmodel.system.replay.TraceReplay;
+import io.github.ariesmodel.traces.CallKind;
+import io.github.ariesmodel.traces.Trace;
+import io.github.ariesmodel.traces.TraceCoverage;
+import io.github.ariesmodel.traces.TraceFormat;
+import io.github.ariesmodel.traces.dumpi.DumpiTrace;
+import io.github.ariesmodel.traces.simgrid.SimGridTrace;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Replays a recorded MPI run (DUMPI or SimGrid time-independent trace) through the MPI layer
+ * ({@link TraceReplay}) and reports the simulated run time, each rank's communication time, message latency
+ * percentiles, bytes by link rank, the calls replayed and what the trace leaves out. Run by {@code ./aries replay
+ * TRACE} or {@code ./aries run replay -p trace=TRACE}.
+ */
+final class ReplayWorkload implements Workload {
+
+  /** The workload's name. */
+  public static final String NAME = "replay";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String description() {
+    return "replay an MPI trace (DUMPI .meta or directory, SimGrid trace or index file) through the MPI layer";
+  }
+
+  @Override
+  public Map<String, String> parameters() {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("trace", "(required): the trace: a DUMPI .meta file or its directory, or a SimGrid trace or index file");
+    m.put("mapping", "linear: linear, random, round-robin-groups, or a file of node ids (one a line, by rank)");
+    m.put("compute", "skip: skip, as-traced or scale:F (time between calls)");
+    m.put("ranksPerNode", "1: ranks on each node, 1 to " + TraceReplay.MAX_RANKS_PER_NODE);
+    return m;
+  }
+
+  /**
+   * Opens a trace in either format.
+   *
+   * @param path a DUMPI .meta file or directory, or a SimGrid trace or index file
+   * @return the trace
+   * @throws IOException when it cannot be read
+   */
+  static Trace open(Path path) throws IOException {
+    return TraceFormat.detect(path) == TraceFormat.DUMPI ? DumpiTrace.open(path) : SimGridTrace.open(path);
+  }
+
+  @Override
+  public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
+    params.checkAllUsed(parameters().keySet());
+    String tracePath = params.string("trace", "");
+    if (tracePath.isEmpty()) {
+      throw new IllegalArgumentException("trace must name a DUMPI .meta file or directory, or a SimGrid trace file");
+    }
+    Placement placement = Placement.parse(params.string("mapping", "linear"));
+    ComputeMode compute = ComputeMode.parse(params.string("compute", "skip"));
+    int rpn = params.integer("ranksPerNode", 1, 1, TraceReplay.MAX_RANKS_PER_NODE);
+    Trace trace;
+    try {
+      trace = open(Path.of(tracePath));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    AriesSystem system = spec.build();
+    long events0 = system.loop().eventsExecuted();
+    ReplayResult r = TraceReplay.builder(system, trace).placement(placement).compute(compute).ranksPerNode(rpn)
+        .progress((f, ps) -> progress.update(f, ps, system.loop().eventsExecuted() - events0)).build().run();
+    return report(r);
+  }
+
+  static WorkloadReport report(ReplayResult r) {
+    WorkloadReport rep = new WorkloadReport();
+    rep.cost(r.simulatedPs(), r.events());
+    rep.metric("ranks", r.ranks(), "");
+    rep.metric("simulatedTimeUs", Figures.round(r.simulatedPs() / 1e6, 3), "us");
+    rep.metric("messages", r.messages(), "");
+    rep.metric("bytes", r.bytes(), "B");
+    rep.metric("mpiMessages", r.mpiMessages(), "");
+    rep.metric("callsReplayed", r.callsReplayed(), "");
+    rep.metric("latency.p50", Figures.round(r.latency().p50Ns(), 3), "ns");
+    rep.metric("latency.p99", Figures.round(r.latency().p99Ns(), 3), "ns");
+    long maxComm = 0;
+    for (int i = 0; i < r.ranks(); i++) {
+      maxComm = Math.max(maxComm, r.communicationPs().get(i));
+    }
+    rep.metric("maxRankCommunicationUs", Figures.round(maxComm / 1e6, 3), "us");
+
+    ResultTable.Builder ranks = ResultTable.builder("ranks").integer("rank", "").integer("node", "")
+        .number("communication", "us").number("compute", "us");
+    for (int i = 0; i < r.ranks(); i++) {
+      ranks.row(i, r.nodes().get(i), Figures.round(r.communicationPs().get(i) / 1e6, 3),
+          Figures.round(r.computePs().get(i) / 1e6, 3));
+    }
+    rep.table(ranks.build());
+
+    ResultTable.Builder calls = ResultTable.builder("calls").string("call").integer("count", "");
+    for (Map.Entry<CallKind, Long> e : r.calls().entrySet()) {
+      calls.row(e.getKey().name().toLowerCase(java.util.Locale.ROOT), e.getValue());
+    }
+    rep.table(calls.build());
+
+    ResultTable.Builder coll = ResultTable.builder("collectives").string("collective").integer("count", "");
+    r.collectives().forEach(coll::row);
+    rep.table(coll.build());
+
+    ReplayResult.Latency l = r.latency();
+    ResultTable.Builder lat = ResultTable.builder("latency").string("percentile").number("latency", "ns");
+    lat.row("min", Figures.round(l.minNs(), 3)).row("p50", Figures.round(l.p50Ns(), 3))
+        .row("p90", Figures.round(l.p90Ns(), 3)).row("p99", Figures.round(l.p99Ns(), 3))
+        .row("max", Figures.round(l.maxNs(), 3)).row("mean", Figures.round(l.meanNs(), 3));
+    rep.table(lat.build());
+
+    ResultTable.Builder links = ResultTable.builder("links").string("rank").integer("bytes", "B")
+        .number("utilization", "");
+    for (Map.Entry<String, Long> e : r.linkBytes().entrySet()) {
+      links.row(e.getKey(), e.getValue(), Figures.round(r.linkUtilization().get(e.getKey()), 6));
+    }
+    rep.table(links.build());
+
+    TraceCoverage c = r.coverage();
+    ResultTable.Builder cov = ResultTable.builder("coverage").string("call").integer("recorded", "")
+        .integer("skipped", "").integer("notRecorded", "");
+    TreeSet<String> names = new TreeSet<>(c.recorded().keySet());
+    names.addAll(c.footerIgnored().keySet());
+    long leftOut = 0;
+    for (String n : names) {
+      long ignored = c.footerIgnored().getOrDefault(n, 0L);
+      leftOut += ignored;
+      cov.row(n, c.recorded().getOrDefault(n, 0L), c.unmodelled().getOrDefault(n, 0L), ignored);
+    }
+    rep.table(cov.build());
+    rep.metric("callsNotRecorded", leftOut, "");
+
+    rep.plot(new PlotSpec("replay-link-utilization.png", "Link utilization by rank over the replay",
+        PlotSpec.Kind.UTILIZATION_BY_RANK, "links", "rank", "utilization", null));
+    rep.plot(new PlotSpec("replay-latency-percentiles.png", "Message latency percentiles (send to receive)",
+        PlotSpec.Kind.LATENCY_BY_DISTANCE, "latency", "percentile", "latency", null));
+    return rep;
+  }
+}

@@ -1,0 +1,101 @@
+package io.github.ariesmodel.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.ariesmodel.cli.report.Results;
+import io.github.ariesmodel.cli.report.ResultsJson;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code aries replay}: the shared traces end to end, determinism, and the error path for bad traces. */
+class ReplayCommandTest {
+
+  /** The traces aries-traces keeps for its tests (Maven runs a module's tests in the module's folder). */
+  static final Path TRACES = Path.of("../aries-traces/src/test/resources/traces");
+
+  @TempDir Path tmp;
+
+  private int run(StringWriter out, StringWriter err, String... args) {
+    return AriesCli.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+  }
+
+  @Test
+  void theAmgTraceReplaysWithAJsonSummaryResultsAndReport() throws Exception {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    Path dir = tmp.resolve("amg");
+    int rc = run(out, err, "replay", TRACES.resolve("amg-n27-dumpi").toString(), "--json", "-q", "--out",
+        dir.toString());
+    assertThat(rc).as(err.toString()).isZero();
+    JsonNode j = new ObjectMapper().readTree(out.toString());
+    assertThat(j.get("ranks").asLong()).isEqualTo(27);
+    assertThat(j.get("messages").asLong()).isEqualTo(15_524);
+    assertThat(j.get("bytes").asLong()).isEqualTo(13_584_368);
+    assertThat(j.get("collectives").size()).isZero();
+    assertThat(j.get("calls").get("isend").asLong()).isEqualTo(15_524);
+    assertThat(j.get("calls").get("irecv").asLong()).isEqualTo(15_524);
+    assertThat(j.get("calls").get("waitall").asLong()).isEqualTo(1_508);
+    assertThat(j.get("simulatedTimeUs").asDouble()).isPositive();
+    assertThat(j.get("callsNotRecorded").asLong()).isEqualTo(5_297_156);
+    Results r = ResultsJson.read(dir.resolve("results.json"));
+    assertThat(r.table("ranks").get().rows()).hasSize(27);
+    assertThat(r.table("coverage").get().rows()).isNotEmpty();
+    assertThat(dir.resolve("replay-link-utilization.png")).exists();
+    assertThat(Files.readString(dir.resolve("report.html"))).contains("<img", "latency");
+  }
+
+  @Test
+  void simGridCollectivesAreCountedByNameAndTheSameSeedGivesIdenticalResults() throws Exception {
+    Path trace = TRACES.resolve("simgrid-examples/actions_allreduce.txt");
+    Path a = tmp.resolve("a");
+    Path b = tmp.resolve("b");
+    String[] outs = new String[2];
+    int i = 0;
+    for (Path d : new Path[] {a, b}) {
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      int rc = run(out, err, "replay", trace.toString(), "--mapping", "random", "--compute", "as-traced",
+          "--ranks-per-node", "2", "--seed", "3", "--json", "-q", "--no-wall-clock", "--out", d.toString());
+      assertThat(rc).as(err.toString()).isZero();
+      outs[i++] = out.toString().replace(d.toString(), "DIR");
+    }
+    JsonNode j = new ObjectMapper().readTree(outs[0]);
+    assertThat(j.get("ranks").asLong()).isEqualTo(3);
+    assertThat(j.get("collectives").get("allreduce").asLong()).isEqualTo(3);
+    assertThat(outs[1]).isEqualTo(outs[0]);
+    assertThat(Files.readAllBytes(b.resolve("results.json"))).isEqualTo(Files.readAllBytes(a.resolve("results.json")));
+  }
+
+  @Test
+  void aBadTraceIsOneLineNamingFileRankAndLine() throws Exception {
+    Path f = tmp.resolve("bad.txt");
+    Files.writeString(f, "0 init\n1 init\n1 fly 2\n");
+    StringWriter err = new StringWriter();
+    assertThat(run(new StringWriter(), err, "replay", f.toString(), "-q", "--out", tmp.resolve("o").toString()))
+        .isEqualTo(2);
+    assertThat(err.toString()).startsWith("aries replay: ").contains(f.toString(), "rank 1", "line 3")
+        .doesNotContain("Exception");
+    err = new StringWriter();
+    assertThat(run(new StringWriter(), err, "replay", tmp.resolve("none.meta").toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("no such trace");
+    err = new StringWriter();
+    assertThat(run(new StringWriter(), err, "replay", f.toString(), "--compute", "fast")).isEqualTo(2);
+    assertThat(err.toString()).contains("skip, as-traced or scale:F");
+  }
+
+  @Test
+  void aTraceThatDeadlocksReportsWhoWaitsAndExits() throws Exception {
+    Path f = tmp.resolve("deadlock.txt");
+    Files.writeString(f, "0 init\n1 init\n0 recv 1 0 8\n1 recv 0 0 8\n0 send 1 0 8\n1 send 0 0 8\n");
+    StringWriter err = new StringWriter();
+    assertThat(run(new StringWriter(), err, "replay", f.toString(), "-q", "--out", tmp.resolve("o").toString()))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("deadlocked", "rank 0, call 2 (RECV from 1", "rank 1, call 2 (RECV from 0");
+  }
+}

@@ -1,0 +1,203 @@
+package io.github.ariesmodel.system.replay;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import io.github.ariesmodel.core.Texts;
+import io.github.ariesmodel.network.Dragonfly;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+
+/**
+ * Where a replay puts the trace's ranks. Ranks fill a node ({@code ranksPerNode} of them) before the next node;
+ * the placement chooses the order of the nodes:
+ *
+ * <ul>
+ *   <li>{@code linear}: nodes 0, 1, 2, ... (one group, then the next: ALPS's default order; assumed);
+ *   <li>{@code random}: distinct nodes drawn uniformly from the whole system with the replay's seed;
+ *   <li>{@code round-robin-groups}: the first node of group 0, of group 1, ..., then the second node of each group
+ *       (spreads a job over every group, the worst case for global links);
+ *   <li>{@code FILE}: a text file naming the node of each rank, one node id a line in rank order ({@code #}
+ *       comments and blank lines skipped); here several ranks may share a node in any order.
+ * </ul>
+ */
+public final class Placement {
+
+  /** The kinds of placement. */
+  public enum Kind {
+    /** Consecutive nodes from 0. */
+    LINEAR,
+    /** Distinct random nodes. */
+    RANDOM,
+    /** One node of each group in turn. */
+    ROUND_ROBIN_GROUPS,
+    /** Node of each rank given explicitly. */
+    EXPLICIT
+  }
+
+  /** Consecutive nodes from 0. */
+  public static final Placement LINEAR = new Placement(Kind.LINEAR, null, null);
+  /** Distinct random nodes. */
+  public static final Placement RANDOM = new Placement(Kind.RANDOM, null, null);
+  /** One node of each group in turn. */
+  public static final Placement ROUND_ROBIN_GROUPS = new Placement(Kind.ROUND_ROBIN_GROUPS, null, null);
+
+  private final Kind kind;
+  private final int[] nodeOfRank;
+  private final String source;
+
+  private Placement(Kind kind, int[] nodeOfRank, String source) {
+    this.kind = kind;
+    this.nodeOfRank = nodeOfRank;
+    this.source = source;
+  }
+
+  /**
+   * An explicit placement.
+   *
+   * @param nodeOfRank node of each rank, each ≥ 0
+   * @return the placement
+   */
+  public static Placement explicit(int... nodeOfRank) {
+    checkArgument(nodeOfRank != null && nodeOfRank.length > 0, "nodeOfRank must name at least one node");
+    for (int i = 0; i < nodeOfRank.length; i++) {
+      checkArgument(nodeOfRank[i] >= 0, "nodeOfRank[%s] must be >= 0 but was %s", i, nodeOfRank[i]);
+    }
+    return new Placement(Kind.EXPLICIT, nodeOfRank.clone(), null);
+  }
+
+  /**
+   * Parses {@code linear}, {@code random}, {@code round-robin-groups}, or reads a placement file.
+   *
+   * @param text a name or a file path
+   * @return the placement
+   * @throws IllegalArgumentException when the text is neither a name nor a readable file of node ids (naming the
+   *     file and line)
+   */
+  public static Placement parse(String text) {
+    checkArgument(text != null && !text.isBlank(), "mapping must not be empty");
+    switch (text.trim().toLowerCase(Locale.ROOT)) {
+      case "linear":
+        return LINEAR;
+      case "random":
+        return RANDOM;
+      case "round-robin-groups":
+        return ROUND_ROBIN_GROUPS;
+      default:
+        break;
+    }
+    Path file = Path.of(text);
+    if (!Files.isRegularFile(file)) {
+      throw new IllegalArgumentException("mapping must be linear, random, round-robin-groups or a file of node ids"
+          + " but was \"" + Texts.abbreviate(text) + "\" (no such file)");
+    }
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("mapping file " + file + " cannot be read: " + e.getMessage(), e);
+    }
+    List<Integer> nodes = new ArrayList<>();
+    for (int i = 0; i < lines.size(); i++) {
+      String l = lines.get(i).trim();
+      if (l.isEmpty() || l.startsWith("#")) {
+        continue;
+      }
+      try {
+        int n = Integer.parseInt(l);
+        checkArgument(n >= 0, "negative");
+        nodes.add(n);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("mapping file " + file + ", line " + (i + 1)
+            + ": a node id (an integer >= 0) was expected but found \"" + Texts.abbreviate(l) + "\"");
+      }
+    }
+    checkArgument(!nodes.isEmpty(), "mapping file %s names no node", file);
+    return new Placement(Kind.EXPLICIT, nodes.stream().mapToInt(Integer::intValue).toArray(), file.toString());
+  }
+
+  /** @return the kind */
+  public Kind kind() {
+    return kind;
+  }
+
+  /**
+   * The node of each rank.
+   *
+   * @param topology the system's topology
+   * @param ranks the trace's ranks, ≥ 1
+   * @param ranksPerNode ranks on a node (ignored by an explicit placement)
+   * @param seed seed of the random placement
+   * @return node of rank i at index i
+   * @throws IllegalArgumentException when the system is too small or an explicit placement does not fit
+   */
+  public int[] nodes(Dragonfly topology, int ranks, int ranksPerNode, long seed) {
+    checkArgument(topology != null, "topology must not be null");
+    checkArgument(ranks >= 1, "ranks must be >= 1 but was %s", ranks);
+    checkArgument(ranksPerNode >= 1, "ranksPerNode must be >= 1 but was %s", ranksPerNode);
+    int systemNodes = topology.nodeCount();
+    if (kind == Kind.EXPLICIT) {
+      checkArgument(nodeOfRank.length == ranks, "mapping%s names %s nodes but the trace has %s ranks",
+          source == null ? "" : " file " + source, nodeOfRank.length, ranks);
+      for (int i = 0; i < ranks; i++) {
+        checkArgument(nodeOfRank[i] < systemNodes, "mapping%s puts rank %s on node %s but the system's nodes are"
+            + " 0 to %s", source == null ? "" : " file " + source, i, nodeOfRank[i], systemNodes - 1);
+      }
+      return nodeOfRank.clone();
+    }
+    int needed = (ranks + ranksPerNode - 1) / ranksPerNode;
+    checkArgument(needed <= systemNodes, "%s ranks at %s per node need %s nodes but the system has %s", ranks,
+        ranksPerNode, needed, systemNodes);
+    int[] order = new int[needed];
+    switch (kind) {
+      case LINEAR -> {
+        for (int i = 0; i < needed; i++) {
+          order[i] = i;
+        }
+      }
+      case RANDOM -> {
+        // a partial Fisher-Yates shuffle of the node ids: distinct nodes, memory O(system nodes)
+        int[] all = new int[systemNodes];
+        for (int i = 0; i < systemNodes; i++) {
+          all[i] = i;
+        }
+        SplittableRandom rnd = new SplittableRandom(seed);
+        for (int i = 0; i < needed; i++) {
+          int j = i + rnd.nextInt(systemNodes - i);
+          int t = all[i];
+          all[i] = all[j];
+          all[j] = t;
+          order[i] = all[i];
+        }
+      }
+      case ROUND_ROBIN_GROUPS -> {
+        int groups = topology.groupCount();
+        int perGroup = systemNodes / groups;
+        for (int i = 0; i < needed; i++) {
+          order[i] = (i % groups) * perGroup + i / groups; // node ids are group-major (Dragonfly.node)
+        }
+      }
+      default -> throw new IllegalStateException("unhandled placement " + kind);
+    }
+    int[] out = new int[ranks];
+    for (int r = 0; r < ranks; r++) {
+      out[r] = order[r / ranksPerNode];
+    }
+    return out;
+  }
+
+  @Override
+  public String toString() {
+    return switch (kind) {
+      case LINEAR -> "linear";
+      case RANDOM -> "random";
+      case ROUND_ROBIN_GROUPS -> "round-robin-groups";
+      case EXPLICIT -> source != null ? source : "explicit(" + nodeOfRank.length + " ranks)";
+    };
+  }
+}

@@ -1,0 +1,74 @@
+package io.github.ariesmodel.system.replay;
+
+import com.google.common.collect.ImmutableMap;
+import com.google.common.primitives.ImmutableIntArray;
+import com.google.common.primitives.ImmutableLongArray;
+import io.github.ariesmodel.traces.CallKind;
+import io.github.ariesmodel.traces.TraceCoverage;
+
+/**
+ * What a trace replay measured.
+ *
+ * @param ranks the trace's ranks
+ * @param nodes node of each rank
+ * @param simulatedPs simulated time from the start until the last rank's last traced call returned, picoseconds
+ * @param communicationPs per rank, simulated time inside MPI calls, picoseconds
+ * @param computePs per rank, simulated time spent computing between calls (per the compute mode), picoseconds
+ * @param messages point-to-point messages of the trace delivered (matched by a receive)
+ * @param bytes payload bytes of those messages
+ * @param mpiMessages every message the MPI layer delivered, collectives' internal ones included
+ * @param mpiBytes payload bytes of those
+ * @param latency send-to-receive-completion latency of the trace's point-to-point messages
+ * @param linkBytes by link rank (class), bytes serialized on the links of that rank, packet headers included
+ *     (derived: busy time times the links' rate)
+ * @param linkUtilization by link rank, busy time over (links × simulated time)
+ * @param calls every call replayed, by kind
+ * @param collectives collectives replayed, by MPI name
+ * @param coverage what the trace holds and leaves out
+ * @param events simulation events executed
+ * @param requestsNotStarted completions naming requests no recorded call started (a trace that left calls out),
+ *     skipped
+ * @param unknownSizes calls whose byte count the trace could not give (replayed as 0 bytes sent, or a receive as
+ *     large as the trace's largest message)
+ * @param receivesUnmatched nonblocking receives still pending when their rank's trace ended
+ */
+public record ReplayResult(int ranks, ImmutableIntArray nodes, long simulatedPs, ImmutableLongArray communicationPs,
+    ImmutableLongArray computePs, long messages, long bytes, long mpiMessages, long mpiBytes, Latency latency,
+    ImmutableMap<String, Long> linkBytes, ImmutableMap<String, Double> linkUtilization,
+    ImmutableMap<CallKind, Long> calls, ImmutableMap<String, Long> collectives, TraceCoverage coverage, long events,
+    long requestsNotStarted, long unknownSizes, long receivesUnmatched) {
+
+  /**
+   * Latency distribution of the trace's point-to-point messages: from the send call to the receive's completion
+   * (data in the user buffer), nanoseconds. Percentiles are nearest-rank.
+   *
+   * @param count messages measured
+   * @param minNs smallest
+   * @param p50Ns median
+   * @param p90Ns 90th percentile
+   * @param p99Ns 99th percentile
+   * @param maxNs largest
+   * @param meanNs mean
+   */
+  public record Latency(long count, double minNs, double p50Ns, double p90Ns, double p99Ns, double maxNs,
+      double meanNs) {}
+
+  /** @return total calls replayed */
+  public long callsReplayed() {
+    long s = 0;
+    for (long v : calls.values()) {
+      s += v;
+    }
+    return s;
+  }
+
+  /**
+   * Times of a call kind replayed.
+   *
+   * @param kind a kind
+   * @return how many times it was replayed (0 if never)
+   */
+  public long calls(CallKind kind) {
+    return calls.getOrDefault(kind, 0L);
+  }
+}

@@ -1,0 +1,887 @@
+package io.github.ariesmodel.system.replay;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import com.google.common.collect.ImmutableMap;
+import com.google.common.primitives.ImmutableIntArray;
+import com.google.common.primitives.ImmutableLongArray;
+import io.github.ariesmodel.network.Dragonfly;
+import io.github.ariesmodel.network.RouterFabric;
+import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.mpi.Communicator;
+import io.github.ariesmodel.system.mpi.Mpi;
+import io.github.ariesmodel.system.mpi.MpiConfig;
+import io.github.ariesmodel.system.mpi.MpiJob;
+import io.github.ariesmodel.system.mpi.MpiStatus;
+import io.github.ariesmodel.system.mpi.ReduceOp;
+import io.github.ariesmodel.system.mpi.Request;
+import io.github.ariesmodel.traces.CallKind;
+import io.github.ariesmodel.traces.RankCoverage;
+import io.github.ariesmodel.traces.RankTrace;
+import io.github.ariesmodel.traces.Trace;
+import io.github.ariesmodel.traces.TraceCall;
+import io.github.ariesmodel.traces.TraceCoverage;
+import io.github.ariesmodel.traces.TraceFormatException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Replays a recorded MPI run ({@link Trace}: DUMPI or SimGrid time-independent) through the MPI layer on a
+ * modelled system: each trace rank becomes an MPI rank that performs its recorded calls in order, with the
+ * recorded peers, tags, byte counts and request handles, and (by the {@link ComputeMode}) the recorded time between
+ * calls.
+ *
+ * <pre>{@code
+ * Trace trace = DumpiTrace.open(Path.of("amg-n27-dumpi"));
+ * AriesSystem system = AriesSystem.builder().system("default").seed(1).build();
+ * ReplayResult r = TraceReplay.builder(system, trace).compute(ComputeMode.SKIP).build().run();
+ * }</pre>
+ *
+ * <p>Semantics: nonblocking requests are mapped by the trace's own handles (a handle may be reused once completed);
+ * a wait or test whose outcome the trace records (DUMPI) completes exactly the requests the traced run completed
+ * (waiting for them), so the replay follows the traced path; a test without a recorded outcome (SimGrid) makes one
+ * progress pass and completes what is done; a completion naming a handle no recorded call started (a trace that
+ * left calls out) skips it and counts it. Collectives run the MPI layer's algorithms with the trace's byte counts on
+ * scratch buffers (reductions on 8-byte elements, sum); exscan is replayed as scan (the same messages). Blocking
+ * receives are replayed as irecv + wait (MPI defines them so). Finalize is the MPI layer's own (every rank drains
+ * its sends and joins a barrier after its last call).
+ *
+ * <p>A trace that is corrupt, refers to unknown communicators, sends a message longer than its receive, leaves a
+ * send unreceived, or deadlocks gives one {@link TraceReplayException} naming the file, rank and call (for a
+ * deadlock, what every waiting rank waits for); never a hang.
+ *
+ * <p>Memory: calls are streamed; the replay keeps per rank its open requests, plus one latency sample (8 bytes) per
+ * delivered message and scratch buffers as large as the trace's largest message.
+ */
+public final class TraceReplay {
+
+  /**
+   * Most ranks on one node: the cores of the largest XC compute node (a Xeon Phi 7250 "KNL" of an XC40 has 68;
+   * Haswell and Broadwell nodes have 32 to 44). Assumed from Intel's product data.
+   */
+  public static final int MAX_RANKS_PER_NODE = 68;
+
+  /**
+   * Rate of a time-independent trace's {@code compute} flops under as-traced compute: 1 Gflop/s per rank (assumed;
+   * the trace names no machine, set it to the traced core's speed).
+   */
+  public static final double DEFAULT_FLOPS_PER_SECOND = 1e9;
+
+  private final AriesSystem system;
+  private final Trace trace;
+  private final Placement placement;
+  private final int ranksPerNode;
+  private final ComputeMode compute;
+  private final double flopsPerSecond;
+  private final MpiConfig config;
+  private final ReplayProgress progress;
+
+  private TraceReplay(Builder b) {
+    this.system = b.system;
+    this.trace = b.trace;
+    this.placement = b.placement;
+    this.ranksPerNode = b.ranksPerNode;
+    this.compute = b.compute;
+    this.flopsPerSecond = b.flopsPerSecond;
+    this.config = b.config;
+    this.progress = b.progress;
+  }
+
+  /**
+   * A replay of a trace on a system.
+   *
+   * @param system a quiet system (the replay starts at its current time)
+   * @param trace the trace
+   * @return a builder: linear placement, 1 rank per node, compute skipped, default MPI settings
+   */
+  public static Builder builder(AriesSystem system, Trace trace) {
+    checkArgument(system != null, "system must not be null");
+    checkArgument(trace != null, "trace must not be null");
+    return new Builder(system, trace);
+  }
+
+  /**
+   * Replays the trace once.
+   *
+   * @return what was measured
+   * @throws TraceReplayException when the trace cannot be replayed (naming file, rank and call)
+   * @throws IllegalArgumentException when the placement does not fit the system
+   */
+  public ReplayResult run() {
+    String file = trace.source().toString();
+    int n = trace.ranks();
+    // first pass: check every rank's stream reads, find the largest message, count calls (for progress)
+    long total = 0;
+    long maxBytes = 0;
+    List<RankCoverage> coverage = new ArrayList<>(n);
+    for (int r = 0; r < n; r++) {
+      try (RankTrace s = trace.open(r)) {
+        for (TraceCall c; (c = s.read()) != null; ) {
+          total++;
+          maxBytes = Math.max(maxBytes, largestBytes(c));
+        }
+        coverage.add(s.coverage());
+      } catch (TraceFormatException e) {
+        throw new TraceReplayException(e.file() == null ? file : e.file().toString(), e.rank(), 0, e.problem()
+            + (e.location() == null || e.location().isEmpty() ? "" : " (at " + e.location() + ")"), e);
+      } catch (IOException e) {
+        throw new TraceReplayException(file, r, 0, "cannot read the rank's trace: " + e.getMessage(), e);
+      }
+    }
+    checkArgument(maxBytes <= Integer.MAX_VALUE - 64, "the trace's largest message (%s bytes) exceeds 2^31",
+        maxBytes);
+    int[] nodes = placement.nodes(system.topology(), n, ranksPerNode, system.seed());
+    long heap = Math.max(config.heapBytes(), Math.min(64L << 30, 8 * maxBytes + (4L << 20)));
+    MpiConfig cfg = heap == config.heapBytes() ? config : config.toBuilder().heapBytes(heap).build();
+    MpiJob job = MpiJob.builder(system).placement(nodes).config(cfg).build();
+    State st = new State(n, (int) maxBytes, total, file);
+    long startPs = system.loop().now();
+    long eventsBefore = system.loop().eventsExecuted();
+    try {
+      job.run(mpi -> new RankReplay(st, mpi).replay());
+    } catch (IllegalStateException e) {
+      if (e.getMessage() != null && e.getMessage().startsWith("MPI program deadlocked")) {
+        throw deadlock(st, e);
+      }
+      throw e;
+    } catch (RuntimeException e) {
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof TraceReplayException x) {
+          throw x;
+        }
+      }
+      RankReplay failing = st.current;
+      if (failing != null) {
+        throw new TraceReplayException(file, failing.rank, failing.callIndex, "the MPI layer refused "
+            + describe(failing.call) + ": " + rootMessage(e), e);
+      }
+      throw e;
+    }
+    // a send no receive matched never completes a receive: report the first few
+    List<String> unmatched = new ArrayList<>();
+    long unmatchedCount = 0;
+    int firstRank = TraceReplayException.NO_RANK;
+    long firstCall = 0;
+    for (Map.Entry<Key, ArrayDeque<long[]>> e : new TreeMap<>(st.inFlight).entrySet()) {
+      for (long[] s : e.getValue()) {
+        unmatchedCount++;
+        if (unmatched.size() < 8) {
+          Key k = e.getKey();
+          if (firstRank == TraceReplayException.NO_RANK) {
+            firstRank = k.source();
+            firstCall = s[1];
+          }
+          unmatched.add("rank " + k.source() + " call " + s[1] + " to rank " + k.destination() + " tag " + k.tag()
+              + " (" + s[2] + " bytes)");
+        }
+      }
+    }
+    if (unmatchedCount > 0) {
+      throw new TraceReplayException(file, firstRank, firstCall, unmatchedCount
+          + " sends that no receive of the trace matched: " + String.join("; ", unmatched)
+          + (unmatchedCount > unmatched.size() ? "; ..." : ""), null);
+    }
+    return result(st, job, nodes, coverage, startPs, eventsBefore);
+  }
+
+  private ReplayResult result(State st, MpiJob job, int[] nodes, List<RankCoverage> coverage, long startPs,
+      long eventsBefore) {
+    ImmutableMap.Builder<String, Long> linkBytes = ImmutableMap.builder();
+    ImmutableMap.Builder<String, Double> linkUtil = ImmutableMap.builder();
+    long sim = job.lastRunPs();
+    if (system.routerFabric().isPresent()) {
+      RouterFabric f = system.routerFabric().get();
+      Dragonfly t = system.topology();
+      for (int c = 0; c < f.linkClassCount(); c++) {
+        if (f.linkCount(c) == 0) {
+          continue;
+        }
+        linkBytes.put(t.linkClassName(c), Math.round(f.busyPs(c) * t.linkBandwidth(c) / 1e12));
+        linkUtil.put(t.linkClassName(c), sim == 0 ? 0.0 : f.busyPs(c) / ((double) f.linkCount(c) * sim));
+      }
+    }
+    EnumMap<CallKind, Long> calls = new EnumMap<>(CallKind.class);
+    Map<String, Long> coll = new LinkedHashMap<>();
+    for (CallKind k : CallKind.values()) {
+      long v = st.calls[k.ordinal()];
+      if (v > 0) {
+        calls.put(k, v);
+        if (k.family() == CallKind.Family.COLLECTIVE) {
+          coll.put(k.name().toLowerCase(Locale.ROOT), v);
+        }
+      }
+    }
+    long[] lat = Arrays.copyOf(st.latencies, st.latencyCount);
+    Arrays.sort(lat);
+    ReplayResult.Latency l;
+    if (lat.length == 0) {
+      l = new ReplayResult.Latency(0, 0, 0, 0, 0, 0, 0);
+    } else {
+      double sum = 0;
+      for (long v : lat) {
+        sum += v;
+      }
+      l = new ReplayResult.Latency(lat.length, lat[0] / 1e3, pct(lat, 50) / 1e3, pct(lat, 90) / 1e3,
+          pct(lat, 99) / 1e3, lat[lat.length - 1] / 1e3, sum / lat.length / 1e3);
+    }
+    return new ReplayResult(st.n, ImmutableIntArray.copyOf(nodes), sim, ImmutableLongArray.copyOf(st.commPs),
+        ImmutableLongArray.copyOf(st.computePs), st.delivered, st.deliveredBytes, job.messages(), job.bytesSent(), l,
+        linkBytes.build(), linkUtil.build(), ImmutableMap.copyOf(calls), ImmutableMap.copyOf(coll),
+        new TraceCoverage(trace.format(), coverage), system.loop().eventsExecuted() - eventsBefore,
+        st.requestsNotStarted, st.unknownSizes, st.receivesUnmatched);
+  }
+
+  private static long pct(long[] sorted, int p) {
+    int idx = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, idx))];
+  }
+
+  private TraceReplayException deadlock(State st, IllegalStateException e) {
+    StringBuilder s = new StringBuilder("the replay deadlocked because the trace does: ranks left waiting");
+    int first = TraceReplayException.NO_RANK;
+    long firstCall = 0;
+    int shown = 0;
+    for (RankReplay r : st.ranks) {
+      if (r != null && !r.done) {
+        if (first == TraceReplayException.NO_RANK) {
+          first = r.rank;
+          firstCall = r.callIndex;
+        }
+        if (shown++ < 16) {
+          s.append("\n  rank ").append(r.rank).append(", call ").append(r.callIndex).append(" (")
+              .append(describe(r.call)).append(')');
+        }
+      }
+    }
+    if (first == TraceReplayException.NO_RANK) {
+      s.append(" in MPI_Finalize (every rank's trace ended)");
+    }
+    s.append("\n").append(e.getMessage());
+    return new TraceReplayException(st.file, first, firstCall, s.toString(), e);
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+  }
+
+  static String describe(TraceCall c) {
+    if (c == null) {
+      return "before its first call";
+    }
+    if (c instanceof TraceCall.PointToPoint p) {
+      return p.kind() + (p.isSend() ? " to " : " from ") + p.peer() + " tag " + p.tag() + ", " + p.bytes()
+          + " bytes" + (p.request() == TraceCall.REQUEST_NULL ? "" : ", request " + p.request());
+    }
+    if (c instanceof TraceCall.Completion w) {
+      return w.kind() + " of requests " + w.requests();
+    }
+    if (c instanceof TraceCall.Collective k) {
+      return k.kind() + " on communicator " + k.communicator();
+    }
+    return c.kind().toString();
+  }
+
+  private static long largestBytes(TraceCall c) {
+    if (c instanceof TraceCall.PointToPoint p) {
+      return p.bytes();
+    }
+    if (c instanceof TraceCall.SendReceive s) {
+      return Math.max(s.sendBytes(), s.receiveBytes());
+    }
+    if (c instanceof TraceCall.Collective k) {
+      long m = Math.max(k.sendBytes(), k.receiveBytes());
+      for (int i = 0; i < k.sendBytesPerRank().length(); i++) {
+        m = Math.max(m, k.sendBytesPerRank().get(i));
+      }
+      for (int i = 0; i < k.receiveBytesPerRank().length(); i++) {
+        m = Math.max(m, k.receiveBytesPerRank().get(i));
+      }
+      return m;
+    }
+    return 0;
+  }
+
+  /** Shared by the ranks; the MPI layer runs one rank at a time, so no locking. */
+  private static final class State {
+    final int n;
+    final int maxBytes;
+    final long total;
+    final String file;
+    final RankReplay[] ranks;
+    final long[] commPs;
+    final long[] computePs;
+    final long[] calls = new long[CallKind.values().length];
+    /** (source, destination, tag) → sends not yet received: {post time ps, call index, bytes}. */
+    final Map<Key, ArrayDeque<long[]>> inFlight = new HashMap<>();
+    long[] latencies = new long[1024];
+    int latencyCount;
+    long delivered;
+    long deliveredBytes;
+    long replayed;
+    long nextReport;
+    long requestsNotStarted;
+    long unknownSizes;
+    long receivesUnmatched;
+    RankReplay current;
+    final byte[] scratch;
+
+    State(int n, int maxBytes, long total, String file) {
+      this.n = n;
+      this.maxBytes = maxBytes;
+      this.total = total;
+      this.file = file;
+      this.ranks = new RankReplay[n];
+      this.commPs = new long[n];
+      this.computePs = new long[n];
+      this.scratch = new byte[maxBytes];
+    }
+
+  }
+
+  /** The messages a receive of (source, tag) at a destination matches in send order (non-overtaking). */
+  private record Key(int source, int destination, int tag) implements Comparable<Key> {
+    @Override
+    public int compareTo(Key o) {
+      int c = Integer.compare(source, o.source);
+      if (c == 0) {
+        c = Integer.compare(destination, o.destination);
+      }
+      return c != 0 ? c : Integer.compare(tag, o.tag);
+    }
+  }
+
+  /** One trace rank replayed by one MPI rank. */
+  private final class RankReplay {
+    final State st;
+    final Mpi mpi;
+    final int rank;
+    final Map<Long, Request> requests = new HashMap<>();
+    final Map<Request, Communicator> receiveComms = new HashMap<>();
+    final Map<Integer, Communicator> comms = new HashMap<>();
+    long callIndex;
+    TraceCall call;
+    long lastExitNanos = Long.MIN_VALUE;
+    boolean done;
+
+    RankReplay(State st, Mpi mpi) {
+      this.st = st;
+      this.mpi = mpi;
+      this.rank = mpi.rank();
+      st.ranks[rank] = this;
+      comms.put(TraceCall.COMM_WORLD, mpi.world());
+    }
+
+    void replay() {
+      try (RankTrace s = trace.open(rank)) {
+        for (TraceCall c; (c = s.read()) != null; ) {
+          call = c;
+          callIndex++;
+          st.current = this;
+          st.calls[c.kind().ordinal()]++;
+          computeBefore(c);
+          long t0 = mpi.now();
+          perform(c);
+          st.current = this;
+          st.commPs[rank] += mpi.now() - t0;
+          if (c.timing().isRecorded()) {
+            lastExitNanos = c.timing().exitNanos();
+          }
+          if (++st.replayed >= st.nextReport) {
+            st.nextReport = st.replayed + Math.max(1, st.total / 100);
+            progress.update(Math.min(1.0, (double) st.replayed / Math.max(1, st.total)), mpi.now());
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e); // the first pass read every stream: only a file changed under us
+      } catch (TraceReplayException e) {
+        throw e;
+      } catch (RuntimeException e) {
+        throw new TraceReplayException(st.file, rank, callIndex, "the MPI layer refused " + describe(call) + ": "
+            + rootMessage(e), e);
+      }
+      for (Request r : requests.values()) {
+        if (r != null && r.kind() == Request.Kind.RECEIVE && !r.isComplete()) {
+          st.receivesUnmatched++;
+        }
+      }
+      done = true;
+    }
+
+    private void computeBefore(TraceCall c) {
+      if (compute.kind() == ComputeMode.Kind.SKIP) {
+        return;
+      }
+      double ns = 0;
+      if (c instanceof TraceCall.Local l) {
+        ns = l.kind() == CallKind.SLEEP ? l.nanos() : l.flops() / flopsPerSecond * 1e9;
+      } else if (c.timing().isRecorded() && lastExitNanos != Long.MIN_VALUE) {
+        ns = Math.max(0, c.timing().entryNanos() - lastExitNanos);
+      }
+      long ps = Math.round(ns * 1e3 * compute.factor());
+      if (ps > 0) {
+        mpi.compute(ps);
+        st.computePs[rank] += ps;
+      }
+    }
+
+    private Communicator comm(int id) {
+      Communicator c = comms.get(id);
+      if (c == null) {
+        throw fail("communicator " + id + " is not one the trace created (or it was freed)");
+      }
+      return c;
+    }
+
+    private TraceReplayException fail(String problem) {
+      return new TraceReplayException(st.file, rank, callIndex, describe(call) + ": " + problem, null);
+    }
+
+    private int sendBytes(long b) {
+      if (b < 0) {
+        st.unknownSizes++;
+        return 0;
+      }
+      return (int) b;
+    }
+
+    private int recvBytes(long b) {
+      if (b < 0) {
+        st.unknownSizes++;
+        return st.maxBytes;
+      }
+      return (int) b;
+    }
+
+    private void checkPeer(int peer, Communicator c, boolean receive) {
+      if (peer >= c.size() || peer < (receive ? TraceCall.ANY_SOURCE : 0)) {
+        throw fail("peer " + peer + " is outside the communicator's ranks 0 to " + (c.size() - 1));
+      }
+    }
+
+    private void perform(TraceCall c) {
+      if (c instanceof TraceCall.PointToPoint p) {
+        pointToPoint(p);
+      } else if (c instanceof TraceCall.SendReceive s) {
+        sendReceive(s);
+      } else if (c instanceof TraceCall.Completion w) {
+        completion(w);
+      } else if (c instanceof TraceCall.Collective k) {
+        collective(k);
+      } else if (c instanceof TraceCall.CommunicatorCall k) {
+        communicator(k);
+      } // Lifecycle: the MPI layer's own init and finalize; Local: computeBefore
+    }
+
+    private void noteSend(Communicator c, int dest, int tag, int bytes) {
+      st.inFlight.computeIfAbsent(new Key(rank, c.worldRank(dest), tag), k -> new ArrayDeque<>())
+          .add(new long[] {mpi.now(), callIndex, bytes});
+    }
+
+    private void received(Request r, Communicator c) {
+      MpiStatus s = r.status();
+      int src = c.worldRank(s.source());
+      Key key = new Key(src, rank, s.tag());
+      ArrayDeque<long[]> q = st.inFlight.get(key);
+      long[] sent = q == null ? null : q.poll();
+      if (sent == null) {
+        return; // every send of the trace is noted before it is made, so this is not expected
+      }
+      if (q.isEmpty()) {
+        st.inFlight.remove(key);
+      }
+      if (st.latencyCount == st.latencies.length) {
+        st.latencies = Arrays.copyOf(st.latencies, st.latencies.length * 2);
+      }
+      st.latencies[st.latencyCount++] = r.completedAtPs() - sent[0];
+      st.delivered++;
+      st.deliveredBytes += s.count();
+    }
+
+    private void pointToPoint(TraceCall.PointToPoint p) {
+      Communicator c = comm(p.communicator());
+      if (p.peer() == TraceCall.PROC_NULL) {
+        if (p.request() != TraceCall.REQUEST_NULL) {
+          requests.put(p.request(), null);
+        }
+        return;
+      }
+      checkPeer(p.peer(), c, !p.isSend());
+      if (p.tag() < (p.isSend() ? 0 : TraceCall.ANY_TAG)) {
+        throw fail("tag " + p.tag() + " is negative");
+      }
+      switch (p.kind()) {
+        case SEND -> {
+          int b = sendBytes(p.bytes());
+          noteSend(c, p.peer(), p.tag(), b);
+          mpi.send(st.scratch, 0, b, p.peer(), p.tag(), c);
+        }
+        case ISEND -> {
+          int b = sendBytes(p.bytes());
+          noteSend(c, p.peer(), p.tag(), b);
+          track(p.request(), mpi.isend(st.scratch, 0, b, p.peer(), p.tag(), c), null);
+        }
+        case RECV -> {
+          Request r = mpi.irecv(st.scratch, 0, recvBytes(p.bytes()), p.peer(), p.tag(), c);
+          mpi.wait(r);
+          received(r, c);
+        }
+        case IRECV -> track(p.request(),
+            mpi.irecv(st.scratch, 0, recvBytes(p.bytes()), p.peer(), p.tag(), c), c);
+        case PROBE -> mpi.probe(p.peer(), p.tag(), c);
+        case IPROBE -> mpi.iprobe(p.peer(), p.tag(), c);
+        default -> throw fail("not a point-to-point call");
+      }
+    }
+
+    private void track(long id, Request r, Communicator recvComm) {
+      if (id == TraceCall.REQUEST_NULL) {
+        throw fail("a nonblocking call without a request handle");
+      }
+      Request old = requests.get(id);
+      if (old != null && !old.isComplete()) {
+        throw fail("request " + id + " is reused while still active");
+      }
+      requests.put(id, r);
+      if (recvComm != null) {
+        receiveComms.put(r, recvComm);
+      }
+    }
+
+    private void sendReceive(TraceCall.SendReceive s) {
+      Communicator c = comm(s.communicator());
+      List<Request> rs = new ArrayList<>(2);
+      Request recv = null;
+      if (s.destination() != TraceCall.PROC_NULL) {
+        checkPeer(s.destination(), c, false);
+        int b = sendBytes(s.sendBytes());
+        noteSend(c, s.destination(), s.sendTag(), b);
+        rs.add(mpi.isend(st.scratch, 0, b, s.destination(), s.sendTag(), c));
+      }
+      if (s.source() != TraceCall.PROC_NULL) {
+        checkPeer(s.source(), c, true);
+        recv = mpi.irecv(st.scratch, 0, recvBytes(s.receiveBytes()), s.source(), s.receiveTag(), c);
+        rs.add(recv);
+      }
+      mpi.waitall(rs.toArray(new Request[0]));
+      if (recv != null) {
+        received(recv, c);
+      }
+    }
+
+    /** Completes a tracked request the rank has seen finish (or waits for it) and forgets its handle. */
+    private void finish(long id, boolean wait) {
+      Request r = requests.remove(id);
+      if (r == null) {
+        return;
+      }
+      if (wait) {
+        mpi.wait(r);
+      }
+      Communicator rc = receiveComms.remove(r);
+      if (rc != null) {
+        received(r, rc);
+      }
+    }
+
+    private void completion(TraceCall.Completion w) {
+      List<Long> known = new ArrayList<>();
+      List<Request> live = new ArrayList<>();
+      for (int i = 0; i < w.requests().length(); i++) {
+        long id = w.requests().get(i);
+        if (id == TraceCall.REQUEST_NULL) {
+          continue;
+        }
+        if (!requests.containsKey(id)) {
+          st.requestsNotStarted++;
+          continue;
+        }
+        known.add(id);
+        Request r = requests.get(id);
+        if (r != null) {
+          live.add(r);
+        }
+      }
+      switch (w.kind()) {
+        case WAIT, WAITALL -> {
+          mpi.waitall(live.toArray(new Request[0]));
+          for (long id : known) {
+            finish(id, false);
+          }
+        }
+        default -> {
+          if (w.outcomeRecorded()) {
+            // follow the traced run: complete exactly what it completed
+            for (int i = 0; i < w.completed().length(); i++) {
+              long id = w.completed().get(i);
+              if (requests.containsKey(id)) {
+                finish(id, true);
+              }
+            }
+            if (w.completed().isEmpty() && !live.isEmpty()) {
+              mpi.test(live.get(0)); // a test that found nothing done still made one progress pass
+            }
+          } else if (w.kind() == CallKind.WAITANY || w.kind() == CallKind.WAITSOME) {
+            if (!known.isEmpty()) {
+              if (live.isEmpty()) {
+                finish(known.get(0), false);
+              } else {
+                Request done = live.get(mpi.waitany(live.toArray(new Request[0])));
+                for (long id : known) {
+                  if (requests.get(id) == done || (w.kind() == CallKind.WAITSOME && isDone(id))) {
+                    finish(id, false);
+                  }
+                }
+              }
+            }
+          } else {
+            boolean all = true;
+            for (Request r : live) {
+              all &= mpi.test(r);
+            }
+            for (long id : known) {
+              if (isDone(id) && (w.kind() != CallKind.TESTALL || all)) {
+                finish(id, false);
+                if (w.kind() == CallKind.TESTANY) {
+                  break;
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+
+    private boolean isDone(long id) {
+      Request r = requests.get(id);
+      return r == null || r.isComplete();
+    }
+
+    private void communicator(TraceCall.CommunicatorCall k) {
+      switch (k.kind()) {
+        case COMM_SPLIT -> {
+          Communicator parent = comm(k.communicator());
+          Communicator c = mpi.split(parent, k.color() < 0 ? Mpi.UNDEFINED : k.color(), k.key());
+          if (c != null && k.newCommunicator() != TraceCall.COMM_NULL) {
+            comms.put(k.newCommunicator(), c);
+          }
+        }
+        case COMM_DUP -> {
+          Communicator c = mpi.dup(comm(k.communicator()));
+          if (k.newCommunicator() != TraceCall.COMM_NULL) {
+            comms.put(k.newCommunicator(), c);
+          }
+        }
+        case COMM_FREE -> {
+          if (k.communicator() != TraceCall.COMM_WORLD) {
+            comms.remove(k.communicator());
+          }
+        }
+        default -> throw fail("not a communicator call");
+      }
+    }
+
+    private int root(TraceCall.Collective k, Communicator c) {
+      if (k.root() < 0 || k.root() >= c.size()) {
+        throw fail("root " + k.root() + " is outside the communicator's ranks 0 to " + (c.size() - 1));
+      }
+      return k.root();
+    }
+
+    private int[] ints(com.google.common.primitives.ImmutableLongArray a, int size) {
+      int[] out = new int[size];
+      for (int i = 0; i < Math.min(size, a.length()); i++) {
+        out[i] = sendBytes(a.get(i));
+      }
+      return out;
+    }
+
+    private int[] displs(int[] counts) {
+      int[] d = new int[counts.length];
+      for (int i = 1; i < counts.length; i++) {
+        d[i] = d[i - 1] + counts[i - 1];
+      }
+      return d;
+    }
+
+    private int sum(int[] a) {
+      long s = 0;
+      for (int v : a) {
+        s += v;
+      }
+      if (s > Integer.MAX_VALUE - 64) {
+        throw fail("the collective's buffers exceed 2^31 bytes");
+      }
+      return (int) s;
+    }
+
+    private void collective(TraceCall.Collective k) {
+      if (k.communicator() == TraceCall.COMM_SELF) {
+        return; // a collective of one rank moves nothing
+      }
+      Communicator c = comm(k.communicator());
+      int size = c.size();
+      int me = c.rank();
+      switch (k.kind()) {
+        case BARRIER -> mpi.barrier(c);
+        case BCAST -> mpi.bcast(st.scratch, 0, sendBytes(Math.max(k.sendBytes(), k.receiveBytes())), root(k, c),
+            c);
+        case REDUCE -> {
+          int e = elements(Math.max(k.sendBytes(), k.receiveBytes()));
+          mpi.reduce(new long[e], new long[e], ReduceOp.SUM, root(k, c), c);
+        }
+        case ALLREDUCE -> {
+          int e = elements(Math.max(k.sendBytes(), k.receiveBytes()));
+          mpi.allreduce(new long[e], new long[e], ReduceOp.SUM, c);
+        }
+        case SCAN, EXSCAN -> {
+          int e = elements(Math.max(k.sendBytes(), k.receiveBytes()));
+          mpi.scan(new long[e], new long[e], ReduceOp.SUM, c);
+        }
+        case GATHER -> {
+          int block = sendBytes(k.sendBytes());
+          int root = root(k, c);
+          mpi.gather(new byte[block], me == root ? new byte[checkedTimes(block, size)] : null, root, c);
+        }
+        case SCATTER -> {
+          int block = sendBytes(k.receiveBytes());
+          int root = root(k, c);
+          mpi.scatter(me == root ? new byte[checkedTimes(block, size)] : null, new byte[block], root, c);
+        }
+        case GATHERV -> {
+          int root = root(k, c);
+          int[] counts = ints(k.receiveBytesPerRank(), size);
+          mpi.gatherv(new byte[sendBytes(k.sendBytes())], new byte[me == root ? sum(counts) : 0], counts,
+              displs(counts), root, c);
+        }
+        case SCATTERV -> {
+          int root = root(k, c);
+          int[] counts = ints(k.sendBytesPerRank(), size);
+          mpi.scatterv(new byte[me == root ? sum(counts) : 0], counts, displs(counts),
+              new byte[sendBytes(k.receiveBytes())], root, c);
+        }
+        case ALLGATHER -> {
+          int block = sendBytes(Math.max(k.sendBytes(), k.receiveBytes()));
+          mpi.allgather(new byte[block], new byte[checkedTimes(block, size)], c);
+        }
+        case ALLGATHERV -> {
+          int[] counts = ints(k.receiveBytesPerRank(), size);
+          mpi.allgatherv(new byte[counts[me]], new byte[sum(counts)], counts, displs(counts), c);
+        }
+        case ALLTOALL -> {
+          int block = sendBytes(Math.max(k.sendBytes(), k.receiveBytes()));
+          mpi.alltoall(new byte[checkedTimes(block, size)], new byte[checkedTimes(block, size)], c);
+        }
+        case ALLTOALLV -> {
+          int[] sc = ints(k.sendBytesPerRank(), size);
+          int[] rc = ints(k.receiveBytesPerRank(), size);
+          mpi.alltoallv(new byte[sum(sc)], sc, displs(sc), new byte[sum(rc)], rc, displs(rc), c);
+        }
+        case REDUCE_SCATTER -> {
+          int[] counts = ints(k.receiveBytesPerRank(), size);
+          for (int i = 0; i < size; i++) {
+            counts[i] = (counts[i] + 7) / 8;
+          }
+          mpi.reduceScatter(new long[sum(counts)], new long[counts[me]], counts, ReduceOp.SUM, c);
+        }
+        default -> throw fail("not a collective the MPI layer has");
+      }
+    }
+
+    private int elements(long bytes) {
+      return (sendBytes(bytes) + 7) / 8;
+    }
+
+    private int checkedTimes(int block, int size) {
+      long b = (long) block * size;
+      if (b > Integer.MAX_VALUE - 64) {
+        throw fail("the collective's buffers exceed 2^31 bytes");
+      }
+      return (int) b;
+    }
+  }
+
+  /** Settings of a replay. */
+  public static final class Builder {
+    private final AriesSystem system;
+    private final Trace trace;
+    private Placement placement = Placement.LINEAR;
+    private int ranksPerNode = 1;
+    private ComputeMode compute = ComputeMode.SKIP;
+    private double flopsPerSecond = DEFAULT_FLOPS_PER_SECOND;
+    private MpiConfig config = MpiConfig.defaults();
+    private ReplayProgress progress = ReplayProgress.NONE;
+
+    private Builder(AriesSystem system, Trace trace) {
+      this.system = system;
+      this.trace = trace;
+    }
+
+    /** @param p where ranks go (default linear) @return this builder */
+    public Builder placement(Placement p) {
+      checkArgument(p != null, "placement must not be null");
+      this.placement = p;
+      return this;
+    }
+
+    /**
+     * @param k ranks on each node, 1 to {@link #MAX_RANKS_PER_NODE} (default 1: the MPI layer sends even a
+     *     node's own ranks' messages through its NIC, as Cray MPICH's shared-memory path is not modelled, so one
+     *     rank a node keeps every message on the modelled network and gives each rank a NIC of its own)
+     * @return this builder
+     */
+    public Builder ranksPerNode(int k) {
+      checkArgument(k >= 1 && k <= MAX_RANKS_PER_NODE, "ranksPerNode must be in [1, %s] but was %s",
+          MAX_RANKS_PER_NODE, k);
+      this.ranksPerNode = k;
+      return this;
+    }
+
+    /** @param c how time between calls is spent (default skip) @return this builder */
+    public Builder compute(ComputeMode c) {
+      checkArgument(c != null, "compute must not be null");
+      this.compute = c;
+      return this;
+    }
+
+    /** @param f rate of a trace's compute flops, (0, 1e15] (default {@link #DEFAULT_FLOPS_PER_SECOND}) @return this */
+    public Builder flopsPerSecond(double f) {
+      checkArgument(f > 0 && f <= 1e15, "flopsPerSecond must be in (0, 1e15] but was %s", f);
+      this.flopsPerSecond = f;
+      return this;
+    }
+
+    /** @param c MPI settings (internal buffer space is raised to hold the trace's largest messages) @return this */
+    public Builder config(MpiConfig c) {
+      checkArgument(c != null, "config must not be null");
+      this.config = c;
+      return this;
+    }
+
+    /** @param p progress listener @return this builder */
+    public Builder progress(ReplayProgress p) {
+      checkArgument(p != null, "progress must not be null");
+      this.progress = p;
+      return this;
+    }
+
+    /** @return the replay */
+    public TraceReplay build() {
+      return new TraceReplay(this);
+    }
+  }
+}

@@ -1,0 +1,181 @@
+package io.github.ariesmodel.system.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.traces.CallKind;
+import io.github.ariesmodel.traces.Trace;
+import io.github.ariesmodel.traces.dumpi.DumpiTrace;
+import io.github.ariesmodel.traces.simgrid.SimGridTrace;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Replays of the shared traces end to end, with every call counted, and the ways a trace can be bad. */
+class TraceReplayTest {
+
+  /** The traces aries-traces keeps for its tests (Maven runs a module's tests in the module's folder). */
+  static final Path TRACES = Path.of("../aries-traces/src/test/resources/traces");
+  static final Path SIMGRID = TRACES.resolve("simgrid-examples");
+
+  static AriesSystem system(String name) {
+    return AriesSystem.builder().system(name).seed(1).build();
+  }
+
+  @Test
+  void theAmgTraceReplaysWithEveryRecordedCallAndMessage() throws IOException {
+    Trace trace = DumpiTrace.open(TRACES.resolve("amg-n27-dumpi"));
+    ReplayResult r = TraceReplay.builder(system("default"), trace).build().run();
+    assertThat(r.ranks()).isEqualTo(27);
+    assertThat(r.calls(CallKind.INIT)).isEqualTo(27);
+    assertThat(r.calls(CallKind.ISEND)).isEqualTo(15_524);
+    assertThat(r.calls(CallKind.IRECV)).isEqualTo(15_524);
+    assertThat(r.calls(CallKind.WAITALL)).isEqualTo(1_508);
+    assertThat(r.callsReplayed()).isEqualTo(27 + 2 * 15_524 + 1_508);
+    assertThat(r.collectives()).isEmpty();
+    // every recorded Isend delivered once, with the bytes docs/traces.md counts
+    assertThat(r.messages()).isEqualTo(15_524);
+    assertThat(r.bytes()).isEqualTo(13_584_368);
+    assertThat(r.latency().count()).isEqualTo(15_524);
+    assertThat(r.latency().minNs()).isPositive();
+    assertThat(r.latency().p50Ns()).isLessThanOrEqualTo(r.latency().p99Ns());
+    assertThat(r.requestsNotStarted()).isZero();
+    assertThat(r.receivesUnmatched()).isZero();
+    // the MPI layer's messages: the trace's plus the finalize barriers'
+    assertThat(r.mpiMessages()).isGreaterThan(15_524);
+    assertThat(r.simulatedPs()).isPositive();
+    for (int i = 0; i < 27; i++) {
+      assertThat(r.communicationPs().get(i)).as("rank %s", i).isPositive();
+      assertThat(r.nodes().get(i)).isEqualTo(i); // linear, one rank a node
+    }
+    assertThat(r.linkBytes().values().stream().mapToLong(Long::longValue).sum()).isPositive();
+    // what the trace left out: the footers' ignored calls
+    assertThat(r.coverage().footerIgnored()).containsEntry("MPI_Allreduce", 2_241L);
+  }
+
+  /** Counts each action's lines in a SimGrid file (an independent count of what must be replayed). */
+  static long count(Path file, String action) throws IOException {
+    Pattern p = Pattern.compile("^\\s*\\d+\\s+" + action + "(\\s|$)");
+    return Files.readAllLines(file).stream().filter(l -> p.matcher(l).find()).count();
+  }
+
+  @Test
+  void everySimGridExampleReplaysWithEveryActionCounted() throws IOException {
+    try (var files = Files.list(SIMGRID)) {
+      for (Path f : files.sorted().toList()) {
+        String name = f.getFileName().toString();
+        if (name.equals("actions0.txt") || name.equals("actions1.txt")) {
+          continue; // a per-rank pair, below
+        }
+        ReplayResult r = TraceReplay.builder(system("default"), SimGridTrace.open(f)).build().run();
+        for (String action : List.of("init", "finalize", "send", "isend", "recv", "irecv", "wait", "waitall",
+            "barrier", "bcast", "reduce", "allreduce", "alltoall", "alltoallv", "gather", "allgatherv",
+            "reducescatter", "compute")) {
+          CallKind k = action.equals("reducescatter") ? CallKind.REDUCE_SCATTER
+              : CallKind.valueOf(action.toUpperCase(Locale.ROOT));
+          assertThat(r.calls(k)).as("%s %s", name, action).isEqualTo(count(f, action));
+        }
+        long sends = count(f, "send") + count(f, "isend");
+        assertThat(r.messages()).as(name).isEqualTo(sends);
+        assertThat(r.simulatedPs()).as(name).isPositive();
+      }
+    }
+  }
+
+  @Test
+  void thePerRankSimGridPairReplaysAndComputesAsTraced() throws IOException {
+    Trace t = SimGridTrace.ofRankFiles(SIMGRID.resolve("actions0.txt"),
+        List.of(SIMGRID.resolve("actions0.txt"), SIMGRID.resolve("actions1.txt")));
+    ReplayResult skip = TraceReplay.builder(system("default"), t).build().run();
+    ReplayResult traced = TraceReplay.builder(system("default"), t).compute(ComputeMode.AS_TRACED).build().run();
+    assertThat(skip.messages()).isEqualTo(3);
+    assertThat(skip.bytes()).isEqualTo(3_000_000);
+    // rank 1 computes 1e9 flops at 1 Gflop/s: one second
+    assertThat(traced.computePs().get(1)).isEqualTo(1_000_000_000_000L);
+    assertThat(traced.simulatedPs()).isGreaterThan(skip.simulatedPs() + 999_000_000_000L);
+    ReplayResult half = TraceReplay.builder(system("default"), t).compute(ComputeMode.parse("scale:0.5")).build()
+        .run();
+    assertThat(half.computePs().get(1)).isEqualTo(500_000_000_000L);
+  }
+
+  @Test
+  void theSameSeedGivesTheSameResult() throws IOException {
+    Path f = SIMGRID.resolve("actions_with_isend.txt");
+    ReplayResult a = TraceReplay.builder(system("two-groups"), SimGridTrace.open(f)).placement(Placement.RANDOM)
+        .build().run();
+    ReplayResult b = TraceReplay.builder(system("two-groups"), SimGridTrace.open(f)).placement(Placement.RANDOM)
+        .build().run();
+    assertThat(b).isEqualTo(a);
+  }
+
+  @Test
+  void placementsPutRanksWhereTheySay(@TempDir Path dir) throws IOException {
+    AriesSystem s = system("two-groups");
+    int perGroup = s.nodeCount() / s.topology().groupCount();
+    assertThat(Placement.LINEAR.nodes(s.topology(), 5, 2, 1)).containsExactly(0, 0, 1, 1, 2);
+    assertThat(Placement.ROUND_ROBIN_GROUPS.nodes(s.topology(), 3, 1, 1)).containsExactly(0, perGroup, 1);
+    int[] random = Placement.RANDOM.nodes(s.topology(), 4, 1, 7);
+    assertThat(random).doesNotHaveDuplicates().isEqualTo(Placement.RANDOM.nodes(s.topology(), 4, 1, 7));
+    Path file = dir.resolve("map.txt");
+    Files.writeString(file, "# node of each rank\n5\n5\n9\n");
+    assertThat(Placement.parse(file.toString()).nodes(s.topology(), 3, 1, 1)).containsExactly(5, 5, 9);
+    assertThatThrownBy(() -> Placement.parse(file.toString()).nodes(s.topology(), 4, 1, 1))
+        .hasMessageContaining("names 3 nodes but the trace has 4 ranks");
+    Files.writeString(file, "5\nfive\n");
+    assertThatThrownBy(() -> Placement.parse(file.toString())).hasMessageContaining("line 2");
+    assertThatThrownBy(() -> Placement.parse("diagonal")).hasMessageContaining("linear, random");
+    assertThat(ComputeMode.parse(ComputeMode.scale(2.5).toString())).isEqualTo(ComputeMode.scale(2.5));
+    assertThatThrownBy(() -> ComputeMode.parse("scale:0")).hasMessageContaining("scale factor must be in (0, 1e6]");
+    assertThatThrownBy(() -> ComputeMode.parse("fast")).hasMessageContaining("skip, as-traced or scale:F");
+    assertThatThrownBy(() -> TraceReplay.builder(s, SimGridTrace.open(SIMGRID.resolve("actions_barrier.txt")))
+        .ranksPerNode(69)).hasMessageContaining("ranksPerNode must be in [1, 68] but was 69");
+  }
+
+  @Test
+  void aBadLineNamesFileRankAndLine(@TempDir Path dir) throws IOException {
+    Path f = dir.resolve("bad.txt");
+    Files.writeString(f, "0 init\n1 init\n0 send 1 0 10\n1 recv 0 0 10\n1 jump 3\n");
+    assertThatThrownBy(() -> TraceReplay.builder(system("default"), SimGridTrace.open(f)).build().run())
+        .isInstanceOf(TraceReplayException.class)
+        .hasMessageContaining(f.toString()).hasMessageContaining("rank 1").hasMessageContaining("line 5");
+  }
+
+  @Test
+  void aSendNoReceiveMatchesIsNamed(@TempDir Path dir) throws IOException {
+    Path f = dir.resolve("unmatched.txt");
+    Files.writeString(f, "0 init\n1 init\n0 send 1 0 10\n0 send 1 7 10\n1 recv 0 0 10\n");
+    assertThatThrownBy(() -> TraceReplay.builder(system("default"), SimGridTrace.open(f)).build().run())
+        .isInstanceOf(TraceReplayException.class)
+        .hasMessageContaining("rank 0, call 3").hasMessageContaining("1 sends that no receive")
+        .hasMessageContaining("to rank 1 tag 7");
+  }
+
+  @Test
+  void aTraceThatDeadlocksSaysWhoWaitsForWhat(@TempDir Path dir) throws IOException {
+    Path f = dir.resolve("deadlock.txt");
+    Files.writeString(f, "0 init\n1 init\n2 init\n0 recv 1 0 8\n1 recv 0 0 8\n0 send 1 0 8\n1 send 0 0 8\n"
+        + "2 barrier\n");
+    TraceReplayException e = org.junit.jupiter.api.Assertions.assertThrows(TraceReplayException.class,
+        () -> TraceReplay.builder(system("default"), SimGridTrace.open(f)).build().run());
+    assertThat(e.getMessage()).contains("deadlocked").contains("rank 0, call 2 (RECV from 1 tag 0")
+        .contains("rank 1, call 2 (RECV from 0 tag 0").contains("rank 2, call 2 (BARRIER");
+    assertThat(e.rank()).isZero();
+    assertThat(e.call()).isEqualTo(2);
+  }
+
+  @Test
+  void aMessageLongerThanItsReceiveNamesTheCall(@TempDir Path dir) throws IOException {
+    Path f = dir.resolve("truncate.txt");
+    Files.writeString(f, "0 init\n1 init\n0 send 1 0 100\n1 recv 0 0 10\n");
+    assertThatThrownBy(() -> TraceReplay.builder(system("default"), SimGridTrace.open(f)).build().run())
+        .isInstanceOf(TraceReplayException.class).hasMessageContaining("rank 1, call 2")
+        .hasMessageContaining("TRUNCATE");
+  }
+
+}
