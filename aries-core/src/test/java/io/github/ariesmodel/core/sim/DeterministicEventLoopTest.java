@@ -109,6 +109,12 @@ class DeterministicEventLoopTest {
     assertThatThrownBy(() -> new DeterministicEventLoop(0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("initialCapacity must be >= 1 but was 0");
+    assertThatThrownBy(() -> new DeterministicEventLoop(8, 41, 14))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("bucketWidthLog2 must be in [0, 40] but was 41");
+    assertThatThrownBy(() -> new DeterministicEventLoop(8, 6, 5))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("ringBucketsLog2 must be in [6, 24] but was 5");
     assertThatThrownBy(() -> loop.scheduleAt(0, null, null, 0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("handler");
