@@ -123,6 +123,48 @@ public final class DeterministicEventLoop implements Scheduler {
     if (handler == null) {
       throw new IllegalArgumentException("handler must not be null");
     }
+    insert(timePs, nextSeq++, handler, ref, arg);
+  }
+
+  /**
+   * Takes the next sequence number without scheduling anything, so that an event the caller may or may not need
+   * later can be scheduled then with {@link #scheduleReserved} and still run exactly where it would have run had it
+   * been scheduled now. A component uses this to skip events that would find nothing to do (the router fabric's
+   * link-free wake-up when no packet waits for the link) without changing the order of any other event.
+   *
+   * @return the reserved sequence number, for one {@link #scheduleReserved} call at most
+   */
+  public long reserveSequence() {
+    return nextSeq++;
+  }
+
+  /**
+   * Schedules an event under a sequence number taken earlier with {@link #reserveSequence()}: it runs in (time,
+   * sequence) order as if it had been scheduled when the number was reserved. Each reserved number may be used
+   * once; the time must be later than {@link #now()}, so that no event already run at the current time should have
+   * come after it.
+   *
+   * @param timePs when it runs, picoseconds, &gt; now
+   * @param seq a number returned by {@link #reserveSequence()} and not used yet
+   * @param handler what runs
+   * @param ref an object handed to the handler
+   * @param arg a number handed to the handler
+   */
+  public void scheduleReserved(long timePs, long seq, EventHandler handler, Object ref, long arg) {
+    if (timePs <= now) {
+      throw new IllegalArgumentException(
+          "timePs must be > now (" + now + " ps) but was " + timePs + " ps");
+    }
+    if (seq < 0 || seq >= nextSeq) {
+      throw new IllegalArgumentException("seq must be a reserved number in [0, " + nextSeq + ") but was " + seq);
+    }
+    if (handler == null) {
+      throw new IllegalArgumentException("handler must not be null");
+    }
+    insert(timePs, seq, handler, ref, arg);
+  }
+
+  private void insert(long timePs, long seq, EventHandler handler, Object ref, long arg) {
     if (freeTop == 0) {
       grow();
     }
@@ -130,7 +172,6 @@ public final class DeterministicEventLoop implements Scheduler {
     handlers[slot] = handler;
     refs[slot] = ref;
     args[slot] = arg;
-    long seq = nextSeq++;
     long bucket = timePs >>> shift;
     if (size++ == 0) {
       // Nothing pending: start the calendar at this event, so a sparse run never walks empty buckets.
