@@ -46,6 +46,11 @@ final class SweepCommand implements Callable<Integer> {
       description = "Run only the points whose index is i modulo N (for job arrays). Default: ${DEFAULT-VALUE}.")
   String shard;
 
+  @Option(names = "--jobs", paramLabel = "N", defaultValue = "1",
+      description = "Run up to N points at the same time on this machine (each point on its own thread; the files "
+          + "are identical to a sequential run's). Default: ${DEFAULT-VALUE}.")
+  int jobCount;
+
   @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/sweep",
       description = "Directory for the point files. Default: ${DEFAULT-VALUE}.")
   Path out;
@@ -96,6 +101,9 @@ final class SweepCommand implements Callable<Integer> {
     Function<Map<String, String>, Results> fn = jobs.job(job).job();
     SweepSpec sweep = SweepSpec.parse(params);
     Shard part = Shard.parse(shard);
+    if (jobCount < 1) {
+      throw CliError.badInput("--jobs must be >= 1 but was " + jobCount, "--jobs", null);
+    }
     List<SweepPoint> points = sweep.points(part);
     if (dryRun) {
       stdout.printf("sweep %s: %d points, shard %s runs %d%n", sweep, sweep.size(), part, points.size());
@@ -117,7 +125,7 @@ final class SweepCommand implements Callable<Integer> {
           err.flush();
         };
     OutputPaths.directory(out, "--out");
-    new SweepRunner(recorded).run(sweep, part, out, wallClock.recorded(), listener);
+    new SweepRunner(recorded).run(sweep, part, out, wallClock.recorded(), listener, jobCount);
     return 0;
   }
 }

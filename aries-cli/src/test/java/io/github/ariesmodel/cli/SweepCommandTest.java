@@ -57,6 +57,29 @@ class SweepCommandTest {
   }
 
   @Test
+  void concurrentPointsGiveTheFilesAndProgressOfASequentialSweep() throws IOException {
+    String[] sweep = {"sweep", "--no-wall-clock", "--job", "pingpong", "--param", "sizes=8,64,512",
+        "--param", "seed=1..2", "--param", "iterations=1"};
+    String[] progress = new String[2];
+    for (int run = 0; run < 2; run++) {
+      err.getBuffer().setLength(0);
+      String jobs = run == 0 ? "1" : "3";
+      String[] args = java.util.stream.Stream.concat(java.util.Arrays.stream(sweep),
+          java.util.stream.Stream.of("--jobs", jobs, "--out", dir.resolve("j" + jobs).toString()))
+          .toArray(String[]::new);
+      assertThat(aries(args)).isZero();
+      progress[run] = err.toString().replace(dir.resolve("j" + jobs).toString(), "OUT");
+    }
+    assertThat(progress[1]).isEqualTo(progress[0]).contains("done (6/6 of shard 0/1)");
+    for (int i = 0; i < 6; i++) {
+      assertThat(Files.readAllBytes(dir.resolve("j3/point-" + i + ".json")))
+          .isEqualTo(Files.readAllBytes(dir.resolve("j1/point-" + i + ".json")));
+    }
+    assertThat(aries("sweep", "--job", "pingpong", "--param", "sizes=8", "--jobs", "0")).isEqualTo(2);
+    assertThat(err.toString()).contains("--jobs must be >= 1 but was 0");
+  }
+
+  @Test
   void dryRunListsTheShardsPoints() {
     assertThat(aries("sweep", "--dry-run", "--job", "pingpong", "--param", "sizes=8,64,512",
         "--param", "seed=1,2", "--shard", "1/4")).isZero();

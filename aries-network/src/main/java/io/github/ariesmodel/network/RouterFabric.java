@@ -2,6 +2,7 @@ package io.github.ariesmodel.network;
 
 import io.github.ariesmodel.core.DeliveryMode;
 import io.github.ariesmodel.core.packet.Packet;
+import io.github.ariesmodel.core.sim.DeterministicEventLoop;
 import io.github.ariesmodel.core.sim.FabricEndpoints;
 import io.github.ariesmodel.core.sim.SerialChannel;
 import io.github.ariesmodel.core.spi.EventHandler;
@@ -50,6 +51,13 @@ import java.util.Arrays;
  * (one handler per VC, the upstream port in the event and the byte count read from the packet); the node's
  * <em>injection buffer frees</em>; a packet is <em>delivered</em> to its node.
  *
+ * <p>A link-free event is scheduled only when a packet will be able to go as the link frees (queued, with the credits
+ * it needs); otherwise it would find nothing to send. On core's {@link DeterministicEventLoop} the fabric reserves the event's place in the loop's (time,
+ * sequence) order when the link starts sending ({@link DeterministicEventLoop#reserveSequence()}) and schedules it
+ * under that number only once a packet queues for the busy link, so every other event runs in exactly the order it
+ * would with an event per send, and results are unchanged (docs/performance.md, "Events per packet-hop"). On other
+ * schedulers it schedules one per send.
+ *
  * <p><b>Route state.</b> Each packet in flight has a record (a slot of pooled primitive arrays, from injection to
  * delivery): the input buffer and VC it occupies, the intermediate it is committed to and whether it was ever
  * committed (non-minimal). Routings read it through {@link RouterView#intermediate()} and {@link
@@ -66,6 +74,8 @@ public final class RouterFabric implements Fabric {
 
   private final Topology topo;
   private final Scheduler scheduler;
+  /** The scheduler when it is core's loop (link-free events are then scheduled only when needed), else null. */
+  private final DeterministicEventLoop loop;
   private final RoutingAlgorithm[] routingByMode;
   private final String routingName;
   private final int vcs;
@@ -89,6 +99,10 @@ public final class RouterFabric implements Fabric {
 
   // per output port
   private final long[] linkFreeAt;
+  /** The loop sequence number reserved for the link-free event at {@link #linkFreeAt} (with {@link #loop}). */
+  private final long[] linkFreeSeq;
+  /** Whether that link-free event has been scheduled. */
+  private final boolean[] linkFreeScheduled;
   private final int[] queuedBytes;
   private final int[] creditsUsed;
   private final int[] waiting;
@@ -148,6 +162,7 @@ public final class RouterFabric implements Fabric {
   private RouterFabric(Builder b) {
     this.topo = b.topology;
     this.scheduler = b.scheduler;
+    this.loop = b.scheduler instanceof DeterministicEventLoop d ? d : null;
     this.vcs = b.vcs;
     this.vcBufferBytes = b.vcBufferBytes;
     this.injectionBufferBytes = b.injectionBufferBytes;
@@ -190,6 +205,8 @@ public final class RouterFabric implements Fabric {
     }
     this.psPerByteInjection = SerialChannel.psPerByte(topo.injectionBandwidth());
     this.linkFreeAt = new long[netPorts];
+    this.linkFreeSeq = new long[loop != null ? netPorts : 0];
+    this.linkFreeScheduled = new boolean[loop != null ? netPorts : 0];
     this.queuedBytes = new int[netPorts];
     this.creditsUsed = new int[netPorts];
     this.waiting = new int[netPorts];
@@ -591,11 +608,38 @@ public final class RouterFabric implements Fabric {
     queuedBytes[gp] += p.wireBytes();
     waiting[gp]++;
     trySend(now, gp);
+    wakeWhenLinkFrees(now, gp);
+  }
+
+  /**
+   * With {@link #loop}: schedules port {@code gp}'s link-free event under its reserved number if the link is busy and
+   * a packet could go when it frees (a queue head with the credits it needs). Until the link frees, only this port's
+   * sends take credits or queue heads away, so once that holds it holds at the event; route and credit return call
+   * this after each change that can make it hold.
+   */
+  private void wakeWhenLinkFrees(long now, int gp) {
+    if (loop == null || linkFreeScheduled[gp] || linkFreeAt[gp] <= now || waiting[gp] == 0) {
+      return;
+    }
+    int base = gp * vcs;
+    for (int vc = 0; vc < vcs; vc++) {
+      int h = qHead[base + vc];
+      if (h >= 0 && credits[base + vc] >= slotPacket[h].wireBytes()) {
+        linkFreeScheduled[gp] = true;
+        loop.scheduleReserved(linkFreeAt[gp], linkFreeSeq[gp], linkFree, null, gp);
+        return;
+      }
+    }
   }
 
   /** Link free: output port {@code arg} has finished serializing and may send again. */
   private void linkFree(long now, Object ref, long arg) {
-    trySend(now, (int) arg);
+    int gp = (int) arg;
+    if (loop != null && linkFreeAt[gp] <= now) {
+      // (a stale one, whose link a credit return at the same time has already restarted, leaves the flag alone)
+      linkFreeScheduled[gp] = false;
+    }
+    trySend(now, gp);
   }
 
   /** Credit return for one VC: the tail of packet {@code ref} has left the buffer fed by upstream port {@code arg}. */
@@ -615,6 +659,7 @@ public final class RouterFabric implements Fabric {
       occupancy(now, vc, -bytes);
       if (waiting[port] > 0) {
         trySend(now, port);
+        wakeWhenLinkFrees(now, port);
       }
     }
   }
@@ -719,7 +764,13 @@ public final class RouterFabric implements Fabric {
     }
     scheduler.scheduleAt(now + latencyClass[cls] + pipelinePs, arrival, p, slot);
     release(now + ser, input, inputVc, p);
-    scheduler.scheduleAt(now + ser, linkFree, null, gp);
+    if (loop == null || ser == 0) {
+      scheduler.scheduleAt(now + ser, linkFree, null, gp);
+    } else {
+      linkFreeSeq[gp] = loop.reserveSequence();
+      linkFreeScheduled[gp] = false;
+      wakeWhenLinkFrees(now, gp);
+    }
   }
 
   /** The packet's tail leaves the input buffer it occupied at {@code tailGonePs}: return the space upstream. */

@@ -15,6 +15,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Function;
 
 /**
@@ -118,6 +122,33 @@ public final class SweepRunner {
    */
   public List<Path> run(SweepSpec spec, Shard shard, Path outDir, boolean includeWallClock, Listener listener)
       throws IOException {
+    return run(spec, shard, outDir, includeWallClock, listener, 1);
+  }
+
+  /**
+   * Runs the points of one shard, up to {@code jobs} at a time on as many threads. Each point is an independent,
+   * deterministic run, so the files are byte-for-byte those of a sequential run; they are written, and the listener
+   * told, in index order as the points finish, so the output is in the same order too. A point that fails stops the
+   * sweep with its exception after the points before it were written, as in a sequential run (points after it that
+   * were already running are abandoned).
+   *
+   * @param spec the sweep
+   * @param shard which points to run
+   * @param outDir directory for the point files (created when missing)
+   * @param includeWallClock whether the files include the wall-clock fields (leave out for byte-identical reruns)
+   * @param listener told after each point, or null
+   * @param jobs points run at the same time, ≥ 1 (1 runs them one after another on the calling thread)
+   * @return the files written, in index order
+   * @throws IOException when a file cannot be written
+   */
+  public List<Path> run(SweepSpec spec, Shard shard, Path outDir, boolean includeWallClock, Listener listener,
+      int jobs) throws IOException {
+    if (jobs < 1) {
+      throw new IllegalArgumentException("jobs must be >= 1 but was " + jobs);
+    }
+    if (jobs > 1) {
+      return runConcurrently(spec, shard, outDir, includeWallClock, listener, jobs);
+    }
     List<SweepPoint> points = spec.points(shard);
     // An empty shard still leaves its directory, so that merging every shard's directory works.
     Files.createDirectories(outDir);
@@ -129,6 +160,52 @@ public final class SweepRunner {
       if (listener != null) {
         listener.pointDone(p, written.size(), points.size(), file);
       }
+    }
+    return written;
+  }
+
+  private List<Path> runConcurrently(SweepSpec spec, Shard shard, Path outDir, boolean includeWallClock,
+      Listener listener, int jobs) throws IOException {
+    List<SweepPoint> points = spec.points(shard);
+    Files.createDirectories(outDir);
+    List<Path> written = new ArrayList<>();
+    ExecutorService pool = Executors.newFixedThreadPool(Math.min(jobs, Math.max(1, points.size())), r -> {
+      Thread t = new Thread(r, "sweep-point");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      List<Future<Results>> results = new ArrayList<>();
+      for (SweepPoint p : points) {
+        results.add(pool.submit(() -> runPoint(spec, p)));
+      }
+      for (int i = 0; i < points.size(); i++) {
+        SweepPoint p = points.get(i);
+        Results r;
+        try {
+          r = results.get(i).get();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while waiting for sweep point " + p.index(), e);
+        } catch (ExecutionException e) {
+          Throwable cause = e.getCause();
+          if (cause instanceof RuntimeException re) {
+            throw re;
+          }
+          if (cause instanceof Error err) {
+            throw err;
+          }
+          throw new IllegalStateException("sweep point " + p.index() + " failed", cause);
+        }
+        Path file = outDir.resolve(fileName(p.index()));
+        ResultsJson.write(r, file, includeWallClock);
+        written.add(file);
+        if (listener != null) {
+          listener.pointDone(p, written.size(), points.size(), file);
+        }
+      }
+    } finally {
+      pool.shutdownNow();
     }
     return written;
   }

@@ -6,26 +6,51 @@ import java.util.Arrays;
 import java.util.function.BooleanSupplier;
 
 /**
- * The simulation's event loop: a 4-ary min-heap of events ordered by (time, sequence number), where the sequence
- * number counts schedulings, so events at equal times run in the order they were scheduled. A run is therefore a
- * function of its inputs alone.
+ * The simulation's event loop: events run in (time, sequence number) order, where the sequence number counts
+ * schedulings, so events at equal times run in the order they were scheduled. A run is therefore a function of its
+ * inputs alone.
  *
- * <p>Layout, chosen for speed on the simulator's hottest path: the heap holds only (time, sequence, slot) in three
- * primitive arrays; an event's handler, ref and arg stay put in slot arrays and are reached through the slot, so a
- * heap move copies three words instead of five. A 4-ary heap halves the depth of a binary one. All arrays grow by
- * doubling and never shrink, and freed slots are reused from a stack, so scheduling and running events allocate
- * nothing once the queue has reached its working size. Single-threaded: one simulation, one thread.
+ * <p>Structure: a calendar queue. Time is cut into buckets of {@code 2^bucketWidthLog2} ps, and a ring of
+ * {@code 2^ringBucketsLog2} buckets covers the near future. Scheduling into a future bucket of the ring pushes the
+ * event onto that bucket's unsorted list (O(1)); the bucket being run is a small 4-ary heap ordered by (time,
+ * sequence), filled from the bucket's list when the loop reaches it; events beyond the ring's horizon wait in a
+ * second heap and join the running bucket when the loop reaches theirs. The order is exactly that of one global heap
+ * ordered by (time, sequence): only the cost differs. A large simulation keeps hundreds of thousands of events
+ * pending but only a few thousand in the running bucket, so the heap the hot path works on stays small and in cache
+ * (see docs/performance.md, "Why an event costs more on the full system").
+ *
+ * <p>Layout: an event's handler, ref, arg, time and sequence stay put in slot arrays; heaps and bucket lists hold
+ * slots. Freed slots are reused from a stack (most recently freed first, so still in cache), and all arrays grow by
+ * doubling and never shrink: once the queue has reached its working size, scheduling and running events allocate
+ * nothing. Single-threaded: one simulation, one thread.
  */
 public final class DeterministicEventLoop implements Scheduler {
 
-  private long[] times;
-  private long[] seqs;
-  private int[] slots;
+  /** Default bucket width: 64 ps (a few to a few thousand events a bucket, from one group to 241 under load). */
+  public static final int DEFAULT_BUCKET_WIDTH_LOG2 = 6;
+
+  /** Default ring size: 16,384 buckets, a horizon of about 1 µs at the default width. */
+  public static final int DEFAULT_RING_BUCKETS_LOG2 = 14;
+
+  private final int shift;
+  private final int ringMask;
+  private final int[] ringHead;
+  private final long[] ringBits;
+  private int ringCount;
+  /** The bucket being run: every event of it, and of any earlier bucket, is in {@link #current}. */
+  private long currentBucket;
+  private final EventHeap current;
+  private final EventHeap far;
+
   private EventHandler[] handlers;
   private Object[] refs;
   private long[] args;
+  private long[] slotTimes;
+  private long[] slotSeqs;
+  private int[] slotNext;
   private int[] freeSlots;
   private int freeTop;
+
   private int size;
   private long now;
   private long nextSeq;
@@ -43,15 +68,40 @@ public final class DeterministicEventLoop implements Scheduler {
    * @param initialCapacity ≥ 1
    */
   public DeterministicEventLoop(int initialCapacity) {
+    this(initialCapacity, DEFAULT_BUCKET_WIDTH_LOG2, DEFAULT_RING_BUCKETS_LOG2);
+  }
+
+  /**
+   * An empty loop at time 0 with a chosen calendar geometry. The geometry changes only the cost of scheduling, never
+   * the order events run in.
+   *
+   * @param initialCapacity ≥ 1
+   * @param bucketWidthLog2 log2 of a bucket's width in ps, in [0, 40]
+   * @param ringBucketsLog2 log2 of the number of buckets in the ring, in [6, 24]
+   */
+  public DeterministicEventLoop(int initialCapacity, int bucketWidthLog2, int ringBucketsLog2) {
     if (initialCapacity < 1) {
       throw new IllegalArgumentException("initialCapacity must be >= 1 but was " + initialCapacity);
     }
-    times = new long[initialCapacity];
-    seqs = new long[initialCapacity];
-    slots = new int[initialCapacity];
+    if (bucketWidthLog2 < 0 || bucketWidthLog2 > 40) {
+      throw new IllegalArgumentException("bucketWidthLog2 must be in [0, 40] but was " + bucketWidthLog2);
+    }
+    if (ringBucketsLog2 < 6 || ringBucketsLog2 > 24) {
+      throw new IllegalArgumentException("ringBucketsLog2 must be in [6, 24] but was " + ringBucketsLog2);
+    }
+    shift = bucketWidthLog2;
+    ringMask = (1 << ringBucketsLog2) - 1;
+    ringHead = new int[1 << ringBucketsLog2];
+    Arrays.fill(ringHead, -1);
+    ringBits = new long[(1 << ringBucketsLog2) >>> 6];
+    current = new EventHeap(Math.min(initialCapacity, 1024));
+    far = new EventHeap(Math.min(initialCapacity, 1024));
     handlers = new EventHandler[initialCapacity];
     refs = new Object[initialCapacity];
     args = new long[initialCapacity];
+    slotTimes = new long[initialCapacity];
+    slotSeqs = new long[initialCapacity];
+    slotNext = new int[initialCapacity];
     freeSlots = new int[initialCapacity];
     for (int i = 0; i < initialCapacity; i++) {
       freeSlots[i] = initialCapacity - 1 - i;
@@ -73,30 +123,75 @@ public final class DeterministicEventLoop implements Scheduler {
     if (handler == null) {
       throw new IllegalArgumentException("handler must not be null");
     }
-    if (size == times.length) {
+    insert(timePs, nextSeq++, handler, ref, arg);
+  }
+
+  /**
+   * Takes the next sequence number without scheduling anything, so that an event the caller may or may not need
+   * later can be scheduled then with {@link #scheduleReserved} and still run exactly where it would have run had it
+   * been scheduled now. A component uses this to skip events that would find nothing to do (the router fabric's
+   * link-free wake-up when no packet waits for the link) without changing the order of any other event.
+   *
+   * @return the reserved sequence number, for one {@link #scheduleReserved} call at most
+   */
+  public long reserveSequence() {
+    return nextSeq++;
+  }
+
+  /**
+   * Schedules an event under a sequence number taken earlier with {@link #reserveSequence()}: it runs in (time,
+   * sequence) order as if it had been scheduled when the number was reserved. Each reserved number may be used
+   * once; the time must be later than {@link #now()}, so that no event already run at the current time should have
+   * come after it.
+   *
+   * @param timePs when it runs, picoseconds, &gt; now
+   * @param seq a number returned by {@link #reserveSequence()} and not used yet
+   * @param handler what runs
+   * @param ref an object handed to the handler
+   * @param arg a number handed to the handler
+   */
+  public void scheduleReserved(long timePs, long seq, EventHandler handler, Object ref, long arg) {
+    if (timePs <= now) {
+      throw new IllegalArgumentException(
+          "timePs must be > now (" + now + " ps) but was " + timePs + " ps");
+    }
+    if (seq < 0 || seq >= nextSeq) {
+      throw new IllegalArgumentException("seq must be a reserved number in [0, " + nextSeq + ") but was " + seq);
+    }
+    if (handler == null) {
+      throw new IllegalArgumentException("handler must not be null");
+    }
+    insert(timePs, seq, handler, ref, arg);
+  }
+
+  private void insert(long timePs, long seq, EventHandler handler, Object ref, long arg) {
+    if (freeTop == 0) {
       grow();
     }
     int slot = freeSlots[--freeTop];
     handlers[slot] = handler;
     refs[slot] = ref;
     args[slot] = arg;
-    long seq = nextSeq++;
-    int i = size++;
-    // sift up
-    while (i > 0) {
-      int parent = (i - 1) >>> 2;
-      long pt = times[parent];
-      if (pt < timePs || (pt == timePs && seqs[parent] < seq)) {
-        break;
-      }
-      times[i] = pt;
-      seqs[i] = seqs[parent];
-      slots[i] = slots[parent];
-      i = parent;
+    long bucket = timePs >>> shift;
+    if (size++ == 0) {
+      // Nothing pending: start the calendar at this event, so a sparse run never walks empty buckets.
+      currentBucket = bucket;
     }
-    times[i] = timePs;
-    seqs[i] = seq;
-    slots[i] = slot;
+    long ahead = bucket - currentBucket;
+    if (ahead <= 0) {
+      // This bucket (or, after a peek moved the calendar past now, an earlier one): the running heap orders it.
+      current.push(timePs, seq, slot);
+    } else if (ahead <= ringMask) {
+      slotTimes[slot] = timePs;
+      slotSeqs[slot] = seq;
+      int b = (int) bucket & ringMask;
+      slotNext[slot] = ringHead[b];
+      ringHead[b] = slot;
+      ringBits[b >>> 6] |= 1L << b;
+      ringCount++;
+    } else {
+      far.push(timePs, seq, slot);
+    }
   }
 
   /**
@@ -108,15 +203,19 @@ public final class DeterministicEventLoop implements Scheduler {
     if (size == 0) {
       return false;
     }
-    long t = times[0];
-    int slot = slots[0];
+    if (current.isEmpty()) {
+      advance();
+    }
+    long t = current.minTime();
+    int slot = current.minSlot();
+    current.pop();
     EventHandler h = handlers[slot];
     Object r = refs[slot];
     long a = args[slot];
     handlers[slot] = null;
     refs[slot] = null;
     freeSlots[freeTop++] = slot;
-    removeTop();
+    size--;
     now = t;
     executed++;
     h.onEvent(t, r, a);
@@ -142,7 +241,7 @@ public final class DeterministicEventLoop implements Scheduler {
   public long runUntil(long limitPs) {
     stopRequested = false;
     long before = executed;
-    while (size > 0 && times[0] <= limitPs && !stopRequested) {
+    while (size > 0 && nextEventTime() <= limitPs && !stopRequested) {
       step();
     }
     if (!stopRequested && limitPs != Long.MAX_VALUE && limitPs > now) {
@@ -183,59 +282,74 @@ public final class DeterministicEventLoop implements Scheduler {
 
   /** @return the time of the earliest pending event, or {@link Long#MAX_VALUE} when none */
   public long nextEventTime() {
-    return size == 0 ? Long.MAX_VALUE : times[0];
+    if (size == 0) {
+      return Long.MAX_VALUE;
+    }
+    if (current.isEmpty()) {
+      advance();
+    }
+    return current.minTime();
   }
 
-  private void removeTop() {
-    int last = --size;
-    if (last == 0) {
-      return;
+  /**
+   * Moves the calendar to the next bucket that holds an event (the running heap is empty and events remain): the
+   * nearest non-empty bucket of the ring or the bucket of the earliest far event, whichever comes first, and fills
+   * the running heap with that bucket's events from both.
+   */
+  private void advance() {
+    long target = Long.MAX_VALUE;
+    long ringNext = Long.MAX_VALUE;
+    if (ringCount > 0) {
+      ringNext = currentBucket + 1 + ringDistance((int) (currentBucket + 1) & ringMask);
+      target = ringNext;
     }
-    long t = times[last];
-    long s = seqs[last];
-    int sl = slots[last];
-    int i = 0;
-    while (true) {
-      int first = (i << 2) + 1;
-      if (first >= last) {
-        break;
-      }
-      // the smallest of up to four children
-      int best = first;
-      long bt = times[first];
-      long bs = seqs[first];
-      int end = Math.min(first + 4, last);
-      for (int c = first + 1; c < end; c++) {
-        long ct = times[c];
-        if (ct < bt || (ct == bt && seqs[c] < bs)) {
-          best = c;
-          bt = ct;
-          bs = seqs[c];
-        }
-      }
-      if (t < bt || (t == bt && s < bs)) {
-        break;
-      }
-      times[i] = bt;
-      seqs[i] = bs;
-      slots[i] = slots[best];
-      i = best;
+    if (!far.isEmpty()) {
+      target = Math.min(target, far.minTime() >>> shift);
     }
-    times[i] = t;
-    seqs[i] = s;
-    slots[i] = sl;
+    currentBucket = target;
+    if (target == ringNext) {
+      int b = (int) target & ringMask;
+      int slot = ringHead[b];
+      while (slot >= 0) {
+        current.push(slotTimes[slot], slotSeqs[slot], slot);
+        ringCount--;
+        slot = slotNext[slot];
+      }
+      ringHead[b] = -1;
+      ringBits[b >>> 6] &= ~(1L << b);
+    }
+    while (!far.isEmpty() && (far.minTime() >>> shift) <= target) {
+      current.push(far.minTime(), far.minSeq(), far.minSlot());
+      far.pop();
+    }
+  }
+
+  /** @return how many buckets after ring index {@code from} the first non-empty one is (the ring is not empty) */
+  private int ringDistance(int from) {
+    int word = from >>> 6;
+    long bits = ringBits[word] & (-1L << from);
+    int words = ringBits.length;
+    for (int k = 0; k <= words; k++) {
+      if (bits != 0) {
+        int index = (word << 6) + Long.numberOfTrailingZeros(bits);
+        return (index - from) & ringMask;
+      }
+      word = word + 1 == words ? 0 : word + 1;
+      bits = ringBits[word];
+    }
+    throw new IllegalStateException("ring count " + ringCount + " but no bucket marked");
   }
 
   private void grow() {
-    int old = times.length;
+    int old = handlers.length;
     int n = old * 2;
-    times = Arrays.copyOf(times, n);
-    seqs = Arrays.copyOf(seqs, n);
-    slots = Arrays.copyOf(slots, n);
     handlers = Arrays.copyOf(handlers, n);
     refs = Arrays.copyOf(refs, n);
     args = Arrays.copyOf(args, n);
-    // every slot is in use when the heap is full: the new free slots are old .. n-1
+    slotTimes = Arrays.copyOf(slotTimes, n);
+    slotSeqs = Arrays.copyOf(slotSeqs, n);
+    slotNext = Arrays.copyOf(slotNext, n);
+    // every slot is in use when the free stack is empty: the new free slots are old .. n-1
     freeSlots = new int[n];
     for (int i = 0; i < n - old; i++) {
       freeSlots[i] = n - 1 - i;

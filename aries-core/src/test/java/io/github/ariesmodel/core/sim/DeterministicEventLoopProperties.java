@@ -33,6 +33,17 @@ class DeterministicEventLoopProperties {
     return longs().between(0, 20).zip(lists().of(middle).ofSizeBetween(0, 3), Spec::new);
   }
 
+  /**
+   * Times spread over many calendar buckets of a small geometry: delays up to 400 ps and roots up to 3,000 ps, so
+   * events land in the running bucket, in the ring, beyond its horizon, and after the ring has wrapped.
+   */
+  private static Gen<Spec> spreadSpecs() {
+    Gen<Long> delays = longs().between(0, 3).mix(longs().between(0, 400), 50);
+    Gen<Spec> leaf = delays.map(d -> new Spec(d, List.of()));
+    Gen<Spec> middle = delays.zip(lists().of(leaf).ofSizeBetween(0, 2), Spec::new);
+    return longs().between(0, 3_000).zip(lists().of(middle).ofSizeBetween(0, 3), Spec::new);
+  }
+
   private static Gen<List<Spec>> schedules() {
     return lists().of(specs()).ofSizeBetween(0, 120);
   }
@@ -141,6 +152,26 @@ class DeterministicEventLoopProperties {
           assertThat(loop.nextEventTime()).isGreaterThan(limit);
           loop.run();
           assertThat(rec.ran).isEqualTo(reference(roots, Long.MAX_VALUE));
+        });
+  }
+
+  @Test
+  void everyCalendarGeometryRunsEventsInTheOrderOfOneGlobalHeap() {
+    qt().withExamples(300)
+        .forAll(lists().of(spreadSpecs()).ofSizeBetween(0, 120), integers().between(0, 4), integers().between(6, 7),
+            longs().between(0, 3_500))
+        .checkAssert((roots, widthLog2, ringLog2, limit) -> {
+          DeterministicEventLoop loop = new DeterministicEventLoop(2, widthLog2, ringLog2);
+          Recorder rec = new Recorder(loop);
+          for (int i = 0; i < roots.size(); i++) {
+            rec.schedule(roots.get(i).time(), roots.get(i), "e" + i);
+          }
+          List<Ran> upToLimit = reference(roots, limit);
+          assertThat(loop.runUntil(limit)).isEqualTo(upToLimit.size());
+          assertThat(rec.ran).isEqualTo(upToLimit);
+          loop.run();
+          assertThat(rec.ran).isEqualTo(reference(roots, Long.MAX_VALUE));
+          assertThat(loop.pending()).isZero();
         });
   }
 

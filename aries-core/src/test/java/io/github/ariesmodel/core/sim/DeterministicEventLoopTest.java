@@ -104,11 +104,49 @@ class DeterministicEventLoopTest {
   }
 
   @Test
+  void aReservedSequenceRunsWhereTheEventWouldHaveRunIfScheduledAtReservation() {
+    DeterministicEventLoop loop = new DeterministicEventLoop(2, 0, 6);
+    List<String> seen = new ArrayList<>();
+    loop.scheduleAt(500, (now, ref, arg) -> seen.add("first"), null, 0);
+    long reserved = loop.reserveSequence();
+    loop.scheduleAt(500, (now, ref, arg) -> seen.add("third"), null, 0);
+    // Decided later, from inside an event at time 100: it must still run before "third", and after "first".
+    loop.scheduleAt(100, (now, ref, arg) -> {
+      seen.add("early");
+      loop.scheduleReserved(500, reserved, (n, r, a) -> seen.add("second"), null, 0);
+    }, null, 0);
+    loop.run();
+    assertThat(seen).containsExactly("early", "first", "second", "third");
+    assertThat(loop.eventsExecuted()).isEqualTo(4);
+  }
+
+  @Test
+  void scheduleReservedRefusesTheCurrentTimeAndUnreservedNumbers() {
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    long reserved = loop.reserveSequence();
+    loop.scheduleAt(50, (now, ref, arg) -> {}, null, 0);
+    loop.run();
+    assertThatThrownBy(() -> loop.scheduleReserved(50, reserved, (now, ref, arg) -> {}, null, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("timePs must be > now (50 ps) but was 50 ps");
+    assertThatThrownBy(() -> loop.scheduleReserved(60, 2, (now, ref, arg) -> {}, null, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("seq must be a reserved number in [0, 2) but was 2");
+    assertThat(loop.pending()).isZero();
+  }
+
+  @Test
   void callerMistakesAreRejected() {
     DeterministicEventLoop loop = new DeterministicEventLoop();
     assertThatThrownBy(() -> new DeterministicEventLoop(0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("initialCapacity must be >= 1 but was 0");
+    assertThatThrownBy(() -> new DeterministicEventLoop(8, 41, 14))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("bucketWidthLog2 must be in [0, 40] but was 41");
+    assertThatThrownBy(() -> new DeterministicEventLoop(8, 6, 5))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("ringBucketsLog2 must be in [6, 24] but was 5");
     assertThatThrownBy(() -> loop.scheduleAt(0, null, null, 0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("handler");

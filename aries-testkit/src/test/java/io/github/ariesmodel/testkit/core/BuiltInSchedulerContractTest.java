@@ -44,6 +44,28 @@ class BuiltInSchedulerContractTest {
     }
   }
 
+  /**
+   * A loop with 1-ps buckets and the smallest ring (64 buckets), so the contract's times cross buckets, wrap the
+   * ring and go beyond its horizon.
+   */
+  @Nested
+  class NarrowCalendarEventLoop extends SchedulerContract<DeterministicEventLoop> {
+    @Override
+    protected DeterministicEventLoop create() {
+      return new DeterministicEventLoop(1, 0, 6);
+    }
+
+    @Override
+    protected void runUntil(DeterministicEventLoop s, long timePs) {
+      s.runUntil(timePs);
+    }
+
+    @Override
+    protected void runAll(DeterministicEventLoop s) {
+      s.run();
+    }
+  }
+
   @Nested
   class Manual extends SchedulerContract<ManualScheduler> {
     @Override
