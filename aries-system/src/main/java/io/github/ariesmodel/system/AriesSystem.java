@@ -163,6 +163,11 @@ public final class AriesSystem {
     return nodes.length;
   }
 
+  /** @return each node's physical memory, bytes */
+  public long nodeMemoryBytes() {
+    return nodeMemoryBytes;
+  }
+
   /** @return nodes built so far */
   public int builtNodes() {
     return builtNodes;

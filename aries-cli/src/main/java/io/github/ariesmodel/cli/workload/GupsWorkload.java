@@ -50,6 +50,9 @@ final class GupsWorkload implements Workload {
     return m;
   }
 
+  /** Memory per node kept for the SHMEM runtime when checking the table's size (assumed; ~1 MiB used today). */
+  static final long RUNTIME_RESERVE = 16L << 20;
+
   @Override
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
@@ -60,6 +63,13 @@ final class GupsWorkload implements Workload {
     PageSize pageSize = PageSize.parse(params.string("pageSize", "4K"));
     boolean fetching = Boolean.parseBoolean(params.choice("fetching", "false", List.of("true", "false")));
     int window = params.integer("window", 64, 1, 4096);
+    // Checked before the run: the table is one symmetric allocation on every PE's node, beside the SHMEM runtime's
+    // own reservations (about 1 MiB measured; RUNTIME_RESERVE assumes 16 MiB to leave room).
+    if (tableBytes > sys.nodeMemoryBytes() - RUNTIME_RESERVE) {
+      throw new IllegalArgumentException("table must fit a node's memory: at most " + (sys.nodeMemoryBytes()
+          - RUNTIME_RESERVE) + " bytes (node memory " + sys.nodeMemoryBytes() + " less " + RUNTIME_RESERVE
+          + " for the SHMEM runtime) but was " + tableBytes);
+    }
     return run(sys, pes, updates, tableBytes, pageSize, fetching, window, "gups");
   }
 
