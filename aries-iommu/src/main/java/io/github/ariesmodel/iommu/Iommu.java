@@ -63,7 +63,7 @@ public final class Iommu implements AddressTranslation {
   private final HostMemory memory;
   private final Scheduler scheduler;
   private final IommuConfig config;
-  private final MddTable mdds = new MddTable();
+  private final MddTable mdds;
   private final PageTableBuilder tableBuilder;
 
   // Made on the first translation.
@@ -86,6 +86,7 @@ public final class Iommu implements AddressTranslation {
     if (memory == null || scheduler == null || config == null) {
       throw new IllegalArgumentException("memory, scheduler and config must not be null");
     }
+    this.mdds = new MddTable(config.reuseMdhs());
     this.memory = memory;
     this.scheduler = scheduler;
     this.config = config;
@@ -117,6 +118,18 @@ public final class Iommu implements AddressTranslation {
   public void deregister(int mdh) {
     mdds.invalidate(mdh);
     invalidateMdd(mdh);
+  }
+
+  /**
+   * How many registrations an MDH has held: 0 never registered, 1 only its first owner; 2 or more means the handle
+   * was handed out again, so a copy kept from an earlier registration now reaches the newer owner's memory (the
+   * hardware has the same hazard; turn reuse off with {@link IommuConfig.Builder#reuseMdhs}).
+   *
+   * @param mdh 0 to 4095
+   * @return the MDH's generation
+   */
+  public int mdhGeneration(int mdh) {
+    return mdds.generation(mdh);
   }
 
   @Override

@@ -118,7 +118,7 @@ public final class Nic implements FabricEndpoint {
     injector.issuePipeline(issue);
     AmoUnit amoUnit = new AmoUnit(scheduler, memory, config, accesses, completions, injector, stats);
     target = new TargetEngine(scheduler, memory, translation, config.timing(), host, accesses, completions, injector,
-        amoUnit, stats);
+        amoUnit, stats, config.protectionTag(), config.protectionKey());
     responses = new ResponseEngine(nodeId, scheduler, memory, translation, config, host, accesses, transactions);
   }
 

@@ -72,6 +72,11 @@ public final class PacketTrace {
       }
 
       @Override
+      public void attachOnDemand(java.util.function.IntConsumer attacher) {
+        inner.attachOnDemand(attacher);
+      }
+
+      @Override
       public boolean inject(Packet packet) {
         return inner.inject(packet);
       }
