@@ -144,7 +144,8 @@ final class RunCommand implements Callable<Integer> {
       run = WorkloadRun.run(w, s, p, "run " + w.name(), bar::updateFraction);
     }
     if (trace != null) {
-      s.trace().write(trace);
+      PacketTrace recorded = s.trace();
+      io.github.ariesmodel.cli.report.AtomicFiles.write(trace, recorded::write);
       spec.commandLine().getOut().printf("  trace:   %s (%,d packets, %,d beyond the limit)%n", trace,
           s.trace().recorded(), s.trace().dropped());
     }

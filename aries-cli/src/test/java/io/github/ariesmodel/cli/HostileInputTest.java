@@ -162,6 +162,15 @@ class HostileInputTest {
   }
 
   @Test
+  void aSweepPointWhoseTableCannotFitIsRefusedBeforeAnyPointRuns() {
+    Path dir = tmp.resolve("gsw");
+    assertThat(aries("sweep", "--job", "gups", "--param", "table=1K,64G", "--param", "pes=2", "--param",
+        "updates=1", "--out", dir.toString(), "-q")).isEqualTo(2);
+    assertThat(onlyLine()).startsWith("aries sweep: point 1 ").contains("table must fit a node's memory");
+    assertThat(dir.resolve("point-0.json")).doesNotExist();
+  }
+
+  @Test
   void anOutHoldingAnotherRunIsRefusedUnlessForced() throws IOException {
     String dir = out("r");
     assertThat(aries("run", "pingpong", "-p", "sizes=8", "-p", "iterations=1", "--out", dir, "-q")).isEqualTo(0);

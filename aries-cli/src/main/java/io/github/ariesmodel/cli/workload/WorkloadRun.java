@@ -84,8 +84,8 @@ public record WorkloadRun(Results results, List<PlotSpec> plots) {
 
   /**
    * Checks a sweep point without simulating: the system keys must build a system (topology, routing, fabric and
-   * translator names) and every other key must be one of the workload's parameters. Ranges of the workload's own
-   * parameters are checked when it runs.
+   * translator names) and the rest must pass the workload's {@link Workload#check} (known names, needs computable
+   * up front). Other ranges of the workload's own parameters are checked when it runs.
    *
    * @param w the workload
    * @param point the point's parameters
@@ -93,8 +93,7 @@ public record WorkloadRun(Results results, List<PlotSpec> plots) {
    */
   public static void checkSweepPoint(Workload w, Map<String, String> point) {
     Map<String, String> rest = new LinkedHashMap<>(point);
-    sweepSystem(rest).build();
-    Params.of(rest).checkAllUsed(w.parameters().keySet());
+    w.check(sweepSystem(rest).build(), Params.of(rest));
   }
 
   /** Removes the system keys from a point and builds the spec they describe. */
