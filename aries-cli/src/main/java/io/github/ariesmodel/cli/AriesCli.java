@@ -1,5 +1,7 @@
 package io.github.ariesmodel.cli;
 
+import io.github.ariesmodel.core.Texts;
+
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -59,6 +61,8 @@ public final class AriesCli implements Callable<Integer> {
     cl.setErr(err);
     cl.setParameterExceptionHandler(errors);
     cl.setExecutionExceptionHandler(errors);
+    cl.registerConverter(Double.class, AriesCli::finiteDouble);
+    cl.registerConverter(Double.TYPE, AriesCli::finiteDouble);
     try {
       return cl.execute(args);
     } catch (OutOfMemoryError | StackOverflowError e) {
@@ -70,6 +74,18 @@ public final class AriesCli implements Callable<Integer> {
       }
       return ErrorHandler.handle(e, failed, ErrorHandler.debugRequested(args));
     }
+  }
+
+  /**
+   * Every floating-point option is finite: NaN would pass every range check written as {@code x < min} and
+   * infinity overflows any conversion to picoseconds.
+   */
+  static Double finiteDouble(String text) {
+    double x = Double.parseDouble(text);
+    if (!Double.isFinite(x)) {
+      throw new CommandLine.TypeConversionException("must be a finite number but was '" + Texts.abbreviate(text) + "'");
+    }
+    return x;
   }
 
   /**

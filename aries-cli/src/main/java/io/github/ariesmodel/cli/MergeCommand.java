@@ -68,6 +68,7 @@ final class MergeCommand implements Callable<Integer> {
     if (html != null) {
       OutputPaths.file(html, "--html");
     }
+    refuseOverwritingInputs();
     {
       Results merged = SweepMerge.mergeFiles(inputs, metrics, "merge");
       ResultsJson.write(merged, out, false);
@@ -81,6 +82,27 @@ final class MergeCommand implements Callable<Integer> {
       spec.commandLine().getOut().printf("merged %d points into %s%n", t.rows().size(), out);
       spec.commandLine().getOut().flush();
       return 0;
+    }
+  }
+
+  /** The merged file must not replace a point file it is made from, nor become one of a later merge's inputs. */
+  private void refuseOverwritingInputs() throws IOException {
+    Path target = out.toAbsolutePath().normalize();
+    for (Path in : inputs) {
+      Path a = in.toAbsolutePath().normalize();
+      if (a.equals(target)) {
+        throw CliError.badInput("--out " + out + " is one of the inputs; write the merge elsewhere", "--out", null);
+      }
+    }
+    for (Path f : SweepMerge.pointFiles(inputs)) {
+      if (f.toAbsolutePath().normalize().equals(target)) {
+        throw CliError.badInput("--out " + out + " would overwrite the input point file " + f, "--out", null);
+      }
+    }
+    String name = target.getFileName().toString();
+    if (name.startsWith("point-") && name.endsWith(".json")) {
+      throw CliError.badInput("--out must not be named point-*.json (a later merge would read it as a point): "
+          + out, "--out", null);
     }
   }
 

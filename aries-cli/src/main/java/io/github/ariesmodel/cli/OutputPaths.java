@@ -3,6 +3,10 @@ package io.github.ariesmodel.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.ariesmodel.cli.report.ReportWriter;
+import io.github.ariesmodel.core.Texts;
 
 /**
  * Checks of output paths made before a simulation starts, so that a run is not thrown away because its results
@@ -52,6 +56,48 @@ final class OutputPaths {
     Path parent = file.toAbsolutePath().getParent();
     if (parent != null) {
       directory(parent, option);
+    }
+  }
+
+  /**
+   * Checks a run's output directory: usable as by {@link #directory}, and holding no other run's files. A directory
+   * is free when it is empty, holds only files no report writes, or holds a finished run of the same command (a
+   * repeat replaces it). Anything else (another command's {@code results.json}, an unreadable one, or report files
+   * without a {@code results.json}, the trace of a failed run) is refused unless {@code force}.
+   *
+   * @param dir the directory
+   * @param option the option that named it
+   * @param command the command about to write there, as recorded in {@code results.json} ("run pingpong")
+   * @param force whether the user allowed replacing another run's files
+   * @throws CliError (bad input) when the directory holds another run's files and force is false
+   */
+  static void runDirectory(Path dir, String option, String command, boolean force) {
+    directory(dir, option);
+    if (force) {
+      return;
+    }
+    Path results = dir.resolve(ReportWriter.RESULTS);
+    String previous;
+    if (Files.isRegularFile(results)) {
+      try {
+        previous = new ObjectMapper().readTree(results.toFile()).path("run").path("command").asText(null);
+      } catch (IOException e) {
+        previous = null;
+      }
+      if (command.equals(previous)) {
+        return;
+      }
+      throw CliError.badInput(dir + " holds the results of another run (" + (previous == null ? "unreadable"
+          : "\"" + Texts.abbreviate(previous) + "\"") + "); choose another directory or add --force to replace them",
+          option, null);
+    }
+    try (Stream<Path> s = Files.list(dir)) {
+      if (s.anyMatch(f -> ReportWriter.owns(f.getFileName().toString()))) {
+        throw CliError.badInput(dir + " holds report files but no results.json (a failed or foreign run); choose"
+            + " another directory or add --force to replace them", option, null);
+      }
+    } catch (IOException e) {
+      throw CliError.badInput("cannot list the directory " + dir + ": " + e.getClass().getSimpleName(), option, e);
     }
   }
 }

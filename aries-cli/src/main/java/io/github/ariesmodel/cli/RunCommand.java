@@ -1,5 +1,6 @@
 package io.github.ariesmodel.cli;
 
+import io.github.ariesmodel.core.Texts;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.cli.report.Metric;
 import io.github.ariesmodel.cli.report.Results;
@@ -62,6 +63,9 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: results/WORKLOAD).")
   Path out;
 
+  @Option(names = "--force", description = "Replace another run's files in --out (normally refused).")
+  boolean force;
+
   @Mixin SharedOptions.WallClock wallClock;
 
   @Mixin SharedOptions.Quiet quiet;
@@ -119,14 +123,25 @@ final class RunCommand implements Callable<Integer> {
         : file != null && file.workload() != null ? file.workload() : "mixed";
     Workload w = Workloads.byName(name);
     Map<String, String> merged = new java.util.LinkedHashMap<>();
-    if (file != null && (workload == null || workload.equals(file.workload()))) {
+    if (file != null && !file.params().asMap().isEmpty()) {
+      // Parameters belong to one workload; using them for another (or guessing) would run something else than the
+      // file says, so a mismatch is an error rather than a silent drop.
+      if (file.workload() == null) {
+        throw CliError.badInput("the configuration has params but no workload key; add workload: " + name,
+            "--config " + config, null);
+      }
+      if (!file.workload().equals(name)) {
+        throw CliError.badInput("the configuration's params are for workload " + Texts.abbreviate(file.workload())
+            + " but the run is " + name + "; drop the WORKLOAD argument or the file's params", "--config " + config,
+            null);
+      }
       merged.putAll(file.params().asMap());
     }
     merged.putAll(Params.parse(params).asMap());
     Params p = Params.of(merged);
     s.build(); // fail early on a bad system or routing name
     Path dir = out != null ? out : Path.of("results", w.name());
-    OutputPaths.directory(dir, "--out");
+    OutputPaths.runDirectory(dir, "--out", "run " + w.name(), force);
     if (trace != null) {
       OutputPaths.file(trace, "--trace");
     }
@@ -135,9 +150,10 @@ final class RunCommand implements Callable<Integer> {
       run = WorkloadRun.run(w, s, p, "run " + w.name(), bar::updateFraction);
     }
     if (trace != null) {
-      s.trace().write(trace);
+      PacketTrace recorded = s.trace();
+      io.github.ariesmodel.cli.report.AtomicFiles.write(trace, recorded::write);
       spec.commandLine().getOut().printf("  trace:   %s (%,d packets, %,d hops, %,d beyond the limit)%n", trace,
-          s.trace().recorded(), s.trace().hopsRecorded(), s.trace().dropped());
+          recorded.recorded(), recorded.hopsRecorded(), recorded.dropped());
     }
     Path html = ReportWriter.write(run.results(), run.plots(), dir, wallClock.recorded(), "aries-model: " + w.name()
         + " on " + s.system());

@@ -98,13 +98,21 @@ final class SweepCommand implements Callable<Integer> {
     if (params.isEmpty()) {
       throw CliError.badInput("at least one --param NAME=VALUES is required", "--param", null);
     }
-    Function<Map<String, String>, Results> fn = jobs.job(job).job();
+    SweepJobs.Job chosen = jobs.job(job);
+    Function<Map<String, String>, Results> fn = chosen.job();
     SweepSpec sweep = SweepSpec.parse(params);
     Shard part = Shard.parse(shard);
     if (jobCount < 1) {
       throw CliError.badInput("--jobs must be >= 1 but was " + jobCount, "--jobs", null);
     }
     List<SweepPoint> points = sweep.points(part);
+    for (SweepPoint p : points) {
+      try {
+        chosen.check().accept(p.parameters());
+      } catch (IllegalArgumentException e) {
+        throw CliError.badInput("point " + p.index() + " " + p.parameters() + ": " + e.getMessage(), "--param", e);
+      }
+    }
     if (dryRun) {
       stdout.printf("sweep %s: %d points, shard %s runs %d%n", sweep, sweep.size(), part, points.size());
       for (SweepPoint p : points) {

@@ -71,12 +71,34 @@ final class TrafficCommand implements Callable<Integer> {
 
   @Mixin SharedOptions.Json json;
 
+  @Option(names = "--allow-long", description = "Run even when the estimated work exceeds "
+      + "the built-in bound (" + MAX_NODE_MICROSECONDS + " node-µs simulated).")
+  boolean allowLong;
+
+  /**
+   * Bound on nodes × simulated µs run without {@code --allow-long}: about 100 times the default point
+   * (1,056 nodes × 7 µs); assumed, a run this size takes minutes, not hours.
+   */
+  static final long MAX_NODE_MICROSECONDS = 1_000_000;
+
   @Override
   public Integer call() throws com.fasterxml.jackson.core.JsonProcessingException {
     PrintWriter out = spec.commandLine().getOut();
     Topology topo = Topologies.parseTopology(topology);
     TrafficPattern pat = TrafficPattern.parse(pattern);
     Arbitration arb = arbitration(arbitration);
+    if (!(warmupUs >= 0 && warmupUs <= 1e9)) {
+      throw CliError.badInput("--warmup-us must be in [0, 1e9] but was " + warmupUs, "--warmup-us", null);
+    }
+    if (!(measureUs > 0 && measureUs <= 1e9)) {
+      throw CliError.badInput("--measure-us must be in (0, 1e9] but was " + measureUs, "--measure-us", null);
+    }
+    double work = (double) topo.nodeCount() * (warmupUs + measureUs);
+    if (!allowLong && work > MAX_NODE_MICROSECONDS) {
+      throw CliError.badInput(String.format(Locale.ROOT, "estimated work %.3g node-µs (%,d nodes × %.3g µs) exceeds"
+          + " %,d; shorten --warmup-us/--measure-us or give --allow-long", work, topo.nodeCount(),
+          warmupUs + measureUs, MAX_NODE_MICROSECONDS), "--measure-us", null);
+    }
     TrafficExperiment.Builder b = TrafficExperiment.on(topo).routing(routing).pattern(pat).load(load)
         .seed(seed.seed).warmupPs(Math.round(warmupUs * 1e6)).measurePs(Math.round(measureUs * 1e6))
         .fabric(f -> f.vcBufferBytes(vcBuffer).arbitration(arb));

@@ -123,7 +123,7 @@ class ArchitectureTest {
   private static final Set<String> CLI_PUBLIC_TYPES = Set.of(
       "AriesCli",
       "config.RunConfig",
-      "report.Column", "report.ColumnType", "report.Figures", "report.HtmlReport", "report.Metric",
+      "report.AtomicFiles", "report.Column", "report.ColumnType", "report.Figures", "report.HtmlReport", "report.Metric",
       "report.PlotSpec", "report.Plots", "report.ReportWriter", "report.ResultTable", "report.Results",
       "report.ResultsCsv", "report.ResultsJson", "report.RunMetadata", "report.Scale", "report.Series",
       "report.SweepCoordinates", "report.WallClock",

@@ -6,6 +6,7 @@ import io.github.ariesmodel.core.MemoryRegistration;
 import io.github.ariesmodel.core.NetworkAddresses;
 import io.github.ariesmodel.core.PageTableEntry;
 import io.github.ariesmodel.core.Status;
+import io.github.ariesmodel.core.sim.ConcurrentUseCheck;
 import io.github.ariesmodel.core.spi.AddressTranslation;
 import io.github.ariesmodel.core.spi.HostMemory;
 import io.github.ariesmodel.core.spi.Scheduler;
@@ -63,7 +64,9 @@ public final class Iommu implements AddressTranslation {
   private final HostMemory memory;
   private final Scheduler scheduler;
   private final IommuConfig config;
-  private final MddTable mdds = new MddTable();
+  private final MddTable mdds;
+  /** Catches two threads using this IOMMU at once (see {@link ConcurrentUseCheck} for what it accepts). */
+  private final ConcurrentUseCheck inUse = new ConcurrentUseCheck("Iommu");
   private final PageTableBuilder tableBuilder;
 
   // Made on the first translation.
@@ -86,6 +89,7 @@ public final class Iommu implements AddressTranslation {
     if (memory == null || scheduler == null || config == null) {
       throw new IllegalArgumentException("memory, scheduler and config must not be null");
     }
+    this.mdds = new MddTable(config.reuseMdhs());
     this.memory = memory;
     this.scheduler = scheduler;
     this.config = config;
@@ -101,6 +105,17 @@ public final class Iommu implements AddressTranslation {
 
   @Override
   public MemoryDomainDescriptor register(MemoryRegistration r) {
+    boolean entered = inUse.enter();
+    try {
+      return registerChecked(r);
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
+    }
+  }
+
+  private MemoryDomainDescriptor registerChecked(MemoryRegistration r) {
     if (r == null) {
       throw new IllegalArgumentException("registration must not be null");
     }
@@ -115,8 +130,27 @@ public final class Iommu implements AddressTranslation {
 
   @Override
   public void deregister(int mdh) {
-    mdds.invalidate(mdh);
-    invalidateMdd(mdh);
+    boolean entered = inUse.enter();
+    try {
+      mdds.invalidate(mdh);
+      invalidateMdd(mdh);
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
+    }
+  }
+
+  /**
+   * How many registrations an MDH has held: 0 never registered, 1 only its first owner; 2 or more means the handle
+   * was handed out again, so a copy kept from an earlier registration now reaches the newer owner's memory (the
+   * hardware has the same hazard; turn reuse off with {@link IommuConfig.Builder#reuseMdhs}).
+   *
+   * @param mdh 0 to 4095
+   * @return the MDH's generation
+   */
+  public int mdhGeneration(int mdh) {
+    return mdds.generation(mdh);
   }
 
   @Override
@@ -275,11 +309,18 @@ public final class Iommu implements AddressTranslation {
     if (client == null || listener == null) {
       throw new IllegalArgumentException("client and listener must not be null");
     }
-    Status s = preCheck(mdh, offset, length, access, protectionTag, protectionKey);
-    if (cache == null) {
-      start();
+    boolean entered = inUse.enter();
+    try {
+      Status s = preCheck(mdh, offset, length, access, protectionTag, protectionKey);
+      if (cache == null) {
+        start();
+      }
+      pipeline.submit(client, mdh, offset, length, access, s, listener, ref, arg);
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
     }
-    pipeline.submit(client, mdh, offset, length, access, s, listener, ref, arg);
   }
 
   /** @return translations accepted into the pipeline and not yet completed */

@@ -38,6 +38,10 @@ import io.github.ariesmodel.iommu.spi.ReplacementPolicyFactory;
  * @param hitLatencyPs time from a lookup that hits to the result, picoseconds, ≥ 0
  * @param issueIntervalPs minimum time between two requests entering the pipeline, picoseconds, ≥ 0
  * @param prefetch whether the MDD's prefetch hint is honoured (a miss then also fetches the next PTE line)
+ * @param reuseMdhs whether a deregistered MDH may be handed out again (true, the hardware's behaviour: after 4,095
+ *     further registrations a stale handle then reaches the new owner's memory with status OK); false makes every
+ *     MDH single-use, so a stale handle always faults with INVALID_MDH, and registration fails with
+ *     IllegalStateException once all 4,096 handles have been used
  */
 public record IommuConfig(
     int ways,
@@ -50,7 +54,8 @@ public record IommuConfig(
     long pteFetchLatencyPs,
     long hitLatencyPs,
     long issueIntervalPs,
-    boolean prefetch) {
+    boolean prefetch,
+    boolean reuseMdhs) {
 
   /** Default ways per set. */
   public static final int DEFAULT_WAYS = 4;
@@ -122,6 +127,7 @@ public record IommuConfig(
     b.hitLatencyPs = hitLatencyPs;
     b.issueIntervalPs = issueIntervalPs;
     b.prefetch = prefetch;
+    b.reuseMdhs = reuseMdhs;
     return b;
   }
 
@@ -148,6 +154,7 @@ public record IommuConfig(
     private long hitLatencyPs = DEFAULT_HIT_LATENCY_PS;
     private long issueIntervalPs = DEFAULT_ISSUE_INTERVAL_PS;
     private boolean prefetch = true;
+    private boolean reuseMdhs = true;
 
     private Builder() {}
 
@@ -218,9 +225,21 @@ public record IommuConfig(
     }
 
     /** @return the validated configuration */
+    /**
+     * Whether deregistered MDHs are handed out again (default true, as the hardware does); see
+     * {@link IommuConfig#reuseMdhs()}.
+     *
+     * @param v false for single-use handles
+     * @return this builder
+     */
+    public Builder reuseMdhs(boolean v) {
+      this.reuseMdhs = v;
+      return this;
+    }
+
     public IommuConfig build() {
       return new IommuConfig(ways, sets, ptesPerLine, policy, seed, maxInFlight, fetchBuffers, pteFetchLatencyPs,
-          hitLatencyPs, issueIntervalPs, prefetch);
+          hitLatencyPs, issueIntervalPs, prefetch, reuseMdhs);
     }
   }
 }

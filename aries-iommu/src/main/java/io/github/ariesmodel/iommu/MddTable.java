@@ -30,6 +30,27 @@ final class MddTable {
   private long[] leafBase = NO_LONGS;
   private long[] leafEnd = NO_LONGS;
   private int nextMdh;
+  private int[] generation = new int[0];
+  private final boolean reuse;
+
+  /** A table that hands out deregistered MDHs again (the hardware's behaviour). */
+  MddTable() {
+    this(true);
+  }
+
+  /** @param reuse whether a deregistered MDH may be handed out again; false makes every MDH single-use */
+  MddTable(boolean reuse) {
+    this.reuse = reuse;
+  }
+
+  /**
+   * How many registrations an MDH has held: 0 never registered, 1 its first owner, 2 or more means the handle was
+   * reused and an old copy of it now reaches a newer owner.
+   */
+  int generation(int mdh) {
+    NetworkAddresses.checkMdh(mdh);
+    return mdh < generation.length ? generation[mdh] : 0;
+  }
 
   /**
    * The next MDH not holding a valid descriptor, searching round-robin from the one after the last handed out.
@@ -39,12 +60,14 @@ final class MddTable {
   int freeMdh() {
     for (int n = 0; n < CAPACITY; n++) {
       int mdh = (nextMdh + n) & NetworkAddress.MAX_MDH;
-      if (mdh >= mdds.length || mdds[mdh] == null || !mdds[mdh].valid()) {
+      boolean free = mdh >= mdds.length || mdds[mdh] == null || !mdds[mdh].valid();
+      if (free && (reuse || mdh >= generation.length || generation[mdh] == 0)) {
         nextMdh = (mdh + 1) & NetworkAddress.MAX_MDH;
         return mdh;
       }
     }
-    throw new IllegalStateException("no free MDH: all 4096 memory domain descriptors are registered");
+    throw new IllegalStateException(reuse ? "no free MDH: all 4096 memory domain descriptors are registered"
+        : "no unused MDH: all 4096 handles have been used once and IommuConfig.reuseMdhs is false");
   }
 
   /** Stores a descriptor and the tables {@link PageTableBuilder} built for it, under {@code d.mdh()}. */
@@ -52,6 +75,7 @@ final class MddTable {
     int mdh = d.mdh();
     ensureCapacity(mdh);
     mdds[mdh] = d;
+    generation[mdh]++;
     dataBase[mdh] = tables.data();
     directoryBase[mdh] = tables.directory();
     leafBase[mdh] = tables.leaf();
@@ -68,6 +92,7 @@ final class MddTable {
     directoryBase = Arrays.copyOf(directoryBase, n);
     leafBase = Arrays.copyOf(leafBase, n);
     leafEnd = Arrays.copyOf(leafEnd, n);
+    generation = Arrays.copyOf(generation, n);
   }
 
   /** @return the descriptor at an MDH (valid or invalidated), or null when that MDH was never registered */

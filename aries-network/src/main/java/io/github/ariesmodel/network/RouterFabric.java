@@ -509,6 +509,11 @@ public final class RouterFabric implements Fabric {
   }
 
   @Override
+  public void attachOnDemand(java.util.function.IntConsumer attacher) {
+    endpoints.attachOnDemand(attacher);
+  }
+
+  @Override
   public boolean inject(Packet packet) {
     endpoints.checkPacket(packet);
     int node = packet.sourceNode();

@@ -117,7 +117,10 @@ public final class Topologies {
         if (eq <= 0) {
           throw new IllegalArgumentException("topology option must be key=value but was \"" + part + "\" in " + spec);
         }
-        kv.put(part.substring(0, eq).trim(), part.substring(eq + 1).trim());
+        String key = part.substring(0, eq).trim();
+        if (kv.put(key, part.substring(eq + 1).trim()) != null) {
+          throw new IllegalArgumentException("topology option " + key + " is given twice in " + spec);
+        }
       }
     }
     Dragonfly.Builder b;
@@ -170,7 +173,21 @@ public final class Topologies {
     if (!kv.isEmpty()) {
       throw new IllegalArgumentException("topology options " + kv.keySet() + " are unknown for " + kind);
     }
-    return b.build();
+    try {
+      return b.build();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(userNames(e.getMessage()), e);
+    }
+  }
+
+  /** The builder's messages name its fields; a topology spec's user knows the spec's option names. */
+  private static String userNames(String message) {
+    String m = message == null ? "invalid topology" : message;
+    for (String[] r : new String[][] {{"nodesPerRouter", "nodes"}, {"columns", "cols"}, {"rank2Links", "rank2"},
+        {"globalPorts", "h"}, {"linksPerPair", "links"}}) {
+      m = m.replace(r[0], r[1]);
+    }
+    return "topology option " + m;
   }
 
   private static int intOf(Map<String, String> kv, String key, Integer dflt) {
@@ -191,7 +208,12 @@ public final class Topologies {
   private static double doubleOf(Map<String, String> kv, String key) {
     String v = kv.get(key);
     try {
-      return Double.parseDouble(v);
+      double x = Double.parseDouble(v);
+      if (!Double.isFinite(x)) {
+        throw new IllegalArgumentException("topology option " + key + " must be a finite number but was \"" + v
+            + "\"");
+      }
+      return x;
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("topology option " + key + " must be a number but was \"" + v + "\"", e);
     }

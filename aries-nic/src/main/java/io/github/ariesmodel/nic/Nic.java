@@ -5,6 +5,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 import io.github.ariesmodel.core.MemoryDomainDescriptor;
 import io.github.ariesmodel.core.MemoryRegistration;
 import io.github.ariesmodel.core.packet.Packet;
+import io.github.ariesmodel.core.sim.ConcurrentUseCheck;
 import io.github.ariesmodel.core.spi.AddressTranslation;
 import io.github.ariesmodel.core.spi.Fabric;
 import io.github.ariesmodel.core.spi.FabricEndpoint;
@@ -60,6 +61,8 @@ public final class Nic implements FabricEndpoint {
   private final HostMemory memory;
   private final AddressTranslation translation;
   private final Fabric fabric;
+  /** Catches two threads using this NIC at once (see {@link ConcurrentUseCheck} for what it accepts). */
+  private final ConcurrentUseCheck inUse;
   private final NicConfig config;
   private final NicStatistics stats = new NicStatistics();
   private CompletionListener listener;
@@ -100,6 +103,7 @@ public final class Nic implements FabricEndpoint {
     this.translation = translation;
     this.fabric = fabric;
     this.config = config;
+    this.inUse = new ConcurrentUseCheck("Nic of node " + nodeId);
     fabric.attach(nodeId, this);
   }
 
@@ -118,7 +122,7 @@ public final class Nic implements FabricEndpoint {
     injector.issuePipeline(issue);
     AmoUnit amoUnit = new AmoUnit(scheduler, memory, config, accesses, completions, injector, stats);
     target = new TargetEngine(scheduler, memory, translation, config.timing(), host, accesses, completions, injector,
-        amoUnit, stats);
+        amoUnit, stats, config.protectionTag(), config.protectionKey());
     responses = new ResponseEngine(nodeId, scheduler, memory, translation, config, host, accesses, transactions);
   }
 
@@ -144,13 +148,20 @@ public final class Nic implements FabricEndpoint {
    * @return the descriptor; its {@code mdh()} names the memory in posts and network addresses
    */
   public MemoryDomainDescriptor register(MemoryRegistration registration) {
-    checkArgument(registration != null, "registration must not be null");
-    if (registration.completionQueue() != MemoryDomainDescriptor.NO_CQ) {
-      checkArgument(completionQueue(registration.completionQueue()) != null,
-          "registration.completionQueue must name a CQ of node %s but was %s", nodeId,
-          registration.completionQueue());
+    boolean entered = inUse.enter();
+    try {
+      checkArgument(registration != null, "registration must not be null");
+      if (registration.completionQueue() != MemoryDomainDescriptor.NO_CQ) {
+        checkArgument(completionQueue(registration.completionQueue()) != null,
+            "registration.completionQueue must name a CQ of node %s but was %s", nodeId,
+            registration.completionQueue());
+      }
+      return translation.register(registration);
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
     }
-    return translation.register(registration);
   }
 
   /**
@@ -159,7 +170,14 @@ public final class Nic implements FabricEndpoint {
    * @param mdh a registered MDH
    */
   public void deregister(int mdh) {
-    translation.deregister(mdh);
+    boolean entered = inUse.enter();
+    try {
+      translation.deregister(mdh);
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
+    }
   }
 
   /**
@@ -232,13 +250,20 @@ public final class Nic implements FabricEndpoint {
    *     naturally aligned, an AMO length other than its width, a remote range past 2^40
    */
   public void post(Post post) {
-    checkArgument(post != null, "post must not be null");
-    if (validator == null) {
-      build();
+    boolean entered = inUse.enter();
+    try {
+      checkArgument(post != null, "post must not be null");
+      if (validator == null) {
+        build();
+      }
+      Post p = validator.validate(post);
+      stats.posts++;
+      transactions.accept(p);
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
     }
-    Post p = validator.validate(post);
-    stats.posts++;
-    transactions.accept(p);
   }
 
   /**
@@ -249,14 +274,21 @@ public final class Nic implements FabricEndpoint {
    */
   @Override
   public void deliver(long nowPs, Packet packet) {
-    if (target == null) {
-      build();
-    }
-    stats.received(packet);
-    if (packet.isRequest()) {
-      target.receive(nowPs, packet);
-    } else {
-      responses.receive(nowPs, packet);
+    boolean entered = inUse.enter();
+    try {
+      if (target == null) {
+        build();
+      }
+      stats.received(packet);
+      if (packet.isRequest()) {
+        target.receive(nowPs, packet);
+      } else {
+        responses.receive(nowPs, packet);
+      }
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
     }
   }
 

@@ -39,7 +39,9 @@ final class TargetEngine {
 
   TargetEngine(Scheduler scheduler, HostMemory memory, AddressTranslation translation, NicTiming timing,
       HostLink host, AccessPool accesses, CompletionWriter completions, Injector injector, AmoUnit amoUnit,
-      NicStatistics stats) {
+      NicStatistics stats, int protectionTag, int protectionKey) {
+    this.protectionTag = protectionTag;
+    this.protectionKey = protectionKey;
     this.scheduler = scheduler;
     this.memory = memory;
     this.host = host;
@@ -55,6 +57,12 @@ final class TargetEngine {
     this.amoTranslated = new AmoTranslated(translation);
   }
 
+  /** PTAG of this NIC's protection domain, which its completion queues belong to. */
+  private final int protectionTag;
+
+  /** PKEY of this NIC's protection domain. */
+  private final int protectionKey;
+
   /** A request has arrived from the fabric: it enters the request pipeline. */
   void receive(long now, Packet request) {
     long start = Math.max(now, freeAt);
@@ -68,6 +76,12 @@ final class TargetEngine {
       CompletionQueue q = completions.queue(p.mdh());
       if (q == null || p.dataLength() != 8) {
         respondError(now, p, Status.INVALID_MDH);
+        return;
+      }
+      // A CQ belongs to its NIC's protection domain: a CQ write is checked like a PUT against a registration,
+      // after the handle (same order as MemoryDomainDescriptor.check), so another job cannot forge events.
+      if (p.protectionTag() != protectionTag || p.protectionKey() != protectionKey) {
+        respondError(now, p, Status.PROTECTION_VIOLATION);
         return;
       }
       long value = LittleEndian.getLong(p.data()) & Post.MAX_CQ_WRITE_VALUE;

@@ -76,7 +76,7 @@ final class StageRig {
     injector.issuePipeline(issue);
     amoUnit = new AmoUnit(loop, memory, config, accesses, completions, injector, stats);
     target = new TargetEngine(loop, memory, translation, config.timing(), host, accesses, completions, injector,
-        amoUnit, stats);
+        amoUnit, stats, config.protectionTag(), config.protectionKey());
     responses = new ResponseEngine(0, loop, memory, translation, config, host, accesses, table);
   }
 

@@ -95,6 +95,8 @@ public final class AriesSystem {
     this.flatLatencyPs = b.flatLatencyPs;
     this.nodes = new Node[topology.nodeCount()];
     this.translatorFactory = b.translatorFactory;
+    // Every node id names a node: one nobody touched yet is built when the first packet reaches it.
+    fabric.attachOnDemand(id -> node(id));
   }
 
   /** Makes a user's fabric for a system (the port every NIC is attached to). */
@@ -164,6 +166,11 @@ public final class AriesSystem {
   /** @return number of nodes */
   public int nodeCount() {
     return nodes.length;
+  }
+
+  /** @return each node's physical memory, bytes */
+  public long nodeMemoryBytes() {
+    return nodeMemoryBytes;
   }
 
   /** @return nodes built so far */

@@ -1,8 +1,16 @@
 package io.github.ariesmodel.cli.config;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.TSFBuilder;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
+import io.github.ariesmodel.core.Texts;
 import io.github.ariesmodel.core.SimTime;
 import io.github.ariesmodel.iommu.BuiltInPolicy;
 import io.github.ariesmodel.iommu.IommuConfig;
@@ -60,24 +68,71 @@ public record RunConfig(SystemSpec spec, String workload, Params params) {
    *
    * @param file a {@code .json}, {@code .yaml} or {@code .yml} file
    * @return the configuration
-   * @throws IOException when the file cannot be read or parsed
-   * @throws IllegalArgumentException naming the key, the allowed values and the value when a setting is wrong
+   * @throws IOException when the file cannot be read or parsed, holds a duplicate key, nests deeper than
+   *     {@link #MAX_NESTING} or has a number longer than {@link #MAX_NUMBER_CHARS} characters
+   * @throws IllegalArgumentException naming the key, the allowed values and the value when a setting is wrong; when
+   *     the file is larger than {@link #MAX_FILE_BYTES}; when a YAML file uses anchors or aliases
    */
   public static RunConfig read(Path file) throws IOException {
     String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
-    ObjectMapper mapper;
-    if (name.endsWith(".yaml") || name.endsWith(".yml")) {
-      mapper = new ObjectMapper(new YAMLFactory());
-    } else if (name.endsWith(".json")) {
-      mapper = new ObjectMapper();
-    } else {
-      throw new IllegalArgumentException("config file must end in .json, .yaml or .yml but was " + file);
+    boolean yaml = name.endsWith(".yaml") || name.endsWith(".yml");
+    if (!yaml && !name.endsWith(".json")) {
+      throw new IllegalArgumentException("config file must end in .json, .yaml or .yml but was "
+          + Texts.abbreviate(file.toString()));
     }
-    JsonNode root = mapper.readTree(Files.readString(file));
+    long size = Files.size(file);
+    if (size > MAX_FILE_BYTES) {
+      throw new IllegalArgumentException("a configuration file may hold at most " + MAX_FILE_BYTES + " bytes but "
+          + Texts.abbreviate(file.toString()) + " holds " + size);
+    }
+    String text = Files.readString(file);
+    ObjectMapper mapper = yaml ? new ObjectMapper(strict(YAMLFactory.builder()).build())
+        : new ObjectMapper(strict(JsonFactory.builder()).build());
+    mapper.enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
+    if (yaml) {
+      refuseAliases(mapper, text);
+    }
+    JsonNode root = mapper.readTree(text);
     try {
       return from(root);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Largest configuration file read: a run's settings fit in a few kilobytes. */
+  public static final long MAX_FILE_BYTES = 1 << 20;
+
+  /** Deepest nesting of a configuration: the schema uses two levels. */
+  public static final int MAX_NESTING = 16;
+
+  /** Longest number literal accepted: enough for any long or double. */
+  public static final int MAX_NUMBER_CHARS = 40;
+
+  /**
+   * Duplicate keys are errors (a later value silently replacing an earlier one hides a typo); nesting and number
+   * length are bounded so that a hostile file fails with one line instead of exhausting the stack or the CPU.
+   */
+  private static <F extends TSFBuilder<?, ?>> F strict(F builder) {
+    builder.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
+    builder.streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING)
+        .maxNumberLength(MAX_NUMBER_CHARS).build());
+    return builder;
+  }
+
+  /**
+   * YAML anchors and aliases are refused: Jackson reads an alias as the literal anchor name, which would silently
+   * give a setting the wrong value, and the schema has nothing worth sharing.
+   */
+  private static void refuseAliases(ObjectMapper mapper, String text) throws IOException {
+    try (JsonParser p = mapper.getFactory().createParser(text)) {
+      YAMLParser y = (YAMLParser) p;
+      while (y.nextToken() != null) {
+        if (y.isCurrentAlias() || y.getObjectId() != null) {
+          throw new IllegalArgumentException("YAML anchors and aliases (&name, *name) are not supported; write the"
+              + " value out (line " + y.currentLocation().getLineNr() + ")");
+        }
+      }
     }
   }
 
@@ -116,7 +171,7 @@ public record RunConfig(SystemSpec spec, String workload, Params params) {
         Map.Entry<String, JsonNode> e = it.next();
         if (!e.getValue().isValueNode()) {
           throw new IllegalArgumentException("params." + e.getKey() + " must be a single value but was "
-              + e.getValue());
+              + Texts.abbreviate(e.getValue().toString()));
         }
         params.put(e.getKey(), e.getValue().asText());
       }
@@ -193,7 +248,8 @@ public record RunConfig(SystemSpec spec, String workload, Params params) {
 
   private static void object(JsonNode n, String where) {
     if (!n.isObject()) {
-      throw new IllegalArgumentException(where + " must be a mapping of keys to values but was " + n);
+      throw new IllegalArgumentException(where + " must be a mapping of keys to values but was "
+          + Texts.abbreviate(n.toString()));
     }
   }
 
@@ -214,7 +270,7 @@ public record RunConfig(SystemSpec spec, String workload, Params params) {
       return def;
     }
     if (!v.isTextual()) {
-      throw new IllegalArgumentException(key + " must be text but was " + v);
+      throw new IllegalArgumentException(key + " must be text but was " + Texts.abbreviate(v.toString()));
     }
     return v.asText();
   }
@@ -228,9 +284,9 @@ public record RunConfig(SystemSpec spec, String workload, Params params) {
     if (v == null) {
       return def;
     }
-    if (!v.isIntegralNumber()) {
+    if (!v.isIntegralNumber() || !v.canConvertToLong()) {
       throw new IllegalArgumentException(prefix + key + " must be an integer in [" + min + ", " + max + "] but was "
-          + v);
+          + Texts.abbreviate(v.toString()));
     }
     long x = v.asLong();
     if (x < min || x > max) {
@@ -246,7 +302,7 @@ public record RunConfig(SystemSpec spec, String workload, Params params) {
     }
     if (!v.isNumber()) {
       throw new IllegalArgumentException(prefix + key + " must be a number in [" + min + ", " + max + "] but was "
-          + v);
+          + Texts.abbreviate(v.toString()));
     }
     double x = v.asDouble();
     if (!(x >= min && x <= max)) {
@@ -258,7 +314,8 @@ public record RunConfig(SystemSpec spec, String workload, Params params) {
   private static boolean bool(JsonNode n, String key, String prefix) {
     JsonNode v = n.get(key);
     if (!v.isBoolean()) {
-      throw new IllegalArgumentException(prefix + key + " must be true or false but was " + v);
+      throw new IllegalArgumentException(prefix + key + " must be true or false but was "
+          + Texts.abbreviate(v.toString()));
     }
     return v.asBoolean();
   }

@@ -61,7 +61,8 @@ public final class HtmlReport {
     if (parent != null) {
       Files.createDirectories(parent);
     }
-    Files.writeString(html, toHtml(), StandardCharsets.UTF_8);
+    String text = toHtml();
+    AtomicFiles.writeText(html, w -> w.write(text));
   }
 
   /** @return the whole HTML document */

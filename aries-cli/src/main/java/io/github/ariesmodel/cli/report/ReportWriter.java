@@ -27,7 +27,12 @@ public final class ReportWriter {
   private ReportWriter() {}
 
   /**
-   * Writes everything.
+   * Writes everything, so that a reader never mistakes a failed run for a finished one: every file is first
+   * written into a hidden staging directory inside {@code dir}; a previous run's {@code results.json} is removed
+   * before anything moves; then the new files are renamed into place, {@code results.json} last, so its presence
+   * marks a finished run. The previous run's CSV tables, plots and report (files this writer owns: {@code *.csv},
+   * {@code *.png}, {@code report.html}) that the new run does not write are removed, so a directory never mixes
+   * two runs. Whether {@code dir} may be reused at all is the caller's decision.
    *
    * @param results the results
    * @param plots the plots to draw from its tables
@@ -36,23 +41,85 @@ public final class ReportWriter {
    *     files per seed)
    * @param title the HTML report's title
    * @return the HTML report's path
-   * @throws IOException when a file cannot be written
+   * @throws IOException when a file cannot be written (then {@code dir} holds no {@code results.json})
    */
   public static Path write(Results results, List<PlotSpec> plots, Path dir, boolean includeWallClock, String title)
       throws IOException {
     Files.createDirectories(dir);
-    ResultsJson.write(results, dir.resolve("results.json"), includeWallClock);
-    ResultsCsv.write(results, dir);
-    HtmlReport.Builder html = HtmlReport.builder(includeWallClock ? results : results.withoutWallClock()).title(title);
-    for (PlotSpec p : plots) {
-      Path png = dir.resolve(p.file());
-      if (draw(results, p, png)) {
-        html.plot(p.caption(), png);
+    Path stage = Files.createTempDirectory(dir, AtomicFiles.TEMP_PREFIX);
+    try {
+      ResultsCsv.write(results, stage);
+      HtmlReport.Builder html = HtmlReport.builder(includeWallClock ? results : results.withoutWallClock()).title(title);
+      for (PlotSpec p : plots) {
+        Path png = stage.resolve(p.file());
+        if (draw(results, p, png)) {
+          html.plot(p.caption(), png);
+        }
       }
+      html.build().write(stage.resolve(REPORT));
+      ResultsJson.write(results, stage.resolve(RESULTS), includeWallClock);
+      Files.deleteIfExists(dir.resolve(RESULTS));
+      List<Path> fresh = new ArrayList<>();
+      try (java.util.stream.Stream<Path> s = Files.list(stage)) {
+        s.filter(f -> !f.getFileName().toString().startsWith(AtomicFiles.TEMP_PREFIX)).sorted().forEach(fresh::add);
+      }
+      removeStale(dir, fresh);
+      for (Path f : fresh) {
+        if (!f.getFileName().toString().equals(RESULTS)) {
+          AtomicFiles.move(f, dir.resolve(f.getFileName().toString()));
+        }
+      }
+      AtomicFiles.move(stage.resolve(RESULTS), dir.resolve(RESULTS));
+    } finally {
+      deleteTree(stage);
     }
-    Path report = dir.resolve("report.html");
-    html.build().write(report);
-    return report;
+    return dir.resolve(REPORT);
+  }
+
+  /** The results file; its presence marks a finished run. */
+  public static final String RESULTS = "results.json";
+
+  /** The HTML report's file name. */
+  public static final String REPORT = "report.html";
+
+  /**
+   * Whether a file name is one this writer produces ({@code results.json}, {@code report.html}, {@code *.csv},
+   * {@code *.png}).
+   *
+   * @param name a file name
+   * @return whether a run's report could have written it
+   */
+  public static boolean owns(String name) {
+    return name.equals(RESULTS) || name.equals(REPORT) || name.endsWith(".csv") || name.endsWith(".png");
+  }
+
+  private static void removeStale(Path dir, List<Path> fresh) throws IOException {
+    java.util.Set<String> keep = new java.util.HashSet<>();
+    for (Path f : fresh) {
+      keep.add(f.getFileName().toString());
+    }
+    List<Path> stale = new ArrayList<>();
+    try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+      s.filter(f -> Files.isRegularFile(f) && owns(f.getFileName().toString())
+          && !keep.contains(f.getFileName().toString())).forEach(stale::add);
+    }
+    for (Path f : stale) {
+      Files.deleteIfExists(f);
+    }
+  }
+
+  private static void deleteTree(Path stage) throws IOException {
+    if (!Files.exists(stage)) {
+      return;
+    }
+    List<Path> all = new ArrayList<>();
+    try (java.util.stream.Stream<Path> s = Files.walk(stage)) {
+      s.forEach(all::add);
+    }
+    java.util.Collections.reverse(all);
+    for (Path f : all) {
+      Files.deleteIfExists(f);
+    }
   }
 
   /** Draws one plot; returns false (and draws nothing) when its table has no rows. */

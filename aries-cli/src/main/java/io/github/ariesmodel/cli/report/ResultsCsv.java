@@ -39,16 +39,12 @@ public final class ResultsCsv {
     List<Path> written = new ArrayList<>();
     for (ResultTable t : results.tables()) {
       Path f = directory.resolve(t.name() + ".csv");
-      try (Writer w = Files.newBufferedWriter(f, StandardCharsets.UTF_8)) {
-        writeTable(t, w);
-      }
+      AtomicFiles.writeText(f, w -> writeTable(t, w));
       written.add(f);
     }
     if (!results.metrics().isEmpty()) {
       Path f = directory.resolve(METRICS_FILE);
-      try (Writer w = Files.newBufferedWriter(f, StandardCharsets.UTF_8)) {
-        writeMetrics(results.metrics(), w);
-      }
+      AtomicFiles.writeText(f, w -> writeMetrics(results.metrics(), w));
       written.add(f);
     }
     return written;

@@ -55,9 +55,7 @@ public final class ResultsJson {
     if (parent != null) {
       Files.createDirectories(parent);
     }
-    try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-      write(results, w, includeWallClock);
-    }
+    AtomicFiles.writeText(file, w -> write(results, w, includeWallClock));
   }
 
   /**

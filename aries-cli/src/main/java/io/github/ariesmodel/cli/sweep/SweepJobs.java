@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -26,8 +27,22 @@ public final class SweepJobs {
    * @param name name used with {@code --job}
    * @param description one line for {@code sweep --list-jobs}
    * @param job the job: parameters to results, deterministic in the parameters
+   * @param check checks a point's parameters without running it (throws IllegalArgumentException); run on every
+   *     point before the first simulation starts
    */
-  public record Job(String name, String description, Function<Map<String, String>, Results> job) {
+  public record Job(String name, String description, Function<Map<String, String>, Results> job,
+      Consumer<Map<String, String>> check) {
+
+    /**
+     * A job whose points are only checked when they run.
+     *
+     * @param name name used with {@code --job}
+     * @param description one line
+     * @param job the job
+     */
+    public Job(String name, String description, Function<Map<String, String>, Results> job) {
+      this(name, description, job, p -> { });
+    }
 
     /**
      * Validates the entry.
@@ -41,6 +56,7 @@ public final class SweepJobs {
       }
       Objects.requireNonNull(description, "description");
       Objects.requireNonNull(job, "job");
+      Objects.requireNonNull(check, "check");
     }
   }
 
@@ -54,8 +70,10 @@ public final class SweepJobs {
     SweepJobs j = new SweepJobs();
     for (Workloads w : Workloads.values()) {
       Workload workload = w.create();
-      j.register(workload.name(), workload.description() + " (system, routing, seed, fabric, translator set the"
-          + " system; other parameters go to the workload)", point -> WorkloadRun.sweepPoint(w.create(), point));
+      Job job = new Job(workload.name(), workload.description() + " (system, routing, seed, fabric, translator set"
+          + " the system; other parameters go to the workload)", point -> WorkloadRun.sweepPoint(w.create(), point),
+          point -> WorkloadRun.checkSweepPoint(workload, point));
+      j.add(job);
     }
     return j;
   }
@@ -70,9 +88,19 @@ public final class SweepJobs {
    * @throws IllegalArgumentException when a job of that name is registered
    */
   public SweepJobs register(String name, String description, Function<Map<String, String>, Results> job) {
-    Job entry = new Job(name, description, job);
-    if (jobs.putIfAbsent(name, entry) != null) {
-      throw new IllegalArgumentException("a sweep job named \"" + name + "\" is already registered");
+    return add(new Job(name, description, job));
+  }
+
+  /**
+   * Registers a job with its point check.
+   *
+   * @param job the job
+   * @return this registry
+   * @throws IllegalArgumentException when a job of that name is registered
+   */
+  public SweepJobs add(Job job) {
+    if (jobs.putIfAbsent(job.name(), job) != null) {
+      throw new IllegalArgumentException("a sweep job named \"" + job.name() + "\" is already registered");
     }
     return this;
   }

@@ -1,5 +1,7 @@
 package io.github.ariesmodel.cli.sweep;
 
+import io.github.ariesmodel.core.Texts;
+
 import io.github.ariesmodel.cli.report.Column;
 import io.github.ariesmodel.cli.report.Metric;
 import io.github.ariesmodel.cli.report.ResultTable;
@@ -186,6 +188,12 @@ public final class SweepMerge {
         String v = m.parameters().get(p.name());
         if (v == null) {
           throw new IllegalArgumentException("point " + idx + where(files, idx) + " lacks parameter " + p.name());
+        }
+        String expected = spec.point(idx).parameters().get(p.name());
+        if (!v.equals(expected)) {
+          // An edited or mislabelled point file would give two rows with the same coordinates.
+          throw new IllegalArgumentException("point " + idx + where(files, idx) + " has " + p.name() + "="
+              + Texts.abbreviate(v) + " but the sweep's point " + idx + " has " + p.name() + "=" + expected);
         }
         row.add(typed(v, columnTypeOf(p)));
       }

@@ -36,7 +36,7 @@ public final class Params {
    *
    * @param pairs e.g. {@code ["sizes=8,64", "iterations=5"]}
    * @return the parameters
-   * @throws IllegalArgumentException quoting a pair that has no '='
+   * @throws IllegalArgumentException quoting a pair that has no '=', or naming a parameter given twice
    */
   public static Params parse(List<String> pairs) {
     Map<String, String> m = new LinkedHashMap<>();
@@ -45,7 +45,10 @@ public final class Params {
       if (eq <= 0) {
         throw new IllegalArgumentException("parameter must look like name=value but was \"" + p + "\"");
       }
-      m.put(p.substring(0, eq).trim(), p.substring(eq + 1).trim());
+      String name = p.substring(0, eq).trim();
+      if (m.put(name, p.substring(eq + 1).trim()) != null) {
+        throw new IllegalArgumentException("parameter " + name + " is given twice; give each parameter once");
+      }
     }
     return new Params(m);
   }

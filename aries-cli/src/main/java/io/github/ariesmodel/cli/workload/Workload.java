@@ -1,5 +1,7 @@
 package io.github.ariesmodel.cli.workload;
 
+import io.github.ariesmodel.system.AriesSystem;
+
 import io.github.ariesmodel.cli.system.SystemSpec;
 import java.util.Map;
 
@@ -27,6 +29,19 @@ public interface Workload {
    * @return the report
    */
   WorkloadReport run(SystemSpec spec, Params params, Progress progress);
+
+  /**
+   * Checks what can be checked without simulating (a sweep calls it on every point before the first runs): by
+   * default that every parameter name is known; a workload whose needs can be computed up front (memory against a
+   * node's) checks them too.
+   *
+   * @param system the system the point would run on
+   * @param params the point's parameters
+   * @throws IllegalArgumentException naming the parameter, the limit and the value
+   */
+  default void check(AriesSystem system, Params params) {
+    params.checkAllUsed(parameters().keySet());
+  }
 
   /**
    * Runs the workload without progress reports.

@@ -81,6 +81,26 @@ public record WorkloadRun(Results results, List<PlotSpec> plots) {
    */
   public static Results sweepPoint(Workload w, Map<String, String> point) {
     Map<String, String> rest = new LinkedHashMap<>(point);
+    SystemSpec spec = sweepSystem(rest);
+    return run(w, spec, Params.of(rest), "sweep --job " + w.name()).results();
+  }
+
+  /**
+   * Checks a sweep point without simulating: the system keys must build a system (topology, routing, fabric and
+   * translator names) and the rest must pass the workload's {@link Workload#check} (known names, needs computable
+   * up front). Other ranges of the workload's own parameters are checked when it runs.
+   *
+   * @param w the workload
+   * @param point the point's parameters
+   * @throws IllegalArgumentException naming the bad key or value
+   */
+  public static void checkSweepPoint(Workload w, Map<String, String> point) {
+    Map<String, String> rest = new LinkedHashMap<>(point);
+    w.check(sweepSystem(rest).build(), Params.of(rest));
+  }
+
+  /** Removes the system keys from a point and builds the spec they describe. */
+  private static SystemSpec sweepSystem(Map<String, String> rest) {
     String system = rest.remove("system");
     String routing = rest.remove("routing");
     String seed = rest.remove("seed");
@@ -91,7 +111,7 @@ public record WorkloadRun(Results results, List<PlotSpec> plots) {
         seed == null ? 1 : parseSeed(seed), SystemSpec.parseFabric(fabric == null ? "routers" : fabric),
         SystemSpec.parseTranslator(translator == null ? "iommu" : translator), IommuConfig.defaults(),
           NicConfig.defaults(), null);
-    return run(w, spec, Params.of(rest), "sweep --job " + w.name()).results();
+    return spec;
   }
 
   private static long parseSeed(String text) {

@@ -12,6 +12,7 @@ import io.github.ariesmodel.core.spi.FabricEndpoint;
 public final class FabricEndpoints {
 
   private final FabricEndpoint[] endpoints;
+  private java.util.function.IntConsumer onDemand;
 
   /**
    * A table for a fabric of {@code nodeCount} nodes.
@@ -76,11 +77,25 @@ public final class FabricEndpoints {
    */
   public FabricEndpoint endpointFor(Packet p) {
     FabricEndpoint e = endpoints[p.destinationNode()];
+    if (e == null && onDemand != null) {
+      onDemand.accept(p.destinationNode());
+      e = endpoints[p.destinationNode()];
+    }
     if (e == null) {
       throw new IllegalStateException("packet for node " + p.destinationNode() + " which has no endpoint attached: "
           + p);
     }
     return e;
+  }
+
+  /**
+   * Installs the callback {@link Fabric#attachOnDemand} describes: {@link #endpointFor} calls it for a destination
+   * with no endpoint, then looks again.
+   *
+   * @param attacher attaches the endpoint of the node it is given, or null for none
+   */
+  public void attachOnDemand(java.util.function.IntConsumer attacher) {
+    this.onDemand = attacher;
   }
 
   /**

@@ -63,6 +63,11 @@ public final class IdealFabric implements Fabric {
   }
 
   @Override
+  public void attachOnDemand(java.util.function.IntConsumer attacher) {
+    endpoints.attachOnDemand(attacher);
+  }
+
+  @Override
   public boolean inject(Packet packet) {
     endpoints.checkPacket(packet);
     long now = scheduler.now();

@@ -175,7 +175,9 @@ public final class SparsePhysicalMemory implements HostMemory {
   private byte[] find(long pageNumber) {
     int mask = keys.length - 1;
     int i = slot(pageNumber, mask);
-    while (true) {
+    // The table is never full (load ≤ 3/4), so a probe reaches an empty slot within keys.length steps; one that
+    // does not saw a table torn by another thread's rehash, which would otherwise spin forever.
+    for (int probes = 0; probes <= mask; probes++) {
       long k = keys[i];
       if (k == pageNumber) {
         return pages[i];
@@ -185,6 +187,9 @@ public final class SparsePhysicalMemory implements HostMemory {
       }
       i = (i + 1) & mask;
     }
+    throw new IllegalStateException("SparsePhysicalMemory's page table is inconsistent: it was used from two"
+        + " threads at once, but it is not thread-safe (use one thread, or hand control over as the process"
+        + " runner does)");
   }
 
   private byte[] materialize(long pageNumber) {
@@ -204,7 +209,11 @@ public final class SparsePhysicalMemory implements HostMemory {
   private void insert(long pageNumber, byte[] page) {
     int mask = keys.length - 1;
     int i = slot(pageNumber, mask);
-    while (keys[i] != -1L) {
+    for (int probes = 0; keys[i] != -1L; probes++) {
+      if (probes > mask) {
+        throw new IllegalStateException("SparsePhysicalMemory's page table is full: it was used from two threads"
+            + " at once, but it is not thread-safe");
+      }
       i = (i + 1) & mask;
     }
     keys[i] = pageNumber;

@@ -33,6 +33,16 @@ public interface Fabric {
   void attach(int nodeId, FabricEndpoint endpoint);
 
   /**
+   * Lets a system build nodes on demand: when a packet arrives for a node with no endpoint, a fabric that supports
+   * this calls {@code attacher} with the node id first, which must {@link #attach} it. A system whose nodes exist
+   * for every id (built lazily) installs one, so a request to a node nobody touched yet behaves as if the node had
+   * always been there. The default ignores it (such a fabric fails on a packet for an unattached node).
+   *
+   * @param attacher called with a node id; attaches that node's endpoint
+   */
+  default void attachOnDemand(java.util.function.IntConsumer attacher) {}
+
+  /**
    * Offers a packet to the fabric at its source node at the scheduler's current time.
    *
    * @param packet the packet; from now on owned by the fabric until delivered

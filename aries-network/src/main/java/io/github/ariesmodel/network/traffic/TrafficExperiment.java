@@ -46,6 +46,13 @@ public final class TrafficExperiment {
   private final long measurePs;
   private final long extraPs;
   private final boolean drain;
+  private final long drainLimitPs;
+
+  /**
+   * Default bound on a drain, simulated time after the window: 100 µs, far beyond the few µs a healthy network
+   * needs (assumed), so that a livelocking routing stops with {@code drained == false} instead of running forever.
+   */
+  public static final long DEFAULT_DRAIN_LIMIT_PS = 100_000_000L;
   private final int payloadBytes;
   private final Consumer<RouterFabric.Builder> fabricSettings;
 
@@ -61,6 +68,7 @@ public final class TrafficExperiment {
     this.measurePs = b.measurePs;
     this.extraPs = b.extraPs < 0 ? Math.max(b.measurePs, 5_000_000L) : b.extraPs;
     this.drain = b.drain;
+    this.drainLimitPs = b.drainLimitPs;
     this.payloadBytes = b.payloadBytes;
     this.fabricSettings = b.fabricSettings;
   }
@@ -88,6 +96,7 @@ public final class TrafficExperiment {
     private long measurePs = 5_000_000L;
     private long extraPs = -1;
     private boolean drain;
+    private long drainLimitPs = DEFAULT_DRAIN_LIMIT_PS;
     private int payloadBytes = 64;
     private Consumer<RouterFabric.Builder> fabricSettings = b -> { };
 
@@ -184,6 +193,21 @@ public final class TrafficExperiment {
     /** Stop generating after the window and run until the network is empty (the reliability check). @return this */
     public Builder drain() {
       this.drain = true;
+      return this;
+    }
+
+    /**
+     * Bounds a drain: the run stops this long (simulated) after the window even if packets are still moving; the
+     * result then has {@code drained == false} and counts the measured packets not delivered.
+     *
+     * @param ps 1 or more picoseconds
+     * @return this
+     */
+    public Builder drainLimitPs(long ps) {
+      if (ps < 1) {
+        throw new IllegalArgumentException("drainLimitPs must be >= 1 but was " + ps);
+      }
+      this.drainLimitPs = ps;
       return this;
     }
 
@@ -285,7 +309,8 @@ public final class TrafficExperiment {
       loop.scheduleAt(measureEnd, this, null, -2);
       boolean drained = false;
       if (drain) {
-        loop.run();
+        long deadline = measureEnd + drainLimitPs;
+        loop.runWhile(() -> loop.nextEventTime() <= deadline);
         boolean queuesEmpty = true;
         for (ArrayDeque<Packet> q : queues) {
           queuesEmpty &= q.isEmpty();

@@ -218,6 +218,11 @@ public final class PacketTrace {
       }
 
       @Override
+      public void attachOnDemand(java.util.function.IntConsumer attacher) {
+        inner.attachOnDemand(attacher);
+      }
+
+      @Override
       public boolean inject(Packet packet) {
         boolean accepted = inner.inject(packet);
         if (accepted) {

@@ -1,0 +1,95 @@
+package io.github.ariesmodel.cli.report;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * Writes files so that a reader never sees half of one: the content goes to a hidden temporary file in the same
+ * directory, which is then renamed over the target (atomically where the file system allows). A failure (a full
+ * disk, an I/O error) leaves the previous target untouched and no temporary file behind.
+ */
+public final class AtomicFiles {
+
+  /** Prefix of the temporary files and staging directories; never a name the tools write otherwise. */
+  public static final String TEMP_PREFIX = ".aries-partial-";
+
+  private AtomicFiles() {}
+
+  /** Writes a file's content to a path. */
+  @FunctionalInterface
+  public interface Content {
+    /**
+     * Writes the content.
+     *
+     * @param file where to write
+     * @throws IOException when writing fails
+     */
+    void writeTo(Path file) throws IOException;
+  }
+
+  /** Writes text to a writer. */
+  @FunctionalInterface
+  public interface Text {
+    /**
+     * Writes the text.
+     *
+     * @param out the writer (closed by the caller)
+     * @throws IOException when writing fails
+     */
+    void writeTo(Writer out) throws IOException;
+  }
+
+  /**
+   * Writes a file atomically.
+   *
+   * @param target the file to create or replace
+   * @param content writes the content to the path it is given
+   * @throws IOException when writing or renaming fails (the target is then unchanged)
+   */
+  public static void write(Path target, Content content) throws IOException {
+    Path dir = target.toAbsolutePath().getParent();
+    Files.createDirectories(dir);
+    Path tmp = Files.createTempFile(dir, TEMP_PREFIX, ".tmp");
+    try {
+      content.writeTo(tmp);
+      move(tmp, target);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
+  /**
+   * Writes a UTF-8 text file atomically.
+   *
+   * @param target the file to create or replace
+   * @param text writes the text
+   * @throws IOException when writing or renaming fails (the target is then unchanged)
+   */
+  public static void writeText(Path target, Text text) throws IOException {
+    write(target, f -> {
+      try (Writer w = Files.newBufferedWriter(f, StandardCharsets.UTF_8)) {
+        text.writeTo(w);
+      }
+    });
+  }
+
+  /**
+   * Renames a file over another, atomically when the file system can.
+   *
+   * @param from the source
+   * @param to the target, replaced
+   * @throws IOException when the rename fails
+   */
+  public static void move(Path from, Path to) throws IOException {
+    try {
+      Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+}

@@ -1,0 +1,215 @@
+package io.github.ariesmodel.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The cases of issue 14 ("hostile and careless input") that concern the CLI: each gives one line on standard error
+ * and exit status 2 before anything is simulated, or the right result.
+ */
+class HostileInputTest {
+
+  @TempDir Path tmp;
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int aries(String... args) {
+    return AriesCli.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+  }
+
+  private String onlyLine() {
+    String e = err.toString();
+    assertThat(e.lines().count()).as(e).isEqualTo(1);
+    assertThat(e).doesNotContain("\tat ", "Exception");
+    return e.strip();
+  }
+
+  private Path file(String name, String text) throws IOException {
+    return Files.writeString(tmp.resolve(name), text);
+  }
+
+  private String out(String name) {
+    return tmp.resolve(name).toString();
+  }
+
+  @Test
+  void duplicateKeysInJsonAreRefused() throws IOException {
+    Path f = file("dup.json", "{\"seed\": 1, \"seed\": 2}");
+    assertThat(aries("run", "pingpong", "--config", f.toString(), "--out", out("o"))).isEqualTo(2);
+    assertThat(onlyLine()).contains("Duplicate field 'seed'").endsWith("line 1)");
+  }
+
+  @Test
+  void duplicateKeysInYamlAreRefused() throws IOException {
+    Path f = file("dup.yaml", "nic:\n  requestTags: 8\n  requestTags: 16\n");
+    assertThat(aries("run", "pingpong", "--config", f.toString(), "--out", out("o"))).isEqualTo(2);
+    assertThat(onlyLine()).contains("Duplicate field 'requestTags'");
+  }
+
+  @Test
+  void yamlAliasesAndAnchorsAreRefused() throws IOException {
+    Path alias = file("alias.yaml", "system: &s default\nrouting: *s\n");
+    assertThat(aries("run", "--config", alias.toString(), "--out", out("o"))).isEqualTo(2);
+    assertThat(onlyLine()).contains("anchors and aliases");
+  }
+
+  @Test
+  void deepNestingAndHugeNumbersAreOneLine() throws IOException {
+    Path deep = file("deep.json", "{\"params\":".repeat(1000) + "1" + "}".repeat(1000));
+    assertThat(aries("run", "--config", deep.toString(), "--out", out("o"))).isEqualTo(2);
+    assertThat(onlyLine()).contains("nesting depth");
+    err.getBuffer().setLength(0);
+    Path big = file("big.json", "{\"seed\": " + "9".repeat(10_000) + "}");
+    assertThat(aries("run", "--config", big.toString(), "--out", out("o"))).isEqualTo(2);
+    assertThat(onlyLine()).contains("Number value length").hasSizeLessThan(400);
+  }
+
+  @Test
+  void anIntegerBeyondLongIsRefusedNotTruncated() throws IOException {
+    Path f = file("seed.json", "{\"seed\": 18446744073709551617}");
+    assertThat(aries("run", "pingpong", "--config", f.toString(), "--out", out("o"))).isEqualTo(2);
+    assertThat(onlyLine()).contains("seed must be an integer");
+  }
+
+  @Test
+  void configParamsWithoutAWorkloadAreAnErrorNotDropped() throws IOException {
+    Path f = file("nowl.json", "{\"params\": {\"iterations\": 1}}");
+    assertThat(aries("run", "pingpong", "--config", f.toString(), "--out", out("o"))).isEqualTo(2);
+    assertThat(onlyLine()).contains("params but no workload key");
+  }
+
+  @Test
+  void configParamsForAnotherWorkloadAreAnError() throws IOException {
+    Path f = file("gups.json", "{\"workload\": \"gups\", \"params\": {\"updates\": 1}}");
+    assertThat(aries("run", "pingpong", "--config", f.toString(), "--out", out("o"))).isEqualTo(2);
+    assertThat(onlyLine()).contains("params are for workload gups but the run is pingpong");
+  }
+
+  @Test
+  void nanAndInfinityAreRefusedOnEveryFloatingOption() {
+    for (String[] args : new String[][] {{"traffic", "--warmup-us", "NaN"}, {"traffic", "--measure-us", "Infinity"},
+        {"traffic", "--load", "-Infinity"}, {"iommu", "--synthetic", "random:10", "--fetch-latency-ns", "NaN"}}) {
+      err.getBuffer().setLength(0);
+      assertThat(aries(args)).as(String.join(" ", args)).isEqualTo(2);
+      assertThat(onlyLine()).contains("must be a finite number");
+    }
+  }
+
+  @Test
+  void aRepeatedParameterIsRefused() {
+    assertThat(aries("run", "pingpong", "-p", "iterations=1", "-p", "iterations=2", "--out", out("o")))
+        .isEqualTo(2);
+    assertThat(onlyLine()).contains("parameter iterations is given twice");
+  }
+
+  @Test
+  void aRepeatedTopologyKeyIsRefused() {
+    assertThat(aries("run", "pingpong", "--system", "aries:groups=2,groups=3", "--out", out("o"))).isEqualTo(2);
+    assertThat(onlyLine()).contains("topology option groups is given twice");
+  }
+
+  @Test
+  void topologyMessagesNameTheSpecOptionNotTheBuilderField() {
+    assertThat(aries("run", "pingpong", "--system", "aries:groups=2,nodes=99", "--out", out("o"))).isEqualTo(2);
+    assertThat(onlyLine()).contains("topology option nodes must be in [1, 64]").doesNotContain("nodesPerRouter");
+  }
+
+  @Test
+  void trafficWindowMessagesNameTheOption() {
+    assertThat(aries("traffic", "--measure-us", "0")).isEqualTo(2);
+    assertThat(onlyLine()).contains("--measure-us must be").doesNotContain("measurePs");
+  }
+
+  @Test
+  void enumErrorsListTheChoices() {
+    assertThat(aries("run", "pingpong", "--routing", "nope", "--out", out("o"))).isEqualTo(2);
+    assertThat(onlyLine()).contains("minimal").contains("adaptive0");
+    err.getBuffer().setLength(0);
+    assertThat(aries("run", "pingpong", "--fabric", "nope", "--out", out("o"))).isEqualTo(2);
+    assertThat(onlyLine()).contains("routers or ideal");
+  }
+
+  @Test
+  void aTableLargerThanNodeMemoryIsRefusedUpFront() {
+    assertThat(aries("run", "gups", "-p", "table=64G", "--out", out("o"))).isEqualTo(2);
+    assertThat(onlyLine()).contains("table must fit a node's memory").contains("68719476736");
+    assertThat(Files.exists(tmp.resolve("o").resolve("results.json"))).isFalse();
+  }
+
+  @Test
+  void absurdWorkIsRefusedWithTheEstimate() {
+    assertThat(aries("traffic", "--measure-us", "1e9")).isEqualTo(2);
+    assertThat(onlyLine()).contains("estimated work").contains("--allow-long");
+    err.getBuffer().setLength(0);
+    assertThat(aries("iommu", "--synthetic", "random:100G")).isEqualTo(2);
+    assertThat(onlyLine()).contains("107,374,182,400 accesses").contains("--allow-long");
+  }
+
+  @Test
+  void everySweepPointIsCheckedBeforeTheFirstRuns() {
+    Path dir = tmp.resolve("sw");
+    assertThat(aries("sweep", "--job", "pingpong", "--param", "system=default,nope", "--param", "iterations=1",
+        "--out", dir.toString(), "-q")).isEqualTo(2);
+    assertThat(onlyLine()).startsWith("aries sweep: point 1 ").contains("\"nope\"");
+    assertThat(dir.resolve("point-0.json")).doesNotExist();
+  }
+
+  @Test
+  void aSweepPointWhoseTableCannotFitIsRefusedBeforeAnyPointRuns() {
+    Path dir = tmp.resolve("gsw");
+    assertThat(aries("sweep", "--job", "gups", "--param", "table=1K,64G", "--param", "pes=2", "--param",
+        "updates=1", "--out", dir.toString(), "-q")).isEqualTo(2);
+    assertThat(onlyLine()).startsWith("aries sweep: point 1 ").contains("table must fit a node's memory");
+    assertThat(dir.resolve("point-0.json")).doesNotExist();
+  }
+
+  @Test
+  void anOutHoldingAnotherRunIsRefusedUnlessForced() throws IOException {
+    String dir = out("r");
+    assertThat(aries("run", "pingpong", "-p", "sizes=8", "-p", "iterations=1", "--out", dir, "-q")).isEqualTo(0);
+    assertThat(aries("run", "pingpong", "-p", "sizes=8", "-p", "iterations=1", "--out", dir, "-q"))
+        .as("the same command may repeat").isEqualTo(0);
+    assertThat(aries("run", "gups", "-p", "pes=2", "-p", "updates=2", "--out", dir, "-q")).isEqualTo(2);
+    assertThat(onlyLine()).contains("holds the results of another run (\"run pingpong\")").contains("--force");
+    assertThat(aries("run", "gups", "-p", "pes=2", "-p", "updates=2", "--out", dir, "-q", "--force"))
+        .isEqualTo(0);
+    try (var files = Files.list(tmp.resolve("r"))) {
+      assertThat(files.map(f -> f.getFileName().toString()))
+          .as("the forced run leaves none of the old run's files and no staging leftovers")
+          .containsExactlyInAnyOrder("results.json", "report.html", "metrics.csv", "gups.csv");
+    }
+  }
+
+  @Test
+  void reportFilesWithoutResultsAreAnotherRunsLeftovers() throws IOException {
+    Path dir = Files.createDirectories(tmp.resolve("left"));
+    Files.writeString(dir.resolve("report.html"), "");
+    assertThat(aries("run", "pingpong", "-p", "sizes=8", "-p", "iterations=1", "--out", dir.toString(), "-q"))
+        .isEqualTo(2);
+    assertThat(onlyLine()).contains("no results.json");
+  }
+
+  @Test
+  void mergeRefusesToOverwriteItsInputsAndEditedPoints() throws IOException {
+    Path sw = tmp.resolve("sw");
+    assertThat(aries("sweep", "--job", "pingpong", "--param", "sizes=8,64", "--param", "iterations=1", "--out",
+        sw.toString(), "-q")).isEqualTo(0);
+    assertThat(aries("merge", sw.toString(), "--out", sw.resolve("point-0.json").toString())).isEqualTo(2);
+    assertThat(onlyLine()).contains("would overwrite the input point file");
+    err.getBuffer().setLength(0);
+    Path p1 = sw.resolve("point-1.json");
+    String text = Files.readString(p1);
+    String edited = text.replaceFirst("\"sizes\"\\s*:\\s*\"64\"", "\"sizes\" : \"8\"");
+    assertThat(edited).isNotEqualTo(text);
+    Files.writeString(p1, edited);
+    assertThat(aries("merge", sw.toString(), "--out", out("m.json"))).isEqualTo(2);
+    assertThat(onlyLine()).contains("has sizes=8 but the sweep's point 1 has sizes=64");
+  }
+}
