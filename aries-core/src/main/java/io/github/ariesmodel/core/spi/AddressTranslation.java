@@ -16,8 +16,11 @@ import java.util.Optional;
  * <p>Contract. Checks come first and in this order: MDD valid ({@link Status#INVALID_MDH}), offset + length inside
  * the registration ({@link Status#OUT_OF_BOUNDS}), write permission for writes and AMOs ({@link Status#NOT_WRITABLE}),
  * protection tag and key ({@link Status#PROTECTION_VIOLATION}); then the page table ({@link
- * Status#TRANSLATION_FAULT}). A fault is a result, never an exception. Bad arguments (an MDH outside 12 bits, a
- * negative length) are caller mistakes and throw {@link IllegalArgumentException}.
+ * Status#TRANSLATION_FAULT}). A fault is a result, never an exception, and a faulting request writes no memory. Bad
+ * arguments (an MDH outside 12 bits, a negative length) are caller mistakes and throw {@link
+ * IllegalArgumentException}. A registration's pages never share a physical frame with another page or with page
+ * tables. {@code io.github.ariesmodel.testkit.core.AddressTranslationContract} (aries-testkit) checks an
+ * implementation against this contract.
  */
 public interface AddressTranslation {
 
@@ -49,8 +52,9 @@ public interface AddressTranslation {
   Optional<MemoryDomainDescriptor> descriptor(int mdh);
 
   /**
-   * Translates an access, timed: the listener is called through the scheduler when the translation completes (at
-   * once, later, or after a PTE fetch, as the implementation models). Allocation-free in steady state for the IOMMU.
+   * Translates an access, timed: the listener is called once, through the scheduler, when the translation completes
+   * (at once, later, or after a PTE fetch, as the implementation models), never from inside this call, with the
+   * outcome {@link #translateNow} gives for the same request. Allocation-free in steady state for the IOMMU.
    *
    * @param client who asks (statistics are kept per client)
    * @param mdh the memory domain handle, 0..4095

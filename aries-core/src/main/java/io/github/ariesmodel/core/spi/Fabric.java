@@ -8,6 +8,14 @@ import io.github.ariesmodel.core.packet.Packet;
  *
  * <p>Implementations: the dragonfly router fabric in {@code aries-network}, and the ideal fixed-latency {@link
  * io.github.ariesmodel.core.sim.IdealFabric} for tests of the NIC alone.
+ *
+ * <p>Contract. Every accepted packet is delivered exactly once, as the same object with its fields and data
+ * unchanged, to the endpoint of its destination node, through the scheduler at a time no earlier than its injection
+ * (never from inside {@link #inject}); {@link FabricEndpoint#deliver}'s time is the scheduler's {@code now()}. The
+ * port promises no delivery order: an implementation that keeps one says so (the ideal fabric keeps each source's
+ * order; the router fabric keeps a source/destination pair's {@code IN_ORDER} packets in order when it routes by
+ * delivery mode). An endpoint may inject from inside {@code deliver} and {@code injectionReady}.
+ * {@code io.github.ariesmodel.testkit.core.FabricContract} (aries-testkit) checks an implementation against this.
  */
 public interface Fabric {
 
@@ -19,8 +27,8 @@ public interface Fabric {
    *
    * @param nodeId 0 to nodeCount - 1
    * @param endpoint where the node's packets are delivered
-   * @throws IllegalArgumentException when the node id is out of range
-   * @throws IllegalStateException when the node is already attached
+   * @throws IllegalArgumentException when the node id is out of range (the message names the id and the range)
+   * @throws IllegalStateException when the node is already attached (the message names the node)
    */
   void attach(int nodeId, FabricEndpoint endpoint);
 
@@ -29,7 +37,7 @@ public interface Fabric {
    *
    * @param packet the packet; from now on owned by the fabric until delivered
    * @return true when accepted; false when the injection port has no room now (the NIC keeps the packet and waits
-   *     for {@link FabricEndpoint#injectionReady})
+   *     for {@link FabricEndpoint#injectionReady}, which a fabric that refused must call later)
    * @throws IllegalArgumentException when the source or destination node is outside the fabric
    */
   boolean inject(Packet packet);

@@ -7,8 +7,12 @@ package io.github.ariesmodel.core.spi;
  * <p>The built-in implementation, {@link io.github.ariesmodel.core.sim.SparsePhysicalMemory}, materializes only the
  * pages that are written, so a system of 92,544 nodes does not allocate its nodes' memories up front.
  *
- * <p>Out-of-range addresses are caller mistakes ({@link IllegalArgumentException}): a correct NIC and IOMMU only
- * touch addresses that translation produced.
+ * <p>Out-of-range addresses are caller mistakes ({@link IllegalArgumentException} whose message names the address;
+ * a refused write changes nothing): a correct NIC and IOMMU only touch addresses that translation produced.
+ *
+ * <p>The port has no atomic operations: the NIC's AMO unit reads, computes and writes through it, and a simulation
+ * is single-threaded. {@code io.github.ariesmodel.testkit.core.HostMemoryContract} (aries-testkit) checks an
+ * implementation against this contract.
  */
 public interface HostMemory {
 

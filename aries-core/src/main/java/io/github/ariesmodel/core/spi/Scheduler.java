@@ -2,8 +2,13 @@ package io.github.ariesmodel.core.spi;
 
 /**
  * The clock and event queue of a simulation (a driven port: every component that models time calls it). Time is a
- * {@code long} of picoseconds. Events at equal times run in the order they were scheduled, so a run is a function of
- * its configuration and seed alone.
+ * {@code long} of picoseconds. Events at equal times run in the order they were scheduled (an event scheduled for
+ * "now" from inside a handler runs after those already waiting at that time), so a run is a function of its
+ * configuration and seed alone. While an event runs, {@link #now()} is its time; time never goes backwards. The port
+ * has no cancellation, and running the events is the owner's business (the event loop's {@code run} methods).
+ *
+ * <p>{@code io.github.ariesmodel.testkit.core.SchedulerContract} (aries-testkit) checks an implementation against
+ * this contract.
  *
  * <p>The built-in implementation is {@link io.github.ariesmodel.core.sim.DeterministicEventLoop}.
  */
@@ -19,7 +24,7 @@ public interface Scheduler {
    * @param handler what to call
    * @param ref an object passed back to the handler (may be null)
    * @param arg a long passed back to the handler
-   * @throws IllegalArgumentException when {@code timePs} is before now
+   * @throws IllegalArgumentException when {@code timePs} is before now (the message names it) or the handler is null
    */
   void scheduleAt(long timePs, EventHandler handler, Object ref, long arg);
 

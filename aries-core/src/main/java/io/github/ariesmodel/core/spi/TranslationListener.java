@@ -15,8 +15,10 @@ public interface TranslationListener {
    * @param nowPs completion time, picoseconds
    * @param status OK or the modelled fault (then {@code physicalAddress} is meaningless and nothing may be touched)
    * @param physicalAddress physical address of the first byte
-   * @param contiguousBytes bytes from {@code physicalAddress} that are physically contiguous (to the end of the page
-   *     or of the request, whichever is first); the caller translates the rest separately
+   * @param contiguousBytes bytes from {@code physicalAddress} that are physically contiguous: at least to the end of
+   *     the registration's page or of the request, whichever is first, and at most to the end of the request (a
+   *     translator whose frames run on past a page, such as the flat one, may report the whole request); the caller
+   *     translates the rest separately
    * @param ref the object given with the request
    * @param arg the long given with the request
    */
