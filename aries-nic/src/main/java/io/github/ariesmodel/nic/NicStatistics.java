@@ -1,5 +1,7 @@
 package io.github.ariesmodel.nic;
 
+import io.github.ariesmodel.core.packet.Packet;
+
 /**
  * Counters of one NIC, live (read them at any time; they only grow). Counting allocates nothing.
  */
@@ -23,9 +25,34 @@ public final class NicStatistics {
   long postsDelayedForTags;
   long eventsWritten;
   long remoteEventsDropped;
+  long hostBytesToNic;
+  long hostBytesToNode;
   int maxOutstanding;
 
   NicStatistics() {}
+
+  /** Counts a packet the fabric accepted from this NIC. */
+  void sent(Packet p) {
+    packetsSent++;
+    wireBytesSent += p.wireBytes();
+    payloadBytesSent += carried(p);
+  }
+
+  /** Counts a packet the fabric delivered to this NIC. */
+  void received(Packet p) {
+    packetsReceived++;
+    wireBytesReceived += p.wireBytes();
+    payloadBytesReceived += carried(p);
+  }
+
+  private static int carried(Packet p) {
+    return switch (p.kind()) {
+      case PUT_REQUEST, DATA_RESPONSE -> p.dataLength();
+      case AMO_REQUEST -> p.amo().requestOperandBytes();
+      case AMO_RESPONSE -> p.amo().responseBytes();
+      default -> 0;
+    };
+  }
 
   /** @return posts accepted by {@link Nic#post} */
   public long posts() {
@@ -117,16 +144,42 @@ public final class NicStatistics {
     return remoteEventsDropped;
   }
 
+  /**
+   * Bytes the host sent to this NIC over the host link: posts (descriptors, FMA data) and the data of the NIC's
+   * reads of host memory (BTE source data, GET and AMO data served).
+   *
+   * @return bytes, node to NIC
+   */
+  public long hostBytesToNic() {
+    return hostBytesToNic;
+  }
+
+  /**
+   * Bytes this NIC wrote into host memory over the host link: data landed (PUTs served, GET and AMO results) and
+   * 8 bytes per completion event.
+   *
+   * @return bytes, NIC to node
+   */
+  public long hostBytesToNode() {
+    return hostBytesToNode;
+  }
+
   /** @return the largest number of transactions outstanding at once */
   public int maxOutstanding() {
     return maxOutstanding;
   }
 
+  /**
+   * A compact one-line summary: posts and transactions, packets and payload/wire bytes each way, requests served,
+   * faults, AMOs, refused injections and host-link bytes.
+   */
   @Override
   public String toString() {
-    return "NicStatistics{posts=" + posts + ", packetsSent=" + packetsSent + ", packetsReceived=" + packetsReceived
-        + ", transactionsCompleted=" + transactionsCompleted + ", transactionsFailed=" + transactionsFailed
-        + ", requestsServed=" + requestsServed + ", requestFaults=" + requestFaults + ", amosExecuted="
-        + amosExecuted + "}";
+    return "NicStatistics{posts=" + posts + ", tx=" + transactionsCompleted + "/" + transactionsFailed + " failed"
+        + ", sent=" + packetsSent + " pkts " + payloadBytesSent + "/" + wireBytesSent + " B"
+        + ", received=" + packetsReceived + " pkts " + payloadBytesReceived + "/" + wireBytesReceived + " B"
+        + ", served=" + requestsServed + " (" + requestFaults + " faults)" + ", amos=" + amosExecuted
+        + ", refused=" + injectionsRefused + ", host=" + hostBytesToNic + "/" + hostBytesToNode + " B"
+        + ", maxOutstanding=" + maxOutstanding + "}";
   }
 }

@@ -155,10 +155,10 @@ class NicEndToEndTest {
     c.run();
     // Bytes 3..1002 touch 64-byte lines 0..15: 16 packets.
     assertThat(c.nics[0].statistics().requestsSent()).isEqualTo(16);
-    assertThat(Nic.packetCount(3, 1000)).isEqualTo(16);
-    assertThat(Nic.packetCount(0, 64)).isEqualTo(1);
-    assertThat(Nic.packetCount(63, 2)).isEqualTo(2);
-    assertThat(Nic.packetCount(5, 0)).isEqualTo(1);
+    assertThat(Transaction.packetCount(3, 1000)).isEqualTo(16);
+    assertThat(Transaction.packetCount(0, 64)).isEqualTo(1);
+    assertThat(Transaction.packetCount(63, 2)).isEqualTo(2);
+    assertThat(Transaction.packetCount(5, 0)).isEqualTo(1);
     assertThat(c.nics[0].statistics().payloadBytesSent()).isEqualTo(1000);
     assertThat(c.nics[1].statistics().responsesSent()).isEqualTo(16);
   }

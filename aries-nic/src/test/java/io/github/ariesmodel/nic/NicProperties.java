@@ -18,7 +18,7 @@ class NicProperties {
         .check((offset, length) -> {
           long lines = length == 0 ? 1 : java.util.stream.LongStream.range(offset, offset + length)
               .map(b -> b >>> 6).distinct().count();
-          return Nic.packetCount(offset, length) == lines;
+          return Transaction.packetCount(offset, length) == lines;
         });
   }
 
@@ -41,7 +41,7 @@ class NicProperties {
           c.events.clear();
           c.nics[0].post(Post.put(1, src.mdh(), from, NetworkAddress.of(1, dst.mdh(), to), length));
           c.run();
-          return s0.requestsSent() - req == Nic.packetCount(to, length)
+          return s0.requestsSent() - req == Transaction.packetCount(to, length)
               && s0.payloadBytesSent() - sent == length
               && s1.payloadBytesReceived() - received == length
               && c.events.size() == 1 && !c.events.get(0).isError()

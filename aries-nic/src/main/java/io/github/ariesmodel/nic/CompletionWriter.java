@@ -1,0 +1,143 @@
+package io.github.ariesmodel.nic;
+
+import io.github.ariesmodel.core.CompletionEvent;
+import io.github.ariesmodel.core.CompletionType;
+import io.github.ariesmodel.core.MemoryDomainDescriptor;
+import io.github.ariesmodel.core.Status;
+import io.github.ariesmodel.core.packet.Packet;
+import io.github.ariesmodel.core.spi.AddressTranslation;
+import io.github.ariesmodel.core.spi.EventHandler;
+import io.github.ariesmodel.core.spi.Scheduler;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The NIC's completion queue block with the remote-event side of the RMT (aries-facts §3.4): it owns the CQs
+ * ({@code GNI_CqCreate}, 11-bit handles [S6e]) and writes every completion event into host memory as one 8-byte
+ * posted write over the {@link HostLink} (uGNI's 64-bit CQ entry [S5]). An event reaches its CQ, and the listener, at
+ * the time that write is visible; a full CQ drops it and is flagged overrun [S6e]. A REMOTE event is written only
+ * when the request asked for one and the target registration names a CQ [S5].
+ */
+final class CompletionWriter {
+  private static final int MAX_CQ_ENTRIES = 1 << 24;
+
+  private final int nodeId;
+  private final Scheduler scheduler;
+  private final HostLink host;
+  private final AddressTranslation translation;
+  private final NicStatistics stats;
+  private final EventHandler eventVisible = new EventVisible();
+  private CompletionListener listener;
+  private List<CompletionQueue> queues;
+
+  CompletionWriter(int nodeId, Scheduler scheduler, HostLink host, AddressTranslation translation,
+      NicStatistics stats) {
+    this.nodeId = nodeId;
+    this.scheduler = scheduler;
+    this.host = host;
+    this.translation = translation;
+    this.stats = stats;
+  }
+
+  CompletionQueue create(int entries) {
+    com.google.common.base.Preconditions.checkArgument(entries >= 1 && entries <= MAX_CQ_ENTRIES,
+        "entries must be in [1, %s] but was %s", MAX_CQ_ENTRIES, entries);
+    if (queues == null) {
+      queues = new ArrayList<>(2);
+    }
+    if (queues.size() > MemoryDomainDescriptor.MAX_CQ) {
+      throw new IllegalStateException("node " + nodeId + " already has 2048 completion queues (11-bit handle)");
+    }
+    CompletionQueue q = new CompletionQueue(queues.size(), entries);
+    queues.add(q);
+    return q;
+  }
+
+  CompletionQueue queue(int handle) {
+    return queues == null || handle < 0 || handle >= queues.size() ? null : queues.get(handle);
+  }
+
+  /** @return handles exist from 0 to this, -1 when none */
+  int lastHandle() {
+    return queues == null ? -1 : queues.size() - 1;
+  }
+
+  void listener(CompletionListener l) {
+    this.listener = l;
+  }
+
+  /**
+   * Writes an event: books its 8-byte host write now, and it becomes visible when the write is.
+   *
+   * @param cq the CQ handle, or -1 for none (the listener still sees it)
+   */
+  void write(long now, CompletionType type, Status s, long postId, int peer, long userData, int cq) {
+    writeAt(host.write(now, 8), type, s, postId, peer, userData, cq);
+  }
+
+  /** Writes an event whose host write is already timed: it becomes visible at {@code at}. */
+  void writeAt(long at, CompletionType type, Status s, long postId, int peer, long userData, int cq) {
+    CompletionEvent e = new CompletionEvent(type, s, postId, nodeId, peer, userData, at);
+    scheduler.scheduleAt(at, eventVisible, e, cq);
+  }
+
+  /**
+   * The REMOTE event a served request may ask for, written with its own 8-byte host write. Nothing is booked on the
+   * host link when the request did not ask for an event, or its registration names no CQ.
+   *
+   * @param now when the request has been processed
+   * @param request the request served
+   */
+  void remoteEvent(long now, Packet request) {
+    int cq = remoteEventQueue(request);
+    if (cq != MemoryDomainDescriptor.NO_CQ) {
+      write(now, CompletionType.REMOTE, Status.OK, RequestTag.tag(request.tag()), request.sourceNode(), 0, cq);
+    }
+  }
+
+  /**
+   * The REMOTE event a served request may ask for, visible with the data the request wrote.
+   *
+   * @param visible when the request's data write is visible in host memory
+   * @param request the request served
+   */
+  void remoteEventAt(long visible, Packet request) {
+    int cq = remoteEventQueue(request);
+    if (cq != MemoryDomainDescriptor.NO_CQ) {
+      writeAt(visible, CompletionType.REMOTE, Status.OK, RequestTag.tag(request.tag()), request.sourceNode(), 0, cq);
+    }
+  }
+
+  /** @return the CQ a REMOTE event for this request goes to, or NO_CQ when none is written */
+  private int remoteEventQueue(Packet p) {
+    if (!RequestTag.remoteEvent(p.tag())) {
+      return MemoryDomainDescriptor.NO_CQ;
+    }
+    Optional<MemoryDomainDescriptor> d = translation.descriptor(p.mdh());
+    int cq = d.isPresent() ? d.get().completionQueue() : MemoryDomainDescriptor.NO_CQ;
+    if (cq == MemoryDomainDescriptor.NO_CQ) {
+      return cq;
+    }
+    if (queue(cq) == null) {
+      stats.remoteEventsDropped++;
+      return MemoryDomainDescriptor.NO_CQ;
+    }
+    return cq;
+  }
+
+  /** An event's host write is visible: the CQ and the listener see it (ref: the event, arg: CQ handle or -1). */
+  private final class EventVisible implements EventHandler {
+    @Override
+    public void onEvent(long now, Object ref, long cq) {
+      CompletionEvent e = (CompletionEvent) ref;
+      stats.eventsWritten++;
+      if (cq >= 0) {
+        queues.get((int) cq).offer(e);
+      }
+      if (listener != null) {
+        listener.onCompletion(e);
+      }
+    }
+  }
+}

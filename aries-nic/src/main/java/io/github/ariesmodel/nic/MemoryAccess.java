@@ -1,0 +1,62 @@
+package io.github.ariesmodel.nic;
+
+import io.github.ariesmodel.core.AccessKind;
+import io.github.ariesmodel.core.packet.Packet;
+import io.github.ariesmodel.core.spi.HostMemory;
+import io.github.ariesmodel.core.spi.TranslationClient;
+import java.util.Arrays;
+
+/**
+ * One memory access in translation, pooled by {@link AccessPool}: the range asked for, the physical parts it was
+ * translated into (a range may straddle pages) and what its {@link AccessPurpose} needs afterwards (the request
+ * served, the transaction, the data to land).
+ */
+final class MemoryAccess {
+  TranslationClient client;
+  int mdh;
+  long offset;
+  int length;
+  AccessKind kind;
+  int ptag;
+  int pkey;
+  int done;
+  int parts;
+  long[] pa = new long[2];
+  int[] partLength = new int[2];
+  Packet packet;
+  Transaction tx;
+  byte[] data;
+  long remoteStart;
+  int tagWord;
+
+  MemoryAccess with(Packet p) {
+    this.packet = p;
+    return this;
+  }
+
+  void addPart(long address, int n) {
+    if (parts == pa.length) {
+      pa = Arrays.copyOf(pa, parts * 2);
+      partLength = Arrays.copyOf(partLength, parts * 2);
+    }
+    pa[parts] = address;
+    partLength[parts] = n;
+    parts++;
+  }
+
+  void write(HostMemory m, byte[] src) {
+    int at = 0;
+    for (int i = 0; i < parts; i++) {
+      m.write(pa[i], src, at, partLength[i]);
+      at += partLength[i];
+    }
+  }
+
+  void read(HostMemory m, byte[] dst) {
+    int at = 0;
+    for (int i = 0; i < parts; i++) {
+      m.read(pa[i], dst, at, partLength[i]);
+      at += partLength[i];
+    }
+  }
+}

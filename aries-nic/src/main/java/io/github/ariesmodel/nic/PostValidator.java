@@ -1,0 +1,103 @@
+package io.github.ariesmodel.nic;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import io.github.ariesmodel.core.MemoryDomainDescriptor;
+import io.github.ariesmodel.core.NetworkAddress;
+import io.github.ariesmodel.core.spi.AddressTranslation;
+import java.util.Optional;
+
+/**
+ * The checks uGNI and the NIC make on a post before it is accepted ({@code GNI_PostFma}, {@code GNI_PostRdma},
+ * {@code GNI_PostCqWrite} [S5]), and the choice of engine: {@code AUTO} sends a PUT or GET longer than
+ * {@link NicConfig#fmaBteThreshold()} to the BTE (a GET only if 4-byte aligned, as a BTE GET must be [S6a]), every
+ * other post to FMA. Caller mistakes are {@link IllegalArgumentException}s naming the field, the valid range and the
+ * value. Untimed: validation happens when the host posts.
+ */
+final class PostValidator {
+  private final int nodeId;
+  private final int nodeCount;
+  private final NicConfig config;
+  private final AddressTranslation translation;
+  private final CompletionWriter completions;
+
+  PostValidator(int nodeId, int nodeCount, NicConfig config, AddressTranslation translation,
+      CompletionWriter completions) {
+    this.nodeId = nodeId;
+    this.nodeCount = nodeCount;
+    this.config = config;
+    this.translation = translation;
+    this.completions = completions;
+  }
+
+  /**
+   * Checks a post.
+   *
+   * @param p the post as given
+   * @return the post with its engine resolved (never {@code AUTO})
+   * @throws IllegalArgumentException when the post cannot be carried out (see {@link Nic#post})
+   */
+  Post validate(Post p) {
+    NetworkAddress r = p.remote();
+    checkArgument(r.nodeId() < nodeCount, "post.remote.nodeId must be in [0, %s] but was %s", nodeCount - 1,
+        r.nodeId());
+    if (p.completionQueue() != Post.NO_CQ) {
+      checkArgument(completions.queue(p.completionQueue()) != null,
+          "post.completionQueue must name a CQ of node %s (handles 0..%s exist) but was %s", nodeId,
+          completions.lastHandle(), p.completionQueue());
+    }
+    switch (p.type()) {
+      case PUT:
+      case GET: {
+        boolean get = p.type() == Post.PostType.GET;
+        checkArgument(!get || p.length() > 0,
+            "post.length must be in [1, 4294967295] for a GET (zero-length GETs are not allowed [S5]) but was 0");
+        checkArgument(r.offset() + p.length() <= NetworkAddress.MAX_OFFSET + 1,
+            "post.remote.offset + post.length must be <= 2^40 but was %s + %s", r.offset(), p.length());
+        checkLocal(p, p.length(), get);
+        boolean aligned4 = (r.offset() & 3) == 0 && (p.length() & 3) == 0;
+        Post.Engine e = p.engine();
+        if (e == Post.Engine.AUTO) {
+          e = p.length() > config.fmaBteThreshold() && (!get || aligned4) ? Post.Engine.BTE : Post.Engine.FMA;
+          p = p.withEngine(e);
+        }
+        checkArgument(!(get && e == Post.Engine.BTE && !aligned4),
+            "a BTE GET needs post.remote.offset and post.length to be multiples of 4 [S6a] but they were %s and %s",
+            r.offset(), p.length());
+        return p;
+      }
+      case AMO: {
+        int w = p.amo().operandBytes();
+        checkArgument(p.length() == w, "post.length must be %s for %s (zero-length AMOs are not allowed [S5]) "
+            + "but was %s", w, p.amo(), p.length());
+        checkArgument(r.offset() % w == 0, "post.remote.offset must be a multiple of %s for %s but was %s", w,
+            p.amo(), r.offset());
+        if (p.localMdh() != Post.NO_LOCAL) {
+          checkArgument(p.localOffset() % w == 0, "post.localOffset must be a multiple of %s for %s but was %s", w,
+              p.amo(), p.localOffset());
+          checkLocal(p, w, true);
+        }
+        return p.engine() == Post.Engine.AUTO ? p.withEngine(Post.Engine.FMA) : p;
+      }
+      case CQ_WRITE:
+        return p.engine() == Post.Engine.AUTO ? p.withEngine(Post.Engine.FMA) : p;
+      default:
+        throw new AssertionError(p.type());
+    }
+  }
+
+  private void checkLocal(Post p, long length, boolean written) {
+    int mdh = p.localMdh();
+    checkArgument(mdh != Post.NO_LOCAL, "post.localMdh must name a registered memory domain of node %s but was -1",
+        nodeId);
+    Optional<MemoryDomainDescriptor> od = translation.descriptor(mdh);
+    checkArgument(od.isPresent() && od.get().valid(),
+        "post.localMdh must name a registered memory domain of node %s but %s is not registered", nodeId, mdh);
+    MemoryDomainDescriptor d = od.get();
+    checkArgument(p.localOffset() + length <= d.length(),
+        "post.localOffset + length must be <= %s (the registration's length) but was %s + %s", d.length(),
+        p.localOffset(), length);
+    checkArgument(!written || d.writable(), "post.localMdh %s is registered read-only but the %s writes into it",
+        mdh, p.type());
+  }
+}

@@ -1,0 +1,169 @@
+package io.github.ariesmodel.nic;
+
+import io.github.ariesmodel.core.AccessKind;
+import io.github.ariesmodel.core.CompletionType;
+import io.github.ariesmodel.core.LittleEndian;
+import io.github.ariesmodel.core.Status;
+import io.github.ariesmodel.core.packet.Packet;
+import io.github.ariesmodel.core.spi.AddressTranslation;
+import io.github.ariesmodel.core.spi.EventHandler;
+import io.github.ariesmodel.core.spi.HostMemory;
+import io.github.ariesmodel.core.spi.Scheduler;
+import io.github.ariesmodel.core.spi.TranslationClient;
+
+/**
+ * The target side of the NIC (the NAT/RAT path, aries-facts §3 and §4): a request pipeline that takes one incoming
+ * request per {@code packetCycles} and spends {@code rxPipelineCycles} (assumed 40) on it, then checks and
+ * translates the request through the translation port ({@link TranslationClient#NETWORK_REQUEST}: MDH, bounds,
+ * permission, protection tag and key) and serves it. A PUT writes its payload with a posted write over the
+ * {@link HostLink} and is acknowledged at once; a GET reads its data over the host link (a read round trip) and
+ * answers with it; an AMO goes to the {@link AmoUnit}; a CQ write appends a REMOTE event to the CQ it names. A fault
+ * is answered with an error response and touches nothing; each request is checked on its own.
+ */
+final class TargetEngine {
+  private final Scheduler scheduler;
+  private final HostMemory memory;
+  private final HostLink host;
+  private final AccessPool accesses;
+  private final CompletionWriter completions;
+  private final Injector injector;
+  private final AmoUnit amoUnit;
+  private final NicStatistics stats;
+  private final long slotPs;
+  private final long rxLatencyPs;
+  private final EventHandler received = new Received();
+  private final PutWrite putWrite;
+  private final GetRead getRead;
+  private final AmoTranslated amoTranslated;
+  private long freeAt;
+
+  TargetEngine(Scheduler scheduler, HostMemory memory, AddressTranslation translation, NicTiming timing,
+      HostLink host, AccessPool accesses, CompletionWriter completions, Injector injector, AmoUnit amoUnit,
+      NicStatistics stats) {
+    this.scheduler = scheduler;
+    this.memory = memory;
+    this.host = host;
+    this.accesses = accesses;
+    this.completions = completions;
+    this.injector = injector;
+    this.amoUnit = amoUnit;
+    this.stats = stats;
+    this.slotPs = timing.cyclePs() * timing.packetCycles();
+    this.rxLatencyPs = timing.cyclePs() * timing.rxPipelineCycles();
+    this.putWrite = new PutWrite(translation);
+    this.getRead = new GetRead(translation);
+    this.amoTranslated = new AmoTranslated(translation);
+  }
+
+  /** A request has arrived from the fabric: it enters the request pipeline. */
+  void receive(long now, Packet request) {
+    long start = Math.max(now, freeAt);
+    freeAt = start + slotPs;
+    scheduler.scheduleAt(start + rxLatencyPs, received, request, 0);
+  }
+
+  private void serve(long now, Packet p) {
+    stats.requestsServed++;
+    if (RequestTag.cqWrite(p.tag())) {
+      CompletionQueue q = completions.queue(p.mdh());
+      if (q == null || p.dataLength() != 8) {
+        respondError(now, p, Status.INVALID_MDH);
+        return;
+      }
+      long value = LittleEndian.getLong(p.data()) & Post.MAX_CQ_WRITE_VALUE;
+      completions.write(now, CompletionType.REMOTE, Status.OK, RequestTag.tag(p.tag()), p.sourceNode(), value,
+          q.handle());
+      injector.injectAt(now, Packet.ack(p));
+      return;
+    }
+    switch (p.kind()) {
+      case PUT_REQUEST -> putWrite.start(accesses.take(TranslationClient.NETWORK_REQUEST, p.mdh(), p.offset(),
+          p.dataLength(), AccessKind.WRITE, p.protectionTag(), p.protectionKey()).with(p));
+      case GET_REQUEST -> getRead.start(accesses.take(TranslationClient.NETWORK_REQUEST, p.mdh(), p.offset(),
+          p.dataLength(), AccessKind.READ, p.protectionTag(), p.protectionKey()).with(p));
+      case AMO_REQUEST -> {
+        int w = p.amo().operandBytes();
+        if (p.offset() % w != 0) {
+          respondError(now, p, Status.MISALIGNED);
+          return;
+        }
+        amoTranslated.start(accesses.take(TranslationClient.NETWORK_REQUEST, p.mdh(), p.offset(), w,
+            AccessKind.ATOMIC, p.protectionTag(), p.protectionKey()).with(p));
+      }
+      default -> throw new AssertionError(p.kind());
+    }
+  }
+
+  private void respondError(long now, Packet request, Status s) {
+    stats.requestFaults++;
+    injector.injectAt(now, Packet.error(request, s));
+  }
+
+  /** A request has left the request pipeline (ref: the packet). */
+  private final class Received implements EventHandler {
+    @Override
+    public void onEvent(long now, Object ref, long arg) {
+      serve(now, (Packet) ref);
+    }
+  }
+
+  /** A PUT's target range translated: write the payload, acknowledge; a REMOTE event is visible with the data. */
+  private final class PutWrite extends AccessPurpose {
+    PutWrite(AddressTranslation translation) {
+      super(translation);
+    }
+
+    @Override
+    void translated(long now, MemoryAccess a, Status s) {
+      Packet p = a.packet;
+      if (s.isError()) {
+        respondError(now, p, s);
+      } else {
+        a.write(memory, p.data());
+        long visible = host.write(now, a.length);
+        completions.remoteEventAt(visible, p);
+        injector.injectAt(now, Packet.ack(p));
+      }
+      accesses.recycle(a);
+    }
+  }
+
+  /** A GET's target range translated: read the data over the host link and answer with it. */
+  private final class GetRead extends AccessPurpose {
+    GetRead(AddressTranslation translation) {
+      super(translation);
+    }
+
+    @Override
+    void translated(long now, MemoryAccess a, Status s) {
+      Packet p = a.packet;
+      if (s.isError()) {
+        respondError(now, p, s);
+      } else {
+        byte[] data = new byte[a.length];
+        a.read(memory, data);
+        long ready = host.read(now, a.length);
+        completions.remoteEvent(now, p);
+        injector.injectAt(ready, Packet.data(p, data));
+      }
+      accesses.recycle(a);
+    }
+  }
+
+  /** An AMO's target word translated: on to the AMO unit. */
+  private final class AmoTranslated extends AccessPurpose {
+    AmoTranslated(AddressTranslation translation) {
+      super(translation);
+    }
+
+    @Override
+    void translated(long now, MemoryAccess a, Status s) {
+      if (s.isError()) {
+        respondError(now, a.packet, s);
+        accesses.recycle(a);
+      } else {
+        amoUnit.accept(now, a);
+      }
+    }
+  }
+}

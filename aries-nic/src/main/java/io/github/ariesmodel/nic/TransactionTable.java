@@ -1,0 +1,241 @@
+package io.github.ariesmodel.nic;
+
+import io.github.ariesmodel.core.CompletionType;
+import io.github.ariesmodel.core.Status;
+import io.github.ariesmodel.core.spi.EventHandler;
+import io.github.ariesmodel.core.spi.Scheduler;
+import java.util.ArrayDeque;
+
+/**
+ * Admission and tracking of the NIC's own transactions: the request tags (64, the NPT's 6-bit tags [S6e]; the
+ * model's stand-in for the SSIDs that track an FMA sequence or a BTE descriptor [S7]), the in-order admission queue
+ * for posts that find every tag in use, fences ({@code GNI_RDMAMODE_FENCE} [S5]: a fenced post makes later posts wait
+ * until it and every earlier post completed) and the BTE channels (4 [S6a], round robin, one transaction at a time
+ * each). A started transaction goes to the {@link IssuePipeline}; this table counts its requests out and its
+ * responses in and writes its LOCAL and GLOBAL events [S5] through the {@link CompletionWriter}.
+ *
+ * <p>A post reaches the table one host-interface write after the host posted it: its descriptor (64 bytes) or, for
+ * an FMA PUT, its data (at least 16 bytes, the FMA doorbell write [S7]) crosses the {@link HostLink}. Tables are
+ * allocated on the first post, so an idle NIC costs little.
+ */
+final class TransactionTable {
+  private final Scheduler scheduler;
+  private final NicConfig config;
+  private final HostLink host;
+  private final CompletionWriter completions;
+  private final NicStatistics stats;
+  private final EventHandler postArrives = new PostArrives();
+  private IssuePipeline issue;
+
+  private Transaction[] txs;
+  private int[] freeTags;
+  private int freeTagCount;
+  private int outstanding;
+  private long unfinished;
+  private ArrayDeque<Post> admission;
+  private boolean headDelayCounted;
+  private boolean fenceBlocked;
+  private int admittedIncomplete;
+  private ArrayDeque<Post>[] channelQueues;
+  private boolean[] channelBusy;
+  private int nextChannel;
+
+  TransactionTable(Scheduler scheduler, NicConfig config, HostLink host, CompletionWriter completions,
+      NicStatistics stats) {
+    this.scheduler = scheduler;
+    this.config = config;
+    this.host = host;
+    this.completions = completions;
+    this.stats = stats;
+  }
+
+  /** Connects the pipeline started transactions go to (the two refer to each other). */
+  void issuePipeline(IssuePipeline pipeline) {
+    this.issue = pipeline;
+  }
+
+  /**
+   * Accepts a validated post: it crosses the host interface and arrives at the table later.
+   *
+   * @param p the post, engine resolved
+   */
+  void accept(Post p) {
+    unfinished++;
+    long now = scheduler.now();
+    long bytes = p.engine() == Post.Engine.FMA && p.type() == Post.PostType.PUT ? Math.max(16, p.length()) : 64;
+    scheduler.scheduleAt(host.hostWrite(now, bytes), postArrives, p, 0);
+  }
+
+  int outstanding() {
+    return outstanding;
+  }
+
+  long unfinished() {
+    return unfinished;
+  }
+
+  int queued() {
+    int n = admission == null ? 0 : admission.size();
+    if (channelQueues != null) {
+      for (ArrayDeque<Post> q : channelQueues) {
+        n += q.size();
+      }
+    }
+    return n;
+  }
+
+  /**
+   * The transaction that holds a tag, if tables exist.
+   *
+   * @param tag a request tag, 0 to requestTags - 1
+   * @return the transaction (check {@link Transaction#active}), or null
+   */
+  Transaction find(int tag) {
+    return txs == null ? null : txs[tag];
+  }
+
+  /** @param tag a request tag in use @return its transaction */
+  Transaction byTag(int tag) {
+    return txs[tag];
+  }
+
+  @SuppressWarnings("unchecked")
+  private void allocate() {
+    int n = config.requestTags();
+    txs = new Transaction[n];
+    freeTags = new int[n];
+    for (int i = 0; i < n; i++) {
+      freeTags[i] = n - 1 - i;
+    }
+    freeTagCount = n;
+    admission = new ArrayDeque<>();
+    channelQueues = new ArrayDeque[config.bteChannels()];
+    for (int c = 0; c < channelQueues.length; c++) {
+      channelQueues[c] = new ArrayDeque<>();
+    }
+    channelBusy = new boolean[config.bteChannels()];
+  }
+
+  private void arrive(long now, Post p) {
+    if (txs == null) {
+      allocate();
+    }
+    admission.add(p);
+    admit(now);
+  }
+
+  private void admit(long now) {
+    while (!fenceBlocked && !admission.isEmpty()) {
+      Post p = admission.peek();
+      if (p.engine() == Post.Engine.BTE) {
+        admission.poll();
+        int c = nextChannel;
+        nextChannel = (c + 1) % channelQueues.length;
+        channelQueues[c].add(p);
+        admitted(p);
+        startChannel(now, c);
+      } else {
+        if (freeTagCount == 0) {
+          if (!headDelayCounted) {
+            headDelayCounted = true;
+            stats.postsDelayedForTags++;
+          }
+          return;
+        }
+        admission.poll();
+        admitted(p);
+        start(now, p, -1);
+      }
+    }
+  }
+
+  private void admitted(Post p) {
+    headDelayCounted = false;
+    admittedIncomplete++;
+    if (p.fence()) {
+      fenceBlocked = true;
+    }
+  }
+
+  private void startChannel(long now, int c) {
+    if (channelBusy[c] || channelQueues[c].isEmpty() || freeTagCount == 0) {
+      return;
+    }
+    channelBusy[c] = true;
+    start(now, channelQueues[c].poll(), c);
+  }
+
+  private void start(long now, Post p, int channel) {
+    int tag = freeTags[--freeTagCount];
+    Transaction t = txs[tag];
+    if (t == null) {
+      t = new Transaction(tag);
+      txs[tag] = t;
+    }
+    t.begin(p, channel);
+    outstanding++;
+    if (outstanding > stats.maxOutstanding) {
+      stats.maxOutstanding = outstanding;
+    }
+    issue.add(now, t);
+  }
+
+  /**
+   * A BTE channel's transaction has issued its last request: the channel takes its next post.
+   *
+   * @param channel 0 to bteChannels - 1
+   */
+  void channelIssued(long now, int channel) {
+    channelBusy[channel] = false;
+    startChannel(now, channel);
+  }
+
+  /** One request of {@code t} has left (the fabric took it, or a local fault ended it at the source). */
+  void requestLeft(long now, Transaction t) {
+    t.injected++;
+    if (t.injected == t.packets && !t.localSent && (t.modes & Post.LOCAL_EVENT) != 0) {
+      t.localSent = true;
+      completions.write(now, CompletionType.LOCAL, t.status(), t.post.postId(), t.remoteNode, 0, t.cq);
+    }
+  }
+
+  /** One response of {@code t} has been processed; the last one completes the transaction. */
+  void responseProcessed(long now, Transaction t) {
+    t.processed++;
+    if (t.processed == t.packets) {
+      finish(now, t);
+    }
+  }
+
+  private void finish(long now, Transaction t) {
+    Status s = t.status();
+    stats.transactionsCompleted++;
+    if (s.isError()) {
+      stats.transactionsFailed++;
+    }
+    if ((t.modes & Post.GLOBAL_EVENT) != 0 || s.isError()) {
+      long userData = t.type == Post.PostType.AMO && t.post.amo().fetching() ? t.fetched : 0;
+      completions.write(now, CompletionType.GLOBAL, s, t.post.postId(), t.remoteNode, userData, t.cq);
+    }
+    t.end();
+    unfinished--;
+    freeTags[freeTagCount++] = t.tag;
+    outstanding--;
+    admittedIncomplete--;
+    if (fenceBlocked && admittedIncomplete == 0) {
+      fenceBlocked = false;
+    }
+    for (int c = 0; c < channelQueues.length; c++) {
+      startChannel(now, c);
+    }
+    admit(now);
+  }
+
+  /** A post has crossed the host interface (ref: the post). */
+  private final class PostArrives implements EventHandler {
+    @Override
+    public void onEvent(long now, Object ref, long arg) {
+      arrive(now, (Post) ref);
+    }
+  }
+}

@@ -1,0 +1,73 @@
+package io.github.ariesmodel.nic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.ariesmodel.core.AmoOperation;
+import io.github.ariesmodel.core.CompletionEvent;
+import io.github.ariesmodel.core.CompletionType;
+import io.github.ariesmodel.core.MemoryDomainDescriptor;
+import io.github.ariesmodel.core.MemoryRegistration;
+import io.github.ariesmodel.core.NetworkAddress;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The target's NIC-to-host channel carries only writes that happen: served data and the completion events asked
+ * for. A GET or AMO served without a REMOTE event writes nothing into the target's host memory over the link (the
+ * AMO's read-modify-write is timed by the AMO unit's read round trip), so the channel stays free.
+ */
+class NicHostLinkTest {
+
+  private final Cluster c = new Cluster(2, NicConfig.defaults());
+  private final CompletionQueue targetCq = c.nics[1].createCompletionQueue(8);
+  private final MemoryDomainDescriptor local = c.register(0, 1 << 16);
+  private final MemoryDomainDescriptor remote = c.nics[1].register(
+      MemoryRegistration.of(0x10_0000L, 1 << 16, Cluster.PTAG, Cluster.PKEY).withCompletionQueue(targetCq.handle()));
+
+  private NetworkAddress at(long offset) {
+    return NetworkAddress.of(1, remote.mdh(), offset);
+  }
+
+  @Test
+  void getServedWithoutRemoteEventLeavesTheTargetHostChannelFree() {
+    c.nics[0].post(Post.get(1, local.mdh(), 0, at(0), 64));
+    c.run();
+    assertThat(c.events(0)).singleElement().matches(e -> !e.isError());
+    assertThat(c.nics[1].hostLink().toNode().freeAtPs()).as("target NIC->host channel never booked").isZero();
+    assertThat(c.nics[1].statistics().hostBytesToNode()).isZero();
+    assertThat(c.nics[1].statistics().hostBytesToNic()).as("the GET's data read from host memory").isEqualTo(64);
+  }
+
+  @Test
+  void amoServedWithoutRemoteEventLeavesTheTargetHostChannelFree() {
+    c.nics[0].post(Post.amo(1, AmoOperation.parse("FADD"), at(8), 3, 0));
+    c.run();
+    assertThat(c.nics[1].statistics().amosExecuted()).isEqualTo(1);
+    assertThat(c.nics[1].hostLink().toNode().freeAtPs()).isZero();
+    assertThat(c.nics[1].statistics().hostBytesToNode()).isZero();
+  }
+
+  @Test
+  void aRequestedRemoteEventIsOneEightByteHostWriteVisibleWhenTheEventIs() {
+    c.nics[0].post(Post.get(1, local.mdh(), 0, at(0), 64).withCompletion(Post.NO_CQ, Post.REMOTE_EVENT));
+    c.nics[0].post(Post.amo(2, AmoOperation.parse("FADD"), at(8), 3, 0)
+        .withCompletion(Post.NO_CQ, Post.REMOTE_EVENT));
+    c.run();
+    assertThat(targetCq.size()).isEqualTo(2);
+    assertThat(c.nics[1].statistics().hostBytesToNode()).isEqualTo(16);
+    CompletionEvent last = c.events(1).stream().filter(e -> e.type() == CompletionType.REMOTE)
+        .reduce((a, b) -> b).orElseThrow();
+    long hostLatency = NicTiming.defaults().hostLatencyPs();
+    assertThat(last.timePs()).isEqualTo(c.nics[1].hostLink().toNode().freeAtPs() + hostLatency);
+  }
+
+  @Test
+  void aPutServedIsOneHostWriteOfItsPayloadAndItsRemoteEventRidesOnIt() {
+    c.nics[0].post(Post.put(1, local.mdh(), 0, at(0), 40).withCompletion(Post.NO_CQ, Post.REMOTE_EVENT));
+    c.run();
+    assertThat(c.nics[1].statistics().hostBytesToNode()).isEqualTo(40);
+    CompletionEvent remote = c.events(1).get(0);
+    assertThat(remote.type()).isEqualTo(CompletionType.REMOTE);
+    assertThat(remote.timePs()).isEqualTo(
+        c.nics[1].hostLink().toNode().freeAtPs() + NicTiming.defaults().hostLatencyPs());
+  }
+}

@@ -1,0 +1,114 @@
+package io.github.ariesmodel.traces;
+
+/**
+ * The kinds of MPI call the format-neutral trace model represents, whatever format recorded them.
+ *
+ * <p>Each kind belongs to one {@link Family}, which says which {@link TraceCall} record carries it. Calls a format
+ * records but this model leaves out (datatype construction, attribute queries, MPI-IO, one-sided windows, ...) are not
+ * kinds: they are counted by name in {@link RankCoverage#unmodelled()}.
+ */
+public enum CallKind {
+  /** {@code MPI_Init} or {@code MPI_Init_thread}. */
+  INIT(Family.LIFECYCLE),
+  /** {@code MPI_Finalize}. */
+  FINALIZE(Family.LIFECYCLE),
+  /** Blocking send ({@code MPI_Send}; DUMPI's {@code MPI_Bsend}, {@code MPI_Ssend} and {@code MPI_Rsend} too). */
+  SEND(Family.POINT_TO_POINT),
+  /** Nonblocking send ({@code MPI_Isend} and its buffered, synchronous and ready variants). */
+  ISEND(Family.POINT_TO_POINT),
+  /** Blocking receive. */
+  RECV(Family.POINT_TO_POINT),
+  /** Nonblocking receive. */
+  IRECV(Family.POINT_TO_POINT),
+  /** Blocking probe for a matching message. */
+  PROBE(Family.POINT_TO_POINT),
+  /** Nonblocking probe. */
+  IPROBE(Family.POINT_TO_POINT),
+  /** {@code MPI_Sendrecv} (and {@code MPI_Sendrecv_replace}). */
+  SENDRECV(Family.SEND_RECEIVE),
+  /** Wait for one request. */
+  WAIT(Family.COMPLETION),
+  /** Wait for every request of a list. */
+  WAITALL(Family.COMPLETION),
+  /** Wait for any one request of a list. */
+  WAITANY(Family.COMPLETION),
+  /** Wait for at least one request of a list. */
+  WAITSOME(Family.COMPLETION),
+  /** Test one request. */
+  TEST(Family.COMPLETION),
+  /** Test every request of a list. */
+  TESTALL(Family.COMPLETION),
+  /** Test any request of a list. */
+  TESTANY(Family.COMPLETION),
+  /** Test some requests of a list. */
+  TESTSOME(Family.COMPLETION),
+  /** {@code MPI_Barrier}. */
+  BARRIER(Family.COLLECTIVE),
+  /** {@code MPI_Bcast}. */
+  BCAST(Family.COLLECTIVE),
+  /** {@code MPI_Reduce}. */
+  REDUCE(Family.COLLECTIVE),
+  /** {@code MPI_Allreduce}. */
+  ALLREDUCE(Family.COLLECTIVE),
+  /** {@code MPI_Gather}. */
+  GATHER(Family.COLLECTIVE),
+  /** {@code MPI_Gatherv}. */
+  GATHERV(Family.COLLECTIVE),
+  /** {@code MPI_Scatter}. */
+  SCATTER(Family.COLLECTIVE),
+  /** {@code MPI_Scatterv}. */
+  SCATTERV(Family.COLLECTIVE),
+  /** {@code MPI_Allgather}. */
+  ALLGATHER(Family.COLLECTIVE),
+  /** {@code MPI_Allgatherv}. */
+  ALLGATHERV(Family.COLLECTIVE),
+  /** {@code MPI_Alltoall}. */
+  ALLTOALL(Family.COLLECTIVE),
+  /** {@code MPI_Alltoallv}. */
+  ALLTOALLV(Family.COLLECTIVE),
+  /** {@code MPI_Reduce_scatter}. */
+  REDUCE_SCATTER(Family.COLLECTIVE),
+  /** {@code MPI_Scan}. */
+  SCAN(Family.COLLECTIVE),
+  /** {@code MPI_Exscan}. */
+  EXSCAN(Family.COLLECTIVE),
+  /** {@code MPI_Comm_split}. */
+  COMM_SPLIT(Family.COMMUNICATOR),
+  /** {@code MPI_Comm_dup}. */
+  COMM_DUP(Family.COMMUNICATOR),
+  /** {@code MPI_Comm_free}. */
+  COMM_FREE(Family.COMMUNICATOR),
+  /** Local computation of a number of floating-point operations (SimGrid's {@code compute}). */
+  COMPUTE(Family.LOCAL),
+  /** Local idle time of a given duration (SimGrid's {@code sleep}). */
+  SLEEP(Family.LOCAL);
+
+  /** Which {@link TraceCall} record type carries a kind. */
+  public enum Family {
+    /** {@link TraceCall.Lifecycle}. */
+    LIFECYCLE,
+    /** {@link TraceCall.PointToPoint}. */
+    POINT_TO_POINT,
+    /** {@link TraceCall.SendReceive}. */
+    SEND_RECEIVE,
+    /** {@link TraceCall.Completion}. */
+    COMPLETION,
+    /** {@link TraceCall.Collective}. */
+    COLLECTIVE,
+    /** {@link TraceCall.CommunicatorCall}. */
+    COMMUNICATOR,
+    /** {@link TraceCall.Local}. */
+    LOCAL
+  }
+
+  private final Family family;
+
+  CallKind(Family family) {
+    this.family = family;
+  }
+
+  /** The record type that carries this kind. */
+  public Family family() {
+    return family;
+  }
+}

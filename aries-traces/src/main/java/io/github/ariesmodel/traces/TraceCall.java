@@ -1,0 +1,228 @@
+package io.github.ariesmodel.traces;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkNotNull;
+
+import com.google.common.primitives.ImmutableLongArray;
+
+/**
+ * One recorded MPI call of one rank, in a model that does not depend on the trace format.
+ *
+ * <p>Conventions shared by every record:
+ * <ul>
+ *   <li>Ranks are ranks in the call's communicator; {@link #ANY_SOURCE} and {@link #PROC_NULL} are the wildcards.
+ *   <li>Communicators are small integers: {@link #COMM_WORLD}, {@link #COMM_SELF}, and format-assigned ids of
+ *       communicators the application created ({@code >= 2}); {@link #COMM_NULL} when the trace says none.
+ *   <li>Sizes are in bytes (count times the datatype's size); {@link #UNKNOWN_BYTES} when the trace does not say the
+ *       datatype's size (a derived type missing from the trace's size table, or a receive size SimGrid leaves to a
+ *       probe).
+ *   <li>Requests are per-rank handles as the format stores them: a handle may be reused once its request completed.
+ *       {@link #REQUEST_NULL} is the null request.
+ *   <li>{@link #timing()} holds wall-clock entry and exit times when the format records them.
+ * </ul>
+ */
+public sealed interface TraceCall {
+  /** Wildcard source of a receive or probe. */
+  int ANY_SOURCE = -1;
+  /** Wildcard tag of a receive or probe. */
+  int ANY_TAG = -1;
+  /** The null process: a send or receive with it completes at once and moves nothing. */
+  int PROC_NULL = -2;
+  /** Root argument of an intercommunicator collective on the root's side ({@code MPI_ROOT}). */
+  int ROOT = -3;
+  /** A byte count the trace does not determine. */
+  long UNKNOWN_BYTES = -1;
+  /** The null request handle. */
+  long REQUEST_NULL = -1;
+  /** {@code MPI_COMM_WORLD}. */
+  int COMM_WORLD = 0;
+  /** {@code MPI_COMM_SELF}. */
+  int COMM_SELF = 1;
+  /** {@code MPI_COMM_NULL} (or a communicator the trace marks as erroneous). */
+  int COMM_NULL = -1;
+
+  /** What kind of call this is. */
+  CallKind kind();
+
+  /** Wall-clock entry and exit times, or {@link CallTiming#NONE}. */
+  CallTiming timing();
+
+  private static void checkFamily(CallKind kind, CallKind.Family family) {
+    checkNotNull(kind, "kind");
+    checkArgument(kind.family() == family, "kind must be of family %s, was %s (%s)", family, kind, kind.family());
+  }
+
+  private static void checkBytes(String name, long bytes) {
+    checkArgument(bytes >= 0 || bytes == UNKNOWN_BYTES, "%s must be >= 0 or UNKNOWN_BYTES (-1), was %s", name, bytes);
+  }
+
+  private static void checkBytes(String name, ImmutableLongArray bytes) {
+    checkNotNull(bytes, name);
+    for (int i = 0; i < bytes.length(); i++) {
+      checkBytes(name + "[" + i + "]", bytes.get(i));
+    }
+  }
+
+  /**
+   * {@link CallKind#INIT} or {@link CallKind#FINALIZE}.
+   *
+   * @param kind INIT or FINALIZE
+   * @param timing wall-clock times
+   */
+  record Lifecycle(CallKind kind, CallTiming timing) implements TraceCall {
+    /** Validates the kind's family. */
+    public Lifecycle {
+      checkFamily(kind, CallKind.Family.LIFECYCLE);
+      checkNotNull(timing, "timing");
+    }
+  }
+
+  /**
+   * A send, receive or probe with one peer.
+   *
+   * @param kind SEND, ISEND, RECV, IRECV, PROBE or IPROBE
+   * @param peer destination of a send, source of a receive or probe ({@link #ANY_SOURCE}, {@link #PROC_NULL} allowed)
+   * @param tag message tag ({@link #ANY_TAG} allowed for receives and probes)
+   * @param communicator communicator id
+   * @param bytes bytes sent, or the receive buffer's size in bytes (a receive may match a shorter message);
+   *     for a probe, the probed message's size when the trace recorded its status
+   * @param request request handle of a nonblocking call, {@link #REQUEST_NULL} for blocking ones
+   * @param timing wall-clock times
+   */
+  record PointToPoint(CallKind kind, int peer, int tag, int communicator, long bytes, long request,
+      CallTiming timing) implements TraceCall {
+    /** Validates the kind's family and the byte count. */
+    public PointToPoint {
+      checkFamily(kind, CallKind.Family.POINT_TO_POINT);
+      checkBytes("bytes", bytes);
+      checkNotNull(timing, "timing");
+    }
+
+    /** Whether this call sends (SEND or ISEND). */
+    public boolean isSend() {
+      return kind == CallKind.SEND || kind == CallKind.ISEND;
+    }
+  }
+
+  /**
+   * {@code MPI_Sendrecv}: a send and a receive that complete together.
+   *
+   * @param destination rank sent to
+   * @param sendTag tag of the message sent
+   * @param sendBytes bytes sent
+   * @param source rank received from ({@link #ANY_SOURCE} allowed)
+   * @param receiveTag tag matched ({@link #ANY_TAG} allowed)
+   * @param receiveBytes receive buffer size in bytes
+   * @param communicator communicator id
+   * @param timing wall-clock times
+   */
+  record SendReceive(int destination, int sendTag, long sendBytes, int source, int receiveTag, long receiveBytes,
+      int communicator, CallTiming timing) implements TraceCall {
+    /** Validates the byte counts. */
+    public SendReceive {
+      checkBytes("sendBytes", sendBytes);
+      checkBytes("receiveBytes", receiveBytes);
+      checkNotNull(timing, "timing");
+    }
+
+    @Override
+    public CallKind kind() {
+      return CallKind.SENDRECV;
+    }
+  }
+
+  /**
+   * A wait or test on requests.
+   *
+   * @param kind WAIT, WAITALL, WAITANY, WAITSOME, TEST, TESTALL, TESTANY or TESTSOME
+   * @param requests the requests passed to the call, in order
+   * @param completed the requests the call completed in the traced run, when {@code outcomeRecorded}
+   * @param outcomeRecorded whether the trace says which requests completed (DUMPI does through flags and indices;
+   *     SimGrid's {@code test} does not)
+   * @param timing wall-clock times
+   */
+  record Completion(CallKind kind, ImmutableLongArray requests, ImmutableLongArray completed, boolean outcomeRecorded,
+      CallTiming timing) implements TraceCall {
+    /** Validates the kind's family. */
+    public Completion {
+      checkFamily(kind, CallKind.Family.COMPLETION);
+      checkNotNull(requests, "requests");
+      checkNotNull(completed, "completed");
+      checkArgument(outcomeRecorded || completed.isEmpty(),
+          "completed must be empty when the outcome is not recorded, was %s", completed);
+      checkNotNull(timing, "timing");
+    }
+  }
+
+  /**
+   * A collective operation on a communicator.
+   *
+   * <p>Byte counts follow the MPI arguments: {@code sendBytes} and {@code receiveBytes} are per peer for
+   * gather/scatter/allgather/alltoall (the MPI {@code sendcount}/{@code recvcount}), the whole buffer for bcast,
+   * reduce, allreduce and scan. The v-variants and reduce_scatter carry per-rank arrays instead (indexed by rank in
+   * the communicator), which are empty where MPI ignores them (the counts of a non-root rank).
+   *
+   * @param kind a collective kind
+   * @param communicator communicator id
+   * @param root root rank of rooted collectives, -1 for the others
+   * @param sendBytes bytes sent per peer or in total (see above), 0 when the kind sends nothing
+   * @param receiveBytes bytes received per peer or in total, 0 when none
+   * @param sendBytesPerRank per-rank send sizes of SCATTERV (root) and ALLTOALLV
+   * @param receiveBytesPerRank per-rank receive sizes of GATHERV (root), ALLGATHERV, ALLTOALLV and REDUCE_SCATTER
+   * @param reductionFlops floating-point work of the reduction when the trace states it (SimGrid), else 0
+   * @param timing wall-clock times
+   */
+  record Collective(CallKind kind, int communicator, int root, long sendBytes, long receiveBytes,
+      ImmutableLongArray sendBytesPerRank, ImmutableLongArray receiveBytesPerRank, double reductionFlops,
+      CallTiming timing) implements TraceCall {
+    /** Validates the kind's family and the byte counts. */
+    public Collective {
+      checkFamily(kind, CallKind.Family.COLLECTIVE);
+      checkBytes("sendBytes", sendBytes);
+      checkBytes("receiveBytes", receiveBytes);
+      checkBytes("sendBytesPerRank", sendBytesPerRank);
+      checkBytes("receiveBytesPerRank", receiveBytesPerRank);
+      checkArgument(reductionFlops >= 0 && !Double.isInfinite(reductionFlops),
+          "reductionFlops must be finite and >= 0, was %s", reductionFlops);
+      checkNotNull(timing, "timing");
+    }
+  }
+
+  /**
+   * Creation or release of a communicator.
+   *
+   * @param kind COMM_SPLIT, COMM_DUP or COMM_FREE
+   * @param communicator the parent communicator (the one freed, for COMM_FREE)
+   * @param newCommunicator the id the new communicator gets, {@link #COMM_NULL} for COMM_FREE or a split colour of
+   *     {@code MPI_UNDEFINED}
+   * @param color split colour (0 for DUP and FREE)
+   * @param key split key (0 for DUP and FREE)
+   * @param timing wall-clock times
+   */
+  record CommunicatorCall(CallKind kind, int communicator, int newCommunicator, int color, int key,
+      CallTiming timing) implements TraceCall {
+    /** Validates the kind's family. */
+    public CommunicatorCall {
+      checkFamily(kind, CallKind.Family.COMMUNICATOR);
+      checkNotNull(timing, "timing");
+    }
+  }
+
+  /**
+   * Local work between MPI calls, as a time-independent trace states it.
+   *
+   * @param kind COMPUTE (an amount of {@code flops}) or SLEEP (a duration of {@code nanos})
+   * @param flops floating-point operations of a COMPUTE, 0 for SLEEP
+   * @param nanos duration of a SLEEP in nanoseconds, 0 for COMPUTE
+   * @param timing wall-clock times
+   */
+  record Local(CallKind kind, double flops, long nanos, CallTiming timing) implements TraceCall {
+    /** Validates the kind's family and amounts. */
+    public Local {
+      checkFamily(kind, CallKind.Family.LOCAL);
+      checkArgument(flops >= 0 && !Double.isInfinite(flops), "flops must be finite and >= 0, was %s", flops);
+      checkArgument(nanos >= 0, "nanos must be >= 0, was %s", nanos);
+      checkNotNull(timing, "timing");
+    }
+  }
+}

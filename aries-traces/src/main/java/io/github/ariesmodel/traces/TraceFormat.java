@@ -1,0 +1,53 @@
+package io.github.ariesmodel.traces;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/** The trace formats this module reads. */
+public enum TraceFormat {
+  /** sst-dumpi's binary format: a {@code .meta} text file plus one {@code .bin} file per rank. */
+  DUMPI,
+  /** SimGrid's time-independent text traces ({@code rank action args}), one shared file or one file per rank. */
+  SIMGRID;
+
+  /**
+   * Guesses the format of a trace path without reading its records: a {@code .meta} file, or a directory holding
+   * exactly one, is DUMPI; a {@code .bin} file is DUMPI; any other regular file is SimGrid text.
+   *
+   * @param path the path a user named
+   * @return the format
+   * @throws TraceFormatException if the path does not exist, or is a directory without exactly one {@code .meta}
+   * @throws IOException if the directory cannot be listed
+   */
+  public static TraceFormat detect(Path path) throws IOException {
+    if (Files.isDirectory(path)) {
+      try (var files = Files.list(path)) {
+        long metas = files.filter(p -> p.getFileName().toString().endsWith(".meta")).count();
+        if (metas == 1) {
+          return DUMPI;
+        }
+        throw TraceFormatException.ofFile(path, TraceFormatException.NO_RANK,
+            "a trace directory must hold exactly one DUMPI .meta file, found " + metas
+                + "; name a SimGrid trace file directly", null);
+      }
+    }
+    if (!Files.isRegularFile(path)) {
+      throw TraceFormatException.ofFile(path, TraceFormatException.NO_RANK, "no such trace file", null);
+    }
+    String name = path.getFileName().toString().toLowerCase(Locale.ROOT);
+    if (name.endsWith(".meta") || name.endsWith(".bin")) {
+      return DUMPI;
+    }
+    try (BufferedReader in = Files.newBufferedReader(path, StandardCharsets.ISO_8859_1)) {
+      String first = in.readLine();
+      if (first != null && first.startsWith("hostname=")) {
+        return DUMPI;
+      }
+    }
+    return SIMGRID;
+  }
+}

@@ -1,0 +1,121 @@
+package io.github.ariesmodel.traces;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * A trace that cannot be read: truncated, corrupt, or using something this reader does not know.
+ *
+ * <p>The message names the file, the rank (when the problem belongs to one rank's stream) and where in the file the
+ * problem is (a byte offset for binary formats, a line number for text formats), then says what is wrong, so a user
+ * can look at the record without a stack trace. Echoed file content is abbreviated to 80 characters.
+ */
+public final class TraceFormatException extends IOException {
+  private static final long serialVersionUID = 1L;
+  private static final int ECHO_LIMIT = 80;
+
+  /** Rank value meaning "the problem is not in one rank's stream". */
+  public static final int NO_RANK = -1;
+
+  private final transient Path file;
+  private final int rank;
+  private final String location;
+  private final String problem;
+  private final long line;
+
+  private TraceFormatException(Path file, int rank, String location, long line, String problem, Throwable cause) {
+    super(format(file, rank, location, problem), cause);
+    this.file = file;
+    this.rank = rank;
+    this.location = location;
+    this.line = line;
+    this.problem = problem;
+  }
+
+  private static String format(Path file, int rank, String location, String problem) {
+    StringBuilder b = new StringBuilder();
+    b.append(file == null ? "(no file)" : file.toString());
+    if (rank != NO_RANK) {
+      b.append(", rank ").append(rank);
+    }
+    if (!location.isEmpty()) {
+      b.append(", ").append(location);
+    }
+    return b.append(": ").append(problem).toString();
+  }
+
+  /**
+   * A problem at a byte offset of a binary file.
+   *
+   * @param file the file
+   * @param rank the rank whose stream it is, or {@link #NO_RANK}
+   * @param offset byte offset from the start of the file
+   * @param problem what is wrong
+   * @return the exception
+   */
+  public static TraceFormatException atByte(Path file, int rank, long offset, String problem) {
+    return new TraceFormatException(file, rank, "byte offset " + offset, -1, problem, null);
+  }
+
+  /**
+   * A problem on a line of a text file.
+   *
+   * @param file the file
+   * @param rank the rank the line belongs to, or {@link #NO_RANK}
+   * @param line line number, counting from 1
+   * @param problem what is wrong
+   * @return the exception
+   */
+  public static TraceFormatException atLine(Path file, int rank, long line, String problem) {
+    return new TraceFormatException(file, rank, "line " + line, line, problem, null);
+  }
+
+  /**
+   * A problem with a file as a whole (missing, unreadable, inconsistent with its companions).
+   *
+   * @param file the file
+   * @param rank the rank it belongs to, or {@link #NO_RANK}
+   * @param problem what is wrong
+   * @param cause the underlying I/O error, or null
+   * @return the exception
+   */
+  public static TraceFormatException ofFile(Path file, int rank, String problem, Throwable cause) {
+    return new TraceFormatException(file, rank, "", -1, problem, cause);
+  }
+
+  /**
+   * Abbreviates text taken from a trace for an error message: at most 80 characters, with an ellipsis when cut.
+   *
+   * @param text text from the trace
+   * @return the text, quoted, abbreviated
+   */
+  public static String echo(String text) {
+    String t = text.length() <= ECHO_LIMIT ? text : text.substring(0, ECHO_LIMIT - 3) + "...";
+    return "'" + t + "'";
+  }
+
+  /** The file the problem is in (may be null if the trace had no file). */
+  public Path file() {
+    return file;
+  }
+
+  /** The rank whose stream has the problem, or {@link #NO_RANK}. */
+  public int rank() {
+    return rank;
+  }
+
+  /** Where in the file: "byte offset N", "line N", or empty for the file as a whole. */
+  public String location() {
+    return location;
+  }
+
+  /** The line number of a text trace's bad line, or -1. */
+  public long line() {
+    return line;
+  }
+
+  /** What is wrong, without the file and location. */
+  public String problem() {
+    return problem;
+  }
+}

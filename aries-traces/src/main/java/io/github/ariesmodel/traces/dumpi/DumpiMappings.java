@@ -1,0 +1,459 @@
+package io.github.ariesmodel.traces.dumpi;
+
+import com.google.common.primitives.ImmutableLongArray;
+import io.github.ariesmodel.traces.CallKind;
+import io.github.ariesmodel.traces.TraceCall;
+import io.github.ariesmodel.traces.TraceFormatException;
+import java.io.IOException;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * How each modelled DUMPI function becomes a {@link TraceCall}: one small mapping object per function, built once,
+ * holding the indices of the fields it reads. Functions without a mapping are left out of the model (and counted).
+ *
+ * <p>Value conventions of DUMPI ({@code dumpi/common/constants.h}, {@code dumpi/libdumpi/mpibindings.h}):
+ * communicators 2 and 3 are world and self, 0 and 1 error and null, 4 on the application's; requests 0 and 1 are
+ * error and null; {@code MPI_ANY_SOURCE} and {@code MPI_ANY_TAG} are stored as -1 and {@code MPI_ROOT} as -2, but
+ * {@code MPI_PROC_NULL} is stored as the MPI library's own value (-1 in MPICH and Cray MPICH, -2 in Open MPI). So a
+ * negative destination is read as {@link TraceCall#PROC_NULL}, a source of -1 as {@link TraceCall#ANY_SOURCE} (under
+ * MPICH a receive from PROC_NULL looks the same and is read as a wildcard) and any other negative source as
+ * PROC_NULL.
+ */
+final class DumpiMappings {
+  /** Turns a decoded record into a call. */
+  interface Mapping {
+    TraceCall map(DumpiRecord r, DumpiDatatypes types, DumpiInput in) throws IOException;
+  }
+
+  private static final Map<DumpiFunction, Mapping> MAPPINGS = new EnumMap<>(DumpiFunction.class);
+
+  static {
+    for (DumpiFunction f : new DumpiFunction[] {DumpiFunction.INIT, DumpiFunction.INIT_THREAD}) {
+      MAPPINGS.put(f, (r, t, in) -> new TraceCall.Lifecycle(CallKind.INIT, r.timing));
+    }
+    MAPPINGS.put(DumpiFunction.FINALIZE, (r, t, in) -> new TraceCall.Lifecycle(CallKind.FINALIZE, r.timing));
+    for (DumpiFunction f : new DumpiFunction[] {DumpiFunction.SEND, DumpiFunction.BSEND, DumpiFunction.SSEND,
+        DumpiFunction.RSEND}) {
+      MAPPINGS.put(f, pointToPoint(CallKind.SEND, f, "dest"));
+    }
+    for (DumpiFunction f : new DumpiFunction[] {DumpiFunction.ISEND, DumpiFunction.IBSEND, DumpiFunction.ISSEND,
+        DumpiFunction.IRSEND}) {
+      MAPPINGS.put(f, pointToPoint(CallKind.ISEND, f, "dest"));
+    }
+    MAPPINGS.put(DumpiFunction.RECV, pointToPoint(CallKind.RECV, DumpiFunction.RECV, "source"));
+    MAPPINGS.put(DumpiFunction.IRECV, pointToPoint(CallKind.IRECV, DumpiFunction.IRECV, "source"));
+    MAPPINGS.put(DumpiFunction.PROBE, probe(CallKind.PROBE, DumpiFunction.PROBE));
+    MAPPINGS.put(DumpiFunction.IPROBE, probe(CallKind.IPROBE, DumpiFunction.IPROBE));
+    MAPPINGS.put(DumpiFunction.SENDRECV, sendRecv());
+    MAPPINGS.put(DumpiFunction.SENDRECV_REPLACE, sendRecvReplace());
+    MAPPINGS.put(DumpiFunction.WAIT, single(CallKind.WAIT, DumpiFunction.WAIT, false));
+    MAPPINGS.put(DumpiFunction.TEST, single(CallKind.TEST, DumpiFunction.TEST, true));
+    MAPPINGS.put(DumpiFunction.WAITALL, all(CallKind.WAITALL, DumpiFunction.WAITALL, false));
+    MAPPINGS.put(DumpiFunction.TESTALL, all(CallKind.TESTALL, DumpiFunction.TESTALL, true));
+    MAPPINGS.put(DumpiFunction.WAITANY, any(CallKind.WAITANY, DumpiFunction.WAITANY, false));
+    MAPPINGS.put(DumpiFunction.TESTANY, any(CallKind.TESTANY, DumpiFunction.TESTANY, true));
+    MAPPINGS.put(DumpiFunction.WAITSOME, some(CallKind.WAITSOME, DumpiFunction.WAITSOME));
+    MAPPINGS.put(DumpiFunction.TESTSOME, some(CallKind.TESTSOME, DumpiFunction.TESTSOME));
+    MAPPINGS.put(DumpiFunction.BARRIER, barrier());
+    MAPPINGS.put(DumpiFunction.BCAST, whole(CallKind.BCAST, DumpiFunction.BCAST, true));
+    MAPPINGS.put(DumpiFunction.REDUCE, whole(CallKind.REDUCE, DumpiFunction.REDUCE, true));
+    MAPPINGS.put(DumpiFunction.ALLREDUCE, whole(CallKind.ALLREDUCE, DumpiFunction.ALLREDUCE, false));
+    MAPPINGS.put(DumpiFunction.SCAN, whole(CallKind.SCAN, DumpiFunction.SCAN, false));
+    MAPPINGS.put(DumpiFunction.EXSCAN, whole(CallKind.EXSCAN, DumpiFunction.EXSCAN, false));
+    MAPPINGS.put(DumpiFunction.GATHER, gather());
+    MAPPINGS.put(DumpiFunction.GATHERV, gatherv());
+    MAPPINGS.put(DumpiFunction.SCATTER, scatter());
+    MAPPINGS.put(DumpiFunction.SCATTERV, scatterv());
+    MAPPINGS.put(DumpiFunction.ALLGATHER, perPeer(CallKind.ALLGATHER, DumpiFunction.ALLGATHER));
+    MAPPINGS.put(DumpiFunction.ALLTOALL, perPeer(CallKind.ALLTOALL, DumpiFunction.ALLTOALL));
+    MAPPINGS.put(DumpiFunction.ALLGATHERV, allgatherv());
+    MAPPINGS.put(DumpiFunction.ALLTOALLV, alltoallv());
+    MAPPINGS.put(DumpiFunction.ALLTOALLW, alltoallw());
+    MAPPINGS.put(DumpiFunction.REDUCE_SCATTER, reduceScatter());
+    MAPPINGS.put(DumpiFunction.COMM_DUP, commDup());
+    MAPPINGS.put(DumpiFunction.COMM_SPLIT, commSplit());
+    MAPPINGS.put(DumpiFunction.COMM_FREE, commFree());
+  }
+
+  private DumpiMappings() {
+  }
+
+  /** The mapping of a function, or null if the model leaves it out. */
+  static Mapping of(DumpiFunction f) {
+    return MAPPINGS.get(f);
+  }
+
+  static int comm(long raw) {
+    if (raw == 2) {
+      return TraceCall.COMM_WORLD;
+    }
+    if (raw == 3) {
+      return TraceCall.COMM_SELF;
+    }
+    return raw >= 4 ? (int) raw - 2 : TraceCall.COMM_NULL;
+  }
+
+  static long request(long raw) {
+    long handle = raw & 0xffff_ffffL;
+    return handle <= 1 ? TraceCall.REQUEST_NULL : handle;
+  }
+
+  static int dest(long raw) {
+    return raw >= 0 ? (int) raw : TraceCall.PROC_NULL;
+  }
+
+  static int source(long raw) {
+    if (raw >= 0) {
+      return (int) raw;
+    }
+    return raw == -1 ? TraceCall.ANY_SOURCE : TraceCall.PROC_NULL;
+  }
+
+  static int root(long raw) {
+    if (raw >= 0) {
+      return (int) raw;
+    }
+    return raw == -2 ? TraceCall.ROOT : TraceCall.PROC_NULL;
+  }
+
+  private static int tag(DumpiRecord r, DumpiInput in, int field) throws TraceFormatException {
+    long raw = r.scalars[field];
+    if (raw < -1) {
+      throw in.error(r.offset, "bad tag " + raw + " (tags are >= 0, or -1 for MPI_ANY_TAG)");
+    }
+    return (int) raw;
+  }
+
+  private static long bytes(DumpiRecord r, DumpiDatatypes types, DumpiInput in, long count, int type)
+      throws TraceFormatException {
+    if (count < 0) {
+      throw in.error(r.offset, "negative element count " + count);
+    }
+    return types.bytes(count, type);
+  }
+
+  private static long fieldBytes(DumpiRecord r, DumpiDatatypes types, DumpiInput in, int countField, int typeField)
+      throws TraceFormatException {
+    return bytes(r, types, in, r.scalars[countField], r.intAt(typeField));
+  }
+
+  private static ImmutableLongArray perRank(DumpiRecord r, DumpiDatatypes types, DumpiInput in, int countsField,
+      int typeField) throws TraceFormatException {
+    if (!r.present[countsField]) {
+      return ImmutableLongArray.of();
+    }
+    int n = r.lengths[countsField];
+    int[] counts = r.arrays[countsField];
+    ImmutableLongArray.Builder b = ImmutableLongArray.builder(n);
+    for (int i = 0; i < n; i++) {
+      b.add(bytes(r, types, in, (long) counts[i], r.intAt(typeField)));
+    }
+    return b.build();
+  }
+
+  private static Mapping pointToPoint(CallKind kind, DumpiFunction f, String peerField) {
+    DumpiLayout l = f.layout();
+    int count = l.field("count");
+    int type = l.field("datatype");
+    int peer = l.field(peerField);
+    int tag = l.field("tag");
+    int comm = l.field("comm");
+    int request = kind == CallKind.ISEND || kind == CallKind.IRECV ? l.field("request") : -1;
+    boolean send = kind == CallKind.SEND || kind == CallKind.ISEND;
+    return (r, t, in) -> new TraceCall.PointToPoint(kind,
+        send ? dest(r.scalars[peer]) : source(r.scalars[peer]), tag(r, in, tag), comm(r.scalars[comm]),
+        fieldBytes(r, t, in, count, type), request < 0 ? TraceCall.REQUEST_NULL : request(r.scalars[request]),
+        r.timing);
+  }
+
+  private static Mapping probe(CallKind kind, DumpiFunction f) {
+    DumpiLayout l = f.layout();
+    int source = l.field("source");
+    int tag = l.field("tag");
+    int comm = l.field("comm");
+    int flag = kind == CallKind.IPROBE ? l.field("flag") : -1;
+    return (r, t, in) -> {
+      boolean found = flag < 0 || r.scalars[flag] != 0;
+      long bytes = found && r.statusCount > 0 && r.firstStatusBytes >= 0 ? r.firstStatusBytes
+          : TraceCall.UNKNOWN_BYTES;
+      return new TraceCall.PointToPoint(kind, source(r.scalars[source]), tag(r, in, tag), comm(r.scalars[comm]),
+          bytes, TraceCall.REQUEST_NULL, r.timing);
+    };
+  }
+
+  private static Mapping sendRecv() {
+    DumpiLayout l = DumpiFunction.SENDRECV.layout();
+    int sendCount = l.field("sendcount");
+    int sendType = l.field("sendtype");
+    int dest = l.field("dest");
+    int sendTag = l.field("sendtag");
+    int recvCount = l.field("recvcount");
+    int recvType = l.field("recvtype");
+    int source = l.field("source");
+    int recvTag = l.field("recvtag");
+    int comm = l.field("comm");
+    return (r, t, in) -> new TraceCall.SendReceive(dest(r.scalars[dest]), tag(r, in, sendTag),
+        fieldBytes(r, t, in, sendCount, sendType), source(r.scalars[source]), tag(r, in, recvTag),
+        fieldBytes(r, t, in, recvCount, recvType), comm(r.scalars[comm]), r.timing);
+  }
+
+  private static Mapping sendRecvReplace() {
+    DumpiLayout l = DumpiFunction.SENDRECV_REPLACE.layout();
+    int count = l.field("count");
+    int type = l.field("datatype");
+    int dest = l.field("dest");
+    int sendTag = l.field("sendtag");
+    int source = l.field("source");
+    int recvTag = l.field("recvtag");
+    int comm = l.field("comm");
+    return (r, t, in) -> {
+      long bytes = fieldBytes(r, t, in, count, type);
+      return new TraceCall.SendReceive(dest(r.scalars[dest]), tag(r, in, sendTag), bytes, source(r.scalars[source]),
+          tag(r, in, recvTag), bytes, comm(r.scalars[comm]), r.timing);
+    };
+  }
+
+  private static ImmutableLongArray requests(DumpiRecord r, int field) {
+    ImmutableLongArray.Builder b = ImmutableLongArray.builder(r.lengths[field]);
+    for (int i = 0; i < r.lengths[field]; i++) {
+      b.add(request(r.arrays[field][i]));
+    }
+    return b.build();
+  }
+
+  private static ImmutableLongArray nonNull(ImmutableLongArray requests) {
+    ImmutableLongArray.Builder b = ImmutableLongArray.builder(requests.length());
+    requests.forEach(q -> {
+      if (q != TraceCall.REQUEST_NULL) {
+        b.add(q);
+      }
+    });
+    return b.build();
+  }
+
+  private static Mapping single(CallKind kind, DumpiFunction f, boolean tested) {
+    int request = f.layout().field("request");
+    int flag = tested ? f.layout().field("flag") : -1;
+    return (r, t, in) -> {
+      ImmutableLongArray requests = ImmutableLongArray.of(request(r.scalars[request]));
+      boolean done = flag < 0 || r.scalars[flag] != 0;
+      return new TraceCall.Completion(kind, requests, done ? nonNull(requests) : ImmutableLongArray.of(), true,
+          r.timing);
+    };
+  }
+
+  private static Mapping all(CallKind kind, DumpiFunction f, boolean tested) {
+    int list = f.layout().field("requests");
+    int flag = tested ? f.layout().field("flag") : -1;
+    return (r, t, in) -> {
+      ImmutableLongArray requests = requests(r, list);
+      boolean done = flag < 0 || r.scalars[flag] != 0;
+      return new TraceCall.Completion(kind, requests, done ? nonNull(requests) : ImmutableLongArray.of(), true,
+          r.timing);
+    };
+  }
+
+  private static Mapping any(CallKind kind, DumpiFunction f, boolean tested) {
+    int list = f.layout().field("requests");
+    int index = f.layout().field("index");
+    int flag = tested ? f.layout().field("flag") : -1;
+    return (r, t, in) -> {
+      ImmutableLongArray requests = requests(r, list);
+      long i = r.scalars[index];
+      boolean done = (flag < 0 || r.scalars[flag] != 0) && i >= 0 && i < requests.length();
+      return new TraceCall.Completion(kind, requests,
+          done ? nonNull(ImmutableLongArray.of(requests.get((int) i))) : ImmutableLongArray.of(), true, r.timing);
+    };
+  }
+
+  private static Mapping some(CallKind kind, DumpiFunction f) {
+    int list = f.layout().field("requests");
+    int indices = f.layout().field("indices");
+    return (r, t, in) -> {
+      ImmutableLongArray requests = requests(r, list);
+      ImmutableLongArray.Builder done = ImmutableLongArray.builder();
+      for (int k = 0; k < r.lengths[indices]; k++) {
+        int i = r.arrays[indices][k];
+        if (i < 0 || i >= requests.length()) {
+          throw in.error(r.offset, "completed index " + i + " outside the " + requests.length() + " requests");
+        }
+        done.add(requests.get(i));
+      }
+      return new TraceCall.Completion(kind, requests, nonNull(done.build()), true, r.timing);
+    };
+  }
+
+  private static Mapping barrier() {
+    int comm = DumpiFunction.BARRIER.layout().field("comm");
+    return (r, t, in) -> new TraceCall.Collective(CallKind.BARRIER, comm(r.scalars[comm]), -1, 0, 0,
+        ImmutableLongArray.of(), ImmutableLongArray.of(), 0, r.timing);
+  }
+
+  private static Mapping whole(CallKind kind, DumpiFunction f, boolean rooted) {
+    DumpiLayout l = f.layout();
+    int count = l.field("count");
+    int type = l.field("datatype");
+    int comm = l.field("comm");
+    int root = rooted ? l.field("root") : -1;
+    return (r, t, in) -> {
+      long bytes = fieldBytes(r, t, in, count, type);
+      return new TraceCall.Collective(kind, comm(r.scalars[comm]), root < 0 ? -1 : root(r.scalars[root]), bytes,
+          bytes, ImmutableLongArray.of(), ImmutableLongArray.of(), 0, r.timing);
+    };
+  }
+
+  private static Mapping gather() {
+    DumpiLayout l = DumpiFunction.GATHER.layout();
+    int sendCount = l.field("sendcount");
+    int sendType = l.field("sendtype");
+    int recvCount = l.field("recvcount");
+    int recvType = l.field("recvtype");
+    int root = l.field("root");
+    int comm = l.field("comm");
+    return (r, t, in) -> new TraceCall.Collective(CallKind.GATHER, comm(r.scalars[comm]), root(r.scalars[root]),
+        fieldBytes(r, t, in, sendCount, sendType), r.present[recvCount] ? fieldBytes(r, t, in, recvCount, recvType) : 0,
+        ImmutableLongArray.of(), ImmutableLongArray.of(), 0, r.timing);
+  }
+
+  private static Mapping gatherv() {
+    DumpiLayout l = DumpiFunction.GATHERV.layout();
+    int sendCount = l.field("sendcount");
+    int sendType = l.field("sendtype");
+    int recvCounts = l.field("recvcounts");
+    int recvType = l.field("recvtype");
+    int root = l.field("root");
+    int comm = l.field("comm");
+    return (r, t, in) -> new TraceCall.Collective(CallKind.GATHERV, comm(r.scalars[comm]), root(r.scalars[root]),
+        fieldBytes(r, t, in, sendCount, sendType), 0, ImmutableLongArray.of(),
+        perRank(r, t, in, recvCounts, recvType), 0, r.timing);
+  }
+
+  private static Mapping scatter() {
+    DumpiLayout l = DumpiFunction.SCATTER.layout();
+    int sendCount = l.field("sendcount");
+    int sendType = l.field("sendtype");
+    int recvCount = l.field("recvcount");
+    int recvType = l.field("recvtype");
+    int root = l.field("root");
+    int comm = l.field("comm");
+    return (r, t, in) -> new TraceCall.Collective(CallKind.SCATTER, comm(r.scalars[comm]), root(r.scalars[root]),
+        r.present[sendCount] ? fieldBytes(r, t, in, sendCount, sendType) : 0, fieldBytes(r, t, in, recvCount, recvType),
+        ImmutableLongArray.of(), ImmutableLongArray.of(), 0, r.timing);
+  }
+
+  private static Mapping scatterv() {
+    DumpiLayout l = DumpiFunction.SCATTERV.layout();
+    int sendCounts = l.field("sendcounts");
+    int sendType = l.field("sendtype");
+    int recvCount = l.field("recvcount");
+    int recvType = l.field("recvtype");
+    int root = l.field("root");
+    int comm = l.field("comm");
+    return (r, t, in) -> new TraceCall.Collective(CallKind.SCATTERV, comm(r.scalars[comm]), root(r.scalars[root]),
+        0, fieldBytes(r, t, in, recvCount, recvType), perRank(r, t, in, sendCounts, sendType),
+        ImmutableLongArray.of(), 0, r.timing);
+  }
+
+  private static Mapping perPeer(CallKind kind, DumpiFunction f) {
+    DumpiLayout l = f.layout();
+    int sendCount = l.field("sendcount");
+    int sendType = l.field("sendtype");
+    int recvCount = l.field("recvcount");
+    int recvType = l.field("recvtype");
+    int comm = l.field("comm");
+    return (r, t, in) -> new TraceCall.Collective(kind, comm(r.scalars[comm]), -1,
+        fieldBytes(r, t, in, sendCount, sendType), fieldBytes(r, t, in, recvCount, recvType), ImmutableLongArray.of(),
+        ImmutableLongArray.of(), 0, r.timing);
+  }
+
+  private static Mapping allgatherv() {
+    DumpiLayout l = DumpiFunction.ALLGATHERV.layout();
+    int sendCount = l.field("sendcount");
+    int sendType = l.field("sendtype");
+    int recvCounts = l.field("recvcounts");
+    int recvType = l.field("recvtype");
+    int comm = l.field("comm");
+    return (r, t, in) -> new TraceCall.Collective(CallKind.ALLGATHERV, comm(r.scalars[comm]), -1,
+        fieldBytes(r, t, in, sendCount, sendType), 0, ImmutableLongArray.of(),
+        perRank(r, t, in, recvCounts, recvType), 0, r.timing);
+  }
+
+  private static Mapping alltoallv() {
+    DumpiLayout l = DumpiFunction.ALLTOALLV.layout();
+    int sendCounts = l.field("sendcounts");
+    int sendType = l.field("sendtype");
+    int recvCounts = l.field("recvcounts");
+    int recvType = l.field("recvtype");
+    int comm = l.field("comm");
+    return (r, t, in) -> new TraceCall.Collective(CallKind.ALLTOALLV, comm(r.scalars[comm]), -1, 0, 0,
+        perRank(r, t, in, sendCounts, sendType), perRank(r, t, in, recvCounts, recvType), 0, r.timing);
+  }
+
+  private static ImmutableLongArray perRankTyped(DumpiRecord r, DumpiDatatypes t, DumpiInput in, int counts,
+      int typeArray) throws TraceFormatException {
+    int n = r.lengths[counts];
+    if (r.lengths[typeArray] != n) {
+      throw in.error(r.offset, n + " counts but " + r.lengths[typeArray] + " datatypes");
+    }
+    ImmutableLongArray.Builder b = ImmutableLongArray.builder(n);
+    for (int i = 0; i < n; i++) {
+      b.add(bytes(r, t, in, (long) r.arrays[counts][i], r.arrays[typeArray][i]));
+    }
+    return b.build();
+  }
+
+  private static Mapping alltoallw() {
+    DumpiLayout l = DumpiFunction.ALLTOALLW.layout();
+    int sendCounts = l.field("sendcounts");
+    int sendTypes = l.field("sendtypes");
+    int recvCounts = l.field("recvcounts");
+    int recvTypes = l.field("recvtypes");
+    int comm = l.field("comm");
+    return (r, t, in) -> new TraceCall.Collective(CallKind.ALLTOALLV, comm(r.scalars[comm]), -1, 0, 0,
+        perRankTyped(r, t, in, sendCounts, sendTypes), perRankTyped(r, t, in, recvCounts, recvTypes), 0, r.timing);
+  }
+
+  private static Mapping reduceScatter() {
+    DumpiLayout l = DumpiFunction.REDUCE_SCATTER.layout();
+    int recvCounts = l.field("recvcounts");
+    int type = l.field("datatype");
+    int comm = l.field("comm");
+    return (r, t, in) -> {
+      ImmutableLongArray perRank = perRank(r, t, in, recvCounts, type);
+      long total = 0;
+      for (int i = 0; i < perRank.length(); i++) {
+        if (perRank.get(i) < 0) {
+          total = TraceCall.UNKNOWN_BYTES;
+          break;
+        }
+        total += perRank.get(i);
+      }
+      return new TraceCall.Collective(CallKind.REDUCE_SCATTER, comm(r.scalars[comm]), -1, total, 0,
+          ImmutableLongArray.of(), perRank, 0, r.timing);
+    };
+  }
+
+  private static Mapping commDup() {
+    int old = DumpiFunction.COMM_DUP.layout().field("oldcomm");
+    int created = DumpiFunction.COMM_DUP.layout().field("newcomm");
+    return (r, t, in) -> new TraceCall.CommunicatorCall(CallKind.COMM_DUP, comm(r.scalars[old]),
+        comm(r.scalars[created]), 0, 0, r.timing);
+  }
+
+  private static Mapping commSplit() {
+    DumpiLayout l = DumpiFunction.COMM_SPLIT.layout();
+    int old = l.field("oldcomm");
+    int color = l.field("color");
+    int key = l.field("key");
+    int created = l.field("newcomm");
+    return (r, t, in) -> new TraceCall.CommunicatorCall(CallKind.COMM_SPLIT, comm(r.scalars[old]),
+        comm(r.scalars[created]), r.intAt(color), r.intAt(key), r.timing);
+  }
+
+  private static Mapping commFree() {
+    int comm = DumpiFunction.COMM_FREE.layout().field("comm");
+    return (r, t, in) -> new TraceCall.CommunicatorCall(CallKind.COMM_FREE, comm(r.scalars[comm]),
+        TraceCall.COMM_NULL, 0, 0, r.timing);
+  }
+}

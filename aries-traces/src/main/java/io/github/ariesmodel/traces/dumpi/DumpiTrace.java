@@ -1,0 +1,158 @@
+package io.github.ariesmodel.traces.dumpi;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
+import io.github.ariesmodel.traces.RankTrace;
+import io.github.ariesmodel.traces.Trace;
+import io.github.ariesmodel.traces.TraceFormat;
+import io.github.ariesmodel.traces.TraceFormatException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A trace in sst-dumpi's binary format: a {@code .meta} text file of {@code key=value} lines (libdumpi writes
+ * {@code hostname}, {@code numprocs}, {@code username}, {@code startime}, {@code fileprefix} and the version) and one
+ * {@code <fileprefix>-<rank, 4 digits>.bin} file per rank beside it.
+ *
+ * <p>Every rank file must exist when the trace is opened; each rank's fixed parts (index, header, footer, size table)
+ * are read when its stream is opened, its call records as it is read. Layouts and their sources are described in
+ * {@link DumpiRankReader} (file), {@link DumpiLayout} (fields), {@code DumpiFunction} (function ids) and
+ * {@code DumpiMappings} (what each call becomes); they follow sst-dumpi's {@code dumpi/common/io.c},
+ * {@code iodefs.h}, {@code dumpiio.c}, {@code funclabels.h}, {@code constants.h} and
+ * {@code dumpi/libundumpi/libundumpi.c} (github.com/sstsimulator/sst-dumpi). This reader was written from those
+ * layouts; it shares no code with them.
+ */
+public final class DumpiTrace implements Trace {
+  private final Path meta;
+  private final ImmutableMap<String, String> metadata;
+  private final ImmutableList<Path> rankFiles;
+
+  private DumpiTrace(Path meta, ImmutableMap<String, String> metadata, ImmutableList<Path> rankFiles) {
+    this.meta = meta;
+    this.metadata = metadata;
+    this.rankFiles = rankFiles;
+  }
+
+  /**
+   * Opens a DUMPI trace.
+   *
+   * @param path the {@code .meta} file, or a directory holding exactly one
+   * @return the trace
+   * @throws TraceFormatException if the meta file is missing or malformed, or a rank's {@code .bin} file is missing
+   * @throws IOException if a file cannot be read
+   */
+  public static DumpiTrace open(Path path) throws IOException {
+    Path meta = path;
+    if (Files.isDirectory(path)) {
+      try (var files = Files.list(path)) {
+        List<Path> metas = files.filter(p -> p.getFileName().toString().endsWith(".meta")).sorted().toList();
+        if (metas.size() != 1) {
+          throw TraceFormatException.ofFile(path, TraceFormatException.NO_RANK,
+              "expected exactly one DUMPI .meta file in the directory, found " + metas.size(), null);
+        }
+        meta = metas.get(0);
+      }
+    }
+    if (!Files.isRegularFile(meta)) {
+      throw TraceFormatException.ofFile(meta, TraceFormatException.NO_RANK, "no such DUMPI .meta file", null);
+    }
+    Map<String, String> values = new LinkedHashMap<>();
+    List<String> lines = Files.readAllLines(meta, StandardCharsets.ISO_8859_1);
+    for (int i = 0; i < lines.size(); i++) {
+      String line = lines.get(i).strip();
+      if (line.isEmpty()) {
+        continue;
+      }
+      int eq = line.indexOf('=');
+      if (eq < 1) {
+        throw TraceFormatException.atLine(meta, TraceFormatException.NO_RANK, i + 1,
+            "expected key=value, found " + TraceFormatException.echo(line));
+      }
+      values.put(line.substring(0, eq).strip().toLowerCase(Locale.ROOT), line.substring(eq + 1).strip());
+    }
+    String prefix = values.get("fileprefix");
+    String procs = values.get("numprocs");
+    if (prefix == null || procs == null) {
+      throw TraceFormatException.ofFile(meta, TraceFormatException.NO_RANK,
+          "the meta file must name fileprefix and numprocs, found keys " + values.keySet(), null);
+    }
+    int ranks;
+    try {
+      ranks = Integer.parseInt(procs);
+    } catch (NumberFormatException e) {
+      ranks = -1;
+    }
+    if (ranks < 1) {
+      throw TraceFormatException.ofFile(meta, TraceFormatException.NO_RANK,
+          "numprocs must be a positive integer, was " + TraceFormatException.echo(procs), null);
+    }
+    Path dir = meta.toAbsolutePath().getParent();
+    ImmutableList.Builder<Path> files = ImmutableList.builderWithExpectedSize(ranks);
+    for (int r = 0; r < ranks; r++) {
+      Path bin = dir.resolve(String.format(Locale.ROOT, "%s-%04d.bin", prefix, r));
+      if (!Files.isRegularFile(bin)) {
+        throw TraceFormatException.ofFile(bin, r, "rank file missing (the meta file says numprocs=" + ranks + ")",
+            null);
+      }
+      files.add(bin);
+    }
+    return new DumpiTrace(meta, ImmutableMap.copyOf(values), files.build());
+  }
+
+  @Override
+  public TraceFormat format() {
+    return TraceFormat.DUMPI;
+  }
+
+  @Override
+  public Path source() {
+    return meta;
+  }
+
+  @Override
+  public int ranks() {
+    return rankFiles.size();
+  }
+
+  /** The meta file's {@code key=value} pairs (keys in lower case). */
+  public ImmutableMap<String, String> metadata() {
+    return metadata;
+  }
+
+  /**
+   * The {@code .bin} file of a rank.
+   *
+   * @param rank the rank, 0 to {@code ranks() - 1}
+   * @return its file
+   */
+  public Path rankFile(int rank) {
+    checkArgument(rank >= 0 && rank < ranks(), "rank must be in 0..%s, was %s", ranks() - 1, rank);
+    return rankFiles.get(rank);
+  }
+
+  @Override
+  public RankTrace open(int rank) throws IOException {
+    return new DumpiRankReader(rankFile(rank), rank);
+  }
+
+  /**
+   * Opens one {@code .bin} file on its own, as the stream of a given rank (for tools that look at one file).
+   *
+   * @param bin the rank file
+   * @param rank the rank to report in errors and coverage
+   * @return the stream
+   * @throws IOException if the file is unreadable or its fixed parts corrupt
+   */
+  public static RankTrace openRankFile(Path bin, int rank) throws IOException {
+    checkArgument(rank >= 0, "rank must be >= 0, was %s", rank);
+    return new DumpiRankReader(bin, rank);
+  }
+}

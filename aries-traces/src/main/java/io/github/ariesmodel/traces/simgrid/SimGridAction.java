@@ -1,0 +1,393 @@
+package io.github.ariesmodel.traces.simgrid;
+
+import com.google.common.primitives.ImmutableLongArray;
+import io.github.ariesmodel.traces.CallKind;
+import io.github.ariesmodel.traces.CallTiming;
+import io.github.ariesmodel.traces.TraceCall;
+import io.github.ariesmodel.traces.TraceFormatException;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The actions of SimGrid's time-independent traces, each with its own argument parser.
+ *
+ * <p>Names and arguments follow the parsers registered by {@code smpi_replay_init} in SimGrid's
+ * {@code src/smpi/internals/smpi_replay.cpp} (square brackets: optional; {@code n} is the number of ranks; sizes are
+ * in elements of the datatype, {@code dt} an SMPI datatype id, see {@link SimGridDatatypes}):
+ * <pre>
+ *   init [any]                           finalize
+ *   send|isend|recv|irecv peer tag size [dt]   (a negative receive size means "whatever arrives")
+ *   test|wait source destination tag     waitall
+ *   sendRecv sendcount dst recvcount src [dt] [dt]   (tags are 0)
+ *   compute flops                        sleep seconds
+ *   barrier                              bcast size [root] [dt]
+ *   reduce size flops [root] [dt]        allreduce size flops [dt]
+ *   alltoall sendcount recvcount [dt] [dt]
+ *   alltoallv sendbuf sendcounts(n) recvbuf recvcounts(n) [dt] [dt]
+ *   gather|scatter sendcount recvcount [root] [dt] [dt]       allgather sendcount recvcount [dt] [dt]
+ *   gatherv sendcount recvcounts(n) [root] [dt] [dt]          scatterv sendcounts(n) recvcount [root] [dt] [dt]
+ *   allgatherv sendcount recvcounts(n) [dt dt] [displs(n)]    reducescatter recvcounts(n) flops [dt]
+ *   scan|exscan size flops [dt]
+ *   comm_size, comm_split, comm_dup, location file line: read and skipped (SMPI's replay does nothing with them)
+ * </pre>
+ * Every collective is on {@code MPI_COMM_WORLD}, as in SMPI's replay.
+ */
+enum SimGridAction {
+  INIT("init") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      l.arguments(0, 1);
+      s.defaultBytes = l.size() > 2 ? SimGridDatatypes.DEFAULT_BYTES_INIT_WITH_ARGUMENT
+          : SimGridDatatypes.DEFAULT_BYTES_BARE_INIT;
+      return new TraceCall.Lifecycle(CallKind.INIT, CallTiming.NONE);
+    }
+  },
+  FINALIZE("finalize") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      l.arguments(0, 0);
+      return new TraceCall.Lifecycle(CallKind.FINALIZE, CallTiming.NONE);
+    }
+  },
+  COMM_SIZE("comm_size") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) {
+      return null;
+    }
+  },
+  COMM_SPLIT("comm_split") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) {
+      return null;
+    }
+  },
+  COMM_DUP("comm_dup") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) {
+      return null;
+    }
+  },
+  LOCATION("location") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      l.arguments(2, 0);
+      return null;
+    }
+  },
+  SEND("send") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      return pointToPoint(l, s, CallKind.SEND);
+    }
+  },
+  ISEND("isend") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      return pointToPoint(l, s, CallKind.ISEND);
+    }
+  },
+  RECV("recv") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      return pointToPoint(l, s, CallKind.RECV);
+    }
+  },
+  IRECV("irecv") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      return pointToPoint(l, s, CallKind.IRECV);
+    }
+  },
+  TEST("test") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      l.arguments(3, 0);
+      long request = s.peek(rank(l, 2, s, "source"), rank(l, 3, s, "destination"), tag(l, 4));
+      return new TraceCall.Completion(CallKind.TEST, ImmutableLongArray.of(request), ImmutableLongArray.of(), false,
+          CallTiming.NONE);
+    }
+  },
+  WAIT("wait") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      l.arguments(3, 0);
+      long request = s.complete(rank(l, 2, s, "source"), rank(l, 3, s, "destination"), tag(l, 4));
+      // SMPI ignores a wait with nothing outstanding (a test may have completed it): it completes nothing.
+      return new TraceCall.Completion(CallKind.WAIT, ImmutableLongArray.of(request),
+          request == TraceCall.REQUEST_NULL ? ImmutableLongArray.of() : ImmutableLongArray.of(request), true,
+          CallTiming.NONE);
+    }
+  },
+  WAITALL("waitall") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      l.arguments(0, 0);
+      ImmutableLongArray all = s.completeAll();
+      return new TraceCall.Completion(CallKind.WAITALL, all, all, true, CallTiming.NONE);
+    }
+  },
+  SEND_RECV("sendRecv") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      l.arguments(4, 2);
+      long sendCount = l.count(2, "send count", false);
+      int dst = rank(l, 3, s, "destination");
+      long recvCount = l.count(4, "receive count", false);
+      int src = rank(l, 5, s, "source");
+      return new TraceCall.SendReceive(dst, 0, sendCount * l.datatype(6, s.defaultBytes), src, 0,
+          recvCount * l.datatype(7, s.defaultBytes), TraceCall.COMM_WORLD, CallTiming.NONE);
+    }
+  },
+  COMPUTE("compute") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      l.arguments(1, 0);
+      return new TraceCall.Local(CallKind.COMPUTE, l.amount(2, "flops"), 0, CallTiming.NONE);
+    }
+  },
+  SLEEP("sleep") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      l.arguments(1, 0);
+      double seconds = l.amount(2, "seconds");
+      if (seconds > 9.2e9) {
+        throw l.error("sleep of " + seconds + " s is too long");
+      }
+      return new TraceCall.Local(CallKind.SLEEP, 0, Math.round(seconds * 1e9), CallTiming.NONE);
+    }
+  },
+  BARRIER("barrier") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      l.arguments(0, 0);
+      return collective(CallKind.BARRIER, -1, 0, 0, ImmutableLongArray.of(), ImmutableLongArray.of(), 0);
+    }
+  },
+  BCAST("bcast") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      l.arguments(1, 2);
+      long bytes = l.count(2, "size", false) * l.datatype(4, s.defaultBytes);
+      return collective(CallKind.BCAST, root(l, 3, s), bytes, bytes, ImmutableLongArray.of(),
+          ImmutableLongArray.of(), 0);
+    }
+  },
+  REDUCE("reduce") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      l.arguments(2, 2);
+      long bytes = l.count(2, "size", false) * l.datatype(5, s.defaultBytes);
+      return collective(CallKind.REDUCE, root(l, 4, s), bytes, bytes, ImmutableLongArray.of(),
+          ImmutableLongArray.of(), l.amount(3, "flops"));
+    }
+  },
+  ALLREDUCE("allreduce") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      return reduction(l, s, CallKind.ALLREDUCE);
+    }
+  },
+  SCAN("scan") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      return reduction(l, s, CallKind.SCAN);
+    }
+  },
+  EXSCAN("exscan") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      return reduction(l, s, CallKind.EXSCAN);
+    }
+  },
+  ALLTOALL("alltoall") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      l.arguments(2, 2);
+      return collective(CallKind.ALLTOALL, -1, l.count(2, "send count", false) * l.datatype(4, s.defaultBytes),
+          l.count(3, "receive count", false) * l.datatype(5, s.defaultBytes), ImmutableLongArray.of(),
+          ImmutableLongArray.of(), 0);
+    }
+  },
+  ALLTOALLV("alltoallv") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      int n = s.ranks;
+      l.arguments(2 * n + 2, 2);
+      int sendType = l.datatype(4 + 2 * n, s.defaultBytes);
+      int recvType = l.datatype(5 + 2 * n, s.defaultBytes);
+      l.count(2, "send buffer size", false);
+      l.count(3 + n, "receive buffer size", false);
+      return collective(CallKind.ALLTOALLV, -1, 0, 0, counts(l, 3, n, sendType, "send count"),
+          counts(l, 4 + n, n, recvType, "receive count"), 0);
+    }
+  },
+  GATHER("gather") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      l.arguments(2, 3);
+      return collective(CallKind.GATHER, root(l, 4, s), l.count(2, "send count", false) * l.datatype(5,
+          s.defaultBytes), l.count(3, "receive count", false) * l.datatype(6, s.defaultBytes),
+          ImmutableLongArray.of(), ImmutableLongArray.of(), 0);
+    }
+  },
+  SCATTER("scatter") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      l.arguments(2, 3);
+      return collective(CallKind.SCATTER, root(l, 4, s), l.count(2, "send count", false) * l.datatype(5,
+          s.defaultBytes), l.count(3, "receive count", false) * l.datatype(6, s.defaultBytes),
+          ImmutableLongArray.of(), ImmutableLongArray.of(), 0);
+    }
+  },
+  ALLGATHER("allgather") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      l.arguments(2, 2);
+      return collective(CallKind.ALLGATHER, -1, l.count(2, "send count", false) * l.datatype(4, s.defaultBytes),
+          l.count(3, "receive count", false) * l.datatype(5, s.defaultBytes), ImmutableLongArray.of(),
+          ImmutableLongArray.of(), 0);
+    }
+  },
+  GATHERV("gatherv") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      int n = s.ranks;
+      l.arguments(n + 1, 3);
+      int sendType = l.datatype(4 + n, s.defaultBytes);
+      int recvType = l.datatype(5 + n, s.defaultBytes);
+      return collective(CallKind.GATHERV, root(l, 3 + n, s), l.count(2, "send count", false) * sendType, 0,
+          ImmutableLongArray.of(), counts(l, 3, n, recvType, "receive count"), 0);
+    }
+  },
+  SCATTERV("scatterv") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      int n = s.ranks;
+      l.arguments(n + 1, 3);
+      int sendType = l.datatype(4 + n, s.defaultBytes);
+      int recvType = l.datatype(5 + n, s.defaultBytes);
+      return collective(CallKind.SCATTERV, root(l, 3 + n, s), 0, l.count(2 + n, "receive count", false) * recvType,
+          counts(l, 2, n, sendType, "send count"), ImmutableLongArray.of(), 0);
+    }
+  },
+  ALLGATHERV("allgatherv") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      int n = s.ranks;
+      l.arguments(n + 1, n + 2);
+      int sendType;
+      int recvType;
+      if (l.size() > 3 + 2 * n) {
+        sendType = l.datatype(3 + n, s.defaultBytes);
+        recvType = l.datatype(4 + n, s.defaultBytes);
+        if (l.size() != 5 + 2 * n) {
+          throw l.error("allgatherv with datatypes and displacements takes " + (2 * n + 3) + " arguments, found "
+              + (l.size() - 2));
+        }
+      } else if (l.size() > 3 + n + 2) {
+        // displacements without datatypes: the default type
+        sendType = s.defaultBytes;
+        recvType = s.defaultBytes;
+      } else {
+        sendType = l.datatype(3 + n, s.defaultBytes);
+        recvType = l.datatype(4 + n, s.defaultBytes);
+      }
+      return collective(CallKind.ALLGATHERV, -1, l.count(2, "send count", false) * sendType, 0,
+          ImmutableLongArray.of(), counts(l, 3, n, recvType, "receive count"), 0);
+    }
+  },
+  REDUCE_SCATTER("reducescatter") {
+    @Override
+    TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
+      int n = s.ranks;
+      l.arguments(n + 1, 1);
+      int type = l.datatype(3 + n, s.defaultBytes);
+      ImmutableLongArray perRank = counts(l, 2, n, type, "receive count");
+      long total = perRank.stream().sum();
+      return collective(CallKind.REDUCE_SCATTER, -1, total, 0, ImmutableLongArray.of(), perRank,
+          l.amount(2 + n, "flops"));
+    }
+  },
+  ;
+
+  private static final Map<String, SimGridAction> BY_NAME = new HashMap<>();
+
+  static {
+    for (SimGridAction a : values()) {
+      BY_NAME.put(a.traceName, a);
+    }
+  }
+
+  private final String traceName;
+
+  SimGridAction(String traceName) {
+    this.traceName = traceName;
+  }
+
+  /** The action's name in traces. */
+  String traceName() {
+    return traceName;
+  }
+
+  /** The action with this name, or null. */
+  static SimGridAction named(String name) {
+    return BY_NAME.get(name);
+  }
+
+  /**
+   * Parses a line of this action.
+   *
+   * @return the call, or null for actions the model skips
+   */
+  abstract TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException;
+
+  static int rank(SimGridLine l, int i, SimGridRankState s, String what) throws TraceFormatException {
+    return l.integer(i, what, 0, s.ranks - 1);
+  }
+
+  static int tag(SimGridLine l, int i) throws TraceFormatException {
+    return l.integer(i, "tag", 0, Integer.MAX_VALUE);
+  }
+
+  static int root(SimGridLine l, int i, SimGridRankState s) throws TraceFormatException {
+    return i < l.size() ? rank(l, i, s, "root") : 0;
+  }
+
+  static TraceCall pointToPoint(SimGridLine l, SimGridRankState s, CallKind kind) throws TraceFormatException {
+    l.arguments(3, 1);
+    int peer = rank(l, 2, s, kind == CallKind.SEND || kind == CallKind.ISEND ? "destination" : "source");
+    int tag = tag(l, 3);
+    boolean receive = kind == CallKind.RECV || kind == CallKind.IRECV;
+    long count = l.count(4, "size", receive);
+    long bytes = count < 0 ? TraceCall.UNKNOWN_BYTES : count * l.datatype(5, s.defaultBytes);
+    long request = TraceCall.REQUEST_NULL;
+    if (kind == CallKind.ISEND) {
+      request = s.post(s.rank, peer, tag);
+    } else if (kind == CallKind.IRECV) {
+      request = s.post(peer, s.rank, tag);
+    }
+    return new TraceCall.PointToPoint(kind, peer, tag, TraceCall.COMM_WORLD, bytes, request, CallTiming.NONE);
+  }
+
+  static TraceCall reduction(SimGridLine l, SimGridRankState s, CallKind kind) throws TraceFormatException {
+    l.arguments(2, 1);
+    long bytes = l.count(2, "size", false) * l.datatype(4, s.defaultBytes);
+    return collective(kind, -1, bytes, bytes, ImmutableLongArray.of(), ImmutableLongArray.of(),
+        l.amount(3, "flops"));
+  }
+
+  static ImmutableLongArray counts(SimGridLine l, int from, int n, int elementBytes, String what)
+      throws TraceFormatException {
+    ImmutableLongArray.Builder b = ImmutableLongArray.builder(n);
+    for (int i = 0; i < n; i++) {
+      b.add(l.count(from + i, what, false) * elementBytes);
+    }
+    return b.build();
+  }
+
+  static TraceCall collective(CallKind kind, int root, long sendBytes, long receiveBytes, ImmutableLongArray sendPer,
+      ImmutableLongArray receivePer, double flops) {
+    return new TraceCall.Collective(kind, TraceCall.COMM_WORLD, root, sendBytes, receiveBytes, sendPer, receivePer,
+        flops, CallTiming.NONE);
+  }
+}

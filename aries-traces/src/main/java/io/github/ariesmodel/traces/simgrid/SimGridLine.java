@@ -1,0 +1,120 @@
+package io.github.ariesmodel.traces.simgrid;
+
+import io.github.ariesmodel.traces.TraceFormatException;
+import java.nio.file.Path;
+
+/**
+ * One action line, split into tokens the way SimGrid's replay does ({@code read_and_trim_line} and
+ * {@code boost::split} on spaces and tabs in {@code src/xbt/xbt_replay.cpp}): token 0 is the rank, token 1 the action,
+ * the rest its arguments. Argument readers check the value and name the line when it is bad.
+ */
+final class SimGridLine {
+  private final Path file;
+  private final int rank;
+  private final long number;
+  private final String text;
+  private final String[] tokens;
+
+  SimGridLine(Path file, int rank, long number, String text, String[] tokens) {
+    this.file = file;
+    this.rank = rank;
+    this.number = number;
+    this.text = text;
+    this.tokens = tokens;
+  }
+
+  int size() {
+    return tokens.length;
+  }
+
+  String token(int i) {
+    return tokens[i];
+  }
+
+  String action() {
+    return tokens[1];
+  }
+
+  TraceFormatException error(String problem) {
+    return TraceFormatException.atLine(file, rank, number, problem + " in " + TraceFormatException.echo(text));
+  }
+
+  /** Checks the argument count: at least {@code mandatory}, at most {@code mandatory + optional}. */
+  void arguments(int mandatory, int optional) throws TraceFormatException {
+    int given = tokens.length - 2;
+    if (given < mandatory || given > mandatory + optional) {
+      String expected = optional == 0 ? Integer.toString(mandatory) : mandatory + " to " + (mandatory + optional);
+      throw error("action '" + action() + "' takes " + expected + " arguments, found " + given);
+    }
+  }
+
+  /** An integer argument (a rank or tag) within a range. */
+  int integer(int i, String what, int min, int max) throws TraceFormatException {
+    int v;
+    try {
+      v = Integer.parseInt(tokens[i]);
+    } catch (NumberFormatException e) {
+      throw error(what + " must be an integer, was " + TraceFormatException.echo(tokens[i]));
+    }
+    if (v < min || v > max) {
+      throw error(what + " must be in " + min + ".." + max + ", was " + v);
+    }
+    return v;
+  }
+
+  /**
+   * A size or count, which SimGrid parses as a double and truncates ({@code parse_integer} in smpi_replay.cpp), so
+   * {@code 1e6} is a million.
+   */
+  long count(int i, String what, boolean negativeAllowed) throws TraceFormatException {
+    double d = number(i, what);
+    if (d < 0 && !negativeAllowed) {
+      throw error(what + " must be >= 0, was " + tokens[i]);
+    }
+    if (Math.abs(d) >= 0x1p56) { // times a 32-byte element it still fits a long
+      throw error(what + " is too large: " + tokens[i]);
+    }
+    return (long) d;
+  }
+
+  /** An amount of work or time, finite and non-negative. */
+  double amount(int i, String what) throws TraceFormatException {
+    double d = number(i, what);
+    if (d < 0) {
+      throw error(what + " must be >= 0, was " + tokens[i]);
+    }
+    return d;
+  }
+
+  private double number(int i, String what) throws TraceFormatException {
+    double d;
+    try {
+      d = Double.parseDouble(tokens[i]);
+    } catch (NumberFormatException e) {
+      throw error(what + " must be a number, was " + TraceFormatException.echo(tokens[i]));
+    }
+    if (!Double.isFinite(d)) {
+      throw error(what + " must be finite, was " + tokens[i]);
+    }
+    return d;
+  }
+
+  /** Element size of the datatype argument at {@code i}, or the default when the line has no such argument. */
+  int datatype(int i, int defaultBytes) throws TraceFormatException {
+    if (i >= tokens.length) {
+      return defaultBytes;
+    }
+    int id;
+    try {
+      id = Integer.parseInt(tokens[i]);
+    } catch (NumberFormatException e) {
+      throw error("datatype must be an SMPI datatype id (0..59, -1 for null), was "
+          + TraceFormatException.echo(tokens[i]));
+    }
+    int size = SimGridDatatypes.size(id);
+    if (size < 0) {
+      throw error("unknown SMPI datatype id " + id + " (known: 0..59, -1 for null)");
+    }
+    return size;
+  }
+}

@@ -1,0 +1,164 @@
+package io.github.ariesmodel.traces.simgrid;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import com.google.common.collect.ImmutableList;
+import io.github.ariesmodel.traces.RankTrace;
+import io.github.ariesmodel.traces.Trace;
+import io.github.ariesmodel.traces.TraceFormat;
+import io.github.ariesmodel.traces.TraceFormatException;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+
+/**
+ * A SimGrid time-independent trace (the text traces SMPI records with {@code -trace-ti} and replays with
+ * {@code smpi_replay}): one action a line, {@code rank action arguments}, see {@link SimGridAction} for the actions.
+ *
+ * <p>Two layouts, as SimGrid's replay accepts them ({@code replay_runner} in {@code src/xbt/xbt_replay.cpp}):
+ * <ul>
+ *   <li>one shared file holding every rank's lines; the ranks are 0 to the largest rank named, and each must have at
+ *       least one line;
+ *   <li>one file per rank, listed in rank order in an index file (one path a line, relative to the index file's
+ *       folder, as SimGrid's {@code split_traces} example), or given as a list.
+ * </ul>
+ * Opening a shared file reads it once to find its ranks; each rank's stream then reads the file again, keeping only
+ * its own lines, so memory does not grow with the trace. Sizes are in elements of a datatype; see
+ * {@link SimGridDatatypes} for the ids and the default element size. Lines carry no times: every call's timing is
+ * {@link io.github.ariesmodel.traces.CallTiming#NONE}, and local work is the {@code compute} (flops) and
+ * {@code sleep} (seconds) actions.
+ */
+public final class SimGridTrace implements Trace {
+  /** Largest rank count accepted (keeps a garbage rank number from sizing anything). */
+  public static final int MAX_RANKS = 1 << 22;
+
+  private final Path source;
+  private final boolean shared;
+  private final ImmutableList<Path> files;
+  private final int ranks;
+
+  private SimGridTrace(Path source, boolean shared, ImmutableList<Path> files, int ranks) {
+    this.source = source;
+    this.shared = shared;
+    this.files = files;
+    this.ranks = ranks;
+  }
+
+  /**
+   * Opens a shared trace file, or an index file listing one trace file per rank.
+   *
+   * @param file the trace or index file
+   * @return the trace
+   * @throws TraceFormatException if the file is missing or empty, a rank has no lines, or a listed file is missing
+   * @throws IOException if a file cannot be read
+   */
+  public static SimGridTrace open(Path file) throws IOException {
+    if (!Files.isRegularFile(file)) {
+      throw TraceFormatException.ofFile(file, TraceFormatException.NO_RANK, "no such SimGrid trace file", null);
+    }
+    List<String> index = indexLines(file);
+    if (index != null) {
+      Path dir = file.toAbsolutePath().getParent();
+      List<Path> listed = new ArrayList<>();
+      for (String name : index) {
+        listed.add(dir.resolve(name));
+      }
+      return ofRankFiles(file, listed);
+    }
+    BitSet seen = new BitSet();
+    long lineNumber = 0;
+    try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.ISO_8859_1)) {
+      String raw;
+      while ((raw = in.readLine()) != null) {
+        lineNumber++;
+        String[] tokens = SimGridRankReader.tokens(raw);
+        if (tokens != null) {
+          seen.set(SimGridRankReader.rankOf(file, lineNumber, raw, tokens[0], MAX_RANKS - 1));
+        }
+      }
+    }
+    if (seen.isEmpty()) {
+      throw TraceFormatException.ofFile(file, TraceFormatException.NO_RANK, "the trace has no action lines", null);
+    }
+    int ranks = seen.length();
+    int missing = seen.nextClearBit(0);
+    if (missing < ranks) {
+      throw TraceFormatException.ofFile(file, missing, "rank " + missing + " has no lines, but the trace has ranks up"
+          + " to " + (ranks - 1) + " (a rank missing?)", null);
+    }
+    return new SimGridTrace(file, true, ImmutableList.of(file), ranks);
+  }
+
+  /** The listed paths if the file is an index (every content line a single token that is not a rank), else null. */
+  private static List<String> indexLines(Path file) throws IOException {
+    List<String> names = new ArrayList<>();
+    try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.ISO_8859_1)) {
+      String raw;
+      while ((raw = in.readLine()) != null) {
+        String[] tokens = SimGridRankReader.tokens(raw);
+        if (tokens == null) {
+          continue;
+        }
+        if (tokens.length != 1 || tokens[0].chars().allMatch(Character::isDigit)) {
+          return null;
+        }
+        names.add(tokens[0]);
+        if (names.size() > MAX_RANKS) {
+          return null;
+        }
+      }
+    }
+    return names.isEmpty() ? null : names;
+  }
+
+  /**
+   * Opens a trace of one file per rank.
+   *
+   * @param source the path to report as the trace's source (an index file, or the first rank's file)
+   * @param rankFiles the files, rank 0 first
+   * @return the trace
+   * @throws TraceFormatException if a file is missing
+   */
+  public static SimGridTrace ofRankFiles(Path source, List<Path> rankFiles) throws TraceFormatException {
+    checkArgument(!rankFiles.isEmpty(), "rankFiles must not be empty");
+    checkArgument(rankFiles.size() <= MAX_RANKS, "rankFiles must hold at most %s files, held %s", MAX_RANKS,
+        rankFiles.size());
+    for (int r = 0; r < rankFiles.size(); r++) {
+      if (!Files.isRegularFile(rankFiles.get(r))) {
+        throw TraceFormatException.ofFile(rankFiles.get(r), r, "rank file missing", null);
+      }
+    }
+    return new SimGridTrace(source, false, ImmutableList.copyOf(rankFiles), rankFiles.size());
+  }
+
+  @Override
+  public TraceFormat format() {
+    return TraceFormat.SIMGRID;
+  }
+
+  @Override
+  public Path source() {
+    return source;
+  }
+
+  @Override
+  public int ranks() {
+    return ranks;
+  }
+
+  /** Whether all ranks share one file. */
+  public boolean isShared() {
+    return shared;
+  }
+
+  @Override
+  public RankTrace open(int rank) throws IOException {
+    checkArgument(rank >= 0 && rank < ranks, "rank must be in 0..%s, was %s", ranks - 1, rank);
+    return new SimGridRankReader(shared ? files.get(0) : files.get(rank), shared, rank, ranks);
+  }
+}

@@ -1,0 +1,182 @@
+package io.github.ariesmodel.traces.dumpi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.common.primitives.ImmutableLongArray;
+import io.github.ariesmodel.traces.CallKind;
+import io.github.ariesmodel.traces.CallTiming;
+import io.github.ariesmodel.traces.RankCoverage;
+import io.github.ariesmodel.traces.RankTrace;
+import io.github.ariesmodel.traces.TraceCall;
+import io.github.ariesmodel.traces.TraceCall.Collective;
+import io.github.ariesmodel.traces.TraceCall.Completion;
+import io.github.ariesmodel.traces.TraceCall.PointToPoint;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Records the AMG trace does not contain (collectives, blocking calls, statuses, counters, communicator creation),
+ * written field by field as sst-dumpi's writers put them ({@link DumpiBinBuilder}) and read back.
+ */
+class DumpiRecordLayoutTest {
+  private static final int STATUS_THREAD_WALL = 0x4b; // statuses (0x03), wall times (0x08), thread id (0x40)
+  private static final int THREAD_ONLY = 0x40;
+  private static final int DOUBLE = 14;
+  private static final int INT = 9;
+  private static final int WORLD = 2;
+
+  @TempDir
+  Path dir;
+
+  private List<TraceCall> readAll(byte[] file, List<RankCoverage> coverage) throws IOException {
+    Path p = Files.write(dir.resolve("rank.bin"), file);
+    List<TraceCall> calls = new ArrayList<>();
+    try (RankTrace t = DumpiTrace.openRankFile(p, 0)) {
+      TraceCall c;
+      while ((c = t.read()) != null) {
+        calls.add(c);
+      }
+      coverage.add(t.coverage());
+    }
+    return calls;
+  }
+
+  @Test
+  void blockingPointToPointWithStatusesAndTimes() throws IOException {
+    DumpiBinBuilder b = new DumpiBinBuilder(1, 1, 0, 1000);
+    // dumpi_write_send: count, datatype, dest, tag, comm
+    b.record(0, STATUS_THREAD_WALL, 3, 500, 3, 900).i32(10).u16(DOUBLE).i32(4).i32(7).u16(WORLD);
+    // dumpi_write_recv: count, datatype, source, tag, comm, status (MPI_ANY_SOURCE is -1, MPI_ANY_TAG -1)
+    b.record(1, STATUS_THREAD_WALL, 4, 0, 4, 10).i32(5).u16(INT).i32(-1).i32(-1).u16(WORLD).status(20, 2, 9);
+    // dumpi_write_sendrecv: sendcount, sendtype, dest, sendtag, recvcount, recvtype, source, recvtag, comm, status
+    b.record(33, STATUS_THREAD_WALL, 5, 0, 5, 0).i32(2).u16(DOUBLE).i32(1).i32(3).i32(4).u16(INT).i32(2).i32(5)
+        .u16(WORLD).status(16, 2, 5);
+    // dumpi_write_probe: source, tag, comm, status
+    b.record(23, STATUS_THREAD_WALL, 5, 0, 5, 0).i32(3).i32(1).u16(WORLD).status(64, 3, 1);
+    List<RankCoverage> cov = new ArrayList<>();
+    List<TraceCall> calls = readAll(b.sizes(0, 0, 1, 1, 1, 1, 4, 2, 2, 4, 4, 8, 8, 4, 8).build(), cov);
+    assertThat(calls).containsExactly(
+        new PointToPoint(CallKind.SEND, 4, 7, TraceCall.COMM_WORLD, 80, TraceCall.REQUEST_NULL,
+            new CallTiming(1003_000_000_500L, 1003_000_000_900L)),
+        new PointToPoint(CallKind.RECV, TraceCall.ANY_SOURCE, TraceCall.ANY_TAG, TraceCall.COMM_WORLD, 20,
+            TraceCall.REQUEST_NULL, new CallTiming(1004_000_000_000L, 1004_000_000_010L)),
+        new TraceCall.SendReceive(1, 3, 16, 2, 5, 16, TraceCall.COMM_WORLD,
+            new CallTiming(1005_000_000_000L, 1005_000_000_000L)),
+        new PointToPoint(CallKind.PROBE, 3, 1, TraceCall.COMM_WORLD, 64, TraceCall.REQUEST_NULL,
+            new CallTiming(1005_000_000_000L, 1005_000_000_000L)));
+    assertThat(cov.get(0).complete()).isTrue();
+  }
+
+  @Test
+  void rootOnlyFieldsOfGathervAndScatterv() throws IOException {
+    DumpiBinBuilder b = new DumpiBinBuilder(1, 1, 0, 0);
+    // dumpi_write_gatherv: commrank, commsize, sendcount, sendtype, root, comm, [recvcounts, displs if root], recvtype
+    b.record(55, THREAD_ONLY, 0, 0, 0, 0).i32(0).i32(3).i32(2).u16(DOUBLE).i32(0).u16(WORLD).ints(2, 3, 4)
+        .ints(0, 2, 5).u16(DOUBLE);
+    b.record(55, THREAD_ONLY, 0, 0, 0, 0).i32(0).i32(3).i32(2).u16(DOUBLE).i32(1).u16(WORLD).u16(DOUBLE);
+    // dumpi_write_scatterv: commrank, commsize, sendtype, recvcount, recvtype, root, comm, [sendcounts, displs]
+    b.record(57, THREAD_ONLY, 0, 0, 0, 0).i32(2).i32(3).u16(INT).i32(6).u16(INT).i32(2).u16(WORLD).ints(1, 1, 6)
+        .ints(0, 1, 2);
+    // dumpi_write_gather: commrank, sendcount, sendtype, root, comm, [recvcount, recvtype if root]
+    b.record(54, THREAD_ONLY, 0, 0, 0, 0).i32(1).i32(4).u16(INT).i32(0).u16(WORLD);
+    List<TraceCall> calls = readAll(b.build(), new ArrayList<>());
+    ImmutableLongArray none = ImmutableLongArray.of();
+    assertThat(calls).containsExactly(
+        new Collective(CallKind.GATHERV, 0, 0, 16, 0, none, ImmutableLongArray.of(16, 24, 32), 0, CallTiming.NONE),
+        new Collective(CallKind.GATHERV, 0, 1, 16, 0, none, none, 0, CallTiming.NONE),
+        new Collective(CallKind.SCATTERV, 0, 2, 0, 24, ImmutableLongArray.of(4, 4, 24), none, 0, CallTiming.NONE),
+        new Collective(CallKind.GATHER, 0, 0, 16, 0, none, none, 0, CallTiming.NONE));
+  }
+
+  @Test
+  void wholeBufferAndVectorCollectives() throws IOException {
+    DumpiBinBuilder b = new DumpiBinBuilder(1, 1, 0, 0);
+    b.record(52, THREAD_ONLY, 0, 0, 0, 0).u16(WORLD); // barrier: comm
+    b.record(53, THREAD_ONLY, 0, 0, 0, 0).i32(100).u16(DOUBLE).i32(3).u16(WORLD); // bcast: count, type, root, comm
+    b.record(65, THREAD_ONLY, 0, 0, 0, 0).i32(1).u16(DOUBLE).u8(3).u16(5); // allreduce: count, type, op, comm
+    // alltoallv: commsize, sendcounts, senddispls, sendtype, recvcounts, recvdispls, recvtype, comm
+    b.record(61, THREAD_ONLY, 0, 0, 0, 0).i32(2).ints(1, 2).ints(0, 1).u16(INT).ints(3, 4).ints(0, 3).u16(INT)
+        .u16(WORLD);
+    // reduce_scatter: commsize, recvcounts, datatype, op, comm
+    b.record(66, THREAD_ONLY, 0, 0, 0, 0).i32(2).ints(5, 6).u16(INT).u8(3).u16(WORLD);
+    List<TraceCall> calls = readAll(b.build(), new ArrayList<>());
+    ImmutableLongArray none = ImmutableLongArray.of();
+    assertThat(calls).containsExactly(
+        new Collective(CallKind.BARRIER, 0, -1, 0, 0, none, none, 0, CallTiming.NONE),
+        new Collective(CallKind.BCAST, 0, 3, 800, 800, none, none, 0, CallTiming.NONE),
+        new Collective(CallKind.ALLREDUCE, 3, -1, 8, 8, none, none, 0, CallTiming.NONE),
+        new Collective(CallKind.ALLTOALLV, 0, -1, 0, 0, ImmutableLongArray.of(4, 8), ImmutableLongArray.of(12, 16), 0,
+            CallTiming.NONE),
+        new Collective(CallKind.REDUCE_SCATTER, 0, -1, 44, 0, none, ImmutableLongArray.of(20, 24), 0,
+            CallTiming.NONE));
+  }
+
+  @Test
+  void completionsKeepTheirOutcome() throws IOException {
+    DumpiBinBuilder b = new DumpiBinBuilder(1, 1, 0, 0);
+    // waitany: count, requests, index, status
+    b.record(16, STATUS_THREAD_WALL, 0, 0, 0, 0).i32(3).ints(7, 8, 9).i32(1).status(8, 0, 0);
+    // testsome: count, requests, outcount, indices, statuses
+    b.record(21, STATUS_THREAD_WALL, 0, 0, 0, 0).i32(2).ints(7, 9).i32(1).ints(1).status(8, 0, 0);
+    // test: request, flag, status; flag 0: nothing completed
+    b.record(14, STATUS_THREAD_WALL, 0, 0, 0, 0).i32(7).i32(0).status(0, 0, 0);
+    // wait on DUMPI_REQUEST_NULL (1): status count 0
+    b.record(13, STATUS_THREAD_WALL, 0, 0, 0, 0).i32(1).i32(0);
+    List<TraceCall> calls = readAll(b.build(), new ArrayList<>());
+    CallTiming zero = new CallTiming(0, 0);
+    assertThat(calls).containsExactly(
+        new Completion(CallKind.WAITANY, ImmutableLongArray.of(7, 8, 9), ImmutableLongArray.of(8), true, zero),
+        new Completion(CallKind.TESTSOME, ImmutableLongArray.of(7, 9), ImmutableLongArray.of(9), true, zero),
+        new Completion(CallKind.TEST, ImmutableLongArray.of(7), ImmutableLongArray.of(), true, zero),
+        new Completion(CallKind.WAIT, ImmutableLongArray.of(TraceCall.REQUEST_NULL), ImmutableLongArray.of(), true,
+            zero));
+  }
+
+  @Test
+  void unmodelledRecordsAreSkippedAndCounted() throws IOException {
+    DumpiBinBuilder b = new DumpiBinBuilder(1, 1, 0, 0).footer(46, 3, 2).footer(86, 1, 0).footer(125, 1, 0)
+        .footer(171, 1, 0);
+    // Type_commit: datatype; Function_enter: int64 address; Comm_split: oldcomm, color, key, newcomm
+    b.record(46, THREAD_ONLY, 0, 0, 0, 0).u16(28);
+    b.record(291, THREAD_ONLY, 0, 0, 0, 0).i64(0x400000L);
+    b.record(86, THREAD_ONLY, 0, 0, 0, 0).u16(WORLD).i32(1).i32(5).u16(4);
+    // Init_thread: argc, argv as character arrays, required, provided
+    b.record(171, THREAD_ONLY, 0, 0, 0, 0).i32(2).chars("./amg").chars("-n").u8(1).u8(1);
+    // Perf counters (mask 0x80): uint8 count then two int64 per counter; Finalize has no fields.
+    b.record(125, THREAD_ONLY | 0x80, 0, 0, 0, 0).u8(1).i64(5).i64(6);
+    List<RankCoverage> cov = new ArrayList<>();
+    List<TraceCall> calls = readAll(b.build(), cov);
+    assertThat(calls).containsExactly(
+        new TraceCall.CommunicatorCall(CallKind.COMM_SPLIT, TraceCall.COMM_WORLD, 2, 1, 5, CallTiming.NONE),
+        new TraceCall.Lifecycle(CallKind.INIT, CallTiming.NONE),
+        new TraceCall.Lifecycle(CallKind.FINALIZE, CallTiming.NONE));
+    RankCoverage c = cov.get(0);
+    assertThat(c.unmodelled()).containsOnlyKeys("MPI_Type_commit", "Function_enter");
+    assertThat(c.footerMismatches()).isEmpty(); // Type_commit: 3 calls, 2 ignored, 1 record
+  }
+
+  @Test
+  void aRecordDisagreeingWithItsFooterIsReported() throws IOException {
+    DumpiBinBuilder b = new DumpiBinBuilder(1, 1, 0, 0).footer(52, 2, 0);
+    b.record(52, THREAD_ONLY, 0, 0, 0, 0).u16(WORLD);
+    List<RankCoverage> cov = new ArrayList<>();
+    readAll(b.build(), cov);
+    assertThat(cov.get(0).footerMismatches()).containsExactly(java.util.Map.entry("MPI_Barrier", 1L));
+  }
+
+  @Test
+  void oldStatusesWithoutTagsAreReadBefore063() throws IOException {
+    DumpiBinBuilder b = new DumpiBinBuilder(0, 6, 2, 0);
+    // Before 0.6.3 a status is bytes, source, cancelled, error: no tag.
+    b.record(23, 0x43, 0, 0, 0, 0).i32(3).i32(1).u16(WORLD).i32(1).i32(64).i32(3).u8(0).u8(0);
+    b.record(52, THREAD_ONLY, 0, 0, 0, 0).u16(WORLD);
+    List<TraceCall> calls = readAll(b.build(), new ArrayList<>());
+    assertThat(calls).hasSize(2);
+    assertThat(((PointToPoint) calls.get(0)).bytes()).isEqualTo(64);
+  }
+}

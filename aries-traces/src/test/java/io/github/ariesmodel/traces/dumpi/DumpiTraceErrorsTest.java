@@ -1,0 +1,63 @@
+package io.github.ariesmodel.traces.dumpi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.traces.SharedTraces;
+import io.github.ariesmodel.traces.TraceFormat;
+import io.github.ariesmodel.traces.TraceFormatException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Opening damaged or incomplete DUMPI traces: one clear error naming the file and, where it has one, the rank. */
+class DumpiTraceErrorsTest {
+  @TempDir
+  Path dir;
+
+  private Path copyAmgWithout(int missingRank) throws IOException {
+    try (var files = Files.list(SharedTraces.amg())) {
+      for (Path p : files.toList()) {
+        if (!p.getFileName().toString().endsWith(String.format("-%04d.bin", missingRank))) {
+          Files.copy(p, dir.resolve(p.getFileName()));
+        }
+      }
+    }
+    return dir;
+  }
+
+  @Test
+  void aMissingRankFileIsNamedWithItsRank() throws IOException {
+    Path copy = copyAmgWithout(13);
+    assertThatThrownBy(() -> DumpiTrace.open(copy)).isInstanceOfSatisfying(TraceFormatException.class, e -> {
+      assertThat(e.rank()).isEqualTo(13);
+      assertThat(e.file().getFileName().toString()).isEqualTo("dumpi-2014.03.03.14.55.00-0013.bin");
+      assertThat(e.getMessage()).contains("rank 13").contains("rank file missing").contains("numprocs=27");
+    });
+  }
+
+  @Test
+  void aMetaFileWithoutNumprocsSaysSo() throws IOException {
+    Path meta = Files.writeString(dir.resolve("x.meta"), "hostname=a\nfileprefix=x\n");
+    assertThatThrownBy(() -> DumpiTrace.open(meta)).isInstanceOf(TraceFormatException.class)
+        .hasMessageContaining("x.meta").hasMessageContaining("numprocs");
+  }
+
+  @Test
+  void aBadMetaLineNamesItsLineNumber() throws IOException {
+    Path meta = Files.writeString(dir.resolve("y.meta"), "numprocs=2\nfileprefix=y\nthis is no pair\n");
+    assertThatThrownBy(() -> DumpiTrace.open(meta)).isInstanceOf(TraceFormatException.class)
+        .hasMessageContaining("line 3").hasMessageContaining("'this is no pair'");
+  }
+
+  @Test
+  void aDirectoryOrMetaFileIsDetectedAsDumpi() throws IOException {
+    assertThat(TraceFormat.detect(SharedTraces.amg())).isEqualTo(TraceFormat.DUMPI);
+    assertThat(TraceFormat.detect(SharedTraces.amg().resolve("dumpi-2014.03.03.14.55.00.meta")))
+        .isEqualTo(TraceFormat.DUMPI);
+    assertThat(DumpiTrace.open(SharedTraces.amg().resolve("dumpi-2014.03.03.14.55.00.meta")).ranks())
+        .isEqualTo(27);
+  }
+}

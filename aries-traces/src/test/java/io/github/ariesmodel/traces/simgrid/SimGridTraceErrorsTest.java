@@ -1,0 +1,95 @@
+package io.github.ariesmodel.traces.simgrid;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.traces.RankTrace;
+import io.github.ariesmodel.traces.Trace;
+import io.github.ariesmodel.traces.TraceFormatException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Bad SimGrid traces: one clear error naming the file, the rank and the line. */
+class SimGridTraceErrorsTest {
+  @TempDir
+  Path dir;
+
+  private static TraceFormatException readUntilError(Trace t, int rank) throws IOException {
+    try (RankTrace s = t.open(rank)) {
+      while (s.read() != null) {
+        // keep reading
+      }
+    } catch (TraceFormatException e) {
+      return e;
+    }
+    throw new AssertionError("no error reading rank " + rank);
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "0 frobnicate 3|unknown action 'frobnicate'",
+      "0 send 1 0|takes 3 to 4 arguments, found 2",
+      "0 send 1 0 lots|size must be a number, was 'lots'",
+      "0 send 7 0 10|destination must be in 0..1, was 7",
+      "0 send 1 -4 10|tag must be in 0..2147483647, was -4",
+      "0 send 1 0 -10|size must be >= 0",
+      "0 recv 1 0 10 99|unknown SMPI datatype id 99",
+      "0 compute NaN|flops must be finite",
+      "0 bcast 1e30|size is too large",
+      "0 alltoallv 10 1 1 10 1|alltoallv' takes 6 to 8 arguments, found 5",
+  })
+  void aBadLineNamesFileRankAndLine(String badLine, String problem) throws IOException {
+    Path file = Files.writeString(dir.resolve("bad.txt"), "0 init\n1 init\n\n" + badLine + "\n1 finalize\n");
+    TraceFormatException e = readUntilError(SimGridTrace.open(file), 0);
+    assertThat(e.getMessage()).startsWith(file + ", rank 0, line 4: ").contains(problem);
+    assertThat(e.line()).isEqualTo(4);
+  }
+
+  @Test
+  void aMissingRankIsNamed() throws IOException {
+    Path file = Files.writeString(dir.resolve("gap.txt"), "0 init\n2 init\n3 init\n");
+    assertThatThrownBy(() -> SimGridTrace.open(file)).isInstanceOfSatisfying(TraceFormatException.class, e -> {
+      assertThat(e.rank()).isEqualTo(1);
+      assertThat(e.getMessage()).contains("rank 1 has no lines").contains("up to 3");
+    });
+  }
+
+  @Test
+  void aLineWithoutARankNumberIsRefusedWhenOpening() throws IOException {
+    Path file = Files.writeString(dir.resolve("norank.txt"), "0 init\np1 init\n");
+    assertThatThrownBy(() -> SimGridTrace.open(file)).isInstanceOf(TraceFormatException.class)
+        .hasMessageContaining("line 2").hasMessageContaining("'p1'");
+  }
+
+  @Test
+  void aPerRankFileHoldingAnotherRanksLineIsRefused() throws IOException {
+    Path a = Files.writeString(dir.resolve("a.txt"), "0 init\n");
+    Path b = Files.writeString(dir.resolve("b.txt"), "1 init\n0 finalize\n");
+    Trace t = SimGridTrace.ofRankFiles(a, List.of(a, b));
+    TraceFormatException e = readUntilError(t, 1);
+    assertThat(e.getMessage()).startsWith(b + ", rank 1, line 2").contains("line of rank 0 in rank 1's file");
+  }
+
+  @Test
+  void anIndexListingAMissingFileNamesIt() throws IOException {
+    Path index = Files.writeString(dir.resolve("index"), "here.txt\nnot-there.txt\n");
+    Files.writeString(dir.resolve("here.txt"), "0 init\n");
+    assertThatThrownBy(() -> SimGridTrace.open(index)).isInstanceOfSatisfying(TraceFormatException.class, e -> {
+      assertThat(e.rank()).isEqualTo(1);
+      assertThat(e.getMessage()).contains("not-there.txt").contains("rank file missing");
+    });
+  }
+
+  @Test
+  void echoedTextIsAbbreviated() throws IOException {
+    Path file = Files.writeString(dir.resolve("long.txt"), "0 " + "x".repeat(500) + "\n");
+    TraceFormatException e = readUntilError(SimGridTrace.open(file), 0);
+    assertThat(e.getMessage()).contains("x".repeat(77) + "...").doesNotContain("x".repeat(81));
+  }
+}

@@ -1,0 +1,194 @@
+package io.github.ariesmodel.traces.simgrid;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.common.primitives.ImmutableLongArray;
+import io.github.ariesmodel.traces.CallKind;
+import io.github.ariesmodel.traces.CallTiming;
+import io.github.ariesmodel.traces.RankCoverage;
+import io.github.ariesmodel.traces.RankTrace;
+import io.github.ariesmodel.traces.SharedTraces;
+import io.github.ariesmodel.traces.Trace;
+import io.github.ariesmodel.traces.TraceCall;
+import io.github.ariesmodel.traces.TraceCall.Collective;
+import io.github.ariesmodel.traces.TraceCall.Completion;
+import io.github.ariesmodel.traces.TraceCall.PointToPoint;
+import io.github.ariesmodel.traces.TraceFormat;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Reads every SimGrid example trace (SimGrid's {@code examples/smpi/replay}, copied into the test resources) and
+ * checks the calls against counts taken from the files by a different method (a regular expression over the whole
+ * text) and against values worked out by hand from the lines.
+ */
+class SimGridTraceTest {
+  private static final Pattern ACTION_LINE = Pattern.compile("(?m)^[ \\t]*(\\d+)[ \\t]+([A-Za-z_]+)");
+
+  @TempDir
+  Path dir;
+
+  private static List<TraceCall> read(Trace t, int rank) throws IOException {
+    List<TraceCall> calls = new ArrayList<>();
+    try (RankTrace s = t.open(rank)) {
+      TraceCall c;
+      while ((c = s.read()) != null) {
+        calls.add(c);
+      }
+    }
+    return calls;
+  }
+
+  private static Map<Integer, Integer> linesPerRank(Path file) throws IOException {
+    Map<Integer, Integer> counts = new TreeMap<>();
+    Matcher m = ACTION_LINE.matcher(Files.readString(file, StandardCharsets.ISO_8859_1));
+    while (m.find()) {
+      counts.merge(Integer.parseInt(m.group(1)), 1, Integer::sum);
+    }
+    return counts;
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"actions_allgatherv.txt", "actions_allreduce.txt", "actions_alltoall.txt",
+      "actions_alltoallv.txt", "actions_barrier.txt", "actions_bcast.txt", "actions_gather.txt",
+      "actions_reducescatter.txt", "actions_waitall.txt", "actions_with_isend.txt"})
+  void everyLineOfEverySharedExampleIsReadOnce(String name) throws IOException {
+    Path file = SharedTraces.simgridExamples().resolve(name);
+    SimGridTrace t = SimGridTrace.open(file);
+    Map<Integer, Integer> expected = linesPerRank(file);
+    assertThat(t.isShared()).isTrue();
+    assertThat(t.ranks()).isEqualTo(expected.size());
+    assertThat(TraceFormat.detect(file)).isEqualTo(TraceFormat.SIMGRID);
+    for (int r = 0; r < t.ranks(); r++) {
+      try (RankTrace s = t.open(r)) {
+        int calls = 0;
+        while (s.read() != null) {
+          calls++;
+        }
+        RankCoverage c = s.coverage();
+        assertThat(c.recordedTotal()).as("%s rank %d", name, r).isEqualTo(expected.get(r).longValue());
+        assertThat(c.unmodelledTotal()).isZero();
+        assertThat(calls).isEqualTo(expected.get(r));
+        assertThat(c.hasFooter()).isFalse();
+      }
+    }
+  }
+
+  @Test
+  void perRankFilesOfTheFirstExampleReadAsTwoRanks() throws IOException {
+    Path index = Files.writeString(dir.resolve("split_traces"), SharedTraces.simgridExamples().resolve("actions0.txt")
+        + "\n" + SharedTraces.simgridExamples().resolve("actions1.txt") + "\n");
+    SimGridTrace t = SimGridTrace.open(index);
+    assertThat(t.isShared()).isFalse();
+    assertThat(t.ranks()).isEqualTo(2);
+    CallTiming none = CallTiming.NONE;
+    // "0 send 1 0 1e6" with a bare init: the default type is MPI_BYTE, so 10^6 bytes.
+    assertThat(read(t, 0)).containsExactly(
+        new TraceCall.Lifecycle(CallKind.INIT, none),
+        new PointToPoint(CallKind.SEND, 1, 0, TraceCall.COMM_WORLD, 1_000_000, TraceCall.REQUEST_NULL, none),
+        new PointToPoint(CallKind.RECV, 1, 1, TraceCall.COMM_WORLD, 1_000_000, TraceCall.REQUEST_NULL, none),
+        new PointToPoint(CallKind.SEND, 1, 2, TraceCall.COMM_WORLD, 1_000_000, TraceCall.REQUEST_NULL, none),
+        new TraceCall.Lifecycle(CallKind.FINALIZE, none));
+    // "1 wait 0 1 2" waits for the receive from 0 with tag 2: the second request rank 1 posted.
+    assertThat(read(t, 1)).containsExactly(
+        new TraceCall.Lifecycle(CallKind.INIT, none),
+        new PointToPoint(CallKind.RECV, 0, 0, TraceCall.COMM_WORLD, 1_000_000, TraceCall.REQUEST_NULL, none),
+        new TraceCall.Local(CallKind.COMPUTE, 1e9, 0, none),
+        new PointToPoint(CallKind.ISEND, 0, 1, TraceCall.COMM_WORLD, 1_000_000, 1, none),
+        new PointToPoint(CallKind.IRECV, 0, 2, TraceCall.COMM_WORLD, 1_000_000, 2, none),
+        new Completion(CallKind.WAIT, ImmutableLongArray.of(2), ImmutableLongArray.of(2), true, none),
+        new TraceCall.Lifecycle(CallKind.FINALIZE, none));
+  }
+
+  @Test
+  void testLeavesItsRequestForTheLaterWait() throws IOException {
+    List<TraceCall> rank1 = read(SimGridTrace.open(SharedTraces.simgridExamples().resolve("actions_with_isend.txt")),
+        1);
+    assertThat(rank1.get(1)).isEqualTo(new PointToPoint(CallKind.IRECV, 0, 0, 0, 1_000_000, 1, CallTiming.NONE));
+    assertThat(rank1.get(3)).isEqualTo(new Completion(CallKind.TEST, ImmutableLongArray.of(1),
+        ImmutableLongArray.of(), false, CallTiming.NONE));
+    assertThat(rank1.get(5)).isEqualTo(new Completion(CallKind.WAIT, ImmutableLongArray.of(1),
+        ImmutableLongArray.of(1), true, CallTiming.NONE));
+  }
+
+  @Test
+  void waitallCompletesEveryOutstandingRequest() throws IOException {
+    Trace t = SimGridTrace.open(SharedTraces.simgridExamples().resolve("actions_waitall.txt"));
+    List<TraceCall> rank0 = read(t, 0);
+    assertThat(rank0.get(3)).isEqualTo(new Completion(CallKind.WAITALL, ImmutableLongArray.of(1, 2),
+        ImmutableLongArray.of(1, 2), true, CallTiming.NONE));
+    assertThat(((PointToPoint) rank0.get(2)).bytes()).isEqualTo(3000);
+  }
+
+  @Test
+  void alltoallvCarriesPerRankCounts() throws IOException {
+    List<TraceCall> rank0 = read(SimGridTrace.open(SharedTraces.simgridExamples().resolve("actions_alltoallv.txt")),
+        0);
+    // "0 alltoallv 100 1 40 30 1000 1 80 100": send buffer 100, sends 1 40 30, receive buffer 1000, receives 1 80 100.
+    Collective c = (Collective) rank0.get(1);
+    assertThat(c.kind()).isEqualTo(CallKind.ALLTOALLV);
+    assertThat(c.sendBytesPerRank().asList()).containsExactly(1L, 40L, 30L);
+    assertThat(c.receiveBytesPerRank().asList()).containsExactly(1L, 80L, 100L);
+  }
+
+  @Test
+  void vectorCollectivesUseTheirDatatypeArguments() throws IOException {
+    // "3 allgatherv 204020 275427 275427 275427 204020 0 0": datatypes 0 are MPI_DOUBLE, 8 bytes.
+    Collective all = (Collective) read(
+        SimGridTrace.open(SharedTraces.simgridExamples().resolve("actions_allgatherv.txt")), 3).get(1);
+    assertThat(all.sendBytes()).isEqualTo(204_020L * 8);
+    assertThat(all.receiveBytesPerRank().asList()).containsExactly(275_427L * 8, 275_427L * 8, 275_427L * 8,
+        204_020L * 8);
+    // "2 reducescatter 275427 275427 275427 204020 12501522 0"
+    Collective rs = (Collective) read(
+        SimGridTrace.open(SharedTraces.simgridExamples().resolve("actions_reducescatter.txt")), 2).get(1);
+    assertThat(rs.reductionFlops()).isEqualTo(12_501_522.0);
+    assertThat(rs.receiveBytesPerRank().asList()).containsExactly(275_427L * 8, 275_427L * 8, 275_427L * 8,
+        204_020L * 8);
+    // "1 gather 68 68 0 0 0"
+    Collective g = (Collective) read(
+        SimGridTrace.open(SharedTraces.simgridExamples().resolve("actions_gather.txt")), 1).get(1);
+    assertThat(g).isEqualTo(new Collective(CallKind.GATHER, 0, 0, 68 * 8, 68 * 8, ImmutableLongArray.of(),
+        ImmutableLongArray.of(), 0, CallTiming.NONE));
+  }
+
+  @Test
+  void reductionsKeepTheirFlopsAndTheDefaultByteType() throws IOException {
+    List<TraceCall> rank2 = read(SimGridTrace.open(SharedTraces.simgridExamples().resolve("actions_bcast.txt")), 2);
+    assertThat(rank2.get(1)).isEqualTo(new Collective(CallKind.BCAST, 0, 0, 50_000, 50_000,
+        ImmutableLongArray.of(), ImmutableLongArray.of(), 0, CallTiming.NONE));
+    assertThat(rank2.get(5)).isEqualTo(new Collective(CallKind.REDUCE, 0, 0, 50_000, 50_000,
+        ImmutableLongArray.of(), ImmutableLongArray.of(), 5e8, CallTiming.NONE));
+    assertThat(rank2.get(2)).isEqualTo(new TraceCall.Local(CallKind.COMPUTE, 5e8, 0, CallTiming.NONE));
+  }
+
+  @Test
+  void initWithAnArgumentMakesDoublesTheDefaultAndDatatypeIdsSetSizes() throws IOException {
+    // From SimGrid's actions_bcast_reduce_datatypes.txt: rank 0's lines, plus a sleep and a skipped comm_size.
+    Path file = Files.writeString(dir.resolve("datatypes.txt"), String.join("\n",
+        "1 init 1", "0 init 1", "# a comment", "0 bcast 5e4 1 0", "0 bcast 5e4 0 3", "0 reduce 5e4 5e8 0 4",
+        "0 allreduce 10 1",
+        "0 comm_size 1", "0 sleep 0.25", "0 finalize", "1 finalize", ""));
+    Trace t = SimGridTrace.open(file);
+    List<TraceCall> calls = read(t, 0);
+    assertThat(((Collective) calls.get(1)).root()).isEqualTo(1);
+    assertThat(((Collective) calls.get(1)).sendBytes()).isEqualTo(400_000); // MPI_DOUBLE, id 0
+    assertThat(((Collective) calls.get(2)).sendBytes()).isEqualTo(100_000); // MPI_SHORT, id 3
+    assertThat(((Collective) calls.get(3)).sendBytes()).isEqualTo(400_000); // MPI_LONG, id 4
+    assertThat(((Collective) calls.get(4)).sendBytes()).isEqualTo(80); // default after "init 1": double
+    assertThat(calls.get(5)).isEqualTo(new TraceCall.Local(CallKind.SLEEP, 0, 250_000_000, CallTiming.NONE));
+    assertThat(t.coverage().unmodelled()).containsExactly(Map.entry("comm_size", 1L));
+  }
+}
