@@ -2,6 +2,7 @@ package io.github.ariesmodel.network;
 
 import io.github.ariesmodel.core.packet.Packet;
 import io.github.ariesmodel.network.spi.Candidates;
+import io.github.ariesmodel.network.spi.DragonflyPaths;
 import io.github.ariesmodel.network.spi.RouterView;
 import io.github.ariesmodel.network.spi.RoutingAlgorithm;
 import io.github.ariesmodel.network.spi.Topology;
@@ -33,11 +34,19 @@ import java.util.SplittableRandom;
  *       adaptive1 shift 0 bias 3 × hops (grows every hop); adaptive2 shift 1 bias 2 (small fixed); adaptive3 shift 2
  *       bias 6 (large fixed).
  * </ul>
+ *
+ * <p>The path plumbing (intermediate choice, the "reached" rule, leg hashing, hop bounds) is {@link DragonflyPaths},
+ * the helper user routings get too; the source decision is the first hop ({@code hops() == 0}), and the route state
+ * (intermediate, non-minimal) comes from the fabric through the {@link RouterView}.
  */
 final class BuiltInRouting implements RoutingAlgorithm {
 
   enum Kind {
-    MINIMAL, IN_ORDER, VALIANT, NMIN_HASH, UGAL, ADAPTIVE
+    MINIMAL, IN_ORDER, VALIANT, NMIN_HASH, UGAL, ADAPTIVE;
+
+    boolean nonMinimal() {
+      return this != MINIMAL && this != IN_ORDER;
+    }
   }
 
   private static final int[] ADAPTIVE_SHIFT = {0, 0, 1, 2};
@@ -47,6 +56,7 @@ final class BuiltInRouting implements RoutingAlgorithm {
   private final Kind kind;
   private final int mode;
   private final Topology t;
+  private final DragonflyPaths paths;
   private final SplittableRandom rnd;
   private final int[] ports;
   private final int[] ports2;
@@ -58,31 +68,19 @@ final class BuiltInRouting implements RoutingAlgorithm {
     this.kind = kind;
     this.mode = mode;
     this.t = topology;
+    this.paths = new DragonflyPaths(topology);
     this.rnd = new SplittableRandom(seed);
     this.ports = new int[Math.max(topology.maxMinimalPorts(), topology.portCount())];
     this.ports2 = new int[ports.length];
   }
 
-  static int mix(long a) {
-    long z = a + 0x9E3779B97F4A7C15L;
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    z = z ^ (z >>> 31);
-    return (int) z & 0x7FFF_FFFF;
+  private static int mix(long a) {
+    return DragonflyPaths.mix(a);
   }
 
-  private int flowHash(Packet p, boolean withAddress) {
-    long h = ((long) p.sourceNode() << 20) ^ p.destinationNode();
-    if (withAddress) {
-      h = h * 31 + p.offset() + ((long) p.mdh() << 40);
-    }
-    return mix(h);
-  }
-
-  /** Same value at every hop of one packet, different across packets: keeps a packet's global link fixed. */
-  private static int packetHash(Packet p) {
-    return mix((((long) p.sourceNode() << 20) ^ p.destinationNode()) * 0x9E3779B97F4A7C15L + p.tag() * 31L
-        + p.offset());
+  @Override
+  public int virtualChannelsNeeded() {
+    return paths.maxRouteHops(kind.nonMinimal());
   }
 
   @Override
@@ -90,49 +88,53 @@ final class BuiltInRouting implements RoutingAlgorithm {
     int router = view.router();
     int dest = t.routerOfNode(p.destinationNode());
     int vc = p.hops();
-    int flags = p.routeFlags();
-    boolean first = (flags & RouteFlags.DECIDED) == 0;
-    if (first) {
-      p.routeFlags(flags | RouteFlags.DECIDED);
-    }
+    boolean first = p.hops() == 0;
     switch (kind) {
       case MINIMAL:
       case IN_ORDER: {
-        int h = flowHash(p, kind == Kind.MINIMAL);
+        int h = DragonflyPaths.flowHash(p, kind == Kind.MINIMAL);
         int n = t.minimalPorts(router, dest, h, ports);
         c.add(ports[mix(h + 0x51L * router) % n], vc);
         return;
       }
       case VALIANT:
       case NMIN_HASH: {
-        int inter = p.intermediate();
+        int h = kind == Kind.VALIANT ? DragonflyPaths.packetHash(p) : DragonflyPaths.flowHash(p, true);
         if (first) {
-          long r = kind == Kind.VALIANT ? rnd.nextLong() : flowHash(p, true);
-          inter = intermediate(router, dest, r & Long.MAX_VALUE);
+          long r = kind == Kind.VALIANT ? rnd.nextLong() : DragonflyPaths.flowHash(p, true);
+          int inter = paths.chooseIntermediate(router, dest, r & Long.MAX_VALUE);
+          int n = paths.pathPorts(router, inter, dest, h, ports);
+          int port = ports[mix(h + 0x51L * router) % n];
+          if (inter >= 0) {
+            c.addNonMinimal(port, vc, 1, 0, inter);
+          } else {
+            c.add(port, vc);
+          }
+          return;
         }
-        int h = kind == Kind.VALIANT ? packetHash(p) : flowHash(p, true);
-        continuePath(p, router, dest, inter, h, vc, c, false);
+        int n = paths.pathPorts(router, view.intermediate(), dest, h, ports);
+        c.add(ports[mix(h + 0x51L * router) % n], vc);
         return;
       }
       case UGAL: {
-        int h = packetHash(p);
+        int h = DragonflyPaths.packetHash(p);
         if (first) {
-          int inter = intermediate(router, dest, rnd.nextLong() & Long.MAX_VALUE);
+          int inter = paths.chooseIntermediate(router, dest, rnd.nextLong() & Long.MAX_VALUE);
           int hMin = t.minimalHops(router, dest);
           int n = t.minimalPorts(router, dest, h, ports);
           for (int i = 0; i < n; i++) {
-            c.add(ports[i], vc, hMin, 0, -1);
+            c.add(ports[i], vc, hMin, 0);
           }
           if (inter >= 0) {
-            int hNon = t.minimalHops(router, inter) + t.minimalHops(inter, dest);
-            int m = t.minimalPorts(router, inter, toIntermediate(h), ports2);
+            int hNon = paths.hopsVia(router, inter, dest);
+            int m = paths.pathPorts(router, inter, dest, h, ports2);
             for (int i = 0; i < m; i++) {
-              c.add(ports2[i], vc, hNon, 0, inter);
+              c.addNonMinimal(ports2[i], vc, hNon, 0, inter);
             }
           }
           return;
         }
-        continuePath(p, router, dest, p.intermediate(), h, vc, c, true);
+        continuePath(view, router, dest, h, vc, c);
         return;
       }
       case ADAPTIVE:
@@ -148,27 +150,27 @@ final class BuiltInRouting implements RoutingAlgorithm {
     int g = t.groupOfRouter(router);
     int gs = t.groupOfRouter(srcRouter);
     int gd = t.groupOfRouter(dest);
-    boolean progressive = !first && (p.routeFlags() & RouteFlags.NON_MINIMAL) == 0 && g == gs && gd != gs
+    boolean progressive = !first && !view.nonMinimal() && g == gs && gd != gs
         && p.hops() <= t.maxLocalHops() && t.groupCount() >= 3;
-    int h = packetHash(p);
+    int h = DragonflyPaths.packetHash(p);
     if (!first && !progressive) {
-      continuePath(p, router, dest, p.intermediate(), h, vc, c, true);
+      continuePath(view, router, dest, h, vc, c);
       return;
     }
     int n = t.minimalPorts(router, dest, h, ports);
     int start = mix(h + 7) % n;
-    c.add(ports[start], vc, 1, 0, -1);
+    c.add(ports[start], vc, 1, 0);
     if (n > 1) {
-      c.add(ports[(start + 1) % n], vc, 1, 0, -1);
+      c.add(ports[(start + 1) % n], vc, 1, 0);
     }
     int weight = 1 << ADAPTIVE_SHIFT[mode];
     int bias = mode == 1 ? ADAPTIVE1_BIAS_PER_HOP * p.hops() : ADAPTIVE_BIAS[mode];
     if (first) {
       for (int k = 0; k < 2; k++) {
-        int inter = intermediate(router, dest, rnd.nextLong() & Long.MAX_VALUE);
+        int inter = paths.chooseIntermediate(router, dest, rnd.nextLong() & Long.MAX_VALUE);
         if (inter >= 0) {
-          int m = t.minimalPorts(router, inter, toIntermediate(h), ports2);
-          c.add(ports2[mix(h + k) % m], vc, weight, bias, inter);
+          int m = paths.pathPorts(router, inter, dest, h, ports2);
+          c.addNonMinimal(ports2[mix(h + k) % m], vc, weight, bias, inter);
         }
       }
     } else {
@@ -184,80 +186,19 @@ final class BuiltInRouting implements RoutingAlgorithm {
         }
         int ng = t.groupOfRouter(nr);
         if (ng != g && ng != gd) {
-          c.add(port, vc, weight, bias, nr);
+          c.addNonMinimal(port, vc, weight, bias, nr);
           added++;
         }
       }
     }
   }
 
-  /**
-   * The hash used on the way to the intermediate group. It must differ from the one used afterwards: with the same
-   * value the packet would leave the intermediate group on the link with the same index it arrived on, which under
-   * the consecutive arrangement ties each entry router to one exit router and funnels a shift pattern's traffic
-   * through single local links.
-   */
-  private static int toIntermediate(int hash) {
-    return mix(hash ^ 0x5BD1E995L);
-  }
-
-  /** Minimal toward the intermediate's group (or router, for same-group Valiant) then toward the destination. */
-  private void continuePath(
-      Packet p, int router, int dest, int inter, int hash, int vc, Candidates c, boolean adaptive) {
-    int target = dest;
-    if (inter >= 0) {
-      boolean sameGroup = t.groupOfRouter(inter) == t.groupOfRouter(dest);
-      boolean reached = sameGroup ? router == inter : t.groupOfRouter(router) == t.groupOfRouter(inter);
-      if (reached) {
-        inter = -1;
-      } else {
-        target = inter;
-      }
+  /** After the source decision: every minimal port toward the packet's intermediate, or its destination once past. */
+  private void continuePath(RouterView view, int router, int dest, int hash, int vc, Candidates c) {
+    int n = paths.pathPorts(router, view.intermediate(), dest, hash, ports);
+    for (int i = 0; i < n; i++) {
+      c.add(ports[i], vc, 1, 0);
     }
-    int n = t.minimalPorts(router, target, target == dest ? hash : toIntermediate(hash), ports);
-    if (adaptive) {
-      for (int i = 0; i < n; i++) {
-        c.add(ports[i], vc, 1, 0, inter);
-      }
-    } else {
-      c.add(ports[mix(hash + 0x51L * router) % n], vc, 1, 0, inter);
-    }
-  }
-
-  /** A random intermediate router: in a third group for inter-group traffic, else another router of the group. */
-  private int intermediate(int router, int dest, long r) {
-    int groups = t.groupCount();
-    int per = t.routersPerGroup();
-    int gs = t.groupOfRouter(router);
-    int gd = t.groupOfRouter(dest);
-    if (gs != gd) {
-      if (groups < 3) {
-        return -1;
-      }
-      int g = (int) (r % (groups - 2));
-      int lo = Math.min(gs, gd);
-      int hi = Math.max(gs, gd);
-      if (g >= lo) {
-        g++;
-      }
-      if (g >= hi) {
-        g++;
-      }
-      return t.routerInGroup(g, (int) ((r / groups) % per));
-    }
-    if (per < 3) {
-      return -1;
-    }
-    int i = (int) (r % (per - 2));
-    int a = Math.min(router % per, dest % per);
-    int b = Math.max(router % per, dest % per);
-    if (i >= a) {
-      i++;
-    }
-    if (i >= b) {
-      i++;
-    }
-    return t.routerInGroup(gs, i);
   }
 
   @Override

@@ -3,13 +3,16 @@ package io.github.ariesmodel.network;
 import io.github.ariesmodel.core.DeliveryMode;
 import io.github.ariesmodel.core.packet.Packet;
 import io.github.ariesmodel.core.sim.FabricEndpoints;
+import io.github.ariesmodel.core.sim.SerialChannel;
 import io.github.ariesmodel.core.spi.EventHandler;
 import io.github.ariesmodel.core.spi.Fabric;
 import io.github.ariesmodel.core.spi.FabricEndpoint;
 import io.github.ariesmodel.core.spi.Scheduler;
 import io.github.ariesmodel.network.spi.Candidates;
+import io.github.ariesmodel.network.spi.DragonflyPaths;
 import io.github.ariesmodel.network.spi.RouterView;
 import io.github.ariesmodel.network.spi.RoutingAlgorithm;
+import io.github.ariesmodel.network.spi.RoutingProvider;
 import io.github.ariesmodel.network.spi.Topology;
 import java.util.Arrays;
 
@@ -31,24 +34,34 @@ import java.util.Arrays;
  *
  * <p><b>Numbers.</b> 8 VCs [S6f]; pipeline 90 ns (<em>assumed</em>: with the topologies' assumed 5-100 ns wires a
  * quiet hop costs about 100 ns [S3 via S1]); 2,048 bytes per VC (<em>derived</em> from the 128-block DAMQ of 8
- * flits [S6f] at an assumed 16-byte flit, split over 8 VCs); injection buffer 1,024 bytes (<em>assumed</em>).
+ * flits [S6f] at an assumed 16-byte flit, split over 8 VCs); injection buffer 4,096 bytes (<em>derived</em>: two
+ * processor tiles per NIC [S15] × the 2,048 bytes a network input buffers per VC).
  *
  * <p><b>Deadlock freedom.</b> Every built-in routing puts a packet on VC = hops taken so far, so each packet climbs
  * the VCs strictly and the channel-dependency graph is acyclic (Dally and Seitz); it needs as many VCs as the longest
- * route has hops: 8 for Valiant on Aries (2 local + 1 global + 2 + 1 + 2), which the built-ins guarantee. Ejection
- * never blocks (the NIC always accepts), so requests and responses can share the VCs without protocol deadlock.
+ * route has hops: 8 for Valiant on Aries (2 local + 1 global + 2 + 1 + 2). Each routing states that need ({@link
+ * RoutingAlgorithm#virtualChannelsNeeded()}) and {@link Builder#build()} refuses fewer VCs. Ejection never blocks
+ * (the NIC always accepts), so requests and responses can share the VCs without protocol deadlock.
  *
- * <p>State lives in primitive arrays indexed by global port ({@code router × radix + port}) and by
- * {@code port × VCs + vc}; packets in buffers sit in a pooled linked list of int slots. Forwarding a packet
- * allocates nothing once the pool has grown to the working set. Single-threaded.
+ * <p><b>Events.</b> Each kind of event has its own handler object, made once per fabric: a packet's head
+ * <em>arrives</em> at a router (after wire and pipeline latency) and is routed or queued for ejection; an output
+ * <em>link frees</em> and sends the next packet; a <em>credit returns</em> upstream for the VC the packet's tail left
+ * (one handler per VC, the upstream port in the event and the byte count read from the packet); the node's
+ * <em>injection buffer frees</em>; a packet is <em>delivered</em> to its node.
+ *
+ * <p><b>Route state.</b> Each packet in flight has a record (a slot of pooled primitive arrays, from injection to
+ * delivery): the input buffer and VC it occupies, the intermediate it is committed to and whether it was ever
+ * committed (non-minimal). Routings read it through {@link RouterView#intermediate()} and {@link
+ * RouterView#nonMinimal()} and change it only by the candidate they choose (see {@link Candidates}); the fabric clears
+ * the intermediate on the arrival where {@link DragonflyPaths#reached} holds. The packet itself carries only the
+ * transit record every fabric writes (hops, injection time). {@link DeliveryObserver}s learn per packet whether it
+ * was routed non-minimally.
+ *
+ * <p>Other state lives in primitive arrays indexed by global port ({@code router × radix + port}) and by
+ * {@code port × VCs + vc}; queued packets are linked lists through their slots. Forwarding a packet allocates nothing
+ * once the pool has grown to the working set. Single-threaded.
  */
 public final class RouterFabric implements Fabric {
-
-  private static final int EV_ROUTE = 1;
-  private static final int EV_LINK_FREE = 2;
-  private static final int EV_CREDIT = 3;
-  private static final int EV_INJ_FREE = 4;
-  private static final int EV_DELIVER = 5;
 
   private final Topology topo;
   private final Scheduler scheduler;
@@ -61,6 +74,8 @@ public final class RouterFabric implements Fabric {
   private final long injectionLatencyPs;
   private final Arbitration arbitration;
   private final int maxHops;
+  private final DeliveryObserver observer;
+  private final DragonflyPaths paths;
 
   private final int radix;
   private final int netPorts;
@@ -89,15 +104,28 @@ public final class RouterFabric implements Fabric {
   private final int[] ejTail;
   private final long[] ejFreeAt;
 
-  // slot pool
+  // per packet in flight: a pooled slot from injection to delivery
   private Packet[] slotPacket;
+  /** Next slot in the queue the packet waits in (or in the free list). */
   private int[] slotNext;
+  /** The input buffer the packet occupies: a global port, or {@code netPorts + node} for the injection buffer. */
   private int[] slotInput;
+  /** The VC of that input buffer. */
   private int[] slotVc;
+  /** The intermediate router the packet is on its way to, or -1. */
+  private int[] slotIntermediate;
+  /** Whether the packet was ever committed to an intermediate. */
+  private boolean[] slotNonMinimal;
   private int freeSlot = -1;
   private int slotsUsed;
 
-  private final EventHandler handler = this::onEvent;
+  // one handler per kind of event (see the class comment)
+  private final EventHandler arrival = this::arrive;
+  private final EventHandler linkFree = this::linkFree;
+  private final EventHandler[] creditReturn;
+  private final EventHandler injectionBufferFree = this::injectionBufferFree;
+  private final EventHandler delivery = this::deliver;
+
   private final View view = new View();
   private final Candidates candidates = new Candidates();
 
@@ -125,20 +153,13 @@ public final class RouterFabric implements Fabric {
     this.injectionLatencyPs = b.injectionLatencyPs;
     this.arbitration = b.arbitration;
     this.maxHops = b.maxHops;
-    this.routingByMode = new RoutingAlgorithm[DeliveryMode.values().length];
-    if (b.byDeliveryMode) {
-      String[] names = new String[DeliveryMode.values().length];
-      for (DeliveryMode m : DeliveryMode.values()) {
-        names[m.ordinal()] = Routings.nameFor(m);
-      }
-      for (int i = 0; i < names.length; i++) {
-        routingByMode[i] = Routings.create(names[i], topo, b.seed + i * 0x9E3779B97F4A7C15L);
-      }
-      this.routingName = "by-delivery-mode";
-    } else {
-      RoutingAlgorithm alg = b.algorithm != null ? b.algorithm : Routings.create(b.routing, topo, b.seed);
-      Arrays.fill(routingByMode, alg);
-      this.routingName = b.algorithm != null ? alg.getClass().getSimpleName() : b.routing;
+    this.observer = b.observer;
+    this.paths = new DragonflyPaths(topo);
+    this.routingByMode = b.routings();
+    this.routingName = b.routingName();
+    this.creditReturn = new EventHandler[vcs];
+    for (int vc = 0; vc < vcs; vc++) {
+      creditReturn[vc] = new CreditReturn(vc);
     }
     this.radix = topo.portCount();
     this.netPorts = topo.routerCount() * radix;
@@ -161,10 +182,10 @@ public final class RouterFabric implements Fabric {
     this.psPerByteClass = new double[classes];
     this.latencyClass = new long[classes];
     for (int c = 0; c < classes; c++) {
-      psPerByteClass[c] = 1e12 / topo.linkBandwidth(c);
+      psPerByteClass[c] = SerialChannel.psPerByte(topo.linkBandwidth(c));
       latencyClass[c] = topo.linkLatencyPs(c);
     }
-    this.psPerByteInjection = 1e12 / topo.injectionBandwidth();
+    this.psPerByteInjection = SerialChannel.psPerByte(topo.injectionBandwidth());
     this.linkFreeAt = new long[netPorts];
     this.queuedBytes = new int[netPorts];
     this.creditsUsed = new int[netPorts];
@@ -192,6 +213,8 @@ public final class RouterFabric implements Fabric {
     slotNext = new int[initialSlots];
     slotInput = new int[initialSlots];
     slotVc = new int[initialSlots];
+    slotIntermediate = new int[initialSlots];
+    slotNonMinimal = new boolean[initialSlots];
     this.classBusyPs = new long[classes];
     this.portBusyPs = new long[netPorts];
     this.vcOccupancyIntegral = new long[vcs];
@@ -209,13 +232,19 @@ public final class RouterFabric implements Fabric {
     return new Builder(topology, scheduler);
   }
 
-  /** Settings of a {@link RouterFabric}; every setter returns the builder. */
+  /**
+   * Settings of a {@link RouterFabric}; every setter returns the builder. The routing is chosen once: a later
+   * {@code routing(...)} or {@link #routingByDeliveryMode()} replaces an earlier one. {@link #build()} refuses a
+   * routing that needs more virtual channels than {@link #vcs(int)} gives.
+   */
   public static final class Builder {
     private final Topology topology;
     private final Scheduler scheduler;
     private String routing = "adaptive0";
     private RoutingAlgorithm algorithm;
+    private RoutingProvider provider;
     private boolean byDeliveryMode;
+    private DeliveryObserver observer;
     private long seed = 1;
     private int vcs = 8;
     private int vcBufferBytes = 2048;
@@ -239,10 +268,18 @@ public final class RouterFabric implements Fabric {
       this.scheduler = scheduler;
     }
 
-    /** @param name a routing name (see {@link Routings#names()}) used for every packet @return this */
+    /**
+     * @param name a routing name (see {@link Routings#names()}) used for every packet, or {@value
+     *     Routings#BY_DELIVERY_MODE} (the same as {@link #routingByDeliveryMode()})
+     * @return this
+     */
     public Builder routing(String name) {
+      if (name != null && name.trim().equalsIgnoreCase(Routings.BY_DELIVERY_MODE)) {
+        return routingByDeliveryMode();
+      }
       this.routing = name;
       this.algorithm = null;
+      this.provider = null;
       this.byDeliveryMode = false;
       return this;
     }
@@ -253,6 +290,24 @@ public final class RouterFabric implements Fabric {
         throw new IllegalArgumentException("algorithm must not be null");
       }
       this.algorithm = algorithm;
+      this.provider = null;
+      this.byDeliveryMode = false;
+      return this;
+    }
+
+    /**
+     * A routing made by a provider with this builder's topology and {@link #seed(long)}, so a user's routing draws
+     * its random choices from the same seed as the rest of the run.
+     *
+     * @param provider the provider, e.g. a user's registered one
+     * @return this
+     */
+    public Builder routing(RoutingProvider provider) {
+      if (provider == null) {
+        throw new IllegalArgumentException("provider must not be null");
+      }
+      this.provider = provider;
+      this.algorithm = null;
       this.byDeliveryMode = false;
       return this;
     }
@@ -266,6 +321,26 @@ public final class RouterFabric implements Fabric {
     public Builder routingByDeliveryMode() {
       this.byDeliveryMode = true;
       this.algorithm = null;
+      this.provider = null;
+      return this;
+    }
+
+    /**
+     * Adds an observer told of every delivered packet and whether it was routed non-minimally; several observers are
+     * told in the order added.
+     *
+     * @param o the observer
+     * @return this
+     */
+    public Builder observeDeliveries(DeliveryObserver o) {
+      if (o == null) {
+        throw new IllegalArgumentException("observer must not be null");
+      }
+      DeliveryObserver before = this.observer;
+      this.observer = before == null ? o : (now, p, nonMinimal) -> {
+        before.delivered(now, p, nonMinimal);
+        o.delivered(now, p, nonMinimal);
+      };
       return this;
     }
 
@@ -334,9 +409,52 @@ public final class RouterFabric implements Fabric {
       return this;
     }
 
-    /** @return the fabric @throws IllegalArgumentException for an unknown routing name */
+    /**
+     * @return the fabric
+     * @throws IllegalArgumentException for an unknown routing name, or when the routing needs more virtual channels
+     *     than {@link #vcs(int)} gives
+     */
     public RouterFabric build() {
       return new RouterFabric(this);
+    }
+
+    /** The routing of each delivery mode, checked against the VC count. */
+    private RoutingAlgorithm[] routings() {
+      RoutingAlgorithm[] byMode = new RoutingAlgorithm[DeliveryMode.values().length];
+      if (byDeliveryMode) {
+        for (DeliveryMode m : DeliveryMode.values()) {
+          int i = m.ordinal();
+          byMode[i] = Routings.create(Routings.nameFor(m), topology, seed + i * 0x9E3779B97F4A7C15L);
+        }
+      } else {
+        RoutingAlgorithm alg = algorithm != null ? algorithm
+            : provider != null ? provider.create(topology, seed) : Routings.create(routing, topology, seed);
+        if (alg == null) {
+          throw new IllegalArgumentException("routing provider " + provider.name() + " must make an algorithm but "
+              + "returned null");
+        }
+        Arrays.fill(byMode, alg);
+      }
+      for (DeliveryMode m : DeliveryMode.values()) {
+        int need = byMode[m.ordinal()].virtualChannelsNeeded();
+        if (need > vcs) {
+          String which = byDeliveryMode ? Routings.nameFor(m) + " (for " + m + ", by delivery mode)" : routingName();
+          throw new IllegalArgumentException("vcs (" + vcs + ") must be at least the " + need
+              + " virtual channels routing " + which + " needs on " + topology.describe()
+              + ": raise vcs or choose a routing with shorter routes");
+        }
+      }
+      return byMode;
+    }
+
+    private String routingName() {
+      if (byDeliveryMode) {
+        return Routings.BY_DELIVERY_MODE;
+      }
+      if (algorithm != null) {
+        return algorithm.getClass().getSimpleName();
+      }
+      return provider != null ? provider.name() : routing;
     }
 
     private static void check(String name, int v, int lo, int hi) {
@@ -369,79 +487,32 @@ public final class RouterFabric implements Fabric {
     }
     long now = scheduler.now();
     injFree[node] -= bytes;
-    packet.virtualChannel(0);
     packet.hops(0);
-    packet.intermediate(-1);
-    packet.routeFlags(0);
     packet.injectedAtPs(now);
+    int slot = allocSlot(packet, netPorts + node);
     long start = Math.max(now, injLinkFreeAt[node]);
-    injLinkFreeAt[node] = start + serPs(bytes, psPerByteInjection);
+    injLinkFreeAt[node] = start + SerialChannel.serializationPs(bytes, psPerByteInjection);
     injected++;
-    scheduler.scheduleAt(start + injectionLatencyPs + pipelinePs, handler, packet, event(EV_ROUTE, netPorts + node));
+    scheduler.scheduleAt(start + injectionLatencyPs + pipelinePs, arrival, packet, slot);
     return true;
   }
 
   // ---------------------------------------------------------------- events
 
-  private static long event(int type, long payload) {
-    return ((long) type << 56) | payload;
-  }
-
-  private void onEvent(long now, Object ref, long arg) {
-    int type = (int) (arg >>> 56);
-    switch (type) {
-      case EV_ROUTE:
-        route(now, (Packet) ref, (int) (arg & 0xFFFF_FFFFL));
-        break;
-      case EV_LINK_FREE:
-        trySend(now, (int) (arg & 0xFFFF_FFFFL));
-        break;
-      case EV_CREDIT: {
-        int port = (int) (arg & 0xFFFF_FFFFL);
-        int vc = (int) ((arg >>> 48) & 0xFF);
-        int bytes = (int) ((arg >>> 32) & 0xFFFF);
-        credits[port * vcs + vc] += bytes;
-        creditsUsed[port] -= bytes;
-        occupancy(now, vc, -bytes);
-        if (waiting[port] > 0) {
-          trySend(now, port);
-        }
-        break;
-      }
-      case EV_INJ_FREE: {
-        int node = (int) (arg & 0xFFFF_FFFFL);
-        injFree[node] += (int) ((arg >>> 32) & 0xFFFF);
-        if (injBlocked[node]) {
-          injBlocked[node] = false;
-          FabricEndpoint e = endpoints.endpointOrNull(node);
-          if (e != null) {
-            e.injectionReady(now);
-          }
-        }
-        break;
-      }
-      case EV_DELIVER: {
-        Packet p = (Packet) ref;
-        int node = p.destinationNode();
-        delivered++;
-        hopsDelivered += p.hops();
-        if ((p.routeFlags() & RouteFlags.NON_MINIMAL) != 0) {
-          nonMinimalDelivered++;
-        }
-        endpoints.endpointFor(p).deliver(now, p);
-        tryEject(now, node);
-        break;
-      }
-      default:
-        throw new IllegalStateException("unknown fabric event type " + type);
-    }
-  }
-
-  private void route(long now, Packet p, int input) {
+  /** Arrival: a packet's head has reached a router and passed its pipeline; {@code arg} is the packet's slot. */
+  private void arrive(long now, Object ref, long arg) {
+    int slot = (int) arg;
+    int input = slotInput[slot];
     int router = input >= netPorts ? topo.routerOfNode(input - netPorts) : input / radix;
+    Packet p = slotPacket[slot];
     int dest = p.destinationNode();
-    int slot = allocSlot(p, input);
-    if (router == topo.routerOfNode(dest)) {
+    int destRouter = topo.routerOfNode(dest);
+    int inter = slotIntermediate[slot];
+    if (inter >= 0 && paths.reached(router, inter, destRouter)) {
+      slotIntermediate[slot] = -1;
+    }
+    slotNext[slot] = -1;
+    if (router == destRouter) {
       if (ejTail[dest] < 0) {
         ejHead[dest] = slot;
       } else {
@@ -451,13 +522,19 @@ public final class RouterFabric implements Fabric {
       tryEject(now, dest);
       return;
     }
+    route(now, p, slot, router);
+  }
+
+  private void route(long now, Packet p, int slot, int router) {
     if (p.hops() >= maxHops) {
       throw new IllegalStateException("routing " + routingName + " took more than maxHops (" + maxHops
-          + ") hops for " + p + " (now at router " + router + ")");
+          + ") hops for " + p + " (now at router " + router + (slotIntermediate[slot] >= 0
+          ? ", still on its way to intermediate " + slotIntermediate[slot] : "") + ")");
     }
     RoutingAlgorithm alg = routingByMode[p.deliveryMode().ordinal()];
     view.router = router;
     view.now = now;
+    view.slot = slot;
     candidates.clear();
     alg.route(p, view, candidates);
     if (candidates.size() == 0) {
@@ -480,11 +557,14 @@ public final class RouterFabric implements Fabric {
           + (vcs - 1) + "] (hop " + p.hops() + " of " + p + ")");
     }
     int inter = candidates.intermediate(i);
-    p.intermediate(inter);
     if (inter >= 0) {
-      p.routeFlags(p.routeFlags() | RouteFlags.NON_MINIMAL);
+      if (inter >= topo.routerCount()) {
+        throw new IllegalStateException("routing " + routingName + " chose intermediate " + inter
+            + " which must be a router in [0, " + (topo.routerCount() - 1) + "]");
+      }
+      slotIntermediate[slot] = inter;
+      slotNonMinimal[slot] = true;
     }
-    p.virtualChannel(vc);
     int gp = router * radix + port;
     int q = gp * vcs + vc;
     if (qTail[q] < 0) {
@@ -496,6 +576,64 @@ public final class RouterFabric implements Fabric {
     queuedBytes[gp] += p.wireBytes();
     waiting[gp]++;
     trySend(now, gp);
+  }
+
+  /** Link free: output port {@code arg} has finished serializing and may send again. */
+  private void linkFree(long now, Object ref, long arg) {
+    trySend(now, (int) arg);
+  }
+
+  /** Credit return for one VC: the tail of packet {@code ref} has left the buffer fed by upstream port {@code arg}. */
+  private final class CreditReturn implements EventHandler {
+    private final int vc;
+
+    CreditReturn(int vc) {
+      this.vc = vc;
+    }
+
+    @Override
+    public void onEvent(long now, Object ref, long arg) {
+      int port = (int) arg;
+      int bytes = ((Packet) ref).wireBytes();
+      credits[port * vcs + vc] += bytes;
+      creditsUsed[port] -= bytes;
+      occupancy(now, vc, -bytes);
+      if (waiting[port] > 0) {
+        trySend(now, port);
+      }
+    }
+  }
+
+  /** Injection buffer free: the tail of packet {@code ref} has left node {@code arg}'s injection buffer. */
+  private void injectionBufferFree(long now, Object ref, long arg) {
+    int node = (int) arg;
+    injFree[node] += ((Packet) ref).wireBytes();
+    if (injBlocked[node]) {
+      injBlocked[node] = false;
+      FabricEndpoint e = endpoints.endpointOrNull(node);
+      if (e != null) {
+        e.injectionReady(now);
+      }
+    }
+  }
+
+  /** Delivery: the packet in slot {@code arg} has crossed its node's ejection link. */
+  private void deliver(long now, Object ref, long arg) {
+    int slot = (int) arg;
+    Packet p = slotPacket[slot];
+    boolean nonMinimal = slotNonMinimal[slot];
+    freeSlot(slot);
+    int node = p.destinationNode();
+    delivered++;
+    hopsDelivered += p.hops();
+    if (nonMinimal) {
+      nonMinimalDelivered++;
+    }
+    if (observer != null) {
+      observer.delivered(now, p, nonMinimal);
+    }
+    endpoints.endpointFor(p).deliver(now, p);
+    tryEject(now, node);
   }
 
   private void trySend(long now, int gp) {
@@ -540,16 +678,18 @@ public final class RouterFabric implements Fabric {
     rr[gp] = (byte) (chosen + 1 == vcs ? 0 : chosen + 1);
     Packet p = slotPacket[slot];
     int input = slotInput[slot];
-    freeSlot(slot);
+    int inputVc = slotVc[slot];
+    int downstream = peer[gp];
+    slotInput[slot] = downstream;
+    slotVc[slot] = chosen;
     int bytes = p.wireBytes();
-    p.virtualChannel(chosen);
     credits[q] -= bytes;
     creditsUsed[gp] += bytes;
     occupancy(now, chosen, bytes);
     queuedBytes[gp] -= bytes;
     waiting[gp]--;
     int cls = portClass[gp];
-    long ser = serPs(bytes, psPerByteClass[cls]);
+    long ser = SerialChannel.serializationPs(bytes, psPerByteClass[cls]);
     linkFreeAt[gp] = now + ser;
     classBusyPs[cls] += ser;
     portBusyPs[gp] += ser;
@@ -559,19 +699,17 @@ public final class RouterFabric implements Fabric {
     if (hops > maxHopsSeen) {
       maxHopsSeen = hops;
     }
-    scheduler.scheduleAt(now + latencyClass[cls] + pipelinePs, handler, p, event(EV_ROUTE, peer[gp]));
-    release(now + ser, input, slotVc[slot], bytes);
-    scheduler.scheduleAt(now + ser, handler, null, event(EV_LINK_FREE, gp));
+    scheduler.scheduleAt(now + latencyClass[cls] + pipelinePs, arrival, p, slot);
+    release(now + ser, input, inputVc, p);
+    scheduler.scheduleAt(now + ser, linkFree, null, gp);
   }
 
   /** The packet's tail leaves the input buffer it occupied at {@code tailGonePs}: return the space upstream. */
-  private void release(long tailGonePs, int input, int vc, int bytes) {
+  private void release(long tailGonePs, int input, int vc, Packet p) {
     if (input >= netPorts) {
-      scheduler.scheduleAt(tailGonePs, handler, null, event(EV_INJ_FREE, ((long) bytes << 32) | (input - netPorts)));
+      scheduler.scheduleAt(tailGonePs, injectionBufferFree, p, input - netPorts);
     } else {
-      int upstream = peer[input];
-      scheduler.scheduleAt(tailGonePs + latencyClass[portClass[input]], handler, null,
-          event(EV_CREDIT, ((long) vc << 48) | ((long) bytes << 32) | upstream));
+      scheduler.scheduleAt(tailGonePs + latencyClass[portClass[input]], creditReturn[vc], p, peer[input]);
     }
   }
 
@@ -587,12 +725,11 @@ public final class RouterFabric implements Fabric {
     Packet p = slotPacket[slot];
     int input = slotInput[slot];
     int vc = slotVc[slot];
-    freeSlot(slot);
     int bytes = p.wireBytes();
-    long ser = serPs(bytes, psPerByteInjection);
+    long ser = SerialChannel.serializationPs(bytes, psPerByteInjection);
     ejFreeAt[node] = now + ser;
-    release(now + ser, input, vc, bytes);
-    scheduler.scheduleAt(now + ser, handler, p, event(EV_DELIVER, node));
+    release(now + ser, input, vc, p);
+    scheduler.scheduleAt(now + ser, delivery, p, slot);
   }
 
   private void occupancy(long now, int vc, int delta) {
@@ -606,10 +743,7 @@ public final class RouterFabric implements Fabric {
     vcOccupancy[vc] += delta;
   }
 
-  private static long serPs(int bytes, double psPerByte) {
-    return (long) Math.ceil(bytes * psPerByte);
-  }
-
+  /** A slot for a packet entering the fabric through input buffer {@code input} (VC 0), minimal so far. */
   private int allocSlot(Packet p, int input) {
     int s = freeSlot;
     if (s >= 0) {
@@ -621,13 +755,17 @@ public final class RouterFabric implements Fabric {
         slotNext = Arrays.copyOf(slotNext, n);
         slotInput = Arrays.copyOf(slotInput, n);
         slotVc = Arrays.copyOf(slotVc, n);
+        slotIntermediate = Arrays.copyOf(slotIntermediate, n);
+        slotNonMinimal = Arrays.copyOf(slotNonMinimal, n);
       }
       s = slotsUsed++;
     }
     slotPacket[s] = p;
     slotNext[s] = -1;
     slotInput[s] = input;
-    slotVc[s] = p.virtualChannel();
+    slotVc[s] = 0;
+    slotIntermediate[s] = -1;
+    slotNonMinimal[s] = false;
     return s;
   }
 
@@ -637,12 +775,12 @@ public final class RouterFabric implements Fabric {
     freeSlot = s;
   }
 
-
   // ---------------------------------------------------------------- router view
 
   private final class View implements RouterView {
     int router;
     long now;
+    int slot;
 
     @Override
     public int router() {
@@ -688,6 +826,16 @@ public final class RouterFabric implements Fabric {
     @Override
     public int queuedBytes(int port) {
       return queuedBytes[router * radix + port];
+    }
+
+    @Override
+    public int intermediate() {
+      return slotIntermediate[slot];
+    }
+
+    @Override
+    public boolean nonMinimal() {
+      return slotNonMinimal[slot];
     }
   }
 

@@ -5,35 +5,109 @@ import io.github.ariesmodel.network.spi.RoutingAlgorithm;
 import io.github.ariesmodel.network.spi.RoutingProvider;
 import io.github.ariesmodel.network.spi.Topology;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.ServiceLoader;
 
 /**
- * Routing algorithms by name: the built-ins ({@code minimal}, {@code in-order}, {@code valiant}, {@code nmin-hash},
- * {@code ugal}, {@code adaptive0} to {@code adaptive3}; see {@link #names()}), then every {@link RoutingProvider}
- * registered through {@link ServiceLoader}.
+ * Routing algorithms by name, the one place their names live: the built-ins ({@code minimal}, {@code in-order},
+ * {@code valiant}, {@code nmin-hash}, {@code ugal}, {@code adaptive0} to {@code adaptive3}; see {@link #names()}),
+ * then every {@link RoutingProvider} registered through {@link ServiceLoader}. Besides these, a fabric may route each
+ * packet by its delivery mode ({@value #BY_DELIVERY_MODE}, see {@link RouterFabric.Builder#routingByDeliveryMode()}):
+ * a fabric-level choice among built-ins rather than one algorithm, so {@link #create} does not make it but
+ * {@link #descriptions()} lists it for help texts.
  */
 public final class Routings {
 
-  private static final String[] BUILT_IN = {
-    "minimal", "in-order", "valiant", "nmin-hash", "ugal", "adaptive0", "adaptive1", "adaptive2", "adaptive3"
-  };
+  /** The name of routing each packet by its {@link DeliveryMode} ({@link #nameFor}). */
+  public static final String BY_DELIVERY_MODE = "by-delivery-mode";
+
+  /** The built-in routings, in the order help texts list them. */
+  private enum BuiltIn {
+    MINIMAL("minimal", BuiltInRouting.Kind.MINIMAL, 0,
+        "minimal; one minimal path per flow and address, by hash (Aries MIN_HASH)"),
+    IN_ORDER("in-order", BuiltInRouting.Kind.IN_ORDER, 0,
+        "minimal; one path per source-destination pair, so delivery is in order (Aries IN_ORDER)"),
+    VALIANT("valiant", BuiltInRouting.Kind.VALIANT, 0,
+        "Valiant: minimal to a random intermediate group (or router, inside a group), then to the destination"),
+    NMIN_HASH("nmin-hash", BuiltInRouting.Kind.NMIN_HASH, 0,
+        "Valiant with the intermediate chosen by a flow hash (Aries NMIN_HASH)"),
+    UGAL("ugal", BuiltInRouting.Kind.UGAL, 0,
+        "UGAL-L: minimal or Valiant at the source router by local congestion x path hops"),
+    ADAPTIVE0("adaptive0", BuiltInRouting.Kind.ADAPTIVE, 0,
+        "Aries adaptive, no bias toward minimal (ADAPTIVE_0)"),
+    ADAPTIVE1("adaptive1", BuiltInRouting.Kind.ADAPTIVE, 1,
+        "Aries adaptive, bias toward minimal growing with hops (ADAPTIVE_1)"),
+    ADAPTIVE2("adaptive2", BuiltInRouting.Kind.ADAPTIVE, 2,
+        "Aries adaptive, small fixed bias toward minimal (ADAPTIVE_2)"),
+    ADAPTIVE3("adaptive3", BuiltInRouting.Kind.ADAPTIVE, 3,
+        "Aries adaptive, large fixed bias toward minimal (ADAPTIVE_3)");
+
+    final String id;
+    final BuiltInRouting.Kind kind;
+    final int mode;
+    final String description;
+
+    BuiltIn(String id, BuiltInRouting.Kind kind, int mode, String description) {
+      this.id = id;
+      this.kind = kind;
+      this.mode = mode;
+      this.description = description;
+    }
+
+    static BuiltIn find(String lowerCaseName) {
+      if (lowerCaseName.equals("min-hash")) {
+        return MINIMAL; // the uGNI mode's name, accepted as an alias
+      }
+      for (BuiltIn b : values()) {
+        if (b.id.equals(lowerCaseName)) {
+          return b;
+        }
+      }
+      return null;
+    }
+  }
 
   private Routings() {}
 
   /** @return the built-in routing names */
   public static List<String> builtInNames() {
-    return List.of(BUILT_IN);
+    List<String> names = new ArrayList<>();
+    for (BuiltIn b : BuiltIn.values()) {
+      names.add(b.id);
+    }
+    return Collections.unmodifiableList(names);
   }
 
-  /** @return built-in names followed by the names of registered providers */
+  /** @return built-in names followed by the names of registered providers (what {@link #create} accepts) */
   public static List<String> names() {
-    List<String> all = new ArrayList<>(List.of(BUILT_IN));
+    List<String> all = new ArrayList<>(builtInNames());
     for (RoutingProvider p : providers()) {
       all.add(p.name());
     }
     return all;
+  }
+
+  /**
+   * Every routing name a fabric accepts with a one-line description, for help texts: the built-ins, then
+   * {@value #BY_DELIVERY_MODE}, then the registered providers (their {@link RoutingProvider#description()}).
+   *
+   * @return name → description, in that order
+   */
+  public static Map<String, String> descriptions() {
+    Map<String, String> all = new LinkedHashMap<>();
+    for (BuiltIn b : BuiltIn.values()) {
+      all.put(b.id, b.description);
+    }
+    all.put(BY_DELIVERY_MODE, "each packet routed as its delivery mode asks: ADAPTIVE_n -> adaptiveN, MIN_HASH -> "
+        + "minimal, NMIN_HASH -> nmin-hash, IN_ORDER -> in-order");
+    for (RoutingProvider p : providers()) {
+      all.putIfAbsent(p.name(), p.description());
+    }
+    return Collections.unmodifiableMap(all);
   }
 
   /**
@@ -50,30 +124,18 @@ public final class Routings {
       throw new IllegalArgumentException("topology must not be null");
     }
     String n = name == null ? "" : name.trim().toLowerCase(Locale.ROOT);
-    switch (n) {
-      case "minimal":
-      case "min-hash":
-        return new BuiltInRouting(BuiltInRouting.Kind.MINIMAL, 0, topology, seed);
-      case "in-order":
-        return new BuiltInRouting(BuiltInRouting.Kind.IN_ORDER, 0, topology, seed);
-      case "valiant":
-        return new BuiltInRouting(BuiltInRouting.Kind.VALIANT, 0, topology, seed);
-      case "nmin-hash":
-        return new BuiltInRouting(BuiltInRouting.Kind.NMIN_HASH, 0, topology, seed);
-      case "ugal":
-        return new BuiltInRouting(BuiltInRouting.Kind.UGAL, 0, topology, seed);
-      case "adaptive0":
-      case "adaptive1":
-      case "adaptive2":
-      case "adaptive3":
-        return new BuiltInRouting(BuiltInRouting.Kind.ADAPTIVE, n.charAt(8) - '0', topology, seed);
-      default:
-        break;
+    BuiltIn b = BuiltIn.find(n);
+    if (b != null) {
+      return new BuiltInRouting(b.kind, b.mode, topology, seed);
     }
     for (RoutingProvider p : providers()) {
       if (p.name().equalsIgnoreCase(n)) {
         return p.create(topology, seed);
       }
+    }
+    if (n.equals(BY_DELIVERY_MODE)) {
+      throw new IllegalArgumentException("routing " + BY_DELIVERY_MODE + " picks a routing per packet and is chosen "
+          + "on the fabric (RouterFabric.Builder.routingByDeliveryMode()), not made by Routings.create");
     }
     throw new IllegalArgumentException("routing must be one of " + names() + " but was \"" + name + "\"");
   }
@@ -86,21 +148,24 @@ public final class Routings {
    *     {@code in-order}
    */
   public static String nameFor(DeliveryMode mode) {
+    if (mode == null) {
+      throw new IllegalArgumentException("mode must be a DeliveryMode but was null");
+    }
     switch (mode) {
       case ADAPTIVE_0:
-        return "adaptive0";
+        return BuiltIn.ADAPTIVE0.id;
       case ADAPTIVE_1:
-        return "adaptive1";
+        return BuiltIn.ADAPTIVE1.id;
       case ADAPTIVE_2:
-        return "adaptive2";
+        return BuiltIn.ADAPTIVE2.id;
       case ADAPTIVE_3:
-        return "adaptive3";
+        return BuiltIn.ADAPTIVE3.id;
       case MIN_HASH:
-        return "minimal";
+        return BuiltIn.MINIMAL.id;
       case NMIN_HASH:
-        return "nmin-hash";
+        return BuiltIn.NMIN_HASH.id;
       case IN_ORDER:
-        return "in-order";
+        return BuiltIn.IN_ORDER.id;
       default:
         throw new IllegalArgumentException("mode must be a DeliveryMode but was " + mode);
     }

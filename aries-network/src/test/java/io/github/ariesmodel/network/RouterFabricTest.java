@@ -7,6 +7,12 @@ import io.github.ariesmodel.core.DeliveryMode;
 import io.github.ariesmodel.core.packet.Packet;
 import io.github.ariesmodel.core.sim.DeterministicEventLoop;
 import io.github.ariesmodel.core.spi.FabricEndpoint;
+import io.github.ariesmodel.network.spi.Candidates;
+import io.github.ariesmodel.network.spi.DragonflyPaths;
+import io.github.ariesmodel.network.spi.RouterView;
+import io.github.ariesmodel.network.spi.RoutingAlgorithm;
+import io.github.ariesmodel.network.spi.RoutingProvider;
+import io.github.ariesmodel.network.spi.Topology;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -109,17 +115,17 @@ class RouterFabricTest {
     assertThat(Routings.nameFor(DeliveryMode.NMIN_HASH)).isEqualTo("nmin-hash");
     Dragonfly t = Topologies.canonicalSmall();
     DeterministicEventLoop loop = new DeterministicEventLoop();
-    RouterFabric f = RouterFabric.builder(t, loop).routingByDeliveryMode().build();
+    java.util.Map<Integer, Boolean> nonMinimalByTag = new java.util.HashMap<>();
+    RouterFabric f = RouterFabric.builder(t, loop).routingByDeliveryMode()
+        .observeDeliveries((now, p, nonMinimal) -> nonMinimalByTag.put(p.tag(), nonMinimal)).build();
     Recorder[] r = attachAll(f);
     f.inject(Packet.synthetic(0, t.nodeCount() - 1, 0, DeliveryMode.NMIN_HASH, 8));
     f.inject(Packet.synthetic(0, t.nodeCount() - 1, 1, DeliveryMode.IN_ORDER, 8));
     loop.run();
     List<Packet> got = r[t.nodeCount() - 1].packets;
     assertThat(got).hasSize(2);
-    assertThat(got.stream().filter(p -> p.tag() == 0).findFirst().orElseThrow().routeFlags()
-        & RouteFlags.NON_MINIMAL).isNotZero();
-    assertThat(got.stream().filter(p -> p.tag() == 1).findFirst().orElseThrow().routeFlags()
-        & RouteFlags.NON_MINIMAL).isZero();
+    assertThat(nonMinimalByTag).containsEntry(0, true).containsEntry(1, false);
+    assertThat(f.nonMinimalDelivered()).isEqualTo(1);
   }
 
   @Test
@@ -149,5 +155,125 @@ class RouterFabricTest {
     attachAll(f);
     f.inject(Packet.synthetic(0, 70, 0, DeliveryMode.ADAPTIVE_0, 8));
     assertThatThrownBy(loop::run).isInstanceOf(IllegalStateException.class).hasMessageContaining("chose port 99");
+  }
+
+  /**
+   * A routing that commits every packet to one intermediate at the source router and afterwards offers only plain
+   * {@code add} candidates, recording the route state the fabric shows it at each hop.
+   */
+  private static final class CommitOnceRouting implements RoutingAlgorithm {
+    final Topology t;
+    final DragonflyPaths paths;
+    final int intermediate;
+    final int[] ports;
+    final List<int[]> seen = new ArrayList<>(); // router, intermediate, nonMinimal
+
+    CommitOnceRouting(Topology t, int intermediate) {
+      this.t = t;
+      this.paths = new DragonflyPaths(t);
+      this.intermediate = intermediate;
+      this.ports = new int[t.maxMinimalPorts()];
+    }
+
+    @Override
+    public void route(Packet p, RouterView view, Candidates c) {
+      seen.add(new int[] {view.router(), view.intermediate(), view.nonMinimal() ? 1 : 0});
+      int dest = t.routerOfNode(p.destinationNode());
+      if (p.hops() == 0) {
+        paths.pathPorts(view.router(), intermediate, dest, 0, ports);
+        c.addNonMinimal(ports[0], 0, 1, 0, intermediate);
+        return;
+      }
+      paths.pathPorts(view.router(), view.intermediate(), dest, 0, ports);
+      c.add(ports[0], p.hops());
+    }
+  }
+
+  @Test
+  void aPlainCandidateKeepsThePacketsIntermediateUntilTheFabricSeesItReached() {
+    Dragonfly t = Topologies.ariesSmall(); // 3 groups of 2 x 4 routers
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    int inter = t.routerInGroup(2, 5);
+    CommitOnceRouting routing = new CommitOnceRouting(t, inter);
+    List<Boolean> verdicts = new ArrayList<>();
+    RouterFabric f = RouterFabric.builder(t, loop).routing(routing)
+        .observeDeliveries((now, p, nonMinimal) -> verdicts.add(nonMinimal)).build();
+    Recorder[] r = attachAll(f);
+    int src = t.node(0, 0, 0, 0);
+    int dst = t.node(1, 1, 3, 0);
+    f.inject(Packet.synthetic(src, dst, 0, DeliveryMode.ADAPTIVE_0, 64));
+    loop.run();
+    assertThat(r[dst].packets).hasSize(1);
+    assertThat(verdicts).containsExactly(true);
+    assertThat(f.nonMinimalDelivered()).isEqualTo(1);
+    List<int[]> seen = routing.seen;
+    assertThat(seen.get(0)).containsExactly(t.routerOfNode(src), -1, 0);
+    boolean inGroup2 = false;
+    for (int k = 1; k < seen.size(); k++) {
+      int[] hop = seen.get(k);
+      inGroup2 |= t.groupOfRouter(hop[0]) == 2;
+      assertThat(hop[2]).as("non-minimal at hop %s", k).isEqualTo(1);
+      assertThat(hop[1]).as("intermediate at hop %s (router %s)", k, hop[0]).isEqualTo(inGroup2 ? -1 : inter);
+    }
+    assertThat(inGroup2).as("the packet went through the intermediate group").isTrue();
+    assertThat(r[dst].packets.get(0).hops()).isEqualTo(seen.size());
+  }
+
+  @Test
+  void aRoutingThatNeedsMoreVirtualChannelsThanTheFabricHasIsRefusedAtBuild() {
+    Dragonfly t = Topologies.ariesSmall();
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    assertThatThrownBy(() -> RouterFabric.builder(t, loop).vcs(2).routing("minimal").build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("vcs (2) must be at least the 5 virtual channels routing minimal needs");
+    assertThatThrownBy(() -> RouterFabric.builder(t, loop).vcs(7).routing("valiant").build())
+        .hasMessageContaining("vcs (7) must be at least the 8 virtual channels routing valiant needs");
+    assertThatThrownBy(() -> RouterFabric.builder(t, loop).vcs(4).routingByDeliveryMode().build())
+        .hasMessageContaining("vcs (4)").hasMessageContaining("by delivery mode");
+    // enough VCs for the routes this topology has: minimal on canonical needs 3, and one group's minimal 2
+    assertThat(RouterFabric.builder(Topologies.canonicalSmall(), loop).vcs(3).routing("minimal").build().vcCount())
+        .isEqualTo(3);
+    Dragonfly oneGroup = Dragonfly.ariesBuilder(1).rows(3).columns(3).build();
+    assertThat(RouterFabric.builder(oneGroup, loop).vcs(2).routing("in-order").build().vcCount()).isEqualTo(2);
+    // a routing that states no need builds with any count
+    assertThat(RouterFabric.builder(t, loop).vcs(1).routing((p, v, c) -> c.add(0, 0)).build().vcCount())
+        .isEqualTo(1);
+  }
+
+  @Test
+  void aProviderGetsTheFabricsSeedAndByDeliveryModeIsARoutingName() {
+    Dragonfly t = Topologies.canonicalSmall();
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    long[] seedSeen = {0};
+    RoutingProvider provider = new RoutingProvider() {
+      @Override
+      public String name() {
+        return "seed-spy";
+      }
+
+      @Override
+      public RoutingAlgorithm create(Topology topology, long seed) {
+        seedSeen[0] = seed;
+        return Routings.create("minimal", topology, seed);
+      }
+    };
+    RouterFabric f = RouterFabric.builder(t, loop).seed(4242).routing(provider).build();
+    assertThat(seedSeen[0]).isEqualTo(4242);
+    assertThat(f.routingName()).isEqualTo("seed-spy");
+    assertThat(RouterFabric.builder(t, loop).routing("By-Delivery-Mode").build().routingName())
+        .isEqualTo(Routings.BY_DELIVERY_MODE);
+  }
+
+  @Test
+  void anIntermediateOutsideTheTopologyIsReported() {
+    Dragonfly t = Topologies.canonicalSmall();
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    RouterFabric f = RouterFabric.builder(t, loop).routing((p, v, c) -> c.addNonMinimal(0, 0, 1, 0, 10_000)).build();
+    attachAll(f);
+    f.inject(Packet.synthetic(0, 70, 0, DeliveryMode.ADAPTIVE_0, 8));
+    assertThatThrownBy(loop::run).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("chose intermediate 10000 which must be a router in [0, 35]");
+    assertThatThrownBy(() -> new Candidates().addNonMinimal(0, 0, 1, 0, -1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("intermediateRouter must be >= 0 but was -1");
   }
 }

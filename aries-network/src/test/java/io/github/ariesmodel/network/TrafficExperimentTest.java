@@ -54,4 +54,27 @@ class TrafficExperimentTest {
     assertThatThrownBy(() -> TrafficExperiment.on(Topologies.ariesSmall()).load(0))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("load must be in (0, 2] but was 0.0");
   }
+
+  @Test
+  void aRoutingFromAProviderDrawsFromTheRunsSeedLikeOneChosenByName() {
+    io.github.ariesmodel.network.spi.RoutingProvider ugal = new io.github.ariesmodel.network.spi.RoutingProvider() {
+      @Override
+      public String name() {
+        return "my-ugal";
+      }
+
+      @Override
+      public io.github.ariesmodel.network.spi.RoutingAlgorithm create(
+          io.github.ariesmodel.network.spi.Topology topology, long seed) {
+        return Routings.create("ugal", topology, seed);
+      }
+    };
+    TrafficExperiment.Builder base = TrafficExperiment.on(Topologies.ariesSmall()).load(0.6).seed(21)
+        .warmupPs(100_000).measurePs(400_000);
+    TrafficResult byName = base.routing("ugal").run();
+    TrafficResult byProvider = base.routing(ugal).run();
+    assertThat(byProvider.events()).isEqualTo(byName.events());
+    assertThat(byProvider.minimalFraction()).isEqualTo(byName.minimalFraction()).isLessThan(1.0);
+    assertThat(byProvider.latencyMeanNs()).isEqualTo(byName.latencyMeanNs());
+  }
 }

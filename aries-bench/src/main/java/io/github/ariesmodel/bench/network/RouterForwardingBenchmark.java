@@ -22,7 +22,8 @@ import org.openjdk.jmh.annotations.State;
 /**
  * Router forwarding on the canonical dragonfly p=4, a=8, h=4 (1,056 nodes): packets are injected and the event loop
  * runs until every one is delivered. The packets are made once in {@code @Setup} and re-injected (the fabric resets
- * their routing state), so {@code -prof gc}'s {@code gc.alloc.rate.norm} is what forwarding allocates per packet:
+ * their transit record and keeps its route state in pooled per-packet slots, one handler object per event kind), so
+ * {@code -prof gc}'s {@code gc.alloc.rate.norm} is what forwarding allocates per packet:
  * divide by the mean hops per packet (about 2.7 for minimal routing of uniform traffic on this topology, from the
  * validation sweep in docs/network.md) for bytes per packet-hop.
  *

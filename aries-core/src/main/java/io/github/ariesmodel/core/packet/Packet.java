@@ -13,9 +13,11 @@ import io.github.ariesmodel.core.Status;
  * result, error), with what the routers and the NICs need.
  *
  * <p>The protocol fields (kind, endpoints, address, tag, delivery mode, data, AMO operands, status) are fixed at
- * construction. A small set of fields is <em>routing state</em>, mutable and owned by the fabric while the packet is
- * in flight (current virtual channel, hops taken, an intermediate router for non-minimal routes, flags, injection
- * time), so that forwarding a packet allocates nothing. A NIC must not read or write routing state.
+ * construction. Two more fields are a <em>transit record</em> that the fabric carrying the packet writes and
+ * anyone may read once it is delivered: the router-to-router hops it took ({@link #hops()}) and when it entered the
+ * fabric ({@link #injectedAtPs()}). They are the same for every kind of fabric, so a NIC, a trace or a traffic
+ * generator can report them. How a fabric routes a packet (virtual channels, waypoints of a non-minimal route) is
+ * the fabric's own state and is not kept here: the router fabric keeps it in its per-packet records.
  *
  * <p>Size on the wire follows {@link WireFormat}. The {@code data} array, when present, is owned by the packet and
  * never copied; synthetic traffic may leave it {@code null} and give only {@link #dataLength()}.
@@ -39,11 +41,8 @@ public final class Packet {
   private final int protectionKey;
   private final int wireBytes;
 
-  // Routing state: owned by the fabric while the packet is in flight.
-  private int virtualChannel;
+  // Transit record: written by the fabric carrying the packet (see the class comment).
   private int hops;
-  private int intermediate = -1;
-  private int routeFlags;
   private long injectedAtPs;
 
   private Packet(
@@ -306,52 +305,30 @@ public final class Packet {
     return wireBytes;
   }
 
-  /** @return routing state: the virtual channel the packet occupies now */
-  public int virtualChannel() {
-    return virtualChannel;
-  }
-
-  /** @param vc routing state: the virtual channel the packet moves to */
-  public void virtualChannel(int vc) {
-    this.virtualChannel = vc;
-  }
-
-  /** @return routing state: router-to-router hops taken so far */
+  /** @return transit record: router-to-router hops taken so far (final once the packet is delivered) */
   public int hops() {
     return hops;
   }
 
-  /** @param hops routing state: hops taken */
+  /**
+   * Sets the hop count; only the fabric carrying the packet calls this.
+   *
+   * @param hops transit record: hops taken, ≥ 0
+   */
   public void hops(int hops) {
     this.hops = hops;
   }
 
-  /** @return routing state: the intermediate router or group of a non-minimal route, or -1 */
-  public int intermediate() {
-    return intermediate;
-  }
-
-  /** @param intermediate routing state: the intermediate, or -1 */
-  public void intermediate(int intermediate) {
-    this.intermediate = intermediate;
-  }
-
-  /** @return routing state: flags the routing algorithm keeps (e.g. "routed non-minimally", "reached root") */
-  public int routeFlags() {
-    return routeFlags;
-  }
-
-  /** @param flags routing state: new flags */
-  public void routeFlags(int flags) {
-    this.routeFlags = flags;
-  }
-
-  /** @return routing state: when the packet entered the fabric, picoseconds */
+  /** @return transit record: when the packet entered the fabric, picoseconds */
   public long injectedAtPs() {
     return injectedAtPs;
   }
 
-  /** @param ps routing state: injection time, picoseconds */
+  /**
+   * Sets the injection time; only the fabric carrying the packet calls this.
+   *
+   * @param ps transit record: injection time, picoseconds
+   */
   public void injectedAtPs(long ps) {
     this.injectedAtPs = ps;
   }

@@ -1,9 +1,10 @@
 package io.github.ariesmodel.network.spi;
 
 /**
- * What a routing algorithm may read about the router a packet is at: where it is, the topology, and the congestion
- * of each output port. Read-only; the fabric reuses one view object for every decision, so an algorithm must not keep
- * it beyond the call.
+ * What a routing algorithm may read while it routes one packet at one router: where it is, the topology, the
+ * congestion of each output port, and the packet's route so far ({@link #intermediate()}, {@link #nonMinimal()}),
+ * which the fabric keeps per packet in flight (not in the packet). Read-only; the fabric reuses one view object for
+ * every decision, so an algorithm must not keep it beyond the call.
  */
 public interface RouterView {
 
@@ -55,4 +56,19 @@ public interface RouterView {
 
   /** @param port a network port of this router @return bytes queued for the port at this router */
   int queuedBytes(int port);
+
+  /**
+   * The intermediate the packet being routed is on its way to: set when a candidate added with {@link
+   * Candidates#addNonMinimal} was chosen at an earlier hop, cleared by the fabric on the packet's arrival where
+   * {@link DragonflyPaths#reached} holds.
+   *
+   * @return the intermediate router, or -1 (a minimal packet, or one past its intermediate)
+   */
+  int intermediate();
+
+  /**
+   * @return whether the packet being routed was committed to an intermediate at an earlier hop (it stays true once the
+   *     intermediate is reached); the fabric counts such packets as delivered non-minimally
+   */
+  boolean nonMinimal();
 }

@@ -5,14 +5,20 @@ import io.github.ariesmodel.core.packet.Packet;
 /**
  * A routing algorithm: the main extension point of the fabric. At every router a packet visits (except its
  * destination router, where it is ejected) the fabric calls {@link #route} to fill the candidate (port, VC) set, then
- * {@link #select} to pick one. The chosen candidate's intermediate becomes the packet's {@link Packet#intermediate()};
- * choosing a candidate with an intermediate ≥ 0 marks the packet as routed non-minimally.
+ * {@link #select} to pick one.
  *
- * <p>An algorithm may read and write the packet's routing state ({@link Packet#routeFlags()}, {@link
- * Packet#intermediate()}; {@link Packet#hops()} counts hops taken) but nothing else. It must offer only cabled ports,
- * VCs below {@link RouterView#vcCount()}, and must reach the destination in a bounded number of hops; to be
- * deadlock-free its VC choice must make channel dependencies acyclic (the built-ins use VC = hops taken). The
- * {@code RoutingContract} in aries-testkit checks these properties.
+ * <p>Route state lives in the fabric, not in the packet. Choosing a candidate added with {@link
+ * Candidates#addNonMinimal} commits the packet to an intermediate and counts it as routed non-minimally; candidates
+ * added with {@code add} keep whatever the packet had. The fabric clears the intermediate when the packet arrives
+ * where {@link DragonflyPaths#reached} holds. At each decision {@link RouterView#intermediate()} and {@link
+ * RouterView#nonMinimal()} give that state and {@link Packet#hops()} the hops taken (0 at the source router).
+ * {@link DragonflyPaths} holds the rest of the path plumbing (intermediate choice, leg hashing, hop bounds).
+ *
+ * <p>An algorithm reads the packet but never writes it. It must offer only cabled ports, VCs below {@link
+ * RouterView#vcCount()}, and must reach the destination in a bounded number of hops; to be deadlock-free its VC
+ * choice must make channel dependencies acyclic (the built-ins use VC = hops taken). A packet it counts as
+ * non-minimal must reach its intermediate, and one it counts as minimal must take a minimal path. The {@code
+ * RoutingContract} in aries-testkit checks these properties.
  *
  * <p>Instances are made per fabric by a {@link RoutingProvider} and are used by one simulation thread. They must not
  * allocate per decision.
@@ -27,6 +33,17 @@ public interface RoutingAlgorithm {
    * @param candidates an empty set to fill (at least one candidate)
    */
   void route(Packet packet, RouterView router, Candidates candidates);
+
+  /**
+   * The fewest virtual channels the fabric must have for this routing on its topology; the fabric refuses to build
+   * with fewer. A routing that puts a packet on VC = hops taken needs its longest route's hop count ({@link
+   * DragonflyPaths#maxRouteHops}).
+   *
+   * @return at least 1 (the default: no stated need)
+   */
+  default int virtualChannelsNeeded() {
+    return 1;
+  }
 
   /**
    * Picks one candidate. The default takes the lowest {@code weight × congestion(port) + bias}, the first on ties.

@@ -19,7 +19,8 @@ public interface RoutingProvider {
    * Makes an instance for one fabric.
    *
    * @param topology the topology it will route on
-   * @param seed seed for every random choice it makes
+   * @param seed seed for every random choice it makes: the fabric's own seed when the provider is given to {@code
+   *     RouterFabric.Builder.routing(RoutingProvider)} or found by name
    * @return a new algorithm
    */
   RoutingAlgorithm create(Topology topology, long seed);

@@ -5,9 +5,9 @@ import io.github.ariesmodel.core.packet.Packet;
 import io.github.ariesmodel.core.sim.DeterministicEventLoop;
 import io.github.ariesmodel.core.spi.EventHandler;
 import io.github.ariesmodel.core.spi.FabricEndpoint;
-import io.github.ariesmodel.network.RouteFlags;
 import io.github.ariesmodel.network.RouterFabric;
 import io.github.ariesmodel.network.spi.RoutingAlgorithm;
+import io.github.ariesmodel.network.spi.RoutingProvider;
 import io.github.ariesmodel.network.spi.Topology;
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -38,6 +38,7 @@ public final class TrafficExperiment {
   private final Topology topology;
   private final String routing;
   private final RoutingAlgorithm algorithm;
+  private final RoutingProvider provider;
   private final TrafficPattern pattern;
   private final double load;
   private final long seed;
@@ -52,6 +53,7 @@ public final class TrafficExperiment {
     this.topology = b.topology;
     this.routing = b.routing;
     this.algorithm = b.algorithm;
+    this.provider = b.provider;
     this.pattern = b.pattern;
     this.load = b.load;
     this.seed = b.seed;
@@ -78,6 +80,7 @@ public final class TrafficExperiment {
     private final Topology topology;
     private String routing = "adaptive0";
     private RoutingAlgorithm algorithm;
+    private RoutingProvider provider;
     private TrafficPattern pattern = TrafficPattern.UNIFORM;
     private double load = 0.5;
     private long seed = 1;
@@ -102,12 +105,28 @@ public final class TrafficExperiment {
     public Builder routing(String name) {
       this.routing = name;
       this.algorithm = null;
+      this.provider = null;
       return this;
     }
 
     /** @param a a routing instance (made for this topology) @return this */
     public Builder routing(RoutingAlgorithm a) {
       this.algorithm = a;
+      this.provider = null;
+      return this;
+    }
+
+    /**
+     * @param p a provider; the fabric makes the routing with the run's topology and a seed derived from {@link
+     *     #seed(long)}, as it does for a routing chosen by name
+     * @return this
+     */
+    public Builder routing(RoutingProvider p) {
+      if (p == null) {
+        throw new IllegalArgumentException("provider must not be null");
+      }
+      this.provider = p;
+      this.algorithm = null;
       return this;
     }
 
@@ -225,6 +244,8 @@ public final class TrafficExperiment {
     long measuredMinimal;
     long deliveredInWindow;
     long generatedInWindow;
+    /** How the fabric routed the packet it is delivering now (its {@code DeliveryObserver} says, just before). */
+    boolean deliveringNonMinimal;
     long[] busyAtStart;
     long[] busyAtEnd;
     long[] vcAtStart;
@@ -235,10 +256,13 @@ public final class TrafficExperiment {
       RouterFabric.Builder fb = RouterFabric.builder(topology, loop).seed(seed ^ 0x5DEECE66DL);
       if (algorithm != null) {
         fb.routing(algorithm);
+      } else if (provider != null) {
+        fb.routing(provider);
       } else {
         fb.routing(routing);
       }
       fabricSettings.accept(fb);
+      fb.observeDeliveries((now, p, nonMinimal) -> deliveringNonMinimal = nonMinimal);
       fabric = fb.build();
       queues = new ArrayDeque[nodes];
       for (int n = 0; n < nodes; n++) {
@@ -411,7 +435,7 @@ public final class TrafficExperiment {
         measuredDelivered++;
         latency.recordValue(Math.max(0, (now - c) / 1000));
         measuredHops += p.hops();
-        if ((p.routeFlags() & RouteFlags.NON_MINIMAL) == 0) {
+        if (!deliveringNonMinimal) {
           measuredMinimal++;
         }
       }

@@ -1,0 +1,94 @@
+package io.github.ariesmodel.cli;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code aries} command line: the entry point behind the root {@code ./aries} script. With no subcommand it runs
+ * the default job; every other job is a subcommand. Every failure is reported by one handler as one line,
+ * {@code aries <command>: <what> (<where>)}, with exit status 2 for bad input and 1 for a failed run
+ * ({@link CliError}); {@code --debug} adds the stack trace.
+ */
+@Command(
+    name = "aries",
+    mixinStandardHelpOptions = true,
+    versionProvider = AriesCli.Version.class,
+    description = "A model of the Cray Aries interconnect: NIC, IOMMU and dragonfly fabric.",
+    subcommands = {
+      RunCommand.class,
+      ValidateCommand.class,
+      SystemsCommand.class,
+      IommuCommand.class,
+      TrafficCommand.class,
+      SweepCommand.class,
+      MergeCommand.class,
+      CommandLine.HelpCommand.class
+    })
+public final class AriesCli implements Callable<Integer> {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @CommandLine.Option(names = ErrorHandler.DEBUG, scope = CommandLine.ScopeType.INHERIT,
+      description = "Print the stack trace of a failure after its one-line message.")
+  boolean debug;
+
+  /**
+   * Runs the CLI.
+   *
+   * @param args command-line arguments
+   */
+  public static void main(String[] args) {
+    System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+  }
+
+  /**
+   * Runs the CLI with the given streams, for tests and embedding.
+   *
+   * @param args command-line arguments
+   * @param out standard output
+   * @param err standard error
+   * @return the exit code
+   */
+  public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+    ErrorHandler errors = new ErrorHandler();
+    CommandLine cl = new CommandLine(new AriesCli());
+    cl.setOut(out);
+    cl.setErr(err);
+    cl.setParameterExceptionHandler(errors);
+    cl.setExecutionExceptionHandler(errors);
+    try {
+      return cl.execute(args);
+    } catch (OutOfMemoryError | StackOverflowError e) {
+      // picocli hands only Exceptions to the handler; these two are a run's failures too, reported the same way.
+      CommandLine.ParseResult pr = cl.getParseResult();
+      CommandLine failed = cl;
+      for (CommandLine.ParseResult p = pr; p != null; p = p.subcommand()) {
+        failed = p.commandSpec().commandLine();
+      }
+      return ErrorHandler.handle(e, failed, ErrorHandler.debugRequested(args));
+    }
+  }
+
+  /**
+   * The default job: the mixed workload on two full Aries groups (every distance, rank-3 optical links included),
+   * with its report in {@code results/default}.
+   */
+  @Override
+  public Integer call() {
+    return execute(debug
+            ? new String[] {"run", "mixed", "--system", "two-groups", "--out", "results/default", ErrorHandler.DEBUG}
+            : new String[] {"run", "mixed", "--system", "two-groups", "--out", "results/default"},
+        spec.commandLine().getOut(), spec.commandLine().getErr());
+  }
+
+  /** Reports the version from the jar manifest. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = AriesCli.class.getPackage().getImplementationVersion();
+      return new String[] {"aries-model " + (v == null ? "(development build)" : v)};
+    }
+  }
+}

@@ -1,0 +1,63 @@
+package io.github.ariesmodel.cli;
+
+import io.github.ariesmodel.core.Texts;
+
+/**
+ * A failure the {@code aries} command reports as one line, {@code aries <command>: <what> (<where>)}, with its exit
+ * status: 2 for bad input (an option, a parameter, a configuration or an output path that cannot work), 1 for a run
+ * that failed. A command throws it when it knows where the problem lies; other exceptions are
+ * classified by the command line's one error handler.
+ */
+final class CliError extends RuntimeException {
+
+  private static final long serialVersionUID = 1L;
+
+  /** Exit status for bad input. */
+  public static final int BAD_INPUT = 2;
+
+  /** Exit status for a run that failed. */
+  public static final int FAILED_RUN = 1;
+
+  private final String where;
+  private final int exitStatus;
+
+  private CliError(String what, String where, int exitStatus, Throwable cause) {
+    super(what, cause);
+    this.where = where;
+    this.exitStatus = exitStatus;
+  }
+
+  /**
+   * Bad input (exit status 2).
+   *
+   * @param what what is wrong, naming the value (echoed user text is abbreviated here)
+   * @param where the option, parameter or file concerned
+   * @param cause the underlying exception, or null
+   * @return the error
+   */
+  public static CliError badInput(String what, String where, Throwable cause) {
+    return new CliError(what, Texts.abbreviate(where), BAD_INPUT, cause);
+  }
+
+  /**
+   * A failed run (exit status 1).
+   *
+   * @param what what failed
+   * @param where the file or phase concerned
+   * @param cause the underlying exception, or null
+   * @return the error
+   */
+  public static CliError failedRun(String what, String where, Throwable cause) {
+    return new CliError(what, Texts.abbreviate(where), FAILED_RUN, cause);
+  }
+
+  /** @return the option, parameter, file or phase the failure concerns */
+  public String where() {
+    return where;
+  }
+
+  /** @return 2 for bad input, 1 for a failed run */
+  public int exitStatus() {
+    return exitStatus;
+  }
+}

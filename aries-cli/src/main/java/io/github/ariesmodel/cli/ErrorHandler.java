@@ -1,0 +1,151 @@
+package io.github.ariesmodel.cli;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.github.ariesmodel.core.Texts;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * The command line's one error path. Every failure, whether picocli rejects an argument or a command throws,
+ * becomes one line on standard error, {@code aries <command>: <what> (<where>)}, and an exit status: 2 for bad
+ * input, 1 for a failed run. A stack trace follows only with {@code --debug}. The line never holds more than the
+ * first {@link Texts#MAX_ECHO} characters of a message that echoes a long text.
+ */
+final class ErrorHandler implements CommandLine.IParameterExceptionHandler, CommandLine.IExecutionExceptionHandler {
+
+  /** The option that turns stack traces on. */
+  static final String DEBUG = "--debug";
+
+  /** Longest {@code what} printed; messages built from user text longer than this are cut. */
+  private static final int MAX_WHAT = 4 * Texts.MAX_ECHO;
+
+  @Override
+  public int handleParseException(ParameterException ex, String[] args) {
+    CommandLine cl = ex.getCommandLine();
+    String where = "arguments";
+    ArgSpec arg = ex.getArgSpec();
+    if (arg instanceof OptionSpec o) {
+      where = o.longestName();
+    } else if (arg != null) {
+      where = arg.paramLabel();
+    }
+    report(cl, cl.getErr(), ex.getMessage(), where, debugRequested(args), ex);
+    return CliError.BAD_INPUT;
+  }
+
+  @Override
+  public int handleExecutionException(Exception ex, CommandLine cl, ParseResult parseResult) {
+    return handle(ex, cl, debugRequested(parseResult));
+  }
+
+  /** Reports a throwable as one line and returns the exit status. */
+  static int handle(Throwable ex, CommandLine cl, boolean debug) {
+    Throwable t = ex instanceof UncheckedIOException u && u.getCause() != null ? u.getCause() : ex;
+    int status;
+    String what;
+    String where;
+    if (t instanceof CliError e) {
+      status = e.exitStatus();
+      what = e.getMessage();
+      where = e.where();
+    } else if (t instanceof IllegalArgumentException) {
+      status = CliError.BAD_INPUT;
+      what = t.getMessage();
+      where = "arguments";
+    } else if (t instanceof JsonProcessingException j) {
+      status = CliError.BAD_INPUT;
+      what = "cannot parse: " + parseProblem(j);
+      where = location(j.getLocation());
+    } else if (t instanceof NoSuchFileException f) {
+      status = CliError.BAD_INPUT;
+      what = "no such file";
+      where = f.getFile();
+    } else if (t instanceof FileSystemException f) {
+      status = CliError.FAILED_RUN;
+      what = "cannot use the file: " + simpleName(t) + (f.getReason() == null ? "" : " (" + f.getReason() + ")");
+      where = f.getFile();
+    } else if (t instanceof IOException) {
+      status = CliError.FAILED_RUN;
+      what = "input/output error: " + t.getMessage();
+      where = "files";
+    } else if (t instanceof OutOfMemoryError) {
+      status = CliError.FAILED_RUN;
+      what = "the Java heap is too small for this run; give more with ARIES_JAVA_OPTS=-Xmx<size>";
+      where = "memory";
+    } else if (t instanceof StackOverflowError) {
+      status = CliError.FAILED_RUN;
+      what = "input nested too deeply";
+      where = "stack";
+    } else {
+      status = CliError.FAILED_RUN;
+      what = simpleName(t) + (t.getMessage() == null ? "" : ": " + t.getMessage());
+      where = "the simulation";
+    }
+    report(cl, cl.getErr(), what, where, debug, ex);
+    return status;
+  }
+
+  private static void report(CommandLine cl, PrintWriter err, String what, String where, boolean debug,
+      Throwable ex) {
+    String text = what == null ? "failed" : what.replaceAll("\\s*\\R\\s*", " ").strip();
+    if (text.length() > MAX_WHAT) {
+      text = text.substring(0, MAX_WHAT - 1) + "…";
+    }
+    err.println(cl.getCommandSpec().qualifiedName() + ": " + text + " (" + Texts.abbreviate(where) + ")");
+    if (debug) {
+      ex.printStackTrace(err);
+    }
+    err.flush();
+  }
+
+  /**
+   * The parser's own message without the source-location clutter Jackson appends (the location is reported as
+   * the {@code where}).
+   */
+  static String parseProblem(JsonProcessingException e) {
+    String m = e.getOriginalMessage();
+    return m == null ? "malformed input" : m.replaceAll("\\s*\\(start marker at \\[Source:[^\\]]*\\]\\)", "")
+        .replaceAll("\\s*at \\[Source:[^\\]]*\\]", "");
+  }
+
+  private static String location(JsonLocation l) {
+    if (l == null || l.getLineNr() < 0) {
+      return "input";
+    }
+    return "line " + l.getLineNr() + ", column " + l.getColumnNr();
+  }
+
+  private static String simpleName(Throwable t) {
+    return t.getClass().getSimpleName();
+  }
+
+  private static boolean debugRequested(ParseResult pr) {
+    for (ParseResult p = pr; p != null; p = p.subcommand()) {
+      if (p.hasMatchedOption(DEBUG)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static boolean debugRequested(String[] args) {
+    for (String a : args) {
+      if (DEBUG.equals(a)) {
+        return true;
+      }
+      if ("--".equals(a)) {
+        return false;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,428 @@
+package io.github.ariesmodel.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.ariesmodel.cli.report.Figures;
+import io.github.ariesmodel.core.AccessKind;
+import io.github.ariesmodel.core.ByteCount;
+import io.github.ariesmodel.core.MemoryDomainDescriptor;
+import io.github.ariesmodel.core.MemoryRegistration;
+import io.github.ariesmodel.core.PageSize;
+import io.github.ariesmodel.core.Status;
+import io.github.ariesmodel.core.sim.DeterministicEventLoop;
+import io.github.ariesmodel.core.sim.SparsePhysicalMemory;
+import io.github.ariesmodel.core.spi.TranslationClient;
+import io.github.ariesmodel.core.spi.TranslationListener;
+import io.github.ariesmodel.iommu.BuiltInPolicy;
+import io.github.ariesmodel.iommu.Iommu;
+import io.github.ariesmodel.iommu.IommuConfig;
+import io.github.ariesmodel.iommu.IommuStatistics;
+import io.github.ariesmodel.iommu.StallCause;
+import io.github.ariesmodel.iommu.TranslationStatistics;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code aries iommu}: a trace-driven study of one node's IOMMU. Registers one region, replays a trace of accesses
+ * (or a built-in synthetic pattern) through the timed PTE cache and miss pipeline, and prints the statistics.
+ */
+@Command(
+    name = "iommu",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Replay an access trace through one node's IOMMU (PTE cache + miss pipeline) and print its statistics.",
+      "TRACE has one access a line: an offset into the region (decimal or 0x-hex), optionally followed by R, W or A"
+          + " (read, write, atomic; default R). Blank lines and lines starting with # are skipped."
+    })
+final class IommuCommand implements Callable<Integer> {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(index = "0", arity = "0..1", paramLabel = "TRACE",
+      description = "Trace file, or - for standard input. Omit when --synthetic is given.")
+  String trace;
+
+  @Option(names = "--synthetic", paramLabel = "PATTERN",
+      description = "Generate the trace instead: random:COUNT (uniform over the region, seeded by --seed) or"
+          + " scan:SPAN:STRIDE:COUNT (offsets 0, STRIDE, 2*STRIDE ... modulo SPAN). Sizes take K, M, G suffixes.")
+  String synthetic;
+
+  @Option(names = "--page-size", paramLabel = "SIZE",
+      description = "Page size: 4K, or 2M..64G (default: ${DEFAULT-VALUE}).")
+  String pageSize = "4K";
+
+  @Option(names = "--region", paramLabel = "BYTES",
+      description = "Bytes registered, with optional K/M/G suffix (default: ${DEFAULT-VALUE}).")
+  String region = "1G";
+
+  @Option(names = "--ways", description = "PTE-cache ways per set (default: ${DEFAULT-VALUE}).")
+  int ways = IommuConfig.DEFAULT_WAYS;
+
+  @Option(names = "--sets", description = "PTE-cache sets, a power of two (default: ${DEFAULT-VALUE}).")
+  int sets = IommuConfig.DEFAULT_SETS;
+
+  @Option(names = "--ptes-per-line", paramLabel = "N",
+      description = "PTEs per cache line (default: ${DEFAULT-VALUE}).")
+  int ptesPerLine = IommuConfig.DEFAULT_PTES_PER_LINE;
+
+  @Option(names = "--policy", description = "Replacement policy: lru, plru or random (default: ${DEFAULT-VALUE}).")
+  String policy = "lru";
+
+  @Option(names = "--seed",
+      description = "Seed of the random policy and of --synthetic random (default: ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Option(names = "--in-flight", paramLabel = "N", description = "Translations in flight (default: ${DEFAULT-VALUE}).")
+  int inFlight = IommuConfig.DEFAULT_MAX_IN_FLIGHT;
+
+  @Option(names = "--fetch-buffers", paramLabel = "N",
+      description = "Outstanding PTE fetch buffers (default: ${DEFAULT-VALUE}, assumed).")
+  int fetchBuffers = IommuConfig.DEFAULT_FETCH_BUFFERS;
+
+  @Option(names = "--fetch-latency-ns", paramLabel = "NS",
+      description = "PTE-line read latency over the host interface (default: ${DEFAULT-VALUE}, assumed).")
+  double fetchLatencyNs = IommuConfig.DEFAULT_PTE_FETCH_LATENCY_PS / 1000.0;
+
+  @Option(names = "--hit-latency-ns", paramLabel = "NS", description = "Hit latency (default: ${DEFAULT-VALUE}).")
+  double hitLatencyNs = IommuConfig.DEFAULT_HIT_LATENCY_PS / 1000.0;
+
+  @Option(names = "--issue-interval-ns", paramLabel = "NS",
+      description = "Minimum time between requests entering the pipeline (default: ${DEFAULT-VALUE}).")
+  double issueIntervalNs = IommuConfig.DEFAULT_ISSUE_INTERVAL_PS / 1000.0;
+
+  @Option(names = "--prefetch", description = "Set the region's prefetch hint (next-line PTE prefetch on a miss).")
+  boolean prefetch;
+
+  @Option(names = "--access-bytes", paramLabel = "N", description = "Bytes per access (default: ${DEFAULT-VALUE}).")
+  int accessBytes = 8;
+
+  @Option(names = "--window", paramLabel = "N",
+      description = "Accesses kept outstanding: the next is issued when fewer are outstanding"
+          + " (default: ${DEFAULT-VALUE}).")
+  int window = 64;
+
+  @Option(names = "--serial",
+      description = "Issue each access after the previous one completes (--window 1): counts then depend on the"
+          + " cache policy alone.")
+  boolean serial;
+
+  @Mixin SharedOptions.Json json;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    return run(out);
+  }
+
+  private int run(PrintWriter out) {
+    PageSize ps = PageSize.parse(pageSize);
+    long regionBytes = ByteCount.parse("--region", region);
+    if (regionBytes < 1 || regionBytes > (1L << 40)) {
+      throw new IllegalArgumentException("--region must be in [1, 1T] bytes but was " + regionBytes);
+    }
+    if (accessBytes < 0) {
+      throw new IllegalArgumentException("--access-bytes must be >= 0 but was " + accessBytes);
+    }
+    int effectiveWindow = serial ? 1 : window;
+    if (effectiveWindow < 1) {
+      throw new IllegalArgumentException("--window must be >= 1 but was " + window);
+    }
+    if ((trace == null) == (synthetic == null)) {
+      throw new IllegalArgumentException("give exactly one of a TRACE file and --synthetic");
+    }
+    IommuConfig config = IommuConfig.builder()
+        .ways(ways).sets(sets).ptesPerLine(ptesPerLine).policy(BuiltInPolicy.parse(policy)).seed(seed)
+        .maxInFlight(inFlight).fetchBuffers(fetchBuffers)
+        .pteFetchLatencyPs(toPs("--fetch-latency-ns", fetchLatencyNs))
+        .hitLatencyPs(toPs("--hit-latency-ns", hitLatencyNs))
+        .issueIntervalPs(toPs("--issue-interval-ns", issueIntervalNs))
+        .build();
+
+    long pages = ps.pagesSpanned(0, regionBytes);
+    long tables = 2 * ((pages * 8 + 4095) & -4096L) + (1L << 20);
+    long capacity = (((pages << ps.shift()) + ps.bytes() + tables) + 4095) & -4096L;
+    SparsePhysicalMemory memory = new SparsePhysicalMemory(capacity);
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    Iommu iommu = new Iommu(memory, loop, config);
+    MemoryDomainDescriptor d = iommu.register(new MemoryRegistration(
+        0, regionBytes, ps, true, 1, 1, 0, MemoryDomainDescriptor.NO_CQ, prefetch));
+
+    AccessSource source = synthetic != null ? syntheticSource(regionBytes) : fileSource();
+    Driver driver = new Driver(iommu, d.mdh(), source, effectiveWindow, accessBytes);
+    long wallStart = System.nanoTime();
+    try {
+      driver.fill();
+      loop.run();
+    } finally {
+      source.close();
+    }
+    double wallSeconds = (System.nanoTime() - wallStart) / 1e9;
+
+    Map<String, Object> report = report(iommu.statistics(), loop.now(), ps, regionBytes, config, effectiveWindow);
+    if (json.json) {
+      try {
+        out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report));
+      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        throw new IllegalStateException("cannot write JSON: " + e.getMessage(), e);
+      }
+    } else {
+      for (Map.Entry<String, Object> e : report.entrySet()) {
+        out.printf(Locale.ROOT, "%-22s %s%n", e.getKey(), e.getValue());
+      }
+      long n = iommu.statistics().total().translations();
+      out.printf(Locale.ROOT, "%-22s %.3f s wall, %.0f translations/s (this machine)%n", "simulatorSpeed",
+          wallSeconds, n / Math.max(wallSeconds, 1e-9));
+    }
+    out.flush();
+    return 0;
+  }
+
+  private Map<String, Object> report(
+      IommuStatistics s, long endPs, PageSize ps, long regionBytes, IommuConfig c, int effectiveWindow) {
+    TranslationStatistics t = s.total();
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("pageSize", ps.toString());
+    m.put("regionBytes", regionBytes);
+    m.put("ways", c.ways());
+    m.put("sets", c.sets());
+    m.put("ptesPerLine", c.ptesPerLine());
+    m.put("policy", policy.toLowerCase(Locale.ROOT));
+    m.put("window", effectiveWindow);
+    m.put("translations", t.translations());
+    m.put("hits", t.hits());
+    m.put("misses", t.misses());
+    m.put("mergedMisses", t.mergedMisses());
+    m.put("hitRate", Figures.round(t.hitRate(), 6));
+    m.put("evictions", t.evictions());
+    m.put("stalls", t.stalls());
+    Map<String, Long> causes = new LinkedHashMap<>();
+    for (StallCause cause : StallCause.values()) {
+      causes.put(cause.name(), t.stalls(cause));
+    }
+    m.put("stallsByCause", causes);
+    m.put("faults", t.faults());
+    m.put("oneLevelWalks", t.oneLevelWalks());
+    m.put("twoLevelWalks", t.twoLevelWalks());
+    m.put("prefetches", t.prefetches());
+    m.put("pteFetches", s.pteFetches());
+    m.put("meanLatencyNs", Figures.round(t.meanLatencyNs(), 3));
+    m.put("p50LatencyNs", Figures.round(t.latencyPercentileNs(50), 3));
+    m.put("p99LatencyNs", Figures.round(t.latencyPercentileNs(99), 3));
+    m.put("maxLatencyNs", Figures.round(t.latencyPercentileNs(100), 3));
+    m.put("simulatedTimePs", endPs);
+    m.put("translationsPerUs", Figures.round(endPs == 0 ? 0 : t.translations() * 1e6 / endPs, 3));
+    return m;
+  }
+
+  private static long toPs(String option, double ns) {
+    if (!(ns >= 0) || ns > 1e9) {
+      throw new IllegalArgumentException(option + " must be in [0, 1e9] ns but was " + ns);
+    }
+    return Math.round(ns * 1000);
+  }
+
+  /** Parses a byte count with an optional K, M, G or T (binary) suffix. */
+  /** A stream of accesses. */
+  interface AccessSource extends AutoCloseable {
+    /** Reads the next access into the driver's fields; false at the end. */
+    boolean next(Driver d);
+
+    @Override
+    void close();
+  }
+
+  private AccessSource syntheticSource(long regionBytes) {
+    String[] parts = synthetic.split(":");
+    String kind = parts[0].toLowerCase(Locale.ROOT);
+    long span = Math.max(1, regionBytes - accessBytes + 1);
+    if (kind.equals("random") && parts.length == 2) {
+      long count = ByteCount.parse("--synthetic random COUNT", parts[1]);
+      SplittableRandom rnd = new SplittableRandom(seed);
+      return new AccessSource() {
+        long i;
+
+        @Override
+        public boolean next(Driver d) {
+          if (i++ >= count) {
+            return false;
+          }
+          d.nextOffset = rnd.nextLong(span) & -8L;
+          d.nextAccess = AccessKind.READ;
+          return true;
+        }
+
+        @Override
+        public void close() {}
+      };
+    }
+    if (kind.equals("scan") && parts.length == 4) {
+      long scanSpan = ByteCount.parse("--synthetic scan SPAN", parts[1]);
+      long stride = ByteCount.parse("--synthetic scan STRIDE", parts[2]);
+      long count = ByteCount.parse("--synthetic scan COUNT", parts[3]);
+      if (scanSpan < 1 || stride < 1) {
+        throw new IllegalArgumentException("--synthetic scan SPAN and STRIDE must be >= 1 but were " + scanSpan
+            + " and " + stride);
+      }
+      return new AccessSource() {
+        long i;
+        long offset;
+
+        @Override
+        public boolean next(Driver d) {
+          if (i++ >= count) {
+            return false;
+          }
+          d.nextOffset = offset;
+          d.nextAccess = AccessKind.READ;
+          offset += stride;
+          if (offset >= scanSpan) {
+            offset = 0;
+          }
+          return true;
+        }
+
+        @Override
+        public void close() {}
+      };
+    }
+    throw new IllegalArgumentException(
+        "--synthetic must be random:COUNT or scan:SPAN:STRIDE:COUNT but was \"" + synthetic + "\"");
+  }
+
+  private AccessSource fileSource() {
+    BufferedReader r;
+    try {
+      r = trace.equals("-")
+          ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
+          : Files.newBufferedReader(Path.of(trace), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return new AccessSource() {
+      long lineNumber;
+
+      @Override
+      public boolean next(Driver d) {
+        try {
+          String line;
+          while ((line = r.readLine()) != null) {
+            lineNumber++;
+            String s = line.strip();
+            if (s.isEmpty() || s.startsWith("#")) {
+              continue;
+            }
+            parseLine(s, lineNumber, d);
+            return true;
+          }
+          return false;
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+
+      @Override
+      public void close() {
+        if (!trace.equals("-")) {
+          try {
+            r.close();
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }
+      }
+    };
+  }
+
+  /** Parses "OFFSET [R|W|A]". */
+  static void parseLine(String s, long lineNumber, Driver d) {
+    String[] f = s.split("\\s+");
+    if (f.length > 2) {
+      throw new IllegalArgumentException(
+          "trace line " + lineNumber + ": expected OFFSET [R|W|A] but was \"" + s + "\"");
+    }
+    try {
+      d.nextOffset = f[0].startsWith("0x") || f[0].startsWith("0X")
+          ? Long.parseUnsignedLong(f[0].substring(2), 16) : Long.parseLong(f[0]);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "trace line " + lineNumber + ": offset must be decimal or 0x-hex but was \"" + f[0] + "\"");
+    }
+    if (d.nextOffset < 0) {
+      throw new IllegalArgumentException(
+          "trace line " + lineNumber + ": offset must be >= 0 but was \"" + f[0] + "\"");
+    }
+    d.nextAccess = AccessKind.READ;
+    if (f.length == 2) {
+      switch (f[1].toUpperCase(Locale.ROOT)) {
+        case "R":
+          break;
+        case "W":
+          d.nextAccess = AccessKind.WRITE;
+          break;
+        case "A":
+          d.nextAccess = AccessKind.ATOMIC;
+          break;
+        default:
+          throw new IllegalArgumentException(
+              "trace line " + lineNumber + ": access must be R, W or A but was \"" + f[1] + "\"");
+      }
+    }
+  }
+
+  /** Keeps up to {@code window} accesses outstanding; issues the next one when one completes. */
+  static final class Driver implements TranslationListener {
+    private final Iommu iommu;
+    private final int mdh;
+    private final AccessSource source;
+    private final int window;
+    private final int accessBytes;
+    private int outstanding;
+    private boolean exhausted;
+    long nextOffset;
+    AccessKind nextAccess;
+
+    Driver(Iommu iommu, int mdh, AccessSource source, int window, int accessBytes) {
+      this.iommu = iommu;
+      this.mdh = mdh;
+      this.source = source;
+      this.window = window;
+      this.accessBytes = accessBytes;
+    }
+
+    void fill() {
+      while (!exhausted && outstanding < window) {
+        if (!source.next(this)) {
+          exhausted = true;
+          return;
+        }
+        outstanding++;
+        iommu.translate(TranslationClient.NETWORK_REQUEST, mdh, nextOffset, accessBytes, nextAccess, 1, 1, this,
+            null, 0);
+      }
+    }
+
+    @Override
+    public void onTranslated(long nowPs, Status status, long physicalAddress, int contiguousBytes, Object ref,
+        long arg) {
+      outstanding--;
+      fill();
+    }
+  }
+}

@@ -1,0 +1,107 @@
+package io.github.ariesmodel.cli;
+
+import io.github.ariesmodel.cli.report.HtmlReport;
+import io.github.ariesmodel.cli.report.Plots;
+import io.github.ariesmodel.cli.report.ResultTable;
+import io.github.ariesmodel.cli.report.Results;
+import io.github.ariesmodel.cli.report.ResultsCsv;
+import io.github.ariesmodel.cli.report.ResultsJson;
+import io.github.ariesmodel.cli.report.Scale;
+import io.github.ariesmodel.cli.report.Series;
+import io.github.ariesmodel.cli.sweep.SweepMerge;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code aries merge}: combines the {@code point-<index>.json} files of a sweep (from any number of shard
+ * directories) into one results file with one row per point, and optionally CSV, plots and an HTML report. Usage is
+ * documented in {@code docs/results-schema.md}.
+ */
+@Command(name = "merge", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {
+      "Merge the point files of a sweep into one results file: one row per point,",
+      "columns = point, parameters, metrics. Fails on duplicate or missing points."
+    })
+final class MergeCommand implements Callable<Integer> {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(arity = "1..*", paramLabel = "INPUT",
+      description = "Directories holding point-*.json files (e.g. one per shard), or point files.")
+  List<Path> inputs = new ArrayList<>();
+
+  @Option(names = "--out", paramLabel = "FILE", defaultValue = "results/sweep.json",
+      description = "Merged results (JSON). Default: ${DEFAULT-VALUE}.")
+  Path out;
+
+  @Option(names = "--metric", paramLabel = "NAME",
+      description = "A metric to keep, in order; repeat. Default: every metric of the first point.")
+  List<String> metrics = new ArrayList<>();
+
+  @Option(names = "--csv", paramLabel = "DIR", description = "Also write the table as CSV into DIR.")
+  Path csv;
+
+  @Option(names = "--html", paramLabel = "FILE", description = "Also write a self-contained HTML report.")
+  Path html;
+
+  @Option(names = "--plot", paramLabel = "X:Y[:GROUP]",
+      description = "Add an XY plot of column Y against column X, one line per value of GROUP, to the HTML report.")
+  List<String> plots = new ArrayList<>();
+
+  @Override
+  public Integer call() throws IOException {
+    if (!plots.isEmpty() && html == null) {
+      throw CliError.badInput("--plot needs --html FILE", "--plot", null);
+    }
+    OutputPaths.file(out, "--out");
+    if (csv != null) {
+      OutputPaths.directory(csv, "--csv");
+    }
+    if (html != null) {
+      OutputPaths.file(html, "--html");
+    }
+    {
+      Results merged = SweepMerge.mergeFiles(inputs, metrics, "merge");
+      ResultsJson.write(merged, out, false);
+      if (csv != null) {
+        ResultsCsv.write(merged, csv);
+      }
+      if (html != null) {
+        writeHtml(merged);
+      }
+      ResultTable t = merged.table(SweepMerge.TABLE).orElseThrow();
+      spec.commandLine().getOut().printf("merged %d points into %s%n", t.rows().size(), out);
+      spec.commandLine().getOut().flush();
+      return 0;
+    }
+  }
+
+  private void writeHtml(Results merged) throws IOException {
+    ResultTable t = merged.table(SweepMerge.TABLE).orElseThrow();
+    HtmlReport.Builder report = HtmlReport.builder(merged).title("Sweep " + merged.metadata().parameters().get("spec"));
+    Path dir = html.toAbsolutePath().getParent();
+    String base = html.getFileName().toString().replaceFirst("\\.html?$", "");
+    for (int i = 0; i < plots.size(); i++) {
+      String[] p = plots.get(i).split(":", -1);
+      if (p.length < 2 || p.length > 3) {
+        throw new IllegalArgumentException("--plot must be X:Y or X:Y:GROUP but was \"" + plots.get(i) + "\"");
+      }
+      List<Series> series = Series.fromTable(t, p[0], p[1], p.length == 3 ? p[2] : null);
+      String yLabel = t.columns().get(t.columnIndex(p[1])).label();
+      String xLabel = t.columns().get(t.columnIndex(p[0])).label();
+      Path png = dir.resolve(base + "-plot-" + i + ".png");
+      Plots.xy(png, p[1] + " vs " + p[0], xLabel, yLabel, series, Scale.LINEAR, Scale.LINEAR,
+          Plots.DEFAULT_WIDTH, Plots.DEFAULT_HEIGHT);
+      report.plot(p[1] + " vs " + p[0] + (p.length == 3 ? " by " + p[2] : ""), png);
+    }
+    report.build().write(html);
+  }
+}

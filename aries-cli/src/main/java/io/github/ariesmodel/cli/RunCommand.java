@@ -1,0 +1,172 @@
+package io.github.ariesmodel.cli;
+
+import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.cli.report.Metric;
+import io.github.ariesmodel.cli.report.Results;
+import io.github.ariesmodel.cli.workload.Params;
+import io.github.ariesmodel.cli.report.ReportWriter;
+import io.github.ariesmodel.cli.system.SystemSpec;
+import io.github.ariesmodel.cli.workload.Workload;
+import io.github.ariesmodel.cli.workload.WorkloadRun;
+import io.github.ariesmodel.cli.workload.Workloads;
+import io.github.ariesmodel.cli.config.RunConfig;
+import io.github.ariesmodel.system.trace.PacketTrace;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code aries run WORKLOAD}: runs a built-in workload and writes its results, plots and HTML report. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+    description = "Run a workload and write results.json, CSV tables, plots and report.html.")
+final class RunCommand implements Callable<Integer> {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(index = "0", arity = "0..1", paramLabel = "WORKLOAD",
+      completionCandidates = SharedOptions.WorkloadNames.class,
+      description = "${COMPLETION-CANDIDATES} (default: mixed); --list shows their parameters")
+  String workload;
+
+  @Option(names = "--system", defaultValue = "default",
+      description = "A preset (./aries systems) or topology spec, e.g. aries:groups=2 (default: ${DEFAULT-VALUE}).")
+  String system;
+
+  @Option(names = "--routing", defaultValue = AriesSystem.Builder.BY_DELIVERY_MODE,
+      completionCandidates = SharedOptions.SystemRoutingNames.class,
+      description = "${COMPLETION-CANDIDATES}; by-delivery-mode routes each packet as its post asked"
+          + " (default: ${DEFAULT-VALUE}).")
+  String routing;
+
+  @Mixin SharedOptions.Seed seed;
+
+  @Option(names = "--fabric", defaultValue = "routers",
+      description = "routers or ideal (a fixed-latency network without routers) (default: ${DEFAULT-VALUE}).")
+  String fabric;
+
+  @Option(names = "--translator", defaultValue = "iommu",
+      description = "iommu or flat (no page tables, no PTE cache) (default: ${DEFAULT-VALUE}).")
+  String translator;
+
+  @Option(names = {"-p", "--param"}, paramLabel = "NAME=VALUE", description = "A workload parameter; repeatable.")
+  List<String> params = new ArrayList<>();
+
+  @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: results/WORKLOAD).")
+  Path out;
+
+  @Mixin SharedOptions.WallClock wallClock;
+
+  @Mixin SharedOptions.Quiet quiet;
+
+  @Option(names = "--trace", paramLabel = "FILE",
+      description = "Write packets' journeys (injection to ejection, hops) as Chrome/Perfetto trace-event JSON.")
+  Path trace;
+
+  @Option(names = "--trace-limit", paramLabel = "N", defaultValue = "100000",
+      description = "Packets kept in the trace (the first delivered) (default: ${DEFAULT-VALUE}).")
+  int traceLimit;
+
+  @Option(names = "--list", description = "List the workloads and their parameters, then exit.")
+  boolean list;
+
+  @Option(names = "--config", paramLabel = "FILE",
+      description = "A JSON or YAML run configuration (system, routing, seed, iommu, nic, workload, params);"
+          + " options given on the command line override it.")
+  Path config;
+
+  @Override
+  public Integer call() throws java.io.IOException {
+    PrintWriter o = spec.commandLine().getOut();
+    if (list) {
+      for (Workloads w : Workloads.values()) {
+        Workload x = w.create();
+        o.printf("%-12s %s%n", x.name(), x.description());
+        for (Map.Entry<String, String> e : x.parameters().entrySet()) {
+          o.printf("    -p %s=%s%n", e.getKey(), e.getValue().replaceFirst(":", "   "));
+        }
+      }
+      return 0;
+    }
+    RunConfig file = config == null ? null : readConfig(config);
+    CommandLine.ParseResult pr = spec.commandLine().getParseResult();
+    SystemSpec base = file == null ? SystemSpec.of(system, seed.seed) : file.spec();
+    SystemSpec s = new SystemSpec(
+        file == null || pr.hasMatchedOption("--system") ? system : base.system(),
+        file == null || pr.hasMatchedOption("--routing") ? routing : base.routing(),
+        file == null || pr.hasMatchedOption("--seed") ? seed.seed : base.seed(),
+        file == null || pr.hasMatchedOption("--fabric") ? SystemSpec.parseFabric(fabric) : base.fabric(),
+        file == null || pr.hasMatchedOption("--translator") ? SystemSpec.parseTranslator(translator)
+            : base.translator(),
+        base.iommu(), base.nic(), null);
+    if (trace != null) {
+      s = s.withTrace(new PacketTrace(traceLimit));
+    }
+    String name = workload != null ? workload
+        : file != null && file.workload() != null ? file.workload() : "mixed";
+    Workload w = Workloads.byName(name);
+    Map<String, String> merged = new java.util.LinkedHashMap<>();
+    if (file != null && (workload == null || workload.equals(file.workload()))) {
+      merged.putAll(file.params().asMap());
+    }
+    merged.putAll(Params.parse(params).asMap());
+    Params p = Params.of(merged);
+    s.build(); // fail early on a bad system or routing name
+    Path dir = out != null ? out : Path.of("results", w.name());
+    OutputPaths.directory(dir, "--out");
+    if (trace != null) {
+      OutputPaths.file(trace, "--trace");
+    }
+    WorkloadRun run;
+    try (ProgressBar bar = ProgressBar.forStandardError(quiet.quiet, 1)) {
+      run = WorkloadRun.run(w, s, p, "run " + w.name(), bar::updateFraction);
+    }
+    if (trace != null) {
+      s.trace().write(trace);
+      spec.commandLine().getOut().printf("  trace:   %s (%,d packets, %,d beyond the limit)%n", trace,
+          s.trace().recorded(), s.trace().dropped());
+    }
+    Path html = ReportWriter.write(run.results(), run.plots(), dir, wallClock.recorded(), "aries-model: " + w.name()
+        + " on " + s.system());
+    printSummary(o, w, s, run.results(), dir, html);
+    return 0;
+  }
+
+  private static RunConfig readConfig(Path file) {
+    try {
+      return RunConfig.read(file);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      com.fasterxml.jackson.core.JsonLocation l = e.getLocation();
+      throw CliError.badInput("cannot parse the configuration: " + ErrorHandler.parseProblem(e),
+          "--config " + file + (l == null || l.getLineNr() < 0 ? "" : " line " + l.getLineNr()), e);
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw CliError.badInput("no such file: " + file, "--config", e);
+    } catch (java.io.IOException e) {
+      throw CliError.badInput("cannot read the configuration: " + e.getClass().getSimpleName(), "--config " + file,
+          e);
+    } catch (IllegalArgumentException e) {
+      throw CliError.badInput(e.getMessage(), "--config " + file, e);
+    }
+  }
+
+  private static void printSummary(PrintWriter o, Workload w, SystemSpec s, Results results, Path dir, Path html) {
+    o.printf("aries run %s on %s (routing %s, seed %d)%n", w.name(), s.system(), s.routing(), s.seed());
+    for (Metric m : results.metrics()) {
+      o.printf(Locale.ROOT, "  %-45s %12.3f %s%n", m.name(), m.value(), m.unit());
+    }
+    double wall = results.metadata().wallSeconds().orElse(0);
+    long events = results.metadata().events();
+    long simPs = results.metadata().simulatedTimePs();
+    o.printf(Locale.ROOT, "  simulated %.3f us, %,d events in %.1f s wall (%.2f M events/s)%n",
+        simPs / 1e6, events, wall, wall > 0 ? events / wall / 1e6 : 0);
+    o.printf("  results: %s%n  report:  %s%n", dir.resolve("results.json"), html);
+  }
+
+}

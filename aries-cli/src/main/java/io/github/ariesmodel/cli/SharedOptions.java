@@ -1,0 +1,78 @@
+package io.github.ariesmodel.cli;
+
+import io.github.ariesmodel.cli.workload.Workloads;
+import io.github.ariesmodel.network.Routings;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/**
+ * The options several commands share, each written once as a picocli mixin ({@code @Mixin}): a command that takes a
+ * seed, a quiet switch, the wall-clock switch or JSON output includes the mixin rather than repeating the option.
+ */
+final class SharedOptions {
+
+  private SharedOptions() {}
+
+  /** {@code --seed}: the seed of every random choice. */
+  static final class Seed {
+    @Option(names = "--seed", defaultValue = "1", description = "Seed of every random choice (default: ${DEFAULT-VALUE}).")
+    long seed;
+  }
+
+  /** {@code -q, --quiet}: no progress on standard error. */
+  static final class Quiet {
+    @Option(names = {"-q", "--quiet"},
+        description = "No progress on standard error (the progress bar is also off when stderr is not a terminal).")
+    boolean quiet;
+  }
+
+  /** {@code --no-wall-clock}: results without wall-clock fields. */
+  static final class WallClock {
+    @Option(names = "--no-wall-clock",
+        description = "Leave wall-clock fields out of results.json, so equal seeds give byte-identical files.")
+    boolean noWallClock;
+
+    /** @return whether results carry wall-clock fields */
+    boolean recorded() {
+      return !noWallClock;
+    }
+  }
+
+  /** {@code --json}: print JSON rather than text. */
+  static final class Json {
+    @Option(names = "--json", description = "Print JSON rather than text.")
+    boolean json;
+  }
+
+  /**
+   * The routing names help text lists ({@code ${COMPLETION-CANDIDATES}}): the built-in and registered routings of
+   * aries-network's {@link Routings}, the one list of them.
+   */
+  static final class RoutingNames implements Iterable<String> {
+    @Override
+    public Iterator<String> iterator() {
+      return Routings.names().iterator();
+    }
+  }
+
+  /** The names of the built-in workloads, from {@link Workloads}. */
+  static final class WorkloadNames implements Iterable<String> {
+    @Override
+    public Iterator<String> iterator() {
+      return Workloads.names().iterator();
+    }
+  }
+
+  /** The routing names, plus {@code by-delivery-mode} (each packet routed as its post asked). */
+  static final class SystemRoutingNames implements Iterable<String> {
+    @Override
+    public Iterator<String> iterator() {
+      List<String> names = new ArrayList<>();
+      names.add(io.github.ariesmodel.system.AriesSystem.Builder.BY_DELIVERY_MODE);
+      names.addAll(Routings.names());
+      return names.iterator();
+    }
+  }
+}

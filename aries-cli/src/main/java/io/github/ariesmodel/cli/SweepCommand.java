@@ -1,0 +1,123 @@
+package io.github.ariesmodel.cli;
+
+import io.github.ariesmodel.cli.report.Results;
+import io.github.ariesmodel.cli.sweep.Shard;
+import io.github.ariesmodel.cli.sweep.SweepJobs;
+import io.github.ariesmodel.cli.sweep.SweepPoint;
+import io.github.ariesmodel.cli.sweep.SweepRunner;
+import io.github.ariesmodel.cli.sweep.SweepSpec;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code aries sweep}: runs a job at every point of a parameter sweep (or of one shard of it) and writes {@code
+ * <out>/point-<index>.json} per point; {@code aries merge} then combines the files. Usage is documented in {@code
+ * docs/results-schema.md}.
+ */
+@Command(name = "sweep", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {
+      "Run a job over the cartesian product of parameter lists, one results file per point.",
+      "Points are numbered with the first --param outermost (the last varies fastest).",
+      "Example: aries sweep --job pingpong --param sizes=8,4K,1M --param seed=1..2 --shard 0/2 --out results/s"
+    })
+final class SweepCommand implements Callable<Integer> {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--job", paramLabel = "NAME", description = "The job to run at each point (see --list-jobs).")
+  String job;
+
+  @Option(names = "--param", paramLabel = "NAME=VALUES",
+      description = "A swept parameter: comma-separated values, or an integer range a..b. Repeat for each parameter.")
+  List<String> params = new ArrayList<>();
+
+  @Option(names = "--shard", paramLabel = "i/N", defaultValue = "0/1",
+      description = "Run only the points whose index is i modulo N (for job arrays). Default: ${DEFAULT-VALUE}.")
+  String shard;
+
+  @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/sweep",
+      description = "Directory for the point files. Default: ${DEFAULT-VALUE}.")
+  Path out;
+
+  @Mixin SharedOptions.WallClock wallClock;
+
+  @Option(names = "--dry-run", description = "Print the points this shard would run, and run nothing.")
+  boolean dryRun;
+
+  @Option(names = "--list-jobs", description = "List the jobs a sweep can run.")
+  boolean listJobs;
+
+  @Mixin SharedOptions.Quiet quiet;
+
+  private final SweepJobs jobs;
+
+  /** A command running the built-in jobs ({@link SweepJobs#builtIn()}). */
+  public SweepCommand() {
+    this(SweepJobs.builtIn());
+  }
+
+  /**
+   * A command running the jobs of a registry.
+   *
+   * @param jobs the registry
+   */
+  public SweepCommand(SweepJobs jobs) {
+    this.jobs = Objects.requireNonNull(jobs, "jobs");
+  }
+
+  @Override
+  public Integer call() throws IOException {
+    PrintWriter stdout = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    if (listJobs) {
+      for (SweepJobs.Job j : jobs.jobs()) {
+        stdout.printf("%-16s %s%n", j.name(), j.description());
+      }
+      stdout.flush();
+      return 0;
+    }
+    if (job == null) {
+      throw CliError.badInput("--job is required (one of " + jobs.names() + ")", "--job", null);
+    }
+    if (params.isEmpty()) {
+      throw CliError.badInput("at least one --param NAME=VALUES is required", "--param", null);
+    }
+    Function<Map<String, String>, Results> fn = jobs.job(job).job();
+    SweepSpec sweep = SweepSpec.parse(params);
+    Shard part = Shard.parse(shard);
+    List<SweepPoint> points = sweep.points(part);
+    if (dryRun) {
+      stdout.printf("sweep %s: %d points, shard %s runs %d%n", sweep, sweep.size(), part, points.size());
+      for (SweepPoint p : points) {
+        stdout.printf("%d %s%n", p.index(), p.parameters());
+      }
+      stdout.flush();
+      return 0;
+    }
+    String command = "sweep --job " + job + " " + sweep;
+    Function<Map<String, String>, Results> recorded = p -> {
+      Results r = fn.apply(p);
+      return r == null ? null : r.withMetadata(r.metadata().toBuilder().command(command).build());
+    };
+    SweepRunner.Listener listener = quiet.quiet ? null
+        : (p, done, total, file) -> {
+          err.printf("sweep: point %d %s done (%d/%d of shard %s) -> %s%n", p.index(), p.parameters(), done, total,
+              part, file);
+          err.flush();
+        };
+    OutputPaths.directory(out, "--out");
+    new SweepRunner(recorded).run(sweep, part, out, wallClock.recorded(), listener);
+    return 0;
+  }
+}

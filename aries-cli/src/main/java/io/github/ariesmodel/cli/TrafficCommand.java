@@ -1,0 +1,163 @@
+package io.github.ariesmodel.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.ariesmodel.core.Texts;
+import io.github.ariesmodel.network.Arbitration;
+import io.github.ariesmodel.network.Dragonfly;
+import io.github.ariesmodel.network.Topologies;
+import io.github.ariesmodel.network.traffic.TrafficExperiment;
+import io.github.ariesmodel.network.traffic.TrafficPattern;
+import io.github.ariesmodel.network.traffic.TrafficResult;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code aries traffic}: one synthetic-traffic point on the router fabric (topology, routing, pattern, offered load),
+ * printed as text or JSON ({@code --json}).
+ */
+@Command(
+    name = "traffic",
+    mixinStandardHelpOptions = true,
+    description = "Run synthetic traffic on a dragonfly router fabric and report load, latency and speed.")
+final class TrafficCommand implements Callable<Integer> {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--topology", paramLabel = "SPEC", defaultValue = "canonical:p=4,a=8,h=4",
+      description = "canonical:p=P,a=A,h=H[,g=G][,arrangement=absolute|relative] | aries:groups=G[,rows=,cols=,h=]"
+          + " | theta | edison | full | aries-small | canonical-small (default: ${DEFAULT-VALUE})")
+  String topology;
+
+  @Option(names = "--routing", defaultValue = "adaptive0", completionCandidates = SharedOptions.RoutingNames.class,
+      description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+  String routing;
+
+  @Option(names = "--pattern", defaultValue = "uniform",
+      description = "uniform, permutation, adversarial, neighbor, hotspot, all-to-all (default: ${DEFAULT-VALUE})")
+  String pattern;
+
+  @Option(names = "--load", defaultValue = "0.5",
+      description = "offered load, fraction of injection bandwidth, (0, 2] (default: ${DEFAULT-VALUE})")
+  double load;
+
+  @Mixin SharedOptions.Seed seed;
+
+  @Option(names = "--warmup-us", defaultValue = "2", description = "warm-up, µs (default: ${DEFAULT-VALUE})")
+  double warmupUs;
+
+  @Option(names = "--measure-us", defaultValue = "5", description = "measurement window, µs (default: ${DEFAULT-VALUE})")
+  double measureUs;
+
+  @Option(names = "--vc-buffer", defaultValue = "2048", description = "bytes per VC buffer (default: ${DEFAULT-VALUE})")
+  int vcBuffer;
+
+  @Option(names = "--arbitration", defaultValue = "round_robin",
+      description = "round_robin or age (default: ${DEFAULT-VALUE})")
+  String arbitration;
+
+  @Option(names = "--drain", description = "stop injecting after the window and check that the network drains")
+  boolean drain;
+
+  @Mixin SharedOptions.Json json;
+
+  @Override
+  public Integer call() throws com.fasterxml.jackson.core.JsonProcessingException {
+    PrintWriter out = spec.commandLine().getOut();
+    Dragonfly topo = Topologies.parse(topology);
+    TrafficPattern pat = TrafficPattern.parse(pattern);
+    Arbitration arb = arbitration(arbitration);
+    TrafficExperiment.Builder b = TrafficExperiment.on(topo).routing(routing).pattern(pat).load(load)
+        .seed(seed.seed).warmupPs(Math.round(warmupUs * 1e6)).measurePs(Math.round(measureUs * 1e6))
+        .fabric(f -> f.vcBufferBytes(vcBuffer).arbitration(arb));
+    if (drain) {
+      b.drain();
+    }
+    TrafficExperiment experiment = b.build();
+    TrafficResult r = experiment.run();
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("topology", topo.describe());
+    m.put("routing", routing);
+    m.put("pattern", pat.id());
+    m.put("seed", seed.seed);
+    m.put("nodes", topo.nodeCount());
+    m.put("offeredLoad", r.offeredLoad());
+    m.put("acceptedLoad", r.acceptedLoad());
+    Map<String, Object> lat = new LinkedHashMap<>();
+    lat.put("mean", num(r.latencyMeanNs()));
+    lat.put("p50", num(r.latencyP50Ns()));
+    lat.put("p99", num(r.latencyP99Ns()));
+    lat.put("max", num(r.latencyMaxNs()));
+    m.put("latencyNs", lat);
+    m.put("meanHops", num(r.meanHops()));
+    m.put("maxHops", r.maxHops());
+    m.put("minimalFraction", num(r.minimalFraction()));
+    m.put("measuredPackets", r.measuredPackets());
+    m.put("unfinishedPackets", r.unfinishedPackets());
+    m.put("linkUtilization", r.linkUtilization());
+    List<Double> vc = new ArrayList<>();
+    for (double v : r.vcOccupancyBytes()) {
+      vc.add(v);
+    }
+    m.put("vcOccupancyBytes", vc);
+    if (drain) {
+      m.put("generated", r.generated());
+      m.put("delivered", r.delivered());
+      m.put("duplicates", r.duplicates());
+      m.put("drained", r.drained());
+    }
+    m.put("warmupUs", warmupUs);
+    m.put("measureUs", measureUs);
+    m.put("simulatedUs", r.simulatedPs() / 1e6);
+    m.put("events", r.events());
+    m.put("packetHops", r.packetHops());
+    m.put("wallSeconds", r.wallSeconds());
+    m.put("eventsPerSecond", r.eventsPerSecond());
+    m.put("packetHopsPerSecond", r.packetHopsPerSecond());
+    if (json.json) {
+      out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m));
+    } else {
+      out.printf(Locale.ROOT, "%s%n", topo.describe());
+      out.printf(Locale.ROOT, "routing %s, pattern %s, load %.3f, seed %d%n", routing, pat.id(), load, seed.seed);
+      out.printf(Locale.ROOT, "  offered load      %.4f%n", r.offeredLoad());
+      out.printf(Locale.ROOT, "  accepted load     %.4f%n", r.acceptedLoad());
+      out.printf(Locale.ROOT, "  latency ns        mean %.1f  p50 %.0f  p99 %.0f  max %.0f%n", r.latencyMeanNs(),
+          r.latencyP50Ns(), r.latencyP99Ns(), r.latencyMaxNs());
+      out.printf(Locale.ROOT, "  hops              mean %.2f  max %d%n", r.meanHops(), r.maxHops());
+      out.printf(Locale.ROOT, "  minimal fraction  %.3f%n", r.minimalFraction());
+      out.printf(Locale.ROOT, "  unfinished        %d of %d measured packets%n", r.unfinishedPackets(),
+          r.measuredPackets());
+      r.linkUtilization().forEach((k, v) -> out.printf(Locale.ROOT, "  utilization %-8s %.3f%n", k, v));
+      out.printf(Locale.ROOT, "  VC occupancy B    %s%n", vc);
+      if (drain) {
+        out.printf(Locale.ROOT, "  drained           %s (generated %d, delivered %d, duplicates %d)%n", r.drained(),
+            r.generated(), r.delivered(), r.duplicates());
+      }
+      out.printf(Locale.ROOT, "  speed             %.3g events/s, %.3g packet-hops/s (%d events in %.2f s)%n",
+          r.eventsPerSecond(), r.packetHopsPerSecond(), r.events(), r.wallSeconds());
+    }
+    return drain && !r.drained() ? 1 : 0;
+  }
+
+  private static Arbitration arbitration(String text) {
+    try {
+      return Arbitration.valueOf(text.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+    } catch (IllegalArgumentException e) {
+      throw CliError.badInput("arbitration must be round_robin or age but was \"" + Texts.abbreviate(text) + "\"",
+          "--arbitration", e);
+    }
+  }
+
+  private static Object num(double v) {
+    return Double.isNaN(v) ? null : v;
+  }
+}

@@ -1,0 +1,270 @@
+package io.github.ariesmodel.cli.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.github.ariesmodel.core.SimTime;
+import io.github.ariesmodel.iommu.BuiltInPolicy;
+import io.github.ariesmodel.iommu.IommuConfig;
+import io.github.ariesmodel.nic.NicConfig;
+import io.github.ariesmodel.nic.NicTiming;
+import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.cli.workload.Params;
+import io.github.ariesmodel.cli.system.SystemSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A run described in a configuration file, JSON or YAML (chosen by the file's extension: {@code .yaml}/{@code .yml}
+ * or {@code .json}). Every key is optional; an unknown key or a value out of range is an error that names the key
+ * (as a dotted path), the allowed values or range, and the value.
+ *
+ * <pre>
+ * system: two-groups          # a preset or topology spec
+ * routing: adaptive0          # or by-delivery-mode (default)
+ * seed: 7
+ * fabric: routers             # or ideal
+ * translator: iommu           # or flat
+ * iommu: {ways: 4, sets: 32, ptesPerLine: 8, policy: lru, maxInFlight: 32, fetchBuffers: 8,
+ *         pteFetchLatencyNs: 500, hitLatencyNs: 5, issueIntervalNs: 1.25, prefetch: true}
+ * nic: {requestTags: 64, bteChannels: 4, fmaBteThreshold: 4096, amoRequestList: 64,
+ *       clockMHz: 800, packetCycles: 5, hostGBps: 16, hostLatencyNs: 250, hostReadLatencyNs: 500}
+ * workload: pingpong
+ * params: {sizes: "8,64,4K", iterations: 5}
+ * </pre>
+ *
+ * @param spec the system spec
+ * @param workload the workload name, or null when the file names none
+ * @param params the workload's parameters
+ */
+public record RunConfig(SystemSpec spec, String workload, Params params) {
+
+  private static final Set<String> TOP = Set.of("system", "routing", "seed", "fabric", "translator", "iommu", "nic",
+      "workload", "params");
+  private static final Set<String> IOMMU = Set.of("ways", "sets", "ptesPerLine", "policy", "maxInFlight",
+      "fetchBuffers", "pteFetchLatencyNs", "hitLatencyNs", "issueIntervalNs", "prefetch", "seed");
+  private static final Set<String> NIC = Set.of("requestTags", "bteChannels", "fmaBteThreshold", "amoRequestList",
+      "clockMHz", "packetCycles", "hostGBps", "hostLatencyNs", "hostReadLatencyNs", "txPipelineCycles",
+      "rxPipelineCycles", "amoUnitCycles");
+
+  /**
+   * Reads a configuration file.
+   *
+   * @param file a {@code .json}, {@code .yaml} or {@code .yml} file
+   * @return the configuration
+   * @throws IOException when the file cannot be read or parsed
+   * @throws IllegalArgumentException naming the key, the allowed values and the value when a setting is wrong
+   */
+  public static RunConfig read(Path file) throws IOException {
+    String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+    ObjectMapper mapper;
+    if (name.endsWith(".yaml") || name.endsWith(".yml")) {
+      mapper = new ObjectMapper(new YAMLFactory());
+    } else if (name.endsWith(".json")) {
+      mapper = new ObjectMapper();
+    } else {
+      throw new IllegalArgumentException("config file must end in .json, .yaml or .yml but was " + file);
+    }
+    JsonNode root = mapper.readTree(Files.readString(file));
+    try {
+      return from(root);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Builds a configuration from a parsed tree.
+   *
+   * @param root the document's root, an object (or null/empty for all defaults)
+   * @return the configuration
+   */
+  public static RunConfig from(JsonNode root) {
+    if (root == null || root.isNull() || root.isMissingNode()) {
+      return new RunConfig(SystemSpec.of("default", 1), null, Params.none());
+    }
+    object(root, "(top level)");
+    checkKeys(root, "", TOP);
+    String system = text(root, "system", "default");
+    String routing = text(root, "routing", AriesSystem.Builder.BY_DELIVERY_MODE);
+    long seed = integer(root, "seed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
+    String fabric = text(root, "fabric", "routers");
+    String translator = text(root, "translator", "iommu");
+    IommuConfig iommu = iommu(root.get("iommu"));
+    NicConfig nic = nic(root.get("nic"));
+    SystemSpec spec;
+    try {
+      spec = new SystemSpec(system, routing, seed, SystemSpec.parseFabric(fabric),
+          SystemSpec.parseTranslator(translator), iommu, nic, null);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+    String workload = root.has("workload") ? text(root, "workload", null) : null;
+    Map<String, String> params = new LinkedHashMap<>();
+    JsonNode p = root.get("params");
+    if (p != null) {
+      object(p, "params");
+      for (Iterator<Map.Entry<String, JsonNode>> it = p.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> e = it.next();
+        if (!e.getValue().isValueNode()) {
+          throw new IllegalArgumentException("params." + e.getKey() + " must be a single value but was "
+              + e.getValue());
+        }
+        params.put(e.getKey(), e.getValue().asText());
+      }
+    }
+    return new RunConfig(spec, workload, Params.of(params));
+  }
+
+  private static IommuConfig iommu(JsonNode n) {
+    if (n == null) {
+      return IommuConfig.defaults();
+    }
+    object(n, "iommu");
+    checkKeys(n, "iommu.", IOMMU);
+    IommuConfig d = IommuConfig.defaults();
+    IommuConfig.Builder b = d.toBuilder();
+    b.ways((int) integer(n, "ways", d.ways(), 1, 64, "iommu."));
+    b.sets((int) integer(n, "sets", d.sets(), 1, 1 << 20, "iommu."));
+    b.ptesPerLine((int) integer(n, "ptesPerLine", d.ptesPerLine(), 1, 512, "iommu."));
+    b.maxInFlight((int) integer(n, "maxInFlight", d.maxInFlight(), 1, 4096, "iommu."));
+    b.fetchBuffers((int) integer(n, "fetchBuffers", d.fetchBuffers(), 1, 4096, "iommu."));
+    b.seed(integer(n, "seed", d.seed(), Long.MIN_VALUE, Long.MAX_VALUE, "iommu."));
+    b.pteFetchLatencyPs(SimTime.ns(number(n, "pteFetchLatencyNs", SimTime.toNs(d.pteFetchLatencyPs()), 0, 1e9,
+        "iommu.")));
+    b.hitLatencyPs(SimTime.ns(number(n, "hitLatencyNs", SimTime.toNs(d.hitLatencyPs()), 0, 1e9, "iommu.")));
+    b.issueIntervalPs(SimTime.ns(number(n, "issueIntervalNs", SimTime.toNs(d.issueIntervalPs()), 0, 1e9,
+        "iommu.")));
+    if (n.has("prefetch")) {
+      b.prefetch(bool(n, "prefetch", "iommu."));
+    }
+    if (n.has("policy")) {
+      String policy = n.get("policy").asText();
+      try {
+        b.policy(BuiltInPolicy.parse(policy));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("iommu.policy: " + e.getMessage(), e);
+      }
+    }
+    try {
+      return b.build();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("iommu: " + e.getMessage(), e);
+    }
+  }
+
+  private static NicConfig nic(JsonNode n) {
+    if (n == null) {
+      return NicConfig.defaults();
+    }
+    object(n, "nic");
+    checkKeys(n, "nic.", NIC);
+    NicConfig d = NicConfig.defaults();
+    NicTiming t = d.timing();
+    try {
+      NicTiming timing = new NicTiming(
+          number(n, "clockMHz", t.clockHz() / 1e6, 1, 10_000, "nic.") * 1e6,
+          (int) integer(n, "packetCycles", t.packetCycles(), 1, 1_000, "nic."),
+          number(n, "hostGBps", t.hostBytesPerSecond() / 1e9, 0.001, 10_000, "nic.") * 1e9,
+          SimTime.ns(number(n, "hostLatencyNs", SimTime.toNs(t.hostLatencyPs()), 0, 1e9, "nic.")),
+          SimTime.ns(number(n, "hostReadLatencyNs", SimTime.toNs(t.hostReadLatencyPs()), 0, 1e9, "nic.")),
+          (int) integer(n, "txPipelineCycles", t.txPipelineCycles(), 0, 1_000_000, "nic."),
+          (int) integer(n, "rxPipelineCycles", t.rxPipelineCycles(), 0, 1_000_000, "nic."),
+          (int) integer(n, "amoUnitCycles", t.amoUnitCycles(), 0, 1_000_000, "nic."));
+      return new NicConfig(timing,
+          (int) integer(n, "requestTags", d.requestTags(), 1, NicConfig.MAX_REQUEST_TAGS, "nic."),
+          (int) integer(n, "amoRequestList", d.amoRequestList(), 1, 1 << 20, "nic."),
+          (int) integer(n, "bteChannels", d.bteChannels(), 1, 4, "nic."),
+          integer(n, "fmaBteThreshold", d.fmaBteThreshold(), 0, 1L << 32, "nic."),
+          d.injectHoldLimit(), d.protectionTag(), d.protectionKey());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(e.getMessage().startsWith("nic.") ? e.getMessage()
+          : "nic: " + e.getMessage(), e);
+    }
+  }
+
+  private static void object(JsonNode n, String where) {
+    if (!n.isObject()) {
+      throw new IllegalArgumentException(where + " must be a mapping of keys to values but was " + n);
+    }
+  }
+
+  private static void checkKeys(JsonNode n, String prefix, Set<String> known) {
+    for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
+      String k = it.next();
+      if (!known.contains(k)) {
+        throw new IllegalArgumentException("unknown key \"" + prefix + k + "\"; allowed keys"
+            + (prefix.isEmpty() ? "" : " under " + prefix.substring(0, prefix.length() - 1)) + ": "
+            + String.join(", ", new TreeSet<>(known)));
+      }
+    }
+  }
+
+  private static String text(JsonNode n, String key, String def) {
+    JsonNode v = n.get(key);
+    if (v == null) {
+      return def;
+    }
+    if (!v.isTextual()) {
+      throw new IllegalArgumentException(key + " must be text but was " + v);
+    }
+    return v.asText();
+  }
+
+  private static long integer(JsonNode n, String key, long def, long min, long max) {
+    return integer(n, key, def, min, max, "");
+  }
+
+  private static long integer(JsonNode n, String key, long def, long min, long max, String prefix) {
+    JsonNode v = n.get(key);
+    if (v == null) {
+      return def;
+    }
+    if (!v.isIntegralNumber()) {
+      throw new IllegalArgumentException(prefix + key + " must be an integer in [" + min + ", " + max + "] but was "
+          + v);
+    }
+    long x = v.asLong();
+    if (x < min || x > max) {
+      throw new IllegalArgumentException(prefix + key + " must be in [" + min + ", " + max + "] but was " + x);
+    }
+    return x;
+  }
+
+  private static double number(JsonNode n, String key, double def, double min, double max, String prefix) {
+    JsonNode v = n.get(key);
+    if (v == null) {
+      return def;
+    }
+    if (!v.isNumber()) {
+      throw new IllegalArgumentException(prefix + key + " must be a number in [" + min + ", " + max + "] but was "
+          + v);
+    }
+    double x = v.asDouble();
+    if (!(x >= min && x <= max)) {
+      throw new IllegalArgumentException(prefix + key + " must be in [" + min + ", " + max + "] but was " + x);
+    }
+    return x;
+  }
+
+  private static boolean bool(JsonNode n, String key, String prefix) {
+    JsonNode v = n.get(key);
+    if (!v.isBoolean()) {
+      throw new IllegalArgumentException(prefix + key + " must be true or false but was " + v);
+    }
+    return v.asBoolean();
+  }
+
+  /** @return the top-level keys a configuration file may use */
+  public static List<String> topLevelKeys() {
+    return List.copyOf(new TreeSet<>(TOP));
+  }
+}

@@ -1,0 +1,345 @@
+package io.github.ariesmodel.cli.report;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.text.DecimalFormat;
+import java.text.FieldPosition;
+import java.text.NumberFormat;
+import java.text.ParsePosition;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import org.jfree.chart.ChartFactory;
+import org.jfree.chart.ChartUtils;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.ValueAxis;
+import org.jfree.chart.plot.CategoryPlot;
+import org.jfree.chart.plot.PlotOrientation;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.category.BarRenderer;
+import org.jfree.chart.renderer.category.StandardBarPainter;
+import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.data.category.DefaultCategoryDataset;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+
+/**
+ * Plots of results, drawn with JFreeChart into PNG files: the report's standard figures (latency vs offered load,
+ * bandwidth vs message size, latency by distance, link utilization by rank) and generic XY and bar helpers.
+ *
+ * <p>Rendering is headless: on first use this class sets {@code java.awt.headless=true} unless the property was set
+ * explicitly, so plots draw on machines without a display (batch nodes, CI). Every method validates its input first
+ * and throws {@link IllegalArgumentException} naming the plot, the series and the bad value: no series, an empty
+ * series, a non-finite value, or a value that is not positive on a logarithmic axis.
+ */
+public final class Plots {
+
+  /** Smallest accepted width or height, pixels. */
+  public static final int MIN_SIZE = 64;
+  /** Largest accepted width or height, pixels. */
+  public static final int MAX_SIZE = 8192;
+  /** Default width, pixels. */
+  public static final int DEFAULT_WIDTH = 800;
+  /** Default height, pixels. */
+  public static final int DEFAULT_HEIGHT = 500;
+
+  static {
+    if (System.getProperty("java.awt.headless") == null) {
+      System.setProperty("java.awt.headless", "true");
+    }
+  }
+
+  private Plots() {}
+
+  /**
+   * Mean (or chosen percentile of) packet latency against offered load, one series per routing algorithm.
+   *
+   * @param png file to write
+   * @param byRouting one series per routing: x = offered load (fraction of injection bandwidth, {@code >= 0}), y =
+   *     latency in ns
+   * @param width image width, pixels
+   * @param height image height, pixels
+   * @throws IOException when the file cannot be written
+   */
+  public static void latencyVsLoad(Path png, List<Series> byRouting, int width, int height) throws IOException {
+    xy(png, "Latency vs offered load", "offered load [fraction of injection bandwidth]", "latency [ns]",
+        byRouting, Scale.LINEAR, Scale.LINEAR, width, height);
+  }
+
+  /**
+   * Bandwidth against message size, on a base-2 logarithmic size axis.
+   *
+   * @param png file to write
+   * @param series e.g. one for put, one for get: x = message size in bytes ({@code > 0}), y = bandwidth in GB/s
+   * @param width image width, pixels
+   * @param height image height, pixels
+   * @throws IOException when the file cannot be written
+   */
+  public static void bandwidthVsSize(Path png, List<Series> series, int width, int height) throws IOException {
+    xy(png, "Bandwidth vs message size", "message size [B]", "bandwidth [GB/s]", series, Scale.LOG2,
+        Scale.LINEAR, width, height);
+  }
+
+  /**
+   * Latency by distance between the two nodes, as bars.
+   *
+   * @param png file to write
+   * @param series e.g. one per message size; categories such as "same router", "rank-1", "rank-2", "rank-3"; values
+   *     in ns
+   * @param width image width, pixels
+   * @param height image height, pixels
+   * @throws IOException when the file cannot be written
+   */
+  public static void latencyByDistance(Path png, List<CategorySeries> series, int width, int height)
+      throws IOException {
+    bars(png, "Latency by distance", "distance", "latency [ns]", series, width, height);
+  }
+
+  /**
+   * Link utilization by link rank, as bars.
+   *
+   * @param png file to write
+   * @param series e.g. "mean" and "max"; categories "rank-1", "rank-2", "rank-3"; values as fractions of link
+   *     bandwidth in {@code [0, 1]}
+   * @param width image width, pixels
+   * @param height image height, pixels
+   * @throws IOException when the file cannot be written
+   * @throws IllegalArgumentException also when a value is outside {@code [0, 1]}
+   */
+  public static void linkUtilizationByRank(Path png, List<CategorySeries> series, int width, int height)
+      throws IOException {
+    String plot = "Link utilization by rank";
+    checkCategories(plot, series);
+    for (CategorySeries s : series) {
+      for (int i = 0; i < s.categories().size(); i++) {
+        double v = s.valueAt(i);
+        if (v < 0 || v > 1) {
+          throw new IllegalArgumentException(plot + ": series \"" + s.name() + "\" category \""
+              + s.categories().get(i) + "\": utilization must be in [0, 1] but was " + v);
+        }
+      }
+    }
+    JFreeChart chart = barChart(plot, "link rank", "utilization [fraction of link bandwidth]", series);
+    ((NumberAxis) chart.getCategoryPlot().getRangeAxis()).setRange(0, 1);
+    save(chart, png, width, height);
+  }
+
+  /**
+   * A generic XY line plot with point markers, one line per series, drawn in the series' point order.
+   *
+   * @param png file to write
+   * @param title plot title
+   * @param xLabel x axis label, with unit
+   * @param yLabel y axis label, with unit
+   * @param series the series, at least one, distinct names, none empty
+   * @param xScale x axis scale
+   * @param yScale y axis scale
+   * @param width image width, pixels
+   * @param height image height, pixels
+   * @throws IOException when the file cannot be written
+   * @throws IllegalArgumentException when the input is invalid (see class comment)
+   */
+  public static void xy(Path png, String title, String xLabel, String yLabel, List<Series> series, Scale xScale,
+      Scale yScale, int width, int height) throws IOException {
+    Objects.requireNonNull(png, "png");
+    checkSize(title, width, height);
+    checkSeries(title, series, xScale, yScale);
+    XYSeriesCollection data = new XYSeriesCollection();
+    for (Series s : series) {
+      XYSeries xs = new XYSeries(s.name(), false, true);
+      for (int i = 0; i < s.size(); i++) {
+        xs.add(s.xAt(i), s.yAt(i));
+      }
+      data.addSeries(xs);
+    }
+    JFreeChart chart = ChartFactory.createXYLineChart(title, xLabel, yLabel, data, PlotOrientation.VERTICAL,
+        true, false, false);
+    XYPlot plot = chart.getXYPlot();
+    plot.setDomainAxis(axis(xLabel, xScale, false));
+    plot.setRangeAxis(axis(yLabel, yScale, yScale == Scale.LINEAR));
+    XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
+    plot.setRenderer(renderer);
+    // The replaced axes and renderer get the same fonts as the factory-made parts.
+    ChartFactory.getChartTheme().apply(chart);
+    for (int i = 0; i < series.size(); i++) {
+      renderer.setSeriesStroke(i, new BasicStroke(2f));
+    }
+    style(chart);
+    plot.setBackgroundPaint(Color.WHITE);
+    plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
+    plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+    save(chart, png, width, height);
+  }
+
+  /**
+   * A generic grouped bar plot: one group of bars per category, one bar per series.
+   *
+   * @param png file to write
+   * @param title plot title
+   * @param categoryLabel category axis label
+   * @param valueLabel value axis label, with unit
+   * @param series the series, at least one, distinct names, equal categories, finite values
+   * @param width image width, pixels
+   * @param height image height, pixels
+   * @throws IOException when the file cannot be written
+   * @throws IllegalArgumentException when the input is invalid (see class comment)
+   */
+  public static void bars(Path png, String title, String categoryLabel, String valueLabel,
+      List<CategorySeries> series, int width, int height) throws IOException {
+    Objects.requireNonNull(png, "png");
+    checkSize(title, width, height);
+    checkCategories(title, series);
+    save(barChart(title, categoryLabel, valueLabel, series), png, width, height);
+  }
+
+  private static JFreeChart barChart(String title, String categoryLabel, String valueLabel,
+      List<CategorySeries> series) {
+    DefaultCategoryDataset data = new DefaultCategoryDataset();
+    for (CategorySeries s : series) {
+      for (int i = 0; i < s.categories().size(); i++) {
+        data.addValue(s.valueAt(i), s.name(), s.categories().get(i));
+      }
+    }
+    JFreeChart chart = ChartFactory.createBarChart(title, categoryLabel, valueLabel, data,
+        PlotOrientation.VERTICAL, series.size() > 1, false, false);
+    CategoryPlot plot = chart.getCategoryPlot();
+    BarRenderer renderer = (BarRenderer) plot.getRenderer();
+    renderer.setBarPainter(new StandardBarPainter());
+    renderer.setShadowVisible(false);
+    style(chart);
+    plot.setBackgroundPaint(Color.WHITE);
+    plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+    return chart;
+  }
+
+  private static void style(JFreeChart chart) {
+    chart.setBackgroundPaint(Color.WHITE);
+    chart.setAntiAlias(true);
+  }
+
+  private static ValueAxis axis(String label, Scale scale, boolean includeZero) {
+    if (scale == Scale.LINEAR) {
+      NumberAxis a = new NumberAxis(label);
+      a.setAutoRangeIncludesZero(includeZero);
+      return a;
+    }
+    LogAxis a = new LogAxis(label);
+    a.setBase(scale == Scale.LOG2 ? 2 : 10);
+    a.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
+    a.setNumberFormatOverride(scale == Scale.LOG2 ? new BinaryPrefixFormat() : new DecimalFormat("0.###E0"));
+    return a;
+  }
+
+  private static void save(JFreeChart chart, Path png, int width, int height) throws IOException {
+    Path parent = png.toAbsolutePath().getParent();
+    if (parent != null) {
+      Files.createDirectories(parent);
+    }
+    try (OutputStream out = Files.newOutputStream(png)) {
+      ChartUtils.writeChartAsPNG(out, chart, width, height);
+    }
+  }
+
+  private static void checkSize(String plot, int width, int height) {
+    if (width < MIN_SIZE || width > MAX_SIZE) {
+      throw new IllegalArgumentException(
+          plot + ": width must be in [" + MIN_SIZE + ", " + MAX_SIZE + "] pixels but was " + width);
+    }
+    if (height < MIN_SIZE || height > MAX_SIZE) {
+      throw new IllegalArgumentException(
+          plot + ": height must be in [" + MIN_SIZE + ", " + MAX_SIZE + "] pixels but was " + height);
+    }
+  }
+
+  private static void checkSeries(String plot, List<Series> series, Scale xScale, Scale yScale) {
+    if (series == null || series.isEmpty()) {
+      throw new IllegalArgumentException(plot + ": needs at least one series but got none");
+    }
+    Set<String> names = new HashSet<>();
+    for (Series s : series) {
+      if (!names.add(s.name())) {
+        throw new IllegalArgumentException(plot + ": series names must be distinct but \"" + s.name()
+            + "\" appears twice");
+      }
+      if (s.size() == 0) {
+        throw new IllegalArgumentException(plot + ": series \"" + s.name() + "\" must have at least one point");
+      }
+      for (int i = 0; i < s.size(); i++) {
+        checkValue(plot, s.name(), "x", i, s.xAt(i), xScale);
+        checkValue(plot, s.name(), "y", i, s.yAt(i), yScale);
+      }
+    }
+  }
+
+  private static void checkValue(String plot, String series, String axis, int i, double v, Scale scale) {
+    if (!Double.isFinite(v)) {
+      throw new IllegalArgumentException(plot + ": series \"" + series + "\" point " + i + ": " + axis
+          + " must be finite but was " + v);
+    }
+    if (scale != Scale.LINEAR && v <= 0) {
+      throw new IllegalArgumentException(plot + ": series \"" + series + "\" point " + i + ": " + axis
+          + " must be > 0 on a " + scale + " axis but was " + v);
+    }
+  }
+
+  private static void checkCategories(String plot, List<CategorySeries> series) {
+    if (series == null || series.isEmpty()) {
+      throw new IllegalArgumentException(plot + ": needs at least one series but got none");
+    }
+    Set<String> names = new HashSet<>();
+    List<String> categories = series.get(0).categories();
+    for (CategorySeries s : series) {
+      if (!names.add(s.name())) {
+        throw new IllegalArgumentException(plot + ": series names must be distinct but \"" + s.name()
+            + "\" appears twice");
+      }
+      if (s.categories().isEmpty()) {
+        throw new IllegalArgumentException(plot + ": series \"" + s.name() + "\" must have at least one category");
+      }
+      if (!s.categories().equals(categories)) {
+        throw new IllegalArgumentException(plot + ": every series must have the categories " + categories
+            + " but \"" + s.name() + "\" has " + s.categories());
+      }
+      for (int i = 0; i < categories.size(); i++) {
+        if (!Double.isFinite(s.valueAt(i))) {
+          throw new IllegalArgumentException(plot + ": series \"" + s.name() + "\" category \""
+              + categories.get(i) + "\": value must be finite but was " + s.valueAt(i));
+        }
+      }
+    }
+  }
+
+  /** Tick labels of a base-2 axis with binary prefixes: 512, 1Ki, 64Ki, 1Mi. */
+  static final class BinaryPrefixFormat extends NumberFormat {
+    private static final String[] PREFIXES = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+
+    @Override
+    public StringBuffer format(double number, StringBuffer to, FieldPosition pos) {
+      double v = number;
+      int p = 0;
+      while (Math.abs(v) >= 1024 && p < PREFIXES.length - 1) {
+        v /= 1024;
+        p++;
+      }
+      String digits = v == Math.rint(v) ? Long.toString((long) v) : new DecimalFormat("0.##").format(v);
+      return to.append(digits).append(PREFIXES[p]);
+    }
+
+    @Override
+    public StringBuffer format(long number, StringBuffer to, FieldPosition pos) {
+      return format((double) number, to, pos);
+    }
+
+    @Override
+    public Number parse(String source, ParsePosition pos) {
+      throw new UnsupportedOperationException("tick labels are not parsed");
+    }
+  }
+}

@@ -1,0 +1,405 @@
+package io.github.ariesmodel.cli.report;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeType;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes and reads {@link Results} as JSON, schema {@value #SCHEMA} (specified in {@code docs/results-schema.md}).
+ *
+ * <p>Output is deterministic: keys in a fixed order, two-space indentation, one table row per line, {@code \n} line
+ * ends, numbers in Java's
+ * shortest round-trip form, UTF-8. The wall-clock fields are the only nondeterministic ones; {@link
+ * #write(Results, Writer, boolean) write(..., false)} leaves them out so that runs with equal configuration and seed
+ * give byte-identical files. Reading checks the schema and every type, and reports the JSON path of a bad field.
+ */
+public final class ResultsJson {
+
+  /** The schema identifier written in every file, and the only one {@link #read(Reader)} accepts. */
+  public static final String SCHEMA = "aries-model/results/1";
+
+  private static final JsonFactory FACTORY = new JsonFactory();
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private ResultsJson() {}
+
+  /**
+   * Writes results to a file (UTF-8), creating parent directories.
+   *
+   * @param results the results
+   * @param file the file to write
+   * @param includeWallClock whether to write the wall-clock fields
+   * @throws IOException when the file cannot be written
+   */
+  public static void write(Results results, Path file, boolean includeWallClock) throws IOException {
+    Path parent = file.toAbsolutePath().getParent();
+    if (parent != null) {
+      Files.createDirectories(parent);
+    }
+    try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+      write(results, w, includeWallClock);
+    }
+  }
+
+  /**
+   * Writes results as JSON text, ending with a newline. The writer is not closed.
+   *
+   * @param results the results
+   * @param out where to write
+   * @param includeWallClock whether to write the wall-clock fields
+   * @throws IOException when writing fails
+   */
+  public static void write(Results results, Writer out, boolean includeWallClock) throws IOException {
+    DefaultPrettyPrinter pp = new DefaultPrettyPrinter()
+        .withObjectIndenter(new DefaultIndenter("  ", "\n"))
+        .withArrayIndenter(new DefaultIndenter("  ", "\n"));
+    JsonGenerator g = FACTORY.createGenerator(out);
+    g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+    g.setPrettyPrinter(pp);
+    g.writeStartObject();
+    g.writeStringField("schema", SCHEMA);
+    writeRun(g, results.metadata(), includeWallClock);
+    g.writeObjectFieldStart("metrics");
+    for (Metric m : results.metrics()) {
+      g.writeObjectFieldStart(m.name());
+      g.writeNumberField("value", m.value());
+      g.writeStringField("unit", m.unit());
+      g.writeEndObject();
+    }
+    g.writeEndObject();
+    g.writeArrayFieldStart("tables");
+    for (ResultTable t : results.tables()) {
+      writeTable(g, t);
+    }
+    g.writeEndArray();
+    g.writeEndObject();
+    g.flush();
+    out.write('\n');
+    out.flush();
+  }
+
+  /**
+   * Results as a JSON string.
+   *
+   * @param results the results
+   * @param includeWallClock whether to write the wall-clock fields
+   * @return the JSON text
+   */
+  public static String toJson(Results results, boolean includeWallClock) {
+    StringWriter w = new StringWriter();
+    try {
+      write(results, w, includeWallClock);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return w.toString();
+  }
+
+  private static void writeRun(JsonGenerator g, RunMetadata m, boolean includeWallClock) throws IOException {
+    g.writeObjectFieldStart("run");
+    g.writeStringField("tool", m.tool());
+    g.writeStringField("command", m.command());
+    g.writeStringField("system", m.system());
+    g.writeStringField("routing", m.routing());
+    if (m.seed() == null) {
+      g.writeNullField("seed");
+    } else {
+      g.writeNumberField("seed", m.seed());
+    }
+    g.writeObjectFieldStart("parameters");
+    for (Map.Entry<String, String> e : m.parameters().entrySet()) {
+      g.writeStringField(e.getKey(), e.getValue());
+    }
+    g.writeEndObject();
+    if (m.sweep() == null) {
+      g.writeNullField("sweep");
+    } else {
+      g.writeObjectFieldStart("sweep");
+      g.writeNumberField("index", m.sweep().index());
+      g.writeNumberField("points", m.sweep().points());
+      g.writeStringField("spec", m.sweep().spec());
+      g.writeEndObject();
+    }
+    g.writeNumberField("simulatedTimePs", m.simulatedTimePs());
+    g.writeNumberField("events", m.events());
+    if (includeWallClock && m.wallClock() != null) {
+      WallClock w = m.wallClock();
+      g.writeObjectFieldStart("wallClock");
+      g.writeStringField("startedAt", w.startedAt().toString());
+      g.writeStringField("finishedAt", w.finishedAt().toString());
+      g.writeNumberField("wallSeconds", w.wallSeconds());
+      if (m.eventsPerSecond().isPresent()) {
+        g.writeNumberField("eventsPerSecond", m.eventsPerSecond().getAsDouble());
+      } else {
+        g.writeNullField("eventsPerSecond");
+      }
+      g.writeEndObject();
+    }
+    g.writeEndObject();
+  }
+
+  private static void writeTable(JsonGenerator g, ResultTable t) throws IOException {
+    g.writeStartObject();
+    g.writeStringField("name", t.name());
+    g.writeArrayFieldStart("columns");
+    for (Column c : t.columns()) {
+      g.writeStartObject();
+      g.writeStringField("name", c.name());
+      g.writeStringField("unit", c.unit());
+      g.writeStringField("type", c.type().id());
+      g.writeEndObject();
+    }
+    g.writeEndArray();
+    g.writeArrayFieldStart("rows");
+    StringWriter rowText = new StringWriter();
+    for (List<Object> row : t.rows()) {
+      rowText.getBuffer().setLength(0);
+      try (JsonGenerator r = FACTORY.createGenerator(rowText)) {
+        r.writeStartArray();
+        for (Object v : row) {
+          if (v == null) {
+            r.writeNull();
+          } else if (v instanceof Long l) {
+            r.writeNumber(l);
+          } else if (v instanceof Double d) {
+            r.writeNumber(d);
+          } else {
+            r.writeString((String) v);
+          }
+        }
+        r.writeEndArray();
+      }
+      g.writeRawValue(rowText.toString());
+    }
+    g.writeEndArray();
+    g.writeEndObject();
+  }
+
+  /**
+   * Reads results from a file.
+   *
+   * @param file a results file
+   * @return the results
+   * @throws IOException when the file cannot be read or is not JSON
+   * @throws IllegalArgumentException naming the file and the field when the JSON does not follow the schema
+   */
+  public static Results read(Path file) throws IOException {
+    try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      return read(r);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Reads results from JSON text. Unknown fields are errors, except the derived wall-clock fields
+   * ({@code wallSeconds}, {@code eventsPerSecond}), which are recomputed.
+   *
+   * @param in JSON text
+   * @return the results
+   * @throws IOException when the text is not JSON
+   * @throws IllegalArgumentException naming the field when the JSON does not follow the schema
+   */
+  public static Results read(Reader in) throws IOException {
+    JsonNode root = MAPPER.readTree(in);
+    if (root == null || !root.isObject()) {
+      throw new IllegalArgumentException("results must be a JSON object");
+    }
+    String schema = text(root, "schema", "$", false);
+    if (!SCHEMA.equals(schema)) {
+      throw new IllegalArgumentException("$.schema must be \"" + SCHEMA + "\" but was \"" + schema + "\"");
+    }
+    only(root, "$", "schema", "run", "metrics", "tables");
+    RunMetadata metadata = readRun(field(root, "run", "$", JsonNodeType.OBJECT));
+    Results.Builder b = Results.builder(metadata);
+    JsonNode metrics = field(root, "metrics", "$", JsonNodeType.OBJECT);
+    for (Map.Entry<String, JsonNode> e : metrics.properties()) {
+      String path = "$.metrics." + e.getKey();
+      JsonNode m = e.getValue();
+      if (!m.isObject()) {
+        throw new IllegalArgumentException(path + " must be an object");
+      }
+      only(m, path, "value", "unit");
+      b.metric(e.getKey(), field(m, "value", path, JsonNodeType.NUMBER).doubleValue(), text(m, "unit", path, false));
+    }
+    JsonNode tables = field(root, "tables", "$", JsonNodeType.ARRAY);
+    for (int i = 0; i < tables.size(); i++) {
+      b.table(readTable(tables.get(i), "$.tables[" + i + "]"));
+    }
+    return b.build();
+  }
+
+  private static RunMetadata readRun(JsonNode run) {
+    String p = "$.run";
+    only(run, p, "tool", "command", "system", "routing", "seed", "parameters", "sweep", "simulatedTimePs",
+        "events", "wallClock");
+    RunMetadata.Builder b = RunMetadata.builder(text(run, "tool", p, false), text(run, "command", p, false))
+        .system(text(run, "system", p, true))
+        .routing(text(run, "routing", p, true));
+    JsonNode seed = run.get("seed");
+    if (seed == null) {
+      throw new IllegalArgumentException(p + ".seed is missing");
+    }
+    if (!seed.isNull()) {
+      b.seed(integral(seed, p + ".seed"));
+    }
+    JsonNode params = field(run, "parameters", p, JsonNodeType.OBJECT);
+    Map<String, String> values = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonNode> e : params.properties()) {
+      if (!e.getValue().isTextual()) {
+        throw new IllegalArgumentException(p + ".parameters." + e.getKey() + " must be a string");
+      }
+      values.put(e.getKey(), e.getValue().textValue());
+    }
+    b.parameters(values);
+    JsonNode sweep = run.get("sweep");
+    if (sweep == null) {
+      throw new IllegalArgumentException(p + ".sweep is missing");
+    }
+    if (!sweep.isNull()) {
+      String sp = p + ".sweep";
+      only(sweep, sp, "index", "points", "spec");
+      b.sweep(new SweepCoordinates(
+          Math.toIntExact(integral(field(sweep, "index", sp, JsonNodeType.NUMBER), sp + ".index")),
+          Math.toIntExact(integral(field(sweep, "points", sp, JsonNodeType.NUMBER), sp + ".points")),
+          text(sweep, "spec", sp, false)));
+    }
+    b.simulatedTimePs(integral(field(run, "simulatedTimePs", p, JsonNodeType.NUMBER), p + ".simulatedTimePs"));
+    b.events(integral(field(run, "events", p, JsonNodeType.NUMBER), p + ".events"));
+    JsonNode wall = run.get("wallClock");
+    if (wall != null && !wall.isNull()) {
+      String wp = p + ".wallClock";
+      only(wall, wp, "startedAt", "finishedAt", "wallSeconds", "eventsPerSecond");
+      b.wallClock(new WallClock(instant(wall, "startedAt", wp), instant(wall, "finishedAt", wp)));
+    }
+    return b.build();
+  }
+
+  private static ResultTable readTable(JsonNode t, String p) {
+    if (!t.isObject()) {
+      throw new IllegalArgumentException(p + " must be an object");
+    }
+    only(t, p, "name", "columns", "rows");
+    ResultTable.Builder b = ResultTable.builder(text(t, "name", p, false));
+    JsonNode cols = field(t, "columns", p, JsonNodeType.ARRAY);
+    List<Column> columns = new ArrayList<>();
+    for (int i = 0; i < cols.size(); i++) {
+      String cp = p + ".columns[" + i + "]";
+      JsonNode c = cols.get(i);
+      if (!c.isObject()) {
+        throw new IllegalArgumentException(cp + " must be an object");
+      }
+      only(c, cp, "name", "unit", "type");
+      Column col = new Column(text(c, "name", cp, false), text(c, "unit", cp, false),
+          ColumnType.of(text(c, "type", cp, false)));
+      columns.add(col);
+      b.column(col);
+    }
+    JsonNode rows = field(t, "rows", p, JsonNodeType.ARRAY);
+    for (int r = 0; r < rows.size(); r++) {
+      String rp = p + ".rows[" + r + "]";
+      JsonNode row = rows.get(r);
+      if (!row.isArray() || row.size() != columns.size()) {
+        throw new IllegalArgumentException(rp + " must be an array of " + columns.size() + " cells");
+      }
+      Object[] cells = new Object[columns.size()];
+      for (int c = 0; c < cells.length; c++) {
+        JsonNode v = row.get(c);
+        String vp = rp + "[" + c + "]";
+        if (v.isNull()) {
+          continue;
+        }
+        switch (columns.get(c).type()) {
+          case INTEGER -> cells[c] = integral(v, vp);
+          case NUMBER -> {
+            if (!v.isNumber()) {
+              throw new IllegalArgumentException(vp + " must be a number but was " + v);
+            }
+            cells[c] = v.doubleValue();
+          }
+          default -> {
+            if (!v.isTextual()) {
+              throw new IllegalArgumentException(vp + " must be a string but was " + v);
+            }
+            cells[c] = v.textValue();
+          }
+        }
+      }
+      b.row(cells);
+    }
+    return b.build();
+  }
+
+  private static void only(JsonNode node, String path, String... allowed) {
+    for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+      String name = it.next();
+      boolean ok = false;
+      for (String a : allowed) {
+        ok |= a.equals(name);
+      }
+      if (!ok) {
+        throw new IllegalArgumentException(path + " has unknown field \"" + name + "\"; allowed are "
+            + String.join(", ", allowed));
+      }
+    }
+  }
+
+  private static JsonNode field(JsonNode node, String name, String path, JsonNodeType type) {
+    JsonNode v = node.get(name);
+    if (v == null || v.getNodeType() != type) {
+      throw new IllegalArgumentException(path + "." + name + " must be a " + type.name().toLowerCase(java.util.Locale.ROOT)
+          + " but was " + (v == null ? "missing" : v.toString()));
+    }
+    return v;
+  }
+
+  private static String text(JsonNode node, String name, String path, boolean nullable) {
+    JsonNode v = node.get(name);
+    if (v == null) {
+      throw new IllegalArgumentException(path + "." + name + " is missing");
+    }
+    if (nullable && v.isNull()) {
+      return null;
+    }
+    if (!v.isTextual()) {
+      throw new IllegalArgumentException(path + "." + name + " must be a string" + (nullable ? " or null" : "")
+          + " but was " + v);
+    }
+    return v.textValue();
+  }
+
+  private static long integral(JsonNode v, String path) {
+    if (!v.isIntegralNumber() || !v.canConvertToLong()) {
+      throw new IllegalArgumentException(path + " must be a whole number in the range of a long but was " + v);
+    }
+    return v.longValue();
+  }
+
+  private static Instant instant(JsonNode node, String name, String path) {
+    String s = text(node, name, path, false);
+    try {
+      return Instant.parse(s);
+    } catch (DateTimeParseException e) {
+      throw new IllegalArgumentException(path + "." + name + " must be an ISO-8601 instant but was \"" + s + "\"", e);
+    }
+  }
+}

@@ -1,0 +1,261 @@
+package io.github.ariesmodel.cli.sweep;
+
+import io.github.ariesmodel.cli.report.Column;
+import io.github.ariesmodel.cli.report.Metric;
+import io.github.ariesmodel.cli.report.ResultTable;
+import io.github.ariesmodel.cli.report.Results;
+import io.github.ariesmodel.cli.report.ResultsJson;
+import io.github.ariesmodel.cli.report.RunMetadata;
+import io.github.ariesmodel.cli.report.SweepCoordinates;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * Merges the point files of a sweep, from any number of shards and directories, into one {@link Results} with one
+ * table, {@value #TABLE}: one row per point in index order; columns {@code point}, then the sweep's parameters, then
+ * the chosen metrics (with their units).
+ *
+ * <p>Parameter columns are typed from their values: {@code integer} when every value is a whole number, {@code number}
+ * when every value is a number, {@code string} otherwise. The merged metadata keeps the tool of the points, the
+ * system, routing and seed when all points agree (else null), sums simulated time and events, records the sweep's
+ * specification as parameter {@code spec}, and has no wall clock, so the merged file depends only on the points'
+ * contents, not on how they were sharded or when they ran.
+ *
+ * <p>Errors ({@link IllegalArgumentException}, naming files and points): no point files; a file that is not a sweep
+ * point; points from different sweeps; the same point twice; missing points (listed); a chosen metric absent from a
+ * point; a metric whose unit differs between points.
+ */
+public final class SweepMerge {
+
+  /** Name of the merged table. */
+  public static final String TABLE = "sweep";
+
+  private SweepMerge() {}
+
+  /**
+   * Finds point files: a directory contributes its {@code point-*.json} files (not recursively), a file contributes
+   * itself.
+   *
+   * @param inputs directories and files
+   * @return the files, directories' files sorted by name
+   * @throws IOException when a directory cannot be listed
+   * @throws IllegalArgumentException when an input does not exist
+   */
+  public static List<Path> pointFiles(List<Path> inputs) throws IOException {
+    List<Path> files = new ArrayList<>();
+    for (Path in : inputs) {
+      if (Files.isDirectory(in)) {
+        List<Path> found = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(in, "point-*.json")) {
+          ds.forEach(found::add);
+        }
+        found.sort(null);
+        files.addAll(found);
+      } else if (Files.isRegularFile(in)) {
+        files.add(in);
+      } else {
+        throw new IllegalArgumentException("merge input " + in + " is neither a directory nor a file");
+      }
+    }
+    return files;
+  }
+
+  /**
+   * Reads and merges point files.
+   *
+   * @param inputs directories (their {@code point-*.json}) and files
+   * @param metricNames metrics to put in the table, in order; empty for every metric of the lowest-index point
+   * @param command the command recorded in the merged metadata
+   * @return the merged results
+   * @throws IOException when a file cannot be read
+   * @throws IllegalArgumentException on the errors listed in the class comment
+   */
+  public static Results mergeFiles(List<Path> inputs, List<String> metricNames, String command)
+      throws IOException {
+    List<Path> files = pointFiles(inputs);
+    if (files.isEmpty()) {
+      throw new IllegalArgumentException("found no point-*.json files in " + inputs);
+    }
+    TreeMap<Integer, Results> byIndex = new TreeMap<>();
+    TreeMap<Integer, Path> from = new TreeMap<>();
+    for (Path f : files) {
+      Results r = ResultsJson.read(f);
+      SweepCoordinates c = r.metadata().sweep();
+      if (c == null) {
+        throw new IllegalArgumentException(f + " is not a sweep point (its run.sweep is null)");
+      }
+      Path earlier = from.putIfAbsent(c.index(), f);
+      if (earlier != null) {
+        throw new IllegalArgumentException("point " + c.index() + " appears twice: in " + earlier + " and " + f);
+      }
+      byIndex.put(c.index(), r);
+    }
+    return merge(new ArrayList<>(byIndex.values()), metricNames, command, from);
+  }
+
+  /**
+   * Merges point results already in memory.
+   *
+   * @param points results of sweep points, in any order
+   * @param metricNames metrics to put in the table, in order; empty for every metric of the lowest-index point
+   * @param command the command recorded in the merged metadata
+   * @return the merged results
+   * @throws IllegalArgumentException on the errors listed in the class comment
+   */
+  public static Results merge(List<Results> points, List<String> metricNames, String command) {
+    return merge(points, metricNames, command, null);
+  }
+
+  private static Results merge(List<Results> points, List<String> metricNames, String command,
+      Map<Integer, Path> files) {
+    Objects.requireNonNull(metricNames, "metricNames");
+    if (points.isEmpty()) {
+      throw new IllegalArgumentException("there are no sweep points to merge");
+    }
+    TreeMap<Integer, Results> byIndex = new TreeMap<>();
+    for (Results r : points) {
+      SweepCoordinates c = r.metadata().sweep();
+      if (c == null) {
+        throw new IllegalArgumentException("results of command \"" + r.metadata().command()
+            + "\" are not a sweep point (no sweep coordinates)");
+      }
+      if (byIndex.put(c.index(), r) != null) {
+        throw new IllegalArgumentException("point " + c.index() + " appears twice");
+      }
+    }
+    Results first = byIndex.firstEntry().getValue();
+    SweepCoordinates c0 = first.metadata().sweep();
+    for (Results r : byIndex.values()) {
+      SweepCoordinates c = r.metadata().sweep();
+      if (!c.spec().equals(c0.spec()) || c.points() != c0.points()) {
+        throw new IllegalArgumentException("points come from different sweeps: point " + c0.index() + where(files,
+            c0.index()) + " is from \"" + c0.spec() + "\" (" + c0.points() + " points) but point " + c.index()
+            + where(files, c.index()) + " is from \"" + c.spec() + "\" (" + c.points() + " points)");
+      }
+    }
+    if (byIndex.size() != c0.points()) {
+      List<Integer> missing = new ArrayList<>();
+      int count = 0;
+      for (int i = 0; i < c0.points(); i++) {
+        if (!byIndex.containsKey(i)) {
+          count++;
+          if (missing.size() < 20) {
+            missing.add(i);
+          }
+        }
+      }
+      throw new IllegalArgumentException("sweep \"" + c0.spec() + "\" has " + c0.points() + " points but "
+          + count + " are missing: " + missing + (count > missing.size() ? " ..." : ""));
+    }
+    SweepSpec spec = SweepSpec.parse(c0.spec());
+    List<String> metrics = new ArrayList<>(metricNames);
+    if (metrics.isEmpty()) {
+      for (Metric m : first.metrics()) {
+        metrics.add(m.name());
+      }
+    }
+    ResultTable.Builder t = ResultTable.builder(TABLE).integer("point", "");
+    List<SweepSpec.Parameter> params = spec.parameters();
+    for (SweepSpec.Parameter p : params) {
+      t.column(parameterColumn(p));
+    }
+    String[] units = new String[metrics.size()];
+    for (int k = 0; k < metrics.size(); k++) {
+      String name = metrics.get(k);
+      units[k] = first.metric(name).orElseThrow(() -> missingMetric(name, c0.index(), files, first)).unit();
+      t.number(name, units[k]);
+    }
+    String system = first.metadata().system();
+    String routing = first.metadata().routing();
+    Long seed = first.metadata().seed();
+    long simPs = 0;
+    long events = 0;
+    for (Results r : byIndex.values()) {
+      RunMetadata m = r.metadata();
+      int idx = m.sweep().index();
+      List<Object> row = new ArrayList<>();
+      row.add((long) idx);
+      for (SweepSpec.Parameter p : params) {
+        String v = m.parameters().get(p.name());
+        if (v == null) {
+          throw new IllegalArgumentException("point " + idx + where(files, idx) + " lacks parameter " + p.name());
+        }
+        row.add(typed(v, columnTypeOf(p)));
+      }
+      for (int k = 0; k < metrics.size(); k++) {
+        String name = metrics.get(k);
+        Metric metric = r.metric(name).orElseThrow(() -> missingMetric(name, idx, files, r));
+        if (!metric.unit().equals(units[k])) {
+          throw new IllegalArgumentException("metric " + name + " has unit \"" + units[k] + "\" at point "
+              + c0.index() + " but \"" + metric.unit() + "\" at point " + idx + where(files, idx));
+        }
+        row.add(metric.value());
+      }
+      t.row(row);
+      system = Objects.equals(system, m.system()) ? system : null;
+      routing = Objects.equals(routing, m.routing()) ? routing : null;
+      seed = Objects.equals(seed, m.seed()) ? seed : null;
+      simPs = Math.addExact(simPs, m.simulatedTimePs());
+      events = Math.addExact(events, m.events());
+    }
+    RunMetadata merged = RunMetadata.builder(first.metadata().tool(), command)
+        .system(system).routing(routing).seed(seed)
+        .parameter("spec", c0.spec())
+        .simulatedTimePs(simPs).events(events)
+        .build();
+    return Results.builder(merged).table(t.build()).build();
+  }
+
+  private static IllegalArgumentException missingMetric(String name, int idx, Map<Integer, Path> files, Results r) {
+    List<String> have = new ArrayList<>();
+    for (Metric m : r.metrics()) {
+      have.add(m.name());
+    }
+    return new IllegalArgumentException("point " + idx + where(files, idx) + " has no metric " + name
+        + "; its metrics are " + have);
+  }
+
+  private static String where(Map<Integer, Path> files, int idx) {
+    return files == null || !files.containsKey(idx) ? "" : " (" + files.get(idx) + ")";
+  }
+
+  private static int columnTypeOf(SweepSpec.Parameter p) {
+    boolean integers = true;
+    boolean numbers = true;
+    for (String v : p.values()) {
+      integers &= v.matches("[+-]?\\d{1,18}");
+      numbers &= isFiniteNumber(v);
+    }
+    return integers ? 0 : numbers ? 1 : 2;
+  }
+
+  private static Column parameterColumn(SweepSpec.Parameter p) {
+    return switch (columnTypeOf(p)) {
+      case 0 -> Column.integer(p.name(), "");
+      case 1 -> Column.number(p.name(), "");
+      default -> Column.string(p.name());
+    };
+  }
+
+  private static Object typed(String v, int type) {
+    return switch (type) {
+      case 0 -> Long.parseLong(v);
+      case 1 -> Double.parseDouble(v);
+      default -> v;
+    };
+  }
+
+  private static boolean isFiniteNumber(String v) {
+    if (!v.matches("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?")) {
+      return false;
+    }
+    return Double.isFinite(Double.parseDouble(v));
+  }
+}

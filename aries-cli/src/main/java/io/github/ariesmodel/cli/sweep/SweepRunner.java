@@ -1,0 +1,135 @@
+package io.github.ariesmodel.cli.sweep;
+
+import io.github.ariesmodel.cli.report.Results;
+import io.github.ariesmodel.cli.report.ResultsJson;
+import io.github.ariesmodel.cli.report.RunMetadata;
+import io.github.ariesmodel.cli.report.SweepCoordinates;
+import io.github.ariesmodel.cli.report.WallClock;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * Runs a job at every point of one shard of a sweep and writes each point's results to {@code
+ * <out>/point-<index>.json}. Each point is an independent run: the job gets the point's parameters (including the seed,
+ * when the sweep has a {@code seed} parameter) and must be deterministic in them, so a point gives the same file
+ * whichever shard, machine or order runs it.
+ *
+ * <p>Before writing, the runner records the point in the results' metadata: the point's parameters come first in
+ * {@link RunMetadata#parameters()} (overriding the job's values for the same names), followed by the job's other
+ * parameters, and {@link RunMetadata#sweep()} is set to the point's
+ * {@link SweepCoordinates}, which {@link SweepMerge} uses to find duplicate and missing points.
+ */
+public final class SweepRunner {
+
+  /** Listens to a sweep's progress, e.g. to print a line per point. */
+  @FunctionalInterface
+  public interface Listener {
+    /**
+     * Called after a point's file was written.
+     *
+     * @param point the point
+     * @param done points of this shard done so far, including this one
+     * @param total points in this shard
+     * @param file the file written
+     */
+    void pointDone(SweepPoint point, int done, int total, Path file);
+  }
+
+  private final Function<Map<String, String>, Results> job;
+  private final Clock clock;
+
+  /**
+   * A runner of one job, timing points with the system clock.
+   *
+   * @param job maps a point's parameters to its results; must be deterministic in the parameters
+   */
+  public SweepRunner(Function<Map<String, String>, Results> job) {
+    this(job, Clock.systemUTC());
+  }
+
+  /**
+   * A runner of one job.
+   *
+   * @param job maps a point's parameters to its results; must be deterministic in the parameters
+   * @param clock wall clock used to time points whose results carry no {@link WallClock} of their own
+   */
+  public SweepRunner(Function<Map<String, String>, Results> job, Clock clock) {
+    this.job = Objects.requireNonNull(job, "job");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /**
+   * The file name of a point's results.
+   *
+   * @param index point index
+   * @return {@code point-<index>.json}
+   */
+  public static String fileName(int index) {
+    return "point-" + index + ".json";
+  }
+
+  /**
+   * Runs one point.
+   *
+   * @param spec the sweep
+   * @param point one of its points
+   * @return the job's results with the point recorded in the metadata, and a wall clock when the job set none
+   * @throws IllegalStateException when the job returns null
+   */
+  public Results runPoint(SweepSpec spec, SweepPoint point) {
+    Instant start = clock.instant();
+    Results r = job.apply(point.parameters());
+    Instant end = clock.instant();
+    if (r == null) {
+      throw new IllegalStateException("the sweep job returned no results for point " + point.index() + " "
+          + point.parameters());
+    }
+    Map<String, String> params = new LinkedHashMap<>(point.parameters());
+    r.metadata().parameters().forEach(params::putIfAbsent);
+    RunMetadata m = r.metadata().toBuilder()
+        .clearParameters()
+        .parameters(params)
+        .sweep(new SweepCoordinates(point.index(), spec.size(), spec.toString()))
+        .wallClock(r.metadata().wallClock() != null ? r.metadata().wallClock()
+            : new WallClock(start, end.isBefore(start) ? start : end))
+        .build();
+    return r.withMetadata(m);
+  }
+
+  /**
+   * Runs the points of one shard, in index order, writing each file as soon as its point is done.
+   *
+   * @param spec the sweep
+   * @param shard which points to run
+   * @param outDir directory for the point files (created when missing)
+   * @param includeWallClock whether the files include the wall-clock fields (leave out for byte-identical reruns)
+   * @param listener told after each point, or null
+   * @return the files written, in index order
+   * @throws IOException when a file cannot be written
+   */
+  public List<Path> run(SweepSpec spec, Shard shard, Path outDir, boolean includeWallClock, Listener listener)
+      throws IOException {
+    List<SweepPoint> points = spec.points(shard);
+    // An empty shard still leaves its directory, so that merging every shard's directory works.
+    Files.createDirectories(outDir);
+    List<Path> written = new ArrayList<>();
+    for (SweepPoint p : points) {
+      Path file = outDir.resolve(fileName(p.index()));
+      ResultsJson.write(runPoint(spec, p), file, includeWallClock);
+      written.add(file);
+      if (listener != null) {
+        listener.pointDone(p, written.size(), points.size(), file);
+      }
+    }
+    return written;
+  }
+}

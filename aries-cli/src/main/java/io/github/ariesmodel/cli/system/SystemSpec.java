@@ -1,0 +1,126 @@
+package io.github.ariesmodel.cli.system;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import io.github.ariesmodel.core.PageSize;
+import io.github.ariesmodel.core.Texts;
+import java.util.Locale;
+import io.github.ariesmodel.iommu.IommuConfig;
+import io.github.ariesmodel.nic.NicConfig;
+import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.FabricKind;
+import io.github.ariesmodel.system.TranslatorKind;
+import io.github.ariesmodel.system.trace.PacketTrace;
+
+/**
+ * How a workload builds its systems: the system (a preset or a topology spec), the routing, the seed and the
+ * adapters. A workload may build several systems from one spec (e.g. one per distance), each the same way.
+ *
+ * @param system a preset name ({@code ./aries systems}) or topology spec ({@code aries:groups=2})
+ * @param routing a routing name, or {@code by-delivery-mode}
+ * @param seed the seed
+ * @param fabric routers or ideal
+ * @param translator IOMMU or flat
+ * @param iommu the IOMMU configuration of every node
+ * @param nic the NIC configuration of every node
+ * @param trace where every built system records its packets' journeys, or null for none
+ */
+public record SystemSpec(
+    String system, String routing, long seed, FabricKind fabric, TranslatorKind translator, IommuConfig iommu,
+    NicConfig nic, PacketTrace trace) {
+
+  /** Validates the fields. */
+  public SystemSpec {
+    checkArgument(system != null && !system.isBlank(), "system must not be blank");
+    checkArgument(routing != null && !routing.isBlank(), "routing must not be blank");
+    checkArgument(fabric != null, "fabric must not be null");
+    checkArgument(translator != null, "translator must not be null");
+    checkArgument(iommu != null, "iommu must not be null");
+    checkArgument(nic != null, "nic must not be null");
+  }
+
+  /**
+   * The default spec for a system.
+   *
+   * @param system a preset or topology spec
+   * @param seed the seed
+   * @return routing by delivery mode, routers, IOMMU with its defaults
+   */
+  public static SystemSpec of(String system, long seed) {
+    return new SystemSpec(system, AriesSystem.Builder.BY_DELIVERY_MODE, seed, FabricKind.ROUTERS,
+        TranslatorKind.IOMMU, IommuConfig.defaults(), NicConfig.defaults(), null);
+  }
+
+  /** @param r routing name @return a copy with it */
+  public SystemSpec withRouting(String r) {
+    return new SystemSpec(system, r, seed, fabric, translator, iommu, nic, trace);
+  }
+
+  /** @param s seed @return a copy with it */
+  public SystemSpec withSeed(long s) {
+    return new SystemSpec(system, routing, s, fabric, translator, iommu, nic, trace);
+  }
+
+  /** @param f fabric kind @return a copy with it */
+  public SystemSpec withFabric(FabricKind f) {
+    return new SystemSpec(system, routing, seed, f, translator, iommu, nic, trace);
+  }
+
+  /** @param c IOMMU configuration @return a copy with it */
+  public SystemSpec withIommu(IommuConfig c) {
+    return new SystemSpec(system, routing, seed, fabric, translator, c, nic, trace);
+  }
+
+  /** @param c NIC configuration @return a copy with it */
+  public SystemSpec withNic(NicConfig c) {
+    return new SystemSpec(system, routing, seed, fabric, translator, iommu, c, trace);
+  }
+
+  /** @param t a packet trace for every system built, or null @return a copy with it */
+  public SystemSpec withTrace(PacketTrace t) {
+    return new SystemSpec(system, routing, seed, fabric, translator, iommu, nic, t);
+  }
+
+  /**
+   * @return a new system built to this spec
+   * @throws IllegalArgumentException when the settings conflict (a routing other than by-delivery-mode with the
+   *     ideal fabric, for example)
+   */
+  public AriesSystem build() {
+    AriesSystem.Builder b = AriesSystem.builder().system(system).routing(routing).seed(seed).fabric(fabric)
+        .translator(translator).nic(nic).trace(trace);
+    if (translator == TranslatorKind.IOMMU) {
+      b.iommu(iommu); // the flat translator has none (the builder refuses one)
+    }
+    return b.build();
+  }
+
+  /** @return the page size workloads register with unless told otherwise */
+  public static PageSize defaultPageSize() {
+    return PageSize.SIZE_4K;
+  }
+
+  /**
+   * @param f {@code routers} or {@code ideal}
+   * @return the fabric kind
+   */
+  public static FabricKind parseFabric(String f) {
+    return switch (f.toLowerCase(Locale.ROOT)) {
+      case "routers" -> FabricKind.ROUTERS;
+      case "ideal" -> FabricKind.IDEAL;
+      default -> throw new IllegalArgumentException("fabric must be routers or ideal but was \"" + Texts.abbreviate(f) + "\"");
+    };
+  }
+
+  /**
+   * @param t {@code iommu} or {@code flat}
+   * @return the translator kind
+   */
+  public static TranslatorKind parseTranslator(String t) {
+    return switch (t.toLowerCase(Locale.ROOT)) {
+      case "iommu" -> TranslatorKind.IOMMU;
+      case "flat" -> TranslatorKind.FLAT;
+      default -> throw new IllegalArgumentException("translator must be iommu or flat but was \"" + Texts.abbreviate(t) + "\"");
+    };
+  }
+}

@@ -1,0 +1,73 @@
+package io.github.ariesmodel.cli.workload;
+
+import io.github.ariesmodel.cli.report.Figures;
+import io.github.ariesmodel.cli.system.SystemSpec;
+import io.github.ariesmodel.core.PageSize;
+import io.github.ariesmodel.core.SimTime;
+import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.cli.report.ResultTable;
+import io.github.ariesmodel.system.shmem.ShmemJob;
+import io.github.ariesmodel.system.shmem.Symmetric;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * All-to-all personalized exchange: every PE puts {@code bytes} into every other PE's receive buffer (PE i starts
+ * with PE i + 1 to spread the load), then quiet and barrier. Reports the exchange time and the aggregate bandwidth
+ * (bytes moved over the whole exchange time).
+ */
+final class AllToAllWorkload implements Workload {
+
+  /** The workload's name. */
+  public static final String NAME = "alltoall";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String description() {
+    return "all-to-all personalized exchange: time and aggregate bandwidth";
+  }
+
+  @Override
+  public Map<String, String> parameters() {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("pes", "32: processing elements, spread over the system");
+    m.put("bytes", "4K: bytes each PE sends to each other PE");
+    return m;
+  }
+
+  @Override
+  public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
+    params.checkAllUsed(parameters().keySet());
+    AriesSystem sys = spec.build();
+    int pes = params.integer("pes", 32, 2, Math.min(4096, sys.nodeCount()));
+    long bytes = params.longValue("bytes", 4096, 1, 1L << 26);
+    ShmemJob job = ShmemJob.builder(sys).nodes(Distances.spread(sys.topology(), pes)).pageSize(PageSize.SIZE_2M)
+        .build();
+    Symmetric send = job.allocate(bytes);
+    Symmetric recv = job.allocate(bytes * pes);
+    job.run(pe -> {
+      int n = pe.nPes();
+      for (int k = 1; k < n; k++) {
+        int to = (pe.myPe() + k) % n;
+        pe.putmem(recv, bytes * pe.myPe(), send, 0, bytes, to);
+      }
+      pe.barrierAll();
+    });
+    double seconds = SimTime.toSeconds(job.lastRunPs());
+    double aggregate = (double) pes * (pes - 1) * bytes / seconds / 1e9;
+    WorkloadReport report = new WorkloadReport();
+    report.table(ResultTable.builder("alltoall")
+        .integer("pes", "").integer("bytes", "B").number("time", "us").number("aggregateBandwidth", "GB/s")
+        .number("perPeBandwidth", "GB/s")
+        .row(pes, bytes, Figures.round(SimTime.toUs(job.lastRunPs()), 3), Figures.round(aggregate, 3),
+            Figures.round(aggregate / pes, 3))
+        .build());
+    report.metric("alltoall.aggregateBandwidth", Figures.round(aggregate, 3), "GB/s");
+    report.cost(sys.loop().now(), sys.loop().eventsExecuted());
+    return report;
+  }
+}

@@ -1,0 +1,239 @@
+package io.github.ariesmodel.cli.workload;
+
+import io.github.ariesmodel.core.ByteCount;
+import io.github.ariesmodel.core.Texts;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A workload's parameters ({@code name=value} strings from the command line, a sweep point or code), read with
+ * typed getters that check ranges. Every read records the name, so {@link #checkAllUsed(Set)} can reject unknown
+ * names with a message that lists the known ones.
+ */
+public final class Params {
+
+  private final Map<String, String> values;
+
+  private Params(Map<String, String> values) {
+    this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+  }
+
+  /** @param values name → value @return the parameters */
+  public static Params of(Map<String, String> values) {
+    if (values == null) {
+      throw new IllegalArgumentException("values must not be null");
+    }
+    return new Params(values);
+  }
+
+  /**
+   * Parses {@code name=value} pairs.
+   *
+   * @param pairs e.g. {@code ["sizes=8,64", "iterations=5"]}
+   * @return the parameters
+   * @throws IllegalArgumentException quoting a pair that has no '='
+   */
+  public static Params parse(List<String> pairs) {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (String p : pairs) {
+      int eq = p.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("parameter must look like name=value but was \"" + p + "\"");
+      }
+      m.put(p.substring(0, eq).trim(), p.substring(eq + 1).trim());
+    }
+    return new Params(m);
+  }
+
+  /** @return no parameters */
+  public static Params none() {
+    return new Params(Map.of());
+  }
+
+  /** @return the raw values */
+  public Map<String, String> asMap() {
+    return values;
+  }
+
+  /**
+   * Rejects names that the workload does not know.
+   *
+   * @param known the names the workload reads
+   * @throws IllegalArgumentException naming the first unknown parameter and listing the known ones
+   */
+  public void checkAllUsed(Set<String> known) {
+    for (String name : values.keySet()) {
+      if (!known.contains(name)) {
+        throw new IllegalArgumentException("unknown parameter \"" + name + "\"; known parameters: "
+            + String.join(", ", new TreeSet<>(known)));
+      }
+    }
+  }
+
+  /**
+   * An integer parameter.
+   *
+   * @param name the name
+   * @param defaultValue used when absent
+   * @param min smallest allowed
+   * @param max largest allowed
+   * @return the value
+   */
+  public int integer(String name, int defaultValue, int min, int max) {
+    return (int) longValue(name, defaultValue, min, max);
+  }
+
+  /**
+   * A long parameter; accepts the binary suffixes of {@link ByteCount} ({@code 64K} = 65536).
+   *
+   * @param name the name
+   * @param defaultValue used when absent
+   * @param min smallest allowed
+   * @param max largest allowed
+   * @return the value
+   */
+  public long longValue(String name, long defaultValue, long min, long max) {
+    String v = values.get(name);
+    long x = v == null ? defaultValue : parseLong(name, v, min, max);
+    if (x < min || x > max) {
+      throw new IllegalArgumentException(name + " must be in [" + min + ", " + max + "] but was " + x);
+    }
+    return x;
+  }
+
+  /**
+   * A floating-point parameter.
+   *
+   * @param name the name
+   * @param defaultValue used when absent
+   * @param min smallest allowed
+   * @param max largest allowed
+   * @return the value
+   */
+  public double number(String name, double defaultValue, double min, double max) {
+    String v = values.get(name);
+    double x;
+    try {
+      x = v == null ? defaultValue : Double.parseDouble(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + " must be a number but was \"" + v + "\"", e);
+    }
+    if (!(x >= min && x <= max)) {
+      throw new IllegalArgumentException(name + " must be in [" + min + ", " + max + "] but was " + x);
+    }
+    return x;
+  }
+
+  /**
+   * A comma-separated list of longs (binary suffixes allowed).
+   *
+   * @param name the name
+   * @param defaultValue used when absent, e.g. {@code "8,64,1K"}
+   * @param min smallest allowed element
+   * @param max largest allowed element
+   * @return the values, in the given order
+   */
+  public long[] longList(String name, String defaultValue, long min, long max) {
+    String v = values.getOrDefault(name, defaultValue);
+    String[] parts = v.split(",");
+    long[] out = new long[parts.length];
+    for (int i = 0; i < parts.length; i++) {
+      out[i] = parseLong(name, parts[i].trim(), min, max);
+      if (out[i] < min || out[i] > max) {
+        throw new IllegalArgumentException(
+            name + " elements must be in [" + min + ", " + max + "] but one was " + out[i]);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A comma-separated list of doubles.
+   *
+   * @param name the name
+   * @param defaultValue used when absent
+   * @param min smallest allowed element
+   * @param max largest allowed element
+   * @return the values
+   */
+  public double[] numberList(String name, String defaultValue, double min, double max) {
+    String[] parts = values.getOrDefault(name, defaultValue).split(",");
+    double[] out = new double[parts.length];
+    for (int i = 0; i < parts.length; i++) {
+      try {
+        out[i] = Double.parseDouble(parts[i].trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(name + " must be a list of numbers but had \"" + parts[i] + "\"", e);
+      }
+      if (!(out[i] >= min && out[i] <= max)) {
+        throw new IllegalArgumentException(
+            name + " elements must be in [" + min + ", " + max + "] but one was " + out[i]);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A string parameter restricted to a set of choices.
+   *
+   * @param name the name
+   * @param defaultValue used when absent
+   * @param choices the allowed values
+   * @return the value
+   */
+  public String choice(String name, String defaultValue, List<String> choices) {
+    String v = values.getOrDefault(name, defaultValue);
+    if (!choices.contains(v)) {
+      throw new IllegalArgumentException(name + " must be one of " + String.join(", ", choices) + " but was \"" + v
+          + "\"");
+    }
+    return v;
+  }
+
+  /**
+   * A comma-separated list of strings, each from a set of choices.
+   *
+   * @param name the name
+   * @param defaultValue used when absent
+   * @param choices the allowed values
+   * @return the values
+   */
+  public List<String> choices(String name, String defaultValue, List<String> choices) {
+    List<String> out = new ArrayList<>();
+    for (String v : values.getOrDefault(name, defaultValue).split(",")) {
+      String t = v.trim();
+      if (!choices.contains(t)) {
+        throw new IllegalArgumentException(name + " elements must be among " + String.join(", ", choices)
+            + " but one was \"" + t + "\"");
+      }
+      out.add(t);
+    }
+    return out;
+  }
+
+  /** @param name the name @param defaultValue used when absent @return the raw string */
+  public String string(String name, String defaultValue) {
+    return values.getOrDefault(name, defaultValue);
+  }
+
+  /**
+   * An integer with an optional binary suffix, read by {@link ByteCount}; a leading minus sign only where the
+   * parameter's range admits negatives.
+   */
+  private static long parseLong(String name, String text, long min, long max) {
+    String t = text.trim();
+    if (t.startsWith("-")) {
+      if (min >= 0) {
+        throw new IllegalArgumentException(
+            name + " must be in [" + min + ", " + max + "] but was " + Texts.abbreviate(t));
+      }
+      return -ByteCount.parse(name, t.substring(1));
+    }
+    return ByteCount.parse(name, t);
+  }
+}

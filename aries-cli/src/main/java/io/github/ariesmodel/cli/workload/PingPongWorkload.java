@@ -1,0 +1,89 @@
+package io.github.ariesmodel.cli.workload;
+
+import io.github.ariesmodel.cli.report.Figures;
+import io.github.ariesmodel.cli.system.SystemSpec;
+import io.github.ariesmodel.cli.report.PlotSpec;
+import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.cli.report.ResultTable;
+import io.github.ariesmodel.system.shmem.ShmemJob;
+import io.github.ariesmodel.system.shmem.Symmetric;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Ping-pong latency by message size and by distance. Two PEs take turns: one puts {@code size} bytes to the other,
+ * which waits for the put's remote event (the arrival notification uGNI gives [S5]) and puts the same size back.
+ * One-way latency is half the mean round trip, after one warm-up exchange. Each distance runs on a fresh system
+ * built from the spec, so distances do not disturb each other.
+ */
+final class PingPongWorkload implements Workload {
+
+  /** The workload's name. */
+  public static final String NAME = "pingpong";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String description() {
+    return "ping-pong latency by message size and distance (same router, rank-1, rank-2, rank-3)";
+  }
+
+  @Override
+  public Map<String, String> parameters() {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("sizes", "8,64,512,4K,32K,256K,1M: message sizes in bytes (K/M suffixes)");
+    m.put("distances", "all: comma-separated distance names, or all");
+    m.put("iterations", "10: round trips per size (fewer for sizes above 8K, at least 2)");
+    return m;
+  }
+
+  @Override
+  public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
+    params.checkAllUsed(parameters().keySet());
+    long[] sizes = params.longList("sizes", "8,64,512,4K,32K,256K,1M", 1, 1L << 30);
+    int iterations = params.integer("iterations", 10, 1, 100_000);
+    AriesSystem probe = spec.build();
+    Map<String, int[]> pairs = Distances.pairs(probe.topology());
+    List<String> wanted = params.string("distances", "all").equals("all")
+        ? new ArrayList<>(pairs.keySet())
+        : params.choices("distances", "all", new ArrayList<>(pairs.keySet()));
+    ResultTable.Builder table = ResultTable.builder("pingpong")
+        .string("distance").integer("bytes", "B").number("latency", "ns").number("bandwidth", "GB/s");
+    WorkloadReport report = new WorkloadReport();
+    long maxSize = 0;
+    for (long s : sizes) {
+      maxSize = Math.max(maxSize, s);
+    }
+    boolean first = true;
+    int done = 0;
+    for (String distance : wanted) {
+      AriesSystem sys = first ? probe : spec.build();
+      first = false;
+      int[] pair = pairs.get(distance);
+      ShmemJob job = ShmemJob.builder(sys).nodes(pair).pageSize(SystemSpec.defaultPageSize()).build();
+      Symmetric buf = job.allocate(maxSize);
+      double[] latencyNs = Measurements.pingPongOneWayNs(job, buf, sizes, iterations);
+      for (int si = 0; si < sizes.length; si++) {
+        table.row(distance, sizes[si], Figures.round(latencyNs[si], 3), Figures.round(sizes[si] / latencyNs[si], 3));
+      }
+      report.cost(sys.loop().now(), sys.loop().eventsExecuted());
+      progress.update((double) ++done / wanted.size(), report.simulatedPs(), report.events());
+      report.metric("latency." + distance, Figures.round(latencyNs[0], 3), "ns"); // of the first (smallest) size
+    }
+    ResultTable t = table.build();
+    report.table(t);
+    report.plot(new PlotSpec("pingpong-latency-vs-size.png", "Ping-pong one-way latency by message size",
+        PlotSpec.Kind.LATENCY_VS_SIZE, "pingpong", "bytes", "latency", "distance"));
+    report.plot(new PlotSpec("pingpong-latency-by-distance.png",
+        "Ping-pong one-way latency of the smallest message by distance", PlotSpec.Kind.LATENCY_BY_DISTANCE,
+        "pingpong", "distance", "latency", "bytes"));
+    return report;
+  }
+
+
+}

@@ -1,0 +1,108 @@
+package io.github.ariesmodel.cli.workload;
+
+import io.github.ariesmodel.cli.report.Figures;
+import io.github.ariesmodel.cli.system.SystemSpec;
+import io.github.ariesmodel.cli.report.PlotSpec;
+import io.github.ariesmodel.network.Dragonfly;
+import io.github.ariesmodel.network.traffic.TrafficExperiment;
+import io.github.ariesmodel.network.traffic.TrafficPattern;
+import io.github.ariesmodel.network.traffic.TrafficResult;
+import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.cli.report.ResultTable;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Synthetic traffic load sweeps on the router fabric alone (no NICs): for each routing and offered load, one
+ * {@link TrafficExperiment} point (Bernoulli injection, the network's documented warm-up and measurement window).
+ * Reports latency and accepted load against offered load, and link utilization by rank.
+ */
+final class TrafficWorkload implements Workload {
+
+  /** The workload's name. */
+  public static final String NAME = "traffic";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String description() {
+    return "synthetic traffic: latency and throughput vs offered load per routing";
+  }
+
+  @Override
+  public Map<String, String> parameters() {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("pattern", "uniform: uniform, permutation, adversarial, neighbor, hotspot, all-to-all");
+    m.put("loads", "0.1,0.3,0.5,0.7,0.9: offered loads (fraction of injection bandwidth)");
+    m.put("routings", "minimal,valiant,ugal,adaptive0: routings to compare");
+    m.put("measureNs", "0: measurement window in ns (0 = the network's default)");
+    return m;
+  }
+
+  @Override
+  public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
+    params.checkAllUsed(parameters().keySet());
+    TrafficPattern pattern = TrafficPattern.parse(params.string("pattern", "uniform"));
+    double[] loads = params.numberList("loads", "0.1,0.3,0.5,0.7,0.9", 0.0001, 2.0);
+    List<String> routings = List.of(params.string("routings", "minimal,valiant,ugal,adaptive0").split(","));
+    long measureNs = params.longValue("measureNs", 0, 0, 1_000_000_000L);
+    Dragonfly topology = AriesSystem.builder().system(spec.system()).build().topology();
+    ResultTable.Builder table = ResultTable.builder("traffic")
+        .string("routing").number("offeredLoad", "").number("acceptedLoad", "").number("latencyMean", "ns")
+        .number("latencyP99", "ns").number("minimalFraction", "").number("meanHops", "");
+    ResultTable.Builder links = ResultTable.builder("linkUtilization")
+        .string("routing").number("offeredLoad", "").string("rank").number("utilization", "");
+    WorkloadReport report = new WorkloadReport();
+    int points = routings.size() * loads.length;
+    int done = 0;
+    for (String r : routings) {
+      double saturation = 0;
+      for (double load : loads) {
+        TrafficExperiment.Builder b = TrafficExperiment.on(topology).routing(r.trim()).pattern(pattern).load(load)
+            .seed(spec.seed());
+        if (measureNs > 0) {
+          b.measurePs(measureNs * 1000);
+        }
+        TrafficResult res = b.run();
+        table.row(r.trim(), load, Figures.round(res.acceptedLoad(), 4), Figures.round(res.latencyMeanNs(), 4), Figures.round(res.latencyP99Ns(), 4),
+            Figures.round(res.minimalFraction(), 4), Figures.round(res.meanHops(), 4));
+        for (Map.Entry<String, Double> e : new TreeMap<>(res.linkUtilization()).entrySet()) {
+          links.row(r.trim(), load, e.getKey(), Figures.round(e.getValue(), 4));
+        }
+        saturation = Math.max(saturation, res.acceptedLoad());
+        report.cost(res.simulatedPs(), res.events());
+        progress.update((double) ++done / points, report.simulatedPs(), report.events());
+      }
+      report.metric("traffic." + pattern.id() + "." + r.trim() + ".maxAcceptedLoad", Figures.round(saturation, 4), "");
+    }
+    report.table(table.build());
+    ResultTable linkTable = links.build();
+    report.table(linkTable);
+    // Link utilization by rank at the highest offered load, one bar series per routing.
+    ResultTable.Builder atPeak = ResultTable.builder("linkUtilizationAtPeakLoad")
+        .string("routing").string("rank").number("utilization", "");
+    double peak = 0;
+    for (double l : loads) {
+      peak = Math.max(peak, l);
+    }
+    for (java.util.List<Object> row : linkTable.rows()) {
+      if (((Number) row.get(1)).doubleValue() == peak) {
+        atPeak.row(row.get(0), row.get(2), row.get(3));
+      }
+    }
+    report.table(atPeak.build());
+    report.plot(new PlotSpec("traffic-link-utilization.png", "Link utilization by rank at offered load " + peak,
+        PlotSpec.Kind.UTILIZATION_BY_RANK, "linkUtilizationAtPeakLoad", "rank", "utilization", "routing"));
+    report.plot(new PlotSpec("traffic-latency-vs-load.png", "Packet latency vs offered load (" + pattern.id() + ")",
+        PlotSpec.Kind.LATENCY_VS_LOAD, "traffic", "offeredLoad", "latencyMean", "routing"));
+    report.plot(new PlotSpec("traffic-accepted-vs-offered.png", "Accepted vs offered load (" + pattern.id() + ")",
+        PlotSpec.Kind.LATENCY_VS_LOAD, "traffic", "offeredLoad", "acceptedLoad", "routing"));
+    return report;
+  }
+
+}

@@ -1,0 +1,80 @@
+package io.github.ariesmodel.cli.workload;
+
+import io.github.ariesmodel.cli.report.PlotSpec;
+import io.github.ariesmodel.cli.report.Metric;
+import io.github.ariesmodel.cli.report.ResultTable;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a workload run produced: result tables, scalar metrics, the plots it asks for, and the simulation's cost
+ * (simulated time and events, summed over every system it built).
+ */
+public final class WorkloadReport {
+
+  private final List<ResultTable> tables = new ArrayList<>();
+  private final List<Metric> metrics = new ArrayList<>();
+  private final List<PlotSpec> plots = new ArrayList<>();
+  private long simulatedPs;
+  private long events;
+
+  /** @param t a table @return this report */
+  public WorkloadReport table(ResultTable t) {
+    tables.add(t);
+    return this;
+  }
+
+  /** @param name metric name @param value its value @param unit its unit @return this report */
+  public WorkloadReport metric(String name, double value, String unit) {
+    metrics.add(new Metric(name, value, unit));
+    return this;
+  }
+
+  /** @param p a plot @return this report */
+  public WorkloadReport plot(PlotSpec p) {
+    plots.add(p);
+    return this;
+  }
+
+  /** @param ps simulated time to add @param ev events to add @return this report */
+  public WorkloadReport cost(long ps, long ev) {
+    simulatedPs += ps;
+    events += ev;
+    return this;
+  }
+
+  /** @param other another report whose contents are appended @return this report */
+  public WorkloadReport addAll(WorkloadReport other) {
+    tables.addAll(other.tables);
+    metrics.addAll(other.metrics);
+    plots.addAll(other.plots);
+    simulatedPs += other.simulatedPs;
+    events += other.events;
+    return this;
+  }
+
+  /** @return the tables */
+  public List<ResultTable> tables() {
+    return tables;
+  }
+
+  /** @return the metrics */
+  public List<Metric> metrics() {
+    return metrics;
+  }
+
+  /** @return the plots */
+  public List<PlotSpec> plots() {
+    return plots;
+  }
+
+  /** @return simulated time over every system built, ps */
+  public long simulatedPs() {
+    return simulatedPs;
+  }
+
+  /** @return events executed over every system built */
+  public long events() {
+    return events;
+  }
+}

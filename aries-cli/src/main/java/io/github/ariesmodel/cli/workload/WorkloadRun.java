@@ -1,0 +1,102 @@
+package io.github.ariesmodel.cli.workload;
+
+import io.github.ariesmodel.cli.system.SystemSpec;
+import io.github.ariesmodel.cli.report.PlotSpec;
+import io.github.ariesmodel.core.Texts;
+import io.github.ariesmodel.iommu.IommuConfig;
+import io.github.ariesmodel.nic.NicConfig;
+import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.FabricKind;
+import io.github.ariesmodel.system.TranslatorKind;
+import io.github.ariesmodel.cli.report.Metric;
+import io.github.ariesmodel.cli.report.Results;
+import io.github.ariesmodel.cli.report.RunMetadata;
+import io.github.ariesmodel.cli.report.WallClock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One run of a workload turned into the documented {@link Results} (plus the plots it asked for): the one path the
+ * {@code run} command and sweep points share.
+ *
+ * @param results the results
+ * @param plots the plots to draw from them
+ */
+public record WorkloadRun(Results results, List<PlotSpec> plots) {
+
+  /** Parameter names a sweep point or a configuration uses for the system rather than the workload. */
+  public static final List<String> SYSTEM_KEYS = List.of("system", "routing", "seed", "fabric", "translator");
+
+  /**
+   * Runs a workload.
+   *
+   * @param w the workload
+   * @param spec the system spec
+   * @param params its parameters
+   * @param command the command line recorded in the results
+   * @return the run
+   */
+  public static WorkloadRun run(Workload w, SystemSpec spec, Params params, String command) {
+    return run(w, spec, params, command, Progress.NONE);
+  }
+
+  /**
+   * Runs a workload, reporting progress.
+   *
+   * @param w the workload
+   * @param spec the system spec
+   * @param params its parameters
+   * @param command the command line recorded in the results
+   * @param progress where progress goes
+   * @return the run
+   */
+  public static WorkloadRun run(Workload w, SystemSpec spec, Params params, String command, Progress progress) {
+    Instant started = Instant.now();
+    WorkloadReport r = w.run(spec, params, progress);
+    Instant finished = Instant.now();
+    RunMetadata.Builder m = RunMetadata.builder(RunMetadata.currentTool(), command)
+        .system(spec.system()).routing(spec.routing()).seed(spec.seed()).parameters(params.asMap())
+        .simulatedTimePs(r.simulatedPs()).events(r.events()).wallClock(new WallClock(started, finished));
+    Results.Builder b = Results.builder(m.build());
+    for (Metric metric : r.metrics()) {
+      b.metric(metric);
+    }
+    r.tables().forEach(b::table);
+    return new WorkloadRun(b.build(), List.copyOf(r.plots()));
+  }
+
+  /**
+   * Runs a workload at one sweep point: the keys in {@link #SYSTEM_KEYS} build the system (defaults: system
+   * {@code default}, routing by delivery mode, seed 1, routers, IOMMU), the rest are the workload's parameters.
+   *
+   * @param w the workload
+   * @param point the point's parameters
+   * @return the results
+   */
+  public static Results sweepPoint(Workload w, Map<String, String> point) {
+    Map<String, String> rest = new LinkedHashMap<>(point);
+    String system = rest.remove("system");
+    String routing = rest.remove("routing");
+    String seed = rest.remove("seed");
+    String fabric = rest.remove("fabric");
+    String translator = rest.remove("translator");
+    SystemSpec spec = new SystemSpec(system == null ? "default" : system,
+        routing == null ? AriesSystem.Builder.BY_DELIVERY_MODE : routing,
+        seed == null ? 1 : parseSeed(seed), SystemSpec.parseFabric(fabric == null ? "routers" : fabric),
+        SystemSpec.parseTranslator(translator == null ? "iommu" : translator), IommuConfig.defaults(),
+          NicConfig.defaults(), null);
+    return run(w, spec, Params.of(rest), "sweep --job " + w.name()).results();
+  }
+
+  private static long parseSeed(String text) {
+    try {
+      return Long.parseLong(text.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("seed must be an integer but was " + Texts.abbreviate(text), e);
+    }
+  }
+
+}

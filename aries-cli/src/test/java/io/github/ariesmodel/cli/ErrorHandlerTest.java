@@ -1,0 +1,102 @@
+package io.github.ariesmodel.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The CLI's one error path: one line per failure, the right exit status, a stack trace only with --debug. */
+class ErrorHandlerTest {
+
+  @TempDir Path tmp;
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int aries(String... args) {
+    return AriesCli.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+  }
+
+  private String onlyLine() {
+    String e = err.toString();
+    assertThat(e.lines().count()).as(e).isEqualTo(1);
+    assertThat(e).doesNotContain("\tat ", "Exception in");
+    return e.strip();
+  }
+
+  @Test
+  void aBadOptionValueIsOneLineNamingTheOption() {
+    assertThat(aries("run", "--seed", "x")).isEqualTo(2);
+    assertThat(onlyLine()).startsWith("aries run: ").contains("'x'").endsWith("(--seed)");
+  }
+
+  @Test
+  void aMissingConfigFileIsBadInput() {
+    assertThat(aries("run", "--config", tmp.resolve("nope.yaml").toString())).isEqualTo(2);
+    assertThat(onlyLine()).startsWith("aries run: no such file: ").endsWith("(--config)");
+  }
+
+  @Test
+  void aTruncatedConfigFileIsBadInputWithItsLine() throws IOException {
+    Path f = tmp.resolve("cut.json");
+    Files.writeString(f, "{\n  \"system\": \"default\",\n  \"params\": {\"sizes\": ");
+    assertThat(aries("run", "--config", f.toString())).isEqualTo(2);
+    assertThat(onlyLine()).startsWith("aries run: cannot parse the configuration: ").contains("line 3")
+        .doesNotContain("[Source");
+  }
+
+  @Test
+  void anOutThatIsAFileIsRefusedBeforeTheRun() throws IOException {
+    Path f = Files.writeString(tmp.resolve("taken"), "x");
+    assertThat(aries("run", "pingpong", "-p", "sizes=8", "--out", f.toString())).isEqualTo(2);
+    assertThat(onlyLine()).isEqualTo("aries run: not a directory: " + f + " (--out)");
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
+  void aMergeOutThatIsADirectoryIsRefused() {
+    assertThat(aries("merge", "--out", tmp.toString(), tmp.toString())).isEqualTo(2);
+    assertThat(onlyLine()).isEqualTo("aries merge: is a directory, not a file: " + tmp + " (--out)");
+  }
+
+  @Test
+  void conflictingSystemSettingsAreBadInput() {
+    assertThat(aries("run", "pingpong", "--fabric", "ideal", "--routing", "ugal", "--out", tmp.toString()))
+        .isEqualTo(2);
+    assertThat(onlyLine()).contains("routing(\"ugal\") cannot be combined with fabric(IDEAL)");
+  }
+
+  @Test
+  void longEchoedTextIsCut() {
+    String huge = "z".repeat(5000);
+    assertThat(aries("run", "pingpong", "--system", huge, "--out", tmp.toString())).isEqualTo(2);
+    assertThat(onlyLine().length()).isLessThan(500);
+  }
+
+  @Test
+  void debugAddsTheStackTrace() {
+    assertThat(aries("--debug", "systems", "--describe", "nosuch")).isEqualTo(2);
+    String e = err.toString();
+    assertThat(e.lines().findFirst().orElseThrow()).startsWith("aries systems: ").endsWith("(arguments)");
+    assertThat(e).contains("IllegalArgumentException", "\tat ");
+  }
+
+  @Test
+  void withoutDebugTheSameFailureIsOneLine() {
+    assertThat(aries("systems", "--describe", "nosuch")).isEqualTo(2);
+    assertThat(onlyLine()).startsWith("aries systems: ");
+  }
+
+  @Test
+  void aFailedRunExitsWithOne() {
+    picocli.CommandLine root = new picocli.CommandLine(new AriesCli());
+    root.setErr(new PrintWriter(err, true));
+    picocli.CommandLine run = root.getSubcommands().get("run");
+    assertThat(ErrorHandler.handle(new IllegalStateException("loop broken"), run, false)).isEqualTo(1);
+    assertThat(onlyLine()).isEqualTo("aries run: IllegalStateException: loop broken (the simulation)");
+  }
+}

@@ -1,0 +1,106 @@
+package io.github.ariesmodel.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code aries iommu} run through {@link AriesCli#execute}. */
+class IommuCommandTest {
+
+  @TempDir Path dir;
+
+  private record Run(int code, String out, String err) {
+    JsonNode json() throws IOException {
+      return new ObjectMapper().readTree(out);
+    }
+  }
+
+  private static Run run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = AriesCli.execute(args, new PrintWriter(out), new PrintWriter(err));
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  @Test
+  void serialTraceCountsAndLatencyFollowTheCache() throws IOException {
+    Path trace = dir.resolve("t.trace");
+    Files.writeString(trace, "# offsets into the region\n0\n8 R\n4096\n\n0x2000 W\n0 a\n");
+    Run r = run("iommu", "--region", "1M", "--serial", "--json", trace.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonNode j = r.json();
+    assertThat(j.get("translations").asLong()).isEqualTo(5);
+    // The first access fetches the directory line, then the leaf line (500 ns each by default); the rest hit.
+    assertThat(j.get("misses").asLong()).isEqualTo(1);
+    assertThat(j.get("hits").asLong()).isEqualTo(4);
+    assertThat(j.get("mergedMisses").asLong()).isZero();
+    assertThat(j.get("evictions").asLong()).isZero();
+    assertThat(j.get("stalls").asLong()).isZero();
+    assertThat(j.get("twoLevelWalks").asLong()).isEqualTo(5);
+    assertThat(j.get("meanLatencyNs").asDouble()).isEqualTo((1005.0 + 4 * 5.0) / 5);
+  }
+
+  @Test
+  void scanInsideTheReachMissesOnlyOnceAndOutsideItAlwaysMisses() throws IOException {
+    // 2M pages: one 64-byte line maps 8 pages = 16 MB; 128 lines reach 2 GB.
+    JsonNode inside = run("iommu", "--page-size", "2M", "--region", "2G", "--serial", "--json",
+        "--synthetic", "scan:2G:2M:3072").json();
+    assertThat(inside.get("misses").asLong()).isEqualTo(128);
+    assertThat(inside.get("hits").asLong()).isEqualTo(3072 - 128);
+    assertThat(inside.get("evictions").asLong()).isZero();
+    JsonNode outside = run("iommu", "--page-size", "2M", "--region", "4G", "--serial", "--json",
+        "--synthetic", "scan:2064M:16M:1032").json();
+    // 129 lines cycled through 32 LRU sets of 4 ways over 8 passes: one set holds 5 lines and misses on each of
+    // them in every pass after the first (the first pass already evicts once there).
+    assertThat(outside.get("misses").asLong()).isEqualTo(129 + 7 * 5);
+    assertThat(outside.get("evictions").asLong()).isEqualTo(1 + 7 * 5);
+  }
+
+  @Test
+  void windowedRunMergesMissesAndIsDeterministic() {
+    Run a = run("iommu", "--region", "64M", "--json", "--synthetic", "random:5000", "--seed", "3");
+    Run b = run("iommu", "--region", "64M", "--json", "--synthetic", "random:5000", "--seed", "3");
+    assertThat(a.code()).as(a.err()).isZero();
+    assertThat(a.out()).isEqualTo(b.out());
+    assertThat(a.out()).contains("\"mergedMisses\"").contains("\"stallsByCause\"");
+  }
+
+  @Test
+  void textReportNamesEveryCounter() {
+    Run r = run("iommu", "--region", "1M", "--synthetic", "random:100");
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).contains("translations", "hits", "misses", "mergedMisses", "evictions", "stalls",
+        "meanLatencyNs", "simulatorSpeed");
+  }
+
+  @Test
+  void mistakesExitWithTwoAndSayWhatIsWrong() throws IOException {
+    Path bad = dir.resolve("bad.trace");
+    Files.writeString(bad, "0\n12 X\n");
+    Run r = run("iommu", "--region", "1M", bad.toString());
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("trace line 2: access must be R, W or A but was \"X\"");
+    assertThat(run("iommu", "--sets", "3", "--synthetic", "random:1").err())
+        .contains("sets must be a power of two in [1, 1048576] but was 3");
+    assertThat(run("iommu", "--synthetic", "zigzag:4").err()).contains("--synthetic must be");
+    assertThat(run("iommu", "--region", "1M").err()).contains("exactly one of a TRACE file and --synthetic");
+    assertThat(run("iommu", "--page-size", "3K", "--synthetic", "random:1").code()).isEqualTo(2);
+  }
+
+  @Test
+  void offsetsOutsideTheRegionAreCountedAsFaults() throws IOException {
+    Path trace = dir.resolve("f.trace");
+    Files.writeString(trace, "0\n0x100000\n");
+    JsonNode j = run("iommu", "--region", "1M", "--json", trace.toString()).json();
+    assertThat(j.get("translations").asLong()).isEqualTo(2);
+    assertThat(j.get("faults").asLong()).isEqualTo(1);
+  }
+}

@@ -1,0 +1,73 @@
+package io.github.ariesmodel.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.ariesmodel.cli.report.Results;
+import io.github.ariesmodel.cli.report.ResultsJson;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunCommandTest {
+
+  @TempDir Path tmp;
+
+  private int run(StringWriter out, StringWriter err, String... args) {
+    return AriesCli.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+  }
+
+  @Test
+  void pingpongWritesResultsPlotsAndReport() throws Exception {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    Path dir = tmp.resolve("pp");
+    int rc = run(out, err, "run", "pingpong", "-p", "sizes=8,4K", "-p", "iterations=3", "--out", dir.toString());
+    assertThat(rc).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("latency.same-router", "latency.rank-1");
+    Results r = ResultsJson.read(dir.resolve("results.json"));
+    assertThat(r.table("pingpong")).isPresent();
+    assertThat(r.table("pingpong").get().rows()).hasSize(3 * 2); // 3 distances in one group × 2 sizes
+    double[] lat = r.table("pingpong").get().numbers("latency");
+    assertThat(java.util.Arrays.stream(lat).boxed().toList()).allMatch(v -> v > 0);
+    assertThat(dir.resolve("pingpong.csv")).exists();
+    assertThat(dir.resolve("pingpong-latency-vs-size.png")).exists();
+    assertThat(Files.readString(dir.resolve("report.html"))).contains("<img", "pingpong");
+  }
+
+  @Test
+  void sameSeedGivesByteIdenticalResultsWithoutWallClock() throws Exception {
+    Path a = tmp.resolve("a");
+    Path b = tmp.resolve("b");
+    for (Path d : new Path[] {a, b}) {
+      int rc = run(new StringWriter(), new StringWriter(), "run", "gups", "-p", "pes=8", "-p", "updates=32",
+          "--seed", "5", "--no-wall-clock", "--out", d.toString());
+      assertThat(rc).isZero();
+    }
+    assertThat(Files.readAllBytes(a.resolve("results.json"))).isEqualTo(Files.readAllBytes(b.resolve("results.json")));
+  }
+
+  @Test
+  void unknownWorkloadParameterOrSystemIsAClearError() {
+    StringWriter err = new StringWriter();
+    assertThat(run(new StringWriter(), err, "run", "nosuch")).isEqualTo(2);
+    assertThat(err.toString()).contains("workload must be one of mixed, pingpong");
+    err = new StringWriter();
+    assertThat(run(new StringWriter(), err, "run", "pingpong", "-p", "sizez=8", "--out", tmp.toString()))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("unknown parameter \"sizez\"", "sizes");
+    err = new StringWriter();
+    assertThat(run(new StringWriter(), err, "run", "pingpong", "--system", "aries:groups=300")).isEqualTo(2);
+    assertThat(err.toString()).contains("groups");
+  }
+
+  @Test
+  void listShowsEveryWorkloadWithItsParameters() {
+    StringWriter out = new StringWriter();
+    assertThat(run(out, new StringWriter(), "run", "--list")).isZero();
+    assertThat(out.toString()).contains("mixed", "pingpong", "bandwidth", "gups", "alltoall", "traffic",
+        "iommu-study", "-p sizes=");
+  }
+}

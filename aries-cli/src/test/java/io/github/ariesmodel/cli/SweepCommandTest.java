@@ -1,0 +1,84 @@
+package io.github.ariesmodel.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.ariesmodel.cli.report.ResultTable;
+import io.github.ariesmodel.cli.report.Results;
+import io.github.ariesmodel.cli.report.ResultsJson;
+import io.github.ariesmodel.cli.sweep.SweepMerge;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SweepCommandTest {
+
+  @TempDir Path dir;
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int aries(String... args) {
+    return AriesCli.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+  }
+
+  @Test
+  void shardedSweepThenMergeGivesOneRowPerPoint() throws IOException {
+    for (int i = 0; i < 2; i++) {
+      assertThat(aries("sweep", "--job", "pingpong", "--param", "sizes=8,64,512", "--param", "seed=1..2",
+          "--param", "iterations=1", "--shard", i + "/2", "--out", dir.resolve("s" + i).toString())).isZero();
+    }
+    assertThat(err.toString()).contains("sweep: point 0 {sizes=8, seed=1, iterations=1} done (1/3 of shard 0/2)");
+    Path merged = dir.resolve("merged.json");
+    Path html = dir.resolve("report/index.html");
+    assertThat(aries("merge", "--out", merged.toString(), "--csv", dir.resolve("csv").toString(),
+        "--html", html.toString(), "--plot", "sizes:latency.same-router:seed",
+        dir.resolve("s0").toString(), dir.resolve("s1").toString())).isZero();
+    assertThat(out.toString()).contains("merged 6 points into " + merged);
+    Results r = ResultsJson.read(merged);
+    ResultTable t = r.table(SweepMerge.TABLE).orElseThrow();
+    assertThat(t.rows()).hasSize(6);
+    assertThat(t.columnIndex("latency.same-router")).isPositive();
+    assertThat(dir.resolve("csv/sweep.csv")).exists();
+    assertThat(Files.readString(html)).contains("data:image/png;base64,").contains("latency.same-router vs sizes by seed");
+    assertThat(dir.resolve("report/index-plot-0.png")).exists();
+  }
+
+  @Test
+  void quietAndNoWallClockRerunsAreSilentAndByteIdentical() throws IOException {
+    for (String d : new String[] {"a", "b"}) {
+      assertThat(aries("sweep", "-q", "--no-wall-clock", "--job", "pingpong", "--param", "sizes=8",
+          "--param", "iterations=1", "--out", dir.resolve(d).toString())).isZero();
+    }
+    assertThat(err.toString()).isEmpty();
+    assertThat(Files.readAllBytes(dir.resolve("a/point-0.json"))).isEqualTo(Files.readAllBytes(dir.resolve("b/point-0.json")));
+  }
+
+  @Test
+  void dryRunListsTheShardsPoints() {
+    assertThat(aries("sweep", "--dry-run", "--job", "pingpong", "--param", "sizes=8,64,512",
+        "--param", "seed=1,2", "--shard", "1/4")).isZero();
+    assertThat(out.toString()).contains("6 points, shard 1/4 runs 2").contains("1 {sizes=8, seed=2}")
+        .contains("5 {sizes=512, seed=2}");
+  }
+
+  @Test
+  void listsJobs() {
+    assertThat(aries("sweep", "--list-jobs")).isZero();
+    assertThat(out.toString()).contains("pingpong").contains("traffic").doesNotContain("link-queue");
+  }
+
+  @Test
+  void usageErrorsExitWithTwoAndAMessage() {
+    assertThat(aries("sweep", "--job", "nope", "--param", "a=1")).isEqualTo(2);
+    assertThat(err.toString()).contains("sweep job must be one of [", "pingpong", "traffic", "but was \"nope\"");
+    assertThat(aries("sweep", "--job", "pingpong", "--param", "sizes=8", "--shard", "2/2")).isEqualTo(2);
+    assertThat(err.toString()).contains("shard index must be in [0, 1]");
+    assertThat(aries("sweep", "--job", "pingpong", "--param", "sizes=0", "--out", dir.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("sizes elements must be in [1, ");
+    assertThat(aries("merge", "--out", dir.resolve("m.json").toString(), dir.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("merge: found no point-*.json");
+  }
+}

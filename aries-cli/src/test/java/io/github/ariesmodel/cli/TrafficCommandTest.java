@@ -1,0 +1,63 @@
+package io.github.ariesmodel.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+
+class TrafficCommandTest {
+
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int run(String... args) {
+    return AriesCli.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+  }
+
+  @Test
+  void printsTheRequiredJsonKeys() throws Exception {
+    int code = run("traffic", "--topology", "canonical:p=2,a=4,h=2", "--routing", "ugal", "--pattern",
+        "adversarial", "--load", "0.3", "--seed", "7", "--warmup-us", "0.5", "--measure-us", "1", "--json");
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode j = new ObjectMapper().readTree(out.toString());
+    for (String key : new String[] {"offeredLoad", "acceptedLoad", "minimalFraction", "eventsPerSecond",
+        "packetHopsPerSecond"}) {
+      assertThat(j.has(key)).as(key).isTrue();
+    }
+    assertThat(j.get("latencyNs").get("mean").asDouble()).isPositive();
+    assertThat(j.get("latencyNs").get("p99").asDouble()).isGreaterThanOrEqualTo(j.get("latencyNs").get("mean")
+        .asDouble() * 0.5);
+    assertThat(j.get("offeredLoad").asDouble()).isBetween(0.2, 0.4);
+    assertThat(j.get("minimalFraction").asDouble()).isBetween(0.0, 1.0);
+    assertThat(j.get("nodes").asInt()).isEqualTo(72);
+  }
+
+  @Test
+  void runsAnAriesTopologyAndDrains() throws Exception {
+    int code = run("traffic", "--topology", "aries:groups=2,rows=2,cols=4,h=2", "--routing", "adaptive1",
+        "--load", "0.2", "--warmup-us", "0.2", "--measure-us", "0.5", "--drain", "--json");
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode j = new ObjectMapper().readTree(out.toString());
+    assertThat(j.get("drained").asBoolean()).isTrue();
+    assertThat(j.get("delivered").asLong()).isEqualTo(j.get("generated").asLong());
+    assertThat(j.get("linkUtilization").has("rank-3")).isTrue();
+  }
+
+  @Test
+  void badArgumentsAreReportedWithExitCode2() {
+    assertThat(run("traffic", "--topology", "canonical:p=4,a=8,h=4,g=40")).isEqualTo(2);
+    assertThat(err.toString()).contains("groups must be in [1, 33]").contains("40");
+    assertThat(run("traffic", "--topology", "canonical-small", "--routing", "teleport")).isEqualTo(2);
+    assertThat(err.toString()).contains("teleport");
+  }
+
+  @Test
+  void textOutputNamesTheTopology() {
+    assertThat(run("traffic", "--topology", "canonical-small", "--load", "0.1", "--warmup-us", "0.2",
+        "--measure-us", "0.3")).isZero();
+    assertThat(out.toString()).contains("canonical dragonfly p=2 a=4 h=2 g=9").contains("accepted load");
+  }
+}

@@ -1,0 +1,64 @@
+package io.github.ariesmodel.cli.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.iommu.BuiltInPolicy;
+import io.github.ariesmodel.system.TranslatorKind;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunConfigTest {
+
+  @TempDir Path tmp;
+
+  private RunConfig read(String name, String text) throws Exception {
+    Path f = tmp.resolve(name);
+    Files.writeString(f, text);
+    return RunConfig.read(f);
+  }
+
+  @Test
+  void yamlAndJsonGiveTheSameConfiguration() throws Exception {
+    RunConfig y = read("a.yaml", "system: two-groups\nseed: 9\ntranslator: flat\niommu:\n  ways: 8\n  policy: plru\n"
+        + "nic:\n  requestTags: 128\n  hostLatencyNs: 300\nworkload: gups\nparams:\n  pes: 4\n");
+    RunConfig j = read("a.json", "{\"system\":\"two-groups\",\"seed\":9,\"translator\":\"flat\","
+        + "\"iommu\":{\"ways\":8,\"policy\":\"plru\"},\"nic\":{\"requestTags\":128,\"hostLatencyNs\":300},"
+        + "\"workload\":\"gups\",\"params\":{\"pes\":4}}");
+    for (RunConfig c : new RunConfig[] {y, j}) {
+      assertThat(c.spec().system()).isEqualTo("two-groups");
+      assertThat(c.spec().seed()).isEqualTo(9);
+      assertThat(c.spec().translator()).isEqualTo(TranslatorKind.FLAT);
+      assertThat(c.spec().iommu().ways()).isEqualTo(8);
+      assertThat(c.spec().iommu().policy()).isEqualTo(BuiltInPolicy.PSEUDO_LRU);
+      assertThat(c.spec().nic().requestTags()).isEqualTo(128);
+      assertThat(c.spec().nic().timing().hostLatencyPs()).isEqualTo(300_000);
+      assertThat(c.workload()).isEqualTo("gups");
+      assertThat(c.params().asMap()).containsEntry("pes", "4");
+    }
+  }
+
+  @Test
+  void unknownKeysAreNamedWithTheAllowedOnes() {
+    assertThatThrownBy(() -> read("b.yaml", "sytem: default\n"))
+        .hasMessageContaining("unknown key \"sytem\"").hasMessageContaining("system");
+    assertThatThrownBy(() -> read("c.yaml", "nic:\n  tags: 3\n"))
+        .hasMessageContaining("unknown key \"nic.tags\"").hasMessageContaining("requestTags");
+  }
+
+  @Test
+  void outOfRangeValuesNameTheKeyTheRangeAndTheValue() {
+    assertThatThrownBy(() -> read("d.yaml", "iommu:\n  ways: 0\n"))
+        .hasMessageContaining("iommu.ways must be in [1, 64] but was 0");
+    assertThatThrownBy(() -> read("e.yaml", "nic:\n  bteChannels: 5\n"))
+        .hasMessageContaining("nic.bteChannels must be in [1, 4] but was 5");
+    assertThatThrownBy(() -> read("f.yaml", "seed: abc\n"))
+        .hasMessageContaining("seed must be an integer");
+    assertThatThrownBy(() -> read("g.yaml", "fabric: mesh\n"))
+        .hasMessageContaining("fabric must be routers or ideal but was \"mesh\"");
+    assertThatThrownBy(() -> read("h.toml", "x = 1\n"))
+        .hasMessageContaining("must end in .json, .yaml or .yml");
+  }
+}

@@ -1,0 +1,64 @@
+package io.github.ariesmodel.cli.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class HtmlReportTest {
+
+  @Test
+  void rendersMetadataMetricsAndTables() {
+    String html = HtmlReport.builder(Fixtures.sample(true)).build().toHtml();
+    assertThat(html).startsWith("<!DOCTYPE html>").endsWith("</html>\n");
+    assertThat(html).contains("<h2>latency-by-size</h2>")
+        .contains("<th>size [B]</th><th>latency [ns]</th><th>routing</th>")
+        .contains("<tr><td class=\"n\">8</td><td class=\"n\">812.25</td><td>ugal</td></tr>")
+        .contains("<td>latency.mean</td><td class=\"n\">812.25</td><td>ns</td>")
+        .contains("<th>seed</th><td>42</td>")
+        .contains("<th>events/s</th><td>400,000</td>");
+  }
+
+  @Test
+  void escapesEveryPieceOfText() {
+    Results r = Results.builder(RunMetadata.builder("t", "run <script>alert(1)</script>").build())
+        .metric("a<b", 1, "<u>")
+        .table(ResultTable.builder("x").string("c<d").row("<b>&\"'").build())
+        .build();
+    String html = HtmlReport.builder(r).build().toHtml();
+    assertThat(html).doesNotContain("<script>").doesNotContain("<b>").doesNotContain("a<b").doesNotContain("<u>");
+    assertThat(html).contains("run &lt;script&gt;alert(1)&lt;/script&gt;").contains("<td>&lt;b&gt;&amp;&quot;&#39;</td>")
+        .contains("<th>c&lt;d</th>");
+  }
+
+  @Test
+  void embedsPlotsAsDataUris(@TempDir Path dir) throws IOException {
+    Path png = dir.resolve("p.png");
+    Plots.latencyVsLoad(png, List.of(Series.of("ugal", new double[] {0.1, 0.2}, new double[] {1, 2})), 200, 150);
+    Path out = dir.resolve("report.html");
+    HtmlReport.builder(Fixtures.sample(false)).title("T & <t>").plot("Latency < 2 us", png).build().write(out);
+    String html = Files.readString(out);
+    String b64 = Base64.getEncoder().encodeToString(Files.readAllBytes(png));
+    assertThat(html).contains("src=\"data:image/png;base64," + b64 + "\"")
+        .contains("<figcaption>Latency &lt; 2 us</figcaption>").contains("<title>T &amp; &lt;t&gt;</title>");
+  }
+
+  @Test
+  void cutsLongTablesAndRejectsNonPng() {
+    ResultTable.Builder t = ResultTable.builder("big").integer("i", "");
+    for (int i = 0; i < 10; i++) {
+      t.row(i);
+    }
+    Results r = Results.builder(RunMetadata.builder("t", "c").build()).table(t.build()).build();
+    String html = HtmlReport.builder(r).maxRows(3).build().toHtml();
+    assertThat(html).contains(">2</td>").doesNotContain(">3</td>").contains("7 more rows");
+    assertThatThrownBy(() -> HtmlReport.builder(r).plot("x", new byte[] {1, 2, 3}))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PNG");
+  }
+}

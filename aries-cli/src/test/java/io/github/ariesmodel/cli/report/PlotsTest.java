@@ -1,0 +1,137 @@
+package io.github.ariesmodel.cli.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PlotsTest {
+
+  @TempDir Path dir;
+
+  private static final double[] LOADS = {0.1, 0.3, 0.5, 0.7};
+  private static final List<Series> BY_ROUTING = List.of(
+      Series.of("minimal", LOADS, new double[] {900, 950, 1100, 1800}),
+      Series.of("ugal", LOADS, new double[] {920, 960, 1050, 1300}));
+  private static final List<String> RANKS = List.of("rank-1", "rank-2", "rank-3");
+
+  private static BufferedImage png(Path f) throws IOException {
+    byte[] bytes = Files.readAllBytes(f);
+    assertThat(bytes).startsWith(0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n');
+    BufferedImage img = ImageIO.read(f.toFile());
+    assertThat(img).isNotNull();
+    return img;
+  }
+
+  private static boolean hasSeveralColours(BufferedImage img) {
+    int first = img.getRGB(0, 0);
+    for (int y = 0; y < img.getHeight(); y += 3) {
+      for (int x = 0; x < img.getWidth(); x += 3) {
+        if (img.getRGB(x, y) != first) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  @Test
+  void latencyVsLoadIsAPngOfTheRequestedSize() throws IOException {
+    Path f = dir.resolve("sub/latency.png");
+    Plots.latencyVsLoad(f, BY_ROUTING, 640, 400);
+    BufferedImage img = png(f);
+    assertThat(img.getWidth()).isEqualTo(640);
+    assertThat(img.getHeight()).isEqualTo(400);
+    assertThat(hasSeveralColours(img)).isTrue();
+  }
+
+  @Test
+  void bandwidthVsSizeUsesALog2Axis() throws IOException {
+    double[] sizes = {8, 64, 512, 4096, 32768, 1 << 20};
+    Path f = dir.resolve("bw.png");
+    Plots.bandwidthVsSize(f, List.of(Series.of("put", sizes, new double[] {0.1, 0.8, 3, 7, 9.5, 9.9})), 300, 200);
+    BufferedImage img = png(f);
+    assertThat(img.getWidth()).isEqualTo(300);
+    assertThat(img.getHeight()).isEqualTo(200);
+  }
+
+  @Test
+  void barPlotsHaveTheRequestedSize() throws IOException {
+    Plots.latencyByDistance(dir.resolve("d.png"), List.of(CategorySeries.of("8 B",
+        List.of("same router", "rank-1", "rank-2", "rank-3"), new double[] {800, 900, 1000, 1200})), 500, 300);
+    Plots.linkUtilizationByRank(dir.resolve("u.png"), List.of(
+        CategorySeries.of("mean", RANKS, new double[] {0.2, 0.3, 0.5}),
+        CategorySeries.of("max", RANKS, new double[] {0.6, 0.7, 1.0})), 320, 240);
+    assertThat(png(dir.resolve("d.png")).getWidth()).isEqualTo(500);
+    assertThat(png(dir.resolve("u.png")).getHeight()).isEqualTo(240);
+  }
+
+  @Test
+  void emptyInputIsAClearError() {
+    Path f = dir.resolve("x.png");
+    assertThatThrownBy(() -> Plots.latencyVsLoad(f, List.of(), 400, 300))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one series");
+    assertThatThrownBy(() -> Plots.latencyVsLoad(f, List.of(Series.of("ugal", new double[0], new double[0])), 400,
+        300)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("\"ugal\"")
+        .hasMessageContaining("at least one point");
+    assertThat(f).doesNotExist();
+  }
+
+  @Test
+  void nonPositiveValueOnALogAxisIsAClearError() {
+    Path f = dir.resolve("x.png");
+    assertThatThrownBy(() -> Plots.bandwidthVsSize(f,
+        List.of(Series.of("put", new double[] {0, 8}, new double[] {1, 2})), 400, 300))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("\"put\" point 0").hasMessageContaining("> 0").hasMessageContaining("LOG2")
+        .hasMessageContaining("was 0.0");
+    assertThat(f).doesNotExist();
+  }
+
+  @Test
+  void otherBadInputIsAClearError() {
+    Path f = dir.resolve("x.png");
+    assertThatThrownBy(() -> Plots.latencyVsLoad(f, BY_ROUTING, 10, 300)).hasMessageContaining("width")
+        .hasMessageContaining("was 10");
+    assertThatThrownBy(() -> Plots.latencyVsLoad(f,
+        List.of(Series.of("a", new double[] {1}, new double[] {Double.NaN})), 400, 300)).hasMessageContaining("finite");
+    assertThatThrownBy(() -> Plots.latencyVsLoad(f, List.of(BY_ROUTING.get(0), BY_ROUTING.get(0)), 400, 300))
+        .hasMessageContaining("\"minimal\" appears twice");
+    assertThatThrownBy(() -> Series.of("a", new double[] {1, 2}, new double[] {1}))
+        .hasMessageContaining("as many y values");
+    assertThatThrownBy(() -> Plots.linkUtilizationByRank(f,
+        List.of(CategorySeries.of("max", RANKS, new double[] {0.5, 1.5, 0.1})), 400, 300))
+        .hasMessageContaining("rank-2").hasMessageContaining("[0, 1]").hasMessageContaining("1.5");
+    assertThatThrownBy(() -> Plots.bars(f, "t", "c", "v", List.of(
+        CategorySeries.of("a", RANKS, new double[3]), CategorySeries.of("b", List.of("x"), new double[1])), 400, 300))
+        .hasMessageContaining("categories");
+  }
+
+  @Test
+  void seriesFromATableGroupByAColumnAndSkipEmptyCells() {
+    ResultTable t = ResultTable.builder("s").number("load", "").string("routing").number("latency", "ns")
+        .row(0.1, "minimal", 900).row(0.1, "ugal", 920).row(0.5, "minimal", null).row(0.5, "ugal", 1050).build();
+    List<Series> s = Series.fromTable(t, "load", "latency", "routing");
+    assertThat(s).containsExactly(
+        Series.of("minimal", new double[] {0.1}, new double[] {900}),
+        Series.of("ugal", new double[] {0.1, 0.5}, new double[] {920, 1050}));
+    assertThat(Series.fromTable(t, "load", "latency", null)).singleElement()
+        .satisfies(one -> assertThat(one.name()).isEqualTo("latency"));
+  }
+
+  @Test
+  void binaryPrefixTickLabels() {
+    Plots.BinaryPrefixFormat f = new Plots.BinaryPrefixFormat();
+    assertThat(f.format(8.0)).isEqualTo("8");
+    assertThat(f.format(1024.0)).isEqualTo("1Ki");
+    assertThat(f.format(1536.0)).isEqualTo("1.5Ki");
+    assertThat(f.format((double) (1 << 20))).isEqualTo("1Mi");
+  }
+}

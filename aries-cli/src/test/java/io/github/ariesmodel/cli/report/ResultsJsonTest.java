@@ -1,0 +1,90 @@
+package io.github.ariesmodel.cli.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ResultsJsonTest {
+
+  @Test
+  void roundTripPreservesEverythingIncludingWallClockAndNulls() throws IOException {
+    Results r = Fixtures.sample(true);
+    Results back = ResultsJson.read(new StringReader(ResultsJson.toJson(r, true)));
+    assertThat(back).isEqualTo(r);
+    assertThat(back.metadata().wallSeconds()).hasValue(2.5);
+    assertThat(back.metadata().eventsPerSecond()).hasValue(400_000.0);
+    assertThat(back.table("latency-by-size").orElseThrow().rows().get(2)).containsExactly(1048576L, null, null);
+  }
+
+  @Test
+  void roundTripThroughAFile(@TempDir Path dir) throws IOException {
+    Results r = Fixtures.sample(true);
+    Path f = dir.resolve("a/b/results.json");
+    ResultsJson.write(r, f, true);
+    assertThat(ResultsJson.read(f)).isEqualTo(r);
+  }
+
+  @Test
+  void leavingOutTheWallClockGivesTheResultsWithoutIt() throws IOException {
+    Results r = Fixtures.sample(true);
+    String json = ResultsJson.toJson(r, false);
+    assertThat(json).doesNotContain("wallClock").doesNotContain("startedAt");
+    assertThat(ResultsJson.read(new StringReader(json))).isEqualTo(r.withoutWallClock());
+  }
+
+  @Test
+  void equalResultsWithDifferentWallClocksWriteIdenticalBytesWithoutWallClock() {
+    String a = ResultsJson.toJson(Fixtures.sample(true), false);
+    String b = ResultsJson.toJson(Fixtures.sample(false), false);
+    assertThat(a).isEqualTo(b);
+    assertThat(ResultsJson.toJson(Fixtures.sample(true), true)).isNotEqualTo(a);
+  }
+
+  @Test
+  void outputHasAFixedKeyOrderAndUnixLineEnds() {
+    String json = ResultsJson.toJson(Fixtures.sample(true), true);
+    assertThat(json).startsWith("{\n  \"schema\" : \"" + ResultsJson.SCHEMA + "\",\n  \"run\" : {\n");
+    assertThat(json).doesNotContain("\r").endsWith("}\n");
+    int[] positions = {json.indexOf("\"tool\""), json.indexOf("\"command\""), json.indexOf("\"system\""),
+        json.indexOf("\"routing\""), json.indexOf("\"seed\""), json.indexOf("\"parameters\""),
+        json.indexOf("\"sweep\""), json.indexOf("\"simulatedTimePs\""), json.indexOf("\"events\""),
+        json.indexOf("\"wallClock\""), json.indexOf("\"metrics\""), json.indexOf("\"tables\"")};
+    assertThat(positions).isSorted().doesNotContain(-1);
+  }
+
+  @Test
+  void rejectsAnotherSchema() {
+    String json = ResultsJson.toJson(Fixtures.sample(false), false).replace(ResultsJson.SCHEMA, "other/9");
+    assertThatThrownBy(() -> ResultsJson.read(new StringReader(json)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("$.schema").hasMessageContaining("other/9");
+  }
+
+  @Test
+  void rejectsUnknownFieldsNamingThePath() {
+    String json = ResultsJson.toJson(Fixtures.sample(false), false).replace("\"events\" :", "\"evnets\" : 1, \"events\" :");
+    assertThatThrownBy(() -> ResultsJson.read(new StringReader(json)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("$.run").hasMessageContaining("evnets");
+  }
+
+  @Test
+  void rejectsACellOfTheWrongType() {
+    String json = ResultsJson.toJson(Fixtures.sample(false), false).replace("[8,812.25,", "[\"8\",812.25,");
+    assertThatThrownBy(() -> ResultsJson.read(new StringReader(json)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("$.tables[0].rows[0][0]");
+  }
+
+  @Test
+  void readingAFileNamesTheFileInErrors(@TempDir Path dir) throws IOException {
+    Path f = dir.resolve("bad.json");
+    Files.writeString(f, "{\"schema\":\"" + ResultsJson.SCHEMA + "\"}");
+    assertThatThrownBy(() -> ResultsJson.read(f))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith(f.toString())
+        .hasMessageContaining("$.run");
+  }
+}

@@ -1,0 +1,133 @@
+package io.github.ariesmodel.cli.sweep;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.cli.report.ColumnType;
+import io.github.ariesmodel.cli.report.ResultTable;
+import io.github.ariesmodel.cli.report.Results;
+import io.github.ariesmodel.cli.report.ResultsJson;
+import io.github.ariesmodel.cli.report.RunMetadata;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SweepMergeTest {
+
+  @TempDir Path dir;
+
+  /** A cheap deterministic job: metrics are arithmetic on the parameters. */
+  static final Function<Map<String, String>, Results> JOB = p -> {
+    double load = Double.parseDouble(p.get("load"));
+    long seed = Long.parseLong(p.get("seed"));
+    return Results.builder(RunMetadata.builder("test-tool", "job").system("default").routing(p.get("routing"))
+            .seed(seed).simulatedTimePs(1000).events(10 + seed).build())
+        .metric("latency", 100 + 1000 * load + seed, "ns")
+        .metric("throughput", load * (p.get("routing").equals("ugal") ? 0.9 : 0.8), "")
+        .build();
+  };
+
+  private final SweepSpec spec = SweepSpec.parse("load=0.1,0.5,0.9;routing=minimal,ugal;seed=1,2");
+
+  @Test
+  void mergingShardsEqualsRunningUnsharded() throws IOException {
+    new SweepRunner(JOB).run(spec, Shard.ALL, dir.resolve("all"), false, null);
+    Results whole = SweepMerge.mergeFiles(List.of(dir.resolve("all")), List.of(), "merge");
+    for (int n : new int[] {2, 5, 12, 13}) {
+      List<Path> shards = new ArrayList<>();
+      for (int i = n - 1; i >= 0; i--) {
+        Path d = dir.resolve("n" + n + "/shard-" + i);
+        new SweepRunner(JOB).run(spec, new Shard(i, n), d, true, null);
+        shards.add(d);
+      }
+      Results merged = SweepMerge.mergeFiles(shards, List.of(), "merge");
+      assertThat(merged).isEqualTo(whole);
+      assertThat(ResultsJson.toJson(merged, true)).isEqualTo(ResultsJson.toJson(whole, true));
+    }
+  }
+
+  @Test
+  void mergedTableHasOneTypedRowPerPointInIndexOrder() throws IOException {
+    new SweepRunner(JOB).run(spec, Shard.ALL, dir, false, null);
+    Results merged = SweepMerge.mergeFiles(List.of(dir), List.of("throughput"), "merge");
+    ResultTable t = merged.table(SweepMerge.TABLE).orElseThrow();
+    assertThat(t.columns()).extracting(c -> c.name() + ":" + c.type())
+        .containsExactly("point:INTEGER", "load:NUMBER", "routing:STRING", "seed:INTEGER", "throughput:NUMBER");
+    assertThat(t.rows()).hasSize(12);
+    assertThat(t.rows().get(3)).containsExactly(3L, 0.1, "ugal", 2L, 0.1 * 0.9);
+    assertThat(merged.metadata().seed()).isNull();
+    assertThat(merged.metadata().routing()).isNull();
+    assertThat(merged.metadata().system()).isEqualTo("default");
+    assertThat(merged.metadata().events()).isEqualTo(6 * 11 + 6 * 12);
+    assertThat(merged.metadata().parameters()).containsEntry("spec", spec.toString());
+    assertThat(t.columns().get(0).type()).isEqualTo(ColumnType.INTEGER);
+  }
+
+  @Test
+  void pointFilesRecordTheirCoordinatesAndParameters() throws IOException {
+    List<Path> files = new SweepRunner(JOB).run(spec, new Shard(1, 4), dir, true, null);
+    assertThat(files).extracting(f -> f.getFileName().toString())
+        .containsExactly("point-1.json", "point-5.json", "point-9.json");
+    Results p5 = ResultsJson.read(dir.resolve("point-5.json"));
+    assertThat(p5.metadata().sweep().index()).isEqualTo(5);
+    assertThat(p5.metadata().sweep().points()).isEqualTo(12);
+    assertThat(p5.metadata().parameters()).containsEntry("load", "0.5").containsEntry("routing", "minimal")
+        .containsEntry("seed", "2");
+    assertThat(p5.metadata().wallClock()).isNotNull();
+  }
+
+  @Test
+  void rejectsMissingPointsListingThem() throws IOException {
+    new SweepRunner(JOB).run(spec, new Shard(0, 3), dir.resolve("a"), false, null);
+    new SweepRunner(JOB).run(spec, new Shard(2, 3), dir.resolve("c"), false, null);
+    assertThatThrownBy(() -> SweepMerge.mergeFiles(List.of(dir.resolve("a"), dir.resolve("c")), List.of(), "m"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("has 12 points but 4 are missing: [1, 4, 7, 10]");
+  }
+
+  @Test
+  void rejectsDuplicatePointsNamingBothFiles() throws IOException {
+    new SweepRunner(JOB).run(spec, Shard.ALL, dir.resolve("a"), false, null);
+    new SweepRunner(JOB).run(spec, new Shard(3, 12), dir.resolve("b"), false, null);
+    assertThatThrownBy(() -> SweepMerge.mergeFiles(List.of(dir.resolve("a"), dir.resolve("b")), List.of(), "m"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("point 3 appears twice")
+        .hasMessageContaining(dir.resolve("a/point-3.json").toString())
+        .hasMessageContaining(dir.resolve("b/point-3.json").toString());
+  }
+
+  @Test
+  void rejectsPointsOfDifferentSweepsMissingMetricsAndNonPoints() throws IOException {
+    new SweepRunner(JOB).run(spec, new Shard(0, 2), dir.resolve("a"), false, null);
+    new SweepRunner(JOB).run(SweepSpec.parse("load=0.1,0.5,0.9;routing=minimal,ugal;seed=1,3"), new Shard(1, 2),
+        dir.resolve("b"), false, null);
+    assertThatThrownBy(() -> SweepMerge.mergeFiles(List.of(dir.resolve("a"), dir.resolve("b")), List.of(), "m"))
+        .hasMessageContaining("different sweeps").hasMessageContaining("seed=1,3");
+    new SweepRunner(JOB).run(spec, new Shard(1, 2), dir.resolve("a"), false, null);
+    assertThatThrownBy(() -> SweepMerge.mergeFiles(List.of(dir.resolve("a")), List.of("latency.p99"), "m"))
+        .hasMessageContaining("point 0").hasMessageContaining("no metric latency.p99")
+        .hasMessageContaining("[latency, throughput]");
+    Path plain = dir.resolve("plain.json");
+    ResultsJson.write(JOB.apply(spec.point(0).parameters()), plain, false);
+    assertThatThrownBy(() -> SweepMerge.mergeFiles(List.of(plain), List.of(), "m"))
+        .hasMessageContaining("not a sweep point");
+    Files.createDirectories(dir.resolve("empty"));
+    assertThatThrownBy(() -> SweepMerge.mergeFiles(List.of(dir.resolve("empty")), List.of(), "m"))
+        .hasMessageContaining("no point-*.json");
+  }
+
+  @Test
+  void jobsRegistryLooksUpByNameAndRejectsUnknownAndDuplicates() {
+    SweepJobs jobs = SweepJobs.builtIn().register("test", "arithmetic", JOB);
+    assertThat(jobs.names()).contains("pingpong", "traffic", "test");
+    assertThat(jobs.job("test").job()).isSameAs(JOB);
+    assertThatThrownBy(() -> jobs.job("nope")).hasMessageContaining("nope").hasMessageContaining("pingpong");
+    assertThatThrownBy(() -> jobs.register("test", "again", JOB)).hasMessageContaining("already registered");
+  }
+}

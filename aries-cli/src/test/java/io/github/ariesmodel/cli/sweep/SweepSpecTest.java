@@ -1,0 +1,59 @@
+package io.github.ariesmodel.cli.sweep;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SweepSpecTest {
+
+  private final SweepSpec spec = SweepSpec.parse("load=0.1,0.2,0.3;routing=minimal,ugal;seed=1..2");
+
+  @Test
+  void enumeratesWithTheFirstParameterOutermost() {
+    assertThat(spec.size()).isEqualTo(12);
+    assertThat(spec.point(0).parameters()).containsExactly(
+        Map.entry("load", "0.1"), Map.entry("routing", "minimal"), Map.entry("seed", "1"));
+    assertThat(spec.point(1).parameters()).containsEntry("seed", "2").containsEntry("routing", "minimal");
+    assertThat(spec.point(2).parameters()).containsEntry("routing", "ugal").containsEntry("seed", "1");
+    assertThat(spec.point(11).parameters()).containsExactly(
+        Map.entry("load", "0.3"), Map.entry("routing", "ugal"), Map.entry("seed", "2"));
+  }
+
+  @Test
+  void canonicalTextExpandsRangesAndParsesBack() {
+    assertThat(spec.toString()).isEqualTo("load=0.1,0.2,0.3;routing=minimal,ugal;seed=1,2");
+    assertThat(SweepSpec.parse(spec.toString())).isEqualTo(spec);
+    assertThat(SweepSpec.parse(List.of("load=0.1,0.2,0.3", " routing = minimal, ugal", "seed=1..2"))).isEqualTo(spec);
+  }
+
+  @Test
+  void shardsInterleavePoints() {
+    assertThat(spec.points(Shard.parse("1/5")).stream().map(SweepPoint::index)).containsExactly(1, 6, 11);
+    assertThat(spec.points(Shard.ALL)).hasSize(12);
+    assertThat(spec.points(new Shard(12, 13))).isEmpty();
+  }
+
+  @Test
+  void rejectsMalformedSpecifications() {
+    assertThatThrownBy(() -> SweepSpec.parse("load")).hasMessageContaining("name=v1,v2").hasMessageContaining("load");
+    assertThatThrownBy(() -> SweepSpec.parse("load=0.1,,0.2")).hasMessageContaining("load");
+    assertThatThrownBy(() -> SweepSpec.parse("a=1;a=2")).hasMessageContaining("a is given twice");
+    assertThatThrownBy(() -> SweepSpec.parse("a=1,1")).hasMessageContaining("\"1\" twice");
+    assertThatThrownBy(() -> SweepSpec.parse("s=5..2")).hasMessageContaining("a <= b").hasMessageContaining("5..2");
+    assertThatThrownBy(() -> SweepSpec.parse("a b=1")).hasMessageContaining("parameter name");
+    assertThatThrownBy(() -> SweepSpec.parse("a=0..9999;b=0..9999")).hasMessageContaining("at most 10000000");
+    assertThatThrownBy(() -> spec.point(12)).hasMessageContaining("[0, 11]").hasMessageContaining("12");
+  }
+
+  @Test
+  void shardParsingAndValidation() {
+    assertThat(Shard.parse(" 3/8 ")).isEqualTo(new Shard(3, 8));
+    assertThat(Shard.parse("3/8").toString()).isEqualTo("3/8");
+    assertThatThrownBy(() -> Shard.parse("8/8")).hasMessageContaining("[0, 7]").hasMessageContaining("8");
+    assertThatThrownBy(() -> Shard.parse("1/0")).hasMessageContaining(">= 1");
+    assertThatThrownBy(() -> Shard.parse("x")).hasMessageContaining("i/N").hasMessageContaining("\"x\"");
+  }
+}

@@ -1,0 +1,101 @@
+package io.github.ariesmodel.cli.workload;
+
+import io.github.ariesmodel.cli.system.SystemSpec;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.ariesmodel.cli.report.ResultTable;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Each built-in workload, small, on small systems: behaviour the model must show, not exact figures. */
+class WorkloadsTest {
+
+  private static final SystemSpec ONE_GROUP = SystemSpec.of("default", 1);
+  private static final SystemSpec TWO_GROUPS = SystemSpec.of("two-groups", 1);
+
+  private static ResultTable table(WorkloadReport r, String name) {
+    return r.tables().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
+  }
+
+  @Test
+  void pingPongLatencyGrowsWithDistanceAndSize() {
+    WorkloadReport r = new PingPongWorkload().run(TWO_GROUPS, Params.of(Map.of("sizes", "8,16K",
+        "iterations", "3")));
+    ResultTable t = table(r, "pingpong");
+    double[] lat = t.numbers("latency");
+    // rows: (same-router, 8), (same-router, 16K), (rank-1, 8), ... (rank-3, 16K)
+    assertThat(t.rows()).hasSize(8);
+    for (int d = 0; d < 4; d++) {
+      assertThat(lat[2 * d + 1]).as("16K slower than 8 B").isGreaterThan(lat[2 * d]);
+    }
+    assertThat(lat[2]).as("rank-1 vs same router").isGreaterThan(lat[0]);
+    assertThat(lat[6]).as("rank-3 vs rank-1").isGreaterThan(lat[2]);
+  }
+
+  @Test
+  void bandwidthNeverExceedsTheNicPeakAndGrowsFromSmallMessages() {
+    WorkloadReport r = new BandwidthWorkload().run(ONE_GROUP, Params.of(Map.of("sizes", "64,4K", "bytes", "64K")));
+    double[] bw = table(r, "bandwidth").numbers("bandwidth");
+    assertThat(java.util.Arrays.stream(bw).boxed().toList()).allMatch(v -> v > 0 && v <= 10.24);
+    assertThat(bw[1]).isGreaterThan(bw[0] * 0.99); // put 4K vs 64 B
+  }
+
+  @Test
+  void gupsCompletesEveryUpdateWithoutFaults() {
+    WorkloadReport r = new GupsWorkload().run(ONE_GROUP, Params.of(Map.of("pes", "8", "updates", "40")));
+    ResultTable t = table(r, "gups");
+    assertThat(t.numbers("faults")[0]).isZero();
+    assertThat(t.numbers("updateRate")[0]).isPositive();
+    assertThat(t.numbers("pteHitRate")[0]).isBetween(0.0, 1.0);
+  }
+
+  @Test
+  void hugePagesRaiseTheTargetPteHitRateOfRandomTraffic() {
+    WorkloadReport r = new IommuStudyWorkload().run(ONE_GROUP, Params.of(Map.of("pageSizes", "4K,2M",
+        "patterns", "random", "table", "256M", "pes", "4", "puts", "64")));
+    double[] hit = table(r, "iommu").numbers("pteHitRate");
+    assertThat(hit[1]).as("2M vs 4K").isGreaterThan(hit[0]);
+  }
+
+  @Test
+  void allToAllMovesEveryByte() {
+    WorkloadReport r = new AllToAllWorkload().run(ONE_GROUP, Params.of(Map.of("pes", "6", "bytes", "1K")));
+    ResultTable t = table(r, "alltoall");
+    assertThat(t.numbers("aggregateBandwidth")[0]).isPositive();
+    assertThat(t.numbers("time")[0]).isPositive();
+  }
+
+  @Test
+  void trafficAcceptsWhatIsOfferedAtLowLoad() {
+    WorkloadReport r = new TrafficWorkload().run(SystemSpec.of("aries:groups=2", 1),
+        Params.of(Map.of("loads", "0.1", "routings", "minimal", "measureNs", "2000")));
+    ResultTable t = table(r, "traffic");
+    assertThat(t.numbers("acceptedLoad")[0]).isCloseTo(0.1, org.assertj.core.data.Offset.offset(0.03));
+  }
+
+  @Test
+  void everyWorkloadRejectsUnknownParameters() {
+    for (String name : Workloads.names()) {
+      Workload w = Workloads.byName(name);
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> w.run(ONE_GROUP, Params.of(Map.of("bogus", "1"))))
+          .as(name).hasMessageContaining("unknown parameter \"bogus\"");
+    }
+    assertThat(Workloads.names()).containsExactly("mixed", "pingpong", "bandwidth", "gups", "alltoall", "traffic",
+        "iommu-study");
+    assertThat(List.of(Params.parse(List.of("a=1", "b=2K")).longValue("b", 0, 0, 10_000))).containsExactly(2048L);
+  }
+
+  @Test
+  void parameterSizesAreReadByByteCountAndNegativesOnlyWhereTheRangeAllows() {
+    Params p = Params.parse(List.of("t=1T", "kb=64KB", "neg=-2K", "bad=1.5K"));
+    assertThat(p.longValue("t", 0, 0, Long.MAX_VALUE)).isEqualTo(1L << 40);
+    assertThat(p.longValue("kb", 0, 0, Long.MAX_VALUE)).isEqualTo(64L << 10);
+    assertThat(p.longValue("neg", 0, -4096, 4096)).isEqualTo(-2048);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.longValue("neg", 0, 0, 4096))
+        .hasMessageContaining("neg must be in [0, 4096] but was -2K");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.longValue("bad", 0, 0, 4096))
+        .hasMessageContaining("bad must be a byte count");
+    assertThat(p.longList("kb", "", 1, 1L << 20)).containsExactly(64L << 10);
+  }
+}

@@ -1,0 +1,43 @@
+package io.github.ariesmodel.network;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.core.DeliveryMode;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RoutingsTest {
+
+  @Test
+  void everyNameHasAOneLineDescriptionForHelpTexts() {
+    Map<String, String> d = Routings.descriptions();
+    assertThat(d.keySet()).startsWith(Routings.builtInNames().toArray(new String[0]));
+    assertThat(d).containsKey(Routings.BY_DELIVERY_MODE);
+    assertThat(d.keySet()).containsAll(Routings.names());
+    assertThat(d.values()).allSatisfy(text -> assertThat(text).isNotBlank().doesNotContain("\n"));
+    assertThat(Routings.builtInNames()).containsExactly(
+        "minimal", "in-order", "valiant", "nmin-hash", "ugal", "adaptive0", "adaptive1", "adaptive2", "adaptive3");
+  }
+
+  @Test
+  void everyDeliveryModeMapsToABuiltInName() {
+    for (DeliveryMode m : DeliveryMode.values()) {
+      assertThat(Routings.builtInNames()).contains(Routings.nameFor(m));
+    }
+  }
+
+  @Test
+  void namesAreCaseInsensitiveAndMinHashIsAnAlias() {
+    assertThat(Routings.create(" UGAL ", Topologies.canonicalSmall(), 1).virtualChannelsNeeded()).isEqualTo(5);
+    assertThat(Routings.create("min-hash", Topologies.canonicalSmall(), 1).virtualChannelsNeeded()).isEqualTo(3);
+  }
+
+  @Test
+  void byDeliveryModeIsExplainedRatherThanUnknown() {
+    assertThatThrownBy(() -> Routings.create("by-delivery-mode", Topologies.canonicalSmall(), 1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("routingByDeliveryMode()");
+    assertThatThrownBy(() -> Routings.create("teleport", Topologies.canonicalSmall(), 1))
+        .hasMessageContaining("routing must be one of [minimal, in-order").hasMessageContaining("but was \"teleport\"");
+  }
+}

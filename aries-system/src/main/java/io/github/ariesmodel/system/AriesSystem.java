@@ -1,0 +1,468 @@
+package io.github.ariesmodel.system;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import io.github.ariesmodel.core.sim.DeterministicEventLoop;
+import io.github.ariesmodel.core.sim.FlatTranslation;
+import io.github.ariesmodel.core.sim.IdealFabric;
+import io.github.ariesmodel.core.sim.SparsePhysicalMemory;
+import io.github.ariesmodel.core.spi.AddressTranslation;
+import io.github.ariesmodel.core.spi.Fabric;
+import io.github.ariesmodel.iommu.Iommu;
+import io.github.ariesmodel.iommu.IommuConfig;
+import io.github.ariesmodel.network.Dragonfly;
+import io.github.ariesmodel.network.RouterFabric;
+import io.github.ariesmodel.network.Topologies;
+import io.github.ariesmodel.network.spi.RoutingAlgorithm;
+import io.github.ariesmodel.nic.Nic;
+import io.github.ariesmodel.nic.NicConfig;
+import io.github.ariesmodel.system.trace.PacketTrace;
+import java.util.Optional;
+
+/**
+ * A whole simulated Aries system: one event loop, the fabric, and per node its physical memory, its NIC's IOMMU (or
+ * a flat translator) and its NIC. This is the composition root of the model; every adapter is chosen here.
+ *
+ * <p>Nodes are built on first use ({@link #node(int)}): a 92,544-node system costs the fabric's arrays plus only the
+ * nodes a workload touches. A workload must create (touch) every node it sends to before the traffic starts, which
+ * {@link io.github.ariesmodel.system.shmem.ShmemJob} does for its processing elements.
+ *
+ * <p>Build one with {@link #builder()}; same configuration and seed give the same run.
+ */
+public final class AriesSystem {
+
+  private final String name;
+  private final Dragonfly topology;
+  private final DeterministicEventLoop loop;
+  private final Fabric fabric;
+  private final RouterFabric routerFabric;
+  private final TranslatorKind translatorKind;
+  private final IommuConfig iommuConfig;
+  private final NicConfig nicConfig;
+  private final long nodeMemoryBytes;
+  private final long flatLatencyPs;
+  private final Node[] nodes;
+  private final TranslatorFactory translatorFactory;
+  private final String routingName;
+  private final long seed;
+  private int builtNodes;
+
+  private AriesSystem(Builder b) {
+    this.name = b.name;
+    this.topology = b.topology;
+    this.loop = new DeterministicEventLoop(1 << 12);
+    this.seed = b.seed;
+    if (b.fabricFactory != null) {
+      this.routerFabric = null;
+      this.routingName = "custom";
+      Fabric custom = b.fabricFactory.create(topology, loop);
+      if (custom == null || custom.nodeCount() != topology.nodeCount()) {
+        throw new IllegalArgumentException("fabric factory must return a fabric of " + topology.nodeCount()
+            + " nodes but returned " + (custom == null ? "null" : custom.nodeCount() + " nodes"));
+      }
+      this.fabric = b.trace == null ? custom : b.trace.wrap(custom);
+    } else if (b.fabricKind == FabricKind.ROUTERS) {
+      RouterFabric.Builder fb = RouterFabric.builder(topology, loop).seed(b.seed);
+      if (b.routerSettings != null) {
+        b.routerSettings.accept(fb);
+      }
+      if (b.routingAlgorithm != null) {
+        fb.routing(b.routingAlgorithm);
+        this.routingName = b.routing;
+      } else if (b.routing == null || b.routing.equals(Builder.BY_DELIVERY_MODE)) {
+        fb.routingByDeliveryMode();
+        this.routingName = Builder.BY_DELIVERY_MODE;
+      } else {
+        fb.routing(b.routing);
+        this.routingName = b.routing;
+      }
+      this.routerFabric = fb.build();
+      this.fabric = b.trace == null ? routerFabric : b.trace.wrap(routerFabric);
+    } else {
+      this.routerFabric = null;
+      this.routingName = "ideal";
+      // No serialization limit: the ideal network isolates the NIC pair, whose own pipelines set the rate.
+      Fabric ideal = new IdealFabric(loop, topology.nodeCount(), b.idealLatencyPs, Double.POSITIVE_INFINITY);
+      this.fabric = b.trace == null ? ideal : b.trace.wrap(ideal);
+    }
+    this.translatorKind = b.translatorKind;
+    this.iommuConfig = b.iommuConfig;
+    this.nicConfig = b.nicConfig;
+    this.nodeMemoryBytes = b.nodeMemoryBytes;
+    this.flatLatencyPs = b.flatLatencyPs;
+    this.nodes = new Node[topology.nodeCount()];
+    this.translatorFactory = b.translatorFactory;
+  }
+
+  /** Makes a user's fabric for a system (the port every NIC is attached to). */
+  @FunctionalInterface
+  public interface FabricFactory {
+    /**
+     * @param topology the system's topology (its node count is the fabric's)
+     * @param scheduler the system's clock
+     * @return the fabric
+     */
+    Fabric create(Dragonfly topology, io.github.ariesmodel.core.spi.Scheduler scheduler);
+  }
+
+  /** Makes a user's address translation for one node. */
+  @FunctionalInterface
+  public interface TranslatorFactory {
+    /**
+     * @param nodeId the node
+     * @param memory its physical memory
+     * @param scheduler the system's clock
+     * @return the node's translation
+     */
+    AddressTranslation create(int nodeId, io.github.ariesmodel.core.spi.HostMemory memory,
+        io.github.ariesmodel.core.spi.Scheduler scheduler);
+  }
+
+  /** @return a builder with the defaults: one Aries group, routers, routing by delivery mode, IOMMU, seed 1 */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** @return the system's name (the preset's id, or the topology spec) */
+  public String name() {
+    return name;
+  }
+
+  /** @return the topology */
+  public Dragonfly topology() {
+    return topology;
+  }
+
+  /** @return the event loop every component schedules on */
+  public DeterministicEventLoop loop() {
+    return loop;
+  }
+
+  /** @return the fabric the NICs are attached to */
+  public Fabric fabric() {
+    return fabric;
+  }
+
+  /** @return the router fabric, or empty for an ideal network */
+  public Optional<RouterFabric> routerFabric() {
+    return Optional.ofNullable(routerFabric);
+  }
+
+  /** @return the routing's name ({@code by-delivery-mode}, a built-in name, or {@code ideal}) */
+  public String routingName() {
+    return routingName;
+  }
+
+  /** @return the seed */
+  public long seed() {
+    return seed;
+  }
+
+  /** @return number of nodes */
+  public int nodeCount() {
+    return nodes.length;
+  }
+
+  /** @return nodes built so far */
+  public int builtNodes() {
+    return builtNodes;
+  }
+
+  /** @return the translator kind */
+  public TranslatorKind translatorKind() {
+    return translatorKind;
+  }
+
+  /**
+   * The node with an id, built on first use.
+   *
+   * @param id 0 to nodeCount - 1
+   * @return the node
+   */
+  public Node node(int id) {
+    checkArgument(id >= 0 && id < nodes.length, "node id must be in [0, %s] but was %s", nodes.length - 1, id);
+    Node n = nodes[id];
+    if (n == null) {
+      SparsePhysicalMemory mem = new SparsePhysicalMemory(nodeMemoryBytes);
+      AddressTranslation t =
+          translatorFactory != null
+              ? translatorFactory.create(id, mem, loop)
+              : translatorKind == TranslatorKind.IOMMU
+                  ? new Iommu(mem, loop, iommuConfig)
+                  : new FlatTranslation(mem, loop, flatLatencyPs);
+      Nic nic = new Nic(id, loop, mem, t, fabric, nicConfig);
+      n = new Node(id, mem, t, nic);
+      nodes[id] = n;
+      builtNodes++;
+    }
+    return n;
+  }
+
+  /**
+   * The node of a router's k-th NIC.
+   *
+   * @param router router id
+   * @param k 0 to nodesPerRouter - 1
+   * @return the node id
+   */
+  public int nodeOf(int router, int k) {
+    checkArgument(router >= 0 && router < topology.routerCount(), "router must be in [0, %s] but was %s",
+        topology.routerCount() - 1, router);
+    checkArgument(k >= 0 && k < topology.nodesPerRouter(), "k must be in [0, %s] but was %s",
+        topology.nodesPerRouter() - 1, k);
+    return router * topology.nodesPerRouter() + k;
+  }
+
+  /** @return a multi-line inventory of the system */
+  public String describe() {
+    StringBuilder s = new StringBuilder();
+    s.append("system ").append(name).append(": ").append(topology.describe()).append('\n');
+    s.append(String.format("  groups %,d, routers %,d, nodes %,d%n", topology.groupCount(), topology.routerCount(),
+        topology.nodeCount()));
+    for (int c = 0; c < topology.linkClassCount(); c++) {
+      s.append(String.format("  %-8s %6.2f GB/s per direction, wire latency %d ps%n", topology.linkClassName(c),
+          topology.linkBandwidth(c) / 1e9, topology.linkLatencyPs(c)));
+    }
+    s.append(String.format("  injection %.2f GB/s per node%n", topology.injectionBandwidth() / 1e9));
+    s.append("  fabric ").append(routerFabric != null ? "routers" : "ideal").append(", routing ").append(routingName)
+        .append(", translation ").append(translatorKind).append(", seed ").append(seed).append('\n');
+    return s.toString();
+  }
+
+  /** Settings of a system; every one has a documented default. */
+  public static final class Builder {
+    /** The routing name meaning "route each packet by the delivery mode its NIC gave it". */
+    public static final String BY_DELIVERY_MODE = "by-delivery-mode";
+
+    private String name = SystemPreset.DEFAULT.id();
+    private Dragonfly topology;
+    private FabricKind fabricKind = FabricKind.ROUTERS;
+    private String routing = BY_DELIVERY_MODE;
+    private RoutingAlgorithm routingAlgorithm;
+    private TranslatorKind translatorKind = TranslatorKind.IOMMU;
+    private IommuConfig iommuConfig = IommuConfig.defaults();
+    private NicConfig nicConfig = NicConfig.defaults();
+    private long nodeMemoryBytes = 64L << 30;
+    private long flatLatencyPs = 0;
+    private long idealLatencyPs = 0;
+    private long seed = 1;
+    private PacketTrace trace;
+    private java.util.function.Consumer<RouterFabric.Builder> routerSettings;
+    private FabricFactory fabricFactory;
+    private TranslatorFactory translatorFactory;
+    // Settings given explicitly, as the calls that gave them, so build() can name both sides of a conflict.
+    private String fabricKindGiven;
+    private String routingGiven;
+    private String translatorKindGiven;
+    private String iommuGiven;
+    private String idealLatencyGiven;
+    private String flatLatencyGiven;
+
+    private Builder() {}
+
+    /**
+     * Uses a user's fabric instead of the built-in ones (the NICs attach to it through core's {@code Fabric} port).
+     *
+     * @param factory makes the fabric from the topology and the clock, or null for the built-ins
+     * @return this builder
+     */
+    public Builder fabric(FabricFactory factory) {
+      this.fabricFactory = factory;
+      return this;
+    }
+
+    /**
+     * Uses a user's address translation instead of the IOMMU or the flat translator.
+     *
+     * @param factory makes each node's translation, or null for the built-ins
+     * @return this builder
+     */
+    public Builder translator(TranslatorFactory factory) {
+      this.translatorFactory = factory;
+      return this;
+    }
+
+    /**
+     * Tunes the router fabric beyond the defaults (VC count, buffer sizes, pipeline latency, arbitration, ...).
+     *
+     * @param settings applied to the fabric's builder before it is built (after seed and routing are set)
+     * @return this builder
+     */
+    public Builder routerSettings(java.util.function.Consumer<RouterFabric.Builder> settings) {
+      this.routerSettings = settings;
+      return this;
+    }
+
+    /** @param t a trace that records every packet the fabric delivers, or null for none @return this builder */
+    public Builder trace(PacketTrace t) {
+      this.trace = t;
+      return this;
+    }
+
+    /** @param p a preset @return this builder, with the preset's topology and name */
+    public Builder preset(SystemPreset p) {
+      checkArgument(p != null, "preset must not be null");
+      this.name = p.id();
+      this.topology = Topologies.aries(p.groups());
+      return this;
+    }
+
+    /**
+     * @param spec a preset name or a topology spec ({@code aries:groups=G}, {@code canonical:p=..,a=..,h=..})
+     * @return this builder
+     */
+    public Builder system(String spec) {
+      checkArgument(spec != null && !spec.isBlank(), "system must not be blank");
+      for (SystemPreset p : SystemPreset.values()) {
+        if (p.id().equals(spec.trim())) {
+          return preset(p);
+        }
+      }
+      this.topology = Topologies.parse(spec);
+      this.name = spec.trim();
+      return this;
+    }
+
+    /** @param t a topology @param systemName its name in reports @return this builder */
+    public Builder topology(Dragonfly t, String systemName) {
+      checkArgument(t != null, "topology must not be null");
+      this.topology = t;
+      this.name = systemName;
+      return this;
+    }
+
+    /** @param k routers or ideal @return this builder */
+    public Builder fabric(FabricKind k) {
+      checkArgument(k != null, "fabric must not be null");
+      this.fabricKind = k;
+      this.fabricKindGiven = "fabric(" + k + ")";
+      return this;
+    }
+
+    /** @param name a built-in or registered routing name, or {@value #BY_DELIVERY_MODE} @return this builder */
+    public Builder routing(String name) {
+      checkArgument(name != null && !name.isBlank(), "routing must not be blank");
+      this.routing = name.trim();
+      this.routingAlgorithm = null;
+      this.routingGiven = routing.equals(BY_DELIVERY_MODE) ? null : "routing(\"" + routing + "\")";
+      return this;
+    }
+
+    /**
+     * @param algorithm a user's routing algorithm instance
+     * @param algorithmName its name in reports
+     * @return this builder
+     */
+    public Builder routing(RoutingAlgorithm algorithm, String algorithmName) {
+      checkArgument(algorithm != null, "routing algorithm must not be null");
+      checkArgument(algorithmName != null && !algorithmName.isBlank(), "routing name must not be blank");
+      this.routingAlgorithm = algorithm;
+      this.routing = algorithmName;
+      this.routingGiven = "routing(algorithm, \"" + algorithmName + "\")";
+      return this;
+    }
+
+    /** @param k IOMMU or flat @return this builder */
+    public Builder translator(TranslatorKind k) {
+      checkArgument(k != null, "translator must not be null");
+      this.translatorKind = k;
+      this.translatorKindGiven = "translator(" + k + ")";
+      return this;
+    }
+
+    /** @param c the IOMMU configuration of every node @return this builder */
+    public Builder iommu(IommuConfig c) {
+      checkArgument(c != null, "iommu config must not be null");
+      this.iommuConfig = c;
+      this.iommuGiven = "iommu(config)";
+      return this;
+    }
+
+    /** @param c the NIC configuration of every node @return this builder */
+    public Builder nic(NicConfig c) {
+      checkArgument(c != null, "nic config must not be null");
+      this.nicConfig = c;
+      return this;
+    }
+
+    /** @param bytes physical memory per node, a positive multiple of 4096 @return this builder */
+    public Builder nodeMemoryBytes(long bytes) {
+      checkArgument(bytes > 0 && bytes % 4096 == 0,
+          "nodeMemoryBytes must be a positive multiple of 4096 but was %s", bytes);
+      this.nodeMemoryBytes = bytes;
+      return this;
+    }
+
+    /** @param ps latency of the ideal fabric, ≥ 0 @return this builder */
+    public Builder idealLatencyPs(long ps) {
+      checkArgument(ps >= 0, "idealLatencyPs must be >= 0 but was %s", ps);
+      this.idealLatencyPs = ps;
+      this.idealLatencyGiven = "idealLatencyPs(" + ps + ")";
+      return this;
+    }
+
+    /** @param ps latency of the flat translator, ≥ 0 @return this builder */
+    public Builder flatLatencyPs(long ps) {
+      checkArgument(ps >= 0, "flatLatencyPs must be >= 0 but was %s", ps);
+      this.flatLatencyPs = ps;
+      this.flatLatencyGiven = "flatLatencyPs(" + ps + ")";
+      return this;
+    }
+
+    /** @param s the seed of every random choice in the system @return this builder */
+    public Builder seed(long s) {
+      this.seed = s;
+      return this;
+    }
+
+    /**
+     * Builds the system.
+     *
+     * @return the system
+     * @throws IllegalArgumentException naming both settings when two settings conflict or one cannot take effect:
+     *     a fabric kind and a fabric factory; a translator kind and a translator factory; router settings or a
+     *     routing with an ideal or user fabric; an ideal-fabric latency with routers or a user fabric; an IOMMU
+     *     configuration or a flat-translator latency with a translator that does not use it
+     */
+    public AriesSystem build() {
+      checkConsistent();
+      if (topology == null) {
+        preset(SystemPreset.DEFAULT);
+      }
+      return new AriesSystem(this);
+    }
+
+    private void checkConsistent() {
+      String routerSettingsGiven = routerSettings == null ? null : "routerSettings(...)";
+      if (fabricFactory != null) {
+        String factory = "fabric(factory)";
+        refuse(fabricKindGiven, factory, "give one fabric");
+        refuse(routingGiven, factory, "a user's fabric does its own routing");
+        refuse(routerSettingsGiven, factory, "router settings apply to the built-in router fabric only");
+        refuse(idealLatencyGiven, factory, "the ideal fabric's latency applies to the ideal fabric only");
+      } else if (fabricKind == FabricKind.IDEAL) {
+        refuse(routingGiven, fabricKindGiven, "the ideal fabric has no routers to route");
+        refuse(routerSettingsGiven, fabricKindGiven, "the ideal fabric has no routers");
+      } else {
+        refuse(idealLatencyGiven, "fabric(ROUTERS)", "the ideal fabric's latency applies to the ideal fabric only");
+      }
+      if (translatorFactory != null) {
+        String factory = "translator(factory)";
+        refuse(translatorKindGiven, factory, "give one translator");
+        refuse(iommuGiven, factory, "the IOMMU configuration applies to the built-in IOMMU only");
+        refuse(flatLatencyGiven, factory, "the flat translator's latency applies to the flat translator only");
+      } else if (translatorKind == TranslatorKind.FLAT) {
+        refuse(iommuGiven, translatorKindGiven, "the flat translator has no IOMMU");
+      } else {
+        refuse(flatLatencyGiven, "translator(IOMMU)",
+            "the flat translator's latency applies to the flat translator only");
+      }
+    }
+
+    private static void refuse(String setting, String other, String why) {
+      if (setting != null) {
+        throw new IllegalArgumentException(setting + " cannot be combined with " + other + ": " + why);
+      }
+    }
+  }
+}

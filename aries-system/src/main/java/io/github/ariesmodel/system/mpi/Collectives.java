@@ -1,0 +1,678 @@
+package io.github.ariesmodel.system.mpi;
+
+import io.github.ariesmodel.core.LittleEndian;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The collectives of one rank, built on its point-to-point layer in each communicator's collective context, with
+ * the algorithms MPICH selects by message size and rank count (cut-overs in {@link MpiConfig}). Every algorithm
+ * moves real bytes; reductions combine them here, charged at {@link MpiConfig#reduceBytesPerSecond()}.
+ *
+ * <p>Simplifications against MPICH: allgatherv always uses the ring; reduce_scatter on a non-power-of-two size uses the
+ * pairwise exchange; Rabenseifner's reduce gathers to one rank and forwards to the root when they differ; no
+ * SMP-aware (node-leader) variants.
+ */
+final class Collectives {
+
+  private static final int BARRIER = 1;
+  private static final int BCAST = 2;
+  private static final int REDUCE = 3;
+  private static final int ALLREDUCE = 4;
+  private static final int GATHER = 5;
+  private static final int GATHERV = 6;
+  private static final int SCATTER = 7;
+  private static final int SCATTERV = 8;
+  private static final int ALLGATHER = 9;
+  private static final int ALLGATHERV = 10;
+  private static final int ALLTOALL = 11;
+  private static final int ALLTOALLV = 12;
+  private static final int REDUCE_SCATTER = 13;
+  private static final int SCAN = 14;
+
+  private static final byte[] NOTHING = new byte[0];
+
+  private final Rank me;
+  private final MpiConfig cfg;
+
+  Collectives(Rank me) {
+    this.me = me;
+    this.cfg = me.config;
+  }
+
+  // ------------------------------------------------------------------------------------------- plumbing
+
+  private Request isend(Communicator c, byte[] b, int off, int len, int to, int tag) {
+    return me.startSend(b, off, len, c.worldRank(to), tag, c.collectiveContext(), c);
+  }
+
+  private Request irecv(Communicator c, byte[] b, int off, int len, int from, int tag) {
+    return me.postReceive(b, off, len, c.worldRank(from), tag, c.collectiveContext(), c);
+  }
+
+  private void send(Communicator c, byte[] b, int off, int len, int to, int tag) {
+    me.wait(isend(c, b, off, len, to, tag));
+  }
+
+  private void recv(Communicator c, byte[] b, int off, int len, int from, int tag) {
+    me.wait(irecv(c, b, off, len, from, tag));
+  }
+
+  private void sendrecv(Communicator c, byte[] sb, int so, int sl, int to, byte[] rb, int ro, int rl, int from,
+      int tag) {
+    Request r = irecv(c, rb, ro, rl, from, tag);
+    Request s = isend(c, sb, so, sl, to, tag);
+    me.waitall(r, s);
+  }
+
+  private void combine(ElementType t, ReduceOp op, byte[] acc, int accOff, byte[] in, int inOff, int count) {
+    me.process.sleep(me.reducePs((long) count * ElementType.BYTES));
+    t.reduce(op, acc, accOff, in, inOff, count);
+  }
+
+  private void copy(byte[] src, int so, byte[] dst, int d, int len) {
+    me.process.sleep(me.copyPs(len));
+    System.arraycopy(src, so, dst, d, len);
+  }
+
+  private static boolean powerOfTwo(int n) {
+    return (n & (n - 1)) == 0;
+  }
+
+  // ------------------------------------------------------------------------------------------- barrier, bcast
+
+  void barrier(Communicator c) {
+    int n = c.size();
+    int r = c.rank();
+    for (int d = 1; d < n; d <<= 1) {
+      sendrecv(c, NOTHING, 0, 0, (r + d) % n, NOTHING, 0, 0, (r - d + n) % n, BARRIER);
+    }
+  }
+
+  void bcast(byte[] buf, int off, int len, int root, Communicator c) {
+    int n = c.size();
+    if (n == 1) {
+      return;
+    }
+    if (len < cfg.bcastShortBytes() || n < cfg.bcastMinProcs()) {
+      binomialBcast(buf, off, len, root, c);
+    } else {
+      scatterAllgatherBcast(buf, off, len, root, c);
+    }
+  }
+
+  private void binomialBcast(byte[] buf, int off, int len, int root, Communicator c) {
+    int n = c.size();
+    int rr = (c.rank() - root + n) % n;
+    int mask = 1;
+    while (mask < n) {
+      if ((rr & mask) != 0) {
+        recv(c, buf, off, len, (rr - mask + root) % n, BCAST);
+        break;
+      }
+      mask <<= 1;
+    }
+    mask >>= 1;
+    while (mask > 0) {
+      if (rr + mask < n) {
+        send(c, buf, off, len, (rr + mask + root) % n, BCAST);
+      }
+      mask >>= 1;
+    }
+  }
+
+  private void scatterAllgatherBcast(byte[] buf, int off, int len, int root, Communicator c) {
+    int n = c.size();
+    int rr = (c.rank() - root + n) % n;
+    int chunk = (len + n - 1) / n;
+    // Binomial scatter: relative rank i ends with bytes [i*chunk, (i+1)*chunk) of the message.
+    int sub;
+    if (rr == 0) {
+      sub = Integer.highestOneBit(n - 1) << 1;
+    } else {
+      sub = rr & -rr;
+      int lo = Math.min(rr * chunk, len);
+      int hi = Math.min(Math.min(rr + sub, n) * chunk, len);
+      recv(c, buf, off + lo, hi - lo, (rr - sub + root) % n, BCAST);
+    }
+    for (int mask = sub >> 1; mask >= 1; mask >>= 1) {
+      int child = rr + mask;
+      if (child < n) {
+        int lo = Math.min(child * chunk, len);
+        int hi = Math.min(Math.min(child + mask, n) * chunk, len);
+        send(c, buf, off + lo, hi - lo, (child + root) % n, BCAST);
+      }
+    }
+    if (powerOfTwo(n) && len < cfg.bcastLongBytes()) {
+      // Recursive-doubling allgather of the chunks (MPICH's medium-message bcast).
+      for (int dist = 1; dist < n; dist <<= 1) {
+        int partner = rr ^ dist;
+        int mine = rr & ~(dist - 1);
+        int theirs = partner & ~(dist - 1);
+        int mlo = Math.min(mine * chunk, len);
+        int mhi = Math.min((mine + dist) * chunk, len);
+        int tlo = Math.min(theirs * chunk, len);
+        int thi = Math.min((theirs + dist) * chunk, len);
+        sendrecv(c, buf, off + mlo, mhi - mlo, (partner + root) % n, buf, off + tlo, thi - tlo,
+            (partner + root) % n, BCAST);
+      }
+      return;
+    }
+    // Ring allgather of the chunks.
+    int right = (c.rank() + 1) % n;
+    int left = (c.rank() - 1 + n) % n;
+    for (int i = 0; i < n - 1; i++) {
+      int s = (rr - i + n) % n;
+      int g = (rr - i - 1 + n) % n;
+      int slo = Math.min(s * chunk, len);
+      int shi = Math.min((s + 1) * chunk, len);
+      int glo = Math.min(g * chunk, len);
+      int ghi = Math.min((g + 1) * chunk, len);
+      sendrecv(c, buf, off + slo, shi - slo, right, buf, off + glo, ghi - glo, left, BCAST);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------- reductions
+
+  byte[] reduce(ElementType t, byte[] data, int count, ReduceOp op, int root, Communicator c) {
+    int n = c.size();
+    if (n == 1) {
+      return data.clone();
+    }
+    int pof2 = Integer.highestOneBit(n);
+    if ((long) count * ElementType.BYTES <= cfg.reduceShortBytes() || count < pof2) {
+      return binomialReduce(t, data, count, op, root, c);
+    }
+    return rabenseifner(t, data, count, op, root, c, REDUCE);
+  }
+
+  private byte[] binomialReduce(ElementType t, byte[] data, int count, ReduceOp op, int root, Communicator c) {
+    int n = c.size();
+    int bytes = count * ElementType.BYTES;
+    byte[] acc = data.clone();
+    byte[] tmp = new byte[bytes];
+    int rr = (c.rank() - root + n) % n;
+    for (int mask = 1; mask < n; mask <<= 1) {
+      if ((rr & mask) == 0) {
+        int src = rr | mask;
+        if (src < n) {
+          recv(c, tmp, 0, bytes, (src + root) % n, REDUCE);
+          combine(t, op, acc, 0, tmp, 0, count);
+        }
+      } else {
+        send(c, acc, 0, bytes, ((rr & ~mask) + root) % n, REDUCE);
+        break;
+      }
+    }
+    return rr == 0 ? acc : null;
+  }
+
+  byte[] allreduce(ElementType t, byte[] data, int count, ReduceOp op, Communicator c) {
+    int n = c.size();
+    if (n == 1) {
+      return data.clone();
+    }
+    int pof2 = Integer.highestOneBit(n);
+    if ((long) count * ElementType.BYTES <= cfg.allreduceShortBytes() || count < pof2) {
+      return recursiveDoublingAllreduce(t, data, count, op, c);
+    }
+    return rabenseifner(t, data, count, op, -1, c, ALLREDUCE);
+  }
+
+  /** Real rank of a "new rank" after folding a non-power-of-two size onto pof2 ranks. */
+  private static int real(int newrank, int rem) {
+    return newrank < rem ? 2 * newrank + 1 : newrank + rem;
+  }
+
+  /** Folds the first 2·rem ranks pairwise: even ones hand their vector to the next odd one and sit out. */
+  private int fold(ElementType t, byte[] acc, int count, ReduceOp op, Communicator c, int rem, int tag) {
+    int r = c.rank();
+    int bytes = count * ElementType.BYTES;
+    if (r < 2 * rem) {
+      if (r % 2 == 0) {
+        send(c, acc, 0, bytes, r + 1, tag);
+        return -1;
+      }
+      byte[] tmp = new byte[bytes];
+      recv(c, tmp, 0, bytes, r - 1, tag);
+      combine(t, op, acc, 0, tmp, 0, count);
+      return r / 2;
+    }
+    return r - rem;
+  }
+
+  private void unfold(byte[] acc, Communicator c, int rem, int tag) {
+    int r = c.rank();
+    if (r < 2 * rem) {
+      if (r % 2 == 1) {
+        send(c, acc, 0, acc.length, r - 1, tag);
+      } else {
+        recv(c, acc, 0, acc.length, r + 1, tag);
+      }
+    }
+  }
+
+  private byte[] recursiveDoublingAllreduce(ElementType t, byte[] data, int count, ReduceOp op, Communicator c) {
+    int n = c.size();
+    int pof2 = Integer.highestOneBit(n);
+    int rem = n - pof2;
+    int bytes = count * ElementType.BYTES;
+    byte[] acc = data.clone();
+    int newrank = fold(t, acc, count, op, c, rem, ALLREDUCE);
+    if (newrank >= 0) {
+      byte[] tmp = new byte[bytes];
+      for (int dist = 1; dist < pof2; dist <<= 1) {
+        int partner = real(newrank ^ dist, rem);
+        sendrecv(c, acc, 0, bytes, partner, tmp, 0, bytes, partner, ALLREDUCE);
+        combine(t, op, acc, 0, tmp, 0, count);
+      }
+    }
+    unfold(acc, c, rem, ALLREDUCE);
+    return acc;
+  }
+
+  /**
+   * Recursive halving over pof2 blocks (element displacements {@code disp}): afterwards this new rank holds the
+   * fully reduced block {@code newrank}.
+   */
+  private void halve(ElementType t, ReduceOp op, byte[] acc, int[] disp, int newrank, int pof2, int rem,
+      Communicator c, int tag) {
+    int es = ElementType.BYTES;
+    byte[] tmp = new byte[acc.length];
+    int lo = 0;
+    int hi = pof2;
+    for (int dist = pof2 >> 1; dist >= 1; dist >>= 1) {
+      int partner = real(newrank ^ dist, rem);
+      int mid = (lo + hi) >> 1;
+      boolean lower = (newrank & dist) == 0;
+      int keepLo = lower ? lo : mid;
+      int keepHi = lower ? mid : hi;
+      int sendLo = lower ? mid : lo;
+      int sendHi = lower ? hi : mid;
+      int keepBytes = (disp[keepHi] - disp[keepLo]) * es;
+      sendrecv(c, acc, disp[sendLo] * es, (disp[sendHi] - disp[sendLo]) * es, partner, tmp, disp[keepLo] * es,
+          keepBytes, partner, tag);
+      combine(t, op, acc, disp[keepLo] * es, tmp, disp[keepLo] * es, disp[keepHi] - disp[keepLo]);
+      lo = keepLo;
+      hi = keepHi;
+    }
+  }
+
+  private static int[] blocks(int count, int pof2) {
+    int[] disp = new int[pof2 + 1];
+    for (int i = 0; i < pof2; i++) {
+      disp[i + 1] = disp[i] + count / pof2 + (i < count % pof2 ? 1 : 0);
+    }
+    return disp;
+  }
+
+  /** Rabenseifner: reduce-scatter by recursive halving, then allgather (root −1) or gather to a root. */
+  private byte[] rabenseifner(ElementType t, byte[] data, int count, ReduceOp op, int root, Communicator c,
+      int tag) {
+    int n = c.size();
+    int r = c.rank();
+    int es = ElementType.BYTES;
+    int pof2 = Integer.highestOneBit(n);
+    int rem = n - pof2;
+    byte[] acc = data.clone();
+    int newrank = fold(t, acc, count, op, c, rem, tag);
+    int[] disp = blocks(count, pof2);
+    if (newrank >= 0) {
+      halve(t, op, acc, disp, newrank, pof2, rem, c, tag);
+      int lo = newrank;
+      int hi = newrank + 1;
+      if (root < 0) {
+        for (int dist = 1; dist < pof2; dist <<= 1) {
+          int partner = real(newrank ^ dist, rem);
+          int size = hi - lo;
+          int pLo = (newrank & dist) == 0 ? hi : lo - size;
+          int pHi = pLo + size;
+          sendrecv(c, acc, disp[lo] * es, (disp[hi] - disp[lo]) * es, partner, acc, disp[pLo] * es,
+              (disp[pHi] - disp[pLo]) * es, partner, tag);
+          lo = Math.min(lo, pLo);
+          hi = Math.max(hi, pHi);
+        }
+      } else {
+        for (int dist = 1; dist < pof2; dist <<= 1) {
+          if ((newrank & dist) != 0) {
+            send(c, acc, disp[lo] * es, (disp[hi] - disp[lo]) * es, real(newrank - dist, rem), tag);
+            break;
+          }
+          int pHi = hi + (hi - lo);
+          recv(c, acc, disp[hi] * es, (disp[pHi] - disp[hi]) * es, real(newrank + dist, rem), tag);
+          hi = pHi;
+        }
+      }
+    }
+    if (root < 0) {
+      unfold(acc, c, rem, tag);
+      return acc;
+    }
+    int holder = real(0, rem);
+    if (holder != root) {
+      if (r == holder) {
+        send(c, acc, 0, acc.length, root, tag);
+      } else if (r == root) {
+        recv(c, acc, 0, acc.length, holder, tag);
+      }
+    }
+    return r == root ? acc : null;
+  }
+
+  byte[] reduceScatter(ElementType t, byte[] data, int[] counts, ReduceOp op, Communicator c) {
+    int n = c.size();
+    int r = c.rank();
+    int es = ElementType.BYTES;
+    int[] disp = new int[n + 1];
+    for (int i = 0; i < n; i++) {
+      disp[i + 1] = disp[i] + counts[i];
+    }
+    if (n == 1) {
+      return data.clone();
+    }
+    if (powerOfTwo(n) && data.length < cfg.reduceScatterLongBytes()) {
+      byte[] acc = data.clone();
+      halve(t, op, acc, disp, r, n, 0, c, REDUCE_SCATTER);
+      return Arrays.copyOfRange(acc, disp[r] * es, disp[r + 1] * es);
+    }
+    byte[] result = Arrays.copyOfRange(data, disp[r] * es, disp[r + 1] * es);
+    byte[] tmp = new byte[result.length];
+    for (int i = 1; i < n; i++) {
+      int dst = (r + i) % n;
+      int src = (r - i + n) % n;
+      sendrecv(c, data, disp[dst] * es, counts[dst] * es, dst, tmp, 0, tmp.length, src, REDUCE_SCATTER);
+      combine(t, op, result, 0, tmp, 0, counts[r]);
+    }
+    return result;
+  }
+
+  byte[] scan(ElementType t, byte[] data, int count, ReduceOp op, Communicator c) {
+    int n = c.size();
+    int r = c.rank();
+    int bytes = count * ElementType.BYTES;
+    byte[] partial = data.clone();
+    byte[] result = data.clone();
+    byte[] tmp = new byte[bytes];
+    for (int mask = 1; mask < n; mask <<= 1) {
+      int dst = r ^ mask;
+      if (dst < n) {
+        sendrecv(c, partial, 0, bytes, dst, tmp, 0, bytes, dst, SCAN);
+        if (r > dst) {
+          combine(t, op, result, 0, tmp, 0, count);
+        }
+        combine(t, op, partial, 0, tmp, 0, count);
+      }
+    }
+    return result;
+  }
+
+  // ------------------------------------------------------------------------------------------- gather, scatter
+
+  void gather(byte[] send, byte[] recvBuf, int root, Communicator c) {
+    int n = c.size();
+    int blk = send.length;
+    int rr = (c.rank() - root + n) % n;
+    int span = rr == 0 ? n : Math.min(rr & -rr, n - rr);
+    byte[] tmp = new byte[span * blk];
+    System.arraycopy(send, 0, tmp, 0, blk);
+    int have = 1;
+    for (int mask = 1; mask < n; mask <<= 1) {
+      if ((rr & mask) == 0) {
+        int src = rr + mask;
+        if (src < n) {
+          int cnt = Math.min(mask, n - src);
+          recv(c, tmp, mask * blk, cnt * blk, (src + root) % n, GATHER);
+          have = mask + cnt;
+        }
+      } else {
+        send(c, tmp, 0, have * blk, (rr - mask + root) % n, GATHER);
+        break;
+      }
+    }
+    if (rr == 0) {
+      for (int i = 0; i < n; i++) {
+        System.arraycopy(tmp, i * blk, recvBuf, ((i + root) % n) * blk, blk);
+      }
+    }
+  }
+
+  void scatter(byte[] send, byte[] recvBuf, int root, Communicator c) {
+    int n = c.size();
+    int blk = recvBuf.length;
+    int rr = (c.rank() - root + n) % n;
+    byte[] tmp;
+    int sub;
+    if (rr == 0) {
+      tmp = new byte[n * blk];
+      for (int i = 0; i < n; i++) {
+        System.arraycopy(send, ((i + root) % n) * blk, tmp, i * blk, blk);
+      }
+      sub = n == 1 ? 1 : Integer.highestOneBit(n - 1) << 1;
+    } else {
+      sub = rr & -rr;
+      int cnt = Math.min(sub, n - rr);
+      tmp = new byte[cnt * blk];
+      recv(c, tmp, 0, cnt * blk, (rr - sub + root) % n, SCATTER);
+    }
+    for (int mask = sub >> 1; mask >= 1; mask >>= 1) {
+      int child = rr + mask;
+      if (child < n) {
+        int cnt = Math.min(mask, n - child);
+        send(c, tmp, mask * blk, cnt * blk, (child + root) % n, SCATTER);
+      }
+    }
+    System.arraycopy(tmp, 0, recvBuf, 0, blk);
+  }
+
+  void gatherv(byte[] send, byte[] recvBuf, int[] counts, int[] displs, int root, Communicator c) {
+    int n = c.size();
+    if (c.rank() != root) {
+      send(c, send, 0, send.length, root, GATHERV);
+      return;
+    }
+    List<Request> rs = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      if (i != root) {
+        rs.add(irecv(c, recvBuf, displs[i], counts[i], i, GATHERV));
+      }
+    }
+    copy(send, 0, recvBuf, displs[root], send.length);
+    me.waitall(rs.toArray(new Request[0]));
+  }
+
+  void scatterv(byte[] send, int[] counts, int[] displs, byte[] recvBuf, int root, Communicator c) {
+    int n = c.size();
+    if (c.rank() != root) {
+      recv(c, recvBuf, 0, recvBuf.length, root, SCATTERV);
+      return;
+    }
+    List<Request> rs = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      if (i != root) {
+        rs.add(isend(c, send, displs[i], counts[i], i, SCATTERV));
+      }
+    }
+    copy(send, displs[root], recvBuf, 0, counts[root]);
+    me.waitall(rs.toArray(new Request[0]));
+  }
+
+  // ------------------------------------------------------------------------------------------- allgather
+
+  void allgather(byte[] send, byte[] recvBuf, Communicator c) {
+    int n = c.size();
+    int r = c.rank();
+    int blk = send.length;
+    long total = (long) n * blk;
+    copy(send, 0, recvBuf, r * blk, blk);
+    if (n == 1) {
+      return;
+    }
+    if (total < cfg.allgatherLongBytes() && powerOfTwo(n)) {
+      for (int dist = 1; dist < n; dist <<= 1) {
+        int partner = r ^ dist;
+        int mine = r & ~(dist - 1);
+        int theirs = partner & ~(dist - 1);
+        sendrecv(c, recvBuf, mine * blk, dist * blk, partner, recvBuf, theirs * blk, dist * blk, partner, ALLGATHER);
+      }
+    } else if (total < cfg.allgatherShortBytes()) {
+      byte[] tmp = new byte[n * blk];
+      System.arraycopy(send, 0, tmp, 0, blk);
+      for (int dist = 1; dist < n; dist <<= 1) {
+        int cnt = Math.min(dist, n - dist);
+        sendrecv(c, tmp, 0, cnt * blk, (r - dist + n) % n, tmp, dist * blk, cnt * blk, (r + dist) % n, ALLGATHER);
+      }
+      for (int i = 0; i < n; i++) {
+        System.arraycopy(tmp, i * blk, recvBuf, ((r + i) % n) * blk, blk);
+      }
+      me.process.sleep(me.copyPs((long) n * blk));
+    } else {
+      int right = (r + 1) % n;
+      int left = (r - 1 + n) % n;
+      for (int i = 0; i < n - 1; i++) {
+        int s = (r - i + n) % n;
+        int g = (r - i - 1 + n) % n;
+        sendrecv(c, recvBuf, s * blk, blk, right, recvBuf, g * blk, blk, left, ALLGATHER);
+      }
+    }
+  }
+
+  void allgatherv(byte[] send, byte[] recvBuf, int[] counts, int[] displs, Communicator c) {
+    int n = c.size();
+    int r = c.rank();
+    copy(send, 0, recvBuf, displs[r], send.length);
+    int right = (r + 1) % n;
+    int left = (r - 1 + n) % n;
+    for (int i = 0; i < n - 1; i++) {
+      int s = (r - i + n) % n;
+      int g = (r - i - 1 + n) % n;
+      sendrecv(c, recvBuf, displs[s], counts[s], right, recvBuf, displs[g], counts[g], left, ALLGATHERV);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------- alltoall
+
+  void alltoall(byte[] send, byte[] recvBuf, Communicator c) {
+    int n = c.size();
+    int r = c.rank();
+    int blk = send.length / n;
+    if (blk <= cfg.alltoallShortBytes() && n >= cfg.alltoallMinProcs()) {
+      bruckAlltoall(send, recvBuf, blk, c);
+      return;
+    }
+    copy(send, r * blk, recvBuf, r * blk, blk);
+    if (blk <= cfg.alltoallMediumBytes()) {
+      List<Request> rs = new ArrayList<>();
+      for (int i = 1; i < n; i++) {
+        int src = (r - i + n) % n;
+        rs.add(irecv(c, recvBuf, src * blk, blk, src, ALLTOALL));
+      }
+      for (int i = 1; i < n; i++) {
+        int dst = (r + i) % n;
+        rs.add(isend(c, send, dst * blk, blk, dst, ALLTOALL));
+      }
+      me.waitall(rs.toArray(new Request[0]));
+      return;
+    }
+    for (int i = 1; i < n; i++) {
+      int dst;
+      int src;
+      if (powerOfTwo(n)) {
+        dst = r ^ i;
+        src = dst;
+      } else {
+        dst = (r + i) % n;
+        src = (r - i + n) % n;
+      }
+      sendrecv(c, send, dst * blk, blk, dst, recvBuf, src * blk, blk, src, ALLTOALL);
+    }
+  }
+
+  private void bruckAlltoall(byte[] send, byte[] recvBuf, int blk, Communicator c) {
+    int n = c.size();
+    int r = c.rank();
+    byte[] tmp = new byte[n * blk];
+    for (int i = 0; i < n; i++) {
+      System.arraycopy(send, ((r + i) % n) * blk, tmp, i * blk, blk);
+    }
+    me.process.sleep(me.copyPs((long) n * blk));
+    byte[] packed = new byte[n * blk];
+    byte[] got = new byte[n * blk];
+    for (int dist = 1; dist < n; dist <<= 1) {
+      int k = 0;
+      for (int i = 0; i < n; i++) {
+        if ((i & dist) != 0) {
+          System.arraycopy(tmp, i * blk, packed, k * blk, blk);
+          k++;
+        }
+      }
+      me.process.sleep(me.copyPs((long) k * blk));
+      sendrecv(c, packed, 0, k * blk, (r + dist) % n, got, 0, k * blk, (r - dist + n) % n, ALLTOALL);
+      k = 0;
+      for (int i = 0; i < n; i++) {
+        if ((i & dist) != 0) {
+          System.arraycopy(got, k * blk, tmp, i * blk, blk);
+          k++;
+        }
+      }
+      me.process.sleep(me.copyPs((long) k * blk));
+    }
+    for (int i = 0; i < n; i++) {
+      System.arraycopy(tmp, i * blk, recvBuf, ((r - i + n) % n) * blk, blk);
+    }
+    me.process.sleep(me.copyPs((long) n * blk));
+  }
+
+  void alltoallv(byte[] send, int[] sendCounts, int[] sendDispls, byte[] recvBuf, int[] recvCounts,
+      int[] recvDispls, Communicator c) {
+    int n = c.size();
+    int r = c.rank();
+    if (sendCounts[r] != recvCounts[r]) {
+      throw new IllegalArgumentException("sendCounts[rank] (" + sendCounts[r] + ") must equal recvCounts[rank] ("
+          + recvCounts[r] + ")");
+    }
+    copy(send, sendDispls[r], recvBuf, recvDispls[r], sendCounts[r]);
+    List<Request> rs = new ArrayList<>();
+    for (int i = 1; i < n; i++) {
+      int src = (r - i + n) % n;
+      rs.add(irecv(c, recvBuf, recvDispls[src], recvCounts[src], src, ALLTOALLV));
+    }
+    for (int i = 1; i < n; i++) {
+      int dst = (r + i) % n;
+      rs.add(isend(c, send, sendDispls[dst], sendCounts[dst], dst, ALLTOALLV));
+    }
+    me.waitall(rs.toArray(new Request[0]));
+  }
+
+  // ------------------------------------------------------------------------------------------- communicators
+
+  Communicator split(Communicator c, int color, int key) {
+    int n = c.size();
+    byte[] mine = new byte[8];
+    LittleEndian.put(mine, 0, 4, color);
+    LittleEndian.put(mine, 4, 4, key);
+    byte[] all = new byte[8 * n];
+    allgather(mine, all, c);
+    int creation = c.nextCreation();
+    if (color == Mpi.UNDEFINED) {
+      return null;
+    }
+    List<int[]> members = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      int col = (int) LittleEndian.get(all, 8 * i, 4);
+      if (col == color) {
+        members.add(new int[] {(int) LittleEndian.get(all, 8 * i + 4, 4), i});
+      }
+    }
+    members.sort((a, b) -> a[0] != b[0] ? Integer.compare(a[0], b[0]) : Integer.compare(a[1], b[1]));
+    int[] worldRanks = new int[members.size()];
+    int myIndex = -1;
+    for (int i = 0; i < worldRanks.length; i++) {
+      worldRanks[i] = c.worldRank(members.get(i)[1]);
+      if (members.get(i)[1] == c.rank()) {
+        myIndex = i;
+      }
+    }
+    return new Communicator(me.job.contextFor(c.context(), creation, color), worldRanks, myIndex);
+  }
+}

@@ -1,0 +1,412 @@
+package io.github.ariesmodel.system.mpi;
+
+/**
+ * One rank's view of an MPI-like job in simulated time: point-to-point messages with MPI's matching rules,
+ * communicators and the common collectives, over the simulated Aries NIC. Calls block the way MPI's do, letting
+ * simulated time pass; every call that waits also makes progress on everything else this rank has in flight (as
+ * MPICH's progress engine does), and only then: a rank that computes makes no progress.
+ *
+ * <p>Buffers are Java byte arrays (lengths and counts in bytes) or, for reductions, {@code long[]} and
+ * {@code double[]}. The bytes really travel: a send copies them into registered host memory of the sender's node,
+ * the NIC moves them (FMA PUTs into the receiver's mailbox, GETs over FMA or the BTE), and the receiver copies them
+ * out of its node's memory.
+ *
+ * <p>Matching follows the MPI standard: a receive matches the earliest arrived message of its communicator whose
+ * source and tag it accepts ({@link #ANY_SOURCE}, {@link #ANY_TAG}), and an arriving message matches the earliest
+ * posted receive that accepts it; messages from one sender on one communicator match in the order they were sent
+ * (non-overtaking). Collectives must be called by every rank of the communicator in the same order.
+ */
+public interface Mpi {
+
+  /** Wildcard source of a receive or probe ({@code MPI_ANY_SOURCE}). */
+  int ANY_SOURCE = -1;
+  /** Wildcard tag of a receive or probe ({@code MPI_ANY_TAG}). */
+  int ANY_TAG = -1;
+  /** The color by which {@link #split} leaves a rank out ({@code MPI_UNDEFINED}). */
+  int UNDEFINED = -1;
+  /** Largest tag a message may carry (MPI guarantees at least 32,767). */
+  int TAG_UB = Integer.MAX_VALUE;
+
+  /** @return this rank in the world communicator */
+  int rank();
+
+  /** @return the number of ranks in the job */
+  int size();
+
+  /** @return the world communicator ({@code MPI_COMM_WORLD}) as this rank sees it */
+  Communicator world();
+
+  /** @return the node this rank runs on */
+  int node();
+
+  /** @return simulated time now, picoseconds */
+  long now();
+
+  /**
+   * Lets simulated time pass for local computation (no MPI progress meanwhile).
+   *
+   * @param ps picoseconds, ≥ 0
+   */
+  void compute(long ps);
+
+  // ---------------------------------------------------------------------------------------------- point to point
+
+  /**
+   * A blocking standard-mode send: returns when the buffer may be reused (at once for eager messages, after the
+   * receiver's GET for rendezvous ones).
+   *
+   * @param buf the data
+   * @param offset first byte
+   * @param length bytes, ≥ 0
+   * @param dest rank in {@code comm}
+   * @param tag 0 to {@link #TAG_UB}
+   * @param comm the communicator
+   */
+  void send(byte[] buf, int offset, int length, int dest, int tag, Communicator comm);
+
+  /**
+   * Sends a whole array on the world communicator.
+   *
+   * @param buf the data
+   * @param dest world rank
+   * @param tag tag
+   */
+  default void send(byte[] buf, int dest, int tag) {
+    send(buf, 0, buf.length, dest, tag, world());
+  }
+
+  /**
+   * A blocking receive.
+   *
+   * @param buf where the data lands
+   * @param offset first byte
+   * @param capacity bytes available; a longer message is an error (MPI_ERR_TRUNCATE)
+   * @param source rank in {@code comm} or {@link #ANY_SOURCE}
+   * @param tag a tag or {@link #ANY_TAG}
+   * @param comm the communicator
+   * @return the source, tag and length of the message received
+   */
+  MpiStatus recv(byte[] buf, int offset, int capacity, int source, int tag, Communicator comm);
+
+  /**
+   * Receives into a whole array on the world communicator.
+   *
+   * @param buf where the data lands
+   * @param source world rank or {@link #ANY_SOURCE}
+   * @param tag a tag or {@link #ANY_TAG}
+   * @return the status
+   */
+  default MpiStatus recv(byte[] buf, int source, int tag) {
+    return recv(buf, 0, buf.length, source, tag, world());
+  }
+
+  /**
+   * Starts a send ({@code MPI_Isend}); the buffer must not change until the request completes.
+   *
+   * @param buf the data
+   * @param offset first byte
+   * @param length bytes
+   * @param dest rank in {@code comm}
+   * @param tag tag
+   * @param comm the communicator
+   * @return the request
+   */
+  Request isend(byte[] buf, int offset, int length, int dest, int tag, Communicator comm);
+
+  /**
+   * Starts a receive ({@code MPI_Irecv}).
+   *
+   * @param buf where the data lands
+   * @param offset first byte
+   * @param capacity bytes available
+   * @param source rank in {@code comm} or {@link #ANY_SOURCE}
+   * @param tag a tag or {@link #ANY_TAG}
+   * @param comm the communicator
+   * @return the request
+   */
+  Request irecv(byte[] buf, int offset, int capacity, int source, int tag, Communicator comm);
+
+  /**
+   * Waits until a request completes.
+   *
+   * @param request the request
+   * @return its status (null for a send)
+   */
+  MpiStatus wait(Request request);
+
+  /**
+   * Waits until every request completes.
+   *
+   * @param requests the requests
+   */
+  void waitall(Request... requests);
+
+  /**
+   * Waits until one of the requests completes.
+   *
+   * @param requests the requests, at least one
+   * @return the index of the lowest-indexed completed request
+   */
+  int waitany(Request... requests);
+
+  /**
+   * Makes progress once and tells whether the request has completed.
+   *
+   * @param request the request
+   * @return whether it has completed
+   */
+  boolean test(Request request);
+
+  /**
+   * Sends and receives at once ({@code MPI_Sendrecv}): safe against the deadlock two blocking sends can cause.
+   *
+   * @param sendBuf data to send
+   * @param sendOffset first byte
+   * @param sendLength bytes
+   * @param dest rank in {@code comm}
+   * @param sendTag tag of the sent message
+   * @param recvBuf where the received data lands
+   * @param recvOffset first byte
+   * @param recvCapacity bytes available
+   * @param source rank in {@code comm} or {@link #ANY_SOURCE}
+   * @param recvTag tag or {@link #ANY_TAG}
+   * @param comm the communicator
+   * @return the status of the receive
+   */
+  MpiStatus sendrecv(byte[] sendBuf, int sendOffset, int sendLength, int dest, int sendTag, byte[] recvBuf,
+      int recvOffset, int recvCapacity, int source, int recvTag, Communicator comm);
+
+  /**
+   * Waits until a matching message has arrived, without receiving it ({@code MPI_Probe}).
+   *
+   * @param source rank in {@code comm} or {@link #ANY_SOURCE}
+   * @param tag tag or {@link #ANY_TAG}
+   * @param comm the communicator
+   * @return the message's status; a receive with the same source and tag gets this message
+   */
+  MpiStatus probe(int source, int tag, Communicator comm);
+
+  /**
+   * Makes progress once and reports a matching arrived message, if any ({@code MPI_Iprobe}).
+   *
+   * @param source rank in {@code comm} or {@link #ANY_SOURCE}
+   * @param tag tag or {@link #ANY_TAG}
+   * @param comm the communicator
+   * @return the status, or null when none has arrived
+   */
+  MpiStatus iprobe(int source, int tag, Communicator comm);
+
+  // ---------------------------------------------------------------------------------------------- communicators
+
+  /**
+   * Splits a communicator by color ({@code MPI_Comm_split}); collective over {@code comm}.
+   *
+   * @param comm the communicator
+   * @param color ranks with the same color share the new communicator; {@link #UNDEFINED} for none
+   * @param key orders the ranks of the new communicator (ties by rank in {@code comm})
+   * @return the new communicator, or null for {@link #UNDEFINED}
+   */
+  Communicator split(Communicator comm, int color, int key);
+
+  /**
+   * Duplicates a communicator: same ranks, separate message space ({@code MPI_Comm_dup}); collective.
+   *
+   * @param comm the communicator
+   * @return the copy
+   */
+  Communicator dup(Communicator comm);
+
+  // ---------------------------------------------------------------------------------------------- collectives
+
+  /** @param comm the communicator; every rank waits until all have entered (dissemination algorithm) */
+  void barrier(Communicator comm);
+
+  /**
+   * Broadcasts bytes from the root: binomial tree for short messages or few ranks, else a scatter followed by an
+   * allgather, by recursive doubling for medium messages on power-of-two sizes, by a ring otherwise (MPICH's
+   * selection).
+   *
+   * @param buf the data at the root, the destination elsewhere
+   * @param offset first byte
+   * @param length bytes (the same on every rank)
+   * @param root the root's rank in {@code comm}
+   * @param comm the communicator
+   */
+  void bcast(byte[] buf, int offset, int length, int root, Communicator comm);
+
+  /**
+   * Reduces element-wise to the root: binomial tree for short vectors, Rabenseifner's reduce-scatter and gather for
+   * long ones.
+   *
+   * @param send this rank's contribution
+   * @param recv the result at the root (length of {@code send}); ignored elsewhere (may be null)
+   * @param op the operation
+   * @param root the root's rank
+   * @param comm the communicator
+   */
+  void reduce(long[] send, long[] recv, ReduceOp op, int root, Communicator comm);
+
+  /**
+   * As {@link #reduce(long[], long[], ReduceOp, int, Communicator)} on doubles.
+   *
+   * @param send contribution
+   * @param recv result at the root
+   * @param op SUM, PROD, MIN or MAX
+   * @param root root
+   * @param comm communicator
+   */
+  void reduce(double[] send, double[] recv, ReduceOp op, int root, Communicator comm);
+
+  /**
+   * Reduces element-wise to every rank: recursive doubling for short vectors, Rabenseifner (recursive-halving
+   * reduce-scatter then recursive-doubling allgather) for long ones.
+   *
+   * @param send this rank's contribution
+   * @param recv the result (length of {@code send})
+   * @param op the operation
+   * @param comm the communicator
+   */
+  void allreduce(long[] send, long[] recv, ReduceOp op, Communicator comm);
+
+  /**
+   * As {@link #allreduce(long[], long[], ReduceOp, Communicator)} on doubles.
+   *
+   * @param send contribution
+   * @param recv result
+   * @param op SUM, PROD, MIN or MAX
+   * @param comm communicator
+   */
+  void allreduce(double[] send, double[] recv, ReduceOp op, Communicator comm);
+
+  /**
+   * Gathers equal blocks to the root (binomial tree).
+   *
+   * @param send this rank's block
+   * @param recv at the root: size × block bytes in rank order; ignored elsewhere (may be null)
+   * @param root root
+   * @param comm communicator
+   */
+  void gather(byte[] send, byte[] recv, int root, Communicator comm);
+
+  /**
+   * Gathers blocks of different sizes to the root (linear, as MPICH).
+   *
+   * @param send this rank's block ({@code counts[rank]} bytes)
+   * @param recv at the root: where the blocks land
+   * @param counts bytes from each rank (significant at the root)
+   * @param displs offset in {@code recv} of each rank's block (at the root)
+   * @param root root
+   * @param comm communicator
+   */
+  void gatherv(byte[] send, byte[] recv, int[] counts, int[] displs, int root, Communicator comm);
+
+  /**
+   * Scatters equal blocks from the root (binomial tree).
+   *
+   * @param send at the root: size × block bytes in rank order; ignored elsewhere (may be null)
+   * @param recv this rank's block
+   * @param root root
+   * @param comm communicator
+   */
+  void scatter(byte[] send, byte[] recv, int root, Communicator comm);
+
+  /**
+   * Scatters blocks of different sizes from the root (linear).
+   *
+   * @param send at the root: the blocks
+   * @param counts bytes to each rank (at the root)
+   * @param displs offsets in {@code send} (at the root)
+   * @param recv this rank's block
+   * @param root root
+   * @param comm communicator
+   */
+  void scatterv(byte[] send, int[] counts, int[] displs, byte[] recv, int root, Communicator comm);
+
+  /**
+   * Gathers equal blocks to every rank: recursive doubling (power-of-two sizes, medium totals), Bruck (short
+   * totals), ring (long).
+   *
+   * @param send this rank's block
+   * @param recv size × block bytes in rank order
+   * @param comm communicator
+   */
+  void allgather(byte[] send, byte[] recv, Communicator comm);
+
+  /**
+   * Gathers blocks of different sizes to every rank (ring).
+   *
+   * @param send this rank's block
+   * @param recv where the blocks land
+   * @param counts bytes from each rank
+   * @param displs offsets in {@code recv}
+   * @param comm communicator
+   */
+  void allgatherv(byte[] send, byte[] recv, int[] counts, int[] displs, Communicator comm);
+
+  /**
+   * Exchanges equal blocks between every pair: Bruck for short blocks (≥ 8 ranks), all isends and irecvs at once
+   * for medium ones, pairwise exchange for long ones.
+   *
+   * @param send size blocks, the i-th for rank i
+   * @param recv size blocks, the i-th from rank i (same length as send)
+   * @param comm communicator
+   */
+  void alltoall(byte[] send, byte[] recv, Communicator comm);
+
+  /**
+   * Exchanges blocks of different sizes between every pair (all isends and irecvs at once).
+   *
+   * @param send the outgoing blocks
+   * @param sendCounts bytes to each rank
+   * @param sendDispls offsets in {@code send}
+   * @param recv where incoming blocks land
+   * @param recvCounts bytes from each rank
+   * @param recvDispls offsets in {@code recv}
+   * @param comm communicator
+   */
+  void alltoallv(byte[] send, int[] sendCounts, int[] sendDispls, byte[] recv, int[] recvCounts,
+      int[] recvDispls, Communicator comm);
+
+  /**
+   * Reduces element-wise and scatters the result ({@code MPI_Reduce_scatter}): recursive halving for short
+   * vectors on power-of-two sizes, pairwise exchange otherwise.
+   *
+   * @param send the full vector (sum of counts elements)
+   * @param recv this rank's part ({@code counts[rank]} elements)
+   * @param counts elements of the result each rank gets
+   * @param op operation
+   * @param comm communicator
+   */
+  void reduceScatter(long[] send, long[] recv, int[] counts, ReduceOp op, Communicator comm);
+
+  /**
+   * As {@link #reduceScatter(long[], long[], int[], ReduceOp, Communicator)} on doubles.
+   *
+   * @param send full vector
+   * @param recv this rank's part
+   * @param counts elements per rank
+   * @param op SUM, PROD, MIN or MAX
+   * @param comm communicator
+   */
+  void reduceScatter(double[] send, double[] recv, int[] counts, ReduceOp op, Communicator comm);
+
+  /**
+   * Inclusive prefix reduction ({@code MPI_Scan}, recursive doubling): rank i gets op over ranks 0..i.
+   *
+   * @param send contribution
+   * @param recv prefix result
+   * @param op operation
+   * @param comm communicator
+   */
+  void scan(long[] send, long[] recv, ReduceOp op, Communicator comm);
+
+  /**
+   * As {@link #scan(long[], long[], ReduceOp, Communicator)} on doubles.
+   *
+   * @param send contribution
+   * @param recv prefix result
+   * @param op SUM, PROD, MIN or MAX
+   * @param comm communicator
+   */
+  void scan(double[] send, double[] recv, ReduceOp op, Communicator comm);
+}

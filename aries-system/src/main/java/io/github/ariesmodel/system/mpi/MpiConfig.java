@@ -1,0 +1,438 @@
+package io.github.ariesmodel.system.mpi;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import io.github.ariesmodel.core.DeliveryMode;
+import io.github.ariesmodel.core.PageSize;
+
+/**
+ * Protocol thresholds, software costs and collective cut-overs of the MPI layer. Defaults follow Cray MPICH over
+ * uGNI and MPICH's collective selection; each says where it comes from (sources in docs/mpi.md).
+ *
+ * <table>
+ *   <caption>Defaults</caption>
+ *   <tr><th>setting</th><th>default</th><th>source</th></tr>
+ *   <tr><td>{@code eagerMaxBytes}</td><td>8,192</td><td>Cray intro_mpi, {@code MPICH_GNI_MAX_EAGER_MSG_SIZE}</td></tr>
+ *   <tr><td>{@code rdmaThresholdBytes}</td><td>1,024: GETs longer than this use the BTE, else FMA</td>
+ *       <td>Cray intro_mpi, {@code MPICH_GNI_RDMA_THRESHOLD}</td></tr>
+ *   <tr><td>{@code shortMaxBytes}</td><td>1,024 payload bytes inside an SMSG mailbox message</td>
+ *       <td>assumed (Cray's {@code MPICH_GNI_MAX_VSHORT_MSG_SIZE} varies with job size; not read here)</td></tr>
+ *   <tr><td>{@code mailboxSlots}</td><td>8 credits per ordered pair of ranks</td><td>assumed</td></tr>
+ *   <tr><td>{@code sendOverheadPs}, {@code recvOverheadPs}</td><td>285 ns each per message</td>
+ *       <td>assumed, calibrated so that an 8-byte ping-pong between two nodes of one blade gives the 1.3 µs of
+ *       aries-facts §7 (the NIC and network account for the rest; docs/mpi.md)</td></tr>
+ *   <tr><td>{@code memcpyBytesPerSecond}</td><td>16 GB/s (one core copying cache-resident data into or out of an
+ *       internal buffer)</td><td>assumed</td></tr>
+ *   <tr><td>{@code reduceBytesPerSecond}</td><td>4 GB/s of operands combined by one core</td><td>assumed</td></tr>
+ *   <tr><td>{@code pollIntervalPs}</td><td>50 ns between polls of a mailbox whose event came before its data</td>
+ *       <td>assumed</td></tr>
+ *   <tr><td>collective cut-overs</td><td>MPICH's {@code MPIR_CVAR_*} defaults (see the accessors)</td>
+ *       <td>MPICH 3.x {@code mpich_cvars.c}</td></tr>
+ * </table>
+ */
+public final class MpiConfig {
+
+  private final int shortMaxBytes;
+  private final int eagerMaxBytes;
+  private final int rdmaThresholdBytes;
+  private final int mailboxSlots;
+  private final long heapBytes;
+  private final PageSize pageSize;
+  private final DeliveryMode deliveryMode;
+  private final long sendOverheadPs;
+  private final long recvOverheadPs;
+  private final double memcpyBytesPerSecond;
+  private final double reduceBytesPerSecond;
+  private final long pollIntervalPs;
+  private final int reduceShortBytes;
+  private final int allreduceShortBytes;
+  private final int bcastShortBytes;
+  private final int bcastMinProcs;
+  private final int bcastLongBytes;
+  private final int allgatherShortBytes;
+  private final int allgatherLongBytes;
+  private final int alltoallShortBytes;
+  private final int alltoallMediumBytes;
+  private final int alltoallMinProcs;
+  private final int reduceScatterLongBytes;
+
+  private MpiConfig(Builder b) {
+    this.shortMaxBytes = b.shortMaxBytes;
+    this.eagerMaxBytes = b.eagerMaxBytes;
+    this.rdmaThresholdBytes = b.rdmaThresholdBytes;
+    this.mailboxSlots = b.mailboxSlots;
+    this.heapBytes = b.heapBytes;
+    this.pageSize = b.pageSize;
+    this.deliveryMode = b.deliveryMode;
+    this.sendOverheadPs = b.sendOverheadPs;
+    this.recvOverheadPs = b.recvOverheadPs;
+    this.memcpyBytesPerSecond = b.memcpyBytesPerSecond;
+    this.reduceBytesPerSecond = b.reduceBytesPerSecond;
+    this.pollIntervalPs = b.pollIntervalPs;
+    this.reduceShortBytes = b.reduceShortBytes;
+    this.allreduceShortBytes = b.allreduceShortBytes;
+    this.bcastShortBytes = b.bcastShortBytes;
+    this.bcastMinProcs = b.bcastMinProcs;
+    this.bcastLongBytes = b.bcastLongBytes;
+    this.allgatherShortBytes = b.allgatherShortBytes;
+    this.allgatherLongBytes = b.allgatherLongBytes;
+    this.alltoallShortBytes = b.alltoallShortBytes;
+    this.alltoallMediumBytes = b.alltoallMediumBytes;
+    this.alltoallMinProcs = b.alltoallMinProcs;
+    this.reduceScatterLongBytes = b.reduceScatterLongBytes;
+  }
+
+  /** @return the documented defaults */
+  public static MpiConfig defaults() {
+    return builder().build();
+  }
+
+  /** @return a builder starting from the defaults */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** @return a builder starting from this configuration */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.shortMaxBytes = shortMaxBytes;
+    b.eagerMaxBytes = eagerMaxBytes;
+    b.rdmaThresholdBytes = rdmaThresholdBytes;
+    b.mailboxSlots = mailboxSlots;
+    b.heapBytes = heapBytes;
+    b.pageSize = pageSize;
+    b.deliveryMode = deliveryMode;
+    b.sendOverheadPs = sendOverheadPs;
+    b.recvOverheadPs = recvOverheadPs;
+    b.memcpyBytesPerSecond = memcpyBytesPerSecond;
+    b.reduceBytesPerSecond = reduceBytesPerSecond;
+    b.pollIntervalPs = pollIntervalPs;
+    b.reduceShortBytes = reduceShortBytes;
+    b.allreduceShortBytes = allreduceShortBytes;
+    b.bcastShortBytes = bcastShortBytes;
+    b.bcastMinProcs = bcastMinProcs;
+    b.bcastLongBytes = bcastLongBytes;
+    b.allgatherShortBytes = allgatherShortBytes;
+    b.allgatherLongBytes = allgatherLongBytes;
+    b.alltoallShortBytes = alltoallShortBytes;
+    b.alltoallMediumBytes = alltoallMediumBytes;
+    b.alltoallMinProcs = alltoallMinProcs;
+    b.reduceScatterLongBytes = reduceScatterLongBytes;
+    return b;
+  }
+
+  /** @return largest payload carried inside a mailbox message (SHORT protocol), bytes */
+  public int shortMaxBytes() {
+    return shortMaxBytes;
+  }
+
+  /** @return largest message sent eagerly; longer ones use rendezvous ({@code MPICH_GNI_MAX_EAGER_MSG_SIZE}) */
+  public int eagerMaxBytes() {
+    return eagerMaxBytes;
+  }
+
+  /** @return GETs longer than this run on the BTE, shorter ones on FMA ({@code MPICH_GNI_RDMA_THRESHOLD}) */
+  public int rdmaThresholdBytes() {
+    return rdmaThresholdBytes;
+  }
+
+  /** @return mailbox slots (credits) per ordered pair of ranks */
+  public int mailboxSlots() {
+    return mailboxSlots;
+  }
+
+  /** @return registered internal buffer space per rank for eager and rendezvous data, bytes */
+  public long heapBytes() {
+    return heapBytes;
+  }
+
+  /** @return page size of every rank's registration */
+  public PageSize pageSize() {
+    return pageSize;
+  }
+
+  /** @return routing mode of every post (SMSG's default is ADAPTIVE_0 [S7]) */
+  public DeliveryMode deliveryMode() {
+    return deliveryMode;
+  }
+
+  /** @return CPU time a rank spends per message sent, picoseconds */
+  public long sendOverheadPs() {
+    return sendOverheadPs;
+  }
+
+  /** @return CPU time a rank spends per message it matches, picoseconds */
+  public long recvOverheadPs() {
+    return recvOverheadPs;
+  }
+
+  /** @return host copy rate into or out of internal buffers, bytes per second */
+  public double memcpyBytesPerSecond() {
+    return memcpyBytesPerSecond;
+  }
+
+  /** @return rate at which a core combines reduction operands, bytes per second */
+  public double reduceBytesPerSecond() {
+    return reduceBytesPerSecond;
+  }
+
+  /** @return delay between polls of a mailbox whose remote event came before all its data, picoseconds */
+  public long pollIntervalPs() {
+    return pollIntervalPs;
+  }
+
+  /** @return reduce uses a binomial tree up to this many bytes, else Rabenseifner (MPIR_CVAR_REDUCE_SHORT_MSG_SIZE) */
+  public int reduceShortBytes() {
+    return reduceShortBytes;
+  }
+
+  /** @return allreduce uses recursive doubling up to this, else Rabenseifner (MPIR_CVAR_ALLREDUCE_SHORT_MSG_SIZE) */
+  public int allreduceShortBytes() {
+    return allreduceShortBytes;
+  }
+
+  /** @return bcast uses a binomial tree below this many bytes (MPIR_CVAR_BCAST_SHORT_MSG_SIZE) */
+  public int bcastShortBytes() {
+    return bcastShortBytes;
+  }
+
+  /** @return bcast uses a binomial tree below this many ranks whatever the size (MPIR_CVAR_BCAST_MIN_PROCS) */
+  public int bcastMinProcs() {
+    return bcastMinProcs;
+  }
+
+  /**
+   * @return a bcast of at least {@link #bcastShortBytes()} on a power-of-two size scatters and then allgathers by
+   *     recursive doubling below this many bytes, by a ring above (MPIR_CVAR_BCAST_LONG_MSG_SIZE)
+   */
+  public int bcastLongBytes() {
+    return bcastLongBytes;
+  }
+
+  /** @return allgather uses Bruck below this total size on non-power-of-two sizes (ALLGATHER_SHORT_MSG_SIZE) */
+  public int allgatherShortBytes() {
+    return allgatherShortBytes;
+  }
+
+  /** @return allgather uses recursive doubling below this total size on powers of two (ALLGATHER_LONG_MSG_SIZE) */
+  public int allgatherLongBytes() {
+    return allgatherLongBytes;
+  }
+
+  /** @return alltoall uses Bruck up to this block size (MPIR_CVAR_ALLTOALL_SHORT_MSG_SIZE) */
+  public int alltoallShortBytes() {
+    return alltoallShortBytes;
+  }
+
+  /** @return alltoall posts every isend/irecv up to this block size, else pairwise (ALLTOALL_MEDIUM_MSG_SIZE) */
+  public int alltoallMediumBytes() {
+    return alltoallMediumBytes;
+  }
+
+  /** @return alltoall uses Bruck only from this many ranks (MPICH's MPIR_CVAR_ALLTOALL_MIN_PROCS... here 8) */
+  public int alltoallMinProcs() {
+    return alltoallMinProcs;
+  }
+
+  /** @return reduce_scatter uses recursive halving below this total size, else pairwise (REDSCAT_COMMUTATIVE_LONG) */
+  public int reduceScatterLongBytes() {
+    return reduceScatterLongBytes;
+  }
+
+  /** Settings; each setter names its valid range. */
+  public static final class Builder {
+    private int shortMaxBytes = 1024;
+    private int eagerMaxBytes = 8192;
+    private int rdmaThresholdBytes = 1024;
+    private int mailboxSlots = 8;
+    private long heapBytes = 16L << 20;
+    private PageSize pageSize = PageSize.SIZE_2M;
+    private DeliveryMode deliveryMode = DeliveryMode.ADAPTIVE_0;
+    private long sendOverheadPs = 285_000;
+    private long recvOverheadPs = 285_000;
+    private double memcpyBytesPerSecond = 16e9;
+    private double reduceBytesPerSecond = 4e9;
+    private long pollIntervalPs = 50_000;
+    private int reduceShortBytes = 2048;
+    private int allreduceShortBytes = 2048;
+    private int bcastShortBytes = 12288;
+    private int bcastMinProcs = 8;
+    private int bcastLongBytes = 524288;
+    private int allgatherShortBytes = 81920;
+    private int allgatherLongBytes = 524288;
+    private int alltoallShortBytes = 256;
+    private int alltoallMediumBytes = 32768;
+    private int alltoallMinProcs = 8;
+    private int reduceScatterLongBytes = 524288;
+
+    private Builder() {}
+
+    /** @param v 0 to 65,472 (an SMSG message is at most 65,535 bytes with its header [S5]) @return this */
+    public Builder shortMaxBytes(int v) {
+      checkArgument(v >= 0 && v <= 65472, "shortMaxBytes must be in [0, 65472] but was %s", v);
+      this.shortMaxBytes = v;
+      return this;
+    }
+
+    /** @param v ≥ 0 @return this */
+    public Builder eagerMaxBytes(int v) {
+      checkArgument(v >= 0, "eagerMaxBytes must be >= 0 but was %s", v);
+      this.eagerMaxBytes = v;
+      return this;
+    }
+
+    /** @param v ≥ 0 @return this */
+    public Builder rdmaThresholdBytes(int v) {
+      checkArgument(v >= 0, "rdmaThresholdBytes must be >= 0 but was %s", v);
+      this.rdmaThresholdBytes = v;
+      return this;
+    }
+
+    /** @param v 1 to 1024 @return this */
+    public Builder mailboxSlots(int v) {
+      checkArgument(v >= 1 && v <= 1024, "mailboxSlots must be in [1, 1024] but was %s", v);
+      this.mailboxSlots = v;
+      return this;
+    }
+
+    /** @param v 64 KiB to 64 GiB @return this */
+    public Builder heapBytes(long v) {
+      checkArgument(v >= (64 << 10) && v <= (64L << 30), "heapBytes must be in [65536, 2^36] but was %s", v);
+      this.heapBytes = v;
+      return this;
+    }
+
+    /** @param v page size of the registrations @return this */
+    public Builder pageSize(PageSize v) {
+      checkArgument(v != null, "pageSize must not be null");
+      this.pageSize = v;
+      return this;
+    }
+
+    /** @param v routing mode of every post @return this */
+    public Builder deliveryMode(DeliveryMode v) {
+      checkArgument(v != null, "deliveryMode must not be null");
+      this.deliveryMode = v;
+      return this;
+    }
+
+    /** @param ps ≥ 0 @return this */
+    public Builder sendOverheadPs(long ps) {
+      checkArgument(ps >= 0, "sendOverheadPs must be >= 0 but was %s", ps);
+      this.sendOverheadPs = ps;
+      return this;
+    }
+
+    /** @param ps ≥ 0 @return this */
+    public Builder recvOverheadPs(long ps) {
+      checkArgument(ps >= 0, "recvOverheadPs must be >= 0 but was %s", ps);
+      this.recvOverheadPs = ps;
+      return this;
+    }
+
+    /** @param v &gt; 0, or infinity for untimed copies @return this */
+    public Builder memcpyBytesPerSecond(double v) {
+      checkArgument(v > 0, "memcpyBytesPerSecond must be > 0 but was %s", v);
+      this.memcpyBytesPerSecond = v;
+      return this;
+    }
+
+    /** @param v &gt; 0, or infinity for untimed reductions @return this */
+    public Builder reduceBytesPerSecond(double v) {
+      checkArgument(v > 0, "reduceBytesPerSecond must be > 0 but was %s", v);
+      this.reduceBytesPerSecond = v;
+      return this;
+    }
+
+    /** @param ps 1 ps to 1 ms @return this */
+    public Builder pollIntervalPs(long ps) {
+      checkArgument(ps >= 1 && ps <= 1_000_000_000L, "pollIntervalPs must be in [1, 10^9] but was %s", ps);
+      this.pollIntervalPs = ps;
+      return this;
+    }
+
+    /** @param v ≥ 0 @return this */
+    public Builder reduceShortBytes(int v) {
+      checkArgument(v >= 0, "reduceShortBytes must be >= 0 but was %s", v);
+      this.reduceShortBytes = v;
+      return this;
+    }
+
+    /** @param v ≥ 0 @return this */
+    public Builder allreduceShortBytes(int v) {
+      checkArgument(v >= 0, "allreduceShortBytes must be >= 0 but was %s", v);
+      this.allreduceShortBytes = v;
+      return this;
+    }
+
+    /** @param v ≥ 0 @return this */
+    public Builder bcastShortBytes(int v) {
+      checkArgument(v >= 0, "bcastShortBytes must be >= 0 but was %s", v);
+      this.bcastShortBytes = v;
+      return this;
+    }
+
+    /** @param v ≥ 1 @return this */
+    public Builder bcastMinProcs(int v) {
+      checkArgument(v >= 1, "bcastMinProcs must be >= 1 but was %s", v);
+      this.bcastMinProcs = v;
+      return this;
+    }
+
+    /** @param v ≥ 0 @return this */
+    public Builder bcastLongBytes(int v) {
+      checkArgument(v >= 0, "bcastLongBytes must be >= 0 but was %s", v);
+      this.bcastLongBytes = v;
+      return this;
+    }
+
+    /** @param v ≥ 0 @return this */
+    public Builder allgatherShortBytes(int v) {
+      checkArgument(v >= 0, "allgatherShortBytes must be >= 0 but was %s", v);
+      this.allgatherShortBytes = v;
+      return this;
+    }
+
+    /** @param v ≥ 0 @return this */
+    public Builder allgatherLongBytes(int v) {
+      checkArgument(v >= 0, "allgatherLongBytes must be >= 0 but was %s", v);
+      this.allgatherLongBytes = v;
+      return this;
+    }
+
+    /** @param v ≥ 0 @return this */
+    public Builder alltoallShortBytes(int v) {
+      checkArgument(v >= 0, "alltoallShortBytes must be >= 0 but was %s", v);
+      this.alltoallShortBytes = v;
+      return this;
+    }
+
+    /** @param v ≥ 0 @return this */
+    public Builder alltoallMediumBytes(int v) {
+      checkArgument(v >= 0, "alltoallMediumBytes must be >= 0 but was %s", v);
+      this.alltoallMediumBytes = v;
+      return this;
+    }
+
+    /** @param v ≥ 1 @return this */
+    public Builder alltoallMinProcs(int v) {
+      checkArgument(v >= 1, "alltoallMinProcs must be >= 1 but was %s", v);
+      this.alltoallMinProcs = v;
+      return this;
+    }
+
+    /** @param v ≥ 0 @return this */
+    public Builder reduceScatterLongBytes(int v) {
+      checkArgument(v >= 0, "reduceScatterLongBytes must be >= 0 but was %s", v);
+      this.reduceScatterLongBytes = v;
+      return this;
+    }
+
+    /** @return the configuration (refuses an eager limit below the short limit) */
+    public MpiConfig build() {
+      checkArgument(eagerMaxBytes >= shortMaxBytes,
+          "eagerMaxBytes (%s) can not be below shortMaxBytes (%s)", eagerMaxBytes, shortMaxBytes);
+      return new MpiConfig(this);
+    }
+  }
+}

@@ -1,0 +1,281 @@
+package io.github.ariesmodel.system.mpi;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.process.ProcessRunner;
+import io.github.ariesmodel.system.process.SimProcess;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * An MPI-like job on a simulated Aries system: ranks placed on nodes, each with its own registered memory
+ * (mailboxes and internal buffers) and completion queue, running an {@link MpiProgram} as ordinary blocking Java in
+ * simulated time over the real NIC, IOMMU and fabric models.
+ *
+ * <pre>{@code
+ * AriesSystem system = AriesSystem.builder().preset(SystemPreset.DEFAULT).build();
+ * MpiJob job = MpiJob.builder(system).nodes(0, 1, 2, 3).ranksPerNode(2).build();
+ * job.run(mpi -> {
+ *   long[] sum = new long[1];
+ *   mpi.allreduce(new long[] {mpi.rank()}, sum, ReduceOp.SUM, mpi.world());
+ * });
+ * }</pre>
+ *
+ * <p>Placement: rank i runs on {@code nodes[i / ranksPerNode]} (ranks fill a node before the next, as ALPS places
+ * them by default; assumed). Ranks on one node talk through their NIC like any others (Cray MPICH would use shared
+ * memory there: not modelled). After the program returns, each rank finalizes: it waits for its sends to complete
+ * and joins a barrier, as {@code MPI_Finalize} does.
+ */
+public final class MpiJob {
+
+  /** Virtual address of rank 0's registration on each node; the ranks of a node are {@link #RANK_SPAN} apart. */
+  public static final long VIRTUAL_BASE = 0x2000_0000_0000L;
+  /** Virtual address space between the registrations of two ranks on one node (64 GiB). */
+  public static final long RANK_SPAN = 1L << 36;
+
+  private final AriesSystem system;
+  private final MpiConfig config;
+  private final int[] rankNodes;
+  private final Rank[] ranks;
+  private final Map<Integer, NodeEndpoint> endpoints = new LinkedHashMap<>();
+  private final Map<List<Integer>, Integer> contexts = new HashMap<>();
+  private final long[] messagesByProtocol = new long[Protocol.values().length];
+  private int nextContext = 2;
+  private long bytesSent;
+  private long unexpectedMessages;
+  private ProcessRunner runner;
+  private long lastRunStartPs;
+  private long lastRunEndPs;
+
+  private MpiJob(Builder b) {
+    this.system = b.system;
+    this.config = b.config;
+    int n = b.nodes.length * b.ranksPerNode;
+    this.rankNodes = new int[n];
+    this.ranks = new Rank[n];
+    for (int i = 0; i < n; i++) {
+      rankNodes[i] = b.nodes[i / b.ranksPerNode];
+    }
+    for (int node : b.nodes) {
+      endpoints.put(node, new NodeEndpoint(system.node(node)));
+    }
+    for (int i = 0; i < n; i++) {
+      NodeEndpoint e = endpoints.get(rankNodes[i]);
+      ranks[i] = new Rank(this, i, e, VIRTUAL_BASE + e.ranks().size() * RANK_SPAN);
+    }
+  }
+
+  /**
+   * A builder for a job on a system.
+   *
+   * @param system the system
+   * @return the builder (one rank on each of nodes 0 and 1 unless told otherwise)
+   */
+  public static Builder builder(AriesSystem system) {
+    checkArgument(system != null, "system must not be null");
+    return new Builder(system);
+  }
+
+  /** @return number of ranks */
+  public int size() {
+    return ranks.length;
+  }
+
+  /** @return the settings */
+  public MpiConfig config() {
+    return config;
+  }
+
+  /** @return the system the job runs on */
+  public AriesSystem system() {
+    return system;
+  }
+
+  /**
+   * The node a rank runs on.
+   *
+   * @param rank 0 to size - 1
+   * @return its node
+   */
+  public int nodeOf(int rank) {
+    checkArgument(rank >= 0 && rank < ranks.length, "rank must be in [0, %s] but was %s", ranks.length - 1, rank);
+    return rankNodes[rank];
+  }
+
+  /**
+   * Runs the program on every rank until all have returned and finalized.
+   *
+   * @param program the rank code
+   * @throws IllegalStateException when ranks are left waiting forever (a deadlock), naming what each waits for
+   * @throws ProcessRunner.ProcessFailedException when a rank's code threw
+   */
+  public void run(MpiProgram program) {
+    checkArgument(program != null, "program must not be null");
+    lastRunStartPs = system.loop().now();
+    try (ProcessRunner r = new ProcessRunner(system.loop())) {
+      runner = r;
+      for (Rank rank : ranks) {
+        rank.process = r.spawn("rank" + rank.worldRank, self -> {
+          program.run(rank);
+          rank.finishedAtPs = self.now();
+          rank.drain();
+          rank.barrier(rank.world());
+          rank.drain();
+        });
+      }
+      r.run();
+      List<SimProcess> stuck = r.unfinished();
+      if (!stuck.isEmpty()) {
+        StringBuilder s = new StringBuilder("MPI program deadlocked: " + stuck.size() + " ranks still waiting:");
+        int shown = 0;
+        for (Rank rank : ranks) {
+          if (stuck.contains(rank.process) && shown++ < 16) {
+            s.append("\n  rank ").append(rank.worldRank).append(" waits for ").append(rank.waitingOn).append(" (")
+                .append(rank.queuesForDiagnostics().get(0)).append(')');
+          }
+        }
+        throw new IllegalStateException(s.toString());
+      }
+    } finally {
+      runner = null;
+      for (Rank rank : ranks) {
+        rank.process = null;
+      }
+    }
+    long end = lastRunStartPs;
+    for (Rank rank : ranks) {
+      end = Math.max(end, rank.finishedAtPs);
+    }
+    lastRunEndPs = end;
+  }
+
+  /** @return simulated time from the start of the last run until its last rank's program returned, picoseconds */
+  public long lastRunPs() {
+    return lastRunEndPs - lastRunStartPs;
+  }
+
+  /**
+   * Point-to-point messages delivered by a protocol, over all runs (collectives' messages included).
+   *
+   * @param p the protocol
+   * @return the count
+   */
+  public long messages(Protocol p) {
+    checkArgument(p != null, "protocol must not be null");
+    return messagesByProtocol[p.ordinal()];
+  }
+
+  /** @return point-to-point messages delivered, over all runs */
+  public long messages() {
+    long s = 0;
+    for (long m : messagesByProtocol) {
+      s += m;
+    }
+    return s;
+  }
+
+  /** @return payload bytes of the messages sent to other ranks, over all runs */
+  public long bytesSent() {
+    return bytesSent;
+  }
+
+  /** @return messages that arrived before a matching receive was posted, over all runs */
+  public long unexpectedMessages() {
+    return unexpectedMessages;
+  }
+
+  // -------------------------------------------------------------------------------------------- for the ranks
+
+  Rank rank(int world) {
+    return ranks[world];
+  }
+
+  int nodeOfRank(int world) {
+    return rankNodes[world];
+  }
+
+  NodeEndpoint endpoint(int node) {
+    return endpoints.get(node);
+  }
+
+  void wake(Rank r) {
+    if (runner != null && r.process != null) {
+      runner.wake(r.process);
+    }
+  }
+
+  int contextFor(int parent, int creation, int color) {
+    return contexts.computeIfAbsent(List.of(parent, creation, color), k -> {
+      int c = nextContext;
+      nextContext += 2;
+      return c;
+    });
+  }
+
+  void countMessage(Protocol p, long bytes) {
+    messagesByProtocol[p.ordinal()]++;
+  }
+
+  void countSent(long bytes) {
+    bytesSent += bytes;
+  }
+
+  void countUnexpected() {
+    unexpectedMessages++;
+  }
+
+  /** Settings of a job. */
+  public static final class Builder {
+    private final AriesSystem system;
+    private int[] nodes = {0, 1};
+    private int ranksPerNode = 1;
+    private MpiConfig config = MpiConfig.defaults();
+
+    private Builder(AriesSystem system) {
+      this.system = system;
+    }
+
+    /** @param n the nodes, distinct, within the system @return this builder */
+    public Builder nodes(int... n) {
+      checkArgument(n != null && n.length >= 1, "nodes must name at least one node");
+      Set<Integer> seen = new HashSet<>();
+      for (int x : n) {
+        checkArgument(x >= 0 && x < system.nodeCount(), "node must be in [0, %s] but was %s",
+            system.nodeCount() - 1, x);
+        checkArgument(seen.add(x), "nodes must be distinct but %s appears twice", x);
+      }
+      this.nodes = n.clone();
+      return this;
+    }
+
+    /**
+     * @param k ranks on each node, 1 to 272 (a KNL node of an XC40 has 68 cores of 4 hardware threads; Haswell
+     *     and Broadwell nodes have 32 to 44 cores)
+     * @return this builder
+     */
+    public Builder ranksPerNode(int k) {
+      checkArgument(k >= 1 && k <= 272, "ranksPerNode must be in [1, 272] but was %s", k);
+      this.ranksPerNode = k;
+      return this;
+    }
+
+    /** @param c protocol settings @return this builder */
+    public Builder config(MpiConfig c) {
+      checkArgument(c != null, "config must not be null");
+      this.config = c;
+      return this;
+    }
+
+    /** @return the job (registers every rank's memory) */
+    public MpiJob build() {
+      checkArgument(nodes.length * (long) ranksPerNode <= (1 << 20),
+          "nodes x ranksPerNode must be at most 2^20 but was %s", nodes.length * (long) ranksPerNode);
+      return new MpiJob(this);
+    }
+  }
+}

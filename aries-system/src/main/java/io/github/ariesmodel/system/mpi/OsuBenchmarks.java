@@ -1,0 +1,187 @@
+package io.github.ariesmodel.system.mpi;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import io.github.ariesmodel.system.AriesSystem;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The two OSU micro-benchmarks most quoted for MPI on a network, run on the MPI layer between two nodes:
+ * {@code osu_latency} (ping-pong; half the round trip) and {@code osu_bw} (a window of non-blocking sends in flight,
+ * then a 4-byte acknowledgement), with the benchmarks' structure (warm-up iterations excluded from the timing).
+ * Each call builds a fresh two-rank job on the system it is given, so run it on a quiet system.
+ */
+public final class OsuBenchmarks {
+
+  /** osu_bw's default window of messages in flight. */
+  public static final int OSU_WINDOW = 64;
+
+  private OsuBenchmarks() {}
+
+  /**
+   * One row of a latency table.
+   *
+   * @param bytes message size
+   * @param latencyNs half the average round trip, nanoseconds
+   */
+  public record LatencyRow(long bytes, double latencyNs) {}
+
+  /**
+   * One row of a bandwidth table.
+   *
+   * @param bytes message size
+   * @param gigabytesPerSecond payload delivered per second, 10^9 bytes
+   */
+  public record BandwidthRow(long bytes, double gigabytesPerSecond) {}
+
+  /**
+   * osu_latency's sizes: 0, then powers of two up to a maximum.
+   *
+   * @param maxBytes the largest size, 1 to 2^30
+   * @return the sizes
+   */
+  public static long[] sizes(long maxBytes) {
+    checkArgument(maxBytes >= 1 && maxBytes <= (1L << 30), "maxBytes must be in [1, 2^30] but was %s", maxBytes);
+    List<Long> s = new ArrayList<>();
+    s.add(0L);
+    for (long b = 1; b <= maxBytes; b <<= 1) {
+      s.add(b);
+    }
+    return s.stream().mapToLong(Long::longValue).toArray();
+  }
+
+  /**
+   * Ping-pong latency by size between two nodes ({@code osu_latency}).
+   *
+   * @param system a quiet system
+   * @param nodeA node of rank 0
+   * @param nodeB node of rank 1, not nodeA
+   * @param sizes message sizes, bytes, each 0 to 2^30
+   * @param warmup untimed round trips per size, ≥ 0
+   * @param iterations timed round trips per size, ≥ 1
+   * @param config the MPI settings
+   * @return one row per size, in the order given
+   */
+  public static List<LatencyRow> latency(AriesSystem system, int nodeA, int nodeB, long[] sizes, int warmup,
+      int iterations, MpiConfig config) {
+    checkArgs(system, nodeA, nodeB, sizes, warmup, iterations, config);
+    long max = max(sizes);
+    MpiJob job = MpiJob.builder(system).nodes(nodeA, nodeB).config(withHeap(config, 4 * max)).build();
+    double[] ns = new double[sizes.length];
+    job.run(mpi -> {
+      var w = mpi.world();
+      int peer = 1 - mpi.rank();
+      for (int k = 0; k < sizes.length; k++) {
+        byte[] buf = new byte[(int) sizes[k]];
+        long start = 0;
+        for (int i = 0; i < warmup + iterations; i++) {
+          if (i == warmup) {
+            start = mpi.now();
+          }
+          if (mpi.rank() == 0) {
+            mpi.send(buf, 0, buf.length, peer, 1, w);
+            mpi.recv(buf, 0, buf.length, peer, 1, w);
+          } else {
+            mpi.recv(buf, 0, buf.length, peer, 1, w);
+            mpi.send(buf, 0, buf.length, peer, 1, w);
+          }
+        }
+        if (mpi.rank() == 0) {
+          ns[k] = (mpi.now() - start) / 1e3 / (2.0 * iterations);
+        }
+      }
+    });
+    List<LatencyRow> rows = new ArrayList<>();
+    for (int k = 0; k < sizes.length; k++) {
+      rows.add(new LatencyRow(sizes[k], ns[k]));
+    }
+    return rows;
+  }
+
+  /**
+   * Uni-directional bandwidth by size between two nodes ({@code osu_bw}): rank 0 starts {@code window} isends,
+   * rank 1 as many irecvs; both wait; rank 1 answers with 4 bytes.
+   *
+   * @param system a quiet system
+   * @param nodeA the sender's node
+   * @param nodeB the receiver's node, not nodeA
+   * @param sizes message sizes, bytes, each 0 to 2^30
+   * @param window messages in flight, 1 to 1024 ({@link #OSU_WINDOW} in osu_bw)
+   * @param warmup untimed windows per size, ≥ 0
+   * @param iterations timed windows per size, ≥ 1
+   * @param config the MPI settings (the internal buffer space is raised to hold a window when needed)
+   * @return one row per size, in the order given
+   */
+  public static List<BandwidthRow> bandwidth(AriesSystem system, int nodeA, int nodeB, long[] sizes, int window,
+      int warmup, int iterations, MpiConfig config) {
+    checkArgs(system, nodeA, nodeB, sizes, warmup, iterations, config);
+    checkArgument(window >= 1 && window <= 1024, "window must be in [1, 1024] but was %s", window);
+    long max = max(sizes);
+    MpiJob job = MpiJob.builder(system).nodes(nodeA, nodeB).config(withHeap(config, 2L * window * (max + 128)))
+        .build();
+    double[] gbps = new double[sizes.length];
+    job.run(mpi -> {
+      var w = mpi.world();
+      byte[] ack = new byte[4];
+      for (int k = 0; k < sizes.length; k++) {
+        byte[] buf = new byte[(int) sizes[k]];
+        Request[] rs = new Request[window];
+        long start = 0;
+        for (int i = 0; i < warmup + iterations; i++) {
+          if (i == warmup) {
+            start = mpi.now();
+          }
+          if (mpi.rank() == 0) {
+            for (int j = 0; j < window; j++) {
+              rs[j] = mpi.isend(buf, 0, buf.length, 1, 100, w);
+            }
+            mpi.waitall(rs);
+            mpi.recv(ack, 0, 4, 1, 101, w);
+          } else {
+            for (int j = 0; j < window; j++) {
+              rs[j] = mpi.irecv(buf, 0, buf.length, 0, 100, w);
+            }
+            mpi.waitall(rs);
+            mpi.send(ack, 0, 4, 0, 101, w);
+          }
+        }
+        if (mpi.rank() == 0) {
+          double seconds = (mpi.now() - start) / 1e12;
+          gbps[k] = sizes[k] * (double) window * iterations / seconds / 1e9;
+        }
+      }
+    });
+    List<BandwidthRow> rows = new ArrayList<>();
+    for (int k = 0; k < sizes.length; k++) {
+      rows.add(new BandwidthRow(sizes[k], gbps[k]));
+    }
+    return rows;
+  }
+
+  private static void checkArgs(AriesSystem system, int nodeA, int nodeB, long[] sizes, int warmup, int iterations,
+      MpiConfig config) {
+    checkArgument(system != null, "system must not be null");
+    checkArgument(config != null, "config must not be null");
+    checkArgument(nodeA != nodeB, "nodeA and nodeB must differ but both were %s", nodeA);
+    checkArgument(sizes != null && sizes.length > 0, "sizes must name at least one size");
+    for (long s : sizes) {
+      checkArgument(s >= 0 && s <= (1L << 30), "sizes must be in [0, 2^30] but one was %s", s);
+    }
+    checkArgument(warmup >= 0, "warmup must be >= 0 but was %s", warmup);
+    checkArgument(iterations >= 1, "iterations must be >= 1 but was %s", iterations);
+  }
+
+  private static long max(long[] sizes) {
+    long m = 0;
+    for (long s : sizes) {
+      m = Math.max(m, s);
+    }
+    return m;
+  }
+
+  private static MpiConfig withHeap(MpiConfig c, long need) {
+    long bytes = Math.max(c.heapBytes(), need + (1L << 20));
+    return bytes == c.heapBytes() ? c : c.toBuilder().heapBytes(Math.min(bytes, 64L << 30)).build();
+  }
+}

@@ -1,0 +1,1018 @@
+package io.github.ariesmodel.system.mpi;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import io.github.ariesmodel.core.AccessKind;
+import io.github.ariesmodel.core.CompletionEvent;
+import io.github.ariesmodel.core.LittleEndian;
+import io.github.ariesmodel.core.MemoryRegistration;
+import io.github.ariesmodel.core.NetworkAddress;
+import io.github.ariesmodel.core.spi.AddressTranslation.TranslationResult;
+import io.github.ariesmodel.nic.CompletionQueue;
+import io.github.ariesmodel.nic.NicConfig;
+import io.github.ariesmodel.nic.Post;
+import io.github.ariesmodel.system.Node;
+import io.github.ariesmodel.system.process.SimProcess;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One MPI rank: its registered memory (mailboxes for every sender, then internal buffers), its completion queue, the
+ * send and receive protocols, the posted-receive and unexpected-message queues and the progress engine. Collectives
+ * live in {@link Collectives}; this class implements {@link Mpi} by delegating to them.
+ *
+ * <h2>Wire protocol</h2>
+ * Every message starts with an SMSG-style mailbox message: an FMA PUT of a 64-byte header (plus the data for the
+ * SHORT protocol) into the slot {@code seq mod slots} of the receiver's mailbox for this sender, asking for a remote
+ * event. The header holds the per-pair sequence number and a checksum over the rest, so that the receiver takes a
+ * slot only when all of it has landed (with adaptive routing the remote event may come before the last data
+ * [S5]); slots are taken strictly in sequence order, which gives MPI's non-overtaking order per pair. The receiver
+ * gives credits back in batches of half the slots with a CQ write; eager acknowledgements and rendezvous FINs are
+ * CQ writes too (6-byte values [S5]).
+ */
+final class Rank implements Mpi {
+
+  static final int HEADER_BYTES = 64;
+  private static final int KIND_SHORT = 1;
+  private static final int KIND_EAGER = 2;
+  private static final int KIND_RTS = 3;
+  private static final long CQ_CREDIT = 1;
+  private static final long CQ_EAGER_ACK = 2;
+  private static final long CQ_FIN = 3;
+  private static final int CQ_KIND_SHIFT = 44;
+  private static final long CQ_PAYLOAD_MASK = (1L << CQ_KIND_SHIFT) - 1;
+  private static final int CQ_ENTRIES = 1 << 14;
+
+  final MpiJob job;
+  final MpiConfig config;
+  final int worldRank;
+  final NodeEndpoint endpoint;
+  final Node node;
+  final CompletionQueue cq;
+  final int mdh;
+  final int slotBytes;
+  final int worldSize;
+  final BufferHeap heap;
+  final Communicator world;
+  final Collectives collectives;
+  SimProcess process;
+  long finishedAtPs;
+  String waitingOn = "nothing";
+
+  private final long[] sendSeq;
+  private final long[] creditsBack;
+  private final long[] recvSeq;
+  private final int[] creditsOwed;
+  private final BitSet dirtySenders = new BitSet();
+  private final Map<Integer, Integer> unreadEvents = new HashMap<>();
+  private final ArrayDeque<CompletionEvent> inbox = new ArrayDeque<>();
+  private final ArrayDeque<NodeEndpoint.PendingPost> completedPosts = new ArrayDeque<>();
+  private final LinkedList<Request> posted = new LinkedList<>();
+  private final LinkedList<Incoming> unexpected = new LinkedList<>();
+  private final Map<Long, long[]> eagerBuffers = new HashMap<>();
+  private final Map<Long, RendezvousSend> rendezvousSends = new HashMap<>();
+  private long nextId = 1;
+  private boolean repoll;
+  private boolean inProgress;
+  private String failure;
+
+  Rank(MpiJob job, int worldRank, NodeEndpoint endpoint, long virtualBase) {
+    this.job = job;
+    this.config = job.config();
+    this.worldRank = worldRank;
+    this.endpoint = endpoint;
+    this.node = endpoint.node();
+    this.worldSize = job.size();
+    this.cq = node.nic().createCompletionQueue(CQ_ENTRIES);
+    this.slotBytes = (HEADER_BYTES + config.shortMaxBytes() + 63) / 64 * 64;
+    long mailboxBytes = (long) worldSize * config.mailboxSlots() * slotBytes;
+    long length = config.pageSize().alignUp(mailboxBytes + config.heapBytes());
+    NicConfig c = node.nic().config();
+    MemoryRegistration r = new MemoryRegistration(virtualBase, length, config.pageSize(), true, c.protectionTag(),
+        c.protectionKey(), 0, cq.handle(), false);
+    this.mdh = node.nic().register(r).mdh();
+    this.heap = new BufferHeap(mailboxBytes, length - mailboxBytes);
+    this.sendSeq = new long[worldSize];
+    this.creditsBack = new long[worldSize];
+    this.recvSeq = new long[worldSize];
+    this.creditsOwed = new int[worldSize];
+    java.util.Arrays.fill(sendSeq, 1);
+    java.util.Arrays.fill(recvSeq, 1);
+    int[] all = new int[worldSize];
+    for (int i = 0; i < worldSize; i++) {
+      all[i] = i;
+    }
+    this.world = new Communicator(0, all, worldRank);
+    this.collectives = new Collectives(this);
+    endpoint.add(this);
+  }
+
+  // -------------------------------------------------------------------------------------------- event plumbing
+
+  void drainCompletionQueue() {
+    CompletionEvent e;
+    boolean any = false;
+    while ((e = cq.getEvent()) != null) {
+      inbox.add(e);
+      any = true;
+    }
+    if (cq.overrun()) {
+      failure = "completion queue of rank " + worldRank + " overran (" + cq.droppedEvents() + " events dropped)";
+    }
+    if (any) {
+      job.wake(this);
+    }
+  }
+
+  void completed(NodeEndpoint.PendingPost p) {
+    completedPosts.add(p);
+    job.wake(this);
+  }
+
+  void silentPostFailed(CompletionEvent e) {
+    failure = "a transfer of node " + node.id() + " failed with " + e.status();
+    job.wake(this);
+  }
+
+  private boolean hasWork() {
+    return !inbox.isEmpty() || !completedPosts.isEmpty() || failure != null;
+  }
+
+  /** Waits, making progress, until the condition holds. */
+  void waitFor(String what, BooleanSupplier condition) {
+    while (true) {
+      progress();
+      if (condition.getAsBoolean()) {
+        waitingOn = "nothing";
+        return;
+      }
+      waitingOn = what;
+      if (hasWork()) {
+        continue;
+      }
+      if (repoll) {
+        process.sleep(config.pollIntervalPs());
+      } else {
+        process.waitUntil(this::hasWork);
+      }
+    }
+  }
+
+  /** One pass of the progress engine: completions, control messages, mailboxes. */
+  void progress() {
+    inProgress = true;
+    try {
+      progressOnce();
+    } finally {
+      inProgress = false;
+    }
+  }
+
+  private void progressOnce() {
+    if (failure != null) {
+      throw new IllegalStateException("MPI rank " + worldRank + ": " + failure);
+    }
+    do {
+      NodeEndpoint.PendingPost p;
+      while ((p = completedPosts.poll()) != null) {
+        if (p.event != null && p.event.isError()) {
+          throw new IllegalStateException("MPI rank " + worldRank + ": a transfer failed with " + p.event.status());
+        }
+        p.done();
+      }
+      CompletionEvent e;
+      while ((e = inbox.poll()) != null) {
+        remoteEvent(e);
+      }
+      pollMailboxes();
+    } while (!completedPosts.isEmpty() || !inbox.isEmpty());
+  }
+
+  private void remoteEvent(CompletionEvent e) {
+    long v = e.userData();
+    if (v == 0) {
+      unreadEvents.merge(e.peerNode(), 1, Integer::sum);
+      for (Rank r : job.endpoint(e.peerNode()).ranks()) {
+        dirtySenders.set(r.worldRank);
+      }
+      return;
+    }
+    long kind = v >>> CQ_KIND_SHIFT;
+    long payload = v & CQ_PAYLOAD_MASK;
+    if (kind == CQ_CREDIT) {
+      int from = (int) (payload & 0x3F_FFFF);
+      creditsBack[from] += payload >>> 22;
+    } else if (kind == CQ_EAGER_ACK) {
+      long[] b = eagerBuffers.remove(payload);
+      heap.release(b[0], b[1]);
+    } else if (kind == CQ_FIN) {
+      RendezvousSend s = rendezvousSends.remove(payload);
+      if (s.length > 0) {
+        heap.release(s.chunk, s.length);
+      }
+      s.request.complete = true;
+    } else {
+      throw new IllegalStateException("MPI rank " + worldRank + ": unknown control value " + v);
+    }
+  }
+
+  private void pollMailboxes() {
+    repoll = false;
+    if (dirtySenders.isEmpty()) {
+      return;
+    }
+    for (int s = dirtySenders.nextSetBit(0); s >= 0; s = dirtySenders.nextSetBit(s + 1)) {
+      dirtySenders.clear(s);
+      while (takeSlot(s)) {
+        // keep taking this sender's messages in sequence
+      }
+    }
+    for (Map.Entry<Integer, Integer> u : unreadEvents.entrySet()) {
+      if (u.getValue() > 0) {
+        repoll = true;
+        for (Rank r : job.endpoint(u.getKey()).ranks()) {
+          dirtySenders.set(r.worldRank);
+        }
+      }
+    }
+  }
+
+  private long mailboxOffset(int sender, long seq) {
+    return ((long) sender * config.mailboxSlots() + seq % config.mailboxSlots()) * slotBytes;
+  }
+
+  private boolean takeSlot(int s) {
+    long at = mailboxOffset(s, recvSeq[s]);
+    byte[] h = hostRead(at, HEADER_BYTES);
+    if (LittleEndian.get(h, 0, 8) != recvSeq[s]) {
+      return false;
+    }
+    int kind = (int) LittleEndian.get(h, 16, 4);
+    long length = LittleEndian.get(h, 32, 8);
+    int payloadLength = kind == KIND_SHORT ? (int) length : 0;
+    byte[] payload = payloadLength == 0 ? new byte[0] : hostRead(at + HEADER_BYTES, payloadLength);
+    if (LittleEndian.get(h, 8, 8) != checksum(h, payload)) {
+      return false; // the header has landed but not all of the data yet
+    }
+    recvSeq[s]++;
+    unreadEvents.merge(job.nodeOf(s), -1, Integer::sum);
+    if (++creditsOwed[s] >= Math.max(1, config.mailboxSlots() / 2)) {
+      control(s, CQ_CREDIT, ((long) creditsOwed[s] << 22) | worldRank);
+      creditsOwed[s] = 0;
+    }
+    Incoming m = new Incoming(kind == KIND_SHORT ? Protocol.SHORT : kind == KIND_EAGER ? Protocol.EAGER
+        : Protocol.RENDEZVOUS, (int) LittleEndian.get(h, 20, 4), s, (int) LittleEndian.get(h, 24, 4), (int) length);
+    m.remoteOffset = LittleEndian.get(h, 40, 8);
+    m.sendId = LittleEndian.get(h, 48, 8);
+    m.payload = payload;
+    process.sleep(config.recvOverheadPs() + copyPs(payloadLength));
+    if (m.protocol == Protocol.EAGER) {
+      startGet(m, new EagerDataArrived(m));
+    }
+    arrive(m);
+    return true;
+  }
+
+  private static long checksum(byte[] header, byte[] payload) {
+    long x = 0xcbf29ce484222325L;
+    for (int i = 16; i < HEADER_BYTES; i++) {
+      x = (x ^ (header[i] & 0xFF)) * 0x100000001b3L;
+    }
+    for (byte b : payload) {
+      x = (x ^ (b & 0xFF)) * 0x100000001b3L;
+    }
+    return x;
+  }
+
+  private void control(int toWorld, long kind, long payload) {
+    Rank to = job.rank(toWorld);
+    endpoint.postSilently(Post.cqWrite(endpoint.nextPostId(), to.node.id(), to.cq.handle(),
+        (kind << CQ_KIND_SHIFT) | payload).withDeliveryMode(config.deliveryMode()).withCompletion(Post.NO_CQ, 0));
+  }
+
+  // -------------------------------------------------------------------------------------------- matching
+
+  private void arrive(Incoming m) {
+    job.countMessage(m.protocol, m.length);
+    for (Iterator<Request> it = posted.iterator(); it.hasNext(); ) {
+      Request r = it.next();
+      if (r.matches(m.context, m.sourceWorld, m.tag)) {
+        it.remove();
+        bind(r, m);
+        return;
+      }
+    }
+    m.unexpected = true;
+    job.countUnexpected();
+    unexpected.add(m);
+  }
+
+  Request postReceive(byte[] buf, int offset, int capacity, int sourceWorld, int tag, int context,
+      Communicator comm) {
+    Request r = new Request(Request.Kind.RECEIVE, nextId++, comm, context, sourceWorld, tag, buf, offset, capacity);
+    for (Iterator<Incoming> it = unexpected.iterator(); it.hasNext(); ) {
+      Incoming m = it.next();
+      if (r.matches(m.context, m.sourceWorld, m.tag)) {
+        it.remove();
+        bind(r, m);
+        return r;
+      }
+    }
+    posted.add(r);
+    return r;
+  }
+
+  private void bind(Request r, Incoming m) {
+    if (m.length > r.capacity) {
+      throw new IllegalStateException("MPI_ERR_TRUNCATE at rank " + worldRank + ": a message of " + m.length
+          + " bytes from rank " + r.comm.rankOfWorld(m.sourceWorld) + " (tag " + m.tag
+          + ") matched a receive of capacity " + r.capacity);
+    }
+    r.status = new MpiStatus(r.comm.rankOfWorld(m.sourceWorld), m.tag, m.length);
+    m.boundTo = r;
+    switch (m.protocol) {
+      case SHORT, SELF -> {
+        if (m.unexpected) {
+          process.sleep(copyPs(m.length)); // out of the unexpected buffer
+        }
+        System.arraycopy(m.payload, 0, r.buffer, r.offset, m.length);
+        r.complete = true;
+      }
+      case EAGER -> {
+        if (m.dataReady) {
+          deliverEager(m);
+        }
+      }
+      case RENDEZVOUS -> {
+        if (m.length == 0) {
+          control(m.sourceWorld, CQ_FIN, m.sendId);
+          r.complete = true;
+        } else {
+          startGet(m, new RendezvousDataArrived(m));
+        }
+      }
+    }
+  }
+
+  private void startGet(Incoming m, NodeEndpoint.PendingPost handler) {
+    if (m.length == 0) {
+      m.localChunk = -1;
+      handler.event = null;
+      completedPosts.add(handler);
+      return;
+    }
+    long getLength = (m.length + 3) / 4 * 4; // a BTE GET moves whole 4-byte words [S6a]; buffers are 64-aligned
+    m.localChunk = allocate(getLength);
+    Rank from = job.rank(m.sourceWorld);
+    Post p = Post.get(endpoint.nextPostId(), mdh, m.localChunk, NetworkAddress.of(from.node.id(), from.mdh,
+        m.remoteOffset), getLength)
+        .withEngine(getLength > config.rdmaThresholdBytes() ? Post.Engine.BTE : Post.Engine.FMA)
+        .withDeliveryMode(config.deliveryMode());
+    endpoint.post(p, handler);
+  }
+
+  private void deliverEager(Incoming m) {
+    Request r = m.boundTo;
+    if (m.length > 0) {
+      byte[] data = hostRead(m.localChunk, m.length);
+      process.sleep(copyPs(m.length));
+      System.arraycopy(data, 0, r.buffer, r.offset, m.length);
+      heap.release(m.localChunk, (m.length + 3) / 4 * 4);
+    }
+    r.complete = true;
+  }
+
+  /** The eager data has landed in this rank's buffer: acknowledge, and deliver if already matched. */
+  private final class EagerDataArrived extends NodeEndpoint.PendingPost {
+    private final Incoming m;
+
+    EagerDataArrived(Incoming m) {
+      super(Rank.this);
+      this.m = m;
+    }
+
+    @Override
+    void done() {
+      m.dataReady = true;
+      control(m.sourceWorld, CQ_EAGER_ACK, m.sendId);
+      if (m.boundTo != null) {
+        deliverEager(m);
+      }
+    }
+  }
+
+  /** The rendezvous data has landed in place: tell the sender (FIN) and complete the receive. */
+  private final class RendezvousDataArrived extends NodeEndpoint.PendingPost {
+    private final Incoming m;
+
+    RendezvousDataArrived(Incoming m) {
+      super(Rank.this);
+      this.m = m;
+    }
+
+    @Override
+    void done() {
+      control(m.sourceWorld, CQ_FIN, m.sendId);
+      Request r = m.boundTo;
+      // The receive buffer stands for the user's registered buffer: the GET wrote it in place, no host copy.
+      byte[] data = hostRead(m.localChunk, m.length);
+      System.arraycopy(data, 0, r.buffer, r.offset, m.length);
+      heap.release(m.localChunk, (m.length + 3) / 4 * 4);
+      r.complete = true;
+    }
+  }
+
+  /** The mailbox PUT has completed at its target: its source buffer may be reused. */
+  private final class ReleaseBuffer extends NodeEndpoint.PendingPost {
+    private final long chunk;
+    private final long length;
+
+    ReleaseBuffer(long chunk, long length) {
+      super(Rank.this);
+      this.chunk = chunk;
+      this.length = length;
+    }
+
+    @Override
+    void done() {
+      heap.release(chunk, length);
+    }
+  }
+
+  private record RendezvousSend(Request request, long chunk, long length) {}
+
+  // -------------------------------------------------------------------------------------------- sending
+
+  Request startSend(byte[] buf, int offset, int length, int destWorld, int tag, int context, Communicator comm) {
+    Request req = new Request(Request.Kind.SEND, nextId++, comm, context, destWorld, tag, null, 0, 0);
+    process.sleep(config.sendOverheadPs());
+    if (destWorld == worldRank) {
+      Incoming m = new Incoming(Protocol.SELF, context, worldRank, tag, length);
+      m.payload = java.util.Arrays.copyOfRange(buf, offset, offset + length);
+      process.sleep(copyPs(length));
+      req.complete = true;
+      arrive(m);
+      return req;
+    }
+    Protocol protocol = length <= config.shortMaxBytes() ? Protocol.SHORT
+        : length <= config.eagerMaxBytes() ? Protocol.EAGER : Protocol.RENDEZVOUS;
+    int slots = config.mailboxSlots();
+    waitFor("a mailbox credit for rank " + destWorld,
+        () -> sendSeq[destWorld] - 1 - creditsBack[destWorld] < slots);
+    long seq = sendSeq[destWorld]++;
+    int payloadLength = protocol == Protocol.SHORT ? length : 0;
+    byte[] msg = new byte[HEADER_BYTES + payloadLength];
+    LittleEndian.put(msg, 0, 8, seq);
+    LittleEndian.put(msg, 16, 4, protocol == Protocol.SHORT ? KIND_SHORT
+        : protocol == Protocol.EAGER ? KIND_EAGER : KIND_RTS);
+    LittleEndian.put(msg, 20, 4, context);
+    LittleEndian.put(msg, 24, 4, tag);
+    LittleEndian.put(msg, 28, 4, worldRank);
+    LittleEndian.put(msg, 32, 8, length);
+    switch (protocol) {
+      case SHORT -> {
+        System.arraycopy(buf, offset, msg, HEADER_BYTES, length);
+        process.sleep(copyPs(length));
+        req.complete = true;
+      }
+      case EAGER -> {
+        long chunk = allocate(length);
+        hostWrite(chunk, buf, offset, length);
+        process.sleep(copyPs(length));
+        long id = nextId++;
+        eagerBuffers.put(id, new long[] {chunk, length});
+        LittleEndian.put(msg, 40, 8, chunk);
+        LittleEndian.put(msg, 48, 8, id);
+        req.complete = true;
+      }
+      default -> {
+        // The user's buffer is registered where it is (a registration-cache hit, untimed): the copy below only
+        // puts its bytes in the modelled host memory.
+        long chunk = length == 0 ? 0 : allocate(length);
+        if (length > 0) {
+          hostWrite(chunk, buf, offset, length);
+        }
+        rendezvousSends.put(req.id, new RendezvousSend(req, chunk, length));
+        LittleEndian.put(msg, 40, 8, chunk);
+        LittleEndian.put(msg, 48, 8, req.id);
+      }
+    }
+    LittleEndian.put(msg, 8, 8, checksum(msg, java.util.Arrays.copyOfRange(msg, HEADER_BYTES, msg.length)));
+    long staging = allocate(msg.length);
+    hostWrite(staging, msg, 0, msg.length);
+    Rank to = job.rank(destWorld);
+    Post p = Post.put(endpoint.nextPostId(), mdh, staging, NetworkAddress.of(to.node.id(), to.mdh,
+        to.mailboxOffset(worldRank, seq)), msg.length)
+        .withEngine(Post.Engine.FMA)
+        .withDeliveryMode(config.deliveryMode())
+        .withCompletion(Post.NO_CQ, Post.GLOBAL_EVENT | Post.REMOTE_EVENT);
+    endpoint.post(p, new ReleaseBuffer(staging, msg.length));
+    job.countSent(length);
+    return req;
+  }
+
+  /** MPI_Finalize's local part: every rendezvous send matched and every internal buffer back. */
+  void drain() {
+    waitFor("its transfers to complete in finalize (an unmatched rendezvous send, or an eager message never"
+        + " received, holds a buffer)", () -> rendezvousSends.isEmpty() && eagerBuffers.isEmpty()
+        && heap.inUse() == 0);
+  }
+
+  // -------------------------------------------------------------------------------------------- memory
+
+  /**
+   * Takes internal buffer space. In a user call (a send) it waits for buffers to come back; inside the progress
+   * engine it may not wait, so running out there is an error naming the setting to raise.
+   */
+  private long allocate(long bytes) {
+    long at = heap.allocate(bytes);
+    if (at >= 0) {
+      return at;
+    }
+    if (inProgress) {
+      throw new IllegalStateException("MPI rank " + worldRank + ": internal buffers exhausted (" + heap.inUse()
+          + " of MpiConfig.heapBytes " + heap.capacity() + " in use, " + bytes + " more needed); raise heapBytes");
+    }
+    long[] got = {-1};
+    waitFor("internal buffer space (" + bytes + " bytes)", () -> (got[0] = heap.allocate(bytes)) >= 0);
+    return got[0];
+  }
+
+  long copyPs(long bytes) {
+    double rate = config.memcpyBytesPerSecond();
+    return bytes <= 0 || Double.isInfinite(rate) ? 0 : (long) Math.ceil(bytes * 1e12 / rate);
+  }
+
+  long reducePs(long bytes) {
+    double rate = config.reduceBytesPerSecond();
+    return bytes <= 0 || Double.isInfinite(rate) ? 0 : (long) Math.ceil(bytes * 1e12 / rate);
+  }
+
+  private byte[] hostRead(long offset, int length) {
+    byte[] out = new byte[length];
+    hostAccess(offset, out, 0, length, false);
+    return out;
+  }
+
+  private void hostWrite(long offset, byte[] data, int from, int length) {
+    hostAccess(offset, data, from, length, true);
+  }
+
+  private void hostAccess(long offset, byte[] buf, int from, int length, boolean write) {
+    NicConfig c = node.nic().config();
+    int done = 0;
+    while (done < length) {
+      TranslationResult r = node.translation().translateNow(mdh, offset + done, length - done,
+          write ? AccessKind.WRITE : AccessKind.READ, c.protectionTag(), c.protectionKey());
+      if (!r.ok()) {
+        throw new IllegalStateException("rank " + worldRank + ": host access to its registered memory failed: "
+            + r.status());
+      }
+      int n = Math.min(length - done, r.contiguousBytes());
+      if (write) {
+        node.memory().write(r.physicalAddress(), buf, from + done, n);
+      } else {
+        node.memory().read(r.physicalAddress(), buf, from + done, n);
+      }
+      done += n;
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------- Mpi
+
+  private void checkBuffer(String what, byte[] buf, int offset, int length) {
+    checkArgument(buf != null, "%s must not be null", what);
+    if (offset < 0 || length < 0 || offset > buf.length - length) {
+      throw new IllegalArgumentException(what + ": offset and length must lie within the array's " + buf.length
+          + " bytes but were " + offset + " and " + length);
+    }
+  }
+
+  private static void checkComm(Communicator comm) {
+    checkArgument(comm != null, "comm must not be null");
+  }
+
+  private static void checkTag(int tag) {
+    checkArgument(tag >= 0, "tag must be in [0, %s] but was %s", TAG_UB, tag);
+  }
+
+  private static int peer(String what, Communicator comm, int r, boolean wildcard) {
+    if (wildcard && r == ANY_SOURCE) {
+      return -1;
+    }
+    if (r < 0 || r >= comm.size()) {
+      throw new IllegalArgumentException(what + " must be in [0, " + (comm.size() - 1) + "]"
+          + (wildcard ? " or ANY_SOURCE (-1)" : "") + " but was " + r);
+    }
+    return comm.worldRank(r);
+  }
+
+  @Override
+  public int rank() {
+    return worldRank;
+  }
+
+  @Override
+  public int size() {
+    return worldSize;
+  }
+
+  @Override
+  public Communicator world() {
+    return world;
+  }
+
+  @Override
+  public int node() {
+    return node.id();
+  }
+
+  @Override
+  public long now() {
+    return process.now();
+  }
+
+  @Override
+  public void compute(long ps) {
+    checkArgument(ps >= 0, "ps must be >= 0 but was %s", ps);
+    process.sleep(ps);
+  }
+
+  @Override
+  public void send(byte[] buf, int offset, int length, int dest, int tag, Communicator comm) {
+    wait(isend(buf, offset, length, dest, tag, comm));
+  }
+
+  @Override
+  public MpiStatus recv(byte[] buf, int offset, int capacity, int source, int tag, Communicator comm) {
+    return wait(irecv(buf, offset, capacity, source, tag, comm));
+  }
+
+  @Override
+  public Request isend(byte[] buf, int offset, int length, int dest, int tag, Communicator comm) {
+    checkBuffer("buf", buf, offset, length);
+    checkComm(comm);
+    checkTag(tag);
+    return startSend(buf, offset, length, peer("dest", comm, dest, false), tag, comm.context(), comm);
+  }
+
+  @Override
+  public Request irecv(byte[] buf, int offset, int capacity, int source, int tag, Communicator comm) {
+    checkBuffer("buf", buf, offset, capacity);
+    checkComm(comm);
+    checkArgument(tag >= 0 || tag == ANY_TAG, "tag must be in [0, %s] or ANY_TAG (-1) but was %s", TAG_UB, tag);
+    return postReceive(buf, offset, capacity, peer("source", comm, source, true), tag, comm.context(), comm);
+  }
+
+  @Override
+  public MpiStatus wait(Request request) {
+    checkArgument(request != null, "request must not be null");
+    if (!request.complete) {
+      waitFor(describe(request), () -> request.complete);
+    }
+    return request.status;
+  }
+
+  private static String describe(Request r) {
+    if (r.kind() == Request.Kind.SEND) {
+      return "a send to world rank " + r.sourceWorld + " (tag " + r.tag + ")";
+    }
+    return "a receive from " + (r.sourceWorld < 0 ? "any rank" : "world rank " + r.sourceWorld) + " (tag "
+        + (r.tag == ANY_TAG ? "any" : r.tag) + ")";
+  }
+
+  @Override
+  public void waitall(Request... requests) {
+    checkArgument(requests != null, "requests must not be null");
+    for (Request r : requests) {
+      checkArgument(r != null, "requests must not contain null");
+    }
+    waitFor(requests.length == 0 ? "nothing" : "waitall of " + requests.length + " requests, e.g. "
+        + describe(requests[0]), () -> {
+          for (Request r : requests) {
+            if (!r.complete) {
+              return false;
+            }
+          }
+          return true;
+        });
+  }
+
+  @Override
+  public int waitany(Request... requests) {
+    checkArgument(requests != null && requests.length > 0, "requests must name at least one request");
+    int[] found = {-1};
+    waitFor("waitany of " + requests.length + " requests", () -> {
+      for (int i = 0; i < requests.length; i++) {
+        if (requests[i].complete) {
+          found[0] = i;
+          return true;
+        }
+      }
+      return false;
+    });
+    return found[0];
+  }
+
+  @Override
+  public boolean test(Request request) {
+    checkArgument(request != null, "request must not be null");
+    progress();
+    return request.complete;
+  }
+
+  @Override
+  public MpiStatus sendrecv(byte[] sendBuf, int sendOffset, int sendLength, int dest, int sendTag, byte[] recvBuf,
+      int recvOffset, int recvCapacity, int source, int recvTag, Communicator comm) {
+    Request r = irecv(recvBuf, recvOffset, recvCapacity, source, recvTag, comm);
+    Request s = isend(sendBuf, sendOffset, sendLength, dest, sendTag, comm);
+    waitall(r, s);
+    return r.status;
+  }
+
+  @Override
+  public MpiStatus probe(int source, int tag, Communicator comm) {
+    MpiStatus[] found = {null};
+    checkComm(comm);
+    int src = peer("source", comm, source, true);
+    waitFor("a probe for " + (src < 0 ? "any rank" : "world rank " + src), () -> {
+      found[0] = peek(src, tag, comm);
+      return found[0] != null;
+    });
+    return found[0];
+  }
+
+  @Override
+  public MpiStatus iprobe(int source, int tag, Communicator comm) {
+    checkComm(comm);
+    int src = peer("source", comm, source, true);
+    progress();
+    return peek(src, tag, comm);
+  }
+
+  private MpiStatus peek(int sourceWorld, int tag, Communicator comm) {
+    for (Incoming m : unexpected) {
+      if (m.context == comm.context() && (sourceWorld < 0 || m.sourceWorld == sourceWorld)
+          && (tag == ANY_TAG || tag == m.tag)) {
+        return new MpiStatus(comm.rankOfWorld(m.sourceWorld), m.tag, m.length);
+      }
+    }
+    return null;
+  }
+
+  @Override
+  public Communicator split(Communicator comm, int color, int key) {
+    checkComm(comm);
+    checkArgument(color >= 0 || color == UNDEFINED, "color must be >= 0 or UNDEFINED (-1) but was %s", color);
+    return collectives.split(comm, color, key);
+  }
+
+  @Override
+  public Communicator dup(Communicator comm) {
+    checkComm(comm);
+    return collectives.split(comm, 0, comm.rank());
+  }
+
+  @Override
+  public void barrier(Communicator comm) {
+    checkComm(comm);
+    collectives.barrier(comm);
+  }
+
+  @Override
+  public void bcast(byte[] buf, int offset, int length, int root, Communicator comm) {
+    checkBuffer("buf", buf, offset, length);
+    checkComm(comm);
+    peer("root", comm, root, false);
+    collectives.bcast(buf, offset, length, root, comm);
+  }
+
+  @Override
+  public void reduce(long[] send, long[] recv, ReduceOp op, int root, Communicator comm) {
+    checkReduce(send, recv == null ? -1 : recv.length, op, comm, comm != null && root == comm.rank(), false);
+    peer("root", comm, root, false);
+    byte[] out = collectives.reduce(ElementType.LONG, ElementType.pack(send), send.length, op, root, comm);
+    if (comm.rank() == root) {
+      ElementType.unpack(out, recv);
+    }
+  }
+
+  @Override
+  public void reduce(double[] send, double[] recv, ReduceOp op, int root, Communicator comm) {
+    checkReduce(send, recv == null ? -1 : recv.length, op, comm, comm != null && root == comm.rank(), true);
+    peer("root", comm, root, false);
+    byte[] out = collectives.reduce(ElementType.DOUBLE, ElementType.pack(send), send.length, op, root, comm);
+    if (comm.rank() == root) {
+      ElementType.unpack(out, recv);
+    }
+  }
+
+  private static void checkReduce(Object send, int recvLength, ReduceOp op, Communicator comm, boolean needRecv,
+      boolean doubles) {
+    checkArgument(send != null, "send must not be null");
+    checkArgument(op != null, "op must not be null");
+    checkComm(comm);
+    checkArgument(!doubles || op.definedOnDoubles(), "op must be SUM, PROD, MIN or MAX for doubles but was %s", op);
+    int n = send instanceof long[] l ? l.length : ((double[]) send).length;
+    if (needRecv) {
+      checkArgument(recvLength == n, "recv must have the %s elements of send but had %s", n, recvLength);
+    }
+  }
+
+  @Override
+  public void allreduce(long[] send, long[] recv, ReduceOp op, Communicator comm) {
+    checkReduce(send, recv == null ? -1 : recv.length, op, comm, true, false);
+    ElementType.unpack(collectives.allreduce(ElementType.LONG, ElementType.pack(send), send.length, op, comm), recv);
+  }
+
+  @Override
+  public void allreduce(double[] send, double[] recv, ReduceOp op, Communicator comm) {
+    checkReduce(send, recv == null ? -1 : recv.length, op, comm, true, true);
+    ElementType.unpack(collectives.allreduce(ElementType.DOUBLE, ElementType.pack(send), send.length, op, comm),
+        recv);
+  }
+
+  @Override
+  public void gather(byte[] send, byte[] recv, int root, Communicator comm) {
+    checkArgument(send != null, "send must not be null");
+    checkComm(comm);
+    peer("root", comm, root, false);
+    if (comm.rank() == root) {
+      checkArgument(recv != null && recv.length == send.length * comm.size(),
+          "recv must have size x block = %s bytes at the root but had %s", send.length * comm.size(),
+          recv == null ? 0 : recv.length);
+    }
+    collectives.gather(send, recv, root, comm);
+  }
+
+  @Override
+  public void gatherv(byte[] send, byte[] recv, int[] counts, int[] displs, int root, Communicator comm) {
+    checkArgument(send != null, "send must not be null");
+    checkComm(comm);
+    peer("root", comm, root, false);
+    if (comm.rank() == root) {
+      checkV("recv", recv, counts, displs, comm.size());
+      checkArgument(counts[comm.rank()] == send.length, "counts[root] must equal send.length %s but was %s",
+          send.length, counts[comm.rank()]);
+    }
+    collectives.gatherv(send, recv, counts, displs, root, comm);
+  }
+
+  private static void checkV(String what, byte[] buf, int[] counts, int[] displs, int n) {
+    checkArgument(buf != null, "%s must not be null", what);
+    checkArgument(counts != null && counts.length == n, "counts must have %s entries", n);
+    checkArgument(displs != null && displs.length == n, "displs must have %s entries", n);
+    for (int i = 0; i < n; i++) {
+      if (counts[i] < 0 || displs[i] < 0 || displs[i] > buf.length - counts[i]) {
+        throw new IllegalArgumentException(what + ": block " + i + " (displacement " + displs[i] + ", count "
+            + counts[i] + ") must lie within its " + buf.length + " bytes");
+      }
+    }
+  }
+
+  @Override
+  public void scatter(byte[] send, byte[] recv, int root, Communicator comm) {
+    checkArgument(recv != null, "recv must not be null");
+    checkComm(comm);
+    peer("root", comm, root, false);
+    if (comm.rank() == root) {
+      checkArgument(send != null && send.length == recv.length * comm.size(),
+          "send must have size x block = %s bytes at the root but had %s", recv.length * comm.size(),
+          send == null ? 0 : send.length);
+    }
+    collectives.scatter(send, recv, root, comm);
+  }
+
+  @Override
+  public void scatterv(byte[] send, int[] counts, int[] displs, byte[] recv, int root, Communicator comm) {
+    checkArgument(recv != null, "recv must not be null");
+    checkComm(comm);
+    peer("root", comm, root, false);
+    if (comm.rank() == root) {
+      checkV("send", send, counts, displs, comm.size());
+      checkArgument(counts[root] == recv.length, "counts[root] must equal recv.length %s but was %s", recv.length,
+          counts[root]);
+    }
+    collectives.scatterv(send, counts, displs, recv, root, comm);
+  }
+
+  @Override
+  public void allgather(byte[] send, byte[] recv, Communicator comm) {
+    checkArgument(send != null, "send must not be null");
+    checkComm(comm);
+    checkArgument(recv != null && recv.length == send.length * comm.size(),
+        "recv must have size x block = %s bytes but had %s", send.length * comm.size(),
+        recv == null ? 0 : recv.length);
+    collectives.allgather(send, recv, comm);
+  }
+
+  @Override
+  public void allgatherv(byte[] send, byte[] recv, int[] counts, int[] displs, Communicator comm) {
+    checkArgument(send != null, "send must not be null");
+    checkComm(comm);
+    checkV("recv", recv, counts, displs, comm.size());
+    checkArgument(counts[comm.rank()] == send.length, "counts[rank] must equal send.length %s but was %s",
+        send.length, counts[comm.rank()]);
+    collectives.allgatherv(send, recv, counts, displs, comm);
+  }
+
+  @Override
+  public void alltoall(byte[] send, byte[] recv, Communicator comm) {
+    checkArgument(send != null && recv != null, "send and recv must not be null");
+    checkComm(comm);
+    checkArgument(send.length % comm.size() == 0 && recv.length == send.length,
+        "send must hold size (%s) equal blocks and recv as many bytes, but they had %s and %s", comm.size(),
+        send.length, recv.length);
+    collectives.alltoall(send, recv, comm);
+  }
+
+  @Override
+  public void alltoallv(byte[] send, int[] sendCounts, int[] sendDispls, byte[] recv, int[] recvCounts,
+      int[] recvDispls, Communicator comm) {
+    checkComm(comm);
+    checkV("send", send, sendCounts, sendDispls, comm.size());
+    checkV("recv", recv, recvCounts, recvDispls, comm.size());
+    collectives.alltoallv(send, sendCounts, sendDispls, recv, recvCounts, recvDispls, comm);
+  }
+
+  @Override
+  public void reduceScatter(long[] send, long[] recv, int[] counts, ReduceOp op, Communicator comm) {
+    checkReduce(send, -1, op, comm, false, false);
+    checkCounts(send.length, recv == null ? -1 : recv.length, counts, comm);
+    ElementType.unpack(collectives.reduceScatter(ElementType.LONG, ElementType.pack(send), counts, op, comm), recv);
+  }
+
+  @Override
+  public void reduceScatter(double[] send, double[] recv, int[] counts, ReduceOp op, Communicator comm) {
+    checkReduce(send, -1, op, comm, false, true);
+    checkCounts(send.length, recv == null ? -1 : recv.length, counts, comm);
+    ElementType.unpack(collectives.reduceScatter(ElementType.DOUBLE, ElementType.pack(send), counts, op, comm),
+        recv);
+  }
+
+  private static void checkCounts(int sendLength, int recvLength, int[] counts, Communicator comm) {
+    checkArgument(counts != null && counts.length == comm.size(), "counts must have %s entries", comm.size());
+    long sum = 0;
+    for (int c : counts) {
+      checkArgument(c >= 0, "counts must be >= 0 but one was %s", c);
+      sum += c;
+    }
+    checkArgument(sum == sendLength, "send must have sum(counts) = %s elements but had %s", sum, sendLength);
+    checkArgument(recvLength == counts[comm.rank()], "recv must have counts[rank] = %s elements but had %s",
+        counts[comm.rank()], recvLength);
+  }
+
+  @Override
+  public void scan(long[] send, long[] recv, ReduceOp op, Communicator comm) {
+    checkReduce(send, recv == null ? -1 : recv.length, op, comm, true, false);
+    ElementType.unpack(collectives.scan(ElementType.LONG, ElementType.pack(send), send.length, op, comm), recv);
+  }
+
+  @Override
+  public void scan(double[] send, double[] recv, ReduceOp op, Communicator comm) {
+    checkReduce(send, recv == null ? -1 : recv.length, op, comm, true, true);
+    ElementType.unpack(collectives.scan(ElementType.DOUBLE, ElementType.pack(send), send.length, op, comm), recv);
+  }
+
+  @Override
+  public String toString() {
+    return "rank " + worldRank + " on node " + node.id();
+  }
+
+  /** A message that has arrived (its header at least) and waits for, or has found, its receive. */
+  static final class Incoming {
+    final Protocol protocol;
+    final int context;
+    final int sourceWorld;
+    final int tag;
+    final int length;
+    long remoteOffset;
+    long sendId;
+    byte[] payload;
+    long localChunk = -1;
+    boolean dataReady;
+    boolean unexpected;
+    Request boundTo;
+
+    Incoming(Protocol protocol, int context, int sourceWorld, int tag, int length) {
+      this.protocol = protocol;
+      this.context = context;
+      this.sourceWorld = sourceWorld;
+      this.tag = tag;
+      this.length = length;
+    }
+  }
+
+  List<String> queuesForDiagnostics() {
+    List<String> out = new ArrayList<>();
+    out.add(posted.size() + " posted receives, " + unexpected.size() + " unexpected messages");
+    return out;
+  }
+}

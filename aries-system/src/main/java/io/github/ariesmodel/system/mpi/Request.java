@@ -1,0 +1,66 @@
+package io.github.ariesmodel.system.mpi;
+
+/**
+ * A non-blocking operation in progress ({@code MPI_Request}): complete it with {@link Mpi#wait(Request)},
+ * {@link Mpi#waitall}, {@link Mpi#waitany} or {@link Mpi#test}.
+ */
+public final class Request {
+
+  /** What the request does. */
+  public enum Kind {
+    /** A send. */
+    SEND,
+    /** A receive. */
+    RECEIVE
+  }
+
+  private final Kind kind;
+  final long id;
+  boolean complete;
+  MpiStatus status;
+  // receive side
+  final int context;
+  final int sourceWorld; // -1 for any
+  final int tag; // Mpi.ANY_TAG for any
+  final byte[] buffer;
+  final int offset;
+  final int capacity;
+  final Communicator comm;
+
+  Request(Kind kind, long id, Communicator comm, int context, int sourceWorld, int tag, byte[] buffer, int offset,
+      int capacity) {
+    this.kind = kind;
+    this.id = id;
+    this.comm = comm;
+    this.context = context;
+    this.sourceWorld = sourceWorld;
+    this.tag = tag;
+    this.buffer = buffer;
+    this.offset = offset;
+    this.capacity = capacity;
+  }
+
+  /** @return send or receive */
+  public Kind kind() {
+    return kind;
+  }
+
+  /** @return whether the operation has completed (without waiting; {@link Mpi#test} also makes progress) */
+  public boolean isComplete() {
+    return complete;
+  }
+
+  /** @return the status of a completed receive, or null before completion and for sends */
+  public MpiStatus status() {
+    return status;
+  }
+
+  boolean matches(int ctx, int srcWorld, int msgTag) {
+    return context == ctx && (sourceWorld < 0 || sourceWorld == srcWorld) && (tag == Mpi.ANY_TAG || tag == msgTag);
+  }
+
+  @Override
+  public String toString() {
+    return "Request[" + kind + " #" + id + (complete ? ", complete" : "") + "]";
+  }
+}

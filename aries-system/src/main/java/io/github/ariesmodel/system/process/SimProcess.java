@@ -1,0 +1,32 @@
+package io.github.ariesmodel.system.process;
+
+import java.util.function.BooleanSupplier;
+
+/**
+ * One simulated process as its own code sees it: a clock, and ways to let simulated time pass. A process's code is
+ * ordinary sequential Java; every call here that lets time pass suspends the process and lets the event loop run
+ * until the process is due again.
+ */
+public interface SimProcess {
+
+  /** @return the process's name */
+  String name();
+
+  /** @return simulated time now, picoseconds */
+  long now();
+
+  /**
+   * Lets simulated time pass (local computation).
+   *
+   * @param ps picoseconds, ≥ 0
+   */
+  void sleep(long ps);
+
+  /**
+   * Suspends the process until {@code condition} holds. The condition is checked now and again each time the
+   * process is {@linkplain ProcessRunner#wake woken}; whoever changes what it depends on must wake the process.
+   *
+   * @param condition what to wait for
+   */
+  void waitUntil(BooleanSupplier condition);
+}

@@ -1,0 +1,228 @@
+package io.github.ariesmodel.system.shmem;
+
+import io.github.ariesmodel.core.AmoOperation;
+import io.github.ariesmodel.core.Status;
+import java.util.function.LongPredicate;
+
+/**
+ * A processing element's view of a SHMEM-like job, in simulated time: one-sided put and get, remote atomics, quiet,
+ * fence and barrier, over the simulated Aries NIC. Calls that wait (blocking get, fetching atomics, quiet, barrier,
+ * waitUntil) let simulated time pass; the rest return as soon as the NIC has accepted the post.
+ *
+ * <p>Semantics follow OpenSHMEM loosely: {@code put*} are non-blocking-implicit (complete at {@link #quiet()});
+ * {@link #fence()} is implemented as {@link #quiet()} (stronger than required); {@link #barrierAll()} implies quiet.
+ * A modelled fault at the target (bad MDH, bounds, permission, translation) does not throw: the operation touches no
+ * memory, the job counts it ({@link ShmemJob#faults()}), and {@link #lastStatus()} reports it.
+ */
+public interface Shmem {
+
+  /** @return this PE's index, 0 to nPes - 1 */
+  int myPe();
+
+  /** @return number of PEs in the job */
+  int nPes();
+
+  /** @return the node this PE runs on */
+  int node();
+
+  /** @return simulated time now, picoseconds */
+  long now();
+
+  /**
+   * Lets simulated time pass for local computation.
+   *
+   * @param ps picoseconds, ≥ 0
+   */
+  void compute(long ps);
+
+  /**
+   * Puts bytes from this PE's own symmetric object into another PE's (the NIC reads the source from registered
+   * memory; no host copy). Like {@code shmem_putmem_nbi}: the source must not change before {@link #quiet()}.
+   * Asks for a remote event at the target.
+   *
+   * @param dest destination object
+   * @param destOffset byte offset in it
+   * @param src source object (this PE's copy)
+   * @param srcOffset byte offset in it
+   * @param length bytes
+   * @param pe target PE
+   */
+  void putmem(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe);
+
+  /**
+   * Puts a Java array into another PE's symmetric object: the bytes are first copied into a registered staging
+   * buffer of this PE (host copy, untimed), then sent. Completes at {@link #quiet()}.
+   *
+   * @param dest destination object
+   * @param destOffset byte offset in it
+   * @param data the bytes (at most the staging buffer's size)
+   * @param pe target PE
+   */
+  void put(Symmetric dest, long destOffset, byte[] data, int pe);
+
+  /**
+   * Puts one 64-bit word and asks for a remote event at the target, so that a target waiting on it wakes.
+   *
+   * @param dest destination object
+   * @param destOffset byte offset, 8-byte aligned
+   * @param value the word
+   * @param pe target PE
+   */
+  void putLong(Symmetric dest, long destOffset, long value, int pe);
+
+  /**
+   * Gets bytes from another PE's symmetric object into this PE's own (blocking).
+   *
+   * @param dest this PE's object
+   * @param destOffset byte offset in it
+   * @param src the remote object
+   * @param srcOffset byte offset in it
+   * @param length bytes
+   * @param pe source PE
+   */
+  void getmem(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe);
+
+  /**
+   * Gets bytes from another PE into a new Java array (blocking; through this PE's staging buffer).
+   *
+   * @param src the remote object
+   * @param srcOffset byte offset in it
+   * @param length bytes, 1 to the staging buffer's size
+   * @param pe source PE
+   * @return the bytes (zeros where a fault prevented the read)
+   */
+  byte[] get(Symmetric src, long srcOffset, int length, int pe);
+
+  /**
+   * A remote atomic operation. A fetching operation blocks and returns the old value; a non-fetching one returns 0
+   * at once and completes at {@link #quiet()}.
+   *
+   * @param op the operation
+   * @param dest the object
+   * @param offset naturally aligned byte offset
+   * @param operand1 first operand (CSWAP: compare; AX: AND mask)
+   * @param operand2 second operand (CSWAP: swap; AX: XOR mask)
+   * @param pe target PE
+   * @return the old value for fetching operations, else 0
+   */
+  long atomic(AmoOperation op, Symmetric dest, long offset, long operand1, long operand2, int pe);
+
+  /**
+   * Fetch-and-add on a 64-bit word (uGNI {@code FIADD}).
+   *
+   * @param dest the object
+   * @param offset 8-byte aligned offset
+   * @param value the addend
+   * @param pe target PE
+   * @return the old value
+   */
+  long atomicFetchAdd(Symmetric dest, long offset, long value, int pe);
+
+  /**
+   * Non-fetching add on a 64-bit word (uGNI {@code IADD}); completes at {@link #quiet()}.
+   *
+   * @param dest the object
+   * @param offset 8-byte aligned offset
+   * @param value the addend
+   * @param pe target PE
+   */
+  void atomicAdd(Symmetric dest, long offset, long value, int pe);
+
+  /**
+   * Compare-and-swap on a 64-bit word (uGNI {@code FCSWAP}).
+   *
+   * @param dest the object
+   * @param offset 8-byte aligned offset
+   * @param expected the compare value
+   * @param desired the new value if the old equals {@code expected}
+   * @param pe target PE
+   * @return the old value
+   */
+  long atomicCompareSwap(Symmetric dest, long offset, long expected, long desired, int pe);
+
+  /**
+   * Gets bytes from another PE's symmetric object into this PE's own without waiting; completes at {@link #quiet()}.
+   *
+   * @param dest this PE's object
+   * @param destOffset byte offset in it
+   * @param src the remote object
+   * @param srcOffset byte offset in it
+   * @param length bytes, ≥ 1
+   * @param pe source PE
+   */
+  void getmemNbi(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe);
+
+  /**
+   * Remote events written at this PE so far: every put and atomic asks for one at its target, so this counts the
+   * transactions that have arrived here (uGNI's remote CQ events [S5]).
+   *
+   * @return the count
+   */
+  long remoteEvents();
+
+  /**
+   * Waits until at least {@code count} remote events have been written at this PE.
+   *
+   * @param count the count to reach
+   */
+  void waitRemoteEvents(long count);
+
+  /** Waits until every put and non-fetching atomic of this PE has completed at its target. */
+  void quiet();
+
+  /** Orders earlier puts before later ones (implemented as {@link #quiet()}). */
+  void fence();
+
+  /** Waits until every PE has reached the barrier, after a quiet (a dissemination barrier of remote atomics). */
+  void barrierAll();
+
+  /**
+   * Waits until a 64-bit word of this PE's own object satisfies a condition; woken by remote events (puts made with
+   * {@link #putLong} and atomics).
+   *
+   * @param obj this PE's object
+   * @param offset 8-byte aligned offset
+   * @param condition tested on the word's value
+   */
+  void waitUntil(Symmetric obj, long offset, LongPredicate condition);
+
+  /**
+   * Reads a 64-bit word of this PE's own object (host CPU access, untimed).
+   *
+   * @param obj the object
+   * @param offset 8-byte aligned offset
+   * @return the word
+   */
+  long localLong(Symmetric obj, long offset);
+
+  /**
+   * Writes a 64-bit word of this PE's own object (host CPU access, untimed).
+   *
+   * @param obj the object
+   * @param offset 8-byte aligned offset
+   * @param value the word
+   */
+  void localLong(Symmetric obj, long offset, long value);
+
+  /**
+   * Reads bytes of this PE's own object (host CPU access, untimed).
+   *
+   * @param obj the object
+   * @param offset byte offset
+   * @param length bytes
+   * @return the bytes
+   */
+  byte[] localBytes(Symmetric obj, long offset, int length);
+
+  /**
+   * Writes bytes of this PE's own object (host CPU access, untimed).
+   *
+   * @param obj the object
+   * @param offset byte offset
+   * @param data the bytes
+   */
+  void localBytes(Symmetric obj, long offset, byte[] data);
+
+  /** @return the status of this PE's most recent completed operation that failed, or OK when none failed */
+  Status lastStatus();
+}

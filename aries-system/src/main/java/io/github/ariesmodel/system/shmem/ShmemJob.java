@@ -1,0 +1,536 @@
+package io.github.ariesmodel.system.shmem;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import io.github.ariesmodel.core.AccessKind;
+import io.github.ariesmodel.core.AmoKind;
+import io.github.ariesmodel.core.AmoOperation;
+import io.github.ariesmodel.core.CompletionEvent;
+import io.github.ariesmodel.core.CompletionType;
+import io.github.ariesmodel.core.DeliveryMode;
+import io.github.ariesmodel.core.MemoryDomainDescriptor;
+import io.github.ariesmodel.core.MemoryRegistration;
+import io.github.ariesmodel.core.NetworkAddress;
+import io.github.ariesmodel.core.PageSize;
+import io.github.ariesmodel.core.Status;
+import io.github.ariesmodel.core.spi.AddressTranslation.TranslationResult;
+import io.github.ariesmodel.nic.CompletionQueue;
+import io.github.ariesmodel.nic.Nic;
+import io.github.ariesmodel.nic.NicConfig;
+import io.github.ariesmodel.nic.Post;
+import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.Node;
+import io.github.ariesmodel.system.process.ProcessRunner;
+import io.github.ariesmodel.system.process.SimProcess;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongPredicate;
+
+/**
+ * A SHMEM-like job on a simulated Aries system: one processing element (PE) per chosen node, a symmetric heap
+ * registered with every PE's NIC, and PE code written as ordinary Java ({@link ShmemProgram}) that runs in simulated
+ * time over the real NIC, IOMMU and fabric models.
+ *
+ * <pre>{@code
+ * AriesSystem system = AriesSystem.builder().preset(SystemPreset.DEFAULT).build();
+ * ShmemJob job = ShmemJob.builder(system).nodes(0, 4).build();
+ * Symmetric counter = job.allocate(8);
+ * job.run(pe -> {
+ *   pe.atomicFetchAdd(counter, 0, 1, 0);   // every PE adds 1 on PE 0
+ *   pe.barrierAll();
+ * });
+ * }</pre>
+ *
+ * <p>Each PE registers every symmetric allocation at the same virtual address (its own MDH), a staging buffer for
+ * puts and gets of Java arrays, and a completion queue for remote events; its NIC's events wake its process. Host
+ * CPU copies to and from registered memory are untimed; model local work with {@link Shmem#compute(long)}.
+ */
+public final class ShmemJob {
+
+  /** Virtual address of the symmetric heap's first allocation. */
+  public static final long HEAP_BASE = 0x1000_0000_0000L;
+  private static final int BARRIER_ROUNDS = 64;
+
+  private final AriesSystem system;
+  private final int[] peNodes;
+  private final PageSize pageSize;
+  private final DeliveryMode deliveryMode;
+  private final long stagingBytes;
+  private final Pe[] pes;
+  private final List<Symmetric> objects = new ArrayList<>();
+  private final Symmetric barrier;
+  private final Symmetric staging;
+  private long nextVirtual = HEAP_BASE;
+  private ProcessRunner runner;
+  private long faults;
+  private Status firstFault = Status.OK;
+  private long lastRunStartPs;
+  private long lastRunEndPs;
+
+  private ShmemJob(Builder b) {
+    this.system = b.system;
+    this.peNodes = b.nodes.clone();
+    this.pageSize = b.pageSize;
+    this.deliveryMode = b.deliveryMode;
+    this.stagingBytes = b.stagingBytes;
+    this.pes = new Pe[peNodes.length];
+    for (int i = 0; i < peNodes.length; i++) {
+      Node node = system.node(peNodes[i]);
+      CompletionQueue cq = node.nic().createCompletionQueue(1024);
+      pes[i] = new Pe(i, node, cq);
+      node.nic().completionListener(pes[i]::onEvent);
+    }
+    this.barrier = allocate(8L * BARRIER_ROUNDS);
+    this.staging = allocate(stagingBytes);
+  }
+
+  /**
+   * A builder for a job on a system.
+   *
+   * @param system the system
+   * @return the builder (PEs on nodes 0 and 1 unless {@link Builder#nodes} says otherwise)
+   */
+  public static Builder builder(AriesSystem system) {
+    checkArgument(system != null, "system must not be null");
+    return new Builder(system);
+  }
+
+  /** @return number of PEs */
+  public int nPes() {
+    return pes.length;
+  }
+
+  /** @param pe a PE @return its node */
+  public int nodeOf(int pe) {
+    checkPe("pe", pe);
+    return peNodes[pe];
+  }
+
+  /** @return the system the job runs on */
+  public AriesSystem system() {
+    return system;
+  }
+
+  /**
+   * Allocates a symmetric object on every PE (before or between runs).
+   *
+   * @param bytes bytes per PE, ≥ 1
+   * @return the object
+   */
+  public Symmetric allocate(long bytes) {
+    checkArgument(bytes >= 1, "bytes must be >= 1 but was %s", bytes);
+    checkArgument(runner == null, "allocate may not be called while the job runs");
+    long length = pageSize.alignUp(bytes);
+    long base = pageSize.alignUp(nextVirtual);
+    int[] mdhs = new int[pes.length];
+    for (int i = 0; i < pes.length; i++) {
+      Nic nic = pes[i].node.nic();
+      NicConfig c = nic.config();
+      MemoryRegistration r = new MemoryRegistration(base, length, pageSize, true, c.protectionTag(),
+          c.protectionKey(), 0, pes[i].remoteCq.handle(), false);
+      MemoryDomainDescriptor d = nic.register(r);
+      mdhs[i] = d.mdh();
+    }
+    nextVirtual = base + length;
+    Symmetric s = new Symmetric(objects.size(), bytes, base, mdhs);
+    objects.add(s);
+    return s;
+  }
+
+  /**
+   * Runs the program on every PE until all have returned.
+   *
+   * @param program the PE code
+   * @throws IllegalStateException when PEs are left waiting forever (a deadlock in the program)
+   * @throws ProcessRunner.ProcessFailedException when a PE's code threw
+   */
+  public void run(ShmemProgram program) {
+    checkArgument(program != null, "program must not be null");
+    lastRunStartPs = system.loop().now();
+    try (ProcessRunner r = new ProcessRunner(system.loop())) {
+      runner = r;
+      for (Pe pe : pes) {
+        pe.process = r.spawn("pe" + pe.index, self -> {
+          program.run(pe);
+          pe.finishedAtPs = self.now();
+        });
+      }
+      r.run();
+      List<SimProcess> stuck = r.unfinished();
+      if (!stuck.isEmpty()) {
+        throw new IllegalStateException("SHMEM program deadlocked: " + stuck.size() + " PEs still waiting, e.g. "
+            + stuck.get(0).name());
+      }
+    } finally {
+      runner = null;
+      for (Pe pe : pes) {
+        pe.process = null;
+      }
+    }
+    lastRunEndPs = pes.length == 0 ? lastRunStartPs : maxFinish();
+  }
+
+  private long maxFinish() {
+    long m = lastRunStartPs;
+    for (Pe pe : pes) {
+      m = Math.max(m, pe.finishedAtPs);
+    }
+    return m;
+  }
+
+  /** @return simulated time from the start of the last run until its last PE returned, picoseconds */
+  public long lastRunPs() {
+    return lastRunEndPs - lastRunStartPs;
+  }
+
+  /** @return operations that completed with a modelled fault, over all runs */
+  public long faults() {
+    return faults;
+  }
+
+  /** @return the first fault seen, or OK */
+  public Status firstFault() {
+    return firstFault;
+  }
+
+  private void checkPe(String what, int pe) {
+    if (pe < 0 || pe >= pes.length) {
+      throw new IllegalArgumentException(what + " must be in [0, " + (pes.length - 1) + "] but was " + pe);
+    }
+  }
+
+  /** Settings of a job. */
+  public static final class Builder {
+    private final AriesSystem system;
+    private int[] nodes = {0, 1};
+    private PageSize pageSize = PageSize.SIZE_4K;
+    private DeliveryMode deliveryMode = DeliveryMode.ADAPTIVE_0;
+    private long stagingBytes = 1L << 20;
+
+    private Builder(AriesSystem system) {
+      this.system = system;
+    }
+
+    /** @param n the node of each PE, distinct, within the system @return this builder */
+    public Builder nodes(int... n) {
+      checkArgument(n != null && n.length >= 1, "nodes must name at least one node");
+      java.util.Set<Integer> seen = new java.util.HashSet<>();
+      for (int x : n) {
+        checkArgument(x >= 0 && x < system.nodeCount(), "node must be in [0, %s] but was %s",
+            system.nodeCount() - 1, x);
+        checkArgument(seen.add(x), "nodes must be distinct but %s appears twice", x);
+      }
+      this.nodes = n.clone();
+      return this;
+    }
+
+    /** @param s page size of every registration @return this builder */
+    public Builder pageSize(PageSize s) {
+      checkArgument(s != null, "pageSize must not be null");
+      this.pageSize = s;
+      return this;
+    }
+
+    /** @param m routing mode of every post @return this builder */
+    public Builder deliveryMode(DeliveryMode m) {
+      checkArgument(m != null, "deliveryMode must not be null");
+      this.deliveryMode = m;
+      return this;
+    }
+
+    /** @param bytes staging buffer per PE for array puts and gets, 64 B to 1 GiB @return this builder */
+    public Builder stagingBytes(long bytes) {
+      checkArgument(bytes >= 64 && bytes <= (1L << 30), "stagingBytes must be in [64, 2^30] but was %s", bytes);
+      this.stagingBytes = bytes;
+      return this;
+    }
+
+    /** @return the job (registers its staging buffer and barrier words on every PE) */
+    public ShmemJob build() {
+      return new ShmemJob(this);
+    }
+  }
+
+  private final class Pe implements Shmem {
+    final int index;
+    final Node node;
+    final CompletionQueue remoteCq;
+    SimProcess process;
+    long nextPostId = 1;
+    int outstanding;
+    int outstandingLocal;
+    final Map<Long, CompletionEvent> awaited = new HashMap<>();
+    Status lastStatus = Status.OK;
+    long barrierEpoch;
+    long remoteEvents;
+    long finishedAtPs;
+
+    Pe(int index, Node node, CompletionQueue remoteCq) {
+      this.index = index;
+      this.node = node;
+      this.remoteCq = remoteCq;
+    }
+
+    void onEvent(CompletionEvent e) {
+      if (e.type() == CompletionType.REMOTE) {
+        remoteEvents++;
+        while (remoteCq.getEvent() != null) {
+          // the host consumes its remote events; the listener already saw this one
+        }
+      } else {
+        if (e.isError()) {
+          lastStatus = e.status();
+          faults++;
+          if (firstFault == Status.OK) {
+            firstFault = e.status();
+          }
+        }
+        if (awaited.containsKey(e.postId())) {
+          if (e.type() == CompletionType.GLOBAL || e.isError()) {
+            awaited.put(e.postId(), e);
+          } else if (e.type() == CompletionType.LOCAL && awaited.get(e.postId()) == null) {
+            outstandingLocal--;
+          }
+        }
+        if (e.type() == CompletionType.GLOBAL) {
+          outstanding--;
+        }
+      }
+      if (process != null && runner != null) {
+        runner.wake(process);
+      }
+    }
+
+    private long post(Post p) {
+      node.nic().post(p);
+      outstanding++;
+      return p.postId();
+    }
+
+    private NetworkAddress remote(Symmetric s, long offset, int pe) {
+      checkPe("pe", pe);
+      return NetworkAddress.of(peNodes[pe], s.mdh(pe), offset);
+    }
+
+    private CompletionEvent awaitGlobal(long postId) {
+      awaited.put(postId, null);
+      process.waitUntil(() -> awaited.get(postId) != null);
+      return awaited.remove(postId);
+    }
+
+    @Override
+    public int myPe() {
+      return index;
+    }
+
+    @Override
+    public int nPes() {
+      return pes.length;
+    }
+
+    @Override
+    public int node() {
+      return node.id();
+    }
+
+    @Override
+    public long now() {
+      return system.loop().now();
+    }
+
+    @Override
+    public void compute(long ps) {
+      process.sleep(ps);
+    }
+
+    @Override
+    public void putmem(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe) {
+      dest.checkRange("dest", destOffset, length);
+      src.checkRange("src", srcOffset, length);
+      post(Post.put(nextPostId++, src.mdh(index), srcOffset, remote(dest, destOffset, pe), length)
+          .withDeliveryMode(deliveryMode)
+          .withCompletion(Post.NO_CQ, Post.GLOBAL_EVENT | Post.REMOTE_EVENT));
+    }
+
+    @Override
+    public void put(Symmetric dest, long destOffset, byte[] data, int pe) {
+      checkArgument(data != null, "data must not be null");
+      checkArgument(data.length <= stagingBytes, "data.length must be at most the staging buffer's %s bytes but was %s",
+          stagingBytes, data.length);
+      dest.checkRange("dest", destOffset, data.length);
+      localBytes(staging, 0, data);
+      long id = nextPostId++;
+      awaited.put(id, null);
+      outstandingLocal = 1;
+      post(Post.put(id, staging.mdh(index), 0, remote(dest, destOffset, pe), data.length)
+          .withDeliveryMode(deliveryMode)
+          .withCompletion(Post.NO_CQ, Post.LOCAL_EVENT | Post.GLOBAL_EVENT | Post.REMOTE_EVENT));
+      // Like shmem_put: return once the source (the staging buffer) may be reused.
+      process.waitUntil(() -> outstandingLocal == 0 || awaited.get(id) != null);
+      awaited.remove(id);
+    }
+
+    @Override
+    public void putLong(Symmetric dest, long destOffset, long value, int pe) {
+      checkArgument((destOffset & 7) == 0, "destOffset must be 8-byte aligned but was %s", destOffset);
+      dest.checkRange("dest", destOffset, 8);
+      atomic(AmoOperation.of(AmoKind.SWAP, false, 64), dest, destOffset, value, 0, pe);
+    }
+
+    @Override
+    public void getmem(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe) {
+      dest.checkRange("dest", destOffset, length);
+      src.checkRange("src", srcOffset, length);
+      checkArgument(length >= 1, "length must be >= 1 (zero-length GETs are refused [S5]) but was %s", length);
+      long id = post(Post.get(nextPostId++, dest.mdh(index), destOffset, remote(src, srcOffset, pe), length)
+          .withDeliveryMode(deliveryMode));
+      awaitGlobal(id);
+    }
+
+    @Override
+    public void getmemNbi(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe) {
+      dest.checkRange("dest", destOffset, length);
+      src.checkRange("src", srcOffset, length);
+      checkArgument(length >= 1, "length must be >= 1 (zero-length GETs are refused [S5]) but was %s", length);
+      post(Post.get(nextPostId++, dest.mdh(index), destOffset, remote(src, srcOffset, pe), length)
+          .withDeliveryMode(deliveryMode));
+    }
+
+    @Override
+    public long remoteEvents() {
+      return remoteEvents;
+    }
+
+    @Override
+    public void waitRemoteEvents(long count) {
+      process.waitUntil(() -> remoteEvents >= count);
+    }
+
+    @Override
+    public byte[] get(Symmetric src, long srcOffset, int length, int pe) {
+      checkArgument(length >= 1 && length <= stagingBytes, "length must be in [1, %s] but was %s", stagingBytes,
+          length);
+      localBytes(staging, 0, new byte[length]);
+      getmem(staging, 0, src, srcOffset, length, pe);
+      return localBytes(staging, 0, length);
+    }
+
+    @Override
+    public long atomic(AmoOperation op, Symmetric dest, long offset, long operand1, long operand2, int pe) {
+      checkArgument(op != null, "op must not be null");
+      dest.checkRange("dest", offset, op.operandBytes());
+      Post p = Post.amo(nextPostId++, op, remote(dest, offset, pe), operand1, operand2)
+          .withDeliveryMode(deliveryMode)
+          .withCompletion(Post.NO_CQ, Post.GLOBAL_EVENT | Post.REMOTE_EVENT);
+      long id = post(p);
+      if (!op.fetching()) {
+        return 0;
+      }
+      CompletionEvent e = awaitGlobal(id);
+      return e.isError() ? 0 : e.userData();
+    }
+
+    @Override
+    public long atomicFetchAdd(Symmetric dest, long offset, long value, int pe) {
+      return atomic(AmoOperation.of(AmoKind.IADD, true, 64), dest, offset, value, 0, pe);
+    }
+
+    @Override
+    public void atomicAdd(Symmetric dest, long offset, long value, int pe) {
+      atomic(AmoOperation.of(AmoKind.IADD, false, 64), dest, offset, value, 0, pe);
+    }
+
+    @Override
+    public long atomicCompareSwap(Symmetric dest, long offset, long expected, long desired, int pe) {
+      return atomic(AmoOperation.of(AmoKind.CSWAP, true, 64), dest, offset, expected, desired, pe);
+    }
+
+    @Override
+    public void quiet() {
+      process.waitUntil(() -> outstanding == 0);
+    }
+
+    @Override
+    public void fence() {
+      quiet();
+    }
+
+    @Override
+    public void barrierAll() {
+      quiet();
+      int n = pes.length;
+      barrierEpoch++;
+      long epoch = barrierEpoch;
+      for (int k = 0, dist = 1; dist < n; k++, dist <<= 1) {
+        int round = k;
+        atomicAdd(barrier, 8L * round, 1, (index + dist) % n);
+        waitUntil(barrier, 8L * round, v -> v >= epoch);
+      }
+      quiet();
+    }
+
+    @Override
+    public void waitUntil(Symmetric obj, long offset, LongPredicate condition) {
+      process.waitUntil(() -> condition.test(localLong(obj, offset)));
+    }
+
+    @Override
+    public long localLong(Symmetric obj, long offset) {
+      byte[] b = localBytes(obj, offset, 8);
+      long v = 0;
+      for (int i = 7; i >= 0; i--) {
+        v = (v << 8) | (b[i] & 0xFF);
+      }
+      return v;
+    }
+
+    @Override
+    public void localLong(Symmetric obj, long offset, long value) {
+      byte[] b = new byte[8];
+      for (int i = 0; i < 8; i++) {
+        b[i] = (byte) (value >>> (8 * i));
+      }
+      localBytes(obj, offset, b);
+    }
+
+    @Override
+    public byte[] localBytes(Symmetric obj, long offset, int length) {
+      obj.checkRange("local", offset, length);
+      byte[] out = new byte[length];
+      hostAccess(obj, offset, out, length, false);
+      return out;
+    }
+
+    @Override
+    public void localBytes(Symmetric obj, long offset, byte[] data) {
+      obj.checkRange("local", offset, data.length);
+      hostAccess(obj, offset, data, data.length, true);
+    }
+
+    private void hostAccess(Symmetric obj, long offset, byte[] buf, int length, boolean write) {
+      NicConfig c = node.nic().config();
+      int done = 0;
+      while (done < length) {
+        TranslationResult r = node.translation().translateNow(obj.mdh(index), offset + done, length - done,
+            write ? AccessKind.WRITE : AccessKind.READ, c.protectionTag(), c.protectionKey());
+        if (!r.ok()) {
+          throw new IllegalStateException("host access to its own symmetric memory failed: " + r.status());
+        }
+        int n = Math.min(length - done, r.contiguousBytes());
+        if (write) {
+          node.memory().write(r.physicalAddress(), buf, done, n);
+        } else {
+          node.memory().read(r.physicalAddress(), buf, done, n);
+        }
+        done += n;
+      }
+    }
+
+    @Override
+    public Status lastStatus() {
+      return lastStatus;
+    }
+  }
+}

@@ -1,0 +1,106 @@
+package io.github.ariesmodel.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.core.sim.FlatTranslation;
+import io.github.ariesmodel.core.sim.IdealFabric;
+import io.github.ariesmodel.iommu.Iommu;
+import io.github.ariesmodel.system.shmem.ShmemJob;
+import io.github.ariesmodel.system.shmem.Symmetric;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class AriesSystemTest {
+
+  @Test
+  void nodesAreBuiltOnlyWhenTouched() {
+    AriesSystem full = AriesSystem.builder().preset(SystemPreset.FULL).build();
+    assertThat(full.nodeCount()).isEqualTo(92_544);
+    assertThat(full.builtNodes()).isZero();
+    full.node(92_543);
+    assertThat(full.builtNodes()).isEqualTo(1);
+    assertThat(full.node(92_543).translation()).isInstanceOf(Iommu.class);
+    assertThatThrownBy(() -> full.node(92_544)).hasMessageContaining("node id must be in [0, 92543] but was 92544");
+  }
+
+  @Test
+  void aUsersFabricAndTranslatorAreUsedThroughThePorts() {
+    List<Integer> translatorsMade = new ArrayList<>();
+    AriesSystem sys = AriesSystem.builder().system("default")
+        .fabric((topology, clock) -> new IdealFabric(clock, topology.nodeCount(), 1_000, 10e9))
+        .translator((node, memory, clock) -> {
+          translatorsMade.add(node);
+          return new FlatTranslation(memory, clock, 0);
+        })
+        .build();
+    assertThat(sys.routerFabric()).isEmpty();
+    ShmemJob job = ShmemJob.builder(sys).nodes(0, 200).build();
+    Symmetric word = job.allocate(8);
+    long[] seen = {-1};
+    job.run(pe -> {
+      if (pe.myPe() == 1) {
+        pe.putLong(word, 0, 77, 0);
+        pe.quiet();
+      }
+      pe.barrierAll();
+      if (pe.myPe() == 0) {
+        seen[0] = pe.localLong(word, 0);
+      }
+    });
+    assertThat(seen[0]).isEqualTo(77);
+    assertThat(translatorsMade).containsExactly(0, 200);
+    assertThat(((IdealFabric) sys.fabric()).delivered()).isPositive();
+  }
+
+  @Test
+  void aFabricOfTheWrongSizeIsRejected() {
+    assertThatThrownBy(() -> AriesSystem.builder().system("default")
+            .fabric((topology, clock) -> new IdealFabric(clock, 10, 0, 1e9)).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("fabric factory must return a fabric of 384 nodes but returned 10 nodes");
+  }
+
+  @Test
+  void describeListsTheInventory() {
+    String d = AriesSystem.builder().system("two-groups").build().describe();
+    assertThat(d).contains("groups 2, routers 192, nodes 768", "routing by-delivery-mode", "translation IOMMU");
+  }
+
+  @Test
+  void conflictingSettingsAreRefusedAtBuildNamingBoth() {
+    AriesSystem.FabricFactory ideal = (topology, clock) -> new IdealFabric(clock, topology.nodeCount(), 0, 1e9);
+    assertThatThrownBy(() -> AriesSystem.builder().fabric(FabricKind.IDEAL).fabric(ideal).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("fabric(IDEAL) cannot be combined with fabric(factory)");
+    assertThatThrownBy(() -> AriesSystem.builder().routing("ugal").fabric(ideal).build())
+        .hasMessageContaining("routing(\"ugal\") cannot be combined with fabric(factory)");
+    assertThatThrownBy(() -> AriesSystem.builder().fabric(FabricKind.IDEAL).routing("minimal").build())
+        .hasMessageContaining("routing(\"minimal\") cannot be combined with fabric(IDEAL)");
+    assertThatThrownBy(() -> AriesSystem.builder().fabric(FabricKind.IDEAL).routerSettings(b -> b.vcs(4)).build())
+        .hasMessageContaining("routerSettings(...) cannot be combined with fabric(IDEAL)");
+    assertThatThrownBy(() -> AriesSystem.builder().idealLatencyPs(5).build())
+        .hasMessageContaining("idealLatencyPs(5) cannot be combined with fabric(ROUTERS)");
+    assertThatThrownBy(() -> AriesSystem.builder().translator(TranslatorKind.FLAT)
+            .iommu(io.github.ariesmodel.iommu.IommuConfig.defaults()).build())
+        .hasMessageContaining("iommu(config) cannot be combined with translator(FLAT)");
+    assertThatThrownBy(() -> AriesSystem.builder().flatLatencyPs(3).build())
+        .hasMessageContaining("flatLatencyPs(3) cannot be combined with translator(IOMMU)");
+    assertThatThrownBy(() -> AriesSystem.builder().translator(TranslatorKind.FLAT)
+            .translator((node, memory, clock) -> new FlatTranslation(memory, clock, 0)).build())
+        .hasMessageContaining("translator(FLAT) cannot be combined with translator(factory)");
+  }
+
+  @Test
+  void settingsThatFitTheirAdaptersStillBuild() {
+    assertThat(AriesSystem.builder().fabric(FabricKind.IDEAL).routing(AriesSystem.Builder.BY_DELIVERY_MODE)
+        .idealLatencyPs(100).translator(TranslatorKind.FLAT).flatLatencyPs(10).build().routingName())
+        .isEqualTo("ideal");
+    assertThat(AriesSystem.builder().routing("ugal").routerSettings(b -> b.vcs(4)).build().routingName())
+        .isEqualTo("ugal");
+    assertThat(AriesSystem.builder()
+        .fabric((topology, clock) -> new IdealFabric(clock, topology.nodeCount(), 0, 1e9)).build().routingName())
+        .isEqualTo("custom");
+  }
+}

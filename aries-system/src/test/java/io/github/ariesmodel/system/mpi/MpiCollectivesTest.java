@@ -1,0 +1,275 @@
+package io.github.ariesmodel.system.mpi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every collective on real data against a plain-Java reference, for odd and even rank counts, under three
+ * configurations that force each of MPICH's algorithms in turn.
+ */
+class MpiCollectivesTest {
+
+  /** The algorithm family a configuration forces. */
+  enum Family {
+    /**
+     * Binomial bcast and reduce, recursive doubling allreduce and allgather, Bruck alltoall, recursive halving
+     * reduce_scatter.
+     */
+    SHORT,
+    /** Scatter + recursive-doubling bcast (powers of two), Bruck allgather, the isend/irecv alltoall. */
+    MEDIUM,
+    /** Scatter+ring bcast, Rabenseifner reduce and allreduce, ring allgather, pairwise alltoall and reduce_scatter. */
+    LONG
+  }
+
+  static MpiConfig config(Family f) {
+    int max = Integer.MAX_VALUE;
+    MpiConfig.Builder b = MpiConfig.builder();
+    return switch (f) {
+      case SHORT -> b.reduceShortBytes(max).allreduceShortBytes(max).bcastShortBytes(max).allgatherLongBytes(max)
+          .allgatherShortBytes(max).alltoallShortBytes(max).alltoallMinProcs(1).reduceScatterLongBytes(max).build();
+      case MEDIUM -> b.bcastShortBytes(0).bcastMinProcs(1).bcastLongBytes(max).allgatherLongBytes(0)
+          .allgatherShortBytes(max).alltoallShortBytes(0)
+          .alltoallMediumBytes(max).build();
+      case LONG -> b.reduceShortBytes(0).allreduceShortBytes(0).bcastShortBytes(0).bcastMinProcs(1)
+          .allgatherLongBytes(0).allgatherShortBytes(0).alltoallShortBytes(0).alltoallMediumBytes(0)
+          .reduceScatterLongBytes(0).bcastLongBytes(0).build();
+    };
+  }
+
+  static Stream<Arguments> cases() {
+    List<Arguments> out = new ArrayList<>();
+    for (Family f : Family.values()) {
+      for (int n : new int[] {1, 2, 3, 5, 7, 8}) {
+        out.add(Arguments.of(f, n));
+      }
+    }
+    return out.stream();
+  }
+
+  private static long value(int rank, int i) {
+    return (rank + 1) * 1_000L + i * 7L - 3;
+  }
+
+  @ParameterizedTest(name = "{0} algorithms, {1} ranks")
+  @MethodSource("cases")
+  void everyCollectiveGivesTheReferenceResult(Family family, int n) {
+    MpiJob job = MpiTesting.job(MpiTesting.smallSystem(11), n, config(family));
+    int count = 1100; // 8,800 bytes: whole vectors go by rendezvous, halves and quarters eagerly or short
+    int blk = 300;
+    int bcastBytes = 20_000;
+    ConcurrentHashMap<String, Object> failures = new ConcurrentHashMap<>();
+    job.run(mpi -> {
+      var w = mpi.world();
+      int r = mpi.rank();
+      long[] mine = new long[count];
+      double[] mineD = new double[count];
+      for (int i = 0; i < count; i++) {
+        mine[i] = value(r, i);
+        mineD[i] = value(r, i);
+      }
+      long[] sum = new long[count];
+      long[] max = new long[count];
+      long[] xor = new long[count];
+      for (int q = 0; q < n; q++) {
+        for (int i = 0; i < count; i++) {
+          sum[i] += value(q, i);
+          max[i] = q == 0 ? value(q, i) : Math.max(max[i], value(q, i));
+          xor[i] = q == 0 ? value(q, i) : xor[i] ^ value(q, i);
+        }
+      }
+      // allreduce
+      long[] got = new long[count];
+      mpi.allreduce(mine, got, ReduceOp.SUM, w);
+      check(failures, "allreduce sum at " + r, Arrays.equals(got, sum));
+      mpi.allreduce(mine, got, ReduceOp.BXOR, w);
+      check(failures, "allreduce bxor at " + r, Arrays.equals(got, xor));
+      double[] gotD = new double[count];
+      mpi.allreduce(mineD, gotD, ReduceOp.MAX, w);
+      check(failures, "allreduce max double at " + r, Arrays.equals(gotD, Arrays.stream(max).asDoubleStream()
+          .toArray()));
+      long[] small = {r + 1L, -r};
+      long[] smallGot = new long[2];
+      mpi.allreduce(small, smallGot, ReduceOp.PROD, w);
+      long fact = 1;
+      for (int q = 1; q <= n; q++) {
+        fact *= q;
+      }
+      check(failures, "allreduce prod at " + r, smallGot[0] == fact);
+      // reduce, to a root in the middle
+      int root = n / 2;
+      long[] red = r == root ? new long[count] : null;
+      mpi.reduce(mine, red, ReduceOp.MAX, root, w);
+      if (r == root) {
+        check(failures, "reduce max", Arrays.equals(red, max));
+      }
+      double[] redD = r == 0 ? new double[count] : null;
+      mpi.reduce(mineD, redD, ReduceOp.SUM, 0, w);
+      if (r == 0) {
+        check(failures, "reduce sum double", Arrays.equals(redD, Arrays.stream(sum).asDoubleStream().toArray()));
+      }
+      // bcast
+      byte[] bc = new byte[bcastBytes];
+      if (r == root) {
+        for (int i = 0; i < bc.length; i++) {
+          bc[i] = (byte) (i * 31 + 5);
+        }
+      }
+      mpi.bcast(bc, 0, bc.length, root, w);
+      boolean bcOk = true;
+      for (int i = 0; i < bc.length; i++) {
+        bcOk &= bc[i] == (byte) (i * 31 + 5);
+      }
+      check(failures, "bcast at " + r, bcOk);
+      // barrier
+      mpi.barrier(w);
+      // gather / scatter
+      byte[] block = block(r, blk);
+      byte[] all = r == root ? new byte[n * blk] : null;
+      mpi.gather(block, all, root, w);
+      if (r == root) {
+        check(failures, "gather", Arrays.equals(all, allBlocks(n, blk)));
+      }
+      byte[] mineBack = new byte[blk];
+      mpi.scatter(r == root ? allBlocks(n, blk) : null, mineBack, root, w);
+      check(failures, "scatter at " + r, Arrays.equals(mineBack, block));
+      // allgather
+      byte[] ag = new byte[n * blk];
+      mpi.allgather(block, ag, w);
+      check(failures, "allgather at " + r, Arrays.equals(ag, allBlocks(n, blk)));
+      // v-variants: rank q contributes q * 50 + 1 bytes
+      int[] counts = new int[n];
+      int[] displs = new int[n];
+      int total = 0;
+      for (int q = 0; q < n; q++) {
+        counts[q] = q * 50 + 1;
+        displs[q] = total;
+        total += counts[q];
+      }
+      byte[] vAll = new byte[total];
+      for (int q = 0; q < n; q++) {
+        System.arraycopy(block(q, counts[q]), 0, vAll, displs[q], counts[q]);
+      }
+      byte[] gv = r == root ? new byte[total] : null;
+      mpi.gatherv(block(r, counts[r]), gv, counts, displs, root, w);
+      if (r == root) {
+        check(failures, "gatherv", Arrays.equals(gv, vAll));
+      }
+      byte[] sv = new byte[counts[r]];
+      mpi.scatterv(r == root ? vAll : null, counts, displs, sv, root, w);
+      check(failures, "scatterv at " + r, Arrays.equals(sv, block(r, counts[r])));
+      byte[] agv = new byte[total];
+      mpi.allgatherv(block(r, counts[r]), agv, counts, displs, w);
+      check(failures, "allgatherv at " + r, Arrays.equals(agv, vAll));
+      // alltoall: block for destination d from source s is tagged by both
+      byte[] a2a = new byte[n * blk];
+      for (int d = 0; d < n; d++) {
+        System.arraycopy(pairBlock(r, d, blk), 0, a2a, d * blk, blk);
+      }
+      byte[] a2aGot = new byte[n * blk];
+      mpi.alltoall(a2a, a2aGot, w);
+      boolean a2aOk = true;
+      for (int s = 0; s < n; s++) {
+        a2aOk &= Arrays.equals(Arrays.copyOfRange(a2aGot, s * blk, (s + 1) * blk), pairBlock(s, r, blk));
+      }
+      check(failures, "alltoall at " + r, a2aOk);
+      // alltoallv: s sends (s + d) % 5 * 40 bytes to d
+      int[] sc = new int[n];
+      int[] sd = new int[n];
+      int[] rc = new int[n];
+      int[] rd = new int[n];
+      int st = 0;
+      int rt = 0;
+      for (int q = 0; q < n; q++) {
+        sc[q] = (r + q) % 5 * 40;
+        sd[q] = st;
+        st += sc[q];
+        rc[q] = (q + r) % 5 * 40;
+        rd[q] = rt;
+        rt += rc[q];
+      }
+      byte[] vs = new byte[st];
+      for (int q = 0; q < n; q++) {
+        System.arraycopy(pairBlock(r, q, sc[q]), 0, vs, sd[q], sc[q]);
+      }
+      byte[] vr = new byte[rt];
+      mpi.alltoallv(vs, sc, sd, vr, rc, rd, w);
+      boolean vOk = true;
+      for (int q = 0; q < n; q++) {
+        vOk &= Arrays.equals(Arrays.copyOfRange(vr, rd[q], rd[q] + rc[q]), pairBlock(q, r, rc[q]));
+      }
+      check(failures, "alltoallv at " + r, vOk);
+      // reduce_scatter: rank q gets counts2[q] elements
+      int[] counts2 = new int[n];
+      int tot2 = 0;
+      for (int q = 0; q < n; q++) {
+        counts2[q] = 20 + q * 3;
+        tot2 += counts2[q];
+      }
+      long[] rsIn = new long[tot2];
+      for (int i = 0; i < tot2; i++) {
+        rsIn[i] = value(r, i);
+      }
+      long[] rsOut = new long[counts2[r]];
+      mpi.reduceScatter(rsIn, rsOut, counts2, ReduceOp.SUM, w);
+      int start = 0;
+      for (int q = 0; q < r; q++) {
+        start += counts2[q];
+      }
+      boolean rsOk = true;
+      for (int i = 0; i < counts2[r]; i++) {
+        long e = 0;
+        for (int q = 0; q < n; q++) {
+          e += value(q, start + i);
+        }
+        rsOk &= rsOut[i] == e;
+      }
+      check(failures, "reduce_scatter at " + r, rsOk);
+      // scan
+      long[] sc1 = {r + 1L, 2L * r};
+      long[] scOut = new long[2];
+      mpi.scan(sc1, scOut, ReduceOp.SUM, w);
+      check(failures, "scan at " + r, scOut[0] == (long) (r + 1) * (r + 2) / 2 && scOut[1] == (long) r * (r + 1));
+    });
+    assertThat(failures).isEmpty();
+    assertThat(job.messages()).as("point-to-point messages delivered").isGreaterThanOrEqualTo(n > 1 ? n : 0);
+  }
+
+  private static void check(ConcurrentHashMap<String, Object> failures, String what, boolean ok) {
+    if (!ok) {
+      failures.put(what, Boolean.FALSE);
+    }
+  }
+
+  private static byte[] block(int rank, int len) {
+    byte[] b = new byte[len];
+    for (int i = 0; i < len; i++) {
+      b[i] = (byte) (rank * 13 + i * 3 + 1);
+    }
+    return b;
+  }
+
+  private static byte[] pairBlock(int from, int to, int len) {
+    byte[] b = new byte[len];
+    for (int i = 0; i < len; i++) {
+      b[i] = (byte) (from * 17 + to * 5 + i);
+    }
+    return b;
+  }
+
+  private static byte[] allBlocks(int n, int blk) {
+    byte[] out = new byte[n * blk];
+    for (int q = 0; q < n; q++) {
+      System.arraycopy(block(q, blk), 0, out, q * blk, blk);
+    }
+    return out;
+  }
+}

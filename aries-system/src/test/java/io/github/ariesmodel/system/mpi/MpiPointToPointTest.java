@@ -1,0 +1,327 @@
+package io.github.ariesmodel.system.mpi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.system.process.ProcessRunner;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Point-to-point semantics against the MPI standard's rules, and the protocols' bookkeeping. */
+class MpiPointToPointTest {
+
+  private static byte[] pattern(int seed, int len) {
+    byte[] b = new byte[len];
+    for (int i = 0; i < len; i++) {
+      b[i] = (byte) (seed * 29 + i * 11 + (i >> 8));
+    }
+    return b;
+  }
+
+  private static MpiJob twoRanks(long seed) {
+    return MpiJob.builder(MpiTesting.smallSystem(seed)).nodes(2, 60).build();
+  }
+
+  @Test
+  void messagesOfEveryProtocolArriveByteExactly() {
+    MpiJob job = twoRanks(1);
+    int[] sizes = {0, 1, 8, 1000, 1024, 1025, 4000, 8192, 8193, 65_536, 300_001};
+    List<byte[]> got = new ArrayList<>();
+    job.run(mpi -> {
+      for (int k = 0; k < sizes.length; k++) {
+        if (mpi.rank() == 0) {
+          mpi.send(pattern(k, sizes[k]), 1, k);
+        } else {
+          byte[] b = new byte[sizes[k]];
+          MpiStatus s = mpi.recv(b, 0, k);
+          assertThat(s).isEqualTo(new MpiStatus(0, k, sizes[k]));
+          got.add(b);
+        }
+      }
+    });
+    for (int k = 0; k < sizes.length; k++) {
+      assertThat(got.get(k)).as("message of %s bytes", sizes[k]).isEqualTo(pattern(k, sizes[k]));
+    }
+    // five short ones, plus one zero-byte message each way in the finalize barrier
+    assertThat(job.messages(Protocol.SHORT)).isEqualTo(5 + 2);
+    assertThat(job.messages(Protocol.EAGER)).isEqualTo(3);
+    assertThat(job.messages(Protocol.RENDEZVOUS)).isEqualTo(3);
+    assertThat(job.bytesSent()).isEqualTo(Arrays.stream(sizes).asLongStream().sum());
+  }
+
+  @Test
+  void messagesFromOneSenderMatchInSendOrderWhateverTheirProtocol() {
+    // Non-overtaking: a rendezvous message sent first is matched first even though the short ones behind it
+    // are complete long before its data moves.
+    MpiJob job = twoRanks(2);
+    int[] sizes = {50_000, 16, 3000, 20_000, 8, 8, 9000, 100};
+    int[] tagsSeen = new int[sizes.length];
+    int[] lengths = new int[sizes.length];
+    job.run(mpi -> {
+      if (mpi.rank() == 0) {
+        List<Request> rs = new ArrayList<>();
+        for (int k = 0; k < sizes.length; k++) {
+          rs.add(mpi.isend(pattern(k, sizes[k]), 0, sizes[k], 1, 100 + k, mpi.world()));
+        }
+        mpi.waitall(rs.toArray(new Request[0]));
+      } else {
+        mpi.compute(30_000_000); // let everything arrive first: all of it is unexpected
+        for (int k = 0; k < sizes.length; k++) {
+          byte[] b = new byte[60_000];
+          MpiStatus s = mpi.recv(b, 0, b.length, 0, Mpi.ANY_TAG, mpi.world());
+          tagsSeen[k] = s.tag();
+          lengths[k] = s.count();
+          assertThat(Arrays.copyOf(b, s.count())).isEqualTo(pattern(k, sizes[k]));
+        }
+      }
+    });
+    assertThat(tagsSeen).containsExactly(100, 101, 102, 103, 104, 105, 106, 107);
+    assertThat(lengths).containsExactly(sizes);
+    // The first receive is posted before the progress engine has read the mailbox, so it is expected; the seven
+    // others (and possibly finalize's barrier message) are unexpected.
+    assertThat(job.unexpectedMessages()).isBetween((long) sizes.length - 1, (long) sizes.length + 1);
+  }
+
+  @Test
+  void aReceiveTakesTheEarliestMessageItAcceptsAndSkipsOthers() {
+    MpiJob job = twoRanks(3);
+    int[] order = new int[3];
+    job.run(mpi -> {
+      if (mpi.rank() == 0) {
+        mpi.send(new byte[] {1}, 1, 7);
+        mpi.send(new byte[] {2}, 1, 8);
+        mpi.send(new byte[] {3}, 1, 7);
+      } else {
+        mpi.compute(10_000_000);
+        byte[] b = new byte[1];
+        mpi.recv(b, 0, 8);
+        order[0] = b[0];
+        mpi.recv(b, 0, 7);
+        order[1] = b[0];
+        mpi.recv(b, Mpi.ANY_SOURCE, Mpi.ANY_TAG);
+        order[2] = b[0];
+      }
+    });
+    assertThat(order).containsExactly(2, 1, 3);
+  }
+
+  @Test
+  void postedReceivesMatchInPostOrderAndWildcardsAcceptAnySender() {
+    MpiJob job = MpiJob.builder(MpiTesting.smallSystem(4)).nodes(1, 30, 70).build();
+    MpiStatus[] st = new MpiStatus[3];
+    byte[][] data = new byte[3][4];
+    job.run(mpi -> {
+      var w = mpi.world();
+      if (mpi.rank() == 0) {
+        Request a = mpi.irecv(data[0], 0, 4, Mpi.ANY_SOURCE, 5, w);
+        Request b = mpi.irecv(data[1], 0, 4, Mpi.ANY_SOURCE, Mpi.ANY_TAG, w);
+        Request c = mpi.irecv(data[2], 0, 4, 2, Mpi.ANY_TAG, w);
+        mpi.waitall(a, b, c);
+        st[0] = a.status();
+        st[1] = b.status();
+        st[2] = c.status();
+      } else if (mpi.rank() == 1) {
+        mpi.send(new byte[] {11}, 0, 5);
+        mpi.compute(5_000_000); // rank 1's message reaches rank 0 long before rank 2's
+        mpi.send(new byte[0], 2, 0);
+      } else {
+        mpi.recv(new byte[0], 1, 0);
+        mpi.send(new byte[] {21, 22}, 0, 9);
+        mpi.send(new byte[] {23, 24, 25}, 0, 5);
+      }
+    });
+    // rank 1's message (tag 5) goes to the first receive; rank 2's tag 9 to the second (ANY_TAG), its tag 5 to the
+    // third (source 2): the first receive is already taken.
+    assertThat(st[0]).isEqualTo(new MpiStatus(1, 5, 1));
+    assertThat(st[1]).isEqualTo(new MpiStatus(2, 9, 2));
+    assertThat(st[2]).isEqualTo(new MpiStatus(2, 5, 3));
+    assertThat(data[2][2]).isEqualTo((byte) 25);
+  }
+
+  @Test
+  void probeReportsTheMessageTheNextReceiveGets() {
+    MpiJob job = twoRanks(5);
+    MpiStatus[] seen = new MpiStatus[4];
+    job.run(mpi -> {
+      var w = mpi.world();
+      if (mpi.rank() == 0) {
+        mpi.send(pattern(1, 5000), 1, 42);
+        mpi.send(pattern(2, 12), 1, 43);
+      } else {
+        seen[0] = mpi.iprobe(0, 43, w); // nothing has arrived at time 0
+        seen[1] = mpi.probe(Mpi.ANY_SOURCE, Mpi.ANY_TAG, w);
+        byte[] b = new byte[seen[1].count()];
+        seen[2] = mpi.recv(b, 0, b.length, seen[1].source(), seen[1].tag(), w);
+        assertThat(b).isEqualTo(pattern(1, 5000));
+        seen[3] = mpi.probe(0, 43, w);
+        mpi.recv(new byte[12], 0, 43);
+      }
+    });
+    assertThat(seen[0]).isNull();
+    assertThat(seen[1]).isEqualTo(new MpiStatus(0, 42, 5000));
+    assertThat(seen[2]).isEqualTo(seen[1]);
+    assertThat(seen[3]).isEqualTo(new MpiStatus(0, 43, 12));
+  }
+
+  @Test
+  void waitanyReturnsTheFirstCompletedAndTestMakesProgress() {
+    MpiJob job = twoRanks(6);
+    int[] which = {-1};
+    boolean[] testedEarly = {true};
+    int[] polls = {0};
+    job.run(mpi -> {
+      var w = mpi.world();
+      if (mpi.rank() == 0) {
+        mpi.compute(5_000_000);
+        mpi.send(new byte[8], 1, 2);
+      } else {
+        Request a = mpi.irecv(new byte[8], 0, 8, 0, 1, w);
+        Request b = mpi.irecv(new byte[8], 0, 8, 0, 2, w);
+        testedEarly[0] = mpi.test(b);
+        which[0] = mpi.waitany(a, b);
+        Request c = mpi.irecv(new byte[8], 0, 8, 0, 3, w);
+        while (!mpi.test(c)) {
+          polls[0]++;
+          mpi.compute(100_000);
+        }
+        assertThat(a.isComplete()).isFalse();
+        mpi.send(new byte[0], 0, 9);
+        mpi.wait(a);
+      }
+      if (mpi.rank() == 0) {
+        mpi.compute(5_000_000); // rank 1 polls with test meanwhile: only test's progress lets it see tag 3
+        mpi.send(new byte[8], 1, 3);
+        mpi.recv(new byte[0], 1, 9);
+        mpi.send(new byte[8], 1, 1);
+      }
+    });
+    assertThat(testedEarly[0]).isFalse();
+    assertThat(which[0]).isEqualTo(1);
+    assertThat(polls[0]).isPositive();
+  }
+
+  @Test
+  void sendrecvRingDoesNotDeadlockWithRendezvousMessages() {
+    int n = 5;
+    MpiJob job = MpiTesting.job(MpiTesting.smallSystem(7), n, MpiConfig.defaults());
+    byte[][] got = new byte[n][];
+    job.run(mpi -> {
+      var w = mpi.world();
+      int r = mpi.rank();
+      byte[] in = new byte[40_000];
+      mpi.sendrecv(pattern(r, 40_000), 0, 40_000, (r + 1) % n, 0, in, 0, in.length, (r - 1 + n) % n, 0, w);
+      got[r] = in;
+    });
+    for (int r = 0; r < n; r++) {
+      assertThat(got[r]).isEqualTo(pattern((r - 1 + n) % n, 40_000));
+    }
+  }
+
+  @Test
+  void splitAndDupMakeSeparateMessageSpaces() {
+    int n = 7;
+    MpiJob job = MpiTesting.job(MpiTesting.smallSystem(8), n, MpiConfig.defaults());
+    int[][] info = new int[n][];
+    job.run(mpi -> {
+      var w = mpi.world();
+      int r = mpi.rank();
+      Communicator half = mpi.split(w, r % 2, -r); // reversed order inside each color
+      Communicator none = mpi.split(w, r == 3 ? Mpi.UNDEFINED : 0, 0);
+      Communicator copy = mpi.dup(half);
+      long[] sum = new long[1];
+      mpi.allreduce(new long[] {r}, sum, ReduceOp.SUM, half);
+      // A message on the copy is not received on the original even with wildcards.
+      if (half.rank() == 0) {
+        mpi.send(new byte[] {9}, 0, 1, half.size() - 1, 4, copy);
+        mpi.send(new byte[] {8}, 0, 1, half.size() - 1, 4, half);
+      } else if (half.rank() == half.size() - 1) {
+        byte[] b = new byte[1];
+        mpi.recv(b, 0, 1, Mpi.ANY_SOURCE, Mpi.ANY_TAG, half);
+        assertThat(b[0]).isEqualTo((byte) 8);
+        mpi.recv(b, 0, 1, 0, 4, copy);
+        assertThat(b[0]).isEqualTo((byte) 9);
+      }
+      info[r] = new int[] {half.rank(), half.size(), (int) sum[0], none == null ? -1 : none.size(),
+          copy.rank(), half.worldRank(0)};
+    });
+    // evens 0,2,4,6 ordered by key -r: 6,4,2,0; odds 5,3,1
+    assertThat(info[0]).containsExactly(3, 4, 12, 6, 3, 6);
+    assertThat(info[6]).containsExactly(0, 4, 12, 6, 0, 6);
+    assertThat(info[1]).containsExactly(2, 3, 9, 6, 2, 5);
+    assertThat(info[3]).containsExactly(1, 3, 9, -1, 1, 5);
+  }
+
+  @Test
+  void sameSeedGivesIdenticalSimulatedTimes() {
+    long[] a = timings(21);
+    long[] b = timings(21);
+    assertThat(a).isEqualTo(b);
+    assertThat(a[0]).isPositive();
+  }
+
+  private static long[] timings(long seed) {
+    MpiJob job = MpiTesting.job(MpiTesting.smallSystem(seed), 8, MpiConfig.defaults());
+    long[] t = new long[9];
+    job.run(mpi -> {
+      long[] v = new long[600];
+      Arrays.fill(v, mpi.rank());
+      long[] out = new long[600];
+      mpi.allreduce(v, out, ReduceOp.SUM, mpi.world());
+      byte[] a2a = new byte[8 * 2000];
+      mpi.alltoall(a2a, new byte[a2a.length], mpi.world());
+      t[mpi.rank()] = mpi.now();
+    });
+    t[8] = job.lastRunPs();
+    return t;
+  }
+
+  @Test
+  void aTooSmallReceiveFailsWithTruncate() {
+    MpiJob job = twoRanks(9);
+    assertThatThrownBy(() -> job.run(mpi -> {
+      if (mpi.rank() == 0) {
+        mpi.send(new byte[100], 1, 0);
+      } else {
+        mpi.recv(new byte[10], 0, 0);
+      }
+    })).isInstanceOf(ProcessRunner.ProcessFailedException.class).hasStackTraceContaining("MPI_ERR_TRUNCATE");
+  }
+
+  @Test
+  void aDeadlockedProgramIsReportedWithWhatEachRankWaitsFor() {
+    MpiJob job = twoRanks(10);
+    assertThatThrownBy(() -> job.run(mpi -> mpi.recv(new byte[4], 1 - mpi.rank(), 3)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("deadlocked")
+        .hasMessageContaining("rank 0 waits for a receive from world rank 1 (tag 3)");
+  }
+
+  @Test
+  void anUnreceivedMessageIsReportedAtFinalize() {
+    MpiJob job = twoRanks(13);
+    assertThatThrownBy(() -> job.run(mpi -> {
+      if (mpi.rank() == 0) {
+        mpi.send(new byte[50_000], 1, 0); // rendezvous: never matched
+      }
+    })).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("rank 0 waits for a send to world rank 1 (tag 0)")
+        .hasMessageContaining("1 unexpected messages");
+  }
+
+  @Test
+  void callerMistakesNameTheParameterAndRange() {
+    MpiJob job = twoRanks(11);
+    assertThatThrownBy(() -> job.run(mpi -> mpi.send(new byte[4], 5, 0)))
+        .hasStackTraceContaining("dest must be in [0, 1] but was 5");
+    MpiJob job2 = twoRanks(12);
+    assertThatThrownBy(() -> job2.run(mpi -> mpi.send(new byte[4], 1 - mpi.rank(), -2)))
+        .hasStackTraceContaining("tag must be in [0, 2147483647] but was -2");
+    assertThatThrownBy(() -> MpiJob.builder(MpiTesting.smallSystem(1)).ranksPerNode(0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ranksPerNode must be in [1, 272]");
+    assertThatThrownBy(() -> MpiConfig.builder().shortMaxBytes(9000).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("eagerMaxBytes (8192) can not be below shortMaxBytes (9000)");
+  }
+}

@@ -1,0 +1,49 @@
+package io.github.ariesmodel.system.mpi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.SystemPreset;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class OsuBenchmarksTest {
+
+  private static AriesSystem system() {
+    return AriesSystem.builder().preset(SystemPreset.DEFAULT).seed(1).build();
+  }
+
+  @Test
+  void sizesAreZeroThenPowersOfTwo() {
+    assertThat(OsuBenchmarks.sizes(16)).containsExactly(0, 1, 2, 4, 8, 16);
+    assertThatThrownBy(() -> OsuBenchmarks.sizes(0)).hasMessageContaining("maxBytes must be in [1, 2^30] but was 0");
+  }
+
+  @Test
+  void eightByteLatencyOnOneBladeIsTheCalibratedMpiFigure() {
+    List<OsuBenchmarks.LatencyRow> rows =
+        OsuBenchmarks.latency(system(), 0, 1, new long[] {8, 4096, 65_536}, 1, 3, MpiConfig.defaults());
+    assertThat(rows).extracting(OsuBenchmarks.LatencyRow::bytes).containsExactly(8L, 4096L, 65_536L);
+    // aries-facts §7: 1.3 µs same blade [S3]; the overheads are calibrated to it (docs/mpi.md)
+    assertThat(rows.get(0).latencyNs()).isBetween(1_200.0, 1_400.0);
+    assertThat(rows.get(1).latencyNs()).isGreaterThan(rows.get(0).latencyNs());
+    assertThat(rows.get(2).latencyNs()).isGreaterThan(rows.get(1).latencyNs());
+  }
+
+  @Test
+  void windowedBandwidthGrowsWithSizeAndStaysBelowTheNicPeak() {
+    List<OsuBenchmarks.BandwidthRow> rows =
+        OsuBenchmarks.bandwidth(system(), 0, 20, new long[] {1024, 65_536}, 16, 0, 2, MpiConfig.defaults());
+    assertThat(rows.get(1).gigabytesPerSecond()).isGreaterThan(rows.get(0).gigabytesPerSecond());
+    // 64 B every 5 cycles at 800 MHz [S2 via S1]
+    assertThat(rows.get(1).gigabytesPerSecond()).isLessThan(10.24).isGreaterThan(1.0);
+  }
+
+  @Test
+  void sameSeedSameTable() {
+    long[] sizes = {0, 100, 20_000};
+    assertThat(OsuBenchmarks.latency(system(), 0, 200, sizes, 0, 2, MpiConfig.defaults()))
+        .isEqualTo(OsuBenchmarks.latency(system(), 0, 200, sizes, 0, 2, MpiConfig.defaults()));
+  }
+}
