@@ -20,7 +20,9 @@ public enum Workloads {
   /** Synthetic traffic load sweeps. */
   TRAFFIC(TrafficWorkload::new),
   /** IOMMU behaviour vs page size and access pattern. */
-  IOMMU_STUDY(IommuStudyWorkload::new);
+  IOMMU_STUDY(IommuStudyWorkload::new),
+  /** The host cache's NIC write policies: put-to-observe latency, message rate, hot-spot AMO rate. */
+  HOST_CACHE(HostCacheWorkload::new);
 
   private final Supplier<Workload> factory;
 

@@ -98,4 +98,19 @@ class WorkloadsTest {
         .hasMessageContaining("bad must be a byte count");
     assertThat(p.longList("kb", "", 1, 1L << 20)).containsExactly(64L << 10);
   }
+
+  @Test
+  void theSeedsRuleShowsAsAFasterObserveUnderUpdateThanInvalidate() {
+    WorkloadReport r = new HostCacheWorkload().run(ONE_GROUP, Params.of(Map.of("rounds", "5", "messages", "20",
+        "pes", "4", "amos", "5")));
+    ResultTable t = table(r, "host-cache");
+    assertThat(t.rows()).extracting(row -> row.get(0)).containsExactly("update", "invalidate", "bypass", "none");
+    double[] lat = t.numbers("putToObserveLatency");
+    // The poll that sees the flag hits the updated line (17.4 ns) or misses the dropped one (82 ns); no cache: 0.
+    assertThat(lat[1] - lat[0]).isCloseTo(82.0 - 17.4, org.assertj.core.data.Offset.offset(1e-6));
+    assertThat(lat[2]).isEqualTo(lat[1]);
+    assertThat(lat[0] - lat[3]).isCloseTo(17.4, org.assertj.core.data.Offset.offset(1e-6));
+    double[] amo = t.numbers("amoRate");
+    assertThat(amo[0]).isPositive().isEqualTo(amo[1]).isEqualTo(amo[3]);
+  }
 }
