@@ -82,7 +82,7 @@ class WorkloadsTest {
           .as(name).hasMessageContaining("unknown parameter \"bogus\"");
     }
     assertThat(Workloads.names()).containsExactly("mixed", "pingpong", "bandwidth", "gups", "alltoall", "traffic",
-        "iommu-study");
+        "iommu-study", "host-cache");
     assertThat(List.of(Params.parse(List.of("a=1", "b=2K")).longValue("b", 0, 0, 10_000))).containsExactly(2048L);
   }
 

@@ -1,8 +1,5 @@
 package io.github.ariesmodel.core.spi;
 
-import io.github.ariesmodel.core.cache.HostCacheView;
-import io.github.ariesmodel.core.cache.PassThroughHostCache;
-
 /**
  * A node's coherent last-level cache in front of its {@link HostMemory} (a driven port): the host CPU loads and stores
  * through it, and the NIC's writes and reads of host memory meet it on their way to memory.

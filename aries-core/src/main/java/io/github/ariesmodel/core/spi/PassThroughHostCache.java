@@ -1,8 +1,5 @@
-package io.github.ariesmodel.core.cache;
+package io.github.ariesmodel.core.spi;
 
-import io.github.ariesmodel.core.spi.HostCache;
-import io.github.ariesmodel.core.spi.HostCacheStatistic;
-import io.github.ariesmodel.core.spi.HostMemory;
 
 /**
  * No cache ({@link HostCache#none}): every access goes straight to memory and costs nothing, so a simulation keeps the
@@ -10,7 +7,7 @@ import io.github.ariesmodel.core.spi.HostMemory;
  * HostCacheStatistic#NIC_WRITE_MISS} and NIC reads as {@link HostCacheStatistic#NIC_READ_MEMORY}, one per 64-byte
  * line touched.
  */
-public final class PassThroughHostCache implements HostCache {
+final class PassThroughHostCache implements HostCache {
 
   private static final int LINE_SHIFT = 6;
 
@@ -18,7 +15,7 @@ public final class PassThroughHostCache implements HostCache {
   private final long[] counts = new long[HostCacheStatistic.values().length];
 
   /** @param memory the node's memory */
-  public PassThroughHostCache(HostMemory memory) {
+  PassThroughHostCache(HostMemory memory) {
     if (memory == null) {
       throw new IllegalArgumentException("memory must not be null");
     }

@@ -1,14 +1,12 @@
-package io.github.ariesmodel.core.cache;
+package io.github.ariesmodel.core.spi;
 
 import io.github.ariesmodel.core.LittleEndian;
-import io.github.ariesmodel.core.spi.HostCache;
-import io.github.ariesmodel.core.spi.HostMemory;
 
 /**
  * A {@link HostMemory} whose reads and writes go through a {@link HostCache}, either on the CPU's path or on the NIC's,
  * with the latency dropped. Allocation is the memory's. Not thread-safe (one scratch word), like the cache itself.
  */
-public final class HostCacheView implements HostMemory {
+final class HostCacheView implements HostMemory {
 
   private final HostCache cache;
   private final boolean nic;
@@ -20,7 +18,7 @@ public final class HostCacheView implements HostMemory {
    * @param cache the cache
    * @param nic true for the NIC's path ({@link HostCache#nicRead}, {@link HostCache#nicWrite}), false for the CPU's
    */
-  public HostCacheView(HostCache cache, boolean nic) {
+  HostCacheView(HostCache cache, boolean nic) {
     if (cache == null) {
       throw new IllegalArgumentException("cache must not be null");
     }
