@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.ariesmodel.core.Texts;
 import io.github.ariesmodel.network.Arbitration;
-import io.github.ariesmodel.network.Dragonfly;
+import io.github.ariesmodel.network.spi.Topology;
 import io.github.ariesmodel.network.Topologies;
 import io.github.ariesmodel.network.traffic.TrafficExperiment;
 import io.github.ariesmodel.network.traffic.TrafficPattern;
@@ -35,7 +35,8 @@ final class TrafficCommand implements Callable<Integer> {
 
   @Option(names = "--topology", paramLabel = "SPEC", defaultValue = "canonical:p=4,a=8,h=4",
       description = "canonical:p=P,a=A,h=H[,g=G][,arrangement=absolute|relative] | aries:groups=G[,rows=,cols=,h=]"
-          + " | theta | edison | full | aries-small | canonical-small (default: ${DEFAULT-VALUE})")
+          + " | theta | edison | edison-cabled (NERSC Edison's real cabling) | links:FILE (a Cray link list) | full"
+          + " | aries-small | canonical-small (default: ${DEFAULT-VALUE})")
   String topology;
 
   @Option(names = "--routing", defaultValue = "adaptive0", completionCandidates = SharedOptions.RoutingNames.class,
@@ -73,7 +74,7 @@ final class TrafficCommand implements Callable<Integer> {
   @Override
   public Integer call() throws com.fasterxml.jackson.core.JsonProcessingException {
     PrintWriter out = spec.commandLine().getOut();
-    Dragonfly topo = Topologies.parse(topology);
+    Topology topo = Topologies.parseTopology(topology);
     TrafficPattern pat = TrafficPattern.parse(pattern);
     Arbitration arb = arbitration(arbitration);
     TrafficExperiment.Builder b = TrafficExperiment.on(topo).routing(routing).pattern(pat).load(load)

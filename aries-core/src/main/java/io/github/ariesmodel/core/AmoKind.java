@@ -44,7 +44,17 @@ public enum AmoKind {
     this.has32Bit = has32Bit;
   }
 
-  /** The uGNI command code of the fetching 64-bit form. @return e.g. 0x055 for FIADD */
+  /**
+   * What a cached form ({@code _C}, {@code _SC}) adds to the uncached command code in {@code gni_pub.h}.
+   *
+   * @return 0x10 for first-generation ADD (FADD 0x008, FADD_C 0x018), 0x20 for the second generation (FIADD 0x055,
+   *     FIADD_C 0x075)
+   */
+  public int cachedOffset() {
+    return this == ADD ? 0x10 : 0x20;
+  }
+
+  /** The uGNI command code of the fetching 64-bit uncached form. @return e.g. 0x055 for FIADD */
   public int fetchingCode64() {
     return fetchingCode64;
   }

@@ -6,18 +6,38 @@ import java.util.Locale;
 
 /**
  * An atomic memory operation as a request names it: the arithmetic, whether the old value is returned (fetching,
- * GET semantics) or not (non-fetching, PUT semantics), and the operand width.
+ * GET semantics) or not (non-fetching, PUT semantics), the operand width, and whether the target NIC's AMO cache
+ * is asked to hold the line (the cached {@code _C} / {@code _SC} forms).
  *
- * <p>Command codes are uGNI's (aries-facts §5, S5): the fetching 64-bit code of {@link AmoKind}; +0x100 for
- * non-fetching; +0x200 for 32-bit ({@code _S}). Mnemonics are uGNI's too: {@code F} prefix for fetching,
- * {@code _S} suffix for 32-bit, e.g. {@code FIADD}, {@code IMAX_S}, {@code FCSWAP}. {@link #toString()} gives the
- * mnemonic and {@link #parse} reads it back.
+ * <p>Command codes are exactly those of uGNI's {@code enum gni_fma_cmd_type} ({@code gni_fma_cmd_type_t}) in Cray's
+ * public header {@code gni_pub.h} (GNI_MAJOR_REV 0x00, GNI_MINOR_REV 0x5c; aries-facts §5, S5; the full table is
+ * restated in {@code AmoOperationTest}). The header's layout, from which {@link #code()} computes:
+ * <table>
+ *   <caption>uGNI AMO command codes</caption>
+ *   <tr><th>form</th><th>rule</th><th>example</th></tr>
+ *   <tr><td>fetching, 64-bit</td><td>{@link AmoKind#fetchingCode64()}</td><td>FIADD 0x055</td></tr>
+ *   <tr><td>non-fetching</td><td>+0x100</td><td>IADD 0x155</td></tr>
+ *   <tr><td>32-bit {@code _S} (second generation only)</td><td>the even code below the 64-bit one, +0x200
+ *       </td><td>FIADD_S 0x254, IADD_S 0x354</td></tr>
+ *   <tr><td>cached {@code _C}, {@code _SC}</td><td>+{@link AmoKind#cachedOffset()}: 0x10 for first-generation
+ *       ADD, 0x20 for the second generation</td><td>FADD_C 0x018, FIADD_C 0x075, FIADD_SC 0x274</td></tr>
+ * </table>
+ * The header marks AX_S, AX_SC, CSWAP_S and CSWAP_SC "not valid for FMA_LAUNCH"; they are valid posts otherwise,
+ * and the model accepts them.
+ *
+ * <p>Mnemonics are uGNI's too: {@code F} prefix for fetching, {@code _S} suffix for 32-bit, {@code _C} for cached,
+ * {@code _SC} for cached 32-bit, e.g. {@code FIADD}, {@code IMAX_S}, {@code FCSWAP_C}, {@code FIADD_SC}.
+ * {@link #toString()} gives the mnemonic and {@link #parse} reads it back.
+ *
+ * <p>The cached flag only names the command today: the NIC model has no AMO cache yet, so a cached operation is
+ * executed exactly as its uncached twin ({@link #uncached()}).
  *
  * @param kind the arithmetic
  * @param fetching whether the old value is returned
  * @param widthBits 64 or 32
+ * @param cached whether the command is a cached ({@code _C}/{@code _SC}) form that uses the target's AMO cache
  */
-public record AmoOperation(AmoKind kind, boolean fetching, int widthBits) {
+public record AmoOperation(AmoKind kind, boolean fetching, int widthBits, boolean cached) {
 
   /** Validates the combination. */
   public AmoOperation {
@@ -25,6 +45,17 @@ public record AmoOperation(AmoKind kind, boolean fetching, int widthBits) {
     checkArgument(widthBits == 64 || widthBits == 32, "widthBits must be 32 or 64 but was %s", widthBits);
     checkArgument(
         widthBits == 64 || kind.has32Bit(), "%s has no 32-bit form (use IADD for a 32-bit add)", kind);
+  }
+
+  /**
+   * An uncached operation.
+   *
+   * @param kind the arithmetic
+   * @param fetching whether the old value is returned
+   * @param widthBits 64 or 32
+   */
+  public AmoOperation(AmoKind kind, boolean fetching, int widthBits) {
+    this(kind, fetching, widthBits, false);
   }
 
   /**
@@ -36,30 +67,81 @@ public record AmoOperation(AmoKind kind, boolean fetching, int widthBits) {
    * @return the operation
    */
   public static AmoOperation of(AmoKind kind, boolean fetching, int widthBits) {
-    return new AmoOperation(kind, fetching, widthBits);
+    return new AmoOperation(kind, fetching, widthBits, false);
   }
 
   /**
-   * Every valid operation: 13 kinds × fetching/non-fetching × 64/32 bits, less ADD's missing 32-bit forms.
+   * The operation, cached or not.
+   *
+   * @param kind the arithmetic
+   * @param fetching whether the old value is returned
+   * @param widthBits 64 or 32
+   * @param cached whether it is the cached ({@code _C}/{@code _SC}) form
+   * @return the operation
+   */
+  public static AmoOperation of(AmoKind kind, boolean fetching, int widthBits, boolean cached) {
+    return new AmoOperation(kind, fetching, widthBits, cached);
+  }
+
+  /**
+   * Every valid uncached operation: 13 kinds × fetching/non-fetching × 64/32 bits, less ADD's missing 32-bit forms.
+   * The cached forms are in {@link #allForms()}.
    *
    * @return 50 operations
    */
   public static AmoOperation[] all() {
+    return forms(false);
+  }
+
+  /**
+   * Every valid operation, uncached and cached: the 50 of {@link #all()} followed by their 50 cached twins, i.e.
+   * every AMO command of {@code gni_fma_cmd_type_t} the model's {@link AmoKind}s name.
+   *
+   * @return 100 operations
+   */
+  public static AmoOperation[] allForms() {
+    AmoOperation[] uncached = forms(false);
+    AmoOperation[] cachedForms = forms(true);
+    AmoOperation[] both = java.util.Arrays.copyOf(uncached, uncached.length + cachedForms.length);
+    System.arraycopy(cachedForms, 0, both, uncached.length, cachedForms.length);
+    return both;
+  }
+
+  private static AmoOperation[] forms(boolean cached) {
     java.util.List<AmoOperation> ops = new java.util.ArrayList<>();
     for (AmoKind k : AmoKind.values()) {
       for (boolean f : new boolean[] {true, false}) {
-        ops.add(new AmoOperation(k, f, 64));
+        ops.add(new AmoOperation(k, f, 64, cached));
         if (k.has32Bit()) {
-          ops.add(new AmoOperation(k, f, 32));
+          ops.add(new AmoOperation(k, f, 32, cached));
         }
       }
     }
     return ops.toArray(new AmoOperation[0]);
   }
 
-  /** The uGNI command code. @return the code */
+  /**
+   * The uGNI command code, as {@code gni_pub.h} defines it (rules in the class javadoc).
+   *
+   * @return the code, e.g. 0x055 for FIADD, 0x254 for FIADD_S, 0x274 for FIADD_SC
+   */
   public int code() {
-    return kind.fetchingCode64() + (fetching ? 0 : 0x100) + (widthBits == 32 ? 0x200 : 0);
+    int code = kind.fetchingCode64() + (fetching ? 0 : 0x100);
+    if (widthBits == 32) {
+      // Second-generation 64-bit codes are odd; the header puts each 32-bit twin on the even code just below it,
+      // in the 0x2xx (fetching) or 0x3xx (non-fetching) page.
+      code = (code - 1) + 0x200;
+    }
+    return cached ? code + kind.cachedOffset() : code;
+  }
+
+  /**
+   * The same operation without the AMO cache: what the NIC executes today for a cached form.
+   *
+   * @return this operation with {@code cached} false
+   */
+  public AmoOperation uncached() {
+    return cached ? new AmoOperation(kind, fetching, widthBits, false) : this;
   }
 
   /**
@@ -70,13 +152,13 @@ public record AmoOperation(AmoKind kind, boolean fetching, int widthBits) {
    * @throws IllegalArgumentException when no operation has the code
    */
   public static AmoOperation fromCode(int code) {
-    for (AmoOperation op : all()) {
+    for (AmoOperation op : allForms()) {
       if (op.code() == code) {
         return op;
       }
     }
-    throw new IllegalArgumentException("AMO command code 0x" + Integer.toHexString(code) + " is not one of the "
-        + "uGNI AMO codes (e.g. 0x055 FIADD, 0x155 IADD, 0x255 FIADD_S)");
+    throw new IllegalArgumentException("AMO command code must be one of the uGNI AMO codes of gni_pub.h "
+        + "(e.g. 0x055 FIADD, 0x155 IADD, 0x254 FIADD_S, 0x075 FIADD_C) but was 0x" + Integer.toHexString(code));
   }
 
   /** Operand size in bytes. @return 8 or 4 */
@@ -95,7 +177,8 @@ public record AmoOperation(AmoKind kind, boolean fetching, int widthBits) {
   }
 
   /**
-   * Parses a uGNI mnemonic such as {@code FIADD}, {@code IADD_S}, {@code FAX}, {@code CSWAP}.
+   * Parses a uGNI mnemonic such as {@code FIADD}, {@code IADD_S}, {@code FAX}, {@code CSWAP}, {@code FADD_C},
+   * {@code FIADD_SC}.
    *
    * @param text the mnemonic (case-insensitive)
    * @return the operation
@@ -104,18 +187,20 @@ public record AmoOperation(AmoKind kind, boolean fetching, int widthBits) {
   public static AmoOperation parse(String text) {
     checkArgument(text != null, "AMO mnemonic must not be null");
     String t = text.trim().toUpperCase(Locale.ROOT);
-    for (AmoOperation op : all()) {
+    for (AmoOperation op : allForms()) {
       if (op.toString().equals(t)) {
         return op;
       }
     }
     throw new IllegalArgumentException(
-        "AMO mnemonic must be a uGNI name such as FIADD, IADD_S, FCSWAP, AX but was \"" + text + "\"");
+        "AMO mnemonic must be a uGNI name such as FIADD, IADD_S, FCSWAP, AX, FIADD_C, IADD_SC but was \"" + text
+            + "\"");
   }
 
   /** The uGNI mnemonic. */
   @Override
   public String toString() {
-    return (fetching ? "F" : "") + kind.mnemonic() + (widthBits == 32 ? "_S" : "");
+    String suffix = widthBits == 32 ? (cached ? "_SC" : "_S") : (cached ? "_C" : "");
+    return (fetching ? "F" : "") + kind.mnemonic() + suffix;
   }
 }

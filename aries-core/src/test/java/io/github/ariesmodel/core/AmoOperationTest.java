@@ -16,13 +16,30 @@ class AmoOperationTest {
   void allHasFiftyDistinctOperationsWithDistinctCodesAndMnemonics() {
     AmoOperation[] all = AmoOperation.all();
     assertThat(all).hasSize(50).doesNotHaveDuplicates();
+    assertThat(Arrays.stream(all).map(AmoOperation::cached)).containsOnly(false);
     assertThat(Arrays.stream(all).map(AmoOperation::code).collect(Collectors.toSet())).hasSize(50);
     assertThat(Arrays.stream(all).map(AmoOperation::toString).collect(Collectors.toSet())).hasSize(50);
   }
 
   @Test
-  void codeAndMnemonicRoundTripForEveryOperation() {
+  void allFormsAddsACachedTwinForEveryOperation() {
+    AmoOperation[] forms = AmoOperation.allForms();
+    assertThat(forms).hasSize(100).doesNotHaveDuplicates().startsWith(AmoOperation.all());
+    assertThat(Arrays.stream(forms).map(AmoOperation::code).collect(Collectors.toSet())).hasSize(100);
+    assertThat(Arrays.stream(forms).map(AmoOperation::toString).collect(Collectors.toSet())).hasSize(100);
     for (AmoOperation op : AmoOperation.all()) {
+      AmoOperation c = AmoOperation.of(op.kind(), op.fetching(), op.widthBits(), true);
+      assertThat(forms).contains(c);
+      assertThat(c.uncached()).isEqualTo(op);
+      assertThat(op.uncached()).isSameAs(op);
+      assertThat(c.code() - op.code()).isEqualTo(op.kind() == AmoKind.ADD ? 0x10 : 0x20);
+      assertThat(c.toString()).isEqualTo(op + (op.widthBits() == 32 ? "C" : "_C"));
+    }
+  }
+
+  @Test
+  void codeAndMnemonicRoundTripForEveryOperation() {
+    for (AmoOperation op : AmoOperation.allForms()) {
       assertThat(AmoOperation.fromCode(op.code())).isEqualTo(op);
       assertThat(AmoOperation.parse(op.toString())).isEqualTo(op);
       assertThat(AmoOperation.parse(" " + op.toString().toLowerCase(Locale.ROOT) + " ")).isEqualTo(op);
@@ -32,18 +49,71 @@ class AmoOperationTest {
     }
   }
 
-  /** Codes from uGNI's gni_fma_cmd_type_t (aries-facts §5, S5). */
-  @ParameterizedTest
+  /**
+   * Every AMO command of {@code enum gni_fma_cmd_type} in Cray's public uGNI header {@code gni_pub.h}
+   * (GNI_MAJOR_REV 0x00, GNI_MINOR_REV 0x5c, "Copyright 2007 Cray Inc.", GPLv2; aries-facts S5), transcribed by
+   * hand from the header: one row per uGNI name stem with its plain, {@code _S}, {@code _C} and {@code _SC}
+   * codes ("-" where the header has none). The header's names are {@code GNI_FMA_ATOMIC_<name>} for the first
+   * generation (FADD, ADD) and {@code GNI_FMA_ATOMIC2_<name>} for the second. Open MPI's uGNI BTL uses the same
+   * names for its 32-bit atomics ({@code opal/mca/btl/ugni/btl_ugni_atomic.c}: IADD_S, AND_S, OR_S, XOR_S,
+   * SWAP_S, IMIN_S).
+   */
+  @ParameterizedTest(name = "{0}")
   @CsvSource({
-      "FADD, 0x008", "ADD, 0x108", "FAND, 0x041", "FOR, 0x043", "FXOR, 0x045", "FSWAP, 0x047", "FAX, 0x049",
-      "FCSWAP, 0x04B", "FIMIN, 0x051", "FIMAX, 0x053", "FIADD, 0x055", "FFPMIN, 0x059", "FFPMAX, 0x05B",
-      "FFPADD, 0x05D", "AND, 0x141", "CSWAP, 0x14B", "IMIN, 0x151", "IMAX, 0x153", "IADD, 0x155", "FPMIN, 0x159",
-      "FPMAX, 0x15B", "FPADD, 0x15D", "FIADD_S, 0x255", "FAND_S, 0x241", "IADD_S, 0x355", "AND_S, 0x341"
+      // name,  plain,  _S,    _C,    _SC
+      "FADD,    0x008, -,     0x018, -",
+      "FAND,    0x041, 0x240, 0x061, 0x260",
+      "FOR,     0x043, 0x242, 0x063, 0x262",
+      "FXOR,    0x045, 0x244, 0x065, 0x264",
+      "FSWAP,   0x047, 0x246, 0x067, 0x266",
+      "FAX,     0x049, 0x248, 0x069, 0x268",
+      "FCSWAP,  0x04B, 0x24A, 0x06B, 0x26A",
+      "FIMIN,   0x051, 0x250, 0x071, 0x270",
+      "FIMAX,   0x053, 0x252, 0x073, 0x272",
+      "FIADD,   0x055, 0x254, 0x075, 0x274",
+      "FFPMIN,  0x059, 0x258, 0x079, 0x278",
+      "FFPMAX,  0x05B, 0x25A, 0x07B, 0x27A",
+      "FFPADD,  0x05D, 0x25C, 0x07D, 0x27C",
+      "ADD,     0x108, -,     0x118, -",
+      "AND,     0x141, 0x340, 0x161, 0x360",
+      "OR,      0x143, 0x342, 0x163, 0x362",
+      "XOR,     0x145, 0x344, 0x165, 0x364",
+      "SWAP,    0x147, 0x346, 0x167, 0x366",
+      "AX,      0x149, 0x348, 0x169, 0x368",
+      "CSWAP,   0x14B, 0x34A, 0x16B, 0x36A",
+      "IMIN,    0x151, 0x350, 0x171, 0x370",
+      "IMAX,    0x153, 0x352, 0x173, 0x372",
+      "IADD,    0x155, 0x354, 0x175, 0x374",
+      "FPMIN,   0x159, 0x358, 0x179, 0x378",
+      "FPMAX,   0x15B, 0x35A, 0x17B, 0x37A",
+      "FPADD,   0x15D, 0x35C, 0x17D, 0x37C",
   })
-  void codesAreTheUgniCommandCodes(String mnemonic, String hex) {
+  void codesAreTheGniPubHeaderCommandCodes(String name, String plain, String s, String c, String sc) {
+    assertCode(name, plain);
+    assertCode(name + "_S", s);
+    assertCode(name + "_C", c);
+    assertCode(name + "_SC", sc);
+  }
+
+  private static void assertCode(String mnemonic, String hex) {
+    if (hex.equals("-")) {
+      assertThatThrownBy(() -> AmoOperation.parse(mnemonic)).isInstanceOf(IllegalArgumentException.class);
+      return;
+    }
     int code = Integer.decode(hex);
-    assertThat(AmoOperation.parse(mnemonic).code()).isEqualTo(code);
-    assertThat(AmoOperation.fromCode(code)).hasToString(mnemonic);
+    assertThat(AmoOperation.parse(mnemonic).code()).as(mnemonic).isEqualTo(code);
+    assertThat(AmoOperation.fromCode(code)).as(hex).hasToString(mnemonic);
+  }
+
+  @Test
+  void firstGenerationFetchingCodesOtherThanAddAreNotModelled() {
+    // gni_pub.h also has first-generation FAND 0x009, FOR 0x00A, FXOR 0x00B, FAX 0x00C, CSWAP 0x00D (and their
+    // _C forms); the model names those operations by their second-generation codes only.
+    for (int code : new int[] {0x009, 0x00A, 0x00B, 0x00C, 0x00D, 0x019, 0x109, 0x11C}) {
+      assertThatThrownBy(() -> AmoOperation.fromCode(code))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("but was 0x" + Integer.toHexString(code));
+    }
   }
 
   @Test
@@ -64,6 +134,8 @@ class AmoOperationTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("\"FMULT\"");
     assertThatThrownBy(() -> AmoOperation.parse("ADD_S")).hasMessageContaining("\"ADD_S\"");
+    assertThatThrownBy(() -> AmoOperation.parse("FADD_SC")).hasMessageContaining("\"FADD_SC\"");
+    assertThatThrownBy(() -> AmoOperation.parse("FIADD_CS")).hasMessageContaining("\"FIADD_CS\"");
   }
 
   @Test

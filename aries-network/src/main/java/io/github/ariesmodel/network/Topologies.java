@@ -1,5 +1,8 @@
 package io.github.ariesmodel.network;
 
+import io.github.ariesmodel.core.Texts;
+import io.github.ariesmodel.network.spi.Topology;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -17,9 +20,15 @@ import java.util.Map;
  *   <li>Presets: {@code theta} (9 groups, 3,456 nodes [S11]), {@code edison} (15 groups, 5,760 nodes [S11]),
  *       {@code full} (241 groups, 92,544 nodes), {@code aries-small} (3 groups of 2 × 4 routers, 2 global ports per
  *       router: a test system), {@code canonical-small} (p=2, a=4, h=2, 9 groups).
+ *   <li>Real cabling ({@link #parseTopology} only, since the result is a {@link CabledDragonfly}, not a
+ *       {@link Dragonfly}): {@code links:FILE} reads a link list ({@code .gz} allowed), {@code edison-cabled} is
+ *       NERSC Edison's shipped one. The preset {@code edison} is Edison's size with assumed cabling.
  * </ul>
  */
 public final class Topologies {
+
+  private static final String LINKS_PREFIX = "links:";
+  private static final String EDISON_CABLED = "edison-cabled";
 
   private Topologies() {}
 
@@ -44,7 +53,30 @@ public final class Topologies {
   }
 
   /**
-   * Parses a topology description (see the class comment).
+   * Parses any topology description: everything {@link #parse} accepts, plus {@code links:FILE} and
+   * {@code edison-cabled} (see the class comment).
+   *
+   * @param spec e.g. {@code edison-cabled}, {@code links:/path/links.txt} or {@code aries:groups=9}
+   * @return the topology
+   * @throws IllegalArgumentException naming the bad part (for a link list: the file, line and what is wrong)
+   */
+  public static Topology parseTopology(String spec) {
+    String s = spec == null ? "" : spec.trim();
+    if (s.regionMatches(true, 0, LINKS_PREFIX, 0, LINKS_PREFIX.length())) {
+      String file = s.substring(LINKS_PREFIX.length()).trim();
+      if (file.isEmpty()) {
+        throw new IllegalArgumentException("topology links: needs a file, e.g. links:edison-links.txt");
+      }
+      return CabledDragonfly.read(Path.of(file));
+    }
+    if (s.equalsIgnoreCase(EDISON_CABLED)) {
+      return CabledDragonfly.edison();
+    }
+    return parse(spec);
+  }
+
+  /**
+   * Parses a regular dragonfly's description (see the class comment); cabled systems need {@link #parseTopology}.
    *
    * @param spec e.g. {@code canonical:p=4,a=8,h=4} or {@code aries:groups=9}
    * @return the topology
@@ -55,6 +87,10 @@ public final class Topologies {
       throw new IllegalArgumentException("topology must be canonical:p=..,a=..,h=.. or aries:groups=.. but was empty");
     }
     String s = spec.trim().toLowerCase(Locale.ROOT);
+    if (s.equals(EDISON_CABLED) || s.startsWith(LINKS_PREFIX)) {
+      throw new IllegalArgumentException("topology \"" + Texts.abbreviate(spec.trim()) + "\" is a cabled system, not"
+          + " a regular dragonfly: read it with Topologies.parseTopology");
+    }
     switch (s) {
       case "theta":
         return aries(9);

@@ -32,7 +32,8 @@ public final class ReportWriter {
    * @param results the results
    * @param plots the plots to draw from its tables
    * @param dir output directory (created)
-   * @param includeWallClock whether the JSON keeps wall-clock fields (false gives byte-identical files per seed)
+   * @param includeWallClock whether the JSON and the HTML report keep wall-clock fields (false gives byte-identical
+   *     files per seed)
    * @param title the HTML report's title
    * @return the HTML report's path
    * @throws IOException when a file cannot be written
@@ -42,7 +43,7 @@ public final class ReportWriter {
     Files.createDirectories(dir);
     ResultsJson.write(results, dir.resolve("results.json"), includeWallClock);
     ResultsCsv.write(results, dir);
-    HtmlReport.Builder html = HtmlReport.builder(results).title(title);
+    HtmlReport.Builder html = HtmlReport.builder(includeWallClock ? results : results.withoutWallClock()).title(title);
     for (PlotSpec p : plots) {
       Path png = dir.resolve(p.file());
       if (draw(results, p, png)) {

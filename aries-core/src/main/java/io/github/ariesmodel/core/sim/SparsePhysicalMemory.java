@@ -1,5 +1,6 @@
 package io.github.ariesmodel.core.sim;
 
+import io.github.ariesmodel.core.LittleEndian;
 import io.github.ariesmodel.core.PhysicalAddress;
 import io.github.ariesmodel.core.spi.HostMemory;
 import java.util.Arrays;
@@ -92,48 +93,48 @@ public final class SparsePhysicalMemory implements HostMemory {
   @Override
   public long readLong(long address) {
     checkRange(address, 8);
-    if ((address & (PAGE_BYTES - 1)) <= PAGE_BYTES - 8) {
-      byte[] p = find(address >>> PAGE_SHIFT);
-      if (p == null) {
-        return 0;
-      }
-      int i = (int) (address & (PAGE_BYTES - 1));
-      long v = 0;
-      for (int b = 7; b >= 0; b--) {
-        v = (v << 8) | (p[i + b] & 0xFF);
-      }
-      return v;
-    }
-    long v = 0;
-    for (int b = 7; b >= 0; b--) {
-      v = (v << 8) | (readByte(address + b) & 0xFF);
-    }
-    return v;
+    return readLittleEndian(address, 8);
   }
 
   @Override
   public void writeLong(long address, long value) {
     checkRange(address, 8);
-    for (int b = 0; b < 8; b++) {
-      writeByte(address + b, (byte) (value >>> (8 * b)));
-    }
+    writeLittleEndian(address, 8, value);
   }
 
   @Override
   public int readInt(long address) {
     checkRange(address, 4);
-    int v = 0;
-    for (int b = 3; b >= 0; b--) {
-      v = (v << 8) | (readByte(address + b) & 0xFF);
-    }
-    return v;
+    return (int) readLittleEndian(address, 4);
   }
 
   @Override
   public void writeInt(long address, int value) {
     checkRange(address, 4);
-    for (int b = 0; b < 4; b++) {
-      writeByte(address + b, (byte) (value >>> (8 * b)));
+    writeLittleEndian(address, 4, value);
+  }
+
+  /** A little-endian number of {@code width} bytes, which may straddle two pages. */
+  private long readLittleEndian(long address, int width) {
+    int inPage = (int) (address & (PAGE_BYTES - 1));
+    int first = Math.min(width, PAGE_BYTES - inPage);
+    byte[] p = find(address >>> PAGE_SHIFT);
+    long v = p == null ? 0 : LittleEndian.get(p, inPage, first);
+    if (first < width) {
+      byte[] q = find((address >>> PAGE_SHIFT) + 1);
+      if (q != null) {
+        v |= LittleEndian.get(q, 0, width - first) << (8 * first);
+      }
+    }
+    return v;
+  }
+
+  private void writeLittleEndian(long address, int width, long value) {
+    int inPage = (int) (address & (PAGE_BYTES - 1));
+    int first = Math.min(width, PAGE_BYTES - inPage);
+    LittleEndian.put(materialize(address >>> PAGE_SHIFT), inPage, first, value);
+    if (first < width) {
+      LittleEndian.put(materialize((address >>> PAGE_SHIFT) + 1), 0, width - first, value >>> (8 * first));
     }
   }
 
@@ -157,15 +158,6 @@ public final class SparsePhysicalMemory implements HostMemory {
   @Override
   public long allocatedBytes() {
     return nextFree - FIRST_ALLOCATABLE;
-  }
-
-  private byte readByte(long address) {
-    byte[] p = find(address >>> PAGE_SHIFT);
-    return p == null ? 0 : p[(int) (address & (PAGE_BYTES - 1))];
-  }
-
-  private void writeByte(long address, byte value) {
-    materialize(address >>> PAGE_SHIFT)[(int) (address & (PAGE_BYTES - 1))] = value;
   }
 
   private void checkRange(long address, long length) {

@@ -8,6 +8,7 @@ import io.github.ariesmodel.core.AmoOperation;
 import io.github.ariesmodel.core.CompletionEvent;
 import io.github.ariesmodel.core.CompletionType;
 import io.github.ariesmodel.core.DeliveryMode;
+import io.github.ariesmodel.core.LittleEndian;
 import io.github.ariesmodel.core.MemoryDomainDescriptor;
 import io.github.ariesmodel.core.MemoryRegistration;
 import io.github.ariesmodel.core.NetworkAddress;
@@ -498,21 +499,12 @@ public final class ShmemJob {
 
     @Override
     public long localLong(Symmetric obj, long offset) {
-      byte[] b = localBytes(obj, offset, 8);
-      long v = 0;
-      for (int i = 7; i >= 0; i--) {
-        v = (v << 8) | (b[i] & 0xFF);
-      }
-      return v;
+      return LittleEndian.getLong(localBytes(obj, offset, 8));
     }
 
     @Override
     public void localLong(Symmetric obj, long offset, long value) {
-      byte[] b = new byte[8];
-      for (int i = 0; i < 8; i++) {
-        b[i] = (byte) (value >>> (8 * i));
-      }
-      localBytes(obj, offset, b);
+      localBytes(obj, offset, LittleEndian.ofLong(value));
     }
 
     @Override

@@ -1,0 +1,540 @@
+package io.github.ariesmodel.network;
+
+import io.github.ariesmodel.network.spi.Topology;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * An Aries dragonfly whose cables come from a real machine's link list (Cray's {@code rtr --interconnect} style
+ * format, one line per router port), instead of from an assumed {@link GlobalArrangement}.
+ *
+ * <p><b>Format</b> ({@link LinkList}): {@code c0-0c0s0a0l00(0:0:0) green -> c0-0c0s6a0l10(0:0:6)}: the port's
+ * Cray name (cabinet, chassis, slot, Aries, tile {@code l<row><column>}) with (group:row:column) of its router, the
+ * link colour ({@code green} rank-1 inside a chassis row, {@code black} rank-2 inside a column, {@code blue} rank-3
+ * optical between groups, {@code ptile} a NIC port), then the far end, {@code unused} or {@code processor}. Blank
+ * lines and lines starting with {@code #} are skipped.
+ *
+ * <p><b>Numbering.</b> A router's network port {@code p} is its tile {@code l<p/8><p%8>}: the 40 network tiles of the
+ * Aries' 6 × 8 tile matrix are rows 0–4 (aries-facts §2, S15, S16), so {@link #portCount()} is 40 and the
+ * Cray tile name of a port can be read back from its number. Ports listed {@code unused} (or not listed) are absent
+ * links ({@link #neighborRouter} -1), with the class their colour says (rank-3 for a port the file never lists). Nodes per router are the router's
+ * {@code ptile} lines / 2 (each NIC uses two processor tiles, aries-facts §2, S15). Real machines skip group
+ * numbers (Edison has no group 12): groups are renumbered densely in increasing order of the file's numbers, and
+ * {@link #fileGroup(int)} maps back. Inside a group, router {@code row × columns + column} as in {@link Dragonfly}.
+ *
+ * <p><b>Routing questions.</b> Minimal paths inside a group are computed from the cables (breadth-first search per
+ * group), so a missing rank-1 or rank-2 cable lengthens a path instead of breaking it. Toward another group,
+ * {@link #minimalPorts} follows {@link Dragonfly}'s default rule: a router with its own rank-3 links to the target
+ * group offers those; any other router goes minimally toward the exit router of one of the group pair's links,
+ * chosen by the hash (the same link at every router of the group). Every two groups must be joined by at least one
+ * rank-3 link and every group must be connected, else the file is refused.
+ *
+ * <p><b>Rates.</b> Link bandwidths, wire latencies and the injection rate are those of {@link Dragonfly}'s Aries
+ * system (read from it, so a calibration of one applies to the other); only the cabling differs.
+ */
+public final class CabledDragonfly implements Topology {
+
+  /** Classpath resource (beside this class) holding NERSC Edison's link list, gzip-compressed. */
+  public static final String EDISON_RESOURCE = "edison-links.txt.gz";
+
+  /** Network tiles per Aries: rows 0–4 of the 6 × 8 tile matrix (aries-facts §2, S15, S16). */
+  public static final int NETWORK_TILES = 40;
+
+  private static final int CLASS_COUNT = 3;
+
+  private final String source;
+  private final int groups;
+  private final int rows;
+  private final int columns;
+  private final int routersPerGroup;
+  private final int nodesPerRouter;
+  private final int[] fileGroups;
+  private final int[] peer; // router*40+port -> router*40+port of the far end, or -1
+  private final byte[] portClass;
+  private final int[] linkCount; // per class, links (not port ends)
+  private final int unusedPorts;
+  private final byte[] localDistance; // [group][i*per+j]
+  private final int[] localStart; // (router*per + targetIndex) -> start in localPorts
+  private final byte[] localPorts;
+  private final int[] pairStart; // (g*groups + d) -> start in pairLinks
+  private final int[] pairLinks; // global port index router*40+port of the exit end, group g toward d
+  private final int maxMinimalPorts;
+  private final int maxLocalHops;
+  private final Dragonfly rates;
+
+  CabledDragonfly(LinkList list) {
+    this.source = list.source();
+    this.groups = list.groupCount();
+    this.rows = list.rows();
+    this.columns = list.columns();
+    this.routersPerGroup = rows * columns;
+    this.nodesPerRouter = list.nodesPerRouter();
+    this.fileGroups = list.fileGroups();
+    this.peer = list.peers();
+    this.portClass = list.portClasses();
+    this.rates = Dragonfly.aries(1);
+    int routers = groups * routersPerGroup;
+    this.linkCount = new int[CLASS_COUNT];
+    for (int q = 0; q < peer.length; q++) {
+      if (peer[q] > q) {
+        linkCount[portClass[q]]++;
+      }
+    }
+    this.unusedPorts = list.unusedPorts();
+
+    this.localDistance = new byte[groups * routersPerGroup * routersPerGroup];
+    int maxHops = 0;
+    int[] queue = new int[routersPerGroup];
+    for (int g = 0; g < groups; g++) {
+      for (int i = 0; i < routersPerGroup; i++) {
+        maxHops = Math.max(maxHops, bfs(g, i, queue));
+      }
+    }
+    this.maxLocalHops = maxHops;
+
+    this.localStart = new int[routers * routersPerGroup + 1];
+    byte[] buf = new byte[routers * routersPerGroup * 4];
+    int n = 0;
+    int maxPorts = 1;
+    for (int r = 0; r < routers; r++) {
+      int g = r / routersPerGroup;
+      int i = r % routersPerGroup;
+      for (int t = 0; t < routersPerGroup; t++) {
+        localStart[r * routersPerGroup + t] = n;
+        int d = dist(g, i, t);
+        if (d == 0) {
+          continue;
+        }
+        int before = n;
+        for (int p = 0; p < NETWORK_TILES; p++) {
+          int q = peer[r * NETWORK_TILES + p];
+          if (q < 0 || portClass[r * NETWORK_TILES + p] == 2) {
+            continue;
+          }
+          int nb = q / NETWORK_TILES % routersPerGroup;
+          if (dist(g, nb, t) == d - 1) {
+            if (n == buf.length) {
+              buf = Arrays.copyOf(buf, buf.length * 2);
+            }
+            buf[n++] = (byte) p;
+          }
+        }
+        maxPorts = Math.max(maxPorts, n - before);
+      }
+    }
+    localStart[routers * routersPerGroup] = n;
+    this.localPorts = Arrays.copyOf(buf, n);
+
+    this.pairStart = new int[groups * groups + 1];
+    int[] perPair = new int[groups * groups];
+    for (int q = 0; q < peer.length; q++) {
+      if (peer[q] >= 0 && portClass[q] == 2) {
+        perPair[groupOfPort(q) * groups + groupOfPort(peer[q])]++;
+      }
+    }
+    for (int k = 0; k < perPair.length; k++) {
+      pairStart[k + 1] = pairStart[k] + perPair[k];
+    }
+    this.pairLinks = new int[pairStart[groups * groups]];
+    int[] fill = Arrays.copyOf(pairStart, perPair.length);
+    for (int q = 0; q < peer.length; q++) {
+      if (peer[q] >= 0 && portClass[q] == 2) {
+        pairLinks[fill[groupOfPort(q) * groups + groupOfPort(peer[q])]++] = q;
+      }
+    }
+    for (int g = 0; g < groups; g++) {
+      for (int d = 0; d < groups; d++) {
+        if (g != d && perPair[g * groups + d] == 0) {
+          throw new IllegalArgumentException(source + ": groups " + fileGroups[g] + " and " + fileGroups[d]
+              + " (as the file numbers them) have no rank-3 (blue) link; minimal routes need one between every two"
+              + " groups");
+        }
+      }
+    }
+    for (int r = 0; r < routers; r++) {
+      int[] own = new int[groups];
+      for (int p = 0; p < NETWORK_TILES; p++) {
+        int q = peer[r * NETWORK_TILES + p];
+        if (q >= 0 && portClass[r * NETWORK_TILES + p] == 2) {
+          maxPorts = Math.max(maxPorts, ++own[groupOfPort(q)]);
+        }
+      }
+    }
+    this.maxMinimalPorts = maxPorts;
+  }
+
+  private int groupOfPort(int globalPort) {
+    return globalPort / NETWORK_TILES / routersPerGroup;
+  }
+
+  private int dist(int g, int i, int t) {
+    return localDistance[(g * routersPerGroup + i) * routersPerGroup + t];
+  }
+
+  /** Breadth-first search over rank-1 and rank-2 cables from router {@code i} of group {@code g}. */
+  private int bfs(int g, int i, int[] queue) {
+    int base = (g * routersPerGroup + i) * routersPerGroup;
+    Arrays.fill(localDistance, base, base + routersPerGroup, (byte) -1);
+    localDistance[base + i] = 0;
+    int head = 0;
+    int tail = 0;
+    queue[tail++] = i;
+    int far = 0;
+    while (head < tail) {
+      int u = queue[head++];
+      int du = localDistance[base + u];
+      int r = g * routersPerGroup + u;
+      for (int p = 0; p < NETWORK_TILES; p++) {
+        int q = peer[r * NETWORK_TILES + p];
+        if (q < 0 || portClass[r * NETWORK_TILES + p] == 2) {
+          continue;
+        }
+        int v = q / NETWORK_TILES % routersPerGroup;
+        if (localDistance[base + v] < 0) {
+          localDistance[base + v] = (byte) (du + 1);
+          far = du + 1;
+          queue[tail++] = v;
+        }
+      }
+    }
+    if (tail < routersPerGroup) {
+      int missing = 0;
+      while (localDistance[base + missing] >= 0) {
+        missing++;
+      }
+      throw new IllegalArgumentException(source + ": group " + fileGroups[g] + " is not connected by its rank-1 and"
+          + " rank-2 cables: router (" + fileGroups[g] + ":" + missing / columns + ":" + missing % columns
+          + ") cannot be reached from (" + fileGroups[g] + ":" + i / columns + ":" + i % columns + ")");
+    }
+    return far;
+  }
+
+  // ---- factories ----
+
+  /**
+   * Reads a link list from a file ({@code .gz} files are decompressed).
+   *
+   * @param file the link list
+   * @return the topology
+   * @throws IllegalArgumentException naming the file (and line) when it cannot be read or is not a valid link list
+   */
+  public static CabledDragonfly read(Path file) {
+    if (file == null) {
+      throw new IllegalArgumentException("links file must not be null");
+    }
+    String name = file.toString();
+    try (InputStream in = Files.newInputStream(file)) {
+      return read(name.endsWith(".gz") ? new GZIPInputStream(in) : in, name);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("links file " + name + " cannot be read: " + e, e);
+    }
+  }
+
+  /**
+   * NERSC's Edison (Cray XC30, 15 groups of 6 × 16 Aries, 5,760 nodes) as cabled: the link list shipped in this jar
+   * (origin: LLNL's Damselfly, {@code hpcgroup/damselfly} {@code utils/connection/links-edison.txt}, commit
+   * 394e39b3; see {@code edison-links.README.md} beside the resource).
+   *
+   * @return the topology
+   */
+  public static CabledDragonfly edison() {
+    try (InputStream raw = CabledDragonfly.class.getResourceAsStream(EDISON_RESOURCE)) {
+      if (raw == null) {
+        throw new IllegalStateException("resource " + EDISON_RESOURCE + " is missing from the aries-network jar");
+      }
+      return read(new GZIPInputStream(raw), EDISON_RESOURCE);
+    } catch (IOException e) {
+      throw new UncheckedIOException("resource " + EDISON_RESOURCE + " cannot be read", e);
+    }
+  }
+
+  /**
+   * Reads a link list from a stream.
+   *
+   * @param in the text, UTF-8 (ASCII in practice)
+   * @param sourceName what error messages call it (a file name)
+   * @return the topology
+   * @throws IOException when the stream fails
+   * @throws IllegalArgumentException naming {@code sourceName}, the line and what is wrong
+   */
+  public static CabledDragonfly read(InputStream in, String sourceName) throws IOException {
+    return read(new InputStreamReader(in, StandardCharsets.UTF_8), sourceName);
+  }
+
+  /**
+   * Reads a link list.
+   *
+   * @param in the text
+   * @param sourceName what error messages call it (a file name)
+   * @return the topology
+   * @throws IOException when the reader fails
+   * @throws IllegalArgumentException naming {@code sourceName}, the line and what is wrong
+   */
+  public static CabledDragonfly read(Reader in, String sourceName) throws IOException {
+    BufferedReader r = in instanceof BufferedReader ? (BufferedReader) in : new BufferedReader(in);
+    return new CabledDragonfly(LinkList.parse(r, sourceName == null ? "links" : sourceName));
+  }
+
+  // ---- what the file says ----
+
+  /** @return where the link list came from (file or resource name) */
+  public String source() {
+    return source;
+  }
+
+  /**
+   * The file's number of a group: the inverse of the dense renumbering.
+   *
+   * @param group a group of this topology, 0 to groupCount - 1
+   * @return its number in the link list (Edison: 0–11 and 13–15)
+   */
+  public int fileGroup(int group) {
+    if (group < 0 || group >= groups) {
+      throw new IllegalArgumentException("group must be in [0, " + (groups - 1) + "] but was " + group);
+    }
+    return fileGroups[group];
+  }
+
+  /** @return rows (chassis) per group */
+  public int rows() {
+    return rows;
+  }
+
+  /** @return columns (slots) per group */
+  public int columns() {
+    return columns;
+  }
+
+  /**
+   * @param linkClass 0 rank-1, 1 rank-2, 2 rank-3
+   * @return cabled links of the class (each counted once, not per end)
+   */
+  public int linkCount(int linkClass) {
+    if (linkClass < 0 || linkClass >= CLASS_COUNT) {
+      throw new IllegalArgumentException("linkClass must be in [0, 2] but was " + linkClass);
+    }
+    return linkCount[linkClass];
+  }
+
+  /** @return network ports the file lists as {@code unused} (on Edison all are rank-3 ports) */
+  public int unusedPorts() {
+    return unusedPorts;
+  }
+
+  /**
+   * @param group a group
+   * @param peerGroup another group
+   * @return rank-3 links joining the two
+   */
+  public int linksBetween(int group, int peerGroup) {
+    if (group < 0 || group >= groups || peerGroup < 0 || peerGroup >= groups) {
+      throw new IllegalArgumentException("groups must be in [0, " + (groups - 1) + "] but were " + group + " and "
+          + peerGroup);
+    }
+    int k = group * groups + peerGroup;
+    return pairStart[k + 1] - pairStart[k];
+  }
+
+  /**
+   * The Cray tile name of a port, the inverse of the port numbering.
+   *
+   * @param port 0 to 39
+   * @return e.g. {@code l07} for port 7, {@code l47} for port 39
+   */
+  public static String tileName(int port) {
+    if (port < 0 || port >= NETWORK_TILES) {
+      throw new IllegalArgumentException("port must be in [0, 39] but was " + port);
+    }
+    return "l" + port / 8 + port % 8;
+  }
+
+  // ---- Topology ----
+
+  @Override
+  public int nodeCount() {
+    return groups * routersPerGroup * nodesPerRouter;
+  }
+
+  @Override
+  public int routerCount() {
+    return groups * routersPerGroup;
+  }
+
+  @Override
+  public int nodesPerRouter() {
+    return nodesPerRouter;
+  }
+
+  @Override
+  public int groupCount() {
+    return groups;
+  }
+
+  @Override
+  public int routersPerGroup() {
+    return routersPerGroup;
+  }
+
+  @Override
+  public int portCount() {
+    return NETWORK_TILES;
+  }
+
+  @Override
+  public int neighborRouter(int router, int port) {
+    int q = peer[router * NETWORK_TILES + port];
+    return q < 0 ? -1 : q / NETWORK_TILES;
+  }
+
+  @Override
+  public int neighborPort(int router, int port) {
+    int q = peer[router * NETWORK_TILES + port];
+    return q < 0 ? -1 : q % NETWORK_TILES;
+  }
+
+  @Override
+  public int linkClass(int router, int port) {
+    return portClass[router * NETWORK_TILES + port];
+  }
+
+  @Override
+  public int linkClassCount() {
+    return CLASS_COUNT;
+  }
+
+  @Override
+  public String linkClassName(int linkClass) {
+    return rates.linkClassName(linkClass);
+  }
+
+  @Override
+  public double linkBandwidth(int linkClass) {
+    return rates.linkBandwidth(linkClass);
+  }
+
+  @Override
+  public long linkLatencyPs(int linkClass) {
+    return rates.linkLatencyPs(linkClass);
+  }
+
+  @Override
+  public double injectionBandwidth() {
+    return rates.injectionBandwidth();
+  }
+
+  @Override
+  public int minimalPorts(int router, int target, int hash, int[] out) {
+    int gr = router / routersPerGroup;
+    int gt = target / routersPerGroup;
+    if (gr == gt) {
+      return localPorts(router, target % routersPerGroup, out);
+    }
+    int n = 0;
+    int base = router * NETWORK_TILES;
+    for (int p = 0; p < NETWORK_TILES; p++) {
+      int q = peer[base + p];
+      if (q >= 0 && portClass[base + p] == 2 && groupOfPort(q) == gt) {
+        out[n++] = p;
+      }
+    }
+    if (n > 0) {
+      return n;
+    }
+    int k = gr * groups + gt;
+    int exit = pairLinks[pairStart[k] + Math.floorMod(hash, pairStart[k + 1] - pairStart[k])] / NETWORK_TILES;
+    return localPorts(router, exit % routersPerGroup, out);
+  }
+
+  private int localPorts(int router, int targetIndex, int[] out) {
+    int k = router * routersPerGroup + targetIndex;
+    int n = 0;
+    for (int i = localStart[k]; i < localStart[k + 1]; i++) {
+      out[n++] = localPorts[i];
+    }
+    return n;
+  }
+
+  @Override
+  public int maxMinimalPorts() {
+    return maxMinimalPorts;
+  }
+
+  @Override
+  public int minimalHops(int router, int target) {
+    int gr = router / routersPerGroup;
+    int gt = target / routersPerGroup;
+    int ti = target % routersPerGroup;
+    if (gr == gt) {
+      return dist(gr, router % routersPerGroup, ti);
+    }
+    int best = Integer.MAX_VALUE;
+    int base = router * NETWORK_TILES;
+    for (int p = 0; p < NETWORK_TILES; p++) {
+      int q = peer[base + p];
+      if (q >= 0 && portClass[base + p] == 2 && groupOfPort(q) == gt) {
+        best = Math.min(best, 1 + dist(gt, q / NETWORK_TILES % routersPerGroup, ti));
+      }
+    }
+    if (best != Integer.MAX_VALUE) {
+      return best;
+    }
+    int k = gr * groups + gt;
+    int ri = router % routersPerGroup;
+    for (int i = pairStart[k]; i < pairStart[k + 1]; i++) {
+      int exit = pairLinks[i] / NETWORK_TILES % routersPerGroup;
+      int entry = peer[pairLinks[i]] / NETWORK_TILES % routersPerGroup;
+      best = Math.min(best, dist(gr, ri, exit) + 1 + dist(gt, entry, ti));
+    }
+    return best;
+  }
+
+  @Override
+  public int maxLocalHops() {
+    return maxLocalHops;
+  }
+
+  @Override
+  public String describe() {
+    return String.format(Locale.ROOT,
+        "cabled aries dragonfly from %s: %d groups (file groups %s) × (%d rows × %d columns) routers, %d nodes/router;"
+            + " links rank-1 %d, rank-2 %d, rank-3 %d (%d ports unused); %d routers, %d nodes",
+        source, groups, ranges(fileGroups), rows, columns, nodesPerRouter, linkCount[0], linkCount[1], linkCount[2],
+        unusedPorts, routerCount(), nodeCount());
+  }
+
+  /** @return the groups as ranges, e.g. {@code 0-11,13-15} */
+  private static String ranges(int[] sorted) {
+    StringBuilder sb = new StringBuilder();
+    int i = 0;
+    while (i < sorted.length) {
+      int j = i;
+      while (j + 1 < sorted.length && sorted[j + 1] == sorted[j] + 1) {
+        j++;
+      }
+      if (sb.length() > 0) {
+        sb.append(',');
+      }
+      sb.append(sorted[i]);
+      if (j > i) {
+        sb.append('-').append(sorted[j]);
+      }
+      i = j + 1;
+    }
+    return sb.toString();
+  }
+
+  @Override
+  public String toString() {
+    return describe();
+  }
+}
