@@ -1,13 +1,19 @@
 package io.github.ariesmodel.nic;
 
+import io.github.ariesmodel.core.AccessKind;
 import io.github.ariesmodel.core.CompletionEvent;
 import io.github.ariesmodel.core.CompletionType;
 import io.github.ariesmodel.core.MemoryDomainDescriptor;
+import io.github.ariesmodel.core.MemoryRegistration;
+import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.core.Status;
 import io.github.ariesmodel.core.packet.Packet;
 import io.github.ariesmodel.core.spi.AddressTranslation;
 import io.github.ariesmodel.core.spi.EventHandler;
+import io.github.ariesmodel.core.spi.HostMemory;
 import io.github.ariesmodel.core.spi.Scheduler;
+import io.github.ariesmodel.core.spi.TranslationClient;
+import io.github.ariesmodel.core.spi.TranslationListener;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -15,9 +21,14 @@ import java.util.Optional;
 /**
  * The NIC's completion queue block with the remote-event side of the RMT (aries-facts §3.4): it owns the CQs
  * ({@code GNI_CqCreate}, 11-bit handles [S6e]) and writes every completion event into host memory as one 8-byte
- * posted write over the {@link HostLink} (uGNI's 64-bit CQ entry [S5]). An event reaches its CQ, and the listener, at
- * the time that write is visible; a full CQ drops it and is flagged overrun [S6e]. A REMOTE event is written only
- * when the request asked for one and the target registration names a CQ [S5].
+ * posted write over the {@link HostLink} (uGNI's 64-bit CQ entry [S5]). Each CQ is a ring registered in host memory
+ * when it is created; an event bound for a CQ takes its slot when its host write is booked (a full CQ drops it and is
+ * flagged overrun [S6e]), is translated as a {@link TranslationClient#COMPLETION_WRITE} (a PTE-cache hit or miss like
+ * any access), written to the translated address through the NIC's {@link HostMemory} (so through the host cache
+ * when the system has one), and reaches its CQ and the listener when that translated write is done: the host write's
+ * time plus the translation's. An event for no CQ (a post with {@code NO_CQ}) reaches the listener at the host
+ * write's time. A REMOTE event is written only when the request asked for one and the target registration names a CQ
+ * [S5].
  */
 final class CompletionWriter {
   private static final int MAX_CQ_ENTRIES = 1 << 24;
@@ -25,22 +36,33 @@ final class CompletionWriter {
   private final int nodeId;
   private final Scheduler scheduler;
   private final HostLink host;
+  private final HostMemory memory;
   private final AddressTranslation translation;
+  private final NicConfig config;
   private final NicStatistics stats;
   private final EventHandler eventVisible = new EventVisible();
+  private final TranslationListener entryTranslated = new EntryTranslated();
   private CompletionListener listener;
   private List<CompletionQueue> queues;
 
-  CompletionWriter(int nodeId, Scheduler scheduler, HostLink host, AddressTranslation translation,
-      NicStatistics stats) {
+  CompletionWriter(int nodeId, Scheduler scheduler, HostLink host, HostMemory memory, AddressTranslation translation,
+      NicConfig config, NicStatistics stats) {
     this.nodeId = nodeId;
     this.scheduler = scheduler;
     this.host = host;
+    this.memory = memory;
     this.translation = translation;
+    this.config = config;
     this.stats = stats;
   }
 
   CompletionQueue create(int entries) {
+    return create(entries, PageSize.SIZE_4K);
+  }
+
+  /** A CQ whose ring of {@code entries} × 8 bytes is registered in host memory with pages of the given size. */
+  CompletionQueue create(int entries, PageSize pageSize) {
+    com.google.common.base.Preconditions.checkArgument(pageSize != null, "pageSize must not be null");
     com.google.common.base.Preconditions.checkArgument(entries >= 1 && entries <= MAX_CQ_ENTRIES,
         "entries must be in [1, %s] but was %s", MAX_CQ_ENTRIES, entries);
     if (queues == null) {
@@ -49,7 +71,11 @@ final class CompletionWriter {
     if (queues.size() > MemoryDomainDescriptor.MAX_CQ) {
       throw new IllegalStateException("node " + nodeId + " already has 2048 completion queues (11-bit handle)");
     }
-    CompletionQueue q = new CompletionQueue(queues.size(), entries);
+    long page = pageSize.bytes();
+    long length = ((long) entries * CompletionQueue.ENTRY_BYTES + page - 1) / page * page;
+    MemoryDomainDescriptor ring = translation.register(
+        MemoryRegistration.of(0, length, config.protectionTag(), config.protectionKey()).withPageSize(pageSize));
+    CompletionQueue q = new CompletionQueue(queues.size(), entries, ring);
     queues.add(q);
     return q;
   }
@@ -126,18 +152,58 @@ final class CompletionWriter {
     return cq;
   }
 
-  /** An event's host write is visible: the CQ and the listener see it (ref: the event, arg: CQ handle or -1). */
+  private void deliver(CompletionEvent e) {
+    stats.eventsWritten++;
+    if (listener != null) {
+      listener.onCompletion(e);
+    }
+  }
+
+  /**
+   * An event's host write is due (ref: the event, arg: CQ handle or -1): one for no CQ is delivered; one for a CQ takes
+   * a slot (or is dropped, overrun) and its entry's address is translated.
+   */
   private final class EventVisible implements EventHandler {
     @Override
     public void onEvent(long now, Object ref, long cq) {
       CompletionEvent e = (CompletionEvent) ref;
-      stats.eventsWritten++;
-      if (cq >= 0) {
-        queues.get((int) cq).offer(e);
+      if (cq < 0) {
+        deliver(e);
+        return;
       }
-      if (listener != null) {
-        listener.onCompletion(e);
+      CompletionQueue q = queues.get((int) cq);
+      int slot = q.reserve();
+      if (slot < 0) {
+        deliver(e);
+        return;
       }
+      translation.translate(TranslationClient.COMPLETION_WRITE, q.ring().mdh(), (long) slot * CompletionQueue.ENTRY_BYTES,
+          CompletionQueue.ENTRY_BYTES, AccessKind.WRITE, config.protectionTag(), config.protectionKey(),
+          entryTranslated, e, cq << 32 | slot);
+    }
+  }
+
+  /**
+   * A CQ entry's address is translated (ref: the event, arg: CQ handle in the high 32 bits, slot in the low): the entry
+   * is written, the event is visible now.
+   */
+  private final class EntryTranslated implements TranslationListener {
+    @Override
+    public void onTranslated(long now, Status status, long physicalAddress, int contiguousBytes, Object ref,
+        long arg) {
+      CompletionQueue q = queues.get((int) (arg >>> 32));
+      int slot = (int) arg;
+      if (status != Status.OK) {
+        q.abandon(slot);
+        return;
+      }
+      CompletionEvent e = (CompletionEvent) ref;
+      if (e.timePs() != now) {
+        e = new CompletionEvent(e.type(), e.status(), e.postId(), e.node(), e.peerNode(), e.userData(), now);
+      }
+      memory.writeLong(physicalAddress, CompletionQueue.encode(e));
+      q.commit(slot, e);
+      deliver(e);
     }
   }
 }

@@ -4,6 +4,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 
 import io.github.ariesmodel.core.MemoryDomainDescriptor;
 import io.github.ariesmodel.core.MemoryRegistration;
+import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.core.packet.Packet;
 import io.github.ariesmodel.core.sim.ConcurrentUseCheck;
 import io.github.ariesmodel.core.spi.AddressTranslation;
@@ -38,7 +39,8 @@ import io.github.ariesmodel.core.spi.Scheduler;
  * processed (GET data written locally); REMOTE at the target, on the CQ its registration names, when the post asked
  * for it (written when the transaction's last-issued request is processed there, so with adaptive routing it may
  * precede other packets' data, as [S5] warns for SMSG). A transaction that fails reports its first fault in a GLOBAL
- * event whatever its modes. Each event reaches the host one host-interface write after its cause. Remote data is
+ * event whatever its modes. Each event reaches the host one host-interface write after its cause; one bound for a
+ * CQ also waits for the translation of its entry's address in the CQ's ring in host memory ({@link CompletionQueue}). Remote data is
  * never cached.
  *
  * <h2>Structure</h2>
@@ -111,7 +113,7 @@ public final class Nic implements FabricEndpoint {
   private void build() {
     host = new HostLink(config.timing(), stats);
     AccessPool accesses = new AccessPool();
-    completions = new CompletionWriter(nodeId, scheduler, host, translation, stats);
+    completions = new CompletionWriter(nodeId, scheduler, host, memory, translation, config, stats);
     completions.listener(listener);
     validator = new PostValidator(nodeId, fabric.nodeCount(), config, translation, completions);
     transactions = new TransactionTable(scheduler, config, host, completions, stats);
@@ -181,8 +183,8 @@ public final class Nic implements FabricEndpoint {
   }
 
   /**
-   * Creates a completion queue ({@code GNI_CqCreate}). Handles are given out from 0 (at most 2,048, the 11-bit CQ
-   * handle [S6e]).
+   * Creates a completion queue ({@code GNI_CqCreate}) whose ring is registered in host memory with 4 KB pages.
+   * Handles are given out from 0 (at most 2,048, the 11-bit CQ handle [S6e]).
    *
    * @param entries events the queue holds, 1 to 2^24 (the hardware's indices are 29 bits [S6e]; the model keeps the
    *     entries in an array, hence the smaller cap)
@@ -190,10 +192,23 @@ public final class Nic implements FabricEndpoint {
    * @throws IllegalStateException when 2,048 queues exist
    */
   public CompletionQueue createCompletionQueue(int entries) {
+    return createCompletionQueue(entries, PageSize.SIZE_4K);
+  }
+
+  /**
+   * Creates a completion queue whose ring of 8-byte entries is registered in host memory with pages of a given size
+   * (it takes one MDH and {@code entries × 8} bytes rounded up to a page; see {@link CompletionQueue}).
+   *
+   * @param entries events the queue holds, 1 to 2^24
+   * @param pageSize page size of the ring's registration
+   * @return the queue
+   * @throws IllegalStateException when 2,048 queues exist, or the translation has no free MDH or memory
+   */
+  public CompletionQueue createCompletionQueue(int entries, PageSize pageSize) {
     if (completions == null) {
       build();
     }
-    return completions.create(entries);
+    return completions.create(entries, pageSize);
   }
 
   /**

@@ -68,7 +68,7 @@ final class StageRig {
   StageRig(NicConfig config) {
     this.config = config;
     host = new HostLink(config.timing(), stats);
-    completions = new CompletionWriter(0, loop, host, translation, stats);
+    completions = new CompletionWriter(0, loop, host, memory, translation, config, stats);
     table = new TransactionTable(loop, config, host, completions, stats);
     injector = new Injector(loop, fabric, stats, table);
     issue = new IssuePipeline(0, loop, memory, translation, config, host, accesses, table, injector);

@@ -5,7 +5,10 @@ import static com.google.common.base.Preconditions.checkArgument;
 import io.github.ariesmodel.core.sim.DeterministicEventLoop;
 import io.github.ariesmodel.core.sim.FlatTranslation;
 import io.github.ariesmodel.core.sim.IdealFabric;
+import io.github.ariesmodel.core.cache.HostCacheConfig;
+import io.github.ariesmodel.core.cache.SetAssociativeHostCache;
 import io.github.ariesmodel.core.sim.SparsePhysicalMemory;
+import io.github.ariesmodel.core.spi.HostCache;
 import io.github.ariesmodel.core.spi.AddressTranslation;
 import io.github.ariesmodel.core.spi.Fabric;
 import io.github.ariesmodel.iommu.Iommu;
@@ -43,6 +46,8 @@ public final class AriesSystem {
   private final long flatLatencyPs;
   private final Node[] nodes;
   private final TranslatorFactory translatorFactory;
+  private final HostCacheFactory hostCacheFactory;
+  private final String hostCacheText;
   private final String routingName;
   private final long seed;
   private int builtNodes;
@@ -95,8 +100,21 @@ public final class AriesSystem {
     this.flatLatencyPs = b.flatLatencyPs;
     this.nodes = new Node[topology.nodeCount()];
     this.translatorFactory = b.translatorFactory;
+    this.hostCacheFactory = b.hostCacheFactory;
+    this.hostCacheText = b.hostCacheText;
     // Every node id names a node: one nobody touched yet is built when the first packet reaches it.
     fabric.attachOnDemand(id -> node(id));
+  }
+
+  /** Makes one node's host cache over its memory (see {@link Builder#hostCache(HostCacheConfig)}). */
+  @FunctionalInterface
+  public interface HostCacheFactory {
+    /**
+     * @param nodeId the node
+     * @param memory its physical memory
+     * @return the node's cache in front of that memory
+     */
+    HostCache create(int nodeId, io.github.ariesmodel.core.spi.HostMemory memory);
   }
 
   /** Makes a user's fabric for a system (the port every NIC is attached to). */
@@ -200,8 +218,11 @@ public final class AriesSystem {
               : translatorKind == TranslatorKind.IOMMU
                   ? new Iommu(mem, loop, iommuConfig)
                   : new FlatTranslation(mem, loop, flatLatencyPs);
-      Nic nic = new Nic(id, loop, mem, t, fabric, nicConfig);
-      n = new Node(id, mem, t, nic);
+      HostCache cache = hostCacheFactory.create(id, mem);
+      // The NIC reaches host memory through the cache's NIC path (PUT data, GET data, AMOs, CQ entries); the IOMMU
+      // reads its page tables straight from memory: the driver writes them and no CPU access ever caches them.
+      Nic nic = new Nic(id, loop, cache.nicView(), t, fabric, nicConfig);
+      n = new Node(id, mem, cache, t, nic);
       nodes[id] = n;
       builtNodes++;
     }
@@ -237,6 +258,14 @@ public final class AriesSystem {
     checkArgument(k >= 0 && k < topology.nodesPerRouter(), "k must be in [0, %s] but was %s",
         topology.nodesPerRouter() - 1, k);
     return router * topology.nodesPerRouter() + k;
+  }
+
+  /**
+   * @return the nodes' host cache: its configuration ({@link HostCacheConfig#toString()}), {@code none}, or
+   *     {@code custom}
+   */
+  public String hostCache() {
+    return hostCacheText;
   }
 
   /** @return a multi-line inventory of the system */
@@ -276,6 +305,9 @@ public final class AriesSystem {
     private java.util.function.Consumer<RouterFabric.Builder> routerSettings;
     private FabricFactory fabricFactory;
     private TranslatorFactory translatorFactory;
+    private HostCacheFactory hostCacheFactory = (node, memory) ->
+        new SetAssociativeHostCache(memory, HostCacheConfig.xc40());
+    private String hostCacheText = HostCacheConfig.xc40().toString();
     // Settings given explicitly, as the calls that gave them, so build() can name both sides of a conflict.
     private String fabricKindGiven;
     private String routingGiven;
@@ -305,6 +337,46 @@ public final class AriesSystem {
      */
     public Builder translator(TranslatorFactory factory) {
       this.translatorFactory = factory;
+      return this;
+    }
+
+    /**
+     * Gives every node a set-associative host cache ({@link SetAssociativeHostCache}) with this configuration; each
+     * node's cache is built with the node, on first use, and materializes its sets as the CPU touches them. The default
+     * is {@link HostCacheConfig#xc40()}: an XC40 Haswell-EP socket's L3 with the {@code update} NIC write policy.
+     *
+     * @param config geometry, latencies and NIC write policy
+     * @return this builder
+     */
+    public Builder hostCache(HostCacheConfig config) {
+      checkArgument(config != null, "hostCache config must not be null (use noHostCache() for none)");
+      this.hostCacheFactory = (node, memory) -> new SetAssociativeHostCache(memory, config);
+      this.hostCacheText = config.toString();
+      return this;
+    }
+
+    /**
+     * Gives every node no host cache ({@link HostCache#none}): CPU accesses and NIC writes go straight to memory and
+     * cost nothing, as before the model had a cache.
+     *
+     * @return this builder
+     */
+    public Builder noHostCache() {
+      this.hostCacheFactory = (node, memory) -> HostCache.none(memory);
+      this.hostCacheText = "none";
+      return this;
+    }
+
+    /**
+     * Uses a user's host cache.
+     *
+     * @param factory makes each node's cache over its memory
+     * @return this builder
+     */
+    public Builder hostCache(HostCacheFactory factory) {
+      checkArgument(factory != null, "hostCache factory must not be null");
+      this.hostCacheFactory = factory;
+      this.hostCacheText = "custom";
       return this;
     }
 

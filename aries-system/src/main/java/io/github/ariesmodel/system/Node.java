@@ -2,6 +2,7 @@ package io.github.ariesmodel.system;
 
 import io.github.ariesmodel.core.sim.SparsePhysicalMemory;
 import io.github.ariesmodel.core.spi.AddressTranslation;
+import io.github.ariesmodel.core.spi.HostCache;
 import io.github.ariesmodel.iommu.Iommu;
 import io.github.ariesmodel.iommu.IommuStatistics;
 import io.github.ariesmodel.nic.Nic;
@@ -9,15 +10,18 @@ import io.github.ariesmodel.nic.NicStatistics;
 import java.util.Optional;
 
 /**
- * One compute node of a simulated system: its physical memory, its NIC's address translation (the IOMMU or a flat
- * translator), and its NIC attached to the fabric.
+ * One compute node of a simulated system: its physical memory, the host cache in front of it (the CPU's loads and
+ * stores and the NIC's writes and reads of host memory all go through it), its NIC's address translation (the IOMMU or
+ * a flat translator), and its NIC attached to the fabric.
  *
  * @param id the node id (0 to nodeCount - 1)
- * @param memory the node's sparse physical memory
+ * @param memory the node's sparse physical memory (raw: a dirty line in the host cache is newer)
+ * @param hostCache the node's host cache (or the pass-through one)
  * @param translation the NIC's address translation
  * @param nic the NIC
  */
-public record Node(int id, SparsePhysicalMemory memory, AddressTranslation translation, Nic nic) {
+public record Node(
+    int id, SparsePhysicalMemory memory, HostCache hostCache, AddressTranslation translation, Nic nic) {
 
   /** @return the node's IOMMU, or empty when it translates with the flat translator or a user's translation */
   public Optional<Iommu> iommu() {

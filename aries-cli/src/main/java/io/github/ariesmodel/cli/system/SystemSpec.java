@@ -110,11 +110,22 @@ public record SystemSpec(
    *     ideal fabric, for example)
    */
   public AriesSystem build() {
+    return build(b -> { });
+  }
+
+  /**
+   * A system built to this spec with a workload's own settings on top (the host cache of a mode, for example).
+   *
+   * @param customize applied to the builder last
+   * @return the system
+   */
+  public AriesSystem build(java.util.function.Consumer<AriesSystem.Builder> customize) {
     AriesSystem.Builder b = AriesSystem.builder().system(system).routing(routing).seed(seed).fabric(fabric)
         .translator(translator).nic(nic).trace(trace);
     if (translator == TranslatorKind.IOMMU) {
       b.iommu(iommu); // the flat translator has none (the builder refuses one)
     }
+    customize.accept(b);
     AriesSystem s = b.build();
     if (built != null) {
       built.built(s);

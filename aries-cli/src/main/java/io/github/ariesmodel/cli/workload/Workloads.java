@@ -26,7 +26,9 @@ public enum Workloads {
   /** MPI bandwidth (osu_bw) by size and distance. */
   MPI_BANDWIDTH(MpiBandwidthWorkload::new),
   /** Replay of an MPI trace (needs {@code -p trace=PATH}). */
-  REPLAY(ReplayWorkload::new);
+  REPLAY(ReplayWorkload::new),
+  /** The host cache's NIC write policies: put-to-observe latency, message rate, hot-spot AMO rate. */
+  HOST_CACHE(HostCacheWorkload::new);
 
   private final Supplier<Workload> factory;
 

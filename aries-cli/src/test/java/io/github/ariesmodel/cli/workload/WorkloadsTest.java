@@ -106,7 +106,7 @@ class WorkloadsTest {
           .as(name).hasMessageContaining("unknown parameter \"bogus\"");
     }
     assertThat(Workloads.names()).containsExactly("mixed", "pingpong", "bandwidth", "gups", "alltoall", "traffic",
-        "iommu-study", "mpi-latency", "mpi-bandwidth", "replay");
+        "iommu-study", "mpi-latency", "mpi-bandwidth", "replay", "host-cache");
     assertThat(List.of(Params.parse(List.of("a=1", "b=2K")).longValue("b", 0, 0, 10_000))).containsExactly(2048L);
   }
 
@@ -121,5 +121,20 @@ class WorkloadsTest {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.longValue("bad", 0, 0, 4096))
         .hasMessageContaining("bad must be a byte count");
     assertThat(p.longList("kb", "", 1, 1L << 20)).containsExactly(64L << 10);
+  }
+
+  @Test
+  void theSeedsRuleShowsAsAFasterObserveUnderUpdateThanInvalidate() {
+    WorkloadReport r = new HostCacheWorkload().run(ONE_GROUP, Params.of(Map.of("rounds", "5", "messages", "20",
+        "pes", "4", "amos", "5")));
+    ResultTable t = table(r, "host-cache");
+    assertThat(t.rows()).extracting(row -> row.get(0)).containsExactly("update", "invalidate", "bypass", "none");
+    double[] lat = t.numbers("putToObserveLatency");
+    // The poll that sees the flag hits the updated line (17.4 ns) or misses the dropped one (82 ns); no cache: 0.
+    assertThat(lat[1] - lat[0]).isCloseTo(82.0 - 17.4, org.assertj.core.data.Offset.offset(1e-6));
+    assertThat(lat[2]).isEqualTo(lat[1]);
+    assertThat(lat[0] - lat[3]).isCloseTo(17.4, org.assertj.core.data.Offset.offset(1e-6));
+    double[] amo = t.numbers("amoRate");
+    assertThat(amo[0]).isPositive().isEqualTo(amo[1]).isEqualTo(amo[3]);
   }
 }

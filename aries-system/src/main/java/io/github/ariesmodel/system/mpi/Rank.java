@@ -576,10 +576,11 @@ final class Rank implements Mpi {
             + r.status());
       }
       int n = Math.min(length - done, r.contiguousBytes());
+      // Through the host cache for the data and its state; the time of a copy is charged by copyPs.
       if (write) {
-        node.memory().write(r.physicalAddress(), buf, from + done, n);
+        node.hostCache().cpuStore(r.physicalAddress(), buf, from + done, n);
       } else {
-        node.memory().read(r.physicalAddress(), buf, from + done, n);
+        node.hostCache().cpuLoad(r.physicalAddress(), buf, from + done, n);
       }
       done += n;
     }

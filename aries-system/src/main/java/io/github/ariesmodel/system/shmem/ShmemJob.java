@@ -46,7 +46,10 @@ import java.util.function.LongPredicate;
  *
  * <p>Each PE registers every symmetric allocation at the same virtual address (its own MDH), a staging buffer for
  * puts and gets of Java arrays, and a completion queue for remote events; its NIC's events wake its process. Host
- * CPU copies to and from registered memory are untimed; model local work with {@link Shmem#compute(long)}.
+ * CPU loads and stores of registered memory go through the node's host cache (data, cache state and statistics) and
+ * are untimed, except the poll of {@link Shmem#waitUntil}: the load that sees the awaited value costs its cache
+ * latency (a hit when the NIC updated the cached line in place, a miss when its write dropped the line). Model other
+ * local work with {@link Shmem#compute(long)}.
  */
 public final class ShmemJob {
 
@@ -285,6 +288,8 @@ public final class ShmemJob {
     int outstandingLocal;
     final Map<Long, CompletionEvent> awaited = new HashMap<>();
     Status lastStatus = Status.OK;
+    /** Latency of the last local access through the host cache (its slowest part), picoseconds. */
+    long lastHostLatencyPs;
     long barrierEpoch;
     long remoteEvents;
     long finishedAtPs;
@@ -495,7 +500,22 @@ public final class ShmemJob {
 
     @Override
     public void waitUntil(Symmetric obj, long offset, LongPredicate condition) {
-      process.waitUntil(() -> condition.test(localLong(obj, offset)));
+      // The first poll that saw the value took a CPU load through the host cache: a hit when the NIC updated the cached
+      // line in place, a miss when the write dropped it (0 without a cache). The runner may test the condition again
+      // before the process resumes; those re-tests hit and are not what the poller paid.
+      long[] observed = {-1};
+      process.waitUntil(() -> {
+        boolean seen = condition.test(localLong(obj, offset));
+        if (!seen) {
+          observed[0] = -1;
+        } else if (observed[0] < 0) {
+          observed[0] = lastHostLatencyPs;
+        }
+        return seen;
+      });
+      if (observed[0] > 0) {
+        process.sleep(observed[0]);
+      }
     }
 
     @Override
@@ -525,6 +545,7 @@ public final class ShmemJob {
     private void hostAccess(Symmetric obj, long offset, byte[] buf, int length, boolean write) {
       NicConfig c = node.nic().config();
       int done = 0;
+      long worst = 0;
       while (done < length) {
         TranslationResult r = node.translation().translateNow(obj.mdh(index), offset + done, length - done,
             write ? AccessKind.WRITE : AccessKind.READ, c.protectionTag(), c.protectionKey());
@@ -532,13 +553,13 @@ public final class ShmemJob {
           throw new IllegalStateException("host access to its own symmetric memory failed: " + r.status());
         }
         int n = Math.min(length - done, r.contiguousBytes());
-        if (write) {
-          node.memory().write(r.physicalAddress(), buf, done, n);
-        } else {
-          node.memory().read(r.physicalAddress(), buf, done, n);
-        }
+        long latency = write
+            ? node.hostCache().cpuStore(r.physicalAddress(), buf, done, n)
+            : node.hostCache().cpuLoad(r.physicalAddress(), buf, done, n);
+        worst = Math.max(worst, latency);
         done += n;
       }
+      lastHostLatencyPs = worst;
     }
 
     @Override

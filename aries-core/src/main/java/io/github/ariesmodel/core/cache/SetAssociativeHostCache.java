@@ -1,0 +1,403 @@
+package io.github.ariesmodel.core.cache;
+
+import io.github.ariesmodel.core.spi.HostCache;
+import io.github.ariesmodel.core.spi.HostCacheStatistic;
+import io.github.ariesmodel.core.spi.HostMemory;
+import io.github.ariesmodel.core.spi.NicWritePolicy;
+import java.util.Arrays;
+
+/**
+ * A node's last-level cache: set-associative, write-back and write-allocate for the CPU, LRU replacement, holding its
+ * own copy of each line's data (so a dirty line really differs from memory until it is written back), and a {@link
+ * NicWritePolicy} for the NIC's writes. Geometry, latencies and their sources: {@link HostCacheConfig}.
+ *
+ * <p>Fidelity: one level (the shared L3 of the NIC's socket), one latency for a hit and one for a miss, no
+ * bandwidth, no prefetching, no cache of the other socket. A NIC access never allocates a line: remote data enters the
+ * cache only when the CPU reads what the NIC wrote. A NIC update of a cached line does not change its LRU position
+ * (assumed).
+ *
+ * <p>Sparse: sets are materialized on the first CPU access that maps to them (a NIC access to an untouched set
+ * materializes nothing), so a 92,544-node system costs a few dozen bytes per node whose cache is never used.
+ *
+ * <p>Replacement is a small LRU of its own (a use stamp per way) rather than aries-iommu's replacement-policy SPI:
+ * that SPI lives in aries-iommu, and aries-core, where this port and adapter belong, depends on no domain module.
+ *
+ * <p>Not thread-safe: a node's cache is used by the one thread that simulates the node.
+ */
+public final class SetAssociativeHostCache implements HostCache {
+
+  private static final long INVALID = -1L;
+
+  private final HostMemory memory;
+  private final HostCacheConfig config;
+  private final int lineBytes;
+  private final int lineShift;
+  private final int ways;
+  private final int sets;
+  private final long hitPs;
+  private final long memoryPs;
+  private final NicWritePolicy policy;
+  private final long[] counts = new long[HostCacheStatistic.values().length];
+
+  /** Open-addressing map from set index + 1 (0 = empty slot) to its set. */
+  private int[] keys = new int[8];
+  private CacheSet[] values = new CacheSet[8];
+  private int setCount;
+  private long clock;
+  private long resident;
+
+  /** The ways of one set: which line each holds (or {@link #INVALID}), its last use, its state and data. */
+  private static final class CacheSet {
+    final long[] line;
+    final long[] stamp;
+    final boolean[] dirty;
+    final byte[] data;
+
+    CacheSet(int ways, int lineBytes) {
+      line = new long[ways];
+      Arrays.fill(line, INVALID);
+      stamp = new long[ways];
+      dirty = new boolean[ways];
+      data = new byte[ways * lineBytes];
+    }
+  }
+
+  /**
+   * A cache in front of a node's memory.
+   *
+   * @param memory the node's memory
+   * @param config geometry, latencies and NIC write policy
+   */
+  public SetAssociativeHostCache(HostMemory memory, HostCacheConfig config) {
+    if (memory == null || config == null) {
+      throw new IllegalArgumentException("memory and config must not be null but were " + memory + ", " + config);
+    }
+    this.memory = memory;
+    this.config = config;
+    this.lineBytes = config.lineBytes();
+    this.lineShift = Integer.numberOfTrailingZeros(lineBytes);
+    this.ways = config.ways();
+    this.sets = config.sets();
+    this.hitPs = config.hitLatencyPs();
+    this.memoryPs = config.memoryLatencyPs();
+    this.policy = config.nicWritePolicy();
+  }
+
+  /** @return the configuration */
+  public HostCacheConfig config() {
+    return config;
+  }
+
+  @Override
+  public HostMemory memory() {
+    return memory;
+  }
+
+  /** @return lines currently held */
+  public long residentLines() {
+    return resident;
+  }
+
+  /** @return sets materialized so far (each costs ways × (line + 17) bytes) */
+  public int materializedSets() {
+    return setCount;
+  }
+
+  /**
+   * Whether the line holding an address is cached.
+   *
+   * @param address physical address
+   * @return whether a CPU load of it would hit
+   */
+  public boolean holds(long address) {
+    checkRange(address, 1);
+    long lineNo = address >>> lineShift;
+    CacheSet s = find(setIndex(lineNo));
+    return s != null && way(s, lineNo) >= 0;
+  }
+
+  /**
+   * Whether the line holding an address is cached and differs from memory.
+   *
+   * @param address physical address
+   * @return whether the line is dirty
+   */
+  public boolean holdsDirty(long address) {
+    checkRange(address, 1);
+    long lineNo = address >>> lineShift;
+    CacheSet s = find(setIndex(lineNo));
+    int w = s == null ? -1 : way(s, lineNo);
+    return w >= 0 && s.dirty[w];
+  }
+
+  @Override
+  public long count(HostCacheStatistic statistic) {
+    return counts[statistic.ordinal()];
+  }
+
+  @Override
+  public long cpuLoad(long address, byte[] dst, int dstOffset, int length) {
+    checkRange(address, length);
+    checkArray("dst", dst, dstOffset, length);
+    long latency = 0;
+    while (length > 0) {
+      int inLine = (int) (address & (lineBytes - 1));
+      int n = Math.min(length, lineBytes - inLine);
+      long lineNo = address >>> lineShift;
+      CacheSet s = materialize(setIndex(lineNo));
+      int w = way(s, lineNo);
+      if (w >= 0) {
+        counts[HostCacheStatistic.CPU_LOAD_HIT.ordinal()]++;
+        latency = Math.max(latency, hitPs);
+      } else {
+        w = fill(s, lineNo);
+        counts[HostCacheStatistic.CPU_LOAD_MISS.ordinal()]++;
+        latency = Math.max(latency, memoryPs);
+      }
+      s.stamp[w] = ++clock;
+      System.arraycopy(s.data, w * lineBytes + inLine, dst, dstOffset, n);
+      address += n;
+      dstOffset += n;
+      length -= n;
+    }
+    return latency;
+  }
+
+  @Override
+  public long cpuStore(long address, byte[] src, int srcOffset, int length) {
+    checkRange(address, length);
+    checkArray("src", src, srcOffset, length);
+    long latency = 0;
+    while (length > 0) {
+      int inLine = (int) (address & (lineBytes - 1));
+      int n = Math.min(length, lineBytes - inLine);
+      long lineNo = address >>> lineShift;
+      CacheSet s = materialize(setIndex(lineNo));
+      int w = way(s, lineNo);
+      if (w >= 0) {
+        counts[HostCacheStatistic.CPU_STORE_HIT.ordinal()]++;
+        latency = Math.max(latency, hitPs);
+      } else {
+        w = fill(s, lineNo);
+        counts[HostCacheStatistic.CPU_STORE_MISS.ordinal()]++;
+        latency = Math.max(latency, memoryPs);
+      }
+      s.stamp[w] = ++clock;
+      s.dirty[w] = true;
+      System.arraycopy(src, srcOffset, s.data, w * lineBytes + inLine, n);
+      address += n;
+      srcOffset += n;
+      length -= n;
+    }
+    return latency;
+  }
+
+  @Override
+  public long nicWrite(long address, byte[] src, int srcOffset, int length) {
+    checkRange(address, length);
+    checkArray("src", src, srcOffset, length);
+    long latency = 0;
+    while (length > 0) {
+      int inLine = (int) (address & (lineBytes - 1));
+      int n = Math.min(length, lineBytes - inLine);
+      long lineNo = address >>> lineShift;
+      CacheSet s = find(setIndex(lineNo));
+      int w = s == null ? -1 : way(s, lineNo);
+      switch (policy) {
+        case UPDATE -> {
+          if (w >= 0) {
+            System.arraycopy(src, srcOffset, s.data, w * lineBytes + inLine, n);
+            s.dirty[w] = true;
+            counts[HostCacheStatistic.NIC_WRITE_UPDATED.ordinal()]++;
+            latency = Math.max(latency, hitPs);
+          } else {
+            memory.write(address, src, srcOffset, n);
+            counts[HostCacheStatistic.NIC_WRITE_MISS.ordinal()]++;
+            latency = Math.max(latency, memoryPs);
+          }
+        }
+        case INVALIDATE -> {
+          if (w >= 0) {
+            drop(s, w);
+            counts[HostCacheStatistic.NIC_WRITE_INVALIDATED.ordinal()]++;
+          } else {
+            counts[HostCacheStatistic.NIC_WRITE_MISS.ordinal()]++;
+          }
+          memory.write(address, src, srcOffset, n);
+          latency = Math.max(latency, memoryPs);
+        }
+        case BYPASS -> {
+          if (w >= 0) {
+            drop(s, w);
+            counts[HostCacheStatistic.BACK_INVALIDATION.ordinal()]++;
+          }
+          counts[HostCacheStatistic.NIC_WRITE_BYPASSED.ordinal()]++;
+          memory.write(address, src, srcOffset, n);
+          latency = Math.max(latency, memoryPs);
+        }
+        default -> throw new AssertionError(policy);
+      }
+      address += n;
+      srcOffset += n;
+      length -= n;
+    }
+    return latency;
+  }
+
+  @Override
+  public long nicRead(long address, byte[] dst, int dstOffset, int length) {
+    checkRange(address, length);
+    checkArray("dst", dst, dstOffset, length);
+    long latency = 0;
+    while (length > 0) {
+      int inLine = (int) (address & (lineBytes - 1));
+      int n = Math.min(length, lineBytes - inLine);
+      long lineNo = address >>> lineShift;
+      CacheSet s = find(setIndex(lineNo));
+      int w = s == null ? -1 : way(s, lineNo);
+      if (w >= 0 && policy != NicWritePolicy.BYPASS) {
+        System.arraycopy(s.data, w * lineBytes + inLine, dst, dstOffset, n);
+        counts[HostCacheStatistic.NIC_READ_CACHE.ordinal()]++;
+        latency = Math.max(latency, hitPs);
+      } else {
+        if (w >= 0 && s.dirty[w]) {
+          writeBack(s, w);
+        }
+        memory.read(address, dst, dstOffset, n);
+        counts[HostCacheStatistic.NIC_READ_MEMORY.ordinal()]++;
+        latency = Math.max(latency, memoryPs);
+      }
+      address += n;
+      dstOffset += n;
+      length -= n;
+    }
+    return latency;
+  }
+
+  @Override
+  public String toString() {
+    return "SetAssociativeHostCache[" + config + "]";
+  }
+
+  private int setIndex(long lineNo) {
+    return (int) (lineNo % sets);
+  }
+
+  private int way(CacheSet s, long lineNo) {
+    long[] line = s.line;
+    for (int w = 0; w < line.length; w++) {
+      if (line[w] == lineNo) {
+        return w;
+      }
+    }
+    return -1;
+  }
+
+  /** Brings a line into a set, replacing the least recently used line when no way is free. */
+  private int fill(CacheSet s, long lineNo) {
+    int victim = -1;
+    long oldest = Long.MAX_VALUE;
+    for (int w = 0; w < ways; w++) {
+      if (s.line[w] == INVALID) {
+        victim = w;
+        break;
+      }
+      if (s.stamp[w] < oldest) {
+        oldest = s.stamp[w];
+        victim = w;
+      }
+    }
+    if (s.line[victim] != INVALID) {
+      counts[HostCacheStatistic.EVICTION.ordinal()]++;
+      drop(s, victim);
+    }
+    memory.read(lineNo << lineShift, s.data, victim * lineBytes, lineBytes);
+    s.line[victim] = lineNo;
+    s.dirty[victim] = false;
+    resident++;
+    return victim;
+  }
+
+  private void drop(CacheSet s, int w) {
+    if (s.dirty[w]) {
+      writeBack(s, w);
+    }
+    s.line[w] = INVALID;
+    resident--;
+  }
+
+  private void writeBack(CacheSet s, int w) {
+    memory.write(s.line[w] << lineShift, s.data, w * lineBytes, lineBytes);
+    s.dirty[w] = false;
+    counts[HostCacheStatistic.WRITEBACK.ordinal()]++;
+  }
+
+  private static int slot(int key, int mask) {
+    return (key * 0x9E3779B9 >>> 8) & mask;
+  }
+
+  private CacheSet find(int setIndex) {
+    int key = setIndex + 1;
+    int mask = keys.length - 1;
+    for (int i = slot(key, mask); ; i = (i + 1) & mask) {
+      int k = keys[i];
+      if (k == key) {
+        return values[i];
+      }
+      if (k == 0) {
+        return null;
+      }
+    }
+  }
+
+  private CacheSet materialize(int setIndex) {
+    CacheSet s = find(setIndex);
+    if (s != null) {
+      return s;
+    }
+    if ((setCount + 1) * 4L > keys.length * 3L) {
+      rehash();
+    }
+    s = new CacheSet(ways, lineBytes);
+    insert(setIndex + 1, s);
+    setCount++;
+    return s;
+  }
+
+  private void insert(int key, CacheSet s) {
+    int mask = keys.length - 1;
+    int i = slot(key, mask);
+    while (keys[i] != 0) {
+      i = (i + 1) & mask;
+    }
+    keys[i] = key;
+    values[i] = s;
+  }
+
+  private void rehash() {
+    int[] oldKeys = keys;
+    CacheSet[] oldValues = values;
+    keys = new int[oldKeys.length * 2];
+    values = new CacheSet[oldKeys.length * 2];
+    for (int i = 0; i < oldKeys.length; i++) {
+      if (oldKeys[i] != 0) {
+        insert(oldKeys[i], oldValues[i]);
+      }
+    }
+  }
+
+  private void checkRange(long address, long length) {
+    long capacity = memory.capacity();
+    if (length < 0 || address < 0 || address > capacity - length) {
+      throw new IllegalArgumentException("physical range [0x" + Long.toHexString(address) + ", +" + length
+          + ") must lie within [0, 0x" + Long.toHexString(capacity) + ")");
+    }
+  }
+
+  private static void checkArray(String name, byte[] array, int offset, int length) {
+    if (array == null || offset < 0 || offset > array.length - length) {
+      throw new IllegalArgumentException(name + "Offset + length must be within " + name + " ("
+          + (array == null ? "null" : array.length + " bytes") + ") but were " + offset + " + " + length);
+    }
+  }
+}

@@ -1,0 +1,108 @@
+package io.github.ariesmodel.core.spi;
+
+/**
+ * A node's coherent last-level cache in front of its {@link HostMemory} (a driven port): the host CPU loads and stores
+ * through it, and the NIC's writes and reads of host memory meet it on their way to memory.
+ *
+ * <p>The system this project models is cache-coherent but caches only a node's own memory: remote data never enters a
+ * cache except as local memory that a GET wrote. When the NIC writes a line the cache holds, the configured {@link
+ * NicWritePolicy} decides what happens ({@link NicWritePolicy#UPDATE}, the default, updates the line in place).
+ * Whatever the policy, every read returns the newest data, wherever it is (a dirty line in the cache, or memory).
+ *
+ * <p>Each access returns its latency in picoseconds; the caller decides how that time is spent (a CPU stalls, a NIC
+ * write is posted). An access that spans several lines costs the slowest of its lines (line fills overlap; bandwidth
+ * is not modelled). Zero-length accesses cost nothing and count nothing.
+ *
+ * <p>Adapters: {@link io.github.ariesmodel.core.cache.SetAssociativeHostCache} (a set-associative write-back cache
+ * with LRU replacement) and {@link #none(HostMemory)} (no cache, no latency: the host as the model treated it before
+ * there was a cache). Addresses out of the memory's range are caller mistakes, as for {@link HostMemory}.
+ */
+public interface HostCache {
+
+  /** @return the memory behind the cache */
+  HostMemory memory();
+
+  /**
+   * A CPU load.
+   *
+   * @param address first physical address
+   * @param dst destination array
+   * @param dstOffset first index written in dst
+   * @param length bytes to load
+   * @return latency in picoseconds
+   */
+  long cpuLoad(long address, byte[] dst, int dstOffset, int length);
+
+  /**
+   * A CPU store (write-back, write-allocate where the adapter caches).
+   *
+   * @param address first physical address
+   * @param src source array
+   * @param srcOffset first index read in src
+   * @param length bytes to store
+   * @return latency in picoseconds
+   */
+  long cpuStore(long address, byte[] src, int srcOffset, int length);
+
+  /**
+   * A NIC write of host memory (PUT data at the target, GET data at the initiator, AMO results, completion events),
+   * handled by the configured {@link NicWritePolicy}.
+   *
+   * @param address first physical address
+   * @param src source array
+   * @param srcOffset first index read in src
+   * @param length bytes to write
+   * @return latency in picoseconds until the write is visible to the host
+   */
+  long nicWrite(long address, byte[] src, int srcOffset, int length);
+
+  /**
+   * A NIC read of host memory (PUT source data, GET responses, AMO operands, PTE fetches): sees the newest data.
+   *
+   * @param address first physical address
+   * @param dst destination array
+   * @param dstOffset first index written in dst
+   * @param length bytes to read
+   * @return latency in picoseconds
+   */
+  long nicRead(long address, byte[] dst, int dstOffset, int length);
+
+  /**
+   * A counter.
+   *
+   * @param statistic which
+   * @return its value, one per cache line touched
+   */
+  long count(HostCacheStatistic statistic);
+
+  /**
+   * The host memory as the CPU sees it: reads are {@link #cpuLoad}s and writes {@link #cpuStore}s, latency dropped.
+   * For code that needs the data and not the time (a programming model's untimed local access).
+   *
+   * @return a view over this cache
+   */
+  default HostMemory cpuView() {
+    return new HostCacheView(this, false);
+  }
+
+  /**
+   * The host memory as the NIC sees it: reads are {@link #nicRead}s and writes {@link #nicWrite}s, latency dropped.
+   * Handing this view to a NIC (or IOMMU) in place of the raw memory routes all of its accesses through the cache.
+   *
+   * @return a view over this cache
+   */
+  default HostMemory nicView() {
+    return new HostCacheView(this, true);
+  }
+
+  /**
+   * No cache: every access goes to memory at no cost, CPU accesses count as misses and NIC ones as memory accesses.
+   * For studies that ignore the host cache; it leaves a simulation's timing as it was without one.
+   *
+   * @param memory the node's memory
+   * @return a pass-through cache
+   */
+  static HostCache none(HostMemory memory) {
+    return new PassThroughHostCache(memory);
+  }
+}

@@ -1,0 +1,150 @@
+package io.github.ariesmodel.core.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.core.LittleEndian;
+import io.github.ariesmodel.core.sim.SparsePhysicalMemory;
+import io.github.ariesmodel.core.spi.HostCache;
+import io.github.ariesmodel.core.spi.HostCacheStatistic;
+import io.github.ariesmodel.core.spi.HostMemory;
+import io.github.ariesmodel.core.spi.NicWritePolicy;
+import org.junit.jupiter.api.Test;
+
+class SetAssociativeHostCacheTest {
+
+  private static final long FLAG = 0x1000;
+
+  private static SetAssociativeHostCache cache(NicWritePolicy policy) {
+    return new SetAssociativeHostCache(new SparsePhysicalMemory(1 << 20),
+        HostCacheConfig.xc40().withNicWritePolicy(policy));
+  }
+
+  /** The host polls a flag (a CPU load that caches it), the NIC writes it, the host reads it again. */
+  private static long[] pollWritePoll(SetAssociativeHostCache c) {
+    byte[] word = new byte[8];
+    long first = c.cpuLoad(FLAG, word, 0, 8);
+    long write = c.nicWrite(FLAG, LittleEndian.ofLong(42), 0, 8);
+    long second = c.cpuLoad(FLAG, word, 0, 8);
+    assertThat(LittleEndian.getLong(word)).isEqualTo(42);
+    return new long[] {first, write, second};
+  }
+
+  @Test
+  void updateKeepsTheLineSoThePollerHits() {
+    SetAssociativeHostCache c = cache(NicWritePolicy.UPDATE);
+    assertThat(pollWritePoll(c)).containsExactly(82_000, 17_400, 17_400);
+    assertThat(c.count(HostCacheStatistic.NIC_WRITE_UPDATED)).isEqualTo(1);
+    assertThat(c.holdsDirty(FLAG)).as("updated in place, memory behind").isTrue();
+    assertThat(c.memory().readLong(FLAG)).as("memory still holds the old value").isZero();
+    assertThat(c.nicView().readLong(FLAG)).as("a NIC read sees the newest data").isEqualTo(42);
+  }
+
+  @Test
+  void invalidateAndBypassMakeThePollerMiss() {
+    for (NicWritePolicy p : new NicWritePolicy[] {NicWritePolicy.INVALIDATE, NicWritePolicy.BYPASS}) {
+      SetAssociativeHostCache c = cache(p);
+      assertThat(pollWritePoll(c)).as(p.toString()).containsExactly(82_000, 82_000, 82_000);
+      assertThat(c.memory().readLong(FLAG)).isEqualTo(42);
+    }
+    assertThat(cache(NicWritePolicy.INVALIDATE).count(HostCacheStatistic.NIC_WRITE_INVALIDATED)).isZero();
+  }
+
+  @Test
+  void aNicReadOfADirtyLineHitsExceptUnderBypass() {
+    byte[] word = new byte[8];
+    SetAssociativeHostCache update = cache(NicWritePolicy.UPDATE);
+    update.cpuStore(FLAG, LittleEndian.ofLong(7), 0, 8);
+    assertThat(update.nicRead(FLAG, word, 0, 8)).isEqualTo(17_400);
+    assertThat(update.holdsDirty(FLAG)).isTrue();
+    SetAssociativeHostCache bypass = cache(NicWritePolicy.BYPASS);
+    bypass.cpuStore(FLAG, LittleEndian.ofLong(7), 0, 8);
+    assertThat(bypass.nicRead(FLAG, word, 0, 8)).isEqualTo(82_000);
+    assertThat(LittleEndian.getLong(word)).isEqualTo(7);
+    assertThat(bypass.holds(FLAG)).isTrue();
+    assertThat(bypass.holdsDirty(FLAG)).as("written back by the snoop").isFalse();
+    assertThat(bypass.count(HostCacheStatistic.WRITEBACK)).isEqualTo(1);
+  }
+
+  @Test
+  void aNicWriteOfAnUncachedLineGoesToMemoryAndAllocatesNothing() {
+    SetAssociativeHostCache c = cache(NicWritePolicy.UPDATE);
+    assertThat(c.nicWrite(FLAG, new byte[64], 0, 64)).isEqualTo(82_000);
+    assertThat(c.materializedSets()).isZero();
+    assertThat(c.residentLines()).isZero();
+    assertThat(c.count(HostCacheStatistic.NIC_WRITE_MISS)).isEqualTo(1);
+  }
+
+  @Test
+  void theDefaultCacheIsSparse() {
+    SetAssociativeHostCache c = new SetAssociativeHostCache(new SparsePhysicalMemory(1L << 36), HostCacheConfig.xc40());
+    assertThat(c.config().sets()).isEqualTo(32_768);
+    assertThat(c.materializedSets()).isZero();
+    byte[] b = new byte[256];
+    c.cpuLoad(1L << 30, b, 0, 256);
+    assertThat(c.materializedSets()).isEqualTo(4);
+    assertThat(c.residentLines()).isEqualTo(4);
+  }
+
+  @Test
+  void aMultiLineAccessCostsItsSlowestLine() {
+    SetAssociativeHostCache c = cache(NicWritePolicy.UPDATE);
+    byte[] b = new byte[128];
+    c.cpuLoad(FLAG, b, 0, 64);
+    assertThat(c.cpuLoad(FLAG, b, 0, 128)).isEqualTo(82_000);
+    assertThat(c.cpuLoad(FLAG, b, 0, 128)).isEqualTo(17_400);
+    assertThat(c.count(HostCacheStatistic.CPU_LOAD_HIT)).isEqualTo(3);
+  }
+
+  @Test
+  void viewsReadAndWriteWordsThroughTheirPath() {
+    SetAssociativeHostCache c = cache(NicWritePolicy.UPDATE);
+    HostMemory cpu = c.cpuView();
+    HostMemory nic = c.nicView();
+    cpu.writeLong(FLAG, -5);
+    nic.writeInt(FLAG + 8, 9);
+    assertThat(nic.readLong(FLAG)).isEqualTo(-5);
+    assertThat(cpu.readInt(FLAG + 8)).isEqualTo(9);
+    assertThat(c.count(HostCacheStatistic.NIC_WRITE_UPDATED)).isEqualTo(1);
+    assertThat(cpu.capacity()).isEqualTo(1 << 20);
+    long before = nic.allocatedBytes();
+    assertThat(cpu.allocate(4096, 4096)).isEqualTo(before + SparsePhysicalMemory.FIRST_ALLOCATABLE);
+  }
+
+  @Test
+  void callerMistakesNameTheRange() {
+    SetAssociativeHostCache c = cache(NicWritePolicy.UPDATE);
+    assertThatThrownBy(() -> c.cpuLoad((1 << 20) - 4, new byte[8], 0, 8))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must lie within [0, 0x100000)");
+    assertThatThrownBy(() -> c.nicWrite(0, new byte[4], 2, 4))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("srcOffset + length");
+    assertThatThrownBy(() -> HostCacheConfig.xc40().withGeometry(1000, 64, 4))
+        .hasMessageContaining("capacityBytes must be a positive multiple of lineBytes × ways (256)");
+    assertThatThrownBy(() -> HostCacheConfig.xc40().withGeometry(4096, 48, 4))
+        .hasMessageContaining("lineBytes must be a power of two from 8 to 4096 but was 48");
+    assertThatThrownBy(() -> HostCacheConfig.xc40().withLatencies(10, 5))
+        .hasMessageContaining("memoryLatencyPs must be >= hitLatencyPs (10) but was 5");
+  }
+
+  @Test
+  void configurationTextRoundTrips() {
+    HostCacheConfig c = HostCacheConfig.xc40();
+    assertThat(c.toString()).isEqualTo("capacity=40M,line=64,ways=20,hitPs=17400,memoryPs=82000,policy=update");
+    assertThat(HostCacheConfig.parse(c.toString())).isEqualTo(c);
+    assertThat(HostCacheConfig.parse("")).isEqualTo(c);
+    HostCacheConfig small = HostCacheConfig.parse("capacity=2560K,ways=20,policy=INVALIDATE");
+    assertThat(small.nicWritePolicy()).isEqualTo(NicWritePolicy.INVALIDATE);
+    assertThat(HostCacheConfig.parse(small.toString())).isEqualTo(small);
+    assertThatThrownBy(() -> HostCacheConfig.parse("policy=writeback"))
+        .hasMessageContaining("nicWritePolicy must be one of update, invalidate, bypass but was 'writeback'");
+    assertThatThrownBy(() -> HostCacheConfig.parse("size=1M")).hasMessageContaining("but was 'size'");
+    assertThatThrownBy(() -> HostCacheConfig.parse("hitPs=-1")).hasMessageContaining("hitPs must be a whole number");
+  }
+
+  @Test
+  void noneIsNamedNone() {
+    HostCache none = HostCache.none(new SparsePhysicalMemory(4096));
+    assertThat(none).hasToString("none");
+    assertThat(none.nicView().readLong(8)).isZero();
+  }
+}
