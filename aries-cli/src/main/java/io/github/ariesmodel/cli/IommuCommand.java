@@ -13,7 +13,7 @@ import io.github.ariesmodel.core.sim.DeterministicEventLoop;
 import io.github.ariesmodel.core.sim.SparsePhysicalMemory;
 import io.github.ariesmodel.core.spi.TranslationClient;
 import io.github.ariesmodel.core.spi.TranslationListener;
-import io.github.ariesmodel.iommu.BuiltInPolicy;
+import io.github.ariesmodel.iommu.ReplacementPolicies;
 import io.github.ariesmodel.iommu.Iommu;
 import io.github.ariesmodel.iommu.IommuConfig;
 import io.github.ariesmodel.iommu.IommuStatistics;
@@ -86,7 +86,8 @@ final class IommuCommand implements Callable<Integer> {
       description = "PTEs per cache line (default: ${DEFAULT-VALUE}).")
   int ptesPerLine = IommuConfig.DEFAULT_PTES_PER_LINE;
 
-  @Option(names = "--policy", description = "Replacement policy: lru, plru or random (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--policy", description = "Replacement policy: lru, plru, random, or a policy registered through ServiceLoader"
+          + " (io.github.ariesmodel.iommu.spi.ReplacementPolicyProvider) (default: ${DEFAULT-VALUE}).")
   String policy = "lru";
 
   @Option(names = "--seed",
@@ -152,7 +153,7 @@ final class IommuCommand implements Callable<Integer> {
       throw new IllegalArgumentException("give exactly one of a TRACE file and --synthetic");
     }
     IommuConfig config = IommuConfig.builder()
-        .ways(ways).sets(sets).ptesPerLine(ptesPerLine).policy(BuiltInPolicy.parse(policy)).seed(seed)
+        .ways(ways).sets(sets).ptesPerLine(ptesPerLine).policy(ReplacementPolicies.byName(policy)).seed(seed)
         .maxInFlight(inFlight).fetchBuffers(fetchBuffers)
         .pteFetchLatencyPs(toPs("--fetch-latency-ns", fetchLatencyNs))
         .hitLatencyPs(toPs("--hit-latency-ns", hitLatencyNs))

@@ -12,7 +12,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import io.github.ariesmodel.core.Texts;
 import io.github.ariesmodel.core.SimTime;
-import io.github.ariesmodel.iommu.BuiltInPolicy;
+import io.github.ariesmodel.iommu.ReplacementPolicies;
 import io.github.ariesmodel.iommu.IommuConfig;
 import io.github.ariesmodel.nic.NicConfig;
 import io.github.ariesmodel.nic.NicTiming;
@@ -204,7 +204,7 @@ public record RunConfig(SystemSpec spec, String workload, Params params) {
     if (n.has("policy")) {
       String policy = n.get("policy").asText();
       try {
-        b.policy(BuiltInPolicy.parse(policy));
+        b.policy(ReplacementPolicies.byName(policy));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("iommu.policy: " + e.getMessage(), e);
       }
