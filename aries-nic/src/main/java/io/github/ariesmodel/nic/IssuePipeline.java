@@ -28,6 +28,14 @@ import io.github.ariesmodel.core.spi.TranslationClient;
  * refused packets. A slot whose turn finds nobody eligible skips to the next eligible transaction.
  */
 final class IssuePipeline {
+  /**
+   * GET requests the NIC keeps outstanding (issued, response not yet processed), FMA and BTE together: the model's
+   * stand-in for the outstanding request buffer's GET entries. <em>Assumed</em> (the ORB's size is not published),
+   * chosen so that a GET stream over one router hop is bound by the request-response round trip near the published
+   * 8.5 GB/s (calibration-sources row 4) rather than by the 10.2 GB/s issue rate.
+   */
+  static final int GET_REQUESTS_IN_FLIGHT = 192;
+
   private final int nodeId;
   private final Scheduler scheduler;
   private final HostMemory memory;
@@ -48,6 +56,7 @@ final class IssuePipeline {
   private boolean paused;
   private long nextSlotAt;
   private int[] readsInFlight;
+  private int getsInFlight;
   private int maxReadsInFlight;
 
   IssuePipeline(int nodeId, Scheduler scheduler, HostMemory memory, AddressTranslation translation, NicConfig config,
@@ -93,6 +102,17 @@ final class IssuePipeline {
   void bteReadReleased(long now, int channel) {
     readsInFlight[channel]--;
     scheduleSlot(now);
+  }
+
+  /** A GET response has been processed: its request's entry frees. */
+  void getAnswered(long now) {
+    getsInFlight--;
+    scheduleSlot(now);
+  }
+
+  /** @return GET requests outstanding (issued, response not processed) */
+  int getsInFlight() {
+    return getsInFlight;
   }
 
   /** @param channel a BTE channel @return its host reads in flight (issued, not yet injected) */
@@ -145,7 +165,7 @@ final class IssuePipeline {
           pick = pos;
           break;
         }
-      } else if (!holdFull) {
+      } else if (!holdFull && (t.type != Post.PostType.GET || getsInFlight < GET_REQUESTS_IN_FLIGHT)) {
         long ready = t.nextReadyPs();
         if (ready <= now) {
           pick = pos;
@@ -173,6 +193,9 @@ final class IssuePipeline {
       if (n > maxReadsInFlight) {
         maxReadsInFlight = n;
       }
+    }
+    if (t.type == Post.PostType.GET) {
+      getsInFlight++;
     }
     if (t.issued == t.packets) {
       System.arraycopy(ring, ringPos + 1, ring, ringPos, ringSize - ringPos - 1);

@@ -239,6 +239,9 @@ final class TransactionTable {
   /** One response of {@code t} has been processed; the last one completes the transaction. */
   void responseProcessed(long now, Transaction t) {
     t.processed++;
+    if (t.type == Post.PostType.GET) {
+      issue.getAnswered(now);
+    }
     if (t.processed == t.packets) {
       finish(now, t);
     }
