@@ -49,7 +49,7 @@ final class ValidateCommand implements Callable<Integer> {
             r.figure().source());
       }
     }
-    o.println(ok ? "all figures within [0.8, 1.25]" : "some figures disagree");
+    o.println(ok ? "all figures within their accepted bands" : "some figures disagree");
     return ok ? 0 : 1;
   }
 
