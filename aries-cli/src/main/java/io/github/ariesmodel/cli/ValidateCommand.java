@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code aries validate}: measures the model against the published Aries figures and prints model, published, ratio
- * and source for each; exits 1 when any ratio leaves [0.8, 1.25] (or a bound is exceeded).
+ * and source for each; exits 1 when any figure leaves its accepted band (a bound is exceeded, a shape fails).
  */
 @Command(name = "validate", mixinStandardHelpOptions = true,
     description = "Check the model against published Aries figures; exit 1 if any disagrees.")
@@ -49,7 +49,7 @@ final class ValidateCommand implements Callable<Integer> {
             r.figure().source());
       }
     }
-    o.println(ok ? "all figures within [0.8, 1.25]" : "some figures disagree");
+    o.println(ok ? "all figures within their accepted bands" : "some figures disagree");
     return ok ? 0 : 1;
   }
 

@@ -131,7 +131,7 @@ class ArchitectureTest {
       "sweep.SweepSpec",
       "system.BuiltSystems", "system.SystemSpec",
       "validate.PublishedFigure", "validate.Validation",
-      "workload.Measurements", "workload.Params", "workload.Progress", "workload.Workload",
+      "workload.Distances", "workload.Measurements", "workload.Params", "workload.Progress", "workload.Workload",
       "workload.WorkloadReport", "workload.WorkloadRun", "workload.Workloads");
 
   @Test

@@ -26,7 +26,10 @@ import java.util.SplittableRandom;
  *       non-minimal one toward a random intermediate, each scored by local output congestion × path hops; later hops
  *       pick the least congested minimal port toward the current target.
  *   <li>{@code adaptive0..3}: Aries adaptive routing (aries-facts §2, S4, S6f): two minimal and two non-minimal
- *       candidates; congestion read as the 4-bit load value; the non-minimal value is shifted left by a mode's shift
+ *       candidates; congestion read as a 4-bit load value from the credits the downstream router has not granted
+ *       back ({@link #creditLoad}: not from this router's own output queue, so a packet's own burst on a quiet
+ *       network never looks like congestion; US 9,614,786 claim 7: credit round-trip as the congestion
+ *       indicator); the non-minimal value is shifted left by a mode's shift
  *       and gets an additive bias toward minimal; the lightest wins, minimal on ties. The choice is made at the source
  *       router and again at each further router of the source group while the packet is still minimal (progressive
  *       adaptive routing, S4); there the non-minimal candidates are this router's own global ports. Mode parameters
@@ -201,6 +204,45 @@ final class BuiltInRouting implements RoutingAlgorithm {
     }
   }
 
+  /**
+   * Credit round trip of a quiet hop beyond the wire's two ways, picoseconds: the fabric's 90 ns pipeline plus one
+   * packet's serialization, rounded to the published ~100 ns per hop [S3 via S1] (derived).
+   */
+  static final long QUIET_CREDIT_ROUND_TRIP_PS = 100_000;
+
+  /** This router's own queue for a port counts as load beyond {@code vcBufferBytes / 4} (assumed, see creditLoad). */
+  static final int OWN_BURST_DIVISOR = 4;
+
+  /**
+   * The load of an output port as the downstream router's credits show it, squeezed to Aries' 4-bit value (0 to
+   * 15, a full VC buffer's worth or more at 15): the bytes the downstream input buffers hold as far as this router's
+   * credits say (the VC buffers minus the credits granted), less what a quiet link keeps ungranted at full rate (the
+   * link's bytes per credit round trip: two wire latencies plus {@link #QUIET_CREDIT_ROUND_TRIP_PS}), plus this
+   * router's queue for the port beyond a quarter of a VC buffer (512 B by default: a 512-byte message's own burst,
+   * injected at 13.4 GB/s of wire into a 5.25 GB/s link, queues at most about 410 B and is not congestion; a queue
+   * that keeps growing past it means the port is oversubscribed; the quarter is <em>assumed</em>). A short
+   * message on a quiet network reads 0; a neighbour that holds the bytes (its own outputs blocked) or a stream
+   * faster than the link reads high.
+   *
+   * @param view the router deciding
+   * @param port one of its network ports
+   * @return 0 to 15
+   */
+  static int creditLoad(RouterView view, int port) {
+    int vcs = view.vcCount();
+    int buffer = view.vcBufferBytes();
+    long held = 0;
+    for (int vc = 0; vc < vcs; vc++) {
+      held += buffer - view.credits(port, vc);
+    }
+    Topology topo = view.topology();
+    int cls = topo.linkClass(view.router(), port);
+    double roundTripPs = 2.0 * topo.linkLatencyPs(cls) + QUIET_CREDIT_ROUND_TRIP_PS;
+    long inFlight = (long) (topo.linkBandwidth(cls) * roundTripPs / 1e12);
+    long excess = Math.max(0, held - inFlight) + Math.max(0, view.queuedBytes(port) - buffer / OWN_BURST_DIVISOR);
+    return (int) Math.min(15, excess * 16 / Math.max(1, buffer));
+  }
+
   @Override
   public int select(Packet packet, RouterView router, Candidates candidates) {
     if (kind != Kind.ADAPTIVE) {
@@ -209,7 +251,7 @@ final class BuiltInRouting implements RoutingAlgorithm {
     int best = 0;
     int bestScore = Integer.MAX_VALUE;
     for (int i = 0; i < candidates.size(); i++) {
-      int s = candidates.weight(i) * router.congestionLevel(candidates.port(i)) + candidates.bias(i);
+      int s = candidates.weight(i) * creditLoad(router, candidates.port(i)) + candidates.bias(i);
       if (s < bestScore) {
         bestScore = s;
         best = i;

@@ -9,8 +9,11 @@ import io.github.ariesmodel.network.spi.Topology;
  * blades [S10][S11]); rank-1 links join every two routers of a row (one link, 15 per router) [S10]; rank-2 links join
  * every two routers of a column ({@code rank2Links} = 3 parallel links per pair, 15 per router) [S10][S11]; each
  * router has {@code h} = 10 rank-3 optical ports to other groups [S10][S11]; 4 nodes per router [S10][S12]; 1 to 241
- * groups [S3]. Rates 5.25 GB/s electrical, 4.7 GB/s optical per direction [S3 via S1]; injection 10.2 GB/s per node,
- * the NIC peak [S2 via S1]. Wire latencies are <em>assumed</em> (rank-1 backplane 5 ns, rank-2 copper 10 ns, rank-3
+ * groups [S3]. Rates 5.25 GB/s electrical, 4.7 GB/s optical per direction [S3 via S1]. Injection: the NIC peak is
+ * 10.2 GB/s of <em>payload</em> (64 B per 5 cycles at 800 MHz [S2 via S1]); the fabric charges its injection and
+ * ejection links on wire bytes, so the Aries injection link runs at {@link #ARIES_INJECTION_WIRE_RATE} =
+ * 10.2 GB/s × 84 / 64 (derived: a full 64-byte PUT request is 84 wire bytes), which carries exactly one full PUT
+ * packet per 5 NIC cycles. The processor tiles are not modelled one by one. Wire latencies are <em>assumed</em> (rank-1 backplane 5 ns, rank-2 copper 10 ns, rank-3
  * optical 100 ns) so that with the fabric's 90 ns pipeline a quiet hop costs about 100 ns [S3 via S1].
  *
  * <p><b>Canonical</b> ({@link #canonical(int, int, int)}; Kim, Dally, Scott, Abts, ISCA 2008): {@code p} nodes per
@@ -32,6 +35,13 @@ import io.github.ariesmodel.network.spi.Topology;
  * 925,440 ports) builds in a few megabytes.
  */
 public final class Dragonfly implements Topology {
+  /**
+   * Wire rate of an Aries node's injection (and ejection) link, bytes per second: the NIC's 10.2 GB/s payload peak
+   * [S2 via S1] scaled by a full PUT packet's wire bytes over its payload (84 / 64; derived), i.e. one 64-byte PUT
+   * packet per 5 cycles at 800 MHz.
+   */
+  public static final double ARIES_INJECTION_WIRE_RATE = 10.2e9 * 84 / 64;
+
 
   /** Largest group count of an Aries system (aries-facts §1, S3). */
   public static final int ARIES_MAX_GROUPS = 241;
@@ -264,7 +274,7 @@ public final class Dragonfly implements Topology {
       if (aries) {
         bandwidth = new double[] {5.25e9, 5.25e9, 4.7e9};
         latencyPs = new long[] {5_000, 10_000, 100_000};
-        injectionBandwidth = 10.2e9;
+        injectionBandwidth = ARIES_INJECTION_WIRE_RATE;
       } else {
         bandwidth = new double[] {5.25e9, 5.25e9, 5.25e9};
         latencyPs = new long[] {10_000, 10_000, 100_000};

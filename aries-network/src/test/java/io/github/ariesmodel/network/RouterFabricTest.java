@@ -63,7 +63,8 @@ class RouterFabricTest {
       loop.run();
       latency[i] = r[dsts[i]].times.get(0) - start;
     }
-    long ser = (long) Math.ceil(84 * 1e12 / 10.2e9);
+    long ser = io.github.ariesmodel.core.sim.SerialChannel.serializationPs(84,
+        io.github.ariesmodel.core.sim.SerialChannel.psPerByte(Dragonfly.ARIES_INJECTION_WIRE_RATE));
     // injection wire + pipeline at the first router + ejection serialization
     assertThat(latency[0]).isEqualTo(5_000 + 90_000 + ser);
     // one rank-1 hop: backplane wire + pipeline; one rank-2 hop: copper wire + pipeline

@@ -18,10 +18,24 @@ import io.github.ariesmodel.core.spi.TranslationClient;
  * model's assumption). A PUT request first reads its data from local memory through translation
  * ({@link TranslationClient#LOCAL_READ}); BTE reads pay the host read round trip over the {@link HostLink}, FMA data
  * came with the post. Each request then spends the transmit pipeline ({@code txPipelineCycles}, assumed 40 cycles)
- * before the {@link Injector} offers it to the fabric. Issue pauses while the injector holds
- * {@link NicConfig#injectHoldLimit()} refused packets.
+ * before the {@link Injector} offers it to the fabric.
+ *
+ * <p>Two limits shape who may issue in a slot. An FMA transaction's request issues only once the CPU has stored it
+ * through the FMA window ({@link Transaction#nextReadyPs()}). A BTE channel keeps at most
+ * {@link NicTiming#bteReadsInFlight()} PUT requests between issue (its host read starts) and injection (its data
+ * leaves the NIC's buffer); BTE PUTs are throttled by that window alone, so their reads stay in flight while the
+ * fabric pushes back. Every other request pauses while the injector holds {@link NicConfig#injectHoldLimit()}
+ * refused packets. A slot whose turn finds nobody eligible skips to the next eligible transaction.
  */
 final class IssuePipeline {
+  /**
+   * GET requests the NIC keeps outstanding (issued, response not yet processed), FMA and BTE together: the model's
+   * stand-in for the outstanding request buffer's GET entries. <em>Assumed</em> (the ORB's size is not published),
+   * chosen so that a GET stream over one router hop is bound by the request-response round trip near the published
+   * 8.5 GB/s (calibration-sources row 4) rather than by the 10.2 GB/s issue rate.
+   */
+  static final int GET_REQUESTS_IN_FLIGHT = 192;
+
   private final int nodeId;
   private final Scheduler scheduler;
   private final HostMemory memory;
@@ -41,6 +55,9 @@ final class IssuePipeline {
   private boolean slotScheduled;
   private boolean paused;
   private long nextSlotAt;
+  private int[] readsInFlight;
+  private int getsInFlight;
+  private int maxReadsInFlight;
 
   IssuePipeline(int nodeId, Scheduler scheduler, HostMemory memory, AddressTranslation translation, NicConfig config,
       HostLink host, AccessPool accesses, TransactionTable table, Injector injector) {
@@ -62,6 +79,7 @@ final class IssuePipeline {
   void add(long now, Transaction t) {
     if (ring == null) {
       ring = new Transaction[config.requestTags()];
+      readsInFlight = new int[config.bteChannels()];
     }
     ring[ringSize++] = t;
     scheduleSlot(now);
@@ -75,6 +93,38 @@ final class IssuePipeline {
     }
   }
 
+  /**
+   * A BTE PUT request of {@code channel} has left the NIC (or ended at the source): its read buffer frees.
+   *
+   * @param now current time
+   * @param channel 0 to bteChannels - 1
+   */
+  void bteReadReleased(long now, int channel) {
+    readsInFlight[channel]--;
+    scheduleSlot(now);
+  }
+
+  /** A GET response has been processed: its request's entry frees. */
+  void getAnswered(long now) {
+    getsInFlight--;
+    scheduleSlot(now);
+  }
+
+  /** @return GET requests outstanding (issued, response not processed) */
+  int getsInFlight() {
+    return getsInFlight;
+  }
+
+  /** @param channel a BTE channel @return its host reads in flight (issued, not yet injected) */
+  int readsInFlight(int channel) {
+    return readsInFlight == null ? 0 : readsInFlight[channel];
+  }
+
+  /** @return the most host reads one BTE channel has had in flight so far */
+  int maxReadsInFlight() {
+    return maxReadsInFlight;
+  }
+
   /** @return transactions with requests left to issue */
   int issuing() {
     return ringSize;
@@ -86,7 +136,7 @@ final class IssuePipeline {
   }
 
   private void scheduleSlot(long now) {
-    if (slotScheduled || paused || ringSize == 0) {
+    if (slotScheduled || ringSize == 0) {
       return;
     }
     slotScheduled = true;
@@ -98,16 +148,55 @@ final class IssuePipeline {
     if (ringSize == 0) {
       return;
     }
-    if (injector.held() >= config.injectHoldLimit()) {
-      paused = true;
-      return;
-    }
-    nextSlotAt = now + slotPs;
+    boolean holdFull = injector.held() >= config.injectHoldLimit();
     if (ringPos >= ringSize) {
       ringPos = 0;
     }
+    long earliest = Long.MAX_VALUE;
+    int pick = -1;
+    for (int k = 0; k < ringSize; k++) {
+      int pos = ringPos + k;
+      if (pos >= ringSize) {
+        pos -= ringSize;
+      }
+      Transaction t = ring[pos];
+      if (t.channel >= 0 && t.type == Post.PostType.PUT) {
+        if (readsInFlight[t.channel] < config.timing().bteReadsInFlight()) {
+          pick = pos;
+          break;
+        }
+      } else if (!holdFull && (t.type != Post.PostType.GET || getsInFlight < GET_REQUESTS_IN_FLIGHT)) {
+        long ready = t.nextReadyPs();
+        if (ready <= now) {
+          pick = pos;
+          break;
+        }
+        earliest = Math.min(earliest, ready);
+      }
+    }
+    if (pick < 0) {
+      // Nobody may issue now: a read buffer freeing, the injector draining or the CPU's next store wakes the slot.
+      paused = holdFull;
+      if (earliest != Long.MAX_VALUE) {
+        slotScheduled = true;
+        scheduler.scheduleAt(earliest, slot, null, 0);
+      }
+      return;
+    }
+    paused = false;
+    ringPos = pick;
+    nextSlotAt = now + slotPs;
     Transaction t = ring[ringPos];
     int i = t.issued++;
+    if (t.channel >= 0 && t.type == Post.PostType.PUT) {
+      int n = ++readsInFlight[t.channel];
+      if (n > maxReadsInFlight) {
+        maxReadsInFlight = n;
+      }
+    }
+    if (t.type == Post.PostType.GET) {
+      getsInFlight++;
+    }
     if (t.issued == t.packets) {
       System.arraycopy(ring, ringPos + 1, ring, ringPos, ringSize - ringPos - 1);
       ring[--ringSize] = null;

@@ -26,8 +26,10 @@ import io.github.ariesmodel.core.spi.Scheduler;
  * interface is a pair of bandwidth-limited channels with latencies ({@link NicTiming}). Packets never cross a
  * 64-byte boundary of the remote address (cache-line packets; our assumption). Functional effects on memory happen at
  * a single simulated instant per packet, so an AMO is atomic against every other access through this NIC; the AMO
- * unit holds at most {@code amoRequestList} requests [S6d]. Not modelled: the FMA window and its doorbells (an FMA
- * post is timed as one host-interface write of its data), write combining, the AMO cache, PI ordering flags, NTT.
+ * unit holds at most {@code amoRequestList} requests [S6d]. The CPU drives FMA: a per-post cost and the stores of
+ * the data (PUT) or requests (GET) through the FMA window, one post at a time ({@link NicTiming}); the BTE keeps a
+ * bounded number of host reads in flight per channel. Not modelled: write combining, the AMO cache, PI ordering
+ * flags, NTT.
  *
  * <h2>Transactions and events</h2>
  * A post becomes a transaction holding one of {@code requestTags} tags (64, the NPT [S6e]) while it is outstanding;

@@ -23,6 +23,17 @@ import io.github.ariesmodel.core.SimTime;
  *       <td>assumed</td></tr>
  *   <tr><td>{@code amoUnitCycles}</td><td>8 cycles (10 ns) in the AMO unit, on top of the host read</td>
  *       <td>assumed</td></tr>
+ *   <tr><td>{@code fmaPostPs}</td><td>40 ns of CPU time per post (descriptor stores and the doorbell into the FMA
+ *       window), one post at a time per NIC</td><td>assumed (no published figure: docs/calibration-sources.md
+ *       row 18)</td></tr>
+ *   <tr><td>{@code fmaStoreBytesPerSecond}</td><td>3.7 GB/s of PUT data stored by the CPU through the FMA
+ *       window</td><td>derived from Chapel's FMA-only PUT plateau, 3.7 GB/s (chapel #9678; calibration-sources
+ *       row 3)</td></tr>
+ *   <tr><td>{@code fmaGetRequestPs}</td><td>23.7 ns of CPU stores per 64-byte FMA GET request</td>
+ *       <td>derived from Chapel's FMA-only GET plateau, 2.7 GB/s = 64 B / 23.7 ns (row 3)</td></tr>
+ *   <tr><td>{@code bteReadsInFlight}</td><td>128 host reads (64 B each) in flight per BTE channel</td>
+ *       <td>assumed (no published figure, row 17); at least 90 are needed to cover the 500 ns read round trip at
+ *       10.2 GB/s, and one per channel gives the ~3 GB/s of Open MPI's serialized BTE (row 8)</td></tr>
  * </table>
  *
  * <p>The assumed latencies are calibrated, not measured: over a zero-latency ideal fabric the NIC pair takes about
@@ -38,6 +49,11 @@ import io.github.ariesmodel.core.SimTime;
  * @param txPipelineCycles cycles from issuing a request to offering it to the fabric
  * @param rxPipelineCycles cycles from a packet's ejection to its translation and memory access
  * @param amoUnitCycles cycles the AMO unit adds to the host read-modify-write of an AMO
+ * @param fmaPostPs CPU time of one post (descriptor and doorbell stores); posts of one NIC take it one after another
+ * @param fmaStoreBytesPerSecond rate at which the CPU stores FMA PUT data through the FMA window
+ * @param fmaGetRequestPs CPU time per 64-byte FMA GET request
+ * @param bteReadsInFlight host reads each BTE channel keeps in flight (a read's buffer frees when its packet is
+ *     injected)
  */
 public record NicTiming(
     double clockHz,
@@ -47,7 +63,39 @@ public record NicTiming(
     long hostReadLatencyPs,
     int txPipelineCycles,
     int rxPipelineCycles,
-    int amoUnitCycles) {
+    int amoUnitCycles,
+    long fmaPostPs,
+    double fmaStoreBytesPerSecond,
+    long fmaGetRequestPs,
+    int bteReadsInFlight) {
+
+  /** Default CPU time per post, picoseconds (assumed: see the class javadoc). */
+  public static final long DEFAULT_FMA_POST_PS = SimTime.ns(40);
+  /** Default FMA store rate, bytes per second (derived: see the class javadoc). */
+  public static final double DEFAULT_FMA_STORE_BYTES_PER_SECOND = 3.7e9;
+  /** Default CPU time per FMA GET request, picoseconds (derived: 64 B / 2.7 GB/s). */
+  public static final long DEFAULT_FMA_GET_REQUEST_PS = 23_700;
+  /** Default host reads in flight per BTE channel (assumed: see the class javadoc). */
+  public static final int DEFAULT_BTE_READS_IN_FLIGHT = 128;
+
+  /**
+   * A timing with the default FMA front end and BTE read window (the eight original components).
+   *
+   * @param clockHz NIC core clock, hertz
+   * @param packetCycles cycles per packet
+   * @param hostBytesPerSecond host interface bandwidth per direction
+   * @param hostLatencyPs one-way host interface latency
+   * @param hostReadLatencyPs round-trip latency of a NIC read of host memory
+   * @param txPipelineCycles cycles from issue to the fabric
+   * @param rxPipelineCycles cycles from ejection to the memory access
+   * @param amoUnitCycles AMO unit cycles
+   */
+  public NicTiming(double clockHz, int packetCycles, double hostBytesPerSecond, long hostLatencyPs,
+      long hostReadLatencyPs, int txPipelineCycles, int rxPipelineCycles, int amoUnitCycles) {
+    this(clockHz, packetCycles, hostBytesPerSecond, hostLatencyPs, hostReadLatencyPs, txPipelineCycles,
+        rxPipelineCycles, amoUnitCycles, DEFAULT_FMA_POST_PS, DEFAULT_FMA_STORE_BYTES_PER_SECOND,
+        DEFAULT_FMA_GET_REQUEST_PS, DEFAULT_BTE_READS_IN_FLIGHT);
+  }
 
   /** Validates the fields: rates and the clock positive, cycle counts and latencies non-negative. */
   public NicTiming {
@@ -59,6 +107,11 @@ public record NicTiming(
     checkArgument(txPipelineCycles >= 0, "txPipelineCycles must be >= 0 but was %s", txPipelineCycles);
     checkArgument(rxPipelineCycles >= 0, "rxPipelineCycles must be >= 0 but was %s", rxPipelineCycles);
     checkArgument(amoUnitCycles >= 0, "amoUnitCycles must be >= 0 but was %s", amoUnitCycles);
+    checkArgument(fmaPostPs >= 0, "fmaPostPs must be >= 0 but was %s", fmaPostPs);
+    checkArgument(fmaStoreBytesPerSecond > 0, "fmaStoreBytesPerSecond must be > 0 but was %s",
+        fmaStoreBytesPerSecond);
+    checkArgument(fmaGetRequestPs >= 0, "fmaGetRequestPs must be >= 0 but was %s", fmaGetRequestPs);
+    checkArgument(bteReadsInFlight >= 1, "bteReadsInFlight must be >= 1 but was %s", bteReadsInFlight);
   }
 
   /**
@@ -73,10 +126,12 @@ public record NicTiming(
   /**
    * A timing in which everything takes no time: for functional tests that want to ignore time.
    *
-   * @return zero latencies, one cycle per packet at an 800 MHz clock, infinite host bandwidth
+   * @return zero latencies, one cycle per packet at an 800 MHz clock, infinite host bandwidth, a free FMA front end
+   *     and an unbounded BTE read window
    */
   public static NicTiming untimed() {
-    return new NicTiming(800e6, 1, Double.POSITIVE_INFINITY, 0, 0, 0, 0, 0);
+    return new NicTiming(800e6, 1, Double.POSITIVE_INFINITY, 0, 0, 0, 0, 0, 0, Double.POSITIVE_INFINITY, 0,
+        1 << 20);
   }
 
   /** @return one NIC clock cycle, picoseconds (1,250 at 800 MHz) */
@@ -92,18 +147,42 @@ public record NicTiming(
   /** @param ps one-way host latency @return a copy with it */
   public NicTiming withHostLatencyPs(long ps) {
     return new NicTiming(clockHz, packetCycles, hostBytesPerSecond, ps, hostReadLatencyPs, txPipelineCycles,
-        rxPipelineCycles, amoUnitCycles);
+        rxPipelineCycles, amoUnitCycles, fmaPostPs, fmaStoreBytesPerSecond, fmaGetRequestPs, bteReadsInFlight);
   }
 
   /** @param ps host read round-trip latency @return a copy with it */
   public NicTiming withHostReadLatencyPs(long ps) {
     return new NicTiming(clockHz, packetCycles, hostBytesPerSecond, hostLatencyPs, ps, txPipelineCycles,
-        rxPipelineCycles, amoUnitCycles);
+        rxPipelineCycles, amoUnitCycles, fmaPostPs, fmaStoreBytesPerSecond, fmaGetRequestPs, bteReadsInFlight);
   }
 
   /** @param tx transmit pipeline cycles @param rx receive pipeline cycles @return a copy with them */
   public NicTiming withPipelineCycles(int tx, int rx) {
     return new NicTiming(clockHz, packetCycles, hostBytesPerSecond, hostLatencyPs, hostReadLatencyPs, tx, rx,
-        amoUnitCycles);
+        amoUnitCycles, fmaPostPs, fmaStoreBytesPerSecond, fmaGetRequestPs, bteReadsInFlight);
+  }
+
+  /**
+   * @param postPs CPU time per post, ≥ 0
+   * @param storeBytesPerSecond FMA PUT store rate, &gt; 0
+   * @param getRequestPs CPU time per FMA GET request, ≥ 0
+   * @return a copy with this FMA front end
+   */
+  public NicTiming withFma(long postPs, double storeBytesPerSecond, long getRequestPs) {
+    return new NicTiming(clockHz, packetCycles, hostBytesPerSecond, hostLatencyPs, hostReadLatencyPs,
+        txPipelineCycles, rxPipelineCycles, amoUnitCycles, postPs, storeBytesPerSecond, getRequestPs,
+        bteReadsInFlight);
+  }
+
+  /** @param reads host reads in flight per BTE channel, ≥ 1 @return a copy with them */
+  public NicTiming withBteReadsInFlight(int reads) {
+    return new NicTiming(clockHz, packetCycles, hostBytesPerSecond, hostLatencyPs, hostReadLatencyPs,
+        txPipelineCycles, rxPipelineCycles, amoUnitCycles, fmaPostPs, fmaStoreBytesPerSecond, fmaGetRequestPs,
+        reads);
+  }
+
+  /** @return CPU time to store one 64-byte FMA PUT request's data, picoseconds */
+  long fmaStorePsPer64() {
+    return Double.isInfinite(fmaStoreBytesPerSecond) ? 0 : Math.round(64e12 / fmaStoreBytesPerSecond);
   }
 }

@@ -32,6 +32,13 @@ final class Transaction {
   long localOffset;
   int modes;
   int cq;
+  /**
+   * FMA PUT and GET: when request 0 may issue; request i may issue {@code i × pacePs} later (the CPU stores the
+   * requests through the FMA window one after another). 0 for the BTE and single-packet posts.
+   */
+  long paceBasePs;
+  /** FMA: CPU time between two requests' stores, picoseconds; 0 when not paced. */
+  long pacePs;
 
   Transaction(int tag) {
     this.tag = tag;
@@ -58,6 +65,13 @@ final class Transaction {
     error = null;
     fetched = 0;
     localSent = false;
+    paceBasePs = 0;
+    pacePs = 0;
+  }
+
+  /** @return the earliest time the next request may issue (its stores are done), picoseconds */
+  long nextReadyPs() {
+    return paceBasePs + pacePs * issued;
   }
 
   /** Keeps the first fault: it is the one the completion event reports. */

@@ -14,8 +14,12 @@ import java.util.ArrayDeque;
  * each). A started transaction goes to the {@link IssuePipeline}; this table counts its requests out and its
  * responses in and writes its LOCAL and GLOBAL events [S5] through the {@link CompletionWriter}.
  *
- * <p>A post reaches the table one host-interface write after the host posted it: its descriptor (64 bytes) or, for
- * an FMA PUT, its data (at least 16 bytes, the FMA doorbell write [S7]) crosses the {@link HostLink}. Tables are
+ * <p>The CPU drives the NIC (the FMA front end, one post at a time per NIC): each post costs it
+ * {@link NicTiming#fmaPostPs()} (descriptor and doorbell stores), an FMA PUT also the stores of its data through the
+ * FMA window at {@link NicTiming#fmaStoreBytesPerSecond()}, an FMA GET {@link NicTiming#fmaGetRequestPs()} per
+ * request. A post reaches the table one host-interface write after its first stores: its descriptor (64 bytes) or,
+ * for an FMA PUT, its first data (at least 16 bytes, the FMA doorbell write [S7]) crosses the {@link HostLink}; an
+ * FMA transaction's later requests become ready as the CPU stores them ({@link Transaction#paceBasePs}). Tables are
  * allocated on the first post, so an idle NIC costs little.
  */
 final class TransactionTable {
@@ -39,6 +43,8 @@ final class TransactionTable {
   private ArrayDeque<Post>[] channelQueues;
   private boolean[] channelBusy;
   private int nextChannel;
+  /** When the CPU has finished storing the last post (the FMA front end is free again). */
+  private long cpuFreeAt;
 
   TransactionTable(Scheduler scheduler, NicConfig config, HostLink host, CompletionWriter completions,
       NicStatistics stats) {
@@ -62,8 +68,32 @@ final class TransactionTable {
   void accept(Post p) {
     unfinished++;
     long now = scheduler.now();
-    long bytes = p.engine() == Post.Engine.FMA && p.type() == Post.PostType.PUT ? Math.max(16, p.length()) : 64;
-    scheduler.scheduleAt(host.hostWrite(now, bytes), postArrives, p, 0);
+    NicTiming timing = config.timing();
+    long cpu = Math.max(now, cpuFreeAt) + timing.fmaPostPs();
+    boolean fmaPut = p.engine() == Post.Engine.FMA && p.type() == Post.PostType.PUT;
+    long stores = 0;
+    long first = 0;
+    if (fmaPut) {
+      long perLine = timing.fmaStorePsPer64();
+      int n = Transaction.packetCount(p.remote().offset(), p.length());
+      stores = perLine * n;
+      first = perLine;
+    } else if (p.engine() == Post.Engine.FMA && p.type() == Post.PostType.GET) {
+      int n = Transaction.packetCount(p.remote().offset(), p.length());
+      stores = timing.fmaGetRequestPs() * n;
+      first = timing.fmaGetRequestPs();
+    }
+    cpuFreeAt = cpu + stores;
+    long bytes = fmaPut ? Math.max(16, Math.min(64, p.length())) : 64;
+    if (fmaPut && p.length() > bytes) {
+      stats.hostBytesToNic += p.length() - bytes; // the rest of the data, stored at the CPU's (lower) rate
+    }
+    scheduler.scheduleAt(host.hostWrite(cpu + first, bytes), postArrives, p, 0);
+  }
+
+  /** @return when the CPU's stores of every accepted post are done, picoseconds */
+  long cpuFreeAt() {
+    return cpuFreeAt;
   }
 
   int outstanding() {
@@ -173,6 +203,10 @@ final class TransactionTable {
       txs[tag] = t;
     }
     t.begin(p, channel);
+    if (channel < 0 && (t.type == Post.PostType.PUT || t.type == Post.PostType.GET)) {
+      t.paceBasePs = now;
+      t.pacePs = t.type == Post.PostType.PUT ? config.timing().fmaStorePsPer64() : config.timing().fmaGetRequestPs();
+    }
     outstanding++;
     if (outstanding > stats.maxOutstanding) {
       stats.maxOutstanding = outstanding;
@@ -193,6 +227,9 @@ final class TransactionTable {
   /** One request of {@code t} has left (the fabric took it, or a local fault ended it at the source). */
   void requestLeft(long now, Transaction t) {
     t.injected++;
+    if (t.channel >= 0 && t.type == Post.PostType.PUT) {
+      issue.bteReadReleased(now, t.channel);
+    }
     if (t.injected == t.packets && !t.localSent && (t.modes & Post.LOCAL_EVENT) != 0) {
       t.localSent = true;
       completions.write(now, CompletionType.LOCAL, t.status(), t.post.postId(), t.remoteNode, 0, t.cq);
@@ -202,6 +239,9 @@ final class TransactionTable {
   /** One response of {@code t} has been processed; the last one completes the transaction. */
   void responseProcessed(long now, Transaction t) {
     t.processed++;
+    if (t.type == Post.PostType.GET) {
+      issue.getAnswered(now);
+    }
     if (t.processed == t.packets) {
       finish(now, t);
     }

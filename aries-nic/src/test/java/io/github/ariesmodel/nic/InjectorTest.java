@@ -11,7 +11,9 @@ import org.junit.jupiter.api.Test;
 /** Refused packets are held in order, retried on injectionReady, and pause the issue pipeline at the hold limit. */
 class InjectorTest {
 
-  private final StageRig rig = new StageRig(NicConfig.defaults());
+  /** The CPU's FMA stores are free here, so requests issue one per slot (the FMA front end has its own tests). */
+  private final StageRig rig = new StageRig(NicConfig.defaults().withTiming(
+      NicTiming.defaults().withFma(0, Double.POSITIVE_INFINITY, 0)));
 
   private static Packet request(int i) {
     return Packet.get(0, NetworkAddress.of(1, 5, 64L * i), 0, DeliveryMode.ADAPTIVE_0, 8, 1, 1);

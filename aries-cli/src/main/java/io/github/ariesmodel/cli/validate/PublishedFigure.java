@@ -10,31 +10,64 @@ import static com.google.common.base.Preconditions.checkArgument;
  * @param value the published value
  * @param unit its unit (e.g. {@code ns}, {@code GB/s})
  * @param upperBound whether the published value is a bound ("less than") rather than a point value
- * @param source the source key and document (aries-facts.md)
+ * @param source the source key and document (aries-facts.md, docs/calibration-sources.md row)
+ * @param lowRatio lowest model/published ratio accepted for a point value
+ * @param highRatio highest model/published ratio accepted (for an upper bound: the bound's multiple)
  */
-public record PublishedFigure(
-    String id, String description, double value, String unit, boolean upperBound, String source) {
+public record PublishedFigure(String id, String description, double value, String unit, boolean upperBound,
+    String source, double lowRatio, double highRatio) {
 
   /** Lowest model/published ratio accepted for a point value. */
   public static final double MIN_RATIO = 0.8;
   /** Highest model/published ratio accepted. */
   public static final double MAX_RATIO = 1.25;
 
+  /** Unit of a shape row: the model value is 1 when the ordering or interval holds, 0 when not. */
+  public static final String SHAPE = "shape";
+
+  /**
+   * A figure with the default band [0.8, 1.25] (an upper bound: at most the bound).
+   *
+   * @param id short identifier
+   * @param description what is measured
+   * @param value the published value
+   * @param unit its unit
+   * @param upperBound whether the value is a bound
+   * @param source the source
+   */
+  public PublishedFigure(String id, String description, double value, String unit, boolean upperBound,
+      String source) {
+    this(id, description, value, unit, upperBound, source, MIN_RATIO, upperBound ? 1.0 : MAX_RATIO);
+  }
+
+  /**
+   * A shape row: holds (model 1) or not (model 0).
+   *
+   * @param id short identifier
+   * @param description the ordering or interval checked
+   * @param source the source
+   * @return the figure
+   */
+  public static PublishedFigure shape(String id, String description, String source) {
+    return new PublishedFigure(id, description, 1, SHAPE, false, source, 1, 1);
+  }
+
   /** Validates the fields. */
   public PublishedFigure {
     checkArgument(id != null && !id.isBlank(), "id must not be blank");
     checkArgument(value > 0, "value must be > 0 but was %s", value);
+    checkArgument(lowRatio >= 0 && lowRatio <= highRatio, "lowRatio must be in [0, highRatio] but was %s", lowRatio);
   }
 
   /**
-   * Whether a model value agrees: for a point value the ratio model/published lies in [0.8, 1.25]; for an upper
-   * bound the model value is positive and at most the bound.
+   * Whether a model value agrees: for a point value the ratio model/published lies in [lowRatio, highRatio]; for
+   * an upper bound the model value is positive and at most highRatio × the bound.
    *
    * @param model the model's value in the same unit
    * @return true when it agrees
    */
   public boolean accepts(double model) {
     double r = model / value;
-    return upperBound ? model > 0 && r <= 1.0 : r >= MIN_RATIO && r <= MAX_RATIO;
+    return upperBound ? model > 0 && r <= highRatio : r >= lowRatio && r <= highRatio;
   }
 }

@@ -42,6 +42,9 @@ final class BandwidthWorkload implements Workload {
     m.put("distance", "rank-1: the distance between the two nodes (see pingpong), or same-router");
     m.put("ops", "put,get: which operations");
     m.put("bytes", "2M: bytes moved per size (at least 4 and at most 4096 messages)");
+    m.put("modes", "ugni: delivery modes of the posts: ugni (every post ADAPTIVE_0, uGNI's default"
+        + " GNI_DLVMODE_PERFORMANCE, as the published OSU, Chapel and GASNet curves ran) or dmapp (PUTs MIN_HASH,"
+        + " GETs ADAPTIVE_0: DMAPP's and the SHMEM job's default)");
     return m;
   }
 
@@ -51,6 +54,7 @@ final class BandwidthWorkload implements Workload {
     long[] sizes = params.longList("sizes", "64,256,1K,4K,16K,64K,256K,1M", 1, 1L << 30);
     long volume = params.longValue("bytes", 2L << 20, 1, 1L << 34);
     List<String> ops = params.choices("ops", "put,get", List.of("put", "get"));
+    boolean ugni = params.choice("modes", "ugni", List.of("ugni", "dmapp")).equals("ugni");
     AriesSystem sys = spec.build();
     Map<String, int[]> pairs = Distances.pairs(sys.topology());
     String distance = params.choice("distance", pairs.containsKey("rank-1") ? "rank-1" : "same-router",
@@ -59,8 +63,9 @@ final class BandwidthWorkload implements Workload {
     for (long s : sizes) {
       maxSize = Math.max(maxSize, s);
     }
-    ShmemJob job = ShmemJob.builder(sys).nodes(pairs.get(distance)).pageSize(io.github.ariesmodel.core.PageSize.SIZE_2M)
-        .build();
+    ShmemJob.Builder jb = ShmemJob.builder(sys).nodes(pairs.get(distance))
+        .pageSize(io.github.ariesmodel.core.PageSize.SIZE_2M);
+    ShmemJob job = (ugni ? jb.deliveryMode(io.github.ariesmodel.core.DeliveryMode.ADAPTIVE_0) : jb).build();
     Symmetric src = job.allocate(maxSize);
     Symmetric dst = job.allocate(maxSize);
     double[][] gbps = new double[ops.size()][sizes.length];

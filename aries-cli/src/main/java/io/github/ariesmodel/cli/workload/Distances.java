@@ -15,7 +15,7 @@ import java.util.Map;
  * either end). Canonical dragonfly: {@code same-router}, {@code local} (another router of the group), {@code global}
  * (another group). Distances a system lacks (one group has no rank-3) are left out.
  */
-final class Distances {
+public final class Distances {
 
   private Distances() {}
 

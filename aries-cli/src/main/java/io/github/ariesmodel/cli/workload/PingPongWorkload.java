@@ -39,6 +39,9 @@ final class PingPongWorkload implements Workload {
     m.put("sizes", "8,64,512,4K,32K,256K,1M: message sizes in bytes (K/M suffixes)");
     m.put("distances", "all: comma-separated distance names, or all");
     m.put("iterations", "10: round trips per size (fewer for sizes above 8K, at least 2)");
+    m.put("modes", "ugni: delivery modes of the posts: ugni (every post ADAPTIVE_0, uGNI's default"
+        + " GNI_DLVMODE_PERFORMANCE, as the published OSU, Chapel and GASNet curves ran) or dmapp (PUTs MIN_HASH,"
+        + " GETs ADAPTIVE_0: DMAPP's and the SHMEM job's default)");
     return m;
   }
 
@@ -47,6 +50,7 @@ final class PingPongWorkload implements Workload {
     params.checkAllUsed(parameters().keySet());
     long[] sizes = params.longList("sizes", "8,64,512,4K,32K,256K,1M", 1, 1L << 30);
     int iterations = params.integer("iterations", 10, 1, 100_000);
+    boolean ugni = params.choice("modes", "ugni", List.of("ugni", "dmapp")).equals("ugni");
     AriesSystem probe = spec.build();
     Map<String, int[]> pairs = Distances.pairs(probe.topology());
     List<String> wanted = params.string("distances", "all").equals("all")
@@ -65,7 +69,8 @@ final class PingPongWorkload implements Workload {
       AriesSystem sys = first ? probe : spec.build();
       first = false;
       int[] pair = pairs.get(distance);
-      ShmemJob job = ShmemJob.builder(sys).nodes(pair).pageSize(SystemSpec.defaultPageSize()).build();
+      ShmemJob.Builder jb = ShmemJob.builder(sys).nodes(pair).pageSize(SystemSpec.defaultPageSize());
+      ShmemJob job = (ugni ? jb.deliveryMode(io.github.ariesmodel.core.DeliveryMode.ADAPTIVE_0) : jb).build();
       Symmetric buf = job.allocate(maxSize);
       double[] latencyNs = Measurements.pingPongOneWayNs(job, buf, sizes, iterations);
       for (int si = 0; si < sizes.length; si++) {

@@ -27,12 +27,26 @@ class ValidationTest {
   }
 
   @Test
+  void theSuiteHasAtLeastFifteenRowsFromAtLeastFiveSources() {
+    assertThat(Validation.FIGURES).hasSizeGreaterThanOrEqualTo(15);
+    assertThat(Validation.FIGURES.stream().map(f -> f.source().split("[ ,(]")[0]).distinct().count())
+        .isGreaterThanOrEqualTo(5);
+  }
+
+  @Test
   void aFigureOutsideTheBandFails() {
     PublishedFigure f = new PublishedFigure("x", "x", 100, "ns", false, "test");
     assertThat(f.accepts(80)).isTrue();
     assertThat(f.accepts(79.9)).isFalse();
     assertThat(f.accepts(125)).isTrue();
     assertThat(f.accepts(125.1)).isFalse();
+    PublishedFigure tight = new PublishedFigure("t", "t", 9.5, "GB/s", false, "test", 0.9, 1.1);
+    assertThat(tight.accepts(8.56)).isTrue();
+    assertThat(tight.accepts(8.5)).isFalse();
+    assertThat(tight.accepts(10.5)).isFalse();
+    PublishedFigure shape = PublishedFigure.shape("s", "s", "test");
+    assertThat(shape.accepts(1)).isTrue();
+    assertThat(shape.accepts(0)).isFalse();
     PublishedFigure bound = new PublishedFigure("y", "y", 2000, "ns", true, "test");
     assertThat(bound.accepts(1999)).isTrue();
     assertThat(bound.accepts(2001)).isFalse();
@@ -46,6 +60,6 @@ class ValidationTest {
     for (PublishedFigure f : Validation.FIGURES) {
       assertThat(out.toString()).contains(f.id());
     }
-    assertThat(out.toString()).contains("all figures within [0.8, 1.25]");
+    assertThat(out.toString()).contains("all figures within their accepted bands");
   }
 }

@@ -60,7 +60,10 @@ public final class ShmemJob {
   private final AriesSystem system;
   private final int[] peNodes;
   private final PageSize pageSize;
-  private final DeliveryMode deliveryMode;
+  /** Routing of PUTs and AMOs: DMAPP's default is deterministic (MIN_HASH) [S8]; one mode for all if the builder set one. */
+  private final DeliveryMode putMode;
+  /** Routing of GETs: DMAPP's default is adaptive (ADAPTIVE_0) [S8]. */
+  private final DeliveryMode getMode;
   private final long stagingBytes;
   private final Pe[] pes;
   private final List<Symmetric> objects = new ArrayList<>();
@@ -77,7 +80,8 @@ public final class ShmemJob {
     this.system = b.system;
     this.peNodes = b.nodes.clone();
     this.pageSize = b.pageSize;
-    this.deliveryMode = b.deliveryMode;
+    this.putMode = b.deliveryMode != null ? b.deliveryMode : defaultPutMode();
+    this.getMode = b.deliveryMode != null ? b.deliveryMode : defaultGetMode();
     this.stagingBytes = b.stagingBytes;
     this.pes = new Pe[peNodes.length];
     for (int i = 0; i < peNodes.length; i++) {
@@ -205,14 +209,23 @@ public final class ShmemJob {
     }
   }
 
+  /** @return routing of PUTs and AMOs when the builder sets none: MIN_HASH, DMAPP's default [S8] */
+  public static DeliveryMode defaultPutMode() {
+    return DeliveryMode.MIN_HASH;
+  }
+
+  /** @return routing of GETs when the builder sets none: ADAPTIVE_0, DMAPP's default [S8] */
+  public static DeliveryMode defaultGetMode() {
+    return DeliveryMode.ADAPTIVE_0;
+  }
+
   /** Settings of a job. */
   public static final class Builder {
     private final AriesSystem system;
     private int[] nodes = {0, 1};
     private PageSize pageSize = PageSize.SIZE_4K;
-    private DeliveryMode deliveryMode = DeliveryMode.ADAPTIVE_0;
+    private DeliveryMode deliveryMode; // null: DMAPP's defaults, PUTs and AMOs MIN_HASH, GETs ADAPTIVE_0 [S8]
     private long stagingBytes = 1L << 20;
-    private boolean deliveryModeGiven;
 
     private Builder(AriesSystem system) {
       this.system = system;
@@ -243,13 +256,13 @@ public final class ShmemJob {
      * builder's default); {@link #build()} refuses it on a system built with an explicit {@code routing(...)}, which
      * routes every packet alike whatever its mode.
      *
-     * @param m delivery mode of every post
+     * @param m delivery mode of every post (unset: DMAPP's defaults [S8], PUTs and AMOs deterministic MIN_HASH, GETs
+     *     ADAPTIVE_0)
      * @return this builder
      */
     public Builder deliveryMode(DeliveryMode m) {
       checkArgument(m != null, "deliveryMode must not be null");
       this.deliveryMode = m;
-      this.deliveryModeGiven = true;
       return this;
     }
 
@@ -267,7 +280,7 @@ public final class ShmemJob {
      */
     public ShmemJob build() {
       String routing = system.routingName();
-      if (deliveryModeGiven && system.routerFabric().isPresent()
+      if (deliveryMode != null && system.routerFabric().isPresent()
           && !routing.equals(AriesSystem.Builder.BY_DELIVERY_MODE)) {
         throw new IllegalArgumentException("ShmemJob deliveryMode(" + deliveryMode + ") cannot be combined with "
             + "AriesSystem routing(\"" + routing + "\"): that routing routes every packet alike, so the delivery "
@@ -377,7 +390,7 @@ public final class ShmemJob {
       dest.checkRange("dest", destOffset, length);
       src.checkRange("src", srcOffset, length);
       post(Post.put(nextPostId++, src.mdh(index), srcOffset, remote(dest, destOffset, pe), length)
-          .withDeliveryMode(deliveryMode)
+          .withDeliveryMode(putMode)
           .withCompletion(Post.NO_CQ, Post.GLOBAL_EVENT | Post.REMOTE_EVENT));
     }
 
@@ -392,7 +405,7 @@ public final class ShmemJob {
       awaited.put(id, null);
       outstandingLocal = 1;
       post(Post.put(id, staging.mdh(index), 0, remote(dest, destOffset, pe), data.length)
-          .withDeliveryMode(deliveryMode)
+          .withDeliveryMode(putMode)
           .withCompletion(Post.NO_CQ, Post.LOCAL_EVENT | Post.GLOBAL_EVENT | Post.REMOTE_EVENT));
       // Like shmem_put: return once the source (the staging buffer) may be reused.
       process.waitUntil(() -> outstandingLocal == 0 || awaited.get(id) != null);
@@ -412,7 +425,7 @@ public final class ShmemJob {
       src.checkRange("src", srcOffset, length);
       checkArgument(length >= 1, "length must be >= 1 (zero-length GETs are refused [S5]) but was %s", length);
       long id = post(Post.get(nextPostId++, dest.mdh(index), destOffset, remote(src, srcOffset, pe), length)
-          .withDeliveryMode(deliveryMode));
+          .withDeliveryMode(getMode));
       awaitGlobal(id);
     }
 
@@ -422,7 +435,7 @@ public final class ShmemJob {
       src.checkRange("src", srcOffset, length);
       checkArgument(length >= 1, "length must be >= 1 (zero-length GETs are refused [S5]) but was %s", length);
       post(Post.get(nextPostId++, dest.mdh(index), destOffset, remote(src, srcOffset, pe), length)
-          .withDeliveryMode(deliveryMode));
+          .withDeliveryMode(getMode));
     }
 
     @Override
@@ -449,7 +462,7 @@ public final class ShmemJob {
       checkArgument(op != null, "op must not be null");
       dest.checkRange("dest", offset, op.operandBytes());
       Post p = Post.amo(nextPostId++, op, remote(dest, offset, pe), operand1, operand2)
-          .withDeliveryMode(deliveryMode)
+          .withDeliveryMode(putMode)
           .withCompletion(Post.NO_CQ, Post.GLOBAL_EVENT | Post.REMOTE_EVENT);
       long id = post(p);
       if (!op.fetching()) {
