@@ -41,6 +41,14 @@ class RunConfigTest {
   }
 
   @Test
+  void aUsersPolicyRegisteredThroughServiceLoaderIsChosenByName() throws Exception {
+    RunConfig c = read("p.yaml", "iommu:\n  policy: last-way\n");
+    assertThat(c.spec().iommu().policy()).isInstanceOf(LastWayPolicyProvider.class);
+    assertThatThrownBy(() -> read("q.yaml", "iommu:\n  policy: mru\n"))
+        .hasMessageContaining("iommu.policy").hasMessageContaining("last-way").hasMessageContaining("lru");
+  }
+
+  @Test
   void unknownKeysAreNamedWithTheAllowedOnes() {
     assertThatThrownBy(() -> read("b.yaml", "sytem: default\n"))
         .hasMessageContaining("unknown key \"sytem\"").hasMessageContaining("system");
