@@ -44,7 +44,8 @@ final class BandwidthWorkload implements Workload {
     m.put("bytes", "2M: bytes moved per size (at least 4 and at most 4096 messages)");
     m.put("modes", "ugni: delivery modes of the posts: ugni (every post ADAPTIVE_0, uGNI's default"
         + " GNI_DLVMODE_PERFORMANCE, as the published OSU, Chapel and GASNet curves ran) or dmapp (PUTs MIN_HASH,"
-        + " GETs ADAPTIVE_0: DMAPP's and the SHMEM job's default)");
+        + " GETs ADAPTIVE_0: DMAPP's and the SHMEM job's default); with an explicit --routing the modes choose no"
+        + " route and are not set");
     return m;
   }
 
@@ -65,7 +66,7 @@ final class BandwidthWorkload implements Workload {
     }
     ShmemJob.Builder jb = ShmemJob.builder(sys).nodes(pairs.get(distance))
         .pageSize(io.github.ariesmodel.core.PageSize.SIZE_2M);
-    ShmemJob job = (ugni ? jb.deliveryMode(io.github.ariesmodel.core.DeliveryMode.ADAPTIVE_0) : jb).build();
+    ShmemJob job = Measurements.deliveryModes(jb, sys, ugni).build();
     Symmetric src = job.allocate(maxSize);
     Symmetric dst = job.allocate(maxSize);
     double[][] gbps = new double[ops.size()][sizes.length];

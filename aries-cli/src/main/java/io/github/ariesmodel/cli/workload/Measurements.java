@@ -15,6 +15,22 @@ import io.github.ariesmodel.system.shmem.Symmetric;
  */
 public final class Measurements {
 
+  /**
+   * A SHMEM job builder with the delivery modes a workload's {@code -p modes=} asks for: {@code ugni} gives every post
+   * ADAPTIVE_0 (uGNI's default, as the published curves ran), {@code dmapp} leaves DMAPP's defaults. On a system
+   * built with an explicit routing the modes choose no route (and {@code ShmemJob} refuses an explicit mode there), so
+   * none is set.
+   *
+   * @param jb the job builder
+   * @param sys the system the job runs on
+   * @param ugni whether {@code -p modes=ugni}
+   * @return {@code jb}
+   */
+  public static ShmemJob.Builder deliveryModes(ShmemJob.Builder jb, AriesSystem sys, boolean ugni) {
+    boolean modesRoute = sys.routerFabric().isEmpty() || sys.routingName().equals(AriesSystem.Builder.BY_DELIVERY_MODE);
+    return ugni && modesRoute ? jb.deliveryMode(io.github.ariesmodel.core.DeliveryMode.ADAPTIVE_0) : jb;
+  }
+
   private Measurements() {}
 
   /**

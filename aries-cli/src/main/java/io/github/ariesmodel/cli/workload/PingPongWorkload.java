@@ -41,7 +41,8 @@ final class PingPongWorkload implements Workload {
     m.put("iterations", "10: round trips per size (fewer for sizes above 8K, at least 2)");
     m.put("modes", "ugni: delivery modes of the posts: ugni (every post ADAPTIVE_0, uGNI's default"
         + " GNI_DLVMODE_PERFORMANCE, as the published OSU, Chapel and GASNet curves ran) or dmapp (PUTs MIN_HASH,"
-        + " GETs ADAPTIVE_0: DMAPP's and the SHMEM job's default)");
+        + " GETs ADAPTIVE_0: DMAPP's and the SHMEM job's default); with an explicit --routing the modes choose no"
+        + " route and are not set");
     return m;
   }
 
@@ -70,7 +71,7 @@ final class PingPongWorkload implements Workload {
       first = false;
       int[] pair = pairs.get(distance);
       ShmemJob.Builder jb = ShmemJob.builder(sys).nodes(pair).pageSize(SystemSpec.defaultPageSize());
-      ShmemJob job = (ugni ? jb.deliveryMode(io.github.ariesmodel.core.DeliveryMode.ADAPTIVE_0) : jb).build();
+      ShmemJob job = Measurements.deliveryModes(jb, sys, ugni).build();
       Symmetric buf = job.allocate(maxSize);
       double[] latencyNs = Measurements.pingPongOneWayNs(job, buf, sizes, iterations);
       for (int si = 0; si < sizes.length; si++) {
