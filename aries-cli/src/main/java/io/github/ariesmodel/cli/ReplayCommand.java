@@ -11,7 +11,6 @@ import io.github.ariesmodel.cli.workload.Params;
 import io.github.ariesmodel.cli.workload.Workload;
 import io.github.ariesmodel.cli.workload.WorkloadRun;
 import io.github.ariesmodel.cli.workload.Workloads;
-import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.replay.TraceReplayException;
 import io.github.ariesmodel.traces.TraceFormatException;
 import java.io.IOException;
@@ -45,15 +44,7 @@ final class ReplayCommand implements Callable<Integer> {
       description = "A DUMPI .meta file or its directory, or a SimGrid trace file or index of per-rank files.")
   Path trace;
 
-  @Option(names = "--system", defaultValue = "default",
-      description = "A preset (./aries systems) or topology spec, e.g. aries:groups=2 (default: ${DEFAULT-VALUE}).")
-  String system;
-
-  @Option(names = "--routing", defaultValue = AriesSystem.Builder.BY_DELIVERY_MODE,
-      completionCandidates = SharedOptions.SystemRoutingNames.class,
-      description = "${COMPLETION-CANDIDATES}; by-delivery-mode routes each packet as its post asked"
-          + " (default: ${DEFAULT-VALUE}).")
-  String routing;
+  @Mixin SharedOptions.SystemChoice choice;
 
   @Mixin SharedOptions.Seed seed;
 
@@ -85,7 +76,7 @@ final class ReplayCommand implements Callable<Integer> {
     if (!Files.exists(trace)) {
       throw CliError.badInput("no such trace file or directory: " + trace, "TRACE", null);
     }
-    SystemSpec s = SystemSpec.of(system, seed.seed).withRouting(routing);
+    SystemSpec s = SystemSpec.of(choice.system, seed.seed).withRouting(choice.routing);
     s.build(); // fail early on a bad system or routing name
     Workload w = Workloads.byName("replay");
     Map<String, String> p = new LinkedHashMap<>();

@@ -1,7 +1,6 @@
 package io.github.ariesmodel.cli;
 
 import io.github.ariesmodel.core.Texts;
-import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.cli.report.Metric;
 import io.github.ariesmodel.cli.report.Results;
 import io.github.ariesmodel.cli.workload.Params;
@@ -37,15 +36,7 @@ final class RunCommand implements Callable<Integer> {
       description = "${COMPLETION-CANDIDATES} (default: mixed); --list shows their parameters")
   String workload;
 
-  @Option(names = "--system", defaultValue = "default",
-      description = "A preset (./aries systems) or topology spec, e.g. aries:groups=2 (default: ${DEFAULT-VALUE}).")
-  String system;
-
-  @Option(names = "--routing", defaultValue = AriesSystem.Builder.BY_DELIVERY_MODE,
-      completionCandidates = SharedOptions.SystemRoutingNames.class,
-      description = "${COMPLETION-CANDIDATES}; by-delivery-mode routes each packet as its post asked"
-          + " (default: ${DEFAULT-VALUE}).")
-  String routing;
+  @Mixin SharedOptions.SystemChoice choice;
 
   @Mixin SharedOptions.Seed seed;
 
@@ -107,10 +98,10 @@ final class RunCommand implements Callable<Integer> {
     }
     RunConfig file = config == null ? null : readConfig(config);
     CommandLine.ParseResult pr = spec.commandLine().getParseResult();
-    SystemSpec base = file == null ? SystemSpec.of(system, seed.seed) : file.spec();
+    SystemSpec base = file == null ? SystemSpec.of(choice.system, seed.seed) : file.spec();
     SystemSpec s = new SystemSpec(
-        file == null || pr.hasMatchedOption("--system") ? system : base.system(),
-        file == null || pr.hasMatchedOption("--routing") ? routing : base.routing(),
+        file == null || pr.hasMatchedOption("--system") ? choice.system : base.system(),
+        file == null || pr.hasMatchedOption("--routing") ? choice.routing : base.routing(),
         file == null || pr.hasMatchedOption("--seed") ? seed.seed : base.seed(),
         file == null || pr.hasMatchedOption("--fabric") ? SystemSpec.parseFabric(fabric) : base.fabric(),
         file == null || pr.hasMatchedOption("--translator") ? SystemSpec.parseTranslator(translator)

@@ -2,6 +2,7 @@ package io.github.ariesmodel.cli;
 
 import io.github.ariesmodel.cli.workload.Workloads;
 import io.github.ariesmodel.network.Routings;
+import io.github.ariesmodel.system.AriesSystem;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -19,6 +20,19 @@ final class SharedOptions {
   static final class Seed {
     @Option(names = "--seed", defaultValue = "1", description = "Seed of every random choice (default: ${DEFAULT-VALUE}).")
     long seed;
+  }
+
+  /** {@code --system} and {@code --routing}: which modelled system a command builds and how it routes. */
+  static final class SystemChoice {
+    @Option(names = "--system", defaultValue = "default",
+        description = "A preset (./aries systems) or topology spec, e.g. aries:groups=2 (default: ${DEFAULT-VALUE}).")
+    String system;
+
+    @Option(names = "--routing", defaultValue = AriesSystem.Builder.BY_DELIVERY_MODE,
+        completionCandidates = SystemRoutingNames.class,
+        description = "${COMPLETION-CANDIDATES}; by-delivery-mode routes each packet as its post asked"
+            + " (default: ${DEFAULT-VALUE}).")
+    String routing;
   }
 
   /** {@code -q, --quiet}: no progress on standard error. */
