@@ -139,34 +139,20 @@ public final class SetAssociativeHostCache implements HostCache {
   public long cpuLoad(long address, byte[] dst, int dstOffset, int length) {
     checkRange(address, length);
     checkArray("dst", dst, dstOffset, length);
-    long latency = 0;
-    while (length > 0) {
-      int inLine = (int) (address & (lineBytes - 1));
-      int n = Math.min(length, lineBytes - inLine);
-      long lineNo = address >>> lineShift;
-      CacheSet s = materialize(setIndex(lineNo));
-      int w = way(s, lineNo);
-      if (w >= 0) {
-        counts[HostCacheStatistic.CPU_LOAD_HIT.ordinal()]++;
-        latency = Math.max(latency, hitPs);
-      } else {
-        w = fill(s, lineNo);
-        counts[HostCacheStatistic.CPU_LOAD_MISS.ordinal()]++;
-        latency = Math.max(latency, memoryPs);
-      }
-      s.stamp[w] = ++clock;
-      System.arraycopy(s.data, w * lineBytes + inLine, dst, dstOffset, n);
-      address += n;
-      dstOffset += n;
-      length -= n;
-    }
-    return latency;
+    return cpuAccess(address, dst, dstOffset, length, false);
   }
 
   @Override
   public long cpuStore(long address, byte[] src, int srcOffset, int length) {
     checkRange(address, length);
     checkArray("src", src, srcOffset, length);
+    return cpuAccess(address, src, srcOffset, length, true);
+  }
+
+  /** A CPU load or store, line by line: hit or fill, LRU stamp, copy; returns the slowest line's latency. */
+  private long cpuAccess(long address, byte[] buf, int offset, int length, boolean store) {
+    HostCacheStatistic hit = store ? HostCacheStatistic.CPU_STORE_HIT : HostCacheStatistic.CPU_LOAD_HIT;
+    HostCacheStatistic miss = store ? HostCacheStatistic.CPU_STORE_MISS : HostCacheStatistic.CPU_LOAD_MISS;
     long latency = 0;
     while (length > 0) {
       int inLine = (int) (address & (lineBytes - 1));
@@ -175,18 +161,22 @@ public final class SetAssociativeHostCache implements HostCache {
       CacheSet s = materialize(setIndex(lineNo));
       int w = way(s, lineNo);
       if (w >= 0) {
-        counts[HostCacheStatistic.CPU_STORE_HIT.ordinal()]++;
+        counts[hit.ordinal()]++;
         latency = Math.max(latency, hitPs);
       } else {
         w = fill(s, lineNo);
-        counts[HostCacheStatistic.CPU_STORE_MISS.ordinal()]++;
+        counts[miss.ordinal()]++;
         latency = Math.max(latency, memoryPs);
       }
       s.stamp[w] = ++clock;
-      s.dirty[w] = true;
-      System.arraycopy(src, srcOffset, s.data, w * lineBytes + inLine, n);
+      if (store) {
+        s.dirty[w] = true;
+        System.arraycopy(buf, offset, s.data, w * lineBytes + inLine, n);
+      } else {
+        System.arraycopy(s.data, w * lineBytes + inLine, buf, offset, n);
+      }
       address += n;
-      srcOffset += n;
+      offset += n;
       length -= n;
     }
     return latency;
