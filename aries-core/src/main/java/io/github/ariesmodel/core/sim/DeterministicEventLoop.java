@@ -333,6 +333,27 @@ public final class DeterministicEventLoop implements Scheduler {
   }
 
   /**
+   * Runs every event at or before {@code limitPs} and leaves the clock at the last one run (a window of the {@link
+   * PartitionedEngine}).
+   */
+  long runThrough(long limitPs) {
+    checkOwner("runThrough");
+    long before = executed;
+    while (size > 0 && nextEventTime() <= limitPs) {
+      runOne();
+    }
+    return executed - before;
+  }
+
+  /** Moves the clock forward to {@code timePs} (nothing is pending before it); for the {@link PartitionedEngine}. */
+  void advanceClock(long timePs) {
+    checkOwner("advanceClock");
+    if (timePs > now) {
+      now = timePs;
+    }
+  }
+
+  /**
    * Runs events while a condition holds (checked before each event) and events remain.
    *
    * @param condition checked before each event

@@ -133,7 +133,10 @@ public final class PartitionedEngine implements AutoCloseable {
     return lookaheadPs;
   }
 
-  /** @return the end of the last window run, or the limit of the last {@link #runUntil} (0 at first) */
+  /**
+   * @return the time of the latest event run, or the limit of the last {@link #runUntil} when later (0 at first);
+   *     between runs every group's clock reads this
+   */
   public long now() {
     return now;
   }
@@ -185,10 +188,10 @@ public final class PartitionedEngine implements AutoCloseable {
   public long runUntil(long limitPs) {
     long n = run(limitPs, null);
     if (!stopRequested && limitPs != Long.MAX_VALUE && limitPs > now) {
-      for (Partition p : partitions) {
-        p.loop.runUntil(limitPs); // nothing is left at or before the limit: this only moves the clock
-      }
       now = limitPs;
+      for (Partition p : partitions) {
+        p.loop.advanceClock(limitPs); // nothing is left at or before the limit
+      }
     }
     return n;
   }
@@ -254,6 +257,10 @@ public final class PartitionedEngine implements AutoCloseable {
       running = false;
       for (Partition p : partitions) {
         p.loop.bindOwner(me);
+        now = Math.max(now, p.loop.now());
+      }
+      for (Partition p : partitions) {
+        p.loop.advanceClock(now); // every loop at the time of the latest event run, whatever the partitioning
       }
       // hand over what the last window sent, so that between runs every pending event is in a loop
       for (Partition from : partitions) {
@@ -292,6 +299,7 @@ public final class PartitionedEngine implements AutoCloseable {
       long next = Long.MAX_VALUE;
       for (Partition p : partitions) {
         next = Math.min(next, Math.min(p.nextTime, p.outMin(parity)));
+        now = Math.max(now, p.loop.now());
       }
       if (next > limitPs || next == Long.MAX_VALUE) {
         return false;
@@ -302,7 +310,6 @@ public final class PartitionedEngine implements AutoCloseable {
       long end = next + lookaheadPs - 1;
       windowEnd = end < next ? Long.MAX_VALUE : Math.min(end, limitPs);
       parity ^= 1;
-      now = windowEnd;
       windows++;
       windowPlanned = true;
       return true;
@@ -425,7 +432,7 @@ public final class PartitionedEngine implements AutoCloseable {
           from.outboxes[previous][index].drainInto(loop);
         }
       }
-      loop.runUntil(windowEnd);
+      loop.runThrough(windowEnd);
       nextTime = loop.nextEventTime();
     }
   }
