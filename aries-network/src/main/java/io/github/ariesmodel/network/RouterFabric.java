@@ -4,6 +4,8 @@ import io.github.ariesmodel.core.DeliveryMode;
 import io.github.ariesmodel.core.packet.Packet;
 import io.github.ariesmodel.core.sim.DeterministicEventLoop;
 import io.github.ariesmodel.core.sim.FabricEndpoints;
+import io.github.ariesmodel.core.sim.GroupScheduler;
+import io.github.ariesmodel.core.sim.PartitionedEngine;
 import io.github.ariesmodel.core.sim.SerialChannel;
 import io.github.ariesmodel.core.spi.EventHandler;
 import io.github.ariesmodel.core.spi.Fabric;
@@ -58,8 +60,8 @@ import java.util.Arrays;
  * would with an event per send, and results are unchanged (docs/performance.md, "Events per packet-hop"). On other
  * schedulers it schedules one per send.
  *
- * <p><b>Route state.</b> Each packet in flight has a record (a slot of pooled primitive arrays, from injection to
- * delivery): the input buffer and VC it occupies, the intermediate it is committed to and whether it was ever
+ * <p><b>Route state.</b> Each packet in flight has a record (a pooled {@code Flight}, from injection to
+ * delivery; it moves from group to group with the packet): the input buffer and VC it occupies, the intermediate it is committed to and whether it was ever
  * committed (non-minimal). Routings read it through {@link RouterView#intermediate()} and {@link
  * RouterView#nonMinimal()} and change it only by the candidate they choose (see {@link Candidates}); the fabric clears
  * the intermediate on the arrival where {@link DragonflyPaths#reached} holds. The packet itself carries only the
@@ -67,8 +69,18 @@ import java.util.Arrays;
  * was routed non-minimally.
  *
  * <p>Other state lives in primitive arrays indexed by global port ({@code router × radix + port}) and by
- * {@code port × VCs + vc}; queued packets are linked lists through their slots. Forwarding a packet allocates nothing
- * once the pool has grown to the working set. Single-threaded.
+ * {@code port × VCs + vc}; queued packets are linked lists through their records. Forwarding a packet allocates
+ * nothing once the pools have grown to the working set.
+ *
+ * <p><b>On a {@link PartitionedEngine}</b> ({@link #builder(Topology, PartitionedEngine)}) the fabric runs its
+ * dragonfly groups on the engine's threads with results that are the same for every thread count. Each router's
+ * state belongs to its group; an event that runs in another group (a packet's arrival over a global link, a credit
+ * returning over one) is scheduled into that group, never less than {@link #crossGroupLatencyPs} ahead, which is
+ * the engine's lookahead. Statistics are kept per group and summed in group order; each group has its own routing
+ * instance (seeded from the seed and the group), its own scratch state and its own record pool. Observers, hop
+ * listeners and endpoints are called on the thread of the group where the event happens (the destination's for a
+ * delivery, the source's for injection), so they must keep their state per group. Without an engine the fabric is
+ * single-threaded.
  */
 public final class RouterFabric implements Fabric {
 
@@ -76,7 +88,13 @@ public final class RouterFabric implements Fabric {
   private final Scheduler scheduler;
   /** The scheduler when it is core's loop (link-free events are then scheduled only when needed), else null. */
   private final DeterministicEventLoop loop;
-  private final RoutingAlgorithm[] routingByMode;
+  /** Each group's scheduler when the fabric runs on a {@link PartitionedEngine}, else null. */
+  private final GroupScheduler[] groupScheds;
+  /** Whether link-free events are scheduled under reserved numbers (on core's loop or on an engine). */
+  private final boolean reserving;
+  private final int routersPerGroup;
+  /** The routing of each delivery mode, per group (the same array for every group without an engine). */
+  private final RoutingAlgorithm[][] routingByGroup;
   private final String routingName;
   private final int vcs;
   private final int vcBufferBytes;
@@ -109,31 +127,19 @@ public final class RouterFabric implements Fabric {
   private final byte[] rr;
   // per output port × VC
   private final int[] credits;
-  private final int[] qHead;
-  private final int[] qTail;
+  private final Flight[] qHead;
+  private final Flight[] qTail;
   // per node
   private final FabricEndpoints endpoints;
   private final int[] injFree;
   private final long[] injLinkFreeAt;
   private final boolean[] injBlocked;
-  private final int[] ejHead;
-  private final int[] ejTail;
+  private final Flight[] ejHead;
+  private final Flight[] ejTail;
   private final long[] ejFreeAt;
 
-  // per packet in flight: a pooled slot from injection to delivery
-  private Packet[] slotPacket;
-  /** Next slot in the queue the packet waits in (or in the free list). */
-  private int[] slotNext;
-  /** The input buffer the packet occupies: a global port, or {@code netPorts + node} for the injection buffer. */
-  private int[] slotInput;
-  /** The VC of that input buffer. */
-  private int[] slotVc;
-  /** The intermediate router the packet is on its way to, or -1. */
-  private int[] slotIntermediate;
-  /** Whether the packet was ever committed to an intermediate. */
-  private boolean[] slotNonMinimal;
-  private int freeSlot = -1;
-  private int slotsUsed;
+  /** Per group: the first free record of its pool (records freed at delivery join the destination's pool). */
+  private final Flight[] freeFlights;
 
   // one handler per kind of event (see the class comment)
   private final EventHandler arrival = this::arrive;
@@ -142,27 +148,43 @@ public final class RouterFabric implements Fabric {
   private final EventHandler injectionBufferFree = this::injectionBufferFree;
   private final EventHandler delivery = this::deliver;
 
-  private final View view = new View();
-  private final Candidates candidates = new Candidates();
+  /** Per group (one for all without an engine): the view routings read, and the candidates they fill. */
+  private final View[] views;
+  private final Candidates[] candidates;
 
-  // statistics
-  private long injected;
-  private long delivered;
-  private long packetHops;
-  private long nonMinimalDelivered;
-  private long hopsDelivered;
-  private int maxHopsSeen;
-  private final long[] classBusyPs;
+  // statistics, per group (summed in group order when read)
+  private final long[] injected;
+  private final long[] delivered;
+  private final long[] packetHops;
+  private final long[] nonMinimalDelivered;
+  private final long[] hopsDelivered;
+  private final int[] maxHopsSeen;
+  /** [group][link class] */
+  private final long[][] classBusyPs;
   private final long[] portBusyPs;
-  private final long[] vcOccupancyIntegral;
-  private final long[] vcOccupancy;
-  private long vcLastChange;
+  /** [group][vc] */
+  private final long[][] vcOccupancyIntegral;
+  private final long[][] vcOccupancy;
+  private final long[] vcLastChange;
   private final int[] classPortCount;
 
   private RouterFabric(Builder b) {
     this.topo = b.topology;
     this.scheduler = b.scheduler;
     this.loop = b.scheduler instanceof DeterministicEventLoop d ? d : null;
+    int groups = topo.groupCount();
+    this.routersPerGroup = topo.routersPerGroup();
+    PartitionedEngine engine = b.engine;
+    if (engine != null) {
+      groupScheds = new GroupScheduler[groups];
+      for (int g = 0; g < groups; g++) {
+        groupScheds[g] = engine.group(g);
+      }
+    } else {
+      groupScheds = null;
+    }
+    this.reserving = loop != null || engine != null;
+    int statGroups = groups;
     this.vcs = b.vcs;
     this.vcBufferBytes = b.vcBufferBytes;
     this.injectionBufferBytes = b.injectionBufferBytes;
@@ -173,7 +195,14 @@ public final class RouterFabric implements Fabric {
     this.observer = b.observer;
     this.hopListener = b.hopListener;
     this.paths = new DragonflyPaths(topo);
-    this.routingByMode = b.routings();
+    this.routingByGroup = new RoutingAlgorithm[groups][];
+    if (engine == null || (b.algorithm != null && engine.threads() == 1)) {
+      Arrays.fill(routingByGroup, b.routings(b.seed));
+    } else {
+      for (int g = 0; g < groups; g++) {
+        routingByGroup[g] = b.routings(b.seed + (g + 1) * 0xD1B54A32D192ED03L);
+      }
+    }
     this.routingName = b.routingName();
     this.creditReturn = new EventHandler[vcs];
     for (int vc = 0; vc < vcs; vc++) {
@@ -205,40 +234,73 @@ public final class RouterFabric implements Fabric {
     }
     this.psPerByteInjection = SerialChannel.psPerByte(topo.injectionBandwidth());
     this.linkFreeAt = new long[netPorts];
-    this.linkFreeSeq = new long[loop != null ? netPorts : 0];
-    this.linkFreeScheduled = new boolean[loop != null ? netPorts : 0];
+    this.linkFreeSeq = new long[reserving ? netPorts : 0];
+    this.linkFreeScheduled = new boolean[reserving ? netPorts : 0];
     this.queuedBytes = new int[netPorts];
     this.creditsUsed = new int[netPorts];
     this.waiting = new int[netPorts];
     this.rr = new byte[netPorts];
     this.credits = new int[netPorts * vcs];
     Arrays.fill(credits, vcBufferBytes);
-    this.qHead = new int[netPorts * vcs];
-    this.qTail = new int[netPorts * vcs];
-    Arrays.fill(qHead, -1);
-    Arrays.fill(qTail, -1);
+    this.qHead = new Flight[netPorts * vcs];
+    this.qTail = new Flight[netPorts * vcs];
     int nodes = topo.nodeCount();
     this.endpoints = new FabricEndpoints(nodes);
     this.injFree = new int[nodes];
     Arrays.fill(injFree, injectionBufferBytes);
     this.injLinkFreeAt = new long[nodes];
     this.injBlocked = new boolean[nodes];
-    this.ejHead = new int[nodes];
-    this.ejTail = new int[nodes];
-    Arrays.fill(ejHead, -1);
-    Arrays.fill(ejTail, -1);
+    this.ejHead = new Flight[nodes];
+    this.ejTail = new Flight[nodes];
     this.ejFreeAt = new long[nodes];
-    int initialSlots = 1024;
-    slotPacket = new Packet[initialSlots];
-    slotNext = new int[initialSlots];
-    slotInput = new int[initialSlots];
-    slotVc = new int[initialSlots];
-    slotIntermediate = new int[initialSlots];
-    slotNonMinimal = new boolean[initialSlots];
-    this.classBusyPs = new long[classes];
+    this.freeFlights = new Flight[groups];
+    this.views = new View[statGroups];
+    this.candidates = new Candidates[statGroups];
+    for (int g = 0; g < statGroups; g++) {
+      views[g] = new View();
+      candidates[g] = new Candidates();
+    }
+    this.injected = new long[statGroups];
+    this.delivered = new long[statGroups];
+    this.packetHops = new long[statGroups];
+    this.nonMinimalDelivered = new long[statGroups];
+    this.hopsDelivered = new long[statGroups];
+    this.maxHopsSeen = new int[statGroups];
+    this.classBusyPs = new long[statGroups][classes];
     this.portBusyPs = new long[netPorts];
-    this.vcOccupancyIntegral = new long[vcs];
-    this.vcOccupancy = new long[vcs];
+    this.vcOccupancyIntegral = new long[statGroups][vcs];
+    this.vcOccupancy = new long[statGroups][vcs];
+    this.vcLastChange = new long[statGroups];
+    if (engine != null) {
+      long cross = crossGroupLatencyPs(topo);
+      if (engine.lookaheadPs() > cross) {
+        throw new IllegalArgumentException("engine lookahead must be at most the smallest latency of a link between "
+            + "groups (" + cross + " ps) but was " + engine.lookaheadPs() + " ps");
+      }
+    }
+  }
+
+  /**
+   * The smallest wire latency of a link that joins two groups: no event the fabric schedules into another group
+   * comes sooner (an arrival adds the pipeline to it, a credit the serialization before it), so it is the lookahead
+   * of a {@link PartitionedEngine} running the fabric.
+   *
+   * @param topology a topology
+   * @return picoseconds, or {@link Long#MAX_VALUE} when no link joins two groups
+   */
+  public static long crossGroupLatencyPs(Topology topology) {
+    long min = Long.MAX_VALUE;
+    int radix = topology.portCount();
+    for (int r = 0; r < topology.routerCount(); r++) {
+      int g = topology.groupOfRouter(r);
+      for (int p = 0; p < radix; p++) {
+        int nr = topology.neighborRouter(r, p);
+        if (nr >= 0 && topology.groupOfRouter(nr) != g) {
+          min = Math.min(min, topology.linkLatencyPs(topology.linkClass(r, p)));
+        }
+      }
+    }
+    return min;
   }
 
   /**
@@ -249,7 +311,28 @@ public final class RouterFabric implements Fabric {
    * @return the builder
    */
   public static Builder builder(Topology topology, Scheduler scheduler) {
-    return new Builder(topology, scheduler);
+    return new Builder(topology, scheduler, null);
+  }
+
+  /**
+   * A builder for a fabric whose groups run on a {@link PartitionedEngine} (see the class comment). The engine must
+   * have one group per dragonfly group and a lookahead of at most {@link #crossGroupLatencyPs}; a routing instance
+   * ({@link Builder#routing(RoutingAlgorithm)}) cannot be shared by threads, so it needs a one-thread engine (give a
+   * {@link RoutingProvider} or a name instead).
+   *
+   * @param topology the router graph
+   * @param engine the engine
+   * @return the builder
+   */
+  public static Builder builder(Topology topology, PartitionedEngine engine) {
+    if (engine == null) {
+      throw new IllegalArgumentException("engine must not be null");
+    }
+    if (topology != null && engine.groupCount() != topology.groupCount()) {
+      throw new IllegalArgumentException("engine groups must equal the topology's " + topology.groupCount()
+          + " groups but were " + engine.groupCount());
+    }
+    return new Builder(topology, engine.group(0), engine);
   }
 
   /**
@@ -260,6 +343,7 @@ public final class RouterFabric implements Fabric {
   public static final class Builder {
     private final Topology topology;
     private final Scheduler scheduler;
+    private final PartitionedEngine engine;
     private String routing = "adaptive0";
     private RoutingAlgorithm algorithm;
     private RoutingProvider provider;
@@ -278,7 +362,7 @@ public final class RouterFabric implements Fabric {
     private Arbitration arbitration = Arbitration.ROUND_ROBIN;
     private int maxHops = 64;
 
-    private Builder(Topology topology, Scheduler scheduler) {
+    private Builder(Topology topology, Scheduler scheduler, PartitionedEngine engine) {
       if (topology == null) {
         throw new IllegalArgumentException("topology must not be null");
       }
@@ -287,6 +371,7 @@ public final class RouterFabric implements Fabric {
       }
       this.topology = topology;
       this.scheduler = scheduler;
+      this.engine = engine;
     }
 
     /**
@@ -447,11 +532,16 @@ public final class RouterFabric implements Fabric {
      *     than {@link #vcs(int)} gives
      */
     public RouterFabric build() {
+      if (engine != null && algorithm != null && engine.threads() > 1) {
+        throw new IllegalArgumentException("routing instance " + routingName() + " cannot be shared by the engine's "
+            + engine.threads() + " threads: give a RoutingProvider or a routing name (one instance per group), or use "
+            + "one thread");
+      }
       return new RouterFabric(this);
     }
 
-    /** The routing of each delivery mode, checked against the VC count. */
-    private RoutingAlgorithm[] routings() {
+    /** The routing of each delivery mode, made with {@code seed} and checked against the VC count. */
+    private RoutingAlgorithm[] routings(long seed) {
       RoutingAlgorithm[] byMode = new RoutingAlgorithm[DeliveryMode.values().length];
       if (byDeliveryMode) {
         for (DeliveryMode m : DeliveryMode.values()) {
@@ -522,56 +612,93 @@ public final class RouterFabric implements Fabric {
       injBlocked[node] = true;
       return false;
     }
-    long now = scheduler.now();
+    int router = topo.routerOfNode(node);
+    int g = router / routersPerGroup;
+    long now = groupScheds == null ? scheduler.now() : groupScheds[g].now();
     injFree[node] -= bytes;
     packet.hops(0);
     packet.injectedAtPs(now);
-    int slot = allocSlot(packet, netPorts + node);
+    Flight f = allocFlight(g, packet, netPorts + node);
     long start = Math.max(now, injLinkFreeAt[node]);
     injLinkFreeAt[node] = start + SerialChannel.serializationPs(bytes, psPerByteInjection);
-    injected++;
-    scheduler.scheduleAt(start + injectionLatencyPs + pipelinePs, arrival, packet, slot);
+    injected[g]++;
+    schedule(g, start + injectionLatencyPs + pipelinePs, arrival, f, 0);
     return true;
+  }
+
+  // ---------------------------------------------------------------- scheduling by group
+
+  /** Schedules an event of group {@code g} (on the plain scheduler without an engine). */
+  private void schedule(int g, long timePs, EventHandler h, Object ref, long arg) {
+    if (groupScheds == null) {
+      scheduler.scheduleAt(timePs, h, ref, arg);
+    } else {
+      groupScheds[g].scheduleAt(timePs, h, ref, arg);
+    }
+  }
+
+  /** Schedules, from an event of group {@code from}, an event that runs in group {@code to}. */
+  private void scheduleInto(int from, int to, long timePs, EventHandler h, Object ref, long arg) {
+    if (groupScheds == null) {
+      scheduler.scheduleAt(timePs, h, ref, arg);
+    } else {
+      groupScheds[from].scheduleInto(to, timePs, h, ref, arg);
+    }
+  }
+
+  private long reserveSequence(int g) {
+    return groupScheds == null ? loop.reserveSequence() : groupScheds[g].reserveSequence();
+  }
+
+  private void scheduleReserved(int g, long timePs, long seq, EventHandler h, Object ref, long arg) {
+    if (groupScheds == null) {
+      loop.scheduleReserved(timePs, seq, h, ref, arg);
+    } else {
+      groupScheds[g].scheduleReserved(timePs, seq, h, ref, arg);
+    }
   }
 
   // ---------------------------------------------------------------- events
 
-  /** Arrival: a packet's head has reached a router and passed its pipeline; {@code arg} is the packet's slot. */
+  /** Arrival: a packet's head has reached a router and passed its pipeline; {@code ref} is its record. */
   private void arrive(long now, Object ref, long arg) {
-    int slot = (int) arg;
-    int input = slotInput[slot];
+    Flight f = (Flight) ref;
+    int input = f.input;
     int router = input >= netPorts ? topo.routerOfNode(input - netPorts) : input / radix;
-    Packet p = slotPacket[slot];
+    Packet p = f.packet;
     int dest = p.destinationNode();
     int destRouter = topo.routerOfNode(dest);
-    int inter = slotIntermediate[slot];
+    int inter = f.intermediate;
     if (inter >= 0 && paths.reached(router, inter, destRouter)) {
-      slotIntermediate[slot] = -1;
+      f.intermediate = -1;
     }
-    slotNext[slot] = -1;
+    f.next = null;
     if (router == destRouter) {
-      if (ejTail[dest] < 0) {
-        ejHead[dest] = slot;
+      if (ejTail[dest] == null) {
+        ejHead[dest] = f;
       } else {
-        slotNext[ejTail[dest]] = slot;
+        ejTail[dest].next = f;
       }
-      ejTail[dest] = slot;
+      ejTail[dest] = f;
       tryEject(now, dest);
       return;
     }
-    route(now, p, slot, router);
+    route(now, p, f, router);
   }
 
-  private void route(long now, Packet p, int slot, int router) {
+  private void route(long now, Packet p, Flight f, int router) {
     if (p.hops() >= maxHops) {
       throw new IllegalStateException("routing " + routingName + " took more than maxHops (" + maxHops
-          + ") hops for " + p + " (now at router " + router + (slotIntermediate[slot] >= 0
-          ? ", still on its way to intermediate " + slotIntermediate[slot] : "") + ")");
+          + ") hops for " + p + " (now at router " + router + (f.intermediate >= 0
+          ? ", still on its way to intermediate " + f.intermediate : "") + ")");
     }
-    RoutingAlgorithm alg = routingByMode[p.deliveryMode().ordinal()];
+    int g = router / routersPerGroup;
+    RoutingAlgorithm alg = routingByGroup[g][p.deliveryMode().ordinal()];
+    View view = views[g];
+    Candidates candidates = this.candidates[g];
     view.router = router;
     view.now = now;
-    view.slot = slot;
+    view.flight = f;
     candidates.clear();
     alg.route(p, view, candidates);
     if (candidates.size() == 0) {
@@ -599,17 +726,17 @@ public final class RouterFabric implements Fabric {
         throw new IllegalStateException("routing " + routingName + " chose intermediate " + inter
             + " which must be a router in [0, " + (topo.routerCount() - 1) + "]");
       }
-      slotIntermediate[slot] = inter;
-      slotNonMinimal[slot] = true;
+      f.intermediate = inter;
+      f.nonMinimal = true;
     }
     int gp = router * radix + port;
     int q = gp * vcs + vc;
-    if (qTail[q] < 0) {
-      qHead[q] = slot;
+    if (qTail[q] == null) {
+      qHead[q] = f;
     } else {
-      slotNext[qTail[q]] = slot;
+      qTail[q].next = f;
     }
-    qTail[q] = slot;
+    qTail[q] = f;
     queuedBytes[gp] += p.wireBytes();
     waiting[gp]++;
     trySend(now, gp);
@@ -617,21 +744,21 @@ public final class RouterFabric implements Fabric {
   }
 
   /**
-   * With {@link #loop}: schedules port {@code gp}'s link-free event under its reserved number if the link is busy and
-   * a packet could go when it frees (a queue head with the credits it needs). Until the link frees, only this port's
-   * sends take credits or queue heads away, so once that holds it holds at the event; route and credit return call
-   * this after each change that can make it hold.
+   * With reserved numbers (core's loop or an engine): schedules port {@code gp}'s link-free event under its reserved
+   * number if the link is busy and a packet could go when it frees (a queue head with the credits it needs). Until
+   * the link frees, only this port's sends take credits or queue heads away, so once that holds it holds at the
+   * event; route and credit return call this after each change that can make it hold.
    */
   private void wakeWhenLinkFrees(long now, int gp) {
-    if (loop == null || linkFreeScheduled[gp] || linkFreeAt[gp] <= now || waiting[gp] == 0) {
+    if (!reserving || linkFreeScheduled[gp] || linkFreeAt[gp] <= now || waiting[gp] == 0) {
       return;
     }
     int base = gp * vcs;
     for (int vc = 0; vc < vcs; vc++) {
-      int h = qHead[base + vc];
-      if (h >= 0 && credits[base + vc] >= slotPacket[h].wireBytes()) {
+      Flight h = qHead[base + vc];
+      if (h != null && credits[base + vc] >= h.packet.wireBytes()) {
         linkFreeScheduled[gp] = true;
-        loop.scheduleReserved(linkFreeAt[gp], linkFreeSeq[gp], linkFree, null, gp);
+        scheduleReserved(gp / radix / routersPerGroup, linkFreeAt[gp], linkFreeSeq[gp], linkFree, null, gp);
         return;
       }
     }
@@ -640,7 +767,7 @@ public final class RouterFabric implements Fabric {
   /** Link free: output port {@code arg} has finished serializing and may send again. */
   private void linkFree(long now, Object ref, long arg) {
     int gp = (int) arg;
-    if (loop != null && linkFreeAt[gp] <= now) {
+    if (reserving && linkFreeAt[gp] <= now) {
       // (a stale one, whose link a credit return at the same time has already restarted, leaves the flag alone)
       linkFreeScheduled[gp] = false;
     }
@@ -661,7 +788,7 @@ public final class RouterFabric implements Fabric {
       int bytes = ((Packet) ref).wireBytes();
       credits[port * vcs + vc] += bytes;
       creditsUsed[port] -= bytes;
-      occupancy(now, vc, -bytes);
+      occupancy(port / radix / routersPerGroup, now, vc, -bytes);
       if (waiting[port] > 0) {
         trySend(now, port);
         wakeWhenLinkFrees(now, port);
@@ -682,17 +809,18 @@ public final class RouterFabric implements Fabric {
     }
   }
 
-  /** Delivery: the packet in slot {@code arg} has crossed its node's ejection link. */
+  /** Delivery: the packet of record {@code ref} has crossed its node's ejection link. */
   private void deliver(long now, Object ref, long arg) {
-    int slot = (int) arg;
-    Packet p = slotPacket[slot];
-    boolean nonMinimal = slotNonMinimal[slot];
-    freeSlot(slot);
+    Flight f = (Flight) ref;
+    Packet p = f.packet;
+    boolean nonMinimal = f.nonMinimal;
     int node = p.destinationNode();
-    delivered++;
-    hopsDelivered += p.hops();
+    int g = topo.routerOfNode(node) / routersPerGroup;
+    freeFlight(g, f);
+    delivered[g]++;
+    hopsDelivered[g] += p.hops();
     if (nonMinimal) {
-      nonMinimalDelivered++;
+      nonMinimalDelivered[g]++;
     }
     if (observer != null) {
       observer.delivered(now, p, nonMinimal);
@@ -714,8 +842,8 @@ public final class RouterFabric implements Fabric {
         if (vc >= vcs) {
           vc -= vcs;
         }
-        int h = qHead[base + vc];
-        if (h >= 0 && credits[base + vc] >= slotPacket[h].wireBytes()) {
+        Flight h = qHead[base + vc];
+        if (h != null && credits[base + vc] >= h.packet.wireBytes()) {
           chosen = vc;
           break;
         }
@@ -723,10 +851,9 @@ public final class RouterFabric implements Fabric {
     } else {
       long oldest = Long.MAX_VALUE;
       for (int vc = 0; vc < vcs; vc++) {
-        int h = qHead[base + vc];
-        if (h >= 0 && credits[base + vc] >= slotPacket[h].wireBytes()
-            && slotPacket[h].injectedAtPs() < oldest) {
-          oldest = slotPacket[h].injectedAtPs();
+        Flight h = qHead[base + vc];
+        if (h != null && credits[base + vc] >= h.packet.wireBytes() && h.packet.injectedAtPs() < oldest) {
+          oldest = h.packet.injectedAtPs();
           chosen = vc;
         }
       }
@@ -735,118 +862,130 @@ public final class RouterFabric implements Fabric {
       return; // a credit arrival retries
     }
     int q = base + chosen;
-    int slot = qHead[q];
-    qHead[q] = slotNext[slot];
-    if (qHead[q] < 0) {
-      qTail[q] = -1;
+    Flight f = qHead[q];
+    qHead[q] = f.next;
+    if (qHead[q] == null) {
+      qTail[q] = null;
     }
     rr[gp] = (byte) (chosen + 1 == vcs ? 0 : chosen + 1);
-    Packet p = slotPacket[slot];
-    int input = slotInput[slot];
-    int inputVc = slotVc[slot];
+    Packet p = f.packet;
+    int input = f.input;
+    int inputVc = f.vc;
     int downstream = peer[gp];
-    slotInput[slot] = downstream;
-    slotVc[slot] = chosen;
+    f.input = downstream;
+    f.vc = chosen;
+    int g = gp / radix / routersPerGroup;
     int bytes = p.wireBytes();
     credits[q] -= bytes;
     creditsUsed[gp] += bytes;
-    occupancy(now, chosen, bytes);
+    occupancy(g, now, chosen, bytes);
     queuedBytes[gp] -= bytes;
     waiting[gp]--;
     int cls = portClass[gp];
     long ser = SerialChannel.serializationPs(bytes, psPerByteClass[cls]);
     linkFreeAt[gp] = now + ser;
-    classBusyPs[cls] += ser;
+    classBusyPs[g][cls] += ser;
     portBusyPs[gp] += ser;
-    packetHops++;
+    packetHops[g]++;
     int hops = p.hops() + 1;
     p.hops(hops);
-    if (hops > maxHopsSeen) {
-      maxHopsSeen = hops;
+    if (hops > maxHopsSeen[g]) {
+      maxHopsSeen[g] = hops;
     }
     if (hopListener != null) {
       hopListener.hop(now, p, gp / radix, gp % radix, chosen, hops);
     }
-    scheduler.scheduleAt(now + latencyClass[cls] + pipelinePs, arrival, p, slot);
-    release(now + ser, input, inputVc, p);
-    if (loop == null || ser == 0) {
-      scheduler.scheduleAt(now + ser, linkFree, null, gp);
+    scheduleInto(g, downstream / radix / routersPerGroup, now + latencyClass[cls] + pipelinePs, arrival, f, 0);
+    release(g, now + ser, input, inputVc, p);
+    if (!reserving || ser == 0) {
+      schedule(g, now + ser, linkFree, null, gp);
     } else {
-      linkFreeSeq[gp] = loop.reserveSequence();
+      linkFreeSeq[gp] = reserveSequence(g);
       linkFreeScheduled[gp] = false;
       wakeWhenLinkFrees(now, gp);
     }
   }
 
-  /** The packet's tail leaves the input buffer it occupied at {@code tailGonePs}: return the space upstream. */
-  private void release(long tailGonePs, int input, int vc, Packet p) {
+  /**
+   * The packet's tail leaves the input buffer it occupied (at a router of group {@code g}) at {@code tailGonePs}:
+   * return the space upstream.
+   */
+  private void release(int g, long tailGonePs, int input, int vc, Packet p) {
     if (input >= netPorts) {
-      scheduler.scheduleAt(tailGonePs, injectionBufferFree, p, input - netPorts);
+      schedule(g, tailGonePs, injectionBufferFree, p, input - netPorts);
     } else {
-      scheduler.scheduleAt(tailGonePs + latencyClass[portClass[input]], creditReturn[vc], p, peer[input]);
+      int upstream = peer[input];
+      scheduleInto(g, upstream / radix / routersPerGroup, tailGonePs + latencyClass[portClass[input]],
+          creditReturn[vc], p, upstream);
     }
   }
 
   private void tryEject(long now, int node) {
-    if (ejFreeAt[node] > now || ejHead[node] < 0) {
+    Flight f = ejHead[node];
+    if (ejFreeAt[node] > now || f == null) {
       return;
     }
-    int slot = ejHead[node];
-    ejHead[node] = slotNext[slot];
-    if (ejHead[node] < 0) {
-      ejTail[node] = -1;
+    ejHead[node] = f.next;
+    if (ejHead[node] == null) {
+      ejTail[node] = null;
     }
-    Packet p = slotPacket[slot];
-    int input = slotInput[slot];
-    int vc = slotVc[slot];
+    Packet p = f.packet;
+    int g = topo.routerOfNode(node) / routersPerGroup;
     int bytes = p.wireBytes();
     long ser = SerialChannel.serializationPs(bytes, psPerByteInjection);
     ejFreeAt[node] = now + ser;
-    release(now + ser, input, vc, p);
-    scheduler.scheduleAt(now + ser, delivery, p, slot);
+    release(g, now + ser, f.input, f.vc, p);
+    schedule(g, now + ser, delivery, f, 0);
   }
 
-  private void occupancy(long now, int vc, int delta) {
-    long dt = now - vcLastChange;
+  private void occupancy(int g, long now, int vc, int delta) {
+    long[] occ = vcOccupancy[g];
+    long dt = now - vcLastChange[g];
     if (dt > 0) {
+      long[] integral = vcOccupancyIntegral[g];
       for (int v = 0; v < vcs; v++) {
-        vcOccupancyIntegral[v] += vcOccupancy[v] * dt;
+        integral[v] += occ[v] * dt;
       }
-      vcLastChange = now;
+      vcLastChange[g] = now;
     }
-    vcOccupancy[vc] += delta;
+    occ[vc] += delta;
   }
 
-  /** A slot for a packet entering the fabric through input buffer {@code input} (VC 0), minimal so far. */
-  private int allocSlot(Packet p, int input) {
-    int s = freeSlot;
-    if (s >= 0) {
-      freeSlot = slotNext[s];
+  /** A record from group {@code g}'s pool for a packet entering through input buffer {@code input} (VC 0). */
+  private Flight allocFlight(int g, Packet p, int input) {
+    Flight f = freeFlights[g];
+    if (f != null) {
+      freeFlights[g] = f.next;
     } else {
-      if (slotsUsed == slotPacket.length) {
-        int n = slotPacket.length * 2;
-        slotPacket = Arrays.copyOf(slotPacket, n);
-        slotNext = Arrays.copyOf(slotNext, n);
-        slotInput = Arrays.copyOf(slotInput, n);
-        slotVc = Arrays.copyOf(slotVc, n);
-        slotIntermediate = Arrays.copyOf(slotIntermediate, n);
-        slotNonMinimal = Arrays.copyOf(slotNonMinimal, n);
-      }
-      s = slotsUsed++;
+      f = new Flight();
     }
-    slotPacket[s] = p;
-    slotNext[s] = -1;
-    slotInput[s] = input;
-    slotVc[s] = 0;
-    slotIntermediate[s] = -1;
-    slotNonMinimal[s] = false;
-    return s;
+    f.packet = p;
+    f.next = null;
+    f.input = input;
+    f.vc = 0;
+    f.intermediate = -1;
+    f.nonMinimal = false;
+    return f;
   }
 
-  private void freeSlot(int s) {
-    slotPacket[s] = null;
-    slotNext[s] = freeSlot;
-    freeSlot = s;
+  private void freeFlight(int g, Flight f) {
+    f.packet = null;
+    f.next = freeFlights[g];
+    freeFlights[g] = f;
+  }
+
+  /**
+   * A packet in flight and its route state, from injection to delivery: the input buffer (a global port, or {@code
+   * netPorts + node} for the injection buffer) and VC it occupies, the intermediate router it is on its way to (or
+   * -1), whether it was ever committed to one, and the next record in the queue it waits in (or in a free list).
+   */
+  private static final class Flight {
+    Packet packet;
+    Flight next;
+    int input;
+    int vc;
+    int intermediate;
+    boolean nonMinimal;
   }
 
   // ---------------------------------------------------------------- router view
@@ -854,7 +993,7 @@ public final class RouterFabric implements Fabric {
   private final class View implements RouterView {
     int router;
     long now;
-    int slot;
+    Flight flight;
 
     @Override
     public int router() {
@@ -904,12 +1043,12 @@ public final class RouterFabric implements Fabric {
 
     @Override
     public int intermediate() {
-      return slotIntermediate[slot];
+      return flight.intermediate;
     }
 
     @Override
     public boolean nonMinimal() {
-      return slotNonMinimal[slot];
+      return flight.nonMinimal;
     }
   }
 
@@ -932,42 +1071,46 @@ public final class RouterFabric implements Fabric {
 
   /** @return packets accepted by {@link #inject} */
   public long injected() {
-    return injected;
+    return sum(injected);
   }
 
   /** @return packets delivered to their node */
   public long delivered() {
-    return delivered;
+    return sum(delivered);
   }
 
   /** @return packets inside the fabric (injected, not yet delivered) */
   public long inFlight() {
-    return injected - delivered;
+    return injected() - delivered();
   }
 
   /** @return router-to-router link traversals so far */
   public long packetHops() {
-    return packetHops;
+    return sum(packetHops);
   }
 
   /** @return sum of hop counts of delivered packets */
   public long hopsOfDelivered() {
-    return hopsDelivered;
+    return sum(hopsDelivered);
   }
 
   /** @return delivered packets that were routed non-minimally */
   public long nonMinimalDelivered() {
-    return nonMinimalDelivered;
+    return sum(nonMinimalDelivered);
   }
 
   /** @return the most hops any packet has taken */
   public int maxHopsSeen() {
-    return maxHopsSeen;
+    int max = 0;
+    for (int m : maxHopsSeen) {
+      max = Math.max(max, m);
+    }
+    return max;
   }
 
   /** @return number of link classes (ranks) */
   public int linkClassCount() {
-    return classBusyPs.length;
+    return classPortCount.length;
   }
 
   /** @param linkClass a class @return cabled ports (link directions) of that class */
@@ -977,7 +1120,11 @@ public final class RouterFabric implements Fabric {
 
   /** @param linkClass a class @return picoseconds links of that class have spent serializing, summed */
   public long busyPs(int linkClass) {
-    return classBusyPs[linkClass];
+    long sum = 0;
+    for (long[] group : classBusyPs) {
+      sum += group[linkClass];
+    }
+    return sum;
   }
 
   /**
@@ -988,7 +1135,11 @@ public final class RouterFabric implements Fabric {
    * @return the integral
    */
   public long vcOccupancyIntegral(int vc, long nowPs) {
-    return vcOccupancyIntegral[vc] + vcOccupancy[vc] * Math.max(0, nowPs - vcLastChange);
+    long sum = 0;
+    for (int g = 0; g < vcOccupancy.length; g++) {
+      sum += vcOccupancyIntegral[g][vc] + vcOccupancy[g][vc] * Math.max(0, nowPs - vcLastChange[g]);
+    }
+    return sum;
   }
 
   /**
@@ -1015,7 +1166,7 @@ public final class RouterFabric implements Fabric {
    * @return true when quiescent
    */
   public boolean quiescent() {
-    if (injected != delivered) {
+    if (injected() != delivered()) {
       return false;
     }
     for (int c : creditsUsed) {
@@ -1034,5 +1185,14 @@ public final class RouterFabric implements Fabric {
       }
     }
     return true;
+  }
+
+  /** Sums per-group counters in group order. */
+  private static long sum(long[] perGroup) {
+    long sum = 0;
+    for (long v : perGroup) {
+      sum += v;
+    }
+    return sum;
   }
 }
