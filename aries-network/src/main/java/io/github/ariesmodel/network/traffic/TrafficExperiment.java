@@ -35,8 +35,9 @@ import org.HdrHistogram.Histogram;
  * thread count. The run uses a {@link PartitionedEngine} with one group per dragonfly group and the smallest latency
  * of a link between groups as its lookahead ({@link RouterFabric#crossGroupLatencyPs}); each group draws its
  * sources' random choices from its own stream (seeded from the seed and the group), and events at equal times run
- * in the engine's (time, scheduling group, that group's counter) order. The end of the run (the extra time after the
- * window) is checked at the engine's window boundaries.
+ * in the engine's (time, scheduling group, that group's counter) order. The end of the run (all measured packets
+ * delivered, in the extra time after the window) is checked at the engine's window boundaries, one lookahead apart
+ * (on a one-group topology, the smallest link latency apart).
  */
 public final class TrafficExperiment {
 
@@ -352,6 +353,16 @@ public final class TrafficExperiment {
     @SuppressWarnings("unchecked")
     Run() {
       long lookahead = RouterFabric.crossGroupLatencyPs(topology);
+      if (lookahead == Long.MAX_VALUE) {
+        // one group, nothing to look ahead of: the windows still pace the end-of-run check, so keep them short (the
+        // smallest link latency)
+        for (int c = 0; c < topology.linkClassCount(); c++) {
+          lookahead = Math.min(lookahead, Math.max(1, topology.linkLatencyPs(c)));
+        }
+        if (lookahead == Long.MAX_VALUE) {
+          lookahead = 1_000_000L; // no link at all (one router): 1 µs windows, assumed
+        }
+      }
       if (lookahead < 1) {
         throw new IllegalArgumentException("links between groups must have a latency of at least 1 ps to run groups "
             + "in windows, but one has " + lookahead + " ps");
