@@ -424,6 +424,15 @@ final class Rank implements Mpi {
     }
     m.unexpected = true;
     job.countUnexpected();
+    if (m.protocol == Protocol.SHARED_MEMORY && !m.inline) {
+      // As Nemesis does with an unexpected message, copy it out of shared memory so that the sender's buffer comes
+      // back at once (its credits already have): a sender's buffers are not held by receives posted late.
+      m.payload = new byte[m.length];
+      spend(hostAccess(job.rank(m.sourceWorld).mdh, m.remoteOffset, m.payload, 0, m.length, false)
+          + copyPs(m.length));
+      control(m.sourceWorld, CQ_EAGER_ACK, m.sendId);
+      m.inline = true;
+    }
     unexpected.add(m);
   }
 

@@ -211,6 +211,31 @@ class MpiOnNodeTest {
     assertThat(job.unexpectedMessages()).isPositive();
   }
 
+  @Test
+  void unexpectedBufferedMessagesGiveTheSendersBuffersBack() {
+    // Both ranks send more than their internal buffers hold before either posts a receive: each receiver copies
+    // the unexpected messages out of shared memory (as Nemesis does) so that the senders' buffers come back.
+    int n = 40;
+    int size = 4000;
+    MpiConfig small = MpiConfig.builder().heapBytes(64 << 10).build();
+    MpiJob job = MpiJob.builder(system(4)).placement(3, 3).config(small).build();
+    job.run(mpi -> {
+      int peer = 1 - mpi.rank();
+      List<Request> sends = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        sends.add(mpi.isend(pattern(mpi.rank() * 1000 + i, size), 0, size, peer, i, mpi.world()));
+      }
+      for (int i = 0; i < n; i++) {
+        byte[] b = new byte[size];
+        mpi.recv(b, 0, size, peer, i, mpi.world());
+        assertThat(b).isEqualTo(pattern(peer * 1000 + i, size));
+      }
+      mpi.waitall(sends.toArray(new Request[0]));
+    });
+    assertThat(job.messages(Protocol.SHARED_MEMORY)).isEqualTo(2L * n + 2);
+    assertThat(job.unexpectedMessages()).isPositive();
+  }
+
   private static double eightByteLatency(HostCacheConfig cache, int a, int b) {
     AriesSystem.Builder builder = AriesSystem.builder().preset(SystemPreset.DEFAULT).seed(1);
     AriesSystem sys = (cache == null ? builder.noHostCache() : builder.hostCache(cache)).build();
