@@ -88,6 +88,20 @@ class WorkloadsTest {
   }
 
   @Test
+  void mpiWorkloadsMeasureTwoRanksOfOneNodeAsTheOnNodeDistance() {
+    WorkloadReport r = new MpiLatencyWorkload().run(ONE_GROUP, Params.of(Map.of("sizes", "8",
+        "distances", "on-node,same-router", "warmup", "16", "iterations", "2")));
+    ResultTable t = table(r, "mpi-latency");
+    assertThat(t.rows()).extracting(row -> row.get(0)).containsExactly("on-node", "same-router");
+    double[] lat = t.numbers("latency");
+    // shared memory: no NIC, no network, but the same software overheads
+    assertThat(lat[0]).isLessThan(lat[1]).isGreaterThan(570);
+    WorkloadReport b = new MpiBandwidthWorkload().run(ONE_GROUP, Params.of(Map.of("sizes", "64K",
+        "distances", "on-node", "window", "4", "iterations", "1")));
+    assertThat(table(b, "mpi-bandwidth").numbers("bandwidth")[0]).isPositive();
+  }
+
+  @Test
   void mpiBandwidthStaysBelowTheNicPeakAndGrowsWithSize() {
     WorkloadReport r = new MpiBandwidthWorkload().run(ONE_GROUP, Params.of(Map.of("sizes", "64,16K",
         "window", "4", "iterations", "1")));
