@@ -58,6 +58,19 @@ import java.util.Arrays;
  * would with an event per send, and results are unchanged (docs/performance.md, "Events per packet-hop"). On other
  * schedulers it schedules one per send.
  *
+ * <p>Buffer releases (credit returns and injection-buffer frees) go the same way further: each takes its reserved
+ * place in the order when the packet's tail leaves, is kept in a per-owner list sorted by (time, sequence), and
+ * takes effect <em>lazily</em>: every read of a port's credits or a node's injection room first applies the releases
+ * that come before the running event (each fabric event knows its own number). Only a release that something may
+ * wait for becomes an event: the credit that gives a waiting queue head enough room, the free a blocked node waits
+ * for, and a release that falls on the very picosecond of an event already scheduled at that router which might
+ * come to wait for it (the loop cannot schedule at the current time under an earlier number). VC occupancy is
+ * integrated as Σ Δ × (T − t), so changes may be applied out of time order. A caller's event that injects at the
+ * very picosecond a buffer frees sees that free only if it is not its own (an injection at that instant is refused
+ * and told when the room is there, as with an event per free). Results are bit-identical to an event per release
+ * ({@code LazyReleaseProperties}); only the event count and, when a run ends, the loop's clock (which may stop before
+ * the last credits come home: {@link #lastReleaseAtOrBefore}) differ.
+ *
  * <p><b>Route state.</b> Each packet in flight has a record (a slot of pooled primitive arrays, from injection to
  * delivery): the input buffer and VC it occupies, the intermediate it is committed to and whether it was ever
  * committed (non-minimal). Routings read it through {@link RouterView#intermediate()} and {@link
@@ -76,6 +89,12 @@ public final class RouterFabric implements Fabric {
   private final Scheduler scheduler;
   /** The scheduler when it is core's loop (link-free events are then scheduled only when needed), else null. */
   private final DeterministicEventLoop loop;
+  /**
+   * Whether buffer releases (credit returns, injection-buffer frees) are applied lazily and scheduled only when
+   * needed: with {@link #loop}, every link of finite rate and every latency plus pipeline above 0 (so that each of
+   * the fabric's own events can take a reserved place in the loop's order).
+   */
+  private final boolean lazy;
   private final RoutingAlgorithm[] routingByMode;
   private final String routingName;
   private final int vcs;
@@ -90,6 +109,11 @@ public final class RouterFabric implements Fabric {
   private final DragonflyPaths paths;
 
   private final int radix;
+  private final int routerCount;
+  /** Nodes, as the key space of {@link #deliveryKey}. */
+  private final int nodeCountForKeys;
+  /** The largest packet injected so far, wire bytes. */
+  private int maxWireBytes;
   private final int netPorts;
   private final int[] peer;
   private final byte[] portClass;
@@ -132,13 +156,46 @@ public final class RouterFabric implements Fabric {
   private int[] slotIntermediate;
   /** Whether the packet was ever committed to an intermediate. */
   private boolean[] slotNonMinimal;
+  /** The loop sequence number of the packet's pending arrival or delivery event (with {@link #lazy}). */
+  private long[] slotSeq;
   private int freeSlot = -1;
   private int slotsUsed;
 
+  // pending buffer releases: a pooled record each, in a list per owner sorted by (time, sequence)
+  /** When the release takes effect (the credit reaches the upstream port, or the injection buffer frees). */
+  private long[] relTime;
+  /** The loop sequence number reserved for it when it was made: its place among events at equal times. */
+  private long[] relSeq;
+  /** Its owner: the upstream output port the credit returns to, or {@code netPorts + node} for an injection buffer. */
+  private int[] relOwner;
+  private int[] relVc;
+  private int[] relBytes;
+  private int[] relNext;
+  /** {@link #REL_SCHEDULED} and {@link #REL_APPLIED} bits. */
+  private byte[] relFlags;
+  private int relFree = -1;
+  private int relUsed;
+  /** Per owner, the first pending release (earliest in (time, sequence) order), or -1. */
+  private final int[] relHead;
+  private static final byte REL_SCHEDULED = 1;
+  private static final byte REL_APPLIED = 2;
+  private static final byte REL_ACTED = 4;
+  /**
+   * The loop sequence number of the fabric event running now, or {@link Long#MAX_VALUE} outside the fabric's own
+   * events (a caller's event, or between events): a release at the current time then counts as done.
+   */
+  private long curSeq = Long.MAX_VALUE;
+
   // one handler per kind of event (see the class comment)
+  /**
+   * Where and when every pending arrival (time, router) and delivery (time, node) event happens, as {@link
+   * #arrivalKey} and {@link #deliveryKey} (with {@link #lazy}): a release due at the same picosecond and place may be
+   * needed before its place in the order comes (see {@link #release}).
+   */
+  private final TimeMultiset eventTimes = new TimeMultiset();
   private final EventHandler arrival = this::arrive;
   private final EventHandler linkFree = this::linkFree;
-  private final EventHandler[] creditReturn;
+  private final EventHandler creditReturn = this::creditReturn;
   private final EventHandler injectionBufferFree = this::injectionBufferFree;
   private final EventHandler delivery = this::deliver;
 
@@ -152,11 +209,13 @@ public final class RouterFabric implements Fabric {
   private long nonMinimalDelivered;
   private long hopsDelivered;
   private int maxHopsSeen;
+  /** Releases that had to be scheduled at the current time, after their place in the order (see scheduleRelease). */
+  private long sameTimeReleases;
   private final long[] classBusyPs;
   private final long[] portBusyPs;
-  private final long[] vcOccupancyIntegral;
+  /** Per VC, Σ Δoccupancy × time of change, so that the integral up to T is occupancy × T − this (any order). */
+  private final long[] vcOccupancyTimeSum;
   private final long[] vcOccupancy;
-  private long vcLastChange;
   private final int[] classPortCount;
 
   private RouterFabric(Builder b) {
@@ -175,11 +234,9 @@ public final class RouterFabric implements Fabric {
     this.paths = new DragonflyPaths(topo);
     this.routingByMode = b.routings();
     this.routingName = b.routingName();
-    this.creditReturn = new EventHandler[vcs];
-    for (int vc = 0; vc < vcs; vc++) {
-      creditReturn[vc] = new CreditReturn(vc);
-    }
     this.radix = topo.portCount();
+    this.routerCount = topo.routerCount();
+    this.nodeCountForKeys = topo.nodeCount();
     this.netPorts = topo.routerCount() * radix;
     int routers = topo.routerCount();
     int classes = topo.linkClassCount();
@@ -204,6 +261,11 @@ public final class RouterFabric implements Fabric {
       latencyClass[c] = topo.linkLatencyPs(c);
     }
     this.psPerByteInjection = SerialChannel.psPerByte(topo.injectionBandwidth());
+    boolean reservable = loop != null && psPerByteInjection > 0 && pipelinePs + injectionLatencyPs > 0;
+    for (int c = 0; c < classes; c++) {
+      reservable &= psPerByteClass[c] > 0 && latencyClass[c] + pipelinePs > 0;
+    }
+    this.lazy = reservable;
     this.linkFreeAt = new long[netPorts];
     this.linkFreeSeq = new long[loop != null ? netPorts : 0];
     this.linkFreeScheduled = new boolean[loop != null ? netPorts : 0];
@@ -235,9 +297,19 @@ public final class RouterFabric implements Fabric {
     slotVc = new int[initialSlots];
     slotIntermediate = new int[initialSlots];
     slotNonMinimal = new boolean[initialSlots];
+    slotSeq = new long[initialSlots];
+    relTime = new long[initialSlots];
+    relSeq = new long[initialSlots];
+    relOwner = new int[initialSlots];
+    relVc = new int[initialSlots];
+    relBytes = new int[initialSlots];
+    relNext = new int[initialSlots];
+    relFlags = new byte[initialSlots];
+    this.relHead = new int[netPorts + nodes];
+    Arrays.fill(relHead, -1);
     this.classBusyPs = new long[classes];
     this.portBusyPs = new long[netPorts];
-    this.vcOccupancyIntegral = new long[vcs];
+    this.vcOccupancyTimeSum = new long[vcs];
     this.vcOccupancy = new long[vcs];
   }
 
@@ -518,29 +590,73 @@ public final class RouterFabric implements Fabric {
     endpoints.checkPacket(packet);
     int node = packet.sourceNode();
     int bytes = packet.wireBytes();
+    long now = scheduler.now();
+    int buffer = netPorts + node;
+    // a caller's event (unknown number) at the very picosecond of a free is taken to come before it: the free was
+    // made after that event was scheduled in every run measured; the node is then told at once (scheduleRelease)
+    settle(buffer, now, curSeq == Long.MAX_VALUE ? 0 : curSeq);
     if (injFree[node] < bytes) {
       injBlocked[node] = true;
+      // the earliest pending free will tell the node (a later-made free that comes earlier is scheduled when made)
+      if (relHead[buffer] >= 0) {
+        scheduleRelease(relHead[buffer], now);
+      }
       return false;
     }
-    long now = scheduler.now();
     injFree[node] -= bytes;
+    maxWireBytes = Math.max(maxWireBytes, bytes);
     packet.hops(0);
     packet.injectedAtPs(now);
-    int slot = allocSlot(packet, netPorts + node);
+    int slot = allocSlot(packet, buffer);
     long start = Math.max(now, injLinkFreeAt[node]);
     injLinkFreeAt[node] = start + SerialChannel.serializationPs(bytes, psPerByteInjection);
     injected++;
-    scheduler.scheduleAt(start + injectionLatencyPs + pipelinePs, arrival, packet, slot);
+    scheduleArrival(start + injectionLatencyPs + pipelinePs, topo.routerOfNode(node), packet, slot);
     return true;
   }
 
   // ---------------------------------------------------------------- events
 
+  /**
+   * Schedules the arrival or delivery of the packet in {@code slot}; with {@link #lazy} under a reserved number kept
+   * in the slot, so that the event knows its place in the loop's order (the same place {@code scheduleAt} gives).
+   */
+  private void scheduleSlotEvent(long timePs, EventHandler handler, Packet p, int slot) {
+    if (lazy) {
+      long seq = loop.reserveSequence();
+      slotSeq[slot] = seq;
+      loop.scheduleReserved(timePs, seq, handler, p, slot);
+    } else {
+      scheduler.scheduleAt(timePs, handler, p, slot);
+    }
+  }
+
+  private void scheduleArrival(long timePs, int router, Packet p, int slot) {
+    if (lazy) {
+      eventTimes.add(arrivalKey(timePs, router));
+    }
+    scheduleSlotEvent(timePs, arrival, p, slot);
+  }
+
+  /** The key of {@link #eventTimes} for an arrival at a router (unique below 2^63 / (routers + nodes) ps). */
+  private long arrivalKey(long timePs, int router) {
+    return timePs * (routerCount + nodeCountForKeys) + router;
+  }
+
+  /** The key of {@link #eventTimes} for a delivery to a node. */
+  private long deliveryKey(long timePs, int node) {
+    return timePs * (routerCount + nodeCountForKeys) + routerCount + node;
+  }
+
   /** Arrival: a packet's head has reached a router and passed its pipeline; {@code arg} is the packet's slot. */
   private void arrive(long now, Object ref, long arg) {
     int slot = (int) arg;
+    curSeq = slotSeq[slot];
     int input = slotInput[slot];
     int router = input >= netPorts ? topo.routerOfNode(input - netPorts) : input / radix;
+    if (lazy) {
+      eventTimes.remove(arrivalKey(now, router));
+    }
     Packet p = slotPacket[slot];
     int dest = p.destinationNode();
     int destRouter = topo.routerOfNode(dest);
@@ -557,9 +673,10 @@ public final class RouterFabric implements Fabric {
       }
       ejTail[dest] = slot;
       tryEject(now, dest);
-      return;
+    } else {
+      route(now, p, slot, router);
     }
-    route(now, p, slot, router);
+    curSeq = Long.MAX_VALUE;
   }
 
   private void route(long now, Packet p, int slot, int router) {
@@ -612,6 +729,9 @@ public final class RouterFabric implements Fabric {
     qTail[q] = slot;
     queuedBytes[gp] += p.wireBytes();
     waiting[gp]++;
+    if (qHead[q] == slot) {
+      armCredit(now, gp, vc);
+    }
     trySend(now, gp);
     wakeWhenLinkFrees(now, gp);
   }
@@ -625,6 +745,10 @@ public final class RouterFabric implements Fabric {
   private void wakeWhenLinkFrees(long now, int gp) {
     if (loop == null || linkFreeScheduled[gp] || linkFreeAt[gp] <= now || waiting[gp] == 0) {
       return;
+    }
+    settle(gp, now, curSeq);
+    if (linkFreeScheduled[gp] || linkFreeAt[gp] <= now || waiting[gp] == 0) {
+      return; // a late credit settled just now has acted
     }
     int base = gp * vcs;
     for (int vc = 0; vc < vcs; vc++) {
@@ -644,51 +768,75 @@ public final class RouterFabric implements Fabric {
       // (a stale one, whose link a credit return at the same time has already restarted, leaves the flag alone)
       linkFreeScheduled[gp] = false;
     }
-    trySend(now, gp);
-  }
-
-  /** Credit return for one VC: the tail of packet {@code ref} has left the buffer fed by upstream port {@code arg}. */
-  private final class CreditReturn implements EventHandler {
-    private final int vc;
-
-    CreditReturn(int vc) {
-      this.vc = vc;
-    }
-
-    @Override
-    public void onEvent(long now, Object ref, long arg) {
-      int port = (int) arg;
-      int bytes = ((Packet) ref).wireBytes();
-      credits[port * vcs + vc] += bytes;
-      creditsUsed[port] -= bytes;
-      occupancy(now, vc, -bytes);
-      if (waiting[port] > 0) {
-        trySend(now, port);
-        wakeWhenLinkFrees(now, port);
+    if (lazy) {
+      if (linkFreeAt[gp] > now) {
+        return; // stale: nothing to send, as trySend would find
       }
+      curSeq = linkFreeSeq[gp];
     }
+    trySend(now, gp);
+    curSeq = Long.MAX_VALUE;
   }
 
-  /** Injection buffer free: the tail of packet {@code ref} has left node {@code arg}'s injection buffer. */
+  /**
+   * Credit return: the tail of a packet has left a router input, and the bytes of pending release {@code arg} come
+   * back to the upstream output port. Scheduled only when the credit may let a packet go (see {@link #armCredit});
+   * otherwise the release takes effect lazily ({@link #settle}).
+   */
+  private void creditReturn(long now, Object ref, long arg) {
+    int e = (int) arg;
+    int port = relOwner[e];
+    curSeq = relSeq[e];
+    boolean acted = (relFlags[e] & REL_ACTED) != 0;
+    takeEffect(port, e, now);
+    if (!acted && waiting[port] > 0) {
+      trySend(now, port);
+      wakeWhenLinkFrees(now, port);
+    }
+    curSeq = Long.MAX_VALUE;
+  }
+
+  /**
+   * Injection buffer free: the tail of a packet has left node {@code relOwner[arg] - netPorts}'s injection buffer.
+   * Scheduled only when the node waits for room; otherwise the release takes effect lazily.
+   */
   private void injectionBufferFree(long now, Object ref, long arg) {
-    int node = (int) arg;
-    injFree[node] += ((Packet) ref).wireBytes();
+    int e = (int) arg;
+    int buffer = relOwner[e];
+    int node = buffer - netPorts;
+    curSeq = relSeq[e];
+    takeEffect(buffer, e, now);
     if (injBlocked[node]) {
       injBlocked[node] = false;
-      FabricEndpoint e = endpoints.endpointOrNull(node);
-      if (e != null) {
-        e.injectionReady(now);
+      FabricEndpoint ep = endpoints.endpointOrNull(node);
+      if (ep != null) {
+        ep.injectionReady(now);
       }
     }
+    curSeq = Long.MAX_VALUE;
+  }
+
+  /** The scheduled release {@code e} runs: every earlier one of its owner first, then itself (unless already). */
+  private void takeEffect(int owner, int e, long now) {
+    if ((relFlags[e] & REL_APPLIED) == 0) {
+      settle(owner, now, relSeq[e]);
+      unlinkRelease(owner, e);
+      applyRelease(e);
+    }
+    freeRelease(e);
   }
 
   /** Delivery: the packet in slot {@code arg} has crossed its node's ejection link. */
   private void deliver(long now, Object ref, long arg) {
     int slot = (int) arg;
+    curSeq = slotSeq[slot];
     Packet p = slotPacket[slot];
     boolean nonMinimal = slotNonMinimal[slot];
     freeSlot(slot);
     int node = p.destinationNode();
+    if (lazy) {
+      eventTimes.remove(deliveryKey(now, node));
+    }
     delivered++;
     hopsDelivered += p.hops();
     if (nonMinimal) {
@@ -699,11 +847,16 @@ public final class RouterFabric implements Fabric {
     }
     endpoints.endpointFor(p).deliver(now, p);
     tryEject(now, node);
+    curSeq = Long.MAX_VALUE;
   }
 
   private void trySend(long now, int gp) {
     if (linkFreeAt[gp] > now || waiting[gp] == 0) {
       return;
+    }
+    settle(gp, now, curSeq);
+    if (linkFreeAt[gp] > now || waiting[gp] == 0) {
+      return; // a late credit settled just now has sent
     }
     int base = gp * vcs;
     int chosen = -1;
@@ -753,6 +906,9 @@ public final class RouterFabric implements Fabric {
     occupancy(now, chosen, bytes);
     queuedBytes[gp] -= bytes;
     waiting[gp]--;
+    if (qHead[q] >= 0) {
+      armCredit(now, gp, chosen);
+    }
     int cls = portClass[gp];
     long ser = SerialChannel.serializationPs(bytes, psPerByteClass[cls]);
     linkFreeAt[gp] = now + ser;
@@ -767,24 +923,247 @@ public final class RouterFabric implements Fabric {
     if (hopListener != null) {
       hopListener.hop(now, p, gp / radix, gp % radix, chosen, hops);
     }
-    scheduler.scheduleAt(now + latencyClass[cls] + pipelinePs, arrival, p, slot);
-    release(now + ser, input, inputVc, p);
+    scheduleArrival(now + latencyClass[cls] + pipelinePs, downstream / radix, p, slot);
+    release(now, now + ser, input, inputVc, p);
     if (loop == null || ser == 0) {
       scheduler.scheduleAt(now + ser, linkFree, null, gp);
     } else {
       linkFreeSeq[gp] = loop.reserveSequence();
       linkFreeScheduled[gp] = false;
       wakeWhenLinkFrees(now, gp);
+      if (lazy) {
+        // a credit due exactly as the link frees, and ahead of the link-free event, may send first (as it would have)
+        for (int e = relHead[gp]; e >= 0; e = relNext[e]) {
+          if (relTime[e] == linkFreeAt[gp]) {
+            scheduleRelease(e, now);
+          }
+        }
+      }
     }
   }
 
-  /** The packet's tail leaves the input buffer it occupied at {@code tailGonePs}: return the space upstream. */
-  private void release(long tailGonePs, int input, int vc, Packet p) {
-    if (input >= netPorts) {
-      scheduler.scheduleAt(tailGonePs, injectionBufferFree, p, input - netPorts);
-    } else {
-      scheduler.scheduleAt(tailGonePs + latencyClass[portClass[input]], creditReturn[vc], p, peer[input]);
+  /**
+   * The packet's tail leaves the input buffer it occupied at {@code tailGonePs}: the space returns upstream (a credit
+   * one wire latency later, or the injection buffer's room at once). The release takes its place in the loop's order
+   * now; with {@link #lazy} it is only scheduled when something may wait for it, else it takes effect when its owner's
+   * state is next read ({@link #settle}).
+   */
+  private void release(long now, long tailGonePs, int input, int vc, Packet p) {
+    boolean injection = input >= netPorts;
+    int owner = injection ? input : peer[input];
+    long t = injection ? tailGonePs : tailGonePs + latencyClass[portClass[input]];
+    int e = allocRelease();
+    relTime[e] = t;
+    relOwner[e] = owner;
+    relVc[e] = vc;
+    relBytes[e] = p.wireBytes();
+    relFlags[e] = 0;
+    if (!lazy) {
+      relSeq[e] = -1;
+      relFlags[e] = REL_SCHEDULED;
+      scheduler.scheduleAt(t, injection ? injectionBufferFree : creditReturn, null, e);
+      return;
     }
+    relSeq[e] = loop.reserveSequence();
+    boolean tie = insertRelease(owner, e);
+    // An event scheduled already for the very picosecond of this release, at its place, may come to wait for it
+    // (an arrival that queues a packet here, the port's own link freeing or another release of this owner that
+    // sends, a delivery whose node injects at once); it then runs before this release's place in the order, and
+    // the loop cannot schedule an event at the current time under an earlier number. So such a release is
+    // scheduled now, unless the buffer is sure to have room for any packet then anyway. A node blocked on its
+    // injection buffer waits for every free.
+    boolean schedule;
+    if (injection) {
+      int node = owner - netPorts;
+      schedule = injBlocked[node] || tie || eventTimes.contains(deliveryKey(t, node));
+    } else {
+      schedule = t == linkFreeAt[owner]
+          || ((tie || eventTimes.contains(arrivalKey(t, owner / radix))) && creditMayBeShort(owner, vc, e, now));
+    }
+    if (schedule) {
+      scheduleRelease(e, now);
+    } else if (!injection) {
+      armCredit(now, owner, vc);
+    }
+  }
+
+  /**
+   * Whether a packet queued on (port {@code gp}, {@code vc}) could lack credits at the time of pending credit return
+   * {@code e}, just before it: unless the credits held now plus the releases before {@code e}, less every byte the
+   * port's link could send by then, still cover the largest packet injected so far.
+   */
+  private boolean creditMayBeShort(int gp, int vc, int e, long now) {
+    long avail = credits[gp * vcs + vc];
+    for (int c = relHead[gp]; c != e; c = relNext[c]) {
+      if (relVc[c] == vc) {
+        avail += relBytes[c];
+      }
+    }
+    long t = relTime[e];
+    long start = Math.max(now, linkFreeAt[gp]);
+    long sendable = start > t ? 0 : (long) Math.ceil((t - start) / psPerByteClass[portClass[gp]]) + maxWireBytes;
+    return avail - sendable < maxWireBytes;
+  }
+
+  /**
+   * With {@link #lazy}: if the head of queue (port {@code gp}, {@code vc}) lacks credits, schedules the pending
+   * credit return that will give it enough (the first, in (time, sequence) order, at which the running sum reaches
+   * the packet's size). The head stays until it is sent, so the choice only moves earlier when a new release comes
+   * earlier; {@link #release} calls this for every new credit, and route and send for every new head.
+   */
+  private void armCredit(long now, int gp, int vc) {
+    if (!lazy) {
+      return;
+    }
+    int q = gp * vcs + vc;
+    int h = qHead[q];
+    if (h < 0) {
+      return;
+    }
+    settle(gp, now, curSeq);
+    int need = slotPacket[h].wireBytes();
+    int have = credits[q];
+    if (have >= need) {
+      return;
+    }
+    for (int e = relHead[gp]; e >= 0; e = relNext[e]) {
+      if (relVc[e] == vc) {
+        have += relBytes[e];
+        if (have >= need) {
+          scheduleRelease(e, now);
+          return;
+        }
+      }
+    }
+  }
+
+  /** Schedules pending release {@code e} (once) under its reserved number. */
+  private void scheduleRelease(int e, long now) {
+    if ((relFlags[e] & REL_SCHEDULED) != 0) {
+      return;
+    }
+    relFlags[e] |= REL_SCHEDULED;
+    EventHandler h = relOwner[e] >= netPorts ? injectionBufferFree : creditReturn;
+    if (relTime[e] > now) {
+      loop.scheduleReserved(relTime[e], relSeq[e], h, null, e);
+    } else {
+      // due now but after the running event: the loop takes no reserved number at the current time, so it runs
+      // after the events already scheduled for now (the state it changes is right for them: they settle it first)
+      sameTimeReleases++;
+      loop.scheduleAt(now, h, null, e);
+    }
+  }
+
+  /**
+   * Applies every pending release of {@code owner} that comes before (time {@code now}, sequence {@code seq}) in the
+   * loop's order, so that the owner's credits or injection-buffer room are what they would be had each release been
+   * an event of its own.
+   */
+  private void settle(int owner, long now, long seq) {
+    int e = relHead[owner];
+    while (e >= 0 && (relTime[e] < now || (relTime[e] == now && relSeq[e] < seq))) {
+      int next = relNext[e];
+      relHead[owner] = next;
+      applyRelease(e);
+      if ((relFlags[e] & REL_SCHEDULED) == 0) {
+        freeRelease(e);
+      } else if (owner < netPorts && seq != Long.MAX_VALUE) {
+        // a credit scheduled late (see scheduleRelease) is first seen by a later event of the same picosecond: it
+        // acts here, before that event goes on, as it would have acted in its own place just before
+        relFlags[e] |= REL_ACTED;
+        long saved = curSeq;
+        curSeq = relSeq[e];
+        if (waiting[owner] > 0) {
+          trySend(now, owner);
+          wakeWhenLinkFrees(now, owner);
+        }
+        curSeq = saved;
+      }
+      e = relHead[owner];
+    }
+  }
+
+  /** Settles every owner up to {@code now} (at equal times: those before sequence {@code seq}). */
+  private void settleAll(long now, long seq) {
+    for (int owner = 0; owner < relHead.length; owner++) {
+      if (relHead[owner] >= 0) {
+        settle(owner, now, seq);
+      }
+    }
+  }
+
+  private void applyRelease(int e) {
+    int owner = relOwner[e];
+    int bytes = relBytes[e];
+    if (owner >= netPorts) {
+      injFree[owner - netPorts] += bytes;
+    } else {
+      int vc = relVc[e];
+      credits[owner * vcs + vc] += bytes;
+      creditsUsed[owner] -= bytes;
+      occupancy(relTime[e], vc, -bytes);
+    }
+    relFlags[e] |= REL_APPLIED;
+  }
+
+  /**
+   * Inserts pending release {@code e} into its owner's list in (time, sequence) order (its sequence is the newest).
+   *
+   * @return whether another pending release of the owner has the same time
+   */
+  private boolean insertRelease(int owner, int e) {
+    long t = relTime[e];
+    int prev = -1;
+    int cur = relHead[owner];
+    while (cur >= 0 && relTime[cur] <= t) {
+      prev = cur;
+      cur = relNext[cur];
+    }
+    relNext[e] = cur;
+    if (prev < 0) {
+      relHead[owner] = e;
+    } else {
+      relNext[prev] = e;
+    }
+    return prev >= 0 && relTime[prev] == t;
+  }
+
+  private void unlinkRelease(int owner, int e) {
+    int prev = -1;
+    for (int cur = relHead[owner]; cur >= 0; prev = cur, cur = relNext[cur]) {
+      if (cur == e) {
+        if (prev < 0) {
+          relHead[owner] = relNext[e];
+        } else {
+          relNext[prev] = relNext[e];
+        }
+        return;
+      }
+    }
+  }
+
+  private int allocRelease() {
+    int e = relFree;
+    if (e >= 0) {
+      relFree = relNext[e];
+      return e;
+    }
+    if (relUsed == relTime.length) {
+      int n = relTime.length * 2;
+      relTime = Arrays.copyOf(relTime, n);
+      relSeq = Arrays.copyOf(relSeq, n);
+      relOwner = Arrays.copyOf(relOwner, n);
+      relVc = Arrays.copyOf(relVc, n);
+      relBytes = Arrays.copyOf(relBytes, n);
+      relNext = Arrays.copyOf(relNext, n);
+      relFlags = Arrays.copyOf(relFlags, n);
+    }
+    return relUsed++;
+  }
+
+  private void freeRelease(int e) {
+    relNext[e] = relFree;
+    relFree = e;
   }
 
   private void tryEject(long now, int node) {
@@ -802,19 +1181,17 @@ public final class RouterFabric implements Fabric {
     int bytes = p.wireBytes();
     long ser = SerialChannel.serializationPs(bytes, psPerByteInjection);
     ejFreeAt[node] = now + ser;
-    release(now + ser, input, vc, p);
-    scheduler.scheduleAt(now + ser, delivery, p, slot);
+    release(now, now + ser, input, vc, p);
+    if (lazy) {
+      eventTimes.add(deliveryKey(now + ser, node));
+    }
+    scheduleSlotEvent(now + ser, delivery, p, slot);
   }
 
-  private void occupancy(long now, int vc, int delta) {
-    long dt = now - vcLastChange;
-    if (dt > 0) {
-      for (int v = 0; v < vcs; v++) {
-        vcOccupancyIntegral[v] += vcOccupancy[v] * dt;
-      }
-      vcLastChange = now;
-    }
+  /** A change of VC {@code vc}'s occupancy at time {@code atPs}; changes may come in any time order. */
+  private void occupancy(long atPs, int vc, int delta) {
     vcOccupancy[vc] += delta;
+    vcOccupancyTimeSum[vc] += delta * atPs;
   }
 
   /** A slot for a packet entering the fabric through input buffer {@code input} (VC 0), minimal so far. */
@@ -831,6 +1208,7 @@ public final class RouterFabric implements Fabric {
         slotVc = Arrays.copyOf(slotVc, n);
         slotIntermediate = Arrays.copyOf(slotIntermediate, n);
         slotNonMinimal = Arrays.copyOf(slotNonMinimal, n);
+        slotSeq = Arrays.copyOf(slotSeq, n);
       }
       s = slotsUsed++;
     }
@@ -889,12 +1267,15 @@ public final class RouterFabric implements Fabric {
     @Override
     public int congestion(int port) {
       int gp = router * radix + port;
+      settle(gp, now, curSeq);
       return queuedBytes[gp] + creditsUsed[gp];
     }
 
     @Override
     public int credits(int port, int vc) {
-      return credits[(router * radix + port) * vcs + vc];
+      int gp = router * radix + port;
+      settle(gp, now, curSeq);
+      return credits[gp * vcs + vc];
     }
 
     @Override
@@ -988,7 +1369,10 @@ public final class RouterFabric implements Fabric {
    * @return the integral
    */
   public long vcOccupancyIntegral(int vc, long nowPs) {
-    return vcOccupancyIntegral[vc] + vcOccupancy[vc] * Math.max(0, nowPs - vcLastChange);
+    // releases at nowPs itself add nothing to the integral up to nowPs, whatever their order
+    settleAll(nowPs, 0);
+    // exact in long arithmetic even if the two terms overflow, as long as the integral itself fits
+    return vcOccupancy[vc] * nowPs - vcOccupancyTimeSum[vc];
   }
 
   /**
@@ -998,6 +1382,37 @@ public final class RouterFabric implements Fabric {
    */
   public long busyPs(int router, int port) {
     return portBusyPs[router * radix + port];
+  }
+
+  /**
+   * The time of the latest buffer release (credit return or injection-buffer free) still pending at or before a
+   * limit. Releases that nothing waits for take effect without an event of their own, so when a run stops (the loop
+   * empty, or every event up to a limit run) its clock may stand before the last of them; a caller that wants the
+   * clock where an event per release would have left it moves it there.
+   *
+   * @param limitPs the latest time of interest
+   * @return that time, or {@link Long#MIN_VALUE} when none is pending at or before {@code limitPs}
+   */
+  public long lastReleaseAtOrBefore(long limitPs) {
+    long last = Long.MIN_VALUE;
+    for (int owner = 0; owner < relHead.length; owner++) {
+      for (int e = relHead[owner]; e >= 0 && relTime[e] <= limitPs; e = relNext[e]) {
+        last = Math.max(last, relTime[e]);
+      }
+    }
+    return last;
+  }
+
+  /**
+   * Buffer releases that had to be scheduled at the current time after their place in the loop's order (a queue head
+   * found its enabling credit, or a refused node its free, due at the very picosecond of the running event). Each may
+   * move a send or an injection a few events later within that picosecond; 0 in the runs of {@code
+   * LazyReleaseProperties} and in the traffic runs of docs/performance.md.
+   *
+   * @return how many so far
+   */
+  public long sameTimeReleases() {
+    return sameTimeReleases;
   }
 
   /** @return number of cabled network ports (input buffers) */
@@ -1010,7 +1425,10 @@ public final class RouterFabric implements Fabric {
   }
 
   /**
-   * Whether the fabric is empty and at rest: nothing in flight, every credit home, every injection buffer free.
+   * Whether the fabric is empty and at rest: no packet in flight or waiting, and every credit and injection-buffer
+   * byte home or on its way home. (A credit still on the wire, whose return nothing can hold up any more, counts as
+   * home: releases that nothing waits for take effect without an event of their own, so the loop may run dry before
+   * their time.)
    *
    * @return true when quiescent
    */
@@ -1018,21 +1436,30 @@ public final class RouterFabric implements Fabric {
     if (injected != delivered) {
       return false;
     }
-    for (int c : creditsUsed) {
-      if (c != 0) {
-        return false;
-      }
-    }
     for (int w : waiting) {
       if (w != 0) {
         return false;
       }
     }
-    for (int f : injFree) {
-      if (f != injectionBufferBytes) {
+    for (int gp = 0; gp < netPorts; gp++) {
+      if (creditsUsed[gp] != pendingBytes(gp)) {
+        return false;
+      }
+    }
+    for (int node = 0; node < injFree.length; node++) {
+      if (injFree[node] + pendingBytes(netPorts + node) != injectionBufferBytes) {
         return false;
       }
     }
     return true;
+  }
+
+  /** Bytes of the releases still pending for an owner (port or injection buffer). */
+  private int pendingBytes(int owner) {
+    int bytes = 0;
+    for (int e = relHead[owner]; e >= 0; e = relNext[e]) {
+      bytes += relBytes[e];
+    }
+    return bytes;
   }
 }
