@@ -137,4 +137,23 @@ class WorkloadsTest {
     double[] amo = t.numbers("amoRate");
     assertThat(amo[0]).isPositive().isEqualTo(amo[1]).isEqualTo(amo[3]);
   }
+
+  @Test
+  void theCachedHotSpotAddHitsTheNicsAmoCacheAndRunsFaster() {
+    WorkloadReport r = new HostCacheWorkload().run(ONE_GROUP, Params.of(Map.of("rounds", "2", "messages", "4",
+        "pes", "4", "amos", "5", "modes", "update")));
+    assertThat(table(r, "host-cache").rows()).extracting(row -> row.get(0)).containsExactly("update");
+    ResultTable t = table(r, "host-cache-amo");
+    assertThat(t.rows()).extracting(row -> row.get(0)).containsExactly("FIADD", "FIADD_C");
+    double[] rate = t.numbers("amoRate");
+    double[] latency = t.numbers("amoLatency");
+    assertThat(rate[1]).isGreaterThan(rate[0]);
+    // A hit skips the 500 ns host read round trip a memory AMO pays (queueing on the hot word takes some back).
+    assertThat(latency[0] - latency[1]).isGreaterThan(0).isLessThanOrEqualTo(500.0);
+    // Every add but the first finds the word in the cache; the uncached command never uses it.
+    assertThat(t.numbers("amoCacheHits")).containsExactly(0, 4 * 5 - 1);
+    assertThat(t.numbers("amoCacheMisses")).containsExactly(0, 1);
+    assertThat(r.metrics()).extracting(m -> m.name()).contains("host-cache.amo.uncached.amoRate",
+        "host-cache.amo.cached.amoRate");
+  }
 }
