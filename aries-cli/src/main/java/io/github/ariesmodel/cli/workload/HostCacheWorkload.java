@@ -36,10 +36,15 @@ import java.util.Map;
  *       CPU.
  * </ul>
  *
- * A second table, {@code host-cache-amo}, runs the hot-spot test on the first mode's system with the uncached
- * ({@code FIADD}) and the cached ({@code FIADD_C}) command: the NIC's AMO cache keeps the hot word, so the cached
- * command's adds after the first skip the host read round trip. Its columns: the rate, the mean time a PE waits for
- * one fetching add, and the target NIC's AMO-cache hits, misses and write-backs.
+ * A second table, {@code host-cache-amo}, runs two hot-spot tests on the first mode's system, each with uncached and
+ * with cached ({@code _C}) commands: a <b>counter</b> ({@code pes} PEs apply {@code amos} fetching adds each,
+ * {@code FIADD} or {@code FIADD_C}) and a <b>lock</b> ({@code pes} PEs acquire and release one lock word
+ * {@code amos} times each: fetching compare-and-swap 0 → PE + 1 until it succeeds, then a non-fetching swap back to 0
+ * and a quiet; {@code FCSWAP}/{@code SWAP} or {@code FCSWAP_C}/{@code SWAP_C}). The NIC's AMO cache keeps the hot
+ * word, so cached AMOs after the first skip the host read round trip. Columns: the test, {@code uncached} or
+ * {@code cached} commands and their mnemonics, operations (adds, or lock acquisitions) per second, AMOs the target
+ * NIC executed per second, the mean time a PE waits for one fetching AMO, and the target NIC's AMO-cache hits,
+ * misses and write-backs.
  */
 final class HostCacheWorkload implements Workload {
 
@@ -48,9 +53,11 @@ final class HostCacheWorkload implements Workload {
 
   private static final List<String> MODES = List.of("update", "invalidate", "bypass", "none");
 
-  /** The hot-spot commands of the {@code host-cache-amo} table: uncached, then cached. */
-  private static final List<AmoOperation> AMO_COMMANDS =
-      List.of(AmoOperation.of(AmoKind.IADD, true, 64), AmoOperation.of(AmoKind.IADD, true, 64, true));
+  /** The tests of the {@code host-cache-amo} table. */
+  private static final List<String> HOT_SPOT_TESTS = List.of("counter", "lock");
+
+  /** What a hot-spot test measured. */
+  private record HotSpot(double operationsPerSecond, double amosPerSecond, double meanWaitNs) {}
 
   @Override
   public String name() {
@@ -86,8 +93,9 @@ final class HostCacheWorkload implements Workload {
         .string("mode").number("putToObserveLatency", "ns").number("messageRate", "M/s").number("amoRate", "M/s")
         .integer("targetLoadHits", "").integer("targetLoadMisses", "");
     ResultTable.Builder amoTable = ResultTable.builder("host-cache-amo")
-        .string("command").number("amoRate", "M/s").number("amoLatency", "ns").integer("amoCacheHits", "")
-        .integer("amoCacheMisses", "").integer("amoCacheWriteBacks", "");
+        .string("test").string("commands").string("command").number("operationRate", "M/s").number("amoRate", "M/s")
+        .number("amoLatency", "ns").integer("amoCacheHits", "").integer("amoCacheMisses", "")
+        .integer("amoCacheWriteBacks", "");
     WorkloadReport report = new WorkloadReport();
     long simulated = 0;
     long events = 0;
@@ -97,7 +105,8 @@ final class HostCacheWorkload implements Workload {
       int[] pair = Distances.spread(sys.topology(), 2);
       double latencyNs = putToObserveNs(sys, pair, rounds);
       double messageRate = messageRate(sys, pair, messages);
-      double amoRate = hotSpotAmos(sys, Distances.spread(sys.topology(), pesHere), amos, AMO_COMMANDS.get(0))[0];
+      double amoRate = hotSpot(sys, Distances.spread(sys.topology(), pesHere), amos, false, false)
+          .operationsPerSecond();
       HostCache target = sys.node(pair[1]).hostCache();
       table.row(mode, Figures.round(latencyNs, 3), Figures.round(messageRate / 1e6, 3), Figures.round(amoRate / 1e6,
           3), target.count(HostCacheStatistic.CPU_LOAD_HIT), target.count(HostCacheStatistic.CPU_LOAD_MISS));
@@ -107,24 +116,35 @@ final class HostCacheWorkload implements Workload {
     }
     // The hot-spot test with and without the AMO cache, each on a fresh system of the first mode (the AMO cache does
     // not depend on the host cache's mode: AMOs never go through the host CPU).
-    for (AmoOperation op : AMO_COMMANDS) {
-      AriesSystem sys = build(spec, modes.get(0));
-      int[] nodes = Distances.spread(sys.topology(), Math.min(pes, sys.nodeCount()));
-      double[] rateAndLatency = hotSpotAmos(sys, nodes, amos, op);
-      NicStatistics nic = sys.node(nodes[0]).nicStatistics();
-      String name = op.cached() ? "cached" : "uncached";
-      amoTable.row(op.toString(), Figures.round(rateAndLatency[0] / 1e6, 3), Figures.round(rateAndLatency[1], 3),
-          nic.amoCacheHits(), nic.amoCacheMisses(), nic.amoCacheWriteBacks());
-      report.metric(NAME + ".amo." + name + ".amoRate", Figures.round(rateAndLatency[0] / 1e6, 3), "M/s");
-      simulated += sys.loop().now();
-      events += sys.loop().eventsExecuted();
+    for (String test : HOT_SPOT_TESTS) {
+      for (boolean cached : new boolean[] {false, true}) {
+        AriesSystem sys = build(spec, modes.get(0));
+        int[] nodes = Distances.spread(sys.topology(), Math.min(pes, sys.nodeCount()));
+        boolean lock = test.equals("lock");
+        HotSpot h = hotSpot(sys, nodes, amos, lock, cached);
+        NicStatistics nic = sys.node(nodes[0]).nicStatistics();
+        String command = lock ? (cached ? "FCSWAP_C+SWAP_C" : "FCSWAP+SWAP") : (cached ? "FIADD_C" : "FIADD");
+        String name = cached ? "cached" : "uncached";
+        amoTable.row(test, name, command, Figures.round(h.operationsPerSecond() / 1e6, 3),
+            Figures.round(h.amosPerSecond() / 1e6, 3), Figures.round(h.meanWaitNs(), 3), nic.amoCacheHits(),
+            nic.amoCacheMisses(), nic.amoCacheWriteBacks());
+        if (lock) {
+          report.metric(NAME + ".lock." + name + ".acquireRate", Figures.round(h.operationsPerSecond() / 1e6, 3),
+              "M/s");
+        } else {
+          report.metric(NAME + ".amo." + name + ".amoRate", Figures.round(h.operationsPerSecond() / 1e6, 3), "M/s");
+        }
+        simulated += sys.loop().now();
+        events += sys.loop().eventsExecuted();
+      }
     }
     report.table(table.build());
     report.table(amoTable.build());
     report.plot(new PlotSpec("host-cache-put-to-observe.png", "Put-to-observe latency by host-cache mode",
         PlotSpec.Kind.BARS, "host-cache", "mode", "putToObserveLatency", null));
-    report.plot(new PlotSpec("host-cache-amo-rate.png", "Hot-spot fetching-add rate, uncached and cached command",
-        PlotSpec.Kind.BARS, "host-cache-amo", "command", "amoRate", null));
+    report.plot(new PlotSpec("host-cache-amo-rate.png",
+        "Hot-spot counter adds and lock acquisitions per second, uncached and cached commands", PlotSpec.Kind.BARS,
+        "host-cache-amo", "commands", "operationRate", "test"));
     report.cost(simulated, events);
     return report;
   }
@@ -192,27 +212,52 @@ final class HostCacheWorkload implements Workload {
   }
 
   /**
-   * Every PE applies {@code amos} fetching adds of one command to one word at PE 0.
+   * A hot-spot test on one word at PE 0: every PE applies {@code ops} fetching adds to it (counter), or acquires and
+   * releases it as a lock {@code ops} times (lock).
    *
-   * @return the adds per second over the whole test, and the mean time a PE waited for one add (ns)
+   * @param cached whether to use the cached ({@code _C}) commands
+   * @return operations (adds, or acquisitions) per second over the whole test, AMOs the target NIC executed per
+   *     second, and the mean time a PE waited for one fetching AMO (ns)
    */
-  private static double[] hotSpotAmos(AriesSystem sys, int[] nodes, int amos, AmoOperation op) {
+  private static HotSpot hotSpot(AriesSystem sys, int[] nodes, int ops, boolean lock, boolean cached) {
     ShmemJob job = ShmemJob.builder(sys).nodes(nodes).build();
     Symmetric word = job.allocate(8);
+    AmoOperation add = AmoOperation.of(AmoKind.IADD, true, 64, cached);
+    AmoOperation acquire = AmoOperation.of(AmoKind.CSWAP, true, 64, cached);
+    AmoOperation release = AmoOperation.of(AmoKind.SWAP, false, 64, cached);
+    long executedBefore = sys.node(nodes[0]).nicStatistics().amosExecuted();
     long start = sys.loop().now();
     long[] waited = new long[nodes.length];
+    long[] fetches = new long[nodes.length];
     job.run(pe -> {
-      for (int a = 0; a < amos; a++) {
-        long t = pe.now();
-        pe.atomic(op, word, 0, 1, 0, 0);
-        waited[pe.myPe()] += pe.now() - t;
+      int me = pe.myPe();
+      for (int k = 0; k < ops; k++) {
+        if (!lock) {
+          long t = pe.now();
+          pe.atomic(add, word, 0, 1, 0, 0);
+          waited[me] += pe.now() - t;
+          fetches[me]++;
+          continue;
+        }
+        long old;
+        do {
+          long t = pe.now();
+          old = pe.atomic(acquire, word, 0, 0, me + 1, 0);
+          waited[me] += pe.now() - t;
+          fetches[me]++;
+        } while (old != 0);
+        pe.atomic(release, word, 0, 0, 0, 0);
+        pe.quiet();
       }
     });
     long sum = 0;
-    for (long w : waited) {
-      sum += w;
+    long n = 0;
+    for (int i = 0; i < nodes.length; i++) {
+      sum += waited[i];
+      n += fetches[i];
     }
-    double rate = (double) nodes.length * amos / SimTime.toSeconds(sys.loop().now() - start);
-    return new double[] {rate, SimTime.toNs(sum) / ((double) nodes.length * amos)};
+    double seconds = SimTime.toSeconds(sys.loop().now() - start);
+    long executed = sys.node(nodes[0]).nicStatistics().amosExecuted() - executedBefore;
+    return new HotSpot((double) nodes.length * ops / seconds, executed / seconds, SimTime.toNs(sum) / n);
   }
 }

@@ -9,7 +9,7 @@ import java.util.Map;
  * by distance and size, put/get bandwidth by size, a GUPS-style AMO phase, an all-to-all exchange, a
  * synthetic-traffic load sweep and, last, the memory hierarchy's headline (a short {@code host-cache} run: the
  * put-to-observe latency with the host cache's {@code update} and {@code invalidate} NIC write policies, and a
- * hot-spot fetching add with the uncached and the cached command). Each phase runs on systems of its own, so the
+ * hot-spot counter and lock with uncached and cached AMO commands). Each phase runs on systems of its own, so the
  * phases before the last give the figures they gave before it was added. Sized to finish in seconds on two cores for
  * two Aries groups.
  */
