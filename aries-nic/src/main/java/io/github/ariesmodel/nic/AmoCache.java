@@ -21,20 +21,23 @@ import io.github.ariesmodel.core.spi.HostMemory;
  * entries [S6d]).
  *
  * <p>Functional only: the {@link AmoUnit} owns the timing. Entries carry the time their value is next available
- * ({@link #readyAt}) and the AMOs in flight on them ({@link #busy}) for it. Allocation-free after construction.
+ * ({@link #readyAt}) and the AMOs in flight on them ({@link #busy}) for it. The entries are allocated by the first
+ * cached AMO; allocation-free after that.
  */
 final class AmoCache {
   private final HostMemory memory;
   private final AmoWriteBack writeBack;
   private final NicStatistics stats;
-  private final long[] word;
-  private final long[] value;
-  private final boolean[] valid;
-  private final boolean[] dirty;
-  private final boolean[] dropWhenIdle;
-  private final int[] busy;
-  private final long[] readyAt;
-  private final long[] lastUse;
+  private final int entries;
+  // The entries, allocated by the first cached AMO (most NICs of a large system never see one).
+  private long[] word = new long[0];
+  private long[] value;
+  private boolean[] valid;
+  private boolean[] dirty;
+  private boolean[] dropWhenIdle;
+  private int[] busy;
+  private long[] readyAt;
+  private long[] lastUse;
   private final HostMemory nicView = new NicView();
   private int validCount;
   private long useClock;
@@ -47,18 +50,21 @@ final class AmoCache {
    * @param stats the NIC's counters
    */
   AmoCache(AmoCacheConfig config, HostMemory memory, NicStatistics stats) {
-    int n = config.entries();
+    this.entries = config.entries();
     this.memory = memory;
     this.writeBack = config.writeBack();
     this.stats = stats;
-    this.word = new long[n];
-    this.value = new long[n];
-    this.valid = new boolean[n];
-    this.dirty = new boolean[n];
-    this.dropWhenIdle = new boolean[n];
-    this.busy = new int[n];
-    this.readyAt = new long[n];
-    this.lastUse = new long[n];
+  }
+
+  private void allocateEntries() {
+    word = new long[entries];
+    value = new long[entries];
+    valid = new boolean[entries];
+    dirty = new boolean[entries];
+    dropWhenIdle = new boolean[entries];
+    busy = new int[entries];
+    readyAt = new long[entries];
+    lastUse = new long[entries];
   }
 
   /** @return the aligned 8-byte word an access at {@code pa} belongs to */
@@ -93,6 +99,9 @@ final class AmoCache {
    * @return the entry, or -1 when every entry has AMOs in flight
    */
   int allocate(long w, long fillReadyAt) {
+    if (word.length == 0) {
+      allocateEntries();
+    }
     int victim = -1;
     for (int i = 0; i < word.length; i++) {
       if (!valid[i]) {
