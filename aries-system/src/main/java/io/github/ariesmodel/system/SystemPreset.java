@@ -1,10 +1,15 @@
 package io.github.ariesmodel.system;
 
+import io.github.ariesmodel.network.CabledDragonfly;
+import io.github.ariesmodel.network.Topologies;
+import io.github.ariesmodel.network.spi.Topology;
 import java.util.Locale;
 
 /**
  * Built-in Aries systems, by name. Each is a dragonfly of Aries groups (6 chassis × 16 blades = 96 routers, 4 nodes
- * per router: aries-facts §1, S10/S11/S12), sized as the named installation.
+ * per router: aries-facts §1, S10/S11/S12), sized as the named installation. All but one are generated
+ * ({@link Topologies#aries(int)}: global links spread evenly over the group pairs, an assumed arrangement);
+ * {@link #EDISON_CABLED} is Edison as its link list says it was cabled ({@link CabledDragonfly#edison()}).
  */
 public enum SystemPreset {
   /** One group (two cabinets), the smallest complete Aries group; the default of {@code run}. */
@@ -15,6 +20,11 @@ public enum SystemPreset {
   THETA("theta", 9, "ALCF Theta: 9 groups, 3,456 nodes (CODES dragonfly-custom, S11)"),
   /** Edison (NERSC): 15 groups, 5,760 nodes (S11). */
   EDISON("edison", 15, "NERSC Edison: 15 groups, 5,760 nodes (CODES dragonfly-custom, S11)"),
+  /**
+   * Edison as cabled: the same 15 groups and 5,760 nodes with the machine's real link list (24 optical links per
+   * group pair; docs/network.md), read once per process from the resource shipped in aries-network.
+   */
+  EDISON_CABLED("edison-cabled", 15, "NERSC Edison as cabled: its link list, 24 optical links per group pair"),
   /** The largest Aries system: 241 groups, 92,544 nodes (derived, aries-facts §1). */
   FULL("full", 241, "the largest Aries system: 241 groups, 92,544 nodes (derived maximum)");
 
@@ -31,6 +41,27 @@ public enum SystemPreset {
     this.id = id;
     this.groups = groups;
     this.description = description;
+  }
+
+  /**
+   * The preset's topology: generated for every preset but {@link #EDISON_CABLED}, whose link list is read on first
+   * use and shared afterwards (a {@link CabledDragonfly} is immutable).
+   *
+   * @return the topology ({@link #groups()} groups of {@link #ROUTERS_PER_GROUP} routers, {@link #NODES_PER_ROUTER}
+   *     nodes each)
+   */
+  public Topology topology() {
+    return this == EDISON_CABLED ? EdisonCabling.TOPOLOGY : Topologies.aries(groups);
+  }
+
+  /** @return whether the topology comes from a real machine's link list rather than from an assumed arrangement */
+  public boolean cabled() {
+    return this == EDISON_CABLED;
+  }
+
+  /** Holds Edison's link list, read when a system first asks for it (the class is loaded then). */
+  private static final class EdisonCabling {
+    static final CabledDragonfly TOPOLOGY = CabledDragonfly.edison();
   }
 
   /** @return the name used on the command line */
