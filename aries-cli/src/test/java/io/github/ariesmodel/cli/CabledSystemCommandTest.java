@@ -61,12 +61,13 @@ class CabledSystemCommandTest {
   void theSimGridExampleReplaysOnEdisonAsCabledAcrossGroups() throws IOException {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int rc = run(out, err, "replay", TRACES.resolve("simgrid-examples/actions_with_isend.txt").toString(),
+    // the example of small messages: a few thousand events (the 1 MB examples take a million)
+    int rc = run(out, err, "replay", TRACES.resolve("simgrid-examples/actions_waitall.txt").toString(),
         "--system", "edison-cabled", "--mapping", "round-robin-groups", "--json", "-q", "--out",
         tmp.resolve("r").toString());
     assertThat(rc).as(err.toString()).isZero();
     JsonNode j = new ObjectMapper().readTree(out.toString());
-    assertThat(j.get("messages").asLong()).isPositive();
+    assertThat(j.get("messages").asLong()).isEqualTo(3);
     assertThat(j.get("linkBytes").get("rank-3").asLong()).isPositive();
   }
 
