@@ -3,7 +3,7 @@ package io.github.ariesmodel.cli.validate;
 import io.github.ariesmodel.core.DeliveryMode;
 import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.core.SimTime;
-import io.github.ariesmodel.network.Dragonfly;
+import io.github.ariesmodel.network.spi.Topology;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.FabricKind;
 import io.github.ariesmodel.system.shmem.ShmemJob;
@@ -340,7 +340,7 @@ public final class Validation {
   /** The farthest pair of a 9-group system (Theta): from node 0 to the node with the most minimal hops. */
   double farthestPairNs() {
     AriesSystem sys = AriesSystem.builder().system("theta").seed(seed).build();
-    Dragonfly t = sys.topology();
+    Topology t = sys.topology();
     int best = -1;
     int bestHops = -1;
     for (int r = t.routersPerGroup(); r < t.routerCount(); r++) {
@@ -395,7 +395,7 @@ public final class Validation {
   }
 
   /** A node in group 1 whose router has a direct global link from router 0's group, reached in one global hop. */
-  static int globalPeerNode(Dragonfly t) {
+  static int globalPeerNode(Topology t) {
     for (int port = 0; port < t.portCount(); port++) {
       int n = t.neighborRouter(0, port);
       if (n >= 0 && t.groupOfRouter(n) != 0) {
