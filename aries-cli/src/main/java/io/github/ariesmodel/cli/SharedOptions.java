@@ -44,7 +44,8 @@ final class SharedOptions {
   /** {@code --system} and {@code --routing}: which modelled system a command builds and how it routes. */
   static final class SystemChoice {
     @Option(names = "--system", defaultValue = "default",
-        description = "A preset (./aries systems) or topology spec, e.g. aries:groups=2 (default: ${DEFAULT-VALUE}).")
+        description = "A preset (./aries systems, e.g. theta or edison-cabled), a topology spec (aries:groups=2) or"
+            + " links:FILE, a machine's link list (default: ${DEFAULT-VALUE}).")
     String system;
 
     @Option(names = "--routing", defaultValue = AriesSystem.Builder.BY_DELIVERY_MODE,

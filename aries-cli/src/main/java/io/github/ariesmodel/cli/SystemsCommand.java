@@ -1,41 +1,91 @@
 package io.github.ariesmodel.cli;
 
+import io.github.ariesmodel.network.Topologies;
+import io.github.ariesmodel.network.spi.Topology;
 import io.github.ariesmodel.system.SystemPreset;
 import java.io.PrintWriter;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code aries systems}: lists the built-in systems, or describes one. */
+/** {@code aries systems}: lists the built-in systems, or describes one (a preset or any {@code --system} spec). */
 @Command(name = "systems", mixinStandardHelpOptions = true, description = "List the built-in systems.")
 final class SystemsCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--describe", paramLabel = "SYSTEM", description = "Describe one system in detail.")
+  @Option(names = "--describe", paramLabel = "SYSTEM",
+      description = "Describe one system in detail: a preset, a topology spec or links:FILE, as --system takes.")
   String describe;
 
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     if (describe != null) {
-      SystemPreset p = SystemPreset.byId(describe);
-      out.printf("system %s: %s%n", p.id(), p.description());
-      out.printf("  groups            %,d%n", p.groups());
-      out.printf("  routers (Aries)   %,d  (%d per group: 6 chassis x 16 blades)%n", p.routers(),
-          SystemPreset.ROUTERS_PER_GROUP);
-      out.printf("  nodes             %,d  (%d per router)%n", p.nodes(), SystemPreset.NODES_PER_ROUTER);
-      out.printf("  rank-1 links      %,d  (all-to-all in a chassis row, 15 per router)%n", p.routers() * 15 / 2);
-      out.printf("  rank-2 links      %,d  (all-to-all in a column, 3 per pair, 15 per router)%n",
-          p.routers() * 15 / 2);
-      out.printf("  rank-3 ports      %,d  (10 optical per router)%n", p.routers() * 10);
+      describe(out, describe.trim());
       return 0;
     }
-    out.printf("%-12s %7s %8s %8s  %s%n", "SYSTEM", "GROUPS", "ROUTERS", "NODES", "DESCRIPTION");
+    out.printf("%-14s %7s %8s %8s  %s%n", "SYSTEM", "GROUPS", "ROUTERS", "NODES", "DESCRIPTION");
     for (SystemPreset p : SystemPreset.values()) {
-      out.printf("%-12s %7d %8d %8d  %s%n", p.id(), p.groups(), p.routers(), p.nodes(), p.description());
+      out.printf("%-14s %7d %8d %8d  %s%n", p.id(), p.groups(), p.routers(), p.nodes(), p.description());
     }
+    out.println("Any topology spec (aries:groups=G,..., canonical:p=..,a=..,h=..) or links:FILE (a machine's link"
+        + " list) is a system too.");
     return 0;
+  }
+
+  private static void describe(PrintWriter out, String name) {
+    SystemPreset preset = null;
+    for (SystemPreset p : SystemPreset.values()) {
+      if (p.id().equals(name.toLowerCase(Locale.ROOT))) {
+        preset = p;
+      }
+    }
+    Topology t;
+    if (preset != null) {
+      t = preset.topology();
+      out.printf("system %s: %s%n", preset.id(), preset.description());
+    } else {
+      try {
+        t = Topologies.parseTopology(name);
+      } catch (IllegalArgumentException e) {
+        if (name.regionMatches(true, 0, "links:", 0, 6)) {
+          throw e; // the link list's message names the file, line and problem
+        }
+        StringBuilder names = new StringBuilder();
+        for (SystemPreset p : SystemPreset.values()) {
+          names.append(names.length() == 0 ? "" : ", ").append(p.id());
+        }
+        throw new IllegalArgumentException("system must be a preset (" + names + "), a topology spec or links:FILE: "
+            + e.getMessage(), e);
+      }
+      out.printf("system %s%n", name);
+    }
+    out.printf("  topology          %s%n", t.describe());
+    out.printf("  groups            %,d%n", t.groupCount());
+    out.printf("  routers           %,d  (%d per group)%n", t.routerCount(), t.routersPerGroup());
+    out.printf("  nodes             %,d  (%d per router)%n", t.nodeCount(), t.nodesPerRouter());
+    long[] ports = new long[t.linkClassCount()];
+    long[] cabled = new long[t.linkClassCount()];
+    for (int r = 0; r < t.routerCount(); r++) {
+      for (int p = 0; p < t.portCount(); p++) {
+        int c = t.linkClass(r, p);
+        ports[c]++;
+        if (t.neighborRouter(r, p) >= 0) {
+          cabled[c]++;
+        }
+      }
+    }
+    for (int c = 0; c < t.linkClassCount(); c++) {
+      if (ports[c] == 0) {
+        continue;
+      }
+      out.printf("  %-17s %,d  (%,d ports, %,d not cabled; %.2f GB/s per direction, wire %d ps)%n",
+          t.linkClassName(c) + " links", cabled[c] / 2, ports[c], ports[c] - cabled[c], t.linkBandwidth(c) / 1e9,
+          t.linkLatencyPs(c));
+    }
+    out.printf("  injection         %.2f GB/s per node (wire bytes)%n", t.injectionBandwidth() / 1e9);
   }
 }

@@ -29,8 +29,9 @@ import java.util.Locale;
  * {@code _SC} for cached 32-bit, e.g. {@code FIADD}, {@code IMAX_S}, {@code FCSWAP_C}, {@code FIADD_SC}.
  * {@link #toString()} gives the mnemonic and {@link #parse} reads it back.
  *
- * <p>The cached flag only names the command today: the NIC model has no AMO cache yet, so a cached operation is
- * executed exactly as its uncached twin ({@link #uncached()}).
+ * <p>A cached operation gives exactly the values its uncached twin ({@link #uncached()}) gives; what the cached form
+ * changes is where the target NIC keeps the word (its AMO cache, aries-nic {@code AmoCacheConfig}) and so the time it
+ * takes.
  *
  * @param kind the arithmetic
  * @param fetching whether the old value is returned
@@ -136,7 +137,7 @@ public record AmoOperation(AmoKind kind, boolean fetching, int widthBits, boolea
   }
 
   /**
-   * The same operation without the AMO cache: what the NIC executes today for a cached form.
+   * The same operation without the AMO cache (the memory AMO a NIC without an AMO cache executes for a cached form).
    *
    * @return this operation with {@code cached} false
    */

@@ -26,16 +26,21 @@ import java.util.SplittableRandom;
  *       non-minimal one toward a random intermediate, each scored by local output congestion × path hops; later hops
  *       pick the least congested minimal port toward the current target.
  *   <li>{@code adaptive0..3}: Aries adaptive routing (aries-facts §2, S4, S6f): two minimal and two non-minimal
- *       candidates; congestion read as a 4-bit load value from the credits the downstream router has not granted
- *       back ({@link #creditLoad}: not from this router's own output queue, so a packet's own burst on a quiet
- *       network never looks like congestion; US 9,614,786 claim 7: credit round-trip as the congestion
- *       indicator); the non-minimal value is shifted left by a mode's shift
- *       and gets an additive bias toward minimal; the lightest wins, minimal on ties. The choice is made at the source
- *       router and again at each further router of the source group while the packet is still minimal (progressive
- *       adaptive routing, S4); there the non-minimal candidates are this router's own global ports. Mode parameters
- *       (<em>assumed</em>; the sources give only their character [S9]): adaptive0 shift 0 bias 0 (no bias);
- *       adaptive1 shift 0 bias 3 × hops (grows every hop); adaptive2 shift 1 bias 2 (small fixed); adaptive3 shift 2
- *       bias 6 (large fixed).
+ *       candidates; load read as a 4-bit value from the credits the downstream router has not granted back beyond a
+ *       quiet link's round trip plus this router's own queue for the port ({@link #creditLoad}; a flow the link
+ *       carries as fast as it comes reads 0, one injected faster than the link drains reads as load); the
+ *       non-minimal value is shifted left by a mode's shift and gets an additive bias toward minimal; the lightest
+ *       wins, minimal on ties. Non-minimal candidates are those of Aries' route tables: inside one group one local
+ *       port (the router beyond it is the intermediate, see {@link #localNonMinimal}); between groups an intermediate
+ *       router in a third group, or, in a two-group system, a router of the source or destination group other than
+ *       the two ends ({@link DragonflyPaths#chooseIntermediate}). The choice is made at the source router and again
+ *       at each further router of the source group while the packet is still minimal (progressive adaptive routing,
+ *       S4, with three groups or more); there the non-minimal candidates are this router's own global ports. Mode
+ *       parameters (<em>assumed</em>: the sources give only their character [S9] and the hardware's form, a 0-2 bit
+ *       left shift and a 6-bit additive bias per mode for the minimal and for the non-minimal value
+ *       ({@code ar_rtr_inq_cfg_congest_ctrl} [S6f]), whose programmed values are not published): adaptive0 shift 0
+ *       bias 0 (no bias); adaptive1 shift 0 bias 3 × hops (grows every hop); adaptive2 shift 1 bias 2 (small fixed);
+ *       adaptive3 shift 2 bias 6 (large fixed).
  * </ul>
  *
  * <p>The path plumbing (intermediate choice, the "reached" rule, leg hashing, hop bounds) is {@link DragonflyPaths},
@@ -168,7 +173,9 @@ final class BuiltInRouting implements RoutingAlgorithm {
     }
     int weight = 1 << ADAPTIVE_SHIFT[mode];
     int bias = mode == 1 ? ADAPTIVE1_BIAS_PER_HOP * p.hops() : ADAPTIVE_BIAS[mode];
-    if (first) {
+    if (first && gs == gd) {
+      localNonMinimal(router, dest, t.linkClass(router, ports[start]), vc, weight, bias, c);
+    } else if (first) {
       for (int k = 0; k < 2; k++) {
         int inter = paths.chooseIntermediate(router, dest, rnd.nextLong() & Long.MAX_VALUE);
         if (inter >= 0) {
@@ -196,6 +203,45 @@ final class BuiltInRouting implements RoutingAlgorithm {
     }
   }
 
+  /**
+   * The two non-minimal candidates of traffic inside one group, as Aries' local non-minimal route tables offer them.
+   * The router has non-minimal port lists per link colour (green = rank-1, black = rank-2, blue = rank-3:
+   * {@code grn_nm_rt_tab}, {@code blk_nm_rt_tab}, {@code blu_nm_rt_tab} [S6f]), one of the four table sets (local and
+   * global, minimal and non-minimal [S4 via S1]); an LFSR draws among the listed ports [S6f]. A non-minimal
+   * candidate is therefore one local port, and the router at its far end is the packet's "root", after which the VC
+   * table moves it on and it goes minimally [S6f]: a detour of one local hop plus a minimal route. Which colour's list
+   * a packet uses is not published: the model draws, for a destination one hop away, among ports of that hop's
+   * colour (a rank-1 pair detours through another router of its chassis, 2 hops; a rank-2 pair through another
+   * router of its column, 2 hops), and for a destination two hops away among all local ports (<em>assumed</em>
+   * reading). A drawn port is refused when its far router is the destination or on a minimal path to it.
+   *
+   * <p>Before this reading the intermediate was any router of the group: a detour of up to 4 hops, which could cross
+   * the congested minimal link itself, and which made a rank-1 pair's large messages slower than a rank-3 pair's.
+   */
+  private void localNonMinimal(int router, int dest, int minimalClass, int vc, int weight, int bias, Candidates c) {
+    int g = t.groupOfRouter(router);
+    int radix = t.portCount();
+    int minHops = t.minimalHops(router, dest);
+    int firstPort = -1;
+    // uniform draws with rejection: a scan from a random start would favour the port after each ineligible run
+    for (int attempt = 0; attempt < LOCAL_DRAWS_PER_PORT * radix; attempt++) {
+      int port = rnd.nextInt(radix);
+      int nr = t.neighborRouter(router, port);
+      if (port == firstPort || nr < 0 || nr == dest || t.groupOfRouter(nr) != g
+          || t.minimalHops(nr, dest) < minHops || (minHops == 1 && t.linkClass(router, port) != minimalClass)) {
+        continue;
+      }
+      c.addNonMinimal(port, vc, weight, bias, nr);
+      if (firstPort >= 0) {
+        return;
+      }
+      firstPort = port;
+    }
+  }
+
+  /** Random port draws per port of the radix before a router with too few eligible ports offers fewer than two. */
+  private static final int LOCAL_DRAWS_PER_PORT = 4;
+
   /** After the source decision: every minimal port toward the packet's intermediate, or its destination once past. */
   private void continuePath(RouterView view, int router, int dest, int hash, int vc, Candidates c) {
     int n = paths.pathPorts(router, view.intermediate(), dest, hash, ports);
@@ -210,19 +256,19 @@ final class BuiltInRouting implements RoutingAlgorithm {
    */
   static final long QUIET_CREDIT_ROUND_TRIP_PS = 100_000;
 
-  /** This router's own queue for a port counts as load beyond {@code vcBufferBytes / 4} (assumed, see creditLoad). */
-  static final int OWN_BURST_DIVISOR = 4;
-
   /**
-   * The load of an output port as the downstream router's credits show it, squeezed to Aries' 4-bit value (0 to
-   * 15, a full VC buffer's worth or more at 15): the bytes the downstream input buffers hold as far as this router's
-   * credits say (the VC buffers minus the credits granted), less what a quiet link keeps ungranted at full rate (the
-   * link's bytes per credit round trip: two wire latencies plus {@link #QUIET_CREDIT_ROUND_TRIP_PS}), plus this
-   * router's queue for the port beyond a quarter of a VC buffer (512 B by default: a 512-byte message's own burst,
-   * injected at 13.4 GB/s of wire into a 5.25 GB/s link, queues at most about 410 B and is not congestion; a queue
-   * that keeps growing past it means the port is oversubscribed; the quarter is <em>assumed</em>). A short
-   * message on a quiet network reads 0; a neighbour that holds the bytes (its own outputs blocked) or a stream
-   * faster than the link reads high.
+   * The load of an output port as Aries estimates it [S4 via S1: near-end link load plus downstream and far-end link
+   * load, each a 4-bit value, summed with saturation], squeezed to 0 to 15 (a full VC buffer's worth or more at 15).
+   * Two parts, in bytes: the downstream part is what the downstream input buffers hold as far as this router's
+   * credits say (the VC buffers minus the credits granted) less what a quiet link keeps ungranted at full rate (the
+   * link's bytes per credit round trip: two wire latencies plus {@link #QUIET_CREDIT_ROUND_TRIP_PS}), so a flow the
+   * link carries as fast as it arrives reads 0 there (US 9,614,786 claim 7: credit round trip as the congestion
+   * indicator); the near-end part is this router's own queue for the port, from its first byte. A queue forms only
+   * when packets arrive faster than the link drains them: a stream of FMA posts (3.7 GB/s of stores) never queues on
+   * a 5.25 GB/s link, while a BTE transfer injected at 10.2 GB/s queues on a single rank-1 link, which is the
+   * oversubscription adaptive routing exists to spread. (Until the local non-minimal candidates followed the route
+   * tables, the queue counted only beyond a quarter of a VC buffer, an assumed allowance the published estimate does
+   * not have; with it, a rank-1 pair's messages of 32 KiB and more were slower than a rank-3 pair's.)
    *
    * @param view the router deciding
    * @param port one of its network ports
@@ -239,7 +285,7 @@ final class BuiltInRouting implements RoutingAlgorithm {
     int cls = topo.linkClass(view.router(), port);
     double roundTripPs = 2.0 * topo.linkLatencyPs(cls) + QUIET_CREDIT_ROUND_TRIP_PS;
     long inFlight = (long) (topo.linkBandwidth(cls) * roundTripPs / 1e12);
-    long excess = Math.max(0, held - inFlight) + Math.max(0, view.queuedBytes(port) - buffer / OWN_BURST_DIVISOR);
+    long excess = Math.max(0, held - inFlight) + view.queuedBytes(port);
     return (int) Math.min(15, excess * 16 / Math.max(1, buffer));
   }
 

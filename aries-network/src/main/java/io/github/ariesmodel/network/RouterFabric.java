@@ -60,8 +60,21 @@ import java.util.Arrays;
  * would with an event per send, and results are unchanged (docs/performance.md, "Events per packet-hop"). On other
  * schedulers it schedules one per send.
  *
- * <p><b>Route state.</b> Each packet in flight has a record (a pooled {@code Flight}, from injection to
- * delivery; it moves from group to group with the packet): the input buffer and VC it occupies, the intermediate it is committed to and whether it was ever
+ * <p>Buffer releases (credit returns and injection-buffer frees) go the same way further: each takes its reserved
+ * place in the order when the packet's tail leaves, is kept in a per-owner list sorted by (time, sequence), and
+ * takes effect <em>lazily</em>: every read of a port's credits or a node's injection room first applies the releases
+ * that come before the running event (each fabric event knows its own number). Only a release that something may
+ * wait for becomes an event: the credit that gives a waiting queue head enough room, the free a blocked node waits
+ * for, and a release that falls on the very picosecond of an event already scheduled at that router which might
+ * come to wait for it (the loop cannot schedule at the current time under an earlier number). VC occupancy is
+ * integrated as Σ Δ × (T − t), so changes may be applied out of time order. A caller's event that injects at the
+ * very picosecond a buffer frees sees that free only if it is not its own (an injection at that instant is refused
+ * and told when the room is there, as with an event per free). Results are bit-identical to an event per release
+ * ({@code LazyReleaseProperties}); only the event count and, when a run ends, the loop's clock (which may stop before
+ * the last credits come home: {@link #lastReleaseAtOrBefore}) differ.
+ *
+ * <p><b>Route state.</b> Each packet in flight has a record (a pooled {@code Flight} that moves with it, from injection to
+ * delivery): the input buffer and VC it occupies, the intermediate it is committed to and whether it was ever
  * committed (non-minimal). Routings read it through {@link RouterView#intermediate()} and {@link
  * RouterView#nonMinimal()} and change it only by the candidate they choose (see {@link Candidates}); the fabric clears
  * the intermediate on the arrival where {@link DragonflyPaths#reached} holds. The packet itself carries only the
@@ -69,18 +82,19 @@ import java.util.Arrays;
  * was routed non-minimally.
  *
  * <p>Other state lives in primitive arrays indexed by global port ({@code router × radix + port}) and by
- * {@code port × VCs + vc}; queued packets are linked lists through their records. Forwarding a packet allocates
- * nothing once the pools have grown to the working set.
+ * {@code port × VCs + vc}; queued packets are linked lists through their records. Forwarding a packet allocates nothing
+ * once the pool has grown to the working set. Single-threaded.
  *
  * <p><b>On a {@link PartitionedEngine}</b> ({@link #builder(Topology, PartitionedEngine)}) the fabric runs its
  * dragonfly groups on the engine's threads with results that are the same for every thread count. Each router's
  * state belongs to its group; an event that runs in another group (a packet's arrival over a global link, a credit
- * returning over one) is scheduled into that group, never less than {@link #crossGroupLatencyPs} ahead, which is
+ * returning over one) is scheduled into that group, never less than {@link #crossGroupLatencyPs} ahead, which bounds
  * the engine's lookahead. Statistics are kept per group and summed in group order; each group has its own routing
- * instance (seeded from the seed and the group), its own scratch state and its own record pool. Observers, hop
- * listeners and endpoints are called on the thread of the group where the event happens (the destination's for a
- * delivery, the source's for injection), so they must keep their state per group. Without an engine the fabric is
- * single-threaded.
+ * instance (seeded from the seed and the group), its own scratch state and its own record pool. Buffer releases are
+ * then events of their own (the lazy releases above need the single loop's global sequence and write the upstream
+ * port's state from the downstream router). Observers, hop listeners and endpoints are called on the thread of the
+ * group where the event happens (the destination's for a delivery, the source's for injection), so they must keep
+ * their state per group. Without an engine the fabric is single-threaded.
  */
 public final class RouterFabric implements Fabric {
 
@@ -88,6 +102,12 @@ public final class RouterFabric implements Fabric {
   private final Scheduler scheduler;
   /** The scheduler when it is core's loop (link-free events are then scheduled only when needed), else null. */
   private final DeterministicEventLoop loop;
+  /**
+   * Whether buffer releases (credit returns, injection-buffer frees) are applied lazily and scheduled only when
+   * needed: with {@link #loop}, every link of finite rate and every latency plus pipeline above 0 (so that each of
+   * the fabric's own events can take a reserved place in the loop's order).
+   */
+  private final boolean lazy;
   /** Each group's scheduler when the fabric runs on a {@link PartitionedEngine}, else null. */
   private final GroupScheduler[] groupScheds;
   /** Whether link-free events are scheduled under reserved numbers (on core's loop or on an engine). */
@@ -108,6 +128,11 @@ public final class RouterFabric implements Fabric {
   private final DragonflyPaths paths;
 
   private final int radix;
+  private final int routerCount;
+  /** Nodes, as the key space of {@link #deliveryKey}. */
+  private final int nodeCountForKeys;
+  /** The largest packet injected so far, wire bytes. */
+  private int maxWireBytes;
   private final int netPorts;
   private final int[] peer;
   private final byte[] portClass;
@@ -141,50 +166,74 @@ public final class RouterFabric implements Fabric {
   /** Per group: the first free record of its pool (records freed at delivery join the destination's pool). */
   private final Flight[] freeFlights;
 
+  // pending buffer releases: a pooled record each, in a list per owner sorted by (time, sequence)
+  /** When the release takes effect (the credit reaches the upstream port, or the injection buffer frees). */
+  private long[] relTime;
+  /** The loop sequence number reserved for it when it was made: its place among events at equal times. */
+  private long[] relSeq;
+  /** Its owner: the upstream output port the credit returns to, or {@code netPorts + node} for an injection buffer. */
+  private int[] relOwner;
+  private int[] relVc;
+  private int[] relBytes;
+  private int[] relNext;
+  /** {@link #REL_SCHEDULED} and {@link #REL_APPLIED} bits. */
+  private byte[] relFlags;
+  private int relFree = -1;
+  private int relUsed;
+  /** Per owner, the first pending release (earliest in (time, sequence) order), or -1. */
+  private final int[] relHead;
+  private static final byte REL_SCHEDULED = 1;
+  private static final byte REL_APPLIED = 2;
+  private static final byte REL_ACTED = 4;
+  /**
+   * The loop sequence number of the fabric event running now, or {@link Long#MAX_VALUE} outside the fabric's own
+   * events (a caller's event, or between events): a release at the current time then counts as done.
+   */
+  private long curSeq = Long.MAX_VALUE;
+
   // one handler per kind of event (see the class comment)
+  /**
+   * Where and when every pending arrival (time, router) and delivery (time, node) event happens, as {@link
+   * #arrivalKey} and {@link #deliveryKey} (with {@link #lazy}): a release due at the same picosecond and place may be
+   * needed before its place in the order comes (see {@link #release}).
+   */
+  private final TimeMultiset eventTimes = new TimeMultiset();
   private final EventHandler arrival = this::arrive;
   private final EventHandler linkFree = this::linkFree;
-  private final EventHandler[] creditReturn;
+  private final EventHandler creditReturn = this::creditReturn;
   private final EventHandler injectionBufferFree = this::injectionBufferFree;
   private final EventHandler delivery = this::deliver;
 
-  /** Per group (one for all without an engine): the view routings read, and the candidates they fill. */
+  /** Per group: the view routings read, and the candidates they fill. */
   private final View[] views;
   private final Candidates[] candidates;
+  /** Per VC: the handler of an eager credit return (without {@link #lazy}): the packet and the upstream port. */
+  private final EventHandler[] eagerCredit;
+  private final EventHandler eagerInjectionFree = this::eagerInjectionFree;
 
-  // statistics, per group (summed in group order when read)
+  // statistics
+  // per group (summed in group order when read)
   private final long[] injected;
   private final long[] delivered;
   private final long[] packetHops;
   private final long[] nonMinimalDelivered;
   private final long[] hopsDelivered;
   private final int[] maxHopsSeen;
+  /** Releases that had to be scheduled at the current time, after their place in the order (see scheduleRelease). */
+  private long sameTimeReleases;
   /** [group][link class] */
   private final long[][] classBusyPs;
   private final long[] portBusyPs;
+  /** Per VC, Σ Δoccupancy × time of change, so that the integral up to T is occupancy × T − this (any order). */
+  private final long[][] vcOccupancyTimeSum;
   /** [group][vc] */
-  private final long[][] vcOccupancyIntegral;
   private final long[][] vcOccupancy;
-  private final long[] vcLastChange;
   private final int[] classPortCount;
 
   private RouterFabric(Builder b) {
     this.topo = b.topology;
     this.scheduler = b.scheduler;
     this.loop = b.scheduler instanceof DeterministicEventLoop d ? d : null;
-    int groups = topo.groupCount();
-    this.routersPerGroup = topo.routersPerGroup();
-    PartitionedEngine engine = b.engine;
-    if (engine != null) {
-      groupScheds = new GroupScheduler[groups];
-      for (int g = 0; g < groups; g++) {
-        groupScheds[g] = engine.group(g);
-      }
-    } else {
-      groupScheds = null;
-    }
-    this.reserving = loop != null || engine != null;
-    int statGroups = groups;
     this.vcs = b.vcs;
     this.vcBufferBytes = b.vcBufferBytes;
     this.injectionBufferBytes = b.injectionBufferBytes;
@@ -195,20 +244,45 @@ public final class RouterFabric implements Fabric {
     this.observer = b.observer;
     this.hopListener = b.hopListener;
     this.paths = new DragonflyPaths(topo);
+    int groups = topo.groupCount();
+    this.routersPerGroup = topo.routersPerGroup();
+    if (b.engine != null) {
+      groupScheds = new GroupScheduler[groups];
+      for (int g = 0; g < groups; g++) {
+        groupScheds[g] = b.engine.group(g);
+      }
+    } else {
+      groupScheds = null;
+    }
+    this.reserving = loop != null || groupScheds != null;
     this.routingByGroup = new RoutingAlgorithm[groups][];
-    if (engine == null || (b.algorithm != null && engine.threads() == 1)) {
+    if (b.engine == null || (b.algorithm != null && b.engine.threads() == 1)) {
       Arrays.fill(routingByGroup, b.routings(b.seed));
     } else {
       for (int g = 0; g < groups; g++) {
         routingByGroup[g] = b.routings(b.seed + (g + 1) * 0xD1B54A32D192ED03L);
       }
     }
-    this.routingName = b.routingName();
-    this.creditReturn = new EventHandler[vcs];
-    for (int vc = 0; vc < vcs; vc++) {
-      creditReturn[vc] = new CreditReturn(vc);
+    this.views = new View[groups];
+    this.candidates = new Candidates[groups];
+    for (int g = 0; g < groups; g++) {
+      views[g] = new View();
+      candidates[g] = new Candidates();
     }
+    this.eagerCredit = new EventHandler[b.vcs];
+    for (int vc = 0; vc < b.vcs; vc++) {
+      eagerCredit[vc] = new EagerCredit(vc);
+    }
+    this.injected = new long[groups];
+    this.delivered = new long[groups];
+    this.packetHops = new long[groups];
+    this.nonMinimalDelivered = new long[groups];
+    this.hopsDelivered = new long[groups];
+    this.maxHopsSeen = new int[groups];
+    this.routingName = b.routingName();
     this.radix = topo.portCount();
+    this.routerCount = topo.routerCount();
+    this.nodeCountForKeys = topo.nodeCount();
     this.netPorts = topo.routerCount() * radix;
     int routers = topo.routerCount();
     int classes = topo.linkClassCount();
@@ -233,6 +307,11 @@ public final class RouterFabric implements Fabric {
       latencyClass[c] = topo.linkLatencyPs(c);
     }
     this.psPerByteInjection = SerialChannel.psPerByte(topo.injectionBandwidth());
+    boolean reservable = loop != null && psPerByteInjection > 0 && pipelinePs + injectionLatencyPs > 0;
+    for (int c = 0; c < classes; c++) {
+      reservable &= psPerByteClass[c] > 0 && latencyClass[c] + pipelinePs > 0;
+    }
+    this.lazy = reservable;
     this.linkFreeAt = new long[netPorts];
     this.linkFreeSeq = new long[reserving ? netPorts : 0];
     this.linkFreeScheduled = new boolean[reserving ? netPorts : 0];
@@ -253,37 +332,34 @@ public final class RouterFabric implements Fabric {
     this.ejHead = new Flight[nodes];
     this.ejTail = new Flight[nodes];
     this.ejFreeAt = new long[nodes];
-    this.freeFlights = new Flight[groups];
-    this.views = new View[statGroups];
-    this.candidates = new Candidates[statGroups];
-    for (int g = 0; g < statGroups; g++) {
-      views[g] = new View();
-      candidates[g] = new Candidates();
-    }
-    this.injected = new long[statGroups];
-    this.delivered = new long[statGroups];
-    this.packetHops = new long[statGroups];
-    this.nonMinimalDelivered = new long[statGroups];
-    this.hopsDelivered = new long[statGroups];
-    this.maxHopsSeen = new int[statGroups];
-    this.classBusyPs = new long[statGroups][classes];
+    int initialSlots = 1024;
+    this.freeFlights = new Flight[topo.groupCount()];
+    relTime = new long[initialSlots];
+    relSeq = new long[initialSlots];
+    relOwner = new int[initialSlots];
+    relVc = new int[initialSlots];
+    relBytes = new int[initialSlots];
+    relNext = new int[initialSlots];
+    relFlags = new byte[initialSlots];
+    this.relHead = new int[netPorts + nodes];
+    Arrays.fill(relHead, -1);
+    this.classBusyPs = new long[groups][classes];
     this.portBusyPs = new long[netPorts];
-    this.vcOccupancyIntegral = new long[statGroups][vcs];
-    this.vcOccupancy = new long[statGroups][vcs];
-    this.vcLastChange = new long[statGroups];
-    if (engine != null) {
+    this.vcOccupancyTimeSum = new long[groups][vcs];
+    this.vcOccupancy = new long[groups][vcs];
+    if (b.engine != null) {
       long cross = crossGroupLatencyPs(topo);
-      if (engine.lookaheadPs() > cross) {
+      if (b.engine.lookaheadPs() > cross) {
         throw new IllegalArgumentException("engine lookahead must be at most the smallest latency of a link between "
-            + "groups (" + cross + " ps) but was " + engine.lookaheadPs() + " ps");
+            + "groups (" + cross + " ps) but was " + b.engine.lookaheadPs() + " ps");
       }
     }
   }
 
   /**
    * The smallest wire latency of a link that joins two groups: no event the fabric schedules into another group
-   * comes sooner (an arrival adds the pipeline to it, a credit the serialization before it), so it is the lookahead
-   * of a {@link PartitionedEngine} running the fabric.
+   * comes sooner (an arrival adds the pipeline to it, a credit the serialization before it), so it bounds the
+   * lookahead of a {@link PartitionedEngine} running the fabric.
    *
    * @param topology a topology
    * @return picoseconds, or {@link Long#MAX_VALUE} when no link joins two groups
@@ -540,7 +616,7 @@ public final class RouterFabric implements Fabric {
       return new RouterFabric(this);
     }
 
-    /** The routing of each delivery mode, made with {@code seed} and checked against the VC count. */
+    /** The routing of each delivery mode, checked against the VC count. */
     private RoutingAlgorithm[] routings(long seed) {
       RoutingAlgorithm[] byMode = new RoutingAlgorithm[DeliveryMode.values().length];
       if (byDeliveryMode) {
@@ -608,25 +684,63 @@ public final class RouterFabric implements Fabric {
     endpoints.checkPacket(packet);
     int node = packet.sourceNode();
     int bytes = packet.wireBytes();
+    int g = groupOfRouter(topo.routerOfNode(node));
+    long now = groupScheds == null ? scheduler.now() : groupScheds[g].now();
+    int buffer = netPorts + node;
+    // a caller's event (unknown number) at the very picosecond of a free is taken to come before it: the free was
+    // made after that event was scheduled in every run measured; the node is then told at once (scheduleRelease)
+    settle(buffer, now, curSeq == Long.MAX_VALUE ? 0 : curSeq);
     if (injFree[node] < bytes) {
       injBlocked[node] = true;
+      // the earliest pending free will tell the node (a later-made free that comes earlier is scheduled when made)
+      if (relHead[buffer] >= 0) {
+        scheduleRelease(relHead[buffer], now);
+      }
       return false;
     }
-    int router = topo.routerOfNode(node);
-    int g = router / routersPerGroup;
-    long now = groupScheds == null ? scheduler.now() : groupScheds[g].now();
     injFree[node] -= bytes;
+    if (lazy) {
+      maxWireBytes = Math.max(maxWireBytes, bytes);
+    }
     packet.hops(0);
     packet.injectedAtPs(now);
-    Flight f = allocFlight(g, packet, netPorts + node);
+    Flight slot = allocFlight(packet, buffer);
     long start = Math.max(now, injLinkFreeAt[node]);
     injLinkFreeAt[node] = start + SerialChannel.serializationPs(bytes, psPerByteInjection);
     injected[g]++;
-    schedule(g, start + injectionLatencyPs + pipelinePs, arrival, f, 0);
+    scheduleArrival(g, start + injectionLatencyPs + pipelinePs, topo.routerOfNode(node), packet, slot);
     return true;
   }
 
+  // ---------------------------------------------------------------- events
+
+  /**
+   * Schedules the arrival or delivery of the packet in {@code slot}; with {@link #lazy} under a reserved number kept
+   * in the slot, so that the event knows its place in the loop's order (the same place {@code scheduleAt} gives).
+   */
+  private void scheduleSlotEvent(int from, int to, long timePs, EventHandler handler, Flight slot) {
+    if (lazy) {
+      long seq = loop.reserveSequence();
+      slot.seq = seq;
+      loop.scheduleReserved(timePs, seq, handler, slot, 0);
+    } else {
+      scheduleInto(from, to, timePs, handler, slot, 0);
+    }
+  }
+
+  /** Schedules, from an event of group {@code from}, the arrival of a packet at {@code router}. */
+  private void scheduleArrival(int from, long timePs, int router, Packet p, Flight slot) {
+    if (lazy) {
+      eventTimes.add(arrivalKey(timePs, router));
+    }
+    scheduleSlotEvent(from, groupOfRouter(router), timePs, arrival, slot);
+  }
+
   // ---------------------------------------------------------------- scheduling by group
+
+  private int groupOfRouter(int router) {
+    return router / routersPerGroup;
+  }
 
   /** Schedules an event of group {@code g} (on the plain scheduler without an engine). */
   private void schedule(int g, long timePs, EventHandler h, Object ref, long arg) {
@@ -658,47 +772,60 @@ public final class RouterFabric implements Fabric {
     }
   }
 
-  // ---------------------------------------------------------------- events
+  /** The key of {@link #eventTimes} for an arrival at a router (unique below 2^63 / (routers + nodes) ps). */
+  private long arrivalKey(long timePs, int router) {
+    return timePs * (routerCount + nodeCountForKeys) + router;
+  }
+
+  /** The key of {@link #eventTimes} for a delivery to a node. */
+  private long deliveryKey(long timePs, int node) {
+    return timePs * (routerCount + nodeCountForKeys) + routerCount + node;
+  }
 
   /** Arrival: a packet's head has reached a router and passed its pipeline; {@code ref} is its record. */
   private void arrive(long now, Object ref, long arg) {
-    Flight f = (Flight) ref;
-    int input = f.input;
+    Flight slot = (Flight) ref;
+    curSeq = slot.seq;
+    int input = slot.input;
     int router = input >= netPorts ? topo.routerOfNode(input - netPorts) : input / radix;
-    Packet p = f.packet;
+    if (lazy) {
+      eventTimes.remove(arrivalKey(now, router));
+    }
+    Packet p = slot.packet;
     int dest = p.destinationNode();
     int destRouter = topo.routerOfNode(dest);
-    int inter = f.intermediate;
+    int inter = slot.intermediate;
     if (inter >= 0 && paths.reached(router, inter, destRouter)) {
-      f.intermediate = -1;
+      slot.intermediate = -1;
     }
-    f.next = null;
+    slot.next = null;
     if (router == destRouter) {
       if (ejTail[dest] == null) {
-        ejHead[dest] = f;
+        ejHead[dest] = slot;
       } else {
-        ejTail[dest].next = f;
+        ejTail[dest].next = slot;
       }
-      ejTail[dest] = f;
+      ejTail[dest] = slot;
       tryEject(now, dest);
-      return;
+    } else {
+      route(now, p, slot, router);
     }
-    route(now, p, f, router);
+    curSeq = Long.MAX_VALUE;
   }
 
-  private void route(long now, Packet p, Flight f, int router) {
+  private void route(long now, Packet p, Flight slot, int router) {
     if (p.hops() >= maxHops) {
       throw new IllegalStateException("routing " + routingName + " took more than maxHops (" + maxHops
-          + ") hops for " + p + " (now at router " + router + (f.intermediate >= 0
-          ? ", still on its way to intermediate " + f.intermediate : "") + ")");
+          + ") hops for " + p + " (now at router " + router + (slot.intermediate >= 0
+          ? ", still on its way to intermediate " + slot.intermediate : "") + ")");
     }
-    int g = router / routersPerGroup;
+    int g = groupOfRouter(router);
     RoutingAlgorithm alg = routingByGroup[g][p.deliveryMode().ordinal()];
     View view = views[g];
     Candidates candidates = this.candidates[g];
     view.router = router;
     view.now = now;
-    view.flight = f;
+    view.slot = slot;
     candidates.clear();
     alg.route(p, view, candidates);
     if (candidates.size() == 0) {
@@ -726,39 +853,46 @@ public final class RouterFabric implements Fabric {
         throw new IllegalStateException("routing " + routingName + " chose intermediate " + inter
             + " which must be a router in [0, " + (topo.routerCount() - 1) + "]");
       }
-      f.intermediate = inter;
-      f.nonMinimal = true;
+      slot.intermediate = inter;
+      slot.nonMinimal = true;
     }
     int gp = router * radix + port;
     int q = gp * vcs + vc;
     if (qTail[q] == null) {
-      qHead[q] = f;
+      qHead[q] = slot;
     } else {
-      qTail[q].next = f;
+      qTail[q].next = slot;
     }
-    qTail[q] = f;
+    qTail[q] = slot;
     queuedBytes[gp] += p.wireBytes();
     waiting[gp]++;
+    if (qHead[q] == slot) {
+      armCredit(now, gp, vc);
+    }
     trySend(now, gp);
     wakeWhenLinkFrees(now, gp);
   }
 
   /**
-   * With reserved numbers (core's loop or an engine): schedules port {@code gp}'s link-free event under its reserved
-   * number if the link is busy and a packet could go when it frees (a queue head with the credits it needs). Until
-   * the link frees, only this port's sends take credits or queue heads away, so once that holds it holds at the
-   * event; route and credit return call this after each change that can make it hold.
+   * With {@link #loop}: schedules port {@code gp}'s link-free event under its reserved number if the link is busy and
+   * a packet could go when it frees (a queue head with the credits it needs). Until the link frees, only this port's
+   * sends take credits or queue heads away, so once that holds it holds at the event; route and credit return call
+   * this after each change that can make it hold.
    */
   private void wakeWhenLinkFrees(long now, int gp) {
     if (!reserving || linkFreeScheduled[gp] || linkFreeAt[gp] <= now || waiting[gp] == 0) {
       return;
+    }
+    settle(gp, now, curSeq);
+    if (linkFreeScheduled[gp] || linkFreeAt[gp] <= now || waiting[gp] == 0) {
+      return; // a late credit settled just now has acted
     }
     int base = gp * vcs;
     for (int vc = 0; vc < vcs; vc++) {
       Flight h = qHead[base + vc];
       if (h != null && credits[base + vc] >= h.packet.wireBytes()) {
         linkFreeScheduled[gp] = true;
-        scheduleReserved(gp / radix / routersPerGroup, linkFreeAt[gp], linkFreeSeq[gp], linkFree, null, gp);
+        scheduleReserved(groupOfRouter(gp / radix), linkFreeAt[gp], linkFreeSeq[gp], linkFree, null, gp);
         return;
       }
     }
@@ -771,14 +905,72 @@ public final class RouterFabric implements Fabric {
       // (a stale one, whose link a credit return at the same time has already restarted, leaves the flag alone)
       linkFreeScheduled[gp] = false;
     }
+    if (lazy) {
+      if (linkFreeAt[gp] > now) {
+        return; // stale: nothing to send, as trySend would find
+      }
+      curSeq = linkFreeSeq[gp];
+    }
     trySend(now, gp);
+    curSeq = Long.MAX_VALUE;
   }
 
-  /** Credit return for one VC: the tail of packet {@code ref} has left the buffer fed by upstream port {@code arg}. */
-  private final class CreditReturn implements EventHandler {
+  /**
+   * Credit return: the tail of a packet has left a router input, and the bytes of pending release {@code arg} come
+   * back to the upstream output port. Scheduled only when the credit may let a packet go (see {@link #armCredit});
+   * otherwise the release takes effect lazily ({@link #settle}).
+   */
+  private void creditReturn(long now, Object ref, long arg) {
+    int e = (int) arg;
+    int port = relOwner[e];
+    curSeq = relSeq[e];
+    boolean acted = (relFlags[e] & REL_ACTED) != 0;
+    takeEffect(port, e, now);
+    if (!acted && waiting[port] > 0) {
+      trySend(now, port);
+      wakeWhenLinkFrees(now, port);
+    }
+    curSeq = Long.MAX_VALUE;
+  }
+
+  /**
+   * Injection buffer free: the tail of a packet has left node {@code relOwner[arg] - netPorts}'s injection buffer.
+   * Scheduled only when the node waits for room; otherwise the release takes effect lazily.
+   */
+  private void injectionBufferFree(long now, Object ref, long arg) {
+    int e = (int) arg;
+    int buffer = relOwner[e];
+    int node = buffer - netPorts;
+    curSeq = relSeq[e];
+    takeEffect(buffer, e, now);
+    if (injBlocked[node]) {
+      injBlocked[node] = false;
+      FabricEndpoint ep = endpoints.endpointOrNull(node);
+      if (ep != null) {
+        ep.injectionReady(now);
+      }
+    }
+    curSeq = Long.MAX_VALUE;
+  }
+
+  /** The scheduled release {@code e} runs: every earlier one of its owner first, then itself (unless already). */
+  private void takeEffect(int owner, int e, long now) {
+    if ((relFlags[e] & REL_APPLIED) == 0) {
+      settle(owner, now, relSeq[e]);
+      unlinkRelease(owner, e);
+      applyRelease(e);
+    }
+    freeRelease(e);
+  }
+
+  /**
+   * Eager credit return for one VC (without {@link #lazy}): the tail of packet {@code ref} has left the buffer fed by
+   * upstream port {@code arg}; the credit is back now.
+   */
+  private final class EagerCredit implements EventHandler {
     private final int vc;
 
-    CreditReturn(int vc) {
+    EagerCredit(int vc) {
       this.vc = vc;
     }
 
@@ -788,7 +980,7 @@ public final class RouterFabric implements Fabric {
       int bytes = ((Packet) ref).wireBytes();
       credits[port * vcs + vc] += bytes;
       creditsUsed[port] -= bytes;
-      occupancy(port / radix / routersPerGroup, now, vc, -bytes);
+      occupancy(groupOfRouter(port / radix), now, vc, -bytes);
       if (waiting[port] > 0) {
         trySend(now, port);
         wakeWhenLinkFrees(now, port);
@@ -796,27 +988,31 @@ public final class RouterFabric implements Fabric {
     }
   }
 
-  /** Injection buffer free: the tail of packet {@code ref} has left node {@code arg}'s injection buffer. */
-  private void injectionBufferFree(long now, Object ref, long arg) {
+  /** Eager injection buffer free (without {@link #lazy}): packet {@code ref} has left node {@code arg}'s buffer. */
+  private void eagerInjectionFree(long now, Object ref, long arg) {
     int node = (int) arg;
     injFree[node] += ((Packet) ref).wireBytes();
     if (injBlocked[node]) {
       injBlocked[node] = false;
-      FabricEndpoint e = endpoints.endpointOrNull(node);
-      if (e != null) {
-        e.injectionReady(now);
+      FabricEndpoint ep = endpoints.endpointOrNull(node);
+      if (ep != null) {
+        ep.injectionReady(now);
       }
     }
   }
 
   /** Delivery: the packet of record {@code ref} has crossed its node's ejection link. */
   private void deliver(long now, Object ref, long arg) {
-    Flight f = (Flight) ref;
-    Packet p = f.packet;
-    boolean nonMinimal = f.nonMinimal;
+    Flight slot = (Flight) ref;
+    curSeq = slot.seq;
+    Packet p = slot.packet;
+    boolean nonMinimal = slot.nonMinimal;
     int node = p.destinationNode();
-    int g = topo.routerOfNode(node) / routersPerGroup;
-    freeFlight(g, f);
+    int g = groupOfRouter(topo.routerOfNode(node));
+    freeFlight(g, slot);
+    if (lazy) {
+      eventTimes.remove(deliveryKey(now, node));
+    }
     delivered[g]++;
     hopsDelivered[g] += p.hops();
     if (nonMinimal) {
@@ -827,11 +1023,16 @@ public final class RouterFabric implements Fabric {
     }
     endpoints.endpointFor(p).deliver(now, p);
     tryEject(now, node);
+    curSeq = Long.MAX_VALUE;
   }
 
   private void trySend(long now, int gp) {
     if (linkFreeAt[gp] > now || waiting[gp] == 0) {
       return;
+    }
+    settle(gp, now, curSeq);
+    if (linkFreeAt[gp] > now || waiting[gp] == 0) {
+      return; // a late credit settled just now has sent
     }
     int base = gp * vcs;
     int chosen = -1;
@@ -852,7 +1053,8 @@ public final class RouterFabric implements Fabric {
       long oldest = Long.MAX_VALUE;
       for (int vc = 0; vc < vcs; vc++) {
         Flight h = qHead[base + vc];
-        if (h != null && credits[base + vc] >= h.packet.wireBytes() && h.packet.injectedAtPs() < oldest) {
+        if (h != null && credits[base + vc] >= h.packet.wireBytes()
+            && h.packet.injectedAtPs() < oldest) {
           oldest = h.packet.injectedAtPs();
           chosen = vc;
         }
@@ -862,25 +1064,28 @@ public final class RouterFabric implements Fabric {
       return; // a credit arrival retries
     }
     int q = base + chosen;
-    Flight f = qHead[q];
-    qHead[q] = f.next;
+    Flight slot = qHead[q];
+    qHead[q] = slot.next;
     if (qHead[q] == null) {
       qTail[q] = null;
     }
     rr[gp] = (byte) (chosen + 1 == vcs ? 0 : chosen + 1);
-    Packet p = f.packet;
-    int input = f.input;
-    int inputVc = f.vc;
+    Packet p = slot.packet;
+    int input = slot.input;
+    int inputVc = slot.vc;
     int downstream = peer[gp];
-    f.input = downstream;
-    f.vc = chosen;
-    int g = gp / radix / routersPerGroup;
+    slot.input = downstream;
+    slot.vc = chosen;
     int bytes = p.wireBytes();
     credits[q] -= bytes;
     creditsUsed[gp] += bytes;
+    int g = groupOfRouter(gp / radix);
     occupancy(g, now, chosen, bytes);
     queuedBytes[gp] -= bytes;
     waiting[gp]--;
+    if (qHead[q] != null) {
+      armCredit(now, gp, chosen);
+    }
     int cls = portClass[gp];
     long ser = SerialChannel.serializationPs(bytes, psPerByteClass[cls]);
     linkFreeAt[gp] = now + ser;
@@ -895,64 +1100,287 @@ public final class RouterFabric implements Fabric {
     if (hopListener != null) {
       hopListener.hop(now, p, gp / radix, gp % radix, chosen, hops);
     }
-    scheduleInto(g, downstream / radix / routersPerGroup, now + latencyClass[cls] + pipelinePs, arrival, f, 0);
-    release(g, now + ser, input, inputVc, p);
+    scheduleArrival(g, now + latencyClass[cls] + pipelinePs, downstream / radix, p, slot);
+    release(g, now, now + ser, input, inputVc, p);
     if (!reserving || ser == 0) {
       schedule(g, now + ser, linkFree, null, gp);
     } else {
       linkFreeSeq[gp] = reserveSequence(g);
       linkFreeScheduled[gp] = false;
       wakeWhenLinkFrees(now, gp);
+      if (lazy) {
+        // a credit due exactly as the link frees, and ahead of the link-free event, may send first (as it would have)
+        for (int e = relHead[gp]; e >= 0; e = relNext[e]) {
+          if (relTime[e] == linkFreeAt[gp]) {
+            scheduleRelease(e, now);
+          }
+        }
+      }
     }
   }
 
   /**
-   * The packet's tail leaves the input buffer it occupied (at a router of group {@code g}) at {@code tailGonePs}:
-   * return the space upstream.
+   * The packet's tail leaves the input buffer it occupied at {@code tailGonePs}: the space returns upstream (a credit
+   * one wire latency later, or the injection buffer's room at once). The release takes its place in the loop's order
+   * now; with {@link #lazy} it is only scheduled when something may wait for it, else it takes effect when its owner's
+   * state is next read ({@link #settle}).
    */
-  private void release(int g, long tailGonePs, int input, int vc, Packet p) {
-    if (input >= netPorts) {
-      schedule(g, tailGonePs, injectionBufferFree, p, input - netPorts);
-    } else {
-      int upstream = peer[input];
-      scheduleInto(g, upstream / radix / routersPerGroup, tailGonePs + latencyClass[portClass[input]],
-          creditReturn[vc], p, upstream);
+  private void release(int g, long now, long tailGonePs, int input, int vc, Packet p) {
+    boolean injection = input >= netPorts;
+    int owner = injection ? input : peer[input];
+    long t = injection ? tailGonePs : tailGonePs + latencyClass[portClass[input]];
+    if (!lazy) {
+      // an event of its own, in the owner's group (a credit may cross to another group)
+      if (injection) {
+        schedule(g, t, eagerInjectionFree, p, owner - netPorts);
+      } else {
+        scheduleInto(g, groupOfRouter(owner / radix), t, eagerCredit[vc], p, owner);
+      }
+      return;
     }
+    int e = allocRelease();
+    relTime[e] = t;
+    relOwner[e] = owner;
+    relVc[e] = vc;
+    relBytes[e] = p.wireBytes();
+    relFlags[e] = 0;
+    relSeq[e] = loop.reserveSequence();
+    boolean tie = insertRelease(owner, e);
+    // An event scheduled already for the very picosecond of this release, at its place, may come to wait for it
+    // (an arrival that queues a packet here, the port's own link freeing or another release of this owner that
+    // sends, a delivery whose node injects at once); it then runs before this release's place in the order, and
+    // the loop cannot schedule an event at the current time under an earlier number. So such a release is
+    // scheduled now, unless the buffer is sure to have room for any packet then anyway. A node blocked on its
+    // injection buffer waits for every free.
+    boolean schedule;
+    if (injection) {
+      int node = owner - netPorts;
+      schedule = injBlocked[node] || tie || eventTimes.contains(deliveryKey(t, node));
+    } else {
+      schedule = t == linkFreeAt[owner]
+          || ((tie || eventTimes.contains(arrivalKey(t, owner / radix))) && creditMayBeShort(owner, vc, e, now));
+    }
+    if (schedule) {
+      scheduleRelease(e, now);
+    } else if (!injection) {
+      armCredit(now, owner, vc);
+    }
+  }
+
+  /**
+   * Whether a packet queued on (port {@code gp}, {@code vc}) could lack credits at the time of pending credit return
+   * {@code e}, just before it: unless the credits held now plus the releases before {@code e}, less every byte the
+   * port's link could send by then, still cover the largest packet injected so far.
+   */
+  private boolean creditMayBeShort(int gp, int vc, int e, long now) {
+    long avail = credits[gp * vcs + vc];
+    for (int c = relHead[gp]; c != e; c = relNext[c]) {
+      if (relVc[c] == vc) {
+        avail += relBytes[c];
+      }
+    }
+    long t = relTime[e];
+    long start = Math.max(now, linkFreeAt[gp]);
+    long sendable = start > t ? 0 : (long) Math.ceil((t - start) / psPerByteClass[portClass[gp]]) + maxWireBytes;
+    return avail - sendable < maxWireBytes;
+  }
+
+  /**
+   * With {@link #lazy}: if the head of queue (port {@code gp}, {@code vc}) lacks credits, schedules the pending
+   * credit return that will give it enough (the first, in (time, sequence) order, at which the running sum reaches
+   * the packet's size). The head stays until it is sent, so the choice only moves earlier when a new release comes
+   * earlier; {@link #release} calls this for every new credit, and route and send for every new head.
+   */
+  private void armCredit(long now, int gp, int vc) {
+    if (!lazy) {
+      return;
+    }
+    int q = gp * vcs + vc;
+    Flight h = qHead[q];
+    if (h == null) {
+      return;
+    }
+    settle(gp, now, curSeq);
+    int need = h.packet.wireBytes();
+    int have = credits[q];
+    if (have >= need) {
+      return;
+    }
+    for (int e = relHead[gp]; e >= 0; e = relNext[e]) {
+      if (relVc[e] == vc) {
+        have += relBytes[e];
+        if (have >= need) {
+          scheduleRelease(e, now);
+          return;
+        }
+      }
+    }
+  }
+
+  /** Schedules pending release {@code e} (once) under its reserved number. */
+  private void scheduleRelease(int e, long now) {
+    if ((relFlags[e] & REL_SCHEDULED) != 0) {
+      return;
+    }
+    relFlags[e] |= REL_SCHEDULED;
+    EventHandler h = relOwner[e] >= netPorts ? injectionBufferFree : creditReturn;
+    if (relTime[e] > now) {
+      loop.scheduleReserved(relTime[e], relSeq[e], h, null, e);
+    } else {
+      // due now but after the running event: the loop takes no reserved number at the current time, so it runs
+      // after the events already scheduled for now (the state it changes is right for them: they settle it first)
+      sameTimeReleases++;
+      loop.scheduleAt(now, h, null, e);
+    }
+  }
+
+  /**
+   * Applies every pending release of {@code owner} that comes before (time {@code now}, sequence {@code seq}) in the
+   * loop's order, so that the owner's credits or injection-buffer room are what they would be had each release been
+   * an event of its own.
+   */
+  private void settle(int owner, long now, long seq) {
+    int e = relHead[owner];
+    while (e >= 0 && (relTime[e] < now || (relTime[e] == now && relSeq[e] < seq))) {
+      int next = relNext[e];
+      relHead[owner] = next;
+      applyRelease(e);
+      if ((relFlags[e] & REL_SCHEDULED) == 0) {
+        freeRelease(e);
+      } else if (owner < netPorts && seq != Long.MAX_VALUE) {
+        // a credit scheduled late (see scheduleRelease) is first seen by a later event of the same picosecond: it
+        // acts here, before that event goes on, as it would have acted in its own place just before
+        relFlags[e] |= REL_ACTED;
+        long saved = curSeq;
+        curSeq = relSeq[e];
+        if (waiting[owner] > 0) {
+          trySend(now, owner);
+          wakeWhenLinkFrees(now, owner);
+        }
+        curSeq = saved;
+      }
+      e = relHead[owner];
+    }
+  }
+
+  /** Settles every owner up to {@code now} (at equal times: those before sequence {@code seq}). */
+  private void settleAll(long now, long seq) {
+    for (int owner = 0; owner < relHead.length; owner++) {
+      if (relHead[owner] >= 0) {
+        settle(owner, now, seq);
+      }
+    }
+  }
+
+  private void applyRelease(int e) {
+    int owner = relOwner[e];
+    int bytes = relBytes[e];
+    if (owner >= netPorts) {
+      injFree[owner - netPorts] += bytes;
+    } else {
+      int vc = relVc[e];
+      credits[owner * vcs + vc] += bytes;
+      creditsUsed[owner] -= bytes;
+      occupancy(groupOfRouter(owner / radix), relTime[e], vc, -bytes);
+    }
+    relFlags[e] |= REL_APPLIED;
+  }
+
+  /**
+   * Inserts pending release {@code e} into its owner's list in (time, sequence) order (its sequence is the newest).
+   *
+   * @return whether another pending release of the owner has the same time
+   */
+  private boolean insertRelease(int owner, int e) {
+    long t = relTime[e];
+    int prev = -1;
+    int cur = relHead[owner];
+    while (cur >= 0 && relTime[cur] <= t) {
+      prev = cur;
+      cur = relNext[cur];
+    }
+    relNext[e] = cur;
+    if (prev < 0) {
+      relHead[owner] = e;
+    } else {
+      relNext[prev] = e;
+    }
+    return prev >= 0 && relTime[prev] == t;
+  }
+
+  private void unlinkRelease(int owner, int e) {
+    int prev = -1;
+    for (int cur = relHead[owner]; cur >= 0; prev = cur, cur = relNext[cur]) {
+      if (cur == e) {
+        if (prev < 0) {
+          relHead[owner] = relNext[e];
+        } else {
+          relNext[prev] = relNext[e];
+        }
+        return;
+      }
+    }
+  }
+
+  private int allocRelease() {
+    int e = relFree;
+    if (e >= 0) {
+      relFree = relNext[e];
+      return e;
+    }
+    if (relUsed == relTime.length) {
+      int n = relTime.length * 2;
+      relTime = Arrays.copyOf(relTime, n);
+      relSeq = Arrays.copyOf(relSeq, n);
+      relOwner = Arrays.copyOf(relOwner, n);
+      relVc = Arrays.copyOf(relVc, n);
+      relBytes = Arrays.copyOf(relBytes, n);
+      relNext = Arrays.copyOf(relNext, n);
+      relFlags = Arrays.copyOf(relFlags, n);
+    }
+    return relUsed++;
+  }
+
+  private void freeRelease(int e) {
+    relNext[e] = relFree;
+    relFree = e;
   }
 
   private void tryEject(long now, int node) {
-    Flight f = ejHead[node];
-    if (ejFreeAt[node] > now || f == null) {
+    if (ejFreeAt[node] > now || ejHead[node] == null) {
       return;
     }
-    ejHead[node] = f.next;
+    Flight slot = ejHead[node];
+    ejHead[node] = slot.next;
     if (ejHead[node] == null) {
       ejTail[node] = null;
     }
-    Packet p = f.packet;
-    int g = topo.routerOfNode(node) / routersPerGroup;
+    Packet p = slot.packet;
+    int input = slot.input;
+    int vc = slot.vc;
     int bytes = p.wireBytes();
     long ser = SerialChannel.serializationPs(bytes, psPerByteInjection);
     ejFreeAt[node] = now + ser;
-    release(g, now + ser, f.input, f.vc, p);
-    schedule(g, now + ser, delivery, f, 0);
-  }
-
-  private void occupancy(int g, long now, int vc, int delta) {
-    long[] occ = vcOccupancy[g];
-    long dt = now - vcLastChange[g];
-    if (dt > 0) {
-      long[] integral = vcOccupancyIntegral[g];
-      for (int v = 0; v < vcs; v++) {
-        integral[v] += occ[v] * dt;
-      }
-      vcLastChange[g] = now;
+    int g = groupOfRouter(topo.routerOfNode(node));
+    release(g, now, now + ser, input, vc, p);
+    if (lazy) {
+      eventTimes.add(deliveryKey(now + ser, node));
     }
-    occ[vc] += delta;
+    scheduleSlotEvent(g, g, now + ser, delivery, slot);
   }
 
-  /** A record from group {@code g}'s pool for a packet entering through input buffer {@code input} (VC 0). */
-  private Flight allocFlight(int g, Packet p, int input) {
+  /** A change of VC {@code vc}'s occupancy at time {@code atPs}; changes may come in any time order. */
+  private void occupancy(int g, long atPs, int vc, int delta) {
+    vcOccupancy[g][vc] += delta;
+    vcOccupancyTimeSum[g][vc] += delta * atPs;
+  }
+
+  /**
+   * A record for a packet entering the fabric through input buffer {@code input} (VC 0), minimal so far, from the
+   * pool of the group of that input.
+   */
+  private Flight allocFlight(Packet p, int input) {
+    int g = groupOfRouter(input >= netPorts ? topo.routerOfNode(input - netPorts) : input / radix);
     Flight f = freeFlights[g];
     if (f != null) {
       freeFlights[g] = f.next;
@@ -968,6 +1396,7 @@ public final class RouterFabric implements Fabric {
     return f;
   }
 
+  /** Returns a delivered packet's record to the pool of group {@code g} (its destination's). */
   private void freeFlight(int g, Flight f) {
     f.packet = null;
     f.next = freeFlights[g];
@@ -975,9 +1404,10 @@ public final class RouterFabric implements Fabric {
   }
 
   /**
-   * A packet in flight and its route state, from injection to delivery: the input buffer (a global port, or {@code
-   * netPorts + node} for the injection buffer) and VC it occupies, the intermediate router it is on its way to (or
-   * -1), whether it was ever committed to one, and the next record in the queue it waits in (or in a free list).
+   * A packet in flight and its route state, from injection to delivery: the input buffer it occupies (a global port,
+   * or {@code netPorts + node} for the injection buffer) and its VC, the intermediate router it is on its way to (or
+   * -1), whether it was ever committed to one, the loop sequence number of its pending arrival or delivery event (with
+   * {@link #lazy}), and the next record in the queue it waits in (or in a free list).
    */
   private static final class Flight {
     Packet packet;
@@ -986,6 +1416,7 @@ public final class RouterFabric implements Fabric {
     int vc;
     int intermediate;
     boolean nonMinimal;
+    long seq;
   }
 
   // ---------------------------------------------------------------- router view
@@ -993,7 +1424,7 @@ public final class RouterFabric implements Fabric {
   private final class View implements RouterView {
     int router;
     long now;
-    Flight flight;
+    Flight slot;
 
     @Override
     public int router() {
@@ -1028,12 +1459,15 @@ public final class RouterFabric implements Fabric {
     @Override
     public int congestion(int port) {
       int gp = router * radix + port;
+      settle(gp, now, curSeq);
       return queuedBytes[gp] + creditsUsed[gp];
     }
 
     @Override
     public int credits(int port, int vc) {
-      return credits[(router * radix + port) * vcs + vc];
+      int gp = router * radix + port;
+      settle(gp, now, curSeq);
+      return credits[gp * vcs + vc];
     }
 
     @Override
@@ -1043,12 +1477,12 @@ public final class RouterFabric implements Fabric {
 
     @Override
     public int intermediate() {
-      return flight.intermediate;
+      return slot.intermediate;
     }
 
     @Override
     public boolean nonMinimal() {
-      return flight.nonMinimal;
+      return slot.nonMinimal;
     }
   }
 
@@ -1135,9 +1569,12 @@ public final class RouterFabric implements Fabric {
    * @return the integral
    */
   public long vcOccupancyIntegral(int vc, long nowPs) {
+    // releases at nowPs itself add nothing to the integral up to nowPs, whatever their order
+    settleAll(nowPs, 0);
+    // exact in long arithmetic even if the two terms overflow, as long as the integral itself fits
     long sum = 0;
     for (int g = 0; g < vcOccupancy.length; g++) {
-      sum += vcOccupancyIntegral[g][vc] + vcOccupancy[g][vc] * Math.max(0, nowPs - vcLastChange[g]);
+      sum += vcOccupancy[g][vc] * nowPs - vcOccupancyTimeSum[g][vc];
     }
     return sum;
   }
@@ -1151,6 +1588,37 @@ public final class RouterFabric implements Fabric {
     return portBusyPs[router * radix + port];
   }
 
+  /**
+   * The time of the latest buffer release (credit return or injection-buffer free) still pending at or before a
+   * limit. Releases that nothing waits for take effect without an event of their own, so when a run stops (the loop
+   * empty, or every event up to a limit run) its clock may stand before the last of them; a caller that wants the
+   * clock where an event per release would have left it moves it there.
+   *
+   * @param limitPs the latest time of interest
+   * @return that time, or {@link Long#MIN_VALUE} when none is pending at or before {@code limitPs}
+   */
+  public long lastReleaseAtOrBefore(long limitPs) {
+    long last = Long.MIN_VALUE;
+    for (int owner = 0; owner < relHead.length; owner++) {
+      for (int e = relHead[owner]; e >= 0 && relTime[e] <= limitPs; e = relNext[e]) {
+        last = Math.max(last, relTime[e]);
+      }
+    }
+    return last;
+  }
+
+  /**
+   * Buffer releases that had to be scheduled at the current time after their place in the loop's order (a queue head
+   * found its enabling credit, or a refused node its free, due at the very picosecond of the running event). Each may
+   * move a send or an injection a few events later within that picosecond; 0 in the runs of {@code
+   * LazyReleaseProperties} and in the traffic runs of docs/performance.md.
+   *
+   * @return how many so far
+   */
+  public long sameTimeReleases() {
+    return sameTimeReleases;
+  }
+
   /** @return number of cabled network ports (input buffers) */
   public int cabledPorts() {
     int n = 0;
@@ -1161,7 +1629,10 @@ public final class RouterFabric implements Fabric {
   }
 
   /**
-   * Whether the fabric is empty and at rest: nothing in flight, every credit home, every injection buffer free.
+   * Whether the fabric is empty and at rest: no packet in flight or waiting, and every credit and injection-buffer
+   * byte home or on its way home. (A credit still on the wire, whose return nothing can hold up any more, counts as
+   * home: releases that nothing waits for take effect without an event of their own, so the loop may run dry before
+   * their time.)
    *
    * @return true when quiescent
    */
@@ -1169,22 +1640,31 @@ public final class RouterFabric implements Fabric {
     if (injected() != delivered()) {
       return false;
     }
-    for (int c : creditsUsed) {
-      if (c != 0) {
-        return false;
-      }
-    }
     for (int w : waiting) {
       if (w != 0) {
         return false;
       }
     }
-    for (int f : injFree) {
-      if (f != injectionBufferBytes) {
+    for (int gp = 0; gp < netPorts; gp++) {
+      if (creditsUsed[gp] != pendingBytes(gp)) {
+        return false;
+      }
+    }
+    for (int node = 0; node < injFree.length; node++) {
+      if (injFree[node] + pendingBytes(netPorts + node) != injectionBufferBytes) {
         return false;
       }
     }
     return true;
+  }
+
+  /** Bytes of the releases still pending for an owner (port or injection buffer). */
+  private int pendingBytes(int owner) {
+    int bytes = 0;
+    for (int e = relHead[owner]; e >= 0; e = relNext[e]) {
+      bytes += relBytes[e];
+    }
+    return bytes;
   }
 
   /** Sums per-group counters in group order. */

@@ -72,11 +72,13 @@ class CreditLoadTest {
   }
 
   @Test
-  void aShortBurstOnAQuietLinkReadsZeroWhereTheOldEstimateTripped() {
+  void aFlowTheLinkCarriesAsFastAsItComesReadsZeroWhereTheOldEstimateTripped() {
     View v = new View();
-    // A 512-byte message being serialized: ~410 B queued here, one credit round trip's worth of bytes ungranted.
-    v.queued = 410;
+    // Packets on the wire with nothing queued here: one credit round trip's worth of bytes ungranted.
+    v.queued = 0;
     v.creditsPerVc = 2048 - 130; // 520 B ungranted over 4 VCs: what a 5.25 GB/s link keeps in flight per ~105 ns
+    assertThat(BuiltInRouting.creditLoad(v, 0)).isZero();
+    v.queued = 84; // one packet waiting for the port: less than one 4-bit load step (128 B)
     assertThat(BuiltInRouting.creditLoad(v, 0)).isZero();
     assertThat(v.congestionLevel(0)).as("the old estimate (queue + credits used)").isPositive();
   }
@@ -92,11 +94,13 @@ class CreditLoadTest {
   }
 
   @Test
-  void aQueueGrowingPastTheOwnBurstAllowanceReadsAsLoad() {
+  void theNearEndQueueCountsFromItsFirstByteAsAriesLoadDoes() {
     View v = new View();
-    v.queued = 512;
-    assertThat(BuiltInRouting.creditLoad(v, 0)).isZero();
-    v.queued = 512 + 1024; // 1 KiB beyond the allowance: half a VC buffer
+    v.queued = 410; // a burst injected faster than the link drains it: the port is oversubscribed
+    assertThat(BuiltInRouting.creditLoad(v, 0)).isEqualTo(3); // 410 * 16 / 2048
+    v.queued = 1024; // half a VC buffer
     assertThat(BuiltInRouting.creditLoad(v, 0)).isEqualTo(8);
+    v.queued = 4096;
+    assertThat(BuiltInRouting.creditLoad(v, 0)).isEqualTo(15);
   }
 }

@@ -8,34 +8,56 @@ import java.util.ArrayDeque;
 
 /**
  * The target's AMO unit (aries-facts §3.3): executes a translated AMO request's read-modify-write at one simulated
- * instant (so it is atomic against every other access through this NIC) with {@link AmoArithmetic}, and answers
- * {@code amoUnitCycles} (assumed 8) plus a host read round trip later. At most {@link NicConfig#amoRequestList()}
- * AMOs (64, the 6-bit request list [S6d]) are in the unit; more wait in order. The AMO cache is not modelled.
+ * instant (so it is atomic against every other access through this NIC, and AMOs on one word take effect in the
+ * order they reach the unit) with {@link AmoArithmetic}. At most {@link NicConfig#amoRequestList()} AMOs (64, the
+ * 6-bit request list [S6d]) are in the unit; more wait in order.
+ *
+ * <p>An uncached command, or any command when the NIC has no {@link AmoCache}, is a memory AMO: it reads and writes
+ * host memory and answers {@code amoUnitCycles} (assumed 8) plus a host read round trip later. A cached command
+ * ({@code _C}, {@code _SC}) works on the AMO cache: a miss fills an entry from host memory and answers like a memory
+ * AMO; a hit answers {@code amoUnitCycles} after the entry's value is available (after its fill, or after the previous
+ * AMO on the word: AMOs on one cached word are served one after another). When every entry has AMOs in flight a cached
+ * command misses without allocating and runs as a memory AMO. docs/memory-hierarchy.md ("AMO cache") has the model
+ * and its sources.
  */
 final class AmoUnit {
   private final Scheduler scheduler;
   private final HostMemory memory;
+  private final AmoCache cache;
   private final NicConfig config;
   private final AccessPool accesses;
   private final CompletionWriter completions;
   private final Injector injector;
   private final NicStatistics stats;
   private final long latencyPs;
+  private final long hostReadPs;
+  private final long unitPs;
   private final EventHandler answered = new Answered();
+  private final EventHandler cachedAnswered = new CachedAnswered();
   private int inFlight;
   private ArrayDeque<MemoryAccess> waiting;
 
-  AmoUnit(Scheduler scheduler, HostMemory memory, NicConfig config, AccessPool accesses,
+  /**
+   * The unit.
+   *
+   * @param memory host memory for memory AMOs (the AMO cache's {@link AmoCache#nicView() coherent view} when there is
+   *     a cache)
+   * @param cache the AMO cache, or null when the NIC has none
+   */
+  AmoUnit(Scheduler scheduler, HostMemory memory, AmoCache cache, NicConfig config, AccessPool accesses,
       CompletionWriter completions, Injector injector, NicStatistics stats) {
     this.scheduler = scheduler;
     this.memory = memory;
+    this.cache = cache;
     this.config = config;
     this.accesses = accesses;
     this.completions = completions;
     this.injector = injector;
     this.stats = stats;
     NicTiming t = config.timing();
-    this.latencyPs = t.hostReadLatencyPs() + t.cyclePs() * t.amoUnitCycles();
+    this.hostReadPs = t.hostReadLatencyPs();
+    this.unitPs = t.cyclePs() * t.amoUnitCycles();
+    this.latencyPs = hostReadPs + unitPs;
   }
 
   /**
@@ -65,6 +87,9 @@ final class AmoUnit {
 
   private void execute(long now, MemoryAccess a) {
     Packet p = a.packet;
+    if (cache != null && p.amo().cached() && executeCached(now, a)) {
+      return;
+    }
     long pa = a.pa[0];
     long old;
     long updated;
@@ -84,15 +109,73 @@ final class AmoUnit {
     scheduler.scheduleAt(now + latencyPs, answered, Packet.amoResult(p, old), 0);
   }
 
-  /** An AMO's response is ready (ref: the response): it leaves the unit, and a waiting AMO enters. */
+  /**
+   * A cached command: works on its word's entry (a hit) or on a newly filled one (a miss).
+   *
+   * @return false when it missed and no entry was free: the caller runs it as a memory AMO
+   */
+  private boolean executeCached(long now, MemoryAccess a) {
+    Packet p = a.packet;
+    long pa = a.pa[0];
+    long w = AmoCache.wordOf(pa);
+    int i = cache.lookup(w);
+    long start;
+    if (i >= 0) {
+      stats.amoCacheHits++;
+      start = Math.max(now, cache.readyAt(i));
+    } else {
+      stats.amoCacheMisses++;
+      start = now + hostReadPs;
+      i = cache.allocate(w, start);
+      if (i < 0) {
+        return false;
+      }
+    }
+    int width = p.amo().widthBits();
+    long old = cache.operand(i, pa, width);
+    cache.store(i, pa, width, AmoArithmetic.apply(p.amo(), old, p.operand1(), p.operand2()));
+    long answerAt = start + unitPs;
+    cache.begin(i, answerAt);
+    stats.amosExecuted++;
+    inFlight++;
+    accesses.recycle(a);
+    completions.remoteEvent(now, p);
+    scheduler.scheduleAt(answerAt, cachedAnswered, Packet.amoResult(p, old), i);
+    return true;
+  }
+
+  /** Invalidates the AMO cache (a no-op without one); see {@link AmoCache#invalidateAll()}. */
+  void invalidateCache() {
+    if (cache != null) {
+      cache.invalidateAll();
+    }
+  }
+
+  private void answer(long now, Packet response) {
+    inFlight--;
+    injector.injectAt(now, response);
+    if (waiting != null && !waiting.isEmpty()) {
+      execute(now, waiting.poll());
+    }
+  }
+
+  /** A memory AMO's response is ready (ref: the response): it leaves the unit, and a waiting AMO enters. */
   private final class Answered implements EventHandler {
     @Override
     public void onEvent(long now, Object ref, long arg) {
-      inFlight--;
-      injector.injectAt(now, (Packet) ref);
-      if (waiting != null && !waiting.isEmpty()) {
-        execute(now, waiting.poll());
-      }
+      answer(now, (Packet) ref);
+    }
+  }
+
+  /**
+   * A cached AMO's response is ready (ref: the response, arg: its AMO-cache entry): the entry may go idle (and be
+   * written back), the AMO leaves the unit, and a waiting AMO enters.
+   */
+  private final class CachedAnswered implements EventHandler {
+    @Override
+    public void onEvent(long now, Object ref, long arg) {
+      cache.end((int) arg);
+      answer(now, (Packet) ref);
     }
   }
 }

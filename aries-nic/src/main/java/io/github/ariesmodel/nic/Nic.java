@@ -28,8 +28,9 @@ import io.github.ariesmodel.core.spi.Scheduler;
  * a single simulated instant per packet, so an AMO is atomic against every other access through this NIC; the AMO
  * unit holds at most {@code amoRequestList} requests [S6d]. The CPU drives FMA: a per-post cost and the stores of
  * the data (PUT) or requests (GET) through the FMA window, one post at a time ({@link NicTiming}); the BTE keeps a
- * bounded number of host reads in flight per channel. Not modelled: write combining, the AMO cache, PI ordering
- * flags, NTT.
+ * bounded number of host reads in flight per channel. Cached AMO commands ({@code _C}, {@code _SC}) use the AMO
+ * cache ({@link AmoCacheConfig}), which the NIC's other accesses to host memory see coherently. Not modelled: write
+ * combining, PI ordering flags, NTT.
  *
  * <h2>Transactions and events</h2>
  * A post becomes a transaction holding one of {@code requestTags} tags (64, the NPT [S6e]) while it is outstanding;
@@ -79,6 +80,7 @@ public final class Nic implements FabricEndpoint {
   private Injector injector;
   private TargetEngine target;
   private ResponseEngine responses;
+  private AmoUnit amoUnit;
 
   /**
    * A NIC for a node, attached to the fabric at once.
@@ -115,6 +117,9 @@ public final class Nic implements FabricEndpoint {
   private void build() {
     host = new HostLink(config.timing(), stats);
     AccessPool accesses = new AccessPool();
+    // Every stage but the AMO unit's cache reaches host memory through the cache's coherent view (AmoCache).
+    AmoCache amoCache = config.amoCache().enabled() ? new AmoCache(config.amoCache(), this.memory, stats) : null;
+    HostMemory memory = amoCache == null ? this.memory : amoCache.nicView();
     completions = new CompletionWriter(nodeId, scheduler, host, memory, translation, config, stats);
     completions.listener(listener);
     validator = new PostValidator(nodeId, fabric.nodeCount(), config, translation, completions);
@@ -124,7 +129,7 @@ public final class Nic implements FabricEndpoint {
         new IssuePipeline(nodeId, scheduler, memory, translation, config, host, accesses, transactions, injector);
     transactions.issuePipeline(issue);
     injector.issuePipeline(issue);
-    AmoUnit amoUnit = new AmoUnit(scheduler, memory, config, accesses, completions, injector, stats);
+    amoUnit = new AmoUnit(scheduler, memory, amoCache, config, accesses, completions, injector, stats);
     target = new TargetEngine(scheduler, memory, translation, config.timing(), host, accesses, completions, injector,
         amoUnit, stats, config.protectionTag(), config.protectionKey());
     responses = new ResponseEngine(nodeId, scheduler, memory, translation, config, host, accesses, transactions);
@@ -319,6 +324,25 @@ public final class Nic implements FabricEndpoint {
   public void injectionReady(long nowPs) {
     if (injector != null) {
       injector.ready(nowPs);
+    }
+  }
+
+  /**
+   * Invalidates the NIC's AMO cache (the AMO block's cache-invalidate setting [S6d]): dirty entries are written back
+   * to host memory, and every entry is dropped (one with AMOs in flight once they have answered), so later cached
+   * AMOs fill from memory again. Use it after host CPU stores to words that cached AMOs use, which the AMO cache does
+   * not see (docs/memory-hierarchy.md, "AMO cache"). A no-op without an AMO cache or before the NIC's first use.
+   */
+  public void invalidateAmoCache() {
+    boolean entered = inUse.enter();
+    try {
+      if (amoUnit != null) {
+        amoUnit.invalidateCache();
+      }
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
     }
   }
 

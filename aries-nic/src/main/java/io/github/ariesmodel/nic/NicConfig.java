@@ -21,6 +21,7 @@ import io.github.ariesmodel.core.MemoryDomainDescriptor;
  *       on, and a SHMEM-like workload is what this NIC is driven by</td></tr>
  *   <tr><td>{@code injectHoldLimit}</td><td>8 packets waiting for a refused injection before issue stops</td>
  *       <td>assumed</td></tr>
+ *   <tr><td>{@code amoCache}</td><td>64 entries, write-back when idle</td><td>{@link AmoCacheConfig}</td></tr>
  * </table>
  *
  * <p>The model tracks a tag per transaction (all packets of a transaction share its tag and the NIC counts their
@@ -35,6 +36,7 @@ import io.github.ariesmodel.core.MemoryDomainDescriptor;
  * @param injectHoldLimit refused packets held before the NIC stops issuing, ≥ 1
  * @param protectionTag the PTAG this NIC's requests and local accesses carry, 0..255
  * @param protectionKey the PKEY this NIC's requests and local accesses carry, 0..65535
+ * @param amoCache the AMO cache that cached AMO commands use ({@link AmoCacheConfig#off()} for none)
  */
 public record NicConfig(
     NicTiming timing,
@@ -44,7 +46,8 @@ public record NicConfig(
     long fmaBteThreshold,
     int injectHoldLimit,
     int protectionTag,
-    int protectionKey) {
+    int protectionKey,
+    AmoCacheConfig amoCache) {
 
   /** Largest number of request tags (the model encodes a tag in 12 bits of the packet's tag field). */
   public static final int MAX_REQUEST_TAGS = 4096;
@@ -62,6 +65,25 @@ public record NicConfig(
         "protectionTag must be in [0, 255] but was %s", protectionTag);
     checkArgument(protectionKey >= 0 && protectionKey <= MemoryDomainDescriptor.MAX_PROTECTION_KEY,
         "protectionKey must be in [0, 65535] but was %s", protectionKey);
+    checkArgument(amoCache != null, "amoCache must not be null");
+  }
+
+  /**
+   * The settings with the default AMO cache ({@link AmoCacheConfig#defaults()}).
+   *
+   * @param timing the timing
+   * @param requestTags transactions that may be outstanding at once, 1..4096
+   * @param amoRequestList AMOs the target's AMO unit holds at once, ≥ 1
+   * @param bteChannels BTE transmit channels, 1..4
+   * @param fmaBteThreshold posts of the AUTO engine longer than this many bytes go to the BTE, ≥ 0
+   * @param injectHoldLimit refused packets held before the NIC stops issuing, ≥ 1
+   * @param protectionTag the PTAG, 0..255
+   * @param protectionKey the PKEY, 0..65535
+   */
+  public NicConfig(NicTiming timing, int requestTags, int amoRequestList, int bteChannels, long fmaBteThreshold,
+      int injectHoldLimit, int protectionTag, int protectionKey) {
+    this(timing, requestTags, amoRequestList, bteChannels, fmaBteThreshold, injectHoldLimit, protectionTag,
+        protectionKey, AmoCacheConfig.defaults());
   }
 
   /**
@@ -70,30 +92,36 @@ public record NicConfig(
    * @return the defaults
    */
   public static NicConfig defaults() {
-    return new NicConfig(NicTiming.defaults(), 64, 64, 4, 4096, 8, 1, 1);
+    return new NicConfig(NicTiming.defaults(), 64, 64, 4, 4096, 8, 1, 1, AmoCacheConfig.defaults());
   }
 
   /** @param t the timing @return a copy with it */
   public NicConfig withTiming(NicTiming t) {
     return new NicConfig(t, requestTags, amoRequestList, bteChannels, fmaBteThreshold, injectHoldLimit,
-        protectionTag, protectionKey);
+        protectionTag, protectionKey, amoCache);
   }
 
   /** @param tags outstanding transactions, 1..4096 @return a copy with them */
   public NicConfig withRequestTags(int tags) {
     return new NicConfig(timing, tags, amoRequestList, bteChannels, fmaBteThreshold, injectHoldLimit,
-        protectionTag, protectionKey);
+        protectionTag, protectionKey, amoCache);
   }
 
   /** @param bytes the FMA→BTE cut-over, bytes @return a copy with it */
   public NicConfig withFmaBteThreshold(long bytes) {
     return new NicConfig(timing, requestTags, amoRequestList, bteChannels, bytes, injectHoldLimit,
-        protectionTag, protectionKey);
+        protectionTag, protectionKey, amoCache);
   }
 
   /** @param tag PTAG @param key PKEY @return a copy with them */
   public NicConfig withProtection(int tag, int key) {
     return new NicConfig(timing, requestTags, amoRequestList, bteChannels, fmaBteThreshold, injectHoldLimit, tag,
-        key);
+        key, amoCache);
+  }
+
+  /** @param c the AMO cache's settings ({@link AmoCacheConfig#off()} for none) @return a copy with them */
+  public NicConfig withAmoCache(AmoCacheConfig c) {
+    return new NicConfig(timing, requestTags, amoRequestList, bteChannels, fmaBteThreshold, injectHoldLimit,
+        protectionTag, protectionKey, c);
   }
 }

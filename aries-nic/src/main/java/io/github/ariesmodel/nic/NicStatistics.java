@@ -21,6 +21,10 @@ public final class NicStatistics {
   long requestsServed;
   long requestFaults;
   long amosExecuted;
+  long amoCacheHits;
+  long amoCacheMisses;
+  long amoCacheWriteBacks;
+  long amoCacheEvictions;
   long injectionsRefused;
   long postsDelayedForTags;
   long eventsWritten;
@@ -124,6 +128,46 @@ public final class NicStatistics {
     return amosExecuted;
   }
 
+  /**
+   * Cached AMO commands ({@code _C}, {@code _SC}) that found their word in the AMO cache. Every cached command the
+   * unit executes with a cache is a hit or a miss: {@code amoCacheHits + amoCacheMisses} is the number of cached
+   * commands executed (0 when the NIC has no AMO cache: its cached commands run as memory AMOs).
+   *
+   * @return hits
+   */
+  public long amoCacheHits() {
+    return amoCacheHits;
+  }
+
+  /**
+   * Cached AMO commands that did not find their word in the AMO cache: they filled an entry from host memory, or ran
+   * as a memory AMO when every entry had AMOs in flight.
+   *
+   * @return misses
+   */
+  public long amoCacheMisses() {
+    return amoCacheMisses;
+  }
+
+  /**
+   * Dirty AMO-cache entries written back to host memory: when they went idle (the default write-back), were evicted,
+   * were snooped by another access of this NIC to their word, or were invalidated.
+   *
+   * @return write-backs
+   */
+  public long amoCacheWriteBacks() {
+    return amoCacheWriteBacks;
+  }
+
+  /**
+   * AMO-cache entries replaced to make room for another word (each written back first when dirty).
+   *
+   * @return evictions
+   */
+  public long amoCacheEvictions() {
+    return amoCacheEvictions;
+  }
+
   /** @return injections the fabric refused (each retried later) */
   public long injectionsRefused() {
     return injectionsRefused;
@@ -171,7 +215,7 @@ public final class NicStatistics {
 
   /**
    * A compact one-line summary: posts and transactions, packets and payload/wire bytes each way, requests served,
-   * faults, AMOs, refused injections and host-link bytes.
+   * faults, AMOs (and AMO-cache hits, misses, write-backs), refused injections and host-link bytes.
    */
   @Override
   public String toString() {
@@ -179,6 +223,7 @@ public final class NicStatistics {
         + ", sent=" + packetsSent + " pkts " + payloadBytesSent + "/" + wireBytesSent + " B"
         + ", received=" + packetsReceived + " pkts " + payloadBytesReceived + "/" + wireBytesReceived + " B"
         + ", served=" + requestsServed + " (" + requestFaults + " faults)" + ", amos=" + amosExecuted
+        + " (cache " + amoCacheHits + "/" + amoCacheMisses + " hit/miss, " + amoCacheWriteBacks + " wb)"
         + ", refused=" + injectionsRefused + ", host=" + hostBytesToNic + "/" + hostBytesToNode + " B"
         + ", maxOutstanding=" + maxOutstanding + "}";
   }

@@ -13,10 +13,10 @@ import io.github.ariesmodel.core.spi.AddressTranslation;
 import io.github.ariesmodel.core.spi.Fabric;
 import io.github.ariesmodel.iommu.Iommu;
 import io.github.ariesmodel.iommu.IommuConfig;
-import io.github.ariesmodel.network.Dragonfly;
 import io.github.ariesmodel.network.RouterFabric;
 import io.github.ariesmodel.network.Topologies;
 import io.github.ariesmodel.network.spi.RoutingAlgorithm;
+import io.github.ariesmodel.network.spi.Topology;
 import io.github.ariesmodel.nic.Nic;
 import io.github.ariesmodel.nic.NicConfig;
 import io.github.ariesmodel.system.trace.PacketTrace;
@@ -30,12 +30,18 @@ import java.util.Optional;
  * nodes a workload touches. A workload must create (touch) every node it sends to before the traffic starts, which
  * {@link io.github.ariesmodel.system.shmem.ShmemJob} does for its processing elements.
  *
+ * <p>The network is any dragonfly {@code aries-network} offers through its {@link Topology} port: a generated Aries or
+ * canonical {@link io.github.ariesmodel.network.Dragonfly}, or a real machine's cabling
+ * ({@link io.github.ariesmodel.network.CabledDragonfly}, e.g. the preset {@code edison-cabled} or {@code links:FILE}).
+ * Node {@code n} sits on router {@code n / nodesPerRouter()} and routers are numbered group by group, as the port
+ * defines.
+ *
  * <p>Build one with {@link #builder()}; same configuration and seed give the same run.
  */
 public final class AriesSystem {
 
   private final String name;
-  private final Dragonfly topology;
+  private final Topology topology;
   private final DeterministicEventLoop loop;
   private final Fabric fabric;
   private final RouterFabric routerFabric;
@@ -125,7 +131,7 @@ public final class AriesSystem {
      * @param scheduler the system's clock
      * @return the fabric
      */
-    Fabric create(Dragonfly topology, io.github.ariesmodel.core.spi.Scheduler scheduler);
+    Fabric create(Topology topology, io.github.ariesmodel.core.spi.Scheduler scheduler);
   }
 
   /** Makes a user's address translation for one node. */
@@ -151,8 +157,12 @@ public final class AriesSystem {
     return name;
   }
 
-  /** @return the topology */
-  public Dragonfly topology() {
+  /**
+   * @return the topology (a generated {@link io.github.ariesmodel.network.Dragonfly} or a cabled
+   *     {@link io.github.ariesmodel.network.CabledDragonfly}; code that works on any system uses only the
+   *     {@link Topology} port)
+   */
+  public Topology topology() {
     return topology;
   }
 
@@ -289,8 +299,10 @@ public final class AriesSystem {
     /** The routing name meaning "route each packet by the delivery mode its NIC gave it". */
     public static final String BY_DELIVERY_MODE = "by-delivery-mode";
 
+    private static final String LINKS_PREFIX = "links:";
+
     private String name = SystemPreset.DEFAULT.id();
-    private Dragonfly topology;
+    private Topology topology;
     private FabricKind fabricKind = FabricKind.ROUTERS;
     private String routing = BY_DELIVERY_MODE;
     private RoutingAlgorithm routingAlgorithm;
@@ -405,13 +417,16 @@ public final class AriesSystem {
     public Builder preset(SystemPreset p) {
       checkArgument(p != null, "preset must not be null");
       this.name = p.id();
-      this.topology = Topologies.aries(p.groups());
+      this.topology = p.topology();
       return this;
     }
 
     /**
-     * @param spec a preset name or a topology spec ({@code aries:groups=G}, {@code canonical:p=..,a=..,h=..})
+     * @param spec a preset name ({@link SystemPreset}), a topology spec ({@code aries:groups=G},
+     *     {@code canonical:p=..,a=..,h=..}), or {@code links:FILE}: a real machine's cabling read from a link list
+     *     ({@link io.github.ariesmodel.network.CabledDragonfly}; {@code .gz} allowed)
      * @return this builder
+     * @throws IllegalArgumentException naming the bad part; for a link list, the file, line and problem
      */
     public Builder system(String spec) {
       checkArgument(spec != null && !spec.isBlank(), "system must not be blank");
@@ -420,11 +435,15 @@ public final class AriesSystem {
           return preset(p);
         }
       }
+      boolean linkList = spec.trim().regionMatches(true, 0, LINKS_PREFIX, 0, LINKS_PREFIX.length());
       try {
-        this.topology = Topologies.parse(spec);
+        this.topology = Topologies.parseTopology(spec);
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("system must be a preset (" + presetNames() + ") or a topology spec: "
-            + e.getMessage(), e);
+        if (linkList) {
+          throw e; // the link list's own message names the file, line and problem; the preset list would bury it
+        }
+        throw new IllegalArgumentException("system must be a preset (" + presetNames() + "), a topology spec or"
+            + " links:FILE: " + e.getMessage(), e);
       }
       this.name = spec.trim();
       return this;
@@ -438,8 +457,12 @@ public final class AriesSystem {
       return names.toString();
     }
 
-    /** @param t a topology @param systemName its name in reports @return this builder */
-    public Builder topology(Dragonfly t, String systemName) {
+    /**
+     * @param t any topology of the {@link Topology} port (generated, cabled, or a user's own)
+     * @param systemName its name in reports
+     * @return this builder
+     */
+    public Builder topology(Topology t, String systemName) {
       checkArgument(t != null, "topology must not be null");
       this.topology = t;
       this.name = systemName;

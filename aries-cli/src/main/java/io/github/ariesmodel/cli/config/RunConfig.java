@@ -14,6 +14,8 @@ import io.github.ariesmodel.core.Texts;
 import io.github.ariesmodel.core.SimTime;
 import io.github.ariesmodel.iommu.ReplacementPolicies;
 import io.github.ariesmodel.iommu.IommuConfig;
+import io.github.ariesmodel.nic.AmoCacheConfig;
+import io.github.ariesmodel.nic.AmoWriteBack;
 import io.github.ariesmodel.nic.NicConfig;
 import io.github.ariesmodel.nic.NicTiming;
 import io.github.ariesmodel.system.AriesSystem;
@@ -44,7 +46,8 @@ import java.util.TreeSet;
  * iommu: {ways: 4, sets: 32, ptesPerLine: 8, policy: lru, maxInFlight: 32, fetchBuffers: 8,
  *         pteFetchLatencyNs: 500, hitLatencyNs: 5, issueIntervalNs: 1.25, prefetch: true}
  * nic: {requestTags: 64, bteChannels: 4, fmaBteThreshold: 4096, amoRequestList: 64,
- *       clockMHz: 800, packetCycles: 5, hostGBps: 16, hostLatencyNs: 250, hostReadLatencyNs: 500}
+ *       clockMHz: 800, packetCycles: 5, hostGBps: 16, hostLatencyNs: 250, hostReadLatencyNs: 500,
+ *       amoCacheEntries: 64, amoCacheWriteBack: idle}   # or eviction; entries 0: no AMO cache
  * workload: pingpong
  * params: {sizes: "8,64,4K", iterations: 5}
  * </pre>
@@ -61,7 +64,7 @@ public record RunConfig(SystemSpec spec, String workload, Params params) {
       "fetchBuffers", "pteFetchLatencyNs", "hitLatencyNs", "issueIntervalNs", "prefetch", "seed");
   private static final Set<String> NIC = Set.of("requestTags", "bteChannels", "fmaBteThreshold", "amoRequestList",
       "clockMHz", "packetCycles", "hostGBps", "hostLatencyNs", "hostReadLatencyNs", "txPipelineCycles",
-      "rxPipelineCycles", "amoUnitCycles");
+      "rxPipelineCycles", "amoUnitCycles", "amoCacheEntries", "amoCacheWriteBack");
 
   /**
    * Reads a configuration file.
@@ -239,11 +242,23 @@ public record RunConfig(SystemSpec spec, String workload, Params params) {
           (int) integer(n, "amoRequestList", d.amoRequestList(), 1, 1 << 20, "nic."),
           (int) integer(n, "bteChannels", d.bteChannels(), 1, 4, "nic."),
           integer(n, "fmaBteThreshold", d.fmaBteThreshold(), 0, 1L << 32, "nic."),
-          d.injectHoldLimit(), d.protectionTag(), d.protectionKey());
+          d.injectHoldLimit(), d.protectionTag(), d.protectionKey(), amoCache(n, d.amoCache()));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(e.getMessage().startsWith("nic.") ? e.getMessage()
           : "nic: " + e.getMessage(), e);
     }
+  }
+
+  private static AmoCacheConfig amoCache(JsonNode n, AmoCacheConfig d) {
+    int entries = (int) integer(n, "amoCacheEntries", d.entries(), 0, AmoCacheConfig.MAX_ENTRIES, "nic.");
+    String w = text(n, "amoCacheWriteBack", d.writeBack().toString());
+    AmoWriteBack writeBack;
+    try {
+      writeBack = AmoWriteBack.parse(w);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("nic.amoCacheWriteBack must be one of idle, eviction but was " + w, e);
+    }
+    return new AmoCacheConfig(entries, writeBack);
   }
 
   private static void object(JsonNode n, String where) {

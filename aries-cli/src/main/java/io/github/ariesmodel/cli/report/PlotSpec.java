@@ -26,7 +26,9 @@ public record PlotSpec(String file, String caption, Kind kind, String table, Str
     /** Latency bars by distance category. */
     LATENCY_BY_DISTANCE,
     /** Utilization bars by link rank. */
-    UTILIZATION_BY_RANK
+    UTILIZATION_BY_RANK,
+    /** Bars of any value (y) by category (x), titled with the caption. */
+    BARS
   }
 
   /** Validates the fields. */

@@ -139,6 +139,7 @@ public final class ReportWriter {
           Series.fromTable(t, p.x(), p.y(), p.group()), Scale.LOG2, Scale.LOG10, w, h);
       case LATENCY_BY_DISTANCE -> Plots.latencyByDistance(png, categories(t, p, true), w, h);
       case UTILIZATION_BY_RANK -> Plots.linkUtilizationByRank(png, categories(t, p, false), w, h);
+      case BARS -> Plots.bars(png, p.caption(), label(t, p.x()), label(t, p.y()), categories(t, p, false), w, h);
       default -> throw new IllegalArgumentException("unknown plot kind " + p.kind());
     }
     return true;

@@ -1,6 +1,7 @@
 package io.github.ariesmodel.cli.workload;
 
 import io.github.ariesmodel.cli.report.Figures;
+import io.github.ariesmodel.cli.report.PlotSpec;
 import io.github.ariesmodel.cli.report.ResultTable;
 import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.core.AmoKind;
@@ -10,6 +11,7 @@ import io.github.ariesmodel.core.cache.HostCacheConfig;
 import io.github.ariesmodel.core.spi.HostCache;
 import io.github.ariesmodel.core.spi.HostCacheStatistic;
 import io.github.ariesmodel.core.spi.NicWritePolicy;
+import io.github.ariesmodel.nic.NicStatistics;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.shmem.ShmemJob;
 import io.github.ariesmodel.system.shmem.Symmetric;
@@ -29,12 +31,20 @@ import java.util.Map;
  *       {@code bypass});
  *   <li><b>message rate</b>: PE 0 puts {@code messages} 8-byte messages into consecutive slots and PE 1 polls each in
  *       turn; messages per second from the first post to the last observation;
- *   <li><b>hot-spot AMO rate</b>: {@code pes} PEs apply {@code amos} fetching adds each to one word at PE 0.
+ *   <li><b>hot-spot AMO rate</b>: {@code pes} PEs apply {@code amos} fetching adds each to one word at PE 0 with the
+ *       uncached command ({@code FIADD}). It is the same in every mode: the target NIC executes AMOs, not the host
+ *       CPU.
  * </ul>
  *
- * The NIC's AMO cache (cached {@code _C} AMO commands) is not modelled yet, so the AMO rate is the uncached one and the
- * same in every mode (AMOs are executed by the target NIC, not the host CPU): it is reported as the reference the
- * cached commands will be compared with.
+ * A second table, {@code host-cache-amo}, runs two hot-spot tests on the first mode's system, each with uncached and
+ * with cached ({@code _C}) commands: a <b>counter</b> ({@code pes} PEs apply {@code amos} fetching adds each,
+ * {@code FIADD} or {@code FIADD_C}) and a <b>lock</b> ({@code pes} PEs acquire and release one lock word
+ * {@code amos} times each: fetching compare-and-swap 0 → PE + 1 until it succeeds, then a non-fetching swap back to 0
+ * and a quiet; {@code FCSWAP}/{@code SWAP} or {@code FCSWAP_C}/{@code SWAP_C}). The NIC's AMO cache keeps the hot
+ * word, so cached AMOs after the first skip the host read round trip. Columns: the test, {@code uncached} or
+ * {@code cached} commands and their mnemonics, operations (adds, or lock acquisitions) per second, AMOs the target
+ * NIC executed per second, the mean time a PE waits for one fetching AMO, and the target NIC's AMO-cache hits,
+ * misses and write-backs.
  */
 final class HostCacheWorkload implements Workload {
 
@@ -43,6 +53,12 @@ final class HostCacheWorkload implements Workload {
 
   private static final List<String> MODES = List.of("update", "invalidate", "bypass", "none");
 
+  /** The tests of the {@code host-cache-amo} table. */
+  private static final List<String> HOT_SPOT_TESTS = List.of("counter", "lock");
+
+  /** What a hot-spot test measured. */
+  private record HotSpot(double operationsPerSecond, double amosPerSecond, double meanWaitNs) {}
+
   @Override
   public String name() {
     return NAME;
@@ -50,7 +66,8 @@ final class HostCacheWorkload implements Workload {
 
   @Override
   public String description() {
-    return "put-to-observe latency, message rate and hot-spot AMO rate per host-cache NIC write policy";
+    return "put-to-observe latency, message rate and hot-spot AMO rate per host-cache NIC write policy;"
+        + " hot-spot AMO rate with and without the NIC's AMO cache";
   }
 
   @Override
@@ -60,6 +77,7 @@ final class HostCacheWorkload implements Workload {
     m.put("messages", "200: 8-byte messages of the message-rate test");
     m.put("pes", "8: PEs of the hot-spot AMO test");
     m.put("amos", "50: fetching adds per PE on the hot word");
+    m.put("modes", "update,invalidate,bypass,none: host-cache modes to measure, in this order");
     return m;
   }
 
@@ -70,25 +88,25 @@ final class HostCacheWorkload implements Workload {
     int messages = params.integer("messages", 200, 1, 1_000_000);
     int pes = params.integer("pes", 8, 2, 4096);
     int amos = params.integer("amos", 50, 1, 1_000_000);
+    List<String> modes = params.choices("modes", String.join(",", MODES), MODES);
     ResultTable.Builder table = ResultTable.builder("host-cache")
         .string("mode").number("putToObserveLatency", "ns").number("messageRate", "M/s").number("amoRate", "M/s")
         .integer("targetLoadHits", "").integer("targetLoadMisses", "");
+    ResultTable.Builder amoTable = ResultTable.builder("host-cache-amo")
+        .string("test").string("commands").string("command").number("operationRate", "M/s").number("amoRate", "M/s")
+        .number("amoLatency", "ns").integer("amoCacheHits", "").integer("amoCacheMisses", "")
+        .integer("amoCacheWriteBacks", "");
     WorkloadReport report = new WorkloadReport();
     long simulated = 0;
     long events = 0;
-    for (String mode : MODES) {
-      AriesSystem sys = spec.build(b -> {
-        if (mode.equals("none")) {
-          b.noHostCache();
-        } else {
-          b.hostCache(HostCacheConfig.xc40().withNicWritePolicy(NicWritePolicy.parse(mode)));
-        }
-      });
+    for (String mode : modes) {
+      AriesSystem sys = build(spec, mode);
       int pesHere = Math.min(pes, sys.nodeCount());
       int[] pair = Distances.spread(sys.topology(), 2);
       double latencyNs = putToObserveNs(sys, pair, rounds);
       double messageRate = messageRate(sys, pair, messages);
-      double amoRate = hotSpotAmoRate(sys, Distances.spread(sys.topology(), pesHere), amos);
+      double amoRate = hotSpot(sys, Distances.spread(sys.topology(), pesHere), amos, false, false)
+          .operationsPerSecond();
       HostCache target = sys.node(pair[1]).hostCache();
       table.row(mode, Figures.round(latencyNs, 3), Figures.round(messageRate / 1e6, 3), Figures.round(amoRate / 1e6,
           3), target.count(HostCacheStatistic.CPU_LOAD_HIT), target.count(HostCacheStatistic.CPU_LOAD_MISS));
@@ -96,9 +114,49 @@ final class HostCacheWorkload implements Workload {
       simulated += sys.loop().now();
       events += sys.loop().eventsExecuted();
     }
+    // The hot-spot test with and without the AMO cache, each on a fresh system of the first mode (the AMO cache does
+    // not depend on the host cache's mode: AMOs never go through the host CPU).
+    for (String test : HOT_SPOT_TESTS) {
+      for (boolean cached : new boolean[] {false, true}) {
+        AriesSystem sys = build(spec, modes.get(0));
+        int[] nodes = Distances.spread(sys.topology(), Math.min(pes, sys.nodeCount()));
+        boolean lock = test.equals("lock");
+        HotSpot h = hotSpot(sys, nodes, amos, lock, cached);
+        NicStatistics nic = sys.node(nodes[0]).nicStatistics();
+        String command = lock ? (cached ? "FCSWAP_C+SWAP_C" : "FCSWAP+SWAP") : (cached ? "FIADD_C" : "FIADD");
+        String name = cached ? "cached" : "uncached";
+        amoTable.row(test, name, command, Figures.round(h.operationsPerSecond() / 1e6, 3),
+            Figures.round(h.amosPerSecond() / 1e6, 3), Figures.round(h.meanWaitNs(), 3), nic.amoCacheHits(),
+            nic.amoCacheMisses(), nic.amoCacheWriteBacks());
+        if (lock) {
+          report.metric(NAME + ".lock." + name + ".acquireRate", Figures.round(h.operationsPerSecond() / 1e6, 3),
+              "M/s");
+        } else {
+          report.metric(NAME + ".amo." + name + ".amoRate", Figures.round(h.operationsPerSecond() / 1e6, 3), "M/s");
+        }
+        simulated += sys.loop().now();
+        events += sys.loop().eventsExecuted();
+      }
+    }
     report.table(table.build());
+    report.table(amoTable.build());
+    report.plot(new PlotSpec("host-cache-put-to-observe.png", "Put-to-observe latency by host-cache mode",
+        PlotSpec.Kind.BARS, "host-cache", "mode", "putToObserveLatency", null));
+    report.plot(new PlotSpec("host-cache-amo-rate.png",
+        "Hot-spot counter adds and lock acquisitions per second, uncached and cached commands", PlotSpec.Kind.BARS,
+        "host-cache-amo", "commands", "operationRate", "test"));
     report.cost(simulated, events);
     return report;
+  }
+
+  private static AriesSystem build(SystemSpec spec, String mode) {
+    return spec.build(b -> {
+      if (mode.equals("none")) {
+        b.noHostCache();
+      } else {
+        b.hostCache(HostCacheConfig.xc40().withNicWritePolicy(NicWritePolicy.parse(mode)));
+      }
+    });
   }
 
   /** Mean time from PE 0's put of a flag to PE 1's poll that sees it. */
@@ -153,17 +211,53 @@ final class HostCacheWorkload implements Workload {
     return messages / SimTime.toSeconds(span[1] - span[0]);
   }
 
-  /** Fetching adds per second on one word at PE 0 by every PE. */
-  private static double hotSpotAmoRate(AriesSystem sys, int[] nodes, int amos) {
+  /**
+   * A hot-spot test on one word at PE 0: every PE applies {@code ops} fetching adds to it (counter), or acquires and
+   * releases it as a lock {@code ops} times (lock).
+   *
+   * @param cached whether to use the cached ({@code _C}) commands
+   * @return operations (adds, or acquisitions) per second over the whole test, AMOs the target NIC executed per
+   *     second, and the mean time a PE waited for one fetching AMO (ns)
+   */
+  private static HotSpot hotSpot(AriesSystem sys, int[] nodes, int ops, boolean lock, boolean cached) {
     ShmemJob job = ShmemJob.builder(sys).nodes(nodes).build();
     Symmetric word = job.allocate(8);
-    AmoOperation op = AmoOperation.of(AmoKind.IADD, true, 64);
+    AmoOperation add = AmoOperation.of(AmoKind.IADD, true, 64, cached);
+    AmoOperation acquire = AmoOperation.of(AmoKind.CSWAP, true, 64, cached);
+    AmoOperation release = AmoOperation.of(AmoKind.SWAP, false, 64, cached);
+    long executedBefore = sys.node(nodes[0]).nicStatistics().amosExecuted();
     long start = sys.loop().now();
+    long[] waited = new long[nodes.length];
+    long[] fetches = new long[nodes.length];
     job.run(pe -> {
-      for (int a = 0; a < amos; a++) {
-        pe.atomic(op, word, 0, 1, 0, 0);
+      int me = pe.myPe();
+      for (int k = 0; k < ops; k++) {
+        if (!lock) {
+          long t = pe.now();
+          pe.atomic(add, word, 0, 1, 0, 0);
+          waited[me] += pe.now() - t;
+          fetches[me]++;
+          continue;
+        }
+        long old;
+        do {
+          long t = pe.now();
+          old = pe.atomic(acquire, word, 0, 0, me + 1, 0);
+          waited[me] += pe.now() - t;
+          fetches[me]++;
+        } while (old != 0);
+        pe.atomic(release, word, 0, 0, 0, 0);
+        pe.quiet();
       }
     });
-    return (double) nodes.length * amos / SimTime.toSeconds(sys.loop().now() - start);
+    long sum = 0;
+    long n = 0;
+    for (int i = 0; i < nodes.length; i++) {
+      sum += waited[i];
+      n += fetches[i];
+    }
+    double seconds = SimTime.toSeconds(sys.loop().now() - start);
+    long executed = sys.node(nodes[0]).nicStatistics().amosExecuted() - executedBefore;
+    return new HotSpot((double) nodes.length * ops / seconds, executed / seconds, SimTime.toNs(sum) / n);
   }
 }

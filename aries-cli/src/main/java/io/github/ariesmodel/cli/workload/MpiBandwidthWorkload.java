@@ -15,7 +15,8 @@ import java.util.Map;
 /**
  * osu_bw on the MPI layer, by message size and by distance: the sender keeps a window of isends in flight, the
  * receiver as many irecvs, both wait, and the receiver acknowledges with 4 bytes ({@link OsuBenchmarks#bandwidth}).
- * Each distance runs on a fresh system built from the spec.
+ * Each distance runs on a fresh system built from the spec; {@code on-node} is two ranks of one node, which Cray
+ * MPICH connects through shared memory.
  */
 final class MpiBandwidthWorkload implements Workload {
 
@@ -36,7 +37,7 @@ final class MpiBandwidthWorkload implements Workload {
   public Map<String, String> parameters() {
     Map<String, String> m = new LinkedHashMap<>();
     m.put("sizes", "8,1K,16K,64K: message sizes in bytes (K/M suffixes)");
-    m.put("distances", "rank-1: comma-separated distance names, or all");
+    m.put("distances", "rank-1: comma-separated distance names (on-node, then the system's), or all");
     m.put("window", "16: messages in flight (osu_bw uses 64)");
     m.put("warmup", "1: untimed windows per size");
     m.put("iterations", "2: timed windows per size");
@@ -51,7 +52,7 @@ final class MpiBandwidthWorkload implements Workload {
     int warmup = params.integer("warmup", 1, 0, 100_000);
     int iterations = params.integer("iterations", 2, 1, 100_000);
     AriesSystem probe = spec.build();
-    Map<String, int[]> pairs = Distances.pairs(probe.topology());
+    Map<String, int[]> pairs = MpiLatencyWorkload.pairs(probe);
     List<String> names = new ArrayList<>(pairs.keySet());
     String fallback = names.contains("rank-1") ? "rank-1" : names.get(names.size() - 1);
     String asked = params.string("distances", fallback);

@@ -15,12 +15,15 @@ import java.util.Map;
 /**
  * osu_latency on the MPI layer, by message size and by distance: two ranks take turns with blocking sends and
  * receives, and the latency is half the mean round trip after the warm-up round trips
- * ({@link OsuBenchmarks#latency}). Each distance runs on a fresh system built from the spec.
+ * ({@link OsuBenchmarks#latency}). Each distance runs on a fresh system built from the spec; {@code on-node} is two
+ * ranks of one node, which Cray MPICH connects through shared memory.
  */
 final class MpiLatencyWorkload implements Workload {
 
   /** The workload's name. */
   public static final String NAME = "mpi-latency";
+  /** The distance name of two ranks of one node. */
+  public static final String ON_NODE = "on-node";
 
   @Override
   public String name() {
@@ -36,7 +39,7 @@ final class MpiLatencyWorkload implements Workload {
   public Map<String, String> parameters() {
     Map<String, String> m = new LinkedHashMap<>();
     m.put("sizes", "8,64,1K,8K,64K: message sizes in bytes (K/M suffixes)");
-    m.put("distances", "all: comma-separated distance names, or all");
+    m.put("distances", "all: comma-separated distance names (on-node, then the system's), or all");
     m.put("warmup", "2: untimed round trips per size");
     m.put("iterations", "10: timed round trips per size");
     return m;
@@ -49,7 +52,7 @@ final class MpiLatencyWorkload implements Workload {
     int warmup = params.integer("warmup", 2, 0, 100_000);
     int iterations = params.integer("iterations", 10, 1, 100_000);
     AriesSystem probe = spec.build();
-    Map<String, int[]> pairs = Distances.pairs(probe.topology());
+    Map<String, int[]> pairs = pairs(probe);
     List<String> wanted = params.string("distances", "all").equals("all")
         ? new ArrayList<>(pairs.keySet())
         : params.choices("distances", "all", new ArrayList<>(pairs.keySet()));
@@ -77,5 +80,16 @@ final class MpiLatencyWorkload implements Workload {
     report.plot(new PlotSpec("mpi-latency-by-distance.png", "MPI latency of the smallest message by distance",
         PlotSpec.Kind.LATENCY_BY_DISTANCE, "mpi-latency", "distance", "latency", "bytes"));
     return report;
+  }
+
+  /**
+   * The workload's node pairs: {@link #ON_NODE} (two ranks of node 0: Cray MPICH's on-node path, shared memory), then
+   * the system's distances ({@link Distances#pairs}).
+   */
+  static Map<String, int[]> pairs(AriesSystem system) {
+    Map<String, int[]> m = new LinkedHashMap<>();
+    m.put(ON_NODE, new int[] {0, 0});
+    m.putAll(Distances.pairs(system.topology()));
+    return m;
   }
 }

@@ -3,7 +3,7 @@ package io.github.ariesmodel.cli.workload;
 import io.github.ariesmodel.cli.report.Figures;
 import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.cli.report.PlotSpec;
-import io.github.ariesmodel.network.Dragonfly;
+import io.github.ariesmodel.network.spi.Topology;
 import io.github.ariesmodel.network.traffic.TrafficExperiment;
 import io.github.ariesmodel.network.traffic.TrafficPattern;
 import io.github.ariesmodel.network.traffic.TrafficResult;
@@ -51,7 +51,7 @@ final class TrafficWorkload implements Workload {
     double[] loads = params.numberList("loads", "0.1,0.3,0.5,0.7,0.9", 0.0001, 2.0);
     List<String> routings = List.of(params.string("routings", "minimal,valiant,ugal,adaptive0").split(","));
     long measureNs = params.longValue("measureNs", 0, 0, 1_000_000_000L);
-    Dragonfly topology = AriesSystem.builder().system(spec.system()).build().topology();
+    Topology topology = AriesSystem.builder().system(spec.system()).build().topology();
     ResultTable.Builder table = ResultTable.builder("traffic")
         .string("routing").number("offeredLoad", "").number("acceptedLoad", "").number("latencyMean", "ns")
         .number("latencyP99", "ns").number("minimalFraction", "").number("meanHops", "");

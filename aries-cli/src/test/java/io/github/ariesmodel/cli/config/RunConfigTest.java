@@ -69,4 +69,17 @@ class RunConfigTest {
     assertThatThrownBy(() -> read("h.toml", "x = 1\n"))
         .hasMessageContaining("must end in .json, .yaml or .yml");
   }
+
+  @Test
+  void theNicsAmoCacheIsConfiguredAndCheckedUnderNic() throws Exception {
+    RunConfig c = read("i.yaml", "nic:\n  amoCacheEntries: 16\n  amoCacheWriteBack: eviction\n");
+    assertThat(c.spec().nic().amoCache()).isEqualTo(new io.github.ariesmodel.nic.AmoCacheConfig(16,
+        io.github.ariesmodel.nic.AmoWriteBack.EVICTION));
+    assertThat(read("j.yaml", "nic:\n  requestTags: 64\n").spec().nic().amoCache())
+        .isEqualTo(io.github.ariesmodel.nic.AmoCacheConfig.defaults());
+    assertThatThrownBy(() -> read("k.yaml", "nic:\n  amoCacheEntries: 5000\n"))
+        .hasMessageContaining("nic.amoCacheEntries must be in [0, 4096] but was 5000");
+    assertThatThrownBy(() -> read("l.yaml", "nic:\n  amoCacheWriteBack: never\n"))
+        .hasMessageContaining("nic.amoCacheWriteBack must be one of idle, eviction but was never");
+  }
 }

@@ -88,6 +88,20 @@ class WorkloadsTest {
   }
 
   @Test
+  void mpiWorkloadsMeasureTwoRanksOfOneNodeAsTheOnNodeDistance() {
+    WorkloadReport r = new MpiLatencyWorkload().run(ONE_GROUP, Params.of(Map.of("sizes", "8",
+        "distances", "on-node,same-router", "warmup", "16", "iterations", "2")));
+    ResultTable t = table(r, "mpi-latency");
+    assertThat(t.rows()).extracting(row -> row.get(0)).containsExactly("on-node", "same-router");
+    double[] lat = t.numbers("latency");
+    // shared memory: no NIC, no network, but the same software overheads
+    assertThat(lat[0]).isLessThan(lat[1]).isGreaterThan(570);
+    WorkloadReport b = new MpiBandwidthWorkload().run(ONE_GROUP, Params.of(Map.of("sizes", "64K",
+        "distances", "on-node", "window", "4", "iterations", "1")));
+    assertThat(table(b, "mpi-bandwidth").numbers("bandwidth")[0]).isPositive();
+  }
+
+  @Test
   void mpiBandwidthStaysBelowTheNicPeakAndGrowsWithSize() {
     WorkloadReport r = new MpiBandwidthWorkload().run(ONE_GROUP, Params.of(Map.of("sizes", "64,16K",
         "window", "4", "iterations", "1")));
@@ -136,5 +150,36 @@ class WorkloadsTest {
     assertThat(lat[0] - lat[3]).isCloseTo(17.4, org.assertj.core.data.Offset.offset(1e-6));
     double[] amo = t.numbers("amoRate");
     assertThat(amo[0]).isPositive().isEqualTo(amo[1]).isEqualTo(amo[3]);
+  }
+
+  @Test
+  void theCachedHotSpotCounterAndLockHitTheNicsAmoCacheAndRunFaster() {
+    WorkloadReport r = new HostCacheWorkload().run(ONE_GROUP, Params.of(Map.of("rounds", "2", "messages", "4",
+        "pes", "4", "amos", "5", "modes", "update")));
+    assertThat(table(r, "host-cache").rows()).extracting(row -> row.get(0)).containsExactly("update");
+    ResultTable t = table(r, "host-cache-amo");
+    assertThat(t.rows()).extracting(row -> row.get(2)).containsExactly("FIADD", "FIADD_C", "FCSWAP+SWAP",
+        "FCSWAP_C+SWAP_C");
+    assertThat(t.rows()).extracting(row -> row.get(1)).containsExactly("uncached", "cached", "uncached", "cached");
+    double[] ops = t.numbers("operationRate");
+    double[] latency = t.numbers("amoLatency");
+    double[] hits = t.numbers("amoCacheHits");
+    double[] misses = t.numbers("amoCacheMisses");
+    assertThat(ops[1]).isGreaterThan(ops[0]);
+    assertThat(ops[3]).isGreaterThan(ops[2]);
+    // A hit skips the 500 ns host read round trip a memory AMO pays (queueing on the hot word takes some back).
+    assertThat(latency[0] - latency[1]).isGreaterThan(0).isLessThanOrEqualTo(500.0);
+    // Counter: every add but the first finds the word in the cache; uncached commands never use it.
+    assertThat(hits[0]).isZero();
+    assertThat(hits[1]).isEqualTo(4 * 5 - 1);
+    assertThat(misses[1]).isEqualTo(1);
+    assertThat(hits[2] + misses[2]).isZero();
+    // Lock: every AMO of the cached run is a cached command; only the first misses.
+    assertThat(misses[3]).isEqualTo(1);
+    assertThat(hits[3]).isGreaterThanOrEqualTo(2 * 4 * 5 - 1);
+    // The counter's target executes exactly one AMO per add.
+    assertThat(t.numbers("amoRate")[0]).isEqualTo(ops[0]);
+    assertThat(r.metrics()).extracting(m -> m.name()).contains("host-cache.amo.uncached.amoRate",
+        "host-cache.amo.cached.amoRate", "host-cache.lock.uncached.acquireRate", "host-cache.lock.cached.acquireRate");
   }
 }

@@ -99,14 +99,17 @@ public final class DragonflyPaths {
   /**
    * Draws an intermediate for a packet at {@code router} going to {@code destinationRouter}: between groups, a router
    * of a group other than both ends (group {@code random mod (groups - 2)} among them, router
-   * {@code (random / groups) mod routersPerGroup} in it); inside one group, a router of the group other than both
-   * ends.
+   * {@code (random / groups) mod routersPerGroup} in it); between the two groups of a two-group system, which has no
+   * third group, a router of either end group other than the deciding router and the destination's router
+   * ({@code random mod 2} picks the group, the rest the router): through a router of the source group the packet
+   * leaves on that router's global links, through one of the destination group it enters on other routers' links
+   * and then crosses the destination group; inside one group, a router of the group other than both ends.
    *
    * @param router the router deciding (normally the source router)
    * @param destinationRouter the destination's router
    * @param random a non-negative random or hashed value that fixes the choice
-   * @return the intermediate router, or -1 when there is none (fewer than 3 groups, or fewer than 3 routers in the
-   *     group for traffic inside one group)
+   * @return the intermediate router, or -1 when there is none (fewer than 3 routers in the group for traffic inside
+   *     one group, or a single router per group between two groups)
    */
   public int chooseIntermediate(int router, int destinationRouter, long random) {
     if (random < 0) {
@@ -116,10 +119,19 @@ public final class DragonflyPaths {
     int per = topology.routersPerGroup();
     int gs = topology.groupOfRouter(router);
     int gd = topology.groupOfRouter(destinationRouter);
-    if (gs != gd) {
-      if (groups < 3) {
+    if (gs != gd && groups < 3) {
+      if (per < 2) {
         return -1;
       }
+      boolean inSource = random % 2 == 0;
+      int end = inSource ? router : destinationRouter;
+      int i = (int) ((random / 2) % (per - 1));
+      if (i >= end % per) {
+        i++;
+      }
+      return topology.routerInGroup(inSource ? gs : gd, i);
+    }
+    if (gs != gd) {
       int g = (int) (random % (groups - 2));
       int lo = Math.min(gs, gd);
       int hi = Math.max(gs, gd);
@@ -148,8 +160,9 @@ public final class DragonflyPaths {
 
   /**
    * Whether a packet at {@code router} has reached its intermediate: it is in the intermediate's group, or, when the
-   * intermediate is in the destination's group (traffic inside one group), at the intermediate itself. The router
-   * fabric applies this rule on every arrival and clears the packet's intermediate once it holds.
+   * intermediate is in the destination's group (traffic inside one group) or the topology has fewer than three
+   * groups (between two groups the intermediate is a router of one of the two end groups), at the intermediate
+   * itself. The router fabric applies this rule on every arrival and clears the packet's intermediate once it holds.
    *
    * @param router where the packet is
    * @param intermediate its intermediate router, ≥ 0
@@ -158,7 +171,7 @@ public final class DragonflyPaths {
    */
   public boolean reached(int router, int intermediate, int destinationRouter) {
     int gi = topology.groupOfRouter(intermediate);
-    if (gi == topology.groupOfRouter(destinationRouter)) {
+    if (gi == topology.groupOfRouter(destinationRouter) || topology.groupCount() < 3) {
       return router == intermediate;
     }
     return topology.groupOfRouter(router) == gi;
@@ -196,8 +209,8 @@ public final class DragonflyPaths {
   /**
    * The most router hops a route takes on this topology, with L = {@link Topology#maxLocalHops()} local hops per
    * group at most: a minimal route takes at most L (one group) or 2L + 1 (local, global, local); a route through an
-   * intermediate at most 2L inside one group or 3L + 2 between groups (a third group's L local hops and a second
-   * global hop added). A routing that puts a packet on VC = hops taken needs this many virtual channels.
+   * intermediate at most 2L inside one group, 3L + 2 between groups (a third group's L local hops and a second
+   * global hop added), or 3L + 1 between the two groups of a two-group system (L more local hops in one end group). A routing that puts a packet on VC = hops taken needs this many virtual channels.
    *
    * @param nonMinimal whether routes may go through an intermediate
    * @return the bound, ≥ 1
@@ -212,6 +225,8 @@ public final class DragonflyPaths {
       }
       if (groups >= 3) {
         hops = Math.max(hops, 3 * local + 2);
+      } else if (groups == 2 && topology.routersPerGroup() >= 2) {
+        hops = Math.max(hops, 3 * local + 1);
       }
     }
     return Math.max(1, hops);

@@ -48,13 +48,49 @@ class DragonflyPathsTest {
   }
 
   @Test
-  void thereIsNoIntermediateWithoutAThirdGroupOrRouter() {
+  void betweenTwoGroupsTheIntermediateIsARouterOfEitherEndGroupButNotAnEnd() {
+    Dragonfly two = Dragonfly.ariesBuilder(2).rows(2).columns(3).globalPorts(1).build(); // 6 routers per group
+    DragonflyPaths paths = new DragonflyPaths(two);
+    int src = two.routerInGroup(0, 4);
+    int dst = two.routerInGroup(1, 2);
+    Set<Integer> seen = new HashSet<>();
+    for (long r = 0; r < 2_000; r++) {
+      seen.add(paths.chooseIntermediate(src, dst, r * 7919));
+    }
+    Set<Integer> expected = new HashSet<>();
+    for (int i = 0; i < 6; i++) {
+      if (i != 4) {
+        expected.add(two.routerInGroup(0, i)); // another global link of the source group
+      }
+      if (i != 2) {
+        expected.add(two.routerInGroup(1, i)); // another way into the destination group
+      }
+    }
+    assertThat(seen).isEqualTo(expected);
+  }
+
+  @Test
+  void thereIsNoIntermediateWithoutAnotherRouterToGoThrough() {
     Dragonfly twoGroups = Dragonfly.ariesBuilder(2).rows(1).columns(2).globalPorts(1).build();
     DragonflyPaths paths = new DragonflyPaths(twoGroups);
-    assertThat(paths.chooseIntermediate(0, 2, 12345)).isEqualTo(-1);
-    assertThat(paths.chooseIntermediate(0, 1, 12345)).isEqualTo(-1); // 2 routers per group
+    assertThat(paths.chooseIntermediate(0, 1, 12345)).isEqualTo(-1); // 2 routers per group: none besides the ends
+    assertThat(paths.chooseIntermediate(0, 2, 0)).isEqualTo(1); // even: the source group's other router
+    assertThat(paths.chooseIntermediate(0, 2, 1)).isEqualTo(3); // odd: the destination group's other router
     assertThatThrownBy(() -> paths.chooseIntermediate(0, 2, -1)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("random must be >= 0 but was -1");
+  }
+
+  @Test
+  void betweenTwoGroupsAnIntermediateIsReachedOnlyAtItselfEvenInTheSourceGroup() {
+    Dragonfly two = Dragonfly.ariesBuilder(2).rows(2).columns(3).globalPorts(1).build();
+    DragonflyPaths paths = new DragonflyPaths(two);
+    int interInSource = two.routerInGroup(0, 3);
+    int dest = two.routerInGroup(1, 0);
+    assertThat(paths.reached(two.routerInGroup(0, 0), interInSource, dest)).isFalse();
+    assertThat(paths.reached(interInSource, interInSource, dest)).isTrue();
+    int interInDest = two.routerInGroup(1, 5);
+    assertThat(paths.reached(two.routerInGroup(1, 1), interInDest, dest)).isFalse();
+    assertThat(paths.reached(interInDest, interInDest, dest)).isTrue();
   }
 
   @Test
@@ -103,7 +139,8 @@ class DragonflyPathsTest {
     assertThat(new DragonflyPaths(oneGroup).maxRouteHops(false)).isEqualTo(2);
     assertThat(new DragonflyPaths(oneGroup).maxRouteHops(true)).isEqualTo(4);
     Dragonfly twoGroups = Dragonfly.ariesBuilder(2).rows(2).columns(3).globalPorts(1).build();
-    assertThat(new DragonflyPaths(twoGroups).maxRouteHops(true)).isEqualTo(5);
+    assertThat(new DragonflyPaths(twoGroups).maxRouteHops(false)).isEqualTo(5);
+    assertThat(new DragonflyPaths(twoGroups).maxRouteHops(true)).isEqualTo(7); // 3L + 1: L more in an end group
   }
 
   @Test

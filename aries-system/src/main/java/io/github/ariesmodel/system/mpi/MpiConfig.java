@@ -26,6 +26,11 @@ import io.github.ariesmodel.core.PageSize;
  *   <tr><td>{@code reduceBytesPerSecond}</td><td>4 GB/s of operands combined by one core</td><td>assumed</td></tr>
  *   <tr><td>{@code pollIntervalPs}</td><td>50 ns between polls of a mailbox whose event came before its data</td>
  *       <td>assumed</td></tr>
+ *   <tr><td>{@code sharedMemory}</td><td>on: ranks of one node exchange messages through shared memory, not the
+ *       NIC</td><td>Cray MPICH's on-node (SMP) path; docs/mpi.md</td></tr>
+ *   <tr><td>{@code singleCopyBytes}</td><td>8,192: on-node messages this long or longer move by one copy
+ *       (XPMEM)</td><td>Cray MPICH {@code MPICH_SMP_SINGLE_COPY_SIZE} (8,192 in the settings MPICH prints and in
+ *       the ARCHER2 documentation)</td></tr>
  *   <tr><td>collective cut-overs</td><td>MPICH's {@code MPIR_CVAR_*} defaults (see the accessors)</td>
  *       <td>MPICH 3.x {@code mpich_cvars.c}</td></tr>
  * </table>
@@ -44,6 +49,8 @@ public final class MpiConfig {
   private final double memcpyBytesPerSecond;
   private final double reduceBytesPerSecond;
   private final long pollIntervalPs;
+  private final boolean sharedMemory;
+  private final int singleCopyBytes;
   private final int reduceShortBytes;
   private final int allreduceShortBytes;
   private final int bcastShortBytes;
@@ -69,6 +76,8 @@ public final class MpiConfig {
     this.memcpyBytesPerSecond = b.memcpyBytesPerSecond;
     this.reduceBytesPerSecond = b.reduceBytesPerSecond;
     this.pollIntervalPs = b.pollIntervalPs;
+    this.sharedMemory = b.sharedMemory;
+    this.singleCopyBytes = b.singleCopyBytes;
     this.reduceShortBytes = b.reduceShortBytes;
     this.allreduceShortBytes = b.allreduceShortBytes;
     this.bcastShortBytes = b.bcastShortBytes;
@@ -107,6 +116,8 @@ public final class MpiConfig {
     b.memcpyBytesPerSecond = memcpyBytesPerSecond;
     b.reduceBytesPerSecond = reduceBytesPerSecond;
     b.pollIntervalPs = pollIntervalPs;
+    b.sharedMemory = sharedMemory;
+    b.singleCopyBytes = singleCopyBytes;
     b.reduceShortBytes = reduceShortBytes;
     b.allreduceShortBytes = allreduceShortBytes;
     b.bcastShortBytes = bcastShortBytes;
@@ -181,6 +192,22 @@ public final class MpiConfig {
     return pollIntervalPs;
   }
 
+  /**
+   * @return whether two ranks of one node exchange messages through shared memory (Cray MPICH's on-node path, the
+   *     default) rather than through their NIC
+   */
+  public boolean sharedMemory() {
+    return sharedMemory;
+  }
+
+  /**
+   * @return on-node messages of at least this many bytes move by a single copy from the sender's buffer (XPMEM);
+   *     shorter ones are copied into shared memory and out again ({@code MPICH_SMP_SINGLE_COPY_SIZE})
+   */
+  public int singleCopyBytes() {
+    return singleCopyBytes;
+  }
+
   /** @return reduce uses a binomial tree up to this many bytes, else Rabenseifner (MPIR_CVAR_REDUCE_SHORT_MSG_SIZE) */
   public int reduceShortBytes() {
     return reduceShortBytes;
@@ -253,6 +280,8 @@ public final class MpiConfig {
     private double memcpyBytesPerSecond = 16e9;
     private double reduceBytesPerSecond = 4e9;
     private long pollIntervalPs = 50_000;
+    private boolean sharedMemory = true;
+    private int singleCopyBytes = 8192;
     private int reduceShortBytes = 2048;
     private int allreduceShortBytes = 2048;
     private int bcastShortBytes = 12288;
@@ -348,6 +377,27 @@ public final class MpiConfig {
     public Builder pollIntervalPs(long ps) {
       checkArgument(ps >= 1 && ps <= 1_000_000_000L, "pollIntervalPs must be in [1, 10^9] but was %s", ps);
       this.pollIntervalPs = ps;
+      return this;
+    }
+
+    /**
+     * @param v true for Cray MPICH's shared-memory path between ranks of one node (the default), false to send
+     *     their messages through the NIC like any others (a what-if)
+     * @return this
+     */
+    public Builder sharedMemory(boolean v) {
+      this.sharedMemory = v;
+      return this;
+    }
+
+    /**
+     * @param v 1 to 2^31 - 1; {@code Integer.MAX_VALUE} turns single copies off, as {@code MPICH_SMP_SINGLE_COPY_OFF}
+     *     does
+     * @return this
+     */
+    public Builder singleCopyBytes(int v) {
+      checkArgument(v >= 1, "singleCopyBytes must be in [1, 2^31 - 1] but was %s", v);
+      this.singleCopyBytes = v;
       return this;
     }
 

@@ -27,9 +27,10 @@ import java.util.Set;
  * }</pre>
  *
  * <p>Placement: rank i runs on {@code nodes[i / ranksPerNode]} (ranks fill a node before the next, as ALPS places
- * them by default; assumed). Ranks on one node talk through their NIC like any others (Cray MPICH would use shared
- * memory there: not modelled). After the program returns, each rank finalizes: it waits for its sends to complete
- * and joins a barrier, as {@code MPI_Finalize} does.
+ * them by default; assumed). Ranks on one node exchange messages through the node's shared memory, as Cray MPICH
+ * does, with no NIC traffic (copies timed through the node's host cache; {@link MpiConfig#sharedMemory()} turns this
+ * off). After the program returns, each rank finalizes: it waits for its sends to complete and joins a barrier, as
+ * {@code MPI_Finalize} does.
  */
 public final class MpiJob {
 

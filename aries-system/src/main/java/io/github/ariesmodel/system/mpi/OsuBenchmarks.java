@@ -7,10 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The two OSU micro-benchmarks most quoted for MPI on a network, run on the MPI layer between two nodes:
- * {@code osu_latency} (ping-pong; half the round trip) and {@code osu_bw} (a window of non-blocking sends in flight,
- * then a 4-byte acknowledgement), with the benchmarks' structure (warm-up iterations excluded from the timing).
- * Each call builds a fresh two-rank job on the system it is given, so run it on a quiet system.
+ * The two OSU micro-benchmarks most quoted for MPI on a network, run on the MPI layer between two nodes, or between
+ * two ranks of one node (the same node twice: Cray MPICH's on-node path through shared memory when the configuration
+ * has it on): {@code osu_latency} (ping-pong; half the round trip) and {@code osu_bw} (a window of non-blocking sends
+ * in flight, then a 4-byte acknowledgement), with the benchmarks' structure (warm-up iterations excluded from the
+ * timing). Each call builds a fresh two-rank job on the system it is given, so run it on a quiet system.
  */
 public final class OsuBenchmarks {
 
@@ -52,11 +53,11 @@ public final class OsuBenchmarks {
   }
 
   /**
-   * Ping-pong latency by size between two nodes ({@code osu_latency}).
+   * Ping-pong latency by size between two nodes, or two ranks of one node ({@code osu_latency}).
    *
    * @param system a quiet system
    * @param nodeA node of rank 0
-   * @param nodeB node of rank 1, not nodeA
+   * @param nodeB node of rank 1 (nodeA itself for two ranks of one node)
    * @param sizes message sizes, bytes, each 0 to 2^30
    * @param warmup untimed round trips per size, ≥ 0
    * @param iterations timed round trips per size, ≥ 1
@@ -67,7 +68,7 @@ public final class OsuBenchmarks {
       int iterations, MpiConfig config) {
     checkArgs(system, nodeA, nodeB, sizes, warmup, iterations, config);
     long max = max(sizes);
-    MpiJob job = MpiJob.builder(system).nodes(nodeA, nodeB).config(withHeap(config, 4 * max)).build();
+    MpiJob job = MpiJob.builder(system).placement(nodeA, nodeB).config(withHeap(config, 4 * max)).build();
     double[] ns = new double[sizes.length];
     job.run(mpi -> {
       var w = mpi.world();
@@ -100,12 +101,12 @@ public final class OsuBenchmarks {
   }
 
   /**
-   * Uni-directional bandwidth by size between two nodes ({@code osu_bw}): rank 0 starts {@code window} isends,
-   * rank 1 as many irecvs; both wait; rank 1 answers with 4 bytes.
+   * Uni-directional bandwidth by size between two nodes, or two ranks of one node ({@code osu_bw}): rank 0 starts
+   * {@code window} isends, rank 1 as many irecvs; both wait; rank 1 answers with 4 bytes.
    *
    * @param system a quiet system
    * @param nodeA the sender's node
-   * @param nodeB the receiver's node, not nodeA
+   * @param nodeB the receiver's node (nodeA itself for two ranks of one node)
    * @param sizes message sizes, bytes, each 0 to 2^30
    * @param window messages in flight, 1 to 1024 ({@link #OSU_WINDOW} in osu_bw)
    * @param warmup untimed windows per size, ≥ 0
@@ -118,8 +119,8 @@ public final class OsuBenchmarks {
     checkArgs(system, nodeA, nodeB, sizes, warmup, iterations, config);
     checkArgument(window >= 1 && window <= 1024, "window must be in [1, 1024] but was %s", window);
     long max = max(sizes);
-    MpiJob job = MpiJob.builder(system).nodes(nodeA, nodeB).config(withHeap(config, 2L * window * (max + 128)))
-        .build();
+    MpiJob job = MpiJob.builder(system).placement(nodeA, nodeB)
+        .config(withHeap(config, 2L * window * (max + 128))).build();
     double[] gbps = new double[sizes.length];
     job.run(mpi -> {
       var w = mpi.world();
@@ -163,7 +164,10 @@ public final class OsuBenchmarks {
       MpiConfig config) {
     checkArgument(system != null, "system must not be null");
     checkArgument(config != null, "config must not be null");
-    checkArgument(nodeA != nodeB, "nodeA and nodeB must differ but both were %s", nodeA);
+    checkArgument(nodeA >= 0 && nodeA < system.nodeCount(), "nodeA must be in [0, %s] but was %s",
+        system.nodeCount() - 1, nodeA);
+    checkArgument(nodeB >= 0 && nodeB < system.nodeCount(), "nodeB must be in [0, %s] but was %s",
+        system.nodeCount() - 1, nodeB);
     checkArgument(sizes != null && sizes.length > 0, "sizes must name at least one size");
     for (long s : sizes) {
       checkArgument(s >= 0 && s <= (1L << 30), "sizes must be in [0, 2^30] but one was %s", s);

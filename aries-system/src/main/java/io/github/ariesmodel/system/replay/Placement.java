@@ -3,7 +3,7 @@ package io.github.ariesmodel.system.replay;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import io.github.ariesmodel.core.Texts;
-import io.github.ariesmodel.network.Dragonfly;
+import io.github.ariesmodel.network.spi.Topology;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -136,7 +136,7 @@ public final class Placement {
    * @return node of rank i at index i
    * @throws IllegalArgumentException when the system is too small or an explicit placement does not fit
    */
-  public int[] nodes(Dragonfly topology, int ranks, int ranksPerNode, long seed) {
+  public int[] nodes(Topology topology, int ranks, int ranksPerNode, long seed) {
     checkArgument(topology != null, "topology must not be null");
     checkArgument(ranks >= 1, "ranks must be >= 1 but was %s", ranks);
     checkArgument(ranksPerNode >= 1, "ranksPerNode must be >= 1 but was %s", ranksPerNode);
@@ -179,7 +179,7 @@ public final class Placement {
         int groups = topology.groupCount();
         int perGroup = systemNodes / groups;
         for (int i = 0; i < needed; i++) {
-          order[i] = (i % groups) * perGroup + i / groups; // node ids are group-major (Dragonfly.node)
+          order[i] = (i % groups) * perGroup + i / groups; // node ids are group-major (the Topology port)
         }
       }
       default -> throw new IllegalStateException("unhandled placement " + kind);

@@ -5,8 +5,8 @@ import static com.google.common.base.Preconditions.checkArgument;
 import com.google.common.collect.ImmutableMap;
 import com.google.common.primitives.ImmutableIntArray;
 import com.google.common.primitives.ImmutableLongArray;
-import io.github.ariesmodel.network.Dragonfly;
 import io.github.ariesmodel.network.RouterFabric;
+import io.github.ariesmodel.network.spi.Topology;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.mpi.Communicator;
 import io.github.ariesmodel.system.mpi.Mpi;
@@ -202,7 +202,7 @@ public final class TraceReplay {
     long sim = job.lastRunPs();
     if (system.routerFabric().isPresent()) {
       RouterFabric f = system.routerFabric().get();
-      Dragonfly t = system.topology();
+      Topology t = system.topology();
       for (int c = 0; c < f.linkClassCount(); c++) {
         if (f.linkCount(c) == 0) {
           continue;

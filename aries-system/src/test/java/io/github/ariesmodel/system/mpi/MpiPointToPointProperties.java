@@ -14,8 +14,9 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * Random valid point-to-point programs: every message is delivered exactly once with its data, and the receives
- * that name a sender and a tag get that pair's messages in send order (non-overtaking).
+ * Random valid point-to-point programs on random placements (on-node and off-node pairs together): every message is
+ * delivered exactly once with its data, and the receives that name a sender and a tag get that pair's messages in
+ * send order (non-overtaking), on the shared-memory path and the NIC path alike.
  */
 class MpiPointToPointProperties {
 
@@ -92,7 +93,14 @@ class MpiPointToPointProperties {
       for (int r = 0; r < n; r++) {
         delay[r] = rnd.nextInt(3) * 1_000_000L;
       }
-      MpiJob job = MpiTesting.job(MpiTesting.smallSystem(seed), n, MpiConfig.defaults());
+      // Ranks on two nodes, drawn at random: on-node pairs (shared memory, or the NIC when the path is off) and
+      // off-node pairs in one program, their messages meeting in the same wildcard receives.
+      int[] placement = new int[n];
+      for (int r = 0; r < n; r++) {
+        placement[r] = rnd.nextBoolean() ? 5 : 40;
+      }
+      MpiConfig config = MpiConfig.builder().sharedMemory(rnd.nextInt(4) != 0).build();
+      MpiJob job = MpiJob.builder(MpiTesting.smallSystem(seed)).placement(placement).config(config).build();
       Map<Integer, List<byte[]>> got = new HashMap<>();
       Map<Integer, List<MpiStatus>> statuses = new HashMap<>();
       job.run(mpi -> {

@@ -21,12 +21,15 @@ class OsuBenchmarksTest {
   }
 
   @Test
-  void eightByteLatencyOnOneBladeIsTheCalibratedMpiFigure() {
+  void eightByteLatencyOnOneBladeIsNearTheCalibratedMpiFigure() {
+    // 16 warm-up round trips: every mailbox slot (8 per pair) has been polled once, so its lines are in the cache,
+    // as after osu_latency's own warm-up
     List<OsuBenchmarks.LatencyRow> rows =
-        OsuBenchmarks.latency(system(), 0, 1, new long[] {8, 4096, 65_536}, 1, 3, MpiConfig.defaults());
+        OsuBenchmarks.latency(system(), 0, 1, new long[] {8, 4096, 65_536}, 16, 3, MpiConfig.defaults());
     assertThat(rows).extracting(OsuBenchmarks.LatencyRow::bytes).containsExactly(8L, 4096L, 65_536L);
-    // aries-facts §7: 1.3 µs same blade [S3]; the overheads are calibrated to it (docs/mpi.md)
-    assertThat(rows.get(0).latencyNs()).isBetween(1_200.0, 1_400.0);
+    // aries-facts §7: 1.3 µs same blade [S3]; the overheads were calibrated to it before the polls went through the
+    // host cache, which adds about 80 ns (docs/mpi.md): within 15 %
+    assertThat(rows.get(0).latencyNs()).isBetween(1_200.0, 1_500.0);
     assertThat(rows.get(1).latencyNs()).isGreaterThan(rows.get(0).latencyNs());
     assertThat(rows.get(2).latencyNs()).isGreaterThan(rows.get(1).latencyNs());
   }
@@ -38,6 +41,35 @@ class OsuBenchmarksTest {
     assertThat(rows.get(1).gigabytesPerSecond()).isGreaterThan(rows.get(0).gigabytesPerSecond());
     // 64 B every 5 cycles at 800 MHz [S2 via S1]
     assertThat(rows.get(1).gigabytesPerSecond()).isLessThan(10.24).isGreaterThan(1.0);
+  }
+
+  @Test
+  void twoRanksOfOneNodeAreFasterThanTwoNodesOfOneBladeAndLeaveTheNicIdle() {
+    AriesSystem sys = system();
+    long[] sizes = {8, 4096, 65_536};
+    List<OsuBenchmarks.LatencyRow> onNode = OsuBenchmarks.latency(sys, 3, 3, sizes, 16, 3, MpiConfig.defaults());
+    assertThat(sys.node(3).nicStatistics().posts()).isZero();
+    List<OsuBenchmarks.LatencyRow> blade = OsuBenchmarks.latency(system(), 0, 1, sizes, 16, 3, MpiConfig.defaults());
+    for (int k = 0; k < sizes.length; k++) {
+      assertThat(onNode.get(k).latencyNs()).as("%s bytes", sizes[k]).isLessThan(blade.get(k).latencyNs());
+    }
+    // with the on-node path off, the two ranks' messages go through their NIC
+    AriesSystem viaNic = system();
+    List<OsuBenchmarks.LatencyRow> loopback = OsuBenchmarks.latency(viaNic, 3, 3, new long[] {8}, 16, 3,
+        MpiConfig.builder().sharedMemory(false).build());
+    assertThat(viaNic.node(3).nicStatistics().posts()).isPositive();
+    assertThat(loopback.get(0).latencyNs()).isGreaterThan(onNode.get(0).latencyNs());
+  }
+
+  @Test
+  void onNodeBandwidthGrowsWithSize() {
+    AriesSystem sys = system();
+    List<OsuBenchmarks.BandwidthRow> rows =
+        OsuBenchmarks.bandwidth(sys, 5, 5, new long[] {1024, 65_536}, 16, 0, 2, MpiConfig.defaults());
+    assertThat(rows.get(1).gigabytesPerSecond()).isGreaterThan(rows.get(0).gigabytesPerSecond());
+    // one copy at the configured 16 GB/s bounds a single-copy message from above
+    assertThat(rows.get(1).gigabytesPerSecond()).isLessThan(MpiConfig.defaults().memcpyBytesPerSecond() / 1e9);
+    assertThat(sys.node(5).nicStatistics().posts()).isZero();
   }
 
   @Test

@@ -1,0 +1,102 @@
+package io.github.ariesmodel.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.ariesmodel.cli.report.Results;
+import io.github.ariesmodel.cli.report.ResultsJson;
+import io.github.ariesmodel.testkit.network.LinkLists;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code --system edison-cabled} and {@code --system links:FILE} for run, replay and systems. */
+class CabledSystemCommandTest {
+
+  /** The traces aries-traces keeps for its tests (Maven runs a module's tests in the module's folder). */
+  static final Path TRACES = Path.of("../aries-traces/src/test/resources/traces");
+
+  @TempDir Path tmp;
+
+  private int run(StringWriter out, StringWriter err, String... args) {
+    return AriesCli.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+  }
+
+  /** Groups 1, 4 and 6 as the file numbers them, 2 × 2 routers of 2 NICs, 1 cable a pair, unused ports. */
+  private Path links() throws IOException {
+    Path f = tmp.resolve("links.txt");
+    Files.write(f, LinkLists.regular(new int[] {1, 4, 6}, 2, 2, 2, 1));
+    return f;
+  }
+
+  @Test
+  void pingPongAndMpiLatencyRunOnALinkListAtEveryDistance() throws IOException {
+    Path f = links();
+    for (String w : new String[] {"pingpong", "mpi-latency"}) {
+      StringWriter err = new StringWriter();
+      Path dir = tmp.resolve(w);
+      int rc = run(new StringWriter(), err, "run", w, "--system", "links:" + f, "-p", "sizes=8", "-p",
+          "iterations=2", "-q", "--no-wall-clock", "--out", dir.toString());
+      assertThat(rc).as(err.toString()).isZero();
+      Results r = ResultsJson.read(dir.resolve("results.json"));
+      assertThat(r.metadata().system()).isEqualTo("links:" + f);
+      for (String d : new String[] {"same-router", "rank-1", "rank-2", "rank-3"}) {
+        assertThat(r.metric("latency." + d)).as(w + " " + d).hasValueSatisfying(m ->
+            assertThat(m.value()).isPositive());
+      }
+      // farther is slower: a rank-3 ping-pong crosses an optical link (100 ns of wire alone)
+      assertThat(r.metric("latency.rank-3").orElseThrow().value())
+          .isGreaterThan(r.metric("latency.rank-1").orElseThrow().value());
+    }
+  }
+
+  @Test
+  void theSimGridExampleReplaysOnEdisonAsCabledAcrossGroups() throws IOException {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    // the example of small messages: a few thousand events (the 1 MB examples take a million)
+    int rc = run(out, err, "replay", TRACES.resolve("simgrid-examples/actions_waitall.txt").toString(),
+        "--system", "edison-cabled", "--mapping", "round-robin-groups", "--json", "-q", "--out",
+        tmp.resolve("r").toString());
+    assertThat(rc).as(err.toString()).isZero();
+    JsonNode j = new ObjectMapper().readTree(out.toString());
+    assertThat(j.get("messages").asLong()).isEqualTo(3);
+    assertThat(j.get("linkBytes").get("rank-3").asLong()).isPositive();
+  }
+
+  @Test
+  void aBadLinkListIsOneLineNamingFileAndLine() throws IOException {
+    List<String> lines = new ArrayList<>(LinkLists.regular(new int[] {1, 4, 6}, 2, 2, 2, 1));
+    lines.add(lines.get(0)); // a port listed twice
+    Path bad = tmp.resolve("bad.txt");
+    Files.write(bad, lines);
+    for (String[] args : new String[][] {{"run", "pingpong", "--system", "links:" + bad, "--out", tmp.toString()},
+        {"replay", TRACES.resolve("simgrid-examples/actions_barrier.txt").toString(), "--system", "links:" + bad},
+        {"systems", "--describe", "links:" + bad}}) {
+      StringWriter err = new StringWriter();
+      assertThat(run(new StringWriter(), err, args)).as(args[0]).isEqualTo(2);
+      assertThat(err.toString().lines().toList()).as(args[0]).singleElement().satisfies(line -> assertThat(line)
+          .contains(bad + ":" + lines.size() + ": port listed twice (first on line 1)"));
+    }
+  }
+
+  @Test
+  void systemsListsEdisonAsCabledAndDescribesALinkList() throws IOException {
+    StringWriter out = new StringWriter();
+    assertThat(run(out, new StringWriter(), "systems")).isZero();
+    assertThat(out.toString()).containsPattern("edison-cabled +15 +1440 +5760 ");
+    Path f = links();
+    StringWriter d = new StringWriter();
+    assertThat(run(d, new StringWriter(), "systems", "--describe", "links:" + f)).isZero();
+    // 12 routers of 40 tiles, 2 of them local: 456 rank-3 ports (unlisted tiles count as absent rank-3); 3 cables
+    assertThat(d.toString()).contains("file groups 1,4,6", "nodes             24  (2 per router)")
+        .containsPattern("rank-3 links +3  \\(456 ports, 450 not cabled");
+  }
+}

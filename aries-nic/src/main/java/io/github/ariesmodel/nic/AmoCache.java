@@ -1,0 +1,359 @@
+package io.github.ariesmodel.nic;
+
+import io.github.ariesmodel.core.spi.HostMemory;
+
+/**
+ * The datastore of the AMO unit that the cached AMO commands ({@code _C}, {@code _SC}) use: a small cache of 8-byte
+ * words of host memory inside the NIC (aries-facts §3.3; docs/memory-hierarchy.md, "AMO cache").
+ *
+ * <p>What it models, and with which numbers ({@link AmoCacheConfig}): {@code entries} words (64, the 6-bit datastore
+ * address [S6d]), fully associative, least-recently-used replacement among idle entries (assumed). A cached AMO that
+ * misses allocates an entry and fills it from host memory (the caller charges the host read); one that hits works on
+ * the entry. A dirty entry reaches host memory as {@link AmoWriteBack} says. The entry holds its own copy of the word,
+ * so a dirty entry really differs from memory until it is written back: host loads in between see the old value.
+ *
+ * <p>Coherence inside the NIC (assumed; the hardware's is unpublished): every other access this NIC makes to host
+ * memory goes through {@link #nicView()}, which writes a dirty entry back before any access overlapping its word and
+ * refreshes a cached word from memory after a write overlapping it. So uncached AMOs, PUTs landing, GETs served, GET
+ * data landing and CQ entries all see, and keep, the value the cached AMOs left. Host CPU stores are not seen: a word
+ * the CPU stores to while the cache holds it stays stale in the cache until it is evicted or {@link #invalidateAll()
+ * invalidated} (uGNI's cached commands are for words only AMOs touch; the hardware has an invalidate bit for stale
+ * entries [S6d]).
+ *
+ * <p>Functional only: the {@link AmoUnit} owns the timing. Entries carry the time their value is next available
+ * ({@link #readyAt}) and the AMOs in flight on them ({@link #busy}) for it. The entries are allocated by the first
+ * cached AMO; allocation-free after that.
+ */
+final class AmoCache {
+  private final HostMemory memory;
+  private final AmoWriteBack writeBack;
+  private final NicStatistics stats;
+  private final int entries;
+  // The entries, allocated by the first cached AMO (most NICs of a large system never see one).
+  private long[] word = new long[0];
+  private long[] value;
+  private boolean[] valid;
+  private boolean[] dirty;
+  private boolean[] dropWhenIdle;
+  private int[] busy;
+  private long[] readyAt;
+  private long[] lastUse;
+  private final HostMemory nicView = new NicView();
+  private int validCount;
+  private long useClock;
+
+  /**
+   * An empty cache.
+   *
+   * @param config its size and write-back policy (enabled)
+   * @param memory host memory as the NIC sees it (the node's host-cache NIC path)
+   * @param stats the NIC's counters
+   */
+  AmoCache(AmoCacheConfig config, HostMemory memory, NicStatistics stats) {
+    this.entries = config.entries();
+    this.memory = memory;
+    this.writeBack = config.writeBack();
+    this.stats = stats;
+  }
+
+  private void allocateEntries() {
+    word = new long[entries];
+    value = new long[entries];
+    valid = new boolean[entries];
+    dirty = new boolean[entries];
+    dropWhenIdle = new boolean[entries];
+    busy = new int[entries];
+    readyAt = new long[entries];
+    lastUse = new long[entries];
+  }
+
+  /** @return the aligned 8-byte word an access at {@code pa} belongs to */
+  static long wordOf(long pa) {
+    return pa & ~7L;
+  }
+
+  /**
+   * The entry holding a word.
+   *
+   * @param w an 8-byte aligned physical address
+   * @return its entry, or -1 when the word is not cached
+   */
+  int lookup(long w) {
+    if (validCount == 0) {
+      return -1;
+    }
+    for (int i = 0; i < word.length; i++) {
+      if (valid[i] && word[i] == w) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * Allocates an entry for a word that missed and fills it from memory: an invalid entry if there is one, else the
+   * least recently used idle entry (written back first if dirty).
+   *
+   * @param w an 8-byte aligned physical address not in the cache
+   * @param fillReadyAt when the fill's data is back
+   * @return the entry, or -1 when every entry has AMOs in flight
+   */
+  int allocate(long w, long fillReadyAt) {
+    if (word.length == 0) {
+      allocateEntries();
+    }
+    int victim = -1;
+    for (int i = 0; i < word.length; i++) {
+      if (!valid[i]) {
+        victim = i;
+        break;
+      }
+      if (busy[i] == 0 && (victim < 0 || lastUse[i] < lastUse[victim])) {
+        victim = i;
+      }
+    }
+    if (victim < 0) {
+      return -1;
+    }
+    if (valid[victim]) {
+      stats.amoCacheEvictions++;
+      if (dirty[victim]) {
+        writeBack(victim);
+      }
+    } else {
+      validCount++;
+    }
+    word[victim] = w;
+    value[victim] = memory.readLong(w);
+    valid[victim] = true;
+    dirty[victim] = false;
+    dropWhenIdle[victim] = false;
+    readyAt[victim] = fillReadyAt;
+    return victim;
+  }
+
+  /**
+   * The operand an AMO at {@code pa} sees in entry {@code i}.
+   *
+   * @param i the entry
+   * @param pa the AMO's address (the word, or its upper half for a 32-bit AMO at word + 4)
+   * @param widthBits 64 or 32
+   * @return the 64-bit word, or the 32-bit half zero-extended
+   */
+  long operand(int i, long pa, int widthBits) {
+    if (widthBits == 64) {
+      return value[i];
+    }
+    int shift = (int) (pa - word[i]) * 8;
+    return (value[i] >>> shift) & 0xFFFF_FFFFL;
+  }
+
+  /**
+   * Stores an AMO's result in entry {@code i}, which becomes dirty.
+   *
+   * @param i the entry
+   * @param pa the AMO's address
+   * @param widthBits 64 or 32
+   * @param updated the new word, or the new 32-bit half in the low bits
+   */
+  void store(int i, long pa, int widthBits, long updated) {
+    if (widthBits == 64) {
+      value[i] = updated;
+    } else {
+      int shift = (int) (pa - word[i]) * 8;
+      long mask = 0xFFFF_FFFFL << shift;
+      value[i] = (value[i] & ~mask) | ((updated & 0xFFFF_FFFFL) << shift);
+    }
+    dirty[i] = true;
+    lastUse[i] = ++useClock;
+  }
+
+  /** @return when entry {@code i}'s value is next available to an AMO */
+  long readyAt(int i) {
+    return readyAt[i];
+  }
+
+  /**
+   * An AMO on entry {@code i} is in flight until {@code answerAt}; later AMOs on the word wait for it.
+   *
+   * @param i the entry
+   * @param answerAt when it answers
+   */
+  void begin(int i, long answerAt) {
+    busy[i]++;
+    readyAt[i] = answerAt;
+  }
+
+  /**
+   * An AMO on entry {@code i} has answered. When it was the last in flight the entry goes idle: it is written back
+   * under {@link AmoWriteBack#IDLE}, and dropped when an invalidation is waiting for it.
+   *
+   * @param i the entry
+   */
+  void end(int i) {
+    busy[i]--;
+    if (busy[i] > 0) {
+      return;
+    }
+    if (dirty[i] && (writeBack == AmoWriteBack.IDLE || dropWhenIdle[i])) {
+      writeBack(i);
+    }
+    if (dropWhenIdle[i]) {
+      drop(i);
+    }
+  }
+
+  /** @return AMOs in flight on entry {@code i} */
+  int busy(int i) {
+    return busy[i];
+  }
+
+  /** @return whether entry {@code i} holds a value newer than memory */
+  boolean dirty(int i) {
+    return dirty[i];
+  }
+
+  /** @return entries holding a word */
+  int validCount() {
+    return validCount;
+  }
+
+  /**
+   * Invalidates the cache (the AMO block's {@code cache_inv} setting [S6d]): dirty entries are written back, idle
+   * entries dropped at once, entries with AMOs in flight when they go idle.
+   */
+  void invalidateAll() {
+    for (int i = 0; i < word.length; i++) {
+      if (!valid[i]) {
+        continue;
+      }
+      if (dirty[i]) {
+        writeBack(i);
+      }
+      if (busy[i] == 0) {
+        drop(i);
+      } else {
+        dropWhenIdle[i] = true;
+      }
+    }
+  }
+
+  /**
+   * Host memory as the rest of this NIC sees it: coherent with the cache (class javadoc).
+   *
+   * @return the view
+   */
+  HostMemory nicView() {
+    return nicView;
+  }
+
+  private void writeBack(int i) {
+    memory.writeLong(word[i], value[i]);
+    dirty[i] = false;
+    stats.amoCacheWriteBacks++;
+  }
+
+  private void drop(int i) {
+    valid[i] = false;
+    dirty[i] = false;
+    dropWhenIdle[i] = false;
+    validCount--;
+  }
+
+  /** Writes back every dirty entry whose word overlaps {@code [pa, pa + length)}. */
+  private void beforeAccess(long pa, int length) {
+    for (int i = 0; i < word.length; i++) {
+      if (valid[i] && dirty[i] && overlaps(i, pa, length)) {
+        writeBack(i);
+      }
+    }
+  }
+
+  /** Reloads every cached word overlapping {@code [pa, pa + length)} after a write there. */
+  private void afterWrite(long pa, int length) {
+    for (int i = 0; i < word.length; i++) {
+      if (valid[i] && overlaps(i, pa, length)) {
+        value[i] = memory.readLong(word[i]);
+      }
+    }
+  }
+
+  private boolean overlaps(int i, long pa, int length) {
+    return word[i] < pa + length && word[i] + 8 > pa;
+  }
+
+  /** The NIC's other accesses to host memory, kept coherent with the cache. */
+  private final class NicView implements HostMemory {
+    @Override
+    public long capacity() {
+      return memory.capacity();
+    }
+
+    @Override
+    public void read(long address, byte[] dst, int dstOffset, int length) {
+      if (validCount > 0) {
+        beforeAccess(address, length);
+      }
+      memory.read(address, dst, dstOffset, length);
+    }
+
+    @Override
+    public void write(long address, byte[] src, int srcOffset, int length) {
+      if (validCount > 0) {
+        beforeAccess(address, length);
+      }
+      memory.write(address, src, srcOffset, length);
+      if (validCount > 0) {
+        afterWrite(address, length);
+      }
+    }
+
+    @Override
+    public long readLong(long address) {
+      if (validCount > 0) {
+        beforeAccess(address, 8);
+      }
+      return memory.readLong(address);
+    }
+
+    @Override
+    public void writeLong(long address, long v) {
+      if (validCount > 0) {
+        beforeAccess(address, 8);
+      }
+      memory.writeLong(address, v);
+      if (validCount > 0) {
+        afterWrite(address, 8);
+      }
+    }
+
+    @Override
+    public int readInt(long address) {
+      if (validCount > 0) {
+        beforeAccess(address, 4);
+      }
+      return memory.readInt(address);
+    }
+
+    @Override
+    public void writeInt(long address, int v) {
+      if (validCount > 0) {
+        beforeAccess(address, 4);
+      }
+      memory.writeInt(address, v);
+      if (validCount > 0) {
+        afterWrite(address, 4);
+      }
+    }
+
+    @Override
+    public long allocate(long bytes, long alignment) {
+      return memory.allocate(bytes, alignment);
+    }
+
+    @Override
+    public long allocatedBytes() {
+      return memory.allocatedBytes();
+    }
+  }
+}

@@ -1,0 +1,207 @@
+package io.github.ariesmodel.nic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.ariesmodel.core.AmoOperation;
+import io.github.ariesmodel.core.CompletionEvent;
+import io.github.ariesmodel.core.MemoryDomainDescriptor;
+import io.github.ariesmodel.core.NetworkAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.junit.jupiter.api.Test;
+
+/** The NIC's AMO cache: hits, misses, evictions, write-backs, coherence inside the NIC and its timing. */
+class AmoCacheTest {
+
+  private static final AmoOperation FADD_C = AmoOperation.parse("FIADD_C");
+  private static final AmoOperation FADD = AmoOperation.parse("FIADD");
+  private static final long HOST_READ_PS = NicTiming.defaults().hostReadLatencyPs();
+  private static final long UNIT_PS = NicTiming.defaults().cyclePs() * NicTiming.defaults().amoUnitCycles();
+
+  /** Two nodes: node 1 posts AMOs to a 4 KB buffer at node 0. */
+  private static final class Rig {
+    final Cluster c;
+    final MemoryDomainDescriptor target;
+    final MemoryDomainDescriptor local;
+    long nextId;
+
+    Rig(AmoCacheConfig cache) {
+      c = new Cluster(2, NicConfig.defaults().withAmoCache(cache));
+      target = c.register(0, 4096);
+      local = c.register(1, 4096);
+    }
+
+    /** Posts one AMO, runs to quiescence; returns its GLOBAL event. */
+    CompletionEvent amo(AmoOperation op, long offset, long operand) {
+      long id = nextId++;
+      c.events.clear();
+      c.nics[1].post(Post.amo(id, op, NetworkAddress.of(0, target.mdh(), offset), operand, 0));
+      c.run();
+      return c.events(1).stream().filter(e -> e.postId() == id).findFirst().orElseThrow();
+    }
+
+    /** Time from post to the GLOBAL event of one AMO posted now. */
+    long latency(AmoOperation op, long offset) {
+      long start = c.loop.now();
+      return amo(op, offset, 1).timePs() - start;
+    }
+
+    long memory(long offset) {
+      return c.readLong(0, target.mdh(), offset);
+    }
+
+    NicStatistics stats() {
+      return c.nics[0].statistics();
+    }
+  }
+
+  @Test
+  void aRepeatedCachedAmoHitsAndAnswersAHostReadEarlier() {
+    Rig r = new Rig(AmoCacheConfig.defaults());
+    long uncached = r.latency(FADD, 0);
+    long miss = r.latency(FADD_C, 8);
+    long hit = r.latency(FADD_C, 8);
+
+    assertThat(miss).isEqualTo(uncached);
+    assertThat(miss - hit).isEqualTo(HOST_READ_PS);
+    assertThat(r.stats().amoCacheMisses()).isEqualTo(1);
+    assertThat(r.stats().amoCacheHits()).isEqualTo(1);
+    assertThat(r.memory(8)).isEqualTo(2);
+    // Each AMO went idle alone, so each was written back (the default write-back).
+    assertThat(r.stats().amoCacheWriteBacks()).isEqualTo(2);
+  }
+
+  @Test
+  void cachedAmosInFlightOnOneWordAreServedOneAfterAnotherAndWrittenBackOnce() {
+    Rig r = new Rig(AmoCacheConfig.defaults());
+    for (int k = 0; k < 4; k++) {
+      r.c.nics[1].post(Post.amo(k, FADD_C, NetworkAddress.of(0, r.target.mdh(), 0), 1, 0));
+    }
+    r.c.run();
+
+    long[] fetched = r.c.events(1).stream().sorted(java.util.Comparator.comparingLong(CompletionEvent::postId))
+        .mapToLong(CompletionEvent::userData).toArray();
+    long[] times = r.c.events(1).stream().sorted(java.util.Comparator.comparingLong(CompletionEvent::postId))
+        .mapToLong(CompletionEvent::timePs).toArray();
+    assertThat(fetched).containsExactly(0, 1, 2, 3);
+    for (int k = 1; k < 4; k++) {
+      assertThat(times[k] - times[k - 1]).isEqualTo(UNIT_PS);
+    }
+    assertThat(r.stats().amoCacheMisses()).isEqualTo(1);
+    assertThat(r.stats().amoCacheHits()).isEqualTo(3);
+    assertThat(r.stats().amoCacheWriteBacks()).isEqualTo(1);
+    assertThat(r.memory(0)).isEqualTo(4);
+  }
+
+  @Test
+  void theLeastRecentlyUsedIdleEntryIsEvicted() {
+    Rig r = new Rig(AmoCacheConfig.defaults().withEntries(2));
+    r.amo(FADD_C, 0, 1);
+    r.amo(FADD_C, 8, 1);
+    r.amo(FADD_C, 16, 1);   // evicts word 0
+    assertThat(r.stats().amoCacheEvictions()).isEqualTo(1);
+    r.amo(FADD_C, 8, 1);    // hit
+    r.amo(FADD_C, 0, 1);    // miss, evicts word 16 (used before word 8)
+    r.amo(FADD_C, 8, 1);    // still a hit
+
+    assertThat(r.stats().amoCacheHits()).isEqualTo(2);
+    assertThat(r.stats().amoCacheMisses()).isEqualTo(4);
+    assertThat(r.stats().amoCacheEvictions()).isEqualTo(2);
+    assertThat(new long[] {r.memory(0), r.memory(8), r.memory(16)}).containsExactly(2, 3, 1);
+  }
+
+  @Test
+  void underEvictionWriteBackHostMemoryIsStaleUntilTheEntryIsEvictedOrInvalidated() {
+    Rig r = new Rig(AmoCacheConfig.defaults().withEntries(1).withWriteBack(AmoWriteBack.EVICTION));
+    r.amo(FADD_C, 0, 5);
+    assertThat(r.memory(0)).isZero();
+    assertThat(r.stats().amoCacheWriteBacks()).isZero();
+
+    r.amo(FADD_C, 8, 7);    // evicts word 0, which is written back
+    assertThat(r.memory(0)).isEqualTo(5);
+    assertThat(r.memory(8)).isZero();
+    assertThat(r.stats().amoCacheEvictions()).isEqualTo(1);
+    assertThat(r.stats().amoCacheWriteBacks()).isEqualTo(1);
+
+    r.c.nics[0].invalidateAmoCache();
+    assertThat(r.memory(8)).isEqualTo(7);
+    assertThat(r.stats().amoCacheWriteBacks()).isEqualTo(2);
+    r.amo(FADD_C, 8, 1);
+    assertThat(r.stats().amoCacheMisses()).isEqualTo(3);
+  }
+
+  @Test
+  void uncachedAmosAndGetsSeeTheValueADirtyEntryHolds() {
+    Rig r = new Rig(AmoCacheConfig.defaults().withWriteBack(AmoWriteBack.EVICTION));
+    r.amo(FADD_C, 0, 5);
+    assertThat(r.memory(0)).isZero();
+
+    assertThat(r.amo(FADD, 0, 1).userData()).isEqualTo(5);    // snooped: written back first
+    assertThat(r.memory(0)).isEqualTo(6);
+    assertThat(r.amo(FADD_C, 0, 1).userData()).isEqualTo(6);  // the entry was refreshed, and hits
+    assertThat(r.stats().amoCacheHits()).isEqualTo(1);
+
+    r.c.nics[1].post(Post.get(99, r.local.mdh(), 0, NetworkAddress.of(0, r.target.mdh(), 0), 8));
+    r.c.run();
+    assertThat(ByteBuffer.wrap(r.c.read(1, r.local.mdh(), 0, 8)).order(ByteOrder.LITTLE_ENDIAN).getLong())
+        .isEqualTo(7);
+  }
+
+  @Test
+  void aPutLandingOnACachedWordUpdatesIt() {
+    Rig r = new Rig(AmoCacheConfig.defaults().withWriteBack(AmoWriteBack.EVICTION));
+    r.amo(FADD_C, 0, 5);
+    r.c.write(1, r.local.mdh(), 0, ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(100).array());
+    r.c.nics[1].post(Post.put(98, r.local.mdh(), 0, NetworkAddress.of(0, r.target.mdh(), 4), 2));
+    r.c.run();
+    // Bytes 4 and 5 of the word now come from the PUT, the rest from the cached add.
+    long expected = 5 | (100L << 32);
+    assertThat(r.memory(0)).isEqualTo(expected);
+    assertThat(r.amo(FADD_C, 0, 0).userData()).isEqualTo(expected);
+  }
+
+  @Test
+  void aHostStoreIsNotSeenByACachedWordUntilTheCacheIsInvalidated() {
+    Rig r = new Rig(AmoCacheConfig.defaults());
+    r.amo(FADD_C, 0, 1);
+    assertThat(r.memory(0)).isEqualTo(1);
+    r.c.write(0, r.target.mdh(), 0, ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(100).array());
+
+    assertThat(r.amo(FADD_C, 0, 1).userData()).isEqualTo(1);   // stale: the NIC does not see CPU stores
+    r.c.write(0, r.target.mdh(), 0, ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(100).array());
+    r.c.nics[0].invalidateAmoCache();
+    assertThat(r.amo(FADD_C, 0, 1).userData()).isEqualTo(100);
+  }
+
+  @Test
+  void withTheCacheOffCachedCommandsAreMemoryAmos() {
+    Rig r = new Rig(AmoCacheConfig.off());
+    long first = r.latency(FADD_C, 0);
+    long second = r.latency(FADD_C, 0);
+    assertThat(second).isEqualTo(first);
+    assertThat(r.stats().amoCacheHits() + r.stats().amoCacheMisses()).isZero();
+    assertThat(r.memory(0)).isEqualTo(2);
+  }
+
+  @Test
+  void aMissWithEveryEntryBusyRunsAsAMemoryAmo() {
+    Rig r = new Rig(AmoCacheConfig.defaults().withEntries(1));
+    r.c.nics[1].post(Post.amo(1, FADD_C, NetworkAddress.of(0, r.target.mdh(), 0), 3, 0));
+    r.c.nics[1].post(Post.amo(2, FADD_C, NetworkAddress.of(0, r.target.mdh(), 8), 4, 0));
+    r.c.run();
+    assertThat(r.stats().amoCacheMisses()).isEqualTo(2);
+    assertThat(r.stats().amoCacheEvictions()).isZero();
+    assertThat(new long[] {r.memory(0), r.memory(8)}).containsExactly(3, 4);
+  }
+
+  @Test
+  void thirtyTwoBitCachedAmosWorkOnTheirHalfOfTheWord() {
+    Rig r = new Rig(AmoCacheConfig.defaults());
+    AmoOperation add32 = AmoOperation.parse("FIADD_SC");
+    r.amo(add32, 0, 0xFFFF_FFFFL);
+    r.amo(add32, 4, 2);
+    assertThat(r.amo(add32, 0, 1).userData()).isEqualTo(0xFFFF_FFFFL);
+    assertThat(r.memory(0)).isEqualTo(2L << 32);      // the low half wrapped to 0, without a carry
+    assertThat(r.stats().amoCacheHits()).isEqualTo(2);
+  }
+}
