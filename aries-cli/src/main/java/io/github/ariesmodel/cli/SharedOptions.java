@@ -22,6 +22,25 @@ final class SharedOptions {
     long seed;
   }
 
+  /**
+   * {@code --threads}: how many threads run the simulation's dragonfly groups (the partitioned engine). Results are
+   * bit-identical for every count, so it changes only the wall time.
+   */
+  static final class Threads {
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "1",
+        description = "Threads that run the dragonfly groups, at most one per group; results are identical for every"
+            + " count (default: ${DEFAULT-VALUE}).")
+    int threads;
+
+    /** @return the count, checked (exit 2 with one line when below 1) */
+    int checked() {
+      if (threads < 1 || threads > 4096) {
+        throw CliError.badInput("--threads must be in [1, 4096] but was " + threads, "--threads", null);
+      }
+      return threads;
+    }
+  }
+
   /** {@code --system} and {@code --routing}: which modelled system a command builds and how it routes. */
   static final class SystemChoice {
     @Option(names = "--system", defaultValue = "default",

@@ -71,6 +71,8 @@ final class TrafficCommand implements Callable<Integer> {
 
   @Mixin SharedOptions.Json json;
 
+  @Mixin SharedOptions.Threads threads;
+
   @Option(names = "--allow-long", description = "Run even when the estimated work exceeds "
       + "the built-in bound (" + MAX_NODE_MICROSECONDS + " node-µs simulated).")
   boolean allowLong;
@@ -87,6 +89,7 @@ final class TrafficCommand implements Callable<Integer> {
     Topology topo = Topologies.parseTopology(topology);
     TrafficPattern pat = TrafficPattern.parse(pattern);
     Arbitration arb = arbitration(arbitration);
+    int threadCount = threads.checked();
     if (!(warmupUs >= 0 && warmupUs <= 1e9)) {
       throw CliError.badInput("--warmup-us must be in [0, 1e9] but was " + warmupUs, "--warmup-us", null);
     }
@@ -101,7 +104,7 @@ final class TrafficCommand implements Callable<Integer> {
     }
     TrafficExperiment.Builder b = TrafficExperiment.on(topo).routing(routing).pattern(pat).load(load)
         .seed(seed.seed).warmupPs(Math.round(warmupUs * 1e6)).measurePs(Math.round(measureUs * 1e6))
-        .fabric(f -> f.vcBufferBytes(vcBuffer).arbitration(arb));
+        .fabric(f -> f.vcBufferBytes(vcBuffer).arbitration(arb)).threads(threadCount);
     if (drain) {
       b.drain();
     }
@@ -165,8 +168,9 @@ final class TrafficCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "  drained           %s (generated %d, delivered %d, duplicates %d)%n", r.drained(),
             r.generated(), r.delivered(), r.duplicates());
       }
-      out.printf(Locale.ROOT, "  speed             %.3g events/s, %.3g packet-hops/s (%d events in %.2f s)%n",
-          r.eventsPerSecond(), r.packetHopsPerSecond(), r.events(), r.wallSeconds());
+      out.printf(Locale.ROOT, "  speed             %.3g events/s, %.3g packet-hops/s (%d events in %.2f s, %d "
+          + "thread%s)%n", r.eventsPerSecond(), r.packetHopsPerSecond(), r.events(), r.wallSeconds(),
+          Math.min(threadCount, topo.groupCount()), Math.min(threadCount, topo.groupCount()) == 1 ? "" : "s");
     }
     return drain && !r.drained() ? 1 : 0;
   }

@@ -4,6 +4,8 @@ import io.github.ariesmodel.core.DeliveryMode;
 import io.github.ariesmodel.core.packet.Packet;
 import io.github.ariesmodel.core.sim.DeterministicEventLoop;
 import io.github.ariesmodel.core.sim.FabricEndpoints;
+import io.github.ariesmodel.core.sim.GroupScheduler;
+import io.github.ariesmodel.core.sim.PartitionedEngine;
 import io.github.ariesmodel.core.sim.SerialChannel;
 import io.github.ariesmodel.core.spi.EventHandler;
 import io.github.ariesmodel.core.spi.Fabric;
@@ -71,7 +73,7 @@ import java.util.Arrays;
  * ({@code LazyReleaseProperties}); only the event count and, when a run ends, the loop's clock (which may stop before
  * the last credits come home: {@link #lastReleaseAtOrBefore}) differ.
  *
- * <p><b>Route state.</b> Each packet in flight has a record (a slot of pooled primitive arrays, from injection to
+ * <p><b>Route state.</b> Each packet in flight has a record (a pooled {@code Flight} that moves with it, from injection to
  * delivery): the input buffer and VC it occupies, the intermediate it is committed to and whether it was ever
  * committed (non-minimal). Routings read it through {@link RouterView#intermediate()} and {@link
  * RouterView#nonMinimal()} and change it only by the candidate they choose (see {@link Candidates}); the fabric clears
@@ -80,8 +82,19 @@ import java.util.Arrays;
  * was routed non-minimally.
  *
  * <p>Other state lives in primitive arrays indexed by global port ({@code router × radix + port}) and by
- * {@code port × VCs + vc}; queued packets are linked lists through their slots. Forwarding a packet allocates nothing
+ * {@code port × VCs + vc}; queued packets are linked lists through their records. Forwarding a packet allocates nothing
  * once the pool has grown to the working set. Single-threaded.
+ *
+ * <p><b>On a {@link PartitionedEngine}</b> ({@link #builder(Topology, PartitionedEngine)}) the fabric runs its
+ * dragonfly groups on the engine's threads with results that are the same for every thread count. Each router's
+ * state belongs to its group; an event that runs in another group (a packet's arrival over a global link, a credit
+ * returning over one) is scheduled into that group, never less than {@link #crossGroupLatencyPs} ahead, which bounds
+ * the engine's lookahead. Statistics are kept per group and summed in group order; each group has its own routing
+ * instance (seeded from the seed and the group), its own scratch state and its own record pool. Buffer releases are
+ * then events of their own (the lazy releases above need the single loop's global sequence and write the upstream
+ * port's state from the downstream router). Observers, hop listeners and endpoints are called on the thread of the
+ * group where the event happens (the destination's for a delivery, the source's for injection), so they must keep
+ * their state per group. Without an engine the fabric is single-threaded.
  */
 public final class RouterFabric implements Fabric {
 
@@ -95,7 +108,13 @@ public final class RouterFabric implements Fabric {
    * the fabric's own events can take a reserved place in the loop's order).
    */
   private final boolean lazy;
-  private final RoutingAlgorithm[] routingByMode;
+  /** Each group's scheduler when the fabric runs on a {@link PartitionedEngine}, else null. */
+  private final GroupScheduler[] groupScheds;
+  /** Whether link-free events are scheduled under reserved numbers (on core's loop or on an engine). */
+  private final boolean reserving;
+  private final int routersPerGroup;
+  /** The routing of each delivery mode, per group (the same array for every group without an engine). */
+  private final RoutingAlgorithm[][] routingByGroup;
   private final String routingName;
   private final int vcs;
   private final int vcBufferBytes;
@@ -133,33 +152,19 @@ public final class RouterFabric implements Fabric {
   private final byte[] rr;
   // per output port × VC
   private final int[] credits;
-  private final int[] qHead;
-  private final int[] qTail;
+  private final Flight[] qHead;
+  private final Flight[] qTail;
   // per node
   private final FabricEndpoints endpoints;
   private final int[] injFree;
   private final long[] injLinkFreeAt;
   private final boolean[] injBlocked;
-  private final int[] ejHead;
-  private final int[] ejTail;
+  private final Flight[] ejHead;
+  private final Flight[] ejTail;
   private final long[] ejFreeAt;
 
-  // per packet in flight: a pooled slot from injection to delivery
-  private Packet[] slotPacket;
-  /** Next slot in the queue the packet waits in (or in the free list). */
-  private int[] slotNext;
-  /** The input buffer the packet occupies: a global port, or {@code netPorts + node} for the injection buffer. */
-  private int[] slotInput;
-  /** The VC of that input buffer. */
-  private int[] slotVc;
-  /** The intermediate router the packet is on its way to, or -1. */
-  private int[] slotIntermediate;
-  /** Whether the packet was ever committed to an intermediate. */
-  private boolean[] slotNonMinimal;
-  /** The loop sequence number of the packet's pending arrival or delivery event (with {@link #lazy}). */
-  private long[] slotSeq;
-  private int freeSlot = -1;
-  private int slotsUsed;
+  /** Per group: the first free record of its pool (records freed at delivery join the destination's pool). */
+  private final Flight[] freeFlights;
 
   // pending buffer releases: a pooled record each, in a list per owner sorted by (time, sequence)
   /** When the release takes effect (the credit reaches the upstream port, or the injection buffer frees). */
@@ -199,23 +204,30 @@ public final class RouterFabric implements Fabric {
   private final EventHandler injectionBufferFree = this::injectionBufferFree;
   private final EventHandler delivery = this::deliver;
 
-  private final View view = new View();
-  private final Candidates candidates = new Candidates();
+  /** Per group: the view routings read, and the candidates they fill. */
+  private final View[] views;
+  private final Candidates[] candidates;
+  /** Per VC: the handler of an eager credit return (without {@link #lazy}): the packet and the upstream port. */
+  private final EventHandler[] eagerCredit;
+  private final EventHandler eagerInjectionFree = this::eagerInjectionFree;
 
   // statistics
-  private long injected;
-  private long delivered;
-  private long packetHops;
-  private long nonMinimalDelivered;
-  private long hopsDelivered;
-  private int maxHopsSeen;
+  // per group (summed in group order when read)
+  private final long[] injected;
+  private final long[] delivered;
+  private final long[] packetHops;
+  private final long[] nonMinimalDelivered;
+  private final long[] hopsDelivered;
+  private final int[] maxHopsSeen;
   /** Releases that had to be scheduled at the current time, after their place in the order (see scheduleRelease). */
   private long sameTimeReleases;
-  private final long[] classBusyPs;
+  /** [group][link class] */
+  private final long[][] classBusyPs;
   private final long[] portBusyPs;
   /** Per VC, Σ Δoccupancy × time of change, so that the integral up to T is occupancy × T − this (any order). */
-  private final long[] vcOccupancyTimeSum;
-  private final long[] vcOccupancy;
+  private final long[][] vcOccupancyTimeSum;
+  /** [group][vc] */
+  private final long[][] vcOccupancy;
   private final int[] classPortCount;
 
   private RouterFabric(Builder b) {
@@ -232,7 +244,41 @@ public final class RouterFabric implements Fabric {
     this.observer = b.observer;
     this.hopListener = b.hopListener;
     this.paths = new DragonflyPaths(topo);
-    this.routingByMode = b.routings();
+    int groups = topo.groupCount();
+    this.routersPerGroup = topo.routersPerGroup();
+    if (b.engine != null) {
+      groupScheds = new GroupScheduler[groups];
+      for (int g = 0; g < groups; g++) {
+        groupScheds[g] = b.engine.group(g);
+      }
+    } else {
+      groupScheds = null;
+    }
+    this.reserving = loop != null || groupScheds != null;
+    this.routingByGroup = new RoutingAlgorithm[groups][];
+    if (b.engine == null || (b.algorithm != null && b.engine.threads() == 1)) {
+      Arrays.fill(routingByGroup, b.routings(b.seed));
+    } else {
+      for (int g = 0; g < groups; g++) {
+        routingByGroup[g] = b.routings(b.seed + (g + 1) * 0xD1B54A32D192ED03L);
+      }
+    }
+    this.views = new View[groups];
+    this.candidates = new Candidates[groups];
+    for (int g = 0; g < groups; g++) {
+      views[g] = new View();
+      candidates[g] = new Candidates();
+    }
+    this.eagerCredit = new EventHandler[b.vcs];
+    for (int vc = 0; vc < b.vcs; vc++) {
+      eagerCredit[vc] = new EagerCredit(vc);
+    }
+    this.injected = new long[groups];
+    this.delivered = new long[groups];
+    this.packetHops = new long[groups];
+    this.nonMinimalDelivered = new long[groups];
+    this.hopsDelivered = new long[groups];
+    this.maxHopsSeen = new int[groups];
     this.routingName = b.routingName();
     this.radix = topo.portCount();
     this.routerCount = topo.routerCount();
@@ -267,37 +313,27 @@ public final class RouterFabric implements Fabric {
     }
     this.lazy = reservable;
     this.linkFreeAt = new long[netPorts];
-    this.linkFreeSeq = new long[loop != null ? netPorts : 0];
-    this.linkFreeScheduled = new boolean[loop != null ? netPorts : 0];
+    this.linkFreeSeq = new long[reserving ? netPorts : 0];
+    this.linkFreeScheduled = new boolean[reserving ? netPorts : 0];
     this.queuedBytes = new int[netPorts];
     this.creditsUsed = new int[netPorts];
     this.waiting = new int[netPorts];
     this.rr = new byte[netPorts];
     this.credits = new int[netPorts * vcs];
     Arrays.fill(credits, vcBufferBytes);
-    this.qHead = new int[netPorts * vcs];
-    this.qTail = new int[netPorts * vcs];
-    Arrays.fill(qHead, -1);
-    Arrays.fill(qTail, -1);
+    this.qHead = new Flight[netPorts * vcs];
+    this.qTail = new Flight[netPorts * vcs];
     int nodes = topo.nodeCount();
     this.endpoints = new FabricEndpoints(nodes);
     this.injFree = new int[nodes];
     Arrays.fill(injFree, injectionBufferBytes);
     this.injLinkFreeAt = new long[nodes];
     this.injBlocked = new boolean[nodes];
-    this.ejHead = new int[nodes];
-    this.ejTail = new int[nodes];
-    Arrays.fill(ejHead, -1);
-    Arrays.fill(ejTail, -1);
+    this.ejHead = new Flight[nodes];
+    this.ejTail = new Flight[nodes];
     this.ejFreeAt = new long[nodes];
     int initialSlots = 1024;
-    slotPacket = new Packet[initialSlots];
-    slotNext = new int[initialSlots];
-    slotInput = new int[initialSlots];
-    slotVc = new int[initialSlots];
-    slotIntermediate = new int[initialSlots];
-    slotNonMinimal = new boolean[initialSlots];
-    slotSeq = new long[initialSlots];
+    this.freeFlights = new Flight[topo.groupCount()];
     relTime = new long[initialSlots];
     relSeq = new long[initialSlots];
     relOwner = new int[initialSlots];
@@ -307,10 +343,40 @@ public final class RouterFabric implements Fabric {
     relFlags = new byte[initialSlots];
     this.relHead = new int[netPorts + nodes];
     Arrays.fill(relHead, -1);
-    this.classBusyPs = new long[classes];
+    this.classBusyPs = new long[groups][classes];
     this.portBusyPs = new long[netPorts];
-    this.vcOccupancyTimeSum = new long[vcs];
-    this.vcOccupancy = new long[vcs];
+    this.vcOccupancyTimeSum = new long[groups][vcs];
+    this.vcOccupancy = new long[groups][vcs];
+    if (b.engine != null) {
+      long cross = crossGroupLatencyPs(topo);
+      if (b.engine.lookaheadPs() > cross) {
+        throw new IllegalArgumentException("engine lookahead must be at most the smallest latency of a link between "
+            + "groups (" + cross + " ps) but was " + b.engine.lookaheadPs() + " ps");
+      }
+    }
+  }
+
+  /**
+   * The smallest wire latency of a link that joins two groups: no event the fabric schedules into another group
+   * comes sooner (an arrival adds the pipeline to it, a credit the serialization before it), so it bounds the
+   * lookahead of a {@link PartitionedEngine} running the fabric.
+   *
+   * @param topology a topology
+   * @return picoseconds, or {@link Long#MAX_VALUE} when no link joins two groups
+   */
+  public static long crossGroupLatencyPs(Topology topology) {
+    long min = Long.MAX_VALUE;
+    int radix = topology.portCount();
+    for (int r = 0; r < topology.routerCount(); r++) {
+      int g = topology.groupOfRouter(r);
+      for (int p = 0; p < radix; p++) {
+        int nr = topology.neighborRouter(r, p);
+        if (nr >= 0 && topology.groupOfRouter(nr) != g) {
+          min = Math.min(min, topology.linkLatencyPs(topology.linkClass(r, p)));
+        }
+      }
+    }
+    return min;
   }
 
   /**
@@ -321,7 +387,28 @@ public final class RouterFabric implements Fabric {
    * @return the builder
    */
   public static Builder builder(Topology topology, Scheduler scheduler) {
-    return new Builder(topology, scheduler);
+    return new Builder(topology, scheduler, null);
+  }
+
+  /**
+   * A builder for a fabric whose groups run on a {@link PartitionedEngine} (see the class comment). The engine must
+   * have one group per dragonfly group and a lookahead of at most {@link #crossGroupLatencyPs}; a routing instance
+   * ({@link Builder#routing(RoutingAlgorithm)}) cannot be shared by threads, so it needs a one-thread engine (give a
+   * {@link RoutingProvider} or a name instead).
+   *
+   * @param topology the router graph
+   * @param engine the engine
+   * @return the builder
+   */
+  public static Builder builder(Topology topology, PartitionedEngine engine) {
+    if (engine == null) {
+      throw new IllegalArgumentException("engine must not be null");
+    }
+    if (topology != null && engine.groupCount() != topology.groupCount()) {
+      throw new IllegalArgumentException("engine groups must equal the topology's " + topology.groupCount()
+          + " groups but were " + engine.groupCount());
+    }
+    return new Builder(topology, engine.group(0), engine);
   }
 
   /**
@@ -332,6 +419,7 @@ public final class RouterFabric implements Fabric {
   public static final class Builder {
     private final Topology topology;
     private final Scheduler scheduler;
+    private final PartitionedEngine engine;
     private String routing = "adaptive0";
     private RoutingAlgorithm algorithm;
     private RoutingProvider provider;
@@ -350,7 +438,7 @@ public final class RouterFabric implements Fabric {
     private Arbitration arbitration = Arbitration.ROUND_ROBIN;
     private int maxHops = 64;
 
-    private Builder(Topology topology, Scheduler scheduler) {
+    private Builder(Topology topology, Scheduler scheduler, PartitionedEngine engine) {
       if (topology == null) {
         throw new IllegalArgumentException("topology must not be null");
       }
@@ -359,6 +447,7 @@ public final class RouterFabric implements Fabric {
       }
       this.topology = topology;
       this.scheduler = scheduler;
+      this.engine = engine;
     }
 
     /**
@@ -519,11 +608,16 @@ public final class RouterFabric implements Fabric {
      *     than {@link #vcs(int)} gives
      */
     public RouterFabric build() {
+      if (engine != null && algorithm != null && engine.threads() > 1) {
+        throw new IllegalArgumentException("routing instance " + routingName() + " cannot be shared by the engine's "
+            + engine.threads() + " threads: give a RoutingProvider or a routing name (one instance per group), or use "
+            + "one thread");
+      }
       return new RouterFabric(this);
     }
 
     /** The routing of each delivery mode, checked against the VC count. */
-    private RoutingAlgorithm[] routings() {
+    private RoutingAlgorithm[] routings(long seed) {
       RoutingAlgorithm[] byMode = new RoutingAlgorithm[DeliveryMode.values().length];
       if (byDeliveryMode) {
         for (DeliveryMode m : DeliveryMode.values()) {
@@ -590,7 +684,8 @@ public final class RouterFabric implements Fabric {
     endpoints.checkPacket(packet);
     int node = packet.sourceNode();
     int bytes = packet.wireBytes();
-    long now = scheduler.now();
+    int g = groupOfRouter(topo.routerOfNode(node));
+    long now = groupScheds == null ? scheduler.now() : groupScheds[g].now();
     int buffer = netPorts + node;
     // a caller's event (unknown number) at the very picosecond of a free is taken to come before it: the free was
     // made after that event was scheduled in every run measured; the node is then told at once (scheduleRelease)
@@ -604,14 +699,16 @@ public final class RouterFabric implements Fabric {
       return false;
     }
     injFree[node] -= bytes;
-    maxWireBytes = Math.max(maxWireBytes, bytes);
+    if (lazy) {
+      maxWireBytes = Math.max(maxWireBytes, bytes);
+    }
     packet.hops(0);
     packet.injectedAtPs(now);
-    int slot = allocSlot(packet, buffer);
+    Flight slot = allocFlight(packet, buffer);
     long start = Math.max(now, injLinkFreeAt[node]);
     injLinkFreeAt[node] = start + SerialChannel.serializationPs(bytes, psPerByteInjection);
-    injected++;
-    scheduleArrival(start + injectionLatencyPs + pipelinePs, topo.routerOfNode(node), packet, slot);
+    injected[g]++;
+    scheduleArrival(g, start + injectionLatencyPs + pipelinePs, topo.routerOfNode(node), packet, slot);
     return true;
   }
 
@@ -621,21 +718,58 @@ public final class RouterFabric implements Fabric {
    * Schedules the arrival or delivery of the packet in {@code slot}; with {@link #lazy} under a reserved number kept
    * in the slot, so that the event knows its place in the loop's order (the same place {@code scheduleAt} gives).
    */
-  private void scheduleSlotEvent(long timePs, EventHandler handler, Packet p, int slot) {
+  private void scheduleSlotEvent(int from, int to, long timePs, EventHandler handler, Flight slot) {
     if (lazy) {
       long seq = loop.reserveSequence();
-      slotSeq[slot] = seq;
-      loop.scheduleReserved(timePs, seq, handler, p, slot);
+      slot.seq = seq;
+      loop.scheduleReserved(timePs, seq, handler, slot, 0);
     } else {
-      scheduler.scheduleAt(timePs, handler, p, slot);
+      scheduleInto(from, to, timePs, handler, slot, 0);
     }
   }
 
-  private void scheduleArrival(long timePs, int router, Packet p, int slot) {
+  /** Schedules, from an event of group {@code from}, the arrival of a packet at {@code router}. */
+  private void scheduleArrival(int from, long timePs, int router, Packet p, Flight slot) {
     if (lazy) {
       eventTimes.add(arrivalKey(timePs, router));
     }
-    scheduleSlotEvent(timePs, arrival, p, slot);
+    scheduleSlotEvent(from, groupOfRouter(router), timePs, arrival, slot);
+  }
+
+  // ---------------------------------------------------------------- scheduling by group
+
+  private int groupOfRouter(int router) {
+    return router / routersPerGroup;
+  }
+
+  /** Schedules an event of group {@code g} (on the plain scheduler without an engine). */
+  private void schedule(int g, long timePs, EventHandler h, Object ref, long arg) {
+    if (groupScheds == null) {
+      scheduler.scheduleAt(timePs, h, ref, arg);
+    } else {
+      groupScheds[g].scheduleAt(timePs, h, ref, arg);
+    }
+  }
+
+  /** Schedules, from an event of group {@code from}, an event that runs in group {@code to}. */
+  private void scheduleInto(int from, int to, long timePs, EventHandler h, Object ref, long arg) {
+    if (groupScheds == null) {
+      scheduler.scheduleAt(timePs, h, ref, arg);
+    } else {
+      groupScheds[from].scheduleInto(to, timePs, h, ref, arg);
+    }
+  }
+
+  private long reserveSequence(int g) {
+    return groupScheds == null ? loop.reserveSequence() : groupScheds[g].reserveSequence();
+  }
+
+  private void scheduleReserved(int g, long timePs, long seq, EventHandler h, Object ref, long arg) {
+    if (groupScheds == null) {
+      loop.scheduleReserved(timePs, seq, h, ref, arg);
+    } else {
+      groupScheds[g].scheduleReserved(timePs, seq, h, ref, arg);
+    }
   }
 
   /** The key of {@link #eventTimes} for an arrival at a router (unique below 2^63 / (routers + nodes) ps). */
@@ -648,28 +782,28 @@ public final class RouterFabric implements Fabric {
     return timePs * (routerCount + nodeCountForKeys) + routerCount + node;
   }
 
-  /** Arrival: a packet's head has reached a router and passed its pipeline; {@code arg} is the packet's slot. */
+  /** Arrival: a packet's head has reached a router and passed its pipeline; {@code ref} is its record. */
   private void arrive(long now, Object ref, long arg) {
-    int slot = (int) arg;
-    curSeq = slotSeq[slot];
-    int input = slotInput[slot];
+    Flight slot = (Flight) ref;
+    curSeq = slot.seq;
+    int input = slot.input;
     int router = input >= netPorts ? topo.routerOfNode(input - netPorts) : input / radix;
     if (lazy) {
       eventTimes.remove(arrivalKey(now, router));
     }
-    Packet p = slotPacket[slot];
+    Packet p = slot.packet;
     int dest = p.destinationNode();
     int destRouter = topo.routerOfNode(dest);
-    int inter = slotIntermediate[slot];
+    int inter = slot.intermediate;
     if (inter >= 0 && paths.reached(router, inter, destRouter)) {
-      slotIntermediate[slot] = -1;
+      slot.intermediate = -1;
     }
-    slotNext[slot] = -1;
+    slot.next = null;
     if (router == destRouter) {
-      if (ejTail[dest] < 0) {
+      if (ejTail[dest] == null) {
         ejHead[dest] = slot;
       } else {
-        slotNext[ejTail[dest]] = slot;
+        ejTail[dest].next = slot;
       }
       ejTail[dest] = slot;
       tryEject(now, dest);
@@ -679,13 +813,16 @@ public final class RouterFabric implements Fabric {
     curSeq = Long.MAX_VALUE;
   }
 
-  private void route(long now, Packet p, int slot, int router) {
+  private void route(long now, Packet p, Flight slot, int router) {
     if (p.hops() >= maxHops) {
       throw new IllegalStateException("routing " + routingName + " took more than maxHops (" + maxHops
-          + ") hops for " + p + " (now at router " + router + (slotIntermediate[slot] >= 0
-          ? ", still on its way to intermediate " + slotIntermediate[slot] : "") + ")");
+          + ") hops for " + p + " (now at router " + router + (slot.intermediate >= 0
+          ? ", still on its way to intermediate " + slot.intermediate : "") + ")");
     }
-    RoutingAlgorithm alg = routingByMode[p.deliveryMode().ordinal()];
+    int g = groupOfRouter(router);
+    RoutingAlgorithm alg = routingByGroup[g][p.deliveryMode().ordinal()];
+    View view = views[g];
+    Candidates candidates = this.candidates[g];
     view.router = router;
     view.now = now;
     view.slot = slot;
@@ -716,15 +853,15 @@ public final class RouterFabric implements Fabric {
         throw new IllegalStateException("routing " + routingName + " chose intermediate " + inter
             + " which must be a router in [0, " + (topo.routerCount() - 1) + "]");
       }
-      slotIntermediate[slot] = inter;
-      slotNonMinimal[slot] = true;
+      slot.intermediate = inter;
+      slot.nonMinimal = true;
     }
     int gp = router * radix + port;
     int q = gp * vcs + vc;
-    if (qTail[q] < 0) {
+    if (qTail[q] == null) {
       qHead[q] = slot;
     } else {
-      slotNext[qTail[q]] = slot;
+      qTail[q].next = slot;
     }
     qTail[q] = slot;
     queuedBytes[gp] += p.wireBytes();
@@ -743,7 +880,7 @@ public final class RouterFabric implements Fabric {
    * this after each change that can make it hold.
    */
   private void wakeWhenLinkFrees(long now, int gp) {
-    if (loop == null || linkFreeScheduled[gp] || linkFreeAt[gp] <= now || waiting[gp] == 0) {
+    if (!reserving || linkFreeScheduled[gp] || linkFreeAt[gp] <= now || waiting[gp] == 0) {
       return;
     }
     settle(gp, now, curSeq);
@@ -752,10 +889,10 @@ public final class RouterFabric implements Fabric {
     }
     int base = gp * vcs;
     for (int vc = 0; vc < vcs; vc++) {
-      int h = qHead[base + vc];
-      if (h >= 0 && credits[base + vc] >= slotPacket[h].wireBytes()) {
+      Flight h = qHead[base + vc];
+      if (h != null && credits[base + vc] >= h.packet.wireBytes()) {
         linkFreeScheduled[gp] = true;
-        loop.scheduleReserved(linkFreeAt[gp], linkFreeSeq[gp], linkFree, null, gp);
+        scheduleReserved(groupOfRouter(gp / radix), linkFreeAt[gp], linkFreeSeq[gp], linkFree, null, gp);
         return;
       }
     }
@@ -764,7 +901,7 @@ public final class RouterFabric implements Fabric {
   /** Link free: output port {@code arg} has finished serializing and may send again. */
   private void linkFree(long now, Object ref, long arg) {
     int gp = (int) arg;
-    if (loop != null && linkFreeAt[gp] <= now) {
+    if (reserving && linkFreeAt[gp] <= now) {
       // (a stale one, whose link a credit return at the same time has already restarted, leaves the flag alone)
       linkFreeScheduled[gp] = false;
     }
@@ -826,21 +963,60 @@ public final class RouterFabric implements Fabric {
     freeRelease(e);
   }
 
-  /** Delivery: the packet in slot {@code arg} has crossed its node's ejection link. */
+  /**
+   * Eager credit return for one VC (without {@link #lazy}): the tail of packet {@code ref} has left the buffer fed by
+   * upstream port {@code arg}; the credit is back now.
+   */
+  private final class EagerCredit implements EventHandler {
+    private final int vc;
+
+    EagerCredit(int vc) {
+      this.vc = vc;
+    }
+
+    @Override
+    public void onEvent(long now, Object ref, long arg) {
+      int port = (int) arg;
+      int bytes = ((Packet) ref).wireBytes();
+      credits[port * vcs + vc] += bytes;
+      creditsUsed[port] -= bytes;
+      occupancy(groupOfRouter(port / radix), now, vc, -bytes);
+      if (waiting[port] > 0) {
+        trySend(now, port);
+        wakeWhenLinkFrees(now, port);
+      }
+    }
+  }
+
+  /** Eager injection buffer free (without {@link #lazy}): packet {@code ref} has left node {@code arg}'s buffer. */
+  private void eagerInjectionFree(long now, Object ref, long arg) {
+    int node = (int) arg;
+    injFree[node] += ((Packet) ref).wireBytes();
+    if (injBlocked[node]) {
+      injBlocked[node] = false;
+      FabricEndpoint ep = endpoints.endpointOrNull(node);
+      if (ep != null) {
+        ep.injectionReady(now);
+      }
+    }
+  }
+
+  /** Delivery: the packet of record {@code ref} has crossed its node's ejection link. */
   private void deliver(long now, Object ref, long arg) {
-    int slot = (int) arg;
-    curSeq = slotSeq[slot];
-    Packet p = slotPacket[slot];
-    boolean nonMinimal = slotNonMinimal[slot];
-    freeSlot(slot);
+    Flight slot = (Flight) ref;
+    curSeq = slot.seq;
+    Packet p = slot.packet;
+    boolean nonMinimal = slot.nonMinimal;
     int node = p.destinationNode();
+    int g = groupOfRouter(topo.routerOfNode(node));
+    freeFlight(g, slot);
     if (lazy) {
       eventTimes.remove(deliveryKey(now, node));
     }
-    delivered++;
-    hopsDelivered += p.hops();
+    delivered[g]++;
+    hopsDelivered[g] += p.hops();
     if (nonMinimal) {
-      nonMinimalDelivered++;
+      nonMinimalDelivered[g]++;
     }
     if (observer != null) {
       observer.delivered(now, p, nonMinimal);
@@ -867,8 +1043,8 @@ public final class RouterFabric implements Fabric {
         if (vc >= vcs) {
           vc -= vcs;
         }
-        int h = qHead[base + vc];
-        if (h >= 0 && credits[base + vc] >= slotPacket[h].wireBytes()) {
+        Flight h = qHead[base + vc];
+        if (h != null && credits[base + vc] >= h.packet.wireBytes()) {
           chosen = vc;
           break;
         }
@@ -876,10 +1052,10 @@ public final class RouterFabric implements Fabric {
     } else {
       long oldest = Long.MAX_VALUE;
       for (int vc = 0; vc < vcs; vc++) {
-        int h = qHead[base + vc];
-        if (h >= 0 && credits[base + vc] >= slotPacket[h].wireBytes()
-            && slotPacket[h].injectedAtPs() < oldest) {
-          oldest = slotPacket[h].injectedAtPs();
+        Flight h = qHead[base + vc];
+        if (h != null && credits[base + vc] >= h.packet.wireBytes()
+            && h.packet.injectedAtPs() < oldest) {
+          oldest = h.packet.injectedAtPs();
           chosen = vc;
         }
       }
@@ -888,47 +1064,48 @@ public final class RouterFabric implements Fabric {
       return; // a credit arrival retries
     }
     int q = base + chosen;
-    int slot = qHead[q];
-    qHead[q] = slotNext[slot];
-    if (qHead[q] < 0) {
-      qTail[q] = -1;
+    Flight slot = qHead[q];
+    qHead[q] = slot.next;
+    if (qHead[q] == null) {
+      qTail[q] = null;
     }
     rr[gp] = (byte) (chosen + 1 == vcs ? 0 : chosen + 1);
-    Packet p = slotPacket[slot];
-    int input = slotInput[slot];
-    int inputVc = slotVc[slot];
+    Packet p = slot.packet;
+    int input = slot.input;
+    int inputVc = slot.vc;
     int downstream = peer[gp];
-    slotInput[slot] = downstream;
-    slotVc[slot] = chosen;
+    slot.input = downstream;
+    slot.vc = chosen;
     int bytes = p.wireBytes();
     credits[q] -= bytes;
     creditsUsed[gp] += bytes;
-    occupancy(now, chosen, bytes);
+    int g = groupOfRouter(gp / radix);
+    occupancy(g, now, chosen, bytes);
     queuedBytes[gp] -= bytes;
     waiting[gp]--;
-    if (qHead[q] >= 0) {
+    if (qHead[q] != null) {
       armCredit(now, gp, chosen);
     }
     int cls = portClass[gp];
     long ser = SerialChannel.serializationPs(bytes, psPerByteClass[cls]);
     linkFreeAt[gp] = now + ser;
-    classBusyPs[cls] += ser;
+    classBusyPs[g][cls] += ser;
     portBusyPs[gp] += ser;
-    packetHops++;
+    packetHops[g]++;
     int hops = p.hops() + 1;
     p.hops(hops);
-    if (hops > maxHopsSeen) {
-      maxHopsSeen = hops;
+    if (hops > maxHopsSeen[g]) {
+      maxHopsSeen[g] = hops;
     }
     if (hopListener != null) {
       hopListener.hop(now, p, gp / radix, gp % radix, chosen, hops);
     }
-    scheduleArrival(now + latencyClass[cls] + pipelinePs, downstream / radix, p, slot);
-    release(now, now + ser, input, inputVc, p);
-    if (loop == null || ser == 0) {
-      scheduler.scheduleAt(now + ser, linkFree, null, gp);
+    scheduleArrival(g, now + latencyClass[cls] + pipelinePs, downstream / radix, p, slot);
+    release(g, now, now + ser, input, inputVc, p);
+    if (!reserving || ser == 0) {
+      schedule(g, now + ser, linkFree, null, gp);
     } else {
-      linkFreeSeq[gp] = loop.reserveSequence();
+      linkFreeSeq[gp] = reserveSequence(g);
       linkFreeScheduled[gp] = false;
       wakeWhenLinkFrees(now, gp);
       if (lazy) {
@@ -948,22 +1125,25 @@ public final class RouterFabric implements Fabric {
    * now; with {@link #lazy} it is only scheduled when something may wait for it, else it takes effect when its owner's
    * state is next read ({@link #settle}).
    */
-  private void release(long now, long tailGonePs, int input, int vc, Packet p) {
+  private void release(int g, long now, long tailGonePs, int input, int vc, Packet p) {
     boolean injection = input >= netPorts;
     int owner = injection ? input : peer[input];
     long t = injection ? tailGonePs : tailGonePs + latencyClass[portClass[input]];
+    if (!lazy) {
+      // an event of its own, in the owner's group (a credit may cross to another group)
+      if (injection) {
+        schedule(g, t, eagerInjectionFree, p, owner - netPorts);
+      } else {
+        scheduleInto(g, groupOfRouter(owner / radix), t, eagerCredit[vc], p, owner);
+      }
+      return;
+    }
     int e = allocRelease();
     relTime[e] = t;
     relOwner[e] = owner;
     relVc[e] = vc;
     relBytes[e] = p.wireBytes();
     relFlags[e] = 0;
-    if (!lazy) {
-      relSeq[e] = -1;
-      relFlags[e] = REL_SCHEDULED;
-      scheduler.scheduleAt(t, injection ? injectionBufferFree : creditReturn, null, e);
-      return;
-    }
     relSeq[e] = loop.reserveSequence();
     boolean tie = insertRelease(owner, e);
     // An event scheduled already for the very picosecond of this release, at its place, may come to wait for it
@@ -1016,12 +1196,12 @@ public final class RouterFabric implements Fabric {
       return;
     }
     int q = gp * vcs + vc;
-    int h = qHead[q];
-    if (h < 0) {
+    Flight h = qHead[q];
+    if (h == null) {
       return;
     }
     settle(gp, now, curSeq);
-    int need = slotPacket[h].wireBytes();
+    int need = h.packet.wireBytes();
     int have = credits[q];
     if (have >= need) {
       return;
@@ -1101,7 +1281,7 @@ public final class RouterFabric implements Fabric {
       int vc = relVc[e];
       credits[owner * vcs + vc] += bytes;
       creditsUsed[owner] -= bytes;
-      occupancy(relTime[e], vc, -bytes);
+      occupancy(groupOfRouter(owner / radix), relTime[e], vc, -bytes);
     }
     relFlags[e] |= REL_APPLIED;
   }
@@ -1167,64 +1347,76 @@ public final class RouterFabric implements Fabric {
   }
 
   private void tryEject(long now, int node) {
-    if (ejFreeAt[node] > now || ejHead[node] < 0) {
+    if (ejFreeAt[node] > now || ejHead[node] == null) {
       return;
     }
-    int slot = ejHead[node];
-    ejHead[node] = slotNext[slot];
-    if (ejHead[node] < 0) {
-      ejTail[node] = -1;
+    Flight slot = ejHead[node];
+    ejHead[node] = slot.next;
+    if (ejHead[node] == null) {
+      ejTail[node] = null;
     }
-    Packet p = slotPacket[slot];
-    int input = slotInput[slot];
-    int vc = slotVc[slot];
+    Packet p = slot.packet;
+    int input = slot.input;
+    int vc = slot.vc;
     int bytes = p.wireBytes();
     long ser = SerialChannel.serializationPs(bytes, psPerByteInjection);
     ejFreeAt[node] = now + ser;
-    release(now, now + ser, input, vc, p);
+    int g = groupOfRouter(topo.routerOfNode(node));
+    release(g, now, now + ser, input, vc, p);
     if (lazy) {
       eventTimes.add(deliveryKey(now + ser, node));
     }
-    scheduleSlotEvent(now + ser, delivery, p, slot);
+    scheduleSlotEvent(g, g, now + ser, delivery, slot);
   }
 
   /** A change of VC {@code vc}'s occupancy at time {@code atPs}; changes may come in any time order. */
-  private void occupancy(long atPs, int vc, int delta) {
-    vcOccupancy[vc] += delta;
-    vcOccupancyTimeSum[vc] += delta * atPs;
+  private void occupancy(int g, long atPs, int vc, int delta) {
+    vcOccupancy[g][vc] += delta;
+    vcOccupancyTimeSum[g][vc] += delta * atPs;
   }
 
-  /** A slot for a packet entering the fabric through input buffer {@code input} (VC 0), minimal so far. */
-  private int allocSlot(Packet p, int input) {
-    int s = freeSlot;
-    if (s >= 0) {
-      freeSlot = slotNext[s];
+  /**
+   * A record for a packet entering the fabric through input buffer {@code input} (VC 0), minimal so far, from the
+   * pool of the group of that input.
+   */
+  private Flight allocFlight(Packet p, int input) {
+    int g = groupOfRouter(input >= netPorts ? topo.routerOfNode(input - netPorts) : input / radix);
+    Flight f = freeFlights[g];
+    if (f != null) {
+      freeFlights[g] = f.next;
     } else {
-      if (slotsUsed == slotPacket.length) {
-        int n = slotPacket.length * 2;
-        slotPacket = Arrays.copyOf(slotPacket, n);
-        slotNext = Arrays.copyOf(slotNext, n);
-        slotInput = Arrays.copyOf(slotInput, n);
-        slotVc = Arrays.copyOf(slotVc, n);
-        slotIntermediate = Arrays.copyOf(slotIntermediate, n);
-        slotNonMinimal = Arrays.copyOf(slotNonMinimal, n);
-        slotSeq = Arrays.copyOf(slotSeq, n);
-      }
-      s = slotsUsed++;
+      f = new Flight();
     }
-    slotPacket[s] = p;
-    slotNext[s] = -1;
-    slotInput[s] = input;
-    slotVc[s] = 0;
-    slotIntermediate[s] = -1;
-    slotNonMinimal[s] = false;
-    return s;
+    f.packet = p;
+    f.next = null;
+    f.input = input;
+    f.vc = 0;
+    f.intermediate = -1;
+    f.nonMinimal = false;
+    return f;
   }
 
-  private void freeSlot(int s) {
-    slotPacket[s] = null;
-    slotNext[s] = freeSlot;
-    freeSlot = s;
+  /** Returns a delivered packet's record to the pool of group {@code g} (its destination's). */
+  private void freeFlight(int g, Flight f) {
+    f.packet = null;
+    f.next = freeFlights[g];
+    freeFlights[g] = f;
+  }
+
+  /**
+   * A packet in flight and its route state, from injection to delivery: the input buffer it occupies (a global port,
+   * or {@code netPorts + node} for the injection buffer) and its VC, the intermediate router it is on its way to (or
+   * -1), whether it was ever committed to one, the loop sequence number of its pending arrival or delivery event (with
+   * {@link #lazy}), and the next record in the queue it waits in (or in a free list).
+   */
+  private static final class Flight {
+    Packet packet;
+    Flight next;
+    int input;
+    int vc;
+    int intermediate;
+    boolean nonMinimal;
+    long seq;
   }
 
   // ---------------------------------------------------------------- router view
@@ -1232,7 +1424,7 @@ public final class RouterFabric implements Fabric {
   private final class View implements RouterView {
     int router;
     long now;
-    int slot;
+    Flight slot;
 
     @Override
     public int router() {
@@ -1285,12 +1477,12 @@ public final class RouterFabric implements Fabric {
 
     @Override
     public int intermediate() {
-      return slotIntermediate[slot];
+      return slot.intermediate;
     }
 
     @Override
     public boolean nonMinimal() {
-      return slotNonMinimal[slot];
+      return slot.nonMinimal;
     }
   }
 
@@ -1313,42 +1505,46 @@ public final class RouterFabric implements Fabric {
 
   /** @return packets accepted by {@link #inject} */
   public long injected() {
-    return injected;
+    return sum(injected);
   }
 
   /** @return packets delivered to their node */
   public long delivered() {
-    return delivered;
+    return sum(delivered);
   }
 
   /** @return packets inside the fabric (injected, not yet delivered) */
   public long inFlight() {
-    return injected - delivered;
+    return injected() - delivered();
   }
 
   /** @return router-to-router link traversals so far */
   public long packetHops() {
-    return packetHops;
+    return sum(packetHops);
   }
 
   /** @return sum of hop counts of delivered packets */
   public long hopsOfDelivered() {
-    return hopsDelivered;
+    return sum(hopsDelivered);
   }
 
   /** @return delivered packets that were routed non-minimally */
   public long nonMinimalDelivered() {
-    return nonMinimalDelivered;
+    return sum(nonMinimalDelivered);
   }
 
   /** @return the most hops any packet has taken */
   public int maxHopsSeen() {
-    return maxHopsSeen;
+    int max = 0;
+    for (int m : maxHopsSeen) {
+      max = Math.max(max, m);
+    }
+    return max;
   }
 
   /** @return number of link classes (ranks) */
   public int linkClassCount() {
-    return classBusyPs.length;
+    return classPortCount.length;
   }
 
   /** @param linkClass a class @return cabled ports (link directions) of that class */
@@ -1358,7 +1554,11 @@ public final class RouterFabric implements Fabric {
 
   /** @param linkClass a class @return picoseconds links of that class have spent serializing, summed */
   public long busyPs(int linkClass) {
-    return classBusyPs[linkClass];
+    long sum = 0;
+    for (long[] group : classBusyPs) {
+      sum += group[linkClass];
+    }
+    return sum;
   }
 
   /**
@@ -1372,7 +1572,11 @@ public final class RouterFabric implements Fabric {
     // releases at nowPs itself add nothing to the integral up to nowPs, whatever their order
     settleAll(nowPs, 0);
     // exact in long arithmetic even if the two terms overflow, as long as the integral itself fits
-    return vcOccupancy[vc] * nowPs - vcOccupancyTimeSum[vc];
+    long sum = 0;
+    for (int g = 0; g < vcOccupancy.length; g++) {
+      sum += vcOccupancy[g][vc] * nowPs - vcOccupancyTimeSum[g][vc];
+    }
+    return sum;
   }
 
   /**
@@ -1433,7 +1637,7 @@ public final class RouterFabric implements Fabric {
    * @return true when quiescent
    */
   public boolean quiescent() {
-    if (injected != delivered) {
+    if (injected() != delivered()) {
       return false;
     }
     for (int w : waiting) {
@@ -1461,5 +1665,14 @@ public final class RouterFabric implements Fabric {
       bytes += relBytes[e];
     }
     return bytes;
+  }
+
+  /** Sums per-group counters in group order. */
+  private static long sum(long[] perGroup) {
+    long sum = 0;
+    for (long v : perGroup) {
+      sum += v;
+    }
+    return sum;
   }
 }

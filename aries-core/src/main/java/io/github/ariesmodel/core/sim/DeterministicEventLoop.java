@@ -22,7 +22,14 @@ import java.util.function.BooleanSupplier;
  * <p>Layout: an event's handler, ref, arg, time and sequence stay put in slot arrays; heaps and bucket lists hold
  * slots. Freed slots are reused from a stack (most recently freed first, so still in cache), and all arrays grow by
  * doubling and never shrink: once the queue has reached its working size, scheduling and running events allocate
- * nothing. Single-threaded: one simulation, one thread.
+ * nothing.
+ *
+ * <p><b>One owner thread.</b> A loop is used by one thread: the first thread that schedules or runs an event becomes
+ * its owner (or {@link #bindOwner} names one), and a call of {@code scheduleAt}, {@code scheduleReserved}, {@code
+ * reserveSequence} or a {@code run} method from any other thread fails fast with an {@link IllegalStateException}
+ * naming both threads, before anything is changed. The check is one field compare per call. A design that hands
+ * the simulation from thread to thread (simulated processes on threads, the partitions of a {@link
+ * PartitionedEngine}) hands the loop over with {@link #bindOwner} at the point where control passes.
  */
 public final class DeterministicEventLoop implements Scheduler {
 
@@ -56,6 +63,8 @@ public final class DeterministicEventLoop implements Scheduler {
   private long nextSeq;
   private long executed;
   private boolean stopRequested;
+  /** The thread allowed to schedule and run events; null until the first use. */
+  private Thread owner;
 
   /** An empty loop at time 0. */
   public DeterministicEventLoop() {
@@ -116,6 +125,9 @@ public final class DeterministicEventLoop implements Scheduler {
 
   @Override
   public void scheduleAt(long timePs, EventHandler handler, Object ref, long arg) {
+    if (Thread.currentThread() != owner) {
+      claim("scheduleAt");
+    }
     if (timePs < now) {
       throw new IllegalArgumentException(
           "timePs must be >= now (" + now + " ps) but was " + timePs + " ps");
@@ -135,6 +147,9 @@ public final class DeterministicEventLoop implements Scheduler {
    * @return the reserved sequence number, for one {@link #scheduleReserved} call at most
    */
   public long reserveSequence() {
+    if (Thread.currentThread() != owner) {
+      claim("reserveSequence");
+    }
     return nextSeq++;
   }
 
@@ -151,6 +166,9 @@ public final class DeterministicEventLoop implements Scheduler {
    * @param arg a number handed to the handler
    */
   public void scheduleReserved(long timePs, long seq, EventHandler handler, Object ref, long arg) {
+    if (Thread.currentThread() != owner) {
+      claim("scheduleReserved");
+    }
     if (timePs <= now) {
       throw new IllegalArgumentException(
           "timePs must be > now (" + now + " ps) but was " + timePs + " ps");
@@ -162,6 +180,60 @@ public final class DeterministicEventLoop implements Scheduler {
       throw new IllegalArgumentException("handler must not be null");
     }
     insert(timePs, seq, handler, ref, arg);
+  }
+
+  /**
+   * Schedules an event under a caller-chosen ordering key instead of the loop's own sequence: it runs in (time, key)
+   * order among the events scheduled this way. The {@link PartitionedEngine} uses it with keys that name the group
+   * whose handler scheduled the event and that group's own counter, so that the order does not depend on how groups
+   * are spread over partitions. Keys must be unique and must not be mixed with {@link #scheduleAt} on one loop.
+   */
+  void scheduleKeyed(long timePs, long key, EventHandler handler, Object ref, long arg) {
+    if (Thread.currentThread() != owner) {
+      claim("scheduleAt");
+    }
+    if (timePs < now) {
+      throw new IllegalArgumentException(
+          "timePs must be >= now (" + now + " ps) but was " + timePs + " ps");
+    }
+    if (handler == null) {
+      throw new IllegalArgumentException("handler must not be null");
+    }
+    insert(timePs, key, handler, ref, arg);
+  }
+
+  /**
+   * Hands the loop to a thread: from now on only {@code thread} may schedule and run events. Call it where control
+   * passes from the current owner to another thread (the current owner no longer uses the loop, and the hand-over
+   * itself is synchronized, by a semaphore, a barrier or a thread start), or once at set-up to name the owner.
+   *
+   * @param thread the new owner; null makes the next thread that uses the loop its owner
+   */
+  public void bindOwner(Thread thread) {
+    owner = thread;
+  }
+
+  /** @return the thread that owns the loop, or null before the first use */
+  public Thread owner() {
+    return owner;
+  }
+
+  /** Fails unless the calling thread owns the loop (or, with no owner yet, makes it the owner). */
+  void checkOwner(String call) {
+    if (Thread.currentThread() != owner) {
+      claim(call);
+    }
+  }
+
+  /** The calling thread is not the owner: becomes the owner if there is none yet, else fails naming both. */
+  private void claim(String call) {
+    Thread me = Thread.currentThread();
+    if (owner == null) {
+      owner = me;
+      return;
+    }
+    throw new IllegalStateException("event loop owned by thread \"" + owner.getName() + "\" was called ("
+        + call + ") from thread \"" + me.getName() + "\"; a loop is used by one thread (bindOwner hands it over)");
   }
 
   private void insert(long timePs, long seq, EventHandler handler, Object ref, long arg) {
@@ -200,6 +272,13 @@ public final class DeterministicEventLoop implements Scheduler {
    * @return false when there was none
    */
   public boolean step() {
+    if (Thread.currentThread() != owner) {
+      claim("step");
+    }
+    return runOne();
+  }
+
+  private boolean runOne() {
     if (size == 0) {
       return false;
     }
@@ -239,15 +318,39 @@ public final class DeterministicEventLoop implements Scheduler {
    * @return events run by this call
    */
   public long runUntil(long limitPs) {
+    if (Thread.currentThread() != owner) {
+      claim("runUntil");
+    }
     stopRequested = false;
     long before = executed;
     while (size > 0 && nextEventTime() <= limitPs && !stopRequested) {
-      step();
+      runOne();
     }
     if (!stopRequested && limitPs != Long.MAX_VALUE && limitPs > now) {
       now = limitPs;
     }
     return executed - before;
+  }
+
+  /**
+   * Runs every event at or before {@code limitPs} and leaves the clock at the last one run (a window of the {@link
+   * PartitionedEngine}).
+   */
+  long runThrough(long limitPs) {
+    checkOwner("runThrough");
+    long before = executed;
+    while (size > 0 && nextEventTime() <= limitPs) {
+      runOne();
+    }
+    return executed - before;
+  }
+
+  /** Moves the clock forward to {@code timePs} (nothing is pending before it); for the {@link PartitionedEngine}. */
+  void advanceClock(long timePs) {
+    checkOwner("advanceClock");
+    if (timePs > now) {
+      now = timePs;
+    }
   }
 
   /**
@@ -257,10 +360,13 @@ public final class DeterministicEventLoop implements Scheduler {
    * @return events run by this call
    */
   public long runWhile(BooleanSupplier condition) {
+    if (Thread.currentThread() != owner) {
+      claim("runWhile");
+    }
     stopRequested = false;
     long before = executed;
     while (size > 0 && !stopRequested && condition.getAsBoolean()) {
-      step();
+      runOne();
     }
     return executed - before;
   }

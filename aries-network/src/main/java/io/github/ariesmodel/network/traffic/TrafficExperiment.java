@@ -2,7 +2,8 @@ package io.github.ariesmodel.network.traffic;
 
 import io.github.ariesmodel.core.DeliveryMode;
 import io.github.ariesmodel.core.packet.Packet;
-import io.github.ariesmodel.core.sim.DeterministicEventLoop;
+import io.github.ariesmodel.core.sim.GroupScheduler;
+import io.github.ariesmodel.core.sim.PartitionedEngine;
 import io.github.ariesmodel.core.spi.EventHandler;
 import io.github.ariesmodel.core.spi.FabricEndpoint;
 import io.github.ariesmodel.network.RouterFabric;
@@ -11,7 +12,6 @@ import io.github.ariesmodel.network.spi.RoutingProvider;
 import io.github.ariesmodel.network.spi.Topology;
 import java.util.ArrayDeque;
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -31,7 +31,13 @@ import org.HdrHistogram.Histogram;
  * counted), or, with {@link Builder#drain()}, stops generating and runs until the network is empty, then checks that
  * every generated packet arrived exactly once and the fabric is at rest (the reliability check).
  *
- * <p>Deterministic: the same settings and seed give the same result (all but the wall-clock fields).
+ * <p>Deterministic: the same settings and seed give the same result (all but the wall-clock fields), for every
+ * thread count. The run uses a {@link PartitionedEngine} with one group per dragonfly group and the smallest latency
+ * of a link between groups as its lookahead ({@link RouterFabric#crossGroupLatencyPs}); each group draws its
+ * sources' random choices from its own stream (seeded from the seed and the group), and events at equal times run
+ * in the engine's (time, scheduling group, that group's counter) order. The end of the run (all measured packets
+ * delivered, in the extra time after the window) is checked at the engine's window boundaries, one lookahead apart
+ * (on a one-group topology, the smallest link latency apart).
  */
 public final class TrafficExperiment {
 
@@ -47,6 +53,7 @@ public final class TrafficExperiment {
   private final long extraPs;
   private final boolean drain;
   private final long drainLimitPs;
+  private final int threads;
 
   /**
    * Default bound on a drain, simulated time after the window: 100 µs, far beyond the few µs a healthy network
@@ -69,6 +76,7 @@ public final class TrafficExperiment {
     this.extraPs = b.extraPs < 0 ? Math.max(b.measurePs, 5_000_000L) : b.extraPs;
     this.drain = b.drain;
     this.drainLimitPs = b.drainLimitPs;
+    this.threads = b.threads;
     this.payloadBytes = b.payloadBytes;
     this.fabricSettings = b.fabricSettings;
   }
@@ -97,6 +105,7 @@ public final class TrafficExperiment {
     private long extraPs = -1;
     private boolean drain;
     private long drainLimitPs = DEFAULT_DRAIN_LIMIT_PS;
+    private int threads = 1;
     private int payloadBytes = 64;
     private Consumer<RouterFabric.Builder> fabricSettings = b -> { };
 
@@ -211,6 +220,22 @@ public final class TrafficExperiment {
       return this;
     }
 
+    /**
+     * Runs the groups on this many threads ({@link PartitionedEngine}); the result is the same for every count. A
+     * count above the topology's groups uses one thread per group. A routing instance ({@link
+     * #routing(RoutingAlgorithm)}) needs one thread.
+     *
+     * @param n 1 or more (default 1)
+     * @return this
+     */
+    public Builder threads(int n) {
+      if (n < 1) {
+        throw new IllegalArgumentException("threads must be >= 1 but was " + n);
+      }
+      this.threads = n;
+      return this;
+    }
+
     /** @param bytes payload per packet, 0 to 64 @return this */
     public Builder payloadBytes(int bytes) {
       if (bytes < 0 || bytes > 64) {
@@ -239,15 +264,75 @@ public final class TrafficExperiment {
 
   /** @return the result of one run */
   public TrafficResult run() {
-    return new Run().execute();
+    try (Run r = new Run()) {
+      return r.execute();
+    }
   }
 
-  private final class Run implements EventHandler {
-    final DeterministicEventLoop loop = new DeterministicEventLoop(1 << 14);
+  /** What a run counts, per group (a source's group for what it generates, a destination's for what arrives). */
+  private enum Count {
+    GENERATED,
+    GENERATED_IN_WINDOW,
+    MEASURED,
+    DELIVERED,
+    DUPLICATES,
+    DELIVERED_IN_WINDOW,
+    MEASURED_DELIVERED,
+    MEASURED_HOPS,
+    MEASURED_MINIMAL
+  }
+
+  /**
+   * The creation times of one group's packets, by tag, in chunks that never move once made: a destination in another
+   * group reads (and marks) the entry of a packet made in an earlier window while the source keeps adding entries.
+   * A delivered packet's entry is stored complemented (negative), so a second delivery is seen as a duplicate.
+   */
+  private static final class CreationLog {
+    static final int CHUNK_BITS = 14;
+    final long[][] chunks;
+    int size;
+
+    CreationLog(long maxEntries) {
+      long capped = Math.min(maxEntries, Integer.MAX_VALUE);
+      chunks = new long[(int) ((capped >> CHUNK_BITS) + 1)][];
+    }
+
+    int add(long timePs) {
+      int tag = size;
+      int c = tag >>> CHUNK_BITS;
+      if (c >= chunks.length) {
+        throw new IllegalStateException("more packets generated in a group than the bound " + size);
+      }
+      if (chunks[c] == null) {
+        chunks[c] = new long[1 << CHUNK_BITS];
+      }
+      chunks[c][tag & ((1 << CHUNK_BITS) - 1)] = timePs;
+      size++;
+      return tag;
+    }
+
+    long get(int tag) {
+      return chunks[tag >>> CHUNK_BITS][tag & ((1 << CHUNK_BITS) - 1)];
+    }
+
+    void set(int tag, long v) {
+      chunks[tag >>> CHUNK_BITS][tag & ((1 << CHUNK_BITS) - 1)] = v;
+    }
+  }
+
+  /**
+   * One run on a {@link PartitionedEngine} with one group per dragonfly group: each node's traffic source belongs to
+   * its group and draws from its group's random stream; counts are kept per group and summed in group order, and the
+   * latency histograms of the groups are added in group order; so the result is the same for every thread count.
+   */
+  private final class Run implements EventHandler, AutoCloseable {
+    final PartitionedEngine engine;
     final RouterFabric fabric;
     final int nodes = topology.nodeCount();
+    final int groups = topology.groupCount();
     final int groupNodes = topology.routersPerGroup() * topology.nodesPerRouter();
-    final SplittableRandom rnd = new SplittableRandom(seed);
+    final SplittableRandom[] rnd;
+    final GroupScheduler[] scheds;
     final ArrayDeque<Packet>[] queues;
     final int[] permutation;
     final int[] allToAllNext;
@@ -255,21 +340,11 @@ public final class TrafficExperiment {
     final long measureStart = warmupPs;
     final long measureEnd = warmupPs + measurePs;
     final long genEnd;
-    final Histogram latency = new Histogram(3);
-    long[] created = new long[1 << 16];
-    final BitSet seen = new BitSet();
-    int nextTag;
-    long generated;
-    long deliveredTotal;
-    long duplicates;
-    long measured;
-    long measuredDelivered;
-    long measuredHops;
-    long measuredMinimal;
-    long deliveredInWindow;
-    long generatedInWindow;
-    /** How the fabric routed the packet it is delivering now (its {@code DeliveryObserver} says, just before). */
-    boolean deliveringNonMinimal;
+    final Histogram[] latency;
+    final CreationLog[] created;
+    final long[][] counts;
+    /** Per destination group: how the fabric routed the packet it is delivering now (its observer says, just before). */
+    final boolean[] deliveringNonMinimal;
     long[] busyAtStart;
     long[] busyAtEnd;
     long[] vcAtStart;
@@ -277,7 +352,23 @@ public final class TrafficExperiment {
 
     @SuppressWarnings("unchecked")
     Run() {
-      RouterFabric.Builder fb = RouterFabric.builder(topology, loop).seed(seed ^ 0x5DEECE66DL);
+      long lookahead = RouterFabric.crossGroupLatencyPs(topology);
+      if (lookahead == Long.MAX_VALUE) {
+        // one group, nothing to look ahead of: the windows still pace the end-of-run check, so keep them short (the
+        // smallest link latency)
+        for (int c = 0; c < topology.linkClassCount(); c++) {
+          lookahead = Math.min(lookahead, Math.max(1, topology.linkLatencyPs(c)));
+        }
+        if (lookahead == Long.MAX_VALUE) {
+          lookahead = 1_000_000L; // no link at all (one router): 1 µs windows, assumed
+        }
+      }
+      if (lookahead < 1) {
+        throw new IllegalArgumentException("links between groups must have a latency of at least 1 ps to run groups "
+            + "in windows, but one has " + lookahead + " ps");
+      }
+      engine = PartitionedEngine.of(groups, lookahead, Math.min(threads, groups));
+      RouterFabric.Builder fb = RouterFabric.builder(topology, engine).seed(seed ^ 0x5DEECE66DL);
       if (algorithm != null) {
         fb.routing(algorithm);
       } else if (provider != null) {
@@ -286,51 +377,78 @@ public final class TrafficExperiment {
         fb.routing(routing);
       }
       fabricSettings.accept(fb);
-      fb.observeDeliveries((now, p, nonMinimal) -> deliveringNonMinimal = nonMinimal);
+      deliveringNonMinimal = new boolean[groups];
+      fb.observeDeliveries((now, p, nonMinimal) -> deliveringNonMinimal[groupOfNode(p.destinationNode())] = nonMinimal);
       fabric = fb.build();
+      rnd = new SplittableRandom[groups];
+      scheds = new GroupScheduler[groups];
+      latency = new Histogram[groups];
+      created = new CreationLog[groups];
+      counts = new long[groups][Count.values().length];
+      int wire = Packet.synthetic(0, 1, 0, DeliveryMode.ADAPTIVE_0, payloadBytes).wireBytes();
+      slotPs = wire * 1e12 / topology.injectionBandwidth();
+      genEnd = drain ? measureEnd : measureEnd + extraPs;
+      // at most two packets per generation event, and generation events at least one packet time apart
+      long gap = Math.max(1, Math.round(slotPs));
+      long perNode = 2 * (genEnd / gap + 2);
+      long perGroup = perNode > Long.MAX_VALUE / groupNodes ? Long.MAX_VALUE : perNode * groupNodes;
+      for (int g = 0; g < groups; g++) {
+        rnd[g] = new SplittableRandom(mix(seed, g));
+        scheds[g] = engine.group(g);
+        latency[g] = new Histogram(3);
+        created[g] = new CreationLog(perGroup);
+      }
       queues = new ArrayDeque[nodes];
       for (int n = 0; n < nodes; n++) {
         queues[n] = new ArrayDeque<>(4);
         fabric.attach(n, new NodePort(n));
       }
-      permutation = pattern == TrafficPattern.PERMUTATION ? derangement() : null;
+      permutation = pattern == TrafficPattern.PERMUTATION ? derangement(new SplittableRandom(seed)) : null;
       allToAllNext = pattern == TrafficPattern.ALL_TO_ALL ? new int[nodes] : null;
-      int wire = Packet.synthetic(0, 1, 0, DeliveryMode.ADAPTIVE_0, payloadBytes).wireBytes();
-      slotPs = wire * 1e12 / topology.injectionBandwidth();
-      genEnd = drain ? measureEnd : measureEnd + extraPs;
+    }
+
+    int groupOfNode(int node) {
+      return node / groupNodes;
+    }
+
+    @Override
+    public void close() {
+      engine.close();
     }
 
     TrafficResult execute() {
       long wallStart = System.nanoTime();
       for (int n = 0; n < nodes; n++) {
-        loop.scheduleAt(nextGap(), this, null, n);
+        int g = groupOfNode(n);
+        scheds[g].scheduleAt(nextGap(g), this, null, n);
       }
-      loop.scheduleAt(measureStart, this, null, -1);
-      loop.scheduleAt(measureEnd, this, null, -2);
+      // the window's statistics are read between events: before every event of its first and after every event
+      // before its end
+      if (measureStart > 0) {
+        engine.runUntil(measureStart - 1);
+      }
+      busyAtStart = busy();
+      vcAtStart = vcIntegral(measureStart);
+      engine.runUntil(measureEnd - 1);
+      busyAtEnd = busy();
+      vcAtEnd = vcIntegral(measureEnd);
       boolean drained = false;
       if (drain) {
         long deadline = measureEnd + drainLimitPs;
-        loop.runWhile(() -> loop.nextEventTime() <= deadline);
-        settleClock(deadline);
+        engine.runWhile(deadline, () -> true);
         boolean queuesEmpty = true;
         for (ArrayDeque<Packet> q : queues) {
           queuesEmpty &= q.isEmpty();
         }
-        drained = queuesEmpty && fabric.quiescent() && deliveredTotal == generated;
+        drained = queuesEmpty && fabric.quiescent() && total(Count.DELIVERED) == total(Count.GENERATED);
       } else {
         long cap = measureEnd + extraPs;
-        loop.runWhile(() -> loop.now() < measureEnd || (measuredDelivered < measured && loop.nextEventTime() <= cap));
-        if (measuredDelivered < measured) {
-          settleClock(cap);
-        }
+        engine.runWhile(cap, () -> total(Count.MEASURED_DELIVERED) < total(Count.MEASURED));
       }
       double wall = (System.nanoTime() - wallStart) / 1e9;
-      if (busyAtEnd == null) {
-        snapshotEnd();
-      }
       double window = measurePs;
-      double offered = generatedInWindow * slotPs / (nodes * window);
-      double accepted = deliveredInWindow * slotPs / (nodes * window);
+      double offered = total(Count.GENERATED_IN_WINDOW) * slotPs / (nodes * window);
+      double accepted = total(Count.DELIVERED_IN_WINDOW) * slotPs / (nodes * window);
       Map<String, Double> util = new LinkedHashMap<>();
       for (int c = 0; c < fabric.linkClassCount(); c++) {
         int links = fabric.linkCount(c);
@@ -343,80 +461,72 @@ public final class TrafficExperiment {
       for (int v = 0; v < vcOcc.length; v++) {
         vcOcc[v] = (vcAtEnd[v] - vcAtStart[v]) / (window * inputs);
       }
-      boolean any = latency.getTotalCount() > 0;
+      Histogram all = new Histogram(3);
+      for (Histogram h : latency) {
+        all.add(h);
+      }
+      long measured = total(Count.MEASURED);
+      long measuredDelivered = total(Count.MEASURED_DELIVERED);
+      boolean any = all.getTotalCount() > 0;
       return new TrafficResult(
           offered,
           accepted,
-          any ? latency.getMean() : Double.NaN,
-          any ? latency.getValueAtPercentile(50) : Double.NaN,
-          any ? latency.getValueAtPercentile(99) : Double.NaN,
-          any ? latency.getMaxValue() : Double.NaN,
-          measuredDelivered > 0 ? measuredHops / (double) measuredDelivered : Double.NaN,
+          any ? all.getMean() : Double.NaN,
+          any ? all.getValueAtPercentile(50) : Double.NaN,
+          any ? all.getValueAtPercentile(99) : Double.NaN,
+          any ? all.getMaxValue() : Double.NaN,
+          measuredDelivered > 0 ? total(Count.MEASURED_HOPS) / (double) measuredDelivered : Double.NaN,
           fabric.maxHopsSeen(),
-          measuredDelivered > 0 ? measuredMinimal / (double) measuredDelivered : Double.NaN,
+          measuredDelivered > 0 ? total(Count.MEASURED_MINIMAL) / (double) measuredDelivered : Double.NaN,
           measured,
           measured - measuredDelivered,
           util,
           vcOcc,
-          generated,
-          deliveredTotal,
-          duplicates,
+          total(Count.GENERATED),
+          total(Count.DELIVERED),
+          total(Count.DUPLICATES),
           drained,
-          loop.now(),
-          loop.eventsExecuted(),
+          engine.now(),
+          engine.eventsExecuted(),
           fabric.packetHops(),
           wall);
     }
 
-    /**
-     * After a run that ran every event up to {@code limitPs}: moves the clock to the fabric's last buffer release up
-     * to that limit, where an event per release would have left it (the fabric runs releases that nothing waits for
-     * without events), so the simulated time reported does not depend on how the fabric schedules.
-     */
-    private void settleClock(long limitPs) {
-      long last = fabric.lastReleaseAtOrBefore(limitPs);
-      if (last > loop.now()) {
-        loop.runUntil(last);
+    /** A count summed over groups in group order (between windows). */
+    long total(Count c) {
+      long sum = 0;
+      for (long[] g : counts) {
+        sum += g[c.ordinal()];
       }
+      return sum;
     }
 
-    private long nextGap() {
+    private long nextGap(int g) {
+      long now = scheds[g].now();
       if (load >= 1) {
-        return loop.now() + Math.round(slotPs);
+        return now + Math.round(slotPs);
       }
-      double u = rnd.nextDouble();
+      double u = rnd[g].nextDouble();
       long k = 1 + (long) Math.floor(Math.log1p(-u) / Math.log1p(-load));
-      return loop.now() + Math.round(k * slotPs);
+      return now + Math.round(k * slotPs);
     }
 
+    /** A node's generation event: {@code arg} is the node. */
     @Override
     public void onEvent(long now, Object ref, long arg) {
-      if (arg == -1) {
-        busyAtStart = busy();
-        vcAtStart = vcIntegral(now);
-        return;
-      }
-      if (arg == -2) {
-        snapshotEnd();
-        return;
-      }
       int node = (int) arg;
       if (now >= genEnd) {
         return;
       }
+      int g = groupOfNode(node);
       int count = 1;
-      if (load > 1 && rnd.nextDouble() < load - 1) {
+      if (load > 1 && rnd[g].nextDouble() < load - 1) {
         count = 2;
       }
       for (int i = 0; i < count; i++) {
-        generate(now, node);
+        generate(now, node, g);
       }
-      loop.scheduleAt(nextGap(), this, null, node);
-    }
-
-    private void snapshotEnd() {
-      busyAtEnd = busy();
-      vcAtEnd = vcIntegral(loop.now());
+      scheds[g].scheduleAt(nextGap(g), this, null, node);
     }
 
     private long[] busy() {
@@ -435,17 +545,14 @@ public final class TrafficExperiment {
       return v;
     }
 
-    private void generate(long now, int src) {
-      int dst = destination(src);
-      int tag = nextTag++;
-      if (tag == created.length) {
-        created = Arrays.copyOf(created, created.length * 2);
-      }
-      created[tag] = now;
-      generated++;
+    private void generate(long now, int src, int g) {
+      int dst = destination(src, rnd[g]);
+      int tag = created[g].add(now);
+      long[] c = counts[g];
+      c[Count.GENERATED.ordinal()]++;
       if (now >= measureStart && now < measureEnd) {
-        measured++;
-        generatedInWindow++;
+        c[Count.MEASURED.ordinal()]++;
+        c[Count.GENERATED_IN_WINDOW.ordinal()]++;
       }
       queues[src].addLast(Packet.synthetic(src, dst, tag, DeliveryMode.ADAPTIVE_0, payloadBytes));
       if (queues[src].size() == 1) {
@@ -461,45 +568,47 @@ public final class TrafficExperiment {
     }
 
     void delivered(long now, Packet p) {
+      int g = groupOfNode(p.destinationNode());
+      long[] c = counts[g];
+      CreationLog log = created[groupOfNode(p.sourceNode())];
       int tag = p.tag();
-      if (seen.get(tag)) {
-        duplicates++;
+      long stamp = log.get(tag);
+      if (stamp < 0) {
+        c[Count.DUPLICATES.ordinal()]++;
         return;
       }
-      seen.set(tag);
-      deliveredTotal++;
+      log.set(tag, ~stamp);
+      c[Count.DELIVERED.ordinal()]++;
       if (now >= measureStart && now < measureEnd) {
-        deliveredInWindow++;
+        c[Count.DELIVERED_IN_WINDOW.ordinal()]++;
       }
-      long c = created[tag];
-      if (c >= measureStart && c < measureEnd) {
-        measuredDelivered++;
-        latency.recordValue(Math.max(0, (now - c) / 1000));
-        measuredHops += p.hops();
-        if (!deliveringNonMinimal) {
-          measuredMinimal++;
+      if (stamp >= measureStart && stamp < measureEnd) {
+        c[Count.MEASURED_DELIVERED.ordinal()]++;
+        latency[g].recordValue(Math.max(0, (now - stamp) / 1000));
+        c[Count.MEASURED_HOPS.ordinal()] += p.hops();
+        if (!deliveringNonMinimal[g]) {
+          c[Count.MEASURED_MINIMAL.ordinal()]++;
         }
       }
     }
 
-    private int destination(int src) {
+    private int destination(int src, SplittableRandom r) {
       switch (pattern) {
         case UNIFORM:
-          return uniform(src);
+          return uniform(src, r);
         case PERMUTATION:
           return permutation[src];
         case ADVERSARIAL: {
-          int groups = topology.groupCount();
           if (groups < 2) {
-            return uniform(src);
+            return uniform(src, r);
           }
           int g = (src / groupNodes + 1) % groups;
-          return g * groupNodes + rnd.nextInt(groupNodes);
+          return g * groupNodes + r.nextInt(groupNodes);
         }
         case NEIGHBOR:
           return (src + 1) % nodes;
         case HOTSPOT:
-          return src != 0 && rnd.nextInt(8) == 0 ? 0 : uniform(src);
+          return src != 0 && r.nextInt(8) == 0 ? 0 : uniform(src, r);
         case ALL_TO_ALL: {
           int off = allToAllNext[src] + 1;
           if (off >= nodes) {
@@ -513,18 +622,18 @@ public final class TrafficExperiment {
       }
     }
 
-    private int uniform(int src) {
-      int d = rnd.nextInt(nodes - 1);
+    private int uniform(int src, SplittableRandom r) {
+      int d = r.nextInt(nodes - 1);
       return d >= src ? d + 1 : d;
     }
 
-    private int[] derangement() {
+    private int[] derangement(SplittableRandom r) {
       int[] p = new int[nodes];
       for (int i = 0; i < nodes; i++) {
         p[i] = i;
       }
       for (int i = nodes - 1; i > 0; i--) {
-        int j = rnd.nextInt(i + 1);
+        int j = r.nextInt(i + 1);
         int t = p[i];
         p[i] = p[j];
         p[j] = t;
@@ -557,5 +666,13 @@ public final class TrafficExperiment {
         pump(node);
       }
     }
+  }
+
+  /** A group's seed: the run's seed and the group id, mixed (SplitMix64's finalizer). */
+  private static long mix(long seed, int group) {
+    long z = seed + (group + 1) * 0x9E3779B97F4A7C15L;
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
   }
 }

@@ -22,6 +22,11 @@ import java.util.function.BooleanSupplier;
  *
  * <p>When the event loop runs dry while processes still wait, the run is deadlocked ({@link #unfinished()} tells
  * which); {@link #close()} ends their threads.
+ *
+ * <p>The event loop accepts calls from one owner thread only ({@link DeterministicEventLoop#bindOwner}): the runner
+ * hands the loop to a process's thread when it passes control to it, and the process hands it back before it passes
+ * control back, so a process's code may schedule (post to its NIC, sleep) while the loop stays closed to any thread
+ * that does not hold control.
  */
 public final class ProcessRunner implements AutoCloseable {
 
@@ -132,13 +137,16 @@ public final class ProcessRunner implements AutoCloseable {
       return; // woken, but what it waits for has not happened yet
     }
     current = p;
+    p.returnTo = Thread.currentThread();
     if (p.thread == null) {
       p.state = State.RUNNING;
       p.thread = new Thread(null, p::main, "sim-" + p.name, STACK_BYTES);
       p.thread.setDaemon(true);
+      loop.bindOwner(p.thread);
       p.thread.start();
     } else {
       p.state = State.RUNNING;
+      loop.bindOwner(p.thread);
       p.run.release();
     }
     control.acquireUninterruptibly();
@@ -174,6 +182,8 @@ public final class ProcessRunner implements AutoCloseable {
     final Semaphore run = new Semaphore(0);
     volatile State state = State.NEW;
     Thread thread;
+    /** The thread that passed control to this process (the loop's thread), which gets the loop back. */
+    Thread returnTo;
     BooleanSupplier condition;
     boolean wakeScheduled;
     volatile boolean killed;
@@ -195,6 +205,7 @@ public final class ProcessRunner implements AutoCloseable {
         failure = t;
       }
       state = State.DONE;
+      loop.bindOwner(returnTo);
       control.release();
     }
 
@@ -232,6 +243,7 @@ public final class ProcessRunner implements AutoCloseable {
 
     private void suspend(State s) {
       state = s;
+      loop.bindOwner(returnTo);
       control.release();
       try {
         run.acquire();

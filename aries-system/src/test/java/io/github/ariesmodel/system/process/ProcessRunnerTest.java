@@ -33,6 +33,37 @@ class ProcessRunnerTest {
   }
 
   @Test
+  void theLoopFollowsControlAndStaysClosedToOtherThreads() throws InterruptedException {
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    List<String> seen = new ArrayList<>();
+    try (ProcessRunner runner = new ProcessRunner(loop)) {
+      runner.spawn("p", self -> {
+        seen.add("owner " + (loop.owner() == Thread.currentThread()));
+        Thread outsider = new Thread(() -> {
+          try {
+            loop.scheduleAt(loop.now() + 1, (now, ref, arg) -> { }, null, 0);
+            seen.add("outsider scheduled");
+          } catch (IllegalStateException e) {
+            seen.add("outsider refused");
+          }
+        }, "outsider");
+        outsider.start();
+        try {
+          outsider.join();
+        } catch (InterruptedException e) {
+          throw new IllegalStateException(e);
+        }
+        self.sleep(5); // schedules from the process's thread
+        seen.add("woke at " + self.now());
+      });
+      runner.run();
+      assertThat(runner.unfinished()).isEmpty();
+    }
+    assertThat(seen).containsExactly("owner true", "outsider refused", "woke at 5");
+    assertThat(loop.owner()).isSameAs(Thread.currentThread());
+  }
+
+  @Test
   void waitUntilResumesOnlyWhenWokenWithTheConditionTrue() {
     DeterministicEventLoop loop = new DeterministicEventLoop();
     int[] flag = {0};

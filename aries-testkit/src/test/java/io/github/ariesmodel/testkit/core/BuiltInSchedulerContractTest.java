@@ -1,6 +1,8 @@
 package io.github.ariesmodel.testkit.core;
 
 import io.github.ariesmodel.core.sim.DeterministicEventLoop;
+import io.github.ariesmodel.core.sim.GroupScheduler;
+import io.github.ariesmodel.core.sim.PartitionedEngine;
 import io.github.ariesmodel.testkit.fake.ManualScheduler;
 import org.junit.jupiter.api.Nested;
 
@@ -63,6 +65,25 @@ class BuiltInSchedulerContractTest {
     @Override
     protected void runAll(DeterministicEventLoop s) {
       s.run();
+    }
+  }
+
+  /** A group of a partitioned engine (one thread: a run's extra threads would outlive these tests). */
+  @Nested
+  class GroupOfPartitionedEngine extends SchedulerContract<GroupScheduler> {
+    @Override
+    protected GroupScheduler create() {
+      return PartitionedEngine.of(3, 1_000, 1).group(1);
+    }
+
+    @Override
+    protected void runUntil(GroupScheduler s, long timePs) {
+      s.engine().runUntil(timePs);
+    }
+
+    @Override
+    protected void runAll(GroupScheduler s) {
+      s.engine().runUntil(Long.MAX_VALUE);
     }
   }
 

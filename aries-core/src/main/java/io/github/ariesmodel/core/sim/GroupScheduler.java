@@ -1,0 +1,148 @@
+package io.github.ariesmodel.core.sim;
+
+import io.github.ariesmodel.core.spi.EventHandler;
+import io.github.ariesmodel.core.spi.Scheduler;
+
+/**
+ * The {@link Scheduler} of one group of a {@link PartitionedEngine}: the components of a group (a dragonfly group's
+ * routers, and the nodes and traffic sources attached to them) schedule their events through it, and its handlers
+ * run on the thread of the partition that holds the group.
+ *
+ * <p>{@link #scheduleAt} schedules an event of this group. {@link #scheduleInto} schedules an event that runs in
+ * another group; it must lie at least the engine's lookahead after {@link #now()} while the engine runs (the cross
+ * latency the windows are built on), and fails with {@link IllegalArgumentException} otherwise.
+ *
+ * <p><b>Order.</b> Every event scheduled through this object, for this group or another, gets the key (this group,
+ * this group's counter), and events run in (time, key) order. So events at equal times run first by the group that
+ * scheduled them, then in the order that group scheduled them: an event scheduled for "now" from inside a handler
+ * runs after every event this group had already scheduled for that time, as the {@link Scheduler} contract asks.
+ * Keys depend only on what the group's own handlers did, never on how groups are spread over threads.
+ *
+ * <p>Not thread-safe: while the engine runs, only the thread of the group's partition may use it; between runs, the
+ * thread that runs the engine. Other threads fail fast with {@link IllegalStateException} (the event loop's owner
+ * check).
+ */
+public final class GroupScheduler implements Scheduler {
+
+  /** Bits of a key that hold the group's counter; the group id sits above them. */
+  static final int COUNTER_BITS = 40;
+
+  private static final long COUNTER_LIMIT = 1L << COUNTER_BITS;
+
+  private final PartitionedEngine engine;
+  private final int group;
+  private final long keyBase;
+  final PartitionedEngine.Partition partition;
+  private final DeterministicEventLoop loop;
+  private long counter;
+
+  GroupScheduler(PartitionedEngine engine, int group, PartitionedEngine.Partition partition) {
+    this.engine = engine;
+    this.group = group;
+    this.keyBase = (long) group << COUNTER_BITS;
+    this.partition = partition;
+    this.loop = partition.loop;
+  }
+
+  /** @return the group this scheduler belongs to */
+  public int group() {
+    return group;
+  }
+
+  /** @return the engine */
+  public PartitionedEngine engine() {
+    return engine;
+  }
+
+  /** @return the time of the event running in this group's partition, or the engine's time between runs */
+  @Override
+  public long now() {
+    return loop.now();
+  }
+
+  /** Schedules an event of this group. */
+  @Override
+  public void scheduleAt(long timePs, EventHandler handler, Object ref, long arg) {
+    loop.scheduleKeyed(timePs, nextKey(), handler, ref, arg);
+  }
+
+  /**
+   * Schedules an event that runs in group {@code targetGroup} (this group's own events may use it too).
+   *
+   * @param targetGroup the group whose handler runs, in [0, groups)
+   * @param timePs when; while the engine runs, ≥ now + the engine's lookahead unless {@code targetGroup} is this group
+   * @param handler what runs (it belongs to the target group and uses that group's scheduler)
+   * @param ref an object handed to the handler
+   * @param arg a number handed to the handler
+   * @throws IllegalArgumentException for a group out of range or a time too early
+   */
+  public void scheduleInto(int targetGroup, long timePs, EventHandler handler, Object ref, long arg) {
+    if (targetGroup == group) {
+      scheduleAt(timePs, handler, ref, arg);
+      return;
+    }
+    GroupScheduler target = engine.groupOrFail(targetGroup);
+    if (engine.running) {
+      long now = loop.now();
+      if (timePs - now < engine.lookaheadPs()) {
+        throw new IllegalArgumentException("timePs of an event for group " + targetGroup + " scheduled by group "
+            + group + " must be >= now + lookahead (" + now + " + " + engine.lookaheadPs() + " ps) but was " + timePs
+            + " ps");
+      }
+      if (handler == null) {
+        throw new IllegalArgumentException("handler must not be null");
+      }
+      if (target.partition != partition) {
+        loop.checkOwner("scheduleInto");
+        partition.outbox(target.partition).add(timePs, nextKey(), handler, ref, arg);
+        return;
+      }
+    }
+    target.loop.scheduleKeyed(timePs, nextKey(), handler, ref, arg);
+  }
+
+  /**
+   * Takes this group's next key without scheduling anything, so that an event the group may or may not need later
+   * can be scheduled then with {@link #scheduleReserved} and still run exactly where it would have run had it been
+   * scheduled now (see {@link DeterministicEventLoop#reserveSequence()}).
+   *
+   * @return the reserved key, for one {@link #scheduleReserved} call at most
+   */
+  public long reserveSequence() {
+    loop.checkOwner("reserveSequence");
+    return nextKey();
+  }
+
+  /**
+   * Schedules an event of this group under a key taken earlier with {@link #reserveSequence()}.
+   *
+   * @param timePs when it runs, &gt; now
+   * @param key a key returned by this group's {@link #reserveSequence()} and not used yet
+   * @param handler what runs
+   * @param ref an object handed to the handler
+   * @param arg a number handed to the handler
+   */
+  public void scheduleReserved(long timePs, long key, EventHandler handler, Object ref, long arg) {
+    if (timePs <= loop.now()) {
+      throw new IllegalArgumentException("timePs must be > now (" + loop.now() + " ps) but was " + timePs + " ps");
+    }
+    if (key < keyBase || key >= keyBase + counter) {
+      throw new IllegalArgumentException("key must be one reserved by group " + group + ", in [" + keyBase + ", "
+          + (keyBase + counter) + ") but was " + key);
+    }
+    loop.scheduleKeyed(timePs, key, handler, ref, arg);
+  }
+
+  private long nextKey() {
+    if (counter == COUNTER_LIMIT) {
+      throw new IllegalStateException("group " + group + " has scheduled 2^" + COUNTER_BITS
+          + " events, the most one group may");
+    }
+    return keyBase | counter++;
+  }
+
+  @Override
+  public String toString() {
+    return "GroupScheduler[group " + group + "]";
+  }
+}

@@ -1,0 +1,439 @@
+package io.github.ariesmodel.core.sim;
+
+import java.util.concurrent.Phaser;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A deterministic parallel event engine: a model cut into <em>groups</em> (for the router fabric, dragonfly groups
+ * with their nodes) runs its groups on threads, and gives bit-identical results for every thread count, one thread
+ * included.
+ *
+ * <p><b>Model contract.</b> Each group's state is touched only by that group's handlers. Components of group {@code
+ * g} schedule through {@link #group(int) group(g)}: {@link GroupScheduler#scheduleAt} for the group's own events,
+ * {@link GroupScheduler#scheduleInto} for an event of another group, which must lie at least the lookahead in the
+ * future (for the fabric: the smallest latency of a link between groups). Random draws come from streams owned by a
+ * group (seeded from the run's seed and the group id), and statistics are kept per group and merged in group order.
+ *
+ * <p><b>Order.</b> Events run in (time, key) order, where the key is (the group whose handler scheduled the event,
+ * that group's counter). A group's counter advances only by what the group's own handlers do, so the key of every
+ * event, and with it the order each group sees its events in, is the same however groups are spread over threads.
+ * The engine with one thread uses the same order: "sequential" is "one thread". (This differs from {@link
+ * DeterministicEventLoop}'s single global sequence, which numbers schedulings across all groups.)
+ *
+ * <p><b>Windows.</b> Groups are dealt to {@code threads} partitions in contiguous blocks; each partition has its own
+ * {@link DeterministicEventLoop} run by one thread. Time advances in conservative synchronous windows: a window starts
+ * at the earliest pending event of the whole model and is one lookahead long, so nothing a partition does during a
+ * window can reach another partition before the window ends. Events for another partition go to an outbox and are
+ * handed over at the barrier that ends the window; their (time, key) fixes where they run, so the order of the hand-
+ * over does not matter. Conditions of {@link #runWhile} are checked and {@link #stop()} takes effect only at window
+ * boundaries, which are themselves the same for every thread count.
+ *
+ * <p><b>Threads.</b> The thread that calls {@code run*} runs partition 0; partitions 1.. run on daemon threads made
+ * at the first run and ended by {@link #close()}. Between runs every partition's loop belongs to the thread that runs
+ * the engine (set-up scheduling goes straight into the loops); during a run each loop belongs to its partition's
+ * thread, and any other thread that schedules into it fails fast (the loop's owner check).
+ */
+public final class PartitionedEngine implements AutoCloseable {
+
+  private final int groupCount;
+  private final long lookaheadPs;
+  private final Partition[] partitions;
+  private final GroupScheduler[] groups;
+
+  /** Whether a run is going on (written by the running thread before the first barrier, read after it). */
+  volatile boolean running;
+
+  private Phaser phaser;
+  private Thread[] workers;
+  private Thread controller;
+  private volatile boolean closing;
+  private final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+  // the run in progress, written by the running thread or by the barrier's planning step
+  private long limitPs;
+  private BooleanSupplier condition;
+  private boolean windowPlanned;
+  private long windowEnd;
+  private int parity;
+  private boolean stopRequested;
+  private long now;
+  private long windows;
+
+  private PartitionedEngine(int groupCount, long lookaheadPs, int threads) {
+    this.groupCount = groupCount;
+    this.lookaheadPs = lookaheadPs;
+    this.partitions = new Partition[threads];
+    for (int p = 0; p < threads; p++) {
+      partitions[p] = new Partition(p, threads);
+    }
+    this.groups = new GroupScheduler[groupCount];
+    for (int g = 0; g < groupCount; g++) {
+      // contiguous blocks: partition p holds the groups g with floor(g * T / G) == p (none is empty when T <= G)
+      int p = (int) ((long) g * threads / groupCount);
+      groups[g] = new GroupScheduler(this, g, partitions[p]);
+    }
+  }
+
+  /**
+   * An engine for a model of {@code groups} groups whose cross-group events lie at least {@code lookaheadPs} ahead.
+   *
+   * @param groups number of groups, in [1, 2^23)
+   * @param lookaheadPs the smallest delay of an event one group schedules into another, ≥ 1 ps
+   * @param threads partitions (each run by one thread), in [1, groups]
+   * @return the engine
+   */
+  public static PartitionedEngine of(int groups, long lookaheadPs, int threads) {
+    if (groups < 1 || groups >= (1 << (63 - GroupScheduler.COUNTER_BITS))) {
+      throw new IllegalArgumentException("groups must be in [1, " + ((1 << (63 - GroupScheduler.COUNTER_BITS)) - 1)
+          + "] but was " + groups);
+    }
+    if (lookaheadPs < 1) {
+      throw new IllegalArgumentException("lookaheadPs must be >= 1 but was " + lookaheadPs);
+    }
+    if (threads < 1 || threads > groups) {
+      throw new IllegalArgumentException("threads must be in [1, " + groups + "] (one group at least per thread) but"
+          + " was " + threads);
+    }
+    return new PartitionedEngine(groups, lookaheadPs, threads);
+  }
+
+  /**
+   * @param group a group, in [0, groups)
+   * @return the scheduler of that group
+   */
+  public GroupScheduler group(int group) {
+    return groupOrFail(group);
+  }
+
+  GroupScheduler groupOrFail(int group) {
+    if (group < 0 || group >= groupCount) {
+      throw new IllegalArgumentException("group must be in [0, " + (groupCount - 1) + "] but was " + group);
+    }
+    return groups[group];
+  }
+
+  /** @return the number of groups */
+  public int groupCount() {
+    return groupCount;
+  }
+
+  /** @return the number of partitions, each run by one thread */
+  public int threads() {
+    return partitions.length;
+  }
+
+  /** @return the partition (thread index) that runs {@code group} */
+  public int partitionOf(int group) {
+    return groupOrFail(group).partition.index;
+  }
+
+  /** @return the lookahead, picoseconds: the length of a window */
+  public long lookaheadPs() {
+    return lookaheadPs;
+  }
+
+  /**
+   * @return the time of the latest event run, or the limit of the last {@link #runUntil} when later (0 at first);
+   *     between runs every group's clock reads this
+   */
+  public long now() {
+    return now;
+  }
+
+  /** @return events run so far, over all groups */
+  public long eventsExecuted() {
+    long n = 0;
+    for (Partition p : partitions) {
+      n += p.loop.eventsExecuted();
+    }
+    return n;
+  }
+
+  /** @return windows run so far (barriers crossed) */
+  public long windows() {
+    return windows;
+  }
+
+  /** @return events waiting (between runs) */
+  public long pending() {
+    long n = 0;
+    for (Partition p : partitions) {
+      n += p.loop.pending();
+    }
+    return n;
+  }
+
+  /** @return the time of the earliest pending event (between runs), or {@link Long#MAX_VALUE} when none */
+  public long nextEventTime() {
+    long t = Long.MAX_VALUE;
+    for (Partition p : partitions) {
+      t = Math.min(t, p.loop.nextEventTime());
+    }
+    return t;
+  }
+
+  /** Makes the running {@code run*} call return at the end of the current window (call it from a handler). */
+  public void stop() {
+    stopRequested = true;
+  }
+
+  /**
+   * Runs every event at or before {@code limitPs}, then sets the clock to {@code limitPs} (unless stopped or the
+   * limit is {@link Long#MAX_VALUE}).
+   *
+   * @param limitPs last time to run, picoseconds
+   * @return events run by this call
+   */
+  public long runUntil(long limitPs) {
+    long n = run(limitPs, null);
+    if (!stopRequested && limitPs != Long.MAX_VALUE && limitPs > now) {
+      now = limitPs;
+      for (Partition p : partitions) {
+        p.loop.advanceClock(limitPs); // nothing is left at or before the limit
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Runs windows while events at or before {@code limitPs} remain and {@code condition} holds. The condition is
+   * checked before the first window and between windows, when no handler runs, so it may read every group's
+   * statistics.
+   *
+   * @param limitPs last time to run, picoseconds
+   * @param condition checked at window boundaries
+   * @return events run by this call
+   */
+  public long runWhile(long limitPs, BooleanSupplier condition) {
+    if (condition == null) {
+      throw new IllegalArgumentException("condition must not be null");
+    }
+    return run(limitPs, condition);
+  }
+
+  private long run(long limit, BooleanSupplier cond) {
+    Thread me = Thread.currentThread();
+    if (running) {
+      throw new IllegalStateException("engine is already running (re-entrant or concurrent run from thread \""
+          + me.getName() + "\")");
+    }
+    if (closing) {
+      throw new IllegalStateException("engine is closed");
+    }
+    if (controller != null && controller != me) {
+      throw new IllegalStateException("engine is run by thread \"" + controller.getName() + "\" but thread \""
+          + me.getName() + "\" called run; an engine is run by one thread");
+    }
+    controller = me;
+    long before = eventsExecuted();
+    this.limitPs = limit;
+    this.condition = cond;
+    this.stopRequested = false;
+    for (Partition p : partitions) {
+      p.loop.checkOwner("run");
+      p.nextTime = p.loop.nextEventTime();
+    }
+    running = true;
+    try {
+      if (partitions.length == 1) {
+        while (plan()) {
+          partitions[0].runWindow();
+        }
+      } else {
+        startWorkers();
+        for (int p = 1; p < partitions.length; p++) {
+          partitions[p].loop.bindOwner(workers[p]);
+        }
+        while (true) {
+          phaser.arriveAndAwaitAdvance();
+          if (!windowPlanned) {
+            break;
+          }
+          partitions[0].runWindowGuarded();
+        }
+      }
+    } finally {
+      running = false;
+      for (Partition p : partitions) {
+        p.loop.bindOwner(me);
+        now = Math.max(now, p.loop.now());
+      }
+      for (Partition p : partitions) {
+        p.loop.advanceClock(now); // every loop at the time of the latest event run, whatever the partitioning
+      }
+      // hand over what the last window sent, so that between runs every pending event is in a loop
+      for (Partition from : partitions) {
+        for (EventBuffer[] set : from.outboxes) {
+          for (int q = 0; q < partitions.length; q++) {
+            if (set[q] != null) {
+              set[q].drainInto(partitions[q].loop);
+            }
+          }
+        }
+      }
+    }
+    Throwable f = failure.getAndSet(null);
+    if (f != null) {
+      if (f instanceof RuntimeException r) {
+        throw r;
+      }
+      if (f instanceof Error e) {
+        throw e;
+      }
+      throw new IllegalStateException("event handler failed: " + f, f);
+    }
+    return eventsExecuted() - before;
+  }
+
+  /**
+   * Decides whether another window runs and where it ends (at a barrier: no handler runs). Called by the last
+   * thread to arrive, or by the only thread.
+   */
+  private boolean plan() {
+    windowPlanned = false;
+    try {
+      if (failure.get() != null || stopRequested) {
+        return false;
+      }
+      long next = Long.MAX_VALUE;
+      for (Partition p : partitions) {
+        next = Math.min(next, Math.min(p.nextTime, p.outMin(parity)));
+        now = Math.max(now, p.loop.now());
+      }
+      if (next > limitPs || next == Long.MAX_VALUE) {
+        return false;
+      }
+      if (condition != null && !condition.getAsBoolean()) {
+        return false;
+      }
+      long end = next + lookaheadPs - 1;
+      windowEnd = end < next ? Long.MAX_VALUE : Math.min(end, limitPs);
+      parity ^= 1;
+      windows++;
+      windowPlanned = true;
+      return true;
+    } catch (Throwable t) {
+      failure.compareAndSet(null, t);
+      return false;
+    }
+  }
+
+  private void startWorkers() {
+    if (phaser != null) {
+      return;
+    }
+    int n = partitions.length;
+    phaser = new Phaser(n) {
+      @Override
+      protected boolean onAdvance(int phase, int registeredParties) {
+        if (closing) {
+          windowPlanned = false;
+          return true;
+        }
+        plan();
+        return false;
+      }
+    };
+    workers = new Thread[n];
+    for (int p = 1; p < n; p++) {
+      Partition part = partitions[p];
+      Thread t = new Thread(() -> work(part), "engine-partition-" + p);
+      t.setDaemon(true);
+      workers[p] = t;
+      t.start();
+    }
+  }
+
+  private void work(Partition part) {
+    while (true) {
+      phaser.arriveAndAwaitAdvance();
+      if (closing) {
+        return;
+      }
+      if (windowPlanned) {
+        part.runWindowGuarded();
+      }
+    }
+  }
+
+  /** Ends the worker threads (the engine can no longer run). */
+  @Override
+  public void close() {
+    if (closing) {
+      return;
+    }
+    if (running) {
+      throw new IllegalStateException("engine is running; close it after its run returns");
+    }
+    closing = true;
+    if (phaser != null) {
+      // (a worker may see closing right after the last barrier and leave without arriving again: no arrival count
+      // can be relied on here, so terminate the phaser outright, which releases every waiting worker)
+      phaser.forceTermination();
+      for (Thread t : workers) {
+        if (t != null) {
+          try {
+            t.join();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+          }
+        }
+      }
+    }
+  }
+
+  /** One partition: a block of groups, its event loop and its outboxes (two sets, by window parity). */
+  final class Partition {
+    final int index;
+    final DeterministicEventLoop loop = new DeterministicEventLoop(1 << 12);
+    /** outboxes[parity][target partition]; a window of parity p fills set p, the next window empties it. */
+    private final EventBuffer[][] outboxes;
+    /** The earliest pending event of this loop after its last window (or at the start of a run). */
+    long nextTime = Long.MAX_VALUE;
+
+    Partition(int index, int count) {
+      this.index = index;
+      this.outboxes = new EventBuffer[2][count];
+      for (int s = 0; s < 2; s++) {
+        for (int q = 0; q < count; q++) {
+          outboxes[s][q] = q == index ? null : new EventBuffer();
+        }
+      }
+    }
+
+    EventBuffer outbox(Partition target) {
+      return outboxes[parity][target.index];
+    }
+
+    long outMin(int set) {
+      long m = Long.MAX_VALUE;
+      for (EventBuffer b : outboxes[set]) {
+        if (b != null) {
+          m = Math.min(m, b.minTime());
+        }
+      }
+      return m;
+    }
+
+    void runWindowGuarded() {
+      try {
+        runWindow();
+      } catch (Throwable t) {
+        failure.compareAndSet(null, t);
+      }
+    }
+
+    void runWindow() {
+      int previous = parity ^ 1;
+      for (Partition from : partitions) {
+        if (from != this) {
+          from.outboxes[previous][index].drainInto(loop);
+        }
+      }
+      loop.runThrough(windowEnd);
+      nextTime = loop.nextEventTime();
+    }
+  }
+}

@@ -1,0 +1,173 @@
+package io.github.ariesmodel.core.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.core.spi.EventHandler;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** The partitioned engine on the synthetic group model, and its failure modes. No timing. */
+class PartitionedEngineTest {
+
+  private static final long LOOKAHEAD = 50;
+
+  /** What one run gave: the model's outcome, events run and windows crossed. */
+  record Run(List<Long> outcome, long events, long windows, long now) {}
+
+  private static Run run(int groups, int threads, long seed) {
+    try (PartitionedEngine engine = PartitionedEngine.of(groups, LOOKAHEAD, threads)) {
+      ToyGroupModel model = ToyGroupModel.onEngine(engine, 20_000, seed);
+      model.start(3);
+      engine.runUntil(30_000);
+      return new Run(model.outcome(), engine.eventsExecuted(), engine.windows(), engine.now());
+    }
+  }
+
+  @Test
+  void oneTwoAndThreeThreadsGiveIdenticalResults() {
+    Run one = run(7, 1, 42);
+    assertThat(one.events()).as("the model does work").isGreaterThan(5_000);
+    assertThat(run(7, 2, 42)).isEqualTo(one);
+    assertThat(run(7, 3, 42)).isEqualTo(one);
+    assertThat(run(7, 7, 42)).isEqualTo(one);
+    assertThat(run(7, 1, 43).outcome()).as("another seed moves the hashes").isNotEqualTo(one.outcome());
+  }
+
+  @Test
+  void resultsMatchTheReferenceOrderOfTimeSchedulingGroupAndItsCounter() {
+    ToyGroupModel.Reference ref = new ToyGroupModel.Reference(5, LOOKAHEAD, 20_000, 9);
+    ref.model.start(3);
+    long events = ref.run();
+    Run engine = run(5, 3, 9);
+    assertThat(engine.outcome()).isEqualTo(ref.model.outcome());
+    assertThat(engine.events()).isEqualTo(events);
+  }
+
+  @Test
+  void groupsAreDealtInContiguousBlocks() {
+    try (PartitionedEngine engine = PartitionedEngine.of(7, LOOKAHEAD, 3)) {
+      List<Integer> parts = new ArrayList<>();
+      for (int g = 0; g < 7; g++) {
+        parts.add(engine.partitionOf(g));
+      }
+      assertThat(parts).containsExactly(0, 0, 0, 1, 1, 2, 2);
+    }
+  }
+
+  @Test
+  void runWhileChecksItsConditionAtWindowBoundariesTheSameForEveryThreadCount() {
+    List<Run> runs = new ArrayList<>();
+    for (int threads = 1; threads <= 3; threads++) {
+      try (PartitionedEngine engine = PartitionedEngine.of(6, LOOKAHEAD, threads)) {
+        ToyGroupModel model = ToyGroupModel.onEngine(engine, 1_000_000, 5);
+        model.start(2);
+        engine.runWhile(Long.MAX_VALUE, () -> sum(model.count) < 3_000);
+        assertThat(sum(model.count)).isGreaterThanOrEqualTo(3_000);
+        runs.add(new Run(model.outcome(), engine.eventsExecuted(), engine.windows(), engine.now()));
+        // and it resumes where it stopped
+        engine.runUntil(engine.now() + 10_000);
+        runs.add(new Run(model.outcome(), engine.eventsExecuted(), engine.windows(), engine.now()));
+      }
+    }
+    assertThat(runs.get(2)).isEqualTo(runs.get(0));
+    assertThat(runs.get(3)).isEqualTo(runs.get(1));
+    assertThat(runs.get(4)).isEqualTo(runs.get(0));
+    assertThat(runs.get(5)).isEqualTo(runs.get(1));
+  }
+
+  @Test
+  void anEventForAnotherGroupInsideTheLookaheadIsRefused() {
+    try (PartitionedEngine engine = PartitionedEngine.of(4, LOOKAHEAD, 2)) {
+      EventHandler nothing = (now, ref, arg) -> { };
+      GroupScheduler g0 = engine.group(0);
+      g0.scheduleAt(10, (now, ref, arg) -> g0.scheduleInto(3, now + LOOKAHEAD - 1, nothing, null, 0), null, 0);
+      assertThatThrownBy(() -> engine.runUntil(1_000)).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("timePs of an event for group 3 scheduled by group 0 must be >= now + lookahead")
+          .hasMessageContaining("(10 + 50 ps) but was 59 ps");
+    }
+  }
+
+  @Test
+  void aHandlerFailureOnAWorkerThreadComesOutOfRun() {
+    try (PartitionedEngine engine = PartitionedEngine.of(3, LOOKAHEAD, 3)) {
+      engine.group(2).scheduleAt(100, (now, ref, arg) -> {
+        throw new IllegalStateException("boom in group 2");
+      }, null, 0);
+      assertThatThrownBy(() -> engine.runUntil(1_000)).isInstanceOf(IllegalStateException.class)
+          .hasMessage("boom in group 2");
+    }
+  }
+
+  @Test
+  void schedulingIntoAGroupOfAnotherPartitionDirectlyFailsFastNamingBothThreads() {
+    try (PartitionedEngine engine = PartitionedEngine.of(2, LOOKAHEAD, 2)) {
+      EventHandler nothing = (now, ref, arg) -> { };
+      // a handler of group 0 (partition 0, the calling thread) misuses group 1's own scheduler
+      engine.group(0).scheduleAt(5, (now, ref, arg) -> engine.group(1).scheduleAt(now + 1_000, nothing, null, 0),
+          null, 0);
+      assertThatThrownBy(() -> engine.runUntil(1_000)).isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("owned by thread \"engine-partition-1\"")
+          .hasMessageContaining("from thread \"" + Thread.currentThread().getName() + "\"");
+    }
+  }
+
+  @Test
+  void anotherThreadMayNotRunTheEngine() throws InterruptedException {
+    try (PartitionedEngine engine = PartitionedEngine.of(2, LOOKAHEAD, 1)) {
+      engine.runUntil(10);
+      AtomicReference<Throwable> seen = new AtomicReference<>();
+      Thread other = new Thread(() -> {
+        try {
+          engine.runUntil(20);
+        } catch (Throwable t) {
+          seen.set(t);
+        }
+      }, "other");
+      other.start();
+      other.join();
+      assertThat(seen.get()).isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("thread \"other\" called run");
+      assertThat(engine.now()).isEqualTo(10);
+    }
+  }
+
+  @Test
+  void badSettingsAreRefusedNamingTheParameter() {
+    assertThatThrownBy(() -> PartitionedEngine.of(0, 1, 1)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("groups must be in [1, ").hasMessageEndingWith("but was 0");
+    assertThatThrownBy(() -> PartitionedEngine.of(4, 0, 1)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("lookaheadPs must be >= 1 but was 0");
+    assertThatThrownBy(() -> PartitionedEngine.of(4, 10, 5)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("threads must be in [1, 4] (one group at least per thread) but was 5");
+    try (PartitionedEngine engine = PartitionedEngine.of(4, 10, 2)) {
+      assertThatThrownBy(() -> engine.group(4)).isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("group must be in [0, 3] but was 4");
+    }
+  }
+
+  @Test
+  void reservedKeysRunWhereTheyWereTaken() {
+    try (PartitionedEngine engine = PartitionedEngine.of(1, 10, 1)) {
+      GroupScheduler g = engine.group(0);
+      List<String> ran = new ArrayList<>();
+      long early = g.reserveSequence();
+      g.scheduleAt(7, (now, ref, arg) -> ran.add("later"), null, 0);
+      g.scheduleReserved(7, early, (now, ref, arg) -> ran.add("reserved first"), null, 0);
+      engine.runUntil(100);
+      assertThat(ran).containsExactly("reserved first", "later");
+      assertThatThrownBy(() -> g.scheduleReserved(200, 99, (now, ref, arg) -> { }, null, 0))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("key must be one reserved by group 0");
+    }
+  }
+
+  private static long sum(long[] a) {
+    long s = 0;
+    for (long v : a) {
+      s += v;
+    }
+    return s;
+  }
+}
