@@ -11,8 +11,10 @@ import java.util.Map;
 
 /**
  * The MPI layer's share of one node's NIC: it hands out post ids, remembers which rank's handler waits for each
- * post's completion, and routes the NIC's events (which it sees as the NIC's single completion listener) to the
- * ranks on the node: remote events by draining each rank's own completion queue, source events by post id.
+ * post's source event, and, as the NIC's single completion listener, tells the ranks of the node when the NIC has
+ * written into their completion queues. Each rank has two CQs in host memory: the one its registration names, for
+ * remote events, and a transmit CQ that its posts name, for their source events; the rank takes the latter itself
+ * ({@code GNI_CqGetEvent}) and finds the handler by post id ({@code GNI_GetCompleted}'s descriptor).
  */
 final class NodeEndpoint {
 
@@ -50,13 +52,13 @@ final class NodeEndpoint {
     return ranks;
   }
 
-  /** Posts with a handler for its GLOBAL event. */
+  /** Posts with a handler for its GLOBAL event (the post names the rank's transmit CQ). */
   void post(Post p, PendingPost handler) {
     pending.put(p.postId(), handler);
     node.nic().post(p);
   }
 
-  /** Posts without waiting for its completion. */
+  /** Posts without waiting for its completion (a failure still reaches the CQ the post names). */
   void postSilently(Post p) {
     node.nic().post(p);
   }
@@ -65,6 +67,17 @@ final class NodeEndpoint {
     return nextPostId++;
   }
 
+  /** @return the handler waiting for a post's source event (removed), or null when none waits */
+  PendingPost takePending(long postId) {
+    return pending.remove(postId);
+  }
+
+  /**
+   * The NIC's listener: it sees every event when its CQ entry is written (or dropped, the CQ overrun). It only
+   * tells the ranks that something is in their queues: a remote event is moved from each rank's remote-event CQ to
+   * its inbox; a source event sits in the transmit CQ of the rank that posted, which that rank polls in its own
+   * progress. An error event that no rank's CQ took (a post naming no CQ) fails every rank of the node.
+   */
   private void onEvent(CompletionEvent e) {
     if (e.type() == CompletionType.REMOTE) {
       for (Rank r : ranks) {
@@ -72,19 +85,14 @@ final class NodeEndpoint {
       }
       return;
     }
-    if (e.type() == CompletionType.LOCAL && !e.isError()) {
-      return;
+    boolean taken = false;
+    for (Rank r : ranks) {
+      taken |= r.transmitQueueWritten();
     }
-    PendingPost p = pending.remove(e.postId());
-    if (p == null) {
-      if (e.isError()) {
-        for (Rank r : ranks) {
-          r.silentPostFailed(e);
-        }
+    if (!taken && e.isError()) {
+      for (Rank r : ranks) {
+        r.silentPostFailed(e);
       }
-      return;
     }
-    p.event = e;
-    p.rank.completed(p);
   }
 }

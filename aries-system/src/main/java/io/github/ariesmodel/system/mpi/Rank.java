@@ -4,6 +4,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 
 import io.github.ariesmodel.core.AccessKind;
 import io.github.ariesmodel.core.CompletionEvent;
+import io.github.ariesmodel.core.CompletionType;
 import io.github.ariesmodel.core.LittleEndian;
 import io.github.ariesmodel.core.MemoryRegistration;
 import io.github.ariesmodel.core.NetworkAddress;
@@ -24,7 +25,8 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
- * One MPI rank: its registered memory (mailboxes for every sender, then internal buffers), its completion queue, the
+ * One MPI rank: its registered memory (mailboxes for every sender, then internal buffers), its two completion queues
+ * (remote events, and the transmit CQ of its own posts' source events), the
  * send and receive protocols, the posted-receive and unexpected-message queues and the progress engine. Collectives
  * live in {@link Collectives}; this class implements {@link Mpi} by delegating to them.
  *
@@ -47,10 +49,10 @@ import java.util.function.BooleanSupplier;
  * peer's doorbell (the unused mailbox of messages to itself).
  *
  * <h2>Host cache</h2>
- * The rank's polls (each mailbox header it reads, each CQ entry it takes, each doorbell value) and the copies it
- * makes (into an internal buffer, out of a mailbox slot or a GET's landing buffer, from an on-node peer) are CPU
- * accesses through the node's host cache and cost their latency (the slowest line touched; a copy adds its bytes at
- * {@link MpiConfig#memcpyBytesPerSecond()}). A poll of a line the NIC just updated in place hits; under the {@code
+ * The rank's polls (each mailbox header it reads, each entry it takes from either CQ, each doorbell value) and the
+ * copies it makes (into an internal buffer, out of a mailbox slot or a GET's landing buffer, from an on-node peer)
+ * are CPU accesses through the node's host cache and cost their latency (the slowest line touched; a copy adds its
+ * bytes at {@link MpiConfig#memcpyBytesPerSecond()}). A poll of a line the NIC just updated in place hits; under the {@code
  * invalidate} policy it misses. Accesses that only stand in for data the model keeps elsewhere (the FMA message the
  * CPU's stores form, a rendezvous user buffer) are untimed.
  */
@@ -69,7 +71,6 @@ final class Rank implements Mpi {
   private static final long CQ_FIN = 3;
   private static final int CQ_KIND_SHIFT = 44;
   private static final long CQ_PAYLOAD_MASK = (1L << CQ_KIND_SHIFT) - 1;
-  private static final int CQ_ENTRIES = 1 << 14;
 
   final MpiJob job;
   final MpiConfig config;
@@ -77,6 +78,8 @@ final class Rank implements Mpi {
   final NodeEndpoint endpoint;
   final Node node;
   final CompletionQueue cq;
+  /** The transmit CQ this rank's posts name: the NIC writes their source (GLOBAL) events and failures into it. */
+  final CompletionQueue txCq;
   final int mdh;
   final int slotBytes;
   final int worldSize;
@@ -107,6 +110,10 @@ final class Rank implements Mpi {
   private boolean localWork;
   /** Completion-queue entries polled so far: the next one is in slot {@code cq.entryOffset(cqPolled)}. */
   private long cqPolled;
+  /** Transmit-CQ entries taken so far: the next one is in slot {@code txCq.entryOffset(txPolled)}. */
+  private long txPolled;
+  /** The NIC has written (or dropped) an entry of the transmit CQ since this rank last emptied it. */
+  private boolean txReady;
   /** Cache latency of the last host access (the slowest line it touched), picoseconds. */
   private long lastHostPs;
   private boolean inProgress;
@@ -119,7 +126,8 @@ final class Rank implements Mpi {
     this.endpoint = endpoint;
     this.node = endpoint.node();
     this.worldSize = job.size();
-    this.cq = node.nic().createCompletionQueue(CQ_ENTRIES);
+    this.cq = node.nic().createCompletionQueue(config.completionQueueEntries());
+    this.txCq = node.nic().createCompletionQueue(config.completionQueueEntries());
     this.slotBytes = (HEADER_BYTES + config.shortMaxBytes() + 63) / 64 * 64;
     long mailboxBytes = (long) worldSize * config.mailboxSlots() * slotBytes;
     long length = config.pageSize().alignUp(mailboxBytes + config.heapBytes());
@@ -160,9 +168,19 @@ final class Rank implements Mpi {
     }
   }
 
-  void completed(NodeEndpoint.PendingPost p) {
-    completedPosts.add(p);
+  /**
+   * Called by the node's listener after the NIC wrote or dropped a source event: wakes this rank when its transmit
+   * CQ holds an entry or has overrun.
+   *
+   * @return whether it did
+   */
+  boolean transmitQueueWritten() {
+    if (txCq.size() == 0 && !txCq.overrun()) {
+      return false;
+    }
+    txReady = true;
     job.wake(this);
+    return true;
   }
 
   void silentPostFailed(CompletionEvent e) {
@@ -171,7 +189,7 @@ final class Rank implements Mpi {
   }
 
   private boolean hasWork() {
-    return !inbox.isEmpty() || !completedPosts.isEmpty() || localWork || failure != null;
+    return !inbox.isEmpty() || !completedPosts.isEmpty() || txReady || localWork || failure != null;
   }
 
   /** Waits, making progress, until the condition holds. */
@@ -217,9 +235,10 @@ final class Rank implements Mpi {
         }
         p.done();
       }
+      takeTransmitEvents();
       CompletionEvent e;
       while ((e = inbox.poll()) != null) {
-        pollCompletionQueueEntry();
+        pollCompletionQueueEntry(cq, cqPolled++);
         remoteEvent(e);
       }
       Long v;
@@ -229,17 +248,52 @@ final class Rank implements Mpi {
         controlValue(v);
       }
       pollMailboxes();
-    } while (!completedPosts.isEmpty() || !inbox.isEmpty() || !doorbell.isEmpty() || localWork);
+    } while (!completedPosts.isEmpty() || txReady || !inbox.isEmpty() || !doorbell.isEmpty() || localWork);
+  }
+
+  /** @return entries taken from the transmit CQ so far */
+  long transmitEventsTaken() {
+    return txPolled;
+  }
+
+  /**
+   * Takes every source event waiting in the transmit CQ, in slot order, as {@code GNI_CqGetEvent} would: each costs the
+   * load of its entry through the host cache, then runs the handler its post left (a GET's data has landed, a
+   * mailbox PUT's staging buffer is free). A failed transfer, or a CQ that overran and lost events, fails the rank.
+   */
+  private void takeTransmitEvents() {
+    txReady = false;
+    if (txCq.overrun()) {
+      throw new IllegalStateException("MPI rank " + worldRank + ": its transmit completion queue overran ("
+          + txCq.droppedEvents() + " events dropped; MpiConfig.completionQueueEntries is " + txCq.capacity() + ")");
+    }
+    CompletionEvent e;
+    while ((e = txCq.getEvent()) != null) {
+      pollCompletionQueueEntry(txCq, txPolled++);
+      if (e.isError()) {
+        throw new IllegalStateException("MPI rank " + worldRank + ": a transfer failed with " + e.status());
+      }
+      if (e.type() == CompletionType.GLOBAL) {
+        NodeEndpoint.PendingPost p = endpoint.takePending(e.postId());
+        if (p != null) {
+          p.event = e;
+          p.done();
+        }
+      }
+    }
   }
 
   /**
    * The CPU load of the CQ entry an event was taken from ({@code GNI_CqGetEvent} reads the ring in host memory): a
    * hit when the NIC updated a cached line in place, a miss when its write dropped the line or the line was never
    * loaded (the first entry of each line).
+   *
+   * @param q the remote-event CQ or the transmit CQ
+   * @param n entries taken from it before this one
    */
-  private void pollCompletionQueueEntry() {
+  private void pollCompletionQueueEntry(CompletionQueue q, long n) {
     NicConfig c = node.nic().config();
-    TranslationResult r = node.translation().translateNow(cq.ring().mdh(), cq.entryOffset(cqPolled++),
+    TranslationResult r = node.translation().translateNow(q.ring().mdh(), q.entryOffset(n),
         CompletionQueue.ENTRY_BYTES, AccessKind.READ, c.protectionTag(), c.protectionKey());
     if (r.ok()) {
       spend(node.hostCache().cpuLoad(r.physicalAddress(), new byte[CompletionQueue.ENTRY_BYTES], 0,
@@ -406,8 +460,9 @@ final class Rank implements Mpi {
       to.sharedMemoryControl(value);
       return;
     }
+    // silent (no source event), but a failure is written into this rank's transmit CQ
     endpoint.postSilently(Post.cqWrite(endpoint.nextPostId(), to.node.id(), to.cq.handle(),
-        value).withDeliveryMode(config.deliveryMode()).withCompletion(Post.NO_CQ, 0));
+        value).withDeliveryMode(config.deliveryMode()).withCompletion(txCq.handle(), 0));
   }
 
   // -------------------------------------------------------------------------------------------- matching
@@ -525,7 +580,8 @@ final class Rank implements Mpi {
     Post p = Post.get(endpoint.nextPostId(), mdh, m.localChunk, NetworkAddress.of(from.node.id(), from.mdh,
         m.remoteOffset), getLength)
         .withEngine(getLength > config.rdmaThresholdBytes() ? Post.Engine.BTE : Post.Engine.FMA)
-        .withDeliveryMode(config.deliveryMode());
+        .withDeliveryMode(config.deliveryMode())
+        .withCompletion(txCq.handle(), Post.GLOBAL_EVENT);
     endpoint.post(p, handler);
   }
 
@@ -677,7 +733,7 @@ final class Rank implements Mpi {
         to.mailboxOffset(worldRank, seq)), msg.length)
         .withEngine(Post.Engine.FMA)
         .withDeliveryMode(config.deliveryMode())
-        .withCompletion(Post.NO_CQ, Post.GLOBAL_EVENT | Post.REMOTE_EVENT);
+        .withCompletion(txCq.handle(), Post.GLOBAL_EVENT | Post.REMOTE_EVENT);
     endpoint.post(p, new ReleaseBuffer(staging, msg.length));
     return req;
   }
