@@ -24,8 +24,8 @@ import io.github.ariesmodel.core.PageSize;
  *   <tr><td>{@code memcpyBytesPerSecond}</td><td>16 GB/s (one core copying cache-resident data into or out of an
  *       internal buffer)</td><td>assumed</td></tr>
  *   <tr><td>{@code reduceBytesPerSecond}</td><td>4 GB/s of operands combined by one core</td><td>assumed</td></tr>
- *   <tr><td>{@code completionQueueEntries}</td><td>16,384 entries in each of a rank's two CQs (remote events; its
- *       own posts' source events)</td><td>assumed</td></tr>
+ *   <tr><td>{@code completionQueueEntries}</td><td>16,384 entries in a rank's CQ (remote events and its own posts'
+ *       source events)</td><td>assumed</td></tr>
  *   <tr><td>{@code pollIntervalPs}</td><td>50 ns between polls of a mailbox whose event came before its data</td>
  *       <td>assumed</td></tr>
  *   <tr><td>{@code sharedMemory}</td><td>on: ranks of one node exchange messages through shared memory, not the
@@ -198,9 +198,9 @@ public final class MpiConfig {
   }
 
   /**
-   * @return entries of each of a rank's two completion queues in host memory: the one its registration names for
-   *     remote events, and the transmit CQ its own posts name for their source (GLOBAL) events; a CQ that fills
-   *     before the rank polls it overruns and fails the rank
+   * @return entries of a rank's completion queue in host memory, which takes the remote events its registration
+   *     asks for and the source (GLOBAL) events of its own posts; a queue that fills before the rank polls it
+   *     overruns and fails the rank
    */
   public int completionQueueEntries() {
     return completionQueueEntries;
@@ -395,7 +395,7 @@ public final class MpiConfig {
       return this;
     }
 
-    /** @param v entries of each of a rank's two CQs, 1 to 2^24 @return this */
+    /** @param v entries of a rank's completion queue, 1 to 2^24 @return this */
     public Builder completionQueueEntries(int v) {
       checkArgument(v >= 1 && v <= 1 << 24, "completionQueueEntries must be in [1, 16777216] but was %s", v);
       this.completionQueueEntries = v;

@@ -1,7 +1,6 @@
 package io.github.ariesmodel.system.mpi;
 
 import io.github.ariesmodel.core.CompletionEvent;
-import io.github.ariesmodel.core.CompletionType;
 import io.github.ariesmodel.nic.Post;
 import io.github.ariesmodel.system.Node;
 import java.util.ArrayList;
@@ -12,9 +11,9 @@ import java.util.Map;
 /**
  * The MPI layer's share of one node's NIC: it hands out post ids, remembers which rank's handler waits for each
  * post's source event, and, as the NIC's single completion listener, tells the ranks of the node when the NIC has
- * written into their completion queues. Each rank has two CQs in host memory: the one its registration names, for
- * remote events, and a transmit CQ that its posts name, for their source events; the rank takes the latter itself
- * ({@code GNI_CqGetEvent}) and finds the handler by post id ({@code GNI_GetCompleted}'s descriptor).
+ * written into their completion queues. A rank's CQ in host memory takes the remote events its registration asks
+ * for and the source events of its own posts; the rank takes them itself ({@code GNI_CqGetEvent}) and finds a source
+ * event's handler by post id ({@code GNI_GetCompleted}'s descriptor).
  */
 final class NodeEndpoint {
 
@@ -52,7 +51,7 @@ final class NodeEndpoint {
     return ranks;
   }
 
-  /** Posts with a handler for its GLOBAL event (the post names the rank's transmit CQ). */
+  /** Posts with a handler for its GLOBAL event (the post names the rank's CQ). */
   void post(Post p, PendingPost handler) {
     pending.put(p.postId(), handler);
     node.nic().post(p);
@@ -73,21 +72,14 @@ final class NodeEndpoint {
   }
 
   /**
-   * The NIC's listener: it sees every event when its CQ entry is written (or dropped, the CQ overrun). It only
-   * tells the ranks that something is in their queues: a remote event is moved from each rank's remote-event CQ to
-   * its inbox; a source event sits in the transmit CQ of the rank that posted, which that rank polls in its own
-   * progress. An error event that no rank's CQ took (a post naming no CQ) fails every rank of the node.
+   * The NIC's listener: it sees every event when its CQ entry is written (or dropped, the CQ overrun), and only tells
+   * the ranks whose completion queue holds something; each rank takes its entries in its own progress. An error
+   * event that no rank's CQ took (a post naming no CQ) fails every rank of the node.
    */
   private void onEvent(CompletionEvent e) {
-    if (e.type() == CompletionType.REMOTE) {
-      for (Rank r : ranks) {
-        r.drainCompletionQueue();
-      }
-      return;
-    }
     boolean taken = false;
     for (Rank r : ranks) {
-      taken |= r.transmitQueueWritten();
+      taken |= r.completionQueueWritten();
     }
     if (!taken && e.isError()) {
       for (Rank r : ranks) {

@@ -25,8 +25,8 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
- * One MPI rank: its registered memory (mailboxes for every sender, then internal buffers), its two completion queues
- * (remote events, and the transmit CQ of its own posts' source events), the
+ * One MPI rank: its registered memory (mailboxes for every sender, then internal buffers), its completion queue (the
+ * remote events its registration receives and the source events of its own posts, in one ring), the
  * send and receive protocols, the posted-receive and unexpected-message queues and the progress engine. Collectives
  * live in {@link Collectives}; this class implements {@link Mpi} by delegating to them.
  *
@@ -48,8 +48,17 @@ import java.util.function.BooleanSupplier;
  * straight from the sender's buffer (XPMEM), once matched. Credits, buffer releases and FINs are stores into the
  * peer's doorbell (the unused mailbox of messages to itself).
  *
+ * <h2>Completion queue</h2>
+ * One CQ per rank, in host memory, takes both kinds of event: the remote events its registration asks for (mailbox
+ * PUTs and control CQ writes from its peers) and the source events of its own posts, which name it (a mailbox PUT's
+ * and a GET's GLOBAL event, a silent CQ write's failure). uGNI takes any CQ handle for both (a post descriptor's
+ * {@code src_cq_hndl}, {@code GNI_MemRegister}'s {@code dst_cq_hndl} [S5]); the NIC writes each entry through the
+ * IOMMU, and the rank takes entries in ring order in its progress engine ({@code GNI_CqGetEvent}), finding a source
+ * event's handler by post id (what {@code GNI_GetCompleted} returns). Why one ring and not a transmit ring beside it
+ * (as libfabric's GNI provider and UCX keep): docs/mpi.md.
+ *
  * <h2>Host cache</h2>
- * The rank's polls (each mailbox header it reads, each entry it takes from either CQ, each doorbell value) and the
+ * The rank's polls (each mailbox header it reads, each CQ entry it takes, each doorbell value) and the
  * copies it makes (into an internal buffer, out of a mailbox slot or a GET's landing buffer, from an on-node peer)
  * are CPU accesses through the node's host cache and cost their latency (the slowest line touched; a copy adds its
  * bytes at {@link MpiConfig#memcpyBytesPerSecond()}). A poll of a line the NIC just updated in place hits; under the {@code
@@ -78,8 +87,6 @@ final class Rank implements Mpi {
   final NodeEndpoint endpoint;
   final Node node;
   final CompletionQueue cq;
-  /** The transmit CQ this rank's posts name: the NIC writes their source (GLOBAL) events and failures into it. */
-  final CompletionQueue txCq;
   final int mdh;
   final int slotBytes;
   final int worldSize;
@@ -96,7 +103,6 @@ final class Rank implements Mpi {
   private final int[] creditsOwed;
   private final BitSet dirtySenders = new BitSet();
   private final Map<Integer, Integer> unreadEvents = new HashMap<>();
-  private final ArrayDeque<CompletionEvent> inbox = new ArrayDeque<>();
   /** Control values on-node peers stored in this rank's doorbell (credits, buffer releases, FINs), in order. */
   private final ArrayDeque<Long> doorbell = new ArrayDeque<>();
   private final ArrayDeque<NodeEndpoint.PendingPost> completedPosts = new ArrayDeque<>();
@@ -110,10 +116,10 @@ final class Rank implements Mpi {
   private boolean localWork;
   /** Completion-queue entries polled so far: the next one is in slot {@code cq.entryOffset(cqPolled)}. */
   private long cqPolled;
-  /** Transmit-CQ entries taken so far: the next one is in slot {@code txCq.entryOffset(txPolled)}. */
-  private long txPolled;
-  /** The NIC has written (or dropped) an entry of the transmit CQ since this rank last emptied it. */
-  private boolean txReady;
+  /** Source events of this rank's posts taken from the completion queue so far. */
+  private long sourceEvents;
+  /** The NIC has written (or dropped) an entry of the completion queue since this rank last emptied it. */
+  private boolean cqReady;
   /** Cache latency of the last host access (the slowest line it touched), picoseconds. */
   private long lastHostPs;
   private boolean inProgress;
@@ -127,7 +133,6 @@ final class Rank implements Mpi {
     this.node = endpoint.node();
     this.worldSize = job.size();
     this.cq = node.nic().createCompletionQueue(config.completionQueueEntries());
-    this.txCq = node.nic().createCompletionQueue(config.completionQueueEntries());
     this.slotBytes = (HEADER_BYTES + config.shortMaxBytes() + 63) / 64 * 64;
     long mailboxBytes = (long) worldSize * config.mailboxSlots() * slotBytes;
     long length = config.pageSize().alignUp(mailboxBytes + config.heapBytes());
@@ -153,32 +158,17 @@ final class Rank implements Mpi {
 
   // -------------------------------------------------------------------------------------------- event plumbing
 
-  void drainCompletionQueue() {
-    CompletionEvent e;
-    boolean any = false;
-    while ((e = cq.getEvent()) != null) {
-      inbox.add(e);
-      any = true;
-    }
-    if (cq.overrun()) {
-      failure = "completion queue of rank " + worldRank + " overran (" + cq.droppedEvents() + " events dropped)";
-    }
-    if (any) {
-      job.wake(this);
-    }
-  }
-
   /**
-   * Called by the node's listener after the NIC wrote or dropped a source event: wakes this rank when its transmit
-   * CQ holds an entry or has overrun.
+   * Called by the node's listener after the NIC wrote (or dropped) an event: wakes this rank when its completion queue
+   * holds an entry or has overrun.
    *
    * @return whether it did
    */
-  boolean transmitQueueWritten() {
-    if (txCq.size() == 0 && !txCq.overrun()) {
+  boolean completionQueueWritten() {
+    if (cq.size() == 0 && !cq.overrun()) {
       return false;
     }
-    txReady = true;
+    cqReady = true;
     job.wake(this);
     return true;
   }
@@ -189,7 +179,7 @@ final class Rank implements Mpi {
   }
 
   private boolean hasWork() {
-    return !inbox.isEmpty() || !completedPosts.isEmpty() || txReady || localWork || failure != null;
+    return cqReady || !completedPosts.isEmpty() || localWork || failure != null;
   }
 
   /** Waits, making progress, until the condition holds. */
@@ -230,17 +220,9 @@ final class Rank implements Mpi {
       localWork = false;
       NodeEndpoint.PendingPost p;
       while ((p = completedPosts.poll()) != null) {
-        if (p.event != null && p.event.isError()) {
-          throw new IllegalStateException("MPI rank " + worldRank + ": a transfer failed with " + p.event.status());
-        }
-        p.done();
+        p.done(); // an empty GET: nothing was posted
       }
-      takeTransmitEvents();
-      CompletionEvent e;
-      while ((e = inbox.poll()) != null) {
-        pollCompletionQueueEntry(cq, cqPolled++);
-        remoteEvent(e);
-      }
+      takeCompletionEvents();
       Long v;
       while ((v = doorbell.poll()) != null) {
         // the load that sees the peer's store: the line is in the node's cache unless evicted since
@@ -248,32 +230,41 @@ final class Rank implements Mpi {
         controlValue(v);
       }
       pollMailboxes();
-    } while (!completedPosts.isEmpty() || txReady || !inbox.isEmpty() || !doorbell.isEmpty() || localWork);
+    } while (!completedPosts.isEmpty() || cqReady || !doorbell.isEmpty() || localWork);
   }
 
-  /** @return entries taken from the transmit CQ so far */
-  long transmitEventsTaken() {
-    return txPolled;
+  /** @return entries taken from the completion queue so far, remote and source events */
+  long completionEventsTaken() {
+    return cqPolled;
+  }
+
+  /** @return source (GLOBAL) events of this rank's own posts taken from its completion queue so far */
+  long sourceEventsTaken() {
+    return sourceEvents;
   }
 
   /**
-   * Takes every source event waiting in the transmit CQ, in slot order, as {@code GNI_CqGetEvent} would: each costs the
-   * load of its entry through the host cache, then runs the handler its post left (a GET's data has landed, a
-   * mailbox PUT's staging buffer is free). A failed transfer, or a CQ that overran and lost events, fails the rank.
+   * Takes every event waiting in the completion queue, in slot order, as {@code GNI_CqGetEvent} would; each costs the
+   * load of its entry through the host cache. A remote event says a mailbox may hold a message, or carries a control
+   * value (CQ write); a source event runs the handler its post left (a GET's data has landed, a mailbox PUT's staging
+   * buffer is free). A failed transfer, or a queue that overran and lost events, fails the rank.
    */
-  private void takeTransmitEvents() {
-    txReady = false;
-    if (txCq.overrun()) {
-      throw new IllegalStateException("MPI rank " + worldRank + ": its transmit completion queue overran ("
-          + txCq.droppedEvents() + " events dropped; MpiConfig.completionQueueEntries is " + txCq.capacity() + ")");
+  private void takeCompletionEvents() {
+    cqReady = false;
+    if (cq.overrun()) {
+      throw new IllegalStateException("MPI rank " + worldRank + ": its completion queue overran ("
+          + cq.droppedEvents() + " events dropped; MpiConfig.completionQueueEntries is " + cq.capacity() + ")");
     }
     CompletionEvent e;
-    while ((e = txCq.getEvent()) != null) {
-      pollCompletionQueueEntry(txCq, txPolled++);
+    while ((e = cq.getEvent()) != null) {
+      pollCompletionQueueEntry();
       if (e.isError()) {
         throw new IllegalStateException("MPI rank " + worldRank + ": a transfer failed with " + e.status());
       }
-      if (e.type() == CompletionType.GLOBAL) {
+      if (e.type() == CompletionType.REMOTE) {
+        remoteEvent(e);
+      } else if (e.type() == CompletionType.GLOBAL) {
+        sourceEvents++;
         NodeEndpoint.PendingPost p = endpoint.takePending(e.postId());
         if (p != null) {
           p.event = e;
@@ -287,13 +278,10 @@ final class Rank implements Mpi {
    * The CPU load of the CQ entry an event was taken from ({@code GNI_CqGetEvent} reads the ring in host memory): a
    * hit when the NIC updated a cached line in place, a miss when its write dropped the line or the line was never
    * loaded (the first entry of each line).
-   *
-   * @param q the remote-event CQ or the transmit CQ
-   * @param n entries taken from it before this one
    */
-  private void pollCompletionQueueEntry(CompletionQueue q, long n) {
+  private void pollCompletionQueueEntry() {
     NicConfig c = node.nic().config();
-    TranslationResult r = node.translation().translateNow(q.ring().mdh(), q.entryOffset(n),
+    TranslationResult r = node.translation().translateNow(cq.ring().mdh(), cq.entryOffset(cqPolled++),
         CompletionQueue.ENTRY_BYTES, AccessKind.READ, c.protectionTag(), c.protectionKey());
     if (r.ok()) {
       spend(node.hostCache().cpuLoad(r.physicalAddress(), new byte[CompletionQueue.ENTRY_BYTES], 0,
@@ -460,9 +448,9 @@ final class Rank implements Mpi {
       to.sharedMemoryControl(value);
       return;
     }
-    // silent (no source event), but a failure is written into this rank's transmit CQ
+    // silent (no source event), but a failure is written into this rank's CQ
     endpoint.postSilently(Post.cqWrite(endpoint.nextPostId(), to.node.id(), to.cq.handle(),
-        value).withDeliveryMode(config.deliveryMode()).withCompletion(txCq.handle(), 0));
+        value).withDeliveryMode(config.deliveryMode()).withCompletion(cq.handle(), 0));
   }
 
   // -------------------------------------------------------------------------------------------- matching
@@ -581,7 +569,7 @@ final class Rank implements Mpi {
         m.remoteOffset), getLength)
         .withEngine(getLength > config.rdmaThresholdBytes() ? Post.Engine.BTE : Post.Engine.FMA)
         .withDeliveryMode(config.deliveryMode())
-        .withCompletion(txCq.handle(), Post.GLOBAL_EVENT);
+        .withCompletion(cq.handle(), Post.GLOBAL_EVENT);
     endpoint.post(p, handler);
   }
 
@@ -733,7 +721,7 @@ final class Rank implements Mpi {
         to.mailboxOffset(worldRank, seq)), msg.length)
         .withEngine(Post.Engine.FMA)
         .withDeliveryMode(config.deliveryMode())
-        .withCompletion(txCq.handle(), Post.GLOBAL_EVENT | Post.REMOTE_EVENT);
+        .withCompletion(cq.handle(), Post.GLOBAL_EVENT | Post.REMOTE_EVENT);
     endpoint.post(p, new ReleaseBuffer(staging, msg.length));
     return req;
   }
