@@ -26,8 +26,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * One MPI rank: its registered memory (mailboxes for every sender, then internal buffers), its completion queue (the
- * remote events its registration receives and the source events of its own posts, in one ring), the
- * send and receive protocols, the posted-receive and unexpected-message queues and the progress engine. Collectives
+ * remote events its registration receives and the source events of its own posts, in one ring), the send and receive
+ * protocols, the posted-receive and unexpected-message queues and the progress engine. Collectives
  * live in {@link Collectives}; this class implements {@link Mpi} by delegating to them.
  *
  * <h2>Wire protocol</h2>
@@ -58,10 +58,10 @@ import java.util.function.BooleanSupplier;
  * (as libfabric's GNI provider and UCX keep): docs/mpi.md.
  *
  * <h2>Host cache</h2>
- * The rank's polls (each mailbox header it reads, each CQ entry it takes, each doorbell value) and the
- * copies it makes (into an internal buffer, out of a mailbox slot or a GET's landing buffer, from an on-node peer)
- * are CPU accesses through the node's host cache and cost their latency (the slowest line touched; a copy adds its
- * bytes at {@link MpiConfig#memcpyBytesPerSecond()}). A poll of a line the NIC just updated in place hits; under the {@code
+ * The rank's polls (each mailbox header it reads, each CQ entry it takes, each doorbell value) and the copies it
+ * makes (into an internal buffer, out of a mailbox slot or a GET's landing buffer, from an on-node peer) are CPU
+ * accesses through the node's host cache and cost their latency (the slowest line touched; a copy adds its bytes at
+ * {@link MpiConfig#memcpyBytesPerSecond()}). A poll of a line the NIC just updated in place hits; under the {@code
  * invalidate} policy it misses. Accesses that only stand in for data the model keeps elsewhere (the FMA message the
  * CPU's stores form, a rendezvous user buffer) are untimed.
  */
