@@ -24,6 +24,8 @@ import io.github.ariesmodel.core.PageSize;
  *   <tr><td>{@code memcpyBytesPerSecond}</td><td>16 GB/s (one core copying cache-resident data into or out of an
  *       internal buffer)</td><td>assumed</td></tr>
  *   <tr><td>{@code reduceBytesPerSecond}</td><td>4 GB/s of operands combined by one core</td><td>assumed</td></tr>
+ *   <tr><td>{@code completionQueueEntries}</td><td>16,384 entries in a rank's CQ (remote events and its own posts'
+ *       source events)</td><td>assumed</td></tr>
  *   <tr><td>{@code pollIntervalPs}</td><td>50 ns between polls of a mailbox whose event came before its data</td>
  *       <td>assumed</td></tr>
  *   <tr><td>{@code sharedMemory}</td><td>on: ranks of one node exchange messages through shared memory, not the
@@ -49,6 +51,7 @@ public final class MpiConfig {
   private final double memcpyBytesPerSecond;
   private final double reduceBytesPerSecond;
   private final long pollIntervalPs;
+  private final int completionQueueEntries;
   private final boolean sharedMemory;
   private final int singleCopyBytes;
   private final int reduceShortBytes;
@@ -76,6 +79,7 @@ public final class MpiConfig {
     this.memcpyBytesPerSecond = b.memcpyBytesPerSecond;
     this.reduceBytesPerSecond = b.reduceBytesPerSecond;
     this.pollIntervalPs = b.pollIntervalPs;
+    this.completionQueueEntries = b.completionQueueEntries;
     this.sharedMemory = b.sharedMemory;
     this.singleCopyBytes = b.singleCopyBytes;
     this.reduceShortBytes = b.reduceShortBytes;
@@ -116,6 +120,7 @@ public final class MpiConfig {
     b.memcpyBytesPerSecond = memcpyBytesPerSecond;
     b.reduceBytesPerSecond = reduceBytesPerSecond;
     b.pollIntervalPs = pollIntervalPs;
+    b.completionQueueEntries = completionQueueEntries;
     b.sharedMemory = sharedMemory;
     b.singleCopyBytes = singleCopyBytes;
     b.reduceShortBytes = reduceShortBytes;
@@ -190,6 +195,15 @@ public final class MpiConfig {
   /** @return delay between polls of a mailbox whose remote event came before all its data, picoseconds */
   public long pollIntervalPs() {
     return pollIntervalPs;
+  }
+
+  /**
+   * @return entries of a rank's completion queue in host memory, which takes the remote events its registration
+   *     asks for and the source (GLOBAL) events of its own posts; a queue that fills before the rank polls it
+   *     overruns and fails the rank
+   */
+  public int completionQueueEntries() {
+    return completionQueueEntries;
   }
 
   /**
@@ -280,6 +294,7 @@ public final class MpiConfig {
     private double memcpyBytesPerSecond = 16e9;
     private double reduceBytesPerSecond = 4e9;
     private long pollIntervalPs = 50_000;
+    private int completionQueueEntries = 1 << 14;
     private boolean sharedMemory = true;
     private int singleCopyBytes = 8192;
     private int reduceShortBytes = 2048;
@@ -377,6 +392,13 @@ public final class MpiConfig {
     public Builder pollIntervalPs(long ps) {
       checkArgument(ps >= 1 && ps <= 1_000_000_000L, "pollIntervalPs must be in [1, 10^9] but was %s", ps);
       this.pollIntervalPs = ps;
+      return this;
+    }
+
+    /** @param v entries of a rank's completion queue, 1 to 2^24 @return this */
+    public Builder completionQueueEntries(int v) {
+      checkArgument(v >= 1 && v <= 1 << 24, "completionQueueEntries must be in [1, 16777216] but was %s", v);
+      this.completionQueueEntries = v;
       return this;
     }
 

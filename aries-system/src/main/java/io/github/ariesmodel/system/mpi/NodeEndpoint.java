@@ -1,7 +1,6 @@
 package io.github.ariesmodel.system.mpi;
 
 import io.github.ariesmodel.core.CompletionEvent;
-import io.github.ariesmodel.core.CompletionType;
 import io.github.ariesmodel.nic.Post;
 import io.github.ariesmodel.system.Node;
 import java.util.ArrayList;
@@ -11,8 +10,10 @@ import java.util.Map;
 
 /**
  * The MPI layer's share of one node's NIC: it hands out post ids, remembers which rank's handler waits for each
- * post's completion, and routes the NIC's events (which it sees as the NIC's single completion listener) to the
- * ranks on the node: remote events by draining each rank's own completion queue, source events by post id.
+ * post's source event, and, as the NIC's single completion listener, tells the ranks of the node when the NIC has
+ * written into their completion queues. A rank's CQ in host memory takes the remote events its registration asks
+ * for and the source events of its own posts; the rank takes them itself ({@code GNI_CqGetEvent}) and finds a source
+ * event's handler by post id ({@code GNI_GetCompleted}'s descriptor).
  */
 final class NodeEndpoint {
 
@@ -50,13 +51,13 @@ final class NodeEndpoint {
     return ranks;
   }
 
-  /** Posts with a handler for its GLOBAL event. */
+  /** Posts with a handler for its GLOBAL event (the post names the rank's CQ). */
   void post(Post p, PendingPost handler) {
     pending.put(p.postId(), handler);
     node.nic().post(p);
   }
 
-  /** Posts without waiting for its completion. */
+  /** Posts without waiting for its completion (a failure still reaches the CQ the post names). */
   void postSilently(Post p) {
     node.nic().post(p);
   }
@@ -65,26 +66,25 @@ final class NodeEndpoint {
     return nextPostId++;
   }
 
+  /** @return the handler waiting for a post's source event (removed), or null when none waits */
+  PendingPost takePending(long postId) {
+    return pending.remove(postId);
+  }
+
+  /**
+   * The NIC's listener: it sees every event when its CQ entry is written (or dropped, the CQ overrun), and only tells
+   * the ranks whose completion queue holds something; each rank takes its entries in its own progress. An error
+   * event that no rank's CQ took (a post naming no CQ) fails every rank of the node.
+   */
   private void onEvent(CompletionEvent e) {
-    if (e.type() == CompletionType.REMOTE) {
+    boolean taken = false;
+    for (Rank r : ranks) {
+      taken |= r.completionQueueWritten();
+    }
+    if (!taken && e.isError()) {
       for (Rank r : ranks) {
-        r.drainCompletionQueue();
+        r.silentPostFailed(e);
       }
-      return;
     }
-    if (e.type() == CompletionType.LOCAL && !e.isError()) {
-      return;
-    }
-    PendingPost p = pending.remove(e.postId());
-    if (p == null) {
-      if (e.isError()) {
-        for (Rank r : ranks) {
-          r.silentPostFailed(e);
-        }
-      }
-      return;
-    }
-    p.event = e;
-    p.rank.completed(p);
   }
 }

@@ -4,6 +4,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 
 import io.github.ariesmodel.core.AccessKind;
 import io.github.ariesmodel.core.CompletionEvent;
+import io.github.ariesmodel.core.CompletionType;
 import io.github.ariesmodel.core.LittleEndian;
 import io.github.ariesmodel.core.MemoryRegistration;
 import io.github.ariesmodel.core.NetworkAddress;
@@ -24,8 +25,9 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
- * One MPI rank: its registered memory (mailboxes for every sender, then internal buffers), its completion queue, the
- * send and receive protocols, the posted-receive and unexpected-message queues and the progress engine. Collectives
+ * One MPI rank: its registered memory (mailboxes for every sender, then internal buffers), its completion queue (the
+ * remote events its registration receives and the source events of its own posts, in one ring), the send and receive
+ * protocols, the posted-receive and unexpected-message queues and the progress engine. Collectives
  * live in {@link Collectives}; this class implements {@link Mpi} by delegating to them.
  *
  * <h2>Wire protocol</h2>
@@ -45,6 +47,15 @@ import java.util.function.BooleanSupplier;
  * internal buffer for the receiver's copy (two copies, as Cray MPICH's buffered path); a longer one is copied once,
  * straight from the sender's buffer (XPMEM), once matched. Credits, buffer releases and FINs are stores into the
  * peer's doorbell (the unused mailbox of messages to itself).
+ *
+ * <h2>Completion queue</h2>
+ * One CQ per rank, in host memory, takes both kinds of event: the remote events its registration asks for (mailbox
+ * PUTs and control CQ writes from its peers) and the source events of its own posts, which name it (a mailbox PUT's
+ * and a GET's GLOBAL event, a silent CQ write's failure). uGNI takes any CQ handle for both (a post descriptor's
+ * {@code src_cq_hndl}, {@code GNI_MemRegister}'s {@code dst_cq_hndl} [S5]); the NIC writes each entry through the
+ * IOMMU, and the rank takes entries in ring order in its progress engine ({@code GNI_CqGetEvent}), finding a source
+ * event's handler by post id (what {@code GNI_GetCompleted} returns). Why one ring and not a transmit ring beside it
+ * (as libfabric's GNI provider and UCX keep): docs/mpi.md.
  *
  * <h2>Host cache</h2>
  * The rank's polls (each mailbox header it reads, each CQ entry it takes, each doorbell value) and the copies it
@@ -69,7 +80,6 @@ final class Rank implements Mpi {
   private static final long CQ_FIN = 3;
   private static final int CQ_KIND_SHIFT = 44;
   private static final long CQ_PAYLOAD_MASK = (1L << CQ_KIND_SHIFT) - 1;
-  private static final int CQ_ENTRIES = 1 << 14;
 
   final MpiJob job;
   final MpiConfig config;
@@ -93,7 +103,6 @@ final class Rank implements Mpi {
   private final int[] creditsOwed;
   private final BitSet dirtySenders = new BitSet();
   private final Map<Integer, Integer> unreadEvents = new HashMap<>();
-  private final ArrayDeque<CompletionEvent> inbox = new ArrayDeque<>();
   /** Control values on-node peers stored in this rank's doorbell (credits, buffer releases, FINs), in order. */
   private final ArrayDeque<Long> doorbell = new ArrayDeque<>();
   private final ArrayDeque<NodeEndpoint.PendingPost> completedPosts = new ArrayDeque<>();
@@ -107,6 +116,10 @@ final class Rank implements Mpi {
   private boolean localWork;
   /** Completion-queue entries polled so far: the next one is in slot {@code cq.entryOffset(cqPolled)}. */
   private long cqPolled;
+  /** Source events of this rank's posts taken from the completion queue so far. */
+  private long sourceEvents;
+  /** The NIC has written (or dropped) an entry of the completion queue since this rank last emptied it. */
+  private boolean cqReady;
   /** Cache latency of the last host access (the slowest line it touched), picoseconds. */
   private long lastHostPs;
   private boolean inProgress;
@@ -119,7 +132,7 @@ final class Rank implements Mpi {
     this.endpoint = endpoint;
     this.node = endpoint.node();
     this.worldSize = job.size();
-    this.cq = node.nic().createCompletionQueue(CQ_ENTRIES);
+    this.cq = node.nic().createCompletionQueue(config.completionQueueEntries());
     this.slotBytes = (HEADER_BYTES + config.shortMaxBytes() + 63) / 64 * 64;
     long mailboxBytes = (long) worldSize * config.mailboxSlots() * slotBytes;
     long length = config.pageSize().alignUp(mailboxBytes + config.heapBytes());
@@ -145,24 +158,19 @@ final class Rank implements Mpi {
 
   // -------------------------------------------------------------------------------------------- event plumbing
 
-  void drainCompletionQueue() {
-    CompletionEvent e;
-    boolean any = false;
-    while ((e = cq.getEvent()) != null) {
-      inbox.add(e);
-      any = true;
+  /**
+   * Called by the node's listener after the NIC wrote (or dropped) an event: wakes this rank when its completion queue
+   * holds an entry or has overrun.
+   *
+   * @return whether it did
+   */
+  boolean completionQueueWritten() {
+    if (cq.size() == 0 && !cq.overrun()) {
+      return false;
     }
-    if (cq.overrun()) {
-      failure = "completion queue of rank " + worldRank + " overran (" + cq.droppedEvents() + " events dropped)";
-    }
-    if (any) {
-      job.wake(this);
-    }
-  }
-
-  void completed(NodeEndpoint.PendingPost p) {
-    completedPosts.add(p);
+    cqReady = true;
     job.wake(this);
+    return true;
   }
 
   void silentPostFailed(CompletionEvent e) {
@@ -171,7 +179,7 @@ final class Rank implements Mpi {
   }
 
   private boolean hasWork() {
-    return !inbox.isEmpty() || !completedPosts.isEmpty() || localWork || failure != null;
+    return cqReady || !completedPosts.isEmpty() || localWork || failure != null;
   }
 
   /** Waits, making progress, until the condition holds. */
@@ -212,16 +220,9 @@ final class Rank implements Mpi {
       localWork = false;
       NodeEndpoint.PendingPost p;
       while ((p = completedPosts.poll()) != null) {
-        if (p.event != null && p.event.isError()) {
-          throw new IllegalStateException("MPI rank " + worldRank + ": a transfer failed with " + p.event.status());
-        }
-        p.done();
+        p.done(); // an empty GET: nothing was posted
       }
-      CompletionEvent e;
-      while ((e = inbox.poll()) != null) {
-        pollCompletionQueueEntry();
-        remoteEvent(e);
-      }
+      takeCompletionEvents();
       Long v;
       while ((v = doorbell.poll()) != null) {
         // the load that sees the peer's store: the line is in the node's cache unless evicted since
@@ -229,7 +230,48 @@ final class Rank implements Mpi {
         controlValue(v);
       }
       pollMailboxes();
-    } while (!completedPosts.isEmpty() || !inbox.isEmpty() || !doorbell.isEmpty() || localWork);
+    } while (!completedPosts.isEmpty() || cqReady || !doorbell.isEmpty() || localWork);
+  }
+
+  /** @return entries taken from the completion queue so far, remote and source events */
+  long completionEventsTaken() {
+    return cqPolled;
+  }
+
+  /** @return source (GLOBAL) events of this rank's own posts taken from its completion queue so far */
+  long sourceEventsTaken() {
+    return sourceEvents;
+  }
+
+  /**
+   * Takes every event waiting in the completion queue, in slot order, as {@code GNI_CqGetEvent} would; each costs the
+   * load of its entry through the host cache. A remote event says a mailbox may hold a message, or carries a control
+   * value (CQ write); a source event runs the handler its post left (a GET's data has landed, a mailbox PUT's staging
+   * buffer is free). A failed transfer, or a queue that overran and lost events, fails the rank.
+   */
+  private void takeCompletionEvents() {
+    cqReady = false;
+    if (cq.overrun()) {
+      throw new IllegalStateException("MPI rank " + worldRank + ": its completion queue overran ("
+          + cq.droppedEvents() + " events dropped; MpiConfig.completionQueueEntries is " + cq.capacity() + ")");
+    }
+    CompletionEvent e;
+    while ((e = cq.getEvent()) != null) {
+      pollCompletionQueueEntry();
+      if (e.isError()) {
+        throw new IllegalStateException("MPI rank " + worldRank + ": a transfer failed with " + e.status());
+      }
+      if (e.type() == CompletionType.REMOTE) {
+        remoteEvent(e);
+      } else if (e.type() == CompletionType.GLOBAL) {
+        sourceEvents++;
+        NodeEndpoint.PendingPost p = endpoint.takePending(e.postId());
+        if (p != null) {
+          p.event = e;
+          p.done();
+        }
+      }
+    }
   }
 
   /**
@@ -406,8 +448,9 @@ final class Rank implements Mpi {
       to.sharedMemoryControl(value);
       return;
     }
+    // silent (no source event), but a failure is written into this rank's CQ
     endpoint.postSilently(Post.cqWrite(endpoint.nextPostId(), to.node.id(), to.cq.handle(),
-        value).withDeliveryMode(config.deliveryMode()).withCompletion(Post.NO_CQ, 0));
+        value).withDeliveryMode(config.deliveryMode()).withCompletion(cq.handle(), 0));
   }
 
   // -------------------------------------------------------------------------------------------- matching
@@ -525,7 +568,8 @@ final class Rank implements Mpi {
     Post p = Post.get(endpoint.nextPostId(), mdh, m.localChunk, NetworkAddress.of(from.node.id(), from.mdh,
         m.remoteOffset), getLength)
         .withEngine(getLength > config.rdmaThresholdBytes() ? Post.Engine.BTE : Post.Engine.FMA)
-        .withDeliveryMode(config.deliveryMode());
+        .withDeliveryMode(config.deliveryMode())
+        .withCompletion(cq.handle(), Post.GLOBAL_EVENT);
     endpoint.post(p, handler);
   }
 
@@ -677,7 +721,7 @@ final class Rank implements Mpi {
         to.mailboxOffset(worldRank, seq)), msg.length)
         .withEngine(Post.Engine.FMA)
         .withDeliveryMode(config.deliveryMode())
-        .withCompletion(Post.NO_CQ, Post.GLOBAL_EVENT | Post.REMOTE_EVENT);
+        .withCompletion(cq.handle(), Post.GLOBAL_EVENT | Post.REMOTE_EVENT);
     endpoint.post(p, new ReleaseBuffer(staging, msg.length));
     return req;
   }
