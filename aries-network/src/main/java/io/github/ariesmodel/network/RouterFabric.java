@@ -1415,6 +1415,96 @@ public final class RouterFabric implements Fabric {
     return sameTimeReleases;
   }
 
+  /**
+   * What is inside the fabric now and what each packet waits for: the report of a drain that did not empty the
+   * network (a deadlocking or livelocking routing, or too short a bound). Reads the fabric's state without changing
+   * anything simulated; costs a pass over the ports and the packets in flight.
+   *
+   * @return the report (with no packets when the fabric is empty)
+   */
+  public StuckPackets stuck() {
+    long now = scheduler.now();
+    settleAll(now, curSeq);
+    java.util.Map<StuckPackets.WaitCause, Long> byCause = new java.util.EnumMap<>(StuckPackets.WaitCause.class);
+    for (StuckPackets.WaitCause c : StuckPackets.WaitCause.values()) {
+      byCause.put(c, 0L);
+    }
+    StuckPackets.WaitCause[] cause = new StuckPackets.WaitCause[slotsUsed];
+    int[] output = new int[slotsUsed];
+    Arrays.fill(output, -1);
+    for (int q = 0; q < qHead.length; q++) {
+      int h = qHead[q];
+      if (h < 0) {
+        continue;
+      }
+      StuckPackets.WaitCause c = credits[q] < slotPacket[h].wireBytes() ? StuckPackets.WaitCause.CREDIT
+          : StuckPackets.WaitCause.LINK;
+      for (int s = h; s >= 0; s = slotNext[s]) {
+        cause[s] = c;
+        output[s] = (q / vcs) % radix;
+      }
+    }
+    for (int node = 0; node < ejHead.length; node++) {
+      for (int s = ejHead[node]; s >= 0; s = slotNext[s]) {
+        cause[s] = StuckPackets.WaitCause.EJECTION;
+      }
+    }
+    java.util.Map<Long, long[]> places = new java.util.HashMap<>();
+    long count = 0;
+    int oldest = -1;
+    for (int s = 0; s < slotsUsed; s++) {
+      Packet p = slotPacket[s];
+      if (p == null) {
+        continue;
+      }
+      count++;
+      StuckPackets.WaitCause c = cause[s];
+      if (c == null) {
+        // not queued: on a wire or in a pipeline, or crossing the ejection link at its destination router
+        int input = slotInput[s];
+        int at = input >= netPorts ? topo.routerOfNode(input - netPorts) : input / radix;
+        boolean ejecting = at == topo.routerOfNode(p.destinationNode()) && ejFreeAt[p.destinationNode()] > now;
+        c = ejecting ? StuckPackets.WaitCause.EJECTION : StuckPackets.WaitCause.IN_TRANSIT;
+        cause[s] = c;
+      }
+      byCause.merge(c, 1L, Long::sum);
+      long key = (long) slotInput[s] * vcs + slotVc[s];
+      places.computeIfAbsent(key, k -> new long[1])[0]++;
+      if (oldest < 0 || p.injectedAtPs() < slotPacket[oldest].injectedAtPs()) {
+        oldest = s;
+      }
+    }
+    java.util.List<StuckPackets.Place> list = new java.util.ArrayList<>();
+    for (java.util.Map.Entry<Long, long[]> e : places.entrySet()) {
+      int input = (int) (e.getKey() / vcs);
+      int vc = (int) (e.getKey() % vcs);
+      list.add(new StuckPackets.Place(routerOfInput(input), portOfInput(input), vc, e.getValue()[0]));
+    }
+    list.sort(java.util.Comparator.comparingLong(StuckPackets.Place::packets).reversed()
+        .thenComparingInt(StuckPackets.Place::router).thenComparingInt(StuckPackets.Place::port)
+        .thenComparingInt(StuckPackets.Place::vc));
+    int placeCount = list.size();
+    if (list.size() > StuckPackets.MAX_PLACES) {
+      list = list.subList(0, StuckPackets.MAX_PLACES);
+    }
+    StuckPackets.Packet o = null;
+    if (oldest >= 0) {
+      Packet p = slotPacket[oldest];
+      int input = slotInput[oldest];
+      o = new StuckPackets.Packet(p.sourceNode(), p.destinationNode(), p.tag(), p.injectedAtPs(), p.hops(),
+          routerOfInput(input), portOfInput(input), slotVc[oldest], output[oldest], cause[oldest]);
+    }
+    return new StuckPackets(now, count, byCause, list, placeCount, o);
+  }
+
+  private int routerOfInput(int input) {
+    return input >= netPorts ? topo.routerOfNode(input - netPorts) : input / radix;
+  }
+
+  private int portOfInput(int input) {
+    return input >= netPorts ? -1 : input % radix;
+  }
+
   /** @return number of cabled network ports (input buffers) */
   public int cabledPorts() {
     int n = 0;

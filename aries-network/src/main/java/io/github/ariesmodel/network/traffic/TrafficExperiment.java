@@ -6,6 +6,7 @@ import io.github.ariesmodel.core.sim.DeterministicEventLoop;
 import io.github.ariesmodel.core.spi.EventHandler;
 import io.github.ariesmodel.core.spi.FabricEndpoint;
 import io.github.ariesmodel.network.RouterFabric;
+import io.github.ariesmodel.network.StuckPackets;
 import io.github.ariesmodel.network.spi.RoutingAlgorithm;
 import io.github.ariesmodel.network.spi.RoutingProvider;
 import io.github.ariesmodel.network.spi.Topology;
@@ -29,7 +30,9 @@ import org.HdrHistogram.Histogram;
  * the window itself (offered and accepted load, link utilization, VC occupancy). Afterwards the run either keeps
  * generating until every measured packet is delivered or {@code extra} time has passed (unfinished packets are
  * counted), or, with {@link Builder#drain()}, stops generating and runs until the network is empty, then checks that
- * every generated packet arrived exactly once and the fabric is at rest (the reliability check).
+ * every generated packet arrived exactly once and the fabric is at rest (the reliability check). A drain is bounded
+ * ({@link Builder#drainLimitPs}); one that does not empty the network says what is left and what it waits for
+ * ({@link TrafficResult#stuck()}).
  *
  * <p>Deterministic: the same settings and seed give the same result (all but the wall-clock fields).
  */
@@ -308,6 +311,7 @@ public final class TrafficExperiment {
       loop.scheduleAt(measureStart, this, null, -1);
       loop.scheduleAt(measureEnd, this, null, -2);
       boolean drained = false;
+      StuckPackets stuck = null;
       if (drain) {
         long deadline = measureEnd + drainLimitPs;
         loop.runWhile(() -> loop.nextEventTime() <= deadline);
@@ -317,6 +321,9 @@ public final class TrafficExperiment {
           queuesEmpty &= q.isEmpty();
         }
         drained = queuesEmpty && fabric.quiescent() && deliveredTotal == generated;
+        if (!drained) {
+          stuck = fabric.stuck();
+        }
       } else {
         long cap = measureEnd + extraPs;
         loop.runWhile(() -> loop.now() < measureEnd || (measuredDelivered < measured && loop.nextEventTime() <= cap));
@@ -365,7 +372,9 @@ public final class TrafficExperiment {
           loop.now(),
           loop.eventsExecuted(),
           fabric.packetHops(),
-          wall);
+          wall,
+          queuedAtSources(),
+          stuck);
     }
 
     /**
@@ -378,6 +387,14 @@ public final class TrafficExperiment {
       if (last > loop.now()) {
         loop.runUntil(last);
       }
+    }
+
+    private long queuedAtSources() {
+      long n = 0;
+      for (ArrayDeque<Packet> q : queues) {
+        n += q.size();
+      }
+      return n;
     }
 
     private long nextGap() {
