@@ -63,8 +63,9 @@ import java.util.Arrays;
  * takes effect <em>lazily</em>: every read of a port's credits or a node's injection room first applies the releases
  * that come before the running event (each fabric event knows its own number). Only a release that something may
  * wait for becomes an event: the credit that gives a waiting queue head enough room, the free a blocked node waits
- * for, and a release that falls on the very picosecond of an event already scheduled at that router which might
- * come to wait for it (the loop cannot schedule at the current time under an earlier number). VC occupancy is
+ * for, a credit whose buffer might then be short of room for some packet, and a free that falls on the very
+ * picosecond of an event already scheduled that might come to wait for it (the loop cannot schedule at the current
+ * time under an earlier number). VC occupancy is
  * integrated as Σ Δ × (T − t), so changes may be applied out of time order. A caller's event that injects at the
  * very picosecond a buffer frees sees that free only if it is not its own (an injection at that instant is refused
  * and told when the room is there, as with an event per free). Results are bit-identical to an event per release
@@ -109,9 +110,6 @@ public final class RouterFabric implements Fabric {
   private final DragonflyPaths paths;
 
   private final int radix;
-  private final int routerCount;
-  /** Nodes, as the key space of {@link #deliveryKey}. */
-  private final int nodeCountForKeys;
   /** The largest packet injected so far, wire bytes. */
   private int maxWireBytes;
   private final int netPorts;
@@ -187,12 +185,6 @@ public final class RouterFabric implements Fabric {
   private long curSeq = Long.MAX_VALUE;
 
   // one handler per kind of event (see the class comment)
-  /**
-   * Where and when every pending arrival (time, router) and delivery (time, node) event happens, as {@link
-   * #arrivalKey} and {@link #deliveryKey} (with {@link #lazy}): a release due at the same picosecond and place may be
-   * needed before its place in the order comes (see {@link #release}).
-   */
-  private final TimeMultiset eventTimes = new TimeMultiset();
   private final EventHandler arrival = this::arrive;
   private final EventHandler linkFree = this::linkFree;
   private final EventHandler creditReturn = this::creditReturn;
@@ -235,8 +227,6 @@ public final class RouterFabric implements Fabric {
     this.routingByMode = b.routings();
     this.routingName = b.routingName();
     this.radix = topo.portCount();
-    this.routerCount = topo.routerCount();
-    this.nodeCountForKeys = topo.nodeCount();
     this.netPorts = topo.routerCount() * radix;
     int routers = topo.routerCount();
     int classes = topo.linkClassCount();
@@ -611,7 +601,7 @@ public final class RouterFabric implements Fabric {
     long start = Math.max(now, injLinkFreeAt[node]);
     injLinkFreeAt[node] = start + SerialChannel.serializationPs(bytes, psPerByteInjection);
     injected++;
-    scheduleArrival(start + injectionLatencyPs + pipelinePs, topo.routerOfNode(node), packet, slot);
+    scheduleArrival(start + injectionLatencyPs + pipelinePs, packet, slot);
     return true;
   }
 
@@ -631,21 +621,8 @@ public final class RouterFabric implements Fabric {
     }
   }
 
-  private void scheduleArrival(long timePs, int router, Packet p, int slot) {
-    if (lazy) {
-      eventTimes.add(arrivalKey(timePs, router));
-    }
+  private void scheduleArrival(long timePs, Packet p, int slot) {
     scheduleSlotEvent(timePs, arrival, p, slot);
-  }
-
-  /** The key of {@link #eventTimes} for an arrival at a router (unique below 2^63 / (routers + nodes) ps). */
-  private long arrivalKey(long timePs, int router) {
-    return timePs * (routerCount + nodeCountForKeys) + router;
-  }
-
-  /** The key of {@link #eventTimes} for a delivery to a node. */
-  private long deliveryKey(long timePs, int node) {
-    return timePs * (routerCount + nodeCountForKeys) + routerCount + node;
   }
 
   /** Arrival: a packet's head has reached a router and passed its pipeline; {@code arg} is the packet's slot. */
@@ -654,9 +631,6 @@ public final class RouterFabric implements Fabric {
     curSeq = slotSeq[slot];
     int input = slotInput[slot];
     int router = input >= netPorts ? topo.routerOfNode(input - netPorts) : input / radix;
-    if (lazy) {
-      eventTimes.remove(arrivalKey(now, router));
-    }
     Packet p = slotPacket[slot];
     int dest = p.destinationNode();
     int destRouter = topo.routerOfNode(dest);
@@ -834,9 +808,6 @@ public final class RouterFabric implements Fabric {
     boolean nonMinimal = slotNonMinimal[slot];
     freeSlot(slot);
     int node = p.destinationNode();
-    if (lazy) {
-      eventTimes.remove(deliveryKey(now, node));
-    }
     delivered++;
     hopsDelivered += p.hops();
     if (nonMinimal) {
@@ -923,7 +894,7 @@ public final class RouterFabric implements Fabric {
     if (hopListener != null) {
       hopListener.hop(now, p, gp / radix, gp % radix, chosen, hops);
     }
-    scheduleArrival(now + latencyClass[cls] + pipelinePs, downstream / radix, p, slot);
+    scheduleArrival(now + latencyClass[cls] + pipelinePs, p, slot);
     release(now, now + ser, input, inputVc, p);
     if (loop == null || ser == 0) {
       scheduler.scheduleAt(now + ser, linkFree, null, gp);
@@ -966,19 +937,18 @@ public final class RouterFabric implements Fabric {
     }
     relSeq[e] = loop.reserveSequence();
     boolean tie = insertRelease(owner, e);
-    // An event scheduled already for the very picosecond of this release, at its place, may come to wait for it
-    // (an arrival that queues a packet here, the port's own link freeing or another release of this owner that
-    // sends, a delivery whose node injects at once); it then runs before this release's place in the order, and
-    // the loop cannot schedule an event at the current time under an earlier number. So such a release is
-    // scheduled now, unless the buffer is sure to have room for any packet then anyway. A node blocked on its
-    // injection buffer waits for every free.
+    // An event scheduled already for the very picosecond of this release, ahead of its place, may come to wait for
+    // it (an arrival that queues a packet here, another release of this owner that sends, the delivery of the node's
+    // pending packet whose node injects at once); the loop could not then schedule it at its place (no reserved
+    // number at the current time). So a credit is scheduled now unless the buffer is sure to have room for any
+    // packet then anyway, and a free when such an event exists. A release due as the port's link frees may send
+    // ahead of the link-free event, and a node blocked on its injection buffer waits for every free.
     boolean schedule;
     if (injection) {
       int node = owner - netPorts;
-      schedule = injBlocked[node] || tie || eventTimes.contains(deliveryKey(t, node));
+      schedule = injBlocked[node] || tie || ejFreeAt[node] == t;
     } else {
-      schedule = t == linkFreeAt[owner]
-          || ((tie || eventTimes.contains(arrivalKey(t, owner / radix))) && creditMayBeShort(owner, vc, e, now));
+      schedule = t == linkFreeAt[owner] || creditMayBeShort(owner, vc, e, now);
     }
     if (schedule) {
       scheduleRelease(e, now);
@@ -1182,9 +1152,6 @@ public final class RouterFabric implements Fabric {
     long ser = SerialChannel.serializationPs(bytes, psPerByteInjection);
     ejFreeAt[node] = now + ser;
     release(now, now + ser, input, vc, p);
-    if (lazy) {
-      eventTimes.add(deliveryKey(now + ser, node));
-    }
     scheduleSlotEvent(now + ser, delivery, p, slot);
   }
 
