@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.ariesmodel.core.Texts;
 import io.github.ariesmodel.network.Arbitration;
+import io.github.ariesmodel.network.StuckPackets;
 import io.github.ariesmodel.network.spi.Topology;
 import io.github.ariesmodel.network.Topologies;
 import io.github.ariesmodel.network.traffic.TrafficExperiment;
@@ -69,6 +70,10 @@ final class TrafficCommand implements Callable<Integer> {
   @Option(names = "--drain", description = "stop injecting after the window and check that the network drains")
   boolean drain;
 
+  @Option(names = "--drain-limit-us", defaultValue = "100", description = "with --drain: stop this long (simulated) "
+      + "after the window even if packets remain, and report what is stuck (default: ${DEFAULT-VALUE})")
+  double drainLimitUs;
+
   @Mixin SharedOptions.Json json;
 
   @Mixin SharedOptions.Threads threads;
@@ -105,8 +110,11 @@ final class TrafficCommand implements Callable<Integer> {
     TrafficExperiment.Builder b = TrafficExperiment.on(topo).routing(routing).pattern(pat).load(load)
         .seed(seed.seed).warmupPs(Math.round(warmupUs * 1e6)).measurePs(Math.round(measureUs * 1e6))
         .fabric(f -> f.vcBufferBytes(vcBuffer).arbitration(arb)).threads(threadCount);
+    if (!(drainLimitUs > 0 && drainLimitUs <= 1e6)) {
+      throw CliError.badInput("--drain-limit-us must be in (0, 1e6] but was " + drainLimitUs, "--drain-limit-us", null);
+    }
     if (drain) {
-      b.drain();
+      b.drain().drainLimitPs(Math.max(1, Math.round(drainLimitUs * 1e6)));
     }
     TrafficExperiment experiment = b.build();
     TrafficResult r = experiment.run();
@@ -140,6 +148,10 @@ final class TrafficCommand implements Callable<Integer> {
       m.put("delivered", r.delivered());
       m.put("duplicates", r.duplicates());
       m.put("drained", r.drained());
+      m.put("queuedAtSources", r.queuedAtSources());
+      if (r.stuck() != null) {
+        m.put("stuck", stuck(r.stuck()));
+      }
     }
     m.put("warmupUs", warmupUs);
     m.put("measureUs", measureUs);
@@ -167,12 +179,56 @@ final class TrafficCommand implements Callable<Integer> {
       if (drain) {
         out.printf(Locale.ROOT, "  drained           %s (generated %d, delivered %d, duplicates %d)%n", r.drained(),
             r.generated(), r.delivered(), r.duplicates());
+        if (r.stuck() != null) {
+          out.printf(Locale.ROOT, "  stuck             %s; %d more queued at sources%n", r.stuck().summary(),
+              r.queuedAtSources());
+        }
       }
       out.printf(Locale.ROOT, "  speed             %.3g events/s, %.3g packet-hops/s (%d events in %.2f s, %d "
           + "thread%s)%n", r.eventsPerSecond(), r.packetHopsPerSecond(), r.events(), r.wallSeconds(),
           Math.min(threadCount, topo.groupCount()), Math.min(threadCount, topo.groupCount()) == 1 ? "" : "s");
     }
     return drain && !r.drained() ? 1 : 0;
+  }
+
+  /** The drain's stuck report as JSON: counts by cause, the fullest buffers, the oldest packet, the one-line text. */
+  private static Map<String, Object> stuck(StuckPackets s) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("atUs", s.atPs() / 1e6);
+    m.put("packets", s.packets());
+    Map<String, Object> causes = new LinkedHashMap<>();
+    for (StuckPackets.WaitCause c : StuckPackets.WaitCause.values()) {
+      causes.put(c.name().toLowerCase(Locale.ROOT), s.byCause().get(c));
+    }
+    m.put("byCause", causes);
+    m.put("buffers", s.placeCount());
+    List<Map<String, Object>> places = new ArrayList<>();
+    for (StuckPackets.Place p : s.places()) {
+      Map<String, Object> pm = new LinkedHashMap<>();
+      pm.put("router", p.router());
+      pm.put("port", p.port());
+      pm.put("vc", p.vc());
+      pm.put("packets", p.packets());
+      places.add(pm);
+    }
+    m.put("fullestBuffers", places);
+    StuckPackets.Packet o = s.oldest();
+    if (o != null) {
+      Map<String, Object> om = new LinkedHashMap<>();
+      om.put("source", o.source());
+      om.put("destination", o.destination());
+      om.put("tag", o.tag());
+      om.put("ageNs", (s.atPs() - o.injectedAtPs()) / 1000);
+      om.put("hops", o.hops());
+      om.put("router", o.router());
+      om.put("port", o.port());
+      om.put("vc", o.vc());
+      om.put("outputPort", o.outputPort());
+      om.put("waitsFor", o.cause().name().toLowerCase(Locale.ROOT));
+      m.put("oldest", om);
+    }
+    m.put("summary", s.summary());
+    return m;
   }
 
   private static Arbitration arbitration(String text) {

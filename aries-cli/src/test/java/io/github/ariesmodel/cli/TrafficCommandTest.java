@@ -47,7 +47,38 @@ class TrafficCommandTest {
   }
 
   @Test
+  void aDrainCutShortSaysWhatIsStuckInOneLineAndInTheJson() throws Exception {
+    String[] args = {"traffic", "--topology", "canonical-small", "--routing", "ugal", "--load", "1", "--warmup-us",
+        "0.2", "--measure-us", "0.5", "--drain", "--drain-limit-us", "0.01"};
+    assertThat(run(args)).isEqualTo(1);
+    String[] lines = out.toString().split("\\R");
+    String stuck = java.util.Arrays.stream(lines).filter(l -> l.trim().startsWith("stuck")).findFirst().orElseThrow();
+    assertThat(stuck).matches("  stuck +\\d+ packets stuck \\(credit \\d+, link \\d+, ejection \\d+, in transit \\d+\\)"
+        + " in \\d+ buffers, most at router \\d+ .*; oldest \\d+->\\d+ tag \\d+, \\d+ ns old, .*; \\d+ more queued at sources");
+    out.getBuffer().setLength(0);
+    String[] json = java.util.Arrays.copyOf(args, args.length + 1);
+    json[args.length] = "--json";
+    assertThat(run(json)).isEqualTo(1);
+    JsonNode j = new ObjectMapper().readTree(out.toString());
+    assertThat(j.get("drained").asBoolean()).isFalse();
+    JsonNode s = j.get("stuck");
+    long packets = s.get("packets").asLong();
+    assertThat(packets).isPositive()
+        .isEqualTo(j.get("generated").asLong() - j.get("delivered").asLong() - j.get("queuedAtSources").asLong());
+    long sum = 0;
+    for (String cause : new String[] {"credit", "link", "ejection", "in_transit"}) {
+      sum += s.get("byCause").get(cause).asLong();
+    }
+    assertThat(sum).isEqualTo(packets);
+    assertThat(s.get("oldest").get("ageNs").asLong()).isPositive();
+    assertThat(s.get("fullestBuffers").size()).isBetween(1, 8);
+    assertThat(s.get("summary").asText()).startsWith(packets + " packets stuck");
+  }
+
+  @Test
   void badArgumentsAreReportedWithExitCode2() {
+    assertThat(run("traffic", "--topology", "canonical-small", "--drain", "--drain-limit-us", "0")).isEqualTo(2);
+    assertThat(err.toString()).contains("--drain-limit-us must be in (0, 1e6] but was 0.0");
     assertThat(run("traffic", "--topology", "canonical:p=4,a=8,h=4,g=40")).isEqualTo(2);
     assertThat(err.toString()).contains("groups must be in [1, 33]").contains("40");
     assertThat(run("traffic", "--topology", "canonical-small", "--routing", "teleport")).isEqualTo(2);

@@ -165,6 +165,11 @@ public final class RouterFabric implements Fabric {
 
   /** Per group: the first free record of its pool (records freed at delivery join the destination's pool). */
   private final Flight[] freeFlights;
+  /**
+   * Per group: every record its pool ever made (records are reused, never dropped), so {@link #stuck()} can find the
+   * packets on wires as well as the queued ones; grows only when a pool is empty.
+   */
+  private final java.util.List<java.util.List<Flight>> allFlights;
 
   // pending buffer releases: a pooled record each, in a list per owner sorted by (time, sequence)
   /** When the release takes effect (the credit reaches the upstream port, or the injection buffer frees). */
@@ -334,6 +339,10 @@ public final class RouterFabric implements Fabric {
     this.ejFreeAt = new long[nodes];
     int initialSlots = 1024;
     this.freeFlights = new Flight[topo.groupCount()];
+    this.allFlights = new java.util.ArrayList<>(topo.groupCount());
+    for (int g = 0; g < topo.groupCount(); g++) {
+      allFlights.add(new java.util.ArrayList<>());
+    }
     relTime = new long[initialSlots];
     relSeq = new long[initialSlots];
     relOwner = new int[initialSlots];
@@ -1386,6 +1395,7 @@ public final class RouterFabric implements Fabric {
       freeFlights[g] = f.next;
     } else {
       f = new Flight();
+      allFlights.get(g).add(f);
     }
     f.packet = p;
     f.next = null;
@@ -1617,6 +1627,107 @@ public final class RouterFabric implements Fabric {
    */
   public long sameTimeReleases() {
     return sameTimeReleases;
+  }
+
+  /**
+   * What is inside the fabric now and what each packet waits for: the report of a drain that did not empty the
+   * network (a deadlocking or livelocking routing, or too short a bound). Reads the fabric's state without changing
+   * anything simulated; costs a pass over the queues and the packet records. Call it between runs, from the thread
+   * that owns the scheduler (or the engine).
+   *
+   * @return the report (with no packets when the fabric is empty)
+   */
+  public StuckPackets stuck() {
+    long now;
+    if (groupScheds == null) {
+      now = scheduler.now();
+    } else {
+      now = 0;
+      for (GroupScheduler gs : groupScheds) {
+        now = Math.max(now, gs.now());
+      }
+    }
+    if (lazy) {
+      settleAll(now, curSeq);
+    }
+    java.util.Map<StuckPackets.WaitCause, Long> byCause = new java.util.EnumMap<>(StuckPackets.WaitCause.class);
+    for (StuckPackets.WaitCause c : StuckPackets.WaitCause.values()) {
+      byCause.put(c, 0L);
+    }
+    java.util.Map<Flight, StuckPackets.WaitCause> cause = new java.util.IdentityHashMap<>();
+    java.util.Map<Flight, Integer> output = new java.util.IdentityHashMap<>();
+    for (int q = 0; q < qHead.length; q++) {
+      Flight h = qHead[q];
+      if (h == null) {
+        continue;
+      }
+      StuckPackets.WaitCause c = credits[q] < h.packet.wireBytes() ? StuckPackets.WaitCause.CREDIT
+          : StuckPackets.WaitCause.LINK;
+      for (Flight f = h; f != null; f = f.next) {
+        cause.put(f, c);
+        output.put(f, (q / vcs) % radix);
+      }
+    }
+    for (int node = 0; node < ejHead.length; node++) {
+      for (Flight f = ejHead[node]; f != null; f = f.next) {
+        cause.put(f, StuckPackets.WaitCause.EJECTION);
+      }
+    }
+    java.util.Map<Long, long[]> places = new java.util.TreeMap<>();
+    long count = 0;
+    Flight oldest = null;
+    for (java.util.List<Flight> pool : allFlights) {
+      for (Flight f : pool) {
+        Packet p = f.packet;
+        if (p == null) {
+          continue;
+        }
+        count++;
+        StuckPackets.WaitCause c = cause.get(f);
+        if (c == null) {
+          // not queued: on a wire or in a pipeline, or crossing the ejection link at its destination router
+          boolean ejecting = routerOfInput(f.input) == topo.routerOfNode(p.destinationNode())
+              && ejFreeAt[p.destinationNode()] > now;
+          c = ejecting ? StuckPackets.WaitCause.EJECTION : StuckPackets.WaitCause.IN_TRANSIT;
+          cause.put(f, c);
+        }
+        byCause.merge(c, 1L, Long::sum);
+        places.computeIfAbsent((long) f.input * vcs + f.vc, k -> new long[1])[0]++;
+        if (oldest == null || p.injectedAtPs() < oldest.packet.injectedAtPs()
+            || (p.injectedAtPs() == oldest.packet.injectedAtPs() && p.sourceNode() < oldest.packet.sourceNode())) {
+          oldest = f;
+        }
+      }
+    }
+    java.util.List<StuckPackets.Place> list = new java.util.ArrayList<>();
+    for (java.util.Map.Entry<Long, long[]> e : places.entrySet()) {
+      int input = (int) (e.getKey() / vcs);
+      int vc = (int) (e.getKey() % vcs);
+      list.add(new StuckPackets.Place(routerOfInput(input), portOfInput(input), vc, e.getValue()[0]));
+    }
+    list.sort(java.util.Comparator.comparingLong(StuckPackets.Place::packets).reversed()
+        .thenComparingInt(StuckPackets.Place::router).thenComparingInt(StuckPackets.Place::port)
+        .thenComparingInt(StuckPackets.Place::vc));
+    int placeCount = list.size();
+    if (list.size() > StuckPackets.MAX_PLACES) {
+      list = list.subList(0, StuckPackets.MAX_PLACES);
+    }
+    StuckPackets.Packet o = null;
+    if (oldest != null) {
+      Packet p = oldest.packet;
+      o = new StuckPackets.Packet(p.sourceNode(), p.destinationNode(), p.tag(), p.injectedAtPs(), p.hops(),
+          routerOfInput(oldest.input), portOfInput(oldest.input), oldest.vc, output.getOrDefault(oldest, -1),
+          cause.get(oldest));
+    }
+    return new StuckPackets(now, count, byCause, list, placeCount, o);
+  }
+
+  private int routerOfInput(int input) {
+    return input >= netPorts ? topo.routerOfNode(input - netPorts) : input / radix;
+  }
+
+  private int portOfInput(int input) {
+    return input >= netPorts ? -1 : input % radix;
   }
 
   /** @return number of cabled network ports (input buffers) */

@@ -7,6 +7,7 @@ import io.github.ariesmodel.core.sim.PartitionedEngine;
 import io.github.ariesmodel.core.spi.EventHandler;
 import io.github.ariesmodel.core.spi.FabricEndpoint;
 import io.github.ariesmodel.network.RouterFabric;
+import io.github.ariesmodel.network.StuckPackets;
 import io.github.ariesmodel.network.spi.RoutingAlgorithm;
 import io.github.ariesmodel.network.spi.RoutingProvider;
 import io.github.ariesmodel.network.spi.Topology;
@@ -29,7 +30,9 @@ import org.HdrHistogram.Histogram;
  * the window itself (offered and accepted load, link utilization, VC occupancy). Afterwards the run either keeps
  * generating until every measured packet is delivered or {@code extra} time has passed (unfinished packets are
  * counted), or, with {@link Builder#drain()}, stops generating and runs until the network is empty, then checks that
- * every generated packet arrived exactly once and the fabric is at rest (the reliability check).
+ * every generated packet arrived exactly once and the fabric is at rest (the reliability check). A drain is bounded
+ * ({@link Builder#drainLimitPs}); one that does not empty the network says what is left and what it waits for
+ * ({@link TrafficResult#stuck()}).
  *
  * <p>Deterministic: the same settings and seed give the same result (all but the wall-clock fields), for every
  * thread count. The run uses a {@link PartitionedEngine} with one group per dragonfly group and the smallest latency
@@ -433,6 +436,7 @@ public final class TrafficExperiment {
       busyAtEnd = busy();
       vcAtEnd = vcIntegral(measureEnd);
       boolean drained = false;
+      StuckPackets stuck = null;
       if (drain) {
         long deadline = measureEnd + drainLimitPs;
         engine.runWhile(deadline, () -> true);
@@ -441,6 +445,9 @@ public final class TrafficExperiment {
           queuesEmpty &= q.isEmpty();
         }
         drained = queuesEmpty && fabric.quiescent() && total(Count.DELIVERED) == total(Count.GENERATED);
+        if (!drained) {
+          stuck = fabric.stuck();
+        }
       } else {
         long cap = measureEnd + extraPs;
         engine.runWhile(cap, () -> total(Count.MEASURED_DELIVERED) < total(Count.MEASURED));
@@ -489,7 +496,9 @@ public final class TrafficExperiment {
           engine.now(),
           engine.eventsExecuted(),
           fabric.packetHops(),
-          wall);
+          wall,
+          queuedAtSources(),
+          stuck);
     }
 
     /** A count summed over groups in group order (between windows). */
@@ -499,6 +508,14 @@ public final class TrafficExperiment {
         sum += g[c.ordinal()];
       }
       return sum;
+    }
+
+    private long queuedAtSources() {
+      long n = 0;
+      for (ArrayDeque<Packet> q : queues) {
+        n += q.size();
+      }
+      return n;
     }
 
     private long nextGap(int g) {

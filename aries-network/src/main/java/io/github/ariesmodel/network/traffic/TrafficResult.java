@@ -1,5 +1,6 @@
 package io.github.ariesmodel.network.traffic;
 
+import io.github.ariesmodel.network.StuckPackets;
 import java.util.Map;
 
 /**
@@ -28,6 +29,9 @@ import java.util.Map;
  * @param events events executed
  * @param packetHops router-to-router hops executed
  * @param wallSeconds wall-clock time of the simulation (not part of the deterministic result)
+ * @param queuedAtSources packets generated but still waiting at their sources when the run stopped
+ * @param stuck for a drain that did not empty the network: what is left inside the fabric and what it waits for
+ *     ({@link StuckPackets#summary()} says it in one line); null otherwise
  */
 public record TrafficResult(
     double offeredLoad,
@@ -50,7 +54,9 @@ public record TrafficResult(
     long simulatedPs,
     long events,
     long packetHops,
-    double wallSeconds) {
+    double wallSeconds,
+    long queuedAtSources,
+    StuckPackets stuck) {
 
   /** @return events per wall-clock second */
   public double eventsPerSecond() {
