@@ -19,8 +19,10 @@ import io.github.ariesmodel.core.PageSize;
  *       <td>assumed (Cray's {@code MPICH_GNI_MAX_VSHORT_MSG_SIZE} varies with job size; not read here)</td></tr>
  *   <tr><td>{@code mailboxSlots}</td><td>8 credits per ordered pair of ranks</td><td>assumed</td></tr>
  *   <tr><td>{@code sendOverheadPs}, {@code recvOverheadPs}</td><td>285 ns each per message</td>
- *       <td>assumed, calibrated so that an 8-byte ping-pong between two nodes of one blade gives the 1.3 µs of
- *       aries-facts §7 (the NIC and network account for the rest; docs/mpi.md)</td></tr>
+ *       <td>assumed, calibrated so that an 8-byte ping-pong between two nodes of one blade gave the 1.3 µs of
+ *       aries-facts §7 (the NIC and network account for the rest) before the MPI layer's polls were timed through
+ *       the host cache; it now gives 1.44 µs warm, about 80 ns a side counted twice, left for a re-derivation
+ *       (docs/mpi.md)</td></tr>
  *   <tr><td>{@code memcpyBytesPerSecond}</td><td>16 GB/s (one core copying cache-resident data into or out of an
  *       internal buffer)</td><td>assumed</td></tr>
  *   <tr><td>{@code reduceBytesPerSecond}</td><td>4 GB/s of operands combined by one core</td><td>assumed</td></tr>
