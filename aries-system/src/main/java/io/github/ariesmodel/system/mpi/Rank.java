@@ -68,6 +68,7 @@ import java.util.function.BooleanSupplier;
 final class Rank implements Mpi {
 
   static final int HEADER_BYTES = 64;
+  private static final byte[] NO_BYTES = new byte[0];
   private static final int KIND_SHORT = 1;
   private static final int KIND_EAGER = 2;
   private static final int KIND_RTS = 3;
@@ -114,6 +115,14 @@ final class Rank implements Mpi {
   private boolean repoll;
   /** An on-node peer has stored a message or a control value for this rank since its last progress pass. */
   private boolean localWork;
+  /**
+   * Where polls that only stand in for a load (a doorbell, a CQ entry: the values come by other means) put their
+   * bytes, and where a mailbox slot's header is read: one buffer each per rank, not one per poll (used only by this
+   * rank's process, and a header is read in full before the next poll).
+   */
+  private final byte[] pollScratch = new byte[Math.max(8, CompletionQueue.ENTRY_BYTES)];
+  private final byte[] header = new byte[HEADER_BYTES];
+
   /** Completion-queue entries polled so far: the next one is in slot {@code cq.entryOffset(cqPolled)}. */
   private long cqPolled;
   /** Source events of this rank's posts taken from the completion queue so far. */
@@ -226,7 +235,7 @@ final class Rank implements Mpi {
       Long v;
       while ((v = doorbell.poll()) != null) {
         // the load that sees the peer's store: the line is in the node's cache unless evicted since
-        spend(hostAccess(mdh, doorbellOffset(), new byte[8], 0, 8, false));
+        spend(hostAccess(mdh, doorbellOffset(), pollScratch, 0, 8, false));
         controlValue(v);
       }
       pollMailboxes();
@@ -284,8 +293,7 @@ final class Rank implements Mpi {
     TranslationResult r = node.translation().translateNow(cq.ring().mdh(), cq.entryOffset(cqPolled++),
         CompletionQueue.ENTRY_BYTES, AccessKind.READ, c.protectionTag(), c.protectionKey());
     if (r.ok()) {
-      spend(node.hostCache().cpuLoad(r.physicalAddress(), new byte[CompletionQueue.ENTRY_BYTES], 0,
-          CompletionQueue.ENTRY_BYTES));
+      spend(node.hostCache().cpuLoad(r.physicalAddress(), pollScratch, 0, CompletionQueue.ENTRY_BYTES));
     }
   }
 
@@ -383,15 +391,15 @@ final class Rank implements Mpi {
     long at = mailboxOffset(s, recvSeq[s]);
     // The poll: a CPU load of the slot's header, a hit when the writer (the NIC under the `update` policy, or an
     // on-node peer's stores) left the line in the node's cache.
-    byte[] h = hostRead(mdh, at, HEADER_BYTES);
-    spend(lastHostPs);
+    byte[] h = header;
+    spend(hostAccess(mdh, at, h, 0, HEADER_BYTES, false));
     if (LittleEndian.get(h, 0, 8) != recvSeq[s]) {
       return false;
     }
     int kind = (int) LittleEndian.get(h, 16, 4);
     long length = LittleEndian.get(h, 32, 8);
     int payloadLength = kind == KIND_SHORT ? (int) length : 0;
-    byte[] payload = payloadLength == 0 ? new byte[0] : hostRead(mdh, at + HEADER_BYTES, payloadLength);
+    byte[] payload = payloadLength == 0 ? NO_BYTES : hostRead(mdh, at + HEADER_BYTES, payloadLength);
     long payloadPs = payloadLength == 0 ? 0 : lastHostPs;
     if (LittleEndian.get(h, 8, 8) != checksum(h, payload)) {
       return false; // the header has landed but not all of the data yet
