@@ -125,9 +125,7 @@ public final class DeterministicEventLoop implements Scheduler {
 
   @Override
   public void scheduleAt(long timePs, EventHandler handler, Object ref, long arg) {
-    if (Thread.currentThread() != owner) {
-      claim("scheduleAt");
-    }
+    checkOwner("scheduleAt");
     if (timePs < now) {
       throw new IllegalArgumentException(
           "timePs must be >= now (" + now + " ps) but was " + timePs + " ps");
@@ -147,9 +145,7 @@ public final class DeterministicEventLoop implements Scheduler {
    * @return the reserved sequence number, for one {@link #scheduleReserved} call at most
    */
   public long reserveSequence() {
-    if (Thread.currentThread() != owner) {
-      claim("reserveSequence");
-    }
+    checkOwner("reserveSequence");
     return nextSeq++;
   }
 
@@ -166,9 +162,7 @@ public final class DeterministicEventLoop implements Scheduler {
    * @param arg a number handed to the handler
    */
   public void scheduleReserved(long timePs, long seq, EventHandler handler, Object ref, long arg) {
-    if (Thread.currentThread() != owner) {
-      claim("scheduleReserved");
-    }
+    checkOwner("scheduleReserved");
     if (timePs <= now) {
       throw new IllegalArgumentException(
           "timePs must be > now (" + now + " ps) but was " + timePs + " ps");
@@ -189,9 +183,7 @@ public final class DeterministicEventLoop implements Scheduler {
    * are spread over partitions. Keys must be unique and must not be mixed with {@link #scheduleAt} on one loop.
    */
   void scheduleKeyed(long timePs, long key, EventHandler handler, Object ref, long arg) {
-    if (Thread.currentThread() != owner) {
-      claim("scheduleAt");
-    }
+    checkOwner("scheduleAt");
     if (timePs < now) {
       throw new IllegalArgumentException(
           "timePs must be >= now (" + now + " ps) but was " + timePs + " ps");
@@ -272,9 +264,7 @@ public final class DeterministicEventLoop implements Scheduler {
    * @return false when there was none
    */
   public boolean step() {
-    if (Thread.currentThread() != owner) {
-      claim("step");
-    }
+    checkOwner("step");
     return runOne();
   }
 
@@ -318,9 +308,7 @@ public final class DeterministicEventLoop implements Scheduler {
    * @return events run by this call
    */
   public long runUntil(long limitPs) {
-    if (Thread.currentThread() != owner) {
-      claim("runUntil");
-    }
+    checkOwner("runUntil");
     stopRequested = false;
     long before = executed;
     while (size > 0 && nextEventTime() <= limitPs && !stopRequested) {
@@ -360,9 +348,7 @@ public final class DeterministicEventLoop implements Scheduler {
    * @return events run by this call
    */
   public long runWhile(BooleanSupplier condition) {
-    if (Thread.currentThread() != owner) {
-      claim("runWhile");
-    }
+    checkOwner("runWhile");
     stopRequested = false;
     long before = executed;
     while (size > 0 && !stopRequested && condition.getAsBoolean()) {
