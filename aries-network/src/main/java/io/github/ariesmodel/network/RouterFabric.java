@@ -796,7 +796,7 @@ public final class RouterFabric implements Fabric {
     Flight slot = (Flight) ref;
     curSeq = slot.seq;
     int input = slot.input;
-    int router = input >= netPorts ? topo.routerOfNode(input - netPorts) : input / radix;
+    int router = routerOfInput(input);
     if (lazy) {
       eventTimes.remove(arrivalKey(now, router));
     }
@@ -1389,7 +1389,7 @@ public final class RouterFabric implements Fabric {
    * pool of the group of that input.
    */
   private Flight allocFlight(Packet p, int input) {
-    int g = groupOfRouter(input >= netPorts ? topo.routerOfNode(input - netPorts) : input / radix);
+    int g = groupOfRouter(routerOfInput(input));
     Flight f = freeFlights[g];
     if (f != null) {
       freeFlights[g] = f.next;
@@ -1722,6 +1722,7 @@ public final class RouterFabric implements Fabric {
     return new StuckPackets(now, count, byCause, list, placeCount, o);
   }
 
+  /** The router whose input buffer {@code input} is (a global port, or {@code netPorts + node}: its router). */
   private int routerOfInput(int input) {
     return input >= netPorts ? topo.routerOfNode(input - netPorts) : input / radix;
   }
