@@ -18,9 +18,8 @@ import java.util.ArrayDeque;
  * translates the request through the translation port ({@link TranslationClient#NETWORK_REQUEST}: MDH, bounds,
  * permission, protection tag and key) and serves it. A PUT writes its payload with a posted write over the
  * {@link HostLink} and is acknowledged at once; a GET reads its data over the host link (a read round trip, under an
- * NPT tag) and
- * answers with it; an AMO goes to the {@link AmoUnit}; a CQ write appends a REMOTE event to the CQ it names. A fault
- * is answered with an error response and touches nothing; each request is checked on its own.
+ * NPT tag) and answers with it; an AMO goes to the {@link AmoUnit}; a CQ write appends a REMOTE event to the CQ it
+ * names. A fault is answered with an error response and touches nothing; each request is checked on its own.
  *
  * <p>GET reads go through the non-posted table (NPT): each host read a GET needs holds one of its
  * {@link #NPT_TAGS} request tags from the moment it is issued to the host until its data is back in the NIC. A GET
