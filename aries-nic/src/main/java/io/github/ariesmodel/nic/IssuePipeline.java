@@ -30,9 +30,12 @@ import io.github.ariesmodel.core.spi.TranslationClient;
 final class IssuePipeline {
   /**
    * GET requests the NIC keeps outstanding (issued, response not yet processed), FMA and BTE together: the model's
-   * stand-in for the outstanding request buffer's GET entries. <em>Assumed</em> (the ORB's size is not published),
-   * chosen so that a GET stream over one router hop is bound by the request-response round trip near the published
-   * 8.5 GB/s (calibration-sources row 4) rather than by the 10.2 GB/s issue rate.
+   * stand-in for the outstanding request buffer's GET entries. <em>Assumed</em>: the ORB's size is not published (the
+   * BTE header's per-channel "max outstanding GETs" field is 11 bits wide [S6a], a ceiling, not the configured value).
+   * It was first fitted to hold a one-hop GET stream near 8.5 GB/s; a GET stream is now bound by the target's
+   * non-posted table ({@link TargetEngine#NPT_TAGS}), and this bound no longer binds at any distance {@code validate}
+   * measures (its rows are identical with the bound removed). It stays so that a requester cannot pile an unbounded
+   * number of GETs on one target.
    */
   static final int GET_REQUESTS_IN_FLIGHT = 192;
 

@@ -12,7 +12,8 @@ import io.github.ariesmodel.core.MemoryDomainDescriptor;
  *   <caption>Defaults</caption>
  *   <tr><th>setting</th><th>default</th><th>source</th></tr>
  *   <tr><td>{@code requestTags}</td><td>64 outstanding transactions</td>
- *       <td>[S6e] NPT: 64 request tags (6-bit tag) for outstanding non-posted requests</td></tr>
+ *       <td>assumed (first taken from the NPT's 64 request tags [S6e], which are the target's: the host reads of
+ *       incoming GETs, {@code TargetEngine})</td></tr>
  *   <tr><td>{@code amoRequestList}</td><td>64 AMOs in the AMO unit at once</td>
  *       <td>[S6d] {@code reqlist_max} is 6 bits</td></tr>
  *   <tr><td>{@code bteChannels}</td><td>4</td><td>[S6a] chn0-chn3</td></tr>
