@@ -210,10 +210,7 @@ final class MissPipeline {
     int tail = fastHitHead + fastHitCount;
     fastHitEnds[tail >= fastHitEnds.length ? tail - fastHitEnds.length : tail] = now + hitLatencyPs;
     fastHitCount++;
-    counters.count(client, Event.TRANSLATIONS);
-    counters.count(client, Event.HITS);
-    counters.count(client, directoryLine >= 0 ? Event.TWO_LEVEL_WALKS : Event.ONE_LEVEL_WALKS);
-    counters.recordLatency(client, hitLatencyPs);
+    counters.countFastHit(client, directoryLine >= 0, hitLatencyPs);
     return PageTableEntries.physicalBase(pte) + pageOffset;
   }
 
