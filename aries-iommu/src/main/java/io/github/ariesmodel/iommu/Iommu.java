@@ -11,6 +11,7 @@ import io.github.ariesmodel.core.spi.AddressTranslation;
 import io.github.ariesmodel.core.spi.HostMemory;
 import io.github.ariesmodel.core.spi.Scheduler;
 import io.github.ariesmodel.core.spi.TranslationClient;
+import io.github.ariesmodel.core.spi.TranslationHit;
 import io.github.ariesmodel.core.spi.TranslationListener;
 import io.github.ariesmodel.iommu.internal.SetAssociativePteCache;
 import java.util.Optional;
@@ -316,6 +317,47 @@ public final class Iommu implements AddressTranslation {
         start();
       }
       pipeline.submit(client, mdh, offset, length, access, s, listener, ref, arg);
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>For the IOMMU: a request the pipeline can accept at once (nothing queued ahead, the issue interval past, an
+   * in-flight place free) whose MDD checks pass, whose walk finds every line valid in the PTE cache and whose page
+   * holds the whole range completes here: the cache, the statistics (a hit, its walk, a latency of {@code
+   * hitLatencyPs}) and the pipeline (the issue interval, an in-flight place until {@code now + hitLatencyPs}) change
+   * as {@link #translate} would change them, and {@code hit} gets the physical address and {@code now +
+   * hitLatencyPs}. Anything else (a fault, a miss, a pending line, a page-straddling range, a busy pipeline) returns
+   * false and changes nothing. Allocation-free; no event is scheduled.
+   */
+  @Override
+  public boolean translateHit(
+      TranslationClient client, int mdh, long offset, int length, AccessKind access, int protectionTag,
+      int protectionKey, TranslationHit hit) {
+    if (client == null || hit == null) {
+      throw new IllegalArgumentException("client and hit must not be null");
+    }
+    boolean entered = inUse.enter();
+    try {
+      Status s = preCheck(mdh, offset, length, access, protectionTag, protectionKey);
+      if (s != Status.OK) {
+        return false;
+      }
+      if (cache == null) {
+        start();
+      }
+      long now = scheduler.now();
+      long physical = pipeline.tryHit(client, mdh, offset, length, access.needsWritable(), now);
+      if (physical < 0) {
+        return false;
+      }
+      hit.set(physical, now + pipeline.hitLatencyPs());
+      return true;
     } finally {
       if (entered) {
         inUse.exit();

@@ -36,6 +36,10 @@ final class IommuCounters {
   private final long[][] events = new long[CLIENTS.length][EVENTS];
   private final long[][] stalls = new long[CLIENTS.length][CAUSES];
   private final Histogram[] latency = new Histogram[CLIENTS.length];
+  // Fast hits not yet in their client's histogram: all of one latency (the hit latency), added in one step when the
+  // histogram is next read or written (a histogram holds counts, so when a value was added does not matter).
+  private final long[] pendingFastHits = new long[CLIENTS.length];
+  private long pendingLatencyPs = -1;
 
   /** Adds one to an event counter. */
   void count(TranslationClient client, Event event) {
@@ -47,16 +51,49 @@ final class IommuCounters {
     stalls[client.ordinal()][cause.ordinal()]++;
   }
 
-  /** Adds a completed translation's latency to the sum and the histogram. */
-  void recordLatency(TranslationClient client, long latencyPs) {
+  /**
+   * Counts a hit completed by the fast path: a translation, a hit, its walk and its latency, as the completion event
+   * of the event path counts them.
+   */
+  void countFastHit(TranslationClient client, boolean twoLevel, long latencyPs) {
     int c = client.ordinal();
-    events[c][Event.LATENCY_PS.ordinal()] += latencyPs;
+    long[] e = events[c];
+    e[Event.TRANSLATIONS.ordinal()]++;
+    e[Event.HITS.ordinal()]++;
+    e[twoLevel ? Event.TWO_LEVEL_WALKS.ordinal() : Event.ONE_LEVEL_WALKS.ordinal()]++;
+    e[Event.LATENCY_PS.ordinal()] += latencyPs;
+    if (latencyPs != pendingLatencyPs) {
+      flushFastHits();
+      pendingLatencyPs = latencyPs;
+    }
+    pendingFastHits[c]++;
+  }
+
+  /** Adds the pending fast hits to the histograms. */
+  private void flushFastHits() {
+    for (int c = 0; c < CLIENTS.length; c++) {
+      long n = pendingFastHits[c];
+      if (n > 0) {
+        histogram(c).recordValueWithCount(pendingLatencyPs, n);
+        pendingFastHits[c] = 0;
+      }
+    }
+  }
+
+  private Histogram histogram(int c) {
     Histogram h = latency[c];
     if (h == null) {
       h = new Histogram(3);
       latency[c] = h;
     }
-    h.recordValue(latencyPs);
+    return h;
+  }
+
+  /** Adds a completed translation's latency to the sum and the histogram. */
+  void recordLatency(TranslationClient client, long latencyPs) {
+    int c = client.ordinal();
+    events[c][Event.LATENCY_PS.ordinal()] += latencyPs;
+    histogram(c).recordValue(latencyPs);
   }
 
   /** @return one counter's value */
@@ -71,6 +108,7 @@ final class IommuCounters {
 
   /** Zeroes every counter and histogram. */
   void reset() {
+    Arrays.fill(pendingFastHits, 0);
     for (int c = 0; c < CLIENTS.length; c++) {
       Arrays.fill(events[c], 0);
       Arrays.fill(stalls[c], 0);
@@ -87,6 +125,9 @@ final class IommuCounters {
    */
   static IommuStatistics snapshot(
       IommuCounters counters, long invalidations, long invalidationCommands, long pteFetches) {
+    if (counters != null) {
+      counters.flushFastHits();
+    }
     Map<TranslationClient, TranslationStatistics> per = new EnumMap<>(TranslationClient.class);
     long[] totalEvents = new long[EVENTS];
     long[] totalStalls = new long[CAUSES];

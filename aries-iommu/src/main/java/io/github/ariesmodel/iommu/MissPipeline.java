@@ -67,6 +67,13 @@ final class MissPipeline {
   private long drainScheduledAt = -1;
   private int inFlight;
 
+  // Fast hits (tryHit) in flight: their completion times, a FIFO ring (they complete in the order they were taken).
+  private final long[] fastHitEnds;
+  private int fastHitHead;
+  private int fastHitCount;
+  // The probe walk of tryHit: never pooled, never handed out.
+  private final TranslationSlot probe = new TranslationSlot();
+
   /**
    * A pipeline and its walker over one cache.
    *
@@ -85,6 +92,7 @@ final class MissPipeline {
     this.lineBytes = config.lineBytes();
     this.prefetchEnabled = config.prefetch();
     blocked = new TranslationSlot[maxInFlight];
+    fastHitEnds = new long[maxInFlight];
     pool = new TranslationSlot[maxInFlight + INITIAL_QUEUE];
     for (int i = 0; i < pool.length; i++) {
       pool[i] = new TranslationSlot();
@@ -116,7 +124,8 @@ final class MissPipeline {
     s.ref = ref;
     s.arg = arg;
     s.startPs = now;
-    if (qSize == 0 && blockedSize == 0 && now >= nextIssuePs && inFlight < maxInFlight && preCheck == Status.OK) {
+    if (qSize == 0 && blockedSize == 0 && now >= nextIssuePs && inFlight(now) < maxInFlight
+        && preCheck == Status.OK) {
       // Nothing waits ahead of this request: skip the FIFO (same behaviour, fewer steps on the hit path).
       s.stallMask = 0;
       s.walked = true;
@@ -139,9 +148,92 @@ final class MissPipeline {
     drain(now);
   }
 
+  /**
+   * The hit fast path: when a request can be accepted now (nothing queued or blocked ahead of it, the issue interval
+   * past, an in-flight place free), passes its MDD checks, finds every line its walk needs valid in the cache and its
+   * page holds the whole range with the access allowed, it is accepted and completed here exactly as {@link #submit}
+   * would have done (the same cache touches in the same order, the same counters, the same latency, the issue
+   * interval and an in-flight place held until it completes) and the physical address is returned. Otherwise nothing
+   * changes (the probe walk touches nothing) and -1 is returned.
+   *
+   * <p>One approximation, at the in-flight limit only: a fast hit has no completion event, so its place counts as
+   * free from its completion time on, for every event of that time. On the event path a request arriving at exactly
+   * that time, from an event that runs before the completion event, finds the place still held: it is counted as an
+   * in-flight-limit stall and enters when the completion event drains the queue, at the same time. So completion
+   * times agree, and the in-flight-limit stall count may be lower by such ties ({@code FastHitProperties}).
+   *
+   * @return the physical address of the first byte, or -1 when the request must take {@link #submit}
+   */
+  long tryHit(TranslationClient client, int mdh, long offset, int length, boolean write, long now) {
+    if (qSize != 0 || blockedSize != 0 || now < nextIssuePs || inFlight(now) >= maxInFlight) {
+      return -1;
+    }
+    TranslationSlot s = probe;
+    s.mdh = mdh;
+    s.offset = offset;
+    s.length = length;
+    walker.start(s);
+    int directoryLine = -1;
+    long directoryAddress = 0;
+    int l = cache.find(s.line);
+    if (l < 0 || cache.isPending(l)) {
+      return -1;
+    }
+    if (s.level == TranslationSlot.Level.DIRECTORY) {
+      long dir = cache.pte(l, s.pteIndex);
+      if (!PageTableEntries.present(dir)) {
+        return -1;
+      }
+      directoryLine = l;
+      directoryAddress = s.line;
+      walker.descend(s, dir);
+      l = cache.find(s.line);
+      if (l < 0 || cache.isPending(l)) {
+        return -1;
+      }
+    }
+    long pte = cache.pte(l, s.pteIndex);
+    if (!PageTableEntries.present(pte) || (write && !PageTableEntries.writable(pte))) {
+      return -1;
+    }
+    int code = PageTableEntries.pageSizeCode(pte);
+    long pageBytes = code == 0 ? 1L << PageSize.SMALL_SHIFT : 1L << (PageSize.MIN_HUGE_SHIFT + code - 1);
+    long pageOffset = s.pageOffset;
+    if (length > pageBytes - pageOffset) {
+      return -1;
+    }
+    if (directoryLine >= 0) {
+      cache.touch(directoryLine, directoryAddress);
+    }
+    cache.touch(l, s.line);
+    nextIssuePs = now + issueIntervalPs;
+    int tail = fastHitHead + fastHitCount;
+    fastHitEnds[tail >= fastHitEnds.length ? tail - fastHitEnds.length : tail] = now + hitLatencyPs;
+    fastHitCount++;
+    counters.countFastHit(client, directoryLine >= 0, hitLatencyPs);
+    return PageTableEntries.physicalBase(pte) + pageOffset;
+  }
+
+  /** @return the hit latency, picoseconds */
+  long hitLatencyPs() {
+    return hitLatencyPs;
+  }
+
+  /**
+   * Translations in flight at a time: those accepted by {@link #submit} and not completed, and fast hits whose
+   * completion time is still ahead (a fast hit completing exactly now has left).
+   */
+  private int inFlight(long now) {
+    while (fastHitCount > 0 && fastHitEnds[fastHitHead] <= now) {
+      fastHitHead = fastHitHead + 1 == fastHitEnds.length ? 0 : fastHitHead + 1;
+      fastHitCount--;
+    }
+    return inFlight + fastHitCount;
+  }
+
   /** @return translations accepted and not yet completed */
   int inFlight() {
-    return inFlight;
+    return inFlight(scheduler.now());
   }
 
   /** @return translations waiting to enter the pipeline */
@@ -202,10 +294,18 @@ final class MissPipeline {
         return;
       }
       TranslationSlot s = queue[qHead];
-      if (inFlight == maxInFlight) {
+      if (inFlight(now) >= maxInFlight) {
         if ((headStallMask & IN_FLIGHT_BIT) == 0) {
           headStallMask |= IN_FLIGHT_BIT;
           counters.countStall(s.client, StallCause.IN_FLIGHT_LIMIT);
+        }
+        if (fastHitCount > 0) {
+          // A fast hit holds a place and has no completion event of its own: wake up when the first one leaves.
+          long at = fastHitEnds[fastHitHead];
+          if (drainScheduledAt != at) {
+            drainScheduledAt = at;
+            scheduler.scheduleAt(at, drainHandler, null, 0);
+          }
         }
         return;
       }

@@ -2,6 +2,7 @@ package io.github.ariesmodel.nic;
 
 import io.github.ariesmodel.core.Status;
 import io.github.ariesmodel.core.spi.AddressTranslation;
+import io.github.ariesmodel.core.spi.TranslationHit;
 import io.github.ariesmodel.core.spi.TranslationListener;
 
 /**
@@ -13,13 +14,45 @@ import io.github.ariesmodel.core.spi.TranslationListener;
  */
 abstract class AccessPurpose implements TranslationListener {
   private final AddressTranslation translation;
+  private final TranslationHit hit = new TranslationHit();
 
+  private final boolean fastHits;
+
+  /**
+   * A purpose whose translations may complete through the hit fast path.
+   *
+   * @param translation the translator
+   */
   AccessPurpose(AddressTranslation translation) {
-    this.translation = translation;
+    this(translation, true);
   }
 
-  /** Starts translating an access for this purpose. */
+  /**
+   * @param translation the translator
+   * @param fastHits whether a hit may complete at once ({@link AddressTranslation#translateHit}); false for a purpose
+   *     whose work must be ordered among the events up to the translation's completion time (the AMO unit, whose
+   *     cache entries go idle in their own answer events)
+   */
+  AccessPurpose(AddressTranslation translation, boolean fastHits) {
+    this.translation = translation;
+    this.fastHits = fastHits;
+  }
+
+  /**
+   * Starts translating an access for this purpose. A whole access that the translator completes at once as a hit
+   * ({@link AddressTranslation#translateHit}) goes on to {@link #translated} here, with the translation's completion
+   * time as {@code now}: what it does is timed from then, though it runs in the caller's event (an event saved per
+   * hit). Anything else takes the listener path.
+   */
   final void start(MemoryAccess a) {
+    if (fastHits && a.done == 0 && translation.translateHit(a.client, a.mdh, a.offset, a.length, a.kind, a.ptag, a.pkey, hit)) {
+      if (a.length > 0) {
+        a.addPart(hit.physicalAddress(), a.length);
+        a.done = a.length;
+      }
+      translated(hit.completesAtPs(), a, Status.OK);
+      return;
+    }
     translation.translate(a.client, a.mdh, a.offset + a.done, a.length - a.done, a.kind, a.ptag, a.pkey, this, a, 0);
   }
 

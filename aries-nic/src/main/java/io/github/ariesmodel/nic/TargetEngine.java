@@ -262,7 +262,8 @@ final class TargetEngine {
   /** An AMO's target word translated: on to the AMO unit. */
   private final class AmoTranslated extends AccessPurpose {
     AmoTranslated(AddressTranslation translation) {
-      super(translation);
+      // The AMO unit works on its cache entries in order with their answer events: no early completion.
+      super(translation, false);
     }
 
     @Override

@@ -72,6 +72,34 @@ public interface AddressTranslation {
       int protectionKey, TranslationListener listener, Object ref, long arg);
 
   /**
+   * The hit fast path of {@link #translate}: when the request can complete now as a hit (its checks pass, every line
+   * its walk needs is cached, the whole range lies in one page, and nothing queued or in flight must go first), the
+   * translation is done as {@link #translate} would have done it (cache, counters, pipeline occupancy), its outcome
+   * goes into {@code hit} and the call returns true; the caller continues with it itself, no event and no listener.
+   * Otherwise nothing changes and the call returns false: the caller then uses {@link #translate}.
+   *
+   * <p>What the caller gives up: {@link #translate} calls its listener from an event at the completion time, so
+   * whatever the listener does is ordered at that time; a caller of this method acts before other events in between
+   * run. A caller that needs that order exactly uses {@link #translate} only. The default (for translators without
+   * a hit path, such as the flat one) always returns false.
+   *
+   * @param client who asks (statistics are kept per client)
+   * @param mdh the memory domain handle, 0..4095
+   * @param offset byte offset into the domain, ≥ 0
+   * @param length bytes accessed, ≥ 0
+   * @param access what the access does
+   * @param protectionTag the requester's PTAG
+   * @param protectionKey the requester's PKEY
+   * @param hit where the outcome goes when this returns true
+   * @return whether the request completed as a hit (then {@code hit} holds it); false leaves every state unchanged
+   */
+  default boolean translateHit(
+      TranslationClient client, int mdh, long offset, int length, AccessKind access, int protectionTag,
+      int protectionKey, TranslationHit hit) {
+    return false;
+  }
+
+  /**
    * Translates an access at once, with the same checks, without timing or cache side effects: the host CPU's view of
    * its own registered memory, and a reference for tests.
    *

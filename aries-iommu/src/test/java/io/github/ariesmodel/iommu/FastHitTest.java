@@ -1,0 +1,62 @@
+package io.github.ariesmodel.iommu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.core.AccessKind;
+import io.github.ariesmodel.core.MemoryRegistration;
+import io.github.ariesmodel.core.spi.TranslationClient;
+import io.github.ariesmodel.core.spi.TranslationHit;
+import org.junit.jupiter.api.Test;
+
+/** Examples of {@link Iommu#translateHit}: when it takes a request, when it leaves it to the event path. */
+class FastHitTest {
+
+  private final Rig rig = new Rig(IommuConfig.defaults());
+  private final int mdh = rig.iommu.register(MemoryRegistration.of(0, 1 << 20, Rig.TAG, Rig.KEY)).mdh();
+  private final TranslationHit hit = new TranslationHit();
+
+  private boolean fast(long offset, int length) {
+    return rig.iommu.translateHit(TranslationClient.NETWORK_REQUEST, mdh, offset, length, AccessKind.WRITE, Rig.TAG,
+        Rig.KEY, hit);
+  }
+
+  @Test
+  void aColdLineIsLeftToTheEventPathAndAWarmOneCompletesAtOnce() {
+    assertThat(fast(4096, 8)).isFalse();
+    assertThat(rig.iommu.statistics().total().translations()).isZero();
+    rig.translate(mdh, 4096, 1);
+    rig.loop.run();
+    long now = rig.loop.now();
+    assertThat(fast(4096 + 64, 8)).isTrue();
+    assertThat(hit.physicalAddress()).isEqualTo(rig.iommu.physicalBase(mdh) + 4096 + 64);
+    assertThat(hit.completesAtPs()).isEqualTo(now + IommuConfig.DEFAULT_HIT_LATENCY_PS);
+    assertThat(rig.iommu.statistics().total().hits()).isEqualTo(1);
+    assertThat(rig.iommu.inFlight()).isEqualTo(1);
+    // The issue interval has not passed: the next request must queue behind it.
+    assertThat(fast(4096 + 128, 8)).isFalse();
+  }
+
+  @Test
+  void faultsAndPageStraddlingRangesTakeTheEventPath() {
+    rig.translate(mdh, 0, 1);
+    rig.loop.run();
+    rig.loop.scheduleAt(rig.loop.now() + 10_000, (now, ref, arg) -> {
+      assertThat(rig.iommu.translateHit(TranslationClient.NETWORK_REQUEST, mdh, 0, 8, AccessKind.WRITE, Rig.TAG + 1,
+          Rig.KEY, hit)).as("protection violation").isFalse();
+      assertThat(fast(4090, 8)).as("straddles a 4 KB page").isFalse();
+    }, null, 0);
+    rig.loop.run();
+    assertThat(rig.iommu.statistics().total().translations()).isEqualTo(1);
+  }
+
+  @Test
+  void callerMistakesThrowLikeTranslate() {
+    assertThatThrownBy(() -> rig.iommu.translateHit(TranslationClient.NETWORK_REQUEST, mdh, 0, 8, AccessKind.READ,
+        Rig.TAG, Rig.KEY, null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("hit");
+    assertThatThrownBy(() -> rig.iommu.translateHit(TranslationClient.NETWORK_REQUEST, 4096, 0, 8, AccessKind.READ,
+        Rig.TAG, Rig.KEY, hit)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("4096");
+    assertThatThrownBy(() -> rig.iommu.translateHit(TranslationClient.NETWORK_REQUEST, mdh, 0, -1, AccessKind.READ,
+        Rig.TAG, Rig.KEY, hit)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("length");
+  }
+}
