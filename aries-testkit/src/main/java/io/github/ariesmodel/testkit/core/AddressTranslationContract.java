@@ -17,6 +17,7 @@ import io.github.ariesmodel.core.spi.AddressTranslation.TranslationResult;
 import io.github.ariesmodel.core.spi.HostMemory;
 import io.github.ariesmodel.core.spi.Scheduler;
 import io.github.ariesmodel.core.spi.TranslationClient;
+import io.github.ariesmodel.core.spi.TranslationHit;
 import io.github.ariesmodel.core.spi.TranslationListener;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -50,6 +51,10 @@ import org.junit.jupiter.api.Test;
  *   <li>timed translations complete through the listener exactly once each, never from inside {@code translate},
  *       no earlier than they were asked, with their {@code ref} and {@code arg}, and with the same outcome as
  *       {@code translateNow} (hundreds in flight at once, in bursts and spread over time);
+ *   <li>a fast hit ({@code translateHit} returning true) is given only for a request that translates without a
+ *       fault, at the address {@code translateNow} gives, with the whole request contiguous, completing no earlier
+ *       than it was asked; a translator that says it {@linkplain #offersFastHits() offers fast hits} gives some once
+ *       its cache is warm;
  *   <li>determinism: the same requests give the same completions at the same times.
  * </ul>
  *
@@ -93,6 +98,16 @@ public abstract class AddressTranslationContract<T extends AddressTranslation> {
    */
   protected OptionalLong expectedPhysicalAddress(T translator, MemoryDomainDescriptor descriptor, long offset) {
     return OptionalLong.empty();
+  }
+
+  /**
+   * Whether the translator completes some cache hits at once through {@link AddressTranslation#translateHit}. When
+   * true, the contract also requires that it does so for some requests repeated right after they were translated.
+   *
+   * @return true if fast hits are promised (default false: the port's default {@code translateHit} never gives one)
+   */
+  protected boolean offersFastHits() {
+    return false;
   }
 
   private static final long MEMORY_BYTES = 1L << 40;
@@ -488,6 +503,41 @@ public abstract class AddressTranslationContract<T extends AddressTranslation> {
       Completions done = submitAll(f, requests, r.split());
       f.loop.run();
       done.assertEachCompletedOnceAsUntimed(f);
+    }
+  }
+
+  @Test
+  void fastHitsAgreeWithTheUntimedTranslations() {
+    Fixture f = new Fixture();
+    SplittableRandom r = new SplittableRandom(12);
+    TranslationHit hit = new TranslationHit();
+    long writesBefore = f.memory.writes;
+    int fastHits = 0;
+    for (int i = 0; i < 400; i++) {
+      MemoryDomainDescriptor d = f.registered.get(r.nextInt(f.registered.size())).descriptor();
+      Request q = Request.random(d, r);
+      // the same request first through the timed path, to completion, so that a cache has seen it
+      submitAll(f, List.of(q), r.split());
+      f.loop.run();
+      long asked = f.loop.now();
+      boolean fast = f.translator.translateHit(TranslationClient.values()[i % 4], q.mdh(), q.offset(), q.length(),
+          q.access(), q.tag(), q.key(), hit);
+      if (fast) {
+        fastHits++;
+        TranslationResult expected = q.now(f.translator);
+        assertThat(expected.status()).as("untimed outcome of %s, which got a fast hit", q).isEqualTo(Status.OK);
+        assertThat(hit.physicalAddress()).as("physical address of the fast hit for %s", q)
+            .isEqualTo(expected.physicalAddress());
+        assertThat(expected.contiguousBytes()).as("contiguous bytes of %s, which got a fast hit", q)
+            .isGreaterThanOrEqualTo(q.length());
+        assertThat(hit.completesAtPs()).as("completion time of the fast hit for %s", q).isGreaterThanOrEqualTo(asked);
+      }
+      f.loop.run();
+    }
+    assertThat(f.memory.writes - writesBefore).as("host memory writes while translating").isZero();
+    if (offersFastHits()) {
+      assertThat(fastHits).as("fast hits among 400 requests each repeated right after its timed translation")
+          .isPositive();
     }
   }
 

@@ -34,6 +34,11 @@ class BuiltInAddressTranslationContractTest {
     IommuConfig config() {
       return IommuConfig.defaults();
     }
+
+    @Override
+    protected boolean offersFastHits() {
+      return true;
+    }
   }
 
   /** One line of one PTE, one request in flight, one fetch buffer: every translation misses and stalls. */
@@ -61,6 +66,11 @@ class BuiltInAddressTranslationContractTest {
     IommuConfig config() {
       return IommuConfig.builder().ways(8).sets(8).policy(BuiltInPolicy.PSEUDO_LRU).maxInFlight(256)
           .fetchBuffers(2).build();
+    }
+
+    @Override
+    protected boolean offersFastHits() {
+      return true;
     }
   }
 

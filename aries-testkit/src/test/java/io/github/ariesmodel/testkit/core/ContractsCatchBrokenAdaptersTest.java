@@ -16,6 +16,7 @@ import io.github.ariesmodel.core.spi.FabricEndpoint;
 import io.github.ariesmodel.core.spi.HostMemory;
 import io.github.ariesmodel.core.spi.Scheduler;
 import io.github.ariesmodel.core.spi.TranslationClient;
+import io.github.ariesmodel.core.spi.TranslationHit;
 import io.github.ariesmodel.core.spi.TranslationListener;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -400,7 +401,8 @@ class ContractsCatchBrokenAdaptersTest {
   // ------------------------------------------------------------------------------------------ address translation
 
   enum TranslationFlaw { NONE, PROTECTION_BEFORE_BOUNDS, COMPLETES_TWICE, COMPLETES_INSIDE_TRANSLATE, ALIASES,
-    THROWS_ON_FAULT, KEEPS_DEREGISTERED }
+    THROWS_ON_FAULT, KEEPS_DEREGISTERED, FAST_HIT_ON_FAULT, FAST_HIT_WRONG_ADDRESS, FAST_HIT_IN_THE_PAST,
+    NO_FAST_HITS }
 
   /** The flat translator with one flaw. */
   static final class FlawedTranslation implements AddressTranslation {
@@ -447,6 +449,24 @@ class ContractsCatchBrokenAdaptersTest {
       }
     }
 
+    /** The sound version gives a fast hit for every request that translates whole; the flaws bend that. */
+    @Override
+    public boolean translateHit(TranslationClient client, int mdh, long offset, int length, AccessKind access,
+        int tag, int key, TranslationHit hit) {
+      if (flaw == TranslationFlaw.NO_FAST_HITS) {
+        return false;
+      }
+      TranslationResult r = translateNow(mdh, offset, length, access, tag, key);
+      boolean whole = r.ok() && r.contiguousBytes() >= length;
+      if (!whole && !(flaw == TranslationFlaw.FAST_HIT_ON_FAULT && !r.ok())) {
+        return false;
+      }
+      long pa = flaw == TranslationFlaw.FAST_HIT_WRONG_ADDRESS ? r.physicalAddress() + 64 : r.physicalAddress();
+      long at = flaw == TranslationFlaw.FAST_HIT_IN_THE_PAST ? scheduler.now() - 1 : scheduler.now() + 1_000;
+      hit.set(pa, at);
+      return true;
+    }
+
     @Override
     public TranslationResult translateNow(int mdh, long offset, int length, AccessKind access, int tag, int key) {
       if (flaw == TranslationFlaw.KEEPS_DEREGISTERED && deregistered.contains(mdh)) {
@@ -481,6 +501,11 @@ class ContractsCatchBrokenAdaptersTest {
     }
 
     @Override
+    protected boolean offersFastHits() {
+      return true;
+    }
+
+    @Override
     protected FlawedTranslation create(HostMemory memory, Scheduler scheduler) {
       return new FlawedTranslation(memory, scheduler, flaw);
     }
@@ -493,6 +518,7 @@ class ContractsCatchBrokenAdaptersTest {
     sound.timedTranslationsCompleteOnceEachAsTheUntimedOnesSay();
     sound.translationsLandLinearlyInTheRegistrationsOwnFrames();
     sound.unknownAndDeregisteredMdhsFaultAndCallerMistakesThrow();
+    sound.fastHitsAgreeWithTheUntimedTranslations();
     fails(FlawedTranslationContract.of(TranslationFlaw.PROTECTION_BEFORE_BOUNDS)
         ::checksComeInTheDocumentedOrderAndFaultsAreResultsThatWriteNothing);
     fails(FlawedTranslationContract.of(TranslationFlaw.THROWS_ON_FAULT)
@@ -504,5 +530,9 @@ class ContractsCatchBrokenAdaptersTest {
     fails(FlawedTranslationContract.of(TranslationFlaw.ALIASES)::translationsLandLinearlyInTheRegistrationsOwnFrames);
     fails(FlawedTranslationContract.of(TranslationFlaw.KEEPS_DEREGISTERED)
         ::unknownAndDeregisteredMdhsFaultAndCallerMistakesThrow);
+    for (TranslationFlaw fastHitFlaw : new TranslationFlaw[] {TranslationFlaw.FAST_HIT_ON_FAULT,
+        TranslationFlaw.FAST_HIT_WRONG_ADDRESS, TranslationFlaw.FAST_HIT_IN_THE_PAST, TranslationFlaw.NO_FAST_HITS}) {
+      fails(FlawedTranslationContract.of(fastHitFlaw)::fastHitsAgreeWithTheUntimedTranslations);
+    }
   }
 }
