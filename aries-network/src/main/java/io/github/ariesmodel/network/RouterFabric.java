@@ -1260,6 +1260,9 @@ public final class RouterFabric implements Fabric {
    * an event of its own.
    */
   private void settle(int owner, long now, long seq) {
+    if (!lazy) {
+      return; // every release is an event of its own: nothing is ever pending (and relHead is a cache miss)
+    }
     int e = relHead[owner];
     while (e >= 0 && (relTime[e] < now || (relTime[e] == now && relSeq[e] < seq))) {
       int next = relNext[e];
