@@ -82,8 +82,8 @@ import java.util.Arrays;
  * transit record every fabric writes (hops, injection time). {@link DeliveryObserver}s learn per packet whether it
  * was routed non-minimally.
  *
- * <p>Other state lives in primitive arrays: a port's scalar fields side by side in one array indexed by global port
- * ({@code router × radix + port}), credits and queues by {@code port × VCs + vc}; queued packets are linked lists through their records. Forwarding a packet allocates nothing
+ * <p>Other state lives in primitive arrays indexed by global port ({@code router × radix + port}) and by
+ * {@code port × VCs + vc}; queued packets are linked lists through their records. Forwarding a packet allocates nothing
  * once the pool has grown to the working set. Single-threaded.
  *
  * <p><b>On a {@link PartitionedEngine}</b> ({@link #builder(Topology, PartitionedEngine)}) the fabric runs its
@@ -135,38 +135,22 @@ public final class RouterFabric implements Fabric {
   /** The largest packet injected so far, wire bytes. */
   private int maxWireBytes;
   private final int netPorts;
+  private final int[] peer;
+  private final byte[] portClass;
   private final double[] psPerByteClass;
   private final long[] latencyClass;
   private final double psPerByteInjection;
 
-  /**
-   * Per output port {@code gp} (router × radix + port), its state at {@code gp × PORT_FIELDS + field}: a send, a
-   * route or a credit reads several fields of one port, so they sit side by side (one or two cache lines) rather than
-   * in an array each (a line each, on a system whose ports do not fit in cache).
-   */
-  private final long[] ports;
-
-  private static final int PORT_FIELDS = 10;
-  /** The router port at the link's far end (its input buffer), or -1 when the port is not cabled. */
-  private static final int PEER = 0;
-  /** The link's class (rank). */
-  private static final int LINK_CLASS = 1;
-  /** When the link has finished serializing its last packet, ps. */
-  private static final int LINK_FREE_AT = 2;
-  /** The sequence number (or group key) reserved for the link-free event at LINK_FREE_AT (when reserving). */
-  private static final int LINK_FREE_SEQ = 3;
-  /** 1 when that link-free event has been scheduled, else 0. */
-  private static final int LINK_FREE_SCHEDULED = 4;
-  /** Bytes of the packets queued for the port. */
-  private static final int QUEUED_BYTES = 5;
-  /** Bytes sent and not yet credited back, over all VCs. */
-  private static final int CREDITS_USED = 6;
-  /** Packets queued for the port. */
-  private static final int WAITING = 7;
-  /** The VC round-robin arbitration looks at first. */
-  private static final int NEXT_VC = 8;
-  /** Picoseconds the link has spent serializing. */
-  private static final int BUSY_PS = 9;
+  // per output port
+  private final long[] linkFreeAt;
+  /** The loop sequence number reserved for the link-free event at {@link #linkFreeAt} (with {@link #loop}). */
+  private final long[] linkFreeSeq;
+  /** Whether that link-free event has been scheduled. */
+  private final boolean[] linkFreeScheduled;
+  private final int[] queuedBytes;
+  private final int[] creditsUsed;
+  private final int[] waiting;
+  private final byte[] rr;
   // per output port × VC
   private final int[] credits;
   private final Flight[] qHead;
@@ -247,6 +231,7 @@ public final class RouterFabric implements Fabric {
   private long sameTimeReleases;
   /** [group][link class] */
   private final long[][] classBusyPs;
+  private final long[] portBusyPs;
   /** Per VC, Σ Δoccupancy × time of change, so that the integral up to T is occupancy × T − this (any order). */
   private final long[][] vcOccupancyTimeSum;
   /** [group][vc] */
@@ -314,16 +299,17 @@ public final class RouterFabric implements Fabric {
     this.netPorts = topo.routerCount() * radix;
     int routers = topo.routerCount();
     int classes = topo.linkClassCount();
-    this.ports = new long[netPorts * PORT_FIELDS];
+    this.peer = new int[netPorts];
+    this.portClass = new byte[netPorts];
     this.classPortCount = new int[classes];
     for (int r = 0; r < routers; r++) {
       for (int p = 0; p < radix; p++) {
         int g = r * radix + p;
         int nr = topo.neighborRouter(r, p);
-        ports[g * PORT_FIELDS + PEER] = nr < 0 ? -1 : nr * radix + topo.neighborPort(r, p);
-        ports[g * PORT_FIELDS + LINK_CLASS] = topo.linkClass(r, p);
+        peer[g] = nr < 0 ? -1 : nr * radix + topo.neighborPort(r, p);
+        portClass[g] = (byte) topo.linkClass(r, p);
         if (nr >= 0) {
-          classPortCount[topo.linkClass(r, p)]++;
+          classPortCount[portClass[g]]++;
         }
       }
     }
@@ -339,6 +325,13 @@ public final class RouterFabric implements Fabric {
       reservable &= psPerByteClass[c] > 0 && latencyClass[c] + pipelinePs > 0;
     }
     this.lazy = reservable;
+    this.linkFreeAt = new long[netPorts];
+    this.linkFreeSeq = new long[reserving ? netPorts : 0];
+    this.linkFreeScheduled = new boolean[reserving ? netPorts : 0];
+    this.queuedBytes = new int[netPorts];
+    this.creditsUsed = new int[netPorts];
+    this.waiting = new int[netPorts];
+    this.rr = new byte[netPorts];
     this.credits = new int[netPorts * vcs];
     Arrays.fill(credits, vcBufferBytes);
     this.qHead = new Flight[netPorts * vcs];
@@ -368,6 +361,7 @@ public final class RouterFabric implements Fabric {
     this.relHead = new int[netPorts + nodes];
     Arrays.fill(relHead, -1);
     this.classBusyPs = new long[groups][classes];
+    this.portBusyPs = new long[netPorts];
     this.vcOccupancyTimeSum = new long[groups][vcs];
     this.vcOccupancy = new long[groups][vcs];
     if (b.engine != null) {
@@ -861,7 +855,7 @@ public final class RouterFabric implements Fabric {
     }
     int port = candidates.port(i);
     int vc = candidates.vc(i);
-    if (port < 0 || port >= radix || ports[(router * radix + port) * PORT_FIELDS + PEER] < 0) {
+    if (port < 0 || port >= radix || peer[router * radix + port] < 0) {
       throw new IllegalStateException("routing " + routingName + " chose port " + port + " at router " + router
           + " which must be a cabled port in [0, " + (radix - 1) + "]");
     }
@@ -886,8 +880,8 @@ public final class RouterFabric implements Fabric {
       qTail[q].next = slot;
     }
     qTail[q] = slot;
-    ports[gp * PORT_FIELDS + QUEUED_BYTES] += slot.bytes;
-    ports[gp * PORT_FIELDS + WAITING]++;
+    queuedBytes[gp] += slot.bytes;
+    waiting[gp]++;
     if (qHead[q] == slot) {
       armCredit(now, gp, vc);
     }
@@ -902,22 +896,19 @@ public final class RouterFabric implements Fabric {
    * this after each change that can make it hold.
    */
   private void wakeWhenLinkFrees(long now, int gp) {
-    int at = gp * PORT_FIELDS;
-    if (!reserving || ports[at + LINK_FREE_SCHEDULED] != 0 || ports[at + LINK_FREE_AT] <= now
-        || ports[at + WAITING] == 0) {
+    if (!reserving || linkFreeScheduled[gp] || linkFreeAt[gp] <= now || waiting[gp] == 0) {
       return;
     }
     settle(gp, now, curSeq);
-    if (ports[at + LINK_FREE_SCHEDULED] != 0 || ports[at + LINK_FREE_AT] <= now || ports[at + WAITING] == 0) {
+    if (linkFreeScheduled[gp] || linkFreeAt[gp] <= now || waiting[gp] == 0) {
       return; // a late credit settled just now has acted
     }
     int base = gp * vcs;
     for (int vc = 0; vc < vcs; vc++) {
       Flight h = qHead[base + vc];
       if (h != null && credits[base + vc] >= h.bytes) {
-        ports[at + LINK_FREE_SCHEDULED] = 1;
-        scheduleReserved(groupOfRouter(gp / radix), ports[at + LINK_FREE_AT], ports[at + LINK_FREE_SEQ], linkFree, null,
-            gp);
+        linkFreeScheduled[gp] = true;
+        scheduleReserved(groupOfRouter(gp / radix), linkFreeAt[gp], linkFreeSeq[gp], linkFree, null, gp);
         return;
       }
     }
@@ -926,15 +917,15 @@ public final class RouterFabric implements Fabric {
   /** Link free: output port {@code arg} has finished serializing and may send again. */
   private void linkFree(long now, Object ref, long arg) {
     int gp = (int) arg;
-    if (reserving && ports[gp * PORT_FIELDS + LINK_FREE_AT] <= now) {
+    if (reserving && linkFreeAt[gp] <= now) {
       // (a stale one, whose link a credit return at the same time has already restarted, leaves the flag alone)
-      ports[gp * PORT_FIELDS + LINK_FREE_SCHEDULED] = 0;
+      linkFreeScheduled[gp] = false;
     }
     if (lazy) {
-      if (ports[gp * PORT_FIELDS + LINK_FREE_AT] > now) {
+      if (linkFreeAt[gp] > now) {
         return; // stale: nothing to send, as trySend would find
       }
-      curSeq = ports[gp * PORT_FIELDS + LINK_FREE_SEQ];
+      curSeq = linkFreeSeq[gp];
     }
     trySend(now, gp);
     curSeq = Long.MAX_VALUE;
@@ -951,7 +942,7 @@ public final class RouterFabric implements Fabric {
     curSeq = relSeq[e];
     boolean acted = (relFlags[e] & REL_ACTED) != 0;
     takeEffect(port, e, now);
-    if (!acted && ports[port * PORT_FIELDS + WAITING] > 0) {
+    if (!acted && waiting[port] > 0) {
       trySend(now, port);
       wakeWhenLinkFrees(now, port);
     }
@@ -1004,9 +995,9 @@ public final class RouterFabric implements Fabric {
       int port = (int) arg;
       int bytes = ((ReleasedBytes) ref).bytes;
       credits[port * vcs + vc] += bytes;
-      ports[port * PORT_FIELDS + CREDITS_USED] -= bytes;
+      creditsUsed[port] -= bytes;
       occupancy(groupOfRouter(port / radix), now, vc, -bytes);
-      if (ports[port * PORT_FIELDS + WAITING] > 0) {
+      if (waiting[port] > 0) {
         trySend(now, port);
         wakeWhenLinkFrees(now, port);
       }
@@ -1055,18 +1046,17 @@ public final class RouterFabric implements Fabric {
   }
 
   private void trySend(long now, int gp) {
-    int at = gp * PORT_FIELDS;
-    if (ports[at + LINK_FREE_AT] > now || ports[at + WAITING] == 0) {
+    if (linkFreeAt[gp] > now || waiting[gp] == 0) {
       return;
     }
     settle(gp, now, curSeq);
-    if (ports[at + LINK_FREE_AT] > now || ports[at + WAITING] == 0) {
+    if (linkFreeAt[gp] > now || waiting[gp] == 0) {
       return; // a late credit settled just now has sent
     }
     int base = gp * vcs;
     int chosen = -1;
     if (arbitration == Arbitration.ROUND_ROBIN) {
-      int start = (int) ports[at + NEXT_VC];
+      int start = rr[gp];
       for (int k = 0; k < vcs; k++) {
         int vc = start + k;
         if (vc >= vcs) {
@@ -1098,28 +1088,28 @@ public final class RouterFabric implements Fabric {
     if (qHead[q] == null) {
       qTail[q] = null;
     }
-    ports[at + NEXT_VC] = chosen + 1 == vcs ? 0 : chosen + 1;
+    rr[gp] = (byte) (chosen + 1 == vcs ? 0 : chosen + 1);
     Packet p = slot.packet;
     int input = slot.input;
     int inputVc = slot.vc;
-    int downstream = (int) ports[at + PEER];
+    int downstream = peer[gp];
     slot.input = downstream;
     slot.vc = chosen;
     int bytes = slot.bytes;
     credits[q] -= bytes;
-    ports[at + CREDITS_USED] += bytes;
+    creditsUsed[gp] += bytes;
     int g = groupOfRouter(gp / radix);
     occupancy(g, now, chosen, bytes);
-    ports[at + QUEUED_BYTES] -= bytes;
-    ports[at + WAITING]--;
+    queuedBytes[gp] -= bytes;
+    waiting[gp]--;
     if (qHead[q] != null) {
       armCredit(now, gp, chosen);
     }
-    int cls = (int) ports[at + LINK_CLASS];
+    int cls = portClass[gp];
     long ser = SerialChannel.serializationPs(bytes, psPerByteClass[cls]);
-    ports[at + LINK_FREE_AT] = now + ser;
+    linkFreeAt[gp] = now + ser;
     classBusyPs[g][cls] += ser;
-    ports[at + BUSY_PS] += ser;
+    portBusyPs[gp] += ser;
     packetHops[g]++;
     int hops = p.hops() + 1;
     p.hops(hops);
@@ -1134,13 +1124,13 @@ public final class RouterFabric implements Fabric {
     if (!reserving || ser == 0) {
       schedule(g, now + ser, linkFree, null, gp);
     } else {
-      ports[at + LINK_FREE_SEQ] = reserveSequence(g);
-      ports[at + LINK_FREE_SCHEDULED] = 0;
+      linkFreeSeq[gp] = reserveSequence(g);
+      linkFreeScheduled[gp] = false;
       wakeWhenLinkFrees(now, gp);
       if (lazy) {
         // a credit due exactly as the link frees, and ahead of the link-free event, may send first (as it would have)
         for (int e = relHead[gp]; e >= 0; e = relNext[e]) {
-          if (relTime[e] == ports[at + LINK_FREE_AT]) {
+          if (relTime[e] == linkFreeAt[gp]) {
             scheduleRelease(e, now);
           }
         }
@@ -1156,8 +1146,8 @@ public final class RouterFabric implements Fabric {
    */
   private void release(int g, long now, long tailGonePs, int input, int vc, int bytes) {
     boolean injection = input >= netPorts;
-    int owner = injection ? input : (int) ports[input * PORT_FIELDS + PEER];
-    long t = injection ? tailGonePs : tailGonePs + latencyClass[(int) ports[input * PORT_FIELDS + LINK_CLASS]];
+    int owner = injection ? input : peer[input];
+    long t = injection ? tailGonePs : tailGonePs + latencyClass[portClass[input]];
     if (!lazy) {
       // an event of its own, in the owner's group (a credit may cross to another group)
       ReleasedBytes amount = releasedBytes(bytes);
@@ -1187,7 +1177,7 @@ public final class RouterFabric implements Fabric {
       int node = owner - netPorts;
       schedule = injBlocked[node] || tie || eventTimes.contains(deliveryKey(t, node));
     } else {
-      schedule = t == ports[owner * PORT_FIELDS + LINK_FREE_AT]
+      schedule = t == linkFreeAt[owner]
           || ((tie || eventTimes.contains(arrivalKey(t, owner / radix))) && creditMayBeShort(owner, vc, e, now));
     }
     if (schedule) {
@@ -1210,9 +1200,8 @@ public final class RouterFabric implements Fabric {
       }
     }
     long t = relTime[e];
-    long start = Math.max(now, ports[gp * PORT_FIELDS + LINK_FREE_AT]);
-    double psPerByte = psPerByteClass[(int) ports[gp * PORT_FIELDS + LINK_CLASS]];
-    long sendable = start > t ? 0 : (long) Math.ceil((t - start) / psPerByte) + maxWireBytes;
+    long start = Math.max(now, linkFreeAt[gp]);
+    long sendable = start > t ? 0 : (long) Math.ceil((t - start) / psPerByteClass[portClass[gp]]) + maxWireBytes;
     return avail - sendable < maxWireBytes;
   }
 
@@ -1287,7 +1276,7 @@ public final class RouterFabric implements Fabric {
         relFlags[e] |= REL_ACTED;
         long saved = curSeq;
         curSeq = relSeq[e];
-        if (ports[owner * PORT_FIELDS + WAITING] > 0) {
+        if (waiting[owner] > 0) {
           trySend(now, owner);
           wakeWhenLinkFrees(now, owner);
         }
@@ -1314,7 +1303,7 @@ public final class RouterFabric implements Fabric {
     } else {
       int vc = relVc[e];
       credits[owner * vcs + vc] += bytes;
-      ports[owner * PORT_FIELDS + CREDITS_USED] -= bytes;
+      creditsUsed[owner] -= bytes;
       occupancy(groupOfRouter(owner / radix), relTime[e], vc, -bytes);
     }
     relFlags[e] |= REL_APPLIED;
@@ -1518,7 +1507,7 @@ public final class RouterFabric implements Fabric {
     public int congestion(int port) {
       int gp = router * radix + port;
       settle(gp, now, curSeq);
-      return (int) (ports[gp * PORT_FIELDS + QUEUED_BYTES] + ports[gp * PORT_FIELDS + CREDITS_USED]);
+      return queuedBytes[gp] + creditsUsed[gp];
     }
 
     @Override
@@ -1530,7 +1519,7 @@ public final class RouterFabric implements Fabric {
 
     @Override
     public int queuedBytes(int port) {
-      return (int) ports[(router * radix + port) * PORT_FIELDS + QUEUED_BYTES];
+      return queuedBytes[router * radix + port];
     }
 
     @Override
@@ -1643,7 +1632,7 @@ public final class RouterFabric implements Fabric {
    * @return picoseconds the port's outgoing link has spent serializing so far
    */
   public long busyPs(int router, int port) {
-    return ports[(router * radix + port) * PORT_FIELDS + BUSY_PS];
+    return portBusyPs[router * radix + port];
   }
 
   /**
@@ -1800,13 +1789,13 @@ public final class RouterFabric implements Fabric {
     if (injected() != delivered()) {
       return false;
     }
-    for (int gp = 0; gp < netPorts; gp++) {
-      if (ports[gp * PORT_FIELDS + WAITING] != 0) {
+    for (int w : waiting) {
+      if (w != 0) {
         return false;
       }
     }
     for (int gp = 0; gp < netPorts; gp++) {
-      if (ports[gp * PORT_FIELDS + CREDITS_USED] != pendingBytes(gp)) {
+      if (creditsUsed[gp] != pendingBytes(gp)) {
         return false;
       }
     }
