@@ -2,6 +2,7 @@ package io.github.ariesmodel.network;
 
 import io.github.ariesmodel.core.DeliveryMode;
 import io.github.ariesmodel.core.packet.Packet;
+import io.github.ariesmodel.core.packet.WireFormat;
 import io.github.ariesmodel.core.sim.DeterministicEventLoop;
 import io.github.ariesmodel.core.sim.FabricEndpoints;
 import io.github.ariesmodel.core.sim.GroupScheduler;
@@ -212,9 +213,11 @@ public final class RouterFabric implements Fabric {
   /** Per group: the view routings read, and the candidates they fill. */
   private final View[] views;
   private final Candidates[] candidates;
-  /** Per VC: the handler of an eager credit return (without {@link #lazy}): the packet and the upstream port. */
+  /** Per VC: the handler of an eager credit return (without {@link #lazy}): the bytes and the upstream port. */
   private final EventHandler[] eagerCredit;
   private final EventHandler eagerInjectionFree = this::eagerInjectionFree;
+  /** {@link ReleasedBytes} by size, up to the largest packet's wire bytes. */
+  private final ReleasedBytes[] releasedBytes;
 
   // statistics
   // per group (summed in group order when read)
@@ -273,6 +276,11 @@ public final class RouterFabric implements Fabric {
     for (int g = 0; g < groups; g++) {
       views[g] = new View();
       candidates[g] = new Candidates();
+    }
+    int largest = WireFormat.wireBytes(true, WireFormat.MAX_PAYLOAD);
+    this.releasedBytes = new ReleasedBytes[largest + 1];
+    for (int n = 0; n <= largest; n++) {
+      releasedBytes[n] = new ReleasedBytes(n);
     }
     this.eagerCredit = new EventHandler[b.vcs];
     for (int vc = 0; vc < b.vcs; vc++) {
@@ -800,8 +808,7 @@ public final class RouterFabric implements Fabric {
     if (lazy) {
       eventTimes.remove(arrivalKey(now, router));
     }
-    Packet p = slot.packet;
-    int dest = p.destinationNode();
+    int dest = slot.dest;
     int destRouter = topo.routerOfNode(dest);
     int inter = slot.intermediate;
     if (inter >= 0 && paths.reached(router, inter, destRouter)) {
@@ -817,7 +824,7 @@ public final class RouterFabric implements Fabric {
       ejTail[dest] = slot;
       tryEject(now, dest);
     } else {
-      route(now, p, slot, router);
+      route(now, slot.packet, slot, router);
     }
     curSeq = Long.MAX_VALUE;
   }
@@ -873,7 +880,7 @@ public final class RouterFabric implements Fabric {
       qTail[q].next = slot;
     }
     qTail[q] = slot;
-    queuedBytes[gp] += p.wireBytes();
+    queuedBytes[gp] += slot.bytes;
     waiting[gp]++;
     if (qHead[q] == slot) {
       armCredit(now, gp, vc);
@@ -899,7 +906,7 @@ public final class RouterFabric implements Fabric {
     int base = gp * vcs;
     for (int vc = 0; vc < vcs; vc++) {
       Flight h = qHead[base + vc];
-      if (h != null && credits[base + vc] >= h.packet.wireBytes()) {
+      if (h != null && credits[base + vc] >= h.bytes) {
         linkFreeScheduled[gp] = true;
         scheduleReserved(groupOfRouter(gp / radix), linkFreeAt[gp], linkFreeSeq[gp], linkFree, null, gp);
         return;
@@ -973,8 +980,8 @@ public final class RouterFabric implements Fabric {
   }
 
   /**
-   * Eager credit return for one VC (without {@link #lazy}): the tail of packet {@code ref} has left the buffer fed by
-   * upstream port {@code arg}; the credit is back now.
+   * Eager credit return for one VC (without {@link #lazy}): the tail of a packet of {@code ref}'s bytes has left the
+   * buffer fed by upstream port {@code arg}; the credit is back now.
    */
   private final class EagerCredit implements EventHandler {
     private final int vc;
@@ -986,7 +993,7 @@ public final class RouterFabric implements Fabric {
     @Override
     public void onEvent(long now, Object ref, long arg) {
       int port = (int) arg;
-      int bytes = ((Packet) ref).wireBytes();
+      int bytes = ((ReleasedBytes) ref).bytes;
       credits[port * vcs + vc] += bytes;
       creditsUsed[port] -= bytes;
       occupancy(groupOfRouter(port / radix), now, vc, -bytes);
@@ -997,10 +1004,13 @@ public final class RouterFabric implements Fabric {
     }
   }
 
-  /** Eager injection buffer free (without {@link #lazy}): packet {@code ref} has left node {@code arg}'s buffer. */
+  /**
+   * Eager injection buffer free (without {@link #lazy}): a packet of {@code ref}'s bytes has left node {@code arg}'s
+   * buffer.
+   */
   private void eagerInjectionFree(long now, Object ref, long arg) {
     int node = (int) arg;
-    injFree[node] += ((Packet) ref).wireBytes();
+    injFree[node] += ((ReleasedBytes) ref).bytes;
     if (injBlocked[node]) {
       injBlocked[node] = false;
       FabricEndpoint ep = endpoints.endpointOrNull(node);
@@ -1053,7 +1063,7 @@ public final class RouterFabric implements Fabric {
           vc -= vcs;
         }
         Flight h = qHead[base + vc];
-        if (h != null && credits[base + vc] >= h.packet.wireBytes()) {
+        if (h != null && credits[base + vc] >= h.bytes) {
           chosen = vc;
           break;
         }
@@ -1062,7 +1072,7 @@ public final class RouterFabric implements Fabric {
       long oldest = Long.MAX_VALUE;
       for (int vc = 0; vc < vcs; vc++) {
         Flight h = qHead[base + vc];
-        if (h != null && credits[base + vc] >= h.packet.wireBytes()
+        if (h != null && credits[base + vc] >= h.bytes
             && h.packet.injectedAtPs() < oldest) {
           oldest = h.packet.injectedAtPs();
           chosen = vc;
@@ -1085,7 +1095,7 @@ public final class RouterFabric implements Fabric {
     int downstream = peer[gp];
     slot.input = downstream;
     slot.vc = chosen;
-    int bytes = p.wireBytes();
+    int bytes = slot.bytes;
     credits[q] -= bytes;
     creditsUsed[gp] += bytes;
     int g = groupOfRouter(gp / radix);
@@ -1110,7 +1120,7 @@ public final class RouterFabric implements Fabric {
       hopListener.hop(now, p, gp / radix, gp % radix, chosen, hops);
     }
     scheduleArrival(g, now + latencyClass[cls] + pipelinePs, downstream / radix, p, slot);
-    release(g, now, now + ser, input, inputVc, p);
+    release(g, now, now + ser, input, inputVc, bytes);
     if (!reserving || ser == 0) {
       schedule(g, now + ser, linkFree, null, gp);
     } else {
@@ -1134,16 +1144,17 @@ public final class RouterFabric implements Fabric {
    * now; with {@link #lazy} it is only scheduled when something may wait for it, else it takes effect when its owner's
    * state is next read ({@link #settle}).
    */
-  private void release(int g, long now, long tailGonePs, int input, int vc, Packet p) {
+  private void release(int g, long now, long tailGonePs, int input, int vc, int bytes) {
     boolean injection = input >= netPorts;
     int owner = injection ? input : peer[input];
     long t = injection ? tailGonePs : tailGonePs + latencyClass[portClass[input]];
     if (!lazy) {
       // an event of its own, in the owner's group (a credit may cross to another group)
+      ReleasedBytes amount = releasedBytes(bytes);
       if (injection) {
-        schedule(g, t, eagerInjectionFree, p, owner - netPorts);
+        schedule(g, t, eagerInjectionFree, amount, owner - netPorts);
       } else {
-        scheduleInto(g, groupOfRouter(owner / radix), t, eagerCredit[vc], p, owner);
+        scheduleInto(g, groupOfRouter(owner / radix), t, eagerCredit[vc], amount, owner);
       }
       return;
     }
@@ -1151,7 +1162,7 @@ public final class RouterFabric implements Fabric {
     relTime[e] = t;
     relOwner[e] = owner;
     relVc[e] = vc;
-    relBytes[e] = p.wireBytes();
+    relBytes[e] = bytes;
     relFlags[e] = 0;
     relSeq[e] = loop.reserveSequence();
     boolean tie = insertRelease(owner, e);
@@ -1210,7 +1221,7 @@ public final class RouterFabric implements Fabric {
       return;
     }
     settle(gp, now, curSeq);
-    int need = h.packet.wireBytes();
+    int need = h.bytes;
     int have = credits[q];
     if (have >= need) {
       return;
@@ -1249,6 +1260,9 @@ public final class RouterFabric implements Fabric {
    * an event of its own.
    */
   private void settle(int owner, long now, long seq) {
+    if (!lazy) {
+      return; // every release is an event of its own: nothing is ever pending (and relHead is a cache miss)
+    }
     int e = relHead[owner];
     while (e >= 0 && (relTime[e] < now || (relTime[e] == now && relSeq[e] < seq))) {
       int next = relNext[e];
@@ -1364,14 +1378,13 @@ public final class RouterFabric implements Fabric {
     if (ejHead[node] == null) {
       ejTail[node] = null;
     }
-    Packet p = slot.packet;
     int input = slot.input;
     int vc = slot.vc;
-    int bytes = p.wireBytes();
+    int bytes = slot.bytes;
     long ser = SerialChannel.serializationPs(bytes, psPerByteInjection);
     ejFreeAt[node] = now + ser;
     int g = groupOfRouter(topo.routerOfNode(node));
-    release(g, now, now + ser, input, vc, p);
+    release(g, now, now + ser, input, vc, bytes);
     if (lazy) {
       eventTimes.add(deliveryKey(now + ser, node));
     }
@@ -1398,6 +1411,8 @@ public final class RouterFabric implements Fabric {
       allFlights.get(g).add(f);
     }
     f.packet = p;
+    f.bytes = p.wireBytes();
+    f.dest = p.destinationNode();
     f.next = null;
     f.input = input;
     f.vc = 0;
@@ -1414,7 +1429,8 @@ public final class RouterFabric implements Fabric {
   }
 
   /**
-   * A packet in flight and its route state, from injection to delivery: the input buffer it occupies (a global port,
+   * A packet in flight and its route state, from injection to delivery: its size and destination (copies of the
+   * packet's), the input buffer it occupies (a global port,
    * or {@code netPorts + node} for the injection buffer) and its VC, the intermediate router it is on its way to (or
    * -1), whether it was ever committed to one, the loop sequence number of its pending arrival or delivery event (with
    * {@link #lazy}), and the next record in the queue it waits in (or in a free list).
@@ -1422,11 +1438,32 @@ public final class RouterFabric implements Fabric {
   private static final class Flight {
     Packet packet;
     Flight next;
+    /** The packet's wire bytes and destination node, kept here so queue scans and arrivals need not read it. */
+    int bytes;
+    int dest;
     int input;
     int vc;
     int intermediate;
     boolean nonMinimal;
     long seq;
+  }
+
+  /**
+   * The amount an eager release (credit return or injection-buffer free) gives back, handed to its event instead of
+   * the packet: one shared immutable object per size, so the event reads a line that stays in cache rather than the
+   * packet's, which has long left it by then.
+   */
+  private static final class ReleasedBytes {
+    final int bytes;
+
+    ReleasedBytes(int bytes) {
+      this.bytes = bytes;
+    }
+  }
+
+  /** The shared {@link ReleasedBytes} of a size (every size a packet can have is made up front). */
+  private ReleasedBytes releasedBytes(int bytes) {
+    return bytes < releasedBytes.length ? releasedBytes[bytes] : new ReleasedBytes(bytes);
   }
 
   // ---------------------------------------------------------------- router view

@@ -19,10 +19,13 @@ import java.util.function.BooleanSupplier;
  * pending but only a few thousand in the running bucket, so the heap the hot path works on stays small and in cache
  * (see docs/performance.md, "Why an event costs more on the full system").
  *
- * <p>Layout: an event's handler, ref, arg, time and sequence stay put in slot arrays; heaps and bucket lists hold
- * slots. Freed slots are reused from a stack (most recently freed first, so still in cache), and all arrays grow by
- * doubling and never shrink: once the queue has reached its working size, scheduling and running events allocate
- * nothing.
+ * <p>Layout: an event's handler and ref sit side by side in one slot array (one cache line to read when it runs);
+ * its time, sequence and arg travel with it, in the heaps' primitive arrays or in its bucket's list, which is a chain
+ * of chunks of 8 entries (time, sequence, arg, slot) read front to back when the loop reaches the bucket. So running
+ * an event from a large queue touches two lines it may not have in cache (its chunk entry and its slot), not one per
+ * field. Freed slots and chunks are reused from stacks (most recently freed first, so still in cache), and all arrays
+ * grow by doubling and never shrink: once the queue has reached its working size, scheduling and running events
+ * allocate nothing.
  *
  * <p><b>One owner thread.</b> A loop is used by one thread: the first thread that schedules or runs an event becomes
  * its owner (or {@link #bindOwner} names one), and a call of {@code scheduleAt}, {@code scheduleReserved}, {@code
@@ -39,9 +42,17 @@ public final class DeterministicEventLoop implements Scheduler {
   /** Default ring size: 16,384 buckets, a horizon of about 1 µs at the default width. */
   public static final int DEFAULT_RING_BUCKETS_LOG2 = 14;
 
+  /** log2 of the entries of a bucket-list chunk. */
+  private static final int CHUNK_LOG2 = 3;
+  private static final int CHUNK = 1 << CHUNK_LOG2;
+  /** longs per entry of a chunk: time, sequence, arg, slot. */
+  private static final int ENTRY_LOG2 = 2;
+
   private final int shift;
   private final int ringMask;
-  private final int[] ringHead;
+  /** Per ring bucket, the first and last chunk of its list, or -1 when the bucket is empty. */
+  private final int[] bucketHead;
+  private final int[] bucketTail;
   private final long[] ringBits;
   private int ringCount;
   /** The bucket being run: every event of it, and of any earlier bucket, is in {@link #current}. */
@@ -49,14 +60,17 @@ public final class DeterministicEventLoop implements Scheduler {
   private final EventHeap current;
   private final EventHeap far;
 
-  private EventHandler[] handlers;
-  private Object[] refs;
-  private long[] args;
-  private long[] slotTimes;
-  private long[] slotSeqs;
-  private int[] slotNext;
+  /** Per slot: the handler at {@code 2 × slot}, the ref at {@code 2 × slot + 1}. */
+  private Object[] slotObjects;
   private int[] freeSlots;
   private int freeTop;
+  /** Chunk {@code c}'s entry {@code i} is at {@code (c × CHUNK + i) × 4}: time, sequence, arg, slot. */
+  private long[] chunkData;
+  /** Per chunk, the next chunk of its bucket (or of the free list), or -1. */
+  private int[] chunkNext;
+  private int[] chunkCount;
+  private int freeChunk = -1;
+  private int chunksUsed;
 
   private int size;
   private long now;
@@ -100,17 +114,18 @@ public final class DeterministicEventLoop implements Scheduler {
     }
     shift = bucketWidthLog2;
     ringMask = (1 << ringBucketsLog2) - 1;
-    ringHead = new int[1 << ringBucketsLog2];
-    Arrays.fill(ringHead, -1);
+    bucketHead = new int[1 << ringBucketsLog2];
+    Arrays.fill(bucketHead, -1);
+    bucketTail = new int[1 << ringBucketsLog2];
+    Arrays.fill(bucketTail, -1);
     ringBits = new long[(1 << ringBucketsLog2) >>> 6];
     current = new EventHeap(Math.min(initialCapacity, 1024));
     far = new EventHeap(Math.min(initialCapacity, 1024));
-    handlers = new EventHandler[initialCapacity];
-    refs = new Object[initialCapacity];
-    args = new long[initialCapacity];
-    slotTimes = new long[initialCapacity];
-    slotSeqs = new long[initialCapacity];
-    slotNext = new int[initialCapacity];
+    slotObjects = new Object[2 * initialCapacity];
+    int chunks = Math.max(16, initialCapacity >>> CHUNK_LOG2);
+    chunkData = new long[chunks << (CHUNK_LOG2 + ENTRY_LOG2)];
+    chunkNext = new int[chunks];
+    chunkCount = new int[chunks];
     freeSlots = new int[initialCapacity];
     for (int i = 0; i < initialCapacity; i++) {
       freeSlots[i] = initialCapacity - 1 - i;
@@ -233,9 +248,8 @@ public final class DeterministicEventLoop implements Scheduler {
       grow();
     }
     int slot = freeSlots[--freeTop];
-    handlers[slot] = handler;
-    refs[slot] = ref;
-    args[slot] = arg;
+    slotObjects[slot << 1] = handler;
+    slotObjects[(slot << 1) + 1] = ref;
     long bucket = timePs >>> shift;
     if (size++ == 0) {
       // Nothing pending: start the calendar at this event, so a sparse run never walks empty buckets.
@@ -244,18 +258,50 @@ public final class DeterministicEventLoop implements Scheduler {
     long ahead = bucket - currentBucket;
     if (ahead <= 0) {
       // This bucket (or, after a peek moved the calendar past now, an earlier one): the running heap orders it.
-      current.push(timePs, seq, slot);
+      current.push(timePs, seq, arg, slot);
     } else if (ahead <= ringMask) {
-      slotTimes[slot] = timePs;
-      slotSeqs[slot] = seq;
       int b = (int) bucket & ringMask;
-      slotNext[slot] = ringHead[b];
-      ringHead[b] = slot;
-      ringBits[b >>> 6] |= 1L << b;
+      int c = bucketTail[b];
+      if (c < 0 || chunkCount[c] == CHUNK) {
+        int fresh = allocChunk();
+        if (c < 0) {
+          bucketHead[b] = fresh;
+          ringBits[b >>> 6] |= 1L << b;
+        } else {
+          chunkNext[c] = fresh;
+        }
+        bucketTail[b] = fresh;
+        c = fresh;
+      }
+      int i = ((c << CHUNK_LOG2) + chunkCount[c]++) << ENTRY_LOG2;
+      long[] d = chunkData;
+      d[i] = timePs;
+      d[i + 1] = seq;
+      d[i + 2] = arg;
+      d[i + 3] = slot;
       ringCount++;
     } else {
-      far.push(timePs, seq, slot);
+      far.push(timePs, seq, arg, slot);
     }
+  }
+
+  /** An empty chunk from the free list, or a new one (the pool grows by doubling). */
+  private int allocChunk() {
+    int c = freeChunk;
+    if (c >= 0) {
+      freeChunk = chunkNext[c];
+    } else {
+      if (chunksUsed == chunkNext.length) {
+        int n = chunksUsed * 2;
+        chunkNext = Arrays.copyOf(chunkNext, n);
+        chunkCount = Arrays.copyOf(chunkCount, n);
+        chunkData = Arrays.copyOf(chunkData, n << (CHUNK_LOG2 + ENTRY_LOG2));
+      }
+      c = chunksUsed++;
+    }
+    chunkNext[c] = -1;
+    chunkCount[c] = 0;
+    return c;
   }
 
   /**
@@ -276,13 +322,14 @@ public final class DeterministicEventLoop implements Scheduler {
       advance();
     }
     long t = current.minTime();
+    long a = current.minArg();
     int slot = current.minSlot();
     current.pop();
-    EventHandler h = handlers[slot];
-    Object r = refs[slot];
-    long a = args[slot];
-    handlers[slot] = null;
-    refs[slot] = null;
+    int o = slot << 1;
+    EventHandler h = (EventHandler) slotObjects[o];
+    Object r = slotObjects[o + 1];
+    slotObjects[o] = null;
+    slotObjects[o + 1] = null;
     freeSlots[freeTop++] = slot;
     size--;
     now = t;
@@ -401,17 +448,26 @@ public final class DeterministicEventLoop implements Scheduler {
     currentBucket = target;
     if (target == ringNext) {
       int b = (int) target & ringMask;
-      int slot = ringHead[b];
-      while (slot >= 0) {
-        current.push(slotTimes[slot], slotSeqs[slot], slot);
-        ringCount--;
-        slot = slotNext[slot];
+      int c = bucketHead[b];
+      long[] d = chunkData;
+      while (c >= 0) {
+        int n = chunkCount[c];
+        int i = c << (CHUNK_LOG2 + ENTRY_LOG2);
+        for (int end = i + (n << ENTRY_LOG2); i < end; i += 1 << ENTRY_LOG2) {
+          current.push(d[i], d[i + 1], d[i + 2], (int) d[i + 3]);
+        }
+        ringCount -= n;
+        int next = chunkNext[c];
+        chunkNext[c] = freeChunk;
+        freeChunk = c;
+        c = next;
       }
-      ringHead[b] = -1;
+      bucketHead[b] = -1;
+      bucketTail[b] = -1;
       ringBits[b >>> 6] &= ~(1L << b);
     }
     while (!far.isEmpty() && (far.minTime() >>> shift) <= target) {
-      current.push(far.minTime(), far.minSeq(), far.minSlot());
+      current.push(far.minTime(), far.minSeq(), far.minArg(), far.minSlot());
       far.pop();
     }
   }
@@ -433,14 +489,9 @@ public final class DeterministicEventLoop implements Scheduler {
   }
 
   private void grow() {
-    int old = handlers.length;
+    int old = freeSlots.length;
     int n = old * 2;
-    handlers = Arrays.copyOf(handlers, n);
-    refs = Arrays.copyOf(refs, n);
-    args = Arrays.copyOf(args, n);
-    slotTimes = Arrays.copyOf(slotTimes, n);
-    slotSeqs = Arrays.copyOf(slotSeqs, n);
-    slotNext = Arrays.copyOf(slotNext, n);
+    slotObjects = Arrays.copyOf(slotObjects, 2 * n);
     // every slot is in use when the free stack is empty: the new free slots are old .. n-1
     freeSlots = new int[n];
     for (int i = 0; i < n - old; i++) {

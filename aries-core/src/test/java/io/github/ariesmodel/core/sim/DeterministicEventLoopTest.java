@@ -154,4 +154,36 @@ class DeterministicEventLoopTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("delayPs must be >= 0 but was -1");
   }
+  @Test
+  void crowdedBucketsChainChunksAndReuseThemInOrder() {
+    // 16-ps buckets, a 64-bucket ring: 6,000 events, most of them many to a bucket (chains of chunks), some beyond the
+    // horizon (the far heap), each carrying its own ref and arg; the pool of chunks grows and is reused as the loop
+    // runs and schedules more
+    DeterministicEventLoop loop = new DeterministicEventLoop(1, 4, 6);
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(7);
+    List<long[]> seen = new ArrayList<>();
+    io.github.ariesmodel.core.spi.EventHandler record = (now, ref, arg) -> {
+      long[] e = (long[]) ref;
+      assertThat(e[0]).isEqualTo(now);
+      assertThat(e[1]).isEqualTo(arg);
+      seen.add(e);
+    };
+    io.github.ariesmodel.core.spi.EventHandler spawn = (now, ref, arg) -> {
+      for (int k = 0; k < 3; k++) {
+        long t = now + rnd.nextLong(0, 3_000);
+        loop.scheduleAt(t, record, new long[] {t, seen.size() * 10L + k}, seen.size() * 10L + k);
+      }
+    };
+    for (int i = 0; i < 3_000; i++) {
+      long t = rnd.nextLong(0, 2_000);
+      loop.scheduleAt(t, record, new long[] {t, -1 - i}, -1 - i);
+      loop.scheduleAt(rnd.nextLong(0, 2_000), spawn, null, 0);
+    }
+    loop.run();
+    assertThat(seen).hasSize(3_000 + 3 * 3_000);
+    for (int k = 1; k < seen.size(); k++) {
+      assertThat(seen.get(k - 1)[0]).isLessThanOrEqualTo(seen.get(k)[0]);
+    }
+    assertThat(loop.pending()).isZero();
+  }
 }

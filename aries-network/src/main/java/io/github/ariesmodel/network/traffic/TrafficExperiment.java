@@ -340,6 +340,8 @@ public final class TrafficExperiment {
     final int[] permutation;
     final int[] allToAllNext;
     final double slotPs;
+    /** log(1 − load), the denominator of every geometric gap draw (NaN at load 1 and above, where it is unused). */
+    final double logOfIdle = Math.log1p(-load);
     final long measureStart = warmupPs;
     final long measureEnd = warmupPs + measurePs;
     final long genEnd;
@@ -524,7 +526,7 @@ public final class TrafficExperiment {
         return now + Math.round(slotPs);
       }
       double u = rnd[g].nextDouble();
-      long k = 1 + (long) Math.floor(Math.log1p(-u) / Math.log1p(-load));
+      long k = 1 + (long) Math.floor(Math.log1p(-u) / logOfIdle);
       return now + Math.round(k * slotPs);
     }
 
