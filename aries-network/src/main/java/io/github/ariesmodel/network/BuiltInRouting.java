@@ -40,7 +40,10 @@ import java.util.SplittableRandom;
  *       left shift and a 6-bit additive bias per mode for the minimal and for the non-minimal value
  *       ({@code ar_rtr_inq_cfg_congest_ctrl} [S6f]), whose programmed values are not published): adaptive0 shift 0
  *       bias 0 (no bias); adaptive1 shift 0 bias 3 × hops (grows every hop); adaptive2 shift 1 bias 2 (small fixed);
- *       adaptive3 shift 2 bias 6 (large fixed).
+ *       adaptive3 shift 2 bias 6 (large fixed). Cray's descriptions of the modes (no bias; increasing minimal bias;
+ *       small and large bias against non-minimal paths) are quoted by GASNet's aries-conduit README [S9] and by the
+ *       AWR library (De Sensi et al., SC19), which uses ADAPTIVE_3 for low latency below 4 KiB and ADAPTIVE_0 above
+ *       (docs/calibration-sources.md rows 22-23).
  * </ul>
  *
  * <p>The path plumbing (intermediate choice, the "reached" rule, leg hashing, hop bounds) is {@link DragonflyPaths},
