@@ -27,17 +27,38 @@ final class SharedOptions {
    * bit-identical for every count, so it changes only the wall time.
    */
   static final class Threads {
-    @Option(names = "--threads", paramLabel = "N", defaultValue = "1",
-        description = "Threads that run the dragonfly groups, at most one per group; results are identical for every"
-            + " count (default: ${DEFAULT-VALUE}).")
-    int threads;
+    /**
+     * Smallest dragonfly (in groups) on which {@code auto} uses more than one thread: on the 2-core development VM,
+     * quiet, two threads ran the 33-group (1,056-node) system 1.21-1.34x and the 241-group one 1.90x sooner than one
+     * (docs/performance.md); smaller systems were not shown to gain, so they stay on one thread (derived).
+     */
+    static final int AUTO_MIN_GROUPS = 32;
 
-    /** @return the count, checked (exit 2 with one line when below 1) */
-    int checked() {
-      if (threads < 1 || threads > 4096) {
-        throw CliError.badInput("--threads must be in [1, 4096] but was " + threads, "--threads", null);
+    @Option(names = "--threads", paramLabel = "N|auto", defaultValue = "auto",
+        description = "Threads that run the dragonfly groups, at most one per group; results are identical for every"
+            + " count. auto: the machine's cores on systems of " + AUTO_MIN_GROUPS + " groups or more, else 1"
+            + " (default: ${DEFAULT-VALUE}).")
+    String threads;
+
+    /**
+     * @param groups the dragonfly's group count
+     * @return the count to run with (exit 2 with one line when it is neither {@code auto} nor in [1, 4096])
+     */
+    int checked(int groups) {
+      if ("auto".equals(threads)) {
+        return groups >= AUTO_MIN_GROUPS ? Math.max(1, Math.min(groups, Runtime.getRuntime().availableProcessors()))
+            : 1;
       }
-      return threads;
+      int n;
+      try {
+        n = Integer.parseInt(threads.strip());
+      } catch (NumberFormatException e) {
+        n = -1;
+      }
+      if (n < 1 || n > 4096) {
+        throw CliError.badInput("--threads must be auto or in [1, 4096] but was " + threads, "--threads", null);
+      }
+      return n;
     }
   }
 

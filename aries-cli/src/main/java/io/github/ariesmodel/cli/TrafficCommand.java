@@ -94,7 +94,7 @@ final class TrafficCommand implements Callable<Integer> {
     Topology topo = Topologies.parseTopology(topology);
     TrafficPattern pat = TrafficPattern.parse(pattern);
     Arbitration arb = arbitration(arbitration);
-    int threadCount = threads.checked();
+    int threadCount = threads.checked(topo.groupCount());
     if (!(warmupUs >= 0 && warmupUs <= 1e9)) {
       throw CliError.badInput("--warmup-us must be in [0, 1e9] but was " + warmupUs, "--warmup-us", null);
     }

@@ -31,10 +31,29 @@ class TrafficThreadsTest {
     assertThat(traffic("2")).isEqualTo(one);
     assertThat(traffic("3")).isEqualTo(one);
     assertThat(traffic("64")).as("more threads than the 9 groups: one per group").isEqualTo(one);
+    assertThat(traffic("auto")).as("the default, auto").isEqualTo(one);
+  }
+
+  @Test
+  void autoUsesTheCoresOnlyOnLargeSystems() {
+    SharedOptions.Threads t = new SharedOptions.Threads();
+    t.threads = "auto";
+    int cores = Runtime.getRuntime().availableProcessors();
+    assertThat(t.checked(9)).as("9 groups").isEqualTo(1);
+    assertThat(t.checked(SharedOptions.Threads.AUTO_MIN_GROUPS - 1)).isEqualTo(1);
+    assertThat(t.checked(241)).as("241 groups").isEqualTo(Math.min(241, cores));
+    assertThat(t.checked(SharedOptions.Threads.AUTO_MIN_GROUPS))
+        .isEqualTo(Math.min(SharedOptions.Threads.AUTO_MIN_GROUPS, cores));
+    t.threads = "7";
+    assertThat(t.checked(241)).isEqualTo(7);
+    assertThat(t.checked(9)).as("a count is taken as given; the engine caps it at one per group").isEqualTo(7);
   }
 
   @Test
   void aThreadCountBelowOneIsOneLineAndExit2() {
-    assertThat(traffic("0")).isEqualTo("rc 2: aries traffic: --threads must be in [1, 4096] but was 0 (--threads)");
+    assertThat(traffic("0"))
+        .isEqualTo("rc 2: aries traffic: --threads must be auto or in [1, 4096] but was 0 (--threads)");
+    assertThat(traffic("many"))
+        .isEqualTo("rc 2: aries traffic: --threads must be auto or in [1, 4096] but was many (--threads)");
   }
 }
