@@ -60,6 +60,16 @@ public final class PageTableEntries {
     return (int) ((pte >>> SIZE_CODE_SHIFT) & SIZE_CODE_MASK);
   }
 
+  /**
+   * @param pte packed entry
+   * @return the bytes of the page its size code names (4 KB for code 0, 2 MB · 2^(code − 1) above), without making a
+   *     {@link PageSize}
+   */
+  public static long pageBytes(long pte) {
+    int code = pageSizeCode(pte);
+    return code == 0 ? 1L << PageSize.SMALL_SHIFT : 1L << (PageSize.MIN_HUGE_SHIFT + code - 1);
+  }
+
   /** @param pte packed entry @return the frame number */
   public static long frameNumber(long pte) {
     return (pte >>> FRAME_SHIFT) & PageTableEntry.MAX_FRAME;

@@ -47,6 +47,7 @@ class PageTableEntryProperties {
           assertThat(PageTableEntries.writable(p)).isEqualTo(e.writable());
           assertThat(PageTableEntries.leaf(p)).isEqualTo(e.leaf());
           assertThat(PageTableEntries.pageSizeCode(p)).isEqualTo(e.pageSize().code());
+          assertThat(PageTableEntries.pageBytes(p)).isEqualTo(e.pageSize().bytes());
           assertThat(PageTableEntries.frameNumber(p)).isEqualTo(e.frameNumber());
           assertThat(PageTableEntries.physicalBase(p)).isEqualTo(e.physicalBase());
           assertThat(PageTableEntries.pack(e.present(), e.writable(), e.leaf(), e.pageSize().code(), e.frameNumber()))
