@@ -1,9 +1,9 @@
 package io.github.ariesmodel.iommu;
 
 import io.github.ariesmodel.core.AccessKind;
-import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.core.PageTableEntries;
 import io.github.ariesmodel.core.Status;
+import io.github.ariesmodel.core.sim.HeldPlaces;
 import io.github.ariesmodel.core.spi.EventHandler;
 import io.github.ariesmodel.core.spi.HostMemory;
 import io.github.ariesmodel.core.spi.Scheduler;
@@ -67,10 +67,8 @@ final class MissPipeline {
   private long drainScheduledAt = -1;
   private int inFlight;
 
-  // Fast hits (tryHit) in flight: their completion times, a FIFO ring (they complete in the order they were taken).
-  private final long[] fastHitEnds;
-  private int fastHitHead;
-  private int fastHitCount;
+  // Fast hits (tryHit) in flight, each until its completion (they complete in the order they were taken).
+  private final HeldPlaces fastHits;
   // The probe walk of tryHit: never pooled, never handed out.
   private final TranslationSlot probe = new TranslationSlot();
 
@@ -92,7 +90,7 @@ final class MissPipeline {
     this.lineBytes = config.lineBytes();
     this.prefetchEnabled = config.prefetch();
     blocked = new TranslationSlot[maxInFlight];
-    fastHitEnds = new long[maxInFlight];
+    fastHits = new HeldPlaces(maxInFlight);
     pool = new TranslationSlot[maxInFlight + INITIAL_QUEUE];
     for (int i = 0; i < pool.length; i++) {
       pool[i] = new TranslationSlot();
@@ -196,8 +194,7 @@ final class MissPipeline {
     if (!PageTableEntries.present(pte) || (write && !PageTableEntries.writable(pte))) {
       return -1;
     }
-    int code = PageTableEntries.pageSizeCode(pte);
-    long pageBytes = code == 0 ? 1L << PageSize.SMALL_SHIFT : 1L << (PageSize.MIN_HUGE_SHIFT + code - 1);
+    long pageBytes = PageTableEntries.pageBytes(pte);
     long pageOffset = s.pageOffset;
     if (length > pageBytes - pageOffset) {
       return -1;
@@ -207,9 +204,7 @@ final class MissPipeline {
     }
     cache.touch(l, s.line);
     nextIssuePs = now + issueIntervalPs;
-    int tail = fastHitHead + fastHitCount;
-    fastHitEnds[tail >= fastHitEnds.length ? tail - fastHitEnds.length : tail] = now + hitLatencyPs;
-    fastHitCount++;
+    fastHits.take(now + hitLatencyPs);
     counters.countFastHit(client, directoryLine >= 0, hitLatencyPs);
     return PageTableEntries.physicalBase(pte) + pageOffset;
   }
@@ -224,11 +219,7 @@ final class MissPipeline {
    * completion time is still ahead (a fast hit completing exactly now has left).
    */
   private int inFlight(long now) {
-    while (fastHitCount > 0 && fastHitEnds[fastHitHead] <= now) {
-      fastHitHead = fastHitHead + 1 == fastHitEnds.length ? 0 : fastHitHead + 1;
-      fastHitCount--;
-    }
-    return inFlight + fastHitCount;
+    return inFlight + fastHits.held(now);
   }
 
   /** @return translations accepted and not yet completed */
@@ -299,9 +290,9 @@ final class MissPipeline {
           headStallMask |= IN_FLIGHT_BIT;
           counters.countStall(s.client, StallCause.IN_FLIGHT_LIMIT);
         }
-        if (fastHitCount > 0) {
+        if (fastHits.held(now) > 0) {
           // A fast hit holds a place and has no completion event of its own: wake up when the first one leaves.
-          long at = fastHitEnds[fastHitHead];
+          long at = fastHits.nextFree();
           if (drainScheduledAt != at) {
             drainScheduledAt = at;
             scheduler.scheduleAt(at, drainHandler, null, 0);
@@ -374,8 +365,7 @@ final class MissPipeline {
         } else if (s.write && !PageTableEntries.writable(pte)) {
           finish(s, now, Status.NOT_WRITABLE, 0, 0);
         } else {
-          int code = PageTableEntries.pageSizeCode(pte);
-          long pageBytes = code == 0 ? 1L << PageSize.SMALL_SHIFT : 1L << (PageSize.MIN_HUGE_SHIFT + code - 1);
+          long pageBytes = PageTableEntries.pageBytes(pte);
           long pageOffset = s.pageOffset;
           finish(s, now, Status.OK, PageTableEntries.physicalBase(pte) + pageOffset,
               (int) Math.min(s.length, pageBytes - pageOffset));

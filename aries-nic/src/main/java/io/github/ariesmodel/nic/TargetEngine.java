@@ -5,6 +5,7 @@ import io.github.ariesmodel.core.CompletionType;
 import io.github.ariesmodel.core.LittleEndian;
 import io.github.ariesmodel.core.Status;
 import io.github.ariesmodel.core.packet.Packet;
+import io.github.ariesmodel.core.sim.HeldPlaces;
 import io.github.ariesmodel.core.spi.AddressTranslation;
 import io.github.ariesmodel.core.spi.EventHandler;
 import io.github.ariesmodel.core.spi.HostMemory;
@@ -53,10 +54,8 @@ final class TargetEngine {
   private final GetRead getRead;
   private final AmoTranslated amoTranslated;
   private final EventHandler tagFreed = new TagFreed();
-  /** When each NPT tag in use frees (its read's data is in the NIC), oldest first: reads return in issue order. */
-  private final long[] tagFreesAt = new long[NPT_TAGS];
-  private int tagHead;
-  private int tagsInUse;
+  /** The NPT tags in use, each until its read's data is in the NIC: reads return in issue order. */
+  private final HeldPlaces tags = new HeldPlaces(NPT_TAGS);
   private int maxTagsInUse;
   private ArrayDeque<MemoryAccess> waitingForTag;
   private boolean wakeScheduled;
@@ -135,8 +134,7 @@ final class TargetEngine {
 
   /** @return NPT tags in use at {@code now} (GET host reads issued whose data is not back) */
   int nptTagsInUse(long now) {
-    freeTags(now);
-    return tagsInUse;
+    return tags.held(now);
   }
 
   /** @return the most NPT tags in use at once so far */
@@ -151,8 +149,7 @@ final class TargetEngine {
 
   /** A translated GET: its host read starts now if a tag is free and no GET waits before it, else it waits. */
   private void getTranslated(long now, MemoryAccess a) {
-    freeTags(now);
-    if (tagsInUse < NPT_TAGS && waitingForTag() == 0) {
+    if (tags.held(now) < NPT_TAGS && waitingForTag() == 0) {
       startRead(now, a);
       return;
     }
@@ -168,27 +165,17 @@ final class TargetEngine {
     byte[] data = new byte[a.length];
     a.read(memory, data);
     long ready = host.read(now, a.length);
-    tagFreesAt[(tagHead + tagsInUse) % NPT_TAGS] = ready;
-    if (++tagsInUse > maxTagsInUse) {
-      maxTagsInUse = tagsInUse;
-    }
+    tags.take(ready);
+    maxTagsInUse = Math.max(maxTagsInUse, tags.held(now));
     completions.remoteEvent(now, p);
     injector.injectAt(ready, Packet.data(p, data));
     accesses.recycle(a);
   }
 
-  /** Frees the tags of reads whose data is back by {@code now} (lazily: no event per read). */
-  private void freeTags(long now) {
-    while (tagsInUse > 0 && tagFreesAt[tagHead] <= now) {
-      tagHead = (tagHead + 1) % NPT_TAGS;
-      tagsInUse--;
-    }
-  }
-
   private void wakeAtOldestTag() {
     if (!wakeScheduled) {
       wakeScheduled = true;
-      scheduler.scheduleAt(tagFreesAt[tagHead], tagFreed, null, 0);
+      scheduler.scheduleAt(tags.nextFree(), tagFreed, null, 0);
     }
   }
 
@@ -249,8 +236,7 @@ final class TargetEngine {
     @Override
     public void onEvent(long now, Object ref, long arg) {
       wakeScheduled = false;
-      freeTags(now);
-      while (tagsInUse < NPT_TAGS && waitingForTag() > 0) {
+      while (tags.held(now) < NPT_TAGS && waitingForTag() > 0) {
         startRead(now, waitingForTag.poll());
       }
       if (waitingForTag() > 0) {
