@@ -15,7 +15,6 @@ import io.github.ariesmodel.core.spi.TranslationListener;
 abstract class AccessPurpose implements TranslationListener {
   private final AddressTranslation translation;
   private final TranslationHit hit = new TranslationHit();
-
   private final boolean fastHits;
 
   /**
@@ -45,7 +44,8 @@ abstract class AccessPurpose implements TranslationListener {
    * hit). Anything else takes the listener path.
    */
   final void start(MemoryAccess a) {
-    if (fastHits && a.done == 0 && translation.translateHit(a.client, a.mdh, a.offset, a.length, a.kind, a.ptag, a.pkey, hit)) {
+    if (fastHits && a.done == 0
+        && translation.translateHit(a.client, a.mdh, a.offset, a.length, a.kind, a.ptag, a.pkey, hit)) {
       if (a.length > 0) {
         a.addPart(hit.physicalAddress(), a.length);
         a.done = a.length;

@@ -140,6 +140,12 @@ public final class DeterministicEventLoop implements Scheduler {
 
   @Override
   public void scheduleAt(long timePs, EventHandler handler, Object ref, long arg) {
+    checkSchedule(timePs, handler);
+    insert(timePs, nextSeq++, handler, ref, arg);
+  }
+
+  /** The checks of {@link #scheduleAt} (and of the engine's keyed scheduling), before anything changes. */
+  private void checkSchedule(long timePs, EventHandler handler) {
     checkOwner("scheduleAt");
     if (timePs < now) {
       throw new IllegalArgumentException(
@@ -148,7 +154,6 @@ public final class DeterministicEventLoop implements Scheduler {
     if (handler == null) {
       throw new IllegalArgumentException("handler must not be null");
     }
-    insert(timePs, nextSeq++, handler, ref, arg);
   }
 
   /**
@@ -198,14 +203,7 @@ public final class DeterministicEventLoop implements Scheduler {
    * are spread over partitions. Keys must be unique and must not be mixed with {@link #scheduleAt} on one loop.
    */
   void scheduleKeyed(long timePs, long key, EventHandler handler, Object ref, long arg) {
-    checkOwner("scheduleAt");
-    if (timePs < now) {
-      throw new IllegalArgumentException(
-          "timePs must be >= now (" + now + " ps) but was " + timePs + " ps");
-    }
-    if (handler == null) {
-      throw new IllegalArgumentException("handler must not be null");
-    }
+    checkSchedule(timePs, handler);
     insert(timePs, key, handler, ref, arg);
   }
 
