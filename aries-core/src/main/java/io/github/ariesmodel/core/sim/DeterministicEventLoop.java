@@ -19,13 +19,15 @@ import java.util.function.BooleanSupplier;
  * pending but only a few thousand in the running bucket, so the heap the hot path works on stays small and in cache
  * (see docs/performance.md, "Why an event costs more on the full system").
  *
- * <p>Layout: an event's handler and ref sit side by side in one slot array (one cache line to read when it runs);
- * its time, sequence and arg travel with it, in the heaps' primitive arrays or in its bucket's list, which is a chain
- * of chunks of 8 entries (time, sequence, arg, slot) read front to back when the loop reaches the bucket. So running
- * an event from a large queue touches two lines it may not have in cache (its chunk entry and its slot), not one per
- * field. Freed slots and chunks are reused from stacks (most recently freed first, so still in cache), and all arrays
- * grow by doubling and never shrink: once the queue has reached its working size, scheduling and running events
- * allocate nothing.
+ * <p>Layout: an event waiting in a ring bucket is an entry of the bucket's list, a chain of chunks of 8 entries with
+ * its time, sequence and arg in one primitive array and its handler and ref side by side in another, written and
+ * read front to back. When the loop reaches the bucket, each entry moves into the running heap, whose primitive
+ * arrays carry time, sequence and arg, and its handler and ref into a slot (an event scheduled straight into the
+ * running bucket or beyond the horizon takes its slot at once). Slots are reused most recently freed first, and only
+ * the heaps' events hold one, so the slot array stays small and in cache; the lines an event was written to long ago
+ * are read in sequence as its bucket loads, not one by one as it runs. Freed slots and chunks are reused from stacks,
+ * and all arrays grow by doubling and never shrink: once the queue has reached its working size, scheduling and
+ * running events allocate nothing.
  *
  * <p><b>One owner thread.</b> A loop is used by one thread: the first thread that schedules or runs an event becomes
  * its owner (or {@link #bindOwner} names one), and a call of {@code scheduleAt}, {@code scheduleReserved}, {@code
@@ -45,8 +47,8 @@ public final class DeterministicEventLoop implements Scheduler {
   /** log2 of the entries of a bucket-list chunk. */
   private static final int CHUNK_LOG2 = 3;
   private static final int CHUNK = 1 << CHUNK_LOG2;
-  /** longs per entry of a chunk: time, sequence, arg, slot. */
-  private static final int ENTRY_LOG2 = 2;
+  /** longs per entry of a chunk: time, sequence, arg. */
+  private static final int ENTRY = 3;
 
   private final int shift;
   private final int ringMask;
@@ -60,18 +62,25 @@ public final class DeterministicEventLoop implements Scheduler {
   private final EventHeap current;
   private final EventHeap far;
 
-  /** Per slot: the handler at {@code 2 × slot}, the ref at {@code 2 × slot + 1}. */
+  /**
+   * Per slot of an event in one of the heaps: the handler at {@code 2 × slot}, the ref at {@code 2 × slot + 1}. An
+   * event in a ring bucket has no slot: it takes one when its bucket is loaded into the running heap.
+   */
   private Object[] slotObjects;
   private int[] freeSlots;
   private int freeTop;
-  /** Chunk {@code c}'s entry {@code i} is at {@code (c × CHUNK + i) × 4}: time, sequence, arg, slot. */
+  /** Chunk {@code c}'s entry {@code i} is at {@code (c × CHUNK + i) × 3}: time, sequence, arg. */
   private long[] chunkData;
+  /** Chunk {@code c}'s entry {@code i} has its handler at {@code (c × CHUNK + i) × 2} and its ref just after. */
+  private Object[] chunkObjects;
   /** Per chunk, the next chunk of its bucket (or of the free list), or -1. */
   private int[] chunkNext;
   private int[] chunkCount;
   private int freeChunk = -1;
   private int chunksUsed;
 
+  /** Counts refs of {@link TouchMark}'s class found while loading a bucket: there are none (see advance). */
+  private int touched;
   private int size;
   private long now;
   private long nextSeq;
@@ -123,7 +132,8 @@ public final class DeterministicEventLoop implements Scheduler {
     far = new EventHeap(Math.min(initialCapacity, 1024));
     slotObjects = new Object[2 * initialCapacity];
     int chunks = Math.max(16, initialCapacity >>> CHUNK_LOG2);
-    chunkData = new long[chunks << (CHUNK_LOG2 + ENTRY_LOG2)];
+    chunkData = new long[(chunks << CHUNK_LOG2) * ENTRY];
+    chunkObjects = new Object[chunks << (CHUNK_LOG2 + 1)];
     chunkNext = new int[chunks];
     chunkCount = new int[chunks];
     freeSlots = new int[initialCapacity];
@@ -242,12 +252,6 @@ public final class DeterministicEventLoop implements Scheduler {
   }
 
   private void insert(long timePs, long seq, EventHandler handler, Object ref, long arg) {
-    if (freeTop == 0) {
-      grow();
-    }
-    int slot = freeSlots[--freeTop];
-    slotObjects[slot << 1] = handler;
-    slotObjects[(slot << 1) + 1] = ref;
     long bucket = timePs >>> shift;
     if (size++ == 0) {
       // Nothing pending: start the calendar at this event, so a sparse run never walks empty buckets.
@@ -256,7 +260,7 @@ public final class DeterministicEventLoop implements Scheduler {
     long ahead = bucket - currentBucket;
     if (ahead <= 0) {
       // This bucket (or, after a peek moved the calendar past now, an earlier one): the running heap orders it.
-      current.push(timePs, seq, arg, slot);
+      current.push(timePs, seq, arg, takeSlot(handler, ref));
     } else if (ahead <= ringMask) {
       int b = (int) bucket & ringMask;
       int c = bucketTail[b];
@@ -271,16 +275,29 @@ public final class DeterministicEventLoop implements Scheduler {
         bucketTail[b] = fresh;
         c = fresh;
       }
-      int i = ((c << CHUNK_LOG2) + chunkCount[c]++) << ENTRY_LOG2;
+      int e = (c << CHUNK_LOG2) + chunkCount[c]++;
+      int i = e * ENTRY;
       long[] d = chunkData;
       d[i] = timePs;
       d[i + 1] = seq;
       d[i + 2] = arg;
-      d[i + 3] = slot;
+      chunkObjects[e << 1] = handler;
+      chunkObjects[(e << 1) + 1] = ref;
       ringCount++;
     } else {
-      far.push(timePs, seq, arg, slot);
+      far.push(timePs, seq, arg, takeSlot(handler, ref));
     }
+  }
+
+  /** A free slot (the most recently freed, so likely in cache) holding {@code handler} and {@code ref}. */
+  private int takeSlot(Object handler, Object ref) {
+    if (freeTop == 0) {
+      grow();
+    }
+    int slot = freeSlots[--freeTop];
+    slotObjects[slot << 1] = handler;
+    slotObjects[(slot << 1) + 1] = ref;
+    return slot;
   }
 
   /** An empty chunk from the free list, or a new one (the pool grows by doubling). */
@@ -293,7 +310,8 @@ public final class DeterministicEventLoop implements Scheduler {
         int n = chunksUsed * 2;
         chunkNext = Arrays.copyOf(chunkNext, n);
         chunkCount = Arrays.copyOf(chunkCount, n);
-        chunkData = Arrays.copyOf(chunkData, n << (CHUNK_LOG2 + ENTRY_LOG2));
+        chunkData = Arrays.copyOf(chunkData, (n << CHUNK_LOG2) * ENTRY);
+        chunkObjects = Arrays.copyOf(chunkObjects, n << (CHUNK_LOG2 + 1));
       }
       c = chunksUsed++;
     }
@@ -448,11 +466,22 @@ public final class DeterministicEventLoop implements Scheduler {
       int b = (int) target & ringMask;
       int c = bucketHead[b];
       long[] d = chunkData;
+      Object[] objects = chunkObjects;
       while (c >= 0) {
         int n = chunkCount[c];
-        int i = c << (CHUNK_LOG2 + ENTRY_LOG2);
-        for (int end = i + (n << ENTRY_LOG2); i < end; i += 1 << ENTRY_LOG2) {
-          current.push(d[i], d[i + 1], d[i + 2], (int) d[i + 3]);
+        int e = c << CHUNK_LOG2;
+        for (int end = e + n; e < end; e++) {
+          int i = e * ENTRY;
+          int o = e << 1;
+          Object ref = objects[o + 1];
+          current.push(d[i], d[i + 1], d[i + 2], takeSlot(objects[o], ref));
+          if (ref != null && ref.getClass() == TouchMark.class) {
+            // never true: reading the ref's class fetches its first line now, for all of the bucket's events at
+            // once, instead of one cache miss after another as each event runs
+            touched++;
+          }
+          objects[o] = null;
+          objects[o + 1] = null;
         }
         ringCount -= n;
         int next = chunkNext[c];
@@ -496,5 +525,10 @@ public final class DeterministicEventLoop implements Scheduler {
       freeSlots[i] = n - 1 - i;
     }
     freeTop = n - old;
+  }
+
+  /** A class no ref ever has (it is private and never made): the test that makes advance read each ref's class. */
+  private static final class TouchMark {
+    private TouchMark() {}
   }
 }
