@@ -13,7 +13,8 @@ import java.util.function.BooleanSupplier;
  * <p>Structure: a calendar queue. Time is cut into buckets of {@code 2^bucketWidthLog2} ps, and a ring of
  * {@code 2^ringBucketsLog2} buckets covers the near future. Scheduling into a future bucket of the ring pushes the
  * event onto that bucket's unsorted list (O(1)); the bucket being run is a small 4-ary heap ordered by (time,
- * sequence), filled from the bucket's list when the loop reaches it; events beyond the ring's horizon wait in a
+ * sequence), one packed {@code long} key an entry ({@code BucketHeap}), filled from the bucket's list when the loop
+ * reaches it; events beyond the ring's horizon wait in a
  * second heap and join the running bucket when the loop reaches theirs. The order is exactly that of one global heap
  * ordered by (time, sequence): only the cost differs. A large simulation keeps hundreds of thousands of events
  * pending but only a few thousand in the running bucket, so the heap the hot path works on stays small and in cache
@@ -59,7 +60,7 @@ public final class DeterministicEventLoop implements Scheduler {
   private int ringCount;
   /** The bucket being run: every event of it, and of any earlier bucket, is in {@link #current}. */
   private long currentBucket;
-  private final EventHeap current;
+  private final BucketHeap current;
   private final EventHeap far;
 
   /**
@@ -128,7 +129,7 @@ public final class DeterministicEventLoop implements Scheduler {
     bucketTail = new int[1 << ringBucketsLog2];
     Arrays.fill(bucketTail, -1);
     ringBits = new long[(1 << ringBucketsLog2) >>> 6];
-    current = new EventHeap(Math.min(initialCapacity, 1024));
+    current = new BucketHeap(bucketWidthLog2, Math.min(initialCapacity, 1024));
     far = new EventHeap(Math.min(initialCapacity, 1024));
     slotObjects = new Object[2 * initialCapacity];
     int chunks = Math.max(16, initialCapacity >>> CHUNK_LOG2);
@@ -256,6 +257,7 @@ public final class DeterministicEventLoop implements Scheduler {
     if (size++ == 0) {
       // Nothing pending: start the calendar at this event, so a sparse run never walks empty buckets.
       currentBucket = bucket;
+      current.startBucket(bucket << shift);
     }
     long ahead = bucket - currentBucket;
     if (ahead <= 0) {
@@ -462,6 +464,7 @@ public final class DeterministicEventLoop implements Scheduler {
       target = Math.min(target, far.minTime() >>> shift);
     }
     currentBucket = target;
+    current.startBucket(target << shift);
     if (target == ringNext) {
       int b = (int) target & ringMask;
       int c = bucketHead[b];

@@ -1,0 +1,166 @@
+package io.github.ariesmodel.core.sim;
+
+import java.util.Arrays;
+
+/**
+ * The heap of the calendar bucket the {@link DeterministicEventLoop} is running: a 4-ary min-heap ordered by (time,
+ * sequence), like {@link EventHeap}, but comparing one {@code long} per entry instead of two.
+ *
+ * <p>Every event of a bucket has a time in {@code [base, base + width)}, so its time is the bucket's start plus an
+ * offset of {@code log2(width)} bits, and the entry's key is {@code offset << (63 - log2(width)) | sequence}: keys
+ * order exactly as (time, sequence) do as long as each sequence fits below the offset. With the default 64-ps buckets
+ * that is any sequence below 2^57 (the loop's own counter, or an engine key of a group below 2^17). Buckets of a
+ * synthetic load are crowded (packets of one size on links of a few latencies make events fall on the same
+ * picoseconds, hundreds to a bucket on 1,056 nodes), so halving the loads and compares of each sift-down level pays.
+ *
+ * <p>An event that does not fit (a time outside the bucket, which an event scheduled after a peek moved the calendar
+ * ahead can have, or a sequence too large) turns the heap wide until it empties: its entries move to an {@link
+ * EventHeap} and every operation goes there. The order is the same either way.
+ */
+final class BucketHeap {
+
+  private final int offsetShift;
+  private final long seqMask;
+  private final long width;
+  private long base;
+
+  private long[] keys;
+  private long[] args;
+  private int[] slots;
+  private int size;
+
+  private final EventHeap wide;
+  private boolean isWide;
+
+  /**
+   * @param widthLog2 log2 of the bucket width in ps, in [0, 40]
+   * @param initialCapacity entries before the arrays grow, ≥ 1
+   */
+  BucketHeap(int widthLog2, int initialCapacity) {
+    offsetShift = 63 - widthLog2;
+    seqMask = offsetShift == 63 ? Long.MAX_VALUE : (1L << offsetShift) - 1;
+    width = 1L << widthLog2;
+    keys = new long[initialCapacity];
+    args = new long[initialCapacity];
+    slots = new int[initialCapacity];
+    wide = new EventHeap(Math.min(initialCapacity, 64));
+  }
+
+  /** Starts a bucket at {@code baseTime} (the heap must be empty). */
+  void startBucket(long baseTime) {
+    base = baseTime;
+  }
+
+  boolean isEmpty() {
+    return isWide ? wide.isEmpty() : size == 0;
+  }
+
+  int size() {
+    return isWide ? wide.size() : size;
+  }
+
+  long minTime() {
+    return isWide ? wide.minTime() : base + (keys[0] >>> offsetShift);
+  }
+
+  long minSeq() {
+    return isWide ? wide.minSeq() : keys[0] & seqMask;
+  }
+
+  long minArg() {
+    return isWide ? wide.minArg() : args[0];
+  }
+
+  int minSlot() {
+    return isWide ? wide.minSlot() : slots[0];
+  }
+
+  void push(long time, long seq, long arg, int slot) {
+    if (!isWide) {
+      long offset = time - base;
+      if (offset >= 0 && offset < width && seq >= 0 && seq <= seqMask) {
+        pushKey((offset << offsetShift) | seq, arg, slot);
+        return;
+      }
+      widen();
+    }
+    wide.push(time, seq, arg, slot);
+  }
+
+  private void widen() {
+    for (int i = 0; i < size; i++) {
+      wide.push(base + (keys[i] >>> offsetShift), keys[i] & seqMask, args[i], slots[i]);
+    }
+    size = 0;
+    isWide = true;
+  }
+
+  private void pushKey(long key, long arg, int slot) {
+    if (size == keys.length) {
+      int n = size * 2;
+      keys = Arrays.copyOf(keys, n);
+      args = Arrays.copyOf(args, n);
+      slots = Arrays.copyOf(slots, n);
+    }
+    int i = size++;
+    while (i > 0) {
+      int parent = (i - 1) >>> 2;
+      long pk = keys[parent];
+      if (pk < key) {
+        break;
+      }
+      keys[i] = pk;
+      args[i] = args[parent];
+      slots[i] = slots[parent];
+      i = parent;
+    }
+    keys[i] = key;
+    args[i] = arg;
+    slots[i] = slot;
+  }
+
+  /** Removes the smallest entry (the heap must not be empty). */
+  void pop() {
+    if (isWide) {
+      wide.pop();
+      if (wide.isEmpty()) {
+        isWide = false;
+      }
+      return;
+    }
+    int last = --size;
+    if (last == 0) {
+      return;
+    }
+    long k = keys[last];
+    long a = args[last];
+    int sl = slots[last];
+    int i = 0;
+    while (true) {
+      int first = (i << 2) + 1;
+      if (first >= last) {
+        break;
+      }
+      int best = first;
+      long bk = keys[first];
+      int end = Math.min(first + 4, last);
+      for (int c = first + 1; c < end; c++) {
+        long ck = keys[c];
+        if (ck < bk) {
+          best = c;
+          bk = ck;
+        }
+      }
+      if (k < bk) {
+        break;
+      }
+      keys[i] = bk;
+      args[i] = args[best];
+      slots[i] = slots[best];
+      i = best;
+    }
+    keys[i] = k;
+    args[i] = a;
+    slots[i] = sl;
+  }
+}
