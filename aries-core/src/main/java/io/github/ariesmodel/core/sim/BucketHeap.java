@@ -25,7 +25,6 @@ final class BucketHeap {
   private long base;
 
   private long[] keys;
-  private long[] args;
   private int[] slots;
   private int size;
 
@@ -41,7 +40,6 @@ final class BucketHeap {
     seqMask = offsetShift == 63 ? Long.MAX_VALUE : (1L << offsetShift) - 1;
     width = 1L << widthLog2;
     keys = new long[initialCapacity];
-    args = new long[initialCapacity];
     slots = new int[initialCapacity];
     wide = new EventHeap(Math.min(initialCapacity, 64));
   }
@@ -67,39 +65,34 @@ final class BucketHeap {
     return isWide ? wide.minSeq() : keys[0] & seqMask;
   }
 
-  long minArg() {
-    return isWide ? wide.minArg() : args[0];
-  }
-
   int minSlot() {
     return isWide ? wide.minSlot() : slots[0];
   }
 
-  void push(long time, long seq, long arg, int slot) {
+  void push(long time, long seq, int slot) {
     if (!isWide) {
       long offset = time - base;
       if (offset >= 0 && offset < width && seq >= 0 && seq <= seqMask) {
-        pushKey((offset << offsetShift) | seq, arg, slot);
+        pushKey((offset << offsetShift) | seq, slot);
         return;
       }
       widen();
     }
-    wide.push(time, seq, arg, slot);
+    wide.push(time, seq, slot);
   }
 
   private void widen() {
     for (int i = 0; i < size; i++) {
-      wide.push(base + (keys[i] >>> offsetShift), keys[i] & seqMask, args[i], slots[i]);
+      wide.push(base + (keys[i] >>> offsetShift), keys[i] & seqMask, slots[i]);
     }
     size = 0;
     isWide = true;
   }
 
-  private void pushKey(long key, long arg, int slot) {
+  private void pushKey(long key, int slot) {
     if (size == keys.length) {
       int n = size * 2;
       keys = Arrays.copyOf(keys, n);
-      args = Arrays.copyOf(args, n);
       slots = Arrays.copyOf(slots, n);
     }
     int i = size++;
@@ -110,16 +103,18 @@ final class BucketHeap {
         break;
       }
       keys[i] = pk;
-      args[i] = args[parent];
       slots[i] = slots[parent];
       i = parent;
     }
     keys[i] = key;
-    args[i] = arg;
     slots[i] = slot;
   }
 
-  /** Removes the smallest entry (the heap must not be empty). */
+  /**
+   * Removes the smallest entry (the heap must not be empty). Bottom-up: the hole left at the root moves down along
+   * the smallest children to a leaf (three compares a level, none against the entry being placed), and the last
+   * entry then rises from there, which it seldom does far, being a leaf's.
+   */
   void pop() {
     if (isWide) {
       wide.pop();
@@ -132,9 +127,8 @@ final class BucketHeap {
     if (last == 0) {
       return;
     }
-    long k = keys[last];
-    long a = args[last];
-    int sl = slots[last];
+    long[] ks = keys;
+    int[] ss = slots;
     int i = 0;
     while (true) {
       int first = (i << 2) + 1;
@@ -142,25 +136,32 @@ final class BucketHeap {
         break;
       }
       int best = first;
-      long bk = keys[first];
+      long bk = ks[first];
       int end = Math.min(first + 4, last);
       for (int c = first + 1; c < end; c++) {
-        long ck = keys[c];
+        long ck = ks[c];
         if (ck < bk) {
           best = c;
           bk = ck;
         }
       }
-      if (k < bk) {
-        break;
-      }
-      keys[i] = bk;
-      args[i] = args[best];
-      slots[i] = slots[best];
+      ks[i] = bk;
+      ss[i] = ss[best];
       i = best;
     }
-    keys[i] = k;
-    args[i] = a;
-    slots[i] = sl;
+    long k = ks[last];
+    int sl = ss[last];
+    while (i > 0) {
+      int parent = (i - 1) >>> 2;
+      long pk = ks[parent];
+      if (pk < k) {
+        break;
+      }
+      ks[i] = pk;
+      ss[i] = ss[parent];
+      i = parent;
+    }
+    ks[i] = k;
+    ss[i] = sl;
   }
 }

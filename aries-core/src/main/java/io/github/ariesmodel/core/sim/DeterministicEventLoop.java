@@ -22,9 +22,9 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Layout: an event waiting in a ring bucket is an entry of the bucket's list, a chain of chunks of 8 entries with
  * its time, sequence and arg in one primitive array and its handler and ref side by side in another, written and
- * read front to back. When the loop reaches the bucket, each entry moves into the running heap, whose primitive
- * arrays carry time, sequence and arg, and its handler and ref into a slot (an event scheduled straight into the
- * running bucket or beyond the horizon takes its slot at once). Slots are reused most recently freed first, and only
+ * read front to back. When the loop reaches the bucket, each entry's handler, ref and arg move into a slot and its
+ * time and sequence, with the slot's number, into the running heap (an event scheduled straight into the running
+ * bucket or beyond the horizon takes its slot at once). Slots are reused most recently freed first, and only
  * the heaps' events hold one, so the slot array stays small and in cache; the lines an event was written to long ago
  * are read in sequence as its bucket loads, not one by one as it runs. Freed slots and chunks are reused from stacks,
  * and all arrays grow by doubling and never shrink: once the queue has reached its working size, scheduling and
@@ -68,6 +68,8 @@ public final class DeterministicEventLoop implements Scheduler {
    * event in a ring bucket has no slot: it takes one when its bucket is loaded into the running heap.
    */
   private Object[] slotObjects;
+  /** Per slot: the event's arg. */
+  private long[] slotArgs;
   private int[] freeSlots;
   private int freeTop;
   /** Chunk {@code c}'s entry {@code i} is at {@code (c × CHUNK + i) × 3}: time, sequence, arg. */
@@ -132,6 +134,7 @@ public final class DeterministicEventLoop implements Scheduler {
     current = new BucketHeap(bucketWidthLog2, Math.min(initialCapacity, 1024));
     far = new EventHeap(Math.min(initialCapacity, 1024));
     slotObjects = new Object[2 * initialCapacity];
+    slotArgs = new long[initialCapacity];
     int chunks = Math.max(16, initialCapacity >>> CHUNK_LOG2);
     chunkData = new long[(chunks << CHUNK_LOG2) * ENTRY];
     chunkObjects = new Object[chunks << (CHUNK_LOG2 + 1)];
@@ -262,7 +265,7 @@ public final class DeterministicEventLoop implements Scheduler {
     long ahead = bucket - currentBucket;
     if (ahead <= 0) {
       // This bucket (or, after a peek moved the calendar past now, an earlier one): the running heap orders it.
-      current.push(timePs, seq, arg, takeSlot(handler, ref));
+      current.push(timePs, seq, takeSlot(handler, ref, arg));
     } else if (ahead <= ringMask) {
       int b = (int) bucket & ringMask;
       int c = bucketTail[b];
@@ -287,18 +290,19 @@ public final class DeterministicEventLoop implements Scheduler {
       chunkObjects[(e << 1) + 1] = ref;
       ringCount++;
     } else {
-      far.push(timePs, seq, arg, takeSlot(handler, ref));
+      far.push(timePs, seq, takeSlot(handler, ref, arg));
     }
   }
 
-  /** A free slot (the most recently freed, so likely in cache) holding {@code handler} and {@code ref}. */
-  private int takeSlot(Object handler, Object ref) {
+  /** A free slot (the most recently freed, so likely in cache) holding an event's handler, ref and arg. */
+  private int takeSlot(Object handler, Object ref, long arg) {
     if (freeTop == 0) {
       grow();
     }
     int slot = freeSlots[--freeTop];
     slotObjects[slot << 1] = handler;
     slotObjects[(slot << 1) + 1] = ref;
+    slotArgs[slot] = arg;
     return slot;
   }
 
@@ -340,9 +344,9 @@ public final class DeterministicEventLoop implements Scheduler {
       advance();
     }
     long t = current.minTime();
-    long a = current.minArg();
     int slot = current.minSlot();
     current.pop();
+    long a = slotArgs[slot];
     int o = slot << 1;
     EventHandler h = (EventHandler) slotObjects[o];
     Object r = slotObjects[o + 1];
@@ -477,7 +481,7 @@ public final class DeterministicEventLoop implements Scheduler {
           int i = e * ENTRY;
           int o = e << 1;
           Object ref = objects[o + 1];
-          current.push(d[i], d[i + 1], d[i + 2], takeSlot(objects[o], ref));
+          current.push(d[i], d[i + 1], takeSlot(objects[o], ref, d[i + 2]));
           if (ref != null && ref.getClass() == TouchMark.class) {
             // never true: reading the ref's class fetches its first line now, for all of the bucket's events at
             // once, instead of one cache miss after another as each event runs
@@ -497,7 +501,7 @@ public final class DeterministicEventLoop implements Scheduler {
       ringBits[b >>> 6] &= ~(1L << b);
     }
     while (!far.isEmpty() && (far.minTime() >>> shift) <= target) {
-      current.push(far.minTime(), far.minSeq(), far.minArg(), far.minSlot());
+      current.push(far.minTime(), far.minSeq(), far.minSlot());
       far.pop();
     }
   }
@@ -522,6 +526,7 @@ public final class DeterministicEventLoop implements Scheduler {
     int old = freeSlots.length;
     int n = old * 2;
     slotObjects = Arrays.copyOf(slotObjects, 2 * n);
+    slotArgs = Arrays.copyOf(slotArgs, n);
     // every slot is in use when the free stack is empty: the new free slots are old .. n-1
     freeSlots = new int[n];
     for (int i = 0; i < n - old; i++) {

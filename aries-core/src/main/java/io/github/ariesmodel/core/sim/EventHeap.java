@@ -3,23 +3,21 @@ package io.github.ariesmodel.core.sim;
 import java.util.Arrays;
 
 /**
- * A 4-ary min-heap of (time, sequence, argument, slot) entries ordered by (time, sequence), in four primitive arrays
- * that grow by doubling and never shrink. The event's {@code long} argument travels with it so that running the event
- * reads it from the heap, which is in cache, rather than from the event's slot, which may not be. The {@link DeterministicEventLoop} keeps two: one for the calendar bucket it is
- * running and one for events beyond the calendar's horizon. Sequence numbers are unique, so the order is total.
+ * A 4-ary min-heap of (time, sequence, slot) entries ordered by (time, sequence), in three primitive arrays that grow
+ * by doubling and never shrink. The {@link DeterministicEventLoop} keeps its events beyond the calendar's horizon in
+ * one, and its {@link BucketHeap} turns to one when an entry does not fit its packed key. Sequence numbers are unique,
+ * so the order is total.
  */
 final class EventHeap {
 
   private long[] times;
   private long[] seqs;
-  private long[] args;
   private int[] slots;
   private int size;
 
   EventHeap(int initialCapacity) {
     times = new long[initialCapacity];
     seqs = new long[initialCapacity];
-    args = new long[initialCapacity];
     slots = new int[initialCapacity];
   }
 
@@ -43,16 +41,11 @@ final class EventHeap {
     return seqs[0];
   }
 
-  long minArg() {
-    return args[0];
-  }
-
-  void push(long time, long seq, long arg, int slot) {
+  void push(long time, long seq, int slot) {
     if (size == times.length) {
       int n = size * 2;
       times = Arrays.copyOf(times, n);
       seqs = Arrays.copyOf(seqs, n);
-      args = Arrays.copyOf(args, n);
       slots = Arrays.copyOf(slots, n);
     }
     int i = size++;
@@ -64,13 +57,11 @@ final class EventHeap {
       }
       times[i] = pt;
       seqs[i] = seqs[parent];
-      args[i] = args[parent];
       slots[i] = slots[parent];
       i = parent;
     }
     times[i] = time;
     seqs[i] = seq;
-    args[i] = arg;
     slots[i] = slot;
   }
 
@@ -82,7 +73,6 @@ final class EventHeap {
     }
     long t = times[last];
     long s = seqs[last];
-    long a = args[last];
     int sl = slots[last];
     int i = 0;
     while (true) {
@@ -107,13 +97,11 @@ final class EventHeap {
       }
       times[i] = bt;
       seqs[i] = bs;
-      args[i] = args[best];
       slots[i] = slots[best];
       i = best;
     }
     times[i] = t;
     seqs[i] = s;
-    args[i] = a;
     slots[i] = sl;
   }
 }
