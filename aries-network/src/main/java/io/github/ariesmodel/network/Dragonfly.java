@@ -66,6 +66,16 @@ public final class Dragonfly implements Topology {
   private final int rank2Base;
   private final int globalBase;
   private final int[] peer; // global port index router*radix+port of the other end, or -1
+  // Per-router tables that routing reads on every hop instead of dividing by the group size, the columns or the
+  // radix (an integer division by a variable costs tens of cycles; these are 4 bytes a router).
+  /** Per router: its group. */
+  private final int[] groupOf;
+  /** Per router: its row in the group above bit 16, its column below. */
+  private final int[] rowColumn;
+  /** Ports of one group: routersPerGroup × radix (a global port index's group is the index divided by it). */
+  private final int portsPerGroup;
+  /** log2 of nodes per router when that is a power of two, else -1. */
+  private final int nodeShift;
 
   private Dragonfly(Builder b) {
     checkRange("nodesPerRouter", b.nodesPerRouter, 1, 64);
@@ -131,6 +141,15 @@ public final class Dragonfly implements Topology {
     this.radix = globalBase + globalPorts;
     this.peer = new int[groups * perGroup * radix];
     java.util.Arrays.fill(peer, -1);
+    this.portsPerGroup = perGroup * radix;
+    this.nodeShift = Integer.bitCount(nodesPerRouter) == 1 ? Integer.numberOfTrailingZeros(nodesPerRouter) : -1;
+    this.groupOf = new int[groups * perGroup];
+    this.rowColumn = new int[groups * perGroup];
+    for (int r = 0; r < groupOf.length; r++) {
+      int i = r % perGroup;
+      groupOf[r] = r / perGroup;
+      rowColumn[r] = (i / columns) << 16 | (i % columns);
+    }
     wireLocal();
     wireGlobal();
   }
@@ -423,6 +442,16 @@ public final class Dragonfly implements Topology {
   }
 
   @Override
+  public int routerOfNode(int node) {
+    return nodeShift >= 0 ? node >> nodeShift : node / nodesPerRouter;
+  }
+
+  @Override
+  public int groupOfRouter(int router) {
+    return groupOf[router];
+  }
+
+  @Override
   public int routersPerGroup() {
     return routersPerGroup;
   }
@@ -489,8 +518,8 @@ public final class Dragonfly implements Topology {
 
   @Override
   public int minimalPorts(int router, int target, int hash, int[] out) {
-    int gr = router / routersPerGroup;
-    int gt = target / routersPerGroup;
+    int gr = groupOf[router];
+    int gt = groupOf[target];
     if (gr == gt) {
       return localPorts(router, target, out);
     }
@@ -504,9 +533,11 @@ public final class Dragonfly implements Topology {
     }
     int n = 0;
     int base = router * radix + globalBase;
+    int lo = gt * portsPerGroup;
+    int hi = lo + portsPerGroup;
     for (int k = 0; k < globalPorts; k++) {
       int q = peer[base + k];
-      if (q >= 0 && q / radix / routersPerGroup == gt) {
+      if (q >= lo && q < hi) {
         out[n++] = globalBase + k;
       }
     }
@@ -522,12 +553,12 @@ public final class Dragonfly implements Topology {
   }
 
   private int localPorts(int router, int target, int[] out) {
-    int i = router % routersPerGroup;
-    int t = target % routersPerGroup;
-    int row = i / columns;
-    int col = i % columns;
-    int trow = t / columns;
-    int tcol = t % columns;
+    int rc = rowColumn[router];
+    int trc = rowColumn[target];
+    int row = rc >>> 16;
+    int col = rc & 0xFFFF;
+    int trow = trc >>> 16;
+    int tcol = trc & 0xFFFF;
     int n = 0;
     if (tcol != col) {
       out[n++] = rank1Port(col, tcol);
@@ -541,22 +572,23 @@ public final class Dragonfly implements Topology {
   }
 
   private int localHops(int router, int target) {
-    int i = router % routersPerGroup;
-    int t = target % routersPerGroup;
-    return (i % columns != t % columns ? 1 : 0) + (i / columns != t / columns ? 1 : 0);
+    int d = rowColumn[router] ^ rowColumn[target];
+    return ((d & 0xFFFF) != 0 ? 1 : 0) + ((d >>> 16) != 0 ? 1 : 0);
   }
 
   @Override
   public int minimalHops(int router, int target) {
-    int gr = router / routersPerGroup;
-    int gt = target / routersPerGroup;
+    int gr = groupOf[router];
+    int gt = groupOf[target];
     if (gr == gt) {
       return localHops(router, target);
     }
     int base = router * radix + globalBase;
+    int lo = gt * portsPerGroup;
+    int hi = lo + portsPerGroup;
     for (int k = 0; k < globalPorts; k++) {
       int q = peer[base + k];
-      if (q >= 0 && q / radix / routersPerGroup == gt) {
+      if (q >= lo && q < hi) {
         return 1 + localHops(q / radix, target);
       }
     }
