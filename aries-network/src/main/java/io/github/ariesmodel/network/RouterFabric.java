@@ -114,6 +114,8 @@ public final class RouterFabric implements Fabric {
   /** Whether link-free events are scheduled under reserved numbers (on core's loop or on an engine). */
   private final boolean reserving;
   private final int routersPerGroup;
+  /** routersPerGroup × radix. */
+  private final int portsPerGroup;
   /** The routing of each delivery mode, per group (the same array for every group without an engine). */
   private final RoutingAlgorithm[][] routingByGroup;
   private final String routingName;
@@ -294,6 +296,7 @@ public final class RouterFabric implements Fabric {
     this.maxHopsSeen = new int[groups];
     this.routingName = b.routingName();
     this.radix = topo.portCount();
+    this.portsPerGroup = routersPerGroup * radix;
     this.routerCount = topo.routerCount();
     this.nodeCountForKeys = topo.nodeCount();
     this.netPorts = topo.routerCount() * radix;
@@ -759,6 +762,11 @@ public final class RouterFabric implements Fabric {
     return router / routersPerGroup;
   }
 
+  /** The group of global port {@code gp} (one division where {@code groupOfRouter(gp / radix)} takes two). */
+  private int groupOfPort(int gp) {
+    return gp / portsPerGroup;
+  }
+
   /** Schedules an event of group {@code g} (on the plain scheduler without an engine). */
   private void schedule(int g, long timePs, EventHandler h, Object ref, long arg) {
     if (groupScheds == null) {
@@ -908,7 +916,7 @@ public final class RouterFabric implements Fabric {
       Flight h = qHead[base + vc];
       if (h != null && credits[base + vc] >= h.bytes) {
         linkFreeScheduled[gp] = true;
-        scheduleReserved(groupOfRouter(gp / radix), linkFreeAt[gp], linkFreeSeq[gp], linkFree, null, gp);
+        scheduleReserved(groupOfPort(gp), linkFreeAt[gp], linkFreeSeq[gp], linkFree, null, gp);
         return;
       }
     }
@@ -996,7 +1004,7 @@ public final class RouterFabric implements Fabric {
       int bytes = ((ReleasedBytes) ref).bytes;
       credits[port * vcs + vc] += bytes;
       creditsUsed[port] -= bytes;
-      occupancy(groupOfRouter(port / radix), now, vc, -bytes);
+      occupancy(groupOfPort(port), now, vc, -bytes);
       if (waiting[port] > 0) {
         trySend(now, port);
         wakeWhenLinkFrees(now, port);
@@ -1098,7 +1106,7 @@ public final class RouterFabric implements Fabric {
     int bytes = slot.bytes;
     credits[q] -= bytes;
     creditsUsed[gp] += bytes;
-    int g = groupOfRouter(gp / radix);
+    int g = groupOfPort(gp);
     occupancy(g, now, chosen, bytes);
     queuedBytes[gp] -= bytes;
     waiting[gp]--;
@@ -1154,7 +1162,7 @@ public final class RouterFabric implements Fabric {
       if (injection) {
         schedule(g, t, eagerInjectionFree, amount, owner - netPorts);
       } else {
-        scheduleInto(g, groupOfRouter(owner / radix), t, eagerCredit[vc], amount, owner);
+        scheduleInto(g, groupOfPort(owner), t, eagerCredit[vc], amount, owner);
       }
       return;
     }
@@ -1304,7 +1312,7 @@ public final class RouterFabric implements Fabric {
       int vc = relVc[e];
       credits[owner * vcs + vc] += bytes;
       creditsUsed[owner] -= bytes;
-      occupancy(groupOfRouter(owner / radix), relTime[e], vc, -bytes);
+      occupancy(groupOfPort(owner), relTime[e], vc, -bytes);
     }
     relFlags[e] |= REL_APPLIED;
   }
