@@ -114,8 +114,10 @@ public final class RouterFabric implements Fabric {
   /** Whether link-free events are scheduled under reserved numbers (on core's loop or on an engine). */
   private final boolean reserving;
   private final int routersPerGroup;
-  /** routersPerGroup × radix. */
-  private final int portsPerGroup;
+  /** Division of a router by routersPerGroup, of a port by ports a group and by the radix, without a divide. */
+  private final Divider byRoutersPerGroup;
+  private final Divider byPortsPerGroup;
+  private final Divider byRadix;
   /** The routing of each delivery mode, per group (the same array for every group without an engine). */
   private final RoutingAlgorithm[][] routingByGroup;
   private final String routingName;
@@ -296,7 +298,9 @@ public final class RouterFabric implements Fabric {
     this.maxHopsSeen = new int[groups];
     this.routingName = b.routingName();
     this.radix = topo.portCount();
-    this.portsPerGroup = routersPerGroup * radix;
+    this.byRoutersPerGroup = new Divider(routersPerGroup, topo.routerCount() - 1);
+    this.byPortsPerGroup = new Divider(routersPerGroup * radix, topo.routerCount() * radix - 1);
+    this.byRadix = new Divider(radix, topo.routerCount() * radix - 1);
     this.routerCount = topo.routerCount();
     this.nodeCountForKeys = topo.nodeCount();
     this.netPorts = topo.routerCount() * radix;
@@ -759,12 +763,12 @@ public final class RouterFabric implements Fabric {
   // ---------------------------------------------------------------- scheduling by group
 
   private int groupOfRouter(int router) {
-    return router / routersPerGroup;
+    return byRoutersPerGroup.divide(router);
   }
 
-  /** The group of global port {@code gp} (one division where {@code groupOfRouter(gp / radix)} takes two). */
+  /** The group of global port {@code gp}. */
   private int groupOfPort(int gp) {
-    return gp / portsPerGroup;
+    return byPortsPerGroup.divide(gp);
   }
 
   /** Schedules an event of group {@code g} (on the plain scheduler without an engine). */
@@ -1127,7 +1131,7 @@ public final class RouterFabric implements Fabric {
     if (hopListener != null) {
       hopListener.hop(now, p, gp / radix, gp % radix, chosen, hops);
     }
-    scheduleArrival(g, now + latencyClass[cls] + pipelinePs, downstream / radix, p, slot);
+    scheduleArrival(g, now + latencyClass[cls] + pipelinePs, byRadix.divide(downstream), p, slot);
     release(g, now, now + ser, input, inputVc, bytes);
     if (!reserving || ser == 0) {
       schedule(g, now + ser, linkFree, null, gp);
@@ -1769,7 +1773,7 @@ public final class RouterFabric implements Fabric {
 
   /** The router whose input buffer {@code input} is (a global port, or {@code netPorts + node}: its router). */
   private int routerOfInput(int input) {
-    return input >= netPorts ? topo.routerOfNode(input - netPorts) : input / radix;
+    return input >= netPorts ? topo.routerOfNode(input - netPorts) : byRadix.divide(input);
   }
 
   private int portOfInput(int input) {
