@@ -95,19 +95,25 @@ final class BucketHeap {
       keys = Arrays.copyOf(keys, n);
       slots = Arrays.copyOf(slots, n);
     }
-    int i = size++;
+    rise(size++, key, slot);
+  }
+
+  /** Places (key, slot) at hole {@code i} or above it, moving down the parents that are larger. */
+  private void rise(int i, long key, int slot) {
+    long[] ks = keys;
+    int[] ss = slots;
     while (i > 0) {
       int parent = (i - 1) >>> 2;
-      long pk = keys[parent];
+      long pk = ks[parent];
       if (pk < key) {
         break;
       }
-      keys[i] = pk;
-      slots[i] = slots[parent];
+      ks[i] = pk;
+      ss[i] = ss[parent];
       i = parent;
     }
-    keys[i] = key;
-    slots[i] = slot;
+    ks[i] = key;
+    ss[i] = slot;
   }
 
   /**
@@ -149,19 +155,6 @@ final class BucketHeap {
       ss[i] = ss[best];
       i = best;
     }
-    long k = ks[last];
-    int sl = ss[last];
-    while (i > 0) {
-      int parent = (i - 1) >>> 2;
-      long pk = ks[parent];
-      if (pk < k) {
-        break;
-      }
-      ks[i] = pk;
-      ss[i] = ss[parent];
-      i = parent;
-    }
-    ks[i] = k;
-    ss[i] = sl;
+    rise(i, ks[last], ss[last]);
   }
 }
