@@ -82,7 +82,7 @@ public final class DeterministicEventLoop implements Scheduler {
   private int freeChunk = -1;
   private int chunksUsed;
 
-  /** Counts refs of {@link TouchMark}'s class found while loading a bucket: there are none (see advance). */
+  /** Counts refs of {@link TouchMark}'s class that {@link #touch} met: there are none. */
   private int touched;
   private int size;
   private long now;
@@ -359,10 +359,7 @@ public final class DeterministicEventLoop implements Scheduler {
     if (!current.isEmpty()) {
       // the next event's ref (unless this one schedules an earlier): reading its class now starts the fetch of its
       // first line while this event runs
-      Object next = slotObjects[(current.minSlot() << 1) + 1];
-      if (next != null && next.getClass() == TouchMark.class) {
-        touched++;
-      }
+      touch(slotObjects[(current.minSlot() << 1) + 1]);
     }
     h.onEvent(t, r, a);
     return true;
@@ -490,11 +487,7 @@ public final class DeterministicEventLoop implements Scheduler {
           int o = e << 1;
           Object ref = objects[o + 1];
           current.push(d[i], d[i + 1], takeSlot(objects[o], ref, d[i + 2]));
-          if (ref != null && ref.getClass() == TouchMark.class) {
-            // never true: reading the ref's class fetches its first line now, for all of the bucket's events at
-            // once, instead of one cache miss after another as each event runs
-            touched++;
-          }
+          touch(ref); // all of the bucket's records fetched side by side, not one miss after another as each runs
           objects[o] = null;
           objects[o + 1] = null;
         }
@@ -543,7 +536,17 @@ public final class DeterministicEventLoop implements Scheduler {
     freeTop = n - old;
   }
 
-  /** A class no ref ever has (it is private and never made): the test that makes advance read each ref's class. */
+  /**
+   * Reads {@code ref}'s class, which fetches the first line of its object now, so that its cache miss overlaps the
+   * work done before its event runs (the test is never true and is kept only so the read is not optimized away).
+   */
+  private void touch(Object ref) {
+    if (ref != null && ref.getClass() == TouchMark.class) {
+      touched++;
+    }
+  }
+
+  /** A class no ref ever has (it is private and never made): what {@link #touch} compares with. */
   private static final class TouchMark {
     private TouchMark() {}
   }
