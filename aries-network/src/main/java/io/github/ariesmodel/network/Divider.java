@@ -10,7 +10,6 @@ package io.github.ariesmodel.network;
  */
 final class Divider {
 
-  private final int divisor;
   private final long multiplier;
   private final int shift;
 
@@ -27,7 +26,6 @@ final class Divider {
     }
     int a = 32 - Integer.numberOfLeadingZeros(max); // max < 2^a
     int b = 32 - Integer.numberOfLeadingZeros(divisor - 1); // divisor ≤ 2^b
-    this.divisor = divisor;
     this.shift = a + b + 1;
     this.multiplier = (1L << shift) / divisor + 1;
   }
@@ -35,10 +33,5 @@ final class Divider {
   /** @param x in [0, max] @return {@code x / divisor} */
   int divide(int x) {
     return (int) ((x * multiplier) >>> shift);
-  }
-
-  /** @return the divisor */
-  int divisor() {
-    return divisor;
   }
 }

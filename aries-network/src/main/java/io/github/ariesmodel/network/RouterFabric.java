@@ -113,8 +113,7 @@ public final class RouterFabric implements Fabric {
   private final GroupScheduler[] groupScheds;
   /** Whether link-free events are scheduled under reserved numbers (on core's loop or on an engine). */
   private final boolean reserving;
-  private final int routersPerGroup;
-  /** Division of a router by routersPerGroup, of a port by ports a group and by the radix, without a divide. */
+  /** Division of a router by the routers a group, of a port by ports a group and by the radix, without a divide. */
   private final Divider byRoutersPerGroup;
   private final Divider byPortsPerGroup;
   private final Divider byRadix;
@@ -257,7 +256,6 @@ public final class RouterFabric implements Fabric {
     this.hopListener = b.hopListener;
     this.paths = new DragonflyPaths(topo);
     int groups = topo.groupCount();
-    this.routersPerGroup = topo.routersPerGroup();
     if (b.engine != null) {
       groupScheds = new GroupScheduler[groups];
       for (int g = 0; g < groups; g++) {
@@ -298,6 +296,7 @@ public final class RouterFabric implements Fabric {
     this.maxHopsSeen = new int[groups];
     this.routingName = b.routingName();
     this.radix = topo.portCount();
+    int routersPerGroup = topo.routersPerGroup();
     this.byRoutersPerGroup = new Divider(routersPerGroup, topo.routerCount() - 1);
     this.byPortsPerGroup = new Divider(routersPerGroup * radix, topo.routerCount() * radix - 1);
     this.byRadix = new Divider(radix, topo.routerCount() * radix - 1);
