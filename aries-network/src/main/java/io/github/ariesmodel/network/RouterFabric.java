@@ -2,7 +2,6 @@ package io.github.ariesmodel.network;
 
 import io.github.ariesmodel.core.DeliveryMode;
 import io.github.ariesmodel.core.packet.Packet;
-import io.github.ariesmodel.core.packet.WireFormat;
 import io.github.ariesmodel.core.sim.DeterministicEventLoop;
 import io.github.ariesmodel.core.sim.FabricEndpoints;
 import io.github.ariesmodel.core.sim.GroupScheduler;
@@ -51,7 +50,7 @@ import java.util.Arrays;
  * <p><b>Events.</b> Each kind of event has its own handler object, made once per fabric: a packet's head
  * <em>arrives</em> at a router (after wire and pipeline latency) and is routed or queued for ejection; an output
  * <em>link frees</em> and sends the next packet; a <em>credit returns</em> upstream for the VC the packet's tail left
- * (one handler per VC, the upstream port in the event and the byte count read from the packet); the node's
+ * (one handler per VC, the upstream port and the byte count in the event's arg); the node's
  * <em>injection buffer frees</em>; a packet is <em>delivered</em> to its node.
  *
  * <p>A link-free event is scheduled only when a packet will be able to go as the link frees (queued, with the credits
@@ -219,8 +218,6 @@ public final class RouterFabric implements Fabric {
   /** Per VC: the handler of an eager credit return (without {@link #lazy}): the bytes and the upstream port. */
   private final EventHandler[] eagerCredit;
   private final EventHandler eagerInjectionFree = this::eagerInjectionFree;
-  /** {@link ReleasedBytes} by size, up to the largest packet's wire bytes. */
-  private final ReleasedBytes[] releasedBytes;
 
   // statistics
   // per group (summed in group order when read)
@@ -278,11 +275,6 @@ public final class RouterFabric implements Fabric {
     for (int g = 0; g < groups; g++) {
       views[g] = new View();
       candidates[g] = new Candidates();
-    }
-    int largest = WireFormat.wireBytes(true, WireFormat.MAX_PAYLOAD);
-    this.releasedBytes = new ReleasedBytes[largest + 1];
-    for (int n = 0; n <= largest; n++) {
-      releasedBytes[n] = new ReleasedBytes(n);
     }
     this.eagerCredit = new EventHandler[b.vcs];
     for (int vc = 0; vc < b.vcs; vc++) {
@@ -991,8 +983,8 @@ public final class RouterFabric implements Fabric {
   }
 
   /**
-   * Eager credit return for one VC (without {@link #lazy}): the tail of a packet of {@code ref}'s bytes has left the
-   * buffer fed by upstream port {@code arg}; the credit is back now.
+   * Eager credit return for one VC (without {@link #lazy}): the tail of a packet has left the buffer fed by an
+   * upstream port; the credit is back now. {@code arg} is a {@link #releaseArg} of its bytes and that port.
    */
   private final class EagerCredit implements EventHandler {
     private final int vc;
@@ -1004,7 +996,7 @@ public final class RouterFabric implements Fabric {
     @Override
     public void onEvent(long now, Object ref, long arg) {
       int port = (int) arg;
-      int bytes = ((ReleasedBytes) ref).bytes;
+      int bytes = releasedBytes(arg);
       credits[port * vcs + vc] += bytes;
       creditsUsed[port] -= bytes;
       occupancy(groupOfPort(port), now, vc, -bytes);
@@ -1016,12 +1008,12 @@ public final class RouterFabric implements Fabric {
   }
 
   /**
-   * Eager injection buffer free (without {@link #lazy}): a packet of {@code ref}'s bytes has left node {@code arg}'s
-   * buffer.
+   * Eager injection buffer free (without {@link #lazy}): a packet has left a node's buffer; {@code arg} is a {@link
+   * #releaseArg} of its bytes and the node.
    */
   private void eagerInjectionFree(long now, Object ref, long arg) {
     int node = (int) arg;
-    injFree[node] += ((ReleasedBytes) ref).bytes;
+    injFree[node] += releasedBytes(arg);
     if (injBlocked[node]) {
       injBlocked[node] = false;
       FabricEndpoint ep = endpoints.endpointOrNull(node);
@@ -1161,11 +1153,10 @@ public final class RouterFabric implements Fabric {
     long t = injection ? tailGonePs : tailGonePs + latencyClass[portClass[input]];
     if (!lazy) {
       // an event of its own, in the owner's group (a credit may cross to another group)
-      ReleasedBytes amount = releasedBytes(bytes);
       if (injection) {
-        schedule(g, t, eagerInjectionFree, amount, owner - netPorts);
+        schedule(g, t, eagerInjectionFree, null, releaseArg(bytes, owner - netPorts));
       } else {
-        scheduleInto(g, groupOfPort(owner), t, eagerCredit[vc], amount, owner);
+        scheduleInto(g, groupOfPort(owner), t, eagerCredit[vc], null, releaseArg(bytes, owner));
       }
       return;
     }
@@ -1460,21 +1451,17 @@ public final class RouterFabric implements Fabric {
   }
 
   /**
-   * The amount an eager release (credit return or injection-buffer free) gives back, handed to its event instead of
-   * the packet: one shared immutable object per size, so the event reads a line that stays in cache rather than the
-   * packet's, which has long left it by then.
+   * The arg of an eager release (credit return or injection-buffer free): the bytes it gives back above bit 32, its
+   * owner (the upstream port, or the node) below. The event needs nothing else, so it reads no packet, whose line
+   * has long left the cache by then.
    */
-  private static final class ReleasedBytes {
-    final int bytes;
-
-    ReleasedBytes(int bytes) {
-      this.bytes = bytes;
-    }
+  private static long releaseArg(int bytes, int owner) {
+    return (long) bytes << 32 | owner;
   }
 
-  /** The shared {@link ReleasedBytes} of a size (every size a packet can have is made up front). */
-  private ReleasedBytes releasedBytes(int bytes) {
-    return bytes < releasedBytes.length ? releasedBytes[bytes] : new ReleasedBytes(bytes);
+  /** @return the bytes of a {@link #releaseArg} */
+  private static int releasedBytes(long arg) {
+    return (int) (arg >>> 32);
   }
 
   // ---------------------------------------------------------------- router view
