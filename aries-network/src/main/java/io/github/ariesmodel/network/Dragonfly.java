@@ -66,16 +66,14 @@ public final class Dragonfly implements Topology {
   private final int rank2Base;
   private final int globalBase;
   private final int[] peer; // global port index router*radix+port of the other end, or -1
-  // Per-router tables that routing reads on every hop instead of dividing by the group size, the columns or the
-  // radix (an integer division by a variable costs tens of cycles; these are 4 bytes a router).
-  /** Per router: its group. */
-  private final int[] groupOf;
+  // What routing needs on every hop without an integer division by a variable (tens of cycles each): a router's
+  // group and a node's router by multiply and shift, a router's row and column from a table of 4 bytes a router.
+  private final Divider byRoutersPerGroup;
+  private final Divider byNodesPerRouter;
   /** Per router: its row in the group above bit 16, its column below. */
   private final int[] rowColumn;
   /** Ports of one group: routersPerGroup × radix (a global port index's group is the index divided by it). */
   private final int portsPerGroup;
-  /** log2 of nodes per router when that is a power of two, else -1. */
-  private final int nodeShift;
 
   private Dragonfly(Builder b) {
     checkRange("nodesPerRouter", b.nodesPerRouter, 1, 64);
@@ -142,12 +140,12 @@ public final class Dragonfly implements Topology {
     this.peer = new int[groups * perGroup * radix];
     java.util.Arrays.fill(peer, -1);
     this.portsPerGroup = perGroup * radix;
-    this.nodeShift = Integer.bitCount(nodesPerRouter) == 1 ? Integer.numberOfTrailingZeros(nodesPerRouter) : -1;
-    this.groupOf = new int[groups * perGroup];
-    this.rowColumn = new int[groups * perGroup];
-    for (int r = 0; r < groupOf.length; r++) {
+    int routers = groups * perGroup;
+    this.byRoutersPerGroup = new Divider(perGroup, routers - 1);
+    this.byNodesPerRouter = new Divider(nodesPerRouter, routers * nodesPerRouter - 1);
+    this.rowColumn = new int[routers];
+    for (int r = 0; r < routers; r++) {
       int i = r % perGroup;
-      groupOf[r] = r / perGroup;
       rowColumn[r] = (i / columns) << 16 | (i % columns);
     }
     wireLocal();
@@ -443,12 +441,12 @@ public final class Dragonfly implements Topology {
 
   @Override
   public int routerOfNode(int node) {
-    return nodeShift >= 0 ? node >> nodeShift : node / nodesPerRouter;
+    return byNodesPerRouter.divide(node);
   }
 
   @Override
   public int groupOfRouter(int router) {
-    return groupOf[router];
+    return byRoutersPerGroup.divide(router);
   }
 
   @Override
@@ -518,8 +516,8 @@ public final class Dragonfly implements Topology {
 
   @Override
   public int minimalPorts(int router, int target, int hash, int[] out) {
-    int gr = groupOf[router];
-    int gt = groupOf[target];
+    int gr = byRoutersPerGroup.divide(router);
+    int gt = byRoutersPerGroup.divide(target);
     if (gr == gt) {
       return localPorts(router, target, out);
     }
@@ -578,8 +576,8 @@ public final class Dragonfly implements Topology {
 
   @Override
   public int minimalHops(int router, int target) {
-    int gr = groupOf[router];
-    int gt = groupOf[target];
+    int gr = byRoutersPerGroup.divide(router);
+    int gt = byRoutersPerGroup.divide(target);
     if (gr == gt) {
       return localHops(router, target);
     }
