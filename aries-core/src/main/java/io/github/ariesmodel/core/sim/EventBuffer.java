@@ -10,6 +10,7 @@ import java.util.Arrays;
  */
 final class EventBuffer {
 
+  private int[] targets;
   private long[] times;
   private long[] keys;
   private long[] args;
@@ -20,6 +21,7 @@ final class EventBuffer {
 
   EventBuffer() {
     int n = 64;
+    targets = new int[n];
     times = new long[n];
     keys = new long[n];
     args = new long[n];
@@ -27,15 +29,17 @@ final class EventBuffer {
     refs = new Object[n];
   }
 
-  void add(long time, long key, EventHandler handler, Object ref, long arg) {
+  void add(int target, long time, long key, EventHandler handler, Object ref, long arg) {
     if (size == times.length) {
       int n = size * 2;
+      targets = Arrays.copyOf(targets, n);
       times = Arrays.copyOf(times, n);
       keys = Arrays.copyOf(keys, n);
       args = Arrays.copyOf(args, n);
       handlers = Arrays.copyOf(handlers, n);
       refs = Arrays.copyOf(refs, n);
     }
+    targets[size] = target;
     times[size] = time;
     keys[size] = key;
     args[size] = arg;
@@ -57,9 +61,9 @@ final class EventBuffer {
   }
 
   /** Schedules every entry on {@code loop} under its own key and empties the buffer. */
-  void drainInto(DeterministicEventLoop loop) {
+  void drainInto(GroupScheduler[] groups) {
     for (int i = 0; i < size; i++) {
-      loop.scheduleKeyed(times[i], keys[i], handlers[i], refs[i], args[i]);
+      groups[targets[i]].loop.scheduleKeyed(times[i], keys[i], handlers[i], refs[i], args[i]);
       handlers[i] = null;
       refs[i] = null;
     }

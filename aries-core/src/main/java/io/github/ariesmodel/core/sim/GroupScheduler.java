@@ -33,7 +33,8 @@ public final class GroupScheduler implements Scheduler {
   private final int group;
   private final long keyBase;
   final PartitionedEngine.Partition partition;
-  private final DeterministicEventLoop loop;
+  /** This group's own event loop, run by its partition's thread. */
+  final DeterministicEventLoop loop = new DeterministicEventLoop(1 << 10);
   private long counter;
 
   GroupScheduler(PartitionedEngine engine, int group, PartitionedEngine.Partition partition) {
@@ -41,7 +42,6 @@ public final class GroupScheduler implements Scheduler {
     this.group = group;
     this.keyBase = (long) group << COUNTER_BITS;
     this.partition = partition;
-    this.loop = partition.loop;
   }
 
   /** @return the group this scheduler belongs to */
@@ -54,7 +54,7 @@ public final class GroupScheduler implements Scheduler {
     return engine;
   }
 
-  /** @return the time of the event running in this group's partition, or the engine's time between runs */
+  /** @return the time of the event running in this group (or of its latest), or the engine's time between runs */
   @Override
   public long now() {
     return loop.now();
@@ -94,7 +94,7 @@ public final class GroupScheduler implements Scheduler {
       }
       if (target.partition != partition) {
         loop.checkOwner("scheduleInto");
-        partition.outbox(target.partition).add(timePs, nextKey(), handler, ref, arg);
+        partition.outbox(target.partition).add(targetGroup, timePs, nextKey(), handler, ref, arg);
         return;
       }
     }

@@ -79,6 +79,32 @@ class PartitionedEngineTest {
   }
 
   @Test
+  void anEventForAGroupThatRanEarlierInTheWindowStartsTheNextWindow() {
+    // one thread runs group 0, then group 1, through each window; group 1 schedules into group 0, which has already
+    // run: the next window must start at that event, not at group 0's later one
+    for (int threads = 1; threads <= 2; threads++) {
+      try (PartitionedEngine engine = PartitionedEngine.of(2, LOOKAHEAD, threads)) {
+        GroupScheduler g0 = engine.group(0);
+        GroupScheduler g1 = engine.group(1);
+        List<String> ran = new ArrayList<>();
+        EventHandler inGroup1 = (now, ref, arg) -> ran.add("g1@" + now + " w" + engine.windows());
+        EventHandler inGroup0 = (now, ref, arg) -> {
+          ran.add("g0@" + now + " w" + engine.windows());
+          if (now == LOOKAHEAD) {
+            g0.scheduleInto(1, 2 * LOOKAHEAD, inGroup1, null, 0);
+          }
+        };
+        g1.scheduleAt(0, (now, ref, arg) -> g1.scheduleInto(0, LOOKAHEAD, inGroup0, null, 0), null, 0);
+        g0.scheduleAt(20 * LOOKAHEAD, inGroup0, null, 0);
+        engine.runUntil(Long.MAX_VALUE);
+        assertThat(ran).as("threads %d", threads)
+            .containsExactly("g0@50 w2", "g1@100 w3", "g0@1000 w4");
+        assertThat(engine.windows()).isEqualTo(4);
+      }
+    }
+  }
+
+  @Test
   void anEventForAnotherGroupInsideTheLookaheadIsRefused() {
     try (PartitionedEngine engine = PartitionedEngine.of(4, LOOKAHEAD, 2)) {
       EventHandler nothing = (now, ref, arg) -> { };
