@@ -35,6 +35,11 @@ public final class GroupScheduler implements Scheduler {
   final PartitionedEngine.Partition partition;
   /** This group's own event loop, run by its partition's thread. */
   final DeterministicEventLoop loop = new DeterministicEventLoop(1 << 10);
+  /**
+   * Events that other groups of this partition schedule into this group during a run, handed to {@link #loop} when
+   * this group next runs (appending is cheap; inserting into a loop whose lines have left the cache is not).
+   */
+  final EventBuffer inbox = new EventBuffer();
   private long counter;
 
   GroupScheduler(PartitionedEngine engine, int group, PartitionedEngine.Partition partition) {
@@ -92,11 +97,10 @@ public final class GroupScheduler implements Scheduler {
       if (handler == null) {
         throw new IllegalArgumentException("handler must not be null");
       }
-      if (target.partition != partition) {
-        loop.checkOwner("scheduleInto");
-        partition.outbox(target.partition).add(targetGroup, timePs, nextKey(), handler, ref, arg);
-        return;
-      }
+      loop.checkOwner("scheduleInto");
+      EventBuffer to = target.partition == partition ? target.inbox : partition.outbox(target.partition);
+      to.add(targetGroup, timePs, nextKey(), handler, ref, arg);
+      return;
     }
     target.loop.scheduleKeyed(timePs, nextKey(), handler, ref, arg);
   }

@@ -165,7 +165,7 @@ public final class PartitionedEngine implements AutoCloseable {
   public long pending() {
     long n = 0;
     for (GroupScheduler g : groups) {
-      n += g.loop.pending();
+      n += g.loop.pending() + g.inbox.size();
     }
     return n;
   }
@@ -274,6 +274,9 @@ public final class PartitionedEngine implements AutoCloseable {
         g.loop.advanceClock(now); // every loop at the time of the latest event run, whatever the partitioning
       }
       // hand over what the last window sent, so that between runs every pending event is in a loop
+      for (GroupScheduler g : groups) {
+        g.inbox.drainInto(groups);
+      }
       for (Partition from : partitions) {
         for (EventBuffer[] set : from.outboxes) {
           for (EventBuffer b : set) {
@@ -454,13 +457,16 @@ public final class PartitionedEngine implements AutoCloseable {
         }
       }
       for (GroupScheduler g : members) {
+        if (g.inbox.size() > 0) {
+          g.inbox.drainInto(groups);
+        }
         g.loop.runThrough(windowEnd);
         now = Math.max(now, g.loop.now());
       }
       // only now: a group may have scheduled into one that ran before it
       long next = Long.MAX_VALUE;
       for (GroupScheduler g : members) {
-        next = Math.min(next, g.loop.nextEventTime());
+        next = Math.min(next, Math.min(g.loop.nextEventTime(), g.inbox.minTime()));
       }
       nextTime = next;
     }
