@@ -19,33 +19,52 @@ import io.github.ariesmodel.core.Status;
  * generator can report them. How a fabric routes a packet (virtual channels, waypoints of a non-minimal route) is
  * the fabric's own state and is not kept here: the router fabric keeps it in its per-packet records.
  *
+ * <p>A packet made by a {@link PacketPool} may be given back to its pool by the one component that owns it last (a
+ * NIC, once it has served a request or landed a response) and then reused for another packet: whoever else wants a
+ * delivered packet's fields after delivery copies them (see {@code FabricEndpoint}). Packets from the static
+ * factories here are never reused.
+ *
  * <p>Size on the wire follows {@link WireFormat}. The {@code data} array, when present, is owned by the packet and
  * never copied; synthetic traffic may leave it {@code null} and give only {@link #dataLength()}.
  */
 public final class Packet {
 
-  private final PacketKind kind;
-  private final int sourceNode;
-  private final int destinationNode;
-  private final int mdh;
-  private final long offset;
-  private final int tag;
-  private final DeliveryMode deliveryMode;
-  private final int dataLength;
-  private final byte[] data;
-  private final AmoOperation amo;
-  private final long operand1;
-  private final long operand2;
-  private final Status status;
-  private final int protectionTag;
-  private final int protectionKey;
-  private final int wireBytes;
+  private PacketKind kind;
+  private int sourceNode;
+  private int destinationNode;
+  private int mdh;
+  private long offset;
+  private int tag;
+  private DeliveryMode deliveryMode;
+  private int dataLength;
+  private byte[] data;
+  private AmoOperation amo;
+  private long operand1;
+  private long operand2;
+  private Status status;
+  private int protectionTag;
+  private int protectionKey;
+  private int wireBytes;
 
   // Transit record: written by the fabric carrying the packet (see the class comment).
   private int hops;
   private long injectedAtPs;
+  /** Set while the packet waits in a {@link PacketPool} for reuse. */
+  boolean released;
+
+  /** A blank packet for a {@link PacketPool} to fill with {@link #init}. */
+  Packet() {}
 
   private Packet(
+      PacketKind kind, int sourceNode, int destinationNode, int mdh, long offset, int tag, DeliveryMode deliveryMode,
+      int dataLength, byte[] data, AmoOperation amo, long operand1, long operand2, Status status, int protectionTag,
+      int protectionKey) {
+    init(kind, sourceNode, destinationNode, mdh, offset, tag, deliveryMode, dataLength, data, amo, operand1, operand2,
+        status, protectionTag, protectionKey);
+  }
+
+  /** Sets every field, with the checks of the factories; the transit record starts empty. @return this */
+  Packet init(
       PacketKind kind, int sourceNode, int destinationNode, int mdh, long offset, int tag, DeliveryMode deliveryMode,
       int dataLength, byte[] data, AmoOperation amo, long operand1, long operand2, Status status, int protectionTag,
       int protectionKey) {
@@ -83,6 +102,10 @@ public final class Packet {
           case GET_REQUEST, ACK_RESPONSE, ERROR_RESPONSE -> 0;
         };
     this.wireBytes = WireFormat.wireBytes(kind.isRequest(), carried);
+    this.hops = 0;
+    this.injectedAtPs = 0;
+    this.released = false;
+    return this;
   }
 
   /**
@@ -210,8 +233,25 @@ public final class Packet {
   }
 
   private static Packet response(Packet req, PacketKind kind, int len, byte[] data, long value, Status status) {
+    return new Packet().answer(req, kind, len, data, value, status);
+  }
+
+  /**
+   * Marks a packet given back to its pool: its kind is cleared, so that a holder who reads it after the release fails
+   * at once instead of reading another packet's fields later, and its payload is overwritten with {@code 0xA5}.
+   */
+  void poison() {
+    released = true;
+    kind = null;
+    if (data != null) {
+      java.util.Arrays.fill(data, (byte) 0xA5);
+    }
+  }
+
+  /** Makes this packet the response of kind {@code kind} to {@code req}. @return this */
+  Packet answer(Packet req, PacketKind kind, int len, byte[] data, long value, Status status) {
     checkArgument(req.kind.isRequest(), "only a request can be answered but the packet was a %s", req.kind);
-    return new Packet(kind, req.destinationNode, req.sourceNode, req.mdh, req.offset, req.tag, req.deliveryMode, len,
+    return init(kind, req.destinationNode, req.sourceNode, req.mdh, req.offset, req.tag, req.deliveryMode, len,
         data, req.amo, value, 0, status, req.protectionTag, req.protectionKey);
   }
 

@@ -8,6 +8,10 @@ public interface FabricEndpoint {
   /**
    * A packet addressed to this node has arrived (ejection). The NIC always accepts it.
    *
+   * <p>The packet belongs to the endpoint from now on. An endpoint may give it back to a {@link
+   * io.github.ariesmodel.core.packet.PacketPool} once it is done with it, after which it becomes another packet: a
+   * fabric, observer or trace that wants a delivered packet's fields later copies them now.
+   *
    * @param nowPs arrival time, picoseconds
    * @param packet the packet; the fabric no longer touches it
    */
