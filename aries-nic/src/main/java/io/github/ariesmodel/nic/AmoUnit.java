@@ -106,7 +106,8 @@ final class AmoUnit {
     inFlight++;
     accesses.recycle(a);
     completions.remoteEvent(now, p);
-    scheduler.scheduleAt(now + latencyPs, answered, Packet.amoResult(p, old), 0);
+    scheduler.scheduleAt(now + latencyPs, answered, accesses.packets.amoResult(p, old), 0);
+    accesses.done(p);
   }
 
   /**
@@ -140,7 +141,8 @@ final class AmoUnit {
     inFlight++;
     accesses.recycle(a);
     completions.remoteEvent(now, p);
-    scheduler.scheduleAt(answerAt, cachedAnswered, Packet.amoResult(p, old), i);
+    scheduler.scheduleAt(answerAt, cachedAnswered, accesses.packets.amoResult(p, old), i);
+    accesses.done(p);
     return true;
   }
 

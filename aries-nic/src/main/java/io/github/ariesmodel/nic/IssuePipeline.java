@@ -2,7 +2,6 @@ package io.github.ariesmodel.nic;
 
 import io.github.ariesmodel.core.AccessKind;
 import io.github.ariesmodel.core.LittleEndian;
-import io.github.ariesmodel.core.NetworkAddress;
 import io.github.ariesmodel.core.Status;
 import io.github.ariesmodel.core.packet.Packet;
 import io.github.ariesmodel.core.spi.AddressTranslation;
@@ -231,20 +230,21 @@ final class IssuePipeline {
       case GET: {
         long start = t.packetStart(i);
         int len = t.packetLength(i, start);
-        Packet p = Packet.get(nodeId, NetworkAddress.of(t.remoteNode, t.remoteMdh, start), tagWord, t.mode, len,
+        Packet p = accesses.packets.get(nodeId, t.remoteNode, t.remoteMdh, start, tagWord, t.mode, len,
             config.protectionTag(), config.protectionKey());
         injector.injectAt(now + txLatencyPs, p);
         return;
       }
       case AMO: {
-        Packet p = Packet.amo(nodeId, NetworkAddress.of(t.remoteNode, t.remoteMdh, t.remoteOffset), tagWord, t.mode,
+        Packet p = accesses.packets.amo(nodeId, t.remoteNode, t.remoteMdh, t.remoteOffset, tagWord, t.mode,
             t.post.amo(), t.post.operand1(), t.post.operand2(), config.protectionTag(), config.protectionKey());
         injector.injectAt(now + txLatencyPs, p);
         return;
       }
       case CQ_WRITE: {
-        Packet p = Packet.put(nodeId, NetworkAddress.of(t.remoteNode, t.remoteMdh, 0), tagWord | RequestTag.CQ_WRITE,
-            t.mode, LittleEndian.ofLong(t.post.operand1()), config.protectionTag(), config.protectionKey());
+        Packet p = accesses.packets.put(nodeId, t.remoteNode, t.remoteMdh, 0, tagWord | RequestTag.CQ_WRITE, t.mode,
+            8, config.protectionTag(), config.protectionKey());
+        LittleEndian.put(p.data(), 0, 8, t.post.operand1());
         injector.injectAt(now + txLatencyPs, p);
         return;
       }
@@ -280,11 +280,10 @@ final class IssuePipeline {
         table.responseProcessed(now, t);
         return;
       }
-      byte[] data = new byte[a.length];
-      a.read(memory, data);
+      Packet p = accesses.packets.put(nodeId, t.remoteNode, t.remoteMdh, a.remoteStart, a.tagWord, t.mode, a.length,
+          config.protectionTag(), config.protectionKey());
+      a.read(memory, p.data());
       long ready = t.channel >= 0 ? host.read(now, a.length) : now;
-      Packet p = Packet.put(nodeId, NetworkAddress.of(t.remoteNode, t.remoteMdh, a.remoteStart), a.tagWord, t.mode,
-          data, config.protectionTag(), config.protectionKey());
       accesses.recycle(a);
       injector.injectAt(ready + txLatencyPs, p);
     }

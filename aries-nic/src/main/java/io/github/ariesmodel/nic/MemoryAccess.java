@@ -26,6 +26,8 @@ final class MemoryAccess {
   Packet packet;
   Transaction tx;
   byte[] data;
+  /** Room for a fetched AMO word to land from, so that landing one allocates nothing. */
+  final byte[] word = new byte[8];
   long remoteStart;
   int tagWord;
 

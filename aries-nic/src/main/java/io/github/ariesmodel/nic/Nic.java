@@ -6,6 +6,7 @@ import io.github.ariesmodel.core.MemoryDomainDescriptor;
 import io.github.ariesmodel.core.MemoryRegistration;
 import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.core.packet.Packet;
+import io.github.ariesmodel.core.packet.PacketPool;
 import io.github.ariesmodel.core.sim.ConcurrentUseCheck;
 import io.github.ariesmodel.core.spi.AddressTranslation;
 import io.github.ariesmodel.core.spi.Fabric;
@@ -81,6 +82,8 @@ public final class Nic implements FabricEndpoint {
   private TargetEngine target;
   private ResponseEngine responses;
   private AmoUnit amoUnit;
+  private AccessPool accesses;
+  private PacketPool sharedPackets;
 
   /**
    * A NIC for a node, attached to the fabric at once.
@@ -116,7 +119,11 @@ public final class Nic implements FabricEndpoint {
   /** Builds and connects the stages (once, on first use). */
   private void build() {
     host = new HostLink(config.timing(), stats);
-    AccessPool accesses = new AccessPool();
+    accesses = new AccessPool();
+    if (sharedPackets != null) {
+      accesses.packets = sharedPackets;
+      accesses.recyclePackets = true;
+    }
     // Every stage but the AMO unit's cache reaches host memory through the cache's coherent view (AmoCache).
     AmoCache amoCache = config.amoCache().enabled() ? new AmoCache(config.amoCache(), this.memory, stats) : null;
     HostMemory memory = amoCache == null ? this.memory : amoCache.nicView();
@@ -286,6 +293,26 @@ public final class Nic implements FabricEndpoint {
         inUse.exit();
       }
     }
+  }
+
+  /**
+   * Makes the NIC take its packets from {@code pool} and give back to it every packet it is finished with: a request
+   * once it has served it (its response made, its data written), a response once it has processed it (its data
+   * landed). Give every NIC of a system the same pool (a request's payload is made by one NIC and finished with by
+   * another), on the system's one event loop: the system then allocates no packet and no payload per packet once the
+   * pool covers the packets in flight. Only for a system where nothing else keeps a delivered packet (no fabric or
+   * observer that records packets, no packet trace): a kept packet would change under its keeper. Call before the
+   * NIC is first used. Off by default (each NIC makes fresh packets); {@code AriesSystem} turns it on for its built-in
+   * fabrics without a trace.
+   *
+   * @param pool the shared pool, or null for fresh packets
+   * @throws IllegalStateException once the NIC has been used
+   */
+  public void recyclePackets(PacketPool pool) {
+    if (accesses != null) {
+      throw new IllegalStateException("recyclePackets must be set before node " + nodeId + "'s NIC is first used");
+    }
+    this.sharedPackets = pool;
   }
 
   /**

@@ -63,29 +63,41 @@ final class ResponseEngine {
       case ERROR_RESPONSE -> {
         t.fail(p.status());
         table.responseProcessed(now, t);
+        accesses.done(p);
       }
-      case ACK_RESPONSE -> table.responseProcessed(now, t);
-      case DATA_RESPONSE -> land(t, t.localOffset + (p.offset() - t.remoteOffset), p.dataLength(), p.data());
+      case ACK_RESPONSE -> {
+        table.responseProcessed(now, t);
+        accesses.done(p);
+      }
+      case DATA_RESPONSE -> {
+        // the payload lands from the packet's own array: the packet is done once it has landed
+        MemoryAccess a = landing(t, t.localOffset + (p.offset() - t.remoteOffset), p.dataLength());
+        a.data = p.data();
+        a.packet = p;
+        landing.start(a);
+      }
       case AMO_RESPONSE -> {
         t.fetched = p.operand1();
         if (t.localMdh == Post.NO_LOCAL) {
           table.responseProcessed(now, t);
         } else {
           int w = p.amo().operandBytes();
-          byte[] data = w == 8 ? LittleEndian.ofLong(p.operand1()) : LittleEndian.ofInt((int) p.operand1());
-          land(t, t.localOffset, w, data);
+          MemoryAccess a = landing(t, t.localOffset, w);
+          LittleEndian.put(a.word, 0, w, p.operand1());
+          a.data = a.word;
+          landing.start(a);
         }
+        accesses.done(p);
       }
       default -> throw new AssertionError(p.kind());
     }
   }
 
-  private void land(Transaction t, long localOffset, int length, byte[] data) {
+  private MemoryAccess landing(Transaction t, long localOffset, int length) {
     MemoryAccess a = accesses.take(TranslationClient.NETWORK_RESPONSE, t.localMdh, localOffset, length,
         AccessKind.WRITE, config.protectionTag(), config.protectionKey());
     a.tx = t;
-    a.data = data;
-    landing.start(a);
+    return a;
   }
 
   /** A response has left the response pipeline (ref: the packet). */
@@ -111,7 +123,11 @@ final class ResponseEngine {
         a.write(memory, a.data);
         host.write(now, a.length);
       }
+      Packet p = a.packet;
       accesses.recycle(a);
+      if (p != null) {
+        accesses.done(p);
+      }
       table.responseProcessed(now, t);
     }
   }

@@ -111,7 +111,8 @@ final class TargetEngine {
       long value = LittleEndian.getLong(p.data()) & Post.MAX_CQ_WRITE_VALUE;
       completions.write(now, CompletionType.REMOTE, Status.OK, RequestTag.tag(p.tag()), p.sourceNode(), value,
           q.handle());
-      injector.injectAt(now, Packet.ack(p));
+      injector.injectAt(now, accesses.packets.ack(p));
+      accesses.done(p);
       return;
     }
     switch (p.kind()) {
@@ -162,14 +163,15 @@ final class TargetEngine {
 
   private void startRead(long now, MemoryAccess a) {
     Packet p = a.packet;
-    byte[] data = new byte[a.length];
-    a.read(memory, data);
+    Packet response = accesses.packets.data(p, a.length);
+    a.read(memory, response.data());
     long ready = host.read(now, a.length);
     tags.take(ready);
     maxTagsInUse = Math.max(maxTagsInUse, tags.held(now));
     completions.remoteEvent(now, p);
-    injector.injectAt(ready, Packet.data(p, data));
+    injector.injectAt(ready, response);
     accesses.recycle(a);
+    accesses.done(p);
   }
 
   private void wakeAtOldestTag() {
@@ -181,7 +183,8 @@ final class TargetEngine {
 
   private void respondError(long now, Packet request, Status s) {
     stats.requestFaults++;
-    injector.injectAt(now, Packet.error(request, s));
+    injector.injectAt(now, accesses.packets.error(request, s));
+    accesses.done(request);
   }
 
   /** A request has left the request pipeline (ref: the packet). */
@@ -207,7 +210,8 @@ final class TargetEngine {
         a.write(memory, p.data());
         long visible = host.write(now, a.length);
         completions.remoteEventAt(visible, p);
-        injector.injectAt(now, Packet.ack(p));
+        injector.injectAt(now, accesses.packets.ack(p));
+        accesses.done(p);
       }
       accesses.recycle(a);
     }

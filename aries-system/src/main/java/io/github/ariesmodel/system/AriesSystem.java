@@ -2,6 +2,7 @@ package io.github.ariesmodel.system;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import io.github.ariesmodel.core.packet.PacketPool;
 import io.github.ariesmodel.core.sim.DeterministicEventLoop;
 import io.github.ariesmodel.core.sim.FlatTranslation;
 import io.github.ariesmodel.core.sim.IdealFabric;
@@ -48,6 +49,8 @@ public final class AriesSystem {
   private final TranslatorKind translatorKind;
   private final IommuConfig iommuConfig;
   private final NicConfig nicConfig;
+  /** The packets every NIC takes and gives back ({@link Nic#recyclePackets}), or null when they are not reused. */
+  private final PacketPool packets;
   private final long nodeMemoryBytes;
   private final long flatLatencyPs;
   private final Node[] nodes;
@@ -99,6 +102,9 @@ public final class AriesSystem {
       Fabric ideal = new IdealFabric(loop, topology.nodeCount(), b.idealLatencyPs, Double.POSITIVE_INFINITY);
       this.fabric = b.trace == null ? ideal : b.trace.wrap(ideal);
     }
+    // NICs reuse the packets they are done with unless something may keep a delivered packet: a trace, a fabric of
+    // the caller's, or router settings of the caller's (which may add a delivery observer or a hop listener)
+    this.packets = b.trace == null && b.fabricFactory == null && b.routerSettings == null ? new PacketPool() : null;
     this.translatorKind = b.translatorKind;
     this.iommuConfig = b.iommuConfig;
     this.nicConfig = b.nicConfig;
@@ -232,11 +238,23 @@ public final class AriesSystem {
       // The NIC reaches host memory through the cache's NIC path (PUT data, GET data, AMOs, CQ entries); the IOMMU
       // reads its page tables straight from memory: the driver writes them and no CPU access ever caches them.
       Nic nic = new Nic(id, loop, cache.nicView(), t, fabric, nicConfig);
+      nic.recyclePackets(packets);
       n = new Node(id, mem, cache, t, nic);
       nodes[id] = n;
       builtNodes++;
     }
     return n;
+  }
+
+  /**
+   * The pool of packets the NICs share and reuse, or empty when they allocate fresh ones: a packet trace, a fabric of
+   * the caller's or router settings of the caller's may keep delivered packets, so with any of them packets are not
+   * reused.
+   *
+   * @return the pool, whose counters say how many packets and payloads the system allocated
+   */
+  public java.util.Optional<PacketPool> packetPool() {
+    return java.util.Optional.ofNullable(packets);
   }
 
   /** The node with an id if it has been built, else null (statistics look at built nodes only). */
