@@ -49,15 +49,8 @@ public final class PacketPool {
   public Packet put(int sourceNode, int node, int mdh, long offset, int tag, DeliveryMode mode, int length,
       int protectionTag, int protectionKey) {
     checkArgument(length >= 0 && length <= WireFormat.MAX_PAYLOAD, "length must be in [0, 64] but was %s", length);
-    Packet p = take();
-    byte[] payload = array(length);
-    try {
-      return p.init(PacketKind.PUT_REQUEST, sourceNode, node, mdh, offset, tag, mode, length, payload, null, 0, 0,
-          Status.OK, protectionTag, protectionKey);
-    } catch (RuntimeException e) {
-      giveBack(p, payload);
-      throw e;
-    }
+    return request(PacketKind.PUT_REQUEST, sourceNode, node, mdh, offset, tag, mode, length, array(length), null, 0,
+        0, protectionTag, protectionKey);
   }
 
   /**
@@ -77,14 +70,8 @@ public final class PacketPool {
   public Packet get(int sourceNode, int node, int mdh, long offset, int tag, DeliveryMode mode, int length,
       int protectionTag, int protectionKey) {
     checkArgument(length >= 1 && length <= WireFormat.MAX_PAYLOAD, "GET length must be in [1, 64] but was %s", length);
-    Packet p = take();
-    try {
-      return p.init(PacketKind.GET_REQUEST, sourceNode, node, mdh, offset, tag, mode, length, null, null, 0, 0,
-          Status.OK, protectionTag, protectionKey);
-    } catch (RuntimeException e) {
-      giveBack(p, null);
-      throw e;
-    }
+    return request(PacketKind.GET_REQUEST, sourceNode, node, mdh, offset, tag, mode, length, null, null, 0, 0,
+        protectionTag, protectionKey);
   }
 
   /**
@@ -106,14 +93,8 @@ public final class PacketPool {
   public Packet amo(int sourceNode, int node, int mdh, long offset, int tag, DeliveryMode mode, AmoOperation op,
       long operand1, long operand2, int protectionTag, int protectionKey) {
     checkArgument(op != null, "op must not be null");
-    Packet p = take();
-    try {
-      return p.init(PacketKind.AMO_REQUEST, sourceNode, node, mdh, offset, tag, mode, op.operandBytes(), null, op,
-          operand1, operand2, Status.OK, protectionTag, protectionKey);
-    } catch (RuntimeException e) {
-      giveBack(p, null);
-      throw e;
-    }
+    return request(PacketKind.AMO_REQUEST, sourceNode, node, mdh, offset, tag, mode, op.operandBytes(), null, op,
+        operand1, operand2, protectionTag, protectionKey);
   }
 
   /** @param request the request acknowledged @return its ACK */
@@ -207,6 +188,18 @@ public final class PacketPool {
   /** @return packets it has handed out again after a release */
   public long reused() {
     return reused;
+  }
+
+  private Packet request(PacketKind kind, int sourceNode, int node, int mdh, long offset, int tag, DeliveryMode mode,
+      int length, byte[] payload, AmoOperation op, long operand1, long operand2, int protectionTag, int protectionKey) {
+    Packet p = take();
+    try {
+      return p.init(kind, sourceNode, node, mdh, offset, tag, mode, length, payload, op, operand1, operand2, Status.OK,
+          protectionTag, protectionKey);
+    } catch (RuntimeException e) {
+      giveBack(p, payload);
+      throw e;
+    }
   }
 
   private Packet answer(Packet request, PacketKind kind, int length, byte[] payload, long value, Status status) {
