@@ -174,7 +174,7 @@ public final class PartitionedEngine implements AutoCloseable {
   public long nextEventTime() {
     long t = Long.MAX_VALUE;
     for (GroupScheduler g : groups) {
-      t = Math.min(t, g.loop.nextEventTime());
+      t = Math.min(t, Math.min(g.loop.nextEventTime(), g.inbox.minTime()));
     }
     return t;
   }
