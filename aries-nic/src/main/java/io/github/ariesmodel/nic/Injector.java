@@ -59,8 +59,9 @@ final class Injector {
       held.add(p);
       return;
     }
+    long sizes = sizes(p);
     if (fabric.inject(p)) {
-      injected(now, p);
+      injected(now, sizes);
     } else {
       stats.injectionsRefused++;
       blocked = true;
@@ -76,22 +77,33 @@ final class Injector {
     blocked = false;
     while (!held.isEmpty()) {
       Packet p = held.peek();
+      long sizes = sizes(p);
       if (!fabric.inject(p)) {
         stats.injectionsRefused++;
         blocked = true;
         break;
       }
       held.poll();
-      injected(now, p);
+      injected(now, sizes);
     }
     issue.injectorDrained(now);
   }
 
-  private void injected(long now, Packet p) {
-    stats.sent(p);
-    if (p.isRequest()) {
+  /**
+   * What {@link #injected} needs of a packet, read before it is offered: once the fabric has it, the packet is the
+   * fabric's and then its receiver's, which may give it back to a pool (see {@code Nic.recyclePackets}). Packed as
+   * wire bytes (bits 48-63), payload bytes (32-47), whether a request (bit 31) and the tag (below).
+   */
+  private static long sizes(Packet p) {
+    return (long) p.wireBytes() << 48 | (long) NicStatistics.carried(p) << 32 | (p.isRequest() ? 1L << 31 : 0)
+        | (p.tag() & 0x7FFF_FFFFL);
+  }
+
+  private void injected(long now, long sizes) {
+    stats.sent((int) (sizes >>> 48), (int) (sizes >>> 32) & 0xFFFF);
+    if ((sizes & 1L << 31) != 0) {
       stats.requestsSent++;
-      table.requestLeft(now, table.find(RequestTag.tag(p.tag())));
+      table.requestLeft(now, table.find(RequestTag.tag((int) (sizes & 0x7FFF_FFFFL))));
     } else {
       stats.responsesSent++;
     }

@@ -35,11 +35,11 @@ public final class NicStatistics {
 
   NicStatistics() {}
 
-  /** Counts a packet the fabric accepted from this NIC. */
-  void sent(Packet p) {
+  /** Counts a packet the fabric accepted from this NIC, by the sizes read before it was offered. */
+  void sent(int wireBytes, int payloadBytes) {
     packetsSent++;
-    wireBytesSent += p.wireBytes();
-    payloadBytesSent += carried(p);
+    wireBytesSent += wireBytes;
+    payloadBytesSent += payloadBytes;
   }
 
   /** Counts a packet the fabric delivered to this NIC. */
@@ -49,7 +49,8 @@ public final class NicStatistics {
     payloadBytesReceived += carried(p);
   }
 
-  private static int carried(Packet p) {
+  /** @return the payload bytes a packet carries (data, or an AMO's operands or result) */
+  static int carried(Packet p) {
     return switch (p.kind()) {
       case PUT_REQUEST, DATA_RESPONSE -> p.dataLength();
       case AMO_REQUEST -> p.amo().requestOperandBytes();
