@@ -1,10 +1,12 @@
 package io.github.ariesmodel.bench.nic;
 
+import io.github.ariesmodel.core.AmoOperation;
 import io.github.ariesmodel.core.DeliveryMode;
 import io.github.ariesmodel.core.MemoryDomainDescriptor;
 import io.github.ariesmodel.core.MemoryRegistration;
 import io.github.ariesmodel.core.NetworkAddress;
 import io.github.ariesmodel.core.packet.Packet;
+import io.github.ariesmodel.core.packet.PacketPool;
 import io.github.ariesmodel.core.sim.DeterministicEventLoop;
 import io.github.ariesmodel.core.sim.FlatTranslation;
 import io.github.ariesmodel.core.sim.SparsePhysicalMemory;
@@ -44,6 +46,11 @@ import org.openjdk.jmh.annotations.State;
  *   <li>{@code targetAmo}: the same with 1,024 FADD requests to 64 words (the AMO unit path).
  * </ul>
  *
+ * <p>{@code packets}: {@code fresh} (NICs used alone make every packet anew) or {@code pooled} (both NICs and the two
+ * stand-in fabrics share one core {@code PacketPool}, as the NICs of a system do: the loop-back fabric gives back each
+ * request it answers and the sink each response, and the target benchmarks make each request they deliver from the
+ * pool, with its payload, since the target gives it back once served).
+ *
  * <p>Run: {@code java -jar aries-bench/target/benchmarks.jar 'nic' -prof gc -f 3 -wi 3 -w 1s -i 5 -r 1s} (three forks:
  * with one, scores were bimodal from fork to fork). Scores are
  * operations per second where one operation is one packet (see {@code @OperationsPerInvocation}).
@@ -70,6 +77,14 @@ public class NicPipelineBenchmark {
   @Param({"flat", "iommu"})
   public String translation;
 
+  /** Whether packets come fresh or from a shared pool: {@code fresh} or {@code pooled}. */
+  @Param({"fresh", "pooled"})
+  public String packets;
+
+  private PacketPool pool;
+  private int targetMdh;
+  private AmoOperation fadd;
+
   private AddressTranslation translator(SparsePhysicalMemory memory, DeterministicEventLoop loop) {
     return switch (translation) {
       case "flat" -> new FlatTranslation(memory, loop, 0);
@@ -81,22 +96,30 @@ public class NicPipelineBenchmark {
   /** Builds both systems. */
   @Setup(Level.Trial)
   public void setUp() {
+    pool = switch (packets) {
+      case "fresh" -> null;
+      case "pooled" -> new PacketPool();
+      default -> throw new IllegalArgumentException("packets must be fresh or pooled but was " + packets);
+    };
     sourceLoop = new DeterministicEventLoop();
-    LoopBackFabric loopBack = new LoopBackFabric(sourceLoop);
+    LoopBackFabric loopBack = new LoopBackFabric(sourceLoop, pool);
     SparsePhysicalMemory sm = new SparsePhysicalMemory(1L << 30);
     source = new Nic(0, sourceLoop, sm, translator(sm, sourceLoop), loopBack, NicConfig.defaults());
+    source.recyclePackets(pool);
     sourceMdh = source.register(MemoryRegistration.of(0, 1 << 20, 1, 1)).mdh();
     remoteMdh = 5;
 
     targetLoop = new DeterministicEventLoop();
-    SinkFabric sink = new SinkFabric();
+    SinkFabric sink = new SinkFabric(pool);
     SparsePhysicalMemory tm = new SparsePhysicalMemory(1L << 30);
     target = new Nic(0, targetLoop, tm, translator(tm, targetLoop), sink, NicConfig.defaults());
+    target.recyclePackets(pool);
     MemoryDomainDescriptor d = target.register(MemoryRegistration.of(0, 1 << 20, 1, 1));
+    targetMdh = d.mdh();
     puts = new Packet[PACKETS];
     amos = new Packet[PACKETS];
     byte[] payload = new byte[64];
-    io.github.ariesmodel.core.AmoOperation fadd = io.github.ariesmodel.core.AmoOperation.parse("FADD");
+    fadd = AmoOperation.parse("FADD");
     for (int i = 0; i < PACKETS; i++) {
       puts[i] = Packet.put(1, NetworkAddress.of(0, d.mdh(), 64L * i), i, DeliveryMode.ADAPTIVE_0, payload, 1, 1);
       amos[i] = Packet.amo(1, NetworkAddress.of(0, d.mdh(), 8L * (i % 64)), i, DeliveryMode.ADAPTIVE_0, fadd, 1, 0,
@@ -117,8 +140,15 @@ public class NicPipelineBenchmark {
   @OperationsPerInvocation(PACKETS)
   public long targetPut() {
     long now = targetLoop.now();
-    for (Packet p : puts) {
-      target.deliver(now, p);
+    if (pool != null) {
+      for (int i = 0; i < PACKETS; i++) {
+        Packet p = pool.put(1, 0, targetMdh, 64L * i, i, DeliveryMode.ADAPTIVE_0, 64, 1, 1);
+        target.deliver(now, p);
+      }
+    } else {
+      for (Packet p : puts) {
+        target.deliver(now, p);
+      }
     }
     return targetLoop.run();
   }
@@ -128,8 +158,14 @@ public class NicPipelineBenchmark {
   @OperationsPerInvocation(PACKETS)
   public long targetAmo() {
     long now = targetLoop.now();
-    for (Packet p : amos) {
-      target.deliver(now, p);
+    if (pool != null) {
+      for (int i = 0; i < PACKETS; i++) {
+        target.deliver(now, pool.amo(1, 0, targetMdh, 8L * (i % 64), i, DeliveryMode.ADAPTIVE_0, fadd, 1, 0, 1, 1));
+      }
+    } else {
+      for (Packet p : amos) {
+        target.deliver(now, p);
+      }
     }
     return targetLoop.run();
   }
@@ -137,10 +173,12 @@ public class NicPipelineBenchmark {
   /** A two-node fabric that answers every request of node 0 with an immediate ACK from node 1. */
   static final class LoopBackFabric implements Fabric {
     private final DeterministicEventLoop loop;
+    private final PacketPool pool;
     private FabricEndpoint node0;
 
-    LoopBackFabric(DeterministicEventLoop loop) {
+    LoopBackFabric(DeterministicEventLoop loop, PacketPool pool) {
       this.loop = loop;
+      this.pool = pool;
     }
 
     @Override
@@ -157,14 +195,25 @@ public class NicPipelineBenchmark {
 
     @Override
     public boolean inject(Packet packet) {
-      node0.deliver(loop.now(), Packet.ack(packet));
+      if (pool == null) {
+        node0.deliver(loop.now(), Packet.ack(packet));
+      } else {
+        Packet ack = pool.ack(packet);
+        pool.release(packet);
+        node0.deliver(loop.now(), ack);
+      }
       return true;
     }
   }
 
   /** A fabric that drops what it is given (the responses of the target benchmark). */
   static final class SinkFabric implements Fabric {
+    private final PacketPool pool;
     long sunk;
+
+    SinkFabric(PacketPool pool) {
+      this.pool = pool;
+    }
 
     @Override
     public int nodeCount() {
@@ -177,6 +226,9 @@ public class NicPipelineBenchmark {
     @Override
     public boolean inject(Packet packet) {
       sunk++;
+      if (pool != null) {
+        pool.release(packet);
+      }
       return true;
     }
   }
