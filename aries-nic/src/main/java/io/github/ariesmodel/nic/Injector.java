@@ -59,12 +59,7 @@ final class Injector {
       held.add(p);
       return;
     }
-    long sizes = sizes(p);
-    if (fabric.inject(p)) {
-      injected(now, sizes);
-    } else {
-      stats.injectionsRefused++;
-      blocked = true;
+    if (!offer(now, p)) {
       held.add(p);
     }
   }
@@ -75,38 +70,36 @@ final class Injector {
       return;
     }
     blocked = false;
-    while (!held.isEmpty()) {
-      Packet p = held.peek();
-      long sizes = sizes(p);
-      if (!fabric.inject(p)) {
-        stats.injectionsRefused++;
-        blocked = true;
-        break;
-      }
+    while (!held.isEmpty() && offer(now, held.peek())) {
       held.poll();
-      injected(now, sizes);
     }
     issue.injectorDrained(now);
   }
 
   /**
-   * What {@link #injected} needs of a packet, read before it is offered: once the fabric has it, the packet is the
-   * fabric's and then its receiver's, which may give it back to a pool (see {@code Nic.recyclePackets}). Packed as
-   * wire bytes (bits 48-63), payload bytes (32-47), whether a request (bit 31) and the tag (below).
+   * Offers a packet to the fabric and counts it, or the refusal. What it counts is read before the offer: once the
+   * fabric has the packet it is the fabric's and then its receiver's, which may give it back to a pool (see {@code
+   * Nic.recyclePackets}) before {@code inject} returns.
+   *
+   * @return whether the fabric took it
    */
-  private static long sizes(Packet p) {
-    return (long) p.wireBytes() << 48 | (long) NicStatistics.carried(p) << 32 | (p.isRequest() ? 1L << 31 : 0)
-        | (p.tag() & 0x7FFF_FFFFL);
-  }
-
-  private void injected(long now, long sizes) {
-    stats.sent((int) (sizes >>> 48), (int) (sizes >>> 32) & 0xFFFF);
-    if ((sizes & 1L << 31) != 0) {
+  private boolean offer(long now, Packet p) {
+    int wireBytes = p.wireBytes();
+    int payloadBytes = NicStatistics.carried(p);
+    int requestTag = p.isRequest() ? RequestTag.tag(p.tag()) : -1;
+    if (!fabric.inject(p)) {
+      stats.injectionsRefused++;
+      blocked = true;
+      return false;
+    }
+    stats.sent(wireBytes, payloadBytes);
+    if (requestTag >= 0) {
       stats.requestsSent++;
-      table.requestLeft(now, table.find(RequestTag.tag((int) (sizes & 0x7FFF_FFFFL))));
+      table.requestLeft(now, table.find(requestTag));
     } else {
       stats.responsesSent++;
     }
+    return true;
   }
 
   /** A packet is ready to inject (ref: the packet). */
