@@ -49,6 +49,11 @@ public final class GroupScheduler implements Scheduler {
     this.partition = partition;
   }
 
+  /** @return the time of this group's earliest pending event, in its loop or its inbox ({@code MAX_VALUE}: none) */
+  long nextEventTime() {
+    return Math.min(loop.nextEventTime(), inbox.minTime());
+  }
+
   /** @return the group this scheduler belongs to */
   public int group() {
     return group;

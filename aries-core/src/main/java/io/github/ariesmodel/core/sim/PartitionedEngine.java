@@ -174,7 +174,7 @@ public final class PartitionedEngine implements AutoCloseable {
   public long nextEventTime() {
     long t = Long.MAX_VALUE;
     for (GroupScheduler g : groups) {
-      t = Math.min(t, Math.min(g.loop.nextEventTime(), g.inbox.minTime()));
+      t = Math.min(t, g.nextEventTime());
     }
     return t;
   }
@@ -237,11 +237,10 @@ public final class PartitionedEngine implements AutoCloseable {
     this.condition = cond;
     this.stopRequested = false;
     for (Partition p : partitions) {
-      p.nextTime = Long.MAX_VALUE;
       for (GroupScheduler g : p.members) {
         g.loop.checkOwner("run");
-        p.nextTime = Math.min(p.nextTime, g.loop.nextEventTime());
       }
+      p.nextTime = p.earliest();
     }
     running = true;
     try {
@@ -457,18 +456,20 @@ public final class PartitionedEngine implements AutoCloseable {
         }
       }
       for (GroupScheduler g : members) {
-        if (g.inbox.size() > 0) {
-          g.inbox.drainInto(groups);
-        }
+        g.inbox.drainInto(groups);
         g.loop.runThrough(windowEnd);
         now = Math.max(now, g.loop.now());
       }
-      // only now: a group may have scheduled into one that ran before it
-      long next = Long.MAX_VALUE;
+      nextTime = earliest(); // only now: a group may have scheduled into one that ran before it
+    }
+
+    /** @return the time of the earliest pending event of its groups */
+    long earliest() {
+      long t = Long.MAX_VALUE;
       for (GroupScheduler g : members) {
-        next = Math.min(next, Math.min(g.loop.nextEventTime(), g.inbox.minTime()));
+        t = Math.min(t, g.nextEventTime());
       }
-      nextTime = next;
+      return t;
     }
   }
 }
