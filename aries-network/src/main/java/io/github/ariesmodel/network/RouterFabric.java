@@ -372,6 +372,32 @@ public final class RouterFabric implements Fabric {
   }
 
   /**
+   * The lookahead a {@link PartitionedEngine} for this topology's groups should use: {@link #crossGroupLatencyPs},
+   * or for one group (nothing to look ahead of) the smallest link latency, which keeps the windows short for checks
+   * made between them, or 1 µs (assumed) when there is no link at all.
+   *
+   * @param topology the topology
+   * @return the lookahead, picoseconds, ≥ 1
+   * @throws IllegalArgumentException when a link between groups has no latency (groups cannot run in windows)
+   */
+  public static long engineLookaheadPs(Topology topology) {
+    long lookahead = crossGroupLatencyPs(topology);
+    if (lookahead == Long.MAX_VALUE) {
+      for (int c = 0; c < topology.linkClassCount(); c++) {
+        lookahead = Math.min(lookahead, Math.max(1, topology.linkLatencyPs(c)));
+      }
+      if (lookahead == Long.MAX_VALUE) {
+        lookahead = 1_000_000L;
+      }
+    }
+    if (lookahead < 1) {
+      throw new IllegalArgumentException("links between groups must have a latency of at least 1 ps to run groups "
+          + "in windows, but one has " + lookahead + " ps");
+    }
+    return lookahead;
+  }
+
+  /**
    * The smallest wire latency of a link that joins two groups: no event the fabric schedules into another group
    * comes sooner (an arrival adds the pipeline to it, a credit the serialization before it), so it bounds the
    * lookahead of a {@link PartitionedEngine} running the fabric.

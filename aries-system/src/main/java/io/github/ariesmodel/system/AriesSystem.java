@@ -4,6 +4,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 
 import io.github.ariesmodel.core.packet.PacketPool;
 import io.github.ariesmodel.core.sim.DeterministicEventLoop;
+import io.github.ariesmodel.core.sim.PartitionedEngine;
 import io.github.ariesmodel.core.sim.FlatTranslation;
 import io.github.ariesmodel.core.sim.IdealFabric;
 import io.github.ariesmodel.core.cache.HostCacheConfig;
@@ -20,6 +21,7 @@ import io.github.ariesmodel.network.spi.RoutingAlgorithm;
 import io.github.ariesmodel.network.spi.Topology;
 import io.github.ariesmodel.nic.Nic;
 import io.github.ariesmodel.nic.NicConfig;
+import io.github.ariesmodel.system.process.ProcessRunner;
 import io.github.ariesmodel.system.trace.PacketTrace;
 import java.util.Optional;
 
@@ -37,20 +39,34 @@ import java.util.Optional;
  * Node {@code n} sits on router {@code n / nodesPerRouter()} and routers are numbered group by group, as the port
  * defines.
  *
+ * <p><b>One loop or a partitioned engine.</b> By default every component schedules on one
+ * {@link DeterministicEventLoop} ({@link #loop()}). With {@link Builder#threads(int)} the system runs on a
+ * {@link PartitionedEngine} instead: one scheduling group per dragonfly group, each node's NIC, IOMMU and processes on
+ * its group's scheduler ({@link #scheduler(int)}), groups on that many threads in windows of the smallest latency of
+ * a link between groups. Results are then the same for every thread count, and differ from the single loop's only in
+ * the order of events of different groups at the same picosecond and in the routing's random streams, which are per
+ * group (see docs/performance.md, "Threads for run and replay").
+ *
  * <p>Build one with {@link #builder()}; same configuration and seed give the same run.
  */
 public final class AriesSystem {
 
   private final String name;
   private final Topology topology;
+  /** The single event loop, or null on an engine. */
   private final DeterministicEventLoop loop;
+  /** The partitioned engine, or null on the single loop. */
+  private final PartitionedEngine engine;
   private final Fabric fabric;
   private final RouterFabric routerFabric;
   private final TranslatorKind translatorKind;
   private final IommuConfig iommuConfig;
   private final NicConfig nicConfig;
-  /** The packets every NIC takes and gives back ({@link Nic#recyclePackets}), or null when they are not reused. */
-  private final PacketPool packets;
+  /**
+   * The packets the NICs take and give back ({@link Nic#recyclePackets}): one pool for the single loop, one per group
+   * on an engine (a pool is used by one thread), or null when they are not reused.
+   */
+  private final PacketPool[] packets;
   private final long nodeMemoryBytes;
   private final long flatLatencyPs;
   private final Node[] nodes;
@@ -64,8 +80,15 @@ public final class AriesSystem {
   private AriesSystem(Builder b) {
     this.name = b.name;
     this.topology = b.topology;
-    this.loop = new DeterministicEventLoop(1 << 12);
     this.seed = b.seed;
+    if (b.threads > 0) {
+      this.loop = null;
+      this.engine = PartitionedEngine.of(topology.groupCount(), RouterFabric.engineLookaheadPs(topology),
+          Math.min(b.threads, topology.groupCount()));
+    } else {
+      this.loop = new DeterministicEventLoop(1 << 12);
+      this.engine = null;
+    }
     if (b.fabricFactory != null) {
       this.routerFabric = null;
       this.routingName = "custom";
@@ -76,7 +99,9 @@ public final class AriesSystem {
       }
       this.fabric = b.trace == null ? custom : b.trace.wrap(custom);
     } else if (b.fabricKind == FabricKind.ROUTERS) {
-      RouterFabric.Builder fb = RouterFabric.builder(topology, loop).seed(b.seed);
+      RouterFabric.Builder fb =
+          engine != null ? RouterFabric.builder(topology, engine).seed(b.seed) : RouterFabric.builder(topology, loop)
+              .seed(b.seed);
       if (b.trace != null) {
         fb.hopListener(b.trace.hopListener());
       }
@@ -104,7 +129,14 @@ public final class AriesSystem {
     }
     // NICs reuse the packets they are done with unless something may keep a delivered packet: a trace, a fabric of
     // the caller's, or router settings of the caller's (which may add a delivery observer or a hop listener)
-    this.packets = b.trace == null && b.fabricFactory == null && b.routerSettings == null ? new PacketPool() : null;
+    if (b.trace == null && b.fabricFactory == null && b.routerSettings == null) {
+      this.packets = new PacketPool[engine == null ? 1 : topology.groupCount()];
+      for (int i = 0; i < packets.length; i++) {
+        packets[i] = new PacketPool();
+      }
+    } else {
+      this.packets = null;
+    }
     this.translatorKind = b.translatorKind;
     this.iommuConfig = b.iommuConfig;
     this.nicConfig = b.nicConfig;
@@ -172,9 +204,67 @@ public final class AriesSystem {
     return topology;
   }
 
-  /** @return the event loop every component schedules on */
+  /**
+   * @return the event loop every component schedules on
+   * @throws IllegalStateException when the system runs on a partitioned engine ({@link Builder#threads(int)}): use
+   *     {@link #scheduler(int)}, {@link #now()}, {@link #eventsExecuted()} and {@link #newProcessRunner()}
+   */
   public DeterministicEventLoop loop() {
+    if (loop == null) {
+      throw new IllegalStateException("system " + name + " runs on a partitioned engine (threads " + engine.threads()
+          + "), not one event loop: use scheduler(node), now(), eventsExecuted() or newProcessRunner()");
+    }
     return loop;
+  }
+
+  /** @return the partitioned engine the system runs on, or empty on the single event loop */
+  public Optional<PartitionedEngine> engine() {
+    return Optional.ofNullable(engine);
+  }
+
+  /** @return threads the system runs on: 1 on the single loop, the engine's partitions otherwise */
+  public int threads() {
+    return engine == null ? 1 : engine.threads();
+  }
+
+  /**
+   * The clock a node's NIC, IOMMU and processes schedule on: the loop, or the node's group on an engine.
+   *
+   * @param nodeId 0 to nodeCount - 1
+   * @return the scheduler
+   */
+  public io.github.ariesmodel.core.spi.Scheduler scheduler(int nodeId) {
+    checkArgument(nodeId >= 0 && nodeId < nodes.length, "node id must be in [0, %s] but was %s", nodes.length - 1,
+        nodeId);
+    return engine == null ? loop : engine.group(groupOfNode(nodeId));
+  }
+
+  /**
+   * @param nodeId 0 to nodeCount - 1
+   * @return the dragonfly group of the node's router (its scheduling group on an engine)
+   */
+  public int groupOfNode(int nodeId) {
+    checkArgument(nodeId >= 0 && nodeId < nodes.length, "node id must be in [0, %s] but was %s", nodes.length - 1,
+        nodeId);
+    return topology.groupOfRouter(nodeId / topology.nodesPerRouter());
+  }
+
+  /** @return the simulated time, picoseconds (on an engine: of its latest run's latest event, read between runs) */
+  public long now() {
+    return engine == null ? loop.now() : engine.now();
+  }
+
+  /** @return events executed so far (on an engine: read between runs) */
+  public long eventsExecuted() {
+    return engine == null ? loop.eventsExecuted() : engine.eventsExecuted();
+  }
+
+  /**
+   * @return a runner for simulated processes on this system's clock: on the loop, or on the engine with one lane per
+   *     group (spawn each node's processes in {@link #groupOfNode(int)})
+   */
+  public ProcessRunner newProcessRunner() {
+    return engine == null ? new ProcessRunner(loop) : new ProcessRunner(engine);
   }
 
   /** @return the fabric the NICs are attached to */
@@ -208,7 +298,7 @@ public final class AriesSystem {
   }
 
   /** @return nodes built so far */
-  public int builtNodes() {
+  public synchronized int builtNodes() {
     return builtNodes;
   }
 
@@ -227,18 +317,32 @@ public final class AriesSystem {
     checkArgument(id >= 0 && id < nodes.length, "node id must be in [0, %s] but was %s", nodes.length - 1, id);
     Node n = nodes[id];
     if (n == null) {
+      n = build(id);
+    }
+    return n;
+  }
+
+  /**
+   * Builds a node. Synchronized: on an engine, a packet for a node nobody touched builds it on its group's thread.
+   */
+  private synchronized Node build(int id) {
+    Node n = nodes[id];
+    if (n == null) {
+      io.github.ariesmodel.core.spi.Scheduler clock = scheduler(id);
       SparsePhysicalMemory mem = new SparsePhysicalMemory(nodeMemoryBytes);
       AddressTranslation t =
           translatorFactory != null
-              ? translatorFactory.create(id, mem, loop)
+              ? translatorFactory.create(id, mem, clock)
               : translatorKind == TranslatorKind.IOMMU
-                  ? new Iommu(mem, loop, iommuConfig)
-                  : new FlatTranslation(mem, loop, flatLatencyPs);
+                  ? new Iommu(mem, clock, iommuConfig)
+                  : new FlatTranslation(mem, clock, flatLatencyPs);
       HostCache cache = hostCacheFactory.create(id, mem);
       // The NIC reaches host memory through the cache's NIC path (PUT data, GET data, AMOs, CQ entries); the IOMMU
       // reads its page tables straight from memory: the driver writes them and no CPU access ever caches them.
-      Nic nic = new Nic(id, loop, cache.nicView(), t, fabric, nicConfig);
-      nic.recyclePackets(packets);
+      Nic nic = new Nic(id, clock, cache.nicView(), t, fabric, nicConfig);
+      if (packets != null) {
+        nic.recyclePackets(packets[engine == null ? 0 : groupOfNode(id)]);
+      }
       n = new Node(id, mem, cache, t, nic);
       nodes[id] = n;
       builtNodes++;
@@ -249,12 +353,21 @@ public final class AriesSystem {
   /**
    * The pool of packets the NICs share and reuse, or empty when they allocate fresh ones: a packet trace, a fabric of
    * the caller's or router settings of the caller's may keep delivered packets, so with any of them packets are not
-   * reused.
+   * reused; on an engine there is one per group ({@link #packetPools()}) and this is empty.
    *
    * @return the pool, whose counters say how many packets and payloads the system allocated
    */
   public java.util.Optional<PacketPool> packetPool() {
-    return java.util.Optional.ofNullable(packets);
+    return packets == null || packets.length != 1 ? java.util.Optional.empty()
+        : java.util.Optional.of(packets[0]);
+  }
+
+  /**
+   * @return the packet pools: one on the single loop, one per group on an engine (a NIC uses its group's), none when
+   *     packets are not reused
+   */
+  public java.util.List<PacketPool> packetPools() {
+    return packets == null ? java.util.List.of() : java.util.List.of(packets);
   }
 
   /** The node with an id if it has been built, else null (statistics look at built nodes only). */
@@ -332,6 +445,7 @@ public final class AriesSystem {
     private long idealLatencyPs = 0;
     private long seed = 1;
     private PacketTrace trace;
+    private int threads;
     private java.util.function.Consumer<RouterFabric.Builder> routerSettings;
     private FabricFactory fabricFactory;
     private TranslatorFactory translatorFactory;
@@ -428,6 +542,21 @@ public final class AriesSystem {
      */
     public Builder trace(PacketTrace t) {
       this.trace = t;
+      return this;
+    }
+
+    /**
+     * Runs the system on a {@link PartitionedEngine}: one scheduling group per dragonfly group, the groups on this
+     * many threads (at most the group count; more are taken as that many). Results are the same for every count, and
+     * differ from the single loop's (the default) as the class documentation says. Needs the built-in router fabric
+     * and no packet trace: a user's fabric, the ideal fabric and the trace are single-loop components.
+     *
+     * @param n threads, at least 1
+     * @return this builder
+     */
+    public Builder threads(int n) {
+      checkArgument(n >= 1, "threads must be at least 1 but was %s", n);
+      this.threads = n;
       return this;
     }
 
@@ -601,6 +730,14 @@ public final class AriesSystem {
         refuse(routerSettingsGiven, fabricKindGiven, "the ideal fabric has no routers");
       } else {
         refuse(idealLatencyGiven, "fabric(ROUTERS)", "the ideal fabric's latency applies to the ideal fabric only");
+      }
+      if (threads > 0) {
+        String engineGiven = "threads(" + threads + ")";
+        refuse(fabricFactory == null ? null : "fabric(factory)", engineGiven,
+            "a user's fabric runs on the single event loop");
+        refuse(fabricKind == FabricKind.IDEAL ? "fabric(IDEAL)" : null, engineGiven,
+            "the ideal fabric runs on the single event loop; threads need the router fabric");
+        refuse(trace == null ? null : "trace(...)", engineGiven, "the packet trace numbers packets on one loop");
       }
       if (translatorFactory != null) {
         String factory = "translator(factory)";

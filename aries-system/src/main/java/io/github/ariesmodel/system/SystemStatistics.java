@@ -171,7 +171,7 @@ public record SystemStatistics(
         }
       }
     }
-    long now = s.loop().now();
+    long now = s.now();
     Fabric fabric = s.routerFabric().map(f -> {
       List<LinkRank> links = new ArrayList<>();
       for (int c = 0; c < f.linkClassCount(); c++) {
@@ -179,7 +179,7 @@ public record SystemStatistics(
       }
       return new Fabric(f.injected(), f.delivered(), f.packetHops(), f.nonMinimalDelivered(), links);
     }).orElse(null);
-    return new SystemStatistics(now, s.loop().eventsExecuted(), built, nics, iommus, tr, fabric);
+    return new SystemStatistics(now, s.eventsExecuted(), built, nics, iommus, tr, fabric);
   }
 
   /**

@@ -54,6 +54,17 @@ public final class GroupScheduler implements Scheduler {
     return Math.min(loop.nextEventTime(), inbox.minTime());
   }
 
+  /**
+   * Hands this group's loop to another thread, as {@link DeterministicEventLoop#bindOwner} does for a loop: while the
+   * engine runs, the partition's thread may pass it to a thread that runs on its behalf (a simulated process whose
+   * code schedules events) and take it back, each hand-over synchronized by the caller (a semaphore).
+   *
+   * @param thread the new owner; null makes the next thread that uses the group its owner
+   */
+  public void bindOwner(Thread thread) {
+    loop.bindOwner(thread);
+  }
+
   /** @return the group this scheduler belongs to */
   public int group() {
     return group;

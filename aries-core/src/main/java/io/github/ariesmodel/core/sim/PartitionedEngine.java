@@ -351,18 +351,18 @@ public final class PartitionedEngine implements AutoCloseable {
     workers = new Thread[n];
     for (int p = 1; p < n; p++) {
       Partition part = partitions[p];
-      Thread t = new Thread(() -> work(part), "engine-partition-" + p);
+      Phaser barrier = phaser;
+      Thread t = new Thread(() -> work(part, barrier), "engine-partition-" + p);
       t.setDaemon(true);
       workers[p] = t;
       t.start();
     }
   }
 
-  private void work(Partition part) {
+  private void work(Partition part, Phaser barrier) {
     while (true) {
-      phaser.arriveAndAwaitAdvance();
-      if (closing) {
-        return;
+      if (barrier.arriveAndAwaitAdvance() < 0 || closing) {
+        return; // terminated: closed, or threads released
       }
       if (windowPlanned) {
         part.runWindowGuarded();
@@ -379,6 +379,27 @@ public final class PartitionedEngine implements AutoCloseable {
     if (running) {
       throw new IllegalStateException("engine is running; close it after its run returns");
     }
+    endWorkers();
+  }
+
+  /**
+   * Ends the worker threads but keeps the engine usable: the next run starts new ones. For owners that run an engine
+   * to completion now and then (a job of simulated processes) and have no place to close it.
+   */
+  public void releaseThreads() {
+    if (closing) {
+      return;
+    }
+    if (running) {
+      throw new IllegalStateException("engine is running; release its threads after its run returns");
+    }
+    endWorkers();
+    phaser = null;
+    workers = null;
+    closing = false;
+  }
+
+  private void endWorkers() {
     closing = true;
     if (phaser != null) {
       // (a worker may see closing right after the last barrier and leave without arriving again: no arrival count

@@ -357,21 +357,7 @@ public final class TrafficExperiment {
 
     @SuppressWarnings("unchecked")
     Run() {
-      long lookahead = RouterFabric.crossGroupLatencyPs(topology);
-      if (lookahead == Long.MAX_VALUE) {
-        // one group, nothing to look ahead of: the windows still pace the end-of-run check, so keep them short (the
-        // smallest link latency)
-        for (int c = 0; c < topology.linkClassCount(); c++) {
-          lookahead = Math.min(lookahead, Math.max(1, topology.linkLatencyPs(c)));
-        }
-        if (lookahead == Long.MAX_VALUE) {
-          lookahead = 1_000_000L; // no link at all (one router): 1 µs windows, assumed
-        }
-      }
-      if (lookahead < 1) {
-        throw new IllegalArgumentException("links between groups must have a latency of at least 1 ps to run groups "
-            + "in windows, but one has " + lookahead + " ps");
-      }
+      long lookahead = RouterFabric.engineLookaheadPs(topology);
       engine = PartitionedEngine.of(groups, lookahead, Math.min(threads, groups));
       RouterFabric.Builder fb = RouterFabric.builder(topology, engine).seed(seed ^ 0x5DEECE66DL);
       if (algorithm != null) {

@@ -1,7 +1,10 @@
 package io.github.ariesmodel.system.process;
 
 import io.github.ariesmodel.core.sim.DeterministicEventLoop;
+import io.github.ariesmodel.core.sim.GroupScheduler;
+import io.github.ariesmodel.core.sim.PartitionedEngine;
 import io.github.ariesmodel.core.spi.EventHandler;
+import io.github.ariesmodel.core.spi.Scheduler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Semaphore;
@@ -27,6 +30,14 @@ import java.util.function.BooleanSupplier;
  * hands the loop to a process's thread when it passes control to it, and the process hands it back before it passes
  * control back, so a process's code may schedule (post to its NIC, sleep) while the loop stays closed to any thread
  * that does not hold control.
+ *
+ * <p><b>On a partitioned engine</b> ({@link #ProcessRunner(PartitionedEngine)}) each scheduling group has its own
+ * lane: its own hand-off, its own list of processes and its own first failure. A process belongs to one group
+ * ({@link #spawn(String, int, ProcessBody)}), and only that group's partition thread passes control to it, so
+ * processes of groups on different threads run at the same time, each with its group's loop. Their code must then
+ * touch only its own group's state (its node, its NIC); anything for another group goes through the fabric. When
+ * processes of several groups fail in one run, {@link #run()} reports the failure of the lowest group, so the report
+ * is the same for every thread count.
  */
 public final class ProcessRunner implements AutoCloseable {
 
@@ -34,11 +45,12 @@ public final class ProcessRunner implements AutoCloseable {
   public static final long STACK_BYTES = 512 * 1024;
 
   private final DeterministicEventLoop loop;
-  private final Semaphore control = new Semaphore(0);
-  private final List<Proc> processes = new ArrayList<>();
-  private final EventHandler resumeHandler = (now, ref, arg) -> resume((Proc) ref);
-  private Proc current;
-  private Throwable failure;
+  private final PartitionedEngine engine;
+  private final Lane[] lanes;
+  private final EventHandler resumeHandler = (now, ref, arg) -> {
+    Proc p = (Proc) ref;
+    p.lane.resume(p);
+  };
 
   /**
    * A runner on an event loop.
@@ -50,28 +62,65 @@ public final class ProcessRunner implements AutoCloseable {
       throw new IllegalArgumentException("loop must not be null");
     }
     this.loop = loop;
+    this.engine = null;
+    this.lanes = new Lane[] {new Lane(loop, loop::bindOwner, loop::stop)};
   }
 
   /**
-   * Starts a process at the current simulated time (it first runs when the loop reaches its start event).
+   * A runner on a partitioned engine: one lane per scheduling group, each on that group's scheduler.
+   *
+   * @param engine the engine; the runner schedules each process's resumptions on its group
+   */
+  public ProcessRunner(PartitionedEngine engine) {
+    if (engine == null) {
+      throw new IllegalArgumentException("engine must not be null");
+    }
+    this.loop = null;
+    this.engine = engine;
+    this.lanes = new Lane[engine.groupCount()];
+    for (int g = 0; g < lanes.length; g++) {
+      GroupScheduler s = engine.group(g);
+      lanes[g] = new Lane(s, s::bindOwner, engine::stop);
+    }
+  }
+
+  /**
+   * Starts a process at the current simulated time (it first runs when the loop reaches its start event). On an
+   * engine the process belongs to group 0.
    *
    * @param name a name for diagnostics and the thread
    * @param body the process's code
    * @return the process
    */
   public SimProcess spawn(String name, ProcessBody body) {
+    return spawn(name, 0, body);
+  }
+
+  /**
+   * Starts a process of a scheduling group at the group's current simulated time.
+   *
+   * @param name a name for diagnostics and the thread
+   * @param group the group whose thread runs it: 0 on an event loop, in [0, groups) on an engine
+   * @param body the process's code
+   * @return the process
+   */
+  public SimProcess spawn(String name, int group, ProcessBody body) {
     if (body == null) {
       throw new IllegalArgumentException("body must not be null");
     }
-    Proc p = new Proc(name, body);
-    processes.add(p);
-    loop.scheduleAt(loop.now(), resumeHandler, p, 0);
+    if (group < 0 || group >= lanes.length) {
+      throw new IllegalArgumentException("group must be in [0, " + (lanes.length - 1) + "] but was " + group);
+    }
+    Lane lane = lanes[group];
+    Proc p = new Proc(lane, name, body);
+    lane.processes.add(p);
+    lane.scheduler.scheduleAt(lane.scheduler.now(), resumeHandler, p, 0);
     return p;
   }
 
   /**
    * Wakes a waiting process so that it re-checks its condition at the current simulated time. Waking a process that
-   * is not waiting, or is already due, does nothing.
+   * is not waiting, or is already due, does nothing. On an engine, call it from the process's own group.
    *
    * @param process a process of this runner
    */
@@ -79,80 +128,117 @@ public final class ProcessRunner implements AutoCloseable {
     Proc p = (Proc) process;
     if (p.state == State.WAITING && !p.wakeScheduled) {
       p.wakeScheduled = true;
-      loop.scheduleAt(loop.now(), resumeHandler, p, 0);
+      Scheduler s = p.lane.scheduler;
+      s.scheduleAt(s.now(), resumeHandler, p, 0);
     }
   }
 
   /**
-   * Runs the event loop until it is empty, then reports the first failure of any process.
+   * Runs the event loop (or the engine) until it is empty, then reports the first failure of any process.
    *
    * @throws ProcessFailedException when a process's code threw
    */
   public void run() {
-    loop.run();
+    if (loop != null) {
+      loop.run();
+    } else {
+      engine.runUntil(Long.MAX_VALUE);
+    }
     rethrow();
   }
 
   /** @return processes that have not finished (waiting for a condition that never came, after {@link #run()}) */
   public List<SimProcess> unfinished() {
     List<SimProcess> out = new ArrayList<>();
-    for (Proc p : processes) {
-      if (p.state != State.DONE) {
-        out.add(p);
+    for (Lane lane : lanes) {
+      for (Proc p : lane.processes) {
+        if (p.state != State.DONE) {
+          out.add(p);
+        }
       }
     }
     return out;
   }
 
-  /** @return the process whose code is running now, or null on the event-loop thread */
+  /** @return the process whose code is running now on the calling thread, or null on an event-loop thread */
   public SimProcess current() {
-    return current;
+    Thread me = Thread.currentThread();
+    for (Lane lane : lanes) {
+      Proc c = lane.current;
+      if (c != null && c.thread == me) {
+        return c;
+      }
+    }
+    return null;
   }
 
   /** Ends the threads of unfinished processes. */
   @Override
   public void close() {
-    for (Proc p : processes) {
-      if (p.thread != null && p.state != State.DONE) {
-        p.killed = true;
-        p.thread.interrupt();
+    for (Lane lane : lanes) {
+      for (Proc p : lane.processes) {
+        if (p.thread != null && p.state != State.DONE) {
+          p.killed = true;
+          p.thread.interrupt();
+        }
       }
     }
   }
 
   private void rethrow() {
-    if (failure != null) {
-      Throwable f = failure;
-      failure = null;
-      throw new ProcessFailedException("simulated process failed: " + f, f);
+    for (Lane lane : lanes) {
+      if (lane.failure != null) {
+        Throwable f = lane.failure;
+        for (Lane l : lanes) {
+          l.failure = null;
+        }
+        throw new ProcessFailedException("simulated process failed: " + f, f);
+      }
     }
   }
 
-  private void resume(Proc p) {
-    p.wakeScheduled = false;
-    if (p.state == State.DONE || failure != null) {
-      return;
+  /** One scheduling group's processes and the hand-off between its loop's thread and them. */
+  private static final class Lane {
+    final Scheduler scheduler;
+    final java.util.function.Consumer<Thread> bindOwner;
+    final Runnable stop;
+    final Semaphore control = new Semaphore(0);
+    final List<Proc> processes = new ArrayList<>();
+    Proc current;
+    Throwable failure;
+
+    Lane(Scheduler scheduler, java.util.function.Consumer<Thread> bindOwner, Runnable stop) {
+      this.scheduler = scheduler;
+      this.bindOwner = bindOwner;
+      this.stop = stop;
     }
-    if (p.state == State.WAITING && p.condition != null && !p.condition.getAsBoolean()) {
-      return; // woken, but what it waits for has not happened yet
-    }
-    current = p;
-    p.returnTo = Thread.currentThread();
-    if (p.thread == null) {
-      p.state = State.RUNNING;
-      p.thread = new Thread(null, p::main, "sim-" + p.name, STACK_BYTES);
-      p.thread.setDaemon(true);
-      loop.bindOwner(p.thread);
-      p.thread.start();
-    } else {
-      p.state = State.RUNNING;
-      loop.bindOwner(p.thread);
-      p.run.release();
-    }
-    control.acquireUninterruptibly();
-    current = null;
-    if (failure != null) {
-      loop.stop();
+
+    void resume(Proc p) {
+      p.wakeScheduled = false;
+      if (p.state == State.DONE || failure != null) {
+        return;
+      }
+      if (p.state == State.WAITING && p.condition != null && !p.condition.getAsBoolean()) {
+        return; // woken, but what it waits for has not happened yet
+      }
+      current = p;
+      p.returnTo = Thread.currentThread();
+      if (p.thread == null) {
+        p.state = State.RUNNING;
+        p.thread = new Thread(null, p::main, "sim-" + p.name, STACK_BYTES);
+        p.thread.setDaemon(true);
+        bindOwner.accept(p.thread);
+        p.thread.start();
+      } else {
+        p.state = State.RUNNING;
+        bindOwner.accept(p.thread);
+        p.run.release();
+      }
+      control.acquireUninterruptibly();
+      current = null;
+      if (failure != null) {
+        stop.run();
+      }
     }
   }
 
@@ -177,6 +263,7 @@ public final class ProcessRunner implements AutoCloseable {
   }
 
   private final class Proc implements SimProcess {
+    final Lane lane;
     final String name;
     final ProcessBody body;
     final Semaphore run = new Semaphore(0);
@@ -188,7 +275,8 @@ public final class ProcessRunner implements AutoCloseable {
     boolean wakeScheduled;
     volatile boolean killed;
 
-    Proc(String name, ProcessBody body) {
+    Proc(Lane lane, String name, ProcessBody body) {
+      this.lane = lane;
       this.name = name;
       this.body = body;
     }
@@ -202,11 +290,11 @@ public final class ProcessRunner implements AutoCloseable {
         if (killed) {
           return;
         }
-        failure = t;
+        lane.failure = t;
       }
       state = State.DONE;
-      loop.bindOwner(returnTo);
-      control.release();
+      lane.bindOwner.accept(returnTo);
+      lane.control.release();
     }
 
     @Override
@@ -216,7 +304,7 @@ public final class ProcessRunner implements AutoCloseable {
 
     @Override
     public long now() {
-      return loop.now();
+      return lane.scheduler.now();
     }
 
     @Override
@@ -227,7 +315,7 @@ public final class ProcessRunner implements AutoCloseable {
       }
       condition = null;
       wakeScheduled = true;
-      loop.scheduleAt(loop.now() + ps, resumeHandler, this, 0);
+      lane.scheduler.scheduleAt(lane.scheduler.now() + ps, resumeHandler, this, 0);
       suspend(State.WAITING);
     }
 
@@ -243,8 +331,8 @@ public final class ProcessRunner implements AutoCloseable {
 
     private void suspend(State s) {
       state = s;
-      loop.bindOwner(returnTo);
-      control.release();
+      lane.bindOwner.accept(returnTo);
+      lane.control.release();
       try {
         run.acquire();
       } catch (InterruptedException e) {
