@@ -100,7 +100,8 @@ public final class ProcessRunner implements AutoCloseable {
    * Starts a process of a scheduling group at the group's current simulated time.
    *
    * @param name a name for diagnostics and the thread
-   * @param group the group whose thread runs it: 0 on an event loop, in [0, groups) on an engine
+   * @param group the group whose thread runs it, in [0, groups) on an engine; on an event loop any group ≥ 0 is the
+   *     loop's (so code that spawns each node's process in its dragonfly group runs on either)
    * @param body the process's code
    * @return the process
    */
@@ -108,10 +109,11 @@ public final class ProcessRunner implements AutoCloseable {
     if (body == null) {
       throw new IllegalArgumentException("body must not be null");
     }
-    if (group < 0 || group >= lanes.length) {
-      throw new IllegalArgumentException("group must be in [0, " + (lanes.length - 1) + "] but was " + group);
+    if (group < 0 || (engine != null && group >= lanes.length)) {
+      throw new IllegalArgumentException("group must be in [0, " + (engine != null ? lanes.length - 1 : "any")
+          + "] but was " + group);
     }
-    Lane lane = lanes[group];
+    Lane lane = lanes[engine == null ? 0 : group];
     Proc p = new Proc(lane, name, body);
     lane.processes.add(p);
     lane.scheduler.scheduleAt(lane.scheduler.now(), resumeHandler, p, 0);

@@ -71,8 +71,6 @@ public final class ShmemJob {
   private final Symmetric staging;
   private long nextVirtual = HEAP_BASE;
   private ProcessRunner runner;
-  private long faults;
-  private Status firstFault = Status.OK;
   private long lastRunStartPs;
   private long lastRunEndPs;
 
@@ -156,11 +154,12 @@ public final class ShmemJob {
    */
   public void run(ShmemProgram program) {
     checkArgument(program != null, "program must not be null");
-    lastRunStartPs = system.loop().now();
-    try (ProcessRunner r = new ProcessRunner(system.loop())) {
+    lastRunStartPs = system.now();
+    try (ProcessRunner r = system.newProcessRunner()) {
       runner = r;
       for (Pe pe : pes) {
-        pe.process = r.spawn("pe" + pe.index, self -> {
+        // each PE runs in its node's group: on a system with threads, its group's thread runs it
+        pe.process = r.spawn("pe" + pe.index, system.groupOfNode(pe.node.id()), self -> {
           program.run(pe);
           pe.finishedAtPs = self.now();
         });
@@ -195,12 +194,22 @@ public final class ShmemJob {
 
   /** @return operations that completed with a modelled fault, over all runs */
   public long faults() {
-    return faults;
+    long n = 0;
+    for (Pe pe : pes) {
+      n += pe.faults; // counted per PE: on a system with threads, PEs of different groups complete concurrently
+    }
+    return n;
   }
 
-  /** @return the first fault seen, or OK */
+  /** @return the first fault seen (the earliest; at one picosecond, the lowest PE's), or OK */
   public Status firstFault() {
-    return firstFault;
+    Pe first = null;
+    for (Pe pe : pes) {
+      if (pe.firstFault != Status.OK && (first == null || pe.firstFaultAtPs < first.firstFaultAtPs)) {
+        first = pe;
+      }
+    }
+    return first == null ? Status.OK : first.firstFault;
   }
 
   private void checkPe(String what, int pe) {
@@ -305,11 +314,17 @@ public final class ShmemJob {
     long lastHostLatencyPs;
     long barrierEpoch;
     long remoteEvents;
+    long faults;
+    Status firstFault = Status.OK;
+    long firstFaultAtPs;
+    /** The node's clock: the loop, or its group's scheduler on a system with threads. */
+    final io.github.ariesmodel.core.spi.Scheduler clock;
     long finishedAtPs;
 
     Pe(int index, Node node, CompletionQueue remoteCq) {
       this.index = index;
       this.node = node;
+      this.clock = system.scheduler(node.id());
       this.remoteCq = remoteCq;
     }
 
@@ -325,6 +340,7 @@ public final class ShmemJob {
           faults++;
           if (firstFault == Status.OK) {
             firstFault = e.status();
+            firstFaultAtPs = clock.now();
           }
         }
         if (awaited.containsKey(e.postId())) {
@@ -377,7 +393,7 @@ public final class ShmemJob {
 
     @Override
     public long now() {
-      return system.loop().now();
+      return clock.now();
     }
 
     @Override

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.ariesmodel.core.sim.DeterministicEventLoop;
+import io.github.ariesmodel.core.sim.GroupScheduler;
+import io.github.ariesmodel.core.sim.PartitionedEngine;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -126,5 +128,85 @@ class ProcessRunnerTest {
       runner.run();
     }
     return log;
+  }
+
+  /** Processes in three groups that message each other one lookahead ahead: the same log for 1, 2 and 3 threads. */
+  @Test
+  void onAnEngineEachGroupsProcessesRunOnItsThreadWithTheSameResultForEveryThreadCount() {
+    List<String> one = engineLog(1);
+    assertThat(one).hasSize(3 * 4 + 3 * 3);
+    assertThat(engineLog(2)).isEqualTo(one);
+    assertThat(engineLog(3)).isEqualTo(one);
+  }
+
+  @Test
+  void onAnEngineTheLowestGroupsFailureIsReportedWhateverTheThreadCount() {
+    for (int threads = 1; threads <= 3; threads++) {
+      try (PartitionedEngine engine = PartitionedEngine.of(3, 100, threads);
+          ProcessRunner runner = new ProcessRunner(engine)) {
+        for (int g = 2; g >= 0; g--) {
+          int group = g;
+          runner.spawn("p" + g, g, self -> {
+            self.sleep(50);
+            throw new IllegalStateException("failed in group " + group);
+          });
+        }
+        assertThatThrownBy(runner::run).isInstanceOf(ProcessRunner.ProcessFailedException.class)
+            .hasMessageContaining("failed in group 0");
+      }
+    }
+  }
+
+  @Test
+  void onAnEngineAGroupOutOfRangeIsRefusedInOneLine() {
+    try (PartitionedEngine engine = PartitionedEngine.of(3, 100, 1);
+        ProcessRunner runner = new ProcessRunner(engine)) {
+      assertThatThrownBy(() -> runner.spawn("p", 3, self -> { })).isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("group must be in [0, 2] but was 3");
+    }
+  }
+
+  /**
+   * Each group's process sleeps, logs, and sends a "message" (an event into the next group, one lookahead ahead)
+   * that sets a per-group flag and wakes the receiver, which waits for it: a ring of three groups.
+   */
+  private static List<String> engineLog(int threads) {
+    List<List<String>> logs = new ArrayList<>();
+    for (int g = 0; g < 3; g++) {
+      logs.add(new ArrayList<>());
+    }
+    try (PartitionedEngine engine = PartitionedEngine.of(3, 100, threads);
+        ProcessRunner runner = new ProcessRunner(engine)) {
+      int[] received = new int[3];
+      SimProcess[] procs = new SimProcess[3];
+      for (int g = 0; g < 3; g++) {
+        int me = g;
+        procs[g] = runner.spawn("p" + g, g, self -> {
+          GroupScheduler mine = engine.group(me);
+          for (int k = 0; k < 3; k++) {
+            self.sleep(10L * (me + 1));
+            logs.get(me).add(self.now() + " send " + k);
+            int to = (me + 1) % 3;
+            mine.scheduleInto(to, self.now() + 100 + me, (now, ref, arg) -> {
+              received[to]++;
+              runner.wake(procs[to]);
+            }, null, 0);
+            int want = k + 1;
+            self.waitUntil(() -> received[me] >= want);
+            logs.get(me).add(self.now() + " got " + k);
+          }
+          logs.get(me).add("done at " + self.now() + " on " + (Thread.currentThread().getName().startsWith("sim-")));
+        });
+      }
+      runner.run();
+      assertThat(runner.unfinished()).isEmpty();
+    }
+    List<String> all = new ArrayList<>();
+    for (int g = 0; g < 3; g++) {
+      for (String line : logs.get(g)) {
+        all.add(g + ": " + line);
+      }
+    }
+    return all;
   }
 }
