@@ -65,6 +65,8 @@ final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: results/replay).")
   Path out;
 
+  @Mixin SharedOptions.EngineThreads threads;
+
   @Mixin SharedOptions.Json json;
 
   @Mixin SharedOptions.WallClock wallClock;
@@ -76,7 +78,7 @@ final class ReplayCommand implements Callable<Integer> {
     if (!Files.exists(trace)) {
       throw CliError.badInput("no such trace file or directory: " + trace, "TRACE", null);
     }
-    SystemSpec s = SystemSpec.of(choice.system, seed.seed).withRouting(choice.routing);
+    SystemSpec s = SystemSpec.of(choice.system, seed.seed).withRouting(choice.routing).withThreads(threads.checked());
     s.build(); // fail early on a bad system or routing name
     Workload w = Workloads.byName("replay");
     Map<String, String> p = new LinkedHashMap<>();

@@ -57,6 +57,8 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--force", description = "Replace another run's files in --out (normally refused).")
   boolean force;
 
+  @Mixin SharedOptions.EngineThreads threads;
+
   @Mixin SharedOptions.WallClock wallClock;
 
   @Mixin SharedOptions.Quiet quiet;
@@ -106,7 +108,7 @@ final class RunCommand implements Callable<Integer> {
         file == null || pr.hasMatchedOption("--fabric") ? SystemSpec.parseFabric(fabric) : base.fabric(),
         file == null || pr.hasMatchedOption("--translator") ? SystemSpec.parseTranslator(translator)
             : base.translator(),
-        base.iommu(), base.nic(), null);
+        base.iommu(), base.nic(), null).withThreads(threads.checked());
     if (trace != null) {
       s = s.withTrace(new PacketTrace(traceLimit, PacketTrace.Filter.parse(traceFilter)));
     }

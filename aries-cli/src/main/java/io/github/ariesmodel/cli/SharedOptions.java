@@ -62,6 +62,37 @@ final class SharedOptions {
     }
   }
 
+  /**
+   * {@code --threads} of {@code run} and {@code replay}: absent, the system runs on its single event loop (the
+   * validated default); {@code N}, on the partitioned engine with N threads (at most one per group), whose results are
+   * the same for every N but not the single loop's (docs/performance.md, "Threads for run and replay").
+   */
+  static final class EngineThreads {
+    @Option(names = "--threads", paramLabel = "N",
+        description = "Run the system's dragonfly groups on the partitioned engine with N threads (at most one per"
+            + " group); results are identical for every N, and differ from the default single event loop's only in"
+            + " the order of same-picosecond events of different groups and the routing's per-group random streams"
+            + " (default: the single event loop).")
+    String threads;
+
+    /** @return 0 for the single loop, else the count (exit 2 with one line when it is not in [1, 4096]) */
+    int checked() {
+      if (threads == null) {
+        return 0;
+      }
+      int n;
+      try {
+        n = Integer.parseInt(threads.strip());
+      } catch (NumberFormatException e) {
+        n = -1;
+      }
+      if (n < 1 || n > 4096) {
+        throw CliError.badInput("--threads must be in [1, 4096] but was " + threads, "--threads", null);
+      }
+      return n;
+    }
+  }
+
   /** {@code --system} and {@code --routing}: which modelled system a command builds and how it routes. */
   static final class SystemChoice {
     @Option(names = "--system", defaultValue = "default",

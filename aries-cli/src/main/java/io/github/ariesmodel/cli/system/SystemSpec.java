@@ -25,10 +25,30 @@ import io.github.ariesmodel.system.trace.PacketTrace;
  * @param nic the NIC configuration of every node
  * @param trace where every built system records its packets' journeys, or null for none
  * @param built where every built system's statistics are summed, or null for nowhere
+ * @param threads 0: the single event loop; N ≥ 1: the partitioned engine on N threads ({@link
+ *     AriesSystem.Builder#threads(int)})
  */
 public record SystemSpec(
     String system, String routing, long seed, FabricKind fabric, TranslatorKind translator, IommuConfig iommu,
-    NicConfig nic, PacketTrace trace, BuiltSystems built) {
+    NicConfig nic, PacketTrace trace, BuiltSystems built, int threads) {
+
+  /**
+   * A spec on the single event loop.
+   *
+   * @param system a preset name or topology spec
+   * @param routing a routing name, or {@code by-delivery-mode}
+   * @param seed the seed
+   * @param fabric routers or ideal
+   * @param translator IOMMU or flat
+   * @param iommu the IOMMU configuration of every node
+   * @param nic the NIC configuration of every node
+   * @param trace where every built system records its packets, or null for none
+   * @param built where every built system's statistics are summed, or null for nowhere
+   */
+  public SystemSpec(String system, String routing, long seed, FabricKind fabric, TranslatorKind translator,
+      IommuConfig iommu, NicConfig nic, PacketTrace trace, BuiltSystems built) {
+    this(system, routing, seed, fabric, translator, iommu, nic, trace, built, 0);
+  }
 
   /**
    * A spec whose systems' statistics are not collected.
@@ -55,6 +75,7 @@ public record SystemSpec(
     checkArgument(translator != null, "translator must not be null");
     checkArgument(iommu != null, "iommu must not be null");
     checkArgument(nic != null, "nic must not be null");
+    checkArgument(threads >= 0, "threads must be >= 0 (0: the single event loop) but was %s", threads);
   }
 
   /**
@@ -71,37 +92,42 @@ public record SystemSpec(
 
   /** @param r routing name @return a copy with it */
   public SystemSpec withRouting(String r) {
-    return new SystemSpec(system, r, seed, fabric, translator, iommu, nic, trace, built);
+    return new SystemSpec(system, r, seed, fabric, translator, iommu, nic, trace, built, threads);
   }
 
   /** @param s seed @return a copy with it */
   public SystemSpec withSeed(long s) {
-    return new SystemSpec(system, routing, s, fabric, translator, iommu, nic, trace, built);
+    return new SystemSpec(system, routing, s, fabric, translator, iommu, nic, trace, built, threads);
   }
 
   /** @param f fabric kind @return a copy with it */
   public SystemSpec withFabric(FabricKind f) {
-    return new SystemSpec(system, routing, seed, f, translator, iommu, nic, trace, built);
+    return new SystemSpec(system, routing, seed, f, translator, iommu, nic, trace, built, threads);
   }
 
   /** @param c IOMMU configuration @return a copy with it */
   public SystemSpec withIommu(IommuConfig c) {
-    return new SystemSpec(system, routing, seed, fabric, translator, c, nic, trace, built);
+    return new SystemSpec(system, routing, seed, fabric, translator, c, nic, trace, built, threads);
   }
 
   /** @param c NIC configuration @return a copy with it */
   public SystemSpec withNic(NicConfig c) {
-    return new SystemSpec(system, routing, seed, fabric, translator, iommu, c, trace, built);
+    return new SystemSpec(system, routing, seed, fabric, translator, iommu, c, trace, built, threads);
   }
 
   /** @param t a packet trace for every system built, or null @return a copy with it */
   public SystemSpec withTrace(PacketTrace t) {
-    return new SystemSpec(system, routing, seed, fabric, translator, iommu, nic, t, built);
+    return new SystemSpec(system, routing, seed, fabric, translator, iommu, nic, t, built, threads);
   }
 
   /** @param b where every built system's statistics are summed, or null @return a copy with it */
   public SystemSpec withBuiltSystems(BuiltSystems b) {
-    return new SystemSpec(system, routing, seed, fabric, translator, iommu, nic, trace, b);
+    return new SystemSpec(system, routing, seed, fabric, translator, iommu, nic, trace, b, threads);
+  }
+
+  /** @param n 0 for the single event loop, else the engine's threads @return a copy with it */
+  public SystemSpec withThreads(int n) {
+    return new SystemSpec(system, routing, seed, fabric, translator, iommu, nic, trace, built, n);
   }
 
   /**
@@ -124,6 +150,9 @@ public record SystemSpec(
         .translator(translator).nic(nic).trace(trace);
     if (translator == TranslatorKind.IOMMU) {
       b.iommu(iommu); // the flat translator has none (the builder refuses one)
+    }
+    if (threads > 0) {
+      b.threads(threads);
     }
     customize.accept(b);
     AriesSystem s = b.build();

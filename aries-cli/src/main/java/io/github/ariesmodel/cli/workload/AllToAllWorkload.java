@@ -67,7 +67,7 @@ final class AllToAllWorkload implements Workload {
             Figures.round(aggregate / pes, 3))
         .build());
     report.metric("alltoall.aggregateBandwidth", Figures.round(aggregate, 3), "GB/s");
-    report.cost(sys.loop().now(), sys.loop().eventsExecuted());
+    report.cost(sys.now(), sys.eventsExecuted());
     return report;
   }
 }

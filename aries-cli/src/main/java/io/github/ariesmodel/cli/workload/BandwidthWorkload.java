@@ -105,7 +105,7 @@ final class BandwidthWorkload implements Workload {
       report.metric(ops.get(oi) + ".peakBandwidth", Figures.round(peak, 3), "GB/s");
     }
     report.table(table.build());
-    report.cost(sys.loop().now(), sys.loop().eventsExecuted());
+    report.cost(sys.now(), sys.eventsExecuted());
     report.plot(new PlotSpec("bandwidth-vs-size.png", "Put and get bandwidth by message size (" + distance + ")",
         PlotSpec.Kind.BANDWIDTH_VS_SIZE, "bandwidth", "bytes", "bandwidth", "op"));
     return report;

@@ -92,7 +92,7 @@ final class GupsWorkload implements Workload {
     Symmetric table = job.allocate(tableBytes);
     long words = tableBytes / 8;
     AmoOperation op = AmoOperation.of(AmoKind.IADD, fetching, 64);
-    long start = sys.loop().now();
+    long start = sys.now();
     Measurements.TranslationCounts before = Measurements.networkTranslations(sys, nodes);
     job.run(pe -> {
       SplittableRandom rnd = new SplittableRandom(sys.seed() * 1_000_003L + pe.myPe());
@@ -123,7 +123,7 @@ final class GupsWorkload implements Workload {
             Figures.round(meanLatencyNs, 3), job.faults())
         .build());
     report.metric(tableName + ".updateRate", Figures.round(rate / 1e6, 3), "Mupdates/s");
-    report.cost(sys.loop().now() - start, sys.loop().eventsExecuted());
+    report.cost(sys.now() - start, sys.eventsExecuted());
     return report;
   }
 

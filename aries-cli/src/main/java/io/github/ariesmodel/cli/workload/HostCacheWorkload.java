@@ -111,8 +111,8 @@ final class HostCacheWorkload implements Workload {
       table.row(mode, Figures.round(latencyNs, 3), Figures.round(messageRate / 1e6, 3), Figures.round(amoRate / 1e6,
           3), target.count(HostCacheStatistic.CPU_LOAD_HIT), target.count(HostCacheStatistic.CPU_LOAD_MISS));
       report.metric(NAME + "." + mode + ".putToObserveLatency", Figures.round(latencyNs, 3), "ns");
-      simulated += sys.loop().now();
-      events += sys.loop().eventsExecuted();
+      simulated += sys.now();
+      events += sys.eventsExecuted();
     }
     // The hot-spot test with and without the AMO cache, each on a fresh system of the first mode (the AMO cache does
     // not depend on the host cache's mode: AMOs never go through the host CPU).
@@ -134,8 +134,8 @@ final class HostCacheWorkload implements Workload {
         } else {
           report.metric(NAME + ".amo." + name + ".amoRate", Figures.round(h.operationsPerSecond() / 1e6, 3), "M/s");
         }
-        simulated += sys.loop().now();
-        events += sys.loop().eventsExecuted();
+        simulated += sys.now();
+        events += sys.eventsExecuted();
       }
     }
     report.table(table.build());
@@ -226,7 +226,7 @@ final class HostCacheWorkload implements Workload {
     AmoOperation acquire = AmoOperation.of(AmoKind.CSWAP, true, 64, cached);
     AmoOperation release = AmoOperation.of(AmoKind.SWAP, false, 64, cached);
     long executedBefore = sys.node(nodes[0]).nicStatistics().amosExecuted();
-    long start = sys.loop().now();
+    long start = sys.now();
     long[] waited = new long[nodes.length];
     long[] fetches = new long[nodes.length];
     job.run(pe -> {
@@ -256,7 +256,7 @@ final class HostCacheWorkload implements Workload {
       sum += waited[i];
       n += fetches[i];
     }
-    double seconds = SimTime.toSeconds(sys.loop().now() - start);
+    double seconds = SimTime.toSeconds(sys.now() - start);
     long executed = sys.node(nodes[0]).nicStatistics().amosExecuted() - executedBefore;
     return new HotSpot((double) nodes.length * ops / seconds, executed / seconds, SimTime.toNs(sum) / n);
   }

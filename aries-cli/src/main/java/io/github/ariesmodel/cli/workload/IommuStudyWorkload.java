@@ -89,7 +89,7 @@ final class IommuStudyWorkload implements Workload {
         table.row(pageSize.toString(), pattern, Figures.round(hit, 3), Figures.round(lat, 3),
             Figures.round(rate, 3));
         report.metric("iommu.hitRate." + pageSize + "." + pattern, Figures.round(hit, 3), "");
-        report.cost(sys.loop().now(), sys.loop().eventsExecuted());
+        report.cost(sys.now(), sys.eventsExecuted());
         progress.update((double) ++done / (sizes.size() * patterns.size()), report.simulatedPs(), report.events());
       }
     }

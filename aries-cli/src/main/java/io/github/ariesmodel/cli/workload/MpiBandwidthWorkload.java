@@ -71,7 +71,7 @@ final class MpiBandwidthWorkload implements Workload {
       for (OsuBenchmarks.BandwidthRow r : rows) {
         table.row(distance, r.bytes(), Figures.round(r.gigabytesPerSecond(), 3));
       }
-      report.cost(sys.loop().now(), sys.loop().eventsExecuted());
+      report.cost(sys.now(), sys.eventsExecuted());
       progress.update((double) ++done / wanted.size(), report.simulatedPs(), report.events());
       report.metric("bandwidth." + distance, Figures.round(rows.get(rows.size() - 1).gigabytesPerSecond(), 3),
           "GB/s"); // largest size

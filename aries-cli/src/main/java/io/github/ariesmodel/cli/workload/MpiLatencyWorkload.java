@@ -70,7 +70,7 @@ final class MpiLatencyWorkload implements Workload {
       for (OsuBenchmarks.LatencyRow r : rows) {
         table.row(distance, r.bytes(), Figures.round(r.latencyNs(), 3));
       }
-      report.cost(sys.loop().now(), sys.loop().eventsExecuted());
+      report.cost(sys.now(), sys.eventsExecuted());
       progress.update((double) ++done / wanted.size(), report.simulatedPs(), report.events());
       report.metric("latency." + distance, Figures.round(rows.get(0).latencyNs(), 3), "ns"); // smallest size
     }

@@ -77,7 +77,7 @@ final class PingPongWorkload implements Workload {
       for (int si = 0; si < sizes.length; si++) {
         table.row(distance, sizes[si], Figures.round(latencyNs[si], 3), Figures.round(sizes[si] / latencyNs[si], 3));
       }
-      report.cost(sys.loop().now(), sys.loop().eventsExecuted());
+      report.cost(sys.now(), sys.eventsExecuted());
       progress.update((double) ++done / wanted.size(), report.simulatedPs(), report.events());
       report.metric("latency." + distance, Figures.round(latencyNs[0], 3), "ns"); // of the first (smallest) size
     }
