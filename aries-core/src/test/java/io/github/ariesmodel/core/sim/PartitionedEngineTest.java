@@ -79,6 +79,37 @@ class PartitionedEngineTest {
   }
 
   @Test
+  void releasedThreadsEndAndTheNextRunStartsNewOnesWithTheSameResult() throws InterruptedException {
+    Run whole;
+    try (PartitionedEngine engine = PartitionedEngine.of(6, LOOKAHEAD, 3)) {
+      ToyGroupModel model = ToyGroupModel.onEngine(engine, 1_000_000, 5);
+      model.start(2);
+      engine.runUntil(Long.MAX_VALUE);
+      whole = new Run(model.outcome(), engine.eventsExecuted(), engine.windows(), engine.now());
+    }
+    try (PartitionedEngine engine = PartitionedEngine.of(6, LOOKAHEAD, 3)) {
+      ToyGroupModel model = ToyGroupModel.onEngine(engine, 1_000_000, 5);
+      model.start(2);
+      engine.runUntil(400_000);
+      engine.releaseThreads();
+      assertThat(workerThreads()).as("no worker waits for a next run").isZero();
+      engine.runUntil(Long.MAX_VALUE);
+      assertThat(workerThreads()).as("the second run started its own").isEqualTo(2);
+      engine.releaseThreads();
+      // (a run split at a time has one window boundary more: the split)
+      assertThat(model.outcome()).isEqualTo(whole.outcome());
+      assertThat(engine.eventsExecuted()).isEqualTo(whole.events());
+      assertThat(engine.now()).isEqualTo(whole.now());
+    }
+  }
+
+  /** Live worker threads of engines (the engine joins released ones, so none is left over from another test). */
+  private static long workerThreads() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().startsWith("engine-partition-") && t.isAlive()).count();
+  }
+
+  @Test
   void anEventForAGroupThatRanEarlierInTheWindowStartsTheNextWindow() {
     // one thread runs group 0, then group 1, through each window; group 1 schedules into group 0, which has already
     // run: the next window must start at that event, not at group 0's later one

@@ -136,7 +136,8 @@ public final class ProcessRunner implements AutoCloseable {
   }
 
   /**
-   * Runs the event loop (or the engine) until it is empty, then reports the first failure of any process.
+   * Runs the event loop (or the engine) until it is empty, then reports the first failure of any process. On an engine
+   * its worker threads end with the run ({@link PartitionedEngine#releaseThreads()}).
    *
    * @throws ProcessFailedException when a process's code threw
    */
@@ -144,7 +145,13 @@ public final class ProcessRunner implements AutoCloseable {
     if (loop != null) {
       loop.run();
     } else {
-      engine.runUntil(Long.MAX_VALUE);
+      try {
+        engine.runUntil(Long.MAX_VALUE);
+      } finally {
+        // a job runs the engine to completion: its worker threads would otherwise wait for a next run that may never
+        // come (one set per system built); the next run starts new ones
+        engine.releaseThreads();
+      }
     }
     rethrow();
   }
