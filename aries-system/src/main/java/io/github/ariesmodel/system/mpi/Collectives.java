@@ -653,7 +653,9 @@ final class Collectives {
     LittleEndian.put(mine, 4, 4, key);
     byte[] all = new byte[8 * n];
     allgather(mine, all, c);
-    int creation = c.nextCreation();
+    // Every member of c counts the same creations (split and dup are collective), so all derive the same context,
+    // each alone: ranks of different groups may not agree through shared memory.
+    long context = c.childContext(c.nextCreation());
     if (color == Mpi.UNDEFINED) {
       return null;
     }
@@ -673,6 +675,6 @@ final class Collectives {
         myIndex = i;
       }
     }
-    return new Communicator(me.job.contextFor(c.context(), creation, color), worldRanks, myIndex);
+    return new Communicator(context, worldRanks, myIndex);
   }
 }

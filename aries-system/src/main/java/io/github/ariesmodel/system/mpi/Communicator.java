@@ -10,12 +10,18 @@ import java.util.Arrays;
  */
 public final class Communicator {
 
-  private final int context;
+  /**
+   * The largest number of bits a context's creation path may take ({@link #childContext}): the path with its leading
+   * marker bit then fits in 62 bits, so that both context ids of a communicator are non-negative longs.
+   */
+  static final int MAX_PATH_BITS = 61;
+
+  private final long context;
   private final int[] worldRanks;
   private final int rank;
   private int created;
 
-  Communicator(int context, int[] worldRanks, int rank) {
+  Communicator(long context, int[] worldRanks, int rank) {
     this.context = context;
     this.worldRanks = worldRanks;
     this.rank = rank;
@@ -45,12 +51,44 @@ public final class Communicator {
   }
 
   /** @return the context id of point-to-point traffic (collectives use the next one) */
-  int context() {
+  long context() {
     return context;
   }
 
-  int collectiveContext() {
+  long collectiveContext() {
     return context + 1;
+  }
+
+  /**
+   * The context id of a communicator created from this one, computed by each member alone: it depends only on this
+   * communicator's context and the creation's number, which every member counts alike because creations are
+   * collective ({@link #nextCreation()}).
+   *
+   * <p>The id encodes the communicator's creation path from the world: the creation numbers k1, k2, ... of each step,
+   * each written in a prefix-free code (for n = k + 1 with L = floor(log2 n): L ones, a zero, then the L bits of n
+   * below its leading one; 2L + 1 bits, so 0 takes one bit and 1 and 2 three), concatenated behind a leading 1. With
+   * that marker, v = context / 2 + 1 (1 for the world's empty path) reads back as the path, so two communicators
+   * created on different paths never share an id, nor is one's id the other's collective id (ids are even, the
+   * collective id is the next odd one). The communicators of one split, one per color, share the id, as in MPICH:
+   * their members are disjoint, so a rank never holds two of them. Ids are only compared (matching), never counted.
+   *
+   * @param creation the creation's number on this communicator, from 0
+   * @return the new communicator's point-to-point context id (its collectives use the next one)
+   * @throws IllegalStateException when the path takes more than {@value #MAX_PATH_BITS} bits (about 2^30
+   *     communicators created from one, or some 60 nested creations), which 64-bit ids cannot tell apart
+   */
+  long childContext(int creation) {
+    long v = context / 2 + 1;
+    long n = creation + 1L;
+    int l = 63 - Long.numberOfLeadingZeros(n);
+    int bits = 2 * l + 1;
+    if (64 - Long.numberOfLeadingZeros(v) + bits > MAX_PATH_BITS + 1) {
+      throw new IllegalStateException("communicator context ids exhausted: creation " + creation + " on " + this
+          + " would need more than " + MAX_PATH_BITS + " bits to stay distinct from every other communicator's");
+    }
+    long low = (1L << l) - 1;
+    long code = low << (l + 1) | (n & low);
+    return 2 * ((v << bits | code) - 1);
   }
 
   /** @return a number that counts communicator creations on this communicator by this rank, from 0 */

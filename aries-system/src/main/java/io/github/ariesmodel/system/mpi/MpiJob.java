@@ -31,6 +31,10 @@ import java.util.Set;
  * does, with no NIC traffic (copies timed through the node's host cache; {@link MpiConfig#sharedMemory()} turns this
  * off). After the program returns, each rank finalizes: it waits for its sends to complete and joins a barrier, as
  * {@code MPI_Finalize} does.
+ *
+ * <p>On a partitioned engine ({@link AriesSystem.Builder#threads(int)}) each rank's process runs in its node's
+ * dragonfly group, on that group's thread, so a rank touches only its own and its node's state (and what is fixed at
+ * setup); it reaches other ranks through the fabric alone, and results are the same for every thread count.
  */
 public final class MpiJob {
 
@@ -43,12 +47,8 @@ public final class MpiJob {
   private final MpiConfig config;
   private final int[] rankNodes;
   private final Rank[] ranks;
+  /** Read-only after construction: on a partitioned engine, ranks of every group look up each other's nodes here. */
   private final Map<Integer, NodeEndpoint> endpoints = new LinkedHashMap<>();
-  private final Map<List<Integer>, Integer> contexts = new HashMap<>();
-  private final long[] messagesByProtocol = new long[Protocol.values().length];
-  private int nextContext = 2;
-  private long bytesSent;
-  private long unexpectedMessages;
   private ProcessRunner runner;
   private long lastRunStartPs;
   private long lastRunEndPs;
@@ -117,11 +117,14 @@ public final class MpiJob {
    */
   public void run(MpiProgram program) {
     checkArgument(program != null, "program must not be null");
-    lastRunStartPs = system.loop().now();
-    try (ProcessRunner r = new ProcessRunner(system.loop())) {
+    lastRunStartPs = system.now();
+    boolean engine = system.engine().isPresent();
+    try (ProcessRunner r = system.newProcessRunner()) {
       runner = r;
       for (Rank rank : ranks) {
-        rank.process = r.spawn("rank" + rank.worldRank, self -> {
+        // On a partitioned engine a rank runs on its node's group's thread, where its NIC's completions arrive.
+        int lane = engine ? system.groupOfNode(rank.node.id()) : 0;
+        rank.process = r.spawn("rank" + rank.worldRank, lane, self -> {
           program.run(rank);
           rank.finishedAtPs = self.now();
           rank.drain();
@@ -160,6 +163,9 @@ public final class MpiJob {
     return lastRunEndPs - lastRunStartPs;
   }
 
+  // The counters below are kept by each rank (ranks of different groups run on different threads at once) and
+  // summed here, between runs.
+
   /**
    * Point-to-point messages delivered by a protocol, over all runs (collectives' messages included).
    *
@@ -168,26 +174,40 @@ public final class MpiJob {
    */
   public long messages(Protocol p) {
     checkArgument(p != null, "protocol must not be null");
-    return messagesByProtocol[p.ordinal()];
+    long s = 0;
+    for (Rank r : ranks) {
+      s += r.messagesByProtocol[p.ordinal()];
+    }
+    return s;
   }
 
   /** @return point-to-point messages delivered, over all runs */
   public long messages() {
     long s = 0;
-    for (long m : messagesByProtocol) {
-      s += m;
+    for (Rank r : ranks) {
+      for (long m : r.messagesByProtocol) {
+        s += m;
+      }
     }
     return s;
   }
 
   /** @return payload bytes of the messages sent to other ranks, over all runs */
   public long bytesSent() {
-    return bytesSent;
+    long s = 0;
+    for (Rank r : ranks) {
+      s += r.bytesSent;
+    }
+    return s;
   }
 
   /** @return messages that arrived before a matching receive was posted, over all runs */
   public long unexpectedMessages() {
-    return unexpectedMessages;
+    long s = 0;
+    for (Rank r : ranks) {
+      s += r.unexpectedMessages;
+    }
+    return s;
   }
 
   // -------------------------------------------------------------------------------------------- for the ranks
@@ -204,30 +224,14 @@ public final class MpiJob {
     return endpoints.get(node);
   }
 
+  /**
+   * Wakes a rank's process. Called only for a rank of the caller's node (its NIC's completion listener, or an on-node
+   * peer's process), so on a partitioned engine always from the rank's own group, as the runner requires.
+   */
   void wake(Rank r) {
     if (runner != null && r.process != null) {
       runner.wake(r.process);
     }
-  }
-
-  int contextFor(int parent, int creation, int color) {
-    return contexts.computeIfAbsent(List.of(parent, creation, color), k -> {
-      int c = nextContext;
-      nextContext += 2;
-      return c;
-    });
-  }
-
-  void countMessage(Protocol p, long bytes) {
-    messagesByProtocol[p.ordinal()]++;
-  }
-
-  void countSent(long bytes) {
-    bytesSent += bytes;
-  }
-
-  void countUnexpected() {
-    unexpectedMessages++;
   }
 
   /** Settings of a job. */

@@ -9,6 +9,7 @@ import io.github.ariesmodel.core.LittleEndian;
 import io.github.ariesmodel.core.MemoryRegistration;
 import io.github.ariesmodel.core.NetworkAddress;
 import io.github.ariesmodel.core.spi.AddressTranslation.TranslationResult;
+import io.github.ariesmodel.core.spi.Scheduler;
 import io.github.ariesmodel.nic.CompletionQueue;
 import io.github.ariesmodel.nic.NicConfig;
 import io.github.ariesmodel.nic.Post;
@@ -97,6 +98,16 @@ final class Rank implements Mpi {
   SimProcess process;
   long finishedAtPs;
   String waitingOn = "nothing";
+  /**
+   * This rank's share of the job's counters ({@link MpiJob#messages}, {@link MpiJob#bytesSent},
+   * {@link MpiJob#unexpectedMessages}), summed by the job between runs: ranks of different groups run on different
+   * threads at once on a partitioned engine, so each counts only what it does itself.
+   */
+  final long[] messagesByProtocol = new long[Protocol.values().length];
+  long bytesSent;
+  long unexpectedMessages;
+  /** The clock of this rank's node: the system's loop, or the node's group on a partitioned engine. */
+  private final Scheduler clock;
 
   private final long[] sendSeq;
   private final long[] creditsBack;
@@ -140,6 +151,7 @@ final class Rank implements Mpi {
     this.worldRank = worldRank;
     this.endpoint = endpoint;
     this.node = endpoint.node();
+    this.clock = job.system().scheduler(node.id());
     this.worldSize = job.size();
     this.cq = node.nic().createCompletionQueue(config.completionQueueEntries());
     this.slotBytes = (HEADER_BYTES + config.shortMaxBytes() + 63) / 64 * 64;
@@ -421,8 +433,8 @@ final class Rank implements Mpi {
       case KIND_SINGLE -> Protocol.SINGLE_COPY;
       default -> throw new IllegalStateException("MPI rank " + worldRank + ": unknown message kind " + kind);
     };
-    Incoming m = new Incoming(protocol, (int) LittleEndian.get(h, 20, 4), s, (int) LittleEndian.get(h, 24, 4),
-        (int) length);
+    Incoming m = new Incoming(protocol, LittleEndian.get(h, 20, 4) | LittleEndian.get(h, 56, 4) << 32, s,
+        (int) LittleEndian.get(h, 24, 4), (int) length);
     m.inline = kind == KIND_SHORT;
     m.remoteOffset = LittleEndian.get(h, 40, 8);
     m.sendId = LittleEndian.get(h, 48, 8);
@@ -464,7 +476,7 @@ final class Rank implements Mpi {
   // -------------------------------------------------------------------------------------------- matching
 
   private void arrive(Incoming m) {
-    job.countMessage(m.protocol, m.length);
+    messagesByProtocol[m.protocol.ordinal()]++;
     for (Iterator<Request> it = posted.iterator(); it.hasNext(); ) {
       Request r = it.next();
       if (r.matches(m.context, m.sourceWorld, m.tag)) {
@@ -474,7 +486,7 @@ final class Rank implements Mpi {
       }
     }
     m.unexpected = true;
-    job.countUnexpected();
+    unexpectedMessages++;
     if (m.protocol == Protocol.SHARED_MEMORY && !m.inline) {
       // As Nemesis does with an unexpected message, copy it out of shared memory so that the sender's buffer comes
       // back at once (its credits already have): a sender's buffers are not held by receives posted late.
@@ -487,7 +499,7 @@ final class Rank implements Mpi {
     unexpected.add(m);
   }
 
-  Request postReceive(byte[] buf, int offset, int capacity, int sourceWorld, int tag, int context,
+  Request postReceive(byte[] buf, int offset, int capacity, int sourceWorld, int tag, long context,
       Communicator comm) {
     Request r = new Request(Request.Kind.RECEIVE, nextId++, comm, context, sourceWorld, tag, buf, offset, capacity);
     for (Iterator<Incoming> it = unexpected.iterator(); it.hasNext(); ) {
@@ -653,7 +665,7 @@ final class Rank implements Mpi {
 
   // -------------------------------------------------------------------------------------------- sending
 
-  Request startSend(byte[] buf, int offset, int length, int destWorld, int tag, int context, Communicator comm) {
+  Request startSend(byte[] buf, int offset, int length, int destWorld, int tag, long context, Communicator comm) {
     Request req = new Request(Request.Kind.SEND, nextId++, comm, context, destWorld, tag, null, 0, 0);
     process.sleep(config.sendOverheadPs());
     if (destWorld == worldRank) {
@@ -684,7 +696,9 @@ final class Rank implements Mpi {
       case SINGLE_COPY -> KIND_SINGLE;
       default -> KIND_RTS;
     });
+    // The context's low half, and its high half in bytes the header leaves unused (zero below 2^32).
     LittleEndian.put(msg, 20, 4, context);
+    LittleEndian.put(msg, 56, 4, context >>> 32);
     LittleEndian.put(msg, 24, 4, tag);
     LittleEndian.put(msg, 28, 4, worldRank);
     LittleEndian.put(msg, 32, 8, length);
@@ -714,7 +728,7 @@ final class Rank implements Mpi {
     }
     LittleEndian.put(msg, 8, 8, checksum(msg, java.util.Arrays.copyOfRange(msg, HEADER_BYTES, msg.length)));
     Rank to = job.rank(destWorld);
-    job.countSent(length);
+    bytesSent += length;
     if (local) {
       // Stores of the header (and inline data) into the receiver's mailbox slot in the node's shared memory: no NIC.
       spend(hostAccess(to.mdh, to.mailboxOffset(worldRank, seq), msg, 0, msg.length, true));
@@ -1220,7 +1234,7 @@ final class Rank implements Mpi {
   /** A message that has arrived (its header at least) and waits for, or has found, its receive. */
   static final class Incoming {
     final Protocol protocol;
-    final int context;
+    final long context;
     final int sourceWorld;
     final int tag;
     final int length;
@@ -1234,7 +1248,7 @@ final class Rank implements Mpi {
     boolean unexpected;
     Request boundTo;
 
-    Incoming(Protocol protocol, int context, int sourceWorld, int tag, int length) {
+    Incoming(Protocol protocol, long context, int sourceWorld, int tag, int length) {
       this.protocol = protocol;
       this.context = context;
       this.sourceWorld = sourceWorld;
@@ -1251,6 +1265,6 @@ final class Rank implements Mpi {
 
   private void markComplete(Request r) {
     r.complete = true;
-    r.completedAtPs = job.system().loop().now();
+    r.completedAtPs = clock.now();
   }
 }

@@ -20,7 +20,7 @@ public final class Request {
   long completedAtPs = -1;
   MpiStatus status;
   // receive side
-  final int context;
+  final long context;
   final int sourceWorld; // -1 for any
   final int tag; // Mpi.ANY_TAG for any
   final byte[] buffer;
@@ -28,7 +28,7 @@ public final class Request {
   final int capacity;
   final Communicator comm;
 
-  Request(Kind kind, long id, Communicator comm, int context, int sourceWorld, int tag, byte[] buffer, int offset,
+  Request(Kind kind, long id, Communicator comm, long context, int sourceWorld, int tag, byte[] buffer, int offset,
       int capacity) {
     this.kind = kind;
     this.id = id;
@@ -66,7 +66,7 @@ public final class Request {
     return status;
   }
 
-  boolean matches(int ctx, int srcWorld, int msgTag) {
+  boolean matches(long ctx, int srcWorld, int msgTag) {
     return context == ctx && (sourceWorld < 0 || sourceWorld == srcWorld) && (tag == Mpi.ANY_TAG || tag == msgTag);
   }
 
