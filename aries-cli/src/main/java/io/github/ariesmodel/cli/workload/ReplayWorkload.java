@@ -7,6 +7,7 @@ import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.replay.ComputeMode;
 import io.github.ariesmodel.system.replay.Placement;
+import io.github.ariesmodel.system.replay.ReplayProgress;
 import io.github.ariesmodel.system.replay.ReplayResult;
 import io.github.ariesmodel.system.replay.TraceReplay;
 import io.github.ariesmodel.traces.CallKind;
@@ -26,7 +27,8 @@ import java.util.TreeSet;
  * Replays a recorded MPI run (DUMPI or SimGrid time-independent trace) through the MPI layer
  * ({@link TraceReplay}) and reports the simulated run time, each rank's communication time, message latency
  * percentiles, bytes by link rank, the calls replayed and what the trace leaves out. Run by {@code ./aries replay
- * TRACE} or {@code ./aries run replay -p trace=TRACE}.
+ * TRACE} or {@code ./aries run replay -p trace=TRACE}. The system is the spec's: on the partitioned engine when the
+ * spec has threads ({@code --threads N}), whose results are the same for every N.
  */
 final class ReplayWorkload implements Workload {
 
@@ -80,10 +82,15 @@ final class ReplayWorkload implements Workload {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    AriesSystem system = spec.build();
-    long events0 = system.loop().eventsExecuted();
+    AriesSystem system = spec.build(); // on the partitioned engine when the spec has threads (--threads)
+    long events0 = system.eventsExecuted();
+    // Progress comes from inside the run. On the single loop it reads the loop's event count, as ever; on an engine
+    // the count is the groups' running sums, which other threads are changing, so the run's progress shows none
+    // (the report's cost has the count, read after the run).
+    ReplayProgress sink = system.engine().isPresent() ? (f, ps) -> progress.update(f, ps, 0)
+        : (f, ps) -> progress.update(f, ps, system.loop().eventsExecuted() - events0);
     ReplayResult r = TraceReplay.builder(system, trace).placement(placement).compute(compute).ranksPerNode(rpn)
-        .progress((f, ps) -> progress.update(f, ps, system.loop().eventsExecuted() - events0)).build().run();
+        .progress(sink).build().run();
     return report(r);
   }
 

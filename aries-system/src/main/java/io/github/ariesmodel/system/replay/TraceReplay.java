@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Replays a recorded MPI run ({@link Trace}: DUMPI or SimGrid time-independent) through the MPI layer on a
@@ -62,7 +63,13 @@ import java.util.TreeMap;
  * deadlock, what every waiting rank waits for); never a hang.
  *
  * <p>Memory: calls are streamed; the replay keeps per rank its open requests, plus one latency sample (8 bytes) per
- * delivered message and scratch buffers as large as the trace's largest message.
+ * delivered message and scratch buffers as large as the trace's largest message (one on the single event loop, one
+ * per dragonfly group that holds ranks on a partitioned engine, each only as large as its ranks' messages).
+ *
+ * <p>Threads: on a system built with {@link AriesSystem.Builder#threads(int)} the ranks of different dragonfly groups
+ * run at the same time on different threads. Each rank then keeps its own counts and latency samples, merged in rank
+ * order after the run, so the result is the same for every thread count; on the single event loop (the default) the
+ * replay is what it always was.
  */
 public final class TraceReplay {
 
@@ -145,9 +152,10 @@ public final class TraceReplay {
     long heap = Math.max(config.heapBytes(), Math.min(64L << 30, 8 * maxBytes + (4L << 20)));
     MpiConfig cfg = heap == config.heapBytes() ? config : config.toBuilder().heapBytes(heap).build();
     MpiJob job = MpiJob.builder(system).placement(nodes).config(cfg).build();
-    State st = new State(n, (int) maxBytes, total, file);
-    long startPs = system.loop().now();
-    long eventsBefore = system.loop().eventsExecuted();
+    boolean parallel = system.engine().isPresent();
+    State st = new State(n, (int) maxBytes, total, file, slots(nodes), parallel ? system.topology().groupCount() : 1);
+    long startPs = system.now();
+    long eventsBefore = system.eventsExecuted();
     try {
       job.run(mpi -> new RankReplay(st, mpi).replay());
     } catch (IllegalStateException e) {
@@ -161,7 +169,7 @@ public final class TraceReplay {
           throw x;
         }
       }
-      RankReplay failing = st.current;
+      RankReplay failing = st.lastRunning();
       if (failing != null) {
         throw new TraceReplayException(file, failing.rank, failing.callIndex, "the MPI layer refused "
             + describe(failing.call) + ": " + rootMessage(e), e);
@@ -174,7 +182,7 @@ public final class TraceReplay {
     int firstRank = TraceReplayException.NO_RANK;
     long firstCall = 0;
     for (Map.Entry<Key, ArrayDeque<long[]>> e : new TreeMap<>(st.inFlight).entrySet()) {
-      for (long[] s : e.getValue()) {
+      for (long[] s : e.getValue()) { // after the run: no rank adds or takes any more
         unmatchedCount++;
         if (unmatched.size() < 8) {
           Key k = e.getKey();
@@ -211,10 +219,41 @@ public final class TraceReplay {
         linkUtil.put(t.linkClassName(c), sim == 0 ? 0.0 : f.busyPs(c) / ((double) f.linkCount(c) * sim));
       }
     }
+    // each rank's counts and samples, merged in rank order (sums of longs, and samples sorted below: the same in any
+    // order, so the same for every thread count and as when the ranks shared one set)
+    long[] callCounts = new long[CallKind.values().length];
+    long delivered = 0;
+    long deliveredBytes = 0;
+    long requestsNotStarted = 0;
+    long unknownSizes = 0;
+    long receivesUnmatched = 0;
+    int samples = 0;
+    for (RankReplay r : st.ranks) {
+      if (r != null) {
+        samples = Math.addExact(samples, r.latencyCount);
+      }
+    }
+    long[] lat = new long[samples];
+    int at = 0;
+    for (RankReplay r : st.ranks) {
+      if (r == null) {
+        continue; // a rank whose process never started (the run failed first)
+      }
+      for (int k = 0; k < callCounts.length; k++) {
+        callCounts[k] += r.calls[k];
+      }
+      delivered += r.delivered;
+      deliveredBytes += r.deliveredBytes;
+      requestsNotStarted += r.requestsNotStarted;
+      unknownSizes += r.unknownSizes;
+      receivesUnmatched += r.receivesUnmatched;
+      System.arraycopy(r.latencies, 0, lat, at, r.latencyCount);
+      at += r.latencyCount;
+    }
     EnumMap<CallKind, Long> calls = new EnumMap<>(CallKind.class);
     Map<String, Long> coll = new LinkedHashMap<>();
     for (CallKind k : CallKind.values()) {
-      long v = st.calls[k.ordinal()];
+      long v = callCounts[k.ordinal()];
       if (v > 0) {
         calls.put(k, v);
         if (k.family() == CallKind.Family.COLLECTIVE) {
@@ -222,8 +261,7 @@ public final class TraceReplay {
         }
       }
     }
-    long[] lat = Arrays.copyOf(st.latencies, st.latencyCount);
-    Arrays.sort(lat);
+    Arrays.sort(lat); // the percentiles, and the mean's sum, read the samples in sorted order
     ReplayResult.Latency l;
     if (lat.length == 0) {
       l = new ReplayResult.Latency(0, 0, 0, 0, 0, 0, 0);
@@ -236,10 +274,24 @@ public final class TraceReplay {
           pct(lat, 99) / 1e3, lat[lat.length - 1] / 1e3, sum / lat.length / 1e3);
     }
     return new ReplayResult(st.n, ImmutableIntArray.copyOf(nodes), sim, ImmutableLongArray.copyOf(st.commPs),
-        ImmutableLongArray.copyOf(st.computePs), st.delivered, st.deliveredBytes, job.messages(), job.bytesSent(), l,
+        ImmutableLongArray.copyOf(st.computePs), delivered, deliveredBytes, job.messages(), job.bytesSent(), l,
         linkBytes.build(), linkUtil.build(), ImmutableMap.copyOf(calls), ImmutableMap.copyOf(coll),
-        new TraceCoverage(trace.format(), coverage), system.loop().eventsExecuted() - eventsBefore,
-        st.requestsNotStarted, st.unknownSizes, st.receivesUnmatched);
+        new TraceCoverage(trace.format(), coverage), system.eventsExecuted() - eventsBefore, requestsNotStarted,
+        unknownSizes, receivesUnmatched);
+  }
+
+  /**
+   * The slot of each rank's replay state that its thread owns: on the single loop one for all (ranks run one at a
+   * time), on an engine the dragonfly group of the rank's node (whose ranks run one at a time on its thread).
+   */
+  private int[] slots(int[] nodes) {
+    int[] slot = new int[nodes.length];
+    if (system.engine().isPresent()) {
+      for (int r = 0; r < nodes.length; r++) {
+        slot[r] = system.groupOfNode(nodes[r]);
+      }
+    }
+    return slot;
   }
 
   private static long pct(long[] sorted, int p) {
@@ -316,41 +368,74 @@ public final class TraceReplay {
     return 0;
   }
 
-  /** Shared by the ranks; the MPI layer runs one rank at a time, so no locking. */
+  /**
+   * What the ranks share. On a partitioned engine ranks of different groups run at the same time on different
+   * threads, so each field is one of: read-only after set-up; one slot per rank (written by that rank only) or per
+   * {@link #slotOf slot} (written by that slot's thread only), read after the run; or, for {@link #inFlight} and the
+   * progress count, safe for concurrent use.
+   */
   private static final class State {
     final int n;
     final int maxBytes;
     final long total;
     final String file;
+    /** Each rank's slot: 0 on the single loop, its node's group on an engine. */
+    final int[] slotOf;
     final RankReplay[] ranks;
     final long[] commPs;
     final long[] computePs;
-    final long[] calls = new long[CallKind.values().length];
-    /** (source, destination, tag) → sends not yet received: {post time ps, call index, bytes}. */
-    final Map<Key, ArrayDeque<long[]>> inFlight = new HashMap<>();
-    long[] latencies = new long[1024];
-    int latencyCount;
-    long delivered;
-    long deliveredBytes;
+    /**
+     * (source, destination, tag) → sends not yet received: {post time ps, call index, bytes}. The send time reaches
+     * the receiver outside the network, only for the latency statistic. A queue is touched only inside the map's
+     * atomic per-key {@code compute} (the sender adds, the receiver takes and removes an emptied queue), so it is
+     * safe across threads; and it is deterministic, as a sender notes a send before making it, and the receive that
+     * matched it completes later on the same thread or, in another group, at least one window later (the window's
+     * barrier orders the two).
+     */
+    final Map<Key, ArrayDeque<long[]>> inFlight = new ConcurrentHashMap<>();
+    /** Calls a rank replays between two additions to {@link #replayed}: 1 on the loop, about 1% of its share else. */
+    final long progressEvery;
+    /** Guards {@link #replayed}, {@link #nextReport} and {@link #reportedPs}, and keeps reports one at a time. */
+    final Object progressLock = new Object();
     long replayed;
     long nextReport;
-    long requestsNotStarted;
-    long unknownSizes;
-    long receivesUnmatched;
-    RankReplay current;
-    final byte[] scratch;
+    long reportedPs;
+    /** The rank whose replay ran last, by slot (a failure outside any rank's call is charged to it). */
+    final RankReplay[] current;
+    /** The send and receive buffer of the ranks of a slot, by slot: the bytes are never looked at. */
+    final byte[][] scratch;
 
-    State(int n, int maxBytes, long total, String file) {
+    State(int n, int maxBytes, long total, String file, int[] slotOf, int slots) {
       this.n = n;
       this.maxBytes = maxBytes;
       this.total = total;
       this.file = file;
+      this.slotOf = slotOf;
       this.ranks = new RankReplay[n];
       this.commPs = new long[n];
       this.computePs = new long[n];
-      this.scratch = new byte[maxBytes];
+      this.current = new RankReplay[slots];
+      this.scratch = new byte[slots][];
+      if (slots == 1) {
+        // the single loop (or an engine of one group): one buffer, as large as the largest message, as it always was
+        scratch[0] = new byte[maxBytes];
+        this.progressEvery = 1;
+      } else {
+        // groups' buffers grow to their own ranks' largest message; a rank adds to the shared count about 100 times
+        Arrays.fill(scratch, new byte[0]);
+        this.progressEvery = Math.max(1, total / (100L * n));
+      }
     }
 
+    /** @return the rank that ran last, of the lowest slot that ran any (on the loop: the rank that ran last) */
+    RankReplay lastRunning() {
+      for (RankReplay r : current) {
+        if (r != null) {
+          return r;
+        }
+      }
+      return null;
+    }
   }
 
   /** The messages a receive of (source, tag) at a destination matches in send order (non-overtaking). */
@@ -365,11 +450,15 @@ public final class TraceReplay {
     }
   }
 
-  /** One trace rank replayed by one MPI rank. */
+  /**
+   * One trace rank replayed by one MPI rank. Its fields are written only by the rank's own code (on its group's thread
+   * on an engine) and read by {@link TraceReplay#run} after the run.
+   */
   private final class RankReplay {
     final State st;
     final Mpi mpi;
     final int rank;
+    final int slot;
     final Map<Long, Request> requests = new HashMap<>();
     final Map<Request, Communicator> receiveComms = new HashMap<>();
     final Map<Integer, Communicator> comms = new HashMap<>();
@@ -377,11 +466,24 @@ public final class TraceReplay {
     TraceCall call;
     long lastExitNanos = Long.MIN_VALUE;
     boolean done;
+    /** Calls replayed by kind. */
+    final long[] calls = new long[CallKind.values().length];
+    /** Latency samples of the messages it received, picoseconds, in the order it saw them complete. */
+    long[] latencies = new long[16];
+    int latencyCount;
+    long delivered;
+    long deliveredBytes;
+    long requestsNotStarted;
+    long unknownSizes;
+    long receivesUnmatched;
+    /** Calls replayed not yet added to the shared progress count. */
+    long unreported;
 
     RankReplay(State st, Mpi mpi) {
       this.st = st;
       this.mpi = mpi;
       this.rank = mpi.rank();
+      this.slot = st.slotOf[rank];
       st.ranks[rank] = this;
       comms.put(TraceCall.COMM_WORLD, mpi.world());
     }
@@ -391,20 +493,22 @@ public final class TraceReplay {
         for (TraceCall c; (c = s.read()) != null; ) {
           call = c;
           callIndex++;
-          st.current = this;
-          st.calls[c.kind().ordinal()]++;
+          st.current[slot] = this;
+          calls[c.kind().ordinal()]++;
           computeBefore(c);
           long t0 = mpi.now();
           perform(c);
-          st.current = this;
+          st.current[slot] = this;
           st.commPs[rank] += mpi.now() - t0;
           if (c.timing().isRecorded()) {
             lastExitNanos = c.timing().exitNanos();
           }
-          if (++st.replayed >= st.nextReport) {
-            st.nextReport = st.replayed + Math.max(1, st.total / 100);
-            progress.update(Math.min(1.0, (double) st.replayed / Math.max(1, st.total)), mpi.now());
+          if (++unreported >= st.progressEvery) {
+            reportProgress();
           }
+        }
+        if (unreported > 0) {
+          reportProgress();
         }
       } catch (IOException e) {
         throw new UncheckedIOException(e); // the first pass read every stream: only a file changed under us
@@ -416,10 +520,42 @@ public final class TraceReplay {
       }
       for (Request r : requests.values()) {
         if (r != null && r.kind() == Request.Kind.RECEIVE && !r.isComplete()) {
-          st.receivesUnmatched++;
+          receivesUnmatched++;
         }
       }
       done = true;
+    }
+
+    /**
+     * Adds the calls replayed since the last time to the shared count, and reports when another 1% is done. On the
+     * single loop this runs after every call, as ranks take turns; on an engine ranks of several threads add, so the
+     * lock keeps the count exact and the reports one at a time, with fraction and time never going back (a group's
+     * clock may be behind another's within a window). Reports never change what is simulated.
+     */
+    private void reportProgress() {
+      synchronized (st.progressLock) {
+        st.replayed += unreported;
+        unreported = 0;
+        if (st.replayed >= st.nextReport) {
+          st.nextReport = st.replayed + Math.max(1, st.total / 100);
+          st.reportedPs = Math.max(st.reportedPs, mpi.now());
+          progress.update(Math.min(1.0, (double) st.replayed / Math.max(1, st.total)), st.reportedPs);
+        }
+      }
+    }
+
+    /**
+     * The slot's scratch buffer, at least {@code bytes} long. On the single loop it is the one buffer sized for the
+     * trace's largest message; on an engine a group's buffer grows to its ranks' largest (a receive still pending in
+     * the old one keeps it: the bytes are never looked at).
+     */
+    private byte[] scratch(int bytes) {
+      byte[] b = st.scratch[slot];
+      if (b.length < bytes) {
+        b = new byte[(int) Math.min(st.maxBytes, Math.max(bytes, 2L * b.length))];
+        st.scratch[slot] = b;
+      }
+      return b;
     }
 
     private void computeBefore(TraceCall c) {
@@ -453,7 +589,7 @@ public final class TraceReplay {
 
     private int sendBytes(long b) {
       if (b < 0) {
-        st.unknownSizes++;
+        unknownSizes++;
         return 0;
       }
       return (int) b;
@@ -461,7 +597,7 @@ public final class TraceReplay {
 
     private int recvBytes(long b) {
       if (b < 0) {
-        st.unknownSizes++;
+        unknownSizes++;
         return st.maxBytes;
       }
       return (int) b;
@@ -488,28 +624,33 @@ public final class TraceReplay {
     }
 
     private void noteSend(Communicator c, int dest, int tag, int bytes) {
-      st.inFlight.computeIfAbsent(new Key(rank, c.worldRank(dest), tag), k -> new ArrayDeque<>())
-          .add(new long[] {mpi.now(), callIndex, bytes});
+      long[] sent = {mpi.now(), callIndex, bytes};
+      // the queue is changed only inside the map's atomic compute of its key (see State.inFlight)
+      st.inFlight.compute(new Key(rank, c.worldRank(dest), tag), (k, q) -> {
+        ArrayDeque<long[]> d = q != null ? q : new ArrayDeque<>();
+        d.add(sent);
+        return d;
+      });
     }
 
     private void received(Request r, Communicator c) {
       MpiStatus s = r.status();
       int src = c.worldRank(s.source());
-      Key key = new Key(src, rank, s.tag());
-      ArrayDeque<long[]> q = st.inFlight.get(key);
-      long[] sent = q == null ? null : q.poll();
+      long[][] taken = new long[1][];
+      st.inFlight.computeIfPresent(new Key(src, rank, s.tag()), (k, q) -> {
+        taken[0] = q.poll();
+        return q.isEmpty() ? null : q; // an emptied queue goes, atomically with the take: no send can be lost
+      });
+      long[] sent = taken[0];
       if (sent == null) {
         return; // every send of the trace is noted before it is made, so this is not expected
       }
-      if (q.isEmpty()) {
-        st.inFlight.remove(key);
+      if (latencyCount == latencies.length) {
+        latencies = Arrays.copyOf(latencies, latencies.length * 2);
       }
-      if (st.latencyCount == st.latencies.length) {
-        st.latencies = Arrays.copyOf(st.latencies, st.latencies.length * 2);
-      }
-      st.latencies[st.latencyCount++] = r.completedAtPs() - sent[0];
-      st.delivered++;
-      st.deliveredBytes += s.count();
+      latencies[latencyCount++] = r.completedAtPs() - sent[0];
+      delivered++;
+      deliveredBytes += s.count();
     }
 
     private void pointToPoint(TraceCall.PointToPoint p) {
@@ -528,20 +669,23 @@ public final class TraceReplay {
         case SEND -> {
           int b = sendBytes(p.bytes());
           noteSend(c, p.peer(), p.tag(), b);
-          mpi.send(st.scratch, 0, b, p.peer(), p.tag(), c);
+          mpi.send(scratch(b), 0, b, p.peer(), p.tag(), c);
         }
         case ISEND -> {
           int b = sendBytes(p.bytes());
           noteSend(c, p.peer(), p.tag(), b);
-          track(p.request(), mpi.isend(st.scratch, 0, b, p.peer(), p.tag(), c), null);
+          track(p.request(), mpi.isend(scratch(b), 0, b, p.peer(), p.tag(), c), null);
         }
         case RECV -> {
-          Request r = mpi.irecv(st.scratch, 0, recvBytes(p.bytes()), p.peer(), p.tag(), c);
+          int b = recvBytes(p.bytes());
+          Request r = mpi.irecv(scratch(b), 0, b, p.peer(), p.tag(), c);
           mpi.wait(r);
           received(r, c);
         }
-        case IRECV -> track(p.request(),
-            mpi.irecv(st.scratch, 0, recvBytes(p.bytes()), p.peer(), p.tag(), c), c);
+        case IRECV -> {
+          int b = recvBytes(p.bytes());
+          track(p.request(), mpi.irecv(scratch(b), 0, b, p.peer(), p.tag(), c), c);
+        }
         case PROBE -> mpi.probe(p.peer(), p.tag(), c);
         case IPROBE -> mpi.iprobe(p.peer(), p.tag(), c);
         default -> throw fail("not a point-to-point call");
@@ -570,11 +714,12 @@ public final class TraceReplay {
         checkPeer(s.destination(), c, false);
         int b = sendBytes(s.sendBytes());
         noteSend(c, s.destination(), s.sendTag(), b);
-        rs.add(mpi.isend(st.scratch, 0, b, s.destination(), s.sendTag(), c));
+        rs.add(mpi.isend(scratch(b), 0, b, s.destination(), s.sendTag(), c));
       }
       if (s.source() != TraceCall.PROC_NULL) {
         checkPeer(s.source(), c, true);
-        recv = mpi.irecv(st.scratch, 0, recvBytes(s.receiveBytes()), s.source(), s.receiveTag(), c);
+        int b = recvBytes(s.receiveBytes());
+        recv = mpi.irecv(scratch(b), 0, b, s.source(), s.receiveTag(), c);
         rs.add(recv);
       }
       mpi.waitall(rs.toArray(new Request[0]));
@@ -607,7 +752,7 @@ public final class TraceReplay {
           continue;
         }
         if (!requests.containsKey(id)) {
-          st.requestsNotStarted++;
+          requestsNotStarted++;
           continue;
         }
         known.add(id);
@@ -738,8 +883,10 @@ public final class TraceReplay {
       int me = c.rank();
       switch (k.kind()) {
         case BARRIER -> mpi.barrier(c);
-        case BCAST -> mpi.bcast(st.scratch, 0, sendBytes(Math.max(k.sendBytes(), k.receiveBytes())), root(k, c),
-            c);
+        case BCAST -> {
+          int b = sendBytes(Math.max(k.sendBytes(), k.receiveBytes()));
+          mpi.bcast(scratch(b), 0, b, root(k, c), c);
+        }
         case REDUCE -> {
           int e = elements(Math.max(k.sendBytes(), k.receiveBytes()));
           mpi.reduce(new long[e], new long[e], ReduceOp.SUM, root(k, c), c);
