@@ -37,7 +37,7 @@ class RunThreadsTest {
   void gupsAcrossNineGroupsWritesTheSameResultsOnOneTwoAndThreeThreads() throws IOException {
     String[] gups = {"run", "gups", "--system", "canonical:p=2,a=4,h=2", "-p", "pes=18", "-p", "updates=64"};
     String one = cli("t1", with(gups, "--threads", "1"));
-    assertThat(one).contains("gups.updateRate").contains("\"events\"");
+    assertThat(one).contains("gups.updateRate").contains("\"events\"").contains("\"engine\" : \"partitioned\"");
     assertThat(cli("t2", with(gups, "--threads", "2"))).isEqualTo(one);
     assertThat(cli("t3", with(gups, "--threads", "3"))).isEqualTo(one);
     assertThat(cli("t64", with(gups, "--threads", "64"))).as("one thread per group at most").isEqualTo(one);

@@ -59,8 +59,13 @@ public record WorkloadRun(Results results, List<PlotSpec> plots) {
     BuiltSystems built = new BuiltSystems();
     WorkloadReport r = w.run(spec.withBuiltSystems(built), params, progress);
     Instant finished = Instant.now();
+    java.util.Map<String, String> recorded = new java.util.LinkedHashMap<>(params.asMap());
+    if (spec.threads() > 0) {
+      // the engine's results differ from the single loop's (not with its thread count): say which made them
+      recorded.put("engine", "partitioned");
+    }
     RunMetadata.Builder m = RunMetadata.builder(RunMetadata.currentTool(), command)
-        .system(spec.system()).routing(spec.routing()).seed(spec.seed()).parameters(params.asMap())
+        .system(spec.system()).routing(spec.routing()).seed(spec.seed()).parameters(recorded)
         .simulatedTimePs(r.simulatedPs()).events(r.events()).wallClock(new WallClock(started, finished));
     Results.Builder b = Results.builder(m.build());
     for (Metric metric : r.metrics()) {
