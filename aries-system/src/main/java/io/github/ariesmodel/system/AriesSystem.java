@@ -51,6 +51,12 @@ import java.util.Optional;
  */
 public final class AriesSystem {
 
+  /**
+   * Packets, and payload arrays, a group's pool keeps on the engine (assumed: it bounds what a group can hoard at
+   * about 1.5 MiB; a group with more packets in flight than this allocates the rest, which the collector takes back).
+   */
+  static final int GROUP_POOL_LIMIT = 8192;
+
   private final String name;
   private final Topology topology;
   /** The single event loop, or null on an engine. */
@@ -132,7 +138,9 @@ public final class AriesSystem {
     if (b.trace == null && b.fabricFactory == null && b.routerSettings == null) {
       this.packets = new PacketPool[engine == null ? 1 : topology.groupCount()];
       for (int i = 0; i < packets.length; i++) {
-        packets[i] = new PacketPool();
+        // one pool: it keeps no more than the system had in flight. A group's pool on the engine may take in more than
+        // it gives out (a group that only receives PUTs keeps their payloads), so it is bounded.
+        packets[i] = engine == null ? new PacketPool() : new PacketPool(GROUP_POOL_LIMIT);
       }
     } else {
       this.packets = null;

@@ -19,9 +19,17 @@ import java.util.Arrays;
  * with {@code 0xA5}, so that a holder who reads it afterwards fails or shows wrong bytes at once.
  *
  * <p>Not thread-safe: one pool belongs to one component on one event loop. Packets may move between pools (a request
- * made by one NIC is released into the pool of the NIC that served it).
+ * made by one NIC is released into the pool of the NIC that served it). Between pools of different owners the flow
+ * need not balance: a pool that only receives PUTs would keep every payload array. Such a pool is made with a limit
+ * ({@link #PacketPool(int)}): beyond it, released packets and arrays are left to the garbage collector.
  */
 public final class PacketPool {
+
+  /** Unbounded: what one pool shared by every maker and consumer keeps (no more than it had in flight at once). */
+  private static final int UNBOUNDED = Integer.MAX_VALUE;
+
+  private final int limit;
+  private int arraysKept;
 
   private Packet[] free = new Packet[16];
   private int freeCount;
@@ -31,6 +39,21 @@ public final class PacketPool {
   private long made;
   private long reused;
   private long arraysMade;
+
+  /** A pool that keeps every packet and array given back (for one pool that all makers and consumers share). */
+  public PacketPool() {
+    this.limit = UNBOUNDED;
+  }
+
+  /**
+   * A pool that keeps at most {@code limit} packets and {@code limit} payload arrays (of all lengths together).
+   *
+   * @param limit at least 1
+   */
+  public PacketPool(int limit) {
+    checkArgument(limit >= 1, "limit must be at least 1 but was %s", limit);
+    this.limit = limit;
+  }
 
   /**
    * A PUT request with a payload of {@code length} bytes to fill.
@@ -158,6 +181,9 @@ public final class PacketPool {
   }
 
   private void keep(Packet p) {
+    if (freeCount == limit) {
+      return; // the collector takes it
+    }
     if (freeCount == free.length) {
       free = Arrays.copyOf(free, freeCount * 2);
     }
@@ -165,6 +191,10 @@ public final class PacketPool {
   }
 
   private void keep(byte[] d) {
+    if (arraysKept == limit) {
+      return;
+    }
+    arraysKept++;
     int n = d.length;
     byte[][] list = arrays[n];
     if (list == null) {
@@ -183,6 +213,16 @@ public final class PacketPool {
   /** @return payload arrays this pool has made so far */
   public long arraysMade() {
     return arraysMade;
+  }
+
+  /** @return packets kept for reuse now */
+  public int packetsKept() {
+    return freeCount;
+  }
+
+  /** @return payload arrays kept for reuse now */
+  public int arraysKept() {
+    return arraysKept;
   }
 
   /** @return packets it has handed out again after a release */
@@ -242,6 +282,7 @@ public final class PacketPool {
     byte[] a = arrays[length][--n];
     arrays[length][n] = null;
     arrayCount[length] = n;
+    arraysKept--;
     return a;
   }
 }

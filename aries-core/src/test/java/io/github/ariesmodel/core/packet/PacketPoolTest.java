@@ -98,4 +98,30 @@ class PacketPoolTest {
     assertThat(a.hops()).isEqualTo(b.hops());
     assertThat(a.injectedAtPs()).isEqualTo(b.injectedAtPs());
   }
+
+  @Test
+  void aPoolThatOnlyReceivesKeepsNoMoreThanItsLimitAndTheMakerStillWorks() {
+    PacketPool maker = new PacketPool(4);
+    PacketPool receiver = new PacketPool(4);
+    for (int i = 0; i < 100; i++) {
+      // one-way PUTs: made from the maker's pool, released into the receiver's, as between two groups
+      Packet p = maker.put(1, 2, 3, 64L * i, i, DeliveryMode.IN_ORDER, 64, 0, 0);
+      p.data()[0] = (byte) i;
+      receiver.release(p);
+    }
+    assertThat(maker.made()).isEqualTo(100);
+    assertThat(receiver.packetsKept()).isEqualTo(4);
+    assertThat(receiver.arraysKept()).isEqualTo(4);
+    // what it kept it hands out again, and then makes new ones
+    for (int i = 0; i < 6; i++) {
+      receiver.put(2, 1, 3, 0, i, DeliveryMode.IN_ORDER, 64, 0, 0);
+    }
+    assertThat(receiver.reused()).isEqualTo(4);
+    assertThat(receiver.made()).isEqualTo(2);
+    assertThat(receiver.arraysMade()).isEqualTo(2);
+    assertThat(receiver.arraysKept()).isZero();
+    assertThat(new PacketPool().arraysKept()).isZero();
+    assertThatThrownBy(() -> new PacketPool(0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("limit must be at least 1 but was 0");
+  }
 }
