@@ -164,6 +164,21 @@ public final class PacketPool {
   }
 
   /**
+   * A synthetic packet of traffic studies, as {@link Packet#synthetic}: a PUT request without a payload array.
+   *
+   * @param sourceNode source
+   * @param destinationNode destination
+   * @param tag the source's tag
+   * @param mode routing mode
+   * @param dataLength payload bytes it stands for, 0 to 64 (its wire size counts them)
+   * @return the packet
+   */
+  public Packet synthetic(int sourceNode, int destinationNode, int tag, DeliveryMode mode, int dataLength) {
+    return request(PacketKind.PUT_REQUEST, sourceNode, destinationNode, 0, 0, tag, mode, dataLength, null, null, 0, 0,
+        0, 0);
+  }
+
+  /**
    * Gives a packet and its payload back for reuse. The caller must hold the last reference to it.
    *
    * @param p a packet not released already

@@ -2,6 +2,7 @@ package io.github.ariesmodel.network.traffic;
 
 import io.github.ariesmodel.core.DeliveryMode;
 import io.github.ariesmodel.core.packet.Packet;
+import io.github.ariesmodel.core.packet.PacketPool;
 import io.github.ariesmodel.core.sim.GroupScheduler;
 import io.github.ariesmodel.core.sim.PartitionedEngine;
 import io.github.ariesmodel.core.spi.EventHandler;
@@ -63,8 +64,15 @@ public final class TrafficExperiment {
    * needs (assumed), so that a livelocking routing stops with {@code drained == false} instead of running forever.
    */
   public static final long DEFAULT_DRAIN_LIMIT_PS = 100_000_000L;
+
+  /**
+   * Packets a group's pool keeps for reuse (assumed: enough for the packets a group has in flight at the loads
+   * studied; a group that receives more than it sends lets the collector take the rest).
+   */
+  static final int POOL_LIMIT = 1 << 14;
   private final int payloadBytes;
   private final Consumer<RouterFabric.Builder> fabricSettings;
+  private long packetsMade = -1;
 
   private TrafficExperiment(Builder b) {
     this.topology = b.topology;
@@ -268,8 +276,22 @@ public final class TrafficExperiment {
   /** @return the result of one run */
   public TrafficResult run() {
     try (Run r = new Run()) {
-      return r.execute();
+      TrafficResult result = r.execute();
+      long made = 0;
+      for (PacketPool p : r.pools) {
+        made += p.made();
+      }
+      packetsMade = made;
+      return result;
     }
+  }
+
+  /**
+   * @return packets the last {@link #run()} allocated (every other packet its sources made was a delivered one taken
+   *     back), or -1 before a run
+   */
+  public long packetsMade() {
+    return packetsMade;
   }
 
   /** What a run counts, per group (a source's group for what it generates, a destination's for what arrives). */
@@ -337,6 +359,12 @@ public final class TrafficExperiment {
     final SplittableRandom[] rnd;
     final GroupScheduler[] scheds;
     final ArrayDeque<Packet>[] queues;
+    /**
+     * Per group, the packets its sources take and its nodes give back once a packet is delivered and counted: the
+     * fabric hands a delivered packet to its endpoint, and no hop listener or observer keeps one past delivery (their
+     * contracts). Bounded, as a group may receive more than it sends (a hot spot).
+     */
+    final PacketPool[] pools;
     final int[] permutation;
     final int[] allToAllNext;
     final double slotPs;
@@ -372,6 +400,7 @@ public final class TrafficExperiment {
       fb.observeDeliveries((now, p, nonMinimal) -> deliveringNonMinimal[groupOfNode(p.destinationNode())] = nonMinimal);
       fabric = fb.build();
       rnd = new SplittableRandom[groups];
+      pools = new PacketPool[groups];
       scheds = new GroupScheduler[groups];
       latency = new Histogram[groups];
       created = new CreationLog[groups];
@@ -385,6 +414,7 @@ public final class TrafficExperiment {
       long perGroup = perNode > Long.MAX_VALUE / groupNodes ? Long.MAX_VALUE : perNode * groupNodes;
       for (int g = 0; g < groups; g++) {
         rnd[g] = new SplittableRandom(mix(seed, g));
+        pools[g] = new PacketPool(POOL_LIMIT);
         scheds[g] = engine.group(g);
         latency[g] = new Histogram(3);
         created[g] = new CreationLog(perGroup);
@@ -559,7 +589,7 @@ public final class TrafficExperiment {
         c[Count.MEASURED.ordinal()]++;
         c[Count.GENERATED_IN_WINDOW.ordinal()]++;
       }
-      queues[src].addLast(Packet.synthetic(src, dst, tag, DeliveryMode.ADAPTIVE_0, payloadBytes));
+      queues[src].addLast(pools[g].synthetic(src, dst, tag, DeliveryMode.ADAPTIVE_0, payloadBytes));
       if (queues[src].size() == 1) {
         pump(src);
       }
@@ -664,6 +694,7 @@ public final class TrafficExperiment {
       @Override
       public void deliver(long nowPs, Packet packet) {
         delivered(nowPs, packet);
+        pools[groupOfNode(node)].release(packet); // on this group's thread: its pool
       }
 
       @Override
