@@ -49,17 +49,26 @@ final class SharedOptions {
         return groups >= AUTO_MIN_GROUPS ? Math.max(1, Math.min(groups, Runtime.getRuntime().availableProcessors()))
             : 1;
       }
-      int n;
-      try {
-        n = Integer.parseInt(threads.strip());
-      } catch (NumberFormatException e) {
-        n = -1;
-      }
-      if (n < 1 || n > 4096) {
-        throw CliError.badInput("--threads must be auto or in [1, 4096] but was " + threads, "--threads", null);
-      }
-      return n;
+      return threadCount(threads, "auto or ");
     }
+  }
+
+  /**
+   * @param text a {@code --threads} value
+   * @param also what else the option takes, for the message ({@code "auto or "}, or empty)
+   * @return the count (exit 2 with one line when it is not a number in [1, 4096])
+   */
+  private static int threadCount(String text, String also) {
+    int n;
+    try {
+      n = Integer.parseInt(text.strip());
+    } catch (NumberFormatException e) {
+      n = -1;
+    }
+    if (n < 1 || n > 4096) {
+      throw CliError.badInput("--threads must be " + also + "in [1, 4096] but was " + text, "--threads", null);
+    }
+    return n;
   }
 
   /**
@@ -77,19 +86,7 @@ final class SharedOptions {
 
     /** @return 0 for the single loop, else the count (exit 2 with one line when it is not in [1, 4096]) */
     int checked() {
-      if (threads == null) {
-        return 0;
-      }
-      int n;
-      try {
-        n = Integer.parseInt(threads.strip());
-      } catch (NumberFormatException e) {
-        n = -1;
-      }
-      if (n < 1 || n > 4096) {
-        throw CliError.badInput("--threads must be in [1, 4096] but was " + threads, "--threads", null);
-      }
-      return n;
+      return threads == null ? 0 : threadCount(threads, "");
     }
   }
 
