@@ -1210,7 +1210,12 @@ public final class RouterFabric implements Fabric {
     }
     if (schedule) {
       scheduleRelease(e, now);
-    } else if (!injection) {
+    }
+    if (!injection) {
+      // Also when this release is scheduled for the reasons above: with it, a head still short may now reach its
+      // size at a later pending release (2 credits held, this release's 54 bytes and a later one's 72 bytes for a
+      // 78-byte head), and that release must then run in its place or the head waits for some other event
+      // (LazyReleaseProperties found a port stalled 308 ns that way).
       armCredit(now, owner, vc);
     }
   }

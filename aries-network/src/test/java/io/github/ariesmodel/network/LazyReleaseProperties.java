@@ -129,4 +129,17 @@ class LazyReleaseProperties {
     assertThat(lazy).isEqualTo(run(false, "ugal", 1.0, 128, 7, false));
     assertThat(lazy.get(lazy.size() - 1)).isEqualTo("sameTime 0");
   }
+
+  /**
+   * A case the property once found: with 128-byte buffers a head of 78 bytes held 2 credits; a release of 54 bytes
+   * was scheduled for its own reasons and a later one of 72 bytes was not, so after the first the head was still
+   * short and nothing woke it at the second: its port stalled 308 ns where the eager fabric sent at once.
+   */
+  @Test
+  void aHeadShortAfterAScheduledReleaseGetsTheLaterOneThatCompletesIt() {
+    double load = 0.11736553723366722;
+    List<String> lazy = run(true, "valiant", load, 128, 123, false);
+    assertThat(lazy).isEqualTo(run(false, "valiant", load, 128, 123, false));
+    assertThat(lazy).hasSizeGreaterThan(1_000);
+  }
 }
