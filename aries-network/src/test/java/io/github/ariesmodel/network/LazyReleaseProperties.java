@@ -111,7 +111,8 @@ class LazyReleaseProperties {
 
   @Test
   void lazyReleasesChangeNothingSimulated() {
-    qt().withExamples(12)
+    // 12 random cases a build; -Dlazy.examples=N for a deeper search
+    qt().withExamples(Integer.getInteger("lazy.examples", 12))
         .forAll(integers().between(0, ROUTINGS.length - 1), doubles().between(0.1, 1.0),
             integers().between(0, 2), integers().between(0, 1_000_000))
         .check((r, load, buffer, seed) -> {
