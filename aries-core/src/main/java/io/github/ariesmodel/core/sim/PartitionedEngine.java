@@ -376,10 +376,7 @@ public final class PartitionedEngine implements AutoCloseable {
     if (closing) {
       return;
     }
-    if (running) {
-      throw new IllegalStateException("engine is running; close it after its run returns");
-    }
-    endWorkers();
+    endWorkers("close it");
   }
 
   /**
@@ -390,16 +387,17 @@ public final class PartitionedEngine implements AutoCloseable {
     if (closing) {
       return;
     }
-    if (running) {
-      throw new IllegalStateException("engine is running; release its threads after its run returns");
-    }
-    endWorkers();
+    endWorkers("release its threads");
     phaser = null;
     workers = null;
     closing = false;
   }
 
-  private void endWorkers() {
+  /** Ends the worker threads, refusing while a run is going on ({@code what}: the caller's action, for the message). */
+  private void endWorkers(String what) {
+    if (running) {
+      throw new IllegalStateException("engine is running; " + what + " after its run returns");
+    }
     closing = true;
     if (phaser != null) {
       // (a worker may see closing right after the last barrier and leave without arriving again: no arrival count
