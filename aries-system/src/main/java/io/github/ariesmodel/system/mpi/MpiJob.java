@@ -118,13 +118,12 @@ public final class MpiJob {
   public void run(MpiProgram program) {
     checkArgument(program != null, "program must not be null");
     lastRunStartPs = system.now();
-    boolean engine = system.engine().isPresent();
     try (ProcessRunner r = system.newProcessRunner()) {
       runner = r;
       for (Rank rank : ranks) {
-        // On a partitioned engine a rank runs on its node's group's thread, where its NIC's completions arrive.
-        int lane = engine ? system.groupOfNode(rank.node.id()) : 0;
-        rank.process = r.spawn("rank" + rank.worldRank, lane, self -> {
+        // On a partitioned engine a rank runs on its node's group's thread, where its NIC's completions arrive (on the
+        // single loop the runner has one lane for every group)
+        rank.process = r.spawn("rank" + rank.worldRank, system.groupOfNode(rank.node.id()), self -> {
           program.run(rank);
           rank.finishedAtPs = self.now();
           rank.drain();
