@@ -686,15 +686,18 @@ public final class TrafficExperiment {
 
     private final class NodePort implements FabricEndpoint {
       private final int node;
+      /** Its group's pool, used on its group's thread only. */
+      private final PacketPool pool;
 
       NodePort(int node) {
         this.node = node;
+        this.pool = pools[groupOfNode(node)];
       }
 
       @Override
       public void deliver(long nowPs, Packet packet) {
         delivered(nowPs, packet);
-        pools[groupOfNode(node)].release(packet); // on this group's thread: its pool
+        pool.release(packet);
       }
 
       @Override
