@@ -106,8 +106,7 @@ public final class AriesSystem {
       this.fabric = b.trace == null ? custom : b.trace.wrap(custom);
     } else if (b.fabricKind == FabricKind.ROUTERS) {
       RouterFabric.Builder fb =
-          engine != null ? RouterFabric.builder(topology, engine).seed(b.seed) : RouterFabric.builder(topology, loop)
-              .seed(b.seed);
+          (engine != null ? RouterFabric.builder(topology, engine) : RouterFabric.builder(topology, loop)).seed(b.seed);
       if (b.trace != null) {
         fb.hopListener(b.trace.hopListener());
       }
@@ -366,8 +365,7 @@ public final class AriesSystem {
    * @return the pool, whose counters say how many packets and payloads the system allocated
    */
   public java.util.Optional<PacketPool> packetPool() {
-    return packets == null || packets.length != 1 ? java.util.Optional.empty()
-        : java.util.Optional.of(packets[0]);
+    return packets == null || engine != null ? java.util.Optional.empty() : java.util.Optional.of(packets[0]);
   }
 
   /**
