@@ -4,47 +4,44 @@ import io.github.ariesmodel.core.spi.EventHandler;
 import java.util.Arrays;
 
 /**
- * Events one partition of a {@link PartitionedEngine} has scheduled into another partition during a window, kept in
- * primitive arrays that grow by doubling and never shrink, and handed to the target's event loop at the next window.
- * The order of the entries does not matter: each carries its (time, key) and the target loop orders by it.
+ * Events one partition of a {@link PartitionedEngine} has scheduled into another partition (or one group into
+ * another group's inbox) during a window, handed to the target's event loop at the next window. The order of the
+ * entries does not matter: each carries its (time, key) and the target loop orders by it.
+ *
+ * <p>An entry's four numbers (time, key, arg, target group) sit side by side in one {@code long[]} and its handler
+ * and ref in one {@code Object[]}, so an append writes two cache lines at the buffer's tail, not six (one per field
+ * array): on the full system most appends go to a group whose buffer has left the cache. Both arrays grow by doubling
+ * and never shrink.
  */
 final class EventBuffer {
 
-  private int[] targets;
-  private long[] times;
-  private long[] keys;
-  private long[] args;
-  private EventHandler[] handlers;
-  private Object[] refs;
+  private static final int LONGS = 4;
+
+  private long[] data;
+  private Object[] objects;
   private int size;
   private long minTime = Long.MAX_VALUE;
 
   EventBuffer() {
     int n = 64;
-    targets = new int[n];
-    times = new long[n];
-    keys = new long[n];
-    args = new long[n];
-    handlers = new EventHandler[n];
-    refs = new Object[n];
+    data = new long[n * LONGS];
+    objects = new Object[n * 2];
   }
 
   void add(int target, long time, long key, EventHandler handler, Object ref, long arg) {
-    if (size == times.length) {
-      int n = size * 2;
-      targets = Arrays.copyOf(targets, n);
-      times = Arrays.copyOf(times, n);
-      keys = Arrays.copyOf(keys, n);
-      args = Arrays.copyOf(args, n);
-      handlers = Arrays.copyOf(handlers, n);
-      refs = Arrays.copyOf(refs, n);
+    int i = size * LONGS;
+    if (i == data.length) {
+      data = Arrays.copyOf(data, i * 2);
+      objects = Arrays.copyOf(objects, objects.length * 2);
     }
-    targets[size] = target;
-    times[size] = time;
-    keys[size] = key;
-    args[size] = arg;
-    handlers[size] = handler;
-    refs[size] = ref;
+    long[] d = data;
+    d[i] = time;
+    d[i + 1] = key;
+    d[i + 2] = arg;
+    d[i + 3] = target;
+    int o = size << 1;
+    objects[o] = handler;
+    objects[o + 1] = ref;
     size++;
     if (time < minTime) {
       minTime = time;
@@ -60,12 +57,16 @@ final class EventBuffer {
     return size;
   }
 
-  /** Schedules every entry on {@code loop} under its own key and empties the buffer. */
+  /** Schedules every entry on its target group's loop under its own key and empties the buffer. */
   void drainInto(GroupScheduler[] groups) {
-    for (int i = 0; i < size; i++) {
-      groups[targets[i]].loop.scheduleKeyed(times[i], keys[i], handlers[i], refs[i], args[i]);
-      handlers[i] = null;
-      refs[i] = null;
+    long[] d = data;
+    Object[] objs = objects;
+    for (int e = 0; e < size; e++) {
+      int i = e * LONGS;
+      int o = e << 1;
+      groups[(int) d[i + 3]].loop.scheduleKeyed(d[i], d[i + 1], (EventHandler) objs[o], objs[o + 1], d[i + 2]);
+      objs[o] = null;
+      objs[o + 1] = null;
     }
     size = 0;
     minTime = Long.MAX_VALUE;
