@@ -10,6 +10,7 @@ import io.github.ariesmodel.core.sim.SerialChannel;
 import io.github.ariesmodel.core.spi.EventHandler;
 import io.github.ariesmodel.core.spi.Fabric;
 import io.github.ariesmodel.core.spi.FabricEndpoint;
+import io.github.ariesmodel.core.spi.ReadAhead;
 import io.github.ariesmodel.core.spi.Scheduler;
 import io.github.ariesmodel.network.spi.Candidates;
 import io.github.ariesmodel.network.spi.DragonflyPaths;
@@ -1468,7 +1469,7 @@ public final class RouterFabric implements Fabric {
    * -1), whether it was ever committed to one, the loop sequence number of its pending arrival or delivery event (with
    * {@link #lazy}), and the next record in the queue it waits in (or in a free list).
    */
-  private static final class Flight {
+  private static final class Flight implements ReadAhead {
     Packet packet;
     Flight next;
     /** The packet's wire bytes and destination node, kept here so queue scans and arrivals need not read it. */
@@ -1479,6 +1480,15 @@ public final class RouterFabric implements Fabric {
     int intermediate;
     boolean nonMinimal;
     long seq;
+
+    /** An arrival's first reads after this record are its packet's hops and destination (routing). */
+    @Override
+    public void readAhead() {
+      Packet p = packet;
+      if (p != null && p.hops() < 0) {
+        throw new AssertionError("negative hops"); // never (hops only count up): keeps the read
+      }
+    }
   }
 
   /**

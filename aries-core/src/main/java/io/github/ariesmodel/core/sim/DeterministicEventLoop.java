@@ -1,6 +1,7 @@
 package io.github.ariesmodel.core.sim;
 
 import io.github.ariesmodel.core.spi.EventHandler;
+import io.github.ariesmodel.core.spi.ReadAhead;
 import io.github.ariesmodel.core.spi.Scheduler;
 import java.util.Arrays;
 import java.util.function.BooleanSupplier;
@@ -84,6 +85,8 @@ public final class DeterministicEventLoop implements Scheduler {
 
   /** Counts refs of {@link TouchMark}'s class that {@link #touch} met: there are none. */
   private int touched;
+  /** At most this many refs of the next bucket are read ahead (assumed: a few buckets' worth on a sparse loop). */
+  private static final int TOUCH_AHEAD = 32;
   private int size;
   private long now;
   private long nextSeq;
@@ -504,6 +507,37 @@ public final class DeterministicEventLoop implements Scheduler {
     while (!far.isEmpty() && (far.minTime() >>> shift) <= target) {
       current.push(far.minTime(), far.minSeq(), far.minSlot());
       far.pop();
+    }
+    if (ringCount > 0) {
+      touchNextBucket(target);
+    }
+  }
+
+  /**
+   * Reads ahead the refs of the first non-empty ring bucket after {@code bucket} (up to {@link #TOUCH_AHEAD} of them):
+   * their class, or what a {@link ReadAhead} ref names, so their lines are on their way while this bucket runs. A
+   * bucket holds only a few events when a loop's group is sparse (about five on the full system's groups), too few
+   * for the reads at its own load to overlap their misses (docs/performance.md, "Stop 22").
+   */
+  private void touchNextBucket(long bucket) {
+    int from = (int) (bucket + 1) & ringMask;
+    int b = (from + ringDistance(from)) & ringMask;
+    int c = bucketHead[b];
+    Object[] objects = chunkObjects;
+    int left = TOUCH_AHEAD;
+    while (c >= 0 && left > 0) {
+      int n = Math.min(chunkCount[c], left);
+      int e = c << CHUNK_LOG2;
+      for (int end = e + n; e < end; e++) {
+        Object ref = objects[(e << 1) + 1];
+        if (ref instanceof ReadAhead r) {
+          r.readAhead();
+        } else {
+          touch(ref);
+        }
+      }
+      left -= n;
+      c = chunkNext[c];
     }
   }
 
