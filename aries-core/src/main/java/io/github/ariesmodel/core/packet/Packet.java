@@ -16,8 +16,10 @@ import io.github.ariesmodel.core.Status;
  * construction. Two more fields are a <em>transit record</em> that the fabric carrying the packet writes and
  * anyone may read once it is delivered: the router-to-router hops it took ({@link #hops()}) and when it entered the
  * fabric ({@link #injectedAtPs()}). They are the same for every kind of fabric, so a NIC, a trace or a traffic
- * generator can report them. How a fabric routes a packet (virtual channels, waypoints of a non-minimal route) is
- * the fabric's own state and is not kept here: the router fabric keeps it in its per-packet records.
+ * generator can report them. A maker that measures from before the fabric (a traffic generator whose packets wait in a
+ * source queue) may record the creation time ({@link #createdAtPs()}); fabrics ignore it. How a fabric routes a
+ * packet (virtual channels, waypoints of a non-minimal route) is the fabric's own state and is not kept here: the
+ * router fabric keeps it in its per-packet records.
  *
  * <p>A packet made by a {@link PacketPool} may be given back to its pool by the one component that owns it last (a
  * NIC, once it has served a request or landed a response) and then reused for another packet: whoever else wants a
@@ -49,6 +51,7 @@ public final class Packet {
   // Transit record: written by the fabric carrying the packet (see the class comment).
   private int hops;
   private long injectedAtPs;
+  private long createdAtPs;
   /** Set while the packet waits in a {@link PacketPool} for reuse. */
   boolean released;
 
@@ -104,6 +107,7 @@ public final class Packet {
     this.wireBytes = WireFormat.wireBytes(kind.isRequest(), carried);
     this.hops = 0;
     this.injectedAtPs = 0;
+    this.createdAtPs = 0;
     this.released = false;
     return this;
   }
@@ -371,6 +375,21 @@ public final class Packet {
    */
   public void injectedAtPs(long ps) {
     this.injectedAtPs = ps;
+  }
+
+  /** @return when its maker made it, before any wait at the source, picoseconds (0 unless the maker set it) */
+  public long createdAtPs() {
+    return createdAtPs;
+  }
+
+  /**
+   * Records when the packet was made, for a maker that measures from then (a traffic generator, whose packets may
+   * wait in a source queue before they enter the fabric); fabrics neither read nor write it.
+   *
+   * @param ps creation time, picoseconds
+   */
+  public void createdAtPs(long ps) {
+    this.createdAtPs = ps;
   }
 
   @Override

@@ -24,6 +24,7 @@ class PacketPoolTest {
           4);
       junk[i].hops(7);
       junk[i].injectedAtPs(1234);
+      junk[i].createdAtPs(999);
     }
     for (Packet j : junk) {
       pool.release(j);
@@ -97,6 +98,7 @@ class PacketPoolTest {
     assertThat(a.wireBytes()).isEqualTo(b.wireBytes());
     assertThat(a.hops()).isEqualTo(b.hops());
     assertThat(a.injectedAtPs()).isEqualTo(b.injectedAtPs());
+    assertThat(a.createdAtPs()).isEqualTo(b.createdAtPs());
   }
 
   @Test

@@ -46,10 +46,13 @@ class PacketTest {
     assertThat(p.data()).isNull();
     assertThat(p.hops()).isZero();
     assertThat(p.injectedAtPs()).isZero();
+    assertThat(p.createdAtPs()).isZero();
     p.hops(3);
     p.injectedAtPs(1234);
+    p.createdAtPs(1000);
     assertThat(p.hops()).isEqualTo(3);
     assertThat(p.injectedAtPs()).isEqualTo(1234);
+    assertThat(p.createdAtPs()).isEqualTo(1000);
     assertThat(p.wireBytes()).isEqualTo(14 * WireFormat.PHIT_BYTES);
   }
 

@@ -308,40 +308,43 @@ public final class TrafficExperiment {
   }
 
   /**
-   * The creation times of one group's packets, by tag, in chunks that never move once made: a destination in another
-   * group reads (and marks) the entry of a packet made in an earlier window while the source keeps adding entries.
-   * A delivered packet's entry is stored complemented (negative), so a second delivery is seen as a duplicate.
+   * One group's packets by tag: a byte each, set when the packet is delivered, so a second delivery is seen as a
+   * duplicate. In chunks that never move once made: a destination in another group (on another thread) marks the
+   * entry of a packet made in an earlier window while the source keeps adding entries; bytes are written whole, so
+   * marks of neighbouring tags by different threads never disturb each other. (The creation time rides in the packet,
+   * {@link Packet#createdAtPs()}: reading it here was a cache miss per delivery on the full system.)
    */
-  private static final class CreationLog {
-    static final int CHUNK_BITS = 14;
-    final long[][] chunks;
+  private static final class DeliveryMarks {
+    static final int CHUNK_BITS = 16;
+    final byte[][] chunks;
     int size;
 
-    CreationLog(long maxEntries) {
+    DeliveryMarks(long maxEntries) {
       long capped = Math.min(maxEntries, Integer.MAX_VALUE);
-      chunks = new long[(int) ((capped >> CHUNK_BITS) + 1)][];
+      chunks = new byte[(int) ((capped >> CHUNK_BITS) + 1)][];
     }
 
-    int add(long timePs) {
+    /** @return the next packet's tag */
+    int add() {
       int tag = size;
       int c = tag >>> CHUNK_BITS;
       if (c >= chunks.length) {
         throw new IllegalStateException("more packets generated in a group than the bound " + size);
       }
       if (chunks[c] == null) {
-        chunks[c] = new long[1 << CHUNK_BITS];
+        chunks[c] = new byte[1 << CHUNK_BITS];
       }
-      chunks[c][tag & ((1 << CHUNK_BITS) - 1)] = timePs;
       size++;
       return tag;
     }
 
-    long get(int tag) {
-      return chunks[tag >>> CHUNK_BITS][tag & ((1 << CHUNK_BITS) - 1)];
-    }
-
-    void set(int tag, long v) {
-      chunks[tag >>> CHUNK_BITS][tag & ((1 << CHUNK_BITS) - 1)] = v;
+    /** Marks {@code tag} delivered. @return whether it was already */
+    boolean mark(int tag) {
+      byte[] chunk = chunks[tag >>> CHUNK_BITS];
+      int i = tag & ((1 << CHUNK_BITS) - 1);
+      boolean before = chunk[i] != 0;
+      chunk[i] = 1;
+      return before;
     }
   }
 
@@ -374,7 +377,7 @@ public final class TrafficExperiment {
     final long measureEnd = warmupPs + measurePs;
     final long genEnd;
     final Histogram[] latency;
-    final CreationLog[] created;
+    final DeliveryMarks[] marks;
     final long[][] counts;
     /** Per destination group: how the fabric routed the packet it is delivering now (its observer says, just before). */
     final boolean[] deliveringNonMinimal;
@@ -403,7 +406,7 @@ public final class TrafficExperiment {
       pools = new PacketPool[groups];
       scheds = new GroupScheduler[groups];
       latency = new Histogram[groups];
-      created = new CreationLog[groups];
+      marks = new DeliveryMarks[groups];
       counts = new long[groups][Count.values().length];
       int wire = Packet.synthetic(0, 1, 0, DeliveryMode.ADAPTIVE_0, payloadBytes).wireBytes();
       slotPs = wire * 1e12 / topology.injectionBandwidth();
@@ -417,7 +420,7 @@ public final class TrafficExperiment {
         pools[g] = new PacketPool(POOL_LIMIT);
         scheds[g] = engine.group(g);
         latency[g] = new Histogram(3);
-        created[g] = new CreationLog(perGroup);
+        marks[g] = new DeliveryMarks(perGroup);
       }
       queues = new ArrayDeque[nodes];
       for (int n = 0; n < nodes; n++) {
@@ -582,14 +585,16 @@ public final class TrafficExperiment {
 
     private void generate(long now, int src, int g) {
       int dst = destination(src, rnd[g]);
-      int tag = created[g].add(now);
+      int tag = marks[g].add();
       long[] c = counts[g];
       c[Count.GENERATED.ordinal()]++;
       if (now >= measureStart && now < measureEnd) {
         c[Count.MEASURED.ordinal()]++;
         c[Count.GENERATED_IN_WINDOW.ordinal()]++;
       }
-      queues[src].addLast(pools[g].synthetic(src, dst, tag, DeliveryMode.ADAPTIVE_0, payloadBytes));
+      Packet p = pools[g].synthetic(src, dst, tag, DeliveryMode.ADAPTIVE_0, payloadBytes);
+      p.createdAtPs(now);
+      queues[src].addLast(p);
       if (queues[src].size() == 1) {
         pump(src);
       }
@@ -605,14 +610,11 @@ public final class TrafficExperiment {
     void delivered(long now, Packet p) {
       int g = groupOfNode(p.destinationNode());
       long[] c = counts[g];
-      CreationLog log = created[groupOfNode(p.sourceNode())];
-      int tag = p.tag();
-      long stamp = log.get(tag);
-      if (stamp < 0) {
+      if (marks[groupOfNode(p.sourceNode())].mark(p.tag())) {
         c[Count.DUPLICATES.ordinal()]++;
         return;
       }
-      log.set(tag, ~stamp);
+      long stamp = p.createdAtPs();
       c[Count.DELIVERED.ordinal()]++;
       if (now >= measureStart && now < measureEnd) {
         c[Count.DELIVERED_IN_WINDOW.ordinal()]++;
