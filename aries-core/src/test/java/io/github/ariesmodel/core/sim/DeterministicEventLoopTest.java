@@ -186,4 +186,36 @@ class DeterministicEventLoopTest {
     }
     assertThat(loop.pending()).isZero();
   }
+
+  /** A ref that records when the loop asked it to read ahead and when its event ran. */
+  private static final class Recorder implements io.github.ariesmodel.core.spi.ReadAhead {
+    final List<String> log;
+    final String name;
+
+    Recorder(List<String> log, String name) {
+      this.log = log;
+      this.name = name;
+    }
+
+    @Override
+    public void readAhead() {
+      log.add("ahead " + name);
+    }
+  }
+
+  @Test
+  void theRefsOfTheNextBucketAreAskedToReadAheadBeforeTheirEventsRunAndTheOrderStays() {
+    DeterministicEventLoop loop = new DeterministicEventLoop(4);
+    List<String> log = new ArrayList<>();
+    // one event in each of three buckets (64 ps wide by default), a second in the last one
+    long[] times = {0, 100, 300, 310};
+    for (int i = 0; i < times.length; i++) {
+      loop.scheduleAt(times[i], (now, ref, arg) -> log.add("run " + ((Recorder) ref).name),
+          new Recorder(log, "e" + i), i);
+    }
+    loop.run();
+    // the first event starts the calendar at its own bucket (no load); loading e1's bucket reads ahead the refs of the
+    // next non-empty one (e2's and e3's), before e1 runs
+    assertThat(log).containsExactly("run e0", "ahead e2", "ahead e3", "run e1", "run e2", "run e3");
+  }
 }
