@@ -1481,12 +1481,18 @@ public final class RouterFabric implements Fabric {
     boolean nonMinimal;
     long seq;
 
+    /**
+     * Counts read-aheads that met a packet with negative hops, which the fabric never writes: the test only keeps
+     * the compiler from dropping the read, and must neither fail nor change anything the simulation reads.
+     */
+    int negativeHopsSeen;
+
     /** An arrival's first reads after this record are its packet's hops and destination (routing). */
     @Override
     public void readAhead() {
       Packet p = packet;
       if (p != null && p.hops() < 0) {
-        throw new AssertionError("negative hops"); // never (hops only count up): keeps the read
+        negativeHopsSeen++;
       }
     }
   }
