@@ -51,6 +51,8 @@ public final class DeterministicEventLoop implements Scheduler {
   private static final int CHUNK = 1 << CHUNK_LOG2;
   /** longs per entry of a chunk: time, sequence, arg. */
   private static final int ENTRY = 3;
+  /** At most this many refs of the next bucket are read ahead (assumed: a few buckets' worth on a sparse loop). */
+  private static final int TOUCH_AHEAD = 32;
 
   private final int shift;
   private final int ringMask;
@@ -85,8 +87,6 @@ public final class DeterministicEventLoop implements Scheduler {
 
   /** Counts refs of {@link TouchMark}'s class that {@link #touch} met: there are none. */
   private int touched;
-  /** At most this many refs of the next bucket are read ahead (assumed: a few buckets' worth on a sparse loop). */
-  private static final int TOUCH_AHEAD = 32;
   private int size;
   private long now;
   private long nextSeq;

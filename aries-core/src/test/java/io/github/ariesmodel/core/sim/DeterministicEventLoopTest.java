@@ -3,6 +3,7 @@ package io.github.ariesmodel.core.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.ariesmodel.core.spi.ReadAhead;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -188,7 +189,7 @@ class DeterministicEventLoopTest {
   }
 
   /** A ref that records when the loop asked it to read ahead and when its event ran. */
-  private static final class Recorder implements io.github.ariesmodel.core.spi.ReadAhead {
+  private static final class Recorder implements ReadAhead {
     final List<String> log;
     final String name;
 
