@@ -33,8 +33,20 @@ public final class GroupScheduler implements Scheduler {
   private final int group;
   private final long keyBase;
   final PartitionedEngine.Partition partition;
+  /**
+   * log2 of the bucket width of a group's loop: 1,024 ps. A group's loop holds only its own group's events, a 33rd to
+   * a 241st of a whole system's, so the loop's default 64-ps buckets held under one event each on the 1,056-node run
+   * and about five on the full system, and most events paid a bucket change of their own (find the next bucket, load
+   * it, read the one after ahead). At 1 ns a bucket holds about 11 and 70 (measured, not tuned: 512 ps and 1 ns gave
+   * the same within noise; docs/performance.md, "Stop 23"). Only the cost changes, never the order.
+   */
+  static final int BUCKET_WIDTH_LOG2 = 10;
+
+  /** log2 of the buckets in a group's ring: 2,048, a horizon of about 2 µs at {@link #BUCKET_WIDTH_LOG2}. */
+  static final int RING_BUCKETS_LOG2 = 11;
+
   /** This group's own event loop, run by its partition's thread. */
-  final DeterministicEventLoop loop = new DeterministicEventLoop(1 << 10);
+  final DeterministicEventLoop loop = new DeterministicEventLoop(1 << 10, BUCKET_WIDTH_LOG2, RING_BUCKETS_LOG2);
   /**
    * Events that other groups of this partition schedule into this group during a run, handed to {@link #loop} when
    * this group next runs (appending is cheap; inserting into a loop whose lines have left the cache is not).

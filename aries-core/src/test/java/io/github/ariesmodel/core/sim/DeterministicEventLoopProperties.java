@@ -38,10 +38,15 @@ class DeterministicEventLoopProperties {
    * events land in the running bucket, in the ring, beyond its horizon, and after the ring has wrapped.
    */
   private static Gen<Spec> spreadSpecs() {
-    Gen<Long> delays = longs().between(0, 3).mix(longs().between(0, 400), 50);
+    return spreadSpecs(1);
+  }
+
+  /** {@link #spreadSpecs()} with every time and delay multiplied by {@code scale} (ties stay ties). */
+  private static Gen<Spec> spreadSpecs(long scale) {
+    Gen<Long> delays = longs().between(0, 3).mix(longs().between(0, 400), 50).map(d -> d * scale);
     Gen<Spec> leaf = delays.map(d -> new Spec(d, List.of()));
     Gen<Spec> middle = delays.zip(lists().of(leaf).ofSizeBetween(0, 2), Spec::new);
-    return longs().between(0, 3_000).zip(lists().of(middle).ofSizeBetween(0, 3), Spec::new);
+    return longs().between(0, 3_000).map(t -> t * scale).zip(lists().of(middle).ofSizeBetween(0, 3), Spec::new);
   }
 
   private static Gen<List<Spec>> schedules() {
@@ -162,6 +167,28 @@ class DeterministicEventLoopProperties {
             longs().between(0, 3_500))
         .checkAssert((roots, widthLog2, ringLog2, limit) -> {
           DeterministicEventLoop loop = new DeterministicEventLoop(2, widthLog2, ringLog2);
+          Recorder rec = new Recorder(loop);
+          for (int i = 0; i < roots.size(); i++) {
+            rec.schedule(roots.get(i).time(), roots.get(i), "e" + i);
+          }
+          List<Ran> upToLimit = reference(roots, limit);
+          assertThat(loop.runUntil(limit)).isEqualTo(upToLimit.size());
+          assertThat(rec.ran).isEqualTo(upToLimit);
+          loop.run();
+          assertThat(rec.ran).isEqualTo(reference(roots, Long.MAX_VALUE));
+          assertThat(loop.pending()).isZero();
+        });
+  }
+
+  @Test
+  void theGroupLoopsGeometryRunsEventsInTheOrderOfOneGlobalHeap() {
+    // GroupScheduler's wide buckets and short ring, with times over about three ring horizons (0 to 6.1 µs) so that
+    // events go to the running bucket, the ring and the far heap, and with ties on the same picosecond
+    qt().withExamples(200)
+        .forAll(lists().of(spreadSpecs(1_700)).ofSizeBetween(0, 120), longs().between(0, 6_000_000))
+        .checkAssert((roots, limit) -> {
+          DeterministicEventLoop loop = new DeterministicEventLoop(2, GroupScheduler.BUCKET_WIDTH_LOG2,
+              GroupScheduler.RING_BUCKETS_LOG2);
           Recorder rec = new Recorder(loop);
           for (int i = 0; i < roots.size(); i++) {
             rec.schedule(roots.get(i).time(), roots.get(i), "e" + i);
