@@ -287,6 +287,16 @@ public final class Iommu implements AddressTranslation {
   }
 
   private Status preCheck(int mdh, long offset, int length, AccessKind access, int tag, int key) {
+    checkArguments(mdh, length, access);
+    MemoryDomainDescriptor d = mdds.get(mdh);
+    if (d == null) {
+      return Status.INVALID_MDH;
+    }
+    return d.check(offset, length, access, tag, key);
+  }
+
+  /** The caller mistakes every translate entry point throws for. */
+  private static void checkArguments(int mdh, int length, AccessKind access) {
     NetworkAddresses.checkMdh(mdh);
     if (length < 0) {
       throw new IllegalArgumentException("length must be >= 0 but was " + length);
@@ -294,11 +304,6 @@ public final class Iommu implements AddressTranslation {
     if (access == null) {
       throw new IllegalArgumentException("access must not be null");
     }
-    MemoryDomainDescriptor d = mdds.get(mdh);
-    if (d == null) {
-      return Status.INVALID_MDH;
-    }
-    return d.check(offset, length, access, tag, key);
   }
 
   // -------------------------------------------------------------------------------------------------- timed translate
@@ -344,15 +349,17 @@ public final class Iommu implements AddressTranslation {
     }
     boolean entered = inUse.enter();
     try {
-      Status s = preCheck(mdh, offset, length, access, protectionTag, protectionKey);
-      if (s != Status.OK) {
+      // preCheck's checks, keeping the descriptor for the walk.
+      checkArguments(mdh, length, access);
+      MemoryDomainDescriptor d = mdds.get(mdh);
+      if (d == null || d.check(offset, length, access, protectionTag, protectionKey) != Status.OK) {
         return false;
       }
       if (cache == null) {
         start();
       }
       long now = scheduler.now();
-      long physical = pipeline.tryHit(client, mdh, offset, length, access.needsWritable(), now);
+      long physical = pipeline.tryHit(client, d, mdh, offset, length, access.needsWritable(), now);
       if (physical < 0) {
         return false;
       }

@@ -1,6 +1,8 @@
 package io.github.ariesmodel.iommu;
 
 import io.github.ariesmodel.core.AccessKind;
+import io.github.ariesmodel.core.MemoryDomainDescriptor;
+import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.core.PageTableEntries;
 import io.github.ariesmodel.core.Status;
 import io.github.ariesmodel.core.sim.HeldPlaces;
@@ -69,8 +71,6 @@ final class MissPipeline {
 
   // Fast hits (tryHit) in flight, each until its completion (they complete in the order they were taken).
   private final HeldPlaces fastHits;
-  // The probe walk of tryHit: never pooled, never handed out.
-  private final TranslationSlot probe = new TranslationSlot();
 
   /**
    * A pipeline and its walker over one cache.
@@ -152,7 +152,7 @@ final class MissPipeline {
    * page holds the whole range with the access allowed, it is accepted and completed here exactly as {@link #submit}
    * would have done (the same cache touches in the same order, the same counters, the same latency, the issue
    * interval and an in-flight place held until it completes) and the physical address is returned. Otherwise nothing
-   * changes (the probe walk touches nothing) and -1 is returned.
+   * changes (the probe walk, kept in locals, touches nothing) and -1 is returned.
    *
    * <p>One approximation, at the in-flight limit only: a fast hit has no completion event, so its place counts as
    * free from its completion time on, for every event of that time. On the event path a request arriving at exactly
@@ -162,50 +162,54 @@ final class MissPipeline {
    *
    * @return the physical address of the first byte, or -1 when the request must take {@link #submit}
    */
-  long tryHit(TranslationClient client, int mdh, long offset, int length, boolean write, long now) {
+  long tryHit(TranslationClient client, MemoryDomainDescriptor d, int mdh, long offset, int length, boolean write,
+      long now) {
     if (qSize != 0 || blockedSize != 0 || now < nextIssuePs || inFlight(now) >= maxInFlight) {
       return -1;
     }
-    TranslationSlot s = probe;
-    s.mdh = mdh;
-    s.offset = offset;
-    s.length = length;
-    walker.start(s);
-    int directoryLine = -1;
-    long directoryAddress = 0;
-    int l = cache.find(s.line);
+    // The walk of PteWalker.start/descend, in locals: a probe walk needs no slot.
+    int shift = d.pageSize().shift();
+    long walkOffset = PteWalker.walkOffset(d, offset, length);
+    long rel = walkOffset >>> shift;
+    long pageOffset = PteWalker.pageOffset(offset, walkOffset, shift);
+    boolean twoLevel = shift == PageSize.SMALL_SHIFT;
+    long pteAddress = walker.firstPteAddress(mdh, rel, twoLevel);
+    long line = walker.lineOf(pteAddress);
+    int l = cache.find(line);
     if (l < 0 || cache.isPending(l)) {
       return -1;
     }
-    if (s.level == TranslationSlot.Level.DIRECTORY) {
-      long dir = cache.pte(l, s.pteIndex);
+    int directoryLine = -1;
+    long directoryAddress = 0;
+    if (twoLevel) {
+      long dir = cache.pte(l, walker.pteIndexOf(pteAddress));
       if (!PageTableEntries.present(dir)) {
         return -1;
       }
       directoryLine = l;
-      directoryAddress = s.line;
-      walker.descend(s, dir);
-      l = cache.find(s.line);
+      directoryAddress = line;
+      pteAddress = PteWalker.leafPteAddress(dir, rel);
+      line = walker.lineOf(pteAddress);
+      l = cache.find(line);
       if (l < 0 || cache.isPending(l)) {
         return -1;
       }
     }
-    long pte = cache.pte(l, s.pteIndex);
+    long pte = cache.pte(l, walker.pteIndexOf(pteAddress));
     if (!PageTableEntries.present(pte) || (write && !PageTableEntries.writable(pte))) {
       return -1;
     }
     long pageBytes = PageTableEntries.pageBytes(pte);
-    long pageOffset = s.pageOffset;
     if (length > pageBytes - pageOffset) {
       return -1;
     }
-    if (directoryLine >= 0) {
+    if (twoLevel) {
       cache.touch(directoryLine, directoryAddress);
     }
-    cache.touch(l, s.line);
+    cache.touch(l, line);
     nextIssuePs = now + issueIntervalPs;
     fastHits.take(now + hitLatencyPs);
-    counters.countFastHit(client, directoryLine >= 0, hitLatencyPs);
+    counters.countFastHit(client, twoLevel, hitLatencyPs);
     return PageTableEntries.physicalBase(pte) + pageOffset;
   }
 

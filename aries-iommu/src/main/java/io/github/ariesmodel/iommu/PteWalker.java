@@ -90,33 +90,63 @@ final class PteWalker {
     MemoryDomainDescriptor d = mdds.get(s.mdh);
     int shift = d.pageSize().shift();
     long offset = s.offset;
-    long walkOffset = s.length == 0 && offset == d.length() ? offset - 1 : offset;
+    long walkOffset = walkOffset(d, offset, s.length);
     long rel = walkOffset >>> shift;
     s.relativePage = rel;
-    s.pageOffset = (walkOffset & ((1L << shift) - 1)) + (offset - walkOffset);
-    long pteAddress;
-    if (shift == PageSize.SMALL_SHIFT) {
-      s.level = TranslationSlot.Level.DIRECTORY;
-      s.twoLevel = true;
-      pteAddress = mdds.directoryBase(s.mdh)
-          + (rel >>> PageTableBuilder.ENTRIES_PER_TABLE_SHIFT) * PageTableEntry.BYTES;
-    } else {
-      s.level = TranslationSlot.Level.LEAF;
-      s.twoLevel = false;
-      pteAddress = mdds.leafBase(s.mdh) + rel * PageTableEntry.BYTES;
-    }
-    target(s, pteAddress);
+    s.pageOffset = pageOffset(offset, walkOffset, shift);
+    boolean twoLevel = shift == PageSize.SMALL_SHIFT;
+    s.level = twoLevel ? TranslationSlot.Level.DIRECTORY : TranslationSlot.Level.LEAF;
+    s.twoLevel = twoLevel;
+    target(s, firstPteAddress(s.mdh, rel, twoLevel));
   }
 
   /** Moves a walk from a present directory entry to the leaf entry it points at. */
   void descend(TranslationSlot s, long directoryPte) {
     s.level = TranslationSlot.Level.LEAF;
-    target(s, PageTableEntries.physicalBase(directoryPte) + (s.relativePage & LEAF_INDEX_MASK) * PageTableEntry.BYTES);
+    target(s, leafPteAddress(directoryPte, s.relativePage));
   }
 
   private void target(TranslationSlot s, long pteAddress) {
-    s.line = pteAddress & lineMask;
-    s.pteIndex = (int) ((pteAddress >>> 3) & pteIndexMask);
+    s.line = lineOf(pteAddress);
+    s.pteIndex = pteIndexOf(pteAddress);
+  }
+
+  // The walk's arithmetic, shared by the slot-based walk above and the pipeline's hit fast path (which keeps the
+  // same values in locals instead of writing a slot).
+
+  /** The offset a walk translates: a zero-length access at the very end of a registration walks its last byte. */
+  static long walkOffset(MemoryDomainDescriptor d, long offset, int length) {
+    return length == 0 && offset == d.length() ? offset - 1 : offset;
+  }
+
+  /** The request's offset into the page its walk ends at. */
+  static long pageOffset(long offset, long walkOffset, int shift) {
+    return (walkOffset & ((1L << shift) - 1)) + (offset - walkOffset);
+  }
+
+  /**
+   * The physical address of a walk's first PTE: the directory entry of relative page {@code rel} for 4 KB pages
+   * ({@code twoLevel}), its leaf entry for huge pages.
+   */
+  long firstPteAddress(int mdh, long rel, boolean twoLevel) {
+    return twoLevel
+        ? mdds.directoryBase(mdh) + (rel >>> PageTableBuilder.ENTRIES_PER_TABLE_SHIFT) * PageTableEntry.BYTES
+        : mdds.leafBase(mdh) + rel * PageTableEntry.BYTES;
+  }
+
+  /** The physical address of the leaf PTE of relative page {@code rel}, under a present directory entry. */
+  static long leafPteAddress(long directoryPte, long rel) {
+    return PageTableEntries.physicalBase(directoryPte) + (rel & LEAF_INDEX_MASK) * PageTableEntry.BYTES;
+  }
+
+  /** @return the address of the cache line holding a PTE */
+  long lineOf(long pteAddress) {
+    return pteAddress & lineMask;
+  }
+
+  /** @return a PTE's index within its cache line */
+  int pteIndexOf(long pteAddress) {
+    return (int) ((pteAddress >>> 3) & pteIndexMask);
   }
 
   /**

@@ -59,4 +59,23 @@ class FastHitTest {
     assertThatThrownBy(() -> rig.iommu.translateHit(TranslationClient.NETWORK_REQUEST, mdh, 0, -1, AccessKind.READ,
         Rig.TAG, Rig.KEY, hit)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("length");
   }
+
+  @Test
+  void aZeroLengthAccessAtTheEndWalksTheLastPageOnBothPaths() {
+    long end = 1 << 20;
+    rig.translate(mdh, end - 8, 1);
+    rig.loop.run();
+    assertThat(fast(end, 0)).as("the last page's lines are warm").isTrue();
+    assertThat(hit.physicalAddress()).isEqualTo(rig.iommu.physicalBase(mdh) + end)
+        .isEqualTo(rig.iommu.translateNow(mdh, end, 0, AccessKind.WRITE, Rig.TAG, Rig.KEY).physicalAddress());
+  }
+
+  @Test
+  void aTwoLevelHitTouchesTheDirectoryAndLeafLinesAndCountsATwoLevelWalk() {
+    rig.translate(mdh, 8192, 1);
+    rig.loop.run();
+    assertThat(fast(8192 + 8, 8)).isTrue();
+    assertThat(rig.iommu.statistics().total().hits()).isEqualTo(1);
+    assertThat(rig.iommu.statistics().total().twoLevelWalks()).isEqualTo(2);
+  }
 }
