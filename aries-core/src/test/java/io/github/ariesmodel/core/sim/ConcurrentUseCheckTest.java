@@ -60,4 +60,68 @@ class ConcurrentUseCheckTest {
     assertThatThrownBy(() -> m.readLong(0)).isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("not thread-safe");
   }
+
+  @Test
+  void aRefusedIntruderLeavesTheHolderInsideAndTheNextThreadEntersAfterItsExit() throws InterruptedException {
+    ConcurrentUseCheck check = new ConcurrentUseCheck("Iommu");
+    assertThat(check.enter()).isTrue();
+    AtomicReference<Throwable> refused = new AtomicReference<>();
+    Thread intruder = new Thread(() -> {
+      try {
+        check.enter();
+      } catch (Throwable t) {
+        refused.set(t);
+      }
+    }, "intruder");
+    intruder.start();
+    intruder.join();
+    assertThat(refused.get()).isInstanceOf(IllegalStateException.class);
+    assertThat(check.enter()).as("the holder is still inside: a nested call").isFalse();
+    check.exit();
+    AtomicReference<Boolean> entered = new AtomicReference<>();
+    Thread next = new Thread(() -> {
+      entered.set(check.enter());
+      check.exit();
+    }, "next");
+    next.start();
+    next.join();
+    assertThat(entered.get()).as("the exit (a release store) is seen by a thread that starts after it").isTrue();
+  }
+
+  @Test
+  void threadsTakingTurnsThroughASemaphoreNeverTrip() throws InterruptedException {
+    // The simulated-process runner's pattern: two threads run alternately, handing over through semaphores; each
+    // turn enters, nests, and exits. No turn overlaps another, so none may fail.
+    ConcurrentUseCheck check = new ConcurrentUseCheck("Nic of node 0");
+    java.util.concurrent.Semaphore[] turn = {new java.util.concurrent.Semaphore(1),
+        new java.util.concurrent.Semaphore(0)};
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    int turns = 2_000;
+    Thread[] runners = new Thread[2];
+    for (int r = 0; r < 2; r++) {
+      int me = r;
+      runners[r] = new Thread(() -> {
+        try {
+          for (int i = 0; i < turns; i++) {
+            turn[me].acquire();
+            boolean outer = check.enter();
+            boolean nested = check.enter();
+            if (!outer || nested) {
+              throw new AssertionError("turn " + i + " of runner " + me + ": outer " + outer + ", nested " + nested);
+            }
+            check.exit();
+            turn[1 - me].release();
+          }
+        } catch (Throwable t) {
+          failure.compareAndSet(null, t);
+          turn[1 - me].release(turns);
+        }
+      }, "process-" + r);
+      runners[r].start();
+    }
+    for (Thread t : runners) {
+      t.join();
+    }
+    assertThat(failure.get()).isNull();
+  }
 }
