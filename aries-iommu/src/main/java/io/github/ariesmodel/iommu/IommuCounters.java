@@ -36,9 +36,11 @@ final class IommuCounters {
   private final long[][] events = new long[CLIENTS.length][EVENTS];
   private final long[][] stalls = new long[CLIENTS.length][CAUSES];
   private final Histogram[] latency = new Histogram[CLIENTS.length];
-  // Fast hits not yet in their client's histogram: all of one latency (the hit latency), added in one step when the
-  // histogram is next read or written (a histogram holds counts, so when a value was added does not matter).
-  private final long[] pendingFastHits = new long[CLIENTS.length];
+  // Fast hits not yet counted, per client and walk depth (index 2 × client + 1 for two-level walks): all of one
+  // latency (the hit latency), added to the event counters, the latency sum and the histogram in one step when any
+  // of them is next read or when the latency changes. Sums and histograms hold counts, so when a value was added
+  // does not matter: the statistics are those of counting each hit at once. One increment per fast hit.
+  private final long[] pendingFastHits = new long[2 * CLIENTS.length];
   private long pendingLatencyPs = -1;
 
   /** Adds one to an event counter. */
@@ -53,29 +55,32 @@ final class IommuCounters {
 
   /**
    * Counts a hit completed by the fast path: a translation, a hit, its walk and its latency, as the completion event
-   * of the event path counts them.
+   * of the event path counts them (batched: see {@link #flushFastHits}).
    */
   void countFastHit(TranslationClient client, boolean twoLevel, long latencyPs) {
-    int c = client.ordinal();
-    long[] e = events[c];
-    e[Event.TRANSLATIONS.ordinal()]++;
-    e[Event.HITS.ordinal()]++;
-    e[twoLevel ? Event.TWO_LEVEL_WALKS.ordinal() : Event.ONE_LEVEL_WALKS.ordinal()]++;
-    e[Event.LATENCY_PS.ordinal()] += latencyPs;
     if (latencyPs != pendingLatencyPs) {
       flushFastHits();
       pendingLatencyPs = latencyPs;
     }
-    pendingFastHits[c]++;
+    pendingFastHits[2 * client.ordinal() + (twoLevel ? 1 : 0)]++;
   }
 
-  /** Adds the pending fast hits to the histograms. */
+  /** Adds the pending fast hits to the event counters, the latency sums and the histograms. */
   private void flushFastHits() {
     for (int c = 0; c < CLIENTS.length; c++) {
-      long n = pendingFastHits[c];
+      long oneLevel = pendingFastHits[2 * c];
+      long twoLevel = pendingFastHits[2 * c + 1];
+      long n = oneLevel + twoLevel;
       if (n > 0) {
+        long[] e = events[c];
+        e[Event.TRANSLATIONS.ordinal()] += n;
+        e[Event.HITS.ordinal()] += n;
+        e[Event.ONE_LEVEL_WALKS.ordinal()] += oneLevel;
+        e[Event.TWO_LEVEL_WALKS.ordinal()] += twoLevel;
+        e[Event.LATENCY_PS.ordinal()] += n * pendingLatencyPs;
         histogram(c).recordValueWithCount(pendingLatencyPs, n);
-        pendingFastHits[c] = 0;
+        pendingFastHits[2 * c] = 0;
+        pendingFastHits[2 * c + 1] = 0;
       }
     }
   }
@@ -98,6 +103,7 @@ final class IommuCounters {
 
   /** @return one counter's value */
   long get(TranslationClient client, Event event) {
+    flushFastHits();
     return events[client.ordinal()][event.ordinal()];
   }
 

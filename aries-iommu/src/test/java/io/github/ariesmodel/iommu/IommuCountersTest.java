@@ -1,9 +1,13 @@
 package io.github.ariesmodel.iommu;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.longs;
 
 import io.github.ariesmodel.core.spi.TranslationClient;
 import io.github.ariesmodel.iommu.IommuCounters.Event;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /** Every counter is its own: counting one (client, event) or (client, stall cause) changes no other. */
@@ -71,5 +75,62 @@ class IommuCountersTest {
     c.reset();
     assertThat(IommuCounters.snapshot(c, 0, 0, 0).total().translations()).isZero();
     assertThat(IommuCounters.snapshot(null, 0, 0, 0).perClient()).hasSize(4);
+  }
+
+  @Test
+  void batchedFastHitsGiveTheStatisticsOfCountingEachAtOnce() {
+    // A random mix of fast hits (batched), event-path completions, other events, latency changes, reads and resets,
+    // against a twin that counts every fast hit at once with count and recordLatency.
+    qt().withExamples(200).forAll(longs().all(), integers().between(1, 400)).checkAssert((seed, steps) -> {
+      SplittableRandom rnd = new SplittableRandom(seed);
+      IommuCounters batched = new IommuCounters();
+      IommuCounters direct = new IommuCounters();
+      TranslationClient[] clients = TranslationClient.values();
+      long[] latencies = {40_000, 40_000, 40_000, 55_000};
+      for (int i = 0; i < steps; i++) {
+        TranslationClient client = clients[rnd.nextInt(clients.length)];
+        int what = rnd.nextInt(20);
+        if (what < 14) {
+          boolean twoLevel = rnd.nextBoolean();
+          long latency = latencies[rnd.nextInt(latencies.length)];
+          batched.countFastHit(client, twoLevel, latency);
+          direct.count(client, Event.TRANSLATIONS);
+          direct.count(client, Event.HITS);
+          direct.count(client, twoLevel ? Event.TWO_LEVEL_WALKS : Event.ONE_LEVEL_WALKS);
+          direct.recordLatency(client, latency);
+        } else if (what < 17) {
+          long latency = 1 + rnd.nextInt(1_000_000);
+          for (IommuCounters c : new IommuCounters[] {batched, direct}) {
+            c.count(client, Event.TRANSLATIONS);
+            c.count(client, Event.MISSES);
+            c.recordLatency(client, latency);
+          }
+        } else if (what < 19) {
+          Event e = Event.values()[rnd.nextInt(Event.values().length)];
+          assertThat(batched.get(client, e)).as("step %d, %s %s", i, client, e).isEqualTo(direct.get(client, e));
+        } else {
+          batched.reset();
+          direct.reset();
+        }
+      }
+      assertSame(IommuCounters.snapshot(batched, 1, 2, 3), IommuCounters.snapshot(direct, 1, 2, 3));
+    });
+  }
+
+  private static void assertSame(IommuStatistics a, IommuStatistics b) {
+    for (TranslationClient k : TranslationClient.values()) {
+      assertSameStatistics(a.client(k), b.client(k), k.toString());
+    }
+    assertSameStatistics(a.total(), b.total(), "total");
+  }
+
+  private static void assertSameStatistics(TranslationStatistics a, TranslationStatistics b, String what) {
+    assertThat(a.translations()).as(what).isEqualTo(b.translations());
+    assertThat(a.hits()).as(what).isEqualTo(b.hits());
+    assertThat(a.misses()).as(what).isEqualTo(b.misses());
+    assertThat(a.oneLevelWalks()).as(what).isEqualTo(b.oneLevelWalks());
+    assertThat(a.twoLevelWalks()).as(what).isEqualTo(b.twoLevelWalks());
+    assertThat(a.totalLatencyPs()).as(what).isEqualTo(b.totalLatencyPs());
+    assertThat(a.latencyPs()).as(what).isEqualTo(b.latencyPs());
   }
 }
