@@ -24,10 +24,11 @@ import java.lang.invoke.VarHandle;
  *       volatile store.
  *   <li>Overlap: a thread entering while another is between its compare-and-set and its exit finds it there, since
  *       that compare-and-set is in the field's single modification order and the exit's store has not come after
- *       it yet. A release store becomes visible to other threads no later than a volatile store would (it only
- *       lets the exiting thread's own later reads run ahead of it), so it cannot hide an overlap: at most an exit
- *       may look later to a racing thread by the time the store takes to drain, which can only turn a race that
- *       almost overlapped into a reported one.
+ *       it yet. A release store differs from a volatile one only in letting the exiting thread's own later
+ *       reads run ahead of it (on x86 HotSpot it is the same store without the fence after it), so it does not
+ *       make the exit visible later in any way that could hide an overlap: at most an exit may look later to a
+ *       racing thread by the time the store takes to drain, which can only turn a race that almost overlapped into
+ *       a reported one.
  * </ul>
  *
  * <p>What the release store gives up against a volatile one is the store-load fence after it (the exiting thread's
