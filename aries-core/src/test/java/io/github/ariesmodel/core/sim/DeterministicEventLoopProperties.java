@@ -165,19 +165,8 @@ class DeterministicEventLoopProperties {
     qt().withExamples(300)
         .forAll(lists().of(spreadSpecs()).ofSizeBetween(0, 120), integers().between(0, 4), integers().between(6, 7),
             longs().between(0, 3_500))
-        .checkAssert((roots, widthLog2, ringLog2, limit) -> {
-          DeterministicEventLoop loop = new DeterministicEventLoop(2, widthLog2, ringLog2);
-          Recorder rec = new Recorder(loop);
-          for (int i = 0; i < roots.size(); i++) {
-            rec.schedule(roots.get(i).time(), roots.get(i), "e" + i);
-          }
-          List<Ran> upToLimit = reference(roots, limit);
-          assertThat(loop.runUntil(limit)).isEqualTo(upToLimit.size());
-          assertThat(rec.ran).isEqualTo(upToLimit);
-          loop.run();
-          assertThat(rec.ran).isEqualTo(reference(roots, Long.MAX_VALUE));
-          assertThat(loop.pending()).isZero();
-        });
+        .checkAssert((roots, widthLog2, ringLog2, limit) ->
+            runsAsOneGlobalHeap(new DeterministicEventLoop(2, widthLog2, ringLog2), roots, limit));
   }
 
   @Test
@@ -186,20 +175,23 @@ class DeterministicEventLoopProperties {
     // events go to the running bucket, the ring and the far heap, and with ties on the same picosecond
     qt().withExamples(200)
         .forAll(lists().of(spreadSpecs(1_700)).ofSizeBetween(0, 120), longs().between(0, 6_000_000))
-        .checkAssert((roots, limit) -> {
-          DeterministicEventLoop loop = new DeterministicEventLoop(2, GroupScheduler.BUCKET_WIDTH_LOG2,
-              GroupScheduler.RING_BUCKETS_LOG2);
-          Recorder rec = new Recorder(loop);
-          for (int i = 0; i < roots.size(); i++) {
-            rec.schedule(roots.get(i).time(), roots.get(i), "e" + i);
-          }
-          List<Ran> upToLimit = reference(roots, limit);
-          assertThat(loop.runUntil(limit)).isEqualTo(upToLimit.size());
-          assertThat(rec.ran).isEqualTo(upToLimit);
-          loop.run();
-          assertThat(rec.ran).isEqualTo(reference(roots, Long.MAX_VALUE));
-          assertThat(loop.pending()).isZero();
-        });
+        .checkAssert((roots, limit) -> runsAsOneGlobalHeap(
+            new DeterministicEventLoop(2, GroupScheduler.BUCKET_WIDTH_LOG2, GroupScheduler.RING_BUCKETS_LOG2), roots,
+            limit));
+  }
+
+  /** Schedules {@code roots} on {@code loop}, runs up to {@code limit} and then to the end, against the reference. */
+  private static void runsAsOneGlobalHeap(DeterministicEventLoop loop, List<Spec> roots, long limit) {
+    Recorder rec = new Recorder(loop);
+    for (int i = 0; i < roots.size(); i++) {
+      rec.schedule(roots.get(i).time(), roots.get(i), "e" + i);
+    }
+    List<Ran> upToLimit = reference(roots, limit);
+    assertThat(loop.runUntil(limit)).isEqualTo(upToLimit.size());
+    assertThat(rec.ran).isEqualTo(upToLimit);
+    loop.run();
+    assertThat(rec.ran).isEqualTo(reference(roots, Long.MAX_VALUE));
+    assertThat(loop.pending()).isZero();
   }
 
   @Test
