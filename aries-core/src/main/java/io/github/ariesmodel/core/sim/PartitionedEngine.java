@@ -31,6 +31,9 @@ import java.util.function.BooleanSupplier;
  * over does not matter. Conditions of {@link #runWhile} are checked and {@link #stop()} takes effect only at window
  * boundaries, which are themselves the same for every thread count.
  *
+ * <p><b>Warmers.</b> A component may {@link #addWarmer add} a {@link GroupWarmer}, which reads a group's state just
+ * before the group runs a window, so that a large model's group finds its lines in the caches; it changes nothing.
+ *
  * <p><b>Threads.</b> The thread that calls {@code run*} runs partition 0; partitions 1.. run on daemon threads made
  * at the first run and ended by {@link #close()}. Between runs every group's loop belongs to the thread that runs
  * the engine (set-up scheduling goes straight into the loops); during a run each loop belongs to its partition's
@@ -61,6 +64,7 @@ public final class PartitionedEngine implements AutoCloseable {
   private boolean stopRequested;
   private long now;
   private long windows;
+  private GroupWarmer[] warmers = new GroupWarmer[0];
 
   private PartitionedEngine(int groupCount, long lookaheadPs, int threads) {
     this.groupCount = groupCount;
@@ -132,6 +136,25 @@ public final class PartitionedEngine implements AutoCloseable {
   /** @return the partition (thread index) that runs {@code group} */
   public int partitionOf(int group) {
     return groupOrFail(group).partition.index;
+  }
+
+  /**
+   * Adds a warmer, called before each group runs a window in which it has events (after the warmers added before
+   * it). Components that keep per-group state in large arrays add one when they are built on the engine.
+   *
+   * @param warmer reads a group's state and changes nothing (see {@link GroupWarmer})
+   * @throws IllegalStateException during a run
+   */
+  public void addWarmer(GroupWarmer warmer) {
+    if (warmer == null) {
+      throw new IllegalArgumentException("warmer must not be null");
+    }
+    if (running) {
+      throw new IllegalStateException("a warmer cannot be added while the engine runs");
+    }
+    GroupWarmer[] w = java.util.Arrays.copyOf(warmers, warmers.length + 1);
+    w[warmers.length] = warmer;
+    warmers = w;
   }
 
   /** @return the lookahead, picoseconds: the length of a window */
@@ -474,8 +497,14 @@ public final class PartitionedEngine implements AutoCloseable {
           from.outboxes[previous][index].drainInto(groups);
         }
       }
+      GroupWarmer[] w = warmers;
       for (GroupScheduler g : members) {
         g.inbox.drainInto(groups);
+        if (w.length != 0 && g.nextEventTime() <= windowEnd) {
+          for (GroupWarmer warmer : w) {
+            warmer.warm(g.group());
+          }
+        }
         g.loop.runThrough(windowEnd);
         now = Math.max(now, g.loop.now());
       }

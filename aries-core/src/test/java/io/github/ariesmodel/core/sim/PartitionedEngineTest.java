@@ -227,4 +227,62 @@ class PartitionedEngineTest {
     }
     return s;
   }
+
+  @Test
+  void aWarmerRunsOnTheGroupsThreadBeforeEachWindowInWhichTheGroupHasEventsAndOnlyThen() {
+    try (PartitionedEngine engine = PartitionedEngine.of(4, LOOKAHEAD, 2)) {
+      List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
+      List<String> wrongThread = java.util.Collections.synchronizedList(new ArrayList<>());
+      java.util.Map<Integer, Thread> threadOf = new java.util.concurrent.ConcurrentHashMap<>();
+      engine.addWarmer(g -> {
+        seen.add("warm " + g);
+        threadOf.put(g, Thread.currentThread());
+      });
+      EventHandler h = (now, ref, arg) -> {
+        int g = (int) arg;
+        seen.add("run " + g + "@" + now);
+        if (threadOf.get(g) != Thread.currentThread()) {
+          wrongThread.add(g + "@" + now);
+        }
+      };
+      // group 0: one event; group 2: two in the first window and one two windows on; groups 1 and 3: none
+      engine.group(0).scheduleAt(10, h, null, 0);
+      engine.group(2).scheduleAt(10, h, null, 2);
+      engine.group(2).scheduleAt(20, h, null, 2);
+      engine.group(2).scheduleAt(10 + 3 * LOOKAHEAD, h, null, 2);
+      engine.runUntil(1_000);
+
+      assertThat(ofGroup(seen, 0)).containsExactly("warm 0", "run 0@10");
+      assertThat(ofGroup(seen, 2)).containsExactly("warm 2", "run 2@10", "run 2@20", "warm 2",
+          "run 2@" + (10 + 3 * LOOKAHEAD));
+      assertThat(ofGroup(seen, 1)).isEmpty();
+      assertThat(ofGroup(seen, 3)).isEmpty();
+      assertThat(wrongThread).isEmpty();
+      assertThat(threadOf.get(2)).as("group 2 is partition 1's, run on a worker").isNotSameAs(Thread.currentThread());
+    }
+  }
+
+  @Test
+  void aWarmerIsRefusedWhenNullOrAddedDuringARun() {
+    try (PartitionedEngine engine = PartitionedEngine.of(2, LOOKAHEAD, 1)) {
+      assertThatThrownBy(() -> engine.addWarmer(null)).isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("warmer must not be null");
+      AtomicReference<Throwable> thrown = new AtomicReference<>();
+      engine.group(0).scheduleAt(5, (now, ref, arg) -> {
+        try {
+          engine.addWarmer(g -> { });
+        } catch (IllegalStateException e) {
+          thrown.set(e);
+        }
+      }, null, 0);
+      engine.runUntil(100);
+      assertThat(thrown.get()).hasMessage("a warmer cannot be added while the engine runs");
+    }
+  }
+
+  private static List<String> ofGroup(List<String> seen, int g) {
+    synchronized (seen) {
+      return seen.stream().filter(s -> s.startsWith("warm " + g) || s.startsWith("run " + g + "@")).toList();
+    }
+  }
 }
