@@ -60,7 +60,8 @@ public final class PartitionedEngine implements AutoCloseable {
   private BooleanSupplier condition;
   private boolean windowPlanned;
   private long windowEnd;
-  private int parity;
+  /** The parity of the window being run (which outbox set it fills); read by the groups' threads after the barrier. */
+  int parity;
   private boolean stopRequested;
   private long now;
   private long windows;
@@ -82,6 +83,15 @@ public final class PartitionedEngine implements AutoCloseable {
     for (Partition part : partitions) {
       part.members = java.util.Arrays.stream(groups).filter(gs -> gs.partition == part)
           .toArray(GroupScheduler[]::new);
+    }
+    for (Partition part : partitions) {
+      for (int set = 0; set < 2; set++) {
+        part.sendTo[set] = new EventBuffer[groupCount];
+        for (int g = 0; g < groupCount; g++) {
+          Partition to = groups[g].partition;
+          part.sendTo[set][g] = to == part ? groups[g].inbox : part.outboxes[set][to.index];
+        }
+      }
     }
   }
 
@@ -455,6 +465,11 @@ public final class PartitionedEngine implements AutoCloseable {
     long now;
     /** outboxes[parity][target partition]; a window of parity p fills set p, the next window empties it. */
     private final EventBuffer[][] outboxes;
+    /**
+     * sendTo[parity][group]: where an event its groups make for {@code group} goes while a window of that parity
+     * runs: the group's inbox when this partition runs it, else the outbox for the group's partition.
+     */
+    final EventBuffer[][] sendTo = new EventBuffer[2][];
     /** The earliest pending event of its groups after its last window (or at the start of a run). */
     long nextTime = Long.MAX_VALUE;
 
@@ -466,10 +481,6 @@ public final class PartitionedEngine implements AutoCloseable {
           outboxes[s][q] = q == index ? null : new EventBuffer();
         }
       }
-    }
-
-    EventBuffer outbox(Partition target) {
-      return outboxes[parity][target.index];
     }
 
     long outMin(int set) {
