@@ -314,33 +314,39 @@ public final class TrafficExperiment {
    * marks of neighbouring tags by different threads never disturb each other. (The creation time rides in the packet,
    * {@link Packet#createdAtPs()}: reading it here was a cache miss per delivery on the full system.)
    */
-  private static final class DeliveryMarks {
+  static final class DeliveryMarks {
     static final int CHUNK_BITS = 16;
+    /** Group g's chunk c at {@code g * perGroup + c}: one table, so a mark reads one cached reference, not three. */
     final byte[][] chunks;
-    int size;
+    final int perGroup;
+    /** Group g's next tag at {@code g << 4}: a line a group, as the groups' threads write them. */
+    final int[] size;
 
-    DeliveryMarks(long maxEntries) {
+    DeliveryMarks(int groups, long maxEntries) {
       long capped = Math.min(maxEntries, Integer.MAX_VALUE);
-      chunks = new byte[(int) ((capped >> CHUNK_BITS) + 1)][];
+      perGroup = (int) ((capped >> CHUNK_BITS) + 1);
+      chunks = new byte[Math.multiplyExact(groups, perGroup)][];
+      size = new int[groups << 4];
     }
 
-    /** @return the next packet's tag */
-    int add() {
-      int tag = size;
+    /** @return group {@code g}'s next packet's tag */
+    int add(int g) {
+      int tag = size[g << 4];
       int c = tag >>> CHUNK_BITS;
-      if (c >= chunks.length) {
-        throw new IllegalStateException("more packets generated in a group than the bound " + size);
+      if (c >= perGroup) {
+        throw new IllegalStateException("more packets generated in a group than the bound " + tag);
       }
-      if (chunks[c] == null) {
-        chunks[c] = new byte[1 << CHUNK_BITS];
+      int k = g * perGroup + c;
+      if (chunks[k] == null) {
+        chunks[k] = new byte[1 << CHUNK_BITS];
       }
-      size++;
+      size[g << 4] = tag + 1;
       return tag;
     }
 
-    /** Marks {@code tag} delivered. @return whether it was already */
-    boolean mark(int tag) {
-      byte[] chunk = chunks[tag >>> CHUNK_BITS];
+    /** Marks group {@code g}'s {@code tag} delivered. @return whether it was already */
+    boolean mark(int g, int tag) {
+      byte[] chunk = chunks[g * perGroup + (tag >>> CHUNK_BITS)];
       int i = tag & ((1 << CHUNK_BITS) - 1);
       boolean before = chunk[i] != 0;
       chunk[i] = 1;
@@ -377,7 +383,7 @@ public final class TrafficExperiment {
     final long measureEnd = warmupPs + measurePs;
     final long genEnd;
     final Histogram[] latency;
-    final DeliveryMarks[] marks;
+    final DeliveryMarks marks;
     final long[][] counts;
     /** Per destination group: how the fabric routed the packet it is delivering now (its observer says, just before). */
     final boolean[] deliveringNonMinimal;
@@ -406,7 +412,6 @@ public final class TrafficExperiment {
       pools = new PacketPool[groups];
       scheds = new GroupScheduler[groups];
       latency = new Histogram[groups];
-      marks = new DeliveryMarks[groups];
       counts = new long[groups][Count.values().length];
       int wire = Packet.synthetic(0, 1, 0, DeliveryMode.ADAPTIVE_0, payloadBytes).wireBytes();
       slotPs = wire * 1e12 / topology.injectionBandwidth();
@@ -415,12 +420,12 @@ public final class TrafficExperiment {
       long gap = Math.max(1, Math.round(slotPs));
       long perNode = 2 * (genEnd / gap + 2);
       long perGroup = perNode > Long.MAX_VALUE / groupNodes ? Long.MAX_VALUE : perNode * groupNodes;
+      marks = new DeliveryMarks(groups, perGroup);
       for (int g = 0; g < groups; g++) {
         rnd[g] = new SplittableRandom(mix(seed, g));
         pools[g] = new PacketPool(POOL_LIMIT);
         scheds[g] = engine.group(g);
         latency[g] = new Histogram(3);
-        marks[g] = new DeliveryMarks(perGroup);
       }
       queues = new ArrayDeque[nodes];
       for (int n = 0; n < nodes; n++) {
@@ -585,7 +590,7 @@ public final class TrafficExperiment {
 
     private void generate(long now, int src, int g) {
       int dst = destination(src, rnd[g]);
-      int tag = marks[g].add();
+      int tag = marks.add(g);
       long[] c = counts[g];
       c[Count.GENERATED.ordinal()]++;
       if (now >= measureStart && now < measureEnd) {
@@ -610,7 +615,7 @@ public final class TrafficExperiment {
     void delivered(long now, Packet p) {
       int g = groupOfNode(p.destinationNode());
       long[] c = counts[g];
-      if (marks[groupOfNode(p.sourceNode())].mark(p.tag())) {
+      if (marks.mark(groupOfNode(p.sourceNode()), p.tag())) {
         c[Count.DUPLICATES.ordinal()]++;
         return;
       }
