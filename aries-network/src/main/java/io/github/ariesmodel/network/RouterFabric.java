@@ -242,6 +242,10 @@ public final class RouterFabric implements Fabric {
   private final int[] classPortCount;
   /** Per group, what {@link #warmGroup} read last, kept so the reads are not dropped; read by nothing. */
   private final long[] warmSums;
+  /** Per group, its events run when {@link #warmGroup} was last called. */
+  private final long[] ranAtWarm;
+  /** The fewest events since the last call for which a group is swept: a quarter of its slice's cache lines. */
+  private final long warmMinEvents;
 
   private RouterFabric(Builder b) {
     this.topo = b.topology;
@@ -292,6 +296,10 @@ public final class RouterFabric implements Fabric {
     this.hopsDelivered = new long[groups];
     this.maxHopsSeen = new int[groups];
     this.warmSums = new long[groups];
+    this.ranAtWarm = new long[groups];
+    // bytes a port in the swept arrays: three longs, four ints, three bytes, and per VC an int and two references
+    long sliceBytes = (long) (topo.routersPerGroup() * topo.portCount()) * (3 * 8 + 4 * 4 + 3 + b.vcs * 12L);
+    this.warmMinEvents = sliceBytes / 64 / 4;
     this.routingName = b.routingName();
     this.radix = topo.portCount();
     int routersPerGroup = topo.routersPerGroup();
@@ -385,8 +393,21 @@ public final class RouterFabric implements Fabric {
    * about 530 KB (3,840 ports of 139 bytes; 129 MB over the 241 groups) and has left the caches since the group last
    * ran; its first events would otherwise fetch it line by line, each waiting, as routing and sends read it. The sum
    * only keeps the reads from being dropped; nothing reads it.
+   *
+   * <p>The sweep pays only when the window's events would have fetched a good part of the slice anyway. A group is
+   * swept when, in the window it last ran (the events since the last call), it ran at least a quarter as many events
+   * as the slice has lines ({@link #warmMinEvents}; derived: an arrival's routing and send read several ports'
+   * credits, queue tails and link times, about four lines or more). A busy full system sweeps every group (about
+   * 7,000 events a group-window against 2,085 at 10 % load); a sparse replay, whose groups run a few events a window,
+   * sweeps none, where sweeping every group-window cost 1.37 of the CPU (docs/performance.md, "Stop 24").
    */
   private void warmGroup(int g) {
+    long ran = groupScheds[g].eventsExecuted();
+    long since = ran - ranAtWarm[g];
+    ranAtWarm[g] = ran;
+    if (since < warmMinEvents) {
+      return; // a quiet group: its next window will likely touch few of the slice's lines
+    }
     int per = netPorts / topo.groupCount();
     int from = g * per;
     int to = from + per;

@@ -82,6 +82,11 @@ public final class GroupScheduler implements Scheduler {
     return group;
   }
 
+  /** @return the events this group has run so far (read it on the group's thread while the engine runs) */
+  public long eventsExecuted() {
+    return loop.eventsExecuted();
+  }
+
   /** @return the engine */
   public PartitionedEngine engine() {
     return engine;
