@@ -246,6 +246,8 @@ public final class RouterFabric implements Fabric {
   private final long[] ranAtWarm;
   /** The fewest events since the last call for which a group is swept: a quarter of its slice's cache lines. */
   private final long warmMinEvents;
+  /** Network ports of a group (its routers × radix): a group's ports are one contiguous range of the port arrays. */
+  private final int portsPerGroup;
 
   private RouterFabric(Builder b) {
     this.topo = b.topology;
@@ -298,13 +300,14 @@ public final class RouterFabric implements Fabric {
     this.warmSums = new long[groups];
     this.ranAtWarm = new long[groups];
     // bytes a port in the swept arrays: three longs, four ints, three bytes, and per VC an int and two references
-    long sliceBytes = (long) (topo.routersPerGroup() * topo.portCount()) * (3 * 8 + 4 * 4 + 3 + b.vcs * 12L);
+    this.portsPerGroup = topo.routersPerGroup() * topo.portCount();
+    long sliceBytes = (long) portsPerGroup * (3 * 8 + 4 * 4 + 3 + b.vcs * 12L);
     this.warmMinEvents = sliceBytes / 64 / 4;
     this.routingName = b.routingName();
     this.radix = topo.portCount();
     int routersPerGroup = topo.routersPerGroup();
     this.byRoutersPerGroup = new Divider(routersPerGroup, topo.routerCount() - 1);
-    this.byPortsPerGroup = new Divider(routersPerGroup * radix, topo.routerCount() * radix - 1);
+    this.byPortsPerGroup = new Divider(portsPerGroup, topo.routerCount() * radix - 1);
     this.byRadix = new Divider(radix, topo.routerCount() * radix - 1);
     this.routerCount = topo.routerCount();
     this.nodeCountForKeys = topo.nodeCount();
@@ -408,9 +411,8 @@ public final class RouterFabric implements Fabric {
     if (since < warmMinEvents) {
       return; // a quiet group: its next window will likely touch few of the slice's lines
     }
-    int per = netPorts / topo.groupCount();
-    int from = g * per;
-    int to = from + per;
+    int from = g * portsPerGroup;
+    int to = from + portsPerGroup;
     long sum = 0;
     // 8 longs, 16 ints or references (compressed), 64 bytes or booleans a line
     for (int i = from; i < to; i += 8) {

@@ -119,10 +119,8 @@ public final class GroupScheduler implements Scheduler {
       scheduleAt(timePs, handler, ref, arg);
       return;
     }
+    GroupScheduler target = engine.groupOrFail(targetGroup); // the range check; the object itself is not read here
     if (engine.running) {
-      if (targetGroup < 0 || targetGroup >= engine.groupCount()) {
-        engine.groupOrFail(targetGroup); // throws
-      }
       long now = loop.now();
       if (timePs - now < engine.lookaheadPs()) {
         throw new IllegalArgumentException("timePs of an event for group " + targetGroup + " scheduled by group "
@@ -137,7 +135,7 @@ public final class GroupScheduler implements Scheduler {
       partition.sendTo[engine.parity][targetGroup].add(targetGroup, timePs, nextKey(), handler, ref, arg);
       return;
     }
-    engine.groupOrFail(targetGroup).loop.scheduleKeyed(timePs, nextKey(), handler, ref, arg);
+    target.loop.scheduleKeyed(timePs, nextKey(), handler, ref, arg);
   }
 
   /**
