@@ -17,17 +17,7 @@ class ConcurrentUseCheckTest {
     ConcurrentUseCheck check = new ConcurrentUseCheck("Nic of node 3");
     assertThat(check.enter()).isTrue();
     assertThat(check.enter()).as("nested call of the same thread").isFalse();
-    AtomicReference<Throwable> seen = new AtomicReference<>();
-    Thread intruder = new Thread(() -> {
-      try {
-        check.enter();
-      } catch (Throwable t) {
-        seen.set(t);
-      }
-    }, "intruder");
-    intruder.start();
-    intruder.join();
-    assertThat(seen.get()).isInstanceOf(IllegalStateException.class)
+    assertThat(enterOn("intruder", check)).isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("Nic of node 3 is not thread-safe")
         .hasMessageContaining("\"intruder\"").hasMessageContaining("\"" + Thread.currentThread().getName() + "\"");
     check.exit();
@@ -65,17 +55,7 @@ class ConcurrentUseCheckTest {
   void aRefusedIntruderLeavesTheHolderInsideAndTheNextThreadEntersAfterItsExit() throws InterruptedException {
     ConcurrentUseCheck check = new ConcurrentUseCheck("Iommu");
     assertThat(check.enter()).isTrue();
-    AtomicReference<Throwable> refused = new AtomicReference<>();
-    Thread intruder = new Thread(() -> {
-      try {
-        check.enter();
-      } catch (Throwable t) {
-        refused.set(t);
-      }
-    }, "intruder");
-    intruder.start();
-    intruder.join();
-    assertThat(refused.get()).isInstanceOf(IllegalStateException.class);
+    assertThat(enterOn("intruder", check)).isInstanceOf(IllegalStateException.class);
     assertThat(check.enter()).as("the holder is still inside: a nested call").isFalse();
     check.exit();
     AtomicReference<Boolean> entered = new AtomicReference<>();
@@ -123,5 +103,20 @@ class ConcurrentUseCheckTest {
       t.join();
     }
     assertThat(failure.get()).isNull();
+  }
+
+  /** Calls {@code check.enter()} on a new thread of that name and waits for it. @return what it threw, or null */
+  private static Throwable enterOn(String threadName, ConcurrentUseCheck check) throws InterruptedException {
+    AtomicReference<Throwable> thrown = new AtomicReference<>();
+    Thread t = new Thread(() -> {
+      try {
+        check.enter();
+      } catch (Throwable e) {
+        thrown.set(e);
+      }
+    }, threadName);
+    t.start();
+    t.join();
+    return thrown.get();
   }
 }
