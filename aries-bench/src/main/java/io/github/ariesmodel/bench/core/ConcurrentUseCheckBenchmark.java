@@ -42,7 +42,7 @@ public class ConcurrentUseCheckBenchmark {
     return work();
   }
 
-  /** An outer call: enter (a compare-and-set), the work, exit. */
+  /** An outer call by the thread that entered last (every call here): enter (an opaque store), the work, exit. */
   @Benchmark
   public long outerCall() {
     boolean entered = guard.enter();

@@ -15,27 +15,31 @@ import java.lang.invoke.VarHandle;
  * where corruption happens; a race so narrow that the calls never overlap in an entry point may go unnoticed.
  * Re-entry from the thread inside (a NIC's delivery calling its IOMMU, an event calling {@code post}) is allowed.
  *
- * <p>Memory ordering: an outer {@link #enter()} is a compare-and-set (a full fence), {@link #exit()} a release
- * store. The release store is enough for every case the guard accepts or rejects:
+ * <p>Memory ordering. {@link #exit()} is a release store. An outer {@link #enter()} by a thread other than the one
+ * that entered last is a compare-and-set (a full fence). An outer {@link #enter()} by the thread that entered last,
+ * finding nobody inside, is an opaque store: no locked instruction, which is what a component called again and again
+ * from one thread (the simulator's event loop, a benchmark) pays on every call. What each case gives:
  *
  * <ul>
  *   <li>Hand-over: whatever hands control from one thread to the next (a semaphore, a join, a lock) orders the first
- *       thread's exit before the second thread's compare-and-set, so the second finds the guard empty, as with a
- *       volatile store.
- *   <li>Overlap: a thread entering while another is between its compare-and-set and its exit finds it there, since
- *       that compare-and-set is in the field's single modification order and the exit's store has not come after
- *       it yet. A release store differs from a volatile one only in letting the exiting thread's own later
- *       reads run ahead of it (on x86 HotSpot it is the same store without the fence after it), so it does not
- *       make the exit visible later in any way that could hide an overlap: at most an exit may look later to a
- *       racing thread by the time the store takes to drain, which can only turn a race that almost overlapped into
- *       a reported one.
+ *       thread's exit, and its record of having entered last, before the second thread's entry. The second finds
+ *       the guard empty and itself not the last, enters by compare-and-set and becomes the last. Nothing is
+ *       reported.
+ *   <li>Overlap: a thread entering while another is inside finds it there once the other's entry store (a
+ *       compare-and-set or an opaque store) is visible, and fails. The release store on exit does not delay that in
+ *       any way that could hide an overlap: it differs from a volatile store only in letting the exiting thread's
+ *       own later reads run ahead of it (on x86 HotSpot, the same store without the fence after it).
+ *   <li>What the opaque entry gives up: two threads entering at almost the same moment, one of them the thread that
+ *       entered last, can both pass, because that thread's entry store may still be on its way (in its core's store
+ *       buffer, a few nanoseconds) when the other reads the field and compares-and-sets. Two compare-and-sets could
+ *       not both succeed. Such a pair is often caught a moment later all the same: one of the two entry stores is
+ *       left in the field, so the other thread's next nested call finds a thread other than itself there and fails.
+ *       Overlaps that begin further apart than that are caught as before. The guard is a fail-fast check against
+ *       misuse, not a lock: it never promised to see a race whose calls do not overlap (above).
  * </ul>
  *
- * <p>What the release store gives up against a volatile one is the store-load fence after it (the exiting thread's
- * next reads may be satisfied before its exit is visible). Nothing the guard reports depends on that: the only later
- * read of the field by the same thread is its own next {@link #enter()}, which sees its own store.
- *
- * <p>Cost: one plain read for a nested call; one compare-and-set and one plain (release) store for an outer one.
+ * <p>Cost: one plain read for a nested call; for an outer one, one read, one compare and one opaque store on entry
+ * when the same thread entered last (else a compare-and-set), and one release store on exit.
  */
 public final class ConcurrentUseCheck {
 
@@ -50,9 +54,14 @@ public final class ConcurrentUseCheck {
   }
 
   private final String component;
-  /** The thread inside, or null; written by compare-and-set on entry and by a release store on exit. */
+  /** The thread inside, or null; written on entry (compare-and-set or opaque store) and by a release store on exit. */
   @SuppressWarnings("unused") // accessed through INSIDE
   private volatile Thread inside;
+  /**
+   * The thread whose compare-and-set entered last: it enters again with a plain (opaque) store while nobody is inside.
+   * Written only by a thread that has just entered, before its exit's release store.
+   */
+  private Thread lastEntered;
 
   /**
    * A guard for one component.
@@ -76,8 +85,17 @@ public final class ConcurrentUseCheck {
     if (holder == me) {
       return false;
     }
-    if (holder == null && INSIDE.compareAndSet(this, null, me)) {
-      return true;
+    if (holder == null) {
+      if (lastEntered == me) {
+        // The thread that entered last, again, with nobody inside: no other thread has entered since its last exit
+        // that it could overlap with but one entering at this very moment (see the class comment).
+        INSIDE.setOpaque(this, me);
+        return true;
+      }
+      if (INSIDE.compareAndSet(this, null, me)) {
+        lastEntered = me;
+        return true;
+      }
     }
     Thread other = (Thread) INSIDE.getVolatile(this);
     throw new IllegalStateException(component + " is not thread-safe: thread \"" + me.getName()

@@ -24,6 +24,23 @@ class ConcurrentUseCheckTest {
   }
 
   @Test
+  void theThreadThatEnteredLastEntersAgainAndIsStillGuarded() throws InterruptedException {
+    // The first entry is a compare-and-set; the next ones, by the thread that entered last, an opaque store.
+    ConcurrentUseCheck check = new ConcurrentUseCheck("Iommu");
+    for (int i = 0; i < 3; i++) {
+      assertThat(check.enter()).as("outer call %d", i).isTrue();
+      assertThat(check.enter()).as("nested call %d", i).isFalse();
+      assertThat(enterOn("intruder-" + i, check)).as("intruder %d", i).isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("\"intruder-" + i + "\"")
+          .hasMessageContaining("\"" + Thread.currentThread().getName() + "\"");
+      check.exit();
+    }
+    // Another thread enters and ends without leaving: the thread that had entered last is refused now.
+    assertThat(enterOn("holder", check)).isNull();
+    assertThatThrownBy(check::enter).isInstanceOf(IllegalStateException.class).hasMessageContaining("\"holder\"");
+  }
+
+  @Test
   void handingOverBetweenThreadsOneAtATimePasses() throws InterruptedException {
     ConcurrentUseCheck check = new ConcurrentUseCheck("Iommu");
     for (int i = 0; i < 3; i++) {
