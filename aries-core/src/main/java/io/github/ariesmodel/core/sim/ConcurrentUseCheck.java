@@ -87,8 +87,9 @@ public final class ConcurrentUseCheck {
     }
     if (holder == null) {
       if (lastEntered == me) {
-        // The thread that entered last, again, with nobody inside: no other thread has entered since its last exit
-        // that it could overlap with but one entering at this very moment (see the class comment).
+        // The thread that entered last enters again and nobody is inside: a thread that had entered since would
+        // have made itself the last. What this misses, a thread entering at this very moment, is in the class
+        // comment.
         INSIDE.setOpaque(this, me);
         return true;
       }
