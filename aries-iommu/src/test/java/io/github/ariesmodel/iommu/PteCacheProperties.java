@@ -117,4 +117,48 @@ class PteCacheProperties {
           assertThat(cache.evictions()).isLessThanOrEqualTo(misses);
         });
   }
+  @Test
+  void findGivesTheWayAScanOfTheSetGives() {
+    // find has a written-out path for 4 ways and a loop for the rest: both must give the lowest way that holds the
+    // line, pending or valid, and never a way whose line was invalidated (its tag stays behind).
+    qt().withExamples(40)
+        .forAll(integers().between(0, GEOMETRIES.length - 1), longs().all())
+        .checkAssert((g, seed) -> {
+          int ways = GEOMETRIES[g][0];
+          int sets = GEOMETRIES[g][1];
+          int ptes = GEOMETRIES[g][2];
+          SetAssociativePteCache cache =
+              new SetAssociativePteCache(ways, sets, ptes, BuiltInPolicy.LRU.create(sets, ways, 0));
+          SplittableRandom rnd = new SplittableRandom(seed);
+          int lineBytes = ptes * 8;
+          int distinct = ways * sets * 3;
+          long[] fill = new long[ptes];
+          for (int step = 0; step < 600; step++) {
+            long line = 0x10000L + (long) rnd.nextInt(distinct) * lineBytes;
+            int op = rnd.nextInt(4);
+            if (op < 2 && cache.find(line) < 0) {
+              int a = cache.allocate(line, rnd.nextInt(3));
+              if (a >= 0 && op == 0) {
+                cache.fill(a, fill); // else it stays pending
+              }
+            } else if (op == 2) {
+              cache.invalidateLine(line);
+            } else {
+              cache.invalidateOwner(rnd.nextInt(3));
+            }
+            for (int k = 0; k < 4; k++) {
+              long probe = 0x10000L + (long) rnd.nextInt(distinct) * lineBytes;
+              int base = cache.setOf(probe) * ways;
+              int expected = -1;
+              for (int w = 0; w < ways && expected < 0; w++) {
+                int l = base + w;
+                if (cache.tag(l) == probe && (cache.isValid(l) || cache.isPending(l))) {
+                  expected = l;
+                }
+              }
+              assertThat(cache.find(probe)).as("step %d, line %x", step, probe).isEqualTo(expected);
+            }
+          }
+        });
+  }
 }
