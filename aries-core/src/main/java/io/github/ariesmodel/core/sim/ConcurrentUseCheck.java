@@ -58,7 +58,7 @@ public final class ConcurrentUseCheck {
   @SuppressWarnings("unused") // accessed through INSIDE
   private volatile Thread inside;
   /**
-   * The thread whose compare-and-set entered last: it enters again with a plain (opaque) store while nobody is inside.
+   * The thread whose compare-and-set entered last: it enters again with an opaque store while nobody is inside.
    * Written only by a thread that has just entered, before its exit's release store.
    */
   private Thread lastEntered;

@@ -119,7 +119,8 @@ public final class GroupScheduler implements Scheduler {
       scheduleAt(timePs, handler, ref, arg);
       return;
     }
-    GroupScheduler target = engine.groupOrFail(targetGroup); // the range check; the object itself is not read here
+    // The range check; the target itself is used only between runs (a run's events go through sendTo below).
+    GroupScheduler target = engine.groupOrFail(targetGroup);
     if (engine.running) {
       long now = loop.now();
       if (timePs - now < engine.lookaheadPs()) {
