@@ -57,6 +57,16 @@ final class BucketHeap {
     return isWide ? wide.size() : size;
   }
 
+  /** Whether the heap has turned wide (its entries are in the {@link EventHeap}, not packed). */
+  boolean isWide() {
+    return isWide;
+  }
+
+  /** The smallest entry's packed key (the heap must not be empty or wide). */
+  long minKey() {
+    return keys[0];
+  }
+
   long minTime() {
     return isWide ? wide.minTime() : base + (keys[0] >>> offsetShift);
   }

@@ -13,19 +13,22 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Structure: a calendar queue. Time is cut into buckets of {@code 2^bucketWidthLog2} ps, and a ring of
  * {@code 2^ringBucketsLog2} buckets covers the near future. Scheduling into a future bucket of the ring pushes the
- * event onto that bucket's unsorted list (O(1)); the bucket being run is a small 4-ary heap ordered by (time,
- * sequence), one packed {@code long} key an entry ({@code BucketHeap}), filled from the bucket's list when the loop
- * reaches it; events beyond the ring's horizon wait in a
- * second heap and join the running bucket when the loop reaches theirs. The order is exactly that of one global heap
+ * event onto that bucket's unsorted list (O(1)). When the loop reaches a bucket of a few events (up to {@code
+ * SORT_LIMIT}), it sorts them by insertion on one packed {@code long} key an entry and runs them in that order
+ * straight from the list; a larger bucket fills a small 4-ary heap ordered by the same key ({@code BucketHeap}).
+ * Events scheduled into the bucket while it runs go to that heap, and the next event is the smaller of the sorted
+ * run's head and the heap's. Events beyond the ring's horizon wait in a second heap and join the running bucket's
+ * heap when the loop reaches theirs. The order is exactly that of one global heap
  * ordered by (time, sequence): only the cost differs. A large simulation keeps hundreds of thousands of events
  * pending but only a few thousand in the running bucket, so the heap the hot path works on stays small and in cache
  * (see docs/performance.md, "Why an event costs more on the full system").
  *
  * <p>Layout: an event waiting in a ring bucket is an entry of the bucket's list, a chain of chunks of 8 entries with
  * its time, sequence and arg in one primitive array and its handler and ref side by side in another, written and
- * read front to back. When the loop reaches the bucket, each entry's handler, ref and arg move into a slot and its
- * time and sequence, with the slot's number, into the running heap (an event scheduled straight into the running
- * bucket or beyond the horizon takes its slot at once). Slots are reused most recently freed first, and only
+ * read front to back. A sorted bucket's events stay in their chunks until they run (the chunks return to the free
+ * list after the last); in a heap-run bucket each entry's handler, ref and arg move into a slot and its time and
+ * sequence, with the slot's number, into the running heap (an event scheduled straight into the running bucket or
+ * beyond the horizon takes its slot at once). Slots are reused most recently freed first, and only
  * the heaps' events hold one, so the slot array stays small and in cache; the lines an event was written to long ago
  * are read in sequence as its bucket loads, not one by one as it runs. Freed slots and chunks are reused from stacks,
  * and all arrays grow by doubling and never shrink: once the queue has reached its working size, scheduling and
@@ -53,6 +56,12 @@ public final class DeterministicEventLoop implements Scheduler {
   private static final int ENTRY = 3;
   /** At most this many refs of the next bucket are read ahead (assumed: a few buckets' worth on a sparse loop). */
   private static final int TOUCH_AHEAD = 32;
+  /**
+   * A bucket of at most this many events is sorted as it loads and run from its chunks; a larger one goes through the
+   * running heap (an insertion sort's moves grow with the square of the count; assumed bound, see "Stop 26" in
+   * docs/performance.md).
+   */
+  private static final int SORT_LIMIT = 64;
 
   private final int shift;
   private final int ringMask;
@@ -65,6 +74,23 @@ public final class DeterministicEventLoop implements Scheduler {
   private long currentBucket;
   private final BucketHeap current;
   private final EventHeap far;
+
+  /**
+   * The loaded bucket's events, sorted: entry {@code runPos} to {@code runEnd - 1} of {@link #runKeys} (packed as the
+   * running heap packs them, on {@link #runBase}) and {@link #runEntries} (the event's chunk entry, where its handler,
+   * ref and arg stay until it runs). Events scheduled into the running bucket meanwhile go to {@link #current}; the
+   * next event is the smaller of the two heads.
+   */
+  private final long[] runKeys = new long[SORT_LIMIT];
+  private final int[] runEntries = new int[SORT_LIMIT];
+  private int runPos;
+  private int runEnd;
+  private long runBase;
+  /** The chunks of the sorted bucket, first and last (or -1): back to the free list once its last event has run. */
+  private int runChainHead = -1;
+  private int runChainTail = -1;
+  private final int offsetShift;
+  private final long seqMask;
 
   /**
    * Per slot of an event in one of the heaps: the handler at {@code 2 × slot}, the ref at {@code 2 × slot + 1}. An
@@ -128,6 +154,8 @@ public final class DeterministicEventLoop implements Scheduler {
       throw new IllegalArgumentException("ringBucketsLog2 must be in [6, 24] but was " + ringBucketsLog2);
     }
     shift = bucketWidthLog2;
+    offsetShift = 63 - bucketWidthLog2;
+    seqMask = offsetShift == 63 ? Long.MAX_VALUE : (1L << offsetShift) - 1;
     ringMask = (1 << ringBucketsLog2) - 1;
     bucketHead = new int[1 << ringBucketsLog2];
     Arrays.fill(bucketHead, -1);
@@ -343,8 +371,28 @@ public final class DeterministicEventLoop implements Scheduler {
     if (size == 0) {
       return false;
     }
-    if (current.isEmpty()) {
+    if (runPos == runEnd && current.isEmpty()) {
       advance();
+    }
+    if (runPos < runEnd && (current.isEmpty() || runHeadFirst())) {
+      int k = runPos++;
+      long t = runBase + (runKeys[k] >>> offsetShift);
+      int e = runEntries[k];
+      long a = chunkData[e * ENTRY + 2];
+      Object[] objects = chunkObjects;
+      int o = e << 1;
+      EventHandler h = (EventHandler) objects[o];
+      Object r = objects[o + 1];
+      objects[o] = null;
+      objects[o + 1] = null;
+      if (runPos == runEnd) {
+        freeRunChain(); // (everything of this event is read: its chunk may be reused by what the handler schedules)
+      }
+      size--;
+      now = t;
+      executed++;
+      h.onEvent(t, r, a);
+      return true;
     }
     long t = current.minTime();
     int slot = current.minSlot();
@@ -454,10 +502,35 @@ public final class DeterministicEventLoop implements Scheduler {
     if (size == 0) {
       return Long.MAX_VALUE;
     }
-    if (current.isEmpty()) {
+    if (runPos == runEnd && current.isEmpty()) {
       advance();
     }
+    if (runPos < runEnd) {
+      long t = runBase + (runKeys[runPos] >>> offsetShift);
+      return current.isEmpty() ? t : Math.min(t, current.minTime());
+    }
     return current.minTime();
+  }
+
+  /** Whether the sorted bucket's next event comes before the running heap's (both hold one). */
+  private boolean runHeadFirst() {
+    long key = runKeys[runPos];
+    if (!current.isWide()) {
+      return key < current.minKey(); // the same packing on the same base; keys are unique
+    }
+    long t = runBase + (key >>> offsetShift);
+    long ht = current.minTime();
+    return t < ht || (t == ht && (key & seqMask) < current.minSeq());
+  }
+
+  /** Returns the sorted bucket's chunks to the free list. */
+  private void freeRunChain() {
+    if (runChainHead >= 0) {
+      chunkNext[runChainTail] = freeChunk;
+      freeChunk = runChainHead;
+      runChainHead = -1;
+      runChainTail = -1;
+    }
   }
 
   /**
@@ -477,11 +550,22 @@ public final class DeterministicEventLoop implements Scheduler {
     }
     currentBucket = target;
     current.startBucket(target << shift);
+    runBase = target << shift;
     if (target == ringNext) {
       int b = (int) target & ringMask;
       int c = bucketHead[b];
       long[] d = chunkData;
       Object[] objects = chunkObjects;
+      int count = 0;
+      int last = c;
+      for (int x = c; x >= 0; x = chunkNext[x]) {
+        count += chunkCount[x];
+        last = x;
+      }
+      if (count <= SORT_LIMIT) {
+        loadSorted(c, last);
+        c = -1; // its chunks stay until its events have run
+      }
       while (c >= 0) {
         int n = chunkCount[c];
         int e = c << CHUNK_LOG2;
@@ -510,6 +594,57 @@ public final class DeterministicEventLoop implements Scheduler {
     }
     if (ringCount > 0) {
       touchNextBucket(target);
+    }
+  }
+
+  /**
+   * Loads the bucket whose chunks run from {@code head} to {@code tail} into the sorted run, by insertion (a bucket
+   * holds at most {@link #SORT_LIMIT} events here). An event whose sequence does not fit the packed key goes to the
+   * running heap instead, as it would have.
+   */
+  private void loadSorted(int head, int tail) {
+    freeRunChain();
+    long[] d = chunkData;
+    Object[] objects = chunkObjects;
+    long[] keys = runKeys;
+    int[] entries = runEntries;
+    int end = 0;
+    for (int c = head; c >= 0; c = chunkNext[c]) {
+      int n = chunkCount[c];
+      int e = c << CHUNK_LOG2;
+      for (int stop = e + n; e < stop; e++) {
+        int i = e * ENTRY;
+        int o = e << 1;
+        Object ref = objects[o + 1];
+        touch(ref); // all of the bucket's records fetched side by side, not one miss after another as each runs
+        long seq = d[i + 1];
+        if (seq > seqMask) {
+          current.push(d[i], seq, takeSlot(objects[o], ref, d[i + 2]));
+          objects[o] = null;
+          objects[o + 1] = null;
+          continue;
+        }
+        long key = ((d[i] - runBase) << offsetShift) | seq;
+        int j = end++;
+        while (j > 0 && keys[j - 1] > key) {
+          keys[j] = keys[j - 1];
+          entries[j] = entries[j - 1];
+          j--;
+        }
+        keys[j] = key;
+        entries[j] = e;
+      }
+      ringCount -= n;
+    }
+    runPos = 0;
+    runEnd = end;
+    if (end == 0) {
+      // every event went to the heap: the chunks can go now
+      chunkNext[tail] = freeChunk;
+      freeChunk = head;
+    } else {
+      runChainHead = head;
+      runChainTail = tail;
     }
   }
 

@@ -194,6 +194,76 @@ class DeterministicEventLoopProperties {
     assertThat(loop.pending()).isZero();
   }
 
+  /** A keyed root event: its time, the high bits of its key, and the delays of the keyed events it schedules. */
+  record Keyed(long time, long keyHigh, List<Long> childDelays) {}
+
+  /**
+   * Buckets loaded from the ring run in (time, key) order whether they are sorted as they load (a few events) or go
+   * through the running heap (many), with keys too large for the packed form (they take the heap) among them, and
+   * with events scheduled into the running bucket as it runs (the two are merged). The keys are the engine's kind
+   * ({@link DeterministicEventLoop#scheduleKeyed}): any unique numbers, not a counter.
+   */
+  @Test
+  void keyedBucketsOfEverySizeRunInTimeThenKeyOrder() {
+    Gen<Long> high = longs().between(0, 1_000).mix(longs().between(0, (1L << 52) - 1), 50);
+    Gen<Long> delays = longs().between(0, 3).mix(longs().between(0, 3_000), 50);
+    Gen<Keyed> roots = longs().between(0, 2_000).zip(high, lists().of(delays).ofSizeBetween(0, 2), Keyed::new);
+    qt().withExamples(300)
+        .forAll(lists().of(roots).ofSizeBetween(0, 300), integers().between(0, 10), longs().between(0, 2_500))
+        .checkAssert((list, widthLog2, limit) -> {
+          DeterministicEventLoop loop = new DeterministicEventLoop(2, widthLog2, 6);
+          List<long[]> ran = new ArrayList<>();
+          int[] next = {0};
+          // each event is (time, key); a root's children get keys after every root's, in the order they are made
+          EventHandler[] handler = new EventHandler[1];
+          handler[0] = (now, ref, arg) -> {
+            ran.add(new long[] {now, arg});
+            if (ref instanceof Keyed k) {
+              for (long d : k.childDelays()) {
+                long key = (k.keyHigh() << 10) | next[0]++;
+                loop.scheduleKeyed(now + d, key, handler[0], null, key);
+              }
+            }
+          };
+          for (Keyed k : list) {
+            long key = (k.keyHigh() << 10) | next[0]++;
+            loop.scheduleKeyed(k.time(), key, handler[0], k, key);
+          }
+          loop.runUntil(limit);
+          loop.run();
+          assertThat(loop.pending()).isZero();
+          // the reference: the smallest (time, key) pending runs next; children join as their parent runs
+          List<long[]> expected = new ArrayList<>();
+          List<Object[]> queue = new ArrayList<>();
+          int made = 0;
+          for (Keyed k : list) {
+            queue.add(new Object[] {k.time(), (k.keyHigh() << 10) | made++, k});
+          }
+          while (!queue.isEmpty()) {
+            Object[] best = queue.get(0);
+            for (Object[] e : queue) {
+              long t = (Long) e[0];
+              long bt = (Long) best[0];
+              if (t < bt || (t == bt && (Long) e[1] < (Long) best[1])) {
+                best = e;
+              }
+            }
+            queue.remove(best);
+            long now = (Long) best[0];
+            expected.add(new long[] {now, (Long) best[1]});
+            if (best[2] instanceof Keyed k) {
+              for (long d : k.childDelays()) {
+                queue.add(new Object[] {now + d, (k.keyHigh() << 10) | made++, null});
+              }
+            }
+          }
+          assertThat(ran).hasSameSizeAs(expected);
+          for (int i = 0; i < ran.size(); i++) {
+            assertThat(ran.get(i)).as("event %d", i).containsExactly(expected.get(i));
+          }
+        });
+  }
+
   @Test
   void theSameScheduleRunsTheSameWayTwice() {
     qt().withExamples(500).forAll(schedules())
