@@ -368,6 +368,16 @@ public final class DeterministicEventLoop implements Scheduler {
   }
 
   private boolean runOne() {
+    return runOneUpTo(Long.MAX_VALUE);
+  }
+
+  /**
+   * Runs the earliest event if it is at or before {@code limitPs} (one look at the queue where a peek and a run took
+   * two).
+   *
+   * @return whether an event ran
+   */
+  private boolean runOneUpTo(long limitPs) {
     if (size == 0) {
       return false;
     }
@@ -375,8 +385,12 @@ public final class DeterministicEventLoop implements Scheduler {
       advance();
     }
     if (runPos < runEnd && (current.isEmpty() || runHeadFirst())) {
-      int k = runPos++;
+      int k = runPos;
       long t = runBase + (runKeys[k] >>> offsetShift);
+      if (t > limitPs) {
+        return false;
+      }
+      runPos = k + 1;
       int e = runEntries[k];
       long a = chunkData[e * ENTRY + 2];
       Object[] objects = chunkObjects;
@@ -395,6 +409,9 @@ public final class DeterministicEventLoop implements Scheduler {
       return true;
     }
     long t = current.minTime();
+    if (t > limitPs) {
+      return false;
+    }
     int slot = current.minSlot();
     current.pop();
     long a = slotArgs[slot];
@@ -436,8 +453,8 @@ public final class DeterministicEventLoop implements Scheduler {
     checkOwner("runUntil");
     stopRequested = false;
     long before = executed;
-    while (size > 0 && nextEventTime() <= limitPs && !stopRequested) {
-      runOne();
+    while (!stopRequested && runOneUpTo(limitPs)) {
+      // each turn ran one event
     }
     if (!stopRequested && limitPs != Long.MAX_VALUE && limitPs > now) {
       now = limitPs;
@@ -452,8 +469,8 @@ public final class DeterministicEventLoop implements Scheduler {
   long runThrough(long limitPs) {
     checkOwner("runThrough");
     long before = executed;
-    while (size > 0 && nextEventTime() <= limitPs) {
-      runOne();
+    while (runOneUpTo(limitPs)) {
+      // each turn ran one event
     }
     return executed - before;
   }
