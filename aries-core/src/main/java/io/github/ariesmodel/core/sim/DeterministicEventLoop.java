@@ -14,7 +14,7 @@ import java.util.function.BooleanSupplier;
  * <p>Structure: a calendar queue. Time is cut into buckets of {@code 2^bucketWidthLog2} ps, and a ring of
  * {@code 2^ringBucketsLog2} buckets covers the near future. Scheduling into a future bucket of the ring pushes the
  * event onto that bucket's unsorted list (O(1)). When the loop reaches a bucket of a few events (up to {@code
- * SORT_LIMIT}), it sorts them by insertion on one packed {@code long} key an entry and runs them in that order
+ * SORT_LIMIT}, 128), it sorts them by insertion on one packed {@code long} key an entry and runs them in that order
  * straight from the list; a larger bucket fills a small 4-ary heap ordered by the same key ({@code BucketHeap}).
  * Events scheduled into the bucket while it runs go to that heap, and the next event is the smaller of the sorted
  * run's head and the heap's. Events beyond the ring's horizon wait in a second heap and join the running bucket's
@@ -58,10 +58,11 @@ public final class DeterministicEventLoop implements Scheduler {
   private static final int TOUCH_AHEAD = 32;
   /**
    * A bucket of at most this many events is sorted as it loads and run from its chunks; a larger one goes through the
-   * running heap (an insertion sort's moves grow with the square of the count; assumed bound, see "Stop 26" in
-   * docs/performance.md).
+   * running heap. An insertion sort's moves grow with the square of the count, the heap's work with its log; in
+   * {@code CalendarQueueBenchmark} on a group loop's geometry the sort is faster up to about 80 events a bucket and
+   * level with the heap at about 128 (measured, docs/performance.md, "Stop 26").
    */
-  private static final int SORT_LIMIT = 64;
+  private static final int SORT_LIMIT = 128;
 
   private final int shift;
   private final int ringMask;
