@@ -16,8 +16,9 @@ import java.util.function.BooleanSupplier;
  * event onto that bucket's unsorted list (O(1)). When the loop reaches a bucket of a few events (up to {@code
  * SORT_LIMIT}, 128), it sorts them by insertion on one packed {@code long} key an entry and runs them in that order
  * straight from the list; a larger bucket fills a small 4-ary heap ordered by the same key ({@code BucketHeap}).
- * Events scheduled into the bucket while it runs go to that heap, and the next event is the smaller of the sorted
- * run's head and the heap's. Events beyond the ring's horizon wait in a second heap and join the running bucket's
+ * An event scheduled into the running bucket takes its place in the sorted run (unless the bucket went to the heap,
+ * or the run's arrays are full, or its sequence does not fit the packed key: then the heap), and the next event is
+ * the smaller of the sorted run's head and the heap's. Events beyond the ring's horizon wait in a second heap and join the running bucket's
  * heap when the loop reaches theirs. The order is exactly that of one global heap
  * ordered by (time, sequence): only the cost differs. A large simulation keeps hundreds of thousands of events
  * pending but only a few thousand in the running bucket, so the heap the hot path works on stays small and in cache
@@ -79,8 +80,8 @@ public final class DeterministicEventLoop implements Scheduler {
   /**
    * The loaded bucket's events, sorted: entry {@code runPos} to {@code runEnd - 1} of {@link #runKeys} (packed as the
    * running heap packs them, on {@link #runBase}) and {@link #runEntries} (the event's chunk entry, where its handler,
-   * ref and arg stay until it runs). Events scheduled into the running bucket meanwhile go to {@link #current}; the
-   * next event is the smaller of the two heads.
+   * ref and arg stay until it runs). Events scheduled into the running bucket meanwhile join it ({@link
+   * #insertIntoRun}) or, failing that, {@link #current}; the next event is the smaller of the two heads.
    */
   private final long[] runKeys = new long[SORT_LIMIT];
   private final int[] runEntries = new int[SORT_LIMIT];
@@ -293,9 +294,13 @@ public final class DeterministicEventLoop implements Scheduler {
       // Nothing pending: start the calendar at this event, so a sparse run never walks empty buckets.
       currentBucket = bucket;
       current.startBucket(bucket << shift);
+      runBase = bucket << shift;
     }
     long ahead = bucket - currentBucket;
-    if (ahead <= 0) {
+    if (ahead == 0 && seq <= seqMask && (runPos < runEnd ? runEnd < runKeys.length || runPos > 0 : current.isEmpty())) {
+      // The running bucket, sorted: the event takes its place in the sorted run.
+      insertIntoRun(timePs, seq, handler, ref, arg);
+    } else if (ahead <= 0) {
       // This bucket (or, after a peek moved the calendar past now, an earlier one): the running heap orders it.
       current.push(timePs, seq, takeSlot(handler, ref, arg));
     } else if (ahead <= ringMask) {
@@ -324,6 +329,54 @@ public final class DeterministicEventLoop implements Scheduler {
     } else {
       far.push(timePs, seq, takeSlot(handler, ref, arg));
     }
+  }
+
+  /**
+   * Places an event of the running bucket in the sorted run: its handler, ref and arg in a chunk entry of the run's
+   * chain, its key at its place among the events still to run. When the arrays are full, the events still to run
+   * move to their front first; when the run is empty, it starts anew (the heap being empty too, see the caller).
+   */
+  private void insertIntoRun(long timePs, long seq, EventHandler handler, Object ref, long arg) {
+    if (runPos == runEnd) {
+      runPos = 0;
+      runEnd = 0;
+    } else if (runEnd == runKeys.length) {
+      int n = runEnd - runPos;
+      System.arraycopy(runKeys, runPos, runKeys, 0, n);
+      System.arraycopy(runEntries, runPos, runEntries, 0, n);
+      runPos = 0;
+      runEnd = n;
+    }
+    int c = runChainTail;
+    if (c < 0 || chunkCount[c] == CHUNK) {
+      int fresh = allocChunk();
+      if (c < 0) {
+        runChainHead = fresh;
+      } else {
+        chunkNext[c] = fresh;
+      }
+      runChainTail = fresh;
+      c = fresh;
+    }
+    int e = (c << CHUNK_LOG2) + chunkCount[c]++;
+    int i = e * ENTRY;
+    long[] d = chunkData;
+    d[i] = timePs;
+    d[i + 1] = seq;
+    d[i + 2] = arg;
+    chunkObjects[e << 1] = handler;
+    chunkObjects[(e << 1) + 1] = ref;
+    long key = ((timePs - runBase) << offsetShift) | seq;
+    long[] keys = runKeys;
+    int[] entries = runEntries;
+    int j = runEnd++;
+    while (j > runPos && keys[j - 1] > key) {
+      keys[j] = keys[j - 1];
+      entries[j] = entries[j - 1];
+      j--;
+    }
+    keys[j] = key;
+    entries[j] = e;
   }
 
   /** A free slot (the most recently freed, so likely in cache) holding an event's handler, ref and arg. */
