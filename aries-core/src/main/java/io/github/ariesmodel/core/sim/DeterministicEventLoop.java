@@ -317,14 +317,7 @@ public final class DeterministicEventLoop implements Scheduler {
         bucketTail[b] = fresh;
         c = fresh;
       }
-      int e = (c << CHUNK_LOG2) + chunkCount[c]++;
-      int i = e * ENTRY;
-      long[] d = chunkData;
-      d[i] = timePs;
-      d[i + 1] = seq;
-      d[i + 2] = arg;
-      chunkObjects[e << 1] = handler;
-      chunkObjects[(e << 1) + 1] = ref;
+      writeEntry(c, timePs, seq, handler, ref, arg);
       ringCount++;
     } else {
       far.push(timePs, seq, takeSlot(handler, ref, arg));
@@ -358,14 +351,7 @@ public final class DeterministicEventLoop implements Scheduler {
       runChainTail = fresh;
       c = fresh;
     }
-    int e = (c << CHUNK_LOG2) + chunkCount[c]++;
-    int i = e * ENTRY;
-    long[] d = chunkData;
-    d[i] = timePs;
-    d[i + 1] = seq;
-    d[i + 2] = arg;
-    chunkObjects[e << 1] = handler;
-    chunkObjects[(e << 1) + 1] = ref;
+    int e = writeEntry(c, timePs, seq, handler, ref, arg);
     long key = ((timePs - runBase) << offsetShift) | seq;
     long[] keys = runKeys;
     int[] entries = runEntries;
@@ -377,6 +363,19 @@ public final class DeterministicEventLoop implements Scheduler {
     }
     keys[j] = key;
     entries[j] = e;
+  }
+
+  /** Appends an event to chunk {@code c} (which has room). @return its entry */
+  private int writeEntry(int c, long timePs, long seq, EventHandler handler, Object ref, long arg) {
+    int e = (c << CHUNK_LOG2) + chunkCount[c]++;
+    int i = e * ENTRY;
+    long[] d = chunkData;
+    d[i] = timePs;
+    d[i + 1] = seq;
+    d[i + 2] = arg;
+    chunkObjects[e << 1] = handler;
+    chunkObjects[(e << 1) + 1] = ref;
+    return e;
   }
 
   /** A free slot (the most recently freed, so likely in cache) holding an event's handler, ref and arg. */
