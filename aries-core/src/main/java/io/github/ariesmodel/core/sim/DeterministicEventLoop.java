@@ -18,9 +18,9 @@ import java.util.function.BooleanSupplier;
  * straight from the list; a larger bucket fills a small 4-ary heap ordered by the same key ({@code BucketHeap}).
  * An event scheduled into the running bucket takes its place in the sorted run (unless the bucket went to the heap,
  * or the run's arrays are full, or its sequence does not fit the packed key: then the heap), and the next event is
- * the smaller of the sorted run's head and the heap's. Events beyond the ring's horizon wait in a second heap and join the running bucket's
- * heap when the loop reaches theirs. The order is exactly that of one global heap
- * ordered by (time, sequence): only the cost differs. A large simulation keeps hundreds of thousands of events
+ * the smaller of the sorted run's head and the heap's. Events beyond the ring's horizon wait in a second heap and
+ * join the running bucket's heap when the loop reaches theirs. The order is exactly that of one global heap ordered by
+ * (time, sequence): only the cost differs. A large simulation keeps hundreds of thousands of events
  * pending but only a few thousand in the running bucket, so the heap the hot path works on stays small and in cache
  * (see docs/performance.md, "Why an event costs more on the full system").
  *
