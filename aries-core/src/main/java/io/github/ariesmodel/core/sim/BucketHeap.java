@@ -68,11 +68,32 @@ final class BucketHeap {
   }
 
   long minTime() {
-    return isWide ? wide.minTime() : base + (keys[0] >>> offsetShift);
+    return isWide ? wide.minTime() : keyTime(keys[0]);
   }
 
   long minSeq() {
-    return isWide ? wide.minSeq() : keys[0] & seqMask;
+    return isWide ? wide.minSeq() : keySeq(keys[0]);
+  }
+
+  /**
+   * The packed key of an event of the bucket started last, which orders as (time, sequence) do; the loop's sorted
+   * run uses the same keys.
+   *
+   * @return the key (≥ 0), or -1 when the event does not fit (a time outside the bucket, a sequence too large)
+   */
+  long packedKey(long time, long seq) {
+    long offset = time - base;
+    return offset >= 0 && offset < width && seq >= 0 && seq <= seqMask ? (offset << offsetShift) | seq : -1;
+  }
+
+  /** @return the time of packed key {@code key} */
+  long keyTime(long key) {
+    return base + (key >>> offsetShift);
+  }
+
+  /** @return the sequence of packed key {@code key} */
+  long keySeq(long key) {
+    return key & seqMask;
   }
 
   int minSlot() {
@@ -81,9 +102,9 @@ final class BucketHeap {
 
   void push(long time, long seq, int slot) {
     if (!isWide) {
-      long offset = time - base;
-      if (offset >= 0 && offset < width && seq >= 0 && seq <= seqMask) {
-        pushKey((offset << offsetShift) | seq, slot);
+      long key = packedKey(time, seq);
+      if (key >= 0) {
+        pushKey(key, slot);
         return;
       }
       widen();
@@ -93,7 +114,7 @@ final class BucketHeap {
 
   private void widen() {
     for (int i = 0; i < size; i++) {
-      wide.push(base + (keys[i] >>> offsetShift), keys[i] & seqMask, slots[i]);
+      wide.push(keyTime(keys[i]), keySeq(keys[i]), slots[i]);
     }
     size = 0;
     isWide = true;

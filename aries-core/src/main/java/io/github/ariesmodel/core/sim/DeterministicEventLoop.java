@@ -78,21 +78,21 @@ public final class DeterministicEventLoop implements Scheduler {
   private final EventHeap far;
 
   /**
-   * The loaded bucket's events, sorted: entry {@code runPos} to {@code runEnd - 1} of {@link #runKeys} (packed as the
-   * running heap packs them, on {@link #runBase}) and {@link #runEntries} (the event's chunk entry, where its handler,
-   * ref and arg stay until it runs). Events scheduled into the running bucket meanwhile join it ({@link
+   * The loaded bucket's events, sorted: entry {@code runPos} to {@code runEnd - 1} of {@link #runKeys} (the running
+   * heap's packed keys, {@link BucketHeap#packedKey}: its base is always the running bucket's start) and {@link
+   * #runEntries} (the event's chunk entry, where its handler, ref and arg stay until it runs). Events scheduled into the running bucket meanwhile join it ({@link
    * #insertIntoRun}) or, failing that, {@link #current}; the next event is the smaller of the two heads.
    */
   private final long[] runKeys = new long[SORT_LIMIT];
   private final int[] runEntries = new int[SORT_LIMIT];
   private int runPos;
   private int runEnd;
-  private long runBase;
-  /** The chunks of the sorted bucket, first and last (or -1): back to the free list once its last event has run. */
+  /**
+   * The chunks of the sorted bucket, first and last (or -1): back to the free list once its last event has run, so
+   * there are chunks here only while the run holds events.
+   */
   private int runChainHead = -1;
   private int runChainTail = -1;
-  private final int offsetShift;
-  private final long seqMask;
 
   /**
    * Per slot of an event in one of the heaps: the handler at {@code 2 × slot}, the ref at {@code 2 × slot + 1}. An
@@ -156,8 +156,6 @@ public final class DeterministicEventLoop implements Scheduler {
       throw new IllegalArgumentException("ringBucketsLog2 must be in [6, 24] but was " + ringBucketsLog2);
     }
     shift = bucketWidthLog2;
-    offsetShift = 63 - bucketWidthLog2;
-    seqMask = offsetShift == 63 ? Long.MAX_VALUE : (1L << offsetShift) - 1;
     ringMask = (1 << ringBucketsLog2) - 1;
     bucketHead = new int[1 << ringBucketsLog2];
     Arrays.fill(bucketHead, -1);
@@ -294,15 +292,17 @@ public final class DeterministicEventLoop implements Scheduler {
       // Nothing pending: start the calendar at this event, so a sparse run never walks empty buckets.
       currentBucket = bucket;
       current.startBucket(bucket << shift);
-      runBase = bucket << shift;
     }
     long ahead = bucket - currentBucket;
-    if (ahead == 0 && seq <= seqMask && (runPos < runEnd ? runEnd < runKeys.length || runPos > 0 : current.isEmpty())) {
-      // The running bucket, sorted: the event takes its place in the sorted run.
-      insertIntoRun(timePs, seq, handler, ref, arg);
-    } else if (ahead <= 0) {
-      // This bucket (or, after a peek moved the calendar past now, an earlier one): the running heap orders it.
-      current.push(timePs, seq, takeSlot(handler, ref, arg));
+    if (ahead <= 0) {
+      // The running bucket: its sorted run takes the event if it can (a packed key: not an earlier bucket, which a
+      // peek that moved the calendar past now leaves behind); else the running heap orders it.
+      long key = runTakesInserts() ? current.packedKey(timePs, seq) : -1;
+      if (key >= 0) {
+        insertIntoRun(key, timePs, seq, handler, ref, arg);
+      } else {
+        current.push(timePs, seq, takeSlot(handler, ref, arg));
+      }
     } else if (ahead <= ringMask) {
       int b = (int) bucket & ringMask;
       int c = bucketTail[b];
@@ -325,11 +325,19 @@ public final class DeterministicEventLoop implements Scheduler {
   }
 
   /**
-   * Places an event of the running bucket in the sorted run: its handler, ref and arg in a chunk entry of the run's
-   * chain, its key at its place among the events still to run. When the arrays are full, the events still to run
-   * move to their front first; when the run is empty, it starts anew (the heap being empty too, see the caller).
+   * Whether an event for the running bucket may join the sorted run: the run holds events and has room (or can make
+   * it by moving them to the front), or both the run and the heap are empty (a bucket the heap runs keeps the heap).
    */
-  private void insertIntoRun(long timePs, long seq, EventHandler handler, Object ref, long arg) {
+  private boolean runTakesInserts() {
+    return runPos < runEnd ? runEnd < runKeys.length || runPos > 0 : current.isEmpty();
+  }
+
+  /**
+   * Places an event of the running bucket, of packed key {@code key}, in the sorted run: its handler, ref and arg in
+   * a chunk entry of the run's chain, its key at its place among the events still to run. When the arrays are full,
+   * the events still to run move to their front first; when the run is empty, it starts anew.
+   */
+  private void insertIntoRun(long key, long timePs, long seq, EventHandler handler, Object ref, long arg) {
     if (runPos == runEnd) {
       runPos = 0;
       runEnd = 0;
@@ -352,7 +360,6 @@ public final class DeterministicEventLoop implements Scheduler {
       c = fresh;
     }
     int e = writeEntry(c, timePs, seq, handler, ref, arg);
-    long key = ((timePs - runBase) << offsetShift) | seq;
     long[] keys = runKeys;
     int[] entries = runEntries;
     int j = runEnd++;
@@ -439,7 +446,7 @@ public final class DeterministicEventLoop implements Scheduler {
     }
     if (runPos < runEnd && (current.isEmpty() || runHeadFirst())) {
       int k = runPos;
-      long t = runBase + (runKeys[k] >>> offsetShift);
+      long t = current.keyTime(runKeys[k]);
       if (t > limitPs) {
         return false;
       }
@@ -576,7 +583,7 @@ public final class DeterministicEventLoop implements Scheduler {
       advance();
     }
     if (runPos < runEnd) {
-      long t = runBase + (runKeys[runPos] >>> offsetShift);
+      long t = current.keyTime(runKeys[runPos]);
       return current.isEmpty() ? t : Math.min(t, current.minTime());
     }
     return current.minTime();
@@ -586,11 +593,11 @@ public final class DeterministicEventLoop implements Scheduler {
   private boolean runHeadFirst() {
     long key = runKeys[runPos];
     if (!current.isWide()) {
-      return key < current.minKey(); // the same packing on the same base; keys are unique
+      return key < current.minKey(); // the same packing; keys are unique
     }
-    long t = runBase + (key >>> offsetShift);
+    long t = current.keyTime(key);
     long ht = current.minTime();
-    return t < ht || (t == ht && (key & seqMask) < current.minSeq());
+    return t < ht || (t == ht && current.keySeq(key) < current.minSeq());
   }
 
   /** Returns the sorted bucket's chunks to the free list. */
@@ -620,7 +627,6 @@ public final class DeterministicEventLoop implements Scheduler {
     }
     currentBucket = target;
     current.startBucket(target << shift);
-    runBase = target << shift;
     if (target == ringNext) {
       int b = (int) target & ringMask;
       int c = bucketHead[b];
@@ -668,12 +674,11 @@ public final class DeterministicEventLoop implements Scheduler {
   }
 
   /**
-   * Loads the bucket whose chunks run from {@code head} to {@code tail} into the sorted run, by insertion (a bucket
-   * holds at most {@link #SORT_LIMIT} events here). An event whose sequence does not fit the packed key goes to the
-   * running heap instead, as it would have.
+   * Loads the bucket whose chunks run from {@code head} to {@code tail} into the (empty) sorted run, by insertion (a
+   * bucket holds at most {@link #SORT_LIMIT} events here). An event whose sequence does not fit the packed key goes to
+   * the running heap instead, as it would have.
    */
   private void loadSorted(int head, int tail) {
-    freeRunChain();
     long[] d = chunkData;
     Object[] objects = chunkObjects;
     long[] keys = runKeys;
@@ -687,14 +692,13 @@ public final class DeterministicEventLoop implements Scheduler {
         int o = e << 1;
         Object ref = objects[o + 1];
         touch(ref); // all of the bucket's records fetched side by side, not one miss after another as each runs
-        long seq = d[i + 1];
-        if (seq > seqMask) {
-          current.push(d[i], seq, takeSlot(objects[o], ref, d[i + 2]));
+        long key = current.packedKey(d[i], d[i + 1]);
+        if (key < 0) {
+          current.push(d[i], d[i + 1], takeSlot(objects[o], ref, d[i + 2]));
           objects[o] = null;
           objects[o + 1] = null;
           continue;
         }
-        long key = ((d[i] - runBase) << offsetShift) | seq;
         int j = end++;
         while (j > 0 && keys[j - 1] > key) {
           keys[j] = keys[j - 1];
