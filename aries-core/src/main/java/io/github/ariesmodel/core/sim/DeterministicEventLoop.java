@@ -55,8 +55,13 @@ public final class DeterministicEventLoop implements Scheduler {
   private static final int CHUNK = 1 << CHUNK_LOG2;
   /** longs per entry of a chunk: time, sequence, arg. */
   private static final int ENTRY = 3;
-  /** At most this many refs of the next bucket are read ahead (assumed: a few buckets' worth on a sparse loop). */
-  private static final int TOUCH_AHEAD = 32;
+  /**
+   * At most this many refs of the next bucket are read ahead: {@link #SORT_LIMIT}'s worth, a whole bucket of a
+   * full-system group's loop (about 70 events at 1 ns a bucket). At 32 (a few 64-ps buckets' worth, the first,
+   * assumed bound) more than half of such a bucket's records were fetched only as it loaded; 128 took the full run's CPU
+   * to 0.949 (0.90-0.98) of 32's, 5 pairs, with the 1,056-node run unchanged (docs/performance.md, "Stop 27").
+   */
+  private static final int TOUCH_AHEAD = 128;
   /**
    * A bucket of at most this many events is sorted as it loads and run from its chunks; a larger one goes through the
    * running heap. An insertion sort's moves grow with the square of the count, the heap's work with its log; in
