@@ -729,19 +729,29 @@ public final class DeterministicEventLoop implements Scheduler {
 
   /**
    * Reads ahead the refs of the first non-empty ring bucket after {@code bucket} (up to {@link #TOUCH_AHEAD} of them):
-   * their class, or what a {@link ReadAhead} ref names, so their lines are on their way while this bucket runs. A
-   * bucket holds only a few events when a loop's group is sparse (about five on the full system's groups), too few
-   * for the reads at its own load to overlap their misses (docs/performance.md, "Stop 22").
+   * their class, or what a {@link ReadAhead} ref names, and the chunks' numbers that loading the bucket reads first, so
+   * their lines are on their way while this bucket runs (on the full system a chunk was written about a window
+   * before it loads, and has left the caches; docs/performance.md, "Stop 27"). A sparse loop's bucket holds too few
+   * events for the reads at its own load to overlap their misses (about five on a full-system group's loop with
+   * 64-ps buckets; docs/performance.md, "Stop 22").
    */
   private void touchNextBucket(long bucket) {
     int from = (int) (bucket + 1) & ringMask;
     int b = (from + ringDistance(from)) & ringMask;
     int c = bucketHead[b];
     Object[] objects = chunkObjects;
+    long[] d = chunkData;
     int left = TOUCH_AHEAD;
     while (c >= 0 && left > 0) {
       int n = Math.min(chunkCount[c], left);
       int e = c << CHUNK_LOG2;
+      // the chunk's numbers (time, sequence, arg), which the load reads first: its first, middle and last number,
+      // which reach every line of a full chunk's 192 bytes but one at some alignments
+      int i = e * ENTRY;
+      int last = i + n * ENTRY - 1;
+      if ((d[i] & d[(i + last) >>> 1] & d[last]) == Long.MIN_VALUE) {
+        touched++;
+      }
       for (int end = e + n; e < end; e++) {
         Object ref = objects[(e << 1) + 1];
         if (ref instanceof ReadAhead r) {
