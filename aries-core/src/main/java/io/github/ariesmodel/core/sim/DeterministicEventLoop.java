@@ -118,7 +118,10 @@ public final class DeterministicEventLoop implements Scheduler {
   private int freeChunk = -1;
   private int chunksUsed;
 
-  /** Counts refs of {@link TouchMark}'s class that {@link #touch} met: there are none. */
+  /**
+   * Counts refs of {@link TouchMark}'s class that {@link #touch} met, and chunks whose numbers {@link #touchNextBucket}
+   * found to AND to a negative value (their first is a time, never negative): there are none.
+   */
   private int touched;
   private int size;
   private long now;
