@@ -752,7 +752,7 @@ public final class DeterministicEventLoop implements Scheduler {
       // which reach every line of a full chunk's 192 bytes but one at some alignments
       int i = e * ENTRY;
       int last = i + n * ENTRY - 1;
-      if ((d[i] & d[(i + last) >>> 1] & d[last]) == Long.MIN_VALUE) {
+      if ((d[i] & d[(i + last) >>> 1] & d[last]) < 0) {
         touched++;
       }
       for (int end = e + n; e < end; e++) {
