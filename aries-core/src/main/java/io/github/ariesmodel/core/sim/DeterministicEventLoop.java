@@ -368,16 +368,25 @@ public final class DeterministicEventLoop implements Scheduler {
       c = fresh;
     }
     int e = writeEntry(c, timePs, seq, handler, ref, arg);
+    placeInRun(runPos, runEnd++, key, e);
+  }
+
+  /**
+   * One step of the sorted run's insertion sort: puts (key, entry) at its place among entries {@code from} to {@code
+   * end - 1} of {@link #runKeys} and {@link #runEntries}, which are sorted, moving the larger ones up by one ({@code
+   * end} is below the arrays' length).
+   */
+  private void placeInRun(int from, int end, long key, int entry) {
     long[] keys = runKeys;
     int[] entries = runEntries;
-    int j = runEnd++;
-    while (j > runPos && keys[j - 1] > key) {
+    int j = end;
+    while (j > from && keys[j - 1] > key) {
       keys[j] = keys[j - 1];
       entries[j] = entries[j - 1];
       j--;
     }
     keys[j] = key;
-    entries[j] = e;
+    entries[j] = entry;
   }
 
   /** Appends an event to chunk {@code c} (which has room). @return its entry */
@@ -689,8 +698,6 @@ public final class DeterministicEventLoop implements Scheduler {
   private void loadSorted(int head, int tail) {
     long[] d = chunkData;
     Object[] objects = chunkObjects;
-    long[] keys = runKeys;
-    int[] entries = runEntries;
     int end = 0;
     for (int c = head; c >= 0; c = chunkNext[c]) {
       int n = chunkCount[c];
@@ -707,14 +714,7 @@ public final class DeterministicEventLoop implements Scheduler {
           objects[o + 1] = null;
           continue;
         }
-        int j = end++;
-        while (j > 0 && keys[j - 1] > key) {
-          keys[j] = keys[j - 1];
-          entries[j] = entries[j - 1];
-          j--;
-        }
-        keys[j] = key;
-        entries[j] = e;
+        placeInRun(0, end++, key, e);
       }
       ringCount -= n;
     }
