@@ -117,6 +117,7 @@ class PteCacheProperties {
           assertThat(cache.evictions()).isLessThanOrEqualTo(misses);
         });
   }
+
   @Test
   void findGivesTheWayAScanOfTheSetGives() {
     // find has a written-out path for 4 ways and a loop for the rest: both must give the lowest way that holds the

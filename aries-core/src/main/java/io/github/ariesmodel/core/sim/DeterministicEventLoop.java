@@ -58,8 +58,8 @@ public final class DeterministicEventLoop implements Scheduler {
   /**
    * At most this many refs of the next bucket are read ahead: {@link #SORT_LIMIT}'s worth, a whole bucket of a
    * full-system group's loop (about 70 events at 1 ns a bucket). At 32 (a few 64-ps buckets' worth, the first,
-   * assumed bound) more than half of such a bucket's records were fetched only as it loaded; 128 took the full run's CPU
-   * to 0.949 (0.90-0.98) of 32's, 5 pairs, with the 1,056-node run unchanged (docs/performance.md, "Stop 27").
+   * assumed bound) more than half of such a bucket's records were fetched only as it loaded; 128 took the full run's
+   * CPU to 0.949 (0.90-0.98) of 32's, 5 pairs, with the 1,056-node run unchanged (docs/performance.md, "Stop 27").
    */
   private static final int TOUCH_AHEAD = 128;
   /**
@@ -85,8 +85,9 @@ public final class DeterministicEventLoop implements Scheduler {
   /**
    * The loaded bucket's events, sorted: entry {@code runPos} to {@code runEnd - 1} of {@link #runKeys} (the running
    * heap's packed keys, {@link BucketHeap#packedKey}: its base is always the running bucket's start) and {@link
-   * #runEntries} (the event's chunk entry, where its handler, ref and arg stay until it runs). Events scheduled into the running bucket meanwhile join it ({@link
-   * #insertIntoRun}) or, failing that, {@link #current}; the next event is the smaller of the two heads.
+   * #runEntries} (the event's chunk entry, where its handler, ref and arg stay until it runs). Events scheduled into
+   * the running bucket meanwhile join it ({@link #insertIntoRun}) or, failing that, {@link #current}; the next event
+   * is the smaller of the two heads.
    */
   private final long[] runKeys = new long[SORT_LIMIT];
   private final int[] runEntries = new int[SORT_LIMIT];
