@@ -176,13 +176,27 @@ public final class Topologies {
     try {
       return b.build();
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(userNames(e.getMessage()), e);
+      throw new IllegalArgumentException(userNames(kind, e.getMessage()), e);
     }
   }
 
-  /** The builder's messages name its fields; a topology spec's user knows the spec's option names. */
-  private static String userNames(String message) {
+  /**
+   * The builder's messages name its fields; a topology spec's user knows the spec's option names: {@code canonical}'s
+   * p, a, h and g (its a routers of a group are the builder's columns of one row), or {@code aries}' nodes, cols,
+   * rank2 and h.
+   */
+  private static String userNames(String kind, String message) {
     String m = message == null ? "invalid topology" : message;
+    if (kind.equals("canonical")) {
+      // only the field a message starts with: "groups" and "nodesPerRouter" also appear inside the totals' messages
+      for (String[] r : new String[][] {{"nodesPerRouter ", "p "}, {"rows × columns ", "a "}, {"columns ", "a "},
+          {"globalPorts ", "h "}, {"groups ", "g "}, {"linksPerPair ", "links "}}) {
+        if (m.startsWith(r[0])) {
+          return "topology option " + r[1] + m.substring(r[0].length());
+        }
+      }
+      return "topology option " + m;
+    }
     for (String[] r : new String[][] {{"nodesPerRouter", "nodes"}, {"columns", "cols"}, {"rank2Links", "rank2"},
         {"globalPorts", "h"}, {"linksPerPair", "links"}}) {
       m = m.replace(r[0], r[1]);
