@@ -126,7 +126,8 @@ class HostileInputTest {
     String[][] cases = {{"canonical:p=99,a=8,h=4", "topology option p must be in [1, 64] but was 99"},
         {"canonical:p=4,a=0,h=4", "topology option a must be in [1, 128] but was 0"},
         {"canonical:p=4,a=8,h=4,g=100", "topology option g must be in [1, 33]"},
-        {"canonical:p=4,a=8,h=4,links=0", "topology option links must be in [1, 1]"}};
+        {"canonical:p=4,a=8,h=4,links=0", "topology option links must be in [1, 1]"},
+        {"canonical:p=64,a=128,h=64", "topology nodes (g × a × p) must be at most 262144"}};
     for (String[] c : cases) {
       err.getBuffer().setLength(0);
       assertThat(aries("traffic", "--topology", c[0])).as(c[0]).isEqualTo(2);

@@ -80,7 +80,7 @@ class TrafficCommandTest {
     assertThat(run("traffic", "--topology", "canonical-small", "--drain", "--drain-limit-us", "0")).isEqualTo(2);
     assertThat(err.toString()).contains("--drain-limit-us must be in (0, 1e6] but was 0.0");
     assertThat(run("traffic", "--topology", "canonical:p=4,a=8,h=4,g=40")).isEqualTo(2);
-    assertThat(err.toString()).contains("groups must be in [1, 33]").contains("40");
+    assertThat(err.toString()).contains("topology option g must be in [1, 33]").contains("40");
     assertThat(run("traffic", "--topology", "canonical-small", "--routing", "teleport")).isEqualTo(2);
     assertThat(err.toString()).contains("teleport");
   }

@@ -195,6 +195,10 @@ public final class Topologies {
           return "topology option " + r[1] + m.substring(r[0].length());
         }
       }
+      String total = "nodes (groups × routers × nodesPerRouter) ";
+      if (m.startsWith(total)) {
+        return "topology nodes (g × a × p) " + m.substring(total.length()); // a total, not an option
+      }
       return "topology option " + m;
     }
     for (String[] r : new String[][] {{"nodesPerRouter", "nodes"}, {"columns", "cols"}, {"rank2Links", "rank2"},
