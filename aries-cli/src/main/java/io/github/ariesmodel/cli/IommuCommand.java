@@ -272,7 +272,7 @@ final class IommuCommand implements Callable<Integer> {
     String kind = parts[0].toLowerCase(Locale.ROOT);
     long span = Math.max(1, regionBytes - accessBytes + 1);
     if (kind.equals("random") && parts.length == 2) {
-      long count = ByteCount.parse("--synthetic random COUNT", parts[1]);
+      long count = ByteCount.parseCount("--synthetic random COUNT", parts[1]);
       checkWork(count);
       SplittableRandom rnd = new SplittableRandom(seed);
       return new AccessSource() {
@@ -295,7 +295,7 @@ final class IommuCommand implements Callable<Integer> {
     if (kind.equals("scan") && parts.length == 4) {
       long scanSpan = ByteCount.parse("--synthetic scan SPAN", parts[1]);
       long stride = ByteCount.parse("--synthetic scan STRIDE", parts[2]);
-      long count = ByteCount.parse("--synthetic scan COUNT", parts[3]);
+      long count = ByteCount.parseCount("--synthetic scan COUNT", parts[3]);
       checkWork(count);
       if (scanSpan < 1 || stride < 1) {
         throw new IllegalArgumentException("--synthetic scan SPAN and STRIDE must be >= 1 but were " + scanSpan

@@ -6,7 +6,8 @@ import java.util.Locale;
  * Byte counts written with binary suffixes: {@code 4096}, {@code 64K}, {@code 2M}, {@code 1G}, {@code 1T},
  * optionally followed by {@code B} ({@code 64KB}), case-insensitive. The one parser of sizes in the project:
  * page sizes, region sizes, workload parameters and CLI options all read sizes through it, so they accept
- * the same text.
+ * the same text. Counts written the same way ({@code 64K} iterations) go through {@link #parseCount}, whose errors
+ * do not call them bytes.
  *
  * <p>Only ASCII digits are accepted; no sign, no spaces inside, no fractions. The result is checked for
  * overflow.
@@ -23,8 +24,29 @@ public final class ByteCount {
    * @throws IllegalArgumentException naming {@code parameter}, the accepted form and the text
    */
   public static long parse(String parameter, String text) {
+    return parse(parameter, text, BYTES);
+  }
+
+  /**
+   * Parses a non-negative count of things other than bytes (iterations, translations, processes) in the same
+   * notation, so that {@code 64K} is 65,536 of them; the error message speaks of a whole number, not of bytes.
+   *
+   * @param parameter the name of what is being parsed, used in the error message
+   * @param text the text
+   * @return the count, ≥ 0
+   * @throws IllegalArgumentException naming {@code parameter}, the accepted form and the text
+   */
+  public static long parseCount(String parameter, String text) {
+    return parse(parameter, text, COUNT);
+  }
+
+  private static final String[] BYTES = {"a byte count like 4096, 64K, 2M or 1G", " bytes"};
+  private static final String[] COUNT = {"a whole number like 100, 64K or 2M (K, M, G and T multiply by 2^10, 2^20, "
+      + "2^30 and 2^40)", ""};
+
+  private static long parse(String parameter, String text, String[] what) {
     if (text == null) {
-      throw new IllegalArgumentException(parameter + " must be a byte count like 4096, 64K, 2M or 1G but was null");
+      throw new IllegalArgumentException(parameter + " must be " + what[0] + " but was null");
     }
     String t = text.trim().toUpperCase(Locale.ROOT);
     if (t.endsWith("B")) {
@@ -44,17 +66,17 @@ public final class ByteCount {
       t = t.substring(0, t.length() - 1);
     }
     if (t.isEmpty() || t.length() > 19 || !t.chars().allMatch(c -> c >= '0' && c <= '9')) {
-      throw bad(parameter, text);
+      throw bad(parameter, text, what);
     }
     long v;
     try {
       v = Long.parseLong(t);
     } catch (NumberFormatException e) {
-      throw bad(parameter, text);
+      throw bad(parameter, text, what);
     }
     if (v > (Long.MAX_VALUE >> shift)) {
       throw new IllegalArgumentException(
-          parameter + " must be at most " + format(Long.MAX_VALUE) + " bytes but was " + Texts.abbreviate(text));
+          parameter + " must be at most " + format(Long.MAX_VALUE) + what[1] + " but was " + Texts.abbreviate(text));
     }
     return v << shift;
   }
@@ -80,8 +102,8 @@ public final class ByteCount {
     return Long.toString(bytes);
   }
 
-  private static IllegalArgumentException bad(String parameter, String text) {
+  private static IllegalArgumentException bad(String parameter, String text, String[] what) {
     return new IllegalArgumentException(
-        parameter + " must be a byte count like 4096, 64K, 2M or 1G but was \"" + Texts.abbreviate(text) + "\"");
+        parameter + " must be " + what[0] + " but was \"" + Texts.abbreviate(text) + "\"");
   }
 }

@@ -60,6 +60,16 @@ class CoreHelpersProperties {
   }
 
   @Test
+  void aCountReadsLikeASizeButIsNotCalledOne() {
+    assertThat(ByteCount.parseCount("iterations", "64K")).isEqualTo(64 << 10);
+    assertThatThrownBy(() -> ByteCount.parseCount("iterations", "")).hasMessageStartingWith(
+        "iterations must be a whole number like 100, 64K or 2M").hasMessageNotContaining("byte");
+    assertThatThrownBy(() -> ByteCount.parseCount("iterations", "8388608T"))
+        .hasMessageContaining("iterations must be at most").hasMessageNotContaining("byte");
+    assertThatThrownBy(() -> ByteCount.parse("--region", "8388608T")).hasMessageContaining("bytes but was");
+  }
+
+  @Test
   void byteCountEchoesAtMostEightyCharacters() {
     String huge = "x".repeat(10_000);
     assertThatThrownBy(() -> ByteCount.parse("size", huge))

@@ -225,8 +225,8 @@ public final class Params {
   }
 
   /**
-   * An integer with an optional binary suffix, read by {@link ByteCount}; a leading minus sign only where the
-   * parameter's range admits negatives.
+   * An integer with an optional binary suffix, read by {@link ByteCount#parseCount} (a parameter may be a size or a
+   * count); a leading minus sign only where the parameter's range admits negatives.
    */
   private static long parseLong(String name, String text, long min, long max) {
     String t = text.trim();
@@ -235,8 +235,8 @@ public final class Params {
         throw new IllegalArgumentException(
             name + " must be in [" + min + ", " + max + "] but was " + Texts.abbreviate(t));
       }
-      return -ByteCount.parse(name, t.substring(1));
+      return -ByteCount.parseCount(name, t.substring(1));
     }
-    return ByteCount.parse(name, t);
+    return ByteCount.parseCount(name, t);
   }
 }

@@ -138,7 +138,7 @@ class WorkloadsTest {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.longValue("neg", 0, 0, 4096))
         .hasMessageContaining("neg must be in [0, 4096] but was -2K");
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.longValue("bad", 0, 0, 4096))
-        .hasMessageContaining("bad must be a byte count");
+        .hasMessageContaining("bad must be a whole number like 100, 64K or 2M");
     assertThat(p.longList("kb", "", 1, 1L << 20)).containsExactly(64L << 10);
   }
 
