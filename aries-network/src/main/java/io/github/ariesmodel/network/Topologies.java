@@ -189,8 +189,8 @@ public final class Topologies {
     String m = message == null ? "invalid topology" : message;
     if (kind.equals("canonical")) {
       // only the field a message starts with: "groups" and "nodesPerRouter" also appear inside the totals' messages
-      for (String[] r : new String[][] {{"nodesPerRouter ", "p "}, {"rows × columns ", "a "}, {"columns ", "a "},
-          {"globalPorts ", "h "}, {"groups ", "g "}, {"linksPerPair ", "links "}}) {
+      for (String[] r : new String[][] {{"nodesPerRouter ", "p "}, {"columns ", "a "}, {"globalPorts ", "h "},
+          {"groups ", "g "}, {"linksPerPair ", "links "}}) {
         if (m.startsWith(r[0])) {
           return "topology option " + r[1] + m.substring(r[0].length());
         }
