@@ -24,7 +24,7 @@ public final class ByteCount {
    * @throws IllegalArgumentException naming {@code parameter}, the accepted form and the text
    */
   public static long parse(String parameter, String text) {
-    return parse(parameter, text, BYTES);
+    return parse(parameter, text, Noun.BYTES);
   }
 
   /**
@@ -37,16 +37,26 @@ public final class ByteCount {
    * @throws IllegalArgumentException naming {@code parameter}, the accepted form and the text
    */
   public static long parseCount(String parameter, String text) {
-    return parse(parameter, text, COUNT);
+    return parse(parameter, text, Noun.COUNT);
   }
 
-  private static final String[] BYTES = {"a byte count like 4096, 64K, 2M or 1G", " bytes"};
-  private static final String[] COUNT = {"a whole number like 100, 64K or 2M (K, M, G and T multiply by 2^10, 2^20, "
-      + "2^30 and 2^40)", ""};
+  /** What a parsed number is called in an error: the accepted form, and the unit after a bound. */
+  private enum Noun {
+    BYTES("a byte count like 4096, 64K, 2M or 1G", " bytes"),
+    COUNT("a whole number like 100, 64K or 2M (K, M, G and T multiply by 2^10, 2^20, 2^30 and 2^40)", "");
 
-  private static long parse(String parameter, String text, String[] what) {
+    final String form;
+    final String unit;
+
+    Noun(String form, String unit) {
+      this.form = form;
+      this.unit = unit;
+    }
+  }
+
+  private static long parse(String parameter, String text, Noun what) {
     if (text == null) {
-      throw new IllegalArgumentException(parameter + " must be " + what[0] + " but was null");
+      throw new IllegalArgumentException(parameter + " must be " + what.form + " but was null");
     }
     String t = text.trim().toUpperCase(Locale.ROOT);
     if (t.endsWith("B")) {
@@ -76,7 +86,7 @@ public final class ByteCount {
     }
     if (v > (Long.MAX_VALUE >> shift)) {
       throw new IllegalArgumentException(
-          parameter + " must be at most " + format(Long.MAX_VALUE) + what[1] + " but was " + Texts.abbreviate(text));
+          parameter + " must be at most " + format(Long.MAX_VALUE) + what.unit + " but was " + Texts.abbreviate(text));
     }
     return v << shift;
   }
@@ -102,8 +112,8 @@ public final class ByteCount {
     return Long.toString(bytes);
   }
 
-  private static IllegalArgumentException bad(String parameter, String text, String[] what) {
+  private static IllegalArgumentException bad(String parameter, String text, Noun what) {
     return new IllegalArgumentException(
-        parameter + " must be " + what[0] + " but was \"" + Texts.abbreviate(text) + "\"");
+        parameter + " must be " + what.form + " but was \"" + Texts.abbreviate(text) + "\"");
   }
 }
