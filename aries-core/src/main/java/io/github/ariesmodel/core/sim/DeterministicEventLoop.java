@@ -129,6 +129,9 @@ public final class DeterministicEventLoop implements Scheduler {
   private long nextSeq;
   private long executed;
   private boolean stopRequested;
+  /** Whether a {@link #runUntil} call is in progress, and its limit: what {@link #continueRun} carries on. */
+  private boolean inRun;
+  private long runLimit;
   /** The thread allowed to schedule and run events; null until the first use. */
   private Thread owner;
 
@@ -531,13 +534,38 @@ public final class DeterministicEventLoop implements Scheduler {
     checkOwner("runUntil");
     stopRequested = false;
     long before = executed;
-    while (!stopRequested && runOneUpTo(limitPs)) {
-      // each turn ran one event
+    boolean outerInRun = inRun;
+    long outerLimit = runLimit;
+    inRun = true;
+    runLimit = limitPs;
+    try {
+      while (!stopRequested && runOneUpTo(limitPs)) {
+        // each turn ran one event
+      }
+    } finally {
+      inRun = outerInRun;
+      runLimit = outerLimit;
     }
     if (!stopRequested && limitPs != Long.MAX_VALUE && limitPs > now) {
       now = limitPs;
     }
     return executed - before;
+  }
+
+  /**
+   * Runs the next event of the {@link #runUntil} (or {@link #run}) call in progress, as that call would run it next,
+   * on the calling thread (the owner). For code that carries one run across threads that pass control among
+   * themselves, each running events while it holds control and then handing over from inside an event (core's
+   * callers: aries-system's process runner), while the thread that called {@code runUntil} waits inside one of the
+   * events it ran. That thread then returns from its event and its call ends as it would have: every event of the
+   * run runs exactly once, in the same order, whichever thread ran it.
+   *
+   * @return whether an event ran; false when the call in progress would now end (stopped, or no event left at or
+   *     before its limit) or none is in progress
+   */
+  public boolean continueRun() {
+    checkOwner("continueRun");
+    return inRun && !stopRequested && runOneUpTo(runLimit);
   }
 
   /**

@@ -219,4 +219,67 @@ class DeterministicEventLoopTest {
     // next non-empty one (e2's and e3's), before e1 runs
     assertThat(log).containsExactly("run e0", "ahead e2", "ahead e3", "run e1", "run e2", "run e3");
   }
+
+  /**
+   * {@code continueRun} runs, on whichever thread holds the loop, the events the {@code runUntil} call in progress
+   * would run next, in its order, and stops where that call would stop (its limit, a stop); with no call in progress
+   * it runs nothing.
+   */
+  @Test
+  void continueRunCarriesTheRunInProgressOnAnotherThreadAndEndsWhereItWould() throws InterruptedException {
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    List<String> log = new ArrayList<>();
+    loop.scheduleAt(5, (now, ref, arg) -> log.add("late"), null, 0);
+    assertThat(loop.continueRun()).isFalse();
+    assertThat(loop.pending()).isEqualTo(1);
+
+    Thread main = Thread.currentThread();
+    boolean[] carrierRan = {false};
+    loop.scheduleAt(10, (now, ref, arg) -> {
+      log.add("10 carrier");
+      // hand the loop to another thread, which carries the run, then take it back, as a process runner would
+      Thread carrier = new Thread(() -> {
+        while (loop.continueRun()) {
+          carrierRan[0] = true;
+        }
+        loop.bindOwner(main);
+      }, "carrier");
+      loop.bindOwner(carrier);
+      carrier.start();
+      try {
+        carrier.join();
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+    }, null, 0);
+    for (long t : new long[] {30, 20, 150, 30}) {
+      loop.scheduleAt(t, (now, ref, arg) -> log.add(now + " on " + Thread.currentThread().getName()), null, 0);
+    }
+    // "late" (at 5) and the carrier's event run here; the three the carrier ran count as this call's too
+    assertThat(loop.runUntil(100)).isEqualTo(5);
+    assertThat(carrierRan[0]).isTrue();
+    assertThat(log).containsExactly("late", "10 carrier", "20 on carrier", "30 on carrier", "30 on carrier");
+    assertThat(loop.now()).isEqualTo(100);
+    assertThat(loop.pending()).isEqualTo(1); // the event at 150, past the limit
+    assertThat(loop.owner()).isSameAs(main);
+    assertThat(loop.continueRun()).isFalse(); // no call in progress any more
+    assertThat(loop.pending()).isEqualTo(1);
+
+    // a stop ends the carried run as it would end the call
+    log.clear();
+    loop.scheduleAt(200, (now, ref, arg) -> {
+      log.add("200");
+      while (loop.continueRun()) {
+        // runs 210, which stops the run
+      }
+    }, null, 0);
+    loop.scheduleAt(210, (now, ref, arg) -> {
+      log.add("210 stops");
+      loop.stop();
+    }, null, 0);
+    loop.scheduleAt(220, (now, ref, arg) -> log.add("220"), null, 0);
+    loop.run();
+    assertThat(log).containsExactly("150 on " + main.getName(), "200", "210 stops");
+    assertThat(loop.pending()).isEqualTo(1);
+  }
 }
