@@ -7,21 +7,28 @@ import io.github.ariesmodel.core.spi.EventHandler;
 import io.github.ariesmodel.core.spi.Scheduler;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Semaphore;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
  * Runs simulated processes whose code is ordinary blocking Java, inside a discrete-event simulation.
  *
  * <p>Each process runs on its own thread, but never concurrently with anything else: control passes by strict
- * hand-off between the event-loop thread and exactly one process thread at a time (a coroutine built from two
- * semaphores). A process runs until it waits ({@link SimProcess#sleep}, {@link SimProcess#waitUntil}) or ends; then
- * the event loop continues. Because the order of hand-offs is decided by the event loop alone, a run is exactly as
- * deterministic as the loop: same configuration and seed, same result.
+ * hand-off among the threads, exactly one of which runs at a time (a coroutine built from park and unpark). A
+ * process runs until it waits ({@link SimProcess#sleep}, {@link SimProcess#waitUntil}) or ends; then the event loop
+ * continues. Because the order of hand-offs is decided by the event loop alone, a run is exactly as deterministic as
+ * the loop: same configuration and seed, same result.
  *
- * <p>Cost: one platform thread per live process (stack {@value #STACK_BYTES} bytes) and two semaphore hand-offs per
- * suspension, a few microseconds of wall time. Workloads with a process per node are fine up to a few thousand
- * processes; larger studies use the synthetic traffic generator of {@code aries-network} instead.
+ * <p>Under {@link #run()} on a single loop the run is <em>carried</em> from thread to thread: a process that waits runs
+ * the loop's next events on its own thread until one of them resumes a process, then passes control straight to it,
+ * or goes on at once if that process is itself. A suspension then costs one thread switch, or none, instead of the
+ * two of a hand-off to the loop's thread and back (which the engine's lanes, and a loop its caller drives with {@code
+ * runUntil}, still use). The events are the same, in the same order; only the thread that runs them differs.
+ *
+ * <p>Cost: one platform thread per live process (stack {@value #STACK_BYTES} bytes) and a thread switch per
+ * suspension: about 11 µs on the 2-core development VM, 21 µs with two switches (docs/performance.md, "Stop 29").
+ * Workloads with a process per node are fine up to a few thousand processes; larger studies use the synthetic traffic
+ * generator of {@code aries-network} instead.
  *
  * <p>When the event loop runs dry while processes still wait, the run is deadlocked ({@link #unfinished()} tells
  * which); {@link #close()} ends their threads.
@@ -64,6 +71,7 @@ public final class ProcessRunner implements AutoCloseable {
     this.loop = loop;
     this.engine = null;
     this.lanes = new Lane[] {new Lane(loop, loop::bindOwner, loop::stop)};
+    this.lanes[0].loop = loop;
   }
 
   /**
@@ -143,7 +151,23 @@ public final class ProcessRunner implements AutoCloseable {
    */
   public void run() {
     if (loop != null) {
-      loop.run();
+      Lane lane = lanes[0];
+      lane.driver = Thread.currentThread();
+      lane.loopFailure = null;
+      try {
+        loop.run();
+      } finally {
+        lane.driver = null;
+      }
+      Throwable f = lane.loopFailure;
+      if (f != null) {
+        lane.loopFailure = null;
+        // an event's handler threw on a process's thread that was carrying the run: as if it had thrown here
+        if (f instanceof RuntimeException r) {
+          throw r;
+        }
+        throw (Error) f;
+      }
     } else {
       try {
         engine.runUntil(Long.MAX_VALUE);
@@ -206,13 +230,34 @@ public final class ProcessRunner implements AutoCloseable {
     }
   }
 
-  /** One scheduling group's processes and the hand-off between its loop's thread and them. */
+  /**
+   * One scheduling group's processes and the hand-off of control among its loop's thread and them.
+   *
+   * <p><b>Two ways to hand off.</b> When the loop is driven from outside (an engine's group, or a caller's own {@code
+   * runUntil}), control goes from the loop's thread to a process and back: two thread switches a suspension. While
+   * {@link ProcessRunner#run()} runs a single loop, the run is <em>carried</em> instead: a process that suspends
+   * runs the loop's next events itself ({@link DeterministicEventLoop#continueRun()}) until one of them resumes a
+   * process, and passes control straight to that process (one switch), or goes on with its own code at once when
+   * the process resumed is itself (none). The thread that called {@code run()} waits inside the first resumption it
+   * ran until the run is over. Events run in the same order either way, one thread at a time; only which thread runs
+   * them changes (docs/performance.md, "Stop 29").
+   */
   private static final class Lane {
     final Scheduler scheduler;
     final java.util.function.Consumer<Thread> bindOwner;
     final Runnable stop;
-    final Semaphore control = new Semaphore(0);
+    final Baton control = new Baton();
     final List<Proc> processes = new ArrayList<>();
+    /** The single loop, when this lane is a {@link ProcessRunner#ProcessRunner(DeterministicEventLoop)}'s; else null. */
+    DeterministicEventLoop loop;
+    /** The thread in {@link ProcessRunner#run()} on {@link #loop} while the run is carried; else null. */
+    volatile Thread driver;
+    /** Wakes {@link #driver} when a carried run is over. */
+    final Baton driverBaton = new Baton();
+    /** An exception an event's handler threw on a process's thread carrying the run. */
+    Throwable loopFailure;
+    /** The suspended process whose thread is running the loop's events now, or null (the driver, or a finished one's). */
+    Proc carrier;
     Proc current;
     Throwable failure;
 
@@ -231,22 +276,147 @@ public final class ProcessRunner implements AutoCloseable {
         return; // woken, but what it waits for has not happened yet
       }
       current = p;
-      p.returnTo = Thread.currentThread();
-      if (p.thread == null) {
+      if (driver == null) {
+        p.carried = false;
+        p.returnTo = Thread.currentThread();
+        handTo(p);
+        control.awaitUninterruptibly();
+        current = null;
+        if (failure != null) {
+          stop.run();
+        }
+        return;
+      }
+      p.carried = true;
+      Thread me = Thread.currentThread();
+      if (p.thread == me) {
+        // this thread carries the run for p itself: p goes on once this event returns
         p.state = State.RUNNING;
+        p.resumed = true;
+        return;
+      }
+      Proc mine = carrier;
+      handTo(p);
+      if (me == driver) {
+        driverBaton.awaitUninterruptibly(); // until the run is over
+      } else if (mine != null) {
+        mine.awaitResume(); // until some event resumes this thread's own process
+      }
+      // else a finished process's thread: it stops carrying (carry sees it no longer holds control) and ends
+    }
+
+    /** Passes control to {@code p}: its code runs next, on its thread (started on its first resumption). */
+    private void handTo(Proc p) {
+      p.state = State.RUNNING;
+      p.resumed = true;
+      boolean start = p.thread == null;
+      if (start) {
         p.thread = new Thread(null, p::main, "sim-" + p.name, STACK_BYTES);
         p.thread.setDaemon(true);
-        bindOwner.accept(p.thread);
+      }
+      holder = p.thread;
+      bindOwner.accept(p.thread);
+      if (start) {
         p.thread.start();
       } else {
-        p.state = State.RUNNING;
-        bindOwner.accept(p.thread);
-        p.run.release();
+        p.run.pass();
       }
-      control.acquireUninterruptibly();
-      current = null;
-      if (failure != null) {
-        stop.run();
+    }
+
+    /** The thread that holds control in a carried run (written by the thread that hands it over). */
+    volatile Thread holder;
+
+    /**
+     * Runs the carried run's events on this thread, which holds control, until {@code self} is resumed (then returns,
+     * holding control, for its code to go on), or until this thread has passed control on and {@code self} is null (a
+     * finished process's thread, which then ends). When the run is over (stopped, nothing left to run), control goes
+     * back to the driver, and {@code self} waits there for a resumption in a later run.
+     */
+    void carry(Proc self) {
+      Thread me = Thread.currentThread();
+      holder = me;
+      while (true) {
+        if (self != null && self.resumed) {
+          return;
+        }
+        if (holder != me) {
+          return; // (self is null) control went to another process
+        }
+        carrier = self;
+        boolean ran;
+        try {
+          ran = loop.continueRun();
+        } catch (Killed k) {
+          throw k;
+        } catch (Throwable t) {
+          // as if it had thrown out of the driver's run() call: the run ends here and run() throws it
+          loopFailure = t;
+          loop.stop();
+          ran = false;
+        }
+        if (!ran) {
+          // the run is over: control back to the thread that called run()
+          current = null;
+          carrier = null;
+          holder = driver;
+          bindOwner.accept(driver);
+          driverBaton.pass();
+          if (self == null) {
+            return;
+          }
+          self.awaitResume();
+          return;
+        }
+      }
+    }
+  }
+
+  /**
+   * A hand-off from one thread to another that waits for it: the waiter parks until it is passed. Passing sets a flag
+   * and unparks the waiter if it may be parked. The flag and the waiting thread are volatile, and the waiter
+   * publishes itself before it reads the flag while the passer sets the flag before it reads the waiter, so one of
+   * them always sees the other (no lost wake-up). A permit left from an unpark that came too late only makes one
+   * later park return early, and the flag is read again.
+   */
+  static final class Baton {
+    private volatile boolean passed;
+    private volatile Thread waiter;
+
+    void pass() {
+      passed = true;
+      Thread t = waiter;
+      if (t != null) {
+        LockSupport.unpark(t);
+      }
+    }
+
+    void await() throws InterruptedException {
+      waiter = Thread.currentThread();
+      try {
+        while (!passed) {
+          LockSupport.park(this);
+          if (Thread.interrupted()) {
+            throw new InterruptedException();
+          }
+        }
+      } finally {
+        waiter = null;
+      }
+      passed = false;
+    }
+
+    void awaitUninterruptibly() {
+      boolean interrupted = false;
+      while (true) {
+        try {
+          await();
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
     }
   }
@@ -275,8 +445,12 @@ public final class ProcessRunner implements AutoCloseable {
     final Lane lane;
     final String name;
     final ProcessBody body;
-    final Semaphore run = new Semaphore(0);
+    final Baton run = new Baton();
     volatile State state = State.NEW;
+    /** Whether its last resumption came in a carried run (it then carries the run when it suspends or ends). */
+    boolean carried;
+    /** Set when it is resumed; cleared as its code goes on. */
+    boolean resumed;
     Thread thread;
     /** The thread that passed control to this process (the loop's thread), which gets the loop back. */
     Thread returnTo;
@@ -302,8 +476,17 @@ public final class ProcessRunner implements AutoCloseable {
         lane.failure = t;
       }
       state = State.DONE;
+      if (carried) {
+        // this thread is free now: it carries the run until it passes control on, then ends
+        lane.current = null;
+        if (lane.failure != null) {
+          lane.stop.run();
+        }
+        lane.carry(null);
+        return;
+      }
       lane.bindOwner.accept(returnTo);
-      lane.control.release();
+      lane.control.pass();
     }
 
     @Override
@@ -340,10 +523,26 @@ public final class ProcessRunner implements AutoCloseable {
 
     private void suspend(State s) {
       state = s;
+      if (carried) {
+        resumed = false;
+        lane.current = null;
+        lane.carry(this);
+        resumed = false;
+        if (killed) {
+          throw new Killed();
+        }
+        return;
+      }
       lane.bindOwner.accept(returnTo);
-      lane.control.release();
+      lane.control.pass();
+      awaitResume();
+      resumed = false;
+    }
+
+    /** Parks until this process is resumed; a kill ({@link ProcessRunner#close()}) ends its code. */
+    void awaitResume() {
       try {
-        run.acquire();
+        run.await();
       } catch (InterruptedException e) {
         throw new Killed();
       }

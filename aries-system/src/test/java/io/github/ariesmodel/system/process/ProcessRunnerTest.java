@@ -107,6 +107,92 @@ class ProcessRunnerTest {
     }
   }
 
+  /**
+   * Under {@code run()} a process that suspends carries the loop's next events on its own thread (the run is handed
+   * from process to process, not back to the caller each time): an event that falls between two of its sleeps runs
+   * on the thread of the process that suspended last, and the order is the one of the loop.
+   */
+  @Test
+  void underRunTheProcessThatSuspendedRunsTheNextEventsOnItsThread() {
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    List<String> log = new ArrayList<>();
+    try (ProcessRunner runner = new ProcessRunner(loop)) {
+      runner.spawn("p0", self -> {
+        log.add(self.now() + ":p0");
+        self.sleep(10);
+        log.add(self.now() + ":p0");
+      });
+      runner.spawn("p1", self -> {
+        log.add(self.now() + ":p1");
+        self.sleep(20);
+        log.add(self.now() + ":p1");
+      });
+      loop.scheduleAt(15, (now, ref, arg) -> log.add(now + ":event on " + Thread.currentThread().getName()), null, 0);
+      runner.run();
+      assertThat(runner.unfinished()).isEmpty();
+    }
+    // p0 ended at 10, and its thread went on with the loop until it resumed p1 at 20
+    assertThat(log).containsExactly("0:p0", "0:p1", "10:p0", "15:event on sim-p0", "20:p1");
+    assertThat(loop.owner()).isSameAs(Thread.currentThread());
+  }
+
+  @Test
+  void anEventThatThrowsWhileAProcessCarriesTheRunSurfacesFromRunAsItself() {
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    try (ProcessRunner runner = new ProcessRunner(loop)) {
+      runner.spawn("sleeper", self -> self.sleep(50));
+      loop.scheduleAt(7, (now, ref, arg) -> {
+        throw new IllegalArgumentException("event failed at " + now);
+      }, null, 0);
+      assertThatThrownBy(runner::run).isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("event failed at 7");
+      assertThat(runner.unfinished()).extracting(SimProcess::name).containsExactly("sleeper");
+      assertThat(loop.owner()).isSameAs(Thread.currentThread());
+      assertThat(loop.pending()).isEqualTo(1); // the sleeper's wake-up at 50
+    }
+  }
+
+  @Test
+  void aProcessStillWaitingWhenARunEndsGoesOnInTheNextRun() {
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    boolean[] go = {false};
+    long[] wokeAt = {-1};
+    try (ProcessRunner runner = new ProcessRunner(loop)) {
+      SimProcess waiter = runner.spawn("waiter", self -> {
+        self.sleep(3);
+        self.waitUntil(() -> go[0]);
+        wokeAt[0] = self.now();
+        self.sleep(4);
+      });
+      runner.run();
+      assertThat(runner.unfinished()).containsExactly(waiter);
+      loop.runUntil(40);
+      go[0] = true;
+      runner.wake(waiter);
+      runner.run();
+      assertThat(runner.unfinished()).isEmpty();
+    }
+    assertThat(wokeAt[0]).isEqualTo(40);
+    assertThat(loop.now()).isEqualTo(44);
+  }
+
+  /** A caller that drives the loop itself gets control back at every suspension; both ways give one order. */
+  @Test
+  void aLoopDrivenFromOutsideAndThenByRunGivesTheSameInterleaving() {
+    List<String> expected = interleaving();
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    List<String> log = new ArrayList<>();
+    try (ProcessRunner runner = new ProcessRunner(loop)) {
+      spawnInterleaved(runner, log);
+      loop.runUntil(12);
+      int before = log.size();
+      assertThat(before).isPositive().isLessThan(expected.size());
+      runner.run();
+      assertThat(runner.unfinished()).isEmpty();
+    }
+    assertThat(log).isEqualTo(expected);
+  }
+
   @Test
   void sameProgramGivesTheSameInterleavingEveryRun() {
     assertThat(interleaving()).isEqualTo(interleaving());
@@ -116,18 +202,22 @@ class ProcessRunnerTest {
     DeterministicEventLoop loop = new DeterministicEventLoop();
     List<String> log = new ArrayList<>();
     try (ProcessRunner runner = new ProcessRunner(loop)) {
-      for (int i = 0; i < 20; i++) {
-        int id = i;
-        runner.spawn("p" + i, self -> {
-          for (int k = 0; k < 5; k++) {
-            self.sleep((id * 7L + k * 3L) % 11);
-            log.add(id + "@" + self.now());
-          }
-        });
-      }
+      spawnInterleaved(runner, log);
       runner.run();
     }
     return log;
+  }
+
+  private static void spawnInterleaved(ProcessRunner runner, List<String> log) {
+    for (int i = 0; i < 20; i++) {
+      int id = i;
+      runner.spawn("p" + i, self -> {
+        for (int k = 0; k < 5; k++) {
+          self.sleep((id * 7L + k * 3L) % 11);
+          log.add(id + "@" + self.now());
+        }
+      });
+    }
   }
 
   /** Processes in three groups that message each other one lookahead ahead: the same log for 1, 2 and 3 threads. */
