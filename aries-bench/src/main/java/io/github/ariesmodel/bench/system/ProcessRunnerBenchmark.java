@@ -1,0 +1,68 @@
+package io.github.ariesmodel.bench.system;
+
+import io.github.ariesmodel.core.sim.DeterministicEventLoop;
+import io.github.ariesmodel.system.process.ProcessRunner;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * What a simulated process's suspension costs ({@link ProcessRunner}): {@code processes} processes that each sleep
+ * in turn until {@value #SUSPENSIONS} sleeps in all have run, on one event loop; the score is per sleep. {@code
+ * carried}: the runner's own {@link ProcessRunner#run()}, which carries the run from process to process (one thread
+ * switch a sleep, none when the process resumed next is the one that slept). {@code driven}: the caller runs the loop
+ * itself ({@link DeterministicEventLoop#run()}), so control goes to the loop's thread and back at every sleep (two
+ * switches), as on an engine's lanes. Each invocation also starts the processes' threads (one each).
+ *
+ * <p>Run: {@code java -jar aries-bench/target/benchmarks.jar ProcessRunnerBenchmark -f 2 -wi 3 -w 1s -i 5 -r 1s}
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class ProcessRunnerBenchmark {
+
+  private static final int SUSPENSIONS = 4096;
+
+  /** Processes sharing the sleeps (each sleeps {@value #SUSPENSIONS} / processes times). */
+  @Param({"1", "32"})
+  public int processes;
+
+  /** Whether the runner's run() carries the run, or the caller drives the loop. */
+  @Param({"carried", "driven"})
+  public String mode;
+
+  private long sum;
+
+  @Benchmark
+  @OperationsPerInvocation(SUSPENSIONS)
+  public long sleeps() {
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    int each = SUSPENSIONS / processes;
+    try (ProcessRunner runner = new ProcessRunner(loop)) {
+      for (int p = 0; p < processes; p++) {
+        long step = 1000 + p; // distinct periods, so the order of resumptions varies
+        runner.spawn("p" + p, self -> {
+          for (int k = 0; k < each; k++) {
+            self.sleep(step);
+          }
+        });
+      }
+      if (mode.equals("carried")) {
+        runner.run();
+      } else {
+        loop.run();
+      }
+      if (!runner.unfinished().isEmpty()) {
+        throw new IllegalStateException("processes left unfinished: " + runner.unfinished());
+      }
+    }
+    sum += loop.now();
+    return sum;
+  }
+}
