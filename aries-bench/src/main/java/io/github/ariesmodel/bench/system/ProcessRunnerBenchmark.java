@@ -15,10 +15,11 @@ import org.openjdk.jmh.annotations.State;
 /**
  * What a simulated process's suspension costs ({@link ProcessRunner}): {@code processes} processes that each sleep
  * in turn until {@value #SUSPENSIONS} sleeps in all have run, on one event loop; the score is per sleep. {@code
- * carried}: the runner's own {@link ProcessRunner#run()}, which carries the run from process to process (one thread
- * switch a sleep, none when the process resumed next is the one that slept). {@code driven}: the caller runs the loop
- * itself ({@link DeterministicEventLoop#run()}), so control goes to the loop's thread and back at every sleep (two
- * switches), as on an engine's lanes. Each invocation also starts the processes' threads (one each).
+ * carried}: {@link ProcessRunner#run()}, whose run the processes carry from one to the next (one thread switch a
+ * sleep, none when the process resumed next is the one that slept). {@code stepped}: the caller runs the loop event
+ * by event ({@link DeterministicEventLoop#step()}), so there is no run to carry and control comes back to the
+ * caller's thread at every sleep (two switches: the hand-off before stop 29). Each invocation also starts the
+ * processes' threads (one each).
  *
  * <p>Run: {@code java -jar aries-bench/target/benchmarks.jar ProcessRunnerBenchmark -f 2 -wi 3 -w 1s -i 5 -r 1s}
  */
@@ -33,8 +34,8 @@ public class ProcessRunnerBenchmark {
   @Param({"1", "32"})
   public int processes;
 
-  /** Whether the runner's run() carries the run, or the caller drives the loop. */
-  @Param({"carried", "driven"})
+  /** Whether the processes carry the runner's run(), or the caller steps the loop. */
+  @Param({"carried", "stepped"})
   public String mode;
 
   private long sum;
@@ -56,7 +57,9 @@ public class ProcessRunnerBenchmark {
       if (mode.equals("carried")) {
         runner.run();
       } else {
-        loop.run();
+        while (loop.step()) {
+          // one event at a time
+        }
       }
       if (!runner.unfinished().isEmpty()) {
         throw new IllegalStateException("processes left unfinished: " + runner.unfinished());

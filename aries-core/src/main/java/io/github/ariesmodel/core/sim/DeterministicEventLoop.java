@@ -129,9 +129,13 @@ public final class DeterministicEventLoop implements Scheduler {
   private long nextSeq;
   private long executed;
   private boolean stopRequested;
-  /** Whether a {@link #runUntil} call is in progress, and its limit: what {@link #continueRun} carries on. */
+  /**
+   * Whether a {@link #runUntil} or {@link #runThrough} call is in progress, its limit, and whether it ends on a
+   * {@link #stop()} (runUntil's does, a window's does not): what {@link #continueRun} carries on.
+   */
   private boolean inRun;
   private long runLimit;
+  private boolean runStops;
   /** The thread allowed to schedule and run events; null until the first use. */
   private Thread owner;
 
@@ -536,8 +540,10 @@ public final class DeterministicEventLoop implements Scheduler {
     long before = executed;
     boolean outerInRun = inRun;
     long outerLimit = runLimit;
+    boolean outerStops = runStops;
     inRun = true;
     runLimit = limitPs;
+    runStops = true;
     try {
       while (!stopRequested && runOneUpTo(limitPs)) {
         // each turn ran one event
@@ -545,6 +551,7 @@ public final class DeterministicEventLoop implements Scheduler {
     } finally {
       inRun = outerInRun;
       runLimit = outerLimit;
+      runStops = outerStops;
     }
     if (!stopRequested && limitPs != Long.MAX_VALUE && limitPs > now) {
       now = limitPs;
@@ -553,7 +560,8 @@ public final class DeterministicEventLoop implements Scheduler {
   }
 
   /**
-   * Runs the next event of the {@link #runUntil} (or {@link #run}) call in progress, as that call would run it next,
+   * Runs the next event of the {@link #runUntil} (or {@link #run}) call in progress, or of the engine's window in
+   * progress ({@link GroupScheduler#continueRun}), as that call would run it next,
    * on the calling thread (the owner). For code that carries one run across threads that pass control among
    * themselves, each running events while it holds control and then handing over from inside an event (core's
    * callers: aries-system's process runner), while the thread that called {@code runUntil} waits inside one of the
@@ -565,7 +573,7 @@ public final class DeterministicEventLoop implements Scheduler {
    */
   public boolean continueRun() {
     checkOwner("continueRun");
-    return inRun && !stopRequested && runOneUpTo(runLimit);
+    return inRun && !(runStops && stopRequested) && runOneUpTo(runLimit);
   }
 
   /**
@@ -575,8 +583,20 @@ public final class DeterministicEventLoop implements Scheduler {
   long runThrough(long limitPs) {
     checkOwner("runThrough");
     long before = executed;
-    while (runOneUpTo(limitPs)) {
-      // each turn ran one event
+    boolean outerInRun = inRun;
+    long outerLimit = runLimit;
+    boolean outerStops = runStops;
+    inRun = true;
+    runLimit = limitPs;
+    runStops = false;
+    try {
+      while (runOneUpTo(limitPs)) {
+        // each turn ran one event
+      }
+    } finally {
+      inRun = outerInRun;
+      runLimit = outerLimit;
+      runStops = outerStops;
     }
     return executed - before;
   }

@@ -77,6 +77,17 @@ public final class GroupScheduler implements Scheduler {
     loop.bindOwner(thread);
   }
 
+  /**
+   * Runs the next event of this group's window in progress on the calling thread, which holds the group's loop, as
+   * the partition's thread would run it next ({@link DeterministicEventLoop#continueRun}): for a thread the partition's
+   * thread passed control to (a simulated process) that carries the window on before passing control back.
+   *
+   * @return whether an event ran; false when the window has no event left for this group, or none is in progress
+   */
+  public boolean continueRun() {
+    return loop.continueRun();
+  }
+
   /** @return the group this scheduler belongs to */
   public int group() {
     return group;

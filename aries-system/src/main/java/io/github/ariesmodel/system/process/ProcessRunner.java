@@ -19,14 +19,16 @@ import java.util.function.BooleanSupplier;
  * continues. Because the order of hand-offs is decided by the event loop alone, a run is exactly as deterministic as
  * the loop: same configuration and seed, same result.
  *
- * <p>Under {@link #run()} on a single loop the run is <em>carried</em> from thread to thread: a process that waits runs
- * the loop's next events on its own thread until one of them resumes a process, then passes control straight to it,
- * or goes on at once if that process is itself. A suspension then costs one thread switch, or none, instead of the
- * two of a hand-off to the loop's thread and back (which the engine's lanes, and a loop its caller drives with {@code
- * runUntil}, still use). The events are the same, in the same order; only the thread that runs them differs.
+ * <p>The run is <em>carried</em> from thread to thread: a process that waits runs the loop's next events on its own
+ * thread until one of them resumes a process, then passes control straight to it, or goes on at once if that process
+ * is itself; the thread that drives the loop ({@link #run()}'s caller, a caller's {@code runUntil}, an engine's
+ * partition in its window) gets control back when its call has nothing more to run. A suspension then costs one
+ * thread switch, or none, instead of the two of a hand-off to the loop's thread and back. The events are the same,
+ * in the same order; only the thread that runs them differs.
  *
  * <p>Cost: one platform thread per live process (stack {@value #STACK_BYTES} bytes) and a thread switch per
- * suspension: about 11 µs on the 2-core development VM, 21 µs with two switches (docs/performance.md, "Stop 29").
+ * suspension: about 11-15 µs on the 2-core development VM, against 21-24 µs with two switches (docs/performance.md,
+ * "Stop 29"; {@code ProcessRunnerBenchmark}).
  * Workloads with a process per node are fine up to a few thousand processes; larger studies use the synthetic traffic
  * generator of {@code aries-network} instead.
  *
@@ -34,9 +36,8 @@ import java.util.function.BooleanSupplier;
  * which); {@link #close()} ends their threads.
  *
  * <p>The event loop accepts calls from one owner thread only ({@link DeterministicEventLoop#bindOwner}): the runner
- * hands the loop to a process's thread when it passes control to it, and the process hands it back before it passes
- * control back, so a process's code may schedule (post to its NIC, sleep) while the loop stays closed to any thread
- * that does not hold control.
+ * hands the loop to each thread it passes control to, so a process's code may schedule (post to its NIC, sleep), and
+ * a carrying thread run events, while the loop stays closed to any thread that does not hold control.
  *
  * <p><b>On a partitioned engine</b> ({@link #ProcessRunner(PartitionedEngine)}) each scheduling group has its own
  * lane: its own hand-off, its own list of processes and its own first failure. A process belongs to one group
@@ -70,8 +71,7 @@ public final class ProcessRunner implements AutoCloseable {
     }
     this.loop = loop;
     this.engine = null;
-    this.lanes = new Lane[] {new Lane(loop, loop::bindOwner, loop::stop)};
-    this.lanes[0].loop = loop;
+    this.lanes = new Lane[] {new Lane(loop, loop::bindOwner, loop::stop, loop::continueRun)};
   }
 
   /**
@@ -88,7 +88,7 @@ public final class ProcessRunner implements AutoCloseable {
     this.lanes = new Lane[engine.groupCount()];
     for (int g = 0; g < lanes.length; g++) {
       GroupScheduler s = engine.group(g);
-      lanes[g] = new Lane(s, s::bindOwner, engine::stop);
+      lanes[g] = new Lane(s, s::bindOwner, engine::stop, s::continueRun);
     }
   }
 
@@ -151,23 +151,7 @@ public final class ProcessRunner implements AutoCloseable {
    */
   public void run() {
     if (loop != null) {
-      Lane lane = lanes[0];
-      lane.driver = Thread.currentThread();
-      lane.loopFailure = null;
-      try {
-        loop.run();
-      } finally {
-        lane.driver = null;
-      }
-      Throwable f = lane.loopFailure;
-      if (f != null) {
-        lane.loopFailure = null;
-        // an event's handler threw on a process's thread that was carrying the run: as if it had thrown here
-        if (f instanceof RuntimeException r) {
-          throw r;
-        }
-        throw (Error) f;
-      }
+      loop.run();
     } else {
       try {
         engine.runUntil(Long.MAX_VALUE);
@@ -231,42 +215,47 @@ public final class ProcessRunner implements AutoCloseable {
   }
 
   /**
-   * One scheduling group's processes and the hand-off of control among its loop's thread and them.
+   * One scheduling group's processes and the hand-off of control among them and the thread that drives its loop.
    *
-   * <p><b>Two ways to hand off.</b> When the loop is driven from outside (an engine's group, or a caller's own {@code
-   * runUntil}), control goes from the loop's thread to a process and back: two thread switches a suspension. While
-   * {@link ProcessRunner#run()} runs a single loop, the run is <em>carried</em> instead: a process that suspends
-   * runs the loop's next events itself ({@link DeterministicEventLoop#continueRun()}) until one of them resumes a
-   * process, and passes control straight to that process (one switch), or goes on with its own code at once when
-   * the process resumed is itself (none). The thread that called {@code run()} waits inside the first resumption it
-   * ran until the run is over. Events run in the same order either way, one thread at a time; only which thread runs
-   * them changes (docs/performance.md, "Stop 29").
+   * <p><b>Carrying the run.</b> The thread that runs the loop (the caller of {@code run()} or {@code runUntil} on a
+   * single loop, the partition's thread in an engine's window) passes control to the first process an event resumes,
+   * then waits. From then on the run is carried: a process that suspends runs the loop's next events itself ({@link
+   * DeterministicEventLoop#continueRun}, {@link GroupScheduler#continueRun}) until one of them resumes a process, and
+   * passes control straight to it (one thread switch), or goes on with its own code at once if the process resumed is
+   * itself (none). A process that ends carries the run until it passes control on, then its thread ends. When the
+   * driver's call has nothing more to run (its limit, a stop, the window's end, no event left), control goes back to
+   * the driver, which returns from the event it was waiting in, and its call ends as it would have. Events run in the
+   * same order, one thread at a time; only the thread that runs them changes. A driver that runs events one by one
+   * ({@code step}, {@code runWhile}) has no run to carry: control comes back to it at each suspension (two switches).
    */
   private static final class Lane {
     final Scheduler scheduler;
     final java.util.function.Consumer<Thread> bindOwner;
     final Runnable stop;
-    final Baton control = new Baton();
+    final BooleanSupplier continueRun;
     final List<Proc> processes = new ArrayList<>();
-    /** The single loop, when this lane is a {@link ProcessRunner#ProcessRunner(DeterministicEventLoop)}'s; else null. */
-    DeterministicEventLoop loop;
-    /** The thread in {@link ProcessRunner#run()} on {@link #loop} while the run is carried; else null. */
-    volatile Thread driver;
-    /** Wakes {@link #driver} when a carried run is over. */
+    /** The thread waiting in {@link #driverBaton} for the carried run to come back to it. */
+    Thread driver;
     final Baton driverBaton = new Baton();
-    /** An exception an event's handler threw on a process's thread carrying the run. */
+    /** What an event's handler threw on a carrying thread, to be thrown on the driver's. */
     Throwable loopFailure;
-    /** The suspended process whose thread is running the loop's events now, or null (the driver, or a finished one's). */
+    /** The thread running the loop's events inside {@link #carry}, and its (suspended) process or null (finished). */
+    Thread carrierThread;
     Proc carrier;
+    /** The thread that holds control (written by the thread that hands it over, read by one that has handed it on). */
+    volatile Thread holder;
     Proc current;
     Throwable failure;
 
-    Lane(Scheduler scheduler, java.util.function.Consumer<Thread> bindOwner, Runnable stop) {
+    Lane(Scheduler scheduler, java.util.function.Consumer<Thread> bindOwner, Runnable stop,
+        BooleanSupplier continueRun) {
       this.scheduler = scheduler;
       this.bindOwner = bindOwner;
       this.stop = stop;
+      this.continueRun = continueRun;
     }
 
+    /** An event resumes {@code p}: on the thread that runs the loop now, the driver or a carrier. */
     void resume(Proc p) {
       p.wakeScheduled = false;
       if (p.state == State.DONE || failure != null) {
@@ -276,18 +265,6 @@ public final class ProcessRunner implements AutoCloseable {
         return; // woken, but what it waits for has not happened yet
       }
       current = p;
-      if (driver == null) {
-        p.carried = false;
-        p.returnTo = Thread.currentThread();
-        handTo(p);
-        control.awaitUninterruptibly();
-        current = null;
-        if (failure != null) {
-          stop.run();
-        }
-        return;
-      }
-      p.carried = true;
       Thread me = Thread.currentThread();
       if (p.thread == me) {
         // this thread carries the run for p itself: p goes on once this event returns
@@ -295,14 +272,28 @@ public final class ProcessRunner implements AutoCloseable {
         p.resumed = true;
         return;
       }
-      Proc mine = carrier;
+      boolean carrying = me == carrierThread;
+      Proc mine = carrying ? carrier : null;
+      if (!carrying) {
+        driver = me;
+      }
       handTo(p);
-      if (me == driver) {
-        driverBaton.awaitUninterruptibly(); // until the run is over
+      if (!carrying) {
+        driverBaton.awaitUninterruptibly(); // until the carried run has nothing more to run
+        current = null;
+        Throwable f = loopFailure;
+        if (f != null) {
+          // as if the handler had thrown here, on the driver's thread, out of its run call
+          loopFailure = null;
+          if (f instanceof RuntimeException r) {
+            throw r;
+          }
+          throw (Error) f;
+        }
       } else if (mine != null) {
         mine.awaitResume(); // until some event resumes this thread's own process
       }
-      // else a finished process's thread: it stops carrying (carry sees it no longer holds control) and ends
+      // else a finished process's thread: carry sees it no longer holds control, and it ends
     }
 
     /** Passes control to {@code p}: its code runs next, on its thread (started on its first resumption). */
@@ -323,14 +314,11 @@ public final class ProcessRunner implements AutoCloseable {
       }
     }
 
-    /** The thread that holds control in a carried run (written by the thread that hands it over). */
-    volatile Thread holder;
-
     /**
-     * Runs the carried run's events on this thread, which holds control, until {@code self} is resumed (then returns,
-     * holding control, for its code to go on), or until this thread has passed control on and {@code self} is null (a
-     * finished process's thread, which then ends). When the run is over (stopped, nothing left to run), control goes
-     * back to the driver, and {@code self} waits there for a resumption in a later run.
+     * Carries the run on this thread, which holds control: runs the driver's call's next events until {@code self} is
+     * resumed (then returns, holding control, for its code to go on), or, for a finished process's thread ({@code
+     * self} null), until it has passed control on. When the call has nothing more to run, control goes back to the
+     * driver, and {@code self} waits for a resumption by a later run.
      */
     void carry(Proc self) {
       Thread me = Thread.currentThread();
@@ -342,29 +330,27 @@ public final class ProcessRunner implements AutoCloseable {
         if (holder != me) {
           return; // (self is null) control went to another process
         }
+        carrierThread = me;
         carrier = self;
         boolean ran;
         try {
-          ran = loop.continueRun();
+          ran = continueRun.getAsBoolean();
         } catch (Killed k) {
           throw k;
         } catch (Throwable t) {
-          // as if it had thrown out of the driver's run() call: the run ends here and run() throws it
           loopFailure = t;
-          loop.stop();
           ran = false;
         }
         if (!ran) {
-          // the run is over: control back to the thread that called run()
-          current = null;
+          carrierThread = null;
           carrier = null;
+          current = null;
           holder = driver;
           bindOwner.accept(driver);
           driverBaton.pass();
-          if (self == null) {
-            return;
+          if (self != null) {
+            self.awaitResume();
           }
-          self.awaitResume();
           return;
         }
       }
@@ -447,13 +433,9 @@ public final class ProcessRunner implements AutoCloseable {
     final ProcessBody body;
     final Baton run = new Baton();
     volatile State state = State.NEW;
-    /** Whether its last resumption came in a carried run (it then carries the run when it suspends or ends). */
-    boolean carried;
     /** Set when it is resumed; cleared as its code goes on. */
     boolean resumed;
     Thread thread;
-    /** The thread that passed control to this process (the loop's thread), which gets the loop back. */
-    Thread returnTo;
     BooleanSupplier condition;
     boolean wakeScheduled;
     volatile boolean killed;
@@ -476,17 +458,12 @@ public final class ProcessRunner implements AutoCloseable {
         lane.failure = t;
       }
       state = State.DONE;
-      if (carried) {
-        // this thread is free now: it carries the run until it passes control on, then ends
-        lane.current = null;
-        if (lane.failure != null) {
-          lane.stop.run();
-        }
-        lane.carry(null);
-        return;
+      // this thread is free now: it carries the run until it passes control on, then ends
+      lane.current = null;
+      if (lane.failure != null) {
+        lane.stop.run();
       }
-      lane.bindOwner.accept(returnTo);
-      lane.control.pass();
+      lane.carry(null);
     }
 
     @Override
@@ -523,20 +500,13 @@ public final class ProcessRunner implements AutoCloseable {
 
     private void suspend(State s) {
       state = s;
-      if (carried) {
-        resumed = false;
-        lane.current = null;
-        lane.carry(this);
-        resumed = false;
-        if (killed) {
-          throw new Killed();
-        }
-        return;
-      }
-      lane.bindOwner.accept(returnTo);
-      lane.control.pass();
-      awaitResume();
       resumed = false;
+      lane.current = null;
+      lane.carry(this);
+      resumed = false;
+      if (killed) {
+        throw new Killed();
+      }
     }
 
     /** Parks until this process is resumed; a kill ({@link ProcessRunner#close()}) ends its code. */

@@ -176,9 +176,12 @@ class ProcessRunnerTest {
     assertThat(loop.now()).isEqualTo(44);
   }
 
-  /** A caller that drives the loop itself gets control back at every suspension; both ways give one order. */
+  /**
+   * A caller that drives the loop itself, with its own runUntil (carried up to its limit) or event by event (control
+   * comes back at every suspension), and then run(): the same order as run() alone.
+   */
   @Test
-  void aLoopDrivenFromOutsideAndThenByRunGivesTheSameInterleaving() {
+  void aLoopDrivenByItsCallerAndThenByRunGivesTheSameInterleaving() {
     List<String> expected = interleaving();
     DeterministicEventLoop loop = new DeterministicEventLoop();
     List<String> log = new ArrayList<>();
@@ -187,6 +190,12 @@ class ProcessRunnerTest {
       loop.runUntil(12);
       int before = log.size();
       assertThat(before).isPositive().isLessThan(expected.size());
+      assertThat(loop.now()).isEqualTo(12);
+      assertThat(loop.owner()).isSameAs(Thread.currentThread());
+      for (int i = 0; i < 40; i++) {
+        assertThat(loop.step()).isTrue();
+      }
+      assertThat(log.size()).isGreaterThan(before).isLessThan(expected.size());
       runner.run();
       assertThat(runner.unfinished()).isEmpty();
     }
@@ -244,6 +253,34 @@ class ProcessRunnerTest {
         assertThatThrownBy(runner::run).isInstanceOf(ProcessRunner.ProcessFailedException.class)
             .hasMessageContaining("failed in group 0");
       }
+    }
+  }
+
+  /**
+   * On an engine a group's process carries its group's window: a group event between two of its sleeps runs on the
+   * process's thread, the partition's thread gets control back at the window's end, and so for every thread count.
+   */
+  @Test
+  void onAnEngineAProcessCarriesItsGroupsWindow() {
+    for (int threads = 1; threads <= 2; threads++) {
+      List<String> log = new ArrayList<>();
+      try (PartitionedEngine engine = PartitionedEngine.of(2, 100, threads);
+          ProcessRunner runner = new ProcessRunner(engine)) {
+        runner.spawn("p", 1, self -> {
+          self.sleep(10);
+          self.sleep(10);
+          log.add("p ends at " + self.now());
+        });
+        engine.group(1).scheduleAt(15, (now, ref, arg) -> log.add("15 on " + Thread.currentThread().getName()), null,
+            0);
+        // in the next window, with no process resumed: on the partition's thread again
+        engine.group(1).scheduleAt(150, (now, ref, arg) -> log.add("150 on a process thread: "
+            + Thread.currentThread().getName().startsWith("sim-")), null, 0);
+        runner.run();
+        assertThat(runner.unfinished()).isEmpty();
+      }
+      assertThat(log).as("threads %d", threads)
+          .containsExactly("15 on sim-p", "p ends at 20", "150 on a process thread: false");
     }
   }
 
