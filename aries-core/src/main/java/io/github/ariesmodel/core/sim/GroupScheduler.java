@@ -69,7 +69,8 @@ public final class GroupScheduler implements Scheduler {
   /**
    * Hands this group's loop to another thread, as {@link DeterministicEventLoop#bindOwner} does for a loop: while the
    * engine runs, the partition's thread may pass it to a thread that runs on its behalf (a simulated process whose
-   * code schedules events) and take it back, each hand-over synchronized by the caller (a semaphore).
+   * code schedules events, and which may carry the window on: {@link #continueRun}) and take it back, each hand-over
+   * synchronized by the caller (a park and unpark behind a volatile flag, a semaphore).
    *
    * @param thread the new owner; null makes the next thread that uses the group its owner
    */
