@@ -284,6 +284,27 @@ class ProcessRunnerTest {
     }
   }
 
+  /** An event that throws on a process's thread carrying an engine's window ends the run with that exception. */
+  @Test
+  @org.junit.jupiter.api.Timeout(60)
+  void onAnEngineAnEventThatThrowsWhileAProcessCarriesTheWindowSurfacesFromRun() {
+    for (int threads = 1; threads <= 2; threads++) {
+      try (PartitionedEngine engine = PartitionedEngine.of(2, 100, threads);
+          ProcessRunner runner = new ProcessRunner(engine)) {
+        runner.spawn("p", 1, self -> {
+          self.sleep(10);
+          self.sleep(500);
+        });
+        engine.group(1).scheduleAt(15, (now, ref, arg) -> {
+          throw new IllegalArgumentException("event failed at " + now);
+        }, null, 0);
+        assertThatThrownBy(runner::run).as("threads %d", threads).isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("event failed at 15");
+        assertThat(runner.unfinished()).extracting(SimProcess::name).containsExactly("p");
+      }
+    }
+  }
+
   @Test
   void onAnEngineAGroupOutOfRangeIsRefusedInOneLine() {
     try (PartitionedEngine engine = PartitionedEngine.of(3, 100, 1);
