@@ -538,21 +538,7 @@ public final class DeterministicEventLoop implements Scheduler {
     checkOwner("runUntil");
     stopRequested = false;
     long before = executed;
-    boolean outerInRun = inRun;
-    long outerLimit = runLimit;
-    boolean outerStops = runStops;
-    inRun = true;
-    runLimit = limitPs;
-    runStops = true;
-    try {
-      while (!stopRequested && runOneUpTo(limitPs)) {
-        // each turn ran one event
-      }
-    } finally {
-      inRun = outerInRun;
-      runLimit = outerLimit;
-      runStops = outerStops;
-    }
+    runTo(limitPs, true);
     if (!stopRequested && limitPs != Long.MAX_VALUE && limitPs > now) {
       now = limitPs;
     }
@@ -583,14 +569,23 @@ public final class DeterministicEventLoop implements Scheduler {
   long runThrough(long limitPs) {
     checkOwner("runThrough");
     long before = executed;
+    runTo(limitPs, false);
+    return executed - before;
+  }
+
+  /**
+   * Runs every event at or before {@code limitPs} (until a {@link #stop()} too, when {@code stops}), recording the
+   * call so that {@link #continueRun} can carry it on another thread.
+   */
+  private void runTo(long limitPs, boolean stops) {
     boolean outerInRun = inRun;
     long outerLimit = runLimit;
     boolean outerStops = runStops;
     inRun = true;
     runLimit = limitPs;
-    runStops = false;
+    runStops = stops;
     try {
-      while (runOneUpTo(limitPs)) {
+      while (!(stops && stopRequested) && runOneUpTo(limitPs)) {
         // each turn ran one event
       }
     } finally {
@@ -598,7 +593,6 @@ public final class DeterministicEventLoop implements Scheduler {
       runLimit = outerLimit;
       runStops = outerStops;
     }
-    return executed - before;
   }
 
   /** Moves the clock forward to {@code timePs} (nothing is pending before it); for the {@link PartitionedEngine}. */
