@@ -547,12 +547,12 @@ public final class DeterministicEventLoop implements Scheduler {
 
   /**
    * Runs the next event of the {@link #runUntil} (or {@link #run}) call in progress, or of the engine's window in
-   * progress ({@link GroupScheduler#continueRun}), as that call would run it next,
-   * on the calling thread (the owner). For code that carries one run across threads that pass control among
-   * themselves, each running events while it holds control and then handing over from inside an event (core's
-   * callers: aries-system's process runner), while the thread that called {@code runUntil} waits inside one of the
-   * events it ran. That thread then returns from its event and its call ends as it would have: every event of the
-   * run runs exactly once, in the same order, whichever thread ran it.
+   * progress ({@link GroupScheduler#continueRun}), as that call would run it next, on the calling thread (the owner).
+   * For code that carries one run across threads that pass control among themselves, each running events while it
+   * holds control and then handing over from inside an event (in this project: aries-system's process runner), while
+   * the thread that called {@code runUntil} waits inside one of the events it ran. That thread then returns from its
+   * event and its call ends as it would have: every event of the run runs exactly once, in the same order, whichever
+   * thread ran it.
    *
    * @return whether an event ran; false when the call in progress would now end (stopped, or no event left at or
    *     before its limit) or none is in progress
