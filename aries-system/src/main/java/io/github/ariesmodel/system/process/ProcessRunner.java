@@ -27,7 +27,7 @@ import java.util.function.BooleanSupplier;
  * in the same order; only the thread that runs them differs.
  *
  * <p>Cost: one platform thread per live process (stack {@value #STACK_BYTES} bytes) and a thread switch per
- * suspension: about 11-15 µs on the 2-core development VM, against 21-24 µs with two switches (docs/performance.md,
+ * suspension: about 11-16 µs on the 2-core development VM, against 21-25 µs with two switches (docs/performance.md,
  * "Stop 29"; {@code ProcessRunnerBenchmark}).
  * Workloads with a process per node are fine up to a few thousand processes; larger studies use the synthetic traffic
  * generator of {@code aries-network} instead.
@@ -265,12 +265,11 @@ public final class ProcessRunner implements AutoCloseable {
         return; // woken, but what it waits for has not happened yet
       }
       current = p;
+      p.state = State.RUNNING;
+      p.resumed = true;
       Thread me = Thread.currentThread();
       if (p.thread == me) {
-        // this thread carries the run for p itself: p goes on once this event returns
-        p.state = State.RUNNING;
-        p.resumed = true;
-        return;
+        return; // this thread carries the run for p itself: p goes on once this event returns
       }
       boolean carrying = me == carrierThread;
       Proc mine = carrying ? carrier : null;
@@ -298,8 +297,6 @@ public final class ProcessRunner implements AutoCloseable {
 
     /** Passes control to {@code p}: its code runs next, on its thread (started on its first resumption). */
     private void handTo(Proc p) {
-      p.state = State.RUNNING;
-      p.resumed = true;
       boolean start = p.thread == null;
       if (start) {
         p.thread = new Thread(null, p::main, "sim-" + p.name, STACK_BYTES);
@@ -364,7 +361,7 @@ public final class ProcessRunner implements AutoCloseable {
    * them always sees the other (no lost wake-up). A permit left from an unpark that came too late only makes one
    * later park return early, and the flag is read again.
    */
-  static final class Baton {
+  private static final class Baton {
     private volatile boolean passed;
     private volatile Thread waiter;
 
