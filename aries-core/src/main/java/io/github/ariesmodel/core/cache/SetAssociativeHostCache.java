@@ -46,21 +46,40 @@ public final class SetAssociativeHostCache implements HostCache {
   private long clock;
   private long resident;
 
-  /** The ways of one set: which line each holds (or {@link #INVALID}), its last use, its state and data. */
+  /**
+   * The ways of one set: which line each holds (or {@link #INVALID}), its last use, its state and data. Ways are
+   * allocated as the set fills, doubling up to the associativity: a way beyond the arrays is empty, and the first
+   * empty way is the one a fill takes, so a set behaves exactly as one allocated whole. A node that touches a line or
+   * two in most of its sets (an MPI rank's buffers) costs a few hundred bytes a set, not ways × (line + 17).
+   */
   private static final class CacheSet {
-    final long[] line;
-    final long[] stamp;
-    final boolean[] dirty;
-    final byte[] data;
+    long[] line;
+    long[] stamp;
+    boolean[] dirty;
+    byte[] data;
 
-    CacheSet(int ways, int lineBytes) {
-      line = new long[ways];
+    CacheSet(int initialWays, int lineBytes) {
+      line = new long[initialWays];
       Arrays.fill(line, INVALID);
-      stamp = new long[ways];
-      dirty = new boolean[ways];
-      data = new byte[ways * lineBytes];
+      stamp = new long[initialWays];
+      dirty = new boolean[initialWays];
+      data = new byte[initialWays * lineBytes];
+    }
+
+    /** Adds empty ways, up to {@code ways} in all. */
+    void grow(int ways, int lineBytes) {
+      int old = line.length;
+      int cap = Math.min(ways, old * 2);
+      line = Arrays.copyOf(line, cap);
+      Arrays.fill(line, old, cap, INVALID);
+      stamp = Arrays.copyOf(stamp, cap);
+      dirty = Arrays.copyOf(dirty, cap);
+      data = Arrays.copyOf(data, cap * lineBytes);
     }
   }
+
+  /** Ways a set is given when first used. */
+  private static final int INITIAL_WAYS = 2;
 
   /**
    * A cache in front of a node's memory.
@@ -98,9 +117,20 @@ public final class SetAssociativeHostCache implements HostCache {
     return resident;
   }
 
-  /** @return sets materialized so far (each costs ways × (line + 17) bytes) */
+  /** @return sets materialized so far (each costs up to ways × (line + 17) bytes, as its ways fill) */
   public int materializedSets() {
     return setCount;
+  }
+
+  /** @return ways allocated in all materialized sets, each costing line + 17 bytes (a set's ways come as it fills) */
+  public long allocatedWays() {
+    long n = 0;
+    for (CacheSet set : values) {
+      if (set != null) {
+        n += set.line.length;
+      }
+    }
+    return n;
   }
 
   /**
@@ -283,19 +313,26 @@ public final class SetAssociativeHostCache implements HostCache {
     return -1;
   }
 
-  /** Brings a line into a set, replacing the least recently used line when no way is free. */
+  /** Brings a line into a set: its first empty way, else the least recently used line's. */
   private int fill(CacheSet s, long lineNo) {
     int victim = -1;
     long oldest = Long.MAX_VALUE;
-    for (int w = 0; w < ways; w++) {
+    boolean empty = false;
+    int allocated = s.line.length;
+    for (int w = 0; w < allocated; w++) {
       if (s.line[w] == INVALID) {
         victim = w;
+        empty = true;
         break;
       }
       if (s.stamp[w] < oldest) {
         oldest = s.stamp[w];
         victim = w;
       }
+    }
+    if (!empty && allocated < ways) {
+      victim = allocated; // the first way not yet allocated is empty
+      s.grow(ways, lineBytes);
     }
     if (s.line[victim] != INVALID) {
       counts[HostCacheStatistic.EVICTION.ordinal()]++;
@@ -348,7 +385,7 @@ public final class SetAssociativeHostCache implements HostCache {
     if ((setCount + 1) * 4L > keys.length * 3L) {
       rehash();
     }
-    s = new CacheSet(ways, lineBytes);
+    s = new CacheSet(Math.min(ways, INITIAL_WAYS), lineBytes);
     insert(setIndex + 1, s);
     setCount++;
     return s;

@@ -143,15 +143,20 @@ class SetAssociativeHostCacheProperties {
     return length == 0 ? 0 : (address + length - 1) / LINE - address / LINE + 1;
   }
 
-  /** CPU accesses only: the cache holds exactly the lines a per-set LRU list holds, and evicts as often. */
+  /**
+   * CPU accesses, and NIC writes that drop a line (the invalidate policy): the cache holds exactly the lines a per-set
+   * LRU list holds, and evicts as often. Up to 20 ways, so a set's ways are allocated as it fills (2, 4, 8, 16, 20),
+   * and the holes a dropped line leaves are filled before a way is added or a line evicted.
+   */
   @Test
   void replacementIsLeastRecentlyUsedPerSet() {
-    Gen<List<Integer>> lineSequences = lists().of(integers().between(0, 63)).ofSizeBetween(1, 300);
-    qt().withExamples(300).forAll(lineSequences, integers().between(1, 4), integers().between(1, 3))
+    Gen<List<Integer>> lineSequences = lists().of(integers().between(0, 80)).ofSizeBetween(1, 400);
+    qt().withExamples(300).forAll(lineSequences, integers().between(1, 20), integers().between(0, 2))
         .checkAssert((seq, ways, setsLog2) -> {
           int sets = 1 << setsLog2;
           SetAssociativeHostCache cache = new SetAssociativeHostCache(new SparsePhysicalMemory(8192),
-              HostCacheConfig.xc40().withGeometry((long) sets * ways * LINE, LINE, ways));
+              HostCacheConfig.xc40().withGeometry((long) sets * ways * LINE, LINE, ways)
+                  .withNicWritePolicy(NicWritePolicy.INVALIDATE));
           List<LinkedHashMap<Integer, Boolean>> lru = new ArrayList<>();
           for (int s = 0; s < sets; s++) {
             lru.add(new LinkedHashMap<>(16, 0.75f, true));
@@ -159,7 +164,14 @@ class SetAssociativeHostCacheProperties {
           long evictions = 0;
           byte[] one = new byte[1];
           for (int i = 0; i < seq.size(); i++) {
-            int line = seq.get(i);
+            int value = seq.get(i);
+            if (value >= 64) { // a NIC write to line value - 64 drops it if held
+              int line = value - 64;
+              lru.get(line % sets).remove(line);
+              cache.nicWrite((long) line * LINE + 3, one, 0, 1);
+              continue;
+            }
+            int line = value;
             LinkedHashMap<Integer, Boolean> set = lru.get(line % sets);
             if (set.get(line) == null) {
               if (set.size() == ways) {
@@ -176,10 +188,13 @@ class SetAssociativeHostCacheProperties {
               cache.cpuLoad((long) line * LINE + 5, one, 0, 1);
             }
           }
+          int held = 0;
           for (int line = 0; line < 64; line++) {
-            assertThat(cache.holds((long) line * LINE)).as("line %d", line)
-                .isEqualTo(lru.get(line % sets).containsKey(line));
+            boolean expected = lru.get(line % sets).containsKey(line);
+            assertThat(cache.holds((long) line * LINE)).as("line %d", line).isEqualTo(expected);
+            held += expected ? 1 : 0;
           }
+          assertThat(cache.residentLines()).isEqualTo(held);
           assertThat(cache.count(HostCacheStatistic.EVICTION)).isEqualTo(evictions);
         });
   }

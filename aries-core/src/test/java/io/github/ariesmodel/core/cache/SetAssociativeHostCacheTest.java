@@ -84,6 +84,23 @@ class SetAssociativeHostCacheTest {
     c.cpuLoad(1L << 30, b, 0, 256);
     assertThat(c.materializedSets()).isEqualTo(4);
     assertThat(c.residentLines()).isEqualTo(4);
+    assertThat(c.allocatedWays()).as("a set is given two of its 20 ways at first").isEqualTo(8);
+  }
+
+  @Test
+  void aSetsWaysAreAddedAsItFills() {
+    SetAssociativeHostCache c = new SetAssociativeHostCache(new SparsePhysicalMemory(1L << 36), HostCacheConfig.xc40());
+    long setStride = (long) c.config().sets() * c.config().lineBytes();
+    byte[] b = new byte[1];
+    int[] expected = {2, 2, 4, 4, 8, 8, 8, 8, 16, 16, 16, 16, 16, 16, 16, 16, 20, 20, 20, 20, 20, 20};
+    for (int i = 0; i < expected.length; i++) {
+      c.cpuStore(i * setStride, b, 0, 1); // line i of set 0
+      assertThat(c.allocatedWays()).as("after %d lines", i + 1).isEqualTo(expected[i]);
+    }
+    assertThat(c.residentLines()).isEqualTo(20);
+    assertThat(c.count(HostCacheStatistic.EVICTION)).isEqualTo(2);
+    assertThat(c.holds(0)).as("the least recently used line went first").isFalse();
+    assertThat(c.holds(2 * setStride)).isTrue();
   }
 
   @Test
