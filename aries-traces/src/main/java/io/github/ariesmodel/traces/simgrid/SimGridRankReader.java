@@ -5,10 +5,7 @@ import io.github.ariesmodel.traces.RankCoverage;
 import io.github.ariesmodel.traces.RankTrace;
 import io.github.ariesmodel.traces.TraceCall;
 import io.github.ariesmodel.traces.TraceFormatException;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -16,29 +13,43 @@ import java.util.regex.Pattern;
 
 /**
  * Streams one rank's actions from a SimGrid text trace, a line at a time: from the rank's own file, or from a shared
- * file, skipping the other ranks' lines. Lines are trimmed; empty lines and lines starting with {@code #} are skipped,
- * as SimGrid's {@code read_and_trim_line} does.
+ * file, reading only the rank's runs of lines that the trace's {@link SharedTraceIndex} found. Lines are trimmed;
+ * empty lines and lines starting with {@code #} are skipped, as SimGrid's {@code read_and_trim_line} does.
  */
 final class SimGridRankReader implements RankTrace {
   private static final Pattern SEPARATORS = Pattern.compile("[ \\t]+");
 
+  /** Bytes read at a time from a rank's own file (read straight through). */
+  private static final int OWN_FILE_BYTES = 1 << 13;
+  /**
+   * Bytes read at a time from a shared file: a rank's run is often one line, and the next run lies past the other
+   * ranks' lines, so a read fetches little more than the line.
+   */
+  private static final int SHARED_FILE_BYTES = 1 << 10;
+
   private final Path file;
-  private final boolean shared;
-  private final BufferedReader in;
+  private final SharedTraceIndex.Runs runs;
+  private final LineSource in;
   private final SimGridRankState state;
   private final Map<String, Long> recorded = new HashMap<>();
   private final Map<String, Long> unmodelled = new HashMap<>();
   private final Map<CallKind, Long> modelled = RankCoverage.newKindTally();
   private long unknownBytes;
   private long lineNumber;
+  private boolean inRun;
   private boolean done;
 
-  SimGridRankReader(Path file, boolean shared, int rank, int ranks) throws IOException {
+  /**
+   * @param file the rank's own file, or the shared file
+   * @param index the shared file's index, or null for the rank's own file
+   */
+  SimGridRankReader(Path file, SharedTraceIndex index, int rank, int ranks) throws IOException {
     this.file = file;
-    this.shared = shared;
+    this.runs = index == null ? null : index.runs(rank);
     this.state = new SimGridRankState(rank, ranks);
+    this.inRun = index == null;
     try {
-      this.in = Files.newBufferedReader(file, StandardCharsets.ISO_8859_1);
+      this.in = new LineSource(file, index == null ? OWN_FILE_BYTES : SHARED_FILE_BYTES);
     } catch (IOException e) {
       throw TraceFormatException.ofFile(file, rank, "cannot open trace file: " + e.getMessage(), e);
     }
@@ -82,19 +93,32 @@ final class SimGridRankReader implements RankTrace {
   @Override
   public TraceCall read() throws IOException {
     while (!done) {
-      String raw = in.readLine();
+      if (!inRun) {
+        if (!runs.next()) {
+          done = true;
+          break;
+        }
+        in.seek(runs.offset());
+        lineNumber = runs.lineNumber() - 1;
+        inRun = true;
+      }
+      String raw = in.next();
       if (raw == null) {
-        done = true;
-        break;
+        if (runs == null) {
+          done = true;
+        }
+        inRun = false;
+        continue;
       }
       lineNumber++;
       String[] tokens = tokens(raw);
       if (tokens == null) {
         continue;
       }
-      int lineRank = rankOf(file, lineNumber, raw, tokens[0], shared ? state.ranks - 1 : Integer.MAX_VALUE);
+      int lineRank = rankOf(file, lineNumber, raw, tokens[0], runs != null ? state.ranks - 1 : Integer.MAX_VALUE);
       if (lineRank != state.rank) {
-        if (shared) {
+        if (runs != null) {
+          inRun = false; // the run ends at another rank's line
           continue;
         }
         throw TraceFormatException.atLine(file, state.rank, lineNumber, "line of rank " + lineRank

@@ -13,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.List;
 
 /**
@@ -27,8 +26,9 @@ import java.util.List;
  *   <li>one file per rank, listed in rank order in an index file (one path a line, relative to the index file's
  *       folder, as SimGrid's {@code split_traces} example), or given as a list.
  * </ul>
- * Opening a shared file reads it once to find its ranks; each rank's stream then reads the file again, keeping only
- * its own lines, so memory does not grow with the trace. Sizes are in elements of a datatype; see
+ * Opening a shared file reads it once to find its ranks and where each rank's lines are ({@link SharedTraceIndex}: a
+ * few bytes a run of one rank's lines); each rank's stream then reads only its own lines, so replaying N ranks reads
+ * the file about twice, not N times. A rank's own file is read straight through. Sizes are in elements of a datatype; see
  * {@link SimGridDatatypes} for the ids and the default element size. Lines carry no times: every call's timing is
  * {@link io.github.ariesmodel.traces.CallTiming#NONE}, and local work is the {@code compute} (flops) and
  * {@code sleep} (seconds) actions.
@@ -38,13 +38,13 @@ public final class SimGridTrace implements Trace {
   public static final int MAX_RANKS = 1 << 22;
 
   private final Path source;
-  private final boolean shared;
+  private final SharedTraceIndex index;
   private final ImmutableList<Path> files;
   private final int ranks;
 
-  private SimGridTrace(Path source, boolean shared, ImmutableList<Path> files, int ranks) {
+  private SimGridTrace(Path source, SharedTraceIndex index, ImmutableList<Path> files, int ranks) {
     this.source = source;
-    this.shared = shared;
+    this.index = index;
     this.files = files;
     this.ranks = ranks;
   }
@@ -70,28 +70,8 @@ public final class SimGridTrace implements Trace {
       }
       return ofRankFiles(file, listed);
     }
-    BitSet seen = new BitSet();
-    long lineNumber = 0;
-    try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.ISO_8859_1)) {
-      String raw;
-      while ((raw = in.readLine()) != null) {
-        lineNumber++;
-        String[] tokens = SimGridRankReader.tokens(raw);
-        if (tokens != null) {
-          seen.set(SimGridRankReader.rankOf(file, lineNumber, raw, tokens[0], MAX_RANKS - 1));
-        }
-      }
-    }
-    if (seen.isEmpty()) {
-      throw TraceFormatException.ofFile(file, TraceFormatException.NO_RANK, "the trace has no action lines", null);
-    }
-    int ranks = seen.length();
-    int missing = seen.nextClearBit(0);
-    if (missing < ranks) {
-      throw TraceFormatException.ofFile(file, missing, "rank " + missing + " has no lines, but the trace has ranks up"
-          + " to " + (ranks - 1) + " (a rank missing?)", null);
-    }
-    return new SimGridTrace(file, true, ImmutableList.of(file), ranks);
+    SharedTraceIndex runs = SharedTraceIndex.build(file, MAX_RANKS);
+    return new SimGridTrace(file, runs, ImmutableList.of(file), runs.ranks());
   }
 
   /** The listed paths if the file is an index (every content line a single token that is not a rank), else null. */
@@ -133,7 +113,7 @@ public final class SimGridTrace implements Trace {
         throw TraceFormatException.ofFile(rankFiles.get(r), r, "rank file missing", null);
       }
     }
-    return new SimGridTrace(source, false, ImmutableList.copyOf(rankFiles), rankFiles.size());
+    return new SimGridTrace(source, null, ImmutableList.copyOf(rankFiles), rankFiles.size());
   }
 
   @Override
@@ -153,12 +133,12 @@ public final class SimGridTrace implements Trace {
 
   /** Whether all ranks share one file. */
   public boolean isShared() {
-    return shared;
+    return index != null;
   }
 
   @Override
   public RankTrace open(int rank) throws IOException {
     checkArgument(rank >= 0 && rank < ranks, "rank must be in 0..%s, was %s", ranks - 1, rank);
-    return new SimGridRankReader(shared ? files.get(0) : files.get(rank), shared, rank, ranks);
+    return new SimGridRankReader(index != null ? files.get(0) : files.get(rank), index, rank, ranks);
   }
 }

@@ -1,0 +1,128 @@
+package io.github.ariesmodel.traces.simgrid;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+
+/**
+ * Lines of a text file read from any byte offset: a line ends at {@code \n}, {@code \r\n} or {@code \r}, as
+ * {@link java.io.BufferedReader#readLine()} ends it, and its text is ISO-8859-1 (one char a byte, so offsets in the
+ * text are offsets in the file). {@link #seek} to a line start that is still in the buffer costs nothing; one that is
+ * not reads from there. The buffer grows only to hold a line longer than it.
+ */
+final class LineSource implements Closeable {
+  private final FileChannel channel;
+  private byte[] buf;
+  private long bufStart;
+  private int bufLength;
+  private long position;
+  private boolean endSeen;
+
+  /**
+   * @param file the file
+   * @param bufferBytes bytes read at a time (a reader that seeks across the file wants few, one that streams many)
+   */
+  LineSource(Path file, int bufferBytes) throws IOException {
+    this.channel = FileChannel.open(file, StandardOpenOption.READ);
+    this.buf = new byte[bufferBytes];
+  }
+
+  /** @return the offset of the next line {@link #next} returns */
+  long position() {
+    return position;
+  }
+
+  /** Makes the line starting at this offset the next one read. */
+  void seek(long offset) {
+    position = offset;
+  }
+
+  /** @return the next line without its end, or null at the end of the file */
+  String next() throws IOException {
+    int i = 0;
+    while (true) {
+      int at = (int) (position - bufStart) + i;
+      if (position < bufStart || at >= bufLength) {
+        if (!fill(i)) {
+          if (i == 0) {
+            return null;
+          }
+          String line = text(i);
+          position += i;
+          return line;
+        }
+        continue;
+      }
+      byte b = buf[at];
+      if (b == '\n' || b == '\r') {
+        String line = text(i);
+        long end = position + i + 1;
+        if (b == '\r') {
+          if (at + 1 >= bufLength) {
+            fill(i + 1);
+            at = (int) (position - bufStart) + i;
+          }
+          if (at + 1 < bufLength && buf[at + 1] == '\n') {
+            end++;
+          }
+        }
+        position = end;
+        return line;
+      }
+      i++;
+    }
+  }
+
+  private String text(int length) {
+    return new String(buf, (int) (position - bufStart), length, StandardCharsets.ISO_8859_1);
+  }
+
+  /**
+   * Reads so that the buffer holds the {@code have} bytes from {@link #position} on and more after them.
+   *
+   * @return false when the file has no more bytes after them
+   */
+  private boolean fill(int have) throws IOException {
+    boolean kept = position >= bufStart && position + have <= bufStart + bufLength;
+    if (kept && endSeen && position + have == bufStart + bufLength) {
+      return false;
+    }
+    if (have >= buf.length) {
+      buf = Arrays.copyOf(buf, buf.length * 2);
+    }
+    if (kept) {
+      int from = (int) (position - bufStart);
+      System.arraycopy(buf, from, buf, 0, have);
+    } else {
+      have = 0; // nothing of this line read yet
+    }
+    bufStart = position;
+    bufLength = have;
+    endSeen = false;
+    ByteBuffer target = ByteBuffer.wrap(buf, have, buf.length - have);
+    long from = position + have;
+    while (target.hasRemaining()) {
+      int n = channel.read(target, from + target.position() - have);
+      if (n < 0) {
+        endSeen = true;
+        break;
+      }
+      if (n == 0) {
+        break;
+      }
+    }
+    int read = target.position() - have;
+    bufLength = have + read;
+    return read > 0;
+  }
+
+  @Override
+  public void close() throws IOException {
+    channel.close();
+  }
+}
