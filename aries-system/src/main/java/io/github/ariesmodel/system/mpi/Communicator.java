@@ -97,6 +97,9 @@ public final class Communicator {
   }
 
   int rankOfWorld(int world) {
+    if (world >= 0 && world < worldRanks.length && worldRanks[world] == world) {
+      return world; // members are distinct, so this is the only index holding it (always so in the world)
+    }
     for (int i = 0; i < worldRanks.length; i++) {
       if (worldRanks[i] == world) {
         return i;

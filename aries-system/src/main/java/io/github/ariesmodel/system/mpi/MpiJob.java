@@ -47,6 +47,7 @@ public final class MpiJob {
   private final MpiConfig config;
   private final int[] rankNodes;
   private final Rank[] ranks;
+  private final int[] worldRanks;
   /** Read-only after construction: on a partitioned engine, ranks of every group look up each other's nodes here. */
   private final Map<Integer, NodeEndpoint> endpoints = new LinkedHashMap<>();
   private ProcessRunner runner;
@@ -59,6 +60,10 @@ public final class MpiJob {
     int n = b.placement != null ? b.placement.length : b.nodes.length * b.ranksPerNode;
     this.rankNodes = new int[n];
     this.ranks = new Rank[n];
+    this.worldRanks = new int[n];
+    for (int i = 0; i < n; i++) {
+      worldRanks[i] = i;
+    }
     for (int i = 0; i < n; i++) {
       rankNodes[i] = b.placement != null ? b.placement[i] : b.nodes[i / b.ranksPerNode];
     }
@@ -210,6 +215,11 @@ public final class MpiJob {
   }
 
   // -------------------------------------------------------------------------------------------- for the ranks
+
+  /** @return 0 to size - 1: the world communicator's members, one array that every rank's world communicator reads */
+  int[] worldRanks() {
+    return worldRanks;
+  }
 
   Rank rank(int world) {
     return ranks[world];

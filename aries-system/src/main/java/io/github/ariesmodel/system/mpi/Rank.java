@@ -109,11 +109,14 @@ final class Rank implements Mpi {
   /** The clock of this rank's node: the system's loop, or the node's group on a partitioned engine. */
   private final Scheduler clock;
 
-  private final long[] sendSeq;
-  private final long[] creditsBack;
-  private final long[] recvSeq;
-  private final int[] creditsOwed;
+  /** Mailbox sequence numbers and credits, per peer this rank has exchanged messages with. */
+  private final PeerTable peers = new PeerTable();
   private final BitSet dirtySenders = new BitSet();
+  /**
+   * Per peer node, remote events of mailbox PUTs seen less messages taken from its ranks' slots (negative while a
+   * message was taken before its event was); a node whose count is back to zero leaves the map, so a poll's pass over
+   * it costs the nodes with something outstanding, not every node ever heard from (an alltoall's N).
+   */
   private final Map<Integer, Integer> unreadEvents = new HashMap<>();
   /** Control values on-node peers stored in this rank's doorbell (credits, buffer releases, FINs), in order. */
   private final ArrayDeque<Long> doorbell = new ArrayDeque<>();
@@ -162,17 +165,7 @@ final class Rank implements Mpi {
         c.protectionKey(), 0, cq.handle(), false);
     this.mdh = node.nic().register(r).mdh();
     this.heap = new BufferHeap(mailboxBytes, length - mailboxBytes);
-    this.sendSeq = new long[worldSize];
-    this.creditsBack = new long[worldSize];
-    this.recvSeq = new long[worldSize];
-    this.creditsOwed = new int[worldSize];
-    java.util.Arrays.fill(sendSeq, 1);
-    java.util.Arrays.fill(recvSeq, 1);
-    int[] all = new int[worldSize];
-    for (int i = 0; i < worldSize; i++) {
-      all[i] = i;
-    }
-    this.world = new Communicator(0, all, worldRank);
+    this.world = new Communicator(0, job.worldRanks(), worldRank);
     this.collectives = new Collectives(this);
     endpoint.add(this);
   }
@@ -339,11 +332,22 @@ final class Rank implements Mpi {
   private void remoteEvent(CompletionEvent e) {
     long v = e.userData();
     if (v == 0) {
-      unreadEvents.merge(e.peerNode(), 1, Integer::sum);
+      unreadEvents.merge(e.peerNode(), 1, Rank::sumOrNone);
       markNicSendersDirty(e.peerNode());
       return;
     }
     controlValue(v);
+  }
+
+  /** @return peer nodes whose mailbox PUTs' events and messages taken do not yet match (what a poll passes over) */
+  int peersWithUnreadEvents() {
+    return unreadEvents.size();
+  }
+
+  /** A count's new value, or null (the entry leaves the map) at zero. */
+  private static Integer sumOrNone(Integer count, Integer delta) {
+    int sum = count + delta;
+    return sum == 0 ? null : sum;
   }
 
   /** The ranks of a node that send to this one through the NIC may have a message in their mailbox. */
@@ -361,7 +365,7 @@ final class Rank implements Mpi {
     long payload = v & CQ_PAYLOAD_MASK;
     if (kind == CQ_CREDIT) {
       int from = (int) (payload & 0x3F_FFFF);
-      creditsBack[from] += payload >>> 22;
+      peers.creditsBack[peers.of(from)] += payload >>> 22;
     } else if (kind == CQ_EAGER_ACK) {
       long[] b = eagerBuffers.remove(payload);
       heap.release(b[0], b[1]);
@@ -400,12 +404,13 @@ final class Rank implements Mpi {
   }
 
   private boolean takeSlot(int s) {
-    long at = mailboxOffset(s, recvSeq[s]);
+    int peer = peers.of(s);
+    long at = mailboxOffset(s, peers.recvSeq[peer]);
     // The poll: a CPU load of the slot's header, a hit when the writer (the NIC under the `update` policy, or an
     // on-node peer's stores) left the line in the node's cache.
     byte[] h = header;
     spend(hostAccess(mdh, at, h, 0, HEADER_BYTES, false));
-    if (LittleEndian.get(h, 0, 8) != recvSeq[s]) {
+    if (LittleEndian.get(h, 0, 8) != peers.recvSeq[peer]) {
       return false;
     }
     int kind = (int) LittleEndian.get(h, 16, 4);
@@ -416,14 +421,14 @@ final class Rank implements Mpi {
     if (LittleEndian.get(h, 8, 8) != checksum(h, payload)) {
       return false; // the header has landed but not all of the data yet
     }
-    recvSeq[s]++;
+    peers.recvSeq[peer]++;
     boolean local = sharesMemoryWith(s);
     if (!local) {
-      unreadEvents.merge(job.nodeOf(s), -1, Integer::sum);
+      unreadEvents.merge(job.nodeOf(s), -1, Rank::sumOrNone);
     }
-    if (++creditsOwed[s] >= Math.max(1, config.mailboxSlots() / 2)) {
-      control(s, CQ_CREDIT, ((long) creditsOwed[s] << 22) | worldRank);
-      creditsOwed[s] = 0;
+    if (++peers.creditsOwed[peer] >= Math.max(1, config.mailboxSlots() / 2)) {
+      control(s, CQ_CREDIT, ((long) peers.creditsOwed[peer] << 22) | worldRank);
+      peers.creditsOwed[peer] = 0;
     }
     Protocol protocol = switch (kind) {
       case KIND_SHORT -> local ? Protocol.SHARED_MEMORY : Protocol.SHORT;
@@ -684,9 +689,10 @@ final class Rank implements Mpi {
     boolean inline = protocol == Protocol.SHORT
         || (protocol == Protocol.SHARED_MEMORY && length <= config.shortMaxBytes());
     int slots = config.mailboxSlots();
+    int peer = peers.of(destWorld);
     waitFor("a mailbox credit for rank " + destWorld,
-        () -> sendSeq[destWorld] - 1 - creditsBack[destWorld] < slots);
-    long seq = sendSeq[destWorld]++;
+        () -> peers.sendSeq[peer] - 1 - peers.creditsBack[peer] < slots);
+    long seq = peers.sendSeq[peer]++;
     int payloadLength = inline ? length : 0;
     byte[] msg = new byte[HEADER_BYTES + payloadLength];
     LittleEndian.put(msg, 0, 8, seq);

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -271,5 +272,27 @@ class MpiCollectivesTest {
       System.arraycopy(block(q, blk), 0, out, q * blk, blk);
     }
     return out;
+  }
+
+  /**
+   * A poll passes over the peer nodes whose mailbox events and messages taken do not yet match: after an alltoall
+   * (every rank heard from every other node) there are none, so the pass does not grow with the nodes ever heard from.
+   */
+  @Test
+  void afterAnAlltoallNoRankKeepsPeersToPoll() {
+    int n = 9; // one rank a node: every peer is reached through the NIC
+    MpiJob job = MpiTesting.job(MpiTesting.smallSystem(5), n, config(Family.MEDIUM)); // isend/irecv to every rank
+    int[] seen = new int[n];
+    job.run(mpi -> {
+      byte[] send = new byte[8 * n];
+      byte[] recv = new byte[8 * n];
+      mpi.alltoall(send, recv, mpi.world());
+      mpi.alltoall(send, recv, mpi.world());
+    });
+    for (int r = 0; r < n; r++) {
+      seen[r] = job.rank(r).peersWithUnreadEvents();
+    }
+    assertThat(job.messages()).as("messages of two alltoalls").isGreaterThanOrEqualTo(2L * n * (n - 1));
+    assertThat(seen).containsOnly(0);
   }
 }
