@@ -32,6 +32,13 @@ public final class CompletionQueue {
   /** Bytes of one entry in host memory. */
   public static final int ENTRY_BYTES = 8;
 
+  /**
+   * Slots the queue keeps room for at first. The array grows by doubling, up to the capacity, when more events are
+   * outstanding at once: a rank's 16,384-entry queue rarely holds more than a few, and 4,096 ranks' full arrays were
+   * 268 MB of the heap (docs/performance.md, stop 30).
+   */
+  private static final int MIN_HELD = 16;
+
   /** Marks a slot whose write failed. */
   private static final CompletionEvent LOST =
       new CompletionEvent(io.github.ariesmodel.core.CompletionType.LOCAL, io.github.ariesmodel.core.Status.OK, 0, 0,
@@ -39,7 +46,10 @@ public final class CompletionQueue {
 
   private final int handle;
   private final MemoryDomainDescriptor ring;
-  private final CompletionEvent[] events;
+  /** Events of the ring's slots: slot s lives at index s % events.length (see {@link #reserve()}). */
+  private CompletionEvent[] events;
+  private final int capacity;
+  /** The logical slot (0 to capacity - 1) of the oldest reserved event. */
   private int head;
   private int reserved;
   private int size;
@@ -50,7 +60,12 @@ public final class CompletionQueue {
   CompletionQueue(int handle, int entries, MemoryDomainDescriptor ring) {
     this.handle = handle;
     this.ring = ring;
-    this.events = new CompletionEvent[entries];
+    this.capacity = entries;
+    int held = entries;
+    while (held % 2 == 0 && held / 2 >= MIN_HELD) {
+      held /= 2;
+    }
+    this.events = new CompletionEvent[held];
   }
 
   /** @return the CQ handle (0..2047) that posts and registrations name */
@@ -65,7 +80,7 @@ public final class CompletionQueue {
 
   /** @return how many events the queue holds at most */
   public int capacity() {
-    return events.length;
+    return capacity;
   }
 
   /** @return events written and waiting to be polled */
@@ -80,7 +95,7 @@ public final class CompletionQueue {
    * @return the offset
    */
   public long entryOffset(long n) {
-    return (n % events.length) * ENTRY_BYTES;
+    return (n % capacity) * ENTRY_BYTES;
   }
 
   /**
@@ -116,17 +131,17 @@ public final class CompletionQueue {
    * @return the event, or null when none is waiting ({@code GNI_RC_NOT_DONE})
    */
   public CompletionEvent getEvent() {
-    while (reserved > 0 && events[head] == LOST) {
-      events[head] = null;
-      head = (head + 1) % events.length;
+    while (reserved > 0 && events[head % events.length] == LOST) {
+      events[head % events.length] = null;
+      head = (head + 1) % capacity;
       reserved--;
     }
-    CompletionEvent e = events[head];
+    CompletionEvent e = events[head % events.length];
     if (reserved == 0 || e == null) {
       return null;
     }
-    events[head] = null;
-    head = (head + 1) % events.length;
+    events[head % events.length] = null;
+    head = (head + 1) % capacity;
     reserved--;
     size--;
     return e;
@@ -152,34 +167,57 @@ public final class CompletionQueue {
     overrun = false;
   }
 
-  /** @return the slot index of the next event, or -1 (dropped, overrun) when the ring is full */
+  /**
+   * @return the slot index (0 to capacity - 1) of the next event, or -1 (dropped, overrun) when the ring is full
+   */
   int reserve() {
-    if (reserved == events.length) {
+    if (reserved == capacity) {
       overrun = true;
       dropped++;
       return -1;
     }
-    int slot = (head + reserved) % events.length;
+    if (reserved == events.length) {
+      grow();
+    }
+    int slot = (head + reserved) % capacity;
     reserved++;
     return slot;
   }
 
   /** The event of a reserved slot is written. */
   void commit(int slot, CompletionEvent e) {
-    events[slot] = e;
+    events[slot % events.length] = e;
     size++;
     written++;
   }
 
   /** A reserved slot's write failed (a fault translating the ring): the event is lost and the slot skipped. */
   void abandon(int slot) {
-    events[slot] = LOST;
+    events[slot % events.length] = LOST;
     dropped++;
+  }
+
+  /**
+   * Doubles the array. The reserved slots are consecutive (mod capacity) and at most the array's length, and the
+   * length divides the capacity, so each slot's index mod the length is its own before and after.
+   */
+  private void grow() {
+    CompletionEvent[] bigger = new CompletionEvent[events.length * 2];
+    for (int i = 0; i < reserved; i++) {
+      int slot = (head + i) % capacity;
+      bigger[slot % bigger.length] = events[slot % events.length];
+    }
+    events = bigger;
+  }
+
+  /** @return slots the queue's array holds now (grows to {@link #capacity()} as more events are outstanding) */
+  int heldSlots() {
+    return events.length;
   }
 
   @Override
   public String toString() {
-    return "CompletionQueue{handle=" + handle + ", size=" + size + "/" + events.length
+    return "CompletionQueue{handle=" + handle + ", size=" + size + "/" + capacity
         + (overrun ? ", overrun" : "") + "}";
   }
 }
