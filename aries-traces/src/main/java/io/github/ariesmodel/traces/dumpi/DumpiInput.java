@@ -14,7 +14,11 @@ import java.nio.file.StandardOpenOption;
  * off the end nor make the reader allocate more than the file holds.
  */
 final class DumpiInput implements AutoCloseable {
-  private static final int BUFFER_BYTES = 1 << 16;
+  /**
+   * Bytes read at a time. Every read takes at most 8 bytes at once, so any size works; one buffer is held per open
+   * rank stream, and a replay opens every rank's at once: 8 KiB is 32 MiB for 4,096 ranks, where 64 KiB was 256 MiB.
+   */
+  private static final int BUFFER_BYTES = 1 << 13;
 
   private final Path file;
   private final int rank;
