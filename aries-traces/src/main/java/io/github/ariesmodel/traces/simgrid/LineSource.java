@@ -102,12 +102,10 @@ final class LineSource implements Closeable {
       have = 0; // nothing of this line read yet
     }
     bufStart = position;
-    bufLength = have;
     endSeen = false;
     ByteBuffer target = ByteBuffer.wrap(buf, have, buf.length - have);
-    long from = position + have;
     while (target.hasRemaining()) {
-      int n = channel.read(target, from + target.position() - have);
+      int n = channel.read(target, position + target.position()); // buf[k] is the file's byte position + k
       if (n < 0) {
         endSeen = true;
         break;

@@ -19,12 +19,11 @@ final class SharedTraceIndex {
   /** Bytes read at a time while indexing (the file is read straight through). */
   private static final int SCAN_BYTES = 1 << 16;
 
+  /** Per rank, its runs' (offset, line number) deltas, each array exactly as long as they are. */
   private final byte[][] runs;
-  private final int[] runBytes;
 
-  private SharedTraceIndex(byte[][] runs, int[] runBytes) {
+  private SharedTraceIndex(byte[][] runs) {
     this.runs = runs;
-    this.runBytes = runBytes;
   }
 
   /**
@@ -72,7 +71,7 @@ final class SharedTraceIndex {
     for (int r = 0; r < b.ranks; r++) {
       runs[r] = Arrays.copyOf(b.runs[r], b.runBytes[r]);
     }
-    return new SharedTraceIndex(runs, Arrays.copyOf(b.runBytes, b.ranks));
+    return new SharedTraceIndex(runs);
   }
 
   /** @return the ranks: 0 to the largest rank named */
@@ -83,33 +82,31 @@ final class SharedTraceIndex {
   /** @return bytes the index holds for its runs */
   long indexBytes() {
     long n = 0;
-    for (int b : runBytes) {
-      n += b;
+    for (byte[] r : runs) {
+      n += r.length;
     }
     return n;
   }
 
   /** @return a cursor over the rank's runs, first to last */
   Runs runs(int rank) {
-    return new Runs(runs[rank], runBytes[rank]);
+    return new Runs(runs[rank]);
   }
 
   /** One rank's runs, read in order. */
   static final class Runs {
     private final byte[] data;
-    private final int length;
     private int at;
     private long offset;
     private long lineNumber;
 
-    private Runs(byte[] data, int length) {
+    private Runs(byte[] data) {
       this.data = data;
-      this.length = length;
     }
 
     /** Moves to the next run; false after the last. */
     boolean next() {
-      if (at >= length) {
+      if (at >= data.length) {
         return false;
       }
       offset += readVarLong();

@@ -28,8 +28,8 @@ import java.util.List;
  * </ul>
  * Opening a shared file reads it once to find its ranks and where each rank's lines are ({@link SharedTraceIndex}: a
  * few bytes a run of one rank's lines); each rank's stream then reads only its own lines, so replaying N ranks reads
- * the file about twice, not N times. A rank's own file is read straight through. Sizes are in elements of a datatype; see
- * {@link SimGridDatatypes} for the ids and the default element size. Lines carry no times: every call's timing is
+ * the file about twice, not N times. A rank's own file is read straight through. Sizes are in elements of a datatype;
+ * see {@link SimGridDatatypes} for the ids and the default element size. Lines carry no times: every call's timing is
  * {@link io.github.ariesmodel.traces.CallTiming#NONE}, and local work is the {@code compute} (flops) and
  * {@code sleep} (seconds) actions.
  */
