@@ -62,18 +62,11 @@ import java.util.Arrays;
  * would with an event per send, and results are unchanged (docs/performance.md, "Events per packet-hop"). On other
  * schedulers it schedules one per send.
  *
- * <p>Buffer releases (credit returns and injection-buffer frees) go the same way further: each takes its reserved
- * place in the order when the packet's tail leaves, is kept in a per-owner list sorted by (time, sequence), and
- * takes effect <em>lazily</em>: every read of a port's credits or a node's injection room first applies the releases
- * that come before the running event (each fabric event knows its own number). Only a release that something may
- * wait for becomes an event: the credit that gives a waiting queue head enough room, the free a blocked node waits
- * for, and a release that falls on the very picosecond of an event already scheduled at that router which might
- * come to wait for it (the loop cannot schedule at the current time under an earlier number). VC occupancy is
- * integrated as Σ Δ × (T − t), so changes may be applied out of time order. A caller's event that injects at the
- * very picosecond a buffer frees sees that free only if it is not its own (an injection at that instant is refused
- * and told when the room is there, as with an event per free). Results are bit-identical to an event per release
- * ({@code LazyReleaseProperties}); only the event count and, when a run ends, the loop's clock (which may stop before
- * the last credits come home: {@link #lastReleaseAtOrBefore}) differ.
+ * <p>Buffer releases (credit returns and injection-buffer frees) are events of their own. From stop 18 to stop 30
+ * they were lazy on core's loop (applied when their owner's state was next read, an event only when something waited
+ * for one): the same results with about a third fewer events, but the bookkeeping cost more time than the events it
+ * saved. Without it a replay spread over the full system took 0.83 of the CPU and an Edison alltoall 0.83; no run
+ * measured took longer (docs/performance.md, "Stop 31").
  *
  * <p><b>Route state.</b> Each packet in flight has a record (a pooled {@code Flight} that moves with it, from injection to
  * delivery): the input buffer and VC it occupies, the intermediate it is committed to and whether it was ever
@@ -92,9 +85,7 @@ import java.util.Arrays;
  * state belongs to its group; an event that runs in another group (a packet's arrival over a global link, a credit
  * returning over one) is scheduled into that group, never less than {@link #crossGroupLatencyPs} ahead, which bounds
  * the engine's lookahead. Statistics are kept per group and summed in group order; each group has its own routing
- * instance (seeded from the seed and the group), its own scratch state and its own record pool. Buffer releases are
- * then events of their own (the lazy releases above need the single loop's global sequence and write the upstream
- * port's state from the downstream router). Observers, hop listeners and endpoints are called on the thread of the
+ * instance (seeded from the seed and the group), its own scratch state and its own record pool. Observers, hop listeners and endpoints are called on the thread of the
  * group where the event happens (the destination's for a delivery, the source's for injection), so they must keep
  * their state per group. The fabric adds a {@link GroupWarmer} to the engine that reads a group's port state
  * before the group's window. Without an engine the fabric is single-threaded.
@@ -105,12 +96,6 @@ public final class RouterFabric implements Fabric {
   private final Scheduler scheduler;
   /** The scheduler when it is core's loop (link-free events are then scheduled only when needed), else null. */
   private final DeterministicEventLoop loop;
-  /**
-   * Whether buffer releases (credit returns, injection-buffer frees) are applied lazily and scheduled only when
-   * needed: with {@link #loop}, every link of finite rate and every latency plus pipeline above 0 (so that each of
-   * the fabric's own events can take a reserved place in the loop's order).
-   */
-  private final boolean lazy;
   /** Each group's scheduler when the fabric runs on a {@link PartitionedEngine}, else null. */
   private final GroupScheduler[] groupScheds;
   /** Whether link-free events are scheduled under reserved numbers (on core's loop or on an engine). */
@@ -135,10 +120,6 @@ public final class RouterFabric implements Fabric {
 
   private final int radix;
   private final int routerCount;
-  /** Nodes, as the key space of {@link #deliveryKey}. */
-  private final int nodeCountForKeys;
-  /** The largest packet injected so far, wire bytes. */
-  private int maxWireBytes;
   private final int netPorts;
   private final int[] peer;
   private final byte[] portClass;
@@ -177,48 +158,15 @@ public final class RouterFabric implements Fabric {
    */
   private final java.util.List<java.util.List<Flight>> allFlights;
 
-  // pending buffer releases: a pooled record each, in a list per owner sorted by (time, sequence)
-  /** When the release takes effect (the credit reaches the upstream port, or the injection buffer frees). */
-  private long[] relTime;
-  /** The loop sequence number reserved for it when it was made: its place among events at equal times. */
-  private long[] relSeq;
-  /** Its owner: the upstream output port the credit returns to, or {@code netPorts + node} for an injection buffer. */
-  private int[] relOwner;
-  private int[] relVc;
-  private int[] relBytes;
-  private int[] relNext;
-  /** {@link #REL_SCHEDULED} and {@link #REL_APPLIED} bits. */
-  private byte[] relFlags;
-  private int relFree = -1;
-  private int relUsed;
-  /** Per owner, the first pending release (earliest in (time, sequence) order), or -1. */
-  private final int[] relHead;
-  private static final byte REL_SCHEDULED = 1;
-  private static final byte REL_APPLIED = 2;
-  private static final byte REL_ACTED = 4;
-  /**
-   * The loop sequence number of the fabric event running now, or {@link Long#MAX_VALUE} outside the fabric's own
-   * events (a caller's event, or between events): a release at the current time then counts as done.
-   */
-  private long curSeq = Long.MAX_VALUE;
-
   // one handler per kind of event (see the class comment)
-  /**
-   * Where and when every pending arrival (time, router) and delivery (time, node) event happens, as {@link
-   * #arrivalKey} and {@link #deliveryKey} (with {@link #lazy}): a release due at the same picosecond and place may be
-   * needed before its place in the order comes (see {@link #release}).
-   */
-  private final TimeMultiset eventTimes = new TimeMultiset();
   private final EventHandler arrival = this::arrive;
   private final EventHandler linkFree = this::linkFree;
-  private final EventHandler creditReturn = this::creditReturn;
-  private final EventHandler injectionBufferFree = this::injectionBufferFree;
   private final EventHandler delivery = this::deliver;
 
   /** Per group: the view routings read, and the candidates they fill. */
   private final View[] views;
   private final Candidates[] candidates;
-  /** Per VC: the handler of an eager credit return (without {@link #lazy}): the bytes and the upstream port. */
+  /** Per VC: the handler of a credit return: the bytes and the upstream port. */
   private final EventHandler[] eagerCredit;
   private final EventHandler eagerInjectionFree = this::eagerInjectionFree;
 
@@ -230,8 +178,6 @@ public final class RouterFabric implements Fabric {
   private final long[] nonMinimalDelivered;
   private final long[] hopsDelivered;
   private final int[] maxHopsSeen;
-  /** Releases that had to be scheduled at the current time, after their place in the order (see scheduleRelease). */
-  private long sameTimeReleases;
   /** [group][link class] */
   private final long[][] classBusyPs;
   private final long[] portBusyPs;
@@ -310,7 +256,6 @@ public final class RouterFabric implements Fabric {
     this.byPortsPerGroup = new Divider(portsPerGroup, topo.routerCount() * radix - 1);
     this.byRadix = new Divider(radix, topo.routerCount() * radix - 1);
     this.routerCount = topo.routerCount();
-    this.nodeCountForKeys = topo.nodeCount();
     this.netPorts = topo.routerCount() * radix;
     int routers = topo.routerCount();
     int classes = topo.linkClassCount();
@@ -335,11 +280,6 @@ public final class RouterFabric implements Fabric {
       latencyClass[c] = topo.linkLatencyPs(c);
     }
     this.psPerByteInjection = SerialChannel.psPerByte(topo.injectionBandwidth());
-    boolean reservable = loop != null && psPerByteInjection > 0 && pipelinePs + injectionLatencyPs > 0;
-    for (int c = 0; c < classes; c++) {
-      reservable &= psPerByteClass[c] > 0 && latencyClass[c] + pipelinePs > 0;
-    }
-    this.lazy = reservable;
     this.linkFreeAt = new long[netPorts];
     this.linkFreeSeq = new long[reserving ? netPorts : 0];
     this.linkFreeScheduled = new boolean[reserving ? netPorts : 0];
@@ -360,21 +300,11 @@ public final class RouterFabric implements Fabric {
     this.ejHead = new Flight[nodes];
     this.ejTail = new Flight[nodes];
     this.ejFreeAt = new long[nodes];
-    int initialSlots = 1024;
     this.freeFlights = new Flight[topo.groupCount()];
     this.allFlights = new java.util.ArrayList<>(topo.groupCount());
     for (int g = 0; g < topo.groupCount(); g++) {
       allFlights.add(new java.util.ArrayList<>());
     }
-    relTime = new long[initialSlots];
-    relSeq = new long[initialSlots];
-    relOwner = new int[initialSlots];
-    relVc = new int[initialSlots];
-    relBytes = new int[initialSlots];
-    relNext = new int[initialSlots];
-    relFlags = new byte[initialSlots];
-    this.relHead = new int[netPorts + nodes];
-    Arrays.fill(relHead, -1);
     this.classBusyPs = new long[groups][classes];
     this.portBusyPs = new long[netPorts];
     this.vcOccupancyTimeSum = new long[groups][vcs];
@@ -787,21 +717,11 @@ public final class RouterFabric implements Fabric {
     int g = groupOfRouter(topo.routerOfNode(node));
     long now = groupScheds == null ? scheduler.now() : groupScheds[g].now();
     int buffer = netPorts + node;
-    // a caller's event (unknown number) at the very picosecond of a free is taken to come before it: the free was
-    // made after that event was scheduled in every run measured; the node is then told at once (scheduleRelease)
-    settle(buffer, now, curSeq == Long.MAX_VALUE ? 0 : curSeq);
     if (injFree[node] < bytes) {
-      injBlocked[node] = true;
-      // the earliest pending free will tell the node (a later-made free that comes earlier is scheduled when made)
-      if (relHead[buffer] >= 0) {
-        scheduleRelease(relHead[buffer], now);
-      }
+      injBlocked[node] = true; // the next free tells the node
       return false;
     }
     injFree[node] -= bytes;
-    if (lazy) {
-      maxWireBytes = Math.max(maxWireBytes, bytes);
-    }
     packet.hops(0);
     packet.injectedAtPs(now);
     Flight slot = allocFlight(packet, buffer);
@@ -814,26 +734,9 @@ public final class RouterFabric implements Fabric {
 
   // ---------------------------------------------------------------- events
 
-  /**
-   * Schedules the arrival or delivery of the packet in {@code slot}; with {@link #lazy} under a reserved number kept
-   * in the slot, so that the event knows its place in the loop's order (the same place {@code scheduleAt} gives).
-   */
-  private void scheduleSlotEvent(int from, int to, long timePs, EventHandler handler, Flight slot) {
-    if (lazy) {
-      long seq = loop.reserveSequence();
-      slot.seq = seq;
-      loop.scheduleReserved(timePs, seq, handler, slot, 0);
-    } else {
-      scheduleInto(from, to, timePs, handler, slot, 0);
-    }
-  }
-
   /** Schedules, from an event of group {@code from}, the arrival of a packet at {@code router}. */
   private void scheduleArrival(int from, long timePs, int router, Packet p, Flight slot) {
-    if (lazy) {
-      eventTimes.add(arrivalKey(timePs, router));
-    }
-    scheduleSlotEvent(from, groupOfRouter(router), timePs, arrival, slot);
+    scheduleInto(from, groupOfRouter(router), timePs, arrival, slot, 0);
   }
 
   // ---------------------------------------------------------------- scheduling by group
@@ -877,25 +780,11 @@ public final class RouterFabric implements Fabric {
     }
   }
 
-  /** The key of {@link #eventTimes} for an arrival at a router (unique below 2^63 / (routers + nodes) ps). */
-  private long arrivalKey(long timePs, int router) {
-    return timePs * (routerCount + nodeCountForKeys) + router;
-  }
-
-  /** The key of {@link #eventTimes} for a delivery to a node. */
-  private long deliveryKey(long timePs, int node) {
-    return timePs * (routerCount + nodeCountForKeys) + routerCount + node;
-  }
-
   /** Arrival: a packet's head has reached a router and passed its pipeline; {@code ref} is its record. */
   private void arrive(long now, Object ref, long arg) {
     Flight slot = (Flight) ref;
-    curSeq = slot.seq;
     int input = slot.input;
     int router = routerOfInput(input);
-    if (lazy) {
-      eventTimes.remove(arrivalKey(now, router));
-    }
     int dest = slot.dest;
     int destRouter = topo.routerOfNode(dest);
     int inter = slot.intermediate;
@@ -914,7 +803,6 @@ public final class RouterFabric implements Fabric {
     } else {
       route(now, slot.packet, slot, router);
     }
-    curSeq = Long.MAX_VALUE;
   }
 
   private void route(long now, Packet p, Flight slot, int router) {
@@ -970,9 +858,6 @@ public final class RouterFabric implements Fabric {
     qTail[q] = slot;
     queuedBytes[gp] += slot.bytes;
     waiting[gp]++;
-    if (qHead[q] == slot) {
-      armCredit(now, gp, vc);
-    }
     trySend(now, gp);
     wakeWhenLinkFrees(now, gp);
   }
@@ -986,10 +871,6 @@ public final class RouterFabric implements Fabric {
   private void wakeWhenLinkFrees(long now, int gp) {
     if (!reserving || linkFreeScheduled[gp] || linkFreeAt[gp] <= now || waiting[gp] == 0) {
       return;
-    }
-    settle(gp, now, curSeq);
-    if (linkFreeScheduled[gp] || linkFreeAt[gp] <= now || waiting[gp] == 0) {
-      return; // a late credit settled just now has acted
     }
     int base = gp * vcs;
     for (int vc = 0; vc < vcs; vc++) {
@@ -1009,67 +890,12 @@ public final class RouterFabric implements Fabric {
       // (a stale one, whose link a credit return at the same time has already restarted, leaves the flag alone)
       linkFreeScheduled[gp] = false;
     }
-    if (lazy) {
-      if (linkFreeAt[gp] > now) {
-        return; // stale: nothing to send, as trySend would find
-      }
-      curSeq = linkFreeSeq[gp];
-    }
     trySend(now, gp);
-    curSeq = Long.MAX_VALUE;
   }
 
   /**
-   * Credit return: the tail of a packet has left a router input, and the bytes of pending release {@code arg} come
-   * back to the upstream output port. Scheduled only when the credit may let a packet go (see {@link #armCredit});
-   * otherwise the release takes effect lazily ({@link #settle}).
-   */
-  private void creditReturn(long now, Object ref, long arg) {
-    int e = (int) arg;
-    int port = relOwner[e];
-    curSeq = relSeq[e];
-    boolean acted = (relFlags[e] & REL_ACTED) != 0;
-    takeEffect(port, e, now);
-    if (!acted && waiting[port] > 0) {
-      trySend(now, port);
-      wakeWhenLinkFrees(now, port);
-    }
-    curSeq = Long.MAX_VALUE;
-  }
-
-  /**
-   * Injection buffer free: the tail of a packet has left node {@code relOwner[arg] - netPorts}'s injection buffer.
-   * Scheduled only when the node waits for room; otherwise the release takes effect lazily.
-   */
-  private void injectionBufferFree(long now, Object ref, long arg) {
-    int e = (int) arg;
-    int buffer = relOwner[e];
-    int node = buffer - netPorts;
-    curSeq = relSeq[e];
-    takeEffect(buffer, e, now);
-    if (injBlocked[node]) {
-      injBlocked[node] = false;
-      FabricEndpoint ep = endpoints.endpointOrNull(node);
-      if (ep != null) {
-        ep.injectionReady(now);
-      }
-    }
-    curSeq = Long.MAX_VALUE;
-  }
-
-  /** The scheduled release {@code e} runs: every earlier one of its owner first, then itself (unless already). */
-  private void takeEffect(int owner, int e, long now) {
-    if ((relFlags[e] & REL_APPLIED) == 0) {
-      settle(owner, now, relSeq[e]);
-      unlinkRelease(owner, e);
-      applyRelease(e);
-    }
-    freeRelease(e);
-  }
-
-  /**
-   * Eager credit return for one VC (without {@link #lazy}): the tail of a packet has left the buffer fed by an
-   * upstream port; the credit is back now. {@code arg} is a {@link #releaseArg} of its bytes and that port.
+   * Credit return for one VC: the tail of a packet has left the buffer fed by an upstream port; the credit is back
+   * now. {@code arg} is a {@link #releaseArg} of its bytes and that port.
    */
   private final class EagerCredit implements EventHandler {
     private final int vc;
@@ -1093,8 +919,8 @@ public final class RouterFabric implements Fabric {
   }
 
   /**
-   * Eager injection buffer free (without {@link #lazy}): a packet has left a node's buffer; {@code arg} is a {@link
-   * #releaseArg} of its bytes and the node.
+   * Injection buffer free: a packet has left a node's buffer; {@code arg} is a {@link #releaseArg} of its bytes and
+   * the node.
    */
   private void eagerInjectionFree(long now, Object ref, long arg) {
     int node = (int) arg;
@@ -1111,15 +937,11 @@ public final class RouterFabric implements Fabric {
   /** Delivery: the packet of record {@code ref} has crossed its node's ejection link. */
   private void deliver(long now, Object ref, long arg) {
     Flight slot = (Flight) ref;
-    curSeq = slot.seq;
     Packet p = slot.packet;
     boolean nonMinimal = slot.nonMinimal;
     int node = p.destinationNode();
     int g = groupOfRouter(topo.routerOfNode(node));
     freeFlight(g, slot);
-    if (lazy) {
-      eventTimes.remove(deliveryKey(now, node));
-    }
     delivered[g]++;
     hopsDelivered[g] += p.hops();
     if (nonMinimal) {
@@ -1130,16 +952,11 @@ public final class RouterFabric implements Fabric {
     }
     endpoints.endpointFor(p).deliver(now, p);
     tryEject(now, node);
-    curSeq = Long.MAX_VALUE;
   }
 
   private void trySend(long now, int gp) {
     if (linkFreeAt[gp] > now || waiting[gp] == 0) {
       return;
-    }
-    settle(gp, now, curSeq);
-    if (linkFreeAt[gp] > now || waiting[gp] == 0) {
-      return; // a late credit settled just now has sent
     }
     int base = gp * vcs;
     int chosen = -1;
@@ -1190,9 +1007,6 @@ public final class RouterFabric implements Fabric {
     occupancy(g, now, chosen, bytes);
     queuedBytes[gp] -= bytes;
     waiting[gp]--;
-    if (qHead[q] != null) {
-      armCredit(now, gp, chosen);
-    }
     int cls = portClass[gp];
     long ser = SerialChannel.serializationPs(bytes, psPerByteClass[cls]);
     linkFreeAt[gp] = now + ser;
@@ -1208,257 +1022,29 @@ public final class RouterFabric implements Fabric {
       hopListener.hop(now, p, gp / radix, gp % radix, chosen, hops);
     }
     scheduleArrival(g, now + latencyClass[cls] + pipelinePs, byRadix.divide(downstream), p, slot);
-    release(g, now, now + ser, input, inputVc, bytes);
+    release(g, now + ser, input, inputVc, bytes);
     if (!reserving || ser == 0) {
       schedule(g, now + ser, linkFree, null, gp);
     } else {
       linkFreeSeq[gp] = reserveSequence(g);
       linkFreeScheduled[gp] = false;
       wakeWhenLinkFrees(now, gp);
-      if (lazy) {
-        // a credit due exactly as the link frees, and ahead of the link-free event, may send first (as it would have)
-        for (int e = relHead[gp]; e >= 0; e = relNext[e]) {
-          if (relTime[e] == linkFreeAt[gp]) {
-            scheduleRelease(e, now);
-          }
-        }
-      }
     }
   }
 
   /**
    * The packet's tail leaves the input buffer it occupied at {@code tailGonePs}: the space returns upstream (a credit
-   * one wire latency later, or the injection buffer's room at once). The release takes its place in the loop's order
-   * now; with {@link #lazy} it is only scheduled when something may wait for it, else it takes effect when its owner's
-   * state is next read ({@link #settle}).
+   * one wire latency later, or the injection buffer's room at once), an event of its own in the owner's group (a
+   * credit may cross to another group).
    */
-  private void release(int g, long now, long tailGonePs, int input, int vc, int bytes) {
-    boolean injection = input >= netPorts;
-    int owner = injection ? input : peer[input];
-    long t = injection ? tailGonePs : tailGonePs + latencyClass[portClass[input]];
-    if (!lazy) {
-      // an event of its own, in the owner's group (a credit may cross to another group)
-      if (injection) {
-        schedule(g, t, eagerInjectionFree, null, releaseArg(bytes, owner - netPorts));
-      } else {
-        scheduleInto(g, groupOfPort(owner), t, eagerCredit[vc], null, releaseArg(bytes, owner));
-      }
-      return;
-    }
-    int e = allocRelease();
-    relTime[e] = t;
-    relOwner[e] = owner;
-    relVc[e] = vc;
-    relBytes[e] = bytes;
-    relFlags[e] = 0;
-    relSeq[e] = loop.reserveSequence();
-    boolean tie = insertRelease(owner, e);
-    // An event scheduled already for the very picosecond of this release, at its place, may come to wait for it
-    // (an arrival that queues a packet here, the port's own link freeing or another release of this owner that
-    // sends, a delivery whose node injects at once); it then runs before this release's place in the order, and
-    // the loop cannot schedule an event at the current time under an earlier number. So such a release is
-    // scheduled now, unless the buffer is sure to have room for any packet then anyway. A node blocked on its
-    // injection buffer waits for every free.
-    boolean schedule;
-    if (injection) {
-      int node = owner - netPorts;
-      schedule = injBlocked[node] || tie || eventTimes.contains(deliveryKey(t, node));
+  private void release(int g, long tailGonePs, int input, int vc, int bytes) {
+    if (input >= netPorts) {
+      schedule(g, tailGonePs, eagerInjectionFree, null, releaseArg(bytes, input - netPorts));
     } else {
-      schedule = t == linkFreeAt[owner]
-          || ((tie || eventTimes.contains(arrivalKey(t, owner / radix))) && creditMayBeShort(owner, vc, e, now));
+      int owner = peer[input];
+      scheduleInto(g, groupOfPort(owner), tailGonePs + latencyClass[portClass[input]], eagerCredit[vc], null,
+          releaseArg(bytes, owner));
     }
-    if (schedule) {
-      scheduleRelease(e, now);
-    }
-    if (!injection) {
-      // Also when this release is scheduled for the reasons above: with it, a head still short may now reach its
-      // size at a later pending release (2 credits held, this release's 54 bytes and a later one's 72 bytes for a
-      // 78-byte head), and that release must then run in its place or the head waits for some other event
-      // (LazyReleaseProperties found a port stalled 308 ns that way).
-      armCredit(now, owner, vc);
-    }
-  }
-
-  /**
-   * Whether a packet queued on (port {@code gp}, {@code vc}) could lack credits at the time of pending credit return
-   * {@code e}, just before it: unless the credits held now plus the releases before {@code e}, less every byte the
-   * port's link could send by then, still cover the largest packet injected so far.
-   */
-  private boolean creditMayBeShort(int gp, int vc, int e, long now) {
-    long avail = credits[gp * vcs + vc];
-    for (int c = relHead[gp]; c != e; c = relNext[c]) {
-      if (relVc[c] == vc) {
-        avail += relBytes[c];
-      }
-    }
-    long t = relTime[e];
-    long start = Math.max(now, linkFreeAt[gp]);
-    long sendable = start > t ? 0 : (long) Math.ceil((t - start) / psPerByteClass[portClass[gp]]) + maxWireBytes;
-    return avail - sendable < maxWireBytes;
-  }
-
-  /**
-   * With {@link #lazy}: if the head of queue (port {@code gp}, {@code vc}) lacks credits, schedules the pending
-   * credit return that will give it enough (the first, in (time, sequence) order, at which the running sum reaches
-   * the packet's size). The head stays until it is sent, so the choice only moves earlier when a new release comes
-   * earlier; {@link #release} calls this for every new credit, and route and send for every new head.
-   */
-  private void armCredit(long now, int gp, int vc) {
-    if (!lazy) {
-      return;
-    }
-    int q = gp * vcs + vc;
-    Flight h = qHead[q];
-    if (h == null) {
-      return;
-    }
-    settle(gp, now, curSeq);
-    int need = h.bytes;
-    int have = credits[q];
-    if (have >= need) {
-      return;
-    }
-    for (int e = relHead[gp]; e >= 0; e = relNext[e]) {
-      if (relVc[e] == vc) {
-        have += relBytes[e];
-        if (have >= need) {
-          scheduleRelease(e, now);
-          return;
-        }
-      }
-    }
-  }
-
-  /** Schedules pending release {@code e} (once) under its reserved number. */
-  private void scheduleRelease(int e, long now) {
-    if ((relFlags[e] & REL_SCHEDULED) != 0) {
-      return;
-    }
-    relFlags[e] |= REL_SCHEDULED;
-    EventHandler h = relOwner[e] >= netPorts ? injectionBufferFree : creditReturn;
-    if (relTime[e] > now) {
-      loop.scheduleReserved(relTime[e], relSeq[e], h, null, e);
-    } else {
-      // due now but after the running event: the loop takes no reserved number at the current time, so it runs
-      // after the events already scheduled for now (the state it changes is right for them: they settle it first)
-      sameTimeReleases++;
-      loop.scheduleAt(now, h, null, e);
-    }
-  }
-
-  /**
-   * Applies every pending release of {@code owner} that comes before (time {@code now}, sequence {@code seq}) in the
-   * loop's order, so that the owner's credits or injection-buffer room are what they would be had each release been
-   * an event of its own.
-   */
-  private void settle(int owner, long now, long seq) {
-    if (!lazy) {
-      return; // every release is an event of its own: nothing is ever pending (and relHead is a cache miss)
-    }
-    int e = relHead[owner];
-    while (e >= 0 && (relTime[e] < now || (relTime[e] == now && relSeq[e] < seq))) {
-      int next = relNext[e];
-      relHead[owner] = next;
-      applyRelease(e);
-      if ((relFlags[e] & REL_SCHEDULED) == 0) {
-        freeRelease(e);
-      } else if (owner < netPorts && seq != Long.MAX_VALUE) {
-        // a credit scheduled late (see scheduleRelease) is first seen by a later event of the same picosecond: it
-        // acts here, before that event goes on, as it would have acted in its own place just before
-        relFlags[e] |= REL_ACTED;
-        long saved = curSeq;
-        curSeq = relSeq[e];
-        if (waiting[owner] > 0) {
-          trySend(now, owner);
-          wakeWhenLinkFrees(now, owner);
-        }
-        curSeq = saved;
-      }
-      e = relHead[owner];
-    }
-  }
-
-  /** Settles every owner up to {@code now} (at equal times: those before sequence {@code seq}). */
-  private void settleAll(long now, long seq) {
-    for (int owner = 0; owner < relHead.length; owner++) {
-      if (relHead[owner] >= 0) {
-        settle(owner, now, seq);
-      }
-    }
-  }
-
-  private void applyRelease(int e) {
-    int owner = relOwner[e];
-    int bytes = relBytes[e];
-    if (owner >= netPorts) {
-      injFree[owner - netPorts] += bytes;
-    } else {
-      int vc = relVc[e];
-      credits[owner * vcs + vc] += bytes;
-      creditsUsed[owner] -= bytes;
-      occupancy(groupOfPort(owner), relTime[e], vc, -bytes);
-    }
-    relFlags[e] |= REL_APPLIED;
-  }
-
-  /**
-   * Inserts pending release {@code e} into its owner's list in (time, sequence) order (its sequence is the newest).
-   *
-   * @return whether another pending release of the owner has the same time
-   */
-  private boolean insertRelease(int owner, int e) {
-    long t = relTime[e];
-    int prev = -1;
-    int cur = relHead[owner];
-    while (cur >= 0 && relTime[cur] <= t) {
-      prev = cur;
-      cur = relNext[cur];
-    }
-    relNext[e] = cur;
-    if (prev < 0) {
-      relHead[owner] = e;
-    } else {
-      relNext[prev] = e;
-    }
-    return prev >= 0 && relTime[prev] == t;
-  }
-
-  private void unlinkRelease(int owner, int e) {
-    int prev = -1;
-    for (int cur = relHead[owner]; cur >= 0; prev = cur, cur = relNext[cur]) {
-      if (cur == e) {
-        if (prev < 0) {
-          relHead[owner] = relNext[e];
-        } else {
-          relNext[prev] = relNext[e];
-        }
-        return;
-      }
-    }
-  }
-
-  private int allocRelease() {
-    int e = relFree;
-    if (e >= 0) {
-      relFree = relNext[e];
-      return e;
-    }
-    if (relUsed == relTime.length) {
-      int n = relTime.length * 2;
-      relTime = Arrays.copyOf(relTime, n);
-      relSeq = Arrays.copyOf(relSeq, n);
-      relOwner = Arrays.copyOf(relOwner, n);
-      relVc = Arrays.copyOf(relVc, n);
-      relBytes = Arrays.copyOf(relBytes, n);
-      relNext = Arrays.copyOf(relNext, n);
-      relFlags = Arrays.copyOf(relFlags, n);
-    }
-    return relUsed++;
-  }
-
-  private void freeRelease(int e) {
-    relNext[e] = relFree;
-    relFree = e;
   }
 
   private void tryEject(long now, int node) {
@@ -1476,11 +1062,8 @@ public final class RouterFabric implements Fabric {
     long ser = SerialChannel.serializationPs(bytes, psPerByteInjection);
     ejFreeAt[node] = now + ser;
     int g = groupOfRouter(topo.routerOfNode(node));
-    release(g, now, now + ser, input, vc, bytes);
-    if (lazy) {
-      eventTimes.add(deliveryKey(now + ser, node));
-    }
-    scheduleSlotEvent(g, g, now + ser, delivery, slot);
+    release(g, now + ser, input, vc, bytes);
+    scheduleInto(g, g, now + ser, delivery, slot, 0);
   }
 
   /** A change of VC {@code vc}'s occupancy at time {@code atPs}; changes may come in any time order. */
@@ -1524,8 +1107,7 @@ public final class RouterFabric implements Fabric {
    * A packet in flight and its route state, from injection to delivery: its size and destination (copies of the
    * packet's), the input buffer it occupies (a global port,
    * or {@code netPorts + node} for the injection buffer) and its VC, the intermediate router it is on its way to (or
-   * -1), whether it was ever committed to one, the loop sequence number of its pending arrival or delivery event (with
-   * {@link #lazy}), and the next record in the queue it waits in (or in a free list).
+   * -1), whether it was ever committed to one, and the next record in the queue it waits in (or in a free list).
    */
   private static final class Flight implements ReadAhead {
     Packet packet;
@@ -1537,7 +1119,6 @@ public final class RouterFabric implements Fabric {
     int vc;
     int intermediate;
     boolean nonMinimal;
-    long seq;
 
     /**
      * Counts read-aheads that met a packet with negative hops, which the fabric never writes: the test only keeps
@@ -1613,15 +1194,12 @@ public final class RouterFabric implements Fabric {
     @Override
     public int congestion(int port) {
       int gp = router * radix + port;
-      settle(gp, now, curSeq);
       return queuedBytes[gp] + creditsUsed[gp];
     }
 
     @Override
     public int credits(int port, int vc) {
-      int gp = router * radix + port;
-      settle(gp, now, curSeq);
-      return credits[gp * vcs + vc];
+      return credits[(router * radix + port) * vcs + vc];
     }
 
     @Override
@@ -1723,8 +1301,6 @@ public final class RouterFabric implements Fabric {
    * @return the integral
    */
   public long vcOccupancyIntegral(int vc, long nowPs) {
-    // releases at nowPs itself add nothing to the integral up to nowPs, whatever their order
-    settleAll(nowPs, 0);
     // exact in long arithmetic even if the two terms overflow, as long as the integral itself fits
     long sum = 0;
     for (int g = 0; g < vcOccupancy.length; g++) {
@@ -1740,37 +1316,6 @@ public final class RouterFabric implements Fabric {
    */
   public long busyPs(int router, int port) {
     return portBusyPs[router * radix + port];
-  }
-
-  /**
-   * The time of the latest buffer release (credit return or injection-buffer free) still pending at or before a
-   * limit. Releases that nothing waits for take effect without an event of their own, so when a run stops (the loop
-   * empty, or every event up to a limit run) its clock may stand before the last of them; a caller that wants the
-   * clock where an event per release would have left it moves it there.
-   *
-   * @param limitPs the latest time of interest
-   * @return that time, or {@link Long#MIN_VALUE} when none is pending at or before {@code limitPs}
-   */
-  public long lastReleaseAtOrBefore(long limitPs) {
-    long last = Long.MIN_VALUE;
-    for (int owner = 0; owner < relHead.length; owner++) {
-      for (int e = relHead[owner]; e >= 0 && relTime[e] <= limitPs; e = relNext[e]) {
-        last = Math.max(last, relTime[e]);
-      }
-    }
-    return last;
-  }
-
-  /**
-   * Buffer releases that had to be scheduled at the current time after their place in the loop's order (a queue head
-   * found its enabling credit, or a refused node its free, due at the very picosecond of the running event). Each may
-   * move a send or an injection a few events later within that picosecond; 0 in the runs of {@code
-   * LazyReleaseProperties} and in the traffic runs of docs/performance.md.
-   *
-   * @return how many so far
-   */
-  public long sameTimeReleases() {
-    return sameTimeReleases;
   }
 
   /**
@@ -1790,9 +1335,6 @@ public final class RouterFabric implements Fabric {
       for (GroupScheduler gs : groupScheds) {
         now = Math.max(now, gs.now());
       }
-    }
-    if (lazy) {
-      settleAll(now, curSeq);
     }
     java.util.Map<StuckPackets.WaitCause, Long> byCause = new java.util.EnumMap<>(StuckPackets.WaitCause.class);
     for (StuckPackets.WaitCause c : StuckPackets.WaitCause.values()) {
@@ -1886,9 +1428,7 @@ public final class RouterFabric implements Fabric {
 
   /**
    * Whether the fabric is empty and at rest: no packet in flight or waiting, and every credit and injection-buffer
-   * byte home or on its way home. (A credit still on the wire, whose return nothing can hold up any more, counts as
-   * home: releases that nothing waits for take effect without an event of their own, so the loop may run dry before
-   * their time.)
+   * byte home.
    *
    * @return true when quiescent
    */
@@ -1902,25 +1442,16 @@ public final class RouterFabric implements Fabric {
       }
     }
     for (int gp = 0; gp < netPorts; gp++) {
-      if (creditsUsed[gp] != pendingBytes(gp)) {
+      if (creditsUsed[gp] != 0) {
         return false;
       }
     }
     for (int node = 0; node < injFree.length; node++) {
-      if (injFree[node] + pendingBytes(netPorts + node) != injectionBufferBytes) {
+      if (injFree[node] != injectionBufferBytes) {
         return false;
       }
     }
     return true;
-  }
-
-  /** Bytes of the releases still pending for an owner (port or injection buffer). */
-  private int pendingBytes(int owner) {
-    int bytes = 0;
-    for (int e = relHead[owner]; e >= 0; e = relNext[e]) {
-      bytes += relBytes[e];
-    }
-    return bytes;
   }
 
   /** Sums per-group counters in group order. */
