@@ -253,8 +253,10 @@ public final class RouterFabric implements Fabric {
     this.radix = topo.portCount();
     int routersPerGroup = topo.routersPerGroup();
     this.byRoutersPerGroup = new Divider(routersPerGroup, topo.routerCount() - 1);
-    this.byPortsPerGroup = new Divider(portsPerGroup, topo.routerCount() * radix - 1);
-    this.byRadix = new Divider(radix, topo.routerCount() * radix - 1);
+    // a single router without network ports (one group, a = 1, h = 0) has no port to divide: any divisor serves
+    int lastPort = Math.max(0, topo.routerCount() * radix - 1);
+    this.byPortsPerGroup = new Divider(Math.max(1, portsPerGroup), lastPort);
+    this.byRadix = new Divider(Math.max(1, radix), lastPort);
     this.routerCount = topo.routerCount();
     this.netPorts = topo.routerCount() * radix;
     int routers = topo.routerCount();

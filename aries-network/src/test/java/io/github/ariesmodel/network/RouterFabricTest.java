@@ -74,6 +74,23 @@ class RouterFabricTest {
     assertThat(f.quiescent()).isTrue();
   }
 
+  /** One router and no network port (a = 1, h = 0): every packet goes in and out of the same router. */
+  @Test
+  void aSingleRouterWithoutNetworkPortsDeliversBetweenItsNodes() {
+    Dragonfly t = Dragonfly.canonical(4, 1, 0);
+    assertThat(t.portCount()).isZero();
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    RouterFabric f = RouterFabric.builder(t, loop).routing("ugal").build();
+    Recorder[] r = attachAll(f);
+    for (int i = 0; i < 12; i++) {
+      assertThat(f.inject(Packet.synthetic(i % 4, (i + 1 + i / 4) % 4, i, DeliveryMode.ADAPTIVE_0, 64))).isTrue();
+    }
+    loop.run();
+    assertThat(r[1].packets.size() + r[2].packets.size() + r[3].packets.size() + r[0].packets.size()).isEqualTo(12);
+    assertThat(f.packetHops()).isZero();
+    assertThat(f.quiescent()).isTrue();
+  }
+
   @Test
   void injectRefusesWhenTheInjectionBufferIsFullAndSignalsReadyLater() {
     Dragonfly t = Topologies.canonicalSmall();
