@@ -81,7 +81,12 @@ public final class AriesCli implements Callable<Integer> {
    * infinity overflows any conversion to picoseconds.
    */
   static Double finiteDouble(String text) {
-    double x = Double.parseDouble(text);
+    double x;
+    try {
+      x = Double.parseDouble(text);
+    } catch (NumberFormatException e) {
+      throw new CommandLine.TypeConversionException("must be a number but was '" + Texts.abbreviate(text) + "'");
+    }
     if (!Double.isFinite(x)) {
       throw new CommandLine.TypeConversionException("must be a finite number but was '" + Texts.abbreviate(text) + "'");
     }

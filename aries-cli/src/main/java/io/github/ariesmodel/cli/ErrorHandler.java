@@ -6,8 +6,15 @@ import io.github.ariesmodel.core.Texts;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -71,7 +78,7 @@ final class ErrorHandler implements CommandLine.IParameterExceptionHandler, Comm
       where = f.getFile();
     } else if (t instanceof FileSystemException f) {
       status = CliError.FAILED_RUN;
-      what = "cannot use the file: " + simpleName(t) + (f.getReason() == null ? "" : " (" + f.getReason() + ")");
+      what = "cannot use the file: " + reason(f);
       where = f.getFile();
     } else if (t instanceof IOException) {
       status = CliError.FAILED_RUN;
@@ -96,7 +103,7 @@ final class ErrorHandler implements CommandLine.IParameterExceptionHandler, Comm
 
   private static void report(CommandLine cl, PrintWriter err, String what, String where, boolean debug,
       Throwable ex) {
-    String text = what == null ? "failed" : what.replaceAll("\\s*\\R\\s*", " ").strip();
+    String text = what == null ? "failed" : withoutClassNames(what).replaceAll("\\s*\\R\\s*", " ").strip();
     if (text.length() > MAX_WHAT) {
       text = text.substring(0, MAX_WHAT - 1) + "…";
     }
@@ -115,6 +122,67 @@ final class ErrorHandler implements CommandLine.IParameterExceptionHandler, Comm
     String m = e.getOriginalMessage();
     return m == null ? "malformed input" : m.replaceAll("\\s*\\(start marker at \\[Source:[^\\]]*\\]\\)", "")
         .replaceAll("\\s*at \\[Source:[^\\]]*\\]", "");
+  }
+
+  /**
+   * Why a file operation failed, in words rather than an exception's class name: "no such file", "permission
+   * denied", "already exists", "not a directory", "not UTF-8 text", else the operating system's reason.
+   *
+   * @param e the failure
+   * @return the reason
+   */
+  static String reason(IOException e) {
+    if (e instanceof NoSuchFileException) {
+      return "no such file";
+    }
+    if (e instanceof AccessDeniedException) {
+      return "permission denied";
+    }
+    if (e instanceof FileAlreadyExistsException) {
+      return "already exists";
+    }
+    if (e instanceof NotDirectoryException) {
+      return "not a directory";
+    }
+    if (e instanceof CharacterCodingException) {
+      return "not UTF-8 text";
+    }
+    String r = e instanceof FileSystemException f ? f.getReason() : e.getMessage();
+    if (r == null || r.isBlank()) {
+      return "input/output error";
+    }
+    r = withoutClassNames(r).strip();
+    // "Is a directory" reads as a reason inside a sentence; a path or a name keeps its case.
+    return r.length() > 1 && Character.isUpperCase(r.charAt(0)) && Character.isLowerCase(r.charAt(1))
+        ? Character.toLowerCase(r.charAt(0)) + r.substring(1) : r;
+  }
+
+  /** A qualified exception class name in a message ({@code java.nio.file.NoSuchFileException: }), with its colon. */
+  private static final Pattern CLASS_NAME =
+      Pattern.compile("\\b(?:[a-z][a-z0-9_]*\\.)+([A-Z]\\w*(?:Exception|Error))(?::\\s*)?");
+
+  /** The words that replace the exception classes a message most often quotes (others are dropped). */
+  private static final Map<String, String> CLASS_WORDS = Map.of(
+      "NoSuchFileException", "no such file: ",
+      "AccessDeniedException", "permission denied: ",
+      "NotDirectoryException", "not a directory: ",
+      "MalformedInputException", "not UTF-8 text: ",
+      "UnmappableCharacterException", "not UTF-8 text: ",
+      "NumberFormatException", "not a number: ");
+
+  /**
+   * A message with the Java class names other code put into it ({@code cannot be read:
+   * java.nio.file.NoSuchFileException: /x}, picocli's {@code (java.lang.NumberFormatException: ...)}) replaced by
+   * words or left out: the user did not write Java.
+   */
+  static String withoutClassNames(String message) {
+    Matcher m = CLASS_NAME.matcher(message);
+    StringBuilder b = new StringBuilder();
+    while (m.find()) {
+      m.appendReplacement(b, Matcher.quoteReplacement(CLASS_WORDS.getOrDefault(m.group(1), "")));
+    }
+    m.appendTail(b);
+    return b.toString();
   }
 
   private static String location(JsonLocation l) {

@@ -31,7 +31,7 @@ final class OutputPaths {
     try {
       Files.createDirectories(dir);
     } catch (IOException e) {
-      throw CliError.badInput("cannot create the directory " + dir + ": " + e.getClass().getSimpleName(), option, e);
+      throw CliError.badInput("cannot create the directory " + dir + ": " + ErrorHandler.reason(e), option, e);
     }
     if (!Files.isWritable(dir)) {
       throw CliError.badInput("directory not writable: " + dir, option, null);
@@ -97,7 +97,7 @@ final class OutputPaths {
             + " another directory or add --force to replace them", option, null);
       }
     } catch (IOException e) {
-      throw CliError.badInput("cannot list the directory " + dir + ": " + e.getClass().getSimpleName(), option, e);
+      throw CliError.badInput("cannot list the directory " + dir + ": " + ErrorHandler.reason(e), option, e);
     }
   }
 }

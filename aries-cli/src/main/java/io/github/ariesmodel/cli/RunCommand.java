@@ -164,8 +164,7 @@ final class RunCommand implements Callable<Integer> {
     } catch (java.nio.file.NoSuchFileException e) {
       throw CliError.badInput("no such file: " + file, "--config", e);
     } catch (java.io.IOException e) {
-      throw CliError.badInput("cannot read the configuration: " + e.getClass().getSimpleName(), "--config " + file,
-          e);
+      throw CliError.badInput("cannot read the configuration: " + ErrorHandler.reason(e), "--config " + file, e);
     } catch (IllegalArgumentException e) {
       throw CliError.badInput(e.getMessage(), "--config " + file, e);
     }

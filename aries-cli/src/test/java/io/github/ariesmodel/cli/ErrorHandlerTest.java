@@ -99,4 +99,26 @@ class ErrorHandlerTest {
     assertThat(ErrorHandler.handle(new IllegalStateException("loop broken"), run, false)).isEqualTo(1);
     assertThat(onlyLine()).isEqualTo("aries run: IllegalStateException: loop broken (the simulation)");
   }
+
+  @Test
+  void javaClassNamesInAMessageBecomeWordsOrGo() {
+    assertThat(ErrorHandler.withoutClassNames("links file /x cannot be read: java.nio.file.NoSuchFileException: /x"))
+        .isEqualTo("links file /x cannot be read: no such file: /x");
+    assertThat(ErrorHandler.withoutClassNames("cannot be read: java.io.IOException: Is a directory"))
+        .isEqualTo("cannot be read: Is a directory");
+    assertThat(ErrorHandler.withoutClassNames("cannot convert 'a' to Path (java.nio.file.InvalidPathException: bad)"))
+        .isEqualTo("cannot convert 'a' to Path (bad)");
+    String provider = "register io.github.ariesmodel.iommu.spi.ReplacementPolicyProvider through ServiceLoader";
+    assertThat(ErrorHandler.withoutClassNames(provider)).as("only exception classes go").isEqualTo(provider);
+  }
+
+  @Test
+  void aFileFailureIsGivenInWords() {
+    assertThat(ErrorHandler.reason(new java.nio.file.NoSuchFileException("/x"))).isEqualTo("no such file");
+    assertThat(ErrorHandler.reason(new java.nio.file.AccessDeniedException("/x"))).isEqualTo("permission denied");
+    assertThat(ErrorHandler.reason(new java.nio.charset.MalformedInputException(2))).isEqualTo("not UTF-8 text");
+    assertThat(ErrorHandler.reason(new IOException("Is a directory"))).isEqualTo("is a directory");
+    assertThat(ErrorHandler.reason(new IOException("/Tmp/X missing"))).as("a path keeps its case")
+        .isEqualTo("/Tmp/X missing");
+  }
 }

@@ -226,4 +226,55 @@ class HostileInputTest {
     assertThat(aries("merge", sw.toString(), "--out", out("m.json"))).isEqualTo(2);
     assertThat(onlyLine()).contains("has sizes=8 but the sweep's point 1 has sizes=64");
   }
+
+  // Findings of the fuzz run after issue 14: each bad input is one line, exit 2, naming what was wrong.
+
+  /** The small system of the fuzz run's command lines. */
+  private static final String[] SMALL = {"--system", "aries:groups=1,rows=1,cols=4", "-q"};
+
+  private String[] small(String... args) {
+    String[] all = java.util.Arrays.copyOf(args, args.length + SMALL.length);
+    System.arraycopy(SMALL, 0, all, args.length, SMALL.length);
+    return all;
+  }
+
+  private void clearErr() {
+    err.getBuffer().setLength(0);
+  }
+
+  /** A file of bytes that are not UTF-8 (0xff never occurs in UTF-8). */
+  private Path binary(String name) throws IOException {
+    byte[] b = new byte[64];
+    for (int i = 0; i < b.length; i++) {
+      b[i] = (byte) (0xff - i);
+    }
+    return Files.write(tmp.resolve(name), b);
+  }
+
+  /** A two-point sweep's directory, for the merge cases. */
+  private Path sweep() {
+    Path sw = tmp.resolve("sw");
+    assertThat(aries("sweep", "--job", "pingpong", "--param", "sizes=8,64", "--param", "iterations=1", "--out",
+        sw.toString(), "-q")).as(err.toString()).isEqualTo(0);
+    return sw;
+  }
+
+  private Path file(String name) throws IOException {
+    return file(name, "0\n");
+  }
+
+  @Test
+  void messagesHoldNoJavaClassNames() {
+    String[][] cases = {
+        {"traffic", "--measure-us", "abc"}, {"must be a number but was 'abc'", "(--measure-us)"},
+        {"traffic", "--topology", "links:" + tmp.resolve("nonexistent")}, {"no such file", ")"},
+        {"systems", "--describe", "links:" + tmp}, {"is a directory", ")"}};
+    for (int i = 0; i < cases.length; i += 2) {
+      clearErr();
+      String[] args = cases[i];
+      assertThat(aries(args)).as(String.join(" ", args)).isEqualTo(2);
+      assertThat(onlyLine()).as(String.join(" ", args)).containsIgnoringCase(cases[i + 1][0])
+          .endsWith(cases[i + 1][1]).doesNotContain("java.", "Exception");
+    }
+  }
 }
