@@ -49,8 +49,14 @@ final class TrafficCommand implements Callable<Integer> {
   String pattern;
 
   @Option(names = "--load", defaultValue = "0.5",
-      description = "offered load, fraction of injection bandwidth, (0, 2] (default: ${DEFAULT-VALUE})")
+      description = "offered load, fraction of injection bandwidth, [0.0001, 2] (default: ${DEFAULT-VALUE})")
   double load;
+
+  /**
+   * Lowest offered load, as for {@code run traffic}'s {@code loads}: below it a source's gap between packets
+   * (geometric, mean 1/load packet times) no longer fits the simulated clock's picoseconds.
+   */
+  static final double MIN_LOAD = 0.0001;
 
   @Mixin SharedOptions.Seed seed;
 
@@ -98,8 +104,14 @@ final class TrafficCommand implements Callable<Integer> {
     if (!(warmupUs >= 0 && warmupUs <= 1e9)) {
       throw CliError.badInput("--warmup-us must be in [0, 1e9] but was " + warmupUs, "--warmup-us", null);
     }
-    if (!(measureUs > 0 && measureUs <= 1e9)) {
-      throw CliError.badInput("--measure-us must be in (0, 1e9] but was " + measureUs, "--measure-us", null);
+    // The window is simulated in whole picoseconds: a positive value that rounds to none would be refused by the
+    // experiment under its own field name.
+    if (!(measureUs >= 1e-6 && measureUs <= 1e9)) {
+      throw CliError.badInput("--measure-us must be in [1e-6, 1e9] (at least 1 ps) but was " + measureUs,
+          "--measure-us", null);
+    }
+    if (!(load >= MIN_LOAD && load <= 2)) {
+      throw CliError.badInput("--load must be in [0.0001, 2] but was " + load, "--load", null);
     }
     double work = (double) topo.nodeCount() * (warmupUs + measureUs);
     if (!allowLong && work > MAX_NODE_MICROSECONDS) {

@@ -264,6 +264,24 @@ class HostileInputTest {
   }
 
   @Test
+  void trafficLoadHasTheWorkloadsLowerBound() {
+    assertThat(aries("traffic", "--topology", "canonical:p=2,a=4,h=2", "--measure-us", "1", "--load", "1e-300"))
+        .isEqualTo(2);
+    assertThat(onlyLine()).contains("--load must be in [0.0001, 2] but was 1.0E-300").endsWith("(--load)");
+    clearErr();
+    assertThat(aries("traffic", "--topology", "canonical:p=2,a=4,h=2", "--measure-us", "1", "--load", "0.0001"))
+        .as(err.toString()).isEqualTo(0);
+    assertThat(out.toString()).contains("offered load");
+  }
+
+  @Test
+  void aTrafficWindowThatRoundsToNoPicosecondNamesTheOption() {
+    assertThat(aries("traffic", "--topology", "canonical:p=2,a=4,h=2", "--measure-us", "1e-30")).isEqualTo(2);
+    assertThat(onlyLine()).contains("--measure-us must be in [1e-6, 1e9]").contains("1.0E-30")
+        .endsWith("(--measure-us)").doesNotContain("measurePs");
+  }
+
+  @Test
   void messagesHoldNoJavaClassNames() {
     String[][] cases = {
         {"traffic", "--measure-us", "abc"}, {"must be a number but was 'abc'", "(--measure-us)"},
