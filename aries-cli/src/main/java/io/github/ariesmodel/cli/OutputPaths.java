@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.ariesmodel.cli.report.AtomicFiles;
 import io.github.ariesmodel.cli.report.ReportWriter;
 import io.github.ariesmodel.core.Texts;
 
@@ -25,6 +26,12 @@ final class OutputPaths {
    * @throws CliError (bad input) naming the option and the path when the directory cannot be used
    */
   static void directory(Path dir, String option) {
+    refuseEmpty(dir, option);
+    usableDirectory(dir, dir, option);
+  }
+
+  /** Makes sure a directory exists and takes new files; messages name {@code given}, the path the user wrote. */
+  private static void usableDirectory(Path dir, Path given, String option) {
     if (Files.exists(dir) && !Files.isDirectory(dir)) {
       throw CliError.badInput("not a directory: " + dir, option, null);
     }
@@ -35,6 +42,31 @@ final class OutputPaths {
     }
     if (!Files.isWritable(dir)) {
       throw CliError.badInput("directory not writable: " + dir, option, null);
+    }
+    probe(dir, given, option);
+  }
+
+  /**
+   * An empty path is the current directory to {@link Path#of}: {@code --out ''} (an unset shell variable, most
+   * likely) would write there without a word.
+   */
+  private static void refuseEmpty(Path path, String option) {
+    if (path.toString().isEmpty()) {
+      throw CliError.badInput(option + " must name a path but was empty", option, null);
+    }
+  }
+
+  /**
+   * Creates and removes a file in {@code dir} the way {@link AtomicFiles} stages its writes, since write permission
+   * alone does not tell (root may write everywhere, yet {@code /proc} takes no new files). A failure names what the
+   * user gave, not the hidden staging file.
+   */
+  private static void probe(Path dir, Path given, String option) {
+    try {
+      Files.delete(Files.createTempFile(dir, AtomicFiles.TEMP_PREFIX, ".probe"));
+    } catch (IOException e) {
+      throw CliError.badInput((given.equals(dir) ? "" : "cannot write " + given + ": its directory ") + dir
+          + " takes no new files (creating one failed: " + ErrorHandler.reason(e) + ")", option, e);
     }
   }
 
@@ -47,6 +79,7 @@ final class OutputPaths {
    * @throws CliError (bad input) naming the option and the path when the file cannot be written
    */
   static void file(Path file, String option) {
+    refuseEmpty(file, option);
     if (Files.isDirectory(file)) {
       throw CliError.badInput("is a directory, not a file: " + file, option, null);
     }
@@ -55,7 +88,7 @@ final class OutputPaths {
     }
     Path parent = file.toAbsolutePath().getParent();
     if (parent != null) {
-      directory(parent, option);
+      usableDirectory(parent, file, option);
     }
   }
 

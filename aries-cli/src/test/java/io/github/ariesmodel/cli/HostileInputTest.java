@@ -264,6 +264,23 @@ class HostileInputTest {
   }
 
   @Test
+  void anOutThatTakesNoFilesNamesTheOptionAndThePathNotTheStagingFile() throws IOException {
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs Linux /proc");
+    Path sw = sweep();
+    String[][] cases = {
+        small("run", "pingpong", "-p", "sizes=8", "-p", "iterations=1", "--out", "/proc"),
+        {"sweep", "--job", "pingpong", "--param", "sizes=8", "--param", "iterations=1", "--out", "/proc", "-q"},
+        {"merge", sw.toString(), "--out", "/proc/version"}};
+    for (String[] args : cases) {
+      clearErr();
+      assertThat(aries(args)).as(String.join(" ", args)).isEqualTo(2);
+      assertThat(onlyLine()).as(String.join(" ", args)).contains("/proc takes no new files").endsWith("(--out)")
+          .doesNotContain(".aries-partial");
+    }
+    assertThat(err.toString()).contains("cannot write /proc/version");
+  }
+
+  @Test
   void trafficLoadHasTheWorkloadsLowerBound() {
     assertThat(aries("traffic", "--topology", "canonical:p=2,a=4,h=2", "--measure-us", "1", "--load", "1e-300"))
         .isEqualTo(2);
@@ -294,5 +311,23 @@ class HostileInputTest {
       assertThat(onlyLine()).as(String.join(" ", args)).containsIgnoringCase(cases[i + 1][0])
           .endsWith(cases[i + 1][1]).doesNotContain("java.", "Exception");
     }
+  }
+
+  @Test
+  void anEmptyPathIsRefusedNamingTheOption() throws IOException {
+    Path sw = sweep();
+    String[][] cases = {
+        small("run", "pingpong", "-p", "sizes=8", "-p", "iterations=1", "--out", ""),
+        {"sweep", "--job", "pingpong", "--param", "sizes=8", "--param", "iterations=1", "--out", "", "-q"},
+        {"merge", sw.toString(), "--out", out("m.json"), "--csv", ""}};
+    String[] options = {"--out", "--out", "--csv"};
+    for (int i = 0; i < cases.length; i++) {
+      clearErr();
+      assertThat(aries(cases[i])).as(String.join(" ", cases[i])).isEqualTo(2);
+      assertThat(onlyLine()).isEqualTo("aries " + cases[i][0] + ": " + options[i] + " must name a path but was empty ("
+          + options[i] + ")");
+    }
+    assertThat(Path.of("results.json")).as("nothing written to the working directory").doesNotExist();
+    assertThat(Path.of("point-0.json")).doesNotExist();
   }
 }
