@@ -2,6 +2,7 @@ package io.github.ariesmodel.cli;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.github.ariesmodel.cli.report.ResultsJson;
 import io.github.ariesmodel.core.Texts;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -115,13 +116,11 @@ final class ErrorHandler implements CommandLine.IParameterExceptionHandler, Comm
   }
 
   /**
-   * The parser's own message without the source-location clutter Jackson appends (the location is reported as
-   * the {@code where}).
+   * The parser's own message in plain words, without the source-location clutter Jackson appends (the location is
+   * reported as the {@code where}) or the names of Jackson's options ({@link ResultsJson#parseProblem}).
    */
   static String parseProblem(JsonProcessingException e) {
-    String m = e.getOriginalMessage();
-    return m == null ? "malformed input" : m.replaceAll("\\s*\\(start marker at \\[Source:[^\\]]*\\]\\)", "")
-        .replaceAll("\\s*at \\[Source:[^\\]]*\\]", "");
+    return ResultsJson.parseProblem(e);
   }
 
   /**

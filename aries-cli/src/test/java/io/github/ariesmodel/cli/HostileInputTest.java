@@ -259,6 +259,64 @@ class HostileInputTest {
     return sw;
   }
 
+  @Test
+  void aPointCountBeyondAnIntIsRefusedNamingTheFileAndField() throws IOException {
+    Path sw = sweep();
+    Path p0 = sw.resolve("point-0.json");
+    String text = Files.readString(p0);
+    String edited = text.replaceFirst("\"points\"\\s*:\\s*2", "\"points\" : 99999999999");
+    assertThat(edited).isNotEqualTo(text);
+    Files.writeString(p0, edited);
+    assertThat(aries("merge", sw.toString(), "--out", out("m.json"))).isEqualTo(2);
+    assertThat(onlyLine()).contains(p0.toString()).contains("$.run.sweep.points must be a whole number")
+        .contains("99999999999");
+  }
+
+  @Test
+  void aPointCountThatIsNotTheSweepsIsRefused() throws IOException {
+    Path sw = sweep();
+    for (String f : new String[] {"point-0.json", "point-1.json"}) {
+      Path p = sw.resolve(f);
+      Files.writeString(p, Files.readString(p).replaceFirst("\"points\"\\s*:\\s*2", "\"points\" : 2147483647"));
+    }
+    assertThat(aries("merge", sw.toString(), "--out", out("m.json"))).isEqualTo(2);
+    assertThat(onlyLine()).contains("says its sweep has 2147483647 points but the sweep").contains("has 2");
+  }
+
+  @Test
+  void mergeParseErrorsNameTheFileTheLineAndAPlainReason() throws IOException {
+    Path sw = sweep();
+    Path p1 = sw.resolve("point-1.json");
+    String good = Files.readString(p1);
+    String[][] cases = {
+        {good.substring(0, good.length() / 2), "the text ends early"},
+        {good.replaceFirst("\"value\"\\s*:\\s*[-0-9.eE]+", "\"value\" : NaN"), "JSON numbers are finite"},
+        {"[".repeat(2000) + "]".repeat(2000), "nesting depth"},
+        {good.replaceFirst("\"value\"\\s*:\\s*[-0-9.eE]+", "\"value\" : " + "9".repeat(5000)), "Number value length"}};
+    for (String[] c : cases) {
+      assertThat(c[0]).isNotEqualTo(good);
+      Files.writeString(p1, c[0]);
+      clearErr();
+      assertThat(aries("merge", sw.toString(), "--out", out("m.json"))).as(c[1]).isEqualTo(2);
+      assertThat(onlyLine()).as(c[1]).contains(p1 + ", line ").contains("not valid JSON").contains(c[1])
+          .doesNotContain("JsonReadFeature", "StreamReadConstraints", "`", "[Source");
+    }
+  }
+
+  @Test
+  void aBinaryPointFileOrADirectoryNamedLikeOneIsNamedWithWhy() throws IOException {
+    Path sw = sweep();
+    Path p1 = sw.resolve("point-1.json");
+    Files.copy(binary("bin"), p1, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    assertThat(aries("merge", sw.toString(), "--out", out("m.json"))).isEqualTo(2);
+    assertThat(onlyLine()).contains(p1 + " is not UTF-8 text");
+    Files.delete(p1);
+    Files.createDirectory(p1);
+    clearErr();
+    assertThat(aries("merge", sw.toString(), "--out", out("m.json"))).isEqualTo(2);
+    assertThat(onlyLine()).contains(p1 + " is a directory");
+  }
+
   private Path file(String name) throws IOException {
     return file(name, "0\n");
   }

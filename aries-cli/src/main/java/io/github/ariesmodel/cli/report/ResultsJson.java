@@ -2,6 +2,9 @@ package io.github.ariesmodel.cli.report;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,6 +15,7 @@ import java.io.Reader;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -198,15 +202,61 @@ public final class ResultsJson {
    *
    * @param file a results file
    * @return the results
-   * @throws IOException when the file cannot be read or is not JSON
-   * @throws IllegalArgumentException naming the file and the field when the JSON does not follow the schema
+   * @throws IOException when the file cannot be read
+   * @throws IllegalArgumentException naming the file: when it is a directory, is not UTF-8 text, is not JSON (with
+   *     the line and column) or does not follow the schema (with the field)
    */
   public static Results read(Path file) throws IOException {
-    try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-      return read(r);
+    if (Files.isDirectory(file)) {
+      throw new IllegalArgumentException(file + " is a directory, not a results file");
+    }
+    JsonNode root;
+    try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8); JsonParser p = MAPPER.createParser(r)) {
+      try {
+        root = MAPPER.readTree(p);
+      } catch (JsonProcessingException e) {
+        // a limit exceeded (nesting, number length) carries no location of its own; the parser knows where it is
+        JsonLocation l = e.getLocation() != null ? e.getLocation() : p.currentLocation();
+        throw new IllegalArgumentException(file + (l == null || l.getLineNr() < 0 ? "" : ", line " + l.getLineNr()
+            + ", column " + l.getColumnNr()) + ": not valid JSON: " + parseProblem(e), e);
+      }
+    } catch (CharacterCodingException e) {
+      throw new IllegalArgumentException(file + " is not UTF-8 text (a results file is JSON)", e);
+    }
+    try {
+      return read(root);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * A JSON parser's problem in plain words: Jackson's message without the source location it appends (callers
+   * report the file, line and column themselves) and without the names of Jackson's options and limits
+   * ({@code enable JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS}, {@code from StreamReadConstraints...}), which mean
+   * nothing to whoever wrote the file.
+   *
+   * @param e the parser's exception
+   * @return one line saying what is wrong
+   */
+  public static String parseProblem(JsonProcessingException e) {
+    String m = e.getOriginalMessage();
+    if (m == null) {
+      return "malformed input";
+    }
+    m = m.replaceAll("\\s*\\(start marker at \\[Source:[^\\]]*\\]\\)", "")
+        .replaceAll("\\s*at \\[Source:[^\\]]*\\]", "")
+        .replaceAll(",\\s*from `[^`]*`", "")
+        .replaceAll("[:;,]?\\s*\\(?(?:or )?enable `[^`]*`(?: to allow)?\\)?", "")
+        .replaceAll("`(?:[A-Za-z]+\\.)+[A-Za-z]+(?:\\(\\))?`", "")
+        .strip();
+    if (m.startsWith("Unexpected end-of-input")) {
+      return "the text ends early (" + m + ")";
+    }
+    if (m.matches("(?s)Non-standard token '(?:[+-]?Infinity|NaN|INF)'.*")) {
+      return m + ": JSON numbers are finite";
+    }
+    return m;
   }
 
   /**
@@ -219,7 +269,10 @@ public final class ResultsJson {
    * @throws IllegalArgumentException naming the field when the JSON does not follow the schema
    */
   public static Results read(Reader in) throws IOException {
-    JsonNode root = MAPPER.readTree(in);
+    return read(MAPPER.readTree(in));
+  }
+
+  private static Results read(JsonNode root) {
     if (root == null || !root.isObject()) {
       throw new IllegalArgumentException("results must be a JSON object");
     }
@@ -278,10 +331,8 @@ public final class ResultsJson {
     if (!sweep.isNull()) {
       String sp = p + ".sweep";
       only(sweep, sp, "index", "points", "spec");
-      b.sweep(new SweepCoordinates(
-          Math.toIntExact(integral(field(sweep, "index", sp, JsonNodeType.NUMBER), sp + ".index")),
-          Math.toIntExact(integral(field(sweep, "points", sp, JsonNodeType.NUMBER), sp + ".points")),
-          text(sweep, "spec", sp, false)));
+      b.sweep(new SweepCoordinates(count(field(sweep, "index", sp, JsonNodeType.NUMBER), sp + ".index"),
+          count(field(sweep, "points", sp, JsonNodeType.NUMBER), sp + ".points"), text(sweep, "spec", sp, false)));
     }
     b.simulatedTimePs(integral(field(run, "simulatedTimePs", p, JsonNodeType.NUMBER), p + ".simulatedTimePs"));
     b.events(integral(field(run, "events", p, JsonNodeType.NUMBER), p + ".events"));
@@ -392,6 +443,15 @@ public final class ResultsJson {
       throw new IllegalArgumentException(path + " must be a whole number in the range of a long but was " + v);
     }
     return v.longValue();
+  }
+
+  /** A whole number in [0, {@link Integer#MAX_VALUE}]: a point index or a point count. */
+  private static int count(JsonNode v, String path) {
+    if (!v.isIntegralNumber() || !v.canConvertToInt() || v.intValue() < 0) {
+      throw new IllegalArgumentException(path + " must be a whole number in [0, " + Integer.MAX_VALUE + "] but was "
+          + v);
+    }
+    return v.intValue();
   }
 
   private static Instant instant(JsonNode node, String name, String path) {

@@ -142,6 +142,12 @@ public final class SweepMerge {
             + where(files, c.index()) + " is from \"" + c.spec() + "\" (" + c.points() + " points)");
       }
     }
+    SweepSpec spec = SweepSpec.parse(c0.spec());
+    if (spec.size() != c0.points()) {
+      // An edited count would otherwise be trusted: listing the missing points of a count of billions takes minutes.
+      throw new IllegalArgumentException("point " + c0.index() + where(files, c0.index()) + " says its sweep has "
+          + c0.points() + " points but the sweep \"" + Texts.abbreviate(c0.spec()) + "\" has " + spec.size());
+    }
     if (byIndex.size() != c0.points()) {
       List<Integer> missing = new ArrayList<>();
       int count = 0;
@@ -156,7 +162,6 @@ public final class SweepMerge {
       throw new IllegalArgumentException("sweep \"" + c0.spec() + "\" has " + c0.points() + " points but "
           + count + " are missing: " + missing + (count > missing.size() ? " ..." : ""));
     }
-    SweepSpec spec = SweepSpec.parse(c0.spec());
     List<String> metrics = new ArrayList<>(metricNames);
     if (metrics.isEmpty()) {
       for (Metric m : first.metrics()) {
