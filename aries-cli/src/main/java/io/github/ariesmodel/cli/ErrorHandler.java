@@ -77,6 +77,12 @@ final class ErrorHandler implements CommandLine.IParameterExceptionHandler, Comm
       status = CliError.BAD_INPUT;
       what = "no such file";
       where = f.getFile();
+    } else if (t instanceof CharacterCodingException) {
+      // Text read as UTF-8 that is not (a binary file given where text belongs); the call sites that know the
+      // file name it, this is the last resort.
+      status = CliError.BAD_INPUT;
+      what = "not UTF-8 text";
+      where = "files";
     } else if (t instanceof FileSystemException f) {
       status = CliError.FAILED_RUN;
       what = "cannot use the file: " + reason(f);

@@ -24,6 +24,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -329,12 +330,18 @@ final class IommuCommand implements Callable<Integer> {
 
   private AccessSource fileSource() {
     BufferedReader r;
+    if (trace.isEmpty()) {
+      throw CliError.badInput("TRACE must name a file (or - for standard input) but was empty", "TRACE", null);
+    }
+    if (!trace.equals("-") && Files.isDirectory(Path.of(trace))) {
+      throw CliError.badInput(trace + " is a directory, not a trace file", "TRACE", null);
+    }
     try {
       r = trace.equals("-")
           ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
           : Files.newBufferedReader(Path.of(trace), StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw CliError.badInput("cannot read " + trace + ": " + ErrorHandler.reason(e), "TRACE", e);
     }
     return new AccessSource() {
       long lineNumber;
@@ -353,6 +360,8 @@ final class IommuCommand implements Callable<Integer> {
             return true;
           }
           return false;
+        } catch (CharacterCodingException e) {
+          throw CliError.badInput(trace + " is not UTF-8 text (a trace has one access a line)", "TRACE", e);
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }

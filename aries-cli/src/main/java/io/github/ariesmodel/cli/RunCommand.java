@@ -155,6 +155,9 @@ final class RunCommand implements Callable<Integer> {
   }
 
   private static RunConfig readConfig(Path file) {
+    if (java.nio.file.Files.isDirectory(file)) {
+      throw CliError.badInput(file + " is a directory, not a configuration file", "--config", null);
+    }
     try {
       return RunConfig.read(file);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -163,6 +166,8 @@ final class RunCommand implements Callable<Integer> {
           "--config " + file + (l == null || l.getLineNr() < 0 ? "" : " line " + l.getLineNr()), e);
     } catch (java.nio.file.NoSuchFileException e) {
       throw CliError.badInput("no such file: " + file, "--config", e);
+    } catch (java.nio.charset.CharacterCodingException e) {
+      throw CliError.badInput(file + " is not UTF-8 text (a configuration is JSON or YAML)", "--config", e);
     } catch (java.io.IOException e) {
       throw CliError.badInput("cannot read the configuration: " + ErrorHandler.reason(e), "--config " + file, e);
     } catch (IllegalArgumentException e) {

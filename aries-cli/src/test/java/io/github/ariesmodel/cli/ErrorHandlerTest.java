@@ -121,4 +121,14 @@ class ErrorHandlerTest {
     assertThat(ErrorHandler.reason(new IOException("/Tmp/X missing"))).as("a path keeps its case")
         .isEqualTo("/Tmp/X missing");
   }
+
+  @Test
+  void textThatIsNotUtf8IsBadInputEvenWhereNoCallSiteNamesTheFile() {
+    picocli.CommandLine root = new picocli.CommandLine(new AriesCli());
+    root.setErr(new PrintWriter(err, true));
+    picocli.CommandLine merge = root.getSubcommands().get("merge");
+    assertThat(ErrorHandler.handle(new java.io.UncheckedIOException(new java.nio.charset.MalformedInputException(2)),
+        merge, false)).isEqualTo(2);
+    assertThat(onlyLine()).isEqualTo("aries merge: not UTF-8 text (files)");
+  }
 }

@@ -317,6 +317,29 @@ class HostileInputTest {
     assertThat(onlyLine()).contains(p1 + " is a directory");
   }
 
+  @Test
+  void binaryFilesAndDirectoriesGivenAsInputsSayWhichAndWhy() throws IOException {
+    Path bin = binary("trace.bin");
+    String[][] cases = {
+        {"iommu", bin.toString()}, {bin + " is not UTF-8 text", "(TRACE)"},
+        {"iommu", tmp.toString()}, {tmp + " is a directory", "(TRACE)"},
+        {"iommu", ""}, {"TRACE must name a file", "(TRACE)"},
+        {"replay", file("trace.txt").toString(), "--mapping", bin.toString(), "--out", out("r"), "-q"},
+            {"mapping file " + bin + " is not UTF-8 text", ")"},
+        {"replay", file("trace.txt").toString(), "--mapping", tmp.toString(), "--out", out("r"), "-q"},
+            {"mapping file " + tmp + " is a directory", ")"},
+        {"run", "pingpong", "--config", binary("bin.json").toString(), "--out", out("o")},
+            {tmp.resolve("bin.json") + " is not UTF-8 text", "(--config)"},
+        {"run", "pingpong", "--config", Files.createDirectory(tmp.resolve("dir.json")).toString(), "--out",
+            out("o")}, {tmp.resolve("dir.json") + " is a directory", "(--config)"}};
+    for (int i = 0; i < cases.length; i += 2) {
+      clearErr();
+      String[] args = cases[i];
+      assertThat(aries(args)).as(String.join(" ", args)).isEqualTo(2);
+      assertThat(onlyLine()).as(String.join(" ", args)).contains(cases[i + 1][0]).endsWith(cases[i + 1][1]);
+    }
+  }
+
   private Path file(String name) throws IOException {
     return file(name, "0\n");
   }
