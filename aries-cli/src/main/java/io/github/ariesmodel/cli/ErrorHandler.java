@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.github.ariesmodel.cli.report.ResultsJson;
 import io.github.ariesmodel.core.Texts;
+import io.github.ariesmodel.traces.TraceFormatException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -73,6 +74,11 @@ final class ErrorHandler implements CommandLine.IParameterExceptionHandler, Comm
       status = CliError.BAD_INPUT;
       what = "cannot parse: " + parseProblem(j);
       where = location(j.getLocation());
+    } else if (t instanceof TraceFormatException f) {
+      // a damaged or foreign trace given to a sweep point or a run (replay says which file itself)
+      status = CliError.BAD_INPUT;
+      what = f.getMessage();
+      where = "trace";
     } else if (t instanceof NoSuchFileException f) {
       status = CliError.BAD_INPUT;
       what = "no such file";

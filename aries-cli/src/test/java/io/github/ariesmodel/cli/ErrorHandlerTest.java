@@ -131,4 +131,16 @@ class ErrorHandlerTest {
         merge, false)).isEqualTo(2);
     assertThat(onlyLine()).isEqualTo("aries merge: not UTF-8 text (files)");
   }
+
+  @Test
+  void aDamagedTraceMetInASweepPointIsBadInput() {
+    picocli.CommandLine root = new picocli.CommandLine(new AriesCli());
+    root.setErr(new PrintWriter(err, true));
+    picocli.CommandLine sweep = root.getSubcommands().get("sweep");
+    io.github.ariesmodel.traces.TraceFormatException e = io.github.ariesmodel.traces.TraceFormatException.ofFile(
+        tmp.resolve("t.txt"), io.github.ariesmodel.traces.TraceFormatException.NO_RANK, "no such trace file", null);
+    assertThat(ErrorHandler.handle(new java.io.UncheckedIOException(e), sweep, false)).isEqualTo(2);
+    assertThat(onlyLine()).startsWith("aries sweep: ").contains("t.txt").contains("no such trace file")
+        .endsWith("(trace)");
+  }
 }

@@ -345,6 +345,19 @@ class HostileInputTest {
   }
 
   @Test
+  void aMissingTraceOfASweepOrRunIsBadInput() {
+    Path dir = tmp.resolve("rsw");
+    assertThat(aries("sweep", "--job", "replay", "--param", "trace=" + tmp.resolve("nonexistent_zz"), "--out",
+        dir.toString(), "-q")).isEqualTo(2);
+    assertThat(onlyLine()).startsWith("aries sweep: point 0 ").contains("nonexistent_zz does not exist");
+    assertThat(dir.resolve("point-0.json")).doesNotExist();
+    clearErr();
+    assertThat(aries("run", "replay", "-p", "trace=" + tmp.resolve("nonexistent_zz"), "--out", out("o"), "-q"))
+        .isEqualTo(2);
+    assertThat(onlyLine()).contains("nonexistent_zz does not exist");
+  }
+
+  @Test
   void anOutThatTakesNoFilesNamesTheOptionAndThePathNotTheStagingFile() throws IOException {
     org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs Linux /proc");
     Path sw = sweep();

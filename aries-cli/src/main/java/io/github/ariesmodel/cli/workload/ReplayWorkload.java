@@ -71,6 +71,28 @@ final class ReplayWorkload implements Workload {
     return TraceFormat.detect(path) == TraceFormat.DUMPI ? DumpiTrace.open(path) : SimGridTrace.open(path);
   }
 
+  /** Checks, before any point of a sweep runs, that the trace and a mapping file exist. */
+  @Override
+  public void check(AriesSystem system, Params params) {
+    Workload.super.check(system, params);
+    tracePath(params);
+    mappingFile(params.string("mapping", "linear"));
+  }
+
+  /** The trace parameter, which must name something that exists: a missing input is bad input, not a failed run. */
+  private static Path tracePath(Params params) {
+    String text = params.string("trace", "");
+    if (text.isEmpty()) {
+      throw new IllegalArgumentException("trace must name a DUMPI .meta file or directory, or a SimGrid trace file");
+    }
+    Path path = Path.of(text);
+    if (!Files.exists(path)) {
+      throw new IllegalArgumentException("trace must name a DUMPI .meta file or directory, or a SimGrid trace file"
+          + " but " + Texts.abbreviate(text) + " does not exist");
+    }
+    return path;
+  }
+
   /**
    * A mapping that names a file must name a regular file; aries-system's {@link Placement#parse} would call a
    * directory "no such file".
@@ -100,16 +122,13 @@ final class ReplayWorkload implements Workload {
   @Override
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
-    String tracePath = params.string("trace", "");
-    if (tracePath.isEmpty()) {
-      throw new IllegalArgumentException("trace must name a DUMPI .meta file or directory, or a SimGrid trace file");
-    }
+    Path tracePath = tracePath(params);
     Placement placement = placement(params.string("mapping", "linear"));
     ComputeMode compute = ComputeMode.parse(params.string("compute", "skip"));
     int rpn = params.integer("ranksPerNode", 1, 1, TraceReplay.MAX_RANKS_PER_NODE);
     Trace trace;
     try {
-      trace = open(Path.of(tracePath));
+      trace = open(tracePath);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
