@@ -260,6 +260,47 @@ class HostileInputTest {
   }
 
   @Test
+  void anIommuStudyTableLargerThanNodeMemoryIsRefusedUpFrontNamingTheRealMaximum() {
+    assertThat(aries(small("run", "iommu-study", "-p", "table=64G", "-p", "pes=2", "-p", "puts=10", "--out",
+        out("o")))).isEqualTo(2);
+    assertThat(onlyLine()).contains("table must fit a node's memory: at most ").contains("with 4K pages")
+        .contains("but was 68719476736").doesNotContain("exhausted");
+    assertThat(tmp.resolve("o").resolve("results.json")).doesNotExist();
+    clearErr();
+    assertThat(aries("sweep", "--job", "iommu-study", "--param", "table=1M,64G", "--param", "pes=1", "--param",
+        "puts=1", "--out", out("isw"), "-q")).isEqualTo(2);
+    assertThat(onlyLine()).startsWith("aries sweep: point 1 ").contains("table must fit a node's memory");
+    assertThat(tmp.resolve("isw").resolve("point-0.json")).doesNotExist();
+  }
+
+  @Test
+  void theLargestIommuStudyTableTheMessageNamesRuns() {
+    assertThat(aries(small("run", "iommu-study", "-p", "table=64G", "-p", "pageSizes=2M", "-p", "pes=1", "-p",
+        "puts=1", "-p", "patterns=sequential", "--out", out("o")))).isEqualTo(2);
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("at most (\\d+) bytes").matcher(onlyLine());
+    assertThat(m.find()).isTrue();
+    long max = Long.parseLong(m.group(1));
+    assertThat(max).isBetween(60L << 30, 64L << 30);
+    clearErr();
+    assertThat(aries(small("run", "iommu-study", "-p", "table=" + max, "-p", "pageSizes=2M", "-p", "pes=1", "-p",
+        "puts=1", "-p", "patterns=sequential", "--out", out("o")))).as(err.toString()).isEqualTo(0);
+    assertThat(tmp.resolve("o").resolve("results.json")).exists();
+    assertThat(aries(small("run", "iommu-study", "-p", "table=" + (max + 1), "-p", "pageSizes=2M", "-p", "pes=1",
+        "-p", "puts=1", "-p", "patterns=sequential", "--out", out("o")))).isEqualTo(2);
+    assertThat(onlyLine()).contains("but was " + (max + 1));
+  }
+
+  @Test
+  void aGupsTableIsCheckedWithItsPageTables() {
+    // 64 GiB less the runtime's 16 MiB was the old bound; 4 KB pages' tables of that take another 128 MiB
+    long oldBound = (64L << 30) - (16L << 20);
+    assertThat(aries("run", "gups", "-p", "table=" + oldBound, "-p", "pes=2", "-p", "updates=1", "--out",
+        out("o"), "-q")).isEqualTo(2);
+    assertThat(onlyLine()).contains("table must fit a node's memory").contains("with 4K pages")
+        .contains("but was " + oldBound);
+  }
+
+  @Test
   void aPointCountBeyondAnIntIsRefusedNamingTheFileAndField() throws IOException {
     Path sw = sweep();
     Path p0 = sw.resolve("point-0.json");

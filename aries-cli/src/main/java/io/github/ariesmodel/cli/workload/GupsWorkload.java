@@ -50,25 +50,11 @@ final class GupsWorkload implements Workload {
     return m;
   }
 
-  /** Memory per node kept for the SHMEM runtime when checking the table's size (assumed; ~1 MiB used today). */
-  static final long RUNTIME_RESERVE = 16L << 20;
-
   @Override
   public void check(AriesSystem system, Params params) {
     Workload.super.check(system, params);
-    checkTable(system, params.longValue("table", 16L << 20, 8, 1L << 36));
-  }
-
-  /**
-   * The table is one symmetric allocation on every PE's node, beside the SHMEM runtime's own reservations (about
-   * 1 MiB measured; {@link #RUNTIME_RESERVE} assumes 16 MiB to leave room): checked before anything runs.
-   */
-  private static void checkTable(AriesSystem sys, long tableBytes) {
-    if (tableBytes > sys.nodeMemoryBytes() - RUNTIME_RESERVE) {
-      throw new IllegalArgumentException("table must fit a node's memory: at most " + (sys.nodeMemoryBytes()
-          - RUNTIME_RESERVE) + " bytes (node memory " + sys.nodeMemoryBytes() + " less " + RUNTIME_RESERVE
-          + " for the SHMEM runtime) but was " + tableBytes);
-    }
+    TableMemory.check(system, "table", params.longValue("table", 16L << 20, 8, 1L << 36),
+        PageSize.parse(params.string("pageSize", "4K")));
   }
 
   @Override
@@ -81,7 +67,7 @@ final class GupsWorkload implements Workload {
     PageSize pageSize = PageSize.parse(params.string("pageSize", "4K"));
     boolean fetching = Boolean.parseBoolean(params.choice("fetching", "false", List.of("true", "false")));
     int window = params.integer("window", 64, 1, 4096);
-    checkTable(sys, tableBytes);
+    TableMemory.check(sys, "table", tableBytes, pageSize); // one symmetric allocation on every PE's node
     return run(sys, pes, updates, tableBytes, pageSize, fetching, window, "gups");
   }
 

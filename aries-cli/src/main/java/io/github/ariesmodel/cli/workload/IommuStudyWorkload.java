@@ -47,6 +47,24 @@ final class IommuStudyWorkload implements Workload {
     return m;
   }
 
+  /** Checks, before anything runs, that the table fits the target node's memory with every page size. */
+  @Override
+  public void check(AriesSystem system, Params params) {
+    Workload.super.check(system, params);
+    checkTable(system, params);
+  }
+
+  /**
+   * The table is one symmetric allocation on every PE's node, beside the SHMEM runtime's reservations, with each
+   * page size in turn: the range [4096, 64G] alone would let a table through that the node cannot hold.
+   */
+  private static void checkTable(AriesSystem system, Params params) {
+    long tableBytes = params.longValue("table", 64L << 20, 4096, 1L << 36);
+    for (String ps : params.string("pageSizes", "4K,2M").split(",")) {
+      TableMemory.check(system, "table", tableBytes, PageSize.parse(ps.trim()));
+    }
+  }
+
   @Override
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
@@ -64,6 +82,9 @@ final class IommuStudyWorkload implements Workload {
       PageSize pageSize = PageSize.parse(ps.trim());
       for (String pattern : patterns) {
         AriesSystem sys = spec.build();
+        if (done == 0) {
+          checkTable(sys, params); // with every page size, before the first job runs
+        }
         int[] nodes = Distances.spread(sys.topology(), Math.min(sys.nodeCount(), initiators + 1));
         ShmemJob job = ShmemJob.builder(sys).nodes(nodes).pageSize(pageSize).build();
         Symmetric t = job.allocate(tableBytes);
