@@ -9,6 +9,7 @@ import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
@@ -235,8 +236,12 @@ public final class CabledDragonfly implements Topology {
     String name = file.toString();
     try (InputStream in = Files.newInputStream(file)) {
       return read(name.endsWith(".gz") ? new GZIPInputStream(in) : in, name);
+    } catch (NoSuchFileException e) {
+      throw new IllegalArgumentException("links file " + name + " cannot be read: no such file", e);
     } catch (IOException e) {
-      throw new IllegalArgumentException("links file " + name + " cannot be read: " + e, e);
+      String why = Files.isDirectory(file) ? "is a directory" : e.getMessage() == null ? "input/output error"
+          : e.getMessage();
+      throw new IllegalArgumentException("links file " + name + " cannot be read: " + why, e);
     }
   }
 

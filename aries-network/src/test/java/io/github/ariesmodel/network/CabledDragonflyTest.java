@@ -273,7 +273,11 @@ class CabledDragonflyTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs a file");
     Path missing = dir.resolve("nope.txt");
     assertThatThrownBy(() -> Topologies.parseTopology("links:" + missing))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("links file " + missing);
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("links file " + missing + " cannot be read: no such file");
+    assertThatThrownBy(() -> Topologies.parseTopology("links:" + dir))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("links file " + dir + " cannot be read: is a directory");
   }
 
   // ---- a tiny valid system: file groups 0, 2, 5; one row of 2 routers; one node per router ----
