@@ -52,11 +52,8 @@ final class TrafficCommand implements Callable<Integer> {
       description = "offered load, fraction of injection bandwidth, [0.0001, 2] (default: ${DEFAULT-VALUE})")
   double load;
 
-  /**
-   * Lowest offered load, as for {@code run traffic}'s {@code loads}: below it a source's gap between packets
-   * (geometric, mean 1/load packet times) no longer fits the simulated clock's picoseconds.
-   */
-  static final double MIN_LOAD = 0.0001;
+  /** Lowest offered load: the experiment's ({@link TrafficExperiment#MIN_LOAD}). */
+  static final double MIN_LOAD = TrafficExperiment.MIN_LOAD;
 
   @Mixin SharedOptions.Seed seed;
 

@@ -67,7 +67,10 @@ class TrafficExperimentTest {
     assertThatThrownBy(() -> TrafficPattern.parse("tornado")).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("tornado");
     assertThatThrownBy(() -> TrafficExperiment.on(Topologies.ariesSmall()).load(0))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("load must be in (0, 2] but was 0.0");
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("load must be in [1.0E-4, 2] but was 0.0");
+    // a load whose gaps between packets overflow the clock (the CLI once let 1e-300 through to the event loop)
+    assertThatThrownBy(() -> TrafficExperiment.on(Topologies.ariesSmall()).load(1e-300))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("but was 1.0E-300");
   }
 
   @Test

@@ -48,7 +48,7 @@ final class TrafficWorkload implements Workload {
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
     TrafficPattern pattern = TrafficPattern.parse(params.string("pattern", "uniform"));
-    double[] loads = params.numberList("loads", "0.1,0.3,0.5,0.7,0.9", 0.0001, 2.0);
+    double[] loads = params.numberList("loads", "0.1,0.3,0.5,0.7,0.9", TrafficExperiment.MIN_LOAD, 2.0);
     List<String> routings = List.of(params.string("routings", "minimal,valiant,ugal,adaptive0").split(","));
     long measureNs = params.longValue("measureNs", 0, 0, 1_000_000_000L);
     Topology topology = AriesSystem.builder().system(spec.system()).build().topology();

@@ -66,6 +66,14 @@ public final class TrafficExperiment {
   public static final long DEFAULT_DRAIN_LIMIT_PS = 100_000_000L;
 
   /**
+   * The lowest offered load. A source's gap between packets is geometric with mean 1/load packet times; from about
+   * 1e-14 down its longest draws no longer fit the clock's picoseconds (derived), and below 1e-4 a node offers under
+   * one packet per 100 µs, too few to measure anything in a run of usual length. The CLI's {@code traffic --load}
+   * and {@code run traffic -p loads=} have the same bound.
+   */
+  public static final double MIN_LOAD = 0.0001;
+
+  /**
    * Packets a group's pool keeps for reuse (assumed: enough for the packets a group has in flight at the loads
    * studied; a group that receives more than it sends lets the collector take the rest).
    */
@@ -168,10 +176,10 @@ public final class TrafficExperiment {
       return this;
     }
 
-    /** @param l offered load, fraction of injection bandwidth, (0, 2] @return this */
+    /** @param l offered load, fraction of injection bandwidth, [{@link #MIN_LOAD}, 2] @return this */
     public Builder load(double l) {
-      if (!(l > 0 && l <= 2)) {
-        throw new IllegalArgumentException("load must be in (0, 2] but was " + l);
+      if (!(l >= MIN_LOAD && l <= 2)) {
+        throw new IllegalArgumentException("load must be in [" + MIN_LOAD + ", 2] but was " + l);
       }
       this.load = l;
       return this;
