@@ -19,12 +19,9 @@ import io.github.ariesmodel.traces.dumpi.DumpiTrace;
 import io.github.ariesmodel.traces.simgrid.SimGridTrace;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 
@@ -71,12 +68,12 @@ final class ReplayWorkload implements Workload {
     return TraceFormat.detect(path) == TraceFormat.DUMPI ? DumpiTrace.open(path) : SimGridTrace.open(path);
   }
 
-  /** Checks, before any point of a sweep runs, that the trace and a mapping file exist. */
+  /** Checks, before any point of a sweep runs, that the trace exists and the mapping is one (a file's too). */
   @Override
   public void check(AriesSystem system, Params params) {
     Workload.super.check(system, params);
     tracePath(params);
-    mappingFile(params.string("mapping", "linear"));
+    Placement.parse(params.string("mapping", "linear"));
   }
 
   /** The trace parameter, which must name something that exists: a missing input is bad input, not a failed run. */
@@ -93,37 +90,11 @@ final class ReplayWorkload implements Workload {
     return path;
   }
 
-  /**
-   * A mapping that names a file must name a regular file; aries-system's {@link Placement#parse} would call a
-   * directory "no such file".
-   */
-  private static void mappingFile(String mapping) {
-    if (!List.of("", "linear", "random", "round-robin-groups").contains(mapping.trim().toLowerCase(Locale.ROOT))
-        && Files.isDirectory(Path.of(mapping.trim()))) {
-      throw new IllegalArgumentException("mapping file " + Texts.abbreviate(mapping) + " is a directory, not a file"
-          + " of node ids");
-    }
-  }
-
-  /** The placement, saying so when a mapping file is not text (aries-system reports only the decoder's detail). */
-  private static Placement placement(String mapping) {
-    mappingFile(mapping);
-    try {
-      return Placement.parse(mapping);
-    } catch (IllegalArgumentException e) {
-      if (e.getCause() instanceof CharacterCodingException) {
-        throw new IllegalArgumentException("mapping file " + Texts.abbreviate(mapping) + " is not UTF-8 text (it"
-            + " holds one node id a line)", e);
-      }
-      throw e;
-    }
-  }
-
   @Override
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
     Path tracePath = tracePath(params);
-    Placement placement = placement(params.string("mapping", "linear"));
+    Placement placement = Placement.parse(params.string("mapping", "linear"));
     ComputeMode compute = ComputeMode.parse(params.string("compute", "skip"));
     int rpn = params.integer("ranksPerNode", 1, 1, TraceReplay.MAX_RANKS_PER_NODE);
     Trace trace;

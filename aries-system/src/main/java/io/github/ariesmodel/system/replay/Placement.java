@@ -5,6 +5,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 import io.github.ariesmodel.core.Texts;
 import io.github.ariesmodel.network.spi.Topology;
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -92,6 +93,10 @@ public final class Placement {
         break;
     }
     Path file = Path.of(text);
+    if (Files.isDirectory(file)) {
+      throw new IllegalArgumentException("mapping file " + Texts.abbreviate(text) + " is a directory, not a file of"
+          + " node ids");
+    }
     if (!Files.isRegularFile(file)) {
       throw new IllegalArgumentException("mapping must be linear, random, round-robin-groups or a file of node ids"
           + " but was \"" + Texts.abbreviate(text) + "\" (no such file)");
@@ -99,6 +104,9 @@ public final class Placement {
     List<String> lines;
     try {
       lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    } catch (CharacterCodingException e) {
+      throw new IllegalArgumentException("mapping file " + file + " is not UTF-8 text (it holds one node id a line)",
+          e);
     } catch (IOException e) {
       throw new IllegalArgumentException("mapping file " + file + " cannot be read: " + e.getMessage(), e);
     }

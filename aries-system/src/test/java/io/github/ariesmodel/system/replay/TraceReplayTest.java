@@ -130,6 +130,11 @@ class TraceReplayTest {
     Files.writeString(file, "5\nfive\n");
     assertThatThrownBy(() -> Placement.parse(file.toString())).hasMessageContaining("line 2");
     assertThatThrownBy(() -> Placement.parse("diagonal")).hasMessageContaining("linear, random");
+    assertThatThrownBy(() -> Placement.parse(dir.toString())).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("mapping file " + dir + " is a directory, not a file of node ids");
+    Files.write(file, new byte[] {'5', '\n', (byte) 0xC3, (byte) 0x28, '\n'});
+    assertThatThrownBy(() -> Placement.parse(file.toString())).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("mapping file " + file + " is not UTF-8 text (it holds one node id a line)");
     assertThat(ComputeMode.parse(ComputeMode.scale(2.5).toString())).isEqualTo(ComputeMode.scale(2.5));
     assertThatThrownBy(() -> ComputeMode.parse("scale:0")).hasMessageContaining("scale factor must be in (0, 1e6]");
     assertThatThrownBy(() -> ComputeMode.parse("fast")).hasMessageContaining("skip, as-traced or scale:F");
