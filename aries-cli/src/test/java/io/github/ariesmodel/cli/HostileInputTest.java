@@ -175,6 +175,15 @@ class HostileInputTest {
     assertThat(dir.resolve("point-0.json")).doesNotExist();
   }
 
+  /** A workload's own range is checked as its point runs; the line still says which point. */
+  @Test
+  void aPointsOwnRangeErrorNamesThePoint() {
+    Path dir = tmp.resolve("psw");
+    assertThat(aries("sweep", "--job", "pingpong", "--param", "sizes=8,-5", "--param", "iterations=1",
+        "--param", "distances=rank-1", "--out", dir.toString(), "-q")).isEqualTo(2);
+    assertThat(onlyLine()).startsWith("aries sweep: point 1 ").contains("sizes=-5").contains("but was -5");
+  }
+
   @Test
   void aSweepPointWhoseTableCannotFitIsRefusedBeforeAnyPointRuns() {
     Path dir = tmp.resolve("gsw");

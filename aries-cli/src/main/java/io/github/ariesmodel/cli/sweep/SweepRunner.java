@@ -91,7 +91,15 @@ public final class SweepRunner {
    */
   public Results runPoint(SweepSpec spec, SweepPoint point) {
     Instant start = clock.instant();
-    Results r = job.apply(point.parameters());
+    Results r;
+    try {
+      r = job.apply(point.parameters());
+    } catch (IllegalArgumentException e) {
+      // a workload's own range, checked as its point runs: say which point (the type keeps its exit status)
+      throw new IllegalArgumentException(where(point) + e.getMessage(), e);
+    } catch (IllegalStateException e) {
+      throw new IllegalStateException(where(point) + e.getMessage(), e);
+    }
     Instant end = clock.instant();
     if (r == null) {
       throw new IllegalStateException("the sweep job returned no results for point " + point.index() + " "
@@ -107,6 +115,10 @@ public final class SweepRunner {
             : new WallClock(start, end.isBefore(start) ? start : end))
         .build();
     return r.withMetadata(m);
+  }
+
+  private static String where(SweepPoint point) {
+    return "point " + point.index() + " " + point.parameters() + ": ";
   }
 
   /**
