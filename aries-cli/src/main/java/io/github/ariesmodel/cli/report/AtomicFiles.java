@@ -58,9 +58,26 @@ public final class AtomicFiles {
     try {
       content.writeTo(tmp);
       move(tmp, target);
+    } catch (IOException e) {
+      throw failed("cannot write " + target, e);
     } finally {
       Files.deleteIfExists(tmp);
     }
+  }
+
+  /**
+   * A failure to write, named by what the user asked for (a target file, a report's directory) rather than the hidden
+   * staging file the operating system names ({@code No space left on device}, a JFreeChart "I/O error writing PNG
+   * file!"): the reason keeps the system's words, the cause the exception.
+   *
+   * @param what what could not be written, with its path
+   * @param e the failure
+   * @return the exception to throw
+   */
+  public static IOException failed(String what, IOException e) {
+    String reason = e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason()
+        : e.getMessage();
+    return new IOException(what + ": " + (reason == null || reason.isBlank() ? "input/output error" : reason), e);
   }
 
   /**

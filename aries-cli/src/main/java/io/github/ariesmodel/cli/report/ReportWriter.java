@@ -70,6 +70,8 @@ public final class ReportWriter {
         }
       }
       AtomicFiles.move(stage.resolve(RESULTS), dir.resolve(RESULTS));
+    } catch (IOException e) {
+      throw AtomicFiles.failed("cannot write the report in " + dir, e);
     } finally {
       deleteTree(stage);
     }

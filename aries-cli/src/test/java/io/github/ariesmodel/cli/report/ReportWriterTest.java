@@ -1,7 +1,9 @@
 package io.github.ariesmodel.cli.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,5 +24,26 @@ class ReportWriterTest {
   void withWallClockTheHtmlReportShowsIt(@TempDir Path dir) throws Exception {
     String html = Files.readString(ReportWriter.write(Fixtures.sample(true), List.of(), dir, true, "t"));
     assertThat(html).contains("wall time").contains("2026-11-29T21:00");
+  }
+
+  /**
+   * A write that fails (here a file the report would replace is a directory with something in it; a full disk in use,
+   * whose error names the hidden staging file) is named by the report's directory, and leaves no results.
+   */
+  @Test
+  void aFailedWriteNamesTheReportsDirectory(@TempDir Path dir) throws IOException {
+    Files.createDirectories(dir.resolve("latency-by-size.csv").resolve("inside"));
+    assertThatThrownBy(() -> ReportWriter.write(Fixtures.sample(true), List.of(), dir, false, "t"))
+        .isInstanceOf(IOException.class).hasMessageStartingWith("cannot write the report in " + dir + ": ");
+    assertThat(dir.resolve(ReportWriter.RESULTS)).doesNotExist();
+  }
+
+  @Test
+  void aFailedAtomicWriteNamesItsTarget(@TempDir Path dir) {
+    Path target = dir.resolve("out.json");
+    assertThatThrownBy(() -> AtomicFiles.write(target, f -> {
+      throw new java.nio.file.FileSystemException(f.toString(), null, "No space left on device");
+    })).isInstanceOf(IOException.class).hasMessage("cannot write " + target + ": No space left on device");
+    assertThat(target).doesNotExist();
   }
 }
