@@ -119,9 +119,20 @@ public final class MpiJob {
    * @param program the rank code
    * @throws IllegalStateException when ranks are left waiting forever (a deadlock), naming what each waits for
    * @throws ProcessRunner.ProcessFailedException when a rank's code threw
+   * @throws IllegalStateException also when a run of this job failed before (its state is then undefined: build a
+   *     new job) or when called from inside its own run
    */
   public void run(MpiProgram program) {
     checkArgument(program != null, "program must not be null");
+    if (runner != null) {
+      throw new IllegalStateException("run was called while this job runs (from one of its own ranks): a job runs"
+          + " one program at a time");
+    }
+    if (failedRun != null) {
+      throw new IllegalStateException("this job cannot run again: a run of it failed (" + failedRun + "), which"
+          + " leaves its ranks' barrier and message state undefined; build a new MpiJob (on a new system when a rank"
+          + " threw: that run stopped with its events still pending in the system)");
+    }
     lastRunStartPs = system.now();
     try (ProcessRunner r = system.newProcessRunner()) {
       runner = r;
@@ -149,6 +160,9 @@ public final class MpiJob {
         }
         throw new IllegalStateException(s.toString());
       }
+    } catch (RuntimeException | Error e) {
+      failedRun = firstLine(e);
+      throw e;
     } finally {
       runner = null;
       for (Rank rank : ranks) {
@@ -160,6 +174,15 @@ public final class MpiJob {
       end = Math.max(end, rank.finishedAtPs);
     }
     lastRunEndPs = end;
+  }
+
+  /** What the failed run said, first line (the job cannot run again), or null. */
+  private String failedRun;
+
+  private static String firstLine(Throwable e) {
+    String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    int nl = m.indexOf('\n');
+    return nl < 0 ? m : m.substring(0, nl);
   }
 
   /** @return simulated time from the start of the last run until its last rank's program returned, picoseconds */

@@ -776,6 +776,12 @@ final class Rank implements Mpi {
       throw new IllegalStateException("MPI rank " + worldRank + ": internal buffers exhausted (" + heap.inUse()
           + " of MpiConfig.heapBytes " + heap.capacity() + " in use, " + bytes + " more needed); raise heapBytes");
     }
+    if (bytes > heap.capacity()) {
+      // no amount of waiting frees more than the whole heap: say so instead of deadlocking
+      throw new IllegalArgumentException("MPI rank " + worldRank + ": a message of " + bytes + " bytes needs more"
+          + " internal buffer space than the rank's whole heap (" + heap.capacity() + " bytes); raise"
+          + " MpiConfig.heapBytes");
+    }
     long[] got = {-1};
     waitFor("internal buffer space (" + bytes + " bytes)", () -> (got[0] = heap.allocate(bytes)) >= 0);
     return got[0];

@@ -140,7 +140,7 @@ public final class ShmemJob {
       mdhs[i] = d.mdh();
     }
     nextVirtual = base + length;
-    Symmetric s = new Symmetric(objects.size(), bytes, base, mdhs);
+    Symmetric s = new Symmetric(this, objects.size(), bytes, base, mdhs);
     objects.add(s);
     return s;
   }
@@ -151,9 +151,20 @@ public final class ShmemJob {
    * @param program the PE code
    * @throws IllegalStateException when PEs are left waiting forever (a deadlock in the program)
    * @throws ProcessRunner.ProcessFailedException when a PE's code threw
+   * @throws IllegalStateException also when a run of this job failed before (its state is then undefined: build a
+   *     new job) or when called from inside its own run
    */
   public void run(ShmemProgram program) {
     checkArgument(program != null, "program must not be null");
+    if (runner != null) {
+      throw new IllegalStateException("run was called while this job runs (from one of its own PEs): a job runs"
+          + " one program at a time");
+    }
+    if (failedRun != null) {
+      throw new IllegalStateException("this job cannot run again: a run of it failed (" + failedRun + "), which"
+          + " leaves its PEs' barrier and message state undefined; build a new ShmemJob (on a new system when a PE"
+          + " threw: that run stopped with its events still pending in the system)");
+    }
     lastRunStartPs = system.now();
     try (ProcessRunner r = system.newProcessRunner()) {
       runner = r;
@@ -170,6 +181,9 @@ public final class ShmemJob {
         throw new IllegalStateException("SHMEM program deadlocked: " + stuck.size() + " PEs still waiting, e.g. "
             + stuck.get(0).name());
       }
+    } catch (RuntimeException | Error e) {
+      failedRun = firstLine(e);
+      throw e;
     } finally {
       runner = null;
       for (Pe pe : pes) {
@@ -185,6 +199,15 @@ public final class ShmemJob {
       m = Math.max(m, pe.finishedAtPs);
     }
     return m;
+  }
+
+  /** What the failed run said, first line (the job cannot run again), or null. */
+  private String failedRun;
+
+  private static String firstLine(Throwable e) {
+    String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    int nl = m.indexOf('\n');
+    return nl < 0 ? m : m.substring(0, nl);
   }
 
   /** @return simulated time from the start of the last run until its last PE returned, picoseconds */
@@ -360,9 +383,27 @@ public final class ShmemJob {
     }
 
     private long post(Post p) {
+      self();
       node.nic().post(p);
       outstanding++;
       return p.postId();
+    }
+
+    /** The PE's process, while its job's run lasts: a handle kept past {@code run} is refused, not half-used. */
+    private SimProcess self() {
+      SimProcess p = process;
+      if (p == null) {
+        throw new IllegalStateException("PE " + index + "'s handle was used outside its job's run (keep no Shmem"
+            + " handle after run returns)");
+      }
+      return p;
+    }
+
+    /** Checks that {@code s} is an object of this job and that the range lies in it. */
+    private void own(Symmetric s, String what, long offset, long length) {
+      checkArgument(s != null, "%s must not be null", what);
+      checkArgument(s.job() == ShmemJob.this, "%s is a symmetric object of another job", what);
+      s.checkRange(what, offset, length);
     }
 
     private NetworkAddress remote(Symmetric s, long offset, int pe) {
@@ -372,7 +413,7 @@ public final class ShmemJob {
 
     private CompletionEvent awaitGlobal(long postId) {
       awaited.put(postId, null);
-      process.waitUntil(() -> awaited.get(postId) != null);
+      self().waitUntil(() -> awaited.get(postId) != null);
       return awaited.remove(postId);
     }
 
@@ -398,13 +439,13 @@ public final class ShmemJob {
 
     @Override
     public void compute(long ps) {
-      process.sleep(ps);
+      self().sleep(ps);
     }
 
     @Override
     public void putmem(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe) {
-      dest.checkRange("dest", destOffset, length);
-      src.checkRange("src", srcOffset, length);
+      own(dest, "dest", destOffset, length);
+      own(src, "src", srcOffset, length);
       post(Post.put(nextPostId++, src.mdh(index), srcOffset, remote(dest, destOffset, pe), length)
           .withDeliveryMode(putMode)
           .withCompletion(Post.NO_CQ, Post.GLOBAL_EVENT | Post.REMOTE_EVENT));
@@ -415,7 +456,7 @@ public final class ShmemJob {
       checkArgument(data != null, "data must not be null");
       checkArgument(data.length <= stagingBytes, "data.length must be at most the staging buffer's %s bytes but was %s",
           stagingBytes, data.length);
-      dest.checkRange("dest", destOffset, data.length);
+      own(dest, "dest", destOffset, data.length);
       localBytes(staging, 0, data);
       long id = nextPostId++;
       awaited.put(id, null);
@@ -424,21 +465,21 @@ public final class ShmemJob {
           .withDeliveryMode(putMode)
           .withCompletion(Post.NO_CQ, Post.LOCAL_EVENT | Post.GLOBAL_EVENT | Post.REMOTE_EVENT));
       // Like shmem_put: return once the source (the staging buffer) may be reused.
-      process.waitUntil(() -> outstandingLocal == 0 || awaited.get(id) != null);
+      self().waitUntil(() -> outstandingLocal == 0 || awaited.get(id) != null);
       awaited.remove(id);
     }
 
     @Override
     public void putLong(Symmetric dest, long destOffset, long value, int pe) {
       checkArgument((destOffset & 7) == 0, "destOffset must be 8-byte aligned but was %s", destOffset);
-      dest.checkRange("dest", destOffset, 8);
+      own(dest, "dest", destOffset, 8);
       atomic(AmoOperation.of(AmoKind.SWAP, false, 64), dest, destOffset, value, 0, pe);
     }
 
     @Override
     public void getmem(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe) {
-      dest.checkRange("dest", destOffset, length);
-      src.checkRange("src", srcOffset, length);
+      own(dest, "dest", destOffset, length);
+      own(src, "src", srcOffset, length);
       checkArgument(length >= 1, "length must be >= 1 (zero-length GETs are refused [S5]) but was %s", length);
       long id = post(Post.get(nextPostId++, dest.mdh(index), destOffset, remote(src, srcOffset, pe), length)
           .withDeliveryMode(getMode));
@@ -447,8 +488,8 @@ public final class ShmemJob {
 
     @Override
     public void getmemNbi(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe) {
-      dest.checkRange("dest", destOffset, length);
-      src.checkRange("src", srcOffset, length);
+      own(dest, "dest", destOffset, length);
+      own(src, "src", srcOffset, length);
       checkArgument(length >= 1, "length must be >= 1 (zero-length GETs are refused [S5]) but was %s", length);
       post(Post.get(nextPostId++, dest.mdh(index), destOffset, remote(src, srcOffset, pe), length)
           .withDeliveryMode(getMode));
@@ -461,7 +502,7 @@ public final class ShmemJob {
 
     @Override
     public void waitRemoteEvents(long count) {
-      process.waitUntil(() -> remoteEvents >= count);
+      self().waitUntil(() -> remoteEvents >= count);
     }
 
     @Override
@@ -476,7 +517,7 @@ public final class ShmemJob {
     @Override
     public long atomic(AmoOperation op, Symmetric dest, long offset, long operand1, long operand2, int pe) {
       checkArgument(op != null, "op must not be null");
-      dest.checkRange("dest", offset, op.operandBytes());
+      own(dest, "dest", offset, op.operandBytes());
       Post p = Post.amo(nextPostId++, op, remote(dest, offset, pe), operand1, operand2)
           .withDeliveryMode(putMode)
           .withCompletion(Post.NO_CQ, Post.GLOBAL_EVENT | Post.REMOTE_EVENT);
@@ -505,7 +546,7 @@ public final class ShmemJob {
 
     @Override
     public void quiet() {
-      process.waitUntil(() -> outstanding == 0);
+      self().waitUntil(() -> outstanding == 0);
     }
 
     @Override
@@ -533,7 +574,7 @@ public final class ShmemJob {
       // line in place, a miss when the write dropped it (0 without a cache). The runner may test the condition again
       // before the process resumes; those re-tests hit and are not what the poller paid.
       long[] observed = {-1};
-      process.waitUntil(() -> {
+      self().waitUntil(() -> {
         boolean seen = condition.test(localLong(obj, offset));
         if (!seen) {
           observed[0] = -1;
@@ -543,7 +584,7 @@ public final class ShmemJob {
         return seen;
       });
       if (observed[0] > 0) {
-        process.sleep(observed[0]);
+        self().sleep(observed[0]);
       }
     }
 
@@ -559,7 +600,7 @@ public final class ShmemJob {
 
     @Override
     public byte[] localBytes(Symmetric obj, long offset, int length) {
-      obj.checkRange("local", offset, length);
+      own(obj, "local", offset, length);
       byte[] out = new byte[length];
       hostAccess(obj, offset, out, length, false);
       return out;
@@ -567,7 +608,7 @@ public final class ShmemJob {
 
     @Override
     public void localBytes(Symmetric obj, long offset, byte[] data) {
-      obj.checkRange("local", offset, data.length);
+      own(obj, "local", offset, data.length);
       hostAccess(obj, offset, data, data.length, true);
     }
 

@@ -6,12 +6,14 @@ package io.github.ariesmodel.system.shmem;
  */
 public final class Symmetric {
 
+  private final ShmemJob job;
   private final int id;
   private final long bytes;
   private final long virtualBase;
   private final int[] mdhs;
 
-  Symmetric(int id, long bytes, long virtualBase, int[] mdhs) {
+  Symmetric(ShmemJob job, int id, long bytes, long virtualBase, int[] mdhs) {
+    this.job = job;
     this.id = id;
     this.bytes = bytes;
     this.virtualBase = virtualBase;
@@ -35,7 +37,15 @@ public final class Symmetric {
 
   /** @param pe a PE @return the MDH of this object's registration on that PE's node */
   public int mdh(int pe) {
+    if (pe < 0 || pe >= mdhs.length) {
+      throw new IllegalArgumentException("pe must be in [0, " + (mdhs.length - 1) + "] but was " + pe);
+    }
     return mdhs[pe];
+  }
+
+  /** The job that allocated it: only that job's PEs may use it. */
+  ShmemJob job() {
+    return job;
   }
 
   void checkRange(String what, long offset, long length) {

@@ -289,6 +289,38 @@ class MpiPointToPointTest {
     })).isInstanceOf(ProcessRunner.ProcessFailedException.class).hasStackTraceContaining("MPI_ERR_TRUNCATE");
   }
 
+  /** A message larger than the whole internal heap can never get buffer space: refused, not a deadlock. */
+  @Test
+  void aMessageBeyondTheInternalHeapIsRefusedNotLeftWaiting() {
+    MpiConfig config = MpiConfig.defaults().toBuilder().heapBytes(1 << 20).build();
+    MpiJob job = MpiTesting.job(MpiTesting.smallSystem(3), 2, config);
+    byte[] big = new byte[2 << 20];
+    assertThatThrownBy(() -> job.run(mpi -> {
+      if (mpi.rank() == 0) {
+        mpi.send(big, 1, 0);
+      } else {
+        mpi.recv(new byte[big.length], 0, 0);
+      }
+    })).isInstanceOf(ProcessRunner.ProcessFailedException.class)
+        .hasStackTraceContaining("bytes needs more internal buffer space than the rank's whole heap")
+        .hasStackTraceContaining("raise MpiConfig.heapBytes");
+  }
+
+  /** A failed run leaves barriers and posted receives half done: the job refuses another run, saying why. */
+  @Test
+  void aJobWhoseRunFailedRefusesToRunAgain() {
+    MpiJob job = twoRanks(11);
+    assertThatThrownBy(() -> job.run(mpi -> mpi.recv(new byte[4], 1 - mpi.rank(), 3)))
+        .hasMessageContaining("deadlocked");
+    assertThatThrownBy(() -> job.run(mpi -> mpi.barrier(mpi.world())))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("this job cannot run again: a run of it failed (MPI program deadlocked:")
+        .hasMessageContaining("build a new MpiJob");
+    MpiJob fresh = MpiJob.builder(job.system()).nodes(2, 60).build();
+    fresh.run(mpi -> mpi.barrier(mpi.world()));
+    assertThat(fresh.lastRunPs()).isPositive(); // the system itself is fine: a new job runs
+  }
+
   @Test
   void aDeadlockedProgramIsReportedWithWhatEachRankWaitsFor() {
     MpiJob job = twoRanks(10);

@@ -8,6 +8,7 @@ import io.github.ariesmodel.core.AmoOperation;
 import io.github.ariesmodel.core.DeliveryMode;
 import io.github.ariesmodel.network.Topologies;
 import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.process.ProcessRunner;
 import org.junit.jupiter.api.Test;
 
 class ShmemJobEdgeTest {
@@ -85,5 +86,63 @@ class ShmemJobEdgeTest {
     AriesSystem ideal = AriesSystem.builder().topology(Topologies.ariesSmall(), "small")
         .fabric(io.github.ariesmodel.system.FabricKind.IDEAL).build();
     assertThat(ShmemJob.builder(ideal).deliveryMode(DeliveryMode.IN_ORDER).build().nPes()).isEqualTo(2);
+  }
+
+  /** A failed run leaves barrier and message state half done: the job refuses another run, saying why. */
+  @Test
+  void aJobWhoseRunFailedRefusesToRunAgain() {
+    ShmemJob job = job(0, 9);
+    Symmetric t = job.allocate(64);
+    assertThatThrownBy(() -> job.run(pe -> {
+      if (pe.myPe() == 0) {
+        pe.putLong(t, 0, 1, -1); // no PE -1: this PE fails while the other waits at the barrier
+      }
+      pe.barrierAll();
+    })).isInstanceOf(ProcessRunner.ProcessFailedException.class);
+    assertThatThrownBy(() -> job.run(Shmem::barrierAll)).isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("this job cannot run again: a run of it failed (")
+        .hasMessageContaining("build a new ShmemJob (on a new system when a PE threw");
+  }
+
+  @Test
+  void runFromInsideItsOwnRunIsRefused() {
+    ShmemJob job = job(0, 9);
+    assertThatThrownBy(() -> job.run(pe -> {
+      if (pe.myPe() == 0) {
+        job.run(q -> { });
+      }
+    })).isInstanceOf(ProcessRunner.ProcessFailedException.class)
+        .hasStackTraceContaining("run was called while this job runs");
+  }
+
+  @Test
+  void aHandleKeptPastItsRunIsRefused() {
+    ShmemJob job = job(0, 9);
+    Symmetric t = job.allocate(64);
+    Shmem[] kept = new Shmem[1];
+    job.run(pe -> {
+      if (pe.myPe() == 0) {
+        kept[0] = pe;
+      }
+    });
+    assertThatThrownBy(() -> kept[0].putLong(t, 0, 77, 1)).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("used outside its job's run");
+    assertThatThrownBy(() -> kept[0].quiet()).isInstanceOf(IllegalStateException.class);
+    long[] seen = {-1};
+    job.run(pe -> seen[0] = pe.myPe() == 1 ? pe.localLong(t, 0) : seen[0]);
+    assertThat(seen[0]).isZero(); // the refused put wrote nothing
+  }
+
+  @Test
+  void anotherJobsObjectIsRefusedAndAPeOutOfRangeNamed() {
+    ShmemJob a = job(0, 9);
+    ShmemJob b = ShmemJob.builder(a.system()).nodes(0, 9).build();
+    a.allocate(64);
+    Symmetric theirs = b.allocate(64);
+    assertThatThrownBy(() -> a.run(pe -> pe.putLong(theirs, 8, 7, 1 - pe.myPe())))
+        .isInstanceOf(ProcessRunner.ProcessFailedException.class)
+        .hasStackTraceContaining("dest is a symmetric object of another job");
+    assertThatThrownBy(() -> theirs.mdh(-1)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("pe must be in [0, 1] but was -1");
   }
 }
