@@ -97,9 +97,13 @@ public record IommuConfig(
     checkTime("issueIntervalPs", issueIntervalPs);
   }
 
+  /**
+   * A time of the pipeline: at most 1 ms (10^9 ps; assumed, as the router fabric's injection latency: beyond it a
+   * value is a unit mistake, and the pipeline's sums of times must stay inside the clock).
+   */
   private static void checkTime(String name, long ps) {
-    if (ps < 0) {
-      throw new IllegalArgumentException(name + " must be >= 0 but was " + ps);
+    if (ps < 0 || ps > 1_000_000_000L) {
+      throw new IllegalArgumentException(name + " must be in [0, 1e9] ps but was " + ps);
     }
   }
 

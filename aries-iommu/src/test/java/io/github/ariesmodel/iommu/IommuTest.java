@@ -126,7 +126,10 @@ class IommuTest {
     assertThatThrownBy(() -> IommuConfig.builder().ptesPerLine(6).build())
         .hasMessageContaining("ptesPerLine must be a power of two in [1, 512] but was 6");
     assertThatThrownBy(() -> IommuConfig.builder().pteFetchLatencyPs(-1).build())
-        .hasMessage("pteFetchLatencyPs must be >= 0 but was -1");
+        .hasMessage("pteFetchLatencyPs must be in [0, 1e9] ps but was -1");
+    // a latency that would overflow the clock once added to it (the library fuzz run's Long.MAX_VALUE)
+    assertThatThrownBy(() -> IommuConfig.builder().hitLatencyPs(Long.MAX_VALUE).build())
+        .hasMessage("hitLatencyPs must be in [0, 1e9] ps but was " + Long.MAX_VALUE);
     assertThatThrownBy(() -> BuiltInPolicy.parse("fifo"))
         .hasMessage("policy must be one of lru, plru, random but was \"fifo\"");
     assertThatThrownBy(() -> BuiltInPolicy.PSEUDO_LRU.create(4, 3, 0))

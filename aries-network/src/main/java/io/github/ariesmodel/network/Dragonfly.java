@@ -109,8 +109,10 @@ public final class Dragonfly implements Topology {
         throw new IllegalArgumentException("link bandwidth (class " + c + ") must be finite and > 0 but was "
             + b.bandwidth[c]);
       }
-      if (b.latencyPs[c] < 0) {
-        throw new IllegalArgumentException("link latency (class " + c + ") must be >= 0 ps but was " + b.latencyPs[c]);
+      if (b.latencyPs[c] < 0 || b.latencyPs[c] > 1_000_000_000L) {
+        // at most 1 ms (assumed, as RouterFabric's injection latency): beyond it a unit mistake, and sums overflow
+        throw new IllegalArgumentException("link latency (class " + c + ") must be in [0, 1e9] ps but was "
+            + b.latencyPs[c]);
       }
     }
     if (!(b.injectionBandwidth > 0) || Double.isInfinite(b.injectionBandwidth)) {

@@ -71,6 +71,14 @@ class TrafficExperimentTest {
     // a load whose gaps between packets overflow the clock (the CLI once let 1e-300 through to the event loop)
     assertThatThrownBy(() -> TrafficExperiment.on(Topologies.ariesSmall()).load(1e-300))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("but was 1.0E-300");
+    // spans whose sum overflowed the clock's bookkeeping (an ArithmeticException in run)
+    assertThatThrownBy(() -> TrafficExperiment.on(Topologies.ariesSmall()).warmupPs(Long.MAX_VALUE))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("warmupPs must be in [0, ");
+    assertThatThrownBy(() -> TrafficExperiment.on(Topologies.ariesSmall()).extraPs(Long.MAX_VALUE))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("extraPs must be in [0, ");
+    assertThatThrownBy(() -> Dragonfly.canonicalBuilder(2, 4, 2).latencyPs(1, 1, Long.MAX_VALUE).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("link latency (class 2) must be in [0, 1e9] ps but was " + Long.MAX_VALUE);
   }
 
   @Test

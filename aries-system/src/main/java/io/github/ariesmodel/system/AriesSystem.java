@@ -686,7 +686,8 @@ public final class AriesSystem {
 
     /** @param ps latency of the ideal fabric, ≥ 0 @return this builder */
     public Builder idealLatencyPs(long ps) {
-      checkArgument(ps >= 0, "idealLatencyPs must be >= 0 but was %s", ps);
+      // at most 1 ms (assumed, as RouterFabric's injection latency): beyond it a unit mistake, and times overflow
+      checkArgument(ps >= 0 && ps <= 1_000_000_000L, "idealLatencyPs must be in [0, 1e9] but was %s", ps);
       this.idealLatencyPs = ps;
       this.idealLatencyGiven = "idealLatencyPs(" + ps + ")";
       return this;
@@ -694,7 +695,7 @@ public final class AriesSystem {
 
     /** @param ps latency of the flat translator, ≥ 0 @return this builder */
     public Builder flatLatencyPs(long ps) {
-      checkArgument(ps >= 0, "flatLatencyPs must be >= 0 but was %s", ps);
+      checkArgument(ps >= 0 && ps <= 1_000_000_000L, "flatLatencyPs must be in [0, 1e9] but was %s", ps);
       this.flatLatencyPs = ps;
       this.flatLatencyGiven = "flatLatencyPs(" + ps + ")";
       return this;

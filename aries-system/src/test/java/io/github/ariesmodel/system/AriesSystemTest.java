@@ -87,6 +87,11 @@ class AriesSystemTest {
         .hasMessageContaining("iommu(config) cannot be combined with translator(FLAT)");
     assertThatThrownBy(() -> AriesSystem.builder().flatLatencyPs(3).build())
         .hasMessageContaining("flatLatencyPs(3) cannot be combined with translator(IOMMU)");
+    // a latency that overflows the clock once an event adds it (the library fuzz run's Long.MAX_VALUE)
+    assertThatThrownBy(() -> AriesSystem.builder().idealLatencyPs(Long.MAX_VALUE))
+        .hasMessage("idealLatencyPs must be in [0, 1e9] but was " + Long.MAX_VALUE);
+    assertThatThrownBy(() -> AriesSystem.builder().flatLatencyPs(1_000_000_001L))
+        .hasMessage("flatLatencyPs must be in [0, 1e9] but was 1000000001");
     assertThatThrownBy(() -> AriesSystem.builder().translator(TranslatorKind.FLAT)
             .translator((node, memory, clock) -> new FlatTranslation(memory, clock, 0)).build())
         .hasMessageContaining("translator(FLAT) cannot be combined with translator(factory)");

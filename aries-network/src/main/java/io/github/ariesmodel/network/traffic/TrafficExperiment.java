@@ -74,6 +74,12 @@ public final class TrafficExperiment {
   public static final double MIN_LOAD = 0.0001;
 
   /**
+   * The longest warm-up, window or wait after it: 1,000 s (10^15 ps, the CLI's 10^9 µs), so that their sum and the
+   * per-picosecond bookkeeping stay inside a {@code long} (a window of {@code Long.MAX_VALUE} overflowed).
+   */
+  public static final long MAX_SPAN_PS = 1_000_000_000_000_000L;
+
+  /**
    * Packets a group's pool keeps for reuse (assumed: enough for the packets a group has in flight at the loads
    * studied; a group that receives more than it sends lets the collector take the rest).
    */
@@ -193,8 +199,8 @@ public final class TrafficExperiment {
 
     /** @param ps warm-up length, ≥ 0 @return this */
     public Builder warmupPs(long ps) {
-      if (ps < 0) {
-        throw new IllegalArgumentException("warmupPs must be >= 0 but was " + ps);
+      if (ps < 0 || ps > MAX_SPAN_PS) {
+        throw new IllegalArgumentException("warmupPs must be in [0, " + MAX_SPAN_PS + "] but was " + ps);
       }
       this.warmupPs = ps;
       return this;
@@ -202,8 +208,8 @@ public final class TrafficExperiment {
 
     /** @param ps measurement window, > 0 @return this */
     public Builder measurePs(long ps) {
-      if (ps <= 0) {
-        throw new IllegalArgumentException("measurePs must be > 0 but was " + ps);
+      if (ps <= 0 || ps > MAX_SPAN_PS) {
+        throw new IllegalArgumentException("measurePs must be in [1, " + MAX_SPAN_PS + "] but was " + ps);
       }
       this.measurePs = ps;
       return this;
@@ -211,8 +217,8 @@ public final class TrafficExperiment {
 
     /** @param ps most time after the window to wait for measured packets (default max(measure, 5 µs)) @return this */
     public Builder extraPs(long ps) {
-      if (ps < 0) {
-        throw new IllegalArgumentException("extraPs must be >= 0 but was " + ps);
+      if (ps < 0 || ps > MAX_SPAN_PS) {
+        throw new IllegalArgumentException("extraPs must be in [0, " + MAX_SPAN_PS + "] but was " + ps);
       }
       this.extraPs = ps;
       return this;
