@@ -130,8 +130,7 @@ public final class MpiJob {
     }
     if (failedRun != null) {
       throw new IllegalStateException("this job cannot run again: a run of it failed (" + failedRun + "), which"
-          + " leaves its ranks' barrier and message state undefined; build a new MpiJob (on a new system when a rank"
-          + " threw: that run stopped with its events still pending in the system)");
+          + " leaves its ranks' barrier and message state undefined; build a new MpiJob on the system");
     }
     lastRunStartPs = system.now();
     try (ProcessRunner r = system.newProcessRunner()) {

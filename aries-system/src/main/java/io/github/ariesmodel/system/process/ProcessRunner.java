@@ -194,9 +194,13 @@ public final class ProcessRunner implements AutoCloseable {
   public void close() {
     for (Lane lane : lanes) {
       for (Proc p : lane.processes) {
-        if (p.thread != null && p.state != State.DONE) {
+        if (p.state != State.DONE) {
+          // also one never started: its first resumption may still be pending in the loop, and a later run on the
+          // same loop must not start it (resume skips killed processes)
           p.killed = true;
-          p.thread.interrupt();
+          if (p.thread != null) {
+            p.thread.interrupt();
+          }
         }
       }
     }
@@ -258,7 +262,8 @@ public final class ProcessRunner implements AutoCloseable {
     /** An event resumes {@code p}: on the thread that runs the loop now, the driver or a carrier. */
     void resume(Proc p) {
       p.wakeScheduled = false;
-      if (p.state == State.DONE || failure != null) {
+      if (p.state == State.DONE || failure != null || p.killed) {
+        // (killed: its runner was closed, after a failed run, with this resumption still pending in the loop)
         return;
       }
       if (p.state == State.WAITING && p.condition != null && !p.condition.getAsBoolean()) {

@@ -162,8 +162,7 @@ public final class ShmemJob {
     }
     if (failedRun != null) {
       throw new IllegalStateException("this job cannot run again: a run of it failed (" + failedRun + "), which"
-          + " leaves its PEs' barrier and message state undefined; build a new ShmemJob (on a new system when a PE"
-          + " threw: that run stopped with its events still pending in the system)");
+          + " leaves its PEs' barrier and message state undefined; build a new ShmemJob on the system");
     }
     lastRunStartPs = system.now();
     try (ProcessRunner r = system.newProcessRunner()) {

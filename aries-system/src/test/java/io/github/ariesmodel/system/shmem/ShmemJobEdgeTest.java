@@ -101,7 +101,34 @@ class ShmemJobEdgeTest {
     })).isInstanceOf(ProcessRunner.ProcessFailedException.class);
     assertThatThrownBy(() -> job.run(Shmem::barrierAll)).isInstanceOf(IllegalStateException.class)
         .hasMessageStartingWith("this job cannot run again: a run of it failed (")
-        .hasMessageContaining("build a new ShmemJob (on a new system when a PE threw");
+        .hasMessageContaining("build a new ShmemJob on the system");
+    // the system is fine: a new job on the same nodes runs, and so does one whose PE fails before another starts
+    ShmemJob fresh = ShmemJob.builder(job.system()).nodes(0, 9).build();
+    fresh.run(Shmem::barrierAll);
+    assertThat(fresh.lastRunPs()).isPositive();
+  }
+
+  /**
+   * A PE that throws at once stops the run while the other PE's first resumption is still pending in the loop; the
+   * closed run's process must not start in the next job's run (it did, and that job deadlocked).
+   */
+  @Test
+  void aRunStoppedBeforeAPeStartedLeavesTheSystemUsable() {
+    ShmemJob job = job(0, 9);
+    assertThatThrownBy(() -> job.run(pe -> {
+      if (pe.myPe() == 0) {
+        throw new IllegalStateException("boom");
+      }
+      pe.barrierAll();
+    })).isInstanceOf(ProcessRunner.ProcessFailedException.class).hasMessageContaining("boom");
+    ShmemJob other = ShmemJob.builder(job.system()).nodes(1, 10).build();
+    long[] passed = new long[2];
+    other.run(pe -> {
+      pe.barrierAll();
+      passed[pe.myPe()] = pe.now();
+    });
+    assertThat(passed[0]).isPositive();
+    assertThat(passed[1]).isPositive();
   }
 
   @Test
