@@ -307,10 +307,24 @@ public final class Dragonfly implements Topology {
       return this;
     }
 
-    /** @param n rows per group (Aries chassis), 1 to 64 @return this */
+    /**
+     * @param n rows per group (Aries chassis), 1 to 64; an Aries setting (a canonical dragonfly is one row of
+     *     {@code a} routers, all joined)
+     * @return this
+     */
     public Builder rows(int n) {
+      ariesOnly("rows", n);
       this.rows = n;
       return this;
+    }
+
+    /** A setting of the Aries layout on a canonical builder would change the topology behind its description. */
+    private void ariesOnly(String setting, int n) {
+      if (!aries) {
+        throw new IllegalArgumentException(setting + " is a setting of the Aries layout; a canonical dragonfly has"
+            + " one row of a routers, all joined (set a with canonicalBuilder or columns) but was given " + setting
+            + " " + n);
+      }
     }
 
     /** @param n columns per group (Aries blades per chassis; canonical a), 1 to 128 @return this */
@@ -319,8 +333,9 @@ public final class Dragonfly implements Topology {
       return this;
     }
 
-    /** @param n parallel rank-2 links per pair of routers in a column, 1 to 16 @return this */
+    /** @param n parallel rank-2 links per pair of routers in a column, 1 to 16; an Aries setting @return this */
     public Builder rank2Links(int n) {
+      ariesOnly("rank2Links", n);
       this.rank2Links = n;
       return this;
     }

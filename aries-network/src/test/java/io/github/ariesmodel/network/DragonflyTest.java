@@ -233,4 +233,14 @@ class DragonflyTest {
       }
     }
   }
+
+  /** An Aries layout setting on a canonical builder used to build 180 routers described as a = 4 (36). */
+  @Test
+  void ariesLayoutSettingsAreRefusedOnACanonicalBuilder() {
+    assertThatThrownBy(() -> Dragonfly.canonicalBuilder(2, 4, 2).rows(5)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("rows is a setting of the Aries layout").hasMessageEndingWith("but was given rows 5");
+    assertThatThrownBy(() -> Dragonfly.canonicalBuilder(2, 4, 2).rank2Links(2))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("rank2Links is a setting of the Aries");
+    assertThat(Dragonfly.ariesBuilder(1).rows(2).build().routersPerGroup()).isEqualTo(2 * 16);
+  }
 }
