@@ -50,6 +50,9 @@ public final class DumpiTrace implements Trace {
    * @throws IOException if a file cannot be read
    */
   public static DumpiTrace open(Path path) throws IOException {
+    if (path == null) {
+      throw new IllegalArgumentException("path must not be null");
+    }
     Path meta = path;
     if (Files.isDirectory(path)) {
       try (var files = Files.list(path)) {

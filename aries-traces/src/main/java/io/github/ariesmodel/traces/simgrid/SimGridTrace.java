@@ -58,6 +58,13 @@ public final class SimGridTrace implements Trace {
    * @throws IOException if a file cannot be read
    */
   public static SimGridTrace open(Path file) throws IOException {
+    if (file == null) {
+      throw new IllegalArgumentException("file must not be null");
+    }
+    if (Files.isDirectory(file)) {
+      throw TraceFormatException.ofFile(file, TraceFormatException.NO_RANK, "a directory, not a SimGrid trace file"
+          + " (a DUMPI trace is a directory: DumpiTrace.open)", null);
+    }
     if (!Files.isRegularFile(file)) {
       throw TraceFormatException.ofFile(file, TraceFormatException.NO_RANK, "no such SimGrid trace file", null);
     }

@@ -52,6 +52,16 @@ class SimGridTraceErrorsTest {
   }
 
   @Test
+  void aDirectoryOrNullIsRefusedSayingWhat() {
+    assertThatThrownBy(() -> SimGridTrace.open(dir)).isInstanceOf(TraceFormatException.class)
+        .hasMessageContaining("a directory, not a SimGrid trace file");
+    assertThatThrownBy(() -> SimGridTrace.open(null)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("file must not be null");
+    assertThatThrownBy(() -> io.github.ariesmodel.traces.dumpi.DumpiTrace.open(null))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("path must not be null");
+  }
+
+  @Test
   void aMissingRankIsNamed() throws IOException {
     Path file = Files.writeString(dir.resolve("gap.txt"), "0 init\n2 init\n3 init\n");
     assertThatThrownBy(() -> SimGridTrace.open(file)).isInstanceOfSatisfying(TraceFormatException.class, e -> {
