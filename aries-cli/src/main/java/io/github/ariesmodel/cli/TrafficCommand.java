@@ -52,9 +52,6 @@ final class TrafficCommand implements Callable<Integer> {
       description = "offered load, fraction of injection bandwidth, [0.0001, 2] (default: ${DEFAULT-VALUE})")
   double load;
 
-  /** Lowest offered load: the experiment's ({@link TrafficExperiment#MIN_LOAD}). */
-  static final double MIN_LOAD = TrafficExperiment.MIN_LOAD;
-
   @Mixin SharedOptions.Seed seed;
 
   @Option(names = "--warmup-us", defaultValue = "2", description = "warm-up, µs (default: ${DEFAULT-VALUE})")
@@ -107,7 +104,7 @@ final class TrafficCommand implements Callable<Integer> {
       throw CliError.badInput("--measure-us must be in [1e-6, 1e9] (at least 1 ps) but was " + measureUs,
           "--measure-us", null);
     }
-    if (!(load >= MIN_LOAD && load <= 2)) {
+    if (!(load >= TrafficExperiment.MIN_LOAD && load <= 2)) {
       throw CliError.badInput("--load must be in [0.0001, 2] but was " + load, "--load", null);
     }
     double work = (double) topo.nodeCount() * (warmupUs + measureUs);

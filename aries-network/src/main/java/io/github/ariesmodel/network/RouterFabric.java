@@ -119,7 +119,6 @@ public final class RouterFabric implements Fabric {
   private final DragonflyPaths paths;
 
   private final int radix;
-  private final int routerCount;
   private final int netPorts;
   private final int[] peer;
   private final byte[] portClass;
@@ -167,8 +166,8 @@ public final class RouterFabric implements Fabric {
   private final View[] views;
   private final Candidates[] candidates;
   /** Per VC: the handler of a credit return: the bytes and the upstream port. */
-  private final EventHandler[] eagerCredit;
-  private final EventHandler eagerInjectionFree = this::eagerInjectionFree;
+  private final EventHandler[] creditReturn;
+  private final EventHandler injectionBufferFree = this::injectionBufferFree;
 
   // statistics
   // per group (summed in group order when read)
@@ -233,9 +232,9 @@ public final class RouterFabric implements Fabric {
       views[g] = new View();
       candidates[g] = new Candidates();
     }
-    this.eagerCredit = new EventHandler[b.vcs];
+    this.creditReturn = new EventHandler[b.vcs];
     for (int vc = 0; vc < b.vcs; vc++) {
-      eagerCredit[vc] = new EagerCredit(vc);
+      creditReturn[vc] = new CreditReturn(vc);
     }
     this.injected = new long[groups];
     this.delivered = new long[groups];
@@ -257,7 +256,6 @@ public final class RouterFabric implements Fabric {
     int lastPort = Math.max(0, topo.routerCount() * radix - 1);
     this.byPortsPerGroup = new Divider(Math.max(1, portsPerGroup), lastPort);
     this.byRadix = new Divider(Math.max(1, radix), lastPort);
-    this.routerCount = topo.routerCount();
     this.netPorts = topo.routerCount() * radix;
     int routers = topo.routerCount();
     int classes = topo.linkClassCount();
@@ -899,10 +897,10 @@ public final class RouterFabric implements Fabric {
    * Credit return for one VC: the tail of a packet has left the buffer fed by an upstream port; the credit is back
    * now. {@code arg} is a {@link #releaseArg} of its bytes and that port.
    */
-  private final class EagerCredit implements EventHandler {
+  private final class CreditReturn implements EventHandler {
     private final int vc;
 
-    EagerCredit(int vc) {
+    CreditReturn(int vc) {
       this.vc = vc;
     }
 
@@ -924,7 +922,7 @@ public final class RouterFabric implements Fabric {
    * Injection buffer free: a packet has left a node's buffer; {@code arg} is a {@link #releaseArg} of its bytes and
    * the node.
    */
-  private void eagerInjectionFree(long now, Object ref, long arg) {
+  private void injectionBufferFree(long now, Object ref, long arg) {
     int node = (int) arg;
     injFree[node] += releasedBytes(arg);
     if (injBlocked[node]) {
@@ -1041,10 +1039,10 @@ public final class RouterFabric implements Fabric {
    */
   private void release(int g, long tailGonePs, int input, int vc, int bytes) {
     if (input >= netPorts) {
-      schedule(g, tailGonePs, eagerInjectionFree, null, releaseArg(bytes, input - netPorts));
+      schedule(g, tailGonePs, injectionBufferFree, null, releaseArg(bytes, input - netPorts));
     } else {
       int owner = peer[input];
-      scheduleInto(g, groupOfPort(owner), tailGonePs + latencyClass[portClass[input]], eagerCredit[vc], null,
+      scheduleInto(g, groupOfPort(owner), tailGonePs + latencyClass[portClass[input]], creditReturn[vc], null,
           releaseArg(bytes, owner));
     }
   }
@@ -1143,7 +1141,7 @@ public final class RouterFabric implements Fabric {
   }
 
   /**
-   * The arg of an eager release (credit return or injection-buffer free): the bytes it gives back above bit 32, its
+   * The arg of a release (credit return or injection-buffer free): the bytes it gives back above bit 32, its
    * owner (the upstream port, or the node) below. The event needs nothing else, so it reads no packet, whose line
    * has long left the cache by then.
    */
