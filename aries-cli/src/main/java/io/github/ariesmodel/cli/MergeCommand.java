@@ -71,13 +71,15 @@ final class MergeCommand implements Callable<Integer> {
     refuseOverwritingInputs();
     {
       Results merged = SweepMerge.mergeFiles(inputs, metrics, "merge");
-      ResultsJson.write(merged, out, false);
+      // The merged JSON is written last, as run writes results.json last: when a CSV or HTML write fails, no new
+      // merged file claims a finished merge (a previous one is left whole).
       if (csv != null) {
         ResultsCsv.write(merged, csv);
       }
       if (html != null) {
         writeHtml(merged);
       }
+      ResultsJson.write(merged, out, false);
       ResultTable t = merged.table(SweepMerge.TABLE).orElseThrow();
       spec.commandLine().getOut().printf("merged %d points into %s%n", t.rows().size(), out);
       spec.commandLine().getOut().flush();

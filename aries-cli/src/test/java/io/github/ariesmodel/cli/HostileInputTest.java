@@ -2,6 +2,7 @@ package io.github.ariesmodel.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.ariesmodel.cli.sweep.SweepMerge;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -234,6 +235,26 @@ class HostileInputTest {
     Files.writeString(p1, edited);
     assertThat(aries("merge", sw.toString(), "--out", out("m.json"))).isEqualTo(2);
     assertThat(onlyLine()).contains("has sizes=8 but the sweep's point 1 has sizes=64");
+  }
+
+  @Test
+  void aMergeWhoseCsvFailsWritesNoMergedFile() throws IOException {
+    Path sw = tmp.resolve("swc");
+    assertThat(aries("sweep", "--job", "pingpong", "--param", "sizes=8", "--param", "iterations=1", "--out",
+        sw.toString(), "-q")).isZero();
+    // The --csv directory takes new files (its check passes), but the table's file name is taken by a directory,
+    // so writing the CSV fails after the check.
+    Path csv = Files.createDirectories(tmp.resolve("csv"));
+    Files.createDirectories(csv.resolve(SweepMerge.TABLE + ".csv"));
+    Path merged = tmp.resolve("merged.json");
+    assertThat(aries("merge", sw.toString(), "--out", merged.toString(), "--csv", csv.toString())).isEqualTo(1);
+    assertThat(onlyLine()).contains(SweepMerge.TABLE + ".csv");
+    assertThat(merged).doesNotExist();
+    clearErr();
+    Files.delete(csv.resolve(SweepMerge.TABLE + ".csv"));
+    assertThat(aries("merge", sw.toString(), "--out", merged.toString(), "--csv", csv.toString())).isZero();
+    assertThat(merged).exists();
+    assertThat(csv.resolve(SweepMerge.TABLE + ".csv")).isRegularFile();
   }
 
   // Findings of the fuzz run after issue 14: each bad input is one line, exit 2, naming what was wrong.
