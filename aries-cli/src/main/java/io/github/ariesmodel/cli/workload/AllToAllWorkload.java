@@ -39,12 +39,35 @@ final class AllToAllWorkload implements Workload {
     return m;
   }
 
+  /**
+   * The parameters as {@link #run} uses them, read and range-checked in this one place, which {@link #check} shares.
+   *
+   * @param pes processing elements
+   * @param bytes bytes each PE sends to each other PE
+   */
+  private record Settings(int pes, long bytes) {
+
+    /** Reads the parameters; the system bounds the PEs (its nodes) and is not otherwise touched. */
+    static Settings read(AriesSystem system, Params params) {
+      int pes = params.integer("pes", 32, 2, Math.min(4096, system.nodeCount()));
+      long bytes = params.longValue("bytes", 4096, 1, 1L << 26);
+      return new Settings(pes, bytes);
+    }
+  }
+
+  @Override
+  public void check(AriesSystem system, Params params) {
+    Workload.super.check(system, params);
+    Settings.read(system, params);
+  }
+
   @Override
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
     AriesSystem sys = spec.build();
-    int pes = params.integer("pes", 32, 2, Math.min(4096, sys.nodeCount()));
-    long bytes = params.longValue("bytes", 4096, 1, 1L << 26);
+    Settings settings = Settings.read(sys, params);
+    int pes = settings.pes();
+    long bytes = settings.bytes();
     ShmemJob job = ShmemJob.builder(sys).nodes(Distances.spread(sys.topology(), pes)).pageSize(PageSize.SIZE_2M)
         .build();
     Symmetric send = job.allocate(bytes);

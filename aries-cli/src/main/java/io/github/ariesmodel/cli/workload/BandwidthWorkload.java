@@ -49,17 +49,49 @@ final class BandwidthWorkload implements Workload {
     return m;
   }
 
+  /**
+   * The parameters as {@link #run} uses them, read and range-checked in this one place, which {@link #check} shares.
+   *
+   * @param sizes message sizes
+   * @param volume bytes moved per size
+   * @param ops which operations
+   * @param ugni whether the posts use uGNI's delivery mode
+   * @param pairs the system's node pairs by distance
+   * @param distance the chosen distance, one of {@code pairs}
+   */
+  private record Settings(long[] sizes, long volume, List<String> ops, boolean ugni, Map<String, int[]> pairs,
+      String distance) {
+
+    /** Reads the parameters; the system's topology gives the distances it has, and nothing else is touched. */
+    static Settings read(AriesSystem system, Params params) {
+      long[] sizes = params.longList("sizes", "64,256,1K,4K,16K,64K,256K,1M", 1, 1L << 30);
+      long volume = params.longValue("bytes", 2L << 20, 1, 1L << 34);
+      List<String> ops = params.choices("ops", "put,get", List.of("put", "get"));
+      boolean ugni = params.choice("modes", "ugni", List.of("ugni", "dmapp")).equals("ugni");
+      Map<String, int[]> pairs = Distances.pairs(system.topology());
+      String distance = params.choice("distance", pairs.containsKey("rank-1") ? "rank-1" : "same-router",
+          new ArrayList<>(pairs.keySet()));
+      return new Settings(sizes, volume, ops, ugni, pairs, distance);
+    }
+  }
+
+  @Override
+  public void check(AriesSystem system, Params params) {
+    Workload.super.check(system, params);
+    Settings.read(system, params);
+  }
+
   @Override
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
-    long[] sizes = params.longList("sizes", "64,256,1K,4K,16K,64K,256K,1M", 1, 1L << 30);
-    long volume = params.longValue("bytes", 2L << 20, 1, 1L << 34);
-    List<String> ops = params.choices("ops", "put,get", List.of("put", "get"));
-    boolean ugni = params.choice("modes", "ugni", List.of("ugni", "dmapp")).equals("ugni");
     AriesSystem sys = spec.build();
-    Map<String, int[]> pairs = Distances.pairs(sys.topology());
-    String distance = params.choice("distance", pairs.containsKey("rank-1") ? "rank-1" : "same-router",
-        new ArrayList<>(pairs.keySet()));
+    Settings settings = Settings.read(sys, params);
+    long[] sizes = settings.sizes();
+    long volume = settings.volume();
+    List<String> ops = settings.ops();
+    boolean ugni = settings.ugni();
+    Map<String, int[]> pairs = settings.pairs();
+    String distance = settings.distance();
     long maxSize = 0;
     for (long s : sizes) {
       maxSize = Math.max(maxSize, s);

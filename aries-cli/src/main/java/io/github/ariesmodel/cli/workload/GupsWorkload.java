@@ -50,25 +50,44 @@ final class GupsWorkload implements Workload {
     return m;
   }
 
+  /**
+   * The parameters as {@link #run} uses them, read and checked in this one place, which {@link #check} shares: the
+   * ranges, and that the table fits a node's memory.
+   *
+   * @param pes processing elements
+   * @param updates atomic updates per PE
+   * @param tableBytes table bytes per PE
+   * @param pageSize the table's page size
+   * @param fetching fetching or non-fetching adds
+   * @param window non-fetching updates in flight per PE
+   */
+  private record Settings(int pes, int updates, long tableBytes, PageSize pageSize, boolean fetching, int window) {
+
+    /** Reads the parameters; the system bounds the PEs (its nodes) and the table (a node's memory), no more. */
+    static Settings read(AriesSystem system, Params params) {
+      int pes = params.integer("pes", 32, 1, Math.min(4096, system.nodeCount()));
+      int updates = params.integer("updates", 256, 1, 10_000_000);
+      long tableBytes = params.longValue("table", 16L << 20, 8, 1L << 36);
+      PageSize pageSize = PageSize.parse(params.string("pageSize", "4K"));
+      boolean fetching = Boolean.parseBoolean(params.choice("fetching", "false", List.of("true", "false")));
+      int window = params.integer("window", 64, 1, 4096);
+      TableMemory.check(system, "table", tableBytes, pageSize); // one symmetric allocation on every PE's node
+      return new Settings(pes, updates, tableBytes, pageSize, fetching, window);
+    }
+  }
+
   @Override
   public void check(AriesSystem system, Params params) {
     Workload.super.check(system, params);
-    TableMemory.check(system, "table", params.longValue("table", 16L << 20, 8, 1L << 36),
-        PageSize.parse(params.string("pageSize", "4K")));
+    Settings.read(system, params);
   }
 
   @Override
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
     AriesSystem sys = spec.build();
-    int pes = params.integer("pes", 32, 1, Math.min(4096, sys.nodeCount()));
-    int updates = params.integer("updates", 256, 1, 10_000_000);
-    long tableBytes = params.longValue("table", 16L << 20, 8, 1L << 36);
-    PageSize pageSize = PageSize.parse(params.string("pageSize", "4K"));
-    boolean fetching = Boolean.parseBoolean(params.choice("fetching", "false", List.of("true", "false")));
-    int window = params.integer("window", 64, 1, 4096);
-    TableMemory.check(sys, "table", tableBytes, pageSize); // one symmetric allocation on every PE's node
-    return run(sys, pes, updates, tableBytes, pageSize, fetching, window, "gups");
+    Settings s = Settings.read(sys, params);
+    return run(sys, s.pes(), s.updates(), s.tableBytes(), s.pageSize(), s.fetching(), s.window(), "gups");
   }
 
   static WorkloadReport run(AriesSystem sys, int pes, int updates, long tableBytes, PageSize pageSize,

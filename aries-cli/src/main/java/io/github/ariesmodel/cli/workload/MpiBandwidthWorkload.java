@@ -44,19 +44,51 @@ final class MpiBandwidthWorkload implements Workload {
     return m;
   }
 
+  /**
+   * The parameters as {@link #run} uses them, read and range-checked in this one place, which {@link #check} shares.
+   *
+   * @param sizes message sizes
+   * @param window messages in flight
+   * @param warmup untimed windows per size
+   * @param iterations timed windows per size
+   * @param pairs the node pairs by distance
+   * @param wanted the distances to measure, each one of {@code pairs}
+   */
+  private record Settings(long[] sizes, int window, int warmup, int iterations, Map<String, int[]> pairs,
+      List<String> wanted) {
+
+    /** Reads the parameters; the system's topology gives the distances it has, and nothing else is touched. */
+    static Settings read(AriesSystem system, Params params) {
+      long[] sizes = params.longList("sizes", "8,1K,16K,64K", 1, 1L << 30);
+      int window = params.integer("window", 16, 1, 1024);
+      int warmup = params.integer("warmup", 1, 0, 100_000);
+      int iterations = params.integer("iterations", 2, 1, 100_000);
+      Map<String, int[]> pairs = MpiLatencyWorkload.pairs(system);
+      List<String> names = new ArrayList<>(pairs.keySet());
+      String fallback = names.contains("rank-1") ? "rank-1" : names.get(names.size() - 1);
+      String asked = params.string("distances", fallback);
+      List<String> wanted = asked.equals("all") ? names : params.choices("distances", fallback, names);
+      return new Settings(sizes, window, warmup, iterations, pairs, wanted);
+    }
+  }
+
+  @Override
+  public void check(AriesSystem system, Params params) {
+    Workload.super.check(system, params);
+    Settings.read(system, params);
+  }
+
   @Override
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
-    long[] sizes = params.longList("sizes", "8,1K,16K,64K", 1, 1L << 30);
-    int window = params.integer("window", 16, 1, 1024);
-    int warmup = params.integer("warmup", 1, 0, 100_000);
-    int iterations = params.integer("iterations", 2, 1, 100_000);
     AriesSystem probe = spec.build();
-    Map<String, int[]> pairs = MpiLatencyWorkload.pairs(probe);
-    List<String> names = new ArrayList<>(pairs.keySet());
-    String fallback = names.contains("rank-1") ? "rank-1" : names.get(names.size() - 1);
-    String asked = params.string("distances", fallback);
-    List<String> wanted = asked.equals("all") ? names : params.choices("distances", fallback, names);
+    Settings settings = Settings.read(probe, params);
+    long[] sizes = settings.sizes();
+    int window = settings.window();
+    int warmup = settings.warmup();
+    int iterations = settings.iterations();
+    Map<String, int[]> pairs = settings.pairs();
+    List<String> wanted = settings.wanted();
     ResultTable.Builder table = ResultTable.builder("mpi-bandwidth")
         .string("distance").integer("bytes", "B").number("bandwidth", "GB/s");
     WorkloadReport report = new WorkloadReport();

@@ -45,17 +45,46 @@ final class MpiLatencyWorkload implements Workload {
     return m;
   }
 
+  /**
+   * The parameters as {@link #run} uses them, read and range-checked in this one place, which {@link #check} shares.
+   *
+   * @param sizes message sizes
+   * @param warmup untimed round trips per size
+   * @param iterations timed round trips per size
+   * @param pairs the node pairs by distance
+   * @param wanted the distances to measure, each one of {@code pairs}
+   */
+  private record Settings(long[] sizes, int warmup, int iterations, Map<String, int[]> pairs, List<String> wanted) {
+
+    /** Reads the parameters; the system's topology gives the distances it has, and nothing else is touched. */
+    static Settings read(AriesSystem system, Params params) {
+      long[] sizes = params.longList("sizes", "8,64,1K,8K,64K", 1, 1L << 30);
+      int warmup = params.integer("warmup", 2, 0, 100_000);
+      int iterations = params.integer("iterations", 10, 1, 100_000);
+      Map<String, int[]> pairs = MpiLatencyWorkload.pairs(system);
+      List<String> wanted = params.string("distances", "all").equals("all")
+          ? new ArrayList<>(pairs.keySet())
+          : params.choices("distances", "all", new ArrayList<>(pairs.keySet()));
+      return new Settings(sizes, warmup, iterations, pairs, wanted);
+    }
+  }
+
+  @Override
+  public void check(AriesSystem system, Params params) {
+    Workload.super.check(system, params);
+    Settings.read(system, params);
+  }
+
   @Override
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
-    long[] sizes = params.longList("sizes", "8,64,1K,8K,64K", 1, 1L << 30);
-    int warmup = params.integer("warmup", 2, 0, 100_000);
-    int iterations = params.integer("iterations", 10, 1, 100_000);
     AriesSystem probe = spec.build();
-    Map<String, int[]> pairs = pairs(probe);
-    List<String> wanted = params.string("distances", "all").equals("all")
-        ? new ArrayList<>(pairs.keySet())
-        : params.choices("distances", "all", new ArrayList<>(pairs.keySet()));
+    Settings settings = Settings.read(probe, params);
+    long[] sizes = settings.sizes();
+    int warmup = settings.warmup();
+    int iterations = settings.iterations();
+    Map<String, int[]> pairs = settings.pairs();
+    List<String> wanted = settings.wanted();
     ResultTable.Builder table = ResultTable.builder("mpi-latency")
         .string("distance").integer("bytes", "B").number("latency", "ns");
     WorkloadReport report = new WorkloadReport();

@@ -12,8 +12,9 @@ import java.util.TreeSet;
 
 /**
  * A workload's parameters ({@code name=value} strings from the command line, a sweep point or code), read with
- * typed getters that check ranges. Every read records the name, so {@link #checkAllUsed(Set)} can reject unknown
- * names with a message that lists the known ones.
+ * typed getters that check ranges. {@link #checkAllUsed(Set)} rejects the names a workload does not declare, with a
+ * message that lists the known ones. Reading has no side effect: the same read gives the same value or the same
+ * message every time, so a workload may read its parameters once to check them and again to run.
  */
 public final class Params {
 

@@ -46,17 +46,46 @@ final class PingPongWorkload implements Workload {
     return m;
   }
 
+  /**
+   * The parameters as {@link #run} uses them, read and range-checked in this one place, which {@link #check} shares.
+   *
+   * @param sizes message sizes
+   * @param iterations round trips per size
+   * @param ugni whether the posts use uGNI's delivery mode
+   * @param pairs the system's node pairs by distance
+   * @param wanted the distances to measure, each one of {@code pairs}
+   */
+  private record Settings(long[] sizes, int iterations, boolean ugni, Map<String, int[]> pairs, List<String> wanted) {
+
+    /** Reads the parameters; the system's topology gives the distances it has, and nothing else is touched. */
+    static Settings read(AriesSystem system, Params params) {
+      long[] sizes = params.longList("sizes", "8,64,512,4K,32K,256K,1M", 1, 1L << 30);
+      int iterations = params.integer("iterations", 10, 1, 100_000);
+      boolean ugni = params.choice("modes", "ugni", List.of("ugni", "dmapp")).equals("ugni");
+      Map<String, int[]> pairs = Distances.pairs(system.topology());
+      List<String> wanted = params.string("distances", "all").equals("all")
+          ? new ArrayList<>(pairs.keySet())
+          : params.choices("distances", "all", new ArrayList<>(pairs.keySet()));
+      return new Settings(sizes, iterations, ugni, pairs, wanted);
+    }
+  }
+
+  @Override
+  public void check(AriesSystem system, Params params) {
+    Workload.super.check(system, params);
+    Settings.read(system, params);
+  }
+
   @Override
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
-    long[] sizes = params.longList("sizes", "8,64,512,4K,32K,256K,1M", 1, 1L << 30);
-    int iterations = params.integer("iterations", 10, 1, 100_000);
-    boolean ugni = params.choice("modes", "ugni", List.of("ugni", "dmapp")).equals("ugni");
     AriesSystem probe = spec.build();
-    Map<String, int[]> pairs = Distances.pairs(probe.topology());
-    List<String> wanted = params.string("distances", "all").equals("all")
-        ? new ArrayList<>(pairs.keySet())
-        : params.choices("distances", "all", new ArrayList<>(pairs.keySet()));
+    Settings settings = Settings.read(probe, params);
+    long[] sizes = settings.sizes();
+    int iterations = settings.iterations();
+    boolean ugni = settings.ugni();
+    Map<String, int[]> pairs = settings.pairs();
+    List<String> wanted = settings.wanted();
     ResultTable.Builder table = ResultTable.builder("pingpong")
         .string("distance").integer("bytes", "B").number("latency", "ns").number("bandwidth", "GB/s");
     WorkloadReport report = new WorkloadReport();
