@@ -81,14 +81,44 @@ final class HostCacheWorkload implements Workload {
     return m;
   }
 
+  /**
+   * The parameters as {@link #run} uses them, read and range-checked in this one place, which {@link #check} shares.
+   *
+   * @param rounds ping-pong rounds of the put-to-observe test
+   * @param messages messages of the message-rate test
+   * @param pes PEs of the hot-spot tests (at most the system's nodes are used)
+   * @param amos operations per PE of the hot-spot tests
+   * @param modes the host-cache modes to measure, in order
+   */
+  private record Settings(int rounds, int messages, int pes, int amos, List<String> modes) {
+
+    static Settings read(Params params) {
+      int rounds = params.integer("rounds", 50, 1, 100_000);
+      int messages = params.integer("messages", 200, 1, 1_000_000);
+      int pes = params.integer("pes", 8, 2, 4096);
+      int amos = params.integer("amos", 50, 1, 1_000_000);
+      List<String> modes = params.choices("modes", String.join(",", MODES), MODES);
+      return new Settings(rounds, messages, pes, amos, modes);
+    }
+  }
+
+  /** Also checks that the system has the two nodes the put-to-observe and message-rate tests use, as run picks them. */
+  @Override
+  public void check(AriesSystem system, Params params) {
+    Workload.super.check(system, params);
+    Settings.read(params);
+    Distances.spread(system.topology(), 2);
+  }
+
   @Override
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
-    int rounds = params.integer("rounds", 50, 1, 100_000);
-    int messages = params.integer("messages", 200, 1, 1_000_000);
-    int pes = params.integer("pes", 8, 2, 4096);
-    int amos = params.integer("amos", 50, 1, 1_000_000);
-    List<String> modes = params.choices("modes", String.join(",", MODES), MODES);
+    Settings settings = Settings.read(params);
+    int rounds = settings.rounds();
+    int messages = settings.messages();
+    int pes = settings.pes();
+    int amos = settings.amos();
+    List<String> modes = settings.modes();
     ResultTable.Builder table = ResultTable.builder("host-cache")
         .string("mode").number("putToObserveLatency", "ns").number("messageRate", "M/s").number("amoRate", "M/s")
         .integer("targetLoadHits", "").integer("targetLoadMisses", "");

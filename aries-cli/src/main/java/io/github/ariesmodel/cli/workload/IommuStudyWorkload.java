@@ -47,32 +47,54 @@ final class IommuStudyWorkload implements Workload {
     return m;
   }
 
-  /** Checks, before anything runs, that the table fits the target node's memory with every page size. */
+  /**
+   * The parameters as {@link #run} uses them, read and range-checked in this one place, which {@link #check} shares
+   * (the page sizes are parsed, and the table checked against a node's memory, by {@link #checkTable}).
+   *
+   * @param pageSizes the page sizes, as given
+   * @param patterns the access patterns
+   * @param tableBytes table bytes on the target node
+   * @param initiators initiating PEs
+   * @param puts puts per initiator
+   */
+  private record Settings(List<String> pageSizes, List<String> patterns, long tableBytes, int initiators, int puts) {
+
+    static Settings read(Params params) {
+      List<String> pageSizes = List.of(params.string("pageSizes", "4K,2M").split(","));
+      List<String> patterns = params.choices("patterns", "random,sequential", List.of("random", "sequential"));
+      long tableBytes = params.longValue("table", 64L << 20, 4096, 1L << 36);
+      int initiators = params.integer("pes", 8, 1, 1024);
+      int puts = params.integer("puts", 256, 1, 1_000_000);
+      return new Settings(pageSizes, patterns, tableBytes, initiators, puts);
+    }
+  }
+
+  /** Checks, before anything runs, the parameters and that the table fits the target node's memory. */
   @Override
   public void check(AriesSystem system, Params params) {
     Workload.super.check(system, params);
-    checkTable(system, params);
+    checkTable(system, Settings.read(params));
   }
 
   /**
    * The table is one symmetric allocation on every PE's node, beside the SHMEM runtime's reservations, with each
    * page size in turn: the range [4096, 64G] alone would let a table through that the node cannot hold.
    */
-  private static void checkTable(AriesSystem system, Params params) {
-    long tableBytes = params.longValue("table", 64L << 20, 4096, 1L << 36);
-    for (String ps : params.string("pageSizes", "4K,2M").split(",")) {
-      TableMemory.check(system, "table", tableBytes, PageSize.parse(ps.trim()));
+  private static void checkTable(AriesSystem system, Settings settings) {
+    for (String ps : settings.pageSizes()) {
+      TableMemory.check(system, "table", settings.tableBytes(), PageSize.parse(ps.trim()));
     }
   }
 
   @Override
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
-    List<String> sizes = List.of(params.string("pageSizes", "4K,2M").split(","));
-    List<String> patterns = params.choices("patterns", "random,sequential", List.of("random", "sequential"));
-    long tableBytes = params.longValue("table", 64L << 20, 4096, 1L << 36);
-    int initiators = params.integer("pes", 8, 1, 1024);
-    int puts = params.integer("puts", 256, 1, 1_000_000);
+    Settings settings = Settings.read(params);
+    List<String> sizes = settings.pageSizes();
+    List<String> patterns = settings.patterns();
+    long tableBytes = settings.tableBytes();
+    int initiators = settings.initiators();
+    int puts = settings.puts();
     ResultTable.Builder table = ResultTable.builder("iommu")
         .string("pageSize").string("pattern").number("pteHitRate", "").number("translationLatency", "ns")
         .number("putRate", "Mputs/s");
@@ -83,7 +105,7 @@ final class IommuStudyWorkload implements Workload {
       for (String pattern : patterns) {
         AriesSystem sys = spec.build();
         if (done == 0) {
-          checkTable(sys, params); // with every page size, before the first job runs
+          checkTable(sys, settings); // with every page size, before the first job runs
         }
         int[] nodes = Distances.spread(sys.topology(), Math.min(sys.nodeCount(), initiators + 1));
         ShmemJob job = ShmemJob.builder(sys).nodes(nodes).pageSize(pageSize).build();

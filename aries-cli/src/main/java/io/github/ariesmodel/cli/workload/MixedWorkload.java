@@ -1,7 +1,9 @@
 package io.github.ariesmodel.cli.workload;
 
 import io.github.ariesmodel.cli.system.SystemSpec;
+import io.github.ariesmodel.system.AriesSystem;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -29,9 +31,34 @@ final class MixedWorkload implements Workload {
         + " system";
   }
 
-  private static void phase(WorkloadReport r, Progress progress, double start, double share, Workload w,
-      SystemSpec spec, Map<String, String> params) {
-    r.addAll(w.run(spec, Params.of(params), progress.part(start, share, r.simulatedPs(), r.events())));
+  /**
+   * One phase: a workload with fixed parameters, and its part of the progress bar.
+   *
+   * @param start the fraction of the whole done when it starts
+   * @param share its fraction of the whole
+   * @param workload the workload
+   * @param params its parameters
+   */
+  private record Phase(double start, double share, Workload workload, Map<String, String> params) {}
+
+  /**
+   * The phases, in the order they run. Shares of the whole, from measured wall times of the parts on one group
+   * (pingpong and traffic dominate).
+   */
+  private static final List<Phase> PHASES = List.of(
+      new Phase(0.00, 0.30, new PingPongWorkload(), Map.of("sizes", "8,64,512,4K,32K,256K", "iterations", "5")),
+      new Phase(0.30, 0.10, new BandwidthWorkload(), Map.of("sizes", "64,256,1K,4K,16K,64K,256K", "bytes", "512K")),
+      new Phase(0.40, 0.10, new GupsWorkload(), Map.of("pes", "16", "updates", "128")),
+      new Phase(0.50, 0.05, new AllToAllWorkload(), Map.of("pes", "16", "bytes", "2K")),
+      new Phase(0.55, 0.42, new TrafficWorkload(), Map.of("loads", "0.2,0.5,0.8", "routings", "minimal,adaptive0")),
+      new Phase(0.97, 0.03, new HostCacheWorkload(), Map.of("modes", "update,invalidate", "rounds", "20",
+          "messages", "50", "pes", "8", "amos", "20")));
+
+  private static void phase(WorkloadReport r, Progress progress, Phase p, SystemSpec spec) {
+    double start = p.start();
+    double share = p.share();
+    r.addAll(p.workload().run(spec, Params.of(p.params()), progress.part(start, share, r.simulatedPs(),
+        r.events())));
     progress.update(start + share, r.simulatedPs(), r.events());
   }
 
@@ -40,21 +67,25 @@ final class MixedWorkload implements Workload {
     return new LinkedHashMap<>();
   }
 
+  /**
+   * Also checks every phase's fixed parameters against the system, as the phase's run would: some are bounded by it
+   * (16 PEs need 16 nodes), and a phase that cannot run would otherwise be found only after the phases before it.
+   */
+  @Override
+  public void check(AriesSystem system, Params params) {
+    Workload.super.check(system, params);
+    for (Phase p : PHASES) {
+      p.workload().check(system, Params.of(p.params()));
+    }
+  }
+
   @Override
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
     WorkloadReport r = new WorkloadReport();
-    // Shares of the whole, from measured wall times of the parts on one group (pingpong and traffic dominate).
-    phase(r, progress, 0.00, 0.30, new PingPongWorkload(), spec, Map.of("sizes", "8,64,512,4K,32K,256K",
-        "iterations", "5"));
-    phase(r, progress, 0.30, 0.10, new BandwidthWorkload(), spec, Map.of("sizes", "64,256,1K,4K,16K,64K,256K",
-        "bytes", "512K"));
-    phase(r, progress, 0.40, 0.10, new GupsWorkload(), spec, Map.of("pes", "16", "updates", "128"));
-    phase(r, progress, 0.50, 0.05, new AllToAllWorkload(), spec, Map.of("pes", "16", "bytes", "2K"));
-    phase(r, progress, 0.55, 0.42, new TrafficWorkload(), spec, Map.of("loads", "0.2,0.5,0.8",
-        "routings", "minimal,adaptive0"));
-    phase(r, progress, 0.97, 0.03, new HostCacheWorkload(), spec, Map.of("modes", "update,invalidate",
-        "rounds", "20", "messages", "50", "pes", "8", "amos", "20"));
+    for (Phase p : PHASES) {
+      phase(r, progress, p, spec);
+    }
     progress.update(1.0, r.simulatedPs(), r.events());
     return r;
   }
