@@ -68,12 +68,46 @@ final class ReplayWorkload implements Workload {
     return TraceFormat.detect(path) == TraceFormat.DUMPI ? DumpiTrace.open(path) : SimGridTrace.open(path);
   }
 
-  /** Checks, before any point of a sweep runs, that the trace exists and the mapping is one (a file's too). */
+  /**
+   * The parameters as {@link #run} uses them, read and checked in this one place, which {@link #check} shares.
+   *
+   * @param tracePath the trace, which exists
+   * @param placement the mapping of ranks to nodes
+   * @param compute what to do with the time between calls
+   * @param ranksPerNode ranks on each node
+   */
+  private record Settings(Path tracePath, Placement placement, ComputeMode compute, int ranksPerNode) {
+
+    static Settings read(Params params) {
+      Path tracePath = ReplayWorkload.tracePath(params);
+      Placement placement = Placement.parse(params.string("mapping", "linear"));
+      ComputeMode compute = ComputeMode.parse(params.string("compute", "skip"));
+      int rpn = params.integer("ranksPerNode", 1, 1, TraceReplay.MAX_RANKS_PER_NODE);
+      return new Settings(tracePath, placement, compute, rpn);
+    }
+  }
+
+  /**
+   * Checks, before any point of a sweep runs, the parameters (the trace exists, the mapping is one and a file's
+   * node ids parse, the compute mode and the ranks per node), then opens the trace (its header: the ranks) and places
+   * its ranks on the system as the replay will: a system too small, or a mapping file that does not fit the trace or
+   * the system, is refused here rather than after the replay has read the whole trace. A trace that cannot be opened
+   * fails as it would in the run. Problems inside the ranks' streams are found when the replay reads them.
+   */
   @Override
   public void check(AriesSystem system, Params params) {
     Workload.super.check(system, params);
-    tracePath(params);
-    Placement.parse(params.string("mapping", "linear"));
+    Settings s = Settings.read(params);
+    s.placement().nodes(system.topology(), open(s).ranks(), s.ranksPerNode(), system.seed());
+  }
+
+  /** Opens the settings' trace as {@link #run} does: an I/O failure is unchecked. */
+  private static Trace open(Settings s) {
+    try {
+      return open(s.tracePath());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** The trace parameter, which must name something that exists: a missing input is bad input, not a failed run. */
@@ -93,16 +127,11 @@ final class ReplayWorkload implements Workload {
   @Override
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
-    Path tracePath = tracePath(params);
-    Placement placement = Placement.parse(params.string("mapping", "linear"));
-    ComputeMode compute = ComputeMode.parse(params.string("compute", "skip"));
-    int rpn = params.integer("ranksPerNode", 1, 1, TraceReplay.MAX_RANKS_PER_NODE);
-    Trace trace;
-    try {
-      trace = open(tracePath);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    Settings settings = Settings.read(params);
+    Placement placement = settings.placement();
+    ComputeMode compute = settings.compute();
+    int rpn = settings.ranksPerNode();
+    Trace trace = open(settings);
     AriesSystem system = spec.build(); // on the partitioned engine when the spec has threads (--threads)
     long events0 = system.eventsExecuted();
     // Progress comes from inside the run. On the single loop it reads the loop's event count, as ever; on an engine

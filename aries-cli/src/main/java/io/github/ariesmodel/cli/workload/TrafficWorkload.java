@@ -3,6 +3,8 @@ package io.github.ariesmodel.cli.workload;
 import io.github.ariesmodel.cli.report.Figures;
 import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.cli.report.PlotSpec;
+import io.github.ariesmodel.core.sim.DeterministicEventLoop;
+import io.github.ariesmodel.network.RouterFabric;
 import io.github.ariesmodel.network.spi.Topology;
 import io.github.ariesmodel.network.traffic.TrafficExperiment;
 import io.github.ariesmodel.network.traffic.TrafficPattern;
@@ -44,13 +46,50 @@ final class TrafficWorkload implements Workload {
     return m;
   }
 
+  /**
+   * The parameters as {@link #run} uses them, read and range-checked in this one place, which {@link #check} shares.
+   *
+   * @param pattern the traffic pattern
+   * @param loads the offered loads
+   * @param routings the routing names, as given (the fabric knows which exist)
+   * @param measureNs the measurement window, 0 for the network's default
+   */
+  private record Settings(TrafficPattern pattern, double[] loads, List<String> routings, long measureNs) {
+
+    static Settings read(Params params) {
+      TrafficPattern pattern = TrafficPattern.parse(params.string("pattern", "uniform"));
+      double[] loads = params.numberList("loads", "0.1,0.3,0.5,0.7,0.9", TrafficExperiment.MIN_LOAD, 2.0);
+      List<String> routings = List.of(params.string("routings", "minimal,valiant,ugal,adaptive0").split(","));
+      long measureNs = params.longValue("measureNs", 0, 0, 1_000_000_000L);
+      return new Settings(pattern, loads, routings, measureNs);
+    }
+  }
+
+  /**
+   * Also checks what each experiment refuses before it simulates: the topology (the system's; the run builds the
+   * same one from the spec's system) must have two nodes, and each routing must make a router fabric on it (a known
+   * name, with no more virtual channels than the fabric has). The fabrics are built, as the experiments build theirs,
+   * and dropped; nothing is simulated.
+   */
+  @Override
+  public void check(AriesSystem system, Params params) {
+    Workload.super.check(system, params);
+    Settings settings = Settings.read(params);
+    Topology topology = system.topology();
+    TrafficExperiment.on(topology);
+    for (String r : settings.routings()) {
+      RouterFabric.builder(topology, new DeterministicEventLoop()).routing(r.trim()).build();
+    }
+  }
+
   @Override
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
-    TrafficPattern pattern = TrafficPattern.parse(params.string("pattern", "uniform"));
-    double[] loads = params.numberList("loads", "0.1,0.3,0.5,0.7,0.9", TrafficExperiment.MIN_LOAD, 2.0);
-    List<String> routings = List.of(params.string("routings", "minimal,valiant,ugal,adaptive0").split(","));
-    long measureNs = params.longValue("measureNs", 0, 0, 1_000_000_000L);
+    Settings settings = Settings.read(params);
+    TrafficPattern pattern = settings.pattern();
+    double[] loads = settings.loads();
+    List<String> routings = settings.routings();
+    long measureNs = settings.measureNs();
     Topology topology = AriesSystem.builder().system(spec.system()).build().topology();
     ResultTable.Builder table = ResultTable.builder("traffic")
         .string("routing").number("offeredLoad", "").number("acceptedLoad", "").number("latencyMean", "ns")
