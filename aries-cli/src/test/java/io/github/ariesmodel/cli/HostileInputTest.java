@@ -176,13 +176,17 @@ class HostileInputTest {
     assertThat(dir.resolve("point-0.json")).doesNotExist();
   }
 
-  /** A workload's own range is checked as its point runs; the line still says which point. */
+  /**
+   * A workload's own range is checked on every point before the first runs (its run reads the parameters the same
+   * way); the line says which point. SweepPointCheckTest has a case for every workload.
+   */
   @Test
   void aPointsOwnRangeErrorNamesThePoint() {
     Path dir = tmp.resolve("psw");
     assertThat(aries("sweep", "--job", "pingpong", "--param", "sizes=8,-5", "--param", "iterations=1",
         "--param", "distances=rank-1", "--out", dir.toString(), "-q")).isEqualTo(2);
     assertThat(onlyLine()).startsWith("aries sweep: point 1 ").contains("sizes=-5").contains("but was -5");
+    assertThat(dir.resolve("point-0.json")).doesNotExist();
   }
 
   @Test

@@ -32,8 +32,11 @@ public interface Workload {
 
   /**
    * Checks what can be checked without simulating (a sweep calls it on every point before the first runs): by
-   * default that every parameter name is known; a workload whose needs can be computed up front (memory against a
-   * node's) checks them too.
+   * default that every parameter name is known. A built-in workload also reads every parameter of its own as
+   * {@link #run} does (the same reads, so the same ranges and messages), with the bounds that depend on the system
+   * (PEs at most its nodes, a distance it has), and checks the needs it can compute up front (a table against a
+   * node's memory): whatever {@code run} would refuse from the parameters and the system before simulating, this
+   * refuses. It builds no nodes.
    *
    * @param system the system the point would run on
    * @param params the point's parameters

@@ -92,8 +92,9 @@ public record WorkloadRun(Results results, List<PlotSpec> plots) {
 
   /**
    * Checks a sweep point without simulating: the system keys must build a system (topology, routing, fabric and
-   * translator names) and the rest must pass the workload's {@link Workload#check} (known names, needs computable
-   * up front). Other ranges of the workload's own parameters are checked when it runs.
+   * translator names) and the rest must pass the workload's {@link Workload#check}: known names, the ranges and
+   * choices of the workload's own parameters (those bounded by the system against the point's system), and the needs
+   * computable up front. A bad value in a sweep's last point is so refused before its first point runs.
    *
    * @param w the workload
    * @param point the point's parameters
