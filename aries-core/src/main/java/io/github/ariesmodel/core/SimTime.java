@@ -5,6 +5,10 @@ import static com.google.common.base.Preconditions.checkArgument;
 /**
  * Simulated time is a {@code long} of picoseconds everywhere in the model (a 14 Gb/s lane moves a bit in about
  * 71 ps; 2^63 ps is about 106 days). These helpers convert units and compute serialization delays.
+ *
+ * <p>Every conversion to picoseconds either returns a value inside the clock or fails with an {@link
+ * IllegalArgumentException} naming the parameter, its range and the value: NaN, an infinity or a result beyond
+ * {@code Long.MAX_VALUE} ps is refused, never rounded or saturated silently.
  */
 public final class SimTime {
 
@@ -17,16 +21,46 @@ public final class SimTime {
   /** Picoseconds per second. */
   public static final long PS_PER_S = 1_000_000_000_000L;
 
+  /** 2^63: the first picosecond count a {@code long} cannot hold. */
+  private static final double CLOCK_LIMIT = 0x1p63;
+  /** The largest clock frequency whose cycle rounds to at least 1 ps: 2 THz. */
+  private static final double MAX_HERTZ = 2e12;
+
   private SimTime() {}
 
-  /** @param ns nanoseconds @return picoseconds, rounded to the nearest */
+  /**
+   * Nanoseconds to picoseconds.
+   *
+   * @param ns nanoseconds, finite and of magnitude below 2^63 / 1000 (about 9.22e15, the picoseconds a {@code long}
+   *     holds); negative durations are accepted
+   * @return picoseconds, rounded to the nearest
+   * @throws IllegalArgumentException for NaN, an infinity or a value whose picoseconds do not fit a {@code long}
+   */
   public static long ns(double ns) {
-    return Math.round(ns * PS_PER_NS);
+    return toPs("ns", ns, PS_PER_NS);
   }
 
-  /** @param us microseconds @return picoseconds, rounded to the nearest */
+  /**
+   * Microseconds to picoseconds.
+   *
+   * @param us microseconds, finite and of magnitude below 2^63 / 10^6 (about 9.22e12, the picoseconds a {@code long}
+   *     holds); negative durations are accepted
+   * @return picoseconds, rounded to the nearest
+   * @throws IllegalArgumentException for NaN, an infinity or a value whose picoseconds do not fit a {@code long}
+   */
   public static long us(double us) {
-    return Math.round(us * PS_PER_US);
+    return toPs("us", us, PS_PER_US);
+  }
+
+  /** {@code value × psPerUnit} rounded; refused when NaN or of magnitude 2^63 or more (Math.round saturates). */
+  private static long toPs(String name, double value, long psPerUnit) {
+    double ps = value * psPerUnit;
+    if (!(Math.abs(ps) < CLOCK_LIMIT)) {
+      double bound = CLOCK_LIMIT / psPerUnit;
+      throw new IllegalArgumentException(name + " must be a finite number in (-" + bound + ", " + bound
+          + ") (its picoseconds must fit a long) but was " + value);
+    }
+    return Math.round(ps);
   }
 
   /** @param ps picoseconds @return nanoseconds */
@@ -46,26 +80,44 @@ public final class SimTime {
 
   /**
    * Picoseconds to move {@code bytes} at {@code bytesPerSecond}, rounded up so that back-to-back transfers never
-   * exceed the rate.
+   * exceed the rate. An infinite rate serializes in no time (as {@link
+   * io.github.ariesmodel.core.sim.SerialChannel#psPerByte} has it); zero bytes take no time at any rate.
    *
    * @param bytes bytes, ≥ 0
-   * @param bytesPerSecond rate, > 0
-   * @return the serialization delay
+   * @param bytesPerSecond rate, &gt; 0 ({@link Double#POSITIVE_INFINITY}: no serialization time)
+   * @return the serialization delay, at most {@code Long.MAX_VALUE}
+   * @throws IllegalArgumentException for negative bytes, a rate that is NaN or not positive, or a delay beyond
+   *     {@code Long.MAX_VALUE} ps (a rate so small that the transfer outlasts the clock)
    */
   public static long serializationPs(long bytes, double bytesPerSecond) {
     checkArgument(bytes >= 0, "bytes must be >= 0 but was %s", bytes);
-    checkArgument(bytesPerSecond > 0, "bytesPerSecond must be > 0 but was %s", bytesPerSecond);
-    return (long) Math.ceil(bytes * (PS_PER_S / bytesPerSecond));
+    checkArgument(bytesPerSecond > 0, "bytesPerSecond must be > 0 (infinite for none) but was %s", bytesPerSecond);
+    if (bytes == 0 || bytesPerSecond == Double.POSITIVE_INFINITY) {
+      return 0;
+    }
+    double ps = Math.ceil(bytes * (PS_PER_S / bytesPerSecond));
+    if (!(ps < CLOCK_LIMIT)) {
+      throw new IllegalArgumentException("bytesPerSecond must be above " + (bytes * (PS_PER_S / CLOCK_LIMIT))
+          + " for " + bytes + " bytes (a delay that fits a long of picoseconds) but was " + bytesPerSecond);
+    }
+    return (long) ps;
   }
 
   /**
    * Picoseconds per clock cycle at a frequency.
    *
-   * @param hertz clock frequency, > 0
+   * @param hertz clock frequency, finite, in ({@code 1e12 / 2^63} (about 1.08e-7), 2e12]: the cycle rounds to
+   *     between 1 ps and {@code Long.MAX_VALUE} ps
    * @return cycle time in picoseconds (1250 at 800 MHz)
+   * @throws IllegalArgumentException for NaN, an infinity or a frequency outside that range (a cycle that would
+   *     round to 0 ps or not fit a {@code long})
    */
   public static long cyclePs(double hertz) {
-    checkArgument(hertz > 0, "hertz must be > 0 but was %s", hertz);
-    return Math.round(PS_PER_S / hertz);
+    double ps = PS_PER_S / hertz;
+    if (!(hertz > 0 && hertz <= MAX_HERTZ && ps < CLOCK_LIMIT)) {
+      throw new IllegalArgumentException("hertz must be in (" + (PS_PER_S / CLOCK_LIMIT) + ", " + MAX_HERTZ
+          + "] (a cycle of 1 ps to Long.MAX_VALUE ps) but was " + hertz);
+    }
+    return Math.round(ps);
   }
 }
