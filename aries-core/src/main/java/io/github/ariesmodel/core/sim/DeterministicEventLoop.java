@@ -127,6 +127,10 @@ public final class DeterministicEventLoop implements Scheduler {
   private int size;
   private long now;
   private long nextSeq;
+  /** The latest number {@link #reserveSequence} handed out (the largest: numbers only grow), or -1 before any. */
+  private long lastReserved = -1;
+  /** The number the latest successful {@link #scheduleReserved} call used, or -1 before any. */
+  private long lastReservedUsed = -1;
   private long executed;
   private boolean stopRequested;
   /**
@@ -227,6 +231,7 @@ public final class DeterministicEventLoop implements Scheduler {
    */
   public long reserveSequence() {
     checkOwner("reserveSequence");
+    lastReserved = nextSeq;
     return nextSeq++;
   }
 
@@ -236,11 +241,23 @@ public final class DeterministicEventLoop implements Scheduler {
    * once; the time must be later than {@link #now()}, so that no event already run at the current time should have
    * come after it.
    *
+   * <p><b>What is checked.</b> Two compares, no per-number record (this runs once per packet send in the router
+   * fabric, which reserves a number at every send and uses few of them): a number above the latest reserved one
+   * (so never reserved: taken by {@link #scheduleAt} since, or never handed out), a negative one, and the number the
+   * previous {@code scheduleReserved} call used (the same number twice in a row) are refused with an {@link
+   * IllegalArgumentException}, before anything changes. <b>Not checked:</b> a number used again after another
+   * reserved number was scheduled in between, and a number below the latest reservation that {@link #scheduleAt}
+   * took (not reserved). Either would need a record per reserved number, and most reservations are never used, so
+   * the loop cannot tell when one may be forgotten. Such a call schedules a second event under an existing (time,
+   * sequence) key; the two run one after the other in an order fixed by the loop's structure, still the same on
+   * every run.
+   *
    * @param timePs when it runs, picoseconds, &gt; now
    * @param seq a number returned by {@link #reserveSequence()} and not used yet
    * @param handler what runs
    * @param ref an object handed to the handler
    * @param arg a number handed to the handler
+   * @throws IllegalArgumentException for a time not after now, a number refused as above, or a null handler
    */
   public void scheduleReserved(long timePs, long seq, EventHandler handler, Object ref, long arg) {
     checkOwner("scheduleReserved");
@@ -248,12 +265,19 @@ public final class DeterministicEventLoop implements Scheduler {
       throw new IllegalArgumentException(
           "timePs must be > now (" + now + " ps) but was " + timePs + " ps");
     }
-    if (seq < 0 || seq >= nextSeq) {
-      throw new IllegalArgumentException("seq must be a reserved number in [0, " + nextSeq + ") but was " + seq);
+    if (seq < 0 || seq > lastReserved) {
+      throw new IllegalArgumentException(lastReserved < 0
+          ? "seq must be a number taken by reserveSequence() but none was taken yet; seq was " + seq
+          : "seq must be a reserved number in [0, " + lastReserved + "] (the latest reserved) but was " + seq);
+    }
+    if (seq == lastReservedUsed) {
+      throw new IllegalArgumentException("seq " + seq + " was used by the previous scheduleReserved call already;"
+          + " each reserved number may be used once");
     }
     if (handler == null) {
       throw new IllegalArgumentException("handler must not be null");
     }
+    lastReservedUsed = seq;
     insert(timePs, seq, handler, ref, arg);
   }
 

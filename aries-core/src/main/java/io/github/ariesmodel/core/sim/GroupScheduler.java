@@ -53,11 +53,16 @@ public final class GroupScheduler implements Scheduler {
    */
   final EventBuffer inbox = new EventBuffer();
   private long counter;
+  /** The latest key {@link #reserveSequence} handed out (the largest of this group), or keyBase - 1 before any. */
+  private long lastReserved;
+  /** The key the latest successful {@link #scheduleReserved} call used, or -1 before any. */
+  private long lastReservedUsed = -1;
 
   GroupScheduler(PartitionedEngine engine, int group, PartitionedEngine.Partition partition) {
     this.engine = engine;
     this.group = group;
     this.keyBase = (long) group << COUNTER_BITS;
+    this.lastReserved = keyBase - 1;
     this.partition = partition;
   }
 
@@ -160,27 +165,44 @@ public final class GroupScheduler implements Scheduler {
    */
   public long reserveSequence() {
     loop.checkOwner("reserveSequence");
-    return nextKey();
+    long key = nextKey();
+    lastReserved = key;
+    return key;
   }
 
   /**
    * Schedules an event of this group under a key taken earlier with {@link #reserveSequence()}.
+   *
+   * <p>Checked as {@link DeterministicEventLoop#scheduleReserved} checks its numbers, with two compares and no
+   * per-key record: a key of another group, one above this group's latest reserved key, and the key the previous
+   * {@code scheduleReserved} call used are refused. Not checked: a key used again after another was scheduled in
+   * between, and a key below the latest reservation that this group's {@link #scheduleAt} or {@link #scheduleInto}
+   * took.
    *
    * @param timePs when it runs, &gt; now
    * @param key a key returned by this group's {@link #reserveSequence()} and not used yet
    * @param handler what runs
    * @param ref an object handed to the handler
    * @param arg a number handed to the handler
+   * @throws IllegalArgumentException for a time not after now, a key refused as above, or a null handler
    */
   public void scheduleReserved(long timePs, long key, EventHandler handler, Object ref, long arg) {
+    loop.checkOwner("scheduleReserved");
     if (timePs <= loop.now()) {
       throw new IllegalArgumentException("timePs must be > now (" + loop.now() + " ps) but was " + timePs + " ps");
     }
-    if (key < keyBase || key >= keyBase + counter) {
-      throw new IllegalArgumentException("key must be one reserved by group " + group + ", in [" + keyBase + ", "
-          + (keyBase + counter) + ") but was " + key);
+    if (key < keyBase || key > lastReserved) {
+      throw new IllegalArgumentException(lastReserved < keyBase
+          ? "key must be one reserved by group " + group + " but it has reserved none yet; key was " + key
+          : "key must be one reserved by group " + group + ", in [" + keyBase + ", " + lastReserved
+              + "] (its latest reserved) but was " + key);
+    }
+    if (key == lastReservedUsed) {
+      throw new IllegalArgumentException("key " + key + " was used by the previous scheduleReserved call of group "
+          + group + " already; each reserved key may be used once");
     }
     loop.scheduleKeyed(timePs, key, handler, ref, arg);
+    lastReservedUsed = key;
   }
 
   private long nextKey() {

@@ -132,8 +132,34 @@ class DeterministicEventLoopTest {
         .hasMessageContaining("timePs must be > now (50 ps) but was 50 ps");
     assertThatThrownBy(() -> loop.scheduleReserved(60, 2, (now, ref, arg) -> {}, null, 0))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("seq must be a reserved number in [0, 2) but was 2");
+        .hasMessageContaining("seq must be a reserved number in [0, 0] (the latest reserved) but was 2");
     assertThat(loop.pending()).isZero();
+  }
+
+  @Test
+  void scheduleReservedRefusesANumberNeverReservedAndOneUsedTwiceInARow() {
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    List<String> seen = new ArrayList<>();
+    loop.scheduleAt(10, (now, ref, arg) -> seen.add("plain 0"), null, 0);
+    // Number 0 went to scheduleAt and nothing was reserved: it was accepted, a second event under key (10, 0).
+    assertThatThrownBy(() -> loop.scheduleReserved(10, 0, (now, ref, arg) -> seen.add("bad"), null, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("seq must be a number taken by reserveSequence() but none was taken yet; seq was 0");
+    long reserved = loop.reserveSequence();
+    loop.scheduleAt(20, (now, ref, arg) -> seen.add("plain 2"), null, 0);
+    // Number 2 is above the latest reservation: scheduleAt took it.
+    assertThatThrownBy(() -> loop.scheduleReserved(20, 2, (now, ref, arg) -> seen.add("bad"), null, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("seq must be a reserved number in [0, 1] (the latest reserved) but was 2");
+    loop.scheduleReserved(20, reserved, (now, ref, arg) -> seen.add("reserved 1"), null, 0);
+    assertThatThrownBy(() -> loop.scheduleReserved(30, reserved, (now, ref, arg) -> seen.add("bad"), null, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("seq 1 was used by the previous scheduleReserved call already; each reserved number may be used"
+            + " once");
+    // The refused calls changed nothing: three events, in (time, sequence) order.
+    assertThat(loop.pending()).isEqualTo(3);
+    loop.run();
+    assertThat(seen).containsExactly("plain 0", "reserved 1", "plain 2");
   }
 
   @Test

@@ -220,6 +220,32 @@ class PartitionedEngineTest {
     }
   }
 
+  @Test
+  void reservedKeysNeverReservedOrUsedTwiceInARowAreRefused() {
+    try (PartitionedEngine engine = PartitionedEngine.of(2, 10, 1)) {
+      GroupScheduler g = engine.group(1);
+      long base = 1L << GroupScheduler.COUNTER_BITS;
+      List<String> ran = new ArrayList<>();
+      g.scheduleAt(5, (now, ref, arg) -> ran.add("plain"), null, 0);
+      assertThatThrownBy(() -> g.scheduleReserved(5, base, (now, ref, arg) -> ran.add("bad"), null, 0))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("key must be one reserved by group 1 but it has reserved none yet; key was " + base);
+      long key = g.reserveSequence();
+      g.scheduleAt(6, (now, ref, arg) -> ran.add("plain after"), null, 0);
+      assertThatThrownBy(() -> g.scheduleReserved(6, key + 1, (now, ref, arg) -> ran.add("bad"), null, 0))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("key must be one reserved by group 1, in [" + base + ", " + key + "] (its latest reserved) but"
+              + " was " + (key + 1));
+      g.scheduleReserved(6, key, (now, ref, arg) -> ran.add("reserved"), null, 0);
+      assertThatThrownBy(() -> g.scheduleReserved(7, key, (now, ref, arg) -> ran.add("bad"), null, 0))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("key " + key + " was used by the previous scheduleReserved call of group 1 already; each"
+              + " reserved key may be used once");
+      engine.runUntil(100);
+      assertThat(ran).containsExactly("plain", "reserved", "plain after");
+    }
+  }
+
   private static long sum(long[] a) {
     long s = 0;
     for (long v : a) {
