@@ -92,8 +92,12 @@ public record MemoryDomainDescriptor(
    * @param tag the requester's protection tag
    * @param key the requester's protection key
    * @return {@link Status#OK} or the first failing check
+   * @throws IllegalArgumentException when {@code access} is null
    */
   public Status check(long offset, long length, AccessKind access, int tag, int key) {
+    if (access == null) {
+      throw new IllegalArgumentException("access must not be null");
+    }
     if (!valid) {
       return Status.INVALID_MDH;
     }

@@ -93,9 +93,10 @@ public record NetworkAddress(int nodeId, int mdh, long offset) implements Compar
    *
    * @param value a non-negative integer below {@code 2^70}
    * @return the address
-   * @throws IllegalArgumentException when the value is negative or needs more than 70 bits
+   * @throws IllegalArgumentException when the value is null, negative or needs more than 70 bits
    */
   public static NetworkAddress fromBigInteger(BigInteger value) {
+    checkArgument(value != null, "value must not be null");
     checkArgument(
         value.signum() >= 0 && value.compareTo(MAX_VALUE) <= 0,
         "value must be in [0, 2^70 - 1] but was %s",
@@ -108,9 +109,10 @@ public record NetworkAddress(int nodeId, int mdh, long offset) implements Compar
    *
    * @param wire exactly {@value #WIRE_BYTES} bytes; the top 2 bits of the first byte must be zero
    * @return the address
-   * @throws IllegalArgumentException when the length is wrong or a bit above bit 69 is set
+   * @throws IllegalArgumentException when the array is null, its length is wrong or a bit above bit 69 is set
    */
   public static NetworkAddress fromWire(byte[] wire) {
+    checkArgument(wire != null, "wire must not be null");
     checkArgument(
         wire.length == WIRE_BYTES, "wire must be %s bytes long but was %s bytes", WIRE_BYTES, wire.length);
     checkArgument(

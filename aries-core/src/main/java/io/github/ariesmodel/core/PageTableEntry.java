@@ -65,6 +65,7 @@ public record PageTableEntry(boolean present, boolean writable, boolean leaf, Pa
    * @return the entry
    */
   public static PageTableEntry page(long physicalBase, PageSize size, boolean writable) {
+    checkArgument(size != null, "size must not be null");
     checkArgument(
         size.isAligned(physicalBase),
         "physicalBase must be aligned to the %s page but was 0x%s",

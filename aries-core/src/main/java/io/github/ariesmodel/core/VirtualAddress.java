@@ -75,11 +75,13 @@ public record VirtualAddress(long value) implements Comparable<VirtualAddress> {
 
   /** The page number for a page size. @param size page size @return value >>> size.shift() of the 48 bits */
   public long pageNumber(PageSize size) {
+    checkArgument(size != null, "size must not be null");
     return (value & ((1L << BITS) - 1)) >>> size.shift();
   }
 
   /** The offset within the page. @param size page size @return the low size.shift() bits */
   public long pageOffset(PageSize size) {
+    checkArgument(size != null, "size must not be null");
     return size.pageOffset(value);
   }
 

@@ -127,6 +127,7 @@ public final class Packet {
   public static Packet put(
       int sourceNode, NetworkAddress target, int tag, DeliveryMode mode, byte[] data, int protectionTag,
       int protectionKey) {
+    checkArgument(target != null, "target must not be null");
     checkArgument(data != null, "data must not be null");
     return new Packet(PacketKind.PUT_REQUEST, sourceNode, target.nodeId(), target.mdh(), target.offset(), tag, mode,
         data.length, data, null, 0, 0, Status.OK, protectionTag, protectionKey);
@@ -162,6 +163,7 @@ public final class Packet {
   public static Packet get(
       int sourceNode, NetworkAddress target, int tag, DeliveryMode mode, int length, int protectionTag,
       int protectionKey) {
+    checkArgument(target != null, "target must not be null");
     checkArgument(length >= 1 && length <= WireFormat.MAX_PAYLOAD, "GET length must be in [1, 64] but was %s", length);
     return new Packet(PacketKind.GET_REQUEST, sourceNode, target.nodeId(), target.mdh(), target.offset(), tag, mode,
         length, null, null, 0, 0, Status.OK, protectionTag, protectionKey);
@@ -184,6 +186,7 @@ public final class Packet {
   public static Packet amo(
       int sourceNode, NetworkAddress target, int tag, DeliveryMode mode, AmoOperation op, long operand1,
       long operand2, int protectionTag, int protectionKey) {
+    checkArgument(target != null, "target must not be null");
     checkArgument(op != null, "op must not be null");
     return new Packet(PacketKind.AMO_REQUEST, sourceNode, target.nodeId(), target.mdh(), target.offset(), tag, mode,
         op.operandBytes(), null, op, operand1, operand2, Status.OK, protectionTag, protectionKey);
@@ -207,6 +210,7 @@ public final class Packet {
    * @return the response
    */
   public static Packet data(Packet request, byte[] data) {
+    checkArgument(data != null, "data must not be null");
     return response(request, PacketKind.DATA_RESPONSE, data.length, data, 0, Status.OK);
   }
 
@@ -218,6 +222,7 @@ public final class Packet {
    * @return an AMO response for a fetching operation, an ACK otherwise
    */
   public static Packet amoResult(Packet request, long oldValue) {
+    checkAmoRequest(request);
     if (!request.amo.fetching()) {
       return ack(request);
     }
@@ -234,6 +239,12 @@ public final class Packet {
   public static Packet error(Packet request, Status status) {
     checkArgument(status != null && status.isError(), "status must be an error but was %s", status);
     return response(request, PacketKind.ERROR_RESPONSE, 0, null, 0, status);
+  }
+
+  /** Refuses a null request, or one that is not an AMO request (it has no operation to answer for). */
+  static void checkAmoRequest(Packet request) {
+    checkArgument(request != null, "request must not be null");
+    checkArgument(request.kind == PacketKind.AMO_REQUEST, "request must be an AMO request but was a %s", request.kind);
   }
 
   private static Packet response(Packet req, PacketKind kind, int len, byte[] data, long value, Status status) {
@@ -254,6 +265,8 @@ public final class Packet {
 
   /** Makes this packet the response of kind {@code kind} to {@code req}. @return this */
   Packet answer(Packet req, PacketKind kind, int len, byte[] data, long value, Status status) {
+    checkArgument(req != null, "request must not be null");
+    checkArgument(req.kind != null, "request was released to its pool already");
     checkArgument(req.kind.isRequest(), "only a request can be answered but the packet was a %s", req.kind);
     return init(kind, req.destinationNode, req.sourceNode, req.mdh, req.offset, req.tag, req.deliveryMode, len,
         data, req.amo, value, 0, status, req.protectionTag, req.protectionKey);

@@ -133,6 +133,7 @@ public final class PacketPool {
    * @return the response
    */
   public Packet data(Packet request, int length) {
+    checkArgument(request != null, "request must not be null");
     checkArgument(length >= 0 && length <= WireFormat.MAX_PAYLOAD, "length must be in [0, 64] but was %s", length);
     return answer(request, PacketKind.DATA_RESPONSE, length, array(length), 0, Status.OK);
   }
@@ -145,6 +146,7 @@ public final class PacketPool {
    * @return an AMO response for a fetching AMO, else an ACK
    */
   public Packet amoResult(Packet request, long oldValue) {
+    Packet.checkAmoRequest(request);
     if (!request.amo().fetching()) {
       return ack(request);
     }

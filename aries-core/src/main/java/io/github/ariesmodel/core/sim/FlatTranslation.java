@@ -52,8 +52,19 @@ public final class FlatTranslation implements AddressTranslation {
     this.latencyPs = latencyPs;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>A refused registration (null, no free MDH, memory exhausted) changes nothing: the MDH search moves on only
+   * once the memory is allocated.
+   *
+   * @throws IllegalArgumentException when {@code r} is null
+   */
   @Override
   public MemoryDomainDescriptor register(MemoryRegistration r) {
+    if (r == null) {
+      throw new IllegalArgumentException("registration must not be null");
+    }
     int mdh = freeMdh();
     long base = memory.allocate(r.length(), Math.min(r.pageSize().bytes(), 1L << 21));
     MemoryDomainDescriptor d = new MemoryDomainDescriptor(mdh, true, r.virtualBase(), r.length(), r.writable(),
@@ -61,14 +72,15 @@ public final class FlatTranslation implements AddressTranslation {
         r.prefetch());
     mdds[mdh] = d;
     physicalBase[mdh] = base;
+    nextMdh = (mdh + 1) & NetworkAddress.MAX_MDH;
     return d;
   }
 
+  /** The first MDH not holding a valid descriptor from {@link #nextMdh} on, round robin; moves nothing. */
   private int freeMdh() {
     for (int n = 0; n <= NetworkAddress.MAX_MDH; n++) {
       int mdh = (nextMdh + n) & NetworkAddress.MAX_MDH;
       if (mdds[mdh] == null || !mdds[mdh].valid()) {
-        nextMdh = (mdh + 1) & NetworkAddress.MAX_MDH;
         return mdh;
       }
     }

@@ -55,10 +55,20 @@ public final class SparsePhysicalMemory implements HostMemory {
     return pageCount;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalArgumentException when {@code dst} is null, the physical range leaves the memory, or {@code
+   *     dstOffset} and {@code length} do not lie within {@code dst}; nothing is read then
+   */
   @Override
   public void read(long address, byte[] dst, int dstOffset, int length) {
+    if (dst == null) {
+      throw new IllegalArgumentException("dst must not be null");
+    }
     checkRange(address, length);
-    if (dstOffset < 0 || dstOffset + length > dst.length) {
+    // length >= 0 here (checkRange), so the subtraction cannot overflow where dstOffset + length could
+    if (dstOffset < 0 || length > dst.length - dstOffset) {
       throw new IllegalArgumentException("dstOffset + length must be within dst (" + dst.length + " bytes) but were "
           + dstOffset + " + " + length);
     }
@@ -73,10 +83,20 @@ public final class SparsePhysicalMemory implements HostMemory {
     }
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalArgumentException when {@code src} is null, the physical range leaves the memory, or {@code
+   *     srcOffset} and {@code length} do not lie within {@code src}; nothing is written then
+   */
   @Override
   public void write(long address, byte[] src, int srcOffset, int length) {
+    if (src == null) {
+      throw new IllegalArgumentException("src must not be null");
+    }
     checkRange(address, length);
-    if (srcOffset < 0 || srcOffset + length > src.length) {
+    // length >= 0 here (checkRange), so the subtraction cannot overflow where srcOffset + length could
+    if (srcOffset < 0 || length > src.length - srcOffset) {
       throw new IllegalArgumentException("srcOffset + length must be within src (" + src.length + " bytes) but were "
           + srcOffset + " + " + length);
     }

@@ -43,6 +43,22 @@ class FlatTranslationTest {
   }
 
   @Test
+  void aNullRegistrationIsRefused() {
+    assertThatThrownBy(() -> flat.register(null))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("registration must not be null");
+  }
+
+  @Test
+  void aRegistrationTheMemoryCannotHoldTakesNoMdh() {
+    SparsePhysicalMemory small = new SparsePhysicalMemory(1 << 20);
+    FlatTranslation t = new FlatTranslation(small, loop, 0);
+    assertThatThrownBy(() -> t.register(MemoryRegistration.of(0, 1 << 20, TAG, KEY)))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("physical memory exhausted");
+    // The failed call took no MDH: the next registration gets the one it would have got without it.
+    assertThat(t.register(MemoryRegistration.of(0, 4096, TAG, KEY)).mdh()).isZero();
+  }
+
+  @Test
   void faultsAreResultsInCheckOrder() {
     MemoryDomainDescriptor ro = flat.register(MemoryRegistration.of(0x10_0000, 4096, TAG, KEY).withWritable(false));
     assertThat(flat.translateNow(ro.mdh(), 4090, 8, AccessKind.READ, TAG, KEY).status())

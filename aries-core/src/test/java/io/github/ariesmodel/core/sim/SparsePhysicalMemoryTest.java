@@ -30,6 +30,23 @@ class SparsePhysicalMemoryTest {
   }
 
   @Test
+  void aNullArrayOrAnOffsetPastTheArrayIsRefusedAndNothingIsWritten() {
+    SparsePhysicalMemory mem = new SparsePhysicalMemory(1 << 16);
+    assertThatThrownBy(() -> mem.write(4096, null, 0, 8))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("src must not be null");
+    assertThatThrownBy(() -> mem.read(4096, null, 0, 8))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("dst must not be null");
+    // srcOffset + length overflowed int and passed the check; System.arraycopy then threw an index exception.
+    assertThatThrownBy(() -> mem.write(4096, new byte[8], Integer.MAX_VALUE, 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("srcOffset + length must be within src (8 bytes) but were 2147483647 + 1");
+    assertThatThrownBy(() -> mem.read(4096, new byte[8], Integer.MAX_VALUE, 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("dstOffset + length must be within dst (8 bytes) but were 2147483647 + 1");
+    assertThat(mem.materializedPages()).isZero();
+  }
+
+  @Test
   void outOfRangeAccessesAndBadArgumentsAreRejected() {
     SparsePhysicalMemory mem = new SparsePhysicalMemory(8192);
     assertThatThrownBy(() -> mem.readLong(8188))
