@@ -3,10 +3,13 @@ package io.github.ariesmodel.iommu;
 import io.github.ariesmodel.core.AccessKind;
 import io.github.ariesmodel.core.MemoryDomainDescriptor;
 import io.github.ariesmodel.core.MemoryRegistration;
+import io.github.ariesmodel.core.NetworkAddress;
 import io.github.ariesmodel.core.NetworkAddresses;
+import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.core.PageTableEntry;
 import io.github.ariesmodel.core.Status;
 import io.github.ariesmodel.core.sim.ConcurrentUseCheck;
+import io.github.ariesmodel.core.sim.SparsePhysicalMemory;
 import io.github.ariesmodel.core.spi.AddressTranslation;
 import io.github.ariesmodel.core.spi.HostMemory;
 import io.github.ariesmodel.core.spi.Scheduler;
@@ -53,6 +56,19 @@ import java.util.Optional;
  * {@code MissPipeline} (FIFO, in-flight limit, stalls, completion) over the shared
  * {@link SetAssociativePteCache}, and {@code IommuCounters} (the performance counters, keyed by enums).
  *
+ * <p><b>Registration refuses what cannot fit, before it changes anything.</b> A registration's frames and page
+ * tables are computed exactly first (a leaf PTE of 8 bytes a page in whole 4 KB tables and, for 4 KB pages, an 8-byte
+ * directory entry a leaf table in whole 4 KB tables). More than the memory's whole capacity is a caller mistake
+ * ({@link IllegalArgumentException} naming the largest length that fits); tables that need more Java heap than the
+ * JVM has left, in a {@link SparsePhysicalMemory} (at least {@link SparsePhysicalMemory#HEAP_BYTES_PER_PAGE} a 4 KB
+ * page of tables), are refused with an {@link IllegalStateException} naming the bytes and suggesting larger pages,
+ * instead of an {@link OutOfMemoryError} part way through; more than the memory has left is the memory's own
+ * {@link IllegalStateException}. Frames and tables are reserved in one allocation and the MDH is taken only once they
+ * are built, so a refused registration leaves the IOMMU and the memory as they were. The heap check compares a lower
+ * bound of the tables' heap with all the heap left (after a collection), so it never refuses a registration that
+ * would have succeeded; it only turns an {@link OutOfMemoryError} into a message. It does not see other
+ * {@link HostMemory} implementations' heap, and cannot foresee heap other threads take meanwhile.
+ *
  * <p><b>Cost.</b> Construction allocates only a few small objects; the MDD table grows with the highest MDH used, and
  * the cache and pipeline arrays are made on the first translation, so a system of 92,544 nodes pays for the IOMMUs
  * it uses. In steady state {@link #translate} allocates nothing. Single-threaded, like the scheduler that drives it.
@@ -69,6 +85,7 @@ public final class Iommu implements AddressTranslation {
   /** Catches two threads using this IOMMU at once (see {@link ConcurrentUseCheck} for what it accepts). */
   private final ConcurrentUseCheck inUse = new ConcurrentUseCheck("Iommu");
   private final PageTableBuilder tableBuilder;
+  private final HeapGauge heap;
 
   // Made on the first translation.
   private SetAssociativePteCache cache;
@@ -87,6 +104,11 @@ public final class Iommu implements AddressTranslation {
    * @param config geometry, resources and timing
    */
   public Iommu(HostMemory memory, Scheduler scheduler, IommuConfig config) {
+    this(memory, scheduler, config, HeapGauge.RUNTIME);
+  }
+
+  /** An IOMMU that asks {@code heap} how much Java heap is left (tests stand in for the JVM). */
+  Iommu(HostMemory memory, Scheduler scheduler, IommuConfig config, HeapGauge heap) {
     if (memory == null || scheduler == null || config == null) {
       throw new IllegalArgumentException("memory, scheduler and config must not be null");
     }
@@ -95,6 +117,7 @@ public final class Iommu implements AddressTranslation {
     this.scheduler = scheduler;
     this.config = config;
     this.tableBuilder = new PageTableBuilder(memory);
+    this.heap = heap;
   }
 
   /** @return the configuration */
@@ -104,6 +127,17 @@ public final class Iommu implements AddressTranslation {
 
   // ---------------------------------------------------------------------------------------------------- registration
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Refused before anything changes (see the class comment): the next registration then gets the MDH, frames and
+   * tables it would have got had this call not been made.
+   *
+   * @throws IllegalArgumentException for a null registration, or one whose frames and page tables exceed the memory's
+   *     whole capacity (naming the largest length that fits)
+   * @throws IllegalStateException when all MDHs are in use, when the page tables need more Java heap than the JVM
+   *     has left (naming the bytes, and larger pages that need fewer), or when the memory has no room left for them
+   */
   @Override
   public MemoryDomainDescriptor register(MemoryRegistration r) {
     boolean entered = inUse.enter();
@@ -120,13 +154,85 @@ public final class Iommu implements AddressTranslation {
     if (r == null) {
       throw new IllegalArgumentException("registration must not be null");
     }
+    PageTableBuilder.Layout layout = PageTableBuilder.layout(r);
+    checkCapacity(r, layout);
     int mdh = mdds.freeMdh();
+    checkHeap(r, layout);
     PageTableBuilder.Tables tables = tableBuilder.build(r);
     MemoryDomainDescriptor d = new MemoryDomainDescriptor(mdh, true, r.virtualBase(), r.length(), r.writable(),
         r.protectionTag(), r.protectionKey(), r.translationContext(), r.pageSize(), r.completionQueue(),
         r.prefetch());
     mdds.put(d, tables);
     return d;
+  }
+
+  /** Refuses a registration whose frames and tables exceed the memory's whole capacity: it can never fit. */
+  private void checkCapacity(MemoryRegistration r, PageTableBuilder.Layout layout) {
+    long capacity = memory.capacity();
+    if (layout.totalBytes() <= capacity) {
+      return;
+    }
+    PageSize ps = r.pageSize();
+    long max = largestLength(ps, capacity);
+    String needs = " (" + layout.dataBytes() + " bytes of frames and " + layout.tableBytes() + " of page tables)";
+    throw new IllegalArgumentException(max == 0
+        ? "no length fits a memory of " + capacity + " bytes with " + ps + " pages and their page tables" + needs
+            + " but length was " + r.length() + "; use smaller pages"
+        : "length must be in [1, " + max + "] to fit a memory of " + capacity + " bytes with " + ps + " pages and"
+            + " their page tables" + needs + " but was " + r.length());
+  }
+
+  /**
+   * The largest length, a whole number of pages of {@code ps}, whose frames and tables fit {@code capacity} bytes
+   * (at most a registration's 2^40): a binary search, as the total grows with the pages.
+   */
+  static long largestLength(PageSize ps, long capacity) {
+    long lo = 0;
+    long hi = Math.min(capacity, NetworkAddress.MAX_OFFSET + 1) >>> ps.shift(); // a registration's longest: 2^40
+    while (lo < hi) {
+      long mid = (lo + hi + 1) >>> 1;
+      if (PageTableBuilder.layout(mid, ps).totalBytes() <= capacity) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo << ps.shift();
+  }
+
+  /**
+   * Refuses a registration whose page tables the Java heap cannot hold. Only a {@link SparsePhysicalMemory} is
+   * checked, whose cost per written page is known: every 4 KB page of the new tables is materialized as it is
+   * written, each costing at least {@link SparsePhysicalMemory#HEAP_BYTES_PER_PAGE}. The pages the memory holds
+   * already are subtracted (one of them could lie where the tables go, if it was written before it was allocated),
+   * so the figure is a lower bound, and it is compared with all the heap left: the check refuses only what would run
+   * out of heap, never what would succeed.
+   */
+  private void checkHeap(MemoryRegistration r, PageTableBuilder.Layout layout) {
+    if (!(memory instanceof SparsePhysicalMemory sparse)) {
+      return;
+    }
+    long newPages = layout.tablePages() - sparse.materializedPages();
+    if (newPages <= 0) {
+      return;
+    }
+    long needed = newPages * SparsePhysicalMemory.HEAP_BYTES_PER_PAGE;
+    long left = heap.bytesLeft(needed);
+    if (needed <= left) {
+      return;
+    }
+    PageSize ps = r.pageSize();
+    PageSize larger = ps.compareTo(PageSize.SIZE_2M) < 0 ? PageSize.SIZE_2M
+        : ps.compareTo(PageSize.SIZE_1G) < 0 ? PageSize.SIZE_1G : null;
+    String advice = larger == null ? "give the JVM more heap (-Xmx)"
+        : "register with larger pages (withPageSize(PageSize.SIZE_" + larger + "): "
+            + PageTableBuilder.layout(larger.pagesSpanned(0, r.length()), larger).tableBytes()
+            + " bytes of page tables) or give the JVM more heap (-Xmx)";
+    throw new IllegalStateException("registration of " + r.length() + " bytes with " + ps + " pages needs "
+        + layout.tableBytes() + " bytes of page tables (" + layout.pages() + " PTEs of 8 bytes"
+        + (layout.directoryBytes() > 0 ? " and a directory of " + layout.directoryBytes() + " bytes" : "")
+        + "), at least " + needed + " bytes of Java heap in SparsePhysicalMemory, but the JVM has " + left
+        + " bytes of heap left (Runtime.maxMemory() less the heap in use); " + advice);
   }
 
   @Override

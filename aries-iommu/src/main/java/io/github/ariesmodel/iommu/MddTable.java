@@ -53,7 +53,8 @@ final class MddTable {
   }
 
   /**
-   * The next MDH not holding a valid descriptor, searching round-robin from the one after the last handed out.
+   * The next MDH not holding a valid descriptor, searching round-robin from the one after the last handed out. Only
+   * {@link #put} moves the search on, so a registration that fails after asking hands the same MDH out next.
    *
    * @throws IllegalStateException when all 4,096 are valid
    */
@@ -62,7 +63,6 @@ final class MddTable {
       int mdh = (nextMdh + n) & NetworkAddress.MAX_MDH;
       boolean free = mdh >= mdds.length || mdds[mdh] == null || !mdds[mdh].valid();
       if (free && (reuse || mdh >= generation.length || generation[mdh] == 0)) {
-        nextMdh = (mdh + 1) & NetworkAddress.MAX_MDH;
         return mdh;
       }
     }
@@ -70,10 +70,14 @@ final class MddTable {
         : "no unused MDH: all 4096 handles have been used once and IommuConfig.reuseMdhs is false");
   }
 
-  /** Stores a descriptor and the tables {@link PageTableBuilder} built for it, under {@code d.mdh()}. */
+  /**
+   * Stores a descriptor and the tables {@link PageTableBuilder} built for it, under {@code d.mdh()}, which becomes the
+   * last MDH handed out.
+   */
   void put(MemoryDomainDescriptor d, PageTableBuilder.Tables tables) {
     int mdh = d.mdh();
     ensureCapacity(mdh);
+    nextMdh = (mdh + 1) & NetworkAddress.MAX_MDH;
     mdds[mdh] = d;
     generation[mdh]++;
     dataBase[mdh] = tables.data();

@@ -51,6 +51,16 @@ class MddTableTest {
   }
 
   @Test
+  void aFreeHandleIsHandedOutAgainUntilItIsStored() {
+    // A registration that asks for an MDH and then fails must not move the search on.
+    MddTable t = new MddTable();
+    assertThat(t.freeMdh()).isZero();
+    assertThat(t.freeMdh()).isZero();
+    register(t, 0);
+    assertThat(t.freeMdh()).isEqualTo(1);
+  }
+
+  @Test
   void wrapsAroundToAnInvalidatedHandleAndRefusesWhenFull() {
     MddTable t = new MddTable();
     for (int i = 0; i < MddTable.CAPACITY; i++) {

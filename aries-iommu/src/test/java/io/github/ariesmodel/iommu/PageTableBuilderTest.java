@@ -50,6 +50,22 @@ class PageTableBuilderTest {
   }
 
   @Test
+  void oneAllocationLaysFramesAndTablesOutWhereThreeDid() {
+    // After 100 bytes reserved, the frames start at the next page; leaf tables and directory follow them, as the
+    // three allocations (frames, leaf tables, directory) placed them before registration became all or nothing.
+    memory.allocate(100, 8);
+    PageTableBuilder.Tables t = builder.build(MemoryRegistration.of(0, 1000 * 4096L, 1, 1));
+    assertThat(t.data()).isEqualTo(8192);
+    assertThat(t.leaf()).isEqualTo(8192 + 1000 * 4096L);
+    assertThat(t.directory()).isEqualTo(t.leaf() + 2 * 4096);
+    assertThat(memory.allocatedBytes()).isEqualTo(t.directory() + 4096 - SparsePhysicalMemory.FIRST_ALLOCATABLE);
+    PageTableBuilder.Tables h = builder.build(MemoryRegistration.of(0, 3L << 21, 1, 1).withPageSize(PageSize.SIZE_2M));
+    assertThat(h.data()).isEqualTo(2L << 21); // the next 2 MB boundary
+    assertThat(h.leaf()).isEqualTo(h.data() + (3L << 21));
+    assertThat(memory.allocatedBytes()).isEqualTo(h.leaf() + 4096 - SparsePhysicalMemory.FIRST_ALLOCATABLE);
+  }
+
+  @Test
   void entriesAreLittleEndianInMemory() {
     PageTableBuilder.Tables t = builder.build(MemoryRegistration.of(0, 4096, 1, 1));
     byte[] raw = new byte[8];

@@ -28,9 +28,16 @@ public interface AddressTranslation {
    * Registers memory: picks a free MDH, backs the range with physical frames, builds its page tables in host memory
    * and fills the MDD.
    *
+   * <p>A refused registration changes nothing: the built-in translators check first and reserve memory and take the
+   * MDH only when the registration can be completed, so the next registration gets what it would have got without
+   * the refused call.
+   *
    * @param registration what to register
    * @return the filled descriptor, whose {@code mdh()} names it from now on
-   * @throws IllegalStateException when all 4,096 MDDs are in use or host memory is exhausted
+   * @throws IllegalArgumentException for a null registration (the IOMMU: also one whose frames and page tables
+   *     exceed the memory's whole capacity)
+   * @throws IllegalStateException when all 4,096 MDDs are in use or host memory is exhausted (or, for the IOMMU, the
+   *     page tables need more Java heap than the JVM has left)
    */
   MemoryDomainDescriptor register(MemoryRegistration registration);
 
