@@ -97,9 +97,22 @@ public record NicTiming(
         DEFAULT_FMA_GET_REQUEST_PS, DEFAULT_BTE_READS_IN_FLIGHT);
   }
 
-  /** Validates the fields: rates and the clock positive, cycle counts and latencies non-negative. */
+  /** Lowest NIC clock accepted, hertz: a cycle of 1 µs (assumed bound). */
+  public static final double MIN_CLOCK_HZ = 1e6;
+  /** Highest NIC clock accepted, hertz: a cycle of 1 ps, the clock's unit. */
+  public static final double MAX_CLOCK_HZ = 1e12;
+
+  /**
+   * Validates the fields: the clock in [{@link #MIN_CLOCK_HZ}, {@link #MAX_CLOCK_HZ}], rates positive, cycle counts
+   * and latencies non-negative.
+   */
   public NicTiming {
-    checkArgument(clockHz > 0 && Double.isFinite(clockHz), "clockHz must be > 0 and finite but was %s", clockHz);
+    // Assumed bounds (Aries runs at 800 MHz [S2 via S1]): a cycle of 1 ps to 1 us; outside them a unit mistake. The
+    // lower end keeps a packet's slot (cycle x packetCycles) inside the clock; the upper one is the clock's unit.
+    if (!(clockHz >= MIN_CLOCK_HZ && clockHz <= MAX_CLOCK_HZ)) {
+      throw new IllegalArgumentException(
+          "clockHz must be in [" + MIN_CLOCK_HZ + ", " + MAX_CLOCK_HZ + "] but was " + clockHz);
+    }
     checkArgument(packetCycles >= 1, "packetCycles must be >= 1 but was %s", packetCycles);
     checkArgument(hostBytesPerSecond > 0, "hostBytesPerSecond must be > 0 but was %s", hostBytesPerSecond);
     checkArgument(hostLatencyPs >= 0, "hostLatencyPs must be >= 0 but was %s", hostLatencyPs);

@@ -1,6 +1,7 @@
 package io.github.ariesmodel.nic;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.ariesmodel.core.CompletionEvent;
 import io.github.ariesmodel.core.CompletionType;
@@ -57,6 +58,18 @@ class NicTimingTest {
     assertThat(peak).isEqualTo(10.24e9);
     // Startup (≈ 1.3 µs of latencies) costs a few percent of the ≈ 410 µs transfer.
     assertThat(rate).isBetween(0.95 * peak, peak);
+  }
+
+  @Test
+  void aClockOutsideOnePicosecondToOneMicrosecondACycleIsRefusedNamingClockHz() {
+    for (double hz : new double[] {0, -1, Double.NaN, Double.POSITIVE_INFINITY, 1e5, 2.5e12, 1e13}) {
+      assertThatThrownBy(() -> new NicTiming(hz, 5, 16e9, 0, 0, 0, 0, 0))
+          .as("clockHz %s", hz)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("clockHz must be in [1000000.0, 1.0E12] but was " + hz);
+    }
+    assertThat(new NicTiming(NicTiming.MIN_CLOCK_HZ, 5, 16e9, 0, 0, 0, 0, 0).cyclePs()).isEqualTo(1_000_000L);
+    assertThat(new NicTiming(NicTiming.MAX_CLOCK_HZ, 5, 16e9, 0, 0, 0, 0, 0).cyclePs()).isEqualTo(1L);
   }
 
   @Test
