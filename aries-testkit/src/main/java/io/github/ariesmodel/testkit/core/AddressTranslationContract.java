@@ -8,6 +8,7 @@ import static org.quicktheories.generators.SourceDSL.integers;
 import io.github.ariesmodel.core.AccessKind;
 import io.github.ariesmodel.core.MemoryDomainDescriptor;
 import io.github.ariesmodel.core.MemoryRegistration;
+import io.github.ariesmodel.core.NetworkAddress;
 import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.core.Status;
 import io.github.ariesmodel.core.sim.DeterministicEventLoop;
@@ -488,6 +489,27 @@ public abstract class AddressTranslationContract<T extends AddressTranslation> {
     t.deregister(last);
     assertThat(t.register(MemoryRegistration.of(0x10_0000_0000L, 4096, 1, 1)).valid())
         .as("a registration after one was deregistered").isTrue();
+  }
+
+  @Test
+  void aRegistrationTheMemoryCannotHoldIsRefusedAndChangesNothing() {
+    Fixture f = new Fixture();
+    Fixture twin = new Fixture();
+    long allocated = f.memory.allocatedBytes();
+    int allocations = f.memory.allocations.size();
+    long writes = f.memory.writes;
+    // A whole 2^40-byte registration: its frames alone are the memory's capacity, which the fixture has used some of.
+    MemoryRegistration tooLarge = MemoryRegistration.of(0, NetworkAddress.MAX_OFFSET + 1, 1, 1);
+    assertThatThrownBy(() -> f.translator.register(tooLarge))
+        .as("a registration larger than the memory left")
+        .isInstanceOfAny(IllegalArgumentException.class, IllegalStateException.class);
+    assertThat(f.memory.allocatedBytes()).as("memory reserved after the refusal").isEqualTo(allocated);
+    assertThat(f.memory.writes).as("memory writes made by the refused registration").isEqualTo(writes);
+    assertThat(f.memory.allocations).as("allocations made by the refused registration").hasSize(allocations);
+    MemoryRegistration next = MemoryRegistration.of(0x9_0000_0000L, 8192, 1, 1);
+    assertThat(f.register(next).descriptor())
+        .as("the next registration is the one a translator that never saw the refused call makes")
+        .isEqualTo(twin.register(next).descriptor());
   }
 
   @Test
