@@ -105,18 +105,12 @@ public final class Dragonfly implements Topology {
       throw new IllegalArgumentException("linksPerPair must be in [1, " + maxLinks + "] (a·h / (g-1)) but was " + lpp);
     }
     for (int c = 0; c < 3; c++) {
-      if (!(b.bandwidth[c] > 0) || Double.isInfinite(b.bandwidth[c])) {
-        throw new IllegalArgumentException("link bandwidth (class " + c + ") must be finite and > 0 but was "
-            + b.bandwidth[c]);
-      }
+      // (bandwidths are checked by their setters, against the fabric's clock: RouterFabric.MIN_BANDWIDTH, MAX_...)
       if (b.latencyPs[c] < 0 || b.latencyPs[c] > 1_000_000_000L) {
         // at most 1 ms (assumed, as RouterFabric's injection latency): beyond it a unit mistake, and sums overflow
         throw new IllegalArgumentException("link latency (class " + c + ") must be in [0, 1e9] ps but was "
             + b.latencyPs[c]);
       }
-    }
-    if (!(b.injectionBandwidth > 0) || Double.isInfinite(b.injectionBandwidth)) {
-      throw new IllegalArgumentException("injectionBandwidth must be finite and > 0 but was " + b.injectionBandwidth);
     }
     if (b.arrangement == null) {
       throw new IllegalArgumentException("arrangement must not be null");
@@ -359,12 +353,21 @@ public final class Dragonfly implements Topology {
     }
 
     /**
+     * Link rates, each in [{@link RouterFabric#MIN_BANDWIDTH}, {@link RouterFabric#MAX_BANDWIDTH}] = [84,000,
+     * 10^12] bytes/s: from the slowest at which the largest packet still serializes within the 1 ms bound on
+     * latencies to the fastest the picosecond clock times to within a byte (derived; see those constants).
+     *
      * @param rank1 rank-1 (canonical: local) link bandwidth, bytes/s
      * @param rank2 rank-2 link bandwidth, bytes/s
      * @param global global link bandwidth, bytes/s
      * @return this
+     * @throws IllegalArgumentException naming the first rate outside the range (NaN and infinities are), leaving the
+     *     builder unchanged
      */
     public Builder bandwidth(double rank1, double rank2, double global) {
+      RouterFabric.checkBandwidth("rank1", rank1);
+      RouterFabric.checkBandwidth("rank2", rank2);
+      RouterFabric.checkBandwidth("global", global);
       bandwidth[0] = rank1;
       bandwidth[1] = rank2;
       bandwidth[2] = global;
@@ -384,8 +387,14 @@ public final class Dragonfly implements Topology {
       return this;
     }
 
-    /** @param bytesPerSecond node injection/ejection bandwidth @return this */
+    /**
+     * @param bytesPerSecond node injection/ejection bandwidth, in [{@link RouterFabric#MIN_BANDWIDTH}, {@link
+     *     RouterFabric#MAX_BANDWIDTH}] = [84,000, 10^12] bytes/s (see {@link #bandwidth})
+     * @return this
+     * @throws IllegalArgumentException when the rate is outside the range, leaving the builder unchanged
+     */
     public Builder injectionBandwidth(double bytesPerSecond) {
+      RouterFabric.checkBandwidth("injectionBandwidth", bytesPerSecond);
       this.injectionBandwidth = bytesPerSecond;
       return this;
     }
@@ -393,10 +402,13 @@ public final class Dragonfly implements Topology {
     /**
      * Sets every link and the injection link to one rate (the canonical dragonfly's assumption).
      *
-     * @param bytesPerSecond the rate
+     * @param bytesPerSecond the rate, in [{@link RouterFabric#MIN_BANDWIDTH}, {@link RouterFabric#MAX_BANDWIDTH}] =
+     *     [84,000, 10^12] bytes/s (see {@link #bandwidth})
      * @return this
+     * @throws IllegalArgumentException when the rate is outside the range, leaving the builder unchanged
      */
     public Builder uniformBandwidth(double bytesPerSecond) {
+      RouterFabric.checkBandwidth("uniformBandwidth", bytesPerSecond);
       java.util.Arrays.fill(bandwidth, bytesPerSecond);
       injectionBandwidth = bytesPerSecond;
       return this;

@@ -92,6 +92,30 @@ import java.util.Arrays;
  */
 public final class RouterFabric implements Fabric {
 
+  /**
+   * The fastest link or injection rate the fabric times correctly, bytes per second: 10^12, one byte a picosecond
+   * (derived from the clock). The fabric keeps time in whole picoseconds and rounds each packet's serialization up
+   * ({@link SerialChannel#serializationPs}), so at this rate or below the rounding adds less than one byte's time to a
+   * packet, and a packet of b wire bytes still moves at b / (b + 1) of the rate or more: 98.8 % for a full 84-byte
+   * packet, 85.7 % for the smallest (a 6-byte response). Above it the rounding takes over: at 10^13 a 6-byte
+   * response took 1 ps instead of 0.6, and from 8.4·10^13 on every packet takes 1 ps whatever its size (a bound of
+   * "the largest packet takes at least 1 ps" would keep that error). A synthetic source's gap between packets, also
+   * whole picoseconds, stays at least 18 ps (a packet without payload) and never rounds to 0.
+   */
+  public static final double MAX_BANDWIDTH = 1e12;
+
+  /**
+   * The slowest link or injection rate, bytes per second: 84,000, at which the largest packet (84 wire bytes, a
+   * 64-byte PUT request, {@link io.github.ariesmodel.core.packet.WireFormat}) serializes in exactly 1 ms (10^9 ps),
+   * the bound on every latency the model's builders take (derived: 84 × 10^12 / 10^9). Slower, one packet would
+   * hold a link longer than any latency the model admits; at 10^-300 B/s a serialization overflowed the clock and the
+   * results were NaN.
+   */
+  public static final double MIN_BANDWIDTH = 84_000;
+
+  /** The most wire latency a topology's link may have: 1 ms, as every latency a builder takes (assumed). */
+  private static final long MAX_LATENCY_PS = 1_000_000_000L;
+
   private final Topology topo;
   private final Scheduler scheduler;
   /** The scheduler when it is core's loop (link-free events are then scheduled only when needed), else null. */
@@ -266,8 +290,11 @@ public final class RouterFabric implements Fabric {
       for (int p = 0; p < radix; p++) {
         int g = r * radix + p;
         int nr = topo.neighborRouter(r, p);
-        peer[g] = nr < 0 ? -1 : nr * radix + topo.neighborPort(r, p);
-        portClass[g] = (byte) topo.linkClass(r, p);
+        int np = nr < 0 ? -1 : topo.neighborPort(r, p);
+        int c = topo.linkClass(r, p);
+        checkPort(r, p, c, nr, np, routers, radix, classes);
+        peer[g] = nr < 0 ? -1 : nr * radix + np;
+        portClass[g] = (byte) c;
         if (nr >= 0) {
           classPortCount[portClass[g]]++;
         }
@@ -316,6 +343,60 @@ public final class RouterFabric implements Fabric {
             + "groups (" + cross + " ps) but was " + b.engine.lookaheadPs() + " ps");
       }
       b.engine.addWarmer(this::warmGroup);
+    }
+  }
+
+  /**
+   * Checks a link or injection rate against [{@link #MIN_BANDWIDTH}, {@link #MAX_BANDWIDTH}] (NaN and infinities are
+   * outside it).
+   *
+   * @param name what the message calls the rate (a parameter's name)
+   * @param bytesPerSecond the rate
+   * @throws IllegalArgumentException naming the rate, the range and the value
+   */
+  static void checkBandwidth(String name, double bytesPerSecond) {
+    if (!(bytesPerSecond >= MIN_BANDWIDTH && bytesPerSecond <= MAX_BANDWIDTH)) {
+      throw new IllegalArgumentException(name + " must be in [84000, 1e12] bytes/s but was " + bytesPerSecond);
+    }
+  }
+
+  /**
+   * Checks the rates and latencies the fabric reads from a topology (a user's may give anything) against the bounds
+   * the built-in topologies keep, so that a bad value is a message at build time rather than a wrong time mid-run.
+   */
+  private static void checkRates(Topology t) {
+    int classes = t.linkClassCount();
+    if (classes < 1 || classes > Byte.MAX_VALUE) {
+      throw new IllegalArgumentException("topology linkClassCount() must be in [1, 127] but was " + classes);
+    }
+    for (int c = 0; c < classes; c++) {
+      checkBandwidth("topology linkBandwidth(" + c + ")", t.linkBandwidth(c));
+      long latency = t.linkLatencyPs(c);
+      if (latency < 0 || latency > MAX_LATENCY_PS) {
+        throw new IllegalArgumentException("topology linkLatencyPs(" + c + ") must be in [0, 1e9] ps but was "
+            + latency);
+      }
+    }
+    checkBandwidth("topology injectionBandwidth()", t.injectionBandwidth());
+  }
+
+  /**
+   * Checks a port's link class and far end (router and port, or -1 for an uncabled port) as a topology gave them (a
+   * user's may give anything).
+   */
+  private static void checkPort(int r, int p, int linkClass, int neighbor, int neighborPort, int routers, int radix,
+      int classes) {
+    if (linkClass < 0 || linkClass >= classes) {
+      throw new IllegalArgumentException("topology linkClass(" + r + ", " + p + ") must be in [0, " + (classes - 1)
+          + "] but was " + linkClass);
+    }
+    if (neighbor < -1 || neighbor >= routers) {
+      throw new IllegalArgumentException("topology neighborRouter(" + r + ", " + p + ") must be -1 or in [0, "
+          + (routers - 1) + "] but was " + neighbor);
+    }
+    if (neighbor >= 0 && (neighborPort < 0 || neighborPort >= radix)) {
+      throw new IllegalArgumentException("topology neighborPort(" + r + ", " + p + ") must be in [0, " + (radix - 1)
+          + "] but was " + neighborPort);
     }
   }
 
@@ -634,10 +715,12 @@ public final class RouterFabric implements Fabric {
 
     /**
      * @return the fabric
-     * @throws IllegalArgumentException for an unknown routing name, or when the routing needs more virtual channels
-     *     than {@link #vcs(int)} gives
+     * @throws IllegalArgumentException for an unknown routing name, when the routing needs more virtual channels
+     *     than {@link #vcs(int)} gives, or when the topology gives a rate outside [{@link #MIN_BANDWIDTH}, {@link
+     *     #MAX_BANDWIDTH}], a latency outside [0, 1 ms], or a link class or neighbour outside its own counts
      */
     public RouterFabric build() {
+      checkRates(topology);
       if (engine != null && algorithm != null && engine.threads() > 1) {
         throw new IllegalArgumentException("routing instance " + routingName() + " cannot be shared by the engine's "
             + engine.threads() + " threads: give a RoutingProvider or a routing name (one instance per group), or use "

@@ -12,7 +12,8 @@ import java.util.Map;
  *
  * <ul>
  *   <li>{@code canonical:p=4,a=8,h=4} (optional {@code g=}, {@code arrangement=absolute|relative|interleaved}, {@code bw=} bytes/s
- *       for every link and injection): Kim et al.'s dragonfly.
+ *       for every link and injection, 84,000 to 10^12: {@link RouterFabric#MIN_BANDWIDTH}, {@link
+ *       RouterFabric#MAX_BANDWIDTH}): Kim et al.'s dragonfly.
  *   <li>{@code aries:groups=9} (optional {@code rows=}, {@code cols=}, {@code rank2=}, {@code h=}, {@code nodes=},
  *       {@code links=} per group pair, {@code arrangement=}): an Aries system.
  *   <li>Both take {@code exit=own|any}: how a packet for another group picks its global link
@@ -130,7 +131,14 @@ public final class Topologies {
         b.groups(intOf(kv, "g", null));
       }
       if (kv.containsKey("bw")) {
-        b.uniformBandwidth(doubleOf(kv, "bw"));
+        double bw = doubleOf(kv, "bw");
+        try {
+          b.uniformBandwidth(bw);
+        } catch (IllegalArgumentException e) {
+          // the builder names its setter; the spec's user typed bw
+          String m = e.getMessage();
+          throw new IllegalArgumentException("topology option bw" + m.substring(m.indexOf(' ')), e);
+        }
       }
       kv.keySet().removeAll(java.util.List.of("p", "a", "h", "g", "bw"));
     } else if (kind.equals("aries")) {

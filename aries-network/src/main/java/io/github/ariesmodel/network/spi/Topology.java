@@ -61,13 +61,24 @@ public interface Topology {
   /** @param linkClass a link class @return its name, e.g. {@code rank-1} */
   String linkClassName(int linkClass);
 
-  /** @param linkClass a link class @return its bandwidth per direction, bytes per second */
+  /**
+   * @param linkClass a link class
+   * @return its bandwidth per direction, bytes per second, in [{@link
+   *     io.github.ariesmodel.network.RouterFabric#MIN_BANDWIDTH}, {@link
+   *     io.github.ariesmodel.network.RouterFabric#MAX_BANDWIDTH}] (the fabric refuses a topology with another)
+   */
   double linkBandwidth(int linkClass);
 
-  /** @param linkClass a link class @return its wire latency, picoseconds */
+  /**
+   * @param linkClass a link class
+   * @return its wire latency, picoseconds, 0 to 10^9 (1 ms; the fabric refuses a topology with another)
+   */
   long linkLatencyPs(int linkClass);
 
-  /** @return bandwidth of a node's injection (and ejection) link, bytes per second */
+  /**
+   * @return bandwidth of a node's injection (and ejection) link, bytes per second, in the range of {@link
+   *     #linkBandwidth}
+   */
   double injectionBandwidth();
 
   /**

@@ -24,7 +24,12 @@ import org.HdrHistogram.Histogram;
  * One synthetic-traffic run on a {@link RouterFabric}: every node generates 64-byte PUT packets ({@link
  * Packet#synthetic}) by a Bernoulli process at the offered load (one trial per packet time at the injection rate:
  * load 0.5 = on average one packet every two packet times; loads above 1 add a second packet per slot with the excess
- * probability), queues them at the source without bound, and injects them as the fabric accepts.
+ * probability), queues them at the source without bound, and injects them as the fabric accepts. Load beyond what
+ * the fabric accepts piles up there, one packet object each, so memory grows with nodes × simulated time × the
+ * excess: at the fastest injection rate ({@link RouterFabric#MAX_BANDWIDTH}, 10^12 B/s) credits, not links, hold a
+ * node of the canonical dragonfly to about 10 GB/s (a 2,048-byte VC buffer per credit round trip of some 200 ns), so
+ * at load 0.5 each source queues about 6,000 packets a microsecond (at 10^13 B/s, ten times that ran a fuzz run out
+ * of memory).
  *
  * <p>Timeline: warm-up {@code [0, warmup)}, measurement {@code [warmup, warmup + measure)}. Statistics cover packets
  * created in the measurement window (latency from creation, so source queueing counts; hops; minimal fraction) and
