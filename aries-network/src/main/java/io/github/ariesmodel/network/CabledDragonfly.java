@@ -59,6 +59,9 @@ public final class CabledDragonfly implements Topology {
   private final int columns;
   private final int routersPerGroup;
   private final int nodesPerRouter;
+  /** Routers and nodes of the whole system, the bounds of the query methods' arguments. */
+  private final int routers;
+  private final int nodes;
   private final int[] fileGroups;
   private final int[] peer; // router*40+port -> router*40+port of the far end, or -1
   private final byte[] portClass;
@@ -84,7 +87,8 @@ public final class CabledDragonfly implements Topology {
     this.peer = list.peers();
     this.portClass = list.portClasses();
     this.rates = Dragonfly.aries(1);
-    int routers = groups * routersPerGroup;
+    this.routers = groups * routersPerGroup;
+    this.nodes = routers * nodesPerRouter;
     this.linkCount = new int[CLASS_COUNT];
     for (int q = 0; q < peer.length; q++) {
       if (peer[q] > q) {
@@ -342,9 +346,8 @@ public final class CabledDragonfly implements Topology {
    * @return rank-3 links joining the two
    */
   public int linksBetween(int group, int peerGroup) {
-    if (group < 0 || group >= groups || peerGroup < 0 || peerGroup >= groups) {
-      throw new IllegalArgumentException("groups must be in [0, " + (groups - 1) + "] but were " + group + " and "
-          + peerGroup);
+    if ((Args.outside(group, groups) | Args.outside(peerGroup, groups)) < 0) {
+      throw Args.outOfRange("group", group, groups, "peerGroup", peerGroup, groups);
     }
     int k = group * groups + peerGroup;
     return pairStart[k + 1] - pairStart[k];
@@ -367,12 +370,12 @@ public final class CabledDragonfly implements Topology {
 
   @Override
   public int nodeCount() {
-    return groups * routersPerGroup * nodesPerRouter;
+    return nodes;
   }
 
   @Override
   public int routerCount() {
-    return groups * routersPerGroup;
+    return routers;
   }
 
   @Override
@@ -395,21 +398,70 @@ public final class CabledDragonfly implements Topology {
     return NETWORK_TILES;
   }
 
+  // The query methods below check their arguments with one compare (Args.outside) and build no message unless
+  // it fails; routing calls several of them on every packet-hop, and the methods that call each other use the
+  // private, unchecked forms.
+
+  /** @throws IllegalArgumentException when {@code node} is outside [0, nodeCount) */
+  @Override
+  public int routerOfNode(int node) {
+    if (Args.outside(node, nodes) < 0) {
+      throw Args.outOfRange("node", node, nodes);
+    }
+    return node / nodesPerRouter;
+  }
+
+  /** @throws IllegalArgumentException when {@code router} is outside [0, routerCount) */
+  @Override
+  public int groupOfRouter(int router) {
+    if (Args.outside(router, routers) < 0) {
+      throw Args.outOfRange("router", router, routers);
+    }
+    return router / routersPerGroup;
+  }
+
+  /** @throws IllegalArgumentException when {@code group} or {@code index} is out of range */
+  @Override
+  public int routerInGroup(int group, int index) {
+    if ((Args.outside(group, groups) | Args.outside(index, routersPerGroup)) < 0) {
+      throw Args.outOfRange("group", group, groups, "index", index, routersPerGroup);
+    }
+    return group * routersPerGroup + index;
+  }
+
+  /** @throws IllegalArgumentException when {@code router} or {@code port} is out of range */
   @Override
   public int neighborRouter(int router, int port) {
+    checkPort(router, port);
     int q = peer[router * NETWORK_TILES + port];
     return q < 0 ? -1 : q / NETWORK_TILES;
   }
 
+  /** @throws IllegalArgumentException when {@code router} or {@code port} is out of range */
   @Override
   public int neighborPort(int router, int port) {
+    checkPort(router, port);
     int q = peer[router * NETWORK_TILES + port];
     return q < 0 ? -1 : q % NETWORK_TILES;
   }
 
+  /** @throws IllegalArgumentException when {@code router} or {@code port} is out of range */
   @Override
   public int linkClass(int router, int port) {
+    checkPort(router, port);
     return portClass[router * NETWORK_TILES + port];
+  }
+
+  private void checkPort(int router, int port) {
+    if ((Args.outside(router, routers) | Args.outside(port, NETWORK_TILES)) < 0) {
+      throw Args.outOfRange("router", router, routers, "port", port, NETWORK_TILES);
+    }
+  }
+
+  private void checkRouters(int router, int target) {
+    if ((Args.outside(router, routers) | Args.outside(target, routers)) < 0) {
+      throw Args.outOfRange("router", router, routers, "target", target, routers);
+    }
   }
 
   @Override
@@ -417,16 +469,19 @@ public final class CabledDragonfly implements Topology {
     return CLASS_COUNT;
   }
 
+  /** @throws IllegalArgumentException when {@code linkClass} is outside [0, 2] */
   @Override
   public String linkClassName(int linkClass) {
     return rates.linkClassName(linkClass);
   }
 
+  /** @throws IllegalArgumentException when {@code linkClass} is outside [0, 2] */
   @Override
   public double linkBandwidth(int linkClass) {
     return rates.linkBandwidth(linkClass);
   }
 
+  /** @throws IllegalArgumentException when {@code linkClass} is outside [0, 2] */
   @Override
   public long linkLatencyPs(int linkClass) {
     return rates.linkLatencyPs(linkClass);
@@ -437,8 +492,10 @@ public final class CabledDragonfly implements Topology {
     return rates.injectionBandwidth();
   }
 
+  /** @throws IllegalArgumentException when {@code router} or {@code target} is out of range */
   @Override
   public int minimalPorts(int router, int target, int hash, int[] out) {
+    checkRouters(router, target);
     int gr = router / routersPerGroup;
     int gt = target / routersPerGroup;
     if (gr == gt) {
@@ -474,8 +531,10 @@ public final class CabledDragonfly implements Topology {
     return maxMinimalPorts;
   }
 
+  /** @throws IllegalArgumentException when {@code router} or {@code target} is out of range */
   @Override
   public int minimalHops(int router, int target) {
+    checkRouters(router, target);
     int gr = router / routersPerGroup;
     int gt = target / routersPerGroup;
     int ti = target % routersPerGroup;

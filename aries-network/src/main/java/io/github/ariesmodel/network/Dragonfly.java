@@ -62,6 +62,9 @@ public final class Dragonfly implements Topology {
   private final boolean anyExitLink;
 
   private final int routersPerGroup;
+  /** Routers and nodes of the whole system, the bounds of the query methods' arguments. */
+  private final int routers;
+  private final int nodes;
   private final int radix;
   private final int rank2Base;
   private final int globalBase;
@@ -136,7 +139,8 @@ public final class Dragonfly implements Topology {
     this.peer = new int[groups * perGroup * radix];
     java.util.Arrays.fill(peer, -1);
     this.portsPerGroup = perGroup * radix;
-    int routers = groups * perGroup;
+    this.routers = groups * perGroup;
+    this.nodes = routers * nodesPerRouter;
     this.byRoutersPerGroup = new Divider(perGroup, routers - 1);
     this.byNodesPerRouter = new Divider(nodesPerRouter, routers * nodesPerRouter - 1);
     this.rowColumn = new int[routers];
@@ -450,12 +454,12 @@ public final class Dragonfly implements Topology {
 
   @Override
   public int nodeCount() {
-    return groups * routersPerGroup * nodesPerRouter;
+    return nodes;
   }
 
   @Override
   public int routerCount() {
-    return groups * routersPerGroup;
+    return routers;
   }
 
   @Override
@@ -468,14 +472,35 @@ public final class Dragonfly implements Topology {
     return groups;
   }
 
+  // The query methods below check their arguments with one compare (Args.outside) and build no message unless
+  // it fails; routing calls several of them on every packet-hop, and the methods that call each other use the
+  // private, unchecked forms.
+
+  /** @throws IllegalArgumentException when {@code node} is outside [0, nodeCount) */
   @Override
   public int routerOfNode(int node) {
+    if (Args.outside(node, nodes) < 0) {
+      throw Args.outOfRange("node", node, nodes);
+    }
     return byNodesPerRouter.divide(node);
   }
 
+  /** @throws IllegalArgumentException when {@code router} is outside [0, routerCount) */
   @Override
   public int groupOfRouter(int router) {
+    if (Args.outside(router, routers) < 0) {
+      throw Args.outOfRange("router", router, routers);
+    }
     return byRoutersPerGroup.divide(router);
+  }
+
+  /** @throws IllegalArgumentException when {@code group} or {@code index} is out of range */
+  @Override
+  public int routerInGroup(int group, int index) {
+    if ((Args.outside(group, groups) | Args.outside(index, routersPerGroup)) < 0) {
+      throw Args.outOfRange("group", group, groups, "index", index, routersPerGroup);
+    }
+    return group * routersPerGroup + index;
   }
 
   @Override
@@ -488,21 +513,39 @@ public final class Dragonfly implements Topology {
     return radix;
   }
 
+  /** @throws IllegalArgumentException when {@code router} or {@code port} is out of range */
   @Override
   public int neighborRouter(int router, int port) {
+    checkPort(router, port);
     int q = peer[router * radix + port];
     return q < 0 ? -1 : q / radix;
   }
 
+  /** @throws IllegalArgumentException when {@code router} or {@code port} is out of range */
   @Override
   public int neighborPort(int router, int port) {
+    checkPort(router, port);
     int q = peer[router * radix + port];
     return q < 0 ? -1 : q % radix;
   }
 
+  /** @throws IllegalArgumentException when {@code router} or {@code port} is out of range */
   @Override
   public int linkClass(int router, int port) {
+    checkPort(router, port);
     return port < rank2Base ? 0 : port < globalBase ? 1 : 2;
+  }
+
+  private void checkPort(int router, int port) {
+    if ((Args.outside(router, routers) | Args.outside(port, radix)) < 0) {
+      throw Args.outOfRange("router", router, routers, "port", port, radix);
+    }
+  }
+
+  private static void checkLinkClass(int linkClass) {
+    if (Args.outside(linkClass, 3) < 0) {
+      throw Args.outOfRange("linkClass", linkClass, 3);
+    }
   }
 
   @Override
@@ -510,21 +553,27 @@ public final class Dragonfly implements Topology {
     return 3;
   }
 
+  /** @throws IllegalArgumentException when {@code linkClass} is outside [0, 2] */
   @Override
   public String linkClassName(int linkClass) {
+    checkLinkClass(linkClass);
     if (aries) {
       return linkClass == 0 ? "rank-1" : linkClass == 1 ? "rank-2" : "rank-3";
     }
     return linkClass == 0 ? "local" : linkClass == 1 ? "local-2" : "global";
   }
 
+  /** @throws IllegalArgumentException when {@code linkClass} is outside [0, 2] */
   @Override
   public double linkBandwidth(int linkClass) {
+    checkLinkClass(linkClass);
     return bandwidth[linkClass];
   }
 
+  /** @throws IllegalArgumentException when {@code linkClass} is outside [0, 2] */
   @Override
   public long linkLatencyPs(int linkClass) {
+    checkLinkClass(linkClass);
     return latencyPs[linkClass];
   }
 
@@ -543,8 +592,10 @@ public final class Dragonfly implements Topology {
     return (rows > 1 ? 1 : 0) + (columns > 1 ? 1 : 0);
   }
 
+  /** @throws IllegalArgumentException when {@code router} or {@code target} is out of range */
   @Override
   public int minimalPorts(int router, int target, int hash, int[] out) {
+    checkRouters(router, target);
     int gr = byRoutersPerGroup.divide(router);
     int gt = byRoutersPerGroup.divide(target);
     if (gr == gt) {
@@ -603,8 +654,16 @@ public final class Dragonfly implements Topology {
     return ((d & 0xFFFF) != 0 ? 1 : 0) + ((d >>> 16) != 0 ? 1 : 0);
   }
 
+  private void checkRouters(int router, int target) {
+    if ((Args.outside(router, routers) | Args.outside(target, routers)) < 0) {
+      throw Args.outOfRange("router", router, routers, "target", target, routers);
+    }
+  }
+
+  /** @throws IllegalArgumentException when {@code router} or {@code target} is out of range */
   @Override
   public int minimalHops(int router, int target) {
+    checkRouters(router, target);
     int gr = byRoutersPerGroup.divide(router);
     int gt = byRoutersPerGroup.divide(target);
     if (gr == gt) {

@@ -58,7 +58,7 @@ class BandwidthBoundsTest {
   @Test
   void aTopologyOfAUsersWithARateLatencyOrPortOutsideTheBoundsIsRefusedByTheFabric() {
     DeterministicEventLoop loop = new DeterministicEventLoop();
-    Topology fast = new Delegating(Topologies.canonicalSmall()) {
+    Topology fast = new DelegatingTopology(Topologies.canonicalSmall()) {
       @Override
       public double linkBandwidth(int linkClass) {
         return linkClass == 2 ? 1e13 : super.linkBandwidth(linkClass);
@@ -66,7 +66,7 @@ class BandwidthBoundsTest {
     };
     assertThatThrownBy(() -> RouterFabric.builder(fast, loop).build()).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("topology linkBandwidth(2) must be in [84000, 1e12] bytes/s but was 1.0E13");
-    Topology slow = new Delegating(Topologies.canonicalSmall()) {
+    Topology slow = new DelegatingTopology(Topologies.canonicalSmall()) {
       @Override
       public double injectionBandwidth() {
         return 1e-300;
@@ -74,7 +74,7 @@ class BandwidthBoundsTest {
     };
     assertThatThrownBy(() -> RouterFabric.builder(slow, loop).build()).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("topology injectionBandwidth() must be in [84000, 1e12] bytes/s but was 1.0E-300");
-    Topology late = new Delegating(Topologies.canonicalSmall()) {
+    Topology late = new DelegatingTopology(Topologies.canonicalSmall()) {
       @Override
       public long linkLatencyPs(int linkClass) {
         return Long.MAX_VALUE;
@@ -82,7 +82,7 @@ class BandwidthBoundsTest {
     };
     assertThatThrownBy(() -> RouterFabric.builder(late, loop).build()).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("topology linkLatencyPs(0) must be in [0, 1e9] ps but was " + Long.MAX_VALUE);
-    Topology badClass = new Delegating(Topologies.canonicalSmall()) {
+    Topology badClass = new DelegatingTopology(Topologies.canonicalSmall()) {
       @Override
       public int linkClass(int router, int port) {
         return router == 5 && port == 1 ? 3 : super.linkClass(router, port);
@@ -91,7 +91,7 @@ class BandwidthBoundsTest {
     assertThatThrownBy(() -> RouterFabric.builder(badClass, loop).build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("topology linkClass(5, 1) must be in [0, 2] but was 3");
-    Topology badNeighbor = new Delegating(Topologies.canonicalSmall()) {
+    Topology badNeighbor = new DelegatingTopology(Topologies.canonicalSmall()) {
       @Override
       public int neighborRouter(int router, int port) {
         return router == 2 && port == 0 ? 36 : super.neighborRouter(router, port);
@@ -101,7 +101,7 @@ class BandwidthBoundsTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("topology neighborRouter(2, 0) must be -1 or in [0, 35] but was 36");
     // the same topology with its own values builds
-    assertThat(RouterFabric.builder(new Delegating(Topologies.canonicalSmall()), loop).build().nodeCount())
+    assertThat(RouterFabric.builder(new DelegatingTopology(Topologies.canonicalSmall()), loop).build().nodeCount())
         .isEqualTo(72);
   }
 
@@ -170,109 +170,5 @@ class BandwidthBoundsTest {
     assertThat(r.latencyP50Ns()).isBetween(1_000_000.0, 2_000_000.0);
     assertThat(r.latencyMaxNs()).isLessThan(10_000_000.0);
     assertThat(r.linkUtilization().values()).allSatisfy(u -> assertThat(u).isBetween(0.1, 0.5));
-  }
-
-  /** A user's topology: every question passed to a built-in one, for tests to change one answer. */
-  static class Delegating implements Topology {
-    private final Topology t;
-
-    Delegating(Topology t) {
-      this.t = t;
-    }
-
-    @Override
-    public int nodeCount() {
-      return t.nodeCount();
-    }
-
-    @Override
-    public int routerCount() {
-      return t.routerCount();
-    }
-
-    @Override
-    public int nodesPerRouter() {
-      return t.nodesPerRouter();
-    }
-
-    @Override
-    public int groupCount() {
-      return t.groupCount();
-    }
-
-    @Override
-    public int routersPerGroup() {
-      return t.routersPerGroup();
-    }
-
-    @Override
-    public int portCount() {
-      return t.portCount();
-    }
-
-    @Override
-    public int neighborRouter(int router, int port) {
-      return t.neighborRouter(router, port);
-    }
-
-    @Override
-    public int neighborPort(int router, int port) {
-      return t.neighborPort(router, port);
-    }
-
-    @Override
-    public int linkClass(int router, int port) {
-      return t.linkClass(router, port);
-    }
-
-    @Override
-    public int linkClassCount() {
-      return t.linkClassCount();
-    }
-
-    @Override
-    public String linkClassName(int linkClass) {
-      return t.linkClassName(linkClass);
-    }
-
-    @Override
-    public double linkBandwidth(int linkClass) {
-      return t.linkBandwidth(linkClass);
-    }
-
-    @Override
-    public long linkLatencyPs(int linkClass) {
-      return t.linkLatencyPs(linkClass);
-    }
-
-    @Override
-    public double injectionBandwidth() {
-      return t.injectionBandwidth();
-    }
-
-    @Override
-    public int minimalPorts(int router, int target, int hash, int[] out) {
-      return t.minimalPorts(router, target, hash, out);
-    }
-
-    @Override
-    public int maxMinimalPorts() {
-      return t.maxMinimalPorts();
-    }
-
-    @Override
-    public int minimalHops(int router, int target) {
-      return t.minimalHops(router, target);
-    }
-
-    @Override
-    public int maxLocalHops() {
-      return t.maxLocalHops();
-    }
-
-    @Override
-    public String describe() {
-      return "user's " + t.describe();
-    }
   }
 }

@@ -13,6 +13,12 @@ package io.github.ariesmodel.network.spi;
  * <p>Besides the graph, a topology answers the one routing question every built-in routing needs: which ports are on
  * a minimal path toward a router ({@link #minimalPorts}). Built-in routings use only this interface, so they run on
  * a user's topology as long as its minimal paths stay within the hop bound the fabric's virtual channels allow.
+ *
+ * <p>Arguments: a router, port, node, group or link class outside its range is a caller's mistake. The built-in
+ * topologies ({@code Dragonfly}, {@code CabledDragonfly}) and the default methods here refuse it with an
+ * {@link IllegalArgumentException} naming the parameter, the range and the value, never an index error or a wrong
+ * answer; a user's topology should do the same. Routing calls these methods on every packet-hop, so the built-ins'
+ * checks are one integer compare per method and build no message unless they fail.
  */
 public interface Topology {
 
@@ -110,18 +116,51 @@ public interface Topology {
   /** @return a one-line description */
   String describe();
 
-  /** @param node a node @return its router */
+  /**
+   * @param node a node, 0 to {@link #nodeCount()} - 1
+   * @return its router
+   * @throws IllegalArgumentException when {@code node} is out of range
+   */
   default int routerOfNode(int node) {
+    int n = nodeCount();
+    if (node < 0 || node >= n) {
+      throw outOfRange("node", node, n);
+    }
     return node / nodesPerRouter();
   }
 
-  /** @param router a router @return its group */
+  /**
+   * @param router a router, 0 to {@link #routerCount()} - 1
+   * @return its group
+   * @throws IllegalArgumentException when {@code router} is out of range
+   */
   default int groupOfRouter(int router) {
+    int n = routerCount();
+    if (router < 0 || router >= n) {
+      throw outOfRange("router", router, n);
+    }
     return router / routersPerGroup();
   }
 
-  /** @param group a group @param index 0 to routersPerGroup - 1 @return the router */
+  /**
+   * @param group a group, 0 to {@link #groupCount()} - 1
+   * @param index 0 to routersPerGroup - 1
+   * @return the router
+   * @throws IllegalArgumentException when {@code group} or {@code index} is out of range
+   */
   default int routerInGroup(int group, int index) {
-    return group * routersPerGroup() + index;
+    int per = routersPerGroup();
+    int n = groupCount();
+    if (group < 0 || group >= n) {
+      throw outOfRange("group", group, n);
+    }
+    if (index < 0 || index >= per) {
+      throw outOfRange("index", index, per);
+    }
+    return group * per + index;
+  }
+
+  private static IllegalArgumentException outOfRange(String name, int v, int n) {
+    return new IllegalArgumentException(name + " must be in [0, " + (n - 1) + "] but was " + v);
   }
 }
