@@ -277,6 +277,9 @@ public final class CabledDragonfly implements Topology {
    * @throws IllegalArgumentException naming {@code sourceName}, the line and what is wrong
    */
   public static CabledDragonfly read(InputStream in, String sourceName) throws IOException {
+    if (in == null) {
+      throw new IllegalArgumentException("in must not be null");
+    }
     return read(new InputStreamReader(in, StandardCharsets.UTF_8), sourceName);
   }
 
@@ -290,6 +293,9 @@ public final class CabledDragonfly implements Topology {
    * @throws IllegalArgumentException naming {@code sourceName}, the line and what is wrong
    */
   public static CabledDragonfly read(Reader in, String sourceName) throws IOException {
+    if (in == null) {
+      throw new IllegalArgumentException("in must not be null");
+    }
     BufferedReader r = in instanceof BufferedReader ? (BufferedReader) in : new BufferedReader(in);
     return new CabledDragonfly(LinkList.parse(r, sourceName == null ? "links" : sourceName));
   }

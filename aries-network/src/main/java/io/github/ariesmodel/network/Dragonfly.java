@@ -418,9 +418,19 @@ public final class Dragonfly implements Topology {
       return this;
     }
 
-    /** @param a global link arrangement @param name its name for {@link #describe()} @return this */
-    public Builder arrangement(GlobalArrangement a, String name) {
-      this.arrangement = a;
+    /**
+     * @param arrangement global link arrangement
+     * @param name its name for {@link #describe()}
+     * @return this
+     */
+    public Builder arrangement(GlobalArrangement arrangement, String name) {
+      if (arrangement == null) {
+        throw new IllegalArgumentException("arrangement must not be null");
+      }
+      if (name == null) {
+        throw new IllegalArgumentException("name must not be null");
+      }
+      this.arrangement = arrangement;
       this.arrangementName = name;
       return this;
     }

@@ -451,6 +451,9 @@ public final class RouterFabric implements Fabric {
    * @throws IllegalArgumentException when a link between groups has no latency (groups cannot run in windows)
    */
   public static long engineLookaheadPs(Topology topology) {
+    if (topology == null) {
+      throw new IllegalArgumentException("topology must not be null");
+    }
     long lookahead = crossGroupLatencyPs(topology);
     if (lookahead == Long.MAX_VALUE) {
       for (int c = 0; c < topology.linkClassCount(); c++) {
@@ -476,6 +479,9 @@ public final class RouterFabric implements Fabric {
    * @return picoseconds, or {@link Long#MAX_VALUE} when no link joins two groups
    */
   public static long crossGroupLatencyPs(Topology topology) {
+    if (topology == null) {
+      throw new IllegalArgumentException("topology must not be null");
+    }
     long min = Long.MAX_VALUE;
     int radix = topology.portCount();
     for (int r = 0; r < topology.routerCount(); r++) {
@@ -567,7 +573,10 @@ public final class RouterFabric implements Fabric {
      * @return this
      */
     public Builder routing(String name) {
-      if (name != null && name.trim().equalsIgnoreCase(Routings.BY_DELIVERY_MODE)) {
+      if (name == null) {
+        throw new IllegalArgumentException("name must not be null");
+      }
+      if (name.trim().equalsIgnoreCase(Routings.BY_DELIVERY_MODE)) {
         return routingByDeliveryMode();
       }
       this.routing = name;
@@ -792,8 +801,17 @@ public final class RouterFabric implements Fabric {
     endpoints.attachOnDemand(attacher);
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalArgumentException when the packet is null or its source or destination is not a node of the
+   *     fabric
+   */
   @Override
   public boolean inject(Packet packet) {
+    if (packet == null) {
+      throw new IllegalArgumentException("packet must not be null");
+    }
     endpoints.checkPacket(packet);
     int node = packet.sourceNode();
     int bytes = packet.wireBytes();

@@ -149,17 +149,23 @@ public final class TrafficExperiment {
       this.topology = topology;
     }
 
-    /** @param name routing name @return this */
+    /** @param name routing name (see {@link io.github.ariesmodel.network.Routings#names()}) @return this */
     public Builder routing(String name) {
+      if (name == null) {
+        throw new IllegalArgumentException("name must not be null");
+      }
       this.routing = name;
       this.algorithm = null;
       this.provider = null;
       return this;
     }
 
-    /** @param a a routing instance (made for this topology) @return this */
-    public Builder routing(RoutingAlgorithm a) {
-      this.algorithm = a;
+    /** @param algorithm a routing instance (made for this topology) @return this */
+    public Builder routing(RoutingAlgorithm algorithm) {
+      if (algorithm == null) {
+        throw new IllegalArgumentException("algorithm must not be null");
+      }
+      this.algorithm = algorithm;
       this.provider = null;
       return this;
     }
@@ -277,7 +283,10 @@ public final class TrafficExperiment {
 
     /** @param settings more fabric settings (VCs, buffers, arbitration...) @return this */
     public Builder fabric(Consumer<RouterFabric.Builder> settings) {
-      this.fabricSettings = settings == null ? b -> { } : settings;
+      if (settings == null) {
+        throw new IllegalArgumentException("settings must not be null");
+      }
+      this.fabricSettings = settings;
       return this;
     }
 
