@@ -1380,13 +1380,23 @@ public final class RouterFabric implements Fabric {
     return classPortCount.length;
   }
 
-  /** @param linkClass a class @return cabled ports (link directions) of that class */
+  /**
+   * @param linkClass a class, 0 to {@link #linkClassCount()} - 1
+   * @return cabled ports (link directions) of that class
+   * @throws IllegalArgumentException when the class is out of range
+   */
   public int linkCount(int linkClass) {
+    checkLinkClass(linkClass);
     return classPortCount[linkClass];
   }
 
-  /** @param linkClass a class @return picoseconds links of that class have spent serializing, summed */
+  /**
+   * @param linkClass a class, 0 to {@link #linkClassCount()} - 1
+   * @return picoseconds links of that class have spent serializing, summed
+   * @throws IllegalArgumentException when the class is out of range
+   */
   public long busyPs(int linkClass) {
+    checkLinkClass(linkClass);
     long sum = 0;
     for (long[] group : classBusyPs) {
       sum += group[linkClass];
@@ -1397,11 +1407,18 @@ public final class RouterFabric implements Fabric {
   /**
    * Time-integrated buffer occupancy of a VC over all router inputs, byte·picoseconds, up to {@code nowPs}.
    *
-   * @param vc a virtual channel
-   * @param nowPs the current time
+   * @param vc a virtual channel, 0 to {@link #vcCount()} - 1
+   * @param nowPs the current time, ≥ 0
    * @return the integral
+   * @throws IllegalArgumentException when the VC is out of range or the time negative
    */
   public long vcOccupancyIntegral(int vc, long nowPs) {
+    if (Args.outside(vc, vcs) < 0) {
+      throw Args.outOfRange("vc", vc, vcs);
+    }
+    if (nowPs < 0) {
+      throw new IllegalArgumentException("nowPs must be >= 0 but was " + nowPs);
+    }
     // exact in long arithmetic even if the two terms overflow, as long as the integral itself fits
     long sum = 0;
     for (int g = 0; g < vcOccupancy.length; g++) {
@@ -1414,8 +1431,12 @@ public final class RouterFabric implements Fabric {
    * @param router a router
    * @param port one of its network ports
    * @return picoseconds the port's outgoing link has spent serializing so far
+   * @throws IllegalArgumentException when the router or the port is out of range
    */
   public long busyPs(int router, int port) {
+    if ((Args.outside(router, topo.routerCount()) | Args.outside(port, radix)) < 0) {
+      throw Args.outOfRange("router", router, topo.routerCount(), "port", port, radix);
+    }
     return portBusyPs[router * radix + port];
   }
 
@@ -1516,6 +1537,12 @@ public final class RouterFabric implements Fabric {
 
   private int portOfInput(int input) {
     return input >= netPorts ? -1 : input % radix;
+  }
+
+  private void checkLinkClass(int linkClass) {
+    if (Args.outside(linkClass, classPortCount.length) < 0) {
+      throw Args.outOfRange("linkClass", linkClass, classPortCount.length);
+    }
   }
 
   /** @return number of cabled network ports (input buffers) */

@@ -294,4 +294,24 @@ class RouterFabricTest {
     assertThatThrownBy(() -> new Candidates().addNonMinimal(0, 0, 1, 0, -1))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("intermediateRouter must be >= 0 but was -1");
   }
+
+  /** A fuzz run of the library's API: busyPs(0, radix) read router 1's port 0, busyPs(3) an index error. */
+  @Test
+  void statisticsQueriesRefuseArgumentsOutOfRange() {
+    RouterFabric f = RouterFabric.builder(Topologies.canonicalSmall(), new DeterministicEventLoop()).build();
+    assertThatThrownBy(() -> f.busyPs(0, 5)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("port must be in [0, 4] but was 5");
+    assertThatThrownBy(() -> f.busyPs(36, 0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("router must be in [0, 35] but was 36");
+    assertThatThrownBy(() -> f.busyPs(3)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("linkClass must be in [0, 2] but was 3");
+    assertThatThrownBy(() -> f.linkCount(-1)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("linkClass must be in [0, 2] but was -1");
+    assertThatThrownBy(() -> f.vcOccupancyIntegral(8, 0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("vc must be in [0, 7] but was 8");
+    assertThatThrownBy(() -> f.vcOccupancyIntegral(0, -1)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("nowPs must be >= 0 but was -1");
+    assertThat(f.busyPs(35, 4)).isZero();
+    assertThat(f.linkCount(2)).isEqualTo(72);
+  }
 }
