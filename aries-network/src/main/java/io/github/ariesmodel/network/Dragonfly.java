@@ -108,7 +108,7 @@ public final class Dragonfly implements Topology {
       throw new IllegalArgumentException("linksPerPair must be in [1, " + maxLinks + "] (a·h / (g-1)) but was " + lpp);
     }
     for (int c = 0; c < 3; c++) {
-      // (bandwidths are checked by their setters, against the fabric's clock: RouterFabric.MIN_BANDWIDTH, MAX_...)
+      // (rates are checked by their setters, against RouterFabric.MIN_BANDWIDTH and MAX_BANDWIDTH)
       if (b.latencyPs[c] < 0 || b.latencyPs[c] > 1_000_000_000L) {
         // at most 1 ms (assumed, as RouterFabric's injection latency): beyond it a unit mistake, and sums overflow
         throw new IllegalArgumentException("link latency (class " + c + ") must be in [0, 1e9] ps but was "
