@@ -1405,6 +1405,29 @@ public final class RouterFabric implements Fabric {
   }
 
   /**
+   * The time links of a class have spent serializing up to {@code atPs}, summed: {@link #busyPs(int)} counts a
+   * packet's whole serialization when it starts, so this takes off the part of each link's current serialization
+   * that lies beyond {@code atPs}. The difference of two calls is the busy time inside the interval, at most the
+   * interval's length per link, which {@link #busyPs(int)} differences are not (a serialization that starts before
+   * the interval's end counts whole). Costs a pass over the network ports; call it between events, at a time no
+   * earlier than the last event run ({@code atPs >= now}).
+   *
+   * @param linkClass a class, 0 to {@link #linkClassCount()} - 1
+   * @param atPs the time, picoseconds, no earlier than the last event run
+   * @return busy picoseconds up to {@code atPs}
+   * @throws IllegalArgumentException when the class is out of range
+   */
+  public long busyPs(int linkClass, long atPs) {
+    long sum = busyPs(linkClass);
+    for (int gp = 0; gp < netPorts; gp++) {
+      if (portClass[gp] == linkClass && linkFreeAt[gp] > atPs) {
+        sum -= linkFreeAt[gp] - atPs;
+      }
+    }
+    return sum;
+  }
+
+  /**
    * Time-integrated buffer occupancy of a VC over all router inputs, byte·picoseconds, up to {@code nowPs}.
    *
    * @param vc a virtual channel, 0 to {@link #vcCount()} - 1

@@ -484,10 +484,10 @@ public final class TrafficExperiment {
       if (measureStart > 0) {
         engine.runUntil(measureStart - 1);
       }
-      busyAtStart = busy();
+      busyAtStart = busy(measureStart);
       vcAtStart = vcIntegral(measureStart);
       engine.runUntil(measureEnd - 1);
-      busyAtEnd = busy();
+      busyAtEnd = busy(measureEnd);
       vcAtEnd = vcIntegral(measureEnd);
       boolean drained = false;
       StuckPackets stuck = null;
@@ -600,10 +600,11 @@ public final class TrafficExperiment {
       scheds[g].scheduleAt(nextGap(g), this, null, node);
     }
 
-    private long[] busy() {
+    /** Busy time of each link class up to {@code atPs}, the part of a serialization beyond it left out. */
+    private long[] busy(long atPs) {
       long[] b = new long[fabric.linkClassCount()];
       for (int c = 0; c < b.length; c++) {
-        b[c] = fabric.busyPs(c);
+        b[c] = fabric.busyPs(c, atPs);
       }
       return b;
     }
