@@ -112,9 +112,12 @@ public final class FabricEndpoints {
    * Checks that a packet's source and destination are nodes of this fabric, as {@link Fabric#inject} specifies.
    *
    * @param packet the packet offered
-   * @throws IllegalArgumentException naming the field, the range and the value
+   * @throws IllegalArgumentException for a null packet, or naming the field, the range and the value
    */
   public void checkPacket(Packet packet) {
+    if (packet == null) {
+      throw new IllegalArgumentException("packet must not be null");
+    }
     checkNode("packet.sourceNode", packet.sourceNode());
     checkNode("packet.destinationNode", packet.destinationNode());
   }

@@ -27,6 +27,8 @@ class FabricEndpointsTest {
     t.checkPacket(toUnattached);
     assertThatThrownBy(() -> t.endpointFor(toUnattached)).hasMessageStartingWith(
         "packet for node 1 which has no endpoint attached: PUT_REQUEST{2->1");
+    assertThatThrownBy(() -> t.checkPacket(null))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("packet must not be null");
     assertThatThrownBy(() -> t.checkPacket(Packet.synthetic(2, 9, 0, DeliveryMode.ADAPTIVE_0, 8)))
         .hasMessage("packet.destinationNode must be in [0, 3] but was 9");
     assertThatThrownBy(() -> new FabricEndpoints(0)).hasMessage("nodeCount must be in [1, 262144] but was 0");
