@@ -152,6 +152,16 @@ class HostileInputTest {
   }
 
   @Test
+  void allToAllBuffersLargerThanNodeMemoryAreRefusedUpFront() {
+    // 1,100 PEs x 64 MiB is a 70.4 GB receive buffer on every PE's node (64 GiB): it used to fail mid-run with
+    // "physical memory exhausted" (exit 1) after the job had built its nodes.
+    assertThat(aries("run", "alltoall", "--system", "full", "-p", "pes=1100", "-p", "bytes=64M", "--out", out("o"),
+        "-q")).isEqualTo(2);
+    assertThat(onlyLine()).contains("bytes x pes must fit a node's memory").contains("bytes=67108864 and pes=1100");
+    assertThat(Files.exists(tmp.resolve("o").resolve("results.json"))).isFalse();
+  }
+
+  @Test
   void aTableLargerThanNodeMemoryIsRefusedUpFront() {
     assertThat(aries("run", "gups", "-p", "table=64G", "--out", out("o"))).isEqualTo(2);
     assertThat(onlyLine()).contains("table must fit a node's memory").contains("68719476736");

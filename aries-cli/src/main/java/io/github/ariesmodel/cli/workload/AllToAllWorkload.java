@@ -51,6 +51,17 @@ final class AllToAllWorkload implements Workload {
     static Settings read(AriesSystem system, Params params) {
       int pes = params.integer("pes", 32, 2, Math.min(4096, system.nodeCount()));
       long bytes = params.longValue("bytes", 4096, 1, 1L << 26);
+      // Each PE's node holds the send buffer and a receive buffer of bytes x pes (2 MB pages, as run registers them):
+      // checked as one table, whose page tables are within a 4 KB table of the two allocations' (TableMemory's
+      // reserve covers it), so that too many bytes are refused here and not as "physical memory exhausted" mid-run.
+      long buffers = PageSize.SIZE_2M.alignUp(bytes) + bytes * pes;
+      long memory = system.nodeMemoryBytes();
+      if (!TableMemory.fits(buffers, PageSize.SIZE_2M, memory)) {
+        throw new IllegalArgumentException("bytes x pes must fit a node's memory with the send buffer: at most "
+            + TableMemory.largest(PageSize.SIZE_2M, memory) + " bytes of buffers (node memory " + memory + " less "
+            + TableMemory.RUNTIME_RESERVE + " for the SHMEM runtime and page tables) but bytes=" + bytes + " and pes="
+            + pes + " need " + buffers);
+      }
       return new Settings(pes, bytes);
     }
   }
