@@ -38,6 +38,22 @@ class RunCommandTest {
   }
 
   @Test
+  void trafficRunsTheRoutingGivenAloneUnlessItsRoutingsParameterIsGiven() throws Exception {
+    // --routing used to be ignored by run traffic, which ran its four default routings whatever was asked
+    Path alone = tmp.resolve("alone");
+    assertThat(run(new StringWriter(), new StringWriter(), "run", "traffic", "--system", "aries-small", "--routing",
+        "ugal", "-p", "loads=0.1", "-p", "measureNs=200", "-q", "--out", alone.toString())).isZero();
+    assertThat(ResultsJson.read(alone.resolve("results.json")).table("traffic").orElseThrow().rows())
+        .extracting(row -> row.get(0)).containsExactly("ugal");
+    Path both = tmp.resolve("both");
+    assertThat(run(new StringWriter(), new StringWriter(), "run", "traffic", "--system", "aries-small", "--routing",
+        "ugal", "-p", "routings=minimal,valiant", "-p", "loads=0.1", "-p", "measureNs=200", "-q", "--out",
+        both.toString())).isZero();
+    assertThat(ResultsJson.read(both.resolve("results.json")).table("traffic").orElseThrow().rows())
+        .extracting(row -> row.get(0)).containsExactly("minimal", "valiant");
+  }
+
+  @Test
   void sameSeedGivesByteIdenticalResultsWithoutWallClock() throws Exception {
     Path a = tmp.resolve("a");
     Path b = tmp.resolve("b");

@@ -41,10 +41,13 @@ final class TrafficWorkload implements Workload {
     Map<String, String> m = new LinkedHashMap<>();
     m.put("pattern", "uniform: uniform, permutation, adversarial, neighbor, hotspot, all-to-all");
     m.put("loads", "0.1,0.3,0.5,0.7,0.9: offered loads (fraction of injection bandwidth)");
-    m.put("routings", "minimal,valiant,ugal,adaptive0: routings to compare");
+    m.put("routings", "minimal,valiant,ugal,adaptive0: routings to compare (default: --routing alone, when given)");
     m.put("measureNs", "0: measurement window in ns (0 = the network's default)");
     return m;
   }
+
+  /** {@link AriesSystem#routingName()} of a system on the ideal fabric, which has no routing to run alone. */
+  private static final String IDEAL = "ideal";
 
   /**
    * The parameters as {@link #run} uses them, read and range-checked in this one place, which {@link #check} shares.
@@ -56,10 +59,19 @@ final class TrafficWorkload implements Workload {
    */
   private record Settings(TrafficPattern pattern, double[] loads, List<String> routings, long measureNs) {
 
-    static Settings read(Params params) {
+    /**
+     * @param params the parameters
+     * @param systemRouting the system's routing ({@code --routing}): run alone when it names one and {@code
+     *     routings} is not given, which wins when it is (the default job's traffic phase gives its own)
+     * @return the settings
+     */
+    static Settings read(Params params, String systemRouting) {
       TrafficPattern pattern = TrafficPattern.parse(params.string("pattern", "uniform"));
       double[] loads = params.numberList("loads", "0.1,0.3,0.5,0.7,0.9", TrafficExperiment.MIN_LOAD, 2.0);
-      List<String> routings = List.of(params.string("routings", "minimal,valiant,ugal,adaptive0").split(","));
+      boolean named = systemRouting != null && !systemRouting.equals(AriesSystem.Builder.BY_DELIVERY_MODE)
+          && !systemRouting.equals(IDEAL);
+      List<String> routings = named && !params.asMap().containsKey("routings") ? List.of(systemRouting)
+          : List.of(params.string("routings", "minimal,valiant,ugal,adaptive0").split(","));
       long measureNs = params.longValue("measureNs", 0, 0, 1_000_000_000L);
       return new Settings(pattern, loads, routings, measureNs);
     }
@@ -74,7 +86,7 @@ final class TrafficWorkload implements Workload {
   @Override
   public void check(AriesSystem system, Params params) {
     Workload.super.check(system, params);
-    Settings settings = Settings.read(params);
+    Settings settings = Settings.read(params, system.routingName());
     Topology topology = system.topology();
     TrafficExperiment.on(topology);
     for (String r : settings.routings()) {
@@ -85,7 +97,7 @@ final class TrafficWorkload implements Workload {
   @Override
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
-    Settings settings = Settings.read(params);
+    Settings settings = Settings.read(params, spec.routing());
     TrafficPattern pattern = settings.pattern();
     double[] loads = settings.loads();
     List<String> routings = settings.routings();
