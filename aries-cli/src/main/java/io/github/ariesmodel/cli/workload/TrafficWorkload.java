@@ -90,7 +90,27 @@ final class TrafficWorkload implements Workload {
     Topology topology = system.topology();
     TrafficExperiment.on(topology);
     for (String r : settings.routings()) {
-      RouterFabric.builder(topology, new DeterministicEventLoop()).routing(r.trim()).build();
+      checkRouting(topology, r.trim());
+    }
+  }
+
+  /**
+   * Routings whose fabric was built on a topology, by topology: a sweep's points mostly share one (the checked system
+   * is reused, {@link WorkloadRun#checkSweepPoint}), and a full system's fabric takes about a quarter of a second.
+   * Weak keys, so a topology no longer used is dropped.
+   */
+  private static final Map<Topology, java.util.Set<String>> FABRICS_BUILT = new java.util.WeakHashMap<>();
+
+  /** Builds and drops a router fabric with the routing on the topology, once per pair: what the experiment refuses. */
+  private static void checkRouting(Topology topology, String routing) {
+    synchronized (FABRICS_BUILT) {
+      if (FABRICS_BUILT.getOrDefault(topology, java.util.Set.of()).contains(routing)) {
+        return;
+      }
+    }
+    RouterFabric.builder(topology, new DeterministicEventLoop()).routing(routing).build();
+    synchronized (FABRICS_BUILT) {
+      FABRICS_BUILT.computeIfAbsent(topology, t -> new java.util.HashSet<>()).add(routing);
     }
   }
 
