@@ -119,8 +119,20 @@ public final class OsuBenchmarks {
     checkArgs(system, nodeA, nodeB, sizes, warmup, iterations, config);
     checkArgument(window >= 1 && window <= 1024, "window must be in [1, 1024] but was %s", window);
     long max = max(sizes);
-    MpiJob job = MpiJob.builder(system).placement(nodeA, nodeB)
-        .config(withHeap(config, 2L * window * (max + 128))).build();
+    long need = 2L * window * (max + 128);
+    MpiConfig raised = withHeap(config, need);
+    MpiJob job;
+    try {
+      job = MpiJob.builder(system).placement(nodeA, nodeB).config(raised).build();
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      if (raised == config) {
+        throw e;
+      }
+      // The buffer space was raised from the window and the largest size (the node's memory refused its
+      // registration), so name those, not the heap they became; the refusal follows.
+      throw new IllegalArgumentException("window (" + window + ") x 2 x (largest size " + max + " + 128) = " + need
+          + " bytes of MPI buffer space do not fit a rank's node: " + e.getMessage(), e);
+    }
     double[] gbps = new double[sizes.length];
     job.run(mpi -> {
       var w = mpi.world();

@@ -44,6 +44,16 @@ class OsuBenchmarksTest {
   }
 
   @Test
+  void aWindowWhoseBuffersTheNodeCannotHoldIsRefusedNamingTheWindowAndSize() {
+    // 40 x 2 x (2^30 + 128) bytes: the buffer space is raised to the 64 GiB limit, which a 64 GiB node cannot register
+    assertThatThrownBy(() -> OsuBenchmarks.bandwidth(system(), 0, 20, new long[] {8, 1L << 30}, 40, 0, 1,
+        MpiConfig.defaults()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("window (40) x 2 x (largest size 1073741824 + 128) = 85899356160 bytes of MPI buffer"
+            + " space do not fit a rank's node: ");
+  }
+
+  @Test
   void twoRanksOfOneNodeAreFasterThanTwoNodesOfOneBladeAndLeaveTheNicIdle() {
     AriesSystem sys = system();
     long[] sizes = {8, 4096, 65_536};
