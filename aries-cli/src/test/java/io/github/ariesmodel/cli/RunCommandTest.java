@@ -54,6 +54,22 @@ class RunCommandTest {
   }
 
   @Test
+  void trafficRefusesTheIdealFabricAndTheDefaultJobLeavesItsTrafficPhaseOutThere() throws Exception {
+    // both used to run the traffic experiments on routers, whatever --fabric said
+    StringWriter err = new StringWriter();
+    assertThat(run(new StringWriter(), err, "run", "traffic", "--system", "aries-small", "--fabric", "ideal", "-q",
+        "--out", tmp.resolve("t").toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("fabric must be routers for traffic");
+    Path mixed = tmp.resolve("mixed");
+    assertThat(run(new StringWriter(), new StringWriter(), "run", "mixed", "--system", "aries-small", "--fabric",
+        "ideal", "-q", "--no-wall-clock", "--out", mixed.toString())).isZero();
+    Results r = ResultsJson.read(mixed.resolve("results.json"));
+    assertThat(r.table("traffic")).isEmpty();
+    assertThat(r.table("pingpong")).isPresent();
+    assertThat(r.table("host-cache")).isPresent();
+  }
+
+  @Test
   void sameSeedGivesByteIdenticalResultsWithoutWallClock() throws Exception {
     Path a = tmp.resolve("a");
     Path b = tmp.resolve("b");

@@ -2,6 +2,7 @@ package io.github.ariesmodel.cli.workload;
 
 import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.FabricKind;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,8 +13,8 @@ import java.util.Map;
  * synthetic-traffic load sweep and, last, the memory hierarchy's headline (a short {@code host-cache} run: the
  * put-to-observe latency with the host cache's {@code update} and {@code invalidate} NIC write policies, and a
  * hot-spot counter and lock with uncached and cached AMO commands). Each phase runs on systems of its own, so the
- * phases before the last give the figures they gave before it was added. Sized to finish in seconds on two cores for
- * two Aries groups.
+ * phases before the last give the figures they gave before it was added. On the ideal fabric the traffic phase is
+ * left out (it loads the routers' links). Sized to finish in seconds on two cores for two Aries groups.
  */
 final class MixedWorkload implements Workload {
 
@@ -62,6 +63,14 @@ final class MixedWorkload implements Workload {
     progress.update(start + share, r.simulatedPs(), r.events());
   }
 
+  /**
+   * Whether a phase runs: all of them on the router fabric; on the ideal fabric all but the traffic phase, which loads
+   * the routers' links and has none there (it used to run on routers all the same).
+   */
+  private static boolean runs(Phase p, boolean routers) {
+    return routers || !(p.workload() instanceof TrafficWorkload);
+  }
+
   @Override
   public Map<String, String> parameters() {
     return new LinkedHashMap<>();
@@ -75,7 +84,9 @@ final class MixedWorkload implements Workload {
   public void check(AriesSystem system, Params params) {
     Workload.super.check(system, params);
     for (Phase p : PHASES) {
-      p.workload().check(system, Params.of(p.params()));
+      if (runs(p, system.routerFabric().isPresent())) {
+        p.workload().check(system, Params.of(p.params()));
+      }
     }
   }
 
@@ -84,7 +95,9 @@ final class MixedWorkload implements Workload {
     params.checkAllUsed(parameters().keySet());
     WorkloadReport r = new WorkloadReport();
     for (Phase p : PHASES) {
-      phase(r, progress, p, spec);
+      if (runs(p, spec.fabric() == FabricKind.ROUTERS)) {
+        phase(r, progress, p, spec);
+      }
     }
     progress.update(1.0, r.simulatedPs(), r.events());
     return r;

@@ -10,6 +10,7 @@ import io.github.ariesmodel.network.traffic.TrafficExperiment;
 import io.github.ariesmodel.network.traffic.TrafficPattern;
 import io.github.ariesmodel.network.traffic.TrafficResult;
 import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.FabricKind;
 import io.github.ariesmodel.cli.report.ResultTable;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,6 +46,10 @@ final class TrafficWorkload implements Workload {
     m.put("measureNs", "0: measurement window in ns (0 = the network's default)");
     return m;
   }
+
+  /** Why the ideal fabric is refused: it used to be ignored, the experiments running on routers all the same. */
+  static final String IDEAL_REFUSED = "fabric must be routers for traffic, which loads the router fabric's links,"
+      + " but was ideal";
 
   /** {@link AriesSystem#routingName()} of a system on the ideal fabric, which has no routing to run alone. */
   private static final String IDEAL = "ideal";
@@ -86,6 +91,9 @@ final class TrafficWorkload implements Workload {
   @Override
   public void check(AriesSystem system, Params params) {
     Workload.super.check(system, params);
+    if (system.routerFabric().isEmpty()) {
+      throw new IllegalArgumentException(IDEAL_REFUSED);
+    }
     Settings settings = Settings.read(params, system.routingName());
     Topology topology = system.topology();
     TrafficExperiment.on(topology);
@@ -117,6 +125,9 @@ final class TrafficWorkload implements Workload {
   @Override
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
+    if (spec.fabric() == FabricKind.IDEAL) {
+      throw new IllegalArgumentException(IDEAL_REFUSED);
+    }
     Settings settings = Settings.read(params, spec.routing());
     TrafficPattern pattern = settings.pattern();
     double[] loads = settings.loads();
