@@ -12,10 +12,13 @@ import io.github.ariesmodel.network.traffic.TrafficResult;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.FabricKind;
 import io.github.ariesmodel.cli.report.ResultTable;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.WeakHashMap;
 
 /**
  * Synthetic traffic load sweeps on the router fabric alone (no NICs): for each routing and offered load, one
@@ -48,11 +51,8 @@ final class TrafficWorkload implements Workload {
   }
 
   /** Why the ideal fabric is refused: it used to be ignored, the experiments running on routers all the same. */
-  static final String IDEAL_REFUSED = "fabric must be routers for traffic, which loads the router fabric's links,"
+  private static final String IDEAL_REFUSED = "fabric must be routers for traffic, which loads the router fabric's links,"
       + " but was ideal";
-
-  /** {@link AriesSystem#routingName()} of a system on the ideal fabric, which has no routing to run alone. */
-  private static final String IDEAL = "ideal";
 
   /**
    * The parameters as {@link #run} uses them, read and range-checked in this one place, which {@link #check} shares.
@@ -73,8 +73,8 @@ final class TrafficWorkload implements Workload {
     static Settings read(Params params, String systemRouting) {
       TrafficPattern pattern = TrafficPattern.parse(params.string("pattern", "uniform"));
       double[] loads = params.numberList("loads", "0.1,0.3,0.5,0.7,0.9", TrafficExperiment.MIN_LOAD, 2.0);
-      boolean named = systemRouting != null && !systemRouting.equals(AriesSystem.Builder.BY_DELIVERY_MODE)
-          && !systemRouting.equals(IDEAL);
+      // the ideal fabric, whose routing name is "ideal", is refused before this is read
+      boolean named = !systemRouting.equals(AriesSystem.Builder.BY_DELIVERY_MODE);
       List<String> routings = named && !params.asMap().containsKey("routings") ? List.of(systemRouting)
           : List.of(params.string("routings", "minimal,valiant,ugal,adaptive0").split(","));
       long measureNs = params.longValue("measureNs", 0, 0, 1_000_000_000L);
@@ -107,18 +107,18 @@ final class TrafficWorkload implements Workload {
    * is reused, {@link WorkloadRun#checkSweepPoint}), and a full system's fabric takes about a quarter of a second.
    * Weak keys, so a topology no longer used is dropped.
    */
-  private static final Map<Topology, java.util.Set<String>> FABRICS_BUILT = new java.util.WeakHashMap<>();
+  private static final Map<Topology, Set<String>> FABRICS_BUILT = new WeakHashMap<>();
 
   /** Builds and drops a router fabric with the routing on the topology, once per pair: what the experiment refuses. */
   private static void checkRouting(Topology topology, String routing) {
     synchronized (FABRICS_BUILT) {
-      if (FABRICS_BUILT.getOrDefault(topology, java.util.Set.of()).contains(routing)) {
+      if (FABRICS_BUILT.getOrDefault(topology, Set.of()).contains(routing)) {
         return;
       }
     }
     RouterFabric.builder(topology, new DeterministicEventLoop()).routing(routing).build();
     synchronized (FABRICS_BUILT) {
-      FABRICS_BUILT.computeIfAbsent(topology, t -> new java.util.HashSet<>()).add(routing);
+      FABRICS_BUILT.computeIfAbsent(topology, t -> new HashSet<>()).add(routing);
     }
   }
 

@@ -13,7 +13,9 @@ import io.github.ariesmodel.cli.report.Metric;
 import io.github.ariesmodel.cli.report.Results;
 import io.github.ariesmodel.cli.report.RunMetadata;
 import io.github.ariesmodel.cli.report.WallClock;
+import java.lang.ref.SoftReference;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -103,7 +105,7 @@ public record WorkloadRun(Results results, List<PlotSpec> plots) {
   public static void checkSweepPoint(Workload w, Map<String, String> point) {
     Map<String, String> rest = new LinkedHashMap<>(point);
     // the seed is checked (sweepSystem parses it) but left out of the key: no check depends on it
-    List<String> keys = java.util.Arrays.asList(rest.get("system"), rest.get("routing"), rest.get("fabric"),
+    List<String> keys = Arrays.asList(rest.get("system"), rest.get("routing"), rest.get("fabric"),
         rest.get("translator"));
     SystemSpec spec = sweepSystem(rest);
     w.check(checkedSystem(keys, spec), Params.of(rest));
@@ -118,7 +120,7 @@ public record WorkloadRun(Results results, List<PlotSpec> plots) {
    * Checks only read a system (they build no node: {@code SweepPointCheckTest}) and none depends on its seed, so the
    * seed is not part of the key. Held softly, so that the sweep's runs can take the memory back.
    */
-  private static java.lang.ref.SoftReference<CheckedSystem> lastChecked = new java.lang.ref.SoftReference<>(null);
+  private static SoftReference<CheckedSystem> lastChecked = new SoftReference<>(null);
 
   private static synchronized AriesSystem checkedSystem(List<String> keys, SystemSpec spec) {
     CheckedSystem last = lastChecked.get();
@@ -126,7 +128,7 @@ public record WorkloadRun(Results results, List<PlotSpec> plots) {
       return last.system();
     }
     AriesSystem system = spec.build();
-    lastChecked = new java.lang.ref.SoftReference<>(new CheckedSystem(keys, system));
+    lastChecked = new SoftReference<>(new CheckedSystem(keys, system));
     return system;
   }
 
