@@ -183,10 +183,16 @@ public final class Iommu implements AddressTranslation {
   }
 
   /**
-   * The largest length, a whole number of pages of {@code ps}, whose frames and tables fit {@code capacity} bytes
-   * (at most a registration's 2^40): a binary search, as the total grows with the pages.
+   * The largest registration, a whole number of pages of {@code ps}, whose frames and page tables, laid out as
+   * {@link #register} lays them out, fit {@code capacity} bytes of memory (at most a registration's 2^40): a binary
+   * search, as the total grows with the pages. Callers that must size a registration before making it (the CLI's
+   * table checks) ask here rather than repeat the layout.
+   *
+   * @param ps the page size
+   * @param capacity bytes of memory free for the registration, ≥ 0
+   * @return the largest length in bytes, 0 when not even one page fits
    */
-  static long largestLength(PageSize ps, long capacity) {
+  public static long largestLength(PageSize ps, long capacity) {
     long lo = 0;
     long hi = Math.min(capacity, NetworkAddress.MAX_OFFSET + 1) >>> ps.shift(); // a registration's longest: 2^40
     while (lo < hi) {

@@ -1,6 +1,7 @@
 package io.github.ariesmodel.cli.workload;
 
 import io.github.ariesmodel.core.PageSize;
+import io.github.ariesmodel.iommu.Iommu;
 import io.github.ariesmodel.system.AriesSystem;
 
 /**
@@ -13,15 +14,13 @@ import io.github.ariesmodel.system.AriesSystem;
  *       made before the table, after which the table's frames start at the next page boundary;
  *   <li>its frames, whole pages;
  *   <li>its page tables in 4 KB tables: a leaf PTE (8 bytes) per page and, for 4 KB pages, a directory entry per 512
- *       pages (aries-iommu's page-table builder).
+ *       pages, as aries-iommu lays them out ({@link Iommu#largestLength} is asked, not repeated here).
  * </ul>
  */
 final class TableMemory {
 
   /** Memory per node kept for the SHMEM runtime when checking a table's size (assumed; ~1 MiB used today). */
   static final long RUNTIME_RESERVE = 16L << 20;
-
-  private static final long TABLE_BYTES = 4096;
 
   private TableMemory() {}
 
@@ -47,41 +46,15 @@ final class TableMemory {
 
   /** Whether a table of {@code bytes} fits in {@code memory} with pages of {@code ps}. */
   static boolean fits(long bytes, PageSize ps, long memory) {
-    if (bytes < 1) {
-      return true;
-    }
-    long before = ps.alignUp(RUNTIME_RESERVE);
-    if (before > memory) {
-      return false;
-    }
-    long frames = ps.alignUp(bytes);
-    if (frames <= 0 || frames > memory - before) {
-      return false; // beyond the memory, or so large that aligning it overflowed
-    }
-    long pages = frames / ps.bytes();
-    long tables = tableBytes(pages * 8);
-    if (!ps.isHuge()) {
-      tables += tableBytes(((pages + 511) / 512) * 8);
-    }
-    return tables <= memory - before - frames;
+    return bytes < 1 || bytes <= largest(ps, memory);
   }
 
-  /** The largest table that fits (0 when none does), by bisection: {@link #fits} is monotonic in the size. */
+  /**
+   * The largest table that fits (0 when none does): what the IOMMU can register in the memory left after the
+   * runtime's reserve, aligned up to the page size ({@link Iommu#largestLength}, the IOMMU's own layout).
+   */
   static long largest(PageSize ps, long memory) {
-    long lo = 0;
-    long hi = memory;
-    while (lo < hi) {
-      long mid = lo + (hi - lo + 1) / 2;
-      if (fits(mid, ps, memory)) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    return lo;
-  }
-
-  private static long tableBytes(long bytes) {
-    return (bytes + TABLE_BYTES - 1) & -TABLE_BYTES;
+    long before = ps.alignUp(RUNTIME_RESERVE);
+    return before > memory ? 0 : Iommu.largestLength(ps, memory - before);
   }
 }
