@@ -21,6 +21,13 @@ public final class SimTime {
   /** Picoseconds per second. */
   public static final long PS_PER_S = 1_000_000_000_000L;
 
+  /**
+   * The longest latency the model's builders accept, 1 ms (10^9 ps; assumed): beyond it a value is a unit mistake,
+   * and sums of latencies along a run must stay inside the clock. The router fabric, the dragonfly topologies, the
+   * IOMMU and the system builder share it.
+   */
+  public static final long MAX_LATENCY_PS = PS_PER_MS;
+
   /** 2^63: the first picosecond count a {@code long} cannot hold. */
   private static final double CLOCK_LIMIT = 0x1p63;
   /** The largest clock frequency whose cycle rounds to at least 1 ps: 2 THz. */

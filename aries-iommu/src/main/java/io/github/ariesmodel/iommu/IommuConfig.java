@@ -1,5 +1,6 @@
 package io.github.ariesmodel.iommu;
 
+import io.github.ariesmodel.core.SimTime;
 import io.github.ariesmodel.iommu.spi.ReplacementPolicyFactory;
 
 /**
@@ -102,7 +103,7 @@ public record IommuConfig(
    * value is a unit mistake, and the pipeline's sums of times must stay inside the clock).
    */
   private static void checkTime(String name, long ps) {
-    if (ps < 0 || ps > 1_000_000_000L) {
+    if (ps < 0 || ps > SimTime.MAX_LATENCY_PS) {
       throw new IllegalArgumentException(name + " must be in [0, 1e9] ps but was " + ps);
     }
   }

@@ -1,5 +1,6 @@
 package io.github.ariesmodel.network;
 
+import io.github.ariesmodel.core.SimTime;
 import io.github.ariesmodel.network.spi.Topology;
 
 /**
@@ -109,8 +110,8 @@ public final class Dragonfly implements Topology {
     }
     for (int c = 0; c < 3; c++) {
       // (rates are checked by their setters, against RouterFabric.MIN_BANDWIDTH and MAX_BANDWIDTH)
-      if (b.latencyPs[c] < 0 || b.latencyPs[c] > 1_000_000_000L) {
-        // at most 1 ms (assumed, as RouterFabric's injection latency): beyond it a unit mistake, and sums overflow
+      if (b.latencyPs[c] < 0 || b.latencyPs[c] > SimTime.MAX_LATENCY_PS) {
+        // at most SimTime.MAX_LATENCY_PS (1 ms): beyond it a unit mistake, and sums overflow
         throw new IllegalArgumentException("link latency (class " + c + ") must be in [0, 1e9] ps but was "
             + b.latencyPs[c]);
       }

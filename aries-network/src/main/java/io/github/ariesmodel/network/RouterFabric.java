@@ -1,5 +1,6 @@
 package io.github.ariesmodel.network;
 
+import io.github.ariesmodel.core.SimTime;
 import io.github.ariesmodel.core.DeliveryMode;
 import io.github.ariesmodel.core.packet.Packet;
 import io.github.ariesmodel.core.sim.DeterministicEventLoop;
@@ -114,7 +115,6 @@ public final class RouterFabric implements Fabric {
   public static final double MIN_BANDWIDTH = 84_000;
 
   /** The most wire latency a topology's link may have: 1 ms, as every latency a builder takes (assumed). */
-  private static final long MAX_LATENCY_PS = 1_000_000_000L;
 
   private final Topology topo;
   private final Scheduler scheduler;
@@ -372,7 +372,7 @@ public final class RouterFabric implements Fabric {
     for (int c = 0; c < classes; c++) {
       checkBandwidth("topology linkBandwidth(" + c + ")", t.linkBandwidth(c));
       long latency = t.linkLatencyPs(c);
-      if (latency < 0 || latency > MAX_LATENCY_PS) {
+      if (latency < 0 || latency > SimTime.MAX_LATENCY_PS) {
         throw new IllegalArgumentException("topology linkLatencyPs(" + c + ") must be in [0, 1e9] ps but was "
             + latency);
       }
@@ -690,7 +690,7 @@ public final class RouterFabric implements Fabric {
 
     /** @param ps router pipeline latency, 0 to 1 ms @return this */
     public Builder pipelinePs(long ps) {
-      if (ps < 0 || ps > 1_000_000_000L) {
+      if (ps < 0 || ps > SimTime.MAX_LATENCY_PS) {
         throw new IllegalArgumentException("pipelinePs must be in [0, 1e9] but was " + ps);
       }
       this.pipelinePs = ps;
@@ -699,7 +699,7 @@ public final class RouterFabric implements Fabric {
 
     /** @param ps NIC-to-router wire latency, 0 to 1 ms @return this */
     public Builder injectionLatencyPs(long ps) {
-      if (ps < 0 || ps > 1_000_000_000L) {
+      if (ps < 0 || ps > SimTime.MAX_LATENCY_PS) {
         throw new IllegalArgumentException("injectionLatencyPs must be in [0, 1e9] but was " + ps);
       }
       this.injectionLatencyPs = ps;

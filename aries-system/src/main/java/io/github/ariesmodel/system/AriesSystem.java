@@ -2,6 +2,7 @@ package io.github.ariesmodel.system;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import io.github.ariesmodel.core.SimTime;
 import io.github.ariesmodel.core.packet.PacketPool;
 import io.github.ariesmodel.core.sim.DeterministicEventLoop;
 import io.github.ariesmodel.core.sim.PartitionedEngine;
@@ -687,7 +688,7 @@ public final class AriesSystem {
     /** @param ps latency of the ideal fabric, ≥ 0 @return this builder */
     public Builder idealLatencyPs(long ps) {
       // at most 1 ms (assumed, as RouterFabric's injection latency): beyond it a unit mistake, and times overflow
-      checkArgument(ps >= 0 && ps <= 1_000_000_000L, "idealLatencyPs must be in [0, 1e9] but was %s", ps);
+      checkArgument(ps >= 0 && ps <= SimTime.MAX_LATENCY_PS, "idealLatencyPs must be in [0, 1e9] but was %s", ps);
       this.idealLatencyPs = ps;
       this.idealLatencyGiven = "idealLatencyPs(" + ps + ")";
       return this;
@@ -695,7 +696,7 @@ public final class AriesSystem {
 
     /** @param ps latency of the flat translator, ≥ 0 @return this builder */
     public Builder flatLatencyPs(long ps) {
-      checkArgument(ps >= 0 && ps <= 1_000_000_000L, "flatLatencyPs must be in [0, 1e9] but was %s", ps);
+      checkArgument(ps >= 0 && ps <= SimTime.MAX_LATENCY_PS, "flatLatencyPs must be in [0, 1e9] but was %s", ps);
       this.flatLatencyPs = ps;
       this.flatLatencyGiven = "flatLatencyPs(" + ps + ")";
       return this;
