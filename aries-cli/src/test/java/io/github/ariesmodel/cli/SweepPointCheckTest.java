@@ -88,6 +88,11 @@ class SweepPointCheckTest {
                 + " but one was \"off-node\""),
         Arguments.of("mpi-bandwidth", List.of("sizes=8", "distances=on-node", "warmup=0", "iterations=1",
             "window=1,1025"), "window=1025", "window must be in [1, 1024] but was 1025"),
+        // 64 x 2 x (2^30 + 128) bytes of buffers on each rank's node of 64 GiB: found as the job was built, after
+        // every earlier point had run (stop 32's note)
+        Arguments.of("mpi-bandwidth", List.of("sizes=1G", "distances=on-node", "warmup=0", "iterations=1",
+            "window=1,64"), "window=64", "window x the largest of sizes must fit a node's memory: window=64 and"
+            + " sizes up to 1073741824 need"),
         Arguments.of("traffic", List.of("routings=minimal", "measureNs=1", "loads=0.1,2.5"), "loads=2.5",
             "loads elements must be in [1.0E-4, 2.0] but one was 2.5"),
         // a routing name is the fabric's to know: the check builds the fabric as the run would, and simulates nothing

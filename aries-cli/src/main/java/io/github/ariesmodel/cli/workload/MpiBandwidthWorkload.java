@@ -61,6 +61,20 @@ final class MpiBandwidthWorkload implements Workload {
     static Settings read(AriesSystem system, Params params) {
       long[] sizes = params.longList("sizes", "8,1K,16K,64K", 1, 1L << 30);
       int window = params.integer("window", 16, 1, 1024);
+      // Each rank registers its buffer space, raised to hold two windows of the largest size, in one piece: more than
+      // a node's memory can never be registered, so that is refused here, before any point of a sweep runs. (Within
+      // the memory, the page tables may still not fit: the IOMMU then refuses it as the job is built, in one line.)
+      long registration = OsuBenchmarks.bandwidthRegistrationBytes(sizes, window, MpiConfig.defaults());
+      if (registration > system.nodeMemoryBytes()) {
+        long largest = 0;
+        for (long s : sizes) {
+          largest = Math.max(largest, s);
+        }
+        throw new IllegalArgumentException("window x the largest of sizes must fit a node's memory: window=" + window
+            + " and sizes up to " + largest + " need 2 x window x (size + 128) = "
+            + OsuBenchmarks.bandwidthBufferBytes(sizes, window) + " bytes of MPI buffer space on each rank's node,"
+            + " with its mailboxes more than the node's memory of " + system.nodeMemoryBytes() + " bytes");
+      }
       int warmup = params.integer("warmup", 1, 0, 100_000);
       int iterations = params.integer("iterations", 2, 1, 100_000);
       Map<String, int[]> pairs = MpiLatencyWorkload.pairs(system);

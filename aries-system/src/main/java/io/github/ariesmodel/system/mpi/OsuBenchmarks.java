@@ -119,7 +119,7 @@ public final class OsuBenchmarks {
     checkArgs(system, nodeA, nodeB, sizes, warmup, iterations, config);
     checkArgument(window >= 1 && window <= 1024, "window must be in [1, 1024] but was %s", window);
     long max = max(sizes);
-    long need = 2L * window * (max + 128);
+    long need = bandwidthBufferBytes(sizes, window);
     MpiConfig raised = withHeap(config, need);
     MpiJob job;
     try {
@@ -170,6 +170,42 @@ public final class OsuBenchmarks {
       rows.add(new BandwidthRow(sizes[k], gbps[k]));
     }
     return rows;
+  }
+
+  /**
+   * The MPI buffer space {@link #bandwidth} asks of each rank: two windows of the largest message, each message with
+   * 128 bytes of the heap's bookkeeping. The configuration's heap is raised to this and 1 MiB more when it is smaller,
+   * up to {@link MpiConfig.Builder#heapBytes}'s 64 GiB bound.
+   *
+   * @param sizes message sizes, bytes, each 0 to 2^30
+   * @param window messages in flight, 1 to 1024
+   * @return bytes
+   * @throws IllegalArgumentException for a size or window out of range
+   */
+  public static long bandwidthBufferBytes(long[] sizes, int window) {
+    checkArgument(sizes != null && sizes.length > 0, "sizes must name at least one size");
+    for (long s : sizes) {
+      checkArgument(s >= 0 && s <= (1L << 30), "sizes must be in [0, 2^30] but one was %s", s);
+    }
+    checkArgument(window >= 1 && window <= 1024, "window must be in [1, 1024] but was %s", window);
+    return 2L * window * (max(sizes) + 128);
+  }
+
+  /**
+   * The memory each rank of {@link #bandwidth}'s two-rank job registers on its node: its mailboxes and its buffer
+   * heap, raised as {@link #bandwidthBufferBytes} says, in whole pages of the configuration's page size. A node whose
+   * memory is smaller cannot run it (the IOMMU refuses the registration); one whose memory is larger may still refuse
+   * it for the page tables and what the node holds already.
+   *
+   * @param sizes message sizes, bytes, each 0 to 2^30
+   * @param window messages in flight, 1 to 1024
+   * @param config the MPI settings the job would start from
+   * @return bytes
+   * @throws IllegalArgumentException for a size or window out of range, or a null configuration
+   */
+  public static long bandwidthRegistrationBytes(long[] sizes, int window, MpiConfig config) {
+    checkArgument(config != null, "config must not be null");
+    return Rank.registrationBytes(withHeap(config, bandwidthBufferBytes(sizes, window)), 2);
   }
 
   private static void checkArgs(AriesSystem system, int nodeA, int nodeB, long[] sizes, int warmup, int iterations,

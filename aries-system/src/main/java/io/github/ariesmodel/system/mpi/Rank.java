@@ -157,9 +157,9 @@ final class Rank implements Mpi {
     this.clock = job.system().scheduler(node.id());
     this.worldSize = job.size();
     this.cq = node.nic().createCompletionQueue(config.completionQueueEntries());
-    this.slotBytes = (HEADER_BYTES + config.shortMaxBytes() + 63) / 64 * 64;
-    long mailboxBytes = (long) worldSize * config.mailboxSlots() * slotBytes;
-    long length = config.pageSize().alignUp(mailboxBytes + config.heapBytes());
+    this.slotBytes = slotBytes(config);
+    long mailboxBytes = mailboxBytes(config, worldSize);
+    long length = registrationBytes(config, worldSize);
     NicConfig c = node.nic().config();
     MemoryRegistration r = new MemoryRegistration(virtualBase, length, config.pageSize(), true, c.protectionTag(),
         c.protectionKey(), 0, cq.handle(), false);
@@ -168,6 +168,21 @@ final class Rank implements Mpi {
     this.world = new Communicator(0, job.worldRanks(), worldRank);
     this.collectives = new Collectives(this);
     endpoint.add(this);
+  }
+
+  /** One mailbox slot: the header and the largest short message's payload, in whole 64-byte lines. */
+  static int slotBytes(MpiConfig config) {
+    return (HEADER_BYTES + config.shortMaxBytes() + 63) / 64 * 64;
+  }
+
+  /** A rank's mailboxes: a slot per credit for each rank of the world. */
+  static long mailboxBytes(MpiConfig config, int worldSize) {
+    return (long) worldSize * config.mailboxSlots() * slotBytes(config);
+  }
+
+  /** The one registration a rank makes on its node: its mailboxes and its buffer heap, in whole pages. */
+  static long registrationBytes(MpiConfig config, int worldSize) {
+    return config.pageSize().alignUp(mailboxBytes(config, worldSize) + config.heapBytes());
   }
 
   // -------------------------------------------------------------------------------------------- event plumbing

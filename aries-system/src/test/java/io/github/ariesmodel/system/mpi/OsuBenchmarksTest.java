@@ -3,6 +3,7 @@ package io.github.ariesmodel.system.mpi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.SystemPreset;
 import java.util.List;
@@ -51,6 +52,34 @@ class OsuBenchmarksTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("window (40) x 2 x (largest size 1073741824 + 128) = 85899356160 bytes of MPI buffer"
             + " space do not fit a rank's node: ");
+  }
+
+  @Test
+  void theRegistrationFigureIsWhatEachRankRegistersAndBeyondTheNodesMemoryTheBuildRefusesIt() {
+    // 16 x 2 x (64 KiB + 128) bytes: below the 16 MiB default heap, which stays; with two ranks' mailboxes (8 slots
+    // of 1,088 bytes each) in 2 MB pages, 18 MiB
+    long[] sizes = {1024, 65_536};
+    assertThat(OsuBenchmarks.bandwidthBufferBytes(sizes, 16)).isEqualTo(2L * 16 * (65_536 + 128));
+    assertThat(OsuBenchmarks.bandwidthRegistrationBytes(sizes, 16, MpiConfig.defaults()))
+        .isEqualTo(Rank.registrationBytes(MpiConfig.defaults(), 2))
+        .isEqualTo(18L << 20);
+    // 16 x 2 x (64 MiB + 128) bytes: above it, so the heap is raised to that and 1 MiB more
+    long[] big = {1L << 26};
+    long bigBuffers = 2L * 16 * ((1L << 26) + 128);
+    assertThat(OsuBenchmarks.bandwidthRegistrationBytes(big, 16, MpiConfig.defaults()))
+        .isEqualTo(Rank.registrationBytes(MpiConfig.builder().heapBytes(bigBuffers + (1L << 20)).build(), 2))
+        .isEqualTo(PageSize.SIZE_2M.alignUp(2L * 8 * 1088 + bigBuffers + (1L << 20)));
+    // beyond the node's memory, the job's build refuses the registration: the CLI refuses such a point up front
+    AriesSystem sys = system();
+    long[] huge = {8, 1L << 30};
+    assertThat(OsuBenchmarks.bandwidthRegistrationBytes(huge, 40, MpiConfig.defaults()))
+        .isGreaterThan(sys.nodeMemoryBytes());
+    assertThatThrownBy(() -> OsuBenchmarks.bandwidth(sys, 0, 20, huge, 40, 0, 1, MpiConfig.defaults()))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> OsuBenchmarks.bandwidthBufferBytes(sizes, 1025))
+        .hasMessage("window must be in [1, 1024] but was 1025");
+    assertThatThrownBy(() -> OsuBenchmarks.bandwidthBufferBytes(new long[] {-1}, 1))
+        .hasMessage("sizes must be in [0, 2^30] but one was -1");
   }
 
   @Test
