@@ -91,6 +91,20 @@ public final class Distances {
   }
 
   /**
+   * The distances a workload's {@code distances} parameter asks for: every one of {@code pairs} for {@code all}, else
+   * the listed ones, each of which must be among them.
+   *
+   * @param params the workload's parameters
+   * @param pairs the system's pairs by distance ({@link #pairs})
+   * @param fallback the parameter's default: {@code all} or one distance
+   * @return distance names
+   */
+  static List<String> wanted(Params params, Map<String, int[]> pairs, String fallback) {
+    List<String> names = new ArrayList<>(pairs.keySet());
+    return params.string("distances", fallback).equals("all") ? names : params.choices("distances", fallback, names);
+  }
+
+  /**
    * {@code count} nodes spread evenly over the system (every group, every row when possible).
    *
    * @param t the topology

@@ -7,7 +7,7 @@ import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.mpi.MpiConfig;
 import io.github.ariesmodel.system.mpi.OsuBenchmarks;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,22 +66,16 @@ final class MpiBandwidthWorkload implements Workload {
       // the memory, the page tables may still not fit: the IOMMU then refuses it as the job is built, in one line.)
       long registration = OsuBenchmarks.bandwidthRegistrationBytes(sizes, window, MpiConfig.defaults());
       if (registration > system.nodeMemoryBytes()) {
-        long largest = 0;
-        for (long s : sizes) {
-          largest = Math.max(largest, s);
-        }
         throw new IllegalArgumentException("window x the largest of sizes must fit a node's memory: window=" + window
-            + " and sizes up to " + largest + " need 2 x window x (size + 128) = "
+            + " and sizes up to " + Arrays.stream(sizes).max().getAsLong() + " need 2 x window x (size + 128) = "
             + OsuBenchmarks.bandwidthBufferBytes(sizes, window) + " bytes of MPI buffer space on each rank's node,"
             + " with its mailboxes more than the node's memory of " + system.nodeMemoryBytes() + " bytes");
       }
       int warmup = params.integer("warmup", 1, 0, 100_000);
       int iterations = params.integer("iterations", 2, 1, 100_000);
       Map<String, int[]> pairs = MpiLatencyWorkload.pairs(system);
-      List<String> names = new ArrayList<>(pairs.keySet());
-      String fallback = names.contains("rank-1") ? "rank-1" : names.get(names.size() - 1);
-      String asked = params.string("distances", fallback);
-      List<String> wanted = asked.equals("all") ? names : params.choices("distances", fallback, names);
+      String fallback = pairs.containsKey("rank-1") ? "rank-1" : List.copyOf(pairs.keySet()).get(pairs.size() - 1);
+      List<String> wanted = Distances.wanted(params, pairs, fallback);
       return new Settings(sizes, window, warmup, iterations, pairs, wanted);
     }
   }

@@ -7,7 +7,6 @@ import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.mpi.MpiConfig;
 import io.github.ariesmodel.system.mpi.OsuBenchmarks;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,9 +61,7 @@ final class MpiLatencyWorkload implements Workload {
       int warmup = params.integer("warmup", 2, 0, 100_000);
       int iterations = params.integer("iterations", 10, 1, 100_000);
       Map<String, int[]> pairs = MpiLatencyWorkload.pairs(system);
-      List<String> wanted = params.string("distances", "all").equals("all")
-          ? new ArrayList<>(pairs.keySet())
-          : params.choices("distances", "all", new ArrayList<>(pairs.keySet()));
+      List<String> wanted = Distances.wanted(params, pairs, "all");
       return new Settings(sizes, warmup, iterations, pairs, wanted);
     }
   }

@@ -7,7 +7,6 @@ import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.cli.report.ResultTable;
 import io.github.ariesmodel.system.shmem.ShmemJob;
 import io.github.ariesmodel.system.shmem.Symmetric;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,9 +62,7 @@ final class PingPongWorkload implements Workload {
       int iterations = params.integer("iterations", 10, 1, 100_000);
       boolean ugni = params.choice("modes", "ugni", List.of("ugni", "dmapp")).equals("ugni");
       Map<String, int[]> pairs = Distances.pairs(system.topology());
-      List<String> wanted = params.string("distances", "all").equals("all")
-          ? new ArrayList<>(pairs.keySet())
-          : params.choices("distances", "all", new ArrayList<>(pairs.keySet()));
+      List<String> wanted = Distances.wanted(params, pairs, "all");
       return new Settings(sizes, iterations, ugni, pairs, wanted);
     }
   }
