@@ -158,7 +158,8 @@ public final class RouterFabric implements Fabric {
   private final boolean[] linkFreeScheduled;
   private final int[] queuedBytes;
   private final int[] creditsUsed;
-  private final int[] waiting;
+  /** Per port, bit {@code vc} set while that VC's queue holds a packet (the builder allows at most 16 VCs). */
+  private final int[] occupiedVcs;
   private final byte[] rr;
   // per output port × VC
   private final int[] credits;
@@ -312,7 +313,7 @@ public final class RouterFabric implements Fabric {
     this.linkFreeScheduled = new boolean[reserving ? netPorts : 0];
     this.queuedBytes = new int[netPorts];
     this.creditsUsed = new int[netPorts];
-    this.waiting = new int[netPorts];
+    this.occupiedVcs = new int[netPorts];
     this.rr = new byte[netPorts];
     this.credits = new int[netPorts * vcs];
     Arrays.fill(credits, vcBufferBytes);
@@ -430,7 +431,7 @@ public final class RouterFabric implements Fabric {
       sum += linkFreeAt[i] + linkFreeSeq[i] + portBusyPs[i];
     }
     for (int i = from; i < to; i += 16) {
-      sum += queuedBytes[i] + creditsUsed[i] + waiting[i] + peer[i];
+      sum += queuedBytes[i] + creditsUsed[i] + occupiedVcs[i] + peer[i];
     }
     for (int i = from; i < to; i += 64) {
       sum += rr[i] + portClass[i] + (linkFreeScheduled[i] ? 1 : 0);
@@ -958,7 +959,7 @@ public final class RouterFabric implements Fabric {
     }
     qTail[q] = slot;
     queuedBytes[gp] += slot.bytes;
-    waiting[gp]++;
+    occupiedVcs[gp] |= 1 << vc;
     trySend(now, gp);
     wakeWhenLinkFrees(now, gp);
   }
@@ -970,13 +971,14 @@ public final class RouterFabric implements Fabric {
    * this after each change that can make it hold.
    */
   private void wakeWhenLinkFrees(long now, int gp) {
-    if (!reserving || linkFreeScheduled[gp] || linkFreeAt[gp] <= now || waiting[gp] == 0) {
+    int occupied = occupiedVcs[gp];
+    if (!reserving || occupied == 0 || linkFreeScheduled[gp] || linkFreeAt[gp] <= now) {
       return;
     }
     int base = gp * vcs;
-    for (int vc = 0; vc < vcs; vc++) {
-      Flight h = qHead[base + vc];
-      if (h != null && credits[base + vc] >= h.bytes) {
+    for (int bits = occupied; bits != 0; bits &= bits - 1) {
+      int vc = Integer.numberOfTrailingZeros(bits);
+      if (credits[base + vc] >= qHead[base + vc].bytes) {
         linkFreeScheduled[gp] = true;
         scheduleReserved(groupOfPort(gp), linkFreeAt[gp], linkFreeSeq[gp], linkFree, null, gp);
         return;
@@ -1012,7 +1014,7 @@ public final class RouterFabric implements Fabric {
       credits[port * vcs + vc] += bytes;
       creditsUsed[port] -= bytes;
       occupancy(groupOfPort(port), now, vc, -bytes);
-      if (waiting[port] > 0) {
+      if (occupiedVcs[port] != 0) {
         trySend(now, port);
         wakeWhenLinkFrees(now, port);
       }
@@ -1055,31 +1057,37 @@ public final class RouterFabric implements Fabric {
     tryEject(now, node);
   }
 
+  /** @return the lowest VC of {@code bits} whose queue head has the credits it needs on port {@code base / vcs}, or -1 */
+  private int firstWithCredits(int base, int bits) {
+    for (; bits != 0; bits &= bits - 1) {
+      int vc = Integer.numberOfTrailingZeros(bits);
+      if (credits[base + vc] >= qHead[base + vc].bytes) {
+        return vc;
+      }
+    }
+    return -1;
+  }
+
   private void trySend(long now, int gp) {
-    if (linkFreeAt[gp] > now || waiting[gp] == 0) {
+    int occupied = occupiedVcs[gp];
+    if (occupied == 0 || linkFreeAt[gp] > now) {
       return;
     }
     int base = gp * vcs;
     int chosen = -1;
     if (arbitration == Arbitration.ROUND_ROBIN) {
+      // the occupied VCs from the round-robin start up, then from 0 up to it: the order of a scan of every VC
       int start = rr[gp];
-      for (int k = 0; k < vcs; k++) {
-        int vc = start + k;
-        if (vc >= vcs) {
-          vc -= vcs;
-        }
-        Flight h = qHead[base + vc];
-        if (h != null && credits[base + vc] >= h.bytes) {
-          chosen = vc;
-          break;
-        }
+      chosen = firstWithCredits(base, occupied & (-1 << start));
+      if (chosen < 0) {
+        chosen = firstWithCredits(base, occupied & ((1 << start) - 1));
       }
     } else {
       long oldest = Long.MAX_VALUE;
-      for (int vc = 0; vc < vcs; vc++) {
+      for (int bits = occupied; bits != 0; bits &= bits - 1) {
+        int vc = Integer.numberOfTrailingZeros(bits);
         Flight h = qHead[base + vc];
-        if (h != null && credits[base + vc] >= h.bytes
-            && h.packet.injectedAtPs() < oldest) {
+        if (credits[base + vc] >= h.bytes && h.packet.injectedAtPs() < oldest) {
           oldest = h.packet.injectedAtPs();
           chosen = vc;
         }
@@ -1093,6 +1101,7 @@ public final class RouterFabric implements Fabric {
     qHead[q] = slot.next;
     if (qHead[q] == null) {
       qTail[q] = null;
+      occupiedVcs[gp] &= ~(1 << chosen);
     }
     rr[gp] = (byte) (chosen + 1 == vcs ? 0 : chosen + 1);
     Packet p = slot.packet;
@@ -1107,7 +1116,6 @@ public final class RouterFabric implements Fabric {
     int g = groupOfPort(gp);
     occupancy(g, now, chosen, bytes);
     queuedBytes[gp] -= bytes;
-    waiting[gp]--;
     int cls = portClass[gp];
     long ser = SerialChannel.serializationPs(bytes, psPerByteClass[cls]);
     linkFreeAt[gp] = now + ser;
@@ -1587,8 +1595,8 @@ public final class RouterFabric implements Fabric {
     if (injected() != delivered()) {
       return false;
     }
-    for (int w : waiting) {
-      if (w != 0) {
+    for (int occupied : occupiedVcs) {
+      if (occupied != 0) {
         return false;
       }
     }
