@@ -89,6 +89,11 @@ final class BuiltInRouting implements RoutingAlgorithm {
     return DragonflyPaths.mix(a);
   }
 
+  /** @return {@code x % n} for {@code x ≥ 0}, without a division for the one or two ports most routes offer */
+  private static int pick(int x, int n) {
+    return n == 1 ? 0 : n == 2 ? x & 1 : x % n;
+  }
+
   @Override
   public int virtualChannelsNeeded() {
     return paths.maxRouteHops(kind.nonMinimal());
@@ -105,7 +110,7 @@ final class BuiltInRouting implements RoutingAlgorithm {
       case IN_ORDER: {
         int h = DragonflyPaths.flowHash(p, kind == Kind.MINIMAL);
         int n = t.minimalPorts(router, dest, h, ports);
-        c.add(ports[mix(h + 0x51L * router) % n], vc);
+        c.add(ports[pick(mix(h + 0x51L * router), n)], vc);
         return;
       }
       case VALIANT:
@@ -115,7 +120,7 @@ final class BuiltInRouting implements RoutingAlgorithm {
           long r = kind == Kind.VALIANT ? rnd.nextLong() : DragonflyPaths.flowHash(p, true);
           int inter = paths.chooseIntermediate(router, dest, r & Long.MAX_VALUE);
           int n = paths.pathPorts(router, inter, dest, h, ports);
-          int port = ports[mix(h + 0x51L * router) % n];
+          int port = ports[pick(mix(h + 0x51L * router), n)];
           if (inter >= 0) {
             c.addNonMinimal(port, vc, 1, 0, inter);
           } else {
@@ -124,7 +129,7 @@ final class BuiltInRouting implements RoutingAlgorithm {
           return;
         }
         int n = paths.pathPorts(router, view.intermediate(), dest, h, ports);
-        c.add(ports[mix(h + 0x51L * router) % n], vc);
+        c.add(ports[pick(mix(h + 0x51L * router), n)], vc);
         return;
       }
       case UGAL: {
@@ -169,7 +174,7 @@ final class BuiltInRouting implements RoutingAlgorithm {
       return;
     }
     int n = t.minimalPorts(router, dest, h, ports);
-    int start = mix(h + 7) % n;
+    int start = pick(mix(h + 7), n);
     c.add(ports[start], vc, 1, 0);
     if (n > 1) {
       c.add(ports[(start + 1) % n], vc, 1, 0);
@@ -183,7 +188,7 @@ final class BuiltInRouting implements RoutingAlgorithm {
         int inter = paths.chooseIntermediate(router, dest, rnd.nextLong() & Long.MAX_VALUE);
         if (inter >= 0) {
           int m = paths.pathPorts(router, inter, dest, h, ports2);
-          c.addNonMinimal(ports2[mix(h + k) % m], vc, weight, bias, inter);
+          c.addNonMinimal(ports2[pick(mix(h + k), m)], vc, weight, bias, inter);
         }
       }
     } else {

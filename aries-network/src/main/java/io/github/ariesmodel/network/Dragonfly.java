@@ -74,6 +74,10 @@ public final class Dragonfly implements Topology {
   // group and a node's router by multiply and shift, a router's row and column from a table of 4 bytes a router.
   private final Divider byRoutersPerGroup;
   private final Divider byNodesPerRouter;
+  /** A global slot's router within its group (slots are numbered router by router, {@code globalPorts} each). */
+  private final Divider byGlobalPorts;
+  /** A global port number's router ({@link #peer} holds {@code router × radix + port}). */
+  private final Divider byRadix;
   /** Per router: its row in the group above bit 16, its column below. */
   private final int[] rowColumn;
   /** Ports of one group: routersPerGroup × radix (a global port index's group is the index divided by it). */
@@ -144,6 +148,8 @@ public final class Dragonfly implements Topology {
     this.nodes = routers * nodesPerRouter;
     this.byRoutersPerGroup = new Divider(perGroup, routers - 1);
     this.byNodesPerRouter = new Divider(nodesPerRouter, routers * nodesPerRouter - 1);
+    this.byGlobalPorts = new Divider(Math.max(1, globalPorts), Math.max(0, perGroup * globalPorts - 1));
+    this.byRadix = new Divider(Math.max(1, radix), Math.max(0, routers * radix - 1));
     this.rowColumn = new int[routers];
     for (int r = 0; r < routers; r++) {
       int i = r % perGroup;
@@ -202,8 +208,14 @@ public final class Dragonfly implements Topology {
   }
 
   private int globalSlotPort(int group, int slot) {
-    int router = group * routersPerGroup + slot / globalPorts;
-    return router * radix + globalBase + slot % globalPorts;
+    int index = byGlobalPorts.divide(slot);
+    int router = group * routersPerGroup + index;
+    return router * radix + globalBase + slot - index * globalPorts;
+  }
+
+  /** @return which of the links between two groups a hash picks, in [0, linksPerPair) (no division for one link) */
+  private int linkOfHash(int hash) {
+    return linksPerPair == 1 ? 0 : Math.floorMod(hash, linksPerPair);
   }
 
   private static int rank1Port(int fromCol, int toCol) {
@@ -529,7 +541,7 @@ public final class Dragonfly implements Topology {
   public int neighborRouter(int router, int port) {
     checkPort(router, port);
     int q = peer[router * radix + port];
-    return q < 0 ? -1 : q / radix;
+    return q < 0 ? -1 : byRadix.divide(q);
   }
 
   /** @throws IllegalArgumentException when {@code router} or {@code port} is out of range */
@@ -613,12 +625,14 @@ public final class Dragonfly implements Topology {
       return localPorts(router, target, out);
     }
     if (anyExitLink) {
-      int slot = arrangement.slot(gr, gt, Math.floorMod(hash, linksPerPair), groups, linksPerPair);
-      if (gr * routersPerGroup + slot / globalPorts == router) {
-        out[0] = globalBase + slot % globalPorts;
+      int slot = arrangement.slot(gr, gt, linkOfHash(hash), groups, linksPerPair);
+      int index = byGlobalPorts.divide(slot);
+      int exit = gr * routersPerGroup + index;
+      if (exit == router) {
+        out[0] = globalBase + slot - index * globalPorts;
         return 1;
       }
-      return localPorts(router, gr * routersPerGroup + slot / globalPorts, out);
+      return localPorts(router, exit, out);
     }
     int n = 0;
     int base = router * radix + globalBase;
@@ -637,8 +651,8 @@ public final class Dragonfly implements Topology {
   }
 
   private int exitRouter(int gr, int gt, int hash) {
-    int slot = arrangement.slot(gr, gt, Math.floorMod(hash, linksPerPair), groups, linksPerPair);
-    return gr * routersPerGroup + slot / globalPorts;
+    int slot = arrangement.slot(gr, gt, linkOfHash(hash), groups, linksPerPair);
+    return gr * routersPerGroup + byGlobalPorts.divide(slot);
   }
 
   private int localPorts(int router, int target, int[] out) {
@@ -686,14 +700,14 @@ public final class Dragonfly implements Topology {
     for (int k = 0; k < globalPorts; k++) {
       int q = peer[base + k];
       if (q >= lo && q < hi) {
-        return 1 + localHops(q / radix, target);
+        return 1 + localHops(byRadix.divide(q), target);
       }
     }
     int best = Integer.MAX_VALUE;
     for (int k = 0; k < linksPerPair; k++) {
       int slot = arrangement.slot(gr, gt, k, groups, linksPerPair);
-      int exit = gr * routersPerGroup + slot / globalPorts;
-      int entry = peer[globalSlotPort(gr, slot)] / radix;
+      int exit = gr * routersPerGroup + byGlobalPorts.divide(slot);
+      int entry = byRadix.divide(peer[globalSlotPort(gr, slot)]);
       best = Math.min(best, localHops(router, exit) + 1 + localHops(entry, target));
     }
     return best;
