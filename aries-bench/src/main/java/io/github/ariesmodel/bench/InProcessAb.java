@@ -21,7 +21,7 @@ import java.util.stream.Stream;
  * Two builds of the command-line tool in one JVM, each in a class loader of its own, run in turn on the same
  * arguments (A B, then B A, then A B, ...), with the ratio of the two runs' own events per second taken round by
  * round. Runs a second apart see nearly the same state of a shared machine, which whole processes a minute apart do
- * not: on the 2-core development VM two A/A sets of this kind gave medians of 0.997 and 1.017 (14 and 20 rounds),
+ * not: on the 2-core development VM two A/A sets of this kind gave medians of 0.997 and 1.017 (10 and 20 rounds),
  * where whole-process pairs of two builds spread over 0.68-1.58 in the same hour (docs/performance.md, "Stop 34").
  * Use it for changes of a few per cent; the issue-level comparisons stay whole-process ({@code
  * aries-bench/against-43c749a.sh}), as they count start-up, set-up and the JIT too.
