@@ -32,7 +32,8 @@ import java.util.stream.Stream;
  * or {@code run} and {@code replay}, whose summary line gives them). Two uncounted rounds come first (the JIT's
  * warm-up); each build keeps its own compiled code, as its classes are its own. The system property {@code
  * ab.field} names another number field of the JSON to compare instead (for example {@code packetHopsPerSecond}, for
- * builds whose events per hop differ).
+ * builds whose events per hop differ). When the builds take different options (the first version has no {@code
+ * --threads}), a lone {@code ---} splits the command: A runs what comes before it, B what comes after.
  */
 public final class InProcessAb {
 
@@ -72,6 +73,14 @@ public final class InProcessAb {
       err.println("InProcessAb: ROUNDS must be in [1, 1000] but was \"" + args[2] + "\"");
       return 2;
     }
+    String[] command = Arrays.copyOfRange(args, 3, args.length);
+    int split = Arrays.asList(command).indexOf("---");
+    String[] commandA = split < 0 ? command : Arrays.copyOfRange(command, 0, split);
+    String[] commandB = split < 0 ? command : Arrays.copyOfRange(command, split + 1, command.length);
+    if (commandA.length == 0 || commandB.length == 0) {
+      err.println("InProcessAb: both sides of --- need a command");
+      return 2;
+    }
     Build a;
     Build b;
     try {
@@ -83,7 +92,7 @@ public final class InProcessAb {
     }
     String field = System.getProperty("ab.field", "eventsPerSecond");
     try {
-      double[] ratios = compare(a, b, rounds, Arrays.copyOfRange(args, 3, args.length), out, jsonField(field));
+      double[] ratios = compare(a, b, rounds, commandA, commandB, out, jsonField(field));
       out.println("A/B " + field + ": " + summary(ratios) + ", " + ratios.length + " rounds");
       return 0;
     } catch (IllegalStateException e) {
@@ -99,20 +108,21 @@ public final class InProcessAb {
    * @throws IllegalStateException when a run fails or prints no rate
    */
   static double[] compare(Build a, Build b, int rounds, String[] command, PrintStream out) {
-    return compare(a, b, rounds, command, out, JSON_RATE);
+    return compare(a, b, rounds, command, command, out, JSON_RATE);
   }
 
-  private static double[] compare(Build a, Build b, int rounds, String[] command, PrintStream out, Pattern field) {
+  static double[] compare(Build a, Build b, int rounds, String[] commandA, String[] commandB, PrintStream out,
+      Pattern field) {
     double[] ratios = new double[rounds];
     for (int i = -WARM_UP_ROUNDS; i < rounds; i++) {
       double ra;
       double rb;
       if ((i & 1) == 0) {
-        ra = rate(a, "A", command, field);
-        rb = rate(b, "B", command, field);
+        ra = rate(a, "A", commandA, field);
+        rb = rate(b, "B", commandB, field);
       } else {
-        rb = rate(b, "B", command, field);
-        ra = rate(a, "A", command, field);
+        rb = rate(b, "B", commandB, field);
+        ra = rate(a, "A", commandA, field);
       }
       out.printf("round %d%s: A %.3f, B %.3f M a second%n", i, i < 0 ? " (warm-up)" : "", ra / 1e6, rb / 1e6);
       if (i >= 0) {
@@ -136,7 +146,7 @@ public final class InProcessAb {
     return r;
   }
 
-  private static Pattern jsonField(String name) {
+  static Pattern jsonField(String name) {
     return Pattern.compile("\"" + Pattern.quote(name) + "\" : ([0-9.eE+-]+)");
   }
 
@@ -212,7 +222,9 @@ public final class InProcessAb {
       throw new IllegalStateException(String.valueOf(e.getCause()));
     }
     if (status != 0) {
-      throw new IllegalStateException("exit " + status + ": " + err.toString().strip());
+      String message = err.toString().strip();
+      int line = message.indexOf('\n');
+      throw new IllegalStateException("exit " + status + ": " + (line < 0 ? message : message.substring(0, line)));
     }
     return out.toString();
   }

@@ -47,6 +47,23 @@ class InProcessAbTest {
   }
 
   @Test
+  void eachBuildRunsItsOwnSideOfASplitCommandAndAnotherFieldCanBeCompared() {
+    List<String> seen = new ArrayList<>();
+    InProcessAb.Build a = args -> {
+      seen.add("A " + String.join(" ", args));
+      return "\"eventsPerSecond\" : 9.0, \"packetHopsPerSecond\" : 4.0E6";
+    };
+    InProcessAb.Build b = args -> {
+      seen.add("B " + String.join(" ", args));
+      return "\"packetHopsPerSecond\" : 1.0E6, \"eventsPerSecond\" : 3.0";
+    };
+    double[] ratios = InProcessAb.compare(a, b, 1, new String[] {"traffic", "--threads", "1"},
+        new String[] {"traffic"}, quiet(), InProcessAb.jsonField("packetHopsPerSecond"));
+    assertThat(ratios).containsExactly(4.0);
+    assertThat(seen).contains("A traffic --threads 1", "B traffic").doesNotContain("B traffic --threads 1");
+  }
+
+  @Test
   void ratesAreReadFromTheJsonFieldOrTheSummaryLine() {
     assertThat(InProcessAb.eventsPerSecond("{\n  \"eventsPerSecond\" : 6120686.79,\n}")).isEqualTo(6120686.79);
     assertThat(InProcessAb.eventsPerSecond("events in 4.1 s wall (1.61 M events/s)")).isEqualTo(1.61e6);
@@ -70,6 +87,8 @@ class InProcessAbTest {
         .startsWith("InProcessAb: no such jar: ");
     assertThat(errorOf(new String[] {notACli.toString(), notACli.toString(), "3", "traffic"}))
         .contains("holds none of io.github.ariesmodel.cli.AriesCli");
+    assertThat(errorOf(new String[] {"a.jar", "b.jar", "3", "traffic", "---"}))
+        .isEqualTo("InProcessAb: both sides of --- need a command");
   }
 
   /** @return what {@code run} printed on its error stream (one line), after checking it exited 2 */
