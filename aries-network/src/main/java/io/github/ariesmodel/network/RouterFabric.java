@@ -975,14 +975,9 @@ public final class RouterFabric implements Fabric {
     if (!reserving || occupied == 0 || linkFreeScheduled[gp] || linkFreeAt[gp] <= now) {
       return;
     }
-    int base = gp * vcs;
-    for (int bits = occupied; bits != 0; bits &= bits - 1) {
-      int vc = Integer.numberOfTrailingZeros(bits);
-      if (credits[base + vc] >= qHead[base + vc].bytes) {
-        linkFreeScheduled[gp] = true;
-        scheduleReserved(groupOfPort(gp), linkFreeAt[gp], linkFreeSeq[gp], linkFree, null, gp);
-        return;
-      }
+    if (firstWithCredits(gp * vcs, occupied) >= 0) {
+      linkFreeScheduled[gp] = true;
+      scheduleReserved(groupOfPort(gp), linkFreeAt[gp], linkFreeSeq[gp], linkFree, null, gp);
     }
   }
 
