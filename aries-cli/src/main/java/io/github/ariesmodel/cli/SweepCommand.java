@@ -38,7 +38,7 @@ final class SweepCommand implements Callable<Integer> {
   @Option(names = "--job", paramLabel = "NAME", description = "The job to run at each point (see --list-jobs).")
   String job;
 
-  @Option(names = "--param", paramLabel = "NAME=VALUES",
+  @Option(names = {"-p", "--param"}, paramLabel = "NAME=VALUES",
       description = "A swept parameter: comma-separated values, or an integer range a..b. Repeat for each parameter.")
   List<String> params = new ArrayList<>();
 

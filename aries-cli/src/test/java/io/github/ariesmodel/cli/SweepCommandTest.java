@@ -88,6 +88,16 @@ class SweepCommandTest {
   }
 
   @Test
+  void theShortParamOptionOfRunWorksForSweepToo() {
+    assertThat(aries("sweep", "--dry-run", "--job", "pingpong", "-p", "sizes=8,64", "-p", "seed=1..2")).isZero();
+    String shortForm = out.toString();
+    out.getBuffer().setLength(0);
+    assertThat(aries("sweep", "--dry-run", "--job", "pingpong", "--param", "sizes=8,64", "--param", "seed=1..2"))
+        .isZero();
+    assertThat(shortForm).isEqualTo(out.toString()).contains("4 points").contains("3 {sizes=64, seed=2}");
+  }
+
+  @Test
   void listsJobs() {
     assertThat(aries("sweep", "--list-jobs")).isZero();
     assertThat(out.toString()).contains("pingpong").contains("traffic").doesNotContain("link-queue");
