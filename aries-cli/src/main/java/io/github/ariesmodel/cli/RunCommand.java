@@ -132,7 +132,9 @@ final class RunCommand implements Callable<Integer> {
     }
     merged.putAll(Params.parse(params).asMap());
     Params p = Params.of(merged);
-    s.build(); // fail early on a bad system or routing name
+    // fail early, before the output directory is made: a bad system or routing name, then the parameters that the
+    // workload can check against the system without simulating (a default that does not fit it, too)
+    w.check(s.build(), p);
     Path dir = out != null ? out : Path.of("results", w.name());
     OutputPaths.runDirectory(dir, "--out", "run " + w.name(), force);
     if (trace != null) {

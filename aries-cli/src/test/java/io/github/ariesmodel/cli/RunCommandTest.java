@@ -38,6 +38,27 @@ class RunCommandTest {
   }
 
   @Test
+  void aDefaultThatDoesNotFitTheSystemIsNamedAsTheDefault() {
+    // two nodes: gups' default of 32 PEs and mixed's default distance (same-router) do not fit, and the user, who gave
+    // neither parameter, learns that there is one to set; a value the user gave is quoted as before
+    StringWriter err = new StringWriter();
+    assertThat(run(new StringWriter(), err, "run", "gups", "--system", "canonical:p=1,a=1,h=1", "-q", "--out",
+        tmp.resolve("g").toString())).isEqualTo(2);
+    assertThat(err.toString().trim())
+        .isEqualTo("aries run: pes must be in [1, 2] but was 32 (the default; set pes=VALUE) (arguments)");
+    err.getBuffer().setLength(0);
+    assertThat(run(new StringWriter(), err, "run", "gups", "--system", "canonical:p=1,a=1,h=1", "-p", "pes=3", "-q",
+        "--out", tmp.resolve("g3").toString())).isEqualTo(2);
+    assertThat(err.toString().trim()).isEqualTo("aries run: pes must be in [1, 2] but was 3 (arguments)");
+    err.getBuffer().setLength(0);
+    assertThat(run(new StringWriter(), err, "run", "mixed", "--system", "canonical:p=1,a=1,h=1", "-q", "--out",
+        tmp.resolve("m").toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("distance must be one of global but was \"same-router\" (the default; set"
+        + " distance=VALUE)");
+    assertThat(tmp.resolve("g")).doesNotExist();
+  }
+
+  @Test
   void trafficRunsTheRoutingGivenAloneUnlessItsRoutingsParameterIsGiven() throws Exception {
     // --routing used to be ignored by run traffic, which ran its four default routings whatever was asked
     Path alone = tmp.resolve("alone");

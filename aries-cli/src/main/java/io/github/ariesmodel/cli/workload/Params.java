@@ -105,7 +105,8 @@ public final class Params {
     String v = values.get(name);
     long x = v == null ? defaultValue : parseLong(name, v, min, max);
     if (x < min || x > max) {
-      throw new IllegalArgumentException(name + " must be in [" + min + ", " + max + "] but was " + x);
+      throw new IllegalArgumentException(name + " must be in [" + min + ", " + max + "] but was " + x
+          + ifDefault(name));
     }
     return x;
   }
@@ -128,7 +129,8 @@ public final class Params {
       throw new IllegalArgumentException(name + " must be a number but was \"" + v + "\"", e);
     }
     if (!(x >= min && x <= max)) {
-      throw new IllegalArgumentException(name + " must be in [" + min + ", " + max + "] but was " + x);
+      throw new IllegalArgumentException(name + " must be in [" + min + ", " + max + "] but was " + x
+          + ifDefault(name));
     }
     return x;
   }
@@ -150,7 +152,7 @@ public final class Params {
       out[i] = parseLong(name, parts[i].trim(), min, max);
       if (out[i] < min || out[i] > max) {
         throw new IllegalArgumentException(
-            name + " elements must be in [" + min + ", " + max + "] but one was " + out[i]);
+            name + " elements must be in [" + min + ", " + max + "] but one was " + out[i] + ifDefault(name));
       }
     }
     return out;
@@ -176,7 +178,7 @@ public final class Params {
       }
       if (!(out[i] >= min && out[i] <= max)) {
         throw new IllegalArgumentException(
-            name + " elements must be in [" + min + ", " + max + "] but one was " + out[i]);
+            name + " elements must be in [" + min + ", " + max + "] but one was " + out[i] + ifDefault(name));
       }
     }
     return out;
@@ -194,7 +196,7 @@ public final class Params {
     String v = values.getOrDefault(name, defaultValue);
     if (!choices.contains(v)) {
       throw new IllegalArgumentException(name + " must be one of " + String.join(", ", choices) + " but was \"" + v
-          + "\"");
+          + "\"" + ifDefault(name));
     }
     return v;
   }
@@ -213,7 +215,7 @@ public final class Params {
       String t = v.trim();
       if (!choices.contains(t)) {
         throw new IllegalArgumentException(name + " elements must be among " + String.join(", ", choices)
-            + " but one was \"" + t + "\"");
+            + " but one was \"" + t + "\"" + ifDefault(name));
       }
       out.add(t);
     }
@@ -223,6 +225,14 @@ public final class Params {
   /** @param name the name @param defaultValue used when absent @return the raw string */
   public String string(String name, String defaultValue) {
     return values.getOrDefault(name, defaultValue);
+  }
+
+  /**
+   * What a range or choice message adds when the value was the workload's default (which may not fit a small
+   * system, or another parameter's setting): the user gave no such parameter and learns that there is one to set.
+   */
+  private String ifDefault(String name) {
+    return values.containsKey(name) ? "" : " (the default; set " + name + "=VALUE)";
   }
 
   /**
