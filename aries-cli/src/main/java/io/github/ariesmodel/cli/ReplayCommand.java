@@ -79,18 +79,23 @@ final class ReplayCommand implements Callable<Integer> {
       throw CliError.badInput("no such trace file or directory: " + trace, "TRACE", null);
     }
     SystemSpec s = SystemSpec.of(choice.system, seed.seed).withRouting(choice.routing).withThreads(threads.checked());
-    s.build(); // fail early on a bad system or routing name
     Workload w = Workloads.byName("replay");
     Map<String, String> p = new LinkedHashMap<>();
     p.put("trace", trace.toString());
     p.put("mapping", mapping);
     p.put("compute", compute);
     p.put("ranksPerNode", Integer.toString(ranksPerNode));
+    Params params = Params.of(p);
     Path dir = out != null ? out : Path.of("results", "replay");
-    OutputPaths.directory(dir, "--out");
     WorkloadRun run;
-    try (ProgressBar bar = ProgressBar.forStandardError(quiet.quiet, 1)) {
-      run = WorkloadRun.run(w, s, Params.of(p), "replay " + trace, bar::updateFraction);
+    try {
+      // fail early, before the output directory is made: a bad system or routing name, then what the replay can
+      // check without simulating (the mapping, the trace's header, its ranks against the system's nodes)
+      w.check(s.build(), params);
+      OutputPaths.directory(dir, "--out");
+      try (ProgressBar bar = ProgressBar.forStandardError(quiet.quiet, 1)) {
+        run = WorkloadRun.run(w, s, params, "replay " + trace, bar::updateFraction);
+      }
     } catch (TraceReplayException e) {
       throw CliError.badInput(e.getMessage().replace("\n", "; "), "TRACE " + trace, e);
     } catch (UncheckedIOException e) {

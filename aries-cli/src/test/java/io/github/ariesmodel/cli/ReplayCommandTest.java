@@ -90,6 +90,19 @@ class ReplayCommandTest {
   }
 
   @Test
+  void aTraceTooLargeForTheSystemIsRefusedBeforeTheOutputDirectoryIsMade() throws Exception {
+    Path f = tmp.resolve("three.txt");
+    Files.writeString(f, "0 init\n1 init\n2 init\n0 finalize\n1 finalize\n2 finalize\n");
+    StringWriter err = new StringWriter();
+    Path dir = tmp.resolve("never");
+    assertThat(run(new StringWriter(), err, "replay", f.toString(), "--system", "canonical:p=1,a=1,h=1", "-q",
+        "--out", dir.toString())).isEqualTo(2);
+    assertThat(err.toString().trim())
+        .isEqualTo("aries replay: 3 ranks at 1 per node need 3 nodes but the system has 2 (arguments)");
+    assertThat(dir).doesNotExist();
+  }
+
+  @Test
   void aTraceThatDeadlocksReportsWhoWaitsAndExits() throws Exception {
     Path f = tmp.resolve("deadlock.txt");
     Files.writeString(f, "0 init\n1 init\n0 recv 1 0 8\n1 recv 0 0 8\n0 send 1 0 8\n1 send 0 0 8\n");
