@@ -68,11 +68,12 @@ public final class SweepJobs {
   /** @return a new registry holding the built-in jobs */
   public static SweepJobs builtIn() {
     SweepJobs j = new SweepJobs();
+    WorkloadRun.PointChecker checker = new WorkloadRun.PointChecker();
     for (Workloads w : Workloads.values()) {
       Workload workload = w.create();
       Job job = new Job(workload.name(), workload.description() + " (system, routing, seed, fabric, translator set"
           + " the system; other parameters go to the workload)", point -> WorkloadRun.sweepPoint(w.create(), point),
-          point -> WorkloadRun.checkSweepPoint(workload, point));
+          point -> checker.check(workload, point));
       j.add(job);
     }
     return j;

@@ -103,22 +103,23 @@ final class TrafficWorkload implements Workload {
   }
 
   /**
-   * Routings whose fabric was built on a topology, by topology: a sweep's points mostly share one (the checked system
-   * is reused, {@link WorkloadRun#checkSweepPoint}), and a full system's fabric takes about a quarter of a second.
-   * Weak keys, so a topology no longer used is dropped.
+   * Routings whose fabric this workload object's checks have built on a topology, by topology: a sweep checks all its
+   * points with one workload object, its points mostly share a topology (the checked system is reused, {@link
+   * WorkloadRun.PointChecker}), and a full system's fabric takes about a quarter of a second. Weak keys, so a
+   * topology no longer used is dropped.
    */
-  private static final Map<Topology, Set<String>> FABRICS_BUILT = new WeakHashMap<>();
+  private final Map<Topology, Set<String>> fabricsBuilt = new WeakHashMap<>();
 
   /** Builds and drops a router fabric with the routing on the topology, once per pair: what the experiment refuses. */
-  private static void checkRouting(Topology topology, String routing) {
-    synchronized (FABRICS_BUILT) {
-      if (FABRICS_BUILT.getOrDefault(topology, Set.of()).contains(routing)) {
+  private void checkRouting(Topology topology, String routing) {
+    synchronized (fabricsBuilt) {
+      if (fabricsBuilt.getOrDefault(topology, Set.of()).contains(routing)) {
         return;
       }
     }
     RouterFabric.builder(topology, new DeterministicEventLoop()).routing(routing).build();
-    synchronized (FABRICS_BUILT) {
-      FABRICS_BUILT.computeIfAbsent(topology, t -> new HashSet<>()).add(routing);
+    synchronized (fabricsBuilt) {
+      fabricsBuilt.computeIfAbsent(topology, t -> new HashSet<>()).add(routing);
     }
   }
 

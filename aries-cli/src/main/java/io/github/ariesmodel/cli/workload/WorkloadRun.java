@@ -103,33 +103,49 @@ public record WorkloadRun(Results results, List<PlotSpec> plots) {
    * @throws IllegalArgumentException naming the bad key or value
    */
   public static void checkSweepPoint(Workload w, Map<String, String> point) {
-    Map<String, String> rest = new LinkedHashMap<>(point);
-    // the seed is checked (sweepSystem parses it) but left out of the key: no check depends on it
-    List<String> keys = Arrays.asList(rest.get("system"), rest.get("routing"), rest.get("fabric"),
-        rest.get("translator"));
-    SystemSpec spec = sweepSystem(rest);
-    w.check(checkedSystem(keys, spec), Params.of(rest));
+    new PointChecker().check(w, point);
   }
 
-  /** A system built for checking points, with the point keys that described it. */
-  private record CheckedSystem(List<String> keys, AriesSystem system) {}
-
   /**
-   * The system of the last point checked. Consecutive points of a sweep mostly share their system keys, and the full
-   * system takes about a quarter of a second to build (its router fabric), so a check of many points reuses it.
-   * Checks only read a system (they build no node: {@code SweepPointCheckTest}) and none depends on its seed, so the
-   * seed is not part of the key. Held softly, so that the sweep's runs can take the memory back.
+   * Checks the points of one sweep as {@link #checkSweepPoint} does, reusing the system of the last point checked.
+   * Consecutive points of a sweep mostly share their system keys, and the full system takes about a quarter of a
+   * second to build (its router fabric), so a check of many points builds it once. Checks only read a system (they
+   * build no node: {@code SweepPointCheckTest}) and none depends on its seed, so the seed is not part of the key. The
+   * system is held softly, so that the sweep's runs can take the memory back. One checker for one sweep (the
+   * built-in jobs of a {@code SweepJobs} share one), never shared between sweeps through static state.
    */
-  private static SoftReference<CheckedSystem> lastChecked = new SoftReference<>(null);
+  public static final class PointChecker {
 
-  private static synchronized AriesSystem checkedSystem(List<String> keys, SystemSpec spec) {
-    CheckedSystem last = lastChecked.get();
-    if (last != null && last.keys().equals(keys)) {
-      return last.system();
+    /** A system built for checking points, with the point keys that described it. */
+    private record CheckedSystem(List<String> keys, AriesSystem system) {}
+
+    private SoftReference<CheckedSystem> lastChecked = new SoftReference<>(null);
+
+    /**
+     * Checks one point.
+     *
+     * @param w the workload
+     * @param point the point's parameters
+     * @throws IllegalArgumentException naming the bad key or value
+     */
+    public void check(Workload w, Map<String, String> point) {
+      Map<String, String> rest = new LinkedHashMap<>(point);
+      // the seed is checked (sweepSystem parses it) but left out of the key: no check depends on it
+      List<String> keys = Arrays.asList(rest.get("system"), rest.get("routing"), rest.get("fabric"),
+          rest.get("translator"));
+      SystemSpec spec = sweepSystem(rest);
+      w.check(system(keys, spec), Params.of(rest));
     }
-    AriesSystem system = spec.build();
-    lastChecked = new SoftReference<>(new CheckedSystem(keys, system));
-    return system;
+
+    private synchronized AriesSystem system(List<String> keys, SystemSpec spec) {
+      CheckedSystem last = lastChecked.get();
+      if (last != null && last.keys().equals(keys)) {
+        return last.system();
+      }
+      AriesSystem system = spec.build();
+      lastChecked = new SoftReference<>(new CheckedSystem(keys, system));
+      return system;
+    }
   }
 
   /** Removes the system keys from a point and builds the spec they describe. */
