@@ -55,7 +55,9 @@ public final class SweepSpec {
       for (String v : values) {
         if (v.isEmpty() || !v.matches("[^,;=\\s]+")) {
           throw new IllegalArgumentException("values of parameter " + name
-              + " must be non-empty without ',', ';', '=' or whitespace but one was \"" + v + "\"");
+              + " must be non-empty without ',', ';', '=' or whitespace but one was \"" + v + "\""
+              + (v.indexOf('=') >= 0 ? " (a value with options of its own, such as a topology spec"
+              + " canonical:p=2,a=4,h=2, cannot be swept: run one sweep per such value)" : ""));
         }
         if (!seen.add(v)) {
           throw new IllegalArgumentException("parameter " + name + " lists value \"" + v + "\" twice");

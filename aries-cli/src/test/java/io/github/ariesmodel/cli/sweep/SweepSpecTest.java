@@ -44,6 +44,10 @@ class SweepSpecTest {
     assertThatThrownBy(() -> SweepSpec.parse("a=1,1")).hasMessageContaining("\"1\" twice");
     assertThatThrownBy(() -> SweepSpec.parse("s=5..2")).hasMessageContaining("a <= b").hasMessageContaining("5..2");
     assertThatThrownBy(() -> SweepSpec.parse("a b=1")).hasMessageContaining("parameter name");
+    // a topology spec splits at its commas, and its first piece keeps an '=': the message says why it cannot be swept
+    assertThatThrownBy(() -> SweepSpec.parse(java.util.List.of("system=canonical:p=2,a=4,h=2")))
+        .hasMessageContaining("but one was \"canonical:p=2\"").hasMessageContaining("run one sweep per such value");
+    assertThatThrownBy(() -> SweepSpec.parse("load=0.1,,0.2")).hasMessageNotContaining("one sweep per");
     assertThatThrownBy(() -> SweepSpec.parse("a=0..9999;b=0..9999")).hasMessageContaining("at most 10000000");
     assertThatThrownBy(() -> spec.point(12)).hasMessageContaining("[0, 11]").hasMessageContaining("12");
   }
