@@ -61,6 +61,9 @@ final class MergeCommand implements Callable<Integer> {
     if (!plots.isEmpty() && html == null) {
       throw CliError.badInput("--plot needs --html FILE", "--plot", null);
     }
+    // the inputs first: the output checks make missing directories, which refused inputs would leave behind
+    refuseOverwritingInputs();
+    Results merged = SweepMerge.mergeFiles(inputs, metrics, "merge");
     OutputPaths.file(out, "--out");
     if (csv != null) {
       OutputPaths.directory(csv, "--csv");
@@ -68,9 +71,7 @@ final class MergeCommand implements Callable<Integer> {
     if (html != null) {
       OutputPaths.file(html, "--html");
     }
-    refuseOverwritingInputs();
     {
-      Results merged = SweepMerge.mergeFiles(inputs, metrics, "merge");
       // The merged JSON is written last, as run writes results.json last: when a CSV or HTML write fails, no new
       // merged file claims a finished merge (a previous one is left whole).
       if (csv != null) {

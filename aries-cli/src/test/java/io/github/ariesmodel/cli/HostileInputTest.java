@@ -252,6 +252,15 @@ class HostileInputTest {
   }
 
   @Test
+  void aMergeOfMissingInputsMakesNoOutputDirectory() {
+    Path dir = tmp.resolve("never");
+    assertThat(aries("merge", tmp.resolve("none").toString(), "--out", dir.resolve("m.json").toString(), "--csv",
+        dir.resolve("csv").toString())).isEqualTo(2);
+    assertThat(onlyLine()).contains("is neither a directory nor a file");
+    assertThat(dir).doesNotExist();
+  }
+
+  @Test
   void aMergeWhoseCsvFailsWritesNoMergedFile() throws IOException {
     Path sw = tmp.resolve("swc");
     assertThat(aries("sweep", "--job", "pingpong", "--param", "sizes=8", "--param", "iterations=1", "--out",
