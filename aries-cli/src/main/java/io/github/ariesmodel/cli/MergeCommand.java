@@ -61,7 +61,12 @@ final class MergeCommand implements Callable<Integer> {
     if (!plots.isEmpty() && html == null) {
       throw CliError.badInput("--plot needs --html FILE", "--plot", null);
     }
-    // the inputs first: the output checks make missing directories, which refused inputs would leave behind
+    // the output paths' own faults, then the inputs, and only then the output checks that make missing directories
+    // (refused inputs would leave them behind)
+    OutputPaths.fileItself(out, "--out");
+    if (html != null) {
+      OutputPaths.fileItself(html, "--html");
+    }
     refuseOverwritingInputs();
     Results merged = SweepMerge.mergeFiles(inputs, metrics, "merge");
     OutputPaths.file(out, "--out");

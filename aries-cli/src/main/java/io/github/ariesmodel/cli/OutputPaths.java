@@ -79,16 +79,25 @@ final class OutputPaths {
    * @throws CliError (bad input) naming the option and the path when the file cannot be written
    */
   static void file(Path file, String option) {
+    fileItself(file, option);
+    Path parent = file.toAbsolutePath().getParent();
+    if (parent != null) {
+      usableDirectory(parent, file, option);
+    }
+  }
+
+  /**
+   * The checks of {@link #file} on the path itself, which make no directory: a command that must read its inputs
+   * before it makes its output directories (merge) runs these first, so that the user hears of the output path's
+   * own fault before anything else.
+   */
+  static void fileItself(Path file, String option) {
     refuseEmpty(file, option);
     if (Files.isDirectory(file)) {
       throw CliError.badInput("is a directory, not a file: " + file, option, null);
     }
     if (Files.exists(file) && !Files.isWritable(file)) {
       throw CliError.badInput("file not writable: " + file, option, null);
-    }
-    Path parent = file.toAbsolutePath().getParent();
-    if (parent != null) {
-      usableDirectory(parent, file, option);
     }
   }
 
