@@ -71,9 +71,45 @@ class InProcessAbTest {
   }
 
   @Test
-  void theSummaryIsTheMedianWithTheRange() {
-    assertThat(InProcessAb.summary(new double[] {1.2, 0.9, 1.0})).isEqualTo("median 1.000 (0.900-1.200)");
-    assertThat(InProcessAb.summary(new double[] {1.0, 1.1, 0.8, 1.3})).isEqualTo("median 1.050 (0.800-1.300)");
+  void theSummaryIsTheMedianWithTheRangeAndFromSixRoundsTheMediansInterval() {
+    assertThat(InProcessAb.summary(new double[] {1.2, 0.9, 1.0}))
+        .isEqualTo("median 1.000 (0.900-1.200; 6 rounds or more give the median's 95 % interval)");
+    assertThat(InProcessAb.summary(new double[] {1.0, 1.1, 0.8, 1.3, 0.95, 1.05}))
+        .isEqualTo("median 1.025 (0.800-1.300; the median's 95 % interval 0.800-1.300)");
+    // 16 rounds: the 4th smallest to the 4th largest (97.9 %; the 5th would give 92.3 %)
+    double[] sixteen = new double[16];
+    for (int i = 0; i < 16; i++) {
+      sixteen[i] = 0.90 + 0.01 * ((i * 7) % 16); // 0.90 .. 1.05 in a shuffled order
+    }
+    assertThat(InProcessAb.summary(sixteen))
+        .isEqualTo("median 0.975 (0.900-1.050; the median's 95 % interval 0.930-1.020)");
+  }
+
+  @Test
+  void theMediansIntervalRankIsTheSignTestsAgainstExactBinomialSums() {
+    // k such that 2 P(Bin(n, 1/2) <= k - 1) <= 0.05 < 2 P(Bin(n, 1/2) <= k), from exact sums of C(n, j) / 2^n
+    for (int n = 1; n <= 60; n++) {
+      int expected = 0;
+      java.math.BigInteger c = java.math.BigInteger.ONE;
+      java.math.BigInteger sum = java.math.BigInteger.ZERO;
+      java.math.BigInteger total = java.math.BigInteger.TWO.pow(n);
+      for (int j = 0; j < n; j++) {
+        if (j > 0) {
+          c = c.multiply(java.math.BigInteger.valueOf(n - j + 1)).divide(java.math.BigInteger.valueOf(j));
+        }
+        sum = sum.add(c);
+        // 2 sum / total <= 0.05  <=>  40 sum <= total
+        if (sum.multiply(java.math.BigInteger.valueOf(40)).compareTo(total) > 0) {
+          break;
+        }
+        expected = j + 1;
+      }
+      assertThat(InProcessAb.medianIntervalRank(n)).as("n = %d", n).isEqualTo(expected);
+    }
+    assertThat(InProcessAb.medianIntervalRank(5)).isZero();
+    assertThat(InProcessAb.medianIntervalRank(6)).isEqualTo(1);
+    assertThat(InProcessAb.medianIntervalRank(16)).isEqualTo(4);
+    assertThat(InProcessAb.medianIntervalRank(2000)).isBetween(950, 960);
   }
 
   @Test
