@@ -47,11 +47,6 @@ public final class GroupScheduler implements Scheduler {
 
   /** This group's own event loop, run by its partition's thread. */
   final DeterministicEventLoop loop = new DeterministicEventLoop(1 << 10, BUCKET_WIDTH_LOG2, RING_BUCKETS_LOG2);
-  /**
-   * Events that other groups of this partition schedule into this group during a run, handed to {@link #loop} when
-   * this group next runs (appending is cheap; inserting into a loop whose lines have left the cache is not).
-   */
-  final EventBuffer inbox = new EventBuffer();
   private long counter;
   /** The latest key {@link #reserveSequence} handed out (the largest of this group), or keyBase - 1 before any. */
   private long lastReserved;
@@ -66,9 +61,12 @@ public final class GroupScheduler implements Scheduler {
     this.partition = partition;
   }
 
-  /** @return the time of this group's earliest pending event, in its loop or its inbox ({@code MAX_VALUE}: none) */
+  /**
+   * @return the time of this group's earliest event in its loop ({@code MAX_VALUE}: none); during a run, events
+   *     other groups sent it in the window before wait in their partition's log until this group's turn
+   */
   long nextEventTime() {
-    return Math.min(loop.nextEventTime(), inbox.minTime());
+    return loop.nextEventTime();
   }
 
   /**

@@ -89,7 +89,7 @@ public final class PartitionedEngine implements AutoCloseable {
         part.sendTo[set] = new EventBuffer[groupCount];
         for (int g = 0; g < groupCount; g++) {
           Partition to = groups[g].partition;
-          part.sendTo[set][g] = to == part ? groups[g].inbox : part.outboxes[set][to.index];
+          part.sendTo[set][g] = to == part ? part.local[set] : part.outboxes[set][to.index];
         }
       }
     }
@@ -198,7 +198,10 @@ public final class PartitionedEngine implements AutoCloseable {
   public long pending() {
     long n = 0;
     for (GroupScheduler g : groups) {
-      n += g.loop.pending() + g.inbox.size();
+      n += g.loop.pending();
+    }
+    for (Partition p : partitions) {
+      n += p.local[0].size() + p.local[1].size();
     }
     return n;
   }
@@ -306,10 +309,10 @@ public final class PartitionedEngine implements AutoCloseable {
         g.loop.advanceClock(now); // every loop at the time of the latest event run, whatever the partitioning
       }
       // hand over what the last window sent, so that between runs every pending event is in a loop
-      for (GroupScheduler g : groups) {
-        g.inbox.drainInto(groups);
-      }
       for (Partition from : partitions) {
+        for (EventBuffer b : from.local) {
+          b.drainInto(groups);
+        }
         for (EventBuffer[] set : from.outboxes) {
           for (EventBuffer b : set) {
             if (b != null) {
@@ -466,8 +469,13 @@ public final class PartitionedEngine implements AutoCloseable {
     /** outboxes[parity][target partition]; a window of parity p fills set p, the next window empties it. */
     private final EventBuffer[][] outboxes;
     /**
+     * local[parity]: the events its groups send to one another in a window of that parity, in the order sent,
+     * handed to their targets' loops in the next window (each just before its target runs).
+     */
+    final EventBuffer[] local = {new EventBuffer(), new EventBuffer()};
+    /**
      * sendTo[parity][group]: where an event its groups make for {@code group} goes while a window of that parity
-     * runs: the group's inbox when this partition runs it, else the outbox for the group's partition.
+     * runs: this partition's log when it runs the group, else the outbox for the group's partition.
      */
     final EventBuffer[][] sendTo = new EventBuffer[2][];
     /** The earliest pending event of its groups after its last window (or at the start of a run). */
@@ -509,8 +517,15 @@ public final class PartitionedEngine implements AutoCloseable {
         }
       }
       GroupWarmer[] w = warmers;
+      EventBuffer sent = local[previous];
+      boolean anySent = sent.size() != 0;
+      if (anySent) {
+        sent.sortByTarget(members[0].group(), members[members.length - 1].group());
+      }
       for (GroupScheduler g : members) {
-        g.inbox.drainInto(groups);
+        if (anySent) {
+          sent.drainTarget(g.group(), groups);
+        }
         if (w.length != 0 && g.nextEventTime() <= windowEnd) {
           for (GroupWarmer warmer : w) {
             warmer.warm(g.group());
@@ -519,12 +534,15 @@ public final class PartitionedEngine implements AutoCloseable {
         g.loop.runThrough(windowEnd);
         now = Math.max(now, g.loop.now());
       }
+      if (anySent) {
+        sent.clearSorted();
+      }
       nextTime = earliest(); // only now: a group may have scheduled into one that ran before it
     }
 
     /** @return the time of the earliest pending event of its groups */
     long earliest() {
-      long t = Long.MAX_VALUE;
+      long t = local[parity].minTime();
       for (GroupScheduler g : members) {
         t = Math.min(t, g.nextEventTime());
       }
