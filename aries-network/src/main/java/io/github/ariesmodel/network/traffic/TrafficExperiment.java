@@ -405,8 +405,8 @@ public final class TrafficExperiment {
     final int[] permutation;
     final int[] allToAllNext;
     final double slotPs;
-    /** log(1 − load), the denominator of every geometric gap draw (NaN at load 1 and above, where it is unused). */
-    final double logOfIdle = Math.log1p(-load);
+    /** The geometric gap draws (null at load 1 and above, where every slot has a packet). */
+    final GeometricGaps gaps = load < 1 ? new GeometricGaps(load) : null;
     final long measureStart = warmupPs;
     final long measureEnd = warmupPs + measurePs;
     final long genEnd;
@@ -578,7 +578,7 @@ public final class TrafficExperiment {
         return now + Math.round(slotPs);
       }
       double u = rnd[g].nextDouble();
-      long k = 1 + (long) Math.floor(Math.log1p(-u) / logOfIdle);
+      long k = gaps.slots(u);
       return now + Math.round(k * slotPs);
     }
 
