@@ -71,6 +71,8 @@ final class BuiltInRouting implements RoutingAlgorithm {
   private final SplittableRandom rnd;
   private final int[] ports;
   private final int[] ports2;
+  /** Per link class, {@link #quietInFlightBytes}: the same number for every decision, so computed once. */
+  private final long[] quietInFlight;
 
   BuiltInRouting(Kind kind, int mode, Topology topology, long seed) {
     if (topology == null) {
@@ -83,6 +85,10 @@ final class BuiltInRouting implements RoutingAlgorithm {
     this.rnd = new SplittableRandom(seed);
     this.ports = new int[Math.max(topology.maxMinimalPorts(), topology.portCount())];
     this.ports2 = new int[ports.length];
+    this.quietInFlight = new long[topology.linkClassCount()];
+    for (int c = 0; c < quietInFlight.length; c++) {
+      quietInFlight[c] = quietInFlightBytes(topology, c);
+    }
   }
 
   private static int mix(long a) {
@@ -283,18 +289,28 @@ final class BuiltInRouting implements RoutingAlgorithm {
    * @return 0 to 15
    */
   static int creditLoad(RouterView view, int port) {
-    int vcs = view.vcCount();
-    int buffer = view.vcBufferBytes();
-    long held = 0;
-    for (int vc = 0; vc < vcs; vc++) {
-      held += buffer - view.credits(port, vc);
-    }
     Topology topo = view.topology();
-    int cls = topo.linkClass(view.router(), port);
-    double roundTripPs = 2.0 * topo.linkLatencyPs(cls) + QUIET_CREDIT_ROUND_TRIP_PS;
-    long inFlight = (long) (topo.linkBandwidth(cls) * roundTripPs / 1e12);
-    long excess = Math.max(0, held - inFlight) + view.queuedBytes(port);
+    return creditLoad(view, port, quietInFlightBytes(topo, topo.linkClass(view.router(), port)));
+  }
+
+  /**
+   * {@link #creditLoad(RouterView, int)} with the quiet link's ungranted bytes given. The bytes the downstream input
+   * buffers hold are the port's congestion less its queue ({@link RouterView#congestion}'s contract), the same number
+   * as the sum of every VC's buffer less its credits, read without the port's line of credits: on the full system that
+   * line had often left the cache (docs/performance.md, "Stop 37").
+   */
+  private static int creditLoad(RouterView view, int port, long inFlight) {
+    int buffer = view.vcBufferBytes();
+    long queued = view.queuedBytes(port);
+    long held = view.congestion(port) - queued;
+    long excess = Math.max(0, held - inFlight) + queued;
     return (int) Math.min(15, excess * 16 / Math.max(1, buffer));
+  }
+
+  /** The bytes a quiet link of class {@code cls} keeps ungranted at full rate: its bandwidth × the credit round trip. */
+  private static long quietInFlightBytes(Topology topo, int cls) {
+    double roundTripPs = 2.0 * topo.linkLatencyPs(cls) + QUIET_CREDIT_ROUND_TRIP_PS;
+    return (long) (topo.linkBandwidth(cls) * roundTripPs / 1e12);
   }
 
   @Override
@@ -305,7 +321,9 @@ final class BuiltInRouting implements RoutingAlgorithm {
     int best = 0;
     int bestScore = Integer.MAX_VALUE;
     for (int i = 0; i < candidates.size(); i++) {
-      int s = candidates.weight(i) * creditLoad(router, candidates.port(i)) + candidates.bias(i);
+      int port = candidates.port(i);
+      int s = candidates.weight(i) * creditLoad(router, port, quietInFlight[t.linkClass(router.router(), port)])
+          + candidates.bias(i);
       if (s < bestScore) {
         bestScore = s;
         best = i;
