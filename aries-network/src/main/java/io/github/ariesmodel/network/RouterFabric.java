@@ -952,14 +952,17 @@ public final class RouterFabric implements Fabric {
     }
     int gp = router * radix + port;
     int q = gp * vcs + vc;
-    if (qTail[q] == null) {
+    int occupied = occupiedVcs[gp];
+    // the VC's bit says whether its queue holds a packet, so an empty queue's tail (often a cold line on a large
+    // system) is written, not read
+    if ((occupied & (1 << vc)) == 0) {
       qHead[q] = slot;
     } else {
       qTail[q].next = slot;
     }
     qTail[q] = slot;
     queuedBytes[gp] += slot.bytes;
-    occupiedVcs[gp] |= 1 << vc;
+    occupiedVcs[gp] = occupied | 1 << vc;
     trySend(now, gp);
     wakeWhenLinkFrees(now, gp);
   }
