@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# A golden set: deterministic runs whose outputs must stay byte-identical across a change that should not move a
+# simulated result (CONTRIBUTING, "Measure before and after", step 2). Run it with the jar built before the change
+# and with the jar built after, then compare the two directories.
+#
+#   aries-bench/golden-runs.sh JAR OUTDIR        writes OUTDIR/NN-name.txt, one file a run
+#   aries-bench/golden-runs.sh --compare A B     names every file that differs; exit 1 if any does
+#
+# The set: every workload of `run` on its default system (results.json, wall-clock fields left out by
+# --no-wall-clock), pingpong and gups again on two engine threads, the AMG trace of ../shared/traces replayed on one
+# and two engine threads and with a random mapping (when the trace is there), `traffic` points over five routings,
+# three patterns and three systems (the canonical 1,056 nodes on one to three threads, Edison on two, the full
+# system on one and two), the `iommu` study on two page sizes, and a three-point sweep on two jobs at a time. Lines
+# that carry a wall-clock time or a rate per second are left out of the `traffic`, `replay` and `iommu` outputs. About
+# three minutes on 2 cores. Needs bash and a JDK 17.
+set -uo pipefail
+
+if [ "${1:-}" = "--compare" ]; then
+  [ $# -eq 3 ] || { echo "usage: $0 --compare DIR_A DIR_B" >&2; exit 2; }
+  bad=0
+  for f in "$2"/*.txt; do
+    n=$(basename "$f")
+    if [ ! -f "$3/$n" ]; then
+      echo "only in $2: $n"; bad=1
+    elif ! cmp -s "$f" "$3/$n"; then
+      echo "differs: $n"; bad=1
+    fi
+  done
+  for f in "$3"/*.txt; do
+    [ -f "$2/$(basename "$f")" ] || { echo "only in $3: $(basename "$f")"; bad=1; }
+  done
+  [ $bad = 0 ] && echo "golden-runs: all $(ls "$2"/*.txt | wc -l) outputs identical"
+  exit $bad
+fi
+
+[ $# -eq 2 ] || { echo "usage: $0 JAR OUTDIR | --compare DIR_A DIR_B" >&2; exit 2; }
+jar="$1"
+out="$2"
+[ -f "$jar" ] || { echo "golden-runs: JAR must be a built aries-cli jar but \"$jar\" is not a file" >&2; exit 2; }
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+trace="$root/../shared/traces/amg-n27-dumpi"
+mkdir -p "$out"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+java=(java -Xmx6g -XX:+UseParallelGC -jar "$jar")
+i=0
+
+# json NAME ARGS...: a command's printed JSON without its wall-clock and per-second lines
+json() {
+  local name="$1"
+  shift
+  i=$((i + 1))
+  "${java[@]}" "$@" 2>&1 | grep -v -i -e '"wall' -e 'seconds' -e 'perSecond' -e 'Per_s' \
+    > "$out/$(printf %02d $i)-$name.txt"
+}
+
+# results NAME ARGS...: a run's results.json (written with --no-wall-clock)
+results() {
+  local name="$1"
+  shift
+  i=$((i + 1))
+  rm -rf "$work/o"
+  if "${java[@]}" "$@" --no-wall-clock -q --out "$work/o" > "$work/log" 2>&1; then
+    cp "$work/o/results.json" "$out/$(printf %02d $i)-$name.txt"
+  else
+    { echo "failed:"; cat "$work/log"; } > "$out/$(printf %02d $i)-$name.txt"
+  fi
+}
+
+for w in mixed pingpong bandwidth gups alltoall traffic iommu-study mpi-latency mpi-bandwidth host-cache; do
+  results "run-$w" run "$w"
+done
+results run-pingpong-2threads run pingpong --system two-groups --threads 2
+results run-gups-2threads run gups --system two-groups --threads 2
+
+small=(traffic --topology canonical:p=4,a=8,h=4)
+json traffic-ugal-1thread "${small[@]}" --routing ugal --pattern uniform --load 0.5 --measure-us 20 --threads 1 --json
+json traffic-ugal-2threads "${small[@]}" --routing ugal --pattern uniform --load 0.5 --measure-us 20 --threads 2 --json
+json traffic-ugal-3threads "${small[@]}" --routing ugal --pattern uniform --load 0.5 --measure-us 20 --threads 3 --json
+json traffic-minimal-adversarial "${small[@]}" --routing minimal --pattern adversarial --load 0.4 --measure-us 20 --json
+json traffic-valiant "${small[@]}" --routing valiant --pattern uniform --load 0.3 --measure-us 20 --json
+json traffic-adaptive0-adversarial "${small[@]}" --routing adaptive0 --pattern adversarial --load 0.6 --measure-us 20 \
+  --seed 7 --json
+json traffic-adaptive3-hotspot "${small[@]}" --routing adaptive3 --pattern hotspot --load 0.3 --measure-us 10 --json
+json traffic-ugal-drain "${small[@]}" --routing ugal --pattern uniform --load 0.9 --measure-us 10 --drain --json
+json traffic-edison "traffic" --topology edison --routing adaptive0 --pattern uniform --load 0.2 --measure-us 5 \
+  --threads 2 --json
+json traffic-full-1thread traffic --topology full --routing adaptive0 --load 0.1 --measure-us 0.3 --warmup-us 0.2 \
+  --threads 1 --json
+json traffic-full-2threads traffic --topology full --routing adaptive0 --load 0.1 --measure-us 0.3 --warmup-us 0.2 \
+  --threads 2 --json
+
+if [ -e "$trace" ]; then
+  json replay-amg replay "$trace" --system two-groups --json
+  json replay-amg-2threads replay "$trace" --system two-groups --threads 2 --json
+  json replay-amg-random replay "$trace" --system two-groups --mapping random --seed 3 --json
+fi
+
+json iommu-4k iommu --synthetic random:200000 --region 1G --page-size 4K --json
+json iommu-2m iommu --synthetic random:200000 --region 1G --page-size 2M --json
+
+i=$((i + 1))
+rm -rf "$work/sweep"
+"${java[@]}" sweep --job pingpong --param sizes=8,64,4096 --jobs 2 --no-wall-clock -q --out "$work/sweep" \
+  > "$work/log" 2>&1
+(cd "$work/sweep" 2>/dev/null && find . -type f -name '*.json' | sort | xargs cat) \
+  > "$out/$(printf %02d $i)-sweep-pingpong.txt"
+echo "golden-runs: $i outputs in $out"
