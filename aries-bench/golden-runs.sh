@@ -83,7 +83,7 @@ json traffic-adaptive0-adversarial "${small[@]}" --routing adaptive0 --pattern a
   --seed 7 --json
 json traffic-adaptive3-hotspot "${small[@]}" --routing adaptive3 --pattern hotspot --load 0.3 --measure-us 10 --json
 json traffic-ugal-drain "${small[@]}" --routing ugal --pattern uniform --load 0.9 --measure-us 10 --drain --json
-json traffic-edison "traffic" --topology edison --routing adaptive0 --pattern uniform --load 0.2 --measure-us 5 \
+json traffic-edison traffic --topology edison --routing adaptive0 --pattern uniform --load 0.2 --measure-us 5 \
   --threads 2 --json
 json traffic-full-1thread traffic --topology full --routing adaptive0 --load 0.1 --measure-us 0.3 --warmup-us 0.2 \
   --threads 1 --json
