@@ -72,9 +72,14 @@ public final class DeterministicEventLoop implements Scheduler {
 
   private final int shift;
   private final int ringMask;
-  /** Per ring bucket, the first and last chunk of its list, or -1 when the bucket is empty. */
-  private final int[] bucketHead;
-  private final int[] bucketTail;
+  /**
+   * Per ring bucket {@code b}, at {@code 2b} the first chunk of its list and at {@code 2b + 1} the last entry written
+   * to it (the entry's number: its chunk is {@code entry >>> CHUNK_LOG2}, and that chunk holds {@code (entry & (CHUNK
+   * - 1)) + 1} entries, every earlier chunk of the list {@code CHUNK}), both -1 when the bucket is empty. Keeping the
+   * count in the last entry's number spares a scheduling the read of a per-chunk count, a line apart from the entry it
+   * writes, and the two numbers side by side are one line where loading a bucket and reading it ahead read two.
+   */
+  private final int[] bucketEnds;
   private final long[] ringBits;
   private int ringCount;
   /** The bucket being run: every event of it, and of any earlier bucket, is in {@link #current}. */
@@ -94,11 +99,11 @@ public final class DeterministicEventLoop implements Scheduler {
   private int runPos;
   private int runEnd;
   /**
-   * The chunks of the sorted bucket, first and last (or -1): back to the free list once its last event has run, so
-   * there are chunks here only while the run holds events.
+   * The chunks of the sorted bucket: the first, and the last entry written (as {@link #bucketEnds}), or -1: back to
+   * the free list once its last event has run, so there are chunks here only while the run holds events.
    */
   private int runChainHead = -1;
-  private int runChainTail = -1;
+  private int runChainLast = -1;
 
   /**
    * Per slot of an event in one of the heaps: the handler at {@code 2 × slot}, the ref at {@code 2 × slot + 1}. An
@@ -115,7 +120,6 @@ public final class DeterministicEventLoop implements Scheduler {
   private Object[] chunkObjects;
   /** Per chunk, the next chunk of its bucket (or of the free list), or -1. */
   private int[] chunkNext;
-  private int[] chunkCount;
   private int freeChunk = -1;
   private int chunksUsed;
 
@@ -177,10 +181,8 @@ public final class DeterministicEventLoop implements Scheduler {
     }
     shift = bucketWidthLog2;
     ringMask = (1 << ringBucketsLog2) - 1;
-    bucketHead = new int[1 << ringBucketsLog2];
-    Arrays.fill(bucketHead, -1);
-    bucketTail = new int[1 << ringBucketsLog2];
-    Arrays.fill(bucketTail, -1);
+    bucketEnds = new int[2 << ringBucketsLog2];
+    Arrays.fill(bucketEnds, -1);
     ringBits = new long[(1 << ringBucketsLog2) >>> 6];
     current = new BucketHeap(bucketWidthLog2, Math.min(initialCapacity, 1024));
     far = new EventHeap(Math.min(initialCapacity, 1024));
@@ -190,7 +192,6 @@ public final class DeterministicEventLoop implements Scheduler {
     chunkData = new long[(chunks << CHUNK_LOG2) * ENTRY];
     chunkObjects = new Object[chunks << (CHUNK_LOG2 + 1)];
     chunkNext = new int[chunks];
-    chunkCount = new int[chunks];
     freeSlots = new int[initialCapacity];
     for (int i = 0; i < initialCapacity; i++) {
       freeSlots[i] = initialCapacity - 1 - i;
@@ -345,19 +346,20 @@ public final class DeterministicEventLoop implements Scheduler {
       }
     } else if (ahead <= ringMask) {
       int b = (int) bucket & ringMask;
-      int c = bucketTail[b];
-      if (c < 0 || chunkCount[c] == CHUNK) {
+      int last = bucketEnds[2 * b + 1];
+      int e = last + 1;
+      if (last < 0 || (e & (CHUNK - 1)) == 0) {
         int fresh = allocChunk();
-        if (c < 0) {
-          bucketHead[b] = fresh;
+        if (last < 0) {
+          bucketEnds[2 * b] = fresh;
           ringBits[b >>> 6] |= 1L << b;
         } else {
-          chunkNext[c] = fresh;
+          chunkNext[last >>> CHUNK_LOG2] = fresh;
         }
-        bucketTail[b] = fresh;
-        c = fresh;
+        e = fresh << CHUNK_LOG2;
       }
-      writeEntry(c, timePs, seq, handler, ref, arg);
+      bucketEnds[2 * b + 1] = e;
+      writeEntry(e, timePs, seq, handler, ref, arg);
       ringCount++;
     } else {
       far.push(timePs, seq, takeSlot(handler, ref, arg));
@@ -388,18 +390,19 @@ public final class DeterministicEventLoop implements Scheduler {
       runPos = 0;
       runEnd = n;
     }
-    int c = runChainTail;
-    if (c < 0 || chunkCount[c] == CHUNK) {
+    int last = runChainLast;
+    int e = last + 1;
+    if (last < 0 || (e & (CHUNK - 1)) == 0) {
       int fresh = allocChunk();
-      if (c < 0) {
+      if (last < 0) {
         runChainHead = fresh;
       } else {
-        chunkNext[c] = fresh;
+        chunkNext[last >>> CHUNK_LOG2] = fresh;
       }
-      runChainTail = fresh;
-      c = fresh;
+      e = fresh << CHUNK_LOG2;
     }
-    int e = writeEntry(c, timePs, seq, handler, ref, arg);
+    runChainLast = e;
+    writeEntry(e, timePs, seq, handler, ref, arg);
     placeInRun(runPos, runEnd++, key, e);
   }
 
@@ -421,9 +424,8 @@ public final class DeterministicEventLoop implements Scheduler {
     entries[j] = entry;
   }
 
-  /** Appends an event to chunk {@code c} (which has room). @return its entry */
-  private int writeEntry(int c, long timePs, long seq, EventHandler handler, Object ref, long arg) {
-    int e = (c << CHUNK_LOG2) + chunkCount[c]++;
+  /** Writes an event to entry {@code e} of a chunk (the entry after the chunk's last, or its first). */
+  private void writeEntry(int e, long timePs, long seq, EventHandler handler, Object ref, long arg) {
     int i = e * ENTRY;
     long[] d = chunkData;
     d[i] = timePs;
@@ -431,7 +433,6 @@ public final class DeterministicEventLoop implements Scheduler {
     d[i + 2] = arg;
     chunkObjects[e << 1] = handler;
     chunkObjects[(e << 1) + 1] = ref;
-    return e;
   }
 
   /** A free slot (the most recently freed, so likely in cache) holding an event's handler, ref and arg. */
@@ -455,14 +456,12 @@ public final class DeterministicEventLoop implements Scheduler {
       if (chunksUsed == chunkNext.length) {
         int n = chunksUsed * 2;
         chunkNext = Arrays.copyOf(chunkNext, n);
-        chunkCount = Arrays.copyOf(chunkCount, n);
         chunkData = Arrays.copyOf(chunkData, (n << CHUNK_LOG2) * ENTRY);
         chunkObjects = Arrays.copyOf(chunkObjects, n << (CHUNK_LOG2 + 1));
       }
       c = chunksUsed++;
     }
     chunkNext[c] = -1;
-    chunkCount[c] = 0;
     return c;
   }
 
@@ -687,10 +686,10 @@ public final class DeterministicEventLoop implements Scheduler {
   /** Returns the sorted bucket's chunks to the free list. */
   private void freeRunChain() {
     if (runChainHead >= 0) {
-      chunkNext[runChainTail] = freeChunk;
+      chunkNext[runChainLast >>> CHUNK_LOG2] = freeChunk;
       freeChunk = runChainHead;
       runChainHead = -1;
-      runChainTail = -1;
+      runChainLast = -1;
     }
   }
 
@@ -713,21 +712,20 @@ public final class DeterministicEventLoop implements Scheduler {
     current.startBucket(target << shift);
     if (target == ringNext) {
       int b = (int) target & ringMask;
-      int c = bucketHead[b];
+      int c = bucketEnds[2 * b];
+      int lastEntry = bucketEnds[2 * b + 1];
       long[] d = chunkData;
       Object[] objects = chunkObjects;
-      int count = 0;
-      int last = c;
-      for (int x = c; x >= 0; x = chunkNext[x]) {
-        count += chunkCount[x];
-        last = x;
+      int count = (lastEntry & (CHUNK - 1)) + 1;
+      for (int x = c; x != lastEntry >>> CHUNK_LOG2; x = chunkNext[x]) {
+        count += CHUNK;
       }
       if (count <= SORT_LIMIT) {
-        loadSorted(c, last);
+        loadSorted(c, lastEntry);
         c = -1; // its chunks stay until its events have run
       }
       while (c >= 0) {
-        int n = chunkCount[c];
+        int n = entriesOf(c, lastEntry);
         int e = c << CHUNK_LOG2;
         for (int end = e + n; e < end; e++) {
           int i = e * ENTRY;
@@ -744,8 +742,8 @@ public final class DeterministicEventLoop implements Scheduler {
         freeChunk = c;
         c = next;
       }
-      bucketHead[b] = -1;
-      bucketTail[b] = -1;
+      bucketEnds[2 * b] = -1;
+      bucketEnds[2 * b + 1] = -1;
       ringBits[b >>> 6] &= ~(1L << b);
     }
     while (!far.isEmpty() && (far.minTime() >>> shift) <= target) {
@@ -757,17 +755,22 @@ public final class DeterministicEventLoop implements Scheduler {
     }
   }
 
+  /** @return the entries of chunk {@code c} of a list whose last entry written is {@code lastEntry} */
+  private static int entriesOf(int c, int lastEntry) {
+    return c == lastEntry >>> CHUNK_LOG2 ? (lastEntry & (CHUNK - 1)) + 1 : CHUNK;
+  }
+
   /**
-   * Loads the bucket whose chunks run from {@code head} to {@code tail} into the (empty) sorted run, by insertion (a
-   * bucket holds at most {@link #SORT_LIMIT} events here). An event whose sequence does not fit the packed key goes to
-   * the running heap instead, as it would have.
+   * Loads the bucket whose chunks run from {@code head} to the one of entry {@code lastEntry}, its last, into the
+   * (empty) sorted run, by insertion (a bucket holds at most {@link #SORT_LIMIT} events here). An event whose
+   * sequence does not fit the packed key goes to the running heap instead, as it would have.
    */
-  private void loadSorted(int head, int tail) {
+  private void loadSorted(int head, int lastEntry) {
     long[] d = chunkData;
     Object[] objects = chunkObjects;
     int end = 0;
     for (int c = head; c >= 0; c = chunkNext[c]) {
-      int n = chunkCount[c];
+      int n = entriesOf(c, lastEntry);
       int e = c << CHUNK_LOG2;
       for (int stop = e + n; e < stop; e++) {
         int i = e * ENTRY;
@@ -789,11 +792,11 @@ public final class DeterministicEventLoop implements Scheduler {
     runEnd = end;
     if (end == 0) {
       // every event went to the heap: the chunks can go now
-      chunkNext[tail] = freeChunk;
+      chunkNext[lastEntry >>> CHUNK_LOG2] = freeChunk;
       freeChunk = head;
     } else {
       runChainHead = head;
-      runChainTail = tail;
+      runChainLast = lastEntry;
     }
   }
 
@@ -808,12 +811,13 @@ public final class DeterministicEventLoop implements Scheduler {
   private void touchNextBucket(long bucket) {
     int from = (int) (bucket + 1) & ringMask;
     int b = (from + ringDistance(from)) & ringMask;
-    int c = bucketHead[b];
+    int c = bucketEnds[2 * b];
+    int lastEntry = bucketEnds[2 * b + 1];
     Object[] objects = chunkObjects;
     long[] d = chunkData;
     int left = TOUCH_AHEAD;
     while (c >= 0 && left > 0) {
-      int n = Math.min(chunkCount[c], left);
+      int n = Math.min(entriesOf(c, lastEntry), left);
       int e = c << CHUNK_LOG2;
       // the chunk's numbers (time, sequence, arg), which the load reads first: its first, middle and last number,
       // which reach every line of a full chunk's 192 bytes but one at some alignments
