@@ -162,7 +162,12 @@ public final class RouterFabric implements Fabric {
   private final int[] occupiedVcs;
   private final byte[] rr;
   // per output port × VC
-  private final int[] credits;
+  /**
+   * Per VC queue {@code q}: at {@code 2q} the credits of the VC's downstream buffer, at {@code 2q + 1} the wire bytes
+   * of the queue's head while the queue holds a packet (else stale), so that the credit test of a send, a credit
+   * return and a wake-up reads one slot pair instead of the credits and then the head's record, often a cold line.
+   */
+  private final int[] vcCredit;
   private final Flight[] qHead;
   private final Flight[] qTail;
   // per node
@@ -315,8 +320,10 @@ public final class RouterFabric implements Fabric {
     this.creditsUsed = new int[netPorts];
     this.occupiedVcs = new int[netPorts];
     this.rr = new byte[netPorts];
-    this.credits = new int[netPorts * vcs];
-    Arrays.fill(credits, vcBufferBytes);
+    this.vcCredit = new int[2 * netPorts * vcs];
+    for (int q = 0; q < netPorts * vcs; q++) {
+      vcCredit[2 * q] = vcBufferBytes;
+    }
     this.qHead = new Flight[netPorts * vcs];
     this.qTail = new Flight[netPorts * vcs];
     int nodes = topo.nodeCount();
@@ -437,7 +444,10 @@ public final class RouterFabric implements Fabric {
       sum += rr[i] + portClass[i] + (linkFreeScheduled[i] ? 1 : 0);
     }
     for (int i = from * vcs, end = to * vcs; i < end; i += 16) {
-      sum += credits[i] + (qHead[i] == null ? 0 : 1) + (qTail[i] == null ? 0 : 1);
+      sum += (qHead[i] == null ? 0 : 1) + (qTail[i] == null ? 0 : 1);
+    }
+    for (int i = 2 * from * vcs, end = 2 * to * vcs; i < end; i += 16) {
+      sum += vcCredit[i];
     }
     warmSums[g] = sum;
   }
@@ -957,6 +967,7 @@ public final class RouterFabric implements Fabric {
     // system) is written, not read
     if ((occupied & (1 << vc)) == 0) {
       qHead[q] = slot;
+      vcCredit[2 * q + 1] = slot.bytes;
     } else {
       qTail[q].next = slot;
     }
@@ -1009,7 +1020,7 @@ public final class RouterFabric implements Fabric {
     public void onEvent(long now, Object ref, long arg) {
       int port = (int) arg;
       int bytes = releasedBytes(arg);
-      credits[port * vcs + vc] += bytes;
+      vcCredit[2 * (port * vcs + vc)] += bytes;
       creditsUsed[port] -= bytes;
       occupancy(groupOfPort(port), now, vc, -bytes);
       if (occupiedVcs[port] != 0) {
@@ -1059,7 +1070,8 @@ public final class RouterFabric implements Fabric {
   private int firstWithCredits(int base, int bits) {
     for (; bits != 0; bits &= bits - 1) {
       int vc = Integer.numberOfTrailingZeros(bits);
-      if (credits[base + vc] >= qHead[base + vc].bytes) {
+      int q = 2 * (base + vc);
+      if (vcCredit[q] >= vcCredit[q + 1]) {
         return vc;
       }
     }
@@ -1085,7 +1097,7 @@ public final class RouterFabric implements Fabric {
       for (int bits = occupied; bits != 0; bits &= bits - 1) {
         int vc = Integer.numberOfTrailingZeros(bits);
         Flight h = qHead[base + vc];
-        if (credits[base + vc] >= h.bytes && h.packet.injectedAtPs() < oldest) {
+        if (vcCredit[2 * (base + vc)] >= h.bytes && h.packet.injectedAtPs() < oldest) {
           oldest = h.packet.injectedAtPs();
           chosen = vc;
         }
@@ -1096,10 +1108,13 @@ public final class RouterFabric implements Fabric {
     }
     int q = base + chosen;
     Flight slot = qHead[q];
-    qHead[q] = slot.next;
-    if (qHead[q] == null) {
+    Flight behind = slot.next;
+    qHead[q] = behind;
+    if (behind == null) {
       qTail[q] = null;
       occupiedVcs[gp] &= ~(1 << chosen);
+    } else {
+      vcCredit[2 * q + 1] = behind.bytes;
     }
     rr[gp] = (byte) (chosen + 1 == vcs ? 0 : chosen + 1);
     Packet p = slot.packet;
@@ -1109,7 +1124,7 @@ public final class RouterFabric implements Fabric {
     slot.input = downstream;
     slot.vc = chosen;
     int bytes = slot.bytes;
-    credits[q] -= bytes;
+    vcCredit[2 * q] -= bytes;
     creditsUsed[gp] += bytes;
     int g = groupOfPort(gp);
     occupancy(g, now, chosen, bytes);
@@ -1310,7 +1325,7 @@ public final class RouterFabric implements Fabric {
 
     @Override
     public int credits(int port, int vc) {
-      return credits[(router * radix + port) * vcs + vc];
+      return vcCredit[2 * ((router * radix + port) * vcs + vc)];
     }
 
     @Override
@@ -1502,7 +1517,7 @@ public final class RouterFabric implements Fabric {
       if (h == null) {
         continue;
       }
-      StuckPackets.WaitCause c = credits[q] < h.packet.wireBytes() ? StuckPackets.WaitCause.CREDIT
+      StuckPackets.WaitCause c = vcCredit[2 * q] < h.packet.wireBytes() ? StuckPackets.WaitCause.CREDIT
           : StuckPackets.WaitCause.LINK;
       for (Flight f = h; f != null; f = f.next) {
         cause.put(f, c);

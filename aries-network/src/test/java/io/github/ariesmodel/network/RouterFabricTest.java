@@ -75,6 +75,56 @@ class RouterFabricTest {
   }
 
   /** One router and no network port (a = 1, h = 0): every packet goes in and out of the same router. */
+  /**
+   * A port sends a queued packet only when its VC's downstream buffer has credits for that packet's own size: with
+   * packets of two sizes queued behind one another into a buffer of 200 bytes, the credits a routing decision can see
+   * never go below zero, and every packet arrives. Fails when the fabric tests a queue's new head against the size of
+   * the head it replaced (the per-queue head size left stale at a send).
+   */
+  @Test
+  void aQueueHeadOfAnotherSizeWaitsForItsOwnCredits() {
+    Dragonfly t = Dragonfly.ariesBuilder(1).rows(1).columns(4).build();
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    RoutingAlgorithm minimal = Routings.create("minimal", t, 1);
+    int[] lowest = {Integer.MAX_VALUE};
+    int[] decisions = {0};
+    RoutingAlgorithm watching = new RoutingAlgorithm() {
+      @Override
+      public void route(Packet packet, RouterView router, Candidates candidates) {
+        decisions[0]++;
+        for (int port = 0; port < t.portCount(); port++) {
+          if (t.neighborRouter(router.router(), port) >= 0) {
+            for (int vc = 0; vc < router.vcCount(); vc++) {
+              lowest[0] = Math.min(lowest[0], router.credits(port, vc));
+            }
+          }
+        }
+        minimal.route(packet, router, candidates);
+      }
+
+      @Override
+      public int select(Packet packet, RouterView router, Candidates candidates) {
+        return minimal.select(packet, router, candidates);
+      }
+    };
+    RouterFabric f = RouterFabric.builder(t, loop).routing(watching).vcBufferBytes(200).build();
+    Recorder[] r = attachAll(f);
+    int dst = t.node(0, 0, 1, 0);
+    int sent = 0;
+    for (int i = 0; i < 120; i++) {
+      // the four nodes of router 0 to one node of router 1: 8-byte and 64-byte payloads in turn
+      if (f.inject(Packet.synthetic(t.node(0, 0, 0, i % 4), dst, i, DeliveryMode.MIN_HASH, i % 3 == 0 ? 64 : 8))) {
+        sent++;
+      }
+      loop.runUntil(loop.now() + 2_000);
+    }
+    loop.run();
+    assertThat(sent).isGreaterThan(60);
+    assertThat(decisions[0]).isEqualTo(sent); // one decision a packet: at router 0 (router 1 ejects)
+    assertThat(lowest[0]).isGreaterThanOrEqualTo(0);
+    assertThat(r[dst].packets).hasSize(sent);
+  }
+
   @Test
   void aSingleRouterWithoutNetworkPortsDeliversBetweenItsNodes() {
     Dragonfly t = Dragonfly.canonical(4, 1, 0);
