@@ -74,7 +74,6 @@ class RouterFabricTest {
     assertThat(f.quiescent()).isTrue();
   }
 
-  /** One router and no network port (a = 1, h = 0): every packet goes in and out of the same router. */
   /**
    * A port sends a queued packet only when its VC's downstream buffer has credits for that packet's own size: with
    * packets of two sizes queued behind one another into a buffer of 200 bytes, the credits a routing decision can see
@@ -125,6 +124,7 @@ class RouterFabricTest {
     assertThat(r[dst].packets).hasSize(sent);
   }
 
+  /** One router and no network port (a = 1, h = 0): every packet goes in and out of the same router. */
   @Test
   void aSingleRouterWithoutNetworkPortsDeliversBetweenItsNodes() {
     Dragonfly t = Dragonfly.canonical(4, 1, 0);

@@ -347,16 +347,10 @@ public final class DeterministicEventLoop implements Scheduler {
     } else if (ahead <= ringMask) {
       int b = (int) bucket & ringMask;
       int last = bucketEnds[2 * b + 1];
-      int e = last + 1;
-      if (last < 0 || (e & (CHUNK - 1)) == 0) {
-        int fresh = allocChunk();
-        if (last < 0) {
-          bucketEnds[2 * b] = fresh;
-          ringBits[b >>> 6] |= 1L << b;
-        } else {
-          chunkNext[last >>> CHUNK_LOG2] = fresh;
-        }
-        e = fresh << CHUNK_LOG2;
+      int e = entryAfter(last);
+      if (last < 0) {
+        bucketEnds[2 * b] = e >>> CHUNK_LOG2;
+        ringBits[b >>> 6] |= 1L << b;
       }
       bucketEnds[2 * b + 1] = e;
       writeEntry(e, timePs, seq, handler, ref, arg);
@@ -391,15 +385,9 @@ public final class DeterministicEventLoop implements Scheduler {
       runEnd = n;
     }
     int last = runChainLast;
-    int e = last + 1;
-    if (last < 0 || (e & (CHUNK - 1)) == 0) {
-      int fresh = allocChunk();
-      if (last < 0) {
-        runChainHead = fresh;
-      } else {
-        chunkNext[last >>> CHUNK_LOG2] = fresh;
-      }
-      e = fresh << CHUNK_LOG2;
+    int e = entryAfter(last);
+    if (last < 0) {
+      runChainHead = e >>> CHUNK_LOG2;
     }
     runChainLast = e;
     writeEntry(e, timePs, seq, handler, ref, arg);
@@ -422,6 +410,23 @@ public final class DeterministicEventLoop implements Scheduler {
     }
     keys[j] = key;
     entries[j] = entry;
+  }
+
+  /**
+   * The entry to write after entry {@code last} of a chunk list: the next of its chunk while that has room, else the
+   * first of a new chunk linked after it, or of a new chunk starting a list when {@code last} is -1 (the caller then
+   * records the list's first chunk).
+   */
+  private int entryAfter(int last) {
+    int e = last + 1;
+    if (last >= 0 && (e & (CHUNK - 1)) != 0) {
+      return e;
+    }
+    int fresh = allocChunk();
+    if (last >= 0) {
+      chunkNext[last >>> CHUNK_LOG2] = fresh;
+    }
+    return fresh << CHUNK_LOG2;
   }
 
   /** Writes an event to entry {@code e} of a chunk (the entry after the chunk's last, or its first). */
