@@ -77,6 +77,11 @@ field() {
   grep -o "\"$2\" : [0-9.eE+-]*" "$out/$1.json" | awk '{print $3}'
 }
 
+# per_hop NAME: events per packet-hop of the last run of NAME
+per_hop() {
+  awk -v e="$(field "$1" events | tail -1)" -v h="$(field "$1" packetHops | tail -1)" 'BEGIN {printf "%.3f", e / h}'
+}
+
 # median of the numbers on standard input, with min and max: "median (min-max)"
 median() {
   sort -g | awk '{v[NR]=$1} END {m = NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2;
@@ -119,8 +124,7 @@ for w in "${which[@]}"; do
       hn="$(field small-new packetHops | tail -1)"
       ho="$(field small-old packetHops | tail -1)"
       echo "  packet-hops: this build $hn, 43c749a $ho; events per packet-hop: this build" \
-        "$(awk -v e="$(field small-new events | tail -1)" -v h="$hn" 'BEGIN {printf "%.3f", e / h}'), 43c749a" \
-        "$(awk -v e="$(field small-old events | tail -1)" -v h="$ho" 'BEGIN {printf "%.3f", e / h}')"
+        "$(per_hop small-new), 43c749a $(per_hop small-old)"
       echo "  CPU s: this build $(cpu small-new | median), 43c749a $(cpu small-old | median)"
       echo "  packet-hops per CPU second, this build / 43c749a, pair by pair: $(paste <(cpu small-new) \
         <(cpu small-old) | awk -v hn="$hn" -v ho="$ho" '{print (hn / $1) / (ho / $2)}' | median) (issue: >= 3)"
@@ -145,9 +149,7 @@ for w in "${which[@]}"; do
       echo "  full / small, pair by pair: $(paste <(field flat-full eventsPerSecond | tail -n +2) \
         <(field flat-small eventsPerSecond | tail -n +2) | awk '{print $1 / $2}' | median) (issue: >= 0.67)"
       echo "  packet-hops/s full / small, pair by pair (not the issue's measure; events per hop: full" \
-        "$(awk -v e="$(field flat-full events | tail -1)" -v h="$(field flat-full packetHops | tail -1)" \
-        'BEGIN {printf "%.3f", e / h}'), small $(awk -v e="$(field flat-small events | tail -1)" \
-        -v h="$(field flat-small packetHops | tail -1)" 'BEGIN {printf "%.3f", e / h}')):" \
+        "$(per_hop flat-full), small $(per_hop flat-small)):" \
         "$(paste <(field flat-full packetHopsPerSecond | tail -n +2) <(field flat-small packetHopsPerSecond \
         | tail -n +2) | awk '{print $1 / $2}' | median)"
       ;;
