@@ -12,6 +12,11 @@
 # flat   this build only: events per second of the full run on one thread against the small run's (100 us measured),
 #        pair by pair (the issue asks at least 1/1.5 = 0.67); also the same ratio of packet-hops per second, since
 #        the two runs' events per hop differ with their routing and load, not with their size.
+# big    not in the default set (43c749a takes 11-14 minutes on it here): the full system at 50 % uniform load, 0.2 us
+#        measured after 0.2 us, once each, this build with its default threads, with a GC log. Reports the largest
+#        heap in use before a collection (the issue asks at most 8 GiB) and how many times sooner this build finishes.
+# At the end, the issue's before-and-after table (events, packet-hops, events per packet-hop, packet-hops per second
+# as the run reports it, heap, wall; medians of the counted runs) for the runs of this call among small, full, big.
 #
 # Environment: PAIRS (default 3) runs of each build in turn, A B A B ..., after one uncounted warm-up of each; every
 # ratio is taken pair by pair and the median is printed with the smallest and largest. OUT (default
@@ -31,8 +36,8 @@ if [ ${#which[@]} -eq 0 ]; then
 fi
 for w in "${which[@]}"; do
   case "$w" in
-    small|full|flat) ;;
-    *) echo "against-43c749a: runs must be among small, full, flat but one was \"$w\"" >&2; exit 2 ;;
+    small|full|flat|big) ;;
+    *) echo "against-43c749a: runs must be among small, full, flat, big but one was \"$w\"" >&2; exit 2 ;;
   esac
 done
 case "$pairs" in
@@ -68,9 +73,13 @@ run() {
   local name="$1" jar="$2"
   shift 2
   local t
-  t="$( { TIMEFORMAT='%R %U %S'; time java $opts -jar "$jar" "$@" >> "$out/$name.json" 2>> "$out/$name.err"; } 2>&1 )"
+  t="$( { TIMEFORMAT='%R %U %S'; time java $opts $extra -jar "$jar" "$@" >> "$out/$name.json" 2>> "$out/$name.err"; } \
+    2>&1 )"
   echo "$t" >> "$out/$name.times"
 }
+
+# (extra JVM options of a run: the GC log of the big run)
+extra=""
 
 # field NAME KEY: the values of a JSON number field, one per run, warm-up first
 field() {
@@ -112,6 +121,26 @@ cpu() {
 
 small=(traffic --topology canonical:p=4,a=8,h=4 --routing ugal --pattern uniform --load 0.5 --json)
 full=(traffic --topology full --routing adaptive0 --load 0.1 --measure-us 1 --warmup-us 0.5 --json)
+big=(traffic --topology full --routing adaptive0 --pattern uniform --load 0.5 --warmup-us 0.2 --measure-us 0.2 --json)
+
+# heap NAME: "M MiB in use (C committed)", the largest heap in use before a collection and the largest committed heap
+# in NAME's GC log, or "no collection"
+heap() {
+  grep -o '[0-9]*M->[0-9]*M([0-9]*M)' "$out/$1.gc" 2>/dev/null | tr 'M>()-' '     ' \
+    | awk '$1 > m {m = $1} $3 > c {c = $3} END {if (NR) printf "%d MiB in use (%d committed)", m, c;
+      else printf "no collection"}'
+}
+
+# row LABEL NAME SKIP: a row of the before-and-after table from NAME's runs, the first SKIP of them left out
+rows=()
+row() {
+  local name="$2" skip="$3"
+  local counted=$((skip + 1))
+  rows+=("| $1 | $(field "$name" events | tail -1) | $(field "$name" packetHops | tail -1) | $(per_hop "$name") |\
+ $(field "$name" packetHopsPerSecond | tail -n +"$counted" | awk '{print $1 / 1e6}' | median | cut -d' ' -f1) M |\
+ $(if [ -f "$out/$name.gc" ]; then heap "$name"; else echo "-"; fi) |\
+ $(tail -n +"$counted" "$out/$name.times" | awk '{print $1}' | median | cut -d' ' -f1) s |")
+}
 
 echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(uname -m), java: $(java -version 2>&1 | head -1)"
 echo "JVM options of both builds: $opts; $pairs pairs after one warm-up each"
@@ -131,6 +160,8 @@ for w in "${which[@]}"; do
       echo "  packet-hops per second as each run reports it (the simulation alone, no start-up or compiler threads)," \
         "this build / 43c749a, pair by pair: $(paste <(field small-new packetHopsPerSecond | tail -n +2) \
         <(field small-old packetHopsPerSecond | tail -n +2) | awk '{print $1 / $2}' | median)"
+      row "1,056 nodes, UGAL 50 %, 300 us, one thread: this build" small-new 1
+      row "the same: 43c749a" small-old 1
       ;;
     full)
       echo "full: ${full[*]} (this build with its default threads)"
@@ -139,6 +170,24 @@ for w in "${which[@]}"; do
         "$(tail -n +2 "$out/full-old.times" | awk '{print $1}' | median)"
       echo "  times sooner (43c749a wall / this build's), pair by pair: $(paste <(tail -n +2 "$out/full-new.times") \
         <(tail -n +2 "$out/full-old.times") | awk '{print $4 / $1}' | median) (issue: >= 8)"
+      row "92,544 nodes, adaptive0 10 %, 1 us after 0.5 us, default threads: this build" full-new 1
+      row "the same: 43c749a" full-old 1
+      ;;
+    big)
+      echo "big: ${big[*]} (once each, this build with its default threads)"
+      rm -f "$out"/big-new.* "$out"/big-old.*
+      extra="-Xlog:gc:file=$out/big-new.gc"
+      run big-new "$new" "${big[@]}"
+      echo "  big: this build done" >&2
+      extra="-Xlog:gc:file=$out/big-old.gc"
+      run big-old "$old" "${big[@]}"
+      extra=""
+      echo "  heap: this build $(heap big-new), 43c749a $(heap big-old) (issue: at most 8 GiB)"
+      echo "  wall s: this build $(awk '{print $1}' "$out/big-new.times"), 43c749a $(awk '{print $1}' \
+        "$out/big-old.times"); times sooner: $(paste "$out/big-new.times" "$out/big-old.times" \
+        | awk '{printf "%.3g", $4 / $1}')"
+      row "92,544 nodes, adaptive0 50 %, 0.2 us after 0.2 us, default threads: this build" big-new 0
+      row "the same: 43c749a" big-old 0
       ;;
     flat)
       echo "flat: the full run --threads 1 against the small run --measure-us 100 --threads 1, this build"
@@ -155,4 +204,10 @@ for w in "${which[@]}"; do
       ;;
   esac
 done
+if [ ${#rows[@]} -gt 0 ]; then
+  echo "the issue's table (medians of the counted runs; heap from the GC log where there is one):"
+  echo "| run | events | packet-hops | events per packet-hop | packet-hops/s (the run's own) | heap | wall |"
+  echo "|---|---|---|---|---|---|---|"
+  printf '%s\n' "${rows[@]}"
+fi
 echo "raw runs: $out"
