@@ -79,6 +79,7 @@ final class ReplayCommand implements Callable<Integer> {
       throw CliError.badInput("no such trace file or directory: " + trace, "TRACE", null);
     }
     SystemSpec s = SystemSpec.of(choice.system, seed.seed).withRouting(choice.routing).withThreads(threads.checked());
+    VirtualCarriers.forLanes(threads.checked());
     Workload w = Workloads.byName("replay");
     Map<String, String> p = new LinkedHashMap<>();
     p.put("trace", trace.toString());

@@ -109,6 +109,7 @@ final class RunCommand implements Callable<Integer> {
         file == null || pr.hasMatchedOption("--translator") ? SystemSpec.parseTranslator(translator)
             : base.translator(),
         base.iommu(), base.nic(), null).withThreads(threads.checked());
+    VirtualCarriers.forLanes(threads.checked());
     if (trace != null) {
       s = s.withTrace(new PacketTrace(traceLimit, PacketTrace.Filter.parse(traceFilter)));
     }

@@ -105,6 +105,7 @@ final class SweepCommand implements Callable<Integer> {
     if (jobCount < 1) {
       throw CliError.badInput("--jobs must be >= 1 but was " + jobCount, "--jobs", null);
     }
+    VirtualCarriers.forLanes(jobCount);
     List<SweepPoint> points = sweep.points(part);
     for (SweepPoint p : points) {
       try {

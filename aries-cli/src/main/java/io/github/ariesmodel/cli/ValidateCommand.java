@@ -28,6 +28,7 @@ final class ValidateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter o = spec.commandLine().getOut();
+    VirtualCarriers.forLanes(1);
     List<Validation.Row> rows = new Validation(seed.seed).run();
     boolean ok = true;
     if (markdown) {

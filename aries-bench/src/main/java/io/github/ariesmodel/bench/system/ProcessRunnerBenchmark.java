@@ -19,9 +19,12 @@ import org.openjdk.jmh.annotations.State;
  * sleep, none when the process resumed next is the one that slept). {@code stepped}: the caller runs the loop event
  * by event ({@link DeterministicEventLoop#step()}), so there is no run to carry and control comes back to the
  * caller's thread at every sleep (two switches: the hand-off before stop 29). Each invocation also starts the
- * processes' threads (one each).
+ * processes' threads (one each). {@code threads}: the kind of thread processes run on ({@link
+ * ProcessRunner.ThreadKind}); {@code virtual} needs Java 21 or later, and is cheapest with one carrier thread.
  *
- * <p>Run: {@code java -jar aries-bench/target/benchmarks.jar ProcessRunnerBenchmark -f 2 -wi 3 -w 1s -i 5 -r 1s}
+ * <p>Run: {@code java -jar aries-bench/target/benchmarks.jar ProcessRunnerBenchmark -f 2 -wi 3 -w 1s -i 5 -r 1s -p
+ * threads=platform}; on Java 21 or later also {@code -p threads=virtual -jvmArgsAppend
+ * -Djdk.virtualThreadScheduler.parallelism=1}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -38,6 +41,10 @@ public class ProcessRunnerBenchmark {
   @Param({"carried", "stepped"})
   public String mode;
 
+  /** The kind of thread processes run on: platform or virtual. */
+  @Param({"platform", "virtual"})
+  public String threads;
+
   private long sum;
 
   @Benchmark
@@ -45,7 +52,8 @@ public class ProcessRunnerBenchmark {
   public long sleeps() {
     DeterministicEventLoop loop = new DeterministicEventLoop();
     int each = SUSPENSIONS / processes;
-    try (ProcessRunner runner = new ProcessRunner(loop)) {
+    ProcessRunner.ThreadKind kind = ProcessRunner.ThreadKind.valueOf(threads.toUpperCase(java.util.Locale.ROOT));
+    try (ProcessRunner runner = new ProcessRunner(loop, kind)) {
       for (int p = 0; p < processes; p++) {
         long step = 1000 + p; // distinct periods, so the order of resumptions varies
         runner.spawn("p" + p, self -> {

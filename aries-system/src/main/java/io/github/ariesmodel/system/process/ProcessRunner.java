@@ -5,8 +5,12 @@ import io.github.ariesmodel.core.sim.GroupScheduler;
 import io.github.ariesmodel.core.sim.PartitionedEngine;
 import io.github.ariesmodel.core.spi.EventHandler;
 import io.github.ariesmodel.core.spi.Scheduler;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
@@ -26,11 +30,14 @@ import java.util.function.BooleanSupplier;
  * thread switch, or none, instead of the two of a hand-off to the loop's thread and back. The events are the same,
  * in the same order; only the thread that runs them differs.
  *
- * <p>Cost: one platform thread per live process (stack {@value #STACK_BYTES} bytes) and a thread switch per
- * suspension: about 11-16 µs on the 2-core development VM, against 21-25 µs with two switches (docs/performance.md,
- * "Stop 29"; {@code ProcessRunnerBenchmark}).
- * Workloads with a process per node are fine up to a few thousand processes; larger studies use the synthetic traffic
- * generator of {@code aries-network} instead.
+ * <p>Cost: one thread per live process and a thread switch per suspension. On platform threads (stack {@value
+ * #STACK_BYTES} bytes; the only kind before Java 21, and the default before Java 24) a switch is the kernel's: about
+ * 11-16 µs on the 2-core development VM, and dearer with thousands of threads (docs/performance.md, "Stop 29", "Stop
+ * 30"). On virtual threads ({@link ThreadKind#VIRTUAL}; the default from Java 24 on, {@link #defaultThreadKind()}) the
+ * process unmounts from its carrier thread and the next one mounts, without the kernel: 0.34 µs with one carrier
+ * (docs/performance.md, "Stop 45"; {@code ProcessRunnerBenchmark}). The kind changes the cost only: hand-offs, events
+ * and results are the same. Larger studies without processes use the synthetic traffic generator of {@code
+ * aries-network}.
  *
  * <p>When the event loop runs dry while processes still wait, the run is deadlocked ({@link #unfinished()} tells
  * which); {@link #close()} ends their threads.
@@ -52,9 +59,57 @@ public final class ProcessRunner implements AutoCloseable {
   /** Stack size requested for process threads. */
   public static final long STACK_BYTES = 512 * 1024;
 
+  /**
+   * The system property that chooses the kind of thread processes run on when a runner is made without one: {@code
+   * auto} (the default), {@code platform} or {@code virtual} ({@link #defaultThreadKind()}).
+   */
+  public static final String THREADS_PROPERTY = "aries.process-threads";
+
+  /**
+   * The kind of thread a process's code runs on. Results are the same with either: control passes by the same
+   * hand-offs, one thread at a time, in the order the event loop decides.
+   */
+  public enum ThreadKind {
+    /** One platform (kernel) thread per live process: a suspension is a thread switch in the kernel. */
+    PLATFORM,
+    /**
+     * One virtual thread per live process (Java 21 or later): a suspension unmounts the process from its carrier
+     * thread and mounts the next, without the kernel (docs/performance.md, "Stop 45").
+     */
+    VIRTUAL
+  }
+
+  /** {@code Thread.ofVirtual()}, or null on a JVM without virtual threads (before Java 21). */
+  private static final MethodHandle OF_VIRTUAL;
+  /** {@code Thread.Builder.name(String)}. */
+  private static final MethodHandle BUILDER_NAME;
+  /** {@code Thread.Builder.unstarted(Runnable)}. */
+  private static final MethodHandle BUILDER_UNSTARTED;
+
+  static {
+    MethodHandle ofVirtual = null;
+    MethodHandle name = null;
+    MethodHandle unstarted = null;
+    try {
+      // looked up by name: the project compiles for Java 17, where Thread.Builder does not exist
+      Class<?> builder = Class.forName("java.lang.Thread$Builder");
+      Class<?> ofVirtualType = Class.forName("java.lang.Thread$Builder$OfVirtual");
+      MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+      ofVirtual = lookup.findStatic(Thread.class, "ofVirtual", MethodType.methodType(ofVirtualType));
+      name = lookup.findVirtual(builder, "name", MethodType.methodType(builder, String.class));
+      unstarted = lookup.findVirtual(builder, "unstarted", MethodType.methodType(Thread.class, Runnable.class));
+    } catch (ReflectiveOperationException | LinkageError e) {
+      ofVirtual = null;
+    }
+    OF_VIRTUAL = ofVirtual;
+    BUILDER_NAME = name;
+    BUILDER_UNSTARTED = unstarted;
+  }
+
   private final DeterministicEventLoop loop;
   private final PartitionedEngine engine;
   private final Lane[] lanes;
+  private final ThreadKind threadKind;
   private final EventHandler resumeHandler = (now, ref, arg) -> {
     Proc p = (Proc) ref;
     p.lane.resume(p);
@@ -66,12 +121,23 @@ public final class ProcessRunner implements AutoCloseable {
    * @param loop the simulation's event loop; the runner schedules process resumptions on it
    */
   public ProcessRunner(DeterministicEventLoop loop) {
+    this(loop, defaultThreadKind());
+  }
+
+  /**
+   * A runner on an event loop whose processes run on threads of a chosen kind.
+   *
+   * @param loop the simulation's event loop; the runner schedules process resumptions on it
+   * @param threadKind the kind of thread processes run on ({@link ThreadKind#VIRTUAL} needs Java 21 or later)
+   */
+  public ProcessRunner(DeterministicEventLoop loop, ThreadKind threadKind) {
     if (loop == null) {
       throw new IllegalArgumentException("loop must not be null");
     }
+    this.threadKind = checkKind(threadKind);
     this.loop = loop;
     this.engine = null;
-    this.lanes = new Lane[] {new Lane(loop, loop::bindOwner, loop::stop, loop::continueRun)};
+    this.lanes = new Lane[] {new Lane(this, loop, loop::bindOwner, loop::stop, loop::continueRun)};
   }
 
   /**
@@ -80,15 +146,92 @@ public final class ProcessRunner implements AutoCloseable {
    * @param engine the engine; the runner schedules each process's resumptions on its group
    */
   public ProcessRunner(PartitionedEngine engine) {
+    this(engine, defaultThreadKind());
+  }
+
+  /**
+   * A runner on a partitioned engine whose processes run on threads of a chosen kind.
+   *
+   * @param engine the engine; the runner schedules each process's resumptions on its group
+   * @param threadKind the kind of thread processes run on ({@link ThreadKind#VIRTUAL} needs Java 21 or later)
+   */
+  public ProcessRunner(PartitionedEngine engine, ThreadKind threadKind) {
     if (engine == null) {
       throw new IllegalArgumentException("engine must not be null");
     }
+    this.threadKind = checkKind(threadKind);
     this.loop = null;
     this.engine = engine;
     this.lanes = new Lane[engine.groupCount()];
     for (int g = 0; g < lanes.length; g++) {
       GroupScheduler s = engine.group(g);
-      lanes[g] = new Lane(s, s::bindOwner, engine::stop, s::continueRun);
+      lanes[g] = new Lane(this, s, s::bindOwner, engine::stop, s::continueRun);
+    }
+  }
+
+  /** @return whether this JVM has virtual threads (Java 21 or later) */
+  public static boolean virtualThreadsAvailable() {
+    return OF_VIRTUAL != null;
+  }
+
+  /**
+   * The kind of thread a runner made without one uses, from the system property {@value #THREADS_PROPERTY}: {@code
+   * platform}; {@code virtual} (fails on a JVM without virtual threads); or {@code auto}, the default, which is
+   * virtual on Java 24 or later and platform before. Before Java 24 a virtual thread that suspends inside a {@code
+   * synchronized} block pins its carrier thread (JEP 491 lifted that), and a process's code is the caller's, so only
+   * a caller who knows its code may choose virtual threads there.
+   *
+   * @return the kind
+   * @throws IllegalArgumentException when the property names no kind, or virtual threads this JVM lacks
+   */
+  public static ThreadKind defaultThreadKind() {
+    String v = System.getProperty(THREADS_PROPERTY, "auto").trim().toLowerCase(Locale.ROOT);
+    switch (v) {
+      case "platform":
+        return ThreadKind.PLATFORM;
+      case "virtual":
+        return checkKind(ThreadKind.VIRTUAL);
+      case "auto":
+        return virtualThreadsAvailable() && Runtime.version().feature() >= 24
+            ? ThreadKind.VIRTUAL
+            : ThreadKind.PLATFORM;
+      default:
+        throw new IllegalArgumentException("system property " + THREADS_PROPERTY
+            + " must be auto, platform or virtual but was \"" + System.getProperty(THREADS_PROPERTY) + "\"");
+    }
+  }
+
+  private static ThreadKind checkKind(ThreadKind kind) {
+    if (kind == null) {
+      throw new IllegalArgumentException("threadKind must not be null");
+    }
+    if (kind == ThreadKind.VIRTUAL && !virtualThreadsAvailable()) {
+      throw new IllegalArgumentException("threadKind VIRTUAL needs Java 21 or later, but this JVM is Java "
+          + Runtime.version().feature());
+    }
+    return kind;
+  }
+
+  /** @return the kind of thread this runner's processes run on */
+  public ThreadKind threadKind() {
+    return threadKind;
+  }
+
+  /** A new, unstarted thread of this runner's kind for a process's code. */
+  private Thread newThread(Runnable code, String name) {
+    if (threadKind == ThreadKind.PLATFORM) {
+      Thread t = new Thread(null, code, name, STACK_BYTES);
+      t.setDaemon(true);
+      return t;
+    }
+    try {
+      Object builder = OF_VIRTUAL.invoke();
+      builder = BUILDER_NAME.invoke(builder, name);
+      return (Thread) BUILDER_UNSTARTED.invoke(builder, code); // virtual threads are daemons
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable t) {
+      throw new IllegalStateException("could not make a virtual thread", t);
     }
   }
 
@@ -233,6 +376,7 @@ public final class ProcessRunner implements AutoCloseable {
    * ({@code step}, {@code runWhile}) has no run to carry: control comes back to it at each suspension (two switches).
    */
   private static final class Lane {
+    final ProcessRunner runner;
     final Scheduler scheduler;
     final java.util.function.Consumer<Thread> bindOwner;
     final Runnable stop;
@@ -251,8 +395,9 @@ public final class ProcessRunner implements AutoCloseable {
     Proc current;
     Throwable failure;
 
-    Lane(Scheduler scheduler, java.util.function.Consumer<Thread> bindOwner, Runnable stop,
+    Lane(ProcessRunner runner, Scheduler scheduler, java.util.function.Consumer<Thread> bindOwner, Runnable stop,
         BooleanSupplier continueRun) {
+      this.runner = runner;
       this.scheduler = scheduler;
       this.bindOwner = bindOwner;
       this.stop = stop;
@@ -304,8 +449,7 @@ public final class ProcessRunner implements AutoCloseable {
     private void handTo(Proc p) {
       boolean start = p.thread == null;
       if (start) {
-        p.thread = new Thread(null, p::main, "sim-" + p.name, STACK_BYTES);
-        p.thread.setDaemon(true);
+        p.thread = runner.newThread(p::main, "sim-" + p.name);
       }
       holder = p.thread;
       bindOwner.accept(p.thread);

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
  * Random programs of simulated processes (sleeps of 0 to 30 ps, waits for pokes that outside events and other
  * processes send, events the processes schedule) give the same log and the same event count whether the runner's
  * {@code run()} carries the run, the caller runs it in {@code runUntil} slices, or the caller steps the loop event by
- * event (control back to it at every wait, the hand-off of before the carrying).
+ * event (control back to it at every wait, the hand-off of before the carrying), and whether the processes run on
+ * platform or (where the JVM has them) virtual threads.
  */
 class ProcessRunnerProperties {
 
@@ -24,23 +25,28 @@ class ProcessRunnerProperties {
   @Test
   void everyWayOfDrivingTheLoopGivesTheSameInterleaving() {
     qt().withExamples(60).forAll(integers().between(1, 8), longs().all()).checkAssert((processes, seed) -> {
-      Outcome run = play(processes, seed, Driver.RUN);
+      Outcome run = play(processes, seed, Driver.RUN, ProcessRunner.ThreadKind.PLATFORM);
       assertThat(run.log).isNotEmpty();
-      assertThat(play(processes, seed, Driver.SLICES)).isEqualTo(run);
-      assertThat(play(processes, seed, Driver.STEPS)).isEqualTo(run);
+      assertThat(play(processes, seed, Driver.SLICES, ProcessRunner.ThreadKind.PLATFORM)).isEqualTo(run);
+      assertThat(play(processes, seed, Driver.STEPS, ProcessRunner.ThreadKind.PLATFORM)).isEqualTo(run);
+      if (ProcessRunner.virtualThreadsAvailable()) {
+        for (Driver d : Driver.values()) {
+          assertThat(play(processes, seed, d, ProcessRunner.ThreadKind.VIRTUAL)).isEqualTo(run);
+        }
+      }
     });
   }
 
   private record Outcome(List<String> log, long events, List<String> unfinished) { }
 
-  private static Outcome play(int processes, long seed, Driver driver) {
+  private static Outcome play(int processes, long seed, Driver driver, ProcessRunner.ThreadKind threads) {
     SplittableRandom rnd = new SplittableRandom(seed);
     DeterministicEventLoop loop = new DeterministicEventLoop();
     List<String> log = new ArrayList<>();
     int[] pokes = new int[processes];
     SimProcess[] procs = new SimProcess[processes];
     List<String> unfinished = new ArrayList<>();
-    try (ProcessRunner runner = new ProcessRunner(loop)) {
+    try (ProcessRunner runner = new ProcessRunner(loop, threads)) {
       int[] waits = new int[processes];
       for (int i = 0; i < processes; i++) {
         int me = i;

@@ -10,13 +10,22 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
+/**
+ * Examples of the runner on platform threads; {@link VirtualProcessRunnerTest} runs every one of them again on virtual
+ * threads where the JVM has them.
+ */
 class ProcessRunnerTest {
+
+  /** @return the kind of thread the runners of these examples use */
+  ProcessRunner.ThreadKind kind() {
+    return ProcessRunner.ThreadKind.PLATFORM;
+  }
 
   @Test
   void sleepingProcessesInterleaveBySimulatedTimeAndSchedulingOrder() {
     DeterministicEventLoop loop = new DeterministicEventLoop();
     List<String> log = new ArrayList<>();
-    try (ProcessRunner runner = new ProcessRunner(loop)) {
+    try (ProcessRunner runner = new ProcessRunner(loop, kind())) {
       for (int i = 0; i < 3; i++) {
         int id = i;
         runner.spawn("p" + i, self -> {
@@ -38,7 +47,7 @@ class ProcessRunnerTest {
   void theLoopFollowsControlAndStaysClosedToOtherThreads() throws InterruptedException {
     DeterministicEventLoop loop = new DeterministicEventLoop();
     List<String> seen = new ArrayList<>();
-    try (ProcessRunner runner = new ProcessRunner(loop)) {
+    try (ProcessRunner runner = new ProcessRunner(loop, kind())) {
       runner.spawn("p", self -> {
         seen.add("owner " + (loop.owner() == Thread.currentThread()));
         Thread outsider = new Thread(() -> {
@@ -70,7 +79,7 @@ class ProcessRunnerTest {
     DeterministicEventLoop loop = new DeterministicEventLoop();
     int[] flag = {0};
     long[] seenAt = {-1};
-    try (ProcessRunner runner = new ProcessRunner(loop)) {
+    try (ProcessRunner runner = new ProcessRunner(loop, kind())) {
       SimProcess waiter = runner.spawn("waiter", self -> {
         self.waitUntil(() -> flag[0] == 2);
         seenAt[0] = self.now();
@@ -86,7 +95,7 @@ class ProcessRunnerTest {
   @Test
   void aProcessThatNeverGetsItsConditionIsReportedUnfinished() {
     DeterministicEventLoop loop = new DeterministicEventLoop();
-    try (ProcessRunner runner = new ProcessRunner(loop)) {
+    try (ProcessRunner runner = new ProcessRunner(loop, kind())) {
       runner.spawn("stuck", self -> self.waitUntil(() -> false));
       runner.run();
       assertThat(runner.unfinished()).extracting(SimProcess::name).containsExactly("stuck");
@@ -96,7 +105,7 @@ class ProcessRunnerTest {
   @Test
   void anExceptionInProcessCodeSurfacesFromRun() {
     DeterministicEventLoop loop = new DeterministicEventLoop();
-    try (ProcessRunner runner = new ProcessRunner(loop)) {
+    try (ProcessRunner runner = new ProcessRunner(loop, kind())) {
       runner.spawn("bad", self -> {
         self.sleep(5);
         throw new IllegalStateException("boom at " + self.now());
@@ -116,7 +125,7 @@ class ProcessRunnerTest {
   void underRunTheProcessThatSuspendedRunsTheNextEventsOnItsThread() {
     DeterministicEventLoop loop = new DeterministicEventLoop();
     List<String> log = new ArrayList<>();
-    try (ProcessRunner runner = new ProcessRunner(loop)) {
+    try (ProcessRunner runner = new ProcessRunner(loop, kind())) {
       runner.spawn("p0", self -> {
         log.add(self.now() + ":p0");
         self.sleep(10);
@@ -139,7 +148,7 @@ class ProcessRunnerTest {
   @Test
   void anEventThatThrowsWhileAProcessCarriesTheRunSurfacesFromRunAsItself() {
     DeterministicEventLoop loop = new DeterministicEventLoop();
-    try (ProcessRunner runner = new ProcessRunner(loop)) {
+    try (ProcessRunner runner = new ProcessRunner(loop, kind())) {
       runner.spawn("sleeper", self -> self.sleep(50));
       loop.scheduleAt(7, (now, ref, arg) -> {
         throw new IllegalArgumentException("event failed at " + now);
@@ -157,7 +166,7 @@ class ProcessRunnerTest {
     DeterministicEventLoop loop = new DeterministicEventLoop();
     boolean[] go = {false};
     long[] wokeAt = {-1};
-    try (ProcessRunner runner = new ProcessRunner(loop)) {
+    try (ProcessRunner runner = new ProcessRunner(loop, kind())) {
       SimProcess waiter = runner.spawn("waiter", self -> {
         self.sleep(3);
         self.waitUntil(() -> go[0]);
@@ -185,7 +194,7 @@ class ProcessRunnerTest {
     List<String> expected = interleaving();
     DeterministicEventLoop loop = new DeterministicEventLoop();
     List<String> log = new ArrayList<>();
-    try (ProcessRunner runner = new ProcessRunner(loop)) {
+    try (ProcessRunner runner = new ProcessRunner(loop, kind())) {
       spawnInterleaved(runner, log);
       loop.runUntil(12);
       int before = log.size();
@@ -207,10 +216,10 @@ class ProcessRunnerTest {
     assertThat(interleaving()).isEqualTo(interleaving());
   }
 
-  private static List<String> interleaving() {
+  private List<String> interleaving() {
     DeterministicEventLoop loop = new DeterministicEventLoop();
     List<String> log = new ArrayList<>();
-    try (ProcessRunner runner = new ProcessRunner(loop)) {
+    try (ProcessRunner runner = new ProcessRunner(loop, kind())) {
       spawnInterleaved(runner, log);
       runner.run();
     }
@@ -242,7 +251,7 @@ class ProcessRunnerTest {
   void onAnEngineTheLowestGroupsFailureIsReportedWhateverTheThreadCount() {
     for (int threads = 1; threads <= 3; threads++) {
       try (PartitionedEngine engine = PartitionedEngine.of(3, 100, threads);
-          ProcessRunner runner = new ProcessRunner(engine)) {
+          ProcessRunner runner = new ProcessRunner(engine, kind())) {
         for (int g = 2; g >= 0; g--) {
           int group = g;
           runner.spawn("p" + g, g, self -> {
@@ -265,7 +274,7 @@ class ProcessRunnerTest {
     for (int threads = 1; threads <= 2; threads++) {
       List<String> log = new ArrayList<>();
       try (PartitionedEngine engine = PartitionedEngine.of(2, 100, threads);
-          ProcessRunner runner = new ProcessRunner(engine)) {
+          ProcessRunner runner = new ProcessRunner(engine, kind())) {
         runner.spawn("p", 1, self -> {
           self.sleep(10);
           self.sleep(10);
@@ -290,7 +299,7 @@ class ProcessRunnerTest {
   void onAnEngineAnEventThatThrowsWhileAProcessCarriesTheWindowSurfacesFromRun() {
     for (int threads = 1; threads <= 2; threads++) {
       try (PartitionedEngine engine = PartitionedEngine.of(2, 100, threads);
-          ProcessRunner runner = new ProcessRunner(engine)) {
+          ProcessRunner runner = new ProcessRunner(engine, kind())) {
         runner.spawn("p", 1, self -> {
           self.sleep(10);
           self.sleep(500);
@@ -308,7 +317,7 @@ class ProcessRunnerTest {
   @Test
   void onAnEngineAGroupOutOfRangeIsRefusedInOneLine() {
     try (PartitionedEngine engine = PartitionedEngine.of(3, 100, 1);
-        ProcessRunner runner = new ProcessRunner(engine)) {
+        ProcessRunner runner = new ProcessRunner(engine, kind())) {
       assertThatThrownBy(() -> runner.spawn("p", 3, self -> { })).isInstanceOf(IllegalArgumentException.class)
           .hasMessage("group must be in [0, 2] but was 3");
     }
@@ -318,13 +327,13 @@ class ProcessRunnerTest {
    * Each group's process sleeps, logs, and sends a "message" (an event into the next group, one lookahead ahead)
    * that sets a per-group flag and wakes the receiver, which waits for it: a ring of three groups.
    */
-  private static List<String> engineLog(int threads) {
+  private List<String> engineLog(int threads) {
     List<List<String>> logs = new ArrayList<>();
     for (int g = 0; g < 3; g++) {
       logs.add(new ArrayList<>());
     }
     try (PartitionedEngine engine = PartitionedEngine.of(3, 100, threads);
-        ProcessRunner runner = new ProcessRunner(engine)) {
+        ProcessRunner runner = new ProcessRunner(engine, kind())) {
       int[] received = new int[3];
       SimProcess[] procs = new SimProcess[3];
       for (int g = 0; g < 3; g++) {
