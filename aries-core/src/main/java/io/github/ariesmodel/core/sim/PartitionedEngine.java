@@ -1,6 +1,7 @@
 package io.github.ariesmodel.core.sim;
 
 import java.util.concurrent.Phaser;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
@@ -51,6 +52,8 @@ public final class PartitionedEngine implements AutoCloseable {
 
   private Phaser phaser;
   private Thread[] workers;
+  /** Makes the worker threads; null for the default (platform threads). */
+  private ThreadFactory workerFactory;
   private Thread controller;
   private volatile boolean closing;
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -254,6 +257,49 @@ public final class PartitionedEngine implements AutoCloseable {
     return run(limitPs, condition);
   }
 
+  /**
+   * Chooses how the engine makes its worker threads (those of partitions 1 and up; partition 0 runs on the thread that
+   * runs the engine), from the next run that starts them. Each is named {@code engine-partition-P} and made a daemon.
+   * A caller whose groups hand control to threads of a kind of its own (virtual threads, for simulated processes)
+   * gives the partitions the same kind, so that those hand-offs stay cheap. The results are the same for every kind.
+   *
+   * @param factory makes a worker thread for a runnable; null for the default (platform threads)
+   * @throws IllegalStateException while a run is going on
+   */
+  public void workerThreads(ThreadFactory factory) {
+    if (running) {
+      throw new IllegalStateException("engine is running; choose its worker threads after its run returns");
+    }
+    workerFactory = factory;
+  }
+
+  /** @return what makes the worker threads ({@link #workerThreads}), or null for the default */
+  public ThreadFactory workerThreadFactory() {
+    return workerFactory;
+  }
+
+  /**
+   * Hands the engine to another thread between runs: from now on that thread runs it (the engine is run by one
+   * thread, the first to run it unless handed on), and every group's loop is bound to it, so that it may also schedule
+   * into any group between runs. Call it where control passes from the current controller to {@code thread}, which
+   * the caller synchronizes (a thread start, a join).
+   *
+   * @param thread the new controller
+   * @throws IllegalStateException while a run is going on
+   */
+  public void bindController(Thread thread) {
+    if (thread == null) {
+      throw new IllegalArgumentException("thread must not be null");
+    }
+    if (running) {
+      throw new IllegalStateException("engine is running; hand it to another thread after its run returns");
+    }
+    controller = thread;
+    for (GroupScheduler g : groups) {
+      g.loop.bindOwner(thread);
+    }
+  }
+
   private long run(long limit, BooleanSupplier cond) {
     Thread me = Thread.currentThread();
     if (running) {
@@ -388,7 +434,9 @@ public final class PartitionedEngine implements AutoCloseable {
     for (int p = 1; p < n; p++) {
       Partition part = partitions[p];
       Phaser barrier = phaser;
-      Thread t = new Thread(() -> work(part, barrier), "engine-partition-" + p);
+      Runnable body = () -> work(part, barrier);
+      Thread t = workerFactory == null ? new Thread(body) : workerFactory.newThread(body);
+      t.setName("engine-partition-" + p);
       t.setDaemon(true);
       workers[p] = t;
       t.start();

@@ -103,6 +103,38 @@ class PartitionedEngineTest {
     }
   }
 
+  /** Worker threads from a caller's factory: one a partition after the first, named and daemons, same results. */
+  @Test
+  void workerThreadsComeFromTheCallersFactoryWithTheSameResult() {
+    Run whole;
+    try (PartitionedEngine engine = PartitionedEngine.of(6, LOOKAHEAD, 3)) {
+      ToyGroupModel model = ToyGroupModel.onEngine(engine, 1_000_000, 5);
+      model.start(2);
+      engine.runUntil(Long.MAX_VALUE);
+      whole = new Run(model.outcome(), engine.eventsExecuted(), engine.windows(), engine.now());
+    }
+    List<Thread> made = new ArrayList<>();
+    java.util.concurrent.ThreadFactory factory = r -> {
+      Thread t = new Thread(r);
+      made.add(t);
+      return t;
+    };
+    try (PartitionedEngine engine = PartitionedEngine.of(6, LOOKAHEAD, 3)) {
+      assertThat(engine.workerThreadFactory()).isNull();
+      engine.workerThreads(factory);
+      assertThat(engine.workerThreadFactory()).isSameAs(factory);
+      ToyGroupModel model = ToyGroupModel.onEngine(engine, 1_000_000, 5);
+      model.start(2);
+      engine.runUntil(Long.MAX_VALUE);
+      assertThat(made).extracting(Thread::getName).containsExactly("engine-partition-1", "engine-partition-2");
+      assertThat(made).allMatch(Thread::isDaemon);
+      assertThat(new Run(model.outcome(), engine.eventsExecuted(), engine.windows(), engine.now())).isEqualTo(whole);
+      engine.group(0).scheduleAt(engine.now() + 1, (now, ref, arg) -> engine.workerThreads(null), null, 0);
+      assertThatThrownBy(() -> engine.runUntil(Long.MAX_VALUE)).isInstanceOf(IllegalStateException.class)
+          .hasMessage("engine is running; choose its worker threads after its run returns");
+    }
+  }
+
   /** Live worker threads of engines (the engine joins released ones, so none is left over from another test). */
   private static long workerThreads() {
     return Thread.getAllStackTraces().keySet().stream()
@@ -188,6 +220,47 @@ class PartitionedEngineTest {
       assertThat(seen.get()).isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("thread \"other\" called run");
       assertThat(engine.now()).isEqualTo(10);
+    }
+  }
+
+  /**
+   * {@code bindController} hands the engine and every group's loop to another thread between runs: it runs the engine
+   * and schedules into any group, the old controller may do neither, and handing it back restores both.
+   */
+  @Test
+  void bindControllerHandsTheEngineAndItsLoopsToAnotherThreadAndBack() throws InterruptedException {
+    try (PartitionedEngine engine = PartitionedEngine.of(3, LOOKAHEAD, 2)) {
+      List<String> log = new ArrayList<>();
+      EventHandler note = (now, ref, arg) -> log.add(now + " " + ref);
+      engine.group(0).scheduleAt(5, note, "g0", 0);
+      engine.runUntil(10);
+      AtomicReference<Throwable> seen = new AtomicReference<>();
+      Thread other = new Thread(() -> {
+        try {
+          engine.group(2).scheduleAt(15, note, "g2", 0); // a group of another partition: any loop is its now
+          engine.runUntil(20);
+        } catch (Throwable t) {
+          seen.set(t);
+        }
+      }, "other");
+      engine.bindController(other);
+      assertThatThrownBy(() -> engine.runUntil(30)).isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("engine is run by thread \"other\"");
+      other.start();
+      other.join();
+      assertThat(seen.get()).isNull();
+      assertThat(log).containsExactly("5 g0", "15 g2");
+      assertThatThrownBy(() -> engine.group(1).scheduleAt(25, note, "g1", 0))
+          .isInstanceOf(IllegalStateException.class);
+      engine.bindController(Thread.currentThread());
+      engine.group(1).scheduleAt(25, note, "g1", 0);
+      engine.runUntil(30);
+      assertThat(log).containsExactly("5 g0", "15 g2", "25 g1");
+      assertThatThrownBy(() -> engine.bindController(null)).isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("thread must not be null");
+      engine.group(0).scheduleAt(35, (now, ref, arg) -> engine.bindController(Thread.currentThread()), null, 0);
+      assertThatThrownBy(() -> engine.runUntil(40)).isInstanceOf(IllegalStateException.class)
+          .hasMessage("engine is running; hand it to another thread after its run returns");
     }
   }
 

@@ -85,11 +85,14 @@ public final class ProcessRunner implements AutoCloseable {
   private static final MethodHandle BUILDER_NAME;
   /** {@code Thread.Builder.unstarted(Runnable)}. */
   private static final MethodHandle BUILDER_UNSTARTED;
+  /** {@code Thread.isVirtual()}. */
+  private static final MethodHandle IS_VIRTUAL;
 
   static {
     MethodHandle ofVirtual = null;
     MethodHandle name = null;
     MethodHandle unstarted = null;
+    MethodHandle isVirtual = null;
     try {
       // looked up by name: the project compiles for Java 17, where Thread.Builder does not exist
       Class<?> builder = Class.forName("java.lang.Thread$Builder");
@@ -98,12 +101,15 @@ public final class ProcessRunner implements AutoCloseable {
       ofVirtual = lookup.findStatic(Thread.class, "ofVirtual", MethodType.methodType(ofVirtualType));
       name = lookup.findVirtual(builder, "name", MethodType.methodType(builder, String.class));
       unstarted = lookup.findVirtual(builder, "unstarted", MethodType.methodType(Thread.class, Runnable.class));
+      isVirtual = lookup.findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
     } catch (ReflectiveOperationException | LinkageError e) {
       ofVirtual = null;
+      isVirtual = null;
     }
     OF_VIRTUAL = ofVirtual;
     BUILDER_NAME = name;
     BUILDER_UNSTARTED = unstarted;
+    IS_VIRTUAL = isVirtual;
   }
 
   private final DeterministicEventLoop loop;
@@ -296,15 +302,80 @@ public final class ProcessRunner implements AutoCloseable {
     if (loop != null) {
       loop.run();
     } else {
+      java.util.concurrent.ThreadFactory workers = engine.workerThreadFactory();
       try {
-        engine.runUntil(Long.MAX_VALUE);
+        if (threadKind == ThreadKind.VIRTUAL) {
+          // the partitions' threads hand control to processes in every window: of the processes' kind, those
+          // hand-offs stay off the kernel
+          engine.workerThreads(r -> newThread(r, "engine-partition"));
+        }
+        if (threadKind == ThreadKind.VIRTUAL && !isVirtual(Thread.currentThread())) {
+          runEngineOnAVirtualThread();
+        } else {
+          engine.runUntil(Long.MAX_VALUE);
+        }
       } finally {
         // a job runs the engine to completion: its worker threads would otherwise wait for a next run that may never
         // come (one set per system built); the next run starts new ones
         engine.releaseThreads();
+        engine.workerThreads(workers);
       }
     }
     rethrow();
+  }
+
+  /**
+   * Runs the engine on a virtual thread while the caller waits. On an engine the thread that runs a partition's
+   * windows drives its groups' processes: it hands control to a process and gets it back in every window in which one
+   * runs. From a platform thread both hand-offs go through the kernel; from a virtual thread they stay on the carrier,
+   * as between processes. The engine and its loops go to that thread for the run and back to the caller after it.
+   */
+  private void runEngineOnAVirtualThread() {
+    Thread caller = Thread.currentThread();
+    Throwable[] thrown = new Throwable[1];
+    Thread driver = newThread(() -> {
+      try {
+        engine.runUntil(Long.MAX_VALUE);
+      } catch (Throwable t) {
+        thrown[0] = t;
+      }
+    }, "engine-partition-0"); // (the name of the engine's own partition threads)
+    engine.bindController(driver);
+    driver.start();
+    boolean interrupted = false;
+    while (true) {
+      try {
+        driver.join();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    engine.bindController(caller);
+    if (interrupted) {
+      caller.interrupt();
+    }
+    Throwable t = thrown[0];
+    if (t instanceof RuntimeException r) {
+      throw r;
+    }
+    if (t instanceof Error e) {
+      throw e;
+    }
+  }
+
+  /** Whether {@code t} is a virtual thread ({@code Thread.isVirtual()}, which a Java 17 build cannot call). */
+  private static boolean isVirtual(Thread t) {
+    if (IS_VIRTUAL == null) {
+      return false;
+    }
+    try {
+      return (boolean) IS_VIRTUAL.invoke(t);
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable e) {
+      throw new IllegalStateException("could not ask whether a thread is virtual", e);
+    }
   }
 
   /** @return processes that have not finished (waiting for a condition that never came, after {@link #run()}) */
