@@ -4,8 +4,8 @@ package io.github.ariesmodel.cli;
  * Sizes the JVM's pool of carrier threads for simulated processes on virtual threads ({@code ProcessRunner}'s {@code
  * VIRTUAL} kind, the default from Java 24 on). On the single event loop one process runs at a time and control passes
  * from process to process; with one carrier the next process is mounted on the same carrier thread as the last
- * unmounts, while with more an idle carrier is woken and may take it, a kernel hand-off again: 0.34 against 2.2 µs a
- * suspension, and the 256-rank ring replay 5.7 against 7.4 s (docs/performance.md, "Stop 45"). So a command sets the
+ * unmounts, while with more an idle carrier is woken and may take it, a kernel hand-off again: 0.29 against 2.2 µs a
+ * suspension, and the 256-rank ring replay 5.7-6.3 against 7.0-7.4 s (docs/performance.md, "Stop 45"). So a command sets the
  * JDK's {@code jdk.virtualThreadScheduler.parallelism} to the number of process lanes that may run at once (the
  * engine's threads, a sweep's jobs), unless the user set it. The JDK reads it once, when the first virtual thread is
  * made, so a command calls this before it builds anything; later calls in the same JVM change nothing.

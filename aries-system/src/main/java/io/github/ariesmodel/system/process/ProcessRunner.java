@@ -34,7 +34,7 @@ import java.util.function.BooleanSupplier;
  * #STACK_BYTES} bytes; the only kind before Java 21, and the default before Java 24) a switch is the kernel's: about
  * 11-16 µs on the 2-core development VM, and dearer with thousands of threads (docs/performance.md, "Stop 29", "Stop
  * 30"). On virtual threads ({@link ThreadKind#VIRTUAL}; the default from Java 24 on, {@link #defaultThreadKind()}) the
- * process unmounts from its carrier thread and the next one mounts, without the kernel: 0.34 µs with one carrier
+ * process unmounts from its carrier thread and the next one mounts, without the kernel: 0.29 µs with one carrier
  * (docs/performance.md, "Stop 45"; {@code ProcessRunnerBenchmark}). The kind changes the cost only: hand-offs, events
  * and results are the same. Larger studies without processes use the synthetic traffic generator of {@code
  * aries-network}.
