@@ -80,13 +80,7 @@ class PartitionedEngineTest {
 
   @Test
   void releasedThreadsEndAndTheNextRunStartsNewOnesWithTheSameResult() throws InterruptedException {
-    Run whole;
-    try (PartitionedEngine engine = PartitionedEngine.of(6, LOOKAHEAD, 3)) {
-      ToyGroupModel model = ToyGroupModel.onEngine(engine, 1_000_000, 5);
-      model.start(2);
-      engine.runUntil(Long.MAX_VALUE);
-      whole = new Run(model.outcome(), engine.eventsExecuted(), engine.windows(), engine.now());
-    }
+    Run whole = wholeToyRun();
     try (PartitionedEngine engine = PartitionedEngine.of(6, LOOKAHEAD, 3)) {
       ToyGroupModel model = ToyGroupModel.onEngine(engine, 1_000_000, 5);
       model.start(2);
@@ -106,13 +100,7 @@ class PartitionedEngineTest {
   /** Worker threads from a caller's factory: one a partition after the first, named and daemons, same results. */
   @Test
   void workerThreadsComeFromTheCallersFactoryWithTheSameResult() {
-    Run whole;
-    try (PartitionedEngine engine = PartitionedEngine.of(6, LOOKAHEAD, 3)) {
-      ToyGroupModel model = ToyGroupModel.onEngine(engine, 1_000_000, 5);
-      model.start(2);
-      engine.runUntil(Long.MAX_VALUE);
-      whole = new Run(model.outcome(), engine.eventsExecuted(), engine.windows(), engine.now());
-    }
+    Run whole = wholeToyRun();
     List<Thread> made = new ArrayList<>();
     java.util.concurrent.ThreadFactory factory = r -> {
       Thread t = new Thread(r);
@@ -132,6 +120,16 @@ class PartitionedEngineTest {
       engine.group(0).scheduleAt(engine.now() + 1, (now, ref, arg) -> engine.workerThreads(null), null, 0);
       assertThatThrownBy(() -> engine.runUntil(Long.MAX_VALUE)).isInstanceOf(IllegalStateException.class)
           .hasMessage("engine is running; choose its worker threads after its run returns");
+    }
+  }
+
+  /** The toy model on 6 groups and 3 threads, run to the end in one call on the engine's default threads. */
+  private static Run wholeToyRun() {
+    try (PartitionedEngine engine = PartitionedEngine.of(6, LOOKAHEAD, 3)) {
+      ToyGroupModel model = ToyGroupModel.onEngine(engine, 1_000_000, 5);
+      model.start(2);
+      engine.runUntil(Long.MAX_VALUE);
+      return new Run(model.outcome(), engine.eventsExecuted(), engine.windows(), engine.now());
     }
   }
 

@@ -103,7 +103,9 @@ public final class ProcessRunner implements AutoCloseable {
       unstarted = lookup.findVirtual(builder, "unstarted", MethodType.methodType(Thread.class, Runnable.class));
       isVirtual = lookup.findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
     } catch (ReflectiveOperationException | LinkageError e) {
-      ofVirtual = null;
+      ofVirtual = null; // (no virtual threads: none of the handles is used)
+      name = null;
+      unstarted = null;
       isVirtual = null;
     }
     OF_VIRTUAL = ofVirtual;
@@ -310,7 +312,7 @@ public final class ProcessRunner implements AutoCloseable {
           engine.workerThreads(r -> newThread(r, "engine-partition"));
         }
         if (threadKind == ThreadKind.VIRTUAL && !isVirtual(Thread.currentThread())) {
-          runEngineOnAVirtualThread();
+          runEngineOnAVirtualThread(); // partition 0's driver too
         } else {
           engine.runUntil(Long.MAX_VALUE);
         }
@@ -365,7 +367,7 @@ public final class ProcessRunner implements AutoCloseable {
   }
 
   /** Whether {@code t} is a virtual thread ({@code Thread.isVirtual()}, which a Java 17 build cannot call). */
-  private static boolean isVirtual(Thread t) {
+  static boolean isVirtual(Thread t) {
     if (IS_VIRTUAL == null) {
       return false;
     }

@@ -45,7 +45,7 @@ class ThreadKindTest {
           .isEqualTo(ProcessRunner.ThreadKind.VIRTUAL);
       List<Boolean> virtual = new ArrayList<>();
       try (ProcessRunner runner = new ProcessRunner(loop, ProcessRunner.ThreadKind.VIRTUAL)) {
-        runner.spawn("v", self -> virtual.add(VirtualProcessRunnerTest.isVirtual(Thread.currentThread())));
+        runner.spawn("v", self -> virtual.add(ProcessRunner.isVirtual(Thread.currentThread())));
         runner.run();
       }
       assertThat(virtual).containsExactly(true);
@@ -67,7 +67,7 @@ class ThreadKindTest {
     List<String> seen = new ArrayList<>();
     try (ProcessRunner runner = new ProcessRunner(loop, ProcessRunner.ThreadKind.PLATFORM)) {
       runner.spawn("p", self -> seen.add(Thread.currentThread().getName() + " daemon "
-          + Thread.currentThread().isDaemon() + " virtual " + VirtualProcessRunnerTest.isVirtual(
+          + Thread.currentThread().isDaemon() + " virtual " + ProcessRunner.isVirtual(
               Thread.currentThread())));
       runner.run();
     }

@@ -36,7 +36,8 @@ class VirtualProcessRunnerTest extends ProcessRunnerTest {
       assertThat(runner.threadKind()).isEqualTo(ProcessRunner.ThreadKind.VIRTUAL);
       runner.spawn("stuck", self -> {
         stuckThread[0] = Thread.currentThread();
-        seen.add(Thread.currentThread().getName() + " virtual " + isVirtual(Thread.currentThread()));
+        Thread me = Thread.currentThread();
+        seen.add(me.getName() + " virtual " + ProcessRunner.isVirtual(me));
         self.waitUntil(() -> false);
         seen.add("never");
       });
@@ -58,11 +59,9 @@ class VirtualProcessRunnerTest extends ProcessRunnerTest {
       try (PartitionedEngine engine = PartitionedEngine.of(2, 100, threads);
           ProcessRunner runner = new ProcessRunner(engine, kind())) {
         runner.spawn("p", 0, self -> self.sleep(10));
-        engine.group(0).scheduleAt(150, (now, ref, arg) -> log.add(now + " on "
-            + Thread.currentThread().getName() + " virtual " + isVirtual(Thread.currentThread())), null, 0);
+        engine.group(0).scheduleAt(150, (now, ref, arg) -> log.add(now + " on " + where()), null, 0);
         String[] group1 = new String[1]; // (its own slot: with two threads group 1 runs beside group 0)
-        engine.group(1).scheduleAt(150, (now, ref, arg) -> group1[0] = now + " on "
-            + Thread.currentThread().getName() + " virtual " + isVirtual(Thread.currentThread()), null, 0);
+        engine.group(1).scheduleAt(150, (now, ref, arg) -> group1[0] = now + " on " + where(), null, 0);
         runner.run();
         assertThat(group1[0]).as("threads %d", threads)
             .isEqualTo("150 on engine-partition-" + (threads - 1) + " virtual true");
@@ -78,12 +77,9 @@ class VirtualProcessRunnerTest extends ProcessRunnerTest {
     }
   }
 
-  /** {@code Thread.isVirtual()}, which a Java 17 build cannot call directly. */
-  static boolean isVirtual(Thread t) {
-    try {
-      return (Boolean) Thread.class.getMethod("isVirtual").invoke(t);
-    } catch (ReflectiveOperationException e) {
-      return false;
-    }
+  /** The calling thread's name and whether it is virtual. */
+  private static String where() {
+    Thread me = Thread.currentThread();
+    return me.getName() + " virtual " + ProcessRunner.isVirtual(me);
   }
 }
