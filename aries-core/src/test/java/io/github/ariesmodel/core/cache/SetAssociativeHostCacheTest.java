@@ -88,6 +88,43 @@ class SetAssociativeHostCacheTest {
   }
 
   @Test
+  void everySetOfAGeometryThatIsNotAPowerOfTwoIsItsOwn() {
+    // 100 sets: line i maps to set i % 100; each set must keep its own line.
+    HostCacheConfig cfg = HostCacheConfig.xc40().withGeometry(64L * 2 * 100, 64, 2);
+    SetAssociativeHostCache c = new SetAssociativeHostCache(new SparsePhysicalMemory(1L << 24), cfg);
+    assertThat(c.config().sets()).isEqualTo(100);
+    for (int i = 0; i < 100; i++) {
+      c.cpuStore(64L * i, LittleEndian.ofLong(i + 1), 0, 8);
+    }
+    assertThat(c.materializedSets()).isEqualTo(100);
+    assertThat(c.allocatedWays()).isEqualTo(200);
+    byte[] word = new byte[8];
+    for (int i = 0; i < 100; i++) {
+      assertThat(c.holdsDirty(64L * i)).as("line %d", i).isTrue();
+      assertThat(c.cpuLoad(64L * i, word, 0, 8)).as("line %d hits", i).isEqualTo(cfg.hitLatencyPs());
+      assertThat(LittleEndian.getLong(word)).isEqualTo(i + 1);
+      assertThat(c.holds(64L * (i + 100))).as("the next line of set %d is not cached", i).isFalse();
+    }
+    assertThat(c.count(HostCacheStatistic.CPU_LOAD_HIT)).isEqualTo(100);
+  }
+
+  @Test
+  void theLastSetOfTheLargestGeometryIsReached() {
+    // 2^31 - 1 sets of one 64-byte way: the last set index is the largest an int holds.
+    long sets = Integer.MAX_VALUE;
+    HostCacheConfig cfg = HostCacheConfig.xc40().withGeometry(64L * sets, 64, 1);
+    SetAssociativeHostCache c = new SetAssociativeHostCache(new SparsePhysicalMemory(1L << 40), cfg);
+    long last = 64L * (sets - 1);
+    c.cpuStore(last, LittleEndian.ofLong(9), 0, 8);
+    c.cpuStore(0, LittleEndian.ofLong(8), 0, 8);
+    assertThat(c.materializedSets()).isEqualTo(2);
+    assertThat(c.holdsDirty(last)).isTrue();
+    assertThat(c.holdsDirty(0)).isTrue();
+    assertThat(c.holds(64L * (sets - 2))).isFalse();
+    assertThat(c.nicView().readLong(last)).isEqualTo(9);
+  }
+
+  @Test
   void aSetsWaysAreAddedAsItFills() {
     SetAssociativeHostCache c = new SetAssociativeHostCache(new SparsePhysicalMemory(1L << 36), HostCacheConfig.xc40());
     long setStride = (long) c.config().sets() * c.config().lineBytes();
