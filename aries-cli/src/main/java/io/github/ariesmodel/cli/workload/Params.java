@@ -73,8 +73,9 @@ public final class Params {
   public void checkAllUsed(Set<String> known) {
     for (String name : values.keySet()) {
       if (!known.contains(name)) {
-        throw new IllegalArgumentException("unknown parameter \"" + name + "\"; known parameters: "
-            + String.join(", ", new TreeSet<>(known)));
+        throw new IllegalArgumentException("unknown parameter \"" + name + "\"; "
+            + (known.isEmpty() ? "this workload takes no parameters"
+                : "known parameters: " + String.join(", ", new TreeSet<>(known))));
       }
     }
   }

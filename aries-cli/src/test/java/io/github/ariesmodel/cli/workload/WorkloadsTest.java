@@ -130,6 +130,15 @@ class WorkloadsTest {
   }
 
   @Test
+  void anUnknownParameterNamesTheKnownOnesOrSaysThereAreNone() {
+    Params p = Params.of(Map.of("pes", "4"));
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.checkAllUsed(java.util.Set.of()))
+        .hasMessage("unknown parameter \"pes\"; this workload takes no parameters");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.checkAllUsed(java.util.Set.of("sizes", "iterations")))
+        .hasMessage("unknown parameter \"pes\"; known parameters: iterations, sizes");
+  }
+
+  @Test
   void parameterSizesAreReadByByteCountAndNegativesOnlyWhereTheRangeAllows() {
     Params p = Params.parse(List.of("t=1T", "kb=64KB", "neg=-2K", "bad=1.5K"));
     assertThat(p.longValue("t", 0, 0, Long.MAX_VALUE)).isEqualTo(1L << 40);
