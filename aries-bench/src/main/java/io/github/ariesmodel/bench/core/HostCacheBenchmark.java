@@ -133,17 +133,20 @@ public class HostCacheBenchmark {
   /** The next line of a node's cached 16 KiB buffer. */
   @Benchmark
   public long nicReadBufferLine() {
-    int n = next++ & (nodes - 1);
-    int l = bufferLine[n]++ & (BUFFER_LINES - 1);
-    return caches[n].nicRead(BUFFER + 64L * l, line, 0, 64);
+    return readNextLine(BUFFER);
   }
 
   /** The next line of a node's uncached 16 KiB buffer. */
   @Benchmark
   public long nicReadUncachedBufferLine() {
+    return readNextLine(2 * BUFFER);
+  }
+
+  /** The next node's next line of its buffer at {@code base}. */
+  private long readNextLine(long base) {
     int n = next++ & (nodes - 1);
     int l = bufferLine[n]++ & (BUFFER_LINES - 1);
-    return caches[n].nicRead(2 * BUFFER + 64L * l, line, 0, 64);
+    return caches[n].nicRead(base + 64L * l, line, 0, 64);
   }
 
   /** A CPU load of a cached line. */
