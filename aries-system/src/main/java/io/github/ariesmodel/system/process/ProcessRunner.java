@@ -11,6 +11,7 @@ import java.lang.invoke.MethodType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
@@ -304,7 +305,7 @@ public final class ProcessRunner implements AutoCloseable {
     if (loop != null) {
       loop.run();
     } else {
-      java.util.concurrent.ThreadFactory workers = engine.workerThreadFactory();
+      ThreadFactory workers = engine.workerThreadFactory();
       try {
         if (threadKind == ThreadKind.VIRTUAL) {
           // the partitions' threads hand control to processes in every window: of the processes' kind, those
