@@ -290,6 +290,7 @@ public final class DeterministicEventLoop implements Scheduler {
    */
   void scheduleKeyed(long timePs, long key, EventHandler handler, Object ref, long arg) {
     checkSchedule(timePs, handler);
+    PartitionedEngine.checkTime(timePs);
     insert(timePs, key, handler, ref, arg);
   }
 

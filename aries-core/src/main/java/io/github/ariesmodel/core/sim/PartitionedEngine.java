@@ -129,6 +129,22 @@ public final class PartitionedEngine implements AutoCloseable {
     return groupOrFail(group);
   }
 
+  /**
+   * The latest time an event may be scheduled at on the engine: {@code Long.MAX_VALUE - 1} ps. The engine keeps
+   * {@link Long#MAX_VALUE} for "no event pending" in its window planning, so an event at that time would never run
+   * (a run's limit of {@code Long.MAX_VALUE} still runs every event up to this one).
+   */
+  public static final long MAX_EVENT_TIME_PS = Long.MAX_VALUE - 1;
+
+  /** Refuses an event time the engine could not run (see {@link #MAX_EVENT_TIME_PS}). */
+  static void checkTime(long timePs) {
+    if (timePs > MAX_EVENT_TIME_PS) {
+      throw new IllegalArgumentException("timePs of an event on a partitioned engine must be at most "
+          + MAX_EVENT_TIME_PS + " ps (Long.MAX_VALUE - 1; the engine keeps Long.MAX_VALUE for \"none pending\") but"
+          + " was " + timePs + " ps");
+    }
+  }
+
   GroupScheduler groupOrFail(int group) {
     if (group < 0 || group >= groupCount) {
       throw new IllegalArgumentException("group must be in [0, " + (groupCount - 1) + "] but was " + group);
