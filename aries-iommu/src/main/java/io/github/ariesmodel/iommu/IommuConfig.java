@@ -30,8 +30,9 @@ import io.github.ariesmodel.iommu.spi.ReplacementPolicyFactory;
  *
  * @param ways ways per set, 1..64
  * @param sets sets, a power of two in [1, 2^20]
- * @param ptesPerLine 8-byte PTEs per cache line, a power of two in [1, 512]
- * @param policy makes the replacement policy
+ * @param ptesPerLine 8-byte PTEs per cache line, a power of two in [1, 512]; {@code sets × ways × ptesPerLine} at most
+ *     {@link #MAX_CACHED_PTES}
+ * @param policy makes the replacement policy (the built-in pseudo-LRU needs a power-of-two number of ways)
  * @param seed seed for the policy's random choices
  * @param maxInFlight translations admitted to the pipeline at once, 1..4096
  * @param fetchBuffers outstanding fetch buffers (concurrent PTE-line reads), 1..4096
@@ -75,6 +76,14 @@ public record IommuConfig(
   /** Default issue interval, ps: one 800 MHz cycle. */
   public static final long DEFAULT_ISSUE_INTERVAL_PS = 1_250L;
 
+  /**
+   * The most PTEs a cache may hold, {@code sets × ways × ptesPerLine}: 2^24 (128 MiB of PTE data). Assumed: 16,384
+   * times the Aries cache's 1,024 and beyond any geometry a study uses; it keeps the cache's arrays, made at the
+   * first translation, within an array's index and a heap's reach, so a geometry the configuration accepts never
+   * fails later.
+   */
+  public static final int MAX_CACHED_PTES = 1 << 24;
+
   /** Validates every field; messages name the parameter, the range and the value. */
   public IommuConfig {
     BuiltInPolicy.checkGeometry(1, ways);
@@ -84,8 +93,16 @@ public record IommuConfig(
     if (ptesPerLine < 1 || ptesPerLine > 512 || Integer.bitCount(ptesPerLine) != 1) {
       throw new IllegalArgumentException("ptesPerLine must be a power of two in [1, 512] but was " + ptesPerLine);
     }
+    long cached = (long) sets * ways * ptesPerLine;
+    if (cached > MAX_CACHED_PTES) {
+      throw new IllegalArgumentException("sets * ways * ptesPerLine (the PTEs the cache holds) must be at most "
+          + MAX_CACHED_PTES + " but was " + sets + " * " + ways + " * " + ptesPerLine + " = " + cached);
+    }
     if (policy == null) {
       throw new IllegalArgumentException("policy must not be null");
+    }
+    if (policy == BuiltInPolicy.PSEUDO_LRU && Integer.bitCount(ways) != 1) {
+      throw new IllegalArgumentException("ways must be a power of two in [1, 64] for pseudo-LRU but was " + ways);
     }
     if (maxInFlight < 1 || maxInFlight > 4096) {
       throw new IllegalArgumentException("maxInFlight must be in [1, 4096] but was " + maxInFlight);

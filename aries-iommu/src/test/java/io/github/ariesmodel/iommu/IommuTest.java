@@ -130,6 +130,16 @@ class IommuTest {
     // a latency that would overflow the clock once added to it (the library fuzz run's Long.MAX_VALUE)
     assertThatThrownBy(() -> IommuConfig.builder().hitLatencyPs(Long.MAX_VALUE).build())
         .hasMessage("hitLatencyPs must be in [0, 1e9] ps but was " + Long.MAX_VALUE);
+    // geometries the cache's arrays could not hold, and pseudo-LRU's ways, refused when configured (they used to
+    // fail at the first translation with an array error)
+    assertThatThrownBy(() -> IommuConfig.builder().sets(1 << 20).ways(64).ptesPerLine(512).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("sets * ways * ptesPerLine (the PTEs the cache holds) must be at most 16777216 but was"
+            + " 1048576 * 64 * 512 = 34359738368");
+    assertThat(IommuConfig.builder().sets(1 << 19).ways(4).ptesPerLine(8).build().sets()).isEqualTo(1 << 19);
+    assertThatThrownBy(() -> IommuConfig.builder().policy(BuiltInPolicy.PSEUDO_LRU).ways(3).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("ways must be a power of two in [1, 64] for pseudo-LRU but was 3");
     assertThatThrownBy(() -> BuiltInPolicy.parse("fifo"))
         .hasMessage("policy must be one of lru, plru, random but was \"fifo\"");
     assertThatThrownBy(() -> BuiltInPolicy.PSEUDO_LRU.create(4, 3, 0))
