@@ -155,10 +155,17 @@ public record PageSize(int shift) implements Comparable<PageSize> {
   /**
    * The start of the first page at or above an address.
    *
-   * @param address a non-negative byte address
+   * @param address a byte address in [0, {@code Long.MAX_VALUE - bytes() + 1}] (the largest whose page boundary a
+   *     {@code long} holds)
    * @return address rounded up to a page boundary
+   * @throws IllegalArgumentException for an address outside that range, which used to wrap to a negative boundary
    */
   public long alignUp(long address) {
+    long last = Long.MAX_VALUE - bytes() + 1;
+    if (address < 0 || address > last) {
+      throw new IllegalArgumentException("address must be in [0, " + last + "] to round up to a " + this
+          + " page boundary but was " + address);
+    }
     return (address + bytes() - 1) & -bytes();
   }
 
@@ -185,7 +192,13 @@ public record PageSize(int shift) implements Comparable<PageSize> {
    * @return the page count (0 when length is 0)
    */
   public long pagesSpanned(long address, long length) {
-    checkArgument(length >= 0, "length must be >= 0 but was %s", length);
+    if (address < 0) {
+      throw new IllegalArgumentException("address must be >= 0 but was " + address);
+    }
+    if (length < 0 || length - 1 > Long.MAX_VALUE - address) {
+      throw new IllegalArgumentException("length must be in [0, " + (Long.MAX_VALUE - address + 1) + "] (to end"
+          + " within the address range from address " + address + ") but was " + length);
+    }
     if (length == 0) {
       return 0;
     }

@@ -42,7 +42,25 @@ class PageSizeTest {
     assertThat(p.pagesSpanned(0x20_0000, 0)).isZero();
     assertThatThrownBy(() -> p.pagesSpanned(0, -1))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("length must be >= 0 but was -1");
+        .hasMessageContaining("length must be in [0, ").hasMessageEndingWith("but was -1");
+  }
+
+  @Test
+  void arithmeticThatWouldWrapIsRefusedNamingTheValue() {
+    PageSize p = PageSize.SIZE_4K;
+    long last = Long.MAX_VALUE - 4095;
+    assertThat(p.alignUp(last)).isEqualTo(last).isPositive();
+    assertThatThrownBy(() -> p.alignUp(last + 1)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("address must be in [0, " + last + "] to round up to a 4K page boundary but was " + (last + 1));
+    assertThatThrownBy(() -> p.alignUp(-1)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageEndingWith("but was -1");
+    assertThatThrownBy(() -> p.pagesSpanned(-1, 2)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("address must be >= 0 but was -1");
+    assertThat(p.pagesSpanned(0, Long.MAX_VALUE)).isEqualTo(1L << 51);
+    assertThat(p.pagesSpanned(Long.MAX_VALUE, 1)).isEqualTo(1);
+    assertThatThrownBy(() -> p.pagesSpanned(Long.MAX_VALUE, 2)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("length must be in [0, 1] (to end within the address range from address " + Long.MAX_VALUE
+            + ") but was 2");
   }
 
   @ParameterizedTest

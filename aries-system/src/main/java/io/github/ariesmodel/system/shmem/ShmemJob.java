@@ -122,11 +122,18 @@ public final class ShmemJob {
   /**
    * Allocates a symmetric object on every PE (before or between runs).
    *
-   * @param bytes bytes per PE, ≥ 1
+   * <p>When a PE's registration is refused (its node's memory, MDHs or the Java heap run out), the registrations
+   * already made on the PEs before it are deregistered, so no PE holds a handle of an object that does not exist, and
+   * the refusal names the PE and node. Their page frames stay reserved: host memory is a bump allocator, and
+   * deregistration frees no frames (docs/iommu.md).
+   *
+   * @param bytes bytes per PE, in [1, 2^40] (a registration's longest)
    * @return the object
+   * @throws IllegalStateException when a PE's node refuses the registration (the cause holds its reason)
    */
   public Symmetric allocate(long bytes) {
-    checkArgument(bytes >= 1, "bytes must be >= 1 but was %s", bytes);
+    checkArgument(bytes >= 1 && bytes <= NetworkAddress.MAX_OFFSET + 1,
+        "bytes must be in [1, 2^40] (a registration's longest) but was %s", bytes);
     checkArgument(runner == null, "allocate may not be called while the job runs");
     long length = pageSize.alignUp(bytes);
     long base = pageSize.alignUp(nextVirtual);
@@ -136,7 +143,17 @@ public final class ShmemJob {
       NicConfig c = nic.config();
       MemoryRegistration r = new MemoryRegistration(base, length, pageSize, true, c.protectionTag(),
           c.protectionKey(), 0, pes[i].remoteCq.handle(), false);
-      MemoryDomainDescriptor d = nic.register(r);
+      MemoryDomainDescriptor d;
+      try {
+        d = nic.register(r);
+      } catch (RuntimeException e) {
+        for (int k = 0; k < i; k++) {
+          pes[k].node.nic().deregister(mdhs[k]);
+        }
+        throw new IllegalStateException("allocate of " + bytes + " bytes a PE was refused on PE " + i + " (node "
+            + pes[i].node.id() + ")" + (i > 0 ? "; its registrations on PEs 0-" + (i - 1) + " were undone" : "")
+            + ": " + e.getMessage(), e);
+      }
       mdhs[i] = d.mdh();
     }
     nextVirtual = base + length;

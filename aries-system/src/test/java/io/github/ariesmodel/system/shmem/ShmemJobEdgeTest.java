@@ -18,6 +18,41 @@ class ShmemJobEdgeTest {
     return ShmemJob.builder(sys).nodes(nodes).build();
   }
 
+  /** Memory domains valid on a node's IOMMU. */
+  private static long validMdds(AriesSystem sys, int node) {
+    var iommu = sys.node(node).iommu().orElseThrow();
+    return java.util.stream.IntStream.range(0, 4096).filter(m -> iommu.descriptor(m).map(d -> d.valid()).orElse(false))
+        .count();
+  }
+
+  @Test
+  void anAllocationOneNodeRefusesIsUndoneOnTheOthersAndTheJobStaysUsable() {
+    AriesSystem sys = AriesSystem.builder().system("aries-small").nodeMemoryBytes(64L << 20).build();
+    ShmemJob.builder(sys).nodes(5).build().allocate(40L << 20); // node 5 has about 24 MiB left
+    ShmemJob job = ShmemJob.builder(sys).nodes(0, 5).build();
+    long before = validMdds(sys, 0);
+    assertThatThrownBy(() -> job.allocate(40L << 20)).isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("allocate of 41943040 bytes a PE was refused on PE 1 (node 5); its registrations on"
+            + " PEs 0-0 were undone: ")
+        .hasMessageContaining("physical memory exhausted");
+    assertThat(validMdds(sys, 0)).as("node 0 keeps no registration of the refused object").isEqualTo(before);
+    Symmetric small = job.allocate(4096);
+    long[] seen = {0};
+    job.run(pe -> {
+      if (pe.myPe() == 0) {
+        pe.put(small, 0, new byte[] {7}, 1);
+        pe.quiet();
+      }
+      pe.barrierAll();
+      if (pe.myPe() == 1) {
+        seen[0] = pe.localBytes(small, 0, 1)[0];
+      }
+    });
+    assertThat(seen[0]).isEqualTo(7);
+    assertThatThrownBy(() -> job.allocate(Long.MAX_VALUE)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("bytes must be in [1, 2^40] (a registration's longest) but was " + Long.MAX_VALUE);
+  }
+
   @Test
   void zeroLengthPutsCompleteAndQuietReturns() {
     ShmemJob job = job(0, 9);
