@@ -28,6 +28,51 @@ public final class SimTime {
    */
   public static final long MAX_LATENCY_PS = PS_PER_MS;
 
+  /**
+   * The slowest transfer rate the model's components accept, bytes per second: 84,000, at which the largest packet
+   * (84 wire bytes, a 64-byte PUT request) takes exactly {@link #MAX_LATENCY_PS} (derived: 84 × 10^12 / 10^9). The
+   * router fabric's links, the NIC's host interface and FMA window, and the ideal fabric share it.
+   */
+  public static final double MIN_BYTES_PER_SECOND = 84_000;
+
+  /**
+   * The fastest finite transfer rate accepted, bytes per second: 10^12, one byte a picosecond, the clock's unit
+   * (derived; above it a packet's serialization rounds to whole picoseconds too coarsely, see the router fabric's
+   * {@code MAX_BANDWIDTH}).
+   */
+  public static final double MAX_BYTES_PER_SECOND = 1e12;
+
+  /**
+   * Checks a latency a component is configured with.
+   *
+   * @param name the parameter, for the message
+   * @param ps the latency
+   * @throws IllegalArgumentException naming {@code name}, the range [0, {@link #MAX_LATENCY_PS}] and the value
+   */
+  public static void checkLatency(String name, long ps) {
+    if (ps < 0 || ps > MAX_LATENCY_PS) {
+      throw new IllegalArgumentException(name + " must be in [0, 1e9] ps (1 ms) but was " + ps);
+    }
+  }
+
+  /**
+   * Checks a transfer rate a component is configured with.
+   *
+   * @param name the parameter, for the message
+   * @param bytesPerSecond the rate, in [{@link #MIN_BYTES_PER_SECOND}, {@link #MAX_BYTES_PER_SECOND}], or {@link
+   *     Double#POSITIVE_INFINITY} when {@code infiniteAllowed} (no serialization time)
+   * @param infiniteAllowed whether the component takes an infinite rate
+   * @throws IllegalArgumentException naming {@code name}, the range and the value (NaN included)
+   */
+  public static void checkRate(String name, double bytesPerSecond, boolean infiniteAllowed) {
+    boolean ok = (bytesPerSecond >= MIN_BYTES_PER_SECOND && bytesPerSecond <= MAX_BYTES_PER_SECOND)
+        || (infiniteAllowed && bytesPerSecond == Double.POSITIVE_INFINITY);
+    if (!ok) {
+      throw new IllegalArgumentException(name + " must be in [84000, 1e12] bytes/s"
+          + (infiniteAllowed ? " or Infinity (no serialization time)" : "") + " but was " + bytesPerSecond);
+    }
+  }
+
   /** 2^63: the first picosecond count a {@code long} cannot hold. */
   private static final double CLOCK_LIMIT = 0x1p63;
   /** The largest clock frequency whose cycle rounds to at least 1 ps: 2 THz. */

@@ -22,6 +22,25 @@ class SimTimeTest {
     assertThat(SimTime.cyclePs(2e12)).isEqualTo(1);
   }
 
+  @Test
+  void latencyAndRateBoundsNameTheParameterRangeAndValue() {
+    SimTime.checkLatency("x", 0);
+    SimTime.checkLatency("x", SimTime.MAX_LATENCY_PS);
+    assertThatThrownBy(() -> SimTime.checkLatency("hostLatencyPs", SimTime.MAX_LATENCY_PS + 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("hostLatencyPs must be in [0, 1e9] ps (1 ms) but was 1000000001");
+    assertThatThrownBy(() -> SimTime.checkLatency("x", -1)).hasMessageEndingWith("but was -1");
+    SimTime.checkRate("r", SimTime.MIN_BYTES_PER_SECOND, false);
+    SimTime.checkRate("r", SimTime.MAX_BYTES_PER_SECOND, false);
+    SimTime.checkRate("r", Double.POSITIVE_INFINITY, true);
+    assertThatThrownBy(() -> SimTime.checkRate("r", Double.POSITIVE_INFINITY, false))
+        .hasMessage("r must be in [84000, 1e12] bytes/s but was Infinity");
+    for (double bad : new double[] {Double.NaN, 0, -1, 83_999.9, 1.0000001e12, Double.NEGATIVE_INFINITY}) {
+      assertThatThrownBy(() -> SimTime.checkRate("rate", bad, true)).isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("rate must be in [84000, 1e12] bytes/s or Infinity (no serialization time) but was " + bad);
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(doubles = {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 1e16, -1e16, 1e300})
   void nsRefusesWhatIsNoLongOfPicoseconds(double bad) {

@@ -113,18 +113,30 @@ public record NicTiming(
       throw new IllegalArgumentException(
           "clockHz must be in [" + MIN_CLOCK_HZ + ", " + MAX_CLOCK_HZ + "] but was " + clockHz);
     }
-    checkArgument(packetCycles >= 1, "packetCycles must be >= 1 but was %s", packetCycles);
-    checkArgument(hostBytesPerSecond > 0, "hostBytesPerSecond must be > 0 but was %s", hostBytesPerSecond);
-    checkArgument(hostLatencyPs >= 0, "hostLatencyPs must be >= 0 but was %s", hostLatencyPs);
-    checkArgument(hostReadLatencyPs >= 0, "hostReadLatencyPs must be >= 0 but was %s", hostReadLatencyPs);
-    checkArgument(txPipelineCycles >= 0, "txPipelineCycles must be >= 0 but was %s", txPipelineCycles);
-    checkArgument(rxPipelineCycles >= 0, "rxPipelineCycles must be >= 0 but was %s", rxPipelineCycles);
-    checkArgument(amoUnitCycles >= 0, "amoUnitCycles must be >= 0 but was %s", amoUnitCycles);
-    checkArgument(fmaPostPs >= 0, "fmaPostPs must be >= 0 but was %s", fmaPostPs);
-    checkArgument(fmaStoreBytesPerSecond > 0, "fmaStoreBytesPerSecond must be > 0 but was %s",
-        fmaStoreBytesPerSecond);
-    checkArgument(fmaGetRequestPs >= 0, "fmaGetRequestPs must be >= 0 but was %s", fmaGetRequestPs);
+    // Latencies, rates and cycle counts within the bounds every component shares (SimTime: at most 1 ms, rates in
+    // [84,000, 10^12] bytes/s or infinite): beyond them a value is a unit mistake, and the sums along a post left the
+    // clock (a host latency of Long.MAX_VALUE used to fail at the first PUT with a negative time).
+    long cycle = SimTime.cyclePs(clockHz);
+    checkCycles("packetCycles", packetCycles, 1, cycle);
+    SimTime.checkRate("hostBytesPerSecond", hostBytesPerSecond, true);
+    SimTime.checkLatency("hostLatencyPs", hostLatencyPs);
+    SimTime.checkLatency("hostReadLatencyPs", hostReadLatencyPs);
+    checkCycles("txPipelineCycles", txPipelineCycles, 0, cycle);
+    checkCycles("rxPipelineCycles", rxPipelineCycles, 0, cycle);
+    checkCycles("amoUnitCycles", amoUnitCycles, 0, cycle);
+    SimTime.checkLatency("fmaPostPs", fmaPostPs);
+    SimTime.checkRate("fmaStoreBytesPerSecond", fmaStoreBytesPerSecond, true);
+    SimTime.checkLatency("fmaGetRequestPs", fmaGetRequestPs);
     checkArgument(bteReadsInFlight >= 1, "bteReadsInFlight must be >= 1 but was %s", bteReadsInFlight);
+  }
+
+  /** Refuses a cycle count below {@code min} or longer, at the clock's cycle, than {@link SimTime#MAX_LATENCY_PS}. */
+  private static void checkCycles(String name, int cycles, int min, long cyclePs) {
+    long max = SimTime.MAX_LATENCY_PS / cyclePs;
+    if (cycles < min || cycles > max) {
+      throw new IllegalArgumentException(name + " must be in [" + min + ", " + max + "] (at most 1 ms at a cycle of "
+          + cyclePs + " ps) but was " + cycles);
+    }
   }
 
   /**

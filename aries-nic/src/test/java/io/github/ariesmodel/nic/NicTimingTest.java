@@ -61,6 +61,24 @@ class NicTimingTest {
   }
 
   @Test
+  void latenciesRatesAndCyclesBeyondTheModelsBoundsAreRefusedWhenConfiguredNotAtTheFirstPost() {
+    NicTiming d = NicTiming.defaults();
+    assertThatThrownBy(() -> d.withHostLatencyPs(Long.MAX_VALUE)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("hostLatencyPs must be in [0, 1e9] ps (1 ms) but was " + Long.MAX_VALUE);
+    assertThatThrownBy(() -> d.withHostReadLatencyPs(-1)).hasMessage("hostReadLatencyPs must be in [0, 1e9] ps (1 ms)"
+        + " but was -1");
+    assertThatThrownBy(() -> d.withPipelineCycles(Integer.MAX_VALUE, 40))
+        .hasMessage("txPipelineCycles must be in [0, 800000] (at most 1 ms at a cycle of 1250 ps) but was "
+            + Integer.MAX_VALUE);
+    assertThatThrownBy(() -> new NicTiming(NicTiming.MIN_CLOCK_HZ, 1_001, 16e9, 0, 0, 0, 0, 0))
+        .hasMessage("packetCycles must be in [1, 1000] (at most 1 ms at a cycle of 1000000 ps) but was 1001");
+    assertThatThrownBy(() -> new NicTiming(800e6, 5, 1e-300, 0, 0, 0, 0, 0))
+        .hasMessage("hostBytesPerSecond must be in [84000, 1e12] bytes/s or Infinity (no serialization time) but"
+            + " was 1.0E-300");
+    assertThat(NicTiming.untimed().hostBytesPerSecond()).isInfinite();
+  }
+
+  @Test
   void aClockOutsideOnePicosecondToOneMicrosecondACycleIsRefusedNamingClockHz() {
     for (double hz : new double[] {0, -1, Double.NaN, Double.POSITIVE_INFINITY, 1e5, 2.5e12, 1e13}) {
       assertThatThrownBy(() -> new NicTiming(hz, 5, 16e9, 0, 0, 0, 0, 0))

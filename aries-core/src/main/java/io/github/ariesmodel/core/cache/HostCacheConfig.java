@@ -3,6 +3,7 @@ package io.github.ariesmodel.core.cache;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import io.github.ariesmodel.core.ByteCount;
+import io.github.ariesmodel.core.SimTime;
 import io.github.ariesmodel.core.Texts;
 import io.github.ariesmodel.core.spi.NicWritePolicy;
 import java.util.Locale;
@@ -62,7 +63,8 @@ public record HostCacheConfig(
             && capacityBytes / ((long) lineBytes * ways) <= Integer.MAX_VALUE,
         "capacityBytes must be a positive multiple of lineBytes × ways (%s) with at most 2^31 - 1 sets but was %s",
         (long) lineBytes * ways, capacityBytes);
-    checkArgument(hitLatencyPs >= 0, "hitLatencyPs must be >= 0 but was %s", hitLatencyPs);
+    SimTime.checkLatency("hitLatencyPs", hitLatencyPs);
+    SimTime.checkLatency("memoryLatencyPs", memoryLatencyPs);
     checkArgument(memoryLatencyPs >= hitLatencyPs, "memoryLatencyPs must be >= hitLatencyPs (%s) but was %s",
         hitLatencyPs, memoryLatencyPs);
     checkArgument(nicWritePolicy != null, "nicWritePolicy must not be null");

@@ -38,15 +38,13 @@ public final class FlatTranslation implements AddressTranslation {
    *
    * @param memory the node's physical memory (registrations are allocated in it)
    * @param scheduler the clock that times completions
-   * @param latencyPs latency of every translation, ≥ 0
+   * @param latencyPs latency of every translation, in [0, {@link io.github.ariesmodel.core.SimTime#MAX_LATENCY_PS}]
    */
   public FlatTranslation(HostMemory memory, Scheduler scheduler, long latencyPs) {
     if (memory == null || scheduler == null) {
       throw new IllegalArgumentException("memory and scheduler must not be null");
     }
-    if (latencyPs < 0) {
-      throw new IllegalArgumentException("latencyPs must be >= 0 but was " + latencyPs);
-    }
+    io.github.ariesmodel.core.SimTime.checkLatency("latencyPs", latencyPs);
     this.memory = memory;
     this.scheduler = scheduler;
     this.latencyPs = latencyPs;

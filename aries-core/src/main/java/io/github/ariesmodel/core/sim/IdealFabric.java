@@ -28,9 +28,10 @@ public final class IdealFabric implements Fabric {
    *
    * @param scheduler the clock
    * @param nodeCount number of nodes, 1 to 2^18
-   * @param latencyPs fixed latency after serialization, ≥ 0
-   * @param injectionBytesPerSecond serialization rate of each source, > 0 ({@link Double#POSITIVE_INFINITY} for
-   *     none)
+   * @param latencyPs fixed latency after serialization, in [0, {@link io.github.ariesmodel.core.SimTime#MAX_LATENCY_PS}]
+   * @param injectionBytesPerSecond serialization rate of each source, in [{@link
+   *     io.github.ariesmodel.core.SimTime#MIN_BYTES_PER_SECOND}, {@link
+   *     io.github.ariesmodel.core.SimTime#MAX_BYTES_PER_SECOND}] ({@link Double#POSITIVE_INFINITY} for none)
    */
   public IdealFabric(Scheduler scheduler, int nodeCount, long latencyPs, double injectionBytesPerSecond) {
     if (scheduler == null) {
@@ -39,12 +40,8 @@ public final class IdealFabric implements Fabric {
     if (nodeCount < 1 || nodeCount > (1 << 18)) {
       throw new IllegalArgumentException("nodeCount must be in [1, 262144] but was " + nodeCount);
     }
-    if (latencyPs < 0) {
-      throw new IllegalArgumentException("latencyPs must be >= 0 but was " + latencyPs);
-    }
-    if (!(injectionBytesPerSecond > 0)) {
-      throw new IllegalArgumentException("injectionBytesPerSecond must be > 0 but was " + injectionBytesPerSecond);
-    }
+    io.github.ariesmodel.core.SimTime.checkLatency("latencyPs", latencyPs);
+    io.github.ariesmodel.core.SimTime.checkRate("injectionBytesPerSecond", injectionBytesPerSecond, true);
     this.scheduler = scheduler;
     this.endpoints = new FabricEndpoints(nodeCount);
     this.latencyPs = latencyPs;

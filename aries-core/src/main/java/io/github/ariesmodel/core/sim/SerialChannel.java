@@ -2,6 +2,8 @@ package io.github.ariesmodel.core.sim;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import io.github.ariesmodel.core.SimTime;
+
 /**
  * A link that moves one transfer at a time at a fixed rate: a transfer starts when the link is free, holds it
  * for its serialization time, and arrives a fixed latency after its tail has left. The one model of a serial
@@ -27,13 +29,15 @@ public final class SerialChannel {
   /**
    * A channel of a given rate and latency.
    *
-   * @param bytesPerSecond rate, > 0; {@code Double.POSITIVE_INFINITY} for a channel with no serialization time
-   * @param latencyPs time from a transfer's tail leaving to its arrival, ≥ 0
+   * @param bytesPerSecond rate, in [{@link SimTime#MIN_BYTES_PER_SECOND}, {@link SimTime#MAX_BYTES_PER_SECOND}];
+   *     {@code Double.POSITIVE_INFINITY} for a channel with no serialization time
+   * @param latencyPs time from a transfer's tail leaving to its arrival, in [0, {@link SimTime#MAX_LATENCY_PS}]
    * @return an idle channel
+   * @throws IllegalArgumentException for a rate or latency outside those ranges, naming it
    */
   public static SerialChannel of(double bytesPerSecond, long latencyPs) {
-    checkArgument(bytesPerSecond > 0, "bytesPerSecond must be > 0 but was %s", bytesPerSecond);
-    checkArgument(latencyPs >= 0, "latencyPs must be >= 0 but was %s", latencyPs);
+    SimTime.checkRate("bytesPerSecond", bytesPerSecond, true);
+    SimTime.checkLatency("latencyPs", latencyPs);
     return new SerialChannel(psPerByte(bytesPerSecond), latencyPs);
   }
 
@@ -54,8 +58,12 @@ public final class SerialChannel {
    * @param bytes bytes moved, ≥ 0
    * @param psPerByte picoseconds per byte, ≥ 0 (see {@link #psPerByte(double)})
    * @return {@code ceil(bytes × psPerByte)}
+   * @throws IllegalArgumentException for negative bytes
    */
   public static long serializationPs(long bytes, double psPerByte) {
+    if (bytes < 0) {
+      throw new IllegalArgumentException("bytes must be >= 0 but was " + bytes);
+    }
     return (long) Math.ceil(bytes * psPerByte);
   }
 
@@ -75,10 +83,17 @@ public final class SerialChannel {
    * @param nowPs the time the transfer is ready
    * @param bytes bytes moved, ≥ 0
    * @return when its tail has left (the channel is free again then)
+   * @throws IllegalArgumentException for negative bytes, or a transfer whose arrival would pass the clock's end
+   *     ({@code Long.MAX_VALUE} ps); the channel is unchanged
    */
   public long reserve(long nowPs, long bytes) {
     long start = Math.max(nowPs, freeAtPs);
     long end = start + serializationPs(bytes, psPerByte);
+    if (end < start || end > Long.MAX_VALUE - latencyPs) {
+      throw new IllegalArgumentException("bytes must be few enough to arrive within the clock (Long.MAX_VALUE ps)"
+          + " but " + bytes + " bytes at " + psPerByte + " ps a byte, from " + start + " ps, with " + latencyPs
+          + " ps of latency after, would not");
+    }
     freeAtPs = end;
     return end;
   }

@@ -178,6 +178,11 @@ class SetAssociativeHostCacheTest {
         .hasMessageContaining("lineBytes must be a power of two from 8 to 4096 but was 48");
     assertThatThrownBy(() -> HostCacheConfig.xc40().withLatencies(10, 5))
         .hasMessageContaining("memoryLatencyPs must be >= hitLatencyPs (10) but was 5");
+    assertThatThrownBy(() -> HostCacheConfig.xc40().withLatencies(10, Long.MAX_VALUE))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("memoryLatencyPs must be in [0, 1e9] ps (1 ms) but was " + Long.MAX_VALUE);
+    assertThatThrownBy(() -> HostCacheConfig.xc40().withLatencies(-1, 5))
+        .hasMessage("hitLatencyPs must be in [0, 1e9] ps (1 ms) but was -1");
   }
 
   @Test

@@ -121,7 +121,12 @@ class FlatTranslationTest {
   void constructorRejectsCallerMistakes() {
     assertThatThrownBy(() -> new FlatTranslation(memory, loop, -1))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("latencyPs must be >= 0 but was -1");
+        .hasMessage("latencyPs must be in [0, 1e9] ps (1 ms) but was -1");
+    // a latency that would leave the clock once added to it (it used to fail at the first translation with a
+    // negative time)
+    assertThatThrownBy(() -> new FlatTranslation(memory, loop, Long.MAX_VALUE))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("latencyPs must be in [0, 1e9] ps (1 ms) but was " + Long.MAX_VALUE);
     assertThatThrownBy(() -> new FlatTranslation(null, loop, 0)).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> flat.translateNow(0, 0, -1, AccessKind.READ, TAG, KEY))
         .hasMessageContaining("length must be >= 0 but was -1");

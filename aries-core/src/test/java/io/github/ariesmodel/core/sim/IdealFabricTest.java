@@ -114,7 +114,12 @@ class IdealFabricTest {
     assertThatThrownBy(() -> new IdealFabric(loop, 0, 0, 1))
         .hasMessageContaining("nodeCount must be in [1, 262144] but was 0");
     assertThatThrownBy(() -> new IdealFabric(loop, 1, 0, 0))
-        .hasMessageContaining("injectionBytesPerSecond must be > 0 but was 0");
+        .hasMessage("injectionBytesPerSecond must be in [84000, 1e12] bytes/s or Infinity (no serialization time)"
+            + " but was 0.0");
+    assertThatThrownBy(() -> new IdealFabric(loop, 1, 0, Double.MIN_VALUE))
+        .hasMessageEndingWith("but was " + Double.MIN_VALUE);
+    assertThatThrownBy(() -> new IdealFabric(loop, 1, Long.MAX_VALUE, Double.POSITIVE_INFINITY))
+        .hasMessage("latencyPs must be in [0, 1e9] ps (1 ms) but was " + Long.MAX_VALUE);
     // A packet for a node with no NIC is found at delivery time.
     fabric.inject(Packet.synthetic(0, 1, 0, DeliveryMode.ADAPTIVE_0, 0));
     assertThatThrownBy(loop::run)
