@@ -69,6 +69,7 @@ final class MergeCommand implements Callable<Integer> {
     }
     refuseOverwritingInputs();
     Results merged = SweepMerge.mergeFiles(inputs, metrics, "merge");
+    List<PlanPlot> planned = planPlots(merged); // a bad --plot is refused before anything is written
     OutputPaths.file(out, "--out");
     if (csv != null) {
       OutputPaths.directory(csv, "--csv");
@@ -83,7 +84,7 @@ final class MergeCommand implements Callable<Integer> {
         ResultsCsv.write(merged, csv);
       }
       if (html != null) {
-        writeHtml(merged);
+        writeHtml(merged, planned);
       }
       ResultsJson.write(merged, out, false);
       ResultTable t = merged.table(SweepMerge.TABLE).orElseThrow();
@@ -114,22 +115,35 @@ final class MergeCommand implements Callable<Integer> {
     }
   }
 
-  private void writeHtml(Results merged) throws IOException {
+  /** One {@code --plot}, parsed and checked against the merged table. */
+  private record PlanPlot(String[] axes, List<Series> series, String xLabel, String yLabel) {}
+
+  /** Parses every {@code --plot} and checks its columns, writing nothing. */
+  private List<PlanPlot> planPlots(Results merged) {
+    List<PlanPlot> planned = new ArrayList<>();
     ResultTable t = merged.table(SweepMerge.TABLE).orElseThrow();
-    HtmlReport.Builder report = HtmlReport.builder(merged).title("Sweep " + merged.metadata().parameters().get("spec"));
-    Path dir = html.toAbsolutePath().getParent();
-    String base = html.getFileName().toString().replaceFirst("\\.html?$", "");
-    for (int i = 0; i < plots.size(); i++) {
-      String[] p = plots.get(i).split(":", -1);
+    for (String text : plots) {
+      String[] p = text.split(":", -1);
       if (p.length < 2 || p.length > 3) {
-        throw new IllegalArgumentException("--plot must be X:Y or X:Y:GROUP but was \"" + plots.get(i) + "\"");
+        throw new IllegalArgumentException("--plot must be X:Y or X:Y:GROUP but was \"" + text + "\"");
       }
       List<Series> series = Series.fromTable(t, p[0], p[1], p.length == 3 ? p[2] : null);
       String yLabel = t.columns().get(t.columnIndex(p[1])).label();
       String xLabel = t.columns().get(t.columnIndex(p[0])).label();
+      planned.add(new PlanPlot(p, series, xLabel, yLabel));
+    }
+    return planned;
+  }
+
+  private void writeHtml(Results merged, List<PlanPlot> planned) throws IOException {
+    HtmlReport.Builder report = HtmlReport.builder(merged).title("Sweep " + merged.metadata().parameters().get("spec"));
+    Path dir = html.toAbsolutePath().getParent();
+    String base = html.getFileName().toString().replaceFirst("\\.html?$", "");
+    for (int i = 0; i < planned.size(); i++) {
+      String[] p = planned.get(i).axes();
       Path png = dir.resolve(base + "-plot-" + i + ".png");
-      Plots.xy(png, p[1] + " vs " + p[0], xLabel, yLabel, series, Scale.LINEAR, Scale.LINEAR,
-          Plots.DEFAULT_WIDTH, Plots.DEFAULT_HEIGHT);
+      Plots.xy(png, p[1] + " vs " + p[0], planned.get(i).xLabel(), planned.get(i).yLabel(), planned.get(i).series(),
+          Scale.LINEAR, Scale.LINEAR, Plots.DEFAULT_WIDTH, Plots.DEFAULT_HEIGHT);
       report.plot(p[1] + " vs " + p[0] + (p.length == 3 ? " by " + p[2] : ""), png);
     }
     report.build().write(html);

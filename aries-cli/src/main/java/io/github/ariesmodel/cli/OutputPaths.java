@@ -96,6 +96,12 @@ final class OutputPaths {
     if (Files.isDirectory(file)) {
       throw CliError.badInput("is a directory, not a file: " + file, option, null);
     }
+    // A device, pipe or socket would be replaced by the report's file (it is written beside it and renamed over
+    // it): as root, --out /dev/null made /dev/null a regular file.
+    if (Files.exists(file) && !Files.isRegularFile(file)) {
+      throw CliError.badInput("is not a regular file (a device, pipe or socket), which the output would replace: "
+          + file, option, null);
+    }
     if (Files.exists(file) && !Files.isWritable(file)) {
       throw CliError.badInput("file not writable: " + file, option, null);
     }
@@ -115,10 +121,15 @@ final class OutputPaths {
    */
   static void runDirectory(Path dir, String option, String command, boolean force) {
     directory(dir, option);
+    Path results = dir.resolve(ReportWriter.RESULTS);
+    if (Files.exists(results) && !Files.isRegularFile(results)) {
+      // not even --force replaces it: the report could not be written there, and only after the whole run
+      throw CliError.badInput(results + " is not a regular file (a directory, device, pipe or socket); remove it or"
+          + " choose another directory", option, null);
+    }
     if (force) {
       return;
     }
-    Path results = dir.resolve(ReportWriter.RESULTS);
     String previous;
     if (Files.isRegularFile(results)) {
       try {

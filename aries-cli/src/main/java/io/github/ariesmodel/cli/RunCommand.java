@@ -137,6 +137,9 @@ final class RunCommand implements Callable<Integer> {
     // workload can check against the system without simulating (a default that does not fit it, too)
     w.check(s.build(), p);
     Path dir = out != null ? out : Path.of("results", w.name());
+    if (trace != null) {
+      OutputPaths.fileItself(trace, "--trace"); // its own faults before --out's directory is made
+    }
     OutputPaths.runDirectory(dir, "--out", "run " + w.name(), force);
     if (trace != null) {
       OutputPaths.file(trace, "--trace");

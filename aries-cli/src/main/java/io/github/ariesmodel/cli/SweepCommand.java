@@ -1,13 +1,18 @@
 package io.github.ariesmodel.cli;
 
 import io.github.ariesmodel.cli.report.Results;
+import io.github.ariesmodel.cli.report.ResultsJson;
+import io.github.ariesmodel.cli.report.SweepCoordinates;
 import io.github.ariesmodel.cli.sweep.Shard;
 import io.github.ariesmodel.cli.sweep.SweepJobs;
+import io.github.ariesmodel.cli.sweep.SweepMerge;
 import io.github.ariesmodel.cli.sweep.SweepPoint;
 import io.github.ariesmodel.cli.sweep.SweepRunner;
 import io.github.ariesmodel.cli.sweep.SweepSpec;
+import io.github.ariesmodel.core.Texts;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,6 +59,10 @@ final class SweepCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/sweep",
       description = "Directory for the point files. Default: ${DEFAULT-VALUE}.")
   Path out;
+
+  @Option(names = "--force",
+      description = "Replace the points of another sweep that --out holds (its point files are deleted first).")
+  boolean force;
 
   @Mixin SharedOptions.WallClock wallClock;
 
@@ -134,7 +143,46 @@ final class SweepCommand implements Callable<Integer> {
           err.flush();
         };
     OutputPaths.directory(out, "--out");
+    refuseAnotherSweepsPoints(command, sweep);
     new SweepRunner(recorded).run(sweep, part, out, wallClock.recorded(), listener, jobCount);
     return 0;
+  }
+
+  /**
+   * {@code --out} may hold points of this same sweep (another shard's, or a repeat's: they are replaced one by one),
+   * but not another sweep's, which this one would overwrite point by point and leave a mix no merge accepts. With
+   * {@code --force} the other sweep's point files are deleted instead.
+   */
+  private void refuseAnotherSweepsPoints(String command, SweepSpec sweep) throws IOException {
+    List<Path> foreign = new ArrayList<>();
+    String first = null;
+    for (Path f : SweepMerge.pointFiles(List.of(out))) {
+      String why;
+      try {
+        Results r = ResultsJson.read(f);
+        SweepCoordinates c = r.metadata().sweep();
+        why = c == null ? "not a sweep point"
+            : !command.equals(r.metadata().command()) || c.points() != sweep.size() || !c.spec().equals(
+                sweep.toString()) ? "\"" + Texts.abbreviate(String.valueOf(r.metadata().command())) + "\"" : null;
+      } catch (IOException | RuntimeException e) {
+        why = "unreadable";
+      }
+      if (why != null) {
+        foreign.add(f);
+        if (first == null) {
+          first = f.getFileName() + ": " + why;
+        }
+      }
+    }
+    if (foreign.isEmpty()) {
+      return;
+    }
+    if (!force) {
+      throw CliError.badInput(out + " holds " + foreign.size() + " point file(s) of another sweep (" + first
+          + "); choose another directory or add --force to replace them", "--out", null);
+    }
+    for (Path f : foreign) {
+      Files.delete(f);
+    }
   }
 }

@@ -518,4 +518,95 @@ class HostileInputTest {
     assertThat(Path.of("results.json")).as("nothing written to the working directory").doesNotExist();
     assertThat(Path.of("point-0.json")).doesNotExist();
   }
+
+  // ---- stop 47: found by probing the CLI with bad input
+
+  @Test
+  void aDeviceOrPipeGivenAsAnOutputFileIsRefusedNotReplaced() throws IOException {
+    // a link to /dev/null stands for a device the user may write to (as root, --out /dev/full used to become a
+    // regular file: the report is written beside its path and renamed over it)
+    Path dev = Files.createSymbolicLink(tmp.resolve("null-link"), Path.of("/dev/null"));
+    Path dir = tmp.resolve("run-out");
+    assertThat(aries("run", "pingpong", "-p", "sizes=8", "-p", "iterations=1", "--trace", dev.toString(), "--out",
+        dir.toString(), "-q")).isEqualTo(2);
+    assertThat(onlyLine()).contains("is not a regular file (a device, pipe or socket), which the output would"
+        + " replace: " + dev).endsWith("(--trace)");
+    assertThat(Files.isSymbolicLink(dev)).isTrue();
+    assertThat(Files.isRegularFile(Path.of("/dev/null"))).isFalse();
+    assertThat(dir).as("refused before --out is made").doesNotExist();
+  }
+
+  @Test
+  void aListWithAnEmptyElementOrARepeatIsRefusedBeforeAnythingRuns() {
+    Path dir = tmp.resolve("lists");
+    assertThat(aries("run", "pingpong", "-p", "sizes=8,", "-p", "iterations=1", "--out", dir.toString())).isEqualTo(2);
+    assertThat(onlyLine()).contains("sizes must be a comma-separated list with no empty element but was \"8,\"");
+    err.getBuffer().setLength(0);
+    assertThat(aries("run", "pingpong", "-p", "sizes=8,1K,8", "-p", "iterations=1", "--out", dir.toString()))
+        .isEqualTo(2);
+    assertThat(onlyLine()).contains("sizes lists \"8\" twice; give each value once");
+    err.getBuffer().setLength(0);
+    assertThat(aries("run", "iommu-study", "-p", "pageSizes=4K,4k", "--out", dir.toString())).isEqualTo(2);
+    assertThat(onlyLine()).contains("pageSizes lists \"4k\" twice");
+    err.getBuffer().setLength(0);
+    assertThat(aries("run", "traffic", "-p", "routings=ugal,minimal,ugal", "--out", dir.toString())).isEqualTo(2);
+    assertThat(onlyLine()).contains("routings lists \"ugal\" twice");
+    assertThat(dir).as("refused before --out is made").doesNotExist();
+  }
+
+  @Test
+  void aPesBeyondTheSystemsNodesIsRefusedNotCutAndRecordedAsGiven() {
+    assertThat(aries("run", "iommu-study", "--system", "aries-small", "-p", "pes=1024", "--out", out("io")))
+        .isEqualTo(2);
+    assertThat(onlyLine()).contains("pes must be in [1, 95] but was 1024");
+    err.getBuffer().setLength(0);
+    assertThat(aries("run", "host-cache", "--system", "aries-small", "-p", "pes=4096", "--out", out("hc")))
+        .isEqualTo(2);
+    assertThat(onlyLine()).contains("pes must be in [2, 96] but was 4096");
+  }
+
+  @Test
+  void aSweepRefusesAnotherSweepsPointsUnlessForcedAndThenReplacesThem() throws IOException {
+    Path sw = tmp.resolve("two-sweeps");
+    assertThat(aries("sweep", "--job", "pingpong", "--param", "sizes=8,64", "--param", "iterations=1", "--out",
+        sw.toString(), "-q")).isZero();
+    String first = Files.readString(sw.resolve("point-0.json"));
+    String[] other = {"sweep", "--job", "pingpong", "--param", "sizes=8", "--param", "iterations=2", "--out",
+        sw.toString(), "-q"};
+    assertThat(aries(other)).isEqualTo(2);
+    assertThat(onlyLine()).contains(sw + " holds 2 point file(s) of another sweep (point-0.json: \"sweep --job"
+        + " pingpong").contains("add --force to replace them");
+    assertThat(Files.readString(sw.resolve("point-0.json"))).as("left as it was").isEqualTo(first);
+    // the same sweep again (or another shard of it) is no other sweep
+    assertThat(aries("sweep", "--job", "pingpong", "--param", "sizes=8,64", "--param", "iterations=1", "--out",
+        sw.toString(), "-q", "--shard", "1/2")).isZero();
+    String[] forced = java.util.Arrays.copyOf(other, other.length + 1);
+    forced[other.length] = "--force";
+    assertThat(aries(forced)).isZero();
+    assertThat(sw.resolve("point-1.json")).as("the other sweep's points are gone").doesNotExist();
+    assertThat(aries("merge", sw.toString(), "--out", out("merged.json"))).isZero();
+  }
+
+  @Test
+  void aBadPlotIsRefusedBeforeAMergeWritesItsCsv() throws IOException {
+    Path sw = tmp.resolve("swp");
+    assertThat(aries("sweep", "--job", "pingpong", "--param", "sizes=8", "--param", "iterations=1,2", "--out",
+        sw.toString(), "-q")).isZero();
+    Path csv = tmp.resolve("csv");
+    assertThat(aries("merge", sw.toString(), "--out", out("m.json"), "--csv", csv.toString(), "--html",
+        out("r.html"), "--plot", "iterations:nosuch")).isEqualTo(2);
+    assertThat(onlyLine()).contains("nosuch");
+    assertThat(csv).as("nothing written, no directory made").doesNotExist();
+    assertThat(tmp.resolve("m.json")).doesNotExist();
+  }
+
+  @Test
+  void aSweepRangeAtTheEndOfTheLongRangeEndsAndAHugeShardCountRunsNothing() {
+    assertThat(aries("sweep", "--job", "pingpong", "--dry-run", "-q", "--param",
+        "seed=9223372036854775806..9223372036854775807")).isZero();
+    assertThat(out.toString()).contains("2 points");
+    assertThat(aries("sweep", "--job", "pingpong", "--dry-run", "-q", "--param", "iterations=2,3", "--shard",
+        "1/2147483647")).isZero();
+    assertThat(out.toString()).contains("shard 1/2147483647 runs 1");
+  }
 }

@@ -156,12 +156,14 @@ public final class SweepSpec {
       throw new IllegalArgumentException(
           "range of parameter " + name + " must be a..b with integers a <= b but was \"" + v + "\"");
     }
-    if (a > b || b - a >= MAX_POINTS) {
+    // (b - a may overflow for a range across the whole long range; compare without subtracting first)
+    if (a > b || (a < 0 && b >= a + Long.MAX_VALUE) || b - a >= MAX_POINTS) {
       throw new IllegalArgumentException("range of parameter " + name + " must be a..b with a <= b and at most "
           + MAX_POINTS + " values but was \"" + v + "\"");
     }
-    for (long i = a; i <= b; i++) {
-      out.add(Long.toString(i));
+    // counted, not "i <= b": with b = Long.MAX_VALUE that test never fails and the loop never ended
+    for (long k = 0, n = b - a; k <= n; k++) {
+      out.add(Long.toString(a + k));
     }
   }
 
@@ -208,8 +210,9 @@ public final class SweepSpec {
    */
   public List<SweepPoint> points(Shard shard) {
     List<SweepPoint> out = new ArrayList<>();
-    for (int i = shard.index(); i < size; i += shard.count()) {
-      out.add(point(i));
+    // long: index + count overflows an int for a shard count near Integer.MAX_VALUE
+    for (long i = shard.index(); i < size; i += shard.count()) {
+      out.add(point((int) i));
     }
     return out;
   }

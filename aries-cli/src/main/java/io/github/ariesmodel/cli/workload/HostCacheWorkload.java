@@ -107,12 +107,24 @@ final class HostCacheWorkload implements Workload {
   public void check(AriesSystem system, Params params) {
     Workload.super.check(system, params);
     Settings.read(params);
+    checkPes(system, params);
     Distances.spread(system.topology(), 2);
+  }
+
+  /**
+   * The default {@code pes} is cut to the nodes there are (documented); a value the user gave is refused instead of
+   * run as another and recorded as given.
+   */
+  private static void checkPes(AriesSystem system, Params params) {
+    if (params.asMap().containsKey("pes")) {
+      params.integer("pes", 8, 2, Math.max(2, Math.min(4096, system.nodeCount())));
+    }
   }
 
   @Override
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
+    checkPes(spec.build(), params);
     Settings settings = Settings.read(params);
     int rounds = settings.rounds();
     int messages = settings.messages();

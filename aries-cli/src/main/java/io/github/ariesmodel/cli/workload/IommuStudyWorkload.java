@@ -60,7 +60,11 @@ final class IommuStudyWorkload implements Workload {
   private record Settings(List<String> pageSizes, List<String> patterns, long tableBytes, int initiators, int puts) {
 
     static Settings read(Params params) {
-      List<String> pageSizes = List.of(params.string("pageSizes", "4K,2M").split(","));
+      List<String> pageSizes = params.list("pageSizes", "4K,2M");
+      java.util.Set<Object> seen = new java.util.HashSet<>();
+      for (String ps : pageSizes) {
+        Params.refuseRepeat("pageSizes", seen, PageSize.parse(ps), ps);
+      }
       List<String> patterns = params.choices("patterns", "random,sequential", List.of("random", "sequential"));
       long tableBytes = params.longValue("table", 64L << 20, 4096, 1L << 36);
       int initiators = params.integer("pes", 8, 1, 1024);
@@ -73,7 +77,18 @@ final class IommuStudyWorkload implements Workload {
   @Override
   public void check(AriesSystem system, Params params) {
     Workload.super.check(system, params);
+    checkPes(system, params);
     checkTable(system, Settings.read(params));
+  }
+
+  /**
+   * One target and {@code pes} initiators, each on a node of its own: a default above that is cut to the nodes there
+   * are (documented), but a value the user gave is refused rather than run as another and recorded as given.
+   */
+  private static void checkPes(AriesSystem system, Params params) {
+    if (params.asMap().containsKey("pes")) {
+      params.integer("pes", 8, 1, Math.max(1, Math.min(1024, system.nodeCount() - 1)));
+    }
   }
 
   /**
@@ -89,6 +104,7 @@ final class IommuStudyWorkload implements Workload {
   @Override
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
+    checkPes(spec.build(), params);
     Settings settings = Settings.read(params);
     List<String> sizes = settings.pageSizes();
     List<String> patterns = settings.patterns();

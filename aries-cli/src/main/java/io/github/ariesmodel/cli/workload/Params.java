@@ -4,6 +4,7 @@ import io.github.ariesmodel.core.ByteCount;
 import io.github.ariesmodel.core.Texts;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -146,17 +147,59 @@ public final class Params {
    * @return the values, in the given order
    */
   public long[] longList(String name, String defaultValue, long min, long max) {
-    String v = values.getOrDefault(name, defaultValue);
-    String[] parts = v.split(",");
-    long[] out = new long[parts.length];
-    for (int i = 0; i < parts.length; i++) {
-      out[i] = parseLong(name, parts[i].trim(), min, max);
+    List<String> parts = list(name, defaultValue);
+    long[] out = new long[parts.size()];
+    Set<Object> seen = new HashSet<>();
+    for (int i = 0; i < out.length; i++) {
+      out[i] = parseLong(name, parts.get(i), min, max);
       if (out[i] < min || out[i] > max) {
         throw new IllegalArgumentException(
             name + " elements must be in [" + min + ", " + max + "] but one was " + out[i] + ifDefault(name));
       }
+      refuseRepeat(name, seen, out[i], parts.get(i));
     }
     return out;
+  }
+
+  /**
+   * The elements of a comma-separated list parameter, trimmed. An empty element, a trailing comma's included, is
+   * refused: {@code sizes=8,} is a slip of the keyboard, and the sweep's lists refuse it too.
+   *
+   * @param name the name
+   * @param defaultValue used when absent
+   * @return the elements, in the given order
+   * @throws IllegalArgumentException naming the parameter and its text when an element is empty
+   */
+  public List<String> list(String name, String defaultValue) {
+    String v = values.getOrDefault(name, defaultValue);
+    List<String> out = new ArrayList<>();
+    for (String part : v.split(",", -1)) {
+      String t = part.trim();
+      if (t.isEmpty()) {
+        throw new IllegalArgumentException(name + " must be a comma-separated list with no empty element but was \""
+            + Texts.abbreviate(v) + "\"" + ifDefault(name));
+      }
+      out.add(t);
+    }
+    return out;
+  }
+
+  /**
+   * Refuses a list element equal to an earlier one (by {@code key}, the parsed value): each element of a list
+   * parameter names a result of its own, and a repeat used to be found only after the whole run, as two metrics of
+   * one name.
+   *
+   * @param name the parameter
+   * @param seen the keys of the elements so far
+   * @param key this element's key
+   * @param text this element as given
+   * @throws IllegalArgumentException naming the parameter and the element
+   */
+  public static void refuseRepeat(String name, Set<Object> seen, Object key, String text) {
+    if (!seen.add(key)) {
+      throw new IllegalArgumentException(name + " lists \"" + Texts.abbreviate(text) + "\" twice; give each value"
+          + " once");
+    }
   }
 
   /**
@@ -169,18 +212,20 @@ public final class Params {
    * @return the values
    */
   public double[] numberList(String name, String defaultValue, double min, double max) {
-    String[] parts = values.getOrDefault(name, defaultValue).split(",");
-    double[] out = new double[parts.length];
-    for (int i = 0; i < parts.length; i++) {
+    List<String> parts = list(name, defaultValue);
+    double[] out = new double[parts.size()];
+    Set<Object> seen = new HashSet<>();
+    for (int i = 0; i < out.length; i++) {
       try {
-        out[i] = Double.parseDouble(parts[i].trim());
+        out[i] = Double.parseDouble(parts.get(i));
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(name + " must be a list of numbers but had \"" + parts[i] + "\"", e);
+        throw new IllegalArgumentException(name + " must be a list of numbers but had \"" + parts.get(i) + "\"", e);
       }
       if (!(out[i] >= min && out[i] <= max)) {
         throw new IllegalArgumentException(
             name + " elements must be in [" + min + ", " + max + "] but one was " + out[i] + ifDefault(name));
       }
+      refuseRepeat(name, seen, out[i], parts.get(i));
     }
     return out;
   }
@@ -212,12 +257,13 @@ public final class Params {
    */
   public List<String> choices(String name, String defaultValue, List<String> choices) {
     List<String> out = new ArrayList<>();
-    for (String v : values.getOrDefault(name, defaultValue).split(",")) {
-      String t = v.trim();
+    Set<Object> seen = new HashSet<>();
+    for (String t : list(name, defaultValue)) {
       if (!choices.contains(t)) {
         throw new IllegalArgumentException(name + " elements must be among " + String.join(", ", choices)
             + " but one was \"" + t + "\"" + ifDefault(name));
       }
+      refuseRepeat(name, seen, t, t);
       out.add(t);
     }
     return out;

@@ -76,7 +76,11 @@ final class TrafficWorkload implements Workload {
       // the ideal fabric, whose routing name is "ideal", is refused before this is read
       boolean named = !systemRouting.equals(AriesSystem.Builder.BY_DELIVERY_MODE);
       List<String> routings = named && !params.asMap().containsKey("routings") ? List.of(systemRouting)
-          : List.of(params.string("routings", "minimal,valiant,ugal,adaptive0").split(","));
+          : params.list("routings", "minimal,valiant,ugal,adaptive0");
+      java.util.Set<Object> seen = new java.util.HashSet<>();
+      for (String r : routings) {
+        Params.refuseRepeat("routings", seen, r.toLowerCase(java.util.Locale.ROOT), r);
+      }
       long measureNs = params.longValue("measureNs", 0, 0, 1_000_000_000L);
       return new Settings(pattern, loads, routings, measureNs);
     }

@@ -34,6 +34,19 @@ class SweepSpecTest {
     assertThat(spec.points(Shard.parse("1/5")).stream().map(SweepPoint::index)).containsExactly(1, 6, 11);
     assertThat(spec.points(Shard.ALL)).hasSize(12);
     assertThat(spec.points(new Shard(12, 13))).isEmpty();
+    // index + count used to overflow an int and ask for point -2147483648
+    assertThat(spec.points(new Shard(1, Integer.MAX_VALUE)).stream().map(SweepPoint::index)).containsExactly(1);
+  }
+
+  @Test
+  void rangesAtTheEndsOfTheLongRangeExpandOrAreRefusedAndNeverSpin() {
+    assertThat(SweepSpec.parse("s=9223372036854775806..9223372036854775807").parameters().get(0).values())
+        .containsExactly("9223372036854775806", "9223372036854775807");
+    assertThat(SweepSpec.parse("s=-9223372036854775808..-9223372036854775807").parameters().get(0).values())
+        .containsExactly("-9223372036854775808", "-9223372036854775807");
+    // b - a overflows here, which used to pass the size check
+    assertThatThrownBy(() -> SweepSpec.parse("s=-9223372036854775808..9223372036854775807"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 10000000 values");
   }
 
   @Test
