@@ -699,12 +699,15 @@ public final class ProcessRunner implements AutoCloseable {
     @Override
     public void sleep(long ps) {
       checkOwnThread();
-      if (ps < 0) {
-        throw new IllegalArgumentException("ps must be >= 0 but was " + ps);
+      long now = lane.scheduler.now();
+      if (ps < 0 || ps > Long.MAX_VALUE - now) {
+        // (the end would pass the clock's: it used to wrap and fail as "timePs must be >= now" naming no ps)
+        throw new IllegalArgumentException("ps must be in [0, " + (Long.MAX_VALUE - now) + "] (to end within the"
+            + " clock from now, " + now + " ps) but was " + ps);
       }
       condition = null;
       wakeScheduled = true;
-      lane.scheduler.scheduleAt(lane.scheduler.now() + ps, resumeHandler, this, 0);
+      lane.scheduler.scheduleAt(now + ps, resumeHandler, this, 0);
       suspend(State.WAITING);
     }
 

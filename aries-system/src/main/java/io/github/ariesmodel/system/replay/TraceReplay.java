@@ -134,9 +134,17 @@ public final class TraceReplay {
     List<RankCoverage> coverage = new ArrayList<>(n);
     for (int r = 0; r < n; r++) {
       try (RankTrace s = trace.open(r)) {
+        long index = 0;
         for (TraceCall c; (c = s.read()) != null; ) {
           total++;
-          maxBytes = Math.max(maxBytes, largestBytes(c));
+          long bytes = largestBytes(c);
+          if (bytes > Integer.MAX_VALUE - 64) {
+            // named where it is, as every trace problem is (it used to name no file, rank or call)
+            throw new TraceReplayException(file, r, index + 1, "a message of " + bytes + " bytes, more than the"
+                + " replay's largest, 2^31 - 65", null);
+          }
+          maxBytes = Math.max(maxBytes, bytes);
+          index++;
         }
         coverage.add(s.coverage());
       } catch (TraceFormatException e) {
@@ -146,8 +154,6 @@ public final class TraceReplay {
         throw new TraceReplayException(file, r, 0, "cannot read the rank's trace: " + e.getMessage(), e);
       }
     }
-    checkArgument(maxBytes <= Integer.MAX_VALUE - 64, "the trace's largest message (%s bytes) exceeds 2^31",
-        maxBytes);
     int[] nodes = placement.nodes(system.topology(), n, ranksPerNode, system.seed());
     long heap = Math.max(config.heapBytes(), Math.min(64L << 30, 8 * maxBytes + (4L << 20)));
     MpiConfig cfg = heap == config.heapBytes() ? config : config.toBuilder().heapBytes(heap).build();
@@ -568,7 +574,13 @@ public final class TraceReplay {
       } else if (c.timing().isRecorded() && lastExitNanos != Long.MIN_VALUE) {
         ns = Math.max(0, c.timing().entryNanos() - lastExitNanos);
       }
-      long ps = Math.round(ns * 1e3 * compute.factor());
+      double psExact = ns * 1e3 * compute.factor();
+      if (!(psExact < Long.MAX_VALUE - mpi.now())) {
+        // (a compute of 1e300 flops used to end the replay at the clock's end, silently, or as a negative time)
+        throw fail("its local work before it, " + psExact + " ps (" + compute + "), would end past the simulated"
+            + " clock's end (Long.MAX_VALUE ps, about 107 days)");
+      }
+      long ps = Math.round(psExact);
       if (ps > 0) {
         mpi.compute(ps);
         st.computePs[rank] += ps;

@@ -116,6 +116,20 @@ class ProcessRunnerTest {
     }
   }
 
+  @Test
+  void aSleepEndingPastTheClocksEndIsRefusedNamingPsAndItsRange() {
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    try (ProcessRunner runner = new ProcessRunner(loop, kind())) {
+      runner.spawn("long", self -> {
+        self.sleep(1_000);
+        self.sleep(Long.MAX_VALUE); // used to wrap to a negative time and fail as "timePs must be >= now"
+      });
+      assertThatThrownBy(runner::run).isInstanceOf(ProcessRunner.ProcessFailedException.class)
+          .hasRootCauseMessage("ps must be in [0, " + (Long.MAX_VALUE - 1_000) + "] (to end within the clock from"
+              + " now, 1000 ps) but was " + Long.MAX_VALUE);
+    }
+  }
+
   /**
    * Under {@code run()} a process that suspends carries the loop's next events on its own thread (the run is handed
    * from process to process, not back to the caller each time): an event that falls between two of its sleeps runs

@@ -152,6 +152,32 @@ class TraceReplayTest {
   }
 
   @Test
+  void aMessageTooLargeForTheReplayNamesFileRankAndCall(@TempDir Path dir) throws IOException {
+    Path f = dir.resolve("big.txt");
+    Files.writeString(f, "0 init\n1 init\n0 send 1 0 1e10\n1 recv 0 0 1e10\n");
+    assertThatThrownBy(() -> TraceReplay.builder(system("default"), SimGridTrace.open(f)).build().run())
+        .isInstanceOf(TraceReplayException.class).hasMessageStartingWith(f + ", rank 0, call ")
+        .hasMessageContaining("a message of 10000000000 bytes, more than the replay's largest, 2^31 - 65");
+  }
+
+  @Test
+  void localWorkEndingPastTheClocksEndIsRefusedNamingTheCallNotWrappedOrClamped(@TempDir Path dir)
+      throws IOException {
+    Path f = dir.resolve("huge.txt");
+    // a compute of 1e300 flops used to end the replay at the clock's end without a word, and two long sleeps to
+    // wrap to a negative time
+    Files.writeString(f, "0 init\n1 init\n0 compute 1e300\n0 send 1 0 10\n1 recv 0 0 10\n");
+    assertThatThrownBy(() -> TraceReplay.builder(system("default"), SimGridTrace.open(f)).compute(
+        ComputeMode.AS_TRACED).build().run()).isInstanceOf(TraceReplayException.class)
+        .hasMessageContaining(f + ", rank 0, call ").hasMessageContaining("would end past the simulated clock's end");
+    Path g = dir.resolve("sleeps.txt");
+    Files.writeString(g, "0 init\n0 sleep 9e6\n0 sleep 9e6\n");
+    assertThatThrownBy(() -> TraceReplay.builder(system("default"), SimGridTrace.open(g)).compute(
+        ComputeMode.AS_TRACED).build().run()).isInstanceOf(TraceReplayException.class)
+        .hasMessageContaining("rank 0, call 3").hasMessageContaining("would end past the simulated clock's end");
+  }
+
+  @Test
   void aSendNoReceiveMatchesIsNamed(@TempDir Path dir) throws IOException {
     Path f = dir.resolve("unmatched.txt");
     Files.writeString(f, "0 init\n1 init\n0 send 1 0 10\n0 send 1 7 10\n1 recv 0 0 10\n");

@@ -31,6 +31,12 @@ import java.util.Map;
  * layouts; it shares no code with them.
  */
 public final class DumpiTrace implements Trace {
+  /**
+   * Largest {@code numprocs} accepted: 2^22, as {@link io.github.ariesmodel.traces.simgrid.SimGridTrace#MAX_RANKS}
+   * (a garbage count must not size anything; 4 M ranks is beyond every system the model builds).
+   */
+  public static final int MAX_RANKS = 1 << 22;
+
   private final Path meta;
   private final ImmutableMap<String, String> metadata;
   private final ImmutableList<Path> rankFiles;
@@ -93,14 +99,21 @@ public final class DumpiTrace implements Trace {
     } catch (NumberFormatException e) {
       ranks = -1;
     }
-    if (ranks < 1) {
+    if (ranks < 1 || ranks > MAX_RANKS) {
+      // (the bound before anything is sized by it: numprocs=2147483647 in a one-line file ran the heap out)
       throw TraceFormatException.ofFile(meta, TraceFormatException.NO_RANK,
-          "numprocs must be a positive integer, was " + TraceFormatException.echo(procs), null);
+          "numprocs must be an integer in [1, " + MAX_RANKS + "], was " + TraceFormatException.echo(procs), null);
     }
     Path dir = meta.toAbsolutePath().getParent();
-    ImmutableList.Builder<Path> files = ImmutableList.builderWithExpectedSize(ranks);
+    ImmutableList.Builder<Path> files = ImmutableList.builder();
     for (int r = 0; r < ranks; r++) {
-      Path bin = dir.resolve(String.format(Locale.ROOT, "%s-%04d.bin", prefix, r));
+      Path bin;
+      try {
+        bin = dir.resolve(String.format(Locale.ROOT, "%s-%04d.bin", prefix, r));
+      } catch (java.nio.file.InvalidPathException e) {
+        throw TraceFormatException.ofFile(meta, TraceFormatException.NO_RANK, "fileprefix "
+            + TraceFormatException.echo(prefix) + " does not make a file name this system takes", e);
+      }
       if (!Files.isRegularFile(bin)) {
         throw TraceFormatException.ofFile(bin, r, "rank file missing (the meta file says numprocs=" + ranks + ")",
             null);

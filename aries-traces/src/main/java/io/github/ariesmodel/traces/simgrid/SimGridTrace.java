@@ -72,8 +72,13 @@ public final class SimGridTrace implements Trace {
     if (index != null) {
       Path dir = file.toAbsolutePath().getParent();
       List<Path> listed = new ArrayList<>();
-      for (String name : index) {
-        listed.add(dir.resolve(name));
+      for (int k = 0; k < index.size(); k++) {
+        try {
+          listed.add(dir.resolve(index.get(k)));
+        } catch (java.nio.file.InvalidPathException e) {
+          throw TraceFormatException.ofFile(file, TraceFormatException.NO_RANK, "entry " + (k + 1) + " of the index, "
+              + TraceFormatException.echo(index.get(k)) + ", is not a file name this system takes", e);
+        }
       }
       return ofRankFiles(file, listed);
     }
@@ -91,7 +96,10 @@ public final class SimGridTrace implements Trace {
         if (tokens == null) {
           continue;
         }
-        if (tokens.length != 1 || tokens[0].chars().allMatch(Character::isDigit)) {
+        // (a control character, NUL included, is in no file name an index lists: such a file, a binary one
+        // given by mistake say, is read as actions and refused at its first line)
+        if (tokens.length != 1 || tokens[0].chars().allMatch(Character::isDigit)
+            || tokens[0].chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
           return null;
         }
         names.add(tokens[0]);

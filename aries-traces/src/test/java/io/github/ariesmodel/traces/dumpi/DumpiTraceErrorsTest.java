@@ -46,6 +46,22 @@ class DumpiTraceErrorsTest {
   }
 
   @Test
+  void aHugeNumprocsIsRefusedBeforeAnythingIsSizedByIt() throws IOException {
+    // a one-line edit used to run the heap out (a list sized by numprocs before any rank file was looked for)
+    Path meta = Files.writeString(dir.resolve("h.meta"), "numprocs=2147483647\nfileprefix=h\n");
+    assertThatThrownBy(() -> DumpiTrace.open(meta)).isInstanceOf(TraceFormatException.class)
+        .hasMessageContaining("h.meta").hasMessageContaining("numprocs must be an integer in [1, 4194304], was");
+  }
+
+  @Test
+  void aFilePrefixNoFileNameCanHoldIsNamedNotLeakedAsAPathError() throws IOException {
+    Path meta = Files.writeString(dir.resolve("n.meta"), "numprocs=1\nfileprefix=ab\u0000cd\n");
+    assertThatThrownBy(() -> DumpiTrace.open(meta)).isInstanceOf(TraceFormatException.class)
+        .hasMessageContaining("n.meta").hasMessageContaining("does not make a file name this system takes")
+        .hasMessageNotContaining("Nul character");
+  }
+
+  @Test
   void aBadMetaLineNamesItsLineNumber() throws IOException {
     Path meta = Files.writeString(dir.resolve("y.meta"), "numprocs=2\nfileprefix=y\nthis is no pair\n");
     assertThatThrownBy(() -> DumpiTrace.open(meta)).isInstanceOf(TraceFormatException.class)

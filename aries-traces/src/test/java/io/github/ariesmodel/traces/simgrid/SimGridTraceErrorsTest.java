@@ -97,6 +97,15 @@ class SimGridTraceErrorsTest {
   }
 
   @Test
+  void aFileWithControlCharactersIsNoIndexAndIsRefusedAtItsLineNotAsAPathError() throws IOException {
+    // a NUL used to reach Path.resolve and come out as "Nul character not allowed" with the raw bytes
+    Path bad = Files.write(dir.resolve("binary.txt"), new byte[] {'a', 0, 'b', '\n', 1, 2, 3, '\n'});
+    assertThatThrownBy(() -> SimGridTrace.open(bad)).isInstanceOfSatisfying(TraceFormatException.class, e -> {
+      assertThat(e.getMessage()).contains("binary.txt").contains("line 1").doesNotContain("Nul character");
+    });
+  }
+
+  @Test
   void echoedTextIsAbbreviated() throws IOException {
     Path file = Files.writeString(dir.resolve("long.txt"), "0 " + "x".repeat(500) + "\n");
     TraceFormatException e = readUntilError(SimGridTrace.open(file), 0);
