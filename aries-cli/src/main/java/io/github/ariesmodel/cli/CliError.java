@@ -28,6 +28,25 @@ final class CliError extends RuntimeException {
   }
 
   /**
+   * A library's refusal of a value the user gave through an option, told under the option's name: the library names
+   * its own parameter ({@code vcBufferBytes}), which the user never typed ({@code --vc-buffer}). A message that
+   * starts with none of the names is passed on unchanged.
+   *
+   * @param e the library's refusal
+   * @param namesAndOptions pairs of a library parameter's name and the option that sets it, longest names first
+   * @return the error to throw ({@code e} itself when no name matches)
+   */
+  public static RuntimeException renamed(IllegalArgumentException e, String... namesAndOptions) {
+    String m = String.valueOf(e.getMessage());
+    for (int i = 0; i + 1 < namesAndOptions.length; i += 2) {
+      if (m.startsWith(namesAndOptions[i] + " ")) {
+        return badInput(namesAndOptions[i + 1] + m.substring(namesAndOptions[i].length()), namesAndOptions[i + 1], e);
+      }
+    }
+    return e;
+  }
+
+  /**
    * Bad input (exit status 2).
    *
    * @param what what is wrong, naming the value (echoed user text is abbreviated here)

@@ -8,6 +8,7 @@ import io.github.ariesmodel.core.ByteCount;
 import io.github.ariesmodel.core.MemoryDomainDescriptor;
 import io.github.ariesmodel.core.MemoryRegistration;
 import io.github.ariesmodel.core.PageSize;
+import io.github.ariesmodel.core.SimTime;
 import io.github.ariesmodel.core.Status;
 import io.github.ariesmodel.core.sim.DeterministicEventLoop;
 import io.github.ariesmodel.core.sim.SparsePhysicalMemory;
@@ -146,6 +147,10 @@ final class IommuCommand implements Callable<Integer> {
     if (accessBytes < 0) {
       throw new IllegalArgumentException("--access-bytes must be >= 0 but was " + accessBytes);
     }
+    if (serial && spec.commandLine().getParseResult().hasMatchedOption("--window")) {
+      throw CliError.badInput("--serial and --window contradict each other (--serial is a window of 1); give one",
+          "--serial", null);
+    }
     int effectiveWindow = serial ? 1 : window;
     if (effectiveWindow < 1) {
       throw new IllegalArgumentException("--window must be >= 1 but was " + window);
@@ -153,13 +158,20 @@ final class IommuCommand implements Callable<Integer> {
     if ((trace == null) == (synthetic == null)) {
       throw new IllegalArgumentException("give exactly one of a TRACE file and --synthetic");
     }
-    IommuConfig config = IommuConfig.builder()
-        .ways(ways).sets(sets).ptesPerLine(ptesPerLine).policy(ReplacementPolicies.byName(policy)).seed(seed)
-        .maxInFlight(inFlight).fetchBuffers(fetchBuffers)
-        .pteFetchLatencyPs(toPs("--fetch-latency-ns", fetchLatencyNs))
-        .hitLatencyPs(toPs("--hit-latency-ns", hitLatencyNs))
-        .issueIntervalPs(toPs("--issue-interval-ns", issueIntervalNs))
-        .build();
+    IommuConfig config;
+    try {
+      config = IommuConfig.builder()
+          .ways(ways).sets(sets).ptesPerLine(ptesPerLine).policy(ReplacementPolicies.byName(policy)).seed(seed)
+          .maxInFlight(inFlight).fetchBuffers(fetchBuffers)
+          .pteFetchLatencyPs(toPs("--fetch-latency-ns", fetchLatencyNs))
+          .hitLatencyPs(toPs("--hit-latency-ns", hitLatencyNs))
+          .issueIntervalPs(toPs("--issue-interval-ns", issueIntervalNs))
+          .build();
+    } catch (IllegalArgumentException e) {
+      throw CliError.renamed(e, "sets * ways * ptesPerLine", "--sets * --ways * --ptes-per-line", "ptesPerLine",
+          "--ptes-per-line", "maxInFlight", "--in-flight", "fetchBuffers", "--fetch-buffers", "sets", "--sets", "ways",
+          "--ways");
+    }
 
     long pages = ps.pagesSpanned(0, regionBytes);
     long tables = 2 * ((pages * 8 + 4095) & -4096L) + (1L << 20);
@@ -238,8 +250,9 @@ final class IommuCommand implements Callable<Integer> {
   }
 
   private static long toPs(String option, double ns) {
-    if (!(ns >= 0) || ns > 1e9) {
-      throw new IllegalArgumentException(option + " must be in [0, 1e9] ns but was " + ns);
+    // the IOMMU's own bound on its times, 1 ms (it used to say 1e9 ns here and then refuse 1e6 to 1e9 ns in ps)
+    if (!(ns >= 0) || ns > SimTime.MAX_LATENCY_PS / 1e3) {
+      throw new IllegalArgumentException(option + " must be in [0, 1e6] ns (1 ms) but was " + ns);
     }
     return Math.round(ns * 1000);
   }

@@ -99,6 +99,9 @@ final class ReplayCommand implements Callable<Integer> {
       }
     } catch (TraceReplayException e) {
       throw CliError.badInput(e.getMessage().replace("\n", "; "), "TRACE " + trace, e);
+    } catch (IllegalArgumentException e) {
+      // the workload's parameters are named as the replay builder names them; the user typed the options
+      throw CliError.renamed(e, "ranksPerNode", "--ranks-per-node");
     } catch (UncheckedIOException e) {
       if (e.getCause() instanceof TraceFormatException f) {
         throw CliError.badInput(f.getMessage(), "TRACE " + trace, f);

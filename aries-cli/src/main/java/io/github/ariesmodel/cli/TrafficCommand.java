@@ -122,8 +122,13 @@ final class TrafficCommand implements Callable<Integer> {
     if (drain) {
       b.drain().drainLimitPs(Math.max(1, Math.round(drainLimitUs * 1e6)));
     }
-    TrafficExperiment experiment = b.build();
-    TrafficResult r = experiment.run();
+    TrafficResult r;
+    try {
+      r = b.build().run();
+    } catch (IllegalArgumentException e) {
+      // the fabric's builder names its own field; the user typed the option
+      throw CliError.renamed(e, "vcBufferBytes", "--vc-buffer");
+    }
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("topology", topo.describe());
     m.put("routing", routing);

@@ -609,4 +609,31 @@ class HostileInputTest {
         "1/2147483647")).isZero();
     assertThat(out.toString()).contains("shard 1/2147483647 runs 1");
   }
+
+  @Test
+  void optionsAreNamedAsTypedNotAsTheLibrarysFields() throws IOException {
+    assertThat(aries("iommu", "--synthetic", "random:10", "--in-flight", "0")).isEqualTo(2);
+    assertThat(onlyLine()).contains("--in-flight must be in [1, 4096] but was 0").endsWith("(--in-flight)");
+    err.getBuffer().setLength(0);
+    // each option in its range, their product not: refused when configured (it used to be an array error)
+    assertThat(aries("iommu", "--synthetic", "random:10", "--sets", "1048576", "--ways", "64", "--ptes-per-line",
+        "512")).isEqualTo(2);
+    assertThat(onlyLine()).contains("--sets * --ways * --ptes-per-line (the PTEs the cache holds) must be at most"
+        + " 16777216 but was 1048576 * 64 * 512 = 34359738368");
+    err.getBuffer().setLength(0);
+    // the range the option states is the one it takes (it said 1e9 ns, then refused 5e8 ns in picoseconds)
+    assertThat(aries("iommu", "--synthetic", "random:10", "--fetch-latency-ns", "5e8")).isEqualTo(2);
+    assertThat(onlyLine()).contains("--fetch-latency-ns must be in [0, 1e6] ns (1 ms) but was 5.0E8");
+    err.getBuffer().setLength(0);
+    assertThat(aries("iommu", "--synthetic", "random:10", "--serial", "--window", "5")).isEqualTo(2);
+    assertThat(onlyLine()).contains("--serial and --window contradict each other");
+    err.getBuffer().setLength(0);
+    assertThat(aries("traffic", "--topology", "canonical:p=1,a=2,h=1", "--measure-us", "0.01", "--vc-buffer", "0"))
+        .isEqualTo(2);
+    assertThat(onlyLine()).contains("--vc-buffer must be in [128, 1048576] but was 0");
+    err.getBuffer().setLength(0);
+    Path trace = file("two.txt", "0 init\n1 init\n0 send 1 0 8\n1 recv 0 0 8\n");
+    assertThat(aries("replay", trace.toString(), "--ranks-per-node", "0", "--out", out("rp"), "-q")).isEqualTo(2);
+    assertThat(onlyLine()).contains("--ranks-per-node must be");
+  }
 }
