@@ -1,7 +1,6 @@
 package io.github.ariesmodel.core;
 
 import static com.google.common.base.Preconditions.checkArgument;
-import static com.google.common.base.Preconditions.checkPositionIndexes;
 
 /**
  * Little-endian packing of integers into byte arrays: the byte order of x86-64 host memory, of the NIC's
@@ -22,8 +21,7 @@ public final class LittleEndian {
    * @return the value, zero-extended
    */
   public static long get(byte[] bytes, int offset, int width) {
-    checkArgument(width >= 1 && width <= 8, "width must be in [1, 8] but was %s", width);
-    checkPositionIndexes(offset, offset + width, bytes.length);
+    checkSpan(bytes, offset, width);
     long v = 0;
     for (int i = width - 1; i >= 0; i--) {
       v = (v << 8) | (bytes[offset + i] & 0xFF);
@@ -40,10 +38,27 @@ public final class LittleEndian {
    * @param value the value; bits above {@code width} bytes are ignored
    */
   public static void put(byte[] bytes, int offset, int width, long value) {
-    checkArgument(width >= 1 && width <= 8, "width must be in [1, 8] but was %s", width);
-    checkPositionIndexes(offset, offset + width, bytes.length);
+    checkSpan(bytes, offset, width);
     for (int i = 0; i < width; i++) {
       bytes[offset + i] = (byte) (value >>> (8 * i));
+    }
+  }
+
+  /**
+   * Refuses a null array, a width outside [1, 8] and a span that does not lie in the array (compared without {@code
+   * offset + width}, which overflows near {@code Integer.MAX_VALUE}).
+   */
+  private static void checkSpan(byte[] bytes, int offset, int width) {
+    if (bytes == null) {
+      throw new IllegalArgumentException("bytes must not be null");
+    }
+    checkArgument(width >= 1 && width <= 8, "width must be in [1, 8] but was %s", width);
+    if (bytes.length < width) {
+      throw new IllegalArgumentException("bytes must hold at least " + width + " bytes but held " + bytes.length);
+    }
+    if (offset < 0 || offset > bytes.length - width) {
+      throw new IllegalArgumentException("offset must be in [0, " + (bytes.length - width) + "] for " + width
+          + " bytes of a " + bytes.length + "-byte array but was " + offset);
     }
   }
 

@@ -191,8 +191,16 @@ public final class Iommu implements AddressTranslation {
    * @param ps the page size
    * @param capacity bytes of memory free for the registration, ≥ 0
    * @return the largest length in bytes, 0 when not even one page fits
+   * @throws IllegalArgumentException for a null page size or a negative capacity
    */
   public static long largestLength(PageSize ps, long capacity) {
+    if (ps == null) {
+      throw new IllegalArgumentException("ps must not be null");
+    }
+    if (capacity < 0) {
+      // (the unsigned shift below made -1 a length of 2^40 pages' worth, a wrong answer)
+      throw new IllegalArgumentException("capacity must be >= 0 but was " + capacity);
+    }
     long lo = 0;
     long hi = Math.min(capacity, NetworkAddress.MAX_OFFSET + 1) >>> ps.shift(); // a registration's longest: 2^40
     while (lo < hi) {

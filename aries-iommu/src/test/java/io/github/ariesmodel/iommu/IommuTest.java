@@ -140,6 +140,10 @@ class IommuTest {
     assertThatThrownBy(() -> IommuConfig.builder().policy(BuiltInPolicy.PSEUDO_LRU).ways(3).build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("ways must be a power of two in [1, 64] for pseudo-LRU but was 3");
+    assertThatThrownBy(() -> Iommu.largestLength(PageSize.SIZE_4K, -1)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("capacity must be >= 0 but was -1");
+    assertThatThrownBy(() -> Iommu.largestLength(null, 1 << 20)).hasMessage("ps must not be null");
+    assertThat(Iommu.largestLength(PageSize.SIZE_4K, 0)).isZero();
     assertThatThrownBy(() -> BuiltInPolicy.parse("fifo"))
         .hasMessage("policy must be one of lru, plru, random but was \"fifo\"");
     assertThatThrownBy(() -> BuiltInPolicy.PSEUDO_LRU.create(4, 3, 0))

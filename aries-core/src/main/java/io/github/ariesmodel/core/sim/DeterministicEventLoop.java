@@ -50,6 +50,12 @@ public final class DeterministicEventLoop implements Scheduler {
   /** Default ring size: 16,384 buckets, a horizon of about 1 µs at the default width. */
   public static final int DEFAULT_RING_BUCKETS_LOG2 = 14;
 
+  /**
+   * The largest initial capacity: 2^26 events (assumed; the loop grows past it as needed). The arrays it sizes, three
+   * longs and two references an event, then stay inside an array's index ({@code 1 << 30} overflowed one).
+   */
+  public static final int MAX_INITIAL_CAPACITY = 1 << 26;
+
   /** log2 of the entries of a bucket-list chunk. */
   private static final int CHUNK_LOG2 = 3;
   private static final int CHUNK = 1 << CHUNK_LOG2;
@@ -155,7 +161,7 @@ public final class DeterministicEventLoop implements Scheduler {
   /**
    * An empty loop at time 0 with room for {@code initialCapacity} pending events before it grows.
    *
-   * @param initialCapacity ≥ 1
+   * @param initialCapacity in [1, {@link #MAX_INITIAL_CAPACITY}]
    */
   public DeterministicEventLoop(int initialCapacity) {
     this(initialCapacity, DEFAULT_BUCKET_WIDTH_LOG2, DEFAULT_RING_BUCKETS_LOG2);
@@ -165,13 +171,14 @@ public final class DeterministicEventLoop implements Scheduler {
    * An empty loop at time 0 with a chosen calendar geometry. The geometry changes only the cost of scheduling, never
    * the order events run in.
    *
-   * @param initialCapacity ≥ 1
+   * @param initialCapacity in [1, {@link #MAX_INITIAL_CAPACITY}]
    * @param bucketWidthLog2 log2 of a bucket's width in ps, in [0, 40]
    * @param ringBucketsLog2 log2 of the number of buckets in the ring, in [6, 24]
    */
   public DeterministicEventLoop(int initialCapacity, int bucketWidthLog2, int ringBucketsLog2) {
-    if (initialCapacity < 1) {
-      throw new IllegalArgumentException("initialCapacity must be >= 1 but was " + initialCapacity);
+    if (initialCapacity < 1 || initialCapacity > MAX_INITIAL_CAPACITY) {
+      throw new IllegalArgumentException("initialCapacity must be in [1, " + MAX_INITIAL_CAPACITY + "] but was "
+          + initialCapacity);
     }
     if (bucketWidthLog2 < 0 || bucketWidthLog2 > 40) {
       throw new IllegalArgumentException("bucketWidthLog2 must be in [0, 40] but was " + bucketWidthLog2);
@@ -639,6 +646,9 @@ public final class DeterministicEventLoop implements Scheduler {
    * @return events run by this call
    */
   public long runWhile(BooleanSupplier condition) {
+    if (condition == null) {
+      throw new IllegalArgumentException("condition must not be null");
+    }
     checkOwner("runWhile");
     stopRequested = false;
     long before = executed;

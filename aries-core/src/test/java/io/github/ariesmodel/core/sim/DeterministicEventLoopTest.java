@@ -167,7 +167,12 @@ class DeterministicEventLoopTest {
     DeterministicEventLoop loop = new DeterministicEventLoop();
     assertThatThrownBy(() -> new DeterministicEventLoop(0))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("initialCapacity must be >= 1 but was 0");
+        .hasMessage("initialCapacity must be in [1, 67108864] but was 0");
+    // (1 << 30 used to fail with NegativeArraySizeException)
+    assertThatThrownBy(() -> new DeterministicEventLoop(1 << 30)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("initialCapacity must be in [1, 67108864] but was 1073741824");
+    assertThatThrownBy(() -> loop.runWhile(null)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("condition must not be null");
     assertThatThrownBy(() -> new DeterministicEventLoop(8, 41, 14))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("bucketWidthLog2 must be in [0, 40] but was 41");

@@ -298,6 +298,10 @@ class PartitionedEngineTest {
         .hasMessage("lookaheadPs must be >= 1 but was 0");
     assertThatThrownBy(() -> PartitionedEngine.of(4, 10, 5)).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("threads must be in [1, 4] (one group at least per thread) but was 5");
+    // inside the range but beyond any heap: refused before a group is made (it used to end in OutOfMemoryError)
+    assertThatThrownBy(() -> PartitionedEngine.of((1 << 23) - 1, 1, 1)).isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("an engine of 8388607 groups needs at least 838860700000 bytes of Java heap")
+        .hasMessageEndingWith("give it more heap (-Xmx) or use fewer groups");
     try (PartitionedEngine engine = PartitionedEngine.of(4, 10, 2)) {
       assertThatThrownBy(() -> engine.group(4)).isInstanceOf(IllegalArgumentException.class)
           .hasMessage("group must be in [0, 3] but was 4");
