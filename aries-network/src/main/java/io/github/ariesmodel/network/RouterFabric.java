@@ -1440,10 +1440,15 @@ public final class RouterFabric implements Fabric {
    * @param linkClass a class, 0 to {@link #linkClassCount()} - 1
    * @param atPs the time, picoseconds, no earlier than the last event run
    * @return busy picoseconds up to {@code atPs}
-   * @throws IllegalArgumentException when the class is out of range
+   * @throws IllegalArgumentException when the class is out of range, or {@code atPs} is before the scheduler's
+   *     time (the sum would count serializations that had not started: -5 gave a negative busy time)
    */
   public long busyPs(int linkClass, long atPs) {
     long sum = busyPs(linkClass);
+    long now = scheduler.now();
+    if (atPs < now) {
+      throw new IllegalArgumentException("atPs must be >= now (" + now + " ps) but was " + atPs);
+    }
     for (int gp = 0; gp < netPorts; gp++) {
       if (portClass[gp] == linkClass && linkFreeAt[gp] > atPs) {
         sum -= linkFreeAt[gp] - atPs;

@@ -363,5 +363,9 @@ class RouterFabricTest {
         .hasMessage("nowPs must be >= 0 but was -1");
     assertThat(f.busyPs(35, 4)).isZero();
     assertThat(f.linkCount(2)).isEqualTo(72);
+    // a time before now would subtract serializations that had not started (-5 gave a negative busy time)
+    assertThatThrownBy(() -> f.busyPs(0, -5L)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("atPs must be >= now (0 ps) but was -5");
+    assertThat(f.busyPs(0, 0L)).isZero();
   }
 }

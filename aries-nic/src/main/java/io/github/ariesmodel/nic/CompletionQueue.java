@@ -105,6 +105,9 @@ public final class CompletionQueue {
    * @return the entry
    */
   public static long encode(CompletionEvent e) {
+    if (e == null) {
+      throw new IllegalArgumentException("event must not be null");
+    }
     long type = switch (e.type()) {
       case LOCAL -> 1;
       case GLOBAL -> 2;

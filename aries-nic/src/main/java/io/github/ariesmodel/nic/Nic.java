@@ -323,6 +323,7 @@ public final class Nic implements FabricEndpoint {
    */
   @Override
   public void deliver(long nowPs, Packet packet) {
+    checkArgument(packet != null, "packet must not be null");
     boolean entered = inUse.enter();
     try {
       if (target == null) {

@@ -677,10 +677,15 @@ public final class AriesSystem {
       return this;
     }
 
-    /** @param bytes physical memory per node, a positive multiple of 4096 @return this builder */
+    /**
+     * @param bytes physical memory per node, a positive multiple of 4096 up to 2^52 (a physical address's reach)
+     * @return this builder
+     */
     public Builder nodeMemoryBytes(long bytes) {
-      checkArgument(bytes > 0 && bytes % 4096 == 0,
-          "nodeMemoryBytes must be a positive multiple of 4096 but was %s", bytes);
+      // the node memory's own bound, here where the user sets it (it used to surface at the first node built, under
+      // the memory's parameter name)
+      checkArgument(bytes > 0 && bytes % 4096 == 0 && bytes <= io.github.ariesmodel.core.PhysicalAddress.MAX + 1,
+          "nodeMemoryBytes must be a positive multiple of 4096 up to 2^52 but was %s", bytes);
       this.nodeMemoryBytes = bytes;
       return this;
     }

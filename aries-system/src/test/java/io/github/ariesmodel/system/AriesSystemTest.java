@@ -63,6 +63,14 @@ class AriesSystemTest {
   }
 
   @Test
+  void nodeMemoryBeyondAPhysicalAddressesReachIsRefusedWhereItIsSet() {
+    assertThatThrownBy(() -> AriesSystem.builder().nodeMemoryBytes(1L << 60))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("nodeMemoryBytes must be a positive multiple of 4096 up to 2^52 but was " + (1L << 60));
+    assertThat(AriesSystem.builder().system("default").nodeMemoryBytes(1L << 52).build().node(0)).isNotNull();
+  }
+
+  @Test
   void describeListsTheInventory() {
     String d = AriesSystem.builder().system("two-groups").build().describe();
     assertThat(d).contains("groups 2, routers 192, nodes 768", "routing by-delivery-mode", "translation IOMMU");

@@ -24,6 +24,9 @@ public enum TraceFormat {
    * @throws IOException if the directory cannot be listed
    */
   public static TraceFormat detect(Path path) throws IOException {
+    if (path == null) {
+      throw new IllegalArgumentException("path must not be null");
+    }
     if (Files.isDirectory(path)) {
       try (var files = Files.list(path)) {
         long metas = files.filter(p -> p.getFileName().toString().endsWith(".meta")).count();

@@ -162,6 +162,9 @@ public final class SetAssociativeHostCache implements HostCache {
 
   @Override
   public long count(HostCacheStatistic statistic) {
+    if (statistic == null) {
+      throw new IllegalArgumentException("statistic must not be null");
+    }
     return counts[statistic.ordinal()];
   }
 

@@ -183,6 +183,8 @@ class SetAssociativeHostCacheTest {
         .hasMessage("memoryLatencyPs must be in [0, 1e9] ps (1 ms) but was " + Long.MAX_VALUE);
     assertThatThrownBy(() -> HostCacheConfig.xc40().withLatencies(-1, 5))
         .hasMessage("hitLatencyPs must be in [0, 1e9] ps (1 ms) but was -1");
+    assertThatThrownBy(() -> c.count(null)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("statistic must not be null");
   }
 
   @Test

@@ -586,6 +586,7 @@ public final class ShmemJob {
 
     @Override
     public void waitUntil(Symmetric obj, long offset, LongPredicate condition) {
+      checkArgument(condition != null, "condition must not be null");
       // The first poll that saw the value took a CPU load through the host cache: a hit when the NIC updated the cached
       // line in place, a miss when the write dropped it (0 without a cache). The runner may test the condition again
       // before the process resumes; those re-tests hit and are not what the poller paid.
@@ -624,6 +625,7 @@ public final class ShmemJob {
 
     @Override
     public void localBytes(Symmetric obj, long offset, byte[] data) {
+      checkArgument(data != null, "data must not be null");
       own(obj, "local", offset, data.length);
       hostAccess(obj, offset, data, data.length, true);
     }

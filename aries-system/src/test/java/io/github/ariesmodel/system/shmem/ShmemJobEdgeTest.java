@@ -54,6 +54,24 @@ class ShmemJobEdgeTest {
   }
 
   @Test
+  void nullBuffersAndConditionsAreNamedFromInsideAProgram() {
+    for (int k = 0; k < 2; k++) {
+      ShmemJob job = job(0, 9);
+      Symmetric buf = job.allocate(64);
+      boolean buffer = k == 0;
+      assertThatThrownBy(() -> job.run(pe -> {
+        if (buffer) {
+          pe.localBytes(buf, 0, (byte[]) null);
+        } else {
+          pe.waitUntil(buf, 0, null);
+        }
+      })).isInstanceOf(ProcessRunner.ProcessFailedException.class)
+          .hasRootCauseInstanceOf(IllegalArgumentException.class)
+          .hasRootCauseMessage(buffer ? "data must not be null" : "condition must not be null");
+    }
+  }
+
+  @Test
   void zeroLengthPutsCompleteAndQuietReturns() {
     ShmemJob job = job(0, 9);
     Symmetric buf = job.allocate(64);

@@ -168,6 +168,7 @@ public final class DumpiTrace implements Trace {
    * @throws IOException if the file is unreadable or its fixed parts corrupt
    */
   public static RankTrace openRankFile(Path bin, int rank) throws IOException {
+    checkArgument(bin != null, "bin must not be null");
     checkArgument(rank >= 0, "rank must be >= 0, was %s", rank);
     return new DumpiRankReader(bin, rank);
   }

@@ -120,7 +120,11 @@ public final class SimGridTrace implements Trace {
    * @throws TraceFormatException if a file is missing
    */
   public static SimGridTrace ofRankFiles(Path source, List<Path> rankFiles) throws TraceFormatException {
-    checkArgument(!rankFiles.isEmpty(), "rankFiles must not be empty");
+    checkArgument(source != null, "source must not be null");
+    checkArgument(rankFiles != null && !rankFiles.isEmpty(), "rankFiles must not be null or empty");
+    for (int r = 0; r < rankFiles.size(); r++) {
+      checkArgument(rankFiles.get(r) != null, "rankFiles must hold no null but rank %s's was null", r);
+    }
     checkArgument(rankFiles.size() <= MAX_RANKS, "rankFiles must hold at most %s files, held %s", MAX_RANKS,
         rankFiles.size());
     for (int r = 0; r < rankFiles.size(); r++) {
