@@ -111,11 +111,27 @@ final class RunCommand implements Callable<Integer> {
         base.iommu(), base.nic(), null).withThreads(threads.checked());
     VirtualCarriers.forLanes(threads.checked());
     if (trace != null) {
-      s = s.withTrace(new PacketTrace(traceLimit, PacketTrace.Filter.parse(traceFilter)));
+      try {
+        s = s.withTrace(new PacketTrace(traceLimit, PacketTrace.Filter.parse(traceFilter)));
+      } catch (IllegalArgumentException e) {
+        throw CliError.renamed(e, "limit", "--trace-limit");
+      }
+    } else {
+      // without --trace they would be ignored without a word
+      for (String option : List.of("--trace-filter", "--trace-limit")) {
+        if (pr.hasMatchedOption(option)) {
+          throw CliError.badInput(option + " needs --trace FILE", option, null);
+        }
+      }
     }
     String name = workload != null ? workload
         : file != null && file.workload() != null ? file.workload() : "mixed";
     Workload w = Workloads.byName(name);
+    if (trace != null && name.equals("traffic")) {
+      // its experiments build router fabrics of their own, which the trace does not see (it recorded 0 packets)
+      throw CliError.badInput("--trace records the NICs' packets, and the traffic workload has none (its experiments"
+          + " drive router fabrics of their own); use the traffic command's statistics instead", "--trace", null);
+    }
     Map<String, String> merged = new java.util.LinkedHashMap<>();
     if (file != null && !file.params().asMap().isEmpty()) {
       // Parameters belong to one workload; using them for another (or guessing) would run something else than the

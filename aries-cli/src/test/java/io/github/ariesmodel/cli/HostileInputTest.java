@@ -636,4 +636,32 @@ class HostileInputTest {
     assertThat(aries("replay", trace.toString(), "--ranks-per-node", "0", "--out", out("rp"), "-q")).isEqualTo(2);
     assertThat(onlyLine()).contains("--ranks-per-node must be");
   }
+
+  @Test
+  void optionsThatWouldBeIgnoredOrContradictTheRunAreRefused() throws IOException {
+    assertThat(aries("run", "pingpong", "--trace-filter", "bogus", "--out", out("t1"))).isEqualTo(2);
+    assertThat(onlyLine()).contains("--trace-filter needs --trace FILE");
+    err.getBuffer().setLength(0);
+    assertThat(aries("run", "pingpong", "--trace", out("t.jsonl"), "--trace-limit", "0", "--out", out("t2")))
+        .isEqualTo(2);
+    assertThat(onlyLine()).contains("--trace-limit must be in [1, ").endsWith("(--trace-limit)");
+    err.getBuffer().setLength(0);
+    assertThat(aries("run", "traffic", "--trace", out("t.jsonl"), "--out", out("t3"))).isEqualTo(2);
+    assertThat(onlyLine()).contains("--trace records the NICs' packets, and the traffic workload has none");
+    err.getBuffer().setLength(0);
+    assertThat(aries("run", "iommu-study", "--translator", "flat", "--out", out("t4"))).isEqualTo(2);
+    assertThat(onlyLine()).contains("iommu-study measures the IOMMU's PTE cache, but the system's translator is flat");
+    err.getBuffer().setLength(0);
+    Path conf = file("flat.json", "{\"translator\": \"flat\", \"iommu\": {\"ways\": 8}}");
+    assertThat(aries("run", "pingpong", "--config", conf.toString(), "--out", out("t5"))).isEqualTo(2);
+    assertThat(onlyLine()).contains("iommu settings are for the IOMMU translator but translator is flat");
+    err.getBuffer().setLength(0);
+    // the mixed job's phase that cannot run is named, not a parameter mixed does not take
+    assertThat(aries("run", "mixed", "--system", "canonical:p=1,a=1,h=1", "--out", out("t6"))).isEqualTo(2);
+    assertThat(onlyLine()).contains("the mixed job's ").contains(" phase cannot run on this system: ")
+        .doesNotContain("set distance=VALUE");
+    for (String dir : new String[] {"t1", "t2", "t3", "t4", "t5", "t6"}) {
+      assertThat(tmp.resolve(dir)).as("refused before --out is made").doesNotExist();
+    }
+  }
 }

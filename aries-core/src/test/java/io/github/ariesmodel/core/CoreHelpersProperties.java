@@ -30,7 +30,8 @@ class CoreHelpersProperties {
   @Test
   void littleEndianRefusesBadWidthAndRange() {
     assertThatThrownBy(() -> LittleEndian.get(new byte[8], 0, 9)).hasMessageContaining("width");
-    assertThatThrownBy(() -> LittleEndian.put(new byte[8], 4, 8, 1L)).isInstanceOf(IndexOutOfBoundsException.class);
+    assertThatThrownBy(() -> LittleEndian.put(new byte[8], 4, 8, 1L)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("offset must be in [0, 0] for 8 bytes of a 8-byte array but was 4");
   }
 
   @Test

@@ -14,6 +14,7 @@ import io.github.ariesmodel.core.Texts;
 import io.github.ariesmodel.core.SimTime;
 import io.github.ariesmodel.iommu.ReplacementPolicies;
 import io.github.ariesmodel.iommu.IommuConfig;
+import io.github.ariesmodel.system.TranslatorKind;
 import io.github.ariesmodel.nic.AmoCacheConfig;
 import io.github.ariesmodel.nic.AmoWriteBack;
 import io.github.ariesmodel.nic.NicConfig;
@@ -156,6 +157,11 @@ public record RunConfig(SystemSpec spec, String workload, Params params) {
     long seed = integer(root, "seed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
     String fabric = text(root, "fabric", "routers");
     String translator = text(root, "translator", "iommu");
+    if (root.has("iommu") && SystemSpec.parseTranslator(translator) != TranslatorKind.IOMMU) {
+      // the flat translator has no IOMMU: its settings would be dropped without a word
+      throw new IllegalArgumentException("iommu settings are for the IOMMU translator but translator is "
+          + Texts.abbreviate(translator) + "; drop one of them");
+    }
     IommuConfig iommu = iommu(root.get("iommu"));
     NicConfig nic = nic(root.get("nic"));
     SystemSpec spec;
@@ -196,10 +202,10 @@ public record RunConfig(SystemSpec spec, String workload, Params params) {
     b.maxInFlight((int) integer(n, "maxInFlight", d.maxInFlight(), 1, 4096, "iommu."));
     b.fetchBuffers((int) integer(n, "fetchBuffers", d.fetchBuffers(), 1, 4096, "iommu."));
     b.seed(integer(n, "seed", d.seed(), Long.MIN_VALUE, Long.MAX_VALUE, "iommu."));
-    b.pteFetchLatencyPs(SimTime.ns(number(n, "pteFetchLatencyNs", SimTime.toNs(d.pteFetchLatencyPs()), 0, 1e9,
+    b.pteFetchLatencyPs(SimTime.ns(number(n, "pteFetchLatencyNs", SimTime.toNs(d.pteFetchLatencyPs()), 0, 1e6,
         "iommu.")));
-    b.hitLatencyPs(SimTime.ns(number(n, "hitLatencyNs", SimTime.toNs(d.hitLatencyPs()), 0, 1e9, "iommu.")));
-    b.issueIntervalPs(SimTime.ns(number(n, "issueIntervalNs", SimTime.toNs(d.issueIntervalPs()), 0, 1e9,
+    b.hitLatencyPs(SimTime.ns(number(n, "hitLatencyNs", SimTime.toNs(d.hitLatencyPs()), 0, 1e6, "iommu.")));
+    b.issueIntervalPs(SimTime.ns(number(n, "issueIntervalNs", SimTime.toNs(d.issueIntervalPs()), 0, 1e6,
         "iommu.")));
     if (n.has("prefetch")) {
       b.prefetch(bool(n, "prefetch", "iommu."));

@@ -77,6 +77,11 @@ final class IommuStudyWorkload implements Workload {
   @Override
   public void check(AriesSystem system, Params params) {
     Workload.super.check(system, params);
+    if (system.node(0).iommu().isEmpty()) {
+      // its figures are the IOMMU's PTE cache's: on the flat translator they were all 0
+      throw new IllegalArgumentException("iommu-study measures the IOMMU's PTE cache, but the system's translator is"
+          + " flat; run it with --translator iommu");
+    }
     checkPes(system, params);
     checkTable(system, Settings.read(params));
   }

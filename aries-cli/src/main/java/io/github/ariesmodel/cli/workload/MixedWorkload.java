@@ -85,7 +85,15 @@ final class MixedWorkload implements Workload {
     Workload.super.check(system, params);
     for (Phase p : PHASES) {
       if (runs(p, system.routerFabric().isPresent())) {
-        p.workload().check(system, Params.of(p.params()));
+        try {
+          p.workload().check(system, Params.of(p.params()));
+        } catch (IllegalArgumentException e) {
+          // the phase's check tells the user to set a parameter of the phase, which mixed does not take: say which
+          // phase cannot run instead
+          throw new IllegalArgumentException("the " + NAME + " job's " + p.workload().name() + " phase cannot run on"
+              + " this system: " + String.valueOf(e.getMessage()).replaceAll(" \\(the default; set [^)]*\\)$", "")
+              + "; run the workloads that fit it on their own", e);
+        }
       }
     }
   }
