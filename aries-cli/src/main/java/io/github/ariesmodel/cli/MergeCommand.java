@@ -67,6 +67,12 @@ final class MergeCommand implements Callable<Integer> {
     if (html != null) {
       OutputPaths.fileItself(html, "--html");
     }
+    for (Path in : inputs) {
+      if (in.toString().isEmpty()) {
+        // Path.of("") is the working directory: its point files would be merged without a word
+        throw CliError.badInput("an input must name a directory or point file but one was empty", "inputs", null);
+      }
+    }
     refuseOverwritingInputs();
     Results merged = SweepMerge.mergeFiles(inputs, metrics, "merge");
     List<PlanPlot> planned = planPlots(merged); // a bad --plot is refused before anything is written

@@ -177,6 +177,10 @@ final class RunCommand implements Callable<Integer> {
   }
 
   private static RunConfig readConfig(Path file) {
+    if (file.toString().isEmpty()) {
+      // Path.of("") is the working directory, which was then reported as "a directory"
+      throw CliError.badInput("--config must name a file but was empty", "--config", null);
+    }
     if (java.nio.file.Files.isDirectory(file)) {
       throw CliError.badInput(file + " is a directory, not a configuration file", "--config", null);
     }

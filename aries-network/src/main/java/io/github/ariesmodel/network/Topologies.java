@@ -108,6 +108,15 @@ public final class Topologies {
     }
     int colon = s.indexOf(':');
     String kind = colon < 0 ? s : s.substring(0, colon);
+    if (!kind.equals("canonical") && !kind.equals("aries")) {
+      // the kind first: "foo:bar" was told its option was no key=value, and "theta:groups=2" that theta is no kind
+      boolean preset = java.util.List.of("theta", "edison", "full", "aries-small", "canonical-small").contains(kind);
+      throw new IllegalArgumentException(preset
+          ? "topology " + kind + " is a preset and takes no options but was \"" + Texts.abbreviate(spec) + "\"; use"
+              + " aries:groups=N or canonical:p=..,a=..,h=.. to choose a size"
+          : "topology kind must be canonical, aries, theta, edison, full, aries-small or canonical-small but was \""
+              + Texts.abbreviate(kind) + "\"");
+    }
     Map<String, String> kv = new LinkedHashMap<>();
     if (colon >= 0) {
       for (String part : s.substring(colon + 1).split(",")) {

@@ -199,6 +199,11 @@ class DragonflyTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("distinct slots");
     assertThatThrownBy(() -> Topologies.parse("torus:x=1")).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("topology kind must be");
+    // the kind is judged before the options: "foo:bar" used to be told its option was no key=value
+    assertThatThrownBy(() -> Topologies.parse("foo:bar")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageEndingWith("but was \"foo\"");
+    assertThatThrownBy(() -> Topologies.parse("theta:groups=2")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("topology theta is a preset and takes no options but was \"theta:groups=2\"");
     assertThatThrownBy(() -> Topologies.parse("canonical:p=4,a=8")).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("h= is required");
     assertThatThrownBy(() -> Topologies.parse("aries:groups=2,colour=blue"))

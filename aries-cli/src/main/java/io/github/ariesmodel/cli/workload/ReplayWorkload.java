@@ -15,6 +15,7 @@ import io.github.ariesmodel.traces.CallKind;
 import io.github.ariesmodel.traces.Trace;
 import io.github.ariesmodel.traces.TraceCoverage;
 import io.github.ariesmodel.traces.TraceFormat;
+import io.github.ariesmodel.traces.TraceFormatException;
 import io.github.ariesmodel.traces.dumpi.DumpiTrace;
 import io.github.ariesmodel.traces.simgrid.SimGridTrace;
 import java.io.IOException;
@@ -105,8 +106,12 @@ final class ReplayWorkload implements Workload {
   private static Trace open(Settings s) {
     try {
       return open(s.tracePath());
+    } catch (TraceFormatException e) {
+      throw new UncheckedIOException(e); // names its file and place already
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      // named: a bare "Input/output error" (the trace /proc/self/mem) said nothing of which file
+      throw new UncheckedIOException(new IOException("cannot read the trace " + s.tracePath() + ": "
+          + e.getMessage(), e));
     }
   }
 
@@ -116,7 +121,13 @@ final class ReplayWorkload implements Workload {
     if (text.isEmpty()) {
       throw new IllegalArgumentException("trace must name a DUMPI .meta file or directory, or a SimGrid trace file");
     }
-    Path path = Path.of(text);
+    Path path;
+    try {
+      path = Path.of(text);
+    } catch (java.nio.file.InvalidPathException e) {
+      throw new IllegalArgumentException("trace must name a DUMPI .meta file or directory, or a SimGrid trace file"
+          + " but " + Texts.abbreviate(text.replace('\0', '?')) + " is no path this system takes", e);
+    }
     if (!Files.exists(path)) {
       throw new IllegalArgumentException("trace must name a DUMPI .meta file or directory, or a SimGrid trace file"
           + " but " + Texts.abbreviate(text) + " does not exist");

@@ -113,11 +113,7 @@ public final class GroupScheduler implements Scheduler {
     return loop.now();
   }
 
-  /**
-   * Schedules an event of this group, at {@link PartitionedEngine#MAX_EVENT_TIME_PS} at the latest.
-   *
-   * @throws IllegalArgumentException for a time before now or after that bound, or a null handler
-   */
+  /** Schedules an event of this group. */
   @Override
   public void scheduleAt(long timePs, EventHandler handler, Object ref, long arg) {
     loop.scheduleKeyed(timePs, nextKey(), handler, ref, arg);
@@ -127,8 +123,7 @@ public final class GroupScheduler implements Scheduler {
    * Schedules an event that runs in group {@code targetGroup} (this group's own events may use it too).
    *
    * @param targetGroup the group whose handler runs, in [0, groups)
-   * @param timePs when; while the engine runs, ≥ now + the engine's lookahead unless {@code targetGroup} is this group;
-   *     at most {@link PartitionedEngine#MAX_EVENT_TIME_PS}
+   * @param timePs when; while the engine runs, ≥ now + the engine's lookahead unless {@code targetGroup} is this group
    * @param handler what runs (it belongs to the target group and uses that group's scheduler)
    * @param ref an object handed to the handler
    * @param arg a number handed to the handler
@@ -151,7 +146,6 @@ public final class GroupScheduler implements Scheduler {
       if (handler == null) {
         throw new IllegalArgumentException("handler must not be null");
       }
-      PartitionedEngine.checkTime(timePs);
       loop.checkOwner("scheduleInto");
       // one read of a table in this partition's cache, not of the target's scheduler (241 of them on the full system)
       partition.sendTo[engine.parity][targetGroup].add(targetGroup, timePs, nextKey(), handler, ref, arg);

@@ -157,22 +157,6 @@ public final class PartitionedEngine implements AutoCloseable {
     return groupOrFail(group);
   }
 
-  /**
-   * The latest time an event may be scheduled at on the engine: {@code Long.MAX_VALUE - 1} ps. The engine keeps
-   * {@link Long#MAX_VALUE} for "no event pending" in its window planning, so an event at that time would never run
-   * (a run's limit of {@code Long.MAX_VALUE} still runs every event up to this one).
-   */
-  public static final long MAX_EVENT_TIME_PS = Long.MAX_VALUE - 1;
-
-  /** Refuses an event time the engine could not run (see {@link #MAX_EVENT_TIME_PS}). */
-  static void checkTime(long timePs) {
-    if (timePs > MAX_EVENT_TIME_PS) {
-      throw new IllegalArgumentException("timePs of an event on a partitioned engine must be at most "
-          + MAX_EVENT_TIME_PS + " ps (Long.MAX_VALUE - 1; the engine keeps Long.MAX_VALUE for \"none pending\") but"
-          + " was " + timePs + " ps");
-    }
-  }
-
   GroupScheduler groupOrFail(int group) {
     if (group < 0 || group >= groupCount) {
       throw new IllegalArgumentException("group must be in [0, " + (groupCount - 1) + "] but was " + group);
@@ -251,6 +235,28 @@ public final class PartitionedEngine implements AutoCloseable {
       n += p.local[0].size() + p.local[1].size();
     }
     return n;
+  }
+
+  /** Whether any event waits: in a group's loop, a partition's log or an outbox (at a barrier, no handler running). */
+  private boolean anyPending() {
+    for (GroupScheduler g : groups) {
+      if (g.loop.pending() > 0) {
+        return true;
+      }
+    }
+    for (Partition p : partitions) {
+      for (int set = 0; set < 2; set++) {
+        if (p.local[set].size() > 0) {
+          return true;
+        }
+        for (EventBuffer b : p.outboxes[set]) {
+          if (b != null && b.size() > 0) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
   }
 
   /** @return the time of the earliest pending event (between runs), or {@link Long#MAX_VALUE} when none */
@@ -440,7 +446,9 @@ public final class PartitionedEngine implements AutoCloseable {
         next = Math.min(next, Math.min(p.nextTime, p.outMin(parity)));
         now = Math.max(now, p.now);
       }
-      if (next > limitPs || next == Long.MAX_VALUE) {
+      // Long.MAX_VALUE is also "none pending": an event at that very time is told apart by looking for one (it used
+      // never to run when it was the only one left)
+      if (next > limitPs || (next == Long.MAX_VALUE && !anyPending())) {
         return false;
       }
       if (condition != null && !condition.getAsBoolean()) {

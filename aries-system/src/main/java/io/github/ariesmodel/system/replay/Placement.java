@@ -99,7 +99,8 @@ public final class Placement {
     }
     if (!Files.isRegularFile(file)) {
       throw new IllegalArgumentException("mapping must be linear, random, round-robin-groups or a file of node ids"
-          + " but was \"" + Texts.abbreviate(text) + "\" (no such file)");
+          + " but was \"" + Texts.abbreviate(text) + "\" (" + (Files.exists(file) ? "not a regular file" : "no such file")
+          + ")");
     }
     List<String> lines;
     try {
