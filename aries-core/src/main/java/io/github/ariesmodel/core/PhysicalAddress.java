@@ -42,15 +42,18 @@ public record PhysicalAddress(long value) implements Comparable<PhysicalAddress>
    */
   public static PhysicalAddress parse(String text) {
     checkArgument(text != null, "text must not be null");
-    checkArgument(
-        text.startsWith("0x") && text.length() > 2 && text.length() <= 16,
-        "physical address must be 0x followed by 1 to 13 hex digits but was \"%s\"",
-        text);
+    // (hex digits only: parseUnsignedLong took "0x+1" as 0x1)
+    if (!(text.startsWith("0x") && text.length() > 2 && text.length() <= 16
+        && text.chars().skip(2).allMatch(c -> c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'))) {
+      throw new IllegalArgumentException("physical address must be 0x followed by 1 to 13 hex digits but was \""
+          + Texts.abbreviate(text) + "\"");
+    }
     try {
       return new PhysicalAddress(Long.parseUnsignedLong(text.substring(2), 16));
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
-          "physical address must be 0x followed by 1 to 13 hex digits but was \"" + text + "\"", e);
+          "physical address must be 0x followed by 1 to 13 hex digits but was \""
+              + Texts.abbreviate(text) + "\"", e);
     }
   }
 

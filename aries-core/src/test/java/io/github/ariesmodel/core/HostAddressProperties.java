@@ -66,7 +66,8 @@ class HostAddressProperties {
 
   @Test
   void malformedHexTextIsRejectedQuotingIt() {
-    for (String text : new String[] {"", "0x", "1000", "0xg", "0x-1", "0x12345678901234567"}) {
+    // "0x+1" was taken as 0x1, and fullwidth digits are no hex digits either
+    for (String text : new String[] {"", "0x", "1000", "0xg", "0x-1", "0x12345678901234567", "0x+1", "0x\uff11"}) {
       assertThatThrownBy(() -> VirtualAddress.parse(text))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("\"" + text + "\"");
@@ -74,5 +75,8 @@ class HostAddressProperties {
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("\"" + text + "\"");
     }
+    String longText = "0x" + "z".repeat(500);
+    assertThatThrownBy(() -> VirtualAddress.parse(longText)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("but was \"0xzzz").satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(200));
   }
 }

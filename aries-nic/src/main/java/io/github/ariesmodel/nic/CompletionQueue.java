@@ -91,10 +91,14 @@ public final class CompletionQueue {
   /**
    * The byte offset, in the ring's registration, of the slot the n-th event written goes to.
    *
-   * @param n events written before it (0 for the first)
+   * @param n events written before it (0 for the first), ≥ 0
    * @return the offset
+   * @throws IllegalArgumentException for a negative count (it gave a negative offset)
    */
   public long entryOffset(long n) {
+    if (n < 0) {
+      throw new IllegalArgumentException("n must be >= 0 but was " + n);
+    }
     return (n % capacity) * ENTRY_BYTES;
   }
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
-/** A null given to the NIC's public methods is one line naming the parameter, not a NullPointerException. */
+/** Nulls and negative counts given to the NIC's public methods: one line naming the parameter, never an NPE. */
 class NicNullArgumentTest {
 
   @Test
@@ -16,5 +16,9 @@ class NicNullArgumentTest {
     assertThat(c.nics[1].statistics().packetsReceived()).as("nothing counted").isZero();
     assertThatThrownBy(() -> CompletionQueue.encode(null)).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("event must not be null");
+    CompletionQueue cq = c.nics[0].createCompletionQueue(4);
+    assertThat(cq.entryOffset(5)).isEqualTo(8);
+    assertThatThrownBy(() -> cq.entryOffset(-1)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("n must be >= 0 but was -1");
   }
 }
