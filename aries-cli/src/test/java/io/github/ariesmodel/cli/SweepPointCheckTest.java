@@ -175,7 +175,8 @@ class SweepPointCheckTest {
   void theMixedJobsPhasesAreCheckedAgainstThePointsSystem() {
     Map<String, String> point = Map.of("system", "aries:groups=1,rows=1,cols=2");
     assertThatThrownBy(() -> WorkloadRun.checkSweepPoint(Workloads.byName("mixed"), point))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("pes must be in [1, 8] but was 16");
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("the mixed job's gups phase cannot run on this system:"
+            + " pes must be in [1, 8] but was 16; run the workloads that fit it on their own");
     WorkloadRun.checkSweepPoint(Workloads.byName("mixed"), Map.of("system", "aries:groups=1,rows=1,cols=4"));
   }
 }

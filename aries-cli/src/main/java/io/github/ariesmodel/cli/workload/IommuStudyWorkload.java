@@ -5,6 +5,7 @@ import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.core.SimTime;
 import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.TranslatorKind;
 import io.github.ariesmodel.cli.report.ResultTable;
 import io.github.ariesmodel.system.shmem.ShmemJob;
 import io.github.ariesmodel.system.shmem.Symmetric;
@@ -77,7 +78,7 @@ final class IommuStudyWorkload implements Workload {
   @Override
   public void check(AriesSystem system, Params params) {
     Workload.super.check(system, params);
-    if (system.node(0).iommu().isEmpty()) {
+    if (system.translatorKind() != TranslatorKind.IOMMU) {
       // its figures are the IOMMU's PTE cache's: on the flat translator they were all 0
       throw new IllegalArgumentException("iommu-study measures the IOMMU's PTE cache, but the system's translator is"
           + " flat; run it with --translator iommu");

@@ -22,15 +22,15 @@ class RunConfigTest {
 
   @Test
   void yamlAndJsonGiveTheSameConfiguration() throws Exception {
-    RunConfig y = read("a.yaml", "system: two-groups\nseed: 9\ntranslator: flat\niommu:\n  ways: 8\n  policy: plru\n"
+    RunConfig y = read("a.yaml", "system: two-groups\nseed: 9\ntranslator: iommu\niommu:\n  ways: 8\n  policy: plru\n"
         + "nic:\n  requestTags: 128\n  hostLatencyNs: 300\nworkload: gups\nparams:\n  pes: 4\n");
-    RunConfig j = read("a.json", "{\"system\":\"two-groups\",\"seed\":9,\"translator\":\"flat\","
+    RunConfig j = read("a.json", "{\"system\":\"two-groups\",\"seed\":9,\"translator\":\"iommu\","
         + "\"iommu\":{\"ways\":8,\"policy\":\"plru\"},\"nic\":{\"requestTags\":128,\"hostLatencyNs\":300},"
         + "\"workload\":\"gups\",\"params\":{\"pes\":4}}");
     for (RunConfig c : new RunConfig[] {y, j}) {
       assertThat(c.spec().system()).isEqualTo("two-groups");
       assertThat(c.spec().seed()).isEqualTo(9);
-      assertThat(c.spec().translator()).isEqualTo(TranslatorKind.FLAT);
+      assertThat(c.spec().translator()).isEqualTo(TranslatorKind.IOMMU);
       assertThat(c.spec().iommu().ways()).isEqualTo(8);
       assertThat(c.spec().iommu().policy()).isEqualTo(BuiltInPolicy.PSEUDO_LRU);
       assertThat(c.spec().nic().requestTags()).isEqualTo(128);
