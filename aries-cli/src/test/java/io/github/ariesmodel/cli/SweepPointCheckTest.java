@@ -80,7 +80,7 @@ class SweepPointCheckTest {
             + "strided"), "patterns=strided", "patterns elements must be among random, sequential but one was"
                 + " \"strided\""),
         Arguments.of("iommu-study", List.of("pageSizes=2M", "table=4K", "patterns=sequential", "puts=1", "pes=1,0"),
-            "pes=0", "pes must be in [1, 95] but was 0"),
+            "pes=0", "pes must be in [1, 1024] but was 0"),
         Arguments.of("mpi-latency", List.of("sizes=8", "distances=on-node", "warmup=0", "iterations=1,100001"),
             "iterations=100001", "iterations must be in [1, 100000] but was 100001"),
         Arguments.of("mpi-latency", List.of("sizes=8", "warmup=0", "iterations=1", "distances=on-node,off-node"),

@@ -78,20 +78,22 @@ final class IommuStudyWorkload implements Workload {
   @Override
   public void check(AriesSystem system, Params params) {
     Workload.super.check(system, params);
+    Settings settings = Settings.read(params); // its ranges first, as the run reads them
+    checkPes(system, params);
+    checkTable(system, settings);
+  }
+
+  /**
+   * The system must have the IOMMU the study measures; and one target and {@code pes} initiators, each on a node of
+   * its own: a default above that is cut to the nodes there are (documented), but a value the user gave is refused
+   * rather than run as another and recorded as given.
+   */
+  private static void checkPes(AriesSystem system, Params params) {
     if (system.translatorKind() != TranslatorKind.IOMMU) {
       // its figures are the IOMMU's PTE cache's: on the flat translator they were all 0
       throw new IllegalArgumentException("iommu-study measures the IOMMU's PTE cache, but the system's translator is"
           + " flat; run it with --translator iommu");
     }
-    checkPes(system, params);
-    checkTable(system, Settings.read(params));
-  }
-
-  /**
-   * One target and {@code pes} initiators, each on a node of its own: a default above that is cut to the nodes there
-   * are (documented), but a value the user gave is refused rather than run as another and recorded as given.
-   */
-  private static void checkPes(AriesSystem system, Params params) {
     if (params.asMap().containsKey("pes")) {
       params.integer("pes", 8, 1, Math.max(1, Math.min(1024, system.nodeCount() - 1)));
     }
@@ -110,7 +112,6 @@ final class IommuStudyWorkload implements Workload {
   @Override
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
-    checkPes(spec.build(), params);
     Settings settings = Settings.read(params);
     List<String> sizes = settings.pageSizes();
     List<String> patterns = settings.patterns();
@@ -127,6 +128,7 @@ final class IommuStudyWorkload implements Workload {
       for (String pattern : patterns) {
         AriesSystem sys = spec.build();
         if (done == 0) {
+          checkPes(sys, params); // on the first system the run builds (one more would be counted in its statistics)
           checkTable(sys, settings); // with every page size, before the first job runs
         }
         int[] nodes = Distances.spread(sys.topology(), Math.min(sys.nodeCount(), initiators + 1));
