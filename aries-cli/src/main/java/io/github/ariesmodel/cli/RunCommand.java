@@ -151,7 +151,18 @@ final class RunCommand implements Callable<Integer> {
     Params p = Params.of(merged);
     // fail early, before the output directory is made: a bad system or routing name, then the parameters that the
     // workload can check against the system without simulating (a default that does not fit it, too)
-    w.check(s.build(), p);
+    io.github.ariesmodel.system.AriesSystem checked = s.build();
+    w.check(checked, p);
+    if (trace != null) {
+      // a node the system does not have matches no packet: the trace was empty without a word
+      PacketTrace.Filter f = PacketTrace.Filter.parse(traceFilter);
+      for (int node : new int[] {f.source(), f.destination()}) {
+        if (node >= checked.nodeCount()) {
+          throw CliError.badInput("--trace-filter's node must be in [0, " + (checked.nodeCount() - 1) + "] on "
+              + Texts.abbreviate(s.system()) + " but was " + node, "--trace-filter", null);
+        }
+      }
+    }
     Path dir = out != null ? out : Path.of("results", w.name());
     if (trace != null) {
       OutputPaths.fileItself(trace, "--trace"); // its own faults before --out's directory is made

@@ -116,6 +116,10 @@ final class TrafficCommand implements Callable<Integer> {
     TrafficExperiment.Builder b = TrafficExperiment.on(topo).routing(routing).pattern(pat).load(load)
         .seed(seed.seed).warmupPs(Math.round(warmupUs * 1e6)).measurePs(Math.round(measureUs * 1e6))
         .fabric(f -> f.vcBufferBytes(vcBuffer).arbitration(arb)).threads(threadCount);
+    if (!drain && spec.commandLine().getParseResult().hasMatchedOption("--drain-limit-us")) {
+      // it would be ignored without a word
+      throw CliError.badInput("--drain-limit-us needs --drain", "--drain-limit-us", null);
+    }
     if (!(drainLimitUs > 0 && drainLimitUs <= 1e6)) {
       throw CliError.badInput("--drain-limit-us must be in (0, 1e6] but was " + drainLimitUs, "--drain-limit-us", null);
     }

@@ -243,8 +243,10 @@ public final class CabledDragonfly implements Topology {
     } catch (NoSuchFileException e) {
       throw new IllegalArgumentException("links file " + name + " cannot be read: no such file", e);
     } catch (IOException e) {
-      String why = Files.isDirectory(file) ? "is a directory" : e.getMessage() == null ? "input/output error"
-          : e.getMessage();
+      // (an empty .gz has no gzip header: GZIPInputStream says EOFException with no message)
+      String why = Files.isDirectory(file) ? "is a directory"
+          : e instanceof java.io.EOFException && name.endsWith(".gz") ? "not gzip data, or cut short"
+          : e.getMessage() == null ? "input/output error" : e.getMessage();
       throw new IllegalArgumentException("links file " + name + " cannot be read: " + why, e);
     }
   }

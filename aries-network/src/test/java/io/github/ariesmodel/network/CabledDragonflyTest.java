@@ -278,6 +278,10 @@ class CabledDragonflyTest {
     assertThatThrownBy(() -> Topologies.parseTopology("links:" + dir))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("links file " + dir + " cannot be read: is a directory");
+    Path emptyGz = Files.createFile(dir.resolve("empty.txt.gz"));
+    assertThatThrownBy(() -> Topologies.parseTopology("links:" + emptyGz))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("links file " + emptyGz + " cannot be read: not gzip data, or cut short");
   }
 
   // ---- a tiny valid system: file groups 0, 2, 5; one row of 2 routers; one node per router ----

@@ -73,6 +73,11 @@ public final class DumpiTrace implements Trace {
     if (!Files.isRegularFile(meta)) {
       throw TraceFormatException.ofFile(meta, TraceFormatException.NO_RANK, "no such DUMPI .meta file", null);
     }
+    if (meta.getFileName().toString().endsWith(".bin")) {
+      // (read as a meta file, its first binary bytes were "expected key=value")
+      throw TraceFormatException.ofFile(meta, TraceFormatException.NO_RANK, "a DUMPI rank file; give the trace's"
+          + " .meta file or its directory", null);
+    }
     Map<String, String> values = new LinkedHashMap<>();
     List<String> lines = Files.readAllLines(meta, StandardCharsets.ISO_8859_1);
     for (int i = 0; i < lines.size(); i++) {

@@ -62,6 +62,14 @@ class DumpiTraceErrorsTest {
   }
 
   @Test
+  void aRankFileGivenForTheTraceSaysToGiveTheMetaFile() {
+    Path bin = SharedTraces.amg().resolve("dumpi-2014.03.03.14.55.00-0000.bin");
+    assertThatThrownBy(() -> DumpiTrace.open(bin)).isInstanceOf(TraceFormatException.class)
+        .hasMessageContaining("-0000.bin").hasMessageContaining("a DUMPI rank file; give the trace's .meta file or its"
+            + " directory");
+  }
+
+  @Test
   void aBadMetaLineNamesItsLineNumber() throws IOException {
     Path meta = Files.writeString(dir.resolve("y.meta"), "numprocs=2\nfileprefix=y\nthis is no pair\n");
     assertThatThrownBy(() -> DumpiTrace.open(meta)).isInstanceOf(TraceFormatException.class)
