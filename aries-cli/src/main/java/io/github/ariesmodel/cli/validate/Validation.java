@@ -53,7 +53,24 @@ public final class Validation {
     public boolean passed() {
       return figure.accepts(model);
     }
+
+    /**
+     * @return where a disagreement of this figure is documented and still open (see {@link #KNOWN_DISAGREEMENTS}),
+     *     or null when it has none or the figure is reproduced
+     */
+    public String knownDisagreement() {
+      return passed() ? null : KNOWN_DISAGREEMENTS.get(figure.id());
+    }
   }
+
+  /**
+   * Figures the model is known to miss, each with the section of docs/validation.md that records the measurement and
+   * what is known of its cause. {@code validate} prints such a row as {@code KNOWN}, not {@code ok}, and does not fail
+   * on it; the row turns {@code ok} by itself once the model reproduces the figure. Only a measured disagreement whose
+   * cause is not yet found in the model belongs here, never a row to make pass.
+   */
+  public static final java.util.Map<String, String> KNOWN_DISAGREEMENTS = java.util.Map.of(
+      "farthest-minus-nearest", "docs/validation.md, \"The farthest pair's spread\"");
 
   private static final String OMPI = "Open MPI PR #4919, osu_put_bw over uGNI (calibration-sources row 1)";
   private static final String CHAPEL_FMA = "Chapel PR #9678, arrayTransfer ugni FMA-only (row 3)";
@@ -195,7 +212,9 @@ public final class Validation {
     rows.add(row("bte-wins-at-library-cutovers", shape(cutovers)));
 
     rows.add(row("osu-latency-bound", nearest));
-    rows.add(row("farthest-minus-nearest", farthest - rank1));
+    // as its label says: the farthest pair minus the nearest inter-node pair, both on the farthest pair's system (it
+    // subtracted a rank-1 pair of another system, one router hop further than the nearest, until stop 47)
+    rows.add(row("farthest-minus-nearest", farthest - pingPongNs("theta", 0, 1)));
     rows.add(row("latency-monotone-in-distance", shape(latencyMonotone())));
     rows.add(row("quiet-flow-stays-minimal", shape(quietFlowStaysMinimal())));
     rows.add(row("dmapp-delivery-modes", shape(ShmemJob.defaultPutMode() == DeliveryMode.MIN_HASH
