@@ -34,8 +34,13 @@ final class ErrorHandler implements CommandLine.IParameterExceptionHandler, Comm
   /** The option that turns stack traces on. */
   static final String DEBUG = "--debug";
 
-  /** Longest {@code what} printed; messages built from user text longer than this are cut. */
-  private static final int MAX_WHAT = 4 * Texts.MAX_ECHO;
+  /**
+   * Longest {@code what} printed; messages built from user text longer than this are cut. User text inside a message is
+   * abbreviated to {@link Texts#MAX_ECHO} where it is quoted, so this bounds what the model's own messages compose: eight
+   * echoes' worth, as the longest of them (a registration the heap cannot hold, wrapped by the SHMEM allocation that
+   * asked for it, with its remedy last) runs to about 560 characters, and 320 cut the remedy off (stop 47).
+   */
+  private static final int MAX_WHAT = 8 * Texts.MAX_ECHO;
 
   @Override
   public int handleParseException(ParameterException ex, String[] args) {
@@ -107,7 +112,11 @@ final class ErrorHandler implements CommandLine.IParameterExceptionHandler, Comm
       where = "stack";
     } else {
       status = CliError.FAILED_RUN;
-      what = simpleName(t) + (t.getMessage() == null ? "" : ": " + t.getMessage());
+      // a refusal's own message says what is wrong; its class name is Java's, not the user's (stop 47: "aries run:
+      // IllegalStateException: allocate of ..."); other exceptions keep it, as a sign of a fault in the model
+      boolean refusal = t instanceof IllegalStateException || t instanceof IllegalArgumentException;
+      what = t.getMessage() == null ? simpleName(t)
+          : refusal ? t.getMessage() : simpleName(t) + ": " + t.getMessage();
       where = "the simulation";
     }
     report(cl, cl.getErr(), what, where, debug, ex);

@@ -109,6 +109,12 @@ final class RunCommand implements Callable<Integer> {
         file == null || pr.hasMatchedOption("--translator") ? SystemSpec.parseTranslator(translator)
             : base.translator(),
         base.iommu(), base.nic(), null).withThreads(threads.checked());
+    if (file != null && s.translator() == io.github.ariesmodel.system.TranslatorKind.FLAT
+        && !base.iommu().equals(io.github.ariesmodel.iommu.IommuConfig.defaults())) {
+      // --translator flat over a file's iommu settings would drop them without a word (the file alone is refused)
+      throw CliError.badInput("the configuration's iommu settings are for the IOMMU translator but the translator is"
+          + " flat; drop one of them", "--translator", null);
+    }
     VirtualCarriers.forLanes(threads.checked());
     if (trace != null) {
       try {

@@ -97,7 +97,11 @@ class ErrorHandlerTest {
     root.setErr(new PrintWriter(err, true));
     picocli.CommandLine run = root.getSubcommands().get("run");
     assertThat(ErrorHandler.handle(new IllegalStateException("loop broken"), run, false)).isEqualTo(1);
-    assertThat(onlyLine()).isEqualTo("aries run: IllegalStateException: loop broken (the simulation)");
+    // a refusal's message is the whole text (stop 47); another exception keeps its name as a sign of a model fault
+    assertThat(onlyLine()).isEqualTo("aries run: loop broken (the simulation)");
+    err.getBuffer().setLength(0);
+    assertThat(ErrorHandler.handle(new ArithmeticException("/ by zero"), run, false)).isEqualTo(1);
+    assertThat(onlyLine()).isEqualTo("aries run: ArithmeticException: / by zero (the simulation)");
   }
 
   @Test

@@ -676,4 +676,27 @@ class HostileInputTest {
         "5")).isEqualTo(2);
     assertThat(onlyLine()).contains("--drain-limit-us needs --drain");
   }
+
+  @Test
+  void aConfigurationIsOneValueAndItsIommuSettingsNeedTheIommu() throws IOException {
+    // a second document or value was dropped without a word (the YAML one's workload included)
+    String[][] files = {{"two.json", "{\"seed\": 7}\n{\"seed\": 8}\n"}, {"two.yaml", "seed: 7\n---\nworkload: gups\n"},
+        {"trail.json", "{\"seed\": 7} and more"}};
+    for (String[] f : files) {
+      err.getBuffer().setLength(0);
+      assertThat(aries("run", "pingpong", "--config", file(f[0], f[1]).toString(), "--out", out("c")))
+          .as(f[0]).isEqualTo(2);
+      assertThat(onlyLine()).as(f[0]).contains("cannot parse the configuration").doesNotContain("FAIL_ON", "Feature");
+    }
+    err.getBuffer().setLength(0);
+    assertThat(aries("run", "pingpong", "--config", file("comment.json", "// c\n{\"seed\": 7}\n").toString(),
+        "--out", out("c"))).isEqualTo(2);
+    assertThat(onlyLine()).contains("maybe a (non-standard) comment?").doesNotContain("ALLOW_COMMENTS");
+    err.getBuffer().setLength(0);
+    assertThat(aries("run", "pingpong", "--config", file("io.yaml", "iommu: {ways: 2}\n").toString(), "--translator",
+        "flat", "--out", out("c"))).isEqualTo(2);
+    assertThat(onlyLine()).contains("the configuration's iommu settings are for the IOMMU translator but the"
+        + " translator is flat");
+    assertThat(tmp.resolve("c")).doesNotExist();
+  }
 }

@@ -93,6 +93,9 @@ public record RunConfig(SystemSpec spec, String workload, Params params) {
     ObjectMapper mapper = yaml ? new ObjectMapper(strict(YAMLFactory.builder()).build())
         : new ObjectMapper(strict(JsonFactory.builder()).build());
     mapper.enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
+    // anything after the configuration (text after a JSON object, a second YAML document) is an error: it was dropped
+    // without a word, a second document's workload included
+    mapper.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     if (yaml) {
       refuseAliases(mapper, text);
     }

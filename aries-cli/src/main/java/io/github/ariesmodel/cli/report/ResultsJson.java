@@ -250,6 +250,13 @@ public final class ResultsJson {
         .replaceAll("[:;,]?\\s*\\(?(?:or )?enable `[^`]*`(?: to allow)?\\)?", "")
         .replaceAll("`(?:[A-Za-z]+\\.)+[A-Za-z]+(?:\\(\\))?`", "")
         .strip();
+    if (m.startsWith("Trailing token")) {
+      // (FAIL_ON_TRAILING_TOKENS's own words name the option)
+      return "more follows the first value (a second JSON value or YAML document, or stray text); a file holds one";
+    }
+    // "... (not recognized as one since Feature 'ALLOW_COMMENTS' not enabled for parser)": the option's name
+    m = m.replaceAll("\\s*\\(not recognized as one since Feature '[A-Z_]+' not enabled for parser\\)", "")
+        .replaceAll("\\s*\\(?since Feature '[A-Z_]+' not enabled[^)]*\\)?", "");
     if (m.startsWith("Unexpected end-of-input")) {
       return "the text ends early (" + m + ")";
     }
