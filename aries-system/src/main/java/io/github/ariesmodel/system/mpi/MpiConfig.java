@@ -4,6 +4,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 
 import io.github.ariesmodel.core.DeliveryMode;
 import io.github.ariesmodel.core.PageSize;
+import io.github.ariesmodel.core.SimTime;
 
 /**
  * Protocol thresholds, software costs and collective cut-overs of the MPI layer. Defaults follow Cray MPICH over
@@ -365,30 +366,30 @@ public final class MpiConfig {
       return this;
     }
 
-    /** @param ps ≥ 0 @return this */
+    /** @param ps in [0, 1 ms] (SimTime.MAX_LATENCY_PS, as every latency the model takes) @return this */
     public Builder sendOverheadPs(long ps) {
-      checkArgument(ps >= 0, "sendOverheadPs must be >= 0 but was %s", ps);
+      SimTime.checkLatency("sendOverheadPs", ps); // (Long.MAX_VALUE failed at the first send, naming another value)
       this.sendOverheadPs = ps;
       return this;
     }
 
-    /** @param ps ≥ 0 @return this */
+    /** @param ps in [0, 1 ms] @return this */
     public Builder recvOverheadPs(long ps) {
-      checkArgument(ps >= 0, "recvOverheadPs must be >= 0 but was %s", ps);
+      SimTime.checkLatency("recvOverheadPs", ps);
       this.recvOverheadPs = ps;
       return this;
     }
 
-    /** @param v &gt; 0, or infinity for untimed copies @return this */
+    /** @param v in [84,000, 10^12] bytes/s, or infinity for untimed copies @return this */
     public Builder memcpyBytesPerSecond(double v) {
-      checkArgument(v > 0, "memcpyBytesPerSecond must be > 0 but was %s", v);
+      SimTime.checkRate("memcpyBytesPerSecond", v, true);
       this.memcpyBytesPerSecond = v;
       return this;
     }
 
-    /** @param v &gt; 0, or infinity for untimed reductions @return this */
+    /** @param v in [84,000, 10^12] bytes/s, or infinity for untimed reductions @return this */
     public Builder reduceBytesPerSecond(double v) {
-      checkArgument(v > 0, "reduceBytesPerSecond must be > 0 but was %s", v);
+      SimTime.checkRate("reduceBytesPerSecond", v, true);
       this.reduceBytesPerSecond = v;
       return this;
     }

@@ -133,6 +133,11 @@ public final class MpiJob {
           + " leaves its ranks' barrier and message state undefined; build a new MpiJob on the system");
     }
     lastRunStartPs = system.now();
+    // A NIC has one completion listener: another job built on these nodes since this one took them has it now, and
+    // this run's ranks would never be woken (a correct program was reported as deadlocked). Take it back for the run.
+    for (NodeEndpoint e : endpoints.values()) {
+      e.listen();
+    }
     try (ProcessRunner r = system.newProcessRunner()) {
       runner = r;
       for (Rank rank : ranks) {

@@ -36,6 +36,11 @@ final class NodeEndpoint {
 
   NodeEndpoint(Node node) {
     this.node = node;
+    listen();
+  }
+
+  /** Makes this endpoint the NIC's completion listener (a job takes its nodes' NICs as each run starts). */
+  void listen() {
     node.nic().completionListener(this::onEvent);
   }
 

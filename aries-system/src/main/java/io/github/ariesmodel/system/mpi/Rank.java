@@ -96,6 +96,19 @@ final class Rank implements Mpi {
   final Communicator world;
   final Collectives collectives;
   SimProcess process;
+
+  /**
+   * The rank's simulated process, or a refusal when the handle is used outside its job's run (it gave a
+   * NullPointerException, stop 47), as SHMEM's handle refuses.
+   */
+  private SimProcess self() {
+    SimProcess p = process;
+    if (p == null) {
+      throw new IllegalStateException("rank " + worldRank + "'s handle was used outside its job's run (keep no Mpi"
+          + " handle after run returns)");
+    }
+    return p;
+  }
   long finishedAtPs;
   String waitingOn = "nothing";
   /**
@@ -224,9 +237,9 @@ final class Rank implements Mpi {
         continue;
       }
       if (repoll) {
-        process.sleep(config.pollIntervalPs());
+        self().sleep(config.pollIntervalPs());
       } else {
-        process.waitUntil(this::hasWork);
+        self().waitUntil(this::hasWork);
       }
     }
   }
@@ -460,7 +473,7 @@ final class Rank implements Mpi {
     m.sendId = LittleEndian.get(h, 48, 8);
     m.payload = payload;
     // the copy out of the mailbox: its first line's cache latency, then the bytes at the copy rate
-    process.sleep(config.recvOverheadPs() + payloadPs + copyPs(payloadLength));
+    self().sleep(config.recvOverheadPs() + payloadPs + copyPs(payloadLength));
     if (m.protocol == Protocol.EAGER) {
       startGet(m, new EagerDataArrived(m));
     }
@@ -576,7 +589,7 @@ final class Rank implements Mpi {
 
   private void deliverInline(Request r, Incoming m) {
     if (m.unexpected) {
-      process.sleep(copyPs(m.length)); // out of the unexpected buffer
+      self().sleep(copyPs(m.length)); // out of the unexpected buffer
     }
     System.arraycopy(m.payload, 0, r.buffer, r.offset, m.length);
     markComplete(r);
@@ -617,7 +630,7 @@ final class Rank implements Mpi {
     Request r = m.boundTo;
     if (m.length > 0) {
       byte[] data = hostRead(mdh, m.localChunk, m.length);
-      process.sleep(lastHostPs + copyPs(m.length));
+      self().sleep(lastHostPs + copyPs(m.length));
       System.arraycopy(data, 0, r.buffer, r.offset, m.length);
       heap.release(m.localChunk, (m.length + 3) / 4 * 4);
     }
@@ -687,11 +700,11 @@ final class Rank implements Mpi {
 
   Request startSend(byte[] buf, int offset, int length, int destWorld, int tag, long context, Communicator comm) {
     Request req = new Request(Request.Kind.SEND, nextId++, comm, context, destWorld, tag, null, 0, 0);
-    process.sleep(config.sendOverheadPs());
+    self().sleep(config.sendOverheadPs());
     if (destWorld == worldRank) {
       Incoming m = new Incoming(Protocol.SELF, context, worldRank, tag, length);
       m.payload = java.util.Arrays.copyOfRange(buf, offset, offset + length);
-      process.sleep(copyPs(length));
+      self().sleep(copyPs(length));
       markComplete(req);
       arrive(m);
       return req;
@@ -725,12 +738,12 @@ final class Rank implements Mpi {
     LittleEndian.put(msg, 32, 8, length);
     if (inline) {
       System.arraycopy(buf, offset, msg, HEADER_BYTES, length);
-      process.sleep(copyPs(length));
+      self().sleep(copyPs(length));
       markComplete(req);
     } else if (protocol == Protocol.EAGER || protocol == Protocol.SHARED_MEMORY) {
       // the sender's copy into an internal buffer: through the cache, then the bytes at the copy rate
       long chunk = allocate(length);
-      process.sleep(hostAccess(mdh, chunk, buf, offset, length, true) + copyPs(length));
+      self().sleep(hostAccess(mdh, chunk, buf, offset, length, true) + copyPs(length));
       long id = nextId++;
       eagerBuffers.put(id, new long[] {chunk, length});
       LittleEndian.put(msg, 40, 8, chunk);
@@ -808,7 +821,7 @@ final class Rank implements Mpi {
    */
   private void spend(long ps) {
     if (ps > 0) {
-      process.sleep(ps);
+      self().sleep(ps);
     }
   }
 
@@ -908,13 +921,13 @@ final class Rank implements Mpi {
 
   @Override
   public long now() {
-    return process.now();
+    return self().now();
   }
 
   @Override
   public void compute(long ps) {
     checkArgument(ps >= 0, "ps must be >= 0 but was %s", ps);
-    process.sleep(ps);
+    self().sleep(ps);
   }
 
   @Override
@@ -980,6 +993,9 @@ final class Rank implements Mpi {
   @Override
   public int waitany(Request... requests) {
     checkArgument(requests != null && requests.length > 0, "requests must name at least one request");
+    for (Request r : requests) {
+      checkArgument(r != null, "requests must not contain null"); // (it was a NullPointerException)
+    }
     int[] found = {-1};
     waitFor("waitany of " + requests.length + " requests", () -> {
       for (int i = 0; i < requests.length; i++) {
@@ -1013,6 +1029,7 @@ final class Rank implements Mpi {
   public MpiStatus probe(int source, int tag, Communicator comm) {
     MpiStatus[] found = {null};
     checkComm(comm);
+    checkProbeTag(tag);
     int src = peer("source", comm, source, true);
     waitFor("a probe for " + (src < 0 ? "any rank" : "world rank " + src), () -> {
       found[0] = peek(src, tag, comm);
@@ -1024,9 +1041,15 @@ final class Rank implements Mpi {
   @Override
   public MpiStatus iprobe(int source, int tag, Communicator comm) {
     checkComm(comm);
+    checkProbeTag(tag);
     int src = peer("source", comm, source, true);
     progress();
     return peek(src, tag, comm);
+  }
+
+  /** A probe's tag, checked as a receive's (a bad one matched nothing: iprobe gave null, probe a deadlock). */
+  private static void checkProbeTag(int tag) {
+    checkArgument(tag >= 0 || tag == ANY_TAG, "tag must be in [0, %s] or ANY_TAG (-1) but was %s", TAG_UB, tag);
   }
 
   private MpiStatus peek(int sourceWorld, int tag, Communicator comm) {
@@ -1094,6 +1117,7 @@ final class Rank implements Mpi {
     checkArgument(!doubles || op.definedOnDoubles(), "op must be SUM, PROD, MIN or MAX for doubles but was %s", op);
     int n = send instanceof long[] l ? l.length : ((double[]) send).length;
     if (needRecv) {
+      checkArgument(recvLength >= 0, "recv must not be null"); // (a null's length, -1, was reported as a count)
       checkArgument(recvLength == n, "recv must have the %s elements of send but had %s", n, recvLength);
     }
   }

@@ -182,6 +182,11 @@ public final class ShmemJob {
           + " leaves its PEs' barrier and message state undefined; build a new ShmemJob on the system");
     }
     lastRunStartPs = system.now();
+    // A NIC has one completion listener: another job built on these nodes since this one took them has it now, and
+    // this run's PEs would never be woken (a correct program was reported as deadlocked). Take it back for the run.
+    for (Pe pe : pes) {
+      pe.node.nic().completionListener(pe::onEvent);
+    }
     try (ProcessRunner r = system.newProcessRunner()) {
       runner = r;
       for (Pe pe : pes) {
@@ -518,6 +523,7 @@ public final class ShmemJob {
 
     @Override
     public void waitRemoteEvents(long count) {
+      checkArgument(count >= 0, "count must be >= 0 but was %s", count); // (a negative one returned at once)
       self().waitUntil(() -> remoteEvents >= count);
     }
 

@@ -69,6 +69,9 @@ class ShmemJobEdgeTest {
           .hasRootCauseInstanceOf(IllegalArgumentException.class)
           .hasRootCauseMessage(buffer ? "data must not be null" : "condition must not be null");
     }
+    ShmemJob job = job(0, 9);
+    assertThatThrownBy(() -> job.run(pe -> pe.waitRemoteEvents(-5)))
+        .isInstanceOf(ProcessRunner.ProcessFailedException.class).hasRootCauseMessage("count must be >= 0 but was -5");
   }
 
   @Test

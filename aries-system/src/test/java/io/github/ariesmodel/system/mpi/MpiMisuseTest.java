@@ -1,0 +1,96 @@
+package io.github.ariesmodel.system.mpi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.process.ProcessRunner;
+import io.github.ariesmodel.system.shmem.ShmemJob;
+import io.github.ariesmodel.system.shmem.Symmetric;
+import org.junit.jupiter.api.Test;
+
+/** Misuse of the MPI interface found by a probe of the library (stop 47): each is one clear refusal or works. */
+class MpiMisuseTest {
+
+  private static AriesSystem system() {
+    return AriesSystem.builder().system("default").seed(1).build();
+  }
+
+  @Test
+  void aJobBuiltOnTheSameNodesAfterAnotherLeavesTheFirstOneWorking() {
+    AriesSystem s = system();
+    MpiJob first = MpiJob.builder(s).nodes(0, 1).build();
+    MpiJob.builder(s).nodes(0, 1).build(); // takes the NICs' completion listener, and is never run
+    ShmemJob.builder(s).nodes(0, 1).build(); // so does a SHMEM job
+    byte[] got = new byte[4000];
+    // a correct program used to be reported as deadlocked: its ranks were never woken
+    first.run(m -> {
+      byte[] b = new byte[4000];
+      if (m.rank() == 0) {
+        b[3999] = 9;
+        m.send(b, 0, b.length, 1, 0, m.world());
+      } else {
+        m.recv(got, 0, got.length, 0, 0, m.world());
+      }
+    });
+    assertThat(got[3999]).isEqualTo((byte) 9);
+    // and the SHMEM side: a job built before another on its nodes still runs
+    ShmemJob shmem = ShmemJob.builder(s).nodes(2, 3).build();
+    Symmetric word = shmem.allocate(8);
+    MpiJob.builder(s).nodes(2, 3).build();
+    long[] seen = {0};
+    shmem.run(pe -> {
+      if (pe.myPe() == 0) {
+        pe.putLong(word, 0, 77, 1);
+        pe.quiet();
+      }
+      pe.barrierAll();
+      if (pe.myPe() == 1) {
+        seen[0] = pe.localLong(word, 0);
+      }
+    });
+    assertThat(seen[0]).isEqualTo(77);
+  }
+
+  @Test
+  void aHandleAfterItsRunAndBadArgumentsAreRefusedNamingThem() {
+    AriesSystem s = system();
+    MpiJob job = MpiJob.builder(s).nodes(0, 1).build();
+    Mpi[] kept = new Mpi[1];
+    job.run(m -> {
+      if (m.rank() == 0) {
+        kept[0] = m;
+      }
+    });
+    assertThatThrownBy(() -> kept[0].compute(10)).isInstanceOf(IllegalStateException.class)
+        .hasMessage("rank 0's handle was used outside its job's run (keep no Mpi handle after run returns)");
+    String[] refused = {
+        "requests must not contain null", "tag must be in [0, 2147483647] or ANY_TAG (-1) but was -5",
+        "recv must not be null"};
+    for (int k = 0; k < refused.length; k++) {
+      int which = k;
+      MpiJob j = MpiJob.builder(system()).nodes(0, 1).build();
+      assertThatThrownBy(() -> j.run(m -> {
+        switch (which) {
+          case 0 -> m.waitany(new Request[] {null});
+          case 1 -> m.iprobe(1 - m.rank(), -5, m.world());
+          default -> m.allreduce(new long[] {3}, null, ReduceOp.SUM, m.world());
+        }
+      })).as(refused[k]).isInstanceOf(ProcessRunner.ProcessFailedException.class)
+          .hasRootCauseMessage(refused[k]);
+    }
+  }
+
+  @Test
+  void configuredTimesAndRatesOutsideTheModelsBoundsAreRefusedNamingThem() {
+    assertThatThrownBy(() -> MpiConfig.builder().sendOverheadPs(Long.MAX_VALUE))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("sendOverheadPs must be in [0, 1e9] ps (1 ms) but was " + Long.MAX_VALUE);
+    assertThatThrownBy(() -> MpiConfig.builder().memcpyBytesPerSecond(1e-300))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("memcpyBytesPerSecond must be in [84000, 1e12] bytes/s or Infinity (no serialization time) but"
+            + " was 1.0E-300");
+    assertThat(MpiConfig.builder().reduceBytesPerSecond(Double.POSITIVE_INFINITY).build().reduceBytesPerSecond())
+        .isInfinite();
+  }
+}
