@@ -675,6 +675,6 @@ final class Collectives {
         myIndex = i;
       }
     }
-    return new Communicator(context, worldRanks, myIndex);
+    return new Communicator(context, worldRanks, myIndex, me);
   }
 }

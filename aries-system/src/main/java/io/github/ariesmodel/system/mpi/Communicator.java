@@ -20,11 +20,24 @@ public final class Communicator {
   private final int[] worldRanks;
   private final int rank;
   private int created;
+  /** The rank whose handle this is: a communicator is used by the rank (and job) that made it, and by no other. */
+  private final Rank owner;
 
+  /** A communicator no rank holds (the context-id tests make such); no rank accepts it. */
   Communicator(long context, int[] worldRanks, int rank) {
+    this(context, worldRanks, rank, null);
+  }
+
+  Communicator(long context, int[] worldRanks, int rank, Rank owner) {
     this.context = context;
     this.worldRanks = worldRanks;
     this.rank = rank;
+    this.owner = owner;
+  }
+
+  /** @return the rank that holds this communicator */
+  Rank owner() {
+    return owner;
   }
 
   /** @return the calling rank's index in this communicator */

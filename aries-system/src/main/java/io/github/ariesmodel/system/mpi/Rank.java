@@ -178,7 +178,7 @@ final class Rank implements Mpi {
         c.protectionKey(), 0, cq.handle(), false);
     this.mdh = node.nic().register(r).mdh();
     this.heap = new BufferHeap(mailboxBytes, length - mailboxBytes);
-    this.world = new Communicator(0, job.worldRanks(), worldRank);
+    this.world = new Communicator(0, job.worldRanks(), worldRank, this);
     this.collectives = new Collectives(this);
     endpoint.add(this);
   }
@@ -880,8 +880,15 @@ final class Rank implements Mpi {
     }
   }
 
-  private static void checkComm(Communicator comm) {
+  private void checkComm(Communicator comm) {
     checkArgument(comm != null, "comm must not be null");
+    if (comm.owner() != this) {
+      // another rank's, or another job's (whose ranks it names): it gave an index error, or wrong data in silence
+      Rank o = comm.owner();
+      throw new IllegalArgumentException("comm must be one this rank holds (world, or made by its own split or dup)"
+          + " but was " + (o == null ? "one no rank holds" : o.job == job ? "rank " + o.worldRank + "'s"
+              : "one of another job"));
+    }
   }
 
   private static void checkTag(int tag) {
@@ -1109,7 +1116,7 @@ final class Rank implements Mpi {
     }
   }
 
-  private static void checkReduce(Object send, int recvLength, ReduceOp op, Communicator comm, boolean needRecv,
+  private void checkReduce(Object send, int recvLength, ReduceOp op, Communicator comm, boolean needRecv,
       boolean doubles) {
     checkArgument(send != null, "send must not be null");
     checkArgument(op != null, "op must not be null");

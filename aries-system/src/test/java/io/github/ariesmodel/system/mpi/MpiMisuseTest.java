@@ -82,6 +82,33 @@ class MpiMisuseTest {
   }
 
   @Test
+  void aCommunicatorOfAnotherRankOrJobIsRefused() {
+    Communicator[] kept = new Communicator[2];
+    MpiJob four = MpiJob.builder(system()).nodes(0, 1, 2, 3).build();
+    four.run(m -> {
+      if (m.rank() < 2) {
+        kept[m.rank()] = m.world();
+      }
+    });
+    // another job's: it gave an ArrayIndexOutOfBoundsException
+    MpiJob two = MpiJob.builder(system()).nodes(0, 1).build();
+    assertThatThrownBy(() -> two.run(m -> m.send(new byte[1], 0, 1, 1 - m.rank(), 0, kept[0])))
+        .isInstanceOf(ProcessRunner.ProcessFailedException.class)
+        .hasRootCauseMessage("comm must be one this rank holds (world, or made by its own split or dup) but was one"
+            + " of another job");
+    // another rank's of the same job: rank 1 acted as the root of a bcast in silence
+    Communicator[] mine = new Communicator[2];
+    MpiJob same = MpiJob.builder(system()).nodes(0, 1).build();
+    assertThatThrownBy(() -> same.run(m -> {
+      mine[m.rank()] = m.world();
+      m.barrier(m.world());
+      m.bcast(new byte[4], 0, 4, 0, mine[0]);
+    })).isInstanceOf(ProcessRunner.ProcessFailedException.class)
+        .hasRootCauseMessage("comm must be one this rank holds (world, or made by its own split or dup) but was rank"
+            + " 0's");
+  }
+
+  @Test
   void configuredTimesAndRatesOutsideTheModelsBoundsAreRefusedNamingThem() {
     assertThatThrownBy(() -> MpiConfig.builder().sendOverheadPs(Long.MAX_VALUE))
         .isInstanceOf(IllegalArgumentException.class)
