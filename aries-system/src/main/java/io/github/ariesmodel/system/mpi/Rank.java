@@ -966,10 +966,23 @@ final class Rank implements Mpi {
   @Override
   public MpiStatus wait(Request request) {
     checkArgument(request != null, "request must not be null");
+    checkMine(request);
     if (!request.complete) {
       waitFor(describe(request), () -> request.complete);
     }
     return request.status;
+  }
+
+  /**
+   * A request is waited for by the rank that made it (its communicator's holder): another rank's was waited for as if
+   * it were this rank's, and a deadlock then named a receive this rank never posted (stop 47).
+   */
+  private void checkMine(Request r) {
+    Rank maker = r.comm.owner();
+    if (maker != this) {
+      throw new IllegalArgumentException("request must be one this rank made but was " + (maker == null
+          ? "one no rank made" : maker.job == job ? "rank " + maker.worldRank + "'s" : "one of another job"));
+    }
   }
 
   private static String describe(Request r) {
@@ -985,6 +998,7 @@ final class Rank implements Mpi {
     checkArgument(requests != null, "requests must not be null");
     for (Request r : requests) {
       checkArgument(r != null, "requests must not contain null");
+      checkMine(r);
     }
     waitFor(requests.length == 0 ? "nothing" : "waitall of " + requests.length + " requests, e.g. "
         + describe(requests[0]), () -> {
@@ -1002,6 +1016,7 @@ final class Rank implements Mpi {
     checkArgument(requests != null && requests.length > 0, "requests must name at least one request");
     for (Request r : requests) {
       checkArgument(r != null, "requests must not contain null"); // (it was a NullPointerException)
+      checkMine(r);
     }
     int[] found = {-1};
     waitFor("waitany of " + requests.length + " requests", () -> {
@@ -1019,6 +1034,7 @@ final class Rank implements Mpi {
   @Override
   public boolean test(Request request) {
     checkArgument(request != null, "request must not be null");
+    checkMine(request);
     progress();
     return request.complete;
   }

@@ -109,6 +109,22 @@ class MpiMisuseTest {
   }
 
   @Test
+  void aRequestOfAnotherRankIsRefused() {
+    Request[] made = new Request[2];
+    MpiJob job = MpiJob.builder(system()).nodes(0, 1).build();
+    // rank 0 waited for rank 1's receive as if it were its own, and a deadlock named a receive it never posted
+    assertThatThrownBy(() -> job.run(m -> {
+      byte[] b = new byte[8];
+      made[m.rank()] = m.irecv(b, 0, 8, 1 - m.rank(), 5, m.world());
+      m.barrier(m.world());
+      if (m.rank() == 0) {
+        m.wait(made[1]);
+      }
+    })).isInstanceOf(ProcessRunner.ProcessFailedException.class)
+        .hasRootCauseMessage("request must be one this rank made but was rank 1's");
+  }
+
+  @Test
   void configuredTimesAndRatesOutsideTheModelsBoundsAreRefusedNamingThem() {
     assertThatThrownBy(() -> MpiConfig.builder().sendOverheadPs(Long.MAX_VALUE))
         .isInstanceOf(IllegalArgumentException.class)
