@@ -62,10 +62,7 @@ final class IommuStudyWorkload implements Workload {
 
     static Settings read(Params params) {
       List<String> pageSizes = params.list("pageSizes", "4K,2M");
-      java.util.Set<Object> seen = new java.util.HashSet<>();
-      for (String ps : pageSizes) {
-        Params.refuseRepeat("pageSizes", seen, PageSize.parse(ps), ps);
-      }
+      Params.refuseRepeats("pageSizes", pageSizes, pageSizes.stream().map(PageSize::parse).toList());
       List<String> patterns = params.choices("patterns", "random,sequential", List.of("random", "sequential"));
       long tableBytes = params.longValue("table", 64L << 20, 4096, 1L << 36);
       int initiators = params.integer("pes", 8, 1, 1024);

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.DoubleStream;
+import java.util.stream.LongStream;
 
 /**
  * A workload's parameters ({@code name=value} strings from the command line, a sweep point or code), read with
@@ -149,15 +151,14 @@ public final class Params {
   public long[] longList(String name, String defaultValue, long min, long max) {
     List<String> parts = list(name, defaultValue);
     long[] out = new long[parts.size()];
-    Set<Object> seen = new HashSet<>();
     for (int i = 0; i < out.length; i++) {
       out[i] = parseLong(name, parts.get(i), min, max);
       if (out[i] < min || out[i] > max) {
         throw new IllegalArgumentException(
             name + " elements must be in [" + min + ", " + max + "] but one was " + out[i] + ifDefault(name));
       }
-      refuseRepeat(name, seen, out[i], parts.get(i));
     }
+    refuseRepeats(name, parts, LongStream.of(out).boxed().toList());
     return out;
   }
 
@@ -185,20 +186,22 @@ public final class Params {
   }
 
   /**
-   * Refuses a list element equal to an earlier one (by {@code key}, the parsed value): each element of a list
-   * parameter names a result of its own, and a repeat used to be found only after the whole run, as two metrics of
-   * one name.
+   * Refuses a list whose elements repeat one another, compared by their keys (the parsed values): each element of a
+   * list parameter names a result of its own, and a repeat used to be found only after the whole run, as two metrics
+   * of one name.
    *
    * @param name the parameter
-   * @param seen the keys of the elements so far
-   * @param key this element's key
-   * @param text this element as given
-   * @throws IllegalArgumentException naming the parameter and the element
+   * @param texts the elements as given
+   * @param keys their keys, in the same order
+   * @throws IllegalArgumentException naming the parameter and the first repeated element
    */
-  public static void refuseRepeat(String name, Set<Object> seen, Object key, String text) {
-    if (!seen.add(key)) {
-      throw new IllegalArgumentException(name + " lists \"" + Texts.abbreviate(text) + "\" twice; give each value"
-          + " once");
+  public static void refuseRepeats(String name, List<String> texts, List<?> keys) {
+    Set<Object> seen = new HashSet<>();
+    for (int i = 0; i < keys.size(); i++) {
+      if (!seen.add(keys.get(i))) {
+        throw new IllegalArgumentException(name + " lists \"" + Texts.abbreviate(texts.get(i)) + "\" twice; give each"
+            + " value once");
+      }
     }
   }
 
@@ -214,7 +217,6 @@ public final class Params {
   public double[] numberList(String name, String defaultValue, double min, double max) {
     List<String> parts = list(name, defaultValue);
     double[] out = new double[parts.size()];
-    Set<Object> seen = new HashSet<>();
     for (int i = 0; i < out.length; i++) {
       try {
         out[i] = Double.parseDouble(parts.get(i));
@@ -225,8 +227,8 @@ public final class Params {
         throw new IllegalArgumentException(
             name + " elements must be in [" + min + ", " + max + "] but one was " + out[i] + ifDefault(name));
       }
-      refuseRepeat(name, seen, out[i], parts.get(i));
     }
+    refuseRepeats(name, parts, DoubleStream.of(out).boxed().toList());
     return out;
   }
 
@@ -256,16 +258,14 @@ public final class Params {
    * @return the values
    */
   public List<String> choices(String name, String defaultValue, List<String> choices) {
-    List<String> out = new ArrayList<>();
-    Set<Object> seen = new HashSet<>();
-    for (String t : list(name, defaultValue)) {
+    List<String> out = list(name, defaultValue);
+    for (String t : out) {
       if (!choices.contains(t)) {
         throw new IllegalArgumentException(name + " elements must be among " + String.join(", ", choices)
             + " but one was \"" + t + "\"" + ifDefault(name));
       }
-      refuseRepeat(name, seen, t, t);
-      out.add(t);
     }
+    refuseRepeats(name, out, out);
     return out;
   }
 

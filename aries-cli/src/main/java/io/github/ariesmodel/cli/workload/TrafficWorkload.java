@@ -77,10 +77,8 @@ final class TrafficWorkload implements Workload {
       boolean named = !systemRouting.equals(AriesSystem.Builder.BY_DELIVERY_MODE);
       List<String> routings = named && !params.asMap().containsKey("routings") ? List.of(systemRouting)
           : params.list("routings", "minimal,valiant,ugal,adaptive0");
-      java.util.Set<Object> seen = new java.util.HashSet<>();
-      for (String r : routings) {
-        Params.refuseRepeat("routings", seen, r.toLowerCase(java.util.Locale.ROOT), r);
-      }
+      Params.refuseRepeats("routings", routings,
+          routings.stream().map(r -> r.toLowerCase(java.util.Locale.ROOT)).toList());
       long measureNs = params.longValue("measureNs", 0, 0, 1_000_000_000L);
       return new Settings(pattern, loads, routings, measureNs);
     }
