@@ -884,10 +884,8 @@ final class Rank implements Mpi {
     checkArgument(comm != null, "comm must not be null");
     if (comm.owner() != this) {
       // another rank's, or another job's (whose ranks it names): it gave an index error, or wrong data in silence
-      Rank o = comm.owner();
       throw new IllegalArgumentException("comm must be one this rank holds (world, or made by its own split or dup)"
-          + " but was " + (o == null ? "one no rank holds" : o.job == job ? "rank " + o.worldRank + "'s"
-              : "one of another job"));
+          + " but was " + whose(comm.owner()));
     }
   }
 
@@ -978,11 +976,15 @@ final class Rank implements Mpi {
    * it were this rank's, and a deadlock then named a receive this rank never posted (stop 47).
    */
   private void checkMine(Request r) {
-    Rank maker = r.comm.owner();
-    if (maker != this) {
-      throw new IllegalArgumentException("request must be one this rank made but was " + (maker == null
-          ? "one no rank made" : maker.job == job ? "rank " + maker.worldRank + "'s" : "one of another job"));
+    if (r.comm.owner() != this) {
+      throw new IllegalArgumentException("request must be one this rank made but was " + whose(r.comm.owner()));
     }
+  }
+
+  /** Whose a communicator (or a request made on it) is, told from this rank: another rank's or another job's. */
+  private String whose(Rank holder) {
+    return holder == null ? "one no rank holds" : holder.job == job ? "rank " + holder.worldRank + "'s"
+        : "one of another job";
   }
 
   private static String describe(Request r) {

@@ -35,7 +35,7 @@ public final class DumpiTrace implements Trace {
    * Largest {@code numprocs} accepted: 2^22, as {@link io.github.ariesmodel.traces.simgrid.SimGridTrace#MAX_RANKS}
    * (a garbage count must not size anything; 4 M ranks is beyond every system the model builds).
    */
-  public static final int MAX_RANKS = 1 << 22;
+  public static final int MAX_RANKS = io.github.ariesmodel.traces.simgrid.SimGridTrace.MAX_RANKS;
 
   private final Path meta;
   private final ImmutableMap<String, String> metadata;
