@@ -146,10 +146,11 @@ final class MergeCommand implements Callable<Integer> {
     Path dir = html.toAbsolutePath().getParent();
     String base = html.getFileName().toString().replaceFirst("\\.html?$", "");
     for (int i = 0; i < planned.size(); i++) {
-      String[] p = planned.get(i).axes();
+      PlanPlot plot = planned.get(i);
+      String[] p = plot.axes();
       Path png = dir.resolve(base + "-plot-" + i + ".png");
-      Plots.xy(png, p[1] + " vs " + p[0], planned.get(i).xLabel(), planned.get(i).yLabel(), planned.get(i).series(),
-          Scale.LINEAR, Scale.LINEAR, Plots.DEFAULT_WIDTH, Plots.DEFAULT_HEIGHT);
+      Plots.xy(png, p[1] + " vs " + p[0], plot.xLabel(), plot.yLabel(), plot.series(), Scale.LINEAR, Scale.LINEAR,
+          Plots.DEFAULT_WIDTH, Plots.DEFAULT_HEIGHT);
       report.plot(p[1] + " vs " + p[0] + (p.length == 3 ? " by " + p[2] : ""), png);
     }
     report.build().write(html);

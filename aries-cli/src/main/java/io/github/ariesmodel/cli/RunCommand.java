@@ -116,9 +116,10 @@ final class RunCommand implements Callable<Integer> {
           + " flat; drop one of them", "--translator", null);
     }
     VirtualCarriers.forLanes(threads.checked());
+    PacketTrace.Filter filter = trace == null ? null : PacketTrace.Filter.parse(traceFilter);
     if (trace != null) {
       try {
-        s = s.withTrace(new PacketTrace(traceLimit, PacketTrace.Filter.parse(traceFilter)));
+        s = s.withTrace(new PacketTrace(traceLimit, filter));
       } catch (IllegalArgumentException e) {
         throw CliError.renamed(e, "limit", "--trace-limit");
       }
@@ -161,8 +162,7 @@ final class RunCommand implements Callable<Integer> {
     w.check(checked, p);
     if (trace != null) {
       // a node the system does not have matches no packet: the trace was empty without a word
-      PacketTrace.Filter f = PacketTrace.Filter.parse(traceFilter);
-      for (int node : new int[] {f.source(), f.destination()}) {
+      for (int node : new int[] {filter.source(), filter.destination()}) {
         if (node >= checked.nodeCount()) {
           throw CliError.badInput("--trace-filter's node must be in [0, " + (checked.nodeCount() - 1) + "] on "
               + Texts.abbreviate(s.system()) + " but was " + node, "--trace-filter", null);

@@ -157,16 +157,7 @@ final class SweepCommand implements Callable<Integer> {
     List<Path> foreign = new ArrayList<>();
     String first = null;
     for (Path f : SweepMerge.pointFiles(List.of(out))) {
-      String why;
-      try {
-        Results r = ResultsJson.read(f);
-        SweepCoordinates c = r.metadata().sweep();
-        why = c == null ? "not a sweep point"
-            : !command.equals(r.metadata().command()) || c.points() != sweep.size() || !c.spec().equals(
-                sweep.toString()) ? "\"" + Texts.abbreviate(String.valueOf(r.metadata().command())) + "\"" : null;
-      } catch (IOException | RuntimeException e) {
-        why = "unreadable";
-      }
+      String why = foreignness(f, command, sweep);
       if (why != null) {
         foreign.add(f);
         if (first == null) {
@@ -184,5 +175,22 @@ final class SweepCommand implements Callable<Integer> {
     for (Path f : foreign) {
       Files.delete(f);
     }
+  }
+
+  /** @return why point file {@code f} is not one of this sweep's (its command, or "unreadable"), or null when it is */
+  private static String foreignness(Path f, String command, SweepSpec sweep) {
+    Results r;
+    try {
+      r = ResultsJson.read(f);
+    } catch (IOException | RuntimeException e) {
+      return "unreadable";
+    }
+    SweepCoordinates c = r.metadata().sweep();
+    if (c == null) {
+      return "not a sweep point";
+    }
+    boolean same = command.equals(r.metadata().command()) && c.points() == sweep.size()
+        && c.spec().equals(sweep.toString());
+    return same ? null : "\"" + Texts.abbreviate(String.valueOf(r.metadata().command())) + "\"";
   }
 }

@@ -76,7 +76,7 @@ final class IommuStudyWorkload implements Workload {
   public void check(AriesSystem system, Params params) {
     Workload.super.check(system, params);
     Settings settings = Settings.read(params); // its ranges first, as the run reads them
-    checkPes(system, params);
+    checkSystem(system, params);
     checkTable(system, settings);
   }
 
@@ -85,7 +85,7 @@ final class IommuStudyWorkload implements Workload {
    * its own: a default above that is cut to the nodes there are (documented), but a value the user gave is refused
    * rather than run as another and recorded as given.
    */
-  private static void checkPes(AriesSystem system, Params params) {
+  private static void checkSystem(AriesSystem system, Params params) {
     if (system.translatorKind() != TranslatorKind.IOMMU) {
       // its figures are the IOMMU's PTE cache's: on the flat translator they were all 0
       throw new IllegalArgumentException("iommu-study measures the IOMMU's PTE cache, but the system's translator is"
@@ -125,7 +125,7 @@ final class IommuStudyWorkload implements Workload {
       for (String pattern : patterns) {
         AriesSystem sys = spec.build();
         if (done == 0) {
-          checkPes(sys, params); // on the first system the run builds (one more would be counted in its statistics)
+          checkSystem(sys, params); // on the first system the run builds (one more would be counted in its statistics)
           checkTable(sys, settings); // with every page size, before the first job runs
         }
         int[] nodes = Distances.spread(sys.topology(), Math.min(sys.nodeCount(), initiators + 1));
