@@ -42,19 +42,7 @@ public record PhysicalAddress(long value) implements Comparable<PhysicalAddress>
    */
   public static PhysicalAddress parse(String text) {
     checkArgument(text != null, "text must not be null");
-    // (hex digits only: parseUnsignedLong took "0x+1" as 0x1)
-    if (!(text.startsWith("0x") && text.length() > 2 && text.length() <= 16
-        && text.chars().skip(2).allMatch(c -> c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'))) {
-      throw new IllegalArgumentException("physical address must be 0x followed by 1 to 13 hex digits but was \""
-          + Texts.abbreviate(text) + "\"");
-    }
-    try {
-      return new PhysicalAddress(Long.parseUnsignedLong(text.substring(2), 16));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          "physical address must be 0x followed by 1 to 13 hex digits but was \""
-              + Texts.abbreviate(text) + "\"", e);
-    }
+    return new PhysicalAddress(Texts.parseHex(text, 14, "physical address"));
   }
 
   /** The 4 KB frame number. @return value >>> 12 */

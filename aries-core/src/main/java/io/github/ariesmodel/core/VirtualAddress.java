@@ -56,19 +56,7 @@ public record VirtualAddress(long value) implements Comparable<VirtualAddress> {
    */
   public static VirtualAddress parse(String text) {
     checkArgument(text != null, "text must not be null");
-    // (hex digits only: parseUnsignedLong took "0x+1" as 0x1)
-    if (!(text.startsWith("0x") && text.length() > 2 && text.length() <= 18
-        && text.chars().skip(2).allMatch(c -> c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'))) {
-      throw new IllegalArgumentException("virtual address must be 0x followed by 1 to 16 hex digits but was \""
-          + Texts.abbreviate(text) + "\"");
-    }
-    try {
-      return new VirtualAddress(Long.parseUnsignedLong(text.substring(2), 16));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          "virtual address must be 0x followed by 1 to 16 hex digits but was \""
-              + Texts.abbreviate(text) + "\"", e);
-    }
+    return new VirtualAddress(Texts.parseHex(text, 16, "virtual address"));
   }
 
   /** The address {@code delta} bytes further. @param delta bytes @return the moved address */
