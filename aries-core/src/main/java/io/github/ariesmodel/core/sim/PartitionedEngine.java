@@ -131,17 +131,11 @@ public final class PartitionedEngine implements AutoCloseable {
 
   /**
    * Refuses an engine whose groups the heap cannot hold, before any is made: 20,000 groups (inside the range) ran a
-   * 1 GiB heap out. The heap in use counts garbage until a collection, so a shortfall is measured again after asking
-   * for one ({@code System.gc()}), as the IOMMU's registration check does.
+   * 1 GiB heap out.
    */
   private static void checkHeap(int groups) {
     long needed = groups * HEAP_BYTES_PER_GROUP;
-    Runtime rt = Runtime.getRuntime();
-    long left = rt.maxMemory() - (rt.totalMemory() - rt.freeMemory());
-    if (left < needed) {
-      System.gc();
-      left = rt.maxMemory() - (rt.totalMemory() - rt.freeMemory());
-    }
+    long left = JavaHeap.bytesLeft(needed);
     if (left < needed) {
       throw new IllegalStateException("an engine of " + groups + " groups needs at least " + needed + " bytes of Java"
           + " heap (" + HEAP_BYTES_PER_GROUP + " a group, for its event loop), but the JVM has " + left + " left;"
