@@ -20,6 +20,8 @@ public final class Communicator {
   private final int[] worldRanks;
   private final int rank;
   private int created;
+  /** Collective calls this rank has made on this communicator ({@link CollectiveLedger}). */
+  private int collectiveCalls;
   /** The rank whose handle this is: a communicator is used by the rank (and job) that made it, and by no other. */
   private final Rank owner;
 
@@ -107,6 +109,16 @@ public final class Communicator {
   /** @return a number that counts communicator creations on this communicator by this rank, from 0 */
   int nextCreation() {
     return created++;
+  }
+
+  /** @return the number of this rank's next collective call on this communicator, from 0 */
+  int nextCollectiveCall() {
+    return collectiveCalls++;
+  }
+
+  /** @return the world rank of each member (not a copy: read only) */
+  int[] worldRanks() {
+    return worldRanks;
   }
 
   int rankOfWorld(int world) {

@@ -50,6 +50,8 @@ public final class MpiJob {
   private final int[] worldRanks;
   /** Read-only after construction: on a partitioned engine, ranks of every group look up each other's nodes here. */
   private final Map<Integer, NodeEndpoint> endpoints = new LinkedHashMap<>();
+  /** Every rank's collective calls, to refuse a program whose ranks disagree on one. */
+  private final CollectiveLedger ledger = new CollectiveLedger();
   private ProcessRunner runner;
   private long lastRunStartPs;
   private long lastRunEndPs;
@@ -147,18 +149,34 @@ public final class MpiJob {
           program.run(rank);
           rank.finishedAtPs = self.now();
           rank.drain();
-          rank.barrier(rank.world());
+          rank.finalizeBarrier();
           rank.drain();
         });
       }
-      r.run();
+      try {
+        r.run();
+      } catch (ProcessRunner.ProcessFailedException e) {
+        // a rank's code threw: when the ranks disagreed on a collective before, that is the cause to report (a
+        // receive too short for what a disagreeing root sent, for example)
+        String mismatch = ledger.firstMismatch(false);
+        if (mismatch != null) {
+          throw new IllegalStateException(mismatch + "; then a rank failed: "
+              + firstLine(e.getCause() != null ? e.getCause() : e), e);
+        }
+        throw e;
+      }
       List<SimProcess> stuck = r.unfinished();
+      String mismatch = ledger.firstMismatch(stuck.isEmpty());
+      if (mismatch != null) {
+        throw new IllegalStateException(mismatch);
+      }
       if (!stuck.isEmpty()) {
         StringBuilder s = new StringBuilder("MPI program deadlocked: " + stuck.size() + " ranks still waiting:");
         int shown = 0;
         for (Rank rank : ranks) {
           if (stuck.contains(rank.process) && shown++ < 16) {
-            s.append("\n  rank ").append(rank.worldRank).append(" waits for ").append(rank.waitingOn).append(" (")
+            s.append("\n  rank ").append(rank.worldRank).append(" in ").append(rank.callForDiagnostics())
+                .append(" waits for ").append(rank.waitingOn).append(" (")
                 .append(rank.queuesForDiagnostics().get(0)).append(')');
           }
         }
@@ -178,6 +196,11 @@ public final class MpiJob {
       end = Math.max(end, rank.finishedAtPs);
     }
     lastRunEndPs = end;
+  }
+
+  /** @return the ledger of the ranks' collective calls */
+  CollectiveLedger ledger() {
+    return ledger;
   }
 
   /** What the failed run said, first line (the job cannot run again), or null. */

@@ -15,8 +15,10 @@ import io.github.ariesmodel.nic.NicConfig;
 import io.github.ariesmodel.nic.Post;
 import io.github.ariesmodel.system.Node;
 import io.github.ariesmodel.system.process.SimProcess;
+import io.github.ariesmodel.system.mpi.CollectiveLedger.Kind;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -111,6 +113,8 @@ final class Rank implements Mpi {
   }
   long finishedAtPs;
   String waitingOn = "nothing";
+  /** The collective (or finalize) this rank is in, for a deadlock's report, or null in its program elsewhere. */
+  private String inCall;
   /**
    * This rank's share of the job's counters ({@link MpiJob#messages}, {@link MpiJob#bytesSent},
    * {@link MpiJob#unexpectedMessages}), summed by the job between runs: ranks of different groups run on different
@@ -784,9 +788,11 @@ final class Rank implements Mpi {
 
   /** MPI_Finalize's local part: every rendezvous send matched and every internal buffer back. */
   void drain() {
+    inCall = "finalize";
     waitFor("its transfers to complete in finalize (an unmatched rendezvous send, or an eager message never"
         + " received, holds a buffer)", () -> rendezvousSends.isEmpty() && eagerBuffers.isEmpty()
         && heap.inUse() == 0);
+    inCall = null;
   }
 
   // -------------------------------------------------------------------------------------------- memory
@@ -1091,19 +1097,54 @@ final class Rank implements Mpi {
   public Communicator split(Communicator comm, int color, int key) {
     checkComm(comm);
     checkArgument(color >= 0 || color == UNDEFINED, "color must be >= 0 or UNDEFINED (-1) but was %s", color);
-    return collectives.split(comm, color, key);
+    enter(comm, CollectiveLedger.Call.of(Kind.SPLIT, clock.now()));
+    Communicator c = collectives.split(comm, color, key);
+    leave();
+    return c;
   }
 
   @Override
   public Communicator dup(Communicator comm) {
     checkComm(comm);
-    return collectives.split(comm, 0, comm.rank());
+    enter(comm, CollectiveLedger.Call.of(Kind.DUP, clock.now()));
+    Communicator c = collectives.split(comm, 0, comm.rank());
+    leave();
+    return c;
+  }
+
+  /**
+   * Records a collective call with the job's ledger (which refuses a program whose ranks disagree) and notes it for a
+   * deadlock's report. Called after the call's own argument checks, so a refused call is not counted.
+   */
+  private void enter(Communicator comm, CollectiveLedger.Call call) {
+    int number = comm.nextCollectiveCall();
+    job.ledger().record(comm, number, call);
+    inCall = call + " on " + (comm == world ? "the world communicator" : "a communicator of " + comm.size()
+        + " ranks") + " (its collective call " + number + ")";
+  }
+
+  private void leave() {
+    inCall = null;
+  }
+
+  /** The finalize barrier every rank makes on the world after its program returned and its transfers drained. */
+  void finalizeBarrier() {
+    enter(world, CollectiveLedger.Call.of(Kind.FINALIZE, clock.now()));
+    collectives.barrier(world);
+    leave();
+  }
+
+  /** @return the collective this rank is in, or what else it does, for a deadlock's report */
+  String callForDiagnostics() {
+    return inCall != null ? inCall : "its program";
   }
 
   @Override
   public void barrier(Communicator comm) {
     checkComm(comm);
+    enter(comm, CollectiveLedger.Call.of(Kind.BARRIER, clock.now()));
     collectives.barrier(comm);
+    leave();
   }
 
   @Override
@@ -1111,27 +1152,35 @@ final class Rank implements Mpi {
     checkBuffer("buf", buf, offset, length);
     checkComm(comm);
     peer("root", comm, root, false);
+    enter(comm, new CollectiveLedger.Call(Kind.BCAST, root, length, null, null, null, null, clock.now()));
     collectives.bcast(buf, offset, length, root, comm);
+    leave();
   }
 
   @Override
   public void reduce(long[] send, long[] recv, ReduceOp op, int root, Communicator comm) {
     checkReduce(send, recv == null ? -1 : recv.length, op, comm, comm != null && root == comm.rank(), false);
     peer("root", comm, root, false);
+    enter(comm, new CollectiveLedger.Call(Kind.REDUCE, root, send.length, ElementType.LONG, op, null, null,
+        clock.now()));
     byte[] out = collectives.reduce(ElementType.LONG, ElementType.pack(send), send.length, op, root, comm);
     if (comm.rank() == root) {
       ElementType.unpack(out, recv);
     }
+    leave();
   }
 
   @Override
   public void reduce(double[] send, double[] recv, ReduceOp op, int root, Communicator comm) {
     checkReduce(send, recv == null ? -1 : recv.length, op, comm, comm != null && root == comm.rank(), true);
     peer("root", comm, root, false);
+    enter(comm, new CollectiveLedger.Call(Kind.REDUCE, root, send.length, ElementType.DOUBLE, op, null, null,
+        clock.now()));
     byte[] out = collectives.reduce(ElementType.DOUBLE, ElementType.pack(send), send.length, op, root, comm);
     if (comm.rank() == root) {
       ElementType.unpack(out, recv);
     }
+    leave();
   }
 
   private void checkReduce(Object send, int recvLength, ReduceOp op, Communicator comm, boolean needRecv,
@@ -1150,14 +1199,22 @@ final class Rank implements Mpi {
   @Override
   public void allreduce(long[] send, long[] recv, ReduceOp op, Communicator comm) {
     checkReduce(send, recv == null ? -1 : recv.length, op, comm, true, false);
+    enter(comm, reduction(Kind.ALLREDUCE, send.length, ElementType.LONG, op));
     ElementType.unpack(collectives.allreduce(ElementType.LONG, ElementType.pack(send), send.length, op, comm), recv);
+    leave();
   }
 
   @Override
   public void allreduce(double[] send, double[] recv, ReduceOp op, Communicator comm) {
     checkReduce(send, recv == null ? -1 : recv.length, op, comm, true, true);
+    enter(comm, reduction(Kind.ALLREDUCE, send.length, ElementType.DOUBLE, op));
     ElementType.unpack(collectives.allreduce(ElementType.DOUBLE, ElementType.pack(send), send.length, op, comm),
         recv);
+    leave();
+  }
+
+  private CollectiveLedger.Call reduction(Kind kind, int count, ElementType type, ReduceOp op) {
+    return new CollectiveLedger.Call(kind, -1, count, type, op, null, null, clock.now());
   }
 
   @Override
@@ -1170,7 +1227,9 @@ final class Rank implements Mpi {
           "recv must have size x block = %s bytes at the root but had %s", send.length * comm.size(),
           recv == null ? 0 : recv.length);
     }
+    enter(comm, new CollectiveLedger.Call(Kind.GATHER, root, send.length, null, null, null, null, clock.now()));
     collectives.gather(send, recv, root, comm);
+    leave();
   }
 
   @Override
@@ -1183,7 +1242,10 @@ final class Rank implements Mpi {
       checkArgument(counts[comm.rank()] == send.length, "counts[root] must equal send.length %s but was %s",
           send.length, counts[comm.rank()]);
     }
+    enter(comm, new CollectiveLedger.Call(Kind.GATHERV, root, send.length, null, null,
+        comm.rank() == root ? counts : null, null, clock.now()));
     collectives.gatherv(send, recv, counts, displs, root, comm);
+    leave();
   }
 
   private static void checkV(String what, byte[] buf, int[] counts, int[] displs, int n) {
@@ -1194,6 +1256,37 @@ final class Rank implements Mpi {
       if (counts[i] < 0 || displs[i] < 0 || displs[i] > buf.length - counts[i]) {
         throw new IllegalArgumentException(what + ": block " + i + " (displacement " + displs[i] + ", count "
             + counts[i] + ") must lie within its " + buf.length + " bytes");
+      }
+    }
+    if (what.equals("recv")) {
+      checkDisjoint(counts, displs);
+    }
+  }
+
+  /**
+   * A receive buffer's blocks must not overlap (MPI: "the specification of counts, types, and displacements should
+   * not cause any location on the root to be written more than once"); two blocks arriving into one place left
+   * whichever came last, in silence. Blocks sent from may overlap.
+   */
+  private static void checkDisjoint(int[] counts, int[] displs) {
+    int n = counts.length;
+    long[] byStart = new long[n];
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+      if (counts[i] > 0) {
+        byStart[m++] = (long) displs[i] << 32 | i; // displacements are >= 0 (checked), so these sort by start
+      }
+    }
+    Arrays.sort(byStart, 0, m);
+    for (int k = 1; k < m; k++) {
+      int a = (int) byStart[k - 1];
+      int b = (int) byStart[k];
+      if ((long) displs[a] + counts[a] > displs[b]) {
+        int lo = Math.min(a, b);
+        int hi = Math.max(a, b);
+        throw new IllegalArgumentException("recv: blocks " + lo + " and " + hi + " (displacements " + displs[lo]
+            + " and " + displs[hi] + ", counts " + counts[lo] + " and " + counts[hi] + ") overlap; a receive"
+            + " buffer's blocks must not share a byte");
       }
     }
   }
@@ -1208,7 +1301,9 @@ final class Rank implements Mpi {
           "send must have size x block = %s bytes at the root but had %s", recv.length * comm.size(),
           send == null ? 0 : send.length);
     }
+    enter(comm, new CollectiveLedger.Call(Kind.SCATTER, root, recv.length, null, null, null, null, clock.now()));
     collectives.scatter(send, recv, root, comm);
+    leave();
   }
 
   @Override
@@ -1221,7 +1316,10 @@ final class Rank implements Mpi {
       checkArgument(counts[root] == recv.length, "counts[root] must equal recv.length %s but was %s", recv.length,
           counts[root]);
     }
+    enter(comm, new CollectiveLedger.Call(Kind.SCATTERV, root, recv.length, null, null,
+        comm.rank() == root ? counts : null, null, clock.now()));
     collectives.scatterv(send, counts, displs, recv, root, comm);
+    leave();
   }
 
   @Override
@@ -1231,7 +1329,9 @@ final class Rank implements Mpi {
     checkArgument(recv != null && recv.length == send.length * comm.size(),
         "recv must have size x block = %s bytes but had %s", send.length * comm.size(),
         recv == null ? 0 : recv.length);
+    enter(comm, new CollectiveLedger.Call(Kind.ALLGATHER, -1, send.length, null, null, null, null, clock.now()));
     collectives.allgather(send, recv, comm);
+    leave();
   }
 
   @Override
@@ -1241,7 +1341,9 @@ final class Rank implements Mpi {
     checkV("recv", recv, counts, displs, comm.size());
     checkArgument(counts[comm.rank()] == send.length, "counts[rank] must equal send.length %s but was %s",
         send.length, counts[comm.rank()]);
+    enter(comm, new CollectiveLedger.Call(Kind.ALLGATHERV, -1, 0, null, null, counts, null, clock.now()));
     collectives.allgatherv(send, recv, counts, displs, comm);
+    leave();
   }
 
   @Override
@@ -1251,7 +1353,10 @@ final class Rank implements Mpi {
     checkArgument(send.length % comm.size() == 0 && recv.length == send.length,
         "send must hold size (%s) equal blocks and recv as many bytes, but they had %s and %s", comm.size(),
         send.length, recv.length);
+    enter(comm, new CollectiveLedger.Call(Kind.ALLTOALL, -1, send.length / comm.size(), null, null, null, null,
+        clock.now()));
     collectives.alltoall(send, recv, comm);
+    leave();
   }
 
   @Override
@@ -1260,22 +1365,30 @@ final class Rank implements Mpi {
     checkComm(comm);
     checkV("send", send, sendCounts, sendDispls, comm.size());
     checkV("recv", recv, recvCounts, recvDispls, comm.size());
+    enter(comm, new CollectiveLedger.Call(Kind.ALLTOALLV, -1, 0, null, null, sendCounts, recvCounts, clock.now()));
     collectives.alltoallv(send, sendCounts, sendDispls, recv, recvCounts, recvDispls, comm);
+    leave();
   }
 
   @Override
   public void reduceScatter(long[] send, long[] recv, int[] counts, ReduceOp op, Communicator comm) {
     checkReduce(send, -1, op, comm, false, false);
     checkCounts(send.length, recv == null ? -1 : recv.length, counts, comm);
+    enter(comm, new CollectiveLedger.Call(Kind.REDUCE_SCATTER, -1, 0, ElementType.LONG, op, counts, null,
+        clock.now()));
     ElementType.unpack(collectives.reduceScatter(ElementType.LONG, ElementType.pack(send), counts, op, comm), recv);
+    leave();
   }
 
   @Override
   public void reduceScatter(double[] send, double[] recv, int[] counts, ReduceOp op, Communicator comm) {
     checkReduce(send, -1, op, comm, false, true);
     checkCounts(send.length, recv == null ? -1 : recv.length, counts, comm);
+    enter(comm, new CollectiveLedger.Call(Kind.REDUCE_SCATTER, -1, 0, ElementType.DOUBLE, op, counts, null,
+        clock.now()));
     ElementType.unpack(collectives.reduceScatter(ElementType.DOUBLE, ElementType.pack(send), counts, op, comm),
         recv);
+    leave();
   }
 
   private static void checkCounts(int sendLength, int recvLength, int[] counts, Communicator comm) {
@@ -1293,13 +1406,17 @@ final class Rank implements Mpi {
   @Override
   public void scan(long[] send, long[] recv, ReduceOp op, Communicator comm) {
     checkReduce(send, recv == null ? -1 : recv.length, op, comm, true, false);
+    enter(comm, reduction(Kind.SCAN, send.length, ElementType.LONG, op));
     ElementType.unpack(collectives.scan(ElementType.LONG, ElementType.pack(send), send.length, op, comm), recv);
+    leave();
   }
 
   @Override
   public void scan(double[] send, double[] recv, ReduceOp op, Communicator comm) {
     checkReduce(send, recv == null ? -1 : recv.length, op, comm, true, true);
+    enter(comm, reduction(Kind.SCAN, send.length, ElementType.DOUBLE, op));
     ElementType.unpack(collectives.scan(ElementType.DOUBLE, ElementType.pack(send), send.length, op, comm), recv);
+    leave();
   }
 
   @Override

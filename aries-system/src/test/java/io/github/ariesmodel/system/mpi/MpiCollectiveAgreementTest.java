@@ -1,0 +1,196 @@
+package io.github.ariesmodel.system.mpi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.process.ProcessRunner;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Programs whose ranks disagree on a collective (MPI calls them erroneous) are refused with a report naming the call,
+ * the ranks and what each asked for, the same report for every thread count ({@link CollectiveLedger}); they used to
+ * finish with wrong data in silence. Also the overlapping receive blocks of the v-collectives, and deadlock reports
+ * that name the MPI call each rank is in.
+ */
+class MpiCollectiveAgreementTest {
+
+  /** Four ranks on four nodes of the default system's first groups (the single loop), or of a 9-group engine. */
+  private static MpiJob job(int threads) {
+    if (threads == 0) {
+      return MpiJob.builder(AriesSystem.builder().system("default").seed(3).build()).nodes(0, 5, 40, 97).build();
+    }
+    AriesSystem sys = AriesSystem.builder().system("canonical:p=2,a=4,h=2").seed(3).threads(threads).build();
+    // one rank in each of four groups, so that the ranks run on different threads
+    int[] nodes = new int[4];
+    for (int n = 0, g = 0; n < sys.nodeCount() && g < 4; n++) {
+      if (sys.groupOfNode(n) == 2 * g) {
+        nodes[g++] = n;
+      }
+    }
+    return MpiJob.builder(sys).placement(nodes).build();
+  }
+
+  private static String refusal(MpiJob job, MpiProgram program) {
+    try {
+      job.run(program);
+    } catch (IllegalStateException | ProcessRunner.ProcessFailedException e) {
+      return e.getMessage();
+    }
+    throw new AssertionError("the program was not refused");
+  }
+
+  @Test
+  void aBcastWhoseRanksNameDifferentRootsIsRefusedNamingThem() {
+    MpiProgram program = m -> {
+      byte[] b = new byte[64];
+      m.bcast(b, 0, 64, m.rank() == 3 ? 3 : 0, m.world());
+    };
+    String expected = "MPI ranks disagree on collective call 0 on the world communicator (MPI requires the same"
+        + " collective calls in the same order, with the same root, op and type and matching lengths): rank 0 called"
+        + " bcast(root 0, 64 bytes) but rank 3 called bcast(root 3, 64 bytes)";
+    // the same report on the single loop and for every thread count, though the ranks reach the ledger in another
+    // order on threads
+    for (int threads : new int[] {0, 1, 2, 3}) {
+      assertThat(refusal(job(threads), program)).as("threads %s", threads).isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void reductionsThatDisagreeOnOpTypeOrCountAreRefused() {
+    assertThat(refusal(job(0), m -> m.allreduce(new long[] {m.rank()}, new long[1],
+        m.rank() == 2 ? ReduceOp.MAX : ReduceOp.SUM, m.world())))
+        .contains("rank 0 called allreduce(1 long, SUM) but rank 2 called allreduce(1 long, MAX)");
+    assertThat(refusal(job(0), m -> {
+      if (m.rank() == 1) {
+        m.allreduce(new double[] {1}, new double[1], ReduceOp.SUM, m.world());
+      } else {
+        m.allreduce(new long[] {1}, new long[1], ReduceOp.SUM, m.world());
+      }
+    })).contains("rank 0 called allreduce(1 long, SUM) but rank 1 called allreduce(1 double, SUM)");
+    assertThat(refusal(job(0), m -> {
+      int n = m.rank() == 3 ? 3 : 2;
+      m.reduce(new long[n], new long[n], ReduceOp.SUM, 0, m.world());
+    })).contains("rank 0 called reduce(root 0, 2 longs, SUM) but rank 3 called reduce(root 0, 3 longs, SUM)");
+  }
+
+  @Test
+  void vCollectivesWhoseCountsDisagreeAreRefusedNamingThePair() {
+    assertThat(refusal(job(0), m -> {
+      // the root expects 4 bytes from each rank; rank 2 sends 5
+      byte[] send = new byte[m.rank() == 2 ? 5 : 4];
+      int[] counts = {4, 4, 4, 4};
+      int[] displs = {0, 4, 8, 12};
+      m.gatherv(send, new byte[16], counts, displs, 0, m.world());
+    })).contains("the root, rank 0, receives counts[2] = 4 bytes but rank 2 sends 5 in gatherv");
+    assertThat(refusal(job(0), m -> {
+      int[] send = {1, 1, 1, 1};
+      int[] recv = {1, 1, 1, 1};
+      if (m.rank() == 1) {
+        send[3] = 2; // rank 3 expects 1 byte from rank 1
+      }
+      m.alltoallv(new byte[5], send, new int[] {0, 1, 2, 3}, new byte[4], recv, new int[] {0, 1, 2, 3},
+          m.world());
+    })).contains("rank 1 sends sendCounts[3] = 2 bytes to rank 3, which receives recvCounts[1] = 1 from it, in"
+        + " alltoallv");
+    assertThat(refusal(job(0), m -> {
+      int[] counts = m.rank() == 0 ? new int[] {1, 1, 1, 1} : new int[] {1, 1, 2, 0};
+      int[] displs = {0, 1, 2, 3};
+      m.allgatherv(new byte[counts[m.rank()]], new byte[4], counts, displs, m.world());
+    })).contains("rank 0 called allgatherv() with counts [1, 1, 1, 1] but rank 1 called allgatherv() with counts"
+        + " [1, 1, 2, 0]");
+  }
+
+  @Test
+  void aRankThatSkipsOrAddsACollectiveIsNamed() {
+    // one extra barrier on rank 1: it met the others' finalize barrier, and the program finished in silence
+    assertThat(refusal(job(0), m -> {
+      m.barrier(m.world());
+      if (m.rank() == 1) {
+        m.barrier(m.world());
+      }
+    })).contains("collective call 1 on the world communicator (MPI requires the same collective calls in the same"
+        + " order, with the same root, op and type and matching lengths): rank 0 called finalize but rank 1 called"
+        + " barrier()");
+    // a leaf of a bcast on a communicator of its own that never calls it: the root's eager send completed, and the
+    // program finished with rank 3's buffer never written
+    assertThat(refusal(job(0), m -> {
+      Communicator c = m.split(m.world(), m.rank() < 2 ? 0 : 1, m.rank());
+      if (m.rank() != 3) {
+        m.bcast(new byte[8], 0, 8, 0, c);
+      }
+    })).contains("collective call 0 on the communicator of world ranks [2, 3]")
+        .endsWith("rank 0 (world rank 2) called bcast(root 0, 8 bytes) and rank 1 (world rank 3) never did (each"
+            + " rank's program returned)");
+  }
+
+  @Test
+  void theDisagreementIsReportedBeforeTheFailureItCaused() {
+    // rank 1's receive buffer is shorter than the root's message: the disagreement, not only the truncation, is named
+    String m = refusal(job(0), mpi -> {
+      int len = mpi.rank() == 1 ? 16 : 5000;
+      mpi.bcast(new byte[len], 0, len, 0, mpi.world());
+    });
+    assertThat(m).startsWith("MPI ranks disagree on collective call 0 on the world communicator")
+        .contains("rank 0 called bcast(root 0, 5000 bytes) but rank 1 called bcast(root 0, 16 bytes); then a rank"
+            + " failed: MPI_ERR_TRUNCATE at rank 1");
+  }
+
+  @Test
+  void aDeadlockNamesTheCallEachRankIsIn() {
+    assertThatThrownBy(() -> job(0).run(m -> {
+      if (m.rank() == 0) {
+        m.recv(new byte[4], 1, 9);
+      }
+      m.barrier(m.world());
+    })).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("rank 0 in its program waits for a receive from world rank 1 (tag 9)")
+        .hasMessageContaining("rank 1 in barrier() on the world communicator (its collective call 0) waits for");
+  }
+
+  @Test
+  void overlappingReceiveBlocksAreRefusedAndOverlappingSendBlocksAreNot() {
+    assertThat(refusal(job(0), m -> m.gatherv(new byte[4], new byte[16], new int[] {4, 4, 4, 4},
+        new int[] {0, 4, 6, 12}, 0, m.world())))
+        .contains("recv: blocks 1 and 2 (displacements 4 and 6, counts 4 and 4) overlap; a receive buffer's blocks"
+            + " must not share a byte");
+    // every rank's receive blocks disjoint, each send block read for two ranks: legal
+    List<byte[]> got = new ArrayList<>();
+    for (int r = 0; r < 4; r++) {
+      got.add(new byte[4]);
+    }
+    job(0).run(m -> {
+      byte[] send = {7, 8};
+      m.alltoallv(send, new int[] {1, 1, 1, 1}, new int[] {0, 0, 1, 1}, got.get(m.rank()),
+          new int[] {1, 1, 1, 1}, new int[] {0, 1, 2, 3}, m.world());
+    });
+    // ranks 0 and 1 get byte 0 of every rank's buffer, ranks 2 and 3 byte 1, read twice from each sender
+    for (int r = 0; r < 4; r++) {
+      byte v = (byte) (r < 2 ? 7 : 8);
+      assertThat(got.get(r)).containsExactly(v, v, v, v);
+    }
+  }
+
+  @Test
+  void agreeingProgramsAreUnchanged() {
+    // every collective with a root other than 0 and counts that vary by rank, consistently: runs, right data
+    long[] sums = new long[4];
+    job(2).run(m -> {
+      int r = m.rank();
+      int[] counts = {1, 2, 3, 4};
+      int[] displs = {0, 1, 3, 6};
+      byte[] all = new byte[10];
+      m.gatherv(new byte[r + 1], all, counts, displs, 2, m.world());
+      m.allgatherv(new byte[r + 1], all, counts, displs, m.world());
+      long[] out = new long[1];
+      m.allreduce(new long[] {r + 1}, out, ReduceOp.SUM, m.world());
+      sums[r] = out[0];
+      Communicator c = m.dup(m.world());
+      m.bcast(new byte[3], 0, 3, 1, c);
+      m.barrier(c);
+    });
+    assertThat(sums).containsOnly(10);
+  }
+}
