@@ -32,6 +32,9 @@ import java.util.Map;
  */
 final class CollectiveLedger {
 
+  /** How every report of a disagreement starts. */
+  static final String DISAGREEMENT = "MPI ranks disagree on collective call ";
+
   /** A collective, as the ledger and its messages name it. */
   enum Kind {
     BARRIER("barrier"),
@@ -342,7 +345,7 @@ final class CollectiveLedger {
   private static String describe(Entry e) {
     String comm = e.key.context == 0 ? "the world communicator"
         : "the communicator of world ranks " + shortList(e.worldRanks);
-    return "MPI ranks disagree on collective call " + e.key.call + " on " + comm
+    return DISAGREEMENT + e.key.call + " on " + comm
         + " (MPI requires the same collective calls in the same order, with the same root, op and type and matching"
         + " lengths)";
   }

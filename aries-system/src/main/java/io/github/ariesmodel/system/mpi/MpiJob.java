@@ -50,6 +50,11 @@ public final class MpiJob {
   private final int[] worldRanks;
   /** Read-only after construction: on a partitioned engine, ranks of every group look up each other's nodes here. */
   private final Map<Integer, NodeEndpoint> endpoints = new LinkedHashMap<>();
+  /**
+   * How the report of a program whose ranks disagree on a collective starts (an {@link IllegalStateException} from
+   * {@link #run}), for callers that place it (the trace replay names its file).
+   */
+  public static final String DISAGREEMENT = CollectiveLedger.DISAGREEMENT;
   /** Every rank's collective calls, to refuse a program whose ranks disagree on one. */
   private final CollectiveLedger ledger = new CollectiveLedger();
   private ProcessRunner runner;

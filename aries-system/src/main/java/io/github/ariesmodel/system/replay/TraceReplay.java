@@ -168,6 +168,12 @@ public final class TraceReplay {
       if (e.getMessage() != null && e.getMessage().startsWith("MPI program deadlocked")) {
         throw deadlock(st, e);
       }
+      if (e.getMessage() != null && e.getMessage().startsWith(MpiJob.DISAGREEMENT)) {
+        // the trace's ranks disagree on a collective (a bcast whose ranks name different roots replayed as each
+        // rank's own): the MPI layer's report names the collective, the ranks and their arguments
+        throw new TraceReplayException(file, TraceReplayException.NO_RANK, 0, "the trace's ranks disagree on a"
+            + " collective: " + e.getMessage(), e);
+      }
       throw e;
     } catch (RuntimeException e) {
       for (Throwable t = e; t != null; t = t.getCause()) {
