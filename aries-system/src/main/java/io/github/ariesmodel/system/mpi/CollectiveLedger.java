@@ -92,8 +92,8 @@ final class CollectiveLedger {
    *     and this rank's own block in gatherv and scatterv); 0 when the collective has none
    * @param type the element type of a reduction, or null
    * @param op the operation of a reduction, or null
-   * @param counts gatherv's or scatterv's counts at the root (null elsewhere), allgatherv's and reduce_scatter's counts,
-   *     alltoallv's send counts
+   * @param counts gatherv's or scatterv's counts at the root (null elsewhere), allgatherv's and reduce_scatter's
+   *     counts, alltoallv's send counts
    * @param recvCounts alltoallv's receive counts, or null
    * @param atPs the simulated time of the call
    */

@@ -5,6 +5,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.process.ProcessRunner;
 import io.github.ariesmodel.system.process.SimProcess;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -55,6 +56,9 @@ public final class MpiJob {
    * {@link #run}), for callers that place it (the trace replay names its file).
    */
   public static final String DISAGREEMENT = CollectiveLedger.DISAGREEMENT;
+  /** How the report of a program that finalized with communication left unfinished starts. */
+  public static final String UNFINISHED = "MPI program finalized with communication unfinished (MPI requires every"
+      + " send and receive to complete first): ";
   /** Every rank's collective calls, to refuse a program whose ranks disagree on one. */
   private final CollectiveLedger ledger = new CollectiveLedger();
   private ProcessRunner runner;
@@ -175,6 +179,15 @@ public final class MpiJob {
       if (mismatch != null) {
         throw new IllegalStateException(mismatch);
       }
+      boolean allInFinalize = true;
+      for (Rank rank : ranks) {
+        allInFinalize &= !stuck.contains(rank.process) || rank.callForDiagnostics().startsWith("finalize");
+      }
+      if (allInFinalize) {
+        // every rank returned: what is left is communication the program never completed (a rendezvous send never
+        // received keeps its sender, and so the finalize barrier, waiting)
+        refuseUnfinished();
+      }
       if (!stuck.isEmpty()) {
         StringBuilder s = new StringBuilder("MPI program deadlocked: " + stuck.size() + " ranks still waiting:");
         int shown = 0;
@@ -201,6 +214,27 @@ public final class MpiJob {
       end = Math.max(end, rank.finishedAtPs);
     }
     lastRunEndPs = end;
+  }
+
+  /**
+   * After a run whose every rank finalized: a message no receive took, or a receive no message matched, makes the
+   * program erroneous (MPI requires every communication to complete before {@code MPI_Finalize}). Short and eager
+   * sends complete at their sender alone, so such a program used to finish in silence, while a rendezvous send left
+   * unreceived was reported as a deadlock in finalize: both are told alike now, by size neither.
+   */
+  private void refuseUnfinished() {
+    List<String> left = new ArrayList<>();
+    int ranksLeft = 0;
+    for (Rank rank : ranks) {
+      String l = rank.leftAtFinalize();
+      if (l != null && ranksLeft++ < 4) {
+        left.add(l);
+      }
+    }
+    if (ranksLeft > 0) {
+      throw new IllegalStateException(UNFINISHED + String.join("; ", left)
+          + (ranksLeft > left.size() ? "; and " + (ranksLeft - left.size()) + " more ranks" : ""));
+    }
   }
 
   /** @return the ledger of the ranks' collective calls */

@@ -1450,6 +1450,47 @@ final class Rank implements Mpi {
     }
   }
 
+  /**
+   * What this rank left unfinished at finalize (after the run, every rank done): messages that arrived and no receive
+   * took, and receives posted that no message matched.
+   *
+   * @return a description, or null when nothing was left
+   */
+  String leftAtFinalize() {
+    // point-to-point contexts only (even ids): a collective's own messages left behind are what a finalize barrier
+    // stuck behind an unreceived rendezvous send leaves, not the program's
+    Incoming m = null;
+    int messages = 0;
+    for (Incoming i : unexpected) {
+      if ((i.context & 1) == 0 && messages++ == 0) {
+        m = i;
+      }
+    }
+    Request r = null;
+    int receives = 0;
+    for (Request p : posted) {
+      if ((p.context & 1) == 0 && receives++ == 0) {
+        r = p;
+      }
+    }
+    if (messages == 0 && receives == 0) {
+      return null;
+    }
+    StringBuilder s = new StringBuilder("rank " + worldRank);
+    if (m != null) {
+      s.append(" holds ").append(messages).append(messages == 1 ? " message" : " messages")
+          .append(" no receive took, e.g. from world rank ").append(m.sourceWorld).append(" (tag ").append(m.tag)
+          .append(", ").append(m.length).append(" bytes)");
+    }
+    if (r != null) {
+      s.append(m == null ? "" : " and").append(" has ").append(receives)
+          .append(receives == 1 ? " receive" : " receives").append(" no message matched, e.g. from ")
+          .append(r.sourceWorld < 0 ? "any rank" : "world rank " + r.sourceWorld).append(" (tag ")
+          .append(r.tag == ANY_TAG ? "any" : String.valueOf(r.tag)).append(')');
+    }
+    return s.toString();
+  }
+
   List<String> queuesForDiagnostics() {
     List<String> out = new ArrayList<>();
     out.add(posted.size() + " posted receives, " + unexpected.size() + " unexpected messages");

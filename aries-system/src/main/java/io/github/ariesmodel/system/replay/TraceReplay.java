@@ -162,19 +162,23 @@ public final class TraceReplay {
     State st = new State(n, (int) maxBytes, total, file, slots(nodes), parallel ? system.topology().groupCount() : 1);
     long startPs = system.now();
     long eventsBefore = system.eventsExecuted();
+    IllegalStateException unfinished = null;
     try {
       job.run(mpi -> new RankReplay(st, mpi).replay());
     } catch (IllegalStateException e) {
-      if (e.getMessage() != null && e.getMessage().startsWith("MPI program deadlocked")) {
+      String m = e.getMessage() == null ? "" : e.getMessage();
+      if (m.startsWith(MpiJob.UNFINISHED)) {
+        unfinished = e; // the sends no receive matched are named below, with their trace calls
+      } else if (m.startsWith("MPI program deadlocked")) {
         throw deadlock(st, e);
-      }
-      if (e.getMessage() != null && e.getMessage().startsWith(MpiJob.DISAGREEMENT)) {
+      } else if (m.startsWith(MpiJob.DISAGREEMENT)) {
         // the trace's ranks disagree on a collective (a bcast whose ranks name different roots replayed as each
         // rank's own): the MPI layer's report names the collective, the ranks and their arguments
         throw new TraceReplayException(file, TraceReplayException.NO_RANK, 0, "the trace's ranks disagree on a"
-            + " collective: " + e.getMessage(), e);
+            + " collective: " + m, e);
+      } else {
+        throw e;
       }
-      throw e;
     } catch (RuntimeException e) {
       for (Throwable t = e; t != null; t = t.getCause()) {
         if (t instanceof TraceReplayException x) {
@@ -210,7 +214,10 @@ public final class TraceReplay {
     if (unmatchedCount > 0) {
       throw new TraceReplayException(file, firstRank, firstCall, unmatchedCount
           + " sends that no receive of the trace matched: " + String.join("; ", unmatched)
-          + (unmatchedCount > unmatched.size() ? "; ..." : ""), null);
+          + (unmatchedCount > unmatched.size() ? "; ..." : ""), unfinished);
+    }
+    if (unfinished != null) {
+      throw new TraceReplayException(file, TraceReplayException.NO_RANK, 0, unfinished.getMessage(), unfinished);
     }
     return result(st, job, nodes, coverage, startPs, eventsBefore);
   }

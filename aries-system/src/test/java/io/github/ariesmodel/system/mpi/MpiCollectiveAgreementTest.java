@@ -151,6 +151,26 @@ class MpiCollectiveAgreementTest {
   }
 
   @Test
+  void communicationLeftUnfinishedAtFinalizeIsRefusedWhateverTheMessagesSize() {
+    // a short message no receive took: the sender's send completes at once, and the program used to finish in
+    // silence; a rendezvous isend never received was reported as a deadlock in finalize: now one report for both
+    for (int size : new int[] {8, 3000, 50_000}) {
+      assertThat(refusal(job(0), m -> {
+        if (m.rank() == 0) {
+          m.isend(new byte[size], 0, size, 1, 4, m.world());
+        }
+      })).as("%s bytes", size).isEqualTo(MpiJob.UNFINISHED + "rank 1 holds 1 message no receive took, e.g. from"
+          + " world rank 0 (tag 4, " + size + " bytes)");
+    }
+    // a receive posted and never matched (never waited for)
+    assertThat(refusal(job(0), m -> {
+      if (m.rank() == 2) {
+        m.irecv(new byte[8], 0, 8, 3, 6, m.world());
+      }
+    })).isEqualTo(MpiJob.UNFINISHED + "rank 2 has 1 receive no message matched, e.g. from world rank 3 (tag 6)");
+  }
+
+  @Test
   void overlappingReceiveBlocksAreRefusedAndOverlappingSendBlocksAreNot() {
     assertThat(refusal(job(0), m -> m.gatherv(new byte[4], new byte[16], new int[] {4, 4, 4, 4},
         new int[] {0, 4, 6, 12}, 0, m.world())))
