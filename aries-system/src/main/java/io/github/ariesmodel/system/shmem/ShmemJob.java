@@ -456,7 +456,8 @@ public final class ShmemJob {
     /** Checks that {@code s} is an object of this job and that the range lies in it. */
     private void own(Symmetric s, String what, long offset, long length) {
       checkArgument(s != null, "%s must not be null", what);
-      checkArgument(s.job() == ShmemJob.this, "%s is a symmetric object of another job", what);
+      checkArgument(s.job() == ShmemJob.this, "%s must be a symmetric object this job allocated but was %s, one of"
+          + " another job", what, s);
       s.checkRange(what, offset, length);
     }
 
@@ -502,7 +503,8 @@ public final class ShmemJob {
       checkCaller();
       own(dest, "dest", destOffset, length);
       own(src, "src", srcOffset, length);
-      post(Post.put(nextPostId++, src.mdh(index), srcOffset, remote(dest, destOffset, pe), length)
+      NetworkAddress to = remote(dest, destOffset, pe); // (checks pe before the post takes an id)
+      post(Post.put(nextPostId++, src.mdh(index), srcOffset, to, length)
           .withDeliveryMode(putMode)
           .withCompletion(Post.NO_CQ, Post.GLOBAL_EVENT | Post.REMOTE_EVENT));
     }
@@ -514,11 +516,12 @@ public final class ShmemJob {
       checkArgument(data.length <= stagingBytes, "data.length must be at most the staging buffer's %s bytes but was %s",
           stagingBytes, data.length);
       own(dest, "dest", destOffset, data.length);
+      NetworkAddress to = remote(dest, destOffset, pe); // (checks pe before the staging buffer is written)
       localBytes(staging, 0, data);
       long id = nextPostId++;
       awaited.put(id, null);
       outstandingLocal = 1;
-      post(Post.put(id, staging.mdh(index), 0, remote(dest, destOffset, pe), data.length)
+      post(Post.put(id, staging.mdh(index), 0, to, data.length)
           .withDeliveryMode(putMode)
           .withCompletion(Post.NO_CQ, Post.LOCAL_EVENT | Post.GLOBAL_EVENT | Post.REMOTE_EVENT));
       // Like shmem_put: return once the source (the staging buffer) may be reused.
@@ -540,8 +543,8 @@ public final class ShmemJob {
       own(dest, "dest", destOffset, length);
       own(src, "src", srcOffset, length);
       checkArgument(length >= 1, "length must be >= 1 (zero-length GETs are refused [S5]) but was %s", length);
-      long id = post(Post.get(nextPostId++, dest.mdh(index), destOffset, remote(src, srcOffset, pe), length)
-          .withDeliveryMode(getMode));
+      NetworkAddress from = remote(src, srcOffset, pe);
+      long id = post(Post.get(nextPostId++, dest.mdh(index), destOffset, from, length).withDeliveryMode(getMode));
       awaitGlobal(id);
     }
 
@@ -551,8 +554,8 @@ public final class ShmemJob {
       own(dest, "dest", destOffset, length);
       own(src, "src", srcOffset, length);
       checkArgument(length >= 1, "length must be >= 1 (zero-length GETs are refused [S5]) but was %s", length);
-      post(Post.get(nextPostId++, dest.mdh(index), destOffset, remote(src, srcOffset, pe), length)
-          .withDeliveryMode(getMode));
+      NetworkAddress from = remote(src, srcOffset, pe);
+      post(Post.get(nextPostId++, dest.mdh(index), destOffset, from, length).withDeliveryMode(getMode));
     }
 
     @Override
@@ -573,6 +576,8 @@ public final class ShmemJob {
       checkCaller();
       checkArgument(length >= 1 && length <= stagingBytes, "length must be in [1, %s] but was %s", stagingBytes,
           length);
+      own(src, "src", srcOffset, length);
+      checkPe("pe", pe); // (both before the staging buffer is cleared through the host cache)
       localBytes(staging, 0, new byte[length]);
       getmem(staging, 0, src, srcOffset, length, pe);
       return localBytes(staging, 0, length);
@@ -583,7 +588,8 @@ public final class ShmemJob {
       checkCaller();
       checkArgument(op != null, "op must not be null");
       own(dest, "dest", offset, op.operandBytes());
-      Post p = Post.amo(nextPostId++, op, remote(dest, offset, pe), operand1, operand2)
+      NetworkAddress to = remote(dest, offset, pe);
+      Post p = Post.amo(nextPostId++, op, to, operand1, operand2)
           .withDeliveryMode(putMode)
           .withCompletion(Post.NO_CQ, Post.GLOBAL_EVENT | Post.REMOTE_EVENT);
       long id = post(p);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.ariesmodel.core.AmoKind;
 import io.github.ariesmodel.core.AmoOperation;
 import io.github.ariesmodel.core.DeliveryMode;
+import io.github.ariesmodel.core.spi.HostCacheStatistic;
 import io.github.ariesmodel.network.Topologies;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.process.ProcessRunner;
@@ -333,6 +334,45 @@ class ShmemJobEdgeTest {
     assertThat(seen[0]).as("the refused put wrote nothing").isZero();
   }
 
+  /**
+   * A refused array put or get changes nothing: its target object and PE are checked before it writes the staging
+   * buffer through the host cache (a get of another job's object stored there first).
+   */
+  @Test
+  void refusedArrayPutsAndGetsTouchNeitherTheStagingBufferNorTheCache() {
+    ShmemJob a = job(0, 9);
+    Symmetric mine = a.allocate(64);
+    Symmetric theirs = ShmemJob.builder(a.system()).nodes(0, 9).build().allocate(64);
+    var cache = a.system().node(0).hostCache();
+    List<String> refusals = new ArrayList<>();
+    long[] stores = new long[2];
+    a.run(pe -> {
+      if (pe.myPe() == 0) {
+        stores[0] = cache.count(HostCacheStatistic.CPU_STORE_HIT) + cache.count(HostCacheStatistic.CPU_STORE_MISS);
+        List<Runnable> calls = List.of(
+            () -> pe.get(theirs, 0, 8, 1),
+            () -> pe.get(mine, 60, 8, 1),
+            () -> pe.get(mine, 0, 8, 2),
+            () -> pe.put(mine, 0, new byte[8], 2));
+        for (Runnable call : calls) {
+          try {
+            call.run();
+            refusals.add("accepted");
+          } catch (IllegalArgumentException e) {
+            refusals.add(e.getMessage());
+          }
+        }
+        stores[1] = cache.count(HostCacheStatistic.CPU_STORE_HIT) + cache.count(HostCacheStatistic.CPU_STORE_MISS);
+      }
+    });
+    assertThat(refusals).containsExactly(
+        "src must be a symmetric object this job allocated but was " + theirs + ", one of another job",
+        "src: offset + length must lie within the symmetric object's 64 bytes but were 60 + 8",
+        "pe must be in [0, 1] but was 2",
+        "pe must be in [0, 1] but was 2");
+    assertThat(stores[1]).as("no refused call stored into the staging buffer").isEqualTo(stores[0]);
+  }
+
   @Test
   void anotherJobsObjectIsRefusedAndAPeOutOfRangeNamed() {
     ShmemJob a = job(0, 9);
@@ -341,7 +381,8 @@ class ShmemJobEdgeTest {
     Symmetric theirs = b.allocate(64);
     assertThatThrownBy(() -> a.run(pe -> pe.putLong(theirs, 8, 7, 1 - pe.myPe())))
         .isInstanceOf(ProcessRunner.ProcessFailedException.class)
-        .hasStackTraceContaining("dest is a symmetric object of another job");
+        .hasRootCauseMessage("dest must be a symmetric object this job allocated but was " + theirs + ", one of"
+            + " another job");
     assertThatThrownBy(() -> theirs.mdh(-1)).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("pe must be in [0, 1] but was -1");
   }
