@@ -2,7 +2,13 @@ package io.github.ariesmodel.system.mpi;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import io.github.ariesmodel.core.PageSize;
+import io.github.ariesmodel.core.sim.FlatTranslation;
+import io.github.ariesmodel.core.sim.SparsePhysicalMemory;
+import io.github.ariesmodel.iommu.Iommu;
+import io.github.ariesmodel.nic.CompletionQueue;
 import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.Node;
 import io.github.ariesmodel.system.process.ProcessRunner;
 import io.github.ariesmodel.system.process.SimProcess;
 import java.util.ArrayList;
@@ -78,13 +84,132 @@ public final class MpiJob {
     for (int i = 0; i < n; i++) {
       rankNodes[i] = b.placement != null ? b.placement[i] : b.nodes[i / b.ranksPerNode];
     }
+    checkMemory();
     for (int node : rankNodes) {
       endpoints.computeIfAbsent(node, x -> new NodeEndpoint(system.node(x)));
     }
     for (int i = 0; i < n; i++) {
       NodeEndpoint e = endpoints.get(rankNodes[i]);
-      ranks[i] = new Rank(this, i, e, VIRTUAL_BASE + e.ranks().size() * RANK_SPAN);
+      long free = freeBytes(e.node());
+      try {
+        ranks[i] = new Rank(this, i, e, VIRTUAL_BASE + e.ranks().size() * RANK_SPAN);
+      } catch (RuntimeException x) {
+        // (it named neither a setting nor the rank: "physical memory exhausted", or the IOMMU's "length must be in")
+        for (int k = 0; k < i; k++) {
+          ranks[k].node.nic().deregister(ranks[k].mdh);
+        }
+        List<Integer> on = ranksOn(e.node().id());
+        throw new IllegalStateException("MpiJob rank " + i + " on node " + e.node().id() + (on.size() > 1 ? " (which"
+            + " holds " + describe(on) + ")" : "") + " could not be set up: " + x.getMessage() + "; " + needs() + "; the"
+            + " node had " + free + " of its " + e.node().memory().capacity() + " bytes free (AriesSystem"
+            + " nodeMemoryBytes) before it" + (i == 0 ? "" : i == 1 ? "; rank 0 was deregistered"
+                : "; ranks 0-" + (i - 1) + " were deregistered"), x);
+      }
     }
+  }
+
+  /** {@code MpiConfig.Builder.heapBytes}' least: 64 KiB. */
+  private static final long MIN_HEAP_BYTES = 64 << 10;
+
+  /**
+   * Refuses, before anything is made, a job whose ranks on some node need more than the node's memory has left. Each
+   * rank takes, from the node's bump allocator, its completion queue's ring and then its registration (mailboxes and
+   * heap, {@link Rank#registrationBytes}), which starts on a page boundary (at least a 2 MiB one for larger pages).
+   * Page tables are not counted, so this never refuses a job that would have been built; one that passes can still
+   * fail as a rank registers, and is then refused naming that rank. Only for the system's own translators, which take
+   * their frames from the node's memory (a user's translation may not).
+   */
+  private void checkMemory() {
+    int n = rankNodes.length;
+    long page = config.pageSize().bytes();
+    long align = Math.min(page, PageSize.SIZE_2M.bytes());
+    long ring = ringBytes();
+    Map<Integer, List<Integer>> ranksOfNode = new LinkedHashMap<>();
+    for (int i = 0; i < n; i++) {
+      ranksOfNode.computeIfAbsent(rankNodes[i], x -> new ArrayList<>()).add(i);
+    }
+    for (Map.Entry<Integer, List<Integer>> e : ranksOfNode.entrySet()) {
+      int id = e.getKey();
+      Node node = system.node(id);
+      if (!(node.translation() instanceof Iommu || node.translation() instanceof FlatTranslation)) {
+        continue;
+      }
+      SparsePhysicalMemory memory = node.memory();
+      long next = SparsePhysicalMemory.FIRST_ALLOCATABLE + memory.allocatedBytes();
+      List<Integer> on = e.getValue();
+      int k = on.size();
+      // The first ring starts at next; each registration ends on a boundary, so later rings do too. (At most 272
+      // ranks of under 2^47 bytes each: no overflow.)
+      long rings = (next + ring + align - 1) / align * align - next + (k - 1) * ((ring + align - 1) / align * align);
+      long registration = Rank.registrationBytes(config, n);
+      long left = memory.capacity() - next;
+      if (rings + k * registration <= left) {
+        continue;
+      }
+      long heapMax = Math.max(0, left - rings) / k / page * page - Rank.mailboxBytes(config, n);
+      String which = k == 1 ? "rank " + on.get(0) + " on node " + id
+          : "the " + k + " ranks on node " + id + " (" + describe(on) + ")";
+      String has = "node " + id + " has " + left + " of its " + memory.capacity() + " bytes free (AriesSystem"
+          + " nodeMemoryBytes)";
+      if (heapMax >= MIN_HEAP_BYTES) {
+        throw new IllegalArgumentException("MpiConfig.heapBytes must be at most " + heapMax + " (less what page"
+            + " tables take) for " + which + " but was " + config.heapBytes() + ": " + has + "; " + needs());
+      }
+      throw new IllegalArgumentException(which + " cannot fit in the node's memory even with the least"
+          + " MpiConfig.heapBytes ("
+          + MIN_HEAP_BYTES + "): " + has + "; " + needs() + "; place fewer ranks on a node, lower mailboxSlots or"
+          + " shortMaxBytes, or raise nodeMemoryBytes");
+    }
+  }
+
+  /** What each rank takes of its node's memory, by the settings that size it. */
+  private String needs() {
+    int n = rankNodes.length;
+    return "each rank registers heapBytes " + config.heapBytes() + " and mailboxes of " + n + " ranks x mailboxSlots "
+        + config.mailboxSlots() + " x " + Rank.slotBytes(config) + " B (shortMaxBytes " + config.shortMaxBytes()
+        + ") in " + config.pageSize() + " pages (MpiConfig.pageSize): " + Rank.registrationBytes(config, n)
+        + " bytes, and a CQ of completionQueueEntries " + config.completionQueueEntries() + " x "
+        + CompletionQueue.ENTRY_BYTES + " B";
+  }
+
+  /** Bytes of a rank's completion queue's ring: its entries on 4 KB pages, as {@code Rank} creates it. */
+  private long ringBytes() {
+    return PageSize.SIZE_4K.alignUp((long) config.completionQueueEntries() * CompletionQueue.ENTRY_BYTES);
+  }
+
+  private static long freeBytes(Node node) {
+    SparsePhysicalMemory m = node.memory();
+    return m.capacity() - SparsePhysicalMemory.FIRST_ALLOCATABLE - m.allocatedBytes();
+  }
+
+  /** The world ranks placed on a node, in order (one pass over the ranks: for a refusal's message). */
+  private List<Integer> ranksOn(int node) {
+    List<Integer> on = new ArrayList<>();
+    for (int i = 0; i < rankNodes.length; i++) {
+      if (rankNodes[i] == node) {
+        on.add(i);
+      }
+    }
+    return on;
+  }
+
+  /** "rank 0", "ranks 0-7", or the first few of ranks that are not one run ("ranks 0, 4, 8 and 5 more"). */
+  private static String describe(List<Integer> ranks) {
+    int first = ranks.get(0);
+    int last = ranks.get(ranks.size() - 1);
+    if (first == last) {
+      return "rank " + first;
+    }
+    if (last - first == ranks.size() - 1) {
+      return "ranks " + first + "-" + last;
+    }
+    StringBuilder s = new StringBuilder("ranks ");
+    int shown = Math.min(3, ranks.size());
+    for (int i = 0; i < shown; i++) {
+      s.append(i == 0 ? "" : ", ").append(ranks.get(i));
+    }
+    return ranks.size() > shown ? s.append(" and ").append(ranks.size() - shown).append(" more").toString()
+        : s.toString();
   }
 
   /**
@@ -397,7 +522,14 @@ public final class MpiJob {
       return this;
     }
 
-    /** @return the job (registers every rank's memory) */
+    /**
+     * @return the job (registers every rank's memory)
+     * @throws IllegalArgumentException before anything is made, when the ranks of a node need more than its free
+     *     memory (their registrations and completion queues, page tables aside), naming the node, its ranks, and
+     *     {@link MpiConfig#heapBytes()}'s bound there or, when even the least heap does not fit, the other settings
+     * @throws IllegalStateException when a rank's node refuses its completion queue or registration (page tables,
+     *     MDHs, the Java heap), naming the rank, its node and the settings; the ranks before it are deregistered
+     */
     public MpiJob build() {
       checkArgument(placement != null || nodes.length * (long) ranksPerNode <= (1 << 20),
           "nodes x ranksPerNode must be at most 2^20 but was %s", nodes.length * (long) ranksPerNode);

@@ -13,6 +13,11 @@ import java.util.function.LongPredicate;
  * {@link #fence()} is implemented as {@link #quiet()} (stronger than required); {@link #barrierAll()} implies quiet.
  * A modelled fault at the target (bad MDH, bounds, permission, translation) does not throw: the operation touches no
  * memory, the job counts it ({@link ShmemJob#faults()}), and {@link #lastStatus()} reports it.
+ *
+ * <p>A handle is its PE's, for its program during a run: every method but {@link #myPe()}, {@link #nPes()} and
+ * {@link #node()} refuses, with an {@link IllegalStateException} naming the handle's PE and its user and changing
+ * nothing, a call from another PE's program, from a program of another job, or after the run (a condition given to
+ * {@link #waitUntil} may call its own PE's handle: the runner may test it on another thread).
  */
 public interface Shmem {
 

@@ -192,6 +192,7 @@ public final class ShmemJob {
       for (Pe pe : pes) {
         // each PE runs in its node's group: on a system with threads, its group's thread runs it
         pe.process = r.spawn("pe" + pe.index, system.groupOfNode(pe.node.id()), self -> {
+          pe.thread = Thread.currentThread();
           program.run(pe);
           pe.finishedAtPs = self.now();
         });
@@ -209,6 +210,7 @@ public final class ShmemJob {
       runner = null;
       for (Pe pe : pes) {
         pe.process = null;
+        pe.thread = null;
       }
     }
     lastRunEndPs = pes.length == 0 ? lastRunStartPs : maxFinish();
@@ -349,6 +351,10 @@ public final class ShmemJob {
     final Node node;
     final CompletionQueue remoteCq;
     SimProcess process;
+    /** The thread of this PE's program while a run lasts (set as the program starts), else null. */
+    Thread thread;
+    /** The thread testing this PE's {@link #waitUntil} condition now (the runner may test it on another's), else null. */
+    Thread polling;
     long nextPostId = 1;
     int outstanding;
     int outstandingLocal;
@@ -404,26 +410,54 @@ public final class ShmemJob {
     }
 
     private long post(Post p) {
-      self();
       node.nic().post(p);
       outstanding++;
       return p.postId();
     }
 
-    /** The PE's process, while its job's run lasts: a handle kept past {@code run} is refused, not half-used. */
+    /** The PE's process, to a call from its own program ({@link #checkCaller}). */
     private SimProcess self() {
-      SimProcess p = process;
-      if (p == null) {
-        throw new IllegalStateException("PE " + index + "'s handle was used outside its job's run (keep no Shmem"
-            + " handle after run returns)");
+      checkCaller();
+      return process;
+    }
+
+    /**
+     * Refuses a call that is not from this PE's own program in a run of its job, before it changes anything: a handle
+     * kept past its run (it dropped puts in silence, stop 31), another PE's (its puts were posted from that PE's NIC
+     * in silence, and an array put overwrote that PE's staging buffer), or another job's. The condition of this PE's
+     * {@link #waitUntil} may call it too: the runner tests it on whichever thread runs the event that wakes the PE.
+     * One compare on each call, and a thread of another group never equals either field, so the check holds on a
+     * partitioned engine too.
+     */
+    private void checkCaller() {
+      Thread me = Thread.currentThread();
+      if (me != thread && me != polling) {
+        throw new IllegalStateException(misuse(me));
       }
-      return p;
+    }
+
+    /** Whose this handle is and who used it, as far as this job can tell. */
+    private String misuse(Thread user) {
+      String handle = "PE " + index + "'s handle";
+      if (process == null) {
+        return handle + " was used outside its job's run, on thread " + user.getName() + " (keep no Shmem handle"
+            + " after run returns, and use none of another job)";
+      }
+      for (Pe other : pes) {
+        if (other.thread == user) {
+          return handle + " was used by PE " + other.index + "'s program (each PE's program uses the Shmem handle"
+              + " its run gives it)";
+        }
+      }
+      return handle + " was used on thread " + user.getName() + ", which runs none of its job's PEs (another job's"
+          + " program, or code outside the run)";
     }
 
     /** Checks that {@code s} is an object of this job and that the range lies in it. */
     private void own(Symmetric s, String what, long offset, long length) {
       checkArgument(s != null, "%s must not be null", what);
-      checkArgument(s.job() == ShmemJob.this, "%s is a symmetric object of another job", what);
+      checkArgument(s.job() == ShmemJob.this, "%s must be a symmetric object this job allocated but was %s, one of"
+          + " another job", what, s);
       s.checkRange(what, offset, length);
     }
 
@@ -455,6 +489,7 @@ public final class ShmemJob {
 
     @Override
     public long now() {
+      checkCaller();
       return clock.now();
     }
 
@@ -465,24 +500,28 @@ public final class ShmemJob {
 
     @Override
     public void putmem(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe) {
+      checkCaller();
       own(dest, "dest", destOffset, length);
       own(src, "src", srcOffset, length);
-      post(Post.put(nextPostId++, src.mdh(index), srcOffset, remote(dest, destOffset, pe), length)
+      NetworkAddress to = remote(dest, destOffset, pe); // (checks pe before the post takes an id)
+      post(Post.put(nextPostId++, src.mdh(index), srcOffset, to, length)
           .withDeliveryMode(putMode)
           .withCompletion(Post.NO_CQ, Post.GLOBAL_EVENT | Post.REMOTE_EVENT));
     }
 
     @Override
     public void put(Symmetric dest, long destOffset, byte[] data, int pe) {
+      checkCaller();
       checkArgument(data != null, "data must not be null");
       checkArgument(data.length <= stagingBytes, "data.length must be at most the staging buffer's %s bytes but was %s",
           stagingBytes, data.length);
       own(dest, "dest", destOffset, data.length);
+      NetworkAddress to = remote(dest, destOffset, pe); // (checks pe before the staging buffer is written)
       localBytes(staging, 0, data);
       long id = nextPostId++;
       awaited.put(id, null);
       outstandingLocal = 1;
-      post(Post.put(id, staging.mdh(index), 0, remote(dest, destOffset, pe), data.length)
+      post(Post.put(id, staging.mdh(index), 0, to, data.length)
           .withDeliveryMode(putMode)
           .withCompletion(Post.NO_CQ, Post.LOCAL_EVENT | Post.GLOBAL_EVENT | Post.REMOTE_EVENT));
       // Like shmem_put: return once the source (the staging buffer) may be reused.
@@ -492,6 +531,7 @@ public final class ShmemJob {
 
     @Override
     public void putLong(Symmetric dest, long destOffset, long value, int pe) {
+      checkCaller();
       checkArgument((destOffset & 7) == 0, "destOffset must be 8-byte aligned but was %s", destOffset);
       own(dest, "dest", destOffset, 8);
       atomic(AmoOperation.of(AmoKind.SWAP, false, 64), dest, destOffset, value, 0, pe);
@@ -499,38 +539,45 @@ public final class ShmemJob {
 
     @Override
     public void getmem(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe) {
+      checkCaller();
       own(dest, "dest", destOffset, length);
       own(src, "src", srcOffset, length);
       checkArgument(length >= 1, "length must be >= 1 (zero-length GETs are refused [S5]) but was %s", length);
-      long id = post(Post.get(nextPostId++, dest.mdh(index), destOffset, remote(src, srcOffset, pe), length)
-          .withDeliveryMode(getMode));
+      NetworkAddress from = remote(src, srcOffset, pe);
+      long id = post(Post.get(nextPostId++, dest.mdh(index), destOffset, from, length).withDeliveryMode(getMode));
       awaitGlobal(id);
     }
 
     @Override
     public void getmemNbi(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe) {
+      checkCaller();
       own(dest, "dest", destOffset, length);
       own(src, "src", srcOffset, length);
       checkArgument(length >= 1, "length must be >= 1 (zero-length GETs are refused [S5]) but was %s", length);
-      post(Post.get(nextPostId++, dest.mdh(index), destOffset, remote(src, srcOffset, pe), length)
-          .withDeliveryMode(getMode));
+      NetworkAddress from = remote(src, srcOffset, pe);
+      post(Post.get(nextPostId++, dest.mdh(index), destOffset, from, length).withDeliveryMode(getMode));
     }
 
     @Override
     public long remoteEvents() {
+      checkCaller();
       return remoteEvents;
     }
 
     @Override
     public void waitRemoteEvents(long count) {
+      checkCaller();
       checkArgument(count >= 0, "count must be >= 0 but was %s", count); // (a negative one returned at once)
       self().waitUntil(() -> remoteEvents >= count);
     }
 
     @Override
     public byte[] get(Symmetric src, long srcOffset, int length, int pe) {
+      checkCaller();
       checkArgument(length >= 1 && length <= stagingBytes, "length must be in [1, %s] but was %s", stagingBytes,
           length);
+      own(src, "src", srcOffset, length);
+      checkPe("pe", pe); // (both before the staging buffer is cleared through the host cache)
       localBytes(staging, 0, new byte[length]);
       getmem(staging, 0, src, srcOffset, length, pe);
       return localBytes(staging, 0, length);
@@ -538,9 +585,11 @@ public final class ShmemJob {
 
     @Override
     public long atomic(AmoOperation op, Symmetric dest, long offset, long operand1, long operand2, int pe) {
+      checkCaller();
       checkArgument(op != null, "op must not be null");
       own(dest, "dest", offset, op.operandBytes());
-      Post p = Post.amo(nextPostId++, op, remote(dest, offset, pe), operand1, operand2)
+      NetworkAddress to = remote(dest, offset, pe);
+      Post p = Post.amo(nextPostId++, op, to, operand1, operand2)
           .withDeliveryMode(putMode)
           .withCompletion(Post.NO_CQ, Post.GLOBAL_EVENT | Post.REMOTE_EVENT);
       long id = post(p);
@@ -553,16 +602,19 @@ public final class ShmemJob {
 
     @Override
     public long atomicFetchAdd(Symmetric dest, long offset, long value, int pe) {
+      checkCaller();
       return atomic(AmoOperation.of(AmoKind.IADD, true, 64), dest, offset, value, 0, pe);
     }
 
     @Override
     public void atomicAdd(Symmetric dest, long offset, long value, int pe) {
+      checkCaller();
       atomic(AmoOperation.of(AmoKind.IADD, false, 64), dest, offset, value, 0, pe);
     }
 
     @Override
     public long atomicCompareSwap(Symmetric dest, long offset, long expected, long desired, int pe) {
+      checkCaller();
       return atomic(AmoOperation.of(AmoKind.CSWAP, true, 64), dest, offset, expected, desired, pe);
     }
 
@@ -573,11 +625,13 @@ public final class ShmemJob {
 
     @Override
     public void fence() {
+      checkCaller();
       quiet();
     }
 
     @Override
     public void barrierAll() {
+      checkCaller();
       quiet();
       int n = pes.length;
       barrierEpoch++;
@@ -592,13 +646,21 @@ public final class ShmemJob {
 
     @Override
     public void waitUntil(Symmetric obj, long offset, LongPredicate condition) {
+      checkCaller();
       checkArgument(condition != null, "condition must not be null");
       // The first poll that saw the value took a CPU load through the host cache: a hit when the NIC updated the cached
       // line in place, a miss when the write dropped it (0 without a cache). The runner may test the condition again
       // before the process resumes; those re-tests hit and are not what the poller paid.
       long[] observed = {-1};
       self().waitUntil(() -> {
-        boolean seen = condition.test(localLong(obj, offset));
+        Thread before = polling;
+        polling = Thread.currentThread();
+        boolean seen;
+        try {
+          seen = condition.test(localLong(obj, offset));
+        } finally {
+          polling = before;
+        }
         if (!seen) {
           observed[0] = -1;
         } else if (observed[0] < 0) {
@@ -613,16 +675,19 @@ public final class ShmemJob {
 
     @Override
     public long localLong(Symmetric obj, long offset) {
+      checkCaller();
       return LittleEndian.getLong(localBytes(obj, offset, 8));
     }
 
     @Override
     public void localLong(Symmetric obj, long offset, long value) {
+      checkCaller();
       localBytes(obj, offset, LittleEndian.ofLong(value));
     }
 
     @Override
     public byte[] localBytes(Symmetric obj, long offset, int length) {
+      checkCaller();
       own(obj, "local", offset, length);
       byte[] out = new byte[length];
       hostAccess(obj, offset, out, length, false);
@@ -631,6 +696,7 @@ public final class ShmemJob {
 
     @Override
     public void localBytes(Symmetric obj, long offset, byte[] data) {
+      checkCaller();
       checkArgument(data != null, "data must not be null");
       own(obj, "local", offset, data.length);
       hostAccess(obj, offset, data, data.length, true);
@@ -658,6 +724,7 @@ public final class ShmemJob {
 
     @Override
     public Status lastStatus() {
+      checkCaller();
       return lastStatus;
     }
   }

@@ -6,9 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.ariesmodel.core.AmoKind;
 import io.github.ariesmodel.core.AmoOperation;
 import io.github.ariesmodel.core.DeliveryMode;
+import io.github.ariesmodel.core.spi.HostCacheStatistic;
 import io.github.ariesmodel.network.Topologies;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.process.ProcessRunner;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ShmemJobEdgeTest {
@@ -216,6 +219,160 @@ class ShmemJobEdgeTest {
     assertThat(seen[0]).isZero(); // the refused put wrote nothing
   }
 
+  /**
+   * Another PE's handle used from a PE's program: a put was posted from that PE's NIC in silence, and an array put
+   * overwrote that PE's staging buffer. Each call is refused naming both PEs and changes nothing, so a program that
+   * catches the refusal goes on as if it had not been made.
+   */
+  @Test
+  void anotherPesHandleIsRefusedNamingBothPesAndChangesNothing() {
+    ShmemJob job = job(0, 9);
+    Symmetric t = job.allocate(64);
+    Shmem[] handles = new Shmem[2];
+    List<String> refusals = new ArrayList<>();
+    long[] seen = new long[2];
+    job.run(pe -> {
+      handles[pe.myPe()] = pe;
+      pe.barrierAll();
+      if (pe.myPe() == 1) {
+        Shmem theirs = handles[0];
+        List<Runnable> calls = List.of(
+            () -> theirs.putLong(t, 0, 77, 1),
+            () -> theirs.put(t, 8, new byte[] {5}, 1),
+            () -> theirs.putmem(t, 16, t, 0, 8, 1),
+            () -> theirs.atomicAdd(t, 24, 3, 1),
+            () -> theirs.localLong(t, 32, 9),
+            () -> theirs.localLong(t, 32),
+            () -> theirs.quiet(),
+            () -> theirs.compute(10),
+            () -> theirs.now(),
+            () -> theirs.remoteEvents());
+        for (Runnable call : calls) {
+          try {
+            call.run();
+            refusals.add("accepted");
+          } catch (IllegalStateException e) {
+            refusals.add(e.getMessage());
+          }
+        }
+      }
+      pe.barrierAll();
+      seen[pe.myPe()] = pe.localLong(t, 0) + pe.localLong(t, 8) + pe.localLong(t, 16) + pe.localLong(t, 24)
+          + pe.localLong(t, 32);
+    });
+    assertThat(refusals).hasSize(10).containsOnly("PE 0's handle was used by PE 1's program (each PE's program uses"
+        + " the Shmem handle its run gives it)");
+    assertThat(seen).as("no refused call wrote anything").containsExactly(0, 0);
+    assertThat(job.faults()).isZero();
+    // identity is no use of the handle: a program may ask whose it is
+    job.run(pe -> seen[pe.myPe()] = handles[1 - pe.myPe()].myPe() * 10L + handles[1 - pe.myPe()].node());
+    assertThat(seen).containsExactly(19, 0);
+  }
+
+  /**
+   * The runner tests a PE's wait condition on whichever thread runs the event that wakes it (another PE's, or the
+   * run's caller): a condition that asks its own handle is that PE's use, not another's.
+   */
+  @Test
+  void aWaitConditionMayAskItsOwnHandleWhereverTheRunnerTestsIt() {
+    ShmemJob job = job(0, 9);
+    Symmetric flag = job.allocate(64);
+    long[] events = {-1};
+    job.run(pe -> {
+      if (pe.myPe() == 0) {
+        pe.waitUntil(flag, 0, v -> v == 1 && pe.remoteEvents() >= 1 && pe.localLong(flag, 8) == 0);
+        events[0] = pe.remoteEvents();
+      } else {
+        pe.compute(1_000_000);
+        pe.putLong(flag, 0, 1, 0);
+        pe.quiet();
+      }
+    });
+    assertThat(events[0]).isEqualTo(1);
+  }
+
+  /** On a partitioned engine the PEs of two groups run on two threads: the refusal is the same. */
+  @Test
+  void anotherPesHandleIsRefusedOnAPartitionedEngine() {
+    AriesSystem sys = AriesSystem.builder().system("canonical:p=2,a=4,h=2").threads(2).build();
+    ShmemJob job = ShmemJob.builder(sys).nodes(0, 8).build();
+    assertThat(sys.groupOfNode(8)).isNotEqualTo(sys.groupOfNode(0));
+    Symmetric t = job.allocate(64);
+    Shmem[] handles = new Shmem[2];
+    assertThatThrownBy(() -> job.run(pe -> {
+      handles[pe.myPe()] = pe;
+      pe.barrierAll();
+      if (pe.myPe() == 0) {
+        handles[1].putLong(t, 0, 7, 0);
+      }
+    })).isInstanceOf(ProcessRunner.ProcessFailedException.class).hasRootCauseInstanceOf(IllegalStateException.class)
+        .hasRootCauseMessage("PE 1's handle was used by PE 0's program (each PE's program uses the Shmem handle its"
+            + " run gives it)");
+  }
+
+  /** A handle of another job is not one of this run's PEs: refused naming its PE and the thread that used it. */
+  @Test
+  void aHandleOfAnotherJobIsRefusedNamingItsPeAndTheCaller() {
+    ShmemJob a = job(0, 9);
+    ShmemJob b = ShmemJob.builder(a.system()).nodes(0, 9).build();
+    Symmetric theirs = b.allocate(64);
+    Shmem[] kept = new Shmem[1];
+    b.run(pe -> {
+      if (pe.myPe() == 1) {
+        kept[0] = pe;
+      }
+    });
+    assertThatThrownBy(() -> a.run(pe -> {
+      if (pe.myPe() == 0) {
+        kept[0].putLong(theirs, 0, 7, 0);
+      }
+    })).isInstanceOf(ProcessRunner.ProcessFailedException.class).hasRootCauseInstanceOf(IllegalStateException.class)
+        .hasRootCauseMessage("PE 1's handle was used outside its job's run, on thread sim-pe0 (keep no Shmem handle"
+            + " after run returns, and use none of another job)");
+    long[] seen = {-1};
+    b.run(pe -> seen[0] = pe.myPe() == 1 ? pe.localLong(theirs, 0) : seen[0]);
+    assertThat(seen[0]).as("the refused put wrote nothing").isZero();
+  }
+
+  /**
+   * A refused array put or get changes nothing: its target object and PE are checked before it writes the staging
+   * buffer through the host cache (a get of another job's object stored there first).
+   */
+  @Test
+  void refusedArrayPutsAndGetsTouchNeitherTheStagingBufferNorTheCache() {
+    ShmemJob a = job(0, 9);
+    Symmetric mine = a.allocate(64);
+    Symmetric theirs = ShmemJob.builder(a.system()).nodes(0, 9).build().allocate(64);
+    var cache = a.system().node(0).hostCache();
+    List<String> refusals = new ArrayList<>();
+    long[] stores = new long[2];
+    a.run(pe -> {
+      if (pe.myPe() == 0) {
+        stores[0] = cache.count(HostCacheStatistic.CPU_STORE_HIT) + cache.count(HostCacheStatistic.CPU_STORE_MISS);
+        List<Runnable> calls = List.of(
+            () -> pe.get(theirs, 0, 8, 1),
+            () -> pe.get(mine, 60, 8, 1),
+            () -> pe.get(mine, 0, 8, 2),
+            () -> pe.put(mine, 0, new byte[8], 2));
+        for (Runnable call : calls) {
+          try {
+            call.run();
+            refusals.add("accepted");
+          } catch (IllegalArgumentException e) {
+            refusals.add(e.getMessage());
+          }
+        }
+        stores[1] = cache.count(HostCacheStatistic.CPU_STORE_HIT) + cache.count(HostCacheStatistic.CPU_STORE_MISS);
+      }
+    });
+    assertThat(refusals).containsExactly(
+        "src must be a symmetric object this job allocated but was " + theirs + ", one of another job",
+        "src: offset + length must lie within the symmetric object's 64 bytes but were 60 + 8",
+        "pe must be in [0, 1] but was 2",
+        "pe must be in [0, 1] but was 2");
+    assertThat(stores[1]).as("no refused call stored into the staging buffer").isEqualTo(stores[0]);
+  }
+
   @Test
   void anotherJobsObjectIsRefusedAndAPeOutOfRangeNamed() {
     ShmemJob a = job(0, 9);
@@ -224,7 +381,8 @@ class ShmemJobEdgeTest {
     Symmetric theirs = b.allocate(64);
     assertThatThrownBy(() -> a.run(pe -> pe.putLong(theirs, 8, 7, 1 - pe.myPe())))
         .isInstanceOf(ProcessRunner.ProcessFailedException.class)
-        .hasStackTraceContaining("dest is a symmetric object of another job");
+        .hasRootCauseMessage("dest must be a symmetric object this job allocated but was " + theirs + ", one of"
+            + " another job");
     assertThatThrownBy(() -> theirs.mdh(-1)).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("pe must be in [0, 1] but was -1");
   }
