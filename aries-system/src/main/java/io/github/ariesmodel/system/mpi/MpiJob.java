@@ -280,6 +280,7 @@ public final class MpiJob {
         // On a partitioned engine a rank runs on its node's group's thread, where its NIC's completions arrive (on the
         // single loop the runner has one lane for every group)
         rank.process = r.spawn("rank" + rank.worldRank, system.groupOfNode(rank.node.id()), self -> {
+          rank.thread = Thread.currentThread();
           program.run(rank);
           rank.finishedAtPs = self.now();
           rank.drain();
@@ -332,6 +333,7 @@ public final class MpiJob {
       runner = null;
       for (Rank rank : ranks) {
         rank.process = null;
+        rank.thread = null;
       }
     }
     long end = lastRunStartPs;
@@ -360,6 +362,11 @@ public final class MpiJob {
       throw new IllegalStateException(UNFINISHED + String.join("; ", left)
           + (ranksLeft > left.size() ? "; and " + (ranksLeft - left.size()) + " more ranks" : ""));
     }
+  }
+
+  /** @return the job's ranks (not a copy: read only) */
+  Rank[] ranks() {
+    return ranks;
   }
 
   /** @return the ledger of the ranks' collective calls */

@@ -98,6 +98,8 @@ final class Rank implements Mpi {
   final Communicator world;
   final Collectives collectives;
   SimProcess process;
+  /** The thread of this rank's program while a run lasts (set as it starts), else null. */
+  Thread thread;
 
   /**
    * The rank's simulated process, or a refusal when the handle is used outside its job's run (it gave a
@@ -111,6 +113,27 @@ final class Rank implements Mpi {
     }
     return p;
   }
+
+  /**
+   * Refuses a call that is not from this rank's own program in a run of its job, before it changes anything: another
+   * rank's handle (it posted from that rank's NIC and matched that rank's queues, in silence), or one kept past its run
+   * or of another job. One compare a call; each rank's program runs on a thread of its own.
+   */
+  private void checkCaller() {
+    self();
+    Thread me = Thread.currentThread();
+    if (me != thread) {
+      for (Rank other : job.ranks()) {
+        if (other.thread == me) {
+          throw new IllegalStateException("rank " + worldRank + "'s handle was used by rank " + other.worldRank
+              + "'s program (each rank's program uses the Mpi handle its run gives it)");
+        }
+      }
+      throw new IllegalStateException("rank " + worldRank + "'s handle was used on thread " + me.getName()
+          + ", which runs none of its job's ranks (another job's program, or code outside the run)");
+    }
+  }
+
   long finishedAtPs;
   String waitingOn = "nothing";
   /** The collective (or finalize) this rank is in, for a deadlock's report, or null in its program elsewhere. */
@@ -887,6 +910,7 @@ final class Rank implements Mpi {
   }
 
   private void checkComm(Communicator comm) {
+    checkCaller();
     checkArgument(comm != null, "comm must not be null");
     if (comm.owner() != this) {
       // another rank's, or another job's (whose ranks it names): it gave an index error, or wrong data in silence
@@ -932,11 +956,13 @@ final class Rank implements Mpi {
 
   @Override
   public long now() {
+    checkCaller();
     return self().now();
   }
 
   @Override
   public void compute(long ps) {
+    checkCaller();
     checkArgument(ps >= 0, "ps must be >= 0 but was %s", ps);
     self().sleep(ps);
   }
@@ -969,6 +995,7 @@ final class Rank implements Mpi {
 
   @Override
   public MpiStatus wait(Request request) {
+    checkCaller();
     checkArgument(request != null, "request must not be null");
     checkMine(request);
     if (!request.complete) {
@@ -1003,6 +1030,7 @@ final class Rank implements Mpi {
 
   @Override
   public void waitall(Request... requests) {
+    checkCaller();
     checkArgument(requests != null, "requests must not be null");
     for (Request r : requests) {
       checkArgument(r != null, "requests must not contain null");
@@ -1021,6 +1049,7 @@ final class Rank implements Mpi {
 
   @Override
   public int waitany(Request... requests) {
+    checkCaller();
     checkArgument(requests != null && requests.length > 0, "requests must name at least one request");
     for (Request r : requests) {
       checkArgument(r != null, "requests must not contain null"); // (it was a NullPointerException)
@@ -1041,6 +1070,7 @@ final class Rank implements Mpi {
 
   @Override
   public boolean test(Request request) {
+    checkCaller();
     checkArgument(request != null, "request must not be null");
     checkMine(request);
     progress();

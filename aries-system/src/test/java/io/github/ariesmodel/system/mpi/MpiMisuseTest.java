@@ -53,6 +53,31 @@ class MpiMisuseTest {
   }
 
   @Test
+  void anotherRanksHandleIsRefusedNamingBothRanks() {
+    for (int threads : new int[] {0, 2}) {
+      AriesSystem.Builder b = AriesSystem.builder().system("canonical:p=2,a=4,h=2").seed(1);
+      if (threads > 0) {
+        b.threads(threads);
+      }
+      AriesSystem s = b.build();
+      // rank 0 in group 0, rank 1 in group 2: on two threads they run at once
+      MpiJob job = MpiJob.builder(s).placement(0, 2 * s.nodeCount() / 9).build();
+      Mpi[] handles = new Mpi[2];
+      // ranks touch only their own slot before the barrier, and read the other's after it
+      assertThatThrownBy(() -> job.run(m -> {
+        handles[m.rank()] = m;
+        m.barrier(m.world());
+        if (m.rank() == 1) {
+          // it posted from rank 0's NIC and matched rank 0's queues, in silence
+          handles[0].send(new byte[8], 0, 8, 1, 0, handles[0].world());
+        }
+      })).as("threads %s", threads).isInstanceOf(ProcessRunner.ProcessFailedException.class)
+          .hasRootCauseMessage("rank 0's handle was used by rank 1's program (each rank's program uses the Mpi"
+              + " handle its run gives it)");
+    }
+  }
+
+  @Test
   void aHandleAfterItsRunAndBadArgumentsAreRefusedNamingThem() {
     AriesSystem s = system();
     MpiJob job = MpiJob.builder(s).nodes(0, 1).build();
