@@ -110,6 +110,14 @@ public final class HtmlReport {
     if (m.routing() != null) {
       row(h, "routing", m.routing());
     }
+    if (m.fabric() != null) {
+      row(h, "fabric", m.fabric());
+    }
+    if (m.translator() != null) {
+      row(h, "translator", m.translator());
+    }
+    settingsRow(h, "nic", m.nic());
+    settingsRow(h, "iommu", m.iommu());
     if (m.seed() != null) {
       row(h, "seed", Long.toString(m.seed()));
     }
@@ -129,6 +137,15 @@ public final class HtmlReport {
     m.eventsPerSecond().ifPresent(
         eps -> row(h, "events/s", String.format(java.util.Locale.ROOT, "%,.0f", eps)));
     h.append("</table>\n");
+  }
+
+  /** A run's NIC or IOMMU settings on one line, {@code key=value, ...}, or "defaults" when it changed none. */
+  private static void settingsRow(StringBuilder h, String key, Map<String, String> settings) {
+    if (settings != null) {
+      StringBuilder v = new StringBuilder();
+      settings.forEach((k, x) -> v.append(v.length() == 0 ? "" : ", ").append(k).append('=').append(x));
+      row(h, key, v.length() == 0 ? "defaults" : v.toString());
+    }
   }
 
   private static void row(StringBuilder h, String key, String value) {

@@ -26,7 +26,7 @@ import java.util.TreeMap;
  *
  * <p>Parameter columns are typed from their values: {@code integer} when every value is a whole number, {@code number}
  * when every value is a number, {@code string} otherwise. The merged metadata keeps the tool of the points, the
- * system, routing and seed when all points agree (else null), sums simulated time and events, records the sweep's
+ * system, routing, fabric, translator, NIC and IOMMU settings and seed when all points agree (else null), sums simulated time and events, records the sweep's
  * specification as parameter {@code spec}, and has no wall clock, so the merged file depends only on the points'
  * contents, not on how they were sharded or when they ran.
  *
@@ -181,6 +181,10 @@ public final class SweepMerge {
     }
     String system = first.metadata().system();
     String routing = first.metadata().routing();
+    String fabric = first.metadata().fabric();
+    String translator = first.metadata().translator();
+    Map<String, String> nic = first.metadata().nic();
+    Map<String, String> iommu = first.metadata().iommu();
     Long seed = first.metadata().seed();
     long simPs = 0;
     long events = 0;
@@ -214,12 +218,16 @@ public final class SweepMerge {
       t.row(row);
       system = Objects.equals(system, m.system()) ? system : null;
       routing = Objects.equals(routing, m.routing()) ? routing : null;
+      fabric = Objects.equals(fabric, m.fabric()) ? fabric : null;
+      translator = Objects.equals(translator, m.translator()) ? translator : null;
+      nic = Objects.equals(nic, m.nic()) ? nic : null;
+      iommu = Objects.equals(iommu, m.iommu()) ? iommu : null;
       seed = Objects.equals(seed, m.seed()) ? seed : null;
       simPs = Math.addExact(simPs, m.simulatedTimePs());
       events = Math.addExact(events, m.events());
     }
     RunMetadata merged = RunMetadata.builder(first.metadata().tool(), command)
-        .system(system).routing(routing).seed(seed)
+        .system(system).routing(routing).fabric(fabric).translator(translator).nic(nic).iommu(iommu).seed(seed)
         .parameter("spec", c0.spec())
         .simulatedTimePs(simPs).events(events)
         .build();

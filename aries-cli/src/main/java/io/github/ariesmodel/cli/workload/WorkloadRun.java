@@ -1,6 +1,7 @@
 package io.github.ariesmodel.cli.workload;
 
 import io.github.ariesmodel.cli.system.BuiltSystems;
+import io.github.ariesmodel.cli.system.RecordedSettings;
 import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.cli.report.PlotSpec;
 import io.github.ariesmodel.core.Texts;
@@ -67,7 +68,10 @@ public record WorkloadRun(Results results, List<PlotSpec> plots) {
       recorded.put("engine", "partitioned");
     }
     RunMetadata.Builder m = RunMetadata.builder(RunMetadata.currentTool(), command)
-        .system(spec.system()).routing(spec.routing()).seed(spec.seed()).parameters(recorded)
+        .system(spec.system()).routing(spec.routing()).fabric(RecordedSettings.fabric(spec.fabric()))
+        .translator(RecordedSettings.translator(spec.translator())).nic(RecordedSettings.nic(spec.nic()))
+        .iommu(spec.translator() == TranslatorKind.IOMMU ? RecordedSettings.iommu(spec.iommu()) : null) // flat: none
+        .seed(spec.seed()).parameters(recorded)
         .simulatedTimePs(r.simulatedPs()).events(r.events()).wallClock(new WallClock(started, finished));
     Results.Builder b = Results.builder(m.build());
     for (Metric metric : r.metrics()) {

@@ -83,6 +83,25 @@ class SweepMergeTest {
   }
 
   @Test
+  void mergedMetadataKeepsTheSystemSettingsAllPointsShareAndNullsTheOthers() throws IOException {
+    Function<Map<String, String>, Results> job = p -> Results.builder(RunMetadata.builder("test-tool", "job")
+            .system("default").routing("minimal").fabric(p.get("fabric")).translator("iommu")
+            .nic(Map.of("requestTags", p.get("tags"))).iommu(Map.of("ways", "2")).seed(1L).build())
+        .metric("x", 1, "").build();
+    new SweepRunner(job).run(SweepSpec.parse("fabric=routers,ideal;tags=32"), Shard.ALL, dir.resolve("a"), false,
+        null);
+    RunMetadata a = SweepMerge.mergeFiles(List.of(dir.resolve("a")), List.of(), "merge").metadata();
+    assertThat(a.fabric()).isNull(); // the points differ
+    assertThat(a.translator()).isEqualTo("iommu");
+    assertThat(a.nic()).containsExactly(Map.entry("requestTags", "32"));
+    assertThat(a.iommu()).containsExactly(Map.entry("ways", "2"));
+    new SweepRunner(job).run(SweepSpec.parse("fabric=ideal;tags=32,64"), Shard.ALL, dir.resolve("b"), false, null);
+    RunMetadata b = SweepMerge.mergeFiles(List.of(dir.resolve("b")), List.of(), "merge").metadata();
+    assertThat(b.fabric()).isEqualTo("ideal");
+    assertThat(b.nic()).isNull();
+  }
+
+  @Test
   void rejectsMissingPointsListingThem() throws IOException {
     new SweepRunner(JOB).run(spec, new Shard(0, 3), dir.resolve("a"), false, null);
     new SweepRunner(JOB).run(spec, new Shard(2, 3), dir.resolve("c"), false, null);
