@@ -196,9 +196,9 @@ final class RunCommand implements Callable<Integer> {
       spec.commandLine().getOut().printf("  trace:   %s (%,d packets, %,d hops, %,d beyond the limit)%n", trace,
           recorded.recorded(), recorded.hopsRecorded(), recorded.dropped());
     }
-    Path html = ReportWriter.write(run.results(), run.plots(), dir, wallClock.recorded(), "aries-model: " + w.name()
-        + " on " + s.system());
-    printSummary(o, w, s, run.results(), dir, html);
+    Path html = ReportWriter.write(run.results(), run.plots(), run.notes(), dir, wallClock.recorded(),
+        "aries-model: " + w.name() + " on " + s.system());
+    printSummary(o, w, s, run, dir, html);
     return 0;
   }
 
@@ -250,11 +250,13 @@ final class RunCommand implements Callable<Integer> {
     }
   }
 
-  private static void printSummary(PrintWriter o, Workload w, SystemSpec s, Results results, Path dir, Path html) {
+  private static void printSummary(PrintWriter o, Workload w, SystemSpec s, WorkloadRun run, Path dir, Path html) {
+    Results results = run.results();
     o.printf("aries run %s on %s (routing %s, seed %d)%n", w.name(), s.system(), s.routing(), s.seed());
     for (Metric m : results.metrics()) {
       o.printf(Locale.ROOT, "  %-45s %12.3f %s%n", m.name(), m.value(), m.unit());
     }
+    run.notes().forEach(n -> o.printf("  %s%n", n));
     double wall = results.metadata().wallSeconds().orElse(0);
     long events = results.metadata().events();
     long simPs = results.metadata().simulatedTimePs();
