@@ -102,6 +102,28 @@ class SweepMergeTest {
   }
 
   @Test
+  void aPointWithoutAMetricHasANullCellThere() throws IOException {
+    // a replay point whose trace has no point-to-point message has no latency metrics; the merge used to refuse it
+    Map<String, Integer> messages = Map.of("a", 0, "b", 4, "c", 0, "d", 8);
+    Function<Map<String, String>, Results> job = p -> {
+      int n = messages.get(p.get("trace"));
+      Results.Builder b = Results.builder(RunMetadata.builder("test-tool", "job").seed(1L).build())
+          .metric("messages", n, "");
+      if (n > 0) {
+        b.metric("latency.p50", 500 + n, "ns");
+      }
+      return b.build();
+    };
+    new SweepRunner(job).run(SweepSpec.parse("trace=a,b,c,d"), Shard.ALL, dir, false, null);
+    ResultTable t = SweepMerge.mergeFiles(List.of(dir), List.of(), "merge").table(SweepMerge.TABLE).orElseThrow();
+    assertThat(t.columns()).extracting(c -> c.name() + ":" + c.unit())
+        .containsExactly("point:", "trace:", "messages:", "latency.p50:ns"); // every point's metrics
+    assertThat(t.rows()).extracting(row -> row.get(3)).containsExactly(null, 504.0, null, 508.0);
+    assertThatThrownBy(() -> SweepMerge.mergeFiles(List.of(dir), List.of("latency.p99"), "m"))
+        .hasMessageContaining("no metric latency.p99"); // a metric no point has is still a mistake
+  }
+
+  @Test
   void rejectsMissingPointsListingThem() throws IOException {
     new SweepRunner(JOB).run(spec, new Shard(0, 3), dir.resolve("a"), false, null);
     new SweepRunner(JOB).run(spec, new Shard(2, 3), dir.resolve("c"), false, null);
