@@ -43,7 +43,7 @@ final class MergeCommand implements Callable<Integer> {
   Path out;
 
   @Option(names = "--metric", paramLabel = "NAME",
-      description = "A metric to keep, in order; repeat. Default: every metric of the first point.")
+      description = "A metric to keep, in order; repeat. Default: every metric of the points, the first point's first.")
   List<String> metrics = new ArrayList<>();
 
   @Option(names = "--csv", paramLabel = "DIR", description = "Also write the table as CSV into DIR.")

@@ -108,8 +108,8 @@ final class ReplayCommand implements Callable<Integer> {
       }
       throw e;
     }
-    Path html = ReportWriter.write(run.results(), run.plots(), dir, wallClock.recorded(), "aries-model: replay of "
-        + trace.getFileName() + " on " + s.system());
+    Path html = ReportWriter.write(run.results(), run.plots(), run.notes(), dir, wallClock.recorded(),
+        "aries-model: replay of " + trace.getFileName() + " on " + s.system());
     PrintWriter o = spec.commandLine().getOut();
     if (json.json) {
       o.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(
@@ -120,6 +120,7 @@ final class ReplayCommand implements Callable<Integer> {
       for (Metric m : run.results().metrics()) {
         o.printf(Locale.ROOT, "  %-30s %16.3f %s%n", m.name(), m.value(), m.unit());
       }
+      run.notes().forEach(n -> o.printf("  %s%n", n));
       double wall = run.results().metadata().wallSeconds().orElse(0);
       o.printf(Locale.ROOT, "  %,d events in %.1f s wall%n", run.results().metadata().events(), wall);
       o.printf("  results: %s%n  report:  %s%n", dir.resolve("results.json"), html);
@@ -127,7 +128,10 @@ final class ReplayCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** The {@code --json} summary: ranks, messages, bytes, collectives by name, simulated time and more. */
+  /**
+   * The {@code --json} summary: ranks, messages, bytes, collectives by name, simulated time and more; the latency
+   * percentiles are null when no point-to-point message was delivered.
+   */
   static Map<String, Object> summary(Results r, SystemSpec s, Path dir) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("system", s.system());

@@ -154,12 +154,19 @@ final class RunCommand implements Callable<Integer> {
       }
       merged.putAll(file.params().asMap());
     }
-    merged.putAll(Params.parse(params).asMap());
+    Map<String, String> given = Params.parse(params).asMap();
+    java.util.Set<String> fromFile = new java.util.LinkedHashSet<>(merged.keySet());
+    fromFile.removeAll(given.keySet()); // -p NAME=... replaces the file's NAME
+    merged.putAll(given);
     Params p = Params.of(merged);
     // fail early, before the output directory is made: a bad system or routing name, then the parameters that the
     // workload can check against the system without simulating (a default that does not fit it, too)
     io.github.ariesmodel.system.AriesSystem checked = s.build();
-    w.check(checked, p);
+    try {
+      w.check(checked, p);
+    } catch (IllegalArgumentException e) {
+      throw inConfiguration(e, fromFile);
+    }
     if (trace != null) {
       // a node the system does not have matches no packet: the trace was empty without a word
       for (int node : new int[] {filter.source(), filter.destination()}) {
@@ -180,6 +187,8 @@ final class RunCommand implements Callable<Integer> {
     WorkloadRun run;
     try (ProgressBar bar = ProgressBar.forStandardError(quiet.quiet, 1)) {
       run = WorkloadRun.run(w, s, p, "run " + w.name(), bar::updateFraction);
+    } catch (IllegalArgumentException e) {
+      throw inConfiguration(e, fromFile);
     }
     if (trace != null) {
       PacketTrace recorded = s.trace();
@@ -187,10 +196,33 @@ final class RunCommand implements Callable<Integer> {
       spec.commandLine().getOut().printf("  trace:   %s (%,d packets, %,d hops, %,d beyond the limit)%n", trace,
           recorded.recorded(), recorded.hopsRecorded(), recorded.dropped());
     }
-    Path html = ReportWriter.write(run.results(), run.plots(), dir, wallClock.recorded(), "aries-model: " + w.name()
-        + " on " + s.system());
-    printSummary(o, w, s, run.results(), dir, html);
+    Path html = ReportWriter.write(run.results(), run.plots(), run.notes(), dir, wallClock.recorded(),
+        "aries-model: " + w.name() + " on " + s.system());
+    printSummary(o, w, s, run, dir, html);
     return 0;
+  }
+
+  /**
+   * A workload's refusal of a parameter that the configuration file gave (and no {@code -p} replaced), located in the
+   * file as its other errors are ({@code FILE: params.sizes must ... (--config FILE)}); it was located as
+   * {@code (arguments)}, which the user never typed. The workloads' messages start with the parameter's name, or
+   * quote it as an unknown one. Any other refusal is passed on as it is.
+   *
+   * @param e the refusal
+   * @param fromFile the parameters the file gave that the command line did not replace
+   * @return the error to throw
+   */
+  private RuntimeException inConfiguration(IllegalArgumentException e, java.util.Set<String> fromFile) {
+    String m = String.valueOf(e.getMessage());
+    for (String key : fromFile) {
+      if (m.startsWith(key + " ")) {
+        return CliError.badInput(config + ": params." + m, "--config " + config, e);
+      }
+      if (m.startsWith("unknown parameter \"" + key + "\"")) {
+        return CliError.badInput(config + ": params: " + m, "--config " + config, e);
+      }
+    }
+    return e;
   }
 
   private static RunConfig readConfig(Path file) {
@@ -218,11 +250,13 @@ final class RunCommand implements Callable<Integer> {
     }
   }
 
-  private static void printSummary(PrintWriter o, Workload w, SystemSpec s, Results results, Path dir, Path html) {
+  private static void printSummary(PrintWriter o, Workload w, SystemSpec s, WorkloadRun run, Path dir, Path html) {
+    Results results = run.results();
     o.printf("aries run %s on %s (routing %s, seed %d)%n", w.name(), s.system(), s.routing(), s.seed());
     for (Metric m : results.metrics()) {
       o.printf(Locale.ROOT, "  %-45s %12.3f %s%n", m.name(), m.value(), m.unit());
     }
+    run.notes().forEach(n -> o.printf("  %s%n", n));
     double wall = results.metadata().wallSeconds().orElse(0);
     long events = results.metadata().events();
     long simPs = results.metadata().simulatedTimePs();

@@ -129,7 +129,7 @@ class ArchitectureTest {
       "report.SweepCoordinates", "report.WallClock",
       "sweep.Shard", "sweep.SweepJobs", "sweep.SweepMerge", "sweep.SweepPoint", "sweep.SweepRunner",
       "sweep.SweepSpec",
-      "system.BuiltSystems", "system.SystemSpec",
+      "system.BuiltSystems", "system.RecordedSettings", "system.SystemSpec",
       "validate.PublishedFigure", "validate.Validation",
       "workload.Distances", "workload.Measurements", "workload.Params", "workload.Progress", "workload.Workload",
       "workload.WorkloadReport", "workload.WorkloadRun", "workload.Workloads");

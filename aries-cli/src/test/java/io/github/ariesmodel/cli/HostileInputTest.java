@@ -94,6 +94,28 @@ class HostileInputTest {
   }
 
   @Test
+  void aConfigurationsParamsErrorsNameTheFileAndTheKey() throws IOException {
+    // they were located as "(arguments)", which the user never typed; the file's other errors name it
+    String[][] cases = {{"list.yaml", "params: {sizes: \"1K,,2K\"}",
+        "params.sizes must be a comma-separated list with no empty element but was \"1K,,2K\""},
+        {"range.yaml", "params: {sizes: \"8\", iterations: 0}", "params.iterations must be in [1, 100000] but was 0"},
+        {"name.json", null, "params: unknown parameter \"bogus\"; known parameters: distances, iterations, modes, sizes"}};
+    for (String[] c : cases) {
+      Path f = c[1] == null ? file(c[0], "{\"workload\": \"pingpong\", \"params\": {\"bogus\": 3}}")
+          : file(c[0], "workload: pingpong\n" + c[1] + "\n");
+      err.getBuffer().setLength(0);
+      assertThat(aries("run", "--config", f.toString(), "--out", out("o"))).isEqualTo(2);
+      assertThat(onlyLine()).isEqualTo("aries run: " + f + ": " + c[2] + " (--config " + f + ")");
+    }
+    assertThat(tmp.resolve("o")).doesNotExist();
+    // a value -p gives in place of the file's is the command line's, as before
+    Path f = file("over.yaml", "workload: pingpong\nparams: {iterations: 3}\n");
+    err.getBuffer().setLength(0);
+    assertThat(aries("run", "--config", f.toString(), "-p", "iterations=0", "--out", out("o"))).isEqualTo(2);
+    assertThat(onlyLine()).isEqualTo("aries run: iterations must be in [1, 100000] but was 0 (arguments)");
+  }
+
+  @Test
   void nanAndInfinityAreRefusedOnEveryFloatingOption() {
     for (String[] args : new String[][] {{"traffic", "--warmup-us", "NaN"}, {"traffic", "--measure-us", "Infinity"},
         {"traffic", "--load", "-Infinity"}, {"iommu", "--synthetic", "random:10", "--fetch-latency-ns", "NaN"}}) {

@@ -73,6 +73,32 @@ class ReplayCommandTest {
   }
 
   @Test
+  void aTraceWithoutPointToPointMessagesReportsNoLatencyRatherThanZero() throws Exception {
+    // collectives only: the latency percentiles were reported as 0 ns
+    Path f = tmp.resolve("collectives.txt");
+    Files.writeString(f, "0 init\n1 init\n0 barrier\n1 barrier\n0 finalize\n1 finalize\n");
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    Path dir = tmp.resolve("c");
+    assertThat(run(out, err, "replay", f.toString(), "-q", "--out", dir.toString())).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("no point-to-point messages").doesNotContain("latency.p50");
+    Results r = ResultsJson.read(dir.resolve("results.json"));
+    assertThat(r.metric("messages").orElseThrow().value()).isZero();
+    assertThat(r.metric("latency.p50")).isEmpty();
+    assertThat(r.metric("latency.p99")).isEmpty();
+    assertThat(r.table("latency").orElseThrow().rows()).extracting(row -> row.get(0))
+        .containsExactly("min", "p50", "p90", "p99", "max", "mean");
+    assertThat(r.table("latency").orElseThrow().rows()).allSatisfy(row -> assertThat(row.get(1)).isNull());
+    assertThat(Files.readString(dir.resolve("report.html"))).contains("no point-to-point messages");
+    assertThat(dir.resolve("replay-latency-percentiles.png")).doesNotExist(); // nothing to draw
+    StringWriter json = new StringWriter();
+    assertThat(run(json, err, "replay", f.toString(), "--json", "-q", "--out", dir.toString())).isZero();
+    JsonNode latency = new ObjectMapper().readTree(json.toString()).get("latencyNs");
+    assertThat(latency.get("p50").isNull()).isTrue();
+    assertThat(latency.get("max").isNull()).isTrue();
+  }
+
+  @Test
   void aBadTraceIsOneLineNamingFileRankAndLine() throws Exception {
     Path f = tmp.resolve("bad.txt");
     Files.writeString(f, "0 init\n1 init\n1 fly 2\n");

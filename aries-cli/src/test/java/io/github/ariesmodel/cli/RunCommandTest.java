@@ -2,12 +2,18 @@ package io.github.ariesmodel.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.ariesmodel.cli.report.Results;
 import io.github.ariesmodel.cli.report.ResultsJson;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -101,6 +107,51 @@ class RunCommandTest {
       assertThat(rc).isZero();
     }
     assertThat(Files.readAllBytes(a.resolve("results.json"))).isEqualTo(Files.readAllBytes(b.resolve("results.json")));
+  }
+
+  @Test
+  void theRunBlockRecordsTheFabricTheTranslatorAndTheNicAndIommuSettings() throws Exception {
+    // they were left out, so two runs that differed only there wrote the same run block (stop 47's probe)
+    Files.writeString(tmp.resolve("nic.yaml"), "nic: {requestTags: 32, hostGBps: 8}\n");
+    Files.writeString(tmp.resolve("iommu.json"), "{\"iommu\": {\"ways\": 2, \"policy\": \"plru\"}}");
+    Files.writeString(tmp.resolve("defaults.yaml"), "nic: {requestTags: 64}\niommu: {ways: 4}\n");
+    Map<String, JsonNode> runs = new LinkedHashMap<>();
+    for (String[] extra : new String[][] {{}, {"--fabric", "ideal"}, {"--translator", "flat"},
+        {"--config", tmp.resolve("nic.yaml").toString()}, {"--config", tmp.resolve("iommu.json").toString()}}) {
+      runs.put(String.join(" ", extra), runBlock(extra));
+    }
+    JsonNode plain = runs.get("");
+    assertThat(plain.get("fabric").asText()).isEqualTo("routers");
+    assertThat(plain.get("translator").asText()).isEqualTo("iommu");
+    assertThat(plain.get("nic").size()).isZero();
+    assertThat(plain.get("iommu").size()).isZero();
+    assertThat(runs.get("--fabric ideal").get("fabric").asText()).isEqualTo("ideal");
+    JsonNode flat = runs.get("--translator flat");
+    assertThat(flat.get("translator").asText()).isEqualTo("flat");
+    assertThat(flat.get("iommu").isNull()).isTrue(); // the flat translator has no IOMMU
+    JsonNode nic = runs.get("--config " + tmp.resolve("nic.yaml")).get("nic");
+    assertThat(nic.toString()).isEqualTo("{\"hostGBps\":\"8.0\",\"requestTags\":\"32\"}"); // in key order
+    JsonNode iommu = runs.get("--config " + tmp.resolve("iommu.json")).get("iommu");
+    assertThat(iommu.toString()).isEqualTo("{\"policy\":\"plru\",\"ways\":\"2\"}");
+    assertThat(new java.util.HashSet<>(runs.values())).as("every run block differs").hasSize(runs.size());
+    // a file that spells out defaults configures the run without one: the same bytes
+    Path spelled = tmp.resolve("spelled");
+    assertThat(run(new StringWriter(), new StringWriter(), "run", "pingpong", "-p", "sizes=8", "-p", "iterations=1",
+        "--config", tmp.resolve("defaults.yaml").toString(), "--no-wall-clock", "-q", "--out", spelled.toString()))
+        .isZero();
+    assertThat(Files.readAllBytes(spelled.resolve("results.json")))
+        .isEqualTo(Files.readAllBytes(tmp.resolve("run-").resolve("results.json")));
+  }
+
+  /** The run block of results.json of a small pingpong run with more options, written to run-OPTIONS. */
+  private JsonNode runBlock(String... extra) throws Exception {
+    Path dir = tmp.resolve("run-" + String.join("", extra).replaceAll("[^A-Za-z0-9]", ""));
+    List<String> args = new ArrayList<>(List.of("run", "pingpong", "-p", "sizes=8", "-p", "iterations=1",
+        "--no-wall-clock", "-q", "--out", dir.toString()));
+    args.addAll(List.of(extra));
+    StringWriter err = new StringWriter();
+    assertThat(run(new StringWriter(), err, args.toArray(String[]::new))).as(err.toString()).isZero();
+    return new ObjectMapper().readTree(dir.resolve("results.json").toFile()).get("run");
   }
 
   @Test

@@ -21,6 +21,7 @@ import io.github.ariesmodel.nic.NicConfig;
 import io.github.ariesmodel.nic.NicTiming;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.cli.workload.Params;
+import io.github.ariesmodel.cli.system.RecordedSettings;
 import io.github.ariesmodel.cli.system.SystemSpec;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -61,11 +62,9 @@ public record RunConfig(SystemSpec spec, String workload, Params params) {
 
   private static final Set<String> TOP = Set.of("system", "routing", "seed", "fabric", "translator", "iommu", "nic",
       "workload", "params");
-  private static final Set<String> IOMMU = Set.of("ways", "sets", "ptesPerLine", "policy", "maxInFlight",
-      "fetchBuffers", "pteFetchLatencyNs", "hitLatencyNs", "issueIntervalNs", "prefetch", "seed");
-  private static final Set<String> NIC = Set.of("requestTags", "bteChannels", "fmaBteThreshold", "amoRequestList",
-      "clockMHz", "packetCycles", "hostGBps", "hostLatencyNs", "hostReadLatencyNs", "txPipelineCycles",
-      "rxPipelineCycles", "amoUnitCycles", "amoCacheEntries", "amoCacheWriteBack");
+  /** The keys of {@code iommu} and {@code nic}: the ones a run's results record them by. */
+  private static final Set<String> IOMMU = RecordedSettings.IOMMU_KEYS;
+  private static final Set<String> NIC = RecordedSettings.NIC_KEYS;
 
   /**
    * Reads a configuration file.

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A single self-contained HTML file for one run: title, run metadata, metrics, every table, and plots. Plots are
+ * A single self-contained HTML file for one run: title, run metadata, metrics, notes, every table, and plots. Plots are
  * embedded as base64 {@code data:image/png} URIs, so the file can be mailed, attached to a CI run or opened from any
  * directory without its PNGs. All text from the results (names, units, strings, captions) is HTML-escaped. Tables
  * longer than {@link Builder#maxRows(int)} rows are cut, with a note pointing to the JSON and CSV files.
@@ -29,6 +29,7 @@ public final class HtmlReport {
   private final Results results;
   private final String title;
   private final List<Plot> plots;
+  private final List<String> notes;
   private final int maxRows;
 
   private record Plot(String caption, byte[] png) {}
@@ -37,6 +38,7 @@ public final class HtmlReport {
     this.results = b.results;
     this.title = b.title == null ? b.results.metadata().command() : b.title;
     this.plots = List.copyOf(b.plots);
+    this.notes = List.copyOf(b.notes);
     this.maxRows = b.maxRows;
   }
 
@@ -85,6 +87,9 @@ public final class HtmlReport {
       }
       h.append("</table>\n");
     }
+    for (String n : notes) {
+      h.append("<p class=\"note\">").append(escape(n)).append("</p>\n");
+    }
     if (!plots.isEmpty()) {
       h.append("<h2>Plots</h2>\n");
       for (Plot p : plots) {
@@ -110,6 +115,14 @@ public final class HtmlReport {
     if (m.routing() != null) {
       row(h, "routing", m.routing());
     }
+    if (m.fabric() != null) {
+      row(h, "fabric", m.fabric());
+    }
+    if (m.translator() != null) {
+      row(h, "translator", m.translator());
+    }
+    settingsRow(h, "nic", m.nic());
+    settingsRow(h, "iommu", m.iommu());
     if (m.seed() != null) {
       row(h, "seed", Long.toString(m.seed()));
     }
@@ -129,6 +142,15 @@ public final class HtmlReport {
     m.eventsPerSecond().ifPresent(
         eps -> row(h, "events/s", String.format(java.util.Locale.ROOT, "%,.0f", eps)));
     h.append("</table>\n");
+  }
+
+  /** A run's NIC or IOMMU settings on one line, {@code key=value, ...}, or "defaults" when it changed none. */
+  private static void settingsRow(StringBuilder h, String key, Map<String, String> settings) {
+    if (settings != null) {
+      StringBuilder v = new StringBuilder();
+      settings.forEach((k, x) -> v.append(v.length() == 0 ? "" : ", ").append(k).append('=').append(x));
+      row(h, key, v.length() == 0 ? "defaults" : v.toString());
+    }
   }
 
   private static void row(StringBuilder h, String key, String value) {
@@ -184,6 +206,7 @@ public final class HtmlReport {
     private final Results results;
     private String title;
     private final List<Plot> plots = new ArrayList<>();
+    private final List<String> notes = new ArrayList<>();
     private int maxRows = DEFAULT_MAX_ROWS;
 
     private Builder(Results results) {
@@ -227,6 +250,17 @@ public final class HtmlReport {
         throw new IllegalArgumentException("plot \"" + caption + "\" must be a PNG image (signature 89 50 4E 47)");
       }
       plots.add(new Plot(caption, png.clone()));
+      return this;
+    }
+
+    /**
+     * Adds a note, shown after the metrics: what the figures cannot say (a statistic with no data).
+     *
+     * @param text one line
+     * @return this builder
+     */
+    public Builder note(String text) {
+      notes.add(Names.checkText("note", text));
       return this;
     }
 

@@ -45,11 +45,29 @@ public final class ReportWriter {
    */
   public static Path write(Results results, List<PlotSpec> plots, Path dir, boolean includeWallClock, String title)
       throws IOException {
+    return write(results, plots, List.of(), dir, includeWallClock, title);
+  }
+
+  /**
+   * Writes everything as {@link #write(Results, List, Path, boolean, String)} does, with notes in the HTML report.
+   *
+   * @param results the results
+   * @param plots the plots to draw from its tables
+   * @param notes sentences the HTML report shows beside the figures (results.json does not carry them)
+   * @param dir output directory (created)
+   * @param includeWallClock whether the JSON and the HTML report keep wall-clock fields
+   * @param title the HTML report's title
+   * @return the HTML report's path
+   * @throws IOException when a file cannot be written (then {@code dir} holds no {@code results.json})
+   */
+  public static Path write(Results results, List<PlotSpec> plots, List<String> notes, Path dir,
+      boolean includeWallClock, String title) throws IOException {
     Files.createDirectories(dir);
     Path stage = Files.createTempDirectory(dir, AtomicFiles.TEMP_PREFIX);
     try {
       ResultsCsv.write(results, stage);
       HtmlReport.Builder html = HtmlReport.builder(includeWallClock ? results : results.withoutWallClock()).title(title);
+      notes.forEach(html::note);
       for (PlotSpec p : plots) {
         Path png = stage.resolve(p.file());
         if (draw(results, p, png)) {
@@ -124,11 +142,16 @@ public final class ReportWriter {
     }
   }
 
-  /** Draws one plot; returns false (and draws nothing) when its table has no rows. */
+  /**
+   * Draws one plot; returns false (and draws nothing) when its table has no row with both an x and a y value (no
+   * rows, or only null cells: a statistic with no data).
+   */
   static boolean draw(Results results, PlotSpec p, Path png) throws IOException {
     ResultTable t = results.table(p.table()).orElseThrow(() ->
         new IllegalArgumentException("plot " + p.file() + " reads table \"" + p.table() + "\", which the results lack"));
-    if (t.rows().isEmpty()) {
+    int xi = t.columnIndex(p.x());
+    int yi = t.columnIndex(p.y());
+    if (t.rows().stream().noneMatch(row -> row.get(xi) != null && row.get(yi) != null)) {
       return false;
     }
     int w = Plots.DEFAULT_WIDTH;
@@ -162,6 +185,9 @@ public final class ReportWriter {
     int gi = p.group() == null ? -1 : t.columnIndex(p.group());
     Map<String, Map<String, Double>> byGroup = new LinkedHashMap<>();
     for (List<Object> row : t.rows()) {
+      if (row.get(xi) == null || row.get(yi) == null) {
+        continue; // no value to draw, as Series.fromTable skips it
+      }
       String g = gi < 0 ? p.y() : String.valueOf(row.get(gi));
       if (smallestGroupOnly && !byGroup.isEmpty() && !byGroup.containsKey(g)) {
         continue;

@@ -123,6 +123,10 @@ public final class ResultsJson {
     g.writeStringField("command", m.command());
     g.writeStringField("system", m.system());
     g.writeStringField("routing", m.routing());
+    g.writeStringField("fabric", m.fabric());
+    g.writeStringField("translator", m.translator());
+    writeSettings(g, "nic", m.nic());
+    writeSettings(g, "iommu", m.iommu());
     if (m.seed() == null) {
       g.writeNullField("seed");
     } else {
@@ -156,6 +160,18 @@ public final class ResultsJson {
         g.writeNullField("eventsPerSecond");
       }
       g.writeEndObject();
+    }
+    g.writeEndObject();
+  }
+
+  private static void writeSettings(JsonGenerator g, String name, Map<String, String> settings) throws IOException {
+    if (settings == null) {
+      g.writeNullField(name);
+      return;
+    }
+    g.writeObjectFieldStart(name);
+    for (Map.Entry<String, String> e : settings.entrySet()) {
+      g.writeStringField(e.getKey(), e.getValue());
     }
     g.writeEndObject();
   }
@@ -310,11 +326,16 @@ public final class ResultsJson {
 
   private static RunMetadata readRun(JsonNode run) {
     String p = "$.run";
-    only(run, p, "tool", "command", "system", "routing", "seed", "parameters", "sweep", "simulatedTimePs",
-        "events", "wallClock");
+    only(run, p, "tool", "command", "system", "routing", "fabric", "translator", "nic", "iommu", "seed",
+        "parameters", "sweep", "simulatedTimePs", "events", "wallClock");
     RunMetadata.Builder b = RunMetadata.builder(text(run, "tool", p, false), text(run, "command", p, false))
         .system(text(run, "system", p, true))
         .routing(text(run, "routing", p, true));
+    // added after the schema was published: a file written before them lacks them (read as not known)
+    b.fabric(run.has("fabric") ? text(run, "fabric", p, true) : null)
+        .translator(run.has("translator") ? text(run, "translator", p, true) : null)
+        .nic(settings(run, "nic", p))
+        .iommu(settings(run, "iommu", p));
     JsonNode seed = run.get("seed");
     if (seed == null) {
       throw new IllegalArgumentException(p + ".seed is missing");
@@ -322,15 +343,7 @@ public final class ResultsJson {
     if (!seed.isNull()) {
       b.seed(integral(seed, p + ".seed"));
     }
-    JsonNode params = field(run, "parameters", p, JsonNodeType.OBJECT);
-    Map<String, String> values = new LinkedHashMap<>();
-    for (Map.Entry<String, JsonNode> e : params.properties()) {
-      if (!e.getValue().isTextual()) {
-        throw new IllegalArgumentException(p + ".parameters." + e.getKey() + " must be a string");
-      }
-      values.put(e.getKey(), e.getValue().textValue());
-    }
-    b.parameters(values);
+    b.parameters(strings(field(run, "parameters", p, JsonNodeType.OBJECT), p + ".parameters"));
     JsonNode sweep = run.get("sweep");
     if (sweep == null) {
       throw new IllegalArgumentException(p + ".sweep is missing");
@@ -350,6 +363,29 @@ public final class ResultsJson {
       b.wallClock(new WallClock(instant(wall, "startedAt", wp), instant(wall, "finishedAt", wp)));
     }
     return b.build();
+  }
+
+  /** An object of strings, null, or (a file written before the field existed) absent: null. */
+  private static Map<String, String> settings(JsonNode run, String name, String path) {
+    JsonNode v = run.get(name);
+    if (v == null || v.isNull()) {
+      return null;
+    }
+    if (!v.isObject()) {
+      throw new IllegalArgumentException(path + "." + name + " must be an object or null but was " + v);
+    }
+    return strings(v, path + "." + name);
+  }
+
+  private static Map<String, String> strings(JsonNode object, String path) {
+    Map<String, String> values = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonNode> e : object.properties()) {
+      if (!e.getValue().isTextual()) {
+        throw new IllegalArgumentException(path + "." + e.getKey() + " must be a string");
+      }
+      values.put(e.getKey(), e.getValue().textValue());
+    }
+    return values;
   }
 
   private static ResultTable readTable(JsonNode t, String p) {

@@ -13,6 +13,13 @@ import java.util.OptionalDouble;
  * @param command the command or job that made them, e.g. {@code run pingpong --system default}
  * @param system the simulated system's name, or {@code null} when not applicable
  * @param routing the routing algorithm's name, or {@code null} when not applicable
+ * @param fabric the network's kind ({@code routers}, {@code ideal}), or {@code null} when not applicable or not known
+ * @param translator the address translation's kind ({@code iommu}, {@code flat}), or {@code null} when not applicable
+ *     or not known
+ * @param nic the NIC settings that differ from the defaults, by configuration-file key, in key order (empty: the
+ *     defaults), or {@code null} when not known
+ * @param iommu the IOMMU settings that differ from the defaults, as {@code nic}, or {@code null} when there is no IOMMU
+ *     (the flat translator) or they are not known
  * @param seed the random seed, or {@code null} when the results do not come from one seeded run (a merged sweep)
  * @param parameters named parameters of the run (a sweep point's coordinates, workload settings), in insertion order
  * @param sweep where the run sits in a sweep, or {@code null} when it is not a sweep point
@@ -25,6 +32,10 @@ public record RunMetadata(
     String command,
     String system,
     String routing,
+    String fabric,
+    String translator,
+    Map<String, String> nic,
+    Map<String, String> iommu,
     Long seed,
     Map<String, String> parameters,
     SweepCoordinates sweep,
@@ -33,9 +44,10 @@ public record RunMetadata(
     WallClock wallClock) {
 
   /**
-   * Validates the metadata and freezes the parameters.
+   * Validates the metadata and freezes the parameters and settings, keeping their order.
    *
-   * @throws IllegalArgumentException when tool or command is empty, a count is negative or a parameter name is empty
+   * @throws IllegalArgumentException when tool or command is empty, a count is negative or a parameter or setting
+   *     name is empty
    */
   public RunMetadata {
     Names.checkText("tool", tool);
@@ -46,13 +58,18 @@ public record RunMetadata(
     if (events < 0) {
       throw new IllegalArgumentException("events must be >= 0 but was " + events);
     }
-    Objects.requireNonNull(parameters, "parameters");
+    parameters = frozen("parameter", Objects.requireNonNull(parameters, "parameters"));
+    nic = nic == null ? null : frozen("nic setting", nic);
+    iommu = iommu == null ? null : frozen("iommu setting", iommu);
+  }
+
+  private static Map<String, String> frozen(String what, Map<String, String> values) {
     LinkedHashMap<String, String> copy = new LinkedHashMap<>();
-    parameters.forEach((k, v) -> {
-      Names.checkText("parameter name", k);
-      copy.put(k, Objects.requireNonNull(v, () -> "value of parameter " + k));
+    values.forEach((k, v) -> {
+      Names.checkText(what + " name", k);
+      copy.put(k, Objects.requireNonNull(v, () -> "value of " + what + " " + k));
     });
-    parameters = Collections.unmodifiableMap(copy);
+    return Collections.unmodifiableMap(copy);
   }
 
   /**
@@ -82,6 +99,10 @@ public record RunMetadata(
     Builder b = new Builder(tool, command);
     b.system = system;
     b.routing = routing;
+    b.fabric = fabric;
+    b.translator = translator;
+    b.nic = nic;
+    b.iommu = iommu;
     b.seed = seed;
     b.parameters.putAll(parameters);
     b.sweep = sweep;
@@ -110,6 +131,10 @@ public record RunMetadata(
     private String command;
     private String system;
     private String routing;
+    private String fabric;
+    private String translator;
+    private Map<String, String> nic;
+    private Map<String, String> iommu;
     private Long seed;
     private final Map<String, String> parameters = new LinkedHashMap<>();
     private SweepCoordinates sweep;
@@ -155,6 +180,42 @@ public record RunMetadata(
      */
     public Builder routing(String value) {
       this.routing = value;
+      return this;
+    }
+
+    /**
+     * @param value fabric kind ({@code routers}, {@code ideal}), or null
+     * @return this builder
+     */
+    public Builder fabric(String value) {
+      this.fabric = value;
+      return this;
+    }
+
+    /**
+     * @param value translator kind ({@code iommu}, {@code flat}), or null
+     * @return this builder
+     */
+    public Builder translator(String value) {
+      this.translator = value;
+      return this;
+    }
+
+    /**
+     * @param value the NIC settings that differ from the defaults, by configuration-file key, or null
+     * @return this builder
+     */
+    public Builder nic(Map<String, String> value) {
+      this.nic = value;
+      return this;
+    }
+
+    /**
+     * @param value the IOMMU settings that differ from the defaults, by configuration-file key, or null
+     * @return this builder
+     */
+    public Builder iommu(Map<String, String> value) {
+      this.iommu = value;
       return this;
     }
 
@@ -243,8 +304,8 @@ public record RunMetadata(
      * @throws IllegalArgumentException when a field is invalid
      */
     public RunMetadata build() {
-      return new RunMetadata(tool, command, system, routing, seed, parameters, sweep, simulatedTimePs, events,
-          wallClock);
+      return new RunMetadata(tool, command, system, routing, fabric, translator, nic, iommu, seed, parameters, sweep,
+          simulatedTimePs, events, wallClock);
     }
   }
 }

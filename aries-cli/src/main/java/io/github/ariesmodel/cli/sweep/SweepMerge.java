@@ -22,17 +22,18 @@ import java.util.TreeMap;
 /**
  * Merges the point files of a sweep, from any number of shards and directories, into one {@link Results} with one
  * table, {@value #TABLE}: one row per point in index order; columns {@code point}, then the sweep's parameters, then
- * the chosen metrics (with their units).
+ * the chosen metrics (with their units). A point without one of the metrics (it had no value for it: a replay without
+ * point-to-point messages has no latency) has a null cell there.
  *
  * <p>Parameter columns are typed from their values: {@code integer} when every value is a whole number, {@code number}
  * when every value is a number, {@code string} otherwise. The merged metadata keeps the tool of the points, the
- * system, routing and seed when all points agree (else null), sums simulated time and events, records the sweep's
- * specification as parameter {@code spec}, and has no wall clock, so the merged file depends only on the points'
- * contents, not on how they were sharded or when they ran.
+ * system, routing, fabric, translator, NIC and IOMMU settings and seed when all points agree (else null), sums
+ * simulated time and events, records the sweep's specification as parameter {@code spec}, and has no wall clock, so
+ * the merged file depends only on the points' contents, not on how they were sharded or when they ran.
  *
  * <p>Errors ({@link IllegalArgumentException}, naming files and points): no point files; a file that is not a sweep
- * point; points from different sweeps; the same point twice; missing points (listed); a chosen metric absent from a
- * point; a metric whose unit differs between points.
+ * point; points from different sweeps; the same point twice; missing points (listed); a chosen metric no point has; a
+ * metric whose unit differs between points.
  */
 public final class SweepMerge {
 
@@ -73,7 +74,8 @@ public final class SweepMerge {
    * Reads and merges point files.
    *
    * @param inputs directories (their {@code point-*.json}) and files
-   * @param metricNames metrics to put in the table, in order; empty for every metric of the lowest-index point
+   * @param metricNames metrics to put in the table, in order; empty for every metric of any point, the lowest-index
+   *     point's first
    * @param command the command recorded in the merged metadata
    * @return the merged results
    * @throws IOException when a file cannot be read
@@ -106,7 +108,8 @@ public final class SweepMerge {
    * Merges point results already in memory.
    *
    * @param points results of sweep points, in any order
-   * @param metricNames metrics to put in the table, in order; empty for every metric of the lowest-index point
+   * @param metricNames metrics to put in the table, in order; empty for every metric of any point, the lowest-index
+   *     point's first
    * @param command the command recorded in the merged metadata
    * @return the merged results
    * @throws IllegalArgumentException on the errors listed in the class comment
@@ -164,9 +167,11 @@ public final class SweepMerge {
     }
     List<String> metrics = new ArrayList<>(metricNames);
     if (metrics.isEmpty()) {
-      for (Metric m : first.metrics()) {
-        metrics.add(m.name());
+      java.util.Set<String> all = new java.util.LinkedHashSet<>();
+      for (Results r : byIndex.values()) {
+        r.metrics().forEach(m -> all.add(m.name()));
       }
+      metrics.addAll(all);
     }
     ResultTable.Builder t = ResultTable.builder(TABLE).integer("point", "");
     List<SweepSpec.Parameter> params = spec.parameters();
@@ -176,11 +181,18 @@ public final class SweepMerge {
     String[] units = new String[metrics.size()];
     for (int k = 0; k < metrics.size(); k++) {
       String name = metrics.get(k);
-      units[k] = first.metric(name).orElseThrow(() -> missingMetric(name, c0.index(), files, first)).unit();
+      // a point may lack a metric it has no value for (a replay without point-to-point messages has no latency): its
+      // cell is null; a metric no point has is a mistake
+      units[k] = byIndex.values().stream().flatMap(r -> r.metric(name).stream()).findFirst()
+          .orElseThrow(() -> missingMetric(name, c0.index(), files, first)).unit();
       t.number(name, units[k]);
     }
     String system = first.metadata().system();
     String routing = first.metadata().routing();
+    String fabric = first.metadata().fabric();
+    String translator = first.metadata().translator();
+    Map<String, String> nic = first.metadata().nic();
+    Map<String, String> iommu = first.metadata().iommu();
     Long seed = first.metadata().seed();
     long simPs = 0;
     long events = 0;
@@ -204,22 +216,26 @@ public final class SweepMerge {
       }
       for (int k = 0; k < metrics.size(); k++) {
         String name = metrics.get(k);
-        Metric metric = r.metric(name).orElseThrow(() -> missingMetric(name, idx, files, r));
-        if (!metric.unit().equals(units[k])) {
-          throw new IllegalArgumentException("metric " + name + " has unit \"" + units[k] + "\" at point "
-              + c0.index() + " but \"" + metric.unit() + "\" at point " + idx + where(files, idx));
+        Metric metric = r.metric(name).orElse(null);
+        if (metric != null && !metric.unit().equals(units[k])) {
+          throw new IllegalArgumentException("metric " + name + " has unit \"" + units[k] + "\" at an earlier point"
+              + " but \"" + metric.unit() + "\" at point " + idx + where(files, idx));
         }
-        row.add(metric.value());
+        row.add(metric == null ? null : metric.value());
       }
       t.row(row);
       system = Objects.equals(system, m.system()) ? system : null;
       routing = Objects.equals(routing, m.routing()) ? routing : null;
+      fabric = Objects.equals(fabric, m.fabric()) ? fabric : null;
+      translator = Objects.equals(translator, m.translator()) ? translator : null;
+      nic = Objects.equals(nic, m.nic()) ? nic : null;
+      iommu = Objects.equals(iommu, m.iommu()) ? iommu : null;
       seed = Objects.equals(seed, m.seed()) ? seed : null;
       simPs = Math.addExact(simPs, m.simulatedTimePs());
       events = Math.addExact(events, m.events());
     }
     RunMetadata merged = RunMetadata.builder(first.metadata().tool(), command)
-        .system(system).routing(routing).seed(seed)
+        .system(system).routing(routing).fabric(fabric).translator(translator).nic(nic).iommu(iommu).seed(seed)
         .parameter("spec", c0.spec())
         .simulatedTimePs(simPs).events(events)
         .build();

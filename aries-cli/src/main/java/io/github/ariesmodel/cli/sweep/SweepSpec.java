@@ -1,12 +1,16 @@
 package io.github.ariesmodel.cli.sweep;
 
+import java.util.AbstractList;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.RandomAccess;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * A sweep: the cartesian product of named parameter lists, such as {@code load=0.1,0.2,0.3} × {@code
@@ -26,8 +30,15 @@ import java.util.Set;
  */
 public final class SweepSpec {
 
-  /** Largest number of points a sweep may have. */
+  /**
+   * Largest number of points a sweep may have. It is counted from the parameter texts before any value is made, so a
+   * sweep beyond it is refused at once.
+   */
   public static final int MAX_POINTS = 10_000_000;
+
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
+  /** A value: compiled once, as a sweep of {@link #MAX_POINTS} values checks every one (String.matches compiles). */
+  private static final Pattern VALUE = Pattern.compile("[^,;=\\s]+");
 
   /**
    * One parameter of a sweep.
@@ -43,26 +54,127 @@ public final class SweepSpec {
      * @throws IllegalArgumentException when the name or a value is malformed, or a value repeats
      */
     public Parameter {
-      if (name == null || !name.matches("[A-Za-z0-9._-]+")) {
-        throw new IllegalArgumentException(
-            "parameter name must be letters, digits, '.', '_' or '-' but was \"" + name + "\"");
-      }
-      values = List.copyOf(values);
-      if (values.isEmpty()) {
-        throw new IllegalArgumentException("parameter " + name + " must have at least one value");
-      }
-      Set<String> seen = new HashSet<>();
-      for (String v : values) {
-        if (v.isEmpty() || !v.matches("[^,;=\\s]+")) {
-          throw new IllegalArgumentException("values of parameter " + name
-              + " must be non-empty without ',', ';', '=' or whitespace but one was \"" + v + "\""
-              + (v.indexOf('=') >= 0 ? " (a value with options of its own, such as a topology spec"
-              + " canonical:p=2,a=4,h=2, cannot be swept: run one sweep per such value)" : ""));
+      checkName(name);
+      if (!(values instanceof ParsedValues)) { // (those were checked as they were parsed, ranges unmade)
+        values = List.copyOf(values);
+        if (values.isEmpty()) {
+          throw new IllegalArgumentException("parameter " + name + " must have at least one value");
         }
-        if (!seen.add(v)) {
-          throw new IllegalArgumentException("parameter " + name + " lists value \"" + v + "\" twice");
+        Set<String> seen = new HashSet<>();
+        for (String v : values) {
+          checkValue(name, v);
+          if (!seen.add(v)) {
+            throw twice(name, v);
+          }
         }
       }
+    }
+  }
+
+  private static void checkName(String name) {
+    if (name == null || !NAME.matcher(name).matches()) {
+      throw new IllegalArgumentException(
+          "parameter name must be letters, digits, '.', '_' or '-' but was \"" + name + "\"");
+    }
+  }
+
+  private static void checkValue(String name, String v) {
+    if (v.isEmpty() || !VALUE.matcher(v).matches()) {
+      throw new IllegalArgumentException("values of parameter " + name
+          + " must be non-empty without ',', ';', '=' or whitespace but one was \"" + v + "\""
+          + (v.indexOf('=') >= 0 ? " (a value with options of its own, such as a topology spec"
+          + " canonical:p=2,a=4,h=2, cannot be swept: run one sweep per such value)" : ""));
+    }
+  }
+
+  private static IllegalArgumentException twice(String name, String v) {
+    return new IllegalArgumentException("parameter " + name + " lists value \"" + v + "\" twice");
+  }
+
+  /**
+   * A parameter's values as {@link #parse} reads them: literal values and integer ranges {@code a..b}, a range
+   * standing for its values without making them. Making and checking the ten million strings of {@code
+   * seed=1..10000000} took several seconds before a sweep's first point could be checked; a value is now made when it
+   * is read. Immutable, and checked as it is built (each literal as {@link Parameter} checks a value, and no value
+   * twice: literal against literal, a literal against the ranges, range against range), so {@link Parameter} takes
+   * it as it is.
+   */
+  private static final class ParsedValues extends AbstractList<String> implements RandomAccess {
+    /** Per part: its literal value, or null for a range. */
+    private final String[] literals;
+    /** Per part: a range's first value. */
+    private final long[] firsts;
+    /** Per part, the index of its first value; the last entry is the size. */
+    private final int[] starts;
+
+    private ParsedValues(String[] literals, long[] firsts, int[] starts) {
+      this.literals = literals;
+      this.firsts = firsts;
+      this.starts = starts;
+    }
+
+    /**
+     * @param name the parameter
+     * @param parts its value texts, trimmed, with at most {@link #MAX_POINTS} values in all (counted before)
+     * @throws IllegalArgumentException naming the parameter and the value when a value is malformed or repeats
+     */
+    static ParsedValues of(String name, List<String> parts) {
+      String[] literals = new String[parts.size()];
+      long[] firsts = new long[parts.size()];
+      long[] lasts = new long[parts.size()];
+      int[] starts = new int[parts.size() + 1];
+      Set<String> seen = new java.util.LinkedHashSet<>();
+      List<Integer> ranges = new ArrayList<>();
+      for (int k = 0; k < literals.length; k++) {
+        String v = parts.get(k);
+        long[] r = range(name, v);
+        if (r == null) {
+          checkValue(name, v);
+          if (!seen.add(v)) {
+            throw twice(name, v);
+          }
+          literals[k] = v;
+          starts[k + 1] = starts[k] + 1;
+        } else {
+          firsts[k] = r[0];
+          lasts[k] = r[1];
+          starts[k + 1] = Math.toIntExact(starts[k] + (r[1] - r[0] + 1));
+          for (int j : ranges) { // two ranges that overlap: their first common value repeats
+            long common = Math.max(firsts[j], r[0]);
+            if (common <= Math.min(lasts[j], r[1])) {
+              throw twice(name, Long.toString(common));
+            }
+          }
+          ranges.add(k);
+        }
+      }
+      for (String v : seen) { // a literal that is one of a range's values, as the range writes it
+        long x;
+        try {
+          x = Long.parseLong(v);
+        } catch (NumberFormatException e) {
+          continue;
+        }
+        for (int j : ranges) {
+          if (x >= firsts[j] && x <= lasts[j] && Long.toString(x).equals(v)) {
+            throw twice(name, v);
+          }
+        }
+      }
+      return new ParsedValues(literals, firsts, starts);
+    }
+
+    @Override
+    public String get(int i) {
+      Objects.checkIndex(i, size());
+      int k = Arrays.binarySearch(starts, i); // (starts rise strictly: every part has a value)
+      k = k >= 0 ? k : -k - 2;
+      return literals[k] != null ? literals[k] : Long.toString(firsts[k] + (i - starts[k]));
+    }
+
+    @Override
+    public int size() {
+      return starts[starts.length - 1];
     }
   }
 
@@ -75,18 +187,41 @@ public final class SweepSpec {
       throw new IllegalArgumentException("a sweep must have at least one parameter");
     }
     Set<String> names = new HashSet<>();
-    long n = 1;
-    for (Parameter p : this.parameters) {
+    List<String> counted = new ArrayList<>();
+    long[] counts = new long[this.parameters.size()];
+    for (int k = 0; k < counts.length; k++) {
+      Parameter p = this.parameters.get(k);
       if (!names.add(p.name())) {
         throw new IllegalArgumentException("parameter " + p.name() + " is given twice");
       }
-      n *= p.values().size();
-      if (n > MAX_POINTS) {
-        throw new IllegalArgumentException("a sweep must have at most " + MAX_POINTS + " points but "
-            + this.parameters + " has more");
-      }
+      counted.add(p.name());
+      counts[k] = p.values().size();
     }
-    this.size = (int) n;
+    this.size = (int) checkSize(counted, counts);
+  }
+
+  /**
+   * The number of points of parameters with these numbers of values, refused above {@link #MAX_POINTS}.
+   *
+   * @param names the parameters' names
+   * @param counts their numbers of values, each at least 1
+   * @return the product
+   * @throws IllegalArgumentException naming each parameter's count when the product is above {@link #MAX_POINTS}
+   */
+  private static long checkSize(List<String> names, long[] counts) {
+    long n = 1;
+    for (long c : counts) {
+      n = c > MAX_POINTS || n * c > MAX_POINTS ? MAX_POINTS + 1L : n * c; // (n, c <= MAX_POINTS: no overflow)
+    }
+    if (n > MAX_POINTS) {
+      StringBuilder each = new StringBuilder();
+      for (int k = 0; k < counts.length; k++) {
+        each.append(k == 0 ? "" : ", ").append(names.get(k)).append(": ").append(counts[k]);
+      }
+      throw new IllegalArgumentException("a sweep must have at most " + MAX_POINTS + " points but has more (values"
+          + " per parameter: " + each + ")");
+    }
+    return n;
   }
 
   /**
@@ -124,28 +259,53 @@ public final class SweepSpec {
    * @throws IllegalArgumentException naming the bad part
    */
   public static SweepSpec parse(List<String> parameterTexts) {
-    List<Parameter> params = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    List<String[]> texts = new ArrayList<>();
     for (String raw : parameterTexts) {
       String p = raw.trim();
       int eq = p.indexOf('=');
       if (eq <= 0) {
         throw new IllegalArgumentException("a sweep parameter must be name=v1,v2,... but was \"" + raw + "\"");
       }
-      String name = p.substring(0, eq).trim();
-      List<String> values = new ArrayList<>();
-      for (String v : p.substring(eq + 1).split(",", -1)) {
-        expand(name, v.trim(), values);
+      names.add(p.substring(0, eq).trim());
+      texts.add(p.substring(eq + 1).split(",", -1));
+    }
+    // counted before any value is made: a sweep of too many points was refused only after making its values (a range
+    // of ten million takes seconds), and its message printed them all
+    long[] counts = new long[texts.size()];
+    for (int k = 0; k < counts.length; k++) {
+      for (String v : texts.get(k)) {
+        counts[k] = Math.min(MAX_POINTS + 1L, counts[k] + count(names.get(k), v.trim()));
       }
-      params.add(new Parameter(name, values));
+    }
+    checkSize(names, counts);
+    List<Parameter> params = new ArrayList<>();
+    for (int k = 0; k < counts.length; k++) {
+      checkName(names.get(k));
+      List<String> parts = new ArrayList<>();
+      for (String v : texts.get(k)) {
+        parts.add(v.trim());
+      }
+      params.add(new Parameter(names.get(k), ParsedValues.of(names.get(k), parts)));
     }
     return new SweepSpec(params);
   }
 
-  private static void expand(String name, String v, List<String> out) {
+  /** The number of values a value text stands for: a range's, else 1. */
+  private static long count(String name, String v) {
+    long[] r = range(name, v);
+    return r == null ? 1 : r[1] - r[0] + 1;
+  }
+
+  /**
+   * The bounds of a range value {@code a..b}, or null when the value is not a range.
+   *
+   * @throws IllegalArgumentException when it is a range that is malformed or has more than {@link #MAX_POINTS} values
+   */
+  private static long[] range(String name, String v) {
     int dots = v.indexOf("..");
     if (dots < 0) {
-      out.add(v);
-      return;
+      return null;
     }
     long a;
     long b;
@@ -161,10 +321,7 @@ public final class SweepSpec {
       throw new IllegalArgumentException("range of parameter " + name + " must be a..b with a <= b and at most "
           + MAX_POINTS + " values but was \"" + v + "\"");
     }
-    // counted, not "i <= b": with b = Long.MAX_VALUE that test never fails and the loop never ended
-    for (long k = 0, n = b - a; k <= n; k++) {
-      out.add(Long.toString(a + k));
-    }
+    return new long[] {a, b};
   }
 
   /** @return the parameters, in enumeration order (first outermost) */
@@ -203,18 +360,39 @@ public final class SweepSpec {
   }
 
   /**
-   * The points of one shard, in index order.
+   * The points of one shard, in index order: a list that makes each point when it is read, so that a sweep of
+   * millions of points checks (and fails at) its first point at once rather than after making them all (10^7 points
+   * took about half a minute).
    *
    * @param shard the shard ({@link Shard#ALL} for every point)
-   * @return the points
+   * @return the points, unmodifiable
    */
   public List<SweepPoint> points(Shard shard) {
-    List<SweepPoint> out = new ArrayList<>();
     // long: index + count overflows an int for a shard count near Integer.MAX_VALUE
-    for (long i = shard.index(); i < size; i += shard.count()) {
-      out.add(point((int) i));
+    int n = shard.index() >= size ? 0 : (int) ((size - 1L - shard.index()) / shard.count() + 1);
+    return new ShardPoints(n, shard);
+  }
+
+  /** The points of one shard, each made from its index as it is read. */
+  private final class ShardPoints extends AbstractList<SweepPoint> implements RandomAccess {
+    private final int n;
+    private final Shard shard;
+
+    ShardPoints(int n, Shard shard) {
+      this.n = n;
+      this.shard = shard;
     }
-    return out;
+
+    @Override
+    public SweepPoint get(int k) {
+      Objects.checkIndex(k, n);
+      return point((int) (shard.index() + (long) k * shard.count()));
+    }
+
+    @Override
+    public int size() {
+      return n;
+    }
   }
 
   @Override

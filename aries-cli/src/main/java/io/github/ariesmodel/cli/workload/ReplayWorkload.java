@@ -155,6 +155,15 @@ final class ReplayWorkload implements Workload {
     return report(r);
   }
 
+  /** What the reports say of a replay that delivered no point-to-point message. */
+  static final String NO_MESSAGES = "no point-to-point messages: the replay delivered none of the trace's, so there"
+      + " is no message latency (the latency table's cells are empty)";
+
+  /** A latency figure as the table holds it: rounded, or null (no value) when no message was measured. */
+  private static Double ns(ReplayResult.Latency l, double figure) {
+    return l.measured() ? Figures.round(figure, 3) : null;
+  }
+
   static WorkloadReport report(ReplayResult r) {
     WorkloadReport rep = new WorkloadReport();
     rep.cost(r.simulatedPs(), r.events());
@@ -164,8 +173,14 @@ final class ReplayWorkload implements Workload {
     rep.metric("bytes", r.bytes(), "B");
     rep.metric("mpiMessages", r.mpiMessages(), "");
     rep.metric("callsReplayed", r.callsReplayed(), "");
-    rep.metric("latency.p50", Figures.round(r.latency().p50Ns(), 3), "ns");
-    rep.metric("latency.p99", Figures.round(r.latency().p99Ns(), 3), "ns");
+    ReplayResult.Latency l = r.latency();
+    if (l.measured()) {
+      rep.metric("latency.p50", Figures.round(l.p50Ns(), 3), "ns");
+      rep.metric("latency.p99", Figures.round(l.p99Ns(), 3), "ns");
+    } else {
+      // no message, no latency: the metrics are left out and the table's cells are null (they were 0 ns)
+      rep.note(NO_MESSAGES);
+    }
     long maxComm = 0;
     for (int i = 0; i < r.ranks(); i++) {
       maxComm = Math.max(maxComm, r.communicationPs().get(i));
@@ -190,11 +205,9 @@ final class ReplayWorkload implements Workload {
     r.collectives().forEach(coll::row);
     rep.table(coll.build());
 
-    ReplayResult.Latency l = r.latency();
     ResultTable.Builder lat = ResultTable.builder("latency").string("percentile").number("latency", "ns");
-    lat.row("min", Figures.round(l.minNs(), 3)).row("p50", Figures.round(l.p50Ns(), 3))
-        .row("p90", Figures.round(l.p90Ns(), 3)).row("p99", Figures.round(l.p99Ns(), 3))
-        .row("max", Figures.round(l.maxNs(), 3)).row("mean", Figures.round(l.meanNs(), 3));
+    lat.row("min", ns(l, l.minNs())).row("p50", ns(l, l.p50Ns())).row("p90", ns(l, l.p90Ns()))
+        .row("p99", ns(l, l.p99Ns())).row("max", ns(l, l.maxNs())).row("mean", ns(l, l.meanNs()));
     rep.table(lat.build());
 
     ResultTable.Builder links = ResultTable.builder("links").string("rank").integer("bytes", "B")

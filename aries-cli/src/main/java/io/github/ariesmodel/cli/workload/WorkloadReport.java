@@ -7,14 +7,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a workload run produced: result tables, scalar metrics, the plots it asks for, and the simulation's cost
- * (simulated time and events, summed over every system it built).
+ * What a workload run produced: result tables, scalar metrics, the plots it asks for, notes for its reader, and the
+ * simulation's cost (simulated time and events, summed over every system it built).
  */
 public final class WorkloadReport {
 
   private final List<ResultTable> tables = new ArrayList<>();
   private final List<Metric> metrics = new ArrayList<>();
   private final List<PlotSpec> plots = new ArrayList<>();
+  private final List<String> notes = new ArrayList<>();
   private long simulatedPs;
   private long events;
 
@@ -36,6 +37,18 @@ public final class WorkloadReport {
     return this;
   }
 
+  /**
+   * A sentence the text and HTML reports show beside the figures, for what the figures cannot say (a statistic with
+   * no data, whose metrics are left out and whose cells are null). results.json does not carry it.
+   *
+   * @param text one line
+   * @return this report
+   */
+  public WorkloadReport note(String text) {
+    notes.add(text);
+    return this;
+  }
+
   /** @param ps simulated time to add @param ev events to add @return this report */
   public WorkloadReport cost(long ps, long ev) {
     simulatedPs += ps;
@@ -48,6 +61,7 @@ public final class WorkloadReport {
     tables.addAll(other.tables);
     metrics.addAll(other.metrics);
     plots.addAll(other.plots);
+    notes.addAll(other.notes);
     simulatedPs += other.simulatedPs;
     events += other.events;
     return this;
@@ -66,6 +80,11 @@ public final class WorkloadReport {
   /** @return the plots */
   public List<PlotSpec> plots() {
     return plots;
+  }
+
+  /** @return the notes, in the order they were made */
+  public List<String> notes() {
+    return notes;
   }
 
   /** @return simulated time over every system built, ps */

@@ -1,6 +1,7 @@
 package io.github.ariesmodel.cli.workload;
 
 import io.github.ariesmodel.cli.system.BuiltSystems;
+import io.github.ariesmodel.cli.system.RecordedSettings;
 import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.cli.report.PlotSpec;
 import io.github.ariesmodel.core.Texts;
@@ -22,13 +23,14 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * One run of a workload turned into the documented {@link Results} (plus the plots it asked for): the one path the
- * {@code run} command and sweep points share.
+ * One run of a workload turned into the documented {@link Results} (plus the plots it asked for and its notes): the
+ * one path the {@code run} command and sweep points share.
  *
  * @param results the results
  * @param plots the plots to draw from them
+ * @param notes sentences for the text and HTML reports ({@link WorkloadReport#note})
  */
-public record WorkloadRun(Results results, List<PlotSpec> plots) {
+public record WorkloadRun(Results results, List<PlotSpec> plots, List<String> notes) {
 
   /** Parameter names a sweep point or a configuration uses for the system rather than the workload. */
   public static final List<String> SYSTEM_KEYS = List.of("system", "routing", "seed", "fabric", "translator");
@@ -67,7 +69,10 @@ public record WorkloadRun(Results results, List<PlotSpec> plots) {
       recorded.put("engine", "partitioned");
     }
     RunMetadata.Builder m = RunMetadata.builder(RunMetadata.currentTool(), command)
-        .system(spec.system()).routing(spec.routing()).seed(spec.seed()).parameters(recorded)
+        .system(spec.system()).routing(spec.routing()).fabric(RecordedSettings.fabric(spec.fabric()))
+        .translator(RecordedSettings.translator(spec.translator())).nic(RecordedSettings.nic(spec.nic()))
+        .iommu(spec.translator() == TranslatorKind.IOMMU ? RecordedSettings.iommu(spec.iommu()) : null) // flat: none
+        .seed(spec.seed()).parameters(recorded)
         .simulatedTimePs(r.simulatedPs()).events(r.events()).wallClock(new WallClock(started, finished));
     Results.Builder b = Results.builder(m.build());
     for (Metric metric : r.metrics()) {
@@ -75,7 +80,7 @@ public record WorkloadRun(Results results, List<PlotSpec> plots) {
     }
     r.tables().forEach(b::table);
     b.statistics(built.statistics());
-    return new WorkloadRun(b.build(), List.copyOf(r.plots()));
+    return new WorkloadRun(b.build(), List.copyOf(r.plots()), List.copyOf(r.notes()));
   }
 
   /**

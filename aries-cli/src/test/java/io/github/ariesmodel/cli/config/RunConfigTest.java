@@ -3,10 +3,13 @@ package io.github.ariesmodel.cli.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.ariesmodel.cli.system.RecordedSettings;
 import io.github.ariesmodel.iommu.BuiltInPolicy;
 import io.github.ariesmodel.system.TranslatorKind;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,6 +49,43 @@ class RunConfigTest {
     assertThat(c.spec().iommu().policy()).isInstanceOf(LastWayPolicyProvider.class);
     assertThatThrownBy(() -> read("q.yaml", "iommu:\n  policy: mru\n"))
         .hasMessageContaining("iommu.policy").hasMessageContaining("last-way").hasMessageContaining("lru");
+  }
+
+  @Test
+  void theSettingsAResultsFileRecordsReadBackAsTheSameConfiguration() throws Exception {
+    // every nic and iommu key set away from its default: each is recorded, under its key, and a file made of the
+    // record configures the same NIC and IOMMU
+    RunConfig c = read("all.yaml", "nic: {requestTags: 32, bteChannels: 2, fmaBteThreshold: 2048, amoRequestList: 16,"
+        + " clockMHz: 1000, packetCycles: 4, hostGBps: 8.5, hostLatencyNs: 300, hostReadLatencyNs: 600.5,"
+        + " txPipelineCycles: 30, rxPipelineCycles: 31, amoUnitCycles: 4, amoCacheEntries: 0,"
+        + " amoCacheWriteBack: eviction}\n"
+        + "iommu: {ways: 8, sets: 64, ptesPerLine: 4, policy: plru, maxInFlight: 16, fetchBuffers: 4,"
+        + " pteFetchLatencyNs: 400, hitLatencyNs: 6, issueIntervalNs: 2.5, prefetch: false, seed: 7}\n");
+    Map<String, String> nic = RecordedSettings.nic(c.spec().nic());
+    Map<String, String> iommu = RecordedSettings.iommu(c.spec().iommu());
+    assertThat(nic.keySet()).isEqualTo(RecordedSettings.NIC_KEYS);
+    assertThat(iommu.keySet()).isEqualTo(RecordedSettings.IOMMU_KEYS);
+    assertThat(new ArrayList<>(nic.keySet())).isSorted();
+    assertThat(new ArrayList<>(iommu.keySet())).isSorted();
+    assertThat(nic).containsEntry("hostGBps", "8.5").containsEntry("amoCacheWriteBack", "eviction");
+    assertThat(iommu).containsEntry("policy", "plru").containsEntry("prefetch", "false");
+    RunConfig back = read("back.yaml", "nic: " + yaml(nic) + "\niommu: " + yaml(iommu) + "\n");
+    assertThat(back.spec().nic()).isEqualTo(c.spec().nic());
+    assertThat(back.spec().iommu()).isEqualTo(c.spec().iommu());
+  }
+
+  @Test
+  void aFileThatSpellsOutTheDefaultsRecordsNoSettings() throws Exception {
+    RunConfig c = read("d.yaml", "nic: {requestTags: 64, clockMHz: 800}\niommu: {ways: 4, policy: lru}\n");
+    assertThat(RecordedSettings.nic(c.spec().nic())).isEmpty();
+    assertThat(RecordedSettings.iommu(c.spec().iommu())).isEmpty();
+  }
+
+  /** A flow mapping of recorded settings, values unquoted so that YAML types them as a file would. */
+  private static String yaml(Map<String, String> settings) {
+    StringBuilder b = new StringBuilder("{");
+    settings.forEach((k, v) -> b.append(b.length() > 1 ? ", " : "").append(k).append(": ").append(v));
+    return b.append('}').toString();
   }
 
   @Test

@@ -23,6 +23,9 @@ class HtmlReportTest {
         .contains("<td>latency.mean</td><td class=\"n\">812.25</td><td>ns</td>")
         .contains("<th>seed</th><td>42</td>")
         .contains("<th>events/s</th><td>400,000</td>");
+    // the system settings the run block records
+    assertThat(html).contains("<th>fabric</th><td>routers</td>", "<th>translator</th><td>iommu</td>",
+        "<th>nic</th><td>requestTags=32</td>", "<th>iommu</th><td>defaults</td>");
   }
 
   @Test

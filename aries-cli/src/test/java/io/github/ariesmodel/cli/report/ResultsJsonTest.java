@@ -51,11 +51,33 @@ class ResultsJsonTest {
     String json = ResultsJson.toJson(Fixtures.sample(true), true);
     assertThat(json).startsWith("{\n  \"schema\" : \"" + ResultsJson.SCHEMA + "\",\n  \"run\" : {\n");
     assertThat(json).doesNotContain("\r").endsWith("}\n");
-    int[] positions = {json.indexOf("\"tool\""), json.indexOf("\"command\""), json.indexOf("\"system\""),
-        json.indexOf("\"routing\""), json.indexOf("\"seed\""), json.indexOf("\"parameters\""),
-        json.indexOf("\"sweep\""), json.indexOf("\"simulatedTimePs\""), json.indexOf("\"events\""),
-        json.indexOf("\"wallClock\""), json.indexOf("\"metrics\""), json.indexOf("\"tables\"")};
+    int[] positions = java.util.stream.Stream.of("tool", "command", "system", "routing", "fabric", "translator",
+        "nic", "iommu", "seed", "parameters", "sweep", "simulatedTimePs", "events", "wallClock", "metrics", "tables")
+        .mapToInt(key -> json.indexOf("\"" + key + "\" :")).toArray();
     assertThat(positions).isSorted().doesNotContain(-1);
+  }
+
+  @Test
+  void theSystemSettingsRoundTripAndAFileWrittenBeforeThemReadsThemAsNotKnown() throws IOException {
+    Results r = Fixtures.sample(false);
+    String json = ResultsJson.toJson(r, false);
+    assertThat(json).contains("\"fabric\" : \"routers\"", "\"translator\" : \"iommu\"",
+        "\"nic\" : {\n      \"requestTags\" : \"32\"\n    }", "\"iommu\" : { }");
+    RunMetadata back = ResultsJson.read(new StringReader(json)).metadata();
+    assertThat(back.fabric()).isEqualTo("routers");
+    assertThat(back.nic()).containsExactly(java.util.Map.entry("requestTags", "32"));
+    assertThat(back.iommu()).isEmpty();
+    String older = json.replaceAll("(?s)    \"fabric\".*?    \"seed\"", "    \"seed\"");
+    assertThat(older).doesNotContain("fabric", "\"nic\"");
+    RunMetadata old = ResultsJson.read(new StringReader(older)).metadata();
+    assertThat(old.fabric()).isNull();
+    assertThat(old.translator()).isNull();
+    assertThat(old.nic()).isNull();
+    assertThat(old.iommu()).isNull();
+    assertThat(ResultsJson.toJson(r.withMetadata(r.metadata().toBuilder().iommu(null).build()), false))
+        .contains("\"iommu\" : null");
+    String bad = json.replace("\"requestTags\" : \"32\"", "\"requestTags\" : 32");
+    assertThatThrownBy(() -> ResultsJson.read(new StringReader(bad))).hasMessageContaining("$.run.nic.requestTags");
   }
 
   @Test

@@ -83,6 +83,47 @@ class SweepMergeTest {
   }
 
   @Test
+  void mergedMetadataKeepsTheSystemSettingsAllPointsShareAndNullsTheOthers() throws IOException {
+    Function<Map<String, String>, Results> job = p -> Results.builder(RunMetadata.builder("test-tool", "job")
+            .system("default").routing("minimal").fabric(p.get("fabric")).translator("iommu")
+            .nic(Map.of("requestTags", p.get("tags"))).iommu(Map.of("ways", "2")).seed(1L).build())
+        .metric("x", 1, "").build();
+    new SweepRunner(job).run(SweepSpec.parse("fabric=routers,ideal;tags=32"), Shard.ALL, dir.resolve("a"), false,
+        null);
+    RunMetadata a = SweepMerge.mergeFiles(List.of(dir.resolve("a")), List.of(), "merge").metadata();
+    assertThat(a.fabric()).isNull(); // the points differ
+    assertThat(a.translator()).isEqualTo("iommu");
+    assertThat(a.nic()).containsExactly(Map.entry("requestTags", "32"));
+    assertThat(a.iommu()).containsExactly(Map.entry("ways", "2"));
+    new SweepRunner(job).run(SweepSpec.parse("fabric=ideal;tags=32,64"), Shard.ALL, dir.resolve("b"), false, null);
+    RunMetadata b = SweepMerge.mergeFiles(List.of(dir.resolve("b")), List.of(), "merge").metadata();
+    assertThat(b.fabric()).isEqualTo("ideal");
+    assertThat(b.nic()).isNull();
+  }
+
+  @Test
+  void aPointWithoutAMetricHasANullCellThere() throws IOException {
+    // a replay point whose trace has no point-to-point message has no latency metrics; the merge used to refuse it
+    Map<String, Integer> messages = Map.of("a", 0, "b", 4, "c", 0, "d", 8);
+    Function<Map<String, String>, Results> job = p -> {
+      int n = messages.get(p.get("trace"));
+      Results.Builder b = Results.builder(RunMetadata.builder("test-tool", "job").seed(1L).build())
+          .metric("messages", n, "");
+      if (n > 0) {
+        b.metric("latency.p50", 500 + n, "ns");
+      }
+      return b.build();
+    };
+    new SweepRunner(job).run(SweepSpec.parse("trace=a,b,c,d"), Shard.ALL, dir, false, null);
+    ResultTable t = SweepMerge.mergeFiles(List.of(dir), List.of(), "merge").table(SweepMerge.TABLE).orElseThrow();
+    assertThat(t.columns()).extracting(c -> c.name() + ":" + c.unit())
+        .containsExactly("point:", "trace:", "messages:", "latency.p50:ns"); // every point's metrics
+    assertThat(t.rows()).extracting(row -> row.get(3)).containsExactly(null, 504.0, null, 508.0);
+    assertThatThrownBy(() -> SweepMerge.mergeFiles(List.of(dir), List.of("latency.p99"), "m"))
+        .hasMessageContaining("no metric latency.p99"); // a metric no point has is still a mistake
+  }
+
+  @Test
   void rejectsMissingPointsListingThem() throws IOException {
     new SweepRunner(JOB).run(spec, new Shard(0, 3), dir.resolve("a"), false, null);
     new SweepRunner(JOB).run(spec, new Shard(2, 3), dir.resolve("c"), false, null);

@@ -49,6 +49,73 @@ class SweepSpecProperties {
   }
 
   @Test
+  void aShardsPointsAreItsIndexedPointsInOrder() {
+    // the shard's list makes each point as it is read; it must hold what the list made up front held
+    qt().withExamples(300)
+        .forAll(lists().of(integers().between(1, 6)).ofSizeBetween(1, 4), integers().between(1, 40),
+            integers().between(0, 39))
+        .checkAssert((sizes, n, j) -> {
+          SweepSpec spec = specOfSizes(sizes);
+          int i = j % n;
+          List<SweepPoint> expected = new ArrayList<>();
+          for (int k = i; k < spec.size(); k += n) {
+            expected.add(spec.point(k));
+          }
+          List<SweepPoint> points = spec.points(new Shard(i, n));
+          assertThat(points).isEqualTo(expected).hasSize(expected.size());
+          for (int k = 0; k < expected.size(); k++) {
+            assertThat(points.get(k)).isEqualTo(expected.get(k));
+          }
+        });
+  }
+
+  @Test
+  void rangesAndLiteralsParseAsTheirValuesWrittenOutAndRepeatsAreRefused() {
+    // a range's values are made when read, and repeats are found between ranges and literals without making them:
+    // the values and the refusals must be those of writing every value out
+    qt().withExamples(500)
+        .forAll(lists().of(integers().between(0, 239)).ofSizeBetween(1, 6))
+        .checkAssert(codes -> {
+          List<String> parts = new ArrayList<>();
+          List<String> written = new ArrayList<>();
+          for (int c : codes) {
+            int x = c % 20 - 5;
+            switch (c / 20 % 4) {
+              case 0 -> parts.add("w" + x); // a word
+              case 1 -> parts.add("0" + Math.abs(x)); // a number as no range writes it (01), or "00"
+              case 2 -> parts.add(Integer.toString(x)); // a number as a range writes it
+              default -> {
+                int len = c / 80; // 0 to 2
+                parts.add(x + ".." + (x + len));
+              }
+            }
+          }
+          for (String p : parts) {
+            int dots = p.indexOf("..");
+            if (dots < 0) {
+              written.add(p);
+            } else {
+              for (long v = Long.parseLong(p.substring(0, dots)); v <= Long.parseLong(p.substring(dots + 2)); v++) {
+                written.add(Long.toString(v));
+              }
+            }
+          }
+          String text = "x=" + String.join(",", parts);
+          Set<String> distinct = new HashSet<>(written);
+          if (distinct.size() == written.size()) {
+            List<String> values = SweepSpec.parse(text).parameters().get(0).values();
+            assertThat(values).as(text).isEqualTo(written);
+            assertThat(SweepSpec.parse(text)).isEqualTo(SweepSpec.of(List.of(new SweepSpec.Parameter("x", written))));
+          } else {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> SweepSpec.parse(text)).as(text)
+                .hasMessageContaining("twice")
+                .satisfies(e -> assertThat(written.stream().filter(v -> e.getMessage().contains("\"" + v + "\""))
+                    .count()).isGreaterThanOrEqualTo(1));
+          }
+        });
+  }
+
+  @Test
   void pointsAreTheDistinctCartesianProduct() {
     qt().withExamples(200)
         .forAll(lists().of(integers().between(1, 5)).ofSizeBetween(1, 4))

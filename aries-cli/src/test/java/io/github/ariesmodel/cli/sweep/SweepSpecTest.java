@@ -50,6 +50,26 @@ class SweepSpecTest {
   }
 
   @Test
+  void aSweepBeyondTheBoundIsRefusedFromItsCountsNamingEachParametersCount() {
+    // counted before any value is made: the ten million seeds were made (seconds) and then printed in the message
+    assertThatThrownBy(() -> SweepSpec.parse(List.of("seed=1..10000000", "x=1,2")))
+        .hasMessage("a sweep must have at most 10000000 points but has more (values per parameter: seed: 10000000,"
+            + " x: 2)");
+    assertThatThrownBy(() -> SweepSpec.parse(List.of("a=1..10000000,1..10000000")))
+        .hasMessageContaining("a: 10000001"); // (a count is capped one past the bound; the values are not made)
+    assertThat(SweepSpec.parse(List.of("a=1..2000", "b=1..5000")).size()).isEqualTo(SweepSpec.MAX_POINTS);
+  }
+
+  @Test
+  void aRangesValuesRepeatedByALiteralOrAnotherRangeAreRefusedNamingOne() {
+    assertThatThrownBy(() -> SweepSpec.parse("s=1..5,3")).hasMessage("parameter s lists value \"3\" twice");
+    assertThatThrownBy(() -> SweepSpec.parse("s=1..5,4..8")).hasMessage("parameter s lists value \"4\" twice");
+    assertThatThrownBy(() -> SweepSpec.parse("s=a,1..3,a")).hasMessage("parameter s lists value \"a\" twice");
+    // values are compared as text, as ever: 03 is not 3
+    assertThat(SweepSpec.parse("s=1..3,03").parameters().get(0).values()).containsExactly("1", "2", "3", "03");
+  }
+
+  @Test
   void rejectsMalformedSpecifications() {
     assertThatThrownBy(() -> SweepSpec.parse("load")).hasMessageContaining("name=v1,v2").hasMessageContaining("load");
     assertThatThrownBy(() -> SweepSpec.parse("load=0.1,,0.2")).hasMessageContaining("load");

@@ -40,7 +40,9 @@ public record ReplayResult(int ranks, ImmutableIntArray nodes, long simulatedPs,
 
   /**
    * Latency distribution of the trace's point-to-point messages: from the send call to the receive's completion
-   * (data in the user buffer), nanoseconds. Percentiles are nearest-rank.
+   * (data in the user buffer), nanoseconds. Percentiles are nearest-rank. A replay that delivered no point-to-point
+   * message (a trace of collectives only) has no latency to report: {@link #NONE}, whose figures are NaN, not 0 ns
+   * (they used to be 0, which read as messages that took no time).
    *
    * @param count messages measured
    * @param minNs smallest
@@ -51,7 +53,35 @@ public record ReplayResult(int ranks, ImmutableIntArray nodes, long simulatedPs,
    * @param meanNs mean
    */
   public record Latency(long count, double minNs, double p50Ns, double p90Ns, double p99Ns, double maxNs,
-      double meanNs) {}
+      double meanNs) {
+
+    /** No message measured: count 0, every figure NaN. */
+    public static final Latency NONE = new Latency(0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+        Double.NaN);
+
+    /**
+     * Validates the distribution.
+     *
+     * @throws IllegalArgumentException when the count is negative, or the figures are NaN with messages measured or
+     *     numbers without
+     */
+    public Latency {
+      if (count < 0) {
+        throw new IllegalArgumentException("count must be >= 0 but was " + count);
+      }
+      for (double v : new double[] {minNs, p50Ns, p90Ns, p99Ns, maxNs, meanNs}) {
+        if (Double.isNaN(v) != (count == 0)) {
+          throw new IllegalArgumentException("latency figures must be NaN exactly when no message was measured but"
+              + " count was " + count + " and a figure " + v);
+        }
+      }
+    }
+
+    /** @return whether any message was measured (else every figure is NaN) */
+    public boolean measured() {
+      return count > 0;
+    }
+  }
 
   /** @return total calls replayed */
   public long callsReplayed() {

@@ -283,7 +283,7 @@ public final class TraceReplay {
     Arrays.sort(lat); // the percentiles, and the mean's sum, read the samples in sorted order
     ReplayResult.Latency l;
     if (lat.length == 0) {
-      l = new ReplayResult.Latency(0, 0, 0, 0, 0, 0, 0);
+      l = ReplayResult.Latency.NONE; // no message: no figures (they were 0 ns)
     } else {
       double sum = 0;
       for (long v : lat) {

@@ -143,6 +143,31 @@ class TraceReplayTest {
   }
 
   @Test
+  void aTraceWithoutPointToPointMessagesHasNoLatencyFiguresRatherThanZero(@TempDir Path dir) throws IOException {
+    // collectives only: no message of the trace's own to time (the figures were 0 ns, as if messages took no time)
+    Path f = dir.resolve("collectives.txt");
+    Files.writeString(f, "0 init\n1 init\n0 barrier\n1 barrier\n0 allreduce 64 0\n1 allreduce 64 0\n0 finalize\n"
+        + "1 finalize\n");
+    ReplayResult r = TraceReplay.builder(system("default"), SimGridTrace.open(f)).build().run();
+    assertThat(r.messages()).isZero();
+    assertThat(r.mpiMessages()).isPositive(); // the collectives' own messages are not the trace's
+    assertThat(r.latency()).isEqualTo(ReplayResult.Latency.NONE);
+    assertThat(r.latency().measured()).isFalse();
+    assertThat(r.latency().count()).isZero();
+    assertThat(r.latency().p50Ns()).isNaN();
+    assertThat(r.latency().p99Ns()).isNaN();
+    assertThat(r.latency().meanNs()).isNaN();
+    // a replay with messages has figures, and a distribution cannot claim both
+    Path g = dir.resolve("one.txt");
+    Files.writeString(g, "0 init\n1 init\n0 send 1 0 8\n1 recv 0 0 8\n");
+    ReplayResult one = TraceReplay.builder(system("default"), SimGridTrace.open(g)).build().run();
+    assertThat(one.latency().measured()).isTrue();
+    assertThat(one.latency().p50Ns()).isPositive();
+    assertThatThrownBy(() -> new ReplayResult.Latency(0, 0, 0, 0, 0, 0, 0)).hasMessageContaining("NaN exactly");
+    assertThatThrownBy(() -> new ReplayResult.Latency(1, Double.NaN, 1, 1, 1, 1, 1)).hasMessageContaining("NaN");
+  }
+
+  @Test
   void aBadLineNamesFileRankAndLine(@TempDir Path dir) throws IOException {
     Path f = dir.resolve("bad.txt");
     Files.writeString(f, "0 init\n1 init\n0 send 1 0 10\n1 recv 0 0 10\n1 jump 3\n");
