@@ -2,6 +2,7 @@ package io.github.ariesmodel.system.mpi;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,14 +22,14 @@ import java.util.Map;
  * <p><b>Determinism.</b> Ranks of different groups record their calls from different threads at once on a
  * partitioned engine, so the order in which calls reach the ledger is not fixed. Nothing here depends on it: an
  * entry is judged only when all of its communicator's ranks have arrived (then on all of them, in rank order), and at
- * the end of a run on whatever arrived (which, once the run has ended, is fixed by the simulation). The mismatch
- * reported is the one whose first call was earliest in simulated time, then by communicator and call number; so a
- * program gets the same report for every thread count. The ledger only reads the calls' arguments; it never changes
+ * the end of a run on whatever arrived (which, once the run has ended, is fixed by the simulation; after a rank's
+ * failure, only the calls made before it). The mismatch reported is the one whose first call was earliest in
+ * simulated time, then by communicator and call number; so a program gets the same report for every thread count. The ledger only reads the calls' arguments; it never changes
  * the simulation.
  *
- * <p>Memory: an entry lives from its first rank's call to its last rank's; a consistent entry is dropped then. Count
- * arrays that equal one already held for the entry are shared, so the v-collectives of a regular program hold one
- * copy, not one a rank.
+ * <p>Memory: an entry lives from its first rank's call to its last rank's; a consistent entry is dropped then, one
+ * that disagrees is kept for the report (the {@value #MAX_KEPT} earliest). Count arrays that equal one already held for the
+ * entry are shared, so the v-collectives of a regular program hold one copy, not one a rank.
  */
 final class CollectiveLedger {
 
@@ -165,6 +166,21 @@ final class CollectiveLedger {
       return copy;
     }
 
+    /** @return this entry with only the calls made before {@code ps} (all of them for {@link Long#MAX_VALUE}) */
+    Entry before(long ps) {
+      if (ps == Long.MAX_VALUE) {
+        return this;
+      }
+      Entry f = new Entry(key, worldRanks);
+      for (int r = 0; r < calls.length; r++) {
+        if (calls[r] != null && calls[r].atPs < ps) {
+          f.calls[r] = calls[r];
+          f.arrived++;
+        }
+      }
+      return f;
+    }
+
     long firstPs() {
       long t = Long.MAX_VALUE;
       for (Call c : calls) {
@@ -192,8 +208,15 @@ final class CollectiveLedger {
     }
   }
 
+  /**
+   * How many complete entries that disagree are kept for the report: a program makes a few (it fails at the end of
+   * its run), and a loop of thousands would otherwise hold every one.
+   */
+  static final int MAX_KEPT = 1024;
+
   private final Map<Key, Entry> open = new HashMap<>();
-  private Mismatch first;
+  /** Complete entries that disagree, kept whole so that the report can judge them again with only earlier calls. */
+  private final List<Entry> disagreeing = new ArrayList<>();
 
   /**
    * Records a rank's collective call on a communicator; judges the entry once every member has made its call.
@@ -218,37 +241,71 @@ final class CollectiveLedger {
     e.calls[comm.rank()] = shared;
     if (++e.arrived == n) {
       open.remove(key);
-      consider(e, judge(e));
+      if (judge(e) != null) {
+        keep(e);
+      }
     }
   }
+
+  /**
+   * Keeps a complete entry that disagrees; past {@value #MAX_KEPT}, the earliest by the report's order, so that the
+   * ones kept do not depend on the order in which threads complete entries.
+   */
+  private void keep(Entry e) {
+    if (disagreeing.size() < MAX_KEPT) {
+      disagreeing.add(e);
+      return;
+    }
+    int latest = 0;
+    for (int i = 1; i < disagreeing.size(); i++) {
+      if (ORDER.compare(disagreeing.get(i), disagreeing.get(latest)) > 0) {
+        latest = i;
+      }
+    }
+    if (ORDER.compare(e, disagreeing.get(latest)) < 0) {
+      disagreeing.set(latest, e);
+    }
+  }
+
+  /** The report's order: the first call's time, then the communicator's first member, its context, the call number. */
+  private static final Comparator<Entry> ORDER = Comparator.comparingLong(Entry::firstPs)
+      .thenComparingInt(e -> e.key.firstWorldRank).thenComparingLong(e -> e.key.context)
+      .thenComparingInt(e -> e.key.call);
 
   /**
    * The first disagreement of the run, judging the entries some ranks never reached too (call it once the run has
    * ended, its threads done).
    *
+   * <p>When a rank failed, only calls made before the failure count ({@code beforePs}): after it, a partitioned
+   * engine runs the other groups on to the end of the window, the single loop stops at once, so a later call must
+   * not decide the report (nor can a disagreement that came after a failure have caused it). With no failure every
+   * call counts, and a disagreement is reported whether the ranks then finished, deadlocked or not.
+   *
    * @param finished whether every rank's program returned: an entry that some ranks never reached is then an error
    *     in itself (after a deadlock, the ranks that never reached it are the stuck ones, named by the deadlock)
+   * @param beforePs the time of the run's first failure, or {@link Long#MAX_VALUE} when no rank failed
    * @return the message naming the first disagreement, or null when the ranks agreed
    */
-  synchronized String firstMismatch(boolean finished) {
-    for (Entry e : open.values()) {
+  synchronized String firstMismatch(boolean finished, long beforePs) {
+    Mismatch first = null;
+    List<Entry> candidates = new ArrayList<>(open.values());
+    candidates.addAll(disagreeing);
+    for (Entry whole : candidates) {
+      Entry e = whole.before(beforePs);
       String problem = judge(e);
-      if (problem == null && finished) {
+      if (problem == null && finished && e.arrived < e.calls.length) {
         problem = missing(e);
       }
-      consider(e, problem);
-    }
-    open.clear();
-    return first == null ? null : first.message;
-  }
-
-  private void consider(Entry e, String problem) {
-    if (problem != null) {
-      Mismatch m = new Mismatch(e.firstPs(), e.key, describe(e) + ": " + problem);
-      if (first == null || m.before(first)) {
-        first = m;
+      if (problem != null) {
+        Mismatch m = new Mismatch(e.firstPs(), e.key, describe(e) + ": " + problem);
+        if (first == null || m.before(first)) {
+          first = m;
+        }
       }
     }
+    open.clear();
+    disagreeing.clear();
+    return first == null ? null : first.message;
   }
 
   private static String missing(Entry e) {

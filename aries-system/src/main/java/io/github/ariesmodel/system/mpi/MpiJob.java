@@ -277,15 +277,21 @@ public final class MpiJob {
     try (ProcessRunner r = system.newProcessRunner()) {
       runner = r;
       for (Rank rank : ranks) {
+        rank.failedAtPs = Long.MAX_VALUE;
         // On a partitioned engine a rank runs on its node's group's thread, where its NIC's completions arrive (on the
         // single loop the runner has one lane for every group)
         rank.process = r.spawn("rank" + rank.worldRank, system.groupOfNode(rank.node.id()), self -> {
           rank.thread = Thread.currentThread();
-          program.run(rank);
-          rank.finishedAtPs = self.now();
-          rank.drain();
-          rank.finalizeBarrier();
-          rank.drain();
+          try {
+            program.run(rank);
+            rank.finishedAtPs = self.now();
+            rank.drain();
+            rank.finalizeBarrier();
+            rank.drain();
+          } catch (RuntimeException | Error t) {
+            rank.failedAtPs = self.now(); // the ledger counts only collective calls made before the first failure
+            throw t;
+          }
         });
       }
       try {
@@ -293,7 +299,11 @@ public final class MpiJob {
       } catch (ProcessRunner.ProcessFailedException e) {
         // a rank's code threw: when the ranks disagreed on a collective before, that is the cause to report (a
         // receive too short for what a disagreeing root sent, for example)
-        String mismatch = ledger.firstMismatch(false);
+        long failedAtPs = Long.MAX_VALUE;
+        for (Rank rank : ranks) {
+          failedAtPs = Math.min(failedAtPs, rank.failedAtPs);
+        }
+        String mismatch = ledger.firstMismatch(false, failedAtPs);
         if (mismatch != null) {
           throw new IllegalStateException(mismatch + "; then a rank failed: "
               + firstLine(e.getCause() != null ? e.getCause() : e), e);
@@ -301,7 +311,7 @@ public final class MpiJob {
         throw e;
       }
       List<SimProcess> stuck = r.unfinished();
-      String mismatch = ledger.firstMismatch(stuck.isEmpty());
+      String mismatch = ledger.firstMismatch(stuck.isEmpty(), Long.MAX_VALUE);
       if (mismatch != null) {
         throw new IllegalStateException(mismatch);
       }

@@ -135,6 +135,8 @@ final class Rank implements Mpi {
   }
 
   long finishedAtPs;
+  /** When this rank's code threw in the current run, or {@link Long#MAX_VALUE}. */
+  long failedAtPs = Long.MAX_VALUE;
   String waitingOn = "nothing";
   /** The collective (or finalize) this rank is in, for a deadlock's report, or null in its program elsewhere. */
   private String inCall;

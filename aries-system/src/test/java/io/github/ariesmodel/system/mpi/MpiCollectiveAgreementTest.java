@@ -138,6 +138,68 @@ class MpiCollectiveAgreementTest {
             + " failed: MPI_ERR_TRUNCATE at rank 1");
   }
 
+  /** Four ranks in four groups of one canonical system: on the single loop (0) or on the engine's threads. */
+  private static MpiJob spread(int threads) {
+    AriesSystem.Builder b = AriesSystem.builder().system("canonical:p=2,a=4,h=2").seed(3);
+    if (threads > 0) {
+      b.threads(threads);
+    }
+    AriesSystem sys = b.build();
+    int[] nodes = new int[4];
+    for (int n = 0, g = 0; n < sys.nodeCount() && g < 4; n++) {
+      if (sys.groupOfNode(n) == 2 * g) {
+        nodes[g++] = n;
+      }
+    }
+    return MpiJob.builder(sys).placement(nodes).build();
+  }
+
+  @Test
+  void aDisagreementAfterARankFailedDoesNotDecideTheReport() {
+    // rank 0 fails at 1 us; ranks 2 and 3 disagree on a bcast's root at 1 us + d. The engine runs the other groups on
+    // to the window's end after the failure, the single loop stops at once: only calls before the failure count, so
+    // every engine reports the failure alone when d >= 0 (found by a probe: the engine named the later bcast), and
+    // the disagreement first when it came before
+    for (long d : new long[] {0, 1, 1_000, 10_000, -50_000}) {
+      MpiProgram program = mpi -> {
+        int r = mpi.rank();
+        if (r == 0) {
+          mpi.compute(1_000_000);
+          throw new IllegalStateException("boom");
+        }
+        if (r >= 2) {
+          mpi.compute(1_000_000 + d);
+          mpi.bcast(new byte[8], 0, 8, r - 2, mpi.world());
+        }
+        mpi.compute(50_000_000);
+      };
+      String expected = d >= 0 ? "simulated process failed: java.lang.IllegalStateException: boom"
+          : "MPI ranks disagree on collective call 0 on the world communicator (MPI requires the same collective"
+              + " calls in the same order, with the same root, op and type and matching lengths): rank 2 called"
+              + " bcast(root 0, 8 bytes) but rank 3 called bcast(root 1, 8 bytes); then a rank failed: boom";
+      for (int threads : new int[] {0, 1, 2, 3}) {
+        assertThat(refusal(spread(threads), program)).as("d %s ps, threads %s", d, threads).isEqualTo(expected);
+      }
+    }
+  }
+
+  @Test
+  void aProgramThatDisagreesMoreOftenThanTheLedgerKeepsStillNamesItsFirst() {
+    // every bcast disagrees (ranks 0-2 name root 0, rank 3 itself): however far the program gets, the report names
+    // the first, since the ledger keeps the earliest MAX_KEPT of them whatever order threads complete them in
+    int calls = CollectiveLedger.MAX_KEPT + 100;
+    MpiProgram program = m -> {
+      for (int i = 0; i < calls; i++) {
+        m.bcast(new byte[8], 0, 8, m.rank() == 3 ? 3 : 0, m.world());
+      }
+    };
+    for (int threads : new int[] {0, 2}) {
+      assertThat(refusal(spread(threads), program)).as("threads %s", threads)
+          .startsWith("MPI ranks disagree on collective call 0 on the world communicator")
+          .contains("rank 0 called bcast(root 0, 8 bytes) but rank 3 called bcast(root 3, 8 bytes)");
+    }
+  }
+
   @Test
   void aDeadlockNamesTheCallEachRankIsIn() {
     assertThatThrownBy(() -> job(0).run(m -> {
