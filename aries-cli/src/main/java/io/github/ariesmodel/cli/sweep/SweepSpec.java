@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  *
  * <p><b>Text form.</b> {@code name=v1,v2,...} per parameter, parameters separated by {@code ;}. A value list may use
  * an integer range {@code a..b} (inclusive, {@code a <= b}) for {@code a,a+1,...,b}. {@link #toString()} gives the
- * canonical form (ranges expanded), which {@link #parse(String)} accepts. Names are letters, digits, {@code . _ -};
+ * canonical form (runs of three or more consecutive integers as ranges), which {@link #parse(String)} accepts. Names are letters, digits, {@code . _ -};
  * values are non-empty and contain none of {@code , ; =} or whitespace; names and the values of one parameter are
  * distinct.
  */
@@ -179,6 +179,8 @@ public final class SweepSpec {
   }
 
   private final List<Parameter> parameters;
+  /** {@link #toString()}, made on first use (the spec is immutable; a benign race at worst makes it twice). */
+  private String text;
   private final int size;
 
   private SweepSpec(List<Parameter> parameters) {
@@ -405,16 +407,79 @@ public final class SweepSpec {
     return parameters.hashCode();
   }
 
-  /** @return the canonical text form, e.g. {@code load=0.1,0.2;seed=1,2} */
+  /**
+   * The canonical text form, e.g. {@code load=0.1,0.2;seed=1..1000}: each parameter's values in order, a run of three
+   * or more consecutive integers (each written as {@link Long#toString} writes it) as {@code a..b}, which {@link
+   * #parse} reads back to the same values. Every point's results file records it: written out, a range of a million
+   * seeds made each point file megabytes long and each point build the text again (stop 48).
+   *
+   * @return the canonical text form, made once
+   */
   @Override
   public String toString() {
-    StringBuilder b = new StringBuilder();
-    for (Parameter p : parameters) {
-      if (b.length() > 0) {
-        b.append(';');
+    String t = text;
+    if (t == null) {
+      StringBuilder b = new StringBuilder();
+      for (Parameter p : parameters) {
+        if (b.length() > 0) {
+          b.append(';');
+        }
+        b.append(p.name()).append('=');
+        appendValues(b, p.values());
       }
-      b.append(p.name()).append('=').append(String.join(",", p.values()));
+      t = b.toString();
+      text = t;
     }
-    return b.toString();
+    return t;
+  }
+
+  /** Appends values separated by commas, runs of three or more consecutive integers as {@code a..b}. */
+  private static void appendValues(StringBuilder b, List<String> values) {
+    int n = values.size();
+    int i = 0;
+    while (i < n) {
+      String v = values.get(i);
+      int j = i;
+      Long first = integer(v);
+      if (first != null) {
+        long last = first;
+        while (j + 1 < n && last != Long.MAX_VALUE && Long.valueOf(last + 1).equals(integer(values.get(j + 1)))) {
+          j++;
+          last++;
+        }
+      }
+      if (i > 0) {
+        b.append(',');
+      }
+      if (j - i >= 2) {
+        b.append(v).append("..").append(values.get(j));
+      } else {
+        b.append(v);
+        for (int k = i + 1; k <= j; k++) {
+          b.append(',').append(values.get(k));
+        }
+      }
+      i = j + 1;
+    }
+  }
+
+  /** @return the value as a long when it is one written as {@link Long#toString} writes it, else null */
+  private static Long integer(String v) {
+    int len = v.length();
+    if (len == 0 || len > 20) {
+      return null;
+    }
+    for (int k = v.charAt(0) == '-' ? 1 : 0; k < len; k++) {
+      char c = v.charAt(k);
+      if (c < '0' || c > '9') {
+        return null;
+      }
+    }
+    try {
+      long x = Long.parseLong(v);
+      return Long.toString(x).equals(v) ? x : null;
+    } catch (NumberFormatException e) {
+      return null; // beyond a long, or a lone "-"
+    }
   }
 }

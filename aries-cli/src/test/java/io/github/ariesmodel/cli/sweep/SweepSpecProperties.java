@@ -106,6 +106,9 @@ class SweepSpecProperties {
             List<String> values = SweepSpec.parse(text).parameters().get(0).values();
             assertThat(values).as(text).isEqualTo(written);
             assertThat(SweepSpec.parse(text)).isEqualTo(SweepSpec.of(List.of(new SweepSpec.Parameter("x", written))));
+            // the canonical text (runs of integers as ranges) reads back to the same values
+            String canonical = SweepSpec.parse(text).toString();
+            assertThat(SweepSpec.parse(canonical).parameters().get(0).values()).as(canonical).isEqualTo(written);
           } else {
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> SweepSpec.parse(text)).as(text)
                 .hasMessageContaining("twice")

@@ -93,4 +93,15 @@ class SweepSpecTest {
     assertThatThrownBy(() -> Shard.parse("1/0")).hasMessageContaining(">= 1");
     assertThatThrownBy(() -> Shard.parse("x")).hasMessageContaining("i/N").hasMessageContaining("\"x\"");
   }
+
+  @Test
+  void theCanonicalTextWritesRunsOfThreeOrMoreIntegersAsRanges() {
+    // written out, a range of a million seeds made every point file megabytes long (stop 48)
+    assertThat(SweepSpec.parse("seed=1..1000000;load=0.1,0.2").toString()).isEqualTo("seed=1..1000000;load=0.1,0.2");
+    assertThat(SweepSpec.parse("x=1,2,3,5,7,8,9,01,10,11,-2,-1,0").toString())
+        .isEqualTo("x=1..3,5,7..9,01,10,11,-2..0");
+    assertThat(SweepSpec.parse("x=9223372036854775805..9223372036854775807").toString())
+        .isEqualTo("x=9223372036854775805..9223372036854775807");
+    assertThat(SweepSpec.parse("x=3,2,1,w1,w2,w3").toString()).isEqualTo("x=3,2,1,w1,w2,w3");
+  }
 }
