@@ -109,8 +109,19 @@ final class SweepCommand implements Callable<Integer> {
     }
     SweepJobs.Job chosen = jobs.job(job);
     Function<Map<String, String>, Results> fn = chosen.job();
-    SweepSpec sweep = SweepSpec.parse(params);
-    Shard part = Shard.parse(shard);
+    SweepSpec sweep;
+    try {
+      sweep = SweepSpec.parse(params);
+    } catch (IllegalArgumentException e) {
+      // located at the option the user typed, as a point's refusal is (it read "(arguments)")
+      throw CliError.badInput(e.getMessage(), "--param", e);
+    }
+    Shard part;
+    try {
+      part = Shard.parse(shard);
+    } catch (IllegalArgumentException e) {
+      throw CliError.badInput(e.getMessage(), "--shard", e);
+    }
     if (jobCount < 1) {
       throw CliError.badInput("--jobs must be >= 1 but was " + jobCount, "--jobs", null);
     }

@@ -126,7 +126,11 @@ class SweepCommandTest {
     assertThat(aries("sweep", "--job", "nope", "--param", "a=1")).isEqualTo(2);
     assertThat(err.toString()).contains("sweep job must be one of [", "pingpong", "traffic", "but was \"nope\"");
     assertThat(aries("sweep", "--job", "pingpong", "--param", "sizes=8", "--shard", "2/2")).isEqualTo(2);
-    assertThat(err.toString()).contains("shard index must be in [0, 1]");
+    // located at the option typed, not "(arguments)" (stop 48)
+    assertThat(err.toString()).contains("shard index must be in [0, 1] for 2 shards but was 2 (--shard)");
+    assertThat(aries("sweep", "--job", "pingpong", "--param", "seed=1..2..3")).isEqualTo(2);
+    assertThat(err.toString())
+        .contains("range of parameter seed must be a..b with integers a <= b but was \"1..2..3\" (--param)");
     assertThat(aries("sweep", "--job", "pingpong", "--param", "sizes=0", "--out", dir.toString())).isEqualTo(2);
     assertThat(err.toString()).contains("sizes elements must be in [1, ");
     assertThat(aries("merge", "--out", dir.resolve("m.json").toString(), dir.toString())).isEqualTo(2);
