@@ -97,9 +97,18 @@ final class CollectiveLedger {
    *     counts, alltoallv's send counts
    * @param recvCounts alltoallv's receive counts, or null
    * @param atPs the simulated time of the call
+   * @param site where in the rank's program the call came from ({@link Mpi#callSite}), or 0
    */
   record Call(Kind kind, int root, long count, ElementType type, ReduceOp op, int[] counts, int[] recvCounts,
-      long atPs) {
+      long atPs, long site) {
+
+    Call(Kind kind, int root, long count, ElementType type, ReduceOp op, int[] counts, int[] recvCounts, long atPs) {
+      this(kind, root, count, type, op, counts, recvCounts, atPs, 0);
+    }
+
+    Call at(long callSite) {
+      return new Call(kind, root, count, type, op, counts, recvCounts, atPs, callSite);
+    }
 
     static Call of(Kind kind, long atPs) {
       return new Call(kind, -1, 0, null, null, null, null, atPs);
@@ -237,7 +246,7 @@ final class CollectiveLedger {
       open.put(key, e);
     }
     Call shared = new Call(call.kind, call.root, call.count, call.type, call.op, e.share(call.counts),
-        e.share(call.recvCounts), call.atPs);
+        e.share(call.recvCounts), call.atPs, call.site);
     e.calls[comm.rank()] = shared;
     if (++e.arrived == n) {
       open.remove(key);
@@ -396,7 +405,11 @@ final class CollectiveLedger {
   }
 
   private static String who(Entry e, int r) {
-    return e.key.context == 0 ? "rank " + r : "rank " + r + " (world rank " + e.worldRanks[r] + ")";
+    String site = e.calls[r] != null && e.calls[r].site > 0 ? "its call " + e.calls[r].site : null;
+    if (e.key.context == 0) {
+      return "rank " + r + (site == null ? "" : " (" + site + ")");
+    }
+    return "rank " + r + " (world rank " + e.worldRanks[r] + (site == null ? "" : ", " + site) + ")";
   }
 
   private static String describe(Entry e) {

@@ -49,6 +49,15 @@ public interface Mpi {
    */
   void compute(long ps);
 
+  /**
+   * Names where in the caller the next MPI calls come from, for error reports: a report of ranks that disagree on a
+   * collective quotes each rank's site ({@code rank 2 (its call 14)}). A trace replay passes each trace call's
+   * number. Nothing simulated depends on it.
+   *
+   * @param site a positive number the caller understands, or 0 for none (the default)
+   */
+  default void callSite(long site) {}
+
   // ---------------------------------------------------------------------------------------------- point to point
 
   /**

@@ -278,6 +278,7 @@ public final class MpiJob {
       runner = r;
       for (Rank rank : ranks) {
         rank.failedAtPs = Long.MAX_VALUE;
+        rank.site = 0; // a site named in an earlier run is not this run's
         // On a partitioned engine a rank runs on its node's group's thread, where its NIC's completions arrive (on the
         // single loop the runner has one lane for every group)
         rank.process = r.spawn("rank" + rank.worldRank, system.groupOfNode(rank.node.id()), self -> {

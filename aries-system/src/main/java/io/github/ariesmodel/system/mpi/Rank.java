@@ -140,6 +140,8 @@ final class Rank implements Mpi {
   String waitingOn = "nothing";
   /** The collective (or finalize) this rank is in, for a deadlock's report, or null in its program elsewhere. */
   private String inCall;
+  /** Where in the program the current calls come from ({@link Mpi#callSite}), or 0. */
+  long site;
   /**
    * This rank's share of the job's counters ({@link MpiJob#messages}, {@link MpiJob#bytesSent},
    * {@link MpiJob#unexpectedMessages}), summed by the job between runs: ranks of different groups run on different
@@ -963,6 +965,13 @@ final class Rank implements Mpi {
   }
 
   @Override
+  public void callSite(long site) {
+    checkCaller();
+    checkArgument(site >= 0, "site must be >= 0 but was %s", site);
+    this.site = site;
+  }
+
+  @Override
   public void compute(long ps) {
     checkCaller();
     checkArgument(ps >= 0, "ps must be >= 0 but was %s", ps);
@@ -1150,7 +1159,7 @@ final class Rank implements Mpi {
    */
   private void enter(Communicator comm, CollectiveLedger.Call call) {
     int number = comm.nextCollectiveCall();
-    job.ledger().record(comm, number, call);
+    job.ledger().record(comm, number, site > 0 ? call.at(site) : call);
     inCall = call + " on " + (comm == world ? "the world communicator" : "a communicator of " + comm.size()
         + " ranks") + " (its collective call " + number + ")";
   }

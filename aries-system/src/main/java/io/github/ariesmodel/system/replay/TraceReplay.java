@@ -512,6 +512,7 @@ public final class TraceReplay {
         for (TraceCall c; (c = s.read()) != null; ) {
           call = c;
           callIndex++;
+          mpi.callSite(callIndex); // quoted by the MPI layer's report of ranks that disagree on a collective
           st.current[slot] = this;
           calls[c.kind().ordinal()]++;
           computeBefore(c);

@@ -59,6 +59,22 @@ class MpiCollectiveAgreementTest {
   }
 
   @Test
+  void theReportQuotesEachRanksCallSite() {
+    assertThat(refusal(job(0), m -> {
+      m.callSite(100 + m.rank());
+      m.bcast(new byte[8], 0, 8, m.rank() == 3 ? 3 : 0, m.world());
+    })).endsWith("rank 0 (its call 100) called bcast(root 0, 8 bytes) but rank 3 (its call 103) called bcast(root 3,"
+        + " 8 bytes)");
+    MpiJob job = job(0);
+    assertThat(refusal(job, m -> {
+      Communicator c = m.split(m.world(), m.rank() % 2, m.rank());
+      m.callSite(7);
+      m.reduce(new long[1], new long[1], m.rank() == 3 ? ReduceOp.MAX : ReduceOp.SUM, 0, c);
+    })).endsWith("rank 0 (world rank 1, its call 7) called reduce(root 0, 1 long, SUM) but rank 1 (world rank 3, its"
+        + " call 7) called reduce(root 0, 1 long, MAX)");
+  }
+
+  @Test
   void reductionsThatDisagreeOnOpTypeOrCountAreRefused() {
     assertThat(refusal(job(0), m -> m.allreduce(new long[] {m.rank()}, new long[1],
         m.rank() == 2 ? ReduceOp.MAX : ReduceOp.SUM, m.world())))

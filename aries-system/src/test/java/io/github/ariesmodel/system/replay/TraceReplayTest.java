@@ -205,14 +205,15 @@ class TraceReplayTest {
   @Test
   void aCollectiveWhoseRanksNameDifferentRootsIsRefusedNamingTheFile(@TempDir Path dir) throws IOException {
     Path f = dir.resolve("roots.txt");
-    // each rank acted as its own root, and the replay finished without a word (stop 47's probe)
-    Files.writeString(f, "0 init\n1 init\n2 init\n0 bcast 5e4 0\n1 bcast 5e4 0\n2 bcast 5e4 2\n");
+    // each rank acted as its own root, and the replay finished without a word (stop 47's probe); the report names
+    // each rank's trace call
+    Files.writeString(f, "0 init\n1 init\n2 init\n0 bcast 5e4 0\n1 bcast 5e4 0\n2 compute 1e3\n2 bcast 5e4 2\n");
     assertThatThrownBy(() -> TraceReplay.builder(system("default"), SimGridTrace.open(f)).build().run())
         .isInstanceOf(TraceReplayException.class)
         .hasMessage(f + ": the trace's ranks disagree on a collective: MPI ranks disagree on collective call 0 on"
             + " the world communicator (MPI requires the same collective calls in the same order, with the same"
-            + " root, op and type and matching lengths): rank 0 called bcast(root 0, 50000 bytes) but rank 2 called"
-            + " bcast(root 2, 50000 bytes)");
+            + " root, op and type and matching lengths): rank 0 (its call 2) called bcast(root 0, 50000 bytes) but"
+            + " rank 2 (its call 3) called bcast(root 2, 50000 bytes)");
   }
 
   @Test
