@@ -106,10 +106,6 @@ final class CollectiveLedger {
       this(kind, root, count, type, op, counts, recvCounts, atPs, 0);
     }
 
-    Call at(long callSite) {
-      return new Call(kind, root, count, type, op, counts, recvCounts, atPs, callSite);
-    }
-
     static Call of(Kind kind, long atPs) {
       return new Call(kind, -1, 0, null, null, null, null, atPs);
     }
@@ -201,22 +197,6 @@ final class CollectiveLedger {
     }
   }
 
-  /** A disagreement found, and where it sorts among others. */
-  private record Mismatch(long firstPs, Key key, String message) {
-    boolean before(Mismatch o) {
-      if (firstPs != o.firstPs) {
-        return firstPs < o.firstPs;
-      }
-      if (key.firstWorldRank != o.key.firstWorldRank) {
-        return key.firstWorldRank < o.key.firstWorldRank;
-      }
-      if (key.context != o.key.context) {
-        return key.context < o.key.context;
-      }
-      return key.call < o.key.call;
-    }
-  }
-
   /**
    * How many complete entries that disagree are kept for the report: a program makes a few (it fails at the end of
    * its run), and a loop of thousands would otherwise hold every one.
@@ -233,8 +213,9 @@ final class CollectiveLedger {
    * @param comm the calling rank's communicator
    * @param callNumber the call's number on that communicator, counted by the rank from 0
    * @param call what the rank called
+   * @param site where in the rank's program the call came from ({@link Mpi#callSite}), or 0
    */
-  synchronized void record(Communicator comm, int callNumber, Call call) {
+  synchronized void record(Communicator comm, int callNumber, Call call, long site) {
     int n = comm.size();
     if (n == 1) {
       return; // nothing to disagree with
@@ -246,7 +227,7 @@ final class CollectiveLedger {
       open.put(key, e);
     }
     Call shared = new Call(call.kind, call.root, call.count, call.type, call.op, e.share(call.counts),
-        e.share(call.recvCounts), call.atPs, call.site);
+        e.share(call.recvCounts), call.atPs, site);
     e.calls[comm.rank()] = shared;
     if (++e.arrived == n) {
       open.remove(key);
@@ -296,7 +277,8 @@ final class CollectiveLedger {
    * @return the message naming the first disagreement, or null when the ranks agreed
    */
   synchronized String firstMismatch(boolean finished, long beforePs) {
-    Mismatch first = null;
+    Entry first = null;
+    String firstProblem = null;
     List<Entry> candidates = new ArrayList<>(open.values());
     candidates.addAll(disagreeing);
     for (Entry whole : candidates) {
@@ -305,16 +287,14 @@ final class CollectiveLedger {
       if (problem == null && finished && e.arrived < e.calls.length) {
         problem = missing(e);
       }
-      if (problem != null) {
-        Mismatch m = new Mismatch(e.firstPs(), e.key, describe(e) + ": " + problem);
-        if (first == null || m.before(first)) {
-          first = m;
-        }
+      if (problem != null && (first == null || ORDER.compare(e, first) < 0)) {
+        first = e;
+        firstProblem = problem;
       }
     }
     open.clear();
     disagreeing.clear();
-    return first == null ? null : first.message;
+    return first == null ? null : describe(first) + ": " + firstProblem;
   }
 
   private static String missing(Entry e) {
