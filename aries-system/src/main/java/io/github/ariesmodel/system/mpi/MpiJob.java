@@ -286,9 +286,7 @@ public final class MpiJob {
           try {
             program.run(rank);
             rank.finishedAtPs = self.now();
-            rank.drain();
-            rank.finalizeBarrier();
-            rank.drain();
+            rank.finalizeRun();
           } catch (RuntimeException | Error t) {
             rank.failedAtPs = self.now(); // the ledger counts only collective calls made before the first failure
             throw t;
@@ -311,14 +309,14 @@ public final class MpiJob {
         }
         throw e;
       }
-      List<SimProcess> stuck = r.unfinished();
+      Set<SimProcess> stuck = new HashSet<>(r.unfinished()); // (looked up once a rank below)
       String mismatch = ledger.firstMismatch(stuck.isEmpty(), Long.MAX_VALUE);
       if (mismatch != null) {
         throw new IllegalStateException(mismatch);
       }
       boolean allInFinalize = true;
       for (Rank rank : ranks) {
-        allInFinalize &= !stuck.contains(rank.process) || rank.callForDiagnostics().startsWith("finalize");
+        allInFinalize &= !stuck.contains(rank.process) || rank.finalizing();
       }
       if (allInFinalize) {
         // every rank returned: what is left is communication the program never completed (a rendezvous send never

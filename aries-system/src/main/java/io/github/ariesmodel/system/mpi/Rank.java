@@ -118,9 +118,11 @@ final class Rank implements Mpi {
    * Refuses a call that is not from this rank's own program in a run of its job, before it changes anything: another
    * rank's handle (it posted from that rank's NIC and matched that rank's queues, in silence), or one kept past its run
    * or of another job. One compare a call; each rank's program runs on a thread of its own.
+   *
+   * @return the rank's simulated process
    */
-  private void checkCaller() {
-    self();
+  private SimProcess caller() {
+    SimProcess p = self();
     Thread me = Thread.currentThread();
     if (me != thread) {
       for (Rank other : job.ranks()) {
@@ -132,14 +134,17 @@ final class Rank implements Mpi {
       throw new IllegalStateException("rank " + worldRank + "'s handle was used on thread " + me.getName()
           + ", which runs none of its job's ranks (another job's program, or code outside the run)");
     }
+    return p;
   }
 
   long finishedAtPs;
   /** When this rank's code threw in the current run, or {@link Long#MAX_VALUE}. */
   long failedAtPs = Long.MAX_VALUE;
   String waitingOn = "nothing";
-  /** The collective (or finalize) this rank is in, for a deadlock's report, or null in its program elsewhere. */
+  /** The collective this rank is in, for a deadlock's report, or null outside one. */
   private String inCall;
+  /** Whether this rank's program has returned and the rank is in finalize ({@link #finalizeRun}). */
+  private boolean finalizing;
   /** Where in the program the current calls come from ({@link Mpi#callSite}), or 0. */
   long site;
   /**
@@ -814,12 +819,10 @@ final class Rank implements Mpi {
   }
 
   /** MPI_Finalize's local part: every rendezvous send matched and every internal buffer back. */
-  void drain() {
-    inCall = "finalize";
+  private void drain() {
     waitFor("its transfers to complete in finalize (an unmatched rendezvous send, or an eager message never"
         + " received, holds a buffer)", () -> rendezvousSends.isEmpty() && eagerBuffers.isEmpty()
         && heap.inUse() == 0);
-    inCall = null;
   }
 
   // -------------------------------------------------------------------------------------------- memory
@@ -914,7 +917,7 @@ final class Rank implements Mpi {
   }
 
   private void checkComm(Communicator comm) {
-    checkCaller();
+    caller();
     checkArgument(comm != null, "comm must not be null");
     if (comm.owner() != this) {
       // another rank's, or another job's (whose ranks it names): it gave an index error, or wrong data in silence
@@ -960,22 +963,21 @@ final class Rank implements Mpi {
 
   @Override
   public long now() {
-    checkCaller();
-    return self().now();
+    return caller().now();
   }
 
   @Override
   public void callSite(long site) {
-    checkCaller();
+    caller();
     checkArgument(site >= 0, "site must be >= 0 but was %s", site);
     this.site = site;
   }
 
   @Override
   public void compute(long ps) {
-    checkCaller();
+    SimProcess p = caller();
     checkArgument(ps >= 0, "ps must be >= 0 but was %s", ps);
-    self().sleep(ps);
+    p.sleep(ps);
   }
 
   @Override
@@ -1006,7 +1008,7 @@ final class Rank implements Mpi {
 
   @Override
   public MpiStatus wait(Request request) {
-    checkCaller();
+    caller();
     checkArgument(request != null, "request must not be null");
     checkMine(request);
     if (!request.complete) {
@@ -1041,7 +1043,7 @@ final class Rank implements Mpi {
 
   @Override
   public void waitall(Request... requests) {
-    checkCaller();
+    caller();
     checkArgument(requests != null, "requests must not be null");
     for (Request r : requests) {
       checkArgument(r != null, "requests must not contain null");
@@ -1060,7 +1062,7 @@ final class Rank implements Mpi {
 
   @Override
   public int waitany(Request... requests) {
-    checkCaller();
+    caller();
     checkArgument(requests != null && requests.length > 0, "requests must name at least one request");
     for (Request r : requests) {
       checkArgument(r != null, "requests must not contain null"); // (it was a NullPointerException)
@@ -1081,7 +1083,7 @@ final class Rank implements Mpi {
 
   @Override
   public boolean test(Request request) {
-    checkCaller();
+    caller();
     checkArgument(request != null, "request must not be null");
     checkMine(request);
     progress();
@@ -1159,7 +1161,7 @@ final class Rank implements Mpi {
    */
   private void enter(Communicator comm, CollectiveLedger.Call call) {
     int number = comm.nextCollectiveCall();
-    job.ledger().record(comm, number, site > 0 ? call.at(site) : call);
+    job.ledger().record(comm, number, call, site);
     inCall = call + " on " + (comm == world ? "the world communicator" : "a communicator of " + comm.size()
         + " ranks") + " (its collective call " + number + ")";
   }
@@ -1168,16 +1170,28 @@ final class Rank implements Mpi {
     inCall = null;
   }
 
-  /** The finalize barrier every rank makes on the world after its program returned and its transfers drained. */
-  void finalizeBarrier() {
+  /**
+   * MPI_Finalize, after the rank's program returned: its transfers drained, the barrier every rank makes on the
+   * world, and its transfers drained again.
+   */
+  void finalizeRun() {
+    finalizing = true;
+    drain();
     enter(world, CollectiveLedger.Call.of(Kind.FINALIZE, clock.now()));
     collectives.barrier(world);
     leave();
+    drain();
+    finalizing = false;
+  }
+
+  /** @return whether the rank's program has returned and the rank is in finalize */
+  boolean finalizing() {
+    return finalizing;
   }
 
   /** @return the collective this rank is in, or what else it does, for a deadlock's report */
   String callForDiagnostics() {
-    return inCall != null ? inCall : "its program";
+    return inCall != null ? inCall : finalizing ? "finalize" : "its program";
   }
 
   @Override
