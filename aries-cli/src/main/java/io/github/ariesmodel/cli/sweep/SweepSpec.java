@@ -149,14 +149,10 @@ public final class SweepSpec {
         }
       }
       for (String v : seen) { // a literal that is one of a range's values, as the range writes it
-        long x;
-        try {
-          x = Long.parseLong(v);
-        } catch (NumberFormatException e) {
-          continue;
-        }
-        for (int j : ranges) {
-          if (x >= firsts[j] && x <= lasts[j] && Long.toString(x).equals(v)) {
+        Long x = integer(v);
+        for (int j = 0; x != null && j < ranges.size(); j++) {
+          int r = ranges.get(j);
+          if (x >= firsts[r] && x <= lasts[r]) {
             throw twice(name, v);
           }
         }
@@ -463,7 +459,10 @@ public final class SweepSpec {
     }
   }
 
-  /** @return the value as a long when it is one written as {@link Long#toString} writes it, else null */
+  /**
+   * @return the value as a long when it is one written as {@link Long#toString} writes it (as a range writes its
+   *     values), else null
+   */
   private static Long integer(String v) {
     int len = v.length();
     if (len == 0 || len > 20) {
