@@ -95,6 +95,8 @@ final class Rank implements Mpi {
   final int slotBytes;
   final int worldSize;
   final BufferHeap heap;
+  /** Where this rank's user buffers of rendezvous and single-copy messages stand in its node's memory. */
+  private final UserBuffers userBuffers;
   final Communicator world;
   final Collectives collectives;
   SimProcess process;
@@ -214,6 +216,8 @@ final class Rank implements Mpi {
         c.protectionKey(), 0, cq.handle(), false);
     this.mdh = node.nic().register(r).mdh();
     this.heap = new BufferHeap(mailboxBytes, length - mailboxBytes);
+    this.userBuffers = new UserBuffers(node.nic(), r, virtualBase + length, virtualBase + MpiJob.RANK_SPAN, worldRank,
+        node.id());
     this.world = new Communicator(0, job.worldRanks(), worldRank, this);
     this.collectives = new Collectives(this);
     endpoint.add(this);
@@ -436,7 +440,7 @@ final class Rank implements Mpi {
     } else if (kind == CQ_FIN) {
       RendezvousSend s = rendezvousSends.remove(payload);
       if (s.length > 0) {
-        heap.release(s.chunk, s.length);
+        userBuffers.release(s.place, s.length);
       }
       markComplete(s.request);
     } else {
@@ -506,6 +510,7 @@ final class Rank implements Mpi {
         (int) LittleEndian.get(h, 24, 4), (int) length);
     m.inline = kind == KIND_SHORT;
     m.remoteOffset = LittleEndian.get(h, 40, 8);
+    m.remoteMdh = (int) LittleEndian.get(h, 60, 4);
     m.sendId = LittleEndian.get(h, 48, 8);
     m.payload = payload;
     // the copy out of the mailbox: its first line's cache latency, then the bytes at the copy rate
@@ -560,7 +565,7 @@ final class Rank implements Mpi {
       // As Nemesis does with an unexpected message, copy it out of shared memory so that the sender's buffer comes
       // back at once (its credits already have): a sender's buffers are not held by receives posted late.
       m.payload = new byte[m.length];
-      spend(hostAccess(job.rank(m.sourceWorld).mdh, m.remoteOffset, m.payload, 0, m.length, false)
+      spend(hostAccess(m.remoteMdh, m.remoteOffset, m.payload, 0, m.length, false)
           + copyPs(m.length));
       control(m.sourceWorld, CQ_EAGER_ACK, m.sendId);
       m.inline = true;
@@ -637,9 +642,8 @@ final class Rank implements Mpi {
    * at the copy rate.
    */
   private void copyFromPeer(Request r, Incoming m) {
-    Rank from = job.rank(m.sourceWorld);
     byte[] data = new byte[m.length];
-    long ps = hostAccess(from.mdh, m.remoteOffset, data, 0, m.length, false);
+    long ps = hostAccess(m.remoteMdh, m.remoteOffset, data, 0, m.length, false);
     spend(ps + copyPs(m.length));
     System.arraycopy(data, 0, r.buffer, r.offset, m.length);
   }
@@ -652,9 +656,20 @@ final class Rank implements Mpi {
       return;
     }
     long getLength = (m.length + 3) / 4 * 4; // a BTE GET moves whole 4-byte words [S6a]; buffers are 64-aligned
-    m.localChunk = allocate(getLength);
+    // eager data lands in an internal buffer; rendezvous data in the receive buffer, the user's memory
+    long localOffset;
+    int localMdh;
+    if (m.protocol == Protocol.RENDEZVOUS) {
+      m.localChunk = userBuffers.allocate(getLength);
+      localMdh = userBuffers.mdh(m.localChunk);
+      localOffset = UserBuffers.offset(m.localChunk);
+    } else {
+      m.localChunk = allocate(getLength);
+      localMdh = mdh;
+      localOffset = m.localChunk;
+    }
     Rank from = job.rank(m.sourceWorld);
-    Post p = Post.get(endpoint.nextPostId(), mdh, m.localChunk, NetworkAddress.of(from.node.id(), from.mdh,
+    Post p = Post.get(endpoint.nextPostId(), localMdh, localOffset, NetworkAddress.of(from.node.id(), m.remoteMdh,
         m.remoteOffset), getLength)
         .withEngine(getLength > config.rdmaThresholdBytes() ? Post.Engine.BTE : Post.Engine.FMA)
         .withDeliveryMode(config.deliveryMode())
@@ -706,9 +721,9 @@ final class Rank implements Mpi {
       control(m.sourceWorld, CQ_FIN, m.sendId);
       Request r = m.boundTo;
       // The receive buffer stands for the user's registered buffer: the GET wrote it in place, no host copy.
-      byte[] data = hostRead(mdh, m.localChunk, m.length);
+      byte[] data = hostRead(userBuffers.mdh(m.localChunk), UserBuffers.offset(m.localChunk), m.length);
       System.arraycopy(data, 0, r.buffer, r.offset, m.length);
-      heap.release(m.localChunk, (m.length + 3) / 4 * 4);
+      userBuffers.release(m.localChunk, (m.length + 3) / 4 * 4);
       markComplete(r);
     }
   }
@@ -730,7 +745,8 @@ final class Rank implements Mpi {
     }
   }
 
-  private record RendezvousSend(Request request, long chunk, long length) {}
+  /** A rendezvous or single-copy send until its FIN: its request, and its buffer's place ({@link UserBuffers}). */
+  private record RendezvousSend(Request request, long place, long length) {}
 
   // -------------------------------------------------------------------------------------------- sending
 
@@ -784,16 +800,19 @@ final class Rank implements Mpi {
       eagerBuffers.put(id, new long[] {chunk, length});
       LittleEndian.put(msg, 40, 8, chunk);
       LittleEndian.put(msg, 48, 8, id);
+      LittleEndian.put(msg, 60, 4, mdh);
       markComplete(req);
     } else {
       // The user's buffer is registered (or, on one node, attached with XPMEM) where it is, a registration-cache
-      // hit, untimed: the copy below only puts its bytes in the modelled host memory.
-      long chunk = length == 0 ? 0 : allocate(length);
+      // hit, untimed: its place in the modelled host memory is the user's (UserBuffers), never the internal heap, so
+      // the send waits for nothing, and the copy below only puts its bytes there.
+      long place = length == 0 ? 0 : userBuffers.allocate(length);
       if (length > 0) {
-        hostAccess(mdh, chunk, buf, offset, length, true);
+        hostAccess(userBuffers.mdh(place), UserBuffers.offset(place), buf, offset, length, true);
+        LittleEndian.put(msg, 40, 8, UserBuffers.offset(place));
+        LittleEndian.put(msg, 60, 4, userBuffers.mdh(place));
       }
-      rendezvousSends.put(req.id, new RendezvousSend(req, chunk, length));
-      LittleEndian.put(msg, 40, 8, chunk);
+      rendezvousSends.put(req.id, new RendezvousSend(req, place, length));
       LittleEndian.put(msg, 48, 8, req.id);
     }
     LittleEndian.put(msg, 8, 8, checksum(msg, java.util.Arrays.copyOfRange(msg, HEADER_BYTES, msg.length)));
@@ -822,7 +841,7 @@ final class Rank implements Mpi {
   private void drain() {
     waitFor("its transfers to complete in finalize (an unmatched rendezvous send, or an eager message never"
         + " received, holds a buffer)", () -> rendezvousSends.isEmpty() && eagerBuffers.isEmpty()
-        && heap.inUse() == 0);
+        && heap.inUse() == 0 && userBuffers.inUse() == 0);
   }
 
   // -------------------------------------------------------------------------------------------- memory
@@ -1487,6 +1506,8 @@ final class Rank implements Mpi {
     final int tag;
     final int length;
     long remoteOffset;
+    /** The registration the sender's data lies in: its own (mailbox data, eager buffers) or a user-buffer segment. */
+    int remoteMdh;
     long sendId;
     byte[] payload;
     /** The data came inside the mailbox message (SHORT, or a short on-node message). */

@@ -289,23 +289,6 @@ class MpiPointToPointTest {
     })).isInstanceOf(ProcessRunner.ProcessFailedException.class).hasStackTraceContaining("MPI_ERR_TRUNCATE");
   }
 
-  /** A message larger than the whole internal heap can never get buffer space: refused, not a deadlock. */
-  @Test
-  void aMessageBeyondTheInternalHeapIsRefusedNotLeftWaiting() {
-    MpiConfig config = MpiConfig.defaults().toBuilder().heapBytes(1 << 20).build();
-    MpiJob job = MpiTesting.job(MpiTesting.smallSystem(3), 2, config);
-    byte[] big = new byte[2 << 20];
-    assertThatThrownBy(() -> job.run(mpi -> {
-      if (mpi.rank() == 0) {
-        mpi.send(big, 1, 0);
-      } else {
-        mpi.recv(new byte[big.length], 0, 0);
-      }
-    })).isInstanceOf(ProcessRunner.ProcessFailedException.class)
-        .hasStackTraceContaining("bytes needs more internal buffer space than the rank's whole heap")
-        .hasStackTraceContaining("raise MpiConfig.heapBytes");
-  }
-
   /** A failed run leaves barriers and posted receives half done: the job refuses another run, saying why. */
   @Test
   void aJobWhoseRunFailedRefusesToRunAgain() {
