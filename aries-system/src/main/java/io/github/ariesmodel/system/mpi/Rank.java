@@ -1064,14 +1064,17 @@ final class Rank implements Mpi {
   public void waitall(Request... requests) {
     caller();
     checkArgument(requests != null, "requests must not be null");
+    Request first = null;
     for (Request r : requests) {
-      checkArgument(r != null, "requests must not contain null");
-      checkMine(r);
+      if (r != null) { // null is MPI_REQUEST_NULL: nothing to wait for
+        checkMine(r);
+        first = first == null ? r : first;
+      }
     }
-    waitFor(requests.length == 0 ? "nothing" : "waitall of " + requests.length + " requests, e.g. "
-        + describe(requests[0]), () -> {
+    waitFor(first == null ? "nothing" : "waitall of " + requests.length + " requests, e.g. " + describe(first),
+        () -> {
           for (Request r : requests) {
-            if (!r.complete) {
+            if (r != null && !r.complete) {
               return false;
             }
           }
@@ -1082,21 +1085,28 @@ final class Rank implements Mpi {
   @Override
   public int waitany(Request... requests) {
     caller();
-    checkArgument(requests != null && requests.length > 0, "requests must name at least one request");
+    checkArgument(requests != null, "requests must not be null");
+    boolean any = false;
     for (Request r : requests) {
-      checkArgument(r != null, "requests must not contain null"); // (it was a NullPointerException)
-      checkMine(r);
+      if (r != null) { // null is MPI_REQUEST_NULL, skipped
+        checkMine(r);
+        any = true;
+      }
+    }
+    if (!any) {
+      return UNDEFINED; // MPI_Waitany of no active request returns MPI_UNDEFINED at once
     }
     int[] found = {-1};
     waitFor("waitany of " + requests.length + " requests", () -> {
       for (int i = 0; i < requests.length; i++) {
-        if (requests[i].complete) {
+        if (requests[i] != null && requests[i].complete) {
           found[0] = i;
           return true;
         }
       }
       return false;
     });
+    requests[found[0]] = null; // as MPI_Waitany deallocates it: the array's next waitany goes on to the others
     return found[0];
   }
 
@@ -1318,16 +1328,54 @@ final class Rank implements Mpi {
     }
     enter(comm, new CollectiveLedger.Call(Kind.GATHERV, root, send.length, null, null,
         comm.rank() == root ? counts : null, null, clock.now()));
-    collectives.gatherv(send, recv, counts, displs, root, comm);
+    boolean atRoot = comm.rank() == root;
+    collectives.gatherv(send, atRoot ? movedBuffer(recv) : recv, counts, atRoot ? movedDispls(counts, displs) : displs,
+        root, comm);
     leave();
   }
 
+  /** A v-collective's buffer as the collective moves it: a null one (every count 0, checked) is empty. */
+  private static byte[] movedBuffer(byte[] buf) {
+    return buf == null ? NO_BYTES : buf;
+  }
+
+  /**
+   * A v-collective's displacements as the collective moves them: a block of count 0 is at 0, wherever the caller put
+   * it (MPI never touches it), so that no copy of 0 bytes starts past its array's end.
+   */
+  private static int[] movedDispls(int[] counts, int[] displs) {
+    int[] d = displs;
+    for (int i = 0; i < counts.length; i++) {
+      if (counts[i] == 0 && displs[i] != 0) {
+        if (d == displs) {
+          d = displs.clone();
+        }
+        d[i] = 0;
+      }
+    }
+    return d;
+  }
+
+  /**
+   * A v-collective's blocks must lie within their buffer. MPI never touches a block of count 0, so its displacement
+   * is not checked, and the buffer may be null when every count is 0 ({@link #movedBuffer}, {@link #movedDispls}).
+   */
   private static void checkV(String what, byte[] buf, int[] counts, int[] displs, int n) {
-    checkArgument(buf != null, "%s must not be null", what);
     checkArgument(counts != null && counts.length == n, "counts must have %s entries", n);
     checkArgument(displs != null && displs.length == n, "displs must have %s entries", n);
     for (int i = 0; i < n; i++) {
-      if (counts[i] < 0 || displs[i] < 0 || displs[i] > buf.length - counts[i]) {
+      if (counts[i] < 0) {
+        throw new IllegalArgumentException(what + ": block " + i + "'s count must be >= 0 but was " + counts[i]);
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      if (counts[i] == 0) {
+        continue;
+      }
+      if (buf == null) {
+        throw new IllegalArgumentException(what + " must not be null: block " + i + " has count " + counts[i]);
+      }
+      if (displs[i] < 0 || displs[i] > buf.length - counts[i]) {
         throw new IllegalArgumentException(what + ": block " + i + " (displacement " + displs[i] + ", count "
             + counts[i] + ") must lie within its " + buf.length + " bytes");
       }
@@ -1392,7 +1440,9 @@ final class Rank implements Mpi {
     }
     enter(comm, new CollectiveLedger.Call(Kind.SCATTERV, root, recv.length, null, null,
         comm.rank() == root ? counts : null, null, clock.now()));
-    collectives.scatterv(send, counts, displs, recv, root, comm);
+    boolean atRoot = comm.rank() == root;
+    collectives.scatterv(atRoot ? movedBuffer(send) : send, counts, atRoot ? movedDispls(counts, displs) : displs,
+        recv, root, comm);
     leave();
   }
 
@@ -1416,7 +1466,7 @@ final class Rank implements Mpi {
     checkArgument(counts[comm.rank()] == send.length, "counts[rank] must equal send.length %s but was %s",
         send.length, counts[comm.rank()]);
     enter(comm, new CollectiveLedger.Call(Kind.ALLGATHERV, -1, 0, null, null, counts, null, clock.now()));
-    collectives.allgatherv(send, recv, counts, displs, comm);
+    collectives.allgatherv(send, movedBuffer(recv), counts, movedDispls(counts, displs), comm);
     leave();
   }
 
@@ -1440,7 +1490,8 @@ final class Rank implements Mpi {
     checkV("send", send, sendCounts, sendDispls, comm.size());
     checkV("recv", recv, recvCounts, recvDispls, comm.size());
     enter(comm, new CollectiveLedger.Call(Kind.ALLTOALLV, -1, 0, null, null, sendCounts, recvCounts, clock.now()));
-    collectives.alltoallv(send, sendCounts, sendDispls, recv, recvCounts, recvDispls, comm);
+    collectives.alltoallv(movedBuffer(send), sendCounts, movedDispls(sendCounts, sendDispls), movedBuffer(recv),
+        recvCounts, movedDispls(recvCounts, recvDispls), comm);
     leave();
   }
 

@@ -63,7 +63,7 @@ public final class Request {
 
   /** @return the status of a completed receive, or null before completion and for sends */
   public MpiStatus status() {
-    return status;
+    return complete ? status : null; // (it is known from the match on, before the data has moved)
   }
 
   boolean matches(long ctx, int srcWorld, int msgTag) {

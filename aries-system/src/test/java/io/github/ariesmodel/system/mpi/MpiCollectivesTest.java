@@ -278,6 +278,42 @@ class MpiCollectivesTest {
    * A poll passes over the peer nodes whose mailbox events and messages taken do not yet match: after an alltoall
    * (every rank heard from every other node) there are none, so the pass does not grow with the nodes ever heard from.
    */
+  /**
+   * MPI never touches a v-collective's block of count 0: its displacement may lie anywhere, and a buffer whose counts
+   * are all 0 may be null. Both were refused.
+   */
+  @Test
+  void zeroCountBlocksMayLieAnywhereAndAllZeroBuffersMayBeNull() {
+    MpiJob job = MpiJob.builder(MpiTesting.smallSystem(21)).nodes(2, 60, 70).build();
+    byte[][] got = new byte[3][];
+    job.run(mpi -> {
+      int n = mpi.size();
+      int r = mpi.rank();
+      int[] counts = new int[n];
+      int[] displs = new int[n];
+      for (int i = 0; i < n; i++) {
+        // each rank sends 3 bytes to the next rank only; every other block is empty, its displacement past the end
+        counts[i] = i == (r + 1) % n ? 3 : 0;
+        displs[i] = counts[i] == 0 ? 100 : 0;
+      }
+      int[] rCounts = new int[n];
+      int[] rDispls = new int[n];
+      for (int i = 0; i < n; i++) {
+        rCounts[i] = i == (r - 1 + n) % n ? 3 : 0;
+        rDispls[i] = rCounts[i] == 0 ? 1_000 : 1;
+      }
+      byte[] send = {(byte) r, (byte) (r + 10), (byte) (r + 20)};
+      byte[] recv = new byte[4];
+      mpi.alltoallv(send, counts, displs, recv, rCounts, rDispls, mpi.world());
+      got[r] = recv;
+      mpi.allgatherv(new byte[0], null, new int[n], new int[n], mpi.world());
+    });
+    for (int r = 0; r < 3; r++) {
+      int from = (r + 2) % 3;
+      assertThat(got[r]).containsExactly(0, from, from + 10, from + 20);
+    }
+  }
+
   @Test
   void afterAnAlltoallNoRankKeepsPeersToPoll() {
     int n = 9; // one rank a node: every peer is reached through the NIC

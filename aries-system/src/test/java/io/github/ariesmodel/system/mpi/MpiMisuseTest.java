@@ -90,14 +90,14 @@ class MpiMisuseTest {
     assertThatThrownBy(() -> kept[0].compute(10)).isInstanceOf(IllegalStateException.class)
         .hasMessage("rank 0's handle was used outside its job's run (keep no Mpi handle after run returns)");
     String[] refused = {
-        "requests must not contain null", "tag must be in [0, 2147483647] or ANY_TAG (-1) but was -5",
+        "requests must not be null", "tag must be in [0, 2147483647] or ANY_TAG (-1) but was -5",
         "recv must not be null"};
     for (int k = 0; k < refused.length; k++) {
       int which = k;
       MpiJob j = MpiJob.builder(system()).nodes(0, 1).build();
       assertThatThrownBy(() -> j.run(m -> {
         switch (which) {
-          case 0 -> m.waitany(new Request[] {null});
+          case 0 -> m.waitany((Request[]) null);
           case 1 -> m.iprobe(1 - m.rank(), -5, m.world());
           default -> m.allreduce(new long[] {3}, null, ReduceOp.SUM, m.world());
         }

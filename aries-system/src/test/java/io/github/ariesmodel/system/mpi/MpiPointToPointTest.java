@@ -165,6 +165,65 @@ class MpiPointToPointTest {
     assertThat(seen[3]).isEqualTo(new MpiStatus(0, 43, 12));
   }
 
+  /**
+   * A null request is MPI_REQUEST_NULL, and waitany deactivates the request it returns (sets it to null in the
+   * array), so MPI's idiom of calling it once per request handles each request once. Before, a null was refused and
+   * a loop of waitany returned the first completed request every time.
+   */
+  @Test
+  void waitanyDeactivatesWhatItReturnsAndNullsAreRequestNull() {
+    MpiJob job = twoRanks(12);
+    List<Integer> order = new ArrayList<>();
+    int[] afterAll = {0};
+    job.run(mpi -> {
+      var w = mpi.world();
+      if (mpi.rank() == 0) {
+        for (int tag : new int[] {2, 0, 1}) {
+          mpi.compute(20_000_000); // 20 us apart: each arrives alone
+          mpi.send(new byte[8], 1, tag);
+        }
+        mpi.waitall(null, mpi.isend(new byte[4], 0, 4, 1, 7, w), null);
+      } else {
+        Request[] rs = new Request[3];
+        for (int tag = 0; tag < 3; tag++) {
+          rs[tag] = mpi.irecv(new byte[8], 0, 8, 0, tag, w);
+        }
+        for (int i = 0; i < 3; i++) {
+          order.add(mpi.waitany(rs));
+        }
+        assertThat(rs).containsOnlyNulls();
+        afterAll[0] = mpi.waitany(rs);
+        mpi.waitall(rs); // every entry MPI_REQUEST_NULL: returns at once
+        mpi.recv(new byte[4], 0, 7);
+      }
+    });
+    assertThat(order).containsExactly(2, 0, 1);
+    assertThat(afterAll[0]).isEqualTo(Mpi.UNDEFINED);
+  }
+
+  /** A receive's status is null until the receive completes, as its javadoc says, not from the match on. */
+  @Test
+  void aReceivesStatusIsNullUntilItCompletes() {
+    MpiJob job = twoRanks(13);
+    int size = 100_000; // rendezvous: matched at once, the data still to be fetched
+    Object[] seen = new Object[3];
+    job.run(mpi -> {
+      if (mpi.rank() == 0) {
+        mpi.send(new byte[size], 1, 3);
+      } else {
+        mpi.compute(20_000_000); // the request-to-send is here by now, unexpected
+        Request r = mpi.irecv(new byte[size], 0, size, 0, 3, mpi.world());
+        seen[0] = r.isComplete();
+        seen[1] = r.status();
+        mpi.wait(r);
+        seen[2] = r.status();
+      }
+    });
+    assertThat(seen[0]).isEqualTo(false);
+    assertThat(seen[1]).isNull();
+    assertThat(seen[2]).isEqualTo(new MpiStatus(0, 3, size));
+  }
+
   @Test
   void waitanyReturnsTheFirstCompletedAndTestMakesProgress() {
     MpiJob job = twoRanks(6);
