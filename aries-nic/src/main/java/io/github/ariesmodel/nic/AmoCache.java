@@ -33,7 +33,16 @@ final class AmoCache {
   private long[] word = new long[0];
   private long[] value;
   private boolean[] valid;
-  private boolean[] dirty;
+  /**
+   * Per entry, the halves of its word that AMOs changed since it was filled or written back: bit 0 the low 4 bytes,
+   * bit 1 the high 4. A write-back writes only those (a 64-bit AMO changes both), so a 32-bit cached AMO never writes
+   * back the other half of its word, which may be a variable of the host's own (assumed: the hardware's write-back
+   * granule is unpublished; this touches only the bytes the AMOs wrote).
+   */
+  private byte[] dirty;
+  private static final byte LOW = 1;
+  private static final byte HIGH = 2;
+  private static final byte BOTH = LOW | HIGH;
   private boolean[] dropWhenIdle;
   private int[] busy;
   private long[] readyAt;
@@ -60,7 +69,7 @@ final class AmoCache {
     word = new long[entries];
     value = new long[entries];
     valid = new boolean[entries];
-    dirty = new boolean[entries];
+    dirty = new byte[entries];
     dropWhenIdle = new boolean[entries];
     busy = new int[entries];
     readyAt = new long[entries];
@@ -117,7 +126,7 @@ final class AmoCache {
     }
     if (valid[victim]) {
       stats.amoCacheEvictions++;
-      if (dirty[victim]) {
+      if (dirty[victim] != 0) {
         writeBack(victim);
       }
     } else {
@@ -126,7 +135,7 @@ final class AmoCache {
     word[victim] = w;
     value[victim] = memory.readLong(w);
     valid[victim] = true;
-    dirty[victim] = false;
+    dirty[victim] = 0;
     dropWhenIdle[victim] = false;
     readyAt[victim] = fillReadyAt;
     return victim;
@@ -159,12 +168,13 @@ final class AmoCache {
   void store(int i, long pa, int widthBits, long updated) {
     if (widthBits == 64) {
       value[i] = updated;
+      dirty[i] = BOTH;
     } else {
       int shift = (int) (pa - word[i]) * 8;
       long mask = 0xFFFF_FFFFL << shift;
       value[i] = (value[i] & ~mask) | ((updated & 0xFFFF_FFFFL) << shift);
+      dirty[i] |= shift == 0 ? LOW : HIGH;
     }
-    dirty[i] = true;
     lastUse[i] = ++useClock;
   }
 
@@ -195,7 +205,7 @@ final class AmoCache {
     if (busy[i] > 0) {
       return;
     }
-    if (dirty[i] && (writeBack == AmoWriteBack.IDLE || dropWhenIdle[i])) {
+    if (dirty[i] != 0 && (writeBack == AmoWriteBack.IDLE || dropWhenIdle[i])) {
       writeBack(i);
     }
     if (dropWhenIdle[i]) {
@@ -210,7 +220,7 @@ final class AmoCache {
 
   /** @return whether entry {@code i} holds a value newer than memory */
   boolean dirty(int i) {
-    return dirty[i];
+    return dirty[i] != 0;
   }
 
   /** @return entries holding a word */
@@ -227,7 +237,7 @@ final class AmoCache {
       if (!valid[i]) {
         continue;
       }
-      if (dirty[i]) {
+      if (dirty[i] != 0) {
         writeBack(i);
       }
       if (busy[i] == 0) {
@@ -247,15 +257,23 @@ final class AmoCache {
     return nicView;
   }
 
+  /** Writes entry {@code i}'s changed halves to memory (both: one 8-byte write). */
   private void writeBack(int i) {
-    memory.writeLong(word[i], value[i]);
-    dirty[i] = false;
+    byte d = dirty[i];
+    if (d == BOTH) {
+      memory.writeLong(word[i], value[i]);
+    } else if (d == LOW) {
+      memory.writeInt(word[i], (int) value[i]);
+    } else {
+      memory.writeInt(word[i] + 4, (int) (value[i] >>> 32));
+    }
+    dirty[i] = 0;
     stats.amoCacheWriteBacks++;
   }
 
   private void drop(int i) {
     valid[i] = false;
-    dirty[i] = false;
+    dirty[i] = 0;
     dropWhenIdle[i] = false;
     validCount--;
   }
@@ -263,7 +281,7 @@ final class AmoCache {
   /** Writes back every dirty entry whose word overlaps {@code [pa, pa + length)}. */
   private void beforeAccess(long pa, int length) {
     for (int i = 0; i < word.length; i++) {
-      if (valid[i] && dirty[i] && overlaps(i, pa, length)) {
+      if (valid[i] && dirty[i] != 0 && overlaps(i, pa, length)) {
         writeBack(i);
       }
     }

@@ -194,6 +194,28 @@ class AmoCacheTest {
     assertThat(new long[] {r.memory(0), r.memory(8)}).containsExactly(3, 4);
   }
 
+  /**
+   * A 32-bit cached AMO writes back only its half: the other 4 bytes may be a variable of the host's own, which a
+   * CPU store changes meanwhile. Before, every write-back wrote the whole 8-byte word as it was filled, and undid
+   * the store.
+   */
+  @Test
+  void aThirtyTwoBitCachedAmoWritesBackOnlyItsHalf() {
+    Rig r = new Rig(AmoCacheConfig.defaults());
+    AmoOperation add32 = AmoOperation.parse("FIADD_SC");
+    r.amo(add32, 0, 1); // fills the word, then written back as the entry goes idle
+    r.c.write(0, r.target.mdh(), 4, ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0x1234_5678)
+        .array());
+    r.amo(add32, 0, 1);
+    assertThat(r.memory(0)).isEqualTo(0x1234_5678_0000_0002L);
+    assertThat(r.stats().amoCacheWriteBacks()).isEqualTo(2);
+    // and the high half of another word, with its low half stored by the CPU
+    r.amo(add32, 12, 1);
+    r.c.write(0, r.target.mdh(), 8, ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(7).array());
+    r.amo(add32, 12, 1);
+    assertThat(r.memory(8)).isEqualTo(0x0000_0002_0000_0007L);
+  }
+
   @Test
   void thirtyTwoBitCachedAmosWorkOnTheirHalfOfTheWord() {
     Rig r = new Rig(AmoCacheConfig.defaults());
