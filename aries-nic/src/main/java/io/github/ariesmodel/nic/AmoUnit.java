@@ -140,8 +140,11 @@ final class AmoUnit {
     stats.amosExecuted++;
     inFlight++;
     accesses.recycle(a);
-    completions.remoteEvent(now, p);
     scheduler.scheduleAt(answerAt, cachedAnswered, accesses.packets.amoResult(p, old), i);
+    // The value reaches host memory when the entry goes idle (under the default write-back): for this AMO, at its
+    // answer at the earliest. Its REMOTE event must not be visible before that, or a poller it wakes reads the old
+    // value and waits for an event that never comes (docs/memory-hierarchy.md, "AMO cache").
+    completions.remoteEventAfter(answerAt, p);
     accesses.done(p);
     return true;
   }

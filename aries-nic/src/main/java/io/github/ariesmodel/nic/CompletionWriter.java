@@ -41,6 +41,7 @@ final class CompletionWriter {
   private final NicConfig config;
   private final NicStatistics stats;
   private final EventHandler eventVisible = new EventVisible();
+  private final EventHandler deferredRemoteEvent = new DeferredRemoteEvent();
   private final TranslationListener entryTranslated = new EntryTranslated();
   private CompletionListener listener;
   private List<CompletionQueue> queues;
@@ -135,6 +136,22 @@ final class CompletionWriter {
     }
   }
 
+  /**
+   * The REMOTE event of a request whose data reaches host memory only at {@code at}, after now: a cached AMO's
+   * value, written back as its AMO-cache entry goes idle. The event's own 8-byte host write is booked then, so it is
+   * never visible before the value (a poller it wakes reads the new value).
+   *
+   * @param at when the request's data is in host memory
+   * @param request the request served
+   */
+  void remoteEventAfter(long at, Packet request) {
+    int cq = remoteEventQueue(request);
+    if (cq != MemoryDomainDescriptor.NO_CQ) {
+      scheduler.scheduleAt(at, deferredRemoteEvent, new CompletionEvent(CompletionType.REMOTE, Status.OK,
+          RequestTag.tag(request.tag()), nodeId, request.sourceNode(), 0, at), cq);
+    }
+  }
+
   /** @return the CQ a REMOTE event for this request goes to, or NO_CQ when none is written */
   private int remoteEventQueue(Packet p) {
     if (!RequestTag.remoteEvent(p.tag())) {
@@ -204,6 +221,15 @@ final class CompletionWriter {
       memory.writeLong(physicalAddress, CompletionQueue.encode(e));
       q.commit(slot, e);
       deliver(e);
+    }
+  }
+
+  /** A REMOTE event whose data is now in host memory (ref: the event, arg: its CQ): its host write is booked now. */
+  private final class DeferredRemoteEvent implements EventHandler {
+    @Override
+    public void onEvent(long now, Object ref, long arg) {
+      CompletionEvent e = (CompletionEvent) ref;
+      write(now, e.type(), e.status(), e.postId(), e.peerNode(), e.userData(), (int) arg);
     }
   }
 }

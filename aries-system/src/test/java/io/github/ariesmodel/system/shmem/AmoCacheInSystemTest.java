@@ -65,4 +65,37 @@ class AmoCacheInSystemTest {
       assertThat(target.amoCacheMisses()).as("policy %s", policy).isEqualTo(2);
     }
   }
+
+  /**
+   * A flag set by a cached AMO wakes a PE waiting on it: the AMO's REMOTE event is visible no earlier than its value
+   * (written back as the entry goes idle, a host read after a miss). Before, the event came at execution, the woken
+   * PE read the old value, and no later event came: "SHMEM program deadlocked". The setter first warms the target's
+   * translations with puts of another word, so that the event would not be late for other reasons.
+   */
+  @Test
+  void aFlagSetByACachedAmoWakesItsWaiter() {
+    for (boolean fetching : new boolean[] {false, true}) {
+      AriesSystem sys = system(NicWritePolicy.UPDATE);
+      ShmemJob job = ShmemJob.builder(sys).nodes(0, 9).build();
+      Symmetric flag = job.allocate(64);
+      long[] sawAt = new long[1];
+      job.run(pe -> {
+        if (pe.myPe() == 1) {
+          for (int k = 1; k <= 5; k++) {
+            pe.putLong(flag, 32, k, 0);
+            pe.quiet();
+          }
+          pe.compute(5_000_000);
+          pe.atomic(AmoOperation.of(AmoKind.SWAP, fetching, 64, true), flag, 0, 1, 0, 0);
+          pe.quiet();
+        } else {
+          pe.waitUntil(flag, 32, v -> v == 5);
+          pe.waitUntil(flag, 0, v -> v == 1);
+          sawAt[0] = pe.now();
+        }
+      });
+      assertThat(sawAt[0]).as("fetching %s", fetching).isPositive();
+      assertThat(sys.node(0).nic().statistics().amoCacheMisses()).isEqualTo(1);
+    }
+  }
 }
