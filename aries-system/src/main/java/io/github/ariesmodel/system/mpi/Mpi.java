@@ -144,17 +144,19 @@ public interface Mpi {
   MpiStatus wait(Request request);
 
   /**
-   * Waits until every request completes.
+   * Waits until every request completes ({@code MPI_Waitall}).
    *
-   * @param requests the requests
+   * @param requests the requests; a null entry is {@code MPI_REQUEST_NULL} and is skipped
    */
   void waitall(Request... requests);
 
   /**
-   * Waits until one of the requests completes.
+   * Waits until one of the requests completes ({@code MPI_Waitany}). As MPI deallocates the request it returns, the
+   * entry at the returned index is set to null in the array, so calling it again on the same array goes on to the
+   * others (pass an array, not a list of arguments, to keep that).
    *
-   * @param requests the requests, at least one
-   * @return the index of the lowest-indexed completed request
+   * @param requests the requests; a null entry is {@code MPI_REQUEST_NULL} and is skipped
+   * @return the index of the lowest-indexed completed request, or {@link #UNDEFINED} when every entry is null
    */
   int waitany(Request... requests);
 
