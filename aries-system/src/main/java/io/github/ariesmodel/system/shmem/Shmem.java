@@ -159,7 +159,9 @@ public interface Shmem {
 
   /**
    * Remote events written at this PE so far: every put and atomic asks for one at its target, so this counts the
-   * transactions that have arrived here (uGNI's remote CQ events [S5]).
+   * transactions that have arrived here (uGNI's remote CQ events [S5]). A put's event comes with its last packet: it
+   * may come before an earlier packet's data, with adaptive routing or when that packet's translation misses the PTE
+   * cache (docs/nic.md, "Events"); the data of a single-packet put is there with its event.
    *
    * @return the count
    */
