@@ -656,17 +656,22 @@ final class Rank implements Mpi {
       return;
     }
     long getLength = (m.length + 3) / 4 * 4; // a BTE GET moves whole 4-byte words [S6a]; buffers are 64-aligned
-    // eager data lands in an internal buffer; rendezvous data in the receive buffer, the user's memory
+    // Eager data lands in an internal buffer, rendezvous data in the receive buffer (the user's memory). When the
+    // internal buffers are full of unexpected eager data, more of it lands in memory of the process's own (MPICH
+    // keeps unexpected messages in buffers it allocates), here a place among the user-buffer segments: running out of
+    // heapBytes inside the progress engine failed the rank (about 2,000 unexpected 8 KiB messages by default).
     long localOffset;
     int localMdh;
-    if (m.protocol == Protocol.RENDEZVOUS) {
+    long inHeap = m.protocol == Protocol.RENDEZVOUS ? -1 : heap.allocate(getLength);
+    if (inHeap >= 0) {
+      m.localChunk = inHeap;
+      localMdh = mdh;
+      localOffset = inHeap;
+    } else {
       m.localChunk = userBuffers.allocate(getLength);
+      m.inUserMemory = true;
       localMdh = userBuffers.mdh(m.localChunk);
       localOffset = UserBuffers.offset(m.localChunk);
-    } else {
-      m.localChunk = allocate(getLength);
-      localMdh = mdh;
-      localOffset = m.localChunk;
     }
     Rank from = job.rank(m.sourceWorld);
     Post p = Post.get(endpoint.nextPostId(), localMdh, localOffset, NetworkAddress.of(from.node.id(), m.remoteMdh,
@@ -680,10 +685,17 @@ final class Rank implements Mpi {
   private void deliverEager(Incoming m) {
     Request r = m.boundTo;
     if (m.length > 0) {
-      byte[] data = hostRead(mdh, m.localChunk, m.length);
+      long getLength = (m.length + 3) / 4 * 4;
+      byte[] data = m.inUserMemory
+          ? hostRead(userBuffers.mdh(m.localChunk), UserBuffers.offset(m.localChunk), m.length)
+          : hostRead(mdh, m.localChunk, m.length);
       self().sleep(lastHostPs + copyPs(m.length));
       System.arraycopy(data, 0, r.buffer, r.offset, m.length);
-      heap.release(m.localChunk, (m.length + 3) / 4 * 4);
+      if (m.inUserMemory) {
+        userBuffers.release(m.localChunk, getLength);
+      } else {
+        heap.release(m.localChunk, getLength);
+      }
     }
     markComplete(r);
   }
@@ -1564,6 +1576,8 @@ final class Rank implements Mpi {
     /** The data came inside the mailbox message (SHORT, or a short on-node message). */
     boolean inline;
     long localChunk = -1;
+    /** The GET's landing place is among the user-buffer segments ({@link #localChunk} a place's handle). */
+    boolean inUserMemory;
     boolean dataReady;
     boolean unexpected;
     Request boundTo;

@@ -145,6 +145,39 @@ class MpiUserBufferTest {
     }
   }
 
+  /**
+   * Unexpected eager messages beyond the internal heap land in the process's own memory, as MPICH keeps unexpected
+   * messages in buffers it allocates: 30 of 8 KiB (240 KiB) against a 64 KiB heap, received late and in reverse.
+   * Before, the receiver's progress engine failed with "internal buffers exhausted".
+   */
+  @Test
+  void unexpectedEagerMessagesBeyondTheHeapAreKeptUntilReceived() {
+    MpiJob job = pair(system(7), false);
+    int n = 30;
+    int size = 8 << 10;
+    byte[][] got = new byte[n][];
+    job.run(mpi -> {
+      if (mpi.rank() == 0) {
+        Request[] sends = new Request[n];
+        for (int i = 0; i < n; i++) {
+          sends[i] = mpi.isend(pattern(100 + i, size), 0, size, 1, i, mpi.world());
+        }
+        mpi.waitall(sends);
+      } else {
+        mpi.compute(200_000_000); // 200 us: every message has arrived, unexpected
+        for (int i = n - 1; i >= 0; i--) {
+          got[i] = new byte[size];
+          mpi.recv(got[i], 0, size, 0, i, mpi.world());
+        }
+      }
+    });
+    for (int i = 0; i < n; i++) {
+      assertThat(got[i]).as("message %d", i).isEqualTo(pattern(100 + i, size));
+    }
+    assertThat(job.messages(Protocol.EAGER)).isEqualTo(n);
+    assertThat(job.unexpectedMessages()).isEqualTo(n);
+  }
+
   /** The places a rank's large buffers take are registered once and reused, as a registration cache's are. */
   @Test
   void userBufferSegmentsAreRegisteredOnceAndReused() {
