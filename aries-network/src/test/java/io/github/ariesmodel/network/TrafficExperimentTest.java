@@ -26,6 +26,17 @@ class TrafficExperimentTest {
     assertThat(val.minimalFraction()).isLessThan(0.1);
   }
 
+  /** With one group there is no next group: adversarial traffic is refused, where it ran uniform under its name. */
+  @Test
+  void adversarialTrafficNeedsTwoGroups() {
+    assertThatThrownBy(() -> TrafficExperiment.on(Topologies.parse("aries:groups=1")).pattern(TrafficPattern.ADVERSARIAL))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("pattern adversarial sends each group's nodes to the next group and needs at least 2 groups, but"
+            + " the topology has 1; choose another pattern");
+    assertThat(TrafficExperiment.on(Topologies.parse("aries:groups=2")).pattern(TrafficPattern.ADVERSARIAL))
+        .isNotNull();
+  }
+
   @Test
   void aSaturatedLinkClassIsBusyAtMostTheWholeWindow() {
     // Valiant at full uniform load keeps the global links busy all the time: a serialization that starts before the

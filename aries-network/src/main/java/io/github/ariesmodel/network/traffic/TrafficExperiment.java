@@ -184,10 +184,18 @@ public final class TrafficExperiment {
       return this;
     }
 
-    /** @param p traffic pattern @return this */
+    /**
+     * @param p traffic pattern; {@link TrafficPattern#ADVERSARIAL} (group i to group i + 1) needs at least 2 groups
+     * @return this
+     */
     public Builder pattern(TrafficPattern p) {
       if (p == null) {
         throw new IllegalArgumentException("pattern must not be null");
+      }
+      if (p == TrafficPattern.ADVERSARIAL && topology.groupCount() < 2) {
+        // it ran uniform traffic and reported it as adversarial
+        throw new IllegalArgumentException("pattern adversarial sends each group's nodes to the next group and needs"
+            + " at least 2 groups, but the topology has " + topology.groupCount() + "; choose another pattern");
       }
       this.pattern = p;
       return this;
@@ -670,9 +678,6 @@ public final class TrafficExperiment {
         case PERMUTATION:
           return permutation[src];
         case ADVERSARIAL: {
-          if (groups < 2) {
-            return uniform(src, r);
-          }
           int g = (src / groupNodes + 1) % groups;
           return g * groupNodes + r.nextInt(groupNodes);
         }
