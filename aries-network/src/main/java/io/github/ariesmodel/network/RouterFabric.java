@@ -772,7 +772,8 @@ public final class RouterFabric implements Fabric {
           String which = byDeliveryMode ? Routings.nameFor(m) + " (for " + m + ", by delivery mode)" : routingName();
           throw new IllegalArgumentException("vcs (" + vcs + ") must be at least the " + need
               + " virtual channels routing " + which + " needs on " + topology.describe()
-              + ": raise vcs or choose a routing with shorter routes");
+              + ": raise vcs (RouterFabric.Builder.vcs) or choose a routing with shorter routes, such as minimal (on"
+              + " the command line, --routing minimal)");
         }
       }
       return byMode;

@@ -150,6 +150,9 @@ final class TrafficWorkload implements Workload {
       for (double load : loads) {
         TrafficExperiment.Builder b = TrafficExperiment.on(topology).routing(r.trim()).pattern(pattern).load(load)
             .seed(spec.seed());
+        if (spec.threads() > 0) {
+          b.threads(spec.threads()); // (it ran on one thread whatever --threads said; the results are the same)
+        }
         if (measureNs > 0) {
           b.measurePs(measureNs * 1000);
         }
