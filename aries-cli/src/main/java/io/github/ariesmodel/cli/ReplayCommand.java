@@ -58,8 +58,9 @@ final class ReplayCommand implements Callable<Integer> {
   String compute;
 
   @Option(names = "--ranks-per-node", paramLabel = "N", defaultValue = "1",
-      description = "Ranks on each node, 1 to 68 (default: ${DEFAULT-VALUE}: the MPI layer sends a node's own"
-          + " messages through its NIC, so one rank a node keeps all traffic on the modelled network).")
+      description = "Ranks on each node, 1 to 68, with linear, random or round-robin-groups mapping (a mapping file"
+          + " names each rank's node) (default: ${DEFAULT-VALUE}: ranks of one node talk through its shared memory,"
+          + " so one rank a node keeps all traffic on the modelled network).")
   int ranksPerNode;
 
   @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: results/replay).")

@@ -72,6 +72,21 @@ class ReplayCommandTest {
     assertThat(Files.readAllBytes(b.resolve("results.json"))).isEqualTo(Files.readAllBytes(a.resolve("results.json")));
   }
 
+  /** A mapping file names each rank's node: --ranks-per-node with it was ignored, and recorded as if it held. */
+  @Test
+  void ranksPerNodeWithAMappingFileIsRefused() throws Exception {
+    Path f = tmp.resolve("pair.txt");
+    Files.writeString(f, "0 init\n1 init\n0 send 1 0 100\n1 recv 0 0 100\n0 finalize\n1 finalize\n");
+    Path map = tmp.resolve("map.txt");
+    Files.writeString(map, "5\n9\n");
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    assertThat(run(out, err, "replay", f.toString(), "--mapping", map.toString(), "--ranks-per-node", "4", "-q",
+        "--out", tmp.resolve("m").toString())).isEqualTo(2);
+    assertThat(err.toString().strip()).isEqualTo("aries replay: --ranks-per-node must be left out (1) with a mapping"
+        + " file, which names each rank's node, but was 4 (--ranks-per-node)");
+  }
+
   @Test
   void aTraceWithoutPointToPointMessagesReportsNoLatencyRatherThanZero() throws Exception {
     // collectives only: the latency percentiles were reported as 0 ns

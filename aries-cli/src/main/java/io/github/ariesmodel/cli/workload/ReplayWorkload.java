@@ -84,6 +84,11 @@ final class ReplayWorkload implements Workload {
       Placement placement = Placement.parse(params.string("mapping", "linear"));
       ComputeMode compute = ComputeMode.parse(params.string("compute", "skip"));
       int rpn = params.integer("ranksPerNode", 1, 1, TraceReplay.MAX_RANKS_PER_NODE);
+      if (placement.kind() == Placement.Kind.EXPLICIT && rpn != 1) {
+        // a mapping file names each rank's node: the setting was ignored, and recorded as if it held
+        throw new IllegalArgumentException("ranksPerNode must be left out (1) with a mapping file, which names each"
+            + " rank's node, but was " + rpn);
+      }
       return new Settings(tracePath, placement, compute, rpn);
     }
   }
