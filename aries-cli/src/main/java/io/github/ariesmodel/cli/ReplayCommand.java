@@ -158,7 +158,8 @@ final class ReplayCommand implements Callable<Integer> {
       links.put(String.valueOf(row.get(0)), row.get(1));
     }
     m.put("linkBytes", links);
-    m.put("callsNotRecorded", metrics.get("callsNotRecorded").longValue());
+    Number notRecorded = metrics.get("callsNotRecorded"); // absent when the trace cannot tell (SimGrid)
+    m.put("callsNotRecorded", notRecorded == null ? null : notRecorded.longValue());
     m.put("results", dir.resolve("results.json").toString());
     return m;
   }

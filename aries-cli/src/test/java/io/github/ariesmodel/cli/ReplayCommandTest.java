@@ -101,6 +101,10 @@ class ReplayCommandTest {
     assertThat(r.metric("messages").orElseThrow().value()).isZero();
     assertThat(r.metric("latency.p50")).isEmpty();
     assertThat(r.metric("latency.p99")).isEmpty();
+    // a SimGrid trace has no footers: how many calls its tracer left out is unknown, not 0
+    assertThat(r.metric("callsNotRecorded")).isEmpty();
+    assertThat(r.table("coverage").orElseThrow().rows()).allSatisfy(row -> assertThat(row.get(3)).isNull());
+    assertThat(out.toString()).contains("calls not recorded: unknown");
     assertThat(r.table("latency").orElseThrow().rows()).extracting(row -> row.get(0))
         .containsExactly("min", "p50", "p90", "p99", "max", "mean");
     assertThat(r.table("latency").orElseThrow().rows()).allSatisfy(row -> assertThat(row.get(1)).isNull());

@@ -161,6 +161,9 @@ final class ReplayWorkload implements Workload {
   }
 
   /** What the reports say of a replay that delivered no point-to-point message. */
+  static final String NOT_RECORDED_UNKNOWN = "calls not recorded: unknown (the trace has no footers counting the"
+      + " calls its tracer left out, as DUMPI's have)";
+
   static final String NO_MESSAGES = "no point-to-point messages: the replay delivered none of the trace's, so there"
       + " is no message latency (the latency table's cells are empty)";
 
@@ -227,14 +230,21 @@ final class ReplayWorkload implements Workload {
         .integer("skipped", "").integer("notRecorded", "");
     TreeSet<String> names = new TreeSet<>(c.recorded().keySet());
     names.addAll(c.footerIgnored().keySet());
+    // Only DUMPI's footers count the calls a tracer made but did not record; without them (SimGrid) that count is
+    // unknown: null cells and no metric, where it was reported as 0.
+    boolean footers = !c.footerCalls().isEmpty();
     long leftOut = 0;
     for (String n : names) {
       long ignored = c.footerIgnored().getOrDefault(n, 0L);
       leftOut += ignored;
-      cov.row(n, c.recorded().getOrDefault(n, 0L), c.unmodelled().getOrDefault(n, 0L), ignored);
+      cov.row(n, c.recorded().getOrDefault(n, 0L), c.unmodelled().getOrDefault(n, 0L), footers ? ignored : null);
     }
     rep.table(cov.build());
-    rep.metric("callsNotRecorded", leftOut, "");
+    if (footers) {
+      rep.metric("callsNotRecorded", leftOut, "");
+    } else {
+      rep.note(NOT_RECORDED_UNKNOWN);
+    }
 
     rep.plot(new PlotSpec("replay-link-utilization.png", "Link utilization by rank over the replay",
         PlotSpec.Kind.UTILIZATION_BY_RANK, "links", "rank", "utilization", null));
