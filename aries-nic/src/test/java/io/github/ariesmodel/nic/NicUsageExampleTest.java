@@ -24,15 +24,21 @@ import org.junit.jupiter.api.Test;
  */
 class NicUsageExampleTest {
 
-  @Test
-  void theUsageExampleGivesWhatItsCommentSays() {
-    DeterministicEventLoop loop = new DeterministicEventLoop();
+  /** The example's two NICs: an ideal fabric of no latency and infinite bandwidth, flat translation of no latency. */
+  private static Nic[] twoNics(DeterministicEventLoop loop) {
     IdealFabric fabric = new IdealFabric(loop, 2, 0, Double.POSITIVE_INFINITY);
     Nic[] nic = new Nic[2];
     for (int n = 0; n < 2; n++) {
       SparsePhysicalMemory mem = new SparsePhysicalMemory(1L << 32);
       nic[n] = new Nic(n, loop, mem, new FlatTranslation(mem, loop, 0), fabric, NicConfig.defaults());
     }
+    return nic;
+  }
+
+  @Test
+  void theUsageExampleGivesWhatItsCommentSays() {
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    Nic[] nic = twoNics(loop);
     CompletionQueue cq = nic[0].createCompletionQueue(64);
     int src = nic[0].register(MemoryRegistration.of(0, 1 << 20, 1, 1)).mdh();
     int dst = nic[1].register(MemoryRegistration.of(0, 1 << 20, 1, 1)).mdh();
@@ -50,12 +56,7 @@ class NicUsageExampleTest {
   /** One transfer posted at t = 0 between two fresh NICs: its REMOTE event at the target and GLOBAL at the initiator. */
   private static long[] remoteAndGlobal(Function<int[], Post> post) {
     DeterministicEventLoop loop = new DeterministicEventLoop();
-    IdealFabric fabric = new IdealFabric(loop, 2, 0, Double.POSITIVE_INFINITY);
-    Nic[] nic = new Nic[2];
-    for (int n = 0; n < 2; n++) {
-      SparsePhysicalMemory mem = new SparsePhysicalMemory(1L << 32);
-      nic[n] = new Nic(n, loop, mem, new FlatTranslation(mem, loop, 0), fabric, NicConfig.defaults());
-    }
+    Nic[] nic = twoNics(loop);
     CompletionQueue targetCq = nic[1].createCompletionQueue(64);
     int src = nic[0].register(MemoryRegistration.of(0, 8 << 20, 1, 1)).mdh();
     int dst = nic[1].register(new MemoryRegistration(0, 8 << 20, io.github.ariesmodel.core.PageSize.SIZE_4K, true, 1, 1,
