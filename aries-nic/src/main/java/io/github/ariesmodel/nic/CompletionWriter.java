@@ -5,6 +5,7 @@ import io.github.ariesmodel.core.CompletionEvent;
 import io.github.ariesmodel.core.CompletionType;
 import io.github.ariesmodel.core.MemoryDomainDescriptor;
 import io.github.ariesmodel.core.MemoryRegistration;
+import io.github.ariesmodel.core.NetworkAddress;
 import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.core.Status;
 import io.github.ariesmodel.core.packet.Packet;
@@ -42,6 +43,9 @@ final class CompletionWriter {
   private final NicStatistics stats;
   private final EventHandler eventVisible = new EventVisible();
   private final EventHandler deferredRemoteEvent = new DeferredRemoteEvent();
+  /** Where a deferred REMOTE event's arg holds the source node and the CQ, above the 12-bit request tag. */
+  private static final int DEFERRED_NODE_SHIFT = Integer.bitCount(RequestTag.TAG_MASK);
+  private static final int DEFERRED_CQ_SHIFT = DEFERRED_NODE_SHIFT + NetworkAddress.NODE_ID_BITS;
   private final TranslationListener entryTranslated = new EntryTranslated();
   private CompletionListener listener;
   private List<CompletionQueue> queues;
@@ -147,8 +151,9 @@ final class CompletionWriter {
   void remoteEventAfter(long at, Packet request) {
     int cq = remoteEventQueue(request);
     if (cq != MemoryDomainDescriptor.NO_CQ) {
-      scheduler.scheduleAt(at, deferredRemoteEvent, new CompletionEvent(CompletionType.REMOTE, Status.OK,
-          RequestTag.tag(request.tag()), nodeId, request.sourceNode(), 0, at), cq);
+      // the request is recycled meanwhile: its tag (12 bits), source node (18) and the CQ (11) travel in the arg
+      scheduler.scheduleAt(at, deferredRemoteEvent, null, RequestTag.tag(request.tag())
+          | (long) request.sourceNode() << DEFERRED_NODE_SHIFT | (long) cq << DEFERRED_CQ_SHIFT);
     }
   }
 
@@ -224,12 +229,15 @@ final class CompletionWriter {
     }
   }
 
-  /** A REMOTE event whose data is now in host memory (ref: the event, arg: its CQ): its host write is booked now. */
+  /**
+   * A REMOTE event whose data is now in host memory (arg: the request's tag, its source node and the CQ, as {@link
+   * #remoteEventAfter} packs them): its host write is booked now.
+   */
   private final class DeferredRemoteEvent implements EventHandler {
     @Override
     public void onEvent(long now, Object ref, long arg) {
-      CompletionEvent e = (CompletionEvent) ref;
-      write(now, e.type(), e.status(), e.postId(), e.peerNode(), e.userData(), (int) arg);
+      write(now, CompletionType.REMOTE, Status.OK, arg & RequestTag.TAG_MASK,
+          (int) (arg >>> DEFERRED_NODE_SHIFT) & NetworkAddress.MAX_NODE_ID, 0, (int) (arg >>> DEFERRED_CQ_SHIFT));
     }
   }
 }
