@@ -37,8 +37,9 @@ final class UserBuffers {
   private final MemoryRegistration template;
   private final int rank;
   private final int node;
+  private final long virtualStart;
   private final long virtualEnd;
-  private long nextVirtual;
+  /** Bytes registered so far: the segments lie side by side from {@link #virtualStart}. */
   private long registered;
   private final List<Segment> segments = new ArrayList<>();
 
@@ -55,7 +56,7 @@ final class UserBuffers {
   UserBuffers(Nic nic, MemoryRegistration template, long virtualStart, long virtualEnd, int rank, int node) {
     this.nic = nic;
     this.template = template;
-    this.nextVirtual = virtualStart;
+    this.virtualStart = virtualStart;
     this.virtualEnd = virtualEnd;
     this.rank = rank;
     this.node = node;
@@ -84,7 +85,7 @@ final class UserBuffers {
   private Segment register(long bytes) {
     PageSize page = template.pageSize();
     long size = page.alignUp(Math.max(bytes, Math.max(FIRST_SEGMENT_BYTES, registered)));
-    long base = nextVirtual;
+    long base = virtualStart + registered;
     if (size > OFFSET_MASK || size > virtualEnd - base) {
       throw new IllegalStateException("MPI rank " + rank + " on node " + node + ": its user buffers in flight need "
           + size + " more bytes of virtual space than the rank's span (MpiJob.RANK_SPAN) has left ("
@@ -100,7 +101,6 @@ final class UserBuffers {
           + " bytes for user buffers in flight (" + registered + " registered for them so far; the node's memory is"
           + " AriesSystem nodeMemoryBytes): " + x.getMessage(), x);
     }
-    nextVirtual = base + size;
     registered += size;
     Segment s = new Segment(mdh, new BufferHeap(0, size));
     segments.add(s);
@@ -133,15 +133,5 @@ final class UserBuffers {
       n += s.heap().inUse();
     }
     return n;
-  }
-
-  /** @return bytes registered for user buffers so far */
-  long registeredBytes() {
-    return registered;
-  }
-
-  /** @return segments registered so far */
-  int segments() {
-    return segments.size();
   }
 }
