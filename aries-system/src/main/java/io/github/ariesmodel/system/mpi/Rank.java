@@ -202,7 +202,6 @@ final class Rank implements Mpi {
   private boolean cqReady;
   /** Cache latency of the last host access (the slowest line it touched), picoseconds. */
   private long lastHostPs;
-  private boolean inProgress;
   private String failure;
 
   Rank(MpiJob job, int worldRank, NodeEndpoint endpoint, long virtualBase) {
@@ -292,15 +291,6 @@ final class Rank implements Mpi {
 
   /** One pass of the progress engine: completions, control messages, mailboxes. */
   void progress() {
-    inProgress = true;
-    try {
-      progressOnce();
-    } finally {
-      inProgress = false;
-    }
-  }
-
-  private void progressOnce() {
     if (failure != null) {
       throw new IllegalStateException("MPI rank " + worldRank + ": " + failure);
     }
@@ -661,47 +651,52 @@ final class Rank implements Mpi {
       completedPosts.add(handler);
       return;
     }
-    long getLength = (m.length + 3) / 4 * 4; // a BTE GET moves whole 4-byte words [S6a]; buffers are 64-aligned
+    long getLength = getLength(m.length);
     // Eager data lands in an internal buffer, rendezvous data in the receive buffer (the user's memory). When the
     // internal buffers are full of unexpected eager data, more of it lands in memory of the process's own (MPICH
     // keeps unexpected messages in buffers it allocates), here a place among the user-buffer segments: running out of
     // heapBytes inside the progress engine failed the rank (about 2,000 unexpected 8 KiB messages by default).
-    long localOffset;
-    int localMdh;
     long inHeap = m.protocol == Protocol.RENDEZVOUS ? -1 : heap.allocate(getLength);
     if (inHeap >= 0) {
       m.localChunk = inHeap;
-      localMdh = mdh;
-      localOffset = inHeap;
+      m.localMdh = mdh;
+      m.localOffset = inHeap;
     } else {
       m.localChunk = userBuffers.allocate(getLength);
       m.inUserMemory = true;
-      localMdh = userBuffers.mdh(m.localChunk);
-      localOffset = UserBuffers.offset(m.localChunk);
+      m.localMdh = userBuffers.mdh(m.localChunk);
+      m.localOffset = UserBuffers.offset(m.localChunk);
     }
     Rank from = job.rank(m.sourceWorld);
-    Post p = Post.get(endpoint.nextPostId(), localMdh, localOffset, NetworkAddress.of(from.node.id(), m.remoteMdh,
-        m.remoteOffset), getLength)
+    Post p = Post.get(endpoint.nextPostId(), m.localMdh, m.localOffset, NetworkAddress.of(from.node.id(),
+        m.remoteMdh, m.remoteOffset), getLength)
         .withEngine(getLength > config.rdmaThresholdBytes() ? Post.Engine.BTE : Post.Engine.FMA)
         .withDeliveryMode(config.deliveryMode())
         .withCompletion(cq.handle(), Post.GLOBAL_EVENT);
     endpoint.post(p, handler);
   }
 
+  /** @return the bytes a GET of a {@code length}-byte message moves: whole 4-byte words [S6a] */
+  private static long getLength(int length) {
+    return (length + 3) / 4 * 4;
+  }
+
+  /** Gives a GET's landing place back, to the internal heap or the user-buffer segments it came from. */
+  private void releaseLanding(Incoming m) {
+    if (m.inUserMemory) {
+      userBuffers.release(m.localChunk, getLength(m.length));
+    } else {
+      heap.release(m.localChunk, getLength(m.length));
+    }
+  }
+
   private void deliverEager(Incoming m) {
     Request r = m.boundTo;
     if (m.length > 0) {
-      long getLength = (m.length + 3) / 4 * 4;
-      byte[] data = m.inUserMemory
-          ? hostRead(userBuffers.mdh(m.localChunk), UserBuffers.offset(m.localChunk), m.length)
-          : hostRead(mdh, m.localChunk, m.length);
+      byte[] data = hostRead(m.localMdh, m.localOffset, m.length);
       self().sleep(lastHostPs + copyPs(m.length));
       System.arraycopy(data, 0, r.buffer, r.offset, m.length);
-      if (m.inUserMemory) {
-        userBuffers.release(m.localChunk, getLength);
-      } else {
-        heap.release(m.localChunk, getLength);
-      }
+      releaseLanding(m);
     }
     markComplete(r);
   }
@@ -739,9 +734,9 @@ final class Rank implements Mpi {
       control(m.sourceWorld, CQ_FIN, m.sendId);
       Request r = m.boundTo;
       // The receive buffer stands for the user's registered buffer: the GET wrote it in place, no host copy.
-      byte[] data = hostRead(userBuffers.mdh(m.localChunk), UserBuffers.offset(m.localChunk), m.length);
+      byte[] data = hostRead(m.localMdh, m.localOffset, m.length);
       System.arraycopy(data, 0, r.buffer, r.offset, m.length);
-      userBuffers.release(m.localChunk, (m.length + 3) / 4 * 4);
+      releaseLanding(m);
       markComplete(r);
     }
   }
@@ -826,9 +821,11 @@ final class Rank implements Mpi {
       // the send waits for nothing, and the copy below only puts its bytes there.
       long place = length == 0 ? 0 : userBuffers.allocate(length);
       if (length > 0) {
-        hostAccess(userBuffers.mdh(place), UserBuffers.offset(place), buf, offset, length, true);
-        LittleEndian.put(msg, 40, 8, UserBuffers.offset(place));
-        LittleEndian.put(msg, 60, 4, userBuffers.mdh(place));
+        int placeMdh = userBuffers.mdh(place);
+        long placeOffset = UserBuffers.offset(place);
+        hostAccess(placeMdh, placeOffset, buf, offset, length, true);
+        LittleEndian.put(msg, 40, 8, placeOffset);
+        LittleEndian.put(msg, 60, 4, placeMdh);
       }
       rendezvousSends.put(req.id, new RendezvousSend(req, place, length));
       LittleEndian.put(msg, 48, 8, req.id);
@@ -865,17 +862,13 @@ final class Rank implements Mpi {
   // -------------------------------------------------------------------------------------------- memory
 
   /**
-   * Takes internal buffer space. In a user call (a send) it waits for buffers to come back; inside the progress
-   * engine it may not wait, so running out there is an error naming the setting to raise.
+   * Takes internal buffer space for a send (a user call), waiting for buffers to come back. (The progress engine
+   * never waits for the heap: a GET that finds it full lands in the user-buffer segments, {@link #startGet}.)
    */
   private long allocate(long bytes) {
     long at = heap.allocate(bytes);
     if (at >= 0) {
       return at;
-    }
-    if (inProgress) {
-      throw new IllegalStateException("MPI rank " + worldRank + ": internal buffers exhausted (" + heap.inUse()
-          + " of MpiConfig.heapBytes " + heap.capacity() + " in use, " + bytes + " more needed); raise heapBytes");
     }
     if (bytes > heap.capacity()) {
       // no amount of waiting frees more than the whole heap: say so instead of deadlocking
@@ -1344,9 +1337,9 @@ final class Rank implements Mpi {
       checkArgument(counts[comm.rank()] == send.length, "counts[root] must equal send.length %s but was %s",
           send.length, counts[comm.rank()]);
     }
-    enter(comm, new CollectiveLedger.Call(Kind.GATHERV, root, send.length, null, null,
-        comm.rank() == root ? counts : null, null, clock.now()));
     boolean atRoot = comm.rank() == root;
+    enter(comm, new CollectiveLedger.Call(Kind.GATHERV, root, send.length, null, null, atRoot ? counts : null, null,
+        clock.now()));
     collectives.gatherv(send, atRoot ? movedBuffer(recv) : recv, counts, atRoot ? movedDispls(counts, displs) : displs,
         root, comm);
     leave();
@@ -1456,9 +1449,9 @@ final class Rank implements Mpi {
       checkArgument(counts[root] == recv.length, "counts[root] must equal recv.length %s but was %s", recv.length,
           counts[root]);
     }
-    enter(comm, new CollectiveLedger.Call(Kind.SCATTERV, root, recv.length, null, null,
-        comm.rank() == root ? counts : null, null, clock.now()));
     boolean atRoot = comm.rank() == root;
+    enter(comm, new CollectiveLedger.Call(Kind.SCATTERV, root, recv.length, null, null, atRoot ? counts : null, null,
+        clock.now()));
     collectives.scatterv(atRoot ? movedBuffer(send) : send, counts, atRoot ? movedDispls(counts, displs) : displs,
         recv, root, comm);
     leave();
@@ -1581,9 +1574,12 @@ final class Rank implements Mpi {
     byte[] payload;
     /** The data came inside the mailbox message (SHORT, or a short on-node message). */
     boolean inline;
+    /** The GET's landing place: a heap offset, or a {@link UserBuffers} handle when {@link #inUserMemory}. */
     long localChunk = -1;
-    /** The GET's landing place is among the user-buffer segments ({@link #localChunk} a place's handle). */
     boolean inUserMemory;
+    /** The landing place's registration and offset in it, as the GET names them. */
+    int localMdh;
+    long localOffset;
     boolean dataReady;
     boolean unexpected;
     Request boundTo;
