@@ -160,10 +160,11 @@ final class ReplayWorkload implements Workload {
     return report(r);
   }
 
-  /** What the reports say of a replay that delivered no point-to-point message. */
+  /** What the reports say of a trace that cannot tell how many calls its tracer left out (no footers: SimGrid). */
   static final String NOT_RECORDED_UNKNOWN = "calls not recorded: unknown (the trace has no footers counting the"
       + " calls its tracer left out, as DUMPI's have)";
 
+  /** What the reports say of a replay that delivered no point-to-point message. */
   static final String NO_MESSAGES = "no point-to-point messages: the replay delivered none of the trace's, so there"
       + " is no message latency (the latency table's cells are empty)";
 
