@@ -142,7 +142,7 @@ public final class MpiJob {
       // ranks of under 2^47 bytes each: no overflow.)
       long rings = (next + ring + align - 1) / align * align - next + (k - 1) * ((ring + align - 1) / align * align);
       long registration = Rank.registrationBytes(config, n);
-      long left = memory.capacity() - next;
+      long left = freeBytes(node);
       if (rings + k * registration <= left) {
         continue;
       }
