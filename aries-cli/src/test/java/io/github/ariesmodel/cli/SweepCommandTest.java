@@ -47,6 +47,20 @@ class SweepCommandTest {
   }
 
   @Test
+  void sizesWithBinarySuffixesMergeAsNumbersAndPlot() throws IOException {
+    // The README's example: sizes written as 4K and 32K made the merged column text, and --plot refused it.
+    assertThat(aries("sweep", "-q", "--job", "pingpong", "--param", "sizes=8,4K,32K", "--param", "iterations=1",
+        "--out", dir.resolve("s").toString())).isZero();
+    Path merged = dir.resolve("merged.json");
+    assertThat(aries("merge", "--out", merged.toString(), "--html", dir.resolve("m.html").toString(),
+        "--plot", "sizes:latency.same-router", dir.resolve("s").toString())).isZero();
+    ResultTable t = ResultsJson.read(merged).table(SweepMerge.TABLE).orElseThrow();
+    int sizes = t.columnIndex("sizes");
+    assertThat(t.rows()).extracting(row -> row.get(sizes)).containsExactly(8L, 4096L, 32768L);
+    assertThat(Files.readString(dir.resolve("m.html"))).contains("latency.same-router vs sizes");
+  }
+
+  @Test
   void quietAndNoWallClockRerunsAreSilentAndByteIdentical() throws IOException {
     for (String d : new String[] {"a", "b"}) {
       assertThat(aries("sweep", "-q", "--no-wall-clock", "--job", "pingpong", "--param", "sizes=8",

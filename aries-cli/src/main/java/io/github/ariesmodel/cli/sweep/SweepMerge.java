@@ -1,5 +1,6 @@
 package io.github.ariesmodel.cli.sweep;
 
+import io.github.ariesmodel.core.ByteCount;
 import io.github.ariesmodel.core.Texts;
 
 import io.github.ariesmodel.cli.report.Column;
@@ -259,7 +260,7 @@ public final class SweepMerge {
     boolean integers = true;
     boolean numbers = true;
     for (String v : p.values()) {
-      integers &= v.matches("[+-]?\\d{1,18}");
+      integers &= wholeNumber(v) != null;
       numbers &= isFiniteNumber(v);
     }
     return integers ? 0 : numbers ? 1 : 2;
@@ -275,10 +276,29 @@ public final class SweepMerge {
 
   private static Object typed(String v, int type) {
     return switch (type) {
-      case 0 -> Long.parseLong(v);
+      case 0 -> wholeNumber(v);
       case 1 -> Double.parseDouble(v);
       default -> v;
     };
+  }
+
+  /**
+   * A parameter value as a whole number, or null: plain digits with an optional sign, or a count with a binary suffix
+   * ({@code 4K} = 4,096), which every workload's size and count parameters accept ({@link ByteCount#parseCount}), so
+   * that a sweep over {@code sizes=8,4K,32K} can be plotted against size.
+   */
+  static Long wholeNumber(String v) {
+    if (v.matches("[+-]?\\d{1,18}")) {
+      return Long.parseLong(v);
+    }
+    if (!v.matches("\\d{1,19}[kKmMgGtT][bB]?")) {
+      return null;
+    }
+    try {
+      return ByteCount.parseCount("value", v);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
   }
 
   private static boolean isFiniteNumber(String v) {
