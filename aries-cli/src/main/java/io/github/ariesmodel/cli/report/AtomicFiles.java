@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Writes files so that a reader never sees half of one: the content goes to a hidden temporary file in the same
@@ -54,7 +56,7 @@ public final class AtomicFiles {
   public static void write(Path target, Content content) throws IOException {
     Path dir = target.toAbsolutePath().getParent();
     Files.createDirectories(dir);
-    Path tmp = Files.createTempFile(dir, TEMP_PREFIX, ".tmp");
+    Path tmp = newStagingFile(dir);
     try {
       content.writeTo(tmp);
       move(tmp, target);
@@ -62,6 +64,27 @@ public final class AtomicFiles {
       throw failed("cannot write " + target, e);
     } finally {
       Files.deleteIfExists(tmp);
+    }
+  }
+
+  /**
+   * Creates an empty staging file with a fresh name in a directory, with the permissions any new file gets there (the
+   * user's umask applies). {@code Files.createTempFile} would make it readable by its owner alone, and the rename
+   * keeps that: results.json and the CSVs came out {@code -rw-------} beside PNGs of {@code -rw-r--r--}, so that a
+   * group sharing a sweep's directory could not read them.
+   *
+   * @param dir the directory
+   * @return the new file
+   * @throws IOException when it cannot be created
+   */
+  static Path newStagingFile(Path dir) throws IOException {
+    while (true) {
+      Path p = dir.resolve(TEMP_PREFIX + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36) + ".tmp");
+      try {
+        return Files.createFile(p);
+      } catch (FileAlreadyExistsException e) {
+        // another writer's name: draw again
+      }
     }
   }
 

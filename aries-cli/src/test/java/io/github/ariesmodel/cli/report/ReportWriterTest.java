@@ -46,4 +46,24 @@ class ReportWriterTest {
     })).isInstanceOf(IOException.class).hasMessage("cannot write " + target + ": No space left on device");
     assertThat(target).doesNotExist();
   }
+
+  /**
+   * The report's files get the permissions of any new file in their directory (the umask's): the JSON and CSVs were
+   * staged through {@code Files.createTempFile} and came out readable by their owner alone, beside PNGs anyone could
+   * read.
+   */
+  @Test
+  void writtenFilesHaveTheDirectorysDefaultPermissions(@TempDir Path dir) throws IOException {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        dir.getFileSystem().supportedFileAttributeViews().contains("posix"), "POSIX permissions");
+    var expected = Files.getPosixFilePermissions(Files.createFile(dir.resolve("plain")));
+    ReportWriter.write(Fixtures.sample(true), List.of(), dir.resolve("r"), false, "t");
+    try (var files = Files.list(dir.resolve("r"))) {
+      List<Path> written = files.toList();
+      assertThat(written).extracting(p -> p.getFileName().toString()).contains("results.json", "report.html");
+      for (Path f : written) {
+        assertThat(Files.getPosixFilePermissions(f)).as(f.toString()).isEqualTo(expected);
+      }
+    }
+  }
 }
