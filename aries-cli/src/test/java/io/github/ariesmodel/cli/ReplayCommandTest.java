@@ -72,6 +72,34 @@ class ReplayCommandTest {
     assertThat(Files.readAllBytes(b.resolve("results.json"))).isEqualTo(Files.readAllBytes(a.resolve("results.json")));
   }
 
+  /**
+   * The run's simulated time and the links table's utilization are the system statistics' own: the replay's results
+   * gave the program's time (3.727 µs on this trace) and a utilization over it, while the statistics in the same file
+   * ran on to the last acknowledgement (6.419 µs) and gave another utilization of the same links.
+   */
+  @Test
+  void theRunsSpanAndLinkUtilizationAgreeWithTheStatistics() throws Exception {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    Path dir = tmp.resolve("a2a");
+    int rc = run(out, err, "replay", TRACES.resolve("simgrid-examples/actions_alltoall.txt").toString(), "-q",
+        "--no-wall-clock", "--out", dir.toString());
+    assertThat(rc).as(err.toString()).isZero();
+    Results r = ResultsJson.read(dir.resolve("results.json"));
+    assertThat(r.metadata().simulatedTimePs()).isEqualTo(r.statistics().elapsedPs());
+    double programUs = r.metric("simulatedTimeUs").orElseThrow().value();
+    assertThat(r.statistics().elapsedPs() / 1e6).isGreaterThanOrEqualTo(programUs);
+    var links = r.table("links").orElseThrow();
+    int util = links.columnIndex("utilization");
+    assertThat(links.rows()).isNotEmpty();
+    for (var row : links.rows()) {
+      var rank = r.statistics().fabric().links().stream().filter(l -> l.name().equals(row.get(0))).findFirst()
+          .orElseThrow();
+      assertThat(((Number) row.get(util)).doubleValue()).isCloseTo(rank.utilization(),
+          org.assertj.core.data.Offset.offset(1e-6));
+    }
+  }
+
   /** A mapping file names each rank's node: --ranks-per-node with it was ignored, and recorded as if it held. */
   @Test
   void ranksPerNodeWithAMappingFileIsRefused() throws Exception {

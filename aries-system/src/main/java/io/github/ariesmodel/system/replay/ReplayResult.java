@@ -12,6 +12,9 @@ import io.github.ariesmodel.traces.TraceCoverage;
  * @param ranks the trace's ranks
  * @param nodes node of each rank
  * @param simulatedPs simulated time from the start until the last rank's last traced call returned, picoseconds
+ * @param elapsedPs simulated time from the start until the run's last event, picoseconds: at least {@code
+ *     simulatedPs}, as the NICs' acknowledgements and completion writes still in flight when the last rank returned
+ *     run on; the span of {@code events} and of {@code linkUtilization}, and the system statistics' elapsed time
  * @param communicationPs per rank, simulated time inside MPI calls, picoseconds
  * @param computePs per rank, simulated time spent computing between calls (per the compute mode), picoseconds
  * @param messages point-to-point messages of the trace delivered (matched by a receive)
@@ -21,7 +24,7 @@ import io.github.ariesmodel.traces.TraceCoverage;
  * @param latency send-to-receive-completion latency of the trace's point-to-point messages
  * @param linkBytes by link rank (class), bytes serialized on the links of that rank, packet headers included
  *     (derived: busy time times the links' rate)
- * @param linkUtilization by link rank, busy time over (links × simulated time)
+ * @param linkUtilization by link rank, busy time over (links × {@code elapsedPs})
  * @param calls every call replayed, by kind
  * @param collectives collectives replayed, by MPI name
  * @param coverage what the trace holds and leaves out
@@ -32,7 +35,8 @@ import io.github.ariesmodel.traces.TraceCoverage;
  *     large as the trace's largest message)
  * @param receivesUnmatched nonblocking receives still pending when their rank's trace ended
  */
-public record ReplayResult(int ranks, ImmutableIntArray nodes, long simulatedPs, ImmutableLongArray communicationPs,
+public record ReplayResult(int ranks, ImmutableIntArray nodes, long simulatedPs, long elapsedPs,
+    ImmutableLongArray communicationPs,
     ImmutableLongArray computePs, long messages, long bytes, long mpiMessages, long mpiBytes, Latency latency,
     ImmutableMap<String, Long> linkBytes, ImmutableMap<String, Double> linkUtilization,
     ImmutableMap<CallKind, Long> calls, ImmutableMap<String, Long> collectives, TraceCoverage coverage, long events,

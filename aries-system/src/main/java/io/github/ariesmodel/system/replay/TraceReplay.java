@@ -232,6 +232,10 @@ public final class TraceReplay {
     ImmutableMap.Builder<String, Long> linkBytes = ImmutableMap.builder();
     ImmutableMap.Builder<String, Double> linkUtil = ImmutableMap.builder();
     long sim = job.lastRunPs();
+    // The links' busy time counts every packet of the run, the NICs' trailing acknowledgements and completion writes
+    // after the last rank returned included, so it is divided by the run's whole span, as the system's statistics
+    // divide it (it was divided by the program's time, and the two outputs gave two utilizations of one link).
+    long elapsed = system.now() - startPs;
     if (system.routerFabric().isPresent()) {
       RouterFabric f = system.routerFabric().get();
       Topology t = system.topology();
@@ -240,7 +244,7 @@ public final class TraceReplay {
           continue;
         }
         linkBytes.put(t.linkClassName(c), Math.round(f.busyPs(c) * t.linkBandwidth(c) / 1e12));
-        linkUtil.put(t.linkClassName(c), sim == 0 ? 0.0 : f.busyPs(c) / ((double) f.linkCount(c) * sim));
+        linkUtil.put(t.linkClassName(c), elapsed == 0 ? 0.0 : f.busyPs(c) / ((double) f.linkCount(c) * elapsed));
       }
     }
     // each rank's counts and samples, merged in rank order (sums of longs, and samples sorted below: the same in any
@@ -297,7 +301,7 @@ public final class TraceReplay {
       l = new ReplayResult.Latency(lat.length, lat[0] / 1e3, pct(lat, 50) / 1e3, pct(lat, 90) / 1e3,
           pct(lat, 99) / 1e3, lat[lat.length - 1] / 1e3, sum / lat.length / 1e3);
     }
-    return new ReplayResult(st.n, ImmutableIntArray.copyOf(nodes), sim, ImmutableLongArray.copyOf(st.commPs),
+    return new ReplayResult(st.n, ImmutableIntArray.copyOf(nodes), sim, elapsed, ImmutableLongArray.copyOf(st.commPs),
         ImmutableLongArray.copyOf(st.computePs), delivered, deliveredBytes, job.messages(), job.bytesSent(), l,
         linkBytes.build(), linkUtil.build(), ImmutableMap.copyOf(calls), ImmutableMap.copyOf(coll),
         new TraceCoverage(trace.format(), coverage), system.eventsExecuted() - eventsBefore, requestsNotStarted,
