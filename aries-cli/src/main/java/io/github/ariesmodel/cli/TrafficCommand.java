@@ -139,6 +139,7 @@ final class TrafficCommand implements Callable<Integer> {
     m.put("pattern", pat.id());
     m.put("seed", seed.seed);
     m.put("nodes", topo.nodeCount());
+    m.put("load", load); // asked for; offeredLoad is what the sources generated in the window
     m.put("offeredLoad", r.offeredLoad());
     m.put("acceptedLoad", r.acceptedLoad());
     Map<String, Object> lat = new LinkedHashMap<>();

@@ -31,6 +31,7 @@ class TrafficCommandTest {
     assertThat(j.get("latencyNs").get("p99").asDouble()).isGreaterThanOrEqualTo(j.get("latencyNs").get("mean")
         .asDouble() * 0.5);
     assertThat(j.get("offeredLoad").asDouble()).isBetween(0.2, 0.4);
+    assertThat(j.get("load").asDouble()).isEqualTo(0.3); // asked for, beside what the sources offered
     assertThat(j.get("minimalFraction").asDouble()).isBetween(0.0, 1.0);
     assertThat(j.get("nodes").asInt()).isEqualTo(72);
   }

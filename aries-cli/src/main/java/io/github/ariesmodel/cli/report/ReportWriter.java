@@ -176,20 +176,41 @@ public final class ReportWriter {
   }
 
   /**
+   * The group value to keep: the smallest number when the column holds numbers (a message size), else the first
+   * value. It was always the first, so {@code sizes=64,8} drew the 64-byte bars under a caption saying "smallest".
+   */
+  private static String smallestGroup(ResultTable t, int gi) {
+    Object best = null;
+    for (List<Object> row : t.rows()) {
+      Object v = row.get(gi);
+      if (v == null) {
+        continue;
+      }
+      if (best == null) {
+        best = v;
+      } else if (v instanceof Number n && best instanceof Number b && n.doubleValue() < b.doubleValue()) {
+        best = v;
+      }
+    }
+    return best == null ? null : String.valueOf(best);
+  }
+
+  /**
    * Bars: categories from column x, one series per value of the group column. With {@code smallestGroupOnly}, only
-   * the rows of the first group value are kept (e.g. the smallest message size).
+   * the rows of the smallest group value are kept (the smallest message size; the first value of a text column).
    */
   private static List<CategorySeries> categories(ResultTable t, PlotSpec p, boolean smallestGroupOnly) {
     int xi = t.columnIndex(p.x());
     int yi = t.columnIndex(p.y());
     int gi = p.group() == null ? -1 : t.columnIndex(p.group());
     Map<String, Map<String, Double>> byGroup = new LinkedHashMap<>();
+    String only = smallestGroupOnly && gi >= 0 ? smallestGroup(t, gi) : null;
     for (List<Object> row : t.rows()) {
       if (row.get(xi) == null || row.get(yi) == null) {
         continue; // no value to draw, as Series.fromTable skips it
       }
       String g = gi < 0 ? p.y() : String.valueOf(row.get(gi));
-      if (smallestGroupOnly && !byGroup.isEmpty() && !byGroup.containsKey(g)) {
+      if (only != null && !only.equals(g)) {
         continue;
       }
       byGroup.computeIfAbsent(g, k -> new LinkedHashMap<>())

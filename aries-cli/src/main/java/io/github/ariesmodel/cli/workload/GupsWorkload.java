@@ -116,16 +116,18 @@ final class GupsWorkload implements Workload {
     Measurements.TranslationCounts after = Measurements.networkTranslations(sys, nodes);
     long translations = after.translations() - before.translations();
     long hits = after.hits() - before.hits();
-    double meanLatencyNs = translations == 0 ? 0
-        : SimTime.toNs(after.totalLatencyPs() - before.totalLatencyPs()) / translations;
+    // Without an IOMMU (--translator flat) nothing is translated: no hit rate and no latency (null), not 0, which
+    // would read as "every translation missed".
+    Double hitRate = translations == 0 ? null : Figures.round((double) hits / translations, 3);
+    Double meanLatencyNs = translations == 0 ? null
+        : Figures.round(SimTime.toNs(after.totalLatencyPs() - before.totalLatencyPs()) / translations, 3);
     WorkloadReport report = new WorkloadReport();
     report.table(ResultTable.builder(tableName)
         .integer("pes", "").integer("updatesPerPe", "").integer("tableBytes", "B").string("pageSize")
         .string("op").number("updateRate", "Mupdates/s").number("perPeRate", "Mupdates/s")
         .number("pteHitRate", "").number("translationLatency", "ns").integer("faults", "")
         .row(pes, updates, tableBytes, pageSize.toString(), op.toString(), Figures.round(rate / 1e6, 3),
-            Figures.round(rate / 1e6 / pes, 3), Figures.round(translations == 0 ? 0 : (double) hits / translations, 3),
-            Figures.round(meanLatencyNs, 3), job.faults())
+            Figures.round(rate / 1e6 / pes, 3), hitRate, meanLatencyNs, job.faults())
         .build());
     report.metric(tableName + ".updateRate", Figures.round(rate / 1e6, 3), "Mupdates/s");
     report.cost(sys.now() - start, sys.eventsExecuted());

@@ -113,8 +113,9 @@ final class MpiBandwidthWorkload implements Workload {
       }
       report.cost(sys.now(), sys.eventsExecuted());
       progress.update((double) ++done / wanted.size(), report.simulatedPs(), report.events());
-      report.metric("bandwidth." + distance, Figures.round(rows.get(rows.size() - 1).gigabytesPerSecond(), 3),
-          "GB/s"); // largest size
+      // of the largest size, wherever the list puts it (it took the last)
+      report.metric("bandwidth." + distance, Figures.round(rows.get(Sizes.indexOfMax(sizes)).gigabytesPerSecond(), 3),
+          "GB/s");
     }
     report.table(table.build());
     report.plot(new PlotSpec("mpi-bandwidth-vs-size.png", "MPI bandwidth (osu_bw) by message size",

@@ -138,10 +138,11 @@ final class TrafficWorkload implements Workload {
     long measureNs = settings.measureNs();
     Topology topology = AriesSystem.builder().system(spec.system()).build().topology();
     ResultTable.Builder table = ResultTable.builder("traffic")
-        .string("routing").number("offeredLoad", "").number("acceptedLoad", "").number("latencyMean", "ns")
+        .string("routing").number("load", "").number("offeredLoad", "").number("acceptedLoad", "")
+        .number("latencyMean", "ns")
         .number("latencyP99", "ns").number("minimalFraction", "").number("meanHops", "");
     ResultTable.Builder links = ResultTable.builder("linkUtilization")
-        .string("routing").number("offeredLoad", "").string("rank").number("utilization", "");
+        .string("routing").number("load", "").string("rank").number("utilization", "");
     WorkloadReport report = new WorkloadReport();
     int points = routings.size() * loads.length;
     int done = 0;
@@ -157,7 +158,10 @@ final class TrafficWorkload implements Workload {
           b.measurePs(measureNs * 1000);
         }
         TrafficResult res = b.run();
-        table.row(r.trim(), load, Figures.round(res.acceptedLoad(), 4), Figures.round(res.latencyMeanNs(), 4), Figures.round(res.latencyP99Ns(), 4),
+        // load: the point's load as asked for; offeredLoad: what the sources generated in the window, as the traffic
+        // command reports it (the column held the load asked for under that name)
+        table.row(r.trim(), load, Figures.round(res.offeredLoad(), 4), Figures.round(res.acceptedLoad(), 4),
+            Figures.round(res.latencyMeanNs(), 4), Figures.round(res.latencyP99Ns(), 4),
             Figures.round(res.minimalFraction(), 4), Figures.round(res.meanHops(), 4));
         for (Map.Entry<String, Double> e : new TreeMap<>(res.linkUtilization()).entrySet()) {
           links.row(r.trim(), load, e.getKey(), Figures.round(e.getValue(), 4));
@@ -168,6 +172,8 @@ final class TrafficWorkload implements Workload {
       }
       report.metric("traffic." + pattern.id() + "." + r.trim() + ".maxAcceptedLoad", Figures.round(saturation, 4), "");
     }
+    // the routings run are this workload's own (its routings parameter, or --routing alone): record which
+    report.routing(routings.size() == 1 ? routings.get(0).trim() : null);
     report.table(table.build());
     ResultTable linkTable = links.build();
     report.table(linkTable);
@@ -187,9 +193,9 @@ final class TrafficWorkload implements Workload {
     report.plot(new PlotSpec("traffic-link-utilization.png", "Link utilization by rank at offered load " + peak,
         PlotSpec.Kind.UTILIZATION_BY_RANK, "linkUtilizationAtPeakLoad", "rank", "utilization", "routing"));
     report.plot(new PlotSpec("traffic-latency-vs-load.png", "Packet latency vs offered load (" + pattern.id() + ")",
-        PlotSpec.Kind.LATENCY_VS_LOAD, "traffic", "offeredLoad", "latencyMean", "routing"));
+        PlotSpec.Kind.LATENCY_VS_LOAD, "traffic", "load", "latencyMean", "routing"));
     report.plot(new PlotSpec("traffic-accepted-vs-offered.png", "Accepted vs offered load (" + pattern.id() + ")",
-        PlotSpec.Kind.LATENCY_VS_LOAD, "traffic", "offeredLoad", "acceptedLoad", "routing"));
+        PlotSpec.Kind.LATENCY_VS_LOAD, "traffic", "load", "acceptedLoad", "routing"));
     return report;
   }
 

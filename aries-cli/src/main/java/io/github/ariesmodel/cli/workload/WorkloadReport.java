@@ -18,6 +18,8 @@ public final class WorkloadReport {
   private final List<String> notes = new ArrayList<>();
   private long simulatedPs;
   private long events;
+  private boolean ownRouting;
+  private String routing;
 
   /** @param t a table @return this report */
   public WorkloadReport table(ResultTable t) {
@@ -47,6 +49,29 @@ public final class WorkloadReport {
   public WorkloadReport note(String text) {
     notes.add(text);
     return this;
+  }
+
+  /**
+   * The routing the run used, when it is not the system's ({@code --routing}): a workload that runs its own list of
+   * routings (traffic's {@code routings}) says which, so that the results do not record a routing nothing used.
+   *
+   * @param name the one routing used, or null when several were (each row names its own)
+   * @return this report
+   */
+  public WorkloadReport routing(String name) {
+    ownRouting = true;
+    routing = name;
+    return this;
+  }
+
+  /** @return whether {@link #routing(String)} was called */
+  public boolean hasOwnRouting() {
+    return ownRouting;
+  }
+
+  /** @return the routing given to {@link #routing(String)} */
+  public String ownRouting() {
+    return routing;
   }
 
   /** @param ps simulated time to add @param ev events to add @return this report */

@@ -49,6 +49,17 @@ public record WorkloadRun(Results results, List<PlotSpec> plots, List<String> no
   }
 
   /**
+   * The routing the results record: the workload's own when it ran its own list (null for several), none on the ideal
+   * fabric, which has no routers (it recorded "by-delivery-mode" there, a routing no packet took), else the system's.
+   */
+  private static String routing(SystemSpec spec, WorkloadReport r) {
+    if (r.hasOwnRouting()) {
+      return r.ownRouting();
+    }
+    return spec.fabric() == FabricKind.IDEAL ? null : spec.routing();
+  }
+
+  /**
    * Runs a workload, reporting progress.
    *
    * @param w the workload
@@ -69,7 +80,7 @@ public record WorkloadRun(Results results, List<PlotSpec> plots, List<String> no
       recorded.put("engine", "partitioned");
     }
     RunMetadata.Builder m = RunMetadata.builder(RunMetadata.currentTool(), command)
-        .system(spec.system()).routing(spec.routing()).fabric(RecordedSettings.fabric(spec.fabric()))
+        .system(spec.system()).routing(routing(spec, r)).fabric(RecordedSettings.fabric(spec.fabric()))
         .translator(RecordedSettings.translator(spec.translator())).nic(RecordedSettings.nic(spec.nic()))
         .iommu(spec.translator() == TranslatorKind.IOMMU ? RecordedSettings.iommu(spec.iommu()) : null) // flat: none
         .seed(spec.seed()).parameters(recorded)

@@ -4,6 +4,11 @@ import io.github.ariesmodel.cli.system.SystemSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.ariesmodel.cli.report.ResultTable;
+import io.github.ariesmodel.iommu.IommuConfig;
+import io.github.ariesmodel.nic.NicConfig;
+import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.FabricKind;
+import io.github.ariesmodel.system.TranslatorKind;
 import io.github.ariesmodel.system.mpi.MpiConfig;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +60,45 @@ class WorkloadsTest {
     assertThat(t.numbers("pteHitRate")[0]).isBetween(0.0, 1.0);
   }
 
+  /** The metrics named for the smallest or largest size take that size's row wherever the list puts it. */
+  @Test
+  void sizeMetricsTakeTheSmallestOrLargestSizeNotTheFirstOrLast() {
+    WorkloadReport ping = new PingPongWorkload().run(ONE_GROUP, Params.of(Map.of("sizes", "64,8,4K",
+        "iterations", "2", "distances", "same-router")));
+    assertThat(metric(ping, "latency.same-router")).isEqualTo(cell(table(ping, "pingpong"), "latency", 8));
+    WorkloadReport mpiLat = new MpiLatencyWorkload().run(ONE_GROUP, Params.of(Map.of("sizes", "64,8",
+        "iterations", "2", "distances", "same-router")));
+    assertThat(metric(mpiLat, "latency.same-router")).isEqualTo(cell(table(mpiLat, "mpi-latency"), "latency", 8));
+    WorkloadReport mpiBw = new MpiBandwidthWorkload().run(ONE_GROUP, Params.of(Map.of("sizes", "1K,64",
+        "iterations", "1", "distances", "same-router")));
+    assertThat(metric(mpiBw, "bandwidth.same-router"))
+        .isEqualTo(cell(table(mpiBw, "mpi-bandwidth"), "bandwidth", 1024));
+  }
+
+  private static double metric(WorkloadReport r, String name) {
+    return r.metrics().stream().filter(m -> m.name().equals(name)).findFirst().orElseThrow().value();
+  }
+
+  /** The value in column {@code y} of the row whose {@code bytes} is {@code bytes}. */
+  private static double cell(ResultTable t, String y, long bytes) {
+    int b = t.columnIndex("bytes");
+    int yi = t.columnIndex(y);
+    return t.rows().stream().filter(row -> ((Number) row.get(b)).longValue() == bytes).findFirst()
+        .map(row -> ((Number) row.get(yi)).doubleValue()).orElseThrow();
+  }
+
+  @Test
+  void gupsWithoutAnIommuHasNoHitRateOrTranslationLatency() {
+    SystemSpec flat = new SystemSpec("default", AriesSystem.Builder.BY_DELIVERY_MODE, 1, FabricKind.IDEAL,
+        TranslatorKind.FLAT, IommuConfig.defaults(), NicConfig.defaults(), null);
+    WorkloadReport r = new GupsWorkload().run(flat, Params.of(Map.of("pes", "4", "updates", "16")));
+    ResultTable t = table(r, "gups");
+    assertThat(t.numbers("updateRate")[0]).isPositive();
+    // No value (null, NaN in numbers()), not 0, which would read as "every translation missed".
+    assertThat(t.numbers("pteHitRate")[0]).isNaN();
+    assertThat(t.numbers("translationLatency")[0]).isNaN();
+  }
+
   @Test
   void hugePagesRaiseTheTargetPteHitRateOfRandomTraffic() {
     WorkloadReport r = new IommuStudyWorkload().run(ONE_GROUP, Params.of(Map.of("pageSizes", "4K,2M",
@@ -77,6 +121,9 @@ class WorkloadsTest {
         Params.of(Map.of("loads", "0.1", "routings", "minimal", "measureNs", "2000")));
     ResultTable t = table(r, "traffic");
     assertThat(t.numbers("acceptedLoad")[0]).isCloseTo(0.1, org.assertj.core.data.Offset.offset(0.03));
+    // load is the point's load as asked; offeredLoad what the sources generated, as the traffic command reports it
+    assertThat(t.numbers("load")[0]).isEqualTo(0.1);
+    assertThat(t.numbers("offeredLoad")[0]).isCloseTo(0.1, org.assertj.core.data.Offset.offset(0.03));
   }
 
   @Test
