@@ -358,6 +358,7 @@ final class IommuCommand implements Callable<Integer> {
     }
     return new AccessSource() {
       long lineNumber;
+      boolean any;
 
       @Override
       public boolean next(Driver d) {
@@ -370,7 +371,13 @@ final class IommuCommand implements Callable<Integer> {
               continue;
             }
             parseLine(s, lineNumber, d);
+            any = true;
             return true;
+          }
+          if (!any) {
+            // (an empty file ran and reported 0 translations, and docs/errors-and-guarantees.md said it was refused)
+            throw CliError.badInput((trace.equals("-") ? "standard input" : trace) + " holds no accesses (a trace"
+                + " has one OFFSET [R|W|A] a line; blank lines and # comments are skipped)", "TRACE", null);
           }
           return false;
         } catch (CharacterCodingException e) {

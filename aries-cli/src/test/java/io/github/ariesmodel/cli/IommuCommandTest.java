@@ -93,6 +93,17 @@ class IommuCommandTest {
     assertThat(run("iommu", "--synthetic", "zigzag:4").err()).contains("--synthetic must be");
     assertThat(run("iommu", "--region", "1M").err()).contains("exactly one of a TRACE file and --synthetic");
     assertThat(run("iommu", "--page-size", "3K", "--synthetic", "random:1").code()).isEqualTo(2);
+    // a trace with no access (empty, or comments only) ran and reported 0 translations
+    Path empty = dir.resolve("empty.trace");
+    Files.writeString(empty, "");
+    Path comments = dir.resolve("comments.trace");
+    Files.writeString(comments, "# nothing\n\n");
+    for (Path p : new Path[] {empty, comments}) {
+      Run e = run("iommu", "--region", "1M", "--json", p.toString());
+      assertThat(e.code()).isEqualTo(2);
+      assertThat(e.out()).isEmpty();
+      assertThat(e.err()).contains(p + " holds no accesses").doesNotContain("Exception");
+    }
   }
 
   @Test
