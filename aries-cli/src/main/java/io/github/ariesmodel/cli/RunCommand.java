@@ -109,9 +109,9 @@ final class RunCommand implements Callable<Integer> {
         file == null || pr.hasMatchedOption("--translator") ? SystemSpec.parseTranslator(translator)
             : base.translator(),
         base.iommu(), base.nic(), null).withThreads(threads.checked());
-    if (file != null && s.translator() == io.github.ariesmodel.system.TranslatorKind.FLAT
-        && !base.iommu().equals(io.github.ariesmodel.iommu.IommuConfig.defaults())) {
-      // --translator flat over a file's iommu settings would drop them without a word (the file alone is refused)
+    if (file != null && s.translator() == io.github.ariesmodel.system.TranslatorKind.FLAT && file.iommuGiven()) {
+      // --translator flat over a file's iommu settings would drop them without a word; refused as the file alone is,
+      // whatever their values (settings equal to the defaults passed here and were refused inside the file)
       throw CliError.badInput("the configuration's iommu settings are for the IOMMU translator but the translator is"
           + " flat; drop one of them", "--translator", null);
     }

@@ -719,6 +719,12 @@ class HostileInputTest {
         "flat", "--out", out("c"))).isEqualTo(2);
     assertThat(onlyLine()).contains("the configuration's iommu settings are for the IOMMU translator but the"
         + " translator is flat");
+    // settings equal to the defaults too, as inside the file (they passed on the command line)
+    err.getBuffer().setLength(0);
+    assertThat(aries("run", "pingpong", "--config", file("io4.yaml", "iommu: {ways: 4}\n").toString(),
+        "--translator", "flat", "--out", out("c"))).isEqualTo(2);
+    assertThat(onlyLine()).contains("the configuration's iommu settings are for the IOMMU translator but the"
+        + " translator is flat");
     assertThat(tmp.resolve("c")).doesNotExist();
   }
 }

@@ -57,8 +57,9 @@ import java.util.TreeSet;
  * @param spec the system spec
  * @param workload the workload name, or null when the file names none
  * @param params the workload's parameters
+ * @param iommuGiven whether the file has an {@code iommu} mapping (its values may equal the defaults)
  */
-public record RunConfig(SystemSpec spec, String workload, Params params) {
+public record RunConfig(SystemSpec spec, String workload, Params params, boolean iommuGiven) {
 
   private static final Set<String> TOP = Set.of("system", "routing", "seed", "fabric", "translator", "iommu", "nic",
       "workload", "params");
@@ -150,7 +151,7 @@ public record RunConfig(SystemSpec spec, String workload, Params params) {
    */
   public static RunConfig from(JsonNode root) {
     if (root == null || root.isNull() || root.isMissingNode()) {
-      return new RunConfig(SystemSpec.of("default", 1), null, Params.none());
+      return new RunConfig(SystemSpec.of("default", 1), null, Params.none(), false);
     }
     object(root, "(top level)");
     checkKeys(root, "", TOP);
@@ -187,7 +188,7 @@ public record RunConfig(SystemSpec spec, String workload, Params params) {
         params.put(e.getKey(), e.getValue().asText());
       }
     }
-    return new RunConfig(spec, workload, Params.of(params));
+    return new RunConfig(spec, workload, Params.of(params), root.has("iommu"));
   }
 
   private static IommuConfig iommu(JsonNode n) {
