@@ -1,5 +1,6 @@
 package io.github.ariesmodel.cli.workload;
 
+import com.google.common.primitives.Longs;
 import io.github.ariesmodel.cli.report.Figures;
 import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.cli.report.PlotSpec;
@@ -92,6 +93,8 @@ final class PingPongWorkload implements Workload {
     }
     boolean first = true;
     int done = 0;
+    // the metrics are of the smallest size, wherever the list puts it (they took the first)
+    int smallest = Longs.indexOf(sizes, Longs.min(sizes));
     for (String distance : wanted) {
       AriesSystem sys = first ? probe : spec.build();
       first = false;
@@ -105,8 +108,7 @@ final class PingPongWorkload implements Workload {
       }
       report.cost(sys.now(), sys.eventsExecuted());
       progress.update((double) ++done / wanted.size(), report.simulatedPs(), report.events());
-      // of the smallest size, wherever the list puts it (it took the first, and sizes=64,8 reported 64 B)
-      report.metric("latency." + distance, Figures.round(latencyNs[Sizes.indexOfMin(sizes)], 3), "ns");
+      report.metric("latency." + distance, Figures.round(latencyNs[smallest], 3), "ns");
     }
     ResultTable t = table.build();
     report.table(t);
