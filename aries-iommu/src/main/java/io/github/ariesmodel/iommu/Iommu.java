@@ -30,8 +30,11 @@ import java.util.Optional;
  *       {@link MemoryDomainDescriptor#check} (valid, bounds, writable, protection), in the contract's order.
  *   <li>Page tables in host memory in core's {@link PageTableEntry} format: 4 KB pages through two levels (a
  *       directory of table pointers, then 4 KB leaf tables of 512 PTEs), huge pages (2 MB … 64 GB) through one level
- *       [S6c {@code pg_mode}]. Modelling choice: each registration gets its own tables rooted at its MDD (the hardware
- *       roots them per translation context; the context is kept in the MDD but does not select a table).
+ *       [S6c {@code pg_mode}]. Where they lie is {@link IommuConfig#pageTables()}: by default each registration gets
+ *       tables of its own rooted at its MDD ({@link PageTables#PER_REGISTRATION}); with
+ *       {@link PageTables#PER_CONTEXT} each translation context and page size has one set of tables, as the
+ *       hardware's translation context registers root them, and the driver places each registration at a range of
+ *       the context's IO virtual space ({@link #ioVirtualBase}).
  *   <li>A PTE cache of {@code ways × sets} lines of {@code ptesPerLine} PTEs (default 4 × 32 lines of 8 PTEs,
  *       derived from the RAM widths [S6c]), indexed by the line's physical address. Directory and leaf lines share
  *       it: a 4 KB translation looks up the directory line, then the leaf line its entry points to.
@@ -85,6 +88,8 @@ public final class Iommu implements AddressTranslation {
   /** Catches two threads using this IOMMU at once (see {@link ConcurrentUseCheck} for what it accepts). */
   private final ConcurrentUseCheck inUse = new ConcurrentUseCheck("Iommu");
   private final PageTableBuilder tableBuilder;
+  /** The translation contexts' tables, with {@link PageTables#PER_CONTEXT}; null with tables per registration. */
+  private final TranslationContexts contexts;
   private final HeapGauge heap;
 
   // Made on the first translation.
@@ -117,6 +122,7 @@ public final class Iommu implements AddressTranslation {
     this.scheduler = scheduler;
     this.config = config;
     this.tableBuilder = new PageTableBuilder(memory);
+    this.contexts = config.pageTables() == PageTables.PER_CONTEXT ? new TranslationContexts(memory) : null;
     this.heap = heap;
   }
 
@@ -154,17 +160,57 @@ public final class Iommu implements AddressTranslation {
     if (r == null) {
       throw new IllegalArgumentException("registration must not be null");
     }
-    PageTableBuilder.Layout layout = PageTableBuilder.layout(r);
-    checkCapacity(r, layout);
-    int mdh = mdds.freeMdh();
-    checkHeap(r, layout);
-    PageTableBuilder.Tables tables = tableBuilder.build(r);
+    PageTableBuilder.Tables tables;
+    int mdh;
+    if (contexts == null) {
+      PageTableBuilder.Layout layout = PageTableBuilder.layout(r);
+      checkCapacity(r, layout);
+      mdh = mdds.freeMdh();
+      checkHeap(r, layout);
+      tables = tableBuilder.build(r);
+    } else {
+      PageSize ps = r.pageSize();
+      TranslationContexts.Plan plan = contexts.plan(r.translationContext(), ps, ps.pagesSpanned(0, r.length()));
+      PageTableBuilder.Layout layout = PageTableBuilder.layout(plan, ps);
+      checkCapacity(r, layout);
+      mdh = mdds.freeMdh();
+      if (!plan.placed()) {
+        throw new IllegalStateException(contexts.noRoom(plan));
+      }
+      checkHeap(r, layout);
+      tables = tableBuilder.build(r, plan, contexts);
+    }
     MemoryDomainDescriptor d = new MemoryDomainDescriptor(mdh, true, r.virtualBase(), r.length(), r.writable(),
         r.protectionTag(), r.protectionKey(), r.translationContext(), r.pageSize(), r.completionQueue(),
         r.prefetch());
     mdds.put(d, tables);
+    if (contexts != null) {
+      dropStaleLines(mdh, tables, r.pageSize());
+    }
     return d;
   }
+
+  /**
+   * What the driver does after writing a registration into its context's tables: it invalidates the cached lines
+   * that may hold what the tables said before, the leaf lines of its range (a neighbour's walk may have cached them
+   * as not present, or as an earlier owner's range) and the directory lines of its range (it may have entered new
+   * leaf tables there). One "invalidate IOMMU pages" command, counted in the statistics; tables per registration
+   * never need it (their lines are new).
+   */
+  private void dropStaleLines(int mdh, PageTableBuilder.Tables tables, PageSize ps) {
+    invalidationCommands++;
+    invalidatePages(mdh, 0, tables.pages() - 1);
+    if (cache != null && !ps.isHuge()) {
+      int lineBytes = config.lineBytes();
+      long lo = (tables.firstPage() >>> PageTableBuilder.ENTRIES_PER_TABLE_SHIFT) * PageTableEntry.BYTES;
+      long hi = ((tables.firstPage() + tables.pages() - 1) >>> PageTableBuilder.ENTRIES_PER_TABLE_SHIFT)
+          * PageTableEntry.BYTES;
+      for (long a = (tables.directory() + lo) & -lineBytes; a <= tables.directory() + hi; a += lineBytes) {
+        invalidations += cache.invalidateLine(a);
+      }
+    }
+  }
+
 
   /** Refuses a registration whose frames and tables exceed the memory's whole capacity: it can never fit. */
   private void checkCapacity(MemoryRegistration r, PageTableBuilder.Layout layout) {
@@ -254,6 +300,9 @@ public final class Iommu implements AddressTranslation {
     boolean entered = inUse.enter();
     try {
       mdds.invalidate(mdh);
+      if (contexts != null) {
+        tableBuilder.release(mdds.get(mdh), mdds.tables(mdh), contexts);
+      }
       invalidateMdd(mdh);
     } finally {
       if (entered) {
@@ -294,8 +343,10 @@ public final class Iommu implements AddressTranslation {
       throw new IllegalArgumentException(
           "offset must be in [0, " + d.length() + ") but was " + offset);
     }
-    memory.writeLong(mdds.leafBase(mdh) + (offset >>> d.pageSize().shift()) * PageTableEntry.BYTES,
-        PageTableEntry.NOT_PRESENT);
+    long pte = PteWalker.leafPteAddressNow(memory, mdds, mdh, offset >>> d.pageSize().shift());
+    if (pte >= 0) {
+      memory.writeLong(pte, PageTableEntry.NOT_PRESENT);
+    }
   }
 
   /**
@@ -310,8 +361,24 @@ public final class Iommu implements AddressTranslation {
   }
 
   /**
+   * Where a registration lies in its translation context's IO virtual address space: the MDD's {@code mem_base}
+   * (aries-facts §4), the address of its first byte there. A walk of offset {@code o} translates the context's
+   * address {@code ioVirtualBase + o} through {@link #rootTable}. It is 0 with {@link PageTables#PER_REGISTRATION},
+   * where every registration's tables are its own; with {@link PageTables#PER_CONTEXT} it is the range the driver
+   * placed the registration at, a multiple of its page size.
+   *
+   * @param mdh a registered MDH
+   * @return the IO virtual base, bytes
+   */
+  public long ioVirtualBase(int mdh) {
+    MemoryDomainDescriptor d = mdds.registered(mdh);
+    return mdds.firstPage(mdh) << d.pageSize().shift();
+  }
+
+  /**
    * The physical address of the table a walk of this registration starts at: the directory for 4 KB pages, the single
-   * table for huge pages.
+   * table for huge pages. With {@link PageTables#PER_CONTEXT} that is its context's root table, which other
+   * registrations of the context and page size share.
    *
    * @param mdh a registered MDH
    * @return the root table's physical address
@@ -336,7 +403,12 @@ public final class Iommu implements AddressTranslation {
     NetworkAddresses.checkMdh(mdh);
     invalidationCommands++;
     if (cache != null) {
-      invalidations += cache.invalidateOwner(mdh);
+      if (contexts == null) {
+        invalidations += cache.invalidateOwner(mdh);
+      } else if (mdds.get(mdh) != null) {
+        // The registration's PTEs share lines and tables with its neighbours: drop the lines that hold any of them.
+        invalidatePages(mdh, 0, mdds.tables(mdh).pages() - 1);
+      }
     }
     return config.sets() * config.issueIntervalPs();
   }
@@ -361,22 +433,65 @@ public final class Iommu implements AddressTranslation {
     }
     invalidationCommands++;
     int shift = d.pageSize().shift();
-    long lo = mdds.leafBase(mdh) + (offset >>> shift) * PageTableEntry.BYTES;
-    long hi = mdds.leafBase(mdh) + ((offset + length - 1) >>> shift) * PageTableEntry.BYTES;
+    long lines = invalidatePages(mdh, offset >>> shift, (offset + length - 1) >>> shift);
+    return Math.min(lines, config.sets()) * config.issueIntervalPs();
+  }
+
+  /**
+   * Invalidates the cached lines holding the leaf PTEs of a registration's relative pages {@code lo..hi}: line by line
+   * when they are no more than the cache's lines, else by a scan of the tags for each run of lines.
+   *
+   * @return the lines those PTEs lie in (the command's probes)
+   */
+  private long invalidatePages(int mdh, long lo, long hi) {
+    // The runs of consecutive PTE lines: one for huge pages or a registration's own leaf tables, one for each leaf
+    // table of its context's it uses for 4 KB pages (those made at its registration lie one after another).
     int lineBytes = config.lineBytes();
-    long lineLo = lo & -lineBytes;
-    long lineHi = hi & -lineBytes;
-    long lines = (lineHi - lineLo) / lineBytes + 1;
+    long[] runs = new long[8];
+    int n = 0;
+    long page = lo;
+    while (page <= hi) {
+      long runEnd = hi;
+      if (contexts != null && !mdds.get(mdh).pageSize().isHuge()) {
+        long first = mdds.firstPage(mdh);
+        long tableEnd = (((first + page) >>> PageTableBuilder.ENTRIES_PER_TABLE_SHIFT) + 1)
+            << PageTableBuilder.ENTRIES_PER_TABLE_SHIFT;
+        runEnd = Math.min(hi, tableEnd - first - 1);
+      }
+      long a = PteWalker.leafPteAddressNow(memory, mdds, mdh, page);
+      long b = PteWalker.leafPteAddressNow(memory, mdds, mdh, runEnd);
+      page = runEnd + 1;
+      if (a < 0) {
+        continue; // no leaf table there, so nothing of it can be cached
+      }
+      long lineLo = a & -lineBytes;
+      long lineHi = b & -lineBytes;
+      if (n > 0 && runs[n - 1] + lineBytes == lineLo) {
+        runs[n - 1] = lineHi;
+        continue;
+      }
+      if (n == runs.length) {
+        runs = java.util.Arrays.copyOf(runs, n * 2);
+      }
+      runs[n++] = lineLo;
+      runs[n++] = lineHi;
+    }
+    long lines = 0;
+    for (int i = 0; i < n; i += 2) {
+      lines += (runs[i + 1] - runs[i]) / lineBytes + 1;
+    }
     if (cache != null) {
-      if (lines <= config.lines()) {
-        for (long a = lineLo; a <= lineHi; a += lineBytes) {
-          invalidations += cache.invalidateLine(a);
+      for (int i = 0; i < n; i += 2) {
+        if (lines <= config.lines()) {
+          for (long a = runs[i]; a <= runs[i + 1]; a += lineBytes) {
+            invalidations += cache.invalidateLine(a);
+          }
+        } else {
+          invalidations += cache.invalidateRange(runs[i], runs[i + 1]);
         }
-      } else {
-        invalidations += cache.invalidateOwnerRange(mdh, lineLo, lineHi);
       }
     }
-    return Math.min(lines, config.sets()) * config.issueIntervalPs();
+    return lines;
   }
 
   /**

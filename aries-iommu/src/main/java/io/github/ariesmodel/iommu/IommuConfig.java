@@ -44,6 +44,8 @@ import io.github.ariesmodel.iommu.spi.ReplacementPolicyFactory;
  *     further registrations a stale handle then reaches the new owner's memory with status OK); false makes every
  *     MDH single-use, so a stale handle always faults with INVALID_MDH, and registration fails with
  *     IllegalStateException once all 4,096 handles have been used
+ * @param pageTables where registrations' page tables lie: {@link PageTables#PER_REGISTRATION} (the default, this
+ *     model's first form) or {@link PageTables#PER_CONTEXT} (the hardware's shape)
  */
 public record IommuConfig(
     int ways,
@@ -57,7 +59,8 @@ public record IommuConfig(
     long hitLatencyPs,
     long issueIntervalPs,
     boolean prefetch,
-    boolean reuseMdhs) {
+    boolean reuseMdhs,
+    PageTables pageTables) {
 
   /** Default ways per set. */
   public static final int DEFAULT_WAYS = 4;
@@ -100,6 +103,9 @@ public record IommuConfig(
     }
     if (policy == null) {
       throw new IllegalArgumentException("policy must not be null");
+    }
+    if (pageTables == null) {
+      throw new IllegalArgumentException("pageTables must not be null");
     }
     if (policy == BuiltInPolicy.PSEUDO_LRU && Integer.bitCount(ways) != 1) {
       throw new IllegalArgumentException("ways must be a power of two in [1, 64] for pseudo-LRU but was " + ways);
@@ -150,6 +156,7 @@ public record IommuConfig(
     b.issueIntervalPs = issueIntervalPs;
     b.prefetch = prefetch;
     b.reuseMdhs = reuseMdhs;
+    b.pageTables = pageTables;
     return b;
   }
 
@@ -177,6 +184,7 @@ public record IommuConfig(
     private long issueIntervalPs = DEFAULT_ISSUE_INTERVAL_PS;
     private boolean prefetch = true;
     private boolean reuseMdhs = true;
+    private PageTables pageTables = PageTables.PER_REGISTRATION;
 
     private Builder() {}
 
@@ -246,7 +254,6 @@ public record IommuConfig(
       return this;
     }
 
-    /** @return the validated configuration */
     /**
      * Whether deregistered MDHs are handed out again (default true, as the hardware does); see
      * {@link IommuConfig#reuseMdhs()}.
@@ -259,9 +266,21 @@ public record IommuConfig(
       return this;
     }
 
+    /**
+     * Where registrations' page tables lie (default {@link PageTables#PER_REGISTRATION}); see {@link PageTables}.
+     *
+     * @param v the choice
+     * @return this builder
+     */
+    public Builder pageTables(PageTables v) {
+      this.pageTables = v;
+      return this;
+    }
+
+    /** @return the validated configuration */
     public IommuConfig build() {
       return new IommuConfig(ways, sets, ptesPerLine, policy, seed, maxInFlight, fetchBuffers, pteFetchLatencyPs,
-          hitLatencyPs, issueIntervalPs, prefetch, reuseMdhs);
+          hitLatencyPs, issueIntervalPs, prefetch, reuseMdhs, pageTables);
     }
   }
 }

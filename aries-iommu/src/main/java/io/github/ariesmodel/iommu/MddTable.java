@@ -10,8 +10,10 @@ import java.util.Arrays;
  * (aries-facts §4 [S6b]: MDD table RAM address 12 bits, so 4,096 MDDs per NIC, derived), each with where its
  * registration's page frames and page tables lie in host memory.
  *
- * <p>The hardware MDD holds the translation context ({@code mmu_tc}) and a base; this model keeps each
- * registration's own table roots beside its descriptor instead (a modelling choice, see {@link Iommu}). Handles are
+ * <p>The hardware MDD holds the translation context ({@code mmu_tc}) and a base ({@code mem_base}); beside each
+ * descriptor this model keeps the roots of the tables its walks use and its first page in them: the registration's
+ * own tables and page 0 ({@link PageTables#PER_REGISTRATION}), or its context's tables and its range's first page,
+ * the base ({@link PageTables#PER_CONTEXT}). Handles are
  * handed out round-robin from the last one given, skipping those in use, so a deregistered MDH is not reused at once.
  *
  * <p>Cost: the arrays grow (doubling) to the highest MDH in use; an IOMMU that never registers allocates none.
@@ -28,7 +30,8 @@ final class MddTable {
   private long[] dataBase = NO_LONGS;
   private long[] directoryBase = NO_LONGS;
   private long[] leafBase = NO_LONGS;
-  private long[] leafEnd = NO_LONGS;
+  private long[] firstPage = NO_LONGS;
+  private long[] pages = NO_LONGS;
   private int nextMdh;
   private int[] generation = new int[0];
   private final boolean reuse;
@@ -83,7 +86,8 @@ final class MddTable {
     dataBase[mdh] = tables.data();
     directoryBase[mdh] = tables.directory();
     leafBase[mdh] = tables.leaf();
-    leafEnd[mdh] = tables.leafEnd();
+    firstPage[mdh] = tables.firstPage();
+    pages[mdh] = tables.pages();
   }
 
   private void ensureCapacity(int mdh) {
@@ -95,7 +99,8 @@ final class MddTable {
     dataBase = Arrays.copyOf(dataBase, n);
     directoryBase = Arrays.copyOf(directoryBase, n);
     leafBase = Arrays.copyOf(leafBase, n);
-    leafEnd = Arrays.copyOf(leafEnd, n);
+    firstPage = Arrays.copyOf(firstPage, n);
+    pages = Arrays.copyOf(pages, n);
     generation = Arrays.copyOf(generation, n);
   }
 
@@ -142,13 +147,26 @@ final class MddTable {
     return directoryBase[mdh];
   }
 
-  /** @return the physical address of the first leaf table */
+  /**
+   * @return the physical address of the first leaf PTE of the tables: the one-level table for huge pages; for 4 KB
+   *     pages in tables of the registration's own, its first leaf table; 0 for 4 KB pages in a context's tables
+   */
   long leafBase(int mdh) {
     return leafBase[mdh];
   }
 
-  /** @return one past the last leaf PTE's byte: next-line prefetch stops there */
-  long leafEnd(int mdh) {
-    return leafEnd[mdh];
+  /** @return the registration's first page in its tables (0 in tables of its own) */
+  long firstPage(int mdh) {
+    return firstPage[mdh];
+  }
+
+  /** @return one past the registration's last page in its tables: next-line prefetch stops there */
+  long pageEnd(int mdh) {
+    return firstPage[mdh] + pages[mdh];
+  }
+
+  /** @return where the registration's tables lie, as {@link #put} was given them */
+  PageTableBuilder.Tables tables(int mdh) {
+    return new PageTableBuilder.Tables(dataBase[mdh], directoryBase[mdh], leafBase[mdh], firstPage[mdh], pages[mdh]);
   }
 }

@@ -45,6 +45,9 @@ final class MissPipeline {
   private final long hitLatencyPs;
   private final int maxInFlight;
   private final int lineBytes;
+  private final long ptesPerLine;
+  /** Whether 4 KB registrations share leaf tables laid out by address space, not one after another. */
+  private final boolean sharedLeafTables;
   private final boolean prefetchEnabled;
   private final EventHandler completeHandler = this::onComplete;
   private final EventHandler drainHandler = this::onDrain;
@@ -88,6 +91,8 @@ final class MissPipeline {
     this.hitLatencyPs = config.hitLatencyPs();
     this.maxInFlight = config.maxInFlight();
     this.lineBytes = config.lineBytes();
+    this.ptesPerLine = config.ptesPerLine();
+    this.sharedLeafTables = config.pageTables() == PageTables.PER_CONTEXT;
     this.prefetchEnabled = config.prefetch();
     blocked = new TranslationSlot[maxInFlight];
     fastHits = new HeldPlaces(maxInFlight);
@@ -170,10 +175,10 @@ final class MissPipeline {
     // The walk of PteWalker.start/descend, in locals: a probe walk needs no slot.
     int shift = d.pageSize().shift();
     long walkOffset = PteWalker.walkOffset(d, offset, length);
-    long rel = walkOffset >>> shift;
+    long page = mdds.firstPage(mdh) + (walkOffset >>> shift);
     long pageOffset = PteWalker.pageOffset(offset, walkOffset, shift);
     boolean twoLevel = shift == PageSize.SMALL_SHIFT;
-    long pteAddress = walker.firstPteAddress(mdh, rel, twoLevel);
+    long pteAddress = walker.firstPteAddress(mdh, page, twoLevel);
     long line = walker.lineOf(pteAddress);
     int l = cache.find(line);
     if (l < 0 || cache.isPending(l)) {
@@ -188,7 +193,7 @@ final class MissPipeline {
       }
       directoryLine = l;
       directoryAddress = line;
-      pteAddress = PteWalker.leafPteAddress(dir, rel);
+      pteAddress = PteWalker.leafPteAddress(dir, page);
       line = walker.lineOf(pteAddress);
       l = cache.find(line);
       if (l < 0 || cache.isPending(l)) {
@@ -389,14 +394,24 @@ final class MissPipeline {
       walker.addWaiter(walker.startFetch(victim, now), s);
       s.fetched = true;
       if (s.level == TranslationSlot.Level.LEAF && prefetchEnabled && mdds.get(s.mdh).prefetch()) {
-        prefetch(line + lineBytes, s.mdh, s.client, now);
+        prefetch(line + lineBytes, s.relativePage, s.twoLevel, s.mdh, s.client, now);
       }
       return null;
     }
   }
 
-  private void prefetch(long line, int mdh, TranslationClient client, long now) {
-    if (line >= mdds.leafEnd(mdh) || !walker.hasFreeBuffer() || cache.find(line) >= 0) {
+  /**
+   * Fetches the PTE line after a leaf line that missed, if it holds PTEs of the same registration: its first page
+   * (the next multiple of {@code ptesPerLine} after {@code page}) before the registration's end and, for 4 KB pages
+   * in a context's tables, in the same leaf table (the next table in memory maps another part of the space).
+   */
+  private void prefetch(long line, long page, boolean twoLevel, int mdh, TranslationClient client, long now) {
+    long nextFirstPage = (page & -ptesPerLine) + ptesPerLine;
+    if (nextFirstPage >= mdds.pageEnd(mdh)
+        || (sharedLeafTables && twoLevel
+            && (nextFirstPage >>> PageTableBuilder.ENTRIES_PER_TABLE_SHIFT)
+                != (page >>> PageTableBuilder.ENTRIES_PER_TABLE_SHIFT))
+        || !walker.hasFreeBuffer() || cache.find(line) >= 0) {
       return;
     }
     int victim = cache.allocate(line, mdh);

@@ -36,7 +36,7 @@ final class PteWalker {
     void onLineFilled(long now, TranslationSlot firstWaiter);
   }
 
-  private static final long LEAF_INDEX_MASK = (1L << PageTableBuilder.ENTRIES_PER_TABLE_SHIFT) - 1;
+  private static final long LEAF_INDEX_MASK = PageTableBuilder.LEAF_INDEX_MASK;
 
   private final HostMemory memory;
   private final Scheduler scheduler;
@@ -91,13 +91,13 @@ final class PteWalker {
     int shift = d.pageSize().shift();
     long offset = s.offset;
     long walkOffset = walkOffset(d, offset, s.length);
-    long rel = walkOffset >>> shift;
-    s.relativePage = rel;
+    long page = mdds.firstPage(s.mdh) + (walkOffset >>> shift);
+    s.relativePage = page;
     s.pageOffset = pageOffset(offset, walkOffset, shift);
     boolean twoLevel = shift == PageSize.SMALL_SHIFT;
     s.level = twoLevel ? TranslationSlot.Level.DIRECTORY : TranslationSlot.Level.LEAF;
     s.twoLevel = twoLevel;
-    target(s, firstPteAddress(s.mdh, rel, twoLevel));
+    target(s, firstPteAddress(s.mdh, page, twoLevel));
   }
 
   /** Moves a walk from a present directory entry to the leaf entry it points at. */
@@ -125,18 +125,35 @@ final class PteWalker {
   }
 
   /**
-   * The physical address of a walk's first PTE: the directory entry of relative page {@code rel} for 4 KB pages
-   * ({@code twoLevel}), its leaf entry for huge pages.
+   * The physical address of a walk's first PTE: the directory entry of page {@code page} of the registration's
+   * tables (its first page plus the relative page, {@link MddTable#firstPage}) for 4 KB pages ({@code twoLevel}),
+   * its leaf entry for huge pages.
    */
-  long firstPteAddress(int mdh, long rel, boolean twoLevel) {
+  long firstPteAddress(int mdh, long page, boolean twoLevel) {
     return twoLevel
-        ? mdds.directoryBase(mdh) + (rel >>> PageTableBuilder.ENTRIES_PER_TABLE_SHIFT) * PageTableEntry.BYTES
-        : mdds.leafBase(mdh) + rel * PageTableEntry.BYTES;
+        ? mdds.directoryBase(mdh) + (page >>> PageTableBuilder.ENTRIES_PER_TABLE_SHIFT) * PageTableEntry.BYTES
+        : mdds.leafBase(mdh) + page * PageTableEntry.BYTES;
   }
 
-  /** The physical address of the leaf PTE of relative page {@code rel}, under a present directory entry. */
-  static long leafPteAddress(long directoryPte, long rel) {
-    return PageTableEntries.physicalBase(directoryPte) + (rel & LEAF_INDEX_MASK) * PageTableEntry.BYTES;
+  /** The physical address of the leaf PTE of page {@code page} of the tables, under a present directory entry. */
+  static long leafPteAddress(long directoryPte, long page) {
+    return PageTableEntries.physicalBase(directoryPte) + (page & LEAF_INDEX_MASK) * PageTableEntry.BYTES;
+  }
+
+  /**
+   * The physical address of the leaf PTE of relative page {@code rel} of a registration, read through the tables in
+   * memory now (the driver's view: no cache, no time).
+   *
+   * @return the address, or -1 when a 4 KB page's directory entry is not present
+   */
+  static long leafPteAddressNow(HostMemory memory, MddTable mdds, int mdh, long rel) {
+    long page = mdds.firstPage(mdh) + rel;
+    if (mdds.get(mdh).pageSize().isHuge()) {
+      return mdds.leafBase(mdh) + page * PageTableEntry.BYTES;
+    }
+    long dir = memory.readLong(
+        mdds.directoryBase(mdh) + (page >>> PageTableBuilder.ENTRIES_PER_TABLE_SHIFT) * PageTableEntry.BYTES);
+    return PageTableEntries.present(dir) ? leafPteAddress(dir, page) : -1;
   }
 
   /** @return the address of the cache line holding a PTE */
@@ -160,17 +177,9 @@ final class PteWalker {
     MemoryDomainDescriptor d = mdds.get(mdh);
     PageSize ps = d.pageSize();
     long walkOffset = length == 0 && offset == d.length() ? offset - 1 : offset;
-    long rel = walkOffset >>> ps.shift();
-    long pteAddress;
-    if (ps.isHuge()) {
-      pteAddress = mdds.leafBase(mdh) + rel * PageTableEntry.BYTES;
-    } else {
-      long dir = memory.readLong(
-          mdds.directoryBase(mdh) + (rel >>> PageTableBuilder.ENTRIES_PER_TABLE_SHIFT) * PageTableEntry.BYTES);
-      if (!PageTableEntries.present(dir)) {
-        return TranslationResult.fault(Status.TRANSLATION_FAULT);
-      }
-      pteAddress = PageTableEntries.physicalBase(dir) + (rel & LEAF_INDEX_MASK) * PageTableEntry.BYTES;
+    long pteAddress = leafPteAddressNow(memory, mdds, mdh, walkOffset >>> ps.shift());
+    if (pteAddress < 0) {
+      return TranslationResult.fault(Status.TRANSLATION_FAULT);
     }
     long pte = memory.readLong(pteAddress);
     if (!PageTableEntries.present(pte)) {

@@ -38,6 +38,7 @@ final class TranslationSlot {
   // The walk.
   Level level;
   boolean twoLevel;
+  /** The page the walk translates, counted in the registration's tables: its first page plus the relative page. */
   long relativePage;
   long pageOffset;
   /** Physical address of the PTE line the walk needs next. */

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Timed translations through the PTE cache agree with the untimed walk, with an independent walk of the page tables
- * in memory, and with flat arithmetic (frames of a registration are contiguous), for 4 KB and huge pages.
+ * in memory, and with flat arithmetic (frames of a registration are contiguous), for 4 KB and huge pages, with tables
+ * per registration and per translation context.
  */
 class IommuTranslationProperties {
 
@@ -34,7 +35,8 @@ class IommuTranslationProperties {
           SplittableRandom rnd = new SplittableRandom(seed);
           IommuConfig config = IommuConfig.builder()
               .ways(1 << geometry).sets(32 >> geometry).ptesPerLine(8 << (geometry & 1))
-              .fetchBuffers(1 + rnd.nextInt(8)).maxInFlight(1 + rnd.nextInt(32)).build();
+              .fetchBuffers(1 + rnd.nextInt(8)).maxInFlight(1 + rnd.nextInt(32))
+              .pageTables(rnd.nextBoolean() ? PageTables.PER_CONTEXT : PageTables.PER_REGISTRATION).build();
           Rig rig = new Rig(config);
           MemoryDomainDescriptor[] ds = new MemoryDomainDescriptor[regions];
           for (int i = 0; i < regions; i++) {
@@ -64,7 +66,8 @@ class IommuTranslationProperties {
             Rig.Done got = rig.doneWithId(k);
             TranslationResult now =
                 rig.iommu.translateNow(d.mdh(), offsets[k], lengths[k], AccessKind.WRITE, Rig.TAG, Rig.KEY);
-            PageTableEntry pte = Rig.walk(rig.memory, rig.iommu.rootTable(d.mdh()), ps, offsets[k] >>> ps.shift());
+            PageTableEntry pte = Rig.walk(rig.memory, rig.iommu.rootTable(d.mdh()), ps,
+                (rig.iommu.ioVirtualBase(d.mdh()) + offsets[k]) >>> ps.shift());
             long expected = pte.physicalBase() + ps.pageOffset(offsets[k]);
             int contiguous = (int) Math.min(lengths[k], ps.bytesToPageEnd(offsets[k]));
             assertThat(got.status()).isEqualTo(Status.OK);

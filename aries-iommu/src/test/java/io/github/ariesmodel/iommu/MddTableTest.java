@@ -16,7 +16,7 @@ class MddTableTest {
   }
 
   private static void register(MddTable t, int mdh) {
-    t.put(mdd(mdh), new PageTableBuilder.Tables(1000L * mdh, 2000L * mdh, 3000L * mdh, 3000L * mdh + 64));
+    t.put(mdd(mdh), new PageTableBuilder.Tables(1000L * mdh, 2000L * mdh, 3000L * mdh, 4L * mdh, 8));
   }
 
   @Test
@@ -32,7 +32,9 @@ class MddTableTest {
     assertThat(t.dataBase(300)).isEqualTo(300_000);
     assertThat(t.directoryBase(300)).isEqualTo(600_000);
     assertThat(t.leafBase(300)).isEqualTo(900_000);
-    assertThat(t.leafEnd(300)).isEqualTo(900_064);
+    assertThat(t.firstPage(300)).isEqualTo(1200);
+    assertThat(t.pageEnd(300)).isEqualTo(1208);
+    assertThat(t.tables(300)).isEqualTo(new PageTableBuilder.Tables(300_000, 600_000, 900_000, 1200, 8));
     assertThat(t.dataBase(5)).isEqualTo(5000);
   }
 

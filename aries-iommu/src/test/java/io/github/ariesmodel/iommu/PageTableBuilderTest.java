@@ -21,7 +21,8 @@ class PageTableBuilderTest {
     assertThat(t.data() % 4096).isZero();
     assertThat(t.leaf() % 4096).isZero();
     assertThat(t.directory() % 4096).isZero();
-    assertThat(t.leafEnd()).isEqualTo(t.leaf() + 1000 * 8);
+    assertThat(t.firstPage()).isZero();
+    assertThat(t.pages()).isEqualTo(1000);
     PageTableEntry d0 = PageTableEntry.unpack(memory.readLong(t.directory()));
     PageTableEntry d1 = PageTableEntry.unpack(memory.readLong(t.directory() + 8));
     assertThat(d0.present()).isTrue();
@@ -42,7 +43,7 @@ class PageTableBuilderTest {
         MemoryRegistration.of(0, 3 * (2L << 20) + 1, 1, 1).withPageSize(PageSize.SIZE_2M).withWritable(false));
     assertThat(t.directory()).isZero();
     assertThat(t.data() % (2L << 20)).isZero();
-    assertThat(t.leafEnd()).isEqualTo(t.leaf() + 4 * 8);
+    assertThat(t.pages()).isEqualTo(4);
     for (int p = 0; p < 4; p++) {
       assertThat(PageTableEntry.unpack(memory.readLong(t.leaf() + p * 8L)))
           .isEqualTo(PageTableEntry.page(t.data() + p * (2L << 20), PageSize.SIZE_2M, false));

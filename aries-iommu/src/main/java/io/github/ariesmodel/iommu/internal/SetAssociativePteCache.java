@@ -252,17 +252,16 @@ public final class SetAssociativePteCache {
   }
 
   /**
-   * Invalidates an owner's lines in an address range.
+   * Invalidates every valid line in an address range, whoever fetched it.
    *
-   * @param mdh the owner
    * @param lo lowest line address
    * @param hi highest line address
    * @return lines invalidated
    */
-  public int invalidateOwnerRange(int mdh, long lo, long hi) {
+  public int invalidateRange(long lo, long hi) {
     int n = 0;
     for (int l = 0; l < state.length; l++) {
-      if (owner[l] == mdh && tags[l] >= lo && tags[l] <= hi && invalidate(l)) {
+      if (tags[l] >= lo && tags[l] <= hi && invalidate(l)) {
         n++;
       }
     }

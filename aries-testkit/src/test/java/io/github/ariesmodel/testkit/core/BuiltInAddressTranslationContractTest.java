@@ -7,6 +7,7 @@ import io.github.ariesmodel.core.spi.Scheduler;
 import io.github.ariesmodel.iommu.BuiltInPolicy;
 import io.github.ariesmodel.iommu.Iommu;
 import io.github.ariesmodel.iommu.IommuConfig;
+import io.github.ariesmodel.iommu.PageTables;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Nested;
 
@@ -71,6 +72,30 @@ class BuiltInAddressTranslationContractTest {
     @Override
     protected boolean offersFastHits() {
       return true;
+    }
+  }
+
+  /** Page tables per translation context, the hardware's shape: registrations share their context's tables. */
+  @Nested
+  class IommuPerContext extends IommuContract {
+    @Override
+    IommuConfig config() {
+      return IommuConfig.builder().pageTables(PageTables.PER_CONTEXT).build();
+    }
+
+    @Override
+    protected boolean offersFastHits() {
+      return true;
+    }
+  }
+
+  /** Per-context tables through the smallest cache, with prefetch: neighbours' PTEs share the one line. */
+  @Nested
+  class IommuPerContextSmallestPrefetch extends IommuContract {
+    @Override
+    IommuConfig config() {
+      return IommuConfig.builder().pageTables(PageTables.PER_CONTEXT).ways(1).sets(1).ptesPerLine(2)
+          .maxInFlight(1).fetchBuffers(1).prefetch(true).build();
     }
   }
 
