@@ -17,6 +17,7 @@ import io.github.ariesmodel.core.spi.TranslationListener;
 import io.github.ariesmodel.iommu.ReplacementPolicies;
 import io.github.ariesmodel.iommu.Iommu;
 import io.github.ariesmodel.iommu.IommuConfig;
+import io.github.ariesmodel.iommu.PageTables;
 import io.github.ariesmodel.iommu.IommuStatistics;
 import io.github.ariesmodel.iommu.StallCause;
 import io.github.ariesmodel.iommu.TranslationStatistics;
@@ -117,6 +118,11 @@ final class IommuCommand implements Callable<Integer> {
   @Option(names = "--prefetch", description = "Set the region's prefetch hint (next-line PTE prefetch on a miss).")
   boolean prefetch;
 
+  @Option(names = "--page-tables", paramLabel = "WHERE",
+      description = "per-registration (default: the region's own tables) or per-context (its translation context's"
+          + " tables, the hardware's shape; docs/iommu.md).")
+  String pageTables = PageTables.PER_REGISTRATION.configName();
+
   @Option(names = "--access-bytes", paramLabel = "N", description = "Bytes per access (default: ${DEFAULT-VALUE}).")
   int accessBytes = 8;
 
@@ -166,11 +172,12 @@ final class IommuCommand implements Callable<Integer> {
           .pteFetchLatencyPs(toPs("--fetch-latency-ns", fetchLatencyNs))
           .hitLatencyPs(toPs("--hit-latency-ns", hitLatencyNs))
           .issueIntervalPs(toPs("--issue-interval-ns", issueIntervalNs))
+          .pageTables(PageTables.parse(pageTables))
           .build();
     } catch (IllegalArgumentException e) {
       throw CliError.renamed(e, "sets * ways * ptesPerLine", "--sets * --ways * --ptes-per-line", "ptesPerLine",
           "--ptes-per-line", "maxInFlight", "--in-flight", "fetchBuffers", "--fetch-buffers", "sets", "--sets", "ways",
-          "--ways");
+          "--ways", "page tables", "--page-tables");
     }
 
     long pages = ps.pagesSpanned(0, regionBytes);

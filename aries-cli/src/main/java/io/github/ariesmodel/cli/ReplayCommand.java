@@ -7,6 +7,8 @@ import io.github.ariesmodel.cli.report.ReportWriter;
 import io.github.ariesmodel.cli.report.ResultTable;
 import io.github.ariesmodel.cli.report.Results;
 import io.github.ariesmodel.cli.system.SystemSpec;
+import io.github.ariesmodel.iommu.IommuConfig;
+import io.github.ariesmodel.iommu.PageTables;
 import io.github.ariesmodel.cli.workload.Params;
 import io.github.ariesmodel.cli.workload.Workload;
 import io.github.ariesmodel.cli.workload.WorkloadRun;
@@ -66,6 +68,12 @@ final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: results/replay).")
   Path out;
 
+  @Option(names = "--page-tables", paramLabel = "per-registration|per-context",
+      defaultValue = "per-registration",
+      description = "Where each NIC's IOMMU keeps a registration's page tables: its own (default) or its translation"
+          + " context's, shared with the rank's other registrations (the hardware's shape; docs/iommu.md).")
+  String pageTables;
+
   @Mixin SharedOptions.EngineThreads threads;
 
   @Mixin SharedOptions.Json json;
@@ -80,6 +88,11 @@ final class ReplayCommand implements Callable<Integer> {
       throw CliError.badInput("no such trace file or directory: " + trace, "TRACE", null);
     }
     SystemSpec s = SystemSpec.of(choice.system, seed.seed).withRouting(choice.routing).withThreads(threads.checked());
+    try {
+      s = s.withIommu(IommuConfig.builder().pageTables(PageTables.parse(pageTables)).build());
+    } catch (IllegalArgumentException e) {
+      throw CliError.renamed(e, "page tables", "--page-tables");
+    }
     VirtualCarriers.forLanes(threads.checked());
     Workload w = Workloads.byName("replay");
     Map<String, String> p = new LinkedHashMap<>();

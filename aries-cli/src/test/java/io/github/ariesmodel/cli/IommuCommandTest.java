@@ -93,6 +93,10 @@ class IommuCommandTest {
     assertThat(run("iommu", "--synthetic", "zigzag:4").err()).contains("--synthetic must be");
     assertThat(run("iommu", "--region", "1M").err()).contains("exactly one of a TRACE file and --synthetic");
     assertThat(run("iommu", "--page-size", "3K", "--synthetic", "random:1").code()).isEqualTo(2);
+    Run tables = run("iommu", "--page-tables", "shared", "--synthetic", "random:1");
+    assertThat(tables.code()).isEqualTo(2);
+    assertThat(tables.err()).contains("--page-tables must be per-registration or per-context but was shared")
+        .doesNotContain("Exception");
     // a trace with no access (empty, or comments only) ran and reported 0 translations
     Path empty = dir.resolve("empty.trace");
     Files.writeString(empty, "");
@@ -104,6 +108,22 @@ class IommuCommandTest {
       assertThat(e.out()).isEmpty();
       assertThat(e.err()).contains(p + " holds no accesses").doesNotContain("Exception");
     }
+  }
+
+  @Test
+  void oneRegionTranslatesTheSameInItsContextsTables() throws IOException {
+    // The region alone in its context lies at the context's address 0: its directory line and leaf lines fall in the
+    // sets its own tables' would, so the counts agree.
+    String[] args = {"iommu", "--region", "64M", "--json", "--synthetic", "random:2000"};
+    JsonNode own = run(args).json();
+    String[] context = java.util.Arrays.copyOf(args, args.length + 2);
+    context[args.length] = "--page-tables";
+    context[args.length + 1] = "per-context";
+    JsonNode shared = run(context).json();
+    for (String k : new String[] {"translations", "hits", "misses", "mergedMisses", "evictions"}) {
+      assertThat(shared.get(k)).as(k).isEqualTo(own.get(k));
+    }
+    assertThat(own.get("misses").asLong()).isPositive();
   }
 
   @Test

@@ -50,6 +50,38 @@ class ReplayCommandTest {
     assertThat(Files.readString(dir.resolve("report.html"))).contains("<img", "latency");
   }
 
+  /**
+   * Four ranks a node over the AMG trace: with each registration's own page tables, every rank's rings and buffers
+   * start their tables in set 0 of the NIC's PTE cache and evict one another; in their translation context's tables
+   * they share lines, so a completion write misses only on the first write into each rank's ring (27 ranks).
+   */
+  @Test
+  void perContextPageTablesLetRanksOfANodeShareTheNicsPteCache() throws Exception {
+    long[] misses = new long[2];
+    String[] tables = {"per-registration", "per-context"};
+    for (int i = 0; i < 2; i++) {
+      StringWriter err = new StringWriter();
+      Path dir = tmp.resolve(tables[i]);
+      int rc = run(new StringWriter(), err, "replay", TRACES.resolve("amg-n27-dumpi").toString(), "--ranks-per-node",
+          "4", "--page-tables", tables[i], "-q", "--out", dir.toString());
+      assertThat(rc).as(err.toString()).isZero();
+      JsonNode results = new ObjectMapper().readTree(dir.resolve("results.json").toFile());
+      JsonNode iommus = results.get("statistics").get("iommus");
+      misses[i] = iommus.get("clients").get("COMPLETION_WRITE").get("misses").asLong();
+      if (i == 1) {
+        assertThat(iommus.get("nodes").asLong()).isEqualTo(7);
+        assertThat(misses[i]).isLessThanOrEqualTo(27);
+        assertThat(results.toString()).contains("\"pageTables\":\"per-context\"");
+      }
+    }
+    assertThat(misses[0]).as("thrashing set 0").isGreaterThan(100 * misses[1]);
+    StringWriter err = new StringWriter();
+    assertThat(run(new StringWriter(), err, "replay", TRACES.resolve("amg-n27-dumpi").toString(), "--page-tables",
+        "own")).isEqualTo(2);
+    assertThat(err.toString()).contains("--page-tables must be per-registration or per-context but was own")
+        .doesNotContain("Exception");
+  }
+
   @Test
   void simGridCollectivesAreCountedByNameAndTheSameSeedGivesIdenticalResults() throws Exception {
     Path trace = TRACES.resolve("simgrid-examples/actions_allreduce.txt");

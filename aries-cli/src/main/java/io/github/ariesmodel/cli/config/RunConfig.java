@@ -14,6 +14,7 @@ import io.github.ariesmodel.core.Texts;
 import io.github.ariesmodel.core.SimTime;
 import io.github.ariesmodel.iommu.ReplacementPolicies;
 import io.github.ariesmodel.iommu.IommuConfig;
+import io.github.ariesmodel.iommu.PageTables;
 import io.github.ariesmodel.system.TranslatorKind;
 import io.github.ariesmodel.nic.AmoCacheConfig;
 import io.github.ariesmodel.nic.AmoWriteBack;
@@ -46,7 +47,8 @@ import java.util.TreeSet;
  * fabric: routers             # or ideal
  * translator: iommu           # or flat
  * iommu: {ways: 4, sets: 32, ptesPerLine: 8, policy: lru, maxInFlight: 32, fetchBuffers: 8,
- *         pteFetchLatencyNs: 500, hitLatencyNs: 5, issueIntervalNs: 1.25, prefetch: true}
+ *         pteFetchLatencyNs: 500, hitLatencyNs: 5, issueIntervalNs: 1.25, prefetch: true,
+ *         pageTables: per-registration}   # or per-context (the hardware's shape, docs/iommu.md)
  * nic: {requestTags: 64, bteChannels: 4, fmaBteThreshold: 4096, amoRequestList: 64,
  *       clockMHz: 800, packetCycles: 5, hostGBps: 16, hostLatencyNs: 250, hostReadLatencyNs: 500,
  *       amoCacheEntries: 64, amoCacheWriteBack: idle}   # or eviction; entries 0: no AMO cache
@@ -212,6 +214,14 @@ public record RunConfig(SystemSpec spec, String workload, Params params, boolean
         "iommu.")));
     if (n.has("prefetch")) {
       b.prefetch(bool(n, "prefetch", "iommu."));
+    }
+    if (n.has("pageTables")) {
+      JsonNode v = n.get("pageTables");
+      try {
+        b.pageTables(PageTables.parse(v.isTextual() ? v.asText() : v.toString()));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("iommu." + e.getMessage().replace("page tables", "pageTables"), e);
+      }
     }
     if (n.has("policy")) {
       String policy = n.get("policy").asText();

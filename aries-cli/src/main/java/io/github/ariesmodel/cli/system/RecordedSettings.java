@@ -111,6 +111,7 @@ public final class RecordedSettings {
     m.put("hitLatencyNs", Double.toString(SimTime.toNs(c.hitLatencyPs())));
     m.put("issueIntervalNs", Double.toString(SimTime.toNs(c.issueIntervalPs())));
     m.put("prefetch", Boolean.toString(c.prefetch()));
+    m.put("pageTables", c.pageTables().configName());
     m.put("seed", Long.toString(c.seed()));
     return m;
   }

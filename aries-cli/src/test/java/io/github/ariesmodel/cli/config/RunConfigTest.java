@@ -60,7 +60,8 @@ class RunConfigTest {
         + " txPipelineCycles: 30, rxPipelineCycles: 31, amoUnitCycles: 4, amoCacheEntries: 0,"
         + " amoCacheWriteBack: eviction}\n"
         + "iommu: {ways: 8, sets: 64, ptesPerLine: 4, policy: plru, maxInFlight: 16, fetchBuffers: 4,"
-        + " pteFetchLatencyNs: 400, hitLatencyNs: 6, issueIntervalNs: 2.5, prefetch: false, seed: 7}\n");
+        + " pteFetchLatencyNs: 400, hitLatencyNs: 6, issueIntervalNs: 2.5, prefetch: false, seed: 7,"
+        + " pageTables: per-context}\n");
     Map<String, String> nic = RecordedSettings.nic(c.spec().nic());
     Map<String, String> iommu = RecordedSettings.iommu(c.spec().iommu());
     assertThat(nic.keySet()).isEqualTo(RecordedSettings.NIC_KEYS);
@@ -68,7 +69,8 @@ class RunConfigTest {
     assertThat(new ArrayList<>(nic.keySet())).isSorted();
     assertThat(new ArrayList<>(iommu.keySet())).isSorted();
     assertThat(nic).containsEntry("hostGBps", "8.5").containsEntry("amoCacheWriteBack", "eviction");
-    assertThat(iommu).containsEntry("policy", "plru").containsEntry("prefetch", "false");
+    assertThat(iommu).containsEntry("policy", "plru").containsEntry("prefetch", "false")
+        .containsEntry("pageTables", "per-context");
     RunConfig back = read("back.yaml", "nic: " + yaml(nic) + "\niommu: " + yaml(iommu) + "\n");
     assertThat(back.spec().nic()).isEqualTo(c.spec().nic());
     assertThat(back.spec().iommu()).isEqualTo(c.spec().iommu());
@@ -100,6 +102,8 @@ class RunConfigTest {
   void outOfRangeValuesNameTheKeyTheRangeAndTheValue() {
     assertThatThrownBy(() -> read("d.yaml", "iommu:\n  ways: 0\n"))
         .hasMessageContaining("iommu.ways must be in [1, 64] but was 0");
+    assertThatThrownBy(() -> read("p.yaml", "iommu:\n  pageTables: shared\n"))
+        .hasMessageContaining("iommu.pageTables must be per-registration or per-context but was shared");
     assertThatThrownBy(() -> read("e.yaml", "nic:\n  bteChannels: 5\n"))
         .hasMessageContaining("nic.bteChannels must be in [1, 4] but was 5");
     assertThatThrownBy(() -> read("f.yaml", "seed: abc\n"))
