@@ -118,10 +118,10 @@ final class IommuCommand implements Callable<Integer> {
   @Option(names = "--prefetch", description = "Set the region's prefetch hint (next-line PTE prefetch on a miss).")
   boolean prefetch;
 
-  @Option(names = "--page-tables", paramLabel = "WHERE",
-      description = "per-registration (default: the region's own tables) or per-context (its translation context's"
-          + " tables, the hardware's shape; docs/iommu.md).")
-  String pageTables = PageTables.PER_REGISTRATION.configName();
+  @Option(names = "--page-tables", paramLabel = "per-registration|per-context",
+      description = "The region's own page tables or its translation context's (the hardware's shape; docs/iommu.md)"
+          + " (default: ${DEFAULT-VALUE}).")
+  String pageTables = IommuConfig.defaults().pageTables().configName();
 
   @Option(names = "--access-bytes", paramLabel = "N", description = "Bytes per access (default: ${DEFAULT-VALUE}).")
   int accessBytes = 8;

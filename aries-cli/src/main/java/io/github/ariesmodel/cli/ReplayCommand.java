@@ -69,9 +69,9 @@ final class ReplayCommand implements Callable<Integer> {
   Path out;
 
   @Option(names = "--page-tables", paramLabel = "per-registration|per-context",
-      defaultValue = "per-registration",
-      description = "Where each NIC's IOMMU keeps a registration's page tables: its own (default) or its translation"
-          + " context's, shared with the rank's other registrations (the hardware's shape; docs/iommu.md).")
+      description = "Where each NIC's IOMMU keeps a registration's page tables: its own or its translation context's,"
+          + " shared with the node's other registrations (the hardware's shape; docs/iommu.md) (default: the"
+          + " IOMMU's, IommuConfig.pageTables).")
   String pageTables;
 
   @Mixin SharedOptions.EngineThreads threads;
@@ -88,10 +88,12 @@ final class ReplayCommand implements Callable<Integer> {
       throw CliError.badInput("no such trace file or directory: " + trace, "TRACE", null);
     }
     SystemSpec s = SystemSpec.of(choice.system, seed.seed).withRouting(choice.routing).withThreads(threads.checked());
-    try {
-      s = s.withIommu(IommuConfig.builder().pageTables(PageTables.parse(pageTables)).build());
-    } catch (IllegalArgumentException e) {
-      throw CliError.renamed(e, "page tables", "--page-tables");
+    if (pageTables != null) {
+      try {
+        s = s.withIommu(IommuConfig.builder().pageTables(PageTables.parse(pageTables)).build());
+      } catch (IllegalArgumentException e) {
+        throw CliError.renamed(e, "page tables", "--page-tables");
+      }
     }
     VirtualCarriers.forLanes(threads.checked());
     Workload w = Workloads.byName("replay");
