@@ -114,12 +114,10 @@ class IommuCommandTest {
   void oneRegionTranslatesTheSameInItsContextsTables() throws IOException {
     // The region alone in its context lies at the context's address 0: its directory line and leaf lines fall in the
     // sets its own tables' would, so the counts agree.
-    String[] args = {"iommu", "--region", "64M", "--json", "--synthetic", "random:2000"};
-    JsonNode own = run(args).json();
-    String[] context = java.util.Arrays.copyOf(args, args.length + 2);
-    context[args.length] = "--page-tables";
-    context[args.length + 1] = "per-context";
-    JsonNode shared = run(context).json();
+    JsonNode own = run("iommu", "--region", "64M", "--json", "--synthetic", "random:2000", "--page-tables",
+        "per-registration").json();
+    JsonNode shared = run("iommu", "--region", "64M", "--json", "--synthetic", "random:2000", "--page-tables",
+        "per-context").json();
     for (String k : new String[] {"translations", "hits", "misses", "mergedMisses", "evictions"}) {
       assertThat(shared.get(k)).as(k).isEqualTo(own.get(k));
     }

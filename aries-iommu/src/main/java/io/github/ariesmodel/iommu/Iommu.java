@@ -164,20 +164,25 @@ public final class Iommu implements AddressTranslation {
     int mdh;
     if (contexts == null) {
       PageTableBuilder.Layout layout = PageTableBuilder.layout(r);
-      checkCapacity(r, layout);
+      checkCapacity(r, layout, null);
       mdh = mdds.freeMdh();
-      checkHeap(r, layout);
+      checkHeap(r, layout, layout.tablePages());
       tables = tableBuilder.build(r);
     } else {
       PageSize ps = r.pageSize();
       TranslationContexts.Plan plan = contexts.plan(r.translationContext(), ps, ps.pagesSpanned(0, r.length()));
       PageTableBuilder.Layout layout = PageTableBuilder.layout(plan, ps);
-      checkCapacity(r, layout);
+      checkCapacity(r, layout, plan);
       mdh = mdds.freeMdh();
       if (!plan.placed()) {
         throw new IllegalStateException(contexts.noRoom(plan));
       }
-      checkHeap(r, layout);
+      // Pages the registration certainly writes: its new leaf tables (4 KB pages), or the root table's pages its
+      // PTEs fill (huge pages); the root's other pages stay unwritten, so they take no heap.
+      long written = ps.isHuge()
+          ? (plan.pages() * PageTableEntry.BYTES + PageTableBuilder.TABLE_BYTES - 1) / PageTableBuilder.TABLE_BYTES
+          : plan.newLeafTables();
+      checkHeap(r, layout, written);
       tables = tableBuilder.build(r, plan, contexts);
     }
     MemoryDomainDescriptor d = new MemoryDomainDescriptor(mdh, true, r.virtualBase(), r.length(), r.writable(),
@@ -212,14 +217,30 @@ public final class Iommu implements AddressTranslation {
   }
 
 
-  /** Refuses a registration whose frames and tables exceed the memory's whole capacity: it can never fit. */
-  private void checkCapacity(MemoryRegistration r, PageTableBuilder.Layout layout) {
+  /**
+   * Refuses a registration whose frames and tables exceed the memory's whole capacity: it can never fit. With a
+   * context's tables ({@code plan} not null) the largest length named is the largest whose frames, leaf tables over
+   * the same first page and (for a new context) root table fit: those it would make, counting none as made already.
+   */
+  private void checkCapacity(MemoryRegistration r, PageTableBuilder.Layout layout, TranslationContexts.Plan plan) {
     long capacity = memory.capacity();
     if (layout.totalBytes() <= capacity) {
       return;
     }
     PageSize ps = r.pageSize();
-    long max = largestLength(ps, capacity);
+    long max;
+    if (plan == null) {
+      max = largestLength(ps, capacity);
+    } else {
+      long first = Math.max(0, plan.firstPage());
+      long root = plan.rootBytes();
+      max = largestLength(ps, capacity, pages -> {
+        long leaves = ps.isHuge() || pages == 0 ? 0
+            : ((first + pages - 1) >>> PageTableBuilder.ENTRIES_PER_TABLE_SHIFT)
+                - (first >>> PageTableBuilder.ENTRIES_PER_TABLE_SHIFT) + 1;
+        return (pages << ps.shift()) + leaves * PageTableBuilder.TABLE_BYTES + root;
+      });
+    }
     String needs = " (" + layout.dataBytes() + " bytes of frames and " + layout.tableBytes() + " of page tables)";
     throw new IllegalArgumentException(max == 0
         ? "no length fits a memory of " + capacity + " bytes with " + ps + " pages and their page tables" + needs
@@ -230,9 +251,13 @@ public final class Iommu implements AddressTranslation {
 
   /**
    * The largest registration, a whole number of pages of {@code ps}, whose frames and page tables, laid out as
-   * {@link #register} lays them out, fit {@code capacity} bytes of memory (at most a registration's 2^40): a binary
-   * search, as the total grows with the pages. Callers that must size a registration before making it (the CLI's
-   * table checks) ask here rather than repeat the layout.
+   * {@link #register} lays them out in tables of its own ({@link PageTables#PER_REGISTRATION}), fit {@code capacity}
+   * bytes of memory (at most a registration's 2^40): a binary search, as the total grows with the pages. Callers that
+   * must size a registration before making it (the CLI's table checks) ask here rather than repeat the layout. In a
+   * context's tables ({@link PageTables#PER_CONTEXT}) a registration needs at most one 4 KB leaf table more, and
+   * the first of its context and page size also makes the context's root table (an 8-byte entry for each page, or
+   * each 2 MB for 4 KB pages, of a space twice the memory: at most 4 MiB) instead of a directory of its own; leave
+   * room for those.
    *
    * @param ps the page size
    * @param capacity bytes of memory free for the registration, ≥ 0
@@ -247,11 +272,16 @@ public final class Iommu implements AddressTranslation {
       // (the unsigned shift below made -1 a length of 2^40 pages' worth, a wrong answer)
       throw new IllegalArgumentException("capacity must be >= 0 but was " + capacity);
     }
+    return largestLength(ps, capacity, pages -> PageTableBuilder.layout(pages, ps).totalBytes());
+  }
+
+  /** The binary search of {@link #largestLength(PageSize, long)} over any total that grows with the pages. */
+  private static long largestLength(PageSize ps, long capacity, java.util.function.LongUnaryOperator total) {
     long lo = 0;
     long hi = Math.min(capacity, NetworkAddress.MAX_OFFSET + 1) >>> ps.shift(); // a registration's longest: 2^40
     while (lo < hi) {
       long mid = (lo + hi + 1) >>> 1;
-      if (PageTableBuilder.layout(mid, ps).totalBytes() <= capacity) {
+      if (total.applyAsLong(mid) <= capacity) {
         lo = mid;
       } else {
         hi = mid - 1;
@@ -268,11 +298,11 @@ public final class Iommu implements AddressTranslation {
    * so the figure is a lower bound, and it is compared with all the heap left: the check refuses only what would run
    * out of heap, never what would succeed.
    */
-  private void checkHeap(MemoryRegistration r, PageTableBuilder.Layout layout) {
+  private void checkHeap(MemoryRegistration r, PageTableBuilder.Layout layout, long writtenTablePages) {
     if (!(memory instanceof SparsePhysicalMemory sparse)) {
       return;
     }
-    long newPages = layout.tablePages() - sparse.materializedPages();
+    long newPages = writtenTablePages - sparse.materializedPages();
     if (newPages <= 0) {
       return;
     }

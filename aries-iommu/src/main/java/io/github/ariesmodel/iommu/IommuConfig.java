@@ -26,6 +26,9 @@ import io.github.ariesmodel.iommu.spi.ReplacementPolicyFactory;
  *       [S2 via S1]</td></tr>
  *   <tr><td>prefetch</td><td>on (acts only for MDDs with the {@code mmu_prefetch} hint)</td><td>[S6b]</td></tr>
  *   <tr><td>policy</td><td>LRU, seed 0</td><td>assumed: the hardware policy is not published</td></tr>
+ *   <tr><td>page tables</td><td>per translation context: one set for each context and page size, registrations
+ *       placed first fit in its IO virtual space</td><td>[S6c] {@code pt_root_ptr} per TCR; the placement is
+ *       assumed</td></tr>
  * </table>
  *
  * @param ways ways per set, 1..64
@@ -44,8 +47,8 @@ import io.github.ariesmodel.iommu.spi.ReplacementPolicyFactory;
  *     further registrations a stale handle then reaches the new owner's memory with status OK); false makes every
  *     MDH single-use, so a stale handle always faults with INVALID_MDH, and registration fails with
  *     IllegalStateException once all 4,096 handles have been used
- * @param pageTables where registrations' page tables lie: {@link PageTables#PER_REGISTRATION} (the default, this
- *     model's first form) or {@link PageTables#PER_CONTEXT} (the hardware's shape)
+ * @param pageTables where registrations' page tables lie: {@link PageTables#PER_CONTEXT} (the default, the
+ *     hardware's shape) or {@link PageTables#PER_REGISTRATION} (this model's first form, for comparison)
  */
 public record IommuConfig(
     int ways,
@@ -184,7 +187,7 @@ public record IommuConfig(
     private long issueIntervalPs = DEFAULT_ISSUE_INTERVAL_PS;
     private boolean prefetch = true;
     private boolean reuseMdhs = true;
-    private PageTables pageTables = PageTables.PER_REGISTRATION;
+    private PageTables pageTables = PageTables.PER_CONTEXT;
 
     private Builder() {}
 
@@ -267,7 +270,7 @@ public record IommuConfig(
     }
 
     /**
-     * Where registrations' page tables lie (default {@link PageTables#PER_REGISTRATION}); see {@link PageTables}.
+     * Where registrations' page tables lie (default {@link PageTables#PER_CONTEXT}); see {@link PageTables}.
      *
      * @param v the choice
      * @return this builder

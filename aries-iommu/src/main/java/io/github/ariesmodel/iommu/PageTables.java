@@ -14,14 +14,15 @@ public enum PageTables {
 
   /**
    * Every registration gets tables of its own, rooted at its MDD, each starting on a 4 KB boundary (this model's
-   * first form, kept for comparison and to reproduce earlier results). Every registration's first PTE line then falls
+   * first form and its default until stop 51, kept for comparison and to reproduce earlier results). Every registration's first PTE line then falls
    * in set 0 of a PTE cache with 64-byte lines and 32 sets, so a few small registrations used at once evict one
    * another.
    */
   PER_REGISTRATION,
 
   /**
-   * One table for each translation context and page size, as the hardware's translation context registers root them.
+   * One table for each translation context and page size, as the hardware's translation context registers root them
+   * (the default).
    * The driver gives each registration a range of the context's IO virtual address space, the lowest free range that
    * fits (first fit, in pages), freed again on deregistration; the MDD's base is that range's start. A context's
    * space is twice the node's memory (rounded up to a power of two, at most the 2^40 bytes a registration can span),

@@ -2,6 +2,7 @@ package io.github.ariesmodel.iommu;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.github.ariesmodel.core.MemoryDomainDescriptor;
 import io.github.ariesmodel.core.MemoryRegistration;
@@ -18,6 +19,9 @@ import org.junit.jupiter.api.Test;
  * of 4 KB pages built 2^27 PTEs in the heap and died with an OutOfMemoryError).
  */
 class RegistrationLimitsTest {
+
+  /** Each registration's own tables, whose layout the exact figures below are of. */
+  private static final IommuConfig OWN = IommuConfig.builder().pageTables(PageTables.PER_REGISTRATION).build();
 
   private static final long MIB = 1L << 20;
 
@@ -41,7 +45,7 @@ class RegistrationLimitsTest {
   void tablesTheHeapCannotHoldAreRefusedNamingTheBytesAndHugePages() {
     SparsePhysicalMemory memory = new SparsePhysicalMemory(1L << 40);
     FixedHeap heap = new FixedHeap(512 * MIB);
-    Iommu iommu = new Iommu(memory, new DeterministicEventLoop(), IommuConfig.defaults(), heap);
+    Iommu iommu = new Iommu(memory, new DeterministicEventLoop(), OWN, heap);
     // 2^27 leaf PTEs (1 GiB) and a 2 MiB directory: 262,656 pages of tables at 4,112 bytes of heap or more each.
     assertThatThrownBy(() -> iommu.register(MemoryRegistration.of(0, 1L << 39, 1, 1)))
         .isInstanceOf(IllegalStateException.class)
@@ -63,7 +67,7 @@ class RegistrationLimitsTest {
     SparsePhysicalMemory memory = new SparsePhysicalMemory(1L << 40);
     // 1,000 pages: two leaf tables and one directory table, three pages of heap.
     FixedHeap heap = new FixedHeap(3 * SparsePhysicalMemory.HEAP_BYTES_PER_PAGE);
-    Iommu iommu = new Iommu(memory, new DeterministicEventLoop(), IommuConfig.defaults(), heap);
+    Iommu iommu = new Iommu(memory, new DeterministicEventLoop(), OWN, heap);
     assertThat(iommu.register(MemoryRegistration.of(0, 1000 * 4096L, 1, 1)).mdh()).isZero();
     assertThat(heap.asked).containsExactly(3 * SparsePhysicalMemory.HEAP_BYTES_PER_PAGE);
     assertThat(memory.materializedPages()).isEqualTo(3);
@@ -77,7 +81,7 @@ class RegistrationLimitsTest {
 
   @Test
   void aRegistrationLargerThanTheWholeMemoryIsRefusedNamingTheLargestThatFits() {
-    Rig rig = new Rig(IommuConfig.defaults(), 1L << 30);
+    Rig rig = new Rig(OWN, 1L << 30);
     assertThatThrownBy(() -> rig.iommu.register(MemoryRegistration.of(0, 1L << 30, Rig.TAG, Rig.KEY)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("length must be in [1, 1071644672] to fit a memory of 1073741824 bytes with 4K pages and their"
@@ -104,7 +108,7 @@ class RegistrationLimitsTest {
   @Test
   void framesThatFitButTablesThatDoNotReserveNothingAndTakeNoMdh() {
     // Room for 256 frames and one leaf table after the reserved first page, but not for the directory as well.
-    Rig rig = new Rig(IommuConfig.defaults(), 4096 + MIB + 4096);
+    Rig rig = new Rig(OWN, 4096 + MIB + 4096);
     assertThatThrownBy(() -> rig.iommu.register(MemoryRegistration.of(0, MIB, Rig.TAG, Rig.KEY)))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("physical memory exhausted");
@@ -116,8 +120,56 @@ class RegistrationLimitsTest {
   }
 
   @Test
+  void inAContextsTablesTheCheckPassesTheLargestLengthNamedAndRefusesOnePageMore() {
+    for (long capacity : new long[] {1L << 24, 1L << 30, (1L << 30) + 12 * 4096}) {
+      for (PageSize ps : new PageSize[] {PageSize.SIZE_4K, PageSize.SIZE_2M}) {
+        Rig rig = new Rig(IommuConfig.defaults(), capacity);
+        Throwable refusal = catchThrowable(() -> rig.iommu.register(
+            MemoryRegistration.of(0, capacity, Rig.TAG, Rig.KEY).withPageSize(ps)));
+        assertThat(refusal).isInstanceOf(IllegalArgumentException.class);
+        assertUntouched(rig.memory);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("length must be in \\[1, (\\d+)]")
+            .matcher(refusal.getMessage());
+        assertThat(m.find()).as(refusal.getMessage()).isTrue();
+        long max = Long.parseLong(m.group(1));
+        assertThat(max % ps.bytes()).isZero();
+        Rig more = new Rig(IommuConfig.defaults(), capacity);
+        assertThatThrownBy(() -> more.iommu.register(
+            MemoryRegistration.of(0, max + ps.bytes(), Rig.TAG, Rig.KEY).withPageSize(ps)))
+            .isInstanceOf(IllegalArgumentException.class);
+        // The check passes max: what remains is the memory's own room (its first page is reserved, so max itself
+        // may not be left; that refusal is the memory's, as with tables of its own).
+        Throwable atMax = catchThrowable(() -> rig.iommu.register(
+            MemoryRegistration.of(0, max, Rig.TAG, Rig.KEY).withPageSize(ps)));
+        if (atMax != null) {
+          assertThat(atMax).isInstanceOf(IllegalStateException.class).hasMessageContaining("physical memory exhausted");
+        }
+      }
+    }
+  }
+
+  @Test
+  void inAContextsTablesTheHeapCheckCountsTheLeafTablesItWrites() {
+    SparsePhysicalMemory memory = new SparsePhysicalMemory(1L << 40);
+    FixedHeap heap = new FixedHeap(2 * SparsePhysicalMemory.HEAP_BYTES_PER_PAGE);
+    Iommu iommu = new Iommu(memory, new DeterministicEventLoop(), IommuConfig.defaults(), heap);
+    // 1,000 pages at the start of the space: two leaf tables, and a directory entry for each in the root's first page
+    // (not counted: the check's figure is a lower bound).
+    assertThat(iommu.register(MemoryRegistration.of(0, 1000 * 4096L, 1, 1)).mdh()).isZero();
+    assertThat(heap.asked).containsExactly(2 * SparsePhysicalMemory.HEAP_BYTES_PER_PAGE);
+    assertThat(memory.materializedPages()).isEqualTo(3);
+    // 2^27 pages need 262,144 leaf tables, more than the heap left: refused, nothing reserved or written.
+    SparsePhysicalMemory big = new SparsePhysicalMemory(1L << 40);
+    Iommu refusing = new Iommu(big, new DeterministicEventLoop(), IommuConfig.defaults(), new FixedHeap(512 * MIB));
+    assertThatThrownBy(() -> refusing.register(MemoryRegistration.of(0, 1L << 39, 1, 1)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("at least " + 262_144 * SparsePhysicalMemory.HEAP_BYTES_PER_PAGE + " bytes of Java heap");
+    assertUntouched(big);
+  }
+
+  @Test
   void aNullRegistrationIsRefused() {
-    Rig rig = new Rig(IommuConfig.defaults());
+    Rig rig = new Rig(OWN);
     assertThatThrownBy(() -> rig.iommu.register(null))
         .isInstanceOf(IllegalArgumentException.class).hasMessage("registration must not be null");
   }

@@ -19,7 +19,12 @@ import io.github.ariesmodel.system.AriesSystem;
  */
 final class TableMemory {
 
-  /** Memory per node kept for the SHMEM runtime when checking a table's size (assumed; ~1 MiB used today). */
+  /**
+   * Memory per node kept for the SHMEM runtime when checking a table's size (assumed; ~1 MiB used today). It also
+   * covers what a table registered in its translation context's tables needs beyond {@link Iommu#largestLength}: one
+   * leaf table, and the root tables of the runtime's context and of the table's page size, at most 4 MiB each (a
+   * context's space is at most 2^40 bytes).
+   */
   static final long RUNTIME_RESERVE = 16L << 20;
 
   private TableMemory() {}

@@ -61,7 +61,7 @@ class RunConfigTest {
         + " amoCacheWriteBack: eviction}\n"
         + "iommu: {ways: 8, sets: 64, ptesPerLine: 4, policy: plru, maxInFlight: 16, fetchBuffers: 4,"
         + " pteFetchLatencyNs: 400, hitLatencyNs: 6, issueIntervalNs: 2.5, prefetch: false, seed: 7,"
-        + " pageTables: per-context}\n");
+        + " pageTables: per-registration}\n");
     Map<String, String> nic = RecordedSettings.nic(c.spec().nic());
     Map<String, String> iommu = RecordedSettings.iommu(c.spec().iommu());
     assertThat(nic.keySet()).isEqualTo(RecordedSettings.NIC_KEYS);
@@ -70,7 +70,7 @@ class RunConfigTest {
     assertThat(new ArrayList<>(iommu.keySet())).isSorted();
     assertThat(nic).containsEntry("hostGBps", "8.5").containsEntry("amoCacheWriteBack", "eviction");
     assertThat(iommu).containsEntry("policy", "plru").containsEntry("prefetch", "false")
-        .containsEntry("pageTables", "per-context");
+        .containsEntry("pageTables", "per-registration");
     RunConfig back = read("back.yaml", "nic: " + yaml(nic) + "\niommu: " + yaml(iommu) + "\n");
     assertThat(back.spec().nic()).isEqualTo(c.spec().nic());
     assertThat(back.spec().iommu()).isEqualTo(c.spec().iommu());
