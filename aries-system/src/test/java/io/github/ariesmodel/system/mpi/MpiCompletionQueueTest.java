@@ -219,6 +219,47 @@ class MpiCompletionQueueTest {
     }
   }
 
+  /**
+   * The progress engine's order: when both rings hold entries it takes every one of the tx ring (its own posts'
+   * completions) before any of the rx ring, as libfabric's GNI provider does (tx CQ, then rx CQ).
+   */
+  @Test
+  void withBothRingsHoldingEntriesTheRankTakesItsTxRingFirst() {
+    List<RecordingCache> made = new ArrayList<>();
+    AriesSystem sys = system(HostCacheConfig.xc40(), made);
+    MpiJob job = MpiJob.builder(sys).nodes(0, 5, 10, 15).build();
+    job.run(mpi -> {
+      if (mpi.rank() == 0) {
+        Request[] r = new Request[3];
+        for (int i = 0; i < r.length; i++) {
+          r[i] = mpi.isend(new byte[8], 0, 8, i + 1, 0, mpi.world());
+        }
+        // 100 µs without progress: its three PUTs' GLOBAL events reach its tx ring, the three peers' messages' REMOTE
+        // events its rx ring
+        mpi.compute(100_000_000L);
+        for (int i = 1; i <= 3; i++) {
+          mpi.recv(new byte[8], i, 1);
+        }
+        mpi.waitall(r);
+      } else {
+        mpi.send(new byte[8], 0, 1);
+        mpi.recv(new byte[8], 0, 0);
+      }
+    });
+    Rank r = job.rank(0);
+    List<Long> tx = entryAddresses(r, r.txCq, 3);
+    List<Long> rx = entryAddresses(r, r.rxCq, 3);
+    List<String> order = new ArrayList<>();
+    for (Load l : ((RecordingCache) r.node.hostCache()).loads) {
+      if (tx.contains(l.address())) {
+        order.add("tx" + tx.indexOf(l.address()));
+      } else if (rx.contains(l.address())) {
+        order.add("rx" + rx.indexOf(l.address()));
+      }
+    }
+    assertThat(order).startsWith("tx0", "tx1", "tx2", "rx0", "rx1", "rx2");
+  }
+
   @Test
   void takingAnEntryIsALoadThatHitsALineTheNicUpdatedInPlace() {
     HostCacheConfig update = HostCacheConfig.parse("policy=update");
