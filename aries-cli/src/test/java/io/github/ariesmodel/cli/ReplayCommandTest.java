@@ -53,7 +53,8 @@ class ReplayCommandTest {
   /**
    * Four ranks a node over the AMG trace: with each registration's own page tables, every rank's rings and buffers
    * start their tables in set 0 of the NIC's PTE cache and evict one another; in their translation context's tables
-   * they share lines, so a completion write misses only on the first write into each rank's ring (27 ranks).
+   * they share lines, so a completion write misses only on the first write into each of a rank's two rings (27 ranks,
+   * an rx and a tx ring each: 54 cold misses; with one ring a rank it was 27).
    */
   @Test
   void perContextPageTablesLetRanksOfANodeShareTheNicsPteCache() throws Exception {
@@ -73,7 +74,7 @@ class ReplayCommandTest {
       } else {
         assertThat(results.get("run").get("iommu").has("pageTables")).as("the default is not recorded").isFalse();
         assertThat(iommus.get("nodes").asLong()).isEqualTo(7);
-        assertThat(misses[i]).isLessThanOrEqualTo(27);
+        assertThat(misses[i]).isLessThanOrEqualTo(2 * 27);
       }
     }
     assertThat(misses[0]).as("thrashing set 0").isGreaterThan(100 * misses[1]);

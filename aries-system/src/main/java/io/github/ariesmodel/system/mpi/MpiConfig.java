@@ -30,8 +30,8 @@ import io.github.ariesmodel.core.SimTime;
  *   <tr><td>{@code memcpyBytesPerSecond}</td><td>16 GB/s (one core copying cache-resident data into or out of an
  *       internal buffer)</td><td>assumed</td></tr>
  *   <tr><td>{@code reduceBytesPerSecond}</td><td>4 GB/s of operands combined by one core</td><td>assumed</td></tr>
- *   <tr><td>{@code completionQueueEntries}</td><td>16,384 entries in a rank's CQ (remote events and its own posts'
- *       source events)</td><td>assumed</td></tr>
+ *   <tr><td>{@code completionQueueEntries}</td><td>16,384 entries in each of a rank's two CQs (its rx ring of remote
+ *       events, its tx ring of its own posts' source events)</td><td>assumed</td></tr>
  *   <tr><td>{@code pollIntervalPs}</td><td>50 ns between polls of a mailbox whose event came before its data</td>
  *       <td>assumed</td></tr>
  *   <tr><td>{@code sharedMemory}</td><td>on: ranks of one node exchange messages through shared memory, not the
@@ -204,9 +204,11 @@ public final class MpiConfig {
   }
 
   /**
-   * @return entries of a rank's completion queue in host memory, which takes the remote events its registration
-   *     asks for and the source (GLOBAL) events of its own posts; a queue that fills before the rank polls it
-   *     overruns and fails the rank
+   * @return entries of each of a rank's two completion queues in host memory: its rx ring, which takes the remote
+   *     events its registration asks for (and its peers' CQ writes), and its tx ring, which takes the source (GLOBAL)
+   *     events of its own posts (uGNI lets a CQ take local or remote events, not both); each ring is this size, so
+   *     a rank registers twice {@code completionQueueEntries × 8} bytes of rings, and a ring that fills before the
+   *     rank polls it overruns and fails the rank
    */
   public int completionQueueEntries() {
     return completionQueueEntries;
@@ -401,7 +403,7 @@ public final class MpiConfig {
       return this;
     }
 
-    /** @param v entries of a rank's completion queue, 1 to 2^24 @return this */
+    /** @param v entries of each of a rank's two completion queues (rx and tx), 1 to 2^24 @return this */
     public Builder completionQueueEntries(int v) {
       checkArgument(v >= 1 && v <= 1 << 24, "completionQueueEntries must be in [1, 16777216] but was %s", v);
       this.completionQueueEntries = v;

@@ -21,7 +21,7 @@ import java.util.Set;
 
 /**
  * An MPI-like job on a simulated Aries system: ranks placed on nodes, each with its own registered memory
- * (mailboxes and internal buffers) and completion queue, running an {@link MpiProgram} as ordinary blocking Java in
+ * (mailboxes and internal buffers) and two completion queues (rx and tx), running an {@link MpiProgram} as ordinary blocking Java in
  * simulated time over the real NIC, IOMMU and fabric models.
  *
  * <pre>{@code
@@ -113,8 +113,9 @@ public final class MpiJob {
 
   /**
    * Refuses, before anything is made, a job whose ranks on some node need more than the node's memory has left. Each
-   * rank takes, from the node's bump allocator, its completion queue's ring and then its registration (mailboxes and
-   * heap, {@link Rank#registrationBytes}), which starts on a page boundary (at least a 2 MiB one for larger pages).
+   * rank takes, from the node's bump allocator, its two completion queues' rings (rx, then tx) and then its
+   * registration (mailboxes and heap, {@link Rank#registrationBytes}), which starts on a page boundary (at least a
+   * 2 MiB one for larger pages).
    * Page tables are not counted, so this never refuses a job that would have been built; one that passes can still
    * fail as a rank registers, and is then refused naming that rank. Only for the system's own translators, which take
    * their frames from the node's memory (a user's translation may not).
@@ -123,7 +124,7 @@ public final class MpiJob {
     int n = rankNodes.length;
     long page = config.pageSize().bytes();
     long align = Math.min(page, PageSize.SIZE_2M.bytes());
-    long ring = ringBytes();
+    long ringPair = 2 * ringBytes(); // a rank's rx and tx rings, side by side (each a whole number of 4 KB pages)
     Map<Integer, List<Integer>> ranksOfNode = new LinkedHashMap<>();
     for (int i = 0; i < n; i++) {
       ranksOfNode.computeIfAbsent(rankNodes[i], x -> new ArrayList<>()).add(i);
@@ -138,9 +139,10 @@ public final class MpiJob {
       long next = SparsePhysicalMemory.FIRST_ALLOCATABLE + memory.allocatedBytes();
       List<Integer> on = e.getValue();
       int k = on.size();
-      // The first ring starts at next; each registration ends on a boundary, so later rings do too. (At most 272
-      // ranks of under 2^47 bytes each: no overflow.)
-      long rings = (next + ring + align - 1) / align * align - next + (k - 1) * ((ring + align - 1) / align * align);
+      // The first rank's rings start at next; each registration ends on a boundary, so later rings do too. (At most
+      // 272 ranks of under 2^47 bytes each: no overflow.)
+      long rings = (next + ringPair + align - 1) / align * align - next
+          + (k - 1) * ((ringPair + align - 1) / align * align);
       long registration = Rank.registrationBytes(config, n);
       long left = freeBytes(node);
       if (rings + k * registration <= left) {
@@ -168,11 +170,11 @@ public final class MpiJob {
     return "each rank registers heapBytes " + config.heapBytes() + " and mailboxes of " + n + " ranks x mailboxSlots "
         + config.mailboxSlots() + " x " + Rank.slotBytes(config) + " B (shortMaxBytes " + config.shortMaxBytes()
         + ") in " + config.pageSize() + " pages (MpiConfig.pageSize): " + Rank.registrationBytes(config, n)
-        + " bytes, and a CQ of completionQueueEntries " + config.completionQueueEntries() + " x "
-        + CompletionQueue.ENTRY_BYTES + " B";
+        + " bytes, and two CQs (rx and tx) of completionQueueEntries " + config.completionQueueEntries() + " x "
+        + CompletionQueue.ENTRY_BYTES + " B each";
   }
 
-  /** Bytes of a rank's completion queue's ring: its entries on 4 KB pages, as {@code Rank} creates it. */
+  /** Bytes of one of a rank's two completion queues' rings: its entries on 4 KB pages, as {@code Rank} creates it. */
   private long ringBytes() {
     return PageSize.SIZE_4K.alignUp((long) config.completionQueueEntries() * CompletionQueue.ENTRY_BYTES);
   }

@@ -11,9 +11,10 @@ import java.util.Map;
 /**
  * The MPI layer's share of one node's NIC: it hands out post ids, remembers which rank's handler waits for each
  * post's source event, and, as the NIC's single completion listener, tells the ranks of the node when the NIC has
- * written into their completion queues. A rank's CQ in host memory takes the remote events its registration asks
- * for and the source events of its own posts; the rank takes them itself ({@code GNI_CqGetEvent}) and finds a source
- * event's handler by post id ({@code GNI_GetCompleted}'s descriptor).
+ * written into their completion queues. Each rank has two CQs in host memory: an rx ring for the remote events its
+ * registration asks for and a tx ring for the source events of its own posts ({@link Rank}); the rank takes them
+ * itself ({@code GNI_CqGetEvent}) and finds a source event's handler by post id ({@code GNI_GetCompleted}'s
+ * descriptor).
  */
 final class NodeEndpoint {
 
@@ -56,13 +57,13 @@ final class NodeEndpoint {
     return ranks;
   }
 
-  /** Posts with a handler for its GLOBAL event (the post names the rank's CQ). */
+  /** Posts with a handler for its GLOBAL event (the post names the rank's tx ring). */
   void post(Post p, PendingPost handler) {
     pending.put(p.postId(), handler);
     node.nic().post(p);
   }
 
-  /** Posts without waiting for its completion (a failure still reaches the CQ the post names). */
+  /** Posts without waiting for its completion (a failure still reaches the CQ the post names: the rank's tx ring). */
   void postSilently(Post p) {
     node.nic().post(p);
   }
@@ -78,7 +79,7 @@ final class NodeEndpoint {
 
   /**
    * The NIC's listener: it sees every event when its CQ entry is written (or dropped, the CQ overrun), and only tells
-   * the ranks whose completion queue holds something; each rank takes its entries in its own progress. An error
+   * the ranks one of whose two completion queues holds something (or overran); each rank takes its entries in its own progress. An error
    * event that no rank's CQ took (a post naming no CQ) fails every rank of the node.
    */
   private void onEvent(CompletionEvent e) {

@@ -28,9 +28,9 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
- * One MPI rank: its registered memory (mailboxes for every sender, then internal buffers), its completion queue (the
- * remote events its registration receives and the source events of its own posts, in one ring), the send and receive
- * protocols, the posted-receive and unexpected-message queues and the progress engine. Collectives
+ * One MPI rank: its registered memory (mailboxes for every sender, then internal buffers), its two completion queues
+ * (an rx ring for the remote events its registration receives, a tx ring for the source events of its own posts), the
+ * send and receive protocols, the posted-receive and unexpected-message queues and the progress engine. Collectives
  * live in {@link Collectives}; this class implements {@link Mpi} by delegating to them.
  *
  * <h2>Wire protocol</h2>
@@ -51,14 +51,27 @@ import java.util.function.BooleanSupplier;
  * straight from the sender's buffer (XPMEM), once matched. Credits, buffer releases and FINs are stores into the
  * peer's doorbell (the unused mailbox of messages to itself).
  *
- * <h2>Completion queue</h2>
- * One CQ per rank, in host memory, takes both kinds of event: the remote events its registration asks for (mailbox
- * PUTs and control CQ writes from its peers) and the source events of its own posts, which name it (a mailbox PUT's
- * and a GET's GLOBAL event, a silent CQ write's failure). uGNI takes any CQ handle for both (a post descriptor's
- * {@code src_cq_hndl}, {@code GNI_MemRegister}'s {@code dst_cq_hndl} [S5]); the NIC writes each entry through the
- * IOMMU, and the rank takes entries in ring order in its progress engine ({@code GNI_CqGetEvent}), finding a source
- * event's handler by post id (what {@code GNI_GetCompleted} returns). Why one ring and not a transmit ring beside it
- * (as libfabric's GNI provider and UCX keep): docs/mpi.md.
+ * <h2>Completion queues</h2>
+ * Two CQs per rank, each a ring of {@link MpiConfig#completionQueueEntries()} entries in host memory, registered and
+ * written by the NIC through the IOMMU: uGNI lets a CQ take locally generated events or remote events "but not both"
+ * (the notes of {@code GNI_CqCreate} [S5]), so, as Cray's libfabric GNI provider keeps a {@code tx_cq} and an {@code
+ * rx_cq} per NIC and UCX's uGNI transport a {@code local_cq} and a {@code remote_cq}, a rank has
+ * <ul>
+ *   <li>an <b>rx</b> ring ({@link #rxCq}), which its registration names ({@code GNI_MemRegister}'s {@code
+ *       dst_cq_hndl}; its user-buffer segments too) and its peers' control CQ writes aim at: the remote events of
+ *       mailbox PUTs, and credits, eager acknowledgements and FINs;</li>
+ *   <li>a <b>tx</b> ring ({@link #txCq}), which its own posts name as their source CQ (a post descriptor's {@code
+ *       src_cq_hndl}): a mailbox PUT's and a GET's GLOBAL event, a silent CQ write's failure.</li>
+ * </ul>
+ * A rank makes its rx ring, then its tx ring, then its registration, in that order in its node's memory.
+ * The progress engine takes entries ({@code GNI_CqGetEvent}) from the tx ring until it is empty, then from the rx
+ * ring until it is empty, each in ring order, and repeats while either has more: the order of libfabric's
+ * {@code _gnix_nic_progress} (tx CQ, then rx CQ). Completing its own posts first hands back staging buffers and
+ * delivers landed GET data (which sends its acknowledgement or FIN) before the rank takes new arrivals, which may
+ * need that buffer space; events of the two rings that land together never depend on each other's order (a FIN and
+ * the source event of the same send's mailbox PUT each free what is theirs). A source event's handler is found by post
+ * id (what {@code GNI_GetCompleted} returns). Each ring keeps its own poll count, so the load of each entry (through
+ * the host cache) is of that ring's own slot; an overrun of either ring fails the rank.
  *
  * <h2>Host cache</h2>
  * The rank's polls (each mailbox header it reads, each CQ entry it takes, each doorbell value) and the copies it
@@ -96,7 +109,10 @@ final class Rank implements Mpi {
   final int worldRank;
   final NodeEndpoint endpoint;
   final Node node;
-  final CompletionQueue cq;
+  /** The rx ring: remote events of this rank's registration and its peers' CQ writes. */
+  final CompletionQueue rxCq;
+  /** The tx ring: source events of this rank's own posts. */
+  final CompletionQueue txCq;
   final int mdh;
   final int slotBytes;
   final int worldSize;
@@ -194,11 +210,13 @@ final class Rank implements Mpi {
   private final byte[] pollScratch = new byte[Math.max(8, CompletionQueue.ENTRY_BYTES)];
   private final byte[] header = new byte[HEADER_BYTES];
 
-  /** Completion-queue entries polled so far: the next one is in slot {@code cq.entryOffset(cqPolled)}. */
-  private long cqPolled;
-  /** Source events of this rank's posts taken from the completion queue so far. */
+  /** Entries polled from the rx ring so far: the next one is in slot {@code rxCq.entryOffset(rxPolled)}. */
+  private long rxPolled;
+  /** Entries polled from the tx ring so far: the next one is in slot {@code txCq.entryOffset(txPolled)}. */
+  private long txPolled;
+  /** Source events of this rank's posts taken from its completion queues so far. */
   private long sourceEvents;
-  /** The NIC has written (or dropped) an entry of the completion queue since this rank last emptied it. */
+  /** The NIC has written (or dropped) an entry of either completion queue since this rank last emptied them. */
   private boolean cqReady;
   /** Cache latency of the last host access (the slowest line it touched), picoseconds. */
   private long lastHostPs;
@@ -212,13 +230,14 @@ final class Rank implements Mpi {
     this.node = endpoint.node();
     this.clock = job.system().scheduler(node.id());
     this.worldSize = job.size();
-    this.cq = node.nic().createCompletionQueue(config.completionQueueEntries());
+    this.rxCq = node.nic().createCompletionQueue(config.completionQueueEntries());
+    this.txCq = node.nic().createCompletionQueue(config.completionQueueEntries());
     this.slotBytes = slotBytes(config);
     long mailboxBytes = mailboxBytes(config, worldSize);
     long length = registrationBytes(config, worldSize);
     NicConfig c = node.nic().config();
     MemoryRegistration r = new MemoryRegistration(virtualBase, length, config.pageSize(), true, c.protectionTag(),
-        c.protectionKey(), 0, cq.handle(), false);
+        c.protectionKey(), 0, rxCq.handle(), false);
     this.mdh = node.nic().register(r).mdh();
     this.heap = new BufferHeap(mailboxBytes, length - mailboxBytes);
     this.userBuffers = new UserBuffers(node.nic(), r, virtualBase + length, virtualBase + MpiJob.RANK_SPAN, worldRank,
@@ -246,13 +265,13 @@ final class Rank implements Mpi {
   // -------------------------------------------------------------------------------------------- event plumbing
 
   /**
-   * Called by the node's listener after the NIC wrote (or dropped) an event: wakes this rank when its completion queue
-   * holds an entry or has overrun.
+   * Called by the node's listener after the NIC wrote (or dropped) an event: wakes this rank when either of its
+   * completion queues holds an entry or has overrun.
    *
    * @return whether it did
    */
   boolean completionQueueWritten() {
-    if (cq.size() == 0 && !cq.overrun()) {
+    if (txCq.size() == 0 && rxCq.size() == 0 && !txCq.overrun() && !rxCq.overrun()) {
       return false;
     }
     cqReady = true;
@@ -311,31 +330,56 @@ final class Rank implements Mpi {
     } while (!completedPosts.isEmpty() || cqReady || !doorbell.isEmpty() || localWork);
   }
 
-  /** @return entries taken from the completion queue so far, remote and source events */
+  /** @return entries taken from both completion queues so far, remote and source events */
   long completionEventsTaken() {
-    return cqPolled;
+    return rxPolled + txPolled;
   }
 
-  /** @return source (GLOBAL) events of this rank's own posts taken from its completion queue so far */
+  /** @return entries taken from the rx ring so far (remote events) */
+  long rxEventsTaken() {
+    return rxPolled;
+  }
+
+  /** @return entries taken from the tx ring so far (source events and failures of this rank's posts) */
+  long txEventsTaken() {
+    return txPolled;
+  }
+
+  /** @return source (GLOBAL) events of this rank's own posts taken from its completion queues so far */
   long sourceEventsTaken() {
     return sourceEvents;
   }
 
   /**
-   * Takes every event waiting in the completion queue, in slot order, as {@code GNI_CqGetEvent} would; each costs the
-   * load of its entry through the host cache. A remote event says a mailbox may hold a message, or carries a control
-   * value (CQ write); a source event runs the handler its post left (a GET's data has landed, a mailbox PUT's staging
-   * buffer is free). A failed transfer, or a queue that overran and lost events, fails the rank.
+   * Takes every event waiting in the tx ring, then every event waiting in the rx ring (the class comment says why
+   * this order), each in slot order, as {@code GNI_CqGetEvent} would; each costs the load of its entry through the
+   * host cache. A remote event says a mailbox may hold a message, or carries a control value (CQ write); a source
+   * event runs the handler its post left (a GET's data has landed, a mailbox PUT's staging buffer is free). A failed
+   * transfer, or a queue that overran and lost events, fails the rank. Entries written while the rank takes these
+   * wake it again ({@link #cqReady}), and {@link #progress} comes back for them.
    */
   private void takeCompletionEvents() {
     cqReady = false;
-    if (cq.overrun()) {
-      throw new IllegalStateException("MPI rank " + worldRank + ": its completion queue overran ("
-          + cq.droppedEvents() + " events dropped; MpiConfig.completionQueueEntries is " + cq.capacity() + ")");
+    checkOverrun(txCq, "tx", "the source events of its own posts");
+    checkOverrun(rxCq, "rx", "remote events of its registration and its peers' CQ writes");
+    takeEvents(txCq, true);
+    takeEvents(rxCq, false);
+  }
+
+  /** Fails the rank, in one line naming the ring and the setting that sizes it, when a ring has lost events. */
+  private void checkOverrun(CompletionQueue q, String which, String takes) {
+    if (q.overrun()) {
+      throw new IllegalStateException("MPI rank " + worldRank + ": its " + which + " completion queue (" + takes
+          + ") overran (" + q.droppedEvents() + " events dropped; MpiConfig.completionQueueEntries, the size of each"
+          + " of its two rings, is " + q.capacity() + ")");
     }
+  }
+
+  /** Takes every event waiting in one ring, in slot order. */
+  private void takeEvents(CompletionQueue q, boolean tx) {
     CompletionEvent e;
-    while ((e = cq.getEvent()) != null) {
-      pollCompletionQueueEntry();
+    while ((e = q.getEvent()) != null) {
+      pollCompletionQueueEntry(q, tx ? txPolled++ : rxPolled++);
       if (e.isError()) {
         throw new IllegalStateException("MPI rank " + worldRank + ": a transfer failed with " + e.status());
       }
@@ -356,10 +400,13 @@ final class Rank implements Mpi {
    * The CPU load of the CQ entry an event was taken from ({@code GNI_CqGetEvent} reads the ring in host memory): a
    * hit when the NIC updated a cached line in place, a miss when its write dropped the line or the line was never
    * loaded (the first entry of each line).
+   *
+   * @param q the ring the event was taken from
+   * @param n entries taken from that ring before this one
    */
-  private void pollCompletionQueueEntry() {
+  private void pollCompletionQueueEntry(CompletionQueue q, long n) {
     NicConfig c = node.nic().config();
-    TranslationResult r = node.translation().translateNow(cq.ring().mdh(), cq.entryOffset(cqPolled++),
+    TranslationResult r = node.translation().translateNow(q.ring().mdh(), q.entryOffset(n),
         CompletionQueue.ENTRY_BYTES, AccessKind.READ, c.protectionTag(), c.protectionKey());
     if (r.ok()) {
       spend(node.hostCache().cpuLoad(r.physicalAddress(), pollScratch, 0, CompletionQueue.ENTRY_BYTES));
@@ -538,9 +585,9 @@ final class Rank implements Mpi {
       to.sharedMemoryControl(value);
       return;
     }
-    // silent (no source event), but a failure is written into this rank's CQ
-    endpoint.postSilently(Post.cqWrite(endpoint.nextPostId(), to.node.id(), to.cq.handle(),
-        value).withDeliveryMode(config.deliveryMode()).withCompletion(cq.handle(), 0));
+    // into the peer's rx ring; silent (no source event), but a failure is written into this rank's tx ring
+    endpoint.postSilently(Post.cqWrite(endpoint.nextPostId(), to.node.id(), to.rxCq.handle(),
+        value).withDeliveryMode(config.deliveryMode()).withCompletion(txCq.handle(), 0));
   }
 
   // -------------------------------------------------------------------------------------------- matching
@@ -672,7 +719,7 @@ final class Rank implements Mpi {
         m.remoteMdh, m.remoteOffset), getLength)
         .withEngine(getLength > config.rdmaThresholdBytes() ? Post.Engine.BTE : Post.Engine.FMA)
         .withDeliveryMode(config.deliveryMode())
-        .withCompletion(cq.handle(), Post.GLOBAL_EVENT);
+        .withCompletion(txCq.handle(), Post.GLOBAL_EVENT);
     endpoint.post(p, handler);
   }
 
@@ -847,7 +894,7 @@ final class Rank implements Mpi {
         to.mailboxOffset(worldRank, seq)), msg.length)
         .withEngine(Post.Engine.FMA)
         .withDeliveryMode(config.deliveryMode())
-        .withCompletion(cq.handle(), Post.GLOBAL_EVENT | Post.REMOTE_EVENT);
+        .withCompletion(txCq.handle(), Post.GLOBAL_EVENT | Post.REMOTE_EVENT);
     endpoint.post(p, new ReleaseBuffer(staging, msg.length));
     return req;
   }

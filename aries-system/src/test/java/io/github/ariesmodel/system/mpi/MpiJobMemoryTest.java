@@ -3,7 +3,10 @@ package io.github.ariesmodel.system.mpi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.ariesmodel.core.PageSize;
+import io.github.ariesmodel.core.sim.SparsePhysicalMemory;
 import io.github.ariesmodel.system.AriesSystem;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
@@ -80,6 +83,32 @@ class MpiJobMemoryTest {
     assertThat(got[0]).isEqualTo(3);
   }
 
+  /**
+   * A rank registers two rings (its rx and tx completion queues, each of completionQueueEntries): both are in the
+   * node's memory, and the check counts both. With 4 KB pages nothing rounds the rings away, so the bound is the free
+   * memory less exactly two rings (one ring's bound was a ring larger).
+   */
+  @Test
+  void theCheckCountsBothOfARanksRings() {
+    AriesSystem s = system();
+    var memory = s.node(0).memory();
+    long free = memory.capacity() - SparsePhysicalMemory.FIRST_ALLOCATABLE - memory.allocatedBytes();
+    long ring = 8L << 20; // 2^20 entries of 8 bytes
+    MpiConfig c = MpiConfig.builder().heapBytes(1L << 30).pageSize(PageSize.SIZE_4K).completionQueueEntries(1 << 20)
+        .build();
+    IllegalArgumentException e = refusal(() -> MpiJob.builder(s).nodes(0, 1).config(c).build());
+    assertThat(bound(e)).isEqualTo((free - 2 * ring) / 4096 * 4096 - Rank.mailboxBytes(c, 2));
+    assertThat(e.getMessage()).endsWith(", and two CQs (rx and tx) of completionQueueEntries 1048576 x 8 B each");
+    // and a job that fits registers both rings of each of its ranks, each its own MDH
+    MpiJob job = MpiJob.builder(s).nodes(0, 1).ranksPerNode(2).build();
+    assertThat(registrations(s, 0, 128L << 10)).as("16,384-entry rings on node 0").isEqualTo(4);
+    for (int i = 0; i < 2; i++) {
+      Rank r = job.rank(i);
+      assertThat(List.of(r.rxCq.ring().mdh(), r.txCq.ring().mdh())).doesNotHaveDuplicates()
+          .allSatisfy(m -> assertThat(s.node(0).iommu().orElseThrow().descriptor(m)).isPresent());
+    }
+  }
+
   @Test
   void theRanksANodeCannotHoldAreRefusedNamingTheNodeAndThem() {
     IllegalArgumentException eight = refusal(() -> job(system(), 16L << 20, 8).build());
@@ -118,8 +147,8 @@ class MpiJobMemoryTest {
         .hasMessageStartingWith("MpiJob rank 1 on node 0 (which holds ranks 0-1) could not be set up: physical"
             + " memory exhausted")
         .hasMessageContaining("; each rank registers heapBytes " + max + " and mailboxes of 4 ranks x mailboxSlots 8"
-            + " x 1088 B (shortMaxBytes 1024) in 2M pages (MpiConfig.pageSize): " + length + " bytes, and a CQ of"
-            + " completionQueueEntries 16384 x 8 B; the node had ")
+            + " x 1088 B (shortMaxBytes 1024) in 2M pages (MpiConfig.pageSize): " + length + " bytes, and two CQs"
+            + " (rx and tx) of completionQueueEntries 16384 x 8 B each; the node had ")
         .hasMessageEndingWith(" bytes free (AriesSystem nodeMemoryBytes) before it; rank 0 was deregistered");
     assertThat(registrations(s, 0, length)).as("rank 0's registration was undone").isZero();
     byte[] got = new byte[100];
