@@ -36,13 +36,14 @@ class DocFiguresTest {
   @TempDir Path tmp;
 
   /** One row of the table. */
-  record Figure(int line, String doc, String quoted, String command, String source, String pointer, int decimals) {
+  record Figure(int line, String doc, String quoted, String command, String source, String pointer, int decimals,
+      BigDecimal divisor) {
 
     static Figure parse(int line, String text) {
       String[] f = text.split("\t");
-      if (f.length != 5) {
-        throw new IllegalArgumentException("docs/figures.tsv line " + line + ": 5 tab-separated columns expected but"
-            + " found " + f.length);
+      if (f.length != 5 && f.length != 6) {
+        throw new IllegalArgumentException("docs/figures.tsv line " + line + ": 5 or 6 tab-separated columns expected"
+            + " but found " + f.length);
       }
       int slash = f[3].indexOf('/');
       if (slash < 0) {
@@ -50,7 +51,7 @@ class DocFiguresTest {
             + " results.json/... but was " + f[3]);
       }
       return new Figure(line, f[0], f[1], f[2], f[3].substring(0, slash), f[3].substring(slash),
-          Integer.parseInt(f[4]));
+          Integer.parseInt(f[4]), f.length == 6 ? new BigDecimal(f[5]) : BigDecimal.ONE);
     }
 
     /** The figure as a number: the doc's text without its thousands commas. */
@@ -96,7 +97,7 @@ class DocFiguresTest {
     JsonNode root = f.source().equals("stdout") ? outputs[0] : outputs[1];
     JsonNode v = root.at(f.pointer());
     assertThat(v.isNumber()).as("%s at %s of `%s`", f.pointer(), f.source(), f.command()).isTrue();
-    BigDecimal measured = v.decimalValue().setScale(f.decimals(), RoundingMode.HALF_UP);
+    BigDecimal measured = v.decimalValue().divide(f.divisor()).setScale(f.decimals(), RoundingMode.HALF_UP);
     assertThat(measured).as("`./aries %s` (docs/figures.tsv line %d: %s quotes %s)", f.command(), f.line(), f.doc(),
         f.quoted())
         .isEqualByComparingTo(f.value());
