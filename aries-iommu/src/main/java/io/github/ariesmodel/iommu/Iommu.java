@@ -216,7 +216,6 @@ public final class Iommu implements AddressTranslation {
     }
   }
 
-
   /**
    * Refuses a registration whose frames and tables exceed the memory's whole capacity: it can never fit. With a
    * context's tables ({@code plan} not null) the largest length named is the largest whose frames, leaf tables over
@@ -437,7 +436,7 @@ public final class Iommu implements AddressTranslation {
         invalidations += cache.invalidateOwner(mdh);
       } else if (mdds.get(mdh) != null) {
         // The registration's PTEs share lines and tables with its neighbours: drop the lines that hold any of them.
-        invalidatePages(mdh, 0, mdds.tables(mdh).pages() - 1);
+        invalidatePages(mdh, 0, mdds.pageEnd(mdh) - mdds.firstPage(mdh) - 1);
       }
     }
     return config.sets() * config.issueIntervalPs();
@@ -475,7 +474,7 @@ public final class Iommu implements AddressTranslation {
    */
   private long invalidatePages(int mdh, long lo, long hi) {
     // The runs of consecutive PTE lines: one for huge pages or a registration's own leaf tables, one for each leaf
-    // table of its context's it uses for 4 KB pages (those made at its registration lie one after another).
+    // table of its context's it uses for 4 KB pages.
     int lineBytes = config.lineBytes();
     long[] runs = new long[8];
     int n = 0;
@@ -484,9 +483,7 @@ public final class Iommu implements AddressTranslation {
       long runEnd = hi;
       if (contexts != null && !mdds.get(mdh).pageSize().isHuge()) {
         long first = mdds.firstPage(mdh);
-        long tableEnd = (((first + page) >>> PageTableBuilder.ENTRIES_PER_TABLE_SHIFT) + 1)
-            << PageTableBuilder.ENTRIES_PER_TABLE_SHIFT;
-        runEnd = Math.min(hi, tableEnd - first - 1);
+        runEnd = Math.min(hi, PageTableBuilder.leafTableEnd(first + page) - first - 1);
       }
       long a = PteWalker.leafPteAddressNow(memory, mdds, mdh, page);
       long b = PteWalker.leafPteAddressNow(memory, mdds, mdh, runEnd);
@@ -496,10 +493,6 @@ public final class Iommu implements AddressTranslation {
       }
       long lineLo = a & -lineBytes;
       long lineHi = b & -lineBytes;
-      if (n > 0 && runs[n - 1] + lineBytes == lineLo) {
-        runs[n - 1] = lineHi;
-        continue;
-      }
       if (n == runs.length) {
         runs = java.util.Arrays.copyOf(runs, n * 2);
       }

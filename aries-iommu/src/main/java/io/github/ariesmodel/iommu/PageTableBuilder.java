@@ -164,7 +164,7 @@ final class PageTableBuilder {
     long end = first + plan.pages();
     for (long page = first; page < end; ) {
       long region = page >>> ENTRIES_PER_TABLE_SHIFT;
-      long regionEnd = Math.min(end, (region + 1) << ENTRIES_PER_TABLE_SHIFT);
+      long regionEnd = Math.min(end, leafTableEnd(page));
       long entry = root + region * PageTableEntry.BYTES;
       long dir = memory.readLong(entry);
       long table;
@@ -192,20 +192,18 @@ final class PageTableBuilder {
     long end = first + t.pages();
     byte[] zeros = new byte[TABLE_BYTES];
     for (long page = first; page < end; ) {
-      long runEnd;
-      long address;
-      if (ps.isHuge()) {
-        runEnd = Math.min(end, page + TABLE_BYTES / PageTableEntry.BYTES);
-        address = t.leaf() + page * PageTableEntry.BYTES;
-      } else {
-        runEnd = Math.min(end, ((page >>> ENTRIES_PER_TABLE_SHIFT) + 1) << ENTRIES_PER_TABLE_SHIFT);
-        long dir = memory.readLong(t.directory() + (page >>> ENTRIES_PER_TABLE_SHIFT) * PageTableEntry.BYTES);
-        address = PageTableEntries.physicalBase(dir) + (page & LEAF_INDEX_MASK) * PageTableEntry.BYTES;
-      }
+      // a 4 KB table's worth of PTEs at a time; for 4 KB pages, never past the leaf table's end
+      long runEnd = Math.min(end, ps.isHuge() ? page + TABLE_BYTES / PageTableEntry.BYTES : leafTableEnd(page));
+      long address = PteWalker.leafPteAddressNow(memory, t.directory(), t.leaf(), ps.isHuge(), page);
       memory.write(address, zeros, 0, (int) (runEnd - page) * PageTableEntry.BYTES);
       page = runEnd;
     }
     contexts.free(d.translationContext(), ps, first, t.pages());
+  }
+
+  /** @return the first page after the 2 MB piece of the space (one 4 KB leaf table of 512 PTEs) page {@code page} is in */
+  static long leafTableEnd(long page) {
+    return ((page >>> ENTRIES_PER_TABLE_SHIFT) + 1) << ENTRIES_PER_TABLE_SHIFT;
   }
 
   static long roundUpToTable(long bytes) {

@@ -147,12 +147,22 @@ final class PteWalker {
    * @return the address, or -1 when a 4 KB page's directory entry is not present
    */
   static long leafPteAddressNow(HostMemory memory, MddTable mdds, int mdh, long rel) {
-    long page = mdds.firstPage(mdh) + rel;
-    if (mdds.get(mdh).pageSize().isHuge()) {
-      return mdds.leafBase(mdh) + page * PageTableEntry.BYTES;
+    return leafPteAddressNow(memory, mdds.directoryBase(mdh), mdds.leafBase(mdh),
+        mdds.get(mdh).pageSize().isHuge(), mdds.firstPage(mdh) + rel);
+  }
+
+  /**
+   * The physical address of the leaf PTE of page {@code page} of tables rooted at {@code directory} (4 KB pages) or
+   * {@code leaf} (huge pages), read through the tables in memory now.
+   *
+   * @return the address, or -1 when a 4 KB page's directory entry is not present
+   */
+  static long leafPteAddressNow(HostMemory memory, long directory, long leaf, boolean huge, long page) {
+    if (huge) {
+      return leaf + page * PageTableEntry.BYTES;
     }
     long dir = memory.readLong(
-        mdds.directoryBase(mdh) + (page >>> PageTableBuilder.ENTRIES_PER_TABLE_SHIFT) * PageTableEntry.BYTES);
+        directory + (page >>> PageTableBuilder.ENTRIES_PER_TABLE_SHIFT) * PageTableEntry.BYTES);
     return PageTableEntries.present(dir) ? leafPteAddress(dir, page) : -1;
   }
 
