@@ -55,6 +55,11 @@ public final class Packet {
   /** Set while the packet waits in a {@link PacketPool} for reuse. */
   boolean released;
 
+  /** Operand bytes a collective-engine packet carries: two 64-bit operands [S5]. */
+  public static final int COLLECTIVE_OPERAND_BYTES = 2 * Long.BYTES;
+  /** Largest reduction id a collective-engine packet carries: it travels in the 40-bit offset field. */
+  public static final long MAX_REDUCTION_ID = NetworkAddress.MAX_OFFSET;
+
   /** A blank packet for a {@link PacketPool} to fill with {@link #init}. */
   Packet() {}
 
@@ -103,8 +108,10 @@ public final class Packet {
           case AMO_REQUEST -> amo.requestOperandBytes();
           case AMO_RESPONSE -> amo.responseBytes();
           case GET_REQUEST, ACK_RESPONSE, ERROR_RESPONSE -> 0;
+          case CE_CONTRIBUTION, CE_RESULT -> COLLECTIVE_OPERAND_BYTES;
         };
-    this.wireBytes = WireFormat.wireBytes(kind.isRequest(), carried);
+    // a CE packet's header names a node and a channel and carries the command, as a request's does
+    this.wireBytes = WireFormat.wireBytes(kind.isRequest() || kind.isCollective(), carried);
     this.hops = 0;
     this.injectedAtPs = 0;
     this.createdAtPs = 0;
@@ -190,6 +197,36 @@ public final class Packet {
     checkArgument(op != null, "op must not be null");
     return new Packet(PacketKind.AMO_REQUEST, sourceNode, target.nodeId(), target.mdh(), target.offset(), tag, mode,
         op.operandBytes(), null, op, operand1, operand2, Status.OK, protectionTag, protectionKey);
+  }
+
+  /**
+   * A collective-engine packet (the Aries NIC's CE [S5]): a contribution going up a reduction tree or a result going
+   * down it. Its fields are read as: {@link #mdh()} the CE channel it is for at the destination node, {@link
+   * #offset()} the reduction id, {@link #tag()} the header the NIC's collective engine defines (child index, command,
+   * floating-point flags), {@link #operand1()} and {@link #operand2()} the operands, {@link #status()} OK or the fault
+   * the reduction ended with. It carries {@link #COLLECTIVE_OPERAND_BYTES} bytes after a request-sized header. CE
+   * packets are rare (a few per collective operation) and are never made by a {@link PacketPool}.
+   *
+   * @param kind {@link PacketKind#CE_CONTRIBUTION} or {@link PacketKind#CE_RESULT}
+   * @param sourceNode the sending node
+   * @param destinationNode the receiving node
+   * @param channel the CE channel at the receiving node, 0 to {@link NetworkAddress#MAX_MDH}
+   * @param reductionId the reduction id, 0 to {@link #MAX_REDUCTION_ID}
+   * @param header the collective engine's header word
+   * @param mode routing mode
+   * @param operand1 first operand
+   * @param operand2 second operand
+   * @param status OK, or the fault the reduction ended with
+   * @return the packet
+   */
+  public static Packet collective(PacketKind kind, int sourceNode, int destinationNode, int channel, long reductionId,
+      int header, DeliveryMode mode, long operand1, long operand2, Status status) {
+    checkArgument(kind != null && kind.isCollective(), "kind must be CE_CONTRIBUTION or CE_RESULT but was %s", kind);
+    checkArgument(status != null, "status must not be null");
+    checkArgument(reductionId >= 0 && reductionId <= MAX_REDUCTION_ID, "reductionId must be in [0, %s] but was %s",
+        MAX_REDUCTION_ID, reductionId);
+    return new Packet(kind, sourceNode, destinationNode, channel, reductionId, header, mode, 0, null, null, operand1,
+        operand2, status, 0, 0);
   }
 
   /**

@@ -215,7 +215,8 @@ public final class CoreGenerators {
   }
 
   /**
-   * Packets of every kind (requests and the responses that answer them) between nodes of a system.
+   * Packets of every kind (requests, the responses that answer them, collective-engine packets) between nodes of a
+   * system.
    *
    * @param nodeCount nodes in the system, 1 to 2^18
    * @return new packets

@@ -265,7 +265,8 @@ public final class CoreRandom {
   }
 
   /**
-   * A packet of any kind: a request, or a response answering one (ACK, data, AMO result, error).
+   * A packet of any kind: a request, a response answering one (ACK, data, AMO result, error), or a collective-engine
+   * contribution or result.
    *
    * @param r the random source
    * @param nodeCount nodes in the system, 1 to 2^18
@@ -298,6 +299,9 @@ public final class CoreRandom {
         } while (!s.isError());
         yield Packet.error(request(r, nodeCount, r.nextInt(3)), s);
       }
+      case CE_CONTRIBUTION, CE_RESULT -> Packet.collective(kind, nodeId(r, nodeCount), nodeId(r, nodeCount),
+          r.nextInt(4), r.nextLong(Packet.MAX_REDUCTION_ID + 1), r.nextInt(), deliveryMode(r), r.nextLong(),
+          r.nextLong(), status(r));
     };
   }
 
