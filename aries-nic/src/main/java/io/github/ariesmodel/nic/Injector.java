@@ -87,12 +87,16 @@ final class Injector {
     int wireBytes = p.wireBytes();
     int payloadBytes = NicStatistics.carried(p);
     int requestTag = p.isRequest() ? RequestTag.tag(p.tag()) : -1;
+    boolean collective = p.kind().isCollective();
     if (!fabric.inject(p)) {
       stats.injectionsRefused++;
       blocked = true;
       return false;
     }
     stats.sent(wireBytes, payloadBytes);
+    if (collective) {
+      return true; // counted by the collective engine; neither a request of a transaction nor a response
+    }
     if (requestTag >= 0) {
       stats.requestsSent++;
       table.requestLeft(now, table.find(requestTag));

@@ -82,6 +82,7 @@ public final class Nic implements FabricEndpoint {
   private TargetEngine target;
   private ResponseEngine responses;
   private AmoUnit amoUnit;
+  private CollectiveEngine collective;
   private AccessPool accesses;
   private PacketPool sharedPackets;
 
@@ -140,6 +141,8 @@ public final class Nic implements FabricEndpoint {
     target = new TargetEngine(scheduler, memory, translation, config.timing(), host, accesses, completions, injector,
         amoUnit, stats, config.protectionTag(), config.protectionKey());
     responses = new ResponseEngine(nodeId, scheduler, memory, translation, config, host, accesses, transactions);
+    collective = new CollectiveEngine(nodeId, scheduler, memory, translation, config, host, completions, transactions,
+        injector, stats);
   }
 
   /** @return this node's id */
@@ -330,7 +333,9 @@ public final class Nic implements FabricEndpoint {
         build();
       }
       stats.received(packet);
-      if (packet.isRequest()) {
+      if (packet.kind().isCollective()) {
+        collective.receive(nowPs, packet);
+      } else if (packet.isRequest()) {
         target.receive(nowPs, packet);
       } else {
         responses.receive(nowPs, packet);
@@ -372,6 +377,111 @@ public final class Nic implements FabricEndpoint {
         inUse.exit();
       }
     }
+  }
+
+  /**
+   * Takes a virtual collective-engine channel ({@code GNI_CeCreate} [S5]): the lowest of the NIC's four that is free.
+   * See {@link CollectiveEngine} (docs/nic.md, "Collective engine") for what a channel does.
+   *
+   * @return the channel, 0 to 3
+   * @throws IllegalStateException when all four are taken
+   */
+  public int createCollectiveChannel() {
+    boolean entered = inUse.enter();
+    try {
+      if (collective == null) {
+        build();
+      }
+      return collective.create();
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
+    }
+  }
+
+  /**
+   * Frees a collective-engine channel ({@code GNI_CeDestroy} [S5]).
+   *
+   * @param channel a channel taken with {@link #createCollectiveChannel}
+   * @throws IllegalArgumentException when the channel was not created or a reduction is in progress on it
+   */
+  public void destroyCollectiveChannel(int channel) {
+    boolean entered = inUse.enter();
+    try {
+      checkArgument(collective != null, "channel %s of node %s was not created", channel, nodeId);
+      collective.destroy(channel);
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
+    }
+  }
+
+  /**
+   * Wires a collective-engine channel into its reduction tree ({@code GNI_CeConfigure} [S5]): its children and
+   * parent. Every channel of a tree must be configured before the first contribution reaches it; a packet for a
+   * channel that is not (or not so) configured is dropped and counted.
+   *
+   * @param channel a channel taken with {@link #createCollectiveChannel}
+   * @param config children, parent, rounding, routing mode
+   * @throws IllegalArgumentException when the channel was not created, a node is outside the fabric, the channel is
+   *     its own parent or child, or a reduction is in progress on it
+   */
+  public void configureCollectiveChannel(int channel, CeChannelConfig config) {
+    boolean entered = inUse.enter();
+    try {
+      checkArgument(collective != null, "channel %s of node %s was not created", channel, nodeId);
+      collective.configure(channel, config, fabric.nodeCount());
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
+    }
+  }
+
+  /**
+   * Posts one process's contribution to a collective-engine reduction ({@code GNI_PostFma} with
+   * {@code GNI_POST_CE} [S5]). Returns at once; when the reduction completes, the NIC writes the 24-byte result
+   * into the post's result buffer and then a GLOBAL event (user data: result1; status: the reduction's) on its CQ.
+   * Read the result with {@link #collectiveResult}.
+   *
+   * @param post the contribution
+   * @throws IllegalArgumentException naming the field, range and value when the channel is not configured, the child
+   *     is not a PE child of it, the CQ does not exist, or the result buffer is not registered, writable, 32-byte
+   *     aligned and 24 bytes long
+   */
+  public void postCollective(CePost post) {
+    boolean entered = inUse.enter();
+    try {
+      checkArgument(post != null, "post must not be null");
+      checkArgument(collective != null, "post.channel %s of node %s was not created", post.channel(), nodeId);
+      collective.post(post);
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
+    }
+  }
+
+  /**
+   * Reads a collective-engine result from a result buffer as the host would ({@code GNI_CeCheckResult} [S5]),
+   * untimed.
+   *
+   * @param mdh the buffer's registration
+   * @param offset its offset there
+   * @return the result
+   * @throws IllegalArgumentException when the 24 bytes cannot be read through the translation, or do not hold a
+   *     result's control word
+   */
+  public CeResult collectiveResult(int mdh, long offset) {
+    io.github.ariesmodel.core.spi.AddressTranslation.TranslationResult t = translation.translateNow(mdh, offset,
+        CePost.RESULT_BYTES, io.github.ariesmodel.core.AccessKind.READ, config.protectionTag(),
+        config.protectionKey());
+    checkArgument(t.status() == io.github.ariesmodel.core.Status.OK && t.contiguousBytes() >= CePost.RESULT_BYTES,
+        "mdh %s offset %s of node %s cannot be read as a CE result: %s", mdh, offset, nodeId, t.status());
+    long a = t.physicalAddress();
+    return CeResult.decode(memory.readLong(a), memory.readLong(a + 8), memory.readLong(a + 16));
   }
 
   /** @return the host link (its two channels), for tests of the host interface's timing; null before first use */

@@ -30,6 +30,11 @@ public final class NicStatistics {
   long eventsWritten;
   long remoteEventsDropped;
   long hostBytesToNic;
+  long collectivePosts;
+  long collectivePacketsSent;
+  long collectiveReductions;
+  long collectiveFaults;
+  long collectivePacketsDropped;
   long hostBytesToNode;
   int maxOutstanding;
 
@@ -55,8 +60,38 @@ public final class NicStatistics {
       case PUT_REQUEST, DATA_RESPONSE -> p.dataLength();
       case AMO_REQUEST -> p.amo().requestOperandBytes();
       case AMO_RESPONSE -> p.amo().responseBytes();
+      case CE_CONTRIBUTION, CE_RESULT -> Packet.COLLECTIVE_OPERAND_BYTES;
       default -> 0;
     };
+  }
+
+  /** @return contributions accepted by {@link Nic#postCollective} */
+  public long collectivePosts() {
+    return collectivePosts;
+  }
+
+  /** @return collective-engine packets (contributions up, results down) this NIC sent */
+  public long collectivePacketsSent() {
+    return collectivePacketsSent;
+  }
+
+  /** @return reductions completed at a root channel of this NIC */
+  public long collectiveReductions() {
+    return collectiveReductions;
+  }
+
+  /** @return collective results or events written with a fault (disagreeing contributions, a duplicate post, a
+   *     result buffer that failed translation) */
+  public long collectiveFaults() {
+    return collectiveFaults;
+  }
+
+  /**
+   * @return collective-engine packets dropped: for a channel that is not configured, from a node that is not the
+   *     child or parent it names, or a child's second contribution to one reduction
+   */
+  public long collectivePacketsDropped() {
+    return collectivePacketsDropped;
   }
 
   /** @return posts accepted by {@link Nic#post} */

@@ -65,6 +65,19 @@ final class TransactionTable {
    *
    * @param p the post, engine resolved
    */
+  /**
+   * Books the CPU's descriptor stores of a post that holds no request tag (a collective-engine post): the CPU does
+   * them after every earlier post's.
+   *
+   * @param now when the host posts
+   * @return when the stores are done and the doorbell written
+   */
+  long bookPost(long now) {
+    long cpu = Math.max(now, cpuFreeAt) + config.timing().fmaPostPs();
+    cpuFreeAt = cpu;
+    return cpu;
+  }
+
   void accept(Post p) {
     unfinished++;
     long now = scheduler.now();
