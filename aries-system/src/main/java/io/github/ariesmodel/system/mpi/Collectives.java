@@ -1,6 +1,8 @@
 package io.github.ariesmodel.system.mpi;
 
 import io.github.ariesmodel.core.LittleEndian;
+import io.github.ariesmodel.nic.CeOperation;
+import io.github.ariesmodel.nic.CeResult;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -83,6 +85,10 @@ final class Collectives {
   // ------------------------------------------------------------------------------------------- barrier, bcast
 
   void barrier(Communicator c) {
+    if (c == me.world && c.size() > 1 && me.collectiveEngine()) {
+      me.collectiveEngineReduce(CeOperation.AND, -1L, 0, false); // a barrier is a reduction whose value nobody reads
+      return;
+    }
     int n = c.size();
     int r = c.rank();
     for (int d = 1; d < n; d <<= 1) {
@@ -213,11 +219,44 @@ final class Collectives {
     if (n == 1) {
       return data.clone();
     }
+    CeOperation ce = c == me.world && me.collectiveEngine() ? engineOperation(t, op, count) : null;
+    if (ce != null) {
+      long a = LittleEndian.get(data, 0, ElementType.BYTES);
+      long b = count == 2 ? LittleEndian.get(data, ElementType.BYTES, ElementType.BYTES) : 0;
+      CeResult r = me.collectiveEngineReduce(ce, a, b, count == 2);
+      byte[] out = new byte[count * ElementType.BYTES];
+      LittleEndian.put(out, 0, ElementType.BYTES, r.result1());
+      if (count == 2) {
+        LittleEndian.put(out, ElementType.BYTES, ElementType.BYTES, r.result2());
+      }
+      return out;
+    }
     int pof2 = Integer.highestOneBit(n);
     if ((long) count * ElementType.BYTES <= cfg.allreduceShortBytes() || count < pof2) {
       return recursiveDoublingAllreduce(t, data, count, op, c);
     }
     return rabenseifner(t, data, count, op, -1, c, ALLREDUCE);
+  }
+
+  /**
+   * The collective engine's command for an allreduce it can do, or null: one or two 64-bit elements (two only for the
+   * one-operand commands, {@code GNI_CEMODE_TWO_OP} [S5]) and an operation the engine has (no product; min and max
+   * with an index the result ignores).
+   */
+  private static CeOperation engineOperation(ElementType t, ReduceOp op, int count) {
+    CeOperation ce = switch (op) {
+      case SUM -> t == ElementType.DOUBLE ? CeOperation.FPADD : CeOperation.IADD;
+      case MIN -> t == ElementType.DOUBLE ? CeOperation.FPMIN_LIDX : CeOperation.IMIN_LIDX;
+      case MAX -> t == ElementType.DOUBLE ? CeOperation.FPMAX_LIDX : CeOperation.IMAX_LIDX;
+      case BAND -> CeOperation.AND;
+      case BOR -> CeOperation.OR;
+      case BXOR -> CeOperation.XOR;
+      case PROD -> null;
+    };
+    if (ce == null || count < 1 || count > 2 || count == 2 && ce.indexed()) {
+      return null;
+    }
+    return ce;
   }
 
   /** Real rank of a "new rank" after folding a non-power-of-two size onto pof2 ranks. */

@@ -71,6 +71,8 @@ public final class MpiConfig {
   private final int alltoallMediumBytes;
   private final int alltoallMinProcs;
   private final int reduceScatterLongBytes;
+  private final boolean collectiveEngine;
+  private final int collectiveEngineRadix;
 
   private MpiConfig(Builder b) {
     this.shortMaxBytes = b.shortMaxBytes;
@@ -99,6 +101,8 @@ public final class MpiConfig {
     this.alltoallMediumBytes = b.alltoallMediumBytes;
     this.alltoallMinProcs = b.alltoallMinProcs;
     this.reduceScatterLongBytes = b.reduceScatterLongBytes;
+    this.collectiveEngine = b.collectiveEngine;
+    this.collectiveEngineRadix = b.collectiveEngineRadix;
   }
 
   /** @return the documented defaults */
@@ -140,6 +144,8 @@ public final class MpiConfig {
     b.alltoallMediumBytes = alltoallMediumBytes;
     b.alltoallMinProcs = alltoallMinProcs;
     b.reduceScatterLongBytes = reduceScatterLongBytes;
+    b.collectiveEngine = collectiveEngine;
+    b.collectiveEngineRadix = collectiveEngineRadix;
     return b;
   }
 
@@ -289,6 +295,29 @@ public final class MpiConfig {
   }
 
   /** Settings; each setter names its valid range. */
+  /**
+   * Whether barrier and small allreduces on the world communicator use the NICs' collective engine (docs/mpi.md,
+   * "Collective engine"): one CE channel a node, the node's ranks its processes, the nodes in a tree of
+   * {@link #collectiveEngineRadix()}. Off by default, the software algorithms of MPICH (Cray MPICH's DMAPP
+   * collectives, {@code MPICH_USE_DMAPP_COLL} [M1], are opt-in there too: assumed, the man page is not readable
+   * here).
+   *
+   * @return whether the collective engine is used
+   */
+  public boolean collectiveEngine() {
+    return collectiveEngine;
+  }
+
+  /**
+   * Children channels each node's channel has in the collective engine's tree: 2 by default, the one published
+   * default (GASNet's Aries conduit, radix 2 with radix + leaves at most 32 [S9 via aries-facts §5]).
+   *
+   * @return 1 to 31
+   */
+  public int collectiveEngineRadix() {
+    return collectiveEngineRadix;
+  }
+
   public static final class Builder {
     private int shortMaxBytes = 1024;
     private int eagerMaxBytes = 8192;
@@ -316,6 +345,8 @@ public final class MpiConfig {
     private int alltoallMediumBytes = 32768;
     private int alltoallMinProcs = 8;
     private int reduceScatterLongBytes = 524288;
+    private boolean collectiveEngine = false;
+    private int collectiveEngineRadix = 2;
 
     private Builder() {}
 
@@ -505,6 +536,19 @@ public final class MpiConfig {
     public Builder reduceScatterLongBytes(int v) {
       checkArgument(v >= 0, "reduceScatterLongBytes must be >= 0 but was %s", v);
       this.reduceScatterLongBytes = v;
+      return this;
+    }
+
+    /** @param v whether barrier and small world allreduces use the collective engine @return this */
+    public Builder collectiveEngine(boolean v) {
+      this.collectiveEngine = v;
+      return this;
+    }
+
+    /** @param v 1 to 31: child channels a node's channel has in the collective engine's tree @return this */
+    public Builder collectiveEngineRadix(int v) {
+      checkArgument(v >= 1 && v <= 31, "collectiveEngineRadix must be in [1, 31] but was %s", v);
+      this.collectiveEngineRadix = v;
       return this;
     }
 

@@ -6,6 +6,9 @@ import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.core.sim.FlatTranslation;
 import io.github.ariesmodel.core.sim.SparsePhysicalMemory;
 import io.github.ariesmodel.iommu.Iommu;
+import io.github.ariesmodel.nic.CeChannelConfig;
+import io.github.ariesmodel.nic.CeChild;
+import io.github.ariesmodel.nic.CeParent;
 import io.github.ariesmodel.nic.CompletionQueue;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.Node;
@@ -85,6 +88,9 @@ public final class MpiJob {
       rankNodes[i] = b.placement != null ? b.placement[i] : b.nodes[i / b.ranksPerNode];
     }
     checkMemory();
+    if (config.collectiveEngine()) {
+      checkCollectiveEngine();
+    }
     for (int node : rankNodes) {
       endpoints.computeIfAbsent(node, x -> new NodeEndpoint(system.node(x)));
     }
@@ -104,6 +110,69 @@ public final class MpiJob {
             + " node had " + free + " of its " + e.node().memory().capacity() + " bytes free (AriesSystem"
             + " nodeMemoryBytes) before it" + (i == 0 ? "" : i == 1 ? "; rank 0 was deregistered"
                 : "; ranks 0-" + (i - 1) + " were deregistered"), x);
+      }
+    }
+    if (config.collectiveEngine()) {
+      wireCollectiveEngine();
+    }
+  }
+
+  /** Refuses, before anything is made, a node whose ranks and child channels would exceed a channel's 32 children. */
+  private void checkCollectiveEngine() {
+    Map<Integer, Integer> ranksOn = new LinkedHashMap<>();
+    for (int node : rankNodes) {
+      ranksOn.merge(node, 1, Integer::sum);
+    }
+    int radix = config.collectiveEngineRadix();
+    int k = 0;
+    int m = ranksOn.size();
+    for (Map.Entry<Integer, Integer> e : ranksOn.entrySet()) {
+      int kids = Math.max(0, Math.min(m - 1, k * radix + radix) - k * radix);
+      checkArgument(e.getValue() + kids <= CeChannelConfig.MAX_CHILDREN, "MpiConfig.collectiveEngine needs each"
+          + " node's ranks plus its child channels (collectiveEngineRadix %s) to be at most 32, the children of a CE"
+          + " channel, but node %s has %s ranks and %s child channels", radix, e.getKey(), e.getValue(), kids);
+      k++;
+    }
+  }
+
+  /**
+   * Takes one collective-engine channel on each node of the job and wires them into a tree (docs/mpi.md, "Collective
+   * engine"): the nodes in the order of their first rank, node k's parent node (k - 1) / radix; a node's ranks are
+   * its channel's first children (PEs, in rank order), its child nodes' channels the rest.
+   */
+  private void wireCollectiveEngine() {
+    List<NodeEndpoint> nodes = new ArrayList<>();
+    Map<Integer, Integer> indexOfNode = new LinkedHashMap<>();
+    for (int i = 0; i < ranks.length; i++) {
+      if (indexOfNode.putIfAbsent(rankNodes[i], nodes.size()) == null) {
+        nodes.add(endpoints.get(rankNodes[i]));
+      }
+    }
+    int radix = config.collectiveEngineRadix();
+    int m = nodes.size();
+    int[] channel = new int[m];
+    for (int k = 0; k < m; k++) {
+      channel[k] = nodes.get(k).node().nic().createCollectiveChannel();
+    }
+    for (int k = 0; k < m; k++) {
+      NodeEndpoint e = nodes.get(k);
+      List<CeChild> children = new ArrayList<>();
+      for (int r = 0; r < e.ranks().size(); r++) {
+        children.add(CeChild.pe());
+      }
+      for (int c = k * radix + 1; c <= k * radix + radix && c < m; c++) {
+        children.add(CeChild.channel(nodes.get(c).node().id(), channel[c]));
+      }
+      CeParent parent = null;
+      if (k > 0) {
+        int p = (k - 1) / radix;
+        int at = nodes.get(p).ranks().size() + (k - 1) % radix;
+        parent = new CeParent(nodes.get(p).node().id(), channel[p], at);
+      }
+      e.node().nic().configureCollectiveChannel(channel[k],
+          CeChannelConfig.of(children, parent).withDeliveryMode(config.deliveryMode()));
+      for (int r = 0; r < e.ranks().size(); r++) {
+        e.ranks().get(r).useCollectiveEngine(channel[k], r);
       }
     }
   }

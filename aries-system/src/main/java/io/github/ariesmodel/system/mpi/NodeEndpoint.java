@@ -63,6 +63,12 @@ final class NodeEndpoint {
     node.nic().post(p);
   }
 
+  /** Posts a collective-engine contribution with a handler for its GLOBAL event (the post names the rank's tx ring). */
+  void postCollective(io.github.ariesmodel.nic.CePost p, PendingPost handler) {
+    pending.put(p.postId(), handler);
+    node.nic().postCollective(p);
+  }
+
   /** Posts without waiting for its completion (a failure still reaches the CQ the post names: the rank's tx ring). */
   void postSilently(Post p) {
     node.nic().post(p);

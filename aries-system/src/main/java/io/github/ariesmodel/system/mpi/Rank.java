@@ -10,6 +10,9 @@ import io.github.ariesmodel.core.MemoryRegistration;
 import io.github.ariesmodel.core.NetworkAddress;
 import io.github.ariesmodel.core.spi.AddressTranslation.TranslationResult;
 import io.github.ariesmodel.core.spi.Scheduler;
+import io.github.ariesmodel.nic.CeOperation;
+import io.github.ariesmodel.nic.CePost;
+import io.github.ariesmodel.nic.CeResult;
 import io.github.ariesmodel.nic.CompletionQueue;
 import io.github.ariesmodel.nic.NicConfig;
 import io.github.ariesmodel.nic.Post;
@@ -221,6 +224,16 @@ final class Rank implements Mpi {
   /** Cache latency of the last host access (the slowest line it touched), picoseconds. */
   private long lastHostPs;
   private String failure;
+  /** This rank's collective-engine channel on its node, or -1 when the job does not use the engine. */
+  private int ceChannel = -1;
+  /** This rank's child index in that channel (its place among its node's ranks). */
+  private int ceChild;
+  /** Where, in this rank's registration, the engine writes its results (32-byte aligned). */
+  private long ceResultOffset;
+  /** Heap bytes the result buffer holds for the whole job (not a transfer's: finalize does not wait for them). */
+  private long ceHeapBytes;
+  /** The next reduction id this rank gives the engine (every rank counts its world collectives alike). */
+  private long ceReductionId;
 
   Rank(MpiJob job, int worldRank, NodeEndpoint endpoint, long virtualBase) {
     this.job = job;
@@ -903,7 +916,7 @@ final class Rank implements Mpi {
   private void drain() {
     waitFor("its transfers to complete in finalize (an unmatched rendezvous send, or an eager message never"
         + " received, holds a buffer)", () -> rendezvousSends.isEmpty() && eagerBuffers.isEmpty()
-        && heap.inUse() == 0 && userBuffers.inUse() == 0);
+        && heap.inUse() == ceHeapBytes && userBuffers.inUse() == 0);
   }
 
   // -------------------------------------------------------------------------------------------- memory
@@ -926,6 +939,64 @@ final class Rank implements Mpi {
     long[] got = {-1};
     waitFor("internal buffer space (" + bytes + " bytes)", () -> (got[0] = heap.allocate(bytes)) >= 0);
     return got[0];
+  }
+
+  /**
+   * Makes the world communicator's barrier and small allreduces use the node's collective-engine channel (set by the
+   * job as it is built, docs/mpi.md "Collective engine"): the rank's result buffer comes from its heap.
+   *
+   * @param channel the node's channel
+   * @param child this rank's child index in it
+   */
+  void useCollectiveEngine(int channel, int child) {
+    long before = heap.inUse();
+    long at = heap.allocate(CePost.RESULT_BYTES);
+    if (at < 0) {
+      throw new IllegalStateException("MPI rank " + worldRank + ": no room in its heap for the collective engine's"
+          + " result (MpiConfig.heapBytes is " + config.heapBytes() + ")");
+    }
+    this.ceChannel = channel;
+    this.ceChild = child;
+    this.ceResultOffset = at;
+    this.ceHeapBytes = heap.inUse() - before;
+  }
+
+  /** @return whether this rank's world collectives may use the collective engine */
+  boolean collectiveEngine() {
+    return ceChannel >= 0;
+  }
+
+  /**
+   * One reduction on the collective engine: the MPI call's software cost, the post ({@code GNI_PostFma} of type CE),
+   * a wait for its GLOBAL event on the tx ring, and the load of the 24-byte result from the result buffer. A result
+   * with a fault fails the rank (the tx ring's error event does).
+   *
+   * @param op the engine's command
+   * @param operand1 the first operand
+   * @param operand2 the second operand (a min's or max's index, or a second element)
+   * @param two whether a one-operand command combines both operands
+   * @return the result
+   */
+  CeResult collectiveEngineReduce(CeOperation op, long operand1, long operand2, boolean two) {
+    self().sleep(config.sendOverheadPs());
+    long id = ceReductionId;
+    ceReductionId = (ceReductionId + 1) & io.github.ariesmodel.core.packet.Packet.MAX_REDUCTION_ID;
+    CePost post = new CePost(endpoint.nextPostId(), ceChannel, ceChild, op, operand1, operand2, two, id, mdh,
+        ceResultOffset, txCq.handle());
+    NodeEndpoint.PendingPost[] done = {null};
+    NodeEndpoint.PendingPost handler = new NodeEndpoint.PendingPost(this) {
+      @Override
+      void done() {
+        done[0] = this;
+      }
+    };
+    endpoint.postCollective(post, handler);
+    waitFor("the collective engine's result", () -> done[0] != null);
+    byte[] words = hostRead(mdh, ceResultOffset, CePost.RESULT_BYTES);
+    spend(lastHostPs);
+    self().sleep(config.recvOverheadPs());
+    return CeResult.decode(LittleEndian.get(words, 0, 8), LittleEndian.get(words, 8, 8),
+        LittleEndian.get(words, 16, 8));
   }
 
   /**

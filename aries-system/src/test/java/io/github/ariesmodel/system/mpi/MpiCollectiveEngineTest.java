@@ -1,0 +1,109 @@
+package io.github.ariesmodel.system.mpi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.nic.NicStatistics;
+import io.github.ariesmodel.system.AriesSystem;
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The world communicator's barrier and small allreduces on the NICs' collective engine: the same values as the
+ * software algorithms, every reduction through the engine's root, one channel a node, and refusals in one line.
+ */
+class MpiCollectiveEngineTest {
+
+  private static final MpiConfig ENGINE = MpiConfig.builder().collectiveEngine(true).build();
+
+  /** What every rank's collectives gave, by rank. */
+  private static ConcurrentHashMap<Integer, String> program(MpiJob job) {
+    ConcurrentHashMap<Integer, String> out = new ConcurrentHashMap<>();
+    job.run(mpi -> {
+      var w = mpi.world();
+      int r = mpi.rank();
+      mpi.barrier(w);
+      long[] s = new long[2];
+      mpi.allreduce(new long[] {r * 3L - 7, 1L << r}, s, ReduceOp.SUM, w);
+      long[] min = new long[1];
+      mpi.allreduce(new long[] {(r * 5L) % 7 - 3}, min, ReduceOp.MIN, w);
+      long[] x = new long[2];
+      mpi.allreduce(new long[] {r * 0x1111L, ~r}, x, ReduceOp.BXOR, w);
+      double[] d = new double[2];
+      mpi.allreduce(new double[] {r + 0.5, -r * 2.0}, d, ReduceOp.SUM, w);
+      double[] dmax = new double[1];
+      mpi.allreduce(new double[] {Math.sin(r)}, dmax, ReduceOp.MAX, w);
+      long[] prod = new long[1];
+      mpi.allreduce(new long[] {r + 1L}, prod, ReduceOp.PROD, w); // the engine has no product: software
+      long[] many = new long[3];
+      mpi.allreduce(new long[] {r, r, r}, many, ReduceOp.SUM, w); // three elements: software
+      mpi.barrier(w);
+      out.put(r, Arrays.toString(s) + Arrays.toString(min) + Arrays.toString(x) + Arrays.toString(d)
+          + Arrays.toString(dmax) + Arrays.toString(prod) + Arrays.toString(many));
+    });
+    return out;
+  }
+
+  @Test
+  void theEngineGivesTheSoftwareAlgorithmsValuesAndServesBarrierAndEligibleAllreduces() {
+    AriesSystem soft = MpiTesting.smallSystem(3);
+    ConcurrentHashMap<Integer, String> want = program(MpiTesting.job(soft, 12, MpiConfig.defaults()));
+    AriesSystem sys = MpiTesting.smallSystem(3);
+    MpiJob job = MpiTesting.job(sys, 12, ENGINE);
+    assertThat(program(job)).isEqualTo(want);
+    long reductions = 0;
+    long posts = 0;
+    for (int n = 0; n < sys.nodeCount(); n++) {
+      NicStatistics st = sys.node(n).nic().statistics();
+      reductions += st.collectiveReductions();
+      posts += st.collectivePosts();
+      assertThat(st.collectiveFaults()).isZero();
+      assertThat(st.collectivePacketsDropped()).isZero();
+    }
+    // two barriers, the five allreduces the engine can do and finalize's barrier, each posted by all 12 ranks and
+    // completed at one root
+    assertThat(reductions).isEqualTo(8);
+    assertThat(posts).isEqualTo(8 * 12);
+  }
+
+  @Test
+  void aBarrierOnTheEngineSendsNoMessage() {
+    AriesSystem sys = MpiTesting.smallSystem(5);
+    MpiJob job = MpiTesting.job(sys, 8, ENGINE);
+    job.run(mpi -> mpi.barrier(mpi.world()));
+    long sent = 0;
+    long ce = 0;
+    for (int n = 0; n < sys.nodeCount(); n++) {
+      sent += sys.node(n).nic().statistics().posts();
+      ce += sys.node(n).nic().statistics().collectivePacketsSent();
+    }
+    assertThat(sent).as("posts of messages").isZero();
+    // the program's barrier and finalize's; 4 nodes in a radix-2 tree: 3 contributions up, 3 results down each
+    assertThat(ce).isEqualTo(2 * 6);
+  }
+
+  @Test
+  void theSameJobTwiceTakesTheSameSimulatedTime() {
+    long[] t = new long[2];
+    for (int i = 0; i < 2; i++) {
+      MpiJob job = MpiTesting.job(MpiTesting.smallSystem(9), 10, ENGINE);
+      program(job);
+      t[i] = job.lastRunPs();
+    }
+    assertThat(t[1]).isEqualTo(t[0]);
+  }
+
+  @Test
+  void tooManyRanksOnANodeForItsChannelAreRefusedInOneLine() {
+    AriesSystem sys = MpiTesting.smallSystem(1);
+    MpiConfig wide = ENGINE.toBuilder().collectiveEngineRadix(4).build();
+    assertThatThrownBy(() -> MpiJob.builder(sys).nodes(0, 1, 2, 3, 4).ranksPerNode(29).config(wide).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("MpiConfig.collectiveEngine needs each node's ranks plus its child channels"
+            + " (collectiveEngineRadix 4) to be at most 32, the children of a CE channel, but node 0 has 29 ranks and"
+            + " 4 child channels");
+    assertThatThrownBy(() -> MpiConfig.builder().collectiveEngineRadix(32))
+        .hasMessage("collectiveEngineRadix must be in [1, 31] but was 32");
+  }
+}
