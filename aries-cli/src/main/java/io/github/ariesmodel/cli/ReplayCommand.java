@@ -74,6 +74,12 @@ final class ReplayCommand implements Callable<Integer> {
           + " IOMMU's, IommuConfig.pageTables).")
   String pageTables;
 
+  @Option(names = "--collective-engine",
+      description = "Run the world communicator's barrier and one- or two-element allreduces (sum, min, max, and,"
+          + " or, xor) on the NICs' collective engine, a tree of one CE channel a node (docs/mpi.md) (default: off,"
+          + " MPICH's software algorithms).")
+  boolean collectiveEngine;
+
   @Mixin SharedOptions.EngineThreads threads;
 
   @Mixin SharedOptions.Json json;
@@ -102,6 +108,9 @@ final class ReplayCommand implements Callable<Integer> {
     p.put("mapping", mapping);
     p.put("compute", compute);
     p.put("ranksPerNode", Integer.toString(ranksPerNode));
+    if (collectiveEngine) {
+      p.put("collectiveEngine", "on");
+    }
     Params params = Params.of(p);
     Path dir = out != null ? out : Path.of("results", "replay");
     WorkloadRun run;

@@ -6,6 +6,7 @@ import io.github.ariesmodel.cli.report.ResultTable;
 import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.core.Texts;
 import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.mpi.MpiConfig;
 import io.github.ariesmodel.system.replay.ComputeMode;
 import io.github.ariesmodel.system.replay.Placement;
 import io.github.ariesmodel.system.replay.ReplayProgress;
@@ -23,6 +24,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
@@ -55,6 +57,8 @@ final class ReplayWorkload implements Workload {
     m.put("mapping", "linear: linear, random, round-robin-groups, or a file of node ids (one a line, by rank)");
     m.put("compute", "skip: skip, as-traced or scale:F (time between calls)");
     m.put("ranksPerNode", "1: ranks on each node, 1 to " + TraceReplay.MAX_RANKS_PER_NODE);
+    m.put("collectiveEngine", "off: on or off: the world communicator's barrier and one- or two-element allreduces"
+        + " on the NICs' collective engine (docs/mpi.md)");
     return m;
   }
 
@@ -77,7 +81,8 @@ final class ReplayWorkload implements Workload {
    * @param compute what to do with the time between calls
    * @param ranksPerNode ranks on each node
    */
-  private record Settings(Path tracePath, Placement placement, ComputeMode compute, int ranksPerNode) {
+  private record Settings(Path tracePath, Placement placement, ComputeMode compute, int ranksPerNode,
+      boolean collectiveEngine) {
 
     static Settings read(Params params) {
       Path tracePath = ReplayWorkload.tracePath(params);
@@ -89,7 +94,8 @@ final class ReplayWorkload implements Workload {
         throw new IllegalArgumentException("ranksPerNode must be left out (1) with a mapping file, which names each"
             + " rank's node, but was " + rpn);
       }
-      return new Settings(tracePath, placement, compute, rpn);
+      boolean engine = params.choice("collectiveEngine", "off", List.of("on", "off")).equals("on");
+      return new Settings(tracePath, placement, compute, rpn, engine);
     }
   }
 
@@ -155,8 +161,12 @@ final class ReplayWorkload implements Workload {
     // (the report's cost has the count, read after the run).
     ReplayProgress sink = system.engine().isPresent() ? (f, ps) -> progress.update(f, ps, 0)
         : (f, ps) -> progress.update(f, ps, system.loop().eventsExecuted() - events0);
-    ReplayResult r = TraceReplay.builder(system, trace).placement(placement).compute(compute).ranksPerNode(rpn)
-        .progress(sink).build().run();
+    TraceReplay.Builder b = TraceReplay.builder(system, trace).placement(placement).compute(compute)
+        .ranksPerNode(rpn).progress(sink);
+    if (settings.collectiveEngine()) {
+      b.config(MpiConfig.builder().collectiveEngine(true).build());
+    }
+    ReplayResult r = b.build().run();
     return report(r);
   }
 
