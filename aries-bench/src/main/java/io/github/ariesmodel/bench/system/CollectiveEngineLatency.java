@@ -23,25 +23,51 @@ public final class CollectiveEngineLatency {
   private CollectiveEngineLatency() {}
 
   /**
-   * Prints a Markdown table.
+   * Prints a Markdown table: software against the engine with its default radix, by node count; or, with
+   * {@code --radix R1,R2,...} first, the engine's barrier by radix.
    *
-   * @param args node counts (default 2 4 8 16 64 256 1024)
+   * @param args node counts (default 2 4 8 16 64 256 1024), after an optional {@code --radix} list
    */
   public static void main(String[] args) {
-    int[] counts = args.length == 0 ? new int[] {2, 4, 8, 16, 64, 256, 1024}
-        : java.util.Arrays.stream(args).mapToInt(Integer::parseInt).toArray();
+    int[] radixes = null;
+    int from = 0;
+    if (args.length >= 2 && args[0].equals("--radix")) {
+      radixes = java.util.Arrays.stream(args[1].split(",")).mapToInt(Integer::parseInt).toArray();
+      from = 2;
+    }
+    int[] counts = args.length == from ? new int[] {2, 4, 8, 16, 64, 256, 1024}
+        : java.util.Arrays.stream(args, from, args.length).mapToInt(Integer::parseInt).toArray();
+    if (radixes != null) {
+      StringBuilder head = new StringBuilder("| nodes |");
+      StringBuilder rule = new StringBuilder("|---|");
+      for (int r : radixes) {
+        head.append(" barrier, CE radix ").append(r).append(" |");
+        rule.append("---|");
+      }
+      System.out.println(head);
+      System.out.println(rule);
+      for (int n : counts) {
+        StringBuilder row = new StringBuilder("| " + n + " |");
+        for (int r : radixes) {
+          row.append(String.format(Locale.ROOT, " %.3f µs |", measure(n, true, r)[0]));
+        }
+        System.out.println(row);
+      }
+      return;
+    }
     System.out.println("| nodes | barrier, software | barrier, CE | allreduce 8 B, software | allreduce 8 B, CE |");
     System.out.println("|---|---|---|---|---|");
+    int radix = MpiConfig.defaults().collectiveEngineRadix();
     for (int n : counts) {
-      double[] soft = measure(n, false);
-      double[] ce = measure(n, true);
+      double[] soft = measure(n, false, radix);
+      double[] ce = measure(n, true, radix);
       System.out.printf(Locale.ROOT, "| %d | %.3f µs | %.3f µs | %.3f µs | %.3f µs |%n", n, soft[0], ce[0], soft[1],
           ce[1]);
     }
   }
 
   /** @return mean barrier and allreduce times, microseconds */
-  static double[] measure(int nodes, boolean engine) {
+  static double[] measure(int nodes, boolean engine, int radix) {
     AriesSystem sys = AriesSystem.builder().topology(Topologies.aries(9), "theta").seed(1).build();
     int stride = sys.nodeCount() / nodes;
     int[] ids = new int[nodes];
@@ -49,7 +75,7 @@ public final class CollectiveEngineLatency {
       ids[i] = i * stride;
     }
     MpiJob job = MpiJob.builder(sys).nodes(ids).ranksPerNode(1)
-        .config(MpiConfig.builder().collectiveEngine(engine).build()).build();
+        .config(MpiConfig.builder().collectiveEngine(engine).collectiveEngineRadix(radix).build()).build();
     double[] out = new double[2];
     job.run(mpi -> {
       var w = mpi.world();

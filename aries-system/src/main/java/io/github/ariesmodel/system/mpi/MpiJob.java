@@ -6,9 +6,7 @@ import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.core.sim.FlatTranslation;
 import io.github.ariesmodel.core.sim.SparsePhysicalMemory;
 import io.github.ariesmodel.iommu.Iommu;
-import io.github.ariesmodel.nic.CeChannelConfig;
-import io.github.ariesmodel.nic.CeChild;
-import io.github.ariesmodel.nic.CeParent;
+import io.github.ariesmodel.nic.CeTree;
 import io.github.ariesmodel.nic.CompletionQueue;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.Node;
@@ -123,16 +121,9 @@ public final class MpiJob {
     for (int node : rankNodes) {
       ranksOn.merge(node, 1, Integer::sum);
     }
-    int radix = config.collectiveEngineRadix();
-    int k = 0;
-    int m = ranksOn.size();
-    for (Map.Entry<Integer, Integer> e : ranksOn.entrySet()) {
-      int kids = Math.max(0, Math.min(m - 1, k * radix + radix) - k * radix);
-      checkArgument(e.getValue() + kids <= CeChannelConfig.MAX_CHILDREN, "MpiConfig.collectiveEngine needs each"
-          + " node's ranks plus its child channels (collectiveEngineRadix %s) to be at most 32, the children of a CE"
-          + " channel, but node %s has %s ranks and %s child channels", radix, e.getKey(), e.getValue(), kids);
-      k++;
-    }
+    CeTree.check(ranksOn.keySet().stream().mapToInt(Integer::intValue).toArray(),
+        ranksOn.values().stream().mapToInt(Integer::intValue).toArray(), config.collectiveEngineRadix(),
+        "MpiConfig.collectiveEngineRadix");
   }
 
   /**
@@ -142,40 +133,27 @@ public final class MpiJob {
    */
   private void wireCollectiveEngine() {
     List<NodeEndpoint> nodes = new ArrayList<>();
-    Map<Integer, Integer> indexOfNode = new LinkedHashMap<>();
+    Set<Integer> seen = new HashSet<>();
     for (int i = 0; i < ranks.length; i++) {
-      if (indexOfNode.putIfAbsent(rankNodes[i], nodes.size()) == null) {
+      if (seen.add(rankNodes[i])) {
         nodes.add(endpoints.get(rankNodes[i]));
       }
     }
-    int radix = config.collectiveEngineRadix();
-    int m = nodes.size();
-    int[] channel = new int[m];
-    for (int k = 0; k < m; k++) {
-      channel[k] = nodes.get(k).node().nic().createCollectiveChannel();
+    List<io.github.ariesmodel.nic.Nic> nics = new ArrayList<>();
+    int[] processes = new int[nodes.size()];
+    for (int k = 0; k < nodes.size(); k++) {
+      nics.add(nodes.get(k).node().nic());
+      processes[k] = nodes.get(k).ranks().size();
     }
-    for (int k = 0; k < m; k++) {
-      NodeEndpoint e = nodes.get(k);
-      List<CeChild> children = new ArrayList<>();
-      for (int r = 0; r < e.ranks().size(); r++) {
-        children.add(CeChild.pe());
-      }
-      for (int c = k * radix + 1; c <= k * radix + radix && c < m; c++) {
-        children.add(CeChild.channel(nodes.get(c).node().id(), channel[c]));
-      }
-      CeParent parent = null;
-      if (k > 0) {
-        int p = (k - 1) / radix;
-        int at = nodes.get(p).ranks().size() + (k - 1) % radix;
-        parent = new CeParent(nodes.get(p).node().id(), channel[p], at);
-      }
-      e.node().nic().configureCollectiveChannel(channel[k],
-          CeChannelConfig.of(children, parent).withDeliveryMode(config.deliveryMode()));
-      for (int r = 0; r < e.ranks().size(); r++) {
-        e.ranks().get(r).useCollectiveEngine(channel[k], r);
+    int[] channel = CeTree.wire(nics, processes, config.collectiveEngineRadix(), config.deliveryMode());
+    for (int k = 0; k < nodes.size(); k++) {
+      List<Rank> on = nodes.get(k).ranks();
+      for (int r = 0; r < on.size(); r++) {
+        on.get(r).useCollectiveEngine(channel[k], r);
       }
     }
   }
+
 
   /** {@code MpiConfig.Builder.heapBytes}' least: 64 KiB. */
   private static final long MIN_HEAP_BYTES = 64 << 10;

@@ -15,6 +15,9 @@ import io.github.ariesmodel.core.NetworkAddress;
 import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.core.Status;
 import io.github.ariesmodel.core.spi.AddressTranslation.TranslationResult;
+import io.github.ariesmodel.nic.CeOperation;
+import io.github.ariesmodel.nic.CePost;
+import io.github.ariesmodel.nic.CeTree;
 import io.github.ariesmodel.nic.CompletionQueue;
 import io.github.ariesmodel.nic.Nic;
 import io.github.ariesmodel.nic.NicConfig;
@@ -69,6 +72,10 @@ public final class ShmemJob {
   private final List<Symmetric> objects = new ArrayList<>();
   private final Symmetric barrier;
   private final Symmetric staging;
+  /** Where the collective engine writes each PE's barrier result, or null when barriers are software. */
+  private final Symmetric ceResult;
+  /** Each PE's collective-engine channel on its node (when {@link #ceResult} is set). */
+  private final int[] ceChannel;
   private long nextVirtual = HEAP_BASE;
   private ProcessRunner runner;
   private long lastRunStartPs;
@@ -90,6 +97,19 @@ public final class ShmemJob {
     }
     this.barrier = allocate(8L * BARRIER_ROUNDS);
     this.staging = allocate(stagingBytes);
+    if (b.collectiveEngineRadix > 0) {
+      this.ceResult = allocate(CePost.RESULT_BYTES);
+      List<Nic> nics = new ArrayList<>();
+      for (Pe pe : pes) {
+        nics.add(pe.node.nic());
+      }
+      int[] one = new int[pes.length];
+      java.util.Arrays.fill(one, 1);
+      this.ceChannel = CeTree.wire(nics, one, b.collectiveEngineRadix, putMode);
+    } else {
+      this.ceResult = null;
+      this.ceChannel = null;
+    }
   }
 
   /**
@@ -281,6 +301,7 @@ public final class ShmemJob {
     private PageSize pageSize = PageSize.SIZE_4K;
     private DeliveryMode deliveryMode; // null: DMAPP's defaults, PUTs and AMOs MIN_HASH, GETs ADAPTIVE_0 [S8]
     private long stagingBytes = 1L << 20;
+    private int collectiveEngineRadix; // 0: software barriers
 
     private Builder(AriesSystem system) {
       this.system = system;
@@ -325,6 +346,21 @@ public final class ShmemJob {
     public Builder stagingBytes(long bytes) {
       checkArgument(bytes >= 64 && bytes <= (1L << 30), "stagingBytes must be in [64, 2^30] but was %s", bytes);
       this.stagingBytes = bytes;
+      return this;
+    }
+
+    /**
+     * Runs {@link Shmem#barrierAll()} on the NICs' collective engine (docs/nic.md, "Collective engine"), as Cray
+     * SHMEM's barrier over DMAPP may: one CE channel on each PE's node, in a tree of {@code radix} children a channel
+     * (GASNet's published default for its Aries CE barrier is 2 [S9]). Unset, barriers are software (a dissemination
+     * barrier of remote atomics).
+     *
+     * @param radix child channels a channel has, 1 to 31
+     * @return this builder
+     */
+    public Builder collectiveEngine(int radix) {
+      checkArgument(radix >= 1 && radix <= 31, "collectiveEngine radix must be in [1, 31] but was %s", radix);
+      this.collectiveEngineRadix = radix;
       return this;
     }
 
@@ -636,6 +672,14 @@ public final class ShmemJob {
       int n = pes.length;
       barrierEpoch++;
       long epoch = barrierEpoch;
+      if (ceResult != null && n > 1) {
+        long id = nextPostId++;
+        node.nic().postCollective(CePost.of(id, ceChannel[index], 0, CeOperation.AND, -1L,
+            epoch & io.github.ariesmodel.core.packet.Packet.MAX_REDUCTION_ID, ceResult.mdh(index), 0, Post.NO_CQ));
+        outstanding++;
+        awaitGlobal(id);
+        return;
+      }
       for (int k = 0, dist = 1; dist < n; k++, dist <<= 1) {
         int round = k;
         atomicAdd(barrier, 8L * round, 1, (index + dist) % n);

@@ -100,9 +100,9 @@ class MpiCollectiveEngineTest {
     MpiConfig wide = ENGINE.toBuilder().collectiveEngineRadix(4).build();
     assertThatThrownBy(() -> MpiJob.builder(sys).nodes(0, 1, 2, 3, 4).ranksPerNode(29).config(wide).build())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("MpiConfig.collectiveEngine needs each node's ranks plus its child channels"
-            + " (collectiveEngineRadix 4) to be at most 32, the children of a CE channel, but node 0 has 29 ranks and"
-            + " 4 child channels");
+        .hasMessage("the collective engine needs each node's processes plus its child channels"
+            + " (MpiConfig.collectiveEngineRadix 4) to be at most 32, the children of a CE channel, but node 0 has 29"
+            + " processes and 4 child channels");
     assertThatThrownBy(() -> MpiConfig.builder().collectiveEngineRadix(32))
         .hasMessage("collectiveEngineRadix must be in [1, 31] but was 32");
   }
