@@ -95,6 +95,26 @@ class MpiCollectiveEngineTest {
   }
 
   @Test
+  void onThePartitionedEngineTheEngineGivesTheSameTimesForOneTwoAndThreeThreads() {
+    long[] t = new long[4];
+    String[] values = new String[4];
+    for (int threads = 1; threads <= 3; threads++) {
+      AriesSystem sys = AriesSystem.builder().system("canonical:p=2,a=4,h=2").seed(17).threads(threads).build();
+      int[] nodes = new int[12];
+      for (int i = 0; i < 12; i++) {
+        nodes[i] = (i * 11) % sys.nodeCount(); // over most of the nine groups
+      }
+      MpiJob job = MpiJob.builder(sys).nodes(nodes).ranksPerNode(1).config(ENGINE).build();
+      values[threads] = program(job).toString();
+      t[threads] = job.lastRunPs();
+    }
+    assertThat(t[2]).isEqualTo(t[1]);
+    assertThat(t[3]).isEqualTo(t[1]);
+    assertThat(values[2]).isEqualTo(values[1]);
+    assertThat(values[3]).isEqualTo(values[1]);
+  }
+
+  @Test
   void tooManyRanksOnANodeForItsChannelAreRefusedInOneLine() {
     AriesSystem sys = MpiTesting.smallSystem(1);
     MpiConfig wide = ENGINE.toBuilder().collectiveEngineRadix(4).build();
