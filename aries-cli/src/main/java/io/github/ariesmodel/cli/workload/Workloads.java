@@ -25,6 +25,8 @@ public enum Workloads {
   MPI_LATENCY(MpiLatencyWorkload::new),
   /** MPI bandwidth (osu_bw) by size and distance. */
   MPI_BANDWIDTH(MpiBandwidthWorkload::new),
+  /** MPI barrier and 8-byte allreduce latency by node count, in software and on the collective engine. */
+  MPI_COLLECTIVES(MpiCollectivesWorkload::new),
   /** Replay of an MPI trace (needs {@code -p trace=PATH}). */
   REPLAY(ReplayWorkload::new),
   /** The host cache's NIC write policies: put-to-observe latency, message rate, hot-spot AMO rate. */

@@ -154,6 +154,25 @@ class WorkloadsTest {
   }
 
   @Test
+  void mpiCollectivesRunsEachNodeCountInSoftwareAndOnTheEngine() {
+    WorkloadReport r = new MpiCollectivesWorkload().run(ONE_GROUP, Params.of(Map.of("nodes", "2,8",
+        "warmup", "1", "iterations", "3")));
+    ResultTable t = table(r, "mpi-collectives");
+    assertThat(t.rows()).extracting(row -> row.get(0) + "/" + row.get(1))
+        .containsExactly("2/off", "8/off", "2/on", "8/on");
+    double[] barrier = t.numbers("barrier");
+    // the software barrier takes log2(n) rounds of messages, each at least the two software overheads (docs/mpi.md)
+    assertThat(barrier[0]).isGreaterThan(OVERHEADS_NS / 1000.0);
+    assertThat(barrier[1]).isGreaterThan(3 * OVERHEADS_NS / 1000.0);
+    // the engine's call pays the same two overheads, once, whatever the node count
+    assertThat(barrier[2]).isGreaterThan(OVERHEADS_NS / 1000.0);
+    assertThat(metric(r, "barrier.engine-on")).isEqualTo(barrier[3]);
+    assertThat(metric(r, "allreduce.engine-off")).isEqualTo(t.numbers("allreduce")[1]);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> new MpiCollectivesWorkload().run(ONE_GROUP,
+        Params.of(Map.of("engine", "maybe")))).hasMessage("engine must list on and off but held \"maybe\"");
+  }
+
+  @Test
   void mpiBandwidthStaysBelowTheNicPeakAndGrowsWithSize() {
     WorkloadReport r = new MpiBandwidthWorkload().run(ONE_GROUP, Params.of(Map.of("sizes", "64,16K",
         "window", "4", "iterations", "1")));
@@ -172,7 +191,7 @@ class WorkloadsTest {
           .as(name).hasMessageContaining("unknown parameter \"bogus\"");
     }
     assertThat(Workloads.names()).containsExactly("mixed", "pingpong", "bandwidth", "gups", "alltoall", "traffic",
-        "iommu-study", "mpi-latency", "mpi-bandwidth", "replay", "host-cache");
+        "iommu-study", "mpi-latency", "mpi-bandwidth", "mpi-collectives", "replay", "host-cache");
     assertThat(List.of(Params.parse(List.of("a=1", "b=2K")).longValue("b", 0, 0, 10_000))).containsExactly(2048L);
   }
 

@@ -37,6 +37,64 @@ public final class OsuBenchmarks {
   public record BandwidthRow(long bytes, double gigabytesPerSecond) {}
 
   /**
+   * One row of a collectives table: osu_barrier's and osu_allreduce's (8 bytes, one long, sum) average latency.
+   *
+   * @param nodes ranks, one a node
+   * @param barrierUs the mean over ranks of each rank's average barrier time, microseconds
+   * @param allreduceUs the same for an 8-byte allreduce, microseconds
+   */
+  public record CollectiveRow(int nodes, double barrierUs, double allreduceUs) {}
+
+  /**
+   * {@code osu_barrier} and {@code osu_allreduce} (8 bytes) on one rank on each of the given nodes, with the
+   * benchmarks' structure: warm-up calls untimed, then each rank times its own {@code iterations} calls (a barrier
+   * between the two benchmarks), and the figure is the mean over the ranks of their averages (OSU's "Avg Latency").
+   * Builds one job on the system, which should be quiet.
+   *
+   * @param system the system
+   * @param nodes distinct nodes, at least 2
+   * @param warmup untimed calls of each
+   * @param iterations timed calls of each, at least 1
+   * @param config the MPI configuration (with or without the collective engine)
+   * @return the row
+   */
+  public static CollectiveRow collectives(AriesSystem system, int[] nodes, int warmup, int iterations,
+      MpiConfig config) {
+    checkArgument(nodes != null && nodes.length >= 2, "nodes must name at least 2 nodes");
+    checkArgument(warmup >= 0, "warmup must be >= 0 but was %s", warmup);
+    checkArgument(iterations >= 1, "iterations must be >= 1 but was %s", iterations);
+    MpiJob job = MpiJob.builder(system).nodes(nodes).ranksPerNode(1).config(config).build();
+    double[] barrier = new double[nodes.length];
+    double[] allreduce = new double[nodes.length];
+    job.run(mpi -> {
+      var w = mpi.world();
+      for (int i = 0; i < warmup; i++) {
+        mpi.barrier(w);
+      }
+      long t0 = mpi.now();
+      for (int i = 0; i < iterations; i++) {
+        mpi.barrier(w);
+      }
+      long t1 = mpi.now();
+      long[] in = {mpi.rank()};
+      long[] out = new long[1];
+      for (int i = 0; i < warmup; i++) {
+        mpi.allreduce(in, out, ReduceOp.SUM, w);
+      }
+      mpi.barrier(w);
+      long t2 = mpi.now();
+      for (int i = 0; i < iterations; i++) {
+        mpi.allreduce(in, out, ReduceOp.SUM, w);
+      }
+      long t3 = mpi.now();
+      barrier[mpi.rank()] = (t1 - t0) / 1e6 / iterations;
+      allreduce[mpi.rank()] = (t3 - t2) / 1e6 / iterations;
+    });
+    return new CollectiveRow(nodes.length, java.util.Arrays.stream(barrier).average().orElse(0),
+        java.util.Arrays.stream(allreduce).average().orElse(0));
+  }
+
+  /**
    * osu_latency's sizes: 0, then powers of two up to a maximum.
    *
    * @param maxBytes the largest size, 1 to 2^30

@@ -1,0 +1,125 @@
+package io.github.ariesmodel.cli.workload;
+
+import io.github.ariesmodel.cli.report.Figures;
+import io.github.ariesmodel.cli.report.PlotSpec;
+import io.github.ariesmodel.cli.report.ResultTable;
+import io.github.ariesmodel.cli.system.SystemSpec;
+import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.mpi.MpiConfig;
+import io.github.ariesmodel.system.mpi.OsuBenchmarks;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * osu_barrier and osu_allreduce (8 bytes) on the MPI layer by node count, with MPICH's software algorithms and with
+ * the NICs' collective engine ({@link OsuBenchmarks#collectives}): one rank a node, on nodes spread evenly over the
+ * system (node i × ⌊nodes of the system / n⌋), each point on a fresh system built from the spec.
+ */
+final class MpiCollectivesWorkload implements Workload {
+
+  /** The workload's name. */
+  public static final String NAME = "mpi-collectives";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String description() {
+    return "MPI barrier and 8-byte allreduce latency (osu_barrier, osu_allreduce) by node count, in software and on"
+        + " the collective engine";
+  }
+
+  @Override
+  public Map<String, String> parameters() {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("nodes", "2,4,8,16,64: node counts (one rank each), 2 to the system's nodes");
+    m.put("engine", "off,on: off (MPICH's software algorithms), on (the collective engine), or both");
+    m.put("radix", "2: child channels a node's CE channel has (MpiConfig.collectiveEngineRadix), 1 to 31");
+    m.put("warmup", "5: untimed calls of each collective");
+    m.put("iterations", "50: timed calls of each collective");
+    return m;
+  }
+
+  /**
+   * The parameters as {@link #run} uses them, read and range-checked in this one place, which {@link #check} shares.
+   *
+   * @param nodes node counts
+   * @param engines for each run, whether it uses the engine
+   * @param radix the engine's tree radix
+   * @param warmup untimed calls
+   * @param iterations timed calls
+   */
+  private record Settings(long[] nodes, List<Boolean> engines, int radix, int warmup, int iterations) {
+
+    static Settings read(AriesSystem system, Params params) {
+      long[] nodes = params.longList("nodes", "2,4,8,16,64", 2, system.nodeCount());
+      List<String> texts = params.list("engine", "off,on");
+      List<Boolean> engines = new ArrayList<>();
+      for (String t : texts) {
+        if (!t.equals("on") && !t.equals("off")) {
+          throw new IllegalArgumentException("engine must list on and off but held \"" + t + "\"");
+        }
+        engines.add(t.equals("on"));
+      }
+      Params.refuseRepeats("engine", texts, engines);
+      int radix = params.integer("radix", 2, 1, 31);
+      int warmup = params.integer("warmup", 5, 0, 100_000);
+      int iterations = params.integer("iterations", 50, 1, 100_000);
+      return new Settings(nodes, engines, radix, warmup, iterations);
+    }
+  }
+
+  @Override
+  public void check(AriesSystem system, Params params) {
+    Workload.super.check(system, params);
+    Settings.read(system, params);
+  }
+
+  @Override
+  public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
+    params.checkAllUsed(parameters().keySet());
+    AriesSystem probe = spec.build();
+    Settings s = Settings.read(probe, params);
+    ResultTable.Builder table = ResultTable.builder(NAME).integer("nodes", "").string("engine")
+        .number("barrier", "us").number("allreduce", "us");
+    WorkloadReport report = new WorkloadReport();
+    int points = s.nodes().length * s.engines().size();
+    int done = 0;
+    boolean first = true;
+    long largest = 0;
+    for (long n : s.nodes()) {
+      largest = Math.max(largest, n);
+    }
+    for (boolean engine : s.engines()) {
+      String name = engine ? "on" : "off";
+      for (long n : s.nodes()) {
+        AriesSystem sys = first ? probe : spec.build();
+        first = false;
+        int stride = sys.nodeCount() / (int) n;
+        int[] ids = new int[(int) n];
+        for (int i = 0; i < n; i++) {
+          ids[i] = i * stride;
+        }
+        MpiConfig config = MpiConfig.builder().collectiveEngine(engine).collectiveEngineRadix(s.radix()).build();
+        OsuBenchmarks.CollectiveRow row = OsuBenchmarks.collectives(sys, ids, s.warmup(), s.iterations(), config);
+        double barrier = Figures.round(row.barrierUs(), 3);
+        double allreduce = Figures.round(row.allreduceUs(), 3);
+        table.row(n, name, barrier, allreduce);
+        if (n == largest) {
+          report.metric("barrier.engine-" + name, barrier, "us");
+          report.metric("allreduce.engine-" + name, allreduce, "us");
+        }
+        report.cost(sys.now(), sys.eventsExecuted());
+        progress.update((double) ++done / points, report.simulatedPs(), report.events());
+      }
+    }
+    report.table(table.build());
+    report.plot(new PlotSpec("mpi-collectives-barrier.png", "MPI_Barrier latency (osu_barrier) by nodes",
+        PlotSpec.Kind.BARS, NAME, "nodes", "barrier", "engine"));
+    return report;
+  }
+}
