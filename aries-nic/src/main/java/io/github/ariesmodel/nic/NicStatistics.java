@@ -261,6 +261,10 @@ public final class NicStatistics {
         + ", served=" + requestsServed + " (" + requestFaults + " faults)" + ", amos=" + amosExecuted
         + " (cache " + amoCacheHits + "/" + amoCacheMisses + " hit/miss, " + amoCacheWriteBacks + " wb)"
         + ", refused=" + injectionsRefused + ", host=" + hostBytesToNic + "/" + hostBytesToNode + " B"
-        + ", maxOutstanding=" + maxOutstanding + "}";
+        + ", maxOutstanding=" + maxOutstanding
+        + (collectivePosts + collectivePacketsSent + collectivePacketsDropped == 0 ? "" : ", ce=" + collectivePosts
+            + " posts " + collectivePacketsSent + " pkts " + collectiveReductions + " roots " + collectiveFaults
+            + " faults " + collectivePacketsDropped + " dropped")
+        + "}";
   }
 }

@@ -105,6 +105,9 @@ class CollectiveEngineTest {
       assertThat(n.statistics().collectivePacketsDropped()).isZero();
     }
     assertThat(sent).as("12 contributions up, 12 results down").isEqualTo(24);
+    assertThat(t.c.nics[0].statistics().toString()).endsWith(
+        ", ce=1 posts 3 pkts 1 roots 0 faults 0 dropped}"); // the root sends a result to each of its 3 children
+    assertThat(new Cluster(1, NicConfig.defaults()).nics[0].statistics().toString()).doesNotContain("ce=");
   }
 
   @Test
