@@ -1,0 +1,304 @@
+package io.github.ariesmodel.nic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.core.CompletionEvent;
+import io.github.ariesmodel.core.CompletionType;
+import io.github.ariesmodel.core.DeliveryMode;
+import io.github.ariesmodel.core.MemoryDomainDescriptor;
+import io.github.ariesmodel.core.Status;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The collective engine's public API under hostile and edge input: every caller mistake is a one-line
+ * {@link IllegalArgumentException} (or {@link IllegalStateException} for misuse of a channel's state) naming the
+ * parameter, the range and the value, and changes nothing: no channel taken, no counter moved, no memory written, and
+ * a reduction run afterwards completes at the same times as on a NIC that saw no refusal (docs/errors-and-guarantees.md,
+ * "Library").
+ */
+class CollectiveEngineMisuseTest {
+
+  /**
+   * Two NICs wired as one tree: node 0's channel 0 the root with a process (child 0) and node 1's channel 0 (child 1),
+   * node 1's channel 0 with one process. Each node has a 4 KiB result buffer and one CQ.
+   */
+  private static final class Pair {
+    final Cluster c = new Cluster(2, NicConfig.defaults());
+    final MemoryDomainDescriptor[] buf = new MemoryDomainDescriptor[2];
+    final int[] cq = new int[2];
+
+    Pair() {
+      assertThat(c.nics[0].createCollectiveChannel()).isZero();
+      assertThat(c.nics[1].createCollectiveChannel()).isZero();
+      c.nics[0].configureCollectiveChannel(0, CeChannelConfig.of(List.of(CeChild.pe(), CeChild.channel(1, 0)), null));
+      c.nics[1].configureCollectiveChannel(0, CeChannelConfig.of(List.of(CeChild.pe()), new CeParent(0, 0, 1)));
+      for (int n = 0; n < 2; n++) {
+        buf[n] = c.register(n, 4096);
+        cq[n] = c.nics[n].createCompletionQueue(16).handle();
+      }
+    }
+
+    CePost post(int node, long value, long id) {
+      return CePost.of(100 + node, 0, 0, CeOperation.IADD, value, id, buf[node].mdh(), 0, cq[node]);
+    }
+
+    /** Both processes contribute; runs the loop. @return the two GLOBAL events' times, relative to the first post */
+    long[] reduce(long id) {
+      long start = c.loop.now();
+      int before = c.events.size();
+      c.nics[0].postCollective(post(0, 3, id));
+      c.nics[1].postCollective(post(1, 4, id));
+      c.run();
+      List<CompletionEvent> e = c.events.subList(before, c.events.size());
+      assertThat(e).hasSize(2).allSatisfy(x -> {
+        assertThat(x.status()).isEqualTo(Status.OK);
+        assertThat(x.userData()).isEqualTo(7);
+      });
+      for (int n = 0; n < 2; n++) {
+        assertThat(c.nics[n].collectiveResult(buf[n].mdh(), 0)).isEqualTo(new CeResult(Status.OK, 0, id, 7, 0));
+      }
+      return new long[] {e.get(0).timePs() - start, e.get(1).timePs() - start};
+    }
+
+    /** Every counter of both NICs, to show that a refusal moved none. */
+    String counters() {
+      StringBuilder b = new StringBuilder();
+      for (Nic n : c.nics) {
+        NicStatistics s = n.statistics();
+        b.append(s).append(" ce ").append(s.collectivePosts()).append('/').append(s.collectivePacketsSent())
+            .append('/').append(s.collectiveReductions()).append('/').append(s.collectiveFaults()).append('/')
+            .append(s.collectivePacketsDropped()).append(" events ").append(s.eventsWritten()).append(" host ")
+            .append(s.hostBytesToNic()).append('/').append(s.hostBytesToNode()).append(" outstanding ")
+            .append(n.outstandingTransactions()).append('\n');
+      }
+      return b.append("events ").append(c.events).append(" at ").append(c.loop.now()).toString();
+    }
+  }
+
+  /** The times a reduction's events take on a pair that saw nothing else. */
+  private static long[] freshTimes() {
+    return new Pair().reduce(5);
+  }
+
+  /** Asserts a refusal: its type and its exact one-line message. */
+  private static void refused(ThrowingCallable call, Class<? extends RuntimeException> type, String message) {
+    assertThatThrownBy(call).isExactlyInstanceOf(type).hasMessage(message).hasNoCause();
+    assertThat(message).doesNotContain("\n");
+  }
+
+  private static void refused(ThrowingCallable call, String message) {
+    refused(call, IllegalArgumentException.class, message);
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // CePost and postCollective
+
+  @Test
+  void aPostsFieldsAreCheckedWhenItIsMade() {
+    refused(() -> CePost.of(1, -1, 0, CeOperation.AND, 1, 0, 0, 0, Post.NO_CQ),
+        "post.channel must be in [0, 3] but was -1");
+    refused(() -> CePost.of(1, 4, 0, CeOperation.AND, 1, 0, 0, 0, Post.NO_CQ),
+        "post.channel must be in [0, 3] but was 4");
+    refused(() -> CePost.of(1, 0, -1, CeOperation.AND, 1, 0, 0, 0, Post.NO_CQ),
+        "post.child must be in [0, 31] but was -1");
+    refused(() -> CePost.of(1, 0, 32, CeOperation.AND, 1, 0, 0, 0, Post.NO_CQ),
+        "post.child must be in [0, 31] but was 32");
+    refused(() -> CePost.of(1, 0, 0, null, 1, 0, 0, 0, Post.NO_CQ), "post.operation must not be null");
+    refused(() -> CePost.of(1, 0, 0, CeOperation.AND, 1, 1L << 40, 0, 0, Post.NO_CQ),
+        "post.reductionId must be in [0, 1099511627775] but was 1099511627776");
+    refused(() -> CePost.of(1, 0, 0, CeOperation.AND, 1, -1, 0, 0, Post.NO_CQ),
+        "post.reductionId must be in [0, 1099511627775] but was -1");
+    refused(() -> CePost.of(1, 0, 0, CeOperation.AND, 1, 0, 0, -1, Post.NO_CQ),
+        "post.resultOffset must be >= 0 but was -1");
+    refused(() -> CePost.of(1, 0, 0, CeOperation.AND, 1, 0, 0, Long.MIN_VALUE, Post.NO_CQ),
+        "post.resultOffset must be >= 0 but was -9223372036854775808");
+    assertThat(CePost.of(1, 0, 0, CeOperation.AND, 1, Packet40.MAX, 0, 0, Post.NO_CQ).reductionId())
+        .isEqualTo((1L << 40) - 1);
+  }
+
+  /** The largest reduction id, spelled out. */
+  private static final class Packet40 {
+    static final long MAX = (1L << 40) - 1;
+  }
+
+  @Test
+  void aNegativePostIdIsTheHostsOwnAndIsEchoedInTheEvent() {
+    Pair p = new Pair();
+    p.c.nics[0].postCollective(CePost.of(-7, 0, 0, CeOperation.IADD, 3, 5, p.buf[0].mdh(), 0, p.cq[0]));
+    p.c.nics[1].postCollective(p.post(1, 4, 5));
+    p.c.run();
+    assertThat(p.c.events(0)).extracting(CompletionEvent::postId).containsExactly(-7L);
+    assertThat(p.c.events(0)).extracting(CompletionEvent::type).containsExactly(CompletionType.GLOBAL);
+  }
+
+  @Test
+  void postRefusalsChangeNothing() {
+    Pair p = new Pair();
+    Nic nic = p.c.nics[0];
+    int mdh = p.buf[0].mdh();
+    String before = p.counters();
+    refused(() -> nic.postCollective(null), "post must not be null");
+    // a result buffer that was never registered, and one that was deregistered
+    refused(() -> nic.postCollective(CePost.of(1, 0, 0, CeOperation.IADD, 3, 5, 9, 0, p.cq[0])),
+        "post.resultMdh must name a registered memory domain of node 0 but 9 is not registered");
+    MemoryDomainDescriptor gone = p.c.register(0, 4096);
+    nic.deregister(gone.mdh());
+    refused(() -> nic.postCollective(CePost.of(1, 0, 0, CeOperation.IADD, 3, 5, gone.mdh(), 0, p.cq[0])),
+        "post.resultMdh must name a registered memory domain of node 0 but " + gone.mdh() + " is not registered");
+    // a result buffer at a registration's end: the last whole aligned block fits, one block further does not
+    MemoryDomainDescriptor small = p.c.register(0, 88);
+    refused(() -> nic.postCollective(CePost.of(1, 0, 0, CeOperation.IADD, 3, 5, small.mdh(), 96, p.cq[0])),
+        "post.resultOffset + 24 must be <= 88 (the registration's length) but was 96 + 24");
+    refused(() -> nic.postCollective(CePost.of(1, 0, 0, CeOperation.IADD, 3, 5, mdh, 4096 - 16, p.cq[0])),
+        "post.resultOffset must be a multiple of 32 (the 24-byte result is written as one aligned block; assumed)"
+            + " but was 4080");
+    refused(() -> nic.postCollective(CePost.of(1, 0, 0, CeOperation.IADD, 3, 5, mdh, Long.MAX_VALUE - 31,
+        p.cq[0])), "post.resultOffset + 24 must be <= 4096 (the registration's length) but was 9223372036854775776"
+            + " + 24");
+    refused(() -> nic.postCollective(CePost.of(1, 0, 1, CeOperation.IADD, 3, 5, mdh, 0, p.cq[0])),
+        "post.child must be the index of a PE child of channel 0 (it has 2 children) but was 1");
+    refused(() -> nic.postCollective(CePost.of(1, 0, 2, CeOperation.IADD, 3, 5, mdh, 0, p.cq[0])),
+        "post.child must be the index of a PE child of channel 0 (it has 2 children) but was 2");
+    refused(() -> nic.postCollective(CePost.of(1, 0, 0, CeOperation.IADD, 3, 5, mdh, 0, 1)),
+        "post.completionQueue must name a CQ of node 0 (handles 0..0 exist) but was 1");
+    assertThat(p.counters()).isEqualTo(before);
+    assertThat(p.c.read(0, mdh, 0, 4096)).containsOnly(0);
+    // the buffer at the end of the small registration is a good one
+    p.c.nics[0].postCollective(CePost.of(100, 0, 0, CeOperation.IADD, 3, 5, small.mdh(), 64, p.cq[0]));
+    p.c.nics[1].postCollective(p.post(1, 4, 5));
+    p.c.run();
+    assertThat(nic.collectiveResult(small.mdh(), 64)).isEqualTo(new CeResult(Status.OK, 0, 5, 7, 0));
+    assertThat(p.c.nics[0].createCollectiveChannel()).as("no channel was taken").isEqualTo(1);
+  }
+
+  @Test
+  void theRefusedPostsLeaveTheNextReductionsTimesAsOnAFreshNic() {
+    Pair p = new Pair();
+    Nic nic = p.c.nics[0];
+    for (int i = 0; i < 50; i++) {
+      assertThatThrownBy(() -> nic.postCollective(CePost.of(1, 0, 1, CeOperation.IADD, 3, 5, p.buf[0].mdh(), 0,
+          p.cq[0]))).isInstanceOf(IllegalArgumentException.class);
+    }
+    assertThat(p.reduce(5)).containsExactly(freshTimes());
+  }
+
+  @Test
+  void aChannelOf32ProcessesTakesAPostFromEach() {
+    Cluster c = new Cluster(1, NicConfig.defaults());
+    Nic nic = c.nics[0];
+    List<CeChild> pes = new ArrayList<>();
+    for (int i = 0; i < CeChannelConfig.MAX_CHILDREN; i++) {
+      pes.add(CeChild.pe());
+    }
+    int ch = nic.createCollectiveChannel();
+    nic.configureCollectiveChannel(ch, CeChannelConfig.of(pes, null));
+    MemoryDomainDescriptor b = c.register(0, 32 * 32);
+    for (int i = 0; i < 32; i++) {
+      nic.postCollective(CePost.of(i, ch, i, CeOperation.IMAX_GIDX, i % 5, 1, b.mdh(), 32L * i, Post.NO_CQ)
+          .withSecondOperand(i));
+    }
+    c.run();
+    for (int i = 0; i < 32; i++) {
+      assertThat(nic.collectiveResult(b.mdh(), 32L * i)).isEqualTo(new CeResult(Status.OK, 0, 1, 4, 29));
+    }
+    assertThat(c.events).hasSize(32).allSatisfy(e -> assertThat(e.status()).isEqualTo(Status.OK));
+    assertThat(nic.statistics().collectiveReductions()).isEqualTo(1);
+  }
+
+  @Test
+  void aResultBufferDeregisteredWhileTheReductionRunsIsAnErrorCompletionNotAnException() {
+    Pair p = new Pair();
+    p.c.nics[0].postCollective(p.post(0, 3, 5));
+    p.c.nics[0].deregister(p.buf[0].mdh());
+    p.c.nics[1].postCollective(p.post(1, 4, 5));
+    p.c.run();
+    assertThat(p.c.events(0)).extracting(CompletionEvent::status).containsExactly(Status.INVALID_MDH);
+    assertThat(p.c.events(1)).extracting(CompletionEvent::status).containsExactly(Status.OK);
+    assertThat(p.c.nics[0].statistics().collectiveFaults()).isEqualTo(1);
+    assertThat(p.c.nics[1].collectiveResult(p.buf[1].mdh(), 0)).isEqualTo(new CeResult(Status.OK, 0, 5, 7, 0));
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // CeChild, CeParent, CeChannelConfig and configureCollectiveChannel
+
+  @Test
+  void aChildOrParentOutsideItsFieldsIsRefusedWhenMade() {
+    refused(() -> CeChild.channel(1, 4), "channel must be in [0, 3] but was 4");
+    refused(() -> CeChild.channel(1, -1), "channel must be in [0, 3] but was -1");
+    refused(() -> new CeChild(null, -1, -1), "kind must not be null");
+    refused(() -> new CeChild(CeChild.Kind.PE, 0, 0), "a PE child has no node or channel (-1) but had 0 and 0");
+    refused(() -> new CeParent(1, 0, 32), "parent.childIndex must be in [0, 31] but was 32");
+    refused(() -> new CeParent(1, 0, -1), "parent.childIndex must be in [0, 31] but was -1");
+    refused(() -> new CeParent(1, 4, 0), "parent.channel must be in [0, 3] but was 4");
+    refused(() -> new CeParent(1, -1, 0), "parent.channel must be in [0, 3] but was -1");
+  }
+
+  @Test
+  void aChannelConfigNeedsOneTo32ChildrenEachChannelOnce() {
+    refused(() -> CeChannelConfig.of(null, null), "children must not be null");
+    refused(() -> CeChannelConfig.of(List.of(), null), "children must hold 1 to 32 children but held 0");
+    refused(() -> CeChannelConfig.of(Arrays.asList(CeChild.pe(), null), null), "children[1] must not be null");
+    refused(() -> CeChannelConfig.of(List.of(CeChild.channel(1, 0), CeChild.pe(), CeChild.channel(1, 0)), null),
+        "children[2] repeats vce(1:0)");
+    CeChannelConfig ok = CeChannelConfig.of(List.of(CeChild.pe(), CeChild.pe(), CeChild.channel(1, 0)), null);
+    refused(() -> ok.withRounding(null), "rounding must not be null");
+    refused(() -> ok.withDeliveryMode(null), "deliveryMode must not be null");
+    refused(() -> new CeChannelConfig(ok.children(), null, null, DeliveryMode.ADAPTIVE_0), "rounding must not be null");
+    refused(() -> new CeChannelConfig(ok.children(), null, CeRounding.UP, null), "deliveryMode must not be null");
+    // the list is copied: changing the caller's list afterwards changes nothing
+    List<CeChild> mine = new ArrayList<>(List.of(CeChild.pe()));
+    CeChannelConfig copy = CeChannelConfig.of(mine, null);
+    mine.add(CeChild.pe());
+    assertThat(copy.children()).hasSize(1);
+  }
+
+  @Test
+  void configureRefusesNodesOutsideTheFabricAndKeepsTheOldConfiguration() {
+    Pair p = new Pair();
+    Nic nic = p.c.nics[1];
+    String before = p.counters();
+    refused(() -> nic.configureCollectiveChannel(0, CeChannelConfig.of(List.of(CeChild.pe()), new CeParent(2, 0, 1))),
+        "config.parent.node must be in [0, 1] but was 2");
+    refused(() -> nic.configureCollectiveChannel(0, CeChannelConfig.of(List.of(CeChild.pe(), CeChild.channel(2, 0)),
+        new CeParent(0, 0, 1))), "config.children[1].node must be in [0, 1] but was 2");
+    refused(() -> nic.configureCollectiveChannel(0, CeChannelConfig.of(List.of(CeChild.channel(1, 0)), null)),
+        "config.children[0] must not be the channel itself (node 1, channel 0)");
+    refused(() -> nic.configureCollectiveChannel(0, null), "config must not be null");
+    assertThat(p.counters()).isEqualTo(before);
+    assertThat(p.reduce(5)).as("the old configuration still holds").containsExactly(freshTimes());
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // CeResult
+
+  @Test
+  void decodeRefusesAControlWordWithBitsOutsideItsFields() {
+    refused(() -> CeResult.decode(1L << 12, 0, 0), "control has bits set outside its fields: 0x1000");
+    refused(() -> CeResult.decode(0xF000L, 0, 0), "control has bits set outside its fields: 0xf000");
+    refused(() -> CeResult.decode(1L << 56, 0, 0), "control has bits set outside its fields: 0x100000000000000");
+    refused(() -> CeResult.decode(1L << 63, 0, 0), "control has bits set outside its fields: 0x8000000000000000");
+    refused(() -> CeResult.decode(-1L, 0, 0), "control's status field must be in [0, 9] but was 255");
+    refused(() -> new CeResult(null, 0, 0, 0, 0), "status must not be null");
+    refused(() -> new CeResult(Status.OK, 0x10, 0, 0, 0), "flags must be in [0x0, 0xf] (GNI_CE_FPE_* bits) but was 0x10");
+    refused(() -> new CeResult(Status.OK, 0, 1L << 40, 0, 0),
+        "reductionId must be in [0, 2^40 - 1] but was 1099511627776");
+    refused(() -> new CeResult(Status.OK, 0, -1, 0, 0), "reductionId must be in [0, 2^40 - 1] but was -1");
+  }
+
+  @Test
+  void everyControlWordTheNicWritesDecodesToItsResult() {
+    for (Status s : Status.values()) {
+      for (int fpe = 0; fpe <= 0xF; fpe++) {
+        for (long id : new long[] {0, 1, Packet40.MAX}) {
+          CeResult r = new CeResult(s, fpe, id, -1, Long.MIN_VALUE);
+          assertThat(CeResult.decode(r.control(), -1, Long.MIN_VALUE)).isEqualTo(r);
+        }
+      }
+    }
+  }
+}
