@@ -139,8 +139,9 @@ final class CollectiveEngine {
         p.child());
     if (p.completionQueue() != Post.NO_CQ) {
       checkArgument(completions.queue(p.completionQueue()) != null,
-          "post.completionQueue must name a CQ of node %s (handles 0..%s exist) but was %s", nodeId,
-          completions.lastHandle(), p.completionQueue());
+          "post.completionQueue must name a CQ of node %s (%s) but was %s", nodeId,
+          completions.lastHandle() < 0 ? "it has none" : "handles 0.." + completions.lastHandle() + " exist",
+          p.completionQueue());
     }
     checkArgument(p.resultOffset() % 32 == 0, "post.resultOffset must be a multiple of 32 (the 24-byte result is "
         + "written as one aligned block; assumed) but was %s", p.resultOffset());

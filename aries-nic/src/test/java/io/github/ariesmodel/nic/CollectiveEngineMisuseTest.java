@@ -117,6 +117,20 @@ class CollectiveEngineMisuseTest {
         "post.resultOffset must be >= 0 but was -1");
     refused(() -> CePost.of(1, 0, 0, CeOperation.AND, 1, 0, 0, Long.MIN_VALUE, Post.NO_CQ),
         "post.resultOffset must be >= 0 but was -9223372036854775808");
+    refused(() -> CePost.of(1, 0, 0, CeOperation.AND, 1, 0, -1, 0, Post.NO_CQ),
+        "post.resultMdh must be in [0, 4095] but was -1");
+    refused(() -> CePost.of(1, 0, 0, CeOperation.AND, 1, 0, 4096, 0, Post.NO_CQ),
+        "post.resultMdh must be in [0, 4095] but was 4096");
+    refused(() -> CePost.of(1, 0, 0, CeOperation.AND, 1, 0, 0, 0, -2),
+        "post.completionQueue must be -1 (none) or in [0, 2047] but was -2");
+    refused(() -> CePost.of(1, 0, 0, CeOperation.AND, 1, 0, 0, 0, Integer.MIN_VALUE),
+        "post.completionQueue must be -1 (none) or in [0, 2047] but was -2147483648");
+    refused(() -> CePost.of(1, 0, 0, CeOperation.AND, 1, 0, 0, 0, 2048),
+        "post.completionQueue must be -1 (none) or in [0, 2047] but was 2048");
+    CePost one = CePost.of(1, 0, 0, CeOperation.AND, 1, 0, 0, 0, Post.NO_CQ);
+    refused(() -> new CePost(1, 0, 0, CeOperation.AND, 1, 0, false, 0, -5, 0, Post.NO_CQ),
+        "post.resultMdh must be in [0, 4095] but was -5");
+    assertThat(one.withSecondOperand(9).operand2()).isEqualTo(9);
     assertThat(CePost.of(1, 0, 0, CeOperation.AND, 1, Packet40.MAX, 0, 0, Post.NO_CQ).reductionId())
         .isEqualTo((1L << 40) - 1);
   }
@@ -174,6 +188,17 @@ class CollectiveEngineMisuseTest {
     p.c.run();
     assertThat(nic.collectiveResult(small.mdh(), 64)).isEqualTo(new CeResult(Status.OK, 0, 5, 7, 0));
     assertThat(p.c.nics[0].createCollectiveChannel()).as("no channel was taken").isEqualTo(1);
+  }
+
+  @Test
+  void aCompletionQueueOnANodeWithoutOneIsRefusedSayingItHasNone() {
+    Cluster c = new Cluster(1, NicConfig.defaults());
+    Nic nic = c.nics[0];
+    nic.configureCollectiveChannel(nic.createCollectiveChannel(), CeChannelConfig.of(List.of(CeChild.pe()), null));
+    MemoryDomainDescriptor b = c.register(0, 4096);
+    refused(() -> nic.postCollective(CePost.of(1, 0, 0, CeOperation.AND, 1, 0, b.mdh(), 0, 0)),
+        "post.completionQueue must name a CQ of node 0 (it has none) but was 0");
+    assertThat(nic.statistics().collectivePosts()).isZero();
   }
 
   @Test
