@@ -257,6 +257,10 @@ class CollectiveEngineMisuseTest {
     refused(() -> CeChild.channel(1, -1), "channel must be in [0, 3] but was -1");
     refused(() -> new CeChild(null, -1, -1), "kind must not be null");
     refused(() -> new CeChild(CeChild.Kind.PE, 0, 0), "a PE child has no node or channel (-1) but had 0 and 0");
+    refused(() -> CeChild.channel(-1, 0), "node must be in [0, 262143] (18 bits) but was -1");
+    refused(() -> CeChild.channel(1 << 18, 0), "node must be in [0, 262143] (18 bits) but was 262144");
+    refused(() -> new CeParent(-1, 0, 0), "parent.node must be in [0, 262143] (18 bits) but was -1");
+    refused(() -> new CeParent(1 << 18, 0, 0), "parent.node must be in [0, 262143] (18 bits) but was 262144");
     refused(() -> new CeParent(1, 0, 32), "parent.childIndex must be in [0, 31] but was 32");
     refused(() -> new CeParent(1, 0, -1), "parent.childIndex must be in [0, 31] but was -1");
     refused(() -> new CeParent(1, 4, 0), "parent.channel must be in [0, 3] but was 4");
@@ -291,6 +295,12 @@ class CollectiveEngineMisuseTest {
         "config.parent.node must be in [0, 1] but was 2");
     refused(() -> nic.configureCollectiveChannel(0, CeChannelConfig.of(List.of(CeChild.pe(), CeChild.channel(2, 0)),
         new CeParent(0, 0, 1))), "config.children[1].node must be in [0, 1] but was 2");
+    for (int node : new int[] {-1, 1 << 18}) {
+      refused(() -> nic.configureCollectiveChannel(0, CeChannelConfig.of(List.of(CeChild.pe()),
+          new CeParent(node, 0, 1))), "parent.node must be in [0, 262143] (18 bits) but was " + node);
+      refused(() -> nic.configureCollectiveChannel(0, CeChannelConfig.of(List.of(CeChild.pe(),
+          CeChild.channel(node, 0)), new CeParent(0, 0, 1))), "node must be in [0, 262143] (18 bits) but was " + node);
+    }
     refused(() -> nic.configureCollectiveChannel(0, CeChannelConfig.of(List.of(CeChild.channel(1, 0)), null)),
         "config.children[0] must not be the channel itself (node 1, channel 0)");
     refused(() -> nic.configureCollectiveChannel(0, null), "config must not be null");
