@@ -404,12 +404,15 @@ public final class Nic implements FabricEndpoint {
    * Frees a collective-engine channel ({@code GNI_CeDestroy} [S5]).
    *
    * @param channel a channel taken with {@link #createCollectiveChannel}
-   * @throws IllegalArgumentException when the channel was not created or a reduction is in progress on it
+   * @throws IllegalArgumentException when the channel is outside 0-3 or is not taken (never, or destroyed)
+   * @throws IllegalStateException when a reduction is in progress on it
    */
   public void destroyCollectiveChannel(int channel) {
     boolean entered = inUse.enter();
     try {
-      checkArgument(collective != null, "channel %s of node %s was not created", channel, nodeId);
+      if (collective == null) {
+        throw CollectiveEngine.notCreated("channel", channel, nodeId);
+      }
       collective.destroy(channel);
     } finally {
       if (entered) {
@@ -425,13 +428,17 @@ public final class Nic implements FabricEndpoint {
    *
    * @param channel a channel taken with {@link #createCollectiveChannel}
    * @param config children, parent, rounding, routing mode
-   * @throws IllegalArgumentException when the channel was not created, a node is outside the fabric, the channel is
-   *     its own parent or child, or a reduction is in progress on it
+   * @throws IllegalArgumentException when the config is null, the channel is outside 0-3 or not taken, a node is
+   *     outside the fabric, or the channel is its own parent or child
+   * @throws IllegalStateException when a reduction is in progress on it
    */
   public void configureCollectiveChannel(int channel, CeChannelConfig config) {
     boolean entered = inUse.enter();
     try {
-      checkArgument(collective != null, "channel %s of node %s was not created", channel, nodeId);
+      checkArgument(config != null, "config must not be null");
+      if (collective == null) {
+        throw CollectiveEngine.notCreated("channel", channel, nodeId);
+      }
       collective.configure(channel, config, fabric.nodeCount());
     } finally {
       if (entered) {
@@ -447,7 +454,8 @@ public final class Nic implements FabricEndpoint {
    * Read the result with {@link #collectiveResult}.
    *
    * @param post the contribution
-   * @throws IllegalArgumentException naming the field, range and value when the channel is not configured, the child
+   * @throws IllegalArgumentException naming the field, range and value when the post is null, the channel is not
+   *     taken (never, or destroyed) or not configured, the child
    *     is not a PE child of it, the CQ does not exist, or the result buffer is not registered, writable, 32-byte
    *     aligned and 24 bytes long
    */
@@ -455,7 +463,9 @@ public final class Nic implements FabricEndpoint {
     boolean entered = inUse.enter();
     try {
       checkArgument(post != null, "post must not be null");
-      checkArgument(collective != null, "post.channel %s of node %s was not created", post.channel(), nodeId);
+      if (collective == null) {
+        throw CollectiveEngine.notCreated("post.channel", post.channel(), nodeId);
+      }
       collective.post(post);
     } finally {
       if (entered) {

@@ -309,6 +309,92 @@ class CollectiveEngineMisuseTest {
   }
 
   // ---------------------------------------------------------------------------------------------------------------
+  // A channel's life: create, destroy
+
+  @Test
+  void aChannelNumberIsRefusedInTheSameWordsBeforeAndAfterTheNicBuildsItsEngine() {
+    Cluster c = new Cluster(2, NicConfig.defaults());
+    Nic fresh = c.nics[0];
+    Nic used = c.nics[1];
+    assertThat(used.createCollectiveChannel()).isZero();
+    CeChannelConfig cfg = CeChannelConfig.of(List.of(CeChild.pe()), null);
+    for (Nic nic : c.nics) {
+      int node = nic.nodeId();
+      for (int ch : new int[] {-1, 4, Integer.MIN_VALUE}) {
+        refused(() -> nic.destroyCollectiveChannel(ch), "channel must be in [0, 3] but was " + ch);
+        refused(() -> nic.configureCollectiveChannel(ch, cfg), "channel must be in [0, 3] but was " + ch);
+      }
+      refused(() -> nic.destroyCollectiveChannel(1), "channel 1 of node " + node + " was not created (or was destroyed)");
+      refused(() -> nic.configureCollectiveChannel(1, cfg),
+          "channel 1 of node " + node + " was not created (or was destroyed)");
+      refused(() -> nic.configureCollectiveChannel(1, null), "config must not be null");
+      refused(() -> nic.configureCollectiveChannel(-1, null), "config must not be null");
+      MemoryDomainDescriptor b = c.register(node, 4096);
+      refused(() -> nic.postCollective(CePost.of(1, 1, 0, CeOperation.AND, 1, 0, b.mdh(), 0, Post.NO_CQ)),
+          "post.channel 1 of node " + node + " was not created (or was destroyed)");
+      refused(() -> nic.postCollective(null), "post must not be null");
+    }
+    assertThat(fresh.statistics().toString()).isEqualTo(new Cluster(1, NicConfig.defaults()).nics[0].statistics()
+        .toString());
+    assertThat(fresh.hostLink()).as("a refusal does not build the engine of an unused NIC").isNull();
+    assertThat(fresh.createCollectiveChannel()).isZero();
+    assertThat(used.createCollectiveChannel()).isEqualTo(1);
+  }
+
+  @Test
+  void aChannelWithAReductionInProgressCannotBeDestroyedOrReconfiguredButCanOnceItCompletes() {
+    Pair p = new Pair();
+    CeChannelConfig again = CeChannelConfig.of(List.of(CeChild.pe()), new CeParent(0, 0, 1));
+    p.c.nics[1].postCollective(p.post(1, 4, 5));
+    // node 1's post is booked but has not reached its NIC
+    refused(() -> p.c.nics[1].destroyCollectiveChannel(0), IllegalStateException.class,
+        "channel 0 of node 1 has a reduction in progress and cannot be destroyed");
+    refused(() -> p.c.nics[1].configureCollectiveChannel(0, again), IllegalStateException.class,
+        "channel 0 of node 1 has a reduction in progress and cannot be configured again");
+    p.c.run();
+    // node 1 has sent its contribution up and waits for the result; node 0 holds it
+    for (Nic nic : p.c.nics) {
+      refused(() -> nic.destroyCollectiveChannel(0), IllegalStateException.class,
+          "channel 0 of node " + nic.nodeId() + " has a reduction in progress and cannot be destroyed");
+    }
+    refused(() -> p.c.nics[0].configureCollectiveChannel(0, CeChannelConfig.of(List.of(CeChild.pe()), null)),
+        IllegalStateException.class, "channel 0 of node 0 has a reduction in progress and cannot be configured again");
+    assertThat(p.c.events).isEmpty();
+    p.c.nics[0].postCollective(p.post(0, 3, 5));
+    p.c.run();
+    assertThat(p.c.events).hasSize(2).allSatisfy(e -> assertThat(e.status()).isEqualTo(Status.OK));
+    assertThat(p.c.nics[0].collectiveResult(p.buf[0].mdh(), 0)).isEqualTo(new CeResult(Status.OK, 0, 5, 7, 0));
+    assertThat(p.c.nics[1].collectiveResult(p.buf[1].mdh(), 0)).isEqualTo(new CeResult(Status.OK, 0, 5, 7, 0));
+    // the reduction is over: both channels can go, once
+    for (Nic nic : p.c.nics) {
+      nic.destroyCollectiveChannel(0);
+      refused(() -> nic.destroyCollectiveChannel(0), "channel 0 of node " + nic.nodeId()
+          + " was not created (or was destroyed)");
+      refused(() -> nic.postCollective(CePost.of(1, 0, 0, CeOperation.IADD, 1, 5, 0, 0, Post.NO_CQ)),
+          "post.channel 0 of node " + nic.nodeId() + " was not created (or was destroyed)");
+      refused(() -> nic.configureCollectiveChannel(0, again), "channel 0 of node " + nic.nodeId()
+          + " was not created (or was destroyed)");
+      assertThat(nic.statistics().collectivePosts()).isEqualTo(1);
+      assertThat(nic.createCollectiveChannel()).as("the destroyed channel is the lowest free one").isZero();
+    }
+  }
+
+  @Test
+  void aSecondPostOfOneProcessIsAnErrorCompletionAndTheChannelCanStillBeDestroyedAfterwards() {
+    Pair p = new Pair();
+    p.c.nics[0].postCollective(p.post(0, 3, 5));
+    p.c.nics[0].postCollective(p.post(0, 3, 5));
+    p.c.run();
+    assertThat(p.c.events(0)).extracting(CompletionEvent::status).containsExactly(Status.ILLEGAL_OPERATION);
+    p.c.nics[1].postCollective(p.post(1, 4, 5));
+    p.c.run();
+    assertThat(p.c.events(0)).extracting(CompletionEvent::status)
+        .containsExactly(Status.ILLEGAL_OPERATION, Status.OK);
+    p.c.nics[0].destroyCollectiveChannel(0);
+    p.c.nics[1].destroyCollectiveChannel(0);
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
   // CeResult
 
   @Test
