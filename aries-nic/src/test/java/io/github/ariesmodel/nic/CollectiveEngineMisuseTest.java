@@ -403,12 +403,54 @@ class CollectiveEngineMisuseTest {
     refused(() -> CeResult.decode(0xF000L, 0, 0), "control has bits set outside its fields: 0xf000");
     refused(() -> CeResult.decode(1L << 56, 0, 0), "control has bits set outside its fields: 0x100000000000000");
     refused(() -> CeResult.decode(1L << 63, 0, 0), "control has bits set outside its fields: 0x8000000000000000");
-    refused(() -> CeResult.decode(-1L, 0, 0), "control's status field must be in [0, 9] but was 255");
+    refused(() -> CeResult.decode(-1L, 0, 0),
+        "control's status field must be 0 (OK) or 1 + a fault's Status ordinal, in [2, 9], but was 255");
+    refused(() -> CeResult.decode(10, 0, 0),
+        "control's status field must be 0 (OK) or 1 + a fault's Status ordinal, in [2, 9], but was 10");
+    // 1 would be OK written the way a fault is: control() never writes it, so it is not a result
+    refused(() -> CeResult.decode(1, 0, 0),
+        "control's status field must be 0 (OK) or 1 + a fault's Status ordinal, in [2, 9], but was 1");
+    assertThat(CeResult.decode(2, 0, 0).status()).isEqualTo(Status.values()[1]);
     refused(() -> new CeResult(null, 0, 0, 0, 0), "status must not be null");
     refused(() -> new CeResult(Status.OK, 0x10, 0, 0, 0), "flags must be in [0x0, 0xf] (GNI_CE_FPE_* bits) but was 0x10");
     refused(() -> new CeResult(Status.OK, 0, 1L << 40, 0, 0),
         "reductionId must be in [0, 2^40 - 1] but was 1099511627776");
     refused(() -> new CeResult(Status.OK, 0, -1, 0, 0), "reductionId must be in [0, 2^40 - 1] but was -1");
+  }
+
+  @Test
+  void collectiveResultReadsWhatTheBytesHoldOrRefusesInOneLineNamingWhere() {
+    Cluster c = new Cluster(1, NicConfig.defaults());
+    Nic nic = c.nics[0];
+    MemoryDomainDescriptor b = c.register(0, 4096);
+    int mdh = b.mdh();
+    String before = nic.statistics().toString();
+    // a buffer the NIC has not written: zeros are the control word of an OK result of reduction 0
+    assertThat(nic.collectiveResult(mdh, 0)).isEqualTo(new CeResult(Status.OK, 0, 0, 0, 0));
+    assertThat(nic.collectiveResult(mdh, 4096 - 24)).isEqualTo(new CeResult(Status.OK, 0, 0, 0, 0));
+    // the host's own bytes, which are no control word
+    c.write(0, mdh, 128, new byte[] {0, 2, 3, 4, 5, 6, 7, 8});
+    refused(() -> nic.collectiveResult(mdh, 128), "mdh " + mdh + " offset 128 of node 0 does not hold a CE result:"
+        + " control has bits set outside its fields: 0x807060504030200");
+    c.write(0, mdh, 160, new byte[] {(byte) 0x80});
+    refused(() -> nic.collectiveResult(mdh, 160), "mdh " + mdh + " offset 160 of node 0 does not hold a CE result:"
+        + " control's status field must be 0 (OK) or 1 + a fault's Status ordinal, in [2, 9], but was 128");
+    refused(() -> nic.collectiveResult(mdh, -32), "offset must be >= 0 but was -32");
+    refused(() -> nic.collectiveResult(mdh, Long.MIN_VALUE), "offset must be >= 0 but was -9223372036854775808");
+    refused(() -> nic.collectiveResult(mdh, 4096 - 23),
+        "offset + 24 must be <= 4096 (the registration's length) but was 4073 + 24");
+    refused(() -> nic.collectiveResult(mdh, Long.MAX_VALUE),
+        "offset + 24 must be <= 4096 (the registration's length) but was 9223372036854775807 + 24");
+    refused(() -> nic.collectiveResult(9, 0), "mdh 9 offset 0 of node 0 cannot be read as a CE result: INVALID_MDH");
+    refused(() -> nic.collectiveResult(-1, 0), "mdh must be in [0, 4095] (12 bits) but was -1");
+    refused(() -> nic.collectiveResult(4096, 0), "mdh must be in [0, 4095] (12 bits) but was 4096");
+    MemoryDomainDescriptor gone = c.register(0, 4096);
+    nic.deregister(gone.mdh());
+    refused(() -> nic.collectiveResult(gone.mdh(), 0),
+        "mdh " + gone.mdh() + " offset 0 of node 0 cannot be read as a CE result: INVALID_MDH");
+    assertThat(nic.statistics().toString()).isEqualTo(before);
+    assertThat(c.read(0, mdh, 128, 8)).containsExactly(0, 2, 3, 4, 5, 6, 7, 8);
+    assertThat(c.events).isEmpty();
   }
 
   @Test
