@@ -464,4 +464,95 @@ class CollectiveEngineMisuseTest {
       }
     }
   }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // CeTree
+
+  /** Asserts that no NIC of a cluster has a channel taken: the next one each gives is 0. */
+  private static void noChannelTaken(Cluster c) {
+    for (Nic n : c.nics) {
+      assertThat(n.createCollectiveChannel()).as("node %s's next channel", n.nodeId()).isZero();
+      n.destroyCollectiveChannel(0);
+    }
+  }
+
+  @Test
+  void wireRefusesBadArgumentsBeforeTakingAnyChannel() {
+    Cluster c = new Cluster(4, NicConfig.defaults());
+    List<Nic> two = List.of(c.nics[0], c.nics[1]);
+    DeliveryMode mode = DeliveryMode.ADAPTIVE_0;
+    refused(() -> CeTree.wire(null, new int[] {1}, 2, mode), "nics must not be null");
+    refused(() -> CeTree.wire(two, null, 2, mode), "processes must not be null");
+    refused(() -> CeTree.wire(two, new int[] {1, 1}, 2, null), "mode must not be null");
+    refused(() -> CeTree.wire(Arrays.asList(c.nics[0], null), new int[] {1, 1}, 2, mode), "nics[1] must not be null");
+    refused(() -> CeTree.wire(List.of(), new int[0], 2, mode), "nics must hold at least one NIC but held 0");
+    refused(() -> CeTree.wire(two, new int[] {1}, 2, mode), "nodes (2) and processes (1) must have one entry a NIC");
+    refused(() -> CeTree.wire(two, new int[] {1, 1, 1}, 2, mode),
+        "nodes (2) and processes (3) must have one entry a NIC");
+    refused(() -> CeTree.wire(two, new int[] {1, 1}, 0, mode), "radix must be in [1, 31] but was 0");
+    refused(() -> CeTree.wire(two, new int[] {1, 1}, 32, mode), "radix must be in [1, 31] but was 32");
+    refused(() -> CeTree.wire(two, new int[] {1, 0}, 2, mode), "processes[1] must be at least 1 but was 0");
+    refused(() -> CeTree.wire(two, new int[] {-3, 1}, 2, mode), "processes[0] must be at least 1 but was -3");
+    refused(() -> CeTree.wire(List.of(c.nics[2], c.nics[3], c.nics[2]), new int[] {1, 1, 1}, 2, mode),
+        "nics[2] is nics[0] again (node 2): a tree takes one channel on each NIC");
+    refused(() -> CeTree.wire(List.of(c.nics[1], c.nics[1], c.nics[1], c.nics[1], c.nics[1]), new int[] {1, 1, 1, 1,
+        1}, 2, mode), "nics[1] is nics[0] again (node 1): a tree takes one channel on each NIC");
+    // a count that overflowed an int when the child channels were added to it
+    refused(() -> CeTree.wire(two, new int[] {Integer.MAX_VALUE, 1}, 2, mode), "the collective engine needs each"
+        + " node's processes plus its child channels (radix 2) to be at most 32, the children of a CE channel, but"
+        + " node 0 has 2147483647 processes and 1 child channels");
+    noChannelTaken(c);
+    for (Nic n : c.nics) {
+      assertThat(n.statistics().collectivePosts()).isZero();
+    }
+  }
+
+  @Test
+  void checkRefusesNullArgumentsAndCountsThatOverflow() {
+    refused(() -> CeTree.check(null, new int[] {1}, 2, "r"), "nodes must not be null");
+    refused(() -> CeTree.check(new int[] {0}, null, 2, "r"), "processes must not be null");
+    refused(() -> CeTree.check(new int[] {0}, new int[] {1}, 2, null), "setting must not be null");
+    refused(() -> CeTree.check(new int[] {0, 1, 2}, new int[] {1, Integer.MAX_VALUE, 1}, 1, "r"), "the collective"
+        + " engine needs each node's processes plus its child channels (r 1) to be at most 32, the children of a CE"
+        + " channel, but node 1 has 2147483647 processes and 1 child channels");
+    CeTree.check(new int[] {0, 1}, new int[] {31, 32}, 1, "r");
+    CeTree.check(new int[0], new int[0], 1, "r");
+  }
+
+  @Test
+  void aWireThatANicRefusesHalfwayFreesTheChannelsItTook() {
+    Cluster c = new Cluster(3, NicConfig.defaults());
+    for (int i = 0; i < 4; i++) {
+      c.nics[1].createCollectiveChannel();
+    }
+    refused(() -> CeTree.wire(List.of(c.nics[0], c.nics[2], c.nics[1]), new int[] {1, 1, 1}, 2,
+        DeliveryMode.ADAPTIVE_0), IllegalStateException.class,
+        "node 1 has no free collective-engine channel: all 4 are in use");
+    for (int i = 0; i < 4; i++) {
+      c.nics[1].destroyCollectiveChannel(i);
+    }
+    noChannelTaken(c);
+    // NICs of two systems: the second's fabric has no node 3, so its configuration is refused after both were taken
+    Cluster big = new Cluster(4, NicConfig.defaults());
+    refused(() -> CeTree.wire(List.of(big.nics[3], c.nics[0]), new int[] {1, 1}, 2, DeliveryMode.ADAPTIVE_0),
+        "config.parent.node must be in [0, 2] but was 3");
+    noChannelTaken(big);
+    noChannelTaken(c);
+    // and the NICs still wire a good tree
+    int[] ch = CeTree.wire(List.of(c.nics[0], c.nics[1], c.nics[2]), new int[] {1, 2, 1}, 2, DeliveryMode.ADAPTIVE_0);
+    assertThat(ch).containsExactly(0, 0, 0);
+  }
+
+  @Test
+  void aTreeOfOneNicIsItsOwnRoot() {
+    Cluster c = new Cluster(1, NicConfig.defaults());
+    int[] ch = CeTree.wire(List.of(c.nics[0]), new int[] {2}, 1, DeliveryMode.ADAPTIVE_0);
+    MemoryDomainDescriptor b = c.register(0, 4096);
+    for (int p = 0; p < 2; p++) {
+      c.nics[0].postCollective(CePost.of(p, ch[0], p, CeOperation.XOR, 5 + p, 1, b.mdh(), 32L * p, Post.NO_CQ));
+    }
+    c.run();
+    assertThat(c.nics[0].collectiveResult(b.mdh(), 32)).isEqualTo(new CeResult(Status.OK, 0, 1, 5 ^ 6, 0));
+    assertThat(c.nics[0].statistics().collectivePacketsSent()).isZero();
+  }
 }
