@@ -41,9 +41,10 @@ public final class CeTree {
     for (int k = 0; k < m; k++) {
       int kids = childCount(k, m, radix);
       checkArgument(processes[k] >= 1, "processes[%s] must be at least 1 but was %s", k, processes[k]);
-      checkArgument((long) processes[k] + kids <= CeChannelConfig.MAX_CHILDREN, "the collective engine needs each node's"
-          + " processes plus its child channels (%s %s) to be at most 32, the children of a CE channel, but node %s"
-          + " has %s processes and %s child channels", setting, radix, nodes[k], processes[k], kids);
+      checkArgument((long) processes[k] + kids <= CeChannelConfig.MAX_CHILDREN,
+          "the collective engine needs each node's processes plus its child channels (%s %s) to be at most 32, the"
+              + " children of a CE channel, but node %s has %s processes and %s child channels",
+          setting, radix, nodes[k], processes[k], kids);
     }
   }
 

@@ -8,6 +8,7 @@ import io.github.ariesmodel.core.CompletionType;
 import io.github.ariesmodel.core.DeliveryMode;
 import io.github.ariesmodel.core.MemoryDomainDescriptor;
 import io.github.ariesmodel.core.Status;
+import io.github.ariesmodel.core.packet.Packet;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -18,8 +19,8 @@ import org.junit.jupiter.api.Test;
  * The collective engine's public API under hostile and edge input: every caller mistake is a one-line
  * {@link IllegalArgumentException} (or {@link IllegalStateException} for misuse of a channel's state) naming the
  * parameter, the range and the value, and changes nothing: no channel taken, no counter moved, no memory written, and
- * a reduction run afterwards completes at the same times as on a NIC that saw no refusal (docs/errors-and-guarantees.md,
- * "Library").
+ * a reduction run afterwards completes at the same times as on a NIC that saw no refusal
+ * (docs/errors-and-guarantees.md, "Library").
  */
 class CollectiveEngineMisuseTest {
 
@@ -131,13 +132,8 @@ class CollectiveEngineMisuseTest {
     refused(() -> new CePost(1, 0, 0, CeOperation.AND, 1, 0, false, 0, -5, 0, Post.NO_CQ),
         "post.resultMdh must be in [0, 4095] but was -5");
     assertThat(one.withSecondOperand(9).operand2()).isEqualTo(9);
-    assertThat(CePost.of(1, 0, 0, CeOperation.AND, 1, Packet40.MAX, 0, 0, Post.NO_CQ).reductionId())
+    assertThat(CePost.of(1, 0, 0, CeOperation.AND, 1, Packet.MAX_REDUCTION_ID, 0, 0, Post.NO_CQ).reductionId())
         .isEqualTo((1L << 40) - 1);
-  }
-
-  /** The largest reduction id, spelled out. */
-  private static final class Packet40 {
-    static final long MAX = (1L << 40) - 1;
   }
 
   @Test
@@ -324,7 +320,8 @@ class CollectiveEngineMisuseTest {
         refused(() -> nic.destroyCollectiveChannel(ch), "channel must be in [0, 3] but was " + ch);
         refused(() -> nic.configureCollectiveChannel(ch, cfg), "channel must be in [0, 3] but was " + ch);
       }
-      refused(() -> nic.destroyCollectiveChannel(1), "channel 1 of node " + node + " was not created (or was destroyed)");
+      refused(() -> nic.destroyCollectiveChannel(1),
+          "channel 1 of node " + node + " was not created (or was destroyed)");
       refused(() -> nic.configureCollectiveChannel(1, cfg),
           "channel 1 of node " + node + " was not created (or was destroyed)");
       refused(() -> nic.configureCollectiveChannel(1, null), "config must not be null");
@@ -412,7 +409,8 @@ class CollectiveEngineMisuseTest {
         "control's status field must be 0 (OK) or 1 + a fault's Status ordinal, in [2, 9], but was 1");
     assertThat(CeResult.decode(2, 0, 0).status()).isEqualTo(Status.values()[1]);
     refused(() -> new CeResult(null, 0, 0, 0, 0), "status must not be null");
-    refused(() -> new CeResult(Status.OK, 0x10, 0, 0, 0), "flags must be in [0x0, 0xf] (GNI_CE_FPE_* bits) but was 0x10");
+    refused(() -> new CeResult(Status.OK, 0x10, 0, 0, 0),
+        "flags must be in [0x0, 0xf] (GNI_CE_FPE_* bits) but was 0x10");
     refused(() -> new CeResult(Status.OK, 0, 1L << 40, 0, 0),
         "reductionId must be in [0, 2^40 - 1] but was 1099511627776");
     refused(() -> new CeResult(Status.OK, 0, -1, 0, 0), "reductionId must be in [0, 2^40 - 1] but was -1");
@@ -457,7 +455,7 @@ class CollectiveEngineMisuseTest {
   void everyControlWordTheNicWritesDecodesToItsResult() {
     for (Status s : Status.values()) {
       for (int fpe = 0; fpe <= 0xF; fpe++) {
-        for (long id : new long[] {0, 1, Packet40.MAX}) {
+        for (long id : new long[] {0, 1, Packet.MAX_REDUCTION_ID}) {
           CeResult r = new CeResult(s, fpe, id, -1, Long.MIN_VALUE);
           assertThat(CeResult.decode(r.control(), -1, Long.MIN_VALUE)).isEqualTo(r);
         }
