@@ -455,9 +455,8 @@ public final class Nic implements FabricEndpoint {
    *
    * @param post the contribution
    * @throws IllegalArgumentException naming the field, range and value when the post is null, the channel is not
-   *     taken (never, or destroyed) or not configured, the child
-   *     is not a PE child of it, the CQ does not exist, or the result buffer is not registered, writable, 32-byte
-   *     aligned and 24 bytes long
+   *     taken (never, or destroyed) or not configured, the child is not a PE child of it, the CQ does not exist, or
+   *     the result buffer is not registered, writable, 32-byte aligned and 24 bytes long
    */
   public void postCollective(CePost post) {
     boolean entered = inUse.enter();
