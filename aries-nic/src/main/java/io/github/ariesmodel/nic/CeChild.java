@@ -2,6 +2,7 @@ package io.github.ariesmodel.nic;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import io.github.ariesmodel.core.NetworkAddress;
 import io.github.ariesmodel.core.NetworkAddresses;
 
 /**
@@ -31,7 +32,8 @@ public record CeChild(Kind kind, int node, int channel) {
       checkArgument(node == -1 && channel == -1, "a PE child has no node or channel (-1) but had %s and %s", node,
           channel);
     } else {
-      NetworkAddresses.checkNodeId(node);
+      checkArgument(NetworkAddresses.isValidNodeId(node), "node must be in [0, %s] (18 bits) but was %s",
+          NetworkAddress.MAX_NODE_ID, node);
       checkArgument(channel >= 0 && channel < CollectiveEngine.CHANNELS, "channel must be in [0, %s] but was %s",
           CollectiveEngine.CHANNELS - 1, channel);
     }

@@ -2,6 +2,7 @@ package io.github.ariesmodel.nic;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import io.github.ariesmodel.core.NetworkAddress;
 import io.github.ariesmodel.core.NetworkAddresses;
 
 /**
@@ -17,7 +18,8 @@ public record CeParent(int node, int channel, int childIndex) {
 
   /** Validates the fields. */
   public CeParent {
-    NetworkAddresses.checkNodeId(node);
+    checkArgument(NetworkAddresses.isValidNodeId(node), "parent.node must be in [0, %s] (18 bits) but was %s",
+        NetworkAddress.MAX_NODE_ID, node);
     checkArgument(channel >= 0 && channel < CollectiveEngine.CHANNELS, "parent.channel must be in [0, %s] but was %s",
         CollectiveEngine.CHANNELS - 1, channel);
     checkArgument(childIndex >= 0 && childIndex < CeChannelConfig.MAX_CHILDREN,

@@ -2,6 +2,8 @@ package io.github.ariesmodel.nic;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import io.github.ariesmodel.core.MemoryDomainDescriptor;
+import io.github.ariesmodel.core.NetworkAddress;
 import io.github.ariesmodel.core.packet.Packet;
 
 /**
@@ -20,9 +22,9 @@ import io.github.ariesmodel.core.packet.Packet;
  * @param twoOperands whether AND, OR, XOR and the additions combine both operands element-wise (min and max always
  *     take two)
  * @param reductionId the reduction id, 0 to {@link Packet#MAX_REDUCTION_ID}; every child of a reduction gives the same
- * @param resultMdh the registered memory the result goes to
+ * @param resultMdh the registered memory the result goes to, 0 to 4095
  * @param resultOffset its offset there (24 bytes are written)
- * @param completionQueue this NIC's CQ for the GLOBAL event, or {@link Post#NO_CQ}
+ * @param completionQueue this NIC's CQ for the GLOBAL event (0 to 2047), or {@link Post#NO_CQ}
  */
 public record CePost(long postId, int channel, int child, CeOperation operation, long operand1, long operand2,
     boolean twoOperands, long reductionId, int resultMdh, long resultOffset, int completionQueue) {
@@ -39,7 +41,13 @@ public record CePost(long postId, int channel, int child, CeOperation operation,
     checkArgument(operation != null, "post.operation must not be null");
     checkArgument(reductionId >= 0 && reductionId <= Packet.MAX_REDUCTION_ID,
         "post.reductionId must be in [0, %s] but was %s", Packet.MAX_REDUCTION_ID, reductionId);
+    checkArgument(resultMdh >= 0 && resultMdh <= NetworkAddress.MAX_MDH, "post.resultMdh must be in [0, %s] but was %s",
+        NetworkAddress.MAX_MDH, resultMdh);
     checkArgument(resultOffset >= 0, "post.resultOffset must be >= 0 but was %s", resultOffset);
+    checkArgument(completionQueue == Post.NO_CQ
+        || (completionQueue >= 0 && completionQueue <= MemoryDomainDescriptor.MAX_CQ),
+        "post.completionQueue must be -1 (none) or in [0, %s] but was %s", MemoryDomainDescriptor.MAX_CQ,
+        completionQueue);
   }
 
   /**

@@ -50,12 +50,15 @@ public record CeResult(Status status, int fpe, long reductionId, long result1, l
    * @param result1 result1
    * @param result2 result2
    * @return the result
-   * @throws IllegalArgumentException when the control word is not one {@link #control()} makes
+   * @throws IllegalArgumentException when the control word is not one {@link #control()} makes (a status field of
+   *     1, which would be OK written the way a fault is, included)
    */
   public static CeResult decode(long control, long result1, long result2) {
     int s = (int) (control & 0xFF);
     Status[] all = Status.values();
-    checkArgument(s <= all.length, "control's status field must be in [0, %s] but was %s", all.length, s);
+    checkArgument(s == 0 || (s <= all.length && all[s - 1] != Status.OK),
+        "control's status field must be 0 (OK) or 1 + a fault's Status ordinal, in [2, %s], but was %s", all.length,
+        s);
     checkArgument((control & 0xF000L) == 0 && control >>> 56 == 0, "control has bits set outside its fields: 0x%s",
         Long.toHexString(control));
     Status status = s == 0 ? Status.OK : all[s - 1];

@@ -1,6 +1,7 @@
 package io.github.ariesmodel.nic;
 
 import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkState;
 
 import io.github.ariesmodel.core.AccessKind;
 import io.github.ariesmodel.core.CompletionType;
@@ -99,8 +100,8 @@ final class CollectiveEngine {
 
   /** {@code GNI_CeDestroy}: frees a channel with no reduction in progress. */
   void destroy(int channel) {
-    Channel c = created(channel);
-    checkArgument(c.arrived == 0 && c.pendingPosts == 0,
+    Channel c = created("channel", channel);
+    checkState(c.arrived == 0 && c.pendingPosts == 0,
         "channel %s of node %s has a reduction in progress and cannot be destroyed", channel, nodeId);
     channels[channel] = null;
   }
@@ -108,8 +109,8 @@ final class CollectiveEngine {
   /** {@code GNI_CeConfigure}. */
   void configure(int channel, CeChannelConfig cfg, int nodeCount) {
     checkArgument(cfg != null, "config must not be null");
-    Channel c = created(channel);
-    checkArgument(c.arrived == 0 && c.pendingPosts == 0,
+    Channel c = created("channel", channel);
+    checkState(c.arrived == 0 && c.pendingPosts == 0,
         "channel %s of node %s has a reduction in progress and cannot be configured again", channel, nodeId);
     if (cfg.parent() != null) {
       checkArgument(cfg.parent().node() < nodeCount, "config.parent.node must be in [0, %s] but was %s",
@@ -131,7 +132,7 @@ final class CollectiveEngine {
 
   /** Checks a process's post (caller mistakes are exceptions) and books its CPU and host-link time. */
   void post(CePost p) {
-    Channel c = created(p.channel());
+    Channel c = created("post.channel", p.channel());
     checkArgument(c.config != null, "post.channel %s of node %s is not configured", p.channel(), nodeId);
     int n = c.config.children().size();
     checkArgument(p.child() < n && c.config.children().get(p.child()).kind() == CeChild.Kind.PE,
@@ -139,8 +140,9 @@ final class CollectiveEngine {
         p.child());
     if (p.completionQueue() != Post.NO_CQ) {
       checkArgument(completions.queue(p.completionQueue()) != null,
-          "post.completionQueue must name a CQ of node %s (handles 0..%s exist) but was %s", nodeId,
-          completions.lastHandle(), p.completionQueue());
+          "post.completionQueue must name a CQ of node %s (%s) but was %s", nodeId,
+          completions.lastHandle() < 0 ? "it has none" : "handles 0.." + completions.lastHandle() + " exist",
+          p.completionQueue());
     }
     checkArgument(p.resultOffset() % 32 == 0, "post.resultOffset must be a multiple of 32 (the 24-byte result is "
         + "written as one aligned block; assumed) but was %s", p.resultOffset());
@@ -164,11 +166,40 @@ final class CollectiveEngine {
     scheduler.scheduleAt(now + config.timing().cyclePs() * config.timing().rxPipelineCycles(), packetArrives, p, 0);
   }
 
-  private Channel created(int channel) {
-    checkArgument(channel >= 0 && channel < CHANNELS, "channel must be in [0, %s] but was %s", CHANNELS - 1, channel);
-    Channel c = channels[channel];
-    checkArgument(c != null, "channel %s of node %s was not created", channel, nodeId);
+  private Channel created(String field, int channel) {
+    Channel c = channels[checkChannel(field, channel)];
+    if (c == null) {
+      throw notCreated(field, channel, nodeId);
+    }
     return c;
+  }
+
+  /**
+   * Checks a channel number's range.
+   *
+   * @param field the parameter's name, for the message
+   * @param channel the number
+   * @return the number
+   */
+  static int checkChannel(String field, int channel) {
+    checkArgument(channel >= 0 && channel < CHANNELS, "%s must be in [0, %s] but was %s", field, CHANNELS - 1,
+        channel);
+    return channel;
+  }
+
+  /**
+   * The refusal of a channel that is not taken; the NIC also gives it before it has built its engine, so a channel
+   * is refused in the same words whether or not the NIC was used.
+   *
+   * @param field the parameter's name, for the message
+   * @param channel the channel, 0 to 3 (else the range is refused)
+   * @param nodeId the NIC's node
+   * @return the exception to throw
+   */
+  static IllegalArgumentException notCreated(String field, int channel, int nodeId) {
+    checkChannel(field, channel);
+    return new IllegalArgumentException(field + " " + channel + " of node " + nodeId
+        + " was not created (or was destroyed)");
   }
 
   /** One contribution reaches a channel. */

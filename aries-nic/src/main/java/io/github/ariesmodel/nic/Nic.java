@@ -404,12 +404,15 @@ public final class Nic implements FabricEndpoint {
    * Frees a collective-engine channel ({@code GNI_CeDestroy} [S5]).
    *
    * @param channel a channel taken with {@link #createCollectiveChannel}
-   * @throws IllegalArgumentException when the channel was not created or a reduction is in progress on it
+   * @throws IllegalArgumentException when the channel is outside 0-3 or is not taken (never, or destroyed)
+   * @throws IllegalStateException when a reduction is in progress on it
    */
   public void destroyCollectiveChannel(int channel) {
     boolean entered = inUse.enter();
     try {
-      checkArgument(collective != null, "channel %s of node %s was not created", channel, nodeId);
+      if (collective == null) {
+        throw CollectiveEngine.notCreated("channel", channel, nodeId);
+      }
       collective.destroy(channel);
     } finally {
       if (entered) {
@@ -425,13 +428,17 @@ public final class Nic implements FabricEndpoint {
    *
    * @param channel a channel taken with {@link #createCollectiveChannel}
    * @param config children, parent, rounding, routing mode
-   * @throws IllegalArgumentException when the channel was not created, a node is outside the fabric, the channel is
-   *     its own parent or child, or a reduction is in progress on it
+   * @throws IllegalArgumentException when the config is null, the channel is outside 0-3 or not taken, a node is
+   *     outside the fabric, or the channel is its own parent or child
+   * @throws IllegalStateException when a reduction is in progress on it
    */
   public void configureCollectiveChannel(int channel, CeChannelConfig config) {
     boolean entered = inUse.enter();
     try {
-      checkArgument(collective != null, "channel %s of node %s was not created", channel, nodeId);
+      checkArgument(config != null, "config must not be null");
+      if (collective == null) {
+        throw CollectiveEngine.notCreated("channel", channel, nodeId);
+      }
       collective.configure(channel, config, fabric.nodeCount());
     } finally {
       if (entered) {
@@ -447,15 +454,17 @@ public final class Nic implements FabricEndpoint {
    * Read the result with {@link #collectiveResult}.
    *
    * @param post the contribution
-   * @throws IllegalArgumentException naming the field, range and value when the channel is not configured, the child
-   *     is not a PE child of it, the CQ does not exist, or the result buffer is not registered, writable, 32-byte
-   *     aligned and 24 bytes long
+   * @throws IllegalArgumentException naming the field, range and value when the post is null, the channel is not
+   *     taken (never, or destroyed) or not configured, the child is not a PE child of it, the CQ does not exist, or
+   *     the result buffer is not registered, writable, 32-byte aligned and 24 bytes long
    */
   public void postCollective(CePost post) {
     boolean entered = inUse.enter();
     try {
       checkArgument(post != null, "post must not be null");
-      checkArgument(collective != null, "post.channel %s of node %s was not created", post.channel(), nodeId);
+      if (collective == null) {
+        throw CollectiveEngine.notCreated("post.channel", post.channel(), nodeId);
+      }
       collective.post(post);
     } finally {
       if (entered) {
@@ -466,22 +475,38 @@ public final class Nic implements FabricEndpoint {
 
   /**
    * Reads a collective-engine result from a result buffer as the host would ({@code GNI_CeCheckResult} [S5]),
-   * untimed.
+   * untimed. It decodes whatever the 24 bytes hold: the NIC writes them only when the reduction completes (the
+   * post's GLOBAL event says when), and bytes it has not written are read as they are, so a zeroed buffer reads as
+   * an OK result of reduction 0 with both results 0.
    *
    * @param mdh the buffer's registration
    * @param offset its offset there
    * @return the result
-   * @throws IllegalArgumentException when the 24 bytes cannot be read through the translation, or do not hold a
-   *     result's control word
+   * @throws IllegalArgumentException when the offset is negative or the 24 bytes run past the registration, the
+   *     mdh is outside 0-4095 or the 24 bytes cannot be read through the translation (not registered, protection),
+   *     or they do not start with a control word {@link CeResult#control()} makes (naming the mdh and offset)
    */
   public CeResult collectiveResult(int mdh, long offset) {
+    checkArgument(offset >= 0, "offset must be >= 0 but was %s", offset);
     io.github.ariesmodel.core.spi.AddressTranslation.TranslationResult t = translation.translateNow(mdh, offset,
         CePost.RESULT_BYTES, io.github.ariesmodel.core.AccessKind.READ, config.protectionTag(),
         config.protectionKey());
+    if (t.status() == io.github.ariesmodel.core.Status.OUT_OF_BOUNDS) {
+      java.util.Optional<MemoryDomainDescriptor> d = translation.descriptor(mdh);
+      if (d.isPresent()) {
+        throw new IllegalArgumentException("offset + 24 must be <= " + d.get().length()
+            + " (the registration's length) but was " + offset + " + 24");
+      }
+    }
     checkArgument(t.status() == io.github.ariesmodel.core.Status.OK && t.contiguousBytes() >= CePost.RESULT_BYTES,
         "mdh %s offset %s of node %s cannot be read as a CE result: %s", mdh, offset, nodeId, t.status());
     long a = t.physicalAddress();
-    return CeResult.decode(memory.readLong(a), memory.readLong(a + 8), memory.readLong(a + 16));
+    try {
+      return CeResult.decode(memory.readLong(a), memory.readLong(a + 8), memory.readLong(a + 16));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("mdh " + mdh + " offset " + offset + " of node " + nodeId
+          + " does not hold a CE result: " + e.getMessage());
+    }
   }
 
   /** @return the host link (its two channels), for tests of the host interface's timing; null before first use */
