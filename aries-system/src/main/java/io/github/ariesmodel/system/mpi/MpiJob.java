@@ -111,7 +111,17 @@ public final class MpiJob {
       }
     }
     if (config.collectiveEngine()) {
-      wireCollectiveEngine();
+      try {
+        wireCollectiveEngine();
+      } catch (IllegalStateException x) {
+        // a NIC with no free CE channel (another job holds them): CeTree freed what it took; undo the ranks' memory
+        for (Rank r : ranks) {
+          r.node.nic().deregister(r.mdh);
+        }
+        throw new IllegalStateException("MpiJob could not set up MpiConfig.collectiveEngine: " + x.getMessage()
+            + " (each job using the engine takes one of a node's 4 channels for good); the ranks were deregistered",
+            x);
+      }
     }
   }
 
