@@ -105,7 +105,18 @@ public final class ShmemJob {
       }
       int[] one = new int[pes.length];
       java.util.Arrays.fill(one, 1);
-      this.ceChannel = CeTree.wire(nics, one, b.collectiveEngineRadix, putMode);
+      try {
+        this.ceChannel = CeTree.wire(nics, one, b.collectiveEngineRadix, putMode);
+      } catch (IllegalStateException x) {
+        // a node with no free CE channel: CeTree freed what it took; undo the job's registrations
+        for (Symmetric o : objects) {
+          for (int k = 0; k < pes.length; k++) {
+            pes[k].node.nic().deregister(o.mdh(k));
+          }
+        }
+        throw new IllegalStateException("ShmemJob could not set up collectiveEngine: " + x.getMessage() + " (each"
+            + " job using the engine takes one of a node's 4 channels for good); its registrations were undone", x);
+      }
     } else {
       this.ceResult = null;
       this.ceChannel = null;

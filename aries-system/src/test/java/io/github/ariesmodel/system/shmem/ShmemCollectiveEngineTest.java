@@ -55,6 +55,24 @@ class ShmemCollectiveEngineTest {
   }
 
   @Test
+  void aFifthJobOnANodeIsRefusedAndUndoesItsRegistrations() {
+    AriesSystem sys = system();
+    for (int i = 0; i < 4; i++) {
+      ShmemJob.builder(sys).nodes(0, 1).collectiveEngine(2).build();
+    }
+    var iommu = sys.node(3).iommu().orElseThrow();
+    java.util.function.LongSupplier valid = () -> java.util.stream.IntStream.range(0, 4096)
+        .filter(m -> iommu.descriptor(m).map(d -> d.valid()).orElse(false)).count();
+    assertThatThrownBy(() -> ShmemJob.builder(sys).nodes(3, 1).collectiveEngine(2).build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("ShmemJob could not set up collectiveEngine: node 1 has no free collective-engine"
+            + " channel: all 4 are in use");
+    // node 3 keeps its PE's remote-event CQ ring (no failed set-up destroys one) and nothing else
+    assertThat(valid.getAsLong()).isEqualTo(1);
+    assertThat(sys.node(3).nic().createCollectiveChannel()).isZero();
+  }
+
+  @Test
   void aBadRadixIsRefusedInOneLine() {
     assertThatThrownBy(() -> ShmemJob.builder(system()).collectiveEngine(0))
         .hasMessage("collectiveEngine radix must be in [1, 31] but was 0");
