@@ -141,7 +141,7 @@ final class CollectiveEngine {
     if (p.completionQueue() != Post.NO_CQ) {
       checkArgument(completions.queue(p.completionQueue()) != null,
           "post.completionQueue must name a CQ of node %s (%s) but was %s", nodeId,
-          completions.lastHandle() < 0 ? "it has none" : "handles 0.." + completions.lastHandle() + " exist",
+          CompletionWriter.describeHandles(completions.lastHandle()),
           p.completionQueue());
     }
     checkArgument(p.resultOffset() % 32 == 0, "post.resultOffset must be a multiple of 32 (the 24-byte result is "

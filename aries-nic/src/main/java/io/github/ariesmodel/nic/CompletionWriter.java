@@ -89,6 +89,11 @@ final class CompletionWriter {
     return queues == null || handle < 0 || handle >= queues.size() ? null : queues.get(handle);
   }
 
+  /** @return the CQ handles a NIC has, for a refusal's message: "it has none" or "handles 0..N exist" */
+  static String describeHandles(int lastHandle) {
+    return lastHandle < 0 ? "it has none" : "handles 0.." + lastHandle + " exist";
+  }
+
   /** @return handles exist from 0 to this, -1 when none */
   int lastHandle() {
     return queues == null ? -1 : queues.size() - 1;

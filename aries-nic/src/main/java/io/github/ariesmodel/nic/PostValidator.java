@@ -43,8 +43,8 @@ final class PostValidator {
         r.nodeId());
     if (p.completionQueue() != Post.NO_CQ) {
       checkArgument(completions.queue(p.completionQueue()) != null,
-          "post.completionQueue must name a CQ of node %s (handles 0..%s exist) but was %s", nodeId,
-          completions.lastHandle(), p.completionQueue());
+          "post.completionQueue must name a CQ of node %s (%s) but was %s", nodeId,
+          CompletionWriter.describeHandles(completions.lastHandle()), p.completionQueue());
     }
     switch (p.type()) {
       case PUT:

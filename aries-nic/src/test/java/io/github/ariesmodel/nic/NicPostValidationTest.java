@@ -27,6 +27,16 @@ class NicPostValidationTest {
   }
 
   @Test
+  void aCompletionQueueOfANicWithNoneIsRefusedSayingItHasNone() {
+    assertThatThrownBy(() -> c.nics[0].post(Post.put(1, local.mdh(), 0, at(0), 8).withCompletion(0,
+        Post.GLOBAL_EVENT))).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("post.completionQueue must name a CQ of node 0 (it has none) but was 0");
+    c.nics[0].createCompletionQueue(8);
+    assertThatThrownBy(() -> c.nics[0].post(Post.put(1, local.mdh(), 0, at(0), 8).withCompletion(3,
+        Post.GLOBAL_EVENT))).hasMessage("post.completionQueue must name a CQ of node 0 (handles 0..0 exist) but was 3");
+  }
+
+  @Test
   void zeroLengthAmo() {
     AmoOperation op = AmoOperation.parse("FADD");
     Post zero = new Post(Post.PostType.AMO, Post.Engine.FMA, 1, Post.NO_LOCAL, 0, at(0), 0, op, 1, 0,
