@@ -15,6 +15,8 @@ import io.github.ariesmodel.core.spi.HostMemory;
 import io.github.ariesmodel.core.spi.Scheduler;
 import io.github.ariesmodel.core.spi.TranslationClient;
 import io.github.ariesmodel.core.spi.TranslationListener;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -278,7 +280,7 @@ final class CollectiveEngine {
   /** The result reaches a channel: down to each child channel, then into each process's buffer. */
   private void distribute(long now, Channel c, int channel, Status s, int command, boolean two, long id, long r1,
       long r2, int fpe) {
-    java.util.List<CeChild> kids = c.config.children();
+    List<CeChild> kids = c.config.children();
     int header = command << COMMAND_SHIFT | fpe << FPE_SHIFT | (two ? TWO_OPERANDS : 0) | channel << FROM_CHANNEL_SHIFT;
     for (int i = 0; i < kids.size(); i++) {
       CeChild k = kids.get(i);
@@ -325,8 +327,8 @@ final class CollectiveEngine {
     }
 
     void clear() {
-      java.util.Arrays.fill(arrivedFrom, false);
-      java.util.Arrays.fill(post, null);
+      Arrays.fill(arrivedFrom, false);
+      Arrays.fill(post, null);
       arrived = 0;
       awaitingResult = false;
     }
@@ -360,7 +362,7 @@ final class CollectiveEngine {
       int fpe = header >>> FPE_SHIFT & 0xF;
       boolean two = (header & TWO_OPERANDS) != 0;
       if (p.kind() == PacketKind.CE_CONTRIBUTION) {
-        java.util.List<CeChild> kids = c.config.children();
+        List<CeChild> kids = c.config.children();
         if (child >= kids.size() || !kids.get(child).equals(CeChild.channel(p.sourceNode(), from))) {
           stats.collectivePacketsDropped++;
           return;

@@ -2,17 +2,21 @@ package io.github.ariesmodel.nic;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import io.github.ariesmodel.core.AccessKind;
 import io.github.ariesmodel.core.MemoryDomainDescriptor;
 import io.github.ariesmodel.core.MemoryRegistration;
 import io.github.ariesmodel.core.PageSize;
+import io.github.ariesmodel.core.Status;
 import io.github.ariesmodel.core.packet.Packet;
 import io.github.ariesmodel.core.packet.PacketPool;
 import io.github.ariesmodel.core.sim.ConcurrentUseCheck;
 import io.github.ariesmodel.core.spi.AddressTranslation;
+import io.github.ariesmodel.core.spi.AddressTranslation.TranslationResult;
 import io.github.ariesmodel.core.spi.Fabric;
 import io.github.ariesmodel.core.spi.FabricEndpoint;
 import io.github.ariesmodel.core.spi.HostMemory;
 import io.github.ariesmodel.core.spi.Scheduler;
+import java.util.Optional;
 
 /**
  * One node's Aries NIC (aries-facts §3): the host interface after uGNI (register memory, create completion queues,
@@ -488,17 +492,16 @@ public final class Nic implements FabricEndpoint {
    */
   public CeResult collectiveResult(int mdh, long offset) {
     checkArgument(offset >= 0, "offset must be >= 0 but was %s", offset);
-    io.github.ariesmodel.core.spi.AddressTranslation.TranslationResult t = translation.translateNow(mdh, offset,
-        CePost.RESULT_BYTES, io.github.ariesmodel.core.AccessKind.READ, config.protectionTag(),
-        config.protectionKey());
-    if (t.status() == io.github.ariesmodel.core.Status.OUT_OF_BOUNDS) {
-      java.util.Optional<MemoryDomainDescriptor> d = translation.descriptor(mdh);
+    TranslationResult t = translation.translateNow(mdh, offset, CePost.RESULT_BYTES, AccessKind.READ,
+        config.protectionTag(), config.protectionKey());
+    if (t.status() == Status.OUT_OF_BOUNDS) {
+      Optional<MemoryDomainDescriptor> d = translation.descriptor(mdh);
       if (d.isPresent()) {
         throw new IllegalArgumentException("offset + 24 must be <= " + d.get().length()
             + " (the registration's length) but was " + offset + " + 24");
       }
     }
-    checkArgument(t.status() == io.github.ariesmodel.core.Status.OK && t.contiguousBytes() >= CePost.RESULT_BYTES,
+    checkArgument(t.status() == Status.OK && t.contiguousBytes() >= CePost.RESULT_BYTES,
         "mdh %s offset %s of node %s cannot be read as a CE result: %s", mdh, offset, nodeId, t.status());
     long a = t.physicalAddress();
     try {
