@@ -100,8 +100,7 @@ final class CeAccumulator {
       empty = false;
       result1 = operand1;
       result2 = twoOperands ? operand2 : 0;
-      if ((op == CeOperation.FPMIN_LIDX || op == CeOperation.FPMAX_LIDX || op == CeOperation.FPMIN_GIDX
-          || op == CeOperation.FPMAX_GIDX) && Double.isNaN(Double.longBitsToDouble(operand1))) {
+      if (op.floatingPoint() && op.indexed() && Double.isNaN(Double.longBitsToDouble(operand1))) {
         fpe |= CeFpe.INVALID;
       }
       return;

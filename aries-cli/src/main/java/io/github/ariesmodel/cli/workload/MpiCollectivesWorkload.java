@@ -7,7 +7,6 @@ import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.mpi.MpiConfig;
 import io.github.ariesmodel.system.mpi.OsuBenchmarks;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,15 +56,8 @@ final class MpiCollectivesWorkload implements Workload {
 
     static Settings read(AriesSystem system, Params params) {
       long[] nodes = params.longList("nodes", "2,4,8,16,64", 2, system.nodeCount());
-      List<String> texts = params.list("engine", "off,on");
-      List<Boolean> engines = new ArrayList<>();
-      for (String t : texts) {
-        if (!t.equals("on") && !t.equals("off")) {
-          throw new IllegalArgumentException("engine must list on and off but held \"" + t + "\"");
-        }
-        engines.add(t.equals("on"));
-      }
-      Params.refuseRepeats("engine", texts, engines);
+      List<Boolean> engines = params.choices("engine", "off,on", List.of("off", "on")).stream()
+          .map("on"::equals).toList();
       int radix = params.integer("radix", 2, 1, 31);
       int warmup = params.integer("warmup", 5, 0, 100_000);
       int iterations = params.integer("iterations", 50, 1, 100_000);

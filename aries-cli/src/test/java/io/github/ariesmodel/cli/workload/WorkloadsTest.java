@@ -169,7 +169,7 @@ class WorkloadsTest {
     assertThat(metric(r, "barrier.engine-on")).isEqualTo(barrier[3]);
     assertThat(metric(r, "allreduce.engine-off")).isEqualTo(t.numbers("allreduce")[1]);
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> new MpiCollectivesWorkload().run(ONE_GROUP,
-        Params.of(Map.of("engine", "maybe")))).hasMessage("engine must list on and off but held \"maybe\"");
+        Params.of(Map.of("engine", "maybe")))).hasMessage("engine elements must be among off, on but one was \"maybe\"");
   }
 
   @Test

@@ -142,13 +142,7 @@ public final class MpiJob {
    * its channel's first children (PEs, in rank order), its child nodes' channels the rest.
    */
   private void wireCollectiveEngine() {
-    List<NodeEndpoint> nodes = new ArrayList<>();
-    Set<Integer> seen = new HashSet<>();
-    for (int i = 0; i < ranks.length; i++) {
-      if (seen.add(rankNodes[i])) {
-        nodes.add(endpoints.get(rankNodes[i]));
-      }
-    }
+    List<NodeEndpoint> nodes = new ArrayList<>(endpoints.values()); // in the order of each node's first rank
     List<io.github.ariesmodel.nic.Nic> nics = new ArrayList<>();
     int[] processes = new int[nodes.size()];
     for (int k = 0; k < nodes.size(); k++) {

@@ -983,15 +983,14 @@ final class Rank implements Mpi {
     ceReductionId = (ceReductionId + 1) & io.github.ariesmodel.core.packet.Packet.MAX_REDUCTION_ID;
     CePost post = new CePost(endpoint.nextPostId(), ceChannel, ceChild, op, operand1, operand2, two, id, mdh,
         ceResultOffset, txCq.handle());
-    NodeEndpoint.PendingPost[] done = {null};
     NodeEndpoint.PendingPost handler = new NodeEndpoint.PendingPost(this) {
       @Override
       void done() {
-        done[0] = this;
+        // nothing to run: the wait below ends when the event is taken (takeEvents sets it before calling this)
       }
     };
     endpoint.postCollective(post, handler);
-    waitFor("the collective engine's result", () -> done[0] != null);
+    waitFor("the collective engine's result", () -> handler.event != null);
     byte[] words = hostRead(mdh, ceResultOffset, CePost.RESULT_BYTES);
     spend(lastHostPs);
     self().sleep(config.recvOverheadPs());
