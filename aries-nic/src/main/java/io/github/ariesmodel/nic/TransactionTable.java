@@ -66,8 +66,8 @@ final class TransactionTable {
    * @param p the post, engine resolved
    */
   /**
-   * Books the CPU's descriptor stores of a post that holds no request tag (a collective-engine post): the CPU does
-   * them after every earlier post's.
+   * Books the CPU's descriptor stores and doorbell of a post (a transaction's, whose FMA data stores {@link #accept}
+   * adds, or a collective-engine post's): the CPU does them after every earlier post's.
    *
    * @param now when the host posts
    * @return when the stores are done and the doorbell written
@@ -82,7 +82,7 @@ final class TransactionTable {
     unfinished++;
     long now = scheduler.now();
     NicTiming timing = config.timing();
-    long cpu = Math.max(now, cpuFreeAt) + timing.fmaPostPs();
+    long cpu = bookPost(now);
     boolean fmaPut = p.engine() == Post.Engine.FMA && p.type() == Post.PostType.PUT;
     long stores = 0;
     long first = 0;
