@@ -13,8 +13,9 @@ import java.util.List;
  * moves real bytes; reductions combine them here, charged at {@link MpiConfig#reduceBytesPerSecond()}.
  *
  * <p>Simplifications against MPICH: allgatherv always uses the ring; reduce_scatter on a non-power-of-two size uses the
- * pairwise exchange; Rabenseifner's reduce gathers to one rank and forwards to the root when they differ; no
- * SMP-aware (node-leader) variants.
+ * pairwise exchange; Rabenseifner's reduce gathers to one rank and forwards to the root when they differ. Barrier,
+ * bcast, reduce and allreduce take MPICH's SMP-aware (node-leader) variants on a communicator with two or more ranks
+ * on some node ({@link MpiConfig#smpCollectives()}).
  */
 final class Collectives {
 
@@ -46,11 +47,11 @@ final class Collectives {
   // ------------------------------------------------------------------------------------------- plumbing
 
   private Request isend(Communicator c, byte[] b, int off, int len, int to, int tag) {
-    return me.startSend(b, off, len, c.worldRank(to), tag, c.collectiveContext(), c);
+    return me.startSend(b, off, len, c.worldRank(to), tag + c.tagBase(), c.collectiveContext(), c);
   }
 
   private Request irecv(Communicator c, byte[] b, int off, int len, int from, int tag) {
-    return me.postReceive(b, off, len, c.worldRank(from), tag, c.collectiveContext(), c);
+    return me.postReceive(b, off, len, c.worldRank(from), tag + c.tagBase(), c.collectiveContext(), c);
   }
 
   private void send(Communicator c, byte[] b, int off, int len, int to, int tag) {
@@ -82,6 +83,11 @@ final class Collectives {
     return (n & (n - 1)) == 0;
   }
 
+  /** This member's node communicators when the SMP-aware algorithms apply to {@code c}, else null. */
+  private NodeLayout.View smp(Communicator c) {
+    return cfg.smpCollectives() ? c.smp() : null;
+  }
+
   // ------------------------------------------------------------------------------------------- barrier, bcast
 
   void barrier(Communicator c) {
@@ -90,9 +96,34 @@ final class Collectives {
       return;
     }
     int n = c.size();
+    if (n == 1) {
+      return;
+    }
+    NodeLayout.View v = smp(c);
+    if (v != null) {
+      smpBarrier(v);
+      return;
+    }
     int r = c.rank();
     for (int d = 1; d < n; d <<= 1) {
       sendrecv(c, NOTHING, 0, 0, (r + d) % n, NOTHING, 0, 0, (r - d + n) % n, BARRIER);
+    }
+  }
+
+  /**
+   * MPICH's SMP-aware barrier ({@code barrier_smp_intra}): a barrier among each node's members, one among the nodes'
+   * first members, then a one-byte bcast on each node from its first member (MPICH's comment: a 0-byte bcast would
+   * return at once).
+   */
+  private void smpBarrier(NodeLayout.View v) {
+    if (v.nodeComm != null) {
+      barrier(v.nodeComm);
+    }
+    if (v.rootsComm != null) {
+      barrier(v.rootsComm);
+    }
+    if (v.nodeComm != null) {
+      bcast(new byte[1], 0, 1, 0, v.nodeComm);
     }
   }
 
@@ -101,10 +132,56 @@ final class Collectives {
     if (n == 1) {
       return;
     }
+    NodeLayout.View v = len > 0 ? smp(c) : null;
+    if (v != null) {
+      smpBcast(buf, off, len, root, c, v);
+      return;
+    }
     if (len < cfg.bcastShortBytes() || n < cfg.bcastMinProcs()) {
       binomialBcast(buf, off, len, root, c);
     } else {
       scatterAllgatherBcast(buf, off, len, root, c);
+    }
+  }
+
+  /**
+   * MPICH's SMP-aware bcast ({@code MPIR_SMP_Bcast}/{@code smp_bcast}), chosen as it chooses: below the short size or
+   * on fewer than {@code bcastMinProcs} ranks, the root hands the data to its node's first member, the first members
+   * bcast among themselves, then each node bcasts from its first member (the root's node too, so the root receives
+   * its own data back, as in MPICH); at medium sizes on a power-of-two communicator, the root's node bcasts from the
+   * root, the first members among themselves, then every other node from its first member; otherwise the flat
+   * scatter and ring allgather on the whole communicator. Each phase picks its own algorithm by its communicator's
+   * size, as MPICH's calls on its sub-communicators do.
+   */
+  private void smpBcast(byte[] buf, int off, int len, int root, Communicator c, NodeLayout.View v) {
+    int localRoot = v.intranodeRank(root);
+    int rootNode = v.internodeRank(root);
+    if (len < cfg.bcastShortBytes() || c.size() < cfg.bcastMinProcs()) {
+      if (v.nodeComm != null && localRoot > 0) {
+        if (c.rank() == root) {
+          send(v.nodeComm, buf, off, len, 0, BCAST);
+        } else if (v.nodeComm.rank() == 0) {
+          recv(v.nodeComm, buf, off, len, localRoot, BCAST);
+        }
+      }
+      if (v.rootsComm != null) {
+        bcast(buf, off, len, rootNode, v.rootsComm);
+      }
+      if (v.nodeComm != null) {
+        bcast(buf, off, len, 0, v.nodeComm);
+      }
+    } else if (len < cfg.bcastLongBytes() && powerOfTwo(c.size())) {
+      if (v.nodeComm != null && localRoot > 0) {
+        bcast(buf, off, len, localRoot, v.nodeComm);
+      }
+      if (v.rootsComm != null) {
+        bcast(buf, off, len, rootNode, v.rootsComm);
+      }
+      if (v.nodeComm != null && localRoot <= 0) {
+        bcast(buf, off, len, 0, v.nodeComm);
+      }
+    } else {
+      scatterAllgatherBcast(buf, off, len, root, c); // the ring allgather: large, or not a power of two
     }
   }
 
@@ -186,11 +263,45 @@ final class Collectives {
     if (n == 1) {
       return data.clone();
     }
+    NodeLayout.View v = smp(c);
+    if (v != null) {
+      return smpReduce(t, data, count, op, root, c, v);
+    }
     int pof2 = Integer.highestOneBit(n);
     if ((long) count * ElementType.BYTES <= cfg.reduceShortBytes() || count < pof2) {
       return binomialReduce(t, data, count, op, root, c);
     }
     return rabenseifner(t, data, count, op, root, c, REDUCE);
+  }
+
+  /**
+   * MPICH's SMP-aware reduce ({@code reduce_smp_intra}; every operation here is commutative, as it requires): each node
+   * but the root's reduces to its first member, the first members reduce to the root's node's first member (which
+   * adds its own data), and the root's node reduces to the root (its first member's contribution being the result so
+   * far).
+   *
+   * @return the result at the root, null elsewhere
+   */
+  private byte[] smpReduce(ElementType t, byte[] data, int count, ReduceOp op, int root, Communicator c,
+      NodeLayout.View v) {
+    int localRoot = v.intranodeRank(root);
+    int rootNode = v.internodeRank(root);
+    byte[] nodeSum = null;
+    if (v.nodeComm != null && localRoot == -1) {
+      nodeSum = reduce(t, data, count, op, 0, v.nodeComm);
+    }
+    byte[] mine = data;
+    if (v.rootsComm != null) {
+      if (v.rootsComm.rank() != rootNode) {
+        reduce(t, v.nodeComm == null ? data : nodeSum, count, op, rootNode, v.rootsComm);
+      } else {
+        mine = reduce(t, data, count, op, rootNode, v.rootsComm);
+      }
+    }
+    if (v.nodeComm != null && localRoot != -1) {
+      return reduce(t, mine, count, op, localRoot, v.nodeComm);
+    }
+    return c.rank() == root ? mine : null;
   }
 
   private byte[] binomialReduce(ElementType t, byte[] data, int count, ReduceOp op, int root, Communicator c) {
@@ -230,6 +341,20 @@ final class Collectives {
         LittleEndian.put(out, ElementType.BYTES, ElementType.BYTES, r.result2());
       }
       return out;
+    }
+    NodeLayout.View v = smp(c);
+    if (v != null) {
+      // MPICH's SMP-aware allreduce: reduce to each node's first member, allreduce among them, bcast on each node.
+      byte[] acc = v.nodeComm != null ? reduce(t, data, count, op, 0, v.nodeComm) : data.clone();
+      if (v.rootsComm != null) {
+        acc = allreduce(t, acc, count, op, v.rootsComm);
+      }
+      if (v.nodeComm != null) {
+        byte[] out = v.nodeComm.rank() == 0 ? acc : new byte[count * ElementType.BYTES];
+        bcast(out, 0, out.length, 0, v.nodeComm);
+        return out;
+      }
+      return acc;
     }
     int pof2 = Integer.highestOneBit(n);
     if ((long) count * ElementType.BYTES <= cfg.allreduceShortBytes() || count < pof2) {

@@ -16,6 +16,11 @@ public final class Communicator {
    */
   static final int MAX_PATH_BITS = 61;
 
+  /** Added to the collective tags of a node communicator's messages ({@link #smp()}). */
+  static final int NODE_TAGS = 16;
+  /** Added to the collective tags of a node-roots communicator's messages ({@link #smp()}). */
+  static final int ROOT_TAGS = 32;
+
   private final long context;
   private final int[] worldRanks;
   private final int rank;
@@ -24,6 +29,12 @@ public final class Communicator {
   private int collectiveCalls;
   /** The rank whose handle this is: a communicator is used by the rank (and job) that made it, and by no other. */
   private final Rank owner;
+  /** Added to the tag of each collective message on this communicator: 0 but on the node sub-communicators. */
+  private final int tagBase;
+  /** Whether this is a node or node-roots sub-communicator (MPICH's SUBCOMM contexts), which has none of its own. */
+  private final boolean sub;
+  private NodeLayout.View smp;
+  private boolean smpKnown;
 
   /** A communicator no rank holds (the context-id tests make such); no rank accepts it. */
   Communicator(long context, int[] worldRanks, int rank) {
@@ -31,10 +42,46 @@ public final class Communicator {
   }
 
   Communicator(long context, int[] worldRanks, int rank, Rank owner) {
+    this(context, worldRanks, rank, owner, 0, false);
+  }
+
+  private Communicator(long context, int[] worldRanks, int rank, Rank owner, int tagBase, boolean sub) {
     this.context = context;
     this.worldRanks = worldRanks;
     this.rank = rank;
     this.owner = owner;
+    this.tagBase = tagBase;
+    this.sub = sub;
+  }
+
+  /**
+   * This member's node communicator and node-roots communicator, as MPICH builds them when it commits a communicator
+   * (MPIR_Comm_commit [M2]), or null when the communicator is not node-aware: it is itself a node or node-roots
+   * communicator, or every member is on a node of its own. The sub-communicators share this communicator's
+   * collective context; their messages take tags of their own ({@link #NODE_TAGS}, {@link #ROOT_TAGS}) where MPICH
+   * gives them context ids of their own, so they never match this communicator's own collective messages.
+   *
+   * @return the view, made on first use
+   */
+  NodeLayout.View smp() {
+    if (!smpKnown) {
+      smpKnown = true;
+      NodeLayout l = sub || owner == null || worldRanks.length < 2 ? null : owner.job.nodeLayout(this);
+      if (l != null) {
+        int k = l.nodeIndexOf[rank];
+        int local = l.localRankOf[rank];
+        Communicator node = l.nodeMembers[k].length > 1
+            ? new Communicator(context, l.nodeMembers[k], local, owner, NODE_TAGS, true) : null;
+        Communicator roots = local == 0 ? new Communicator(context, l.rootWorldRanks, k, owner, ROOT_TAGS, true) : null;
+        smp = new NodeLayout.View(l, k, node, roots);
+      }
+    }
+    return smp;
+  }
+
+  /** @return the number added to the tag of each collective message on this communicator */
+  int tagBase() {
+    return tagBase;
   }
 
   /** @return the rank that holds this communicator */

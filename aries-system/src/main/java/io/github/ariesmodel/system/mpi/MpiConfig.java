@@ -73,6 +73,7 @@ public final class MpiConfig {
   private final int reduceScatterLongBytes;
   private final boolean collectiveEngine;
   private final int collectiveEngineRadix;
+  private final boolean smpCollectives;
 
   private MpiConfig(Builder b) {
     this.shortMaxBytes = b.shortMaxBytes;
@@ -103,6 +104,7 @@ public final class MpiConfig {
     this.reduceScatterLongBytes = b.reduceScatterLongBytes;
     this.collectiveEngine = b.collectiveEngine;
     this.collectiveEngineRadix = b.collectiveEngineRadix;
+    this.smpCollectives = b.smpCollectives;
   }
 
   /** @return the documented defaults */
@@ -146,6 +148,7 @@ public final class MpiConfig {
     b.reduceScatterLongBytes = reduceScatterLongBytes;
     b.collectiveEngine = collectiveEngine;
     b.collectiveEngineRadix = collectiveEngineRadix;
+    b.smpCollectives = smpCollectives;
     return b;
   }
 
@@ -318,6 +321,20 @@ public final class MpiConfig {
     return collectiveEngineRadix;
   }
 
+  /**
+   * Whether barrier, bcast, reduce and allreduce on a communicator with two or more ranks on some node take MPICH's
+   * SMP-aware (node-leader) algorithms (docs/mpi.md, "SMP-aware collectives"): a phase among each node's ranks, one
+   * among the nodes' first ranks, and a phase on each node again. On by default, as MPICH's
+   * {@code MPIR_CVAR_ENABLE_SMP_COLLECTIVES} and its per-collective switches ({@code ENABLE_SMP_BARRIER},
+   * {@code _BCAST}, {@code _REDUCE}, {@code _ALLREDUCE}), all on with no size limit ({@code MAX_SMP_*_MSG_SIZE} 0) in
+   * MPICH 3.1-3.2 [M2]. The collective engine, when on, still takes the world's barrier and small allreduces.
+   *
+   * @return whether the SMP-aware algorithms are used
+   */
+  public boolean smpCollectives() {
+    return smpCollectives;
+  }
+
   public static final class Builder {
     private int shortMaxBytes = 1024;
     private int eagerMaxBytes = 8192;
@@ -347,6 +364,7 @@ public final class MpiConfig {
     private int reduceScatterLongBytes = 524288;
     private boolean collectiveEngine = false;
     private int collectiveEngineRadix = 2;
+    private boolean smpCollectives = true;
 
     private Builder() {}
 
@@ -549,6 +567,12 @@ public final class MpiConfig {
     public Builder collectiveEngineRadix(int v) {
       checkArgument(v >= 1 && v <= 31, "collectiveEngineRadix must be in [1, 31] but was %s", v);
       this.collectiveEngineRadix = v;
+      return this;
+    }
+
+    /** @param v whether barrier, bcast, reduce and allreduce take MPICH's SMP-aware algorithms @return this */
+    public Builder smpCollectives(boolean v) {
+      this.smpCollectives = v;
       return this;
     }
 

@@ -18,7 +18,9 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * An MPI-like job on a simulated Aries system: ranks placed on nodes, each with its own registered memory
@@ -54,6 +56,8 @@ public final class MpiJob {
   private final AriesSystem system;
   private final MpiConfig config;
   private final int[] rankNodes;
+  /** Communicators' layouts over nodes ({@link #nodeLayout}); ranks may ask from several engine threads at once. */
+  private final Map<LayoutKey, Optional<NodeLayout>> nodeLayouts = new ConcurrentHashMap<>();
   private final Rank[] ranks;
   private final int[] worldRanks;
   /** Read-only after construction: on a partitioned engine, ranks of every group look up each other's nodes here. */
@@ -511,6 +515,19 @@ public final class MpiJob {
   int nodeOfRank(int world) {
     return rankNodes[world];
   }
+
+  /**
+   * A communicator's layout over nodes ({@link NodeLayout#of}), made once for all its members: the members of a
+   * communicator share its context and first member (the colors of one split share a context, never a member).
+   *
+   * @return the layout, or null when every member is on a node of its own
+   */
+  NodeLayout nodeLayout(Communicator c) {
+    return nodeLayouts.computeIfAbsent(new LayoutKey(c.context(), c.worldRank(0), c.size()),
+        k -> Optional.ofNullable(NodeLayout.of(c.worldRanks(), this::nodeOfRank))).orElse(null);
+  }
+
+  private record LayoutKey(long context, int firstWorldRank, int size) {}
 
   NodeEndpoint endpoint(int node) {
     return endpoints.get(node);

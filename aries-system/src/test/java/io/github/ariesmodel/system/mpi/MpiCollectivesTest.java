@@ -63,7 +63,39 @@ class MpiCollectivesTest {
   @ParameterizedTest(name = "{0} algorithms, {1} ranks")
   @MethodSource("cases")
   void everyCollectiveGivesTheReferenceResult(Family family, int n) {
-    MpiJob job = MpiTesting.job(MpiTesting.smallSystem(11), n, config(family));
+    everyCollectiveGivesTheReferenceResult(MpiTesting.job(MpiTesting.smallSystem(11), n, config(family)), n);
+  }
+
+  static Stream<Arguments> placements() {
+    List<Arguments> out = new ArrayList<>();
+    int[][] placements = {
+        {0, 0, 0}, // one node: the roots' communicator has one member
+        {5, 2, 5, 2, 9}, // nodes interleaved: node order is not rank order, and one rank is alone
+        {1, 1, 2, 3, 3, 3, 4}, // the root (rank 3) is its node's second member
+        {4, 4, 4, 6, 6, 8, 4, 6}, // a power of two over three nodes of 4, 3 and 1 ranks
+        {7, 3, 3, 3, 3, 7} // the root (rank 3) is its node's third member; rank 0 shares a node with rank 5 only
+    };
+    for (Family f : Family.values()) {
+      for (int[] p : placements) {
+        out.add(Arguments.of(f, Arrays.toString(p), p));
+      }
+    }
+    return out.stream();
+  }
+
+  /**
+   * The same reference as above on communicators with several ranks on some nodes, in irregular placements: barrier,
+   * bcast, reduce and allreduce take MPICH's SMP-aware algorithms (every placement here is node-aware), the rest stay
+   * flat.
+   */
+  @ParameterizedTest(name = "{0} algorithms, placement {1}")
+  @MethodSource("placements")
+  void smpAwareCollectivesGiveTheReferenceResult(Family family, String name, int[] placement) {
+    MpiJob job = MpiJob.builder(MpiTesting.smallSystem(11)).placement(placement).config(config(family)).build();
+    everyCollectiveGivesTheReferenceResult(job, placement.length);
+  }
+
+  private static void everyCollectiveGivesTheReferenceResult(MpiJob job, int n) {
     int count = 1100; // 8,800 bytes: whole vectors go by rendezvous, halves and quarters eagerly or short
     int blk = 300;
     int bcastBytes = 20_000;
