@@ -80,6 +80,12 @@ final class ReplayCommand implements Callable<Integer> {
           + " MPICH's software algorithms).")
   boolean collectiveEngine;
 
+  @Option(names = "--no-smp-collectives",
+      description = "Run barrier, bcast, reduce and allreduce with MPICH's flat algorithms on every communicator"
+          + " (default: MPICH's SMP-aware algorithms where a node has two or more of the communicator's ranks, as"
+          + " MPICH's MPIR_CVAR_ENABLE_SMP_COLLECTIVES; docs/mpi.md).")
+  boolean noSmpCollectives;
+
   @Mixin SharedOptions.EngineThreads threads;
 
   @Mixin SharedOptions.Json json;
@@ -110,6 +116,9 @@ final class ReplayCommand implements Callable<Integer> {
     p.put("ranksPerNode", Integer.toString(ranksPerNode));
     if (collectiveEngine) {
       p.put("collectiveEngine", "on");
+    }
+    if (noSmpCollectives) {
+      p.put("smpCollectives", "off");
     }
     Params params = Params.of(p);
     Path dir = out != null ? out : Path.of("results", "replay");

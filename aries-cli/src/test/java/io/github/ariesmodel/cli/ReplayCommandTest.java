@@ -10,6 +10,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -105,6 +107,38 @@ class ReplayCommandTest {
     assertThat(j.get("collectives").get("allreduce").asLong()).isEqualTo(3);
     assertThat(outs[1]).isEqualTo(outs[0]);
     assertThat(Files.readAllBytes(b.resolve("results.json"))).isEqualTo(Files.readAllBytes(a.resolve("results.json")));
+  }
+
+  /**
+   * {@code --no-smp-collectives} reaches the MPI layer: three ranks on two nodes (two, then one) are node-aware, so by
+   * default the allreduces and finalize's barrier take MPICH's SMP-aware algorithms, and with the flag the flat ones;
+   * the barrier's messages differ (flat: 2 rounds of 3; SMP-aware: 2 on the shared node, 2 between the roots, a
+   * one-byte bcast), so the runs' times do, and the parameter is recorded.
+   */
+  @Test
+  void noSmpCollectivesTakesMpichsFlatAlgorithmsAndIsRecorded() throws Exception {
+    Path trace = TRACES.resolve("simgrid-examples/actions_allreduce.txt");
+    JsonNode[] runs = new JsonNode[2];
+    for (int i = 0; i < 2; i++) {
+      Path d = tmp.resolve("smp" + i);
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      List<String> args = new ArrayList<>(List.of("replay", trace.toString(), "--ranks-per-node", "2", "--json", "-q",
+          "--no-wall-clock", "--out", d.toString()));
+      if (i == 1) {
+        args.add("--no-smp-collectives");
+      }
+      assertThat(run(out, err, args.toArray(new String[0]))).as(err.toString()).isZero();
+      runs[i] = new ObjectMapper().readTree(out.toString());
+      JsonNode params = new ObjectMapper().readTree(d.resolve("results.json").toFile()).get("run").get("parameters");
+      assertThat(params.has("smpCollectives")).isEqualTo(i == 1);
+      if (i == 1) {
+        assertThat(params.get("smpCollectives").asText()).isEqualTo("off");
+      }
+    }
+    assertThat(runs[0].get("collectives").get("allreduce").asLong()).isEqualTo(3);
+    assertThat(runs[1].get("collectives")).isEqualTo(runs[0].get("collectives"));
+    assertThat(runs[1].get("simulatedTimeUs").asDouble()).isNotEqualTo(runs[0].get("simulatedTimeUs").asDouble());
   }
 
   /**

@@ -38,6 +38,8 @@ final class MpiCollectivesWorkload implements Workload {
     m.put("nodes", "2,4,8,16,64: node counts (one rank each), 2 to the system's nodes");
     m.put("engine", "off,on: off (MPICH's software algorithms), on (the collective engine), or both");
     m.put("radix", "2: child channels a node's CE channel has (MpiConfig.collectiveEngineRadix), 1 to 31");
+    m.put("ranksPerNode", "1: ranks on each node, 1 to 68 (the mean is over all ranks)");
+    m.put("smp", "on: on or off: MPICH's SMP-aware barrier and allreduce where a node has two or more ranks");
     m.put("warmup", "5: untimed calls of each collective");
     m.put("iterations", "50: timed calls of each collective");
     return m;
@@ -49,19 +51,24 @@ final class MpiCollectivesWorkload implements Workload {
    * @param nodes node counts
    * @param engines for each run, whether it uses the engine
    * @param radix the engine's tree radix
+   * @param ranksPerNode ranks on each node
+   * @param smp whether MPICH's SMP-aware algorithms are used
    * @param warmup untimed calls
    * @param iterations timed calls
    */
-  private record Settings(long[] nodes, List<Boolean> engines, int radix, int warmup, int iterations) {
+  private record Settings(long[] nodes, List<Boolean> engines, int radix, int ranksPerNode, boolean smp, int warmup,
+      int iterations) {
 
     static Settings read(AriesSystem system, Params params) {
       long[] nodes = params.longList("nodes", "2,4,8,16,64", 2, system.nodeCount());
       List<Boolean> engines = params.choices("engine", "off,on", List.of("off", "on")).stream()
           .map("on"::equals).toList();
       int radix = params.integer("radix", 2, 1, 31);
+      int rpn = params.integer("ranksPerNode", 1, 1, 68);
+      boolean smp = params.choice("smp", "on", List.of("on", "off")).equals("on");
       int warmup = params.integer("warmup", 5, 0, 100_000);
       int iterations = params.integer("iterations", 50, 1, 100_000);
-      return new Settings(nodes, engines, radix, warmup, iterations);
+      return new Settings(nodes, engines, radix, rpn, smp, warmup, iterations);
     }
   }
 
@@ -96,8 +103,10 @@ final class MpiCollectivesWorkload implements Workload {
         for (int i = 0; i < n; i++) {
           ids[i] = i * stride;
         }
-        MpiConfig config = MpiConfig.builder().collectiveEngine(engine).collectiveEngineRadix(s.radix()).build();
-        OsuBenchmarks.CollectiveRow row = OsuBenchmarks.collectives(sys, ids, s.warmup(), s.iterations(), config);
+        MpiConfig config = MpiConfig.builder().collectiveEngine(engine).collectiveEngineRadix(s.radix())
+            .smpCollectives(s.smp()).build();
+        OsuBenchmarks.CollectiveRow row = OsuBenchmarks.collectives(sys, ids, s.ranksPerNode(), s.warmup(),
+            s.iterations(), config);
         double barrier = Figures.round(row.barrierUs(), 3);
         double allreduce = Figures.round(row.allreduceUs(), 3);
         table.row(n, name, barrier, allreduce);

@@ -59,6 +59,8 @@ final class ReplayWorkload implements Workload {
     m.put("ranksPerNode", "1: ranks on each node, 1 to " + TraceReplay.MAX_RANKS_PER_NODE);
     m.put("collectiveEngine", "off: on or off: the world communicator's barrier and one- or two-element allreduces"
         + " on the NICs' collective engine (docs/mpi.md)");
+    m.put("smpCollectives", "on: on or off: MPICH's SMP-aware barrier, bcast, reduce and allreduce where a node has"
+        + " two or more ranks (docs/mpi.md)");
     return m;
   }
 
@@ -80,9 +82,11 @@ final class ReplayWorkload implements Workload {
    * @param placement the mapping of ranks to nodes
    * @param compute what to do with the time between calls
    * @param ranksPerNode ranks on each node
+   * @param collectiveEngine whether world barriers and small allreduces run on the collective engine
+   * @param smpCollectives whether MPICH's SMP-aware collectives are used
    */
   private record Settings(Path tracePath, Placement placement, ComputeMode compute, int ranksPerNode,
-      boolean collectiveEngine) {
+      boolean collectiveEngine, boolean smpCollectives) {
 
     static Settings read(Params params) {
       Path tracePath = ReplayWorkload.tracePath(params);
@@ -95,7 +99,8 @@ final class ReplayWorkload implements Workload {
             + " rank's node, but was " + rpn);
       }
       boolean engine = params.choice("collectiveEngine", "off", List.of("on", "off")).equals("on");
-      return new Settings(tracePath, placement, compute, rpn, engine);
+      boolean smp = params.choice("smpCollectives", "on", List.of("on", "off")).equals("on");
+      return new Settings(tracePath, placement, compute, rpn, engine, smp);
     }
   }
 
@@ -163,8 +168,9 @@ final class ReplayWorkload implements Workload {
         : (f, ps) -> progress.update(f, ps, system.loop().eventsExecuted() - events0);
     TraceReplay.Builder b = TraceReplay.builder(system, trace).placement(placement).compute(compute)
         .ranksPerNode(rpn).progress(sink);
-    if (settings.collectiveEngine()) {
-      b.config(MpiConfig.builder().collectiveEngine(true).build());
+    if (settings.collectiveEngine() || !settings.smpCollectives()) {
+      b.config(MpiConfig.builder().collectiveEngine(settings.collectiveEngine())
+          .smpCollectives(settings.smpCollectives()).build());
     }
     ReplayResult r = b.build().run();
     return report(r);

@@ -172,6 +172,27 @@ class WorkloadsTest {
         Params.of(Map.of("engine", "maybe")))).hasMessage("engine elements must be among off, on but one was \"maybe\"");
   }
 
+  /**
+   * With four ranks on each of four nodes, MPICH's SMP-aware barrier sends 8 messages between nodes where the flat
+   * dissemination sends 44 (MpiSmpCollectivesTest): the flat one must be the slower, as each network message costs more
+   * than a shared-memory one. One rank a node is not node-aware, so the switch changes nothing there.
+   */
+  @Test
+  void mpiCollectivesTakesRanksPerNodeAndTheSmpSwitch() {
+    Map<String, Double> barrier = new java.util.HashMap<>();
+    for (String rpn : new String[] {"1", "4"}) {
+      for (String smp : new String[] {"on", "off"}) {
+        WorkloadReport r = new MpiCollectivesWorkload().run(ONE_GROUP, Params.of(Map.of("nodes", "4", "engine", "off",
+            "ranksPerNode", rpn, "smp", smp, "warmup", "1", "iterations", "3")));
+        barrier.put(rpn + "/" + smp, metric(r, "barrier.engine-off"));
+      }
+    }
+    assertThat(barrier.get("1/on")).isEqualTo(barrier.get("1/off"));
+    assertThat(barrier.get("4/off")).isGreaterThan(barrier.get("4/on"));
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> new MpiCollectivesWorkload().run(ONE_GROUP,
+        Params.of(Map.of("ranksPerNode", "69")))).hasMessageContaining("ranksPerNode must be in [1, 68] but was 69");
+  }
+
   @Test
   void mpiBandwidthStaysBelowTheNicPeakAndGrowsWithSize() {
     WorkloadReport r = new MpiBandwidthWorkload().run(ONE_GROUP, Params.of(Map.of("sizes", "64,16K",

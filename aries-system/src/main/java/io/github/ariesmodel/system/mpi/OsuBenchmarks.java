@@ -60,12 +60,29 @@ public final class OsuBenchmarks {
    */
   public static CollectiveRow collectives(AriesSystem system, int[] nodes, int warmup, int iterations,
       MpiConfig config) {
+    return collectives(system, nodes, 1, warmup, iterations, config);
+  }
+
+  /**
+   * The same with several ranks on each node (ranks fill a node before the next, as {@link MpiJob.Builder#nodes}
+   * places them); the figure is the mean over all ranks.
+   *
+   * @param system the system
+   * @param nodes distinct nodes, at least 2
+   * @param ranksPerNode ranks on each node, 1 to 272
+   * @param warmup untimed calls of each
+   * @param iterations timed calls of each, at least 1
+   * @param config the MPI configuration
+   * @return the row
+   */
+  public static CollectiveRow collectives(AriesSystem system, int[] nodes, int ranksPerNode, int warmup,
+      int iterations, MpiConfig config) {
     checkArgument(nodes != null && nodes.length >= 2, "nodes must name at least 2 nodes");
     checkArgument(warmup >= 0, "warmup must be >= 0 but was %s", warmup);
     checkArgument(iterations >= 1, "iterations must be >= 1 but was %s", iterations);
-    MpiJob job = MpiJob.builder(system).nodes(nodes).ranksPerNode(1).config(config).build();
-    double[] barrier = new double[nodes.length];
-    double[] allreduce = new double[nodes.length];
+    MpiJob job = MpiJob.builder(system).nodes(nodes).ranksPerNode(ranksPerNode).config(config).build();
+    double[] barrier = new double[nodes.length * ranksPerNode];
+    double[] allreduce = new double[nodes.length * ranksPerNode];
     job.run(mpi -> {
       var w = mpi.world();
       for (int i = 0; i < warmup; i++) {
