@@ -129,10 +129,10 @@ final class Collectives {
 
   void bcast(byte[] buf, int off, int len, int root, Communicator c) {
     int n = c.size();
-    if (n == 1) {
-      return;
+    if (n == 1 || len == 0) {
+      return; // MPICH returns at once from a bcast of nothing (MPIR_Bcast_intra: count 0, or nbytes 0)
     }
-    NodeLayout.View v = len > 0 ? smp(c) : null;
+    NodeLayout.View v = smp(c);
     if (v != null) {
       smpBcast(buf, off, len, root, c, v);
       return;
@@ -263,6 +263,9 @@ final class Collectives {
     if (n == 1) {
       return data.clone();
     }
+    if (count == 0) {
+      return c.rank() == root ? new byte[0] : null; // MPICH's MPIR_Reduce_intra returns at once for count 0
+    }
     NodeLayout.View v = smp(c);
     if (v != null) {
       return smpReduce(t, data, count, op, root, c, v);
@@ -327,8 +330,8 @@ final class Collectives {
 
   byte[] allreduce(ElementType t, byte[] data, int count, ReduceOp op, Communicator c) {
     int n = c.size();
-    if (n == 1) {
-      return data.clone();
+    if (n == 1 || count == 0) {
+      return data.clone(); // MPICH's MPIR_Allreduce_intra returns at once for count 0
     }
     CeOperation ce = c == me.world && me.collectiveEngine() ? engineOperation(t, op, count) : null;
     if (ce != null) {

@@ -84,6 +84,18 @@ class MpiSmpCollectivesTest {
     assertThat(betweenNodes(job)).isZero();
   }
 
+  /** MPICH returns at once from a bcast, reduce or allreduce of nothing: no message is sent, on either path. */
+  @Test
+  void collectivesOfNothingSendNothing() {
+    MpiJob job = nineRanks(mpi -> {
+      mpi.bcast(new byte[0], 0, 0, 4, mpi.world());
+      mpi.reduce(new long[0], mpi.rank() == 4 ? new long[0] : null, ReduceOp.SUM, 4, mpi.world());
+      mpi.allreduce(new double[0], new double[0], ReduceOp.MAX, mpi.world());
+    });
+    assertThat(onNodes(job)).isZero();
+    assertThat(betweenNodes(job)).isZero();
+  }
+
   /**
    * A short bcast from rank 5 (node 1's third member) over 3 nodes of 3: rank 5 hands the data to rank 3 (node 1's
    * first member), the roots bcast among themselves (binomial over 3: 2 messages, both between nodes), and each node
