@@ -729,16 +729,26 @@ final class Collectives {
     }
     copy(send, r * blk, recvBuf, r * blk, blk);
     if (blk <= cfg.alltoallMediumBytes()) {
-      List<Request> rs = new ArrayList<>();
-      for (int i = 1; i < n; i++) {
-        int src = (r - i + n) % n;
-        rs.add(irecv(c, recvBuf, src * blk, blk, src, ALLTOALL));
+      // MPICH's medium alltoall: in batches of the throttle, irecvs from rank + i, isends to rank - i, then a waitall
+      // (its own block, i = 0 of the first batch, is the copy above)
+      int bblock = cfg.alltoallThrottle() == 0 ? n : cfg.alltoallThrottle();
+      for (int ii = 0; ii < n; ii += bblock) {
+        int ss = Math.min(bblock, n - ii);
+        List<Request> rs = new ArrayList<>(2 * ss);
+        for (int i = 0; i < ss; i++) {
+          int src = (r + i + ii) % n;
+          if (src != r) {
+            rs.add(irecv(c, recvBuf, src * blk, blk, src, ALLTOALL));
+          }
+        }
+        for (int i = 0; i < ss; i++) {
+          int dst = (r - i - ii + n) % n;
+          if (dst != r) {
+            rs.add(isend(c, send, dst * blk, blk, dst, ALLTOALL));
+          }
+        }
+        me.waitall(rs.toArray(new Request[0]));
       }
-      for (int i = 1; i < n; i++) {
-        int dst = (r + i) % n;
-        rs.add(isend(c, send, dst * blk, blk, dst, ALLTOALL));
-      }
-      me.waitall(rs.toArray(new Request[0]));
       return;
     }
     for (int i = 1; i < n; i++) {
@@ -799,16 +809,25 @@ final class Collectives {
           + recvCounts[r] + ")");
     }
     copy(send, sendDispls[r], recvBuf, recvDispls[r], sendCounts[r]);
-    List<Request> rs = new ArrayList<>();
-    for (int i = 1; i < n; i++) {
-      int src = (r - i + n) % n;
-      rs.add(irecv(c, recvBuf, recvDispls[src], recvCounts[src], src, ALLTOALLV));
+    // MPICH's alltoallv: the same batches as the medium alltoall, and no message for an empty block
+    int bblock = cfg.alltoallThrottle() == 0 ? n : cfg.alltoallThrottle();
+    for (int ii = 0; ii < n; ii += bblock) {
+      int ss = Math.min(bblock, n - ii);
+      List<Request> rs = new ArrayList<>(2 * ss);
+      for (int i = 0; i < ss; i++) {
+        int src = (r + i + ii) % n;
+        if (src != r && recvCounts[src] > 0) {
+          rs.add(irecv(c, recvBuf, recvDispls[src], recvCounts[src], src, ALLTOALLV));
+        }
+      }
+      for (int i = 0; i < ss; i++) {
+        int dst = (r - i - ii + n) % n;
+        if (dst != r && sendCounts[dst] > 0) {
+          rs.add(isend(c, send, sendDispls[dst], sendCounts[dst], dst, ALLTOALLV));
+        }
+      }
+      me.waitall(rs.toArray(new Request[0]));
     }
-    for (int i = 1; i < n; i++) {
-      int dst = (r + i) % n;
-      rs.add(isend(c, send, sendDispls[dst], sendCounts[dst], dst, ALLTOALLV));
-    }
-    me.waitall(rs.toArray(new Request[0]));
   }
 
   // ------------------------------------------------------------------------------------------- communicators

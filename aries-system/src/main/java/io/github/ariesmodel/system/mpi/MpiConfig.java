@@ -70,6 +70,7 @@ public final class MpiConfig {
   private final int alltoallShortBytes;
   private final int alltoallMediumBytes;
   private final int alltoallMinProcs;
+  private final int alltoallThrottle;
   private final int reduceScatterLongBytes;
   private final boolean collectiveEngine;
   private final int collectiveEngineRadix;
@@ -101,6 +102,7 @@ public final class MpiConfig {
     this.alltoallShortBytes = b.alltoallShortBytes;
     this.alltoallMediumBytes = b.alltoallMediumBytes;
     this.alltoallMinProcs = b.alltoallMinProcs;
+    this.alltoallThrottle = b.alltoallThrottle;
     this.reduceScatterLongBytes = b.reduceScatterLongBytes;
     this.collectiveEngine = b.collectiveEngine;
     this.collectiveEngineRadix = b.collectiveEngineRadix;
@@ -145,6 +147,7 @@ public final class MpiConfig {
     b.alltoallShortBytes = alltoallShortBytes;
     b.alltoallMediumBytes = alltoallMediumBytes;
     b.alltoallMinProcs = alltoallMinProcs;
+    b.alltoallThrottle = alltoallThrottle;
     b.reduceScatterLongBytes = reduceScatterLongBytes;
     b.collectiveEngine = collectiveEngine;
     b.collectiveEngineRadix = collectiveEngineRadix;
@@ -282,7 +285,7 @@ public final class MpiConfig {
     return alltoallShortBytes;
   }
 
-  /** @return alltoall posts every isend/irecv up to this block size, else pairwise (ALLTOALL_MEDIUM_MSG_SIZE) */
+  /** @return alltoall posts isends/irecvs up to this block size, else pairwise (ALLTOALL_MEDIUM_MSG_SIZE) */
   public int alltoallMediumBytes() {
     return alltoallMediumBytes;
   }
@@ -290,6 +293,17 @@ public final class MpiConfig {
   /** @return alltoall uses Bruck only from this many ranks (MPICH's MPIR_CVAR_ALLTOALL_MIN_PROCS... here 8) */
   public int alltoallMinProcs() {
     return alltoallMinProcs;
+  }
+
+  /**
+   * The isends and irecvs alltoall (at medium block sizes) and alltoallv post at a time, each batch waited for before
+   * the next: MPICH's {@code MPIR_CVAR_ALLTOALL_THROTTLE}, 32 by default [M2] (Tony Ladd's modification, as MPICH's
+   * comment names it); 0 posts them all at once.
+   *
+   * @return 0 or more
+   */
+  public int alltoallThrottle() {
+    return alltoallThrottle;
   }
 
   /** @return reduce_scatter uses recursive halving below this total size, else pairwise (REDSCAT_COMMUTATIVE_LONG) */
@@ -361,6 +375,7 @@ public final class MpiConfig {
     private int alltoallShortBytes = 256;
     private int alltoallMediumBytes = 32768;
     private int alltoallMinProcs = 8;
+    private int alltoallThrottle = 32;
     private int reduceScatterLongBytes = 524288;
     private boolean collectiveEngine = false;
     private int collectiveEngineRadix = 2;
@@ -547,6 +562,13 @@ public final class MpiConfig {
     public Builder alltoallMinProcs(int v) {
       checkArgument(v >= 1, "alltoallMinProcs must be >= 1 but was %s", v);
       this.alltoallMinProcs = v;
+      return this;
+    }
+
+    /** @param v ≥ 0: isends and irecvs alltoall and alltoallv post at a time, 0 for all @return this */
+    public Builder alltoallThrottle(int v) {
+      checkArgument(v >= 0, "alltoallThrottle must be >= 0 but was %s", v);
+      this.alltoallThrottle = v;
       return this;
     }
 
