@@ -12,8 +12,7 @@ import java.util.List;
  * the algorithms MPICH selects by message size and rank count (cut-overs in {@link MpiConfig}). Every algorithm
  * moves real bytes; reductions combine them here, charged at {@link MpiConfig#reduceBytesPerSecond()}.
  *
- * <p>Simplifications against MPICH: allgatherv always uses the ring; reduce_scatter on a non-power-of-two size uses the
- * pairwise exchange; Rabenseifner's reduce gathers to one rank and forwards to the root when they differ. Barrier,
+ * <p>Simplifications against MPICH: reduce_scatter on a non-power-of-two size uses the pairwise exchange; Rabenseifner's reduce gathers to one rank and forwards to the root when they differ. Barrier,
  * bcast, reduce and allreduce take MPICH's SMP-aware (node-leader) variants on a communicator with two or more ranks
  * on some node ({@link MpiConfig#smpCollectives()}).
  */
@@ -704,17 +703,126 @@ final class Collectives {
     }
   }
 
+  /**
+   * MPICH's allgatherv (MPIR_Allgatherv_intra of the 3.1-3.2 era), chosen by the total size as allgather's is:
+   * recursive doubling (power-of-two ranks, total below {@code allgatherLongBytes}) and Bruck (total below
+   * {@code allgatherShortBytes}) through a buffer packed in rank order, unpacked into the receive buffer's
+   * displacements at the end; otherwise the ring, each block sent in pieces of the larger of the smallest count and
+   * {@code allgathervPipelineBytes} (ALLGATHERV_PIPELINE_MSG_SIZE).
+   */
   void allgatherv(byte[] send, byte[] recvBuf, int[] counts, int[] displs, Communicator c) {
     int n = c.size();
     int r = c.rank();
-    copy(send, 0, recvBuf, displs[r], send.length);
-    int right = (r + 1) % n;
-    int left = (r - 1 + n) % n;
-    for (int i = 0; i < n - 1; i++) {
-      int s = (r - i + n) % n;
-      int g = (r - i - 1 + n) % n;
-      sendrecv(c, recvBuf, displs[s], counts[s], right, recvBuf, displs[g], counts[g], left, ALLGATHERV);
+    long total = 0;
+    for (int k : counts) {
+      total += k;
     }
+    if (total == 0) {
+      return; // MPICH returns at once (total_count 0)
+    }
+    if (total < cfg.allgatherLongBytes() && powerOfTwo(n)) {
+      int[] at = packedOffsets(counts);
+      byte[] tmp = new byte[(int) total];
+      copy(send, 0, tmp, at[r], counts[r]);
+      for (int mask = 1; mask < n; mask <<= 1) {
+        int dst = r ^ mask;
+        int mine = r & -mask; // the roots of this step's two subtrees
+        int theirs = dst & -mask;
+        sendrecv(c, tmp, at[mine], at[mine + mask] - at[mine], dst, tmp, at[theirs], at[theirs + mask] - at[theirs],
+            dst, ALLGATHERV);
+      }
+      unpack(tmp, at, recvBuf, counts, displs);
+    } else if (total < cfg.allgatherShortBytes()) {
+      // Bruck: this rank's block first, then those of rank + 1, rank + 2, ...; rotated back at the end
+      byte[] tmp = new byte[(int) total];
+      copy(send, 0, tmp, 0, counts[r]);
+      int have = counts[r];
+      int pof2 = 1;
+      for (; pof2 <= n / 2; pof2 <<= 1) {
+        int got = blocksBytes(counts, r + pof2, pof2);
+        sendrecv(c, tmp, 0, have, (r - pof2 + n) % n, tmp, have, got, (r + pof2) % n, ALLGATHERV);
+        have += got;
+      }
+      int rem = n - pof2;
+      if (rem > 0) {
+        int got = blocksBytes(counts, r + pof2, rem);
+        sendrecv(c, tmp, 0, blocksBytes(counts, r, rem), (r - pof2 + n) % n, tmp, have, got, (r + pof2) % n,
+            ALLGATHERV);
+      }
+      int[] at = new int[n + 1];
+      for (int i = 0, off = 0; i < n; i++) {
+        at[(r + i) % n] = off;
+        off += counts[(r + i) % n];
+      }
+      unpack(tmp, at, recvBuf, counts, displs);
+    } else {
+      copy(send, 0, recvBuf, displs[r], counts[r]);
+      int right = (r + 1) % n;
+      int left = (r - 1 + n) % n;
+      long torecv = total - counts[r];
+      long tosend = total - counts[right];
+      int min = Integer.MAX_VALUE;
+      for (int k : counts) {
+        min = Math.min(min, k);
+      }
+      int piece = Math.max(Math.max(min, cfg.allgathervPipelineBytes()), 1);
+      int sidx = r;
+      int ridx = left;
+      int soff = 0;
+      int roff = 0;
+      while (tosend > 0 || torecv > 0) {
+        int sendNow = tosend > 0 ? Math.min(piece, counts[sidx] - soff) : 0;
+        int recvNow = torecv > 0 ? Math.min(piece, counts[ridx] - roff) : 0;
+        if (sendNow > 0 && recvNow > 0) {
+          sendrecv(c, recvBuf, displs[sidx] + soff, sendNow, right, recvBuf, displs[ridx] + roff, recvNow, left,
+              ALLGATHERV);
+        } else if (sendNow > 0) {
+          send(c, recvBuf, displs[sidx] + soff, sendNow, right, ALLGATHERV);
+        } else if (recvNow > 0) {
+          recv(c, recvBuf, displs[ridx] + roff, recvNow, left, ALLGATHERV);
+        }
+        tosend -= sendNow;
+        torecv -= recvNow;
+        soff += sendNow;
+        roff += recvNow;
+        if (soff == counts[sidx]) {
+          soff = 0;
+          sidx = (sidx + n - 1) % n;
+        }
+        if (roff == counts[ridx]) {
+          roff = 0;
+          ridx = (ridx + n - 1) % n;
+        }
+      }
+    }
+  }
+
+  /** @return each rank's block's offset in a buffer packed in rank order, and the total at index n */
+  private static int[] packedOffsets(int[] counts) {
+    int[] at = new int[counts.length + 1];
+    for (int i = 0; i < counts.length; i++) {
+      at[i + 1] = at[i] + counts[i];
+    }
+    return at;
+  }
+
+  /** @return the bytes of {@code k} consecutive blocks from rank {@code from} (modulo the size) */
+  private static int blocksBytes(int[] counts, int from, int k) {
+    int s = 0;
+    for (int i = 0; i < k; i++) {
+      s += counts[(from + i) % counts.length];
+    }
+    return s;
+  }
+
+  /** Copies every block from the packed buffer to its displacement (MPICH copies its own too, from its send buffer). */
+  private void unpack(byte[] tmp, int[] at, byte[] recvBuf, int[] counts, int[] displs) {
+    long bytes = 0;
+    for (int j = 0; j < counts.length; j++) {
+      System.arraycopy(tmp, at[j], recvBuf, displs[j], counts[j]);
+      bytes += counts[j];
+    }
+    me.process.sleep(me.copyPs(bytes));
   }
 
   // ------------------------------------------------------------------------------------------- alltoall

@@ -67,6 +67,7 @@ public final class MpiConfig {
   private final int bcastLongBytes;
   private final int allgatherShortBytes;
   private final int allgatherLongBytes;
+  private final int allgathervPipelineBytes;
   private final int alltoallShortBytes;
   private final int alltoallMediumBytes;
   private final int alltoallMinProcs;
@@ -99,6 +100,7 @@ public final class MpiConfig {
     this.bcastLongBytes = b.bcastLongBytes;
     this.allgatherShortBytes = b.allgatherShortBytes;
     this.allgatherLongBytes = b.allgatherLongBytes;
+    this.allgathervPipelineBytes = b.allgathervPipelineBytes;
     this.alltoallShortBytes = b.alltoallShortBytes;
     this.alltoallMediumBytes = b.alltoallMediumBytes;
     this.alltoallMinProcs = b.alltoallMinProcs;
@@ -144,6 +146,7 @@ public final class MpiConfig {
     b.bcastLongBytes = bcastLongBytes;
     b.allgatherShortBytes = allgatherShortBytes;
     b.allgatherLongBytes = allgatherLongBytes;
+    b.allgathervPipelineBytes = allgathervPipelineBytes;
     b.alltoallShortBytes = alltoallShortBytes;
     b.alltoallMediumBytes = alltoallMediumBytes;
     b.alltoallMinProcs = alltoallMinProcs;
@@ -280,6 +283,16 @@ public final class MpiConfig {
     return allgatherLongBytes;
   }
 
+  /**
+   * The ring allgatherv sends each block in pieces of the larger of this and the smallest block: MPICH's
+   * {@code MPIR_CVAR_ALLGATHERV_PIPELINE_MSG_SIZE}, 32,768 bytes by default [M2].
+   *
+   * @return bytes, 0 or more
+   */
+  public int allgathervPipelineBytes() {
+    return allgathervPipelineBytes;
+  }
+
   /** @return alltoall uses Bruck up to this block size (MPIR_CVAR_ALLTOALL_SHORT_MSG_SIZE) */
   public int alltoallShortBytes() {
     return alltoallShortBytes;
@@ -372,6 +385,7 @@ public final class MpiConfig {
     private int bcastLongBytes = 524288;
     private int allgatherShortBytes = 81920;
     private int allgatherLongBytes = 524288;
+    private int allgathervPipelineBytes = 32768;
     private int alltoallShortBytes = 256;
     private int alltoallMediumBytes = 32768;
     private int alltoallMinProcs = 8;
@@ -541,6 +555,13 @@ public final class MpiConfig {
     public Builder allgatherLongBytes(int v) {
       checkArgument(v >= 0, "allgatherLongBytes must be >= 0 but was %s", v);
       this.allgatherLongBytes = v;
+      return this;
+    }
+
+    /** @param v ≥ 0: the ring allgatherv's smallest piece, bytes @return this */
+    public Builder allgathervPipelineBytes(int v) {
+      checkArgument(v >= 0, "allgathervPipelineBytes must be >= 0 but was %s", v);
+      this.allgathervPipelineBytes = v;
       return this;
     }
 

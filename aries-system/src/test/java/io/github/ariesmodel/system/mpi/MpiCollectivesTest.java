@@ -42,7 +42,8 @@ class MpiCollectivesTest {
           .alltoallMediumBytes(max).alltoallThrottle(3).build(); // alltoall(v) in batches of 3 isends and irecvs
       case LONG -> b.reduceShortBytes(0).allreduceShortBytes(0).bcastShortBytes(0).bcastMinProcs(1)
           .allgatherLongBytes(0).allgatherShortBytes(0).alltoallShortBytes(0).alltoallMediumBytes(0)
-          .reduceScatterLongBytes(0).bcastLongBytes(0).alltoallThrottle(2).build(); // alltoallv in batches of 2
+          .reduceScatterLongBytes(0).bcastLongBytes(0).alltoallThrottle(2) // alltoallv in batches of 2
+          .allgathervPipelineBytes(16).build(); // the ring allgatherv's blocks in pieces of 16 bytes
     };
   }
 
