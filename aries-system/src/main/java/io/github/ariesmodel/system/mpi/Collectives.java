@@ -12,9 +12,10 @@ import java.util.List;
  * the algorithms MPICH selects by message size and rank count (cut-overs in {@link MpiConfig}). Every algorithm
  * moves real bytes; reductions combine them here, charged at {@link MpiConfig#reduceBytesPerSecond()}.
  *
- * <p>Simplifications against MPICH: reduce_scatter on a non-power-of-two size uses the pairwise exchange; Rabenseifner's reduce gathers to one rank and forwards to the root when they differ. Barrier,
- * bcast, reduce and allreduce take MPICH's SMP-aware (node-leader) variants on a communicator with two or more ranks
- * on some node ({@link MpiConfig#smpCollectives()}).
+ * <p>The algorithms and their order of messages are those of MPICH 3.1-3.2's {@code src/mpi/coll} (docs/mpi.md [M8]);
+ * barrier, bcast, reduce and allreduce take its SMP-aware (node-leader) variants on a communicator with two or more
+ * ranks on some node ({@link MpiConfig#smpCollectives()}). MPICH's algorithms for non-commutative operations are not
+ * here, as every {@link ReduceOp} is commutative.
  */
 final class Collectives {
 
@@ -273,7 +274,7 @@ final class Collectives {
     if ((long) count * ElementType.BYTES <= cfg.reduceShortBytes() || count < pof2) {
       return binomialReduce(t, data, count, op, root, c);
     }
-    return rabenseifner(t, data, count, op, root, c, REDUCE);
+    return rabenseifnerReduce(t, data, count, op, root, c);
   }
 
   /**
@@ -362,7 +363,7 @@ final class Collectives {
     if ((long) count * ElementType.BYTES <= cfg.allreduceShortBytes() || count < pof2) {
       return recursiveDoublingAllreduce(t, data, count, op, c);
     }
-    return rabenseifner(t, data, count, op, -1, c, ALLREDUCE);
+    return rabenseifnerAllreduce(t, data, count, op, c);
   }
 
   /**
@@ -439,88 +440,204 @@ final class Collectives {
   }
 
   /**
-   * Recursive halving over pof2 blocks (element displacements {@code disp}): afterwards this new rank holds the
-   * fully reduced block {@code newrank}.
+   * MPICH's blocks of Rabenseifner's algorithm: count / pof2 elements each, the last one taking the rest.
+   *
+   * @return element displacements, pof2 + 1 of them
    */
-  private void halve(ElementType t, ReduceOp op, byte[] acc, int[] disp, int newrank, int pof2, int rem,
-      Communicator c, int tag) {
-    int es = ElementType.BYTES;
-    byte[] tmp = new byte[acc.length];
-    int lo = 0;
-    int hi = pof2;
-    for (int dist = pof2 >> 1; dist >= 1; dist >>= 1) {
-      int partner = real(newrank ^ dist, rem);
-      int mid = (lo + hi) >> 1;
-      boolean lower = (newrank & dist) == 0;
-      int keepLo = lower ? lo : mid;
-      int keepHi = lower ? mid : hi;
-      int sendLo = lower ? mid : lo;
-      int sendHi = lower ? hi : mid;
-      int keepBytes = (disp[keepHi] - disp[keepLo]) * es;
-      sendrecv(c, acc, disp[sendLo] * es, (disp[sendHi] - disp[sendLo]) * es, partner, tmp, disp[keepLo] * es,
-          keepBytes, partner, tag);
-      combine(t, op, acc, disp[keepLo] * es, tmp, disp[keepLo] * es, disp[keepHi] - disp[keepLo]);
-      lo = keepLo;
-      hi = keepHi;
-    }
-  }
-
   private static int[] blocks(int count, int pof2) {
     int[] disp = new int[pof2 + 1];
     for (int i = 0; i < pof2; i++) {
-      disp[i + 1] = disp[i] + count / pof2 + (i < count % pof2 ? 1 : 0);
+      disp[i + 1] = disp[i] + (i < pof2 - 1 ? count / pof2 : count - count / pof2 * (pof2 - 1));
     }
     return disp;
   }
 
-  /** Rabenseifner: reduce-scatter by recursive halving, then allgather (root −1) or gather to a root. */
-  private byte[] rabenseifner(ElementType t, byte[] data, int count, ReduceOp op, int root, Communicator c,
-      int tag) {
+  /** A step's send and receive ranges of blocks, as MPICH's send_idx, recv_idx and last_idx track them. */
+  private static final class Halving {
+    int sendIdx;
+    int recvIdx;
+    int lastIdx;
+
+    Halving(int pof2) {
+      lastIdx = pof2;
+    }
+  }
+
+  /**
+   * The reduce-scatter half of Rabenseifner's algorithm as MPICH's allreduce and reduce run it: recursive halving
+   * from distance 1 up (so the largest halves go to the nearest ranks), the lower new rank keeping the lower half.
+   * Afterwards this new rank holds its reduced blocks [h.recvIdx, h.recvIdx + 1) and {@code h} is where MPICH's
+   * second half starts.
+   *
+   * @param realOf the real rank of a new rank (allreduce and reduce fold differently)
+   */
+  private void scatterHalving(ElementType t, ReduceOp op, byte[] acc, int[] disp, int newrank, int pof2,
+      java.util.function.IntUnaryOperator realOf, Communicator c, int tag, Halving h) {
+    int es = ElementType.BYTES;
+    byte[] tmp = new byte[acc.length];
+    for (int mask = 1; mask < pof2; ) {
+      int newdst = newrank ^ mask;
+      int sendLo;
+      int sendHi;
+      int recvLo;
+      int recvHi;
+      if (newrank < newdst) {
+        h.sendIdx = h.recvIdx + pof2 / (mask * 2);
+        sendLo = h.sendIdx;
+        sendHi = h.lastIdx;
+        recvLo = h.recvIdx;
+        recvHi = h.sendIdx;
+      } else {
+        h.recvIdx = h.sendIdx + pof2 / (mask * 2);
+        sendLo = h.sendIdx;
+        sendHi = h.recvIdx;
+        recvLo = h.recvIdx;
+        recvHi = h.lastIdx;
+      }
+      sendrecv(c, acc, disp[sendLo] * es, (disp[sendHi] - disp[sendLo]) * es, realOf.applyAsInt(newdst), tmp,
+          disp[recvLo] * es, (disp[recvHi] - disp[recvLo]) * es, realOf.applyAsInt(newdst), tag);
+      combine(t, op, acc, disp[recvLo] * es, tmp, disp[recvLo] * es, disp[recvHi] - disp[recvLo]);
+      h.sendIdx = h.recvIdx;
+      mask <<= 1;
+      if (mask < pof2) {
+        h.lastIdx = h.recvIdx + pof2 / mask;
+      }
+    }
+  }
+
+  /**
+   * MPICH's allreduce for long vectors (MPIR_Allreduce_reduce_scatter_allgather): the non-power-of-two fold (even
+   * ranks below 2·rem hand their vector to the next), recursive halving from distance 1 up, recursive doubling from
+   * the farthest distance down, and the unfold.
+   */
+  private byte[] rabenseifnerAllreduce(ElementType t, byte[] data, int count, ReduceOp op, Communicator c) {
+    int n = c.size();
+    int es = ElementType.BYTES;
+    int pof2 = Integer.highestOneBit(n);
+    int rem = n - pof2;
+    byte[] acc = data.clone();
+    int newrank = fold(t, acc, count, op, c, rem, ALLREDUCE);
+    if (newrank >= 0) {
+      int[] disp = blocks(count, pof2);
+      Halving h = new Halving(pof2);
+      scatterHalving(t, op, acc, disp, newrank, pof2, x -> real(x, rem), c, ALLREDUCE, h);
+      for (int mask = pof2 >> 1; mask > 0; mask >>= 1) {
+        int newdst = newrank ^ mask;
+        int sendLo;
+        int sendHi;
+        int recvLo;
+        int recvHi;
+        if (newrank < newdst) {
+          if (mask != pof2 / 2) {
+            h.lastIdx += pof2 / (mask * 2);
+          }
+          h.recvIdx = h.sendIdx + pof2 / (mask * 2);
+          sendLo = h.sendIdx;
+          sendHi = h.recvIdx;
+          recvLo = h.recvIdx;
+          recvHi = h.lastIdx;
+        } else {
+          h.recvIdx = h.sendIdx - pof2 / (mask * 2);
+          sendLo = h.sendIdx;
+          sendHi = h.lastIdx;
+          recvLo = h.recvIdx;
+          recvHi = h.sendIdx;
+        }
+        int dst = real(newdst, rem);
+        sendrecv(c, acc, disp[sendLo] * es, (disp[sendHi] - disp[sendLo]) * es, dst, acc, disp[recvLo] * es,
+            (disp[recvHi] - disp[recvLo]) * es, dst, ALLREDUCE);
+        if (newrank > newdst) {
+          h.sendIdx = h.recvIdx;
+        }
+      }
+    }
+    unfold(acc, c, rem, ALLREDUCE);
+    return acc;
+  }
+
+  /**
+   * MPICH's reduce for long vectors (MPIR_Reduce_redscat_gather): the fold the other way (odd ranks below 2·rem hand
+   * their vector to the previous one, so that rank 0 takes part), recursive halving from distance 1 up, then a
+   * binomial gather of the blocks to the root; a root that sat out takes new rank 0's place, which sends it its block.
+   *
+   * @return the result at the root, null elsewhere
+   */
+  private byte[] rabenseifnerReduce(ElementType t, byte[] data, int count, ReduceOp op, int root, Communicator c) {
     int n = c.size();
     int r = c.rank();
     int es = ElementType.BYTES;
     int pof2 = Integer.highestOneBit(n);
     int rem = n - pof2;
+    java.util.function.IntUnaryOperator realOf = x -> x < rem ? 2 * x : x + rem;
     byte[] acc = data.clone();
-    int newrank = fold(t, acc, count, op, c, rem, tag);
-    int[] disp = blocks(count, pof2);
-    if (newrank >= 0) {
-      halve(t, op, acc, disp, newrank, pof2, rem, c, tag);
-      int lo = newrank;
-      int hi = newrank + 1;
-      if (root < 0) {
-        for (int dist = 1; dist < pof2; dist <<= 1) {
-          int partner = real(newrank ^ dist, rem);
-          int size = hi - lo;
-          int pLo = (newrank & dist) == 0 ? hi : lo - size;
-          int pHi = pLo + size;
-          sendrecv(c, acc, disp[lo] * es, (disp[hi] - disp[lo]) * es, partner, acc, disp[pLo] * es,
-              (disp[pHi] - disp[pLo]) * es, partner, tag);
-          lo = Math.min(lo, pLo);
-          hi = Math.max(hi, pHi);
-        }
+    int newrank;
+    if (r < 2 * rem) {
+      if (r % 2 != 0) {
+        send(c, acc, 0, acc.length, r - 1, REDUCE);
+        newrank = -1;
       } else {
-        for (int dist = 1; dist < pof2; dist <<= 1) {
-          if ((newrank & dist) != 0) {
-            send(c, acc, disp[lo] * es, (disp[hi] - disp[lo]) * es, real(newrank - dist, rem), tag);
-            break;
-          }
-          int pHi = hi + (hi - lo);
-          recv(c, acc, disp[hi] * es, (disp[pHi] - disp[hi]) * es, real(newrank + dist, rem), tag);
-          hi = pHi;
-        }
+        byte[] tmp = new byte[acc.length];
+        recv(c, tmp, 0, tmp.length, r + 1, REDUCE);
+        combine(t, op, acc, 0, tmp, 0, count);
+        newrank = r / 2;
       }
+    } else {
+      newrank = r - rem;
     }
-    if (root < 0) {
-      unfold(acc, c, rem, tag);
-      return acc;
+    int[] disp = blocks(count, pof2);
+    Halving h = new Halving(pof2);
+    if (newrank >= 0) {
+      scatterHalving(t, op, acc, disp, newrank, pof2, realOf, c, REDUCE, h);
     }
-    int holder = real(0, rem);
-    if (holder != root) {
-      if (r == holder) {
-        send(c, acc, 0, acc.length, root, tag);
-      } else if (r == root) {
-        recv(c, acc, 0, acc.length, holder, tag);
+    boolean rootSatOut = root < 2 * rem && root % 2 != 0;
+    int newroot;
+    if (rootSatOut) {
+      if (r == root) {
+        recv(c, acc, 0, disp[1] * es, 0, REDUCE);
+        newrank = 0;
+        h.sendIdx = 0;
+        h.lastIdx = 2;
+      } else if (newrank == 0) {
+        send(c, acc, 0, disp[1] * es, root, REDUCE);
+        newrank = -1;
+      }
+      newroot = 0;
+    } else {
+      newroot = root < 2 * rem ? root / 2 : root - rem;
+    }
+    if (newrank >= 0) {
+      int j = Integer.numberOfTrailingZeros(pof2) - 1;
+      for (int mask = pof2 >> 1; mask > 0; mask >>= 1, j--) {
+        int newdst = newrank ^ mask;
+        int dst = newdst == 0 && rootSatOut ? root : realOf.applyAsInt(newdst);
+        int sendLo;
+        int sendHi;
+        int recvLo;
+        int recvHi;
+        if (newrank < newdst) {
+          if (mask != pof2 / 2) {
+            h.lastIdx += pof2 / (mask * 2);
+          }
+          h.recvIdx = h.sendIdx + pof2 / (mask * 2);
+          sendLo = h.sendIdx;
+          sendHi = h.recvIdx;
+          recvLo = h.recvIdx;
+          recvHi = h.lastIdx;
+        } else {
+          h.recvIdx = h.sendIdx - pof2 / (mask * 2);
+          sendLo = h.sendIdx;
+          sendHi = h.lastIdx;
+          recvLo = h.recvIdx;
+          recvHi = h.sendIdx;
+        }
+        if (newdst >> j == newroot >> j) {
+          send(c, acc, disp[sendLo] * es, (disp[sendHi] - disp[sendLo]) * es, dst, REDUCE);
+          break;
+        }
+        recv(c, acc, disp[recvLo] * es, (disp[recvHi] - disp[recvLo]) * es, dst, REDUCE);
+        if (newrank > newdst) {
+          h.sendIdx = h.recvIdx;
+        }
       }
     }
     return r == root ? acc : null;
@@ -537,10 +654,8 @@ final class Collectives {
     if (n == 1) {
       return data.clone();
     }
-    if (powerOfTwo(n) && data.length < cfg.reduceScatterLongBytes()) {
-      byte[] acc = data.clone();
-      halve(t, op, acc, disp, r, n, 0, c, REDUCE_SCATTER);
-      return Arrays.copyOfRange(acc, disp[r] * es, disp[r + 1] * es);
+    if (data.length < cfg.reduceScatterLongBytes()) {
+      return halvingReduceScatter(t, data, counts, disp, op, c);
     }
     byte[] result = Arrays.copyOfRange(data, disp[r] * es, disp[r + 1] * es);
     byte[] tmp = new byte[result.length];
@@ -551,6 +666,83 @@ final class Collectives {
       combine(t, op, result, 0, tmp, 0, counts[r]);
     }
     return result;
+  }
+
+  /**
+   * MPICH's reduce_scatter for commutative operations below REDSCAT_COMMUTATIVE_LONG_MSG_SIZE: the non-power-of-two
+   * fold (even ranks below 2·rem hand their vector to the next, which then also reduces their block), recursive
+   * halving from the farthest distance down over the pof2 new ranks' blocks (no message for an empty half), and each
+   * odd rank below 2·rem sends its left neighbour its block.
+   */
+  private byte[] halvingReduceScatter(ElementType t, byte[] data, int[] counts, int[] disp, ReduceOp op,
+      Communicator c) {
+    int n = c.size();
+    int r = c.rank();
+    int es = ElementType.BYTES;
+    int pof2 = Integer.highestOneBit(n);
+    int rem = n - pof2;
+    byte[] acc = data.clone();
+    int newrank = fold(t, acc, disp[n], op, c, rem, REDUCE_SCATTER);
+    byte[] mine = new byte[counts[r] * es];
+    if (newrank >= 0) {
+      // new rank i does the work of old rank i, and of its left neighbour when it folded one in
+      int[] newdisp = new int[pof2 + 1];
+      for (int i = 0; i < pof2; i++) {
+        newdisp[i] = i < rem ? disp[2 * i] : disp[i + rem];
+      }
+      newdisp[pof2] = disp[n];
+      byte[] tmp = new byte[acc.length];
+      int sendIdx = 0;
+      int recvIdx = 0;
+      int lastIdx = pof2;
+      for (int mask = pof2 >> 1; mask > 0; mask >>= 1) {
+        int newdst = newrank ^ mask;
+        int dst = real(newdst, rem);
+        int sendLo;
+        int sendHi;
+        int recvLo;
+        int recvHi;
+        if (newrank < newdst) {
+          sendIdx = recvIdx + mask;
+          sendLo = sendIdx;
+          sendHi = lastIdx;
+          recvLo = recvIdx;
+          recvHi = sendIdx;
+        } else {
+          recvIdx = sendIdx + mask;
+          sendLo = sendIdx;
+          sendHi = recvIdx;
+          recvLo = recvIdx;
+          recvHi = lastIdx;
+        }
+        int sendBytes = (newdisp[sendHi] - newdisp[sendLo]) * es;
+        int recvBytes = (newdisp[recvHi] - newdisp[recvLo]) * es;
+        if (sendBytes > 0 && recvBytes > 0) {
+          sendrecv(c, acc, newdisp[sendLo] * es, sendBytes, dst, tmp, newdisp[recvLo] * es, recvBytes, dst,
+              REDUCE_SCATTER);
+        } else if (recvBytes > 0) {
+          recv(c, tmp, newdisp[recvLo] * es, recvBytes, dst, REDUCE_SCATTER);
+        } else if (sendBytes > 0) {
+          send(c, acc, newdisp[sendLo] * es, sendBytes, dst, REDUCE_SCATTER);
+        }
+        if (recvBytes > 0) {
+          combine(t, op, acc, newdisp[recvLo] * es, tmp, newdisp[recvLo] * es, recvBytes / es);
+        }
+        sendIdx = recvIdx;
+        lastIdx = recvIdx + mask;
+      }
+      System.arraycopy(acc, disp[r] * es, mine, 0, mine.length);
+    }
+    if (r < 2 * rem) {
+      if (r % 2 != 0) {
+        if (counts[r - 1] > 0) {
+          send(c, acc, disp[r - 1] * es, counts[r - 1] * es, r - 1, REDUCE_SCATTER);
+        }
+      } else if (counts[r] > 0) {
+        recv(c, mine, 0, mine.length, r + 1, REDUCE_SCATTER);
+      }
+    }
+    return mine;
   }
 
   byte[] scan(ElementType t, byte[] data, int count, ReduceOp op, Communicator c) {

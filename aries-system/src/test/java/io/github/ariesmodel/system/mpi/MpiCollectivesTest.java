@@ -311,6 +311,45 @@ class MpiCollectivesTest {
    * A poll passes over the peer nodes whose mailbox events and messages taken do not yet match: after an alltoall
    * (every rank heard from every other node) there are none, so the pass does not grow with the nodes ever heard from.
    */
+  /**
+   * reduce_scatter with empty blocks, on sizes that fold (5, 6, 7) and one that does not (4), by recursive halving
+   * (MPICH's choice below REDSCAT_COMMUTATIVE_LONG_MSG_SIZE, which skips empty halves) and pairwise: every rank gets
+   * its block's sums.
+   */
+  @ParameterizedTest(name = "{0} ranks, long {1}")
+  @org.junit.jupiter.params.provider.CsvSource({"4,false", "5,false", "6,false", "7,false", "5,true", "6,true"})
+  void reduceScatterWithEmptyBlocksGivesEachRankItsSums(int n, boolean pairwise) {
+    MpiConfig cfg = pairwise ? MpiConfig.builder().reduceScatterLongBytes(0).build() : MpiConfig.defaults();
+    MpiJob job = MpiTesting.job(MpiTesting.smallSystem(13), n, cfg);
+    int[] counts = new int[n];
+    for (int q = 0; q < n; q++) {
+      counts[q] = q % 3 == 1 ? 0 : 5 + q; // ranks 1, 4 get nothing
+    }
+    int total = Arrays.stream(counts).sum();
+    ConcurrentHashMap<String, Object> failures = new ConcurrentHashMap<>();
+    job.run(mpi -> {
+      int r = mpi.rank();
+      long[] in = new long[total];
+      for (int i = 0; i < total; i++) {
+        in[i] = value(r, i);
+      }
+      long[] out = new long[counts[r]];
+      mpi.reduceScatter(in, out, counts, ReduceOp.SUM, mpi.world());
+      int start = 0;
+      for (int q = 0; q < r; q++) {
+        start += counts[q];
+      }
+      for (int i = 0; i < counts[r]; i++) {
+        long e = 0;
+        for (int q = 0; q < n; q++) {
+          e += value(q, start + i);
+        }
+        check(failures, "reduce_scatter at " + r + " element " + i, out[i] == e);
+      }
+    });
+    assertThat(failures).isEmpty();
+  }
+
   /** MPICH's alltoallv sends no message for an empty block: one rank sending to its neighbour sends one message. */
   @Test
   void alltoallvSendsNothingForAnEmptyBlock() {
