@@ -6,6 +6,7 @@ import io.github.ariesmodel.nic.CeResult;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntUnaryOperator;
 
 /**
  * The collectives of one rank, built on its point-to-point layer in each communicator's collective context, with
@@ -472,7 +473,7 @@ final class Collectives {
    * @param realOf the real rank of a new rank (allreduce and reduce fold differently)
    */
   private void scatterHalving(ElementType t, ReduceOp op, byte[] acc, int[] disp, int newrank, int pof2,
-      java.util.function.IntUnaryOperator realOf, Communicator c, int tag, Halving h) {
+      IntUnaryOperator realOf, Communicator c, int tag, Halving h) {
     int es = ElementType.BYTES;
     byte[] tmp = new byte[acc.length];
     for (int mask = 1; mask < pof2; ) {
@@ -568,7 +569,7 @@ final class Collectives {
     int es = ElementType.BYTES;
     int pof2 = Integer.highestOneBit(n);
     int rem = n - pof2;
-    java.util.function.IntUnaryOperator realOf = x -> x < rem ? 2 * x : x + rem;
+    IntUnaryOperator realOf = x -> x < rem ? 2 * x : x + rem;
     byte[] acc = data.clone();
     int newrank;
     if (r < 2 * rem) {
