@@ -7,6 +7,7 @@ import io.github.ariesmodel.cli.report.ReportWriter;
 import io.github.ariesmodel.cli.report.ResultTable;
 import io.github.ariesmodel.cli.report.Results;
 import io.github.ariesmodel.cli.system.SystemSpec;
+import io.github.ariesmodel.core.cache.HostCacheConfig;
 import io.github.ariesmodel.iommu.IommuConfig;
 import io.github.ariesmodel.iommu.PageTables;
 import io.github.ariesmodel.cli.workload.Params;
@@ -86,6 +87,12 @@ final class ReplayCommand implements Callable<Integer> {
           + " MPICH's MPIR_CVAR_ENABLE_SMP_COLLECTIVES; docs/mpi.md).")
   boolean noSmpCollectives;
 
+  @Option(names = "--host-cache", paramLabel = "KEY=VALUE,...",
+      description = "The nodes' host cache: key=value pairs over the XC40 defaults (capacity, line, ways, hitPs,"
+          + " memoryPs, policy=update|invalidate|bypass|allocate; allocate is Intel DDIO's write-allocate;"
+          + " docs/memory-hierarchy.md) (default: the system's, policy update).")
+  String hostCache;
+
   @Mixin SharedOptions.EngineThreads threads;
 
   @Mixin SharedOptions.Json json;
@@ -119,6 +126,15 @@ final class ReplayCommand implements Callable<Integer> {
     }
     if (noSmpCollectives) {
       p.put("smpCollectives", "off");
+    }
+    if (hostCache != null) {
+      try {
+        HostCacheConfig.parse(hostCache); // its one line names the option, not the workload's parameter
+      } catch (IllegalArgumentException e) {
+        RuntimeException r = CliError.renamed(e, "host cache", "--host-cache");
+        throw r != e ? r : CliError.badInput(e.getMessage(), "--host-cache", e);
+      }
+      p.put("hostCache", hostCache);
     }
     Params params = Params.of(p);
     Path dir = out != null ? out : Path.of("results", "replay");

@@ -142,6 +142,37 @@ class ReplayCommandTest {
   }
 
   /**
+   * {@code --host-cache policy=allocate} (Intel DDIO's write-allocate) reaches the nodes: the AMG trace's first polls
+   * of NIC-written mailbox lines hit, so it runs faster than with the default {@code update}, and the setting is
+   * recorded; a bad setting is one line naming the option.
+   */
+  @Test
+  void hostCacheOptionReachesTheNodesAndABadOneIsNamed() throws Exception {
+    Path trace = TRACES.resolve("amg-n27-dumpi");
+    double[] us = new double[2];
+    for (int i = 0; i < 2; i++) {
+      Path d = tmp.resolve("hc" + i);
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      List<String> args = new ArrayList<>(List.of("replay", trace.toString(), "--json", "-q", "--no-wall-clock",
+          "--out", d.toString()));
+      if (i == 1) {
+        args.addAll(List.of("--host-cache", "policy=allocate"));
+      }
+      assertThat(run(out, err, args.toArray(new String[0]))).as(err.toString()).isZero();
+      us[i] = new ObjectMapper().readTree(out.toString()).get("simulatedTimeUs").asDouble();
+      JsonNode params = new ObjectMapper().readTree(d.resolve("results.json").toFile()).get("run").get("parameters");
+      assertThat(params.has("hostCache")).isEqualTo(i == 1);
+    }
+    assertThat(us[1]).isLessThan(us[0]);
+    StringWriter err = new StringWriter();
+    assertThat(run(new StringWriter(), err, "replay", trace.toString(), "--host-cache", "policy=foo", "-q", "--out",
+        tmp.resolve("bad").toString())).isEqualTo(2);
+    assertThat(err.toString().strip()).isEqualTo("aries replay: nicWritePolicy must be one of update, invalidate,"
+        + " bypass, allocate but was 'foo' (--host-cache)");
+  }
+
+  /**
    * The run's simulated time and the links table's utilization are the system statistics' own: the replay's results
    * gave the program's time (3.727 µs on this trace) and a utilization over it, while the statistics in the same file
    * ran on to the last acknowledgement (6.419 µs) and gave another utilization of the same links.

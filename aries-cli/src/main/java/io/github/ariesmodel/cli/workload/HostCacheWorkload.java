@@ -52,6 +52,8 @@ final class HostCacheWorkload implements Workload {
   public static final String NAME = "host-cache";
 
   private static final List<String> MODES = List.of("update", "invalidate", "bypass", "none");
+  /** Every mode {@code modes} accepts: the default list and {@code allocate} (Data Direct I/O's write-allocate). */
+  private static final List<String> ALL_MODES = List.of("update", "invalidate", "bypass", "allocate", "none");
 
   /** The tests of the {@code host-cache-amo} table. */
   private static final List<String> HOT_SPOT_TESTS = List.of("counter", "lock");
@@ -77,7 +79,8 @@ final class HostCacheWorkload implements Workload {
     m.put("messages", "200: 8-byte messages of the message-rate test");
     m.put("pes", "8: PEs of the hot-spot AMO test");
     m.put("amos", "50: fetching adds per PE on the hot word");
-    m.put("modes", "update,invalidate,bypass,none: host-cache modes to measure, in this order");
+    m.put("modes", "update,invalidate,bypass,none: host-cache modes to measure, in this order (also allocate:"
+        + " Data Direct I/O's write-allocate)");
     return m;
   }
 
@@ -97,7 +100,7 @@ final class HostCacheWorkload implements Workload {
       int messages = params.integer("messages", 200, 1, 1_000_000);
       int pes = params.integer("pes", 8, 2, 4096);
       int amos = params.integer("amos", 50, 1, 1_000_000);
-      List<String> modes = params.choices("modes", String.join(",", MODES), MODES);
+      List<String> modes = params.choices("modes", String.join(",", MODES), ALL_MODES);
       return new Settings(rounds, messages, pes, amos, modes);
     }
   }

@@ -5,6 +5,7 @@ import io.github.ariesmodel.cli.report.PlotSpec;
 import io.github.ariesmodel.cli.report.ResultTable;
 import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.core.Texts;
+import io.github.ariesmodel.core.cache.HostCacheConfig;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.mpi.MpiConfig;
 import io.github.ariesmodel.system.replay.ComputeMode;
@@ -61,6 +62,9 @@ final class ReplayWorkload implements Workload {
         + " on the NICs' collective engine (docs/mpi.md)");
     m.put("smpCollectives", "on: on or off: MPICH's SMP-aware barrier, bcast, reduce and allreduce where a node has"
         + " two or more ranks (docs/mpi.md)");
+    m.put("hostCache", "(the system's): the nodes' host cache, key=value pairs over the XC40 defaults"
+        + " (HostCacheConfig.parse: capacity, line, ways, hitPs, memoryPs, policy=update|invalidate|bypass|allocate;"
+        + " docs/memory-hierarchy.md)");
     return m;
   }
 
@@ -84,9 +88,10 @@ final class ReplayWorkload implements Workload {
    * @param ranksPerNode ranks on each node
    * @param collectiveEngine whether world barriers and small allreduces run on the collective engine
    * @param smpCollectives whether MPICH's SMP-aware collectives are used
+   * @param hostCache the nodes' host cache, or null for the system's
    */
   private record Settings(Path tracePath, Placement placement, ComputeMode compute, int ranksPerNode,
-      boolean collectiveEngine, boolean smpCollectives) {
+      boolean collectiveEngine, boolean smpCollectives, HostCacheConfig hostCache) {
 
     static Settings read(Params params) {
       Path tracePath = ReplayWorkload.tracePath(params);
@@ -100,7 +105,9 @@ final class ReplayWorkload implements Workload {
       }
       boolean engine = params.choice("collectiveEngine", "off", List.of("on", "off")).equals("on");
       boolean smp = params.choice("smpCollectives", "on", List.of("on", "off")).equals("on");
-      return new Settings(tracePath, placement, compute, rpn, engine, smp);
+      String cache = params.string("hostCache", "");
+      HostCacheConfig hostCache = cache.isEmpty() ? null : HostCacheConfig.parse(cache);
+      return new Settings(tracePath, placement, compute, rpn, engine, smp, hostCache);
     }
   }
 
@@ -159,7 +166,12 @@ final class ReplayWorkload implements Workload {
     ComputeMode compute = settings.compute();
     int rpn = settings.ranksPerNode();
     Trace trace = open(settings);
-    AriesSystem system = spec.build(); // on the partitioned engine when the spec has threads (--threads)
+    // on the partitioned engine when the spec has threads (--threads)
+    AriesSystem system = spec.build(b -> {
+      if (settings.hostCache() != null) {
+        b.hostCache(settings.hostCache());
+      }
+    });
     long events0 = system.eventsExecuted();
     // Progress comes from inside the run. On the single loop it reads the loop's event count, as ever; on an engine
     // the count is the groups' running sums, which other threads are changing, so the run's progress shows none

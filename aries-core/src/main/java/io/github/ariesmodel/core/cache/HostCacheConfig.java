@@ -108,7 +108,8 @@ public record HostCacheConfig(
   /**
    * Reads a configuration: comma-separated {@code key=value} pairs over the {@link #xc40()} defaults. Keys:
    * {@code capacity} (a byte count: {@code 40M}), {@code line}, {@code ways}, {@code hitPs}, {@code memoryPs},
-   * {@code policy} ({@code update}, {@code invalidate}, {@code bypass}). An empty text gives the defaults.
+   * {@code policy} ({@code update}, {@code invalidate}, {@code bypass}, {@code allocate}). An empty text gives the
+   * defaults.
    *
    * @param text the configuration
    * @return the configuration

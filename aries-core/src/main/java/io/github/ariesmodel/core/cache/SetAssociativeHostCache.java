@@ -12,12 +12,13 @@ import java.util.Arrays;
  * NicWritePolicy} for the NIC's writes. Geometry, latencies and their sources: {@link HostCacheConfig}.
  *
  * <p>Fidelity: one level (the shared L3 of the NIC's socket), one latency for a hit and one for a miss, no
- * bandwidth, no prefetching, no cache of the other socket. A NIC access never allocates a line: remote data enters the
- * cache only when the CPU reads what the NIC wrote. A NIC update of a cached line does not change its LRU position
- * (assumed).
+ * bandwidth, no prefetching, no cache of the other socket. A NIC access allocates no line but under {@link
+ * NicWritePolicy#ALLOCATE} (a write, in one of at most {@link #IO_WAYS} ways of its set); otherwise remote data enters
+ * the cache only when the CPU reads what the NIC wrote. A NIC update of a cached line does not change its LRU position
+ * (assumed); a line a NIC write allocates becomes its set's most recently used (assumed).
  *
  * <p>Sparse: sets are materialized on the first CPU access that maps to them (a NIC access to an untouched set
- * materializes nothing), so a 92,544-node system costs a few dozen bytes per node whose cache is never used.
+ * materializes nothing, but an allocating write), so a 92,544-node system costs a few dozen bytes per node whose cache is never used.
  *
  * <p>Replacement is a small LRU of its own (a use stamp per way) rather than aries-iommu's replacement-policy SPI:
  * that SPI lives in aries-iommu, and aries-core, where this port and adapter belong, depends on no domain module.
@@ -80,6 +81,14 @@ public final class SetAssociativeHostCache implements HostCache {
 
   /** Ways a set is given when first used. */
   private static final int INITIAL_WAYS = 2;
+
+  /**
+   * Ways of a set that a NIC write may allocate into under {@link NicWritePolicy#ALLOCATE}: ways 0 and 1 (the CPU's
+   * fills use every way). Two is Data Direct I/O's default as Farshin et al. measured it on Skylake-SP Xeons (2 of
+   * 11 L3 ways; "Reexamining Direct Cache Access ...", USENIX ATC 2020); assumed for the XC generation's Xeons (2 of
+   * 20 ways, 10 % of the L3).
+   */
+  static final int IO_WAYS = 2;
 
   /**
    * A cache in front of a node's memory.
@@ -258,6 +267,22 @@ public final class SetAssociativeHostCache implements HostCache {
           memory.write(address, src, srcOffset, n);
           latency = Math.max(latency, memoryPs);
         }
+        case ALLOCATE -> {
+          boolean allocated = w < 0;
+          if (allocated) {
+            s = materialize(setIndex(lineNo));
+            w = fillIo(s, lineNo);
+            s.stamp[w] = ++clock;
+            counts[HostCacheStatistic.NIC_WRITE_ALLOCATED.ordinal()]++;
+          } else {
+            counts[HostCacheStatistic.NIC_WRITE_UPDATED.ordinal()]++;
+          }
+          System.arraycopy(src, srcOffset, s.data, w * lineBytes + inLine, n);
+          s.dirty[w] = true;
+          // an allocated line written in part needed the rest of it from memory first (assumed: a read for
+          // ownership); a whole line, or a cached one, costs a hit
+          latency = Math.max(latency, allocated && n < lineBytes ? memoryPs : hitPs);
+        }
         default -> throw new AssertionError(policy);
       }
       address += n;
@@ -336,6 +361,38 @@ public final class SetAssociativeHostCache implements HostCache {
     if (!empty && allocated < ways) {
       victim = allocated; // the first way not yet allocated is empty
       s.grow(ways, lineBytes);
+    }
+    if (s.line[victim] != INVALID) {
+      counts[HostCacheStatistic.EVICTION.ordinal()]++;
+      drop(s, victim);
+    }
+    memory.read(lineNo << lineShift, s.data, victim * lineBytes, lineBytes);
+    s.line[victim] = lineNo;
+    s.dirty[victim] = false;
+    resident++;
+    return victim;
+  }
+
+  /**
+   * Brings a line into one of a set's first {@link #IO_WAYS} ways for a NIC write: the first of them that is empty,
+   * else the least recently used of them.
+   */
+  private int fillIo(CacheSet s, long lineNo) {
+    int io = Math.min(IO_WAYS, ways);
+    while (s.line.length < io) {
+      s.grow(ways, lineBytes);
+    }
+    int victim = -1;
+    long oldest = Long.MAX_VALUE;
+    for (int w = 0; w < io; w++) {
+      if (s.line[w] == INVALID) {
+        victim = w;
+        break;
+      }
+      if (s.stamp[w] < oldest) {
+        oldest = s.stamp[w];
+        victim = w;
+      }
     }
     if (s.line[victim] != INVALID) {
       counts[HostCacheStatistic.EVICTION.ordinal()]++;

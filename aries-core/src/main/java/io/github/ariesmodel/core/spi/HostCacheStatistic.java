@@ -35,5 +35,7 @@ public enum HostCacheStatistic {
   /** A valid line replaced to make room for another. */
   EVICTION,
   /** A dirty line copied back to memory (on eviction, invalidation, or a bypassing NIC read). */
-  WRITEBACK
+  WRITEBACK,
+  /** A NIC write that allocated a line that was not cached ({@link NicWritePolicy#ALLOCATE}). */
+  NIC_WRITE_ALLOCATED
 }

@@ -71,8 +71,9 @@ class SetAssociativeHostCacheProperties {
           if (op.kind() == Kind.NIC_WRITE && n > 0) {
             // The policy's effect on the first line, the one a flag write touches.
             assertThat(cache.holds(a)).as("%s: line of 0x%x still cached after a NIC write", policy, a)
-                .isEqualTo(wasHeld && policy == NicWritePolicy.UPDATE);
-            if (wasHeld && policy == NicWritePolicy.UPDATE && touched(a, n) == 1) {
+                .isEqualTo(wasHeld && policy == NicWritePolicy.UPDATE || policy == NicWritePolicy.ALLOCATE);
+            if (wasHeld && policy != NicWritePolicy.INVALIDATE && policy != NicWritePolicy.BYPASS
+                && touched(a, n) == 1) {
               assertThat(latency).isEqualTo(10);
             }
           }
@@ -125,6 +126,8 @@ class SetAssociativeHostCacheProperties {
         assertThat(List.of(bypassed, updated, invalidated, miss)).containsExactly(nicWrites, 0L, 0L, 0L);
         assertThat(backInvalidated).isLessThanOrEqualTo(bypassed);
       }
+      case ALLOCATE -> assertThat(List.of(updated + c.count(HostCacheStatistic.NIC_WRITE_ALLOCATED), miss, invalidated,
+          bypassed, backInvalidated)).containsExactly(nicWrites, 0L, 0L, 0L, 0L);
       default -> throw new AssertionError(policy);
     }
     assertThat(c.count(HostCacheStatistic.NIC_READ_CACHE) + c.count(HostCacheStatistic.NIC_READ_MEMORY))
@@ -133,7 +136,8 @@ class SetAssociativeHostCacheProperties {
       assertThat(c.count(HostCacheStatistic.NIC_READ_CACHE)).isZero();
     }
     // Every line brought in is still resident, or was evicted, or was dropped by a NIC write.
-    long filled = c.count(HostCacheStatistic.CPU_LOAD_MISS) + c.count(HostCacheStatistic.CPU_STORE_MISS);
+    long filled = c.count(HostCacheStatistic.CPU_LOAD_MISS) + c.count(HostCacheStatistic.CPU_STORE_MISS)
+        + c.count(HostCacheStatistic.NIC_WRITE_ALLOCATED);
     assertThat(filled).isEqualTo(
         c.residentLines() + c.count(HostCacheStatistic.EVICTION) + invalidated + backInvalidated);
     assertThat(c.residentLines()).isLessThanOrEqualTo(8);

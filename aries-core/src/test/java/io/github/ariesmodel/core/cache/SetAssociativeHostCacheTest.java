@@ -40,6 +40,61 @@ class SetAssociativeHostCacheTest {
     assertThat(c.nicView().readLong(FLAG)).as("a NIC read sees the newest data").isEqualTo(42);
   }
 
+  /**
+   * Data Direct I/O's write-allocate: a NIC write of a line nobody cached allocates it, so the first poll hits; a
+   * whole line costs a hit, part of one the memory read that completes it.
+   */
+  @Test
+  void allocateMakesTheFirstPollOfANicWrittenLineHit() {
+    SetAssociativeHostCache c = cache(NicWritePolicy.ALLOCATE);
+    byte[] word = new byte[8];
+    assertThat(c.nicWrite(FLAG, LittleEndian.ofLong(42), 0, 8)).as("part of a line").isEqualTo(82_000);
+    assertThat(c.count(HostCacheStatistic.NIC_WRITE_ALLOCATED)).isEqualTo(1);
+    assertThat(c.holdsDirty(FLAG)).isTrue();
+    assertThat(c.memory().readLong(FLAG)).as("memory behind the cache").isZero();
+    assertThat(c.cpuLoad(FLAG, word, 0, 8)).as("the first poll hits").isEqualTo(17_400);
+    assertThat(LittleEndian.getLong(word)).isEqualTo(42);
+    assertThat(c.nicWrite(FLAG + 64, new byte[64], 0, 64)).as("a whole line").isEqualTo(17_400);
+    assertThat(c.nicWrite(FLAG, LittleEndian.ofLong(43), 0, 8)).as("a cached line").isEqualTo(17_400);
+    assertThat(c.count(HostCacheStatistic.NIC_WRITE_UPDATED)).isEqualTo(1);
+    // the poll before a NIC write under UPDATE misses where ALLOCATE's hits
+    SetAssociativeHostCache update = cache(NicWritePolicy.UPDATE);
+    update.nicWrite(FLAG, LittleEndian.ofLong(42), 0, 8);
+    assertThat(update.cpuLoad(FLAG, word, 0, 8)).isEqualTo(82_000);
+  }
+
+  /**
+   * A NIC write allocates only into a set's first two ways (Data Direct I/O's default share of the L3), evicting the
+   * least recently used line there, whoever brought it in; the CPU's lines in the other ways stay.
+   */
+  @Test
+  void allocatingWritesTakeAtMostTwoWaysOfASet() {
+    SetAssociativeHostCache big = new SetAssociativeHostCache(new SparsePhysicalMemory(64L << 20),
+        HostCacheConfig.xc40().withNicWritePolicy(NicWritePolicy.ALLOCATE));
+    long stride = (long) big.config().sets() * 64; // lines this far apart share a set
+    byte[] word = new byte[8];
+    for (int i = 0; i < 5; i++) {
+      big.cpuLoad(i * stride, word, 0, 8); // ways 0..4, way 0 the least recently used
+    }
+    long x = 5 * stride;
+    long y = 6 * stride;
+    long z = 7 * stride;
+    big.nicWrite(x, new byte[64], 0, 64); // evicts line 0 (way 0)
+    big.nicWrite(y, new byte[64], 0, 64); // evicts line 1 (way 1)
+    big.nicWrite(z, new byte[64], 0, 64); // evicts x, the older of the two I/O ways
+    assertThat(big.holds(0)).isFalse();
+    assertThat(big.holds(stride)).isFalse();
+    assertThat(big.holds(x)).isFalse();
+    assertThat(big.holds(y)).isTrue();
+    assertThat(big.holds(z)).isTrue();
+    for (int i = 2; i < 5; i++) {
+      assertThat(big.holds(i * stride)).as("the CPU's line %s", i).isTrue();
+    }
+    assertThat(big.count(HostCacheStatistic.EVICTION)).isEqualTo(3);
+    assertThat(big.count(HostCacheStatistic.WRITEBACK)).as("x was dirty").isEqualTo(1);
+    assertThat(big.residentLines()).isEqualTo(5);
+  }
+
   @Test
   void invalidateAndBypassMakeThePollerMiss() {
     for (NicWritePolicy p : new NicWritePolicy[] {NicWritePolicy.INVALIDATE, NicWritePolicy.BYPASS}) {
@@ -197,7 +252,7 @@ class SetAssociativeHostCacheTest {
     assertThat(small.nicWritePolicy()).isEqualTo(NicWritePolicy.INVALIDATE);
     assertThat(HostCacheConfig.parse(small.toString())).isEqualTo(small);
     assertThatThrownBy(() -> HostCacheConfig.parse("policy=writeback"))
-        .hasMessageContaining("nicWritePolicy must be one of update, invalidate, bypass but was 'writeback'");
+        .hasMessageContaining("nicWritePolicy must be one of update, invalidate, bypass, allocate but was 'writeback'");
     assertThatThrownBy(() -> HostCacheConfig.parse("size=1M")).hasMessageContaining("but was 'size'");
     assertThatThrownBy(() -> HostCacheConfig.parse("hitPs=-1")).hasMessageContaining("hitPs must be a whole number");
   }
