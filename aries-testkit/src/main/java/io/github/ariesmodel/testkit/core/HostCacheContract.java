@@ -93,7 +93,8 @@ public abstract class HostCacheContract {
       assertThat(c.count(HostCacheStatistic.CPU_STORE_HIT) + c.count(HostCacheStatistic.CPU_STORE_MISS))
           .as("CPU stores, in lines").isEqualTo(lines[0]);
       assertThat(c.count(HostCacheStatistic.NIC_WRITE_UPDATED) + c.count(HostCacheStatistic.NIC_WRITE_INVALIDATED)
-          + c.count(HostCacheStatistic.NIC_WRITE_MISS) + c.count(HostCacheStatistic.NIC_WRITE_BYPASSED))
+          + c.count(HostCacheStatistic.NIC_WRITE_MISS) + c.count(HostCacheStatistic.NIC_WRITE_BYPASSED)
+          + c.count(HostCacheStatistic.NIC_WRITE_ALLOCATED))
           .as("NIC writes, in lines").isEqualTo(lines[1]);
       assertThat(c.count(HostCacheStatistic.CPU_LOAD_HIT) + c.count(HostCacheStatistic.CPU_LOAD_MISS))
           .as("CPU loads, in lines").isEqualTo(lines[2]);

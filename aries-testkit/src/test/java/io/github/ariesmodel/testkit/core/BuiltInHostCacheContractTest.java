@@ -40,6 +40,14 @@ class BuiltInHostCacheContractTest {
   }
 
   @Nested
+  class Allocate extends HostCacheContract {
+    @Override
+    protected HostCache create(HostMemory memory) {
+      return small(memory, NicWritePolicy.ALLOCATE);
+    }
+  }
+
+  @Nested
   class None extends HostCacheContract {
     @Override
     protected HostCache create(HostMemory memory) {
