@@ -826,13 +826,16 @@ final class Collectives {
 
   void gatherv(byte[] send, byte[] recvBuf, int[] counts, int[] displs, int root, Communicator c) {
     int n = c.size();
+    // MPICH's gatherv: the root posts a receive for every non-empty block; an empty block sends nothing
     if (c.rank() != root) {
-      send(c, send, 0, send.length, root, GATHERV);
+      if (send.length > 0) {
+        send(c, send, 0, send.length, root, GATHERV);
+      }
       return;
     }
     List<Request> rs = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      if (i != root) {
+      if (i != root && counts[i] > 0) {
         rs.add(irecv(c, recvBuf, displs[i], counts[i], i, GATHERV));
       }
     }
@@ -842,13 +845,16 @@ final class Collectives {
 
   void scatterv(byte[] send, int[] counts, int[] displs, byte[] recvBuf, int root, Communicator c) {
     int n = c.size();
+    // MPICH's scatterv: the root sends every non-empty block; an empty block is not received
     if (c.rank() != root) {
-      recv(c, recvBuf, 0, recvBuf.length, root, SCATTERV);
+      if (recvBuf.length > 0) {
+        recv(c, recvBuf, 0, recvBuf.length, root, SCATTERV);
+      }
       return;
     }
     List<Request> rs = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      if (i != root) {
+      if (i != root && counts[i] > 0) {
         rs.add(isend(c, send, displs[i], counts[i], i, SCATTERV));
       }
     }

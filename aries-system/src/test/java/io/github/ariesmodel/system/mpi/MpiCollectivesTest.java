@@ -374,6 +374,39 @@ class MpiCollectivesTest {
   }
 
   /**
+   * MPICH's gatherv and scatterv send nothing for an empty block: with only rank 3's block non-empty, each sends one
+   * message (rank 3's, to or from the root), and the data arrives.
+   */
+  @Test
+  void gathervAndScattervSendNothingForAnEmptyBlock() {
+    long[] messages = new long[2];
+    for (int k = 0; k < 2; k++) {
+      boolean exchange = k == 1;
+      MpiJob job = MpiTesting.job(MpiTesting.smallSystem(5), 5, MpiConfig.defaults());
+      job.run(mpi -> {
+        if (exchange) {
+          int n = mpi.size();
+          int r = mpi.rank();
+          int[] counts = new int[n];
+          counts[3] = 7;
+          int[] displs = new int[n];
+          byte[] mine = r == 3 ? block(3, 7) : new byte[0];
+          byte[] all = r == 0 ? new byte[7] : null;
+          mpi.gatherv(mine, all, counts, displs, 0, mpi.world());
+          if (r == 0) {
+            assertThat(all).isEqualTo(block(3, 7));
+          }
+          byte[] back = new byte[counts[r]];
+          mpi.scatterv(r == 0 ? block(3, 7) : null, counts, displs, back, 0, mpi.world());
+          assertThat(back).isEqualTo(r == 3 ? block(3, 7) : new byte[0]);
+        }
+      });
+      messages[k] = job.messages();
+    }
+    assertThat(messages[1] - messages[0]).isEqualTo(2);
+  }
+
+  /**
    * MPI never touches a v-collective's block of count 0: its displacement may lie anywhere, and a buffer whose counts
    * are all 0 may be null. Both were refused.
    */
