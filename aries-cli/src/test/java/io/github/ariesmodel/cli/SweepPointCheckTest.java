@@ -75,7 +75,8 @@ class SweepPointCheckTest {
         Arguments.of("host-cache", List.of("rounds=1", "messages=1", "pes=2", "modes=none", "amos=1,0"), "amos=0",
             "amos must be in [1, 1000000] but was 0"),
         Arguments.of("host-cache", List.of("rounds=1", "messages=1", "pes=2", "amos=1", "modes=none,cached"),
-            "modes=cached", "modes elements must be among update, invalidate, bypass, allocate, none but one was \"cached\""),
+            "modes=cached",
+            "modes elements must be among update, invalidate, bypass, allocate, none but one was \"cached\""),
         Arguments.of("iommu-study", List.of("pageSizes=2M", "table=4K", "pes=1", "puts=1", "patterns=sequential,"
             + "strided"), "patterns=strided", "patterns elements must be among random, sequential but one was"
                 + " \"strided\""),

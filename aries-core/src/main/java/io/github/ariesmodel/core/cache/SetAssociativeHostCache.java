@@ -18,7 +18,8 @@ import java.util.Arrays;
  * (assumed); a line a NIC write allocates becomes its set's most recently used (assumed).
  *
  * <p>Sparse: sets are materialized on the first CPU access that maps to them (a NIC access to an untouched set
- * materializes nothing, but an allocating write), so a 92,544-node system costs a few dozen bytes per node whose cache is never used.
+ * materializes nothing, but an allocating write), so a 92,544-node system costs a few dozen bytes per node whose
+ * cache is never used.
  *
  * <p>Replacement is a small LRU of its own (a use stamp per way) rather than aries-iommu's replacement-policy SPI:
  * that SPI lives in aries-iommu, and aries-core, where this port and adapter belong, depends on no domain module.

@@ -56,8 +56,8 @@ public final class Communicator {
 
   /**
    * This member's node communicator and node-roots communicator, as MPICH builds them when it commits a communicator
-   * (MPIR_Comm_commit [M2]), or null when the communicator is not node-aware: it is itself a node or node-roots
-   * communicator, or every member is on a node of its own. The sub-communicators share this communicator's
+   * (MPIR_Comm_commit, docs/mpi.md [M8]), or null when the communicator is not node-aware: it is itself a node or
+   * node-roots communicator, or every member is on a node of its own. The sub-communicators share this communicator's
    * collective context; their messages take tags of their own ({@link #NODE_TAGS}, {@link #ROOT_TAGS}) where MPICH
    * gives them context ids of their own, so they never match this communicator's own collective messages.
    *

@@ -6,9 +6,9 @@ import java.util.function.IntUnaryOperator;
 
 /**
  * A communicator's members grouped by node, as MPICH groups them when it commits a communicator (its node
- * communicator and node-roots communicator, from the process-to-node map [M2]): nodes are numbered in the order of
- * their first member by communicator rank, a node's members keep the communicator's order, and a node's first member
- * is its root. The same for every member, so one layout serves them all; each member's view of it is its
+ * communicator and node-roots communicator, from the process-to-node map; docs/mpi.md [M8]): nodes are numbered in
+ * the order of their first member by communicator rank, a node's members keep the communicator's order, and a node's
+ * first member is its root. The same for every member, so one layout serves them all; each member's view of it is its
  * {@link Communicator#smp()}.
  */
 final class NodeLayout {
