@@ -363,15 +363,7 @@ public final class SetAssociativeHostCache implements HostCache {
       victim = allocated; // the first way not yet allocated is empty
       s.grow(ways, lineBytes);
     }
-    if (s.line[victim] != INVALID) {
-      counts[HostCacheStatistic.EVICTION.ordinal()]++;
-      drop(s, victim);
-    }
-    memory.read(lineNo << lineShift, s.data, victim * lineBytes, lineBytes);
-    s.line[victim] = lineNo;
-    s.dirty[victim] = false;
-    resident++;
-    return victim;
+    return install(s, victim, lineNo);
   }
 
   /**
@@ -395,6 +387,11 @@ public final class SetAssociativeHostCache implements HostCache {
         victim = w;
       }
     }
+    return install(s, victim, lineNo);
+  }
+
+  /** Evicts a way's line (if any) and brings a line from memory into it, clean. */
+  private int install(CacheSet s, int victim, long lineNo) {
     if (s.line[victim] != INVALID) {
       counts[HostCacheStatistic.EVICTION.ordinal()]++;
       drop(s, victim);

@@ -458,9 +458,37 @@ final class Collectives {
     int sendIdx;
     int recvIdx;
     int lastIdx;
+    /** The current doubling step's ranges of blocks: [sendLo, sendHi) to send, [recvLo, recvHi) to receive. */
+    int sendLo;
+    int sendHi;
+    int recvLo;
+    int recvHi;
 
     Halving(int pof2) {
       lastIdx = pof2;
+    }
+
+    /**
+     * One step of the second half (allreduce's recursive doubling, reduce's binomial gather), from the farthest
+     * distance down: this new rank's blocks [sendIdx, ...) grow by its partner's, on the side the partner's rank is.
+     */
+    void doublingStep(int newrank, int newdst, int mask, int pof2) {
+      if (newrank < newdst) {
+        if (mask != pof2 / 2) {
+          lastIdx += pof2 / (mask * 2);
+        }
+        recvIdx = sendIdx + pof2 / (mask * 2);
+        sendLo = sendIdx;
+        sendHi = recvIdx;
+        recvLo = recvIdx;
+        recvHi = lastIdx;
+      } else {
+        recvIdx = sendIdx - pof2 / (mask * 2);
+        sendLo = sendIdx;
+        sendHi = lastIdx;
+        recvLo = recvIdx;
+        recvHi = sendIdx;
+      }
     }
   }
 
@@ -524,29 +552,10 @@ final class Collectives {
       scatterHalving(t, op, acc, disp, newrank, pof2, x -> real(x, rem), c, ALLREDUCE, h);
       for (int mask = pof2 >> 1; mask > 0; mask >>= 1) {
         int newdst = newrank ^ mask;
-        int sendLo;
-        int sendHi;
-        int recvLo;
-        int recvHi;
-        if (newrank < newdst) {
-          if (mask != pof2 / 2) {
-            h.lastIdx += pof2 / (mask * 2);
-          }
-          h.recvIdx = h.sendIdx + pof2 / (mask * 2);
-          sendLo = h.sendIdx;
-          sendHi = h.recvIdx;
-          recvLo = h.recvIdx;
-          recvHi = h.lastIdx;
-        } else {
-          h.recvIdx = h.sendIdx - pof2 / (mask * 2);
-          sendLo = h.sendIdx;
-          sendHi = h.lastIdx;
-          recvLo = h.recvIdx;
-          recvHi = h.sendIdx;
-        }
+        h.doublingStep(newrank, newdst, mask, pof2);
         int dst = real(newdst, rem);
-        sendrecv(c, acc, disp[sendLo] * es, (disp[sendHi] - disp[sendLo]) * es, dst, acc, disp[recvLo] * es,
-            (disp[recvHi] - disp[recvLo]) * es, dst, ALLREDUCE);
+        sendrecv(c, acc, disp[h.sendLo] * es, (disp[h.sendHi] - disp[h.sendLo]) * es, dst, acc, disp[h.recvLo] * es,
+            (disp[h.recvHi] - disp[h.recvLo]) * es, dst, ALLREDUCE);
         if (newrank > newdst) {
           h.sendIdx = h.recvIdx;
         }
@@ -611,31 +620,12 @@ final class Collectives {
       for (int mask = pof2 >> 1; mask > 0; mask >>= 1, j--) {
         int newdst = newrank ^ mask;
         int dst = newdst == 0 && rootSatOut ? root : realOf.applyAsInt(newdst);
-        int sendLo;
-        int sendHi;
-        int recvLo;
-        int recvHi;
-        if (newrank < newdst) {
-          if (mask != pof2 / 2) {
-            h.lastIdx += pof2 / (mask * 2);
-          }
-          h.recvIdx = h.sendIdx + pof2 / (mask * 2);
-          sendLo = h.sendIdx;
-          sendHi = h.recvIdx;
-          recvLo = h.recvIdx;
-          recvHi = h.lastIdx;
-        } else {
-          h.recvIdx = h.sendIdx - pof2 / (mask * 2);
-          sendLo = h.sendIdx;
-          sendHi = h.lastIdx;
-          recvLo = h.recvIdx;
-          recvHi = h.sendIdx;
-        }
+        h.doublingStep(newrank, newdst, mask, pof2);
         if (newdst >> j == newroot >> j) {
-          send(c, acc, disp[sendLo] * es, (disp[sendHi] - disp[sendLo]) * es, dst, REDUCE);
+          send(c, acc, disp[h.sendLo] * es, (disp[h.sendHi] - disp[h.sendLo]) * es, dst, REDUCE);
           break;
         }
-        recv(c, acc, disp[recvLo] * es, (disp[recvHi] - disp[recvLo]) * es, dst, REDUCE);
+        recv(c, acc, disp[h.recvLo] * es, (disp[h.recvHi] - disp[h.recvLo]) * es, dst, REDUCE);
         if (newrank > newdst) {
           h.sendIdx = h.recvIdx;
         }
