@@ -12,10 +12,14 @@ public enum CallKind {
   INIT(Family.LIFECYCLE),
   /** {@code MPI_Finalize}. */
   FINALIZE(Family.LIFECYCLE),
-  /** Blocking send ({@code MPI_Send}; DUMPI's {@code MPI_Bsend}, {@code MPI_Ssend} and {@code MPI_Rsend} too). */
+  /** Blocking send ({@code MPI_Send}; DUMPI's {@code MPI_Bsend} and {@code MPI_Rsend} too). */
   SEND(Family.POINT_TO_POINT),
-  /** Nonblocking send ({@code MPI_Isend} and its buffered, synchronous and ready variants). */
+  /** Nonblocking send ({@code MPI_Isend} and its buffered and ready variants). */
   ISEND(Family.POINT_TO_POINT),
+  /** Blocking synchronous send ({@code MPI_Ssend}): completes once the receiver has matched it. */
+  SSEND(Family.POINT_TO_POINT),
+  /** Nonblocking synchronous send ({@code MPI_Issend}). */
+  ISSEND(Family.POINT_TO_POINT),
   /** Blocking receive. */
   RECV(Family.POINT_TO_POINT),
   /** Nonblocking receive. */

@@ -80,7 +80,7 @@ public sealed interface TraceCall {
   /**
    * A send, receive or probe with one peer.
    *
-   * @param kind SEND, ISEND, RECV, IRECV, PROBE or IPROBE
+   * @param kind SEND, ISEND, SSEND, ISSEND, RECV, IRECV, PROBE or IPROBE
    * @param peer destination of a send, source of a receive or probe ({@link #ANY_SOURCE}, {@link #PROC_NULL} allowed)
    * @param tag message tag ({@link #ANY_TAG} allowed for receives and probes)
    * @param communicator communicator id
@@ -98,9 +98,9 @@ public sealed interface TraceCall {
       checkNotNull(timing, "timing");
     }
 
-    /** Whether this call sends (SEND or ISEND). */
+    /** Whether this call sends (SEND, ISEND, SSEND or ISSEND). */
     public boolean isSend() {
-      return kind == CallKind.SEND || kind == CallKind.ISEND;
+      return kind == CallKind.SEND || kind == CallKind.ISEND || kind == CallKind.SSEND || kind == CallKind.ISSEND;
     }
   }
 

@@ -816,10 +816,16 @@ final class Collectives {
 
   void gatherv(byte[] send, byte[] recvBuf, int[] counts, int[] displs, int root, Communicator c) {
     int n = c.size();
-    // MPICH's gatherv: the root posts a receive for every non-empty block; an empty block sends nothing
+    // MPICH's gatherv: the root posts a receive for every non-empty block; an empty block sends nothing, and from
+    // GATHERV_INTER_SSEND_MIN_PROCS ranks (32) on the others send synchronously (MPIC_Ssend)
     if (c.rank() != root) {
       if (send.length > 0) {
-        send(c, send, 0, send.length, root, GATHERV);
+        if (n >= cfg.gathervSsendMinProcs()) {
+          me.wait(me.startSend(send, 0, send.length, c.worldRank(root), GATHERV + c.tagBase(),
+              c.collectiveContext(), c, true));
+        } else {
+          send(c, send, 0, send.length, root, GATHERV);
+        }
       }
       return;
     }

@@ -74,6 +74,34 @@ public interface Mpi {
   void send(byte[] buf, int offset, int length, int dest, int tag, Communicator comm);
 
   /**
+   * A blocking synchronous-mode send ({@code MPI_Ssend}): returns only once the receiver has matched the message.
+   * Every length takes the path that waits for the match (the rendezvous GET between nodes, the single copy on one
+   * node), so the send completes when the receiver has the data; to the rank itself it completes as a standard send.
+   *
+   * @param buf the data
+   * @param offset first byte
+   * @param length bytes, ≥ 0
+   * @param dest rank in {@code comm}
+   * @param tag 0 to {@link #TAG_UB}
+   * @param comm the communicator
+   */
+  void ssend(byte[] buf, int offset, int length, int dest, int tag, Communicator comm);
+
+  /**
+   * Starts a synchronous-mode send ({@code MPI_Issend}): the request completes once the receiver has matched it
+   * ({@link #ssend}).
+   *
+   * @param buf the data
+   * @param offset first byte
+   * @param length bytes
+   * @param dest rank in {@code comm}
+   * @param tag tag
+   * @param comm the communicator
+   * @return the request
+   */
+  Request issend(byte[] buf, int offset, int length, int dest, int tag, Communicator comm);
+
+  /**
    * Sends a whole array on the world communicator.
    *
    * @param buf the data

@@ -72,6 +72,7 @@ public final class MpiConfig {
   private final int alltoallMediumBytes;
   private final int alltoallMinProcs;
   private final int alltoallThrottle;
+  private final int gathervSsendMinProcs;
   private final int reduceScatterLongBytes;
   private final boolean collectiveEngine;
   private final int collectiveEngineRadix;
@@ -105,6 +106,7 @@ public final class MpiConfig {
     this.alltoallMediumBytes = b.alltoallMediumBytes;
     this.alltoallMinProcs = b.alltoallMinProcs;
     this.alltoallThrottle = b.alltoallThrottle;
+    this.gathervSsendMinProcs = b.gathervSsendMinProcs;
     this.reduceScatterLongBytes = b.reduceScatterLongBytes;
     this.collectiveEngine = b.collectiveEngine;
     this.collectiveEngineRadix = b.collectiveEngineRadix;
@@ -151,6 +153,7 @@ public final class MpiConfig {
     b.alltoallMediumBytes = alltoallMediumBytes;
     b.alltoallMinProcs = alltoallMinProcs;
     b.alltoallThrottle = alltoallThrottle;
+    b.gathervSsendMinProcs = gathervSsendMinProcs;
     b.reduceScatterLongBytes = reduceScatterLongBytes;
     b.collectiveEngine = collectiveEngine;
     b.collectiveEngineRadix = collectiveEngineRadix;
@@ -319,6 +322,17 @@ public final class MpiConfig {
     return alltoallThrottle;
   }
 
+  /**
+   * From this many ranks on, gatherv's non-root ranks send their blocks synchronously ({@code MPI_Ssend}, so the root
+   * is not flooded with unexpected messages): MPICH's {@code MPIR_CVAR_GATHERV_INTER_SSEND_MIN_PROCS}, 32 by default
+   * [M2], which its gatherv applies to intracommunicators too [M8].
+   *
+   * @return 1 or more; {@link Integer#MAX_VALUE} never
+   */
+  public int gathervSsendMinProcs() {
+    return gathervSsendMinProcs;
+  }
+
   /** @return reduce_scatter uses recursive halving below this total size, else pairwise (REDSCAT_COMMUTATIVE_LONG) */
   public int reduceScatterLongBytes() {
     return reduceScatterLongBytes;
@@ -390,6 +404,7 @@ public final class MpiConfig {
     private int alltoallMediumBytes = 32768;
     private int alltoallMinProcs = 8;
     private int alltoallThrottle = 32;
+    private int gathervSsendMinProcs = 32;
     private int reduceScatterLongBytes = 524288;
     private boolean collectiveEngine = false;
     private int collectiveEngineRadix = 2;
@@ -583,6 +598,13 @@ public final class MpiConfig {
     public Builder alltoallMinProcs(int v) {
       checkArgument(v >= 1, "alltoallMinProcs must be >= 1 but was %s", v);
       this.alltoallMinProcs = v;
+      return this;
+    }
+
+    /** @param v ≥ 1: ranks from which gatherv's blocks go by synchronous send @return this */
+    public Builder gathervSsendMinProcs(int v) {
+      checkArgument(v >= 1, "gathervSsendMinProcs must be >= 1 but was %s", v);
+      this.gathervSsendMinProcs = v;
       return this;
     }
 

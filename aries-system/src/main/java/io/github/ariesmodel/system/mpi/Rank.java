@@ -824,6 +824,17 @@ final class Rank implements Mpi {
   // -------------------------------------------------------------------------------------------- sending
 
   Request startSend(byte[] buf, int offset, int length, int destWorld, int tag, long context, Communicator comm) {
+    return startSend(buf, offset, length, destWorld, tag, context, comm, false);
+  }
+
+  /**
+   * A send; a synchronous one ({@code MPI_Ssend}) takes, whatever its length, the path that completes only after the
+   * receiver has matched it: the rendezvous (the receiver GETs once matched) between nodes, the single copy on one
+   * node. Cray MPICH's own synchronous path is not public; MPICH's CH3 sends short synchronous messages eagerly and
+   * the receiver acknowledges the match, one message where the rendezvous costs a round trip more (documented).
+   */
+  Request startSend(byte[] buf, int offset, int length, int destWorld, int tag, long context, Communicator comm,
+      boolean synchronous) {
     Request req = new Request(Request.Kind.SEND, nextId++, comm, context, destWorld, tag, null, 0, 0);
     self().sleep(config.sendOverheadPs());
     if (destWorld == worldRank) {
@@ -835,8 +846,8 @@ final class Rank implements Mpi {
       return req;
     }
     boolean local = sharesMemoryWith(destWorld);
-    Protocol protocol = local
-        ? (length >= config.singleCopyBytes() ? Protocol.SINGLE_COPY : Protocol.SHARED_MEMORY)
+    Protocol protocol = synchronous ? (local ? Protocol.SINGLE_COPY : Protocol.RENDEZVOUS)
+        : local ? (length >= config.singleCopyBytes() ? Protocol.SINGLE_COPY : Protocol.SHARED_MEMORY)
         : length <= config.shortMaxBytes() ? Protocol.SHORT
         : length <= config.eagerMaxBytes() ? Protocol.EAGER : Protocol.RENDEZVOUS;
     boolean inline = protocol == Protocol.SHORT
@@ -1143,6 +1154,19 @@ final class Rank implements Mpi {
     checkComm(comm);
     checkTag(tag);
     return startSend(buf, offset, length, peer("dest", comm, dest, false), tag, comm.context(), comm);
+  }
+
+  @Override
+  public void ssend(byte[] buf, int offset, int length, int dest, int tag, Communicator comm) {
+    wait(issend(buf, offset, length, dest, tag, comm));
+  }
+
+  @Override
+  public Request issend(byte[] buf, int offset, int length, int dest, int tag, Communicator comm) {
+    checkBuffer("buf", buf, offset, length);
+    checkComm(comm);
+    checkTag(tag);
+    return startSend(buf, offset, length, peer("dest", comm, dest, false), tag, comm.context(), comm, true);
   }
 
   @Override

@@ -743,6 +743,16 @@ public final class TraceReplay {
           noteSend(c, p.peer(), p.tag(), b);
           track(p.request(), mpi.isend(scratch(b), 0, b, p.peer(), p.tag(), c), null);
         }
+        case SSEND -> {
+          int b = sendBytes(p.bytes());
+          noteSend(c, p.peer(), p.tag(), b);
+          mpi.ssend(scratch(b), 0, b, p.peer(), p.tag(), c);
+        }
+        case ISSEND -> {
+          int b = sendBytes(p.bytes());
+          noteSend(c, p.peer(), p.tag(), b);
+          track(p.request(), mpi.issend(scratch(b), 0, b, p.peer(), p.tag(), c), null);
+        }
         case RECV -> {
           int b = recvBytes(p.bytes());
           Request r = mpi.irecv(scratch(b), 0, b, p.peer(), p.tag(), c);

@@ -407,6 +407,40 @@ class MpiCollectivesTest {
   }
 
   /**
+   * From 32 ranks on, MPICH's gatherv sends its blocks synchronously (MPIC_Ssend): each of the 31 non-root ranks'
+   * 100-byte blocks goes by the path that waits for the root's match (the rendezvous between nodes) instead of a short
+   * message, and the data arrive.
+   */
+  @Test
+  void gathervFrom32RanksSendsSynchronously() {
+    for (boolean ssend : new boolean[] {true, false}) {
+      MpiConfig cfg = ssend ? MpiConfig.defaults() : MpiConfig.builder().gathervSsendMinProcs(Integer.MAX_VALUE).build();
+      int[] nodes = new int[32];
+      for (int i = 0; i < 32; i++) {
+        nodes[i] = i * 3;
+      }
+      MpiJob job = MpiJob.builder(MpiTesting.smallSystem(8)).nodes(nodes).config(cfg).build();
+      byte[][] got = new byte[1][];
+      job.run(mpi -> {
+        int n = mpi.size();
+        int[] counts = new int[n];
+        int[] displs = new int[n];
+        for (int q = 0; q < n; q++) {
+          counts[q] = 100;
+          displs[q] = q * 100;
+        }
+        byte[] all = mpi.rank() == 5 ? new byte[n * 100] : null;
+        mpi.gatherv(block(mpi.rank(), 100), all, counts, displs, 5, mpi.world());
+        if (all != null) {
+          got[0] = all;
+        }
+      });
+      assertThat(got[0]).isEqualTo(allBlocks(32, 100));
+      assertThat(job.messages(Protocol.RENDEZVOUS)).as("synchronous: %s", ssend).isEqualTo(ssend ? 31 : 0);
+    }
+  }
+
+  /**
    * MPI never touches a v-collective's block of count 0: its displacement may lie anywhere, and a buffer whose counts
    * are all 0 may be null. Both were refused.
    */

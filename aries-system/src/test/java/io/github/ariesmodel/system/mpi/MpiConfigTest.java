@@ -14,6 +14,7 @@ class MpiConfigTest {
     assertThat(d.smpCollectives()).isTrue(); // MPIR_CVAR_ENABLE_SMP_COLLECTIVES
     assertThat(d.alltoallThrottle()).isEqualTo(32); // MPIR_CVAR_ALLTOALL_THROTTLE
     assertThat(d.allgathervPipelineBytes()).isEqualTo(32_768); // MPIR_CVAR_ALLGATHERV_PIPELINE_MSG_SIZE
+    assertThat(d.gathervSsendMinProcs()).isEqualTo(32); // MPIR_CVAR_GATHERV_INTER_SSEND_MIN_PROCS
   }
 
   @Test
@@ -23,14 +24,18 @@ class MpiConfigTest {
     assertThatThrownBy(() -> MpiConfig.builder().allgathervPipelineBytes(-3))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("allgathervPipelineBytes must be >= 0 but was -3");
+    assertThatThrownBy(() -> MpiConfig.builder().gathervSsendMinProcs(0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("gathervSsendMinProcs must be >= 1 but was 0");
   }
 
   @Test
   void toBuilderKeepsTheCollectiveSettings() {
-    MpiConfig c = MpiConfig.builder().smpCollectives(false).alltoallThrottle(0).allgathervPipelineBytes(1).build();
+    MpiConfig c = MpiConfig.builder().smpCollectives(false).alltoallThrottle(0).allgathervPipelineBytes(1)
+        .gathervSsendMinProcs(5).build();
     MpiConfig again = c.toBuilder().build();
     assertThat(again.smpCollectives()).isFalse();
     assertThat(again.alltoallThrottle()).isZero();
     assertThat(again.allgathervPipelineBytes()).isEqualTo(1);
+    assertThat(again.gathervSsendMinProcs()).isEqualTo(5);
   }
 }

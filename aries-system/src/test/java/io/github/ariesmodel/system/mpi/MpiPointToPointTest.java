@@ -24,6 +24,52 @@ class MpiPointToPointTest {
     return MpiJob.builder(MpiTesting.smallSystem(seed)).nodes(2, 60).build();
   }
 
+  /**
+   * {@code MPI_Ssend} returns only once the receiver has matched the message: the receiver computes 50 µs before it
+   * posts its receive, and the synchronous send of every length returns after that, between nodes and on one node,
+   * where a standard send of a short message returns at once. The data arrive whole; {@code issend} completes the
+   * same way.
+   */
+  @Test
+  void aSynchronousSendReturnsOnlyOnceTheReceiverHasMatchedIt() {
+    long late = 50_000_000; // 50 µs
+    int[] sizes = {0, 8, 4000, 20_000};
+    for (int[] placement : new int[][] {{2, 60}, {7, 7}}) {
+      MpiJob job = MpiJob.builder(MpiTesting.smallSystem(2)).placement(placement).build();
+      List<long[]> returned = new ArrayList<>();
+      List<byte[]> got = new ArrayList<>();
+      job.run(mpi -> {
+        for (int k = 0; k < sizes.length; k++) {
+          mpi.barrier(mpi.world());
+          if (mpi.rank() == 0) {
+            long t0 = mpi.now();
+            if (k % 2 == 0) {
+              mpi.ssend(pattern(k, sizes[k]), 0, sizes[k], 1, k, mpi.world());
+            } else {
+              mpi.wait(mpi.issend(pattern(k, sizes[k]), 0, sizes[k], 1, k, mpi.world()));
+            }
+            long t1 = mpi.now();
+            mpi.send(pattern(k, 8), 0, 8, 1, 100 + k, mpi.world());
+            returned.add(new long[] {t1 - t0, mpi.now() - t1});
+          } else {
+            mpi.compute(late);
+            byte[] b = new byte[sizes[k]];
+            mpi.recv(b, 0, b.length, 0, k, mpi.world());
+            got.add(b);
+            mpi.compute(late);
+            mpi.recv(new byte[8], 0, 8, 0, 100 + k, mpi.world());
+          }
+        }
+      });
+      for (int k = 0; k < sizes.length; k++) {
+        assertThat(got.get(k)).isEqualTo(pattern(k, sizes[k]));
+        assertThat(returned.get(k)[0]).as("ssend of %s bytes on %s", sizes[k], java.util.Arrays.toString(placement))
+            .isGreaterThan(late);
+        assertThat(returned.get(k)[1]).as("standard send of 8 bytes after it").isLessThan(late / 10);
+      }
+    }
+  }
+
   @Test
   void messagesOfEveryProtocolArriveByteExactly() {
     MpiJob job = twoRanks(1);

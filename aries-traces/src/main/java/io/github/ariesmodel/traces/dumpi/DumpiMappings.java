@@ -33,14 +33,14 @@ final class DumpiMappings {
       MAPPINGS.put(f, (r, t, in) -> new TraceCall.Lifecycle(CallKind.INIT, r.timing));
     }
     MAPPINGS.put(DumpiFunction.FINALIZE, (r, t, in) -> new TraceCall.Lifecycle(CallKind.FINALIZE, r.timing));
-    for (DumpiFunction f : new DumpiFunction[] {DumpiFunction.SEND, DumpiFunction.BSEND, DumpiFunction.SSEND,
-        DumpiFunction.RSEND}) {
+    for (DumpiFunction f : new DumpiFunction[] {DumpiFunction.SEND, DumpiFunction.BSEND, DumpiFunction.RSEND}) {
       MAPPINGS.put(f, pointToPoint(CallKind.SEND, f, "dest"));
     }
-    for (DumpiFunction f : new DumpiFunction[] {DumpiFunction.ISEND, DumpiFunction.IBSEND, DumpiFunction.ISSEND,
-        DumpiFunction.IRSEND}) {
+    for (DumpiFunction f : new DumpiFunction[] {DumpiFunction.ISEND, DumpiFunction.IBSEND, DumpiFunction.IRSEND}) {
       MAPPINGS.put(f, pointToPoint(CallKind.ISEND, f, "dest"));
     }
+    MAPPINGS.put(DumpiFunction.SSEND, pointToPoint(CallKind.SSEND, DumpiFunction.SSEND, "dest"));
+    MAPPINGS.put(DumpiFunction.ISSEND, pointToPoint(CallKind.ISSEND, DumpiFunction.ISSEND, "dest"));
     MAPPINGS.put(DumpiFunction.RECV, pointToPoint(CallKind.RECV, DumpiFunction.RECV, "source"));
     MAPPINGS.put(DumpiFunction.IRECV, pointToPoint(CallKind.IRECV, DumpiFunction.IRECV, "source"));
     MAPPINGS.put(DumpiFunction.PROBE, probe(CallKind.PROBE, DumpiFunction.PROBE));
@@ -159,8 +159,10 @@ final class DumpiMappings {
     int peer = l.field(peerField);
     int tag = l.field("tag");
     int comm = l.field("comm");
-    int request = kind == CallKind.ISEND || kind == CallKind.IRECV ? l.field("request") : -1;
-    boolean send = kind == CallKind.SEND || kind == CallKind.ISEND;
+    int request = kind == CallKind.ISEND || kind == CallKind.ISSEND || kind == CallKind.IRECV
+        ? l.field("request") : -1;
+    boolean send = kind == CallKind.SEND || kind == CallKind.ISEND || kind == CallKind.SSEND
+        || kind == CallKind.ISSEND;
     return (r, t, in) -> new TraceCall.PointToPoint(kind,
         send ? dest(r.scalars[peer]) : source(r.scalars[peer]), tag(r, in, tag), comm(r.scalars[comm]),
         fieldBytes(r, t, in, count, type), request < 0 ? TraceCall.REQUEST_NULL : request(r.scalars[request]),

@@ -72,6 +72,24 @@ class DumpiRecordLayoutTest {
     assertThat(cov.get(0).complete()).isTrue();
   }
 
+  /** MPI_Ssend and MPI_Issend keep their synchronous mode (SSEND, ISSEND); MPI_Bsend stays a standard send. */
+  @Test
+  void synchronousSendsKeepTheirMode() throws IOException {
+    DumpiBinBuilder b = new DumpiBinBuilder(1, 1, 0, 1000);
+    // dumpi_write_ssend and dumpi_write_bsend: count, datatype, dest, tag, comm
+    b.record(4, THREAD_ONLY, 0, 0, 0, 0).i32(3).u16(INT).i32(1).i32(5).u16(WORLD);
+    b.record(3, THREAD_ONLY, 0, 0, 0, 0).i32(2).u16(INT).i32(1).i32(6).u16(WORLD);
+    // dumpi_write_issend: count, datatype, dest, tag, comm, request
+    b.record(10, THREAD_ONLY, 0, 0, 0, 0).i32(4).u16(INT).i32(1).i32(7).u16(WORLD).i32(11);
+    List<RankCoverage> cov = new ArrayList<>();
+    List<TraceCall> calls = readAll(b.sizes(0, 0, 1, 1, 1, 1, 4, 2, 2, 4, 4, 8, 8, 4, 8).build(), cov);
+    assertThat(calls).extracting(c -> ((PointToPoint) c).kind())
+        .containsExactly(CallKind.SSEND, CallKind.SEND, CallKind.ISSEND);
+    assertThat(calls).extracting(c -> ((PointToPoint) c).bytes()).containsExactly(12L, 8L, 16L);
+    assertThat(((PointToPoint) calls.get(2)).request()).isEqualTo(11);
+    assertThat(calls).allMatch(c -> ((PointToPoint) c).isSend());
+  }
+
   @Test
   void rootOnlyFieldsOfGathervAndScatterv() throws IOException {
     DumpiBinBuilder b = new DumpiBinBuilder(1, 1, 0, 0);
