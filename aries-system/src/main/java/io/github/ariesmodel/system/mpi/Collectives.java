@@ -48,7 +48,11 @@ final class Collectives {
   // ------------------------------------------------------------------------------------------- plumbing
 
   private Request isend(Communicator c, byte[] b, int off, int len, int to, int tag) {
-    return me.startSend(b, off, len, c.worldRank(to), tag + c.tagBase(), c.collectiveContext(), c);
+    return isend(c, b, off, len, to, tag, false);
+  }
+
+  private Request isend(Communicator c, byte[] b, int off, int len, int to, int tag, boolean synchronous) {
+    return me.startSend(b, off, len, c.worldRank(to), tag + c.tagBase(), c.collectiveContext(), c, synchronous);
   }
 
   private Request irecv(Communicator c, byte[] b, int off, int len, int from, int tag) {
@@ -395,15 +399,28 @@ final class Collectives {
 
   /** Folds the first 2·rem ranks pairwise: even ones hand their vector to the next odd one and sit out. */
   private int fold(ElementType t, byte[] acc, int count, ReduceOp op, Communicator c, int rem, int tag) {
+    return fold(t, acc, count, op, c, rem, tag, false);
+  }
+
+  /**
+   * Folds the first 2·rem ranks pairwise, one of each pair handing its vector to the other and sitting out: the even
+   * ones to the next (MPICH's allreduce and reduce_scatter) or, with {@code evenKeeps}, the odd ones to the previous
+   * (MPICH's reduce, so that rank 0 takes part).
+   *
+   * @return this rank's new rank, or -1 when it sits out
+   */
+  private int fold(ElementType t, byte[] acc, int count, ReduceOp op, Communicator c, int rem, int tag,
+      boolean evenKeeps) {
     int r = c.rank();
     int bytes = count * ElementType.BYTES;
     if (r < 2 * rem) {
-      if (r % 2 == 0) {
-        send(c, acc, 0, bytes, r + 1, tag);
+      boolean even = r % 2 == 0;
+      if (even != evenKeeps) {
+        send(c, acc, 0, bytes, even ? r + 1 : r - 1, tag);
         return -1;
       }
       byte[] tmp = new byte[bytes];
-      recv(c, tmp, 0, bytes, r - 1, tag);
+      recv(c, tmp, 0, bytes, even ? r + 1 : r - 1, tag);
       combine(t, op, acc, 0, tmp, 0, count);
       return r / 2;
     }
@@ -580,20 +597,7 @@ final class Collectives {
     int rem = n - pof2;
     IntUnaryOperator realOf = x -> x < rem ? 2 * x : x + rem;
     byte[] acc = data.clone();
-    int newrank;
-    if (r < 2 * rem) {
-      if (r % 2 != 0) {
-        send(c, acc, 0, acc.length, r - 1, REDUCE);
-        newrank = -1;
-      } else {
-        byte[] tmp = new byte[acc.length];
-        recv(c, tmp, 0, tmp.length, r + 1, REDUCE);
-        combine(t, op, acc, 0, tmp, 0, count);
-        newrank = r / 2;
-      }
-    } else {
-      newrank = r - rem;
-    }
+    int newrank = fold(t, acc, count, op, c, rem, REDUCE, true);
     int[] disp = blocks(count, pof2);
     Halving h = new Halving(pof2);
     if (newrank >= 0) {
@@ -820,12 +824,7 @@ final class Collectives {
     // GATHERV_INTER_SSEND_MIN_PROCS ranks (32) on the others send synchronously (MPIC_Ssend)
     if (c.rank() != root) {
       if (send.length > 0) {
-        if (n >= cfg.gathervSsendMinProcs()) {
-          me.wait(me.startSend(send, 0, send.length, c.worldRank(root), GATHERV + c.tagBase(),
-              c.collectiveContext(), c, true));
-        } else {
-          send(c, send, 0, send.length, root, GATHERV);
-        }
+        me.wait(isend(c, send, 0, send.length, root, GATHERV, n >= cfg.gathervSsendMinProcs()));
       }
       return;
     }
