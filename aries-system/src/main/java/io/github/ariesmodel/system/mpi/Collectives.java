@@ -1031,26 +1031,14 @@ final class Collectives {
     }
     copy(send, r * blk, recvBuf, r * blk, blk);
     if (blk <= cfg.alltoallMediumBytes()) {
-      // MPICH's medium alltoall: in batches of the throttle, irecvs from rank + i, isends to rank - i, then a waitall
-      // (its own block, i = 0 of the first batch, is the copy above)
-      int bblock = cfg.alltoallThrottle() == 0 ? n : cfg.alltoallThrottle();
-      for (int ii = 0; ii < n; ii += bblock) {
-        int ss = Math.min(bblock, n - ii);
-        List<Request> rs = new ArrayList<>(2 * ss);
-        for (int i = 0; i < ss; i++) {
-          int src = (r + i + ii) % n;
-          if (src != r) {
-            rs.add(irecv(c, recvBuf, src * blk, blk, src, ALLTOALL));
-          }
-        }
-        for (int i = 0; i < ss; i++) {
-          int dst = (r - i - ii + n) % n;
-          if (dst != r) {
-            rs.add(isend(c, send, dst * blk, blk, dst, ALLTOALL));
-          }
-        }
-        me.waitall(rs.toArray(new Request[0]));
+      // MPICH's medium alltoall (its own block, i = 0 of the first batch, is the copy above)
+      int[] counts = new int[n];
+      int[] displs = new int[n];
+      for (int q = 0; q < n; q++) {
+        counts[q] = blk;
+        displs[q] = q * blk;
       }
+      batchedExchange(send, counts, displs, recvBuf, counts, displs, c, ALLTOALL, false);
       return;
     }
     for (int i = 1; i < n; i++) {
@@ -1112,20 +1100,32 @@ final class Collectives {
     }
     copy(send, sendDispls[r], recvBuf, recvDispls[r], sendCounts[r]);
     // MPICH's alltoallv: the same batches as the medium alltoall, and no message for an empty block
+    batchedExchange(send, sendCounts, sendDispls, recvBuf, recvCounts, recvDispls, c, ALLTOALLV, true);
+  }
+
+  /**
+   * MPICH's throttled exchange of alltoall (medium blocks) and alltoallv: in batches of {@code alltoallThrottle}
+   * (all at once for 0), irecvs from rank + i and isends to rank - i, then a waitall; this rank's own block is the
+   * caller's. With {@code skipEmpty}, an empty block is neither sent nor received (alltoallv).
+   */
+  private void batchedExchange(byte[] send, int[] sendCounts, int[] sendDispls, byte[] recvBuf, int[] recvCounts,
+      int[] recvDispls, Communicator c, int tag, boolean skipEmpty) {
+    int n = c.size();
+    int r = c.rank();
     int bblock = cfg.alltoallThrottle() == 0 ? n : cfg.alltoallThrottle();
     for (int ii = 0; ii < n; ii += bblock) {
       int ss = Math.min(bblock, n - ii);
       List<Request> rs = new ArrayList<>(2 * ss);
       for (int i = 0; i < ss; i++) {
         int src = (r + i + ii) % n;
-        if (src != r && recvCounts[src] > 0) {
-          rs.add(irecv(c, recvBuf, recvDispls[src], recvCounts[src], src, ALLTOALLV));
+        if (src != r && (!skipEmpty || recvCounts[src] > 0)) {
+          rs.add(irecv(c, recvBuf, recvDispls[src], recvCounts[src], src, tag));
         }
       }
       for (int i = 0; i < ss; i++) {
         int dst = (r - i - ii + n) % n;
-        if (dst != r && sendCounts[dst] > 0) {
-          rs.add(isend(c, send, sendDispls[dst], sendCounts[dst], dst, ALLTOALLV));
+        if (dst != r && (!skipEmpty || sendCounts[dst] > 0)) {
+          rs.add(isend(c, send, sendDispls[dst], sendCounts[dst], dst, tag));
         }
       }
       me.waitall(rs.toArray(new Request[0]));
