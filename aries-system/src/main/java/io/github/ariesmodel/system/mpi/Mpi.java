@@ -196,6 +196,67 @@ public interface Mpi {
    */
   boolean test(Request request);
 
+  // -------------------------------------------------------------------------------------------- persistent requests
+
+  /**
+   * Creates a persistent standard-mode send ({@code MPI_Send_init}; {@code MPI_Bsend_init} and
+   * {@code MPI_Rsend_init} are standard sends here): the arguments are checked now, as {@link #isend} checks them,
+   * and each {@link #start} makes that isend. Nothing is sent and no simulated time passes.
+   *
+   * @param buf the data (read at each start)
+   * @param offset first byte
+   * @param length bytes, ≥ 0
+   * @param dest rank in {@code comm}
+   * @param tag 0 to {@link #TAG_UB}
+   * @param comm the communicator
+   * @return the inactive persistent request
+   */
+  PersistentRequest sendInit(byte[] buf, int offset, int length, int dest, int tag, Communicator comm);
+
+  /**
+   * Creates a persistent synchronous-mode send ({@code MPI_Ssend_init}): each {@link #start} makes an
+   * {@link #issend}.
+   *
+   * @param buf the data (read at each start)
+   * @param offset first byte
+   * @param length bytes, ≥ 0
+   * @param dest rank in {@code comm}
+   * @param tag 0 to {@link #TAG_UB}
+   * @param comm the communicator
+   * @return the inactive persistent request
+   */
+  PersistentRequest ssendInit(byte[] buf, int offset, int length, int dest, int tag, Communicator comm);
+
+  /**
+   * Creates a persistent receive ({@code MPI_Recv_init}): each {@link #start} posts that {@link #irecv}.
+   *
+   * @param buf where each activation's data lands
+   * @param offset first byte
+   * @param capacity bytes available
+   * @param source rank in {@code comm} or {@link #ANY_SOURCE}
+   * @param tag a tag or {@link #ANY_TAG}
+   * @param comm the communicator
+   * @return the inactive persistent request
+   */
+  PersistentRequest recvInit(byte[] buf, int offset, int capacity, int source, int tag, Communicator comm);
+
+  /**
+   * Starts a persistent request ({@code MPI_Start}): makes its nonblocking call now, at that call's cost.
+   *
+   * @param request an inactive persistent request this rank made
+   * @return the activation's request: complete it with a wait or a test before starting again
+   */
+  Request start(PersistentRequest request);
+
+  /**
+   * Starts persistent requests in order ({@code MPI_Startall}), each as {@link #start} would; every one is checked
+   * before any starts.
+   *
+   * @param requests inactive persistent requests this rank made, none twice
+   * @return the activations' requests, in the same order
+   */
+  Request[] startall(PersistentRequest... requests);
+
   /**
    * Sends and receives at once ({@code MPI_Sendrecv}): safe against the deadlock two blocking sends can cause.
    *

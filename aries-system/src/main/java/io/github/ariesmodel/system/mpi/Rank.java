@@ -1185,6 +1185,7 @@ final class Rank implements Mpi {
     if (!request.complete) {
       waitFor(describe(request), () -> request.complete);
     }
+    request.waited = true;
     return request.status;
   }
 
@@ -1232,6 +1233,11 @@ final class Rank implements Mpi {
           }
           return true;
         });
+    for (Request r : requests) {
+      if (r != null) {
+        r.waited = true;
+      }
+    }
   }
 
   @Override
@@ -1258,6 +1264,7 @@ final class Rank implements Mpi {
       }
       return false;
     });
+    requests[found[0]].waited = true;
     requests[found[0]] = null; // as MPI_Waitany deallocates it: the array's next waitany goes on to the others
     return found[0];
   }
@@ -1268,7 +1275,85 @@ final class Rank implements Mpi {
     checkArgument(request != null, "request must not be null");
     checkMine(request);
     progress();
+    request.waited |= request.complete;
     return request.complete;
+  }
+
+  @Override
+  public PersistentRequest sendInit(byte[] buf, int offset, int length, int dest, int tag, Communicator comm) {
+    return sendTemplate(PersistentRequest.Mode.SEND, buf, offset, length, dest, tag, comm);
+  }
+
+  @Override
+  public PersistentRequest ssendInit(byte[] buf, int offset, int length, int dest, int tag, Communicator comm) {
+    return sendTemplate(PersistentRequest.Mode.SYNCHRONOUS_SEND, buf, offset, length, dest, tag, comm);
+  }
+
+  private PersistentRequest sendTemplate(PersistentRequest.Mode mode, byte[] buf, int offset, int length, int dest,
+      int tag, Communicator comm) {
+    checkBuffer("buf", buf, offset, length);
+    checkComm(comm);
+    checkTag(tag);
+    return new PersistentRequest(mode, buf, offset, length, dest, peer("dest", comm, dest, false), tag, comm);
+  }
+
+  @Override
+  public PersistentRequest recvInit(byte[] buf, int offset, int capacity, int source, int tag, Communicator comm) {
+    checkBuffer("buf", buf, offset, capacity);
+    checkComm(comm);
+    checkProbeTag(tag);
+    return new PersistentRequest(PersistentRequest.Mode.RECEIVE, buf, offset, capacity, source,
+        peer("source", comm, source, true), tag, comm);
+  }
+
+  @Override
+  public Request start(PersistentRequest request) {
+    caller();
+    checkStartable(request, "request");
+    return startOne(request);
+  }
+
+  @Override
+  public Request[] startall(PersistentRequest... requests) {
+    caller();
+    checkArgument(requests != null, "requests must not be null");
+    for (int i = 0; i < requests.length; i++) {
+      checkStartable(requests[i], "requests[" + i + "]");
+      for (int j = 0; j < i; j++) {
+        checkArgument(requests[j] != requests[i], "requests[%s] must not be requests[%s] again (a request starts"
+            + " once a call)", i, j);
+      }
+    }
+    Request[] out = new Request[requests.length];
+    for (int i = 0; i < requests.length; i++) {
+      out[i] = startOne(requests[i]);
+    }
+    return out;
+  }
+
+  /** A start as MPICH's {@code MPID_Startall} makes it: the nonblocking call of the request's arguments. */
+  private Request startOne(PersistentRequest p) {
+    Request r = switch (p.mode) {
+      case SEND -> startSend(p.buffer, p.offset, p.length, p.peerWorld, p.tag, p.comm.context(), p.comm);
+      case SYNCHRONOUS_SEND -> startSend(p.buffer, p.offset, p.length, p.peerWorld, p.tag, p.comm.context(), p.comm,
+          true);
+      case RECEIVE -> postReceive(p.buffer, p.offset, p.length, p.peerWorld, p.tag, p.comm.context(), p.comm);
+    };
+    p.active = r;
+    p.starts++;
+    return r;
+  }
+
+  private void checkStartable(PersistentRequest p, String name) {
+    checkArgument(p != null, "%s must not be null", name);
+    if (p.comm.owner() != this) {
+      throw new IllegalArgumentException(name + " must be one this rank made but was " + whose(p.comm.owner()));
+    }
+    if (p.isActive()) {
+      throw new IllegalArgumentException(name + " must be inactive (its last start returned complete by a wait or a"
+          + " test) but was active: " + describe(p.active) + (p.active.complete ? ", complete but not yet waited for"
+          : ", still in progress"));
+    }
   }
 
   @Override

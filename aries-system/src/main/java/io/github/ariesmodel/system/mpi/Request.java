@@ -17,6 +17,8 @@ public final class Request {
   private final Kind kind;
   final long id;
   boolean complete;
+  /** Set once a wait or test has returned it complete (MPI's end of an activation: a persistent one may restart). */
+  boolean waited;
   long completedAtPs = -1;
   MpiStatus status;
   // receive side
