@@ -28,6 +28,15 @@ public enum CallKind {
   PROBE(Family.POINT_TO_POINT),
   /** Nonblocking probe. */
   IPROBE(Family.POINT_TO_POINT),
+  /**
+   * Creates a persistent standard-mode send ({@code MPI_Send_init}; DUMPI's {@code MPI_Bsend_init} and
+   * {@code MPI_Rsend_init} too), started by {@link #START} or {@link #STARTALL}.
+   */
+  SEND_INIT(Family.POINT_TO_POINT),
+  /** Creates a persistent synchronous-mode send ({@code MPI_Ssend_init}). */
+  SSEND_INIT(Family.POINT_TO_POINT),
+  /** Creates a persistent receive ({@code MPI_Recv_init}). */
+  RECV_INIT(Family.POINT_TO_POINT),
   /** {@code MPI_Sendrecv} (and {@code MPI_Sendrecv_replace}). */
   SENDRECV(Family.SEND_RECEIVE),
   /** Wait for one request. */
@@ -46,6 +55,12 @@ public enum CallKind {
   TESTANY(Family.COMPLETION),
   /** Test some requests of a list. */
   TESTSOME(Family.COMPLETION),
+  /** Starts one persistent request ({@code MPI_Start}). */
+  START(Family.REQUEST),
+  /** Starts persistent requests in order ({@code MPI_Startall}). */
+  STARTALL(Family.REQUEST),
+  /** Frees a request ({@code MPI_Request_free}): a persistent one, or an active one left to complete unobserved. */
+  REQUEST_FREE(Family.REQUEST),
   /** {@code MPI_Barrier}. */
   BARRIER(Family.COLLECTIVE),
   /** {@code MPI_Bcast}. */
@@ -97,6 +112,8 @@ public enum CallKind {
     SEND_RECEIVE,
     /** {@link TraceCall.Completion}. */
     COMPLETION,
+    /** {@link TraceCall.RequestCall}. */
+    REQUEST,
     /** {@link TraceCall.Collective}. */
     COLLECTIVE,
     /** {@link TraceCall.CommunicatorCall}. */

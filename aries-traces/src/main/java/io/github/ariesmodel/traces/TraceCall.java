@@ -80,13 +80,16 @@ public sealed interface TraceCall {
   /**
    * A send, receive or probe with one peer.
    *
-   * @param kind SEND, ISEND, SSEND, ISSEND, RECV, IRECV, PROBE or IPROBE
+   * <p>The persistent kinds (SEND_INIT, SSEND_INIT, RECV_INIT) create a request that {@link RequestCall}s start: their
+   * {@code request} is the handle the starts, waits and tests name.
+   *
+   * @param kind SEND, ISEND, SSEND, ISSEND, RECV, IRECV, PROBE, IPROBE, SEND_INIT, SSEND_INIT or RECV_INIT
    * @param peer destination of a send, source of a receive or probe ({@link #ANY_SOURCE}, {@link #PROC_NULL} allowed)
    * @param tag message tag ({@link #ANY_TAG} allowed for receives and probes)
    * @param communicator communicator id
    * @param bytes bytes sent, or the receive buffer's size in bytes (a receive may match a shorter message);
    *     for a probe, the probed message's size when the trace recorded its status
-   * @param request request handle of a nonblocking call, {@link #REQUEST_NULL} for blocking ones
+   * @param request request handle of a nonblocking or persistent call, {@link #REQUEST_NULL} for blocking ones
    * @param timing wall-clock times
    */
   record PointToPoint(CallKind kind, int peer, int tag, int communicator, long bytes, long request,
@@ -98,9 +101,15 @@ public sealed interface TraceCall {
       checkNotNull(timing, "timing");
     }
 
-    /** Whether this call sends (SEND, ISEND, SSEND or ISSEND). */
+    /** Whether this call sends, or creates a persistent send (SEND, ISEND, SSEND, ISSEND, SEND_INIT, SSEND_INIT). */
     public boolean isSend() {
-      return kind == CallKind.SEND || kind == CallKind.ISEND || kind == CallKind.SSEND || kind == CallKind.ISSEND;
+      return kind == CallKind.SEND || kind == CallKind.ISEND || kind == CallKind.SSEND || kind == CallKind.ISSEND
+          || kind == CallKind.SEND_INIT || kind == CallKind.SSEND_INIT;
+    }
+
+    /** Whether this call creates a persistent request (SEND_INIT, SSEND_INIT or RECV_INIT). */
+    public boolean isPersistentInit() {
+      return kind == CallKind.SEND_INIT || kind == CallKind.SSEND_INIT || kind == CallKind.RECV_INIT;
     }
   }
 
@@ -150,6 +159,24 @@ public sealed interface TraceCall {
       checkNotNull(completed, "completed");
       checkArgument(outcomeRecorded || completed.isEmpty(),
           "completed must be empty when the outcome is not recorded, was %s", completed);
+      checkNotNull(timing, "timing");
+    }
+  }
+
+  /**
+   * A start or release of requests.
+   *
+   * @param kind START (one request), STARTALL (the requests in order) or REQUEST_FREE (one request)
+   * @param requests the requests passed to the call, in order ({@link #REQUEST_NULL} where the trace says none)
+   * @param timing wall-clock times
+   */
+  record RequestCall(CallKind kind, ImmutableLongArray requests, CallTiming timing) implements TraceCall {
+    /** Validates the kind's family, and that START and REQUEST_FREE name one request. */
+    public RequestCall {
+      checkFamily(kind, CallKind.Family.REQUEST);
+      checkNotNull(requests, "requests");
+      checkArgument(kind == CallKind.STARTALL || requests.length() == 1,
+          "requests of %s must hold one request, was %s", kind, requests);
       checkNotNull(timing, "timing");
     }
   }

@@ -32,6 +32,19 @@ class TraceCallTest {
   }
 
   @Test
+  void aStartOrAFreeNamesOneRequestAndAStartallAnyNumber() {
+    assertThatThrownBy(() -> new TraceCall.RequestCall(CallKind.START, ImmutableLongArray.of(3, 4), CallTiming.NONE))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("requests of START must hold one request, was [3, 4]");
+    assertThatThrownBy(() -> new TraceCall.RequestCall(CallKind.REQUEST_FREE, ImmutableLongArray.of(),
+        CallTiming.NONE)).hasMessage("requests of REQUEST_FREE must hold one request, was []");
+    assertThatThrownBy(() -> new TraceCall.RequestCall(CallKind.WAIT, ImmutableLongArray.of(3), CallTiming.NONE))
+        .hasMessage("kind must be of family REQUEST, was WAIT (COMPLETION)");
+    assertThat(new TraceCall.RequestCall(CallKind.STARTALL, ImmutableLongArray.of(), CallTiming.NONE).requests()
+        .isEmpty()).isTrue();
+  }
+
+  @Test
   void timingMustNotRunBackwards() {
     assertThatThrownBy(() -> new CallTiming(10, 9)).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("exitNanos must be >= entryNanos (10), was 9");

@@ -13,6 +13,7 @@ import io.github.ariesmodel.system.mpi.Mpi;
 import io.github.ariesmodel.system.mpi.MpiConfig;
 import io.github.ariesmodel.system.mpi.MpiJob;
 import io.github.ariesmodel.system.mpi.MpiStatus;
+import io.github.ariesmodel.system.mpi.PersistentRequest;
 import io.github.ariesmodel.system.mpi.ReduceOp;
 import io.github.ariesmodel.system.mpi.Request;
 import io.github.ariesmodel.traces.CallKind;
@@ -53,7 +54,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * a wait or test whose outcome the trace records (DUMPI) completes exactly the requests the traced run completed
  * (waiting for them), so the replay follows the traced path; a test without a recorded outcome (SimGrid) makes one
  * progress pass and completes what is done; a completion naming a handle no recorded call started (a trace that
- * left calls out) skips it and counts it. Collectives run the MPI layer's algorithms with the trace's byte counts on
+ * left calls out) skips it and counts it. Persistent requests are the MPI layer's ({@link Mpi#sendInit},
+ * {@link Mpi#recvInit}, {@link Mpi#startall}) under the trace's handles: a start makes the nonblocking call, a wait or
+ * test ends the activation and keeps the request, a wait on one not started returns at once (as MPI's on an inactive
+ * request), and {@code MPI_Request_free} drops the handle (an activation in progress completes unobserved, counted
+ * as a receive left open would be). Collectives run the MPI layer's algorithms with the trace's byte counts on
  * scratch buffers (reductions on 8-byte elements, sum); exscan is replayed as scan (the same messages). Blocking
  * receives are replayed as irecv + wait (MPI defines them so). Finalize is the MPI layer's own (every rank drains
  * its sends and joins a barrier after its last call).
@@ -370,6 +375,9 @@ public final class TraceReplay {
     if (c instanceof TraceCall.Completion w) {
       return w.kind() + " of requests " + w.requests();
     }
+    if (c instanceof TraceCall.RequestCall q) {
+      return q.kind() + " of requests " + q.requests();
+    }
     if (c instanceof TraceCall.Collective k) {
       return k.kind() + " on communicator " + k.communicator();
     }
@@ -482,6 +490,9 @@ public final class TraceReplay {
    * One trace rank replayed by one MPI rank. Its fields are written only by the rank's own code (on its group's thread
    * on an engine) and read by {@link TraceReplay#run} after the run.
    */
+  /** A traced persistent request: the MPI layer's (null for MPI_PROC_NULL), its communicator and its byte count. */
+  private record Persistent(PersistentRequest request, Communicator comm, int bytes) {}
+
   private final class RankReplay {
     final State st;
     final Mpi mpi;
@@ -489,6 +500,10 @@ public final class TraceReplay {
     final int slot;
     final Map<Long, Request> requests = new HashMap<>();
     final Map<Request, Communicator> receiveComms = new HashMap<>();
+    /** Persistent requests by handle, from their init call to their free (an activation in progress is in requests). */
+    final Map<Long, Persistent> persistent = new HashMap<>();
+    /** Requests the trace freed while active (MPI_Request_free): they complete unobserved. */
+    final List<Request> detached = new ArrayList<>();
     final Map<Integer, Communicator> comms = new HashMap<>();
     long callIndex;
     TraceCall call;
@@ -558,7 +573,9 @@ public final class TraceReplay {
      * so that no wait follows) counts as received, and its send as matched; one still open counts as unmatched.
      */
     void collectUnobservedReceives() {
-      for (Request r : requests.values()) {
+      List<Request> open = new ArrayList<>(requests.values());
+      open.addAll(detached);
+      for (Request r : open) {
         if (r == null || r.kind() != Request.Kind.RECEIVE) {
           continue;
         }
@@ -683,6 +700,8 @@ public final class TraceReplay {
         sendReceive(s);
       } else if (c instanceof TraceCall.Completion w) {
         completion(w);
+      } else if (c instanceof TraceCall.RequestCall q) {
+        requestCall(q);
       } else if (c instanceof TraceCall.Collective k) {
         collective(k);
       } else if (c instanceof TraceCall.CommunicatorCall k) {
@@ -722,6 +741,10 @@ public final class TraceReplay {
 
     private void pointToPoint(TraceCall.PointToPoint p) {
       Communicator c = comm(p.communicator());
+      if (p.isPersistentInit()) {
+        persistentInit(p, c);
+        return;
+      }
       if (p.peer() == TraceCall.PROC_NULL) {
         if (p.request() != TraceCall.REQUEST_NULL) {
           requests.put(p.request(), null);
@@ -777,6 +800,9 @@ public final class TraceReplay {
       if (old != null && !old.isComplete()) {
         throw fail("request " + id + " is reused while still active");
       }
+      if (persistent.containsKey(id)) {
+        throw fail("request " + id + " is reused while it names a persistent request not yet freed");
+      }
       requests.put(id, r);
       if (recvComm != null) {
         receiveComms.put(r, recvComm);
@@ -805,13 +831,16 @@ public final class TraceReplay {
       }
     }
 
-    /** Completes a tracked request the rank has seen finish (or waits for it) and forgets its handle. */
+    /**
+     * Completes a tracked request the rank has seen finish (or waits for it) and forgets its handle; a persistent
+     * request's activation ends (a wait on a complete request costs nothing) and the request stays.
+     */
     private void finish(long id, boolean wait) {
       Request r = requests.remove(id);
       if (r == null) {
         return;
       }
-      if (wait) {
+      if (wait || persistent.containsKey(id)) {
         mpi.wait(r);
       }
       Communicator rc = receiveComms.remove(r);
@@ -829,7 +858,9 @@ public final class TraceReplay {
           continue;
         }
         if (!requests.containsKey(id)) {
-          requestsNotStarted++;
+          if (!persistent.containsKey(id)) { // (an inactive persistent request: MPI returns at once)
+            requestsNotStarted++;
+          }
           continue;
         }
         known.add(id);
@@ -885,6 +916,104 @@ public final class TraceReplay {
             }
           }
         }
+      }
+    }
+
+    /**
+     * {@code MPI_Send_init}, {@code MPI_Ssend_init} or {@code MPI_Recv_init}: the MPI layer's persistent request with
+     * the call's arguments on a scratch buffer, under the call's handle (none for {@code MPI_PROC_NULL}: its starts
+     * complete at once, as MPICH's {@code MPID_Startall} skips them).
+     */
+    private void persistentInit(TraceCall.PointToPoint p, Communicator c) {
+      long id = p.request();
+      if (id == TraceCall.REQUEST_NULL) {
+        throw fail("a persistent request without a request handle");
+      }
+      if (requests.containsKey(id)) {
+        Request old = requests.get(id);
+        if (old != null && !old.isComplete()) {
+          throw fail("request " + id + " is reused while still active");
+        }
+        finish(id, false); // a handle the traced run completed and freed (as after a test that saw it done)
+      }
+      if (p.peer() == TraceCall.PROC_NULL) {
+        persistent.put(id, new Persistent(null, c, 0));
+        return;
+      }
+      boolean send = p.isSend();
+      checkPeer(p.peer(), c, !send);
+      if (p.tag() < (send ? 0 : TraceCall.ANY_TAG)) {
+        throw fail("tag " + p.tag() + " is negative");
+      }
+      int b = send ? sendBytes(p.bytes()) : recvBytes(p.bytes());
+      PersistentRequest q = switch (p.kind()) {
+        case SEND_INIT -> mpi.sendInit(scratch(b), 0, b, p.peer(), p.tag(), c);
+        case SSEND_INIT -> mpi.ssendInit(scratch(b), 0, b, p.peer(), p.tag(), c);
+        case RECV_INIT -> mpi.recvInit(scratch(b), 0, b, p.peer(), p.tag(), c);
+        default -> throw fail("not a persistent request's init");
+      };
+      persistent.put(id, new Persistent(q, c, b));
+    }
+
+    /** {@code MPI_Start}, {@code MPI_Startall} or {@code MPI_Request_free}. */
+    private void requestCall(TraceCall.RequestCall k) {
+      if (k.kind() == CallKind.REQUEST_FREE) {
+        free(k.requests().get(0));
+        return;
+      }
+      List<Long> ids = new ArrayList<>();
+      List<PersistentRequest> toStart = new ArrayList<>();
+      for (int i = 0; i < k.requests().length(); i++) {
+        long id = k.requests().get(i);
+        if (id == TraceCall.REQUEST_NULL) {
+          continue;
+        }
+        Persistent q = persistent.get(id);
+        if (q == null) {
+          throw fail("request " + id + " is not a persistent request the trace created (or it was freed)");
+        }
+        if (requests.containsKey(id) || ids.contains(id)) {
+          throw fail("request " + id + " is started again while its last start is active (no wait or test in the"
+              + " trace completed it)");
+        }
+        ids.add(id);
+        if (q.request() == null) {
+          continue; // MPI_PROC_NULL
+        }
+        toStart.add(q.request());
+        if (q.request().mode() != PersistentRequest.Mode.RECEIVE) {
+          noteSend(q.comm(), q.request().peer(), q.request().tag(), q.bytes());
+        }
+      }
+      Request[] started = mpi.startall(toStart.toArray(new PersistentRequest[0]));
+      int next = 0;
+      for (long id : ids) {
+        Persistent q = persistent.get(id);
+        Request r = q.request() == null ? null : started[next++];
+        requests.put(id, r);
+        if (r != null && r.kind() == Request.Kind.RECEIVE) {
+          receiveComms.put(r, q.comm());
+        }
+      }
+    }
+
+    /**
+     * {@code MPI_Request_free}: forgets the handle; a persistent request goes, and an activation or nonblocking call
+     * in progress completes unobserved (a receive's message counts as received if it came, {@link
+     * #collectUnobservedReceives}). A handle no recorded call made is counted as not started.
+     */
+    private void free(long id) {
+      if (id == TraceCall.REQUEST_NULL) {
+        return;
+      }
+      boolean wasPersistent = persistent.remove(id) != null;
+      if (requests.containsKey(id)) {
+        Request r = requests.remove(id);
+        if (r != null) {
+          detached.add(r);
+        }
+      } else if (!wasPersistent) {
+        requestsNotStarted++;
       }
     }
 

@@ -2,20 +2,12 @@ package io.github.ariesmodel.system.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.common.collect.ImmutableMap;
-import com.google.common.collect.ImmutableSortedMap;
 import com.google.common.primitives.ImmutableLongArray;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.traces.CallKind;
 import io.github.ariesmodel.traces.CallTiming;
-import io.github.ariesmodel.traces.RankCoverage;
-import io.github.ariesmodel.traces.RankTrace;
 import io.github.ariesmodel.traces.Trace;
 import io.github.ariesmodel.traces.TraceCall;
-import io.github.ariesmodel.traces.TraceFormat;
-import java.nio.file.Path;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -43,47 +35,7 @@ class SynchronousSendReplayTest {
             new TraceCall.Local(CallKind.SLEEP, 0, SLEEP_NS, t),
             new TraceCall.PointToPoint(CallKind.RECV, 0, 4, world, 8, TraceCall.REQUEST_NULL, t),
             new TraceCall.Lifecycle(CallKind.FINALIZE, t)));
-    return new Trace() {
-      @Override
-      public TraceFormat format() {
-        return TraceFormat.SIMGRID;
-      }
-
-      @Override
-      public Path source() {
-        return Path.of("synthetic");
-      }
-
-      @Override
-      public int ranks() {
-        return 2;
-      }
-
-      @Override
-      public RankTrace open(int rank) {
-        Deque<TraceCall> left = new ArrayDeque<>(calls.get(rank));
-        return new RankTrace() {
-          @Override
-          public int rank() {
-            return rank;
-          }
-
-          @Override
-          public TraceCall read() {
-            return left.poll();
-          }
-
-          @Override
-          public RankCoverage coverage() {
-            return new RankCoverage(rank, ImmutableSortedMap.of(), ImmutableMap.of(), ImmutableSortedMap.of(),
-                ImmutableSortedMap.of(), ImmutableSortedMap.of(), 0, true);
-          }
-
-          @Override
-          public void close() {}
-        };
-      }
-    };
+    return SyntheticTrace.of(calls);
   }
 
   private static ReplayResult replay(CallKind blocking, CallKind nonblocking) {

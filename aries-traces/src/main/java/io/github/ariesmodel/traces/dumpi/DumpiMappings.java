@@ -43,6 +43,15 @@ final class DumpiMappings {
     MAPPINGS.put(DumpiFunction.ISSEND, pointToPoint(CallKind.ISSEND, DumpiFunction.ISSEND, "dest"));
     MAPPINGS.put(DumpiFunction.RECV, pointToPoint(CallKind.RECV, DumpiFunction.RECV, "source"));
     MAPPINGS.put(DumpiFunction.IRECV, pointToPoint(CallKind.IRECV, DumpiFunction.IRECV, "source"));
+    for (DumpiFunction f : new DumpiFunction[] {DumpiFunction.SEND_INIT, DumpiFunction.BSEND_INIT,
+        DumpiFunction.RSEND_INIT}) {
+      MAPPINGS.put(f, pointToPoint(CallKind.SEND_INIT, f, "dest"));
+    }
+    MAPPINGS.put(DumpiFunction.SSEND_INIT, pointToPoint(CallKind.SSEND_INIT, DumpiFunction.SSEND_INIT, "dest"));
+    MAPPINGS.put(DumpiFunction.RECV_INIT, pointToPoint(CallKind.RECV_INIT, DumpiFunction.RECV_INIT, "source"));
+    MAPPINGS.put(DumpiFunction.START, requestCall(CallKind.START, DumpiFunction.START));
+    MAPPINGS.put(DumpiFunction.STARTALL, requestCall(CallKind.STARTALL, DumpiFunction.STARTALL));
+    MAPPINGS.put(DumpiFunction.REQUEST_FREE, requestCall(CallKind.REQUEST_FREE, DumpiFunction.REQUEST_FREE));
     MAPPINGS.put(DumpiFunction.PROBE, probe(CallKind.PROBE, DumpiFunction.PROBE));
     MAPPINGS.put(DumpiFunction.IPROBE, probe(CallKind.IPROBE, DumpiFunction.IPROBE));
     MAPPINGS.put(DumpiFunction.SENDRECV, sendRecv());
@@ -159,10 +168,9 @@ final class DumpiMappings {
     int peer = l.field(peerField);
     int tag = l.field("tag");
     int comm = l.field("comm");
-    int request = kind == CallKind.ISEND || kind == CallKind.ISSEND || kind == CallKind.IRECV
-        ? l.field("request") : -1;
-    boolean send = kind == CallKind.SEND || kind == CallKind.ISEND || kind == CallKind.SSEND
-        || kind == CallKind.ISSEND;
+    boolean blocking = kind == CallKind.SEND || kind == CallKind.SSEND || kind == CallKind.RECV;
+    int request = blocking ? -1 : l.field("request");
+    boolean send = !peerField.equals("source");
     return (r, t, in) -> new TraceCall.PointToPoint(kind,
         send ? dest(r.scalars[peer]) : source(r.scalars[peer]), tag(r, in, tag), comm(r.scalars[comm]),
         fieldBytes(r, t, in, count, type), request < 0 ? TraceCall.REQUEST_NULL : request(r.scalars[request]),
@@ -284,6 +292,15 @@ final class DumpiMappings {
       }
       return new TraceCall.Completion(kind, requests, nonNull(done.build()), true, r.timing);
     };
+  }
+
+  /** MPI_Start and MPI_Request_free name one request, MPI_Startall a list (count, then the handles). */
+  private static Mapping requestCall(CallKind kind, DumpiFunction f) {
+    DumpiLayout l = f.layout();
+    int one = kind == CallKind.STARTALL ? -1 : l.field("request");
+    int list = kind == CallKind.STARTALL ? l.field("requests") : -1;
+    return (r, t, in) -> new TraceCall.RequestCall(kind,
+        one >= 0 ? ImmutableLongArray.of(request(r.scalars[one])) : requests(r, list), r.timing);
   }
 
   private static Mapping barrier() {

@@ -90,6 +90,44 @@ class DumpiRecordLayoutTest {
     assertThat(calls).allMatch(c -> ((PointToPoint) c).isSend());
   }
 
+  /**
+   * Persistent requests: MPI_Send_init, MPI_Bsend_init and MPI_Rsend_init create standard sends (SEND_INIT),
+   * MPI_Ssend_init a synchronous one, MPI_Recv_init a receive, each with its handle; MPI_Start, MPI_Startall and
+   * MPI_Request_free name the handles (REQUEST_NULL for DUMPI's null request, 1). None is left out of the model.
+   */
+  @Test
+  void persistentRequestsTheirStartsAndTheirRelease() throws IOException {
+    DumpiBinBuilder b = new DumpiBinBuilder(1, 1, 0, 0);
+    // dumpi_write_send_init (and bsend_init, ssend_init, rsend_init): count, datatype, dest, tag, comm, request
+    b.record(26, THREAD_ONLY, 0, 0, 0, 0).i32(3).u16(INT).i32(1).i32(5).u16(WORLD).i32(20);
+    b.record(27, THREAD_ONLY, 0, 0, 0, 0).i32(1).u16(DOUBLE).i32(2).i32(6).u16(WORLD).i32(21);
+    b.record(28, THREAD_ONLY, 0, 0, 0, 0).i32(4).u16(INT).i32(3).i32(7).u16(WORLD).i32(22);
+    b.record(29, THREAD_ONLY, 0, 0, 0, 0).i32(0).u16(INT).i32(1).i32(8).u16(WORLD).i32(23);
+    // dumpi_write_recv_init: count, datatype, source, tag, comm, request (MPI_ANY_SOURCE and MPI_ANY_TAG are -1)
+    b.record(30, THREAD_ONLY, 0, 0, 0, 0).i32(2).u16(DOUBLE).i32(-1).i32(-1).u16(WORLD).i32(24);
+    // dumpi_write_start: request; dumpi_write_startall: count, then the request array; dumpi_write_request_free
+    b.record(31, THREAD_ONLY, 0, 0, 0, 0).i32(20);
+    b.record(32, THREAD_ONLY, 0, 0, 0, 0).i32(3).ints(21, 1, 24);
+    b.record(15, THREAD_ONLY, 0, 0, 0, 0).i32(20);
+    List<RankCoverage> cov = new ArrayList<>();
+    List<TraceCall> calls = readAll(b.sizes(0, 0, 1, 1, 1, 1, 4, 2, 2, 4, 4, 8, 8, 4, 8).build(), cov);
+    CallTiming none = CallTiming.NONE;
+    assertThat(calls).containsExactly(
+        new PointToPoint(CallKind.SEND_INIT, 1, 5, TraceCall.COMM_WORLD, 12, 20, none),
+        new PointToPoint(CallKind.SEND_INIT, 2, 6, TraceCall.COMM_WORLD, 8, 21, none),
+        new PointToPoint(CallKind.SSEND_INIT, 3, 7, TraceCall.COMM_WORLD, 16, 22, none),
+        new PointToPoint(CallKind.SEND_INIT, 1, 8, TraceCall.COMM_WORLD, 0, 23, none),
+        new PointToPoint(CallKind.RECV_INIT, TraceCall.ANY_SOURCE, TraceCall.ANY_TAG, TraceCall.COMM_WORLD, 16, 24,
+            none),
+        new TraceCall.RequestCall(CallKind.START, ImmutableLongArray.of(20), none),
+        new TraceCall.RequestCall(CallKind.STARTALL, ImmutableLongArray.of(21, TraceCall.REQUEST_NULL, 24), none),
+        new TraceCall.RequestCall(CallKind.REQUEST_FREE, ImmutableLongArray.of(20), none));
+    assertThat(calls.subList(0, 5)).allMatch(c -> ((PointToPoint) c).isPersistentInit());
+    assertThat(calls.subList(0, 4)).allMatch(c -> ((PointToPoint) c).isSend());
+    assertThat(((PointToPoint) calls.get(4)).isSend()).isFalse();
+    assertThat(cov.get(0).unmodelled()).isEmpty();
+  }
+
   @Test
   void rootOnlyFieldsOfGathervAndScatterv() throws IOException {
     DumpiBinBuilder b = new DumpiBinBuilder(1, 1, 0, 0);
