@@ -74,9 +74,11 @@ public interface Mpi {
   void send(byte[] buf, int offset, int length, int dest, int tag, Communicator comm);
 
   /**
-   * A blocking synchronous-mode send ({@code MPI_Ssend}): returns only once the receiver has matched the message.
-   * Every length takes the path that waits for the match (the rendezvous GET between nodes, the single copy on one
-   * node), so the send completes when the receiver has the data; to the rank itself it completes as a standard send.
+   * A blocking synchronous-mode send ({@code MPI_Ssend}): returns only once the receiver has matched the message. It
+   * takes the protocol a standard send of its length would, as MPICH's CH3 does: a short, eager or on-node buffered
+   * message carries a mark the receiver answers with an acknowledgement of the match, which completes the send
+   * (MPICH's eager-sync); a rendezvous or single-copy message completes once its data has moved. To the rank itself it
+   * completes when a receive matches it (so a blocking one with no receive posted deadlocks, as in MPICH).
    *
    * @param buf the data
    * @param offset first byte

@@ -501,6 +501,21 @@ public final class MpiJob {
     return s;
   }
 
+  /**
+   * Synchronous sends that went by a buffered protocol (short, eager, on one node, to self) and whose match the
+   * receiver acknowledged, over all runs: MPICH's eager-sync acknowledgements (a synchronous rendezvous or
+   * single-copy message needs none and is not counted).
+   *
+   * @return the count
+   */
+  public long synchronousAcknowledgements() {
+    long s = 0;
+    for (Rank r : ranks) {
+      s += r.syncAcks;
+    }
+    return s;
+  }
+
   // -------------------------------------------------------------------------------------------- for the ranks
 
   /** @return 0 to size - 1: the world communicator's members, one array that every rank's world communicator reads */

@@ -101,9 +101,16 @@ final class Rank implements Mpi {
   private static final int KIND_SHM = 4;
   /** On-node request-to-send: the receiver copies straight from the sender's buffer once matched. */
   private static final int KIND_SINGLE = 5;
+  /**
+   * Added to the kind of a buffered (short, eager or on-node) message sent synchronously: the receiver acknowledges
+   * the match ({@link #CQ_SYNC_ACK}), and only that completes the send (MPICH CH3's eager-sync packet).
+   */
+  private static final int KIND_SYNC = 0x100;
   private static final long CQ_CREDIT = 1;
   private static final long CQ_EAGER_ACK = 2;
   private static final long CQ_FIN = 3;
+  /** The receiver has matched a synchronous buffered message (MPICH CH3's eager-sync acknowledgement). */
+  private static final long CQ_SYNC_ACK = 4;
   private static final int CQ_KIND_SHIFT = 44;
   private static final long CQ_PAYLOAD_MASK = (1L << CQ_KIND_SHIFT) - 1;
 
@@ -182,6 +189,8 @@ final class Rank implements Mpi {
   final long[] messagesByProtocol = new long[Protocol.values().length];
   long bytesSent;
   long unexpectedMessages;
+  /** Matches of synchronous buffered messages this rank acknowledged ({@link MpiJob#synchronousAcknowledgements}). */
+  long syncAcks;
   /** The clock of this rank's node: the system's loop, or the node's group on a partitioned engine. */
   private final Scheduler clock;
 
@@ -201,6 +210,8 @@ final class Rank implements Mpi {
   private final LinkedList<Incoming> unexpected = new LinkedList<>();
   private final Map<Long, long[]> eagerBuffers = new HashMap<>();
   private final Map<Long, RendezvousSend> rendezvousSends = new HashMap<>();
+  /** Synchronous buffered sends until the receiver's acknowledgement of the match, by the id their header carries. */
+  private final Map<Long, Request> syncSends = new HashMap<>();
   private long nextId = 1;
   private boolean repoll;
   /** An on-node peer has stored a message or a control value for this rank since its last progress pass. */
@@ -499,6 +510,8 @@ final class Rank implements Mpi {
         userBuffers.release(s.place, s.length);
       }
       markComplete(s.request);
+    } else if (kind == CQ_SYNC_ACK) {
+      markComplete(syncSends.remove(payload));
     } else {
       throw new IllegalStateException("MPI rank " + worldRank + ": unknown control value " + v);
     }
@@ -537,7 +550,8 @@ final class Rank implements Mpi {
     if (LittleEndian.get(h, 0, 8) != peers.recvSeq[peer]) {
       return false;
     }
-    int kind = (int) LittleEndian.get(h, 16, 4);
+    int kindWord = (int) LittleEndian.get(h, 16, 4);
+    int kind = kindWord & ~KIND_SYNC;
     long length = LittleEndian.get(h, 32, 8);
     int payloadLength = kind == KIND_SHORT ? (int) length : 0;
     byte[] payload = payloadLength == 0 ? NO_BYTES : hostRead(mdh, at + HEADER_BYTES, payloadLength);
@@ -565,6 +579,7 @@ final class Rank implements Mpi {
     Incoming m = new Incoming(protocol, LittleEndian.get(h, 20, 4) | LittleEndian.get(h, 56, 4) << 32, s,
         (int) LittleEndian.get(h, 24, 4), (int) length);
     m.inline = kind == KIND_SHORT;
+    m.sync = (kindWord & KIND_SYNC) != 0;
     m.remoteOffset = LittleEndian.get(h, 40, 8);
     m.remoteMdh = (int) LittleEndian.get(h, 60, 4);
     m.sendId = LittleEndian.get(h, 48, 8);
@@ -652,6 +667,15 @@ final class Rank implements Mpi {
     }
     r.status = new MpiStatus(r.comm.rankOfWorld(m.sourceWorld), m.tag, m.length);
     m.boundTo = r;
+    if (m.sync) {
+      // a synchronous buffered message: the match is what its sender waits for (MPICH's eager-sync ack)
+      syncAcks++;
+      if (m.protocol == Protocol.SELF) {
+        markComplete(m.selfSender);
+      } else {
+        control(m.sourceWorld, CQ_SYNC_ACK, m.sendId);
+      }
+    }
     switch (m.protocol) {
       case SHORT, SELF -> deliverInline(r, m);
       case SHARED_MEMORY -> {
@@ -828,10 +852,11 @@ final class Rank implements Mpi {
   }
 
   /**
-   * A send; a synchronous one ({@code MPI_Ssend}) takes, whatever its length, the path that completes only after the
-   * receiver has matched it: the rendezvous (the receiver GETs once matched) between nodes, the single copy on one
-   * node. Cray MPICH's own synchronous path is not public; MPICH's CH3 sends short synchronous messages eagerly and
-   * the receiver acknowledges the match, one message where the rendezvous costs a round trip more (documented).
+   * A send. A synchronous one ({@code MPI_Ssend}) takes the protocol a standard send of its length takes, as MPICH
+   * CH3's {@code MPID_Ssend} does (its eager-sync packet up to the eager threshold, the rendezvous above): a buffered
+   * one (short, eager, on-node) is marked synchronous and completes when the receiver acknowledges the match, a
+   * rendezvous or single-copy one when its data has moved (after the match anyway); to the rank itself it completes
+   * when a receive matches it (MPICH's self-send of type SSEND).
    */
   Request startSend(byte[] buf, int offset, int length, int destWorld, int tag, long context, Communicator comm,
       boolean synchronous) {
@@ -841,17 +866,23 @@ final class Rank implements Mpi {
       Incoming m = new Incoming(Protocol.SELF, context, worldRank, tag, length);
       m.payload = java.util.Arrays.copyOfRange(buf, offset, offset + length);
       self().sleep(copyPs(length));
-      markComplete(req);
+      if (synchronous) {
+        m.sync = true;
+        m.selfSender = req;
+      } else {
+        markComplete(req);
+      }
       arrive(m);
       return req;
     }
     boolean local = sharesMemoryWith(destWorld);
-    Protocol protocol = synchronous ? (local ? Protocol.SINGLE_COPY : Protocol.RENDEZVOUS)
-        : local ? (length >= config.singleCopyBytes() ? Protocol.SINGLE_COPY : Protocol.SHARED_MEMORY)
+    Protocol protocol = local ? (length >= config.singleCopyBytes() ? Protocol.SINGLE_COPY : Protocol.SHARED_MEMORY)
         : length <= config.shortMaxBytes() ? Protocol.SHORT
         : length <= config.eagerMaxBytes() ? Protocol.EAGER : Protocol.RENDEZVOUS;
     boolean inline = protocol == Protocol.SHORT
         || (protocol == Protocol.SHARED_MEMORY && length <= config.shortMaxBytes());
+    // (rendezvous and single-copy sends complete only after the match whatever their mode)
+    boolean syncAck = synchronous && protocol != Protocol.RENDEZVOUS && protocol != Protocol.SINGLE_COPY;
     int slots = config.mailboxSlots();
     int peer = peers.of(destWorld);
     waitFor("a mailbox credit for rank " + destWorld,
@@ -860,12 +891,12 @@ final class Rank implements Mpi {
     int payloadLength = inline ? length : 0;
     byte[] msg = new byte[HEADER_BYTES + payloadLength];
     LittleEndian.put(msg, 0, 8, seq);
-    LittleEndian.put(msg, 16, 4, inline ? KIND_SHORT : switch (protocol) {
+    LittleEndian.put(msg, 16, 4, (inline ? KIND_SHORT : switch (protocol) {
       case EAGER -> KIND_EAGER;
       case SHARED_MEMORY -> KIND_SHM;
       case SINGLE_COPY -> KIND_SINGLE;
       default -> KIND_RTS;
-    });
+    }) | (syncAck ? KIND_SYNC : 0));
     // The context's low half, and its high half in bytes the header leaves unused (zero below 2^32).
     LittleEndian.put(msg, 20, 4, context);
     LittleEndian.put(msg, 56, 4, context >>> 32);
@@ -875,7 +906,13 @@ final class Rank implements Mpi {
     if (inline) {
       System.arraycopy(buf, offset, msg, HEADER_BYTES, length);
       self().sleep(copyPs(length));
-      markComplete(req);
+      if (syncAck) {
+        long id = nextId++;
+        syncSends.put(id, req);
+        LittleEndian.put(msg, 48, 8, id);
+      } else {
+        markComplete(req);
+      }
     } else if (protocol == Protocol.EAGER || protocol == Protocol.SHARED_MEMORY) {
       // the sender's copy into an internal buffer: through the cache, then the bytes at the copy rate
       long chunk = allocate(length);
@@ -885,7 +922,11 @@ final class Rank implements Mpi {
       LittleEndian.put(msg, 40, 8, chunk);
       LittleEndian.put(msg, 48, 8, id);
       LittleEndian.put(msg, 60, 4, mdh);
-      markComplete(req);
+      if (syncAck) {
+        syncSends.put(id, req); // (the buffer comes back on its own ack, the request on the match's)
+      } else {
+        markComplete(req);
+      }
     } else {
       // The user's buffer is registered (or, on one node, attached with XPMEM) where it is, a registration-cache
       // hit, untimed: its place in the modelled host memory is the user's (UserBuffers), never the internal heap, so
@@ -925,9 +966,9 @@ final class Rank implements Mpi {
 
   /** MPI_Finalize's local part: every rendezvous send matched and every internal buffer back. */
   private void drain() {
-    waitFor("its transfers to complete in finalize (an unmatched rendezvous send, or an eager message never"
-        + " received, holds a buffer)", () -> rendezvousSends.isEmpty() && eagerBuffers.isEmpty()
-        && heap.inUse() == ceHeapBytes && userBuffers.inUse() == 0);
+    waitFor("its transfers to complete in finalize (an unmatched rendezvous or synchronous send, or an eager"
+        + " message never received, holds a buffer)", () -> rendezvousSends.isEmpty() && eagerBuffers.isEmpty()
+        && syncSends.isEmpty() && heap.inUse() == ceHeapBytes && userBuffers.inUse() == 0);
   }
 
   // -------------------------------------------------------------------------------------------- memory
@@ -1809,6 +1850,10 @@ final class Rank implements Mpi {
     boolean dataReady;
     boolean unexpected;
     Request boundTo;
+    /** Sent synchronously and buffered: the match is acknowledged to the sender (CQ_SYNC_ACK). */
+    boolean sync;
+    /** A synchronous send to the rank itself: its request, completed by the match. */
+    Request selfSender;
 
     Incoming(Protocol protocol, long context, int sourceWorld, int tag, int length) {
       this.protocol = protocol;
