@@ -61,6 +61,8 @@ public enum CallKind {
   STARTALL(Family.REQUEST),
   /** Frees a request ({@code MPI_Request_free}): a persistent one, or an active one left to complete unobserved. */
   REQUEST_FREE(Family.REQUEST),
+  /** Cancels a request ({@code MPI_Cancel}): a receive not yet matched is taken back; it must still be completed. */
+  CANCEL(Family.REQUEST),
   /** {@code MPI_Barrier}. */
   BARRIER(Family.COLLECTIVE),
   /** {@code MPI_Bcast}. */

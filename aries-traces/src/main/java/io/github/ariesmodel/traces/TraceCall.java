@@ -164,14 +164,14 @@ public sealed interface TraceCall {
   }
 
   /**
-   * A start or release of requests.
+   * A start, release or cancellation of requests.
    *
-   * @param kind START (one request), STARTALL (the requests in order) or REQUEST_FREE (one request)
+   * @param kind START (one request), STARTALL (the requests in order), REQUEST_FREE or CANCEL (one request)
    * @param requests the requests passed to the call, in order ({@link #REQUEST_NULL} where the trace says none)
    * @param timing wall-clock times
    */
   record RequestCall(CallKind kind, ImmutableLongArray requests, CallTiming timing) implements TraceCall {
-    /** Validates the kind's family, and that START and REQUEST_FREE name one request. */
+    /** Validates the kind's family, and that START, REQUEST_FREE and CANCEL name one request. */
     public RequestCall {
       checkFamily(kind, CallKind.Family.REQUEST);
       checkNotNull(requests, "requests");

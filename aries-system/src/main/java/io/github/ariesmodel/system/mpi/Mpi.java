@@ -198,6 +198,17 @@ public interface Mpi {
    */
   boolean test(Request request);
 
+  /**
+   * Cancels a request ({@code MPI_Cancel}): a receive that no message has matched yet is taken back and completes at
+   * once as cancelled ({@link Request#isCancelled()}, a null status), as MPICH's {@code MPID_Cancel_recv} takes it off
+   * the posted queue; a receive already matched, and every send, goes on to complete normally (MPI lets a
+   * cancellation fail; MPICH's CH3 can cancel a send only before it leaves, which the model does not try). Either
+   * way the request must still be completed by a wait or a test. Costs no simulated time.
+   *
+   * @param request a request this rank made
+   */
+  void cancel(Request request);
+
   // -------------------------------------------------------------------------------------------- persistent requests
 
   /**

@@ -1321,6 +1321,17 @@ final class Rank implements Mpi {
   }
 
   @Override
+  public void cancel(Request request) {
+    caller();
+    checkArgument(request != null, "request must not be null");
+    checkMine(request);
+    if (request.kind() == Request.Kind.RECEIVE && !request.complete && posted.remove(request)) {
+      request.cancelled = true;
+      markComplete(request);
+    }
+  }
+
+  @Override
   public PersistentRequest sendInit(byte[] buf, int offset, int length, int dest, int tag, Communicator comm) {
     return sendTemplate(PersistentRequest.Mode.SEND, buf, offset, length, dest, tag, comm);
   }

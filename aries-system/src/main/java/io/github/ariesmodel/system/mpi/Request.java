@@ -19,6 +19,7 @@ public final class Request {
   boolean complete;
   /** Set once a wait or test has returned it complete (MPI's end of an activation: a persistent one may restart). */
   boolean waited;
+  boolean cancelled;
   long completedAtPs = -1;
   MpiStatus status;
   // receive side
@@ -63,7 +64,17 @@ public final class Request {
     return completedAtPs;
   }
 
-  /** @return the status of a completed receive, or null before completion and for sends */
+  /**
+   * Whether {@link Mpi#cancel} took the operation back before it matched ({@code MPI_Test_cancelled}): then it
+   * completed moving nothing, and a receive's status is null.
+   *
+   * @return whether it was cancelled
+   */
+  public boolean isCancelled() {
+    return cancelled;
+  }
+
+  /** @return the status of a completed receive, or null before completion, for sends and for a cancelled receive */
   public MpiStatus status() {
     return complete ? status : null; // (it is known from the match on, before the data has moved)
   }

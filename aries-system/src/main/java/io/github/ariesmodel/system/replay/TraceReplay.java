@@ -580,6 +580,9 @@ public final class TraceReplay {
           continue;
         }
         Communicator rc = receiveComms.get(r);
+        if (r.isCancelled()) {
+          continue; // taken back: neither received nor unmatched
+        }
         if (r.isComplete() && rc != null) {
           received(r, rc);
         } else if (!r.isComplete()) {
@@ -844,7 +847,7 @@ public final class TraceReplay {
         mpi.wait(r);
       }
       Communicator rc = receiveComms.remove(r);
-      if (rc != null) {
+      if (rc != null && !r.isCancelled()) {
         received(r, rc);
       }
     }
@@ -955,10 +958,20 @@ public final class TraceReplay {
       persistent.put(id, new Persistent(q, c, b));
     }
 
-    /** {@code MPI_Start}, {@code MPI_Startall} or {@code MPI_Request_free}. */
+    /** {@code MPI_Start}, {@code MPI_Startall}, {@code MPI_Request_free} or {@code MPI_Cancel}. */
     private void requestCall(TraceCall.RequestCall k) {
       if (k.kind() == CallKind.REQUEST_FREE) {
         free(k.requests().get(0));
+        return;
+      }
+      if (k.kind() == CallKind.CANCEL) {
+        long id = k.requests().get(0);
+        Request r = requests.get(id);
+        if (r != null) {
+          mpi.cancel(r); // (a handle the trace never started, or PROC_NULL's: nothing to take back)
+        } else if (id != TraceCall.REQUEST_NULL && !requests.containsKey(id)) {
+          requestsNotStarted++;
+        }
         return;
       }
       List<Long> ids = new ArrayList<>();

@@ -124,6 +124,56 @@ class MpiPointToPointTest {
         .hasMessageContaining("rank 0 in its program waits for a send to world rank 0 (tag 1)");
   }
 
+  /**
+   * {@code MPI_Cancel}: a receive no message has matched is taken back (it completes as cancelled, with no status,
+   * and no longer matches anything: the message it would have taken goes to the next receive); a matched receive and
+   * a send complete normally; another rank's request is refused in one line.
+   */
+  @Test
+  void cancellingAnUnmatchedReceiveTakesItBack() {
+    MpiJob job = twoRanks(6);
+    List<Object> seen = new ArrayList<>();
+    job.run(mpi -> {
+      if (mpi.rank() == 1) {
+        Request wild = mpi.irecv(new byte[64], 0, 64, Mpi.ANY_SOURCE, 5, mpi.world());
+        mpi.cancel(wild);
+        assertThat(wild.isComplete()).isTrue();
+        assertThat(mpi.wait(wild)).isNull();
+        seen.add(wild.isCancelled());
+        mpi.barrier(mpi.world());
+        byte[] b = new byte[64];
+        MpiStatus st = mpi.recv(b, 0, 64, 0, 5, mpi.world());
+        seen.add(st.count());
+        seen.add(b[3]);
+        Request matched = mpi.irecv(new byte[8], 0, 8, 0, 6, mpi.world());
+        while (!mpi.test(matched)) {
+          mpi.compute(100_000);
+        }
+        mpi.cancel(matched); // too late: it completed with its message
+        seen.add(matched.isCancelled());
+        seen.add(matched.status().count());
+      } else {
+        mpi.barrier(mpi.world());
+        mpi.send(pattern(4, 64), 0, 64, 1, 5, mpi.world());
+        Request s = mpi.isend(pattern(5, 8), 0, 8, 1, 6, mpi.world());
+        mpi.cancel(s); // a send is never taken back here
+        mpi.wait(s);
+        seen.add(s.isCancelled());
+      }
+    });
+    assertThat(seen).containsExactlyInAnyOrder(true, 64, pattern(4, 64)[3], false, 8, false);
+    Request[] other = new Request[1];
+    assertThatThrownBy(() -> twoRanks(7).run(mpi -> {
+      if (mpi.rank() == 0) {
+        other[0] = mpi.irecv(new byte[4], 0, 4, 1, 1, mpi.world());
+      }
+      mpi.barrier(mpi.world());
+      if (mpi.rank() == 1) {
+        mpi.cancel(other[0]);
+      }
+    })).hasStackTraceContaining("request must be one this rank made but was rank 0's");
+  }
+
   @Test
   void messagesOfEveryProtocolArriveByteExactly() {
     MpiJob job = twoRanks(1);

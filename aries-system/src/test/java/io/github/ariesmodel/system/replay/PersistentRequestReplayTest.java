@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * Traced persistent requests (MPI_Send_init, MPI_Recv_init, MPI_Start, MPI_Startall, MPI_Request_free) replay as the
  * nonblocking calls their starts make: a ring exchange written with them gives the same replay as the same exchange
  * written with MPI_Isend and MPI_Irecv, and the handles follow MPI's rules (a wait on an inactive request returns at
- * once; a freed active receive completes unobserved; a start of an unknown or active handle is one clear error).
+ * once; a freed active receive completes unobserved; a start of an unknown or active handle is one clear error), and
+ * a traced MPI_Cancel takes an unmatched receive back.
  */
 class PersistentRequestReplayTest {
 
@@ -163,6 +164,30 @@ class PersistentRequestReplayTest {
     ReplayResult r = replay(calls);
     assertThat(r.messages()).isEqualTo(4);
     assertThat(r.requestsNotStarted()).isZero();
+  }
+
+  /**
+   * A traced MPI_Cancel takes back a wildcard receive before any message came: the message then goes to the receive
+   * posted after it (without the cancel, the stale receive would take it and the later one would wait forever), and
+   * the cancelled receive counts neither as received nor as unmatched.
+   */
+  @Test
+  void aCancelledReceiveTakesNoMessage() {
+    List<List<TraceCall>> calls = List.of(
+        List.of(new Lifecycle(CallKind.INIT, T), new Local(CallKind.SLEEP, 0, 20_000, T),
+            new PointToPoint(CallKind.SEND, 1, 5, WORLD, 64, TraceCall.REQUEST_NULL, T),
+            new Lifecycle(CallKind.FINALIZE, T)),
+        List.of(new Lifecycle(CallKind.INIT, T),
+            new PointToPoint(CallKind.IRECV, TraceCall.ANY_SOURCE, 5, WORLD, 64, 3, T),
+            new RequestCall(CallKind.CANCEL, ImmutableLongArray.of(3), T),
+            new Completion(CallKind.WAIT, ImmutableLongArray.of(3), ImmutableLongArray.of(3), true, T),
+            new PointToPoint(CallKind.RECV, 0, 5, WORLD, 64, TraceCall.REQUEST_NULL, T),
+            new Lifecycle(CallKind.FINALIZE, T)));
+    ReplayResult r = replay(calls);
+    assertThat(r.messages()).isEqualTo(1);
+    assertThat(r.receivesUnmatched()).isZero();
+    assertThat(r.requestsNotStarted()).isZero();
+    assertThat(r.calls()).containsEntry(CallKind.CANCEL, 1L);
   }
 
   @Test

@@ -52,6 +52,7 @@ final class DumpiMappings {
     MAPPINGS.put(DumpiFunction.START, requestCall(CallKind.START, DumpiFunction.START));
     MAPPINGS.put(DumpiFunction.STARTALL, requestCall(CallKind.STARTALL, DumpiFunction.STARTALL));
     MAPPINGS.put(DumpiFunction.REQUEST_FREE, requestCall(CallKind.REQUEST_FREE, DumpiFunction.REQUEST_FREE));
+    MAPPINGS.put(DumpiFunction.CANCEL, requestCall(CallKind.CANCEL, DumpiFunction.CANCEL));
     MAPPINGS.put(DumpiFunction.PROBE, probe(CallKind.PROBE, DumpiFunction.PROBE));
     MAPPINGS.put(DumpiFunction.IPROBE, probe(CallKind.IPROBE, DumpiFunction.IPROBE));
     MAPPINGS.put(DumpiFunction.SENDRECV, sendRecv());
@@ -294,7 +295,7 @@ final class DumpiMappings {
     };
   }
 
-  /** MPI_Start and MPI_Request_free name one request, MPI_Startall a list (count, then the handles). */
+  /** MPI_Start, MPI_Request_free and MPI_Cancel name one request, MPI_Startall a list (count, then the handles). */
   private static Mapping requestCall(CallKind kind, DumpiFunction f) {
     DumpiLayout l = f.layout();
     int one = kind == CallKind.STARTALL ? -1 : l.field("request");

@@ -92,8 +92,9 @@ class DumpiRecordLayoutTest {
 
   /**
    * Persistent requests: MPI_Send_init, MPI_Bsend_init and MPI_Rsend_init create standard sends (SEND_INIT),
-   * MPI_Ssend_init a synchronous one, MPI_Recv_init a receive, each with its handle; MPI_Start, MPI_Startall and
-   * MPI_Request_free name the handles (REQUEST_NULL for DUMPI's null request, 1). None is left out of the model.
+   * MPI_Ssend_init a synchronous one, MPI_Recv_init a receive, each with its handle; MPI_Start, MPI_Startall,
+   * MPI_Request_free and MPI_Cancel name the handles (REQUEST_NULL for DUMPI's null request, 1). None is left out of
+   * the model.
    */
   @Test
   void persistentRequestsTheirStartsAndTheirRelease() throws IOException {
@@ -109,6 +110,7 @@ class DumpiRecordLayoutTest {
     b.record(31, THREAD_ONLY, 0, 0, 0, 0).i32(20);
     b.record(32, THREAD_ONLY, 0, 0, 0, 0).i32(3).ints(21, 1, 24);
     b.record(15, THREAD_ONLY, 0, 0, 0, 0).i32(20);
+    b.record(24, THREAD_ONLY, 0, 0, 0, 0).i32(24); // dumpi_write_cancel: request
     List<RankCoverage> cov = new ArrayList<>();
     List<TraceCall> calls = readAll(b.sizes(0, 0, 1, 1, 1, 1, 4, 2, 2, 4, 4, 8, 8, 4, 8).build(), cov);
     CallTiming none = CallTiming.NONE;
@@ -121,7 +123,8 @@ class DumpiRecordLayoutTest {
             none),
         new TraceCall.RequestCall(CallKind.START, ImmutableLongArray.of(20), none),
         new TraceCall.RequestCall(CallKind.STARTALL, ImmutableLongArray.of(21, TraceCall.REQUEST_NULL, 24), none),
-        new TraceCall.RequestCall(CallKind.REQUEST_FREE, ImmutableLongArray.of(20), none));
+        new TraceCall.RequestCall(CallKind.REQUEST_FREE, ImmutableLongArray.of(20), none),
+        new TraceCall.RequestCall(CallKind.CANCEL, ImmutableLongArray.of(24), none));
     assertThat(calls.subList(0, 5)).allMatch(c -> ((PointToPoint) c).isPersistentInit());
     assertThat(calls.subList(0, 4)).allMatch(c -> ((PointToPoint) c).isSend());
     assertThat(((PointToPoint) calls.get(4)).isSend()).isFalse();
