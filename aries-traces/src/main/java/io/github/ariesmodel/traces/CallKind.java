@@ -12,10 +12,14 @@ public enum CallKind {
   INIT(Family.LIFECYCLE),
   /** {@code MPI_Finalize}. */
   FINALIZE(Family.LIFECYCLE),
-  /** Blocking send ({@code MPI_Send}; DUMPI's {@code MPI_Bsend} and {@code MPI_Rsend} too). */
+  /** Blocking send ({@code MPI_Send}; DUMPI's {@code MPI_Rsend} too). */
   SEND(Family.POINT_TO_POINT),
-  /** Nonblocking send ({@code MPI_Isend} and its buffered and ready variants). */
+  /** Nonblocking send ({@code MPI_Isend}, and its ready variant). */
   ISEND(Family.POINT_TO_POINT),
+  /** Buffered-mode send ({@code MPI_Bsend}): copied into the attached buffer, it returns at once. */
+  BSEND(Family.POINT_TO_POINT),
+  /** Nonblocking buffered-mode send ({@code MPI_Ibsend}). */
+  IBSEND(Family.POINT_TO_POINT),
   /** Blocking synchronous send ({@code MPI_Ssend}): completes once the receiver has matched it. */
   SSEND(Family.POINT_TO_POINT),
   /** Nonblocking synchronous send ({@code MPI_Issend}). */
@@ -29,10 +33,12 @@ public enum CallKind {
   /** Nonblocking probe. */
   IPROBE(Family.POINT_TO_POINT),
   /**
-   * Creates a persistent standard-mode send ({@code MPI_Send_init}; DUMPI's {@code MPI_Bsend_init} and
-   * {@code MPI_Rsend_init} too), started by {@link #START} or {@link #STARTALL}.
+   * Creates a persistent standard-mode send ({@code MPI_Send_init}; DUMPI's {@code MPI_Rsend_init} too), started by
+   * {@link #START} or {@link #STARTALL}.
    */
   SEND_INIT(Family.POINT_TO_POINT),
+  /** Creates a persistent buffered-mode send ({@code MPI_Bsend_init}). */
+  BSEND_INIT(Family.POINT_TO_POINT),
   /** Creates a persistent synchronous-mode send ({@code MPI_Ssend_init}). */
   SSEND_INIT(Family.POINT_TO_POINT),
   /** Creates a persistent receive ({@code MPI_Recv_init}). */
@@ -61,6 +67,10 @@ public enum CallKind {
   STARTALL(Family.REQUEST),
   /** Frees a request ({@code MPI_Request_free}): a persistent one, or an active one left to complete unobserved. */
   REQUEST_FREE(Family.REQUEST),
+  /** Attaches the buffer buffered sends use ({@code MPI_Buffer_attach}). */
+  BUFFER_ATTACH(Family.BUFFER),
+  /** Detaches it ({@code MPI_Buffer_detach}), once the buffered sends from it have gone. */
+  BUFFER_DETACH(Family.BUFFER),
   /** Cancels a request ({@code MPI_Cancel}): a receive not yet matched is taken back; it must still be completed. */
   CANCEL(Family.REQUEST),
   /** {@code MPI_Barrier}. */
@@ -116,6 +126,8 @@ public enum CallKind {
     COMPLETION,
     /** {@link TraceCall.RequestCall}. */
     REQUEST,
+    /** {@link TraceCall.BufferCall}. */
+    BUFFER,
     /** {@link TraceCall.Collective}. */
     COLLECTIVE,
     /** {@link TraceCall.CommunicatorCall}. */

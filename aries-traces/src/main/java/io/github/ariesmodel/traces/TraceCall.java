@@ -80,10 +80,11 @@ public sealed interface TraceCall {
   /**
    * A send, receive or probe with one peer.
    *
-   * <p>The persistent kinds (SEND_INIT, SSEND_INIT, RECV_INIT) create a request that {@link RequestCall}s start: their
-   * {@code request} is the handle the starts, waits and tests name.
+   * <p>The persistent kinds (SEND_INIT, BSEND_INIT, SSEND_INIT, RECV_INIT) create a request that {@link RequestCall}s
+   * start: their {@code request} is the handle the starts, waits and tests name.
    *
-   * @param kind SEND, ISEND, SSEND, ISSEND, RECV, IRECV, PROBE, IPROBE, SEND_INIT, SSEND_INIT or RECV_INIT
+   * @param kind SEND, ISEND, BSEND, IBSEND, SSEND, ISSEND, RECV, IRECV, PROBE, IPROBE, SEND_INIT, BSEND_INIT,
+   *     SSEND_INIT or RECV_INIT
    * @param peer destination of a send, source of a receive or probe ({@link #ANY_SOURCE}, {@link #PROC_NULL} allowed)
    * @param tag message tag ({@link #ANY_TAG} allowed for receives and probes)
    * @param communicator communicator id
@@ -101,15 +102,16 @@ public sealed interface TraceCall {
       checkNotNull(timing, "timing");
     }
 
-    /** Whether this call sends, or creates a persistent send (SEND, ISEND, SSEND, ISSEND, SEND_INIT, SSEND_INIT). */
+    /** Whether this call sends, or creates a persistent send (every kind but RECV, IRECV, PROBE, IPROBE, RECV_INIT). */
     public boolean isSend() {
-      return kind == CallKind.SEND || kind == CallKind.ISEND || kind == CallKind.SSEND || kind == CallKind.ISSEND
-          || kind == CallKind.SEND_INIT || kind == CallKind.SSEND_INIT;
+      return kind != CallKind.RECV && kind != CallKind.IRECV && kind != CallKind.PROBE && kind != CallKind.IPROBE
+          && kind != CallKind.RECV_INIT;
     }
 
-    /** Whether this call creates a persistent request (SEND_INIT, SSEND_INIT or RECV_INIT). */
+    /** Whether this call creates a persistent request (SEND_INIT, BSEND_INIT, SSEND_INIT or RECV_INIT). */
     public boolean isPersistentInit() {
-      return kind == CallKind.SEND_INIT || kind == CallKind.SSEND_INIT || kind == CallKind.RECV_INIT;
+      return kind == CallKind.SEND_INIT || kind == CallKind.BSEND_INIT || kind == CallKind.SSEND_INIT
+          || kind == CallKind.RECV_INIT;
     }
   }
 
@@ -159,6 +161,22 @@ public sealed interface TraceCall {
       checkNotNull(completed, "completed");
       checkArgument(outcomeRecorded || completed.isEmpty(),
           "completed must be empty when the outcome is not recorded, was %s", completed);
+      checkNotNull(timing, "timing");
+    }
+  }
+
+  /**
+   * The buffer of buffered-mode sends attached or detached.
+   *
+   * @param kind BUFFER_ATTACH or BUFFER_DETACH
+   * @param bytes the buffer's size in bytes (as the trace gives it for a detach)
+   * @param timing wall-clock times
+   */
+  record BufferCall(CallKind kind, long bytes, CallTiming timing) implements TraceCall {
+    /** Validates the kind's family and the size. */
+    public BufferCall {
+      checkFamily(kind, CallKind.Family.BUFFER);
+      checkArgument(bytes >= 0, "bytes must be >= 0, was %s", bytes);
       checkNotNull(timing, "timing");
     }
   }

@@ -26,6 +26,11 @@ public interface Mpi {
   int UNDEFINED = -1;
   /** Largest tag a message may carry (MPI guarantees at least 32,767). */
   int TAG_UB = Integer.MAX_VALUE;
+  /**
+   * Attached-buffer space a buffered send takes beyond its data ({@code MPI_BSEND_OVERHEAD}): 96 bytes, MPICH's value
+   * on 64-bit systems (its configure sets it to the size of its bsend segment header; assumed for Cray MPICH).
+   */
+  int BSEND_OVERHEAD = 96;
 
   /** @return this rank in the world communicator */
   int rank();
@@ -102,6 +107,54 @@ public interface Mpi {
    * @return the request
    */
   Request issend(byte[] buf, int offset, int length, int dest, int tag, Communicator comm);
+
+  /**
+   * Gives buffered sends their space ({@code MPI_Buffer_attach}). Only the size matters here: the data a buffered
+   * send copies stands in the node's modelled memory as any send's does.
+   *
+   * @param bytes the buffer's size, ≥ 0 (each buffered send in flight takes its length plus {@link #BSEND_OVERHEAD})
+   * @throws IllegalStateException when a buffer is already attached (MPI_ERR_BUFFER)
+   */
+  void bufferAttach(int bytes);
+
+  /**
+   * Takes the attached buffer back ({@code MPI_Buffer_detach}), first waiting until every buffered send made from it
+   * has gone (its data no longer needed).
+   *
+   * @return the size that was attached
+   * @throws IllegalStateException when no buffer is attached (MPI_ERR_BUFFER)
+   */
+  int bufferDetach();
+
+  /**
+   * A buffered-mode send ({@code MPI_Bsend}), as MPICH's {@code MPIR_Bsend_isend} makes it: the data is copied into
+   * the attached buffer (at the host copy rate) and sent from there by a standard nonblocking send, and the call
+   * returns at once, whatever the receiver does; the space comes back when that send completes. Too little free
+   * space (after taking back that of completed sends) is MPI_ERR_BUFFER, as in MPICH.
+   *
+   * @param buf the data
+   * @param offset first byte
+   * @param length bytes, ≥ 0
+   * @param dest rank in {@code comm}
+   * @param tag 0 to {@link #TAG_UB}
+   * @param comm the communicator
+   * @throws IllegalStateException when the attached buffer has no room for it (MPI_ERR_BUFFER)
+   */
+  void bsend(byte[] buf, int offset, int length, int dest, int tag, Communicator comm);
+
+  /**
+   * A nonblocking buffered-mode send ({@code MPI_Ibsend}): {@link #bsend}, returning a request that is already
+   * complete.
+   *
+   * @param buf the data
+   * @param offset first byte
+   * @param length bytes
+   * @param dest rank in {@code comm}
+   * @param tag tag
+   * @param comm the communicator
+   * @return the (complete) request
+   */
+  Request ibsend(byte[] buf, int offset, int length, int dest, int tag, Communicator comm);
 
   /**
    * Sends a whole array on the world communicator.
@@ -212,8 +265,8 @@ public interface Mpi {
   // -------------------------------------------------------------------------------------------- persistent requests
 
   /**
-   * Creates a persistent standard-mode send ({@code MPI_Send_init}; {@code MPI_Bsend_init} and
-   * {@code MPI_Rsend_init} are standard sends here): the arguments are checked now, as {@link #isend} checks them,
+   * Creates a persistent standard-mode send ({@code MPI_Send_init}; {@code MPI_Rsend_init} is a standard send
+   * here): the arguments are checked now, as {@link #isend} checks them,
    * and each {@link #start} makes that isend. Nothing is sent and no simulated time passes.
    *
    * @param buf the data (read at each start)
@@ -239,6 +292,19 @@ public interface Mpi {
    * @return the inactive persistent request
    */
   PersistentRequest ssendInit(byte[] buf, int offset, int length, int dest, int tag, Communicator comm);
+
+  /**
+   * Creates a persistent buffered-mode send ({@code MPI_Bsend_init}): each {@link #start} makes an {@link #ibsend}.
+   *
+   * @param buf the data (read at each start)
+   * @param offset first byte
+   * @param length bytes, ≥ 0
+   * @param dest rank in {@code comm}
+   * @param tag 0 to {@link #TAG_UB}
+   * @param comm the communicator
+   * @return the inactive persistent request
+   */
+  PersistentRequest bsendInit(byte[] buf, int offset, int length, int dest, int tag, Communicator comm);
 
   /**
    * Creates a persistent receive ({@code MPI_Recv_init}): each {@link #start} posts that {@link #irecv}.

@@ -18,8 +18,10 @@ public final class PersistentRequest {
 
   /** Which nonblocking call a start makes. */
   public enum Mode {
-    /** A standard-mode send ({@code MPI_Send_init}; buffered and ready ones are standard sends here). */
+    /** A standard-mode send ({@code MPI_Send_init}; ready ones are standard sends here). */
     SEND,
+    /** A buffered-mode send ({@code MPI_Bsend_init}): each activation copies into the attached buffer. */
+    BUFFERED_SEND,
     /** A synchronous-mode send ({@code MPI_Ssend_init}): each activation completes once the receiver has matched. */
     SYNCHRONOUS_SEND,
     /** A receive ({@code MPI_Recv_init}). */

@@ -212,6 +212,12 @@ final class Rank implements Mpi {
   private final Map<Long, RendezvousSend> rendezvousSends = new HashMap<>();
   /** Synchronous buffered sends until the receiver's acknowledgement of the match, by the id their header carries. */
   private final Map<Long, Request> syncSends = new HashMap<>();
+  /** The attached buffer's size ({@code MPI_Buffer_attach}), or -1 when none is attached. */
+  private long bsendCapacity = -1;
+  /** Its space taken by buffered sends still in flight. */
+  private long bsendUsed;
+  /** Buffered sends in flight: each the standard send made from the attached buffer, and the space it holds. */
+  private final List<BufferedSend> bufferedSends = new ArrayList<>();
   private long nextId = 1;
   private boolean repoll;
   /** An on-node peer has stored a message or a control value for this rank since its last progress pass. */
@@ -842,6 +848,9 @@ final class Rank implements Mpi {
     }
   }
 
+  /** A buffered send's standard send from the attached buffer, and the attached space it holds until it completes. */
+  private record BufferedSend(Request send, long space) {}
+
   /** A rendezvous or single-copy send until its FIN: its request, and its buffer's place ({@link UserBuffers}). */
   private record RendezvousSend(Request request, long place, long length) {}
 
@@ -1198,6 +1207,80 @@ final class Rank implements Mpi {
   }
 
   @Override
+  public void bufferAttach(int bytes) {
+    caller();
+    checkArgument(bytes >= 0, "bytes must be >= 0 but was %s", bytes);
+    if (bsendCapacity >= 0) {
+      throw new IllegalStateException("MPI_ERR_BUFFER at rank " + worldRank + ": a buffer of " + bsendCapacity
+          + " bytes is already attached (detach it first)");
+    }
+    bsendCapacity = bytes;
+    bsendUsed = 0;
+  }
+
+  @Override
+  public int bufferDetach() {
+    caller();
+    if (bsendCapacity < 0) {
+      throw new IllegalStateException("MPI_ERR_BUFFER at rank " + worldRank + ": no buffer is attached to detach");
+    }
+    waitFor("its buffered sends to go (MPI_Buffer_detach)", () -> {
+      reclaimBuffered();
+      return bufferedSends.isEmpty();
+    });
+    int size = (int) bsendCapacity;
+    bsendCapacity = -1;
+    return size;
+  }
+
+  @Override
+  public void bsend(byte[] buf, int offset, int length, int dest, int tag, Communicator comm) {
+    ibsend(buf, offset, length, dest, tag, comm).waited = true;
+  }
+
+  @Override
+  public Request ibsend(byte[] buf, int offset, int length, int dest, int tag, Communicator comm) {
+    checkBuffer("buf", buf, offset, length);
+    checkComm(comm);
+    checkTag(tag);
+    return startBuffered(buf, offset, length, peer("dest", comm, dest, false), tag, comm);
+  }
+
+  /**
+   * A buffered send as MPICH's {@code MPIR_Bsend_isend} makes it: the space of completed buffered sends comes back
+   * first, then the data is copied into the attached buffer and a standard send goes from there; the caller's request
+   * is complete at once.
+   */
+  private Request startBuffered(byte[] buf, int offset, int length, int destWorld, int tag, Communicator comm) {
+    reclaimBuffered();
+    long need = (long) length + BSEND_OVERHEAD;
+    if (bsendCapacity < 0 || bsendCapacity - bsendUsed < need) {
+      throw new IllegalStateException("MPI_ERR_BUFFER at rank " + worldRank + ": a buffered send of " + length
+          + " bytes needs " + need + " bytes of attached buffer (its length plus MPI_BSEND_OVERHEAD, " + BSEND_OVERHEAD
+          + ") but " + (bsendCapacity < 0 ? "no buffer is attached"
+          : "only " + (bsendCapacity - bsendUsed) + " of the " + bsendCapacity + " attached are free"));
+    }
+    self().sleep(copyPs(length)); // into the attached buffer
+    Request send = startSend(buf, offset, length, destWorld, tag, comm.context(), comm);
+    bsendUsed += need;
+    bufferedSends.add(new BufferedSend(send, need));
+    Request done = new Request(Request.Kind.SEND, nextId++, comm, comm.context(), destWorld, tag, null, 0, 0);
+    markComplete(done);
+    return done;
+  }
+
+  /** Gives back the attached space of buffered sends that have completed. */
+  private void reclaimBuffered() {
+    for (Iterator<BufferedSend> it = bufferedSends.iterator(); it.hasNext(); ) {
+      BufferedSend b = it.next();
+      if (b.send().complete) {
+        bsendUsed -= b.space();
+        it.remove();
+      }
+    }
+  }
+
+  @Override
   public void ssend(byte[] buf, int offset, int length, int dest, int tag, Communicator comm) {
     wait(issend(buf, offset, length, dest, tag, comm));
   }
@@ -1350,6 +1433,11 @@ final class Rank implements Mpi {
   }
 
   @Override
+  public PersistentRequest bsendInit(byte[] buf, int offset, int length, int dest, int tag, Communicator comm) {
+    return sendTemplate(PersistentRequest.Mode.BUFFERED_SEND, buf, offset, length, dest, tag, comm);
+  }
+
+  @Override
   public PersistentRequest recvInit(byte[] buf, int offset, int capacity, int source, int tag, Communicator comm) {
     checkBuffer("buf", buf, offset, capacity);
     checkComm(comm);
@@ -1389,6 +1477,7 @@ final class Rank implements Mpi {
       case SEND -> startSend(p.buffer, p.offset, p.length, p.peerWorld, p.tag, p.comm.context(), p.comm);
       case SYNCHRONOUS_SEND -> startSend(p.buffer, p.offset, p.length, p.peerWorld, p.tag, p.comm.context(), p.comm,
           true);
+      case BUFFERED_SEND -> startBuffered(p.buffer, p.offset, p.length, p.peerWorld, p.tag, p.comm);
       case RECEIVE -> postReceive(p.buffer, p.offset, p.length, p.peerWorld, p.tag, p.comm.context(), p.comm);
     };
     p.active = r;

@@ -705,6 +705,16 @@ public final class TraceReplay {
         completion(w);
       } else if (c instanceof TraceCall.RequestCall q) {
         requestCall(q);
+      } else if (c instanceof TraceCall.BufferCall b) {
+        if (b.kind() == CallKind.BUFFER_ATTACH) {
+          if (b.bytes() > Integer.MAX_VALUE) {
+            throw fail("a buffer of " + b.bytes() + " bytes is larger than the MPI layer takes (" + Integer.MAX_VALUE
+                + ")");
+          }
+          mpi.bufferAttach((int) b.bytes());
+        } else {
+          mpi.bufferDetach();
+        }
       } else if (c instanceof TraceCall.Collective k) {
         collective(k);
       } else if (c instanceof TraceCall.CommunicatorCall k) {
@@ -773,6 +783,16 @@ public final class TraceReplay {
           int b = sendBytes(p.bytes());
           noteSend(c, p.peer(), p.tag(), b);
           mpi.ssend(scratch(b), 0, b, p.peer(), p.tag(), c);
+        }
+        case BSEND -> {
+          int b = sendBytes(p.bytes());
+          noteSend(c, p.peer(), p.tag(), b);
+          mpi.bsend(scratch(b), 0, b, p.peer(), p.tag(), c);
+        }
+        case IBSEND -> {
+          int b = sendBytes(p.bytes());
+          noteSend(c, p.peer(), p.tag(), b);
+          track(p.request(), mpi.ibsend(scratch(b), 0, b, p.peer(), p.tag(), c), null);
         }
         case ISSEND -> {
           int b = sendBytes(p.bytes());
@@ -951,6 +971,7 @@ public final class TraceReplay {
       int b = send ? sendBytes(p.bytes()) : recvBytes(p.bytes());
       PersistentRequest q = switch (p.kind()) {
         case SEND_INIT -> mpi.sendInit(scratch(b), 0, b, p.peer(), p.tag(), c);
+        case BSEND_INIT -> mpi.bsendInit(scratch(b), 0, b, p.peer(), p.tag(), c);
         case SSEND_INIT -> mpi.ssendInit(scratch(b), 0, b, p.peer(), p.tag(), c);
         case RECV_INIT -> mpi.recvInit(scratch(b), 0, b, p.peer(), p.tag(), c);
         default -> throw fail("not a persistent request's init");

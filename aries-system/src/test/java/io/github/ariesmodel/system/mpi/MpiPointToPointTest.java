@@ -174,6 +174,95 @@ class MpiPointToPointTest {
     })).hasStackTraceContaining("request must be one this rank made but was rank 0's");
   }
 
+  /**
+   * A buffered send ({@code MPI_Bsend}) returns once its data is in the attached buffer, whatever the receiver does:
+   * two ranks that each bsend a rendezvous-sized message before receiving do not deadlock (with standard sends they
+   * would), the bsend returns long before the receiver, 50 µs late, posts, and detaching the buffer waits for the
+   * sends to go.
+   */
+  @Test
+  void aBufferedSendReturnsAtOnceAndDetachWaitsForItToGo() {
+    long late = 50_000_000;
+    int n = 20_000;
+    MpiJob job = twoRanks(8);
+    long[][] t = new long[2][3];
+    job.run(mpi -> {
+      int other = 1 - mpi.rank();
+      mpi.bufferAttach(n + Mpi.BSEND_OVERHEAD);
+      long t0 = mpi.now();
+      mpi.bsend(pattern(mpi.rank(), n), 0, n, other, 1, mpi.world());
+      t[mpi.rank()][0] = mpi.now() - t0;
+      if (mpi.rank() == 1) {
+        mpi.compute(late);
+      }
+      byte[] b = new byte[n];
+      t[mpi.rank()][1] = mpi.now();
+      mpi.recv(b, 0, n, other, 1, mpi.world());
+      assertThat(b).isEqualTo(pattern(other, n));
+      assertThat(mpi.bufferDetach()).isEqualTo(n + Mpi.BSEND_OVERHEAD);
+      t[mpi.rank()][2] = mpi.now();
+    });
+    assertThat(t[0][0]).as("rank 0's bsend").isLessThan(late / 10);
+    assertThat(t[1][0]).as("rank 1's bsend").isLessThan(late / 10);
+    assertThat(t[0][2]).as("rank 0's detach, after rank 1 posted its receive").isGreaterThan(t[1][1]);
+  }
+
+  /**
+   * MPI_ERR_BUFFER, in one line each: a buffered send the attached buffer has no room for (its length plus
+   * MPI_BSEND_OVERHEAD; the space of completed sends comes back first), none attached, two attaches, a detach of
+   * nothing.
+   */
+  @Test
+  void bufferedSendsWithoutRoomAreRefusedAndSpaceComesBack() {
+    MpiJob job = twoRanks(9);
+    List<String> refused = new ArrayList<>();
+    job.run(mpi -> {
+      if (mpi.rank() == 0) {
+        mpi.bufferAttach(2 * (100 + Mpi.BSEND_OVERHEAD));
+        for (int i = 0; i < 5; i++) {
+          mpi.bsend(new byte[100], 0, 100, 1, 2, mpi.world()); // short: each is gone at once, its space back
+        }
+        mpi.bufferDetach();
+        mpi.bufferAttach(2 * (20_000 + Mpi.BSEND_OVERHEAD));
+        mpi.bsend(new byte[20_000], 0, 20_000, 1, 3, mpi.world());
+        mpi.bsend(new byte[20_000], 0, 20_000, 1, 3, mpi.world());
+        for (Runnable r : new Runnable[] {
+            () -> mpi.bsend(new byte[20_000], 0, 20_000, 1, 3, mpi.world()),
+            () -> mpi.bufferAttach(10)}) {
+          try {
+            r.run();
+          } catch (IllegalStateException e) {
+            refused.add(e.getMessage());
+          }
+        }
+        mpi.bufferDetach();
+        for (Runnable r : new Runnable[] {
+            () -> mpi.bsend(new byte[8], 0, 8, 1, 4, mpi.world()),
+            () -> mpi.bufferDetach()}) {
+          try {
+            r.run();
+          } catch (IllegalStateException e) {
+            refused.add(e.getMessage());
+          }
+        }
+      } else {
+        for (int i = 0; i < 5; i++) {
+          mpi.recv(new byte[100], 0, 100, 0, 2, mpi.world());
+        }
+        mpi.compute(10_000_000);
+        mpi.recv(new byte[20_000], 0, 20_000, 0, 3, mpi.world());
+        mpi.recv(new byte[20_000], 0, 20_000, 0, 3, mpi.world());
+      }
+    });
+    assertThat(refused).containsExactly(
+        "MPI_ERR_BUFFER at rank 0: a buffered send of 20000 bytes needs 20096 bytes of attached buffer (its length plus"
+            + " MPI_BSEND_OVERHEAD, 96) but only 0 of the 40192 attached are free",
+        "MPI_ERR_BUFFER at rank 0: a buffer of 40192 bytes is already attached (detach it first)",
+        "MPI_ERR_BUFFER at rank 0: a buffered send of 8 bytes needs 104 bytes of attached buffer (its length plus"
+            + " MPI_BSEND_OVERHEAD, 96) but no buffer is attached",
+        "MPI_ERR_BUFFER at rank 0: no buffer is attached to detach");
+  }
+
   @Test
   void messagesOfEveryProtocolArriveByteExactly() {
     MpiJob job = twoRanks(1);

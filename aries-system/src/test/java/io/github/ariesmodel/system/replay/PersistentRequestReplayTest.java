@@ -190,6 +190,39 @@ class PersistentRequestReplayTest {
     assertThat(r.calls()).containsEntry(CallKind.CANCEL, 1L);
   }
 
+  /**
+   * Two ranks that each send the other 20,000 bytes before receiving: with MPI_Bsend (and a buffer attached) the
+   * replay runs, as the traced program did; the same trace with standard sends deadlocks in the rendezvous, which is
+   * what replaying a Bsend as a standard send (until stop 54) did to such a program.
+   */
+  @Test
+  void bufferedSendsReplayWithTheirAttachedBuffer() {
+    List<List<TraceCall>> buffered = new ArrayList<>();
+    List<List<TraceCall>> standard = new ArrayList<>();
+    for (int r = 0; r < 2; r++) {
+      for (CallKind send : new CallKind[] {CallKind.BSEND, CallKind.SEND}) {
+        List<TraceCall> c = new ArrayList<>();
+        c.add(new Lifecycle(CallKind.INIT, T));
+        if (send == CallKind.BSEND) {
+          c.add(new TraceCall.BufferCall(CallKind.BUFFER_ATTACH, 30_000, T));
+        }
+        c.add(new PointToPoint(send, 1 - r, 1, WORLD, 20_000, TraceCall.REQUEST_NULL, T));
+        c.add(new PointToPoint(CallKind.RECV, 1 - r, 1, WORLD, 20_000, TraceCall.REQUEST_NULL, T));
+        if (send == CallKind.BSEND) {
+          c.add(new TraceCall.BufferCall(CallKind.BUFFER_DETACH, 30_000, T));
+        }
+        c.add(new Lifecycle(CallKind.FINALIZE, T));
+        (send == CallKind.BSEND ? buffered : standard).add(c);
+      }
+    }
+    ReplayResult r = replay(buffered);
+    assertThat(r.messages()).isEqualTo(2);
+    assertThat(r.calls()).containsEntry(CallKind.BSEND, 2L).containsEntry(CallKind.BUFFER_ATTACH, 2L)
+        .containsEntry(CallKind.BUFFER_DETACH, 2L);
+    assertThatThrownBy(() -> replay(standard)).isInstanceOf(TraceReplayException.class)
+        .hasMessageContaining("deadlocked");
+  }
+
   @Test
   void aStartOfAnUnknownOrActiveHandleIsOneClearError() {
     List<TraceCall> unknown = List.of(new Lifecycle(CallKind.INIT, T),

@@ -33,20 +33,24 @@ final class DumpiMappings {
       MAPPINGS.put(f, (r, t, in) -> new TraceCall.Lifecycle(CallKind.INIT, r.timing));
     }
     MAPPINGS.put(DumpiFunction.FINALIZE, (r, t, in) -> new TraceCall.Lifecycle(CallKind.FINALIZE, r.timing));
-    for (DumpiFunction f : new DumpiFunction[] {DumpiFunction.SEND, DumpiFunction.BSEND, DumpiFunction.RSEND}) {
+    for (DumpiFunction f : new DumpiFunction[] {DumpiFunction.SEND, DumpiFunction.RSEND}) {
       MAPPINGS.put(f, pointToPoint(CallKind.SEND, f, "dest"));
     }
-    for (DumpiFunction f : new DumpiFunction[] {DumpiFunction.ISEND, DumpiFunction.IBSEND, DumpiFunction.IRSEND}) {
+    for (DumpiFunction f : new DumpiFunction[] {DumpiFunction.ISEND, DumpiFunction.IRSEND}) {
       MAPPINGS.put(f, pointToPoint(CallKind.ISEND, f, "dest"));
     }
+    MAPPINGS.put(DumpiFunction.BSEND, pointToPoint(CallKind.BSEND, DumpiFunction.BSEND, "dest"));
+    MAPPINGS.put(DumpiFunction.IBSEND, pointToPoint(CallKind.IBSEND, DumpiFunction.IBSEND, "dest"));
+    MAPPINGS.put(DumpiFunction.BUFFER_ATTACH, buffer(CallKind.BUFFER_ATTACH, DumpiFunction.BUFFER_ATTACH));
+    MAPPINGS.put(DumpiFunction.BUFFER_DETACH, buffer(CallKind.BUFFER_DETACH, DumpiFunction.BUFFER_DETACH));
     MAPPINGS.put(DumpiFunction.SSEND, pointToPoint(CallKind.SSEND, DumpiFunction.SSEND, "dest"));
     MAPPINGS.put(DumpiFunction.ISSEND, pointToPoint(CallKind.ISSEND, DumpiFunction.ISSEND, "dest"));
     MAPPINGS.put(DumpiFunction.RECV, pointToPoint(CallKind.RECV, DumpiFunction.RECV, "source"));
     MAPPINGS.put(DumpiFunction.IRECV, pointToPoint(CallKind.IRECV, DumpiFunction.IRECV, "source"));
-    for (DumpiFunction f : new DumpiFunction[] {DumpiFunction.SEND_INIT, DumpiFunction.BSEND_INIT,
-        DumpiFunction.RSEND_INIT}) {
+    for (DumpiFunction f : new DumpiFunction[] {DumpiFunction.SEND_INIT, DumpiFunction.RSEND_INIT}) {
       MAPPINGS.put(f, pointToPoint(CallKind.SEND_INIT, f, "dest"));
     }
+    MAPPINGS.put(DumpiFunction.BSEND_INIT, pointToPoint(CallKind.BSEND_INIT, DumpiFunction.BSEND_INIT, "dest"));
     MAPPINGS.put(DumpiFunction.SSEND_INIT, pointToPoint(CallKind.SSEND_INIT, DumpiFunction.SSEND_INIT, "dest"));
     MAPPINGS.put(DumpiFunction.RECV_INIT, pointToPoint(CallKind.RECV_INIT, DumpiFunction.RECV_INIT, "source"));
     MAPPINGS.put(DumpiFunction.START, requestCall(CallKind.START, DumpiFunction.START));
@@ -169,7 +173,8 @@ final class DumpiMappings {
     int peer = l.field(peerField);
     int tag = l.field("tag");
     int comm = l.field("comm");
-    boolean blocking = kind == CallKind.SEND || kind == CallKind.SSEND || kind == CallKind.RECV;
+    boolean blocking = kind == CallKind.SEND || kind == CallKind.BSEND || kind == CallKind.SSEND
+        || kind == CallKind.RECV;
     int request = blocking ? -1 : l.field("request");
     boolean send = !peerField.equals("source");
     return (r, t, in) -> new TraceCall.PointToPoint(kind,
@@ -302,6 +307,18 @@ final class DumpiMappings {
     int list = kind == CallKind.STARTALL ? l.field("requests") : -1;
     return (r, t, in) -> new TraceCall.RequestCall(kind,
         one >= 0 ? ImmutableLongArray.of(request(r.scalars[one])) : requests(r, list), r.timing);
+  }
+
+  /** MPI_Buffer_attach and MPI_Buffer_detach: the buffer's size in bytes. */
+  private static Mapping buffer(CallKind kind, DumpiFunction f) {
+    int size = f.layout().field("size");
+    return (r, t, in) -> {
+      long bytes = r.scalars[size];
+      if (bytes < 0) {
+        throw in.error(r.offset, "negative buffer size " + bytes);
+      }
+      return new TraceCall.BufferCall(kind, bytes, r.timing);
+    };
   }
 
   private static Mapping barrier() {

@@ -72,7 +72,10 @@ class DumpiRecordLayoutTest {
     assertThat(cov.get(0).complete()).isTrue();
   }
 
-  /** MPI_Ssend and MPI_Issend keep their synchronous mode (SSEND, ISSEND); MPI_Bsend stays a standard send. */
+  /**
+   * MPI_Ssend and MPI_Issend keep their synchronous mode (SSEND, ISSEND), MPI_Bsend and MPI_Ibsend their buffered one
+   * (BSEND, IBSEND), and MPI_Buffer_attach and MPI_Buffer_detach give the buffer's size.
+   */
   @Test
   void synchronousSendsKeepTheirMode() throws IOException {
     DumpiBinBuilder b = new DumpiBinBuilder(1, 1, 0, 1000);
@@ -81,18 +84,30 @@ class DumpiRecordLayoutTest {
     b.record(3, THREAD_ONLY, 0, 0, 0, 0).i32(2).u16(INT).i32(1).i32(6).u16(WORLD);
     // dumpi_write_issend: count, datatype, dest, tag, comm, request
     b.record(10, THREAD_ONLY, 0, 0, 0, 0).i32(4).u16(INT).i32(1).i32(7).u16(WORLD).i32(11);
+    // dumpi_write_ibsend: count, datatype, dest, tag, comm, request; dumpi_write_rsend (a standard send here)
+    b.record(9, THREAD_ONLY, 0, 0, 0, 0).i32(5).u16(INT).i32(1).i32(8).u16(WORLD).i32(12);
+    b.record(5, THREAD_ONLY, 0, 0, 0, 0).i32(1).u16(INT).i32(1).i32(9).u16(WORLD);
+    // dumpi_write_buffer_attach and _detach: size
+    b.record(6, THREAD_ONLY, 0, 0, 0, 0).i32(4096);
+    b.record(7, THREAD_ONLY, 0, 0, 0, 0).i32(4096);
     List<RankCoverage> cov = new ArrayList<>();
     List<TraceCall> calls = readAll(b.sizes(0, 0, 1, 1, 1, 1, 4, 2, 2, 4, 4, 8, 8, 4, 8).build(), cov);
-    assertThat(calls).extracting(c -> ((PointToPoint) c).kind())
-        .containsExactly(CallKind.SSEND, CallKind.SEND, CallKind.ISSEND);
-    assertThat(calls).extracting(c -> ((PointToPoint) c).bytes()).containsExactly(12L, 8L, 16L);
+    List<TraceCall> sends = calls.subList(0, 5);
+    assertThat(sends).extracting(c -> ((PointToPoint) c).kind())
+        .containsExactly(CallKind.SSEND, CallKind.BSEND, CallKind.ISSEND, CallKind.IBSEND, CallKind.SEND);
+    assertThat(sends).extracting(c -> ((PointToPoint) c).bytes()).containsExactly(12L, 8L, 16L, 20L, 4L);
     assertThat(((PointToPoint) calls.get(2)).request()).isEqualTo(11);
-    assertThat(calls).allMatch(c -> ((PointToPoint) c).isSend());
+    assertThat(((PointToPoint) calls.get(3)).request()).isEqualTo(12);
+    assertThat(sends).allMatch(c -> ((PointToPoint) c).isSend());
+    assertThat(calls.subList(5, 7)).containsExactly(
+        new TraceCall.BufferCall(CallKind.BUFFER_ATTACH, 4096, CallTiming.NONE),
+        new TraceCall.BufferCall(CallKind.BUFFER_DETACH, 4096, CallTiming.NONE));
+    assertThat(cov.get(0).unmodelled()).isEmpty();
   }
 
   /**
-   * Persistent requests: MPI_Send_init, MPI_Bsend_init and MPI_Rsend_init create standard sends (SEND_INIT),
-   * MPI_Ssend_init a synchronous one, MPI_Recv_init a receive, each with its handle; MPI_Start, MPI_Startall,
+   * Persistent requests: MPI_Send_init and MPI_Rsend_init create standard sends (SEND_INIT), MPI_Bsend_init a
+   * buffered one (BSEND_INIT), MPI_Ssend_init a synchronous one, MPI_Recv_init a receive, each with its handle; MPI_Start, MPI_Startall,
    * MPI_Request_free and MPI_Cancel name the handles (REQUEST_NULL for DUMPI's null request, 1). None is left out of
    * the model.
    */
@@ -116,7 +131,7 @@ class DumpiRecordLayoutTest {
     CallTiming none = CallTiming.NONE;
     assertThat(calls).containsExactly(
         new PointToPoint(CallKind.SEND_INIT, 1, 5, TraceCall.COMM_WORLD, 12, 20, none),
-        new PointToPoint(CallKind.SEND_INIT, 2, 6, TraceCall.COMM_WORLD, 8, 21, none),
+        new PointToPoint(CallKind.BSEND_INIT, 2, 6, TraceCall.COMM_WORLD, 8, 21, none),
         new PointToPoint(CallKind.SSEND_INIT, 3, 7, TraceCall.COMM_WORLD, 16, 22, none),
         new PointToPoint(CallKind.SEND_INIT, 1, 8, TraceCall.COMM_WORLD, 0, 23, none),
         new PointToPoint(CallKind.RECV_INIT, TraceCall.ANY_SOURCE, TraceCall.ANY_TAG, TraceCall.COMM_WORLD, 16, 24,
