@@ -768,37 +768,22 @@ public final class TraceReplay {
       if (p.tag() < (p.isSend() ? 0 : TraceCall.ANY_TAG)) {
         throw fail("tag " + p.tag() + " is negative");
       }
+      if (p.isSend()) {
+        int b = sendBytes(p.bytes());
+        noteSend(c, p.peer(), p.tag(), b);
+        byte[] data = scratch(b);
+        switch (p.kind()) {
+          case SEND -> mpi.send(data, 0, b, p.peer(), p.tag(), c);
+          case SSEND -> mpi.ssend(data, 0, b, p.peer(), p.tag(), c);
+          case BSEND -> mpi.bsend(data, 0, b, p.peer(), p.tag(), c);
+          case ISEND -> track(p.request(), mpi.isend(data, 0, b, p.peer(), p.tag(), c), null);
+          case ISSEND -> track(p.request(), mpi.issend(data, 0, b, p.peer(), p.tag(), c), null);
+          case IBSEND -> track(p.request(), mpi.ibsend(data, 0, b, p.peer(), p.tag(), c), null);
+          default -> throw fail("not a send");
+        }
+        return;
+      }
       switch (p.kind()) {
-        case SEND -> {
-          int b = sendBytes(p.bytes());
-          noteSend(c, p.peer(), p.tag(), b);
-          mpi.send(scratch(b), 0, b, p.peer(), p.tag(), c);
-        }
-        case ISEND -> {
-          int b = sendBytes(p.bytes());
-          noteSend(c, p.peer(), p.tag(), b);
-          track(p.request(), mpi.isend(scratch(b), 0, b, p.peer(), p.tag(), c), null);
-        }
-        case SSEND -> {
-          int b = sendBytes(p.bytes());
-          noteSend(c, p.peer(), p.tag(), b);
-          mpi.ssend(scratch(b), 0, b, p.peer(), p.tag(), c);
-        }
-        case BSEND -> {
-          int b = sendBytes(p.bytes());
-          noteSend(c, p.peer(), p.tag(), b);
-          mpi.bsend(scratch(b), 0, b, p.peer(), p.tag(), c);
-        }
-        case IBSEND -> {
-          int b = sendBytes(p.bytes());
-          noteSend(c, p.peer(), p.tag(), b);
-          track(p.request(), mpi.ibsend(scratch(b), 0, b, p.peer(), p.tag(), c), null);
-        }
-        case ISSEND -> {
-          int b = sendBytes(p.bytes());
-          noteSend(c, p.peer(), p.tag(), b);
-          track(p.request(), mpi.issend(scratch(b), 0, b, p.peer(), p.tag(), c), null);
-        }
         case RECV -> {
           int b = recvBytes(p.bytes());
           Request r = mpi.irecv(scratch(b), 0, b, p.peer(), p.tag(), c);
