@@ -109,6 +109,28 @@ public enum CallKind {
   COMM_DUP(Family.COMMUNICATOR),
   /** {@code MPI_Comm_free}. */
   COMM_FREE(Family.COMMUNICATOR),
+  /** {@code MPI_Cart_create}: a communicator with a Cartesian grid over the old one's first ranks. */
+  CART_CREATE(Family.TOPOLOGY),
+  /** {@code MPI_Cart_sub}: the sub-grids of a Cartesian communicator that keep some of its dimensions. */
+  CART_SUB(Family.TOPOLOGY),
+  /** {@code MPI_Graph_create}: a communicator with a graph over the old one's first ranks. */
+  GRAPH_CREATE(Family.TOPOLOGY),
+  /** {@code MPI_Comm_group}: the group of a communicator's processes. */
+  COMM_GROUP(Family.GROUP),
+  /** {@code MPI_Group_incl}: the members of a group at the ranks given, in that order. */
+  GROUP_INCL(Family.GROUP),
+  /** {@code MPI_Group_excl}: a group without the members at the ranks given. */
+  GROUP_EXCL(Family.GROUP),
+  /** {@code MPI_Group_union}. */
+  GROUP_UNION(Family.GROUP),
+  /** {@code MPI_Group_intersection}. */
+  GROUP_INTERSECTION(Family.GROUP),
+  /** {@code MPI_Group_difference}. */
+  GROUP_DIFFERENCE(Family.GROUP),
+  /** {@code MPI_Group_free}. */
+  GROUP_FREE(Family.GROUP),
+  /** {@code MPI_Comm_create}: a communicator of a group's members, in the group's order. */
+  COMM_CREATE(Family.GROUP),
   /** Local computation of a number of floating-point operations (SimGrid's {@code compute}). */
   COMPUTE(Family.LOCAL),
   /** Local idle time of a given duration (SimGrid's {@code sleep}). */
@@ -132,6 +154,10 @@ public enum CallKind {
     COLLECTIVE,
     /** {@link TraceCall.CommunicatorCall}. */
     COMMUNICATOR,
+    /** {@link TraceCall.Topology}. */
+    TOPOLOGY,
+    /** {@link TraceCall.GroupCall}. */
+    GROUP,
     /** {@link TraceCall.Local}. */
     LOCAL
   }

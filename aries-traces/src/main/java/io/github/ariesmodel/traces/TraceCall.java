@@ -3,6 +3,7 @@ package io.github.ariesmodel.traces;
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 
+import com.google.common.primitives.ImmutableIntArray;
 import com.google.common.primitives.ImmutableLongArray;
 
 /**
@@ -40,6 +41,10 @@ public sealed interface TraceCall {
   int COMM_SELF = 1;
   /** {@code MPI_COMM_NULL} (or a communicator the trace marks as erroneous). */
   int COMM_NULL = -1;
+  /** {@code MPI_GROUP_NULL} (or a group the trace marks as erroneous). */
+  int GROUP_NULL = -1;
+  /** {@code MPI_GROUP_EMPTY}. */
+  int GROUP_EMPTY = -2;
 
   /** What kind of call this is. */
   CallKind kind();
@@ -249,6 +254,62 @@ public sealed interface TraceCall {
     /** Validates the kind's family. */
     public CommunicatorCall {
       checkFamily(kind, CallKind.Family.COMMUNICATOR);
+      checkNotNull(timing, "timing");
+    }
+  }
+
+  /**
+   * A communicator with a virtual topology. The new communicator holds the old one's first ranks, in order (the
+   * process order is kept: no reordering), or is {@link #COMM_NULL} at a rank left out.
+   *
+   * @param kind CART_CREATE, CART_SUB or GRAPH_CREATE
+   * @param communicator the old communicator
+   * @param newCommunicator the id the new communicator gets, {@link #COMM_NULL} where the calling rank is left out
+   * @param dims CART_CREATE: the grid's extent in each dimension (row-major: the last varies fastest); CART_SUB: 1 for
+   *     each dimension kept, 0 for each dropped; GRAPH_CREATE: one entry, the graph's node count
+   * @param timing wall-clock times
+   */
+  record Topology(CallKind kind, int communicator, int newCommunicator, ImmutableIntArray dims, CallTiming timing)
+      implements TraceCall {
+    /** Validates the kind's family and the dimensions. */
+    public Topology {
+      checkFamily(kind, CallKind.Family.TOPOLOGY);
+      checkNotNull(dims, "dims");
+      for (int i = 0; i < dims.length(); i++) {
+        int d = dims.get(i);
+        checkArgument(kind == CallKind.CART_SUB ? d == 0 || d == 1 : d >= 0,
+            "dims[%s] must be %s, was %s", i, kind == CallKind.CART_SUB ? "0 or 1" : ">= 0", d);
+      }
+      checkArgument(kind != CallKind.GRAPH_CREATE || dims.length() == 1,
+          "dims of GRAPH_CREATE must hold the node count alone, was %s", dims);
+      checkNotNull(timing, "timing");
+    }
+  }
+
+  /**
+   * A group call, or the creation of a communicator from a group. Groups are per-rank ids as the format stores them,
+   * {@link #GROUP_EMPTY} and {@link #GROUP_NULL} the predefined ones.
+   *
+   * @param kind COMM_GROUP (the group of {@code communicator}), GROUP_INCL and GROUP_EXCL ({@code group} and
+   *     {@code ranks}), GROUP_UNION, GROUP_INTERSECTION and GROUP_DIFFERENCE ({@code group} and {@code otherGroup}),
+   *     GROUP_FREE ({@code group}), COMM_CREATE ({@code communicator} and {@code group})
+   * @param communicator the communicator of COMM_GROUP and COMM_CREATE, else {@link #COMM_NULL}
+   * @param group the group the call reads (GROUP_NULL for COMM_GROUP)
+   * @param otherGroup the second group of a union, intersection or difference, else GROUP_NULL
+   * @param ranks ranks in {@code group} of GROUP_INCL and GROUP_EXCL, else empty
+   * @param result the new group's id, or for COMM_CREATE the new communicator's ({@link #COMM_NULL} where the calling
+   *     rank is not a member); GROUP_NULL for GROUP_FREE
+   * @param timing wall-clock times
+   */
+  record GroupCall(CallKind kind, int communicator, int group, int otherGroup, ImmutableIntArray ranks, int result,
+      CallTiming timing) implements TraceCall {
+    /** Validates the kind's family and the ranks. */
+    public GroupCall {
+      checkFamily(kind, CallKind.Family.GROUP);
+      checkNotNull(ranks, "ranks");
+      for (int i = 0; i < ranks.length(); i++) {
+        checkArgument(ranks.get(i) >= 0, "ranks[%s] must be >= 0, was %s", i, ranks.get(i));
+      }
       checkNotNull(timing, "timing");
     }
   }

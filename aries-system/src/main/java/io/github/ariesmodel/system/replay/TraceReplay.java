@@ -30,11 +30,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -505,6 +507,10 @@ public final class TraceReplay {
     /** Requests the trace freed while active (MPI_Request_free): they complete unobserved. */
     final List<Request> detached = new ArrayList<>();
     final Map<Integer, Communicator> comms = new HashMap<>();
+    /** Cartesian communicators' grids (MPI_Cart_create, MPI_Cart_sub, kept by MPI_Comm_dup), by communicator id. */
+    final Map<Integer, int[]> grids = new HashMap<>();
+    /** The trace's groups, each its members' world ranks in group order, by group id. */
+    final Map<Integer, int[]> groups = new HashMap<>();
     long callIndex;
     TraceCall call;
     long lastExitNanos = Long.MIN_VALUE;
@@ -719,6 +725,10 @@ public final class TraceReplay {
         collective(k);
       } else if (c instanceof TraceCall.CommunicatorCall k) {
         communicator(k);
+      } else if (c instanceof TraceCall.Topology k) {
+        topology(k);
+      } else if (c instanceof TraceCall.GroupCall g) {
+        groupCall(g);
       } // Lifecycle: the MPI layer's own init and finalize; Local: computeBefore
     }
 
@@ -1054,15 +1064,196 @@ public final class TraceReplay {
           Communicator c = mpi.dup(comm(k.communicator()));
           if (k.newCommunicator() != TraceCall.COMM_NULL) {
             comms.put(k.newCommunicator(), c);
+            int[] grid = grids.get(k.communicator());
+            if (grid != null) {
+              grids.put(k.newCommunicator(), grid); // a duplicate keeps the topology
+            } else {
+              grids.remove(k.newCommunicator());
+            }
           }
         }
         case COMM_FREE -> {
           if (k.communicator() != TraceCall.COMM_WORLD) {
             comms.remove(k.communicator());
+            grids.remove(k.communicator());
           }
         }
         default -> throw fail("not a communicator call");
       }
+    }
+
+    /**
+     * A communicator the trace made with a topology, by the MPI layer's split (each such communicator holds ranks of
+     * the old one in their order, so a split by membership, keyed by rank or grid position, makes it): a Cartesian or
+     * graph one of the old communicator's first ranks (MPI_Cart_create, MPI_Graph_create; the process order is kept,
+     * as MPICH keeps it), or a Cartesian one's sub-grids (MPI_Cart_sub: the color the position in the dropped
+     * dimensions, the key that in the kept ones, row-major, as MPICH's MPIR_Cart_sub splits).
+     */
+    private void topology(TraceCall.Topology k) {
+      Communicator parent = comm(k.communicator());
+      int me = parent.rank();
+      int color;
+      int key;
+      int[] grid = null;
+      switch (k.kind()) {
+        case CART_CREATE, GRAPH_CREATE -> {
+          long n = 1;
+          for (int i = 0; i < k.dims().length(); i++) {
+            n *= k.dims().get(i);
+            if (n > parent.size()) {
+              throw fail("the topology's " + k.dims() + " holds more processes than the communicator's "
+                  + parent.size());
+            }
+          }
+          color = me < n ? 0 : Mpi.UNDEFINED;
+          key = me;
+          grid = k.kind() == CallKind.CART_CREATE ? k.dims().toArray() : null;
+        }
+        case CART_SUB -> {
+          int[] dims = grids.get(k.communicator());
+          if (dims == null) {
+            throw fail("communicator " + k.communicator() + " has no Cartesian topology");
+          }
+          if (k.dims().length() != dims.length) {
+            throw fail("remain_dims has " + k.dims().length() + " entries for a grid of " + dims.length
+                + " dimensions");
+          }
+          int[] coords = new int[dims.length];
+          for (int i = dims.length - 1, r = me; i >= 0; i--) {
+            coords[i] = r % dims[i];
+            r /= dims[i];
+          }
+          color = 0;
+          key = 0;
+          int kept = 0;
+          for (int i = 0; i < dims.length; i++) {
+            if (k.dims().get(i) == 1) {
+              key = key * dims[i] + coords[i];
+              kept++;
+            } else {
+              color = color * dims[i] + coords[i];
+            }
+          }
+          grid = new int[kept];
+          for (int i = 0, j = 0; i < dims.length; i++) {
+            if (k.dims().get(i) == 1) {
+              grid[j++] = dims[i];
+            }
+          }
+        }
+        default -> throw fail("not a topology call");
+      }
+      Communicator c = mpi.split(parent, color, key);
+      if (c != null && k.newCommunicator() != TraceCall.COMM_NULL) {
+        comms.put(k.newCommunicator(), c);
+        if (grid != null) {
+          grids.put(k.newCommunicator(), grid);
+        } else {
+          grids.remove(k.newCommunicator());
+        }
+      }
+    }
+
+    /**
+     * Groups are local: each is kept as its members' world ranks. MPI_Comm_create is the MPI layer's split of the old
+     * communicator, the group's members keyed by their place in it and every other rank left out.
+     */
+    private void groupCall(TraceCall.GroupCall g) {
+      switch (g.kind()) {
+        case COMM_GROUP -> {
+          Communicator c = comm(g.communicator());
+          int[] members = new int[c.size()];
+          for (int r = 0; r < members.length; r++) {
+            members[r] = c.worldRank(r);
+          }
+          newGroup(g.result(), members);
+        }
+        case GROUP_INCL, GROUP_EXCL -> {
+          int[] from = group(g.group());
+          boolean[] picked = new boolean[from.length];
+          int[] incl = new int[g.ranks().length()];
+          for (int i = 0; i < incl.length; i++) {
+            int r = g.ranks().get(i);
+            if (r >= from.length) {
+              throw fail("rank " + r + " is outside group " + g.group() + " of " + from.length + " members");
+            }
+            picked[r] = true;
+            incl[i] = from[r];
+          }
+          if (g.kind() == CallKind.GROUP_INCL) {
+            newGroup(g.result(), incl);
+          } else {
+            int[] rest = new int[from.length];
+            int n = 0;
+            for (int r = 0; r < from.length; r++) {
+              if (!picked[r]) {
+                rest[n++] = from[r];
+              }
+            }
+            newGroup(g.result(), Arrays.copyOf(rest, n));
+          }
+        }
+        case GROUP_UNION, GROUP_INTERSECTION, GROUP_DIFFERENCE -> {
+          int[] a = group(g.group());
+          int[] b = group(g.otherGroup());
+          Set<Integer> inB = new HashSet<>();
+          for (int x : b) {
+            inB.add(x);
+          }
+          // MPI: a union is the first group's members, then the second's not in it; an intersection and a
+          // difference keep the first group's members that are (are not) in the second, in the first's order
+          List<Integer> out = new ArrayList<>();
+          for (int x : a) {
+            if (g.kind() == CallKind.GROUP_UNION || inB.contains(x) == (g.kind() == CallKind.GROUP_INTERSECTION)) {
+              out.add(x);
+            }
+          }
+          if (g.kind() == CallKind.GROUP_UNION) {
+            Set<Integer> inA = new HashSet<>(out);
+            for (int x : b) {
+              if (inA.add(x)) {
+                out.add(x);
+              }
+            }
+          }
+          newGroup(g.result(), out.stream().mapToInt(Integer::intValue).toArray());
+        }
+        case GROUP_FREE -> groups.remove(g.group());
+        case COMM_CREATE -> {
+          Communicator parent = comm(g.communicator());
+          int[] members = group(g.group());
+          int place = -1;
+          for (int i = 0; i < members.length && place < 0; i++) {
+            if (members[i] == mpi.rank()) {
+              place = i;
+            }
+          }
+          Communicator c = mpi.split(parent, place < 0 ? Mpi.UNDEFINED : 0, place);
+          if (c != null && g.result() != TraceCall.COMM_NULL) {
+            comms.put(g.result(), c);
+            grids.remove(g.result());
+          }
+        }
+        default -> throw fail("not a group call");
+      }
+    }
+
+    private void newGroup(int id, int[] members) {
+      if (id != TraceCall.GROUP_NULL && id != TraceCall.GROUP_EMPTY) {
+        groups.put(id, members);
+      }
+    }
+
+    private int[] group(int id) {
+      if (id == TraceCall.GROUP_EMPTY) {
+        return new int[0];
+      }
+      int[] g = groups.get(id);
+      if (g == null) {
+        throw fail("group " + id + " is not one the trace made (or it was freed, or a call the model leaves out made"
+            + " it: MPI_Group_range_incl or _excl)");
+      }
+      return g;
     }
 
     private int root(TraceCall.Collective k, Communicator c) {

@@ -1,5 +1,6 @@
 package io.github.ariesmodel.traces.dumpi;
 
+import com.google.common.primitives.ImmutableIntArray;
 import com.google.common.primitives.ImmutableLongArray;
 import io.github.ariesmodel.traces.CallKind;
 import io.github.ariesmodel.traces.TraceCall;
@@ -88,6 +89,18 @@ final class DumpiMappings {
     MAPPINGS.put(DumpiFunction.COMM_DUP, commDup());
     MAPPINGS.put(DumpiFunction.COMM_SPLIT, commSplit());
     MAPPINGS.put(DumpiFunction.COMM_FREE, commFree());
+    MAPPINGS.put(DumpiFunction.CART_CREATE, topology(CallKind.CART_CREATE, DumpiFunction.CART_CREATE, "arr0"));
+    MAPPINGS.put(DumpiFunction.CART_SUB, topology(CallKind.CART_SUB, DumpiFunction.CART_SUB, "arr0"));
+    MAPPINGS.put(DumpiFunction.GRAPH_CREATE, topology(CallKind.GRAPH_CREATE, DumpiFunction.GRAPH_CREATE, "nodes"));
+    MAPPINGS.put(DumpiFunction.COMM_GROUP, commGroup());
+    MAPPINGS.put(DumpiFunction.GROUP_INCL, groupRanks(CallKind.GROUP_INCL, DumpiFunction.GROUP_INCL));
+    MAPPINGS.put(DumpiFunction.GROUP_EXCL, groupRanks(CallKind.GROUP_EXCL, DumpiFunction.GROUP_EXCL));
+    MAPPINGS.put(DumpiFunction.GROUP_UNION, groupPair(CallKind.GROUP_UNION, DumpiFunction.GROUP_UNION));
+    MAPPINGS.put(DumpiFunction.GROUP_INTERSECTION,
+        groupPair(CallKind.GROUP_INTERSECTION, DumpiFunction.GROUP_INTERSECTION));
+    MAPPINGS.put(DumpiFunction.GROUP_DIFFERENCE, groupPair(CallKind.GROUP_DIFFERENCE, DumpiFunction.GROUP_DIFFERENCE));
+    MAPPINGS.put(DumpiFunction.GROUP_FREE, groupFree());
+    MAPPINGS.put(DumpiFunction.COMM_CREATE, commCreate());
   }
 
   private DumpiMappings() {
@@ -106,6 +119,14 @@ final class DumpiMappings {
       return TraceCall.COMM_SELF;
     }
     return raw >= 4 ? (int) raw - 2 : TraceCall.COMM_NULL;
+  }
+
+  /** DUMPI's group index: 0 error, 1 MPI_GROUP_NULL, 2 MPI_GROUP_EMPTY, 3 on the application's. */
+  static int group(long raw) {
+    if (raw == 2) {
+      return TraceCall.GROUP_EMPTY;
+    }
+    return raw >= 3 ? (int) raw : TraceCall.GROUP_NULL;
   }
 
   static long request(long raw) {
@@ -486,6 +507,88 @@ final class DumpiMappings {
     int created = l.field("newcomm");
     return (r, t, in) -> new TraceCall.CommunicatorCall(CallKind.COMM_SPLIT, comm(r.scalars[old]),
         comm(r.scalars[created]), r.intAt(color), r.intAt(key), r.timing);
+  }
+
+  /**
+   * MPI_Cart_create (its dims array; periods and reorder are not needed: the process order is kept), MPI_Cart_sub
+   * (its remain_dims flags) and MPI_Graph_create (its node count).
+   */
+  private static Mapping topology(CallKind kind, DumpiFunction f, String dimsField) {
+    DumpiLayout l = f.layout();
+    int old = l.field("oldcomm");
+    int created = l.field("newcomm");
+    int dims = l.field(dimsField);
+    boolean array = kind != CallKind.GRAPH_CREATE;
+    return (r, t, in) -> {
+      ImmutableIntArray d;
+      if (array) {
+        ImmutableIntArray.Builder b = ImmutableIntArray.builder(r.lengths[dims]);
+        for (int i = 0; i < r.lengths[dims]; i++) {
+          int v = r.arrays[dims][i];
+          if (kind == CallKind.CART_SUB ? v != 0 && v != 1 : v < 0) {
+            throw in.error(r.offset, "bad " + (kind == CallKind.CART_SUB ? "remain_dims" : "dims") + " entry " + v);
+          }
+          b.add(v);
+        }
+        d = b.build();
+      } else {
+        if (r.intAt(dims) < 0) {
+          throw in.error(r.offset, "negative graph node count " + r.intAt(dims));
+        }
+        d = ImmutableIntArray.of(r.intAt(dims));
+      }
+      return new TraceCall.Topology(kind, comm(r.scalars[old]), comm(r.scalars[created]), d, r.timing);
+    };
+  }
+
+  private static Mapping commGroup() {
+    DumpiLayout l = DumpiFunction.COMM_GROUP.layout();
+    int comm = l.field("comm");
+    int group = l.field("group");
+    return (r, t, in) -> new TraceCall.GroupCall(CallKind.COMM_GROUP, comm(r.scalars[comm]), TraceCall.GROUP_NULL,
+        TraceCall.GROUP_NULL, ImmutableIntArray.of(), group(r.scalars[group]), r.timing);
+  }
+
+  private static Mapping groupRanks(CallKind kind, DumpiFunction f) {
+    DumpiLayout l = f.layout();
+    int group = l.field("group");
+    int ranks = l.field("arr0");
+    int created = l.field("newgroup");
+    return (r, t, in) -> {
+      ImmutableIntArray.Builder b = ImmutableIntArray.builder(r.lengths[ranks]);
+      for (int i = 0; i < r.lengths[ranks]; i++) {
+        if (r.arrays[ranks][i] < 0) {
+          throw in.error(r.offset, "negative group rank " + r.arrays[ranks][i]);
+        }
+        b.add(r.arrays[ranks][i]);
+      }
+      return new TraceCall.GroupCall(kind, TraceCall.COMM_NULL, group(r.scalars[group]), TraceCall.GROUP_NULL,
+          b.build(), group(r.scalars[created]), r.timing);
+    };
+  }
+
+  private static Mapping groupPair(CallKind kind, DumpiFunction f) {
+    DumpiLayout l = f.layout();
+    int first = l.field("group1");
+    int second = l.field("group2");
+    int created = l.field("newgroup");
+    return (r, t, in) -> new TraceCall.GroupCall(kind, TraceCall.COMM_NULL, group(r.scalars[first]),
+        group(r.scalars[second]), ImmutableIntArray.of(), group(r.scalars[created]), r.timing);
+  }
+
+  private static Mapping groupFree() {
+    int group = DumpiFunction.GROUP_FREE.layout().field("group");
+    return (r, t, in) -> new TraceCall.GroupCall(CallKind.GROUP_FREE, TraceCall.COMM_NULL, group(r.scalars[group]),
+        TraceCall.GROUP_NULL, ImmutableIntArray.of(), TraceCall.GROUP_NULL, r.timing);
+  }
+
+  private static Mapping commCreate() {
+    DumpiLayout l = DumpiFunction.COMM_CREATE.layout();
+    int old = l.field("oldcomm");
+    int group = l.field("group");
+    int created = l.field("newcomm");
+    return (r, t, in) -> new TraceCall.GroupCall(CallKind.COMM_CREATE, comm(r.scalars[old]), group(r.scalars[group]),
+        TraceCall.GROUP_NULL, ImmutableIntArray.of(), comm(r.scalars[created]), r.timing);
   }
 
   private static Mapping commFree() {

@@ -2,6 +2,7 @@ package io.github.ariesmodel.traces.dumpi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.common.primitives.ImmutableIntArray;
 import com.google.common.primitives.ImmutableLongArray;
 import io.github.ariesmodel.traces.CallKind;
 import io.github.ariesmodel.traces.CallTiming;
@@ -143,6 +144,47 @@ class DumpiRecordLayoutTest {
     assertThat(calls.subList(0, 5)).allMatch(c -> ((PointToPoint) c).isPersistentInit());
     assertThat(calls.subList(0, 4)).allMatch(c -> ((PointToPoint) c).isSend());
     assertThat(((PointToPoint) calls.get(4)).isSend()).isFalse();
+    assertThat(cov.get(0).unmodelled()).isEmpty();
+  }
+
+  /**
+   * Topologies and groups: MPI_Cart_create keeps its dims (periods and reorder are read and dropped), MPI_Cart_sub its
+   * remain_dims, MPI_Graph_create its node count; group handles read as DUMPI numbers them (2 is MPI_GROUP_EMPTY, 1
+   * MPI_GROUP_NULL); a communicator of COMM_NULL (1) is a rank left out.
+   */
+  @Test
+  void topologiesAndGroups() throws IOException {
+    DumpiBinBuilder b = new DumpiBinBuilder(1, 1, 0, 0);
+    // dumpi_write_cart_create: oldcomm, ndim, dims, periods, reorder, newcomm
+    b.record(99, THREAD_ONLY, 0, 0, 0, 0).u16(WORLD).i32(2).ints(2, 3).ints(0, 1).i32(1).u16(4);
+    // dumpi_write_cart_sub: ndim, oldcomm, remain_dims, newcomm
+    b.record(111, THREAD_ONLY, 0, 0, 0, 0).i32(2).u16(4).ints(0, 1).u16(5);
+    // dumpi_write_graph_create: numedges, oldcomm, nodes, index, edges, reorder, newcomm (MPI_COMM_NULL here)
+    b.record(101, THREAD_ONLY, 0, 0, 0, 0).i32(4).u16(WORLD).i32(3).ints(2, 3, 4).ints(1, 2, 0, 0).i32(0).u16(1);
+    // dumpi_write_comm_group: comm, group; group_incl: group, count, ranks, newgroup; group_union: two, newgroup
+    b.record(72, THREAD_ONLY, 0, 0, 0, 0).u16(WORLD).u16(3);
+    b.record(76, THREAD_ONLY, 0, 0, 0, 0).u16(3).i32(2).ints(3, 1).u16(4);
+    b.record(77, THREAD_ONLY, 0, 0, 0, 0).u16(3).i32(1).ints(0).u16(5);
+    b.record(73, THREAD_ONLY, 0, 0, 0, 0).u16(4).u16(2).u16(6);
+    // dumpi_write_comm_create: oldcomm, group, newcomm; group_free: group
+    b.record(85, THREAD_ONLY, 0, 0, 0, 0).u16(WORLD).u16(4).u16(6);
+    b.record(80, THREAD_ONLY, 0, 0, 0, 0).u16(4);
+    List<RankCoverage> cov = new ArrayList<>();
+    List<TraceCall> calls = readAll(b.build(), cov);
+    CallTiming none = CallTiming.NONE;
+    ImmutableIntArray empty = ImmutableIntArray.of();
+    int nullGroup = TraceCall.GROUP_NULL;
+    int nullComm = TraceCall.COMM_NULL;
+    assertThat(calls).containsExactly(
+        new TraceCall.Topology(CallKind.CART_CREATE, TraceCall.COMM_WORLD, 2, ImmutableIntArray.of(2, 3), none),
+        new TraceCall.Topology(CallKind.CART_SUB, 2, 3, ImmutableIntArray.of(0, 1), none),
+        new TraceCall.Topology(CallKind.GRAPH_CREATE, TraceCall.COMM_WORLD, nullComm, ImmutableIntArray.of(3), none),
+        new TraceCall.GroupCall(CallKind.COMM_GROUP, TraceCall.COMM_WORLD, nullGroup, nullGroup, empty, 3, none),
+        new TraceCall.GroupCall(CallKind.GROUP_INCL, nullComm, 3, nullGroup, ImmutableIntArray.of(3, 1), 4, none),
+        new TraceCall.GroupCall(CallKind.GROUP_EXCL, nullComm, 3, nullGroup, ImmutableIntArray.of(0), 5, none),
+        new TraceCall.GroupCall(CallKind.GROUP_UNION, nullComm, 4, TraceCall.GROUP_EMPTY, empty, 6, none),
+        new TraceCall.GroupCall(CallKind.COMM_CREATE, TraceCall.COMM_WORLD, 4, nullGroup, empty, 4, none),
+        new TraceCall.GroupCall(CallKind.GROUP_FREE, nullComm, 4, nullGroup, empty, nullGroup, none));
     assertThat(cov.get(0).unmodelled()).isEmpty();
   }
 
