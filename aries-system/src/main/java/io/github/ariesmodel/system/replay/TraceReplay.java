@@ -1250,8 +1250,7 @@ public final class TraceReplay {
       }
       int[] g = groups.get(id);
       if (g == null) {
-        throw fail("group " + id + " is not one the trace made (or it was freed, or a call the model leaves out made"
-            + " it: MPI_Group_range_incl or _excl)");
+        throw fail("group " + id + " is not one the trace made (or it was freed)");
       }
       return g;
     }

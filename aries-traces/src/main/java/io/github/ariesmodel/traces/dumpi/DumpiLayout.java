@@ -121,12 +121,25 @@ final class DumpiLayout {
       }
     },
     INT32_ARRAY_2D('A') {
+      /** Stores the rows one after another (lengths: the total), and the row count in the field's scalar. */
       @Override
       void read(DumpiInput in, DumpiRecord r, int f) throws IOException {
         int rows = in.count(4);
+        int total = 0;
+        int[] a = r.arrayFor(f, 0);
         for (int i = 0; i < rows; i++) {
-          in.skip(4L * in.count(4));
+          int n = in.count(4);
+          if (a.length - total < n) {
+            a = java.util.Arrays.copyOf(a, Math.max(total + n, 2 * a.length));
+            r.arrays[f] = a;
+          }
+          for (int j = 0; j < n; j++) {
+            a[total + j] = in.i32();
+          }
+          total += n;
         }
+        r.lengths[f] = total;
+        r.scalars[f] = rows;
       }
     },
     CHARS('C') {

@@ -95,6 +95,8 @@ final class DumpiMappings {
     MAPPINGS.put(DumpiFunction.COMM_GROUP, commGroup());
     MAPPINGS.put(DumpiFunction.GROUP_INCL, groupRanks(CallKind.GROUP_INCL, DumpiFunction.GROUP_INCL));
     MAPPINGS.put(DumpiFunction.GROUP_EXCL, groupRanks(CallKind.GROUP_EXCL, DumpiFunction.GROUP_EXCL));
+    MAPPINGS.put(DumpiFunction.GROUP_RANGE_INCL, groupRanges(CallKind.GROUP_INCL, DumpiFunction.GROUP_RANGE_INCL));
+    MAPPINGS.put(DumpiFunction.GROUP_RANGE_EXCL, groupRanges(CallKind.GROUP_EXCL, DumpiFunction.GROUP_RANGE_EXCL));
     MAPPINGS.put(DumpiFunction.GROUP_UNION, groupPair(CallKind.GROUP_UNION, DumpiFunction.GROUP_UNION));
     MAPPINGS.put(DumpiFunction.GROUP_INTERSECTION,
         groupPair(CallKind.GROUP_INTERSECTION, DumpiFunction.GROUP_INTERSECTION));
@@ -561,6 +563,45 @@ final class DumpiMappings {
           throw in.error(r.offset, "negative group rank " + r.arrays[ranks][i]);
         }
         b.add(r.arrays[ranks][i]);
+      }
+      return new TraceCall.GroupCall(kind, TraceCall.COMM_NULL, group(r.scalars[group]), TraceCall.GROUP_NULL,
+          b.build(), group(r.scalars[created]), r.timing);
+    };
+  }
+
+  /** Most ranks a group range may name: more than any job the model runs. */
+  static final int MAX_RANGE_RANKS = 1 << 24;
+
+  /**
+   * MPI_Group_range_incl and _excl as GROUP_INCL and GROUP_EXCL of the ranks their (first, last, stride) triplets
+   * name, in order (MPI: first, first + stride, ... while not past last).
+   */
+  private static Mapping groupRanges(CallKind kind, DumpiFunction f) {
+    DumpiLayout l = f.layout();
+    int group = l.field("group");
+    int ranges = l.field("arr0");
+    int created = l.field("newgroup");
+    return (r, t, in) -> {
+      int rows = r.intAt(ranges);
+      if (r.lengths[ranges] != 3 * rows) {
+        throw in.error(r.offset, "group ranges must be triplets (first, last, stride), found " + r.lengths[ranges]
+            + " numbers in " + rows + " ranges");
+      }
+      ImmutableIntArray.Builder b = ImmutableIntArray.builder();
+      long named = 0;
+      for (int i = 0; i < rows; i++) {
+        int first = r.arrays[ranges][3 * i];
+        int last = r.arrays[ranges][3 * i + 1];
+        int stride = r.arrays[ranges][3 * i + 2];
+        if (first < 0 || last < 0 || stride == 0) {
+          throw in.error(r.offset, "bad group range (" + first + ", " + last + ", " + stride + ")");
+        }
+        for (long k = first; stride > 0 ? k <= last : k >= last; k += stride) {
+          if (++named > MAX_RANGE_RANKS) {
+            throw in.error(r.offset, "group ranges name more than " + MAX_RANGE_RANKS + " ranks");
+          }
+          b.add((int) k);
+        }
       }
       return new TraceCall.GroupCall(kind, TraceCall.COMM_NULL, group(r.scalars[group]), TraceCall.GROUP_NULL,
           b.build(), group(r.scalars[created]), r.timing);

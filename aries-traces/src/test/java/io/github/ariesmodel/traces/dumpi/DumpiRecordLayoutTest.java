@@ -150,7 +150,8 @@ class DumpiRecordLayoutTest {
   /**
    * Topologies and groups: MPI_Cart_create keeps its dims (periods and reorder are read and dropped), MPI_Cart_sub its
    * remain_dims, MPI_Graph_create its node count; group handles read as DUMPI numbers them (2 is MPI_GROUP_EMPTY, 1
-   * MPI_GROUP_NULL); a communicator of COMM_NULL (1) is a rank left out.
+   * MPI_GROUP_NULL); MPI_Group_range_incl and _excl become GROUP_INCL and GROUP_EXCL of the ranks their triplets name;
+   * a communicator of COMM_NULL (1) is a rank left out.
    */
   @Test
   void topologiesAndGroups() throws IOException {
@@ -169,6 +170,9 @@ class DumpiRecordLayoutTest {
     // dumpi_write_comm_create: oldcomm, group, newcomm; group_free: group
     b.record(85, THREAD_ONLY, 0, 0, 0, 0).u16(WORLD).u16(4).u16(6);
     b.record(80, THREAD_ONLY, 0, 0, 0, 0).u16(4);
+    // dumpi_write_group_range_incl and _excl: group, count, the (first, last, stride) triplets, newgroup
+    b.record(78, THREAD_ONLY, 0, 0, 0, 0).u16(3).i32(2).i32(2).ints(0, 6, 3).ints(9, 7, -1).u16(7);
+    b.record(79, THREAD_ONLY, 0, 0, 0, 0).u16(3).i32(1).i32(1).ints(1, 4, 2).u16(8);
     List<RankCoverage> cov = new ArrayList<>();
     List<TraceCall> calls = readAll(b.build(), cov);
     CallTiming none = CallTiming.NONE;
@@ -184,7 +188,10 @@ class DumpiRecordLayoutTest {
         new TraceCall.GroupCall(CallKind.GROUP_EXCL, nullComm, 3, nullGroup, ImmutableIntArray.of(0), 5, none),
         new TraceCall.GroupCall(CallKind.GROUP_UNION, nullComm, 4, TraceCall.GROUP_EMPTY, empty, 6, none),
         new TraceCall.GroupCall(CallKind.COMM_CREATE, TraceCall.COMM_WORLD, 4, nullGroup, empty, 4, none),
-        new TraceCall.GroupCall(CallKind.GROUP_FREE, nullComm, 4, nullGroup, empty, nullGroup, none));
+        new TraceCall.GroupCall(CallKind.GROUP_FREE, nullComm, 4, nullGroup, empty, nullGroup, none),
+        new TraceCall.GroupCall(CallKind.GROUP_INCL, nullComm, 3, nullGroup, ImmutableIntArray.of(0, 3, 6, 9, 8, 7),
+            7, none),
+        new TraceCall.GroupCall(CallKind.GROUP_EXCL, nullComm, 3, nullGroup, ImmutableIntArray.of(1, 3), 8, none));
     assertThat(cov.get(0).unmodelled()).isEmpty();
   }
 
