@@ -488,13 +488,13 @@ public final class TraceReplay {
     }
   }
 
+  /** A traced persistent request: the MPI layer's (null for MPI_PROC_NULL), its communicator and its byte count. */
+  private record Persistent(PersistentRequest request, Communicator comm, int bytes) {}
+
   /**
    * One trace rank replayed by one MPI rank. Its fields are written only by the rank's own code (on its group's thread
    * on an engine) and read by {@link TraceReplay#run} after the run.
    */
-  /** A traced persistent request: the MPI layer's (null for MPI_PROC_NULL), its communicator and its byte count. */
-  private record Persistent(PersistentRequest request, Communicator comm, int bytes) {}
-
   private final class RankReplay {
     final State st;
     final Mpi mpi;
@@ -954,6 +954,9 @@ public final class TraceReplay {
         }
         finish(id, false); // a handle the traced run completed and freed (as after a test that saw it done)
       }
+      if (persistent.containsKey(id)) {
+        throw fail("request " + id + " is reused while it names a persistent request not yet freed");
+      }
       if (p.peer() == TraceCall.PROC_NULL) {
         persistent.put(id, new Persistent(null, c, 0));
         return;
@@ -984,9 +987,9 @@ public final class TraceReplay {
         long id = k.requests().get(0);
         Request r = requests.get(id);
         if (r != null) {
-          mpi.cancel(r); // (a handle the trace never started, or PROC_NULL's: nothing to take back)
-        } else if (id != TraceCall.REQUEST_NULL && !requests.containsKey(id)) {
-          requestsNotStarted++;
+          mpi.cancel(r);
+        } else if (id != TraceCall.REQUEST_NULL && !requests.containsKey(id) && !persistent.containsKey(id)) {
+          requestsNotStarted++; // (PROC_NULL's and an inactive persistent request's: nothing to take back)
         }
         return;
       }

@@ -113,10 +113,10 @@ class PersistentRequestReplayTest {
   }
 
   /**
-   * Rank 1 waits on its persistent receive before starting it (MPI: an inactive request, at once), then sends to
-   * rank 0, starts the receive and frees it while active; rank 0 sends only after it has rank 1's message. Had the
-   * wait waited for a message, the replay would deadlock; the freed receive's message counts as received, and
-   * nothing counts as not started or unmatched.
+   * Rank 1 waits on its persistent receive before starting it (MPI: an inactive request, at once), cancels it (no
+   * effect on an inactive request), sends to rank 0, starts the receive and frees it while active; rank 0 sends only
+   * after it has rank 1's message. Had the wait waited for a message, the replay would deadlock; the freed receive's
+   * message counts as received, and nothing counts as not started or unmatched.
    */
   @Test
   void aWaitOnAnInactiveRequestReturnsAtOnceAndAFreedReceiveStillCompletes() {
@@ -128,6 +128,7 @@ class PersistentRequestReplayTest {
         List.of(new Lifecycle(CallKind.INIT, T),
             new PointToPoint(CallKind.RECV_INIT, 0, 9, WORLD, 64, 5, T),
             new Completion(CallKind.WAIT, ImmutableLongArray.of(5), ImmutableLongArray.of(5), true, T),
+            new RequestCall(CallKind.CANCEL, ImmutableLongArray.of(5), T), // inactive: no effect
             new PointToPoint(CallKind.SEND, 0, 1, WORLD, 8, TraceCall.REQUEST_NULL, T),
             new RequestCall(CallKind.START, ImmutableLongArray.of(5), T),
             new RequestCall(CallKind.REQUEST_FREE, ImmutableLongArray.of(5), T),
@@ -240,6 +241,12 @@ class PersistentRequestReplayTest {
         .isInstanceOf(TraceReplayException.class)
         .hasMessageContaining("request 7 is started again while its last start is active (no wait or test in the"
             + " trace completed it)");
+    List<TraceCall> initTwice = List.of(new Lifecycle(CallKind.INIT, T),
+        new PointToPoint(CallKind.SEND_INIT, 1, 2, WORLD, 8, 7, T),
+        new PointToPoint(CallKind.RECV_INIT, 1, 2, WORLD, 8, 7, T));
+    assertThatThrownBy(() -> replay(List.of(initTwice, List.of(new Lifecycle(CallKind.INIT, T)))))
+        .isInstanceOf(TraceReplayException.class)
+        .hasMessageContaining("request 7 is reused while it names a persistent request not yet freed");
     List<TraceCall> reused = List.of(new Lifecycle(CallKind.INIT, T),
         new PointToPoint(CallKind.SEND_INIT, 1, 2, WORLD, 8, 7, T),
         new PointToPoint(CallKind.ISEND, 1, 2, WORLD, 8, 7, T));
