@@ -29,8 +29,9 @@ class SetAssociativeHostCacheProperties {
 
   private static final int RANGE = 2048;
   private static final int LINE = 64;
+  private static final int SETS = 4;
   private static final HostCacheConfig SMALL =
-      HostCacheConfig.xc40().withGeometry(4 * 2 * LINE, LINE, 2).withLatencies(10, 100);
+      HostCacheConfig.xc40().withGeometry(SETS * 2 * LINE, LINE, 2).withLatencies(10, 100);
 
   enum Kind { CPU_LOAD, CPU_STORE, NIC_WRITE, NIC_READ }
 
@@ -68,8 +69,10 @@ class SetAssociativeHostCacheProperties {
           boolean wasHeld = n > 0 && cache.holds(a);
           long latency = op.kind() == Kind.CPU_STORE ? cache.cpuStore(a, buf, 1, n) : cache.nicWrite(a, buf, 1, n);
           System.arraycopy(buf, 1, ref, a, n);
-          if (op.kind() == Kind.NIC_WRITE && n > 0) {
-            // The policy's effect on the first line, the one a flag write touches.
+          // The policy's effect on the first line, the one a flag write touches. A write of more lines than there
+          // are sets reaches the first line's set again, and under ALLOCATE may evict the first line to bring in a
+          // later one: the effect is asserted only on writes that touch each set once.
+          if (op.kind() == Kind.NIC_WRITE && n > 0 && touched(a, n) <= SETS) {
             assertThat(cache.holds(a)).as("%s: line of 0x%x still cached after a NIC write", policy, a)
                 .isEqualTo(wasHeld && policy == NicWritePolicy.UPDATE || policy == NicWritePolicy.ALLOCATE);
             if (wasHeld && policy != NicWritePolicy.INVALIDATE && policy != NicWritePolicy.BYPASS

@@ -64,6 +64,29 @@ class SetAssociativeHostCacheTest {
   }
 
   /**
+   * A NIC write that reaches its first line's set again (more lines than the cache has sets) may, under ALLOCATE,
+   * evict its own first line to bring in a later one: a write to a cached line updates it in place and leaves its
+   * place in the replacement order as it was (as under UPDATE), so that line can be the set's least recently used.
+   * Found by {@code SetAssociativeHostCacheProperties} (stop 54), whose assertion on the first line had not allowed it.
+   */
+  @Test
+  void aWriteThatWrapsItsSetMayEvictItsOwnFirstLineUnderAllocate() {
+    int sets = 4;
+    SetAssociativeHostCache c = new SetAssociativeHostCache(new SparsePhysicalMemory(4096),
+        HostCacheConfig.xc40().withGeometry(sets * 2 * 64, 64, 2).withLatencies(10, 100)
+            .withNicWritePolicy(NicWritePolicy.ALLOCATE));
+    byte[] one = new byte[1];
+    c.cpuLoad(512, one, 0, 1); // line 8, set 0, least recently used
+    c.cpuLoad(0, one, 0, 1); // line 0, set 0
+    c.nicWrite(570, new byte[199], 0, 199); // lines 8 to 12: line 12 is set 0's again
+    assertThat(c.holds(570)).as("line 8 made way for line 12").isFalse();
+    assertThat(c.holds(768)).isTrue();
+    assertThat(c.holds(0)).isTrue();
+    assertThat(c.count(HostCacheStatistic.NIC_WRITE_UPDATED)).isEqualTo(1);
+    assertThat(c.count(HostCacheStatistic.NIC_WRITE_ALLOCATED)).isEqualTo(4);
+  }
+
+  /**
    * A NIC write allocates only into a set's first two ways (Data Direct I/O's default share of the L3), evicting the
    * least recently used line there, whoever brought it in; the CPU's lines in the other ways stay.
    */
