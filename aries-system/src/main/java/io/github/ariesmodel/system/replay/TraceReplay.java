@@ -696,6 +696,14 @@ public final class TraceReplay {
       return (int) b;
     }
 
+    /** A send's destination and tag, or a receive's or probe's source and tag (wildcards allowed), checked. */
+    private void checkPeerAndTag(TraceCall.PointToPoint p, Communicator c) {
+      checkPeer(p.peer(), c, !p.isSend());
+      if (p.tag() < (p.isSend() ? 0 : TraceCall.ANY_TAG)) {
+        throw fail("tag " + p.tag() + " is negative");
+      }
+    }
+
     private void checkPeer(int peer, Communicator c, boolean receive) {
       if (peer >= c.size() || peer < (receive ? TraceCall.ANY_SOURCE : 0)) {
         throw fail("peer " + peer + " is outside the communicator's ranks 0 to " + (c.size() - 1));
@@ -774,10 +782,7 @@ public final class TraceReplay {
         }
         return;
       }
-      checkPeer(p.peer(), c, !p.isSend());
-      if (p.tag() < (p.isSend() ? 0 : TraceCall.ANY_TAG)) {
-        throw fail("tag " + p.tag() + " is negative");
-      }
+      checkPeerAndTag(p, c);
       if (p.isSend()) {
         int b = sendBytes(p.bytes());
         noteSend(c, p.peer(), p.tag(), b);
@@ -961,12 +966,8 @@ public final class TraceReplay {
         persistent.put(id, new Persistent(null, c, 0));
         return;
       }
-      boolean send = p.isSend();
-      checkPeer(p.peer(), c, !send);
-      if (p.tag() < (send ? 0 : TraceCall.ANY_TAG)) {
-        throw fail("tag " + p.tag() + " is negative");
-      }
-      int b = send ? sendBytes(p.bytes()) : recvBytes(p.bytes());
+      checkPeerAndTag(p, c);
+      int b = p.isSend() ? sendBytes(p.bytes()) : recvBytes(p.bytes());
       PersistentRequest q = switch (p.kind()) {
         case SEND_INIT -> mpi.sendInit(scratch(b), 0, b, p.peer(), p.tag(), c);
         case BSEND_INIT -> mpi.bsendInit(scratch(b), 0, b, p.peer(), p.tag(), c);

@@ -1,6 +1,7 @@
 package io.github.ariesmodel.traces.dumpi;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -130,7 +131,7 @@ final class DumpiLayout {
         for (int i = 0; i < rows; i++) {
           int n = in.count(4);
           if (a.length - total < n) {
-            a = java.util.Arrays.copyOf(a, Math.max(total + n, 2 * a.length));
+            a = Arrays.copyOf(a, Math.max(total + n, 2 * a.length));
             r.arrays[f] = a;
           }
           for (int j = 0; j < n; j++) {
