@@ -15,6 +15,7 @@ import io.github.ariesmodel.traces.TraceCall.PointToPoint;
 import io.github.ariesmodel.traces.TraceCall.RequestCall;
 import java.util.ArrayList;
 import java.util.List;
+import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -224,34 +225,30 @@ class PersistentRequestReplayTest {
         .hasMessageContaining("deadlocked");
   }
 
+  /** Rank 0 makes {@code calls} after its init, rank 1 only inits: the replay's refusal, as an assertion. */
+  private static AbstractThrowableAssert<?, ? extends Throwable> refusal(TraceCall... calls) {
+    List<TraceCall> rank0 = new ArrayList<>(List.of(new Lifecycle(CallKind.INIT, T)));
+    rank0.addAll(List.of(calls));
+    return assertThatThrownBy(() -> replay(List.of(rank0, List.of(new Lifecycle(CallKind.INIT, T)))))
+        .isInstanceOf(TraceReplayException.class);
+  }
+
   @Test
   void aStartOfAnUnknownOrActiveHandleIsOneClearError() {
-    List<TraceCall> unknown = List.of(new Lifecycle(CallKind.INIT, T),
-        new RequestCall(CallKind.START, ImmutableLongArray.of(9), T), new Lifecycle(CallKind.FINALIZE, T));
-    assertThatThrownBy(() -> replay(List.of(unknown, List.of(new Lifecycle(CallKind.INIT, T)))))
-        .isInstanceOf(TraceReplayException.class)
+    refusal(new RequestCall(CallKind.START, ImmutableLongArray.of(9), T), new Lifecycle(CallKind.FINALIZE, T))
         .hasMessageContaining("rank 0")
         .hasMessageContaining("START of requests [9]: request 9 is not a persistent request the trace created (or"
             + " it was freed)");
-    List<TraceCall> twice = List.of(new Lifecycle(CallKind.INIT, T),
-        new PointToPoint(CallKind.SEND_INIT, 1, 2, WORLD, 8, 7, T),
+    refusal(new PointToPoint(CallKind.SEND_INIT, 1, 2, WORLD, 8, 7, T),
         new RequestCall(CallKind.START, ImmutableLongArray.of(7), T),
-        new RequestCall(CallKind.START, ImmutableLongArray.of(7), T));
-    assertThatThrownBy(() -> replay(List.of(twice, List.of(new Lifecycle(CallKind.INIT, T)))))
-        .isInstanceOf(TraceReplayException.class)
+        new RequestCall(CallKind.START, ImmutableLongArray.of(7), T))
         .hasMessageContaining("request 7 is started again while its last start is active (no wait or test in the"
             + " trace completed it)");
-    List<TraceCall> initTwice = List.of(new Lifecycle(CallKind.INIT, T),
-        new PointToPoint(CallKind.SEND_INIT, 1, 2, WORLD, 8, 7, T),
-        new PointToPoint(CallKind.RECV_INIT, 1, 2, WORLD, 8, 7, T));
-    assertThatThrownBy(() -> replay(List.of(initTwice, List.of(new Lifecycle(CallKind.INIT, T)))))
-        .isInstanceOf(TraceReplayException.class)
+    refusal(new PointToPoint(CallKind.SEND_INIT, 1, 2, WORLD, 8, 7, T),
+        new PointToPoint(CallKind.RECV_INIT, 1, 2, WORLD, 8, 7, T))
         .hasMessageContaining("request 7 is reused while it names a persistent request not yet freed");
-    List<TraceCall> reused = List.of(new Lifecycle(CallKind.INIT, T),
-        new PointToPoint(CallKind.SEND_INIT, 1, 2, WORLD, 8, 7, T),
-        new PointToPoint(CallKind.ISEND, 1, 2, WORLD, 8, 7, T));
-    assertThatThrownBy(() -> replay(List.of(reused, List.of(new Lifecycle(CallKind.INIT, T)))))
-        .isInstanceOf(TraceReplayException.class)
+    refusal(new PointToPoint(CallKind.SEND_INIT, 1, 2, WORLD, 8, 7, T),
+        new PointToPoint(CallKind.ISEND, 1, 2, WORLD, 8, 7, T))
         .hasMessageContaining("request 7 is reused while it names a persistent request not yet freed");
   }
 }
