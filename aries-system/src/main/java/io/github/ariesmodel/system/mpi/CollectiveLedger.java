@@ -54,6 +54,12 @@ final class CollectiveLedger {
     SCAN("scan"),
     SPLIT("split"),
     DUP("dup"),
+    /** {@code MPI_Win_create}, on the communicator the window is made over. */
+    WIN_CREATE("win_create"),
+    /** {@code MPI_Win_fence}, on the window's own communicator. */
+    WIN_FENCE("win_fence"),
+    /** {@code MPI_Win_free}, on the window's own communicator. */
+    WIN_FREE("win_free"),
     /** The world barrier every rank makes after its program returns. */
     FINALIZE("finalize");
 

@@ -31,6 +31,16 @@ public interface Mpi {
    * on 64-bit systems (its configure sets it to the size of its bsend segment header; assumed for Cray MPICH).
    */
   int BSEND_OVERHEAD = 96;
+  /** Assertion of a lock, post or start: no conflicting epoch exists ({@code MPI_MODE_NOCHECK}, MPICH's 1024). */
+  int MODE_NOCHECK = 1024;
+  /** Assertion of a fence or post: the local window was not stored to ({@code MPI_MODE_NOSTORE}, 2048). */
+  int MODE_NOSTORE = 2048;
+  /** Assertion of a fence or post: the window will not be put to ({@code MPI_MODE_NOPUT}, 4096). */
+  int MODE_NOPUT = 4096;
+  /** Assertion of a fence: no operations precede it; it only opens an epoch ({@code MPI_MODE_NOPRECEDE}, 8192). */
+  int MODE_NOPRECEDE = 8192;
+  /** Assertion of a fence: no operations follow it; it only closes an epoch ({@code MPI_MODE_NOSUCCEED}, 16384). */
+  int MODE_NOSUCCEED = 16384;
 
   /** @return this rank in the world communicator */
   int rank();
@@ -588,4 +598,160 @@ public interface Mpi {
    * @param comm communicator
    */
   void scan(double[] send, double[] recv, ReduceOp op, Communicator comm);
+
+  // ------------------------------------------------------------------------------------------- one-sided
+
+  /**
+   * Makes a window over {@code comm} ({@code MPI_Win_create}); collective. Every rank gives its own memory, which the
+   * others may then put to, get from and accumulate into; MPICH's CH3 protocol in software carries the operations
+   * (docs/mpi.md, "One-sided communication"). The creation dups the communicator and allgathers each rank's size,
+   * displacement unit and window handle, as MPICH does.
+   *
+   * @param base this rank's window memory (its length is the window's size here; may be empty)
+   * @param displacementUnit bytes a target displacement counts, ≥ 1
+   * @param comm communicator
+   * @return the window
+   */
+  Window winCreate(byte[] base, int displacementUnit, Communicator comm);
+
+  /**
+   * Releases a window ({@code MPI_Win_free}); collective. Waits until no lock is held or queued on this rank's
+   * window and no origin's operations are pending, then a barrier.
+   *
+   * @param win the window, outside any epoch but a fence's
+   */
+  void winFree(Window win);
+
+  /**
+   * Puts bytes into a target's window ({@code MPI_Put}). The operation may go at once or wait for the epoch's
+   * synchronization; the origin buffer must stay unchanged until that synchronization completes it.
+   *
+   * @param origin the data
+   * @param offset its first byte
+   * @param length bytes
+   * @param target rank in the window
+   * @param targetDisp displacement in the target's displacement units
+   * @param win the window, in an access epoch to {@code target}
+   */
+  void put(byte[] origin, int offset, int length, int target, long targetDisp, Window win);
+
+  /**
+   * Gets bytes from a target's window ({@code MPI_Get}); they are in the buffer once the epoch's synchronization has
+   * completed.
+   *
+   * @param origin where the data goes
+   * @param offset its first byte
+   * @param length bytes
+   * @param target rank in the window
+   * @param targetDisp displacement in the target's displacement units
+   * @param win the window, in an access epoch to {@code target}
+   */
+  void get(byte[] origin, int offset, int length, int target, long targetDisp, Window win);
+
+  /**
+   * Combines longs into a target's window ({@code MPI_Accumulate}): each target element becomes {@code target op
+   * origin}. Accumulates of one origin to one target are applied in order.
+   *
+   * @param origin the operands
+   * @param target rank in the window
+   * @param targetDisp displacement in the target's displacement units
+   * @param op operation
+   * @param win the window, in an access epoch to {@code target}
+   */
+  void accumulate(long[] origin, int target, long targetDisp, ReduceOp op, Window win);
+
+  /**
+   * As {@link #accumulate(long[], int, long, ReduceOp, Window)} on doubles.
+   *
+   * @param origin the operands
+   * @param target rank in the window
+   * @param targetDisp displacement in the target's displacement units
+   * @param op SUM, PROD, MIN or MAX
+   * @param win the window
+   */
+  void accumulate(double[] origin, int target, long targetDisp, ReduceOp op, Window win);
+
+  /**
+   * Ends one fence epoch and opens the next ({@code MPI_Win_fence}); collective over the window. Returns once every
+   * operation of the closing epoch is complete at its target and this rank's window has received every operation
+   * aimed at it.
+   *
+   * @param assertion 0 or an OR of {@link #MODE_NOSTORE}, {@link #MODE_NOPUT}, {@link #MODE_NOPRECEDE},
+   *     {@link #MODE_NOSUCCEED}
+   * @param win the window
+   */
+  void winFence(int assertion, Window win);
+
+  /**
+   * Opens a passive-target epoch to one target ({@code MPI_Win_lock}). Returns at once for a remote target (the lock
+   * request goes; operations wait for the grant), or once granted for the rank's own window.
+   *
+   * @param exclusive {@code MPI_LOCK_EXCLUSIVE} (true) or {@code MPI_LOCK_SHARED} (false)
+   * @param target rank in the window
+   * @param assertion 0 or {@link #MODE_NOCHECK}
+   * @param win the window
+   */
+  void winLock(boolean exclusive, int target, int assertion, Window win);
+
+  /**
+   * Ends the passive-target epoch to a target ({@code MPI_Win_unlock}): its operations complete there and the lock is
+   * released.
+   *
+   * @param target rank in the window, locked by this rank
+   * @param win the window
+   */
+  void winUnlock(int target, Window win);
+
+  /**
+   * Completes this rank's operations to a locked target, at the target, without ending the epoch
+   * ({@code MPI_Win_flush}).
+   *
+   * @param target rank in the window, locked by this rank
+   * @param win the window
+   */
+  void winFlush(int target, Window win);
+
+  /**
+   * Opens an exposure epoch to the origins of a group ({@code MPI_Win_post}): each is told with an empty message.
+   *
+   * @param group ranks in the window
+   * @param assertion 0 or an OR of {@link #MODE_NOCHECK}, {@link #MODE_NOSTORE}, {@link #MODE_NOPUT}
+   * @param win the window
+   */
+  void winPost(int[] group, int assertion, Window win);
+
+  /**
+   * Opens an access epoch to the targets of a group ({@code MPI_Win_start}); operations go once every target has
+   * posted.
+   *
+   * @param group ranks in the window
+   * @param assertion 0 or {@link #MODE_NOCHECK}
+   * @param win the window
+   */
+  void winStart(int[] group, int assertion, Window win);
+
+  /**
+   * Ends the access epoch {@link #winStart} opened ({@code MPI_Win_complete}): its operations are sent and complete
+   * locally, and each target is told.
+   *
+   * @param win the window
+   */
+  void winComplete(Window win);
+
+  /**
+   * Ends the exposure epoch {@link #winPost} opened, once every origin of its group has completed
+   * ({@code MPI_Win_wait}).
+   *
+   * @param win the window
+   */
+  void winWait(Window win);
+
+  /**
+   * As {@link #winWait} without blocking ({@code MPI_Win_test}): makes progress and ends the epoch if every origin
+   * has completed.
+   *
+   * @param win the window
+   * @return whether the exposure epoch has ended
+   */
+  boolean winTest(Window win);
 }

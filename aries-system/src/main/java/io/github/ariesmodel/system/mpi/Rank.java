@@ -106,11 +106,20 @@ final class Rank implements Mpi {
    * the match ({@link #CQ_SYNC_ACK}), and only that completes the send (MPICH CH3's eager-sync packet).
    */
   private static final int KIND_SYNC = 0x100;
+  /** The protocol kind's bits of the header's kind word (the rest: {@link #KIND_SYNC} and the RMA packet's word). */
+  private static final int KIND_MASK = 0xFF;
+  /**
+   * Where a one-sided packet's word ({@link OneSided}: its operation, flags, reduction) sits in the header's kind
+   * word; zero for every two-sided message.
+   */
+  static final int RMA_SHIFT = 16;
   private static final long CQ_CREDIT = 1;
   private static final long CQ_EAGER_ACK = 2;
   private static final long CQ_FIN = 3;
   /** The receiver has matched a synchronous buffered message (MPICH CH3's eager-sync acknowledgement). */
   private static final long CQ_SYNC_ACK = 4;
+  /** A one-sided target's answer to an origin (a lock granted, operations done): {@link OneSided#control}. */
+  static final long CQ_RMA = 5;
   private static final int CQ_KIND_SHIFT = 44;
   private static final long CQ_PAYLOAD_MASK = (1L << CQ_KIND_SHIFT) - 1;
 
@@ -131,6 +140,8 @@ final class Rank implements Mpi {
   private final UserBuffers userBuffers;
   final Communicator world;
   final Collectives collectives;
+  /** This rank's one-sided communication: its windows, as origin and as target. */
+  final OneSided oneSided = new OneSided(this);
   SimProcess process;
   /** The thread of this rank's program while a run lasts (set as it starts), else null. */
   Thread thread;
@@ -139,7 +150,7 @@ final class Rank implements Mpi {
    * The rank's simulated process, or a refusal when the handle is used outside its job's run (it gave a
    * NullPointerException, stop 47), as SHMEM's handle refuses.
    */
-  private SimProcess self() {
+  SimProcess self() {
     SimProcess p = process;
     if (p == null) {
       throw new IllegalStateException("rank " + worldRank + "'s handle was used outside its job's run (keep no Mpi"
@@ -358,6 +369,7 @@ final class Rank implements Mpi {
       }
       pollMailboxes();
     } while (!completedPosts.isEmpty() || cqReady || !doorbell.isEmpty() || localWork);
+    oneSided.progress(); // MPICH's RMA progress hook: issue what a grant allows, answer GETs
   }
 
   /** @return entries taken from both completion queues so far, remote and source events */
@@ -518,6 +530,8 @@ final class Rank implements Mpi {
       markComplete(s.request);
     } else if (kind == CQ_SYNC_ACK) {
       markComplete(syncSends.remove(payload));
+    } else if (kind == CQ_RMA) {
+      oneSided.control(payload);
     } else {
       throw new IllegalStateException("MPI rank " + worldRank + ": unknown control value " + v);
     }
@@ -557,7 +571,7 @@ final class Rank implements Mpi {
       return false;
     }
     int kindWord = (int) LittleEndian.get(h, 16, 4);
-    int kind = kindWord & ~KIND_SYNC;
+    int kind = kindWord & KIND_MASK;
     long length = LittleEndian.get(h, 32, 8);
     int payloadLength = kind == KIND_SHORT ? (int) length : 0;
     byte[] payload = payloadLength == 0 ? NO_BYTES : hostRead(mdh, at + HEADER_BYTES, payloadLength);
@@ -586,6 +600,7 @@ final class Rank implements Mpi {
         (int) LittleEndian.get(h, 24, 4), (int) length);
     m.inline = kind == KIND_SHORT;
     m.sync = (kindWord & KIND_SYNC) != 0;
+    m.rma = kindWord >>> RMA_SHIFT;
     m.remoteOffset = LittleEndian.get(h, 40, 8);
     m.remoteMdh = (int) LittleEndian.get(h, 60, 4);
     m.sendId = LittleEndian.get(h, 48, 8);
@@ -610,7 +625,7 @@ final class Rank implements Mpi {
     return x;
   }
 
-  private void control(int toWorld, long kind, long payload) {
+  void control(int toWorld, long kind, long payload) {
     Rank to = job.rank(toWorld);
     long value = (kind << CQ_KIND_SHIFT) | payload;
     if (sharesMemoryWith(toWorld)) {
@@ -624,10 +639,116 @@ final class Rank implements Mpi {
         value).withDeliveryMode(config.deliveryMode()).withCompletion(txCq.handle(), 0));
   }
 
+  // -------------------------------------------------------------------------------------------- one-sided
+
+  @Override
+  public Window winCreate(byte[] base, int displacementUnit, Communicator comm) {
+    checkArgument(base != null, "base must not be null");
+    checkArgument(displacementUnit >= 1, "displacementUnit must be >= 1 but was %s", displacementUnit);
+    checkComm(comm);
+    return oneSided.create(base, displacementUnit, comm);
+  }
+
+  @Override
+  public void winFree(Window win) {
+    caller();
+    oneSided.free(win);
+  }
+
+  @Override
+  public void put(byte[] origin, int offset, int length, int target, long targetDisp, Window win) {
+    checkBuffer("origin", origin, offset, length);
+    caller();
+    oneSided.put(origin, offset, length, target, targetDisp, win);
+  }
+
+  @Override
+  public void get(byte[] origin, int offset, int length, int target, long targetDisp, Window win) {
+    checkBuffer("origin", origin, offset, length);
+    caller();
+    oneSided.get(origin, offset, length, target, targetDisp, win);
+  }
+
+  @Override
+  public void accumulate(long[] origin, int target, long targetDisp, ReduceOp op, Window win) {
+    checkArgument(origin != null, "origin must not be null");
+    checkArgument(op != null, "op must not be null");
+    caller();
+    oneSided.accumulate(ElementType.pack(origin), ElementType.LONG, op, target, targetDisp, win);
+  }
+
+  @Override
+  public void accumulate(double[] origin, int target, long targetDisp, ReduceOp op, Window win) {
+    checkArgument(origin != null, "origin must not be null");
+    checkArgument(op != null, "op must not be null");
+    checkArgument(op != ReduceOp.BAND && op != ReduceOp.BOR && op != ReduceOp.BXOR,
+        "op must be SUM, PROD, MIN or MAX on doubles but was %s", op);
+    caller();
+    oneSided.accumulate(ElementType.pack(origin), ElementType.DOUBLE, op, target, targetDisp, win);
+  }
+
+  @Override
+  public void winFence(int assertion, Window win) {
+    caller();
+    oneSided.fence(assertion, win);
+  }
+
+  @Override
+  public void winLock(boolean exclusive, int target, int assertion, Window win) {
+    caller();
+    oneSided.lock(exclusive, target, assertion, win);
+  }
+
+  @Override
+  public void winUnlock(int target, Window win) {
+    caller();
+    oneSided.unlock(target, win);
+  }
+
+  @Override
+  public void winFlush(int target, Window win) {
+    caller();
+    oneSided.flush(target, win);
+  }
+
+  @Override
+  public void winPost(int[] group, int assertion, Window win) {
+    caller();
+    oneSided.post(group, assertion, win);
+  }
+
+  @Override
+  public void winStart(int[] group, int assertion, Window win) {
+    caller();
+    oneSided.start(group, assertion, win);
+  }
+
+  @Override
+  public void winComplete(Window win) {
+    caller();
+    oneSided.complete(win);
+  }
+
+  @Override
+  public void winWait(Window win) {
+    caller();
+    oneSided.waitExposure(win);
+  }
+
+  @Override
+  public boolean winTest(Window win) {
+    caller();
+    return oneSided.testExposure(win);
+  }
+
   // -------------------------------------------------------------------------------------------- matching
 
   private void arrive(Incoming m) {
     messagesByProtocol[m.protocol.ordinal()]++;
+    if (m.rma != 0) {
+      oneSided.arrive(m); // a one-sided packet: handled by its window, never matched
+      return;
+    }
     for (Iterator<Request> it = posted.iterator(); it.hasNext(); ) {
       Request r = it.next();
       if (r.matches(m.context, m.sourceWorld, m.tag)) {
@@ -665,7 +786,7 @@ final class Rank implements Mpi {
     return r;
   }
 
-  private void bind(Request r, Incoming m) {
+  void bind(Request r, Incoming m) {
     if (m.length > r.capacity) {
       throw new IllegalStateException("MPI_ERR_TRUNCATE at rank " + worldRank + ": a message of " + m.length
           + " bytes from rank " + r.comm.rankOfWorld(m.sourceWorld) + " (tag " + m.tag
@@ -869,6 +990,12 @@ final class Rank implements Mpi {
    */
   Request startSend(byte[] buf, int offset, int length, int destWorld, int tag, long context, Communicator comm,
       boolean synchronous) {
+    return startSend(buf, offset, length, destWorld, tag, context, comm, synchronous, 0);
+  }
+
+  /** A send as above that carries a one-sided packet's word ({@link OneSided}) in its header, or 0 for none. */
+  Request startSend(byte[] buf, int offset, int length, int destWorld, int tag, long context, Communicator comm,
+      boolean synchronous, int rmaWord) {
     Request req = new Request(Request.Kind.SEND, nextId++, comm, context, destWorld, tag, null, 0, 0);
     self().sleep(config.sendOverheadPs());
     if (destWorld == worldRank) {
@@ -905,7 +1032,7 @@ final class Rank implements Mpi {
       case SHARED_MEMORY -> KIND_SHM;
       case SINGLE_COPY -> KIND_SINGLE;
       default -> KIND_RTS;
-    }) | (syncAck ? KIND_SYNC : 0));
+    }) | (syncAck ? KIND_SYNC : 0) | rmaWord << RMA_SHIFT);
     // The context's low half, and its high half in bytes the header leaves unused (zero below 2^32).
     LittleEndian.put(msg, 20, 4, context);
     LittleEndian.put(msg, 56, 4, context >>> 32);
@@ -1063,7 +1190,7 @@ final class Rank implements Mpi {
    * Lets CPU time pass, if any: a zero-cost access (no cache) must not yield to other events, so that a system
    * without a host cache keeps the timing it had before the accesses were timed.
    */
-  private void spend(long ps) {
+  void spend(long ps) {
     if (ps > 0) {
       self().sleep(ps);
     }
@@ -1566,14 +1693,14 @@ final class Rank implements Mpi {
    * Records a collective call with the job's ledger (which refuses a program whose ranks disagree) and notes it for a
    * deadlock's report. Called after the call's own argument checks, so a refused call is not counted.
    */
-  private void enter(Communicator comm, CollectiveLedger.Call call) {
+  void enter(Communicator comm, CollectiveLedger.Call call) {
     int number = comm.nextCollectiveCall();
     job.ledger().record(comm, number, call, site);
     inCall = call + " on " + (comm == world ? "the world communicator" : "a communicator of " + comm.size()
         + " ranks") + " (its collective call " + number + ")";
   }
 
-  private void leave() {
+  void leave() {
     inCall = null;
   }
 
@@ -1954,6 +2081,8 @@ final class Rank implements Mpi {
     boolean sync;
     /** A synchronous send to the rank itself: its request, completed by the match. */
     Request selfSender;
+    /** A one-sided packet's word ({@link OneSided}), or 0 for a two-sided message. */
+    int rma;
 
     Incoming(Protocol protocol, long context, int sourceWorld, int tag, int length) {
       this.protocol = protocol;
@@ -2014,5 +2143,13 @@ final class Rank implements Mpi {
   private void markComplete(Request r) {
     r.complete = true;
     r.completedAtPs = clock.now();
+    if (r.onComplete != null) {
+      r.onComplete.run();
+    }
+  }
+
+  /** @return a new request id (one sequence for every request and send this rank makes) */
+  long nextRequestId() {
+    return nextId++;
   }
 }

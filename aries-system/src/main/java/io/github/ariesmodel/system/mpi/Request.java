@@ -30,6 +30,8 @@ public final class Request {
   final int offset;
   final int capacity;
   final Communicator comm;
+  /** Run when the request completes (a one-sided operation's own bookkeeping), or null. */
+  Runnable onComplete;
 
   Request(Kind kind, long id, Communicator comm, long context, int sourceWorld, int tag, byte[] buffer, int offset,
       int capacity) {

@@ -1,0 +1,247 @@
+package io.github.ariesmodel.system.mpi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.system.process.ProcessRunner;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * MPI one-sided communication over MPICH CH3's software protocol: the data of puts, gets and accumulates ends where MPI
+ * says after each kind of synchronization (fence, lock/unlock, flush, post/start/complete/wait), over the NIC and on one
+ * node, at every protocol's length; an exclusive lock serializes; a target serves operations only in its own MPI calls;
+ * misuse is one line.
+ */
+class MpiOneSidedTest {
+
+  /** One length per protocol: short, eager, rendezvous (between nodes), buffered and single-copy (on one node). */
+  private static final int[] SIZES = {8, 4000, 20_000, 300_001};
+  private static final int SLOT = 310_000;
+
+  private static byte[] pattern(int who, int size) {
+    byte[] b = new byte[size];
+    for (int i = 0; i < size; i++) {
+      b[i] = (byte) (who * 29 + size * 7 + i * 13 + (i >> 9));
+    }
+    return b;
+  }
+
+  private static MpiJob job(int n) {
+    return MpiTesting.job(MpiTesting.smallSystem(3), n, MpiConfig.defaults());
+  }
+
+  @Test
+  void aFenceEpochsPutsGetsAndAccumulatesEndWhereMpiSays() {
+    int n = 4; // two ranks a node: one neighbour on the node, the others over the NIC
+    byte[][] windows = new byte[n][];
+    byte[][][] got = new byte[n][SIZES.length][];
+    job(n).run(mpi -> {
+      int me = mpi.rank();
+      byte[] mem = new byte[SIZES.length * SLOT + 64];
+      Arrays.fill(mem, (byte) -1);
+      windows[me] = mem;
+      Window w = mpi.winCreate(mem, 1, mpi.world());
+      mpi.winFence(0, w);
+      int putTo = (me + 1) % n;
+      int getFrom = (me + 3) % n;
+      for (int k = 0; k < SIZES.length; k++) {
+        mpi.put(pattern(me, SIZES[k]), 0, SIZES[k], putTo, (long) k * SLOT, w);
+      }
+      mpi.winFence(0, w); // the puts are in place everywhere, and reads of them may start
+      for (int k = 0; k < SIZES.length; k++) {
+        got[me][k] = new byte[SIZES[k]];
+        mpi.get(got[me][k], 0, SIZES[k], getFrom, (long) k * SLOT, w);
+      }
+      // every rank adds its rank + 1 to the 8 longs at the end of every window but its own
+      for (int t = 0; t < n; t++) {
+        if (t != me) {
+          long[] add = new long[8];
+          Arrays.fill(add, me + 1);
+          mpi.accumulate(add, t, SIZES.length * SLOT, ReduceOp.SUM, w);
+        }
+      }
+      mpi.winFence(Mpi.MODE_NOSUCCEED, w);
+      mpi.winFree(w);
+    });
+    for (int me = 0; me < n; me++) {
+      int from = (me + n - 1) % n;
+      for (int k = 0; k < SIZES.length; k++) {
+        assertThat(Arrays.copyOfRange(windows[me], k * SLOT, k * SLOT + SIZES[k])).as("rank %s, %s bytes", me,
+            SIZES[k]).isEqualTo(pattern(from, SIZES[k]));
+        assertThat(windows[me][k * SLOT + SIZES[k]]).as("the byte after it").isEqualTo((byte) -1);
+        // rank me got from me+3, whose window holds what me+2 put
+        assertThat(got[me][k]).isEqualTo(pattern((me + 2) % n, SIZES[k]));
+      }
+      long[] sums = new long[8];
+      ElementType.unpack(Arrays.copyOfRange(windows[me], SIZES.length * SLOT, SIZES.length * SLOT + 64), sums);
+      long expected = -1 + (long) n * (n + 1) / 2 - (me + 1); // -1: the bytes' fill
+      assertThat(sums).as("rank %s", me).containsOnly(expected);
+    }
+  }
+
+  @Test
+  void exclusiveLocksSerializeAccumulatesAndSharedLocksReadTheResult() {
+    int n = 6;
+    int rounds = 5;
+    long[][] seen = new long[n][1];
+    long[] window = new long[1];
+    job(n).run(mpi -> {
+      byte[] mem = new byte[8];
+      Window w = mpi.winCreate(mem, 8, mpi.world());
+      for (int r = 0; r < rounds; r++) {
+        // a get, a compute and a put under one exclusive lock: an increment no other can interleave with
+        byte[] cell = new byte[8];
+        mpi.winLock(true, 0, 0, w);
+        mpi.get(cell, 0, 8, 0, 0, w);
+        mpi.winFlush(0, w);
+        long[] v = new long[1];
+        ElementType.unpack(cell, v);
+        mpi.compute(1_000_000);
+        v[0]++;
+        mpi.put(ElementType.pack(v), 0, 8, 0, 0, w);
+        mpi.winUnlock(0, w);
+      }
+      mpi.barrier(mpi.world());
+      byte[] cell = new byte[8];
+      mpi.winLock(false, 0, 0, w);
+      mpi.get(cell, 0, 8, 0, 0, w);
+      mpi.winUnlock(0, w);
+      ElementType.unpack(cell, seen[mpi.rank()]);
+      mpi.barrier(mpi.world());
+      if (mpi.rank() == 0) {
+        ElementType.unpack(mem, window);
+      }
+      mpi.winFree(w);
+    });
+    assertThat(window[0]).isEqualTo((long) n * rounds);
+    for (long[] s : seen) {
+      assertThat(s[0]).isEqualTo((long) n * rounds);
+    }
+  }
+
+  @Test
+  void aTargetThatComputesServesNoOneUntilItCallsMpi() {
+    long computePs = 200_000_000; // 200 µs
+    long[] unlockedAt = new long[1];
+    long[] targetBackAt = new long[1];
+    job(2).run(mpi -> {
+      Window w = mpi.winCreate(new byte[64], 1, mpi.world());
+      mpi.barrier(mpi.world());
+      if (mpi.rank() == 1) {
+        mpi.winLock(true, 0, 0, w);
+        mpi.put(new byte[] {1, 2, 3}, 0, 3, 0, 0, w);
+        mpi.winUnlock(0, w);
+        unlockedAt[0] = mpi.now();
+      } else {
+        mpi.compute(computePs);
+        targetBackAt[0] = mpi.now();
+      }
+      mpi.barrier(mpi.world());
+      mpi.winFree(w);
+    });
+    assertThat(unlockedAt[0]).isGreaterThan(targetBackAt[0]);
+  }
+
+  @Test
+  void postStartCompleteWaitMovesDataAndTestSaysWhenTheEpochIsOver() {
+    int n = 3;
+    byte[][] windows = new byte[n][];
+    boolean[] testedEarly = new boolean[1];
+    job(n).run(mpi -> {
+      int me = mpi.rank();
+      windows[me] = new byte[2 * 4000];
+      Window w = mpi.winCreate(windows[me], 1, mpi.world());
+      if (me == 0) {
+        mpi.winPost(new int[] {1, 2}, 0, w);
+        testedEarly[0] = mpi.winTest(w); // the origins compute 50 µs first
+        mpi.winWait(w);
+      } else {
+        mpi.compute(50_000_000);
+        mpi.winStart(new int[] {0}, 0, w);
+        mpi.put(pattern(me, 4000), 0, 4000, 0, (me - 1) * 4000L, w);
+        mpi.winComplete(w);
+      }
+      mpi.winFree(w);
+    });
+    assertThat(testedEarly[0]).isFalse();
+    assertThat(Arrays.copyOfRange(windows[0], 0, 4000)).isEqualTo(pattern(1, 4000));
+    assertThat(Arrays.copyOfRange(windows[0], 4000, 8000)).isEqualTo(pattern(2, 4000));
+  }
+
+  @Test
+  void anOriginWithNothingToSendStillCompletesItsTargetsEpoch() {
+    AtomicLong waitedUntil = new AtomicLong();
+    job(2).run(mpi -> {
+      Window w = mpi.winCreate(new byte[8], 1, mpi.world());
+      if (mpi.rank() == 0) {
+        mpi.winPost(new int[] {1}, 0, w);
+        mpi.winWait(w);
+        waitedUntil.set(mpi.now());
+      } else {
+        mpi.winStart(new int[] {0}, 0, w);
+        mpi.winComplete(w); // no operation: a decrement packet alone
+      }
+      mpi.winFree(w);
+    });
+    assertThat(waitedUntil.get()).isPositive();
+  }
+
+  @Test
+  void theFencesOperationsGoAsMessagesAndTheirCountsAreKept() {
+    long[] packets = new long[2];
+    long[] ops = new long[2];
+    job(2).run(mpi -> {
+      Window w = mpi.winCreate(new byte[64], 1, mpi.world());
+      mpi.winFence(0, w);
+      for (int i = 0; i < 3; i++) {
+        mpi.put(new byte[8], 0, 8, 1 - mpi.rank(), 8L * i, w);
+      }
+      mpi.put(new byte[8], 0, 8, mpi.rank(), 40, w); // its own window: a copy, no packet
+      mpi.winFence(0, w);
+      ops[mpi.rank()] = ((Rank) mpi).oneSided.operations();
+      packets[mpi.rank()] = ((Rank) mpi).oneSided.packets();
+      mpi.winFree(w);
+    });
+    assertThat(ops).containsOnly(4L);
+    assertThat(packets).containsOnly(3L);
+  }
+
+  @Test
+  void misuseIsOneLineNamingWhatWasWrong() {
+    String[] refused = {
+        "MPI_ERR_RMA_SYNC at rank 0: put on window #0 to rank 1 outside an access epoch to it (call winFence,"
+            + " winLock or winStart first)",
+        "MPI_ERR_RMA_RANGE at rank 0: a put of 16 bytes at displacement 7 (unit 8) lies outside rank 1's window of"
+            + " 64 bytes",
+        "MPI_ERR_RMA_SYNC at rank 0: winUnlock on window #0 of rank 1, which this rank has not locked",
+        "assertion must be an OR of Mpi.MODE_* bits (31744) but was 3",
+        "target must be in [0, 1] but was 2",
+        "MPI_ERR_RMA_SYNC at rank 0: winLock on window #0 of rank 1, which this rank has locked already",
+        "displacementUnit must be >= 1 but was 0"};
+    for (int k = 0; k < refused.length; k++) {
+      int which = k;
+      assertThatThrownBy(() -> job(2).run(mpi -> {
+        Window w = mpi.winCreate(new byte[64], 8, mpi.world());
+        if (mpi.rank() == 0) {
+          switch (which) {
+            case 0 -> mpi.put(new byte[8], 0, 8, 1, 0, w);
+            case 1 -> {
+              mpi.winLock(false, 1, 0, w);
+              mpi.put(new byte[16], 0, 16, 1, 7, w);
+            }
+            case 2 -> mpi.winUnlock(1, w);
+            case 3 -> mpi.winFence(3, w);
+            case 4 -> mpi.winLock(true, 2, 0, w);
+            case 5 -> {
+              mpi.winLock(false, 1, 0, w);
+              mpi.winLock(false, 1, 0, w);
+            }
+            default -> mpi.winCreate(new byte[8], 0, mpi.world());
+          }
+        }
+      })).as(refused[k]).isInstanceOf(ProcessRunner.ProcessFailedException.class).hasRootCauseMessage(refused[k]);
+    }
+  }
+}
