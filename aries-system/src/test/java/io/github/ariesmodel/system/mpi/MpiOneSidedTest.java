@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.ariesmodel.system.process.ProcessRunner;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -119,6 +121,53 @@ class MpiOneSidedTest {
     for (long[] s : seen) {
       assertThat(s[0]).isEqualTo((long) n * rounds);
     }
+  }
+
+  /**
+   * An unlock (and a flush) returns only once every operation of the epoch is done at the target: a rendezvous put's
+   * data, fetched by the target after the short put that carries the unlock has landed, is in the window when the
+   * origin's unlock returns. So is every put aimed at a rank when its own fence returns.
+   */
+  @Test
+  void unlockFlushAndFenceReturnOnlyOnceTheDataIsInTheTargetsWindow() {
+    byte[][] windows = new byte[3][];
+    List<String> bad = new ArrayList<>();
+    job(3).run(mpi -> {
+      int me = mpi.rank();
+      windows[me] = new byte[2 * SLOT];
+      Window w = mpi.winCreate(windows[me], 1, mpi.world());
+      mpi.barrier(mpi.world());
+      if (me > 0) {
+        for (int round = 0; round < 2; round++) {
+          mpi.winLock(true, 0, 0, w);
+          mpi.put(pattern(me + round, 300_001), 0, 300_001, 0, 0, w);
+          mpi.put(pattern(me + round, 8), 0, 8, 0, SLOT, w);
+          if (round == 0) {
+            mpi.winFlush(0, w);
+          }
+          byte[] seen = Arrays.copyOfRange(windows[0], 0, 300_001);
+          if (round == 1) {
+            mpi.winUnlock(0, w);
+            seen = Arrays.copyOfRange(windows[0], 0, 300_001);
+          }
+          if (!Arrays.equals(seen, pattern(me + round, 300_001))) {
+            bad.add("rank " + me + " round " + round);
+          }
+          if (round == 0) {
+            mpi.winUnlock(0, w);
+          }
+        }
+      }
+      mpi.winFence(0, w);
+      mpi.put(pattern(me, 20_000), 0, 20_000, (me + 1) % 3, SLOT, w);
+      mpi.put(pattern(me, 8), 0, 8, (me + 1) % 3, SLOT + 20_000, w);
+      mpi.winFence(0, w);
+      if (!Arrays.equals(Arrays.copyOfRange(windows[me], SLOT, SLOT + 20_000), pattern((me + 2) % 3, 20_000))) {
+        bad.add("fence at rank " + me);
+      }
+      mpi.winFree(w);
+    });
+    assertThat(bad).isEmpty();
   }
 
   @Test
