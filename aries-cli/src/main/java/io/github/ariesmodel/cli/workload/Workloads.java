@@ -27,6 +27,8 @@ public enum Workloads {
   MPI_BANDWIDTH(MpiBandwidthWorkload::new),
   /** MPI barrier and 8-byte allreduce latency by node count, in software and on the collective engine. */
   MPI_COLLECTIVES(MpiCollectivesWorkload::new),
+  /** MPI one-sided latency (osu_put_latency, osu_get_latency) by synchronization, size and distance. */
+  MPI_RMA(MpiRmaWorkload::new),
   /** Replay of an MPI trace (needs {@code -p trace=PATH}). */
   REPLAY(ReplayWorkload::new),
   /** The host cache's NIC write policies: put-to-observe latency, message rate, hot-spot AMO rate. */

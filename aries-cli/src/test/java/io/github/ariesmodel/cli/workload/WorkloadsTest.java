@@ -140,6 +140,23 @@ class WorkloadsTest {
   }
 
   @Test
+  void mpiRmaMeasuresEachOperationAndSynchronizationWithALockCostingARoundTripMoreThanAFlush() {
+    WorkloadReport r = new MpiRmaWorkload().run(ONE_GROUP, Params.of(Map.of("sizes", "8,16K",
+        "distances", "same-router", "syncs", "flush,lock", "warmup", "2", "iterations", "3")));
+    ResultTable t = table(r, "mpi-rma");
+    assertThat(t.rows()).extracting(row -> row.get(0)).containsExactly("put flush same-router",
+        "put flush same-router", "put lock same-router", "put lock same-router", "get flush same-router",
+        "get flush same-router", "get lock same-router", "get lock same-router");
+    double[] lat = t.numbers("latency");
+    assertThat(lat[1]).as("16K put slower than 8 B").isGreaterThan(lat[0]);
+    // a lock epoch adds the lock request and its grant: one round trip of empty messages, more than two overheads
+    assertThat(lat[2] - lat[0]).isGreaterThan(OVERHEADS_NS);
+    // a get's data comes back behind its request, a put's acknowledgement is a CQ write
+    assertThat(lat[4]).isGreaterThan(lat[0]);
+    assertThat(metric(r, "latency.put.flush.same-router")).isEqualTo(lat[0]);
+  }
+
+  @Test
   void mpiWorkloadsMeasureTwoRanksOfOneNodeAsTheOnNodeDistance() {
     WorkloadReport r = new MpiLatencyWorkload().run(ONE_GROUP, Params.of(Map.of("sizes", "8",
         "distances", "on-node,same-router", "warmup", "16", "iterations", "2")));
@@ -212,7 +229,7 @@ class WorkloadsTest {
           .as(name).hasMessageContaining("unknown parameter \"bogus\"");
     }
     assertThat(Workloads.names()).containsExactly("mixed", "pingpong", "bandwidth", "gups", "alltoall", "traffic",
-        "iommu-study", "mpi-latency", "mpi-bandwidth", "mpi-collectives", "replay", "host-cache");
+        "iommu-study", "mpi-latency", "mpi-bandwidth", "mpi-collectives", "mpi-rma", "replay", "host-cache");
     assertThat(List.of(Params.parse(List.of("a=1", "b=2K")).longValue("b", 0, 0, 10_000))).containsExactly(2048L);
   }
 

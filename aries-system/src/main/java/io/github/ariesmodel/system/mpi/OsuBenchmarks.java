@@ -283,6 +283,130 @@ public final class OsuBenchmarks {
     return Rank.registrationBytes(withHeap(config, bandwidthBufferBytes(sizes, window)), 2);
   }
 
+  /** The synchronization of a one-sided latency test, as OSU's {@code -s} option names them. */
+  public enum RmaSync {
+    /** {@code -s lock}: a shared lock, the operation, an unlock, every iteration. */
+    LOCK,
+    /** {@code -s flush}: one lock around the loop; the operation and a flush every iteration (OSU's MPI-3 default). */
+    FLUSH,
+    /** {@code -s fence}: both ranks fence; an operation each way between; half the time of an iteration. */
+    FENCE,
+    /** {@code -s pscw}: start, the operation, complete, then post and wait for the other's; half an iteration. */
+    PSCW
+  }
+
+  /**
+   * One-sided latency by size between two nodes, or two ranks of one node ({@code osu_put_latency} and {@code
+   * osu_get_latency} with {@code -w create}): the loops of OSU 5.x's benchmarks, with OSU's division (per iteration
+   * for lock and flush, per half iteration for fence and pscw). The target window is {@code max(sizes)} bytes.
+   *
+   * @param system a quiet system
+   * @param nodeA node of rank 0, the origin of lock and flush
+   * @param nodeB node of rank 1 (nodeA itself for two ranks of one node)
+   * @param get a get ({@code osu_get_latency}) instead of a put
+   * @param sync the synchronization
+   * @param sizes message sizes, bytes, each 0 to 2^30
+   * @param warmup untimed iterations per size, ≥ 0
+   * @param iterations timed iterations per size, ≥ 1
+   * @param config the MPI settings
+   * @return one row per size, in the order given
+   */
+  public static List<LatencyRow> rmaLatency(AriesSystem system, int nodeA, int nodeB, boolean get, RmaSync sync,
+      long[] sizes, int warmup, int iterations, MpiConfig config) {
+    checkArgs(system, nodeA, nodeB, sizes, warmup, iterations, config);
+    checkArgument(sync != null, "sync must not be null");
+    long max = max(sizes);
+    MpiJob job = MpiJob.builder(system).placement(nodeA, nodeB).config(withHeap(config, 4 * max)).build();
+    double[] ns = new double[sizes.length];
+    job.run(mpi -> {
+      int me = mpi.rank();
+      int peer = 1 - me;
+      int[] other = {peer};
+      byte[] mem = new byte[(int) max];
+      Window w = mpi.winCreate(mem, 1, mpi.world());
+      for (int k = 0; k < sizes.length; k++) {
+        byte[] buf = new byte[(int) sizes[k]];
+        int n = buf.length;
+        long start = 0;
+        mpi.barrier(mpi.world());
+        if (sync == RmaSync.FLUSH && me == 0) {
+          mpi.winLock(false, 1, 0, w);
+        }
+        for (int i = 0; i < warmup + iterations; i++) {
+          if (i == warmup) {
+            start = mpi.now();
+          }
+          switch (sync) {
+            case LOCK -> {
+              if (me == 0) {
+                mpi.winLock(false, 1, 0, w);
+                operate(mpi, get, buf, n, 1, w);
+                mpi.winUnlock(1, w);
+              }
+            }
+            case FLUSH -> {
+              if (me == 0) {
+                operate(mpi, get, buf, n, 1, w);
+                mpi.winFlush(1, w);
+              }
+            }
+            case FENCE -> {
+              if (me == 0) {
+                mpi.winFence(0, w);
+                operate(mpi, get, buf, n, peer, w);
+                mpi.winFence(0, w);
+                mpi.winFence(0, w);
+              } else {
+                mpi.winFence(0, w);
+                mpi.winFence(0, w);
+                operate(mpi, get, buf, n, peer, w);
+                mpi.winFence(0, w);
+              }
+            }
+            case PSCW -> {
+              if (me == 0) {
+                mpi.winStart(other, 0, w);
+                operate(mpi, get, buf, n, peer, w);
+                mpi.winComplete(w);
+                mpi.winPost(other, 0, w);
+                mpi.winWait(w);
+              } else {
+                mpi.winPost(other, 0, w);
+                mpi.winWait(w);
+                mpi.winStart(other, 0, w);
+                operate(mpi, get, buf, n, peer, w);
+                mpi.winComplete(w);
+              }
+            }
+          }
+        }
+        long end = mpi.now();
+        if (sync == RmaSync.FLUSH && me == 0) {
+          mpi.winUnlock(1, w);
+        }
+        if (me == 0) {
+          boolean half = sync == RmaSync.FENCE || sync == RmaSync.PSCW;
+          ns[k] = (end - start) / 1e3 / iterations / (half ? 2 : 1);
+        }
+        mpi.barrier(mpi.world());
+      }
+      mpi.winFree(w);
+    });
+    List<LatencyRow> rows = new ArrayList<>();
+    for (int k = 0; k < sizes.length; k++) {
+      rows.add(new LatencyRow(sizes[k], ns[k]));
+    }
+    return rows;
+  }
+
+  private static void operate(Mpi mpi, boolean get, byte[] buf, int n, int target, Window w) {
+    if (get) {
+      mpi.get(buf, 0, n, target, 0, w);
+    } else {
+      mpi.put(buf, 0, n, target, 0, w);
+    }
+  }
+
   private static void checkArgs(AriesSystem system, int nodeA, int nodeB, long[] sizes, int warmup, int iterations,
       MpiConfig config) {
     checkArgument(system != null, "system must not be null");
