@@ -4,8 +4,10 @@ package io.github.ariesmodel.traces;
  * The kinds of MPI call the format-neutral trace model represents, whatever format recorded them.
  *
  * <p>Each kind belongs to one {@link Family}, which says which {@link TraceCall} record carries it. Calls a format
- * records but this model leaves out (datatype construction, attribute queries, MPI-IO, one-sided windows, ...) are not
- * kinds: they are counted by name in {@link RankCoverage#unmodelled()}.
+ * records but this model leaves out (datatype construction, attribute queries, MPI-IO, window attributes and names,
+ * ...) are not kinds: they are counted by name in {@link RankCoverage#unmodelled()}. One-sided communication is in the
+ * model: the window calls that create, free and synchronise a window ({@link Family#WINDOW}) and the puts, gets and
+ * accumulates that move data through it ({@link Family#ONE_SIDED}).
  */
 public enum CallKind {
   /** {@code MPI_Init} or {@code MPI_Init_thread}. */
@@ -131,6 +133,32 @@ public enum CallKind {
   GROUP_FREE(Family.GROUP),
   /** {@code MPI_Comm_create}: a communicator of a group's members, in the group's order. */
   COMM_CREATE(Family.GROUP),
+  /** {@code MPI_Win_create}: a window over a local buffer, collective over a communicator. */
+  WIN_CREATE(Family.WINDOW),
+  /** {@code MPI_Win_free}. */
+  WIN_FREE(Family.WINDOW),
+  /** {@code MPI_Win_fence}: ends one active-target epoch of every process of the window and opens the next. */
+  WIN_FENCE(Family.WINDOW),
+  /** {@code MPI_Win_lock}: opens a passive-target access epoch to one target, shared or exclusive. */
+  WIN_LOCK(Family.WINDOW),
+  /** {@code MPI_Win_unlock}: ends it, once the calls made in it have completed at the target. */
+  WIN_UNLOCK(Family.WINDOW),
+  /** {@code MPI_Win_post}: opens an exposure epoch to the origins of a group. */
+  WIN_POST(Family.WINDOW),
+  /** {@code MPI_Win_start}: opens an access epoch to the targets of a group. */
+  WIN_START(Family.WINDOW),
+  /** {@code MPI_Win_complete}: ends the access epoch {@code MPI_Win_start} opened. */
+  WIN_COMPLETE(Family.WINDOW),
+  /** {@code MPI_Win_wait}: ends the exposure epoch {@code MPI_Win_post} opened, once its origins have completed. */
+  WIN_WAIT(Family.WINDOW),
+  /** {@code MPI_Win_test}: the nonblocking {@code MPI_Win_wait}, with whether the epoch ended. */
+  WIN_TEST(Family.WINDOW),
+  /** {@code MPI_Put}: writes into a target's window. */
+  PUT(Family.ONE_SIDED),
+  /** {@code MPI_Get}: reads from a target's window. */
+  GET(Family.ONE_SIDED),
+  /** {@code MPI_Accumulate}: combines data into a target's window with a reduction operation. */
+  ACCUMULATE(Family.ONE_SIDED),
   /** Local computation of a number of floating-point operations (SimGrid's {@code compute}). */
   COMPUTE(Family.LOCAL),
   /** Local idle time of a given duration (SimGrid's {@code sleep}). */
@@ -158,6 +186,10 @@ public enum CallKind {
     TOPOLOGY,
     /** {@link TraceCall.GroupCall}. */
     GROUP,
+    /** {@link TraceCall.WindowCall}. */
+    WINDOW,
+    /** {@link TraceCall.OneSided}. */
+    ONE_SIDED,
     /** {@link TraceCall.Local}. */
     LOCAL
   }

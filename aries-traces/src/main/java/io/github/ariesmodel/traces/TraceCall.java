@@ -19,6 +19,8 @@ import com.google.common.primitives.ImmutableLongArray;
  *       probe).
  *   <li>Requests are per-rank handles as the format stores them: a handle may be reused once its request completed.
  *       {@link #REQUEST_NULL} is the null request.
+ *   <li>Windows of one-sided calls are per-rank ids as the format stores them, {@link #WIN_NULL} the null window;
+ *       window assertions are the model's {@code MODE_*} bits, into which a format's own encoding is translated.
  *   <li>{@link #timing()} holds wall-clock entry and exit times when the format records them.
  * </ul>
  */
@@ -45,6 +47,21 @@ public sealed interface TraceCall {
   int GROUP_NULL = -1;
   /** {@code MPI_GROUP_EMPTY}. */
   int GROUP_EMPTY = -2;
+  /** {@code MPI_WIN_NULL} (or a window the trace marks as erroneous). */
+  int WIN_NULL = -1;
+  /**
+   * Window assertion {@code MPI_MODE_NOCHECK}, as this model's own bit (not the MPI library's value; a format's
+   * encoding is translated into these bits).
+   */
+  int MODE_NOCHECK = 1;
+  /** Window assertion {@code MPI_MODE_NOSTORE}, as this model's own bit. */
+  int MODE_NOSTORE = 2;
+  /** Window assertion {@code MPI_MODE_NOPUT}, as this model's own bit. */
+  int MODE_NOPUT = 4;
+  /** Window assertion {@code MPI_MODE_NOPRECEDE}, as this model's own bit. */
+  int MODE_NOPRECEDE = 8;
+  /** Window assertion {@code MPI_MODE_NOSUCCEED}, as this model's own bit. */
+  int MODE_NOSUCCEED = 16;
 
   /** What kind of call this is. */
   CallKind kind();
@@ -310,6 +327,65 @@ public sealed interface TraceCall {
       for (int i = 0; i < ranks.length(); i++) {
         checkArgument(ranks.get(i) >= 0, "ranks[%s] must be >= 0, was %s", i, ranks.get(i));
       }
+      checkNotNull(timing, "timing");
+    }
+  }
+
+  /**
+   * A call that creates, frees or synchronises a window of one-sided communication. Each field applies to some kinds
+   * and holds a fixed value for the others.
+   *
+   * @param kind WIN_CREATE, WIN_FREE, WIN_FENCE, WIN_LOCK, WIN_UNLOCK, WIN_POST, WIN_START, WIN_COMPLETE, WIN_WAIT or
+   *     WIN_TEST
+   * @param window the window's per-rank id as the format stores it (for WIN_CREATE the new window's), or
+   *     {@link #WIN_NULL}
+   * @param communicator the communicator of WIN_CREATE, else {@link #COMM_NULL}
+   * @param bytes the window's size in bytes for WIN_CREATE, else 0
+   * @param displacementUnit WIN_CREATE's {@code disp_unit} in bytes (a target displacement is counted in these), else 1
+   * @param group the group of WIN_POST (its origins) and WIN_START (its targets), a group id as {@link GroupCall}'s
+   *     ({@link #GROUP_EMPTY} allowed), else {@link #GROUP_NULL}
+   * @param target the target rank (a rank in the window's communicator) of WIN_LOCK and WIN_UNLOCK
+   *     ({@link #PROC_NULL} allowed), else -1
+   * @param exclusive for WIN_LOCK: true for {@code MPI_LOCK_EXCLUSIVE}, false for {@code MPI_LOCK_SHARED}; else false
+   * @param assertion the {@code MODE_*} bits of WIN_FENCE, WIN_LOCK, WIN_POST and WIN_START, else 0
+   * @param completed for WIN_TEST: the flag the call returned (true when the exposure epoch was over); else false
+   * @param timing wall-clock times
+   */
+  record WindowCall(CallKind kind, int window, int communicator, long bytes, int displacementUnit, int group,
+      int target, boolean exclusive, int assertion, boolean completed, CallTiming timing) implements TraceCall {
+    /** Validates the kind's family, the size, the displacement unit and the assertion bits. */
+    public WindowCall {
+      checkFamily(kind, CallKind.Family.WINDOW);
+      checkArgument(bytes >= 0, "bytes must be >= 0, was %s", bytes);
+      checkArgument(displacementUnit >= 1, "displacementUnit must be >= 1, was %s", displacementUnit);
+      int modes = MODE_NOCHECK | MODE_NOSTORE | MODE_NOPUT | MODE_NOPRECEDE | MODE_NOSUCCEED;
+      checkArgument((assertion & ~modes) == 0, "assertion must hold only the MODE_* bits (0 to %s), was %s", modes,
+          assertion);
+      checkNotNull(timing, "timing");
+    }
+  }
+
+  /**
+   * A put, get or accumulate: data moved between the calling rank's buffer (the origin) and a target's window.
+   *
+   * @param kind PUT, GET or ACCUMULATE
+   * @param window the window's per-rank id as the format stores it
+   * @param target the target rank, a rank in the window's communicator ({@link #PROC_NULL} allowed)
+   * @param displacement where in the target's window, as the call gives it: in the window's displacement units
+   *     ({@link WindowCall#displacementUnit()} of its WIN_CREATE), from the window's start
+   * @param originBytes the origin buffer's size: origin count times the origin datatype's size, or
+   *     {@link #UNKNOWN_BYTES}
+   * @param targetBytes the target's share: target count times the target datatype's size, or {@link #UNKNOWN_BYTES}
+   * @param timing wall-clock times
+   */
+  record OneSided(CallKind kind, int window, int target, long displacement, long originBytes, long targetBytes,
+      CallTiming timing) implements TraceCall {
+    /** Validates the kind's family, the displacement and the byte counts. */
+    public OneSided {
+      checkFamily(kind, CallKind.Family.ONE_SIDED);
+      checkArgument(displacement >= 0, "displacement must be >= 0, was %s", displacement);
+      checkBytes("originBytes", originBytes);
+      checkBytes("targetBytes", targetBytes);
       checkNotNull(timing, "timing");
     }
   }

@@ -20,6 +20,18 @@ import java.util.Map;
  * negative destination is read as {@link TraceCall#PROC_NULL}, a source of -1 as {@link TraceCall#ANY_SOURCE} (under
  * MPICH a receive from PROC_NULL looks the same and is read as a wildcard) and any other negative source as
  * PROC_NULL.
+ *
+ * <p>One-sided calls (sst-dumpi's {@code dumpi/common/constants.h}, {@code dumpi/common/types.h},
+ * {@code dumpi/libdumpi/mpibindings.h} and {@code mpibindings-maps.c}, read at commit a4c8bf5): an {@code MPI_Win} is
+ * stored as a 16-bit index, {@code DUMPI_WIN_NULL} = 0 and the application's from {@code DUMPI_FIRST_USER_WIN} = 1;
+ * the lock type as 8 bits, {@code DUMPI_LOCK_SHARED} = 1 and {@code DUMPI_LOCK_EXCLUSIVE} = 2
+ * ({@code DUMPI_LOCKTYPE_ERROR} = 0); an assertion as 8 bits, {@code DUMPI_MODE_NOCHECK} = 1, {@code _NOSTORE} = 2,
+ * {@code _NOPUT} = 4, {@code _NOPRECEDE} = 8, {@code _NOSUCCEED} = 16, {@code DUMPI_MODE_NONE} = 0 and
+ * {@code DUMPI_MODE_ERROR} = -1 (255 as stored). libdumpi's {@code dumpi_win_assert_from_int} converts an MPI
+ * assertion with a {@code switch} over the single {@code MPI_MODE_*} values, so an assertion of 0 or of several bits
+ * is stored as DUMPI_MODE_ERROR: that is read as no assertion (asserting nothing is always correct; the assertions
+ * only allow optimisations). The window's size and a target displacement are {@code MPI_Aint}s stored as int32
+ * ({@code DUMPI_INT_FROM_MPI_AINT}); both are non-negative in MPI, so they are read as unsigned (exact below 4 GiB).
  */
 final class DumpiMappings {
   /** Turns a decoded record into a call. */
@@ -103,6 +115,19 @@ final class DumpiMappings {
     MAPPINGS.put(DumpiFunction.GROUP_DIFFERENCE, groupPair(CallKind.GROUP_DIFFERENCE, DumpiFunction.GROUP_DIFFERENCE));
     MAPPINGS.put(DumpiFunction.GROUP_FREE, groupFree());
     MAPPINGS.put(DumpiFunction.COMM_CREATE, commCreate());
+    MAPPINGS.put(DumpiFunction.WIN_CREATE, winCreate());
+    MAPPINGS.put(DumpiFunction.WIN_FREE, winOnly(CallKind.WIN_FREE, DumpiFunction.WIN_FREE));
+    MAPPINGS.put(DumpiFunction.WIN_FENCE, winFence());
+    MAPPINGS.put(DumpiFunction.WIN_LOCK, winLock());
+    MAPPINGS.put(DumpiFunction.WIN_UNLOCK, winUnlock());
+    MAPPINGS.put(DumpiFunction.WIN_POST, winGroup(CallKind.WIN_POST, DumpiFunction.WIN_POST));
+    MAPPINGS.put(DumpiFunction.WIN_START, winGroup(CallKind.WIN_START, DumpiFunction.WIN_START));
+    MAPPINGS.put(DumpiFunction.WIN_COMPLETE, winOnly(CallKind.WIN_COMPLETE, DumpiFunction.WIN_COMPLETE));
+    MAPPINGS.put(DumpiFunction.WIN_WAIT, winOnly(CallKind.WIN_WAIT, DumpiFunction.WIN_WAIT));
+    MAPPINGS.put(DumpiFunction.WIN_TEST, winTest());
+    MAPPINGS.put(DumpiFunction.PUT, oneSided(CallKind.PUT, DumpiFunction.PUT));
+    MAPPINGS.put(DumpiFunction.GET, oneSided(CallKind.GET, DumpiFunction.GET));
+    MAPPINGS.put(DumpiFunction.ACCUMULATE, oneSided(CallKind.ACCUMULATE, DumpiFunction.ACCUMULATE));
   }
 
   private DumpiMappings() {
@@ -636,5 +661,140 @@ final class DumpiMappings {
     int comm = DumpiFunction.COMM_FREE.layout().field("comm");
     return (r, t, in) -> new TraceCall.CommunicatorCall(CallKind.COMM_FREE, comm(r.scalars[comm]),
         TraceCall.COMM_NULL, 0, 0, r.timing);
+  }
+
+  /** DUMPI's window index: {@code DUMPI_WIN_NULL} (0) is the null window, the application's count from 1. */
+  static int win(long raw) {
+    return raw == 0 ? TraceCall.WIN_NULL : (int) raw;
+  }
+
+  /** {@code DUMPI_MODE_ERROR} (-1) as the 8-bit field stores it. */
+  static final int DUMPI_MODE_ERROR = 0xff;
+
+  /** DUMPI's assertion bits ({@code DUMPI_MODE_NOCHECK} ... {@code _NOSUCCEED}: 1, 2, 4, 8, 16), in that order. */
+  private static final int[] DUMPI_MODES = {1, 2, 4, 8, 16};
+  /** The model's bit for each of {@link #DUMPI_MODES}. */
+  private static final int[] MODEL_MODES = {TraceCall.MODE_NOCHECK, TraceCall.MODE_NOSTORE, TraceCall.MODE_NOPUT,
+      TraceCall.MODE_NOPRECEDE, TraceCall.MODE_NOSUCCEED};
+
+  /** An assertion as the model's MODE_* bits: DUMPI_MODE_ERROR is none (see the class comment), other bits an error. */
+  private static int assertion(DumpiRecord r, DumpiInput in, int field) throws TraceFormatException {
+    int raw = r.intAt(field);
+    if (raw == DUMPI_MODE_ERROR) {
+      return 0;
+    }
+    int modes = 0;
+    for (int i = 0; i < DUMPI_MODES.length; i++) {
+      if ((raw & DUMPI_MODES[i]) != 0) {
+        modes |= MODEL_MODES[i];
+        raw &= ~DUMPI_MODES[i];
+      }
+    }
+    if (raw != 0) {
+      throw in.error(r.offset, "bad window assertion " + r.intAt(field)
+          + " (DUMPI_MODE_* bits are 1, 2, 4, 8 and 16, or 255 for DUMPI_MODE_ERROR)");
+    }
+    return modes;
+  }
+
+  /** An MPI_Aint DUMPI stored as int32, read as the non-negative value it was (exact below 2^32). */
+  private static long aint(DumpiRecord r, int field) {
+    return r.scalars[field] & 0xffff_ffffL;
+  }
+
+  private static TraceCall.WindowCall window(CallKind kind, int window, DumpiRecord r) {
+    return new TraceCall.WindowCall(kind, window, TraceCall.COMM_NULL, 0, 1, TraceCall.GROUP_NULL, -1, false, 0, false,
+        r.timing);
+  }
+
+  /** MPI_Win_create: size (bytes), disp_unit, info (not modelled), comm, the new window. */
+  private static Mapping winCreate() {
+    DumpiLayout l = DumpiFunction.WIN_CREATE.layout();
+    int size = l.field("size");
+    int unit = l.field("dispunit");
+    int comm = l.field("comm");
+    int win = l.field("win");
+    return (r, t, in) -> {
+      if (r.intAt(unit) < 1) {
+        throw in.error(r.offset, "bad window displacement unit " + r.intAt(unit) + " (must be >= 1)");
+      }
+      return new TraceCall.WindowCall(CallKind.WIN_CREATE, win(r.scalars[win]), comm(r.scalars[comm]), aint(r, size),
+          r.intAt(unit), TraceCall.GROUP_NULL, -1, false, 0, false, r.timing);
+    };
+  }
+
+  /** MPI_Win_free, MPI_Win_complete and MPI_Win_wait name the window alone. */
+  private static Mapping winOnly(CallKind kind, DumpiFunction f) {
+    int win = f.layout().field("win");
+    return (r, t, in) -> window(kind, win(r.scalars[win]), r);
+  }
+
+  private static Mapping winFence() {
+    DumpiLayout l = DumpiFunction.WIN_FENCE.layout();
+    int assertion = l.field("assertion");
+    int win = l.field("win");
+    return (r, t, in) -> new TraceCall.WindowCall(CallKind.WIN_FENCE, win(r.scalars[win]), TraceCall.COMM_NULL, 0, 1,
+        TraceCall.GROUP_NULL, -1, false, assertion(r, in, assertion), false, r.timing);
+  }
+
+  /** MPI_Win_lock: lock type (DUMPI_LOCK_SHARED 1, DUMPI_LOCK_EXCLUSIVE 2), target rank, assertion, window. */
+  private static Mapping winLock() {
+    DumpiLayout l = DumpiFunction.WIN_LOCK.layout();
+    int type = l.field("locktype");
+    int rank = l.field("winrank");
+    int assertion = l.field("assertion");
+    int win = l.field("win");
+    return (r, t, in) -> {
+      int lock = r.intAt(type);
+      if (lock != 1 && lock != 2) {
+        throw in.error(r.offset, "bad lock type " + lock + " (DUMPI_LOCK_SHARED is 1, DUMPI_LOCK_EXCLUSIVE 2)");
+      }
+      return new TraceCall.WindowCall(CallKind.WIN_LOCK, win(r.scalars[win]), TraceCall.COMM_NULL, 0, 1,
+          TraceCall.GROUP_NULL, dest(r.scalars[rank]), lock == 2, assertion(r, in, assertion), false, r.timing);
+    };
+  }
+
+  private static Mapping winUnlock() {
+    DumpiLayout l = DumpiFunction.WIN_UNLOCK.layout();
+    int rank = l.field("winrank");
+    int win = l.field("win");
+    return (r, t, in) -> new TraceCall.WindowCall(CallKind.WIN_UNLOCK, win(r.scalars[win]), TraceCall.COMM_NULL, 0, 1,
+        TraceCall.GROUP_NULL, dest(r.scalars[rank]), false, 0, false, r.timing);
+  }
+
+  /** MPI_Win_post and MPI_Win_start: group, assertion, window. */
+  private static Mapping winGroup(CallKind kind, DumpiFunction f) {
+    DumpiLayout l = f.layout();
+    int group = l.field("group");
+    int assertion = l.field("assertion");
+    int win = l.field("win");
+    return (r, t, in) -> new TraceCall.WindowCall(kind, win(r.scalars[win]), TraceCall.COMM_NULL, 0, 1,
+        group(r.scalars[group]), -1, false, assertion(r, in, assertion), false, r.timing);
+  }
+
+  /** MPI_Win_test: window, then the flag it returned (an int). */
+  private static Mapping winTest() {
+    DumpiLayout l = DumpiFunction.WIN_TEST.layout();
+    int win = l.field("win");
+    int flag = l.field("flag");
+    return (r, t, in) -> new TraceCall.WindowCall(CallKind.WIN_TEST, win(r.scalars[win]), TraceCall.COMM_NULL, 0, 1,
+        TraceCall.GROUP_NULL, -1, false, 0, r.scalars[flag] != 0, r.timing);
+  }
+
+  /**
+   * MPI_Put, MPI_Get and MPI_Accumulate: origin count and type, target rank, displacement, target count and type,
+   * (Accumulate's op, not modelled), window. A negative target rank is the MPI library's MPI_PROC_NULL.
+   */
+  private static Mapping oneSided(CallKind kind, DumpiFunction f) {
+    DumpiLayout l = f.layout();
+    int originCount = l.field("origincount");
+    int originType = l.field("origintype");
+    int rank = l.field("targetrank");
+    int disp = l.field("targetdisp");
+    int targetCount = l.field("targetcount");
+    int targetType = l.field("targettype");
+    int win = l.field("win");
+    return (r, t, in) -> new TraceCall.OneSided(kind, win(r.scalars[win]), dest(r.scalars[rank]), aint(r, disp),
+        fieldBytes(r, t, in, originCount, originType), fieldBytes(r, t, in, targetCount, targetType), r.timing);
   }
 }

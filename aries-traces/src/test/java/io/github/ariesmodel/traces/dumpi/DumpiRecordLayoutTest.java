@@ -1,6 +1,7 @@
 package io.github.ariesmodel.traces.dumpi;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.common.primitives.ImmutableIntArray;
 import com.google.common.primitives.ImmutableLongArray;
@@ -11,7 +12,10 @@ import io.github.ariesmodel.traces.RankTrace;
 import io.github.ariesmodel.traces.TraceCall;
 import io.github.ariesmodel.traces.TraceCall.Collective;
 import io.github.ariesmodel.traces.TraceCall.Completion;
+import io.github.ariesmodel.traces.TraceCall.OneSided;
 import io.github.ariesmodel.traces.TraceCall.PointToPoint;
+import io.github.ariesmodel.traces.TraceCall.WindowCall;
+import io.github.ariesmodel.traces.TraceFormatException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -193,6 +197,125 @@ class DumpiRecordLayoutTest {
             7, none),
         new TraceCall.GroupCall(CallKind.GROUP_EXCL, nullComm, 3, nullGroup, ImmutableIntArray.of(1, 3), 8, none));
     assertThat(cov.get(0).unmodelled()).isEmpty();
+  }
+
+  /**
+   * One-sided calls, with values as libdumpi stores them (sst-dumpi's {@code dumpi/common/constants.h} and
+   * {@code dumpi/libdumpi/mpibindings.h}): windows are 16-bit indices; lock types DUMPI_LOCK_SHARED 1 and
+   * DUMPI_LOCK_EXCLUSIVE 2; assertions DUMPI_MODE_NOCHECK 1, NOSTORE 2, NOPUT 4, NOPRECEDE 8, NOSUCCEED 16, and
+   * DUMPI_MODE_ERROR (-1, stored as 255), which libdumpi writes for an assertion of 0, read as none; group 2 is
+   * MPI_GROUP_EMPTY; a negative target rank is the MPI library's MPI_PROC_NULL. Every value differs from the fields
+   * next to it, so a field read from the wrong place shows. None of the thirteen functions is left out of the model.
+   */
+  @Test
+  void oneSidedWindowsAndTheirEpochs() throws IOException {
+    final int win = 5;
+    final int derived = 28; // a derived datatype the size table below lacks
+    final int unsigned = 10;
+    DumpiBinBuilder b = new DumpiBinBuilder(1, 1, 0, 1000);
+    // dumpi_write_win_create: size (int), dispunit (int), info, comm, win
+    b.record(145, 0x48, 2, 100, 2, 300).i32(4096).i32(8).u16(1).u16(4).u16(win);
+    // dumpi_write_win_fence: assertion (8 bits), win; NOPRECEDE | NOSUCCEED
+    b.record(146, THREAD_ONLY, 0, 0, 0, 0).u8(8 | 16).u16(win);
+    // dumpi_write_put (and get): origincount, origintype, targetrank, targetdisp, targetcount, targettype, win
+    b.record(143, THREAD_ONLY, 0, 0, 0, 0).i32(3).u16(DOUBLE).i32(2).i32(7).i32(5).u16(INT).u16(win);
+    b.record(143, THREAD_ONLY, 0, 0, 0, 0).i32(4).u16(derived).i32(1).i32(0).i32(2).u16(DOUBLE).u16(win);
+    b.record(142, THREAD_ONLY, 0, 0, 0, 0).i32(2).u16(DOUBLE).i32(3).i32(11).i32(3).u16(INT).u16(win);
+    // dumpi_write_accumulate: origincount, origintype, targetrank, targetdisp, targetcount, targettype, op, win
+    b.record(141, THREAD_ONLY, 0, 0, 0, 0).i32(6).u16(INT).i32(0).i32(9).i32(7).u16(unsigned).u8(3).u16(win);
+    // a put to MPI_PROC_NULL (-1 under MPICH)
+    b.record(143, THREAD_ONLY, 0, 0, 0, 0).i32(1).u16(INT).i32(-1).i32(0).i32(1).u16(INT).u16(win);
+    // dumpi_write_win_fence with assertion 0, which libdumpi stores as DUMPI_MODE_ERROR
+    b.record(146, THREAD_ONLY, 0, 0, 0, 0).u8(0xff).u16(win);
+    // dumpi_write_win_lock: locktype (8 bits), winrank, assertion, win; dumpi_write_win_unlock: winrank, win
+    b.record(149, THREAD_ONLY, 0, 0, 0, 0).u8(2).i32(3).u8(1).u16(win);
+    b.record(153, THREAD_ONLY, 0, 0, 0, 0).i32(3).u16(win);
+    b.record(149, THREAD_ONLY, 0, 0, 0, 0).u8(1).i32(2).u8(0xff).u16(win);
+    b.record(153, THREAD_ONLY, 0, 0, 0, 0).i32(2).u16(win);
+    // dumpi_write_win_post and _start: group, assertion, win
+    b.record(150, THREAD_ONLY, 0, 0, 0, 0).u16(2).u8(4).u16(win);
+    b.record(151, THREAD_ONLY, 0, 0, 0, 0).u16(3).u8(1).u16(win);
+    // dumpi_write_win_complete: win; dumpi_write_win_test: win, flag (int); _wait and _free: win
+    b.record(144, THREAD_ONLY, 0, 0, 0, 0).u16(win);
+    b.record(152, THREAD_ONLY, 0, 0, 0, 0).u16(win).i32(0);
+    b.record(152, THREAD_ONLY, 0, 0, 0, 0).u16(win).i32(1);
+    b.record(154, THREAD_ONLY, 0, 0, 0, 0).u16(win);
+    // a closing fence, NOSTORE | NOSUCCEED: with the fence, lock and post above every DUMPI bit is read alone or in
+    // a pair that pins it, so two bits swapped in the translation show
+    b.record(146, THREAD_ONLY, 0, 0, 0, 0).u8(2 | 16).u16(win);
+    b.record(147, 0x48, 9, 0, 9, 50).u16(win);
+    List<RankCoverage> cov = new ArrayList<>();
+    List<TraceCall> calls = readAll(b.sizes(0, 0, 1, 1, 1, 1, 4, 2, 2, 4, 4, 8, 8, 4, 8).build(), cov);
+    CallTiming none = CallTiming.NONE;
+    int noComm = TraceCall.COMM_NULL;
+    int noGroup = TraceCall.GROUP_NULL;
+    assertThat(calls).containsExactly(
+        new WindowCall(CallKind.WIN_CREATE, win, 2, 4096, 8, noGroup, -1, false, 0, false,
+            new CallTiming(1002_000_000_100L, 1002_000_000_300L)),
+        new WindowCall(CallKind.WIN_FENCE, win, noComm, 0, 1, noGroup, -1, false,
+            TraceCall.MODE_NOPRECEDE | TraceCall.MODE_NOSUCCEED, false, none),
+        new OneSided(CallKind.PUT, win, 2, 7, 24, 20, none),
+        new OneSided(CallKind.PUT, win, 1, 0, TraceCall.UNKNOWN_BYTES, 16, none),
+        new OneSided(CallKind.GET, win, 3, 11, 16, 12, none),
+        new OneSided(CallKind.ACCUMULATE, win, 0, 9, 24, 28, none),
+        new OneSided(CallKind.PUT, win, TraceCall.PROC_NULL, 0, 4, 4, none),
+        new WindowCall(CallKind.WIN_FENCE, win, noComm, 0, 1, noGroup, -1, false, 0, false, none),
+        new WindowCall(CallKind.WIN_LOCK, win, noComm, 0, 1, noGroup, 3, true, TraceCall.MODE_NOCHECK, false, none),
+        new WindowCall(CallKind.WIN_UNLOCK, win, noComm, 0, 1, noGroup, 3, false, 0, false, none),
+        new WindowCall(CallKind.WIN_LOCK, win, noComm, 0, 1, noGroup, 2, false, 0, false, none),
+        new WindowCall(CallKind.WIN_UNLOCK, win, noComm, 0, 1, noGroup, 2, false, 0, false, none),
+        new WindowCall(CallKind.WIN_POST, win, noComm, 0, 1, TraceCall.GROUP_EMPTY, -1, false, TraceCall.MODE_NOPUT,
+            false, none),
+        new WindowCall(CallKind.WIN_START, win, noComm, 0, 1, 3, -1, false, TraceCall.MODE_NOCHECK, false, none),
+        new WindowCall(CallKind.WIN_COMPLETE, win, noComm, 0, 1, noGroup, -1, false, 0, false, none),
+        new WindowCall(CallKind.WIN_TEST, win, noComm, 0, 1, noGroup, -1, false, 0, false, none),
+        new WindowCall(CallKind.WIN_TEST, win, noComm, 0, 1, noGroup, -1, false, 0, true, none),
+        new WindowCall(CallKind.WIN_WAIT, win, noComm, 0, 1, noGroup, -1, false, 0, false, none),
+        new WindowCall(CallKind.WIN_FENCE, win, noComm, 0, 1, noGroup, -1, false,
+            TraceCall.MODE_NOSTORE | TraceCall.MODE_NOSUCCEED, false, none),
+        new WindowCall(CallKind.WIN_FREE, win, noComm, 0, 1, noGroup, -1, false, 0, false,
+            new CallTiming(1009_000_000_000L, 1009_000_000_050L)));
+    assertThat(cov.get(0).unmodelled()).isEmpty();
+  }
+
+  /**
+   * DUMPI_WIN_NULL (0) reads as WIN_NULL; a window's size and a displacement, MPI_Aints DUMPI keeps in an int32, read
+   * as the unsigned values they were (a 3 GiB window wraps negative in the int32).
+   */
+  @Test
+  void theNullWindowAndSizesPastTwoGibibytes() throws IOException {
+    DumpiBinBuilder b = new DumpiBinBuilder(1, 1, 0, 0);
+    b.record(145, THREAD_ONLY, 0, 0, 0, 0).i32((int) (3L << 30)).i32(1).u16(1).u16(WORLD).u16(0);
+    b.record(142, THREAD_ONLY, 0, 0, 0, 0).i32(1).u16(INT).i32(1).i32((int) (5L << 29)).i32(1).u16(INT).u16(0);
+    List<TraceCall> calls = readAll(b.build(), new ArrayList<>());
+    assertThat(calls).containsExactly(
+        new WindowCall(CallKind.WIN_CREATE, TraceCall.WIN_NULL, TraceCall.COMM_WORLD, 3L << 30, 1,
+            TraceCall.GROUP_NULL, -1, false, 0, false, CallTiming.NONE),
+        new OneSided(CallKind.GET, TraceCall.WIN_NULL, 1, 5L << 29, 4, 4, CallTiming.NONE));
+  }
+
+  /**
+   * Values libdumpi never writes are format errors naming the function and the record's offset (16: the first
+   * record): a lock type other than shared (1) and exclusive (2), an assertion with a bit DUMPI does not define, a
+   * displacement unit below 1.
+   */
+  @Test
+  void badWindowValuesAreFormatErrors() {
+    DumpiBinBuilder lock = new DumpiBinBuilder(1, 1, 0, 0);
+    lock.record(149, THREAD_ONLY, 0, 0, 0, 0).u8(0).i32(1).u8(1).u16(1);
+    assertThatThrownBy(() -> readAll(lock.build(), new ArrayList<>())).isInstanceOf(TraceFormatException.class)
+        .hasMessageEndingWith("byte offset 16: MPI_Win_lock record at byte 16: bad lock type 0"
+            + " (DUMPI_LOCK_SHARED is 1, DUMPI_LOCK_EXCLUSIVE 2)");
+    DumpiBinBuilder assertion = new DumpiBinBuilder(1, 1, 0, 0);
+    assertion.record(146, THREAD_ONLY, 0, 0, 0, 0).u8(32 | 8).u16(1);
+    assertThatThrownBy(() -> readAll(assertion.build(), new ArrayList<>())).isInstanceOf(TraceFormatException.class)
+        .hasMessageEndingWith("byte offset 16: MPI_Win_fence record at byte 16: bad window assertion 40"
+            + " (DUMPI_MODE_* bits are 1, 2, 4, 8 and 16, or 255 for DUMPI_MODE_ERROR)");
+    DumpiBinBuilder unit = new DumpiBinBuilder(1, 1, 0, 0);
+    unit.record(145, THREAD_ONLY, 0, 0, 0, 0).i32(64).i32(0).u16(1).u16(WORLD).u16(1);
+    assertThatThrownBy(() -> readAll(unit.build(), new ArrayList<>())).isInstanceOf(TraceFormatException.class)
+        .hasMessageEndingWith("byte offset 16: MPI_Win_create record at byte 16: bad window displacement unit 0"
+            + " (must be >= 1)");
   }
 
   @Test
