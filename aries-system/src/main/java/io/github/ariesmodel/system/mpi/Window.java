@@ -126,6 +126,34 @@ public final class Window {
     return comm.rank();
   }
 
+  /**
+   * The size of a member's window, as the creation's allgather told this rank.
+   *
+   * @param rank a rank in the window, 0 to {@link #size()} - 1
+   * @return bytes
+   */
+  public long sizeOf(int rank) {
+    checkRank(rank);
+    return sizes[rank];
+  }
+
+  /**
+   * A member's displacement unit, as the creation's allgather told this rank.
+   *
+   * @param rank a rank in the window, 0 to {@link #size()} - 1
+   * @return bytes
+   */
+  public int displacementUnitOf(int rank) {
+    checkRank(rank);
+    return units[rank];
+  }
+
+  private void checkRank(int rank) {
+    if (rank < 0 || rank >= comm.size()) {
+      throw new IllegalArgumentException("rank must be in [0, " + (comm.size() - 1) + "] but was " + rank);
+    }
+  }
+
   /** @return whether {@link Mpi#winFree} has released the window */
   public boolean isFreed() {
     return freed;

@@ -34,13 +34,15 @@ import io.github.ariesmodel.traces.TraceCoverage;
  * @param unknownSizes calls whose byte count the trace could not give (replayed as 0 bytes sent, or a receive as
  *     large as the trace's largest message)
  * @param receivesUnmatched nonblocking receives still pending when their rank's trace ended
+ * @param oneSidedFolded one-sided operations whose place lay beyond the replay's window (which holds at most the
+ *     trace's largest one-sided operation, 1 MiB at least), replayed at that place modulo the window
  */
 public record ReplayResult(int ranks, ImmutableIntArray nodes, long simulatedPs, long elapsedPs,
     ImmutableLongArray communicationPs,
     ImmutableLongArray computePs, long messages, long bytes, long mpiMessages, long mpiBytes, Latency latency,
     ImmutableMap<String, Long> linkBytes, ImmutableMap<String, Double> linkUtilization,
     ImmutableMap<CallKind, Long> calls, ImmutableMap<String, Long> collectives, TraceCoverage coverage, long events,
-    long requestsNotStarted, long unknownSizes, long receivesUnmatched) {
+    long requestsNotStarted, long unknownSizes, long receivesUnmatched, long oneSidedFolded) {
 
   /**
    * Latency distribution of the trace's point-to-point messages: from the send call to the receive's completion

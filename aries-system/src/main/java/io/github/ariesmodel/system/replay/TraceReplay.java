@@ -16,6 +16,7 @@ import io.github.ariesmodel.system.mpi.MpiStatus;
 import io.github.ariesmodel.system.mpi.PersistentRequest;
 import io.github.ariesmodel.system.mpi.ReduceOp;
 import io.github.ariesmodel.system.mpi.Request;
+import io.github.ariesmodel.system.mpi.Window;
 import io.github.ariesmodel.traces.CallKind;
 import io.github.ariesmodel.traces.RankCoverage;
 import io.github.ariesmodel.traces.RankTrace;
@@ -138,6 +139,7 @@ public final class TraceReplay {
     // first pass: check every rank's stream reads, find the largest message, count calls (for progress)
     long total = 0;
     long maxBytes = 0;
+    long maxOneSided = 0;
     List<RankCoverage> coverage = new ArrayList<>(n);
     for (int r = 0; r < n; r++) {
       try (RankTrace s = trace.open(r)) {
@@ -151,6 +153,9 @@ public final class TraceReplay {
                 + " replay's largest, 2^31 - 65", null);
           }
           maxBytes = Math.max(maxBytes, bytes);
+          if (c instanceof TraceCall.OneSided) {
+            maxOneSided = Math.max(maxOneSided, bytes);
+          }
           index++;
         }
         coverage.add(s.coverage());
@@ -167,6 +172,7 @@ public final class TraceReplay {
     MpiJob job = MpiJob.builder(system).placement(nodes).config(cfg).build();
     boolean parallel = system.engine().isPresent();
     State st = new State(n, (int) maxBytes, total, file, slots(nodes), parallel ? system.topology().groupCount() : 1);
+    st.windowBytes = (int) Math.max(MIN_WINDOW_BYTES, maxOneSided);
     long startPs = system.now();
     long eventsBefore = system.eventsExecuted();
     IllegalStateException unfinished = null;
@@ -261,6 +267,7 @@ public final class TraceReplay {
     long deliveredBytes = 0;
     long requestsNotStarted = 0;
     long unknownSizes = 0;
+    long folded = 0;
     long receivesUnmatched = 0;
     int samples = 0;
     for (RankReplay r : st.ranks) {
@@ -281,6 +288,7 @@ public final class TraceReplay {
       deliveredBytes += r.deliveredBytes;
       requestsNotStarted += r.requestsNotStarted;
       unknownSizes += r.unknownSizes;
+      folded += r.foldedOperations;
       receivesUnmatched += r.receivesUnmatched;
       System.arraycopy(r.latencies, 0, lat, at, r.latencyCount);
       at += r.latencyCount;
@@ -312,7 +320,7 @@ public final class TraceReplay {
         ImmutableLongArray.copyOf(st.computePs), delivered, deliveredBytes, job.messages(), job.bytesSent(), l,
         linkBytes.build(), linkUtil.build(), ImmutableMap.copyOf(calls), ImmutableMap.copyOf(coll),
         new TraceCoverage(trace.format(), coverage), system.eventsExecuted() - eventsBefore, requestsNotStarted,
-        unknownSizes, receivesUnmatched);
+        unknownSizes, receivesUnmatched, folded);
   }
 
   /**
@@ -383,6 +391,12 @@ public final class TraceReplay {
     if (c instanceof TraceCall.Collective k) {
       return k.kind() + " on communicator " + k.communicator();
     }
+    if (c instanceof TraceCall.OneSided o) {
+      return o.kind() + " to " + o.target() + " on window " + o.window() + ", " + o.originBytes() + " bytes";
+    }
+    if (c instanceof TraceCall.WindowCall w) {
+      return w.kind() + " on window " + w.window();
+    }
     return c.kind().toString();
   }
 
@@ -403,7 +417,44 @@ public final class TraceReplay {
       }
       return m;
     }
+    if (c instanceof TraceCall.OneSided o) {
+      return Math.max(o.originBytes(), o.targetBytes());
+    }
     return 0;
+  }
+
+  /** The least a replay's window holds (its bytes are never looked at; see {@link State#windowBytes}). */
+  static final int MIN_WINDOW_BYTES = 1 << 20;
+
+  /** A trace window: the MPI layer's, the communicator it was made over, and whether a test ended its exposure. */
+  private static final class Win {
+    private final Window window;
+    private final Communicator comm;
+    boolean endedEarly;
+
+    Win(Window window, Communicator comm) {
+      this.window = window;
+      this.comm = comm;
+    }
+
+    Window window() {
+      return window;
+    }
+
+    Communicator comm() {
+      return comm;
+    }
+  }
+
+  /** The trace model's assertion bits as the MPI layer's {@code MODE_*} values. */
+  static int modes(int traceBits) {
+    int m = 0;
+    m |= (traceBits & TraceCall.MODE_NOCHECK) != 0 ? Mpi.MODE_NOCHECK : 0;
+    m |= (traceBits & TraceCall.MODE_NOSTORE) != 0 ? Mpi.MODE_NOSTORE : 0;
+    m |= (traceBits & TraceCall.MODE_NOPUT) != 0 ? Mpi.MODE_NOPUT : 0;
+    m |= (traceBits & TraceCall.MODE_NOPRECEDE) != 0 ? Mpi.MODE_NOPRECEDE : 0;
+    m |= (traceBits & TraceCall.MODE_NOSUCCEED) != 0 ? Mpi.MODE_NOSUCCEED : 0;
+    return m;
   }
 
   /**
@@ -442,6 +493,11 @@ public final class TraceReplay {
     final RankReplay[] current;
     /** The send and receive buffer of the ranks of a slot, by slot: the bytes are never looked at. */
     final byte[][] scratch;
+    /**
+     * The most a replay's window holds: the trace's largest one-sided operation, at least {@link #MIN_WINDOW_BYTES}
+     * (a trace records no data, and a window of the trace's own size on every rank could exceed the heap).
+     */
+    int windowBytes = MIN_WINDOW_BYTES;
 
     State(int n, int maxBytes, long total, String file, int[] slotOf, int slots) {
       this.n = n;
@@ -511,6 +567,8 @@ public final class TraceReplay {
     final Map<Integer, int[]> grids = new HashMap<>();
     /** The trace's groups, each its members' world ranks in group order, by group id. */
     final Map<Integer, int[]> groups = new HashMap<>();
+    /** The trace's windows by id, from their creation to their free. */
+    final Map<Integer, Win> windows = new HashMap<>();
     long callIndex;
     TraceCall call;
     long lastExitNanos = Long.MIN_VALUE;
@@ -525,6 +583,8 @@ public final class TraceReplay {
     long requestsNotStarted;
     long unknownSizes;
     long receivesUnmatched;
+    /** One-sided operations whose place lay beyond the replay's window, folded into it. */
+    long foldedOperations;
     /** Calls replayed not yet added to the shared progress count. */
     long unreported;
 
@@ -737,6 +797,10 @@ public final class TraceReplay {
         topology(k);
       } else if (c instanceof TraceCall.GroupCall g) {
         groupCall(g);
+      } else if (c instanceof TraceCall.WindowCall w) {
+        windowCall(w);
+      } else if (c instanceof TraceCall.OneSided o) {
+        oneSided(o);
       } // Lifecycle: the MPI layer's own init and finalize; Local: computeBefore
     }
 
@@ -1240,6 +1304,123 @@ public final class TraceReplay {
         }
         default -> throw fail("not a group call");
       }
+    }
+
+    /**
+     * A window call. A window is made over the trace's communicator with the trace's displacement unit, holding at most
+     * {@link State#windowBytes}. A test the trace saw fail is one test here; when the model's epoch is over sooner, the
+     * trace's later tests and its wait on that window pass without a call. A test the trace saw succeed is a wait.
+     */
+    private void windowCall(TraceCall.WindowCall k) {
+      if (k.kind() == CallKind.WIN_CREATE) {
+        if (windows.containsKey(k.window())) {
+          throw fail("window " + k.window() + " is made again before it was freed");
+        }
+        Communicator c = comm(k.communicator());
+        int bytes = (int) Math.min(k.bytes(), st.windowBytes);
+        windows.put(k.window(), new Win(mpi.winCreate(new byte[bytes], k.displacementUnit(), c), c));
+        return;
+      }
+      Win win = window(k.window());
+      Window w = win.window();
+      switch (k.kind()) {
+        case WIN_FREE -> {
+          mpi.winFree(w);
+          windows.remove(k.window());
+        }
+        case WIN_FENCE -> mpi.winFence(modes(k.assertion()), w);
+        case WIN_LOCK, WIN_UNLOCK -> {
+          if (k.target() == TraceCall.PROC_NULL) {
+            return; // MPI: a lock of the null process does nothing
+          }
+          checkPeer(k.target(), win.comm(), false);
+          if (k.kind() == CallKind.WIN_LOCK) {
+            mpi.winLock(k.exclusive(), k.target(), modes(k.assertion()), w);
+          } else {
+            mpi.winUnlock(k.target(), w);
+          }
+        }
+        case WIN_POST -> mpi.winPost(ranksIn(group(k.group()), win.comm()), modes(k.assertion()), w);
+        case WIN_START -> mpi.winStart(ranksIn(group(k.group()), win.comm()), modes(k.assertion()), w);
+        case WIN_COMPLETE -> mpi.winComplete(w);
+        case WIN_WAIT -> {
+          if (!win.endedEarly) {
+            mpi.winWait(w);
+          }
+          win.endedEarly = false;
+        }
+        case WIN_TEST -> {
+          if (k.completed()) {
+            if (!win.endedEarly) {
+              mpi.winWait(w);
+            }
+            win.endedEarly = false;
+          } else if (!win.endedEarly && mpi.winTest(w)) {
+            win.endedEarly = true;
+          }
+        }
+        default -> throw fail("not a window call");
+      }
+    }
+
+    /**
+     * A put, get or accumulate of the trace's size (the origin's, else the target's) at the trace's displacement, or,
+     * when that lies beyond the replay's window, at the same place modulo the window (the data is never read).
+     * An accumulate combines longs: its bytes rounded up to whole 8-byte elements.
+     */
+    private void oneSided(TraceCall.OneSided o) {
+      Win win = window(o.window());
+      if (o.target() == TraceCall.PROC_NULL) {
+        return;
+      }
+      checkPeer(o.target(), win.comm(), false);
+      int bytes = sendBytes(o.originBytes() >= 0 ? o.originBytes() : o.targetBytes());
+      Window w = win.window();
+      int length = o.kind() == CallKind.ACCUMULATE ? (bytes + 7) / 8 * 8 : bytes;
+      long size = w.sizeOf(o.target());
+      if (length > size) {
+        throw fail("a " + o.kind() + " of " + length + " bytes does not fit rank " + o.target() + "'s window of "
+            + size + " bytes");
+      }
+      int unit = w.displacementUnitOf(o.target());
+      long disp = o.displacement();
+      long at = disp > Long.MAX_VALUE / unit ? Long.MAX_VALUE : disp * unit; // the trace's byte offset
+      if (at > size - length) {
+        disp = at % (size - length + 1) / unit;
+        foldedOperations++;
+      }
+      switch (o.kind()) {
+        case PUT -> mpi.put(scratch(length), 0, length, o.target(), disp, w);
+        case GET -> mpi.get(scratch(length), 0, length, o.target(), disp, w);
+        case ACCUMULATE -> mpi.accumulate(new long[length / 8], o.target(), disp, ReduceOp.SUM, w);
+        default -> throw fail("not a one-sided operation");
+      }
+    }
+
+    private Win window(int id) {
+      Win w = windows.get(id);
+      if (w == null) {
+        throw fail("window " + id + " is not one the trace made (or it was freed)");
+      }
+      return w;
+    }
+
+    /** A group's members (world ranks) as ranks of the window's communicator. */
+    private int[] ranksIn(int[] members, Communicator c) {
+      int[] out = new int[members.length];
+      for (int i = 0; i < members.length; i++) {
+        out[i] = -1;
+        for (int r = 0; r < c.size(); r++) {
+          if (c.worldRank(r) == members[i]) {
+            out[i] = r;
+            break;
+          }
+        }
+        if (out[i] < 0) {
+          throw fail("world rank " + members[i] + " of the group is not in the window's communicator");
+        }
+      }
+      return out;
     }
 
     private void newGroup(int id, int[] members) {
