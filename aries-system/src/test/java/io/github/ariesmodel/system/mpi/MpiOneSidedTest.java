@@ -293,4 +293,64 @@ class MpiOneSidedTest {
       })).as(refused[k]).isInstanceOf(ProcessRunner.ProcessFailedException.class).hasRootCauseMessage(refused[k]);
     }
   }
+
+  /**
+   * On the partitioned engine, ranks of different groups run at once on different threads: a program of fences, locks
+   * and post/start/complete/wait over five groups ends every rank at the same picosecond, with the same windows, on 1,
+   * 2 and 3 threads; on the single loop (whose fabric releases buffers otherwise, as MpiThreadsTest says) with the
+   * same windows.
+   */
+  @Test
+  void aProgramEndsAlikeOnTheSingleLoopAndOnEveryThreadCount() {
+    List<String> first = null;
+    List<String> loop = null;
+    for (int threads : new int[] {1, 2, 3, 0}) {
+      io.github.ariesmodel.system.AriesSystem.Builder b = io.github.ariesmodel.system.AriesSystem.builder()
+          .system("canonical:p=2,a=4,h=2").seed(17);
+      if (threads > 0) {
+        b.threads(threads);
+      }
+      io.github.ariesmodel.system.AriesSystem sys = b.build();
+      int n = 5;
+      int[] placement = new int[n];
+      for (int r = 0; r < n; r++) {
+        placement[r] = r * 2 * sys.nodeCount() / 9; // groups 0, 2, 4, 6, 8 (ranks of different groups)
+      }
+      long[] end = new long[n];
+      byte[][] windows = new byte[n][];
+      MpiJob.builder(sys).placement(placement).build().run(mpi -> {
+        int me = mpi.rank();
+        windows[me] = new byte[4 * SLOT];
+        Window w = mpi.winCreate(windows[me], 1, mpi.world());
+        mpi.winFence(0, w);
+        mpi.put(pattern(me, 20_000), 0, 20_000, (me + 1) % n, 0, w);
+        mpi.accumulate(new long[] {me + 1}, 0, 3L * SLOT, ReduceOp.SUM, w);
+        mpi.winFence(0, w);
+        mpi.winLock(true, (me + 2) % n, 0, w);
+        mpi.put(pattern(me, 4000), 0, 4000, (me + 2) % n, SLOT, w);
+        mpi.winUnlock((me + 2) % n, w);
+        int[] g = {(me + 1) % n, (me + n - 1) % n};
+        mpi.winPost(g, 0, w);
+        mpi.winStart(g, 0, w);
+        mpi.put(pattern(me, 300_001), 0, 300_001, (me + 1) % n, 2L * SLOT - 300_001, w);
+        mpi.winComplete(w);
+        mpi.winWait(w);
+        mpi.winFree(w);
+        end[me] = mpi.now();
+      });
+      List<String> seen = new ArrayList<>();
+      for (int r = 0; r < n; r++) {
+        seen.add(end[r] + ":" + Arrays.hashCode(windows[r]));
+      }
+      if (threads == 0) {
+        loop = seen;
+      } else if (first == null) {
+        first = seen;
+      } else {
+        assertThat(seen).as("%s threads", threads).isEqualTo(first);
+      }
+    }
+    assertThat(loop).extracting(x -> x.split(":")[1]).isEqualTo(
+        first.stream().map(x -> x.split(":")[1]).toList());
+  }
 }
