@@ -74,6 +74,7 @@ public final class MpiConfig {
   private final int alltoallThrottle;
   private final int gathervSsendMinProcs;
   private final int reduceScatterLongBytes;
+  private final int rmaScalableFenceRanks;
   private final boolean collectiveEngine;
   private final int collectiveEngineRadix;
   private final boolean smpCollectives;
@@ -108,6 +109,7 @@ public final class MpiConfig {
     this.alltoallThrottle = b.alltoallThrottle;
     this.gathervSsendMinProcs = b.gathervSsendMinProcs;
     this.reduceScatterLongBytes = b.reduceScatterLongBytes;
+    this.rmaScalableFenceRanks = b.rmaScalableFenceRanks;
     this.collectiveEngine = b.collectiveEngine;
     this.collectiveEngineRadix = b.collectiveEngineRadix;
     this.smpCollectives = b.smpCollectives;
@@ -155,6 +157,7 @@ public final class MpiConfig {
     b.alltoallThrottle = alltoallThrottle;
     b.gathervSsendMinProcs = gathervSsendMinProcs;
     b.reduceScatterLongBytes = reduceScatterLongBytes;
+    b.rmaScalableFenceRanks = rmaScalableFenceRanks;
     b.collectiveEngine = collectiveEngine;
     b.collectiveEngineRadix = collectiveEngineRadix;
     b.smpCollectives = smpCollectives;
@@ -338,6 +341,18 @@ public final class MpiConfig {
     return reduceScatterLongBytes;
   }
 
+  /**
+   * From this many ranks in a window on, {@code winFence} takes MPICH's scalable algorithm (every target flushed, then
+   * a barrier) instead of counting origins with a reduce-scatter: MPICH 3.2's
+   * {@code MPIR_CVAR_CH3_RMA_SCALABLE_FENCE_PROCESS_NUM}, 1,024 by default [M11] (docs/mpi.md, "One-sided
+   * communication").
+   *
+   * @return 1 or more
+   */
+  public int rmaScalableFenceRanks() {
+    return rmaScalableFenceRanks;
+  }
+
   /** Settings; each setter names its valid range. */
   /**
    * Whether barrier and small allreduces on the world communicator use the NICs' collective engine (docs/mpi.md,
@@ -406,6 +421,7 @@ public final class MpiConfig {
     private int alltoallThrottle = 32;
     private int gathervSsendMinProcs = 32;
     private int reduceScatterLongBytes = 524288;
+    private int rmaScalableFenceRanks = 1024;
     private boolean collectiveEngine = false;
     private int collectiveEngineRadix = 2;
     private boolean smpCollectives = true;
@@ -619,6 +635,13 @@ public final class MpiConfig {
     public Builder reduceScatterLongBytes(int v) {
       checkArgument(v >= 0, "reduceScatterLongBytes must be >= 0 but was %s", v);
       this.reduceScatterLongBytes = v;
+      return this;
+    }
+
+    /** @param v ≥ 1: ranks of a window from which a fence takes MPICH's scalable algorithm @return this */
+    public Builder rmaScalableFenceRanks(int v) {
+      checkArgument(v >= 1, "rmaScalableFenceRanks must be >= 1 but was %s", v);
+      this.rmaScalableFenceRanks = v;
       return this;
     }
 

@@ -32,7 +32,8 @@ import java.util.Map;
  * sends it with the call's flag: decrement the target's counter (fence, complete), flush, or unlock
  * ({@code issue_ops_target}'s "skip last OP" with {@code MPIR_CVAR_CH3_RMA_DELAY_ISSUING_FOR_PIGGYBACKING} 0). A
  * target acts on a flag once every earlier operation of that origin is done. Operations on the rank's own window are
- * done at once, by copies (MPICH does them in place).
+ * done at once, by copies (MPICH does them in place). A fence of {@link MpiConfig#rmaScalableFenceRanks()} ranks or
+ * more takes MPICH's scalable algorithm.
  */
 final class OneSided {
 
@@ -53,11 +54,6 @@ final class OneSided {
   private static final int ANSWER_GRANTED = 1;
   private static final int ANSWER_DONE = 2;
 
-  /**
-   * MPICH's {@code MPIR_CVAR_CH3_RMA_SCALABLE_FENCE_PROCESS_NUM} default: from this many ranks on, a fence flushes
-   * every target and ends with a barrier instead of counting origins with a reduce-scatter.
-   */
-  static final int SCALABLE_FENCE_PROCESSES = 1024;
   /** MPICH's {@code SYNC_POST_TAG}: the tag of a post's empty message to each origin. */
   static final int POST_TAG = 100;
   /** The tag of the fence's nonblocking barrier's messages on the window's communicator. */
@@ -77,6 +73,7 @@ final class OneSided {
   private boolean busy;
   private long operations;
   private long packets;
+  private long answers;
 
   private record PendingGet(Window.Target target, byte[] buffer, int offset, int length) {}
 
@@ -92,6 +89,11 @@ final class OneSided {
   /** @return one-sided packets this rank has sent (operations, GET responses, lock and sync requests) */
   long packets() {
     return packets;
+  }
+
+  /** @return answers this rank has sent as a target (locks granted, operations done) */
+  long answers() {
+    return answers;
   }
 
   static int word(int code, int flags, ReduceOp op, ElementType type) {
@@ -301,7 +303,7 @@ final class OneSided {
         return;
       }
       int n = w.comm.size();
-      if (n < SCALABLE_FENCE_PROCESSES) {
+      if (n < rank.config.rmaScalableFenceRanks()) {
         // each rank learns how many origins will send it operations (MPICH's reduce_scatter_block of marks)
         long[] marks = new long[n];
         w.targets.forEach((r, t) -> marks[r] = t.queued.isEmpty() ? 0 : 1);
@@ -557,6 +559,7 @@ final class OneSided {
    */
   private void answer(Window w, int origin, int what) {
     long payload = (long) w.index << 26 | (long) what << 22 | rank.worldRank;
+    answers++;
     rank.control(w.comm.worldRank(origin), Rank.CQ_RMA, payload);
   }
 

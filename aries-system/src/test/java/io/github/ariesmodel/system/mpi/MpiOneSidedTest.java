@@ -130,9 +130,16 @@ class MpiOneSidedTest {
    */
   @Test
   void unlockFlushAndFenceReturnOnlyOnceTheDataIsInTheTargetsWindow() {
+    for (int scalable : new int[] {1024, 1}) { // MPICH's basic fence, then its scalable one (flushes and a barrier)
+      dataIsInPlaceOnReturn(MpiTesting.job(MpiTesting.smallSystem(3), 3,
+          MpiConfig.builder().rmaScalableFenceRanks(scalable).build()));
+    }
+  }
+
+  private static void dataIsInPlaceOnReturn(MpiJob job) {
     byte[][] windows = new byte[3][];
     List<String> bad = new ArrayList<>();
-    job(3).run(mpi -> {
+    job.run(mpi -> {
       int me = mpi.rank();
       windows[me] = new byte[2 * SLOT];
       Window w = mpi.winCreate(windows[me], 1, mpi.world());
@@ -241,7 +248,20 @@ class MpiOneSidedTest {
   void theFencesOperationsGoAsMessagesAndTheirCountsAreKept() {
     long[] packets = new long[2];
     long[] ops = new long[2];
-    job(2).run(mpi -> {
+    long[] answers = new long[2];
+    fenceCounts(job(2), packets, ops, answers);
+    assertThat(ops).containsOnly(4L);
+    assertThat(packets).containsOnly(3L);
+    assertThat(answers).as("the basic fence counts origins: no target answers").containsOnly(0L);
+    // MPICH's scalable fence: the last put to each target carries a flush, which the target answers
+    fenceCounts(MpiTesting.job(MpiTesting.smallSystem(3), 2, MpiConfig.builder().rmaScalableFenceRanks(2).build()),
+        packets, ops, answers);
+    assertThat(packets).containsOnly(3L);
+    assertThat(answers).containsOnly(1L);
+  }
+
+  private static void fenceCounts(MpiJob job, long[] packets, long[] ops, long[] answers) {
+    job.run(mpi -> {
       Window w = mpi.winCreate(new byte[64], 1, mpi.world());
       mpi.winFence(0, w);
       for (int i = 0; i < 3; i++) {
@@ -251,10 +271,9 @@ class MpiOneSidedTest {
       mpi.winFence(0, w);
       ops[mpi.rank()] = ((Rank) mpi).oneSided.operations();
       packets[mpi.rank()] = ((Rank) mpi).oneSided.packets();
+      answers[mpi.rank()] = ((Rank) mpi).oneSided.answers();
       mpi.winFree(w);
     });
-    assertThat(ops).containsOnly(4L);
-    assertThat(packets).containsOnly(3L);
   }
 
   @Test
