@@ -223,11 +223,20 @@ final class OneSided {
 
   private void enqueue(Window w, Window.Target t, Window.Op op) {
     t.queued.add(op);
+    if (granted(w, t)) {
+      exclusively(() -> issue(w, t, false, 0));
+    }
+  }
+
+  /**
+   * Runs sends of this engine's with its progress hook held off: a send that waits for a mailbox credit makes
+   * progress, and the hook must not send another operation of the same target ahead of it meanwhile (a flag
+   * would overtake the operations it closes).
+   */
+  private void exclusively(Runnable sends) {
     busy = true;
     try {
-      if (granted(w, t)) {
-        issue(w, t, false, 0);
-      }
+      sends.run();
     } finally {
       busy = false;
     }
@@ -338,8 +347,7 @@ final class OneSided {
 
   /** Sends every target's queued operations with {@code flags} on each last one, and waits for them to complete. */
   private void flushAll(Window w, int flags, boolean remote) {
-    busy = true;
-    try {
+    exclusively(() -> {
       for (Window.Target t : w.targets.values()) {
         if (!t.queued.isEmpty()) {
           if (remote) {
@@ -348,9 +356,7 @@ final class OneSided {
           issue(w, t, true, flags);
         }
       }
-    } finally {
-      busy = false;
-    }
+    });
     rank.waitFor("its one-sided operations to complete", () -> {
       for (Window.Target t : w.targets.values()) {
         if (!locallyDone(t) || t.acksAwaited > 0) {
@@ -375,12 +381,7 @@ final class OneSided {
   private void startBarrier(Window w) {
     w.access = Window.Access.FENCE_ISSUED;
     w.barrierDistance = 1;
-    busy = true;
-    try {
-      barrierRound(w);
-    } finally {
-      busy = false;
-    }
+    exclusively(() -> barrierRound(w));
   }
 
   private void barrierRound(Window w) {
@@ -439,12 +440,7 @@ final class OneSided {
       rank.waitFor("the lock on its own window", () -> t.lock == Window.LockState.GRANTED);
     } else {
       t.lock = Window.LockState.ISSUED;
-      busy = true;
-      try {
-        sendEmpty(w, target, LOCK, exclusive ? F_EXCLUSIVE : 0);
-      } finally {
-        busy = false;
-      }
+      exclusively(() -> sendEmpty(w, target, LOCK, exclusive ? F_EXCLUSIVE : 0));
     }
   }
 
@@ -457,8 +453,7 @@ final class OneSided {
       rank.progress();
     } else {
       rank.waitFor("the lock on rank " + target + "'s window", () -> t.lock == Window.LockState.GRANTED);
-      busy = true;
-      try {
+      exclusively(() -> {
         if (!t.queued.isEmpty()) {
           t.acksAwaited++;
           issue(w, t, true, t.noCheck ? F_FLUSH : F_UNLOCK);
@@ -466,9 +461,7 @@ final class OneSided {
           t.acksAwaited++;
           sendEmpty(w, target, UNLOCK, 0);
         }
-      } finally {
-        busy = false;
-      }
+      });
       rank.waitFor("rank " + target + " to finish its operations and release the lock (MPI_Win_unlock)",
           () -> t.acksAwaited == 0 && locallyDone(t));
     }
@@ -486,13 +479,8 @@ final class OneSided {
     }
     rank.waitFor("the lock on rank " + target + "'s window", () -> t.lock == Window.LockState.GRANTED);
     if (!t.queued.isEmpty()) {
-      busy = true;
-      try {
-        t.acksAwaited++;
-        issue(w, t, true, F_FLUSH);
-      } finally {
-        busy = false;
-      }
+      t.acksAwaited++;
+      exclusively(() -> issue(w, t, true, F_FLUSH));
     }
     rank.waitFor("rank " + target + " to finish its operations (MPI_Win_flush)",
         () -> t.acksAwaited == 0 && locallyDone(t));
@@ -601,16 +589,13 @@ final class OneSided {
     w.exposed = true;
     w.atCounter += g.length;
     if ((assertion & Mpi.MODE_NOCHECK) == 0) {
-      busy = true;
-      try {
+      exclusively(() -> {
         for (int r : g) {
           if (r != w.comm.rank()) {
             rank.startSend(NO_BYTES, 0, 0, w.comm.worldRank(r), POST_TAG, w.comm.context(), w.comm);
           }
         }
-      } finally {
-        busy = false;
-      }
+      });
     }
   }
 
@@ -634,12 +619,7 @@ final class OneSided {
       }
     }
     w.access = Window.Access.PSCW_ISSUED;
-    busy = true;
-    try {
-      checkPosted(w);
-    } finally {
-      busy = false;
-    }
+    exclusively(() -> checkPosted(w));
   }
 
   private void checkPosted(Window w) {
@@ -657,8 +637,7 @@ final class OneSided {
       throw sync(w, "winComplete", "without a start epoch");
     }
     rank.waitFor("its targets' posts (MPI_Win_complete)", () -> w.access == Window.Access.PSCW_GRANTED);
-    busy = true;
-    try {
+    exclusively(() -> {
       for (int r : w.startGroup) {
         Window.Target t = w.targets.get(r);
         if (r == w.comm.rank()) {
@@ -669,9 +648,7 @@ final class OneSided {
           sendEmpty(w, r, DECREMENT, 0);
         }
       }
-    } finally {
-      busy = false;
-    }
+    });
     flushAll(w, 0, false);
     w.targets.clear();
     w.access = Window.Access.NONE;
