@@ -372,4 +372,34 @@ class MpiOneSidedTest {
     assertThat(loop).extracting(x -> x.split(":")[1]).isEqualTo(
         first.stream().map(x -> x.split(":")[1]).toList());
   }
+
+  /** The example of docs/mpi.md's "One-sided communication", as written there: rank 0's long counts the ranks. */
+  @Test
+  void theDocsExampleDoesWhatItsCommentsSay() {
+    long[] got = new long[8];
+    byte[][] right = new byte[8][];
+    job(8).run(mpi -> {
+      byte[] mine = new byte[1 << 20];
+      mine[0] = 1;
+      right[mpi.rank()] = mine;
+      Window w = mpi.winCreate(mine, 8, mpi.world());
+      int next = (mpi.rank() + 1) % mpi.size();
+      mpi.winFence(Mpi.MODE_NOPRECEDE, w);
+      mpi.put(new byte[4000], 0, 4000, next, 0, w);
+      mpi.accumulate(new long[] {1}, 0, 1000, ReduceOp.SUM, w);
+      mpi.winFence(Mpi.MODE_NOSUCCEED, w);
+      mpi.winLock(true, 0, 0, w);
+      byte[] cell = new byte[8];
+      mpi.get(cell, 0, 8, 0, 1000, w);
+      mpi.winUnlock(0, w);
+      long[] v = new long[1];
+      ElementType.unpack(cell, v);
+      got[mpi.rank()] = v[0];
+      mpi.winFree(w);
+    });
+    assertThat(got).containsOnly(8L);
+    for (byte[] m : right) {
+      assertThat(m[0]).as("the put's zeros landed at byte 0").isZero();
+    }
+  }
 }
