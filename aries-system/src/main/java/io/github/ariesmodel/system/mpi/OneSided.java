@@ -808,6 +808,10 @@ final class OneSided {
     } finally {
       busy = false;
     }
+    if (!deferred.isEmpty()) {
+      // a GET came while this hook's own sends waited for credits: answer it on the next pass, not after the next event
+      rank.moreLocalWork();
+    }
   }
 
   // ------------------------------------------------------------------------------------------- checks

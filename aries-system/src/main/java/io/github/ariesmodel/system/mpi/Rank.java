@@ -468,6 +468,11 @@ final class Rank implements Mpi {
     return config.sharedMemory() && otherWorld != worldRank && job.nodeOfRank(otherWorld) == node.id();
   }
 
+  /** Something of this rank's own is left to do (a GET to answer), so that its wait makes another progress pass. */
+  void moreLocalWork() {
+    localWork = true;
+  }
+
   /** An on-node peer has stored a message in this rank's mailbox for it (called in the peer's process). */
   void sharedMemoryArrival(int fromWorld) {
     dirtySenders.set(fromWorld);

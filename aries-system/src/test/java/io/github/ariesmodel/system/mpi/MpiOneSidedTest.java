@@ -402,4 +402,44 @@ class MpiOneSidedTest {
       assertThat(m[0]).as("the put's zeros landed at byte 0").isZero();
     }
   }
+
+  /**
+   * More operations to one target than a pair's mailbox has slots: their sends wait for credits, making progress, and
+   * the GET requests that reach the rank meanwhile (which it answers outside its own sends) are still answered;
+   * every byte arrives.
+   */
+  @Test
+  void getsThatArriveWhileARankWaitsForCreditsAreAnswered() {
+    int n = 3;
+    int puts = 60;
+    byte[][] windows = new byte[n][];
+    byte[][] got = new byte[n][];
+    MpiJob j = MpiTesting.job(MpiTesting.smallSystem(5), n, MpiConfig.defaults());
+    j.run(mpi -> {
+      int me = mpi.rank();
+      windows[me] = new byte[puts * 8 + 4096];
+      Arrays.fill(windows[me], (byte) (me + 1));
+      Window w = mpi.winCreate(windows[me], 1, mpi.world());
+      mpi.winFence(0, w);
+      if (me == 0) {
+        for (int k = 0; k < puts; k++) {
+          mpi.put(pattern(k, 8), 0, 8, 1, 8L * k, w);
+        }
+      } else {
+        got[me] = new byte[4096];
+        for (int k = 0; k < 4; k++) {
+          mpi.get(got[me], 1024 * k, 1024, 0, puts * 8L + 1024 * k, w);
+        }
+      }
+      mpi.winFence(0, w);
+      mpi.winFree(w);
+    });
+    for (int k = 0; k < puts; k++) {
+      assertThat(Arrays.copyOfRange(windows[1], 8 * k, 8 * k + 8)).isEqualTo(pattern(k, 8));
+    }
+    byte[] ones = new byte[4096];
+    Arrays.fill(ones, (byte) 1);
+    assertThat(got[1]).isEqualTo(ones);
+    assertThat(got[2]).isEqualTo(ones);
+  }
 }
