@@ -24,7 +24,7 @@ final class MpiRmaWorkload implements Workload {
   /** The workload's name. */
   public static final String NAME = "mpi-rma";
   private static final List<String> OPERATIONS = List.of("put", "get");
-  private static final List<String> SYNCS = List.of("flush", "lock", "fence", "pscw");
+  private static final List<String> SYNCS = List.of("flush", "flush_local", "lock", "lock_all", "fence", "pscw");
 
   @Override
   public String name() {
@@ -41,7 +41,8 @@ final class MpiRmaWorkload implements Workload {
     Map<String, String> m = new LinkedHashMap<>();
     m.put("sizes", "8,64,1K,8K,64K: message sizes in bytes (K/M suffixes)");
     m.put("operations", "put,get: put, get or both");
-    m.put("syncs", "flush,lock,fence,pscw: OSU's -s choices (flush is its MPI-3 default)");
+    m.put("syncs", "flush,lock,fence,pscw: OSU's -s choices, also flush_local and lock_all (flush is its MPI-3"
+        + " default)");
     m.put("distances", "on-node,same-router: comma-separated distance names (on-node, then the system's), or all");
     m.put("warmup", "2: untimed iterations per size");
     m.put("iterations", "10: timed iterations per size");

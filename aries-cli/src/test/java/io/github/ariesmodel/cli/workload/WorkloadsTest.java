@@ -157,6 +157,17 @@ class WorkloadsTest {
   }
 
   @Test
+  void mpiRmaFlushLocalAwaitsNoAnswerAndLockAllCostsWhatALockDoes() {
+    WorkloadReport r = new MpiRmaWorkload().run(ONE_GROUP, Params.of(Map.of("sizes", "8", "operations", "put",
+        "distances", "same-router", "syncs", "flush,flush_local,lock,lock_all", "warmup", "2", "iterations", "3")));
+    double[] lat = table(r, "mpi-rma").numbers("latency");
+    // a short put is complete locally once sent: no round trip
+    assertThat(lat[1]).isLessThan(lat[0] / 2);
+    // a lock-all's target is locked, shared, as the first put reaches it: the lock epoch's messages
+    assertThat(lat[3]).isEqualTo(lat[2]);
+  }
+
+  @Test
   void mpiWorkloadsMeasureTwoRanksOfOneNodeAsTheOnNodeDistance() {
     WorkloadReport r = new MpiLatencyWorkload().run(ONE_GROUP, Params.of(Map.of("sizes", "8",
         "distances", "on-node,same-router", "warmup", "16", "iterations", "2")));

@@ -712,6 +712,46 @@ public interface Mpi {
   void winFlush(int target, Window win);
 
   /**
+   * Completes this rank's operations to a locked target locally: sent, and their buffers free again
+   * ({@code MPI_Win_flush_local}); not necessarily done at the target.
+   *
+   * @param target rank in the window, locked by this rank
+   * @param win the window
+   */
+  void winFlushLocal(int target, Window win);
+
+  /**
+   * Opens a passive-target epoch to every rank of the window ({@code MPI_Win_lock_all}), shared: the rank's own
+   * window is locked at once, each other target when the first operation to it is made.
+   *
+   * @param assertion 0 or {@link #MODE_NOCHECK}
+   * @param win the window
+   */
+  void winLockAll(int assertion, Window win);
+
+  /**
+   * Ends the epoch {@link #winLockAll} opened ({@code MPI_Win_unlock_all}): every target's operations complete there
+   * and its lock is released.
+   *
+   * @param win the window
+   */
+  void winUnlockAll(Window win);
+
+  /**
+   * {@link #winFlush} to every target of this rank's passive-target epochs ({@code MPI_Win_flush_all}).
+   *
+   * @param win the window
+   */
+  void winFlushAll(Window win);
+
+  /**
+   * {@link #winFlushLocal} to every target of this rank's passive-target epochs ({@code MPI_Win_flush_local_all}).
+   *
+   * @param win the window
+   */
+  void winFlushLocalAll(Window win);
+
+  /**
    * Opens an exposure epoch to the origins of a group ({@code MPI_Win_post}): each is told with an empty message.
    *
    * @param group ranks in the window

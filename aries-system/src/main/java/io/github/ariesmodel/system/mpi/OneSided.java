@@ -197,7 +197,7 @@ final class OneSided {
     }
     Window.Target t = switch (w.access) {
       case FENCE_ISSUED, FENCE_GRANTED -> w.targets.computeIfAbsent(target, Window.Target::new);
-      case LOCKS -> w.targets.get(target);
+      case LOCKS -> w.lockAll ? lockAllTarget(w, target) : w.targets.get(target);
       case PSCW_ISSUED, PSCW_GRANTED -> contains(w.startGroup, target)
           ? w.targets.computeIfAbsent(target, Window.Target::new) : null;
       case NONE -> null;
@@ -323,7 +323,7 @@ final class OneSided {
         w.atCounter += (int) LittleEndian.get(mine, 0, 8);
         endBarrier(w);
         w.access = Window.Access.FENCE_GRANTED;
-        flushAll(w, F_DECREMENT, false);
+        sendAllAndWait(w, F_DECREMENT, false);
         rank.waitFor("the window's origins' operations (MPI_Win_fence)", () -> w.atCounter == 0);
         w.targets.clear();
         if ((assertion & Mpi.MODE_NOSUCCEED) != 0) {
@@ -335,7 +335,7 @@ final class OneSided {
         // MPICH's scalable fence: every target flushed (its acknowledgement awaited), then a barrier
         endBarrier(w);
         w.access = Window.Access.FENCE_GRANTED;
-        flushAll(w, F_FLUSH, true);
+        sendAllAndWait(w, F_FLUSH, true);
         w.targets.clear();
         rank.collectives.barrier(w.comm);
         w.access = (assertion & Mpi.MODE_NOSUCCEED) != 0 ? Window.Access.NONE : Window.Access.FENCE_GRANTED;
@@ -346,7 +346,7 @@ final class OneSided {
   }
 
   /** Sends every target's queued operations with {@code flags} on each last one, and waits for them to complete. */
-  private void flushAll(Window w, int flags, boolean remote) {
+  private void sendAllAndWait(Window w, int flags, boolean remote) {
     exclusively(() -> {
       for (Window.Target t : w.targets.values()) {
         if (!t.queued.isEmpty()) {
@@ -420,6 +420,9 @@ final class OneSided {
         && w.access != Window.Access.FENCE_GRANTED : w.access != Window.Access.LOCKS) {
       throw sync(w, "winLock", "inside a start epoch");
     }
+    if (w.lockAll) {
+      throw sync(w, "winLock", "inside a lock-all epoch (winUnlockAll ends it)");
+    }
     if (w.lockEpochs > 0 && w.targets.containsKey(target)) {
       throw sync(w, "winLock", "of rank " + target + ", which this rank has locked already");
     }
@@ -445,6 +448,10 @@ final class OneSided {
   }
 
   void unlock(int target, Window w) {
+    check(w);
+    if (w.lockAll) {
+      throw sync(w, "winUnlock", "inside a lock-all epoch (winUnlockAll ends it)");
+    }
     Window.Target t = locked(w, "winUnlock", target);
     if (target == w.comm.rank()) {
       if (!t.noCheck) {
@@ -473,27 +480,172 @@ final class OneSided {
 
   void flush(int target, Window w) {
     Window.Target t = locked(w, "winFlush", target);
-    if (target == w.comm.rank()) {
+    if (t == null || target == w.comm.rank()) {
       rank.progress();
       return;
     }
-    rank.waitFor("the lock on rank " + target + "'s window", () -> t.lock == Window.LockState.GRANTED);
-    if (!t.queued.isEmpty()) {
-      t.acksAwaited++;
-      exclusively(() -> issue(w, t, true, F_FLUSH));
+    flushTargets(w, List.of(t), true);
+  }
+
+  void flushLocal(int target, Window w) {
+    Window.Target t = locked(w, "winFlushLocal", target);
+    if (t == null || target == w.comm.rank()) {
+      rank.progress();
+      return;
     }
-    rank.waitFor("rank " + target + " to finish its operations (MPI_Win_flush)",
-        () -> t.acksAwaited == 0 && locallyDone(t));
+    flushTargets(w, List.of(t), false);
+  }
+
+  void flushAll(boolean remote, Window w) {
+    check(w);
+    if (w.access != Window.Access.LOCKS) {
+      throw sync(w, remote ? "winFlushAll" : "winFlushLocalAll", "outside a passive-target epoch");
+    }
+    List<Window.Target> remotes = new ArrayList<>();
+    for (Window.Target t : w.targets.values()) {
+      if (t.rank != w.comm.rank()) {
+        remotes.add(t);
+      }
+    }
+    flushTargets(w, remotes, remote);
+  }
+
+  /**
+   * MPICH's flush (remote: every operation done at the target, its answer awaited) or flush_local (every operation
+   * sent and done locally, no flag): each target's lock granted first, then all sent, then all awaited.
+   */
+  private void flushTargets(Window w, List<Window.Target> ts, boolean remote) {
+    rank.waitFor("the locks of its targets' windows", () -> {
+      for (Window.Target t : ts) {
+        if (t.lock != Window.LockState.GRANTED) {
+          return false;
+        }
+      }
+      return true;
+    });
+    exclusively(() -> {
+      for (Window.Target t : ts) {
+        if (!t.queued.isEmpty()) {
+          if (remote) {
+            t.acksAwaited++;
+          }
+          issue(w, t, true, remote ? F_FLUSH : 0);
+        }
+      }
+    });
+    rank.waitFor("its targets to finish its operations (MPI_Win_flush)", () -> {
+      for (Window.Target t : ts) {
+        if (t.acksAwaited > 0 || !locallyDone(t)) {
+          return false;
+        }
+      }
+      return true;
+    });
+  }
+
+  /**
+   * Opens a passive-target epoch to every rank of the window ({@code MPID_Win_lock_all}): a shared lock of the rank's
+   * own window at once; each other target's shared lock is requested when the first operation to it is made (MPICH
+   * piggybacks the request on that operation; here it goes as its own empty packet just before).
+   */
+  void lockAll(int assertion, Window w) {
+    check(w);
+    checkAssertion(assertion);
+    if (w.access != Window.Access.NONE && w.access != Window.Access.FENCE_ISSUED
+        && w.access != Window.Access.FENCE_GRANTED) {
+      throw sync(w, "winLockAll", "inside another access epoch");
+    }
+    endBarrier(w);
+    w.access = Window.Access.LOCKS;
+    w.lockAll = true;
+    w.lockAllNoCheck = (assertion & Mpi.MODE_NOCHECK) != 0;
+    w.lockEpochs = 1;
+    Window.Target self = new Window.Target(w.comm.rank());
+    w.targets.put(self.rank, self);
+    if (w.lockAllNoCheck) {
+      self.noCheck = true;
+      self.lock = Window.LockState.GRANTED;
+    } else {
+      self.lock = Window.LockState.ISSUED;
+      request(w, self.rank, false);
+      rank.waitFor("the lock on its own window", () -> self.lock == Window.LockState.GRANTED);
+    }
+  }
+
+  private Window.Target lockAllTarget(Window w, int target) {
+    Window.Target t = w.targets.get(target);
+    if (t == null) {
+      t = new Window.Target(target);
+      w.targets.put(target, t);
+      if (w.lockAllNoCheck) {
+        t.noCheck = true;
+        t.lock = Window.LockState.GRANTED;
+      } else {
+        t.lock = Window.LockState.ISSUED;
+        exclusively(() -> sendEmpty(w, target, LOCK, 0));
+      }
+    }
+    return t;
+  }
+
+  /** Ends a lock-all epoch ({@code MPID_Win_unlock_all}): every target's operations sent with the unlock, all awaited. */
+  void unlockAll(Window w) {
+    check(w);
+    if (!w.lockAll) {
+      throw sync(w, "winUnlockAll", "without a lock-all epoch (winLockAll)");
+    }
+    List<Window.Target> remotes = new ArrayList<>();
+    for (Window.Target t : w.targets.values()) {
+      if (t.rank != w.comm.rank()) {
+        remotes.add(t);
+      }
+    }
+    rank.waitFor("the locks of its targets' windows", () -> {
+      for (Window.Target t : remotes) {
+        if (t.lock != Window.LockState.GRANTED) {
+          return false;
+        }
+      }
+      return true;
+    });
+    exclusively(() -> {
+      for (Window.Target t : remotes) {
+        if (!t.queued.isEmpty()) {
+          t.acksAwaited++;
+          issue(w, t, true, t.noCheck ? F_FLUSH : F_UNLOCK);
+        } else if (!t.noCheck) {
+          t.acksAwaited++;
+          sendEmpty(w, t.rank, UNLOCK, 0);
+        }
+      }
+    });
+    rank.waitFor("its targets to finish its operations and release their locks (MPI_Win_unlock_all)", () -> {
+      for (Window.Target t : remotes) {
+        if (t.acksAwaited > 0 || !locallyDone(t)) {
+          return false;
+        }
+      }
+      return true;
+    });
+    if (!w.lockAllNoCheck) {
+      release(w, w.comm.rank());
+    }
+    rank.progress();
+    w.targets.clear();
+    w.lockAll = false;
+    w.lockEpochs = 0;
+    w.access = Window.Access.NONE;
   }
 
   private Window.Target locked(Window w, String what, int target) {
     check(w);
     checkTarget(w, target);
     Window.Target t = w.access == Window.Access.LOCKS ? w.targets.get(target) : null;
-    if (t == null) {
-      throw sync(w, what, "of rank " + target + ", which this rank has not locked");
+    if (t == null && !(w.lockAll && what.startsWith("winFlush"))) {
+      throw sync(w, what, "of rank " + target + ", which this rank has not locked"
+          + (w.lockAll ? " alone (winUnlockAll ends a lock-all epoch)" : ""));
     }
-    return t;
+    return t; // null: a lock-all epoch's target this rank has sent nothing yet
   }
 
   /** A lock request at this target (from {@code origin}, or this rank itself): granted now, or queued. */
@@ -649,7 +801,7 @@ final class OneSided {
         }
       }
     });
-    flushAll(w, 0, false);
+    sendAllAndWait(w, 0, false);
     w.targets.clear();
     w.access = Window.Access.NONE;
     w.startGroup = null;

@@ -289,6 +289,10 @@ public final class OsuBenchmarks {
     LOCK,
     /** {@code -s flush}: one lock around the loop; the operation and a flush every iteration (OSU's MPI-3 default). */
     FLUSH,
+    /** {@code -s flush_local}: one lock around the loop; the operation and a local flush every iteration. */
+    FLUSH_LOCAL,
+    /** {@code -s lock_all}: a lock-all, the operation, an unlock-all, every iteration. */
+    LOCK_ALL,
     /** {@code -s fence}: both ranks fence; an operation each way between; half the time of an iteration. */
     FENCE,
     /** {@code -s pscw}: start, the operation, complete, then post and wait for the other's; half an iteration. */
@@ -298,7 +302,7 @@ public final class OsuBenchmarks {
   /**
    * One-sided latency by size between two nodes, or two ranks of one node ({@code osu_put_latency} and {@code
    * osu_get_latency} with {@code -w create}): the loops of OSU 5.x's benchmarks, with OSU's division (per iteration
-   * for lock and flush, per half iteration for fence and pscw). The target window is {@code max(sizes)} bytes.
+   * for lock, lock_all, flush and flush_local, per half iteration for fence and pscw). The target window is {@code max(sizes)} bytes.
    *
    * @param system a quiet system
    * @param nodeA node of rank 0, the origin of lock and flush
@@ -329,7 +333,8 @@ public final class OsuBenchmarks {
         int n = buf.length;
         long start = 0;
         mpi.barrier(mpi.world());
-        if (sync == RmaSync.FLUSH && me == 0) {
+        boolean held = sync == RmaSync.FLUSH || sync == RmaSync.FLUSH_LOCAL;
+        if (held && me == 0) {
           mpi.winLock(false, 1, 0, w);
         }
         for (int i = 0; i < warmup + iterations; i++) {
@@ -348,6 +353,19 @@ public final class OsuBenchmarks {
               if (me == 0) {
                 operate(mpi, get, buf, n, 1, w);
                 mpi.winFlush(1, w);
+              }
+            }
+            case FLUSH_LOCAL -> {
+              if (me == 0) {
+                operate(mpi, get, buf, n, 1, w);
+                mpi.winFlushLocal(1, w);
+              }
+            }
+            case LOCK_ALL -> {
+              if (me == 0) {
+                mpi.winLockAll(0, w);
+                operate(mpi, get, buf, n, 1, w);
+                mpi.winUnlockAll(w);
               }
             }
             case FENCE -> {
@@ -381,7 +399,7 @@ public final class OsuBenchmarks {
           }
         }
         long end = mpi.now();
-        if (sync == RmaSync.FLUSH && me == 0) {
+        if (held && me == 0) {
           mpi.winUnlock(1, w);
         }
         if (me == 0) {

@@ -717,6 +717,36 @@ final class Rank implements Mpi {
   }
 
   @Override
+  public void winFlushLocal(int target, Window win) {
+    caller();
+    oneSided.flushLocal(target, win);
+  }
+
+  @Override
+  public void winLockAll(int assertion, Window win) {
+    caller();
+    oneSided.lockAll(assertion, win);
+  }
+
+  @Override
+  public void winUnlockAll(Window win) {
+    caller();
+    oneSided.unlockAll(win);
+  }
+
+  @Override
+  public void winFlushAll(Window win) {
+    caller();
+    oneSided.flushAll(true, win);
+  }
+
+  @Override
+  public void winFlushLocalAll(Window win) {
+    caller();
+    oneSided.flushAll(false, win);
+  }
+
+  @Override
   public void winPost(int[] group, int assertion, Window win) {
     caller();
     oneSided.post(group, assertion, win);

@@ -78,6 +78,9 @@ public final class Window {
   Access access = Access.NONE;
   final TreeMap<Integer, Target> targets = new TreeMap<>();
   int lockEpochs;
+  /** A lock-all epoch ({@code MPI_Win_lock_all}): targets are locked, shared, as operations first reach them. */
+  boolean lockAll;
+  boolean lockAllNoCheck;
   int[] startGroup;
   final List<Request> startReceives = new ArrayList<>();
   /** The fence's nonblocking barrier: the receive of its current round (null when none is in flight). */

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Random one-sided programs on random placements under each kind of synchronization (fence, by MPICH's basic and its
- * scalable algorithm; a lock per target, shared or exclusive; post/start/complete/wait): every window must end as a plain sequential reference says (puts of every
+ * scalable algorithm; a lock per target, shared or exclusive; post/start/complete/wait; a lock-all epoch with
+ * flushes): every window must end as a plain sequential reference says (puts of every
  * protocol's length into disjoint places, accumulates of sums into a shared place), and every get must read what the
  * target held.
  */
@@ -45,7 +46,7 @@ class MpiOneSidedProperties {
 
   @Test
   void windowsEndAsASequentialReferenceSaysUnderEverySynchronization() {
-    qt().withExamples(15).forAll(integers().between(2, 4), integers().between(0, 4), longs().all())
+    qt().withExamples(18).forAll(integers().between(2, 4), integers().between(0, 5), longs().all())
         .checkAssert((n, mode, seed) -> {
           SplittableRandom rnd = new SplittableRandom(seed);
           int epochs = 1 + rnd.nextInt(3);
@@ -85,7 +86,7 @@ class MpiOneSidedProperties {
             Window w = mpi.winCreate(mem, 1, mpi.world());
             int[] everyone = new int[n];
             Arrays.setAll(everyone, i -> i);
-            if (mode == 0 || mode >= 3) {
+            if (mode == 0 || mode == 3 || mode == 4) {
               mpi.winFence(mode == 0 ? Mpi.MODE_NOPRECEDE : 0, w); // modes 3 and 4: the first fence a full one
             }
             for (int e = 0; e < epochs; e++) {
@@ -93,6 +94,8 @@ class MpiOneSidedProperties {
               if (mode == 2) {
                 mpi.winPost(everyone, 0, w);
                 mpi.winStart(everyone, 0, w);
+              } else if (mode == 5) {
+                mpi.winLockAll(0, w);
               }
               got[e][me] = new byte[p.getSize()];
               for (int t = 0; t < n; t++) {
@@ -110,13 +113,22 @@ class MpiOneSidedProperties {
                 }
                 if (mode == 1) {
                   mpi.winUnlock(t, w);
+                } else if (mode == 5 && t == n / 2) {
+                  if (e % 2 == 0) {
+                    mpi.winFlushAll(w);
+                  } else {
+                    mpi.winFlushLocalAll(w);
+                  }
                 }
               }
-              if (mode == 0 || mode >= 3) {
+              if (mode == 0 || mode == 3 || mode == 4) {
                 mpi.winFence(e == epochs - 1 ? Mpi.MODE_NOSUCCEED : 0, w);
               } else if (mode == 2) {
                 mpi.winComplete(w);
                 mpi.winWait(w);
+              } else if (mode == 5) {
+                mpi.winUnlockAll(w);
+                mpi.barrier(mpi.world());
               } else {
                 mpi.barrier(mpi.world());
               }

@@ -287,7 +287,10 @@ class MpiOneSidedTest {
         "assertion must be an OR of Mpi.MODE_* bits (31744) but was 3",
         "target must be in [0, 1] but was 2",
         "MPI_ERR_RMA_SYNC at rank 0: winLock on window #0 of rank 1, which this rank has locked already",
-        "displacementUnit must be >= 1 but was 0"};
+        "displacementUnit must be >= 1 but was 0",
+        "MPI_ERR_RMA_SYNC at rank 0: winLock on window #0 inside a lock-all epoch (winUnlockAll ends it)",
+        "MPI_ERR_RMA_SYNC at rank 0: winUnlockAll on window #0 without a lock-all epoch (winLockAll)",
+        "MPI_ERR_RMA_SYNC at rank 0: winFence on window #0 inside a lock or start/post epoch"};
     for (int k = 0; k < refused.length; k++) {
       int which = k;
       assertThatThrownBy(() -> job(2).run(mpi -> {
@@ -306,7 +309,16 @@ class MpiOneSidedTest {
               mpi.winLock(false, 1, 0, w);
               mpi.winLock(false, 1, 0, w);
             }
-            default -> mpi.winCreate(new byte[8], 0, mpi.world());
+            case 6 -> mpi.winCreate(new byte[8], 0, mpi.world());
+            case 7 -> {
+              mpi.winLockAll(0, w);
+              mpi.winLock(true, 1, 0, w);
+            }
+            case 8 -> mpi.winUnlockAll(w);
+            default -> {
+              mpi.winLockAll(Mpi.MODE_NOCHECK, w);
+              mpi.winFence(0, w);
+            }
           }
         }
       })).as(refused[k]).isInstanceOf(ProcessRunner.ProcessFailedException.class).hasRootCauseMessage(refused[k]);
