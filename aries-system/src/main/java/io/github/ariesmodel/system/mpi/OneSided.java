@@ -63,12 +63,14 @@ final class OneSided {
   private static final byte[] NO_BYTES = new byte[0];
 
   private final Rank rank;
+  /** The windows this rank holds and has not freed, in creation order (a freed one's memory goes with it). */
   private final List<Window> windows = new ArrayList<>();
+  /** The index the next window gets (never reused: packets and answers name windows by it). */
+  private int nextIndex;
   private final Map<Long, Window> byContext = new HashMap<>();
   private final Map<Integer, PendingGet> gets = new HashMap<>();
   /** GET responses to send from the progress hook (never from inside a packet's arrival). */
   private final ArrayDeque<Runnable> deferred = new ArrayDeque<>();
-  private int liveWindows;
   private int nextGet;
   private boolean busy;
   private long operations;
@@ -107,10 +109,9 @@ final class OneSided {
     // MPICH's MPID_Win_create: a dup of the communicator, then an allgather of each member's base, size, unit and
     // window handle (four MPI_Aint)
     Communicator wc = rank.collectives.split(comm, 0, comm.rank());
-    Window w = new Window(rank, wc, base, displacementUnit, windows.size());
+    Window w = new Window(rank, wc, base, displacementUnit, nextIndex++);
     windows.add(w);
     byContext.put(wc.context(), w);
-    liveWindows++;
     int n = wc.size();
     byte[] mine = new byte[32];
     LittleEndian.put(mine, 8, 8, base.length);
@@ -146,7 +147,7 @@ final class OneSided {
     rank.leave();
     w.freed = true;
     byContext.remove(w.comm.context());
-    liveWindows--;
+    windows.remove(w);
   }
 
   // ------------------------------------------------------------------------------------------- operations
@@ -710,7 +711,7 @@ final class OneSided {
     int targetWorld = (int) (payload & 0x3F_FFFF);
     Window.Target t = null;
     for (Window w : windows) {
-      if (!w.freed && w.indices != null) {
+      if (w.indices != null) {
         int r = w.comm.rankOfWorld(targetWorld);
         if (r >= 0 && w.indices[r] == targetIndex) {
           t = w.targets.get(r);
@@ -934,7 +935,7 @@ final class OneSided {
 
   /** MPICH's RMA progress hook: answers GETs, advances fence barriers and sends what grants allow. */
   void progress() {
-    if (busy || (liveWindows == 0 && deferred.isEmpty())) {
+    if (busy || (windows.isEmpty() && deferred.isEmpty())) {
       return;
     }
     busy = true;
@@ -944,9 +945,6 @@ final class OneSided {
         r.run();
       }
       for (Window w : windows) {
-        if (w.freed) {
-          continue;
-        }
         advanceBarrier(w);
         checkPosted(w);
         if (w.access == Window.Access.LOCKS) {
