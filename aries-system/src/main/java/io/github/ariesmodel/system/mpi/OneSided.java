@@ -61,6 +61,8 @@ final class OneSided {
   /** A GET request's payload: the length and the id of the response. */
   private static final int GET_REQUEST_BYTES = 12;
   private static final byte[] NO_BYTES = new byte[0];
+  /** Windows a rank may make in one run: an answer's payload names one in the 18 bits above its 26. */
+  static final int MAX_WINDOWS = 1 << 18;
 
   private final Rank rank;
   /** The windows this rank holds and has not freed, in creation order (a freed one's memory goes with it). */
@@ -105,6 +107,10 @@ final class OneSided {
   // ------------------------------------------------------------------------------------------- creation, free
 
   Window create(byte[] base, int displacementUnit, Communicator comm) {
+    if (nextIndex >= MAX_WINDOWS) {
+      throw new IllegalStateException("MPI rank " + rank.worldRank + ": more than " + MAX_WINDOWS + " windows made"
+          + " in one run (a target's answer names the window in 18 bits)");
+    }
     rank.enter(comm, new CollectiveLedger.Call(Kind.WIN_CREATE, -1, 0, null, null, null, null, rank.now()));
     // MPICH's MPID_Win_create: a dup of the communicator, then an allgather of each member's base, size, unit and
     // window handle (four MPI_Aint)
