@@ -24,10 +24,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -120,6 +122,13 @@ final class Rank implements Mpi {
   private static final long CQ_SYNC_ACK = 4;
   /** A one-sided target's answer to an origin (a lock granted, operations done): {@link OneSided#control}. */
   static final long CQ_RMA = 5;
+  /** A receiver's answer to a send's cancellation: the send id, shifted left once, and 1 when it was taken back. */
+  private static final long CQ_CANCEL_ANSWER = 6;
+  /**
+   * The header word of a send's cancellation request (MPICH CH3's {@code CANCEL_SEND_REQ} packet): a short message of
+   * the send's id, on the send's context, after its request-to-send in the pair's order.
+   */
+  private static final int CANCEL_WORD = 0x8000;
   private static final int CQ_KIND_SHIFT = 44;
   private static final long CQ_PAYLOAD_MASK = (1L << CQ_KIND_SHIFT) - 1;
 
@@ -221,6 +230,8 @@ final class Rank implements Mpi {
   private final LinkedList<Incoming> unexpected = new LinkedList<>();
   private final Map<Long, long[]> eagerBuffers = new HashMap<>();
   private final Map<Long, RendezvousSend> rendezvousSends = new HashMap<>();
+  /** Rendezvous and single-copy sends whose cancellation request is on its way, by send id. */
+  private final Set<Long> cancelsAsked = new HashSet<>();
   /** Synchronous buffered sends until the receiver's acknowledgement of the match, by the id their header carries. */
   private final Map<Long, Request> syncSends = new HashMap<>();
   /** The attached buffer's size ({@code MPI_Buffer_attach}), or -1 when none is attached. */
@@ -537,6 +548,8 @@ final class Rank implements Mpi {
       markComplete(syncSends.remove(payload));
     } else if (kind == CQ_RMA) {
       oneSided.control(payload);
+    } else if (kind == CQ_CANCEL_ANSWER) {
+      cancelAnswered(payload >>> 1, (payload & 1) == 1);
     } else {
       throw new IllegalStateException("MPI rank " + worldRank + ": unknown control value " + v);
     }
@@ -779,6 +792,10 @@ final class Rank implements Mpi {
   // -------------------------------------------------------------------------------------------- matching
 
   private void arrive(Incoming m) {
+    if (m.rma == CANCEL_WORD) {
+      cancelArrived(m);
+      return;
+    }
     messagesByProtocol[m.protocol.ordinal()]++;
     if (m.rma != 0) {
       oneSided.arrive(m); // a one-sided packet: handled by its window, never matched
@@ -1570,10 +1587,61 @@ final class Rank implements Mpi {
     caller();
     checkArgument(request != null, "request must not be null");
     checkMine(request);
-    if (request.kind() == Request.Kind.RECEIVE && !request.complete && posted.remove(request)) {
-      request.cancelled = true;
-      markComplete(request);
+    if (request.complete) {
+      return;
     }
+    if (request.kind() == Request.Kind.RECEIVE) {
+      if (posted.remove(request)) {
+        request.cancelled = true;
+        markComplete(request);
+      }
+      return;
+    }
+    if (rendezvousSends.containsKey(request.id) && cancelsAsked.add(request.id)) {
+      // MPICH CH3's MPID_Cancel_send: a request to the receiver, behind the request-to-send in the pair's order
+      byte[] id = LittleEndian.ofLong(request.id);
+      startSend(id, 0, id.length, request.sourceWorld, 0, request.context, request.comm, false, CANCEL_WORD);
+      return;
+    }
+    for (Iterator<Incoming> it = unexpected.iterator(); it.hasNext(); ) {
+      Incoming m = it.next();
+      if (m.selfSender == request) {
+        it.remove(); // a synchronous send to itself no receive has matched: taken back at once
+        request.cancelled = true;
+        markComplete(request);
+        return;
+      }
+    }
+  }
+
+  /** A send's cancellation request: its message is taken back if no receive has matched it yet. */
+  private void cancelArrived(Incoming c) {
+    long id = LittleEndian.get(c.payload, 0, 8);
+    boolean taken = false;
+    for (Iterator<Incoming> it = unexpected.iterator(); it.hasNext(); ) {
+      Incoming m = it.next();
+      if (m.sourceWorld == c.sourceWorld && m.sendId == id
+          && (m.protocol == Protocol.RENDEZVOUS || m.protocol == Protocol.SINGLE_COPY)) {
+        it.remove();
+        taken = true;
+        break;
+      }
+    }
+    control(c.sourceWorld, CQ_CANCEL_ANSWER, id << 1 | (taken ? 1 : 0));
+  }
+
+  /** The receiver's answer: a send taken back completes as cancelled, its buffer free; else its FIN completes it. */
+  private void cancelAnswered(long id, boolean taken) {
+    cancelsAsked.remove(id);
+    if (!taken) {
+      return;
+    }
+    RendezvousSend s = rendezvousSends.remove(id);
+    if (s.length > 0) {
+      userBuffers.release(s.place, s.length);
+    }
+    s.request.cancelled = true;
+    markComplete(s.request);
   }
 
   @Override

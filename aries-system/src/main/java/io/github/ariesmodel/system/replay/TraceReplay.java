@@ -206,6 +206,9 @@ public final class TraceReplay {
       throw e;
     }
     for (RankReplay r : st.ranks) {
+      if (r != null) {
+        r.dropCancelledSends();
+      }
       if (r != null && r.done) {
         r.collectUnobservedReceives();
       }
@@ -426,6 +429,9 @@ public final class TraceReplay {
   /** The least a replay's window holds (its bytes are never looked at; see {@link State#windowBytes}). */
   static final int MIN_WINDOW_BYTES = 1 << 20;
 
+  /** A send's place among the sends in flight: its key and its note there. */
+  private record SendNote(Key key, long[] sent) {}
+
   /** A trace window: the MPI layer's, the communicator it was made over, and whether a test ended its exposure. */
   private static final class Win {
     private final Window window;
@@ -569,6 +575,10 @@ public final class TraceReplay {
     final Map<Integer, int[]> groups = new HashMap<>();
     /** The trace's windows by id, from their creation to their free. */
     final Map<Integer, Win> windows = new HashMap<>();
+    /** Each request handle's last nonblocking send, for a cancel that names it. */
+    final Map<Long, SendNote> sendNotes = new HashMap<>();
+    /** Sends the trace cancelled, with their notes: those the MPI layer took back leave the sends in flight. */
+    final Map<Request, SendNote> cancelledSends = new LinkedHashMap<>();
     long callIndex;
     TraceCall call;
     long lastExitNanos = Long.MIN_VALUE;
@@ -804,14 +814,34 @@ public final class TraceReplay {
       } // Lifecycle: the MPI layer's own init and finalize; Local: computeBefore
     }
 
-    private void noteSend(Communicator c, int dest, int tag, int bytes) {
+    private SendNote noteSend(Communicator c, int dest, int tag, int bytes) {
       long[] sent = {mpi.now(), callIndex, bytes};
+      Key key = new Key(rank, c.worldRank(dest), tag);
       // the queue is changed only inside the map's atomic compute of its key (see State.inFlight)
-      st.inFlight.compute(new Key(rank, c.worldRank(dest), tag), (k, q) -> {
+      st.inFlight.compute(key, (k, q) -> {
         ArrayDeque<long[]> d = q != null ? q : new ArrayDeque<>();
         d.add(sent);
         return d;
       });
+      return new SendNote(key, sent);
+    }
+
+    /**
+     * After the run: a nonblocking send the trace cancelled and the MPI layer took back (MPICH CH3's send
+     * cancellation) never reached a receive, so one note of its (source, destination, tag) leaves the sends in flight:
+     * its own, or, when a later message's receive took that note (notes are taken in send order, and the receive
+     * cannot know its message's send), the last one left, which is that later message's.
+     */
+    void dropCancelledSends() {
+      for (Map.Entry<Request, SendNote> e : cancelledSends.entrySet()) {
+        if (e.getKey().isCancelled()) {
+          SendNote n = e.getValue();
+          ArrayDeque<long[]> q = st.inFlight.get(n.key());
+          if (q != null && (q.removeIf(x -> x == n.sent()) || q.pollLast() != null) && q.isEmpty()) {
+            st.inFlight.remove(n.key());
+          }
+        }
+      }
     }
 
     private void received(Request r, Communicator c) {
@@ -849,7 +879,7 @@ public final class TraceReplay {
       checkPeerAndTag(p, c);
       if (p.isSend()) {
         int b = sendBytes(p.bytes());
-        noteSend(c, p.peer(), p.tag(), b);
+        SendNote note = noteSend(c, p.peer(), p.tag(), b);
         byte[] data = scratch(b);
         switch (p.kind()) {
           case SEND -> mpi.send(data, 0, b, p.peer(), p.tag(), c);
@@ -859,6 +889,10 @@ public final class TraceReplay {
           case ISSEND -> track(p.request(), mpi.issend(data, 0, b, p.peer(), p.tag(), c), null);
           case IBSEND -> track(p.request(), mpi.ibsend(data, 0, b, p.peer(), p.tag(), c), null);
           default -> throw fail("not a send");
+        }
+        if (p.request() != TraceCall.REQUEST_NULL && p.kind() != CallKind.SEND && p.kind() != CallKind.SSEND
+            && p.kind() != CallKind.BSEND) {
+          sendNotes.put(p.request(), note); // (the handle's last nonblocking send: a cancel names it)
         }
         return;
       }
@@ -923,6 +957,7 @@ public final class TraceReplay {
      * request's activation ends (a wait on a complete request costs nothing) and the request stays.
      */
     private void finish(long id, boolean wait) {
+      sendNotes.remove(id);
       Request r = requests.remove(id);
       if (r == null) {
         return;
@@ -1053,6 +1088,10 @@ public final class TraceReplay {
         Request r = requests.get(id);
         if (r != null) {
           mpi.cancel(r);
+          SendNote n = sendNotes.get(id);
+          if (r.kind() == Request.Kind.SEND && n != null) {
+            cancelledSends.put(r, n);
+          }
         } else if (id != TraceCall.REQUEST_NULL && !requests.containsKey(id) && !persistent.containsKey(id)) {
           requestsNotStarted++; // (PROC_NULL's and an inactive persistent request's: nothing to take back)
         }
@@ -1104,6 +1143,7 @@ public final class TraceReplay {
         return;
       }
       boolean wasPersistent = persistent.remove(id) != null;
+      sendNotes.remove(id);
       if (requests.containsKey(id)) {
         Request r = requests.remove(id);
         if (r != null) {

@@ -156,7 +156,7 @@ class MpiPointToPointTest {
         mpi.barrier(mpi.world());
         mpi.send(pattern(4, 64), 0, 64, 1, 5, mpi.world());
         Request s = mpi.isend(pattern(5, 8), 0, 8, 1, 6, mpi.world());
-        mpi.cancel(s); // a send is never taken back here
+        mpi.cancel(s); // a short send is complete as it is sent: nothing to take back
         mpi.wait(s);
         seen.add(s.isCancelled());
       }
@@ -172,6 +172,59 @@ class MpiPointToPointTest {
         mpi.cancel(other[0]);
       }
     })).hasStackTraceContaining("request must be one this rank made but was rank 0's");
+  }
+
+  /**
+   * MPICH CH3's send cancellation: a rendezvous (or, on one node, single-copy) send that no receive has matched is
+   * taken back by the receiver, once it makes progress (here a probe's pass), and completes as cancelled; the next message of the same tag
+   * goes to the receive that would have taken it, and nothing else arrives. One already matched completes normally
+   * with its data; so does a short send (complete as it is sent). A synchronous send to the rank itself is taken back
+   * at once.
+   */
+  @Test
+  void cancellingARendezvousSendNoReceiveMatchedTakesItBack() {
+    for (int[] placement : new int[][] {{2, 60}, {2, 2}}) { // between nodes (rendezvous), on one node (single copy)
+      List<Object> seen = new ArrayList<>();
+      MpiJob job = MpiJob.builder(MpiTesting.smallSystem(8)).placement(placement).build();
+      job.run(mpi -> {
+        if (mpi.rank() == 0) {
+          Request big = mpi.isend(pattern(1, 100_000), 0, 100_000, 1, 7, mpi.world());
+          mpi.cancel(big);
+          mpi.wait(big); // until the receiver, computing 30 us, has answered
+          seen.add(big.isCancelled());
+          seen.add(mpi.now() > 30_000_000);
+          mpi.send(pattern(2, 40), 0, 40, 1, 7, mpi.world());
+          mpi.barrier(mpi.world());
+          Request late = mpi.isend(pattern(3, 100_000), 0, 100_000, 1, 8, mpi.world());
+          mpi.barrier(mpi.world()); // the receiver has posted its receive: the cancel comes too late
+          mpi.cancel(late);
+          mpi.wait(late);
+          seen.add(late.isCancelled());
+          Request self = mpi.issend(pattern(4, 16), 0, 16, 0, 9, mpi.world());
+          mpi.cancel(self);
+          mpi.wait(self);
+          seen.add(self.isCancelled());
+          seen.add(mpi.iprobe(0, 9, mpi.world()) == null);
+        } else {
+          mpi.compute(30_000_000);
+          // a progress pass takes the request-to-send and the cancellation behind it (a receive posted first would
+          // have matched the message before the cancellation was read, and MPICH's would too)
+          seen.add(mpi.iprobe(0, 99, mpi.world()) == null);
+          byte[] b = new byte[100_000];
+          MpiStatus st = mpi.recv(b, 0, b.length, 0, 7, mpi.world());
+          seen.add(st.count());
+          seen.add(Arrays.equals(Arrays.copyOf(b, 40), pattern(2, 40)));
+          Request r = mpi.irecv(b, 0, b.length, 0, 8, mpi.world());
+          mpi.barrier(mpi.world());
+          mpi.barrier(mpi.world());
+          mpi.wait(r);
+          seen.add(Arrays.equals(b, pattern(3, 100_000)));
+          seen.add(mpi.iprobe(0, Mpi.ANY_TAG, mpi.world()) == null);
+        }
+      });
+      assertThat(seen).as("placement %s", Arrays.toString(placement))
+          .containsExactlyInAnyOrder(true, true, true, 40, true, false, true, true, true, true);
+    }
   }
 
   /**

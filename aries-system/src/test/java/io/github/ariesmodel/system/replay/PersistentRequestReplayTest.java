@@ -193,6 +193,31 @@ class PersistentRequestReplayTest {
   }
 
   /**
+   * A traced MPI_Cancel of a rendezvous isend no receive has matched: the MPI layer takes it back (MPICH CH3's send
+   * cancellation), the receiver's later receive of that tag gets the next message, and the cancelled send is neither
+   * delivered nor reported as a send no receive matched. Until stop 55 the send went on, the receive took it and the
+   * second message was left unmatched (the replay failed).
+   */
+  @Test
+  void aCancelledRendezvousSendIsTakenBack() {
+    List<List<TraceCall>> calls = List.of(
+        List.of(new Lifecycle(CallKind.INIT, T),
+            new PointToPoint(CallKind.ISEND, 1, 5, WORLD, 100_000, 3, T),
+            new RequestCall(CallKind.CANCEL, ImmutableLongArray.of(3), T),
+            new Completion(CallKind.WAIT, ImmutableLongArray.of(3), ImmutableLongArray.of(3), true, T),
+            new PointToPoint(CallKind.SEND, 1, 5, WORLD, 64, TraceCall.REQUEST_NULL, T),
+            new Lifecycle(CallKind.FINALIZE, T)),
+        List.of(new Lifecycle(CallKind.INIT, T), new Local(CallKind.SLEEP, 0, 20_000, T),
+            new PointToPoint(CallKind.IPROBE, 0, 9, WORLD, TraceCall.UNKNOWN_BYTES, TraceCall.REQUEST_NULL, T),
+            new PointToPoint(CallKind.RECV, 0, 5, WORLD, 64, TraceCall.REQUEST_NULL, T),
+            new Lifecycle(CallKind.FINALIZE, T)));
+    ReplayResult r = replay(calls);
+    assertThat(r.messages()).isEqualTo(1);
+    assertThat(r.bytes()).isEqualTo(64);
+    assertThat(r.receivesUnmatched()).isZero();
+  }
+
+  /**
    * Two ranks that each send the other 20,000 bytes before receiving: with MPI_Bsend (and a buffer attached) the
    * replay runs, as the traced program did; the same trace with standard sends deadlocks in the rendezvous, which is
    * what replaying a Bsend as a standard send (until stop 54) did to such a program.
