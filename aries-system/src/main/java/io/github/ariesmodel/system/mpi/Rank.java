@@ -1597,10 +1597,21 @@ final class Rank implements Mpi {
       }
       return;
     }
-    if (rendezvousSends.containsKey(request.id) && cancelsAsked.add(request.id)) {
-      // MPICH CH3's MPID_Cancel_send: a request to the receiver, behind the request-to-send in the pair's order
-      byte[] id = LittleEndian.ofLong(request.id);
-      startSend(id, 0, id.length, request.sourceWorld, 0, request.context, request.comm, false, CANCEL_WORD);
+    long sendId = rendezvousSends.containsKey(request.id) ? request.id : -1;
+    if (sendId < 0) {
+      for (Map.Entry<Long, Request> e : syncSends.entrySet()) {
+        if (e.getValue() == request) {
+          sendId = e.getKey(); // a synchronous buffered message, until the receiver's match
+          break;
+        }
+      }
+    }
+    if (sendId >= 0) {
+      if (cancelsAsked.add(sendId)) {
+        // MPICH CH3's MPID_Cancel_send: a request to the receiver, behind the message in the pair's order
+        byte[] id = LittleEndian.ofLong(sendId);
+        startSend(id, 0, id.length, request.sourceWorld, 0, request.context, request.comm, false, CANCEL_WORD);
+      }
       return;
     }
     for (Iterator<Incoming> it = unexpected.iterator(); it.hasNext(); ) {
@@ -1620,12 +1631,21 @@ final class Rank implements Mpi {
     boolean taken = false;
     for (Iterator<Incoming> it = unexpected.iterator(); it.hasNext(); ) {
       Incoming m = it.next();
-      if (m.sourceWorld == c.sourceWorld && m.sendId == id
-          && (m.protocol == Protocol.RENDEZVOUS || m.protocol == Protocol.SINGLE_COPY)) {
-        it.remove();
-        taken = true;
-        break;
+      if (m.sourceWorld != c.sourceWorld || m.sendId != id) {
+        continue;
       }
+      // a rendezvous or single-copy message, whose data has not moved; or a synchronous buffered one held here
+      // (inline, or its eager data landed: that place is given back; one whose data is still on its way stays)
+      boolean eagerLanded = m.protocol == Protocol.EAGER && m.dataReady;
+      if (m.protocol == Protocol.RENDEZVOUS || m.protocol == Protocol.SINGLE_COPY
+          || (m.sync && (m.inline || eagerLanded))) {
+        it.remove();
+        if (eagerLanded) {
+          releaseLanding(m);
+        }
+        taken = true;
+      }
+      break;
     }
     control(c.sourceWorld, CQ_CANCEL_ANSWER, id << 1 | (taken ? 1 : 0));
   }
@@ -1636,12 +1656,18 @@ final class Rank implements Mpi {
     if (!taken) {
       return;
     }
+    Request r;
     RendezvousSend s = rendezvousSends.remove(id);
-    if (s.length > 0) {
-      userBuffers.release(s.place, s.length);
+    if (s != null) {
+      if (s.length > 0) {
+        userBuffers.release(s.place, s.length);
+      }
+      r = s.request;
+    } else {
+      r = syncSends.remove(id); // (its eager buffer came back with the receiver's acknowledgement of the data)
     }
-    s.request.cancelled = true;
-    markComplete(s.request);
+    r.cancelled = true;
+    markComplete(r);
   }
 
   @Override

@@ -228,6 +228,37 @@ class MpiPointToPointTest {
   }
 
   /**
+   * A synchronous send of a buffered protocol (short, or eager with its data fetched into the receiver's buffer) that
+   * the receiver holds unmatched is taken back too, and the receiver gives its buffer back; the cancellation of one
+   * whose data is still on its way fails, as its message stays.
+   */
+  @Test
+  void cancellingAnUnmatchedSynchronousBufferedSendTakesItBack() {
+    List<Object> seen = new ArrayList<>();
+    MpiJob job = twoRanks(9);
+    job.run(mpi -> {
+      if (mpi.rank() == 0) {
+        Request eager = mpi.issend(pattern(1, 4000), 0, 4000, 1, 11, mpi.world());
+        Request small = mpi.issend(pattern(2, 16), 0, 16, 1, 10, mpi.world());
+        mpi.compute(20_000_000); // the receiver has taken both in, and fetched the eager data, by now
+        mpi.cancel(eager);
+        mpi.cancel(small);
+        mpi.waitall(eager, small);
+        seen.add(eager.isCancelled());
+        seen.add(small.isCancelled());
+      } else {
+        mpi.compute(10_000_000);
+        seen.add(mpi.iprobe(0, 99, mpi.world()) == null); // takes both messages in, unmatched
+        mpi.compute(20_000_000);
+        seen.add(mpi.iprobe(0, 99, mpi.world()) == null); // the cancellations: both taken back
+        seen.add(mpi.iprobe(0, Mpi.ANY_TAG, mpi.world()) == null);
+      }
+    });
+    assertThat(seen).containsExactlyInAnyOrder(true, true, true, true, true);
+    assertThat(job.synchronousAcknowledgements()).isZero();
+  }
+
+  /**
    * A buffered send ({@code MPI_Bsend}) returns once its data is in the attached buffer, whatever the receiver does:
    * two ranks that each bsend a rendezvous-sized message before receiving do not deadlock (with standard sends they
    * would), the bsend returns long before the receiver, 50 µs late, posts, and detaching the buffer waits for the
