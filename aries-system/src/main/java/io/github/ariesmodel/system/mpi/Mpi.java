@@ -264,11 +264,11 @@ public interface Mpi {
   /**
    * Cancels a request ({@code MPI_Cancel}): a receive that no message has matched yet is taken back and completes at
    * once as cancelled ({@link Request#isCancelled()}, a null status), as MPICH's {@code MPID_Cancel_recv} takes it off
-   * the posted queue. A rendezvous or single-copy send not yet complete sends the receiver a cancellation request (a
-   * short message behind its request-to-send, as MPICH CH3's {@code MPID_Cancel_send}); if no receive has matched it
-   * there, the receiver takes the message back and answers, and the send completes as cancelled, its data never
-   * moved; else it completes normally. A synchronous send to the rank itself that no receive matched is taken back
-   * at once. Complete requests, and sends already complete (short, eager and on-node buffered ones, which complete as
+   * the posted queue. A send not yet complete (rendezvous, single-copy, or synchronous of a buffered protocol) sends
+   * the receiver a cancellation request (a short message behind its message, as MPICH CH3's {@code
+   * MPID_Cancel_send}); if the receiver still holds the message unmatched (a synchronous eager one with its data
+   * landed), it takes it back and answers, and the send completes as cancelled; else it completes normally. A
+   * synchronous send to the rank itself that no receive matched is taken back at once. Complete requests, and sends already complete (short, eager and on-node buffered ones, which complete as
    * they are sent), are left as they are (MPI lets a cancellation fail). Either way the request must still be
    * completed by a wait or a test.
    *
