@@ -143,6 +143,12 @@ final class OneSided {
         && w.access != Window.Access.FENCE_GRANTED) || w.exposed) {
       throw sync(w, "winFree", "inside an access or exposure epoch (end it first)");
     }
+    for (Window.Target t : w.targets.values()) {
+      if (!t.queued.isEmpty() || !t.inFlight.isEmpty() || t.getsPending > 0) {
+        throw sync(w, "winFree", "with operations to rank " + t.rank + " no synchronization has completed (a fence"
+            + " ends them)");
+      }
+    }
     rank.enter(w.comm, CollectiveLedger.Call.of(Kind.WIN_FREE, rank.now()));
     // MPICH's MPID_Win_free: wait until no lock is held or queued here, no origin's operations are pending and the
     // fence's barrier is done, then a barrier

@@ -290,11 +290,16 @@ class MpiOneSidedTest {
         "displacementUnit must be >= 1 but was 0",
         "MPI_ERR_RMA_SYNC at rank 0: winLock on window #0 inside a lock-all epoch (winUnlockAll ends it)",
         "MPI_ERR_RMA_SYNC at rank 0: winUnlockAll on window #0 without a lock-all epoch (winLockAll)",
-        "MPI_ERR_RMA_SYNC at rank 0: winFence on window #0 inside a lock or start/post epoch"};
+        "MPI_ERR_RMA_SYNC at rank 0: winFence on window #0 inside a lock or start/post epoch",
+        "MPI_ERR_RMA_SYNC at rank 0: winFree on window #0 with operations to rank 1 no synchronization has completed"
+            + " (a fence ends them)"};
     for (int k = 0; k < refused.length; k++) {
       int which = k;
       assertThatThrownBy(() -> job(2).run(mpi -> {
         Window w = mpi.winCreate(new byte[64], 8, mpi.world());
+        if (which == 10) {
+          mpi.winFence(0, w); // (collective: both ranks)
+        }
         if (mpi.rank() == 0) {
           switch (which) {
             case 0 -> mpi.put(new byte[8], 0, 8, 1, 0, w);
@@ -315,9 +320,13 @@ class MpiOneSidedTest {
               mpi.winLock(true, 1, 0, w);
             }
             case 8 -> mpi.winUnlockAll(w);
-            default -> {
+            case 9 -> {
               mpi.winLockAll(Mpi.MODE_NOCHECK, w);
               mpi.winFence(0, w);
+            }
+            default -> {
+              mpi.put(new byte[8], 0, 8, 1, 0, w);
+              mpi.winFree(w);
             }
           }
         }
