@@ -153,6 +153,8 @@ public enum CallKind {
   WIN_WAIT(Family.WINDOW),
   /** {@code MPI_Win_test}: the nonblocking {@code MPI_Win_wait}, with whether the epoch ended. */
   WIN_TEST(Family.WINDOW),
+  /** {@code MPI_Win_get_group}: the group of the window's communicator, for a post's or a start's group. */
+  WIN_GET_GROUP(Family.WINDOW),
   /** {@code MPI_Put}: writes into a target's window. */
   PUT(Family.ONE_SIDED),
   /** {@code MPI_Get}: reads from a target's window. */

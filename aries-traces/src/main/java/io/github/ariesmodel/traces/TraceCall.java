@@ -335,15 +335,15 @@ public sealed interface TraceCall {
    * A call that creates, frees or synchronises a window of one-sided communication. Each field applies to some kinds
    * and holds a fixed value for the others.
    *
-   * @param kind WIN_CREATE, WIN_FREE, WIN_FENCE, WIN_LOCK, WIN_UNLOCK, WIN_POST, WIN_START, WIN_COMPLETE, WIN_WAIT or
-   *     WIN_TEST
+   * @param kind WIN_CREATE, WIN_FREE, WIN_FENCE, WIN_LOCK, WIN_UNLOCK, WIN_POST, WIN_START, WIN_COMPLETE, WIN_WAIT,
+   *     WIN_TEST or WIN_GET_GROUP
    * @param window the window's per-rank id as the format stores it (for WIN_CREATE the new window's), or
    *     {@link #WIN_NULL}
    * @param communicator the communicator of WIN_CREATE, else {@link #COMM_NULL}
    * @param bytes the window's size in bytes for WIN_CREATE, else 0
    * @param displacementUnit WIN_CREATE's {@code disp_unit} in bytes (a target displacement is counted in these), else 1
    * @param group the group of WIN_POST (its origins) and WIN_START (its targets), a group id as {@link GroupCall}'s
-   *     ({@link #GROUP_EMPTY} allowed), else {@link #GROUP_NULL}
+   *     ({@link #GROUP_EMPTY} allowed); the group WIN_GET_GROUP returns; else {@link #GROUP_NULL}
    * @param target the target rank (a rank in the window's communicator) of WIN_LOCK and WIN_UNLOCK
    *     ({@link #PROC_NULL} allowed), else -1
    * @param exclusive for WIN_LOCK: true for {@code MPI_LOCK_EXCLUSIVE}, false for {@code MPI_LOCK_SHARED}; else false

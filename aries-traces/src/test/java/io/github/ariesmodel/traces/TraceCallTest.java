@@ -105,7 +105,8 @@ class TraceCallTest {
     assertThat(CallKind.SENDRECV.family()).isEqualTo(CallKind.Family.SEND_RECEIVE);
     assertThat(CallKind.values()).filteredOn(k -> k.family() == CallKind.Family.WINDOW).containsExactly(
         CallKind.WIN_CREATE, CallKind.WIN_FREE, CallKind.WIN_FENCE, CallKind.WIN_LOCK, CallKind.WIN_UNLOCK,
-        CallKind.WIN_POST, CallKind.WIN_START, CallKind.WIN_COMPLETE, CallKind.WIN_WAIT, CallKind.WIN_TEST);
+        CallKind.WIN_POST, CallKind.WIN_START, CallKind.WIN_COMPLETE, CallKind.WIN_WAIT, CallKind.WIN_TEST,
+        CallKind.WIN_GET_GROUP);
     assertThat(CallKind.values()).filteredOn(k -> k.family() == CallKind.Family.ONE_SIDED)
         .containsExactly(CallKind.PUT, CallKind.GET, CallKind.ACCUMULATE);
     assertThat(new TraceCall.SendReceive(1, 0, 8, 1, 0, 8, 0, CallTiming.NONE).kind()).isEqualTo(CallKind.SENDRECV);

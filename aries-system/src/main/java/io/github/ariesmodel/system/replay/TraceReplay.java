@@ -1383,6 +1383,14 @@ public final class TraceReplay {
         case WIN_POST -> mpi.winPost(ranksIn(group(k.group()), win.comm()), modes(k.assertion()), w);
         case WIN_START -> mpi.winStart(ranksIn(group(k.group()), win.comm()), modes(k.assertion()), w);
         case WIN_COMPLETE -> mpi.winComplete(w);
+        case WIN_GET_GROUP -> {
+          Communicator c = win.comm();
+          int[] members = new int[c.size()];
+          for (int r = 0; r < members.length; r++) {
+            members[r] = c.worldRank(r);
+          }
+          newGroup(k.group(), members); // (local: MPI_Win_get_group moves nothing)
+        }
         case WIN_WAIT -> {
           if (!win.endedEarly) {
             mpi.winWait(w);

@@ -125,6 +125,7 @@ final class DumpiMappings {
     MAPPINGS.put(DumpiFunction.WIN_COMPLETE, winOnly(CallKind.WIN_COMPLETE, DumpiFunction.WIN_COMPLETE));
     MAPPINGS.put(DumpiFunction.WIN_WAIT, winOnly(CallKind.WIN_WAIT, DumpiFunction.WIN_WAIT));
     MAPPINGS.put(DumpiFunction.WIN_TEST, winTest());
+    MAPPINGS.put(DumpiFunction.WIN_GET_GROUP, winGetGroup());
     MAPPINGS.put(DumpiFunction.PUT, oneSided(CallKind.PUT, DumpiFunction.PUT));
     MAPPINGS.put(DumpiFunction.GET, oneSided(CallKind.GET, DumpiFunction.GET));
     MAPPINGS.put(DumpiFunction.ACCUMULATE, oneSided(CallKind.ACCUMULATE, DumpiFunction.ACCUMULATE));
@@ -770,6 +771,15 @@ final class DumpiMappings {
     int win = l.field("win");
     return (r, t, in) -> new TraceCall.WindowCall(kind, win(r.scalars[win]), TraceCall.COMM_NULL, 0, 1,
         group(r.scalars[group]), -1, false, assertion(r, in, assertion), false, r.timing);
+  }
+
+  /** MPI_Win_get_group: window, then the group it returns. */
+  private static Mapping winGetGroup() {
+    DumpiLayout l = DumpiFunction.WIN_GET_GROUP.layout();
+    int win = l.field("win");
+    int group = l.field("group");
+    return (r, t, in) -> new TraceCall.WindowCall(CallKind.WIN_GET_GROUP, win(r.scalars[win]), TraceCall.COMM_NULL,
+        0, 1, group(r.scalars[group]), -1, false, 0, false, r.timing);
   }
 
   /** MPI_Win_test: window, then the flag it returned (an int). */

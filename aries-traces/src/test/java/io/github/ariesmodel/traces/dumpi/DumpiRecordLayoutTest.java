@@ -237,6 +237,8 @@ class DumpiRecordLayoutTest {
     b.record(151, THREAD_ONLY, 0, 0, 0, 0).u16(3).u8(1).u16(win);
     // dumpi_write_win_complete: win; dumpi_write_win_test: win, flag (int); _wait and _free: win
     b.record(144, THREAD_ONLY, 0, 0, 0, 0).u16(win);
+    // dumpi_write_win_get_group: win, group
+    b.record(148, THREAD_ONLY, 0, 0, 0, 0).u16(win).u16(5);
     b.record(152, THREAD_ONLY, 0, 0, 0, 0).u16(win).i32(0);
     b.record(152, THREAD_ONLY, 0, 0, 0, 0).u16(win).i32(1);
     b.record(154, THREAD_ONLY, 0, 0, 0, 0).u16(win);
@@ -268,6 +270,7 @@ class DumpiRecordLayoutTest {
             false, none),
         new WindowCall(CallKind.WIN_START, win, noComm, 0, 1, 3, -1, false, TraceCall.MODE_NOCHECK, false, none),
         new WindowCall(CallKind.WIN_COMPLETE, win, noComm, 0, 1, noGroup, -1, false, 0, false, none),
+        new WindowCall(CallKind.WIN_GET_GROUP, win, noComm, 0, 1, 5, -1, false, 0, false, none),
         new WindowCall(CallKind.WIN_TEST, win, noComm, 0, 1, noGroup, -1, false, 0, false, none),
         new WindowCall(CallKind.WIN_TEST, win, noComm, 0, 1, noGroup, -1, false, 0, true, none),
         new WindowCall(CallKind.WIN_WAIT, win, noComm, 0, 1, noGroup, -1, false, 0, false, none),
