@@ -434,21 +434,13 @@ public final class TraceReplay {
 
   /** A trace window: the MPI layer's, the communicator it was made over, and whether a test ended its exposure. */
   private static final class Win {
-    private final Window window;
-    private final Communicator comm;
+    final Window window;
+    final Communicator comm;
     boolean endedEarly;
 
     Win(Window window, Communicator comm) {
       this.window = window;
       this.comm = comm;
-    }
-
-    Window window() {
-      return window;
-    }
-
-    Communicator comm() {
-      return comm;
     }
   }
 
@@ -1268,14 +1260,7 @@ public final class TraceReplay {
      */
     private void groupCall(TraceCall.GroupCall g) {
       switch (g.kind()) {
-        case COMM_GROUP -> {
-          Communicator c = comm(g.communicator());
-          int[] members = new int[c.size()];
-          for (int r = 0; r < members.length; r++) {
-            members[r] = c.worldRank(r);
-          }
-          newGroup(g.result(), members);
-        }
+        case COMM_GROUP -> newGroup(g.result(), members(comm(g.communicator())));
         case GROUP_INCL, GROUP_EXCL -> {
           int[] from = group(g.group());
           boolean[] picked = new boolean[from.length];
@@ -1362,7 +1347,7 @@ public final class TraceReplay {
         return;
       }
       Win win = window(k.window());
-      Window w = win.window();
+      Window w = win.window;
       switch (k.kind()) {
         case WIN_FREE -> {
           mpi.winFree(w);
@@ -1373,24 +1358,17 @@ public final class TraceReplay {
           if (k.target() == TraceCall.PROC_NULL) {
             return; // MPI: a lock of the null process does nothing
           }
-          checkPeer(k.target(), win.comm(), false);
+          checkPeer(k.target(), win.comm, false);
           if (k.kind() == CallKind.WIN_LOCK) {
             mpi.winLock(k.exclusive(), k.target(), modes(k.assertion()), w);
           } else {
             mpi.winUnlock(k.target(), w);
           }
         }
-        case WIN_POST -> mpi.winPost(ranksIn(group(k.group()), win.comm()), modes(k.assertion()), w);
-        case WIN_START -> mpi.winStart(ranksIn(group(k.group()), win.comm()), modes(k.assertion()), w);
+        case WIN_POST -> mpi.winPost(ranksIn(group(k.group()), win.comm), modes(k.assertion()), w);
+        case WIN_START -> mpi.winStart(ranksIn(group(k.group()), win.comm), modes(k.assertion()), w);
         case WIN_COMPLETE -> mpi.winComplete(w);
-        case WIN_GET_GROUP -> {
-          Communicator c = win.comm();
-          int[] members = new int[c.size()];
-          for (int r = 0; r < members.length; r++) {
-            members[r] = c.worldRank(r);
-          }
-          newGroup(k.group(), members); // (local: MPI_Win_get_group moves nothing)
-        }
+        case WIN_GET_GROUP -> newGroup(k.group(), members(win.comm)); // (local: it moves nothing)
         case WIN_WAIT -> {
           if (!win.endedEarly) {
             mpi.winWait(w);
@@ -1421,9 +1399,9 @@ public final class TraceReplay {
       if (o.target() == TraceCall.PROC_NULL) {
         return;
       }
-      checkPeer(o.target(), win.comm(), false);
+      checkPeer(o.target(), win.comm, false);
       int bytes = sendBytes(o.originBytes() >= 0 ? o.originBytes() : o.targetBytes());
-      Window w = win.window();
+      Window w = win.window;
       int length = o.kind() == CallKind.ACCUMULATE ? (bytes + 7) / 8 * 8 : bytes;
       long size = w.sizeOf(o.target());
       if (length > size) {
@@ -1469,6 +1447,15 @@ public final class TraceReplay {
         }
       }
       return out;
+    }
+
+    /** A communicator's group: its members' world ranks in rank order. */
+    private static int[] members(Communicator c) {
+      int[] members = new int[c.size()];
+      for (int r = 0; r < members.length; r++) {
+        members[r] = c.worldRank(r);
+      }
+      return members;
     }
 
     private void newGroup(int id, int[] members) {
