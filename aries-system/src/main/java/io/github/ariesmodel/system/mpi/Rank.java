@@ -159,7 +159,7 @@ final class Rank implements Mpi {
    * The rank's simulated process, or a refusal when the handle is used outside its job's run (it gave a
    * NullPointerException, stop 47), as SHMEM's handle refuses.
    */
-  SimProcess self() {
+  private SimProcess self() {
     SimProcess p = process;
     if (p == null) {
       throw new IllegalStateException("rank " + worldRank + "'s handle was used outside its job's run (keep no Mpi"
