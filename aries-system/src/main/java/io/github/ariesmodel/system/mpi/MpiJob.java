@@ -317,96 +317,384 @@ public final class MpiJob {
    */
   public void run(MpiProgram program) {
     checkArgument(program != null, "program must not be null");
-    if (runner != null) {
-      throw new IllegalStateException("run was called while this job runs (from one of its own ranks): a job runs"
-          + " one program at a time");
+    together().job(this, program).run();
+  }
+
+  /**
+   * Several jobs of one system running at the same time, each on its own nodes, as a batch system runs them: the
+   * jobs share only the network (and so disturb each other where their traffic shares links). Foreground jobs run to
+   * their end, as {@link #run} runs one; background jobs run beside them and are stopped where the last foreground
+   * job ends (a job of synthetic load that loops for ever, {@link SyntheticTraffic}, is the usual background).
+   *
+   * <pre>{@code
+   * MpiJob a = MpiJob.builder(system).nodes(0, 1, 2, 3).build();
+   * MpiJob noise = MpiJob.builder(system).nodes(4, 5, 6, 7).build();
+   * MpiJob.together().job(a, program).background(noise, SyntheticTraffic.uniform(65536, 0, 0, 1)).run();
+   * long aTook = a.lastRunPs();
+   * }</pre>
+   *
+   * @return an empty set of jobs to run
+   */
+  public static Together together() {
+    return new Together();
+  }
+
+  /**
+   * A set of jobs to run at the same time ({@link #together()}).
+   *
+   * <p>The run starts every job at the system's current time and ends when every foreground job's ranks have
+   * returned and finalized: on the single event loop right after the event in which the last of them finalized, on a
+   * partitioned engine at the end of that engine window (the windows are the same for every thread count, so the
+   * results are too). A background job still running then is stopped: its ranks are ended where they are, its
+   * messages in flight stay in the system, and it cannot run again (its counters, {@link #messages()} and {@link
+   * #bytesSent()}, say what it did until then). A background job that returns by itself finalizes as a foreground one
+   * does. Each job's {@link #lastRunPs()} is its own program's time.
+   *
+   * <p>A foreground job that deadlocks while a background job loops for ever would run for ever:
+   * {@link #foregroundLimitPs} bounds the run (the replay sets it from each job's time alone).
+   */
+  public static final class Together {
+    private final List<MpiJob> jobs = new ArrayList<>();
+    private final List<MpiProgram> programs = new ArrayList<>();
+    private final List<Boolean> background = new ArrayList<>();
+    private long limitPs = Long.MAX_VALUE;
+
+    private Together() {}
+
+    /**
+     * Adds a foreground job: the run lasts until it has finished.
+     *
+     * @param job a job of the same system as the others, on nodes no other job of the set uses
+     * @param program its ranks' code
+     * @return this set
+     */
+    public Together job(MpiJob job, MpiProgram program) {
+      return add(job, program, false);
     }
-    if (failedRun != null) {
-      throw new IllegalStateException("this job cannot run again: a run of it failed (" + failedRun + "), which"
-          + " leaves its ranks' barrier and message state undefined; build a new MpiJob on the system");
+
+    /**
+     * Adds a background job: it runs while the foreground jobs do and is stopped where the last of them ends.
+     *
+     * @param job a job of the same system as the others, on nodes no other job of the set uses
+     * @param program its ranks' code (usually a loop without end)
+     * @return this set
+     */
+    public Together background(MpiJob job, MpiProgram program) {
+      return add(job, program, true);
     }
-    lastRunStartPs = system.now();
-    // A NIC has one completion listener: another job built on these nodes since this one took them has it now, and
-    // this run's ranks would never be woken (a correct program was reported as deadlocked). Take it back for the run.
-    for (NodeEndpoint e : endpoints.values()) {
-      e.listen();
+
+    /**
+     * Gives up a run whose foreground jobs have not all finished this long after its start while background jobs
+     * ran (an {@link IllegalStateException} naming the jobs still running, not a run without end).
+     *
+     * @param ps at least 1 picosecond; {@link Long#MAX_VALUE} (the default) for no limit
+     * @return this set
+     */
+    public Together foregroundLimitPs(long ps) {
+      checkArgument(ps >= 1, "foregroundLimitPs must be at least 1 but was %s", ps);
+      this.limitPs = ps;
+      return this;
+    }
+
+    private Together add(MpiJob job, MpiProgram program, boolean isBackground) {
+      checkArgument(job != null, "job must not be null");
+      checkArgument(program != null, "program must not be null");
+      int k = jobs.indexOf(job);
+      checkArgument(k < 0, "job %s is in this set already (a job runs one program at a time)", k);
+      if (!jobs.isEmpty()) {
+        checkArgument(job.system == jobs.get(0).system, "every job of a set must run on one system, but job %s's"
+            + " system is %s and job 0's is %s", jobs.size(), job.system.name(), jobs.get(0).system.name());
+        for (int j = 0; j < jobs.size(); j++) {
+          for (int node : job.endpoints.keySet()) {
+            checkArgument(!jobs.get(j).endpoints.containsKey(node), "jobs %s and %s both use node %s: each job of a"
+                + " set needs nodes of its own (a NIC serves one job's completions; batch systems give a job whole"
+                + " nodes)", j, jobs.size(), node);
+          }
+        }
+      }
+      jobs.add(job);
+      programs.add(program);
+      background.add(isBackground);
+      return this;
+    }
+
+    /**
+     * Runs the set (see the class comment).
+     *
+     * @throws IllegalStateException when no foreground job was added, when a job's ranks are left waiting forever (a
+     *     deadlock), when a job's program finalized with communication unfinished or its ranks disagreed on a
+     *     collective ({@link JobFailedException} naming the job), when {@link #foregroundLimitPs} passed, when a job
+     *     of the set is running or failed before
+     * @throws ProcessRunner.ProcessFailedException when a rank's code threw
+     */
+    public void run() {
+      checkArgument(background.contains(false), "a set of jobs needs a foreground job (job(...)): background jobs"
+          + " alone would run for ever");
+      for (MpiJob job : jobs) {
+        if (job.runner != null) {
+          throw new IllegalStateException("run was called while this job runs (from one of its own ranks): a job"
+              + " runs one program at a time");
+        }
+        if (job.failedRun != null) {
+          throw new IllegalStateException("this job cannot run again: a run of it failed (" + job.failedRun + "),"
+              + " which leaves its ranks' barrier and message state undefined; build a new MpiJob on the system");
+        }
+      }
+      runSet(jobs, programs, background, limitPs);
+    }
+  }
+
+  /** A run of a set of jobs, as its ranks and its limit see it. */
+  private static final class SetRun implements io.github.ariesmodel.core.spi.EventHandler {
+    final AriesSystem system;
+    final boolean stopsEarly;
+    /** Foreground ranks that have not finalized yet. */
+    final java.util.concurrent.atomic.AtomicInteger foregroundLeft = new java.util.concurrent.atomic.AtomicInteger();
+    volatile boolean active = true;
+    volatile boolean limitPassed;
+
+    SetRun(AriesSystem system, boolean stopsEarly) {
+      this.system = system;
+      this.stopsEarly = stopsEarly;
+    }
+
+    /** A foreground rank finalized: the last one ends a run with background jobs (at the end of the engine's window). */
+    void foregroundRankDone() {
+      if (foregroundLeft.decrementAndGet() == 0 && stopsEarly) {
+        stop();
+      }
+    }
+
+    void stop() {
+      if (system.engine().isPresent()) {
+        system.engine().get().stop();
+      } else {
+        system.loop().stop();
+      }
+    }
+
+    /**
+     * The limit's event: stops the run (at the end of the engine's window). Whether foreground ranks were still running
+     * is read after the run, not here: on an engine other groups' ranks may be finishing in the same window.
+     */
+    @Override
+    public void onEvent(long timePs, Object ref, long arg) {
+      if (active) {
+        limitPassed = true;
+        stop();
+      }
+    }
+  }
+
+  private static void runSet(List<MpiJob> jobs, List<MpiProgram> programs, List<Boolean> background, long limitPs) {
+    AriesSystem system = jobs.get(0).system;
+    long start = system.now();
+    boolean anyBackground = background.contains(true);
+    SetRun set = new SetRun(system, anyBackground);
+    for (MpiJob job : jobs) {
+      job.lastRunStartPs = start;
+      // A NIC has one completion listener: another job built on these nodes since this one took them has it now, and
+      // this run's ranks would never be woken (a correct program was reported as deadlocked). Take it back for the run.
+      for (NodeEndpoint e : job.endpoints.values()) {
+        e.listen();
+      }
+    }
+    for (int j = 0; j < jobs.size(); j++) {
+      if (!background.get(j)) {
+        set.foregroundLeft.addAndGet(jobs.get(j).ranks.length);
+      }
     }
     try (ProcessRunner r = system.newProcessRunner()) {
-      runner = r;
-      for (Rank rank : ranks) {
-        rank.failedAtPs = Long.MAX_VALUE;
-        rank.site = 0; // a site named in an earlier run is not this run's
-        // On a partitioned engine a rank runs on its node's group's thread, where its NIC's completions arrive (on the
-        // single loop the runner has one lane for every group)
-        rank.process = r.spawn("rank" + rank.worldRank, system.groupOfNode(rank.node.id()), self -> {
-          rank.thread = Thread.currentThread();
-          try {
-            program.run(rank);
-            rank.finishedAtPs = self.now();
-            rank.finalizeRun();
-          } catch (RuntimeException | Error t) {
-            rank.failedAtPs = self.now(); // the ledger counts only collective calls made before the first failure
-            throw t;
-          }
-        });
+      for (int j = 0; j < jobs.size(); j++) {
+        MpiJob job = jobs.get(j);
+        MpiProgram program = programs.get(j);
+        boolean foreground = !background.get(j);
+        String prefix = jobs.size() == 1 ? "rank" : "job" + j + "-rank";
+        job.runner = r;
+        for (Rank rank : job.ranks) {
+          rank.failedAtPs = Long.MAX_VALUE;
+          rank.finishedAtPs = start; // a background rank stopped before it returned counts from the start
+          rank.site = 0; // a site named in an earlier run is not this run's
+          // On a partitioned engine a rank runs on its node's group's thread, where its NIC's completions arrive (on
+          // the single loop the runner has one lane for every group)
+          rank.process = r.spawn(prefix + rank.worldRank, system.groupOfNode(rank.node.id()), self -> {
+            rank.thread = Thread.currentThread();
+            try {
+              program.run(rank);
+              rank.finishedAtPs = self.now();
+              rank.finalizeRun();
+            } catch (RuntimeException | Error t) {
+              rank.failedAtPs = self.now(); // the ledger counts only collective calls made before the first failure
+              throw t;
+            }
+            if (foreground) {
+              set.foregroundRankDone();
+            }
+          });
+        }
+      }
+      if (anyBackground && limitPs != Long.MAX_VALUE) {
+        system.scheduler(0).scheduleAt(start + limitPs, set, null, 0);
       }
       try {
         r.run();
       } catch (ProcessRunner.ProcessFailedException e) {
-        // a rank's code threw: when the ranks disagreed on a collective before, that is the cause to report (a
-        // receive too short for what a disagreeing root sent, for example)
-        long failedAtPs = Long.MAX_VALUE;
-        for (Rank rank : ranks) {
-          failedAtPs = Math.min(failedAtPs, rank.failedAtPs);
-        }
-        String mismatch = ledger.firstMismatch(false, failedAtPs);
-        if (mismatch != null) {
-          throw new IllegalStateException(mismatch + "; then a rank failed: "
-              + firstLine(e.getCause() != null ? e.getCause() : e), e);
-        }
-        throw e;
-      }
-      Set<SimProcess> stuck = new HashSet<>(r.unfinished()); // (looked up once a rank below)
-      String mismatch = ledger.firstMismatch(stuck.isEmpty(), Long.MAX_VALUE);
-      if (mismatch != null) {
-        throw new IllegalStateException(mismatch);
-      }
-      boolean allInFinalize = true;
-      for (Rank rank : ranks) {
-        allInFinalize &= !stuck.contains(rank.process) || rank.finalizing();
-      }
-      if (allInFinalize) {
-        // every rank returned: what is left is communication the program never completed (a rendezvous send never
-        // received keeps its sender, and so the finalize barrier, waiting)
-        refuseUnfinished();
-      }
-      if (!stuck.isEmpty()) {
-        StringBuilder s = new StringBuilder("MPI program deadlocked: " + stuck.size() + " ranks still waiting:");
-        int shown = 0;
-        for (Rank rank : ranks) {
-          if (stuck.contains(rank.process) && shown++ < 16) {
-            s.append("\n  rank ").append(rank.worldRank).append(" in ").append(rank.callForDiagnostics())
-                .append(" waits for ").append(rank.waitingOn).append(" (")
-                .append(rank.queuesForDiagnostics().get(0)).append(')');
+        // a rank's code threw: when the ranks of its job disagreed on a collective before, that is the cause to report
+        // (a receive too short for what a disagreeing root sent, for example)
+        for (MpiJob job : jobs) {
+          long failedAtPs = Long.MAX_VALUE;
+          for (Rank rank : job.ranks) {
+            failedAtPs = Math.min(failedAtPs, rank.failedAtPs);
+          }
+          // (with one job, a failure of the loop rather than of a rank is set against the whole ledger, as always)
+          String mismatch = failedAtPs == Long.MAX_VALUE && jobs.size() > 1 ? null
+              : job.ledger.firstMismatch(false, failedAtPs);
+          if (mismatch != null) {
+            throw new JobFailedException(job, mismatch + "; then a rank failed: "
+                + firstLine(e.getCause() != null ? e.getCause() : e), e);
           }
         }
-        throw new IllegalStateException(s.toString());
+        throw e;
+      } finally {
+        set.active = false;
+      }
+      Set<SimProcess> stuck = new HashSet<>(r.unfinished()); // (looked up once a rank below)
+      for (int j = 0; j < jobs.size(); j++) {
+        MpiJob job = jobs.get(j);
+        boolean stopped = false;
+        for (Rank rank : job.ranks) {
+          stopped |= stuck.contains(rank.process);
+        }
+        job.anyStopped = background.get(j) && stopped;
+        if (job.anyStopped) {
+          continue; // stopped where the foreground ended: nothing to check
+        }
+        job.checkAfterRun(stuck, set.limitPassed);
+      }
+      if (set.limitPassed) {
+        List<String> running = new ArrayList<>();
+        for (int j = 0; j < jobs.size(); j++) {
+          if (!background.get(j)) {
+            int left = 0;
+            for (Rank rank : jobs.get(j).ranks) {
+              left += stuck.contains(rank.process) ? 1 : 0;
+            }
+            if (left > 0) {
+              running.add("job " + j + " (" + left + " of its " + jobs.get(j).ranks.length + " ranks)");
+            }
+          }
+        }
+        throw new IllegalStateException("jobs still running " + limitPs + " ps after the start (the set's"
+            + " foregroundLimitPs) while background jobs ran: " + String.join(", ", running) + "; a deadlocked"
+            + " foreground job, or one slowed that much");
       }
     } catch (RuntimeException | Error e) {
-      failedRun = firstLine(e);
+      for (MpiJob job : jobs) {
+        job.failedRun = firstLine(e);
+      }
       throw e;
     } finally {
-      runner = null;
-      for (Rank rank : ranks) {
-        rank.process = null;
-        rank.thread = null;
+      for (MpiJob job : jobs) {
+        job.runner = null;
+        for (Rank rank : job.ranks) {
+          rank.process = null;
+          rank.thread = null;
+        }
       }
     }
-    long end = lastRunStartPs;
-    for (Rank rank : ranks) {
-      end = Math.max(end, rank.finishedAtPs);
+    for (MpiJob job : jobs) {
+      long end = start;
+      for (Rank rank : job.ranks) {
+        end = Math.max(end, rank.finishedAtPs);
+      }
+      // a background job stopped where the foreground ended ran until the run stopped, and cannot run again
+      job.lastRunEndPs = job.anyStopped ? Math.max(end, system.now()) : end;
+      if (job.anyStopped) {
+        job.failedRun = "it ran in the background and was stopped where the foreground jobs ended";
+      }
     }
-    lastRunEndPs = end;
+  }
+
+  /** Whether the last run stopped some of this job's ranks (a background job the foreground outlived). */
+  private boolean anyStopped;
+
+  /**
+   * The checks after a run, for a job whose ranks all returned or are stuck: disagreeing collectives, communication
+   * left unfinished, a deadlock.
+   *
+   * @param stuck the run's unfinished processes
+   * @param givenUp whether the run was given up at its limit (stuck ranks are not a deadlock then)
+   */
+  private void checkAfterRun(Set<SimProcess> stuck, boolean givenUp) {
+    String mismatch = ledger.firstMismatch(stuckNone(stuck), Long.MAX_VALUE);
+    if (mismatch != null) {
+      throw new JobFailedException(this, mismatch);
+    }
+    boolean allInFinalize = true;
+    boolean anyStuck = false;
+    for (Rank rank : ranks) {
+      boolean s = stuck.contains(rank.process);
+      anyStuck |= s;
+      allInFinalize &= !s || rank.finalizing();
+    }
+    if (givenUp && anyStuck) {
+      return; // the run was given up: said by the caller
+    }
+    if (allInFinalize) {
+      // every rank returned: what is left is communication the program never completed (a rendezvous send never
+      // received keeps its sender, and so the finalize barrier, waiting)
+      refuseUnfinished();
+    }
+    if (anyStuck) {
+      int count = 0;
+      for (Rank rank : ranks) {
+        count += stuck.contains(rank.process) ? 1 : 0;
+      }
+      StringBuilder s = new StringBuilder("MPI program deadlocked: " + count + " ranks still waiting:");
+      int shown = 0;
+      for (Rank rank : ranks) {
+        if (stuck.contains(rank.process) && shown++ < 16) {
+          s.append("\n  rank ").append(rank.worldRank).append(" in ").append(rank.callForDiagnostics())
+              .append(" waits for ").append(rank.waitingOn).append(" (")
+              .append(rank.queuesForDiagnostics().get(0)).append(')');
+        }
+      }
+      throw new JobFailedException(this, s.toString());
+    }
+  }
+
+  /** Whether none of this job's ranks is among the stuck processes. */
+  private boolean stuckNone(Set<SimProcess> stuck) {
+    for (Rank rank : ranks) {
+      if (stuck.contains(rank.process)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * A run's failure that is one job's: its ranks deadlocked, disagreed on a collective, or finalized with
+   * communication unfinished. The message is what {@link #run} says for a job run alone.
+   */
+  public static final class JobFailedException extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+    private final transient MpiJob job;
+
+    JobFailedException(MpiJob job, String message) {
+      super(message);
+      this.job = job;
+    }
+
+    JobFailedException(MpiJob job, String message, Throwable cause) {
+      super(message, cause);
+      this.job = job;
+    }
+
+    /** @return the job that failed */
+    public MpiJob job() {
+      return job;
+    }
   }
 
   /**
@@ -425,7 +713,7 @@ public final class MpiJob {
       }
     }
     if (ranksLeft > 0) {
-      throw new IllegalStateException(UNFINISHED + String.join("; ", left)
+      throw new JobFailedException(this, UNFINISHED + String.join("; ", left)
           + (ranksLeft > left.size() ? "; and " + (ranksLeft - left.size()) + " more ranks" : ""));
     }
   }

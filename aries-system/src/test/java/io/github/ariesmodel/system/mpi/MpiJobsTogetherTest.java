@@ -1,0 +1,210 @@
+package io.github.ariesmodel.system.mpi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.FabricKind;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Several jobs of one system at once ({@link MpiJob#together()}): jobs that share nothing take the time each takes
+ * alone, a job sharing links with a loaded background job takes longer, a background job stops where the foreground
+ * ends, the results are the same for every engine thread count, and misuse is refused in one line.
+ */
+class MpiJobsTogetherTest {
+
+  private static final String TOPOLOGY = "canonical:p=2,a=4,h=2"; // 9 groups of 4 routers, 72 nodes
+
+  /** A program with every protocol and a collective: a ring of short, eager and rendezvous messages, then allreduce. */
+  private static final MpiProgram WORK = mpi -> {
+    int r = mpi.rank();
+    int n = mpi.size();
+    for (int size : new int[] {8, 3000, 40_000, 200_000}) {
+      for (int i = 0; i < 3; i++) {
+        byte[] in = new byte[size];
+        Request rr = mpi.irecv(in, 0, size, (r + n - 1) % n, i, mpi.world());
+        mpi.send(new byte[size], 0, size, (r + 1) % n, i, mpi.world());
+        mpi.wait(rr);
+      }
+    }
+    long[] sum = new long[16];
+    mpi.allreduce(new long[16], sum, ReduceOp.SUM, mpi.world());
+  };
+
+  private static AriesSystem system(FabricKind fabric, int threads) {
+    return system(fabric, threads, AriesSystem.Builder.BY_DELIVERY_MODE);
+  }
+
+  private static AriesSystem system(FabricKind fabric, int threads, String routing) {
+    AriesSystem.Builder b = AriesSystem.builder().system(TOPOLOGY).fabric(fabric).seed(5);
+    if (fabric == FabricKind.ROUTERS) {
+      b.routing(routing);
+    }
+    if (threads > 0) {
+      b.threads(threads);
+    }
+    return b.build();
+  }
+
+  private static int[] range(int from, int count) {
+    int[] n = new int[count];
+    for (int i = 0; i < count; i++) {
+      n[i] = from + i;
+    }
+    return n;
+  }
+
+  private static long alone(FabricKind fabric, int[] nodes, MpiProgram program) {
+    AriesSystem sys = system(fabric, 0);
+    MpiJob job = MpiJob.builder(sys).nodes(nodes).build();
+    job.run(program);
+    return job.lastRunPs();
+  }
+
+  private static long bytesAlone(int[] nodes) {
+    MpiJob job = MpiJob.builder(system(FabricKind.IDEAL, 0)).nodes(nodes).build();
+    job.run(WORK);
+    return job.bytesSent();
+  }
+
+  @Test
+  void jobsThatShareNothingTakeTheTimeEachTakesAlone() {
+    // an ideal network has no links to share: two jobs on their own nodes cannot disturb each other
+    int[] a = range(0, 8);
+    int[] b = range(20, 6);
+    AriesSystem sys = system(FabricKind.IDEAL, 0);
+    MpiJob ja = MpiJob.builder(sys).nodes(a).build();
+    MpiJob jb = MpiJob.builder(sys).nodes(b).build();
+    MpiJob.together().job(ja, WORK).job(jb, WORK).run();
+    assertThat(ja.lastRunPs()).isEqualTo(alone(FabricKind.IDEAL, a, WORK)).isPositive();
+    assertThat(jb.lastRunPs()).isEqualTo(alone(FabricKind.IDEAL, b, WORK));
+    long aBytes = ja.bytesSent();
+    long bBytes = jb.bytesSent();
+    assertThat(aBytes).isEqualTo(bytesAlone(a));
+    assertThat(bBytes).isEqualTo(bytesAlone(b));
+  }
+
+  @Test
+  void aJobSharingLinksWithALoadedBackgroundTakesLongerAndTheBackgroundStopsWhereItEnds() {
+    // the foreground spreads over groups 0-3 (nodes are group-major, 8 a group), the background over groups 0-8
+    int[] fg = {0, 8, 16, 24, 1, 9, 17, 25};
+    int[] bg = new int[40];
+    for (int i = 0; i < bg.length; i++) {
+      bg[i] = (i % 9) * 8 + 2 + i / 9;
+    }
+    // minimal routing: no random choice for the background to change, so a foreground can only lose by sharing
+    AriesSystem quiet = system(FabricKind.ROUTERS, 0, "minimal");
+    MpiJob single = MpiJob.builder(quiet).nodes(fg).build();
+    single.run(WORK);
+    long aloneTime = single.lastRunPs();
+    AriesSystem sys = system(FabricKind.ROUTERS, 0, "minimal");
+    MpiJob job = MpiJob.builder(sys).nodes(fg).build();
+    MpiJob noise = MpiJob.builder(sys).nodes(bg).build();
+    long start = sys.now();
+    MpiJob.together().job(job, WORK).background(noise, SyntheticTraffic.uniform(65536, 0, 0, 3)).run();
+    assertThat(job.lastRunPs()).isGreaterThan(aloneTime);
+    // it ran all along, and was stopped right where the foreground finished
+    assertThat(noise.bytesSent()).isGreaterThan(40L * 65536);
+    assertThat(noise.lastRunPs()).isEqualTo(sys.now() - start);
+    assertThat(sys.now() - start).isGreaterThanOrEqualTo(job.lastRunPs());
+    assertThatThrownBy(() -> noise.run(WORK)).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("ran in the background and was stopped");
+    // the foreground job itself can run again
+    job.run(WORK);
+    assertThat(job.lastRunPs()).isPositive();
+  }
+
+  @Test
+  void aBackgroundThatEndsByItselfFinalizesAsAForegroundJob() {
+    AriesSystem sys = system(FabricKind.ROUTERS, 0);
+    MpiJob job = MpiJob.builder(sys).nodes(range(0, 4)).build();
+    MpiJob noise = MpiJob.builder(sys).nodes(range(30, 4)).build();
+    // the foreground is long; the background makes three steps of four messages and ends
+    MpiJob.together().job(job, mpi -> {
+      WORK.run(mpi);
+      WORK.run(mpi);
+    }).background(noise, SyntheticTraffic.uniform(1000, 0, 3, 9)).run();
+    assertThat(noise.bytesSent()).isEqualTo(3L * 4 * 1000);
+    assertThat(noise.lastRunPs()).isPositive().isLessThan(job.lastRunPs());
+    noise.run(SyntheticTraffic.alltoall(100, 0, 2)); // it finished: it can run again
+    assertThat(noise.bytesSent()).isEqualTo(3L * 4 * 1000 + 2L * 4 * 3 * 100);
+  }
+
+  private record Seen(long fg, long bg, long bgBytes, long now) {}
+
+  private static Seen together(int threads) {
+    AriesSystem sys = system(FabricKind.ROUTERS, threads);
+    int[] fg = {0, 8, 16, 24, 33, 41, 49, 57};
+    int[] bg = new int[30];
+    for (int i = 0; i < bg.length; i++) {
+      bg[i] = (i % 9) * 8 + 3 + i / 9;
+    }
+    MpiJob job = MpiJob.builder(sys).nodes(fg).build();
+    MpiJob noise = MpiJob.builder(sys).nodes(bg).build();
+    MpiJob.together().job(job, WORK).background(noise, SyntheticTraffic.uniform(20_000, 1_000_000, 0, 4)).run();
+    return new Seen(job.lastRunPs(), noise.lastRunPs(), noise.bytesSent(), sys.now());
+  }
+
+  @Test
+  void theSameOnEveryEngineThreadCount() {
+    List<Seen> seen = new ArrayList<>();
+    for (int t = 1; t <= 3; t++) {
+      seen.add(together(t));
+    }
+    assertThat(seen.get(0).bgBytes()).isPositive();
+    assertThat(seen.get(1)).isEqualTo(seen.get(0));
+    assertThat(seen.get(2)).isEqualTo(seen.get(0));
+  }
+
+  @Test
+  void aForegroundThatDeadlocksBesideAnEndlessBackgroundIsGivenUpAtTheLimit() {
+    AriesSystem sys = system(FabricKind.ROUTERS, 0);
+    MpiJob job = MpiJob.builder(sys).nodes(0, 1).build();
+    MpiJob noise = MpiJob.builder(sys).nodes(range(10, 6)).build();
+    MpiProgram stuck = mpi -> mpi.recv(new byte[8], 1 - mpi.rank(), 0);
+    long start = sys.now();
+    assertThatThrownBy(() -> MpiJob.together().job(job, stuck).background(noise,
+        SyntheticTraffic.uniform(4096, 0, 0, 1)).foregroundLimitPs(50_000_000).run())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("jobs still running 50000000 ps after the start (the set's foregroundLimitPs) while background"
+            + " jobs ran: job 0 (2 of its 2 ranks); a deadlocked foreground job, or one slowed that much");
+    assertThat(sys.now() - start).isGreaterThanOrEqualTo(50_000_000);
+  }
+
+  @Test
+  void aDeadlockIsTheJobsOwnFailure() {
+    AriesSystem sys = system(FabricKind.ROUTERS, 0);
+    MpiJob ok = MpiJob.builder(sys).nodes(range(0, 4)).build();
+    MpiJob bad = MpiJob.builder(sys).nodes(range(10, 2)).build();
+    assertThatThrownBy(() -> MpiJob.together().job(ok, WORK)
+        .job(bad, mpi -> mpi.recv(new byte[8], 1 - mpi.rank(), 0)).run())
+        .isInstanceOfSatisfying(MpiJob.JobFailedException.class, e -> assertThat(e.job()).isSameAs(bad))
+        .hasMessageStartingWith("MPI program deadlocked: 2 ranks still waiting:");
+  }
+
+  @Test
+  void misuseIsOneLine() {
+    AriesSystem sys = system(FabricKind.ROUTERS, 0);
+    MpiJob a = MpiJob.builder(sys).nodes(0, 1, 2).build();
+    MpiJob b = MpiJob.builder(sys).nodes(2, 3).build();
+    assertThatThrownBy(() -> MpiJob.together().job(a, WORK).job(b, WORK))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("jobs 0 and 1 both use node 2: each job of a set needs nodes of its own (a NIC serves one job's"
+            + " completions; batch systems give a job whole nodes)");
+    assertThatThrownBy(() -> MpiJob.together().job(a, WORK).job(a, WORK))
+        .hasMessage("job 0 is in this set already (a job runs one program at a time)");
+    MpiJob other = MpiJob.builder(system(FabricKind.ROUTERS, 0)).nodes(5, 6).build();
+    assertThatThrownBy(() -> MpiJob.together().job(a, WORK).job(other, WORK))
+        .hasMessageStartingWith("every job of a set must run on one system");
+    assertThatThrownBy(() -> MpiJob.together().background(a, WORK).run())
+        .hasMessage("a set of jobs needs a foreground job (job(...)): background jobs alone would run for ever");
+    assertThatThrownBy(() -> MpiJob.together().foregroundLimitPs(0))
+        .hasMessage("foregroundLimitPs must be at least 1 but was 0");
+    assertThatThrownBy(() -> SyntheticTraffic.uniform(0, 0, 0, 1)).hasMessage("bytes must be in [1, 67108864] but"
+        + " was 0");
+    assertThatThrownBy(() -> SyntheticTraffic.alltoall(8, -1, 0)).hasMessage("gapPs must be >= 0 but was -1");
+  }
+}
