@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -146,7 +147,25 @@ public final class Placement {
    * @throws IllegalArgumentException when the system is too small or an explicit placement does not fit
    */
   public int[] nodes(Topology topology, int ranks, int ranksPerNode, long seed) {
+    return nodes(topology, ranks, ranksPerNode, seed, new BitSet());
+  }
+
+  /**
+   * The node of each rank, on nodes other jobs have not taken: linear takes the first free nodes in id order,
+   * random draws among the free nodes, round-robin-groups goes round the groups' free nodes; an explicit placement
+   * must name free nodes.
+   *
+   * @param topology the system's topology
+   * @param ranks the trace's ranks, ≥ 1
+   * @param ranksPerNode ranks on a node (ignored by an explicit placement)
+   * @param seed seed of the random placement
+   * @param taken nodes other jobs hold (not changed)
+   * @return node of rank i at index i
+   * @throws IllegalArgumentException when the system's free nodes are too few or an explicit placement does not fit
+   */
+  public int[] nodes(Topology topology, int ranks, int ranksPerNode, long seed, BitSet taken) {
     checkArgument(topology != null, "topology must not be null");
+    checkArgument(taken != null, "taken must not be null");
     checkArgument(ranks >= 1, "ranks must be >= 1 but was %s", ranks);
     checkArgument(ranksPerNode >= 1, "ranksPerNode must be >= 1 but was %s", ranksPerNode);
     int systemNodes = topology.nodeCount();
@@ -156,28 +175,38 @@ public final class Placement {
       for (int i = 0; i < ranks; i++) {
         checkArgument(nodeOfRank[i] < systemNodes, "mapping%s puts rank %s on node %s but the system's nodes are"
             + " 0 to %s", source == null ? "" : " file " + source, i, nodeOfRank[i], systemNodes - 1);
+        checkArgument(!taken.get(nodeOfRank[i]), "mapping%s puts rank %s on node %s, which another job holds",
+            source == null ? "" : " file " + source, i, nodeOfRank[i]);
       }
       return nodeOfRank.clone();
     }
     int needed = (ranks + ranksPerNode - 1) / ranksPerNode;
-    checkArgument(needed <= systemNodes, "%s ranks at %s per node need %s nodes but the system has %s", ranks,
-        ranksPerNode, needed, systemNodes);
+    int free = systemNodes - taken.cardinality();
+    if (taken.isEmpty()) {
+      checkArgument(needed <= systemNodes, "%s ranks at %s per node need %s nodes but the system has %s", ranks,
+          ranksPerNode, needed, systemNodes);
+    } else {
+      checkArgument(needed <= free, "%s ranks at %s per node need %s nodes but the system has %s free of its %s (the"
+          + " other jobs hold the rest)", ranks, ranksPerNode, needed, free, systemNodes);
+    }
     int[] order = new int[needed];
     switch (kind) {
       case LINEAR -> {
+        int node = -1;
         for (int i = 0; i < needed; i++) {
-          order[i] = i;
+          node = taken.nextClearBit(node + 1);
+          order[i] = node;
         }
       }
       case RANDOM -> {
-        // a partial Fisher-Yates shuffle of the node ids: distinct nodes, memory O(system nodes)
-        int[] all = new int[systemNodes];
-        for (int i = 0; i < systemNodes; i++) {
-          all[i] = i;
+        // a partial Fisher-Yates shuffle of the free node ids: distinct nodes, memory O(system nodes)
+        int[] all = new int[free];
+        for (int i = 0, node = taken.nextClearBit(0); i < free; i++, node = taken.nextClearBit(node + 1)) {
+          all[i] = node;
         }
         SplittableRandom rnd = new SplittableRandom(seed);
         for (int i = 0; i < needed; i++) {
-          int j = i + rnd.nextInt(systemNodes - i);
+          int j = i + rnd.nextInt(free - i);
           int t = all[i];
           all[i] = all[j];
           all[j] = t;
@@ -187,8 +216,13 @@ public final class Placement {
       case ROUND_ROBIN_GROUPS -> {
         int groups = topology.groupCount();
         int perGroup = systemNodes / groups;
-        for (int i = 0; i < needed; i++) {
-          order[i] = (i % groups) * perGroup + i / groups; // node ids are group-major (the Topology port)
+        // the first node of each group, then the second, ..., skipping nodes taken (node ids are group-major: the
+        // Topology port)
+        for (int i = 0, k = 0; i < needed; k++) {
+          int node = (k % groups) * perGroup + k / groups;
+          if (!taken.get(node)) {
+            order[i++] = node;
+          }
         }
       }
       default -> throw new IllegalStateException("unhandled placement " + kind);

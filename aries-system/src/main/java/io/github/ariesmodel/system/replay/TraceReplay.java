@@ -29,6 +29,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -134,6 +135,25 @@ public final class TraceReplay {
    * @throws IllegalArgumentException when the placement does not fit the system
    */
   public ReplayResult run() {
+    Prepared p = prepare(new BitSet());
+    try {
+      p.job.run(p.program());
+    } catch (RuntimeException e) {
+      p.failed(e);
+    }
+    return p.finish();
+  }
+
+  /** @return the system it replays on */
+  AriesSystem system() {
+    return system;
+  }
+
+  /**
+   * Reads the trace once (checking every rank's stream, finding its largest message, counting calls), places its
+   * ranks on nodes not in {@code taken} (and adds them there) and builds its job.
+   */
+  Prepared prepare(BitSet taken) {
     String file = trace.source().toString();
     int n = trace.ranks();
     // first pass: check every rank's stream reads, find the largest message, count calls (for progress)
@@ -166,33 +186,69 @@ public final class TraceReplay {
         throw new TraceReplayException(file, r, 0, "cannot read the rank's trace: " + e.getMessage(), e);
       }
     }
-    int[] nodes = placement.nodes(system.topology(), n, ranksPerNode, system.seed());
+    int[] nodes = placement.nodes(system.topology(), n, ranksPerNode, system.seed(), taken);
     long heap = Math.max(config.heapBytes(), Math.min(64L << 30, 8 * maxBytes + (4L << 20)));
     MpiConfig cfg = heap == config.heapBytes() ? config : config.toBuilder().heapBytes(heap).build();
     MpiJob job = MpiJob.builder(system).placement(nodes).config(cfg).build();
+    for (int node : nodes) {
+      taken.set(node);
+    }
     boolean parallel = system.engine().isPresent();
     State st = new State(n, (int) maxBytes, total, file, slots(nodes), parallel ? system.topology().groupCount() : 1);
     st.windowBytes = (int) Math.max(MIN_WINDOW_BYTES, maxOneSided);
-    long startPs = system.now();
-    long eventsBefore = system.eventsExecuted();
-    IllegalStateException unfinished = null;
-    try {
-      job.run(mpi -> new RankReplay(st, mpi).replay());
-    } catch (IllegalStateException e) {
+    return new Prepared(file, nodes, coverage, job, st);
+  }
+
+  /** A replay ready to run: its job and state, and what its result needs. */
+  final class Prepared {
+    final String file;
+    final int[] nodes;
+    final List<RankCoverage> coverage;
+    final MpiJob job;
+    final State st;
+    final long startPs;
+    final long eventsBefore;
+    IllegalStateException unfinished;
+
+    Prepared(String file, int[] nodes, List<RankCoverage> coverage, MpiJob job, State st) {
+      this.file = file;
+      this.nodes = nodes;
+      this.coverage = coverage;
+      this.job = job;
+      this.st = st;
+      this.startPs = system.now();
+      this.eventsBefore = system.eventsExecuted();
+    }
+
+    /** @return the program each rank runs: its part of the trace */
+    io.github.ariesmodel.system.mpi.MpiProgram program() {
+      return mpi -> new RankReplay(st, mpi).replay();
+    }
+
+    /** @return the trace's file */
+    String file() {
+      return file;
+    }
+
+    /**
+     * What a failed run of the job means for the trace: throws it as a {@link TraceReplayException}, or keeps it
+     * for {@link #finish} (sends no receive matched, which finish names with their calls).
+     */
+    void failed(RuntimeException e) {
       String m = e.getMessage() == null ? "" : e.getMessage();
-      if (m.startsWith(MpiJob.UNFINISHED)) {
-        unfinished = e; // the sends no receive matched are named below, with their trace calls
-      } else if (m.startsWith("MPI program deadlocked")) {
-        throw deadlock(st, e);
-      } else if (m.startsWith(MpiJob.DISAGREEMENT)) {
+      if (e instanceof IllegalStateException x && m.startsWith(MpiJob.UNFINISHED)) {
+        unfinished = x; // the sends no receive matched are named below, with their trace calls
+        return;
+      } else if (e instanceof IllegalStateException x && m.startsWith("MPI program deadlocked")) {
+        throw deadlock(st, x);
+      } else if (e instanceof IllegalStateException && m.startsWith(MpiJob.DISAGREEMENT)) {
         // the trace's ranks disagree on a collective (a bcast whose ranks name different roots replayed as each
         // rank's own): the MPI layer's report names the collective, the ranks and their arguments
         throw new TraceReplayException(file, TraceReplayException.NO_RANK, 0, "the trace's ranks disagree on a"
             + " collective: " + m, e);
-      } else {
+      } else if (e instanceof IllegalStateException) {
         throw e;
       }
-    } catch (RuntimeException e) {
       for (Throwable t = e; t != null; t = t.getCause()) {
         if (t instanceof TraceReplayException x) {
           throw x;
@@ -205,42 +261,46 @@ public final class TraceReplay {
       }
       throw e;
     }
-    for (RankReplay r : st.ranks) {
-      if (r != null) {
-        r.dropCancelledSends();
-      }
-      if (r != null && r.done) {
-        r.collectUnobservedReceives();
-      }
-    }
-    // a send no receive matched never completes a receive: report the first few
-    List<String> unmatched = new ArrayList<>();
-    long unmatchedCount = 0;
-    int firstRank = TraceReplayException.NO_RANK;
-    long firstCall = 0;
-    for (Map.Entry<Key, ArrayDeque<long[]>> e : new TreeMap<>(st.inFlight).entrySet()) {
-      for (long[] s : e.getValue()) { // after the run: no rank adds or takes any more
-        unmatchedCount++;
-        if (unmatched.size() < 8) {
-          Key k = e.getKey();
-          if (firstRank == TraceReplayException.NO_RANK) {
-            firstRank = k.source();
-            firstCall = s[1];
-          }
-          unmatched.add("rank " + k.source() + " call " + s[1] + " to rank " + k.destination() + " tag " + k.tag()
-              + " (" + s[2] + " bytes)");
+
+    /** After the run: names the sends no receive matched, or gives the result. */
+    ReplayResult finish() {
+      for (RankReplay r : st.ranks) {
+        if (r != null) {
+          r.dropCancelledSends();
+        }
+        if (r != null && r.done) {
+          r.collectUnobservedReceives();
         }
       }
+      // a send no receive matched never completes a receive: report the first few
+      List<String> unmatched = new ArrayList<>();
+      long unmatchedCount = 0;
+      int firstRank = TraceReplayException.NO_RANK;
+      long firstCall = 0;
+      for (Map.Entry<Key, ArrayDeque<long[]>> e : new TreeMap<>(st.inFlight).entrySet()) {
+        for (long[] s : e.getValue()) { // after the run: no rank adds or takes any more
+          unmatchedCount++;
+          if (unmatched.size() < 8) {
+            Key k = e.getKey();
+            if (firstRank == TraceReplayException.NO_RANK) {
+              firstRank = k.source();
+              firstCall = s[1];
+            }
+            unmatched.add("rank " + k.source() + " call " + s[1] + " to rank " + k.destination() + " tag " + k.tag()
+                + " (" + s[2] + " bytes)");
+          }
+        }
+      }
+      if (unmatchedCount > 0) {
+        throw new TraceReplayException(file, firstRank, firstCall, unmatchedCount
+            + " sends that no receive of the trace matched: " + String.join("; ", unmatched)
+            + (unmatchedCount > unmatched.size() ? "; ..." : ""), unfinished);
+      }
+      if (unfinished != null) {
+        throw new TraceReplayException(file, TraceReplayException.NO_RANK, 0, unfinished.getMessage(), unfinished);
+      }
+      return result(st, job, nodes, coverage, startPs, eventsBefore);
     }
-    if (unmatchedCount > 0) {
-      throw new TraceReplayException(file, firstRank, firstCall, unmatchedCount
-          + " sends that no receive of the trace matched: " + String.join("; ", unmatched)
-          + (unmatchedCount > unmatched.size() ? "; ..." : ""), unfinished);
-    }
-    if (unfinished != null) {
-      throw new TraceReplayException(file, TraceReplayException.NO_RANK, 0, unfinished.getMessage(), unfinished);
-    }
-    return result(st, job, nodes, coverage, startPs, eventsBefore);
   }
 
   private ReplayResult result(State st, MpiJob job, int[] nodes, List<RankCoverage> coverage, long startPs,

@@ -1,0 +1,212 @@
+package io.github.ariesmodel.system.replay;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import com.google.common.collect.ImmutableList;
+import com.google.common.primitives.ImmutableIntArray;
+import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.mpi.MpiJob;
+import io.github.ariesmodel.system.mpi.SyntheticTraffic;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+
+/**
+ * Several traces replayed at the same time on one system, each as its own job on nodes of its own, with synthetic
+ * background load beside them if asked: a job interference study. Each trace's job is placed in turn by its own
+ * replay's placement on the nodes the jobs before it left; the background job last, on the nodes left. The jobs run
+ * together ({@link MpiJob#together()}): the run ends where the last trace's job ends and the background is stopped
+ * there.
+ *
+ * <pre>{@code
+ * AriesSystem system = AriesSystem.builder().system("two-groups").seed(1).build();
+ * ConcurrentReplay.Result r = ConcurrentReplay.builder(system)
+ *     .trace(TraceReplay.builder(system, amg).build())
+ *     .background(SyntheticTraffic.uniform(65536, 0, 0, 1), 256, 1, Placement.RANDOM)
+ *     .build().run();
+ * double took = r.replays().get(0).simulatedPs();
+ * }</pre>
+ *
+ * <p>What each trace's replay measures is what {@link TraceReplay#run} measures, with the others running; run each
+ * alone on a fresh system of the same settings for the time it takes without them (the command line's {@code replay
+ * --with}/{@code --background} does, and reports the slowdown).
+ */
+public final class ConcurrentReplay {
+
+  private final AriesSystem system;
+  private final List<TraceReplay> replays;
+  private final SyntheticTraffic background;
+  private final int backgroundNodes;
+  private final int backgroundRanksPerNode;
+  private final Placement backgroundPlacement;
+  private final long limitPs;
+
+  private ConcurrentReplay(Builder b) {
+    this.system = b.system;
+    this.replays = List.copyOf(b.replays);
+    this.background = b.background;
+    this.backgroundNodes = b.backgroundNodes;
+    this.backgroundRanksPerNode = b.backgroundRanksPerNode;
+    this.backgroundPlacement = b.backgroundPlacement;
+    this.limitPs = b.limitPs;
+  }
+
+  /**
+   * @param system the system every replay of the set was built on
+   * @return a builder with no trace yet
+   */
+  public static Builder builder(AriesSystem system) {
+    checkArgument(system != null, "system must not be null");
+    return new Builder(system);
+  }
+
+  /** What the background job did until the run ended. */
+  public record Background(String program, ImmutableIntArray nodes, int ranks, long ranPs, long messages,
+      long bytesSent) {
+    /** @return payload bytes a second each node of the background sent, on average over its run */
+    public double bytesPerSecondPerNode() {
+      int distinct = (int) nodes.stream().distinct().count();
+      return ranPs == 0 ? 0 : bytesSent / (ranPs / 1e12) / distinct;
+    }
+  }
+
+  /**
+   * What a run measured.
+   *
+   * @param replays each trace's result, in the order the traces were added
+   * @param background the background job's work, or null without one
+   */
+  public record Result(ImmutableList<ReplayResult> replays, Background background) {}
+
+  /**
+   * Replays the traces together once.
+   *
+   * @return each trace's result, and the background's
+   * @throws TraceReplayException when a trace cannot be replayed (naming its file, rank and call)
+   * @throws IllegalArgumentException when the jobs do not fit the system's nodes
+   * @throws IllegalStateException when the traces had not all ended {@link Builder#foregroundLimitPs} after the start
+   */
+  public Result run() {
+    BitSet taken = new BitSet();
+    List<TraceReplay.Prepared> prepared = new ArrayList<>();
+    for (TraceReplay r : replays) {
+      prepared.add(r.prepare(taken));
+    }
+    MpiJob.Together set = MpiJob.together();
+    for (TraceReplay.Prepared p : prepared) {
+      set.job(p.job, p.program());
+    }
+    MpiJob noise = null;
+    int[] noiseNodes = null;
+    if (background != null) {
+      int free = system.nodeCount() - taken.cardinality();
+      int nodes = backgroundNodes == 0 ? free : backgroundNodes;
+      checkArgument(nodes >= 1 && nodes <= free, "the background needs %s nodes but the system has %s free of its %s"
+          + " (the traces' jobs hold the rest)", nodes, free, system.nodeCount());
+      noiseNodes = backgroundPlacement.nodes(system.topology(), nodes * backgroundRanksPerNode,
+          backgroundRanksPerNode, system.seed() + 1, taken);
+      checkArgument(noiseNodes.length >= 2, "the background needs at least 2 ranks but has %s", noiseNodes.length);
+      noise = MpiJob.builder(system).placement(noiseNodes).build();
+      set.background(noise, background);
+      if (limitPs != Long.MAX_VALUE) {
+        set.foregroundLimitPs(limitPs);
+      }
+    }
+    try {
+      set.run();
+    } catch (MpiJob.JobFailedException e) {
+      for (TraceReplay.Prepared p : prepared) {
+        if (p.job == e.job()) {
+          p.failed(e);
+          p.finish(); // sends no receive matched: named with their calls
+        }
+      }
+      throw e;
+    } catch (RuntimeException e) {
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof TraceReplayException x) {
+          throw x;
+        }
+      }
+      throw e;
+    }
+    ImmutableList.Builder<ReplayResult> out = ImmutableList.builder();
+    for (TraceReplay.Prepared p : prepared) {
+      out.add(p.finish());
+    }
+    Background bg = noise == null ? null : new Background(background.toString(), ImmutableIntArray.copyOf(noiseNodes),
+        noise.size(), noise.lastRunPs(), noise.messages(), noise.bytesSent());
+    return new Result(out.build(), bg);
+  }
+
+  /** Settings of a concurrent replay. */
+  public static final class Builder {
+    private final AriesSystem system;
+    private final List<TraceReplay> replays = new ArrayList<>();
+    private SyntheticTraffic background;
+    private int backgroundNodes;
+    private int backgroundRanksPerNode = 1;
+    private Placement backgroundPlacement = Placement.LINEAR;
+    private long limitPs = Long.MAX_VALUE;
+
+    private Builder(AriesSystem system) {
+      this.system = system;
+    }
+
+    /**
+     * Adds a trace's replay: its placement, ranks a node, compute mode and MPI settings are its own.
+     *
+     * @param replay a replay built on this set's system
+     * @return this builder
+     */
+    public Builder trace(TraceReplay replay) {
+      checkArgument(replay != null, "replay must not be null");
+      checkArgument(replay.system() == system, "replay %s was built on another system", replays.size());
+      replays.add(replay);
+      return this;
+    }
+
+    /**
+     * Runs synthetic load beside the traces, on nodes they leave.
+     *
+     * @param program the load; one without end ({@code steps} 0) is stopped where the last trace ends
+     * @param nodes nodes it takes, ≥ 1; 0 for every node the traces leave
+     * @param ranksPerNode its ranks on each node, 1 to {@link TraceReplay#MAX_RANKS_PER_NODE}
+     * @param placement how its nodes are chosen among the free ones (not a file)
+     * @return this builder
+     */
+    public Builder background(SyntheticTraffic program, int nodes, int ranksPerNode, Placement placement) {
+      checkArgument(program != null, "program must not be null");
+      checkArgument(nodes >= 0 && nodes <= system.nodeCount(), "background nodes must be in [0, %s] (0: every node"
+          + " the traces leave) but was %s", system.nodeCount(), nodes);
+      checkArgument(ranksPerNode >= 1 && ranksPerNode <= TraceReplay.MAX_RANKS_PER_NODE, "background ranks per node"
+          + " must be in [1, %s] but was %s", TraceReplay.MAX_RANKS_PER_NODE, ranksPerNode);
+      checkArgument(placement != null && placement.kind() != Placement.Kind.EXPLICIT, "background placement must be"
+          + " linear, random or round-robin-groups but was %s", placement);
+      this.background = program;
+      this.backgroundNodes = nodes;
+      this.backgroundRanksPerNode = ranksPerNode;
+      this.backgroundPlacement = placement;
+      return this;
+    }
+
+    /**
+     * Gives up (an {@link IllegalStateException}) if the traces have not all ended this long after the start while
+     * the background runs: a trace that deadlocks beside a background without end would otherwise run for ever.
+     *
+     * @param ps ≥ 1, or {@link Long#MAX_VALUE} for no limit (the default)
+     * @return this builder
+     */
+    public Builder foregroundLimitPs(long ps) {
+      checkArgument(ps >= 1, "foregroundLimitPs must be at least 1 but was %s", ps);
+      this.limitPs = ps;
+      return this;
+    }
+
+    /** @return the replay set */
+    public ConcurrentReplay build() {
+      checkArgument(!replays.isEmpty(), "a concurrent replay needs at least one trace");
+      return new ConcurrentReplay(this);
+    }
+  }
+}
