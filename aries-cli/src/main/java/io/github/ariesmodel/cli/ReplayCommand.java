@@ -93,6 +93,38 @@ final class ReplayCommand implements Callable<Integer> {
           + " docs/memory-hierarchy.md) (default: the system's, policy update).")
   String hostCache;
 
+  @Option(names = "--with", paramLabel = "TRACE",
+      description = "Another trace replayed at the same time, as a job on nodes of its own (repeatable; placed after"
+          + " the first by the same mapping, linear after a mapping file). The report is the first trace's, with a"
+          + " table of every job (docs/replay.md, \"Several jobs at once\").")
+  List<Path> with;
+
+  @Option(names = "--background", paramLabel = "uniform|alltoall",
+      description = "Synthetic load beside the traces on the nodes they leave, stopped where they end: messages to"
+          + " random ranks, or all-to-all exchanges (default: none).")
+  String background;
+
+  @Option(names = "--background-bytes", paramLabel = "B", defaultValue = "65536",
+      description = "The background's message size (to each rank, for alltoall) (default: ${DEFAULT-VALUE}).")
+  int backgroundBytes;
+
+  @Option(names = "--background-gap-us", paramLabel = "US", defaultValue = "0",
+      description = "The background's pause after each step (default: ${DEFAULT-VALUE}: as fast as it can).")
+  double backgroundGapUs;
+
+  @Option(names = "--background-nodes", paramLabel = "N", defaultValue = "0",
+      description = "The background's nodes (default: ${DEFAULT-VALUE}: every node the traces leave).")
+  int backgroundNodes;
+
+  @Option(names = "--background-mapping", paramLabel = "linear|random|round-robin-groups", defaultValue = "linear",
+      description = "How the background's nodes are chosen among those the traces leave (default: ${DEFAULT-VALUE}).")
+  String backgroundMapping;
+
+  @Option(names = "--no-baseline",
+      description = "With more than one job, do not also replay each trace alone (the baseline gives each trace's"
+          + " slowdown, and gives up a run in which a trace takes 10 times its time alone).")
+  boolean noBaseline;
+
   @Mixin SharedOptions.EngineThreads threads;
 
   @Mixin SharedOptions.Json json;
@@ -127,6 +159,24 @@ final class ReplayCommand implements Callable<Integer> {
     if (noSmpCollectives) {
       p.put("smpCollectives", "off");
     }
+    if (with != null && !with.isEmpty()) {
+      for (Path other : with) {
+        if (!Files.exists(other)) {
+          throw CliError.badInput("no such trace file or directory: " + other, "--with", null);
+        }
+      }
+      p.put("with", String.join(java.io.File.pathSeparator, with.stream().map(Path::toString).toList()));
+    }
+    if (background != null) {
+      p.put("background", background);
+      p.put("backgroundBytes", Integer.toString(backgroundBytes));
+      p.put("backgroundGapUs", Double.toString(backgroundGapUs));
+      p.put("backgroundNodes", Integer.toString(backgroundNodes));
+      p.put("backgroundMapping", backgroundMapping);
+    }
+    if (noBaseline) {
+      p.put("baseline", "off");
+    }
     if (hostCache != null) {
       try {
         HostCacheConfig.parse(hostCache); // its one line names the option, not the workload's parameter
@@ -151,7 +201,9 @@ final class ReplayCommand implements Callable<Integer> {
       throw CliError.badInput(e.getMessage().replace("\n", "; "), "TRACE " + trace, e);
     } catch (IllegalArgumentException e) {
       // the workload's parameters are named as the replay builder names them; the user typed the options
-      throw CliError.renamed(e, "ranksPerNode", "--ranks-per-node");
+      throw CliError.renamed(e, "ranksPerNode", "--ranks-per-node", "backgroundBytes", "--background-bytes",
+          "backgroundGapUs", "--background-gap-us", "backgroundNodes", "--background-nodes", "backgroundMapping",
+          "--background-mapping", "background", "--background");
     } catch (UncheckedIOException e) {
       if (e.getCause() instanceof TraceFormatException f) {
         throw CliError.badInput(f.getMessage(), "TRACE " + trace, f);

@@ -201,6 +201,70 @@ class ReplayCommandTest {
   }
 
   /** A mapping file names each rank's node: --ranks-per-node with it was ignored, and recorded as if it held. */
+  /**
+   * {@code --with} and {@code --background}: two traces and synthetic load at once, each on nodes of its own, a row a
+   * trace in the jobs table with its slowdown against its time alone, the background's work, the same files for the
+   * same seed, and bad values named by their options.
+   */
+  @Test
+  void twoTracesAndABackgroundRunTogetherWithEachTracesSlowdown() throws Exception {
+    Path first = TRACES.resolve("simgrid-examples/actions_alltoall.txt");
+    Path second = TRACES.resolve("simgrid-examples/actions_allreduce.txt");
+    String[] outs = new String[2];
+    Path[] dirs = {tmp.resolve("t1"), tmp.resolve("t2")};
+    for (int i = 0; i < 2; i++) {
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      int rc = run(out, err, "replay", first.toString(), "--with", second.toString(), "--background", "uniform",
+          "--background-nodes", "8", "--background-bytes", "4096", "--mapping", "random", "--system", "two-groups",
+          "--json", "-q", "--no-wall-clock", "--out", dirs[i].toString());
+      assertThat(rc).as(err.toString()).isZero();
+      outs[i] = out.toString().replace(dirs[i].toString(), "DIR");
+    }
+    assertThat(outs[1]).isEqualTo(outs[0]);
+    assertThat(Files.readAllBytes(dirs[1].resolve("results.json")))
+        .isEqualTo(Files.readAllBytes(dirs[0].resolve("results.json")));
+    JsonNode r = new ObjectMapper().readTree(dirs[0].resolve("results.json").toFile());
+    java.util.Map<String, Double> metrics = new java.util.HashMap<>();
+    r.get("metrics").fields().forEachRemaining(e -> metrics.put(e.getKey(), e.getValue().get("value").asDouble()));
+    assertThat(metrics.get("jobs")).isEqualTo(3.0);
+    assertThat(metrics.get("background.ranks")).isEqualTo(8.0);
+    assertThat(metrics.get("background.bytes")).isPositive();
+    assertThat(metrics.get("slowdown")).isEqualTo(
+        Math.round(metrics.get("simulatedTimeUs") / metrics.get("aloneTimeUs") * 1e4) / 1e4, org.assertj.core.data
+            .Offset.offset(1e-3));
+    JsonNode jobs = null;
+    for (JsonNode t : r.get("tables")) {
+      if (t.get("name").asText().equals("jobs")) {
+        jobs = t;
+      }
+    }
+    assertThat(jobs).isNotNull();
+    assertThat(jobs.get("rows")).hasSize(2);
+    assertThat(jobs.get("rows").get(0).get(1).asText()).endsWith("actions_alltoall.txt");
+    assertThat(jobs.get("rows").get(1).get(1).asText()).endsWith("actions_allreduce.txt");
+    for (JsonNode row : jobs.get("rows")) {
+      assertThat(row.get(4).asDouble()).isPositive(); // time beside the others
+      assertThat(row.get(5).asDouble()).isPositive(); // alone
+      assertThat(row.get(6).asDouble()).isEqualTo(row.get(4).asDouble() / row.get(5).asDouble(),
+          org.assertj.core.data.Offset.offset(1e-3));
+    }
+
+    for (String[] bad : new String[][] {
+        {"--background", "bursty"},
+        {"--background", "uniform", "--background-bytes", "0"},
+        {"--with", tmp.resolve("missing.txt").toString()},
+        {"--background", "uniform", "--background-nodes", "400"}}) {
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      List<String> args = new ArrayList<>(List.of("replay", first.toString(), "-q", "--out",
+          tmp.resolve("bad").toString()));
+      args.addAll(List.of(bad));
+      assertThat(run(out, err, args.toArray(new String[0]))).as(err.toString()).isEqualTo(2);
+      assertThat(err.toString().strip()).doesNotContain("\n").doesNotContain("Exception").startsWith("aries replay: ");
+    }
+  }
+
   @Test
   void ranksPerNodeWithAMappingFileIsRefused() throws Exception {
     Path f = tmp.resolve("pair.txt");

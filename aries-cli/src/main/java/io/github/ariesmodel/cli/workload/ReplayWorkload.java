@@ -8,6 +8,8 @@ import io.github.ariesmodel.core.Texts;
 import io.github.ariesmodel.core.cache.HostCacheConfig;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.mpi.MpiConfig;
+import io.github.ariesmodel.system.mpi.SyntheticTraffic;
+import io.github.ariesmodel.system.replay.ConcurrentReplay;
 import io.github.ariesmodel.system.replay.ComputeMode;
 import io.github.ariesmodel.system.replay.Placement;
 import io.github.ariesmodel.system.replay.ReplayProgress;
@@ -65,6 +67,17 @@ final class ReplayWorkload implements Workload {
     m.put("hostCache", "(the system's): the nodes' host cache, key=value pairs over the XC40 defaults"
         + " (HostCacheConfig.parse: capacity, line, ways, hitPs, memoryPs, policy=update|invalidate|bypass|allocate;"
         + " docs/memory-hierarchy.md)");
+    m.put("with", "(none): more traces replayed at the same time, each as a job on nodes of its own, paths separated by"
+        + " '" + java.io.File.pathSeparator + "' (placed in turn by the mapping; linear after a mapping file)");
+    m.put("background", "none: none, uniform or alltoall: synthetic load beside the traces, stopped where they end"
+        + " (SyntheticTraffic)");
+    m.put("backgroundBytes", "65536: the background's message size (to each rank, for alltoall), 1 to "
+        + SyntheticTraffic.MAX_BYTES);
+    m.put("backgroundGapUs", "0: the background's pause after each step, microseconds");
+    m.put("backgroundNodes", "0: the background's nodes (0: every node the traces leave)");
+    m.put("backgroundMapping", "linear: linear, random or round-robin-groups among the nodes the traces leave");
+    m.put("baseline", "on: on or off: with more than one job, also replay each trace alone on a system of the same"
+        + " settings and on the same nodes, for its slowdown (and a limit of 10 times its time alone)");
     return m;
   }
 
@@ -89,9 +102,32 @@ final class ReplayWorkload implements Workload {
    * @param collectiveEngine whether world barriers and small allreduces run on the collective engine
    * @param smpCollectives whether MPICH's SMP-aware collectives are used
    * @param hostCache the nodes' host cache, or null for the system's
+   * @param with more traces replayed at the same time
+   * @param backgroundKind none, uniform or alltoall
+   * @param backgroundBytes the background's message size
+   * @param backgroundGapPs the background's pause after each step
+   * @param backgroundNodes the background's nodes, 0 for every node left
+   * @param backgroundMapping how the background's nodes are chosen
+   * @param baseline whether each trace is also replayed alone
    */
   private record Settings(Path tracePath, Placement placement, ComputeMode compute, int ranksPerNode,
-      boolean collectiveEngine, boolean smpCollectives, HostCacheConfig hostCache) {
+      boolean collectiveEngine, boolean smpCollectives, HostCacheConfig hostCache, List<Path> with,
+      String backgroundKind, int backgroundBytes, long backgroundGapPs, int backgroundNodes,
+      Placement backgroundMapping, boolean baseline) {
+
+    /** @return whether more than one job runs */
+    boolean together() {
+      return !with.isEmpty() || !backgroundKind.equals("none");
+    }
+
+    /** @return the background's program (its cycles drawn from the system's seed), or null for none */
+    SyntheticTraffic background(long seed) {
+      return switch (backgroundKind) {
+        case "uniform" -> SyntheticTraffic.uniform(backgroundBytes, backgroundGapPs, 0, seed);
+        case "alltoall" -> SyntheticTraffic.alltoall(backgroundBytes, backgroundGapPs, 0);
+        default -> null;
+      };
+    }
 
     static Settings read(Params params) {
       Path tracePath = ReplayWorkload.tracePath(params);
@@ -107,7 +143,22 @@ final class ReplayWorkload implements Workload {
       boolean smp = params.choice("smpCollectives", "on", List.of("on", "off")).equals("on");
       String cache = params.string("hostCache", "");
       HostCacheConfig hostCache = cache.isEmpty() ? null : HostCacheConfig.parse(cache);
-      return new Settings(tracePath, placement, compute, rpn, engine, smp, hostCache);
+      List<Path> with = new java.util.ArrayList<>();
+      String withText = params.string("with", "");
+      for (String t : withText.isEmpty() ? new String[0] : withText.split(java.util.regex.Pattern.quote(
+          java.io.File.pathSeparator))) {
+        with.add(ReplayWorkload.tracePath("with", t));
+      }
+      String kind = params.choice("background", "none", List.of("none", "uniform", "alltoall"));
+      int bytes = params.integer("backgroundBytes", 65536, 1, SyntheticTraffic.MAX_BYTES);
+      double gapUs = params.number("backgroundGapUs", 0, 0, 1e9);
+      int nodes = params.integer("backgroundNodes", 0, 0, Integer.MAX_VALUE);
+      Placement bgMapping = Placement.parse(params.choice("backgroundMapping", "linear",
+          List.of("linear", "random", "round-robin-groups")));
+      long gapPs = Math.round(gapUs * 1e6);
+      boolean baseline = params.choice("baseline", "on", List.of("on", "off")).equals("on");
+      return new Settings(tracePath, placement, compute, rpn, engine, smp, hostCache, List.copyOf(with), kind, bytes,
+          gapPs, nodes, bgMapping, baseline);
     }
   }
 
@@ -122,37 +173,76 @@ final class ReplayWorkload implements Workload {
   public void check(AriesSystem system, Params params) {
     Workload.super.check(system, params);
     Settings s = Settings.read(params);
-    s.placement().nodes(system.topology(), open(s).ranks(), s.ranksPerNode(), system.seed());
+    if (!s.together()) {
+      s.placement().nodes(system.topology(), open(s).ranks(), s.ranksPerNode(), system.seed());
+      return;
+    }
+    List<Trace> traces = new java.util.ArrayList<>();
+    traces.add(open(s));
+    for (Path w : s.with()) {
+      traces.add(openUnchecked(w));
+    }
+    placements(system, s, traces);
+  }
+
+  /**
+   * Places the traces in turn, each on nodes the ones before it left: the first by the mapping, the others by its
+   * kind (linear after a mapping file, which names the first trace's nodes).
+   */
+  private static List<int[]> placements(AriesSystem system, Settings s, List<Trace> traces) {
+    java.util.BitSet taken = new java.util.BitSet();
+    List<int[]> out = new java.util.ArrayList<>();
+    for (int j = 0; j < traces.size(); j++) {
+      Placement p = j == 0 || s.placement().kind() != Placement.Kind.EXPLICIT ? s.placement() : Placement.LINEAR;
+      int[] nodes;
+      try {
+        nodes = p.nodes(system.topology(), traces.get(j).ranks(), s.ranksPerNode(), system.seed(), taken);
+      } catch (IllegalArgumentException e) {
+        throw j == 0 ? e : new IllegalArgumentException("with " + traces.get(j).source() + ": " + e.getMessage(), e);
+      }
+      for (int n : nodes) {
+        taken.set(n);
+      }
+      out.add(nodes);
+    }
+    return out;
   }
 
   /** Opens the settings' trace as {@link #run} does: an I/O failure is unchecked. */
   private static Trace open(Settings s) {
+    return openUnchecked(s.tracePath());
+  }
+
+  private static Trace openUnchecked(Path path) {
     try {
-      return open(s.tracePath());
+      return open(path);
     } catch (TraceFormatException e) {
       throw new UncheckedIOException(e); // names its file and place already
     } catch (IOException e) {
       // named: a bare "Input/output error" (the trace /proc/self/mem) said nothing of which file
-      throw new UncheckedIOException(new IOException("cannot read the trace " + s.tracePath() + ": "
+      throw new UncheckedIOException(new IOException("cannot read the trace " + path + ": "
           + e.getMessage(), e));
     }
   }
 
   /** The trace parameter, which must name something that exists: a missing input is bad input, not a failed run. */
   private static Path tracePath(Params params) {
-    String text = params.string("trace", "");
+    return tracePath("trace", params.string("trace", ""));
+  }
+
+  private static Path tracePath(String name, String text) {
     if (text.isEmpty()) {
-      throw new IllegalArgumentException("trace must name a DUMPI .meta file or directory, or a SimGrid trace file");
+      throw new IllegalArgumentException(name + " must name a DUMPI .meta file or directory, or a SimGrid trace file");
     }
     Path path;
     try {
       path = Path.of(text);
     } catch (java.nio.file.InvalidPathException e) {
-      throw new IllegalArgumentException("trace must name a DUMPI .meta file or directory, or a SimGrid trace file"
+      throw new IllegalArgumentException(name + " must name a DUMPI .meta file or directory, or a SimGrid trace file"
           + " but " + Texts.abbreviate(text.replace('\0', '?')) + " is no path this system takes", e);
     }
     if (!Files.exists(path)) {
-      throw new IllegalArgumentException("trace must name a DUMPI .meta file or directory, or a SimGrid trace file"
+      throw new IllegalArgumentException(name + " must name a DUMPI .meta file or directory, or a SimGrid trace file"
           + " but " + Texts.abbreviate(text) + " does not exist");
     }
     return path;
@@ -178,14 +268,106 @@ final class ReplayWorkload implements Workload {
     // (the report's cost has the count, read after the run).
     ReplayProgress sink = system.engine().isPresent() ? (f, ps) -> progress.update(f, ps, 0)
         : (f, ps) -> progress.update(f, ps, system.loop().eventsExecuted() - events0);
+    if (settings.together()) {
+      return together(spec, settings, trace, system, sink);
+    }
     TraceReplay.Builder b = TraceReplay.builder(system, trace).placement(placement).compute(compute)
         .ranksPerNode(rpn).progress(sink);
+    configure(b, settings);
+    ReplayResult r = b.build().run();
+    return report(r);
+  }
+
+  private static void configure(TraceReplay.Builder b, Settings settings) {
     if (settings.collectiveEngine() || !settings.smpCollectives()) {
       b.config(MpiConfig.builder().collectiveEngine(settings.collectiveEngine())
           .smpCollectives(settings.smpCollectives()).build());
     }
-    ReplayResult r = b.build().run();
-    return report(r);
+  }
+
+  private static AriesSystem build(SystemSpec spec, Settings settings) {
+    return spec.build(b -> {
+      if (settings.hostCache() != null) {
+        b.hostCache(settings.hostCache());
+      }
+    });
+  }
+
+  /** Times a trace may take beside the others, over its time alone, before the run is given up. */
+  static final int LIMIT_OVER_ALONE = 10;
+
+  /**
+   * Several jobs at once ({@link ConcurrentReplay}): the first trace's report, plus a table of every trace's job
+   * (time together and, with the baseline, alone and the slowdown) and the background's work.
+   */
+  private WorkloadReport together(SystemSpec spec, Settings settings, Trace first, AriesSystem system,
+      ReplayProgress sink) {
+    List<Trace> traces = new java.util.ArrayList<>();
+    traces.add(first);
+    for (Path w : settings.with()) {
+      traces.add(openUnchecked(w));
+    }
+    List<int[]> nodes = placements(system, settings, traces);
+    List<ReplayResult> alone = new java.util.ArrayList<>();
+    long limit = Long.MAX_VALUE;
+    if (settings.baseline()) {
+      long slowest = 1;
+      for (int j = 0; j < traces.size(); j++) {
+        // alone on a system of the same settings, on the very nodes it has beside the others
+        AriesSystem quiet = build(spec, settings);
+        TraceReplay.Builder b = TraceReplay.builder(quiet, traces.get(j)).placement(Placement.explicit(nodes.get(j)))
+            .compute(settings.compute());
+        configure(b, settings);
+        ReplayResult r = b.build().run();
+        alone.add(r);
+        slowest = Math.max(slowest, r.simulatedPs());
+      }
+      limit = Math.multiplyHigh(slowest, LIMIT_OVER_ALONE) != 0 ? Long.MAX_VALUE : slowest * LIMIT_OVER_ALONE;
+    }
+    ConcurrentReplay.Builder cb = ConcurrentReplay.builder(system);
+    for (int j = 0; j < traces.size(); j++) {
+      TraceReplay.Builder b = TraceReplay.builder(system, traces.get(j)).placement(Placement.explicit(nodes.get(j)))
+          .compute(settings.compute()).progress(j == 0 ? sink : ReplayProgress.NONE);
+      configure(b, settings);
+      cb.trace(b.build());
+    }
+    SyntheticTraffic bg = settings.background(system.seed());
+    if (bg != null) {
+      cb.background(bg, settings.backgroundNodes(), 1, settings.backgroundMapping());
+      if (limit != Long.MAX_VALUE) {
+        cb.foregroundLimitPs(limit);
+      }
+    }
+    ConcurrentReplay.Result r = cb.build().run();
+    WorkloadReport rep = report(r.replays().get(0));
+    ResultTable.Builder jobs = ResultTable.builder("jobs").integer("job", "").string("trace").integer("ranks", "")
+        .integer("firstNode", "").number("simulatedTime", "us").number("alone", "us").number("slowdown", "")
+        .number("latencyP50", "ns").number("latencyP99", "ns").integer("messages", "");
+    for (int j = 0; j < traces.size(); j++) {
+      ReplayResult x = r.replays().get(j);
+      Double aloneUs = alone.isEmpty() ? null : Figures.round(alone.get(j).simulatedPs() / 1e6, 3);
+      Double slowdown = alone.isEmpty() ? null
+          : Figures.round((double) x.simulatedPs() / alone.get(j).simulatedPs(), 4);
+      jobs.row(j, traces.get(j).source().toString(), x.ranks(), x.nodes().get(0),
+          Figures.round(x.simulatedPs() / 1e6, 3), aloneUs, slowdown, ns(x.latency(), x.latency().p50Ns()),
+          ns(x.latency(), x.latency().p99Ns()), x.messages());
+      if (j == 0 && !alone.isEmpty()) {
+        rep.metric("aloneTimeUs", aloneUs, "us");
+        rep.metric("slowdown", slowdown, "");
+      }
+    }
+    rep.metric("jobs", traces.size() + (bg == null ? 0 : 1), "");
+    rep.table(jobs.build());
+    if (bg != null) {
+      ConcurrentReplay.Background b = r.background();
+      rep.metric("background.ranks", b.ranks(), "");
+      rep.metric("background.messages", b.messages(), "");
+      rep.metric("background.bytes", b.bytesSent(), "B");
+      rep.metric("background.GBpsPerNode", Figures.round(b.bytesPerSecondPerNode() / 1e9, 4), "GB/s");
+      rep.note("background: " + b.program() + " on " + b.ranks() + " ranks, stopped where the traces ended; it sent "
+          + b.bytesSent() + " bytes in " + b.messages() + " messages");
+    }
+    return rep;
   }
 
   /** What the reports say of a trace that cannot tell how many calls its tracer left out (no footers: SimGrid). */

@@ -177,9 +177,9 @@ public final class ConcurrentReplay {
      */
     public Builder background(SyntheticTraffic program, int nodes, int ranksPerNode, Placement placement) {
       checkArgument(program != null, "program must not be null");
-      checkArgument(nodes >= 0 && nodes <= system.nodeCount(), "background nodes must be in [0, %s] (0: every node"
+      checkArgument(nodes >= 0 && nodes <= system.nodeCount(), "backgroundNodes must be in [0, %s] (0: every node"
           + " the traces leave) but was %s", system.nodeCount(), nodes);
-      checkArgument(ranksPerNode >= 1 && ranksPerNode <= TraceReplay.MAX_RANKS_PER_NODE, "background ranks per node"
+      checkArgument(ranksPerNode >= 1 && ranksPerNode <= TraceReplay.MAX_RANKS_PER_NODE, "backgroundRanksPerNode"
           + " must be in [1, %s] but was %s", TraceReplay.MAX_RANKS_PER_NODE, ranksPerNode);
       checkArgument(placement != null && placement.kind() != Placement.Kind.EXPLICIT, "background placement must be"
           + " linear, random or round-robin-groups but was %s", placement);
