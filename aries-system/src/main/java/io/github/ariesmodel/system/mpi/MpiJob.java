@@ -584,9 +584,11 @@ public final class MpiJob {
             }
           }
         }
-        throw new IllegalStateException("jobs still running " + limitPs + " ps after the start (the set's"
+        if (!running.isEmpty()) { // (the foreground may have ended in the limit's own engine window)
+          throw new IllegalStateException("jobs still running " + limitPs + " ps after the start (the set's"
             + " foregroundLimitPs) while background jobs ran: " + String.join(", ", running) + "; a deadlocked"
             + " foreground job, or one slowed that much");
+        }
       }
     } catch (RuntimeException | Error e) {
       for (MpiJob job : jobs) {

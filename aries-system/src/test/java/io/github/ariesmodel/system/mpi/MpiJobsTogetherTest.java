@@ -175,6 +175,25 @@ class MpiJobsTogetherTest {
   }
 
   @Test
+  void aForegroundThatEndsInTheLimitsOwnEngineWindowIsNotGivenUp() {
+    // on the engine the run stops at the end of the window in which the limit's event ran: a foreground that ended in
+    // that window (its ranks' finalize included), before or after the limit, has finished, and the run is not given
+    // up; the limit here is just before the end of the window in which the free run's foreground ended
+    Seen free = together(1);
+    AriesSystem sys = system(FabricKind.ROUTERS, 1);
+    int[] fg = {0, 8, 16, 24, 33, 41, 49, 57};
+    int[] bg = new int[30];
+    for (int i = 0; i < bg.length; i++) {
+      bg[i] = (i % 9) * 8 + 3 + i / 9;
+    }
+    MpiJob job = MpiJob.builder(sys).nodes(fg).build();
+    MpiJob noise = MpiJob.builder(sys).nodes(bg).build();
+    MpiJob.together().job(job, WORK).background(noise, SyntheticTraffic.uniform(20_000, 1_000_000, 0, 4))
+        .foregroundLimitPs(free.now() - 1).run(); // (the free run started at 0 and stopped at its window's end)
+    assertThat(job.lastRunPs()).isEqualTo(free.fg());
+  }
+
+  @Test
   void aDeadlockIsTheJobsOwnFailure() {
     AriesSystem sys = system(FabricKind.ROUTERS, 0);
     MpiJob ok = MpiJob.builder(sys).nodes(range(0, 4)).build();
