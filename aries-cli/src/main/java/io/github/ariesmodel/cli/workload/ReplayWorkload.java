@@ -26,6 +26,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -143,7 +145,7 @@ final class ReplayWorkload implements Workload {
       boolean smp = params.choice("smpCollectives", "on", List.of("on", "off")).equals("on");
       String cache = params.string("hostCache", "");
       HostCacheConfig hostCache = cache.isEmpty() ? null : HostCacheConfig.parse(cache);
-      List<Path> with = new java.util.ArrayList<>();
+      List<Path> with = new ArrayList<>();
       String withText = params.string("with", "");
       for (String t : withText.isEmpty() ? new String[0] : withText.split(java.util.regex.Pattern.quote(
           java.io.File.pathSeparator))) {
@@ -173,16 +175,17 @@ final class ReplayWorkload implements Workload {
   public void check(AriesSystem system, Params params) {
     Workload.super.check(system, params);
     Settings s = Settings.read(params);
-    if (!s.together()) {
-      s.placement().nodes(system.topology(), open(s).ranks(), s.ranksPerNode(), system.seed());
-      return;
-    }
-    List<Trace> traces = new java.util.ArrayList<>();
-    traces.add(open(s));
+    placements(system, s, traces(s, open(s)));
+  }
+
+  /** @return the first trace, then the {@code with} traces, opened */
+  private static List<Trace> traces(Settings s, Trace first) {
+    List<Trace> traces = new ArrayList<>();
+    traces.add(first);
     for (Path w : s.with()) {
       traces.add(openUnchecked(w));
     }
-    placements(system, s, traces);
+    return traces;
   }
 
   /**
@@ -190,8 +193,8 @@ final class ReplayWorkload implements Workload {
    * kind (linear after a mapping file, which names the first trace's nodes).
    */
   private static List<int[]> placements(AriesSystem system, Settings s, List<Trace> traces) {
-    java.util.BitSet taken = new java.util.BitSet();
-    List<int[]> out = new java.util.ArrayList<>();
+    BitSet taken = new BitSet();
+    List<int[]> out = new ArrayList<>();
     for (int j = 0; j < traces.size(); j++) {
       Placement p = j == 0 || s.placement().kind() != Placement.Kind.EXPLICIT ? s.placement() : Placement.LINEAR;
       int[] nodes;
@@ -257,11 +260,7 @@ final class ReplayWorkload implements Workload {
     int rpn = settings.ranksPerNode();
     Trace trace = open(settings);
     // on the partitioned engine when the spec has threads (--threads)
-    AriesSystem system = spec.build(b -> {
-      if (settings.hostCache() != null) {
-        b.hostCache(settings.hostCache());
-      }
-    });
+    AriesSystem system = build(spec, settings);
     long events0 = system.eventsExecuted();
     // Progress comes from inside the run. On the single loop it reads the loop's event count, as ever; on an engine
     // the count is the groups' running sums, which other threads are changing, so the run's progress shows none
@@ -302,13 +301,9 @@ final class ReplayWorkload implements Workload {
    */
   private WorkloadReport together(SystemSpec spec, Settings settings, Trace first, AriesSystem system,
       ReplayProgress sink) {
-    List<Trace> traces = new java.util.ArrayList<>();
-    traces.add(first);
-    for (Path w : settings.with()) {
-      traces.add(openUnchecked(w));
-    }
+    List<Trace> traces = traces(settings, first);
     List<int[]> nodes = placements(system, settings, traces);
-    List<ReplayResult> alone = new java.util.ArrayList<>();
+    List<ReplayResult> alone = new ArrayList<>();
     long limit = Long.MAX_VALUE;
     if (settings.baseline()) {
       long slowest = 1;
@@ -322,7 +317,7 @@ final class ReplayWorkload implements Workload {
         alone.add(r);
         slowest = Math.max(slowest, r.simulatedPs());
       }
-      limit = Math.multiplyHigh(slowest, LIMIT_OVER_ALONE) != 0 ? Long.MAX_VALUE : slowest * LIMIT_OVER_ALONE;
+      limit = slowest > Long.MAX_VALUE / LIMIT_OVER_ALONE ? Long.MAX_VALUE : slowest * LIMIT_OVER_ALONE;
     }
     ConcurrentReplay.Builder cb = ConcurrentReplay.builder(system);
     for (int j = 0; j < traces.size(); j++) {

@@ -3,6 +3,7 @@ package io.github.ariesmodel.system.mpi;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import io.github.ariesmodel.core.PageSize;
+import io.github.ariesmodel.core.spi.EventHandler;
 import io.github.ariesmodel.core.sim.FlatTranslation;
 import io.github.ariesmodel.core.sim.SparsePhysicalMemory;
 import io.github.ariesmodel.iommu.Iommu;
@@ -21,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An MPI-like job on a simulated Aries system: ranks placed on nodes, each with its own registered memory
@@ -445,11 +447,11 @@ public final class MpiJob {
   }
 
   /** A run of a set of jobs, as its ranks and its limit see it. */
-  private static final class SetRun implements io.github.ariesmodel.core.spi.EventHandler {
+  private static final class SetRun implements EventHandler {
     final AriesSystem system;
     final boolean stopsEarly;
     /** Foreground ranks that have not finalized yet. */
-    final java.util.concurrent.atomic.AtomicInteger foregroundLeft = new java.util.concurrent.atomic.AtomicInteger();
+    final AtomicInteger foregroundLeft = new AtomicInteger();
     volatile boolean active = true;
     volatile boolean limitPassed;
 
@@ -491,6 +493,7 @@ public final class MpiJob {
     long start = system.now();
     boolean anyBackground = background.contains(true);
     SetRun set = new SetRun(system, anyBackground);
+    boolean[] stopped = new boolean[jobs.size()]; // background jobs the foreground outlived
     for (MpiJob job : jobs) {
       job.lastRunStartPs = start;
       // A NIC has one completion listener: another job built on these nodes since this one took them has it now, and
@@ -559,36 +562,24 @@ public final class MpiJob {
         set.active = false;
       }
       Set<SimProcess> stuck = new HashSet<>(r.unfinished()); // (looked up once a rank below)
+      List<String> running = new ArrayList<>();
       for (int j = 0; j < jobs.size(); j++) {
         MpiJob job = jobs.get(j);
-        boolean stopped = false;
-        for (Rank rank : job.ranks) {
-          stopped |= stuck.contains(rank.process);
-        }
-        job.anyStopped = background.get(j) && stopped;
-        if (job.anyStopped) {
+        int left = job.stuckRanks(stuck);
+        stopped[j] = background.get(j) && left > 0;
+        if (stopped[j]) {
           continue; // stopped where the foreground ended: nothing to check
         }
         job.checkAfterRun(stuck, set.limitPassed);
-      }
-      if (set.limitPassed) {
-        List<String> running = new ArrayList<>();
-        for (int j = 0; j < jobs.size(); j++) {
-          if (!background.get(j)) {
-            int left = 0;
-            for (Rank rank : jobs.get(j).ranks) {
-              left += stuck.contains(rank.process) ? 1 : 0;
-            }
-            if (left > 0) {
-              running.add("job " + j + " (" + left + " of its " + jobs.get(j).ranks.length + " ranks)");
-            }
-          }
+        if (left > 0) { // (only when the run was given up: checkAfterRun reports a deadlock otherwise)
+          running.add("job " + j + " (" + left + " of its " + job.ranks.length + " ranks)");
         }
-        if (!running.isEmpty()) { // (the foreground may have ended in the limit's own engine window)
-          throw new IllegalStateException("jobs still running " + limitPs + " ps after the start (the set's"
+      }
+      // (the foreground may have ended in the limit's own engine window: then the run is not given up)
+      if (!running.isEmpty()) {
+        throw new IllegalStateException("jobs still running " + limitPs + " ps after the start (the set's"
             + " foregroundLimitPs) while background jobs ran: " + String.join(", ", running) + "; a deadlocked"
             + " foreground job, or one slowed that much");
-        }
       }
     } catch (RuntimeException | Error e) {
       for (MpiJob job : jobs) {
@@ -604,21 +595,28 @@ public final class MpiJob {
         }
       }
     }
-    for (MpiJob job : jobs) {
+    for (int j = 0; j < jobs.size(); j++) {
+      MpiJob job = jobs.get(j);
       long end = start;
       for (Rank rank : job.ranks) {
         end = Math.max(end, rank.finishedAtPs);
       }
       // a background job stopped where the foreground ended ran until the run stopped, and cannot run again
-      job.lastRunEndPs = job.anyStopped ? Math.max(end, system.now()) : end;
-      if (job.anyStopped) {
+      job.lastRunEndPs = stopped[j] ? Math.max(end, system.now()) : end;
+      if (stopped[j]) {
         job.failedRun = "it ran in the background and was stopped where the foreground jobs ended";
       }
     }
   }
 
-  /** Whether the last run stopped some of this job's ranks (a background job the foreground outlived). */
-  private boolean anyStopped;
+  /** @return how many of this job's ranks are among the run's unfinished processes */
+  private int stuckRanks(Set<SimProcess> stuck) {
+    int n = 0;
+    for (Rank rank : ranks) {
+      n += stuck.contains(rank.process) ? 1 : 0;
+    }
+    return n;
+  }
 
   /**
    * The checks after a run, for a job whose ranks all returned or are stuck: disagreeing collectives, communication
@@ -628,17 +626,16 @@ public final class MpiJob {
    * @param givenUp whether the run was given up at its limit (stuck ranks are not a deadlock then)
    */
   private void checkAfterRun(Set<SimProcess> stuck, boolean givenUp) {
-    String mismatch = ledger.firstMismatch(stuckNone(stuck), Long.MAX_VALUE);
+    int count = stuckRanks(stuck);
+    String mismatch = ledger.firstMismatch(count == 0, Long.MAX_VALUE);
     if (mismatch != null) {
       throw new JobFailedException(this, mismatch);
     }
     boolean allInFinalize = true;
-    boolean anyStuck = false;
     for (Rank rank : ranks) {
-      boolean s = stuck.contains(rank.process);
-      anyStuck |= s;
-      allInFinalize &= !s || rank.finalizing();
+      allInFinalize &= !stuck.contains(rank.process) || rank.finalizing();
     }
+    boolean anyStuck = count > 0;
     if (givenUp && anyStuck) {
       return; // the run was given up: said by the caller
     }
@@ -648,10 +645,6 @@ public final class MpiJob {
       refuseUnfinished();
     }
     if (anyStuck) {
-      int count = 0;
-      for (Rank rank : ranks) {
-        count += stuck.contains(rank.process) ? 1 : 0;
-      }
       StringBuilder s = new StringBuilder("MPI program deadlocked: " + count + " ranks still waiting:");
       int shown = 0;
       for (Rank rank : ranks) {
@@ -663,16 +656,6 @@ public final class MpiJob {
       }
       throw new JobFailedException(this, s.toString());
     }
-  }
-
-  /** Whether none of this job's ranks is among the stuck processes. */
-  private boolean stuckNone(Set<SimProcess> stuck) {
-    for (Rank rank : ranks) {
-      if (stuck.contains(rank.process)) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /**
