@@ -120,6 +120,20 @@ final class ReplayCommand implements Callable<Integer> {
       description = "How the background's nodes are chosen among those the traces leave (default: ${DEFAULT-VALUE}).")
   String backgroundMapping;
 
+  @Option(names = "--start-us", paramLabel = "US", defaultValue = "0",
+      description = "With --with or --background, when the trace starts, microseconds after the run's start: after"
+          + " the background's start, it meets a network already loaded (default: ${DEFAULT-VALUE}).")
+  double startUs;
+
+  @Option(names = "--with-start-us", paramLabel = "US", split = ",",
+      description = "When the --with traces start, microseconds after the run's start: one value for all, or one a"
+          + " trace in their order (comma-separated or repeated) (default: 0).")
+  List<Double> withStartUs;
+
+  @Option(names = "--background-start-us", paramLabel = "US", defaultValue = "0",
+      description = "When the background starts, microseconds after the run's start (default: ${DEFAULT-VALUE}).")
+  double backgroundStartUs;
+
   @Option(names = "--no-baseline",
       description = "With more than one job, do not also replay each trace alone (the baseline gives each trace's"
           + " slowdown, and gives up a run in which a trace takes 10 times its time alone).")
@@ -174,6 +188,15 @@ final class ReplayCommand implements Callable<Integer> {
       p.put("backgroundNodes", Integer.toString(backgroundNodes));
       p.put("backgroundMapping", backgroundMapping);
     }
+    if (startUs != 0) {
+      p.put("startUs", Double.toString(startUs));
+    }
+    if (withStartUs != null && !withStartUs.isEmpty()) {
+      p.put("withStartUs", String.join(":", withStartUs.stream().map(d -> Double.toString(d)).toList()));
+    }
+    if (backgroundStartUs != 0) {
+      p.put("backgroundStartUs", Double.toString(backgroundStartUs));
+    }
     if (noBaseline) {
       p.put("baseline", "off");
     }
@@ -203,7 +226,8 @@ final class ReplayCommand implements Callable<Integer> {
       // the workload's parameters are named as the replay builder names them; the user typed the options
       throw CliError.renamed(e, "ranksPerNode", "--ranks-per-node", "backgroundBytes", "--background-bytes",
           "backgroundGapUs", "--background-gap-us", "backgroundNodes", "--background-nodes", "backgroundMapping",
-          "--background-mapping", "background", "--background");
+          "--background-mapping", "backgroundStartUs", "--background-start-us", "withStartUs", "--with-start-us",
+          "startUs", "--start-us", "background", "--background");
     } catch (UncheckedIOException e) {
       if (e.getCause() instanceof TraceFormatException f) {
         throw CliError.badInput(f.getMessage(), "TRACE " + trace, f);

@@ -244,9 +244,10 @@ class ReplayCommandTest {
     assertThat(jobs.get("rows").get(0).get(1).asText()).endsWith("actions_alltoall.txt");
     assertThat(jobs.get("rows").get(1).get(1).asText()).endsWith("actions_allreduce.txt");
     for (JsonNode row : jobs.get("rows")) {
-      assertThat(row.get(4).asDouble()).isPositive(); // time beside the others
-      assertThat(row.get(5).asDouble()).isPositive(); // alone
-      assertThat(row.get(6).asDouble()).isEqualTo(row.get(4).asDouble() / row.get(5).asDouble(),
+      assertThat(row.get(4).asDouble()).isZero(); // start
+      assertThat(row.get(5).asDouble()).isPositive(); // time beside the others
+      assertThat(row.get(6).asDouble()).isPositive(); // alone
+      assertThat(row.get(7).asDouble()).isEqualTo(row.get(5).asDouble() / row.get(6).asDouble(),
           org.assertj.core.data.Offset.offset(1e-3));
     }
 
@@ -262,6 +263,52 @@ class ReplayCommandTest {
       args.addAll(List.of(bad));
       assertThat(run(out, err, args.toArray(new String[0]))).as(err.toString()).isEqualTo(2);
       assertThat(err.toString().strip()).doesNotContain("\n").doesNotContain("Exception").startsWith("aries replay: ");
+    }
+  }
+
+  @Test
+  void jobsStartWhereTheirStartsSay() throws Exception {
+    Path first = TRACES.resolve("simgrid-examples/actions_alltoall.txt");
+    Path second = TRACES.resolve("simgrid-examples/actions_allreduce.txt");
+    Path dir = tmp.resolve("starts");
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    // no baseline: the run's simulated time is then this one system's
+    int rc = run(out, err, "replay", first.toString(), "--with", second.toString(), "--start-us", "3",
+        "--with-start-us", "50", "--background", "uniform", "--background-nodes", "4", "--background-start-us", "1",
+        "--no-baseline", "--system", "two-groups", "--json", "-q", "--no-wall-clock", "--out", dir.toString());
+    assertThat(rc).as(err.toString()).isZero();
+    JsonNode r = new ObjectMapper().readTree(dir.resolve("results.json").toFile());
+    JsonNode jobs = null;
+    for (JsonNode t : r.get("tables")) {
+      if (t.get("name").asText().equals("jobs")) {
+        jobs = t;
+      }
+    }
+    assertThat(jobs.get("rows").get(0).get(4).asDouble()).isEqualTo(3.0);
+    assertThat(jobs.get("rows").get(1).get(4).asDouble()).isEqualTo(50.0);
+    double secondUs = jobs.get("rows").get(1).get(5).asDouble();
+    assertThat(secondUs).isPositive();
+    // the run lasted until the second trace, which started 50 us in, had ended
+    assertThat(r.get("run").get("simulatedTimePs").asLong()).isGreaterThanOrEqualTo(Math.round((50 + secondUs)
+        * 1e6) - 1000);
+    assertThat(r.get("metrics").get("background.startUs").get("value").asDouble()).isEqualTo(1.0);
+
+    for (String[][] bad : new String[][][] {
+        {{"--start-us", "-1"}, {"--start-us must be in [0.0, 1000000.0] but was -1.0"}},
+        {{"--start-us", "5"}, {"--start-us needs another job to start after (with or background) but was 5.0 with"
+            + " neither"}},
+        {{"--with", second.toString(), "--with-start-us", "1,2"}, {"--with-start-us must give one start for every"
+            + " with trace or one a trace (1) but gave 2: 1.0:2.0"}},
+        {{"--with-start-us", "4"}, {"--with-start-us needs with traces but was 4.0 with none"}},
+        {{"--background-start-us", "4"}, {"--background-start-us needs a background but was 4.0 with none"}}}) {
+      StringWriter o = new StringWriter();
+      StringWriter e = new StringWriter();
+      List<String> args = new ArrayList<>(List.of("replay", first.toString(), "-q", "--out",
+          tmp.resolve("bad").toString()));
+      args.addAll(List.of(bad[0]));
+      assertThat(run(o, e, args.toArray(new String[0]))).as(e.toString()).isEqualTo(2);
+      assertThat(e.toString().strip()).startsWith("aries replay: " + bad[1][0]).doesNotContain("\n");
     }
   }
 

@@ -78,6 +78,11 @@ final class ReplayWorkload implements Workload {
     m.put("backgroundGapUs", "0: the background's pause after each step, microseconds");
     m.put("backgroundNodes", "0: the background's nodes (0: every node the traces leave)");
     m.put("backgroundMapping", "linear: linear, random or round-robin-groups among the nodes the traces leave");
+    m.put("startUs", "0: with more than one job, when the trace starts, microseconds after the run's start (after"
+        + " the background's, say, so that it meets a loaded network)");
+    m.put("withStartUs", "0: when the with traces start, microseconds after the run's start: one value for all, or"
+        + " one a trace separated by ':'");
+    m.put("backgroundStartUs", "0: when the background starts, microseconds after the run's start");
     m.put("baseline", "on: on or off: with more than one job, also replay each trace alone on a system of the same"
         + " settings and on the same nodes, for its slowdown (and a limit of 10 times its time alone)");
     return m;
@@ -111,11 +116,13 @@ final class ReplayWorkload implements Workload {
    * @param backgroundNodes the background's nodes, 0 for every node left
    * @param backgroundMapping how the background's nodes are chosen
    * @param baseline whether each trace is also replayed alone
+   * @param startsPs when each trace starts (the first, then the with traces), picoseconds after the run's start
+   * @param backgroundStartPs when the background starts
    */
   private record Settings(Path tracePath, Placement placement, ComputeMode compute, int ranksPerNode,
       boolean collectiveEngine, boolean smpCollectives, HostCacheConfig hostCache, List<Path> with,
       String backgroundKind, int backgroundBytes, long backgroundGapPs, int backgroundNodes,
-      Placement backgroundMapping, boolean baseline) {
+      Placement backgroundMapping, boolean baseline, List<Long> startsPs, long backgroundStartPs) {
 
     /** @return whether more than one job runs */
     boolean together() {
@@ -159,9 +166,60 @@ final class ReplayWorkload implements Workload {
           List.of("linear", "random", "round-robin-groups")));
       long gapPs = Math.round(gapUs * 1e6);
       boolean baseline = params.choice("baseline", "on", List.of("on", "off")).equals("on");
+      List<Long> starts = new ArrayList<>();
+      starts.add(Math.round(params.number("startUs", 0, 0, MAX_START_US) * 1e6));
+      starts.addAll(withStarts(params.string("withStartUs", "0"), with.size()));
+      long bgStart = Math.round(params.number("backgroundStartUs", 0, 0, MAX_START_US) * 1e6);
+      // a start means something only beside another job: given alone it would be silently ignored
+      if (starts.get(0) != 0 && with.isEmpty() && kind.equals("none")) {
+        throw new IllegalArgumentException("startUs needs another job to start after (with or background) but was "
+            + params.string("startUs", "0") + " with neither");
+      }
+      if (with.isEmpty() && !params.string("withStartUs", "0").equals("0")) {
+        throw new IllegalArgumentException("withStartUs needs with traces but was " + Texts.abbreviate(
+            params.string("withStartUs", "")) + " with none");
+      }
+      if (bgStart != 0 && kind.equals("none")) {
+        throw new IllegalArgumentException("backgroundStartUs needs a background but was "
+            + params.string("backgroundStartUs", "0") + " with none");
+      }
       return new Settings(tracePath, placement, compute, rpn, engine, smp, hostCache, List.copyOf(with), kind, bytes,
-          gapPs, nodes, bgMapping, baseline);
+          gapPs, nodes, bgMapping, baseline, List.copyOf(starts), bgStart);
     }
+  }
+
+  /** The latest start a job may be given, microseconds (a simulated second). */
+  static final double MAX_START_US = 1e6;
+
+  /**
+   * The with traces' starts: one value for every trace, or one a trace, separated by ':'.
+   *
+   * @param text the parameter's value
+   * @param traces how many with traces there are
+   * @return a start a trace, picoseconds
+   */
+  private static List<Long> withStarts(String text, int traces) {
+    String[] parts = text.split(":", -1);
+    if (parts.length != 1 && parts.length != traces) {
+      throw new IllegalArgumentException("withStartUs must give one start for every with trace or one a trace ("
+          + traces + ") but gave " + parts.length + ": " + Texts.abbreviate(text));
+    }
+    List<Long> out = new ArrayList<>();
+    for (int j = 0; j < traces; j++) {
+      String t = parts[parts.length == 1 ? 0 : j].trim();
+      double us;
+      try {
+        us = Double.parseDouble(t);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("withStartUs must be numbers separated by ':' but "
+            + Texts.abbreviate(t) + " is not a number", e);
+      }
+      if (!(us >= 0 && us <= MAX_START_US)) {
+        throw new IllegalArgumentException("withStartUs must be in [0.0, " + MAX_START_US + "] but was " + us);
+      }
+      out.add(Math.round(us * 1e6));
+    }
+    return out;
   }
 
   /**
@@ -306,7 +364,6 @@ final class ReplayWorkload implements Workload {
     List<ReplayResult> alone = new ArrayList<>();
     long limit = Long.MAX_VALUE;
     if (settings.baseline()) {
-      long slowest = 1;
       for (int j = 0; j < traces.size(); j++) {
         // alone on a system of the same settings, on the very nodes it has beside the others
         AriesSystem quiet = build(spec, settings);
@@ -315,20 +372,26 @@ final class ReplayWorkload implements Workload {
         configure(b, settings);
         ReplayResult r = b.build().run();
         alone.add(r);
-        slowest = Math.max(slowest, r.simulatedPs());
       }
-      limit = slowest > Long.MAX_VALUE / LIMIT_OVER_ALONE ? Long.MAX_VALUE : slowest * LIMIT_OVER_ALONE;
+      // each trace's start and 10 times its time alone, the latest of them (starts are at most a second)
+      limit = 0;
+      for (int j = 0; j < traces.size(); j++) {
+        long a = Math.max(1, alone.get(j).simulatedPs());
+        long own = a > (Long.MAX_VALUE / 2) / LIMIT_OVER_ALONE ? Long.MAX_VALUE / 2 : a * LIMIT_OVER_ALONE;
+        limit = Math.max(limit, settings.startsPs().get(j) + own);
+      }
     }
     ConcurrentReplay.Builder cb = ConcurrentReplay.builder(system);
     for (int j = 0; j < traces.size(); j++) {
       TraceReplay.Builder b = TraceReplay.builder(system, traces.get(j)).placement(Placement.explicit(nodes.get(j)))
           .compute(settings.compute()).progress(j == 0 ? sink : ReplayProgress.NONE);
       configure(b, settings);
-      cb.trace(b.build());
+      cb.trace(b.build(), settings.startsPs().get(j));
     }
     SyntheticTraffic bg = settings.background(system.seed());
     if (bg != null) {
-      cb.background(bg, settings.backgroundNodes(), 1, settings.backgroundMapping());
+      cb.background(bg, settings.backgroundNodes(), 1, settings.backgroundMapping())
+          .backgroundStartPs(settings.backgroundStartPs());
       if (limit != Long.MAX_VALUE) {
         cb.foregroundLimitPs(limit);
       }
@@ -336,7 +399,7 @@ final class ReplayWorkload implements Workload {
     ConcurrentReplay.Result r = cb.build().run();
     WorkloadReport rep = report(r.replays().get(0));
     ResultTable.Builder jobs = ResultTable.builder("jobs").integer("job", "").string("trace").integer("ranks", "")
-        .integer("firstNode", "").number("simulatedTime", "us").number("alone", "us").number("slowdown", "")
+        .integer("firstNode", "").number("start", "us").number("simulatedTime", "us").number("alone", "us").number("slowdown", "")
         .number("latencyP50", "ns").number("latencyP99", "ns").integer("messages", "");
     for (int j = 0; j < traces.size(); j++) {
       ReplayResult x = r.replays().get(j);
@@ -344,7 +407,7 @@ final class ReplayWorkload implements Workload {
       Double slowdown = alone.isEmpty() ? null
           : Figures.round((double) x.simulatedPs() / alone.get(j).simulatedPs(), 4);
       jobs.row(j, traces.get(j).source().toString(), x.ranks(), x.nodes().get(0),
-          Figures.round(x.simulatedPs() / 1e6, 3), aloneUs, slowdown, ns(x.latency(), x.latency().p50Ns()),
+          Figures.round(settings.startsPs().get(j) / 1e6, 3), Figures.round(x.simulatedPs() / 1e6, 3), aloneUs, slowdown, ns(x.latency(), x.latency().p50Ns()),
           ns(x.latency(), x.latency().p99Ns()), x.messages());
       if (j == 0 && !alone.isEmpty()) {
         rep.metric("aloneTimeUs", aloneUs, "us");
@@ -356,11 +419,13 @@ final class ReplayWorkload implements Workload {
     if (bg != null) {
       ConcurrentReplay.Background b = r.background();
       rep.metric("background.ranks", b.ranks(), "");
+      rep.metric("background.startUs", Figures.round(b.startPs() / 1e6, 3), "us");
       rep.metric("background.messages", b.messages(), "");
       rep.metric("background.bytes", b.bytesSent(), "B");
       rep.metric("background.GBpsPerNode", Figures.round(b.bytesPerSecondPerNode() / 1e9, 4), "GB/s");
-      rep.note("background: " + b.program() + " on " + b.ranks() + " ranks, stopped where the traces ended; it sent "
-          + b.bytesSent() + " bytes in " + b.messages() + " messages");
+      rep.note("background: " + b.program() + " on " + b.ranks() + " ranks"
+          + (b.startPs() == 0 ? "" : " from " + Figures.round(b.startPs() / 1e6, 3) + " us")
+          + ", stopped where the traces ended; it sent " + b.bytesSent() + " bytes in " + b.messages() + " messages");
     }
     return rep;
   }

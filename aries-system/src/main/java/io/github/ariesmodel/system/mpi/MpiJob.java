@@ -344,13 +344,14 @@ public final class MpiJob {
   /**
    * A set of jobs to run at the same time ({@link #together()}).
    *
-   * <p>The run starts every job at the system's current time and ends when every foreground job's ranks have
-   * returned and finalized: on the single event loop right after the event in which the last of them finalized, on a
-   * partitioned engine at the end of that engine window (the windows are the same for every thread count, so the
-   * results are too). A background job still running then is stopped: its ranks are ended where they are, its
-   * messages in flight stay in the system, and it cannot run again (its counters, {@link #messages()} and {@link
-   * #bytesSent()}, say what it did until then). A background job that returns by itself finalizes as a foreground one
-   * does. Each job's {@link #lastRunPs()} is its own program's time.
+   * <p>The run starts every job at the system's current time (a job given a start, that much later: it arrives while
+   * the others run) and ends when every foreground job's ranks have returned and finalized: on the single event loop
+   * right after the event in which the last of them finalized, on a partitioned engine at the end of that engine
+   * window (the windows are the same for every thread count, so the results are too). A background job still running
+   * then is stopped: its ranks are ended where they are, its messages in flight stay in the system, and it cannot run
+   * again (its counters, {@link #messages()} and {@link #bytesSent()}, say what it did until then). A background job
+   * that returns by itself finalizes as a foreground one does. Each job's {@link #lastRunPs()} is its own program's
+   * time, from its own start.
    *
    * <p>A foreground job that deadlocks while a background job loops for ever would run for ever:
    * {@link #foregroundLimitPs} bounds the run (the replay sets it from each job's time alone).
@@ -359,6 +360,7 @@ public final class MpiJob {
     private final List<MpiJob> jobs = new ArrayList<>();
     private final List<MpiProgram> programs = new ArrayList<>();
     private final List<Boolean> background = new ArrayList<>();
+    private final List<Long> starts = new ArrayList<>();
     private long limitPs = Long.MAX_VALUE;
 
     private Together() {}
@@ -371,7 +373,21 @@ public final class MpiJob {
      * @return this set
      */
     public Together job(MpiJob job, MpiProgram program) {
-      return add(job, program, false);
+      return add(job, program, false, 0);
+    }
+
+    /**
+     * Adds a foreground job that arrives later: its ranks start their program {@code startPs} after the set's start
+     * (before that they do nothing), as a job a batch system starts while others run. Its {@link #lastRunPs()}
+     * counts from its own start.
+     *
+     * @param job a job of the same system as the others, on nodes no other job of the set uses
+     * @param program its ranks' code
+     * @param startPs picoseconds after the set's start, ≥ 0
+     * @return this set
+     */
+    public Together job(MpiJob job, MpiProgram program, long startPs) {
+      return add(job, program, false, startPs);
     }
 
     /**
@@ -382,7 +398,21 @@ public final class MpiJob {
      * @return this set
      */
     public Together background(MpiJob job, MpiProgram program) {
-      return add(job, program, true);
+      return add(job, program, true, 0);
+    }
+
+    /**
+     * Adds a background job that starts {@code startPs} after the set's start. Started before the foreground jobs
+     * (give those a later start), it has loaded the network by the time they begin; one whose start comes after the
+     * last foreground job ended never runs (its {@link #lastRunPs()} is 0).
+     *
+     * @param job a job of the same system as the others, on nodes no other job of the set uses
+     * @param program its ranks' code (usually a loop without end)
+     * @param startPs picoseconds after the set's start, ≥ 0
+     * @return this set
+     */
+    public Together background(MpiJob job, MpiProgram program, long startPs) {
+      return add(job, program, true, startPs);
     }
 
     /**
@@ -398,9 +428,11 @@ public final class MpiJob {
       return this;
     }
 
-    private Together add(MpiJob job, MpiProgram program, boolean isBackground) {
+    private Together add(MpiJob job, MpiProgram program, boolean isBackground, long startPs) {
       checkArgument(job != null, "job must not be null");
       checkArgument(program != null, "program must not be null");
+      checkArgument(startPs >= 0, "startPs must be at least 0 (picoseconds after the set's start) but was %s",
+          startPs);
       int k = jobs.indexOf(job);
       checkArgument(k < 0, "job %s is in this set already (a job runs one program at a time)", k);
       if (!jobs.isEmpty()) {
@@ -417,6 +449,7 @@ public final class MpiJob {
       jobs.add(job);
       programs.add(program);
       background.add(isBackground);
+      starts.add(startPs);
       return this;
     }
 
@@ -442,7 +475,12 @@ public final class MpiJob {
               + " which leaves its ranks' barrier and message state undefined; build a new MpiJob on the system");
         }
       }
-      runSet(jobs, programs, background, limitPs);
+      long now = jobs.get(0).system.now();
+      for (int j = 0; j < jobs.size(); j++) {
+        checkArgument(starts.get(j) <= Long.MAX_VALUE - now, "job %s's startPs must be at most %s (the clock's end"
+            + " from now, %s ps) but was %s", j, Long.MAX_VALUE - now, now, starts.get(j));
+      }
+      runSet(jobs, programs, background, starts, limitPs);
     }
   }
 
@@ -488,14 +526,16 @@ public final class MpiJob {
     }
   }
 
-  private static void runSet(List<MpiJob> jobs, List<MpiProgram> programs, List<Boolean> background, long limitPs) {
+  private static void runSet(List<MpiJob> jobs, List<MpiProgram> programs, List<Boolean> background, List<Long> starts,
+      long limitPs) {
     AriesSystem system = jobs.get(0).system;
     long start = system.now();
     boolean anyBackground = background.contains(true);
     SetRun set = new SetRun(system, anyBackground);
     boolean[] stopped = new boolean[jobs.size()]; // background jobs the foreground outlived
-    for (MpiJob job : jobs) {
-      job.lastRunStartPs = start;
+    for (int j = 0; j < jobs.size(); j++) {
+      MpiJob job = jobs.get(j);
+      job.lastRunStartPs = start + starts.get(j);
       // A NIC has one completion listener: another job built on these nodes since this one took them has it now, and
       // this run's ranks would never be woken (a correct program was reported as deadlocked). Take it back for the run.
       for (NodeEndpoint e : job.endpoints.values()) {
@@ -512,17 +552,21 @@ public final class MpiJob {
         MpiJob job = jobs.get(j);
         MpiProgram program = programs.get(j);
         boolean foreground = !background.get(j);
+        long delay = starts.get(j);
         String prefix = jobs.size() == 1 ? "rank" : "job" + j + "-rank";
         job.runner = r;
         for (Rank rank : job.ranks) {
           rank.failedAtPs = Long.MAX_VALUE;
-          rank.finishedAtPs = start; // a background rank stopped before it returned counts from the start
+          rank.finishedAtPs = job.lastRunStartPs; // a background rank stopped before it returned: from its start
           rank.site = 0; // a site named in an earlier run is not this run's
           // On a partitioned engine a rank runs on its node's group's thread, where its NIC's completions arrive (on
           // the single loop the runner has one lane for every group)
           rank.process = r.spawn(prefix + rank.worldRank, system.groupOfNode(rank.node.id()), self -> {
             rank.thread = Thread.currentThread();
             try {
+              if (delay > 0) {
+                self.sleep(delay); // the job arrives later: its ranks do nothing until then
+              }
               program.run(rank);
               rank.finishedAtPs = self.now();
               rank.finalizeRun();
@@ -597,11 +641,12 @@ public final class MpiJob {
     }
     for (int j = 0; j < jobs.size(); j++) {
       MpiJob job = jobs.get(j);
-      long end = start;
+      long end = job.lastRunStartPs;
       for (Rank rank : job.ranks) {
         end = Math.max(end, rank.finishedAtPs);
       }
-      // a background job stopped where the foreground ended ran until the run stopped, and cannot run again
+      // a background job stopped where the foreground ended ran until the run stopped (from its start: 0 ps if it
+      // had not started), and cannot run again
       job.lastRunEndPs = stopped[j] ? Math.max(end, system.now()) : end;
       if (stopped[j]) {
         job.failedRun = "it ran in the background and was stopped where the foreground jobs ended";

@@ -16,7 +16,9 @@ import java.util.List;
  * background load beside them if asked: a job interference study. Each trace's job is placed in turn by its own
  * replay's placement on the nodes the jobs before it left; the background job last, on the nodes left. The jobs run
  * together ({@link MpiJob#together()}): the run ends where the last trace's job ends and the background is stopped
- * there.
+ * there. A trace may arrive later than the run's start ({@link Builder#trace(TraceReplay, long)}), and so may the
+ * background ({@link Builder#backgroundStartPs}); a trace started after the background meets a network its load has
+ * already filled.
  *
  * <pre>{@code
  * AriesSystem system = AriesSystem.builder().system("two-groups").seed(1).build();
@@ -35,7 +37,9 @@ public final class ConcurrentReplay {
 
   private final AriesSystem system;
   private final List<TraceReplay> replays;
+  private final List<Long> starts;
   private final SyntheticTraffic background;
+  private final long backgroundStartPs;
   private final int backgroundNodes;
   private final int backgroundRanksPerNode;
   private final Placement backgroundPlacement;
@@ -44,7 +48,9 @@ public final class ConcurrentReplay {
   private ConcurrentReplay(Builder b) {
     this.system = b.system;
     this.replays = List.copyOf(b.replays);
+    this.starts = List.copyOf(b.starts);
     this.background = b.background;
+    this.backgroundStartPs = b.backgroundStartPs;
     this.backgroundNodes = b.backgroundNodes;
     this.backgroundRanksPerNode = b.backgroundRanksPerNode;
     this.backgroundPlacement = b.backgroundPlacement;
@@ -60,9 +66,19 @@ public final class ConcurrentReplay {
     return new Builder(system);
   }
 
-  /** What the background job did until the run ended. */
-  public record Background(String program, ImmutableIntArray nodes, int ranks, long ranPs, long messages,
-      long bytesSent) {
+  /**
+   * What the background job did until the run ended.
+   *
+   * @param program what it ran
+   * @param nodes each rank's node
+   * @param ranks its ranks
+   * @param startPs when it started, picoseconds after the run's start
+   * @param ranPs how long it ran, from its start (0 when the traces had ended before it was due)
+   * @param messages messages it sent
+   * @param bytesSent payload bytes it sent
+   */
+  public record Background(String program, ImmutableIntArray nodes, int ranks, long startPs, long ranPs,
+      long messages, long bytesSent) {
     /** @return payload bytes a second each node of the background sent, on average over its run */
     public double bytesPerSecondPerNode() {
       int distinct = (int) nodes.stream().distinct().count();
@@ -93,8 +109,8 @@ public final class ConcurrentReplay {
       prepared.add(r.prepare(taken));
     }
     MpiJob.Together set = MpiJob.together();
-    for (TraceReplay.Prepared p : prepared) {
-      set.job(p.job, p.program());
+    for (int j = 0; j < prepared.size(); j++) {
+      set.job(prepared.get(j).job, prepared.get(j).program(), starts.get(j));
     }
     MpiJob noise = null;
     int[] noiseNodes = null;
@@ -107,7 +123,7 @@ public final class ConcurrentReplay {
           backgroundRanksPerNode, system.seed() + 1, taken);
       checkArgument(noiseNodes.length >= 2, "the background needs at least 2 ranks but has %s", noiseNodes.length);
       noise = MpiJob.builder(system).placement(noiseNodes).build();
-      set.background(noise, background);
+      set.background(noise, background, backgroundStartPs);
       if (limitPs != Long.MAX_VALUE) {
         set.foregroundLimitPs(limitPs);
       }
@@ -135,7 +151,7 @@ public final class ConcurrentReplay {
       out.add(p.finish());
     }
     Background bg = noise == null ? null : new Background(background.toString(), ImmutableIntArray.copyOf(noiseNodes),
-        noise.size(), noise.lastRunPs(), noise.messages(), noise.bytesSent());
+        noise.size(), backgroundStartPs, noise.lastRunPs(), noise.messages(), noise.bytesSent());
     return new Result(out.build(), bg);
   }
 
@@ -143,7 +159,9 @@ public final class ConcurrentReplay {
   public static final class Builder {
     private final AriesSystem system;
     private final List<TraceReplay> replays = new ArrayList<>();
+    private final List<Long> starts = new ArrayList<>();
     private SyntheticTraffic background;
+    private long backgroundStartPs;
     private int backgroundNodes;
     private int backgroundRanksPerNode = 1;
     private Placement backgroundPlacement = Placement.LINEAR;
@@ -160,9 +178,24 @@ public final class ConcurrentReplay {
      * @return this builder
      */
     public Builder trace(TraceReplay replay) {
+      return trace(replay, 0);
+    }
+
+    /**
+     * Adds a trace's replay that starts later: its ranks begin {@code startPs} after the run's start (a job that
+     * arrives while the others run, or after the background has loaded the network). Its result's time counts from
+     * its own start.
+     *
+     * @param replay a replay built on this set's system
+     * @param startPs picoseconds after the run's start, ≥ 0
+     * @return this builder
+     */
+    public Builder trace(TraceReplay replay, long startPs) {
       checkArgument(replay != null, "replay must not be null");
       checkArgument(replay.system() == system, "replay %s was built on another system", replays.size());
+      checkArgument(startPs >= 0, "trace %s's startPs must be at least 0 but was %s", replays.size(), startPs);
       replays.add(replay);
+      starts.add(startPs);
       return this;
     }
 
@@ -187,6 +220,18 @@ public final class ConcurrentReplay {
       this.backgroundNodes = nodes;
       this.backgroundRanksPerNode = ranksPerNode;
       this.backgroundPlacement = placement;
+      return this;
+    }
+
+    /**
+     * Starts the background later than the run (by default it starts with it, at 0).
+     *
+     * @param ps picoseconds after the run's start, ≥ 0
+     * @return this builder
+     */
+    public Builder backgroundStartPs(long ps) {
+      checkArgument(ps >= 0, "backgroundStartPs must be at least 0 but was %s", ps);
+      this.backgroundStartPs = ps;
       return this;
     }
 

@@ -133,9 +133,67 @@ class MpiJobsTogetherTest {
     assertThat(noise.bytesSent()).isEqualTo(3L * 4 * 1000 + 2L * 4 * 3 * 100);
   }
 
+  @Test
+  void aJobThatArrivesLaterStartsThenAndTakesItsTimeAlone() {
+    int[] a = range(0, 8);
+    int[] b = range(20, 6);
+    AriesSystem sys = system(FabricKind.IDEAL, 0);
+    MpiJob ja = MpiJob.builder(sys).nodes(a).build();
+    MpiJob jb = MpiJob.builder(sys).nodes(b).build();
+    long[] firstSeen = new long[6];
+    long start = sys.now();
+    MpiJob.together().job(ja, WORK).job(jb, mpi -> {
+      firstSeen[mpi.rank()] = mpi.now();
+      WORK.run(mpi);
+    }, 3_000_000).run();
+    assertThat(firstSeen).containsOnly(start + 3_000_000);
+    assertThat(ja.lastRunPs()).isEqualTo(alone(FabricKind.IDEAL, a, WORK));
+    assertThat(jb.lastRunPs()).isEqualTo(alone(FabricKind.IDEAL, b, WORK));
+    assertThat(sys.now() - start).isGreaterThanOrEqualTo(3_000_000 + jb.lastRunPs());
+  }
+
+  @Test
+  void aBackgroundStartedFirstHasLoadedTheNetworkWhenTheForegroundArrives() {
+    int[] fg = {0, 8, 16, 24, 1, 9, 17, 25};
+    int[] bg = new int[40];
+    for (int i = 0; i < bg.length; i++) {
+      bg[i] = (i % 9) * 8 + 2 + i / 9;
+    }
+    AriesSystem quiet = system(FabricKind.ROUTERS, 0, "minimal");
+    MpiJob single = MpiJob.builder(quiet).nodes(fg).build();
+    single.run(WORK);
+    AriesSystem sys = system(FabricKind.ROUTERS, 0, "minimal");
+    MpiJob job = MpiJob.builder(sys).nodes(fg).build();
+    MpiJob noise = MpiJob.builder(sys).nodes(bg).build();
+    long start = sys.now();
+    MpiJob.together().job(job, WORK, 20_000_000).background(noise, SyntheticTraffic.uniform(65536, 0, 0, 3)).run();
+    assertThat(job.lastRunPs()).isGreaterThan(single.lastRunPs());
+    // the background ran from the set's start until the run stopped, the foreground from its own start
+    assertThat(noise.lastRunPs()).isEqualTo(sys.now() - start);
+    assertThat(sys.now() - start).isGreaterThanOrEqualTo(20_000_000 + job.lastRunPs());
+    assertThat(noise.bytesSent()).isGreaterThan(40L * 65536);
+  }
+
+  @Test
+  void aBackgroundDueAfterTheForegroundEndedNeverRuns() {
+    AriesSystem sys = system(FabricKind.ROUTERS, 0);
+    MpiJob job = MpiJob.builder(sys).nodes(range(0, 4)).build();
+    MpiJob noise = MpiJob.builder(sys).nodes(range(30, 4)).build();
+    MpiJob.together().job(job, WORK).background(noise, SyntheticTraffic.uniform(1000, 0, 0, 9), 1_000_000_000L)
+        .run();
+    assertThat(job.lastRunPs()).isPositive().isLessThan(1_000_000_000L);
+    assertThat(noise.lastRunPs()).isZero();
+    assertThat(noise.bytesSent()).isZero();
+    assertThat(noise.messages()).isZero();
+  }
+
   private record Seen(long fg, long bg, long bgBytes, long now) {}
 
   private static Seen together(int threads) {
+    return together(threads, 0);
+  }
+
+  private static Seen together(int threads, long foregroundStartPs) {
     AriesSystem sys = system(FabricKind.ROUTERS, threads);
     int[] fg = {0, 8, 16, 24, 33, 41, 49, 57};
     int[] bg = new int[30];
@@ -144,7 +202,8 @@ class MpiJobsTogetherTest {
     }
     MpiJob job = MpiJob.builder(sys).nodes(fg).build();
     MpiJob noise = MpiJob.builder(sys).nodes(bg).build();
-    MpiJob.together().job(job, WORK).background(noise, SyntheticTraffic.uniform(20_000, 1_000_000, 0, 4)).run();
+    MpiJob.together().job(job, WORK, foregroundStartPs)
+        .background(noise, SyntheticTraffic.uniform(20_000, 1_000_000, 0, 4)).run();
     return new Seen(job.lastRunPs(), noise.lastRunPs(), noise.bytesSent(), sys.now());
   }
 
@@ -152,7 +211,7 @@ class MpiJobsTogetherTest {
   void theSameOnEveryEngineThreadCount() {
     List<Seen> seen = new ArrayList<>();
     for (int t = 1; t <= 3; t++) {
-      seen.add(together(t));
+      seen.add(together(t, 2_500_000)); // the foreground arrives 2.5 us after the background
     }
     assertThat(seen.get(0).bgBytes()).isPositive();
     assertThat(seen.get(1)).isEqualTo(seen.get(0));
@@ -204,6 +263,10 @@ class MpiJobsTogetherTest {
         .hasMessageStartingWith("MPI program deadlocked: 2 ranks still waiting:");
   }
 
+  private static MpiJob b2(AriesSystem sys) {
+    return MpiJob.builder(sys).nodes(10, 11).build();
+  }
+
   @Test
   void misuseIsOneLine() {
     AriesSystem sys = system(FabricKind.ROUTERS, 0);
@@ -220,6 +283,16 @@ class MpiJobsTogetherTest {
         .hasMessageStartingWith("every job of a set must run on one system");
     assertThatThrownBy(() -> MpiJob.together().background(a, WORK).run())
         .hasMessage("a set of jobs needs a foreground job (job(...)): background jobs alone would run for ever");
+    assertThatThrownBy(() -> MpiJob.together().job(a, WORK, -1))
+        .hasMessage("startPs must be at least 0 (picoseconds after the set's start) but was -1");
+    a.run(WORK); // the clock has moved: a start of Long.MAX_VALUE from now would pass its end
+    long now = sys.now();
+    assertThat(now).isPositive();
+    assertThatThrownBy(() -> MpiJob.together().job(a, WORK).background(b2(sys), WORK, Long.MAX_VALUE).run())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("job 1's startPs must be at most " + (Long.MAX_VALUE - now) + " (the clock's end from now, "
+            + now + " ps) but was " + Long.MAX_VALUE);
+    assertThat(sys.now()).isEqualTo(now); // refused before anything ran
     assertThatThrownBy(() -> MpiJob.together().foregroundLimitPs(0))
         .hasMessage("foregroundLimitPs must be at least 1 but was 0");
     assertThatThrownBy(() -> SyntheticTraffic.uniform(0, 0, 0, 1)).hasMessage("bytes must be in [1, 67108864] but"

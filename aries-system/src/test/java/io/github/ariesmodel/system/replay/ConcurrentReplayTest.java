@@ -53,9 +53,11 @@ class ConcurrentReplayTest {
     AriesSystem sys = system("default", FabricKind.IDEAL, 0);
     ConcurrentReplay.Result r = ConcurrentReplay.builder(sys)
         .trace(TraceReplay.builder(sys, amg()).build())
-        .trace(TraceReplay.builder(sys, amg()).placement(Placement.RANDOM).build())
+        .trace(TraceReplay.builder(sys, amg()).placement(Placement.RANDOM).build(), 100_000_000) // 100 us later
         .build().run();
     assertThat(r.replays()).hasSize(2);
+    // the second ran from its own start: the run lasted at least its start and its time
+    assertThat(r.replays().get(1).elapsedPs()).isGreaterThanOrEqualTo(100_000_000 + alone.simulatedPs());
     for (ReplayResult x : r.replays()) {
       assertThat(x.simulatedPs()).isEqualTo(alone.simulatedPs());
       assertThat(x.messages()).isEqualTo(alone.messages());
@@ -106,7 +108,7 @@ class ConcurrentReplayTest {
   private static ConcurrentReplay.Result withBackground(int threads) throws IOException {
     AriesSystem sys = system("two-groups", FabricKind.ROUTERS, threads);
     return ConcurrentReplay.builder(sys)
-        .trace(TraceReplay.builder(sys, amg()).placement(Placement.ROUND_ROBIN_GROUPS).build())
+        .trace(TraceReplay.builder(sys, amg()).placement(Placement.ROUND_ROBIN_GROUPS).build(), 5_000_000)
         .background(SyntheticTraffic.uniform(16_384, 2_000_000, 0, 3), 32, 1, Placement.ROUND_ROBIN_GROUPS)
         .build().run();
   }
@@ -118,6 +120,10 @@ class ConcurrentReplayTest {
       seen.add(withBackground(t));
     }
     assertThat(seen.get(0).background().bytesSent()).isPositive();
+    // the background started with the run, the trace 5 us later: the background ran for the trace's time and more
+    assertThat(seen.get(0).background().startPs()).isZero();
+    assertThat(seen.get(0).background().ranPs())
+        .isGreaterThanOrEqualTo(5_000_000 + seen.get(0).replays().get(0).simulatedPs());
     assertThat(seen.get(1)).isEqualTo(seen.get(0));
   }
 
@@ -168,5 +174,9 @@ class ConcurrentReplayTest {
     assertThatThrownBy(() -> ConcurrentReplay.builder(small)
         .background(SyntheticTraffic.uniform(8, 0, 0, 1), 4, 1, Placement.parse(map.toString())))
         .hasMessage("background placement must be linear, random or round-robin-groups but was " + map);
+    assertThatThrownBy(() -> ConcurrentReplay.builder(small).trace(TraceReplay.builder(small, amg()).build(), -5))
+        .hasMessage("trace 0's startPs must be at least 0 but was -5");
+    assertThatThrownBy(() -> ConcurrentReplay.builder(small).backgroundStartPs(-1))
+        .hasMessage("backgroundStartPs must be at least 0 but was -1");
   }
 }
