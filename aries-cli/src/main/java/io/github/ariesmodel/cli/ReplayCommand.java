@@ -120,6 +120,10 @@ final class ReplayCommand implements Callable<Integer> {
       description = "How the background's nodes are chosen among those the traces leave (default: ${DEFAULT-VALUE}).")
   String backgroundMapping;
 
+  @Option(names = "--background-ranks-per-node", paramLabel = "N", defaultValue = "1",
+      description = "The background's ranks on each of its nodes, 1 to 68 (default: ${DEFAULT-VALUE}).")
+  int backgroundRanksPerNode;
+
   @Option(names = "--start-us", paramLabel = "US", defaultValue = "0",
       description = "With --with or --background, when the trace starts, microseconds after the run's start: after"
           + " the background's start, it meets a network already loaded (default: ${DEFAULT-VALUE}).")
@@ -187,6 +191,7 @@ final class ReplayCommand implements Callable<Integer> {
       p.put("backgroundGapUs", Double.toString(backgroundGapUs));
       p.put("backgroundNodes", Integer.toString(backgroundNodes));
       p.put("backgroundMapping", backgroundMapping);
+      p.put("backgroundRanksPerNode", Integer.toString(backgroundRanksPerNode));
     }
     if (startUs != 0) {
       p.put("startUs", Double.toString(startUs));
@@ -226,7 +231,7 @@ final class ReplayCommand implements Callable<Integer> {
       // the workload's parameters are named as the replay builder names them; the user typed the options
       throw CliError.renamed(e, "ranksPerNode", "--ranks-per-node", "backgroundBytes", "--background-bytes",
           "backgroundGapUs", "--background-gap-us", "backgroundNodes", "--background-nodes", "backgroundMapping",
-          "--background-mapping", "backgroundStartUs", "--background-start-us", "withStartUs", "--with-start-us",
+          "--background-mapping", "backgroundRanksPerNode", "--background-ranks-per-node", "backgroundStartUs", "--background-start-us", "withStartUs", "--with-start-us",
           "startUs", "--start-us", "background", "--background");
     } catch (UncheckedIOException e) {
       if (e.getCause() instanceof TraceFormatException f) {

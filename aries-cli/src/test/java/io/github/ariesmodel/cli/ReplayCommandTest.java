@@ -276,6 +276,7 @@ class ReplayCommandTest {
     // no baseline: the run's simulated time is then this one system's
     int rc = run(out, err, "replay", first.toString(), "--with", second.toString(), "--start-us", "3",
         "--with-start-us", "50", "--background", "uniform", "--background-nodes", "4", "--background-start-us", "1",
+        "--background-ranks-per-node", "3",
         "--no-baseline", "--system", "two-groups", "--json", "-q", "--no-wall-clock", "--out", dir.toString());
     assertThat(rc).as(err.toString()).isZero();
     JsonNode r = new ObjectMapper().readTree(dir.resolve("results.json").toFile());
@@ -293,6 +294,7 @@ class ReplayCommandTest {
     assertThat(r.get("run").get("simulatedTimePs").asLong()).isGreaterThanOrEqualTo(Math.round((50 + secondUs)
         * 1e6) - 1000);
     assertThat(r.get("metrics").get("background.startUs").get("value").asDouble()).isEqualTo(1.0);
+    assertThat(r.get("metrics").get("background.ranks").get("value").asDouble()).isEqualTo(12.0); // 4 nodes, 3 each
 
     for (String[][] bad : new String[][][] {
         {{"--start-us", "-1"}, {"--start-us must be in [0.0, 1000000.0] but was -1.0"}},
@@ -301,7 +303,9 @@ class ReplayCommandTest {
         {{"--with", second.toString(), "--with-start-us", "1,2"}, {"--with-start-us must give one start for every"
             + " with trace or one a trace (1) but gave 2: 1.0:2.0"}},
         {{"--with-start-us", "4"}, {"--with-start-us needs with traces but was 4.0 with none"}},
-        {{"--background-start-us", "4"}, {"--background-start-us needs a background but was 4.0 with none"}}}) {
+        {{"--background-start-us", "4"}, {"--background-start-us needs a background but was 4.0 with none"}},
+        {{"--background", "uniform", "--background-ranks-per-node", "69"}, {"--background-ranks-per-node must be in"
+            + " [1, 68] but was 69"}}}) {
       StringWriter o = new StringWriter();
       StringWriter e = new StringWriter();
       List<String> args = new ArrayList<>(List.of("replay", first.toString(), "-q", "--out",

@@ -78,6 +78,8 @@ final class ReplayWorkload implements Workload {
     m.put("backgroundGapUs", "0: the background's pause after each step, microseconds");
     m.put("backgroundNodes", "0: the background's nodes (0: every node the traces leave)");
     m.put("backgroundMapping", "linear: linear, random or round-robin-groups among the nodes the traces leave");
+    m.put("backgroundRanksPerNode", "1: the background's ranks on each of its nodes, 1 to "
+        + TraceReplay.MAX_RANKS_PER_NODE);
     m.put("startUs", "0: with more than one job, when the trace starts, microseconds after the run's start (after"
         + " the background's, say, so that it meets a loaded network)");
     m.put("withStartUs", "0: when the with traces start, microseconds after the run's start: one value for all, or"
@@ -115,6 +117,7 @@ final class ReplayWorkload implements Workload {
    * @param backgroundGapPs the background's pause after each step
    * @param backgroundNodes the background's nodes, 0 for every node left
    * @param backgroundMapping how the background's nodes are chosen
+   * @param backgroundRanksPerNode the background's ranks on each of its nodes
    * @param baseline whether each trace is also replayed alone
    * @param startsPs when each trace starts (the first, then the with traces), picoseconds after the run's start
    * @param backgroundStartPs when the background starts
@@ -122,7 +125,7 @@ final class ReplayWorkload implements Workload {
   private record Settings(Path tracePath, Placement placement, ComputeMode compute, int ranksPerNode,
       boolean collectiveEngine, boolean smpCollectives, HostCacheConfig hostCache, List<Path> with,
       String backgroundKind, int backgroundBytes, long backgroundGapPs, int backgroundNodes,
-      Placement backgroundMapping, boolean baseline, List<Long> startsPs, long backgroundStartPs) {
+      Placement backgroundMapping, int backgroundRanksPerNode, boolean baseline, List<Long> startsPs, long backgroundStartPs) {
 
     /** @return whether more than one job runs */
     boolean together() {
@@ -165,6 +168,7 @@ final class ReplayWorkload implements Workload {
       Placement bgMapping = Placement.parse(params.choice("backgroundMapping", "linear",
           List.of("linear", "random", "round-robin-groups")));
       long gapPs = Math.round(gapUs * 1e6);
+      int bgRpn = params.integer("backgroundRanksPerNode", 1, 1, TraceReplay.MAX_RANKS_PER_NODE);
       boolean baseline = params.choice("baseline", "on", List.of("on", "off")).equals("on");
       List<Long> starts = new ArrayList<>();
       starts.add(Math.round(params.number("startUs", 0, 0, MAX_START_US) * 1e6));
@@ -184,7 +188,7 @@ final class ReplayWorkload implements Workload {
             + params.string("backgroundStartUs", "0") + " with none");
       }
       return new Settings(tracePath, placement, compute, rpn, engine, smp, hostCache, List.copyOf(with), kind, bytes,
-          gapPs, nodes, bgMapping, baseline, List.copyOf(starts), bgStart);
+          gapPs, nodes, bgMapping, bgRpn, baseline, List.copyOf(starts), bgStart);
     }
   }
 
@@ -390,7 +394,7 @@ final class ReplayWorkload implements Workload {
     }
     SyntheticTraffic bg = settings.background(system.seed());
     if (bg != null) {
-      cb.background(bg, settings.backgroundNodes(), 1, settings.backgroundMapping())
+      cb.background(bg, settings.backgroundNodes(), settings.backgroundRanksPerNode(), settings.backgroundMapping())
           .backgroundStartPs(settings.backgroundStartPs());
       if (limit != Long.MAX_VALUE) {
         cb.foregroundLimitPs(limit);
