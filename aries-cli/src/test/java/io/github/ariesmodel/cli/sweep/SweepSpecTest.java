@@ -86,6 +86,17 @@ class SweepSpecTest {
   }
 
   @Test
+  void aPathWithDotsIsOneValueNotARange() {
+    // a trace beside the checkout ("../shared/traces/...") was refused as a malformed range
+    assertThat(SweepSpec.parse("trace=../t/a.meta,x/../b.txt").parameters().get(0).values())
+        .containsExactly("../t/a.meta", "x/../b.txt");
+    assertThat(SweepSpec.parse("trace=../t/a.meta;seed=1..3").toString()).isEqualTo("trace=../t/a.meta;seed=1..3");
+    // an integer before the dots is still a range, and a malformed one is refused
+    assertThat(SweepSpec.parse("seed=-1..1").parameters().get(0).values()).containsExactly("-1", "0", "1");
+    assertThatThrownBy(() -> SweepSpec.parse("seed=1..x")).hasMessageContaining("must be a..b with integers");
+  }
+
+  @Test
   void shardParsingAndValidation() {
     assertThat(Shard.parse(" 3/8 ")).isEqualTo(new Shard(3, 8));
     assertThat(Shard.parse("3/8").toString()).isEqualTo("3/8");
