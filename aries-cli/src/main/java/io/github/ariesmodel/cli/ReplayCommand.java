@@ -196,7 +196,12 @@ final class ReplayCommand implements Callable<Integer> {
     if (startUs != 0) {
       p.put("startUs", Double.toString(startUs));
     }
-    if (withStartUs != null && !withStartUs.isEmpty()) {
+    if (withStartUs != null && withStartUs.isEmpty()) {
+      // (picocli splits "," into no values at all: it ran as if the option were not there)
+      throw CliError.badInput("--with-start-us must give a start (microseconds) but gave none", "--with-start-us",
+          null);
+    }
+    if (withStartUs != null) {
       p.put("withStartUs", String.join(":", withStartUs.stream().map(d -> Double.toString(d)).toList()));
     }
     if (backgroundStartUs != 0) {

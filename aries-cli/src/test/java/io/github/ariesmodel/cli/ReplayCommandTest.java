@@ -303,6 +303,8 @@ class ReplayCommandTest {
         {{"--with", second.toString(), "--with-start-us", "1,2"}, {"--with-start-us must give one start for every"
             + " with trace or one a trace (1) but gave 2: 1.0:2.0"}},
         {{"--with-start-us", "4"}, {"--with-start-us needs with traces but was 4.0 with none"}},
+        {{"--with", second.toString(), "--with-start-us", ","}, {"--with-start-us must give a start (microseconds)"
+            + " but gave none"}},
         {{"--background-start-us", "4"}, {"--background-start-us needs a background but was 4.0 with none"}},
         {{"--background", "uniform", "--background-ranks-per-node", "69"}, {"--background-ranks-per-node must be in"
             + " [1, 68] but was 69"}}}) {
