@@ -236,8 +236,9 @@ final class ReplayCommand implements Callable<Integer> {
       // the workload's parameters are named as the replay builder names them; the user typed the options
       throw CliError.renamed(e, "ranksPerNode", "--ranks-per-node", "backgroundBytes", "--background-bytes",
           "backgroundGapUs", "--background-gap-us", "backgroundNodes", "--background-nodes", "backgroundMapping",
-          "--background-mapping", "backgroundRanksPerNode", "--background-ranks-per-node", "backgroundStartUs", "--background-start-us", "withStartUs", "--with-start-us",
-          "startUs", "--start-us", "background", "--background");
+          "--background-mapping", "backgroundRanksPerNode", "--background-ranks-per-node", "backgroundStartUs",
+          "--background-start-us", "withStartUs", "--with-start-us", "startUs", "--start-us", "background",
+          "--background");
     } catch (UncheckedIOException e) {
       if (e.getCause() instanceof TraceFormatException f) {
         throw CliError.badInput(f.getMessage(), "TRACE " + trace, f);

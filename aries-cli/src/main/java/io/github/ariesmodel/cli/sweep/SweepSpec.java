@@ -295,15 +295,16 @@ public final class SweepSpec {
     return r == null ? 1 : r[1] - r[0] + 1;
   }
 
+  /** What comes before a range's dots: an integer. */
+  private static final java.util.regex.Pattern RANGE_START = java.util.regex.Pattern.compile("[+-]?[0-9]+");
+
   /**
-   * The bounds of a range value {@code a..b}, or null when the value is not a range. A value is a range when an integer
-   * comes before its first {@code ..}; any other value is a literal, so a path such as {@code ../traces/x.meta} or
-   * {@code a/../b} is one value (such a path was refused as a malformed range).
+   * The bounds of a range value {@code a..b}, or null when the value is not a range. A value is a range when an
+   * integer comes before its first {@code ..}; any other value is a literal, so a path such as {@code
+   * ../traces/x.meta} or {@code a/../b} is one value (such a path was refused as a malformed range).
    *
    * @throws IllegalArgumentException when it is a range that is malformed or has more than {@link #MAX_POINTS} values
    */
-  private static final java.util.regex.Pattern RANGE_START = java.util.regex.Pattern.compile("[+-]?[0-9]+");
-
   private static long[] range(String name, String v) {
     int dots = v.indexOf("..");
     if (dots < 0 || !RANGE_START.matcher(v.substring(0, dots)).matches()) {

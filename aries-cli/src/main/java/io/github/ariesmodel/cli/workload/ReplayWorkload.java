@@ -125,7 +125,8 @@ final class ReplayWorkload implements Workload {
   private record Settings(Path tracePath, Placement placement, ComputeMode compute, int ranksPerNode,
       boolean collectiveEngine, boolean smpCollectives, HostCacheConfig hostCache, List<Path> with,
       String backgroundKind, int backgroundBytes, long backgroundGapPs, int backgroundNodes,
-      Placement backgroundMapping, int backgroundRanksPerNode, boolean baseline, List<Long> startsPs, long backgroundStartPs) {
+      Placement backgroundMapping, int backgroundRanksPerNode, boolean baseline, List<Long> startsPs,
+      long backgroundStartPs) {
 
     /** @return whether more than one job runs */
     boolean together() {
@@ -403,7 +404,8 @@ final class ReplayWorkload implements Workload {
     ConcurrentReplay.Result r = cb.build().run();
     WorkloadReport rep = report(r.replays().get(0));
     ResultTable.Builder jobs = ResultTable.builder("jobs").integer("job", "").string("trace").integer("ranks", "")
-        .integer("firstNode", "").number("start", "us").number("simulatedTime", "us").number("alone", "us").number("slowdown", "")
+        .integer("firstNode", "").number("start", "us").number("simulatedTime", "us").number("alone", "us")
+        .number("slowdown", "")
         .number("latencyP50", "ns").number("latencyP99", "ns").integer("messages", "");
     for (int j = 0; j < traces.size(); j++) {
       ReplayResult x = r.replays().get(j);
@@ -411,8 +413,8 @@ final class ReplayWorkload implements Workload {
       Double slowdown = alone.isEmpty() ? null
           : Figures.round((double) x.simulatedPs() / alone.get(j).simulatedPs(), 4);
       jobs.row(j, traces.get(j).source().toString(), x.ranks(), x.nodes().get(0),
-          Figures.round(settings.startsPs().get(j) / 1e6, 3), Figures.round(x.simulatedPs() / 1e6, 3), aloneUs, slowdown, ns(x.latency(), x.latency().p50Ns()),
-          ns(x.latency(), x.latency().p99Ns()), x.messages());
+          Figures.round(settings.startsPs().get(j) / 1e6, 3), Figures.round(x.simulatedPs() / 1e6, 3), aloneUs,
+          slowdown, ns(x.latency(), x.latency().p50Ns()), ns(x.latency(), x.latency().p99Ns()), x.messages());
       if (j == 0 && !alone.isEmpty()) {
         rep.metric("aloneTimeUs", aloneUs, "us");
         rep.metric("slowdown", slowdown, "");
