@@ -57,6 +57,20 @@ class MpiJobsTogetherTest {
     return n;
   }
 
+  /**
+   * Nodes spread over the 9 groups in turn (nodes are group-major, 8 a group), from the given node of each group.
+   *
+   * @param count how many
+   * @param first the first node of each group to take (then the ones after it)
+   */
+  private static int[] acrossGroups(int count, int first) {
+    int[] n = new int[count];
+    for (int i = 0; i < count; i++) {
+      n[i] = (i % 9) * 8 + first + i / 9;
+    }
+    return n;
+  }
+
   private static long alone(FabricKind fabric, int[] nodes, MpiProgram program) {
     AriesSystem sys = system(fabric, 0);
     MpiJob job = MpiJob.builder(sys).nodes(nodes).build();
@@ -91,10 +105,7 @@ class MpiJobsTogetherTest {
   void aJobSharingLinksWithALoadedBackgroundTakesLongerAndTheBackgroundStopsWhereItEnds() {
     // the foreground spreads over groups 0-3 (nodes are group-major, 8 a group), the background over groups 0-8
     int[] fg = {0, 8, 16, 24, 1, 9, 17, 25};
-    int[] bg = new int[40];
-    for (int i = 0; i < bg.length; i++) {
-      bg[i] = (i % 9) * 8 + 2 + i / 9;
-    }
+    int[] bg = acrossGroups(40, 2);
     // minimal routing: no random choice for the background to change, so a foreground can only lose by sharing
     AriesSystem quiet = system(FabricKind.ROUTERS, 0, "minimal");
     MpiJob single = MpiJob.builder(quiet).nodes(fg).build();
@@ -155,10 +166,7 @@ class MpiJobsTogetherTest {
   @Test
   void aBackgroundStartedFirstHasLoadedTheNetworkWhenTheForegroundArrives() {
     int[] fg = {0, 8, 16, 24, 1, 9, 17, 25};
-    int[] bg = new int[40];
-    for (int i = 0; i < bg.length; i++) {
-      bg[i] = (i % 9) * 8 + 2 + i / 9;
-    }
+    int[] bg = acrossGroups(40, 2);
     AriesSystem quiet = system(FabricKind.ROUTERS, 0, "minimal");
     MpiJob single = MpiJob.builder(quiet).nodes(fg).build();
     single.run(WORK);
@@ -196,10 +204,7 @@ class MpiJobsTogetherTest {
   private static Seen together(int threads, long foregroundStartPs) {
     AriesSystem sys = system(FabricKind.ROUTERS, threads);
     int[] fg = {0, 8, 16, 24, 33, 41, 49, 57};
-    int[] bg = new int[30];
-    for (int i = 0; i < bg.length; i++) {
-      bg[i] = (i % 9) * 8 + 3 + i / 9;
-    }
+    int[] bg = acrossGroups(30, 3);
     MpiJob job = MpiJob.builder(sys).nodes(fg).build();
     MpiJob noise = MpiJob.builder(sys).nodes(bg).build();
     MpiJob.together().job(job, WORK, foregroundStartPs)
@@ -241,10 +246,7 @@ class MpiJobsTogetherTest {
     Seen free = together(1);
     AriesSystem sys = system(FabricKind.ROUTERS, 1);
     int[] fg = {0, 8, 16, 24, 33, 41, 49, 57};
-    int[] bg = new int[30];
-    for (int i = 0; i < bg.length; i++) {
-      bg[i] = (i % 9) * 8 + 3 + i / 9;
-    }
+    int[] bg = acrossGroups(30, 3);
     MpiJob job = MpiJob.builder(sys).nodes(fg).build();
     MpiJob noise = MpiJob.builder(sys).nodes(bg).build();
     MpiJob.together().job(job, WORK).background(noise, SyntheticTraffic.uniform(20_000, 1_000_000, 0, 4))
