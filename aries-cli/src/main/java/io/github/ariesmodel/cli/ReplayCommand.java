@@ -112,6 +112,11 @@ final class ReplayCommand implements Callable<Integer> {
       description = "The background's pause after each step (default: ${DEFAULT-VALUE}: as fast as it can).")
   double backgroundGapUs;
 
+  @Option(names = "--background-steps", paramLabel = "N", defaultValue = "0",
+      description = "The background's steps, after which it finalizes and leaves (default: ${DEFAULT-VALUE}: no end,"
+          + " stopped where the traces end).")
+  long backgroundSteps;
+
   @Option(names = "--background-nodes", paramLabel = "N", defaultValue = "0",
       description = "The background's nodes (default: ${DEFAULT-VALUE}: every node the traces leave).")
   int backgroundNodes;
@@ -190,6 +195,7 @@ final class ReplayCommand implements Callable<Integer> {
       p.put("backgroundBytes", Integer.toString(backgroundBytes));
       p.put("backgroundGapUs", Double.toString(backgroundGapUs));
       p.put("backgroundNodes", Integer.toString(backgroundNodes));
+      p.put("backgroundSteps", Long.toString(backgroundSteps));
       p.put("backgroundMapping", backgroundMapping);
       p.put("backgroundRanksPerNode", Integer.toString(backgroundRanksPerNode));
     }
@@ -237,7 +243,7 @@ final class ReplayCommand implements Callable<Integer> {
       throw CliError.renamed(e, "ranksPerNode", "--ranks-per-node", "backgroundBytes", "--background-bytes",
           "backgroundGapUs", "--background-gap-us", "backgroundNodes", "--background-nodes", "backgroundMapping",
           "--background-mapping", "backgroundRanksPerNode", "--background-ranks-per-node", "backgroundStartUs",
-          "--background-start-us", "withStartUs", "--with-start-us", "startUs", "--start-us", "background",
+          "--background-start-us", "backgroundSteps", "--background-steps", "withStartUs", "--with-start-us", "startUs", "--start-us", "background",
           "--background");
     } catch (UncheckedIOException e) {
       if (e.getCause() instanceof TraceFormatException f) {

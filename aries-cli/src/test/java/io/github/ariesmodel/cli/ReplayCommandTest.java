@@ -276,7 +276,7 @@ class ReplayCommandTest {
     // no baseline: the run's simulated time is then this one system's
     int rc = run(out, err, "replay", first.toString(), "--with", second.toString(), "--start-us", "3",
         "--with-start-us", "50", "--background", "uniform", "--background-nodes", "4", "--background-start-us", "1",
-        "--background-ranks-per-node", "3",
+        "--background-ranks-per-node", "3", "--background-steps", "2",
         "--no-baseline", "--system", "two-groups", "--json", "-q", "--no-wall-clock", "--out", dir.toString());
     assertThat(rc).as(err.toString()).isZero();
     JsonNode r = new ObjectMapper().readTree(dir.resolve("results.json").toFile());
@@ -295,6 +295,10 @@ class ReplayCommandTest {
         * 1e6) - 1000);
     assertThat(r.get("metrics").get("background.startUs").get("value").asDouble()).isEqualTo(1.0);
     assertThat(r.get("metrics").get("background.ranks").get("value").asDouble()).isEqualTo(12.0); // 4 nodes, 3 each
+    // two steps of a 64 KiB message from each of its 12 ranks and no third (finalize's SMP-aware barrier adds a byte
+    // a rank that is not its node's first: MPICH's node-local bcast), then it finalized by itself
+    assertThat(r.get("metrics").get("background.bytes").get("value").asLong()).isEqualTo(2L * 12 * 65536 + 8);
+    assertThat(Files.readString(dir.resolve("report.html"))).contains("ended by itself after");
 
     for (String[][] bad : new String[][][] {
         {{"--start-us", "-1"}, {"--start-us must be in [0.0, 1000000.0] but was -1.0"}},
@@ -306,6 +310,8 @@ class ReplayCommandTest {
         {{"--with", second.toString(), "--with-start-us", ","}, {"--with-start-us must give a start (microseconds)"
             + " but gave none"}},
         {{"--background-start-us", "4"}, {"--background-start-us needs a background but was 4.0 with none"}},
+        {{"--background", "uniform", "--background-steps", "-1"}, {"--background-steps must be in [0, 2147483647]"
+            + " but was -1"}},
         {{"--background", "uniform", "--background-ranks-per-node", "69"}, {"--background-ranks-per-node must be in"
             + " [1, 68] but was 69"}}}) {
       StringWriter o = new StringWriter();

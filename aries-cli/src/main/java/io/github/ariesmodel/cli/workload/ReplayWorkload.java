@@ -76,6 +76,8 @@ final class ReplayWorkload implements Workload {
     m.put("backgroundBytes", "65536: the background's message size (to each rank, for alltoall), 1 to "
         + SyntheticTraffic.MAX_BYTES);
     m.put("backgroundGapUs", "0: the background's pause after each step, microseconds");
+    m.put("backgroundSteps", "0: the background's steps, after which it finalizes and leaves (0: no end, stopped where"
+        + " the traces end)");
     m.put("backgroundNodes", "0: the background's nodes (0: every node the traces leave)");
     m.put("backgroundMapping", "linear: linear, random or round-robin-groups among the nodes the traces leave");
     m.put("backgroundRanksPerNode", "1: the background's ranks on each of its nodes, 1 to "
@@ -115,6 +117,7 @@ final class ReplayWorkload implements Workload {
    * @param backgroundKind none, uniform or alltoall
    * @param backgroundBytes the background's message size
    * @param backgroundGapPs the background's pause after each step
+   * @param backgroundSteps the background's steps, 0 for no end
    * @param backgroundNodes the background's nodes, 0 for every node left
    * @param backgroundMapping how the background's nodes are chosen
    * @param backgroundRanksPerNode the background's ranks on each of its nodes
@@ -124,7 +127,7 @@ final class ReplayWorkload implements Workload {
    */
   private record Settings(Path tracePath, Placement placement, ComputeMode compute, int ranksPerNode,
       boolean collectiveEngine, boolean smpCollectives, HostCacheConfig hostCache, List<Path> with,
-      String backgroundKind, int backgroundBytes, long backgroundGapPs, int backgroundNodes,
+      String backgroundKind, int backgroundBytes, long backgroundGapPs, long backgroundSteps, int backgroundNodes,
       Placement backgroundMapping, int backgroundRanksPerNode, boolean baseline, List<Long> startsPs,
       long backgroundStartPs) {
 
@@ -136,8 +139,8 @@ final class ReplayWorkload implements Workload {
     /** @return the background's program (its cycles drawn from the system's seed), or null for none */
     SyntheticTraffic background(long seed) {
       return switch (backgroundKind) {
-        case "uniform" -> SyntheticTraffic.uniform(backgroundBytes, backgroundGapPs, 0, seed);
-        case "alltoall" -> SyntheticTraffic.alltoall(backgroundBytes, backgroundGapPs, 0);
+        case "uniform" -> SyntheticTraffic.uniform(backgroundBytes, backgroundGapPs, backgroundSteps, seed);
+        case "alltoall" -> SyntheticTraffic.alltoall(backgroundBytes, backgroundGapPs, backgroundSteps);
         default -> null;
       };
     }
@@ -169,6 +172,7 @@ final class ReplayWorkload implements Workload {
       Placement bgMapping = Placement.parse(params.choice("backgroundMapping", "linear",
           List.of("linear", "random", "round-robin-groups")));
       long gapPs = Math.round(gapUs * 1e6);
+      long steps = params.integer("backgroundSteps", 0, 0, Integer.MAX_VALUE);
       int bgRpn = params.integer("backgroundRanksPerNode", 1, 1, TraceReplay.MAX_RANKS_PER_NODE);
       boolean baseline = params.choice("baseline", "on", List.of("on", "off")).equals("on");
       List<Long> starts = new ArrayList<>();
@@ -184,12 +188,15 @@ final class ReplayWorkload implements Workload {
         throw new IllegalArgumentException("withStartUs needs with traces but was " + Texts.abbreviate(
             params.string("withStartUs", "")) + " with none");
       }
+      if (steps != 0 && kind.equals("none")) {
+        throw new IllegalArgumentException("backgroundSteps needs a background but was " + steps + " with none");
+      }
       if (bgStart != 0 && kind.equals("none")) {
         throw new IllegalArgumentException("backgroundStartUs needs a background but was "
             + params.string("backgroundStartUs", "0") + " with none");
       }
       return new Settings(tracePath, placement, compute, rpn, engine, smp, hostCache, List.copyOf(with), kind, bytes,
-          gapPs, nodes, bgMapping, bgRpn, baseline, List.copyOf(starts), bgStart);
+          gapPs, steps, nodes, bgMapping, bgRpn, baseline, List.copyOf(starts), bgStart);
     }
   }
 
@@ -431,7 +438,9 @@ final class ReplayWorkload implements Workload {
       rep.metric("background.GBpsPerNode", Figures.round(b.bytesPerSecondPerNode() / 1e9, 4), "GB/s");
       rep.note("background: " + b.program() + " on " + b.ranks() + " ranks"
           + (b.startPs() == 0 ? "" : " from " + Figures.round(b.startPs() / 1e6, 3) + " us")
-          + ", stopped where the traces ended; it sent " + b.bytesSent() + " bytes in " + b.messages() + " messages");
+          + (b.finished() ? ", ended by itself after " + Figures.round(b.ranPs() / 1e6, 3) + " us"
+              : ", stopped where the traces ended")
+          + "; it sent " + b.bytesSent() + " bytes in " + b.messages() + " messages");
     }
     return rep;
   }

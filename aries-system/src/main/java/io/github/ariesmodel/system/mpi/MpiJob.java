@@ -77,6 +77,7 @@ public final class MpiJob {
   private ProcessRunner runner;
   private long lastRunStartPs;
   private long lastRunEndPs;
+  private boolean lastRunStopped;
 
   private MpiJob(Builder b) {
     this.system = b.system;
@@ -648,6 +649,7 @@ public final class MpiJob {
       // a background job stopped where the foreground ended ran until the run stopped (from its start: 0 ps if it
       // had not started), and cannot run again
       job.lastRunEndPs = stopped[j] ? Math.max(end, system.now()) : end;
+      job.lastRunStopped = stopped[j];
       if (stopped[j]) {
         job.failedRun = "it ran in the background and was stopped where the foreground jobs ended";
       }
@@ -765,6 +767,14 @@ public final class MpiJob {
     String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     int nl = m.indexOf('\n');
     return nl < 0 ? m : m.substring(0, nl);
+  }
+
+  /**
+   * @return whether the last run stopped this job before its program returned (a background job the foreground
+   *     outlived, {@link #together()}), rather than the job ending by itself
+   */
+  public boolean lastRunStopped() {
+    return lastRunStopped;
   }
 
   /** @return simulated time from the start of the last run until its last rank's program returned, picoseconds */

@@ -74,11 +74,13 @@ public final class ConcurrentReplay {
    * @param ranks its ranks
    * @param startPs when it started, picoseconds after the run's start
    * @param ranPs how long it ran, from its start (0 when the traces had ended before it was due)
+   * @param finished whether it ended by itself (a program of so many steps) rather than being stopped where the
+   *     traces ended
    * @param messages messages it sent
    * @param bytesSent payload bytes it sent
    */
   public record Background(String program, ImmutableIntArray nodes, int ranks, long startPs, long ranPs,
-      long messages, long bytesSent) {
+      boolean finished, long messages, long bytesSent) {
     /** @return payload bytes a second each node of the background sent, on average over its run */
     public double bytesPerSecondPerNode() {
       int distinct = (int) nodes.stream().distinct().count();
@@ -151,7 +153,8 @@ public final class ConcurrentReplay {
       out.add(p.finish());
     }
     Background bg = noise == null ? null : new Background(background.toString(), ImmutableIntArray.copyOf(noiseNodes),
-        noise.size(), backgroundStartPs, noise.lastRunPs(), noise.messages(), noise.bytesSent());
+        noise.size(), backgroundStartPs, noise.lastRunPs(), !noise.lastRunStopped(), noise.messages(),
+        noise.bytesSent());
     return new Result(out.build(), bg);
   }
 

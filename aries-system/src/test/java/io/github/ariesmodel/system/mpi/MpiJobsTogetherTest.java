@@ -120,6 +120,8 @@ class MpiJobsTogetherTest {
     // it ran all along, and was stopped right where the foreground finished
     assertThat(noise.bytesSent()).isGreaterThan(40L * 65536);
     assertThat(noise.lastRunPs()).isEqualTo(sys.now() - start);
+    assertThat(noise.lastRunStopped()).isTrue();
+    assertThat(job.lastRunStopped()).isFalse();
     assertThat(sys.now() - start).isGreaterThanOrEqualTo(job.lastRunPs());
     assertThatThrownBy(() -> noise.run(WORK)).isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("ran in the background and was stopped");
@@ -140,6 +142,7 @@ class MpiJobsTogetherTest {
     }).background(noise, SyntheticTraffic.uniform(1000, 0, 3, 9)).run();
     assertThat(noise.bytesSent()).isEqualTo(3L * 4 * 1000);
     assertThat(noise.lastRunPs()).isPositive().isLessThan(job.lastRunPs());
+    assertThat(noise.lastRunStopped()).isFalse();
     noise.run(SyntheticTraffic.alltoall(100, 0, 2)); // it finished: it can run again
     assertThat(noise.bytesSent()).isEqualTo(3L * 4 * 1000 + 2L * 4 * 3 * 100);
   }
