@@ -104,6 +104,11 @@ final class ReplayCommand implements Callable<Integer> {
           + " random ranks, or all-to-all exchanges (default: none).")
   String background;
 
+  @Option(names = "--background-trace", paramLabel = "TRACE",
+      description = "A trace replayed again and again beside the traces, as the background instead of synthetic load"
+          + " (placed by --background-mapping and --background-ranks-per-node; --background-steps gives its passes).")
+  Path backgroundTrace;
+
   @Option(names = "--background-bytes", paramLabel = "B", defaultValue = "65536",
       description = "The background's message size (to each rank, for alltoall) (default: ${DEFAULT-VALUE}).")
   int backgroundBytes;
@@ -190,6 +195,20 @@ final class ReplayCommand implements Callable<Integer> {
       }
       p.put("with", String.join(java.io.File.pathSeparator, with.stream().map(Path::toString).toList()));
     }
+    if (backgroundTrace != null) {
+      if (background != null) {
+        throw CliError.badInput("--background-trace and --background are two backgrounds, and a run has one, but"
+            + " both were given", "--background-trace", null);
+      }
+      if (!Files.exists(backgroundTrace)) {
+        throw CliError.badInput("no such trace file or directory: " + backgroundTrace, "--background-trace", null);
+      }
+      p.put("backgroundTrace", backgroundTrace.toString());
+      p.put("backgroundNodes", Integer.toString(backgroundNodes));
+      p.put("backgroundMapping", backgroundMapping);
+      p.put("backgroundRanksPerNode", Integer.toString(backgroundRanksPerNode));
+      p.put("backgroundSteps", Long.toString(backgroundSteps));
+    }
     if (background != null) {
       p.put("background", background);
       p.put("backgroundBytes", Integer.toString(backgroundBytes));
@@ -243,7 +262,7 @@ final class ReplayCommand implements Callable<Integer> {
       throw CliError.renamed(e, "ranksPerNode", "--ranks-per-node", "backgroundBytes", "--background-bytes",
           "backgroundGapUs", "--background-gap-us", "backgroundNodes", "--background-nodes", "backgroundMapping",
           "--background-mapping", "backgroundRanksPerNode", "--background-ranks-per-node", "backgroundStartUs",
-          "--background-start-us", "backgroundSteps", "--background-steps", "withStartUs", "--with-start-us", "startUs", "--start-us", "background",
+          "--background-start-us", "backgroundSteps", "--background-steps", "backgroundTrace", "--background-trace", "withStartUs", "--with-start-us", "startUs", "--start-us", "background",
           "--background");
     } catch (UncheckedIOException e) {
       if (e.getCause() instanceof TraceFormatException f) {

@@ -325,6 +325,42 @@ class ReplayCommandTest {
   }
 
   @Test
+  void aTraceRepeatedAsTheBackground() throws Exception {
+    Path first = TRACES.resolve("simgrid-examples/actions_allreduce.txt");
+    Path neighbour = TRACES.resolve("simgrid-examples/actions_alltoall.txt");
+    Path dir = tmp.resolve("bgtrace");
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int rc = run(out, err, "replay", first.toString(), "--background-trace", neighbour.toString(),
+        "--background-ranks-per-node", "3", "--system", "two-groups", "--json", "-q", "--no-wall-clock", "--out",
+        dir.toString());
+    assertThat(rc).as(err.toString()).isZero();
+    JsonNode r = new ObjectMapper().readTree(dir.resolve("results.json").toFile());
+    assertThat(r.get("metrics").get("jobs").get("value").asDouble()).isEqualTo(2.0);
+    assertThat(r.get("metrics").get("background.ranks").get("value").asDouble()).isEqualTo(3.0);
+    assertThat(r.get("metrics").get("background.bytes").get("value").asLong()).isPositive();
+    assertThat(r.get("metrics").get("slowdown").get("value").asDouble()).isPositive();
+    // its three ranks on one node (the first free one), repeated until the first trace ended
+    String report = Files.readString(dir.resolve("report.html"));
+    assertThat(report).contains("actions_alltoall.txt, repeated: ").contains("stopped where the traces ended");
+
+    for (String[][] bad : new String[][][] {
+        {{"--background-trace", neighbour.toString(), "--background", "uniform"}, {"--background-trace and"
+            + " --background are two backgrounds, and a run has one, but both were given"}},
+        {{"--background-trace", neighbour.toString(), "--background-nodes", "5"}, {"--background-nodes must be left"
+            + " out (0) with a background trace, whose ranks and backgroundRanksPerNode give its nodes, but was 5"}},
+        {{"--background-trace", tmp.resolve("none.txt").toString()}, {"no such trace file or directory: "}}}) {
+      StringWriter o = new StringWriter();
+      StringWriter e = new StringWriter();
+      List<String> args = new ArrayList<>(List.of("replay", first.toString(), "-q", "--out",
+          tmp.resolve("bad").toString()));
+      args.addAll(List.of(bad[0]));
+      assertThat(run(o, e, args.toArray(new String[0]))).as(e.toString()).isEqualTo(2);
+      assertThat(e.toString().strip()).startsWith("aries replay: " + bad[1][0]).doesNotContain("\n");
+    }
+  }
+
+  @Test
   void ranksPerNodeWithAMappingFileIsRefused() throws Exception {
     Path f = tmp.resolve("pair.txt");
     Files.writeString(f, "0 init\n1 init\n0 send 1 0 100\n1 recv 0 0 100\n0 finalize\n1 finalize\n");

@@ -73,6 +73,9 @@ final class ReplayWorkload implements Workload {
         + " '" + java.io.File.pathSeparator + "' (placed in turn by the mapping; linear after a mapping file)");
     m.put("background", "none: none, uniform or alltoall: synthetic load beside the traces, stopped where they end"
         + " (SyntheticTraffic)");
+    m.put("backgroundTrace", "(none): a trace replayed again and again beside the traces as the background, instead"
+        + " of synthetic load (its nodes from its ranks, backgroundRanksPerNode and backgroundMapping; backgroundSteps"
+        + " its passes)");
     m.put("backgroundBytes", "65536: the background's message size (to each rank, for alltoall), 1 to "
         + SyntheticTraffic.MAX_BYTES);
     m.put("backgroundGapUs", "0: the background's pause after each step, microseconds");
@@ -115,6 +118,7 @@ final class ReplayWorkload implements Workload {
    * @param hostCache the nodes' host cache, or null for the system's
    * @param with more traces replayed at the same time
    * @param backgroundKind none, uniform or alltoall
+   * @param backgroundTrace a trace repeated as the background, or null
    * @param backgroundBytes the background's message size
    * @param backgroundGapPs the background's pause after each step
    * @param backgroundSteps the background's steps, 0 for no end
@@ -127,13 +131,13 @@ final class ReplayWorkload implements Workload {
    */
   private record Settings(Path tracePath, Placement placement, ComputeMode compute, int ranksPerNode,
       boolean collectiveEngine, boolean smpCollectives, HostCacheConfig hostCache, List<Path> with,
-      String backgroundKind, int backgroundBytes, long backgroundGapPs, long backgroundSteps, int backgroundNodes,
+      String backgroundKind, Path backgroundTrace, int backgroundBytes, long backgroundGapPs, long backgroundSteps, int backgroundNodes,
       Placement backgroundMapping, int backgroundRanksPerNode, boolean baseline, List<Long> startsPs,
       long backgroundStartPs) {
 
     /** @return whether more than one job runs */
     boolean together() {
-      return !with.isEmpty() || !backgroundKind.equals("none");
+      return !with.isEmpty() || !backgroundKind.equals("none") || backgroundTrace != null;
     }
 
     /** @return the background's program (its cycles drawn from the system's seed), or null for none */
@@ -166,6 +170,12 @@ final class ReplayWorkload implements Workload {
         with.add(ReplayWorkload.tracePath("with", t));
       }
       String kind = params.choice("background", "none", List.of("none", "uniform", "alltoall"));
+      String bgTraceText = params.string("backgroundTrace", "");
+      Path bgTrace = bgTraceText.isEmpty() ? null : ReplayWorkload.tracePath("backgroundTrace", bgTraceText);
+      if (bgTrace != null && !kind.equals("none")) {
+        throw new IllegalArgumentException("backgroundTrace and background are two backgrounds, and a run has one, but"
+            + " background was " + kind);
+      }
       int bytes = params.integer("backgroundBytes", 65536, 1, SyntheticTraffic.MAX_BYTES);
       double gapUs = params.number("backgroundGapUs", 0, 0, 1e9);
       int nodes = params.integer("backgroundNodes", 0, 0, Integer.MAX_VALUE);
@@ -180,7 +190,7 @@ final class ReplayWorkload implements Workload {
       starts.addAll(withStarts(params.string("withStartUs", "0"), with.size()));
       long bgStart = Math.round(params.number("backgroundStartUs", 0, 0, MAX_START_US) * 1e6);
       // a start means something only beside another job: given alone it would be silently ignored
-      if (starts.get(0) != 0 && with.isEmpty() && kind.equals("none")) {
+      if (starts.get(0) != 0 && with.isEmpty() && kind.equals("none") && bgTrace == null) {
         throw new IllegalArgumentException("startUs needs another job to start after (with or background) but was "
             + params.string("startUs", "0") + " with neither");
       }
@@ -188,14 +198,20 @@ final class ReplayWorkload implements Workload {
         throw new IllegalArgumentException("withStartUs needs with traces but was " + Texts.abbreviate(
             params.string("withStartUs", "")) + " with none");
       }
-      if (steps != 0 && kind.equals("none")) {
+      if (bgTrace != null && nodes != 0) {
+        throw new IllegalArgumentException("backgroundNodes must be left out (0) with a background trace, whose ranks"
+            + " and backgroundRanksPerNode give its nodes, but was " + nodes);
+      }
+      boolean anyBackground = bgTrace != null || !kind.equals("none");
+      if (steps != 0 && !anyBackground) {
         throw new IllegalArgumentException("backgroundSteps needs a background but was " + steps + " with none");
       }
-      if (bgStart != 0 && kind.equals("none")) {
+      if (bgStart != 0 && !anyBackground) {
         throw new IllegalArgumentException("backgroundStartUs needs a background but was "
             + params.string("backgroundStartUs", "0") + " with none");
       }
-      return new Settings(tracePath, placement, compute, rpn, engine, smp, hostCache, List.copyOf(with), kind, bytes,
+      return new Settings(tracePath, placement, compute, rpn, engine, smp, hostCache, List.copyOf(with), kind, bgTrace,
+          bytes,
           gapPs, steps, nodes, bgMapping, bgRpn, baseline, List.copyOf(starts), bgStart);
     }
   }
@@ -401,7 +417,16 @@ final class ReplayWorkload implements Workload {
       cb.trace(b.build(), settings.startsPs().get(j));
     }
     SyntheticTraffic bg = settings.background(system.seed());
-    if (bg != null) {
+    if (settings.backgroundTrace() != null) {
+      TraceReplay.Builder b = TraceReplay.builder(system, openUnchecked(settings.backgroundTrace()))
+          .placement(settings.backgroundMapping()).ranksPerNode(settings.backgroundRanksPerNode())
+          .compute(settings.compute()).progress(ReplayProgress.NONE);
+      configure(b, settings);
+      cb.backgroundTrace(b.build(), settings.backgroundSteps()).backgroundStartPs(settings.backgroundStartPs());
+      if (limit != Long.MAX_VALUE) {
+        cb.foregroundLimitPs(limit);
+      }
+    } else if (bg != null) {
       cb.background(bg, settings.backgroundNodes(), settings.backgroundRanksPerNode(), settings.backgroundMapping())
           .backgroundStartPs(settings.backgroundStartPs());
       if (limit != Long.MAX_VALUE) {
@@ -427,9 +452,9 @@ final class ReplayWorkload implements Workload {
         rep.metric("slowdown", slowdown, "");
       }
     }
-    rep.metric("jobs", traces.size() + (bg == null ? 0 : 1), "");
+    rep.metric("jobs", traces.size() + (r.background() == null ? 0 : 1), "");
     rep.table(jobs.build());
-    if (bg != null) {
+    if (r.background() != null) {
       ConcurrentReplay.Background b = r.background();
       rep.metric("background.ranks", b.ranks(), "");
       rep.metric("background.startUs", Figures.round(b.startPs() / 1e6, 3), "us");

@@ -16,7 +16,8 @@ import java.util.List;
  * background load beside them if asked: a job interference study. Each trace's job is placed in turn by its own
  * replay's placement on the nodes the jobs before it left; the background job last, on the nodes left. The jobs run
  * together ({@link MpiJob#together()}): the run ends where the last trace's job ends and the background is stopped
- * there. A trace may arrive later than the run's start ({@link Builder#trace(TraceReplay, long)}), and so may the
+ * there. The background is synthetic load ({@link Builder#background}) or a trace repeated ({@link
+ * Builder#backgroundTrace}). A trace may arrive later than the run's start ({@link Builder#trace(TraceReplay, long)}), and so may the
  * background ({@link Builder#backgroundStartPs}); a trace started after the background meets a network its load has
  * already filled.
  *
@@ -39,6 +40,8 @@ public final class ConcurrentReplay {
   private final List<TraceReplay> replays;
   private final List<Long> starts;
   private final SyntheticTraffic background;
+  private final TraceReplay backgroundTrace;
+  private final long backgroundPasses;
   private final long backgroundStartPs;
   private final int backgroundNodes;
   private final int backgroundRanksPerNode;
@@ -50,6 +53,8 @@ public final class ConcurrentReplay {
     this.replays = List.copyOf(b.replays);
     this.starts = List.copyOf(b.starts);
     this.background = b.background;
+    this.backgroundTrace = b.backgroundTrace;
+    this.backgroundPasses = b.backgroundPasses;
     this.backgroundStartPs = b.backgroundStartPs;
     this.backgroundNodes = b.backgroundNodes;
     this.backgroundRanksPerNode = b.backgroundRanksPerNode;
@@ -69,7 +74,7 @@ public final class ConcurrentReplay {
   /**
    * What the background job did until the run ended.
    *
-   * @param program what it ran
+   * @param program what it ran (for a trace: its file, and the passes its ranks made)
    * @param nodes each rank's node
    * @param ranks its ranks
    * @param startPs when it started, picoseconds after the run's start
@@ -116,7 +121,16 @@ public final class ConcurrentReplay {
     }
     MpiJob noise = null;
     int[] noiseNodes = null;
-    if (background != null) {
+    TraceReplay.Prepared noiseTrace = null;
+    if (backgroundTrace != null) {
+      noiseTrace = backgroundTrace.prepare(taken);
+      noise = noiseTrace.job;
+      noiseNodes = noiseTrace.nodes;
+      set.background(noise, noiseTrace.repeatingProgram(backgroundPasses), backgroundStartPs);
+      if (limitPs != Long.MAX_VALUE) {
+        set.foregroundLimitPs(limitPs);
+      }
+    } else if (background != null) {
       int free = system.nodeCount() - taken.cardinality();
       int nodes = backgroundNodes == 0 ? free : backgroundNodes;
       checkArgument(nodes >= 1 && nodes <= free, "the background needs %s nodes but the system has %s free of its %s"
@@ -133,6 +147,10 @@ public final class ConcurrentReplay {
     try {
       set.run();
     } catch (MpiJob.JobFailedException e) {
+      if (noiseTrace != null && e.job() == noise) {
+        noiseTrace.failed(e); // the background trace's deadlock or disagreement, named with its file
+        throw e;
+      }
       for (TraceReplay.Prepared p : prepared) {
         if (p.job == e.job()) {
           p.failed(e);
@@ -152,7 +170,10 @@ public final class ConcurrentReplay {
     for (TraceReplay.Prepared p : prepared) {
       out.add(p.finish());
     }
-    Background bg = noise == null ? null : new Background(background.toString(), ImmutableIntArray.copyOf(noiseNodes),
+    String what = noiseTrace == null ? String.valueOf(background) : "trace " + noiseTrace.file() + ", "
+        + (backgroundPasses == 0 ? "repeated" : backgroundPasses + (backgroundPasses == 1 ? " pass" : " passes"))
+        + ": " + noiseTrace.passes();
+    Background bg = noise == null ? null : new Background(what, ImmutableIntArray.copyOf(noiseNodes),
         noise.size(), backgroundStartPs, noise.lastRunPs(), !noise.lastRunStopped(), noise.messages(),
         noise.bytesSent());
     return new Result(out.build(), bg);
@@ -164,6 +185,8 @@ public final class ConcurrentReplay {
     private final List<TraceReplay> replays = new ArrayList<>();
     private final List<Long> starts = new ArrayList<>();
     private SyntheticTraffic background;
+    private TraceReplay backgroundTrace;
+    private long backgroundPasses;
     private long backgroundStartPs;
     private int backgroundNodes;
     private int backgroundRanksPerNode = 1;
@@ -213,6 +236,7 @@ public final class ConcurrentReplay {
      */
     public Builder background(SyntheticTraffic program, int nodes, int ranksPerNode, Placement placement) {
       checkArgument(program != null, "program must not be null");
+      checkArgument(backgroundTrace == null, "a concurrent replay has one background: this one has a trace already");
       checkArgument(nodes >= 0 && nodes <= system.nodeCount(), "backgroundNodes must be in [0, %s] (0: every node"
           + " the traces leave) but was %s", system.nodeCount(), nodes);
       checkArgument(ranksPerNode >= 1 && ranksPerNode <= TraceReplay.MAX_RANKS_PER_NODE, "backgroundRanksPerNode"
@@ -223,6 +247,28 @@ public final class ConcurrentReplay {
       this.backgroundNodes = nodes;
       this.backgroundRanksPerNode = ranksPerNode;
       this.backgroundPlacement = placement;
+      return this;
+    }
+
+    /**
+     * Runs a trace beside the traces as the background, again and again (an application that repeats its run): the
+     * neighbour of an interference study made of a real application rather than synthetic load. It is placed by its
+     * replay's own placement and ranks a node on the nodes the traces leave, and stopped where they end (or ends after
+     * its passes). Each pass has state of its own; its results are not kept, only what its job sent and how many
+     * passes its ranks made ({@link Background#program()}).
+     *
+     * @param replay a replay built on this set's system
+     * @param passes passes each rank makes, ≥ 0; 0 for no end
+     * @return this builder
+     */
+    public Builder backgroundTrace(TraceReplay replay, long passes) {
+      checkArgument(replay != null, "replay must not be null");
+      checkArgument(replay.system() == system, "the background trace's replay was built on another system");
+      checkArgument(passes >= 0, "passes must be >= 0 (0: for ever) but was %s", passes);
+      checkArgument(background == null, "a concurrent replay has one background: this one has synthetic load"
+          + " already");
+      this.backgroundTrace = replay;
+      this.backgroundPasses = passes;
       return this;
     }
 

@@ -41,6 +41,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Replays a recorded MPI run ({@link Trace}: DUMPI or SimGrid time-independent) through the MPI layer on a
@@ -223,6 +224,55 @@ public final class TraceReplay {
     /** @return the program each rank runs: its part of the trace */
     io.github.ariesmodel.system.mpi.MpiProgram program() {
       return mpi -> new RankReplay(st, mpi).replay();
+    }
+
+    /** Passes each rank has finished, by rank (written by the rank itself; read after the run). */
+    long[] passesDone;
+
+    /**
+     * The program of a job that runs the trace again and again, as an application that repeats its run would (a
+     * background job made of a real application). Each pass has state of its own: the trace's requests,
+     * communicators, windows and notes of sends in flight; a rank begins its next pass as soon as it finished the last,
+     * so a fast rank's pass k + 1 meets a slow rank's pass k as MPI orders them (the trace's own matching, in send
+     * order for each source and tag; a receive from any source may take a later pass's message, as it could in a real
+     * repeated run). Its results are not kept: the job's counters say what it sent ({@link #passesDone} how far each
+     * rank came).
+     *
+     * @param passes passes each rank makes, 0 for no end
+     * @return the program
+     */
+    io.github.ariesmodel.system.mpi.MpiProgram repeatingProgram(long passes) {
+      passesDone = new long[st.n];
+      // a pass's state, made by the first rank to need it (the same whoever makes it), dropped when all have finished
+      Map<Long, Pass> open = new ConcurrentHashMap<>();
+      return mpi -> {
+        for (long k = 0; passes == 0 || k < passes; k++) {
+          final long pass = k;
+          Pass p = open.computeIfAbsent(pass, x -> new Pass(pass == 0 ? st : st.fresh()));
+          new RankReplay(p.state, mpi).replay();
+          passesDone[mpi.rank()] = pass + 1;
+          if (p.finished.incrementAndGet() == st.n) {
+            open.remove(pass);
+          }
+        }
+      };
+    }
+
+    /**
+     * @return the complete passes of a {@link #repeatingProgram} (every rank's) and the furthest rank's begun pass, as
+     *     "N passes by every rank (the furthest rank's last: M)", or null when it ran none
+     */
+    String passes() {
+      if (passesDone == null) {
+        return null;
+      }
+      long min = Long.MAX_VALUE;
+      long max = 0;
+      for (long d : passesDone) {
+        min = Math.min(min, d);
+        max = Math.max(max, d);
+      }
+      return min + (min == 1 ? " pass" : " passes") + " finished by every rank, " + max + " by the furthest";
     }
 
     /** @return the trace's file */
@@ -521,6 +571,13 @@ public final class TraceReplay {
    * {@link #slotOf slot} (written by that slot's thread only), read after the run; or, for {@link #inFlight} and the
    * progress count, safe for concurrent use.
    */
+  /** A pass of a repeated replay: its state, and how many ranks have finished it. */
+  private record Pass(State state, AtomicInteger finished) {
+    Pass(State state) {
+      this(state, new AtomicInteger());
+    }
+  }
+
   private static final class State {
     final int n;
     final int maxBytes;
@@ -577,6 +634,13 @@ public final class TraceReplay {
         Arrays.fill(scratch, new byte[0]);
         this.progressEvery = Math.max(1, total / (100L * n));
       }
+    }
+
+    /** @return a state as this one was before its replay ran: for the next pass of a repeated replay */
+    State fresh() {
+      State s = new State(n, maxBytes, total, file, slotOf, current.length);
+      s.windowBytes = windowBytes;
+      return s;
     }
 
     /** @return the rank that ran last, of the lowest slot that ran any (on the loop: the rank that ran last) */

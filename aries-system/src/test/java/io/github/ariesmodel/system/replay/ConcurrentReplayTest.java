@@ -148,6 +148,82 @@ class ConcurrentReplayTest {
         .hasMessageContaining("rank 0, call 2 (RECV from 1 tag 0");
   }
 
+  /** Two ranks exchanging 1,000 and 2,000 bytes: 3,000 bytes sent a pass. */
+  private static Trace exchange(Path dir) throws IOException {
+    Path f = dir.resolve("exchange.txt");
+    Files.writeString(f, "0 init\n1 init\n0 send 1 0 1000\n1 recv 0 0 1000\n1 send 0 0 2000\n0 recv 1 0 2000\n"
+        + "0 finalize\n1 finalize\n");
+    return SimGridTrace.open(f);
+  }
+
+  /** Four ranks in a ring, 50 rounds of 20,000 bytes: the foreground of the background-trace tests. */
+  private static Trace ring(Path dir) throws IOException {
+    StringBuilder t = new StringBuilder();
+    for (int r = 0; r < 4; r++) {
+      t.append(r).append(" init\n");
+    }
+    for (int i = 0; i < 50; i++) {
+      for (int r = 0; r < 4; r++) {
+        t.append(r).append(" isend ").append((r + 1) % 4).append(" 0 20000\n");
+        t.append(r).append(" recv ").append((r + 3) % 4).append(" 0 20000\n");
+        t.append(r).append(" wait ").append(r).append(' ').append((r + 1) % 4).append(" 0\n");
+      }
+    }
+    for (int r = 0; r < 4; r++) {
+      t.append(r).append(" finalize\n");
+    }
+    Path f = dir.resolve("ring.txt");
+    Files.writeString(f, t);
+    return SimGridTrace.open(f);
+  }
+
+  @Test
+  void aTraceAsTheBackgroundRepeatsUntilTheTracesEndOrForItsPasses(@TempDir Path dir) throws IOException {
+    // on the ideal network the neighbour cannot slow the ring: it takes its time alone
+    ReplayResult alone = TraceReplay.builder(system("default", FabricKind.IDEAL, 0), ring(dir)).build().run();
+    AriesSystem sys = system("default", FabricKind.IDEAL, 0);
+    ConcurrentReplay.Result r = ConcurrentReplay.builder(sys).trace(TraceReplay.builder(sys, ring(dir)).build())
+        .backgroundTrace(TraceReplay.builder(sys, exchange(dir)).placement(Placement.RANDOM).build(), 0)
+        .build().run();
+    ReplayResult ring = r.replays().get(0);
+    assertThat(ring.simulatedPs()).isEqualTo(alone.simulatedPs());
+    assertThat(ring.latency()).isEqualTo(alone.latency());
+    assertThat(ring.bytes()).isEqualTo(alone.bytes());
+    assertThat(ring.events()).isGreaterThan(alone.events()); // the system's events: the neighbour's too
+    ConcurrentReplay.Background bg = r.background();
+    assertThat(bg.finished()).isFalse();
+    assertThat(bg.ranks()).isEqualTo(2);
+    assertThat(bg.nodes().asList()).doesNotContainAnyElementsOf(alone.nodes().asList());
+    // many passes in the ring's time, each 3,000 bytes (a stopped pass sent part of its own)
+    long passes = Long.parseLong(bg.program().replaceAll(".*: (\\d+) pass.*", "$1"));
+    assertThat(passes).isGreaterThan(5);
+    assertThat(bg.bytesSent()).isBetween(passes * 3000, (passes + 1) * 3000);
+    assertThat(bg.program()).startsWith("trace " + dir.resolve("exchange.txt") + ", repeated: ");
+
+    // with three passes it ends by itself, having sent three passes' bytes
+    AriesSystem sys2 = system("default", FabricKind.ROUTERS, 0);
+    ConcurrentReplay.Result r2 = ConcurrentReplay.builder(sys2).trace(TraceReplay.builder(sys2, ring(dir)).build())
+        .backgroundTrace(TraceReplay.builder(sys2, exchange(dir)).build(), 3).build().run();
+    assertThat(r2.background().finished()).isTrue();
+    assertThat(r2.background().bytesSent()).isEqualTo(3 * 3000);
+    assertThat(r2.background().program()).endsWith(": 3 passes finished by every rank, 3 by the furthest");
+    assertThat(r2.background().ranPs()).isPositive().isLessThan(r2.replays().get(0).simulatedPs());
+  }
+
+  @Test
+  void aRepeatedTraceIsTheSameOnEveryEngineThreadCount(@TempDir Path dir) throws IOException {
+    List<ConcurrentReplay.Result> seen = new ArrayList<>();
+    for (int t = 1; t <= 2; t++) {
+      AriesSystem sys = system("two-groups", FabricKind.ROUTERS, t);
+      seen.add(ConcurrentReplay.builder(sys)
+          .trace(TraceReplay.builder(sys, ring(dir)).placement(Placement.ROUND_ROBIN_GROUPS).build())
+          .backgroundTrace(TraceReplay.builder(sys, exchange(dir)).placement(Placement.ROUND_ROBIN_GROUPS).build(), 0)
+          .build().run());
+    }
+    assertThat(seen.get(0).background().bytesSent()).isPositive();
+    assertThat(seen.get(1)).isEqualTo(seen.get(0));
+  }
+
   @Test
   void jobsThatDoNotFitAreRefusedInOneLine(@TempDir Path dir) throws IOException {
     AriesSystem sys = system("default", FabricKind.ROUTERS, 0);
@@ -176,6 +252,11 @@ class ConcurrentReplayTest {
         .hasMessage("background placement must be linear, random or round-robin-groups but was " + map);
     assertThatThrownBy(() -> ConcurrentReplay.builder(small).trace(TraceReplay.builder(small, amg()).build(), -5))
         .hasMessage("trace 0's startPs must be at least 0 but was -5");
+    assertThatThrownBy(() -> ConcurrentReplay.builder(small).background(SyntheticTraffic.uniform(8, 0, 0, 1), 4, 1,
+        Placement.LINEAR).backgroundTrace(TraceReplay.builder(small, amg()).build(), 0))
+        .hasMessage("a concurrent replay has one background: this one has synthetic load already");
+    assertThatThrownBy(() -> ConcurrentReplay.builder(small).backgroundTrace(TraceReplay.builder(small, amg()).build(),
+        -1)).hasMessage("passes must be >= 0 (0: for ever) but was -1");
     assertThatThrownBy(() -> ConcurrentReplay.builder(small).backgroundStartPs(-1))
         .hasMessage("backgroundStartPs must be at least 0 but was -1");
   }
