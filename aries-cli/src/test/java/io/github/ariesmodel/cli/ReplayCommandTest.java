@@ -342,7 +342,7 @@ class ReplayCommandTest {
     assertThat(r.get("metrics").get("slowdown").get("value").asDouble()).isPositive();
     // its three ranks on one node (the first free one), repeated until the first trace ended
     String report = Files.readString(dir.resolve("report.html"));
-    assertThat(report).contains("actions_alltoall.txt, repeated: ").contains("stopped where the traces ended");
+    assertThat(report).contains("actions_alltoall.txt, repeated (").contains("stopped where the traces ended");
 
     for (String[][] bad : new String[][][] {
         {{"--background-trace", neighbour.toString(), "--background", "uniform"}, {"--background-trace and"

@@ -172,7 +172,7 @@ public final class ConcurrentReplay {
     }
     String what = noiseTrace == null ? String.valueOf(background) : "trace " + noiseTrace.file() + ", "
         + (backgroundPasses == 0 ? "repeated" : backgroundPasses + (backgroundPasses == 1 ? " pass" : " passes"))
-        + ": " + noiseTrace.passes();
+        + " (" + noiseTrace.passes() + ")";
     Background bg = noise == null ? null : new Background(what, ImmutableIntArray.copyOf(noiseNodes),
         noise.size(), backgroundStartPs, noise.lastRunPs(), !noise.lastRunStopped(), noise.messages(),
         noise.bytesSent());

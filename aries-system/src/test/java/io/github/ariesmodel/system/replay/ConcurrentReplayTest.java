@@ -195,10 +195,10 @@ class ConcurrentReplayTest {
     assertThat(bg.ranks()).isEqualTo(2);
     assertThat(bg.nodes().asList()).doesNotContainAnyElementsOf(alone.nodes().asList());
     // many passes in the ring's time, each 3,000 bytes (a stopped pass sent part of its own)
-    long passes = Long.parseLong(bg.program().replaceAll(".*: (\\d+) pass.*", "$1"));
+    long passes = Long.parseLong(bg.program().replaceAll(".*\\((\\d+) pass.*", "$1"));
     assertThat(passes).isGreaterThan(5);
     assertThat(bg.bytesSent()).isBetween(passes * 3000, (passes + 1) * 3000);
-    assertThat(bg.program()).startsWith("trace " + dir.resolve("exchange.txt") + ", repeated: ");
+    assertThat(bg.program()).startsWith("trace " + dir.resolve("exchange.txt") + ", repeated (");
 
     // with three passes it ends by itself, having sent three passes' bytes
     AriesSystem sys2 = system("default", FabricKind.ROUTERS, 0);
@@ -206,7 +206,7 @@ class ConcurrentReplayTest {
         .backgroundTrace(TraceReplay.builder(sys2, exchange(dir)).build(), 3).build().run();
     assertThat(r2.background().finished()).isTrue();
     assertThat(r2.background().bytesSent()).isEqualTo(3 * 3000);
-    assertThat(r2.background().program()).endsWith(": 3 passes finished by every rank, 3 by the furthest");
+    assertThat(r2.background().program()).endsWith(", 3 passes (3 passes finished by every rank, 3 by the furthest)");
     assertThat(r2.background().ranPs()).isPositive().isLessThan(r2.replays().get(0).simulatedPs());
   }
 
