@@ -17,9 +17,9 @@ import java.util.List;
  * replay's placement on the nodes the jobs before it left; the background job last, on the nodes left. The jobs run
  * together ({@link MpiJob#together()}): the run ends where the last trace's job ends and the background is stopped
  * there. The background is synthetic load ({@link Builder#background}) or a trace repeated ({@link
- * Builder#backgroundTrace}). A trace may arrive later than the run's start ({@link Builder#trace(TraceReplay, long)}), and so may the
- * background ({@link Builder#backgroundStartPs}); a trace started after the background meets a network its load has
- * already filled.
+ * Builder#backgroundTrace}). A trace may arrive later than the run's start ({@link Builder#trace(TraceReplay,
+ * long)}), and so may the background ({@link Builder#backgroundStartPs}); a trace started after the background meets a
+ * network its load has already filled.
  *
  * <pre>{@code
  * AriesSystem system = AriesSystem.builder().system("two-groups").seed(1).build();
@@ -148,8 +148,10 @@ public final class ConcurrentReplay {
       set.run();
     } catch (MpiJob.JobFailedException e) {
       if (noiseTrace != null && e.job() == noise) {
-        noiseTrace.failed(e); // the background trace's deadlock or disagreement, named with its file
-        throw e;
+        // the background trace's deadlock, disagreement or unfinished communication, named with its file (in the MPI
+        // layer's words: which pass's trace call a rank was in is not kept)
+        throw new TraceReplayException(noiseTrace.file(), TraceReplayException.NO_RANK, 0, "the background trace,"
+            + " repeated: " + e.getMessage(), e);
       }
       for (TraceReplay.Prepared p : prepared) {
         if (p.job == e.job()) {

@@ -259,8 +259,8 @@ public final class TraceReplay {
     }
 
     /**
-     * @return the complete passes of a {@link #repeatingProgram} (every rank's) and the furthest rank's begun pass, as
-     *     "N passes by every rank (the furthest rank's last: M)", or null when it ran none
+     * @return how far the ranks of a {@link #repeatingProgram} came, as "N passes finished by every rank, M by the
+     *     furthest", or null when this replay was not repeated
      */
     String passes() {
       if (passesDone == null) {
@@ -565,12 +565,6 @@ public final class TraceReplay {
     return m;
   }
 
-  /**
-   * What the ranks share. On a partitioned engine ranks of different groups run at the same time on different
-   * threads, so each field is one of: read-only after set-up; one slot per rank (written by that rank only) or per
-   * {@link #slotOf slot} (written by that slot's thread only), read after the run; or, for {@link #inFlight} and the
-   * progress count, safe for concurrent use.
-   */
   /** A pass of a repeated replay: its state, and how many ranks have finished it. */
   private record Pass(State state, AtomicInteger finished) {
     Pass(State state) {
@@ -578,6 +572,12 @@ public final class TraceReplay {
     }
   }
 
+  /**
+   * What the ranks share. On a partitioned engine ranks of different groups run at the same time on different
+   * threads, so each field is one of: read-only after set-up; one slot per rank (written by that rank only) or per
+   * {@link #slotOf slot} (written by that slot's thread only), read after the run; or, for {@link #inFlight} and the
+   * progress count, safe for concurrent use.
+   */
   private static final class State {
     final int n;
     final int maxBytes;

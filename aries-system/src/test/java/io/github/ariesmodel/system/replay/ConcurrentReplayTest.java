@@ -211,6 +211,18 @@ class ConcurrentReplayTest {
   }
 
   @Test
+  void aBackgroundTraceThatEndsWithASendNoReceiveTookIsNamed(@TempDir Path dir) throws IOException {
+    Path f = dir.resolve("unreceived.txt");
+    Files.writeString(f, "0 init\n1 init\n0 send 1 0 8\n0 finalize\n1 finalize\n");
+    AriesSystem sys = system("default", FabricKind.ROUTERS, 0);
+    assertThatThrownBy(() -> ConcurrentReplay.builder(sys).trace(TraceReplay.builder(sys, ring(dir)).build())
+        .backgroundTrace(TraceReplay.builder(sys, SimGridTrace.open(f)).build(), 2).build().run())
+        .isInstanceOf(TraceReplayException.class)
+        .hasMessageStartingWith(f + ": the background trace, repeated: " + io.github.ariesmodel.system.mpi.MpiJob
+            .UNFINISHED);
+  }
+
+  @Test
   void aRepeatedTraceIsTheSameOnEveryEngineThreadCount(@TempDir Path dir) throws IOException {
     List<ConcurrentReplay.Result> seen = new ArrayList<>();
     for (int t = 1; t <= 2; t++) {
