@@ -314,13 +314,7 @@ class ReplayCommandTest {
             + " but was -1"}},
         {{"--background", "uniform", "--background-ranks-per-node", "69"}, {"--background-ranks-per-node must be in"
             + " [1, 68] but was 69"}}}) {
-      StringWriter o = new StringWriter();
-      StringWriter e = new StringWriter();
-      List<String> args = new ArrayList<>(List.of("replay", first.toString(), "-q", "--out",
-          tmp.resolve("bad").toString()));
-      args.addAll(List.of(bad[0]));
-      assertThat(run(o, e, args.toArray(new String[0]))).as(e.toString()).isEqualTo(2);
-      assertThat(e.toString().strip()).startsWith("aries replay: " + bad[1][0]).doesNotContain("\n");
+      refusedInOneLine(first, bad[0], bad[1][0]);
     }
   }
 
@@ -350,14 +344,19 @@ class ReplayCommandTest {
         {{"--background-trace", neighbour.toString(), "--background-nodes", "5"}, {"--background-nodes must be left"
             + " out (0) with a background trace, whose ranks and backgroundRanksPerNode give its nodes, but was 5"}},
         {{"--background-trace", tmp.resolve("none.txt").toString()}, {"no such trace file or directory: "}}}) {
-      StringWriter o = new StringWriter();
-      StringWriter e = new StringWriter();
-      List<String> args = new ArrayList<>(List.of("replay", first.toString(), "-q", "--out",
-          tmp.resolve("bad").toString()));
-      args.addAll(List.of(bad[0]));
-      assertThat(run(o, e, args.toArray(new String[0]))).as(e.toString()).isEqualTo(2);
-      assertThat(e.toString().strip()).startsWith("aries replay: " + bad[1][0]).doesNotContain("\n");
+      refusedInOneLine(first, bad[0], bad[1][0]);
     }
+  }
+
+  /** Replays {@code trace} with the options, which must be refused in one line starting with {@code message}. */
+  private void refusedInOneLine(Path trace, String[] options, String message) throws Exception {
+    StringWriter o = new StringWriter();
+    StringWriter e = new StringWriter();
+    List<String> args = new ArrayList<>(List.of("replay", trace.toString(), "-q", "--out",
+        tmp.resolve("bad").toString()));
+    args.addAll(List.of(options));
+    assertThat(run(o, e, args.toArray(new String[0]))).as(e.toString()).isEqualTo(2);
+    assertThat(e.toString().strip()).startsWith("aries replay: " + message).doesNotContain("\n");
   }
 
   @Test
