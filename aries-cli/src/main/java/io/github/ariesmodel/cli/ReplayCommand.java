@@ -204,15 +204,13 @@ final class ReplayCommand implements Callable<Integer> {
         throw CliError.badInput("no such trace file or directory: " + backgroundTrace, "--background-trace", null);
       }
       p.put("backgroundTrace", backgroundTrace.toString());
-      p.put("backgroundNodes", Integer.toString(backgroundNodes));
-      p.put("backgroundMapping", backgroundMapping);
-      p.put("backgroundRanksPerNode", Integer.toString(backgroundRanksPerNode));
-      p.put("backgroundSteps", Long.toString(backgroundSteps));
     }
     if (background != null) {
       p.put("background", background);
       p.put("backgroundBytes", Integer.toString(backgroundBytes));
       p.put("backgroundGapUs", Double.toString(backgroundGapUs));
+    }
+    if (background != null || backgroundTrace != null) { // what either background takes
       p.put("backgroundNodes", Integer.toString(backgroundNodes));
       p.put("backgroundSteps", Long.toString(backgroundSteps));
       p.put("backgroundMapping", backgroundMapping);

@@ -131,8 +131,8 @@ final class ReplayWorkload implements Workload {
    */
   private record Settings(Path tracePath, Placement placement, ComputeMode compute, int ranksPerNode,
       boolean collectiveEngine, boolean smpCollectives, HostCacheConfig hostCache, List<Path> with,
-      String backgroundKind, Path backgroundTrace, int backgroundBytes, long backgroundGapPs, long backgroundSteps, int backgroundNodes,
-      Placement backgroundMapping, int backgroundRanksPerNode, boolean baseline, List<Long> startsPs,
+      String backgroundKind, Path backgroundTrace, int backgroundBytes, long backgroundGapPs, long backgroundSteps,
+      int backgroundNodes, Placement backgroundMapping, int backgroundRanksPerNode, boolean baseline, List<Long> startsPs,
       long backgroundStartPs) {
 
     /** @return whether more than one job runs */
@@ -211,8 +211,7 @@ final class ReplayWorkload implements Workload {
             + params.string("backgroundStartUs", "0") + " with none");
       }
       return new Settings(tracePath, placement, compute, rpn, engine, smp, hostCache, List.copyOf(with), kind, bgTrace,
-          bytes,
-          gapPs, steps, nodes, bgMapping, bgRpn, baseline, List.copyOf(starts), bgStart);
+          bytes, gapPs, steps, nodes, bgMapping, bgRpn, baseline, List.copyOf(starts), bgStart);
     }
   }
 
@@ -234,18 +233,9 @@ final class ReplayWorkload implements Workload {
     }
     List<Long> out = new ArrayList<>();
     for (int j = 0; j < traces; j++) {
-      String t = parts[parts.length == 1 ? 0 : j].trim();
-      double us;
-      try {
-        us = Double.parseDouble(t);
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("withStartUs must be numbers separated by ':' but "
-            + Texts.abbreviate(t) + " is not a number", e);
-      }
-      if (!(us >= 0 && us <= MAX_START_US)) {
-        throw new IllegalArgumentException("withStartUs must be in [0.0, " + MAX_START_US + "] but was " + us);
-      }
-      out.add(Math.round(us * 1e6));
+      // each value read and checked as a number parameter of that name is
+      Params one = Params.of(Map.of("withStartUs", parts[parts.length == 1 ? 0 : j].trim()));
+      out.add(Math.round(one.number("withStartUs", 0, 0, MAX_START_US) * 1e6));
     }
     return out;
   }
@@ -341,9 +331,6 @@ final class ReplayWorkload implements Workload {
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
     Settings settings = Settings.read(params);
-    Placement placement = settings.placement();
-    ComputeMode compute = settings.compute();
-    int rpn = settings.ranksPerNode();
     Trace trace = open(settings);
     // on the partitioned engine when the spec has threads (--threads)
     AriesSystem system = build(spec, settings);
@@ -356,11 +343,7 @@ final class ReplayWorkload implements Workload {
     if (settings.together()) {
       return together(spec, settings, trace, system, sink);
     }
-    TraceReplay.Builder b = TraceReplay.builder(system, trace).placement(placement).compute(compute)
-        .ranksPerNode(rpn).progress(sink);
-    configure(b, settings);
-    ReplayResult r = b.build().run();
-    return report(r);
+    return report(replay(system, trace, settings.placement(), settings.ranksPerNode(), settings, sink).run());
   }
 
   private static void configure(TraceReplay.Builder b, Settings settings) {
@@ -368,6 +351,15 @@ final class ReplayWorkload implements Workload {
       b.config(MpiConfig.builder().collectiveEngine(settings.collectiveEngine())
           .smpCollectives(settings.smpCollectives()).build());
     }
+  }
+
+  /** @return a trace's replay on the system with the settings' compute mode and MPI settings */
+  private static TraceReplay replay(AriesSystem system, Trace trace, Placement placement, int ranksPerNode,
+      Settings settings, ReplayProgress progress) {
+    TraceReplay.Builder b = TraceReplay.builder(system, trace).placement(placement).ranksPerNode(ranksPerNode)
+        .compute(settings.compute()).progress(progress);
+    configure(b, settings);
+    return b.build();
   }
 
   private static AriesSystem build(SystemSpec spec, Settings settings) {
@@ -392,53 +384,39 @@ final class ReplayWorkload implements Workload {
     List<ReplayResult> alone = new ArrayList<>();
     long limit = Long.MAX_VALUE;
     if (settings.baseline()) {
-      for (int j = 0; j < traces.size(); j++) {
-        // alone on a system of the same settings, on the very nodes it has beside the others
-        AriesSystem quiet = build(spec, settings);
-        TraceReplay.Builder b = TraceReplay.builder(quiet, traces.get(j)).placement(Placement.explicit(nodes.get(j)))
-            .compute(settings.compute());
-        configure(b, settings);
-        ReplayResult r = b.build().run();
-        alone.add(r);
-      }
-      // each trace's start and 10 times its time alone, the latest of them (starts are at most a second)
+      // the limit: each trace's start and 10 times its time alone, the latest of them (starts are at most a second)
       limit = 0;
       for (int j = 0; j < traces.size(); j++) {
-        long a = Math.max(1, alone.get(j).simulatedPs());
+        // alone on a system of the same settings, on the very nodes it has beside the others
+        ReplayResult r = replay(build(spec, settings), traces.get(j), Placement.explicit(nodes.get(j)), 1, settings,
+            ReplayProgress.NONE).run();
+        alone.add(r);
+        long a = Math.max(1, r.simulatedPs());
         long own = a > (Long.MAX_VALUE / 2) / LIMIT_OVER_ALONE ? Long.MAX_VALUE / 2 : a * LIMIT_OVER_ALONE;
         limit = Math.max(limit, settings.startsPs().get(j) + own);
       }
     }
     ConcurrentReplay.Builder cb = ConcurrentReplay.builder(system);
     for (int j = 0; j < traces.size(); j++) {
-      TraceReplay.Builder b = TraceReplay.builder(system, traces.get(j)).placement(Placement.explicit(nodes.get(j)))
-          .compute(settings.compute()).progress(j == 0 ? sink : ReplayProgress.NONE);
-      configure(b, settings);
-      cb.trace(b.build(), settings.startsPs().get(j));
+      cb.trace(replay(system, traces.get(j), Placement.explicit(nodes.get(j)), 1, settings,
+          j == 0 ? sink : ReplayProgress.NONE), settings.startsPs().get(j));
     }
     SyntheticTraffic bg = settings.background(system.seed());
     if (settings.backgroundTrace() != null) {
-      TraceReplay.Builder b = TraceReplay.builder(system, openUnchecked(settings.backgroundTrace()))
-          .placement(settings.backgroundMapping()).ranksPerNode(settings.backgroundRanksPerNode())
-          .compute(settings.compute()).progress(ReplayProgress.NONE);
-      configure(b, settings);
-      cb.backgroundTrace(b.build(), settings.backgroundSteps()).backgroundStartPs(settings.backgroundStartPs());
-      if (limit != Long.MAX_VALUE) {
-        cb.foregroundLimitPs(limit);
-      }
+      cb.backgroundTrace(replay(system, openUnchecked(settings.backgroundTrace()), settings.backgroundMapping(),
+          settings.backgroundRanksPerNode(), settings, ReplayProgress.NONE), settings.backgroundSteps());
     } else if (bg != null) {
-      cb.background(bg, settings.backgroundNodes(), settings.backgroundRanksPerNode(), settings.backgroundMapping())
-          .backgroundStartPs(settings.backgroundStartPs());
-      if (limit != Long.MAX_VALUE) {
-        cb.foregroundLimitPs(limit);
-      }
+      cb.background(bg, settings.backgroundNodes(), settings.backgroundRanksPerNode(), settings.backgroundMapping());
+    }
+    cb.backgroundStartPs(settings.backgroundStartPs());
+    if (limit != Long.MAX_VALUE) {
+      cb.foregroundLimitPs(limit);
     }
     ConcurrentReplay.Result r = cb.build().run();
     WorkloadReport rep = report(r.replays().get(0));
     ResultTable.Builder jobs = ResultTable.builder("jobs").integer("job", "").string("trace").integer("ranks", "")
         .integer("firstNode", "").number("start", "us").number("simulatedTime", "us").number("alone", "us")
-        .number("slowdown", "")
-        .number("latencyP50", "ns").number("latencyP99", "ns").integer("messages", "");
+        .number("slowdown", "").number("latencyP50", "ns").number("latencyP99", "ns").integer("messages", "");
     for (int j = 0; j < traces.size(); j++) {
       ReplayResult x = r.replays().get(j);
       Double aloneUs = alone.isEmpty() ? null : Figures.round(alone.get(j).simulatedPs() / 1e6, 3);

@@ -6,6 +6,7 @@ import com.google.common.collect.ImmutableList;
 import com.google.common.primitives.ImmutableIntArray;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.mpi.MpiJob;
+import io.github.ariesmodel.system.mpi.MpiProgram;
 import io.github.ariesmodel.system.mpi.SyntheticTraffic;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -121,15 +122,13 @@ public final class ConcurrentReplay {
     }
     MpiJob noise = null;
     int[] noiseNodes = null;
+    MpiProgram noiseProgram = null;
     TraceReplay.Prepared noiseTrace = null;
     if (backgroundTrace != null) {
       noiseTrace = backgroundTrace.prepare(taken);
       noise = noiseTrace.job;
       noiseNodes = noiseTrace.nodes;
-      set.background(noise, noiseTrace.repeatingProgram(backgroundPasses), backgroundStartPs);
-      if (limitPs != Long.MAX_VALUE) {
-        set.foregroundLimitPs(limitPs);
-      }
+      noiseProgram = noiseTrace.repeatingProgram(backgroundPasses);
     } else if (background != null) {
       int free = system.nodeCount() - taken.cardinality();
       int nodes = backgroundNodes == 0 ? free : backgroundNodes;
@@ -139,10 +138,13 @@ public final class ConcurrentReplay {
           backgroundRanksPerNode, system.seed() + 1, taken);
       checkArgument(noiseNodes.length >= 2, "the background needs at least 2 ranks but has %s", noiseNodes.length);
       noise = MpiJob.builder(system).placement(noiseNodes).build();
-      set.background(noise, background, backgroundStartPs);
-      if (limitPs != Long.MAX_VALUE) {
-        set.foregroundLimitPs(limitPs);
-      }
+      noiseProgram = background;
+    }
+    if (noise != null) {
+      set.background(noise, noiseProgram, backgroundStartPs);
+    }
+    if (limitPs != Long.MAX_VALUE) {
+      set.foregroundLimitPs(limitPs); // (it bounds only a run with a background, which might not end)
     }
     try {
       set.run();
