@@ -1,5 +1,6 @@
 package io.github.ariesmodel.cli;
 
+import io.github.ariesmodel.network.CabledDragonfly;
 import io.github.ariesmodel.network.Topologies;
 import io.github.ariesmodel.network.spi.Topology;
 import io.github.ariesmodel.system.SystemPreset;
@@ -17,26 +18,38 @@ final class SystemsCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--describe", paramLabel = "SYSTEM",
-      description = "Describe one system in detail: a preset, a topology spec or links:FILE, as --system takes.")
+      description = "Describe one system in detail: a preset, a topology spec or links:FILE, as --system takes,"
+          + " failed links included (edison-cabled+failed=random:24:blue).")
   String describe;
+
+  @Option(names = "--failed-links",
+      description = "With --describe, also print the failed links, one link-list line each: saved to a file, they"
+          + " fail the same links again (SYSTEM+failed=file:FILE).")
+  boolean failedLinks;
 
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     if (describe != null) {
-      describe(out, describe.trim());
+      Topology t = describe(out, describe.trim());
+      if (failedLinks && t instanceof CabledDragonfly c) {
+        c.failedLinks().forEach(out::println);
+      }
       return 0;
+    }
+    if (failedLinks) {
+      throw CliError.badInput("--failed-links needs --describe SYSTEM", "--failed-links", null);
     }
     out.printf("%-14s %7s %8s %8s  %s%n", "SYSTEM", "GROUPS", "ROUTERS", "NODES", "DESCRIPTION");
     for (SystemPreset p : SystemPreset.values()) {
       out.printf("%-14s %7d %8d %8d  %s%n", p.id(), p.groups(), p.routers(), p.nodes(), p.description());
     }
     out.println("Any topology spec (aries:groups=G,..., canonical:p=..,a=..,h=..) or links:FILE (a machine's link"
-        + " list) is a system too.");
+        + " list) is a system too; a cabled one may have failed links (edison-cabled+failed=random:24:blue).");
     return 0;
   }
 
-  private static void describe(PrintWriter out, String name) {
+  private static Topology describe(PrintWriter out, String name) {
     SystemPreset preset = null;
     for (SystemPreset p : SystemPreset.values()) {
       if (p.id().equals(name.toLowerCase(Locale.ROOT))) {
@@ -51,8 +64,9 @@ final class SystemsCommand implements Callable<Integer> {
       try {
         t = Topologies.parseTopology(name);
       } catch (IllegalArgumentException e) {
-        if (name.regionMatches(true, 0, "links:", 0, 6)) {
-          throw e; // the link list's message names the file, line and problem
+        if (name.regionMatches(true, 0, "links:", 0, 6)
+            || name.toLowerCase(Locale.ROOT).contains(Topologies.FAILED)) {
+          throw e; // the link list's or the failure's message names the file, line or link and the problem
         }
         StringBuilder names = new StringBuilder();
         for (SystemPreset p : SystemPreset.values()) {
@@ -87,5 +101,9 @@ final class SystemsCommand implements Callable<Integer> {
           t.linkLatencyPs(c));
     }
     out.printf("  injection         %.2f GB/s per node (wire bytes)%n", t.injectionBandwidth() / 1e9);
+    if (t instanceof CabledDragonfly c && c.failedLinkCount() > 0) {
+      out.printf("  failed links      %,d  (not cabled above; --failed-links lists them)%n", c.failedLinkCount());
+    }
+    return t;
   }
 }

@@ -75,8 +75,11 @@ public final class CabledDragonfly implements Topology {
   private final int maxMinimalPorts;
   private final int maxLocalHops;
   private final Dragonfly rates;
+  /** What it was built from, kept so that {@link #withFailedLinks} can derive a system with fewer links. */
+  private final LinkList list;
 
   CabledDragonfly(LinkList list) {
+    this.list = list;
     this.source = list.source();
     this.groups = list.groupCount();
     this.rows = list.rows();
@@ -300,6 +303,103 @@ public final class CabledDragonfly implements Topology {
     }
     BufferedReader r = in instanceof BufferedReader ? (BufferedReader) in : new BufferedReader(in);
     return new CabledDragonfly(LinkList.parse(r, sourceName == null ? "links" : sourceName));
+  }
+
+  // ---- failed links ----
+
+  /**
+   * This system with links failed: each failed link is a cable the routing no longer uses, both its ends absent
+   * ports, as after the machine's routes were recomputed around it (docs/network.md, "Failed links"). The failures add
+   * to any this system already has; links are never restored.
+   *
+   * <p>{@code spec} is one of:
+   * <ul>
+   *   <li>{@code random:N}, {@code random:N:COLOUR}, {@code random:N:COLOUR:seed=S}: N links of the colour
+   *       ({@code green}, {@code black}, {@code blue} or {@code any}, the default), chosen uniformly among the cabled
+   *       ones by a random stream of seed S (default 1), skipping any whose loss would leave two groups without a
+   *       rank-3 link or a group cut in two, so the same spec always fails the same links;
+   *   <li>a port's Cray name, either end of the link, e.g. {@code c0-0c0s0a0l01};
+   *   <li>{@code file:PATH}: one port name a line (the rest of the line is ignored, so the lines of a link list and of
+   *       {@link #failedLinks()} serve), blank lines and lines starting with {@code #} skipped.
+   * </ul>
+   *
+   * @param spec what fails
+   * @return the system with the links failed (this one is unchanged)
+   * @throws IllegalArgumentException in one line naming the spec and what is wrong: a malformed spec, a name that is
+   *     no cabled network port of this system, more random failures than can be had, or a named link whose loss
+   *     would cut the system apart
+   */
+  public CabledDragonfly withFailedLinks(String spec) {
+    return new CabledDragonfly(list.withFailed(LinkFailures.choose(this, spec)));
+  }
+
+  /**
+   * The links failed by {@link #withFailedLinks}, in the order they failed, each as a link-list line from its lower
+   * end, e.g. {@code c0-0c0s0a0l01(0:0:0) blue -> c2-0c0s0a0l01(1:0:0)}: a file of these lines fails them again.
+   *
+   * @return the lines, empty when no link has failed
+   */
+  public java.util.List<String> failedLinks() {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    int[] peers = cabledPeers();
+    for (int q : list.failed()) {
+      out.add(portLine(q, peers[q]));
+    }
+    return out;
+  }
+
+  /** @return links failed so far */
+  public int failedLinkCount() {
+    return list.failed().length;
+  }
+
+  /**
+   * A port's Cray name: its router's name in the link list and its tile.
+   *
+   * @param router a router
+   * @param port a network port, 0 to 39
+   * @return e.g. {@code c0-0c0s0a0l01}
+   */
+  public String portName(int router, int port) {
+    checkPort(router, port);
+    return list.routerNames()[router] + tileName(port);
+  }
+
+  /** A port as a link-list line's first part: name and (group:row:column) as the file numbers them. */
+  String portText(int globalPort) {
+    int router = globalPort / NETWORK_TILES;
+    int i = router % routersPerGroup;
+    return portName(router, globalPort % NETWORK_TILES) + "(" + fileGroups[router / routersPerGroup] + ":"
+        + i / columns + ":" + i % columns + ")";
+  }
+
+  private String portLine(int q, int far) {
+    String colour = switch (portClass[q]) {
+      case 0 -> "green";
+      case 1 -> "black";
+      default -> "blue";
+    };
+    return portText(q) + " " + colour + " -> " + portText(far);
+  }
+
+  /** The far end of every port as the file cabled it, failed links included (not a copy). */
+  int[] cabledPeers() {
+    return list.cabledPeers();
+  }
+
+  /** The live far end of each port (-1 for absent ones): read by {@link LinkFailures}. */
+  int[] peers() {
+    return peer;
+  }
+
+  /** @return each port's class, 0 rank-1, 1 rank-2, 2 rank-3 (not a copy) */
+  byte[] portClasses() {
+    return portClass;
+  }
+
+  /** @return a router's Cray name, e.g. {@code c0-0c0s0a0} */
+  String routerName(int router) {
+    return list.routerNames()[router];
   }
 
   // ---- what the file says ----
@@ -579,9 +679,10 @@ public final class CabledDragonfly implements Topology {
   public String describe() {
     return String.format(Locale.ROOT,
         "cabled aries dragonfly from %s: %d groups (file groups %s) × (%d rows × %d columns) routers, %d nodes/router;"
-            + " links rank-1 %d, rank-2 %d, rank-3 %d (%d ports unused); %d routers, %d nodes",
+            + " links rank-1 %d, rank-2 %d, rank-3 %d (%d ports unused%s); %d routers, %d nodes",
         source, groups, ranges(fileGroups), rows, columns, nodesPerRouter, linkCount[0], linkCount[1], linkCount[2],
-        unusedPorts, routerCount(), nodeCount());
+        unusedPorts, list.failed().length == 0 ? "" : ", " + list.failed().length + " links failed", routerCount(),
+        nodeCount());
   }
 
   /** @return the groups as ranges, e.g. {@code 0-11,13-15} */

@@ -50,9 +50,15 @@ final class LinkList {
   private final int[] peers;
   private final byte[] portClasses;
   private final int unusedPorts;
+  /** Each router's Cray name ({@code c0-0c0s0a0}), in dense router order. */
+  private final String[] routerNames;
+  /** The links failed since the file was read ({@link #withFailed}), as the global port of each link's lower end. */
+  private final int[] failed;
+  /** The far ends as the file cabled them, before any failure. */
+  private final int[] cabledPeers;
 
   private LinkList(String source, int groupCount, int rows, int columns, int nodesPerRouter, int[] fileGroups,
-      int[] peers, byte[] portClasses, int unusedPorts) {
+      int[] peers, byte[] portClasses, int unusedPorts, String[] routerNames, int[] failed, int[] cabledPeers) {
     this.source = source;
     this.groupCount = groupCount;
     this.rows = rows;
@@ -62,6 +68,9 @@ final class LinkList {
     this.peers = peers;
     this.portClasses = portClasses;
     this.unusedPorts = unusedPorts;
+    this.routerNames = routerNames;
+    this.failed = failed;
+    this.cabledPeers = cabledPeers;
   }
 
   String source() {
@@ -100,6 +109,41 @@ final class LinkList {
   /** @return network ports the file lists as {@code unused} */
   int unusedPorts() {
     return unusedPorts;
+  }
+
+  /** @return each router's Cray name, in dense router order (not a copy: the caller must not change it) */
+  String[] routerNames() {
+    return routerNames;
+  }
+
+  /** @return the far ends as the file cabled them, before any failure (not a copy) */
+  int[] cabledPeers() {
+    return cabledPeers;
+  }
+
+  /** @return the failed links' lower-end global ports, in the order they failed (not a copy) */
+  int[] failed() {
+    return failed;
+  }
+
+  /**
+   * The same cabling with more links gone: both ends of each become absent ports, counted as unused, and the links
+   * are added to {@link #failed()}. The caller has checked that each is a cabled network link.
+   *
+   * @param lowerEnds the global port of each link's lower end
+   * @return the new list
+   */
+  LinkList withFailed(int[] lowerEnds) {
+    int[] p = peers.clone();
+    for (int q : lowerEnds) {
+      int far = p[q];
+      p[q] = -1;
+      p[far] = -1;
+    }
+    int[] all = Arrays.copyOf(failed, failed.length + lowerEnds.length);
+    System.arraycopy(lowerEnds, 0, all, failed.length, lowerEnds.length);
+    return new LinkList(source, groupCount, rows, columns, nodesPerRouter, fileGroups, p, portClasses,
+        unusedPorts + 2 * lowerEnds.length, routerNames, all, cabledPeers);
   }
 
   /** Coordinates packed as one key: group, row and column of the file, each below 256. */
@@ -262,7 +306,12 @@ final class LinkList {
       }
       peers[q] = denseRouter(pl.farRouter(), dense, rows, columns) * CabledDragonfly.NETWORK_TILES + pl.farTile();
     }
-    return new LinkList(source, fileGroups.length, rows, columns, nodes, fileGroups, peers, classes, unused);
+    String[] names = new String[routers];
+    for (Map.Entry<Integer, String> e : nameOfRouter.entrySet()) {
+      names[denseRouter(e.getKey(), dense, rows, columns)] = e.getValue();
+    }
+    return new LinkList(source, fileGroups.length, rows, columns, nodes, fileGroups, peers, classes, unused, names,
+        new int[0], peers.clone());
   }
 
   private static int denseRouter(int key, int[] dense, int rows, int columns) {

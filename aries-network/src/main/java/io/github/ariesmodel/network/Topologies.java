@@ -24,12 +24,17 @@ import java.util.Map;
  *   <li>Real cabling ({@link #parseTopology} only, since the result is a {@link CabledDragonfly}, not a
  *       {@link Dragonfly}): {@code links:FILE} reads a link list ({@code .gz} allowed), {@code edison-cabled} is
  *       NERSC Edison's shipped one. The preset {@code edison} is Edison's size with assumed cabling.
+ *   <li>Failed links, after a cabled system ({@link #parseTopology} only): {@code +failed=SPEC}, repeatable, each
+ *       spec as {@link CabledDragonfly#withFailedLinks} takes it: {@code edison-cabled+failed=random:24:blue},
+ *       {@code links:FILE+failed=c0-0c0s0a0l01+failed=file:down.txt}.
  * </ul>
  */
 public final class Topologies {
 
   private static final String LINKS_PREFIX = "links:";
   private static final String EDISON_CABLED = "edison-cabled";
+  /** What joins a cabled system's spec and each of its failures: {@code edison-cabled+failed=random:24:blue}. */
+  public static final String FAILED = "+failed=";
 
   private Topologies() {}
 
@@ -63,6 +68,10 @@ public final class Topologies {
    */
   public static Topology parseTopology(String spec) {
     String s = spec == null ? "" : spec.trim();
+    int cut = indexOfIgnoreCase(s, FAILED);
+    if (cut >= 0) {
+      return withFailures(s.substring(0, cut).trim(), s.substring(cut));
+    }
     if (s.regionMatches(true, 0, LINKS_PREFIX, 0, LINKS_PREFIX.length())) {
       String file = s.substring(LINKS_PREFIX.length()).trim();
       if (file.isEmpty()) {
@@ -74,6 +83,37 @@ public final class Topologies {
       return CabledDragonfly.edison();
     }
     return parse(spec);
+  }
+
+  /** A cabled system, then each {@code +failed=SPEC} in turn ({@link CabledDragonfly#withFailedLinks}). */
+  private static Topology withFailures(String base, String failures) {
+    if (base.isEmpty()) {
+      throw new IllegalArgumentException("topology \"" + Texts.abbreviate(failures) + "\" names no system before "
+          + FAILED + "; e.g. edison-cabled" + FAILED + "random:24:blue");
+    }
+    Topology t = parseTopology(base);
+    if (!(t instanceof CabledDragonfly)) {
+      throw new IllegalArgumentException("topology " + Texts.abbreviate(base) + " is generated, so it has no cables"
+          + " to fail; " + FAILED + " needs a cabled system: edison-cabled or links:FILE");
+    }
+    CabledDragonfly c = (CabledDragonfly) t;
+    int at = 0;
+    while (at < failures.length()) {
+      int next = indexOfIgnoreCase(failures.substring(at + FAILED.length()), FAILED);
+      int end = next < 0 ? failures.length() : at + FAILED.length() + next;
+      c = c.withFailedLinks(failures.substring(at + FAILED.length(), end));
+      at = end;
+    }
+    return c;
+  }
+
+  private static int indexOfIgnoreCase(String s, String what) {
+    for (int i = 0; i + what.length() <= s.length(); i++) {
+      if (s.regionMatches(true, i, what, 0, what.length())) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /**

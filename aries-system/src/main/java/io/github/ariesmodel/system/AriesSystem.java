@@ -578,7 +578,9 @@ public final class AriesSystem {
     /**
      * @param spec a preset name ({@link SystemPreset}), a topology spec ({@code aries:groups=G},
      *     {@code canonical:p=..,a=..,h=..}), or {@code links:FILE}: a real machine's cabling read from a link list
-     *     ({@link io.github.ariesmodel.network.CabledDragonfly}; {@code .gz} allowed)
+     *     ({@link io.github.ariesmodel.network.CabledDragonfly}; {@code .gz} allowed); a cabled system may be followed
+     *     by failed links, {@code edison-cabled+failed=random:24:blue}
+     *     ({@link io.github.ariesmodel.network.CabledDragonfly#withFailedLinks})
      * @return this builder
      * @throws IllegalArgumentException naming the bad part; for a link list, the file, line and problem
      */
@@ -589,12 +591,15 @@ public final class AriesSystem {
           return preset(p);
         }
       }
-      boolean linkList = spec.trim().regionMatches(true, 0, LINKS_PREFIX, 0, LINKS_PREFIX.length());
+      boolean linkList = spec.trim().regionMatches(true, 0, LINKS_PREFIX, 0, LINKS_PREFIX.length())
+          || spec.toLowerCase(java.util.Locale.ROOT).contains(Topologies.FAILED);
       try {
         this.topology = Topologies.parseTopology(spec);
       } catch (IllegalArgumentException e) {
         if (linkList) {
-          throw e; // the link list's own message names the file, line and problem; the preset list would bury it
+          // the link list's or the failure's own message names the file, line or link and the problem; the preset
+          // list would bury it
+          throw e;
         }
         throw new IllegalArgumentException("system must be a preset (" + presetNames() + "), a topology spec or"
             + " links:FILE: " + e.getMessage(), e);

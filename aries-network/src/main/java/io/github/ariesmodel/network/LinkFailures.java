@@ -1,0 +1,275 @@
+package io.github.ariesmodel.network;
+
+import io.github.ariesmodel.core.Texts;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Chooses the links a {@link CabledDragonfly#withFailedLinks} spec fails, on a working copy of the live cabling, and
+ * refuses in one line a spec that cannot be had. A link may fail only while the system stays routable: every two groups
+ * keep a rank-3 link and every group stays connected by its rank-1 and rank-2 cables (the conditions
+ * {@link CabledDragonfly} checks when it reads a file).
+ */
+final class LinkFailures {
+
+  private static final Pattern PORT = Pattern.compile("(c\\d+-\\d+c\\d+s\\d+a\\d+)l([0-7])([0-7])",
+      Pattern.CASE_INSENSITIVE);
+  private static final String FORMS = "random:N[:COLOUR][:seed=S] (COLOUR green, black, blue or any), a port name such"
+      + " as c0-0c0s0a0l01, or file:PATH";
+  private static final String[] COLOURS = {"green", "black", "blue"};
+
+  private final CabledDragonfly t;
+  private final int[] peers;
+  private final byte[] classes;
+  private final int per;
+  private final int groups;
+  private Map<String, Integer> routerOfName;
+
+  private LinkFailures(CabledDragonfly t) {
+    this.t = t;
+    this.peers = t.peers().clone();
+    this.classes = t.portClasses();
+    this.per = t.routersPerGroup();
+    this.groups = t.groupCount();
+  }
+
+  /**
+   * @return the lower-end global port of each link the spec fails, in the order chosen
+   * @throws IllegalArgumentException in one line naming the spec and what is wrong
+   */
+  static int[] choose(CabledDragonfly t, String spec) {
+    if (spec == null || spec.isBlank()) {
+      throw new IllegalArgumentException("failed links must be " + FORMS + " but was empty");
+    }
+    String s = spec.strip();
+    LinkFailures f = new LinkFailures(t);
+    if (s.regionMatches(true, 0, "random:", 0, 7)) {
+      return f.random(s);
+    }
+    if (s.regionMatches(true, 0, "file:", 0, 5)) {
+      return f.file(s.substring(5).strip());
+    }
+    return new int[] {f.named(s, "failed link " + Texts.abbreviate(s))};
+  }
+
+  // ---- random ----
+
+  private int[] random(String spec) {
+    String[] parts = spec.substring(7).split(":", -1);
+    String what = "failed links " + Texts.abbreviate(spec);
+    if (parts.length > 3) {
+      throw new IllegalArgumentException(what + ": random takes N, a colour and seed=S at most, as " + FORMS);
+    }
+    int n = parseCount(parts[0], what);
+    int colour = -1;
+    long seed = 1;
+    for (int i = 1; i < parts.length; i++) {
+      String p = parts[i].strip().toLowerCase(Locale.ROOT);
+      if (p.startsWith("seed=")) {
+        try {
+          seed = Long.parseLong(p.substring(5).strip());
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException(what + ": seed must be a whole number but was \""
+              + Texts.abbreviate(parts[i].strip().substring(5)) + "\"", e);
+        }
+      } else if (i == 1 && !p.equals("any")) {
+        colour = colourOf(p, what);
+      } else if (!(i == 1 && p.equals("any"))) {
+        throw new IllegalArgumentException(what + ": after N come a colour (green, black, blue or any) and seed=S,"
+            + " but \"" + Texts.abbreviate(parts[i].strip()) + "\" is neither");
+      }
+    }
+    int[] candidates = new int[peers.length];
+    int m = 0;
+    for (int q = 0; q < peers.length; q++) {
+      if (peers[q] > q && (colour < 0 || classes[q] == colour)) {
+        candidates[m++] = q;
+      }
+    }
+    String kind = colour < 0 ? "" : COLOURS[colour] + " ";
+    if (n > m) {
+      throw new IllegalArgumentException(what + ": N must be at most the " + m + " " + kind + "links cabled now but"
+          + " was " + n);
+    }
+    // a seeded shuffle, then the first n in that order whose loss leaves the system routable
+    SplittableRandom rnd = new SplittableRandom(seed);
+    for (int i = m - 1; i > 0; i--) {
+      int j = rnd.nextInt(i + 1);
+      int x = candidates[i];
+      candidates[i] = candidates[j];
+      candidates[j] = x;
+    }
+    int[] chosen = new int[n];
+    int k = 0;
+    for (int i = 0; i < m && k < n; i++) {
+      int q = candidates[i];
+      if (cut(q) == null) {
+        fail(q);
+        chosen[k++] = q;
+      }
+    }
+    if (k < n) {
+      throw new IllegalArgumentException(what + ": only " + k + " of the " + m + " " + kind + "links can fail without"
+          + " leaving two groups with no rank-3 link or cutting a group apart, but N was " + n);
+    }
+    return chosen;
+  }
+
+  private static int parseCount(String text, String what) {
+    int n;
+    try {
+      n = Integer.parseInt(text.strip());
+    } catch (NumberFormatException e) {
+      n = -1;
+    }
+    if (n < 1) {
+      throw new IllegalArgumentException(what + ": N must be a whole number of links, at least 1, but was \""
+          + Texts.abbreviate(text.strip()) + "\"");
+    }
+    return n;
+  }
+
+  private static int colourOf(String word, String what) {
+    for (int c = 0; c < COLOURS.length; c++) {
+      if (COLOURS[c].equals(word)) {
+        return c;
+      }
+    }
+    throw new IllegalArgumentException(what + ": the colour must be green, black, blue or any but was \""
+        + Texts.abbreviate(word) + "\"");
+  }
+
+  // ---- by name ----
+
+  private int[] file(String path) {
+    if (path.isEmpty()) {
+      throw new IllegalArgumentException("failed links file: needs a file, e.g. file:failed-links.txt");
+    }
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(Path.of(path));
+    } catch (NoSuchFileException e) {
+      throw new IllegalArgumentException("failed links file " + path + " cannot be read: no such file", e);
+    } catch (IOException | java.io.UncheckedIOException e) {
+      String why = Files.isDirectory(Path.of(path)) ? "is a directory"
+          : e.getMessage() == null ? "input/output error" : e.getMessage();
+      throw new IllegalArgumentException("failed links file " + path + " cannot be read: " + why, e);
+    }
+    List<Integer> out = new ArrayList<>();
+    for (int i = 0; i < lines.size(); i++) {
+      String line = lines.get(i).strip();
+      if (line.isEmpty() || line.startsWith("#")) {
+        continue;
+      }
+      int end = 0;
+      while (end < line.length() && line.charAt(end) != '(' && !Character.isWhitespace(line.charAt(end))) {
+        end++;
+      }
+      out.add(named(line.substring(0, end), path + ":" + (i + 1) + ": failed link "
+          + Texts.abbreviate(line.substring(0, end))));
+    }
+    if (out.isEmpty()) {
+      throw new IllegalArgumentException("failed links file " + path + " names no port (" + lines.size() + " lines);"
+          + " it needs one port name a line, e.g. c0-0c0s0a0l01");
+    }
+    return out.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  private int named(String name, String what) {
+    Matcher m = PORT.matcher(name);
+    if (!m.matches()) {
+      throw new IllegalArgumentException(what + ": must be " + FORMS);
+    }
+    int router = routerOf(m.group(1));
+    if (router < 0) {
+      throw new IllegalArgumentException(what + ": " + t.source() + " has no router " + m.group(1));
+    }
+    int row = m.group(2).charAt(0) - '0';
+    if (row > 4) {
+      throw new IllegalArgumentException(what + ": tile l" + m.group(2) + m.group(3) + " is a processor tile (NIC"
+          + " port), not a network link; network tiles are l00..l47");
+    }
+    int q = router * CabledDragonfly.NETWORK_TILES + row * 8 + (m.group(3).charAt(0) - '0');
+    if (peers[q] < 0) {
+      throw new IllegalArgumentException(what + (t.cabledPeers()[q] < 0 ? ": is not cabled (" + t.source()
+          + " lists it unused or not at all)" : ": has failed already"));
+    }
+    String why = cut(q);
+    if (why != null) {
+      throw new IllegalArgumentException(what + ": " + why + "; the system must stay routable");
+    }
+    int lower = Math.min(q, peers[q]);
+    fail(q);
+    return lower;
+  }
+
+  private int routerOf(String name) {
+    if (routerOfName == null) {
+      routerOfName = new HashMap<>();
+      for (int r = 0; r < t.routerCount(); r++) {
+        routerOfName.put(t.routerName(r).toLowerCase(Locale.ROOT), r);
+      }
+    }
+    return routerOfName.getOrDefault(name.toLowerCase(Locale.ROOT), -1);
+  }
+
+  // ---- what a loss would do ----
+
+  private void fail(int q) {
+    int far = peers[q];
+    peers[q] = -1;
+    peers[far] = -1;
+  }
+
+  /** @return why losing the live link at port {@code q} would leave the system unroutable, or null when it would not */
+  private String cut(int q) {
+    int far = peers[q];
+    int g = q / CabledDragonfly.NETWORK_TILES / per;
+    int d = far / CabledDragonfly.NETWORK_TILES / per;
+    if (classes[q] == 2) {
+      for (int r = g * per; r < (g + 1) * per; r++) {
+        for (int p = 0; p < CabledDragonfly.NETWORK_TILES; p++) {
+          int e = r * CabledDragonfly.NETWORK_TILES + p;
+          if (e != q && peers[e] >= 0 && classes[e] == 2 && peers[e] / CabledDragonfly.NETWORK_TILES / per == d) {
+            return null;
+          }
+        }
+      }
+      return "it is the last rank-3 link between groups " + t.fileGroup(g) + " and " + t.fileGroup(d)
+          + " (as the file numbers them)";
+    }
+    // a rank-1 or rank-2 cable: is the group still connected without it?
+    boolean[] seen = new boolean[per];
+    int[] queue = new int[per];
+    int head = 0;
+    int tail = 0;
+    queue[tail++] = 0;
+    seen[0] = true;
+    while (head < tail) {
+      int r = g * per + queue[head++];
+      for (int p = 0; p < CabledDragonfly.NETWORK_TILES; p++) {
+        int e = r * CabledDragonfly.NETWORK_TILES + p;
+        if (e == q || e == far || peers[e] < 0 || classes[e] == 2) {
+          continue;
+        }
+        int v = peers[e] / CabledDragonfly.NETWORK_TILES % per;
+        if (!seen[v]) {
+          seen[v] = true;
+          queue[tail++] = v;
+        }
+      }
+    }
+    return tail == per ? null : "it would cut group " + t.fileGroup(g) + " apart (its rank-1 and rank-2 cables would"
+        + " no longer join all " + per + " routers)";
+  }
+}
