@@ -99,4 +99,52 @@ class CabledSystemCommandTest {
     assertThat(d.toString()).contains("file groups 1,4,6", "nodes             24  (2 per router)")
         .containsPattern("rank-3 links +3  \\(456 ports, 450 not cabled");
   }
+
+  @Test
+  void failedLinksRunOnEveryCommandAndAreListedToFailAgain() throws IOException {
+    String system = "edison-cabled+failed=random:2000:blue:seed=5";
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    Path dir = tmp.resolve("r");
+    int rc = run(out, err, "replay", TRACES.resolve("simgrid-examples/actions_waitall.txt").toString(),
+        "--system", system, "--mapping", "round-robin-groups", "-q", "--no-wall-clock", "--out", dir.toString());
+    assertThat(rc).as(err.toString()).isZero();
+    Results r = ResultsJson.read(dir.resolve("results.json"));
+    assertThat(r.metadata().system()).isEqualTo(system);
+    StringWriter traffic = new StringWriter();
+    rc = run(traffic, err, "traffic", "--topology", system, "--routing", "ugal", "--load", "0.05", "--measure-us",
+        "0.5", "--warmup-us", "0.2", "--json");
+    assertThat(rc).as(err.toString()).isZero();
+    JsonNode t = new ObjectMapper().readTree(traffic.toString());
+    assertThat(t.get("measuredPackets").asLong()).isPositive();
+    assertThat(t.get("topology").asText()).contains("2000 links failed");
+    // the listed links, saved to a file, fail the same links again
+    StringWriter listed = new StringWriter();
+    assertThat(run(listed, err, "systems", "--describe", system, "--failed-links")).isZero();
+    List<String> lines = listed.toString().lines().filter(l -> l.contains(" blue -> ")).toList();
+    assertThat(lines).hasSize(2000);
+    assertThat(listed.toString()).contains("failed links      2,000");
+    Path down = Files.write(tmp.resolve("down.txt"), lines);
+    StringWriter again = new StringWriter();
+    assertThat(run(again, err, "systems", "--describe", "edison-cabled+failed=file:" + down, "--failed-links"))
+        .isZero();
+    assertThat(again.toString().lines().filter(l -> l.contains(" blue -> ")).toList()).isEqualTo(lines);
+  }
+
+  @Test
+  void aFailureTheSystemCannotTakeIsOneLineOnEveryCommand() {
+    String system = "edison-cabled+failed=c0-0c0s0a0l52";
+    String why = "failed link c0-0c0s0a0l52: tile l52 is a processor tile (NIC port), not a network link";
+    for (String[] args : new String[][] {{"run", "pingpong", "--system", system, "--out", tmp.toString()},
+        {"replay", TRACES.resolve("simgrid-examples/actions_barrier.txt").toString(), "--system", system},
+        {"traffic", "--topology", system}, {"systems", "--describe", system},
+        {"replay", TRACES.resolve("simgrid-examples/actions_barrier.txt").toString(), "--system",
+            "theta+failed=random:2"}}) {
+      StringWriter err = new StringWriter();
+      assertThat(run(new StringWriter(), err, args)).as(String.join(" ", args)).isEqualTo(2);
+      assertThat(err.toString().lines().toList()).as(String.join(" ", args)).singleElement().satisfies(line ->
+          assertThat(line).contains(args[args.length - 1].startsWith("theta")
+              ? "topology theta is generated, so it has no cables to fail" : why));
+    }
+  }
 }

@@ -123,4 +123,32 @@ class CabledSystemTest {
     assertThatThrownBy(() -> AriesSystem.builder().system("nosuch").build())
         .hasMessageStartingWith("system must be a preset (default, two-groups, theta, edison, edison-cabled, full)");
   }
+
+  @Test
+  void failedLinksMakeASystemOfTheirOwnWhoseTrafficGoesAroundThem() throws IOException {
+    String spec = "links:" + smallLinks() + "+failed=random:3:blue:seed=2";
+    long[] simulated = new long[2];
+    for (int i = 0; i < 2; i++) {
+      AriesSystem sys = AriesSystem.builder().system(spec).seed(4).build();
+      assertThat(sys.name()).isEqualTo(spec);
+      CabledDragonfly t = (CabledDragonfly) sys.topology();
+      assertThat(t.failedLinkCount()).isEqualTo(3);
+      // two cables a pair before; one of each pair is the only one that could fail
+      assertThat(t.linksBetween(0, 1)).isEqualTo(1);
+      assertThat(t.linksBetween(0, 2)).isEqualTo(1);
+      assertThat(t.linksBetween(1, 2)).isEqualTo(1);
+      assertThat(sys.describe()).contains("3 links failed");
+      ReplayResult r = TraceReplay.builder(sys, SimGridTrace.open(SIMGRID.resolve("actions_alltoall.txt")))
+          .placement(Placement.ROUND_ROBIN_GROUPS).build().run();
+      assertThat(r.receivesUnmatched()).isZero();
+      assertThat(r.linkBytes().get("rank-3")).isPositive();
+      simulated[i] = r.simulatedPs();
+    }
+    assertThat(simulated[0]).isPositive().isEqualTo(simulated[1]);
+    // a failure the system cannot take is refused with its own message, not the list of presets
+    assertThatThrownBy(() -> AriesSystem.builder().system(spec + "+failed=random:1:blue").build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("failed links random:1:blue: only 0 of the 3 blue links can fail without leaving two groups with"
+            + " no rank-3 link or cutting a group apart, but N was 1");
+  }
 }
