@@ -27,6 +27,11 @@ final class SystemsCommand implements Callable<Integer> {
           + " fail the same links again (SYSTEM+failed=file:FILE).")
   boolean failedLinks;
 
+  @Option(names = "--link-list", paramLabel = "FILE",
+      description = "With --describe of a cabled system (edison-cabled, links:FILE, cabled:SYSTEM, failed links"
+          + " included), write it as a link list to FILE, which links:FILE reads back.")
+  java.nio.file.Path linkList;
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
@@ -35,10 +40,24 @@ final class SystemsCommand implements Callable<Integer> {
       if (failedLinks && t instanceof CabledDragonfly c) {
         c.failedLinks().forEach(out::println);
       }
+      if (linkList != null) {
+        if (!(t instanceof CabledDragonfly c)) {
+          throw CliError.badInput("--link-list needs a cabled system (edison-cabled, links:FILE or cabled:"
+              + describe.trim() + ") but " + describe.trim() + " is generated", "--link-list", null);
+        }
+        try {
+          java.nio.file.Files.write(linkList, c.linkList());
+        } catch (java.io.IOException e) {
+          throw CliError.badInput("--link-list " + linkList + " cannot be written: " + e.getMessage(), "--link-list",
+              e);
+        }
+        out.printf("  link list         %s (%,d lines)%n", linkList, c.linkList().size());
+      }
       return 0;
     }
-    if (failedLinks) {
-      throw CliError.badInput("--failed-links needs --describe SYSTEM", "--failed-links", null);
+    if (failedLinks || linkList != null) {
+      throw CliError.badInput((failedLinks ? "--failed-links" : "--link-list") + " needs --describe SYSTEM",
+          failedLinks ? "--failed-links" : "--link-list", null);
     }
     out.printf("%-14s %7s %8s %8s  %s%n", "SYSTEM", "GROUPS", "ROUTERS", "NODES", "DESCRIPTION");
     for (SystemPreset p : SystemPreset.values()) {
@@ -62,9 +81,9 @@ final class SystemsCommand implements Callable<Integer> {
       out.printf("system %s: %s%n", preset.id(), preset.description());
     } else {
       try {
-        t = Topologies.parseTopology(name);
+        t = Topologies.parseTopology(SystemPreset.topologySpec(name));
       } catch (IllegalArgumentException e) {
-        if (name.regionMatches(true, 0, "links:", 0, 6)
+        if (name.regionMatches(true, 0, "links:", 0, 6) || name.regionMatches(true, 0, "cabled:", 0, 7)
             || name.toLowerCase(Locale.ROOT).contains(Topologies.FAILED)) {
           throw e; // the link list's or the failure's message names the file, line or link and the problem
         }

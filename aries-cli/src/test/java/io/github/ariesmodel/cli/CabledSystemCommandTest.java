@@ -147,4 +147,40 @@ class CabledSystemCommandTest {
               ? "topology theta is generated, so it has no cables to fail" : why));
     }
   }
+
+  @Test
+  void aGeneratedPresetCabledHasItsLatencyAtEveryDistanceAndWritesItsLinkList() throws IOException {
+    double[][] latency = new double[2][];
+    String[] systems = {"two-groups", "cabled:two-groups"};
+    String[] distances = {"same-router", "rank-1", "rank-2", "rank-3"};
+    for (int i = 0; i < 2; i++) {
+      StringWriter err = new StringWriter();
+      Path dir = tmp.resolve("pp" + i);
+      int rc = run(new StringWriter(), err, "run", "pingpong", "--system", systems[i], "-p", "sizes=8", "-p",
+          "iterations=2", "-q", "--no-wall-clock", "--out", dir.toString());
+      assertThat(rc).as(err.toString()).isZero();
+      Results r = ResultsJson.read(dir.resolve("results.json"));
+      assertThat(r.metadata().system()).isEqualTo(systems[i]);
+      latency[i] = new double[distances.length];
+      for (int d = 0; d < distances.length; d++) {
+        latency[i][d] = r.metric("latency." + distances[d]).orElseThrow().value();
+      }
+    }
+    // the same cables, hops and rates: an unloaded ping-pong takes the same time at every distance
+    assertThat(latency[1]).containsExactly(latency[0]);
+    assertThat(latency[0][3]).isGreaterThan(latency[0][0]);
+    Path file = tmp.resolve("two-groups.txt");
+    StringWriter out = new StringWriter();
+    assertThat(run(out, new StringWriter(), "systems", "--describe", "cabled:two-groups", "--link-list",
+        file.toString())).isZero();
+    assertThat(out.toString()).contains("link list         " + file + " (9,216 lines)");
+    StringWriter back = new StringWriter();
+    assertThat(run(back, new StringWriter(), "systems", "--describe", "links:" + file)).isZero();
+    assertThat(back.toString()).containsPattern("rank-3 links +960  \\(");
+    StringWriter err = new StringWriter();
+    assertThat(run(new StringWriter(), err, "systems", "--describe", "theta", "--link-list", file.toString()))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("--link-list needs a cabled system (edison-cabled, links:FILE or"
+        + " cabled:theta) but theta is generated");
+  }
 }

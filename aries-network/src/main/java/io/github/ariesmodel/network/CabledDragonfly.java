@@ -305,6 +305,136 @@ public final class CabledDragonfly implements Topology {
     return new CabledDragonfly(LinkList.parse(r, sourceName == null ? "links" : sourceName));
   }
 
+  // ---- generated systems as cabled ones ----
+
+  /**
+   * The tiles a generated system's rank-3 ports take, in port order: Edison's ten blue tiles ({@code l01..l06},
+   * {@code l12..l15}: every router of its link list has its rank-3 ports there), then any other tile. The rank-1 and
+   * rank-2 ports take the remaining tiles in increasing order. Edison mixes green and black tiles router by router;
+   * this order is assumed, and only names ports: routing reads the cables, not the tile numbers.
+   */
+  private static final int[] BLUE_TILES = {1, 2, 3, 4, 5, 6, 10, 11, 12, 13};
+
+  /**
+   * A generated Aries system's cabling as a cabled system: the same routers, nodes, cables and rates, each router
+   * named as Cray names its blade's Aries (group {@code g}, row {@code r}, column {@code c}: cabinet
+   * {@code c<2g + r/3>-0}, chassis {@code r % 3}, slot {@code c}; two cabinets of three chassis a group) and each port
+   * a tile ({@link #BLUE_TILES}). Links can then fail ({@link #withFailedLinks}), and {@link #linkList()} writes it
+   * as a file. Routes toward another group follow this class's rule, so the same traffic does not take exactly the
+   * generated system's routes: compare failures against this form without them.
+   *
+   * @param generated an Aries dragonfly ({@link Dragonfly#isAries()}) of at most 40 network ports and 4 nodes a router
+   *     and at most 256 groups, rows and columns
+   * @return the cabled form
+   * @throws IllegalArgumentException in one line when the system does not fit Aries' tiles
+   */
+  public static CabledDragonfly of(Dragonfly generated) {
+    if (generated == null) {
+      throw new IllegalArgumentException("generated must not be null");
+    }
+    String what = generated.describe();
+    if (!generated.isAries()) {
+      throw new IllegalArgumentException("only an Aries dragonfly has Aries tiles to cable, not " + what);
+    }
+    if (generated.portCount() > NETWORK_TILES || generated.nodesPerRouter() > 4 || generated.groupCount() > 256
+        || generated.rows() > 256 || generated.columns() > 256) {
+      throw new IllegalArgumentException("an Aries has 40 network tiles and 4 NICs, and a link list numbers groups,"
+          + " rows and columns below 256, but " + what + " has " + generated.portCount() + " ports and "
+          + generated.nodesPerRouter() + " nodes a router");
+    }
+    int ports = generated.portCount();
+    int firstGlobal = generated.firstGlobalPort();
+    int[] tile = new int[ports];
+    boolean[] taken = new boolean[NETWORK_TILES];
+    int next = 0;
+    for (int p = firstGlobal; p < ports; p++) {
+      int i = p - firstGlobal;
+      if (i < BLUE_TILES.length) {
+        tile[p] = BLUE_TILES[i];
+      } else {
+        while (taken[next] || contains(BLUE_TILES, next)) {
+          next++;
+        }
+        tile[p] = next;
+      }
+      taken[tile[p]] = true;
+    }
+    next = 0;
+    for (int p = 0; p < firstGlobal; p++) {
+      while (taken[next]) {
+        next++;
+      }
+      tile[p] = next;
+      taken[next] = true;
+    }
+    int per = generated.routersPerGroup();
+    int columns = generated.columns();
+    StringBuilder lines = new StringBuilder();
+    String[] colours = {"green", "black", "blue"};
+    for (int r = 0; r < generated.routerCount(); r++) {
+      for (int p = 0; p < ports; p++) {
+        int far = generated.neighborRouter(r, p);
+        lines.append(generatedPort(r, tile[p], per, columns)).append(' ').append(colours[generated.linkClass(r, p)])
+            .append(" -> ").append(far < 0 ? "unused"
+                : generatedPort(far, tile[generated.neighborPort(r, p)], per, columns)).append('\n');
+      }
+      for (int n = 0; n < 2 * generated.nodesPerRouter(); n++) {
+        lines.append(generatedPort(r, 40 + n, per, columns)).append(" ptile -> processor\n");
+      }
+    }
+    try {
+      return read(new java.io.StringReader(lines.toString()), "the cabling of a generated system ("
+          + generated.groupCount() + " groups)");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static boolean contains(int[] a, int v) {
+    for (int x : a) {
+      if (x == v) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A generated router's port as a link list names it, {@code c<2g + r/3>-0c<r % 3>s<c>a0l<tile>(g:r:c)}.
+   *
+   * @param tile 0 to 47, the processor tiles from 40
+   */
+  private static String generatedPort(int router, int tile, int per, int columns) {
+    int g = router / per;
+    int i = router % per;
+    int row = i / columns;
+    int col = i % columns;
+    return "c" + (2 * g + row / 3) + "-0c" + row % 3 + "s" + col + "a0l" + tile / 8 + tile % 8 + "(" + g + ":" + row
+        + ":" + col + ")";
+  }
+
+  /**
+   * This system as a link list, the format {@link #read(Path)} reads: a line a network tile of every router
+   * ({@code unused} for absent ports, failed links included), then its NICs' {@code ptile} lines.
+   *
+   * @return the lines
+   */
+  public java.util.List<String> linkList() {
+    String[] colours = {"green", "black", "blue"};
+    java.util.List<String> out = new java.util.ArrayList<>(routers * (NETWORK_TILES + 2 * nodesPerRouter));
+    for (int r = 0; r < routers; r++) {
+      for (int p = 0; p < NETWORK_TILES; p++) {
+        int q = r * NETWORK_TILES + p;
+        out.add(portText(q) + " " + colours[portClass[q]] + " -> " + (peer[q] < 0 ? "unused" : portText(peer[q])));
+      }
+      String coords = portText(r * NETWORK_TILES).substring(list.routerNames()[r].length() + 3);
+      for (int n = 0; n < 2 * nodesPerRouter; n++) {
+        out.add(list.routerNames()[r] + "l5" + n + coords + " ptile -> processor");
+      }
+    }
+    return out;
+  }
+
   // ---- failed links ----
 
   /**

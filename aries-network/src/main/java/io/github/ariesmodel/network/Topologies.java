@@ -24,6 +24,8 @@ import java.util.Map;
  *   <li>Real cabling ({@link #parseTopology} only, since the result is a {@link CabledDragonfly}, not a
  *       {@link Dragonfly}): {@code links:FILE} reads a link list ({@code .gz} allowed), {@code edison-cabled} is
  *       NERSC Edison's shipped one. The preset {@code edison} is Edison's size with assumed cabling.
+ *   <li>{@code cabled:SYSTEM} ({@link #parseTopology} only): a generated Aries system's cabling as a cabled system
+ *       ({@link CabledDragonfly#of}), e.g. {@code cabled:theta}, so that its links can fail.
  *   <li>Failed links, after a cabled system ({@link #parseTopology} only): {@code +failed=SPEC}, repeatable, each
  *       spec as {@link CabledDragonfly#withFailedLinks} takes it: {@code edison-cabled+failed=random:24:blue},
  *       {@code links:FILE+failed=c0-0c0s0a0l01+failed=file:down.txt}.
@@ -33,6 +35,7 @@ public final class Topologies {
 
   private static final String LINKS_PREFIX = "links:";
   private static final String EDISON_CABLED = "edison-cabled";
+  private static final String CABLED_PREFIX = "cabled:";
   /** What joins a cabled system's spec and each of its failures: {@code edison-cabled+failed=random:24:blue}. */
   public static final String FAILED = "+failed=";
 
@@ -82,6 +85,13 @@ public final class Topologies {
     if (s.equalsIgnoreCase(EDISON_CABLED)) {
       return CabledDragonfly.edison();
     }
+    if (s.regionMatches(true, 0, CABLED_PREFIX, 0, CABLED_PREFIX.length())) {
+      String generated = s.substring(CABLED_PREFIX.length()).trim();
+      if (generated.isEmpty()) {
+        throw new IllegalArgumentException("topology cabled: needs a generated Aries system, e.g. cabled:theta");
+      }
+      return CabledDragonfly.of(parse(generated));
+    }
     return parse(spec);
   }
 
@@ -94,7 +104,8 @@ public final class Topologies {
     Topology t = parseTopology(base);
     if (!(t instanceof CabledDragonfly)) {
       throw new IllegalArgumentException("topology " + Texts.abbreviate(base) + " is generated, so it has no cables"
-          + " to fail; " + FAILED + " needs a cabled system: edison-cabled or links:FILE");
+          + " to fail; " + FAILED + " needs a cabled system: edison-cabled, links:FILE, or cabled:"
+          + Texts.abbreviate(base) + " (its cabling as a link list)");
     }
     CabledDragonfly c = (CabledDragonfly) t;
     int at = 0;
@@ -128,7 +139,7 @@ public final class Topologies {
       throw new IllegalArgumentException("topology must be canonical:p=..,a=..,h=.. or aries:groups=.. but was empty");
     }
     String s = spec.trim().toLowerCase(Locale.ROOT);
-    if (s.equals(EDISON_CABLED) || s.startsWith(LINKS_PREFIX)) {
+    if (s.equals(EDISON_CABLED) || s.startsWith(LINKS_PREFIX) || s.startsWith(CABLED_PREFIX)) {
       throw new IllegalArgumentException("topology \"" + Texts.abbreviate(spec.trim()) + "\" is a cabled system, not"
           + " a regular dragonfly: read it with Topologies.parseTopology");
     }

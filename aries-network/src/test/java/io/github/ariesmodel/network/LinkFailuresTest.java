@@ -163,7 +163,7 @@ class LinkFailuresTest {
         + edison.linkCount(1) + edison.linkCount(2)) + " links cabled now but was 999999");
     assertThatThrownBy(() -> Topologies.parseTopology("theta+failed=random:1"))
         .hasMessage("topology theta is generated, so it has no cables to fail; +failed= needs a cabled system:"
-            + " edison-cabled or links:FILE");
+            + " edison-cabled, links:FILE, or cabled:theta (its cabling as a link list)");
     assertThatThrownBy(() -> Topologies.parseTopology("+failed=random:1"))
         .hasMessage("topology \"+failed=random:1\" names no system before +failed=; e.g."
             + " edison-cabled+failed=random:24:blue");
@@ -186,6 +186,54 @@ class LinkFailuresTest {
     Path empty = Files.write(dir.resolve("empty.txt"), List.of("# nothing"));
     refused(edison, "file:" + empty, "failed links file " + empty + " names no port (1 lines); it needs one port"
         + " name a line, e.g. c0-0c0s0a0l01");
+  }
+
+  @Test
+  void aGeneratedSystemCabledHasTheSameCablesUnderTileNames() throws IOException {
+    Dragonfly theta = Topologies.aries(9);
+    CabledDragonfly cabled = (CabledDragonfly) Topologies.parseTopology("cabled:theta");
+    assertThat(cabled.routerCount()).isEqualTo(theta.routerCount());
+    assertThat(cabled.nodeCount()).isEqualTo(theta.nodeCount());
+    assertThat(cabled.linkCount(0)).isEqualTo(9 * 6 * 120); // 16 routers a row, all to all
+    assertThat(cabled.linkCount(1)).isEqualTo(9 * 16 * 15 * 3); // 6 a column, all to all, 3 cables a pair
+    assertThat(cabled.linkCount(2)).isEqualTo(36 * theta.linksPerPair());
+    for (int r = 0; r < theta.routerCount(); r++) {
+      // the same far routers over the same classes, port numbers aside
+      List<Long> generated = new java.util.ArrayList<>();
+      List<Long> asCabled = new java.util.ArrayList<>();
+      for (int p = 0; p < theta.portCount(); p++) {
+        generated.add((long) theta.neighborRouter(r, p) << 2 | theta.linkClass(r, p));
+      }
+      for (int p = 0; p < cabled.portCount(); p++) {
+        if (cabled.neighborRouter(r, p) >= 0) {
+          asCabled.add((long) cabled.neighborRouter(r, p) << 2 | cabled.linkClass(r, p));
+        }
+      }
+      assertThat(asCabled).as("router " + r).containsExactlyInAnyOrderElementsOf(generated);
+      for (int target = 0; target < theta.routerCount(); target += 37) {
+        assertThat(cabled.minimalHops(r, target)).isEqualTo(theta.minimalHops(r, target));
+      }
+    }
+    // rank-3 ports on Edison's blue tiles; router (1:2:3) is Cray's c2-0c2s3a0, (1:4:3) c3-0c1s3a0
+    assertThat(cabled.linkClass(0, 1)).isEqualTo(2);
+    assertThat(cabled.portName(96 + 2 * 16 + 3, 1)).isEqualTo("c2-0c2s3a0l01");
+    assertThat(cabled.portName(96 + 4 * 16 + 3, 0)).isEqualTo("c3-0c1s3a0l00");
+    // written as a link list and read back: the same cables, failed links gone as unused ports
+    CabledDragonfly failed = cabled.withFailedLinks("random:40");
+    CabledDragonfly back = CabledDragonfly.read(new StringReader(String.join("\n", failed.linkList())), "back.txt");
+    for (int r = 0; r < failed.routerCount(); r++) {
+      for (int p = 0; p < failed.portCount(); p++) {
+        assertThat(back.neighborRouter(r, p)).isEqualTo(failed.neighborRouter(r, p));
+        assertThat(back.neighborPort(r, p)).isEqualTo(failed.neighborPort(r, p));
+        assertThat(back.linkClass(r, p)).isEqualTo(failed.linkClass(r, p));
+      }
+    }
+    assertThat(back.portName(5, 7)).isEqualTo(failed.portName(5, 7));
+    assertThat(back.unusedPorts()).isEqualTo(80);
+    assertThatThrownBy(() -> Topologies.parseTopology("cabled:canonical-small"))
+        .hasMessageStartingWith("only an Aries dragonfly has Aries tiles to cable, not canonical dragonfly");
+    assertThatThrownBy(() -> Topologies.parseTopology("cabled: ")).hasMessage("topology cabled: needs a generated"
+        + " Aries system, e.g. cabled:theta");
   }
 
   private static List<String> concat(List<String> a, List<String> b) {

@@ -592,9 +592,10 @@ public final class AriesSystem {
         }
       }
       boolean linkList = spec.trim().regionMatches(true, 0, LINKS_PREFIX, 0, LINKS_PREFIX.length())
+          || spec.trim().regionMatches(true, 0, "cabled:", 0, 7)
           || spec.toLowerCase(java.util.Locale.ROOT).contains(Topologies.FAILED);
       try {
-        this.topology = Topologies.parseTopology(spec);
+        this.topology = Topologies.parseTopology(SystemPreset.topologySpec(spec));
       } catch (IllegalArgumentException e) {
         if (linkList) {
           // the link list's or the failure's own message names the file, line or link and the problem; the preset

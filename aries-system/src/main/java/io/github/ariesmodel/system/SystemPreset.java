@@ -94,6 +94,30 @@ public enum SystemPreset {
   }
 
   /**
+   * A system spec as aries-network's {@code Topologies.parseTopology} reads it: {@code cabled:PRESET} of a generated
+   * preset becomes {@code cabled:aries:groups=G} (the network module knows {@code theta}, {@code edison} and
+   * {@code full} by name, not {@code default} or {@code two-groups}); anything else is returned as it is.
+   *
+   * @param spec a {@code --system} value
+   * @return the spec for {@code Topologies.parseTopology}
+   */
+  public static String topologySpec(String spec) {
+    String s = spec.trim();
+    if (!s.regionMatches(true, 0, "cabled:", 0, 7)) {
+      return s;
+    }
+    String rest = s.substring(7).trim();
+    int cut = rest.toLowerCase(Locale.ROOT).indexOf(Topologies.FAILED);
+    String name = (cut < 0 ? rest : rest.substring(0, cut)).trim().toLowerCase(Locale.ROOT);
+    for (SystemPreset p : values()) {
+      if (p.id.equals(name) && !p.cabled()) {
+        return "cabled:aries:groups=" + p.groups + (cut < 0 ? "" : rest.substring(cut));
+      }
+    }
+    return s;
+  }
+
+  /**
    * The preset with a command-line name.
    *
    * @param name e.g. {@code theta}
