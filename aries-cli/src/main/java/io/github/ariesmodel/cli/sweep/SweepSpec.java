@@ -38,7 +38,13 @@ public final class SweepSpec {
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
   /** A value: compiled once, as a sweep of {@link #MAX_POINTS} values checks every one (String.matches compiles). */
-  private static final Pattern VALUE = Pattern.compile("[^,;=\\s]+");
+  private static final Pattern VALUE = Pattern.compile("[^,;\\s]+");
+  /**
+   * A value that is a bare {@code option=value}, such as the {@code a=4} of {@code canonical:p=2,a=4,h=2} split at
+   * its commas: refused, since it is no value of its own. An {@code =} after a spec's own prefix stays allowed
+   * ({@code aries:groups=9}, {@code edison-cabled+failed=random:24:blue:seed=2}).
+   */
+  private static final Pattern BARE_OPTION = Pattern.compile("[A-Za-z][A-Za-z0-9_-]*=.*");
 
   /**
    * One parameter of a sweep.
@@ -79,10 +85,11 @@ public final class SweepSpec {
   }
 
   private static void checkValue(String name, String v) {
-    if (v.isEmpty() || !VALUE.matcher(v).matches()) {
+    boolean bare = BARE_OPTION.matcher(v).matches();
+    if (v.isEmpty() || !VALUE.matcher(v).matches() || bare) {
       throw new IllegalArgumentException("values of parameter " + name
-          + " must be non-empty without ',', ';', '=' or whitespace but one was \"" + v + "\""
-          + (v.indexOf('=') >= 0 ? " (a value with options of its own, such as a topology spec"
+          + " must be non-empty without ',', ';' or whitespace, and no bare option=value, but one was \"" + v + "\""
+          + (bare ? " (a value with comma-separated options of its own, such as a topology spec"
           + " canonical:p=2,a=4,h=2, cannot be swept: run one sweep per such value)" : ""));
     }
   }

@@ -77,12 +77,24 @@ class SweepSpecTest {
     assertThatThrownBy(() -> SweepSpec.parse("a=1,1")).hasMessageContaining("\"1\" twice");
     assertThatThrownBy(() -> SweepSpec.parse("s=5..2")).hasMessageContaining("a <= b").hasMessageContaining("5..2");
     assertThatThrownBy(() -> SweepSpec.parse("a b=1")).hasMessageContaining("parameter name");
-    // a topology spec splits at its commas, and its first piece keeps an '=': the message says why it cannot be swept
+    // a topology spec splits at its commas into bare options: the message says why it cannot be swept
     assertThatThrownBy(() -> SweepSpec.parse(java.util.List.of("system=canonical:p=2,a=4,h=2")))
-        .hasMessageContaining("but one was \"canonical:p=2\"").hasMessageContaining("run one sweep per such value");
+        .hasMessageContaining("but one was \"a=4\"").hasMessageContaining("run one sweep per such value");
+    assertThatThrownBy(() -> SweepSpec.parse(java.util.List.of("x=1,rows=2"))).hasMessageContaining("\"rows=2\"");
     assertThatThrownBy(() -> SweepSpec.parse("load=0.1,,0.2")).hasMessageNotContaining("one sweep per");
     assertThatThrownBy(() -> SweepSpec.parse("a=0..9999;b=0..9999")).hasMessageContaining("at most 10000000");
     assertThatThrownBy(() -> spec.point(12)).hasMessageContaining("[0, 11]").hasMessageContaining("12");
+  }
+
+  @Test
+  void aSpecWithAnEqualsSignAfterItsPrefixIsOneValue() {
+    // failure sets of a cabled system, and a one-option topology spec, are swept like any value
+    String a = "edison-cabled+failed=random:1260:blue:seed=1";
+    String b = "edison-cabled+failed=random:1260:blue:seed=2..3";
+    SweepSpec s = SweepSpec.parse(java.util.List.of("system=" + a + "," + b + ",aries:groups=9", "seed=1..2"));
+    assertThat(s.parameters().get(0).values()).containsExactly(a, b, "aries:groups=9");
+    assertThat(s.size()).isEqualTo(6);
+    assertThat(SweepSpec.parse(s.toString()).parameters()).isEqualTo(s.parameters());
   }
 
   @Test
