@@ -10,7 +10,7 @@
 # --no-wall-clock), pingpong and gups again on two engine threads, the AMG trace of ../shared/traces replayed on one
 # and two engine threads and with a random mapping (when the trace is there), `traffic` points over five routings,
 # three patterns and three systems (the canonical 1,056 nodes on one to three threads, Edison on two, the full
-# system on one and two), the `iommu` study on two page sizes, and a three-point sweep on two jobs at a time. Lines
+# system on one and two), Edison as cabled with and without failed links, the `iommu` study on two page sizes, and a three-point sweep on two jobs at a time. Lines
 # that carry a wall-clock time or a rate per second are left out of the `traffic`, `replay` and `iommu` outputs. About
 # three minutes on 2 cores. Needs bash and a JDK 17.
 set -uo pipefail
@@ -108,6 +108,13 @@ rm -rf "$work/sweep"
   > "$work/log" 2>&1 || failed+=(sweep-pingpong)
 (cd "$work/sweep" 2>/dev/null && find . -type f -name '*.json' | sort | xargs cat) \
   > "$out/$(printf %02d $i)-sweep-pingpong.txt"
+
+# added in stop 58, after the sweep so the first 29 keep their numbers: real cabling, and links failed on it (the
+# second fails with a jar older than stop 58, which has no failed links)
+json traffic-edison-cabled traffic --topology edison-cabled --routing ugal --pattern uniform --load 0.2 \
+  --measure-us 3 --json
+json traffic-edison-failed traffic --topology 'edison-cabled+failed=random:1260:blue+failed=random:300:green' \
+  --routing minimal --pattern uniform --load 0.2 --measure-us 3 --json
 echo "golden-runs: $i outputs in $out"
 # a run that failed the same way with both jars still compares identical: say so, so it is not taken for a pass
 if [ ${#failed[@]} -gt 0 ]; then
