@@ -369,25 +369,31 @@ public final class CabledDragonfly implements Topology {
     }
     int per = generated.routersPerGroup();
     int columns = generated.columns();
-    StringBuilder lines = new StringBuilder();
-    String[] colours = {"green", "black", "blue"};
-    for (int r = 0; r < generated.routerCount(); r++) {
+    int routers = generated.routerCount();
+    int[] peers = new int[routers * NETWORK_TILES];
+    java.util.Arrays.fill(peers, -1);
+    byte[] classes = new byte[peers.length];
+    java.util.Arrays.fill(classes, (byte) 2); // a tile no port takes is an absent rank-3 port, as in a file
+    int unused = 0;
+    String[] names = new String[routers];
+    for (int r = 0; r < routers; r++) {
+      int i = r % per;
+      int row = i / columns;
+      names[r] = "c" + (2 * (r / per) + row / 3) + "-0c" + row % 3 + "s" + i % columns + "a0";
       for (int p = 0; p < ports; p++) {
+        int q = r * NETWORK_TILES + tile[p];
+        classes[q] = (byte) generated.linkClass(r, p);
         int far = generated.neighborRouter(r, p);
-        lines.append(generatedPort(r, tile[p], per, columns)).append(' ').append(colours[generated.linkClass(r, p)])
-            .append(" -> ").append(far < 0 ? "unused"
-                : generatedPort(far, tile[generated.neighborPort(r, p)], per, columns)).append('\n');
-      }
-      for (int n = 0; n < 2 * generated.nodesPerRouter(); n++) {
-        lines.append(generatedPort(r, 40 + n, per, columns)).append(" ptile -> processor\n");
+        if (far < 0) {
+          unused++;
+        } else {
+          peers[q] = far * NETWORK_TILES + tile[generated.neighborPort(r, p)];
+        }
       }
     }
-    try {
-      return read(new java.io.StringReader(lines.toString()), "the cabling of a generated system ("
-          + generated.groupCount() + " groups)");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return new CabledDragonfly(LinkList.generated("the cabling of a generated system (" + generated.groupCount()
+        + " groups)", generated.groupCount(), generated.rows(), columns, generated.nodesPerRouter(), peers, classes,
+        unused, names));
   }
 
   private static boolean contains(int[] a, int v) {
@@ -397,20 +403,6 @@ public final class CabledDragonfly implements Topology {
       }
     }
     return false;
-  }
-
-  /**
-   * A generated router's port as a link list names it, {@code c<2g + r/3>-0c<r % 3>s<c>a0l<tile>(g:r:c)}.
-   *
-   * @param tile 0 to 47, the processor tiles from 40
-   */
-  private static String generatedPort(int router, int tile, int per, int columns) {
-    int g = router / per;
-    int i = router % per;
-    int row = i / columns;
-    int col = i % columns;
-    return "c" + (2 * g + row / 3) + "-0c" + row % 3 + "s" + col + "a0l" + tile / 8 + tile % 8 + "(" + g + ":" + row
-        + ":" + col + ")";
   }
 
   /**

@@ -116,6 +116,21 @@ final class LinkList {
     return routerNames;
   }
 
+  /**
+   * A generated system's cabling, made without a file ({@link CabledDragonfly#of}): groups numbered densely, every
+   * port as given. The caller's arrays are consistent by construction (both ends of a cable list each other, colours
+   * fit the coordinates), which {@link #parse} would otherwise check.
+   */
+  static LinkList generated(String source, int groups, int rows, int columns, int nodesPerRouter, int[] peers,
+      byte[] classes, int unused, String[] routerNames) {
+    int[] fileGroups = new int[groups];
+    for (int g = 0; g < groups; g++) {
+      fileGroups[g] = g;
+    }
+    return new LinkList(source, groups, rows, columns, nodesPerRouter, fileGroups, peers, classes, unused, routerNames,
+        new int[0], peers.clone());
+  }
+
   /** @return the far ends as the file cabled them, before any failure (not a copy) */
   int[] cabledPeers() {
     return cabledPeers;
