@@ -318,7 +318,8 @@ public final class CabledDragonfly implements Topology {
   /**
    * A generated Aries system's cabling as a cabled system: the same routers, nodes, cables and rates, each router
    * named as Cray names its blade's Aries (group {@code g}, row {@code r}, column {@code c}: cabinet
-   * {@code c<2g + r/3>-0}, chassis {@code r % 3}, slot {@code c}; two cabinets of three chassis a group) and each port
+   * {@code c<2g + r/3>-0}, chassis {@code r % 3}, slot {@code c}: two cabinets of three chassis a group, more for
+   * groups of more than 6 rows) and each port
    * a tile ({@link #BLUE_TILES}). Links can then fail ({@link #withFailedLinks}), and {@link #linkList()} writes it
    * as a file. Routes toward another group follow this class's rule, so the same traffic does not take exactly the
    * generated system's routes: compare failures against this form without them.
@@ -376,10 +377,11 @@ public final class CabledDragonfly implements Topology {
     java.util.Arrays.fill(classes, (byte) 2); // a tile no port takes is an absent rank-3 port, as in a file
     int unused = 0;
     String[] names = new String[routers];
+    int cabinets = (generated.rows() + 2) / 3; // a group's cabinets of three chassis: 2 on Aries
     for (int r = 0; r < routers; r++) {
       int i = r % per;
       int row = i / columns;
-      names[r] = "c" + (2 * (r / per) + row / 3) + "-0c" + row % 3 + "s" + i % columns + "a0";
+      names[r] = "c" + (cabinets * (r / per) + row / 3) + "-0c" + row % 3 + "s" + i % columns + "a0";
       for (int p = 0; p < ports; p++) {
         int q = r * NETWORK_TILES + tile[p];
         classes[q] = (byte) generated.linkClass(r, p);

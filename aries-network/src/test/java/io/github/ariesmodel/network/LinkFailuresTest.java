@@ -230,6 +230,11 @@ class LinkFailuresTest {
     }
     assertThat(back.portName(5, 7)).isEqualTo(failed.portName(5, 7));
     assertThat(back.unusedPorts()).isEqualTo(80);
+    // groups of 9 rows take three cabinets each, so names stay unique and the list reads back
+    CabledDragonfly tall = (CabledDragonfly) Topologies.parseTopology("cabled:aries:groups=3,rows=9,cols=4,h=4");
+    assertThat(tall.portName(36 + 8 * 4, 0)).isEqualTo("c5-0c2s0a0l00");
+    assertThat(CabledDragonfly.read(new StringReader(String.join("\n", tall.linkList())), "tall.txt").routerCount())
+        .isEqualTo(3 * 36);
     assertThatThrownBy(() -> Topologies.parseTopology("cabled:canonical-small"))
         .hasMessageStartingWith("only an Aries dragonfly has Aries tiles to cable, not canonical dragonfly");
     assertThatThrownBy(() -> Topologies.parseTopology("cabled: ")).hasMessage("topology cabled: needs a generated"
