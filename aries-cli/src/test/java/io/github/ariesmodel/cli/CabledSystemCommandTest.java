@@ -111,6 +111,10 @@ class CabledSystemCommandTest {
     assertThat(rc).as(err.toString()).isZero();
     Results r = ResultsJson.read(dir.resolve("results.json"));
     assertThat(r.metadata().system()).isEqualTo(system);
+    // on a cabled system the busiest links are named as Cray names their ports
+    var busiest = r.table("busiestLinks").orElseThrow();
+    assertThat(busiest.rows()).isNotEmpty().allSatisfy(row -> assertThat((String) row.get(busiest.columnIndex("to")))
+        .matches("c\\d+-\\d+c\\d+s\\d+a0l[0-4][0-7]"));
     StringWriter traffic = new StringWriter();
     rc = run(traffic, err, "traffic", "--topology", system, "--routing", "ugal", "--load", "0.05", "--measure-us",
         "0.5", "--warmup-us", "0.2", "--json");

@@ -198,6 +198,37 @@ class ReplayCommandTest {
       assertThat(((Number) row.get(util)).doubleValue()).isCloseTo(rank.utilization(),
           org.assertj.core.data.Offset.offset(1e-6));
     }
+    // three ranks on one router cross no link: no busiest links either
+    assertThat(r.table("busiestLinks").orElseThrow().rows()).isEmpty();
+  }
+
+  /** The busiest link directions of a run: busiest first, each busy at most the run's span. */
+  @Test
+  void theBusiestLinksAreListedBusiestFirst() throws Exception {
+    StringWriter err = new StringWriter();
+    Path dir = tmp.resolve("busiest");
+    int rc = run(new StringWriter(), err, "replay", TRACES.resolve("simgrid-examples/actions_alltoall.txt").toString(),
+        "--mapping", "random", "-q", "--no-wall-clock", "--out", dir.toString());
+    assertThat(rc).as(err.toString()).isZero();
+    Results r = ResultsJson.read(dir.resolve("results.json"));
+    var busiest = r.table("busiestLinks").orElseThrow();
+    assertThat(busiest.rows()).isNotEmpty().hasSizeLessThanOrEqualTo(20);
+    int busy = busiest.columnIndex("busy");
+    int share = busiest.columnIndex("utilization");
+    double before = Double.MAX_VALUE;
+    for (var row : busiest.rows()) {
+      double us = ((Number) row.get(busy)).doubleValue();
+      assertThat(us).isPositive().isLessThanOrEqualTo(before);
+      before = us;
+      // (busy is rounded to the nanosecond, the share to 6 digits)
+      double shareOfSpan = ((Number) row.get(share)).doubleValue();
+      assertThat(shareOfSpan * r.statistics().elapsedPs() / 1e6).isCloseTo(us, org.assertj.core.data.Offset.offset(
+          0.001 + 1e-6 * r.statistics().elapsedPs() / 1e6));
+      assertThat(shareOfSpan).isLessThanOrEqualTo(1.0);
+      assertThat((String) row.get(busiest.columnIndex("from"))).matches("router \\d+ port \\d+");
+    }
+    assertThat(Files.readAllLines(dir.resolve("busiestLinks.csv")).get(0))
+        .isEqualTo("rank,from,fromGroup,to,toGroup,busy [us],utilization");
   }
 
   /** A mapping file names each rank's node: --ranks-per-node with it was ignored, and recorded as if it held. */

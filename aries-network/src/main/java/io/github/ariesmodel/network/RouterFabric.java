@@ -1495,6 +1495,46 @@ public final class RouterFabric implements Fabric {
   }
 
   /**
+   * The link directions that have spent the most time sending, busiest first (ties by router, then port, so the list
+   * is the same for every thread count): where a run's hot spots are. Reads the fabric's counters without changing
+   * anything simulated; a pass over every port. Call it between runs, from the thread that owns the scheduler (or the
+   * engine).
+   *
+   * @param n how many, at least 1
+   * @return at most {@code n} link directions that sent anything, busiest first
+   * @throws IllegalArgumentException when {@code n} is below 1
+   */
+  public java.util.List<LinkLoad> busiestLinks(int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("n must be at least 1 but was " + n);
+    }
+    // a min-heap of the n busiest so far: the least busy (and, at equal time, the last in port order) on top
+    java.util.Comparator<Integer> busiestFirst = (a, b) -> portBusyPs[a] != portBusyPs[b]
+        ? Long.compare(portBusyPs[b], portBusyPs[a]) : Integer.compare(a, b);
+    java.util.PriorityQueue<Integer> top = new java.util.PriorityQueue<>(busiestFirst.reversed());
+    for (int gp = 0; gp < portBusyPs.length; gp++) {
+      if (portBusyPs[gp] == 0 || peer[gp] < 0) {
+        continue;
+      }
+      if (top.size() < n) {
+        top.add(gp);
+      } else if (busiestFirst.compare(gp, top.peek()) < 0) {
+        top.poll();
+        top.add(gp);
+      }
+    }
+    java.util.List<Integer> ports = new java.util.ArrayList<>(top);
+    ports.sort(busiestFirst);
+    java.util.List<LinkLoad> out = new java.util.ArrayList<>(ports.size());
+    for (int gp : ports) {
+      int router = gp / radix;
+      int port = gp % radix;
+      out.add(new LinkLoad(router, port, portClass[gp], peer[gp] / radix, peer[gp] % radix, portBusyPs[gp]));
+    }
+    return out;
+  }
+
+  /**
    * What is inside the fabric now and what each packet waits for: the report of a drain that did not empty the
    * network (a deadlocking or livelocking routing, or too short a bound). Reads the fabric's state without changing
    * anything simulated; costs a pass over the queues and the packet records. Call it between runs, from the thread

@@ -6,6 +6,9 @@ import io.github.ariesmodel.cli.report.ResultTable;
 import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.core.Texts;
 import io.github.ariesmodel.core.cache.HostCacheConfig;
+import io.github.ariesmodel.network.CabledDragonfly;
+import io.github.ariesmodel.network.LinkLoad;
+import io.github.ariesmodel.network.spi.Topology;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.mpi.MpiConfig;
 import io.github.ariesmodel.system.mpi.SyntheticTraffic;
@@ -340,10 +343,38 @@ final class ReplayWorkload implements Workload {
     // (the report's cost has the count, read after the run).
     ReplayProgress sink = system.engine().isPresent() ? (f, ps) -> progress.update(f, ps, 0)
         : (f, ps) -> progress.update(f, ps, system.loop().eventsExecuted() - events0);
-    if (settings.together()) {
-      return together(spec, settings, trace, system, sink);
+    WorkloadReport rep = settings.together() ? together(spec, settings, trace, system, sink)
+        : report(replay(system, trace, settings.placement(), settings.ranksPerNode(), settings, sink).run());
+    busiestLinks(rep, system);
+    return rep;
+  }
+
+  /** Rows of the {@code busiestLinks} table. */
+  static final int BUSIEST_LINKS = 20;
+
+  /**
+   * The {@code busiestLinks} table: the link directions that spent the most time sending over the whole run (every
+   * job's and the background's packets), with the share of the run's span each was busy. A port of a cabled system is
+   * named as Cray names it ({@code c0-0c0s0a0l01}), any other as its router and port.
+   */
+  private static void busiestLinks(WorkloadReport rep, AriesSystem system) {
+    if (system.routerFabric().isEmpty()) {
+      return;
     }
-    return report(replay(system, trace, settings.placement(), settings.ranksPerNode(), settings, sink).run());
+    Topology t = system.topology();
+    long span = system.now();
+    ResultTable.Builder b = ResultTable.builder("busiestLinks").string("rank").string("from").integer("fromGroup", "")
+        .string("to").integer("toGroup", "").number("busy", "us").number("utilization", "");
+    for (LinkLoad l : system.routerFabric().get().busiestLinks(BUSIEST_LINKS)) {
+      b.row(t.linkClassName(l.linkClass()), portName(t, l.router(), l.port()), t.groupOfRouter(l.router()),
+          portName(t, l.farRouter(), l.farPort()), t.groupOfRouter(l.farRouter()), Figures.round(l.busyPs() / 1e6, 3),
+          span == 0 ? null : Figures.round((double) l.busyPs() / span, 6));
+    }
+    rep.table(b.build());
+  }
+
+  private static String portName(Topology t, int router, int port) {
+    return t instanceof CabledDragonfly c ? c.portName(router, port) : "router " + router + " port " + port;
   }
 
   private static void configure(TraceReplay.Builder b, Settings settings) {
