@@ -75,15 +75,6 @@ public final class CabledDragonfly implements Topology {
   private final int maxMinimalPorts;
   private final int maxLocalHops;
   private final Dragonfly rates;
-  /**
-   * Each router's cabled rank-3 ports in increasing order, with the group each reaches: {@code blueStart[r]} to
-   * {@code blueStart[r + 1]} in {@code bluePort} and {@code blueGroup}. Routing toward another group scans these (10
-   * on Aries) instead of all 40 ports and their far ends (a cabled full system ran 0.87 of the generated one's events
-   * a second with the scan).
-   */
-  private final int[] blueStart;
-  private final byte[] bluePort;
-  private final int[] blueGroup;
   /** What it was built from, kept so that {@link #withFailedLinks} can derive a system with fewer links. */
   private final LinkList list;
 
@@ -188,28 +179,6 @@ public final class CabledDragonfly implements Topology {
       }
     }
     this.maxMinimalPorts = maxPorts;
-
-    this.blueStart = new int[routers + 1];
-    int blue = 0;
-    for (int q = 0; q < peer.length; q++) {
-      if (peer[q] >= 0 && portClass[q] == 2) {
-        blue++;
-      }
-    }
-    this.bluePort = new byte[blue];
-    this.blueGroup = new int[blue];
-    int b = 0;
-    for (int r = 0; r < routers; r++) {
-      blueStart[r] = b;
-      for (int p = 0; p < NETWORK_TILES; p++) {
-        int q = peer[r * NETWORK_TILES + p];
-        if (q >= 0 && portClass[r * NETWORK_TILES + p] == 2) {
-          bluePort[b] = (byte) p;
-          blueGroup[b++] = groupOfPort(q);
-        }
-      }
-    }
-    blueStart[routers] = b;
   }
 
   private int groupOfPort(int globalPort) {
@@ -765,9 +734,11 @@ public final class CabledDragonfly implements Topology {
       return localPorts(router, target % routersPerGroup, out);
     }
     int n = 0;
-    for (int i = blueStart[router]; i < blueStart[router + 1]; i++) {
-      if (blueGroup[i] == gt) {
-        out[n++] = bluePort[i];
+    int base = router * NETWORK_TILES;
+    for (int p = 0; p < NETWORK_TILES; p++) {
+      int q = peer[base + p];
+      if (q >= 0 && portClass[base + p] == 2 && groupOfPort(q) == gt) {
+        out[n++] = p;
       }
     }
     if (n > 0) {
@@ -803,9 +774,10 @@ public final class CabledDragonfly implements Topology {
       return dist(gr, router % routersPerGroup, ti);
     }
     int best = Integer.MAX_VALUE;
-    for (int i = blueStart[router]; i < blueStart[router + 1]; i++) {
-      if (blueGroup[i] == gt) {
-        int q = peer[router * NETWORK_TILES + bluePort[i]];
+    int base = router * NETWORK_TILES;
+    for (int p = 0; p < NETWORK_TILES; p++) {
+      int q = peer[base + p];
+      if (q >= 0 && portClass[base + p] == 2 && groupOfPort(q) == gt) {
         best = Math.min(best, 1 + dist(gt, q / NETWORK_TILES % routersPerGroup, ti));
       }
     }
