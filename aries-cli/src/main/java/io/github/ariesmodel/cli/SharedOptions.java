@@ -93,8 +93,10 @@ final class SharedOptions {
   /** {@code --system} and {@code --routing}: which modelled system a command builds and how it routes. */
   static final class SystemChoice {
     @Option(names = "--system", defaultValue = "default",
-        description = "A preset (./aries systems, e.g. theta or edison-cabled), a topology spec (aries:groups=2) or"
-            + " links:FILE, a machine's link list (default: ${DEFAULT-VALUE}).")
+        description = "A preset (./aries systems, e.g. theta or edison-cabled), a topology spec (aries:groups=2),"
+            + " links:FILE (a machine's link list) or cabled:SYSTEM (a generated system's cabling); a cabled one may"
+            + " end +failed=SPEC, repeatable: random:N[:green|black|blue|any][:seed=S], a port name or file:PATH"
+            + " (default: ${DEFAULT-VALUE}).")
     String system;
 
     @Option(names = "--routing", defaultValue = AriesSystem.Builder.BY_DELIVERY_MODE,
