@@ -6,6 +6,7 @@ import io.github.ariesmodel.core.Texts;
 import io.github.ariesmodel.network.Arbitration;
 import io.github.ariesmodel.network.StuckPackets;
 import io.github.ariesmodel.network.spi.Topology;
+import io.github.ariesmodel.network.LinkLoad;
 import io.github.ariesmodel.network.Topologies;
 import io.github.ariesmodel.network.traffic.TrafficExperiment;
 import io.github.ariesmodel.network.traffic.TrafficPattern;
@@ -76,6 +77,11 @@ final class TrafficCommand implements Callable<Integer> {
       + "after the window even if packets remain, and report what is stuck (default: ${DEFAULT-VALUE})")
   double drainLimitUs;
 
+  @Option(names = "--busiest-links", paramLabel = "N", defaultValue = "0",
+      description = "List the N link directions busiest during the window, 0 to 1000 (Cray port names on a cabled"
+          + " system) (default: ${DEFAULT-VALUE}: none).")
+  int busiestLinks;
+
   @Mixin SharedOptions.Json json;
 
   @Mixin SharedOptions.Threads threads;
@@ -128,6 +134,10 @@ final class TrafficCommand implements Callable<Integer> {
     if (drain) {
       b.drain().drainLimitPs(Math.max(1, Math.round(drainLimitUs * 1e6)));
     }
+    if (busiestLinks < 0 || busiestLinks > 1000) {
+      throw CliError.badInput("--busiest-links must be in [0, 1000] but was " + busiestLinks, "--busiest-links", null);
+    }
+    b.busiestLinks(busiestLinks);
     TrafficResult r;
     try {
       r = b.build().run();
@@ -161,6 +171,22 @@ final class TrafficCommand implements Callable<Integer> {
       vc.add(v);
     }
     m.put("vcOccupancyBytes", vc);
+    double windowPs = Math.round(measureUs * 1e6);
+    if (busiestLinks > 0) {
+      List<Map<String, Object>> hot = new ArrayList<>();
+      for (LinkLoad l : r.busiestLinks()) {
+        Map<String, Object> h = new LinkedHashMap<>();
+        h.put("rank", topo.linkClassName(l.linkClass()));
+        h.put("from", Topologies.portName(topo, l.router(), l.port()));
+        h.put("fromGroup", topo.groupOfRouter(l.router()));
+        h.put("to", Topologies.portName(topo, l.farRouter(), l.farPort()));
+        h.put("toGroup", topo.groupOfRouter(l.farRouter()));
+        h.put("busyNs", l.busyPs() / 1e3);
+        h.put("utilization", l.busyPs() / windowPs);
+        hot.add(h);
+      }
+      m.put("busiestLinks", hot);
+    }
     if (drain) {
       m.put("generated", r.generated());
       m.put("delivered", r.delivered());
@@ -194,6 +220,11 @@ final class TrafficCommand implements Callable<Integer> {
           r.measuredPackets());
       r.linkUtilization().forEach((k, v) -> out.printf(Locale.ROOT, "  utilization %-8s %.3f%n", k, v));
       out.printf(Locale.ROOT, "  VC occupancy B    %s%n", vc);
+      for (LinkLoad l : r.busiestLinks()) {
+        out.printf(Locale.ROOT, "  busy link         %-7s %s -> %s  %.3f%n", topo.linkClassName(l.linkClass()),
+            Topologies.portName(topo, l.router(), l.port()), Topologies.portName(topo, l.farRouter(), l.farPort()),
+            l.busyPs() / windowPs);
+      }
       if (drain) {
         out.printf(Locale.ROOT, "  drained           %s (generated %d, delivered %d, duplicates %d)%n", r.drained(),
             r.generated(), r.delivered(), r.duplicates());

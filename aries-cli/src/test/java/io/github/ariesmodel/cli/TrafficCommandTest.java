@@ -34,6 +34,36 @@ class TrafficCommandTest {
     assertThat(j.get("load").asDouble()).isEqualTo(0.3); // asked for, beside what the sources offered
     assertThat(j.get("minimalFraction").asDouble()).isBetween(0.0, 1.0);
     assertThat(j.get("nodes").asInt()).isEqualTo(72);
+    assertThat(j.has("busiestLinks")).as("only when asked for").isFalse();
+  }
+
+  @Test
+  void listsTheWindowsBusiestLinksWhenAsked() throws Exception {
+    int code = run("traffic", "--topology", "canonical:p=2,a=4,h=2", "--routing", "minimal", "--pattern",
+        "adversarial", "--load", "0.3", "--warmup-us", "0.5", "--measure-us", "1", "--busiest-links", "4", "--json");
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode hot = new ObjectMapper().readTree(out.toString()).get("busiestLinks");
+    assertThat(hot.size()).isEqualTo(4);
+    double before = 2;
+    for (JsonNode h : hot) {
+      double u = h.get("utilization").asDouble();
+      assertThat(u).isPositive().isLessThanOrEqualTo(before).isLessThanOrEqualTo(1.0);
+      assertThat(h.get("busyNs").asDouble()).isCloseTo(u * 1000, org.assertj.core.data.Offset.offset(1e-6));
+      assertThat(h.get("from").asText()).matches("router \\d+ port \\d+");
+      before = u;
+    }
+    // minimal routing under adversarial traffic funnels each group's load onto one global link
+    assertThat(hot.get(0).get("rank").asText()).isEqualTo("global");
+    assertThat(hot.get(0).get("fromGroup").asInt()).isNotEqualTo(hot.get(0).get("toGroup").asInt());
+    StringWriter text = new StringWriter();
+    assertThat(AriesCli.execute(new String[] {"traffic", "--topology", "canonical:p=2,a=4,h=2", "--measure-us", "1",
+        "--busiest-links", "2"}, new PrintWriter(text, true), new PrintWriter(err, true))).isZero();
+    assertThat(text.toString().lines().filter(l -> l.startsWith("  busy link")).count()).isEqualTo(2);
+    StringWriter bad = new StringWriter();
+    assertThat(AriesCli.execute(new String[] {"traffic", "--busiest-links", "-1"}, new PrintWriter(new StringWriter()),
+        new PrintWriter(bad, true))).isEqualTo(2);
+    assertThat(bad.toString().strip()).isEqualTo("aries traffic: --busiest-links must be in [0, 1000] but was -1"
+        + " (--busiest-links)");
   }
 
   @Test

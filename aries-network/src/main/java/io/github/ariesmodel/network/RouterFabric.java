@@ -1505,15 +1505,65 @@ public final class RouterFabric implements Fabric {
    * @throws IllegalArgumentException when {@code n} is below 1
    */
   public java.util.List<LinkLoad> busiestLinks(int n) {
+    return busiest(n, portBusyPs);
+  }
+
+  /**
+   * The link directions that were busiest between two readings of {@link #portBusyPs(long)}, such as a measurement
+   * window's start and end: as {@link #busiestLinks(int)}, with each {@link LinkLoad#busyPs()} the time between them.
+   *
+   * @param n how many, at least 1
+   * @param from the earlier reading
+   * @param to the later reading
+   * @return at most {@code n} link directions that sent anything in between, busiest first
+   * @throws IllegalArgumentException when {@code n} is below 1 or a reading is not this fabric's
+   */
+  public java.util.List<LinkLoad> busiestLinks(int n, long[] from, long[] to) {
+    if (from == null || to == null || from.length != portBusyPs.length || to.length != portBusyPs.length) {
+      throw new IllegalArgumentException("from and to must be readings of this fabric's portBusyPs, "
+          + portBusyPs.length + " ports each");
+    }
+    long[] between = new long[to.length];
+    for (int gp = 0; gp < between.length; gp++) {
+      between[gp] = to[gp] - from[gp];
+    }
+    return busiest(n, between);
+  }
+
+  /**
+   * Each link direction's busy time up to {@code atPs}, the part of a serialization beyond it left out (as
+   * {@link #busyPs(int, long)} per class): a reading for {@link #busiestLinks(int, long[], long[])}, indexed
+   * {@code router × portCount + port}. Call it between events, from the thread that owns the scheduler (or the
+   * engine).
+   *
+   * @param atPs a time not before now
+   * @return a new array
+   * @throws IllegalArgumentException when {@code atPs} is before now
+   */
+  public long[] portBusyPs(long atPs) {
+    long now = scheduler.now();
+    if (atPs < now) {
+      throw new IllegalArgumentException("atPs must be >= now (" + now + " ps) but was " + atPs);
+    }
+    long[] b = portBusyPs.clone();
+    for (int gp = 0; gp < b.length; gp++) {
+      if (linkFreeAt[gp] > atPs) {
+        b[gp] -= linkFreeAt[gp] - atPs;
+      }
+    }
+    return b;
+  }
+
+  private java.util.List<LinkLoad> busiest(int n, long[] busy) {
     if (n < 1) {
       throw new IllegalArgumentException("n must be at least 1 but was " + n);
     }
     // a min-heap of the n busiest so far: the least busy (and, at equal time, the last in port order) on top
-    java.util.Comparator<Integer> busiestFirst = (a, b) -> portBusyPs[a] != portBusyPs[b]
-        ? Long.compare(portBusyPs[b], portBusyPs[a]) : Integer.compare(a, b);
+    java.util.Comparator<Integer> busiestFirst = (a, b) -> busy[a] != busy[b]
+        ? Long.compare(busy[b], busy[a]) : Integer.compare(a, b);
     java.util.PriorityQueue<Integer> top = new java.util.PriorityQueue<>(busiestFirst.reversed());
-    for (int gp = 0; gp < portBusyPs.length; gp++) {
-      if (portBusyPs[gp] == 0 || peer[gp] < 0) {
+    for (int gp = 0; gp < busy.length; gp++) {
+      if (busy[gp] <= 0 || peer[gp] < 0) {
         continue;
       }
       if (top.size() < n) {
@@ -1527,9 +1577,7 @@ public final class RouterFabric implements Fabric {
     ports.sort(busiestFirst);
     java.util.List<LinkLoad> out = new java.util.ArrayList<>(ports.size());
     for (int gp : ports) {
-      int router = gp / radix;
-      int port = gp % radix;
-      out.add(new LinkLoad(router, port, portClass[gp], peer[gp] / radix, peer[gp] % radix, portBusyPs[gp]));
+      out.add(new LinkLoad(gp / radix, gp % radix, portClass[gp], peer[gp] / radix, peer[gp] % radix, busy[gp]));
     }
     return out;
   }

@@ -95,6 +95,18 @@ public final class Topologies {
     return parse(spec);
   }
 
+  /**
+   * A port's name in reports: its Cray name on a cabled system ({@code c0-0c0s0a0l01}), else its router and port.
+   *
+   * @param t the topology
+   * @param router a router
+   * @param port a port of it
+   * @return the name
+   */
+  public static String portName(Topology t, int router, int port) {
+    return t instanceof CabledDragonfly c ? c.portName(router, port) : "router " + router + " port " + port;
+  }
+
   /** A cabled system, then each {@code +failed=SPEC} in turn ({@link CabledDragonfly#withFailedLinks}). */
   private static Topology withFailures(String base, String failures) {
     if (base.isEmpty()) {

@@ -6,8 +6,8 @@ import io.github.ariesmodel.cli.report.ResultTable;
 import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.core.Texts;
 import io.github.ariesmodel.core.cache.HostCacheConfig;
-import io.github.ariesmodel.network.CabledDragonfly;
 import io.github.ariesmodel.network.LinkLoad;
+import io.github.ariesmodel.network.Topologies;
 import io.github.ariesmodel.network.spi.Topology;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.mpi.MpiConfig;
@@ -366,16 +366,14 @@ final class ReplayWorkload implements Workload {
     ResultTable.Builder b = ResultTable.builder("busiestLinks").string("rank").string("from").integer("fromGroup", "")
         .string("to").integer("toGroup", "").number("busy", "us").number("utilization", "");
     for (LinkLoad l : system.routerFabric().get().busiestLinks(BUSIEST_LINKS)) {
-      b.row(t.linkClassName(l.linkClass()), portName(t, l.router(), l.port()), t.groupOfRouter(l.router()),
-          portName(t, l.farRouter(), l.farPort()), t.groupOfRouter(l.farRouter()), Figures.round(l.busyPs() / 1e6, 3),
+      b.row(t.linkClassName(l.linkClass()), Topologies.portName(t, l.router(), l.port()), t.groupOfRouter(l.router()),
+          Topologies.portName(t, l.farRouter(), l.farPort()), t.groupOfRouter(l.farRouter()),
+          Figures.round(l.busyPs() / 1e6, 3),
           span == 0 ? null : Figures.round((double) l.busyPs() / span, 6));
     }
     rep.table(b.build());
   }
 
-  private static String portName(Topology t, int router, int port) {
-    return t instanceof CabledDragonfly c ? c.portName(router, port) : "router " + router + " port " + port;
-  }
 
   private static void configure(TraceReplay.Builder b, Settings settings) {
     if (settings.collectiveEngine() || !settings.smpCollectives()) {

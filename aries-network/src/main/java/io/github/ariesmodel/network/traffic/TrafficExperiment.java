@@ -15,6 +15,7 @@ import io.github.ariesmodel.network.spi.Topology;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
@@ -61,6 +62,7 @@ public final class TrafficExperiment {
   private final long measurePs;
   private final long extraPs;
   private final boolean drain;
+  private final int busiestLinks;
   private final long drainLimitPs;
   private final int threads;
 
@@ -105,6 +107,7 @@ public final class TrafficExperiment {
     this.measurePs = b.measurePs;
     this.extraPs = b.extraPs < 0 ? Math.max(b.measurePs, 5_000_000L) : b.extraPs;
     this.drain = b.drain;
+    this.busiestLinks = b.busiestLinks;
     this.drainLimitPs = b.drainLimitPs;
     this.threads = b.threads;
     this.payloadBytes = b.payloadBytes;
@@ -134,6 +137,7 @@ public final class TrafficExperiment {
     private long measurePs = 5_000_000L;
     private long extraPs = -1;
     private boolean drain;
+    private int busiestLinks;
     private long drainLimitPs = DEFAULT_DRAIN_LIMIT_PS;
     private int threads = 1;
     private int payloadBytes = 64;
@@ -246,6 +250,21 @@ public final class TrafficExperiment {
     /** Stop generating after the window and run until the network is empty (the reliability check). @return this */
     public Builder drain() {
       this.drain = true;
+      return this;
+    }
+
+    /**
+     * Lists the link directions that were busiest during the measurement window ({@link TrafficResult#busiestLinks()},
+     * from {@link RouterFabric#busiestLinks(int, long[], long[])}).
+     *
+     * @param n how many, 0 (the default: none) to 1,000
+     * @return this
+     */
+    public Builder busiestLinks(int n) {
+      if (n < 0 || n > 1000) {
+        throw new IllegalArgumentException("busiestLinks must be in [0, 1000] but was " + n);
+      }
+      this.busiestLinks = n;
       return this;
     }
 
@@ -424,6 +443,8 @@ public final class TrafficExperiment {
     /** Per destination group: how the fabric routed the packet it is delivering now (its observer says, just before). */
     final boolean[] deliveringNonMinimal;
     long[] busyAtStart;
+    /** The window's busiest link directions, when asked for ({@link Builder#busiestLinks}). */
+    List<io.github.ariesmodel.network.LinkLoad> hot = List.of();
     long[] busyAtEnd;
     long[] vcAtStart;
     long[] vcAtEnd;
@@ -494,9 +515,12 @@ public final class TrafficExperiment {
       }
       busyAtStart = busy(measureStart);
       vcAtStart = vcIntegral(measureStart);
+      long[] portsAtStart = busiestLinks > 0 ? fabric.portBusyPs(measureStart) : null;
       engine.runUntil(measureEnd - 1);
       busyAtEnd = busy(measureEnd);
       vcAtEnd = vcIntegral(measureEnd);
+      hot = busiestLinks > 0 ? fabric.busiestLinks(busiestLinks, portsAtStart, fabric.portBusyPs(measureEnd))
+          : List.of();
       boolean drained = false;
       StuckPackets stuck = null;
       if (drain) {
@@ -560,7 +584,8 @@ public final class TrafficExperiment {
           fabric.packetHops(),
           wall,
           queuedAtSources(),
-          stuck);
+          stuck,
+          hot);
     }
 
     /** A count summed over groups in group order (between windows). */

@@ -1,6 +1,8 @@
 package io.github.ariesmodel.network.traffic;
 
+import io.github.ariesmodel.network.LinkLoad;
 import io.github.ariesmodel.network.StuckPackets;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -32,6 +34,8 @@ import java.util.Map;
  * @param queuedAtSources packets generated but still waiting at their sources when the run stopped
  * @param stuck for a drain that did not empty the network: what is left inside the fabric and what it waits for
  *     ({@link StuckPackets#summary()} says it in one line); null otherwise
+ * @param busiestLinks the link directions busiest during the window, busiest first, each {@link LinkLoad#busyPs()}
+ *     the window's busy time; empty unless asked for ({@code TrafficExperiment.Builder#busiestLinks})
  */
 public record TrafficResult(
     double offeredLoad,
@@ -56,7 +60,13 @@ public record TrafficResult(
     long packetHops,
     double wallSeconds,
     long queuedAtSources,
-    StuckPackets stuck) {
+    StuckPackets stuck,
+    List<LinkLoad> busiestLinks) {
+
+  /** Keeps the list unmodifiable. */
+  public TrafficResult {
+    busiestLinks = List.copyOf(busiestLinks);
+  }
 
   /** @return events per wall-clock second */
   public double eventsPerSecond() {
