@@ -84,6 +84,49 @@ class CliFuzzProperties {
     return a;
   }
 
+  /** A cabled system with failures of every form; mutations cut, repeat and insert pieces of the syntax. */
+  private static final String FAILED = "cabled:aries:groups=3,rows=2,cols=2,h=2+failed=random:2:blue:seed=4"
+      + "+failed=c0-0c0s0a0l00+failed=random:1:any";
+
+  private static final List<String> FAILED_PIECES = List.of("+failed=", "random:", ":", "seed=", "blue", "green",
+      "any", "red", "0", "-1", "99999999999", "c0-0c0s0a0l", "l5", "file:", "cabled:", "edison-cabled", "theta", "=",
+      "+", " ", "", "\u0000", "é", "9".repeat(300));
+
+  @Test
+  void mutatedFailedLinkSpecsAreDescribedOrRefusedInOneLine() {
+    int[] outcomes = new int[3];
+    qt().withExamples(150).withFixedSeed(58).forAll(integers().all()).checkAssert(seed -> {
+      SplittableRandom rnd = new SplittableRandom(seed);
+      StringBuilder spec = new StringBuilder(FAILED);
+      for (int k = 1 + rnd.nextInt(3); k > 0; k--) {
+        int at = rnd.nextInt(spec.length() + 1);
+        switch (rnd.nextInt(3)) {
+          case 0 -> spec.insert(at, FAILED_PIECES.get(rnd.nextInt(FAILED_PIECES.size())));
+          case 1 -> spec.delete(at, Math.min(spec.length(), at + 1 + rnd.nextInt(8)));
+          default -> spec.replace(at, Math.min(spec.length(), at + 1), String.valueOf((char) ('0' + rnd.nextInt(75))));
+        }
+      }
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      int rc = AriesCli.execute(new String[] {"systems", "--describe", spec.toString(), "--failed-links"},
+          new PrintWriter(out, true), new PrintWriter(err, true));
+      String e = err.toString();
+      assertThat(rc).as("%s -> %s", spec, e).isIn(0, 2);
+      assertThat(e).as("%s", spec).doesNotContain("\tat ", "Exception in thread");
+      if (rc == 2) {
+        assertThat(e.lines().count()).as("%s -> %s", spec, e).isEqualTo(1);
+        assertThat(e).startsWith("aries systems: ").hasSizeLessThan(600);
+      }
+      outcomes[rc == 0 ? 0 : 1]++;
+      if (rc == 0 && out.toString().contains("failed links")) {
+        outcomes[2]++;
+      }
+    });
+    assertThat(outcomes[0]).as("specs described").isPositive();
+    assertThat(outcomes[1]).as("specs refused").isPositive();
+    assertThat(outcomes[2]).as("specs with links failed").isPositive();
+  }
+
   private static final String JSON = "{\"system\": \"default\", \"routing\": \"minimal\", \"seed\": 3, "
       + "\"fabric\": \"routers\", \"translator\": \"iommu\", \"iommu\": {\"ways\": 4, \"sets\": 32, "
       + "\"policy\": \"lru\", \"pteFetchLatencyNs\": 500, \"prefetch\": true}, \"nic\": {\"requestTags\": 64, "
