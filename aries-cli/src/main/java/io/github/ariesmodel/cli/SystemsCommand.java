@@ -41,17 +41,7 @@ final class SystemsCommand implements Callable<Integer> {
         c.failedLinks().forEach(out::println);
       }
       if (linkList != null) {
-        if (!(t instanceof CabledDragonfly c)) {
-          throw CliError.badInput("--link-list needs a cabled system (edison-cabled, links:FILE or cabled:"
-              + describe.trim() + ") but " + describe.trim() + " is generated", "--link-list", null);
-        }
-        try {
-          java.nio.file.Files.write(linkList, c.linkList());
-        } catch (java.io.IOException e) {
-          throw CliError.badInput("--link-list " + linkList + " cannot be written: " + e.getMessage(), "--link-list",
-              e);
-        }
-        out.printf("  link list         %s (%,d lines)%n", linkList, c.linkList().size());
+        writeLinkList(out, t);
       }
       return 0;
     }
@@ -66,6 +56,24 @@ final class SystemsCommand implements Callable<Integer> {
     out.println("Any topology spec (aries:groups=G,..., canonical:p=..,a=..,h=..) or links:FILE (a machine's link"
         + " list) is a system too; a cabled one may have failed links (edison-cabled+failed=random:24:blue).");
     return 0;
+  }
+
+  private void writeLinkList(PrintWriter out, Topology t) {
+    if (!(t instanceof CabledDragonfly c)) {
+      throw CliError.badInput("--link-list needs a cabled system (edison-cabled, links:FILE or cabled:"
+          + describe.trim() + ") but " + describe.trim() + " is generated", "--link-list", null);
+    }
+    java.util.List<String> lines = c.linkList();
+    try {
+      java.nio.file.Files.write(linkList, lines);
+    } catch (java.io.IOException e) {
+      String why = e instanceof java.nio.file.NoSuchFileException ? "no such directory"
+          : java.nio.file.Files.isDirectory(linkList) ? "it is a directory"
+          : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+          : e.getMessage() == null ? "input/output error" : e.getMessage();
+      throw CliError.badInput("--link-list " + linkList + " cannot be written: " + why, "--link-list", e);
+    }
+    out.printf("  link list         %s (%,d lines)%n", linkList, lines.size());
   }
 
   private static Topology describe(PrintWriter out, String name) {

@@ -186,5 +186,13 @@ class CabledSystemCommandTest {
         .isEqualTo(2);
     assertThat(err.toString()).contains("--link-list needs a cabled system (edison-cabled, links:FILE or"
         + " cabled:theta) but theta is generated");
+    for (Path bad : new Path[] {tmp, tmp.resolve("none/x.txt")}) {
+      StringWriter e = new StringWriter();
+      assertThat(run(new StringWriter(), e, "systems", "--describe", "cabled:two-groups", "--link-list",
+          bad.toString())).isEqualTo(2);
+      assertThat(e.toString().lines().toList()).singleElement().satisfies(line -> assertThat(line)
+          .isEqualTo("aries systems: --link-list " + bad + " cannot be written: "
+              + (bad == tmp ? "it is a directory" : "no such directory") + " (--link-list)"));
+    }
   }
 }
