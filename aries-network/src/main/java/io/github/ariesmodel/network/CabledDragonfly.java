@@ -53,6 +53,9 @@ public final class CabledDragonfly implements Topology {
 
   private static final int CLASS_COUNT = 3;
 
+  /** The link list's colour of each class: rank-1 green, rank-2 black, rank-3 blue. */
+  static final String[] COLOURS = {"green", "black", "blue"};
+
   private final String source;
   private final int groups;
   private final int rows;
@@ -414,12 +417,11 @@ public final class CabledDragonfly implements Topology {
    * @return the lines
    */
   public java.util.List<String> linkList() {
-    String[] colours = {"green", "black", "blue"};
     java.util.List<String> out = new java.util.ArrayList<>(routers * (NETWORK_TILES + 2 * nodesPerRouter));
     for (int r = 0; r < routers; r++) {
       for (int p = 0; p < NETWORK_TILES; p++) {
         int q = r * NETWORK_TILES + p;
-        out.add(portText(q) + " " + colours[portClass[q]] + " -> " + (peer[q] < 0 ? "unused" : portText(peer[q])));
+        out.add(portLine(q, peer[q]));
       }
       String coords = portText(r * NETWORK_TILES).substring(list.routerNames()[r].length() + 3);
       for (int n = 0; n < 2 * nodesPerRouter; n++) {
@@ -464,17 +466,27 @@ public final class CabledDragonfly implements Topology {
    * @return the lines, empty when no link has failed
    */
   public java.util.List<String> failedLinks() {
-    java.util.List<String> out = new java.util.ArrayList<>();
-    int[] peers = cabledPeers();
-    for (int q : list.failed()) {
-      out.add(portLine(q, peers[q]));
+    int[] failed = list.failed();
+    java.util.List<String> out = new java.util.ArrayList<>(failed.length / 2);
+    for (int i = 0; i < failed.length; i += 2) {
+      out.add(portLine(failed[i], failed[i + 1]));
     }
     return out;
   }
 
   /** @return links failed so far */
   public int failedLinkCount() {
-    return list.failed().length;
+    return list.failed().length / 2;
+  }
+
+  /** @return whether the port is an end of a link that failed ({@link #withFailedLinks}) */
+  boolean failedAt(int globalPort) {
+    for (int q : list.failed()) {
+      if (q == globalPort) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -497,18 +509,9 @@ public final class CabledDragonfly implements Topology {
         + i / columns + ":" + i % columns + ")";
   }
 
+  /** A link-list line of a port: its name, its colour and its far end ({@code unused} for -1). */
   private String portLine(int q, int far) {
-    String colour = switch (portClass[q]) {
-      case 0 -> "green";
-      case 1 -> "black";
-      default -> "blue";
-    };
-    return portText(q) + " " + colour + " -> " + portText(far);
-  }
-
-  /** The far end of every port as the file cabled it, failed links included (not a copy). */
-  int[] cabledPeers() {
-    return list.cabledPeers();
+    return portText(q) + " " + COLOURS[portClass[q]] + " -> " + (far < 0 ? "unused" : portText(far));
   }
 
   /** The live far end of each port (-1 for absent ones): read by {@link LinkFailures}. */
@@ -805,7 +808,7 @@ public final class CabledDragonfly implements Topology {
         "cabled aries dragonfly from %s: %d groups (file groups %s) × (%d rows × %d columns) routers, %d nodes/router;"
             + " links rank-1 %d, rank-2 %d, rank-3 %d (%d ports unused%s); %d routers, %d nodes",
         source, groups, ranges(fileGroups), rows, columns, nodesPerRouter, linkCount[0], linkCount[1], linkCount[2],
-        unusedPorts, list.failed().length == 0 ? "" : ", " + list.failed().length + " links failed", routerCount(),
+        unusedPorts, failedLinkCount() == 0 ? "" : ", " + failedLinkCount() + " links failed", routerCount(),
         nodeCount());
   }
 

@@ -26,13 +26,14 @@ final class LinkFailures {
       Pattern.CASE_INSENSITIVE);
   private static final String FORMS = "random:N[:COLOUR][:seed=S] (COLOUR green, black, blue or any), a port name such"
       + " as c0-0c0s0a0l01, or file:PATH";
-  private static final String[] COLOURS = {"green", "black", "blue"};
 
   private final CabledDragonfly t;
   private final int[] peers;
   private final byte[] classes;
   private final int per;
   private final int groups;
+  /** Both ends of every link this spec has failed so far (the system's own failed links are {@code t.failedAt}). */
+  private final java.util.BitSet failedHere = new java.util.BitSet();
   private Map<String, Integer> routerOfName;
 
   private LinkFailures(CabledDragonfly t) {
@@ -96,7 +97,7 @@ final class LinkFailures {
         candidates[m++] = q;
       }
     }
-    String kind = colour < 0 ? "" : COLOURS[colour] + " ";
+    String kind = colour < 0 ? "" : CabledDragonfly.COLOURS[colour] + " ";
     if (n > m) {
       throw new IllegalArgumentException(what + ": N must be at most the " + m + " " + kind + "links cabled now but"
           + " was " + n);
@@ -140,8 +141,8 @@ final class LinkFailures {
   }
 
   private static int colourOf(String word, String what) {
-    for (int c = 0; c < COLOURS.length; c++) {
-      if (COLOURS[c].equals(word)) {
+    for (int c = 0; c < CabledDragonfly.COLOURS.length; c++) {
+      if (CabledDragonfly.COLOURS[c].equals(word)) {
         return c;
       }
     }
@@ -201,8 +202,8 @@ final class LinkFailures {
     }
     int q = router * CabledDragonfly.NETWORK_TILES + row * 8 + (m.group(3).charAt(0) - '0');
     if (peers[q] < 0) {
-      throw new IllegalArgumentException(what + (t.cabledPeers()[q] < 0 ? ": is not cabled (" + t.source()
-          + " lists it unused or not at all)" : ": has failed already"));
+      throw new IllegalArgumentException(what + (t.failedAt(q) || failedHere.get(q) ? ": has failed already" : ": is not cabled ("
+          + t.source() + " lists it unused or not at all)"));
     }
     String why = cut(q);
     if (why != null) {
@@ -229,6 +230,8 @@ final class LinkFailures {
     int far = peers[q];
     peers[q] = -1;
     peers[far] = -1;
+    failedHere.set(q);
+    failedHere.set(far);
   }
 
   /** @return why losing the live link at port {@code q} would leave the system unroutable, or null when it would not */

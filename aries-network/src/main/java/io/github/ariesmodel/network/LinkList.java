@@ -52,13 +52,14 @@ final class LinkList {
   private final int unusedPorts;
   /** Each router's Cray name ({@code c0-0c0s0a0}), in dense router order. */
   private final String[] routerNames;
-  /** The links failed since the file was read ({@link #withFailed}), as the global port of each link's lower end. */
+  /**
+   * The links failed since the file was read ({@link #withFailed}), in order, two entries a link: the global port of
+   * its lower end, then of its far end.
+   */
   private final int[] failed;
-  /** The far ends as the file cabled them, before any failure. */
-  private final int[] cabledPeers;
 
   private LinkList(String source, int groupCount, int rows, int columns, int nodesPerRouter, int[] fileGroups,
-      int[] peers, byte[] portClasses, int unusedPorts, String[] routerNames, int[] failed, int[] cabledPeers) {
+      int[] peers, byte[] portClasses, int unusedPorts, String[] routerNames, int[] failed) {
     this.source = source;
     this.groupCount = groupCount;
     this.rows = rows;
@@ -70,7 +71,6 @@ final class LinkList {
     this.unusedPorts = unusedPorts;
     this.routerNames = routerNames;
     this.failed = failed;
-    this.cabledPeers = cabledPeers;
   }
 
   String source() {
@@ -128,15 +128,10 @@ final class LinkList {
       fileGroups[g] = g;
     }
     return new LinkList(source, groups, rows, columns, nodesPerRouter, fileGroups, peers, classes, unused, routerNames,
-        new int[0], peers.clone());
+        new int[0]);
   }
 
-  /** @return the far ends as the file cabled them, before any failure (not a copy) */
-  int[] cabledPeers() {
-    return cabledPeers;
-  }
-
-  /** @return the failed links' lower-end global ports, in the order they failed (not a copy) */
+  /** @return the failed links in the order they failed, lower end then far end of each (not a copy) */
   int[] failed() {
     return failed;
   }
@@ -150,15 +145,17 @@ final class LinkList {
    */
   LinkList withFailed(int[] lowerEnds) {
     int[] p = peers.clone();
+    int[] all = Arrays.copyOf(failed, failed.length + 2 * lowerEnds.length);
+    int n = failed.length;
     for (int q : lowerEnds) {
       int far = p[q];
+      all[n++] = q;
+      all[n++] = far;
       p[q] = -1;
       p[far] = -1;
     }
-    int[] all = Arrays.copyOf(failed, failed.length + lowerEnds.length);
-    System.arraycopy(lowerEnds, 0, all, failed.length, lowerEnds.length);
     return new LinkList(source, groupCount, rows, columns, nodesPerRouter, fileGroups, p, portClasses,
-        unusedPorts + 2 * lowerEnds.length, routerNames, all, cabledPeers);
+        unusedPorts + 2 * lowerEnds.length, routerNames, all);
   }
 
   /** Coordinates packed as one key: group, row and column of the file, each below 256. */
@@ -326,7 +323,7 @@ final class LinkList {
       names[denseRouter(e.getKey(), dense, rows, columns)] = e.getValue();
     }
     return new LinkList(source, fileGroups.length, rows, columns, nodes, fileGroups, peers, classes, unused, names,
-        new int[0], peers.clone());
+        new int[0]);
   }
 
   private static int denseRouter(int key, int[] dense, int rows, int columns) {
