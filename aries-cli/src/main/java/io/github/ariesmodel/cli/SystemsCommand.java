@@ -91,8 +91,7 @@ final class SystemsCommand implements Callable<Integer> {
       try {
         t = Topologies.parseTopology(SystemPreset.topologySpec(name));
       } catch (IllegalArgumentException e) {
-        if (name.regionMatches(true, 0, "links:", 0, 6) || name.regionMatches(true, 0, "cabled:", 0, 7)
-            || name.toLowerCase(Locale.ROOT).contains(Topologies.FAILED)) {
+        if (Topologies.namesCabling(name)) {
           throw e; // the link list's or the failure's message names the file, line or link and the problem
         }
         StringBuilder names = new StringBuilder();

@@ -71,7 +71,7 @@ public final class Topologies {
    */
   public static Topology parseTopology(String spec) {
     String s = spec == null ? "" : spec.trim();
-    int cut = indexOfIgnoreCase(s, FAILED);
+    int cut = failuresAt(s);
     if (cut >= 0) {
       return withFailures(s.substring(0, cut).trim(), s.substring(cut));
     }
@@ -122,7 +122,7 @@ public final class Topologies {
     CabledDragonfly c = (CabledDragonfly) t;
     int at = 0;
     while (at < failures.length()) {
-      int next = indexOfIgnoreCase(failures.substring(at + FAILED.length()), FAILED);
+      int next = failuresAt(failures.substring(at + FAILED.length()));
       int end = next < 0 ? failures.length() : at + FAILED.length() + next;
       c = c.withFailedLinks(failures.substring(at + FAILED.length(), end));
       at = end;
@@ -130,13 +130,30 @@ public final class Topologies {
     return c;
   }
 
-  private static int indexOfIgnoreCase(String s, String what) {
-    for (int i = 0; i + what.length() <= s.length(); i++) {
-      if (s.regionMatches(true, i, what, 0, what.length())) {
+  /**
+   * @param spec a topology spec
+   * @return where its first {@value #FAILED} starts (in any case), or -1 when it fails no link
+   */
+  public static int failuresAt(String spec) {
+    for (int i = 0; i + FAILED.length() <= spec.length(); i++) {
+      if (spec.regionMatches(true, i, FAILED, 0, FAILED.length())) {
         return i;
       }
     }
     return -1;
+  }
+
+  /**
+   * Whether a spec names cabling ({@code links:FILE}, {@code cabled:SYSTEM}, or failed links): its errors name their
+   * own file, line or link, and a caller listing the presets as well would bury them.
+   *
+   * @param spec a topology spec
+   * @return whether it names cabling
+   */
+  public static boolean namesCabling(String spec) {
+    String s = spec.trim();
+    return s.regionMatches(true, 0, LINKS_PREFIX, 0, LINKS_PREFIX.length())
+        || s.regionMatches(true, 0, CABLED_PREFIX, 0, CABLED_PREFIX.length()) || failuresAt(s) >= 0;
   }
 
   /**

@@ -437,8 +437,6 @@ public final class AriesSystem {
     /** The routing name meaning "route each packet by the delivery mode its NIC gave it". */
     public static final String BY_DELIVERY_MODE = "by-delivery-mode";
 
-    private static final String LINKS_PREFIX = "links:";
-
     private String name = SystemPreset.DEFAULT.id();
     private Topology topology;
     private FabricKind fabricKind = FabricKind.ROUTERS;
@@ -591,13 +589,10 @@ public final class AriesSystem {
           return preset(p);
         }
       }
-      boolean linkList = spec.trim().regionMatches(true, 0, LINKS_PREFIX, 0, LINKS_PREFIX.length())
-          || spec.trim().regionMatches(true, 0, "cabled:", 0, 7)
-          || spec.toLowerCase(java.util.Locale.ROOT).contains(Topologies.FAILED);
       try {
         this.topology = Topologies.parseTopology(SystemPreset.topologySpec(spec));
       } catch (IllegalArgumentException e) {
-        if (linkList) {
+        if (Topologies.namesCabling(spec)) {
           // the link list's or the failure's own message names the file, line or link and the problem; the preset
           // list would bury it
           throw e;

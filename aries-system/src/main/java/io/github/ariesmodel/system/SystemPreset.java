@@ -107,7 +107,7 @@ public enum SystemPreset {
       return s;
     }
     String rest = s.substring(7).trim();
-    int cut = rest.toLowerCase(Locale.ROOT).indexOf(Topologies.FAILED);
+    int cut = Topologies.failuresAt(rest);
     String name = (cut < 0 ? rest : rest.substring(0, cut)).trim().toLowerCase(Locale.ROOT);
     for (SystemPreset p : values()) {
       if (p.id.equals(name) && !p.cabled()) {

@@ -374,7 +374,6 @@ final class ReplayWorkload implements Workload {
     rep.table(b.build());
   }
 
-
   private static void configure(TraceReplay.Builder b, Settings settings) {
     if (settings.collectiveEngine() || !settings.smpCollectives()) {
       b.config(MpiConfig.builder().collectiveEngine(settings.collectiveEngine())

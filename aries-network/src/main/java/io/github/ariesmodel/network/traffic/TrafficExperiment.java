@@ -7,6 +7,7 @@ import io.github.ariesmodel.core.sim.GroupScheduler;
 import io.github.ariesmodel.core.sim.PartitionedEngine;
 import io.github.ariesmodel.core.spi.EventHandler;
 import io.github.ariesmodel.core.spi.FabricEndpoint;
+import io.github.ariesmodel.network.LinkLoad;
 import io.github.ariesmodel.network.RouterFabric;
 import io.github.ariesmodel.network.StuckPackets;
 import io.github.ariesmodel.network.spi.RoutingAlgorithm;
@@ -444,7 +445,7 @@ public final class TrafficExperiment {
     final boolean[] deliveringNonMinimal;
     long[] busyAtStart;
     /** The window's busiest link directions, when asked for ({@link Builder#busiestLinks}). */
-    List<io.github.ariesmodel.network.LinkLoad> hot = List.of();
+    List<LinkLoad> hot = List.of();
     long[] busyAtEnd;
     long[] vcAtStart;
     long[] vcAtEnd;
