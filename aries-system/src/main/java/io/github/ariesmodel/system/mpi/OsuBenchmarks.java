@@ -47,9 +47,10 @@ public final class OsuBenchmarks {
 
   /**
    * {@code osu_barrier} and {@code osu_allreduce} (8 bytes) on one rank on each of the given nodes, with the
-   * benchmarks' structure: warm-up calls untimed, then each rank times its own {@code iterations} calls (a barrier
-   * between the two benchmarks), and the figure is the mean over the ranks of their averages (OSU's "Avg Latency").
-   * Builds one job on the system, which should be quiet.
+   * benchmarks' structure (OSU 5.x's {@code osu_barrier.c} and {@code osu_allreduce.c}): the barrier's warm-up calls
+   * untimed, then its timed calls back to back; the allreduce after a barrier, each call timed alone with an untimed
+   * barrier after it (warm-up calls included in the loop, not in the sum). The figure is the mean over the ranks of
+   * each rank's average (OSU's "Avg Latency"). Builds one job on the system, which should be quiet.
    *
    * @param system the system
    * @param nodes distinct nodes, at least 2
@@ -95,20 +96,70 @@ public final class OsuBenchmarks {
       long t1 = mpi.now();
       long[] in = {mpi.rank()};
       long[] out = new long[1];
-      for (int i = 0; i < warmup; i++) {
-        mpi.allreduce(in, out, ReduceOp.SUM, w);
+      barrier[mpi.rank()] = (t1 - t0) / 1e6 / iterations;
+      allreduce[mpi.rank()] = eachCallAlone(mpi, warmup, iterations, () -> mpi.allreduce(in, out, ReduceOp.SUM, w));
+    });
+    return new CollectiveRow(nodes.length, mean(barrier), mean(allreduce));
+  }
+
+  /**
+   * {@code osu_alltoall} at one block size: every rank sends {@code bytes} to each rank (itself included) in one
+   * {@code MPI_Alltoall} of {@code MPI_CHAR}, each call timed alone with an untimed barrier after it, as OSU 5.x's
+   * {@code osu_alltoall.c} does; the figure is the mean over the ranks of each rank's average. MPICH's algorithm is
+   * chosen by the block size and the ranks ({@link Mpi#alltoall}): Bruck for blocks up to
+   * {@link MpiConfig#alltoallShortBytes()} from {@link MpiConfig#alltoallMinProcs()} ranks, else all isends and
+   * irecvs at once, else pairwise. Builds one job on the system, which should be quiet.
+   *
+   * @param system the system
+   * @param nodes distinct nodes, at least 2
+   * @param ranksPerNode ranks on each node, 1 to 272 (ranks fill a node before the next)
+   * @param bytes the block each rank sends to each rank, 1 to 1,048,576
+   * @param warmup untimed calls
+   * @param iterations timed calls, at least 1
+   * @param config the MPI configuration
+   * @return microseconds, the mean over the ranks of their average call
+   */
+  public static double alltoall(AriesSystem system, int[] nodes, int ranksPerNode, int bytes, int warmup,
+      int iterations, MpiConfig config) {
+    checkArgument(nodes != null && nodes.length >= 2, "nodes must name at least 2 nodes");
+    checkArgument(bytes >= 1 && bytes <= (1 << 20), "bytes must be in [1, 1048576] but was %s", bytes);
+    checkArgument(warmup >= 0, "warmup must be >= 0 but was %s", warmup);
+    checkArgument(iterations >= 1, "iterations must be >= 1 but was %s", iterations);
+    MpiJob job = MpiJob.builder(system).nodes(nodes).ranksPerNode(ranksPerNode).config(config).build();
+    double[] us = new double[nodes.length * ranksPerNode];
+    job.run(mpi -> {
+      int n = mpi.world().size();
+      byte[] send = new byte[n * bytes];
+      byte[] recv = new byte[n * bytes];
+      java.util.Arrays.fill(send, (byte) 1);
+      us[mpi.rank()] = eachCallAlone(mpi, warmup, iterations, () -> mpi.alltoall(send, recv, mpi.world()));
+    });
+    return mean(us);
+  }
+
+  /**
+   * OSU's loop for a collective's latency: a barrier, then each call timed alone and followed by an untimed barrier;
+   * the first {@code warmup} calls are not summed.
+   *
+   * @return this rank's average call, microseconds
+   */
+  private static double eachCallAlone(Mpi mpi, int warmup, int iterations, Runnable call) {
+    var w = mpi.world();
+    mpi.barrier(w);
+    long sum = 0;
+    for (int i = 0; i < warmup + iterations; i++) {
+      long start = mpi.now();
+      call.run();
+      if (i >= warmup) {
+        sum += mpi.now() - start;
       }
       mpi.barrier(w);
-      long t2 = mpi.now();
-      for (int i = 0; i < iterations; i++) {
-        mpi.allreduce(in, out, ReduceOp.SUM, w);
-      }
-      long t3 = mpi.now();
-      barrier[mpi.rank()] = (t1 - t0) / 1e6 / iterations;
-      allreduce[mpi.rank()] = (t3 - t2) / 1e6 / iterations;
-    });
-    return new CollectiveRow(nodes.length, java.util.Arrays.stream(barrier).average().orElse(0),
-        java.util.Arrays.stream(allreduce).average().orElse(0));
+    }
+    return sum / 1e6 / iterations;
+  }
+
+  private static double mean(double[] values) {
+    return java.util.Arrays.stream(values).average().orElse(0);
   }
 
   /**

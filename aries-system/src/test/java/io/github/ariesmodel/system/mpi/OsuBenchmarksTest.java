@@ -111,6 +111,61 @@ class OsuBenchmarksTest {
     assertThat(sys.node(5).nicStatistics().posts()).isZero();
   }
 
+  /** osu_latency's one-way 8-byte time between nodes 0 and 1 (same router) after a warm-up, nanoseconds. */
+  private static double oneWayNs() {
+    return OsuBenchmarks.latency(system(), 0, 1, new long[] {8}, 16, 4, MpiConfig.defaults()).get(0).latencyNs();
+  }
+
+  /**
+   * Two ranks' allreduce and alltoall are one exchange each: about one one-way message time, as osu_allreduce and
+   * osu_alltoall time each call alone after a barrier. Sixteen ranks' alltoall takes MPICH's Bruck algorithm (8-byte
+   * blocks, at least 8 ranks): log2(16) = 4 exchanges in a row, each at least a one-way message time.
+   */
+  @Test
+  void aCollectiveIsTimedCallByCallAndCostsItsAlgorithmsMessageTimes() {
+    double oneWayUs = oneWayNs() / 1e3;
+    int[] two = {0, 1};
+    OsuBenchmarks.CollectiveRow row = OsuBenchmarks.collectives(system(), two, 2, 10, MpiConfig.defaults());
+    assertThat(row.allreduceUs()).isBetween(0.9 * oneWayUs, 1.5 * oneWayUs);
+    assertThat(row.barrierUs()).isBetween(0.9 * oneWayUs, 1.5 * oneWayUs);
+    assertThat(OsuBenchmarks.alltoall(system(), two, 1, 8, 2, 10, MpiConfig.defaults()))
+        .isBetween(0.9 * oneWayUs, 1.5 * oneWayUs);
+    int[] sixteen = new int[16];
+    for (int i = 0; i < 16; i++) {
+      sixteen[i] = i;
+    }
+    assertThat(OsuBenchmarks.alltoall(system(), sixteen, 1, 8, 2, 10, MpiConfig.defaults()))
+        .isGreaterThan(4 * oneWayUs);
+  }
+
+  /**
+   * Six ranks are below MPICH's Bruck threshold, so every rank posts five isends and five irecvs at once: at least
+   * five send overheads of each rank's time, and well below five message times in a row, which the pairwise
+   * exchange (forced by cut-overs of 0) takes instead.
+   */
+  @Test
+  void sixRanksAlltoallOverlapsItsMessagesWhereThePairwiseExchangeCannot() {
+    int[] six = {0, 1, 2, 3, 4, 5};
+    MpiConfig def = MpiConfig.defaults();
+    double scattered = OsuBenchmarks.alltoall(system(), six, 1, 8, 2, 10, def);
+    double pairwise = OsuBenchmarks.alltoall(system(), six, 1, 8, 2, 10,
+        MpiConfig.builder().alltoallShortBytes(0).alltoallMediumBytes(0).build());
+    double oneWayUs = oneWayNs() / 1e3;
+    assertThat(scattered).isGreaterThan(5 * def.sendOverheadPs() / 1e6).isLessThan(4 * oneWayUs);
+    assertThat(pairwise).isGreaterThan(5 * 0.9 * oneWayUs);
+  }
+
+  @Test
+  void alltoallRefusesABlockOutOfRangeAndIsTheSameForTheSameSeed() {
+    int[] four = {0, 1, 2, 3};
+    assertThatThrownBy(() -> OsuBenchmarks.alltoall(system(), four, 1, 0, 0, 1, MpiConfig.defaults()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("bytes must be in [1, 1048576] but was 0");
+    assertThatThrownBy(() -> OsuBenchmarks.alltoall(system(), new int[] {3}, 1, 8, 0, 1, MpiConfig.defaults()))
+        .hasMessage("nodes must name at least 2 nodes");
+    assertThat(OsuBenchmarks.alltoall(system(), four, 2, 64, 1, 3, MpiConfig.defaults()))
+        .isEqualTo(OsuBenchmarks.alltoall(system(), four, 2, 64, 1, 3, MpiConfig.defaults()));
+  }
+
   @Test
   void sameSeedSameTable() {
     long[] sizes = {0, 100, 20_000};
