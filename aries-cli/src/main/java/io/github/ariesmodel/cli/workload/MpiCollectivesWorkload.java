@@ -13,8 +13,10 @@ import java.util.Map;
 
 /**
  * osu_barrier and osu_allreduce (8 bytes) on the MPI layer by node count, with MPICH's software algorithms and with
- * the NICs' collective engine ({@link OsuBenchmarks#collectives}): one rank a node, on nodes spread evenly over the
- * system (node i × ⌊nodes of the system / n⌋), each point on a fresh system built from the spec.
+ * the NICs' collective engine ({@link OsuBenchmarks#collectives}), and osu_alltoall at one block size when asked
+ * ({@link OsuBenchmarks#alltoall}): on nodes spread evenly over the system (node i × ⌊nodes of the system / n⌋) or
+ * packed (nodes 0 to n - 1: four a router, routers in chassis order, as a compact allocation gets them), each point
+ * on a fresh system built from the spec.
  */
 final class MpiCollectivesWorkload implements Workload {
 
@@ -29,7 +31,7 @@ final class MpiCollectivesWorkload implements Workload {
   @Override
   public String description() {
     return "MPI barrier and 8-byte allreduce latency (osu_barrier, osu_allreduce) by node count, in software and on"
-        + " the collective engine";
+        + " the collective engine; alltoall (osu_alltoall) when asked";
   }
 
   @Override
@@ -40,6 +42,9 @@ final class MpiCollectivesWorkload implements Workload {
     m.put("radix", "2: child channels a node's CE channel has (MpiConfig.collectiveEngineRadix), 1 to 31");
     m.put("ranksPerNode", "1: ranks on each node, 1 to 68 (the mean is over all ranks)");
     m.put("smp", "on: on or off: MPICH's SMP-aware barrier and allreduce where a node has two or more ranks");
+    m.put("placement", "spread: spread (node i x the system's nodes / n) or packed (nodes 0 to n - 1, as a compact"
+        + " allocation)");
+    m.put("alltoall", "0: osu_alltoall's block in bytes (each rank to each rank), 1 to 1048576; 0 leaves it out");
     m.put("warmup", "5: untimed calls of each collective");
     m.put("iterations", "50: timed calls of each collective");
     return m;
@@ -53,11 +58,13 @@ final class MpiCollectivesWorkload implements Workload {
    * @param radix the engine's tree radix
    * @param ranksPerNode ranks on each node
    * @param smp whether MPICH's SMP-aware algorithms are used
+   * @param packed nodes 0 to n - 1 instead of spread over the system
+   * @param alltoallBytes osu_alltoall's block, 0 for none
    * @param warmup untimed calls
    * @param iterations timed calls
    */
-  private record Settings(long[] nodes, List<Boolean> engines, int radix, int ranksPerNode, boolean smp, int warmup,
-      int iterations) {
+  private record Settings(long[] nodes, List<Boolean> engines, int radix, int ranksPerNode, boolean smp,
+      boolean packed, int alltoallBytes, int warmup, int iterations) {
 
     static Settings read(AriesSystem system, Params params) {
       long[] nodes = params.longList("nodes", "2,4,8,16,64", 2, system.nodeCount());
@@ -66,9 +73,11 @@ final class MpiCollectivesWorkload implements Workload {
       int radix = params.integer("radix", 2, 1, 31);
       int rpn = params.integer("ranksPerNode", 1, 1, 68);
       boolean smp = params.choice("smp", "on", List.of("on", "off")).equals("on");
+      boolean packed = params.choice("placement", "spread", List.of("spread", "packed")).equals("packed");
+      int alltoall = params.integer("alltoall", 0, 0, 1 << 20);
       int warmup = params.integer("warmup", 5, 0, 100_000);
       int iterations = params.integer("iterations", 50, 1, 100_000);
-      return new Settings(nodes, engines, radix, rpn, smp, warmup, iterations);
+      return new Settings(nodes, engines, radix, rpn, smp, packed, alltoall, warmup, iterations);
     }
   }
 
@@ -85,6 +94,9 @@ final class MpiCollectivesWorkload implements Workload {
     Settings s = Settings.read(probe, params);
     ResultTable.Builder table = ResultTable.builder(NAME).integer("nodes", "").string("engine")
         .number("barrier", "us").number("allreduce", "us");
+    if (s.alltoallBytes() > 0) {
+      table.number("alltoall", "us");
+    }
     WorkloadReport report = new WorkloadReport();
     int points = s.nodes().length * s.engines().size();
     int done = 0;
@@ -98,7 +110,7 @@ final class MpiCollectivesWorkload implements Workload {
       for (long n : s.nodes()) {
         AriesSystem sys = first ? probe : spec.build();
         first = false;
-        int stride = sys.nodeCount() / (int) n;
+        int stride = s.packed() ? 1 : sys.nodeCount() / (int) n;
         int[] ids = new int[(int) n];
         for (int i = 0; i < n; i++) {
           ids[i] = i * stride;
@@ -109,12 +121,24 @@ final class MpiCollectivesWorkload implements Workload {
             s.iterations(), config);
         double barrier = Figures.round(row.barrierUs(), 3);
         double allreduce = Figures.round(row.allreduceUs(), 3);
-        table.row(n, name, barrier, allreduce);
+        report.cost(sys.now(), sys.eventsExecuted());
         if (n == largest) {
           report.metric("barrier.engine-" + name, barrier, "us");
           report.metric("allreduce.engine-" + name, allreduce, "us");
         }
-        report.cost(sys.now(), sys.eventsExecuted());
+        if (s.alltoallBytes() > 0) {
+          // osu_alltoall is a program of its own: a job of its own on a fresh system, as for every point
+          AriesSystem a2a = spec.build();
+          double alltoall = Figures.round(OsuBenchmarks.alltoall(a2a, ids, s.ranksPerNode(), s.alltoallBytes(),
+              s.warmup(), s.iterations(), config), 3);
+          report.cost(a2a.now(), a2a.eventsExecuted());
+          table.row(n, name, barrier, allreduce, alltoall);
+          if (n == largest) {
+            report.metric("alltoall.engine-" + name, alltoall, "us");
+          }
+        } else {
+          table.row(n, name, barrier, allreduce);
+        }
         progress.update((double) ++done / points, report.simulatedPs(), report.events());
       }
     }

@@ -3,6 +3,9 @@ package io.github.ariesmodel.cli.validate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.ariesmodel.cli.AriesCli;
+import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.mpi.MpiConfig;
+import io.github.ariesmodel.system.mpi.OsuBenchmarks;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
@@ -36,8 +39,8 @@ class ValidationTest {
    */
   @Test
   void theKnownDisagreementStillDisagreesMeasuredAsLabelled() {
-    // one entry: a second must get a measurement here too
-    assertThat(Validation.KNOWN_DISAGREEMENTS).containsOnlyKeys("farthest-minus-nearest");
+    // each entry gets a measurement here: the other is the next test's
+    assertThat(Validation.KNOWN_DISAGREEMENTS).containsOnlyKeys("farthest-minus-nearest", "mpi-alltoall-6");
     PublishedFigure f = Validation.FIGURES.stream().filter(x -> x.id().equals("farthest-minus-nearest")).findFirst()
         .orElseThrow();
     Validation v = new Validation(1);
@@ -47,6 +50,36 @@ class ValidationTest {
     assertThat(r.passed()).as("the model now reproduces it (%s ns): drop it from KNOWN_DISAGREEMENTS", spread)
         .isFalse();
     assertThat(r.knownDisagreement()).isEqualTo("docs/validation.md, \"The farthest pair's spread\"");
+  }
+
+  /**
+   * osu_alltoall of 8 bytes on 6 nodes: 3.9 us in the model (MPICH's isend/irecv algorithm below 8 ranks) against
+   * 8.23 us of Cray MPICH on Dom, measured at stop 59. The same call as a pairwise exchange (one message time a peer)
+   * gives 7.5 us: the size of the gap, not a source for the algorithm (docs/validation.md). Once the model reproduces
+   * the figure this fails and the entry must leave the map.
+   */
+  @Test
+  void theAlltoallDisagreementStillDisagreesAndAPairwiseExchangeIsTheGapsSize() {
+    PublishedFigure f = Validation.FIGURES.stream().filter(x -> x.id().equals("mpi-alltoall-6")).findFirst()
+        .orElseThrow();
+    double model = alltoall6(MpiConfig.defaults());
+    Validation.Row r = new Validation.Row(f, model);
+    assertThat(r.passed()).as("the model now reproduces it (%s us): drop it from KNOWN_DISAGREEMENTS", model)
+        .isFalse();
+    assertThat(r.ratio()).as("below the figure, not above").isLessThan(f.lowRatio());
+    assertThat(r.knownDisagreement())
+        .isEqualTo("docs/validation.md, \"Collectives against CSCS's osu_allreduce and osu_alltoall\"");
+    // MPICH's long-message pairwise exchange, forced by cut-overs of 0: five exchanges in a row, inside the band
+    double pairwise = alltoall6(MpiConfig.builder().alltoallShortBytes(0)
+        .alltoallMediumBytes(0).build());
+    assertThat(f.accepts(pairwise)).as("pairwise %s us", pairwise).isTrue();
+    assertThat(pairwise).isGreaterThan(1.5 * model);
+  }
+
+  private static double alltoall6(MpiConfig config) {
+    var sys = AriesSystem.builder().system("default").seed(1).build();
+    return OsuBenchmarks.alltoall(sys, Validation.COLLECTIVE_NODES, 1, 8,
+        Validation.COLLECTIVE_WARMUP, Validation.COLLECTIVE_ITERATIONS, config);
   }
 
   @Test
@@ -83,6 +116,7 @@ class ValidationTest {
     for (PublishedFigure f : Validation.FIGURES) {
       assertThat(out.toString()).contains(f.id());
     }
-    assertThat(out.toString()).contains("all figures within their accepted bands");
+    assertThat(out.toString()).contains("all figures within their accepted bands but 2 known to disagree")
+        .contains("mpi-alltoall-6").contains("KNOWN");
   }
 }

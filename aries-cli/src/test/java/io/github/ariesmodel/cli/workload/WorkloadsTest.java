@@ -201,6 +201,30 @@ class WorkloadsTest {
   }
 
   /**
+   * osu_alltoall comes as a column of its own when asked; packed nodes (0 to 5: two routers) answer sooner than nodes
+   * spread over the group (64 apart: six routers, a hop between any two), and without the parameter the table keeps
+   * its two columns.
+   */
+  @Test
+  void mpiCollectivesMeasuresAlltoallWhenAskedAndPacksNodesWhenAsked() {
+    WorkloadReport packed = new MpiCollectivesWorkload().run(ONE_GROUP, Params.of(Map.of("nodes", "2,6",
+        "engine", "off", "alltoall", "8", "placement", "packed", "warmup", "2", "iterations", "5")));
+    ResultTable t = table(packed, "mpi-collectives");
+    double[] alltoall = t.numbers("alltoall");
+    assertThat(alltoall[1]).isGreaterThan(alltoall[0]).isPositive();
+    assertThat(metric(packed, "alltoall.engine-off")).isEqualTo(alltoall[1]);
+    WorkloadReport spread = new MpiCollectivesWorkload().run(ONE_GROUP, Params.of(Map.of("nodes", "6",
+        "engine", "off", "warmup", "2", "iterations", "5")));
+    assertThat(metric(spread, "allreduce.engine-off")).isGreaterThan(metric(packed, "allreduce.engine-off"));
+    assertThat(table(spread, "mpi-collectives").columns()).extracting(c -> c.name())
+        .containsExactly("nodes", "engine", "barrier", "allreduce");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> new MpiCollectivesWorkload().run(ONE_GROUP,
+        Params.of(Map.of("placement", "tight")))).hasMessage("placement must be one of spread, packed but was \"tight\"");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> new MpiCollectivesWorkload().run(ONE_GROUP,
+        Params.of(Map.of("alltoall", "2000000")))).hasMessage("alltoall must be in [0, 1048576] but was 2000000");
+  }
+
+  /**
    * With four ranks on each of four nodes, MPICH's SMP-aware barrier sends 8 messages between nodes where the flat
    * dissemination sends 44 (MpiSmpCollectivesTest): the flat one must be the slower, as each network message costs more
    * than a shared-memory one. One rank a node is not node-aware, so the switch changes nothing there.
