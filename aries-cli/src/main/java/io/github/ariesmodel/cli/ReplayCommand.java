@@ -14,6 +14,7 @@ import io.github.ariesmodel.cli.workload.Params;
 import io.github.ariesmodel.cli.workload.Workload;
 import io.github.ariesmodel.cli.workload.WorkloadRun;
 import io.github.ariesmodel.cli.workload.Workloads;
+import io.github.ariesmodel.system.process.OsNoise;
 import io.github.ariesmodel.system.replay.TraceReplayException;
 import io.github.ariesmodel.traces.TraceFormatException;
 import java.io.IOException;
@@ -86,6 +87,12 @@ final class ReplayCommand implements Callable<Integer> {
           + " (default: MPICH's SMP-aware algorithms where a node has two or more of the communicator's ranks, as"
           + " MPICH's MPIR_CVAR_ENABLE_SMP_COLLECTIVES; docs/mpi.md).")
   boolean noSmpCollectives;
+
+  @Option(names = "--os-noise", paramLabel = "SPEC",
+      description = "The traces' nodes' operating-system noise: none (default) or period=P,detour=D[,phase=aligned|"
+          + "random], durations with ps, ns, us or ms (period=1ms,detour=20us): every node's kernel takes its CPU for"
+          + " D once every P, at a phase of its own (random, from the seed) or the same on all (aligned); docs/mpi.md.")
+  String osNoise;
 
   @Option(names = "--host-cache", paramLabel = "KEY=VALUE,...",
       description = "The nodes' host cache: key=value pairs over the XC40 defaults (capacity, line, ways, hitPs,"
@@ -186,6 +193,14 @@ final class ReplayCommand implements Callable<Integer> {
     }
     if (noSmpCollectives) {
       p.put("smpCollectives", "off");
+    }
+    if (osNoise != null) {
+      try {
+        OsNoise.parse(osNoise);
+      } catch (IllegalArgumentException e) {
+        throw CliError.renamed(e, "noise", "--os-noise");
+      }
+      p.put("osNoise", osNoise);
     }
     if (with != null && !with.isEmpty()) {
       for (Path other : with) {

@@ -173,6 +173,43 @@ class ReplayCommandTest {
   }
 
   /**
+   * {@code --os-noise} reaches the ranks: the AMG trace under a 2.5 % noise (25 us every 1 ms, nodes at random phases)
+   * runs longer than without, the spec is recorded, and a bad spec is one line naming the option and the value.
+   */
+  @Test
+  void osNoiseOptionLengthensTheReplayAndABadSpecIsNamed() throws Exception {
+    Path trace = TRACES.resolve("amg-n27-dumpi");
+    double[] us = new double[2];
+    for (int i = 0; i < 2; i++) {
+      Path d = tmp.resolve("noise" + i);
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      List<String> args = new ArrayList<>(List.of("replay", trace.toString(), "--json", "-q", "--no-wall-clock",
+          "--out", d.toString()));
+      if (i == 1) {
+        args.addAll(List.of("--os-noise", "period=1ms,detour=25us"));
+      }
+      assertThat(run(out, err, args.toArray(new String[0]))).as(err.toString()).isZero();
+      us[i] = new ObjectMapper().readTree(out.toString()).get("simulatedTimeUs").asDouble();
+      JsonNode params = new ObjectMapper().readTree(d.resolve("results.json").toFile()).get("run").get("parameters");
+      assertThat(params.has("osNoise")).isEqualTo(i == 1);
+    }
+    assertThat(us[1]).isGreaterThan(us[0]);
+    String[][] bad = {
+      {"period=1ms", "aries replay: --os-noise must give both period= and detour= (or be none) but was \"period=1ms\""
+          + " (--os-noise)"},
+      {"period=1ms,detour=1ms", "aries replay: --os-noise detour must be in [0, 999999999] ps (shorter than the period)"
+          + " but was 1000000000 ps (--os-noise)"},
+    };
+    for (String[] b : bad) {
+      StringWriter err = new StringWriter();
+      assertThat(run(new StringWriter(), err, "replay", trace.toString(), "--os-noise", b[0], "-q", "--out",
+          tmp.resolve("badnoise").toString())).isEqualTo(2);
+      assertThat(err.toString().strip()).isEqualTo(b[1]);
+    }
+  }
+
+  /**
    * The run's simulated time and the links table's utilization are the system statistics' own: the replay's results
    * gave the program's time (3.727 µs on this trace) and a utilization over it, while the statistics in the same file
    * ran on to the last acknowledgement (6.419 µs) and gave another utilization of the same links.

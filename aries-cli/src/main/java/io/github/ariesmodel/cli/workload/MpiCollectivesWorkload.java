@@ -7,6 +7,7 @@ import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.mpi.MpiConfig;
 import io.github.ariesmodel.system.mpi.OsuBenchmarks;
+import io.github.ariesmodel.system.process.OsNoise;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +46,8 @@ final class MpiCollectivesWorkload implements Workload {
     m.put("placement", "spread: spread (node i x the system's nodes / n) or packed (nodes 0 to n - 1, as a compact"
         + " allocation)");
     m.put("alltoall", "0: osu_alltoall's block in bytes (each rank to each rank), 1 to 1048576; 0 leaves it out");
+    m.put("osNoise", "none: the nodes' operating-system noise, none or period=P,detour=D[,phase=aligned|random]"
+        + " (durations with ps, ns, us or ms; OsNoise, docs/mpi.md)");
     m.put("warmup", "5: untimed calls of each collective");
     m.put("iterations", "50: timed calls of each collective");
     return m;
@@ -60,11 +63,12 @@ final class MpiCollectivesWorkload implements Workload {
    * @param smp whether MPICH's SMP-aware algorithms are used
    * @param packed nodes 0 to n - 1 instead of spread over the system
    * @param alltoallBytes osu_alltoall's block, 0 for none
+   * @param osNoise the nodes' operating-system noise
    * @param warmup untimed calls
    * @param iterations timed calls
    */
   private record Settings(long[] nodes, List<Boolean> engines, int radix, int ranksPerNode, boolean smp,
-      boolean packed, int alltoallBytes, int warmup, int iterations) {
+      boolean packed, int alltoallBytes, OsNoise osNoise, int warmup, int iterations) {
 
     static Settings read(AriesSystem system, Params params) {
       long[] nodes = params.longList("nodes", "2,4,8,16,64", 2, system.nodeCount());
@@ -75,9 +79,10 @@ final class MpiCollectivesWorkload implements Workload {
       boolean smp = params.choice("smp", "on", List.of("on", "off")).equals("on");
       boolean packed = params.choice("placement", "spread", List.of("spread", "packed")).equals("packed");
       int alltoall = params.integer("alltoall", 0, 0, 1 << 20);
+      OsNoise osNoise = OsNoise.parse(params.string("osNoise", "none"));
       int warmup = params.integer("warmup", 5, 0, 100_000);
       int iterations = params.integer("iterations", 50, 1, 100_000);
-      return new Settings(nodes, engines, radix, rpn, smp, packed, alltoall, warmup, iterations);
+      return new Settings(nodes, engines, radix, rpn, smp, packed, alltoall, osNoise, warmup, iterations);
     }
   }
 
@@ -116,7 +121,7 @@ final class MpiCollectivesWorkload implements Workload {
           ids[i] = i * stride;
         }
         MpiConfig config = MpiConfig.builder().collectiveEngine(engine).collectiveEngineRadix(s.radix())
-            .smpCollectives(s.smp()).build();
+            .smpCollectives(s.smp()).osNoise(s.osNoise()).build();
         OsuBenchmarks.CollectiveRow row = OsuBenchmarks.collectives(sys, ids, s.ranksPerNode(), s.warmup(),
             s.iterations(), config);
         double barrier = Figures.round(row.barrierUs(), 3);

@@ -11,6 +11,7 @@ import io.github.ariesmodel.network.Topologies;
 import io.github.ariesmodel.network.spi.Topology;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.mpi.MpiConfig;
+import io.github.ariesmodel.system.process.OsNoise;
 import io.github.ariesmodel.system.mpi.SyntheticTraffic;
 import io.github.ariesmodel.system.replay.ConcurrentReplay;
 import io.github.ariesmodel.system.replay.ComputeMode;
@@ -69,6 +70,8 @@ final class ReplayWorkload implements Workload {
         + " on the NICs' collective engine (docs/mpi.md)");
     m.put("smpCollectives", "on: on or off: MPICH's SMP-aware barrier, bcast, reduce and allreduce where a node has"
         + " two or more ranks (docs/mpi.md)");
+    m.put("osNoise", "none: the traces' nodes' operating-system noise, none or period=P,detour=D[,phase=aligned|random]"
+        + " (durations with ps, ns, us or ms; OsNoise, docs/mpi.md)");
     m.put("hostCache", "(the system's): the nodes' host cache, key=value pairs over the XC40 defaults"
         + " (HostCacheConfig.parse: capacity, line, ways, hitPs, memoryPs, policy=update|invalidate|bypass|allocate;"
         + " docs/memory-hierarchy.md)");
@@ -118,6 +121,7 @@ final class ReplayWorkload implements Workload {
    * @param ranksPerNode ranks on each node
    * @param collectiveEngine whether world barriers and small allreduces run on the collective engine
    * @param smpCollectives whether MPICH's SMP-aware collectives are used
+   * @param osNoise the traces' nodes' operating-system noise
    * @param hostCache the nodes' host cache, or null for the system's
    * @param with more traces replayed at the same time
    * @param backgroundKind none, uniform or alltoall
@@ -133,7 +137,7 @@ final class ReplayWorkload implements Workload {
    * @param backgroundStartPs when the background starts
    */
   private record Settings(Path tracePath, Placement placement, ComputeMode compute, int ranksPerNode,
-      boolean collectiveEngine, boolean smpCollectives, HostCacheConfig hostCache, List<Path> with,
+      boolean collectiveEngine, boolean smpCollectives, OsNoise osNoise, HostCacheConfig hostCache, List<Path> with,
       String backgroundKind, Path backgroundTrace, int backgroundBytes, long backgroundGapPs, long backgroundSteps,
       int backgroundNodes, Placement backgroundMapping, int backgroundRanksPerNode, boolean baseline, List<Long> startsPs,
       long backgroundStartPs) {
@@ -164,6 +168,7 @@ final class ReplayWorkload implements Workload {
       }
       boolean engine = params.choice("collectiveEngine", "off", List.of("on", "off")).equals("on");
       boolean smp = params.choice("smpCollectives", "on", List.of("on", "off")).equals("on");
+      OsNoise osNoise = OsNoise.parse(params.string("osNoise", "none"));
       String cache = params.string("hostCache", "");
       HostCacheConfig hostCache = cache.isEmpty() ? null : HostCacheConfig.parse(cache);
       List<Path> with = new ArrayList<>();
@@ -213,8 +218,8 @@ final class ReplayWorkload implements Workload {
         throw new IllegalArgumentException("backgroundStartUs needs a background but was "
             + params.string("backgroundStartUs", "0") + " with none");
       }
-      return new Settings(tracePath, placement, compute, rpn, engine, smp, hostCache, List.copyOf(with), kind, bgTrace,
-          bytes, gapPs, steps, nodes, bgMapping, bgRpn, baseline, List.copyOf(starts), bgStart);
+      return new Settings(tracePath, placement, compute, rpn, engine, smp, osNoise, hostCache, List.copyOf(with), kind,
+          bgTrace, bytes, gapPs, steps, nodes, bgMapping, bgRpn, baseline, List.copyOf(starts), bgStart);
     }
   }
 
@@ -375,9 +380,9 @@ final class ReplayWorkload implements Workload {
   }
 
   private static void configure(TraceReplay.Builder b, Settings settings) {
-    if (settings.collectiveEngine() || !settings.smpCollectives()) {
+    if (settings.collectiveEngine() || !settings.smpCollectives() || !settings.osNoise().isNone()) {
       b.config(MpiConfig.builder().collectiveEngine(settings.collectiveEngine())
-          .smpCollectives(settings.smpCollectives()).build());
+          .smpCollectives(settings.smpCollectives()).osNoise(settings.osNoise()).build());
     }
   }
 

@@ -11,6 +11,7 @@ import io.github.ariesmodel.nic.CeTree;
 import io.github.ariesmodel.nic.CompletionQueue;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.Node;
+import io.github.ariesmodel.system.process.OsNoise;
 import io.github.ariesmodel.system.process.ProcessRunner;
 import io.github.ariesmodel.system.process.SimProcess;
 import java.util.ArrayList;
@@ -562,11 +563,12 @@ public final class MpiJob {
           rank.site = 0; // a site named in an earlier run is not this run's
           // On a partitioned engine a rank runs on its node's group's thread, where its NIC's completions arrive (on
           // the single loop the runner has one lane for every group)
-          rank.process = r.spawn(prefix + rank.worldRank, system.groupOfNode(rank.node.id()), self -> {
+          OsNoise.CpuTime cpu = job.config.osNoise().forNode(system.seed(), rank.node.id());
+          rank.process = r.spawn(prefix + rank.worldRank, system.groupOfNode(rank.node.id()), cpu, self -> {
             rank.thread = Thread.currentThread();
             try {
               if (delay > 0) {
-                self.sleep(delay); // the job arrives later: its ranks do nothing until then
+                self.idle(delay); // the job arrives later: its ranks do nothing until then
               }
               program.run(rank);
               rank.finishedAtPs = self.now();

@@ -266,6 +266,21 @@ public final class ProcessRunner implements AutoCloseable {
    * @return the process
    */
   public SimProcess spawn(String name, int group, ProcessBody body) {
+    return spawn(name, group, null, body);
+  }
+
+  /**
+   * Starts a process of a scheduling group whose node has operating-system noise: its {@link SimProcess#sleep work}
+   * is stretched over the node's detours, and it runs again after a wait or an {@link SimProcess#idle idle} time only
+   * outside them ({@link OsNoise}).
+   *
+   * @param name a name for diagnostics and the thread
+   * @param group as {@link #spawn(String, int, ProcessBody)}
+   * @param cpu the node's CPU time ({@link OsNoise#forNode}), or null for none
+   * @param body the process's code
+   * @return the process
+   */
+  public SimProcess spawn(String name, int group, OsNoise.CpuTime cpu, ProcessBody body) {
     if (body == null) {
       throw new IllegalArgumentException("body must not be null");
     }
@@ -274,9 +289,11 @@ public final class ProcessRunner implements AutoCloseable {
           + "] but was " + group);
     }
     Lane lane = lanes[engine == null ? 0 : group];
-    Proc p = new Proc(lane, name, body);
+    Proc p = new Proc(lane, name, body, cpu);
     lane.processes.add(p);
-    lane.scheduler.scheduleAt(lane.scheduler.now(), resumeHandler, p, 0);
+    long now = lane.scheduler.now();
+    // a node busy with a detour starts its process when the detour ends
+    lane.scheduler.scheduleAt(cpu == null ? now : cpu.resume(now), resumeHandler, p, 0);
     return p;
   }
 
@@ -660,10 +677,14 @@ public final class ProcessRunner implements AutoCloseable {
     boolean wakeScheduled;
     volatile boolean killed;
 
-    Proc(Lane lane, String name, ProcessBody body) {
+    /** The node's CPU time under its OS noise, or null for none. */
+    final OsNoise.CpuTime cpu;
+
+    Proc(Lane lane, String name, ProcessBody body, OsNoise.CpuTime cpu) {
       this.lane = lane;
       this.name = name;
       this.body = body;
+      this.cpu = cpu;
     }
 
     void main() {
@@ -705,20 +726,45 @@ public final class ProcessRunner implements AutoCloseable {
         throw new IllegalArgumentException("ps must be in [0, " + (Long.MAX_VALUE - now) + "] (to end within the"
             + " clock from now, " + now + " ps) but was " + ps);
       }
+      suspendUntil(cpu == null ? now + ps : cpu.finish(now, ps));
+    }
+
+    @Override
+    public void idle(long ps) {
+      checkOwnThread();
+      long now = lane.scheduler.now();
+      if (ps < 0 || ps > Long.MAX_VALUE - now) {
+        throw new IllegalArgumentException("ps must be in [0, " + (Long.MAX_VALUE - now) + "] (to end within the"
+            + " clock from now, " + now + " ps) but was " + ps);
+      }
+      suspendUntil(cpu == null ? now + ps : cpu.resume(now + ps));
+    }
+
+    private void suspendUntil(long atPs) {
       condition = null;
       wakeScheduled = true;
-      lane.scheduler.scheduleAt(now + ps, resumeHandler, this, 0);
+      lane.scheduler.scheduleAt(atPs, resumeHandler, this, 0);
       suspend(State.WAITING);
     }
 
     @Override
     public void waitUntil(BooleanSupplier c) {
       checkOwnThread();
+      boolean waited = false;
       while (!c.getAsBoolean()) {
         condition = c;
+        waited = true;
         suspend(State.WAITING);
       }
       condition = null;
+      if (waited && cpu != null) {
+        // the condition came true inside a detour: the process goes on when the kernel gives the CPU back
+        long now = lane.scheduler.now();
+        long at = cpu.resume(now);
+        if (at > now) {
+          suspendUntil(at);
+        }
+      }
     }
 
     private void suspend(State s) {

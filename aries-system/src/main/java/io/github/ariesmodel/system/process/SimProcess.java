@@ -23,6 +23,17 @@ public interface SimProcess {
   void sleep(long ps);
 
   /**
+   * Lets simulated time pass with nothing to do (a job that starts later, a pause), not computation: under
+   * {@linkplain OsNoise OS noise} it is not stretched, but the process goes on only once its node's CPU is free. Without
+   * noise it is {@link #sleep}.
+   *
+   * @param ps picoseconds, ≥ 0
+   */
+  default void idle(long ps) {
+    sleep(ps);
+  }
+
+  /**
    * Suspends the process until {@code condition} holds. The condition is checked now and again each time the
    * process is {@linkplain ProcessRunner#wake woken}; whoever changes what it depends on must wake the process.
    *

@@ -166,6 +166,33 @@ class OsuBenchmarksTest {
         .isEqualTo(OsuBenchmarks.alltoall(system(), four, 2, 64, 1, 3, MpiConfig.defaults()));
   }
 
+  /**
+   * OS noise of a tenth of the CPU (1 us every 10 us, at random phases): every collective takes longer, and no noise is exactly the default.
+   */
+  @Test
+  void osNoiseLengthensCollectivesAndNoNoiseChangesNothing() {
+    int[] six = {0, 1, 2, 3, 4, 5};
+    MpiConfig noisy = MpiConfig.builder().osNoise(io.github.ariesmodel.system.process.OsNoise.parse(
+        "period=10us,detour=1us")).build();
+    MpiConfig none = MpiConfig.builder().osNoise(io.github.ariesmodel.system.process.OsNoise.none()).build();
+    OsBenchmarksRows quiet = rows(six, MpiConfig.defaults());
+    OsBenchmarksRows loud = rows(six, noisy);
+    assertThat(loud.row().barrierUs()).isGreaterThan(quiet.row().barrierUs());
+    assertThat(loud.row().allreduceUs()).isGreaterThan(quiet.row().allreduceUs());
+    assertThat(loud.alltoallUs()).isGreaterThan(quiet.alltoallUs());
+    assertThat(rows(six, none)).isEqualTo(quiet);
+    assertThat(rows(six, noisy)).isEqualTo(loud);
+    assertThatThrownBy(() -> MpiConfig.builder().osNoise(null))
+        .hasMessage("osNoise must not be null (OsNoise.none() for no noise)");
+  }
+
+  private record OsBenchmarksRows(OsuBenchmarks.CollectiveRow row, double alltoallUs) {}
+
+  private static OsBenchmarksRows rows(int[] nodes, MpiConfig config) {
+    return new OsBenchmarksRows(OsuBenchmarks.collectives(system(), nodes, 2, 10, config),
+        OsuBenchmarks.alltoall(system(), nodes, 1, 8, 2, 10, config));
+  }
+
   @Test
   void sameSeedSameTable() {
     long[] sizes = {0, 100, 20_000};

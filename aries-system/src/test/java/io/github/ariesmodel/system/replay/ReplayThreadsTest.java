@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.ariesmodel.core.sim.PartitionedEngine;
 import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.mpi.MpiConfig;
+import io.github.ariesmodel.system.process.OsNoise;
 import io.github.ariesmodel.traces.CallKind;
 import io.github.ariesmodel.traces.Trace;
 import io.github.ariesmodel.traces.simgrid.SimGridTrace;
@@ -93,6 +95,14 @@ class ReplayThreadsTest {
 
   /** @param threads 0 for the single event loop, else the engine's thread count */
   private static Run replay(int threads) {
+    return replay(threads, OsNoise.none());
+  }
+
+  /**
+   * @param threads 0 for the single event loop, else the engine's thread count
+   * @param noise the nodes' OS noise
+   */
+  private static Run replay(int threads, OsNoise noise) {
     AriesSystem.Builder b = AriesSystem.builder().system(SYSTEM).seed(5);
     if (threads > 0) {
       b.threads(threads);
@@ -112,8 +122,12 @@ class ReplayThreadsTest {
         progress.add(new double[] {fraction, ps});
         inside.decrementAndGet();
       };
-      ReplayResult r = TraceReplay.builder(system, trace).placement(Placement.ROUND_ROBIN_GROUPS)
-          .compute(ComputeMode.AS_TRACED).progress(sink).build().run();
+      TraceReplay.Builder rb = TraceReplay.builder(system, trace).placement(Placement.ROUND_ROBIN_GROUPS)
+          .compute(ComputeMode.AS_TRACED).progress(sink);
+      if (!noise.isNone()) {
+        rb.config(MpiConfig.builder().osNoise(noise).build());
+      }
+      ReplayResult r = rb.build().run();
       Set<Integer> groups = new HashSet<>();
       for (int i = 0; i < r.ranks(); i++) {
         groups.add(system.groupOfNode(r.nodes().get(i)));
@@ -157,6 +171,25 @@ class ReplayThreadsTest {
       assertThat(b.linkUtilization()).as(as).isEqualTo(a.linkUtilization());
       assertThat(b.events()).as(as).isEqualTo(a.events());
       assertThat(b).as(as).isEqualTo(a); // and everything else the result holds
+    }
+  }
+
+  /**
+   * Under OS noise (a detour of 2 us every 50 us, each node at its own phase) the replay takes longer on the single
+   * loop and on the engine, and the engine's is the same for 1, 2 and 3 threads: a node's detours depend on the seed
+   * and its id alone. (The single loop's timing differs from the engine's with or without noise; see below.)
+   */
+  @Test
+  void osNoiseLengthensTheReplayTheSameForEveryThreadCount() {
+    OsNoise noise = OsNoise.parse("period=50us,detour=2us");
+    assertThat(replay(0, noise).result().simulatedPs()).isGreaterThan(replay(0).result().simulatedPs());
+    ReplayResult quiet = replay(1).result();
+    ReplayResult one = replay(1, noise).result();
+    assertThat(one.simulatedPs()).isGreaterThan(quiet.simulatedPs());
+    assertThat(one.messages()).isEqualTo(quiet.messages());
+    for (int threads : new int[] {2, 3}) {
+      ReplayResult r = replay(threads, noise).result();
+      assertThat(r).as(threads + " threads").isEqualTo(one);
     }
   }
 
