@@ -142,6 +142,46 @@ class OsNoiseTest {
     }
   }
 
+  private static final List<String> PIECES = List.of("period=", "detour=", "phase=", ",", "=", "ms", "us", "ns", "ps",
+      "1", "0", "-1", ".5", "2.5", "1e3", "9".repeat(40), "aligned", "random", "none", " ", "", "\u0000", "é");
+
+  /**
+   * Mutated specs either read, and then print back to a spec that reads as the same noise, or are refused with an
+   * IllegalArgumentException of one line: never another exception, never a noise out of its ranges.
+   */
+  @Test
+  void mutatedSpecsReadBackOrAreRefusedInOneLine() {
+    int[] outcomes = new int[2];
+    qt().withExamples(500).withFixedSeed(59).forAll(longs().all()).checkAssert(seed -> {
+      java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
+      StringBuilder spec = new StringBuilder("period=1ms,detour=25us,phase=random");
+      for (int k = 1 + rnd.nextInt(3); k > 0; k--) {
+        int at = rnd.nextInt(spec.length() + 1);
+        switch (rnd.nextInt(3)) {
+          case 0 -> spec.insert(at, PIECES.get(rnd.nextInt(PIECES.size())));
+          case 1 -> spec.delete(at, Math.min(spec.length(), at + 1 + rnd.nextInt(8)));
+          default -> spec.replace(at, Math.min(spec.length(), at + 1), String.valueOf((char) ('0' + rnd.nextInt(75))));
+        }
+      }
+      OsNoise n;
+      try {
+        n = OsNoise.parse(spec.toString());
+      } catch (IllegalArgumentException e) {
+        assertThat(e.getMessage()).as(spec.toString()).isNotBlank().doesNotContain("\n").startsWith("noise");
+        outcomes[1]++;
+        return;
+      }
+      outcomes[0]++;
+      assertThat(OsNoise.parse(n.toString())).as(spec.toString()).isEqualTo(n);
+      if (!n.isNone()) {
+        assertThat(n.periodPs()).isGreaterThanOrEqualTo(OsNoise.MIN_PERIOD_PS);
+        assertThat(n.detourPs()).isPositive().isLessThan(n.periodPs());
+      }
+    });
+    assertThat(outcomes[0]).as("specs read").isPositive();
+    assertThat(outcomes[1]).as("specs refused").isPositive();
+  }
+
   /**
    * A process on a noisy node: its work is stretched, a wake inside a detour waits for the detour's end, and idle time
    * and a wait are not stretched (nothing to do, so a detour then costs nothing).
