@@ -719,6 +719,18 @@ public final class ProcessRunner implements AutoCloseable {
 
     @Override
     public void sleep(long ps) {
+      long now = checkedNow(ps);
+      suspendUntil(cpu == null ? now + ps : cpu.finish(now, ps));
+    }
+
+    @Override
+    public void idle(long ps) {
+      long now = checkedNow(ps);
+      suspendUntil(cpu == null ? now + ps : cpu.resume(now + ps));
+    }
+
+    /** @return the time now, once a wait of {@code ps} from it is known to end within the clock */
+    private long checkedNow(long ps) {
       checkOwnThread();
       long now = lane.scheduler.now();
       if (ps < 0 || ps > Long.MAX_VALUE - now) {
@@ -726,18 +738,7 @@ public final class ProcessRunner implements AutoCloseable {
         throw new IllegalArgumentException("ps must be in [0, " + (Long.MAX_VALUE - now) + "] (to end within the"
             + " clock from now, " + now + " ps) but was " + ps);
       }
-      suspendUntil(cpu == null ? now + ps : cpu.finish(now, ps));
-    }
-
-    @Override
-    public void idle(long ps) {
-      checkOwnThread();
-      long now = lane.scheduler.now();
-      if (ps < 0 || ps > Long.MAX_VALUE - now) {
-        throw new IllegalArgumentException("ps must be in [0, " + (Long.MAX_VALUE - now) + "] (to end within the"
-            + " clock from now, " + now + " ps) but was " + ps);
-      }
-      suspendUntil(cpu == null ? now + ps : cpu.resume(now + ps));
+      return now;
     }
 
     private void suspendUntil(long atPs) {
