@@ -262,12 +262,17 @@ public final class OsNoise {
       long k = Math.floorDiv(rel, periodPs);
       long r = rel - k * periodPs;
       long had = Math.max(0, r - detourPs); // CPU time of period k already behind
-      long target = had + workPs; // from the start of period k
+      long target = had + workPs; // from the start of period k (had < P, work ≤ the clock's room: no overflow)
       long periods = target / free;
       long rest = target - periods * free;
-      // ends in a period's free part, or exactly where a free part ends (at the next detour's start)
-      return rest == 0 ? offsetPs + (k + periods) * periodPs
-          : offsetPs + (k + periods) * periodPs + detourPs + rest;
+      try {
+        // ends in a period's free part, or exactly where a free part ends (at the next detour's start)
+        long periodStart = Math.addExact(offsetPs, Math.multiplyExact(Math.addExact(k, periods), periodPs));
+        return rest == 0 ? periodStart : Math.addExact(periodStart, detourPs + rest);
+      } catch (ArithmeticException e) {
+        throw new IllegalArgumentException("work of " + workPs + " ps from " + startPs + " ps would end past the"
+            + " clock's end with the node's detours", e);
+      }
     }
 
     @Override

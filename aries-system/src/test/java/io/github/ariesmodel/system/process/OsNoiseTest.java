@@ -39,6 +39,11 @@ class OsNoiseTest {
     assertThat(cpu.resume(11 * NS + 999)).isEqualTo(12 * NS);
     assertThat(cpu.resume(12 * NS)).isEqualTo(12 * NS);
     assertThat(cpu.resume(19 * NS)).isEqualTo(19 * NS);
+    // work that would end past the clock with its detours is refused, naming it, not wrapped round
+    assertThatThrownBy(() -> cpu.finish(2 * NS, Long.MAX_VALUE - 2 * NS))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("work of " + (Long.MAX_VALUE - 2 * NS) + " ps from 2000 ps would end past the clock's end with the"
+            + " node's detours");
   }
 
   /**
