@@ -70,7 +70,7 @@ final class ReplayWorkload implements Workload {
         + " on the NICs' collective engine (docs/mpi.md)");
     m.put("smpCollectives", "on: on or off: MPICH's SMP-aware barrier, bcast, reduce and allreduce where a node has"
         + " two or more ranks (docs/mpi.md)");
-    m.put("osNoise", "none: the traces' nodes' operating-system noise, none or period=P,detour=D[,phase=aligned|random]"
+    m.put("osNoise", "none: the nodes' operating-system noise (the traces' and the background's), none or period=P,detour=D[,phase=aligned|random]"
         + " (durations with ps, ns, us or ms; OsNoise, docs/mpi.md)");
     m.put("hostCache", "(the system's): the nodes' host cache, key=value pairs over the XC40 defaults"
         + " (HostCacheConfig.parse: capacity, line, ways, hitPs, memoryPs, policy=update|invalidate|bypass|allocate;"
@@ -121,7 +121,7 @@ final class ReplayWorkload implements Workload {
    * @param ranksPerNode ranks on each node
    * @param collectiveEngine whether world barriers and small allreduces run on the collective engine
    * @param smpCollectives whether MPICH's SMP-aware collectives are used
-   * @param osNoise the traces' nodes' operating-system noise
+   * @param osNoise the nodes' operating-system noise (the traces' and the background's)
    * @param hostCache the nodes' host cache, or null for the system's
    * @param with more traces replayed at the same time
    * @param backgroundKind none, uniform or alltoall
@@ -440,6 +440,7 @@ final class ReplayWorkload implements Workload {
           settings.backgroundRanksPerNode(), settings, ReplayProgress.NONE), settings.backgroundSteps());
     } else if (bg != null) {
       cb.background(bg, settings.backgroundNodes(), settings.backgroundRanksPerNode(), settings.backgroundMapping());
+      cb.backgroundOsNoise(settings.osNoise()); // noise is the nodes': the background's have it too
     }
     cb.backgroundStartPs(settings.backgroundStartPs());
     if (limit != Long.MAX_VALUE) {

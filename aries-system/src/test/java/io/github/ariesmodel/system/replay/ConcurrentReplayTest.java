@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.FabricKind;
 import io.github.ariesmodel.system.mpi.SyntheticTraffic;
+import io.github.ariesmodel.system.process.OsNoise;
 import io.github.ariesmodel.traces.Trace;
 import io.github.ariesmodel.traces.dumpi.DumpiTrace;
 import io.github.ariesmodel.traces.simgrid.SimGridTrace;
@@ -208,6 +209,29 @@ class ConcurrentReplayTest {
     assertThat(r2.background().bytesSent()).isEqualTo(3 * 3000);
     assertThat(r2.background().program()).endsWith(", 3 passes (3 passes finished by every rank, 3 by the furthest)");
     assertThat(r2.background().ranPs()).isPositive().isLessThan(r2.replays().get(0).simulatedPs());
+  }
+
+  /**
+   * OS noise is the nodes': the synthetic background's ranks run under it when it is set for them (2 us every 10 us),
+   * so its 20 steps take longer than on quiet nodes; the same set-up gives the same run twice.
+   */
+  @Test
+  void aSyntheticBackgroundRunsUnderTheNoiseItIsGiven(@TempDir Path dir) throws IOException {
+    long[] ran = new long[3];
+    OsNoise noisy = OsNoise.parse("period=10us,detour=2us");
+    OsNoise[] noises = {OsNoise.none(), noisy, noisy};
+    for (int i = 0; i < 3; i++) {
+      AriesSystem sys = system("default", FabricKind.ROUTERS, 0);
+      ConcurrentReplay.Result r = ConcurrentReplay.builder(sys).trace(TraceReplay.builder(sys, ring(dir)).build())
+          .background(SyntheticTraffic.uniform(4096, 0, 20, 1), 8, 1, Placement.LINEAR)
+          .backgroundOsNoise(noises[i]).build().run();
+      assertThat(r.background().finished()).isTrue();
+      ran[i] = r.background().ranPs();
+    }
+    assertThat(ran[1]).isGreaterThan(ran[0]);
+    assertThat(ran[2]).isEqualTo(ran[1]);
+    assertThatThrownBy(() -> ConcurrentReplay.builder(system("default", FabricKind.ROUTERS, 0)).backgroundOsNoise(null))
+        .hasMessage("noise must not be null (OsNoise.none() for none)");
   }
 
   @Test
