@@ -17,6 +17,42 @@ class ShmemJobTest {
     return AriesSystem.builder().topology(Topologies.ariesSmall(), "aries-small").seed(seed).build();
   }
 
+  /**
+   * A PE's compute runs under its node's noise: with detours of 2 us at every 10 us on every node (aligned), 50 us of
+   * work from the start (inside the first detour) begin at 2 us and fill six free parts of 8 us and 2 us of the
+   * seventh: they end at 64 us, where a quiet node ends them at 50; the put after them still arrives.
+   */
+  @Test
+  void aPesComputeIsStretchedOverItsNodesDetours() {
+    long us = 1_000_000;
+    long[] ends = new long[2];
+    for (int i = 0; i < 2; i++) {
+      AriesSystem sys = AriesSystem.builder().system("default").seed(1).build();
+      ShmemJob.Builder b = ShmemJob.builder(sys).nodes(0, 1);
+      if (i == 1) {
+        b.osNoise(io.github.ariesmodel.system.process.OsNoise.parse("period=10us,detour=2us,phase=aligned"));
+      }
+      ShmemJob job = b.build();
+      Symmetric word = job.allocate(8);
+      long[] seen = new long[2];
+      int k = i;
+      job.run(pe -> {
+        pe.compute(50 * us);
+        if (pe.myPe() == 0) {
+          ends[k] = pe.now();
+        }
+        pe.putLong(word, 0, 7 + pe.myPe(), 1 - pe.myPe());
+        pe.quiet();
+        pe.barrierAll();
+        seen[pe.myPe()] = pe.localLong(word, 0);
+      });
+      assertThat(seen).containsExactly(8, 7);
+    }
+    assertThat(ends).containsExactly(50 * us, 64 * us);
+    assertThatThrownBy(() -> ShmemJob.builder(AriesSystem.builder().system("default").seed(1).build()).osNoise(null))
+        .hasMessage("osNoise must not be null (OsNoise.none() for no noise)");
+  }
+
   @Test
   void concurrentFetchAddsFromEveryPeSumExactlyAndReturnDistinctOldValues() {
     AriesSystem sys = smallSystem(3);
