@@ -90,8 +90,9 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Option(names = "--os-noise", paramLabel = "SPEC",
       description = "The nodes' operating-system noise (the traces' and the background's): none (default) or"
-          + " period=P,detour=D[,phase=aligned|random], durations with ps, ns, us or ms (period=1ms,detour=20us): every node's kernel takes its CPU for"
-          + " D once every P, at a phase of its own (random, from the seed) or the same on all (aligned); docs/mpi.md.")
+          + " period=P,detour=D[,phase=aligned|random], durations with ps, ns, us or ms (period=1ms,detour=20us):"
+          + " every node's kernel takes its CPU for D once every P, at a phase of its own (random, from the seed) or"
+          + " the same on all (aligned); docs/mpi.md.")
   String osNoise;
 
   @Option(names = "--host-cache", paramLabel = "KEY=VALUE,...",

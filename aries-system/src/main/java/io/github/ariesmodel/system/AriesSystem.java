@@ -22,6 +22,7 @@ import io.github.ariesmodel.network.spi.RoutingAlgorithm;
 import io.github.ariesmodel.network.spi.Topology;
 import io.github.ariesmodel.nic.Nic;
 import io.github.ariesmodel.nic.NicConfig;
+import io.github.ariesmodel.system.process.OsNoise;
 import io.github.ariesmodel.system.process.ProcessRunner;
 import io.github.ariesmodel.system.trace.PacketTrace;
 import java.util.Optional;
@@ -80,6 +81,7 @@ public final class AriesSystem {
   private final TranslatorFactory translatorFactory;
   private final HostCacheFactory hostCacheFactory;
   private final String hostCacheText;
+  private final OsNoise osNoise;
   private final String routingName;
   private final long seed;
   private int builtNodes;
@@ -154,6 +156,7 @@ public final class AriesSystem {
     this.translatorFactory = b.translatorFactory;
     this.hostCacheFactory = b.hostCacheFactory;
     this.hostCacheText = b.hostCacheText;
+    this.osNoise = b.osNoise;
     // Every node id names a node: one nobody touched yet is built when the first packet reaches it.
     fabric.attachOnDemand(id -> node(id));
   }
@@ -416,6 +419,24 @@ public final class AriesSystem {
     return hostCacheText;
   }
 
+  /** @return the nodes' operating-system noise ({@link Builder#osNoise}) */
+  public OsNoise osNoise() {
+    return osNoise;
+  }
+
+  /**
+   * When a node's CPU is there for the processes run on it ({@link ProcessRunner#spawn(String, int, OsNoise.CpuTime,
+   * io.github.ariesmodel.system.process.ProcessBody)}): its detours under the system's noise, from the seed and its id.
+   *
+   * @param node a node id
+   * @return its CPU time, or null without noise
+   */
+  public OsNoise.CpuTime cpuTime(int node) {
+    checkArgument(node >= 0 && node < topology.nodeCount(), "node must be in [0, %s] but was %s",
+        topology.nodeCount() - 1, node);
+    return osNoise.forNode(seed, node);
+  }
+
   /** @return a multi-line inventory of the system */
   public String describe() {
     StringBuilder s = new StringBuilder();
@@ -457,6 +478,7 @@ public final class AriesSystem {
     private HostCacheFactory hostCacheFactory = (node, memory) ->
         new SetAssociativeHostCache(memory, HostCacheConfig.xc40());
     private String hostCacheText = HostCacheConfig.xc40().toString();
+    private OsNoise osNoise = OsNoise.none();
     // Settings given explicitly, as the calls that gave them, so build() can name both sides of a conflict.
     private String fabricKindGiven;
     private String routingGiven;
@@ -501,6 +523,20 @@ public final class AriesSystem {
       checkArgument(config != null, "hostCache config must not be null (use noHostCache() for none)");
       this.hostCacheFactory = (node, memory) -> new SetAssociativeHostCache(memory, config);
       this.hostCacheText = config.toString();
+      return this;
+    }
+
+    /**
+     * Gives every node operating-system noise ({@link OsNoise}, docs/mpi.md "Operating-system noise"): every process
+     * run on a node, an MPI rank's or a SHMEM PE's, has its work stretched over the node's detours and goes on after
+     * a wait only outside them. None by default.
+     *
+     * @param noise the noise, {@link OsNoise#none()} for none
+     * @return this builder
+     */
+    public Builder osNoise(OsNoise noise) {
+      checkArgument(noise != null, "osNoise must not be null (OsNoise.none() for no noise)");
+      this.osNoise = noise;
       return this;
     }
 

@@ -14,16 +14,16 @@ class OsNoiseTest {
   @Test
   void noiseLengthensTheBarrierAndTheAlltoallRuns() {
     int[] nodes = {0, 1, 2, 3, 4, 5};
-    MpiConfig noisy = MpiConfig.builder().osNoise(OsNoise.parse("period=100us,detour=2.5us")).build();
+    OsNoise noise = OsNoise.parse("period=100us,detour=2.5us");
     OsuBenchmarks.CollectiveRow quiet = OsuBenchmarks.collectives(
         AriesSystem.builder().system("default").seed(1).build(), nodes, 20, 100, MpiConfig.defaults());
     OsuBenchmarks.CollectiveRow loud = OsuBenchmarks.collectives(
-        AriesSystem.builder().system("default").seed(1).build(), nodes, 20, 100, noisy);
-    double alltoallUs = OsuBenchmarks.alltoall(AriesSystem.builder().system("default").seed(1).build(), nodes, 1, 8,
-        20, 100, noisy);
+        AriesSystem.builder().system("default").seed(1).osNoise(noise).build(), nodes, 20, 100, MpiConfig.defaults());
+    double alltoallUs = OsuBenchmarks.alltoall(AriesSystem.builder().system("default").seed(1).osNoise(noise).build(),
+        nodes, 1, 8, 20, 100, MpiConfig.defaults());                  // 8-byte blocks, one rank a node
     assertThat(loud.barrierUs()).isGreaterThan(quiet.barrierUs());
     // six ranks' alltoall is five messages each way at least: above one osu_latency (1.3 us)
     assertThat(alltoallUs).isGreaterThan(1.3);
-    assertThat(noisy.osNoise().fraction()).isEqualTo(0.025);
+    assertThat(noise.fraction()).isEqualTo(0.025);
   }
 }

@@ -113,7 +113,7 @@ final class MpiCollectivesWorkload implements Workload {
     for (boolean engine : s.engines()) {
       String name = engine ? "on" : "off";
       for (long n : s.nodes()) {
-        AriesSystem sys = first ? probe : spec.build();
+        AriesSystem sys = first && s.osNoise().isNone() ? probe : build(spec, s);
         first = false;
         int stride = s.packed() ? 1 : sys.nodeCount() / (int) n;
         int[] ids = new int[(int) n];
@@ -121,7 +121,7 @@ final class MpiCollectivesWorkload implements Workload {
           ids[i] = i * stride;
         }
         MpiConfig config = MpiConfig.builder().collectiveEngine(engine).collectiveEngineRadix(s.radix())
-            .smpCollectives(s.smp()).osNoise(s.osNoise()).build();
+            .smpCollectives(s.smp()).build();
         OsuBenchmarks.CollectiveRow row = OsuBenchmarks.collectives(sys, ids, s.ranksPerNode(), s.warmup(),
             s.iterations(), config);
         double barrier = Figures.round(row.barrierUs(), 3);
@@ -133,7 +133,7 @@ final class MpiCollectivesWorkload implements Workload {
         }
         if (s.alltoallBytes() > 0) {
           // osu_alltoall is a program of its own: a job of its own on a fresh system, as for every point
-          AriesSystem a2a = spec.build();
+          AriesSystem a2a = build(spec, s);
           double alltoall = Figures.round(OsuBenchmarks.alltoall(a2a, ids, s.ranksPerNode(), s.alltoallBytes(),
               s.warmup(), s.iterations(), config), 3);
           report.cost(a2a.now(), a2a.eventsExecuted());
@@ -151,5 +151,10 @@ final class MpiCollectivesWorkload implements Workload {
     report.plot(new PlotSpec("mpi-collectives-barrier.png", "MPI_Barrier latency (osu_barrier) by nodes",
         PlotSpec.Kind.BARS, NAME, "nodes", "barrier", "engine"));
     return report;
+  }
+
+  /** @return a fresh system of the spec, its nodes under the settings' OS noise */
+  private static AriesSystem build(SystemSpec spec, Settings s) {
+    return spec.build(b -> b.osNoise(s.osNoise()));
   }
 }

@@ -380,9 +380,9 @@ final class ReplayWorkload implements Workload {
   }
 
   private static void configure(TraceReplay.Builder b, Settings settings) {
-    if (settings.collectiveEngine() || !settings.smpCollectives() || !settings.osNoise().isNone()) {
+    if (settings.collectiveEngine() || !settings.smpCollectives()) {
       b.config(MpiConfig.builder().collectiveEngine(settings.collectiveEngine())
-          .smpCollectives(settings.smpCollectives()).osNoise(settings.osNoise()).build());
+          .smpCollectives(settings.smpCollectives()).build());
     }
   }
 
@@ -400,6 +400,7 @@ final class ReplayWorkload implements Workload {
       if (settings.hostCache() != null) {
         b.hostCache(settings.hostCache());
       }
+      b.osNoise(settings.osNoise()); // the nodes': every job's on them, traces and background alike
     });
   }
 
@@ -440,7 +441,6 @@ final class ReplayWorkload implements Workload {
           settings.backgroundRanksPerNode(), settings, ReplayProgress.NONE), settings.backgroundSteps());
     } else if (bg != null) {
       cb.background(bg, settings.backgroundNodes(), settings.backgroundRanksPerNode(), settings.backgroundMapping());
-      cb.backgroundOsNoise(settings.osNoise()); // noise is the nodes': the background's have it too
     }
     cb.backgroundStartPs(settings.backgroundStartPs());
     if (limit != Long.MAX_VALUE) {

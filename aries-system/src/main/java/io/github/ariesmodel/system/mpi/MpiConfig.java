@@ -5,7 +5,6 @@ import static com.google.common.base.Preconditions.checkArgument;
 import io.github.ariesmodel.core.DeliveryMode;
 import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.core.SimTime;
-import io.github.ariesmodel.system.process.OsNoise;
 
 /**
  * Protocol thresholds, software costs and collective cut-overs of the MPI layer. Defaults follow Cray MPICH over
@@ -79,7 +78,6 @@ public final class MpiConfig {
   private final boolean collectiveEngine;
   private final int collectiveEngineRadix;
   private final boolean smpCollectives;
-  private final OsNoise osNoise;
 
   private MpiConfig(Builder b) {
     this.shortMaxBytes = b.shortMaxBytes;
@@ -115,7 +113,6 @@ public final class MpiConfig {
     this.collectiveEngine = b.collectiveEngine;
     this.collectiveEngineRadix = b.collectiveEngineRadix;
     this.smpCollectives = b.smpCollectives;
-    this.osNoise = b.osNoise;
   }
 
   /** @return the documented defaults */
@@ -164,7 +161,6 @@ public final class MpiConfig {
     b.collectiveEngine = collectiveEngine;
     b.collectiveEngineRadix = collectiveEngineRadix;
     b.smpCollectives = smpCollectives;
-    b.osNoise = osNoise;
     return b;
   }
 
@@ -395,18 +391,6 @@ public final class MpiConfig {
     return smpCollectives;
   }
 
-  /**
-   * The operating-system noise of the ranks' nodes ({@link OsNoise}): a rank's software overheads, copies, polls and
-   * computation are stretched over its node's detours, and a rank whose wait ends inside one goes on after it. None
-   * by default (no published FTQ figure of an XC compute node was found; docs/mpi.md, "Operating-system noise"); the
-   * nodes' random phases come from the system's seed.
-   *
-   * @return the noise
-   */
-  public OsNoise osNoise() {
-    return osNoise;
-  }
-
   public static final class Builder {
     private int shortMaxBytes = 1024;
     private int eagerMaxBytes = 8192;
@@ -441,7 +425,6 @@ public final class MpiConfig {
     private boolean collectiveEngine = false;
     private int collectiveEngineRadix = 2;
     private boolean smpCollectives = true;
-    private OsNoise osNoise = OsNoise.none();
 
     private Builder() {}
 
@@ -678,13 +661,6 @@ public final class MpiConfig {
     /** @param v whether barrier, bcast, reduce and allreduce take MPICH's SMP-aware algorithms @return this */
     public Builder smpCollectives(boolean v) {
       this.smpCollectives = v;
-      return this;
-    }
-
-    /** @param v the operating-system noise of the ranks' nodes ({@link OsNoise#none()} for none) @return this */
-    public Builder osNoise(OsNoise v) {
-      checkArgument(v != null, "osNoise must not be null (OsNoise.none() for no noise)");
-      this.osNoise = v;
       return this;
     }
 

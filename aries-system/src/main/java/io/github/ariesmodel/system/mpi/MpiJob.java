@@ -11,7 +11,6 @@ import io.github.ariesmodel.nic.CeTree;
 import io.github.ariesmodel.nic.CompletionQueue;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.Node;
-import io.github.ariesmodel.system.process.OsNoise;
 import io.github.ariesmodel.system.process.ProcessRunner;
 import io.github.ariesmodel.system.process.SimProcess;
 import java.util.ArrayList;
@@ -563,8 +562,8 @@ public final class MpiJob {
           rank.site = 0; // a site named in an earlier run is not this run's
           // On a partitioned engine a rank runs on its node's group's thread, where its NIC's completions arrive (on
           // the single loop the runner has one lane for every group)
-          OsNoise.CpuTime cpu = job.config.osNoise().forNode(system.seed(), rank.node.id());
-          rank.process = r.spawn(prefix + rank.worldRank, system.groupOfNode(rank.node.id()), cpu, self -> {
+          rank.process = r.spawn(prefix + rank.worldRank, system.groupOfNode(rank.node.id()),
+              system.cpuTime(rank.node.id()), self -> {
             rank.thread = Thread.currentThread();
             try {
               if (delay > 0) {

@@ -78,9 +78,7 @@ public final class OsuBenchmarks {
    */
   public static CollectiveRow collectives(AriesSystem system, int[] nodes, int ranksPerNode, int warmup,
       int iterations, MpiConfig config) {
-    checkArgument(nodes != null && nodes.length >= 2, "nodes must name at least 2 nodes");
-    checkArgument(warmup >= 0, "warmup must be >= 0 but was %s", warmup);
-    checkArgument(iterations >= 1, "iterations must be >= 1 but was %s", iterations);
+    checkCollective(nodes, warmup, iterations);
     MpiJob job = MpiJob.builder(system).nodes(nodes).ranksPerNode(ranksPerNode).config(config).build();
     double[] barrier = new double[nodes.length * ranksPerNode];
     double[] allreduce = new double[nodes.length * ranksPerNode];
@@ -121,10 +119,8 @@ public final class OsuBenchmarks {
    */
   public static double alltoall(AriesSystem system, int[] nodes, int ranksPerNode, int bytes, int warmup,
       int iterations, MpiConfig config) {
-    checkArgument(nodes != null && nodes.length >= 2, "nodes must name at least 2 nodes");
+    checkCollective(nodes, warmup, iterations);
     checkArgument(bytes >= 1 && bytes <= (1 << 20), "bytes must be in [1, 1048576] but was %s", bytes);
-    checkArgument(warmup >= 0, "warmup must be >= 0 but was %s", warmup);
-    checkArgument(iterations >= 1, "iterations must be >= 1 but was %s", iterations);
     MpiJob job = MpiJob.builder(system).nodes(nodes).ranksPerNode(ranksPerNode).config(config).build();
     double[] us = new double[nodes.length * ranksPerNode];
     job.run(mpi -> {
@@ -156,6 +152,12 @@ public final class OsuBenchmarks {
       mpi.barrier(w);
     }
     return sum / 1e6 / iterations;
+  }
+
+  private static void checkCollective(int[] nodes, int warmup, int iterations) {
+    checkArgument(nodes != null && nodes.length >= 2, "nodes must name at least 2 nodes");
+    checkArgument(warmup >= 0, "warmup must be >= 0 but was %s", warmup);
+    checkArgument(iterations >= 1, "iterations must be >= 1 but was %s", iterations);
   }
 
   private static double mean(double[] values) {

@@ -5,11 +5,9 @@ import static com.google.common.base.Preconditions.checkArgument;
 import com.google.common.collect.ImmutableList;
 import com.google.common.primitives.ImmutableIntArray;
 import io.github.ariesmodel.system.AriesSystem;
-import io.github.ariesmodel.system.mpi.MpiConfig;
 import io.github.ariesmodel.system.mpi.MpiJob;
 import io.github.ariesmodel.system.mpi.MpiProgram;
 import io.github.ariesmodel.system.mpi.SyntheticTraffic;
-import io.github.ariesmodel.system.process.OsNoise;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -49,7 +47,6 @@ public final class ConcurrentReplay {
   private final int backgroundNodes;
   private final int backgroundRanksPerNode;
   private final Placement backgroundPlacement;
-  private final OsNoise backgroundOsNoise;
   private final long limitPs;
 
   private ConcurrentReplay(Builder b) {
@@ -60,7 +57,6 @@ public final class ConcurrentReplay {
     this.backgroundTrace = b.backgroundTrace;
     this.backgroundPasses = b.backgroundPasses;
     this.backgroundStartPs = b.backgroundStartPs;
-    this.backgroundOsNoise = b.backgroundOsNoise;
     this.backgroundNodes = b.backgroundNodes;
     this.backgroundRanksPerNode = b.backgroundRanksPerNode;
     this.backgroundPlacement = b.backgroundPlacement;
@@ -141,8 +137,7 @@ public final class ConcurrentReplay {
       noiseNodes = backgroundPlacement.nodes(system.topology(), nodes * backgroundRanksPerNode,
           backgroundRanksPerNode, system.seed() + 1, taken);
       checkArgument(noiseNodes.length >= 2, "the background needs at least 2 ranks but has %s", noiseNodes.length);
-      noise = MpiJob.builder(system).placement(noiseNodes)
-          .config(MpiConfig.builder().osNoise(backgroundOsNoise).build()).build();
+      noise = MpiJob.builder(system).placement(noiseNodes).build();
       noiseProgram = background;
     }
     if (noise != null) {
@@ -195,7 +190,6 @@ public final class ConcurrentReplay {
     private final List<Long> starts = new ArrayList<>();
     private SyntheticTraffic background;
     private TraceReplay backgroundTrace;
-    private OsNoise backgroundOsNoise = OsNoise.none();
     private long backgroundPasses;
     private long backgroundStartPs;
     private int backgroundNodes;
@@ -279,19 +273,6 @@ public final class ConcurrentReplay {
           + " already");
       this.backgroundTrace = replay;
       this.backgroundPasses = passes;
-      return this;
-    }
-
-    /**
-     * The operating-system noise of the synthetic background's nodes ({@link #background}; none by default). A
-     * background trace runs under its own replay's {@link MpiConfig#osNoise()}.
-     *
-     * @param noise the noise, {@link OsNoise#none()} for none
-     * @return this builder
-     */
-    public Builder backgroundOsNoise(OsNoise noise) {
-      checkArgument(noise != null, "noise must not be null (OsNoise.none() for none)");
-      this.backgroundOsNoise = noise;
       return this;
     }
 

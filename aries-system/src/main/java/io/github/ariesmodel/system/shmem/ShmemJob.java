@@ -24,7 +24,6 @@ import io.github.ariesmodel.nic.NicConfig;
 import io.github.ariesmodel.nic.Post;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.Node;
-import io.github.ariesmodel.system.process.OsNoise;
 import io.github.ariesmodel.system.process.ProcessRunner;
 import io.github.ariesmodel.system.process.SimProcess;
 import java.util.ArrayList;
@@ -69,7 +68,6 @@ public final class ShmemJob {
   /** Routing of GETs: DMAPP's default is adaptive (ADAPTIVE_0) [S8]. */
   private final DeliveryMode getMode;
   private final long stagingBytes;
-  private final OsNoise osNoise;
   private final Pe[] pes;
   private final List<Symmetric> objects = new ArrayList<>();
   private final Symmetric barrier;
@@ -90,7 +88,6 @@ public final class ShmemJob {
     this.putMode = b.deliveryMode != null ? b.deliveryMode : defaultPutMode();
     this.getMode = b.deliveryMode != null ? b.deliveryMode : defaultGetMode();
     this.stagingBytes = b.stagingBytes;
-    this.osNoise = b.osNoise;
     this.pes = new Pe[peNodes.length];
     for (int i = 0; i < peNodes.length; i++) {
       Node node = system.node(peNodes[i]);
@@ -226,7 +223,7 @@ public final class ShmemJob {
       for (Pe pe : pes) {
         // each PE runs in its node's group: on a system with threads, its group's thread runs it
         pe.process = r.spawn("pe" + pe.index, system.groupOfNode(pe.node.id()),
-            osNoise.forNode(system.seed(), pe.node.id()), self -> {
+            system.cpuTime(pe.node.id()), self -> {
           pe.thread = Thread.currentThread();
           program.run(pe);
           pe.finishedAtPs = self.now();
@@ -317,7 +314,6 @@ public final class ShmemJob {
     private DeliveryMode deliveryMode; // null: DMAPP's defaults, PUTs and AMOs MIN_HASH, GETs ADAPTIVE_0 [S8]
     private long stagingBytes = 1L << 20;
     private int collectiveEngineRadix; // 0: software barriers
-    private OsNoise osNoise = OsNoise.none();
 
     private Builder(AriesSystem system) {
       this.system = system;
@@ -377,20 +373,6 @@ public final class ShmemJob {
     public Builder collectiveEngine(int radix) {
       checkArgument(radix >= 1 && radix <= 31, "collectiveEngine radix must be in [1, 31] but was %s", radix);
       this.collectiveEngineRadix = radix;
-      return this;
-    }
-
-    /**
-     * The operating-system noise of the PEs' nodes ({@link OsNoise}, docs/mpi.md "Operating-system noise"): a PE's
-     * time between its calls and its waits' ends are stretched over its node's detours, as an MPI rank's are. None by
-     * default.
-     *
-     * @param noise the noise, {@link OsNoise#none()} for none
-     * @return this builder
-     */
-    public Builder osNoise(OsNoise noise) {
-      checkArgument(noise != null, "osNoise must not be null (OsNoise.none() for no noise)");
-      this.osNoise = noise;
       return this;
     }
 

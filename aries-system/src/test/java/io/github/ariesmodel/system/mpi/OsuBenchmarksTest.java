@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.SystemPreset;
+import io.github.ariesmodel.system.process.OsNoise;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -167,30 +168,37 @@ class OsuBenchmarksTest {
   }
 
   /**
-   * OS noise of a tenth of the CPU (1 us every 10 us, at random phases): every collective takes longer, and no noise is exactly the default.
+   * OS noise of a tenth of the CPU (1 us every 10 us, at random phases): every collective takes longer, and no noise
+   * is exactly the default.
    */
   @Test
   void osNoiseLengthensCollectivesAndNoNoiseChangesNothing() {
     int[] six = {0, 1, 2, 3, 4, 5};
-    MpiConfig noisy = MpiConfig.builder().osNoise(io.github.ariesmodel.system.process.OsNoise.parse(
-        "period=10us,detour=1us")).build();
-    MpiConfig none = MpiConfig.builder().osNoise(io.github.ariesmodel.system.process.OsNoise.none()).build();
-    OsBenchmarksRows quiet = rows(six, MpiConfig.defaults());
+    OsNoise noisy = OsNoise.parse("period=10us,detour=1us");
+    OsNoise none = OsNoise.none();
+    OsBenchmarksRows quiet = rows(six, null);
     OsBenchmarksRows loud = rows(six, noisy);
     assertThat(loud.row().barrierUs()).isGreaterThan(quiet.row().barrierUs());
     assertThat(loud.row().allreduceUs()).isGreaterThan(quiet.row().allreduceUs());
     assertThat(loud.alltoallUs()).isGreaterThan(quiet.alltoallUs());
     assertThat(rows(six, none)).isEqualTo(quiet);
     assertThat(rows(six, noisy)).isEqualTo(loud);
-    assertThatThrownBy(() -> MpiConfig.builder().osNoise(null))
+    assertThatThrownBy(() -> AriesSystem.builder().osNoise(null))
         .hasMessage("osNoise must not be null (OsNoise.none() for no noise)");
   }
 
   private record OsBenchmarksRows(OsuBenchmarks.CollectiveRow row, double alltoallUs) {}
 
-  private static OsBenchmarksRows rows(int[] nodes, MpiConfig config) {
-    return new OsBenchmarksRows(OsuBenchmarks.collectives(system(), nodes, 2, 10, config),
-        OsuBenchmarks.alltoall(system(), nodes, 1, 8, 2, 10, config));
+  /** @param noise the nodes' noise, or null for a system built without saying */
+  private static OsBenchmarksRows rows(int[] nodes, OsNoise noise) {
+    return new OsBenchmarksRows(
+        OsuBenchmarks.collectives(noisy(noise), nodes, 2, 10, MpiConfig.defaults()),
+        OsuBenchmarks.alltoall(noisy(noise), nodes, 1, 8, 2, 10, MpiConfig.defaults()));
+  }
+
+  private static AriesSystem noisy(OsNoise noise) {
+    AriesSystem.Builder b = AriesSystem.builder().preset(SystemPreset.DEFAULT).seed(1);
+    return noise == null ? b.build() : b.osNoise(noise).build();
   }
 
   @Test

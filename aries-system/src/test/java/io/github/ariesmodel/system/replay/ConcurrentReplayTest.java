@@ -212,26 +212,24 @@ class ConcurrentReplayTest {
   }
 
   /**
-   * OS noise is the nodes': the synthetic background's ranks run under it when it is set for them (2 us every 10 us),
-   * so its 20 steps take longer than on quiet nodes; the same set-up gives the same run twice.
+   * OS noise is the nodes': the synthetic background's ranks run under the system's (2 us every 10 us), so its 20
+   * steps take longer than on quiet nodes; the same set-up gives the same run twice.
    */
   @Test
-  void aSyntheticBackgroundRunsUnderTheNoiseItIsGiven(@TempDir Path dir) throws IOException {
+  void aSyntheticBackgroundRunsUnderTheSystemsNoise(@TempDir Path dir) throws IOException {
     long[] ran = new long[3];
     OsNoise noisy = OsNoise.parse("period=10us,detour=2us");
     OsNoise[] noises = {OsNoise.none(), noisy, noisy};
     for (int i = 0; i < 3; i++) {
-      AriesSystem sys = system("default", FabricKind.ROUTERS, 0);
+      AriesSystem sys = AriesSystem.builder().system("default").fabric(FabricKind.ROUTERS).seed(1).osNoise(noises[i])
+          .build();
       ConcurrentReplay.Result r = ConcurrentReplay.builder(sys).trace(TraceReplay.builder(sys, ring(dir)).build())
-          .background(SyntheticTraffic.uniform(4096, 0, 20, 1), 8, 1, Placement.LINEAR)
-          .backgroundOsNoise(noises[i]).build().run();
+          .background(SyntheticTraffic.uniform(4096, 0, 20, 1), 8, 1, Placement.LINEAR).build().run();
       assertThat(r.background().finished()).isTrue();
       ran[i] = r.background().ranPs();
     }
     assertThat(ran[1]).isGreaterThan(ran[0]);
     assertThat(ran[2]).isEqualTo(ran[1]);
-    assertThatThrownBy(() -> ConcurrentReplay.builder(system("default", FabricKind.ROUTERS, 0)).backgroundOsNoise(null))
-        .hasMessage("noise must not be null (OsNoise.none() for none)");
   }
 
   @Test

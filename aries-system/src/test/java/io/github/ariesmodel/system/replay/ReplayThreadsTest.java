@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.ariesmodel.core.sim.PartitionedEngine;
 import io.github.ariesmodel.system.AriesSystem;
-import io.github.ariesmodel.system.mpi.MpiConfig;
 import io.github.ariesmodel.system.process.OsNoise;
 import io.github.ariesmodel.traces.CallKind;
 import io.github.ariesmodel.traces.Trace;
@@ -103,7 +102,7 @@ class ReplayThreadsTest {
    * @param noise the nodes' OS noise
    */
   private static Run replay(int threads, OsNoise noise) {
-    AriesSystem.Builder b = AriesSystem.builder().system(SYSTEM).seed(5);
+    AriesSystem.Builder b = AriesSystem.builder().system(SYSTEM).seed(5).osNoise(noise);
     if (threads > 0) {
       b.threads(threads);
     }
@@ -122,12 +121,8 @@ class ReplayThreadsTest {
         progress.add(new double[] {fraction, ps});
         inside.decrementAndGet();
       };
-      TraceReplay.Builder rb = TraceReplay.builder(system, trace).placement(Placement.ROUND_ROBIN_GROUPS)
-          .compute(ComputeMode.AS_TRACED).progress(sink);
-      if (!noise.isNone()) {
-        rb.config(MpiConfig.builder().osNoise(noise).build());
-      }
-      ReplayResult r = rb.build().run();
+      ReplayResult r = TraceReplay.builder(system, trace).placement(Placement.ROUND_ROBIN_GROUPS)
+          .compute(ComputeMode.AS_TRACED).progress(sink).build().run();
       Set<Integer> groups = new HashSet<>();
       for (int i = 0; i < r.ranks(); i++) {
         groups.add(system.groupOfNode(r.nodes().get(i)));

@@ -27,12 +27,11 @@ class ShmemJobTest {
     long us = 1_000_000;
     long[] ends = new long[2];
     for (int i = 0; i < 2; i++) {
-      AriesSystem sys = AriesSystem.builder().system("default").seed(1).build();
-      ShmemJob.Builder b = ShmemJob.builder(sys).nodes(0, 1);
+      AriesSystem.Builder sb = AriesSystem.builder().system("default").seed(1);
       if (i == 1) {
-        b.osNoise(io.github.ariesmodel.system.process.OsNoise.parse("period=10us,detour=2us,phase=aligned"));
+        sb.osNoise(io.github.ariesmodel.system.process.OsNoise.parse("period=10us,detour=2us,phase=aligned"));
       }
-      ShmemJob job = b.build();
+      ShmemJob job = ShmemJob.builder(sb.build()).nodes(0, 1).build();
       Symmetric word = job.allocate(8);
       long[] seen = new long[2];
       int k = i;
@@ -49,7 +48,7 @@ class ShmemJobTest {
       assertThat(seen).containsExactly(8, 7);
     }
     assertThat(ends).containsExactly(50 * us, 64 * us);
-    assertThatThrownBy(() -> ShmemJob.builder(AriesSystem.builder().system("default").seed(1).build()).osNoise(null))
+    assertThatThrownBy(() -> AriesSystem.builder().osNoise(null))
         .hasMessage("osNoise must not be null (OsNoise.none() for no noise)");
   }
 
