@@ -27,8 +27,8 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "merge", mixinStandardHelpOptions = true, sortOptions = false,
     description = {
-      "Merge the point files of a sweep into one results file: one row per point,",
-      "columns = point, parameters, metrics. Fails on duplicate or missing points."
+      "Merge the point files of a sweep into one results file.",
+      "One row per point; columns = point, parameters, metrics. Fails on duplicate or missing points."
     })
 final class MergeCommand implements Callable<Integer> {
 

@@ -44,7 +44,8 @@ final class SweepCommand implements Callable<Integer> {
   String job;
 
   @Option(names = {"-p", "--param"}, paramLabel = "NAME=VALUES",
-      description = "A swept parameter: comma-separated values, or an integer range a..b. Repeat for each parameter.")
+      description = "A swept parameter: comma-separated values, or an integer range a..b; a value in brackets is one "
+          + "value, commas included ([canonical:p=2,a=4,h=2]). Repeat for each parameter.")
   List<String> params = new ArrayList<>();
 
   @Option(names = "--shard", paramLabel = "i/N", defaultValue = "0/1",

@@ -47,6 +47,34 @@ class SweepCommandTest {
   }
 
   @Test
+  void valuesInBracketsSweepNoiseSpecsWhoseCommasSplitThemBefore() throws IOException {
+    // a noise spec holds commas, so no sweep could list one (stop 59); in brackets it is one value
+    assertThat(aries("sweep", "-q", "--no-wall-clock", "--job", "mpi-collectives", "-p", "nodes=2",
+        "-p", "osNoise=none, [period=10us,detour=1us,phase=aligned]", "-p", "warmup=2", "-p", "iterations=20",
+        "--out", dir.resolve("s").toString())).as(err.toString()).isZero();
+    Path merged = dir.resolve("merged.json");
+    assertThat(aries("merge", "--out", merged.toString(), "--csv", dir.resolve("csv").toString(),
+        dir.resolve("s").toString())).isZero();
+    ResultTable t = ResultsJson.read(merged).table(SweepMerge.TABLE).orElseThrow();
+    int noise = t.columnIndex("osNoise");
+    int allreduce = t.columnIndex("allreduce.engine-off");
+    assertThat(t.rows()).extracting(row -> row.get(noise))
+        .containsExactly("none", "period=10us,detour=1us,phase=aligned");
+    assertThat(((Number) t.rows().get(1).get(allreduce)).doubleValue())
+        .isGreaterThan(((Number) t.rows().get(0).get(allreduce)).doubleValue());
+    assertThat(Files.readString(dir.resolve("csv/sweep.csv"))).contains(",\"period=10us,detour=1us,phase=aligned\",");
+    assertThat(Files.readString(dir.resolve("s/point-1.json")))
+        .contains("\"spec\" : \"nodes=2;osNoise=none,[period=10us,detour=1us,phase=aligned];warmup=2;iterations=20\"");
+    // without brackets the spec splits at its commas, and the refusal says to bracket it, in one line
+    err.getBuffer().setLength(0);
+    assertThat(aries("sweep", "--job", "mpi-collectives", "-p", "osNoise=none,period=100us,detour=10us",
+        "--out", dir.resolve("t").toString())).isEqualTo(2);
+    assertThat(err.toString().strip()).doesNotContain("\n").contains("\"period=100us\"")
+        .contains("must stand in brackets");
+    assertThat(dir.resolve("t")).doesNotExist();
+  }
+
+  @Test
   void sizesWithBinarySuffixesMergeAsNumbersAndPlot() throws IOException {
     // The README's example: sizes written as 4K and 32K made the merged column text, and --plot refused it.
     assertThat(aries("sweep", "-q", "--job", "pingpong", "--param", "sizes=8,4K,32K", "--param", "iterations=1",

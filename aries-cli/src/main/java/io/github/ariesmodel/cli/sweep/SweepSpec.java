@@ -23,10 +23,14 @@ import java.util.regex.Pattern;
  * file format: {@code point-<index>.json} refers to it.
  *
  * <p><b>Text form.</b> {@code name=v1,v2,...} per parameter, parameters separated by {@code ;}. A value list may use
- * an integer range {@code a..b} (inclusive, {@code a <= b}) for {@code a,a+1,...,b}. {@link #toString()} gives the
- * canonical form (runs of three or more consecutive integers as ranges), which {@link #parse(String)} accepts. Names are letters, digits, {@code . _ -};
- * values are non-empty and contain none of {@code , ; =} or whitespace; names and the values of one parameter are
- * distinct.
+ * an integer range {@code a..b} (inclusive, {@code a <= b}) for {@code a,a+1,...,b}. A value written in square
+ * brackets is one value, taken as it stands inside them, commas and {@code option=value} parts included: {@code
+ * system=[canonical:p=2,a=4,h=2],[canonical:p=4,a=8,h=4]}, {@code osNoise=none,[period=1ms,detour=10us]}, and {@code
+ * [1..3]} is the one value {@code 1..3}, not a range. {@link #toString()} gives the canonical form (runs of three or
+ * more consecutive integers as ranges, a value in brackets where it needs them), which {@link #parse(String)} accepts.
+ * Names are letters, digits, {@code . _ -}; values are non-empty and contain no {@code ;}, {@code [}, {@code ]} or
+ * whitespace, and a value outside brackets no {@code ,} and no bare {@code option=value}; names and the values of one
+ * parameter are distinct.
  */
 public final class SweepSpec {
 
@@ -38,7 +42,7 @@ public final class SweepSpec {
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
   /** A value: compiled once, as a sweep of {@link #MAX_POINTS} values checks every one (String.matches compiles). */
-  private static final Pattern VALUE = Pattern.compile("[^,;\\s]+");
+  private static final Pattern VALUE = Pattern.compile("[^;\\s\\[\\]]+");
   /**
    * A value that is a bare {@code option=value}, such as the {@code a=4} of {@code canonical:p=2,a=4,h=2} split at
    * its commas: refused, since it is no value of its own. An {@code =} after a spec's own prefix stays allowed
@@ -68,7 +72,7 @@ public final class SweepSpec {
         }
         Set<String> seen = new HashSet<>();
         for (String v : values) {
-          checkValue(name, v);
+          checkValue(name, v, true); // (the text form brackets what needs it)
           if (!seen.add(v)) {
             throw twice(name, v);
           }
@@ -84,14 +88,73 @@ public final class SweepSpec {
     }
   }
 
-  private static void checkValue(String name, String v) {
-    boolean bare = BARE_OPTION.matcher(v).matches();
-    if (v.isEmpty() || !VALUE.matcher(v).matches() || bare) {
+  /**
+   * Refuses a malformed value.
+   *
+   * @param bracketed whether the value stood in brackets (or is given as a value, not as text): it may then hold
+   *     commas and be an {@code option=value}
+   */
+  private static void checkValue(String name, String v, boolean bracketed) {
+    if (v.isEmpty() || !VALUE.matcher(v).matches()) {
       throw new IllegalArgumentException("values of parameter " + name
-          + " must be non-empty without ',', ';' or whitespace, and no bare option=value, but one was \"" + v + "\""
-          + (bare ? " (a value with comma-separated options of its own, such as a topology spec"
-          + " canonical:p=2,a=4,h=2, cannot be swept: run one sweep per such value)" : ""));
+          + " must be non-empty without ';', '[', ']' or whitespace but one was \"" + v + "\"");
     }
+    if (bracketed) {
+      return;
+    }
+    boolean bare = BARE_OPTION.matcher(v).matches();
+    if (v.indexOf(',') >= 0 || bare) {
+      throw new IllegalArgumentException("a value of parameter " + name + " with commas or options of its own must"
+          + " stand in brackets, e.g. [canonical:p=2,a=4,h=2] or [period=1ms,detour=10us], but one was \"" + v + "\""
+          + (bare ? " (a bare option=value: most likely part of such a value split at its commas)" : ""));
+    }
+  }
+
+  /**
+   * Splits a parameter's value text at the commas outside brackets, each part trimmed; a part in brackets keeps them.
+   *
+   * @throws IllegalArgumentException naming the parameter when brackets do not pair up or a part has text outside its
+   *     brackets
+   */
+  private static List<String> splitValues(String name, String text) {
+    List<String> parts = new ArrayList<>();
+    int start = 0;
+    int open = -1;
+    for (int i = 0; i <= text.length(); i++) {
+      char c = i < text.length() ? text.charAt(i) : ',';
+      if (c == '[') {
+        if (open >= 0) {
+          throw new IllegalArgumentException("values of parameter " + name + " cannot nest brackets but had \""
+              + text.substring(open) + "\"");
+        }
+        open = i;
+      } else if (c == ']') {
+        if (open < 0) {
+          throw new IllegalArgumentException("values of parameter " + name + " have a ']' without its '[' in \""
+              + text + "\"");
+        }
+        open = -1;
+      } else if (c == ',' && (open < 0 || i == text.length())) {
+        if (open >= 0) {
+          throw new IllegalArgumentException("values of parameter " + name + " have a '[' without its ']' in \""
+              + text + "\"");
+        }
+        String part = text.substring(start, i).trim();
+        int b = part.indexOf('[');
+        if (b >= 0 && (b != 0 || part.indexOf(']') != part.length() - 1)) {
+          throw new IllegalArgumentException("a value of parameter " + name + " in brackets must be the whole value"
+              + " ([...]) but one was \"" + part + "\"");
+        }
+        parts.add(part);
+        start = i + 1;
+      }
+    }
+    return parts;
+  }
+
+  /** @return whether a value text stands in brackets */
+  private static boolean bracketed(String v) {
+    return v.length() >= 2 && v.charAt(0) == '[';
   }
 
   private static IllegalArgumentException twice(String name, String v) {
@@ -134,9 +197,11 @@ public final class SweepSpec {
       List<Integer> ranges = new ArrayList<>();
       for (int k = 0; k < literals.length; k++) {
         String v = parts.get(k);
-        long[] r = range(name, v);
+        boolean inBrackets = bracketed(v);
+        long[] r = inBrackets ? null : range(name, v);
         if (r == null) {
-          checkValue(name, v);
+          v = inBrackets ? v.substring(1, v.length() - 1).trim() : v;
+          checkValue(name, v, inBrackets);
           if (!seen.add(v)) {
             throw twice(name, v);
           }
@@ -273,7 +338,7 @@ public final class SweepSpec {
         throw new IllegalArgumentException("a sweep parameter must be name=v1,v2,... but was \"" + raw + "\"");
       }
       names.add(p.substring(0, eq).trim());
-      texts.add(p.substring(eq + 1).split(",", -1));
+      texts.add(splitValues(p.substring(0, eq).trim(), p.substring(eq + 1)).toArray(new String[0]));
     }
     // counted before any value is made: a sweep of too many points was refused only after making its values (a range
     // of ten million takes seconds), and its message printed them all
@@ -298,7 +363,7 @@ public final class SweepSpec {
 
   /** The number of values a value text stands for: a range's, else 1. */
   private static long count(String name, String v) {
-    long[] r = range(name, v);
+    long[] r = bracketed(v) ? null : range(name, v);
     return r == null ? 1 : r[1] - r[0] + 1;
   }
 
@@ -462,13 +527,20 @@ public final class SweepSpec {
       if (j - i >= 2) {
         b.append(v).append("..").append(values.get(j));
       } else {
-        b.append(v);
+        b.append(valueText(v));
         for (int k = i + 1; k <= j; k++) {
-          b.append(',').append(values.get(k));
+          b.append(',').append(valueText(values.get(k)));
         }
       }
       i = j + 1;
     }
+  }
+
+  /** A value as the text form writes it: in brackets when it holds a comma, is an option=value or reads as a range. */
+  private static String valueText(String v) {
+    int dots = v.indexOf("..");
+    boolean range = dots >= 0 && RANGE_START.matcher(v.substring(0, dots)).matches();
+    return v.indexOf(',') >= 0 || BARE_OPTION.matcher(v).matches() || range ? "[" + v + "]" : v;
   }
 
   /**

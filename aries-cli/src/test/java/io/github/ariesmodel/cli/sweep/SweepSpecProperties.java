@@ -119,6 +119,30 @@ class SweepSpecProperties {
   }
 
   @Test
+  void anyValuesTextFormReadsBackToTheSameValues() {
+    // values with commas, option=value parts, dots and digits: the text form brackets those that need it, and the
+    // bracket-aware split reads every one back as it was
+    String alphabet = "ab=,.:1-0+";
+    qt().withExamples(500)
+        .forAll(lists().of(lists().of(integers().between(0, alphabet.length() - 1)).ofSizeBetween(1, 7))
+            .ofSizeBetween(1, 5))
+        .checkAssert(codes -> {
+          Set<String> values = new java.util.LinkedHashSet<>();
+          for (List<Integer> word : codes) {
+            StringBuilder b = new StringBuilder();
+            for (int c : word) {
+              b.append(alphabet.charAt(c));
+            }
+            values.add(b.toString());
+          }
+          SweepSpec spec = SweepSpec.of(List.of(new SweepSpec.Parameter("x", new ArrayList<>(values))));
+          assertThat(SweepSpec.parse(spec.toString())).as(spec.toString()).isEqualTo(spec);
+          assertThat(SweepSpec.parse(List.of(spec.toString())).parameters().get(0).values()).as(spec.toString())
+              .containsExactlyElementsOf(values);
+        });
+  }
+
+  @Test
   void pointsAreTheDistinctCartesianProduct() {
     qt().withExamples(200)
         .forAll(lists().of(integers().between(1, 5)).ofSizeBetween(1, 4))

@@ -77,11 +77,11 @@ class SweepSpecTest {
     assertThatThrownBy(() -> SweepSpec.parse("a=1,1")).hasMessageContaining("\"1\" twice");
     assertThatThrownBy(() -> SweepSpec.parse("s=5..2")).hasMessageContaining("a <= b").hasMessageContaining("5..2");
     assertThatThrownBy(() -> SweepSpec.parse("a b=1")).hasMessageContaining("parameter name");
-    // a topology spec splits at its commas into bare options: the message says why it cannot be swept
+    // a topology spec outside brackets splits at its commas into bare options: the message says to bracket it
     assertThatThrownBy(() -> SweepSpec.parse(java.util.List.of("system=canonical:p=2,a=4,h=2")))
-        .hasMessageContaining("but one was \"a=4\"").hasMessageContaining("run one sweep per such value");
+        .hasMessageContaining("but one was \"a=4\"").hasMessageContaining("must stand in brackets");
     assertThatThrownBy(() -> SweepSpec.parse(java.util.List.of("x=1,rows=2"))).hasMessageContaining("\"rows=2\"");
-    assertThatThrownBy(() -> SweepSpec.parse("load=0.1,,0.2")).hasMessageNotContaining("one sweep per");
+    assertThatThrownBy(() -> SweepSpec.parse("load=0.1,,0.2")).hasMessageNotContaining("brackets");
     assertThatThrownBy(() -> SweepSpec.parse("a=0..9999;b=0..9999")).hasMessageContaining("at most 10000000");
     assertThatThrownBy(() -> spec.point(12)).hasMessageContaining("[0, 11]").hasMessageContaining("12");
   }
@@ -95,6 +95,46 @@ class SweepSpecTest {
     assertThat(s.parameters().get(0).values()).containsExactly(a, b, "aries:groups=9");
     assertThat(s.size()).isEqualTo(6);
     assertThat(SweepSpec.parse(s.toString()).parameters()).isEqualTo(s.parameters());
+  }
+
+  @Test
+  void aValueInBracketsKeepsItsCommasAndOptions() {
+    SweepSpec s = SweepSpec.parse(List.of("system=[canonical:p=2,a=4,h=2], [canonical:p=4,a=8,h=4] ,default",
+        "osNoise=none,[period=1ms,detour=10us,phase=aligned]", "n=[1..3],1..2"));
+    assertThat(s.parameters().get(0).values())
+        .containsExactly("canonical:p=2,a=4,h=2", "canonical:p=4,a=8,h=4", "default");
+    assertThat(s.parameters().get(1).values()).containsExactly("none", "period=1ms,detour=10us,phase=aligned");
+    // in brackets, a range's text is one literal value
+    assertThat(s.parameters().get(2).values()).containsExactly("1..3", "1", "2");
+    assertThat(s.size()).isEqualTo(18);
+    assertThat(s.point(0).parameters()).containsExactly(Map.entry("system", "canonical:p=2,a=4,h=2"),
+        Map.entry("osNoise", "none"), Map.entry("n", "1..3"));
+    // the text form brackets what needs it and reads back to the same values
+    assertThat(s.toString()).isEqualTo("system=[canonical:p=2,a=4,h=2],[canonical:p=4,a=8,h=4],default;"
+        + "osNoise=none,[period=1ms,detour=10us,phase=aligned];n=[1..3],1,2");
+    assertThat(SweepSpec.parse(s.toString())).isEqualTo(s);
+    // a value given as a value needs no brackets; the text form adds them
+    SweepSpec given = SweepSpec.of(List.of(new SweepSpec.Parameter("x", List.of("a=1,b=2", "k=v", "4..5", "p"))));
+    assertThat(given.toString()).isEqualTo("x=[a=1,b=2],[k=v],[4..5],p");
+    assertThat(SweepSpec.parse(given.toString())).isEqualTo(given);
+    // a value in brackets repeats as itself
+    assertThatThrownBy(() -> SweepSpec.parse("x=[a],a")).hasMessage("parameter x lists value \"a\" twice");
+  }
+
+  @Test
+  void bracketsThatDoNotPairUpOrHoldPartOfAValueAreRefusedNamingTheParameter() {
+    assertThatThrownBy(() -> SweepSpec.parse("x=[a,b")).hasMessage("values of parameter x have a '[' without its"
+        + " ']' in \"[a,b\"");
+    assertThatThrownBy(() -> SweepSpec.parse("x=a,b]")).hasMessage("values of parameter x have a ']' without its"
+        + " '[' in \"a,b]\"");
+    assertThatThrownBy(() -> SweepSpec.parse("x=[a,[b]]")).hasMessageContaining("cannot nest brackets");
+    assertThatThrownBy(() -> SweepSpec.parse("x=p[a,b]")).hasMessage("a value of parameter x in brackets must be the"
+        + " whole value ([...]) but one was \"p[a,b]\"");
+    assertThatThrownBy(() -> SweepSpec.parse("x=[a,b]q")).hasMessageContaining("\"[a,b]q\"");
+    assertThatThrownBy(() -> SweepSpec.parse("x=[]")).hasMessageContaining("non-empty");
+    assertThatThrownBy(() -> SweepSpec.parse("x=[ ]")).hasMessageContaining("non-empty");
+    assertThatThrownBy(() -> SweepSpec.parse("x=[a b]")).hasMessageContaining("whitespace");
+    assertThatThrownBy(() -> new SweepSpec.Parameter("x", List.of("a]"))).hasMessageContaining("']'");
   }
 
   @Test
