@@ -5,6 +5,7 @@ import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.core.SimTime;
 import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.process.OsNoise;
 import io.github.ariesmodel.cli.report.ResultTable;
 import io.github.ariesmodel.system.shmem.ShmemJob;
 import io.github.ariesmodel.system.shmem.Symmetric;
@@ -36,6 +37,7 @@ final class AllToAllWorkload implements Workload {
     Map<String, String> m = new LinkedHashMap<>();
     m.put("pes", "32: processing elements, spread over the system");
     m.put("bytes", "4K: bytes each PE sends to each other PE");
+    m.put(NoiseParam.NAME, NoiseParam.HELP);
     return m;
   }
 
@@ -70,12 +72,14 @@ final class AllToAllWorkload implements Workload {
   public void check(AriesSystem system, Params params) {
     Workload.super.check(system, params);
     Settings.read(system, params);
+    NoiseParam.read(params);
   }
 
   @Override
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
-    AriesSystem sys = spec.build();
+    OsNoise noise = NoiseParam.read(params);
+    AriesSystem sys = NoiseParam.build(spec, noise);
     Settings settings = Settings.read(sys, params);
     int pes = settings.pes();
     long bytes = settings.bytes();

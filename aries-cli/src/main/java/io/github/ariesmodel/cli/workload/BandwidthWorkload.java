@@ -5,6 +5,7 @@ import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.cli.report.PlotSpec;
 import io.github.ariesmodel.core.SimTime;
 import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.process.OsNoise;
 import io.github.ariesmodel.cli.report.ResultTable;
 import io.github.ariesmodel.system.shmem.ShmemJob;
 import io.github.ariesmodel.system.shmem.Symmetric;
@@ -46,6 +47,7 @@ final class BandwidthWorkload implements Workload {
         + " GNI_DLVMODE_PERFORMANCE, as the published OSU, Chapel and GASNet curves ran) or dmapp (PUTs MIN_HASH,"
         + " GETs ADAPTIVE_0: DMAPP's and the SHMEM job's default); with an explicit --routing the modes choose no"
         + " route and are not set");
+    m.put(NoiseParam.NAME, NoiseParam.HELP);
     return m;
   }
 
@@ -79,12 +81,14 @@ final class BandwidthWorkload implements Workload {
   public void check(AriesSystem system, Params params) {
     Workload.super.check(system, params);
     Settings.read(system, params);
+    NoiseParam.read(params);
   }
 
   @Override
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
-    AriesSystem sys = spec.build();
+    OsNoise noise = NoiseParam.read(params);
+    AriesSystem sys = NoiseParam.build(spec, noise);
     Settings settings = Settings.read(sys, params);
     long[] sizes = settings.sizes();
     long volume = settings.volume();

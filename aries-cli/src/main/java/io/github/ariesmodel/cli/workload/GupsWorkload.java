@@ -7,6 +7,7 @@ import io.github.ariesmodel.core.AmoOperation;
 import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.core.SimTime;
 import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.process.OsNoise;
 import io.github.ariesmodel.cli.report.ResultTable;
 import io.github.ariesmodel.system.shmem.ShmemJob;
 import io.github.ariesmodel.system.shmem.Symmetric;
@@ -47,6 +48,7 @@ final class GupsWorkload implements Workload {
     m.put("pageSize", "4K: page size of the table's registration (4K, 2M, ... 64G)");
     m.put("fetching", "false: fetching (FIADD, blocking) or non-fetching (IADD, pipelined) adds");
     m.put("window", "64: non-fetching updates in flight per PE before it waits (quiet)");
+    m.put(NoiseParam.NAME, NoiseParam.HELP);
     return m;
   }
 
@@ -80,12 +82,14 @@ final class GupsWorkload implements Workload {
   public void check(AriesSystem system, Params params) {
     Workload.super.check(system, params);
     Settings.read(system, params);
+    NoiseParam.read(params);
   }
 
   @Override
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
-    AriesSystem sys = spec.build();
+    OsNoise noise = NoiseParam.read(params);
+    AriesSystem sys = NoiseParam.build(spec, noise);
     Settings s = Settings.read(sys, params);
     return run(sys, s.pes(), s.updates(), s.tableBytes(), s.pageSize(), s.fetching(), s.window(), "gups");
   }

@@ -6,6 +6,7 @@ import io.github.ariesmodel.cli.report.PlotSpec;
 import io.github.ariesmodel.cli.report.ResultTable;
 import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.process.OsNoise;
 import io.github.ariesmodel.system.mpi.MpiConfig;
 import io.github.ariesmodel.system.mpi.OsuBenchmarks;
 import java.util.Arrays;
@@ -42,6 +43,7 @@ final class MpiBandwidthWorkload implements Workload {
     m.put("window", "16: messages in flight (osu_bw uses 64)");
     m.put("warmup", "1: untimed windows per size");
     m.put("iterations", "2: timed windows per size");
+    m.put(NoiseParam.NAME, NoiseParam.HELP);
     return m;
   }
 
@@ -85,12 +87,14 @@ final class MpiBandwidthWorkload implements Workload {
   public void check(AriesSystem system, Params params) {
     Workload.super.check(system, params);
     Settings.read(system, params);
+    NoiseParam.read(params);
   }
 
   @Override
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
-    AriesSystem probe = spec.build();
+    OsNoise noise = NoiseParam.read(params);
+    AriesSystem probe = NoiseParam.build(spec, noise);
     Settings settings = Settings.read(probe, params);
     long[] sizes = settings.sizes();
     int window = settings.window();
@@ -106,7 +110,7 @@ final class MpiBandwidthWorkload implements Workload {
     // the metrics are of the largest size, wherever the list puts it (they took the last)
     int largest = Longs.indexOf(sizes, Longs.max(sizes));
     for (String distance : wanted) {
-      AriesSystem sys = first ? probe : spec.build();
+      AriesSystem sys = first ? probe : NoiseParam.build(spec, noise);
       first = false;
       int[] pair = pairs.get(distance);
       List<OsuBenchmarks.BandwidthRow> rows = OsuBenchmarks.bandwidth(sys, pair[0], pair[1], sizes, window, warmup,

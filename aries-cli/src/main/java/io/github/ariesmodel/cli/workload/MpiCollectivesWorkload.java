@@ -46,8 +46,7 @@ final class MpiCollectivesWorkload implements Workload {
     m.put("placement", "spread: spread (node i x the system's nodes / n) or packed (nodes 0 to n - 1, as a compact"
         + " allocation)");
     m.put("alltoall", "0: osu_alltoall's block in bytes (each rank to each rank), 1 to 1048576; 0 leaves it out");
-    m.put("osNoise", "none: the nodes' operating-system noise, none or period=P,detour=D[,phase=aligned|random]"
-        + " (durations with ps, ns, us or ms; OsNoise, docs/mpi.md)");
+    m.put(NoiseParam.NAME, NoiseParam.HELP);
     m.put("warmup", "5: untimed calls of each collective");
     m.put("iterations", "50: timed calls of each collective");
     return m;
@@ -79,7 +78,7 @@ final class MpiCollectivesWorkload implements Workload {
       boolean smp = params.choice("smp", "on", List.of("on", "off")).equals("on");
       boolean packed = params.choice("placement", "spread", List.of("spread", "packed")).equals("packed");
       int alltoall = params.integer("alltoall", 0, 0, 1 << 20);
-      OsNoise osNoise = OsNoise.parse(params.string("osNoise", "none"));
+      OsNoise osNoise = NoiseParam.read(params);
       int warmup = params.integer("warmup", 5, 0, 100_000);
       int iterations = params.integer("iterations", 50, 1, 100_000);
       return new Settings(nodes, engines, radix, rpn, smp, packed, alltoall, osNoise, warmup, iterations);
@@ -155,6 +154,6 @@ final class MpiCollectivesWorkload implements Workload {
 
   /** @return a fresh system of the spec, its nodes under the settings' OS noise */
   private static AriesSystem build(SystemSpec spec, Settings s) {
-    return spec.build(b -> b.osNoise(s.osNoise()));
+    return NoiseParam.build(spec, s.osNoise());
   }
 }

@@ -6,6 +6,7 @@ import io.github.ariesmodel.cli.report.PlotSpec;
 import io.github.ariesmodel.cli.report.ResultTable;
 import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.process.OsNoise;
 import io.github.ariesmodel.system.mpi.MpiConfig;
 import io.github.ariesmodel.system.mpi.OsuBenchmarks;
 import java.util.LinkedHashMap;
@@ -42,6 +43,7 @@ final class MpiLatencyWorkload implements Workload {
     m.put("distances", "all: comma-separated distance names (on-node, then the system's), or all");
     m.put("warmup", "2: untimed round trips per size");
     m.put("iterations", "10: timed round trips per size");
+    m.put(NoiseParam.NAME, NoiseParam.HELP);
     return m;
   }
 
@@ -71,12 +73,14 @@ final class MpiLatencyWorkload implements Workload {
   public void check(AriesSystem system, Params params) {
     Workload.super.check(system, params);
     Settings.read(system, params);
+    NoiseParam.read(params);
   }
 
   @Override
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
-    AriesSystem probe = spec.build();
+    OsNoise noise = NoiseParam.read(params);
+    AriesSystem probe = NoiseParam.build(spec, noise);
     Settings settings = Settings.read(probe, params);
     long[] sizes = settings.sizes();
     int warmup = settings.warmup();
@@ -91,7 +95,7 @@ final class MpiLatencyWorkload implements Workload {
     // the metrics are of the smallest size, wherever the list puts it (they took the first)
     int smallest = Longs.indexOf(sizes, Longs.min(sizes));
     for (String distance : wanted) {
-      AriesSystem sys = first ? probe : spec.build();
+      AriesSystem sys = first ? probe : NoiseParam.build(spec, noise);
       first = false;
       int[] pair = pairs.get(distance);
       List<OsuBenchmarks.LatencyRow> rows = OsuBenchmarks.latency(sys, pair[0], pair[1], sizes, warmup, iterations,

@@ -6,6 +6,7 @@ import io.github.ariesmodel.cli.report.PlotSpec;
 import io.github.ariesmodel.cli.report.ResultTable;
 import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.process.OsNoise;
 import io.github.ariesmodel.system.mpi.MpiConfig;
 import io.github.ariesmodel.system.mpi.OsuBenchmarks;
 import io.github.ariesmodel.system.mpi.OsuBenchmarks.RmaSync;
@@ -46,6 +47,7 @@ final class MpiRmaWorkload implements Workload {
     m.put("distances", "on-node,same-router: comma-separated distance names (on-node, then the system's), or all");
     m.put("warmup", "2: untimed iterations per size");
     m.put("iterations", "10: timed iterations per size");
+    m.put(NoiseParam.NAME, NoiseParam.HELP);
     return m;
   }
 
@@ -69,12 +71,14 @@ final class MpiRmaWorkload implements Workload {
   public void check(AriesSystem system, Params params) {
     Workload.super.check(system, params);
     Settings.read(system, params);
+    NoiseParam.read(params);
   }
 
   @Override
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
-    AriesSystem probe = spec.build();
+    OsNoise noise = NoiseParam.read(params);
+    AriesSystem probe = NoiseParam.build(spec, noise);
     Settings s = Settings.read(probe, params);
     ResultTable.Builder table = ResultTable.builder("mpi-rma").string("series").string("distance")
         .string("operation").string("sync").integer("bytes", "B").number("latency", "ns");
@@ -87,7 +91,7 @@ final class MpiRmaWorkload implements Workload {
       int[] pair = s.pairs().get(distance);
       for (String op : s.operations()) {
         for (String sync : s.syncs()) {
-          AriesSystem sys = first ? probe : spec.build();
+          AriesSystem sys = first ? probe : NoiseParam.build(spec, noise);
           first = false;
           List<OsuBenchmarks.LatencyRow> rows = OsuBenchmarks.rmaLatency(sys, pair[0], pair[1], op.equals("get"),
               RmaSync.valueOf(sync.toUpperCase(Locale.ROOT)), s.sizes(), s.warmup(), s.iterations(),

@@ -5,6 +5,7 @@ import io.github.ariesmodel.cli.report.Figures;
 import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.cli.report.PlotSpec;
 import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.process.OsNoise;
 import io.github.ariesmodel.cli.report.ResultTable;
 import io.github.ariesmodel.system.shmem.ShmemJob;
 import io.github.ariesmodel.system.shmem.Symmetric;
@@ -43,6 +44,7 @@ final class PingPongWorkload implements Workload {
         + " GNI_DLVMODE_PERFORMANCE, as the published OSU, Chapel and GASNet curves ran) or dmapp (PUTs MIN_HASH,"
         + " GETs ADAPTIVE_0: DMAPP's and the SHMEM job's default); with an explicit --routing the modes choose no"
         + " route and are not set");
+    m.put(NoiseParam.NAME, NoiseParam.HELP);
     return m;
   }
 
@@ -72,12 +74,14 @@ final class PingPongWorkload implements Workload {
   public void check(AriesSystem system, Params params) {
     Workload.super.check(system, params);
     Settings.read(system, params);
+    NoiseParam.read(params);
   }
 
   @Override
   public WorkloadReport run(SystemSpec spec, Params params, Progress progress) {
     params.checkAllUsed(parameters().keySet());
-    AriesSystem probe = spec.build();
+    OsNoise noise = NoiseParam.read(params);
+    AriesSystem probe = NoiseParam.build(spec, noise);
     Settings settings = Settings.read(probe, params);
     long[] sizes = settings.sizes();
     int iterations = settings.iterations();
@@ -96,7 +100,7 @@ final class PingPongWorkload implements Workload {
     // the metrics are of the smallest size, wherever the list puts it (they took the first)
     int smallest = Longs.indexOf(sizes, Longs.min(sizes));
     for (String distance : wanted) {
-      AriesSystem sys = first ? probe : spec.build();
+      AriesSystem sys = first ? probe : NoiseParam.build(spec, noise);
       first = false;
       int[] pair = pairs.get(distance);
       ShmemJob.Builder jb = ShmemJob.builder(sys).nodes(pair).pageSize(SystemSpec.defaultPageSize());
