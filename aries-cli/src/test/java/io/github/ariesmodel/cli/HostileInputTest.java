@@ -99,7 +99,7 @@ class HostileInputTest {
     String[][] cases = {{"list.yaml", "params: {sizes: \"1K,,2K\"}",
         "params.sizes must be a comma-separated list with no empty element but was \"1K,,2K\""},
         {"range.yaml", "params: {sizes: \"8\", iterations: 0}", "params.iterations must be in [1, 100000] but was 0"},
-        {"name.json", null, "params: unknown parameter \"bogus\"; known parameters: distances, iterations, modes, sizes"}};
+        {"name.json", null, "params: unknown parameter \"bogus\"; known parameters: distances, iterations, modes, osNoise, sizes"}};
     for (String[] c : cases) {
       Path f = c[1] == null ? file(c[0], "{\"workload\": \"pingpong\", \"params\": {\"bogus\": 3}}")
           : file(c[0], "workload: pingpong\n" + c[1] + "\n");
