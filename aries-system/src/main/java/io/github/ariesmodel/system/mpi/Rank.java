@@ -2158,6 +2158,7 @@ final class Rank implements Mpi {
       sum += c;
     }
     checkArgument(sum == sendLength, "send must have sum(counts) = %s elements but had %s", sum, sendLength);
+    checkArgument(recvLength >= 0, "recv must not be null");
     checkArgument(recvLength == counts[comm.rank()], "recv must have counts[rank] = %s elements but had %s",
         counts[comm.rank()], recvLength);
   }

@@ -45,6 +45,7 @@ public final class OsNoise {
      *
      * @param atPs a time
      * @return the time, or the end of the detour that covers it
+     * @throws IllegalArgumentException when that detour would end past the clock's end (it wrapped round before)
      */
     long resume(long atPs);
   }
@@ -87,7 +88,9 @@ public final class OsNoise {
       throw new IllegalArgumentException("noise detour must be in [0, " + (periodPs - 1) + "] ps (shorter than the "
           + "period) but was " + detourPs + " ps");
     }
-    Objects.requireNonNull(phase, "phase");
+    if (phase == null) {
+      throw new IllegalArgumentException("noise phase must be ALIGNED or RANDOM but was null");
+    }
     return detourPs == 0 ? NONE : new OsNoise(periodPs, detourPs, phase);
   }
 
@@ -280,7 +283,15 @@ public final class OsNoise {
       long rel = atPs - offsetPs;
       long k = Math.floorDiv(rel, periodPs);
       long r = rel - k * periodPs;
-      return r < detourPs ? atPs - r + detourPs : atPs;
+      if (r >= detourPs) {
+        return atPs;
+      }
+      long end = atPs - r + detourPs; // after atPs unless it passed the clock's end and wrapped
+      if (end < atPs) {
+        throw new IllegalArgumentException("a wait ending at " + atPs + " ps would go on past the clock's end with the"
+            + " node's detours");
+      }
+      return end;
     }
   }
 }

@@ -217,4 +217,17 @@ class OsNoiseTest {
     }
     assertThat(log).containsExactly(2 * NS, 13 * NS, 22 * NS, 32 * NS, 35 * NS);
   }
+
+  @Test
+  void aResumePastTheClocksEndAndANullPhaseAreRefusedInOneLine() {
+    // resume wrapped round to a negative time near Long.MAX_VALUE (stop 60's hunt), and a null phase threw an NPE
+    OsNoise.CpuTime cpu = OsNoise.periodic(1_000_000, 900_000, OsNoise.Phase.ALIGNED).forNode(1, 0);
+    long inDetour = Long.MAX_VALUE - Long.MAX_VALUE % 1_000_000; // a period's start: its detour ends past the clock
+    assertThatThrownBy(() -> cpu.resume(inDetour)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("a wait ending at " + inDetour + " ps would go on past the clock's end with the node's detours");
+    assertThat(cpu.resume(inDetour - 1)).isEqualTo(inDetour - 1); // free: at once
+    assertThat(cpu.resume(1_000_000)).isEqualTo(1_900_000);
+    assertThatThrownBy(() -> OsNoise.periodic(1000, 10, null)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("noise phase must be ALIGNED or RANDOM but was null");
+  }
 }
