@@ -112,7 +112,7 @@ final class MpiCollectivesWorkload implements Workload {
     for (boolean engine : s.engines()) {
       String name = engine ? "on" : "off";
       for (long n : s.nodes()) {
-        AriesSystem sys = first && s.osNoise().isNone() ? probe : build(spec, s);
+        AriesSystem sys = first && s.osNoise().isNone() ? probe : NoiseParam.build(spec, s.osNoise());
         first = false;
         int stride = s.packed() ? 1 : sys.nodeCount() / (int) n;
         int[] ids = new int[(int) n];
@@ -132,7 +132,7 @@ final class MpiCollectivesWorkload implements Workload {
         }
         if (s.alltoallBytes() > 0) {
           // osu_alltoall is a program of its own: a job of its own on a fresh system, as for every point
-          AriesSystem a2a = build(spec, s);
+          AriesSystem a2a = NoiseParam.build(spec, s.osNoise());
           double alltoall = Figures.round(OsuBenchmarks.alltoall(a2a, ids, s.ranksPerNode(), s.alltoallBytes(),
               s.warmup(), s.iterations(), config), 3);
           report.cost(a2a.now(), a2a.eventsExecuted());
@@ -150,10 +150,5 @@ final class MpiCollectivesWorkload implements Workload {
     report.plot(new PlotSpec("mpi-collectives-barrier.png", "MPI_Barrier latency (osu_barrier) by nodes",
         PlotSpec.Kind.BARS, NAME, "nodes", "barrier", "engine"));
     return report;
-  }
-
-  /** @return a fresh system of the spec, its nodes under the settings' OS noise */
-  private static AriesSystem build(SystemSpec spec, Settings s) {
-    return NoiseParam.build(spec, s.osNoise());
   }
 }

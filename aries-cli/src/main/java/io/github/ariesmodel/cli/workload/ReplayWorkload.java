@@ -70,7 +70,7 @@ final class ReplayWorkload implements Workload {
         + " on the NICs' collective engine (docs/mpi.md)");
     m.put("smpCollectives", "on: on or off: MPICH's SMP-aware barrier, bcast, reduce and allreduce where a node has"
         + " two or more ranks (docs/mpi.md)");
-    m.put("osNoise", "none: the nodes' operating-system noise (the traces' and the background's), none or period=P,detour=D[,phase=aligned|random]"
+    m.put(NoiseParam.NAME, "none: the nodes' operating-system noise (the traces' and the background's), none or period=P,detour=D[,phase=aligned|random]"
         + " (durations with ps, ns, us or ms; OsNoise, docs/mpi.md)");
     m.put("hostCache", "(the system's): the nodes' host cache, key=value pairs over the XC40 defaults"
         + " (HostCacheConfig.parse: capacity, line, ways, hitPs, memoryPs, policy=update|invalidate|bypass|allocate;"
@@ -168,7 +168,7 @@ final class ReplayWorkload implements Workload {
       }
       boolean engine = params.choice("collectiveEngine", "off", List.of("on", "off")).equals("on");
       boolean smp = params.choice("smpCollectives", "on", List.of("on", "off")).equals("on");
-      OsNoise osNoise = OsNoise.parse(params.string("osNoise", "none"));
+      OsNoise osNoise = NoiseParam.read(params);
       String cache = params.string("hostCache", "");
       HostCacheConfig hostCache = cache.isEmpty() ? null : HostCacheConfig.parse(cache);
       List<Path> with = new ArrayList<>();
