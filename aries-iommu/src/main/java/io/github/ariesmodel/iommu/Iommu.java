@@ -365,6 +365,9 @@ public final class Iommu implements AddressTranslation {
    *
    * @param mdh a registered MDH
    * @param offset an offset inside the registration
+   * @throws IllegalArgumentException when the MDH was never registered or was deregistered (with
+   *     {@link PageTables#PER_CONTEXT} its range may be a later registration's by now), or the offset is outside
+   *     the registration; nothing is written
    */
   public void unmapPage(int mdh, long offset) {
     MemoryDomainDescriptor d = mdds.registered(mdh);
@@ -381,11 +384,11 @@ public final class Iommu implements AddressTranslation {
   /**
    * The physical address of a registration's first page frame (its frames are contiguous in this model).
    *
-   * @param mdh a registered MDH
+   * @param mdh an MDH registered now or before (a deregistered one answers for its last registration)
    * @return the physical base
    */
   public long physicalBase(int mdh) {
-    mdds.registered(mdh);
+    mdds.known(mdh);
     return mdds.dataBase(mdh);
   }
 
@@ -396,11 +399,12 @@ public final class Iommu implements AddressTranslation {
    * where every registration's tables are its own; with {@link PageTables#PER_CONTEXT} it is the range the driver
    * placed the registration at, a multiple of its page size.
    *
-   * @param mdh a registered MDH
+   * @param mdh an MDH registered now or before (a deregistered one answers for its last registration, whose range
+   *     a later registration may hold by now)
    * @return the IO virtual base, bytes
    */
   public long ioVirtualBase(int mdh) {
-    MemoryDomainDescriptor d = mdds.registered(mdh);
+    MemoryDomainDescriptor d = mdds.known(mdh);
     return mdds.firstPage(mdh) << d.pageSize().shift();
   }
 
@@ -409,11 +413,11 @@ public final class Iommu implements AddressTranslation {
    * table for huge pages. With {@link PageTables#PER_CONTEXT} that is its context's root table, which other
    * registrations of the context and page size share.
    *
-   * @param mdh a registered MDH
+   * @param mdh an MDH registered now or before (a deregistered one answers for its last registration)
    * @return the root table's physical address
    */
   public long rootTable(int mdh) {
-    MemoryDomainDescriptor d = mdds.registered(mdh);
+    MemoryDomainDescriptor d = mdds.known(mdh);
     return d.pageSize().isHuge() ? mdds.leafBase(mdh) : mdds.directoryBase(mdh);
   }
 
@@ -453,6 +457,9 @@ public final class Iommu implements AddressTranslation {
    * @param offset first byte of the range, ≥ 0
    * @param length bytes, ≥ 1
    * @return the command's cost, picoseconds
+   * @throws IllegalArgumentException when the MDH was never registered or was deregistered (its lines went when it
+   *     was; use {@link #invalidateMdd}, which takes any MDH), or the range is outside the registration; nothing is
+   *     invalidated or counted
    */
   public long invalidateRange(int mdh, long offset, long length) {
     MemoryDomainDescriptor d = mdds.registered(mdh);

@@ -110,11 +110,27 @@ final class MddTable {
   }
 
   /**
-   * The descriptor of an MDH that was registered at some time.
+   * The valid descriptor of a registered MDH, for the driver's calls that write its tables or act on its range. A
+   * deregistered MDH is refused: with {@link PageTables#PER_CONTEXT} its range may belong to a later registration by
+   * now, whose PTEs a stale unmap would clear.
+   *
+   * @throws IllegalArgumentException when the MDH is out of range, was never registered or was deregistered
+   */
+  MemoryDomainDescriptor registered(int mdh) {
+    MemoryDomainDescriptor d = known(mdh);
+    if (!d.valid()) {
+      throw new IllegalArgumentException("mdh " + mdh + " is not registered (it was deregistered)");
+    }
+    return d;
+  }
+
+  /**
+   * The descriptor of an MDH that was registered at some time, valid or deregistered, for queries of where its last
+   * registration lay.
    *
    * @throws IllegalArgumentException when the MDH is out of range or was never registered
    */
-  MemoryDomainDescriptor registered(int mdh) {
+  MemoryDomainDescriptor known(int mdh) {
     NetworkAddresses.checkMdh(mdh);
     MemoryDomainDescriptor d = get(mdh);
     if (d == null) {

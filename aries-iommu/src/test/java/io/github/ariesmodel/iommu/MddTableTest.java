@@ -81,9 +81,15 @@ class MddTableTest {
     assertThatThrownBy(() -> t.invalidate(9)).hasMessageContaining("mdh 9 is not registered");
     assertThatThrownBy(() -> t.registered(4096)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("4096");
+    assertThatThrownBy(() -> t.known(9)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("mdh 9 was never registered");
     register(t, 9);
+    assertThat(t.registered(9).valid()).isTrue();
     t.invalidate(9);
-    assertThat(t.registered(9).valid()).isFalse();
+    // A deregistered handle is known (its last registration can be asked about) but not registered.
+    assertThat(t.known(9).valid()).isFalse();
+    assertThatThrownBy(() -> t.registered(9)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("mdh 9 is not registered (it was deregistered)");
     assertThatThrownBy(() -> t.invalidate(9)).hasMessageContaining("mdh 9 is not registered");
   }
 }

@@ -157,6 +157,35 @@ class PerContextPageTablesTest {
   }
 
   @Test
+  void aStaleUnmapOrRangeInvalidationIsRefusedAndLeavesTheNextOwnerOfTheRangeAlone() {
+    Rig rig = rig(PageTables.PER_CONTEXT);
+    MemoryDomainDescriptor old = register(rig, 2 * PAGE);
+    rig.iommu.deregister(old.mdh());
+    MemoryDomainDescriptor next = register(rig, 2 * PAGE);
+    assertThat(rig.iommu.ioVirtualBase(next.mdh())).as("the freed range")
+        .isEqualTo(rig.iommu.ioVirtualBase(old.mdh()));
+    rig.translate(next.mdh(), 0, 1);
+    rig.loop.run();
+    long invalidations = rig.iommu.statistics().invalidations();
+    long commands = rig.iommu.statistics().invalidationCommands();
+    // The old handle's unmap cleared the PTE of the next owner's first page, so its PUTs faulted.
+    assertThatThrownBy(() -> rig.iommu.unmapPage(old.mdh(), 0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("mdh " + old.mdh() + " is not registered (it was deregistered)");
+    assertThatThrownBy(() -> rig.iommu.invalidateRange(old.mdh(), 0, PAGE))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("mdh " + old.mdh() + " is not registered (it was deregistered)");
+    assertThat(Rig.walk(rig.memory, rig.iommu.rootTable(next.mdh()), PageSize.SIZE_4K, 0).present()).isTrue();
+    assertThat(rig.iommu.statistics().invalidations()).isEqualTo(invalidations);
+    assertThat(rig.iommu.statistics().invalidationCommands()).isEqualTo(commands);
+    rig.translate(next.mdh(), 0, 2);
+    rig.loop.run();
+    assertThat(rig.doneWithId(2).status()).as("still cached").isEqualTo(Status.OK);
+    assertThat(rig.iommu.statistics().total().hits()).isEqualTo(1);
+    assertThat(rig.iommu.translateNow(next.mdh(), 0, 8, AccessKind.READ, Rig.TAG, Rig.KEY).status())
+        .as("and still mapped").isEqualTo(Status.OK);
+  }
+
+  @Test
   void unmapAndRangeInvalidationFindTheRegistrationsPtesInTheSharedTables() {
     Rig rig = rig(PageTables.PER_CONTEXT);
     register(rig, 510 * PAGE);
