@@ -54,6 +54,13 @@ public final class MpiJob {
   public static final long VIRTUAL_BASE = 0x2000_0000_0000L;
   /** Virtual address space between the registrations of two ranks on one node (64 GiB). */
   public static final long RANK_SPAN = 1L << 36;
+  /**
+   * The latest start a job of a set may be given ({@link Together#job(MpiJob, MpiProgram, long)}): 1,000 s (10^15 ps),
+   * the bound a traffic run's warm-up and window have ({@code TrafficExperiment.MAX_SPAN_PS}), far beyond the CLI's
+   * 1 s and leaving the job more than 100 days of the clock ({@code Long.MAX_VALUE} ps, about 107) to run in. A start
+   * nearer the clock's end passed and failed part way through the run, leaving every job of the set unable to run.
+   */
+  public static final long MAX_START_PS = 1_000_000_000_000_000L;
 
   private final AriesSystem system;
   private final MpiConfig config;
@@ -384,7 +391,7 @@ public final class MpiJob {
      *
      * @param job a job of the same system as the others, on nodes no other job of the set uses
      * @param program its ranks' code
-     * @param startPs picoseconds after the set's start, ≥ 0
+     * @param startPs picoseconds after the set's start, 0 to {@link MpiJob#MAX_START_PS}
      * @return this set
      */
     public Together job(MpiJob job, MpiProgram program, long startPs) {
@@ -409,7 +416,7 @@ public final class MpiJob {
      *
      * @param job a job of the same system as the others, on nodes no other job of the set uses
      * @param program its ranks' code (usually a loop without end)
-     * @param startPs picoseconds after the set's start, ≥ 0
+     * @param startPs picoseconds after the set's start, 0 to {@link MpiJob#MAX_START_PS}
      * @return this set
      */
     public Together background(MpiJob job, MpiProgram program, long startPs) {
@@ -420,7 +427,8 @@ public final class MpiJob {
      * Gives up a run whose foreground jobs have not all finished this long after its start while background jobs
      * ran (an {@link IllegalStateException} naming the jobs still running, not a run without end).
      *
-     * @param ps at least 1 picosecond; {@link Long#MAX_VALUE} (the default) for no limit
+     * @param ps at least 1 picosecond, and at most the clock's end from the run's start (checked by {@link #run});
+     *     {@link Long#MAX_VALUE} (the default) for no limit
      * @return this set
      */
     public Together foregroundLimitPs(long ps) {
@@ -432,8 +440,8 @@ public final class MpiJob {
     private Together add(MpiJob job, MpiProgram program, boolean isBackground, long startPs) {
       checkArgument(job != null, "job must not be null");
       checkArgument(program != null, "program must not be null");
-      checkArgument(startPs >= 0, "startPs must be at least 0 (picoseconds after the set's start) but was %s",
-          startPs);
+      checkArgument(startPs >= 0 && startPs <= MAX_START_PS, "startPs must be in [0, %s] (picoseconds after the set's"
+          + " start) but was %s", MAX_START_PS, startPs);
       int k = jobs.indexOf(job);
       checkArgument(k < 0, "job %s is in this set already (a job runs one program at a time)", k);
       if (!jobs.isEmpty()) {
@@ -461,6 +469,8 @@ public final class MpiJob {
      *     deadlock), when a job's program finalized with communication unfinished or its ranks disagreed on a
      *     collective ({@link JobFailedException} naming the job), when {@link #foregroundLimitPs} passed, when a job
      *     of the set is running or failed before
+     * @throws IllegalArgumentException when a job's start or the limit would pass the clock's end from now; nothing
+     *     has run then
      * @throws ProcessRunner.ProcessFailedException when a rank's code threw
      */
     public void run() {
@@ -481,6 +491,10 @@ public final class MpiJob {
         checkArgument(starts.get(j) <= Long.MAX_VALUE - now, "job %s's startPs must be at most %s (the clock's end"
             + " from now, %s ps) but was %s", j, Long.MAX_VALUE - now, now, starts.get(j));
       }
+      // (the limit's event is scheduled at now + limitPs, which wrapped to a time before now and failed the run)
+      checkArgument(limitPs == Long.MAX_VALUE || limitPs <= Long.MAX_VALUE - now, "foregroundLimitPs must be at most %s"
+          + " (the clock's end from now, %s ps) or Long.MAX_VALUE (no limit) but was %s", Long.MAX_VALUE - now, now,
+          limitPs);
       runSet(jobs, programs, background, starts, limitPs);
     }
   }

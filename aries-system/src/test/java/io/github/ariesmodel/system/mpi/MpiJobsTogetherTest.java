@@ -289,19 +289,50 @@ class MpiJobsTogetherTest {
     assertThatThrownBy(() -> MpiJob.together().background(a, WORK).run())
         .hasMessage("a set of jobs needs a foreground job (job(...)): background jobs alone would run for ever");
     assertThatThrownBy(() -> MpiJob.together().job(a, WORK, -1))
-        .hasMessage("startPs must be at least 0 (picoseconds after the set's start) but was -1");
-    a.run(WORK); // the clock has moved: a start of Long.MAX_VALUE from now would pass its end
+        .hasMessage("startPs must be in [0, " + MpiJob.MAX_START_PS + "] (picoseconds after the set's start) but was"
+            + " -1");
+    // The clock nears its end: the latest start from now would pass it.
+    a.run(mpi -> mpi.compute(Long.MAX_VALUE - MpiJob.MAX_START_PS / 2));
     long now = sys.now();
-    assertThat(now).isPositive();
-    assertThatThrownBy(() -> MpiJob.together().job(a, WORK).background(b2(sys), WORK, Long.MAX_VALUE).run())
+    assertThat(now).isGreaterThan(Long.MAX_VALUE - MpiJob.MAX_START_PS);
+    assertThatThrownBy(() -> MpiJob.together().job(a, WORK).background(b2(sys), WORK, MpiJob.MAX_START_PS).run())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("job 1's startPs must be at most " + (Long.MAX_VALUE - now) + " (the clock's end from now, "
-            + now + " ps) but was " + Long.MAX_VALUE);
+            + now + " ps) but was " + MpiJob.MAX_START_PS);
     assertThat(sys.now()).isEqualTo(now); // refused before anything ran
     assertThatThrownBy(() -> MpiJob.together().foregroundLimitPs(0))
         .hasMessage("foregroundLimitPs must be at least 1 but was 0");
     assertThatThrownBy(() -> SyntheticTraffic.uniform(0, 0, 0, 1)).hasMessage("bytes must be in [1, 67108864] but"
         + " was 0");
     assertThatThrownBy(() -> SyntheticTraffic.alltoall(8, -1, 0)).hasMessage("gapPs must be >= 0 but was -1");
+  }
+
+  @Test
+  void aStartOrLimitNearTheClocksEndIsRefusedBeforeTheRunAndTheJobsStayUsable() {
+    AriesSystem sys = system(FabricKind.ROUTERS, 0);
+    MpiJob a = MpiJob.builder(sys).nodes(0, 1).build();
+    MpiJob b = b2(sys);
+    // A start that left the clock no room passed the run's check and failed mid-run ("ps must be in [0, 0] ..."),
+    // leaving both jobs unable to run again.
+    long late = Long.MAX_VALUE - 1_000;
+    assertThatThrownBy(() -> MpiJob.together().job(a, WORK).job(b, WORK, late))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("startPs must be in [0, " + MpiJob.MAX_START_PS + "] (picoseconds after the set's start) but was "
+            + late);
+    assertThatThrownBy(() -> MpiJob.together().job(a, WORK).background(b, WORK, MpiJob.MAX_START_PS + 1))
+        .hasMessage("startPs must be in [0, " + MpiJob.MAX_START_PS + "] (picoseconds after the set's start) but was "
+            + (MpiJob.MAX_START_PS + 1));
+    a.run(WORK); // the clock has moved
+    long now = sys.now();
+    // A limit that passed the clock's end from the set's start wrapped to a time before now when it was scheduled.
+    assertThatThrownBy(() -> MpiJob.together().job(a, WORK).background(b, WORK).foregroundLimitPs(Long.MAX_VALUE - 1)
+        .run())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("foregroundLimitPs must be at most " + (Long.MAX_VALUE - now) + " (the clock's end from now, " + now
+            + " ps) or Long.MAX_VALUE (no limit) but was " + (Long.MAX_VALUE - 1));
+    assertThat(sys.now()).isEqualTo(now); // refused before anything ran
+    // Both jobs still run, the latest start included.
+    MpiJob.together().job(a, WORK).job(b, WORK, MpiJob.MAX_START_PS).run();
+    assertThat(b.lastRunPs()).isEqualTo(alone(FabricKind.ROUTERS, new int[] {10, 11}, WORK));
   }
 }
