@@ -9,17 +9,25 @@ package io.github.ariesmodel.core.sim;
  */
 public final class HeldPlaces {
 
+  /**
+   * The most places a set may have: 65,536, 16 times the most any user here needs (the IOMMU's in-flight limit is
+   * at most 4,096, a NIC has 64 request tags; the hardware's tables and queues have thousands of entries at most), in
+   * an array of 512 KiB. Beyond it a capacity is a mistake, not a model: {@code Integer.MAX_VALUE} asked for a 16 GiB
+   * array and failed with an {@link OutOfMemoryError}.
+   */
+  public static final int MAX_CAPACITY = 1 << 16;
+
   private final long[] freeAt;
   private int head;
   private int held;
 
   /**
-   * @param capacity how many places there are, &gt; 0
-   * @throws IllegalArgumentException when {@code capacity} is not positive
+   * @param capacity how many places there are, 1 to {@link #MAX_CAPACITY}
+   * @throws IllegalArgumentException when {@code capacity} is outside that range
    */
   public HeldPlaces(int capacity) {
-    if (capacity < 1) {
-      throw new IllegalArgumentException("capacity must be > 0 but was " + capacity);
+    if (capacity < 1 || capacity > MAX_CAPACITY) {
+      throw new IllegalArgumentException("capacity must be in [1, " + MAX_CAPACITY + "] but was " + capacity);
     }
     freeAt = new long[capacity];
   }

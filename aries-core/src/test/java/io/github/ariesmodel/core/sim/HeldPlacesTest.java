@@ -34,7 +34,11 @@ class HeldPlacesTest {
     p.take(5);
     assertThatThrownBy(() -> p.take(6)).isInstanceOf(IllegalStateException.class).hasMessageContaining("all 1");
     assertThat(p.held(4)).as("the refused take changed nothing").isEqualTo(1);
+    // (it was an OutOfMemoryError)
+    assertThatThrownBy(() -> new HeldPlaces(Integer.MAX_VALUE)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("capacity must be in [1, 65536] but was " + Integer.MAX_VALUE);
     assertThatThrownBy(() -> new HeldPlaces(0)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("capacity must be > 0 but was 0");
+        .hasMessage("capacity must be in [1, 65536] but was 0");
+    assertThat(new HeldPlaces(HeldPlaces.MAX_CAPACITY).capacity()).isEqualTo(65536);
   }
 }
