@@ -100,8 +100,12 @@ public enum SystemPreset {
    *
    * @param spec a {@code --system} value
    * @return the spec for {@code Topologies.parseTopology}
+   * @throws IllegalArgumentException when {@code spec} is null
    */
   public static String topologySpec(String spec) {
+    if (spec == null) {
+      throw new IllegalArgumentException("spec must not be null");
+    }
     String s = spec.trim();
     if (!s.regionMatches(true, 0, "cabled:", 0, 7)) {
       return s;

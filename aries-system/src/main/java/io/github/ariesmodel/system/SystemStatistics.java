@@ -39,6 +39,10 @@ public record SystemStatistics(
     checkArgument(nics != null, "nics must not be null");
     checkArgument(translations != null && translations.size() == TranslationClient.values().length,
         "translations must hold every client but was %s", translations);
+    for (TranslationClient c : TranslationClient.values()) {
+      // (get, not containsValue(null): an immutable map throws for that)
+      checkArgument(translations.get(c) != null, "translations must hold every client but was %s", translations);
+    }
     translations = Map.copyOf(new EnumMap<>(translations));
   }
 
@@ -64,6 +68,7 @@ public record SystemStatistics(
 
     /** @param o more counters @return the sum */
     public Nics plus(Nics o) {
+      checkArgument(o != null, "o must not be null");
       return new Nics(posts + o.posts, packetsSent + o.packetsSent, packetsReceived + o.packetsReceived,
           payloadBytesSent + o.payloadBytesSent, wireBytesSent + o.wireBytesSent,
           injectionsRefused + o.injectionsRefused, transactionsCompleted + o.transactionsCompleted,
@@ -88,6 +93,7 @@ public record SystemStatistics(
 
     /** @param o more counters @return the sum */
     public Translations plus(Translations o) {
+      checkArgument(o != null, "o must not be null");
       return new Translations(translations + o.translations, hits + o.hits, misses + o.misses,
           mergedMisses + o.mergedMisses);
     }
@@ -109,13 +115,18 @@ public record SystemStatistics(
    * @param links utilization of each link rank (class), in the topology's order
    */
   public record Fabric(long injected, long delivered, long packetHops, long nonMinimalDelivered, List<LinkRank> links) {
-    /** Copies the list. */
+    /** Validates and copies the list. */
     public Fabric {
+      checkArgument(links != null, "links must not be null");
+      for (int i = 0; i < links.size(); i++) {
+        checkArgument(links.get(i) != null, "links[%s] must not be null", i);
+      }
       links = List.copyOf(links);
     }
 
     /** @param o another fabric's counters on the same kind of topology @return the sum */
     public Fabric plus(Fabric o) {
+      checkArgument(o != null, "o must not be null");
       checkArgument(o.links.size() == links.size(), "fabrics must have the same link ranks but had %s and %s",
           links.size(), o.links.size());
       List<LinkRank> sum = new ArrayList<>();
@@ -136,8 +147,14 @@ public record SystemStatistics(
    * @param capacityPs links × elapsed time, picoseconds (for a sum: summed over the systems)
    */
   public record LinkRank(String name, int links, long busyPs, long capacityPs) {
+    /** Validates the name. */
+    public LinkRank {
+      checkArgument(name != null, "name must not be null");
+    }
+
     /** @param o the same rank of another system @return the sum */
     public LinkRank plus(LinkRank o) {
+      checkArgument(o != null, "o must not be null");
       checkArgument(o.name.equals(name), "link ranks must match but were %s and %s", name, o.name);
       return new LinkRank(name, links + o.links, busyPs + o.busyPs, capacityPs + o.capacityPs);
     }
@@ -189,6 +206,7 @@ public record SystemStatistics(
    * @return the sum; the fabric part sums when both have router fabrics, else it is the one present
    */
   public SystemStatistics plus(SystemStatistics o) {
+    checkArgument(o != null, "o must not be null");
     Map<TranslationClient, Translations> tr = new EnumMap<>(TranslationClient.class);
     for (TranslationClient c : TranslationClient.values()) {
       tr.put(c, translations.get(c).plus(o.translations.get(c)));

@@ -195,6 +195,7 @@ public final class PacketTrace {
    * @return the tracing fabric
    */
   public Fabric wrap(Fabric inner) {
+    checkArgument(inner != null, "inner must not be null");
     return new Fabric() {
       @Override
       public int nodeCount() {
@@ -294,6 +295,7 @@ public final class PacketTrace {
    * @throws IOException when it cannot be written
    */
   public void write(Path file) throws IOException {
+    checkArgument(file != null, "file must not be null");
     try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
       write(w);
     }
@@ -307,6 +309,7 @@ public final class PacketTrace {
    * @throws IOException when writing fails
    */
   public void write(Writer w) throws IOException {
+    checkArgument(w != null, "w must not be null");
     Map<Long, Integer> journeyOf = new HashMap<>();
     for (int i = 0; i < journeys.size(); i++) {
       journeyOf.put(journeys.get(i)[7], i);
