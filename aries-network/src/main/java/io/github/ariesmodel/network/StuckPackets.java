@@ -63,6 +63,12 @@ public record StuckPackets(
 
   /** Copies the maps and lists (the record is immutable). */
   public StuckPackets {
+    if (byCause == null) {
+      throw new IllegalArgumentException("byCause must not be null");
+    }
+    if (places == null) {
+      throw new IllegalArgumentException("places must not be null");
+    }
     byCause = Map.copyOf(byCause);
     places = List.copyOf(places);
   }

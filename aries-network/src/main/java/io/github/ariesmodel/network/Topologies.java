@@ -133,8 +133,12 @@ public final class Topologies {
   /**
    * @param spec a topology spec
    * @return where its first {@value #FAILED} starts (in any case), or -1 when it fails no link
+   * @throws IllegalArgumentException when {@code spec} is null
    */
   public static int failuresAt(String spec) {
+    if (spec == null) {
+      throw new IllegalArgumentException("spec must not be null");
+    }
     for (int i = 0; i + FAILED.length() <= spec.length(); i++) {
       if (spec.regionMatches(true, i, FAILED, 0, FAILED.length())) {
         return i;
@@ -149,8 +153,12 @@ public final class Topologies {
    *
    * @param spec a topology spec
    * @return whether it names cabling
+   * @throws IllegalArgumentException when {@code spec} is null
    */
   public static boolean namesCabling(String spec) {
+    if (spec == null) {
+      throw new IllegalArgumentException("spec must not be null");
+    }
     String s = spec.trim();
     return s.regionMatches(true, 0, LINKS_PREFIX, 0, LINKS_PREFIX.length())
         || s.regionMatches(true, 0, CABLED_PREFIX, 0, CABLED_PREFIX.length()) || failuresAt(s) >= 0;

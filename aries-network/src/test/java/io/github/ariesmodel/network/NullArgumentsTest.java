@@ -6,11 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.ariesmodel.core.DeliveryMode;
 import io.github.ariesmodel.core.packet.Packet;
 import io.github.ariesmodel.core.sim.DeterministicEventLoop;
+import io.github.ariesmodel.network.spi.DragonflyPaths;
 import io.github.ariesmodel.network.spi.RoutingAlgorithm;
 import io.github.ariesmodel.network.traffic.TrafficExperiment;
 import io.github.ariesmodel.network.traffic.TrafficResult;
 import java.io.InputStream;
 import java.io.Reader;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
@@ -82,6 +86,30 @@ class NullArgumentsTest {
     refused("in must not be null", () -> CabledDragonfly.read((InputStream) null, "links.txt"));
     refused("in must not be null", () -> CabledDragonfly.read((Reader) null, "links.txt"));
     refused("links file must not be null", () -> CabledDragonfly.read((java.nio.file.Path) null));
+  }
+
+  @Test
+  void specAndHashHelpersAndResultRecordsRefuseNulls() {
+    refused("spec must not be null", () -> Topologies.failuresAt(null));
+    refused("spec must not be null", () -> Topologies.namesCabling(null));
+    assertThat(Topologies.failuresAt("edison-cabled+failed=random:1")).isEqualTo(13);
+    assertThat(Topologies.namesCabling("links:x.txt")).isTrue();
+    refused("packet must not be null", () -> DragonflyPaths.flowHash(null, true));
+    refused("packet must not be null", () -> DragonflyPaths.packetHash(null));
+    Packet p = Packet.synthetic(1, 0, 0, DeliveryMode.MIN_HASH, 64);
+    assertThat(DragonflyPaths.flowHash(p, false)).isEqualTo(DragonflyPaths.flowHash(p, false)).isNotNegative();
+    Map<StuckPackets.WaitCause, Long> causes = new EnumMap<>(StuckPackets.WaitCause.class);
+    refused("byCause must not be null", () -> new StuckPackets(0, 0, null, List.of(), 0, null));
+    refused("places must not be null", () -> new StuckPackets(0, 0, causes, null, 0, null));
+    refused("linkUtilization must not be null", () -> result(null, new double[2], List.of()));
+    refused("vcOccupancyBytes must not be null", () -> result(Map.of(), null, List.of()));
+    refused("busiestLinks must not be null", () -> result(Map.of(), new double[2], null));
+    assertThat(result(Map.of("local", 0.5), new double[2], List.of()).linkUtilization()).containsEntry("local", 0.5);
+  }
+
+  private static TrafficResult result(Map<String, Double> util, double[] vc, List<LinkLoad> busiest) {
+    return new TrafficResult(0.1, 0.1, 1, 1, 1, 1, 2, 3, 1, 10, 0, util, vc, 10, 10, 0, true, 100, 50, 20, 0.01, 0,
+        null, busiest);
   }
 
   private static void refused(String message, ThrowingCallable call) {

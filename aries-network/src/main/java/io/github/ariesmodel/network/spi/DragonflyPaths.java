@@ -62,8 +62,12 @@ public final class DragonflyPaths {
    * @param packet the packet
    * @param withAddress whether the target address (MDH and offset) enters the hash
    * @return 0 to 2^31 - 1
+   * @throws IllegalArgumentException when {@code packet} is null
    */
   public static int flowHash(Packet packet, boolean withAddress) {
+    if (packet == null) { // (free on this per-hop path: it replaces the null check of the field read below)
+      throw new IllegalArgumentException("packet must not be null");
+    }
     long h = ((long) packet.sourceNode() << 20) ^ packet.destinationNode();
     if (withAddress) {
       h = h * 31 + packet.offset() + ((long) packet.mdh() << 40);
@@ -77,8 +81,12 @@ public final class DragonflyPaths {
    *
    * @param packet the packet
    * @return 0 to 2^31 - 1
+   * @throws IllegalArgumentException when {@code packet} is null
    */
   public static int packetHash(Packet packet) {
+    if (packet == null) { // (free on this per-hop path: it replaces the null check of the field read below)
+      throw new IllegalArgumentException("packet must not be null");
+    }
     return mix((((long) packet.sourceNode() << 20) ^ packet.destinationNode()) * 0x9E3779B97F4A7C15L
         + packet.tag() * 31L + packet.offset());
   }

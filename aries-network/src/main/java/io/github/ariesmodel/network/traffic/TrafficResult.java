@@ -63,8 +63,17 @@ public record TrafficResult(
     StuckPackets stuck,
     List<LinkLoad> busiestLinks) {
 
-  /** Keeps the list unmodifiable. */
+  /** Refuses a null where a value is required and keeps the list unmodifiable. */
   public TrafficResult {
+    if (linkUtilization == null) {
+      throw new IllegalArgumentException("linkUtilization must not be null");
+    }
+    if (vcOccupancyBytes == null) {
+      throw new IllegalArgumentException("vcOccupancyBytes must not be null");
+    }
+    if (busiestLinks == null) {
+      throw new IllegalArgumentException("busiestLinks must not be null");
+    }
     busiestLinks = List.copyOf(busiestLinks);
   }
 
