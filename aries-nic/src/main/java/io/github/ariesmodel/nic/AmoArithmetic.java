@@ -34,8 +34,12 @@ public final class AmoArithmetic {
    * @param operand1 first operand
    * @param operand2 second operand (CSWAP, AX), else ignored
    * @return the new word (for 32 bits, zero-extended)
+   * @throws IllegalArgumentException when {@code op} is null
    */
   public static long apply(AmoOperation op, long old, long operand1, long operand2) {
+    if (op == null) { // (free per AMO: it takes the place of the null check of op's read below)
+      throw new IllegalArgumentException("op must not be null");
+    }
     return op.widthBits() == 64
         ? apply64(op.kind(), old, operand1, operand2)
         : Integer.toUnsignedLong(apply32(op.kind(), (int) old, (int) operand1, (int) operand2));
@@ -49,8 +53,12 @@ public final class AmoArithmetic {
    * @param a first operand
    * @param b second operand
    * @return the new word
+   * @throws IllegalArgumentException when {@code kind} is null
    */
   public static long apply64(AmoKind kind, long old, long a, long b) {
+    if (kind == null) { // (free per AMO, as in apply)
+      throw new IllegalArgumentException("kind must not be null");
+    }
     switch (kind) {
       case ADD:
       case IADD:
@@ -90,8 +98,12 @@ public final class AmoArithmetic {
    * @param a first operand
    * @param b second operand
    * @return the new word
+   * @throws IllegalArgumentException when {@code kind} is null
    */
   public static int apply32(AmoKind kind, int old, int a, int b) {
+    if (kind == null) { // (free per AMO, as in apply)
+      throw new IllegalArgumentException("kind must not be null");
+    }
     switch (kind) {
       case ADD:
       case IADD:
