@@ -21,13 +21,22 @@ public record IommuStatistics(
     long invalidationCommands,
     long pteFetches) {
 
-  /** Copies the map so the snapshot cannot change. */
+  /** Validates and copies the map so the snapshot cannot change. */
   public IommuStatistics {
+    if (perClient == null) {
+      throw new IllegalArgumentException("perClient must not be null");
+    }
+    if (total == null) {
+      throw new IllegalArgumentException("total must not be null");
+    }
     perClient = Map.copyOf(new EnumMap<>(perClient));
   }
 
   /** @param client a client @return its statistics */
   public TranslationStatistics client(TranslationClient client) {
+    if (client == null) {
+      throw new IllegalArgumentException("client must not be null");
+    }
     return perClient.get(client);
   }
 

@@ -44,6 +44,13 @@ public record TranslationStatistics(
     long totalLatencyPs,
     Histogram latencyPs) {
 
+  /** Validates the histogram. */
+  public TranslationStatistics {
+    if (latencyPs == null) {
+      throw new IllegalArgumentException("latencyPs must not be null");
+    }
+  }
+
   /** @return stalls of every cause */
   public long stalls() {
     return stallsAllWaysPending + stallsNoFetchBuffer + stallsInFlightLimit;
@@ -51,6 +58,9 @@ public record TranslationStatistics(
 
   /** @param cause a cause @return stalls of that cause */
   public long stalls(StallCause cause) {
+    if (cause == null) {
+      throw new IllegalArgumentException("cause must not be null");
+    }
     switch (cause) {
       case ALL_WAYS_PENDING:
         return stallsAllWaysPending;

@@ -1,11 +1,13 @@
 package io.github.ariesmodel.iommu;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.ariesmodel.core.AccessKind;
 import io.github.ariesmodel.core.MemoryRegistration;
 import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.core.spi.TranslationClient;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The statistics read well: every client shown, the histogram as a summary, a few lines in all. */
@@ -29,5 +31,22 @@ class IommuStatisticsTest {
     assertThat(s).contains("latency ns: count=500 mean=3.6 p50=2.0 p99=102.0 max=102.0");
     assertThat(rig.iommu.statistics().client(TranslationClient.LOCAL_READ).toString())
         .endsWith("latency ns: count=0 mean=0.0 p50=0.0 p99=0.0 max=0.0");
+  }
+
+  @Test
+  void nullsAreRefusedNamingTheParameter() {
+    IommuStatistics st = new Rig(IommuConfig.defaults()).iommu.statistics();
+    TranslationStatistics total = st.total();
+    assertThatThrownBy(() -> st.client(null)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("client must not be null");
+    assertThatThrownBy(() -> total.stalls(null)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("cause must not be null");
+    assertThatThrownBy(() -> new IommuStatistics(null, total, 0, 0, 0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("perClient must not be null");
+    assertThatThrownBy(() -> new IommuStatistics(Map.of(), null, 0, 0, 0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("total must not be null");
+    assertThatThrownBy(() -> new TranslationStatistics(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("latencyPs must not be null");
+    assertThat(st.client(TranslationClient.LOCAL_READ).stalls(StallCause.NO_FETCH_BUFFER)).isZero();
   }
 }
