@@ -37,10 +37,21 @@ class RunThreadsTest {
   void gupsAcrossNineGroupsWritesTheSameResultsOnOneTwoAndThreeThreads() throws IOException {
     String[] gups = {"run", "gups", "--system", "canonical:p=2,a=4,h=2", "-p", "pes=18", "-p", "updates=64"};
     String one = cli("t1", with(gups, "--threads", "1"));
-    assertThat(one).contains("gups.updateRate").contains("\"events\"").contains("\"engine\" : \"partitioned\"");
+    assertThat(one).contains("gups.updateRate").contains("\"events\"").contains("\"simulationEngine\" : \"partitioned\"");
     assertThat(cli("t2", with(gups, "--threads", "2"))).isEqualTo(one);
     assertThat(cli("t3", with(gups, "--threads", "3"))).isEqualTo(one);
     assertThat(cli("t64", with(gups, "--threads", "64"))).as("one thread per group at most").isEqualTo(one);
+  }
+
+  @Test
+  void theEngineIsRecordedBesideAWorkloadsOwnEngineParameterNotOverIt() throws IOException {
+    // mpi-collectives' engine=on (the NICs' collective engine) was recorded as "engine" : "partitioned"
+    String json = cli("ce", "run", "mpi-collectives", "--system", "canonical:p=2,a=4,h=2", "-p", "nodes=2", "-p",
+        "engine=on", "-p", "warmup=1", "-p", "iterations=2", "--threads", "2");
+    com.fasterxml.jackson.databind.JsonNode parameters =
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree(json).path("run").path("parameters");
+    assertThat(parameters.path("engine").asText()).as(json).isEqualTo("on");
+    assertThat(parameters.path("simulationEngine").asText()).as(json).isEqualTo("partitioned");
   }
 
   @Test

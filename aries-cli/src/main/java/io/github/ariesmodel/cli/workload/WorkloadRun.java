@@ -36,6 +36,12 @@ public record WorkloadRun(Results results, List<PlotSpec> plots, List<String> no
   public static final List<String> SYSTEM_KEYS = List.of("system", "routing", "seed", "fabric", "translator");
 
   /**
+   * The parameter a run on the partitioned engine ({@code --threads N}) records, with the value {@code partitioned}:
+   * its results differ from the single loop's. No workload has a parameter of this name ({@code WorkloadsTest}).
+   */
+  public static final String SIMULATION_ENGINE = "simulationEngine";
+
+  /**
    * Runs a workload.
    *
    * @param w the workload
@@ -76,8 +82,12 @@ public record WorkloadRun(Results results, List<PlotSpec> plots, List<String> no
     Instant finished = Instant.now();
     java.util.Map<String, String> recorded = new java.util.LinkedHashMap<>(params.asMap());
     if (spec.threads() > 0) {
-      // the engine's results differ from the single loop's (not with its thread count): say which made them
-      recorded.put("engine", "partitioned");
+      // the engine's results differ from the single loop's (not with its thread count): say which made them, under a
+      // key of its own (it was "engine", which replaced mpi-collectives' own engine=on/off in the record)
+      if (recorded.putIfAbsent(SIMULATION_ENGINE, "partitioned") != null) {
+        throw new IllegalStateException("workload " + w.name() + " has a parameter " + SIMULATION_ENGINE
+            + ", the name the results give the partitioned engine");
+      }
     }
     RunMetadata.Builder m = RunMetadata.builder(RunMetadata.currentTool(), command)
         .system(spec.system()).routing(routing(spec, r)).fabric(RecordedSettings.fabric(spec.fabric()))

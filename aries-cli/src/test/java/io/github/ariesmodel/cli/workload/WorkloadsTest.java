@@ -29,6 +29,15 @@ class WorkloadsTest {
   }
 
   @Test
+  void noWorkloadHasAParameterNamedAsTheRecordedSimulationEngine() {
+    // run --threads records the partitioned engine under this name; a workload's own would be lost
+    for (Workloads w : Workloads.values()) {
+      assertThat(w.create().parameters()).as(w.name()).doesNotContainKey(WorkloadRun.SIMULATION_ENGINE);
+    }
+    assertThat(new MpiCollectivesWorkload().parameters()).containsKey("engine");
+  }
+
+  @Test
   void pingPongLatencyGrowsWithDistanceAndSize() {
     WorkloadReport r = new PingPongWorkload().run(TWO_GROUPS, Params.of(Map.of("sizes", "8,16K",
         "iterations", "3")));
