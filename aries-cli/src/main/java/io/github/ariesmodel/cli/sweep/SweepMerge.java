@@ -33,7 +33,8 @@ import java.util.TreeMap;
  * the merged file depends only on the points' contents, not on how they were sharded or when they ran.
  *
  * <p>Errors ({@link IllegalArgumentException}, naming files and points): no point files; a file that is not a sweep
- * point; points from different sweeps; the same point twice; missing points (listed); a chosen metric no point has; a
+ * point; points from different sweeps, or of one sweep's specification run by different jobs (their commands
+ * differ); the same point twice; missing points (listed); a chosen metric no point has; a
  * metric whose unit differs between points.
  */
 public final class SweepMerge {
@@ -145,6 +146,12 @@ public final class SweepMerge {
             c0.index()) + " is from \"" + c0.spec() + "\" (" + c0.points() + " points) but point " + c.index()
             + where(files, c.index()) + " is from \"" + c.spec() + "\" (" + c.points() + " points)");
       }
+      if (!Objects.equals(r.metadata().command(), first.metadata().command())) {
+        // the same spec run by another job: the rows would mix two workloads' figures under one set of coordinates
+        throw new IllegalArgumentException("points come from different jobs: point " + c0.index() + where(files,
+            c0.index()) + " is from " + job(first.metadata().command()) + " but point " + c.index()
+            + where(files, c.index()) + " is from " + job(r.metadata().command()));
+      }
     }
     SweepSpec spec = SweepSpec.parse(c0.spec());
     if (spec.size() != c0.points()) {
@@ -251,6 +258,16 @@ public final class SweepMerge {
     return new IllegalArgumentException("point " + idx + where(files, idx) + " has no metric " + name
         + "; its metrics are " + have);
   }
+
+  /** A point's job as its command names it ({@code sweep --job NAME SPEC}), or the command itself, quoted. */
+  private static String job(String command) {
+    java.util.regex.Matcher m = SWEEP_COMMAND.matcher(String.valueOf(command));
+    return m.matches() ? "job " + Texts.abbreviate(m.group(1)) : "\"" + Texts.abbreviate(command) + "\"";
+  }
+
+  /** The command {@code aries sweep} records in its points: {@code sweep --job NAME SPEC}. */
+  private static final java.util.regex.Pattern SWEEP_COMMAND = java.util.regex.Pattern.compile(
+      "sweep --job (\\S+)(?: .*)?", java.util.regex.Pattern.DOTALL);
 
   private static String where(Map<Integer, Path> files, int idx) {
     return files == null || !files.containsKey(idx) ? "" : " (" + files.get(idx) + ")";

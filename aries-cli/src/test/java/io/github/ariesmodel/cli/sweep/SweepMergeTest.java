@@ -164,6 +164,28 @@ class SweepMergeTest {
   }
 
   @Test
+  void rejectsPointsOfOneSpecificationRunByDifferentJobsNamingBoth() throws IOException {
+    // merge compared the spec and the size alone, so two jobs' points of one spec made one table
+    Function<Map<String, String>, Results> other = p -> {
+      Results r = JOB.apply(p);
+      return r.withMetadata(r.metadata().toBuilder().command("sweep --job gups " + spec).build());
+    };
+    Function<Map<String, String>, Results> mine = p -> {
+      Results r = JOB.apply(p);
+      return r.withMetadata(r.metadata().toBuilder().command("sweep --job pingpong " + spec).build());
+    };
+    new SweepRunner(mine).run(spec, new Shard(0, 2), dir.resolve("a"), false, null);
+    new SweepRunner(other).run(spec, new Shard(1, 2), dir.resolve("b"), false, null);
+    assertThatThrownBy(() -> SweepMerge.mergeFiles(List.of(dir.resolve("a"), dir.resolve("b")), List.of(), "m"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("points come from different jobs: point 0 (" + dir.resolve("a/point-0.json") + ") is from job"
+            + " pingpong but point 1 (" + dir.resolve("b/point-1.json") + ") is from job gups");
+    new SweepRunner(mine).run(spec, new Shard(1, 2), dir.resolve("b"), false, null);
+    assertThat(SweepMerge.mergeFiles(List.of(dir.resolve("a"), dir.resolve("b")), List.of(), "m")
+        .table(SweepMerge.TABLE).orElseThrow().rows()).hasSize(12);
+  }
+
+  @Test
   void jobsRegistryLooksUpByNameAndRejectsUnknownAndDuplicates() {
     SweepJobs jobs = SweepJobs.builtIn().register("test", "arithmetic", JOB);
     assertThat(jobs.names()).contains("pingpong", "traffic", "test");

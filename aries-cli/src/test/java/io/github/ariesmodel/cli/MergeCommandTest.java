@@ -1,0 +1,66 @@
+package io.github.ariesmodel.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.ariesmodel.cli.report.ResultsJson;
+import io.github.ariesmodel.cli.sweep.SweepMerge;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code aries merge} refusing what it cannot merge or must not write, in one line with exit status 2 and no file
+ * touched, and the merge example of docs/results-schema.md working as written.
+ */
+class MergeCommandTest {
+
+  @TempDir Path tmp;
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+  private Path sw;
+
+  private int aries(String... args) {
+    out.getBuffer().setLength(0);
+    err.getBuffer().setLength(0);
+    return AriesCli.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+  }
+
+  private String onlyLine() {
+    String e = err.toString();
+    assertThat(e.lines().count()).as(e).isEqualTo(1);
+    assertThat(e).doesNotContain("\tat ", "Exception");
+    return e.strip();
+  }
+
+  /** A two-point pingpong sweep's directory. */
+  @BeforeEach
+  void sweep() {
+    sw = tmp.resolve("sw");
+    assertThat(aries("sweep", "--job", "pingpong", "--param", "sizes=8,64", "--param", "iterations=1",
+        "--no-wall-clock", "--out", sw.toString(), "-q")).as(err.toString()).isZero();
+  }
+
+  @Test
+  void pointsOfAnotherJobWithTheSameSpecAreRefusedNamingBothJobs() throws IOException {
+    Path p1 = sw.resolve("point-1.json");
+    String text = Files.readString(p1);
+    String edited = text.replace("\"command\" : \"sweep --job pingpong ", "\"command\" : \"sweep --job gups ");
+    assertThat(edited).isNotEqualTo(text);
+    Files.writeString(p1, edited);
+    Path merged = tmp.resolve("m.json");
+    assertThat(aries("merge", "--out", merged.toString(), sw.toString())).isEqualTo(2);
+    assertThat(onlyLine()).contains("points come from different jobs")
+        .contains("point 0 (" + sw.resolve("point-0.json") + ") is from job pingpong")
+        .contains("point 1 (" + p1 + ") is from job gups");
+    assertThat(merged).doesNotExist();
+  }
+}
