@@ -100,25 +100,69 @@ final class MergeCommand implements Callable<Integer> {
     }
   }
 
-  /** The merged file must not replace a point file it is made from, nor become one of a later merge's inputs. */
+  /**
+   * No file the merge writes may replace a point file it is made from, or another file it writes: the merged JSON,
+   * the HTML report and its plots, the CSV table. {@code --html} was not checked, so {@code --html} naming a point
+   * file or the {@code --out} file overwrote it. Nor may the merged file become one of a later merge's inputs.
+   */
   private void refuseOverwritingInputs() throws IOException {
-    Path target = out.toAbsolutePath().normalize();
-    for (Path in : inputs) {
-      Path a = in.toAbsolutePath().normalize();
-      if (a.equals(target)) {
-        throw CliError.badInput("--out " + out + " is one of the inputs; write the merge elsewhere", "--out", null);
+    List<Path> points = SweepMerge.pointFiles(inputs);
+    List<String> options = new ArrayList<>();
+    List<Path> outputs = new ArrayList<>();
+    options.add("--out");
+    outputs.add(out);
+    if (html != null) {
+      options.add("--html");
+      outputs.add(html);
+      for (int i = 0; i < plots.size(); i++) {
+        options.add("--html");
+        outputs.add(plotFile(i));
       }
     }
-    for (Path f : SweepMerge.pointFiles(inputs)) {
-      if (f.toAbsolutePath().normalize().equals(target)) {
-        throw CliError.badInput("--out " + out + " would overwrite the input point file " + f, "--out", null);
+    if (csv != null) {
+      options.add("--csv");
+      outputs.add(csv.resolve(SweepMerge.TABLE + ".csv"));
+    }
+    for (int k = 0; k < outputs.size(); k++) {
+      String option = options.get(k);
+      Path file = outputs.get(k);
+      for (Path in : inputs) {
+        if (same(in, file)) {
+          throw CliError.badInput(option + " " + file + " is one of the inputs; write the "
+              + (option.equals("--out") ? "merge" : "report") + " elsewhere", option, null);
+        }
+      }
+      for (Path f : points) {
+        if (same(f, file)) {
+          throw CliError.badInput(option + " " + file + " would overwrite the input point file " + f, option, null);
+        }
+      }
+      for (int j = 0; j < k; j++) {
+        if (same(outputs.get(j), file)) {
+          throw CliError.badInput(option + " " + file + " is also the file of " + options.get(j) + " "
+              + outputs.get(j) + "; give each output a file of its own", option, null);
+        }
       }
     }
-    String name = target.getFileName().toString();
+    String name = out.toAbsolutePath().normalize().getFileName().toString();
     if (name.startsWith("point-") && name.endsWith(".json")) {
       throw CliError.badInput("--out must not be named point-*.json (a later merge would read it as a point): "
           + out, "--out", null);
     }
+  }
+
+  /** Whether two paths name one file: the same path once made absolute, or (both existing) the same file. */
+  private static boolean same(Path a, Path b) throws IOException {
+    if (a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize())) {
+      return true;
+    }
+    return java.nio.file.Files.exists(a) && java.nio.file.Files.exists(b) && java.nio.file.Files.isSameFile(a, b);
+  }
+
+  /** The PNG of the {@code i}-th {@code --plot}, beside the HTML report: {@code <report>-plot-<i>.png}. */
+  private Path plotFile(int i) {
+    String base = html.getFileName().toString().replaceFirst("\\.html?$", "");
+    return html.toAbsolutePath().getParent().resolve(base + "-plot-" + i + ".png");
   }
 
   /** One {@code --plot}, parsed and checked against the merged table. */
@@ -143,12 +187,10 @@ final class MergeCommand implements Callable<Integer> {
 
   private void writeHtml(Results merged, List<PlanPlot> planned) throws IOException {
     HtmlReport.Builder report = HtmlReport.builder(merged).title("Sweep " + merged.metadata().parameters().get("spec"));
-    Path dir = html.toAbsolutePath().getParent();
-    String base = html.getFileName().toString().replaceFirst("\\.html?$", "");
     for (int i = 0; i < planned.size(); i++) {
       PlanPlot plot = planned.get(i);
       String[] p = plot.axes();
-      Path png = dir.resolve(base + "-plot-" + i + ".png");
+      Path png = plotFile(i);
       Plots.xy(png, p[1] + " vs " + p[0], plot.xLabel(), plot.yLabel(), plot.series(), Scale.LINEAR, Scale.LINEAR,
           Plots.DEFAULT_WIDTH, Plots.DEFAULT_HEIGHT);
       report.plot(p[1] + " vs " + p[0] + (p.length == 3 ? " by " + p[2] : ""), png);

@@ -63,4 +63,36 @@ class MergeCommandTest {
         .contains("point 1 (" + p1 + ") is from job gups");
     assertThat(merged).doesNotExist();
   }
+
+  @Test
+  void anHtmlReportNamingAnInputOrTheMergedFileIsRefusedBeforeAnythingIsWritten() throws IOException {
+    Path p0 = sw.resolve("point-0.json");
+    byte[] before = Files.readAllBytes(p0);
+    Path merged = tmp.resolve("m.json");
+    Path csv = tmp.resolve("csv");
+    // a point file inside an input directory, a point file given as an input, the merged file
+    assertThat(aries("merge", "--out", merged.toString(), "--csv", csv.toString(), "--html", p0.toString(),
+        sw.toString())).isEqualTo(2);
+    assertThat(onlyLine()).contains("--html " + p0 + " would overwrite the input point file " + p0)
+        .endsWith("(--html)");
+    assertThat(aries("merge", "--out", merged.toString(), "--html", p0.toString(), p0.toString(),
+        sw.resolve("point-1.json").toString())).isEqualTo(2);
+    assertThat(onlyLine()).contains("--html " + p0 + " is one of the inputs");
+    assertThat(Files.readAllBytes(p0)).isEqualTo(before);
+    assertThat(aries("merge", "--out", merged.toString(), "--csv", csv.toString(), "--html", merged.toString(),
+        sw.toString())).isEqualTo(2);
+    assertThat(onlyLine()).contains("--html " + merged + " is also the file of --out " + merged);
+    assertThat(merged).doesNotExist();
+    assertThat(csv).as("refused before --csv is written").doesNotExist();
+    // a plot's PNG beside the report may not replace the merged file either
+    Path png = tmp.resolve("r-plot-0.png");
+    assertThat(aries("merge", "--out", png.toString(), "--html", tmp.resolve("r.html").toString(), "--plot",
+        "sizes:latency.same-router", sw.toString())).isEqualTo(2);
+    assertThat(onlyLine()).contains("is also the file of --out " + png);
+    assertThat(png).doesNotExist();
+    // apart, they are written
+    assertThat(aries("merge", "--out", merged.toString(), "--html", tmp.resolve("r.html").toString(),
+        sw.toString())).as(err.toString()).isZero();
+    assertThat(ResultsJson.read(merged).table(SweepMerge.TABLE).orElseThrow().rows()).hasSize(2);
+  }
 }
