@@ -95,4 +95,18 @@ class MergeCommandTest {
         sw.toString())).as(err.toString()).isZero();
     assertThat(ResultsJson.read(merged).table(SweepMerge.TABLE).orElseThrow().rows()).hasSize(2);
   }
+
+  @Test
+  void eventsWhoseTotalOverflowsAreRefusedNamingTheFileAndTheField() throws IOException {
+    Path p1 = sw.resolve("point-1.json");
+    String text = Files.readString(p1);
+    String edited = text.replaceFirst("\"events\" : \\d+", "\"events\" : " + Long.MAX_VALUE);
+    assertThat(edited).isNotEqualTo(text);
+    Files.writeString(p1, edited);
+    Path merged = tmp.resolve("m.json");
+    assertThat(aries("merge", "--out", merged.toString(), sw.toString())).isEqualTo(2);
+    assertThat(onlyLine()).contains("point 1 (" + p1 + ") has run.events " + Long.MAX_VALUE)
+        .contains("beyond " + Long.MAX_VALUE).doesNotContain("overflow");
+    assertThat(merged).doesNotExist();
+  }
 }

@@ -239,8 +239,8 @@ public final class SweepMerge {
       nic = Objects.equals(nic, m.nic()) ? nic : null;
       iommu = Objects.equals(iommu, m.iommu()) ? iommu : null;
       seed = Objects.equals(seed, m.seed()) ? seed : null;
-      simPs = Math.addExact(simPs, m.simulatedTimePs());
-      events = Math.addExact(events, m.events());
+      simPs = total(simPs, m.simulatedTimePs(), "run.simulatedTimePs", idx, files);
+      events = total(events, m.events(), "run.events", idx, files);
     }
     RunMetadata merged = RunMetadata.builder(first.metadata().tool(), command)
         .system(system).routing(routing).fabric(fabric).translator(translator).nic(nic).iommu(iommu).seed(seed)
@@ -257,6 +257,19 @@ public final class SweepMerge {
     }
     return new IllegalArgumentException("point " + idx + where(files, idx) + " has no metric " + name
         + "; its metrics are " + have);
+  }
+
+  /**
+   * A sum of the points' figures, refused in words when it leaves a long (an edited file: every real sweep's totals
+   * fit many times over); it was an {@link ArithmeticException}, which reached the user as "integer overflow".
+   */
+  private static long total(long sum, long value, String field, int idx, Map<Integer, Path> files) {
+    try {
+      return Math.addExact(sum, value);
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException("point " + idx + where(files, idx) + " has " + field + " " + value
+          + ", which takes the points' total beyond " + Long.MAX_VALUE, e);
+    }
   }
 
   /** A point's job as its command names it ({@code sweep --job NAME SPEC}), or the command itself, quoted. */
