@@ -109,4 +109,20 @@ class MergeCommandTest {
         .contains("beyond " + Long.MAX_VALUE).doesNotContain("overflow");
     assertThat(merged).doesNotExist();
   }
+
+  /** The gups lines of docs/results-schema.md's sweep example, run as written (their results/ in a temporary folder). */
+  @Test
+  void theSchemaDocsGupsSweepAndMergeRunAsWritten() throws IOException {
+    String doc = Files.readString(Path.of("..").resolve("docs/results-schema.md"));
+    List<String> lines = new ArrayList<>();
+    Matcher m = Pattern.compile("(?m)^\\./aries (sweep --job gups .*|merge --out results/gups\\.json .*)$").matcher(doc);
+    while (m.find()) {
+      lines.add(m.group(1).replaceFirst("\\s*#.*$", "").replace("results/", tmp.resolve("results") + "/"));
+    }
+    assertThat(lines).hasSize(2);
+    for (String line : lines) {
+      assertThat(aries(line.split(" +"))).as("./aries %s: %s", line, err).isZero();
+    }
+    assertThat(out.toString()).contains("merged 6 points");
+  }
 }
