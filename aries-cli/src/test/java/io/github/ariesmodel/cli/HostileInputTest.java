@@ -243,7 +243,8 @@ class HostileInputTest {
     try (var files = Files.list(tmp.resolve("r"))) {
       assertThat(files.map(f -> f.getFileName().toString()))
           .as("the forced run leaves none of the old run's files and no staging leftovers")
-          .containsExactlyInAnyOrder("results.json", "report.html", "metrics.csv", "gups.csv");
+          .containsExactlyInAnyOrder("results.json", "report.html", "metrics.csv", "gups.csv",
+              io.github.ariesmodel.cli.report.ReportWriter.WRITTEN);
     }
   }
 

@@ -43,6 +43,44 @@ class RunCommandTest {
     assertThat(Files.readString(dir.resolve("report.html"))).contains("<img", "pingpong");
   }
 
+  /** The names of the files in a directory, hidden ones included. */
+  private static List<String> names(Path dir) throws java.io.IOException {
+    try (var files = Files.list(dir)) {
+      return files.map(f -> f.getFileName().toString()).sorted().toList();
+    }
+  }
+
+  @Test
+  void aRunRemovesOnlyTheFilesAnEarlierReportWroteNeverAUsersOwn() throws Exception {
+    StringWriter err = new StringWriter();
+    Path dir = tmp.resolve("mine");
+    String[] pingpong = {"run", "pingpong", "-p", "sizes=8,64", "-p", "iterations=1", "-q", "--no-wall-clock",
+        "--out", dir.toString()};
+    assertThat(run(new StringWriter(), err, pingpong)).as(err.toString()).isZero();
+    Files.writeString(dir.resolve("notes.csv"), "mine\n");
+    Files.writeString(dir.resolve("photo.png"), "mine");
+    // a repeat (no --force needed) used to remove every *.csv and *.png it did not write
+    assertThat(run(new StringWriter(), err, pingpong)).as(err.toString()).isZero();
+    assertThat(dir.resolve("notes.csv")).hasContent("mine");
+    assertThat(dir.resolve("photo.png")).hasContent("mine");
+    // --force replaces another run's files, and only those
+    assertThat(run(new StringWriter(), err, "run", "gups", "-p", "pes=2", "-p", "updates=2", "-q", "--force",
+        "--out", dir.toString())).as(err.toString()).isZero();
+    assertThat(names(dir)).containsExactly(".aries-report-files", "gups.csv", "metrics.csv", "notes.csv", "photo.png",
+        "report.html", "results.json");
+    // a directory written before the list existed: its results.json names the earlier run's tables
+    assertThat(run(new StringWriter(), err, pingpong)).isEqualTo(2); // (another run's: --force)
+    Files.delete(dir.resolve(".aries-report-files"));
+    assertThat(run(new StringWriter(), err, append(pingpong, "--force"))).as(err.toString()).isZero();
+    assertThat(names(dir)).doesNotContain("gups.csv").contains("notes.csv", "photo.png", "pingpong.csv");
+  }
+
+  private static String[] append(String[] args, String... more) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(List.of(more));
+    return all.toArray(String[]::new);
+  }
+
   @Test
   void aDefaultThatDoesNotFitTheSystemIsNamedAsTheDefault() {
     // two nodes: gups' default of 32 PEs and mixed's default distance (same-router) do not fit, and the user, who gave

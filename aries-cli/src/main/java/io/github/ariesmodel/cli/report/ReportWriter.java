@@ -10,13 +10,19 @@ import io.github.ariesmodel.cli.report.ResultsCsv;
 import io.github.ariesmodel.cli.report.ResultsJson;
 import io.github.ariesmodel.cli.report.Scale;
 import io.github.ariesmodel.cli.report.Series;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Writes a run's results into a directory: {@code results.json} (the documented schema), one CSV per table plus
@@ -30,9 +36,12 @@ public final class ReportWriter {
    * Writes everything, so that a reader never mistakes a failed run for a finished one: every file is first
    * written into a hidden staging directory inside {@code dir}; a previous run's {@code results.json} is removed
    * before anything moves; then the new files are renamed into place, {@code results.json} last, so its presence
-   * marks a finished run. The previous run's CSV tables, plots and report (files this writer owns: {@code *.csv},
-   * {@code *.png}, {@code report.html}) that the new run does not write are removed, so a directory never mixes
-   * two runs. Whether {@code dir} may be reused at all is the caller's decision.
+   * marks a finished run. The files an earlier report wrote there and this one does not (its CSV tables, plots and
+   * report, as listed in the hidden {@value #WRITTEN} beside them) are removed, so a directory never mixes two runs;
+   * no other file is touched. (Every {@code *.csv} and {@code *.png} was removed, a user's own files included.) A
+   * directory written before that list existed has its earlier run's files read from its {@code results.json}: its
+   * tables' CSVs, {@code metrics.csv} and {@code report.html}. Whether {@code dir} may be reused at all is the
+   * caller's decision.
    *
    * @param results the results
    * @param plots the plots to draw from its tables
@@ -63,6 +72,7 @@ public final class ReportWriter {
   public static Path write(Results results, List<PlotSpec> plots, List<String> notes, Path dir,
       boolean includeWallClock, String title) throws IOException {
     Files.createDirectories(dir);
+    Set<String> earlier = earlierFiles(dir);
     Path stage = Files.createTempDirectory(dir, AtomicFiles.TEMP_PREFIX);
     try {
       ResultsCsv.write(results, stage);
@@ -81,12 +91,26 @@ public final class ReportWriter {
       try (java.util.stream.Stream<Path> s = Files.list(stage)) {
         s.filter(f -> !f.getFileName().toString().startsWith(AtomicFiles.TEMP_PREFIX)).sorted().forEach(fresh::add);
       }
-      removeStale(dir, fresh);
+      Set<String> names = new TreeSet<>();
+      fresh.forEach(f -> names.add(f.getFileName().toString()));
+      names.remove(RESULTS);
+      // until the last move, the list names every file of either run, so that a failure in between leaves none of
+      // them unlisted for the next run to clean up
+      Set<String> either = new TreeSet<>(earlier);
+      either.addAll(names);
+      writeList(dir, either);
+      for (String name : earlier) {
+        Path f = dir.resolve(name);
+        if (!names.contains(name) && Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+          Files.delete(f);
+        }
+      }
       for (Path f : fresh) {
         if (!f.getFileName().toString().equals(RESULTS)) {
           AtomicFiles.move(f, dir.resolve(f.getFileName().toString()));
         }
       }
+      writeList(dir, names);
       AtomicFiles.move(stage.resolve(RESULTS), dir.resolve(RESULTS));
     } catch (IOException e) {
       throw AtomicFiles.failed("cannot write the report in " + dir, e);
@@ -113,19 +137,51 @@ public final class ReportWriter {
     return name.equals(RESULTS) || name.equals(REPORT) || name.endsWith(".csv") || name.endsWith(".png");
   }
 
-  private static void removeStale(Path dir, List<Path> fresh) throws IOException {
-    java.util.Set<String> keep = new java.util.HashSet<>();
-    for (Path f : fresh) {
-      keep.add(f.getFileName().toString());
+  /**
+   * The hidden list of the files a report wrote in its directory besides {@code results.json}, one name a line: the
+   * files the next report there may remove when it does not write them again.
+   */
+  public static final String WRITTEN = ".aries-report-files";
+
+  /**
+   * The files an earlier report wrote in {@code dir}: those its {@link #WRITTEN} list names, or, without one (a
+   * directory written before the list existed), those its {@code results.json} implies (a CSV per table,
+   * {@code metrics.csv}, {@code report.html}). Only plain names this writer could have written are taken, so that an
+   * edited list can remove nothing else.
+   */
+  private static Set<String> earlierFiles(Path dir) throws IOException {
+    Set<String> names = new TreeSet<>();
+    Path list = dir.resolve(WRITTEN);
+    if (Files.isRegularFile(list)) {
+      for (String line : Files.readAllLines(list, StandardCharsets.UTF_8)) {
+        names.add(line.strip());
+      }
+    } else if (Files.isRegularFile(dir.resolve(RESULTS))) {
+      try {
+        JsonNode root = new ObjectMapper().readTree(dir.resolve(RESULTS).toFile());
+        for (JsonNode table : root.path("tables")) {
+          names.add(table.path("name").asText() + ".csv");
+        }
+        if (root.path("metrics").size() > 0) {
+          names.add("metrics.csv");
+        }
+        names.add(REPORT);
+      } catch (IOException e) {
+        // unreadable: nothing is known to be its report's, so nothing is removed
+      }
     }
-    List<Path> stale = new ArrayList<>();
-    try (java.util.stream.Stream<Path> s = Files.list(dir)) {
-      s.filter(f -> Files.isRegularFile(f) && owns(f.getFileName().toString())
-          && !keep.contains(f.getFileName().toString())).forEach(stale::add);
-    }
-    for (Path f : stale) {
-      Files.deleteIfExists(f);
-    }
+    names.removeIf(n -> n.equals(RESULTS) || !owns(n) || n.indexOf('/') >= 0 || n.indexOf('\\') >= 0
+        || n.startsWith("."));
+    return names;
+  }
+
+  private static void writeList(Path dir, Set<String> names) throws IOException {
+    AtomicFiles.writeText(dir.resolve(WRITTEN), w -> {
+      for (String n : names) {
+        w.write(n);
+        w.write('\n');
+      }
+    });
   }
 
   private static void deleteTree(Path stage) throws IOException {

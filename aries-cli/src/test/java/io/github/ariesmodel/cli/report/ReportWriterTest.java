@@ -38,6 +38,24 @@ class ReportWriterTest {
     assertThat(dir.resolve(ReportWriter.RESULTS)).doesNotExist();
   }
 
+  /** An edited list of the report's files removes nothing but report files of the directory itself. */
+  @Test
+  void theListOfAnEarlierReportsFilesCanRemoveNothingElse(@TempDir Path dir) throws IOException {
+    Path out = Files.createDirectories(dir.resolve("out"));
+    Path outside = Files.writeString(dir.resolve("outside.csv"), "x");
+    Path text = Files.writeString(out.resolve("notes.txt"), "x");
+    Path hidden = Files.writeString(out.resolve(".hidden.csv"), "x");
+    Path listed = Files.writeString(out.resolve("old.csv"), "x");
+    Files.writeString(out.resolve(ReportWriter.WRITTEN), "../outside.csv\nnotes.txt\n.hidden.csv\nold.csv\n\n");
+    ReportWriter.write(Fixtures.sample(true), List.of(), out, false, "t");
+    assertThat(outside).exists();
+    assertThat(text).exists();
+    assertThat(hidden).exists();
+    assertThat(listed).doesNotExist();
+    assertThat(Files.readAllLines(out.resolve(ReportWriter.WRITTEN))).doesNotContain("old.csv", "results.json")
+        .contains("report.html");
+  }
+
   @Test
   void aFailedAtomicWriteNamesItsTarget(@TempDir Path dir) {
     Path target = dir.resolve("out.json");
