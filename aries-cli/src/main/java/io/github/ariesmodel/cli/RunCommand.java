@@ -179,6 +179,7 @@ final class RunCommand implements Callable<Integer> {
     Path dir = out != null ? out : Path.of("results", w.name());
     if (trace != null) {
       OutputPaths.fileItself(trace, "--trace"); // its own faults before --out's directory is made
+      refuseTraceAmongTheReportsFiles(trace, dir);
     }
     OutputPaths.runDirectory(dir, "--out", "run " + w.name(), force);
     if (trace != null) {
@@ -223,6 +224,23 @@ final class RunCommand implements Callable<Integer> {
       }
     }
     return e;
+  }
+
+  /**
+   * A trace in {@code --out} must not bear a name the report writes or may remove there: it was overwritten by the
+   * report's file of that name, or removed as an earlier report's file, and still reported as written.
+   */
+  private static void refuseTraceAmongTheReportsFiles(Path trace, Path dir) throws java.io.IOException {
+    Path parent = trace.toAbsolutePath().normalize().getParent();
+    Path out = dir.toAbsolutePath().normalize();
+    boolean inOut = out.equals(parent) || parent != null && java.nio.file.Files.isDirectory(parent)
+        && java.nio.file.Files.isDirectory(out) && java.nio.file.Files.isSameFile(parent, out);
+    String name = trace.toAbsolutePath().normalize().getFileName().toString();
+    if (inOut && (ReportWriter.owns(name) || name.equals(ReportWriter.WRITTEN))) {
+      throw CliError.badInput("--trace " + trace + " is in --out " + dir + " under a name the report's files take ("
+          + ReportWriter.RESULTS + ", " + ReportWriter.REPORT + ", *.csv, *.png); name it otherwise, trace.json for"
+          + " one, or write it elsewhere", "--trace", null);
+    }
   }
 
   private static RunConfig readConfig(Path file) {

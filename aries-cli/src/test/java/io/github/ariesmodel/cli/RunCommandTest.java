@@ -75,6 +75,26 @@ class RunCommandTest {
     assertThat(names(dir)).doesNotContain("gups.csv").contains("notes.csv", "photo.png", "pingpong.csv");
   }
 
+  @Test
+  void aTraceInOutUnderAReportFilesNameIsRefusedAndAnyOtherSurvivesTheReport() throws Exception {
+    Path dir = tmp.resolve("traced");
+    for (String name : new String[] {"trace.csv", "trace.png", "results.json", "report.html"}) {
+      StringWriter err = new StringWriter();
+      assertThat(run(new StringWriter(), err, "run", "pingpong", "-p", "sizes=8", "-p", "iterations=1", "-q",
+          "--out", dir.toString(), "--trace", dir.resolve(name).toString())).as(name).isEqualTo(2);
+      assertThat(err.toString().strip()).as(name).doesNotContain("\n")
+          .startsWith("aries run: --trace " + dir.resolve(name) + " is in --out " + dir).endsWith("(--trace)");
+      assertThat(dir).as("refused before --out is made").doesNotExist();
+    }
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    Path trace = dir.resolve("trace.json");
+    assertThat(run(out, err, "run", "pingpong", "-p", "sizes=8", "-p", "iterations=1", "-q", "--out",
+        dir.toString(), "--trace", trace.toString())).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("trace:   " + trace);
+    assertThat(new ObjectMapper().readTree(trace.toFile()).path("traceEvents").size()).isPositive();
+  }
+
   private static String[] append(String[] args, String... more) {
     List<String> all = new ArrayList<>(List.of(args));
     all.addAll(List.of(more));
