@@ -36,12 +36,18 @@ final class SystemsCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     if (describe != null) {
-      Topology t = describe(out, describe.trim());
+      // everything that can be refused (the system, a --link-list of a generated one, a file that cannot be
+      // written) is, before a line is printed: the description came first, then the refusal
+      String name = describe.trim();
+      SystemPreset preset = preset(name);
+      Topology t = preset != null ? preset.topology() : topology(name);
+      int written = linkList == null ? -1 : writeLinkList(t);
+      describe(out, name, preset, t);
       if (failedLinks && t instanceof CabledDragonfly c) {
         c.failedLinks().forEach(out::println);
       }
       if (linkList != null) {
-        writeLinkList(out, t);
+        out.printf("  link list         %s (%,d lines)%n", linkList, written);
       }
       return 0;
     }
@@ -58,7 +64,8 @@ final class SystemsCommand implements Callable<Integer> {
     return 0;
   }
 
-  private void writeLinkList(PrintWriter out, Topology t) {
+  /** Writes the link list; returns its line count. */
+  private int writeLinkList(Topology t) {
     if (!(t instanceof CabledDragonfly c)) {
       throw CliError.badInput("--link-list needs a cabled system (edison-cabled, links:FILE or cabled:"
           + describe.trim() + ") but " + describe.trim() + " is generated", "--link-list", null);
@@ -73,34 +80,40 @@ final class SystemsCommand implements Callable<Integer> {
           : e.getMessage() == null ? "input/output error" : e.getMessage();
       throw CliError.badInput("--link-list " + linkList + " cannot be written: " + why, "--link-list", e);
     }
-    out.printf("  link list         %s (%,d lines)%n", linkList, lines.size());
+    return lines.size();
   }
 
-  private static Topology describe(PrintWriter out, String name) {
-    SystemPreset preset = null;
+  /** The preset of this name (any case), or null. */
+  private static SystemPreset preset(String name) {
     for (SystemPreset p : SystemPreset.values()) {
       if (p.id().equals(name.toLowerCase(Locale.ROOT))) {
-        preset = p;
+        return p;
       }
     }
-    Topology t;
+    return null;
+  }
+
+  /** The topology of a spec that names no preset. */
+  private static Topology topology(String name) {
+    try {
+      return Topologies.parseTopology(SystemPreset.topologySpec(name));
+    } catch (IllegalArgumentException e) {
+      if (Topologies.namesCabling(name)) {
+        throw e; // the link list's or the failure's message names the file, line or link and the problem
+      }
+      StringBuilder names = new StringBuilder();
+      for (SystemPreset p : SystemPreset.values()) {
+        names.append(names.length() == 0 ? "" : ", ").append(p.id());
+      }
+      throw new IllegalArgumentException("system must be a preset (" + names + "), a topology spec or links:FILE: "
+          + e.getMessage(), e);
+    }
+  }
+
+  private static void describe(PrintWriter out, String name, SystemPreset preset, Topology t) {
     if (preset != null) {
-      t = preset.topology();
       out.printf("system %s: %s%n", preset.id(), preset.description());
     } else {
-      try {
-        t = Topologies.parseTopology(SystemPreset.topologySpec(name));
-      } catch (IllegalArgumentException e) {
-        if (Topologies.namesCabling(name)) {
-          throw e; // the link list's or the failure's message names the file, line or link and the problem
-        }
-        StringBuilder names = new StringBuilder();
-        for (SystemPreset p : SystemPreset.values()) {
-          names.append(names.length() == 0 ? "" : ", ").append(p.id());
-        }
-        throw new IllegalArgumentException("system must be a preset (" + names + "), a topology spec or links:FILE: "
-            + e.getMessage(), e);
-      }
       out.printf("system %s%n", name);
     }
     out.printf("  topology          %s%n", t.describe());
@@ -130,6 +143,5 @@ final class SystemsCommand implements Callable<Integer> {
     if (t instanceof CabledDragonfly c && c.failedLinkCount() > 0) {
       out.printf("  failed links      %,d  (not cabled above; --failed-links lists them)%n", c.failedLinkCount());
     }
-    return t;
   }
 }

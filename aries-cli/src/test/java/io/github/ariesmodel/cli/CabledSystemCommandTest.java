@@ -195,4 +195,20 @@ class CabledSystemCommandTest {
               + (bad == tmp ? "it is a directory" : "no such directory") + " (--link-list)"));
     }
   }
+
+  @Test
+  void aRefusedLinkListPrintsNoDescriptionFirst() {
+    // the description was printed, then the refusal of a generated system or of a path that cannot be written
+    String[][] cases = {{"theta", tmp.resolve("t.txt").toString()}, {"cabled:two-groups", tmp.toString()},
+        {"cabled:two-groups", tmp.resolve("none/x.txt").toString()}};
+    for (String[] c : cases) {
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      assertThat(run(out, err, "systems", "--describe", c[0], "--link-list", c[1])).as(c[0]).isEqualTo(2);
+      assertThat(err.toString().lines().toList()).as(c[0]).singleElement()
+          .satisfies(line -> assertThat(line).contains("(--link-list)"));
+      assertThat(out.toString()).as("%s %s", c[0], c[1]).isEmpty();
+    }
+    assertThat(tmp.resolve("t.txt")).doesNotExist();
+  }
 }
