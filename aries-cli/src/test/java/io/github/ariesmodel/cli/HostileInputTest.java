@@ -728,4 +728,14 @@ class HostileInputTest {
         + " translator is flat");
     assertThat(tmp.resolve("c")).doesNotExist();
   }
+
+  @Test
+  void aSystemOrRoutingWithSpacesAroundItIsRecordedWithout() throws IOException {
+    assertThat(aries("run", "pingpong", "--system", " default", "--routing", "minimal ", "-p", "sizes=8", "-p",
+        "iterations=1", "-q", "--no-wall-clock", "--out", out("sp"))).as(err.toString()).isZero();
+    com.fasterxml.jackson.databind.JsonNode run = new com.fasterxml.jackson.databind.ObjectMapper()
+        .readTree(tmp.resolve("sp/results.json").toFile()).path("run");
+    assertThat(run.path("system").asText()).isEqualTo("default");
+    assertThat(run.path("routing").asText()).isEqualTo("minimal");
+  }
 }

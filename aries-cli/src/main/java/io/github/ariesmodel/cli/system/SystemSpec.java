@@ -16,8 +16,9 @@ import io.github.ariesmodel.system.trace.PacketTrace;
  * How a workload builds its systems: the system (a preset or a topology spec), the routing, the seed and the
  * adapters. A workload may build several systems from one spec (e.g. one per distance), each the same way.
  *
- * @param system a preset name ({@code ./aries systems}) or topology spec ({@code aries:groups=2})
- * @param routing a routing name, or {@code by-delivery-mode}
+ * @param system a preset name ({@code ./aries systems}) or topology spec ({@code aries:groups=2}), without the
+ *     whitespace around it
+ * @param routing a routing name, or {@code by-delivery-mode}, without the whitespace around it
  * @param seed the seed
  * @param fabric routers or ideal
  * @param translator IOMMU or flat
@@ -76,6 +77,9 @@ public record SystemSpec(
     checkArgument(iommu != null, "iommu must not be null");
     checkArgument(nic != null, "nic must not be null");
     checkArgument(threads >= 0, "threads must be >= 0 (0: the single event loop) but was %s", threads);
+    // as a sweep's values and -p's are: --system ' default' built the default system but recorded " default"
+    system = system.strip();
+    routing = routing.strip();
   }
 
   /**
