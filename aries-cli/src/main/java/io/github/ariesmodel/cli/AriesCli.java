@@ -63,6 +63,10 @@ public final class AriesCli implements Callable<Integer> {
     cl.setExecutionExceptionHandler(errors);
     cl.registerConverter(Double.class, AriesCli::finiteDouble);
     cl.registerConverter(Double.TYPE, AriesCli::finiteDouble);
+    cl.registerConverter(Long.class, AriesCli::wholeLong);
+    cl.registerConverter(Long.TYPE, AriesCli::wholeLong);
+    cl.registerConverter(Integer.class, AriesCli::wholeInt);
+    cl.registerConverter(Integer.TYPE, AriesCli::wholeInt);
     try {
       return cl.execute(args);
     } catch (OutOfMemoryError | StackOverflowError e) {
@@ -91,6 +95,29 @@ public final class AriesCli implements Callable<Integer> {
       throw new CommandLine.TypeConversionException("must be a finite number but was '" + Texts.abbreviate(text) + "'");
     }
     return x;
+  }
+
+  /**
+   * Every integer option ({@code --seed}, {@code --trace-limit}, ...) says what it takes in words: picocli's own
+   * converter said {@code 'abc' is not a long}. The option's own range, where narrower, is checked where it is used.
+   */
+  static Long wholeLong(String text) {
+    try {
+      return Long.parseLong(text);
+    } catch (NumberFormatException e) {
+      throw new CommandLine.TypeConversionException("must be an integer from " + Long.MIN_VALUE + " to "
+          + Long.MAX_VALUE + " but was '" + Texts.abbreviate(text) + "'");
+    }
+  }
+
+  /** As {@link #wholeLong}, for the options that take an {@code int}. */
+  static Integer wholeInt(String text) {
+    try {
+      return Integer.parseInt(text);
+    } catch (NumberFormatException e) {
+      throw new CommandLine.TypeConversionException("must be an integer from " + Integer.MIN_VALUE + " to "
+          + Integer.MAX_VALUE + " but was '" + Texts.abbreviate(text) + "'");
+    }
   }
 
   /**

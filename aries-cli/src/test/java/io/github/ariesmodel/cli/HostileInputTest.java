@@ -738,4 +738,21 @@ class HostileInputTest {
     assertThat(run.path("system").asText()).isEqualTo("default");
     assertThat(run.path("routing").asText()).isEqualTo("minimal");
   }
+
+  @Test
+  void anIntegerOptionThatIsNoIntegerSaysWhatItTakes() {
+    // picocli's own words were "'abc' is not a long"
+    assertThat(aries("run", "pingpong", "--seed", "abc", "--out", out("o"))).isEqualTo(2);
+    assertThat(onlyLine()).isEqualTo("aries run: Invalid value for option '--seed': must be an integer from "
+        + Long.MIN_VALUE + " to " + Long.MAX_VALUE + " but was 'abc' (--seed)");
+    clearErr();
+    assertThat(aries("traffic", "--seed", "1.5")).isEqualTo(2);
+    assertThat(onlyLine()).contains("--seed': must be an integer from").endsWith("but was '1.5' (--seed)");
+    clearErr();
+    assertThat(aries("run", "pingpong", "--trace", out("t.json"), "--trace-limit", "x", "--out", out("o")))
+        .isEqualTo(2);
+    assertThat(onlyLine()).isEqualTo("aries run: Invalid value for option '--trace-limit': must be an integer from "
+        + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE + " but was 'x' (--trace-limit)");
+    assertThat(tmp.resolve("o")).doesNotExist();
+  }
 }
