@@ -755,4 +755,17 @@ class HostileInputTest {
         + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE + " but was 'x' (--trace-limit)");
     assertThat(tmp.resolve("o")).doesNotExist();
   }
+
+  @Test
+  void oneSizeWrittenTwoWaysIsRefusedBySweepAndRun() {
+    assertThat(aries("sweep", "--job", "pingpong", "-p", "sizes=4K,4096", "-p", "iterations=1", "--out", out("dup"),
+        "-q")).isEqualTo(2);
+    assertThat(onlyLine()).contains("parameter sizes lists 4096 twice, as \"4K\" and \"4096\"");
+    assertThat(tmp.resolve("dup")).doesNotExist();
+    clearErr();
+    assertThat(aries("run", "pingpong", "-p", "sizes=4K,4096", "-p", "iterations=1", "--out", out("dup"), "-q"))
+        .isEqualTo(2);
+    assertThat(onlyLine()).contains("sizes lists \"4096\" twice");
+    assertThat(tmp.resolve("dup")).doesNotExist();
+  }
 }

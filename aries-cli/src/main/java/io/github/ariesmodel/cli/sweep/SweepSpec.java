@@ -1,8 +1,10 @@
 package io.github.ariesmodel.cli.sweep;
 
+import io.github.ariesmodel.core.Texts;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -71,11 +73,13 @@ public final class SweepSpec {
           throw new IllegalArgumentException("parameter " + name + " must have at least one value");
         }
         Set<String> seen = new HashSet<>();
+        Map<Long, String> numbers = new HashMap<>();
         for (String v : values) {
           checkValue(name, v, true); // (the text form brackets what needs it)
           if (!seen.add(v)) {
             throw twice(name, v);
           }
+          refuseSameNumber(name, numbers, v);
         }
       }
     }
@@ -162,6 +166,37 @@ public final class SweepSpec {
   }
 
   /**
+   * Refuses a count written with a binary suffix that is a value before it written out, or the other way round
+   * ({@code 4K} and {@code 4096}, {@code 1k} and {@code 1K}): every workload reads both alike
+   * ({@code ByteCount.parseCount}), so the sweep ran one point twice and its merge had two rows of the same coordinates
+   * ({@link SweepMerge#wholeNumber} types them alike). Other values are compared as text, as ever ({@code 03} is not
+   * {@code 3}).
+   *
+   * @param numbers the counts among the values before, as {@link Long#toString} writes them, with their texts (added
+   *     to)
+   */
+  private static void refuseSameNumber(String name, Map<Long, String> numbers, String v) {
+    Long x = count(v);
+    String before = x == null ? null : numbers.putIfAbsent(x, v);
+    if (before != null) {
+      throw sameNumber(name, before, v, x);
+    }
+  }
+
+  /** A count with a binary suffix, or an integer as {@link Long#toString} writes it: its value; else null. */
+  private static Long count(String v) {
+    return SUFFIXED.matcher(v).matches() ? SweepMerge.wholeNumber(v) : integer(v);
+  }
+
+  /** A count with a binary suffix, as the workloads' sizes and counts take it ({@code 4K}, {@code 1MB}). */
+  private static final Pattern SUFFIXED = Pattern.compile("\\d{1,19}[kKmMgGtT][bB]?");
+
+  private static IllegalArgumentException sameNumber(String name, String before, String v, long x) {
+    return new IllegalArgumentException("parameter " + name + " lists " + x + " twice, as \"" + Texts.abbreviate(before)
+        + "\" and \"" + Texts.abbreviate(v) + "\"; give each value once");
+  }
+
+  /**
    * A parameter's values as {@link #parse} reads them: literal values and integer ranges {@code a..b}, a range
    * standing for its values without making them. Making and checking the ten million strings of {@code
    * seed=1..10000000} took several seconds before a sweep's first point could be checked; a value is now made when it
@@ -194,6 +229,7 @@ public final class SweepSpec {
       long[] lasts = new long[parts.size()];
       int[] starts = new int[parts.size() + 1];
       Set<String> seen = new java.util.LinkedHashSet<>();
+      Map<Long, String> numbers = new HashMap<>();
       List<Integer> ranges = new ArrayList<>();
       for (int k = 0; k < literals.length; k++) {
         String v = parts.get(k);
@@ -205,6 +241,7 @@ public final class SweepSpec {
           if (!seen.add(v)) {
             throw twice(name, v);
           }
+          refuseSameNumber(name, numbers, v);
           literals[k] = v;
           starts[k + 1] = starts[k] + 1;
         } else {
@@ -220,12 +257,12 @@ public final class SweepSpec {
           ranges.add(k);
         }
       }
-      for (String v : seen) { // a literal that is one of a range's values, as the range writes it
-        Long x = integer(v);
+      for (String v : seen) { // a literal that is one of a range's values, as the range writes it or otherwise
+        Long x = count(v);
         for (int j = 0; x != null && j < ranges.size(); j++) {
           int r = ranges.get(j);
           if (x >= firsts[r] && x <= lasts[r]) {
-            throw twice(name, v);
+            throw integer(v) != null ? twice(name, v) : sameNumber(name, Long.toString(x), v, x);
           }
         }
       }

@@ -70,6 +70,20 @@ class SweepSpecTest {
   }
 
   @Test
+  void valuesThatAreOneWholeNumberWrittenTwoWaysAreRefused() {
+    // sizes=4K,4096 ran one point twice, and its merge had two rows of the same coordinates
+    assertThatThrownBy(() -> SweepSpec.parse("sizes=4K,4096"))
+        .hasMessage("parameter sizes lists 4096 twice, as \"4K\" and \"4096\"; give each value once");
+    assertThatThrownBy(() -> SweepSpec.parse("sizes=1000..1030,1K"))
+        .hasMessage("parameter sizes lists 1024 twice, as \"1024\" and \"1K\"; give each value once");
+    assertThatThrownBy(() -> SweepSpec.parse("sizes=8,1M,1024K"))
+        .hasMessageContaining("parameter sizes lists 1048576 twice");
+    assertThatThrownBy(() -> new SweepSpec.Parameter("sizes", List.of("1k", "1K")))
+        .hasMessageContaining("lists 1024 twice");
+    assertThat(SweepSpec.parse("sizes=4K,8K;name=4K,a4K").size()).isEqualTo(4);
+  }
+
+  @Test
   void rejectsMalformedSpecifications() {
     assertThatThrownBy(() -> SweepSpec.parse("load")).hasMessageContaining("name=v1,v2").hasMessageContaining("load");
     assertThatThrownBy(() -> SweepSpec.parse("load=0.1,,0.2")).hasMessageContaining("load");
