@@ -768,4 +768,17 @@ class HostileInputTest {
     assertThat(onlyLine()).contains("sizes lists \"4096\" twice");
     assertThat(tmp.resolve("dup")).doesNotExist();
   }
+
+  @Test
+  void aRadixWithoutTheCollectiveEngineIsRefusedNotIgnored() {
+    assertThat(aries("run", "mpi-collectives", "-p", "nodes=2", "-p", "engine=off", "-p", "radix=4", "--out",
+        out("rx"), "-q")).isEqualTo(2);
+    assertThat(onlyLine()).contains("radix sets the collective engine's tree, which engine=off does not use, but was 4");
+    assertThat(tmp.resolve("rx")).doesNotExist();
+    clearErr();
+    assertThat(aries("sweep", "--job", "mpi-collectives", "-p", "nodes=2", "-p", "engine=off", "-p", "radix=2,4",
+        "--out", out("rxs"), "-q")).isEqualTo(2);
+    assertThat(onlyLine()).startsWith("aries sweep: point 0 ").contains("radix sets the collective engine's tree");
+    assertThat(tmp.resolve("rxs")).doesNotExist();
+  }
 }

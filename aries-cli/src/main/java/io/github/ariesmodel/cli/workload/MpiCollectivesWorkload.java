@@ -40,7 +40,8 @@ final class MpiCollectivesWorkload implements Workload {
     Map<String, String> m = new LinkedHashMap<>();
     m.put("nodes", "2,4,8,16,64: node counts (one rank each), 2 to the system's nodes");
     m.put("engine", "off,on: off (MPICH's software algorithms), on (the collective engine), or both");
-    m.put("radix", "2: child channels a node's CE channel has (MpiConfig.collectiveEngineRadix), 1 to 31");
+    m.put("radix", "2: child channels a node's CE channel has (MpiConfig.collectiveEngineRadix), 1 to 31; only with"
+        + " engine=on");
     m.put("ranksPerNode", "1: ranks on each node, 1 to 68 (the mean is over all ranks)");
     m.put("smp", "on: on or off: MPICH's SMP-aware barrier and allreduce where a node has two or more ranks");
     m.put("placement", "spread: spread (node i x the system's nodes / n) or packed (nodes 0 to n - 1, as a compact"
@@ -74,6 +75,11 @@ final class MpiCollectivesWorkload implements Workload {
       List<Boolean> engines = params.choices("engine", "off,on", List.of("off", "on")).stream()
           .map("on"::equals).toList();
       int radix = params.integer("radix", 2, 1, 31);
+      if (params.asMap().containsKey("radix") && !engines.contains(true)) {
+        // the radix shapes the engine's tree alone: with the engine off it changed nothing, without a word
+        throw new IllegalArgumentException("radix sets the collective engine's tree, which engine=off does not use,"
+            + " but was " + radix + "; give engine=on (or off,on) or drop radix");
+      }
       int rpn = params.integer("ranksPerNode", 1, 1, 68);
       boolean smp = params.choice("smp", "on", List.of("on", "off")).equals("on");
       boolean packed = params.choice("placement", "spread", List.of("spread", "packed")).equals("packed");
