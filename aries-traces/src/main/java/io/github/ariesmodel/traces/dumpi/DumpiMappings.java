@@ -513,7 +513,11 @@ final class DumpiMappings {
           total = TraceCall.UNKNOWN_BYTES;
           break;
         }
-        total += perRank.get(i);
+        try {
+          total = Math.addExact(total, perRank.get(i));
+        } catch (ArithmeticException e) {
+          throw in.error(r.offset, "receive counts add up to more than " + Long.MAX_VALUE + " bytes");
+        }
       }
       return new TraceCall.Collective(CallKind.REDUCE_SCATTER, comm(r.scalars[comm]), -1, total, 0,
           ImmutableLongArray.of(), perRank, 0, r.timing);

@@ -6,7 +6,9 @@ import io.github.ariesmodel.traces.CallTiming;
 import io.github.ariesmodel.traces.TraceCall;
 import io.github.ariesmodel.traces.TraceFormatException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * The actions of SimGrid's time-independent traces, each with its own argument parser.
@@ -274,20 +276,26 @@ enum SimGridAction {
     @Override
     TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
       int n = s.ranks;
-      l.arguments(n + 1, n + 2);
+      int given = l.size() - 2;
+      // the send count and n receive counts, then 1 or 2 datatypes, n displacements, or 2 datatypes and n
+      // displacements: any other count leaves tokens unread (3 to n - 1 extra ones were taken as displacements)
+      TreeSet<Integer> counts = new TreeSet<>(List.of(n + 1, n + 2, n + 3, 2 * n + 1, 2 * n + 3));
+      if (!counts.contains(given)) {
+        StringBuilder b = new StringBuilder();
+        for (int c : counts) {
+          b.append(b.length() == 0 ? "" : c == counts.last() ? " or " : ", ").append(c);
+        }
+        throw l.error("action 'allgatherv' takes " + b + " arguments for " + n + " ranks, found " + given
+            + " (the send count and " + n + " receive counts, then 1 or 2 datatypes, " + n + " displacements, or 2"
+            + " datatypes and " + n + " displacements)");
+      }
       int sendType;
       int recvType;
-      if (l.size() > 3 + 2 * n) {
-        sendType = l.datatype(3 + n, s.defaultBytes);
-        recvType = l.datatype(4 + n, s.defaultBytes);
-        if (l.size() != 5 + 2 * n) {
-          throw l.error("allgatherv with datatypes and displacements takes " + (2 * n + 3) + " arguments, found "
-              + (l.size() - 2));
-        }
-      } else if (l.size() > 3 + n + 2) {
-        // displacements without datatypes: the default type
-        sendType = s.defaultBytes;
-        recvType = s.defaultBytes;
+      if (given > n + 3) {
+        // displacements, with or without datatypes (without them: the default type); they are not used
+        boolean typed = given == 2 * n + 3;
+        sendType = typed ? l.datatype(3 + n, s.defaultBytes) : s.defaultBytes;
+        recvType = typed ? l.datatype(4 + n, s.defaultBytes) : s.defaultBytes;
       } else {
         sendType = l.datatype(3 + n, s.defaultBytes);
         recvType = l.datatype(4 + n, s.defaultBytes);
@@ -303,7 +311,14 @@ enum SimGridAction {
       l.arguments(n + 1, 1);
       int type = l.datatype(3 + n, s.defaultBytes);
       ImmutableLongArray perRank = counts(l, 2, n, type, "receive count");
-      long total = perRank.stream().sum();
+      long total = 0;
+      for (int i = 0; i < n; i++) {
+        try {
+          total = Math.addExact(total, perRank.get(i));
+        } catch (ArithmeticException e) {
+          throw l.error("receive counts add up to more than " + Long.MAX_VALUE + " bytes");
+        }
+      }
       return collective(CallKind.REDUCE_SCATTER, -1, total, 0, ImmutableLongArray.of(), perRank,
           l.amount(2 + n, "flops"));
     }

@@ -428,4 +428,22 @@ class DumpiRecordLayoutTest {
     assertThat(calls).hasSize(2);
     assertThat(((PointToPoint) calls.get(0)).bytes()).isEqualTo(64);
   }
+
+  /**
+   * MPI_Reduce_scatter's receive counts, each of which fits a long in bytes but whose sum does not (3 × (2^31 - 1)
+   * elements of a derived type of 2^31 - 1 bytes): a format error at the record, where it was "sendBytes must be
+   * >= 0" with no file.
+   */
+  @Test
+  void reduceScatterCountsWhoseSumOverflowsAreAFormatError() {
+    int[] sizes = new int[29];
+    sizes[28] = Integer.MAX_VALUE;
+    DumpiBinBuilder b = new DumpiBinBuilder(1, 1, 0, 0).sizes(sizes);
+    // dumpi_write_reduce_scatter: commsize, recvcounts, datatype, op, comm
+    b.record(66, THREAD_ONLY, 0, 0, 0, 0).i32(3).ints(Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE)
+        .u16(28).u8(1).u16(WORLD);
+    assertThatThrownBy(() -> readAll(b.build(), new ArrayList<>())).isInstanceOf(TraceFormatException.class)
+        .hasMessageEndingWith("byte offset 16: MPI_Reduce_scatter record at byte 16: receive counts add up to more"
+            + " than 9223372036854775807 bytes");
+  }
 }

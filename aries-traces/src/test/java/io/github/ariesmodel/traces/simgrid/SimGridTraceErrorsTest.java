@@ -51,6 +51,33 @@ class SimGridTraceErrorsTest {
     assertThat(e.line()).isEqualTo(4);
   }
 
+  /** Five ranks: a line of rank 0 between their inits and finalizes, read until its error. */
+  private TraceFormatException fiveRankLineError(String line) throws IOException {
+    Path file = Files.writeString(dir.resolve("five.txt"), "0 init\n1 init\n2 init\n3 init\n4 init\n" + line
+        + "\n1 finalize\n");
+    TraceFormatException e = readUntilError(SimGridTrace.open(file), 0);
+    assertThat(e.getMessage()).startsWith(file + ", rank 0, line 6: ");
+    return e;
+  }
+
+  @Test
+  void reduceScatterCountsWhoseSumOverflowsAreRefusedAtTheirLine() throws IOException {
+    // each count times the 32-byte datatype 27 fits a long, their sum does not: it gave "sendBytes must be >= 0"
+    TraceFormatException e = fiveRankLineError("0 reducescatter 7e16 7e16 7e16 7e16 7e16 0 27");
+    assertThat(e.problem()).startsWith("receive counts add up to more than 9223372036854775807 bytes");
+  }
+
+  @Test
+  void allgathervWithTheWrongNumberOfArgumentsIsRefused() throws IOException {
+    // 5 ranks: send count and 5 receive counts (6), then 1 or 2 datatypes (7, 8), 5 displacements (11), or 2
+    // datatypes and 5 displacements (13); 3 or 4 extra tokens were taken as displacements and never read
+    for (String extra : new String[] {" 0 0 0", " 0 0 0 0", " 0 0 0 0 0 0", " 0 0 0 0 0 0 0 0"}) {
+      TraceFormatException e = fiveRankLineError("0 allgatherv 10 10 10 10 10 10" + extra);
+      assertThat(e.problem()).as(extra).startsWith("action 'allgatherv' takes 6, 7, 8, 11 or 13 arguments for 5"
+          + " ranks, found " + (6 + extra.length() / 2));
+    }
+  }
+
   @Test
   void aDirectoryOrNullIsRefusedSayingWhat() {
     assertThatThrownBy(() -> SimGridTrace.open(dir)).isInstanceOf(TraceFormatException.class)
