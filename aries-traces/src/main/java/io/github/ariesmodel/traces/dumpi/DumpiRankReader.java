@@ -54,6 +54,8 @@ final class DumpiRankReader implements RankTrace {
   private final long streamEnd;
   private final long wallOffset;
   private long unknownBytes;
+  /** The byte offset of the rank's MPI_Finalize record, or -1 before it: no modelled call may follow it. */
+  private long finalizedAt = -1;
   private boolean done;
   private long wrapBase;
   private int lastSeconds = -1;
@@ -221,6 +223,14 @@ final class DumpiRankReader implements RankTrace {
         continue;
       }
       TraceCall call = mapping.map(record, types, in);
+      if (finalizedAt >= 0) {
+        // MPI allows no call after MPI_Finalize but a few queries (MPI_Finalized, MPI_Get_version), which are not
+        // modelled; libdumpi writes its file out in MPI_Finalize, so this is a damaged or hand-made trace
+        throw in.error(at, f.mpiName() + " after the rank's MPI_Finalize (the record at byte " + finalizedAt + ")");
+      }
+      if (call.kind() == CallKind.FINALIZE) {
+        finalizedAt = at;
+      }
       modelled.merge(call.kind(), 1L, Long::sum);
       if (hasUnknownBytes(call)) {
         unknownBytes++;

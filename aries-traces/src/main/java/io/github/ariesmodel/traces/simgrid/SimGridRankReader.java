@@ -138,6 +138,14 @@ final class SimGridRankReader implements RankTrace {
         unmodelled.merge(action.traceName(), 1L, Long::sum);
         continue;
       }
+      if (state.finalizedAtLine != 0) {
+        // MPI allows no call after MPI_Finalize; the replay made it, on a rank its MPI layer had finalized
+        throw line.error("action '" + action.traceName() + "' after the rank's finalize (line "
+            + state.finalizedAtLine + ")");
+      }
+      if (call.kind() == CallKind.FINALIZE) {
+        state.finalizedAtLine = lineNumber;
+      }
       modelled.merge(call.kind(), 1L, Long::sum);
       if (call instanceof TraceCall.PointToPoint p && p.bytes() < 0) {
         unknownBytes++;

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a rank's earlier lines decide about later ones: the default datatype size set by {@code init}, and the
- * nonblocking requests still outstanding.
+ * What a rank's earlier lines decide about later ones: the default datatype size set by {@code init}, the
+ * nonblocking requests still outstanding, and whether the rank has finalized.
  *
  * <p>SimGrid's traces have no request handles: {@code wait} and {@code test} name a request by its
  * (source, destination, tag), and SMPI's replay keeps a FIFO of requests per such key ({@code RequestStorage} in
@@ -25,6 +25,8 @@ final class SimGridRankState {
   final int rank;
   final int ranks;
   int defaultBytes = SimGridDatatypes.DEFAULT_BYTES_BARE_INIT;
+  /** The line of the rank's {@code finalize}, or 0 before it: no call may follow it. */
+  long finalizedAtLine;
   private long nextRequest = 1;
   private final Map<Long, Key> outstanding = new LinkedHashMap<>();
   private final Map<Key, ArrayDeque<Long>> byKey = new HashMap<>();

@@ -446,4 +446,15 @@ class DumpiRecordLayoutTest {
         .hasMessageEndingWith("byte offset 16: MPI_Reduce_scatter record at byte 16: receive counts add up to more"
             + " than 9223372036854775807 bytes");
   }
+
+  /** A call the model replays after MPI_Finalize is a format error at its record (libdumpi records none). */
+  @Test
+  void aCallAfterFinalizeIsAFormatError() {
+    DumpiBinBuilder b = new DumpiBinBuilder(1, 1, 0, 0);
+    b.record(125, THREAD_ONLY, 0, 0, 0, 0); // dumpi_write_finalize: no fields
+    b.record(52, THREAD_ONLY, 0, 0, 0, 0).u16(WORLD); // dumpi_write_barrier: comm
+    assertThatThrownBy(() -> readAll(b.build(), new ArrayList<>())).isInstanceOf(TraceFormatException.class)
+        .hasMessageEndingWith("byte offset 21: MPI_Barrier record at byte 21: MPI_Barrier after the rank's"
+            + " MPI_Finalize (the record at byte 16)");
+  }
 }

@@ -79,6 +79,15 @@ class SimGridTraceErrorsTest {
   }
 
   @Test
+  void aCallAfterFinalizeIsRefusedAtItsLine() throws IOException {
+    Path file = Files.writeString(dir.resolve("after.txt"), "0 init\n1 init\n0 finalize\n0 send 1 0 8\n"
+        + "1 finalize\n");
+    TraceFormatException e = readUntilError(SimGridTrace.open(file), 0);
+    assertThat(e.getMessage()).startsWith(file + ", rank 0, line 4: ")
+        .contains("action 'send' after the rank's finalize (line 3)");
+  }
+
+  @Test
   void aDirectoryOrNullIsRefusedSayingWhat() {
     assertThatThrownBy(() -> SimGridTrace.open(dir)).isInstanceOf(TraceFormatException.class)
         .hasMessageContaining("a directory, not a SimGrid trace file");
