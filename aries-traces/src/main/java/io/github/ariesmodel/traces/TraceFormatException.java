@@ -8,7 +8,8 @@ import java.nio.file.Path;
  *
  * <p>The message names the file, the rank (when the problem belongs to one rank's stream) and where in the file the
  * problem is (a byte offset for binary formats, a line number for text formats), then says what is wrong, so a user
- * can look at the record without a stack trace. Echoed file content is abbreviated to 80 characters.
+ * can look at the record without a stack trace. Echoed file content is abbreviated to 80 characters, its control
+ * characters escaped ({@link #echo}).
  */
 public final class TraceFormatException extends IOException {
   private static final long serialVersionUID = 1L;
@@ -84,14 +85,51 @@ public final class TraceFormatException extends IOException {
   }
 
   /**
-   * Abbreviates text taken from a trace for an error message: at most 80 characters, with an ellipsis when cut.
+   * Abbreviates text taken from a trace for an error message: at most 80 characters, with an ellipsis when cut, and
+   * control characters (ESC, BEL, NUL, line breaks, Unicode's format characters) written as Java escapes
+   * ({@code \u001b}), so that a file's bytes cannot move the terminal's cursor, colour or erase the line that reports
+   * them. An escape counts as the characters it takes and is never cut.
    *
    * @param text text from the trace
-   * @return the text, quoted, abbreviated
+   * @return the text, quoted, abbreviated, escaped
    */
   public static String echo(String text) {
-    String t = text.length() <= ECHO_LIMIT ? text : text.substring(0, ECHO_LIMIT - 3) + "...";
-    return "'" + t + "'";
+    StringBuilder b = new StringBuilder(Math.min(text.length(), ECHO_LIMIT) + 2).append('\'');
+    int limit = ECHO_LIMIT - 3; // room for the ellipsis if the text does not fit
+    int shown = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      String piece = visible(c) ? null : String.format("\\u%04x", (int) c);
+      int width = piece == null ? 1 : piece.length();
+      if (shown + width > limit && !fitsWhole(text, i, shown)) {
+        b.append("...");
+        break;
+      }
+      if (piece == null) {
+        b.append(c);
+      } else {
+        b.append(piece);
+      }
+      shown += width;
+    }
+    return b.append('\'').toString();
+  }
+
+  /** Whether the rest of the text from {@code from} fits in the limit with {@code shown} characters taken. */
+  private static boolean fitsWhole(String text, int from, int shown) {
+    for (int i = from; i < text.length() && shown <= ECHO_LIMIT; i++) {
+      shown += visible(text.charAt(i)) ? 1 : 6;
+    }
+    return shown <= ECHO_LIMIT;
+  }
+
+  /** Whether a character shows as itself: not a control, line or paragraph separator or format character. */
+  private static boolean visible(char c) {
+    if (Character.isISOControl(c)) {
+      return false;
+    }
+    int type = Character.getType(c);
+    return type != Character.FORMAT && type != Character.LINE_SEPARATOR && type != Character.PARAGRAPH_SEPARATOR;
   }
 
   /** The file the problem is in (may be null if the trace had no file). */

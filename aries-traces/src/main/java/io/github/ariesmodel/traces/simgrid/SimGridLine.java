@@ -69,10 +69,10 @@ final class SimGridLine {
   long count(int i, String what, boolean negativeAllowed) throws TraceFormatException {
     double d = number(i, what);
     if (d < 0 && !negativeAllowed) {
-      throw error(what + " must be >= 0, was " + tokens[i]);
+      throw error(what + " must be >= 0, was " + TraceFormatException.echo(tokens[i]));
     }
     if (Math.abs(d) >= 0x1p56) { // times a 32-byte element it still fits a long
-      throw error(what + " is too large: " + tokens[i]);
+      throw error(what + " is too large: " + TraceFormatException.echo(tokens[i]));
     }
     return (long) d;
   }
@@ -81,7 +81,7 @@ final class SimGridLine {
   double amount(int i, String what) throws TraceFormatException {
     double d = number(i, what);
     if (d < 0) {
-      throw error(what + " must be >= 0, was " + tokens[i]);
+      throw error(what + " must be >= 0, was " + TraceFormatException.echo(tokens[i]));
     }
     return d;
   }
@@ -94,7 +94,7 @@ final class SimGridLine {
       throw error(what + " must be a number, was " + TraceFormatException.echo(tokens[i]));
     }
     if (!Double.isFinite(d)) {
-      throw error(what + " must be finite, was " + tokens[i]);
+      throw error(what + " must be finite, was " + TraceFormatException.echo(tokens[i]));
     }
     return d;
   }

@@ -88,6 +88,19 @@ class SimGridTraceErrorsTest {
   }
 
   @Test
+  void controlCharactersOfTheFileAreEscapedInTheMessage() throws IOException {
+    Path file = Files.writeString(dir.resolve("esc.txt"), "0 init\n0 fr\u001b[31mob\u0007 1\n");
+    TraceFormatException e = readUntilError(SimGridTrace.open(file), 0);
+    assertThat(e.getMessage()).contains("unknown action 'fr\\u001b[31mob\\u0007'").doesNotContain("\u001b")
+        .doesNotContain("\u0007");
+    // a number followed by a control character parses (Java trims them) but was echoed raw when refused
+    Path size = Files.writeString(dir.resolve("size.txt"), "0 init\n1 init\n0 send 1 0 -1\u0007\u0000\n");
+    e = readUntilError(SimGridTrace.open(size), 0);
+    assertThat(e.getMessage()).contains("size must be >= 0, was '-1\\u0007\\u0000'").doesNotContain("\u0007")
+        .doesNotContain("\u0000");
+  }
+
+  @Test
   void aDirectoryOrNullIsRefusedSayingWhat() {
     assertThatThrownBy(() -> SimGridTrace.open(dir)).isInstanceOf(TraceFormatException.class)
         .hasMessageContaining("a directory, not a SimGrid trace file");
