@@ -38,7 +38,9 @@ import java.util.function.BooleanSupplier;
  * <p><b>Threads.</b> The thread that calls {@code run*} runs partition 0; partitions 1.. run on daemon threads made
  * at the first run and ended by {@link #close()}. Between runs every group's loop belongs to the thread that runs
  * the engine (set-up scheduling goes straight into the loops); during a run each loop belongs to its partition's
- * thread, and any other thread that schedules into it fails fast (the loop's owner check).
+ * thread, and any other thread that schedules into it fails fast (the loop's owner check). Whatever a worker thread
+ * throws, in a handler or outside one (an {@code OutOfMemoryError} at the barrier), is thrown by the {@code run*}
+ * call on the caller's thread, and the JVM prints nothing of it.
  */
 public final class PartitionedEngine implements AutoCloseable {
 
@@ -382,7 +384,11 @@ public final class PartitionedEngine implements AutoCloseable {
           }
         }
         while (true) {
-          phaser.arriveAndAwaitAdvance();
+          if (phaser.arriveAndAwaitAdvance() < 0) {
+            // a worker failed outside its window and ended the barrier: wait for the others to leave theirs
+            joinWorkers();
+            break;
+          }
           if (!windowPlanned) {
             break;
           }
@@ -391,6 +397,10 @@ public final class PartitionedEngine implements AutoCloseable {
       }
     } finally {
       running = false;
+      if (phaser != null && phaser.isTerminated() && !closing) {
+        phaser = null; // its workers have ended: the next run starts new ones
+        workers = null;
+      }
       for (GroupScheduler g : groups) {
         g.loop.bindOwner(me);
         now = Math.max(now, g.loop.now());
@@ -480,12 +490,47 @@ public final class PartitionedEngine implements AutoCloseable {
     for (int p = 1; p < n; p++) {
       Partition part = partitions[p];
       Phaser barrier = phaser;
-      Runnable body = () -> work(part, barrier);
+      Runnable body = () -> {
+        try {
+          work(part, barrier);
+        } catch (Throwable e) {
+          workerFailed(e, barrier); // (a window's failures are caught in it: this is one at the barrier)
+        }
+      };
       Thread t = workerFactory == null ? new Thread(body) : workerFactory.newThread(body);
       t.setName("engine-partition-" + p);
       t.setDaemon(true);
+      // whatever else ends the thread (a factory's own code) reaches the caller as well, and the JVM prints nothing
+      t.setUncaughtExceptionHandler((thread, e) -> workerFailed(e, barrier));
       workers[p] = t;
       t.start();
+    }
+  }
+
+  /**
+   * A worker thread failed outside a window (an {@code OutOfMemoryError} while it waited at the barrier): the failure
+   * is the run's, thrown on the caller's thread as a handler's is, and the barrier is ended, since the others would
+   * wait for this thread at it for ever.
+   */
+  private void workerFailed(Throwable e, Phaser barrier) {
+    failure.compareAndSet(null, e);
+    barrier.forceTermination();
+  }
+
+  /** Waits for the worker threads to end (after the barrier was ended: each leaves at its next arrival). */
+  private void joinWorkers() {
+    boolean interrupted = false;
+    for (Thread t : workers) {
+      while (t != null && t.isAlive()) {
+        try {
+          t.join();
+        } catch (InterruptedException e) {
+          interrupted = true; // (the workers end by themselves: wait on, and keep the interrupt for the caller)
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
   }
 

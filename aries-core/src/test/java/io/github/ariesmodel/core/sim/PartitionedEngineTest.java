@@ -211,6 +211,41 @@ class PartitionedEngineTest {
     }
   }
 
+  /**
+   * A throwable on a worker thread outside any handler (an OutOfMemoryError while it waits at the barrier, say; here
+   * its thread fails before its first window) comes out of run on the caller's thread, and the JVM prints nothing: the
+   * worker had no handler, so the JVM's own "Exception in thread" line came first and the run waited for ever.
+   */
+  @Test
+  void aThrowableOnAWorkerOutsideAnyHandlerComesOutOfRunAndTheJvmPrintsNothing() throws Exception {
+    java.util.concurrent.CompletableFuture<Throwable> outcome = new java.util.concurrent.CompletableFuture<>();
+    Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
+    Thread.setDefaultUncaughtExceptionHandler((t, e) -> outcome.complete(
+        new AssertionError("the JVM's handler got " + e + " from " + t.getName())));
+    try {
+      Thread controller = new Thread(() -> {
+        try (PartitionedEngine engine = PartitionedEngine.of(3, LOOKAHEAD, 3)) {
+          int[] made = {0};
+          engine.workerThreads(r -> new Thread(++made[0] == 2 ? () -> {
+            throw new OutOfMemoryError("no heap for the worker");
+          } : r));
+          ToyGroupModel model = ToyGroupModel.onEngine(engine, 20_000, 1);
+          model.start(2);
+          engine.runUntil(30_000);
+          outcome.complete(null);
+        } catch (Throwable t) {
+          outcome.complete(t);
+        }
+      });
+      controller.setDaemon(true);
+      controller.start();
+      assertThat(outcome.get()).isInstanceOf(OutOfMemoryError.class).hasMessage("no heap for the worker");
+      controller.join();
+    } finally {
+      Thread.setDefaultUncaughtExceptionHandler(previous);
+    }
+  }
+
   @Test
   void schedulingIntoAGroupOfAnotherPartitionDirectlyFailsFastNamingBothThreads() {
     try (PartitionedEngine engine = PartitionedEngine.of(2, LOOKAHEAD, 2)) {
