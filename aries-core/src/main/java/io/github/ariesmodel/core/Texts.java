@@ -9,19 +9,86 @@ public final class Texts {
 
   /**
    * The text, cut to at most {@link #MAX_ECHO} characters with an ellipsis and the full length, so a message
-   * never echoes a whole document back.
+   * never echoes a whole document back, and with its control characters escaped as {@link #visible} does. An escape
+   * counts as the characters it takes and is never cut.
    *
    * @param text any text, or null
-   * @return the text itself when short, otherwise its start and its length
+   * @return the text itself when short and printable, otherwise its (escaped) start and its length
    */
   public static String abbreviate(String text) {
     if (text == null) {
       return "null";
     }
-    if (text.length() <= MAX_ECHO) {
+    if (text.length() <= MAX_ECHO && printable(text)) {
       return text;
     }
-    return text.substring(0, MAX_ECHO - 1) + "… (" + text.length() + " characters)";
+    StringBuilder b = new StringBuilder(MAX_ECHO + 24);
+    int end = Math.min(text.length(), MAX_ECHO); // each character shows as one or more: no more are needed
+    for (int i = 0; i < end; i++) {
+      appendVisible(b, text.charAt(i));
+    }
+    if (text.length() <= MAX_ECHO && b.length() <= MAX_ECHO) {
+      return b.toString();
+    }
+    // cut at MAX_ECHO - 1 characters, back to the start of an escape that would straddle it
+    int cut = 0;
+    for (int i = 0, at = 0; i < end; i++) {
+      at += printable(text.charAt(i)) ? 1 : ESCAPE_LENGTH;
+      if (at > MAX_ECHO - 1) {
+        break;
+      }
+      cut = at;
+    }
+    return b.substring(0, cut) + "… (" + text.length() + " characters)";
+  }
+
+  /** Characters a control character's escape takes ({@code \u001b}). */
+  private static final int ESCAPE_LENGTH = 6;
+
+  /**
+   * The text with every character that would act on a terminal rather than show (ISO controls such as ESC, BEL and
+   * NUL, line and paragraph separators, Unicode's format characters such as the bidirectional overrides) written as a
+   * Java escape, {@code \u001b}: text from a user or a file, echoed in a message, cannot then move the cursor, change
+   * colours, erase the line or reorder what follows it. Other text, backslashes included, is unchanged.
+   *
+   * @param text any text, not null
+   * @return the text, escaped
+   */
+  public static String visible(String text) {
+    if (printable(text)) {
+      return text;
+    }
+    StringBuilder b = new StringBuilder(text.length() + 16);
+    for (int i = 0; i < text.length(); i++) {
+      appendVisible(b, text.charAt(i));
+    }
+    return b.toString();
+  }
+
+  private static boolean printable(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      if (!printable(text.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean printable(char c) {
+    if (Character.isISOControl(c)) {
+      return false;
+    }
+    int type = Character.getType(c);
+    return type != Character.FORMAT && type != Character.LINE_SEPARATOR && type != Character.PARAGRAPH_SEPARATOR;
+  }
+
+  private static void appendVisible(StringBuilder b, char c) {
+    if (printable(c)) {
+      b.append(c);
+    } else {
+      b.append("\\u").append(Character.forDigit(c >> 12 & 0xf, 16)).append(Character.forDigit(c >> 8 & 0xf, 16))
+          .append(Character.forDigit(c >> 4 & 0xf, 16)).append(Character.forDigit(c & 0xf, 16));
+    }
   }
 
   /**
