@@ -10,6 +10,7 @@ import io.github.ariesmodel.core.MemoryRegistration;
 import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.core.SimTime;
 import io.github.ariesmodel.core.Status;
+import io.github.ariesmodel.core.Texts;
 import io.github.ariesmodel.core.sim.DeterministicEventLoop;
 import io.github.ariesmodel.core.sim.SparsePhysicalMemory;
 import io.github.ariesmodel.core.spi.TranslationClient;
@@ -377,7 +378,7 @@ final class IommuCommand implements Callable<Integer> {
             if (s.isEmpty() || s.startsWith("#")) {
               continue;
             }
-            parseLine(s, lineNumber, d);
+            parseLine(trace.equals("-") ? "standard input" : trace, s, lineNumber, d);
             any = true;
             return true;
           }
@@ -407,23 +408,27 @@ final class IommuCommand implements Callable<Integer> {
     };
   }
 
-  /** Parses "OFFSET [R|W|A]". */
-  static void parseLine(String s, long lineNumber, Driver d) {
+  /**
+   * Parses "OFFSET [R|W|A]", or refuses the line in one line naming the file, the line, what was expected and what
+   * it held (it said "trace line N", without the file, located at "(arguments)").
+   *
+   * @param file the trace's name as the user gave it, or "standard input"
+   */
+  static void parseLine(String file, String s, long lineNumber, Driver d) {
+    String at = Texts.abbreviate(file) + ", line " + lineNumber + ": ";
     String[] f = s.split("\\s+");
     if (f.length > 2) {
-      throw new IllegalArgumentException(
-          "trace line " + lineNumber + ": expected OFFSET [R|W|A] but was \"" + s + "\"");
+      throw CliError.badInput(at + "expected OFFSET [R|W|A] but was \"" + Texts.abbreviate(s) + "\"", "TRACE", null);
     }
     try {
       d.nextOffset = f[0].startsWith("0x") || f[0].startsWith("0X")
           ? Long.parseUnsignedLong(f[0].substring(2), 16) : Long.parseLong(f[0]);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          "trace line " + lineNumber + ": offset must be decimal or 0x-hex but was \"" + f[0] + "\"");
+      throw CliError.badInput(at + "offset must be decimal or 0x-hex but was \"" + Texts.abbreviate(f[0]) + "\"",
+          "TRACE", e);
     }
     if (d.nextOffset < 0) {
-      throw new IllegalArgumentException(
-          "trace line " + lineNumber + ": offset must be >= 0 but was \"" + f[0] + "\"");
+      throw CliError.badInput(at + "offset must be >= 0 but was \"" + Texts.abbreviate(f[0]) + "\"", "TRACE", null);
     }
     d.nextAccess = AccessKind.READ;
     if (f.length == 2) {
@@ -437,8 +442,8 @@ final class IommuCommand implements Callable<Integer> {
           d.nextAccess = AccessKind.ATOMIC;
           break;
         default:
-          throw new IllegalArgumentException(
-              "trace line " + lineNumber + ": access must be R, W or A but was \"" + f[1] + "\"");
+          throw CliError.badInput(at + "access must be R, W or A but was \"" + Texts.abbreviate(f[1]) + "\"",
+              "TRACE", null);
       }
     }
   }

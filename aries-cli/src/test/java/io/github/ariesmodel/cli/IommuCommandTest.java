@@ -87,7 +87,12 @@ class IommuCommandTest {
     Files.writeString(bad, "0\n12 X\n");
     Run r = run("iommu", "--region", "1M", bad.toString());
     assertThat(r.code()).isEqualTo(2);
-    assertThat(r.err()).contains("trace line 2: access must be R, W or A but was \"X\"");
+    // the file is named (it said "trace line 2", and "(arguments)")
+    assertThat(r.err().strip()).isEqualTo("aries iommu: " + bad + ", line 2: access must be R, W or A but was \"X\""
+        + " (TRACE)");
+    Files.writeString(bad, "0 R\n0x1g\n");
+    assertThat(run("iommu", "--region", "1M", bad.toString()).err().strip()).isEqualTo("aries iommu: " + bad
+        + ", line 2: offset must be decimal or 0x-hex but was \"0x1g\" (TRACE)");
     assertThat(run("iommu", "--sets", "3", "--synthetic", "random:1").err())
         .contains("sets must be a power of two in [1, 1048576] but was 3");
     assertThat(run("iommu", "--synthetic", "zigzag:4").err()).contains("--synthetic must be");
