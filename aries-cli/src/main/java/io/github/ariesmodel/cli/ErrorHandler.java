@@ -27,7 +27,8 @@ import picocli.CommandLine.ParseResult;
  * The command line's one error path. Every failure, whether picocli rejects an argument or a command throws,
  * becomes one line on standard error, {@code aries <command>: <what> (<where>)}, and an exit status: 2 for bad
  * input, 1 for a failed run. A stack trace follows only with {@code --debug}. The line never holds more than the
- * first {@link Texts#MAX_ECHO} characters of a message that echoes a long text.
+ * first {@link Texts#MAX_ECHO} characters of a message that echoes a long text, nor a control character raw
+ * ({@link Texts#visible}).
  */
 final class ErrorHandler implements CommandLine.IParameterExceptionHandler, CommandLine.IExecutionExceptionHandler {
 
@@ -125,7 +126,10 @@ final class ErrorHandler implements CommandLine.IParameterExceptionHandler, Comm
 
   private static void report(CommandLine cl, PrintWriter err, String what, String where, boolean debug,
       Throwable ex) {
-    String text = what == null ? "failed" : withoutClassNames(what).replaceAll("\\s*\\R\\s*", " ").strip();
+    // line breaks join the line; any other control character a message quotes (from a file, an argument) is escaped,
+    // so that it cannot act on the terminal (an ESC sequence cleared it)
+    String text = what == null ? "failed"
+        : Texts.visible(withoutClassNames(what).replaceAll("\\s*\\R\\s*", " ").strip());
     if (text.length() > MAX_WHAT) {
       text = text.substring(0, MAX_WHAT - 1) + "…";
     }

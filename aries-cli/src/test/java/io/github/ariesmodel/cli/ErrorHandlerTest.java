@@ -35,6 +35,14 @@ class ErrorHandlerTest {
   }
 
   @Test
+  void controlCharactersInTheLineAreEscaped() {
+    // picocli's own message quotes the value raw: an ESC sequence cleared the terminal, a BEL rang it
+    assertThat(aries("run", "--seed", "\u001b[2J\u0007x")).isEqualTo(2);
+    assertThat(onlyLine()).contains("\\u001b[2J\\u0007x").doesNotContain("\u001b").doesNotContain("\u0007")
+        .endsWith("(--seed)");
+  }
+
+  @Test
   void aMissingConfigFileIsBadInput() {
     assertThat(aries("run", "--config", tmp.resolve("nope.yaml").toString())).isEqualTo(2);
     assertThat(onlyLine()).startsWith("aries run: no such file: ").endsWith("(--config)");
