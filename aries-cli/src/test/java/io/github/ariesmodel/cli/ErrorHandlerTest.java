@@ -155,4 +155,33 @@ class ErrorHandlerTest {
     assertThat(onlyLine()).startsWith("aries sweep: ").contains("t.txt").contains("no such trace file")
         .endsWith("(trace)");
   }
+
+  /**
+   * A trace that deadlocks, or whose stream is damaged past its header, met by replay, by run's replay workload and
+   * by a sweep of it: the same problem, exit status 2, and no --out directory left behind. run and sweep said
+   * "TraceReplayException: ..." with status 1 and left an empty directory.
+   */
+  @Test
+  void aTraceReplayFailureIsTheSameBadInputFromEveryCommandAndLeavesNoOut() throws IOException {
+    Path deadlock = Files.writeString(tmp.resolve("deadlock.txt"),
+        "0 init\n1 init\n0 recv 1 0 8\n1 recv 0 0 8\n0 send 1 0 8\n1 send 0 0 8\n");
+    Path damaged = Files.writeString(tmp.resolve("damaged.txt"), "0 init\n1 init\n1 fly 2\n");
+    for (Path trace : new Path[] {deadlock, damaged}) {
+      String[][] commands = {
+          {"replay", trace.toString(), "-q", "--out", tmp.resolve("r").toString()},
+          {"run", "replay", "-p", "trace=" + trace, "-q", "--out", tmp.resolve("run").toString()},
+          {"sweep", "--job", "replay", "--param", "trace=" + trace, "-q", "--out", tmp.resolve("s").toString()}};
+      java.util.Set<String> problems = new java.util.HashSet<>();
+      for (String[] c : commands) {
+        err.getBuffer().setLength(0);
+        assertThat(aries(c)).as(err.toString()).isEqualTo(2);
+        String line = onlyLine();
+        assertThat(line).startsWith("aries " + c[0] + ": " + trace).doesNotContain("Exception");
+        problems.add(line.substring(line.indexOf(": ") + 2, line.lastIndexOf(" (")));
+        assertThat(Path.of(c[c.length - 1])).as(String.join(" ", c)).doesNotExist();
+      }
+      assertThat(problems).as("one problem, told alike").hasSize(1);
+      assertThat(problems.iterator().next()).contains(trace == deadlock ? "deadlocked" : "unknown action 'fly'");
+    }
+  }
 }

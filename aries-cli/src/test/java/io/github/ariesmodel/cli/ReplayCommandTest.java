@@ -509,5 +509,11 @@ class ReplayCommandTest {
     assertThat(run(new StringWriter(), err, "replay", f.toString(), "-q", "--out", tmp.resolve("o").toString()))
         .isEqualTo(2);
     assertThat(err.toString()).contains("deadlocked", "rank 0, call 2 (RECV from 1", "rank 1, call 2 (RECV from 0");
+    assertThat(tmp.resolve("o")).as("the directory the refused run made").doesNotExist();
+    // a directory that was there before is kept, even empty
+    Path mine = Files.createDirectory(tmp.resolve("mine"));
+    assertThat(run(new StringWriter(), new StringWriter(), "replay", f.toString(), "-q", "--out", mine.toString()))
+        .isEqualTo(2);
+    assertThat(mine).isEmptyDirectory();
   }
 }
