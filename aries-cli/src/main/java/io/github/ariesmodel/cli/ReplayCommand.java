@@ -222,15 +222,29 @@ final class ReplayCommand implements Callable<Integer> {
       }
       p.put("backgroundTrace", backgroundTrace.toString());
     }
+    // a background's option is passed when there is a background, or when it was given without one: the workload
+    // refuses it then (it was dropped here, and so ignored without a word)
+    CommandLine.ParseResult given = spec.commandLine().getParseResult();
     if (background != null) {
       p.put("background", background);
+    }
+    if (background != null || given.hasMatchedOption("--background-bytes")) {
       p.put("backgroundBytes", Integer.toString(backgroundBytes));
+    }
+    if (background != null || given.hasMatchedOption("--background-gap-us")) {
       p.put("backgroundGapUs", Double.toString(backgroundGapUs));
     }
-    if (background != null || backgroundTrace != null) { // what either background takes
+    boolean anyBackground = background != null || backgroundTrace != null; // what either background takes
+    if (anyBackground || given.hasMatchedOption("--background-nodes")) {
       p.put("backgroundNodes", Integer.toString(backgroundNodes));
+    }
+    if (anyBackground || given.hasMatchedOption("--background-steps")) {
       p.put("backgroundSteps", Long.toString(backgroundSteps));
+    }
+    if (anyBackground || given.hasMatchedOption("--background-mapping")) {
       p.put("backgroundMapping", backgroundMapping);
+    }
+    if (anyBackground || given.hasMatchedOption("--background-ranks-per-node")) {
       p.put("backgroundRanksPerNode", Integer.toString(backgroundRanksPerNode));
     }
     if (startUs != 0) {

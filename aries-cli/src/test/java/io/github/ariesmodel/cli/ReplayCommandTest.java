@@ -381,7 +381,18 @@ class ReplayCommandTest {
         {{"--background", "uniform", "--background-steps", "-1"}, {"--background-steps must be in [0, 2147483647]"
             + " but was -1"}},
         {{"--background", "uniform", "--background-ranks-per-node", "69"}, {"--background-ranks-per-node must be in"
-            + " [1, 68] but was 69"}}}) {
+            + " [1, 68] but was 69"}},
+        // a background's settings without a background were dropped without a word
+        {{"--background-bytes", "4096"}, {"--background-bytes needs a synthetic background (background=uniform or"
+            + " alltoall) but was 4096 with none"}},
+        {{"--background-gap-us", "3"}, {"--background-gap-us needs a synthetic background (background=uniform or"
+            + " alltoall) but was 3.0 with none"}},
+        {{"--background-nodes", "4"}, {"--background-nodes needs a background but was 4 with none"}},
+        {{"--background-mapping", "random"}, {"--background-mapping needs a background but was random with none"}},
+        {{"--background-ranks-per-node", "2"}, {"--background-ranks-per-node needs a background but was 2 with"
+            + " none"}},
+        {{"--background-trace", second.toString(), "--background-bytes", "4096"}, {"--background-bytes needs a"
+            + " synthetic background (background=uniform or alltoall) but was 4096 with a background trace"}}}) {
       refusedInOneLine(first, bad[0], bad[1][0]);
     }
   }

@@ -211,6 +211,29 @@ final class ReplayWorkload implements Workload {
             + " and backgroundRanksPerNode give its nodes, but was " + nodes);
       }
       boolean anyBackground = bgTrace != null || !kind.equals("none");
+      // the background's settings mean something only with a background (bytes and gap only with synthetic load):
+      // given without one, they were silently ignored
+      String none = bgTrace != null ? "a background trace, which sends its trace's messages in its trace's time"
+          : "none";
+      if (kind.equals("none") && bytes != 65536) {
+        throw new IllegalArgumentException("backgroundBytes needs a synthetic background (background=uniform or"
+            + " alltoall) but was " + bytes + " with " + none);
+      }
+      if (kind.equals("none") && gapPs != 0) {
+        throw new IllegalArgumentException("backgroundGapUs needs a synthetic background (background=uniform or"
+            + " alltoall) but was " + Texts.abbreviate(params.string("backgroundGapUs", "0")) + " with " + none);
+      }
+      if (!anyBackground && nodes != 0) {
+        throw new IllegalArgumentException("backgroundNodes needs a background but was " + nodes + " with none");
+      }
+      if (!anyBackground && bgMapping.kind() != Placement.Kind.LINEAR) {
+        throw new IllegalArgumentException("backgroundMapping needs a background but was "
+            + params.string("backgroundMapping", "linear") + " with none");
+      }
+      if (!anyBackground && bgRpn != 1) {
+        throw new IllegalArgumentException("backgroundRanksPerNode needs a background but was " + bgRpn
+            + " with none");
+      }
       if (steps != 0 && !anyBackground) {
         throw new IllegalArgumentException("backgroundSteps needs a background but was " + steps + " with none");
       }
