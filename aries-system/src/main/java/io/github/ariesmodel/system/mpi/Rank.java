@@ -195,6 +195,16 @@ final class Rank implements Mpi {
   /** When this rank's code threw in the current run, or {@link Long#MAX_VALUE}. */
   long failedAtPs = Long.MAX_VALUE;
   String waitingOn = "nothing";
+  /**
+   * What a {@link DeadlockWatch} reads (in the rank's own group, between its events): whether the rank is suspended
+   * until an event or a peer gives it work, how often it resumed from such a wait, how many runs it finalized, and
+   * the collective-engine reductions it posted (counted without wrapping) and the one it waits for, or -1.
+   */
+  boolean parked;
+  long resumes;
+  long finalizedRuns;
+  long cePosts;
+  long ceAwaited = -1;
   /** The collective this rank is in, for a deadlock's report, or null outside one. */
   private String inCall;
   /** Whether this rank's program has returned and the rank is in finalize ({@link #finalizeRun}). */
@@ -340,6 +350,14 @@ final class Rank implements Mpi {
     return cqReady || !completedPosts.isEmpty() || localWork || failure != null;
   }
 
+  /**
+   * Whether the rank waits with nothing to do: suspended until something wakes it, and nothing has. Only an event of
+   * its NIC or an on-node peer's store can wake it then.
+   */
+  boolean waitsIdle() {
+    return parked && !hasWork();
+  }
+
   /** Waits, making progress, until the condition holds. */
   void waitFor(String what, BooleanSupplier condition) {
     while (true) {
@@ -355,7 +373,10 @@ final class Rank implements Mpi {
       if (repoll) {
         self().sleep(config.pollIntervalPs());
       } else {
+        parked = true;
         self().waitUntil(this::hasWork);
+        parked = false;
+        resumes++;
       }
     }
   }
@@ -1230,7 +1251,9 @@ final class Rank implements Mpi {
       }
     };
     endpoint.postCollective(post, handler);
+    ceAwaited = cePosts++;
     waitFor("the collective engine's result", () -> handler.event != null);
+    ceAwaited = -1;
     byte[] words = hostRead(mdh, ceResultOffset, CePost.RESULT_BYTES);
     spend(lastHostPs);
     self().sleep(config.recvOverheadPs());
@@ -1845,6 +1868,7 @@ final class Rank implements Mpi {
     leave();
     drain();
     finalizing = false;
+    finalizedRuns++;
   }
 
   /** @return whether the rank's program has returned and the rank is in finalize */

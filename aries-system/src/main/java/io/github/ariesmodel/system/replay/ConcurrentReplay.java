@@ -5,6 +5,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 import com.google.common.collect.ImmutableList;
 import com.google.common.primitives.ImmutableIntArray;
 import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.mpi.DeadlockWatch;
 import io.github.ariesmodel.system.mpi.MpiJob;
 import io.github.ariesmodel.system.mpi.MpiProgram;
 import io.github.ariesmodel.system.mpi.SyntheticTraffic;
@@ -146,6 +147,16 @@ public final class ConcurrentReplay {
     if (limitPs != Long.MAX_VALUE) {
       set.foregroundLimitPs(limitPs); // (it bounds only a run with a background, which might not end)
     }
+    // Without a limit, a background that does not end keeps the loop busy after the traces deadlock, so the loop never
+    // runs dry (how a deadlock is found otherwise): the watch finds it, and stops the run to have it reported.
+    DeadlockWatch watch = null;
+    if (noise != null && limitPs == Long.MAX_VALUE) {
+      List<MpiJob> traces = new ArrayList<>();
+      for (TraceReplay.Prepared p : prepared) {
+        traces.add(p.job);
+      }
+      watch = DeadlockWatch.over(traces).start();
+    }
     try {
       set.run();
     } catch (MpiJob.JobFailedException e) {
@@ -169,6 +180,10 @@ public final class ConcurrentReplay {
         }
       }
       throw e;
+    } finally {
+      if (watch != null) {
+        watch.stop();
+      }
     }
     ImmutableList.Builder<ReplayResult> out = ImmutableList.builder();
     for (TraceReplay.Prepared p : prepared) {

@@ -149,6 +149,34 @@ class ConcurrentReplayTest {
         .hasMessageContaining("rank 0, call 2 (RECV from 1 tag 0");
   }
 
+  /**
+   * Without a limit (the command line's {@code --no-baseline}) a trace that deadlocks beside a background is found
+   * while the background still runs, at the same simulated time for every engine thread count. The background here
+   * ends by itself after 100 steps 100 us apart (10 ms): the deadlock used to be found only then, when the loop ran
+   * dry, and with a background without end never.
+   */
+  @Test
+  void aTraceThatDeadlocksBesideABackgroundWithoutALimitIsFoundWhileTheBackgroundRuns(@TempDir Path dir)
+      throws IOException {
+    Path f = dir.resolve("deadlock.txt");
+    Files.writeString(f, "0 init\n1 init\n0 recv 1 0 8\n1 recv 0 0 8\n0 send 1 0 8\n1 send 0 0 8\n");
+    List<Long> found = new ArrayList<>();
+    for (int threads : new int[] {0, 1, 2}) {
+      AriesSystem sys = system("two-groups", FabricKind.ROUTERS, threads);
+      assertThatThrownBy(() -> ConcurrentReplay.builder(sys)
+          .trace(TraceReplay.builder(sys, SimGridTrace.open(f)).placement(Placement.ROUND_ROBIN_GROUPS).build())
+          .background(SyntheticTraffic.uniform(4096, 100_000_000, 100, 1), 16, 1, Placement.ROUND_ROBIN_GROUPS)
+          .build().run())
+          .isInstanceOf(TraceReplayException.class)
+          .hasMessageContaining("deadlock.txt").hasMessageContaining("deadlocked")
+          .hasMessageContaining("rank 0, call 2 (RECV from 1 tag 0").hasMessageContaining("rank 1, call 2 (RECV from 0");
+      found.add(sys.now());
+    }
+    // two looks 100 us apart after the ranks stopped, long before the background's 10 ms
+    assertThat(found).allMatch(ps -> ps < 1_000_000_000L, "found within 1 ms");
+    assertThat(found.get(2)).as("the same on every engine thread count").isEqualTo(found.get(1));
+  }
+
   /** Two ranks exchanging 1,000 and 2,000 bytes: 3,000 bytes sent a pass. */
   private static Trace exchange(Path dir) throws IOException {
     Path f = dir.resolve("exchange.txt");
