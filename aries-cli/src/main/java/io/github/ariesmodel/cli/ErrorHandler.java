@@ -13,15 +13,11 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -90,14 +86,12 @@ final class ErrorHandler implements CommandLine.IParameterExceptionHandler, Comm
       status = CliError.BAD_INPUT;
       what = f.getMessage();
       where = "trace";
-      removeEmptyOut(cl);
     } else if (t instanceof TraceReplayException r) {
       // a trace that cannot be replayed (damaged, refused by the MPI layer, deadlocked), met by a run or a sweep
       // point: the line replay gives (it was "TraceReplayException: ..." and exit status 1)
       status = CliError.BAD_INPUT;
       what = replayProblem(r);
       where = "trace";
-      removeEmptyOut(cl);
     } else if (t instanceof NoSuchFileException f) {
       status = CliError.BAD_INPUT;
       what = "no such file";
@@ -146,36 +140,6 @@ final class ErrorHandler implements CommandLine.IParameterExceptionHandler, Comm
    */
   static String replayProblem(TraceReplayException e) {
     return String.valueOf(e.getMessage()).replace("\n", "; ");
-  }
-
-  /**
-   * After a run or a sweep refused for its trace: the {@code --out} directory it made before the replay found the
-   * problem holds nothing, and is removed, so that a refused run leaves no directory behind (one that holds anything,
-   * a sweep's finished points or another run's files, is left as it is; {@code replay} removes the directory it made
-   * itself). The directory is the option's, or {@code run}'s default for the replay workload, {@code results/replay};
-   * a failure to remove it changes nothing else.
-   */
-  private static void removeEmptyOut(CommandLine cl) {
-    String command = cl.getCommandName();
-    OptionSpec o = cl.getCommandSpec().findOption("--out");
-    if (o == null || !(command.equals("run") || command.equals("sweep"))) {
-      return;
-    }
-    Object value = o.getValue();
-    Path dir = value instanceof Path p ? p : command.equals("run") ? Path.of("results", "replay") : null;
-    if (dir == null || !Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-      return;
-    }
-    try {
-      try (Stream<Path> s = Files.list(dir)) {
-        if (s.findAny().isPresent()) {
-          return;
-        }
-      }
-      Files.delete(dir); // (rmdir: refused if anything appeared in it meanwhile)
-    } catch (IOException | UncheckedIOException e) {
-      // left as it is: the error line is what matters
-    }
   }
 
   private static void report(CommandLine cl, PrintWriter err, String what, String where, boolean debug,

@@ -2,6 +2,7 @@ package io.github.ariesmodel.cli;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -23,11 +24,52 @@ final class OutputPaths {
    *
    * @param dir the directory
    * @param option the option that named it, for the message
+   * @return the outermost directory this call made ({@code dir} or one of its parents), for {@link #removeMade} if
+   *     the command fails before writing there; null when {@code dir} existed
    * @throws CliError (bad input) naming the option and the path when the directory cannot be used
    */
-  static void directory(Path dir, String option) {
+  static Path directory(Path dir, String option) {
     refuseEmpty(dir, option);
-    usableDirectory(dir, dir, option);
+    Path made = outermostMissing(dir);
+    try {
+      usableDirectory(dir, dir, option);
+    } catch (RuntimeException e) {
+      removeMade(dir, made); // (made, then found to take no files)
+      throw e;
+    }
+    return made;
+  }
+
+  /** @return the outermost of {@code dir} and its parents that does not exist, or null when {@code dir} exists */
+  private static Path outermostMissing(Path dir) {
+    Path missing = null;
+    for (Path p = dir.toAbsolutePath().normalize(); p != null && !Files.exists(p, LinkOption.NOFOLLOW_LINKS);
+        p = p.getParent()) {
+      missing = p;
+    }
+    return missing;
+  }
+
+  /**
+   * After a command failed: removes the output directory it made, and the parents it made for it, each only while
+   * it is empty, so that a refused run leaves no directory behind. A directory that existed before the command
+   * ({@code made} null), or one that holds anything (a sweep's finished points, another shard's), is left as it is;
+   * a failure to remove changes nothing else (the command's error is what the user needs to hear of).
+   *
+   * @param dir the output directory
+   * @param made what {@link #directory} or {@link #runDirectory} returned for it, or null
+   */
+  static void removeMade(Path dir, Path made) {
+    if (made == null) {
+      return;
+    }
+    for (Path p = dir.toAbsolutePath().normalize(); p != null && p.startsWith(made); p = p.getParent()) {
+      try {
+        Files.delete(p); // (rmdir: refused while it holds anything)
+      } catch (IOException e) {
+        return;
+      }
+    }
   }
 
   /** Makes sure a directory exists and takes new files; messages name {@code given}, the path the user wrote. */
@@ -117,10 +159,11 @@ final class OutputPaths {
    * @param option the option that named it
    * @param command the command about to write there, as recorded in {@code results.json} ("run pingpong")
    * @param force whether the user allowed replacing another run's files
+   * @return the outermost directory this call made, as {@link #directory} returns it
    * @throws CliError (bad input) when the directory holds another run's files and force is false
    */
-  static void runDirectory(Path dir, String option, String command, boolean force) {
-    directory(dir, option);
+  static Path runDirectory(Path dir, String option, String command, boolean force) {
+    Path made = directory(dir, option);
     Path results = dir.resolve(ReportWriter.RESULTS);
     if (Files.exists(results) && !Files.isRegularFile(results)) {
       // not even --force replaces it: the report could not be written there, and only after the whole run
@@ -128,7 +171,7 @@ final class OutputPaths {
           + " choose another directory", option, null);
     }
     if (force) {
-      return;
+      return made;
     }
     String previous;
     if (Files.isRegularFile(results)) {
@@ -138,7 +181,7 @@ final class OutputPaths {
         previous = null;
       }
       if (command.equals(previous)) {
-        return;
+        return made;
       }
       throw CliError.badInput(dir + " holds the results of another run (" + (previous == null ? "unreadable"
           : "\"" + Texts.abbreviate(previous) + "\"") + "); choose another directory or add --force to replace them",
@@ -152,5 +195,6 @@ final class OutputPaths {
     } catch (IOException e) {
       throw CliError.badInput("cannot list the directory " + dir + ": " + ErrorHandler.reason(e), option, e);
     }
+    return made;
   }
 }

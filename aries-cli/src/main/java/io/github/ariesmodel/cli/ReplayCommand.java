@@ -21,7 +21,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -275,36 +274,42 @@ final class ReplayCommand implements Callable<Integer> {
     }
     Params params = Params.of(p);
     Path dir = out != null ? out : Path.of("results", "replay");
-    Path made = null; // the outermost directory this run makes for --out, removed again if the trace is refused
+    Path made = null; // the outermost directory made for --out, removed again (while empty) if the run fails
     WorkloadRun run;
+    Path html;
+    boolean written = false;
     try {
-      // fail early, before the output directory is made: a bad system or routing name, then what the replay can
-      // check without simulating (the mapping, the trace's header, its ranks against the system's nodes)
-      w.check(s.build(), params);
-      made = outermostMissing(dir);
-      OutputPaths.directory(dir, "--out");
-      try (ProgressBar bar = ProgressBar.forStandardError(quiet.quiet, 1)) {
-        run = WorkloadRun.run(w, s, params, "replay " + trace, bar::updateFraction);
+      try {
+        // fail early, before the output directory is made: a bad system or routing name, then what the replay can
+        // check without simulating (the mapping, the trace's header, its ranks against the system's nodes)
+        w.check(s.build(), params);
+        made = OutputPaths.directory(dir, "--out");
+        try (ProgressBar bar = ProgressBar.forStandardError(quiet.quiet, 1)) {
+          run = WorkloadRun.run(w, s, params, "replay " + trace, bar::updateFraction);
+        }
+      } catch (TraceReplayException e) {
+        throw CliError.badInput(ErrorHandler.replayProblem(e), "TRACE " + trace, e);
+      } catch (IllegalArgumentException e) {
+        // the workload's parameters are named as the replay builder names them; the user typed the options
+        throw CliError.renamed(e, "ranksPerNode", "--ranks-per-node", "backgroundBytes", "--background-bytes",
+            "backgroundGapUs", "--background-gap-us", "backgroundNodes", "--background-nodes", "backgroundMapping",
+            "--background-mapping", "backgroundRanksPerNode", "--background-ranks-per-node", "backgroundStartUs",
+            "--background-start-us", "backgroundSteps", "--background-steps", "backgroundTrace", "--background-trace", "withStartUs", "--with-start-us", "startUs", "--start-us", "background",
+            "--background");
+      } catch (UncheckedIOException e) {
+        if (e.getCause() instanceof TraceFormatException f) {
+          throw CliError.badInput(f.getMessage(), "TRACE " + trace, f);
+        }
+        throw e;
       }
-    } catch (TraceReplayException e) {
-      removeIfEmpty(dir, made);
-      throw CliError.badInput(ErrorHandler.replayProblem(e), "TRACE " + trace, e);
-    } catch (IllegalArgumentException e) {
-      // the workload's parameters are named as the replay builder names them; the user typed the options
-      throw CliError.renamed(e, "ranksPerNode", "--ranks-per-node", "backgroundBytes", "--background-bytes",
-          "backgroundGapUs", "--background-gap-us", "backgroundNodes", "--background-nodes", "backgroundMapping",
-          "--background-mapping", "backgroundRanksPerNode", "--background-ranks-per-node", "backgroundStartUs",
-          "--background-start-us", "backgroundSteps", "--background-steps", "backgroundTrace", "--background-trace", "withStartUs", "--with-start-us", "startUs", "--start-us", "background",
-          "--background");
-    } catch (UncheckedIOException e) {
-      if (e.getCause() instanceof TraceFormatException f) {
-        removeIfEmpty(dir, made);
-        throw CliError.badInput(f.getMessage(), "TRACE " + trace, f);
+      html = ReportWriter.write(run.results(), run.plots(), run.notes(), dir, wallClock.recorded(),
+          "aries-model: replay of " + trace.getFileName() + " on " + s.system());
+      written = true;
+    } finally {
+      if (!written) {
+        OutputPaths.removeMade(dir, made);
       }
-      throw e;
     }
-    Path html = ReportWriter.write(run.results(), run.plots(), run.notes(), dir, wallClock.recorded(),
-        "aries-model: replay of " + trace.getFileName() + " on " + s.system());
     PrintWriter o = spec.commandLine().getOut();
     if (json.json) {
       o.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(
@@ -321,33 +326,6 @@ final class ReplayCommand implements Callable<Integer> {
       o.printf("  results: %s%n  report:  %s%n", dir.resolve("results.json"), html);
     }
     return 0;
-  }
-
-  /** @return the outermost of {@code dir} and its parents that does not exist, or null when {@code dir} exists */
-  private static Path outermostMissing(Path dir) {
-    Path missing = null;
-    for (Path p = dir.toAbsolutePath().normalize(); p != null && !Files.exists(p, LinkOption.NOFOLLOW_LINKS);
-        p = p.getParent()) {
-      missing = p;
-    }
-    return missing;
-  }
-
-  /**
-   * A refused replay leaves no directory behind: removes {@code dir} and its parents up to {@code made} (the outermost
-   * one the run made), each only while it is empty. Nothing is removed that existed before the run.
-   */
-  private static void removeIfEmpty(Path dir, Path made) {
-    if (made == null) {
-      return;
-    }
-    for (Path p = dir.toAbsolutePath().normalize(); p != null && p.startsWith(made); p = p.getParent()) {
-      try {
-        Files.delete(p); // (rmdir: refused if it holds anything)
-      } catch (IOException e) {
-        return; // left as it is: the error line is what matters
-      }
-    }
   }
 
   /**

@@ -181,25 +181,33 @@ final class RunCommand implements Callable<Integer> {
       OutputPaths.fileItself(trace, "--trace"); // its own faults before --out's directory is made
       refuseTraceAmongTheReportsFiles(trace, dir);
     }
-    OutputPaths.runDirectory(dir, "--out", "run " + w.name(), force);
-    if (trace != null) {
-      OutputPaths.file(trace, "--trace");
+    Path made = OutputPaths.runDirectory(dir, "--out", "run " + w.name(), force);
+    boolean written = false;
+    try {
+      if (trace != null) {
+        OutputPaths.file(trace, "--trace");
+      }
+      WorkloadRun run;
+      try (ProgressBar bar = ProgressBar.forStandardError(quiet.quiet, 1)) {
+        run = WorkloadRun.run(w, s, p, "run " + w.name(), bar::updateFraction);
+      } catch (IllegalArgumentException e) {
+        throw inConfiguration(e, fromFile);
+      }
+      if (trace != null) {
+        PacketTrace recorded = s.trace();
+        io.github.ariesmodel.cli.report.AtomicFiles.write(trace, recorded::write);
+        spec.commandLine().getOut().printf("  trace:   %s (%,d packets, %,d hops, %,d beyond the limit)%n", trace,
+            recorded.recorded(), recorded.hopsRecorded(), recorded.dropped());
+      }
+      Path html = ReportWriter.write(run.results(), run.plots(), run.notes(), dir, wallClock.recorded(),
+          "aries-model: " + w.name() + " on " + s.system());
+      printSummary(o, w, s, run, dir, html);
+      written = true;
+    } finally {
+      if (!written) {
+        OutputPaths.removeMade(dir, made); // a failed run leaves no directory of its own behind, empty
+      }
     }
-    WorkloadRun run;
-    try (ProgressBar bar = ProgressBar.forStandardError(quiet.quiet, 1)) {
-      run = WorkloadRun.run(w, s, p, "run " + w.name(), bar::updateFraction);
-    } catch (IllegalArgumentException e) {
-      throw inConfiguration(e, fromFile);
-    }
-    if (trace != null) {
-      PacketTrace recorded = s.trace();
-      io.github.ariesmodel.cli.report.AtomicFiles.write(trace, recorded::write);
-      spec.commandLine().getOut().printf("  trace:   %s (%,d packets, %,d hops, %,d beyond the limit)%n", trace,
-          recorded.recorded(), recorded.hopsRecorded(), recorded.dropped());
-    }
-    Path html = ReportWriter.write(run.results(), run.plots(), run.notes(), dir, wallClock.recorded(),
-        "aries-model: " + w.name() + " on " + s.system());
-    printSummary(o, w, s, run, dir, html);
     return 0;
   }
 

@@ -154,9 +154,17 @@ final class SweepCommand implements Callable<Integer> {
               part, file);
           err.flush();
         };
-    OutputPaths.directory(out, "--out");
-    refuseAnotherSweepsPoints(command, sweep);
-    new SweepRunner(recorded).run(sweep, part, out, wallClock.recorded(), listener, jobCount);
+    Path made = OutputPaths.directory(out, "--out");
+    boolean ran = false;
+    try {
+      refuseAnotherSweepsPoints(command, sweep);
+      new SweepRunner(recorded).run(sweep, part, out, wallClock.recorded(), listener, jobCount);
+      ran = true;
+    } finally {
+      if (!ran) {
+        OutputPaths.removeMade(out, made); // only while empty: a finished point keeps it
+      }
+    }
     return 0;
   }
 

@@ -184,4 +184,25 @@ class ErrorHandlerTest {
       assertThat(problems.iterator().next()).contains(trace == deadlock ? "deadlocked" : "unknown action 'fly'");
     }
   }
+  @Test
+  void aFailedRunRemovesOnlyTheDirectoriesItMadeNeverOneThatWasThere() throws IOException {
+    Path deadlock = Files.writeString(tmp.resolve("deadlock.txt"),
+        "0 init\n1 init\n0 recv 1 0 8\n1 recv 0 0 8\n0 send 1 0 8\n1 send 0 0 8\n");
+    Path mine = Files.createDirectories(tmp.resolve("mine"));
+    Path made = tmp.resolve("made");
+    String[][] commands = {
+        {"replay", deadlock.toString(), "-q", "--out"},
+        {"run", "replay", "-p", "trace=" + deadlock, "-q", "--out"},
+        {"sweep", "--job", "replay", "--param", "trace=" + deadlock, "-q", "--out"}};
+    for (String[] c : commands) {
+      String[] intoMine = java.util.Arrays.copyOf(c, c.length + 1);
+      intoMine[c.length] = mine.toString();
+      assertThat(aries(intoMine)).isEqualTo(2);
+      assertThat(mine).as("the user's own empty directory, " + c[0]).isDirectory().isEmptyDirectory();
+      String[] nested = java.util.Arrays.copyOf(c, c.length + 1);
+      nested[c.length] = made.resolve("a").resolve("b").toString();
+      assertThat(aries(nested)).isEqualTo(2);
+      assertThat(made).as("the parents the run made for --out, " + c[0]).doesNotExist();
+    }
+  }
 }
