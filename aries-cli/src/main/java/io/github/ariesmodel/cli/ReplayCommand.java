@@ -294,7 +294,7 @@ final class ReplayCommand implements Callable<Integer> {
         throw CliError.renamed(e, "ranksPerNode", "--ranks-per-node", "backgroundBytes", "--background-bytes",
             "backgroundGapUs", "--background-gap-us", "backgroundNodes", "--background-nodes", "backgroundMapping",
             "--background-mapping", "backgroundRanksPerNode", "--background-ranks-per-node", "backgroundStartUs",
-            "--background-start-us", "backgroundSteps", "--background-steps", "backgroundTrace", "--background-trace", "withStartUs", "--with-start-us", "startUs", "--start-us", "background",
+            "--background-start-us", "backgroundSteps", "--background-steps", "backgroundTrace", "--background-trace", "withStartUs", "--with-start-us", "startUs", "--start-us", "baseline=off", "--no-baseline", "background",
             "--background");
       } catch (UncheckedIOException e) {
         if (e.getCause() instanceof TraceFormatException f) {

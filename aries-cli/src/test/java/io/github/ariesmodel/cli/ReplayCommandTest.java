@@ -392,7 +392,10 @@ class ReplayCommandTest {
         {{"--background-ranks-per-node", "2"}, {"--background-ranks-per-node needs a background but was 2 with"
             + " none"}},
         {{"--background-trace", second.toString(), "--background-bytes", "4096"}, {"--background-bytes needs a"
-            + " synthetic background (background=uniform or alltoall) but was 4096 with a background trace"}}}) {
+            + " synthetic background (background=uniform or alltoall) but was 4096 with a background trace"}},
+        // with one job there is no baseline to leave out: the option was ignored without a word
+        {{"--no-baseline"}, {"--no-baseline needs more than one job (with traces or a background) but the trace runs"
+            + " alone, with neither"}}}) {
       refusedInOneLine(first, bad[0], bad[1][0]);
     }
   }

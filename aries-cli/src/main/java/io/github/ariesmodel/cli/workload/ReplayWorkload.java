@@ -241,6 +241,11 @@ final class ReplayWorkload implements Workload {
         throw new IllegalArgumentException("backgroundStartUs needs a background but was "
             + params.string("backgroundStartUs", "0") + " with none");
       }
+      // the baseline is each trace replayed alone beside the run of several jobs: with one job there is none to skip
+      if (!baseline && with.isEmpty() && !anyBackground) {
+        throw new IllegalArgumentException("baseline=off needs more than one job (with traces or a background) but"
+            + " the trace runs alone, with neither");
+      }
       return new Settings(tracePath, placement, compute, rpn, engine, smp, osNoise, hostCache, List.copyOf(with), kind,
           bgTrace, bytes, gapPs, steps, nodes, bgMapping, bgRpn, baseline, List.copyOf(starts), bgStart);
     }
