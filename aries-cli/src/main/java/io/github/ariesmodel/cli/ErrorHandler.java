@@ -54,8 +54,24 @@ final class ErrorHandler implements CommandLine.IParameterExceptionHandler, Comm
     } else if (arg != null) {
       where = arg.paramLabel();
     }
-    report(cl, cl.getErr(), ex.getMessage(), where, debugRequested(args), ex);
+    report(cl, cl.getErr(), ownConverterMessage(ex.getMessage()), where, debugRequested(args), ex);
     return CliError.BAD_INPUT;
+  }
+
+  /** picocli's wording around a message of this command line's own converters ({@code AriesCli}'s numbers). */
+  private static final Pattern CONVERTED = Pattern.compile("Invalid value for option '([^']+)': (must .*)",
+      Pattern.DOTALL);
+
+  /**
+   * A converter of ours says what the option takes ("must be an integer from ... but was 'abc'"); picocli puts
+   * "Invalid value for option '--seed': " before it. Said as the other range errors are: "--seed must be ...".
+   *
+   * @param message picocli's message
+   * @return the message to print
+   */
+  static String ownConverterMessage(String message) {
+    Matcher m = CONVERTED.matcher(String.valueOf(message));
+    return m.matches() ? m.group(1) + " " + m.group(2) : message;
   }
 
   @Override
