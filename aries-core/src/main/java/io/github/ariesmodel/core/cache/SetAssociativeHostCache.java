@@ -94,12 +94,19 @@ public final class SetAssociativeHostCache implements HostCache {
   /**
    * A cache in front of a node's memory.
    *
-   * @param memory the node's memory
+   * @param memory the node's memory, whose capacity is a whole number of lines
    * @param config geometry, latencies and NIC write policy
+   * @throws IllegalArgumentException when either is null or the memory ends inside a line
    */
   public SetAssociativeHostCache(HostMemory memory, HostCacheConfig config) {
     if (memory == null || config == null) {
       throw new IllegalArgumentException("memory and config must not be null but were " + memory + ", " + config);
+    }
+    // A line is filled and written back whole, so a memory that ends inside a line would fail a valid access to
+    // its last bytes with the memory's own error about bytes past its end.
+    if (memory.capacity() % config.lineBytes() != 0) {
+      throw new IllegalArgumentException("memory.capacity() must be a multiple of lineBytes (" + config.lineBytes()
+          + ") but was " + memory.capacity());
     }
     this.memory = memory;
     this.config = config;
@@ -481,8 +488,11 @@ public final class SetAssociativeHostCache implements HostCache {
 
   private static void checkArray(String name, byte[] array, int offset, int length) {
     if (array == null || offset < 0 || offset > array.length - length) {
-      throw new IllegalArgumentException(name + "Offset + length must be within " + name + " ("
-          + (array == null ? "null" : array.length + " bytes") + ") but were " + offset + " + " + length);
+      if (array == null) {
+        throw new IllegalArgumentException(name + " must not be null");
+      }
+      throw new IllegalArgumentException(name + "Offset + length must be within " + name + " (" + array.length
+          + " bytes) but were " + offset + " + " + length);
     }
   }
 }

@@ -57,6 +57,9 @@ final class PassThroughHostCache implements HostCache {
 
   @Override
   public long count(HostCacheStatistic statistic) {
+    if (statistic == null) {
+      throw new IllegalArgumentException("statistic must not be null");
+    }
     return counts[statistic.ordinal()];
   }
 
