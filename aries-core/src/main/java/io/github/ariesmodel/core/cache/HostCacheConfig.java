@@ -108,8 +108,8 @@ public record HostCacheConfig(
   /**
    * Reads a configuration: comma-separated {@code key=value} pairs over the {@link #xc40()} defaults. Keys:
    * {@code capacity} (a byte count: {@code 40M}), {@code line}, {@code ways}, {@code hitPs}, {@code memoryPs},
-   * {@code policy} ({@code update}, {@code invalidate}, {@code bypass}, {@code allocate}). An empty text gives the
-   * defaults.
+   * {@code policy} ({@code update}, {@code invalidate}, {@code bypass}, {@code allocate}), each at most once. An empty
+   * text gives the defaults.
    *
    * @param text the configuration
    * @return the configuration
@@ -124,6 +124,7 @@ public record HostCacheConfig(
     long hit = c.hitLatencyPs;
     long mem = c.memoryLatencyPs;
     NicWritePolicy policy = c.nicWritePolicy;
+    java.util.Set<String> given = new java.util.HashSet<>();
     for (String part : text.split(",", -1)) {
       if (part.isBlank() && text.isBlank()) {
         continue;
@@ -133,6 +134,9 @@ public record HostCacheConfig(
           + "memoryPs, policy but was '%s'", Texts.abbreviate(part));
       String key = part.substring(0, eq).trim();
       String value = part.substring(eq + 1).trim();
+      // a repeated key is a mistake (the later value used to win in silence), as in the other option texts
+      checkArgument(!known(key) || given.add(key.toLowerCase(Locale.ROOT)),
+          "host cache key %s must be given once but was given twice: '%s'", canonical(key), Texts.abbreviate(text));
       switch (key.toLowerCase(Locale.ROOT)) {
         case "capacity" -> capacity = ByteCount.parse("capacity", value);
         case "line" -> line = ByteCount.parse("line", value);
@@ -147,6 +151,23 @@ public record HostCacheConfig(
     checkArgument(line <= 4096, "lineBytes must be a power of two from 8 to 4096 but was %s", line);
     checkArgument(ways <= 64, "ways must be 1..64 but was %s", ways);
     return new HostCacheConfig(capacity, (int) line, (int) ways, hit, mem, policy);
+  }
+
+  private static final java.util.List<String> KEYS =
+      java.util.List.of("capacity", "line", "ways", "hitPs", "memoryPs", "policy");
+
+  private static boolean known(String key) {
+    return canonical(key) != null;
+  }
+
+  /** @return the key as the documentation spells it, or null for none */
+  private static String canonical(String key) {
+    for (String k : KEYS) {
+      if (k.equalsIgnoreCase(key)) {
+        return k;
+      }
+    }
+    return null;
   }
 
   private static long number(String key, String value) {

@@ -281,6 +281,17 @@ class SetAssociativeHostCacheTest {
   }
 
   @Test
+  void aRepeatedKeyIsRefusedRatherThanTheLaterOneWinningInSilence() {
+    assertThatThrownBy(() -> HostCacheConfig.parse("ways=4,capacity=1M,ways=8"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("host cache key ways must be given once but was given twice: 'ways=4,capacity=1M,ways=8'");
+    assertThatThrownBy(() -> HostCacheConfig.parse("policy=update,Policy=bypass"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("host cache key policy must be given once but was given twice");
+    assertThat(HostCacheConfig.parse("ways=8,capacity=1M").ways()).isEqualTo(8);
+  }
+
+  @Test
   void noneIsNamedNone() {
     HostCache none = HostCache.none(new SparsePhysicalMemory(4096));
     assertThat(none).hasToString("none");
