@@ -68,7 +68,8 @@ public record AmoCacheConfig(int entries, AmoWriteBack writeBack) {
   }
 
   /**
-   * Reads {@code entries=N,writeBack=idle|eviction} (either key may be left out and takes its default), as
+   * Reads {@code entries=N,writeBack=idle|eviction} (either key may be left out and takes its default; neither may be
+   * given twice), as
    * {@link #toString()} writes it.
    *
    * @param text the settings
@@ -78,6 +79,8 @@ public record AmoCacheConfig(int entries, AmoWriteBack writeBack) {
   public static AmoCacheConfig parse(String text) {
     checkArgument(text != null, "amoCache settings must not be null");
     AmoCacheConfig c = defaults();
+    boolean entriesGiven = false;
+    boolean writeBackGiven = false;
     for (String part : text.split(",")) {
       String p = part.trim();
       if (p.isEmpty()) {
@@ -89,6 +92,9 @@ public record AmoCacheConfig(int entries, AmoWriteBack writeBack) {
       String value = p.substring(eq + 1).trim();
       switch (key) {
         case "entries" -> {
+          checkArgument(!entriesGiven, "amoCache setting entries must be given once but was given twice: \"%s\"",
+              text);
+          entriesGiven = true;
           int n;
           try {
             n = Integer.parseInt(value);
@@ -98,7 +104,12 @@ public record AmoCacheConfig(int entries, AmoWriteBack writeBack) {
           }
           c = c.withEntries(n);
         }
-        case "writeBack" -> c = c.withWriteBack(AmoWriteBack.parse(value));
+        case "writeBack" -> {
+          checkArgument(!writeBackGiven,
+              "amoCache setting writeBack must be given once but was given twice: \"%s\"", text);
+          writeBackGiven = true;
+          c = c.withWriteBack(AmoWriteBack.parse(value));
+        }
         default -> throw new IllegalArgumentException(
             "amoCache setting must be one of entries, writeBack but was \"" + key + "\"");
       }

@@ -41,4 +41,14 @@ class AmoCacheConfigTest {
     assertThatThrownBy(() -> AmoCacheConfig.parse("entries"))
         .hasMessage("amoCache setting must be key=value (keys entries, writeBack) but was \"entries\"");
   }
+
+  @Test
+  void parseRefusesARepeatedSettingRatherThanTakingTheLast() {
+    assertThatThrownBy(() -> AmoCacheConfig.parse("entries=8,writeBack=idle,entries=16"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("amoCache setting entries must be given once but was given twice: \"entries=8,writeBack=idle,entries=16\"");
+    assertThatThrownBy(() -> AmoCacheConfig.parse("writeBack=idle, writeBack=eviction"))
+        .hasMessageStartingWith("amoCache setting writeBack must be given once");
+    assertThat(AmoCacheConfig.parse("writeBack=eviction,entries=8")).isEqualTo(new AmoCacheConfig(8, AmoWriteBack.EVICTION));
+  }
 }
