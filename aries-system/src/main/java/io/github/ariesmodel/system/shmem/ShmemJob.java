@@ -160,12 +160,17 @@ public final class ShmemJob {
    *
    * @param bytes bytes per PE, in [1, 2^40] (a registration's longest)
    * @return the object
-   * @throws IllegalStateException when a PE's node refuses the registration (the cause holds its reason)
+   * @throws IllegalStateException when a PE's node refuses the registration (the cause holds its reason), or when
+   *     called while the job runs
    */
   public Symmetric allocate(long bytes) {
     checkArgument(bytes >= 1 && bytes <= NetworkAddress.MAX_OFFSET + 1,
         "bytes must be in [1, 2^40] (a registration's longest) but was %s", bytes);
-    checkArgument(runner == null, "allocate may not be called while the job runs");
+    if (runner != null) {
+      // misuse of state, not a bad argument: the same call succeeds once run returns
+      throw new IllegalStateException(
+          "allocate may not be called while the job runs: allocate before run or after it returns");
+    }
     long length = pageSize.alignUp(bytes);
     long base = pageSize.alignUp(nextVirtual);
     int[] mdhs = new int[pes.length];
@@ -636,6 +641,9 @@ public final class ShmemJob {
       checkCaller();
       checkArgument(op != null, "op must not be null");
       own(dest, "dest", offset, op.operandBytes());
+      // named here as the caller wrote it (the NIC's own check names its post's post.remote.offset)
+      checkArgument(offset % op.operandBytes() == 0, "offset must be a multiple of %s for %s but was %s",
+          op.operandBytes(), op, offset);
       NetworkAddress to = remote(dest, offset, pe);
       Post p = Post.amo(nextPostId++, op, to, operand1, operand2)
           .withDeliveryMode(putMode)

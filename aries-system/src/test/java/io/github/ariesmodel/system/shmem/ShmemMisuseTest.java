@@ -1,0 +1,73 @@
+package io.github.ariesmodel.system.shmem;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import io.github.ariesmodel.core.AmoKind;
+import io.github.ariesmodel.core.AmoOperation;
+import io.github.ariesmodel.network.Topologies;
+import io.github.ariesmodel.system.AriesSystem;
+import org.junit.jupiter.api.Test;
+
+/** SHMEM calls made in the wrong state or with a misaligned word: one line naming the SHMEM parameter, no change. */
+class ShmemMisuseTest {
+
+  private static ShmemJob job() {
+    AriesSystem sys = AriesSystem.builder().topology(Topologies.ariesSmall(), "small").build();
+    return ShmemJob.builder(sys).nodes(0, 9).build();
+  }
+
+  @Test
+  void allocateDuringARunIsMisuseOfStateAndTheJobAllocatesAfterIt() {
+    ShmemJob job = job();
+    Throwable[] refused = new Throwable[2];
+    job.run(pe -> refused[pe.myPe()] = catchThrowable(() -> job.allocate(64)));
+    for (Throwable t : refused) {
+      assertThat(t).isInstanceOf(IllegalStateException.class)
+          .hasMessage("allocate may not be called while the job runs: allocate before run or after it returns");
+    }
+    Symmetric after = job.allocate(64);
+    long[] seen = {0};
+    job.run(pe -> {
+      if (pe.myPe() == 0) {
+        pe.putLong(after, 0, 77, 1);
+        pe.quiet();
+      }
+      pe.barrierAll();
+      if (pe.myPe() == 1) {
+        seen[0] = pe.localLong(after, 0);
+      }
+    });
+    assertThat(seen[0]).isEqualTo(77);
+  }
+
+  @Test
+  void aMisalignedAtomicNamesItsOffsetAndPostsNothing() {
+    ShmemJob job = job();
+    Symmetric words = job.allocate(64);
+    Throwable[] refused = new Throwable[3];
+    long[] posts = new long[2];
+    long[] fetched = {-1};
+    job.run(pe -> {
+      if (pe.myPe() == 0) {
+        long before = job.system().node(0).nicStatistics().posts();
+        refused[0] = catchThrowable(() -> pe.atomicAdd(words, 3, 1, 1));
+        refused[1] = catchThrowable(() -> pe.atomicFetchAdd(words, 12, 1, 1));
+        refused[2] = catchThrowable(() -> pe.atomic(AmoOperation.of(AmoKind.IADD, false, 32), words, 6, 1, 0, 1));
+        posts[0] = job.system().node(0).nicStatistics().posts() - before;
+        pe.atomic(AmoOperation.of(AmoKind.IADD, false, 32), words, 4, 5, 0, 1); // 4-byte aligned: a 32-bit word
+        pe.quiet();
+        fetched[0] = pe.atomicFetchAdd(words, 0, 0, 1);
+      }
+    });
+    assertThat(refused[0]).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("offset must be a multiple of 8 for IADD but was 3");
+    assertThat(refused[1]).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("offset must be a multiple of 8 for FIADD but was 12");
+    assertThat(refused[2]).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("offset must be a multiple of 4 for IADD_S but was 6");
+    assertThat(posts[0]).as("posts made by the refused calls").isZero();
+    assertThat(fetched[0]).as("the 32-bit add landed in the upper half").isEqualTo(5L << 32);
+    assertThat(job.faults()).isZero();
+  }
+}
