@@ -167,7 +167,7 @@ public final class AriesSystem {
     /**
      * @param nodeId the node
      * @param memory its physical memory
-     * @return the node's cache in front of that memory
+     * @return the node's cache in front of that memory, never null
      */
     HostCache create(int nodeId, io.github.ariesmodel.core.spi.HostMemory memory);
   }
@@ -190,7 +190,7 @@ public final class AriesSystem {
      * @param nodeId the node
      * @param memory its physical memory
      * @param scheduler the system's clock
-     * @return the node's translation
+     * @return the node's translation, never null
      */
     AddressTranslation create(int nodeId, io.github.ariesmodel.core.spi.HostMemory memory,
         io.github.ariesmodel.core.spi.Scheduler scheduler);
@@ -347,7 +347,11 @@ public final class AriesSystem {
               : translatorKind == TranslatorKind.IOMMU
                   ? new Iommu(mem, clock, iommuConfig)
                   : new FlatTranslation(mem, clock, flatLatencyPs);
+      // a user's factory that makes nothing is named here, before the NIC attaches to the fabric (a null cache was a
+      // bare NullPointerException, often at the first packet for the node)
+      checkArgument(t != null, "the translator factory must return a translation but returned null for node %s", id);
       HostCache cache = hostCacheFactory.create(id, mem);
+      checkArgument(cache != null, "the hostCache factory must return a cache but returned null for node %s", id);
       // The NIC reaches host memory through the cache's NIC path (PUT data, GET data, AMOs, CQ entries); the IOMMU
       // reads its page tables straight from memory: the driver writes them and no CPU access ever caches them.
       Nic nic = new Nic(id, clock, cache.nicView(), t, fabric, nicConfig);
@@ -650,11 +654,12 @@ public final class AriesSystem {
 
     /**
      * @param t any topology of the {@link Topology} port (generated, cabled, or a user's own)
-     * @param systemName its name in reports
+     * @param systemName its name in reports, not blank
      * @return this builder
      */
     public Builder topology(Topology t, String systemName) {
       checkArgument(t != null, "topology must not be null");
+      checkArgument(systemName != null && !systemName.isBlank(), "systemName must not be blank");
       this.topology = t;
       this.name = systemName;
       return this;

@@ -1,0 +1,43 @@
+package io.github.ariesmodel.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.core.spi.HostCache;
+import io.github.ariesmodel.network.Topologies;
+import org.junit.jupiter.api.Test;
+
+/** A system builder given a nameless topology or factories that make nothing: one line naming the setting. */
+class AriesSystemBuilderMisuseTest {
+
+  @Test
+  void aTopologyWithoutANameIsRefused() {
+    AriesSystem.Builder b = AriesSystem.builder();
+    assertThatThrownBy(() -> b.topology(Topologies.ariesSmall(), null)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("systemName must not be blank");
+    assertThatThrownBy(() -> b.topology(Topologies.ariesSmall(), " ")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("systemName must not be blank");
+    // the refusals left the builder as it was: its default system
+    assertThat(b.build().name()).isEqualTo(SystemPreset.DEFAULT.id());
+    assertThat(AriesSystem.builder().topology(Topologies.ariesSmall(), "small").build().name()).isEqualTo("small");
+  }
+
+  @Test
+  void aHostCacheFactoryThatReturnsNullIsNamedWithTheNode() {
+    AriesSystem sys = AriesSystem.builder().topology(Topologies.ariesSmall(), "small")
+        .hostCache((node, memory) -> node == 3 ? null : HostCache.none(memory)).build();
+    assertThat(sys.node(2).hostCache()).hasToString("none");
+    assertThatThrownBy(() -> sys.node(3)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("the hostCache factory must return a cache but returned null for node 3");
+    assertThat(sys.builtNodes()).isEqualTo(1);
+  }
+
+  @Test
+  void aTranslatorFactoryThatReturnsNullIsNamedWithTheNode() {
+    AriesSystem sys = AriesSystem.builder().topology(Topologies.ariesSmall(), "small")
+        .translator((node, memory, clock) -> null).build();
+    assertThatThrownBy(() -> sys.node(5)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("the translator factory must return a translation but returned null for node 5");
+    assertThat(sys.builtNodes()).isZero();
+  }
+}
