@@ -84,13 +84,15 @@ public final class ManualScheduler implements Scheduler {
   /**
    * Advances the clock by a delay, running what falls due.
    *
-   * @param delayPs how far, ≥ 0
+   * @param delayPs how far, ≥ 0, ending at most at {@code Long.MAX_VALUE}
    * @return events run
-   * @throws IllegalArgumentException when {@code delayPs} is negative
+   * @throws IllegalArgumentException when {@code delayPs} is negative or would pass the clock's end
    */
   public int advanceBy(long delayPs) {
-    if (delayPs < 0) {
-      throw new IllegalArgumentException("delayPs must be >= 0 but was " + delayPs);
+    if (delayPs < 0 || delayPs > Long.MAX_VALUE - now) {
+      // now + delayPs past the clock's end wrapped to a negative time, reported as a timePs never given
+      throw new IllegalArgumentException("delayPs must be in [0, " + (Long.MAX_VALUE - now)
+          + "] (to end within the clock from now, " + now + " ps) but was " + delayPs);
     }
     return advanceTo(now + delayPs);
   }

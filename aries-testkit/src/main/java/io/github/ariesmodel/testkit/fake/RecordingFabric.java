@@ -112,16 +112,21 @@ public final class RecordingFabric implements Fabric {
    * Delivers one pending packet to its destination's endpoint now.
    *
    * @param packet a pending packet
-   * @throws IllegalArgumentException when the packet is not pending
-   * @throws IllegalStateException when its destination has no endpoint
+   * @throws IllegalArgumentException when the packet is null or not pending
+   * @throws IllegalStateException when its destination has no endpoint (the packet stays pending)
    */
   public void deliver(Packet packet) {
+    if (packet == null) {
+      throw new IllegalArgumentException("packet must not be null");
+    }
     int i = indexOf(packet);
     if (i < 0) {
       throw new IllegalArgumentException("packet is not pending in this fabric: " + packet);
     }
+    // the endpoint first: a destination without one is refused with the packet still pending (it was lost)
+    FabricEndpoint to = endpoints.endpoint(packet.destinationNode());
     pending.remove(i);
-    endpoints.endpoint(packet.destinationNode()).deliver(clock.now(), packet);
+    to.deliver(clock.now(), packet);
   }
 
   /**

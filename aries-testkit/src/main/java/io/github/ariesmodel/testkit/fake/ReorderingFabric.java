@@ -1,5 +1,6 @@
 package io.github.ariesmodel.testkit.fake;
 
+import io.github.ariesmodel.core.SimTime;
 import io.github.ariesmodel.core.packet.Packet;
 import io.github.ariesmodel.core.sim.FabricEndpoints;
 import io.github.ariesmodel.core.spi.EventHandler;
@@ -35,8 +36,8 @@ public final class ReorderingFabric implements Fabric {
    *
    * @param scheduler the clock
    * @param nodeCount 1 to 2^18
-   * @param latencyPs least latency, ≥ 0
-   * @param jitterPs the most extra latency, ≥ 0 (0 delivers in injection order)
+   * @param latencyPs least latency, 0 to 10^9 ps (1 ms, the model's bound on a latency)
+   * @param jitterPs the most extra latency, 0 to 10^9 ps (0 delivers in injection order)
    * @param seed seed of the delay generator
    */
   public ReorderingFabric(Scheduler scheduler, int nodeCount, long latencyPs, long jitterPs, long seed) {
@@ -46,12 +47,10 @@ public final class ReorderingFabric implements Fabric {
     if (nodeCount < 1 || nodeCount > (1 << 18)) {
       throw new IllegalArgumentException("nodeCount must be in [1, 262144] but was " + nodeCount);
     }
-    if (latencyPs < 0) {
-      throw new IllegalArgumentException("latencyPs must be >= 0 but was " + latencyPs);
-    }
-    if (jitterPs < 0 || jitterPs == Long.MAX_VALUE) {
-      throw new IllegalArgumentException("jitterPs must be in [0, 2^63 - 2] but was " + jitterPs);
-    }
+    // at most 1 ms each, as every latency a component of the model takes: a larger one (Long.MAX_VALUE) passed and
+    // the first injection's arrival time wrapped to a negative time
+    SimTime.checkLatency("latencyPs", latencyPs);
+    SimTime.checkLatency("jitterPs", jitterPs);
     this.scheduler = scheduler;
     this.endpoints = new FabricEndpoints(nodeCount);
     this.latencyPs = latencyPs;

@@ -44,6 +44,7 @@ public final class CoreRandom {
    * @return a value in {@code [0, 2^width - 1]}
    */
   public static long field(RandomGenerator r, int width) {
+    checkSource(r);
     long[] edges = Edges.of(width);
     if (r.nextInt(100) < Edges.EDGE_PERCENT) {
       return edges[r.nextInt(edges.length)];
@@ -53,6 +54,7 @@ public final class CoreRandom {
 
   /** @param r the random source @return a valid 18-bit node id */
   public static int nodeId(RandomGenerator r) {
+    checkSource(r);
     return (int) field(r, NetworkAddress.NODE_ID_BITS);
   }
 
@@ -64,6 +66,7 @@ public final class CoreRandom {
    * @return a node id in {@code [0, nodeCount - 1]}
    */
   public static int nodeId(RandomGenerator r, int nodeCount) {
+    checkSource(r);
     checkNodeCount(nodeCount);
     if (r.nextInt(100) < Edges.EDGE_PERCENT) {
       int[] edges = {0, Math.min(1, nodeCount - 1), nodeCount - 1};
@@ -74,26 +77,31 @@ public final class CoreRandom {
 
   /** @param r the random source @return a valid 12-bit MDH */
   public static int mdh(RandomGenerator r) {
+    checkSource(r);
     return (int) field(r, NetworkAddress.MDH_BITS);
   }
 
   /** @param r the random source @return a valid 40-bit offset */
   public static long offset(RandomGenerator r) {
+    checkSource(r);
     return field(r, NetworkAddress.OFFSET_BITS);
   }
 
   /** @param r the random source @return a valid 30-bit endpoint ({@code nodeId << 12 | mdh}) */
   public static int endpoint(RandomGenerator r) {
+    checkSource(r);
     return NetworkAddresses.endpoint(nodeId(r), mdh(r));
   }
 
   /** @param r the random source @return a network address with each field edge-biased independently */
   public static NetworkAddress networkAddress(RandomGenerator r) {
+    checkSource(r);
     return new NetworkAddress(nodeId(r), mdh(r), offset(r));
   }
 
   /** @param r the random source @return one of the 17 page sizes, 4K and 2M twice as often as the others */
   public static PageSize pageSize(RandomGenerator r) {
+    checkSource(r);
     PageSize[] all = PageSize.values();
     return r.nextBoolean() ? all[r.nextInt(all.length)] : all[r.nextInt(2)];
   }
@@ -105,17 +113,20 @@ public final class CoreRandom {
    * @return the address
    */
   public static VirtualAddress virtualAddress(RandomGenerator r) {
+    checkSource(r);
     long low = field(r, VirtualAddress.BITS - 1);
     return VirtualAddress.of(r.nextInt(4) == 0 ? low | (-1L << (VirtualAddress.BITS - 1)) : low);
   }
 
   /** @param r the random source @return a 52-bit physical address */
   public static PhysicalAddress physicalAddress(RandomGenerator r) {
+    checkSource(r);
     return PhysicalAddress.of(field(r, PhysicalAddress.BITS));
   }
 
   /** @param r the random source @return a 40-bit frame number */
   public static long frameNumber(RandomGenerator r) {
+    checkSource(r);
     return field(r, PageTableEntry.FRAME_BITS);
   }
 
@@ -126,6 +137,7 @@ public final class CoreRandom {
    * @return the entry
    */
   public static PageTableEntry pageTableEntry(RandomGenerator r) {
+    checkSource(r);
     boolean leaf = r.nextBoolean();
     PageSize size = pageSize(r);
     long frame = frameNumber(r);
@@ -137,21 +149,25 @@ public final class CoreRandom {
 
   /** @param r the random source @return an 8-bit protection tag */
   public static int protectionTag(RandomGenerator r) {
+    checkSource(r);
     return (int) field(r, 8);
   }
 
   /** @param r the random source @return a 16-bit protection key */
   public static int protectionKey(RandomGenerator r) {
+    checkSource(r);
     return (int) field(r, 16);
   }
 
   /** @param r the random source @return a translation context, 0..15 */
   public static int translationContext(RandomGenerator r) {
+    checkSource(r);
     return (int) field(r, 4);
   }
 
   /** @param r the random source @return a CQ handle 0..2047, or {@link MemoryDomainDescriptor#NO_CQ} one time in 8 */
   public static int completionQueue(RandomGenerator r) {
+    checkSource(r);
     return r.nextInt(8) == 0 ? MemoryDomainDescriptor.NO_CQ : (int) field(r, 11);
   }
 
@@ -163,6 +179,7 @@ public final class CoreRandom {
    * @return the registration
    */
   public static MemoryRegistration memoryRegistration(RandomGenerator r) {
+    checkSource(r);
     PageSize size = pageSize(r);
     long pages = (VirtualAddress.MAX_LOWER_HALF + 1) >>> size.shift();
     long length = length(r, size);
@@ -191,6 +208,7 @@ public final class CoreRandom {
    * @return the descriptor
    */
   public static MemoryDomainDescriptor memoryDomainDescriptor(RandomGenerator r) {
+    checkSource(r);
     MemoryRegistration g = memoryRegistration(r);
     return new MemoryDomainDescriptor(mdh(r), r.nextInt(4) != 0, g.virtualBase(), g.length(), g.writable(),
         g.protectionTag(), g.protectionKey(), g.translationContext(), g.pageSize(), g.completionQueue(),
@@ -199,37 +217,44 @@ public final class CoreRandom {
 
   /** @param r the random source @return one of the 50 AMO operations, uniformly */
   public static AmoOperation amoOperation(RandomGenerator r) {
+    checkSource(r);
     AmoOperation[] all = AmoOperation.all();
     return all[r.nextInt(all.length)];
   }
 
   /** @param r the random source @return an AMO kind, uniformly */
   public static AmoKind amoKind(RandomGenerator r) {
+    checkSource(r);
     return pick(r, AmoKind.values());
   }
 
   /** @param r the random source @return a delivery mode, uniformly */
   public static DeliveryMode deliveryMode(RandomGenerator r) {
+    checkSource(r);
     return pick(r, DeliveryMode.values());
   }
 
   /** @param r the random source @return an access kind, uniformly */
   public static AccessKind accessKind(RandomGenerator r) {
+    checkSource(r);
     return pick(r, AccessKind.values());
   }
 
   /** @param r the random source @return a status, uniformly */
   public static Status status(RandomGenerator r) {
+    checkSource(r);
     return pick(r, Status.values());
   }
 
   /** @param r the random source @return a packet kind, uniformly */
   public static PacketKind packetKind(RandomGenerator r) {
+    checkSource(r);
     return pick(r, PacketKind.values());
   }
 
   /** @param r the random source @return a payload length 0..64, favouring 0, 1, 8 and 64 */
   public static int payloadLength(RandomGenerator r) {
+    checkSource(r);
     int[] edges = {0, 1, 8, WireFormat.MAX_PAYLOAD};
     return r.nextInt(100) < Edges.EDGE_PERCENT ? edges[r.nextInt(edges.length)]
         : r.nextInt(WireFormat.MAX_PAYLOAD + 1);
@@ -243,6 +268,7 @@ public final class CoreRandom {
    * @return a new packet (packets are mutable: never share one between tests)
    */
   public static Packet request(RandomGenerator r, int nodeCount) {
+    checkSource(r);
     return request(r, nodeCount, r.nextInt(3));
   }
 
@@ -273,6 +299,7 @@ public final class CoreRandom {
    * @return a new packet
    */
   public static Packet packet(RandomGenerator r, int nodeCount) {
+    checkSource(r);
     PacketKind kind = packetKind(r);
     return switch (kind) {
       case PUT_REQUEST -> request(r, nodeCount, 0);
@@ -307,6 +334,13 @@ public final class CoreRandom {
 
   private static <T> T pick(RandomGenerator r, T[] values) {
     return values[r.nextInt(values.length)];
+  }
+
+  /** Names a null random source (it was a bare NullPointerException from the first draw). */
+  private static void checkSource(RandomGenerator r) {
+    if (r == null) {
+      throw new IllegalArgumentException("r must not be null");
+    }
   }
 
   static void checkNodeCount(int nodeCount) {

@@ -2,8 +2,10 @@ package io.github.ariesmodel.testkit.network;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Small, valid link lists in the Cray format {@code CabledDragonfly} reads (one line per router port), for tests that
@@ -36,6 +38,15 @@ public final class LinkLists {
     check(columns >= 1 && columns <= 8, "columns must be in [1, 8] but was " + columns);
     check(nodesPerRouter >= 1 && nodesPerRouter <= 4, "nodesPerRouter must be in [1, 4] but was " + nodesPerRouter);
     check(linksPerPair >= 1, "linksPerPair must be >= 1 but was " + linksPerPair);
+    check(fileGroups != null, "fileGroups must not be null");
+    Set<Integer> seen = new HashSet<>();
+    for (int i = 0; i < fileGroups.length; i++) {
+      // a group number is the cabinet's in the port names (c<g>-...): a negative one wrote "c-1-0c0s0..."
+      check(fileGroups[i] >= 0 && fileGroups[i] <= 255,
+          "fileGroups[" + i + "] must be in [0, 255] but was " + fileGroups[i]);
+      // a group listed twice cabled its routers twice over, a list no cabling reader takes
+      check(seen.add(fileGroups[i]), "fileGroups must be distinct but " + fileGroups[i] + " appears twice");
+    }
     List<String> lines = new ArrayList<>();
     for (int g : fileGroups) {
       for (int r = 0; r < rows; r++) {

@@ -111,7 +111,7 @@ class FabricFakesTest {
     assertThat(node1.packets()).extracting(Packet::tag).containsExactly(7);
     assertThatThrownBy(() -> new ReorderingFabric(clock, 2, 0, -1, 0))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("jitterPs must be in [0, 2^63 - 2] but was -1");
+        .hasMessageContaining("jitterPs must be in [0, 1e9] ps (1 ms) but was -1");
   }
 
   @Test

@@ -46,7 +46,7 @@ class ManualSchedulerTest {
     assertThatThrownBy(() -> clock.advanceTo(99))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("timePs must be >= now (100 ps) but was 99 ps");
-    assertThatThrownBy(() -> clock.advanceBy(-1)).hasMessageContaining("delayPs must be >= 0 but was -1");
+    assertThatThrownBy(() -> clock.advanceBy(-1)).hasMessageContaining("delayPs must be in [0, 9223372036854775707] (to end within the clock from now, 100 ps) but was -1");
     assertThatThrownBy(() -> clock.scheduleAt(50, (n, r, a) -> {}, null, 0)).hasMessageContaining("but was 50 ps");
     assertThatThrownBy(() -> new ManualScheduler(-5)).hasMessageContaining("startPs must be >= 0 but was -5");
   }
