@@ -23,6 +23,20 @@ import java.util.Optional;
 public record Node(
     int id, SparsePhysicalMemory memory, HostCache hostCache, AddressTranslation translation, Nic nic) {
 
+  /** Validates the parts: a node of nulls was accepted, and its accessors then threw NullPointerExceptions. */
+  public Node {
+    if (id < 0) {
+      throw new IllegalArgumentException("id must be >= 0 but was " + id);
+    }
+    if (memory == null || hostCache == null || translation == null || nic == null) {
+      throw new IllegalArgumentException((memory == null ? "memory" : hostCache == null ? "hostCache"
+          : translation == null ? "translation" : "nic") + " must not be null");
+    }
+    if (nic.nodeId() != id) {
+      throw new IllegalArgumentException("nic must be node " + id + "'s but was node " + nic.nodeId() + "'s");
+    }
+  }
+
   /** @return the node's IOMMU, or empty when it translates with the flat translator or a user's translation */
   public Optional<Iommu> iommu() {
     return translation instanceof Iommu i ? Optional.of(i) : Optional.empty();

@@ -40,4 +40,23 @@ class AriesSystemBuilderMisuseTest {
         .hasMessage("the translator factory must return a translation but returned null for node 5");
     assertThat(sys.builtNodes()).isZero();
   }
+
+  @Test
+  void aNodeRecordRefusesMissingPartsAndAnotherNodesNic() {
+    AriesSystem sys = AriesSystem.builder().topology(Topologies.ariesSmall(), "small").build();
+    Node n = sys.node(2);
+    assertThatThrownBy(() -> new Node(2, null, n.hostCache(), n.translation(), n.nic()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("memory must not be null");
+    assertThatThrownBy(() -> new Node(2, n.memory(), null, n.translation(), n.nic()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("hostCache must not be null");
+    assertThatThrownBy(() -> new Node(2, n.memory(), n.hostCache(), null, n.nic()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("translation must not be null");
+    assertThatThrownBy(() -> new Node(2, n.memory(), n.hostCache(), n.translation(), null))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("nic must not be null");
+    assertThatThrownBy(() -> new Node(-1, n.memory(), n.hostCache(), n.translation(), n.nic()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("id must be >= 0 but was -1");
+    assertThatThrownBy(() -> new Node(3, n.memory(), n.hostCache(), n.translation(), n.nic()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("nic must be node 3's but was node 2's");
+    assertThat(new Node(2, n.memory(), n.hostCache(), n.translation(), n.nic())).isEqualTo(n);
+  }
 }
