@@ -712,6 +712,7 @@ public final class ShmemJob {
     public void waitUntil(Symmetric obj, long offset, LongPredicate condition) {
       checkCaller();
       checkArgument(condition != null, "condition must not be null");
+      word(obj, offset); // before waiting: the first test of the condition used to find these mistakes
       // The first poll that saw the value took a CPU load through the host cache: a hit when the NIC updated the cached
       // line in place, a miss when the write dropped it (0 without a cache). The runner may test the condition again
       // before the process resumes; those re-tests hit and are not what the poller paid.
@@ -740,19 +741,30 @@ public final class ShmemJob {
     @Override
     public long localLong(Symmetric obj, long offset) {
       checkCaller();
+      word(obj, offset);
       return LittleEndian.getLong(localBytes(obj, offset, 8));
     }
 
     @Override
     public void localLong(Symmetric obj, long offset, long value) {
       checkCaller();
+      word(obj, offset);
       localBytes(obj, offset, LittleEndian.ofLong(value));
+    }
+
+    /**
+     * Checks a 64-bit word of this PE's own object as its javadoc asks: in this job's object and 8-byte aligned (an
+     * unaligned word was read across two words, and a misaligned waitUntil could never see a putLong's value whole).
+     */
+    private void word(Symmetric obj, long offset) {
+      own(obj, "obj", offset, 8);
+      checkArgument((offset & 7) == 0, "offset must be 8-byte aligned but was %s", offset);
     }
 
     @Override
     public byte[] localBytes(Symmetric obj, long offset, int length) {
       checkCaller();
-      own(obj, "local", offset, length);
+      own(obj, "obj", offset, length);
       byte[] out = new byte[length];
       hostAccess(obj, offset, out, length, false);
       return out;
@@ -762,7 +774,7 @@ public final class ShmemJob {
     public void localBytes(Symmetric obj, long offset, byte[] data) {
       checkCaller();
       checkArgument(data != null, "data must not be null");
-      own(obj, "local", offset, data.length);
+      own(obj, "obj", offset, data.length);
       hostAccess(obj, offset, data, data.length, true);
     }
 

@@ -70,4 +70,36 @@ class ShmemMisuseTest {
     assertThat(fetched[0]).as("the 32-bit add landed in the upper half").isEqualTo(5L << 32);
     assertThat(job.faults()).isZero();
   }
+
+  @Test
+  void localWordsAndWaitsNameAMisalignedOffsetAndTheObjectAsTheParameterIsCalled() {
+    ShmemJob job = job();
+    Symmetric words = job.allocate(64);
+    Throwable[] refused = new Throwable[5];
+    long[] seen = new long[2];
+    job.run(pe -> {
+      if (pe.myPe() == 0) {
+        pe.localLong(words, 0, 0x1122334455667788L);
+        pe.localLong(words, 8, 0x99AABBCCDDEEFF00L);
+        refused[0] = catchThrowable(() -> pe.localLong(words, 3));
+        refused[1] = catchThrowable(() -> pe.localLong(words, 4, -1L));
+        refused[2] = catchThrowable(() -> pe.waitUntil(words, 12, v -> true));
+        refused[3] = catchThrowable(() -> pe.localBytes(null, 0, 1));
+        refused[4] = catchThrowable(() -> pe.waitUntil(words, 64, v -> true));
+        seen[0] = pe.localLong(words, 0);
+        seen[1] = pe.localLong(words, 8);
+      }
+    });
+    assertThat(refused[0]).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("offset must be 8-byte aligned but was 3");
+    assertThat(refused[1]).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("offset must be 8-byte aligned but was 4");
+    assertThat(refused[2]).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("offset must be 8-byte aligned but was 12");
+    assertThat(refused[3]).isInstanceOf(IllegalArgumentException.class).hasMessage("obj must not be null");
+    assertThat(refused[4]).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("obj: offset + length must lie within the symmetric object's 64 bytes but were 64 + 8");
+    assertThat(seen).as("the refused store changed neither word").containsExactly(0x1122334455667788L,
+        0x99AABBCCDDEEFF00L);
+  }
 }
