@@ -217,7 +217,9 @@ public final class ShmemJob {
       throw new IllegalStateException("this job cannot run again: a run of it failed (" + failedRun + "), which"
           + " leaves its PEs' barrier and message state undefined; build a new ShmemJob on the system");
     }
-    lastRunStartPs = system.now();
+    // kept in the fields only when the run completes: a failed run set the start and not the end, and lastRunPs()
+    // was then negative
+    long startPs = system.now();
     // A NIC has one completion listener: another job built on these nodes since this one took them has it now, and
     // this run's PEs would never be woken (a correct program was reported as deadlocked). Take it back for the run.
     for (Pe pe : pes) {
@@ -250,11 +252,12 @@ public final class ShmemJob {
         pe.thread = null;
       }
     }
-    lastRunEndPs = pes.length == 0 ? lastRunStartPs : maxFinish();
+    lastRunStartPs = startPs;
+    lastRunEndPs = pes.length == 0 ? startPs : maxFinish(startPs);
   }
 
-  private long maxFinish() {
-    long m = lastRunStartPs;
+  private long maxFinish(long startPs) {
+    long m = startPs;
     for (Pe pe : pes) {
       m = Math.max(m, pe.finishedAtPs);
     }
@@ -270,7 +273,10 @@ public final class ShmemJob {
     return nl < 0 ? m : m.substring(0, nl);
   }
 
-  /** @return simulated time from the start of the last run until its last PE returned, picoseconds */
+  /**
+   * @return simulated time from the start of the last run that completed until its last PE returned, picoseconds (0
+   *     before any; a run that failed leaves the figure of the run before it)
+   */
   public long lastRunPs() {
     return lastRunEndPs - lastRunStartPs;
   }

@@ -102,4 +102,25 @@ class ShmemMisuseTest {
     assertThat(seen).as("the refused store changed neither word").containsExactly(0x1122334455667788L,
         0x99AABBCCDDEEFF00L);
   }
+
+  @Test
+  void aFailedRunLeavesTheLastCompletedRunsTimeRatherThanANegativeOne() {
+    ShmemJob job = job();
+    Symmetric word = job.allocate(64);
+    job.run(pe -> {
+      pe.compute(1_000_000);
+      if (pe.myPe() == 0) {
+        pe.putLong(word, 0, 1, 1); // its acknowledgement arrives after the PE returns
+      }
+    });
+    long first = job.lastRunPs();
+    assertThat(first).isGreaterThanOrEqualTo(1_000_000);
+    assertThat(job.system().now()).as("the run's trailing events end after its last PE").isGreaterThan(first);
+    Throwable failed = catchThrowable(() -> job.run(pe -> {
+      pe.compute(5_000_000);
+      throw new IllegalStateException("boom");
+    }));
+    assertThat(failed).isNotNull();
+    assertThat(job.lastRunPs()).as("the last completed run's time").isEqualTo(first);
+  }
 }
