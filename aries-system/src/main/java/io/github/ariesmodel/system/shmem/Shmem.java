@@ -49,7 +49,7 @@ public interface Shmem {
    * @param destOffset byte offset in it
    * @param src source object (this PE's copy)
    * @param srcOffset byte offset in it
-   * @param length bytes
+   * @param length bytes, 0 to 2^32 - 1 (one NIC transaction: the BTE's 32-bit {@code xfer_len})
    * @param pe target PE
    */
   void putmem(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe);
@@ -82,7 +82,7 @@ public interface Shmem {
    * @param destOffset byte offset in it
    * @param src the remote object
    * @param srcOffset byte offset in it
-   * @param length bytes
+   * @param length bytes, 1 to 2^32 - 1 (one NIC transaction: the BTE's 32-bit {@code xfer_len})
    * @param pe source PE
    */
   void getmem(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe);
@@ -152,7 +152,7 @@ public interface Shmem {
    * @param destOffset byte offset in it
    * @param src the remote object
    * @param srcOffset byte offset in it
-   * @param length bytes, ≥ 1
+   * @param length bytes, 1 to 2^32 - 1 (one NIC transaction)
    * @param pe source PE
    */
   void getmemNbi(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe);

@@ -59,6 +59,8 @@ public final class ShmemJob {
   /** Virtual address of the symmetric heap's first allocation. */
   public static final long HEAP_BASE = 0x1000_0000_0000L;
   private static final int BARRIER_ROUNDS = 64;
+  /** Entries of each PE's completion queue for remote events. */
+  private static final int REMOTE_CQ_ENTRIES = 1024;
 
   private final AriesSystem system;
   private final int[] peNodes;
@@ -91,7 +93,15 @@ public final class ShmemJob {
     this.pes = new Pe[peNodes.length];
     for (int i = 0; i < peNodes.length; i++) {
       Node node = system.node(peNodes[i]);
-      CompletionQueue cq = node.nic().createCompletionQueue(1024);
+      CompletionQueue cq;
+      try {
+        cq = node.nic().createCompletionQueue(REMOTE_CQ_ENTRIES);
+      } catch (RuntimeException e) {
+        // the NIC's refusal names only the ring's bytes, which the caller never gave
+        throw new IllegalStateException("ShmemJob could not create the remote-event completion queue of PE " + i
+            + " (node " + peNodes[i] + ", " + REMOTE_CQ_ENTRIES + " entries, " + REMOTE_CQ_ENTRIES
+            * CompletionQueue.ENTRY_BYTES + " bytes of host memory): " + e.getMessage(), e);
+      }
       pes[i] = new Pe(i, node, cq);
       node.nic().completionListener(pes[i]::onEvent);
     }

@@ -123,4 +123,14 @@ class ShmemMisuseTest {
     assertThat(failed).isNotNull();
     assertThat(job.lastRunPs()).as("the last completed run's time").isEqualTo(first);
   }
+
+  @Test
+  void aNodeTooSmallForAPesCompletionQueueIsNamedWithThePeAndTheQueue() {
+    AriesSystem sys = AriesSystem.builder().topology(Topologies.ariesSmall(), "small").nodeMemoryBytes(4096).build();
+    Throwable t = catchThrowable(() -> ShmemJob.builder(sys).nodes(0, 9).build());
+    assertThat(t).isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("ShmemJob could not create the remote-event completion queue of PE 0 (node 0, 1024"
+            + " entries, 8192 bytes of host memory): ")
+        .hasMessageContaining("memory of 4096 bytes");
+  }
 }
