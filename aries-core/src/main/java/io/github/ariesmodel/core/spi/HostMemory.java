@@ -26,6 +26,7 @@ public interface HostMemory {
    * @param dst destination array
    * @param dstOffset first index written in dst
    * @param length bytes to copy
+   * @throws IllegalArgumentException when the range lies outside the memory, or dst is null or too short
    */
   void read(long address, byte[] dst, int dstOffset, int length);
 
@@ -36,6 +37,8 @@ public interface HostMemory {
    * @param src source array
    * @param srcOffset first index read in src
    * @param length bytes to copy
+   * @throws IllegalArgumentException when the range lies outside the memory (nothing is written), or src is null or
+   *     too short
    */
   void write(long address, byte[] src, int srcOffset, int length);
 
@@ -58,6 +61,7 @@ public interface HostMemory {
    * @param bytes bytes to reserve, > 0
    * @param alignment power of two, ≥ 1
    * @return the physical address of the first reserved byte
+   * @throws IllegalArgumentException when {@code bytes} is not positive or {@code alignment} not a power of two
    * @throws IllegalStateException when the memory is exhausted (a configuration mistake: the node is too small for
    *     what was registered)
    */
