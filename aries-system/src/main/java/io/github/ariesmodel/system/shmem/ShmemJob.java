@@ -331,6 +331,7 @@ public final class ShmemJob {
   public static final class Builder {
     private final AriesSystem system;
     private int[] nodes = {0, 1};
+    private boolean nodesGiven;
     private PageSize pageSize = PageSize.SIZE_4K;
     private DeliveryMode deliveryMode; // null: DMAPP's defaults, PUTs and AMOs MIN_HASH, GETs ADAPTIVE_0 [S8]
     private long stagingBytes = 1L << 20;
@@ -350,6 +351,7 @@ public final class ShmemJob {
         checkArgument(seen.add(x), "nodes must be distinct but %s appears twice", x);
       }
       this.nodes = n.clone();
+      this.nodesGiven = true;
       return this;
     }
 
@@ -400,9 +402,16 @@ public final class ShmemJob {
     /**
      * @return the job (registers its staging buffer and barrier words on every PE)
      * @throws IllegalArgumentException naming both settings when {@link #deliveryMode} was given for a system whose
-     *     router fabric has an explicit routing (the mode would silently have no effect on the route)
+     *     router fabric has an explicit routing (the mode would silently have no effect on the route), or when no
+     *     {@link #nodes} were given and the system lacks the default's node 1
      */
     public ShmemJob build() {
+      if (!nodesGiven && system.nodeCount() < nodes.length) {
+        // the default names a node the system lacks: refused here, naming the default, before any PE takes a queue
+        // (it failed as "node id must be in [0, 0] but was 1" after node 0's NIC had made a completion queue)
+        throw new IllegalArgumentException("ShmemJob nodes must be given for a system of " + system.nodeCount()
+            + " node: the default, nodes(0, 1), names node 1, which it does not have (give nodes(0) for one PE)");
+      }
       String routing = system.routingName();
       if (deliveryMode != null && system.routerFabric().isPresent()
           && !routing.equals(AriesSystem.Builder.BY_DELIVERY_MODE)) {

@@ -133,4 +133,24 @@ class ShmemMisuseTest {
             + " entries, 8192 bytes of host memory): ")
         .hasMessageContaining("memory of 4096 bytes");
   }
+
+  @Test
+  void theDefaultNodesOnAOneNodeSystemAreNamedAsTheDefaultAndTakeNoQueue() {
+    AriesSystem sys = AriesSystem.builder().system("canonical:p=1,a=1,h=0").build();
+    assertThat(sys.nodeCount()).isEqualTo(1);
+    Throwable t = catchThrowable(() -> ShmemJob.builder(sys).build());
+    assertThat(t).isInstanceOf(IllegalArgumentException.class).hasMessage("ShmemJob nodes must be given for a system"
+        + " of 1 node: the default, nodes(0, 1), names node 1, which it does not have (give nodes(0) for one PE)");
+    assertThat(sys.node(0).nic().completionQueue(0)).as("no queue taken by the refused build").isNull();
+    ShmemJob one = ShmemJob.builder(sys).nodes(0).build();
+    assertThat(one.system().node(0).nic().completionQueue(0)).isNotNull();
+    Symmetric w = one.allocate(8);
+    long[] got = {-1};
+    one.run(pe -> {
+      pe.atomicAdd(w, 0, 3, 0);
+      pe.quiet();
+      got[0] = pe.localLong(w, 0);
+    });
+    assertThat(got[0]).isEqualTo(3);
+  }
 }
