@@ -205,7 +205,8 @@ class NetworkAddressProperties {
           try {
             a = NetworkAddress.parse(text);
           } catch (IllegalArgumentException e) {
-            assertThat(e).hasMessageContaining("\"" + text + "\"");
+            // quoted as every message quotes user text: control characters escaped, a long escaped text cut
+            assertThat(e).hasMessageContaining("\"" + Texts.abbreviate(text) + "\"");
             return;
           }
           assertThat(NetworkAddress.parse(a.toString())).isEqualTo(a);
