@@ -2,6 +2,7 @@ package io.github.ariesmodel.system.mpi;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import com.google.common.math.LongMath;
 import io.github.ariesmodel.core.spi.EventHandler;
 import io.github.ariesmodel.core.spi.Scheduler;
 import io.github.ariesmodel.system.AriesSystem;
@@ -17,7 +18,8 @@ import java.util.TreeMap;
  * left while ranks wait) never comes. Once the watched jobs are deadlocked the watch stops the run, and the run reports
  * their waiting ranks as it reports any deadlock.
  *
- * <p><b>What it looks for.</b> Every {@link #INTERVAL_PS} of simulated time it looks at the watched jobs: each of
+ * <p><b>What it looks for.</b> Every {@link #INTERVAL_PS} of simulated time (longer on an engine of long lookahead:
+ * {@link #intervalPs}) it looks at the watched jobs: each of
  * their ranks that has not finalized waits with nothing to do (suspended until its NIC or an on-node peer wakes it,
  * and not woken), no NIC of theirs has a post unfinished (so no request or response of theirs is in the network), and
  * no rank waits for a collective-engine reduction that every rank of its job has posted (whose packets may be in the
@@ -30,10 +32,11 @@ import java.util.TreeMap;
  * taken for a deadlock.
  *
  * <p><b>Determinism.</b> Each dragonfly group that holds watched ranks looks at its own ranks and nodes in an event of
- * its own, at the same times ({@code start + k × INTERVAL_PS}); one event, {@code lag} later (the engine's lookahead,
+ * its own, at the same times ({@code start + k × interval}); one event, {@code lag} later (the engine's lookahead,
  * so after every group has run through the look's window; 1 ps on the single loop), adds the looks up and decides. The
  * decision and the time the run stops (at the end of that engine window) are therefore the same for every thread
  * count. The watch adds two events a group each interval and nothing else: it changes no result of a run that ends.
+ * Near the clock's end it stops looking rather than schedule a look past it.
  */
 public final class DeadlockWatch {
 
@@ -44,6 +47,7 @@ public final class DeadlockWatch {
   private final Look[] looks;
   private final Decide decide;
   private final long lagPs;
+  private final long intervalPs;
   private final int jobCount;
   private boolean active;
   private boolean fired;
@@ -76,8 +80,28 @@ public final class DeadlockWatch {
     }
     this.decide = new Decide(looks[0].clock);
     this.lagPs = system.engine().isPresent() ? system.engine().get().lookaheadPs() : 1;
-    checkArgument(lagPs < INTERVAL_PS / 2, "the engine's lookahead (%s ps) must be below half the watch's interval",
-        lagPs);
+    this.intervalPs = intervalPs(lagPs);
+  }
+
+  /**
+   * The time between two looks for a lag: {@link #INTERVAL_PS}, or four lags when the lag is half of it or more (an
+   * engine whose lookahead, the least latency of a link between groups, is 50 µs or more). The decision reads a look's
+   * results one lag after it while a later look writes the other set: the looks must be more than two lags apart, or
+   * the decision and the look that next writes the same set could run in one engine window (on different threads).
+   * Such a lookahead used to refuse the run; a longer interval only finds the deadlock later.
+   *
+   * @param lagPs the engine's lookahead, or 1 on the single loop
+   * @return the interval, picoseconds
+   */
+  static long intervalPs(long lagPs) {
+    return lagPs < INTERVAL_PS / 2 ? INTERVAL_PS : LongMath.saturatedMultiply(lagPs, 4);
+  }
+
+  /** Schedules {@code handler} {@code delayPs} after {@code fromPs}, unless that passes the clock's end. */
+  private static void scheduleAfter(Scheduler clock, long fromPs, long delayPs, EventHandler handler) {
+    if (fromPs <= Long.MAX_VALUE - delayPs) {
+      clock.scheduleAt(fromPs + delayPs, handler, null, 0);
+    }
   }
 
   /**
@@ -103,11 +127,11 @@ public final class DeadlockWatch {
   public DeadlockWatch start() {
     checkArgument(!active, "the watch is started already");
     active = true;
-    long first = system.now() + INTERVAL_PS;
+    long now = system.now();
     for (Look l : looks) {
-      l.clock.scheduleAt(first, l, null, 0);
+      scheduleAfter(l.clock, now, intervalPs, l);
     }
-    decide.clock.scheduleAt(first + lagPs, decide, null, 0);
+    scheduleAfter(decide.clock, now, LongMath.saturatedAdd(intervalPs, lagPs), decide);
     return this;
   }
 
@@ -170,7 +194,7 @@ public final class DeadlockWatch {
       }
       idle[p] = allIdle;
       resumes[p] = sum;
-      clock.scheduleAt(timePs + INTERVAL_PS, this, null, 0);
+      scheduleAfter(clock, timePs, intervalPs, this);
     }
   }
 
@@ -220,7 +244,7 @@ public final class DeadlockWatch {
         }
         return;
       }
-      clock.scheduleAt(timePs + INTERVAL_PS, this, null, 0);
+      scheduleAfter(clock, timePs, intervalPs, this);
     }
   }
 }

@@ -3,6 +3,7 @@ package io.github.ariesmodel.system.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.ariesmodel.network.Dragonfly;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.FabricKind;
 import io.github.ariesmodel.system.mpi.SyntheticTraffic;
@@ -175,6 +176,25 @@ class ConcurrentReplayTest {
     // two looks 100 us apart after the ranks stopped, long before the background's 10 ms
     assertThat(found).allMatch(ps -> ps < 1_000_000_000L, "found within 1 ms");
     assertThat(found.get(2)).as("the same on every engine thread count").isEqualTo(found.get(1));
+  }
+
+  /**
+   * Links between groups of 60 us make the engine's lookahead 60 us: a replay beside a background without a limit
+   * watches for a deadlock, and the watch refused such a lookahead (above half its 100 us), failing a run that was
+   * fine. It looks less often there instead.
+   */
+  @Test
+  void aReplayBesideABackgroundOnAnEngineOfLongLookaheadRuns(@TempDir Path dir) throws IOException {
+    AriesSystem sys = AriesSystem.builder()
+        .topology(Dragonfly.canonicalBuilder(2, 4, 2).latencyPs(10_000, 10_000, 60_000_000).build(), "slow-global")
+        .fabric(FabricKind.ROUTERS).seed(1).threads(2).build();
+    ConcurrentReplay.Result r = ConcurrentReplay.builder(sys)
+        .trace(TraceReplay.builder(sys, exchange(dir)).placement(Placement.ROUND_ROBIN_GROUPS).build())
+        .background(SyntheticTraffic.uniform(4096, 0, 0, 1), 12, 1, Placement.ROUND_ROBIN_GROUPS)
+        .build().run();
+    assertThat(r.replays().get(0).bytes()).isEqualTo(3000);
+    assertThat(r.background().finished()).isFalse();
+    assertThat(r.background().bytesSent()).isPositive();
   }
 
   /** Two ranks exchanging 1,000 and 2,000 bytes: 3,000 bytes sent a pass. */
