@@ -16,7 +16,8 @@ import java.util.TreeMap;
  * Finds a deadlock of some jobs while other jobs keep the event loop busy: a run's foreground jobs beside a background
  * without end ({@link MpiJob#together()}), whose loop never runs dry, so that the usual sign of a deadlock (no event
  * left while ranks wait) never comes. Once the watched jobs are deadlocked the watch stops the run, and the run reports
- * their waiting ranks as it reports any deadlock.
+ * their waiting ranks as it reports any deadlock. {@link MpiJob.Together#run} starts one over its foreground jobs when
+ * the set has a background job and no {@link MpiJob.Together#foregroundLimitPs}.
  *
  * <p><b>What it looks for.</b> Every {@link #INTERVAL_PS} of simulated time (longer on an engine of long lookahead:
  * {@link #intervalPs}) it looks at the watched jobs: each of
@@ -38,10 +39,10 @@ import java.util.TreeMap;
  * count. The watch adds two events a group each interval and nothing else: it changes no result of a run that ends.
  * Near the clock's end it stops looking rather than schedule a look past it.
  */
-public final class DeadlockWatch {
+final class DeadlockWatch {
 
   /** Simulated time between two looks: 100 µs (assumed: far beyond a host-side completion's latency). */
-  public static final long INTERVAL_PS = 100_000_000L;
+  static final long INTERVAL_PS = 100_000_000L;
 
   private final AriesSystem system;
   private final Look[] looks;
@@ -110,7 +111,7 @@ public final class DeadlockWatch {
    * @param jobs the jobs whose deadlock is to be found (a run's foreground jobs), at least one
    * @return the watch
    */
-  public static DeadlockWatch over(List<MpiJob> jobs) {
+  static DeadlockWatch over(List<MpiJob> jobs) {
     checkArgument(jobs != null && !jobs.isEmpty(), "jobs must name at least one job");
     AriesSystem system = jobs.get(0).system();
     for (MpiJob j : jobs) {
@@ -124,7 +125,7 @@ public final class DeadlockWatch {
    *
    * @return this watch
    */
-  public DeadlockWatch start() {
+  DeadlockWatch start() {
     checkArgument(!active, "the watch is started already");
     active = true;
     long now = system.now();
@@ -136,12 +137,12 @@ public final class DeadlockWatch {
   }
 
   /** Stops looking (after the run): its events still queued do nothing when they come. */
-  public void stop() {
+  void stop() {
     active = false;
   }
 
   /** @return whether the watch found the jobs deadlocked and stopped the run */
-  public boolean fired() {
+  boolean fired() {
     return fired;
   }
 

@@ -334,7 +334,9 @@ public final class MpiJob {
    * Several jobs of one system running at the same time, each on its own nodes, as a batch system runs them: the
    * jobs share only the network (and so disturb each other where their traffic shares links). Foreground jobs run to
    * their end, as {@link #run} runs one; background jobs run beside them and are stopped where the last foreground
-   * job ends (a job of synthetic load that loops for ever, {@link SyntheticTraffic}, is the usual background).
+   * job ends (a job of synthetic load that loops for ever, {@link SyntheticTraffic}, is the usual background). A
+   * foreground job that deadlocks beside a background without end is reported as a deadlock, limit or none
+   * ({@link Together}).
    *
    * <pre>{@code
    * MpiJob a = MpiJob.builder(system).nodes(0, 1, 2, 3).build();
@@ -361,8 +363,14 @@ public final class MpiJob {
    * that returns by itself finalizes as a foreground one does. Each job's {@link #lastRunPs()} is its own program's
    * time, from its own start.
    *
-   * <p>A foreground job that deadlocks while a background job loops for ever would run for ever:
-   * {@link #foregroundLimitPs} bounds the run (the replay sets it from each job's time alone).
+   * <p>A foreground job that deadlocks while a background job loops for ever is found all the same, though the
+   * background keeps the event loop from running dry (how a deadlock is found otherwise): without a
+   * {@link #foregroundLimitPs}, a watch looks at the foreground jobs every 100 µs of simulated time and, once each of
+   * their ranks that has not finalized has waited with nothing to do through two looks (no completion or on-node peer
+   * woke it, no request of theirs in the network), stops the run, which then reports the waiting ranks as any deadlock
+   * ({@link JobFailedException}), within about 200 µs of simulated time after they stopped and at the same time for
+   * every engine thread count. A limit instead gives up the run at that time, deadlocked or only slow (the replay sets
+   * one from each job's time alone).
    */
   public static final class Together {
     private final List<MpiJob> jobs = new ArrayList<>();
@@ -425,7 +433,9 @@ public final class MpiJob {
 
     /**
      * Gives up a run whose foreground jobs have not all finished this long after its start while background jobs
-     * ran (an {@link IllegalStateException} naming the jobs still running, not a run without end).
+     * ran (an {@link IllegalStateException} naming the jobs still running). Not needed to end a deadlock beside a
+     * background without end: without a limit the run finds it and reports it as a deadlock (see the class comment);
+     * with one, a foreground deadlocked or slowed past the limit is given up there, and no deadlock is looked for.
      *
      * @param ps at least 1 picosecond, and at most the clock's end from the run's start (checked by {@link #run});
      *     {@link Long#MAX_VALUE} (the default) for no limit
@@ -466,9 +476,9 @@ public final class MpiJob {
      * Runs the set (see the class comment).
      *
      * @throws IllegalStateException when no foreground job was added, when a job's ranks are left waiting forever (a
-     *     deadlock), when a job's program finalized with communication unfinished or its ranks disagreed on a
-     *     collective ({@link JobFailedException} naming the job), when {@link #foregroundLimitPs} passed, when a job
-     *     of the set is running or failed before
+     *     deadlock, beside a background without end too), when a job's program finalized with communication
+     *     unfinished or its ranks disagreed on a collective ({@link JobFailedException} naming the job), when
+     *     {@link #foregroundLimitPs} passed, when a job of the set is running or failed before
      * @throws IllegalArgumentException when a job's start or the limit would pass the clock's end from now; nothing
      *     has run then
      * @throws ProcessRunner.ProcessFailedException when a rank's code threw
@@ -495,7 +505,26 @@ public final class MpiJob {
       checkArgument(limitPs == Long.MAX_VALUE || limitPs <= Long.MAX_VALUE - now, "foregroundLimitPs must be at most %s"
           + " (the clock's end from now, %s ps) or Long.MAX_VALUE (no limit) but was %s", Long.MAX_VALUE - now, now,
           limitPs);
-      runSet(jobs, programs, background, starts, limitPs);
+      // A background that does not end keeps the loop busy after the foreground deadlocks, so the loop never runs dry
+      // (how a deadlock is found otherwise): without a limit to end the run, the watch finds the deadlock and stops the
+      // run, and runSet reports the foreground's waiting ranks as it reports any deadlock.
+      DeadlockWatch watch = null;
+      if (background.contains(true) && limitPs == Long.MAX_VALUE) {
+        List<MpiJob> foreground = new ArrayList<>();
+        for (int j = 0; j < jobs.size(); j++) {
+          if (!background.get(j)) {
+            foreground.add(jobs.get(j));
+          }
+        }
+        watch = DeadlockWatch.over(foreground).start();
+      }
+      try {
+        runSet(jobs, programs, background, starts, limitPs);
+      } finally {
+        if (watch != null) {
+          watch.stop();
+        }
+      }
     }
   }
 

@@ -5,7 +5,6 @@ import static com.google.common.base.Preconditions.checkArgument;
 import com.google.common.collect.ImmutableList;
 import com.google.common.primitives.ImmutableIntArray;
 import io.github.ariesmodel.system.AriesSystem;
-import io.github.ariesmodel.system.mpi.DeadlockWatch;
 import io.github.ariesmodel.system.mpi.MpiJob;
 import io.github.ariesmodel.system.mpi.MpiProgram;
 import io.github.ariesmodel.system.mpi.SyntheticTraffic;
@@ -147,16 +146,7 @@ public final class ConcurrentReplay {
     if (limitPs != Long.MAX_VALUE) {
       set.foregroundLimitPs(limitPs); // (it bounds only a run with a background, which might not end)
     }
-    // Without a limit, a background that does not end keeps the loop busy after the traces deadlock, so the loop never
-    // runs dry (how a deadlock is found otherwise): the watch finds it, and stops the run to have it reported.
-    DeadlockWatch watch = null;
-    if (noise != null && limitPs == Long.MAX_VALUE) {
-      List<MpiJob> traces = new ArrayList<>();
-      for (TraceReplay.Prepared p : prepared) {
-        traces.add(p.job);
-      }
-      watch = DeadlockWatch.over(traces).start();
-    }
+    // (without a limit, the set itself finds the traces' deadlock beside a background that does not end)
     try {
       set.run();
     } catch (MpiJob.JobFailedException e) {
@@ -180,10 +170,6 @@ public final class ConcurrentReplay {
         }
       }
       throw e;
-    } finally {
-      if (watch != null) {
-        watch.stop();
-      }
     }
     ImmutableList.Builder<ReplayResult> out = ImmutableList.builder();
     for (TraceReplay.Prepared p : prepared) {
@@ -305,7 +291,8 @@ public final class ConcurrentReplay {
 
     /**
      * Gives up (an {@link IllegalStateException}) if the traces have not all ended this long after the start while
-     * the background runs: a trace that deadlocks beside a background without end would otherwise run for ever.
+     * the background runs, deadlocked or only slow. Without a limit a trace that deadlocks beside a background
+     * without end is found all the same and reported as a deadlock ({@link MpiJob.Together}).
      *
      * @param ps ≥ 1, or {@link Long#MAX_VALUE} for no limit (the default)
      * @return this builder

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.network.Dragonfly;
 import io.github.ariesmodel.system.FabricKind;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Several jobs of one system at once ({@link MpiJob#together()}): jobs that share nothing take the time each takes
@@ -239,6 +241,87 @@ class MpiJobsTogetherTest {
         .hasMessage("jobs still running 50000000 ps after the start (the set's foregroundLimitPs) while background"
             + " jobs ran: job 0 (2 of its 2 ranks); a deadlocked foreground job, or one slowed that much");
     assertThat(sys.now() - start).isGreaterThanOrEqualTo(50_000_000);
+  }
+
+  /**
+   * Without a limit a foreground deadlocked beside a background that never ends used to run for ever (the background
+   * kept the loop from running dry, which is how a deadlock is found otherwise): the set now finds it and reports it
+   * as any deadlock, the same on the single loop and on the engine. (The timeout only keeps a regression from hanging
+   * the build.)
+   */
+  @Test
+  @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void aForegroundThatDeadlocksBesideAnEndlessBackgroundWithoutALimitIsReportedAsADeadlock() {
+    List<String> reports = new ArrayList<>();
+    List<Long> found = new ArrayList<>();
+    for (int threads : new int[] {0, 2}) {
+      AriesSystem sys = system(FabricKind.ROUTERS, threads);
+      MpiJob job = MpiJob.builder(sys).nodes(0, 9).build(); // (two groups: on the engine, two partitions)
+      MpiJob noise = MpiJob.builder(sys).nodes(acrossGroups(12, 2)).build();
+      MpiProgram stuck = mpi -> {
+        mpi.recv(new byte[8], 1 - mpi.rank(), 0);
+        mpi.send(new byte[8], 1 - mpi.rank(), 0);
+      };
+      long start = sys.now();
+      assertThatThrownBy(() -> MpiJob.together().job(job, stuck).background(noise,
+          SyntheticTraffic.uniform(4096, 0, 0, 1)).run())
+          .isInstanceOfSatisfying(MpiJob.JobFailedException.class, e -> {
+            assertThat(e.job()).isSameAs(job);
+            reports.add(e.getMessage());
+          })
+          .hasMessageStartingWith("MPI program deadlocked: 2 ranks still waiting:")
+          .hasMessageContaining("\n  rank 0 in ").hasMessageContaining("\n  rank 1 in ");
+      found.add(sys.now() - start);
+      assertThat(noise.bytesSent()).as("the background ran on").isPositive();
+    }
+    assertThat(reports.get(1)).as("the same report on the engine").isEqualTo(reports.get(0));
+    // two looks 100 us apart once the ranks wait (simulated time: the background runs on meanwhile)
+    assertThat(found).allMatch(ps -> ps > DeadlockWatch.INTERVAL_PS && ps < 1_000_000_000L, "found within 1 ms");
+  }
+
+  /**
+   * Links between groups of 60 us make an engine lookahead of 60 us, above half the watch's 100 us: the watch then
+   * looks every four lookaheads (its decision reads a look's results one lookahead after it, while a later look writes
+   * the other set), rather than refuse the run, and finds the deadlock all the same.
+   */
+  @Test
+  @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void onAnEngineOfLongLookaheadTheDeadlockIsFoundAllTheSame() {
+    AriesSystem sys = AriesSystem.builder()
+        .topology(Dragonfly.canonicalBuilder(2, 4, 2).latencyPs(10_000, 10_000, 60_000_000).build(), "slow-global")
+        .fabric(FabricKind.ROUTERS).seed(5).threads(2).build();
+    assertThat(sys.engine().orElseThrow().lookaheadPs()).isEqualTo(60_000_000);
+    assertThat(DeadlockWatch.intervalPs(60_000_000)).isEqualTo(240_000_000);
+    MpiJob job = MpiJob.builder(sys).nodes(0, 9).build();
+    MpiJob noise = MpiJob.builder(sys).nodes(acrossGroups(12, 2)).build();
+    long start = sys.now();
+    assertThatThrownBy(() -> MpiJob.together().job(job, mpi -> mpi.recv(new byte[8], 1 - mpi.rank(), 0))
+        .background(noise, SyntheticTraffic.uniform(4096, 0, 0, 1)).run())
+        .isInstanceOfSatisfying(MpiJob.JobFailedException.class, e -> assertThat(e.job()).isSameAs(job))
+        .hasMessageStartingWith("MPI program deadlocked: 2 ranks still waiting:");
+    assertThat(sys.now() - start).isGreaterThan(2 * 240_000_000L);
+  }
+
+  /**
+   * The watch of a run with a background and no limit schedules its looks from the run's start: near the clock's end
+   * it leaves out a look that would pass it (its time wrapped and the run failed) rather than refuse a run that fits.
+   */
+  @Test
+  void aRunWithABackgroundNearTheClocksEndRuns() {
+    AriesSystem sys = system(FabricKind.ROUTERS, 0);
+    MpiJob a = MpiJob.builder(sys).nodes(0, 1).build();
+    MpiJob b = b2(sys);
+    a.run(mpi -> mpi.compute(Long.MAX_VALUE - 60_000_000)); // (and its finalize: the clock has under 60 us left)
+    long left = Long.MAX_VALUE - sys.now();
+    assertThat(left).isLessThan(DeadlockWatch.INTERVAL_PS);
+    MpiProgram exchange = mpi -> {
+      Request r = mpi.irecv(new byte[8], 0, 8, 1 - mpi.rank(), 0, mpi.world());
+      mpi.send(new byte[8], 0, 8, 1 - mpi.rank(), 0, mpi.world());
+      mpi.wait(r);
+    };
+    MpiJob.together().job(a, exchange).background(b, SyntheticTraffic.uniform(64, 0, 0, 1)).run();
+    assertThat(a.lastRunPs()).isPositive().isLessThan(left);
+    assertThat(b.lastRunStopped()).isTrue();
   }
 
   @Test
