@@ -107,10 +107,21 @@ public final class ConcurrentReplay {
    *
    * @return each trace's result, and the background's
    * @throws TraceReplayException when a trace cannot be replayed (naming its file, rank and call)
-   * @throws IllegalArgumentException when the jobs do not fit the system's nodes
+   * @throws IllegalArgumentException when the jobs do not fit the system's nodes; when a start or the limit would pass
+   *     the clock's end from now (the system ran on since they were given), before any job is built
    * @throws IllegalStateException when the traces had not all ended {@link Builder#foregroundLimitPs} after the start
    */
   public Result run() {
+    // What the set refuses at its start, refused here before the jobs are built (each registers its ranks' memory)
+    long now = system.now();
+    for (int j = 0; j < starts.size(); j++) {
+      checkArgument(starts.get(j) <= Long.MAX_VALUE - now, "trace %s's startPs must be at most %s (the clock's end"
+          + " from now, %s ps) but was %s", j, Long.MAX_VALUE - now, now, starts.get(j));
+    }
+    checkArgument(background == null && backgroundTrace == null || backgroundStartPs <= Long.MAX_VALUE - now,
+        "backgroundStartPs must be at most %s (the clock's end from now, %s ps) but was %s", Long.MAX_VALUE - now, now,
+        backgroundStartPs);
+    checkLimit(limitPs, now);
     BitSet taken = new BitSet();
     List<TraceReplay.Prepared> prepared = new ArrayList<>();
     for (TraceReplay r : replays) {
@@ -184,6 +195,13 @@ public final class ConcurrentReplay {
     return new Result(out.build(), bg);
   }
 
+  /** Refuses a limit that would pass the clock's end from now, as {@link MpiJob.Together#run} does. */
+  private static void checkLimit(long limitPs, long now) {
+    checkArgument(limitPs == Long.MAX_VALUE || limitPs <= Long.MAX_VALUE - now, "foregroundLimitPs must be at most %s"
+        + " (the clock's end from now, %s ps) or Long.MAX_VALUE (no limit) but was %s", Long.MAX_VALUE - now, now,
+        limitPs);
+  }
+
   /** Settings of a concurrent replay. */
   public static final class Builder {
     private final AriesSystem system;
@@ -218,13 +236,15 @@ public final class ConcurrentReplay {
      * its own start.
      *
      * @param replay a replay built on this set's system
-     * @param startPs picoseconds after the run's start, ≥ 0
+     * @param startPs picoseconds after the run's start, 0 to {@link MpiJob#MAX_START_PS}
      * @return this builder
      */
     public Builder trace(TraceReplay replay, long startPs) {
       checkArgument(replay != null, "replay must not be null");
       checkArgument(replay.system() == system, "replay %s was built on another system", replays.size());
-      checkArgument(startPs >= 0, "trace %s's startPs must be at least 0 but was %s", replays.size(), startPs);
+      // (here, not only by the set when the run starts, by which time every job has been built)
+      checkArgument(startPs >= 0 && startPs <= MpiJob.MAX_START_PS, "trace %s's startPs must be in [0, %s]"
+          + " (picoseconds after the set's start) but was %s", replays.size(), MpiJob.MAX_START_PS, startPs);
       replays.add(replay);
       starts.add(startPs);
       return this;
@@ -280,11 +300,12 @@ public final class ConcurrentReplay {
     /**
      * Starts the background later than the run (by default it starts with it, at 0).
      *
-     * @param ps picoseconds after the run's start, ≥ 0
+     * @param ps picoseconds after the run's start, 0 to {@link MpiJob#MAX_START_PS}
      * @return this builder
      */
     public Builder backgroundStartPs(long ps) {
-      checkArgument(ps >= 0, "backgroundStartPs must be at least 0 but was %s", ps);
+      checkArgument(ps >= 0 && ps <= MpiJob.MAX_START_PS, "backgroundStartPs must be in [0, %s] (picoseconds after the"
+          + " set's start) but was %s", MpiJob.MAX_START_PS, ps);
       this.backgroundStartPs = ps;
       return this;
     }
@@ -294,11 +315,13 @@ public final class ConcurrentReplay {
      * the background runs, deadlocked or only slow. Without a limit a trace that deadlocks beside a background
      * without end is found all the same and reported as a deadlock ({@link MpiJob.Together}).
      *
-     * @param ps ≥ 1, or {@link Long#MAX_VALUE} for no limit (the default)
+     * @param ps ≥ 1 and at most the clock's end from the system's current time (checked again by
+     *     {@link ConcurrentReplay#run}), or {@link Long#MAX_VALUE} for no limit (the default)
      * @return this builder
      */
     public Builder foregroundLimitPs(long ps) {
       checkArgument(ps >= 1, "foregroundLimitPs must be at least 1 but was %s", ps);
+      checkLimit(ps, system.now());
       this.limitPs = ps;
       return this;
     }

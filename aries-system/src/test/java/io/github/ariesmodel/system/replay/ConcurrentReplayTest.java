@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.ariesmodel.network.Dragonfly;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.FabricKind;
+import io.github.ariesmodel.system.mpi.MpiJob;
 import io.github.ariesmodel.system.mpi.SyntheticTraffic;
 import io.github.ariesmodel.system.process.OsNoise;
 import io.github.ariesmodel.traces.Trace;
@@ -333,13 +334,66 @@ class ConcurrentReplayTest {
         .background(SyntheticTraffic.uniform(8, 0, 0, 1), 4, 1, Placement.parse(map.toString())))
         .hasMessage("background placement must be linear, random or round-robin-groups but was " + map);
     assertThatThrownBy(() -> ConcurrentReplay.builder(small).trace(TraceReplay.builder(small, amg()).build(), -5))
-        .hasMessage("trace 0's startPs must be at least 0 but was -5");
+        .hasMessage("trace 0's startPs must be in [0, " + MpiJob.MAX_START_PS + "] (picoseconds after the set's start)"
+            + " but was -5");
     assertThatThrownBy(() -> ConcurrentReplay.builder(small).background(SyntheticTraffic.uniform(8, 0, 0, 1), 4, 1,
         Placement.LINEAR).backgroundTrace(TraceReplay.builder(small, amg()).build(), 0))
         .hasMessage("a concurrent replay has one background: this one has synthetic load already");
     assertThatThrownBy(() -> ConcurrentReplay.builder(small).backgroundTrace(TraceReplay.builder(small, amg()).build(),
         -1)).hasMessage("passes must be >= 0 (0: for ever) but was -1");
     assertThatThrownBy(() -> ConcurrentReplay.builder(small).backgroundStartPs(-1))
-        .hasMessage("backgroundStartPs must be at least 0 but was -1");
+        .hasMessage("backgroundStartPs must be in [0, " + MpiJob.MAX_START_PS + "] (picoseconds after the set's"
+            + " start) but was -1");
+  }
+
+  /**
+   * A start past {@link MpiJob#MAX_START_PS} was taken by the builder and refused only when the run started, after
+   * every job had been built (their ranks' memory registered); a limit that passes the clock's end from now too. Both
+   * are refused at the builder call now, in the set's words.
+   */
+  @Test
+  void aStartOrLimitOutOfRangeIsRefusedAtTheBuilderCall(@TempDir Path dir) throws IOException {
+    AriesSystem sys = system("default", FabricKind.ROUTERS, 0);
+    TraceReplay replay = TraceReplay.builder(sys, exchange(dir)).build();
+    long late = MpiJob.MAX_START_PS + 1;
+    String range = "must be in [0, " + MpiJob.MAX_START_PS + "] (picoseconds after the set's start) but was ";
+    assertThatThrownBy(() -> ConcurrentReplay.builder(sys).trace(replay).trace(replay, late))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("trace 1's startPs " + range + late);
+    assertThatThrownBy(() -> ConcurrentReplay.builder(sys).trace(replay, Long.MAX_VALUE))
+        .hasMessage("trace 0's startPs " + range + Long.MAX_VALUE);
+    assertThatThrownBy(() -> ConcurrentReplay.builder(sys).backgroundStartPs(late))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("backgroundStartPs " + range + late);
+    // the latest start is taken
+    ConcurrentReplay.builder(sys).trace(replay, MpiJob.MAX_START_PS).backgroundStartPs(MpiJob.MAX_START_PS);
+    // once the clock has moved, a limit that passes its end from now (it wrapped when the run scheduled it)
+    MpiJob.builder(sys).nodes(382, 383).build().run(mpi -> mpi.compute(1_000_000));
+    long now = sys.now();
+    assertThatThrownBy(() -> ConcurrentReplay.builder(sys).foregroundLimitPs(Long.MAX_VALUE - 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("foregroundLimitPs must be at most " + (Long.MAX_VALUE - now) + " (the clock's end from now, " + now
+            + " ps) or Long.MAX_VALUE (no limit) but was " + (Long.MAX_VALUE - 1));
+    ConcurrentReplay.builder(sys).foregroundLimitPs(Long.MAX_VALUE - now).foregroundLimitPs(Long.MAX_VALUE);
+  }
+
+  /**
+   * The clock may near its end between the builder and the run: a start that then passes it is refused before any
+   * job is built (it used to be refused by the set, with every trace's and the background's ranks registered on
+   * their nodes, memory a later replay on the system could not have).
+   */
+  @Test
+  void aStartPastTheClocksEndAtTheRunIsRefusedBeforeAnyJobIsBuilt(@TempDir Path dir) throws IOException {
+    AriesSystem sys = system("default", FabricKind.ROUTERS, 0);
+    ConcurrentReplay set = ConcurrentReplay.builder(sys)
+        .trace(TraceReplay.builder(sys, exchange(dir)).build(), MpiJob.MAX_START_PS)
+        .background(SyntheticTraffic.uniform(4096, 0, 0, 1), 8, 1, Placement.LINEAR).build();
+    MpiJob.builder(sys).nodes(382, 383).build().run(mpi -> mpi.compute(Long.MAX_VALUE - MpiJob.MAX_START_PS / 2));
+    long now = sys.now();
+    long taken = sys.node(0).memory().allocatedBytes();
+    assertThatThrownBy(set::run).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("trace 0's startPs must be at most " + (Long.MAX_VALUE - now) + " (the clock's end from now, " + now
+            + " ps) but was " + MpiJob.MAX_START_PS);
+    assertThat(sys.node(0).memory().allocatedBytes()).as("no rank registered on the trace's first node")
+        .isEqualTo(taken);
+    assertThat(sys.now()).isEqualTo(now);
   }
 }
