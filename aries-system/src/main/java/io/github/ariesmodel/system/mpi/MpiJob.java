@@ -577,9 +577,12 @@ public final class MpiJob {
     boolean anyBackground = background.contains(true);
     SetRun set = new SetRun(system, anyBackground);
     boolean[] stopped = new boolean[jobs.size()]; // background jobs the foreground outlived
+    // each job's start, kept in the job with its end only when the run completes: a failed run set the start and not
+    // the end, and lastRunPs() was then negative
+    long[] runStart = new long[jobs.size()];
     for (int j = 0; j < jobs.size(); j++) {
       MpiJob job = jobs.get(j);
-      job.lastRunStartPs = start + starts.get(j);
+      runStart[j] = start + starts.get(j);
       // A NIC has one completion listener: another job built on these nodes since this one took them has it now, and
       // this run's ranks would never be woken (a correct program was reported as deadlocked). Take it back for the run.
       for (NodeEndpoint e : job.endpoints.values()) {
@@ -601,7 +604,7 @@ public final class MpiJob {
         job.runner = r;
         for (Rank rank : job.ranks) {
           rank.failedAtPs = Long.MAX_VALUE;
-          rank.finishedAtPs = job.lastRunStartPs; // a background rank stopped before it returned: from its start
+          rank.finishedAtPs = runStart[j]; // a background rank stopped before it returned: from its start
           rank.site = 0; // a site named in an earlier run is not this run's
           // On a partitioned engine a rank runs on its node's group's thread, where its NIC's completions arrive (on
           // the single loop the runner has one lane for every group)
@@ -686,12 +689,13 @@ public final class MpiJob {
     }
     for (int j = 0; j < jobs.size(); j++) {
       MpiJob job = jobs.get(j);
-      long end = job.lastRunStartPs;
+      long end = runStart[j];
       for (Rank rank : job.ranks) {
         end = Math.max(end, rank.finishedAtPs);
       }
       // a background job stopped where the foreground ended ran until the run stopped (from its start: 0 ps if it
       // had not started), and cannot run again
+      job.lastRunStartPs = runStart[j];
       job.lastRunEndPs = stopped[j] ? Math.max(end, system.now()) : end;
       job.lastRunStopped = stopped[j];
       if (stopped[j]) {
@@ -821,7 +825,10 @@ public final class MpiJob {
     return lastRunStopped;
   }
 
-  /** @return simulated time from the start of the last run until its last rank's program returned, picoseconds */
+  /**
+   * @return simulated time from the start of the last run that completed until its last rank's program returned,
+   *     picoseconds (0 before any; a run that failed leaves the figure of the run before it)
+   */
   public long lastRunPs() {
     return lastRunEndPs - lastRunStartPs;
   }

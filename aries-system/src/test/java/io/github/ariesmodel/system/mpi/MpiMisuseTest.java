@@ -53,6 +53,24 @@ class MpiMisuseTest {
   }
 
   @Test
+  void aFailedRunLeavesTheLastCompletedRunsTimeNotANegativeOne() {
+    AriesSystem s = system();
+    MpiJob job = MpiJob.builder(s).nodes(0, 1).build();
+    job.run(m -> {
+      m.compute(1_000_000);
+      m.barrier(m.world());
+    });
+    long completed = job.lastRunPs();
+    assertThat(completed).isPositive();
+    // the failed run set its start and not its end: lastRunPs() was the first run's end minus the second's start
+    assertThatThrownBy(() -> job.run(m -> {
+      m.compute(1_000_000);
+      throw new IllegalStateException("the program's own failure");
+    })).isInstanceOf(ProcessRunner.ProcessFailedException.class);
+    assertThat(job.lastRunPs()).isEqualTo(completed);
+  }
+
+  @Test
   void anotherRanksHandleIsRefusedNamingBothRanks() {
     for (int threads : new int[] {0, 2}) {
       AriesSystem.Builder b = AriesSystem.builder().system("canonical:p=2,a=4,h=2").seed(1);
