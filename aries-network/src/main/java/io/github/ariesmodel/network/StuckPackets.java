@@ -70,6 +70,11 @@ public record StuckPackets(
       throw new IllegalArgumentException("places must not be null");
     }
     byCause = Map.copyOf(byCause);
+    for (int i = 0; i < places.size(); i++) { // (an immutable list's contains(null) throws)
+      if (places.get(i) == null) {
+        throw new IllegalArgumentException("places must not hold null but held one at index " + i);
+      }
+    }
     places = List.copyOf(places);
   }
 

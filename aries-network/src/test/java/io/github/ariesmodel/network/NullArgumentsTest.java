@@ -101,9 +101,13 @@ class NullArgumentsTest {
     Map<StuckPackets.WaitCause, Long> causes = new EnumMap<>(StuckPackets.WaitCause.class);
     refused("byCause must not be null", () -> new StuckPackets(0, 0, null, List.of(), 0, null));
     refused("places must not be null", () -> new StuckPackets(0, 0, causes, null, 0, null));
+    refused("places must not hold null but held one at index 0",
+        () -> new StuckPackets(0, 0, causes, java.util.Arrays.asList((StuckPackets.Place) null), 0, null));
     refused("linkUtilization must not be null", () -> result(null, new double[2], List.of()));
     refused("vcOccupancyBytes must not be null", () -> result(Map.of(), null, List.of()));
     refused("busiestLinks must not be null", () -> result(Map.of(), new double[2], null));
+    refused("busiestLinks must not hold null but held one at index 0",
+        () -> result(Map.of(), new double[2], java.util.Arrays.asList((LinkLoad) null)));
     assertThat(result(Map.of("local", 0.5), new double[2], List.of()).linkUtilization()).containsEntry("local", 0.5);
   }
 

@@ -74,6 +74,11 @@ public record TrafficResult(
     if (busiestLinks == null) {
       throw new IllegalArgumentException("busiestLinks must not be null");
     }
+    for (int i = 0; i < busiestLinks.size(); i++) { // (an immutable list's contains(null) throws)
+      if (busiestLinks.get(i) == null) {
+        throw new IllegalArgumentException("busiestLinks must not hold null but held one at index " + i);
+      }
+    }
     busiestLinks = List.copyOf(busiestLinks);
   }
 
