@@ -3,6 +3,7 @@ package io.github.ariesmodel.cli;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.github.ariesmodel.cli.report.ResultsJson;
+import io.github.ariesmodel.cli.sweep.SweepRunner;
 import io.github.ariesmodel.core.Texts;
 import io.github.ariesmodel.system.replay.TraceReplayException;
 import io.github.ariesmodel.traces.TraceFormatException;
@@ -81,7 +82,14 @@ final class ErrorHandler implements CommandLine.IParameterExceptionHandler, Comm
 
   /** Reports a throwable as one line and returns the exit status. */
   static int handle(Throwable ex, CommandLine cl, boolean debug) {
-    Throwable t = ex instanceof UncheckedIOException u && u.getCause() != null ? u.getCause() : ex;
+    // a sweep point's failure is reported as its cause is, the point named first
+    String point = "";
+    Throwable inner = ex;
+    if (ex instanceof SweepRunner.PointFailedException p) {
+      point = p.point();
+      inner = p.getCause();
+    }
+    Throwable t = inner instanceof UncheckedIOException u && u.getCause() != null ? u.getCause() : inner;
     int status;
     String what;
     String where;
@@ -143,7 +151,7 @@ final class ErrorHandler implements CommandLine.IParameterExceptionHandler, Comm
           : refusal ? t.getMessage() : simpleName(t) + ": " + t.getMessage();
       where = "the simulation";
     }
-    report(cl, cl.getErr(), what, where, debug, ex);
+    report(cl, cl.getErr(), point + what, where, debug, ex);
     return status;
   }
 

@@ -176,8 +176,10 @@ class ErrorHandlerTest {
         err.getBuffer().setLength(0);
         assertThat(aries(c)).as(err.toString()).isEqualTo(2);
         String line = onlyLine();
-        assertThat(line).startsWith("aries " + c[0] + ": " + trace).doesNotContain("Exception");
-        problems.add(line.substring(line.indexOf(": ") + 2, line.lastIndexOf(" (")));
+        // a sweep names its point first
+        String point = c[0].equals("sweep") ? "point 0 {trace=" + trace + "}: " : "";
+        assertThat(line).startsWith("aries " + c[0] + ": " + point + trace).doesNotContain("Exception");
+        problems.add(line.substring(line.indexOf(": ") + 2 + point.length(), line.lastIndexOf(" (")));
         assertThat(Path.of(c[c.length - 1])).as(String.join(" ", c)).doesNotExist();
       }
       assertThat(problems).as("one problem, told alike").hasSize(1);

@@ -99,6 +99,9 @@ public final class SweepRunner {
       throw new IllegalArgumentException(where(point) + e.getMessage(), e);
     } catch (IllegalStateException e) {
       throw new IllegalStateException(where(point) + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      // another kind keeps its own report (a trace that cannot be replayed, a file's error): the point goes before it
+      throw new PointFailedException(where(point), e);
     }
     Instant end = clock.instant();
     if (r == null) {
@@ -115,6 +118,26 @@ public final class SweepRunner {
             : new WallClock(start, end.isBefore(start) ? start : end))
         .build();
     return r.withMetadata(m);
+  }
+
+  /**
+   * A sweep point's failure of a kind the command line reports in its own way (a trace that cannot be replayed, an
+   * input file's error, another command's error): the cause, with the point it happened in, whose words
+   * ({@code point N {coordinates}: }) go before the cause's report.
+   */
+  public static final class PointFailedException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final String point;
+
+    PointFailedException(String point, RuntimeException cause) {
+      super(point + cause.getMessage(), cause);
+      this.point = point;
+    }
+
+    /** @return the words naming the point, ending in ": " */
+    public String point() {
+      return point;
+    }
   }
 
   private static String where(SweepPoint point) {
