@@ -133,6 +133,9 @@ final class SweepCommand implements Callable<Integer> {
         chosen.check().accept(p.parameters());
       } catch (IllegalArgumentException e) {
         throw CliError.badInput("point " + p.index() + " " + p.parameters() + ": " + e.getMessage(), "--param", e);
+      } catch (RuntimeException e) {
+        // a point's trace that cannot be read, say: reported as its kind is, the point named first
+        throw new SweepRunner.PointFailedException("point " + p.index() + " " + p.parameters() + ": ", e);
       }
     }
     if (dryRun) {

@@ -207,4 +207,15 @@ class ErrorHandlerTest {
       assertThat(made).as("the parents the run made for --out, " + c[0]).doesNotExist();
     }
   }
+  @Test
+  void aPointsUnreadableTraceFoundBeforeTheSweepRunsNamesThePoint() throws IOException {
+    Path garbage = Files.writeString(tmp.resolve("garbage.txt"), "garbage\n");
+    Path good = Files.writeString(tmp.resolve("good.txt"), "0 init\n1 init\n0 finalize\n1 finalize\n");
+    assertThat(aries("sweep", "--job", "replay", "-p", "trace=" + good + "," + garbage, "-q", "--out",
+        tmp.resolve("sg").toString())).isEqualTo(2);
+    // (the SimGrid reader names the rank file it looked for, the trace's name without its extension)
+    assertThat(onlyLine()).startsWith("aries sweep: point 1 {trace=" + garbage + "}: " + tmp.resolve("garbage"))
+        .endsWith("(trace)").doesNotContain("Exception");
+    assertThat(tmp.resolve("sg")).doesNotExist();
+  }
 }

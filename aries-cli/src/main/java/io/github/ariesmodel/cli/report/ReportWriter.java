@@ -153,8 +153,14 @@ public final class ReportWriter {
     Set<String> names = new TreeSet<>();
     Path list = dir.resolve(WRITTEN);
     if (Files.isRegularFile(list)) {
-      for (String line : Files.readAllLines(list, StandardCharsets.UTF_8)) {
-        names.add(line.strip());
+      try {
+        for (String line : Files.readAllLines(list, StandardCharsets.UTF_8)) {
+          names.add(line.strip());
+        }
+      } catch (IOException e) {
+        // unreadable (not UTF-8, say): nothing is known to be an earlier report's, so nothing is removed; it failed
+        // the run after its whole simulation, naming no file
+        return new TreeSet<>();
       }
     } else if (Files.isRegularFile(dir.resolve(RESULTS))) {
       try {
@@ -171,8 +177,17 @@ public final class ReportWriter {
       }
     }
     names.removeIf(n -> n.equals(RESULTS) || !owns(n) || n.indexOf('/') >= 0 || n.indexOf('\\') >= 0
-        || n.startsWith("."));
+        || n.startsWith(".") || !plainName(dir, n));
     return names;
+  }
+
+  /** @return whether {@code name} is a file name here (a NUL in an edited list failed the run with the path's error) */
+  private static boolean plainName(Path dir, String name) {
+    try {
+      return dir.resolve(name).getParent() != null;
+    } catch (java.nio.file.InvalidPathException e) {
+      return false;
+    }
   }
 
   private static void writeList(Path dir, Set<String> names) throws IOException {

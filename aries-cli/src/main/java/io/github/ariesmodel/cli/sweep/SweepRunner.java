@@ -129,7 +129,11 @@ public final class SweepRunner {
     private static final long serialVersionUID = 1L;
     private final String point;
 
-    PointFailedException(String point, RuntimeException cause) {
+    /**
+     * @param point the words naming the point, ending in ": "
+     * @param cause the failure
+     */
+    public PointFailedException(String point, RuntimeException cause) {
       super(point + cause.getMessage(), cause);
       this.point = point;
     }

@@ -57,6 +57,25 @@ class ReportWriterTest {
   }
 
   @Test
+  void aDamagedListFailsNoRunAndRemovesNothingItCannotName(@TempDir Path dir) throws IOException {
+    // a NUL in a name failed the run with the path's error after the old results.json had gone; bytes that are not
+    // UTF-8 failed it as "not UTF-8 text (files)"
+    Path nul = Files.createDirectories(dir.resolve("nul"));
+    Path kept = Files.writeString(nul.resolve("old.csv"), "x");
+    Files.writeString(nul.resolve(ReportWriter.WRITTEN), "bad\u0000x.csv\nold.csv\n");
+    ReportWriter.write(Fixtures.sample(true), List.of(), nul, false, "t");
+    assertThat(nul.resolve(ReportWriter.RESULTS)).exists();
+    assertThat(kept).doesNotExist();
+    Path latin = Files.createDirectories(dir.resolve("latin"));
+    Path mine = Files.writeString(latin.resolve("old.csv"), "x");
+    Files.write(latin.resolve(ReportWriter.WRITTEN), new byte[] {'c', 'a', 'f', (byte) 0xe9, '.', 'c', 's', 'v', '\n',
+        'o', 'l', 'd', '.', 'c', 's', 'v', '\n'});
+    ReportWriter.write(Fixtures.sample(true), List.of(), latin, false, "t");
+    assertThat(latin.resolve(ReportWriter.RESULTS)).exists();
+    assertThat(mine).as("an unreadable list names nothing to remove").exists();
+  }
+
+  @Test
   void aFailedAtomicWriteNamesItsTarget(@TempDir Path dir) {
     Path target = dir.resolve("out.json");
     assertThatThrownBy(() -> AtomicFiles.write(target, f -> {
