@@ -271,6 +271,22 @@ public final class AriesSystem {
   }
 
   /**
+   * Removes every pending event whose handler is {@code handler}, between runs: for code that schedules events of its
+   * own through {@link #scheduler(int)} to watch or limit a run (a watchdog, a timeout), so that what is left of them
+   * after the run neither runs in a later run nor moves the system's clock on to its time. Every other event keeps
+   * its place ({@link DeterministicEventLoop#remove}, {@link PartitionedEngine#remove}).
+   *
+   * @param handler the handler whose events to remove
+   * @return how many events were removed
+   * @throws IllegalArgumentException when {@code handler} is null
+   * @throws IllegalStateException on an engine during a run, or from a thread other than the one that runs the
+   *     system
+   */
+  public int removePendingEvents(io.github.ariesmodel.core.spi.EventHandler handler) {
+    return engine == null ? loop.remove(handler) : engine.remove(handler);
+  }
+
+  /**
    * @return a runner for simulated processes on this system's clock: on the loop, or on the engine with one lane per
    *     group (spawn each node's processes in {@link #groupOfNode(int)})
    */

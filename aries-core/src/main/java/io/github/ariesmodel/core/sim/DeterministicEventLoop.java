@@ -662,6 +662,133 @@ public final class DeterministicEventLoop implements Scheduler {
     stopRequested = true;
   }
 
+  /**
+   * Removes every pending event whose handler is {@code handler}: for a component that keeps events of its own
+   * going (a watchdog, a timeout) and is done, so that they neither run in a later run nor move its clock on to their
+   * time. Every other event keeps its time and sequence number, so the rest of the run is the same as if the removed
+   * events had run and done nothing, except that the clock no longer reaches them. The scheduling port has no
+   * cancellation ({@link Scheduler}); this is the loop's own. It costs a pass over every pending event and the heaps'
+   * pops (O(n log n)), and is meant for the end of a phase; the hot path is unchanged.
+   *
+   * <p>May be called between runs or from inside a handler (the running event has left the queue by then).
+   *
+   * @param handler the handler whose events to remove
+   * @return how many events were removed
+   * @throws IllegalArgumentException when {@code handler} is null
+   * @throws IllegalStateException when called from a thread other than the owner (as {@link #scheduleAt})
+   */
+  public int remove(EventHandler handler) {
+    if (handler == null) {
+      throw new IllegalArgumentException("handler must not be null");
+    }
+    checkOwner("remove");
+    if (size == 0) {
+      return 0;
+    }
+    int n = size;
+    long[] times = new long[n];
+    long[] seqs = new long[n];
+    long[] args = new long[n];
+    Object[] objects = new Object[2 * n];
+    int k = 0;
+    // the sorted run
+    for (int i = runPos; i < runEnd; i++) {
+      k = take(runEntries[i], times, seqs, args, objects, k);
+    }
+    // the running heap and the far heap
+    while (!current.isEmpty()) {
+      k = takeSlotted(current.minTime(), current.minSeq(), current.minSlot(), times, seqs, args, objects, k);
+      current.pop();
+    }
+    while (!far.isEmpty()) {
+      k = takeSlotted(far.minTime(), far.minSeq(), far.minSlot(), times, seqs, args, objects, k);
+      far.pop();
+    }
+    // the ring's buckets
+    for (int b = 0; b <= ringMask; b++) {
+      int c = bucketEnds[2 * b];
+      int lastEntry = bucketEnds[2 * b + 1];
+      for (; c >= 0; c = chunkNext[c]) {
+        int e = c << CHUNK_LOG2;
+        for (int end = e + entriesOf(c, lastEntry); e < end; e++) {
+          k = take(e, times, seqs, args, objects, k);
+        }
+        if (c == lastEntry >>> CHUNK_LOG2) {
+          break;
+        }
+      }
+    }
+    if (k != n) {
+      throw new IllegalStateException("the loop counts " + n + " pending events but holds " + k);
+    }
+    clearQueue();
+    // The earliest kept event goes in first, so that the calendar starts at its bucket and every other event lies at
+    // or after it; the rest may then go in any order (a ring bucket sorts its events as it loads, the heaps order
+    // theirs, the running bucket's sorted run places each). Any order would run right: an event behind the calendar
+    // joins the running heap, as after a peek; this one keeps them out of it.
+    int first = -1;
+    int removed = 0;
+    for (int i = 0; i < n; i++) {
+      if (objects[2 * i] == handler) {
+        removed++;
+      } else if (first < 0 || times[i] < times[first] || (times[i] == times[first] && seqs[i] < seqs[first])) {
+        first = i;
+      }
+    }
+    if (first >= 0) {
+      insert(times[first], seqs[first], (EventHandler) objects[2 * first], objects[2 * first + 1], args[first]);
+    }
+    for (int i = 0; i < n; i++) {
+      if (i != first && objects[2 * i] != handler) {
+        insert(times[i], seqs[i], (EventHandler) objects[2 * i], objects[2 * i + 1], args[i]);
+      }
+    }
+    return removed;
+  }
+
+  /** Copies chunk entry {@code e}'s event into the arrays at {@code k}; @return {@code k + 1} */
+  private int take(int e, long[] times, long[] seqs, long[] args, Object[] objects, int k) {
+    int i = e * ENTRY;
+    times[k] = chunkData[i];
+    seqs[k] = chunkData[i + 1];
+    args[k] = chunkData[i + 2];
+    objects[2 * k] = chunkObjects[e << 1];
+    objects[2 * k + 1] = chunkObjects[(e << 1) + 1];
+    return k + 1;
+  }
+
+  /** Copies the event of slot {@code slot} into the arrays at {@code k}; @return {@code k + 1} */
+  private int takeSlotted(long time, long seq, int slot, long[] times, long[] seqs, long[] args, Object[] objects,
+      int k) {
+    times[k] = time;
+    seqs[k] = seq;
+    args[k] = slotArgs[slot];
+    objects[2 * k] = slotObjects[slot << 1];
+    objects[2 * k + 1] = slotObjects[(slot << 1) + 1];
+    return k + 1;
+  }
+
+  /** Empties every structure of the queue (the events were copied out): as a new loop's, with the arrays kept. */
+  private void clearQueue() {
+    runPos = 0;
+    runEnd = 0;
+    runChainHead = -1;
+    runChainLast = -1;
+    Arrays.fill(bucketEnds, -1);
+    Arrays.fill(ringBits, 0L);
+    ringCount = 0;
+    Arrays.fill(chunkObjects, null);
+    freeChunk = -1;
+    chunksUsed = 0;
+    Arrays.fill(slotObjects, null);
+    int slots = freeSlots.length;
+    for (int i = 0; i < slots; i++) {
+      freeSlots[i] = slots - 1 - i;
+    }
+    freeTop = slots;
+    size = 0;
+  }
+
   /** @return events waiting */
   public int pending() {
     return size;

@@ -1,5 +1,6 @@
 package io.github.ariesmodel.core.sim;
 
+import io.github.ariesmodel.core.spi.EventHandler;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicReference;
@@ -262,6 +263,30 @@ public final class PartitionedEngine implements AutoCloseable {
       t = Math.min(t, g.nextEventTime());
     }
     return t;
+  }
+
+  /**
+   * Removes every pending event whose handler is {@code handler}, in every group ({@link
+   * DeterministicEventLoop#remove}): between runs, when every pending event is in a group's loop. Every other event
+   * keeps its time and key.
+   *
+   * @param handler the handler whose events to remove
+   * @return how many events were removed
+   * @throws IllegalArgumentException when {@code handler} is null
+   * @throws IllegalStateException while the engine runs, or from a thread other than the one that runs it
+   */
+  public int remove(EventHandler handler) {
+    if (handler == null) {
+      throw new IllegalArgumentException("handler must not be null");
+    }
+    if (running) {
+      throw new IllegalStateException("events can be removed only between runs of the engine");
+    }
+    int n = 0;
+    for (GroupScheduler g : groups) {
+      n += g.loop.remove(handler);
+    }
+    return n;
   }
 
   /** Makes the running {@code run*} call return at the end of the current window (call it from a handler). */

@@ -5,7 +5,8 @@ package io.github.ariesmodel.core.spi;
  * {@code long} of picoseconds. Events at equal times run in the order they were scheduled (an event scheduled for
  * "now" from inside a handler runs after those already waiting at that time), so a run is a function of its
  * configuration and seed alone. While an event runs, {@link #now()} is its time; time never goes backwards. The port
- * has no cancellation, and running the events is the owner's business (the event loop's {@code run} methods).
+ * has no cancellation, and running the events is the owner's business (the event loop's {@code run} methods; the
+ * built-in loop and engine can also remove a handler's pending events at the end of a phase, their {@code remove}).
  *
  * <p>{@code io.github.ariesmodel.testkit.core.SchedulerContract} (aries-testkit) checks an implementation against
  * this contract.

@@ -37,9 +37,8 @@ import java.util.TreeMap;
  * so after every group has run through the look's window; 1 ps on the single loop), adds the looks up and decides. The
  * decision and the time the run stops (at the end of that engine window) are therefore the same for every thread
  * count. The watch adds two events a group each interval and nothing else: it changes no figure of the run it watches.
- * Its next look's events are still queued when that run ends (the event loop has no cancel), so a later run on the
- * same system that would end before them runs them too, and the system's clock ends up to one interval and the lag
- * further on (an absolute time, such as a later run's start, moves with it; known, found in review at stop 61).
+ * Its next look's events are taken out of the queue when that run ends ({@link #stop}), so that a later run on the
+ * same system neither runs them nor ends at their time (they used to move its clock on by up to one interval).
  * Near the clock's end it stops looking rather than schedule a look past it.
  */
 final class DeadlockWatch {
@@ -101,10 +100,22 @@ final class DeadlockWatch {
     return lagPs < INTERVAL_PS / 2 ? INTERVAL_PS : LongMath.saturatedMultiply(lagPs, 4);
   }
 
-  /** Schedules {@code handler} {@code delayPs} after {@code fromPs}, unless that passes the clock's end. */
-  private static void scheduleAfter(Scheduler clock, long fromPs, long delayPs, EventHandler handler) {
+  /**
+   * The one handler of every event of the watch (a look or a decision, its ref), so that {@link #stop} removes them
+   * all in one pass over the queue.
+   */
+  private final EventHandler events = (timePs, ref, arg) -> {
+    if (ref instanceof Look l) {
+      l.look(timePs);
+    } else {
+      ((Decide) ref).decide(timePs);
+    }
+  };
+
+  /** Schedules {@code what} (a look or the decision) {@code delayPs} after {@code fromPs}, unless past the end. */
+  private void scheduleAfter(Scheduler clock, long fromPs, long delayPs, Object what) {
     if (fromPs <= Long.MAX_VALUE - delayPs) {
-      clock.scheduleAt(fromPs + delayPs, handler, null, 0);
+      clock.scheduleAt(fromPs + delayPs, events, what, 0);
     }
   }
 
@@ -139,9 +150,13 @@ final class DeadlockWatch {
     return this;
   }
 
-  /** Stops looking (after the run): its events still queued do nothing when they come, but move the clock on. */
+  /**
+   * Stops looking, after the run: the events of its next look and decision are taken out of the queue, so that a later
+   * run on the system neither runs them nor has its clock moved on to their time.
+   */
   void stop() {
     active = false;
+    system.removePendingEvents(events);
   }
 
   /** @return whether the watch found the jobs deadlocked and stopped the run */
@@ -153,7 +168,7 @@ final class DeadlockWatch {
    * A group's look at its watched ranks and their nodes, written into one of two result sets by the look's parity (the
    * decision reads a look's set while the next look may be writing the other).
    */
-  private final class Look implements EventHandler {
+  private final class Look {
     final Scheduler clock;
     final Rank[] ranks;
     final int[] job;
@@ -174,8 +189,7 @@ final class DeadlockWatch {
       this.earliestAwaited = new long[2][jobs];
     }
 
-    @Override
-    public void onEvent(long timePs, Object ref, long arg) {
+    void look(long timePs) {
       if (!active) {
         return;
       }
@@ -203,7 +217,7 @@ final class DeadlockWatch {
   }
 
   /** Adds up the groups' looks of one time and decides, {@code lag} after them. */
-  private final class Decide implements EventHandler {
+  private final class Decide {
     final Scheduler clock;
     int parity;
 
@@ -211,8 +225,7 @@ final class DeadlockWatch {
       this.clock = clock;
     }
 
-    @Override
-    public void onEvent(long timePs, Object ref, long arg) {
+    void decide(long timePs) {
       if (!active) {
         return;
       }

@@ -652,6 +652,11 @@ public final class MpiJob {
         throw e;
       } finally {
         set.active = false;
+        if (anyBackground && limitPs != Long.MAX_VALUE) {
+          // a foreground that ended first leaves the limit's event queued: a later run on the system would run it and
+          // end at its time (start + limit) instead of its own
+          system.removePendingEvents(set);
+        }
       }
       Set<SimProcess> stuck = new HashSet<>(r.unfinished()); // (looked up once a rank below)
       List<String> running = new ArrayList<>();

@@ -324,6 +324,35 @@ class MpiJobsTogetherTest {
     assertThat(b.lastRunStopped()).isTrue();
   }
 
+  /**
+   * A set's own events (the deadlock watch's next look of a set without a limit, the limit's event of one with) are
+   * taken out of the queue when the set ends: a later run on the system ends at its own time. They used to stay, and
+   * the later run ran them: its clock ended up to 100 us further on after a watched set, at the set's start plus its
+   * limit after a limited one. With them gone, both sets leave the system in the same state.
+   */
+  @Test
+  void aSetLeavesNoEventOfItsOwnForALaterRun() {
+    for (int threads : new int[] {0, 2}) {
+      List<Long> later = new ArrayList<>();
+      for (long limit : new long[] {Long.MAX_VALUE, 1_000_000_000_000L}) { // none (watched), 1 s
+        AriesSystem sys = system(FabricKind.ROUTERS, threads);
+        MpiJob job = MpiJob.builder(sys).nodes(0, 9).build();
+        MpiJob noise = MpiJob.builder(sys).nodes(acrossGroups(12, 2)).build();
+        MpiJob.together().job(job, WORK).background(noise, SyntheticTraffic.uniform(4096, 0, 0, 1))
+            .foregroundLimitPs(limit).run();
+        long setEnd = sys.now();
+        MpiJob next = MpiJob.builder(sys).nodes(0, 9).build();
+        next.run(mpi -> mpi.barrier(mpi.world()));
+        assertThat(next.lastRunPs()).isPositive();
+        later.add(sys.now() - setEnd);
+      }
+      assertThat(later.get(1)).as("threads %s: after a limited set as after a watched one", threads)
+          .isEqualTo(later.get(0));
+      // the barrier, and the stopped background's last packets draining (the watch looks every 100 us)
+      assertThat(later.get(0)).as("threads %s", threads).isLessThan(DeadlockWatch.INTERVAL_PS / 10);
+    }
+  }
+
   @Test
   void aForegroundThatEndsInTheLimitsOwnEngineWindowIsNotGivenUp() {
     // on the engine the run stops at the end of the window in which the limit's event ran: a foreground that ended in
