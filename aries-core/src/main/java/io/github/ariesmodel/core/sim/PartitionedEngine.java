@@ -265,6 +265,11 @@ public final class PartitionedEngine implements AutoCloseable {
     return t;
   }
 
+  /** @return whether a run call is in progress (windows are being run) */
+  public boolean isRunning() {
+    return running;
+  }
+
   /**
    * Removes every pending event whose handler is {@code handler}, in every group ({@link
    * DeterministicEventLoop#remove}): between runs, when every pending event is in a group's loop. Every other event

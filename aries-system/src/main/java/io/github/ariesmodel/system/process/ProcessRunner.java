@@ -423,19 +423,34 @@ public final class ProcessRunner implements AutoCloseable {
     return null;
   }
 
-  /** Ends the threads of unfinished processes. */
+  /**
+   * Ends the threads of unfinished processes, and takes their resumptions still pending out of the clock's queue (a
+   * stopped process's compute or timer), so that a later run on the same loop or engine neither runs them nor has its
+   * clock moved on to their time. Called during a run on an engine, it leaves them (they do nothing when they come).
+   */
   @Override
   public void close() {
+    boolean killed = false;
     for (Lane lane : lanes) {
       for (Proc p : lane.processes) {
         if (p.state != State.DONE) {
           // also one never started: its first resumption may still be pending in the loop, and a later run on the
           // same loop must not start it (resume skips killed processes)
           p.killed = true;
+          killed = true;
           if (p.thread != null) {
             p.thread.interrupt();
           }
         }
+      }
+    }
+    if (killed) {
+      if (engine != null) {
+        if (!engine.isRunning()) {
+          engine.remove(resumeHandler);
+        }
+      } else if (loop.owner() == null || loop.owner() == Thread.currentThread()) {
+        loop.remove(resumeHandler);
       }
     }
   }

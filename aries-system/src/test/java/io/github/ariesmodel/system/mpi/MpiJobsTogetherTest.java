@@ -353,6 +353,30 @@ class MpiJobsTogetherTest {
     }
   }
 
+  /**
+   * A background stopped in the middle of a 10-ms compute leaves that compute's end queued: the set's runner takes it
+   * out as it closes, so a later job on the system takes only its own time (a later run used to end 10 ms on).
+   */
+  @Test
+  void aStoppedBackgroundsPendingComputeDoesNotMoveALaterRunsClock() {
+    for (int threads : new int[] {0, 2}) {
+      AriesSystem sys = system(FabricKind.ROUTERS, threads);
+      MpiJob job = MpiJob.builder(sys).nodes(0, 9).build();
+      MpiJob noise = MpiJob.builder(sys).nodes(20, 30).build();
+      MpiProgram barrier = mpi -> mpi.barrier(mpi.world());
+      MpiJob.together().job(job, barrier).background(noise, mpi -> {
+        while (true) {
+          mpi.compute(10_000_000_000L);
+        }
+      }).run();
+      assertThat(noise.lastRunStopped()).isTrue();
+      long setEnd = sys.now();
+      job.run(barrier);
+      // the barrier alone takes a few microseconds (the compute's end was 10 ms on)
+      assertThat(sys.now() - setEnd).as("threads %s", threads).isPositive().isLessThan(job.lastRunPs() + 10_000_000);
+    }
+  }
+
   @Test
   void aForegroundThatEndsInTheLimitsOwnEngineWindowIsNotGivenUp() {
     // on the engine the run stops at the end of the window in which the limit's event ran: a foreground that ended in

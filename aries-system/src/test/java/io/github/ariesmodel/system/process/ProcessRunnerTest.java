@@ -102,6 +102,41 @@ class ProcessRunnerTest {
     }
   }
 
+  /**
+   * A run stopped while a process sleeps leaves the process's wake-up queued: closing the runner takes it out, so a
+   * later run on the same clock ends at its own last event, not at the wake-up's time (where the clock used to end,
+   * 1 ms on; the wake-up itself did nothing, the process being killed).
+   */
+  @Test
+  void closingARunnerTakesItsStoppedProcessesWakeUpsOutOfTheQueue() {
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    try (ProcessRunner runner = new ProcessRunner(loop, kind())) {
+      runner.spawn("sleeper", self -> self.sleep(1_000_000_000));
+      loop.scheduleAt(10, (now, ref, arg) -> loop.stop(), null, 0);
+      runner.run();
+      assertThat(runner.unfinished()).extracting(SimProcess::name).containsExactly("sleeper");
+    }
+    loop.scheduleAt(20, (now, ref, arg) -> { }, null, 0);
+    loop.run();
+    assertThat(loop.now()).isEqualTo(20);
+    assertThat(loop.pending()).isZero();
+    for (int threads = 1; threads <= 2; threads++) {
+      try (PartitionedEngine engine = PartitionedEngine.of(2, 100, threads)) {
+        try (ProcessRunner runner = new ProcessRunner(engine, kind())) {
+          runner.spawn("sleeper", 0, self -> self.sleep(1_000_000_000));
+          engine.group(1).scheduleAt(10, (now, ref, arg) -> engine.stop(), null, 0);
+          runner.run();
+          assertThat(runner.unfinished()).extracting(SimProcess::name).containsExactly("sleeper");
+        }
+        long end = engine.now();
+        engine.group(0).scheduleAt(end + 20, (now, ref, arg) -> { }, null, 0);
+        engine.runUntil(Long.MAX_VALUE);
+        assertThat(engine.now()).as("threads %d", threads).isEqualTo(end + 20);
+        assertThat(engine.pending()).isZero();
+      }
+    }
+  }
+
   @Test
   void anExceptionInProcessCodeSurfacesFromRun() {
     DeterministicEventLoop loop = new DeterministicEventLoop();
