@@ -100,7 +100,8 @@ public enum SystemPreset {
    *
    * @param spec a {@code --system} value
    * @return the spec for {@code Topologies.parseTopology}
-   * @throws IllegalArgumentException when {@code spec} is null
+   * @throws IllegalArgumentException when {@code spec} is null, or fails links of a generated preset without
+   *     {@code cabled:} (no cables to fail)
    */
   public static String topologySpec(String spec) {
     if (spec == null) {
@@ -108,6 +109,16 @@ public enum SystemPreset {
     }
     String s = spec.trim();
     if (!s.regionMatches(true, 0, "cabled:", 0, 7)) {
+      int cut = Topologies.failuresAt(s);
+      String base = cut < 0 ? "" : s.substring(0, cut).trim();
+      for (SystemPreset p : values()) {
+        // (aries-network refuses theta, edison and full the same way, but does not know default or two-groups)
+        if (p.id.equalsIgnoreCase(base) && !p.cabled()) {
+          throw new IllegalArgumentException("topology " + p.id + " is generated, so it has no cables to fail; "
+              + "+failed= needs a cabled system: edison-cabled, links:FILE, or cabled:" + p.id
+              + " (its cabling as a link list)");
+        }
+      }
       return s;
     }
     String rest = s.substring(7).trim();

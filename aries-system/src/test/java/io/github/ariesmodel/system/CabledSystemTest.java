@@ -107,6 +107,26 @@ class CabledSystemTest {
     assertThat(edison.linksBetween(0, 14)).isEqualTo(24);
   }
 
+  /**
+   * Failing links of a generated preset is refused naming its {@code cabled:} spelling, for every generated preset: the
+   * two that aries-network does not know by name ({@code default}, {@code two-groups}) were refused as "topology kind
+   * must be canonical, aries, ..." instead.
+   */
+  @Test
+  void failingLinksOfAGeneratedPresetNamesItsCabledSpelling() {
+    for (SystemPreset p : SystemPreset.values()) {
+      if (p.cabled()) {
+        continue;
+      }
+      assertThatThrownBy(() -> AriesSystem.builder().system(p.id() + "+failed=random:2").build())
+          .as(p.id()).isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("topology " + p.id() + " is generated, so it has no cables to fail; +failed= needs a cabled"
+              + " system: edison-cabled, links:FILE, or cabled:" + p.id() + " (its cabling as a link list)");
+    }
+    assertThat(AriesSystem.builder().system("cabled:two-groups+failed=random:2").build().topology())
+        .isInstanceOf(CabledDragonfly.class);
+  }
+
   @Test
   void aBadLinkListIsRefusedNamingTheFileAndLine() throws IOException {
     List<String> lines = new ArrayList<>(LinkLists.regular(new int[] {0, 3, 7}, 2, 3, 2, 2));
