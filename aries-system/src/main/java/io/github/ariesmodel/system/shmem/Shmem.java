@@ -45,11 +45,16 @@ public interface Shmem {
    * memory; no host copy). Like {@code shmem_putmem_nbi}: the source must not change before {@link #quiet()}.
    * Asks for a remote event at the target.
    *
+   * <p>A put longer than one NIC transaction (2^32 - 1 bytes, the BTE's 32-bit {@code xfer_len} [S6a]) is posted as
+   * several, as DMAPP must (cut on 64-byte boundaries of {@code destOffset}, so no packet changes:
+   * {@link ShmemJob#nicTransactions}); each asks for its own remote event, and the put completes at {@link #quiet()}
+   * when all have. A fault in any of them is one faulted operation, as a single transaction's.
+   *
    * @param dest destination object
    * @param destOffset byte offset in it
    * @param src source object (this PE's copy)
    * @param srcOffset byte offset in it
-   * @param length bytes, 0 to 2^32 - 1 (one NIC transaction: the BTE's 32-bit {@code xfer_len})
+   * @param length bytes, 0 up to what both objects hold past their offsets (a symmetric object is at most 2^40 bytes)
    * @param pe target PE
    */
   void putmem(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe);
@@ -76,13 +81,16 @@ public interface Shmem {
   void putLong(Symmetric dest, long destOffset, long value, int pe);
 
   /**
-   * Gets bytes from another PE's symmetric object into this PE's own (blocking).
+   * Gets bytes from another PE's symmetric object into this PE's own (blocking). A get longer than one NIC
+   * transaction (2^32 - 1 bytes, the BTE's 32-bit {@code xfer_len} [S6a]) is posted as several, cut on 64-byte
+   * boundaries of {@code srcOffset} ({@link ShmemJob#nicTransactions}), and returns when all have completed; a fault
+   * in any of them is one faulted operation.
    *
    * @param dest this PE's object
    * @param destOffset byte offset in it
    * @param src the remote object
    * @param srcOffset byte offset in it
-   * @param length bytes, 1 to 2^32 - 1 (one NIC transaction: the BTE's 32-bit {@code xfer_len})
+   * @param length bytes, 1 up to what both objects hold past their offsets (a symmetric object is at most 2^40 bytes)
    * @param pe source PE
    */
   void getmem(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe);
@@ -146,20 +154,22 @@ public interface Shmem {
   long atomicCompareSwap(Symmetric dest, long offset, long expected, long desired, int pe);
 
   /**
-   * Gets bytes from another PE's symmetric object into this PE's own without waiting; completes at {@link #quiet()}.
+   * Gets bytes from another PE's symmetric object into this PE's own without waiting; completes at {@link #quiet()}
+   * (when every NIC transaction of it has: split as {@link #getmem}'s).
    *
    * @param dest this PE's object
    * @param destOffset byte offset in it
    * @param src the remote object
    * @param srcOffset byte offset in it
-   * @param length bytes, 1 to 2^32 - 1 (one NIC transaction)
+   * @param length bytes, 1 up to what both objects hold past their offsets (a symmetric object is at most 2^40 bytes)
    * @param pe source PE
    */
   void getmemNbi(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe);
 
   /**
    * Remote events written at this PE so far: every put and atomic asks for one at its target, so this counts the
-   * transactions that have arrived here (uGNI's remote CQ events [S5]). A put's event comes with its last packet: it
+   * transactions that have arrived here (uGNI's remote CQ events [S5]); a put longer than one transaction is several
+   * ({@link ShmemJob#nicTransactions}). A put's event comes with its last packet: it
    * may come before an earlier packet's data, with adaptive routing or when that packet's translation misses the PTE
    * cache (docs/nic.md, "Events"); the data of a single-packet put is there with its event.
    *

@@ -317,6 +317,26 @@ public final class ShmemJob {
     }
   }
 
+  /**
+   * How many NIC transactions a {@link Shmem#putmem}, {@link Shmem#getmem} or {@link Shmem#getmemNbi} is posted as,
+   * and so how many remote events a putmem writes at its target: 1 up to 2^32 - 1 bytes (the BTE's 32-bit
+   * {@code xfer_len} [S6a]), more beyond, cut on 64-byte boundaries of the remote offset (an assumed cut that
+   * changes no packet: DMAPP's own is not published).
+   *
+   * @param remoteOffset the remote object's offset (putmem's {@code destOffset}, a get's {@code srcOffset}), in
+   *     [0, 2^40 - 1]
+   * @param length the transfer's bytes, in [0, 2^40 - remoteOffset]
+   * @return the transactions, at least 1
+   */
+  public static long nicTransactions(long remoteOffset, long length) {
+    checkArgument(remoteOffset >= 0 && remoteOffset <= NetworkAddress.MAX_OFFSET,
+        "remoteOffset must be in [0, 2^40 - 1] but was %s", remoteOffset);
+    checkArgument(length >= 0 && length <= NetworkAddress.MAX_OFFSET + 1 - remoteOffset,
+        "length must be in [0, 2^40 - remoteOffset] = [0, %s] but was %s", NetworkAddress.MAX_OFFSET + 1 - remoteOffset,
+        length);
+    return TransferSplit.parts(remoteOffset, length);
+  }
+
   /** @return routing of PUTs and AMOs when the builder sets none: MIN_HASH, DMAPP's default [S8] */
   public static DeliveryMode defaultPutMode() {
     return DeliveryMode.MIN_HASH;
@@ -437,6 +457,8 @@ public final class ShmemJob {
     int outstanding;
     int outstandingLocal;
     final Map<Long, CompletionEvent> awaited = new HashMap<>();
+    /** Transfers posted as several NIC transactions ({@link TransferSplit}) with parts still outstanding. */
+    final SplitTransfers splits = new SplitTransfers();
     Status lastStatus = Status.OK;
     /** Latency of the last local access through the host cache (its slowest part), picoseconds. */
     long lastHostLatencyPs;
@@ -463,12 +485,16 @@ public final class ShmemJob {
           // the host consumes its remote events; the listener already saw this one
         }
       } else {
+        SplitTransfers.Transfer split = splits.isEmpty() ? null : splits.of(e.postId());
         if (e.isError()) {
           lastStatus = e.status();
-          faults++;
-          if (firstFault == Status.OK) {
-            firstFault = e.status();
-            firstFaultAtPs = clock.now();
+          // a split transfer is one operation: its first faulting part counts it, as a single post's fault would
+          if (split == null || split.faulted()) {
+            faults++;
+            if (firstFault == Status.OK) {
+              firstFault = e.status();
+              firstFaultAtPs = clock.now();
+            }
           }
         }
         if (awaited.containsKey(e.postId())) {
@@ -480,6 +506,9 @@ public final class ShmemJob {
         }
         if (e.type() == CompletionType.GLOBAL) {
           outstanding--;
+          if (split != null) {
+            splits.partCompleted(split);
+          }
         }
       }
       if (process != null && runner != null) {
@@ -491,6 +520,48 @@ public final class ShmemJob {
       node.nic().post(p);
       outstanding++;
       return p.postId();
+    }
+
+    /**
+     * Posts a transfer longer than one NIC transaction as its parts ({@link TransferSplit}), consecutive post ids, in
+     * order; each part counts as outstanding until its GLOBAL event, as a single post does.
+     *
+     * @param remoteOffset the transfer's first remote byte (the parts are cut on its 64-byte boundaries)
+     * @param length the transfer's bytes, more than one transaction's
+     * @param await whether the caller waits for every part ({@link #awaitParts}): registered before the first post
+     * @param part makes the post of a part from its id, its offset into the transfer and its length
+     * @return the split
+     */
+    private SplitTransfers.Transfer postParts(long remoteOffset, long length, boolean await, PartPost part) {
+      SplitTransfers.Transfer s = splits.open(nextPostId, (int) TransferSplit.parts(remoteOffset, length));
+      nextPostId += s.parts;
+      if (await) {
+        for (int k = 0; k < s.parts; k++) {
+          awaited.put(s.firstId + k, null);
+        }
+      }
+      long done = 0;
+      for (int k = 0; k < s.parts; k++) {
+        long n = TransferSplit.partLength(remoteOffset, done, length);
+        post(part.post(s.firstId + k, done, n));
+        done += n;
+      }
+      return s;
+    }
+
+    /** Waits until every part of a split posted with {@code await} has completed (or faulted). */
+    private void awaitParts(SplitTransfers.Transfer s) {
+      self().waitUntil(() -> {
+        for (int k = 0; k < s.parts; k++) {
+          if (awaited.get(s.firstId + k) == null) {
+            return false;
+          }
+        }
+        return true;
+      });
+      for (int k = 0; k < s.parts; k++) {
+        awaited.remove(s.firstId + k);
+      }
     }
 
     /** The PE's process, to a call from its own program ({@link #checkCaller}). */
@@ -582,9 +653,17 @@ public final class ShmemJob {
       own(dest, "dest", destOffset, length);
       own(src, "src", srcOffset, length);
       NetworkAddress to = remote(dest, destOffset, pe); // (checks pe before the post takes an id)
-      post(Post.put(nextPostId++, src.mdh(index), srcOffset, to, length)
-          .withDeliveryMode(putMode)
-          .withCompletion(Post.NO_CQ, Post.GLOBAL_EVENT | Post.REMOTE_EVENT));
+      if (length <= TransferSplit.MAX_PART) {
+        post(Post.put(nextPostId++, src.mdh(index), srcOffset, to, length)
+            .withDeliveryMode(putMode)
+            .withCompletion(Post.NO_CQ, Post.GLOBAL_EVENT | Post.REMOTE_EVENT));
+        return;
+      }
+      int from = src.mdh(index);
+      postParts(destOffset, length, false, (id, done, n) ->
+          Post.put(id, from, srcOffset + done, remote(dest, destOffset + done, pe), n)
+              .withDeliveryMode(putMode)
+              .withCompletion(Post.NO_CQ, Post.GLOBAL_EVENT | Post.REMOTE_EVENT));
     }
 
     @Override
@@ -622,8 +701,20 @@ public final class ShmemJob {
       own(src, "src", srcOffset, length);
       checkArgument(length >= 1, "length must be >= 1 (zero-length GETs are refused [S5]) but was %s", length);
       NetworkAddress from = remote(src, srcOffset, pe);
-      long id = post(Post.get(nextPostId++, dest.mdh(index), destOffset, from, length).withDeliveryMode(getMode));
-      awaitGlobal(id);
+      if (length <= TransferSplit.MAX_PART) {
+        long id = post(Post.get(nextPostId++, dest.mdh(index), destOffset, from, length).withDeliveryMode(getMode));
+        awaitGlobal(id);
+        return;
+      }
+      awaitParts(postGetParts(dest, destOffset, src, srcOffset, length, pe, true));
+    }
+
+    /** The parts of a GET longer than one transaction, into this PE's {@code dest} from PE {@code pe}'s {@code src}. */
+    private SplitTransfers.Transfer postGetParts(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe,
+        boolean await) {
+      int into = dest.mdh(index);
+      return postParts(srcOffset, length, await, (id, done, n) ->
+          Post.get(id, into, destOffset + done, remote(src, srcOffset + done, pe), n).withDeliveryMode(getMode));
     }
 
     @Override
@@ -633,7 +724,11 @@ public final class ShmemJob {
       own(src, "src", srcOffset, length);
       checkArgument(length >= 1, "length must be >= 1 (zero-length GETs are refused [S5]) but was %s", length);
       NetworkAddress from = remote(src, srcOffset, pe);
-      post(Post.get(nextPostId++, dest.mdh(index), destOffset, from, length).withDeliveryMode(getMode));
+      if (length <= TransferSplit.MAX_PART) {
+        post(Post.get(nextPostId++, dest.mdh(index), destOffset, from, length).withDeliveryMode(getMode));
+        return;
+      }
+      postGetParts(dest, destOffset, src, srcOffset, length, pe, false);
     }
 
     @Override
@@ -828,5 +923,11 @@ public final class ShmemJob {
       checkCaller();
       return lastStatus;
     }
+  }
+
+  /** Makes the post of one part of a split transfer. */
+  @FunctionalInterface
+  private interface PartPost {
+    Post post(long postId, long done, long length);
   }
 }
