@@ -14,7 +14,10 @@ import io.github.ariesmodel.core.MemoryRegistration;
 import io.github.ariesmodel.core.NetworkAddress;
 import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.core.Status;
+import io.github.ariesmodel.core.sim.FlatTranslation;
+import io.github.ariesmodel.core.sim.SparsePhysicalMemory;
 import io.github.ariesmodel.core.spi.AddressTranslation.TranslationResult;
+import io.github.ariesmodel.iommu.Iommu;
 import io.github.ariesmodel.nic.CeOperation;
 import io.github.ariesmodel.nic.CePost;
 import io.github.ariesmodel.nic.CeTree;
@@ -91,46 +94,143 @@ public final class ShmemJob {
     this.getMode = b.deliveryMode != null ? b.deliveryMode : defaultGetMode();
     this.stagingBytes = b.stagingBytes;
     this.pes = new Pe[peNodes.length];
-    for (int i = 0; i < peNodes.length; i++) {
-      Node node = system.node(peNodes[i]);
-      CompletionQueue cq;
-      try {
-        cq = node.nic().createCompletionQueue(REMOTE_CQ_ENTRIES);
-      } catch (RuntimeException e) {
-        // the NIC's refusal names only the ring's bytes, which the caller never gave
-        throw new IllegalStateException("ShmemJob could not create the remote-event completion queue of PE " + i
-            + " (node " + peNodes[i] + ", " + REMOTE_CQ_ENTRIES + " entries, " + REMOTE_CQ_ENTRIES
-            * CompletionQueue.ENTRY_BYTES + " bytes of host memory): " + e.getMessage(), e);
-      }
-      pes[i] = new Pe(i, node, cq);
-      node.nic().completionListener(pes[i]::onEvent);
-    }
-    this.barrier = allocate(8L * BARRIER_ROUNDS);
-    this.staging = allocate(stagingBytes);
+    // What a build takes cannot all be given back: a completion queue stays (the NIC model has no GNI_CqDestroy),
+    // and host memory is a bump allocator that frees no frame, so even a registration undone moves the next one. So
+    // the build first checks, taking nothing, what can be known to fail; then the CE channels, which can be given
+    // back; then the queues and registrations, undoing what it can if one still fails.
+    checkRoom(b.collectiveEngineRadix > 0);
+    int[] channels = null;
     if (b.collectiveEngineRadix > 0) {
-      this.ceResult = allocate(CePost.RESULT_BYTES);
       List<Nic> nics = new ArrayList<>();
-      for (Pe pe : pes) {
-        nics.add(pe.node.nic());
+      for (int node : peNodes) {
+        nics.add(system.node(node).nic());
       }
-      int[] one = new int[pes.length];
+      int[] one = new int[peNodes.length];
       java.util.Arrays.fill(one, 1);
       try {
-        this.ceChannel = CeTree.wire(nics, one, b.collectiveEngineRadix, putMode);
+        channels = CeTree.wire(nics, one, b.collectiveEngineRadix, putMode);
       } catch (IllegalStateException x) {
-        // a node with no free CE channel: CeTree freed what it took; undo the job's registrations
-        for (Symmetric o : objects) {
-          for (int k = 0; k < pes.length; k++) {
-            pes[k].node.nic().deregister(o.mdh(k));
-          }
-        }
+        // a node with no free CE channel: CeTree freed what it took, and nothing else was taken yet
         throw new IllegalStateException("ShmemJob could not set up collectiveEngine: " + x.getMessage() + " (each"
-            + " job using the engine takes one of a node's 4 channels for good); its registrations were undone", x);
+            + " job using the engine takes one of a node's 4 channels for good); nothing was taken", x);
       }
-    } else {
-      this.ceResult = null;
-      this.ceChannel = null;
     }
+    this.ceChannel = channels;
+    int queues = 0;
+    try {
+      for (int i = 0; i < peNodes.length; i++) {
+        Node node = system.node(peNodes[i]);
+        CompletionQueue cq;
+        try {
+          cq = node.nic().createCompletionQueue(REMOTE_CQ_ENTRIES);
+        } catch (RuntimeException e) {
+          // the NIC's refusal names only the ring's bytes, which the caller never gave
+          throw new IllegalStateException("ShmemJob could not create the remote-event completion queue of PE " + i
+              + " (node " + peNodes[i] + ", " + REMOTE_CQ_ENTRIES + " entries, " + REMOTE_CQ_ENTRIES
+              * CompletionQueue.ENTRY_BYTES + " bytes of host memory): " + e.getMessage(), e);
+        }
+        pes[i] = new Pe(i, node, cq);
+        queues++;
+      }
+      this.barrier = allocate(8L * BARRIER_ROUNDS);
+      this.staging = allocate(stagingBytes);
+      this.ceResult = channels != null ? allocate(CePost.RESULT_BYTES) : null;
+    } catch (RuntimeException | Error e) {
+      throw undoBuild(e, queues);
+    }
+    // Only a job that was built takes its NICs' completion listener (a failed build took those of the jobs before)
+    for (Pe pe : pes) {
+      pe.node.nic().completionListener(pe::onEvent);
+    }
+  }
+
+  /**
+   * Refuses, taking nothing, a build that would fail part-way for want of room a node's state shows: a NIC with all
+   * 2,048 completion queues (11-bit handle [S6e]), or a node whose free memory cannot hold even the frames the PE
+   * registers there. Those frames are a lower bound (page tables are not counted: derived from how the system's own
+   * translators allocate, frames aligned to the page size, at most 2 MiB for the flat translator), so this refuses no
+   * build that would have succeeded; memory is checked only for the system's own translators, which take their frames
+   * from the node's memory (a user's translation may not). CE channels are taken first, and given back, instead.
+   */
+  private void checkRoom(boolean collectiveEngine) {
+    long align = Math.min(pageSize.bytes(), PageSize.SIZE_2M.bytes());
+    long ring = PageSize.SIZE_4K.alignUp((long) REMOTE_CQ_ENTRIES * CompletionQueue.ENTRY_BYTES);
+    for (int i = 0; i < peNodes.length; i++) {
+      Node node = system.node(peNodes[i]);
+      if (node.nic().completionQueue(MemoryDomainDescriptor.MAX_CQ) != null) {
+        throw new IllegalStateException("ShmemJob could not create the remote-event completion queue of PE " + i
+            + " (node " + peNodes[i] + "): its NIC has all " + (MemoryDomainDescriptor.MAX_CQ + 1) + " completion"
+            + " queues (11-bit handle); nothing was taken");
+      }
+      if (!(node.translation() instanceof Iommu
+          || node.translation() instanceof FlatTranslation)) {
+        continue;
+      }
+      SparsePhysicalMemory memory = node.memory();
+      long next = SparsePhysicalMemory.FIRST_ALLOCATABLE + memory.allocatedBytes();
+      long free = memory.capacity() - next;
+      // the ring (4 KB pages), then each registration on a boundary of its pages; sizes at most 2^30: no overflow
+      long ringEnd = PageSize.SIZE_4K.alignUp(next) + ring;
+      String has = "node " + peNodes[i] + " has " + free + " bytes free in its memory of " + memory.capacity()
+          + " bytes (AriesSystem nodeMemoryBytes)";
+      if (ringEnd > memory.capacity()) {
+        throw new IllegalStateException("ShmemJob could not create the remote-event completion queue of PE " + i
+            + " (node " + peNodes[i] + ", " + REMOTE_CQ_ENTRIES + " entries, " + ring + " bytes of host memory): "
+            + has + "; nothing was taken");
+      }
+      long stagingStart = alignUp(alignUp(ringEnd, align) + pageSize.alignUp(8L * BARRIER_ROUNDS), align);
+      // the staging buffer is whole pages from a boundary, so the CE result that follows needs no padding
+      long after = collectiveEngine ? pageSize.alignUp(CePost.RESULT_BYTES) : 0;
+      long end = stagingStart + pageSize.alignUp(stagingBytes) + after;
+      if (end <= memory.capacity()) {
+        continue;
+      }
+      long stagingMax = Math.max(0, memory.capacity() - stagingStart - after) / pageSize.bytes() * pageSize.bytes();
+      String takes = "a " + ring + "-byte remote-event queue, barrier words" + (collectiveEngine ? ", a collective-"
+          + "engine result" : "") + " and its staging buffer, in " + pageSize + " pages";
+      if (stagingMax >= 64) {
+        throw new IllegalStateException("ShmemJob stagingBytes must be at most " + Math.min(stagingMax, 1L << 30)
+            + " (less what page tables take) for PE " + i + " on node " + peNodes[i] + " but was " + stagingBytes
+            + ": " + has + ", and the PE registers " + takes + " there; nothing was taken");
+      }
+      throw new IllegalStateException("ShmemJob PE " + i + " does not fit on node " + peNodes[i] + " even with the"
+          + " least stagingBytes (64): it registers at least " + (stagingStart + pageSize.bytes() + after - next)
+          + " bytes there (" + takes + ", before page tables) but " + has + "; choose other nodes or raise"
+          + " nodeMemoryBytes; nothing was taken");
+    }
+  }
+
+  private static long alignUp(long x, long align) {
+    return (x + align - 1) & -align;
+  }
+
+  /**
+   * Gives back what a build that failed after {@link #checkRoom} took: the CE channels and every registration. Its
+   * completion queues stay (the NIC model cannot destroy one; a failure the check could not foresee, such as page
+   * tables, MDHs or the Java heap running out), and so do the frames its registrations took (a bump allocator).
+   */
+  private RuntimeException undoBuild(Throwable e, int queues) {
+    for (Symmetric o : objects) {
+      for (int k = 0; k < pes.length; k++) {
+        pes[k].node.nic().deregister(o.mdh(k));
+      }
+    }
+    if (ceChannel != null) {
+      for (int k = 0; k < peNodes.length; k++) {
+        system.node(peNodes[k]).nic().destroyCollectiveChannel(ceChannel[k]);
+      }
+    }
+    String undone = "; its collective-engine channels and registrations were given back"
+        + (queues == 0 ? "" : ", the remote-event completion queues of PE" + (queues == 1 ? " 0" : "s 0-" + (queues - 1))
+            + " stay (the NIC model cannot destroy one)");
+    if (e instanceof Error err) {
+      err.addSuppressed(new IllegalStateException("ShmemJob build failed" + undone));
+      throw err;
+    }
+    String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    return e instanceof IllegalArgumentException
+        ? new IllegalArgumentException(m + undone, e)
+        : new IllegalStateException(m + undone, e);
   }
 
   /**
@@ -420,10 +520,22 @@ public final class ShmemJob {
     }
 
     /**
-     * @return the job (registers its staging buffer and barrier words on every PE)
+     * Builds the job: each PE's NIC gets a remote-event completion queue, its staging buffer and barrier words are
+     * registered, and with {@link #collectiveEngine} one CE channel a node is taken.
+     *
+     * <p>A build that cannot complete leaves the system as if it had not been tried, so a later build gets what it
+     * would have got: before anything is taken it refuses a node whose NIC has all 2,048 completion queues or whose
+     * free memory cannot hold the frames the PE registers there (naming the PE, the node, {@link #stagingBytes}' bound
+     * and value and the node's free bytes), and it takes the CE channels before anything else. A failure no check can
+     * foresee (page tables, MDHs or the Java heap running out, a user's translation) gives back the channels and
+     * registrations, but the queues already made stay (the NIC model cannot destroy one) and so do the frames (host
+     * memory is a bump allocator); the refusal says so.
+     *
+     * @return the job
      * @throws IllegalArgumentException naming both settings when {@link #deliveryMode} was given for a system whose
      *     router fabric has an explicit routing (the mode would silently have no effect on the route), or when no
      *     {@link #nodes} were given and the system lacks the default's node 1
+     * @throws IllegalStateException when a PE's node has no room for it (above), or has no free CE channel
      */
     public ShmemJob build() {
       if (!nodesGiven && system.nodeCount() < nodes.length) {

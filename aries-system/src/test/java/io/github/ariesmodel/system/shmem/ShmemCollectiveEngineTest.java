@@ -55,7 +55,7 @@ class ShmemCollectiveEngineTest {
   }
 
   @Test
-  void aFifthJobOnANodeIsRefusedAndUndoesItsRegistrations() {
+  void aFifthJobOnANodeIsRefusedBeforeItTakesAnything() {
     AriesSystem sys = system();
     for (int i = 0; i < 4; i++) {
       ShmemJob.builder(sys).nodes(0, 1).collectiveEngine(2).build();
@@ -67,8 +67,9 @@ class ShmemCollectiveEngineTest {
         .isInstanceOf(IllegalStateException.class)
         .hasMessageStartingWith("ShmemJob could not set up collectiveEngine: node 1 has no free collective-engine"
             + " channel: all 4 are in use");
-    // node 3 keeps its PE's remote-event CQ ring (no failed set-up destroys one) and nothing else
-    assertThat(valid.getAsLong()).isEqualTo(1);
+    // node 3 keeps nothing: the channels are taken before any queue or registration
+    assertThat(valid.getAsLong()).isZero();
+    assertThat(sys.node(3).nic().completionQueue(0)).isNull();
     assertThat(sys.node(3).nic().createCollectiveChannel()).isZero();
   }
 
