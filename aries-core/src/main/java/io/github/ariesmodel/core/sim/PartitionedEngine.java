@@ -435,20 +435,34 @@ public final class PartitionedEngine implements AutoCloseable {
         g.loop.bindOwner(me);
         now = Math.max(now, g.loop.now());
       }
-      for (GroupScheduler g : groups) {
-        g.loop.advanceClock(now); // every loop at the time of the latest event run, whatever the partitioning
-      }
-      // hand over what the last window sent, so that between runs every pending event is in a loop
-      for (Partition from : partitions) {
-        for (EventBuffer b : from.local) {
-          b.drainInto(groups);
-        }
-        for (EventBuffer[] set : from.outboxes) {
-          for (EventBuffer b : set) {
-            if (b != null) {
-              b.drainInto(groups);
+      // Hand over what the last window sent, so that between runs every pending event is in a loop: each is at or after
+      // its group's own clock. After a handler failed, a group whose turn in the window never came has events before
+      // the latest time another group reached; so the clocks move up to that time only after a run that did not fail
+      // (after a failure the groups' clocks stay where each stopped), and a hand-over that fails all the same is added
+      // to the handler's failure, which is the one reported (it used to be replaced by "timePs must be >= now").
+      Throwable failed = failure.get();
+      try {
+        for (Partition from : partitions) {
+          for (EventBuffer b : from.local) {
+            b.drainInto(groups);
+          }
+          for (EventBuffer[] set : from.outboxes) {
+            for (EventBuffer b : set) {
+              if (b != null) {
+                b.drainInto(groups);
+              }
             }
           }
+        }
+      } catch (RuntimeException | Error e) {
+        if (failed == null) {
+          throw e;
+        }
+        failed.addSuppressed(e);
+      }
+      if (failed == null) {
+        for (GroupScheduler g : groups) {
+          g.loop.advanceClock(now); // every loop at the time of the latest event run, whatever the partitioning
         }
       }
     }

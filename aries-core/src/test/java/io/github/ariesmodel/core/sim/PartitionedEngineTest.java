@@ -444,4 +444,29 @@ class PartitionedEngineTest {
       return seen.stream().filter(s -> s.startsWith("warm " + g) || s.startsWith("run " + g + "@")).toList();
     }
   }
+
+  /**
+   * A handler that throws while another group's turn in the window has not come: that group's events from the window
+   * before lie before the time the first group reached. Handing them over used to fail ("timePs must be >= now") and
+   * that failure replaced the handler's own; the handler's exception is what comes out, on one thread and on two.
+   */
+  @Test
+  void aHandlersFailureIsReportedEvenWhenAGroupsTurnNeverCame() {
+    for (int threads = 1; threads <= 2; threads++) {
+      try (PartitionedEngine engine = PartitionedEngine.of(3, 1_000, threads)) {
+        IllegalStateException mine = new IllegalStateException("my routing failed");
+        EventHandler nothing = (t, ref, arg) -> { };
+        // group 0 sends group 2 an event for the second window and runs on to 1,900 in it
+        engine.group(0).scheduleAt(10, (t, ref, arg) -> engine.group(0).scheduleInto(2, 1_500, nothing, null, 0),
+            null, 0);
+        engine.group(0).scheduleAt(1_000, nothing, null, 0);
+        engine.group(0).scheduleAt(1_900, nothing, null, 0);
+        engine.group(1).scheduleAt(1_100, (t, ref, arg) -> {
+          throw mine;
+        }, null, 0);
+        int n = threads;
+        assertThatThrownBy(() -> engine.runUntil(Long.MAX_VALUE)).as("threads %d", n).isSameAs(mine);
+      }
+    }
+  }
 }
