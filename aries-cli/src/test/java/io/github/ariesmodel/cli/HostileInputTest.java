@@ -570,7 +570,7 @@ class HostileInputTest {
     assertThat(onlyLine()).contains("sizes lists \"8\" twice; give each value once");
     err.getBuffer().setLength(0);
     assertThat(aries("run", "iommu-study", "-p", "pageSizes=4K,4k", "--out", dir.toString())).isEqualTo(2);
-    assertThat(onlyLine()).contains("pageSizes lists \"4k\" twice");
+    assertThat(onlyLine()).contains("pageSizes lists").contains(" twice, as \"4K\" and \"4k\"");
     err.getBuffer().setLength(0);
     assertThat(aries("run", "traffic", "-p", "routings=ugal,minimal,ugal", "--out", dir.toString())).isEqualTo(2);
     assertThat(onlyLine()).contains("routings lists \"ugal\" twice");
@@ -765,7 +765,32 @@ class HostileInputTest {
     clearErr();
     assertThat(aries("run", "pingpong", "-p", "sizes=4K,4096", "-p", "iterations=1", "--out", out("dup"), "-q"))
         .isEqualTo(2);
-    assertThat(onlyLine()).contains("sizes lists \"4096\" twice");
+    assertThat(onlyLine()).contains("sizes lists 4096 twice, as \"4K\" and \"4096\"; give each value once");
+    assertThat(tmp.resolve("dup")).doesNotExist();
+  }
+
+  @Test
+  void oneNumberWrittenTwoWaysIsRefusedBySweepAndRunNamingBothSpellings() {
+    // sizes=05,5 ran one point twice (the values were compared as text) and merged as two rows of one coordinate
+    assertThat(aries("sweep", "--job", "pingpong", "-p", "sizes=05,5", "-p", "iterations=1", "--out", out("dup"),
+        "-q")).isEqualTo(2);
+    assertThat(onlyLine()).isEqualTo("aries sweep: parameter sizes lists 5 twice, as \"05\" and \"5\"; give each"
+        + " value once (--param)");
+    assertThat(tmp.resolve("dup")).doesNotExist();
+    clearErr();
+    assertThat(aries("sweep", "--job", "traffic", "-p", "loads=0.5,0.50", "--dry-run", "--out", out("dup")))
+        .isEqualTo(2);
+    assertThat(onlyLine()).contains("parameter loads lists 0.5 twice, as \"0.5\" and \"0.50\"");
+    clearErr();
+    assertThat(aries("sweep", "--job", "pingpong", "-p", "seed=1..3,03", "--out", out("dup"), "-q")).isEqualTo(2);
+    assertThat(onlyLine()).contains("parameter seed lists 3 twice, as \"3\" and \"03\"");
+    clearErr();
+    assertThat(aries("run", "pingpong", "-p", "sizes=8,05,5", "-p", "iterations=1", "--out", out("dup"), "-q"))
+        .isEqualTo(2);
+    assertThat(onlyLine()).contains("sizes lists 5 twice, as \"05\" and \"5\"; give each value once");
+    clearErr();
+    assertThat(aries("run", "traffic", "-p", "loads=0.5,0.50", "--out", out("dup"), "-q")).isEqualTo(2);
+    assertThat(onlyLine()).contains("loads lists 0.5 twice, as \"0.5\" and \"0.50\"");
     assertThat(tmp.resolve("dup")).doesNotExist();
   }
 

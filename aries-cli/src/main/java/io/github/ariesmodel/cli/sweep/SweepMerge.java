@@ -153,7 +153,14 @@ public final class SweepMerge {
             + where(files, c.index()) + " is from " + job(r.metadata().command()));
       }
     }
-    SweepSpec spec = SweepSpec.parse(c0.spec());
+    SweepSpec spec;
+    try {
+      spec = SweepSpec.parse(c0.spec());
+    } catch (IllegalArgumentException e) {
+      // points of a sweep no sweep runs now (sizes=05,5, one point twice: merged, two rows of the same coordinates)
+      throw new IllegalArgumentException("point " + c0.index() + where(files, c0.index()) + " is of the sweep \""
+          + Texts.abbreviate(c0.spec()) + "\", which cannot be merged: " + e.getMessage(), e);
+    }
     if (spec.size() != c0.points()) {
       // An edited count would otherwise be trusted: listing the missing points of a count of billions takes minutes.
       throw new IllegalArgumentException("point " + c0.index() + where(files, c0.index()) + " says its sweep has "

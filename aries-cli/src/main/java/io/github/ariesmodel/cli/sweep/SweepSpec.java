@@ -32,7 +32,8 @@ import java.util.regex.Pattern;
  * more consecutive integers as ranges, a value in brackets where it needs them), which {@link #parse(String)} accepts.
  * Names are letters, digits, {@code . _ -}; values are non-empty and contain no {@code ;}, {@code [}, {@code ]} or
  * whitespace, and a value outside brackets no {@code ,} and no bare {@code option=value}; names and the values of one
- * parameter are distinct.
+ * parameter are distinct, a numeric parameter's as the numbers they stand for ({@code 05} is {@code 5}: see {@link
+ * #refuseSameNumbers}).
  */
 public final class SweepSpec {
 
@@ -81,6 +82,7 @@ public final class SweepSpec {
           }
           refuseSameNumber(name, numbers, v);
         }
+        refuseSameNumbers(name, values, new long[0], new long[0]);
       }
     }
   }
@@ -169,8 +171,8 @@ public final class SweepSpec {
    * Refuses a count written with a binary suffix that is a value before it written out, or the other way round
    * ({@code 4K} and {@code 4096}, {@code 1k} and {@code 1K}): every workload reads both alike
    * ({@code ByteCount.parseCount}), so the sweep ran one point twice and its merge had two rows of the same coordinates
-   * ({@link SweepMerge#wholeNumber} types them alike). Other values are compared as text, as ever ({@code 03} is not
-   * {@code 3}).
+   * ({@link SweepMerge#wholeNumber} types them alike). A numeric parameter's other values are compared by {@link
+   * #refuseSameNumbers}.
    *
    * @param numbers the counts among the values before, as {@link Long#toString} writes them, with their texts (added
    *     to)
@@ -191,9 +193,129 @@ public final class SweepSpec {
   /** A count with a binary suffix, as the workloads' sizes and counts take it ({@code 4K}, {@code 1MB}). */
   private static final Pattern SUFFIXED = Pattern.compile("\\d{1,19}[kKmMgGtT][bB]?");
 
-  private static IllegalArgumentException sameNumber(String name, String before, String v, long x) {
-    return new IllegalArgumentException("parameter " + name + " lists " + x + " twice, as \"" + Texts.abbreviate(before)
-        + "\" and \"" + Texts.abbreviate(v) + "\"; give each value once");
+  private static IllegalArgumentException sameNumber(String name, String before, String v, Object x) {
+    return new IllegalArgumentException("parameter " + name + " lists " + Texts.abbreviate(String.valueOf(x))
+        + " twice, as \"" + Texts.abbreviate(before) + "\" and \"" + Texts.abbreviate(v) + "\"; give each value once");
+  }
+
+  /** A whole number as the workloads read sizes, counts and seeds: a sign, digits, a binary suffix or a {@code B}. */
+  private static final Pattern WHOLE = Pattern.compile("([+-]?)(\\d+)([kKmMgGtT]?)[bB]?");
+  /** A number as the workloads read rates and loads ({@code Double.parseDouble}) and merge types a column number. */
+  private static final Pattern DECIMAL = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
+
+  /**
+   * Refuses two values of a numeric parameter that are one number (or one list of numbers) written two ways: {@code
+   * 05} and {@code 5}, {@code 0.5} and {@code 0.50}, {@code [8,64]} and {@code [8,064]}. A workload reads both alike,
+   * so the sweep ran one point twice (and a merge typed the column as numbers, two rows of the same coordinates). A
+   * parameter is numeric when every value is a whole number (sign, digits, a binary suffix: compared exactly) or every
+   * value is a number (compared as the doubles the workloads read); a value with commas is a list of such elements. A
+   * parameter with any other value (a path, a name) is compared as text, so {@code trace=run05,run5} stays two
+   * values. The values keep their texts: the points and their files are those of before.
+   *
+   * @param literals the values other than ranges' (the Parameter's values, or a parse's literals)
+   * @param firsts the ranges' first values (integers)
+   * @param lasts the ranges' last values, in the same order
+   */
+  private static void refuseSameNumbers(String name, List<String> literals, long[] firsts, long[] lasts) {
+    if (literals.size() + firsts.length < 2) {
+      return;
+    }
+    for (boolean whole : new boolean[] {true, false}) {
+      List<List<Object>> keys = new ArrayList<>(literals.size());
+      for (String v : literals) {
+        List<Object> key = numbers(v, whole);
+        if (key == null) {
+          break;
+        }
+        keys.add(key);
+      }
+      if (keys.size() < literals.size()) {
+        continue; // not every value is such a number (or list of them): try the next reading, else text
+      }
+      Map<List<Object>, String> seen = new HashMap<>();
+      for (int i = 0; i < keys.size(); i++) {
+        List<Object> key = keys.get(i);
+        String before = seen.putIfAbsent(key, literals.get(i));
+        if (before != null) {
+          throw sameNumber(name, before, literals.get(i), display(key));
+        }
+        Long inRange = key.size() == 1 ? inRanges(key.get(0), firsts, lasts) : null;
+        if (inRange != null) {
+          throw sameNumber(name, Long.toString(inRange), literals.get(i), inRange);
+        }
+      }
+      return;
+    }
+  }
+
+  /**
+   * A value as the list of numbers a workload reads from it (one element unless it has commas), read as whole numbers
+   * or as doubles; null when an element is not such a number.
+   */
+  private static List<Object> numbers(String v, boolean whole) {
+    List<Object> key = new ArrayList<>(1);
+    int start = 0;
+    while (start <= v.length()) {
+      int comma = v.indexOf(',', start);
+      int end = comma < 0 ? v.length() : comma;
+      Object x = whole ? wholeNumber(v.substring(start, end)) : decimal(v.substring(start, end));
+      if (x == null) {
+        return null;
+      }
+      key.add(x);
+      start = end + 1;
+    }
+    return key;
+  }
+
+  /** A whole number's value (a binary suffix multiplies it), exactly; null when the text is not one. */
+  private static java.math.BigInteger wholeNumber(String t) {
+    java.util.regex.Matcher m = WHOLE.matcher(t);
+    if (!m.matches()) {
+      return null;
+    }
+    int shift = switch (m.group(3)) {
+      case "k", "K" -> 10;
+      case "m", "M" -> 20;
+      case "g", "G" -> 30;
+      case "t", "T" -> 40;
+      default -> 0;
+    };
+    java.math.BigInteger x = new java.math.BigInteger(m.group(2)).shiftLeft(shift);
+    return m.group(1).equals("-") ? x.negate() : x;
+  }
+
+  /** A number as a workload reads it ({@code -0.0} is {@code 0.0}); null when the text is not a finite number. */
+  private static Double decimal(String t) {
+    if (!DECIMAL.matcher(t).matches()) {
+      return null;
+    }
+    double x = Double.parseDouble(t);
+    return Double.isFinite(x) ? x + 0.0 : null; // (+ 0.0: -0.0 becomes 0.0)
+  }
+
+  /** A one-number key's value when it lies in one of the (integer) ranges, as the range writes it; else null. */
+  private static Long inRanges(Object x, long[] firsts, long[] lasts) {
+    for (int r = 0; r < firsts.length; r++) {
+      if (x instanceof java.math.BigInteger b) {
+        if (b.compareTo(java.math.BigInteger.valueOf(firsts[r])) >= 0
+            && b.compareTo(java.math.BigInteger.valueOf(lasts[r])) <= 0) {
+          return b.longValueExact();
+        }
+      } else if (x instanceof Double d && d == Math.rint(d) && d >= firsts[r] && d <= lasts[r]) {
+        return Math.max(firsts[r], Math.min(lasts[r], d.longValue()));
+      }
+    }
+    return null;
+  }
+
+  /** A key as a message names it: its number, or its numbers separated by commas. */
+  private static String display(List<Object> key) {
+    StringBuilder b = new StringBuilder();
+    for (Object x : key) {
+      b.append(b.length() == 0 ? "" : ",").append(x);
+    }
+    return b.toString();
   }
 
   /**
@@ -266,6 +388,13 @@ public final class SweepSpec {
           }
         }
       }
+      long[] rangeFirsts = new long[ranges.size()];
+      long[] rangeLasts = new long[ranges.size()];
+      for (int j = 0; j < ranges.size(); j++) {
+        rangeFirsts[j] = firsts[ranges.get(j)];
+        rangeLasts[j] = lasts[ranges.get(j)];
+      }
+      refuseSameNumbers(name, new ArrayList<>(seen), rangeFirsts, rangeLasts);
       return new ParsedValues(literals, firsts, starts);
     }
 

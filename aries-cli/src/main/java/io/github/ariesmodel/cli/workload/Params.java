@@ -4,7 +4,7 @@ import io.github.ariesmodel.core.ByteCount;
 import io.github.ariesmodel.core.Texts;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -193,14 +193,20 @@ public final class Params {
    * @param name the parameter
    * @param texts the elements as given
    * @param keys their keys, in the same order
-   * @throws IllegalArgumentException naming the parameter and the first repeated element
+   * @throws IllegalArgumentException naming the parameter and the first repeated element, in both its spellings when
+   *     they differ ({@code sizes lists 5 twice, as "05" and "5"}), as a sweep names a value given twice
    */
   public static void refuseRepeats(String name, List<String> texts, List<?> keys) {
-    Set<Object> seen = new HashSet<>();
+    Map<Object, String> seen = new HashMap<>();
     for (int i = 0; i < keys.size(); i++) {
-      if (!seen.add(keys.get(i))) {
+      String before = seen.putIfAbsent(keys.get(i), texts.get(i));
+      if (before != null && before.equals(texts.get(i))) {
         throw new IllegalArgumentException(name + " lists \"" + Texts.abbreviate(texts.get(i)) + "\" twice; give each"
             + " value once");
+      } else if (before != null) {
+        throw new IllegalArgumentException(name + " lists " + Texts.abbreviate(String.valueOf(keys.get(i)))
+            + " twice, as \"" + Texts.abbreviate(before) + "\" and \"" + Texts.abbreviate(texts.get(i))
+            + "\"; give each value once");
       }
     }
   }
@@ -228,7 +234,7 @@ public final class Params {
             name + " elements must be in [" + min + ", " + max + "] but one was " + out[i] + ifDefault(name));
       }
     }
-    refuseRepeats(name, parts, DoubleStream.of(out).boxed().toList());
+    refuseRepeats(name, parts, DoubleStream.of(out).map(x -> x + 0.0).boxed().toList()); // (-0.0 is 0.0)
     return out;
   }
 

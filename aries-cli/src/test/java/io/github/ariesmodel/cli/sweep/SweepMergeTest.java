@@ -186,6 +186,36 @@ class SweepMergeTest {
   }
 
   @Test
+  void numbersWrittenInTheirOwnWayKeepTheirTextsInThePointsAndMerge() throws IOException {
+    // the refusal of one number written two ways changes no valid sweep's points: their files merge as before
+    SweepSpec own = SweepSpec.parse("load=0.10,0.5;routing=minimal;seed=01,2");
+    new SweepRunner(JOB).run(own, Shard.ALL, dir, false, null);
+    assertThat(ResultsJson.read(dir.resolve("point-0.json")).metadata().parameters())
+        .containsEntry("load", "0.10").containsEntry("seed", "01");
+    Results merged = SweepMerge.mergeFiles(List.of(dir), List.of(), "merge");
+    assertThat(merged.metadata().parameters()).containsEntry("spec", "load=0.10,0.5;routing=minimal;seed=01,2");
+    assertThat(merged.table(SweepMerge.TABLE).orElseThrow().rows()).extracting(r -> r.get(1) + "/" + r.get(3))
+        .containsExactly("0.1/1", "0.1/2", "0.5/1", "0.5/2");
+  }
+
+  @Test
+  void pointsOfASweepThatRanOneNumberTwiceAreRefusedNamingTheSpellings() throws IOException {
+    // written before the refusal: load=0.5,0.50 ran one point twice; merged, two rows of the same coordinates
+    String old = "load=0.5,0.50;routing=minimal;seed=1";
+    for (int i = 0; i < 2; i++) {
+      Map<String, String> p = Map.of("load", i == 0 ? "0.5" : "0.50", "routing", "minimal", "seed", "1");
+      Results r = JOB.apply(p);
+      r = r.withMetadata(r.metadata().toBuilder().parameters(p)
+          .sweep(new io.github.ariesmodel.cli.report.SweepCoordinates(i, 2, old)).build());
+      ResultsJson.write(r, dir.resolve("point-" + i + ".json"), false);
+    }
+    assertThatThrownBy(() -> SweepMerge.mergeFiles(List.of(dir), List.of(), "m"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("point 0 (" + dir.resolve("point-0.json") + ") is of the sweep \"" + old + "\", which cannot be"
+            + " merged: parameter load lists 0.5 twice, as \"0.5\" and \"0.50\"; give each value once");
+  }
+
+  @Test
   void jobsRegistryLooksUpByNameAndRejectsUnknownAndDuplicates() {
     SweepJobs jobs = SweepJobs.builtIn().register("test", "arithmetic", JOB);
     assertThat(jobs.names()).contains("pingpong", "traffic", "test");

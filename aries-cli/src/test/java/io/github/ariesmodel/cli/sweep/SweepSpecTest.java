@@ -65,8 +65,45 @@ class SweepSpecTest {
     assertThatThrownBy(() -> SweepSpec.parse("s=1..5,3")).hasMessage("parameter s lists value \"3\" twice");
     assertThatThrownBy(() -> SweepSpec.parse("s=1..5,4..8")).hasMessage("parameter s lists value \"4\" twice");
     assertThatThrownBy(() -> SweepSpec.parse("s=a,1..3,a")).hasMessage("parameter s lists value \"a\" twice");
-    // values are compared as text, as ever: 03 is not 3
-    assertThat(SweepSpec.parse("s=1..3,03").parameters().get(0).values()).containsExactly("1", "2", "3", "03");
+    // a number written another way is the same number (03 is 3); a value that is no number is compared as text
+    assertThatThrownBy(() -> SweepSpec.parse("s=1..3,03"))
+        .hasMessage("parameter s lists 3 twice, as \"3\" and \"03\"; give each value once");
+    assertThat(SweepSpec.parse("s=1..3,03,x").parameters().get(0).values()).containsExactly("1", "2", "3", "03", "x");
+  }
+
+  @Test
+  void aNumericParametersValuesThatAreOneNumberWrittenTwoWaysAreRefusedNamingBoth() {
+    // sizes=05,5 ran one point twice, and merge typed both as 5: two rows of the same coordinates
+    assertThatThrownBy(() -> SweepSpec.parse("sizes=05,5"))
+        .hasMessage("parameter sizes lists 5 twice, as \"05\" and \"5\"; give each value once");
+    assertThatThrownBy(() -> SweepSpec.parse("load=0.1,0.5,0.50"))
+        .hasMessage("parameter load lists 0.5 twice, as \"0.5\" and \"0.50\"; give each value once");
+    assertThatThrownBy(() -> SweepSpec.parse("load=0.25,2.5e-1")).hasMessageContaining("lists 0.25 twice");
+    assertThatThrownBy(() -> SweepSpec.parse("load=0,-0.0")).hasMessageContaining("lists 0.0 twice");
+    assertThatThrownBy(() -> SweepSpec.parse("seed=+7,7")).hasMessageContaining("as \"+7\" and \"7\"");
+    assertThatThrownBy(() -> SweepSpec.parse("sizes=8,8B")).hasMessageContaining("lists 8 twice");
+    assertThatThrownBy(() -> SweepSpec.parse("sizes=4K,4096")).hasMessageContaining("lists 4096 twice");
+    assertThatThrownBy(() -> SweepSpec.parse("x=1..10,5.0"))
+        .hasMessage("parameter x lists 5 twice, as \"5\" and \"5.0\"; give each value once");
+    assertThatThrownBy(() -> SweepSpec.parse("nodes=[8,64],[8,064]"))
+        .hasMessage("parameter nodes lists 8,64 twice, as \"8,64\" and \"8,064\"; give each value once");
+    assertThatThrownBy(() -> new SweepSpec.Parameter("load", List.of("1", "1.0")))
+        .hasMessage("parameter load lists 1.0 twice, as \"1\" and \"1.0\"; give each value once");
+    // each parameter on its own: the same number in two parameters is no repeat
+    assertThat(SweepSpec.parse("a=05;b=5").size()).isEqualTo(1);
+  }
+
+  @Test
+  void aParameterWithAValueThatIsNoNumberIsComparedAsText() {
+    // a path, a name: run05 and run5 are two directories, and so are 05 and 5 beside one that is no number
+    assertThat(SweepSpec.parse("trace=05,5,run5").parameters().get(0).values()).containsExactly("05", "5", "run5");
+    assertThat(SweepSpec.parse("x=0.5,0.50,half").size()).isEqualTo(3);
+    assertThat(SweepSpec.parse("x=4K,0.5").size()).isEqualTo(2); // a size beside a fraction: no one reading
+    assertThat(SweepSpec.parse("nodes=[8,64],[8,064,x]").size()).isEqualTo(2);
+    // distinct numbers stay distinct, and keep their texts in the points (merge compares them with the spec's)
+    SweepSpec s = SweepSpec.parse("sizes=05,4K,0x;load=0.5,0.55");
+    assertThat(s.point(0).parameters()).containsEntry("sizes", "05").containsEntry("load", "0.5");
+    assertThat(SweepSpec.parse("sizes=05,4K,4097").toString()).isEqualTo("sizes=05,4K,4097");
   }
 
   @Test
@@ -175,8 +212,8 @@ class SweepSpecTest {
   void theCanonicalTextWritesRunsOfThreeOrMoreIntegersAsRanges() {
     // written out, a range of a million seeds made every point file megabytes long (stop 48)
     assertThat(SweepSpec.parse("seed=1..1000000;load=0.1,0.2").toString()).isEqualTo("seed=1..1000000;load=0.1,0.2");
-    assertThat(SweepSpec.parse("x=1,2,3,5,7,8,9,01,10,11,-2,-1,0").toString())
-        .isEqualTo("x=1..3,5,7..9,01,10,11,-2..0");
+    assertThat(SweepSpec.parse("x=1,2,3,5,7,8,9,012,10,11,-2,-1,0").toString())
+        .isEqualTo("x=1..3,5,7..9,012,10,11,-2..0");
     assertThat(SweepSpec.parse("x=9223372036854775805..9223372036854775807").toString())
         .isEqualTo("x=9223372036854775805..9223372036854775807");
     assertThat(SweepSpec.parse("x=3,2,1,w1,w2,w3").toString()).isEqualTo("x=3,2,1,w1,w2,w3");
