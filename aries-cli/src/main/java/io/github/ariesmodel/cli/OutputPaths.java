@@ -2,8 +2,9 @@ package io.github.ariesmodel.cli;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Stream;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.ariesmodel.cli.report.AtomicFiles;
@@ -20,65 +21,107 @@ final class OutputPaths {
   private OutputPaths() {}
 
   /**
+   * The directories a command made for its outputs, in the order it made them: only those it created itself, every
+   * one of them (a parent, and a directory made only to pass through it, {@code b} of {@code --out a/b/../c}), and
+   * never one that was there before. {@link #remove} takes them away again when the command fails.
+   */
+  static final class Made {
+    private final List<Path> dirs = new ArrayList<>();
+
+    /** @return no directory made, yet */
+    static Made none() {
+      return new Made();
+    }
+
+    /** @param other directories made since, added to these (this changes, other does not) @return this */
+    Made add(Made other) {
+      dirs.addAll(other.dirs);
+      return this;
+    }
+
+    /** @return the directories made, in the order they were made */
+    List<Path> dirs() {
+      return List.copyOf(dirs);
+    }
+
+    /**
+     * After a command failed: removes the directories it made, the last made first, each only while it is empty, so
+     * that a refused run leaves no directory behind. One that holds anything (a sweep's finished points, another
+     * shard's) is left as it is, and so are its parents; a failure to remove changes nothing else (the command's
+     * error is what the user needs to hear of).
+     */
+    void remove() {
+      for (int k = dirs.size() - 1; k >= 0; k--) {
+        try {
+          Files.delete(dirs.get(k)); // (rmdir: refused while it holds anything)
+        } catch (IOException e) {
+          // left: it holds something, or it went; the next may be a sibling made to pass through, so go on
+        }
+      }
+      dirs.clear();
+    }
+
+    /**
+     * Creates a directory and its missing parents as {@link Files#createDirectories} does, component by component of
+     * the path as written (so {@code a/b/../c} makes {@code a}, {@code b} and {@code c}), recording each one this
+     * call created, also when a later one fails.
+     */
+    void createDirectories(Path dir) throws IOException {
+      Path abs = dir.toAbsolutePath();
+      Path p = abs.getRoot();
+      for (Path name : abs) {
+        p = p == null ? name : p.resolve(name);
+        if (Files.isDirectory(p)) {
+          continue;
+        }
+        try {
+          Files.createDirectory(p);
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+          if (Files.isDirectory(p)) {
+            continue; // made by someone else meanwhile: not ours to remove
+          }
+          throw e;
+        }
+        Path real;
+        try {
+          real = p.toRealPath(); // as made, whatever a '..' or a link before it leads to
+        } catch (IOException e) {
+          real = p;
+        }
+        dirs.add(real);
+      }
+    }
+  }
+
+  /**
    * Makes sure a directory exists and is writable.
    *
    * @param dir the directory
    * @param option the option that named it, for the message
-   * @return the outermost directory this call made ({@code dir} or one of its parents), for {@link #removeMade} if
-   *     the command fails before writing there; null when {@code dir} existed
-   * @throws CliError (bad input) naming the option and the path when the directory cannot be used
+   * @return the directories this call made ({@code dir}, its parents, and those passed through on the way), for
+   *     {@link Made#remove} if the command fails before writing there; none when {@code dir} existed
+   * @throws CliError (bad input) naming the option and the path when the directory cannot be used; the directories
+   *     made for it are removed again
    */
-  static Path directory(Path dir, String option) {
+  static Made directory(Path dir, String option) {
     refuseEmpty(dir, option);
-    Path made = outermostMissing(dir);
+    Made made = Made.none();
     try {
-      usableDirectory(dir, dir, option);
+      usableDirectory(dir, dir, option, made);
     } catch (RuntimeException e) {
-      removeMade(dir, made); // (made, then found to take no files)
+      made.remove(); // (made, then found to take no files)
       throw e;
     }
     return made;
   }
 
-  /** @return the outermost of {@code dir} and its parents that does not exist, or null when {@code dir} exists */
-  private static Path outermostMissing(Path dir) {
-    Path missing = null;
-    for (Path p = dir.toAbsolutePath().normalize(); p != null && !Files.exists(p, LinkOption.NOFOLLOW_LINKS);
-        p = p.getParent()) {
-      missing = p;
-    }
-    return missing;
-  }
-
-  /**
-   * After a command failed: removes the output directory it made, and the parents it made for it, each only while
-   * it is empty, so that a refused run leaves no directory behind. A directory that existed before the command
-   * ({@code made} null), or one that holds anything (a sweep's finished points, another shard's), is left as it is;
-   * a failure to remove changes nothing else (the command's error is what the user needs to hear of).
-   *
-   * @param dir the output directory
-   * @param made what {@link #directory} or {@link #runDirectory} returned for it, or null
-   */
-  static void removeMade(Path dir, Path made) {
-    if (made == null) {
-      return;
-    }
-    for (Path p = dir.toAbsolutePath().normalize(); p != null && p.startsWith(made); p = p.getParent()) {
-      try {
-        Files.delete(p); // (rmdir: refused while it holds anything)
-      } catch (IOException e) {
-        return;
-      }
-    }
-  }
-
   /** Makes sure a directory exists and takes new files; messages name {@code given}, the path the user wrote. */
-  private static void usableDirectory(Path dir, Path given, String option) {
+  private static void usableDirectory(Path dir, Path given, String option, Made made) {
     if (Files.exists(dir) && !Files.isDirectory(dir)) {
       throw CliError.badInput("not a directory: " + dir, option, null);
     }
     try {
-      Files.createDirectories(dir);
+      made.createDirectories(dir);
     } catch (IOException e) {
       throw CliError.badInput("cannot create the directory " + dir + ": " + ErrorHandler.reason(e), option, e);
     }
@@ -118,14 +161,23 @@ final class OutputPaths {
    *
    * @param file the file
    * @param option the option that named it, for the message
-   * @throws CliError (bad input) naming the option and the path when the file cannot be written
+   * @return the directories made for it, as {@link #directory} returns them
+   * @throws CliError (bad input) naming the option and the path when the file cannot be written; the directories
+   *     made for it are removed again
    */
-  static void file(Path file, String option) {
+  static Made file(Path file, String option) {
     fileItself(file, option);
     Path parent = file.toAbsolutePath().getParent();
+    Made made = Made.none();
     if (parent != null) {
-      usableDirectory(parent, file, option);
+      try {
+        usableDirectory(parent, file, option, made);
+      } catch (RuntimeException e) {
+        made.remove();
+        throw e;
+      }
     }
+    return made;
   }
 
   /**
@@ -159,11 +211,11 @@ final class OutputPaths {
    * @param option the option that named it
    * @param command the command about to write there, as recorded in {@code results.json} ("run pingpong")
    * @param force whether the user allowed replacing another run's files
-   * @return the outermost directory this call made, as {@link #directory} returns it
+   * @return the directories this call made, as {@link #directory} returns them
    * @throws CliError (bad input) when the directory holds another run's files and force is false
    */
-  static Path runDirectory(Path dir, String option, String command, boolean force) {
-    Path made = directory(dir, option);
+  static Made runDirectory(Path dir, String option, String command, boolean force) {
+    Made made = directory(dir, option);
     Path results = dir.resolve(ReportWriter.RESULTS);
     if (Files.exists(results) && !Files.isRegularFile(results)) {
       // not even --force replaces it: the report could not be written there, and only after the whole run

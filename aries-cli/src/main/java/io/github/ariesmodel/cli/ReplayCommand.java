@@ -274,7 +274,8 @@ final class ReplayCommand implements Callable<Integer> {
     }
     Params params = Params.of(p);
     Path dir = out != null ? out : Path.of("results", "replay");
-    Path made = null; // the outermost directory made for --out, removed again (while empty) if the run fails
+    // the directories made for --out, removed again (while empty) if the run fails
+    OutputPaths.Made made = OutputPaths.Made.none();
     WorkloadRun run;
     Path html;
     boolean written = false;
@@ -307,7 +308,7 @@ final class ReplayCommand implements Callable<Integer> {
       written = true;
     } finally {
       if (!written) {
-        OutputPaths.removeMade(dir, made);
+        made.remove();
       }
     }
     PrintWriter o = spec.commandLine().getOut();

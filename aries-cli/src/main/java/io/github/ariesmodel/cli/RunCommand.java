@@ -181,11 +181,11 @@ final class RunCommand implements Callable<Integer> {
       OutputPaths.fileItself(trace, "--trace"); // its own faults before --out's directory is made
       refuseTraceAmongTheReportsFiles(trace, dir);
     }
-    Path made = OutputPaths.runDirectory(dir, "--out", "run " + w.name(), force);
+    OutputPaths.Made made = OutputPaths.runDirectory(dir, "--out", "run " + w.name(), force);
     boolean written = false;
     try {
       if (trace != null) {
-        OutputPaths.file(trace, "--trace");
+        made.add(OutputPaths.file(trace, "--trace"));
       }
       WorkloadRun run;
       try (ProgressBar bar = ProgressBar.forStandardError(quiet.quiet, 1)) {
@@ -205,7 +205,7 @@ final class RunCommand implements Callable<Integer> {
       written = true;
     } finally {
       if (!written) {
-        OutputPaths.removeMade(dir, made); // a failed run leaves no directory of its own behind, empty
+        made.remove(); // a failed run leaves no directory of its own behind, empty
       }
     }
     return 0;

@@ -157,7 +157,7 @@ final class SweepCommand implements Callable<Integer> {
               part, file);
           err.flush();
         };
-    Path made = OutputPaths.directory(out, "--out");
+    OutputPaths.Made made = OutputPaths.directory(out, "--out");
     boolean ran = false;
     try {
       refuseAnotherSweepsPoints(command, sweep);
@@ -165,7 +165,7 @@ final class SweepCommand implements Callable<Integer> {
       ran = true;
     } finally {
       if (!ran) {
-        OutputPaths.removeMade(out, made); // only while empty: a finished point keeps it
+        made.remove(); // only while empty: a finished point keeps it
       }
     }
     return 0;

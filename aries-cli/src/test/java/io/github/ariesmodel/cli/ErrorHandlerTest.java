@@ -192,6 +192,9 @@ class ErrorHandlerTest {
         "0 init\n1 init\n0 recv 1 0 8\n1 recv 0 0 8\n0 send 1 0 8\n1 send 0 0 8\n");
     Path mine = Files.createDirectories(tmp.resolve("mine"));
     Path made = tmp.resolve("made");
+    // a link's '..' leads where the link points, not where the path's text says: link/../made is deep/made
+    Path deep = Files.createDirectories(tmp.resolve("deep/inner"));
+    Path link = Files.createSymbolicLink(tmp.resolve("link"), deep);
     String[][] commands = {
         {"replay", deadlock.toString(), "-q", "--out"},
         {"run", "replay", "-p", "trace=" + deadlock, "-q", "--out"},
@@ -205,7 +208,43 @@ class ErrorHandlerTest {
       nested[c.length] = made.resolve("a").resolve("b").toString();
       assertThat(aries(nested)).isEqualTo(2);
       assertThat(made).as("the parents the run made for --out, " + c[0]).doesNotExist();
+      // a directory made only to pass through (b of a/b/../c) is the run's too: it was left behind, and so a
+      String[] dotted = java.util.Arrays.copyOf(c, c.length + 1);
+      dotted[c.length] = made + "/a/b/../c";
+      assertThat(aries(dotted)).isEqualTo(2);
+      assertThat(made).as("every directory the run made for " + dotted[c.length] + ", " + c[0]).doesNotExist();
+      String[] throughMine = java.util.Arrays.copyOf(c, c.length + 1);
+      throughMine[c.length] = mine + "/x/../y";
+      assertThat(aries(throughMine)).isEqualTo(2);
+      assertThat(mine).as("the user's own directory, passed through, " + c[0]).isDirectory().isEmptyDirectory();
+      String[] throughLink = java.util.Arrays.copyOf(c, c.length + 1);
+      throughLink[c.length] = link + "/../made/x";
+      assertThat(aries(throughLink)).isEqualTo(2);
+      assertThat(tmp.resolve("deep/made")).as("made through a link, " + c[0]).doesNotExist();
+      assertThat(deep).as("the link's own target, " + c[0]).isDirectory().isEmptyDirectory();
     }
+  }
+
+  @Test
+  void theDirectoriesMadeAreEveryOneCreatedAndOnlyThoseAndGoOnlyWhileEmpty() throws IOException {
+    Path there = Files.createDirectories(tmp.resolve("there"));
+    OutputPaths.Made made = OutputPaths.directory(tmp.resolve("there/a/b/../c/d"), "--out");
+    assertThat(made.dirs()).containsExactly(there.resolve("a").toRealPath(), there.resolve("a/b").toRealPath(),
+        there.resolve("a/c").toRealPath(), there.resolve("a/c/d").toRealPath());
+    Files.writeString(there.resolve("a/c/d/point-0.json"), "{}"); // a finished point: kept, with its parents
+    made.remove();
+    assertThat(there.resolve("a/c/d/point-0.json")).exists();
+    assertThat(there.resolve("a/b")).as("made to pass through, empty").doesNotExist();
+    OutputPaths.Made again = OutputPaths.directory(tmp.resolve("there/a/c/d"), "--out");
+    assertThat(again.dirs()).as("all there before").isEmpty();
+    again.remove();
+    assertThat(there.resolve("a/c/d")).isDirectory();
+    OutputPaths.Made file = OutputPaths.file(tmp.resolve("there/e/../f/out.json"), "--out");
+    assertThat(file.dirs()).hasSize(2);
+    file.remove();
+    assertThat(there).isDirectory();
+    assertThat(there.resolve("e")).doesNotExist();
+    assertThat(there.resolve("f")).doesNotExist();
   }
   @Test
   void aPointsUnreadableTraceFoundBeforeTheSweepRunsNamesThePoint() throws IOException {
