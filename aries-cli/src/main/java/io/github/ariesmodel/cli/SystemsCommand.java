@@ -1,10 +1,15 @@
 package io.github.ariesmodel.cli;
 
+import io.github.ariesmodel.cli.report.AtomicFiles;
 import io.github.ariesmodel.network.CabledDragonfly;
 import io.github.ariesmodel.network.Topologies;
 import io.github.ariesmodel.network.spi.Topology;
 import io.github.ariesmodel.system.SystemPreset;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -64,23 +69,46 @@ final class SystemsCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** Writes the link list; returns its line count. */
+  /**
+   * Writes the link list as every output file is written ({@link AtomicFiles}: a new file beside it, moved over it), so
+   * that a failure midway leaves no half-written list and an existing file whole until the new one is complete; it was
+   * written in place, truncated first. A missing directory is refused (none is made), and so is a target that is not
+   * a regular file: the move would replace a device or a socket ({@code /dev/null} as root) with the list.
+   *
+   * @return its line count
+   */
   private int writeLinkList(Topology t) {
     if (!(t instanceof CabledDragonfly c)) {
       throw CliError.badInput("--link-list needs a cabled system (edison-cabled, links:FILE or cabled:"
           + describe.trim() + ") but " + describe.trim() + " is generated", "--link-list", null);
     }
-    java.util.List<String> lines = c.linkList();
-    try {
-      java.nio.file.Files.write(linkList, lines);
-    } catch (java.io.IOException e) {
-      String why = e instanceof java.nio.file.NoSuchFileException ? "no such directory"
-          : java.nio.file.Files.isDirectory(linkList) ? "it is a directory"
-          : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
-          : e.getMessage() == null ? "input/output error" : e.getMessage();
-      throw CliError.badInput("--link-list " + linkList + " cannot be written: " + why, "--link-list", e);
+    Path dir = linkList.toAbsolutePath().getParent();
+    String why = linkList.toString().isEmpty() ? "it is empty"
+        : Files.isDirectory(linkList) ? "it is a directory"
+        : dir == null || !Files.isDirectory(dir) ? "no such directory"
+        : Files.exists(linkList) && !Files.isRegularFile(linkList)
+            ? "it is not a regular file (a device, pipe or socket), which the link list would replace"
+        : null;
+    List<String> lines = c.linkList();
+    IOException failure = null;
+    if (why == null) {
+      try {
+        AtomicFiles.writeText(linkList, w -> {
+          for (String line : lines) {
+            w.write(line);
+            w.write(System.lineSeparator()); // (as Files.write wrote them)
+          }
+        });
+        return lines.size();
+      } catch (IOException e) {
+        failure = e;
+        Throwable cause = e.getCause() != null ? e.getCause() : e;
+        why = cause instanceof java.nio.file.AccessDeniedException ? "permission denied"
+            : cause instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason()
+            : cause.getMessage() == null ? "input/output error" : cause.getMessage();
+      }
     }
-    return lines.size();
+    throw CliError.badInput("--link-list " + linkList + " cannot be written: " + why, "--link-list", failure);
   }
 
   /** The preset of this name (any case), or null. */

@@ -211,4 +211,84 @@ class CabledSystemCommandTest {
     }
     assertThat(tmp.resolve("t.txt")).doesNotExist();
   }
+
+  @Test
+  void aLinkListReplacesAnExistingFileWholeAndLeavesNoStagingFile() throws IOException {
+    // it was written in place, truncated first: a failure midway left half a list where a whole file had been. A
+    // hard link to the old file shows which: in place, both names saw the new list; moved into place, the old stays
+    Path file = Files.writeString(tmp.resolve("list.txt"), "the old list\n");
+    Path other = Files.createLink(tmp.resolve("other-name.txt"), file);
+    StringWriter err = new StringWriter();
+    assertThat(run(new StringWriter(), err, "systems", "--describe", "cabled:two-groups", "--link-list",
+        file.toString())).as(err.toString()).isZero();
+    assertThat(Files.readAllLines(file)).hasSize(9216);
+    assertThat(other).hasContent("the old list");
+    try (var s = Files.list(tmp)) {
+      assertThat(s.map(f -> f.getFileName().toString())).containsExactlyInAnyOrder("list.txt", "other-name.txt");
+    }
+  }
+
+  @Test
+  void aLinkListIntoADirectoryThatTakesNoNewFilesIsRefusedAndTheOldFileKept() throws IOException {
+    Path dir = Files.createDirectories(tmp.resolve("closed"));
+    Path file = Files.writeString(dir.resolve("list.txt"), "the old list\n");
+    org.junit.jupiter.api.Assumptions.assumeTrue(close(dir, true), "cannot close a directory to new files here");
+    try {
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      assertThat(run(out, err, "systems", "--describe", "cabled:two-groups", "--link-list", file.toString()))
+          .isEqualTo(2);
+      assertThat(err.toString().lines().toList()).singleElement().satisfies(line -> assertThat(line)
+          .startsWith("aries systems: --link-list " + file + " cannot be written: ").endsWith(" (--link-list)")
+          .doesNotContain(".aries-partial-"));
+      assertThat(out.toString()).isEmpty();
+      assertThat(file).hasContent("the old list");
+    } finally {
+      close(dir, false);
+    }
+  }
+
+  /**
+   * Closes a directory to new files (or opens it again), its files still writable: without write permission, or as
+   * root (whom permissions do not stop) immutable ({@code chattr +i}, where the file system has it).
+   *
+   * @return whether the directory is closed as asked
+   */
+  private static boolean close(Path dir, boolean closed) throws IOException {
+    if (!"root".equals(System.getProperty("user.name"))) {
+      Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString(
+          closed ? "r-xr-xr-x" : "rwxr-xr-x"));
+      return true;
+    }
+    try {
+      Process p = new ProcessBuilder("chattr", closed ? "+i" : "-i", dir.toString()).redirectErrorStream(true)
+          .start();
+      p.getInputStream().readAllBytes();
+      return p.waitFor() == 0;
+    } catch (IOException e) {
+      return false; // no chattr
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  @Test
+  void aLinkListOverAFileThatIsNoRegularFileIsRefusedAndTheFileKept() throws IOException {
+    // the list is moved into place, which would replace a device or a socket (/dev/null as root) with a regular file
+    Path socket = tmp.resolve("sock");
+    try (var server = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+      server.bind(java.net.UnixDomainSocketAddress.of(socket));
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      assertThat(run(out, err, "systems", "--describe", "cabled:two-groups", "--link-list", socket.toString()))
+          .isEqualTo(2);
+      assertThat(err.toString().lines().toList()).singleElement().isEqualTo("aries systems: --link-list " + socket
+          + " cannot be written: it is not a regular file (a device, pipe or socket), which the link list would"
+          + " replace (--link-list)");
+      assertThat(out.toString()).isEmpty();
+      assertThat(Files.readAttributes(socket, java.nio.file.attribute.BasicFileAttributes.class).isOther())
+          .as("still the socket").isTrue();
+    }
+  }
 }
