@@ -76,14 +76,18 @@ final class MergeCommand implements Callable<Integer> {
     refuseOverwritingInputs();
     Results merged = SweepMerge.mergeFiles(inputs, metrics, "merge");
     List<PlanPlot> planned = planPlots(merged); // a bad --plot is refused before anything is written
-    OutputPaths.file(out, "--out");
-    if (csv != null) {
-      OutputPaths.directory(csv, "--csv");
-    }
-    if (html != null) {
-      OutputPaths.file(html, "--html");
-    }
-    {
+    // the directories made for the outputs go again (each while empty) when a later check or a write fails: a refused
+    // --csv left --out's new directories behind
+    OutputPaths.Made made = OutputPaths.Made.none();
+    boolean written = false;
+    try {
+      made.add(OutputPaths.file(out, "--out"));
+      if (csv != null) {
+        made.add(OutputPaths.directory(csv, "--csv"));
+      }
+      if (html != null) {
+        made.add(OutputPaths.file(html, "--html"));
+      }
       // The merged JSON is written last, as run writes results.json last: when a CSV or HTML write fails, no new
       // merged file claims a finished merge (a previous one is left whole).
       if (csv != null) {
@@ -96,7 +100,12 @@ final class MergeCommand implements Callable<Integer> {
       ResultTable t = merged.table(SweepMerge.TABLE).orElseThrow();
       spec.commandLine().getOut().printf("merged %d points into %s%n", t.rows().size(), out);
       spec.commandLine().getOut().flush();
+      written = true;
       return 0;
+    } finally {
+      if (!written) {
+        made.remove();
+      }
     }
   }
 

@@ -284,6 +284,21 @@ class HostileInputTest {
   }
 
   @Test
+  void aMergeRefusedAfterItMadeItsOutputDirectoriesRemovesThem() throws IOException {
+    // --out's new directories were made, then --csv refused: they were left behind, empty
+    Path sw = tmp.resolve("swd");
+    assertThat(aries("sweep", "--job", "pingpong", "--param", "sizes=8", "--param", "iterations=1", "--out",
+        sw.toString(), "-q")).isZero();
+    Path taken = Files.writeString(tmp.resolve("taken"), "a file, not a directory");
+    Path dir = tmp.resolve("new");
+    assertThat(aries("merge", sw.toString(), "--out", dir.resolve("a/../b/m.json").toString(), "--csv",
+        taken.toString())).isEqualTo(2);
+    assertThat(onlyLine()).contains("not a directory: " + taken).endsWith("(--csv)");
+    assertThat(dir).doesNotExist();
+    assertThat(taken).hasContent("a file, not a directory");
+  }
+
+  @Test
   void aMergeWhoseCsvFailsWritesNoMergedFile() throws IOException {
     Path sw = tmp.resolve("swc");
     assertThat(aries("sweep", "--job", "pingpong", "--param", "sizes=8", "--param", "iterations=1", "--out",
