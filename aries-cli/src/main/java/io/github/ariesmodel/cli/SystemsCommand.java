@@ -28,8 +28,8 @@ final class SystemsCommand implements Callable<Integer> {
   String describe;
 
   @Option(names = "--failed-links",
-      description = "With --describe, also print the failed links, one link-list line each: saved to a file, they"
-          + " fail the same links again (SYSTEM+failed=file:FILE).")
+      description = "With --describe, also print the failed links, one link-list line each, after the description as"
+          + " # lines: the output saved to a file fails the same links again (SYSTEM+failed=file:FILE).")
   boolean failedLinks;
 
   @Option(names = "--link-list", paramLabel = "FILE",
@@ -47,12 +47,18 @@ final class SystemsCommand implements Callable<Integer> {
       SystemPreset preset = preset(name);
       Topology t = preset != null ? preset.topology() : topology(name);
       int written = linkList == null ? -1 : writeLinkList(t);
-      describe(out, name, preset, t);
+      java.io.StringWriter text = new java.io.StringWriter();
+      PrintWriter description = new PrintWriter(text);
+      describe(description, name, preset, t);
+      if (linkList != null) {
+        description.printf("  link list         %s (%,d lines)%n", linkList, written);
+      }
+      description.flush();
+      // With --failed-links the whole output is a failure list (SYSTEM+failed=file:FILE reads it back): the
+      // description becomes comment lines, which that list skips, and the failed links follow
+      text.toString().lines().forEach(line -> out.println(failedLinks ? "# " + line : line));
       if (failedLinks && t instanceof CabledDragonfly c) {
         c.failedLinks().forEach(out::println);
-      }
-      if (linkList != null) {
-        out.printf("  link list         %s (%,d lines)%n", linkList, written);
       }
       return 0;
     }
