@@ -237,14 +237,17 @@ public final class Plots {
     return a;
   }
 
+  /**
+   * Writes the chart as a PNG atomically, as every output file is (docs/errors-and-guarantees.md, "Atomic files"): a
+   * run's plots go through its staging directory anyway, but {@code merge --html --plot} writes its PNGs in place, and
+   * a failure midway left half a PNG where a whole one had been.
+   */
   private static void save(JFreeChart chart, Path png, int width, int height) throws IOException {
-    Path parent = png.toAbsolutePath().getParent();
-    if (parent != null) {
-      Files.createDirectories(parent);
-    }
-    try (OutputStream out = Files.newOutputStream(png)) {
-      ChartUtils.writeChartAsPNG(out, chart, width, height);
-    }
+    AtomicFiles.write(png, f -> {
+      try (OutputStream out = Files.newOutputStream(f)) {
+        ChartUtils.writeChartAsPNG(out, chart, width, height);
+      }
+    });
   }
 
   private static void checkSize(String plot, int width, int height) {

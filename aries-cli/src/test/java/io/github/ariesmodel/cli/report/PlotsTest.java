@@ -73,6 +73,25 @@ class PlotsTest {
     assertThat(png(dir.resolve("u.png")).getHeight()).isEqualTo(240);
   }
 
+  /**
+   * A plot replaces its file whole (written beside it, then moved into place), as every output does: a second name
+   * (hard link) of the old file still shows the old picture. Written in place, as merge --html --plot's PNGs were,
+   * both names saw the new bytes, and a failure midway left half a PNG.
+   */
+  @Test
+  void aPlotReplacesItsFileWholeRatherThanRewritingIt() throws IOException {
+    Path f = dir.resolve("latency.png");
+    Plots.latencyVsLoad(f, BY_ROUTING, 300, 200);
+    Path other = Files.createLink(dir.resolve("other-name.png"), f);
+    byte[] before = Files.readAllBytes(other);
+    Plots.latencyVsLoad(f, BY_ROUTING, 640, 400);
+    assertThat(png(f).getWidth()).isEqualTo(640);
+    assertThat(Files.readAllBytes(other)).isEqualTo(before);
+    try (var left = Files.list(dir)) {
+      assertThat(left.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("latency.png", "other-name.png");
+    }
+  }
+
   @Test
   void emptyInputIsAClearError() {
     Path f = dir.resolve("x.png");
