@@ -58,6 +58,12 @@ public final class PartitionedEngine implements AutoCloseable {
   /** Makes the worker threads; null for the default (platform threads). */
   private ThreadFactory workerFactory;
   private Thread controller;
+  /**
+   * The first line of a handler's failure in an earlier run, or null: which events of the failing window had run
+   * depends on how groups are spread over threads, so such an engine runs no more (its state would differ by thread
+   * count).
+   */
+  private String failedBefore;
   private volatile boolean closing;
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
@@ -202,7 +208,8 @@ public final class PartitionedEngine implements AutoCloseable {
 
   /**
    * @return the time of the latest event run, or the limit of the last {@link #runUntil} when later (0 at first);
-   *     between runs every group's clock reads this
+   *     between runs every group's clock reads this (after a run in which a handler failed, each group's clock stays
+   *     where it stopped, and the engine runs no more)
    */
   public long now() {
     return now;
@@ -263,6 +270,11 @@ public final class PartitionedEngine implements AutoCloseable {
       t = Math.min(t, g.nextEventTime());
     }
     return t;
+  }
+
+  /** @return the thread that runs the engine ({@link #bindController}, or the last to run it), or null before */
+  public Thread controller() {
+    return controller;
   }
 
   /** @return whether a run call is in progress (windows are being run) */
@@ -385,6 +397,10 @@ public final class PartitionedEngine implements AutoCloseable {
     if (closing) {
       throw new IllegalStateException("engine is closed");
     }
+    if (failedBefore != null) {
+      throw new IllegalStateException("a handler failed in an earlier run of this engine (" + failedBefore + "): which"
+          + " events of that window ran depends on the thread count, so its state is undefined; build a new engine");
+    }
     if (controller != null && controller != me) {
       throw new IllegalStateException("engine is run by thread \"" + controller.getName() + "\" but thread \""
           + me.getName() + "\" called run; an engine is run by one thread");
@@ -404,7 +420,7 @@ public final class PartitionedEngine implements AutoCloseable {
     try {
       if (partitions.length == 1) {
         while (plan()) {
-          partitions[0].runWindow();
+          partitions[0].runWindowGuarded(); // (a failure ends the run as on several threads: plan sees it)
         }
       } else {
         startWorkers();
@@ -441,6 +457,10 @@ public final class PartitionedEngine implements AutoCloseable {
       // (after a failure the groups' clocks stay where each stopped), and a hand-over that fails all the same is added
       // to the handler's failure, which is the one reported (it used to be replaced by "timePs must be >= now").
       Throwable failed = failure.get();
+      if (failed != null) {
+        String m = failed.getMessage();
+        failedBefore = failed.getClass().getSimpleName() + (m == null ? "" : ": " + m.lines().findFirst().orElse(""));
+      }
       try {
         for (Partition from : partitions) {
           for (EventBuffer b : from.local) {

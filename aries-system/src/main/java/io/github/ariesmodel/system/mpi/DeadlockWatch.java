@@ -156,7 +156,7 @@ final class DeadlockWatch {
    */
   void stop() {
     active = false;
-    system.removePendingEvents(events);
+    MpiJob.removeOwnEvents(system, events);
   }
 
   /** @return whether the watch found the jobs deadlocked and stopped the run */

@@ -655,7 +655,7 @@ public final class MpiJob {
         if (anyBackground && limitPs != Long.MAX_VALUE) {
           // a foreground that ended first leaves the limit's event queued: a later run on the system would run it and
           // end at its time (start + limit) instead of its own
-          system.removePendingEvents(set);
+          removeOwnEvents(system, set);
         }
       }
       Set<SimProcess> stuck = new HashSet<>(r.unfinished()); // (looked up once a rank below)
@@ -706,6 +706,17 @@ public final class MpiJob {
       if (stopped[j]) {
         job.failedRun = "it ran in the background and was stopped where the foreground jobs ended";
       }
+    }
+  }
+
+  /**
+   * Takes a set's own pending events (its limit's, its deadlock watch's) out of the queue after its run, unless an
+   * engine is still running: a set run from inside another run (which fails on its own account) would otherwise fail
+   * here, on the engine's refusal, and hide why.
+   */
+  static void removeOwnEvents(AriesSystem system, io.github.ariesmodel.core.spi.EventHandler handler) {
+    if (system.engine().map(e -> !e.isRunning()).orElse(true)) {
+      system.removePendingEvents(handler);
     }
   }
 

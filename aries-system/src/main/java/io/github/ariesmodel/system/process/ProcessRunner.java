@@ -426,7 +426,8 @@ public final class ProcessRunner implements AutoCloseable {
   /**
    * Ends the threads of unfinished processes, and takes their resumptions still pending out of the clock's queue (a
    * stopped process's compute or timer), so that a later run on the same loop or engine neither runs them nor has its
-   * clock moved on to their time. Called during a run on an engine, it leaves them (they do nothing when they come).
+   * clock moved on to their time. Called during a run on an engine, or from a thread other than the one that runs the
+   * loop or engine, it leaves them (they do nothing when they come, but move a later run's clock on).
    */
   @Override
   public void close() {
@@ -445,8 +446,10 @@ public final class ProcessRunner implements AutoCloseable {
       }
     }
     if (killed) {
+      // only from the thread that runs the clock (another's call would be refused by its owner check): close() is
+      // called in a finally, where a failure of its own would hide the run's
       if (engine != null) {
-        if (!engine.isRunning()) {
+        if (!engine.isRunning() && engine.controller() == Thread.currentThread()) {
           engine.remove(resumeHandler);
         }
       } else if (loop.owner() == null || loop.owner() == Thread.currentThread()) {

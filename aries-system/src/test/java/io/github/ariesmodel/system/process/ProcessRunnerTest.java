@@ -137,6 +137,27 @@ class ProcessRunnerTest {
     }
   }
 
+  /**
+   * Closing the runner from a thread other than the one that ran the engine throws nothing (the removal of its
+   * wake-ups would be refused by the engine's loops, and close() runs in a finally, where it would hide the run's own
+   * failure): the wake-up is left, as on a loop whose owner is another thread.
+   */
+  @Test
+  void closingFromAThreadThatDoesNotRunTheEngineThrowsNothing() throws InterruptedException {
+    try (PartitionedEngine engine = PartitionedEngine.of(2, 100, 2)) {
+      ProcessRunner runner = new ProcessRunner(engine, kind());
+      runner.spawn("sleeper", 0, self -> self.sleep(1_000_000_000));
+      engine.group(1).scheduleAt(10, (now, ref, arg) -> engine.stop(), null, 0);
+      Thread other = new Thread(runner::run, "runner-thread");
+      engine.bindController(other);
+      other.start();
+      other.join();
+      assertThat(runner.unfinished()).extracting(SimProcess::name).containsExactly("sleeper");
+      runner.close();
+      assertThat(engine.pending()).isEqualTo(1);
+    }
+  }
+
   @Test
   void anExceptionInProcessCodeSurfacesFromRun() {
     DeterministicEventLoop loop = new DeterministicEventLoop();
