@@ -258,9 +258,10 @@ public final class RouterFabric implements Fabric {
     }
     this.views = new View[groups];
     this.candidates = new Candidates[groups];
+    int candidateCapacity = Candidates.capacityFor(topo);
     for (int g = 0; g < groups; g++) {
       views[g] = new View();
-      candidates[g] = new Candidates();
+      candidates[g] = new Candidates(candidateCapacity);
     }
     this.creditReturn = new EventHandler[b.vcs];
     for (int vc = 0; vc < b.vcs; vc++) {
