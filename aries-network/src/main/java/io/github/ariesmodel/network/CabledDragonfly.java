@@ -70,6 +70,13 @@ public final class CabledDragonfly implements Topology {
   private final byte[] portClass;
   private final int[] linkCount; // per class, links (not port ends)
   private final int unusedPorts;
+  /**
+   * Most rank-1 and rank-2 hops between two routers of a group: 127, what {@link #localDistance} holds a distance in
+   * (derived: a byte). No routing could run such a group anyway: a route inside it takes up to that many VCs, and the
+   * fabric has at most 16.
+   */
+  static final int MAX_LOCAL_DISTANCE = Byte.MAX_VALUE;
+
   private final byte[] localDistance; // [group][i*per+j]
   private final int[] localStart; // (router*per + targetIndex) -> start in localPorts
   private final byte[] localPorts;
@@ -212,6 +219,12 @@ public final class CabledDragonfly implements Topology {
         }
         int v = q / NETWORK_TILES % routersPerGroup;
         if (localDistance[base + v] < 0) {
+          if (du == MAX_LOCAL_DISTANCE) {
+            throw new IllegalArgumentException(source + ": routers of a group must be at most " + MAX_LOCAL_DISTANCE
+                + " rank-1 and rank-2 hops apart but router (" + fileGroups[g] + ":" + v / columns + ":"
+                + v % columns + ") is " + (du + 1) + " from (" + fileGroups[g] + ":" + i / columns + ":"
+                + i % columns + ")");
+          }
           localDistance[base + v] = (byte) (du + 1);
           far = du + 1;
           queue[tail++] = v;

@@ -18,8 +18,8 @@ import java.util.regex.Pattern;
  * <p>Checks: the line's shape; the colour; the tile (network colours on tiles {@code l00..l47}, {@code ptile} on
  * {@code l50..l57}); one Cray router name per (group:row:column) and back; each port listed once; colour against
  * coordinates (green: same group and row; black: same group and column; blue: another group); both ends of a cable
- * list each other with the same colour; every group holds the same rows × columns routers; every router the same
- * number of ptiles, two per NIC.
+ * list each other with the same colour; every group holds the same rows × columns routers, at most {@link
+ * #MAX_ROUTERS_PER_GROUP}; every router the same number of ptiles, two per NIC.
  */
 final class LinkList {
 
@@ -27,6 +27,12 @@ final class LinkList {
       "(\\S+?)\\((\\d{1,3}):(\\d{1,3}):(\\d{1,3})\\)\\s+(\\S+)\\s+->\\s+(\\S+?)(?:\\((\\d{1,3}):(\\d{1,3}):(\\d{1,3})\\))?");
   private static final Pattern NAME = Pattern.compile("(c\\d+-\\d+c\\d+s\\d+a\\d+)l([0-7])([0-7])");
   private static final int MAX_COORD = 255;
+  /**
+   * Most routers a group may have: 1,024, the bound a generated {@link Dragonfly} keeps (an Aries group has 96
+   * [S10]); it keeps the tables of routes inside a group ({@code groups × routers²}, {@link CabledDragonfly}) within
+   * an int's range and a few hundred MiB.
+   */
+  static final int MAX_ROUTERS_PER_GROUP = 1024;
 
   private enum Colour {
     GREEN(0), BLACK(1), BLUE(2), PTILE(-1);
@@ -260,6 +266,11 @@ final class LinkList {
       dense[fileGroups[i]] = i;
     }
     int per = rows * columns;
+    if (per > MAX_ROUTERS_PER_GROUP) {
+      throw new IllegalArgumentException(source + ": routers per group (rows × columns) must be at most "
+          + MAX_ROUTERS_PER_GROUP + ", as a generated Dragonfly's, but the file lists " + rows + " rows × " + columns
+          + " columns = " + per);
+    }
     int routers = fileGroups.length * per;
     for (int g : fileGroups) {
       for (int r = 0; r < rows; r++) {
