@@ -18,7 +18,15 @@ import java.util.regex.Pattern;
  * Chooses the links a {@link CabledDragonfly#withFailedLinks} spec fails, on a working copy of the live cabling, and
  * refuses in one line a spec that cannot be had. A link may fail only while the system stays routable: every two groups
  * keep a rank-3 link and every group stays connected by its rank-1 and rank-2 cables (the conditions
- * {@link CabledDragonfly} checks when it reads a file).
+ * {@link CabledDragonfly} checks when it reads a file), and a minimal route still fits the most virtual channels a
+ * {@link RouterFabric} can have ({@link RouterFabric#MAX_VCS}; every built-in routing puts a packet on VC = hops
+ * taken): two routers of a group stay at most {@link #maxLocalHops} rank-1 and rank-2 hops apart. Beyond that no
+ * routing could run the system on any fabric.
+ *
+ * <p>Checking the last condition for every pick costs one search from the link's end when the group's longest route
+ * can be bounded: losing the cable u-v makes no route in the group longer than its longest before plus the new
+ * distance from u to v less one (an old shortest route through u-v can go round by the new shortest u-v route); only
+ * when that bound passes the limit are all the group's distances searched.
  */
 final class LinkFailures {
 
@@ -35,6 +43,12 @@ final class LinkFailures {
   /** Both ends of every link this spec has failed so far (the system's own failed links are {@code t.failedAt}). */
   private final java.util.BitSet failedHere = new java.util.BitSet();
   private Map<String, Integer> routerOfName;
+  /** Per group, at least the most rank-1 and rank-2 hops between two of its routers (exact after a full search). */
+  private final int[] longest;
+  /** What {@link #longest} of the group becomes when the link {@link #cut} last accepted fails. */
+  private int longestAfterCut;
+  /** The most hops two routers of a group may be apart: {@link #maxLocalHops} for this system. */
+  private final int localLimit;
 
   private LinkFailures(CabledDragonfly t) {
     this.t = t;
@@ -42,6 +56,21 @@ final class LinkFailures {
     this.classes = t.portClasses();
     this.per = t.routersPerGroup();
     this.groups = t.groupCount();
+    this.longest = new int[groups];
+    java.util.Arrays.fill(longest, t.maxLocalHops());
+    this.localLimit = maxLocalHops(groups);
+  }
+
+  /**
+   * The most rank-1 and rank-2 hops two routers of a group may be apart after failures: a minimal route (one group:
+   * up to L hops; more groups: L, a rank-3 hop and L, {@code DragonflyPaths.maxRouteHops}) must fit the fabric's
+   * {@link RouterFabric#MAX_VCS} virtual channels, so 16 with one group and 7 with more (derived).
+   *
+   * @param groups the system's groups
+   * @return the bound
+   */
+  static int maxLocalHops(int groups) {
+    return groups > 1 ? (RouterFabric.MAX_VCS - 1) / 2 : RouterFabric.MAX_VCS;
   }
 
   /**
@@ -121,7 +150,9 @@ final class LinkFailures {
     }
     if (k < n) {
       throw new IllegalArgumentException(what + ": only " + k + " of the " + m + " " + kind + "links can fail without"
-          + " leaving two groups with no rank-3 link or cutting a group apart, but N was " + n);
+          + " leaving two groups with no rank-3 link" + (colour == 2 ? " or cutting a group apart" // blue: no hops
+              : ", cutting a group apart or taking two of its routers more than " + localLimit + " hops apart")
+          + ", but N was " + n);
     }
     return chosen;
   }
@@ -228,6 +259,9 @@ final class LinkFailures {
 
   private void fail(int q) {
     int far = peers[q];
+    if (classes[q] != 2) {
+      longest[q / CabledDragonfly.NETWORK_TILES / per] = longestAfterCut;
+    }
     peers[q] = -1;
     peers[far] = -1;
     failedHere.set(q);
@@ -251,28 +285,65 @@ final class LinkFailures {
       return "it is the last rank-3 link between groups " + t.fileGroup(g) + " and " + t.fileGroup(d)
           + " (as the file numbers them)";
     }
-    // a rank-1 or rank-2 cable: is the group still connected without it?
-    boolean[] seen = new boolean[per];
+    // a rank-1 or rank-2 cable: is the group still connected without it, and how far apart are its ends now?
+    int[] distance = new int[per];
+    int u = q / CabledDragonfly.NETWORK_TILES % per;
+    int v = far / CabledDragonfly.NETWORK_TILES % per;
+    int reached = search(g, u, q, far, distance);
+    if (reached < per) {
+      return "it would cut group " + t.fileGroup(g) + " apart (its rank-1 and rank-2 cables would no longer join all "
+          + per + " routers)";
+    }
+    longestAfterCut = longest[g] + distance[v] - 1;
+    if (longestAfterCut <= localLimit) {
+      return null;
+    }
+    longestAfterCut = 0;
+    for (int from = 0; from < per; from++) {
+      search(g, from, q, far, distance);
+      for (int to = 0; to < per; to++) {
+        if (distance[to] > localLimit) {
+          return "it would take routers (" + t.fileGroup(g) + ":" + from / t.columns() + ":" + from % t.columns()
+              + ") and (" + t.fileGroup(g) + ":" + to / t.columns() + ":" + to % t.columns() + ") " + distance[to]
+              + " rank-1 and rank-2 hops apart, more than the " + localLimit + " a minimal route can take in a group"
+              + " of " + (groups > 1 ? "a system of several groups" : "a one-group system") + " within the fabric's "
+              + RouterFabric.MAX_VCS + " virtual channels";
+        }
+        longestAfterCut = Math.max(longestAfterCut, distance[to]);
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Breadth-first search over group {@code g}'s live rank-1 and rank-2 cables but the one at ports {@code q} and
+   * {@code far}, from its router {@code from}.
+   *
+   * @param distance receives each router's hops from {@code from}, -1 when not reached
+   * @return how many routers were reached
+   */
+  private int search(int g, int from, int q, int far, int[] distance) {
+    java.util.Arrays.fill(distance, -1);
     int[] queue = new int[per];
     int head = 0;
     int tail = 0;
-    queue[tail++] = 0;
-    seen[0] = true;
+    queue[tail++] = from;
+    distance[from] = 0;
     while (head < tail) {
-      int r = g * per + queue[head++];
+      int x = queue[head++];
+      int r = g * per + x;
       for (int p = 0; p < CabledDragonfly.NETWORK_TILES; p++) {
         int e = r * CabledDragonfly.NETWORK_TILES + p;
         if (e == q || e == far || peers[e] < 0 || classes[e] == 2) {
           continue;
         }
-        int v = peers[e] / CabledDragonfly.NETWORK_TILES % per;
-        if (!seen[v]) {
-          seen[v] = true;
-          queue[tail++] = v;
+        int y = peers[e] / CabledDragonfly.NETWORK_TILES % per;
+        if (distance[y] < 0) {
+          distance[y] = distance[x] + 1;
+          queue[tail++] = y;
         }
       }
     }
-    return tail == per ? null : "it would cut group " + t.fileGroup(g) + " apart (its rank-1 and rank-2 cables would"
-        + " no longer join all " + per + " routers)";
+    return tail;
   }
 }

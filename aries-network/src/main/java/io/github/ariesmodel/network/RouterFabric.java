@@ -116,6 +116,12 @@ public final class RouterFabric implements Fabric {
 
   /** The most wire latency a topology's link may have: 1 ms, as every latency a builder takes (assumed). */
 
+  /**
+   * The most virtual channels a port may have: 16 (twice Aries' 8 [S6f], assumed; a port's occupied VCs are bits of
+   * one int).
+   */
+  public static final int MAX_VCS = 16;
+
   private final Topology topo;
   private final Scheduler scheduler;
   /** The scheduler when it is core's loop (link-free events are then scheduled only when needed), else null. */
@@ -675,9 +681,9 @@ public final class RouterFabric implements Fabric {
       return this;
     }
 
-    /** @param n virtual channels per port, 1 to 16 (Aries: 8 [S6f]) @return this */
+    /** @param n virtual channels per port, 1 to {@link #MAX_VCS} (Aries: 8 [S6f]) @return this */
     public Builder vcs(int n) {
-      check("vcs", n, 1, 16);
+      check("vcs", n, 1, MAX_VCS);
       this.vcs = n;
       return this;
     }
@@ -771,10 +777,21 @@ public final class RouterFabric implements Fabric {
         int need = byMode[m.ordinal()].virtualChannelsNeeded();
         if (need > vcs) {
           String which = byDeliveryMode ? Routings.nameFor(m) + " (for " + m + ", by delivery mode)" : routingName();
+          int minimalNeeds = new DragonflyPaths(topology).maxRouteHops(false);
+          if (minimalNeeds <= vcs) {
+            throw new IllegalArgumentException("vcs (" + vcs + ") must be at least the " + need
+                + " virtual channels routing " + which + " needs on " + topology.describe()
+                + ": raise vcs (RouterFabric.Builder.vcs) or choose a routing with shorter routes, such as minimal (on"
+                + " the command line, --routing minimal)");
+          }
+          // no routing has shorter routes than minimal: only more VCs or a topology with shorter routes will do
           throw new IllegalArgumentException("vcs (" + vcs + ") must be at least the " + need
-              + " virtual channels routing " + which + " needs on " + topology.describe()
-              + ": raise vcs (RouterFabric.Builder.vcs) or choose a routing with shorter routes, such as minimal (on"
-              + " the command line, --routing minimal)");
+              + " virtual channels routing " + which + " needs on " + topology.describe() + ": its minimal routes"
+              + " take up to " + minimalNeeds + " router hops (up to " + topology.maxLocalHops() + " inside a group),"
+              + " so every routing needs at least " + minimalNeeds + " VCs; "
+              + (minimalNeeds <= MAX_VCS ? "raise vcs (RouterFabric.Builder.vcs, at most " + MAX_VCS + "; the"
+                  + " command line keeps Aries' 8) or use" : "use") + " a topology whose groups have shorter routes"
+              + " (on a cabled system, fail fewer rank-1 and rank-2 links)");
         }
       }
       return byMode;
