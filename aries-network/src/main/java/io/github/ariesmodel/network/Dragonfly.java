@@ -108,7 +108,11 @@ public final class Dragonfly implements Topology {
           + " node ids) but was " + nodes);
     }
     int maxLinks = b.groups > 1 ? slots / (b.groups - 1) : 0;
-    int lpp = b.linksPerPair < 0 ? maxLinks : b.linksPerPair;
+    int lpp = b.linksPerPairSet ? b.linksPerPair : maxLinks;
+    if (b.linksPerPairSet && b.groups == 1) {
+      throw new IllegalArgumentException("linksPerPair must not be set for a system of 1 group, which has no group"
+          + " pairs, but was " + b.linksPerPair);
+    }
     if (b.groups > 1 && (lpp < 1 || lpp > maxLinks)) {
       throw new IllegalArgumentException("linksPerPair must be in [1, " + maxLinks + "] (a·h / (g-1)) but was " + lpp);
     }
@@ -291,7 +295,8 @@ public final class Dragonfly implements Topology {
     private int rank2Links = 3;
     private int globalPorts = 10;
     private int groups = 1;
-    private int linksPerPair = -1;
+    private int linksPerPair;
+    private boolean linksPerPairSet;
     private final double[] bandwidth;
     private final long[] latencyPs;
     private double injectionBandwidth;
@@ -363,9 +368,14 @@ public final class Dragonfly implements Topology {
       return this;
     }
 
-    /** @param n links between every two groups (default: as many as the global ports allow) @return this */
+    /**
+     * @param n links between every two groups, 1 to a·h / (g − 1) (default: as many as the global ports allow); not
+     *     to be set for one group, which has no pairs ({@link #build()} refuses either)
+     * @return this
+     */
     public Builder linksPerPair(int n) {
       this.linksPerPair = n;
+      this.linksPerPairSet = true;
       return this;
     }
 

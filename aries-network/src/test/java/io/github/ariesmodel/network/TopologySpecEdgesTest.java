@@ -1,0 +1,39 @@
+package io.github.ariesmodel.network;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+/** Topology specs and builder settings at their edges: each refused in one line naming the option and its range. */
+class TopologySpecEdgesTest {
+
+  private static void refused(String spec, String message) {
+    assertThatThrownBy(() -> Topologies.parse(spec)).isInstanceOf(IllegalArgumentException.class).hasMessage(message);
+  }
+
+  /** links=-100 gave 480 links a pair (the builder's "default" sentinel), links=-5 the default. */
+  @Test
+  void negativeLinksArePairIsRefused() {
+    refused("aries:groups=3,links=-100", "topology option links must be in [1, 480] (a·h / (g-1)) but was -100");
+    refused("canonical:p=4,a=8,h=4,links=-5", "topology option links must be in [1, 1] (a·h / (g-1)) but was -5");
+    refused("aries:groups=3,links=-1", "topology option links must be in [1, 480] (a·h / (g-1)) but was -1");
+    assertThatThrownBy(() -> Dragonfly.canonicalBuilder(2, 4, 2).groups(3).linksPerPair(-5).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("linksPerPair must be in [1, 4] (a·h / (g-1)) but was -5");
+    assertThat(Topologies.parse("aries:groups=3,links=7").linksPerPair()).isEqualTo(7);
+  }
+
+  /** One group has no pairs: links= was ignored in silence. */
+  @Test
+  void linksForOneGroupIsRefusedSayingItHasNoPairs() {
+    refused("canonical:p=4,a=8,h=4,g=1,links=999999", "topology option links must not be set for a system of 1 group,"
+        + " which has no group pairs, but was 999999");
+    refused("aries:groups=1,links=1", "topology option links must not be set for a system of 1 group, which has no"
+        + " group pairs, but was 1");
+    assertThatThrownBy(() -> Dragonfly.ariesBuilder(1).linksPerPair(3).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("linksPerPair must not be set for a system of 1 group, which has no group pairs, but was 3");
+    assertThat(Topologies.parse("aries:groups=1").linksPerPair()).isZero();
+  }
+}
