@@ -396,6 +396,27 @@ public final class RouterFabric implements Fabric {
   }
 
   /**
+   * The most elements the fabric's largest array (two ints per port and VC, {@code vcCredit}) may have: the JVM's
+   * largest array, {@code Integer.MAX_VALUE - 8} (derived: the bound {@code ArrayList} keeps).
+   */
+  static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
+
+  /**
+   * Checks that the per-port and per-(port, VC) arrays fit Java arrays: 2 × routers × radix × vcs ints at most
+   * {@link #MAX_ARRAY}, which overflowed to a negative array size on a legal huge topology with 16 VCs.
+   */
+  private static void checkSizes(Topology t, int vcs) {
+    long routers = t.routerCount();
+    long radix = t.portCount();
+    long slots = 2 * routers * radix * vcs;
+    if (slots > MAX_ARRAY) {
+      throw new IllegalArgumentException("topology routers × ports × vcs × 2 (credit slots) must be at most "
+          + MAX_ARRAY + " but was " + routers + " × " + radix + " × " + vcs + " × 2 = " + slots
+          + "; use fewer VCs or a smaller topology");
+    }
+  }
+
+  /**
    * Checks a port's link class and far end (router and port, or -1 for an uncabled port) as a topology gave them (a
    * user's may give anything).
    */
@@ -743,11 +764,13 @@ public final class RouterFabric implements Fabric {
     /**
      * @return the fabric
      * @throws IllegalArgumentException for an unknown routing name, when the routing needs more virtual channels
-     *     than {@link #vcs(int)} gives, or when the topology gives a rate outside [{@link #MIN_BANDWIDTH}, {@link
+     *     than {@link #vcs(int)} gives, when 2 × routers × ports × VCs passes {@link #MAX_ARRAY} (the credit
+     *     array), or when the topology gives a rate outside [{@link #MIN_BANDWIDTH}, {@link
      *     #MAX_BANDWIDTH}], a latency outside [0, 1 ms], or a link class or neighbour outside its own counts
      */
     public RouterFabric build() {
       checkRates(topology);
+      checkSizes(topology, vcs);
       if (engine != null && algorithm != null && engine.threads() > 1) {
         throw new IllegalArgumentException("routing instance " + routingName() + " cannot be shared by the engine's "
             + engine.threads() + " threads: give a RoutingProvider or a routing name (one instance per group), or use "
