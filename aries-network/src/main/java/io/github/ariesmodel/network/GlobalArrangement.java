@@ -57,7 +57,7 @@ public interface GlobalArrangement {
         return INTERLEAVED;
       default:
         throw new IllegalArgumentException("arrangement must be one of absolute, consecutive, relative, palmtree,"
-            + " interleaved but was \"" + name + "\"");
+            + " interleaved but was \"" + io.github.ariesmodel.core.Texts.abbreviate(name) + "\"");
     }
   }
 }

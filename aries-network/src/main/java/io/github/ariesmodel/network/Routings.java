@@ -138,7 +138,7 @@ public final class Routings {
           + "on the fabric (RouterFabric.Builder.routingByDeliveryMode()), not made by Routings.create");
     }
     throw new IllegalArgumentException("routing must be one of " + names() + " (or " + BY_DELIVERY_MODE
-        + " for a whole fabric) but was \"" + name + "\"");
+        + " for a whole fabric) but was \"" + io.github.ariesmodel.core.Texts.abbreviate(name) + "\"");
   }
 
   /**

@@ -90,6 +90,11 @@ public final class Topologies {
       if (generated.isEmpty()) {
         throw new IllegalArgumentException("topology cabled: needs a generated Aries system, e.g. cabled:theta");
       }
+      if (generated.equalsIgnoreCase(EDISON_CABLED) || generated.regionMatches(true, 0, LINKS_PREFIX, 0,
+          LINKS_PREFIX.length()) || generated.regionMatches(true, 0, CABLED_PREFIX, 0, CABLED_PREFIX.length())) {
+        throw new IllegalArgumentException("topology cabled: needs a generated Aries system, e.g. cabled:theta, but "
+            + Texts.abbreviate(generated) + " is cabled already: give it without cabled:");
+      }
       return CabledDragonfly.of(parse(generated));
     }
     return parse(spec);
@@ -178,7 +183,7 @@ public final class Topologies {
     String s = spec.trim().toLowerCase(Locale.ROOT);
     if (s.equals(EDISON_CABLED) || s.startsWith(LINKS_PREFIX) || s.startsWith(CABLED_PREFIX)) {
       throw new IllegalArgumentException("topology \"" + Texts.abbreviate(spec.trim()) + "\" is a cabled system, not"
-          + " a regular dragonfly: read it with Topologies.parseTopology");
+          + " a generated dragonfly, and is not taken here (in Java, Topologies.parseTopology reads it)");
     }
     switch (s) {
       case "theta":
@@ -213,11 +218,13 @@ public final class Topologies {
         }
         int eq = part.indexOf('=');
         if (eq <= 0) {
-          throw new IllegalArgumentException("topology option must be key=value but was \"" + part + "\" in " + spec);
+          throw new IllegalArgumentException("topology option must be key=value but was \"" + Texts.abbreviate(part)
+              + "\" in " + Texts.abbreviate(spec));
         }
         String key = part.substring(0, eq).trim();
         if (kv.put(key, part.substring(eq + 1).trim()) != null) {
-          throw new IllegalArgumentException("topology option " + key + " is given twice in " + spec);
+          throw new IllegalArgumentException("topology option " + Texts.abbreviate(key) + " is given twice in "
+              + Texts.abbreviate(spec));
         }
       }
     }
@@ -258,7 +265,7 @@ public final class Topologies {
       kv.keySet().removeAll(java.util.List.of("groups", "rows", "cols", "rank2", "h", "nodes"));
     } else {
       throw new IllegalArgumentException("topology kind must be canonical, aries, theta, edison, full, aries-small or"
-          + " canonical-small but was \"" + kind + "\"");
+          + " canonical-small but was \"" + Texts.abbreviate(kind) + "\"");
     }
     if (kv.containsKey("links")) {
       b.linksPerPair(intOf(kv, "links", null));
@@ -271,12 +278,16 @@ public final class Topologies {
     if (kv.containsKey("exit")) {
       String e = kv.remove("exit");
       if (!e.equals("own") && !e.equals("any")) {
-        throw new IllegalArgumentException("topology option exit must be own or any but was \"" + e + "\"");
+        throw new IllegalArgumentException("topology option exit must be own or any but was \"" + Texts.abbreviate(e)
+            + "\"");
       }
       b.anyExitLink(e.equals("any"));
     }
     if (!kv.isEmpty()) {
-      throw new IllegalArgumentException("topology options " + kv.keySet() + " are unknown for " + kind);
+      // each key cut, and at most three of them: the message stays one short line whatever the spec
+      java.util.List<String> keys = kv.keySet().stream().limit(3).map(Texts::abbreviate).toList();
+      throw new IllegalArgumentException("topology options " + keys
+          + (kv.size() > 3 ? " and " + (kv.size() - 3) + " more" : "") + " are unknown for " + kind);
     }
     try {
       return b.build();
@@ -324,7 +335,8 @@ public final class Topologies {
     try {
       return Integer.parseInt(v);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("topology option " + key + " must be an integer but was \"" + v + "\"", e);
+      throw new IllegalArgumentException("topology option " + key + " must be an integer but was \""
+          + Texts.abbreviate(v) + "\"", e);
     }
   }
 
@@ -333,12 +345,13 @@ public final class Topologies {
     try {
       double x = Double.parseDouble(v);
       if (!Double.isFinite(x)) {
-        throw new IllegalArgumentException("topology option " + key + " must be a finite number but was \"" + v
-            + "\"");
+        throw new IllegalArgumentException("topology option " + key + " must be a finite number but was \""
+            + Texts.abbreviate(v) + "\"");
       }
       return x;
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("topology option " + key + " must be a number but was \"" + v + "\"", e);
+      throw new IllegalArgumentException("topology option " + key + " must be a number but was \""
+          + Texts.abbreviate(v) + "\"", e);
     }
   }
 }

@@ -39,7 +39,7 @@ public enum TrafficPattern {
       }
     }
     throw new IllegalArgumentException("pattern must be one of uniform, permutation, adversarial, neighbor, hotspot,"
-        + " all-to-all but was \"" + text + "\"");
+        + " all-to-all but was \"" + io.github.ariesmodel.core.Texts.abbreviate(text) + "\"");
   }
 
   /** @return the command-line name */
