@@ -1,7 +1,7 @@
 package io.github.ariesmodel.network;
 
+import io.github.ariesmodel.core.Texts;
 import io.github.ariesmodel.network.spi.Topology;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -257,16 +257,17 @@ public final class CabledDragonfly implements Topology {
       throw new IllegalArgumentException("links file must not be null");
     }
     String name = file.toString();
+    String shown = Texts.abbreviate(name);
     try (InputStream in = Files.newInputStream(file)) {
       return read(name.endsWith(".gz") ? new GZIPInputStream(in) : in, name);
     } catch (NoSuchFileException e) {
-      throw new IllegalArgumentException("links file " + name + " cannot be read: no such file", e);
+      throw new IllegalArgumentException("links file " + shown + " cannot be read: no such file", e);
     } catch (IOException e) {
       // (an empty .gz has no gzip header: GZIPInputStream says EOFException with no message)
       String why = Files.isDirectory(file) ? "is a directory"
           : e instanceof java.io.EOFException && name.endsWith(".gz") ? "not gzip data, or cut short"
           : e.getMessage() == null ? "input/output error" : e.getMessage();
-      throw new IllegalArgumentException("links file " + name + " cannot be read: " + why, e);
+      throw new IllegalArgumentException("links file " + shown + " cannot be read: " + why, e);
     }
   }
 
@@ -291,7 +292,8 @@ public final class CabledDragonfly implements Topology {
   /**
    * Reads a link list from a stream.
    *
-   * @param in the text, UTF-8 (ASCII in practice)
+   * @param in the text, UTF-8 (ASCII in practice; a leading byte-order mark is skipped, at most {@code
+   *     BoundedLines.MAX_CHARS}, 128 MiB, and 4,096 characters a line)
    * @param sourceName what error messages call it (a file name)
    * @return the topology
    * @throws IOException when the stream fails
@@ -317,8 +319,7 @@ public final class CabledDragonfly implements Topology {
     if (in == null) {
       throw new IllegalArgumentException("in must not be null");
     }
-    BufferedReader r = in instanceof BufferedReader ? (BufferedReader) in : new BufferedReader(in);
-    return new CabledDragonfly(LinkList.parse(r, sourceName == null ? "links" : sourceName));
+    return new CabledDragonfly(LinkList.parse(in, sourceName == null ? "links" : sourceName));
   }
 
   // ---- generated systems as cabled ones ----

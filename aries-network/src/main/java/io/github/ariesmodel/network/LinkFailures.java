@@ -187,31 +187,38 @@ final class LinkFailures {
     if (path.isEmpty()) {
       throw new IllegalArgumentException("failed links file: needs a file, e.g. file:failed-links.txt");
     }
-    List<String> lines;
-    try {
-      lines = Files.readAllLines(Path.of(path));
+    String shown = Texts.abbreviate(path);
+    List<Integer> out = new ArrayList<>();
+    int lines = 0;
+    // strict UTF-8 (a byte that is not UTF-8 is refused, not replaced), read line by line within BoundedLines' bounds
+    java.nio.charset.CharsetDecoder utf8 = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+        .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+        .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
+    try (java.io.Reader reader = new java.io.InputStreamReader(Files.newInputStream(Path.of(path)), utf8)) {
+      BoundedLines in = new BoundedLines(reader, path);
+      String text;
+      while ((text = in.readLine()) != null) {
+        lines = in.lineNumber();
+        String line = text.strip();
+        if (line.isEmpty() || line.startsWith("#")) {
+          continue;
+        }
+        int end = 0;
+        while (end < line.length() && line.charAt(end) != '(' && !Character.isWhitespace(line.charAt(end))) {
+          end++;
+        }
+        out.add(named(line.substring(0, end), shown + ":" + lines + ": failed link "
+            + Texts.abbreviate(line.substring(0, end))));
+      }
     } catch (NoSuchFileException e) {
-      throw new IllegalArgumentException("failed links file " + path + " cannot be read: no such file", e);
-    } catch (IOException | java.io.UncheckedIOException e) {
+      throw new IllegalArgumentException("failed links file " + shown + " cannot be read: no such file", e);
+    } catch (IOException e) {
       String why = Files.isDirectory(Path.of(path)) ? "is a directory"
           : e.getMessage() == null ? "input/output error" : e.getMessage();
-      throw new IllegalArgumentException("failed links file " + path + " cannot be read: " + why, e);
-    }
-    List<Integer> out = new ArrayList<>();
-    for (int i = 0; i < lines.size(); i++) {
-      String line = lines.get(i).strip();
-      if (line.isEmpty() || line.startsWith("#")) {
-        continue;
-      }
-      int end = 0;
-      while (end < line.length() && line.charAt(end) != '(' && !Character.isWhitespace(line.charAt(end))) {
-        end++;
-      }
-      out.add(named(line.substring(0, end), path + ":" + (i + 1) + ": failed link "
-          + Texts.abbreviate(line.substring(0, end))));
+      throw new IllegalArgumentException("failed links file " + shown + " cannot be read: " + why, e);
     }
     if (out.isEmpty()) {
-      throw new IllegalArgumentException("failed links file " + path + " names no port (" + lines.size() + " lines);"
+      throw new IllegalArgumentException("failed links file " + shown + " names no port (" + lines + " lines);"
           + " it needs one port name a line, e.g. c0-0c0s0a0l01");
     }
     return out.stream().mapToInt(Integer::intValue).toArray();

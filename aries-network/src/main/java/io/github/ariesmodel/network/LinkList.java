@@ -1,7 +1,6 @@
 package io.github.ariesmodel.network;
 
 import io.github.ariesmodel.core.Texts;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -169,7 +168,8 @@ final class LinkList {
     return (g << 16) | (r << 8) | c;
   }
 
-  static LinkList parse(BufferedReader in, String source) throws IOException {
+  static LinkList parse(java.io.Reader reader, String source) throws IOException {
+    BoundedLines in = new BoundedLines(reader, source);
     Map<Integer, String> nameOfRouter = new HashMap<>();
     Map<String, Integer> routerOfName = new HashMap<>();
     Map<Long, PortLine> byPort = new HashMap<>();
@@ -181,7 +181,7 @@ final class LinkList {
     int lineNo = 0;
     String text;
     while ((text = in.readLine()) != null) {
-      lineNo++;
+      lineNo = in.lineNumber();
       String t = text.strip();
       if (t.isEmpty() || t.startsWith("#")) {
         continue;
