@@ -37,6 +37,20 @@ class TrafficExperimentTest {
         .isNotNull();
   }
 
+  /** Sources generate on slot boundaries: a 1 ps window reported an offered load of 9333.33. */
+  @Test
+  void aMeasureWindowShorterThanOnePacketSlotIsRefusedNamingTheSlot() {
+    // canonical-small: 84 wire bytes at 5.25 GB/s, 16 ns a slot
+    assertThatThrownBy(() -> TrafficExperiment.on(Topologies.canonicalSmall()).measurePs(1).run())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("measurePs must be at least one packet slot, 16000 ps here (84 wire bytes at the topology's"
+            + " injection rate), but was 1");
+    assertThatThrownBy(() -> TrafficExperiment.on(Topologies.canonicalSmall()).measurePs(15_999).run())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageEndingWith("but was 15999");
+    TrafficResult r = TrafficExperiment.on(Topologies.canonicalSmall()).load(1).warmupPs(0).measurePs(16_000).run();
+    assertThat(r.offeredLoad()).isBetween(0.0, 2.0);
+  }
+
   @Test
   void aSaturatedLinkClassIsBusyAtMostTheWholeWindow() {
     // Valiant at full uniform load keeps the global links busy all the time: a serialization that starts before the

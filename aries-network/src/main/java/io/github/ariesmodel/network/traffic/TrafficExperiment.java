@@ -230,7 +230,11 @@ public final class TrafficExperiment {
       return this;
     }
 
-    /** @param ps measurement window, > 0 @return this */
+    /**
+     * @param ps measurement window, 1 ps to {@code MAX_SPAN_PS}; a run refuses one shorter than a packet slot (a
+     *     packet's wire bytes at the topology's injection rate: 16 ns on {@code canonical-small})
+     * @return this
+     */
     public Builder measurePs(long ps) {
       if (ps <= 0 || ps > MAX_SPAN_PS) {
         throw new IllegalArgumentException("measurePs must be in [1, " + MAX_SPAN_PS + "] but was " + ps);
@@ -332,6 +336,7 @@ public final class TrafficExperiment {
   /** @return the result of one run */
   public TrafficResult run() {
     try (Run r = new Run()) {
+      r.checkWindow();
       TrafficResult result = r.execute();
       long made = 0;
       for (PacketPool p : r.pools) {
@@ -496,6 +501,19 @@ public final class TrafficExperiment {
 
     int groupOfNode(int node) {
       return node / groupNodes;
+    }
+
+    /**
+     * Refuses a measurement window shorter than one packet slot, after the fabric's own settings are checked (so
+     * their refusals come first, as before): sources generate on slot boundaries, so such a window holds a whole
+     * slot's packets or none, and its offered load came out as thousands (9333.33 for 1 ps on canonical-small).
+     */
+    void checkWindow() {
+      if (measurePs < slotPs) {
+        int wire = Packet.synthetic(0, 1, 0, DeliveryMode.ADAPTIVE_0, payloadBytes).wireBytes();
+        throw new IllegalArgumentException("measurePs must be at least one packet slot, " + (long) Math.ceil(slotPs)
+            + " ps here (" + wire + " wire bytes at the topology's injection rate), but was " + measurePs);
+      }
     }
 
     @Override
