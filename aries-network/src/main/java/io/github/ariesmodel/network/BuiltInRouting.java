@@ -101,6 +101,11 @@ final class BuiltInRouting implements RoutingAlgorithm {
   }
 
   @Override
+  public Topology topology() {
+    return t;
+  }
+
+  @Override
   public int virtualChannelsNeeded() {
     return paths.maxRouteHops(kind.nonMinimal());
   }

@@ -1,6 +1,7 @@
 package io.github.ariesmodel.network;
 
 import io.github.ariesmodel.core.SimTime;
+import io.github.ariesmodel.core.Texts;
 import io.github.ariesmodel.core.DeliveryMode;
 import io.github.ariesmodel.core.packet.Packet;
 import io.github.ariesmodel.core.sim.DeterministicEventLoop;
@@ -417,6 +418,20 @@ public final class RouterFabric implements Fabric {
   }
 
   /**
+   * Whether a routing made for {@code a} routes {@code b}: the same object, or the same kind of topology with the same
+   * description (a generated dragonfly's says all it is made of) and, for cabled systems, the same cables.
+   */
+  static boolean sameTopology(Topology a, Topology b) {
+    if (a == b) {
+      return true;
+    }
+    if (a.getClass() != b.getClass() || !a.describe().equals(b.describe())) {
+      return false;
+    }
+    return !(a instanceof CabledDragonfly ca) || Arrays.equals(ca.peers(), ((CabledDragonfly) b).peers());
+  }
+
+  /**
    * Checks a port's link class and far end (router and port, or -1 for an uncabled port) as a topology gave them (a
    * user's may give anything).
    */
@@ -625,7 +640,13 @@ public final class RouterFabric implements Fabric {
       return this;
     }
 
-    /** @param algorithm a routing instance used for every packet @return this */
+    /**
+     * @param algorithm a routing instance used for every packet, made for this fabric's topology ({@link #build()}
+     *     refuses one whose {@link RoutingAlgorithm#topology()} is another); its random stream goes on from where it
+     *     is, so a second fabric given the same instance does not repeat the first one's choices (give a name or a
+     *     {@link RoutingProvider} for a routing seeded by {@link #seed(long)})
+     * @return this
+     */
     public Builder routing(RoutingAlgorithm algorithm) {
       if (algorithm == null) {
         throw new IllegalArgumentException("algorithm must not be null");
@@ -797,6 +818,13 @@ public final class RouterFabric implements Fabric {
         Arrays.fill(byMode, alg);
       }
       for (DeliveryMode m : DeliveryMode.values()) {
+        Topology madeFor = byMode[m.ordinal()].topology();
+        if (madeFor != null && !sameTopology(madeFor, topology)) {
+          throw new IllegalArgumentException("routing " + routingName() + " was made for "
+              + Texts.abbreviate(madeFor.describe()) + ", not for this fabric's topology "
+              + Texts.abbreviate(topology.describe()) + ": make the instance for the topology it routes"
+              + " (Routings.create(name, topology, seed)), or give the routing's name or a RoutingProvider");
+        }
         int need = byMode[m.ordinal()].virtualChannelsNeeded();
         if (need > vcs) {
           String which = byDeliveryMode ? Routings.nameFor(m) + " (for " + m + ", by delivery mode)" : routingName();

@@ -40,4 +40,25 @@ class RoutingsTest {
     assertThatThrownBy(() -> Routings.create("teleport", Topologies.canonicalSmall(), 1))
         .hasMessageContaining("routing must be one of [minimal, in-order").hasMessageContaining("but was \"teleport\"");
   }
+
+  /** A routing made for a canonical dragonfly ran on an Aries one and failed with "/ by zero". */
+  @Test
+  void aRoutingInstanceMadeForAnotherTopologyIsRefusedAtBuild() {
+    io.github.ariesmodel.network.spi.RoutingAlgorithm other = Routings.create("minimal", Dragonfly.canonical(2, 4, 2), 1);
+    assertThatThrownBy(() -> io.github.ariesmodel.network.traffic.TrafficExperiment.on(Topologies.ariesSmall())
+        .routing(other).run())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("routing BuiltInRouting was made for canonical dragonfly p=2 a=4 h=2 g=9")
+        .hasMessageContaining(", not for this fabric's topology aries dragonfly")
+        .hasMessageEndingWith(": make the instance for the topology it routes (Routings.create(name, topology, seed)),"
+            + " or give the routing's name or a RoutingProvider");
+    // the same topology made twice is the same topology
+    assertThat(io.github.ariesmodel.network.traffic.TrafficExperiment.on(Topologies.canonicalSmall()).routing(other)
+        .measurePs(100_000).run().generated()).isPositive();
+    // cabled systems: the same cables
+    CabledDragonfly cabled = (CabledDragonfly) Topologies.parseTopology("cabled:aries-small");
+    io.github.ariesmodel.network.spi.RoutingAlgorithm onCabled = Routings.create("minimal", cabled, 1);
+    assertThat(RouterFabric.sameTopology(cabled, Topologies.parseTopology("cabled:aries-small"))).isTrue();
+    assertThat(onCabled.topology()).isSameAs(cabled);
+  }
 }

@@ -46,6 +46,16 @@ public interface RoutingAlgorithm {
   }
 
   /**
+   * The topology this instance was made for, so a fabric can refuse an instance made for another (a built-in made for
+   * a canonical dragonfly failed on an Aries one with a division by zero). The built-ins answer; a user's routing may.
+   *
+   * @return the topology, or null when the routing does not say (the default; the fabric then cannot check it)
+   */
+  default Topology topology() {
+    return null;
+  }
+
+  /**
    * Picks one candidate. The default takes the lowest {@code weight × congestion(port) + bias}, the first on ties.
    *
    * @param packet the packet

@@ -165,7 +165,13 @@ public final class TrafficExperiment {
       return this;
     }
 
-    /** @param algorithm a routing instance (made for this topology) @return this */
+    /**
+     * @param algorithm a routing instance, made for this topology (the run refuses one whose {@link
+     *     RoutingAlgorithm#topology()} is another); its random stream goes on from where the last run left it, so two
+     *     runs with the same instance differ where the routing draws (give a name or a {@link RoutingProvider} for a
+     *     routing seeded by {@link #seed(long)} at every run)
+     * @return this
+     */
     public Builder routing(RoutingAlgorithm algorithm) {
       if (algorithm == null) {
         throw new IllegalArgumentException("algorithm must not be null");
