@@ -625,7 +625,16 @@ public final class Dragonfly implements Topology {
     return (rows > 1 ? 1 : 0) + (columns > 1 ? 1 : 0);
   }
 
-  /** @throws IllegalArgumentException when {@code router} or {@code target} is out of range */
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Preconditions, not checked (this is called at every packet-hop, and a check there costs every run): {@code
+   * out} is not null and has room for {@link #maxMinimalPorts()} ports; a null array fails with a {@link
+   * NullPointerException} and a shorter one with an {@link ArrayIndexOutOfBoundsException}, perhaps only for some
+   * routers.
+   *
+   * @throws IllegalArgumentException when {@code router} or {@code target} is out of range
+   */
   @Override
   public int minimalPorts(int router, int target, int hash, int[] out) {
     checkRouters(router, target);

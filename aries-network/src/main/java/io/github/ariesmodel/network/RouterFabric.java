@@ -885,6 +885,10 @@ public final class RouterFabric implements Fabric {
   /**
    * {@inheritDoc}
    *
+   * <p>A packet must not be injected again while it is in the fabric (before its delivery): it would travel twice,
+   * be delivered twice and have its transit record overwritten. This is not checked: the fabric keeps no record of a
+   * packet it could find from the packet itself without a per-packet lookup or a field on core's {@code Packet}.
+   *
    * @throws IllegalArgumentException when the packet is null or its source or destination is not a node of the
    *     fabric
    */
@@ -1513,7 +1517,7 @@ public final class RouterFabric implements Fabric {
    * @throws IllegalArgumentException when the class is out of range, or {@code atPs} is before the scheduler's
    *     time (the sum would count serializations that had not started: -5 gave a negative busy time)
    */
-  public long busyPs(int linkClass, long atPs) {
+  public long linkClassBusyPs(int linkClass, long atPs) {
     long sum = busyPs(linkClass);
     long now = scheduler.now();
     if (atPs < now) {
@@ -1525,6 +1529,20 @@ public final class RouterFabric implements Fabric {
       }
     }
     return sum;
+  }
+
+  /**
+   * {@link #linkClassBusyPs(int, long)} under its first name. <b>Beware:</b> with an {@code int} time,
+   * {@code busyPs(2, 3)} is {@link #busyPs(int, int)}, router 2's port 3, not class 2 up to 3 ps; Java picks the
+   * overload by the argument's type. Prefer {@link #linkClassBusyPs}, whose name says what it counts.
+   *
+   * @param linkClass a class, 0 to {@link #linkClassCount()} - 1
+   * @param atPs the time, picoseconds, a {@code long}, no earlier than the last event run
+   * @return busy picoseconds up to {@code atPs}
+   * @throws IllegalArgumentException as {@link #linkClassBusyPs(int, long)}
+   */
+  public long busyPs(int linkClass, long atPs) {
+    return linkClassBusyPs(linkClass, atPs);
   }
 
   /**
@@ -1551,12 +1569,25 @@ public final class RouterFabric implements Fabric {
   }
 
   /**
+   * {@link #portBusyPs(int, int)} under its first name. <b>Beware:</b> this overload, not {@link #busyPs(int, long)},
+   * is what {@code busyPs(2, 3)} calls: router 2's port 3. Prefer {@link #portBusyPs}, whose name says what it counts.
+   *
    * @param router a router
    * @param port one of its network ports
    * @return picoseconds the port's outgoing link has spent serializing so far
    * @throws IllegalArgumentException when the router or the port is out of range
    */
   public long busyPs(int router, int port) {
+    return portBusyPs(router, port);
+  }
+
+  /**
+   * @param router a router
+   * @param port one of its network ports
+   * @return picoseconds the port's outgoing link has spent serializing so far
+   * @throws IllegalArgumentException when the router or the port is out of range
+   */
+  public long portBusyPs(int router, int port) {
     if ((Args.outside(router, topo.routerCount()) | Args.outside(port, radix)) < 0) {
       throw Args.outOfRange("router", router, topo.routerCount(), "port", port, radix);
     }
@@ -1601,7 +1632,7 @@ public final class RouterFabric implements Fabric {
 
   /**
    * Each link direction's busy time up to {@code atPs}, the part of a serialization beyond it left out (as
-   * {@link #busyPs(int, long)} per class): a reading for {@link #busiestLinks(int, long[], long[])}, indexed
+   * {@link #linkClassBusyPs(int, long)} per class): a reading for {@link #busiestLinks(int, long[], long[])}, indexed
    * {@code router × portCount + port}. Call it between events, from the thread that owns the scheduler (or the
    * engine).
    *

@@ -368,4 +368,28 @@ class RouterFabricTest {
         .hasMessage("atPs must be >= now (0 ps) but was -5");
     assertThat(f.busyPs(0, 0L)).isZero();
   }
+
+  /**
+   * busyPs(2, 3) is router 2's port 3, not class 2 up to 3 ps (Java picks the overload by the argument's type): the two
+   * have names of their own that say what they count, and the old overloads stay as they were.
+   */
+  @Test
+  void theBusyTimesOfAClassAndOfAPortHaveNamesThatSayWhich() {
+    Dragonfly t = Dragonfly.aries(1);
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    RouterFabric f = RouterFabric.builder(t, loop).routing("minimal").build();
+    attachAll(f);
+    // one packet over router 0's first rank-1 port (class 0) to column 1
+    assertThat(f.inject(Packet.synthetic(t.node(0, 0, 0, 0), t.node(0, 0, 1, 0), 0, DeliveryMode.MIN_HASH, 64)))
+        .isTrue();
+    loop.run();
+    long now = loop.now();
+    assertThat(f.linkClassBusyPs(0, now)).isPositive().isEqualTo(f.busyPs(0, now)).isEqualTo(f.busyPs(0));
+    assertThat(f.portBusyPs(0, 0)).isPositive().isEqualTo(f.busyPs(0, 0)).isEqualTo(f.linkClassBusyPs(0, now));
+    assertThat(f.portBusyPs(2, 3)).isEqualTo(f.busyPs(2, 3)).isZero();
+    assertThatThrownBy(() -> f.portBusyPs(0, 99)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("port must be in [0, 39] but was 99");
+    assertThatThrownBy(() -> f.linkClassBusyPs(0, now - 1)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("atPs must be >= now (" + now + " ps) but was " + (now - 1));
+  }
 }

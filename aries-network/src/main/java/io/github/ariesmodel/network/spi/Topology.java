@@ -95,7 +95,9 @@ public interface Topology {
    * @param router current router
    * @param target target router, not {@code router}
    * @param hash a flow or packet hash
-   * @param out receives port numbers; must have room for {@link #maxMinimalPorts()}
+   * @param out receives port numbers; not null and with room for {@link #maxMinimalPorts()} (the built-ins do not
+   *     check either, as this is called at every packet-hop: a null or short array fails with a {@link
+   *     NullPointerException} or an {@link ArrayIndexOutOfBoundsException})
    * @return how many ports were written, ≥ 1
    */
   int minimalPorts(int router, int target, int hash, int[] out);

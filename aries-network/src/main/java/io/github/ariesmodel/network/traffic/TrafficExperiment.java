@@ -662,7 +662,7 @@ public final class TrafficExperiment {
     private long[] busy(long atPs) {
       long[] b = new long[fabric.linkClassCount()];
       for (int c = 0; c < b.length; c++) {
-        b[c] = fabric.busyPs(c, atPs);
+        b[c] = fabric.linkClassBusyPs(c, atPs);
       }
       return b;
     }
