@@ -100,7 +100,7 @@ final class LinkFailures {
     if (parts.length > 3) {
       throw new IllegalArgumentException(what + ": random takes N, a colour and seed=S at most, as " + FORMS);
     }
-    int n = parseCount(parts[0], what);
+    long n = parseCount(parts[0], what);
     int colour = -1;
     long seed = 1;
     for (int i = 1; i < parts.length; i++) {
@@ -129,7 +129,7 @@ final class LinkFailures {
     String kind = colour < 0 ? "" : CabledDragonfly.COLOURS[colour] + " ";
     if (n > m) {
       throw new IllegalArgumentException(what + ": N must be at most the " + m + " " + kind + "links cabled now but"
-          + " was " + n);
+          + " was " + (n == Long.MAX_VALUE ? Texts.abbreviate(parts[0].strip()) : n));
     }
     // a seeded shuffle, then the first n in that order whose loss leaves the system routable
     SplittableRandom rnd = new SplittableRandom(seed);
@@ -139,7 +139,7 @@ final class LinkFailures {
       candidates[i] = candidates[j];
       candidates[j] = x;
     }
-    int[] chosen = new int[n];
+    int[] chosen = new int[(int) n];
     int k = 0;
     for (int i = 0; i < m && k < n; i++) {
       int q = candidates[i];
@@ -157,12 +157,15 @@ final class LinkFailures {
     return chosen;
   }
 
-  private static int parseCount(String text, String what) {
-    int n;
+  /** @return N, or {@link Long#MAX_VALUE} for a whole number beyond a long (more links than any system has) */
+  private static long parseCount(String text, String what) {
+    long n;
+    String digits = text.strip();
     try {
-      n = Integer.parseInt(text.strip());
+      n = Long.parseLong(digits);
     } catch (NumberFormatException e) {
-      n = -1;
+      // a whole number, only too large, is refused as more than the links cabled, not as no whole number
+      n = digits.matches("\\+?[0-9]+") ? Long.MAX_VALUE : -1;
     }
     if (n < 1) {
       throw new IllegalArgumentException(what + ": N must be a whole number of links, at least 1, but was \""

@@ -55,4 +55,20 @@ class RoutableFailuresTest {
         .hasMessageContaining("links can fail without leaving two groups with no rank-3 link, cutting a group apart or"
             + " taking two of its routers more than 16 hops apart, but N was 1345");
   }
+
+  /** It said "N must be a whole number of links, at least 1, but was 99999999999", which it is. */
+  @Test
+  void aCountTooLargeIsRefusedAsMoreThanTheLinksNotAsNoWholeNumber() {
+    assertThatThrownBy(() -> Topologies.parseTopology("edison-cabled+failed=random:99999999999"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("failed links random:99999999999: N must be at most the 24120 links cabled now but was"
+            + " 99999999999");
+    String beyondLong = "9".repeat(30);
+    assertThatThrownBy(() -> Topologies.parseTopology("edison-cabled+failed=random:" + beyondLong + ":blue"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageEndingWith("N must be at most the 2520 blue links cabled now but was " + beyondLong);
+    assertThatThrownBy(() -> Topologies.parseTopology("edison-cabled+failed=random:2x"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("failed links random:2x: N must be a whole number of links, at least 1, but was \"2x\"");
+  }
 }
