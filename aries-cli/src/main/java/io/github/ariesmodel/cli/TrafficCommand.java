@@ -142,6 +142,14 @@ final class TrafficCommand implements Callable<Integer> {
     try {
       r = b.build().run();
     } catch (IllegalArgumentException e) {
+      // the experiment's window shorter than a packet slot names its field in ps; the user typed µs
+      String m = String.valueOf(e.getMessage());
+      String slot = "measurePs must be at least one packet slot, ";
+      int was = m.lastIndexOf(", but was ");
+      if (m.startsWith(slot) && was > slot.length()) {
+        throw CliError.badInput("--measure-us must be at least one packet slot, " + m.substring(slot.length(), was)
+            + ", but was " + measureUs + " µs", "--measure-us", e);
+      }
       // the fabric's builder names its own field; the user typed the option
       throw CliError.renamed(e, "vcBufferBytes", "--vc-buffer");
     }

@@ -17,6 +17,14 @@ class TrafficCommandTest {
     return AriesCli.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
   }
 
+  /** A window shorter than one packet slot is refused in the option's own name and unit, not the library's. */
+  @Test
+  void aMeasureWindowShorterThanAPacketSlotIsRefusedNamingTheOption() {
+    assertThat(run("traffic", "--topology", "canonical-small", "--measure-us", "0.001")).isEqualTo(2);
+    assertThat(err.toString().strip()).isEqualTo("aries traffic: --measure-us must be at least one packet slot, 16000"
+        + " ps here (84 wire bytes at the topology's injection rate), but was 0.001 µs (--measure-us)");
+  }
+
   @Test
   void printsTheRequiredJsonKeys() throws Exception {
     int code = run("traffic", "--topology", "canonical:p=2,a=4,h=2", "--routing", "ugal", "--pattern",
