@@ -339,9 +339,6 @@ public final class SweepMerge {
   }
 
   private static boolean isFiniteNumber(String v) {
-    if (!v.matches("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?")) {
-      return false;
-    }
-    return Double.isFinite(Double.parseDouble(v));
+    return SweepSpec.decimal(v) != null;
   }
 }

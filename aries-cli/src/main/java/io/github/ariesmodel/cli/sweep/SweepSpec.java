@@ -200,7 +200,10 @@ public final class SweepSpec {
 
   /** A whole number as the workloads read sizes, counts and seeds: a sign, digits, a binary suffix or a {@code B}. */
   private static final Pattern WHOLE = Pattern.compile("([+-]?)(\\d+)([kKmMgGtT]?)[bB]?");
-  /** A number as the workloads read rates and loads ({@code Double.parseDouble}) and merge types a column number. */
+  /**
+   * A number as the workloads read rates and loads ({@code Double.parseDouble}) and merge types a column number (merge's
+   * test is {@link #decimal}).
+   */
   private static final Pattern DECIMAL = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
 
   /**
@@ -286,7 +289,7 @@ public final class SweepSpec {
   }
 
   /** A number as a workload reads it ({@code -0.0} is {@code 0.0}); null when the text is not a finite number. */
-  private static Double decimal(String t) {
+  static Double decimal(String t) {
     if (!DECIMAL.matcher(t).matches()) {
       return null;
     }

@@ -221,8 +221,8 @@ public final class ShmemJob {
       }
     }
     String undone = "; its collective-engine channels and registrations were given back"
-        + (queues == 0 ? "" : ", the remote-event completion queues of PE" + (queues == 1 ? " 0" : "s 0-" + (queues - 1))
-            + " stay (the NIC model cannot destroy one)");
+        + (queues == 0 ? "" : ", the remote-event completion queues of PE"
+            + (queues == 1 ? " 0" : "s 0-" + (queues - 1)) + " stay (the NIC model cannot destroy one)");
     if (e instanceof Error err) {
       err.addSuppressed(new IllegalStateException("ShmemJob build failed" + undone));
       throw err;
@@ -822,8 +822,8 @@ public final class ShmemJob {
     }
 
     /** The parts of a GET longer than one transaction, into this PE's {@code dest} from PE {@code pe}'s {@code src}. */
-    private SplitTransfers.Transfer postGetParts(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe,
-        boolean await) {
+    private SplitTransfers.Transfer postGetParts(Symmetric dest, long destOffset, Symmetric src, long srcOffset,
+        long length, int pe, boolean await) {
       int into = dest.mdh(index);
       return postParts(srcOffset, length, await, (id, done, n) ->
           Post.get(id, into, destOffset + done, remote(src, srcOffset + done, pe), n).withDeliveryMode(getMode));
