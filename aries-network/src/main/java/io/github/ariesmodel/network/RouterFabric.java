@@ -885,12 +885,11 @@ public final class RouterFabric implements Fabric {
   /**
    * {@inheritDoc}
    *
-   * <p>A packet must not be injected again while it is in the fabric (before its delivery): it would travel twice,
-   * be delivered twice and have its transit record overwritten. This is not checked: the fabric keeps no record of a
-   * packet it could find from the packet itself without a per-packet lookup or a field on core's {@code Packet}.
+   * <p>A packet in a fabric ({@link Packet#inFabric()}: accepted and not yet delivered) is refused before anything
+   * changes: it would travel twice, be delivered twice and have its transit record overwritten.
    *
-   * @throws IllegalArgumentException when the packet is null or its source or destination is not a node of the
-   *     fabric
+   * @throws IllegalArgumentException when the packet is null, its source or destination is not a node of the
+   *     fabric, or it is in a fabric already
    */
   @Override
   public boolean inject(Packet packet) {
@@ -898,6 +897,7 @@ public final class RouterFabric implements Fabric {
       throw new IllegalArgumentException("packet must not be null");
     }
     endpoints.checkPacket(packet);
+    packet.checkNotInFabric();
     int node = packet.sourceNode();
     int bytes = packet.wireBytes();
     int g = groupOfRouter(topo.routerOfNode(node));
@@ -908,6 +908,7 @@ public final class RouterFabric implements Fabric {
       return false;
     }
     injFree[node] -= bytes;
+    packet.enterFabric();
     packet.hops(0);
     packet.injectedAtPs(now);
     Flight slot = allocFlight(packet, buffer);
@@ -1124,6 +1125,7 @@ public final class RouterFabric implements Fabric {
   private void deliver(long now, Object ref, long arg) {
     Flight slot = (Flight) ref;
     Packet p = slot.packet;
+    p.leaveFabric();
     boolean nonMinimal = slot.nonMinimal;
     int node = p.destinationNode();
     int g = groupOfRouter(topo.routerOfNode(node));

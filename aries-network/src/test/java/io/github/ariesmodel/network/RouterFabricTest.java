@@ -141,6 +141,39 @@ class RouterFabricTest {
     assertThat(f.quiescent()).isTrue();
   }
 
+  /**
+   * A packet injected a second time before its delivery is refused with one line and changes nothing: it is
+   * delivered once, the injection buffer's room and the counts are those of one packet, and once delivered the same
+   * object may be injected again (a traffic source reuses its packets so). On the code before the check the second
+   * inject was accepted and the packet delivered twice.
+   */
+  @Test
+  void aPacketStillInTheFabricIsRefusedAndTravelsOnce() {
+    Dragonfly t = Dragonfly.aries(1);
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    RouterFabric f = RouterFabric.builder(t, loop).routing("minimal").build();
+    Recorder[] r = attachAll(f);
+    int src = t.node(0, 0, 0, 0);
+    int dst = t.node(0, 2, 3, 1);
+    Packet p = Packet.synthetic(src, dst, 7, DeliveryMode.MIN_HASH, 64);
+    assertThat(p.inFabric()).isFalse();
+    assertThat(f.inject(p)).isTrue();
+    assertThat(p.inFabric()).isTrue();
+    loop.runUntil(loop.now() + 50_000); // mid-flight
+    assertThatThrownBy(() -> f.inject(p)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("is in the fabric already (injected at 0 ps, not yet delivered)")
+        .hasMessageNotContaining("\n");
+    loop.run();
+    assertThat(r[dst].packets).containsExactly(p);
+    assertThat(p.inFabric()).isFalse();
+    assertThat(f.quiescent()).isTrue();
+    // delivered: the same object may travel again, and it is delivered once more
+    assertThat(f.inject(p)).isTrue();
+    loop.run();
+    assertThat(r[dst].packets).containsExactly(p, p);
+    assertThat(f.quiescent()).isTrue();
+  }
+
   @Test
   void injectRefusesWhenTheInjectionBufferIsFullAndSignalsReadyLater() {
     Dragonfly t = Topologies.canonicalSmall();

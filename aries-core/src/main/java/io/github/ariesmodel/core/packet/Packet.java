@@ -13,9 +13,10 @@ import io.github.ariesmodel.core.Status;
  * result, error), with what the routers and the NICs need.
  *
  * <p>The protocol fields (kind, endpoints, address, tag, delivery mode, data, AMO operands, status) are fixed at
- * construction. Two more fields are a <em>transit record</em> that the fabric carrying the packet writes and
- * anyone may read once it is delivered: the router-to-router hops it took ({@link #hops()}) and when it entered the
- * fabric ({@link #injectedAtPs()}). They are the same for every kind of fabric, so a NIC, a trace or a traffic
+ * construction. Three more fields are a <em>transit record</em> that the fabric carrying the packet writes and
+ * anyone may read: the router-to-router hops it took ({@link #hops()}, final once it is delivered), when it entered
+ * the fabric ({@link #injectedAtPs()}) and whether it is in a fabric now ({@link #inFabric()}), which the library's
+ * fabrics use to refuse a packet injected a second time before its delivery. They are the same for every kind of fabric, so a NIC, a trace or a traffic
  * generator can report them. A maker that measures from before the fabric (a traffic generator whose packets wait in a
  * source queue) may record the creation time ({@link #createdAtPs()}); fabrics ignore it. How a fabric routes a
  * packet (virtual channels, waypoints of a non-minimal route) is the fabric's own state and is not kept here: the
@@ -52,6 +53,7 @@ public final class Packet {
   private int hops;
   private long injectedAtPs;
   private long createdAtPs;
+  private boolean inFabric;
   /** Set while the packet waits in a {@link PacketPool} for reuse. */
   boolean released;
 
@@ -425,6 +427,42 @@ public final class Packet {
    */
   public void injectedAtPs(long ps) {
     this.injectedAtPs = ps;
+  }
+
+  /**
+   * @return transit record: whether a fabric has accepted the packet and not yet delivered it (the library's fabrics
+   *     refuse to inject such a packet again: it would travel, and be delivered, twice)
+   */
+  public boolean inFabric() {
+    return inFabric;
+  }
+
+  /**
+   * Marks the packet as accepted by a fabric; only the fabric carrying the packet calls this, when it accepts it.
+   *
+   * @throws IllegalArgumentException when the packet is in a fabric already (injected at {@link #injectedAtPs()}
+   *     and not yet delivered)
+   */
+  public void enterFabric() {
+    checkNotInFabric();
+    inFabric = true;
+  }
+
+  /**
+   * Checks that the packet may be injected: a fabric calls this before it changes anything for the packet.
+   *
+   * @throws IllegalArgumentException when the packet is in a fabric already, naming it and its injection time
+   */
+  public void checkNotInFabric() {
+    if (inFabric) {
+      throw new IllegalArgumentException("packet " + this + " is in the fabric already (injected at " + injectedAtPs
+          + " ps, not yet delivered): a packet may be injected again only after its delivery");
+    }
+  }
+
+  /** Marks the packet as out of the fabric; only the fabric carrying it calls this, just before it delivers it. */
+  public void leaveFabric() {
+    inFabric = false;
   }
 
   /** @return when its maker made it, before any wait at the source, picoseconds (0 unless the maker set it) */

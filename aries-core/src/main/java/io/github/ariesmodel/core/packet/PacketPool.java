@@ -183,12 +183,13 @@ public final class PacketPool {
   /**
    * Gives a packet and its payload back for reuse. The caller must hold the last reference to it.
    *
-   * @param p a packet not released already
-   * @throws IllegalArgumentException for null or a packet already released
+   * @param p a packet not released already and not in a fabric
+   * @throws IllegalArgumentException for null, a packet already released, or a packet a fabric has not delivered yet
    */
   public void release(Packet p) {
     checkArgument(p != null, "packet must not be null");
     checkArgument(!p.released, "packet was released already");
+    checkArgument(!p.inFabric(), "packet %s is still in the fabric (not yet delivered): it cannot be reused", p);
     byte[] d = p.data();
     p.poison();
     if (d != null) {

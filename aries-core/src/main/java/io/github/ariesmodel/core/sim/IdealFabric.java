@@ -67,6 +67,7 @@ public final class IdealFabric implements Fabric {
   @Override
   public boolean inject(Packet packet) {
     endpoints.checkPacket(packet);
+    packet.enterFabric();
     long now = scheduler.now();
     long start = Math.max(now, sourceFreeAt[packet.sourceNode()]);
     long ser = Double.isInfinite(bytesPerSecond) ? 0 : SimTime.serializationPs(packet.wireBytes(), bytesPerSecond);
@@ -85,6 +86,7 @@ public final class IdealFabric implements Fabric {
     Packet p = (Packet) ref;
     FabricEndpoint e = endpoints.endpointFor(p);
     delivered++;
+    p.leaveFabric();
     e.deliver(now, p);
   }
 

@@ -45,7 +45,8 @@ public interface Fabric {
   /**
    * Offers a packet to the fabric at its source node at the scheduler's current time.
    *
-   * @param packet the packet; from now on owned by the fabric until delivered
+   * @param packet the packet; from now on owned by the fabric until delivered, and not to be injected again before
+   *     then (the library's fabrics refuse that, by the packet's {@link Packet#inFabric()} mark)
    * @return true when accepted; false when the injection port has no room now (the NIC keeps the packet and waits
    *     for {@link FabricEndpoint#injectionReady}, which a fabric that refused must call later)
    * @throws IllegalArgumentException when the source or destination node is outside the fabric

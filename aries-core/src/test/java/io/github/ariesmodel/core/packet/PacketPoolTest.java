@@ -101,6 +101,22 @@ class PacketPoolTest {
     assertThat(a.createdAtPs()).isEqualTo(b.createdAtPs());
   }
 
+  /** A packet a fabric has not delivered yet cannot be given back for reuse: the pool would hand it out in flight. */
+  @Test
+  void aPacketInTheFabricIsNotReleased() {
+    PacketPool pool = new PacketPool();
+    Packet p = pool.put(1, 2, 3, 0, 1, MODE, 8, 0, 0);
+    p.enterFabric();
+    assertThatThrownBy(() -> pool.release(p)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("is still in the fabric");
+    assertThat(pool.put(1, 2, 3, 0, 1, MODE, 8, 0, 0)).isNotSameAs(p);
+    assertThatThrownBy(p::enterFabric).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("is in the fabric already");
+    p.leaveFabric();
+    pool.release(p);
+    assertThat(pool.put(1, 2, 3, 0, 1, MODE, 8, 0, 0)).isSameAs(p);
+  }
+
   @Test
   void aPoolThatOnlyReceivesKeepsNoMoreThanItsLimitAndTheMakerStillWorks() {
     PacketPool maker = new PacketPool(4);

@@ -55,6 +55,31 @@ class IdealFabricTest {
     assertThat(fabric.delivered()).isEqualTo(3);
   }
 
+  /**
+   * A packet injected again before its delivery is refused and nothing changes (the source's link is not taken); after
+   * its delivery the same object may be injected again. The code before the check delivered it twice.
+   */
+  @Test
+  void aPacketStillInTheFabricIsRefusedUntilItsDelivery() {
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    IdealFabric fabric = new IdealFabric(loop, 2, LATENCY, RATE);
+    List<Arrival> arrivals = attachRecorders(fabric);
+    Packet p = Packet.synthetic(0, 1, 1, DeliveryMode.ADAPTIVE_0, 64);
+    assertThat(fabric.inject(p)).isTrue();
+    assertThatThrownBy(() -> fabric.inject(p)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("is in the fabric already");
+    loop.run();
+    long ser = SimTime.serializationPs(p.wireBytes(), RATE);
+    assertThat(arrivals).containsExactly(new Arrival(ser + LATENCY, p));
+    assertThat(p.inFabric()).isFalse();
+    long again = loop.now();
+    assertThat(fabric.inject(p)).isTrue();
+    loop.run();
+    assertThat(arrivals).hasSize(2);
+    assertThat(arrivals.get(1).time()).isEqualTo(again + ser + LATENCY);
+    assertThat(fabric.delivered()).isEqualTo(2);
+  }
+
   private record Injection(long time, int source, int destination) {}
 
   @Test
