@@ -114,7 +114,24 @@ final class SystemsCommand implements Callable<Integer> {
             : cause.getMessage() == null ? "input/output error" : cause.getMessage();
       }
     }
-    throw CliError.badInput("--link-list " + linkList + " cannot be written: " + why, "--link-list", failure);
+    throw linkListError(linkList, why, failure);
+  }
+
+  /**
+   * The error for a link list that could not be written. A path refused before writing, or one in which no file can
+   * be made ({@link AtomicFiles#write} throws the system's own exception, unwrapped, when its staging file cannot be
+   * created), is bad input (exit 2), as an unusable {@code --out} is; a failure while writing or renaming (a full
+   * disk, an I/O error; {@code AtomicFiles} wraps those) is a failed run (exit 1), as for every other output.
+   *
+   * @param file the --link-list path
+   * @param why the reason, for the message
+   * @param failure the I/O failure, or null when the path was refused before writing
+   * @return the error to throw
+   */
+  static CliError linkListError(Path file, String why, IOException failure) {
+    String line = "--link-list " + file + " cannot be written: " + why;
+    return failure == null || failure.getCause() == null ? CliError.badInput(line, "--link-list", failure)
+        : CliError.failedRun(line, "--link-list", failure);
   }
 
   /** The preset of this name (any case), or null. */

@@ -253,6 +253,27 @@ class CabledSystemCommandTest {
   }
 
   /**
+   * A link list that cannot be made where it was asked for (refused before writing, or no file can be created in its
+   * directory: the system's exception unwrapped) is bad input, exit 2; one that fails while it is written or renamed
+   * (a full disk: AtomicFiles wraps that) is a failed run, exit 1, as the docs give for an I/O error while writing.
+   * Every such failure was exit 2 before.
+   */
+  @Test
+  void aLinkListThatFailsWhileWritingIsAFailedRunAndOneThatCannotBeMadeIsBadInput() {
+    Path file = Path.of("/data/list.txt");
+    assertThat(SystemsCommand.linkListError(file, "it is a directory", null).exitStatus()).isEqualTo(2);
+    IOException cannotMake = new java.nio.file.FileSystemException("/data/.aries-partial-1.tmp", null,
+        "Operation not permitted");
+    assertThat(SystemsCommand.linkListError(file, "Operation not permitted", cannotMake).exitStatus()).isEqualTo(2);
+    IOException full = io.github.ariesmodel.cli.report.AtomicFiles.failed("cannot write " + file,
+        new java.nio.file.FileSystemException("/data/.aries-partial-2.tmp", null, "No space left on device"));
+    CliError e = SystemsCommand.linkListError(file, "No space left on device", full);
+    assertThat(e.exitStatus()).isEqualTo(1);
+    assertThat(e.getMessage()).isEqualTo("--link-list /data/list.txt cannot be written: No space left on device");
+    assertThat(e.where()).isEqualTo("--link-list");
+  }
+
+  /**
    * Closes a directory to new files (or opens it again), its files still writable: without write permission, or as
    * root (whom permissions do not stop) immutable ({@code chattr +i}, where the file system has it).
    *
