@@ -234,7 +234,8 @@ final class LinkFailures {
     }
     int router = routerOf(m.group(1));
     if (router < 0) {
-      throw new IllegalArgumentException(what + ": " + t.source() + " has no router " + m.group(1));
+      throw new IllegalArgumentException(what + ": " + Texts.abbreviate(t.source()) + " has no router "
+          + Texts.abbreviate(m.group(1)));
     }
     int row = m.group(2).charAt(0) - '0';
     if (row > 4) {
@@ -244,7 +245,7 @@ final class LinkFailures {
     int q = router * CabledDragonfly.NETWORK_TILES + row * 8 + (m.group(3).charAt(0) - '0');
     if (peers[q] < 0) {
       throw new IllegalArgumentException(what + (t.failedAt(q) || failedHere.get(q) ? ": has failed already" : ": is not cabled ("
-          + t.source() + " lists it unused or not at all)"));
+          + Texts.abbreviate(t.source()) + " lists it unused or not at all)"));
     }
     String why = cut(q);
     if (why != null) {

@@ -168,7 +168,8 @@ final class LinkList {
     return (g << 16) | (r << 8) | c;
   }
 
-  static LinkList parse(java.io.Reader reader, String source) throws IOException {
+  static LinkList parse(java.io.Reader reader, String sourceName) throws IOException {
+    String source = Texts.abbreviate(sourceName); // as messages show it: a long path is cut, as other echoes are
     BoundedLines in = new BoundedLines(reader, source);
     Map<Integer, String> nameOfRouter = new HashMap<>();
     Map<String, Integer> routerOfName = new HashMap<>();
@@ -254,11 +255,12 @@ final class LinkList {
       throw new IllegalArgumentException(source + ": no router ports listed (" + lineNo + " lines); a link list has"
           + " one line per port, e.g. c0-0c0s0a0l00(0:0:0) green -> c0-0c0s6a0l10(0:0:6)");
     }
-    return build(source, byPort, ptiles, groups, maxRow + 1, maxCol + 1, nameOfRouter);
+    return build(sourceName, source, byPort, ptiles, groups, maxRow + 1, maxCol + 1, nameOfRouter);
   }
 
-  private static LinkList build(String source, Map<Long, PortLine> byPort, Map<Integer, Integer> ptiles,
-      TreeSet<Integer> groupSet, int rows, int columns, Map<Integer, String> nameOfRouter) {
+  private static LinkList build(String sourceName, String source, Map<Long, PortLine> byPort,
+      Map<Integer, Integer> ptiles, TreeSet<Integer> groupSet, int rows, int columns,
+      Map<Integer, String> nameOfRouter) {
     int[] fileGroups = groupSet.stream().mapToInt(Integer::intValue).toArray();
     int[] dense = new int[MAX_COORD + 1];
     Arrays.fill(dense, -1);
@@ -333,8 +335,8 @@ final class LinkList {
     for (Map.Entry<Integer, String> e : nameOfRouter.entrySet()) {
       names[denseRouter(e.getKey(), dense, rows, columns)] = e.getValue();
     }
-    return new LinkList(source, fileGroups.length, rows, columns, nodes, fileGroups, peers, classes, unused, names,
-        new int[0]);
+    return new LinkList(sourceName, fileGroups.length, rows, columns, nodes, fileGroups, peers, classes, unused,
+        names, new int[0]);
   }
 
   private static int denseRouter(int key, int[] dense, int rows, int columns) {

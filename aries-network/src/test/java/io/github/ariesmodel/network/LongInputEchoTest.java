@@ -52,6 +52,17 @@ class LongInputEchoTest {
             .startsWith("topology option must be key=value but was \"nokeyvalue\" in aries:groups=2,nokeyvalue"));
   }
 
+  /**
+   * A link list's line errors and its failure file's refusals name the list by its source, which was echoed whole:
+   * a 500-character file name came back at the start of every such line.
+   */
+  @Test
+  void aLinkListsSourceNameIsCutInItsLineErrors() {
+    shortRefusal(() -> CabledDragonfly.read(new java.io.StringReader("not a link line\n"), LONG));
+    shortRefusal(() -> CabledDragonfly.read(new java.io.StringReader("c0-0c0s0a0l00(0:0:0) blue -> nowhere\n"),
+        LONG));
+  }
+
   /** A cabled system where a generated one is wanted: the line used to tell a command-line user to call Java. */
   @Test
   void aCabledSystemWhereAGeneratedOneIsWantedIsWordedForBothAudiences() {
