@@ -32,8 +32,9 @@ import io.github.ariesmodel.core.SimTime;
  *   <tr><td>{@code reduceBytesPerSecond}</td><td>4 GB/s of operands combined by one core</td><td>assumed</td></tr>
  *   <tr><td>{@code completionQueueEntries}</td><td>16,384 entries in each of a rank's two CQs (its rx ring of remote
  *       events, its tx ring of its own posts' source events)</td><td>assumed</td></tr>
- *   <tr><td>{@code pollIntervalPs}</td><td>50 ns between polls of a mailbox whose event came before its data</td>
- *       <td>assumed</td></tr>
+ *   <tr><td>{@code pollIntervalPs}</td><td>50 ns between polls of a mailbox whose event came before its data; also
+ *       the time a {@code test}, {@code iprobe} or {@code winTest} that found nothing takes when its progress pass
+ *       timed nothing (one empty poll)</td><td>assumed</td></tr>
  *   <tr><td>{@code sharedMemory}</td><td>on: ranks of one node exchange messages through shared memory, not the
  *       NIC</td><td>Cray MPICH's on-node (SMP) path; docs/mpi.md</td></tr>
  *   <tr><td>{@code singleCopyBytes}</td><td>8,192: on-node messages this long or longer move by one copy

@@ -808,11 +808,13 @@ final class OneSided {
     if (!w.exposed) {
       throw sync(w, "winTest", "without an exposure epoch (winPost)");
     }
+    long passStartedPs = rank.now();
     rank.progress();
     if (w.atCounter == 0) {
       w.exposed = false;
       return true;
     }
+    rank.emptyPoll(passStartedPs);
     return false;
   }
 

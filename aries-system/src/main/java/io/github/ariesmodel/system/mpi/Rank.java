@@ -1600,9 +1600,28 @@ final class Rank implements Mpi {
     caller();
     checkArgument(request != null, "request must not be null");
     checkMine(request);
+    long passStartedPs = clock.now();
     progress();
     request.waited |= request.complete;
+    if (!request.complete) {
+      emptyPoll(passStartedPs);
+    }
     return request.complete;
+  }
+
+  /**
+   * The end of a nonblocking check ({@code test}, {@code iprobe}, {@code winTest}) that found nothing: when its pass of
+   * the progress engine took no simulated time (nothing was there to take, so no poll or CQ read was timed), the rank
+   * spends {@code pollIntervalPs}, the time one empty poll takes (assumed, as that interval is). Without it a program
+   * that polls in a loop ({@code do MPI_Test(...) while (!flag)}, the usual pattern) never let simulated time pass:
+   * the sender never ran and the loop spun for ever, unseen by the deadlock watch (its rank was never parked).
+   *
+   * @param passStartedPs the time the check's progress pass began
+   */
+  void emptyPoll(long passStartedPs) {
+    if (clock.now() == passStartedPs) {
+      spend(config.pollIntervalPs());
+    }
   }
 
   @Override
@@ -1803,8 +1822,13 @@ final class Rank implements Mpi {
     checkComm(comm);
     checkProbeTag(tag);
     int src = peer("source", comm, source, true);
+    long passStartedPs = clock.now();
     progress();
-    return peek(src, tag, comm);
+    MpiStatus found = peek(src, tag, comm);
+    if (found == null) {
+      emptyPoll(passStartedPs);
+    }
+    return found;
   }
 
   /** A probe's tag, checked as a receive's (a bad one matched nothing: iprobe gave null, probe a deadlock). */

@@ -1,0 +1,102 @@
+package io.github.ariesmodel.system.mpi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A program that polls ({@code do MPI_Test(...) while (!flag)}, the same with {@code MPI_Iprobe} or {@code
+ * MPI_Win_test}) lets simulated time pass: each check that finds nothing and took no time costs one empty poll,
+ * {@code pollIntervalPs}. Before, such a check took no time, the sender never ran and the loop spun for ever; the
+ * loops here stop after {@link #GIVE_UP} checks, which the old code reached at simulated time 0.
+ */
+class MpiPollingTest {
+
+  private static final long GIVE_UP = 1_000_000;
+  private static final long SENDER_COMPUTES_PS = 10_000_000; // 10 µs
+
+  private static final int[][] PLACEMENTS = {{2, 60}, {7, 7}}; // two nodes (the NIC), one node (shared memory)
+
+  @Test
+  void aTestLoopEndsOnceTheMessageArrivesAndEachEmptyCheckCostsOnePoll() {
+    for (int[] placement : PLACEMENTS) {
+      MpiJob job = MpiJob.builder(MpiTesting.smallSystem(3)).placement(placement).build();
+      long poll = MpiConfig.defaults().pollIntervalPs();
+      long[] checks = new long[1];
+      long[] endedAt = new long[1];
+      byte[] got = new byte[8];
+      job.run(mpi -> {
+        if (mpi.rank() == 0) {
+          mpi.compute(SENDER_COMPUTES_PS);
+          mpi.send(new byte[] {1, 2, 3, 4, 5, 6, 7, 8}, 0, 8, 1, 1, mpi.world());
+        } else {
+          Request r = mpi.irecv(got, 0, 8, 0, 1, mpi.world());
+          while (!mpi.test(r) && ++checks[0] < GIVE_UP) {
+            // poll
+          }
+          endedAt[0] = mpi.now();
+        }
+      });
+      assertThat(checks[0]).as("checks on %s", Arrays.toString(placement)).isLessThan(GIVE_UP);
+      assertThat(got).containsExactly(1, 2, 3, 4, 5, 6, 7, 8);
+      assertThat(endedAt[0]).isGreaterThan(SENDER_COMPUTES_PS);
+      // every empty check took at least one poll, so there were at most as many as fit in the time waited
+      assertThat(checks[0]).isPositive().isLessThanOrEqualTo(endedAt[0] / poll);
+    }
+  }
+
+  @Test
+  void anIprobeLoopEndsOnceTheMessageArrives() {
+    for (int[] placement : PLACEMENTS) {
+      MpiJob job = MpiJob.builder(MpiTesting.smallSystem(3)).placement(placement).build();
+      long[] checks = new long[1];
+      MpiStatus[] seen = new MpiStatus[1];
+      job.run(mpi -> {
+        if (mpi.rank() == 0) {
+          mpi.compute(SENDER_COMPUTES_PS);
+          mpi.send(new byte[40], 0, 40, 1, 9, mpi.world());
+        } else {
+          while ((seen[0] = mpi.iprobe(0, 9, mpi.world())) == null && ++checks[0] < GIVE_UP) {
+            // poll
+          }
+          if (seen[0] != null) {
+            mpi.recv(new byte[40], 0, 40, 0, 9, mpi.world());
+          }
+        }
+      });
+      assertThat(checks[0]).as("checks on %s", Arrays.toString(placement)).isPositive().isLessThan(GIVE_UP);
+      assertThat(seen[0]).isNotNull();
+      assertThat(seen[0].count()).isEqualTo(40);
+    }
+  }
+
+  @Test
+  void aWinTestLoopEndsOnceTheOriginCompletesItsEpoch() {
+    for (int[] placement : PLACEMENTS) {
+      MpiJob job = MpiJob.builder(MpiTesting.smallSystem(3)).placement(placement).build();
+      long[] checks = new long[1];
+      byte[] window = new byte[16];
+      job.run(mpi -> {
+        Window w = mpi.winCreate(mpi.rank() == 0 ? window : new byte[16], 1, mpi.world());
+        if (mpi.rank() == 0) {
+          mpi.winPost(new int[] {1}, 0, w);
+          while (!mpi.winTest(w) && ++checks[0] < GIVE_UP) {
+            // poll
+          }
+          if (checks[0] >= GIVE_UP) {
+            mpi.winWait(w);
+          }
+        } else {
+          mpi.compute(SENDER_COMPUTES_PS);
+          mpi.winStart(new int[] {0}, 0, w);
+          mpi.put(new byte[] {9, 9, 9, 9}, 0, 4, 0, 4, w);
+          mpi.winComplete(w);
+        }
+        mpi.winFree(w);
+      });
+      assertThat(checks[0]).as("checks on %s", Arrays.toString(placement)).isPositive().isLessThan(GIVE_UP);
+      assertThat(Arrays.copyOfRange(window, 4, 8)).containsExactly(9, 9, 9, 9);
+    }
+  }
+}
