@@ -17,6 +17,7 @@ import io.github.ariesmodel.core.spi.TranslationClient;
 import io.github.ariesmodel.core.spi.TranslationHit;
 import io.github.ariesmodel.core.spi.TranslationListener;
 import io.github.ariesmodel.iommu.internal.SetAssociativePteCache;
+import io.github.ariesmodel.iommu.spi.ReplacementPolicy;
 import java.util.Optional;
 
 /**
@@ -650,8 +651,12 @@ public final class Iommu implements AddressTranslation {
   private void start() {
     int ways = config.ways();
     int sets = config.sets();
-    cache = new SetAssociativePteCache(ways, sets, config.ptesPerLine(),
-        config.policy().create(sets, ways, config.seed()));
+    ReplacementPolicy policy = config.policy().create(sets, ways, config.seed());
+    if (policy == null) { // the configuration's probe had one: a factory that answers differently the second time
+      throw new IllegalStateException("policy " + config.policy().getClass().getName() + " made no policy (null) for"
+          + " sets " + sets + " and ways " + ways + " at the IOMMU's first translation");
+    }
+    cache = new SetAssociativePteCache(ways, sets, config.ptesPerLine(), policy);
     counters = new IommuCounters();
     pipeline = new MissPipeline(memory, scheduler, mdds, cache, counters, config);
   }

@@ -1,6 +1,7 @@
 package io.github.ariesmodel.iommu;
 
 import io.github.ariesmodel.core.SimTime;
+import io.github.ariesmodel.iommu.spi.ReplacementPolicy;
 import io.github.ariesmodel.iommu.spi.ReplacementPolicyFactory;
 
 /**
@@ -113,6 +114,9 @@ public record IommuConfig(
     if (policy == BuiltInPolicy.PSEUDO_LRU && Integer.bitCount(ways) != 1) {
       throw new IllegalArgumentException("ways must be a power of two in [1, 64] for pseudo-LRU but was " + ways);
     }
+    if (!(policy instanceof BuiltInPolicy)) {
+      probe(policy, sets, ways, seed);
+    }
     if (maxInFlight < 1 || maxInFlight > 4096) {
       throw new IllegalArgumentException("maxInFlight must be in [1, 4096] but was " + maxInFlight);
     }
@@ -122,6 +126,27 @@ public record IommuConfig(
     checkTime("pteFetchLatencyPs", pteFetchLatencyPs);
     checkTime("hitLatencyPs", hitLatencyPs);
     checkTime("issueIntervalPs", issueIntervalPs);
+  }
+
+  /**
+   * Asks a user's factory for one policy of this geometry, as the IOMMU will at its first translation, so that a
+   * factory that refuses the geometry (as {@link ReplacementPolicyFactory#create} may) or makes no policy is refused
+   * here, naming it, and not from inside a NIC's event in the middle of a run. The policy made is dropped. (The
+   * built-in policies' geometry is checked above without making one.)
+   */
+  private static void probe(ReplacementPolicyFactory policy, int sets, int ways, long seed) {
+    String name = policy.getClass().getName();
+    ReplacementPolicy made;
+    try {
+      made = policy.create(sets, ways, seed);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("policy " + name + " refuses sets " + sets + " and ways " + ways + ": "
+          + e.getMessage(), e);
+    }
+    if (made == null) {
+      throw new IllegalArgumentException("policy " + name + " made no policy (null) for sets " + sets + " and ways "
+          + ways);
+    }
   }
 
   /**

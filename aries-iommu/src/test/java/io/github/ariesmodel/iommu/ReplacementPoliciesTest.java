@@ -57,6 +57,33 @@ class ReplacementPoliciesTest {
     assertThat(t.evictions()).isEqualTo(1);
   }
 
+  /**
+   * A user's factory that refuses the geometry (as the SPI allows) or makes no policy is refused when the
+   * configuration is made, naming the factory; both used to surface at the first translation, from inside a NIC's
+   * event (a NullPointerException for the null), and left the system's later jobs stuck.
+   */
+  @Test
+  void aFactoryThatRefusesTheGeometryOrMakesNothingIsRefusedWithTheConfiguration() {
+    int[] calls = new int[1];
+    io.github.ariesmodel.iommu.spi.ReplacementPolicyFactory needsEight = (sets, ways, seed) -> {
+      calls[0]++;
+      if (ways != 8) {
+        throw new IllegalArgumentException("my policy needs 8 ways but was " + ways);
+      }
+      return BuiltInPolicy.LRU.create(sets, ways, seed);
+    };
+    assertThatThrownBy(() -> IommuConfig.builder().ways(2).sets(1).policy(needsEight).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("policy " + needsEight.getClass().getName() + " refuses sets 1 and ways 2: ")
+        .hasMessageEndingWith("my policy needs 8 ways but was 2");
+    assertThat(IommuConfig.builder().ways(8).sets(4).policy(needsEight).build().ways()).isEqualTo(8);
+    assertThat(calls[0]).isEqualTo(2);
+    io.github.ariesmodel.iommu.spi.ReplacementPolicyFactory none = (sets, ways, seed) -> null;
+    assertThatThrownBy(() -> IommuConfig.builder().ways(2).sets(1).policy(none).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("policy " + none.getClass().getName() + " made no policy (null) for sets 1 and ways 2");
+  }
+
   @Test
   void anUnknownNameListsEveryValidName() {
     assertThatThrownBy(() -> ReplacementPolicies.byName("mru"))

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Checked, on random call sequences (property tests; a failure prints the QuickTheories seed) for each geometry of
  * {@link #geometries()}: the victim is always one of the candidates; a single candidate is chosen; same seed and
- * calls give the same victims; repeatedly filling the victim uses every way (no way starves). Policies that claim
+ * calls give the same victims; two policies in use at once do not change each other's victims (no static state);
+ * repeatedly filling the victim uses every way (no way starves). Policies that claim
  * more through {@link #neverEvictsMostRecentlyUsed()} or {@link #evictsLeastRecentlyUsed()} are checked for that too.
  */
 public abstract class ReplacementPolicyContract {
@@ -60,33 +61,38 @@ public abstract class ReplacementPolicyContract {
     SplittableRandom rnd = new SplittableRandom(seed);
     List<Integer> victims = new ArrayList<>();
     for (int i = 0; i < steps; i++) {
-      int set = rnd.nextInt(sets);
-      int way = rnd.nextInt(ways);
-      switch (rnd.nextInt(4)) {
-        case 0:
-          p.onAccess(set, way);
-          break;
-        case 1:
-          p.onFill(set, way);
-          break;
-        case 2:
-          p.onInvalidate(set, way);
-          break;
-        default:
-          long candidates = rnd.nextLong() & allWays(ways);
-          if (candidates == 0) {
-            candidates = 1L << way;
-          }
-          int v = p.victim(set, candidates);
-          assertThat(v).as("victim of set %d among candidates 0b%s", set, Long.toBinaryString(candidates))
-              .isBetween(0, ways - 1);
-          assertThat(candidates & (1L << v)).as("victim %d must be a candidate (0b%s)", v,
-              Long.toBinaryString(candidates)).isNotZero();
-          victims.add(v);
-          p.onFill(set, v);
-      }
+      step(p, rnd, ways, sets, victims);
     }
     return victims;
+  }
+
+  /** One random call on a policy (a victim is recorded and filled). */
+  private static void step(ReplacementPolicy p, SplittableRandom rnd, int ways, int sets, List<Integer> victims) {
+    int set = rnd.nextInt(sets);
+    int way = rnd.nextInt(ways);
+    switch (rnd.nextInt(4)) {
+      case 0:
+        p.onAccess(set, way);
+        break;
+      case 1:
+        p.onFill(set, way);
+        break;
+      case 2:
+        p.onInvalidate(set, way);
+        break;
+      default:
+        long candidates = rnd.nextLong() & allWays(ways);
+        if (candidates == 0) {
+          candidates = 1L << way;
+        }
+        int v = p.victim(set, candidates);
+        assertThat(v).as("victim of set %d among candidates 0b%s", set, Long.toBinaryString(candidates))
+            .isBetween(0, ways - 1);
+        assertThat(candidates & (1L << v)).as("victim %d must be a candidate (0b%s)", v,
+            Long.toBinaryString(candidates)).isNotZero();
+        victims.add(v);
+        p.onFill(set, v);
+    }
   }
 
   /** The victim is always one of the candidates, whatever came before. */
@@ -119,6 +125,30 @@ public abstract class ReplacementPolicyContract {
         List<Integer> a = drive(factory().create(g[1], g[0], seed), g[0], g[1], seed, 300);
         List<Integer> b = drive(factory().create(g[1], g[0], seed), g[0], g[1], seed, 300);
         assertThat(a).isEqualTo(b);
+      });
+    }
+  }
+
+  /**
+   * Two policies in use at once (two nodes' IOMMUs) keep to themselves: one driven with calls of its own between
+   * every call to the other picks the victims it picks alone. Fails for a policy with static mutable state, which the
+   * SPI forbids (two nodes would change each other's choices, and on the threaded engine race).
+   */
+  @Test
+  public void twoPoliciesInUseAtOnceShareNoState() {
+    for (int[] g : geometries()) {
+      qt().withExamples(20).forAll(longs().all(), longs().all()).checkAssert((seed, other) -> {
+        List<Integer> alone = drive(factory().create(g[1], g[0], seed), g[0], g[1], seed, 300);
+        ReplacementPolicy a = factory().create(g[1], g[0], seed);
+        ReplacementPolicy b = factory().create(g[1], g[0], other);
+        SplittableRandom ra = new SplittableRandom(seed);
+        SplittableRandom rb = new SplittableRandom(other ^ 0x5DEECE66DL);
+        List<Integer> together = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+          step(a, ra, g[0], g[1], together);
+          step(b, rb, g[0], g[1], new ArrayList<>());
+        }
+        assertThat(together).as("victims of one policy while another was in use").isEqualTo(alone);
       });
     }
   }
