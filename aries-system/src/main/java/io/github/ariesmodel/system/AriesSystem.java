@@ -289,9 +289,28 @@ public final class AriesSystem {
   /**
    * @return a runner for simulated processes on this system's clock: on the loop, or on the engine with one lane per
    *     group (spawn each node's processes in {@link #groupOfNode(int)})
+   * @throws IllegalStateException when an event failed in an earlier run ({@link #checkNoFailedRun()})
    */
   public ProcessRunner newProcessRunner() {
+    checkNoFailedRun();
     return engine == null ? new ProcessRunner(loop) : new ProcessRunner(engine);
+  }
+
+  /**
+   * Refuses to start another run on a system one of whose events failed in an earlier run (a component's or a
+   * user's plug-in's exception: a replacement policy, a translation, a routing). The failed event left its work half
+   * done (a translation in flight that will never complete, a packet half handled), so a later job would wait for it
+   * and be reported as a deadlock far from the cause; the partitioned engine refuses its next run the same way. A
+   * rank's or PE's own exception is not an event's: it fails only its job.
+   *
+   * @throws IllegalStateException naming the earlier failure
+   */
+  public void checkNoFailedRun() {
+    Throwable f = engine == null ? loop.handlerFailure() : null; // (an engine refuses its next run itself)
+    if (f != null) {
+      throw new IllegalStateException("system " + name + " cannot run again: an event failed in an earlier run ("
+          + io.github.ariesmodel.core.Texts.abbreviate(String.valueOf(f)) + "), which leaves its NICs, IOMMUs and fabric with work half done; build a new system");
+    }
   }
 
   /** @return the fabric the NICs are attached to */

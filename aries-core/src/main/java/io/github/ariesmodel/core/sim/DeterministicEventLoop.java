@@ -143,6 +143,8 @@ public final class DeterministicEventLoop implements Scheduler {
   private long lastReservedUsed = -1;
   private long executed;
   private boolean stopRequested;
+  /** The first exception an event's handler threw out of a run call, or null. */
+  private Throwable handlerFailure;
   /**
    * Whether a {@link #runUntil} or {@link #runThrough} call is in progress, its limit, and whether it ends on a
    * {@link #stop()} (runUntil's does, a window's does not): what {@link #continueRun} carries on.
@@ -623,6 +625,11 @@ public final class DeterministicEventLoop implements Scheduler {
       while (!(stops && stopRequested) && runOneUpTo(limitPs)) {
         // each turn ran one event
       }
+    } catch (RuntimeException | Error e) {
+      if (!outerInRun && handlerFailure == null) {
+        handlerFailure = e; // (the outermost call only: an inner one's failure passes through it)
+      }
+      throw e;
     } finally {
       inRun = outerInRun;
       runLimit = outerLimit;
@@ -792,6 +799,18 @@ public final class DeterministicEventLoop implements Scheduler {
   /** @return events waiting */
   public int pending() {
     return size;
+  }
+
+  /**
+   * The first exception an event's handler threw out of a {@link #run} or {@link #runUntil} call (or an engine's
+   * window) since the loop was made, or null. The loop itself stays usable after one (the failed event has left the
+   * queue, every other keeps its place), but what the failed handler left half done is its own: a system built of
+   * many components asks this before it starts another run (aries-system's {@code AriesSystem}).
+   *
+   * @return the failure, or null
+   */
+  public Throwable handlerFailure() {
+    return handlerFailure;
   }
 
   /** @return events run since the loop was made */

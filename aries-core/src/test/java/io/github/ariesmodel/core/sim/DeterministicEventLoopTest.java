@@ -313,4 +313,28 @@ class DeterministicEventLoopTest {
     assertThat(log).containsExactly("150 on " + main.getName(), "200", "210 stops");
     assertThat(loop.pending()).isEqualTo(1);
   }
+  /**
+   * A handler's exception leaves the run call and is remembered as the loop's first handler failure; the loop keeps
+   * running the other events afterwards, and a later failure does not replace the first.
+   */
+  @Test
+  void theFirstHandlersFailureIsRememberedAndTheLoopRunsOn() {
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    List<Long> ran = new ArrayList<>();
+    loop.scheduleAt(10, (now, r, a) -> ran.add(now), null, 0);
+    loop.scheduleAt(20, (now, r, a) -> {
+      throw new IllegalStateException("first");
+    }, null, 0);
+    loop.scheduleAt(30, (now, r, a) -> ran.add(now), null, 0);
+    assertThat(loop.handlerFailure()).isNull();
+    assertThatThrownBy(loop::run).hasMessage("first");
+    assertThat(loop.handlerFailure()).hasMessage("first");
+    assertThat(loop.run()).isEqualTo(1);
+    assertThat(ran).containsExactly(10L, 30L);
+    loop.scheduleAt(40, (now, r, a) -> {
+      throw new IllegalArgumentException("second");
+    }, null, 0);
+    assertThatThrownBy(() -> loop.runUntil(100)).hasMessage("second");
+    assertThat(loop.handlerFailure()).hasMessage("first");
+  }
 }
