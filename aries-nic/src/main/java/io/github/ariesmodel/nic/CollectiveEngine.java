@@ -143,7 +143,7 @@ final class CollectiveEngine {
     if (p.completionQueue() != Post.NO_CQ) {
       checkArgument(completions.queue(p.completionQueue()) != null,
           "post.completionQueue must name a CQ of node %s (%s) but was %s", nodeId,
-          CompletionWriter.describeHandles(completions.lastHandle()),
+          completions.describeHandles(),
           p.completionQueue());
     }
     checkArgument(p.resultOffset() % 32 == 0, "post.resultOffset must be a multiple of 32 (the 24-byte result is "
@@ -159,6 +159,7 @@ final class CollectiveEngine {
         p.resultMdh());
     stats.collectivePosts++;
     c.pendingPosts++;
+    completions.postAccepted(p.completionQueue());
     long cpu = transactions.bookPost(scheduler.now());
     scheduler.scheduleAt(host.hostWrite(cpu, 64), postArrives, p, 0);
   }
@@ -213,6 +214,7 @@ final class CollectiveEngine {
         c.pendingPosts--;
         completions.write(now, CompletionType.GLOBAL, Status.ILLEGAL_OPERATION, post.postId(), nodeId, 0,
             post.completionQueue());
+        completions.postFinished(post.completionQueue());
         stats.collectiveFaults++;
       } else {
         stats.collectivePacketsDropped++;
@@ -398,6 +400,7 @@ final class CollectiveEngine {
       if (status != Status.OK) {
         stats.collectiveFaults++;
         completions.write(now, CompletionType.GLOBAL, status, p.postId(), nodeId, 0, p.completionQueue());
+        completions.postFinished(p.completionQueue());
         return;
       }
       CeResult r = d.result();
@@ -410,6 +413,7 @@ final class CollectiveEngine {
       }
       completions.write(visible, CompletionType.GLOBAL, r.status(), p.postId(), nodeId, r.result1(),
           p.completionQueue());
+      completions.postFinished(p.completionQueue());
     }
   }
 }

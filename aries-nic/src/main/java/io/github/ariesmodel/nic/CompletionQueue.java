@@ -56,6 +56,13 @@ public final class CompletionQueue {
   private boolean overrun;
   private long dropped;
   private long written;
+  /**
+   * Posts of this NIC that name the queue and have not completed (kept by the {@link CompletionWriter}): each may
+   * still write an event here, so the queue cannot be destroyed while any is left.
+   */
+  int unfinishedPosts;
+  /** Events booked for the queue whose entry is not yet written, abandoned or dropped. */
+  int writesInFlight;
 
   CompletionQueue(int handle, int entries, MemoryDomainDescriptor ring) {
     this.handle = handle;

@@ -21,15 +21,18 @@ import java.util.Optional;
 
 /**
  * The NIC's completion queue block with the remote-event side of the RMT (aries-facts §3.4): it owns the CQs
- * ({@code GNI_CqCreate}, 11-bit handles [S6e]) and writes every completion event into host memory as one 8-byte
- * posted write over the {@link HostLink} (uGNI's 64-bit CQ entry [S5]). Each CQ is a ring registered in host memory
- * when it is created; an event bound for a CQ takes its slot when its host write is booked (a full CQ drops it and is
- * flagged overrun [S6e]), is translated as a {@link TranslationClient#COMPLETION_WRITE} (a PTE-cache hit or miss like
- * any access), written to the translated address through the NIC's {@link HostMemory} (so through the host cache
- * when the system has one), and reaches its CQ and the listener when that translated write is done: the host write's
- * time plus the translation's. An event for no CQ (a post with {@code NO_CQ}) reaches the listener at the host
- * write's time. A REMOTE event is written only when the request asked for one and the target registration names a CQ
- * [S5].
+ * ({@code GNI_CqCreate} and {@code GNI_CqDestroy} [S5], 11-bit handles [S6e], the lowest free taken first) and
+ * writes every completion event into host memory as one 8-byte posted write over the {@link HostLink} (uGNI's 64-bit
+ * CQ entry [S5]). Each CQ is a ring registered in host memory when it is created; an event bound for a CQ takes its
+ * slot when its host write is booked (a full CQ drops it and is flagged overrun [S6e]), is translated as a {@link
+ * TranslationClient#COMPLETION_WRITE} (a PTE-cache hit or miss like any access), written to the translated address
+ * through the NIC's {@link HostMemory} (so through the host cache when the system has one), and reaches its CQ and the
+ * listener when that translated write is done: the host write's time plus the translation's. An event for no CQ (a
+ * post with {@code NO_CQ}) reaches the listener at the host write's time. A REMOTE event is written only when the
+ * request asked for one and the target registration names a CQ [S5].
+ *
+ * <p>Each queue counts what may still write into it (posts naming it that have not completed, events booked for it
+ * not yet in its ring), so that a queue in use is never destroyed (see {@link Nic#destroyCompletionQueue}).
  */
 final class CompletionWriter {
   private static final int MAX_CQ_ENTRIES = 1 << 24;
@@ -48,7 +51,12 @@ final class CompletionWriter {
   private static final int DEFERRED_CQ_SHIFT = DEFERRED_NODE_SHIFT + NetworkAddress.NODE_ID_BITS;
   private final TranslationListener entryTranslated = new EntryTranslated();
   private CompletionListener listener;
+  /** The queues by handle; null where one was destroyed (never at the end: the list is cut back). */
   private List<CompletionQueue> queues;
+  /** Queues that exist. */
+  private int live;
+  /** No handle below this is free. */
+  private int firstFree;
 
   CompletionWriter(int nodeId, Scheduler scheduler, HostLink host, HostMemory memory, AddressTranslation translation,
       NicConfig config, NicStatistics stats) {
@@ -65,7 +73,11 @@ final class CompletionWriter {
     return create(entries, PageSize.SIZE_4K);
   }
 
-  /** A CQ whose ring of {@code entries} × 8 bytes is registered in host memory with pages of the given size. */
+  /**
+   * A CQ whose ring of {@code entries} × 8 bytes is registered in host memory with pages of the given size. It takes
+   * the lowest free handle: the next one after the last while none was destroyed, so a NIC that never destroys a
+   * queue hands out 0, 1, 2, ... as before.
+   */
   CompletionQueue create(int entries, PageSize pageSize) {
     com.google.common.base.Preconditions.checkArgument(pageSize != null, "pageSize must not be null");
     com.google.common.base.Preconditions.checkArgument(entries >= 1 && entries <= MAX_CQ_ENTRIES,
@@ -73,30 +85,136 @@ final class CompletionWriter {
     if (queues == null) {
       queues = new ArrayList<>(2);
     }
-    if (queues.size() > MemoryDomainDescriptor.MAX_CQ) {
+    if (live > MemoryDomainDescriptor.MAX_CQ) {
       throw new IllegalStateException("node " + nodeId + " already has 2048 completion queues (11-bit handle)");
     }
     long page = pageSize.bytes();
     long length = ((long) entries * CompletionQueue.ENTRY_BYTES + page - 1) / page * page;
     MemoryDomainDescriptor ring = translation.register(
         MemoryRegistration.of(0, length, config.protectionTag(), config.protectionKey()).withPageSize(pageSize));
-    CompletionQueue q = new CompletionQueue(queues.size(), entries, ring);
-    queues.add(q);
+    while (firstFree < queues.size() && queues.get(firstFree) != null) {
+      firstFree++;
+    }
+    CompletionQueue q = new CompletionQueue(firstFree, entries, ring);
+    if (firstFree == queues.size()) {
+      queues.add(q);
+    } else {
+      queues.set(firstFree, q);
+    }
+    firstFree++;
+    live++;
     return q;
+  }
+
+  /**
+   * Destroys a CQ (see {@link Nic#destroyCompletionQueue}): refused, changing nothing, while anything may still
+   * write into it; otherwise its handle becomes free and its ring is deregistered.
+   */
+  void destroy(int handle) {
+    CompletionQueue q = queue(handle);
+    if (q == null) {
+      throw new IllegalArgumentException("handle must name a completion queue of node " + nodeId + " ("
+          + describeHandles() + ") but was " + handle);
+    }
+    String users = users(q);
+    if (users != null) {
+      throw new IllegalStateException("completion queue " + handle + " of node " + nodeId + " cannot be destroyed:"
+          + " " + users + " (uGNI's GNI_CqDestroy refuses a CQ still in use with GNI_RC_ERROR_RESOURCE)");
+    }
+    // Only the registration the queue made: a caller may have deregistered it, and another may hold its MDH now.
+    Optional<MemoryDomainDescriptor> d = translation.descriptor(q.ring().mdh());
+    if (d.isPresent() && d.get().equals(q.ring())) {
+      translation.deregister(q.ring().mdh());
+    }
+    queues.set(handle, null);
+    live--;
+    firstFree = Math.min(firstFree, handle);
+    int last = queues.size() - 1;
+    while (last >= 0 && queues.get(last) == null) {
+      queues.remove(last--);
+    }
+  }
+
+  /** @return what may still write into a queue, for a refusal, or null when nothing may */
+  private String users(CompletionQueue q) {
+    List<String> found = new ArrayList<>(3);
+    List<Integer> mdhs = new ArrayList<>();
+    for (int mdh = 0; mdh <= NetworkAddress.MAX_MDH; mdh++) {
+      Optional<MemoryDomainDescriptor> d = translation.descriptor(mdh);
+      if (d.isPresent() && d.get().valid() && d.get().completionQueue() == q.handle()) {
+        mdhs.add(mdh);
+      }
+    }
+    if (!mdhs.isEmpty()) {
+      found.add((mdhs.size() == 1 ? "the memory registration with mdh " + mdhs.get(0) + " names it"
+          : mdhs.size() + " memory registrations name it (mdhs " + abbreviated(mdhs) + ")")
+          + " for remote events (deregister " + (mdhs.size() == 1 ? "it" : "them") + " first)");
+    }
+    if (q.unfinishedPosts > 0) {
+      found.add(q.unfinishedPosts + (q.unfinishedPosts == 1 ? " post that names it has" : " posts that name it have")
+          + " not completed");
+    }
+    if (q.writesInFlight > 0) {
+      found.add(q.writesInFlight + (q.writesInFlight == 1 ? " event is" : " events are")
+          + " still being written into it");
+    }
+    return found.isEmpty() ? null : String.join("; ", found);
+  }
+
+  /** @return the first few of a list, and how many more */
+  private static String abbreviated(List<Integer> xs) {
+    int shown = Math.min(xs.size(), 8);
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < shown; i++) {
+      b.append(i == 0 ? "" : ", ").append(xs.get(i));
+    }
+    return xs.size() > shown ? b.append(" and ").append(xs.size() - shown).append(" more").toString() : b.toString();
   }
 
   CompletionQueue queue(int handle) {
     return queues == null || handle < 0 || handle >= queues.size() ? null : queues.get(handle);
   }
 
-  /** @return the CQ handles a NIC has, for a refusal's message: "it has none" or "handles 0..N exist" */
-  static String describeHandles(int lastHandle) {
-    return lastHandle < 0 ? "it has none" : "handles 0.." + lastHandle + " exist";
+  /** @return the queues that exist now */
+  int count() {
+    return live;
   }
 
-  /** @return handles exist from 0 to this, -1 when none */
-  int lastHandle() {
-    return queues == null ? -1 : queues.size() - 1;
+  /**
+   * The CQ handles the NIC has, for a refusal's message: "it has none", "handles 0..N exist", or, when some below the
+   * highest were destroyed, "handles 0..N exist except 2, 5 (destroyed)".
+   *
+   * @return the description
+   */
+  String describeHandles() {
+    if (live == 0) {
+      return "it has none";
+    }
+    int last = queues.size() - 1;
+    if (live == queues.size()) {
+      return "handles 0.." + last + " exist";
+    }
+    List<Integer> free = new ArrayList<>();
+    for (int h = 0; h < last; h++) {
+      if (queues.get(h) == null) {
+        free.add(h);
+      }
+    }
+    return "handles 0.." + last + " exist except " + abbreviated(free) + " (destroyed)";
+  }
+
+  /** A post naming a CQ (or none, -1) has been accepted: until it completes it may write events there. */
+  void postAccepted(int cq) {
+    if (cq >= 0) {
+      queues.get(cq).unfinishedPosts++;
+    }
+  }
+
+  /** A post naming a CQ (or none, -1) has completed: its last event, if any, is booked. */
+  void postFinished(int cq) {
+    if (cq >= 0) {
+      queues.get(cq).unfinishedPosts--;
+    }
   }
 
   void listener(CompletionListener l) {
@@ -115,6 +233,9 @@ final class CompletionWriter {
   /** Writes an event whose host write is already timed: it becomes visible at {@code at}. */
   void writeAt(long at, CompletionType type, Status s, long postId, int peer, long userData, int cq) {
     CompletionEvent e = new CompletionEvent(type, s, postId, nodeId, peer, userData, at);
+    if (cq >= 0) {
+      queues.get(cq).writesInFlight++;
+    }
     scheduler.scheduleAt(at, eventVisible, e, cq);
   }
 
@@ -156,6 +277,7 @@ final class CompletionWriter {
   void remoteEventAfter(long at, Packet request) {
     int cq = remoteEventQueue(request);
     if (cq != MemoryDomainDescriptor.NO_CQ) {
+      queues.get(cq).writesInFlight++;
       // the request is recycled meanwhile: its tag (12 bits), source node (18) and the CQ (11) travel in the arg
       scheduler.scheduleAt(at, deferredRemoteEvent, null, RequestTag.tag(request.tag())
           | (long) request.sourceNode() << DEFERRED_NODE_SHIFT | (long) cq << DEFERRED_CQ_SHIFT);
@@ -201,6 +323,7 @@ final class CompletionWriter {
       CompletionQueue q = queues.get((int) cq);
       int slot = q.reserve();
       if (slot < 0) {
+        q.writesInFlight--;
         deliver(e);
         return;
       }
@@ -220,6 +343,7 @@ final class CompletionWriter {
         long arg) {
       CompletionQueue q = queues.get((int) (arg >>> 32));
       int slot = (int) arg;
+      q.writesInFlight--;
       if (status != Status.OK) {
         q.abandon(slot);
         return;
@@ -241,8 +365,10 @@ final class CompletionWriter {
   private final class DeferredRemoteEvent implements EventHandler {
     @Override
     public void onEvent(long now, Object ref, long arg) {
+      int cq = (int) (arg >>> DEFERRED_CQ_SHIFT);
       write(now, CompletionType.REMOTE, Status.OK, arg & RequestTag.TAG_MASK,
-          (int) (arg >>> DEFERRED_NODE_SHIFT) & NetworkAddress.MAX_NODE_ID, 0, (int) (arg >>> DEFERRED_CQ_SHIFT));
+          (int) (arg >>> DEFERRED_NODE_SHIFT) & NetworkAddress.MAX_NODE_ID, 0, cq);
+      queues.get(cq).writesInFlight--; // the write just booked holds the queue now
     }
   }
 }

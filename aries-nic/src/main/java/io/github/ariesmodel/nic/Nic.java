@@ -19,11 +19,11 @@ import io.github.ariesmodel.core.spi.Scheduler;
 import java.util.Optional;
 
 /**
- * One node's Aries NIC (aries-facts §3): the host interface after uGNI (register memory, create completion queues,
- * post FMA and BTE transactions), the source pipeline (local reads, ≤ 64-byte packetization, transaction tracking
- * with bounded request tags, back-pressure), the target pipeline (translation of incoming requests, PUT writes, GET
- * reads, the AMO unit) and completion events. It drives only core ports: {@link AddressTranslation} for every memory
- * access it makes, {@link HostMemory}, {@link Fabric} and {@link Scheduler}.
+ * One node's Aries NIC (aries-facts §3): the host interface after uGNI (register memory, create and destroy
+ * completion queues, post FMA and BTE transactions), the source pipeline (local reads, ≤ 64-byte packetization,
+ * transaction tracking with bounded request tags, back-pressure), the target pipeline (translation of incoming
+ * requests, PUT writes, GET reads, the AMO unit) and completion events. It drives only core ports: {@link
+ * AddressTranslation} for every memory access it makes, {@link HostMemory}, {@link Fabric} and {@link Scheduler}.
  *
  * <h2>Fidelity</h2>
  * Packet level. Each pipeline (request issue, request receive, response receive) handles one packet per
@@ -205,7 +205,8 @@ public final class Nic implements FabricEndpoint {
 
   /**
    * Creates a completion queue ({@code GNI_CqCreate}) whose ring is registered in host memory with 4 KB pages.
-   * Handles are given out from 0 (at most 2,048, the 11-bit CQ handle [S6e]).
+   * A queue takes the lowest free handle: 0, 1, 2, ... while none is destroyed, and a handle freed by {@link
+   * #destroyCompletionQueue} again after that (at most 2,048 queues at once, the 11-bit CQ handle [S6e]).
    *
    * @param entries events the queue holds, 1 to 2^24 (the hardware's indices are 29 bits [S6e]; the model keeps the
    *     entries in an array, hence the smaller cap)
@@ -233,13 +234,67 @@ public final class Nic implements FabricEndpoint {
   }
 
   /**
+   * Destroys a completion queue ({@code GNI_CqDestroy} [S5]): its handle is free for the next {@link
+   * #createCompletionQueue}, and its ring's registration is deregistered, so its MDH is free again.
+   *
+   * <p>uGNI refuses to destroy a CQ that endpoints are still bound to ({@code GNI_RC_ERROR_RESOURCE} [S5]). The model
+   * has no endpoints; what may still write into a queue here is refused the same way, as an {@link
+   * IllegalStateException} that names the handle and each user and changes nothing:
+   * <ul>
+   *   <li>a valid memory registration of this node that names the queue for remote events ({@code GNI_MemRegister}'s
+   *       {@code dst_cq_hndl} [S5]; {@link MemoryDomainDescriptor#completionQueue()}): every request into it could
+   *       write a REMOTE event there. Deregister it first.</li>
+   *   <li>a post ({@link #post}, {@link #postCollective}) that names the queue and has not completed, including one
+   *       still crossing the host interface or waiting for a tag: it writes its events when it completes, and a
+   *       failed one writes a GLOBAL event whatever its modes. Wait for it (a host would wait for its events).</li>
+   *   <li>an event already booked for the queue whose entry is not yet in the ring (its host write or the
+   *       translation of its slot under way, or a REMOTE event waiting for a cached AMO's value to reach memory).
+   *       Run the simulation on until it lands.</li>
+   * </ul>
+   * Refusing rather than discarding those writes keeps a later queue that reuses the handle from receiving the old
+   * queue's events, which the model could not tell apart from its own (the handle is all a write carries).
+   *
+   * <p>Events written and not yet polled do not hold a queue: they go with it (the {@link CompletionQueue} object
+   * keeps them and its counters, detached from the NIC). A peer's {@code GNI_PostCqWrite} that arrives for a destroyed
+   * handle faults with {@code INVALID_MDH} as for any unknown handle, or, once the handle is reused, lands in the new
+   * queue: as with a reused MDH, a stale handle is the host's mistake. {@link NicStatistics} are untouched (none counts
+   * queues). Not given back: the ring's host-memory frames. Host memory is a bump allocator that frees none (the IOMMU
+   * and the flat translator deregister without freeing frames), so every queue created keeps its
+   * {@code entries × 8} bytes, rounded up to its pages, reserved for good.
+   *
+   * @param handle a queue of this NIC, one {@link #createCompletionQueue} returned and not yet destroyed
+   * @throws IllegalArgumentException when this NIC has no queue with the handle (never created, already destroyed,
+   *     or outside 0-2047), naming the handles it has
+   * @throws IllegalStateException when a registration, an unfinished post or an event in flight still uses it
+   */
+  public void destroyCompletionQueue(int handle) {
+    boolean entered = inUse.enter();
+    try {
+      if (completions == null) {
+        throw new IllegalArgumentException("handle must name a completion queue of node " + nodeId
+            + " (it has none) but was " + handle);
+      }
+      completions.destroy(handle);
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
+    }
+  }
+
+  /**
    * The queue with a handle.
    *
    * @param handle a CQ handle
-   * @return the queue, or null when this NIC has none with that handle
+   * @return the queue, or null when this NIC has none with that handle (never created, or destroyed)
    */
   public CompletionQueue completionQueue(int handle) {
     return completions == null ? null : completions.queue(handle);
+  }
+
+  /** @return completion queues this NIC has now: created and not destroyed, 0 to 2,048 */
+  public int completionQueueCount() {
+    return completions == null ? 0 : completions.count();
   }
 
   /**

@@ -44,7 +44,7 @@ final class PostValidator {
     if (p.completionQueue() != Post.NO_CQ) {
       checkArgument(completions.queue(p.completionQueue()) != null,
           "post.completionQueue must name a CQ of node %s (%s) but was %s", nodeId,
-          CompletionWriter.describeHandles(completions.lastHandle()), p.completionQueue());
+          completions.describeHandles(), p.completionQueue());
     }
     switch (p.type()) {
       case PUT:

@@ -80,6 +80,7 @@ final class TransactionTable {
 
   void accept(Post p) {
     unfinished++;
+    completions.postAccepted(p.completionQueue());
     long now = scheduler.now();
     NicTiming timing = config.timing();
     long cpu = bookPost(now);
@@ -270,6 +271,7 @@ final class TransactionTable {
       long userData = t.type == Post.PostType.AMO && t.post.amo().fetching() ? t.fetched : 0;
       completions.write(now, CompletionType.GLOBAL, s, t.post.postId(), t.remoteNode, userData, t.cq);
     }
+    completions.postFinished(t.cq);
     t.end();
     unfinished--;
     freeTags[freeTagCount++] = t.tag;
