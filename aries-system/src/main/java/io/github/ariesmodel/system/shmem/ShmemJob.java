@@ -94,10 +94,10 @@ public final class ShmemJob {
     this.getMode = b.deliveryMode != null ? b.deliveryMode : defaultGetMode();
     this.stagingBytes = b.stagingBytes;
     this.pes = new Pe[peNodes.length];
-    // What a build takes cannot all be given back: a completion queue stays (the NIC model has no GNI_CqDestroy),
-    // and host memory is a bump allocator that frees no frame, so even a registration undone moves the next one. So
-    // the build first checks, taking nothing, what can be known to fail; then the CE channels, which can be given
-    // back; then the queues and registrations, undoing what it can if one still fails.
+    // What a build takes cannot all be given back: host memory is a bump allocator that frees no frame, so even a
+    // queue destroyed or a registration undone moves the next one's frames. So the build first checks, taking
+    // nothing, what can be known to fail; then the CE channels; then the queues and registrations, giving back
+    // channels, registrations and queues if one still fails.
     checkRoom(b.collectiveEngineRadix > 0);
     int[] channels = null;
     if (b.collectiveEngineRadix > 0) {
@@ -157,7 +157,7 @@ public final class ShmemJob {
     long ring = PageSize.SIZE_4K.alignUp((long) REMOTE_CQ_ENTRIES * CompletionQueue.ENTRY_BYTES);
     for (int i = 0; i < peNodes.length; i++) {
       Node node = system.node(peNodes[i]);
-      if (node.nic().completionQueue(MemoryDomainDescriptor.MAX_CQ) != null) {
+      if (node.nic().completionQueueCount() > MemoryDomainDescriptor.MAX_CQ) {
         throw new IllegalStateException("ShmemJob could not create the remote-event completion queue of PE " + i
             + " (node " + peNodes[i] + "): its NIC has all " + (MemoryDomainDescriptor.MAX_CQ + 1) + " completion"
             + " queues (11-bit handle); nothing was taken");
@@ -205,9 +205,10 @@ public final class ShmemJob {
   }
 
   /**
-   * Gives back what a build that failed after {@link #checkRoom} took: the CE channels and every registration. Its
-   * completion queues stay (the NIC model cannot destroy one; a failure the check could not foresee, such as page
-   * tables, MDHs or the Java heap running out), and so do the frames its registrations took (a bump allocator).
+   * Gives back what a build that failed after {@link #checkRoom} took (a failure the check could not foresee, such as
+   * page tables, MDHs or the Java heap running out): every registration, then the remote-event completion queues,
+   * which those registrations named (a queue a registration names cannot be destroyed), and the CE channels. The
+   * frames the queues' rings and the registrations took stay reserved (a bump allocator).
    */
   private RuntimeException undoBuild(Throwable e, int queues) {
     for (Symmetric o : objects) {
@@ -215,14 +216,27 @@ public final class ShmemJob {
         pes[k].node.nic().deregister(o.mdh(k));
       }
     }
+    // Nothing was posted yet, so only the registrations just undone named the queues; an Error inside allocate can
+    // leave one of its registrations, whose queue is then refused: it stays, and the refusal goes with the failure.
+    List<Integer> kept = new ArrayList<>();
+    for (int k = 0; k < queues; k++) {
+      try {
+        pes[k].node.nic().destroyCompletionQueue(pes[k].remoteCq.handle());
+      } catch (RuntimeException x) {
+        kept.add(k);
+        e.addSuppressed(x);
+      }
+    }
     if (ceChannel != null) {
       for (int k = 0; k < peNodes.length; k++) {
         system.node(peNodes[k]).nic().destroyCollectiveChannel(ceChannel[k]);
       }
     }
-    String undone = "; its collective-engine channels and registrations were given back"
-        + (queues == 0 ? "" : ", the remote-event completion queues of PE"
-            + (queues == 1 ? " 0" : "s 0-" + (queues - 1)) + " stay (the NIC model cannot destroy one)");
+    String undone = "; its collective-engine channels, registrations"
+        + (queues == 0 ? "" : " and the remote-event completion queues of PE" + (queues == 1 ? " 0" : "s 0-"
+            + (queues - 1))) + " were given back" + (kept.isEmpty() ? "" : " but for the queues of PEs " + kept
+            + ", still in use (see the failure's suppressed exceptions)") + " (the page frames they took stay"
+        + " reserved: host memory is a bump allocator)";
     if (e instanceof Error err) {
       err.addSuppressed(new IllegalStateException("ShmemJob build failed" + undone));
       throw err;
