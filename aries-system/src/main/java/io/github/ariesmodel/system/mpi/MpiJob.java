@@ -113,30 +113,38 @@ public final class MpiJob {
         ranks[i] = new Rank(this, i, e, VIRTUAL_BASE + e.ranks().size() * RANK_SPAN);
       } catch (RuntimeException x) {
         // (it named neither a setting nor the rank: "physical memory exhausted", or the IOMMU's "length must be in")
+        // The rank gave back its own rings; those before it give back their registrations and rings.
         for (int k = 0; k < i; k++) {
-          ranks[k].node.nic().deregister(ranks[k].mdh);
+          ranks[k].giveBack(x);
         }
         List<Integer> on = ranksOn(e.node().id());
         throw new IllegalStateException("MpiJob rank " + i + " on node " + e.node().id() + (on.size() > 1 ? " (which"
             + " holds " + describe(on) + ")" : "") + " could not be set up: " + x.getMessage() + "; " + needs() + "; the"
             + " node had " + free + " of its " + e.node().memory().capacity() + " bytes free (AriesSystem"
-            + " nodeMemoryBytes) before it" + (i == 0 ? "" : i == 1 ? "; rank 0 was deregistered"
-                : "; ranks 0-" + (i - 1) + " were deregistered"), x);
+            + " nodeMemoryBytes) before it; " + givenBack(i), x);
       }
     }
     if (config.collectiveEngine()) {
       try {
         wireCollectiveEngine();
       } catch (IllegalStateException x) {
-        // a NIC with no free CE channel (another job holds them): CeTree freed what it took; undo the ranks' memory
+        // a NIC with no free CE channel (another job holds them): CeTree freed what it took; undo the ranks
         for (Rank r : ranks) {
-          r.node.nic().deregister(r.mdh);
+          r.giveBack(x);
         }
         throw new IllegalStateException("MpiJob could not set up MpiConfig.collectiveEngine: " + x.getMessage()
-            + " (each job using the engine takes one of a node's 4 channels for good); the ranks were deregistered",
+            + " (each job using the engine takes one of a node's 4 channels for good); the ranks' registrations and"
+            + " completion queues were given back (their page frames stay reserved: host memory is a bump allocator)",
             x);
       }
     }
+  }
+
+  /** @return what a build that failed as rank {@code failed} was set up gave back, for its refusal */
+  private static String givenBack(int failed) {
+    return "the completion queues it had made" + (failed == 0 ? " were" : failed == 1 ? " and rank 0's registration"
+        + " and queues were" : " and ranks 0-" + (failed - 1) + "'s registrations and queues were") + " given back"
+        + " (their page frames stay reserved: host memory is a bump allocator)";
   }
 
   /** Refuses, before anything is made, a node whose ranks and child channels would exceed a channel's 32 children. */

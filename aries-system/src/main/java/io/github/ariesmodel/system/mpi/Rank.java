@@ -68,7 +68,8 @@ import java.util.function.BooleanSupplier;
  *   <li>a <b>tx</b> ring ({@link #txCq}), which its own posts name as their source CQ (a post descriptor's {@code
  *       src_cq_hndl}): a mailbox PUT's and a GET's GLOBAL event, a silent CQ write's failure.</li>
  * </ul>
- * A rank makes its rx ring, then its tx ring, then its registration, in that order in its node's memory.
+ * A rank makes its rx ring, then its tx ring, then its registration, in that order in its node's memory; a set-up
+ * that fails part-way, and a job build that fails after it, give them back ({@link #giveBack(Throwable)}).
  * The progress engine takes entries ({@code GNI_CqGetEvent}) from the tx ring until it is empty, then from the rx
  * ring until it is empty, each in ring order, and repeats while either has more: the order of libfabric's
  * {@code _gnix_nic_progress} (tx CQ, then rx CQ). Completing its own posts first hands back staging buffers and
@@ -293,20 +294,69 @@ final class Rank implements Mpi {
     this.clock = job.system().scheduler(node.id());
     this.worldSize = job.size();
     this.rxCq = node.nic().createCompletionQueue(config.completionQueueEntries());
-    this.txCq = node.nic().createCompletionQueue(config.completionQueueEntries());
-    this.slotBytes = slotBytes(config);
-    long mailboxBytes = mailboxBytes(config, worldSize);
-    long length = registrationBytes(config, worldSize);
-    NicConfig c = node.nic().config();
-    MemoryRegistration r = new MemoryRegistration(virtualBase, length, config.pageSize(), true, c.protectionTag(),
-        c.protectionKey(), 0, rxCq.handle(), false);
-    this.mdh = node.nic().register(r).mdh();
-    this.heap = new BufferHeap(mailboxBytes, length - mailboxBytes);
-    this.userBuffers = new UserBuffers(node.nic(), r, virtualBase + length, virtualBase + MpiJob.RANK_SPAN, worldRank,
-        node.id());
-    this.world = new Communicator(0, job.worldRanks(), worldRank, this);
-    this.collectives = new Collectives(this);
+    CompletionQueue tx = null;
+    int registered = -1;
+    try {
+      tx = node.nic().createCompletionQueue(config.completionQueueEntries());
+      this.txCq = tx;
+      this.slotBytes = slotBytes(config);
+      long mailboxBytes = mailboxBytes(config, worldSize);
+      long length = registrationBytes(config, worldSize);
+      NicConfig c = node.nic().config();
+      MemoryRegistration r = new MemoryRegistration(virtualBase, length, config.pageSize(), true, c.protectionTag(),
+          c.protectionKey(), 0, rxCq.handle(), false);
+      registered = node.nic().register(r).mdh();
+      this.mdh = registered;
+      this.heap = new BufferHeap(mailboxBytes, length - mailboxBytes);
+      this.userBuffers = new UserBuffers(node.nic(), r, virtualBase + length, virtualBase + MpiJob.RANK_SPAN,
+          worldRank, node.id());
+      this.world = new Communicator(0, job.worldRanks(), worldRank, this);
+      this.collectives = new Collectives(this);
+    } catch (RuntimeException | Error e) {
+      giveBack(node, registered, rxCq, tx, e);
+      throw e;
+    }
     endpoint.add(this);
+  }
+
+  /**
+   * Gives back what a rank's set-up took before it failed, or what a set-up rank took when its job's build failed
+   * later: its registration (which names its rx ring), then its rings ({@code GNI_MemDeregister}, {@code
+   * GNI_CqDestroy} [S5]). Their page frames stay reserved (host memory is a bump allocator). A refusal to give
+   * something back is added to {@code failure} as suppressed rather than thrown over it.
+   *
+   * @param node the rank's node
+   * @param mdh its registration, or -1 for none
+   * @param rx its rx ring
+   * @param tx its tx ring, or null for none
+   * @param failure what made the set-up fail
+   */
+  static void giveBack(Node node, int mdh, CompletionQueue rx, CompletionQueue tx, Throwable failure) {
+    if (mdh >= 0) {
+      attempt(() -> node.nic().deregister(mdh), failure);
+    }
+    if (tx != null) {
+      attempt(() -> node.nic().destroyCompletionQueue(tx.handle()), failure);
+    }
+    attempt(() -> node.nic().destroyCompletionQueue(rx.handle()), failure);
+  }
+
+  private static void attempt(Runnable step, Throwable failure) {
+    try {
+      step.run();
+    } catch (RuntimeException x) {
+      failure.addSuppressed(x);
+    }
+  }
+
+  /**
+   * Gives back what this rank took (see {@link #giveBack(Node, int, CompletionQueue, CompletionQueue, Throwable)}),
+   * for a job whose build failed after the rank was set up; the rank has not run.
+   *
+   * @param failure what made the build fail
+   */
+  void giveBack(Throwable failure) {
+    giveBack(node, mdh, rxCq, txCq, failure);
   }
 
   /** One mailbox slot: the header and the largest short message's payload, in whole 64-byte lines. */

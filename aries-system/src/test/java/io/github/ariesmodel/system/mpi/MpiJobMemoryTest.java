@@ -149,8 +149,11 @@ class MpiJobMemoryTest {
         .hasMessageContaining("; each rank registers heapBytes " + max + " and mailboxes of 4 ranks x mailboxSlots 8"
             + " x 1088 B (shortMaxBytes 1024) in 2M pages (MpiConfig.pageSize): " + length + " bytes, and two CQs"
             + " (rx and tx) of completionQueueEntries 16384 x 8 B each; the node had ")
-        .hasMessageEndingWith(" bytes free (AriesSystem nodeMemoryBytes) before it; rank 0 was deregistered");
+        .hasMessageEndingWith(" bytes free (AriesSystem nodeMemoryBytes) before it; the completion queues it had made"
+            + " and rank 0's registration and queues were given back (their page frames stay reserved: host memory is"
+            + " a bump allocator)");
     assertThat(registrations(s, 0, length)).as("rank 0's registration was undone").isZero();
+    assertThat(s.node(0).nic().completionQueueCount()).as("only the queues of the job before stay").isEqualTo(2);
     byte[] got = new byte[100];
     before.run(m -> {
       byte[] b = new byte[100];
