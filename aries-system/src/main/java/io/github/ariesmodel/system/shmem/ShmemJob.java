@@ -541,9 +541,9 @@ public final class ShmemJob {
      * would have got: before anything is taken it refuses a node whose NIC has all 2,048 completion queues or whose
      * free memory cannot hold the frames the PE registers there (naming the PE, the node, {@link #stagingBytes}' bound
      * and value and the node's free bytes), and it takes the CE channels before anything else. A failure no check can
-     * foresee (page tables, MDHs or the Java heap running out, a user's translation) gives back the channels and
-     * registrations, but the queues already made stay (the NIC model cannot destroy one) and so do the frames (host
-     * memory is a bump allocator); the refusal says so.
+     * foresee (page tables, MDHs or the Java heap running out, a user's translation) gives back the channels,
+     * registrations and the completion queues already made ({@link Nic#destroyCompletionQueue}), but the frames they
+     * took stay reserved (host memory is a bump allocator); the refusal says so.
      *
      * @return the job
      * @throws IllegalArgumentException naming both settings when {@link #deliveryMode} was given for a system whose
