@@ -54,6 +54,59 @@ class AriesSystemTest {
     assertThat(((IdealFabric) sys.fabric()).delivered()).isPositive();
   }
 
+  /**
+   * A user's translation that answers OK with no contiguous bytes is named when a PE reads its own memory; the read's
+   * walk over the range used to stay where it was for ever (a spin, not a simulated deadlock).
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(60)
+  void aTranslationThatSucceedsWithNoBytesIsNamedInsteadOfSpinning() {
+    class NoBytes implements io.github.ariesmodel.core.spi.AddressTranslation {
+      final FlatTranslation inner;
+
+      NoBytes(FlatTranslation inner) {
+        this.inner = inner;
+      }
+
+      @Override
+      public io.github.ariesmodel.core.MemoryDomainDescriptor register(io.github.ariesmodel.core.MemoryRegistration r) {
+        return inner.register(r);
+      }
+
+      @Override
+      public void deregister(int mdh) {
+        inner.deregister(mdh);
+      }
+
+      @Override
+      public java.util.Optional<io.github.ariesmodel.core.MemoryDomainDescriptor> descriptor(int mdh) {
+        return inner.descriptor(mdh);
+      }
+
+      @Override
+      public void translate(io.github.ariesmodel.core.spi.TranslationClient client, int mdh, long offset, int length,
+          io.github.ariesmodel.core.AccessKind access, int tag, int key,
+          io.github.ariesmodel.core.spi.TranslationListener listener, Object ref, long arg) {
+        inner.translate(client, mdh, offset, length, access, tag, key, listener, ref, arg);
+      }
+
+      @Override
+      public TranslationResult translateNow(int mdh, long offset, int length,
+          io.github.ariesmodel.core.AccessKind access, int tag, int key) {
+        TranslationResult r = inner.translateNow(mdh, offset, length, access, tag, key);
+        return r.ok() ? new TranslationResult(r.status(), r.physicalAddress(), 0) : r;
+      }
+    }
+    AriesSystem sys = AriesSystem.builder().system("default")
+        .translator((node, memory, clock) -> new NoBytes(new FlatTranslation(memory, clock, 0))).build();
+    ShmemJob job = ShmemJob.builder(sys).nodes(0, 2).build();
+    Symmetric word = job.allocate(8);
+    assertThatThrownBy(() -> job.run(pe -> pe.localLong(word, 0)))
+        .hasStackTraceContaining("translation " + NoBytes.class.getName() + " answered OK with 0 contiguous bytes"
+            + " for mdh ")
+        .hasStackTraceContaining(": a translation that succeeds must give at least 1");
+  }
+
   @Test
   void aFabricOfTheWrongSizeIsRejected() {
     assertThatThrownBy(() -> AriesSystem.builder().system("default")

@@ -139,5 +139,25 @@ public interface AddressTranslation {
     public boolean ok() {
       return status == Status.OK;
     }
+
+    /**
+     * The contiguous bytes of a successful result, checked for a caller that walks a range piece by piece: a
+     * translation that answers OK with none would leave such a walk where it is for ever.
+     *
+     * @param by the translation that answered, named in the refusal
+     * @param mdh the handle it was asked about
+     * @param offset the offset it was asked about
+     * @return {@link #contiguousBytes()}, at least 1
+     * @throws IllegalStateException naming the translation, the handle and the offset when an OK result has fewer
+     *     than 1 contiguous byte
+     */
+    public int contiguousBytesFrom(AddressTranslation by, int mdh, long offset) {
+      if (contiguousBytes < 1) {
+        throw new IllegalStateException("translation " + (by == null ? "null" : by.getClass().getName())
+            + " answered " + status + " with " + contiguousBytes + " contiguous bytes for mdh " + mdh + " at offset "
+            + offset + ": a translation that succeeds must give at least 1");
+      }
+      return contiguousBytes;
+    }
   }
 }

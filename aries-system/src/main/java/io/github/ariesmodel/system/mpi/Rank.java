@@ -1356,7 +1356,7 @@ final class Rank implements Mpi {
         throw new IllegalStateException("rank " + worldRank + ": host access to registered memory of its node failed: "
             + r.status());
       }
-      int n = Math.min(length - done, r.contiguousBytes());
+      int n = Math.min(length - done, r.contiguousBytesFrom(node.translation(), regMdh, offset + done));
       long ps = write
           ? node.hostCache().cpuStore(r.physicalAddress(), buf, from + done, n)
           : node.hostCache().cpuLoad(r.physicalAddress(), buf, from + done, n);

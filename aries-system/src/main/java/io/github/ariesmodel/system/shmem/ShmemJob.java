@@ -1034,7 +1034,7 @@ public final class ShmemJob {
         if (!r.ok()) {
           throw new IllegalStateException("host access to its own symmetric memory failed: " + r.status());
         }
-        int n = Math.min(length - done, r.contiguousBytes());
+        int n = Math.min(length - done, r.contiguousBytesFrom(node.translation(), obj.mdh(index), offset + done));
         long latency = write
             ? node.hostCache().cpuStore(r.physicalAddress(), buf, done, n)
             : node.hostCache().cpuLoad(r.physicalAddress(), buf, done, n);
