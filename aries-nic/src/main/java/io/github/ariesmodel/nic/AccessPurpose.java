@@ -16,6 +16,8 @@ abstract class AccessPurpose implements TranslationListener {
   private final AddressTranslation translation;
   private final TranslationHit hit = new TranslationHit();
   private final boolean fastHits;
+  /** Numbers the translations this purpose asks for on the listener path, from 1. */
+  private long asked;
 
   /**
    * A purpose whose translations may complete through the hit fast path.
@@ -53,12 +55,22 @@ abstract class AccessPurpose implements TranslationListener {
       translated(hit.completesAtPs(), a, Status.OK);
       return;
     }
-    translation.translate(a.client, a.mdh, a.offset + a.done, a.length - a.done, a.kind, a.ptag, a.pkey, this, a, 0);
+    a.awaiting = ++asked;
+    translation.translate(a.client, a.mdh, a.offset + a.done, a.length - a.done, a.kind, a.ptag, a.pkey, this, a,
+        a.awaiting);
   }
 
   @Override
   public final void onTranslated(long now, Status status, long pa, int contiguous, Object ref, long arg) {
-    MemoryAccess a = (MemoryAccess) ref;
+    MemoryAccess a = ref instanceof MemoryAccess m ? m : null;
+    if (a == null || a.awaiting != arg || arg == 0) {
+      // (the access may have been completed and pooled, or be waiting for another translation now)
+      throw new IllegalStateException("translation " + translation.getClass().getName() + " completed a translation"
+          + " the NIC is not waiting for (" + (a == null ? "ref " + ref + ", not one the NIC gave"
+          : "number " + arg + " where it waits for " + (a.awaiting == 0 ? "none" : "number " + a.awaiting))
+          + "): a translation must complete once, with the ref and arg it was given");
+    }
+    a.awaiting = 0;
     if (status != Status.OK) {
       translated(now, a, status);
       return;

@@ -51,6 +51,8 @@ final class CompletionWriter {
   private static final int DEFERRED_CQ_SHIFT = DEFERRED_NODE_SHIFT + NetworkAddress.NODE_ID_BITS;
   private final TranslationListener entryTranslated = new EntryTranslated();
   private CompletionListener listener;
+  /** Observers that see every event after the listener ({@link Nic#addCompletionProbe}). */
+  private CompletionListener[] probes = new CompletionListener[0];
   /** The queues by handle; null where one was destroyed (never at the end: the list is cut back). */
   private List<CompletionQueue> queues;
   /** Queues that exist. */
@@ -221,6 +223,10 @@ final class CompletionWriter {
     this.listener = l;
   }
 
+  void probes(CompletionListener[] p) {
+    this.probes = p;
+  }
+
   /**
    * Writes an event: books its 8-byte host write now, and it becomes visible when the write is.
    *
@@ -305,6 +311,9 @@ final class CompletionWriter {
     stats.eventsWritten++;
     if (listener != null) {
       listener.onCompletion(e);
+    }
+    for (CompletionListener p : probes) {
+      p.onCompletion(e);
     }
   }
 

@@ -30,6 +30,11 @@ final class MemoryAccess {
   final byte[] word = new byte[8];
   long remoteStart;
   int tagWord;
+  /**
+   * The number of the translation this access waits for on the listener path (its {@code arg}), or 0 when it waits
+   * for none: a translation port that completes one twice, or completes one never asked, is caught by it.
+   */
+  long awaiting;
 
   MemoryAccess with(Packet p) {
     this.packet = p;

@@ -76,6 +76,7 @@ public final class Nic implements FabricEndpoint {
   private final NicConfig config;
   private final NicStatistics stats = new NicStatistics();
   private CompletionListener listener;
+  private CompletionListener[] probes = new CompletionListener[0];
 
   // The stages, built on first use (see build()) so that an idle NIC of a 92,544-node system stays small.
   private HostLink host;
@@ -134,6 +135,7 @@ public final class Nic implements FabricEndpoint {
     HostMemory memory = amoCache == null ? this.memory : amoCache.nicView();
     completions = new CompletionWriter(nodeId, scheduler, host, memory, translation, config, stats);
     completions.listener(listener);
+    completions.probes(probes);
     validator = new PostValidator(nodeId, fabric.nodeCount(), config, translation, completions);
     transactions = new TransactionTable(scheduler, config, host, completions, stats);
     injector = new Injector(scheduler, fabric, stats, transactions);
@@ -298,7 +300,10 @@ public final class Nic implements FabricEndpoint {
   }
 
   /**
-   * Sets the probe that sees every completion event of this NIC at its simulated time.
+   * Sets the listener that sees every completion event of this NIC at its simulated time: the one consumer of its
+   * events, which a host program's runtime takes for its own progress (a SHMEM or MPI job sets it when it is built and
+   * again when it runs, replacing whatever was set). To watch the events beside a job, add a probe
+   * ({@link #addCompletionProbe}) instead: a job never replaces one.
    *
    * @param l the listener, or null for none
    */
@@ -307,6 +312,48 @@ public final class Nic implements FabricEndpoint {
     if (completions != null) {
       completions.listener(l);
     }
+  }
+
+  /**
+   * Adds an observer that sees every completion event of this NIC at its simulated time, after the listener
+   * ({@link #completionListener}), in the order the probes were added. Unlike the listener, nothing of the library
+   * replaces a probe: a study's or a test's watch over a NIC outlives the jobs that run on it.
+   *
+   * @param probe the observer, not null, not added already
+   * @throws IllegalArgumentException for null or a probe added already
+   */
+  public void addCompletionProbe(CompletionListener probe) {
+    checkArgument(probe != null, "probe must not be null");
+    for (CompletionListener p : probes) {
+      checkArgument(p != probe, "probe %s was added to node %s's NIC already", probe, nodeId);
+    }
+    probes = java.util.Arrays.copyOf(probes, probes.length + 1);
+    probes[probes.length - 1] = probe;
+    if (completions != null) {
+      completions.probes(probes);
+    }
+  }
+
+  /**
+   * Removes a probe ({@link #addCompletionProbe}).
+   *
+   * @param probe the observer
+   * @return whether it was one of this NIC's probes
+   */
+  public boolean removeCompletionProbe(CompletionListener probe) {
+    for (int i = 0; i < probes.length; i++) {
+      if (probes[i] == probe) {
+        CompletionListener[] rest = new CompletionListener[probes.length - 1];
+        System.arraycopy(probes, 0, rest, 0, i);
+        System.arraycopy(probes, i + 1, rest, i, rest.length - i);
+        probes = rest;
+        if (completions != null) {
+          completions.probes(probes);
+        }
+        return true;
+      }
+    }
+    return false;
   }
 
   /** @return transactions holding a request tag now */
@@ -380,12 +427,27 @@ public final class Nic implements FabricEndpoint {
   /**
    * Accepts a packet from the fabric (called by the fabric; part of {@link FabricEndpoint}).
    *
-   * @param nowPs arrival time
+   * <p>The port's contract is checked where breaking it would go unseen: a packet for another node (it would write
+   * this node's memory, or answer a transaction of another's) and a time other than the clock's (the work would be
+   * timed from then) are refused, naming the node, the packet and the times: a user's fabric's mistake, one compare
+   * each.
+   *
+   * @param nowPs arrival time: the scheduler's {@code now()}
    * @param packet a request for this node's memory, or a response to one of this node's transactions
+   * @throws IllegalArgumentException for a null packet
+   * @throws IllegalStateException for a packet whose destination is another node, or a time other than now
    */
   @Override
   public void deliver(long nowPs, Packet packet) {
     checkArgument(packet != null, "packet must not be null");
+    if (packet.destinationNode() != nodeId) {
+      throw new IllegalStateException("node " + nodeId + "'s NIC was given a packet for node "
+          + packet.destinationNode() + " (" + packet + "): a fabric delivers a packet to its destination");
+    }
+    if (nowPs != scheduler.now()) {
+      throw new IllegalStateException("node " + nodeId + "'s NIC was given a packet at " + nowPs + " ps where its"
+          + " clock is at " + scheduler.now() + " ps (" + packet + "): a fabric delivers at the scheduler's now()");
+    }
     boolean entered = inUse.enter();
     try {
       if (target == null) {
