@@ -254,12 +254,43 @@ public interface Mpi {
   int waitany(Request... requests);
 
   /**
-   * Makes progress once and tells whether the request has completed.
+   * Makes progress once and tells whether the request has completed. A test that finds it incomplete after a pass
+   * that timed nothing costs one empty poll ({@link MpiConfig#pollIntervalPs()}), so that a loop of tests lets
+   * simulated time pass.
    *
    * @param request the request
    * @return whether it has completed
    */
   boolean test(Request request);
+
+  /**
+   * Makes progress once and tells whether every request has completed ({@code MPI_Testall}): one pass of the progress
+   * engine for the whole array (testing each request alone would make one a request), and one empty poll when it
+   * answers false after a pass that timed nothing, as {@link #test}.
+   *
+   * @param requests the requests; a null entry is {@code MPI_REQUEST_NULL} and counts as complete
+   * @return whether all have completed (then each counts as waited for, as MPI deallocates them)
+   */
+  boolean testall(Request... requests);
+
+  /**
+   * Makes progress once and returns a completed request ({@code MPI_Testany}); as {@link #waitany}, the entry
+   * returned is set to null in the array. One empty poll when none is complete, as {@link #test}.
+   *
+   * @param requests the requests; a null entry is {@code MPI_REQUEST_NULL} and is skipped
+   * @return the index of the lowest-indexed completed request, or {@link #UNDEFINED} when none is complete or every
+   *     entry is null
+   */
+  int testany(Request... requests);
+
+  /**
+   * Makes progress once and returns every completed request ({@code MPI_Testsome}); their entries are set to null in
+   * the array. One empty poll when none is complete, as {@link #test}.
+   *
+   * @param requests the requests; a null entry is {@code MPI_REQUEST_NULL} and is skipped
+   * @return the indices of the completed requests in increasing order (empty when none is)
+   */
+  int[] testsome(Request... requests);
 
   /**
    * Cancels a request ({@code MPI_Cancel}): a receive that no message has matched yet is taken back and completes at

@@ -1659,6 +1659,77 @@ final class Rank implements Mpi {
     return request.complete;
   }
 
+  @Override
+  public boolean testall(Request... requests) {
+    long passStartedPs = beginTests(requests);
+    boolean all = true;
+    for (Request r : requests) {
+      all &= r == null || r.complete;
+    }
+    if (all) {
+      for (Request r : requests) {
+        if (r != null) {
+          r.waited = true;
+        }
+      }
+    } else {
+      emptyPoll(passStartedPs);
+    }
+    return all;
+  }
+
+  @Override
+  public int testany(Request... requests) {
+    long passStartedPs = beginTests(requests);
+    for (int i = 0; i < requests.length; i++) {
+      Request r = requests[i];
+      if (r != null && r.complete) {
+        r.waited = true;
+        requests[i] = null; // as MPI_Testany deallocates it (and waitany does here)
+        return i;
+      }
+    }
+    emptyPoll(passStartedPs);
+    return UNDEFINED;
+  }
+
+  @Override
+  public int[] testsome(Request... requests) {
+    long passStartedPs = beginTests(requests);
+    int n = 0;
+    for (Request r : requests) {
+      n += r != null && r.complete ? 1 : 0;
+    }
+    int[] done = new int[n];
+    n = 0;
+    for (int i = 0; i < requests.length; i++) {
+      Request r = requests[i];
+      if (r != null && r.complete) {
+        r.waited = true;
+        requests[i] = null;
+        done[n++] = i;
+      }
+    }
+    if (n == 0) {
+      emptyPoll(passStartedPs);
+    }
+    return done;
+  }
+
+  /** Checks a test's requests and makes the one progress pass; @return the time the pass began */
+  private long beginTests(Request[] requests) {
+    caller();
+    checkArgument(requests != null, "requests must not be null");
+    for (Request r : requests) {
+      if (r != null) {
+        checkMine(r);
+      }
+    }
+    long passStartedPs = clock.now();
+    progress();
+    return passStartedPs;
+  }
+
   /**
    * The end of a nonblocking check ({@code test}, {@code iprobe}, {@code winTest}) that found nothing: when its pass of
    * the progress engine took no simulated time (nothing was there to take, so no poll or CQ read was timed), the rank

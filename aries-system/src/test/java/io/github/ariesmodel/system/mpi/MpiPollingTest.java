@@ -99,4 +99,63 @@ class MpiPollingTest {
       assertThat(Arrays.copyOfRange(window, 4, 8)).containsExactly(9, 9, 9, 9);
     }
   }
+  /**
+   * {@code testall}, {@code testany} and {@code testsome} make one progress pass for the whole array and cost one
+   * empty poll when they find nothing: loops on each end once the two messages (sent 10 and 20 µs in) arrive, with
+   * MPI's results (all or nothing; the lowest completed index, its entry cleared; every completed index).
+   */
+  @Test
+  void theArrayTestsMakeOnePassAndLoopsOnThemEnd() {
+    for (int[] placement : PLACEMENTS) {
+      MpiJob job = MpiJob.builder(MpiTesting.smallSystem(3)).placement(placement).build();
+      long[] checks = new long[3];
+      int[][] order = new int[2][];
+      boolean[] early = new boolean[2];
+      job.run(mpi -> {
+        for (int round = 0; round < 3; round++) {
+          if (mpi.rank() == 0) {
+            mpi.compute(SENDER_COMPUTES_PS);
+            mpi.send(new byte[8], 0, 8, 1, 2 * round, mpi.world());
+            mpi.compute(SENDER_COMPUTES_PS);
+            mpi.send(new byte[8], 0, 8, 1, 2 * round + 1, mpi.world());
+            continue;
+          }
+          Request[] rs = {mpi.irecv(new byte[8], 0, 8, 0, 2 * round + 1, mpi.world()), null,
+              mpi.irecv(new byte[8], 0, 8, 0, 2 * round, mpi.world())};
+          if (round == 0) {
+            while (!mpi.testall(rs) && ++checks[0] < GIVE_UP) {
+              early[0] |= rs[2].isComplete(); // the first arrived before the second: testall said false then
+            }
+          } else if (round == 1) {
+            int first = Mpi.UNDEFINED;
+            while ((first = mpi.testany(rs)) == Mpi.UNDEFINED && ++checks[1] < GIVE_UP) {
+              // poll
+            }
+            int second = Mpi.UNDEFINED;
+            while ((second = mpi.testany(rs)) == Mpi.UNDEFINED && ++checks[1] < GIVE_UP) {
+              // poll
+            }
+            order[0] = new int[] {first, second};
+            early[1] = rs[0] == null && rs[2] == null;
+          } else {
+            int[] got = {};
+            java.util.List<Integer> seen = new java.util.ArrayList<>();
+            while (seen.size() < 2 && ++checks[2] < GIVE_UP) {
+              got = mpi.testsome(rs);
+              for (int k : got) {
+                seen.add(k);
+              }
+            }
+            order[1] = seen.stream().mapToInt(Integer::intValue).toArray();
+          }
+        }
+      });
+      String on = Arrays.toString(placement);
+      assertThat(checks).as("checks on %s", on).allSatisfy(n -> assertThat(n).isPositive().isLessThan(GIVE_UP));
+      assertThat(early[0]).as("testall said false while one was complete, on %s", on).isTrue();
+      assertThat(order[0]).as("testany's indices on %s", on).containsExactly(2, 0);
+      assertThat(early[1]).as("testany cleared both entries on %s", on).isTrue();
+      assertThat(order[1]).as("testsome's indices on %s", on).containsExactly(2, 0);
+    }
+  }
 }
