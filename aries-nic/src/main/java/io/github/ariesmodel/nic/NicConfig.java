@@ -33,7 +33,8 @@ import io.github.ariesmodel.core.MemoryDomainDescriptor;
  * @param requestTags transactions that may be outstanding at once, 1..4096
  * @param amoRequestList AMOs the target's AMO unit holds at once, ≥ 1
  * @param bteChannels BTE transmit channels, 1..4
- * @param fmaBteThreshold posts of the AUTO engine longer than this many bytes go to the BTE, ≥ 0
+ * @param fmaBteThreshold posts of the AUTO engine of at least this many bytes (and at least 1) go to the BTE, as
+ *     DMAPP's threshold [S8], ≥ 0
  * @param injectHoldLimit refused packets held before the NIC stops issuing, ≥ 1
  * @param protectionTag the PTAG this NIC's requests and local accesses carry, 0..255
  * @param protectionKey the PKEY this NIC's requests and local accesses carry, 0..65535
@@ -76,7 +77,8 @@ public record NicConfig(
    * @param requestTags transactions that may be outstanding at once, 1..4096
    * @param amoRequestList AMOs the target's AMO unit holds at once, ≥ 1
    * @param bteChannels BTE transmit channels, 1..4
-   * @param fmaBteThreshold posts of the AUTO engine longer than this many bytes go to the BTE, ≥ 0
+   * @param fmaBteThreshold posts of the AUTO engine of at least this many bytes (and at least 1) go to the BTE, as
+   *     DMAPP's threshold [S8], ≥ 0
    * @param injectHoldLimit refused packets held before the NIC stops issuing, ≥ 1
    * @param protectionTag the PTAG, 0..255
    * @param protectionKey the PKEY, 0..65535

@@ -9,8 +9,8 @@ import java.util.Optional;
 
 /**
  * The checks uGNI and the NIC make on a post before it is accepted ({@code GNI_PostFma}, {@code GNI_PostRdma},
- * {@code GNI_PostCqWrite} [S5]), and the choice of engine: {@code AUTO} sends a PUT or GET longer than
- * {@link NicConfig#fmaBteThreshold()} to the BTE (a GET only if 4-byte aligned, as a BTE GET must be [S6a]), every
+ * {@code GNI_PostCqWrite} [S5]), and the choice of engine: {@code AUTO} sends a PUT or GET of at least
+ * {@link NicConfig#fmaBteThreshold()} bytes (and at least 1) to the BTE (a GET only if 4-byte aligned, as a BTE GET must be [S6a]), every
  * other post to FMA. Caller mistakes are {@link IllegalArgumentException}s naming the field, the valid range and the
  * value. Untimed: validation happens when the host posts.
  */
@@ -58,7 +58,9 @@ final class PostValidator {
         boolean aligned4 = (r.offset() & 3) == 0 && (p.length() & 3) == 0;
         Post.Engine e = p.engine();
         if (e == Post.Engine.AUTO) {
-          e = p.length() > config.fmaBteThreshold() && (!get || aligned4) ? Post.Engine.BTE : Post.Engine.FMA;
+          // DMAPP's rule [S8]: "transfers of this size or larger" are offloaded (a zero-length PUT stays on FMA)
+          e = p.length() > 0 && p.length() >= config.fmaBteThreshold() && (!get || aligned4)
+              ? Post.Engine.BTE : Post.Engine.FMA;
           p = p.withEngine(e);
         }
         checkArgument(!(get && e == Post.Engine.BTE && !aligned4),
