@@ -600,9 +600,10 @@ public final class RouterFabric implements Fabric {
     private long seed = 1;
     private int vcs = 8;
     private int vcBufferBytes = 2048;
-    // Two processor tiles per NIC [S15], each buffering 2,048 bytes for the request VC as a network input does:
-    // 4,096 bytes (derived). A 1 KB buffer left the NIC idle after every refused injection, so a single-path stream
-    // filled only 83% of a rank-1 link (docs/validation.md).
+    // Assumed: two processor tiles per NIC [S15], each taken to buffer 2,048 bytes for the request VC as a network
+    // input does (no published figure gives a processor tile's buffer), 4,096 bytes. Not independent of validate's
+    // link-rate rows: a 1 KB buffer left the NIC idle after every refused injection, so a single-path stream filled
+    // only 83% of a rank-1 link, and 4 KB was taken so that it fills it (docs/validation.md, "Calibration rows").
     private int injectionBufferBytes = 4096;
     private long pipelinePs = 90_000;
     private long injectionLatencyPs = 5_000;

@@ -37,9 +37,10 @@ import io.github.ariesmodel.core.SimTime;
  * </table>
  *
  * <p>The assumed latencies are calibrated, not measured: over a zero-latency ideal fabric the NIC pair takes about
- * 0.6 µs for an 8-byte put (post → data visible at the target), which leaves about 0.2 µs of the published 0.8 µs
- * end-to-end put [S3 via S1] to two router hops of about 100 ns each [S3 via S1]. See docs/nic.md for the measured
- * figure.
+ * 0.66 µs for an 8-byte put (post → data visible at the target; 658.8 ns in docs/nic.md), which leaves about 0.14 µs
+ * of the published 0.8 µs end-to-end put [S3 via S1] to the router fabric. That put is therefore a calibration
+ * target, not an independent check: `validate`'s {@code put8-nearest-latency} row reproduces it by construction
+ * (docs/validation.md, "Calibration rows").
  *
  * @param clockHz NIC core clock, hertz
  * @param packetCycles cycles each pipeline (request issue, request receive, response receive) spends per packet

@@ -310,7 +310,8 @@ public final class MpiConfig {
     return alltoallMediumBytes;
   }
 
-  /** @return alltoall uses Bruck only from this many ranks (MPICH's MPIR_CVAR_ALLTOALL_MIN_PROCS... here 8) */
+  /** @return alltoall uses Bruck only from this many ranks: 8, MPICH 3.x's {@code alltoall.c} condition {@code
+   *     comm_size >= 8} (a constant there, not a CVAR) */
   public int alltoallMinProcs() {
     return alltoallMinProcs;
   }

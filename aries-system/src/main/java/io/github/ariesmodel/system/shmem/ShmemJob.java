@@ -466,6 +466,8 @@ public final class ShmemJob {
     private final AriesSystem system;
     private int[] nodes = {0, 1};
     private boolean nodesGiven;
+    // assumed: no source read here says which pages Cray SHMEM's symmetric heap uses by default (huge pages come with
+    // a craype-hugepages module); MpiConfig's default is 2 MB for Cray MPICH. docs/nic.md's gups figures show the gap
     private PageSize pageSize = PageSize.SIZE_4K;
     private DeliveryMode deliveryMode; // null: DMAPP's defaults, PUTs and AMOs MIN_HASH, GETs ADAPTIVE_0 [S8]
     private long stagingBytes = 1L << 20;
