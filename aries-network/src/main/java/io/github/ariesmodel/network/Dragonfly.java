@@ -38,8 +38,11 @@ import io.github.ariesmodel.network.spi.Topology;
 public final class Dragonfly implements Topology {
   /**
    * Wire rate of an Aries node's injection (and ejection) link, bytes per second: the NIC's 10.2 GB/s payload peak
-   * [S2 via S1] scaled by a full PUT packet's wire bytes over its payload (84 / 64; derived), i.e. one 64-byte PUT
-   * packet per 5 cycles at 800 MHz.
+   * [S2 via S1] scaled by a full PUT packet's wire bytes over its payload (84 / 64; derived), 13.39 GB/s: about one
+   * 64-byte PUT packet per 5 cycles at 800 MHz. Exactly that would be 84 B per 6.25 ns, 13.44 GB/s; the link is
+   * derived from the published, rounded 10.2 GB/s, so on the router fabric it, not the NIC's 10.24 GB/s issue rate
+   * ({@code NicTiming.peakBytesPerSecond}), is the tighter bound, by 0.4 % (kept: changing it moves every
+   * bandwidth figure by that much).
    */
   public static final double ARIES_INJECTION_WIRE_RATE = 10.2e9 * 84 / 64;
 

@@ -17,7 +17,9 @@ import io.github.ariesmodel.core.SimTime;
  *   <tr><td>{@code hostLatencyPs}</td><td>250 ns one way (a posted write host → NIC or NIC → host)</td>
  *       <td>assumed</td></tr>
  *   <tr><td>{@code hostReadLatencyPs}</td><td>500 ns (a read round trip over PCIe)</td>
- *       <td>derived: 2 × hostLatencyPs</td></tr>
+ *       <td>derived: 2 × hostLatencyPs (a separate setting: {@link #withHostLatencyPs} leaves it, so a study
+ *       that changes the one-way latency sets this too; the IOMMU's PTE fetch, {@code IommuConfig}'s 500 ns, is the
+ *       same round trip and is set apart as well)</td></tr>
  *   <tr><td>{@code txPipelineCycles}</td><td>40 cycles (50 ns) from issue to injection</td><td>assumed</td></tr>
  *   <tr><td>{@code rxPipelineCycles}</td><td>40 cycles (50 ns) from ejection to the memory access</td>
  *       <td>assumed</td></tr>
@@ -27,8 +29,9 @@ import io.github.ariesmodel.core.SimTime;
  *       window), one post at a time per NIC</td><td>assumed (no published figure: docs/calibration-sources.md
  *       row 18)</td></tr>
  *   <tr><td>{@code fmaStoreBytesPerSecond}</td><td>3.7 GB/s of PUT data stored by the CPU through the FMA
- *       window</td><td>derived from Chapel's FMA-only PUT plateau, 3.7 GB/s (chapel #9678; calibration-sources
- *       row 3)</td></tr>
+ *       window, charged per packet as a whole 64-byte line (17.3 ns), whatever its length</td><td>derived from
+ *       Chapel's FMA-only PUT plateau, 3.7 GB/s (chapel #9678; calibration-sources row 3); the per-line charge is
+ *       assumed (the CPU writes the FMA window a cache line at a time), so a short PUT pays a whole line</td></tr>
  *   <tr><td>{@code fmaGetRequestPs}</td><td>23.7 ns of CPU stores per 64-byte FMA GET request</td>
  *       <td>derived from Chapel's FMA-only GET plateau, 2.7 GB/s = 64 B / 23.7 ns (row 3)</td></tr>
  *   <tr><td>{@code bteReadsInFlight}</td><td>128 host reads (64 B each) in flight per BTE channel</td>
