@@ -95,4 +95,30 @@ class FailedRunTest {
     assertThat(puts(sys, false)).isEqualTo(20_100);
     assertThat(puts(sys, false)).isEqualTo(20_100);
   }
+  /**
+   * A PE's own wait predicate that throws fails its job, and the system runs on: the predicate is checked in the
+   * event that wakes the PE too, and its exception there left that event, so the system took it for an event's
+   * failure and refused every later job (found by this stop's review).
+   */
+  @Test
+  void aPesOwnWaitPredicateThatThrowsLeavesTheSystemUsable() {
+    AriesSystem sys = system((sets, ways, seed) -> new Lowest());
+    ShmemJob job = ShmemJob.builder(sys).nodes(0, 9).build();
+    Symmetric t = job.allocate(8);
+    assertThatThrownBy(() -> job.run(pe -> {
+      if (pe.myPe() == 0) {
+        pe.putLong(t, 0, 5, 1);
+        pe.quiet();
+      } else {
+        pe.waitUntil(t, 0, v -> {
+          if (v != 0) {
+            throw new IllegalStateException("the PE's own predicate bug");
+          }
+          return false;
+        });
+      }
+    })).hasStackTraceContaining("the PE's own predicate bug");
+    assertThat(sys.loop().handlerFailure()).isNull();
+    assertThat(puts(sys, false)).isEqualTo(20_100);
+  }
 }

@@ -279,7 +279,8 @@ public interface Mpi {
    *
    * @param requests the requests; a null entry is {@code MPI_REQUEST_NULL} and is skipped
    * @return the index of the lowest-indexed completed request, or {@link #UNDEFINED} when none is complete or every
-   *     entry is null
+   *     entry is null (MPI tells the two apart by its flag; here a loop must stop by itself once every entry is null,
+   *     which costs no poll)
    */
   int testany(Request... requests);
 

@@ -1691,8 +1691,20 @@ final class Rank implements Mpi {
         return i;
       }
     }
-    emptyPoll(passStartedPs);
+    if (anyActive(requests)) {
+      emptyPoll(passStartedPs);
+    }
     return UNDEFINED;
+  }
+
+  /** @return whether an entry is not null (MPI_REQUEST_NULL) */
+  private static boolean anyActive(Request[] requests) {
+    for (Request r : requests) {
+      if (r != null) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override
@@ -1712,7 +1724,7 @@ final class Rank implements Mpi {
         done[n++] = i;
       }
     }
-    if (n == 0) {
+    if (n == 0 && anyActive(requests)) {
       emptyPoll(passStartedPs);
     }
     return done;

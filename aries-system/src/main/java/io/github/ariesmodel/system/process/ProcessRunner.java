@@ -513,6 +513,21 @@ public final class ProcessRunner implements AutoCloseable {
       this.continueRun = continueRun;
     }
 
+    /**
+     * Checks a waiting process's condition, here in an event. The condition is the process's own code (a PE's
+     * predicate over its memory): if it throws, the process is resumed and throws it in its own code, so that it fails
+     * the process, as it would have on the process's thread, and not the event, which would leave the event loop with
+     * a handler failure and its system refusing every later run.
+     */
+    private static boolean conditionHolds(Proc p) {
+      try {
+        return p.condition.getAsBoolean();
+      } catch (RuntimeException | Error t) {
+        p.conditionFailure = t;
+        return true;
+      }
+    }
+
     /** An event resumes {@code p}: on the thread that runs the loop now, the driver or a carrier. */
     void resume(Proc p) {
       p.wakeScheduled = false;
@@ -520,7 +535,7 @@ public final class ProcessRunner implements AutoCloseable {
         // (killed: its runner was closed, after a failed run, with this resumption still pending in the loop)
         return;
       }
-      if (p.state == State.WAITING && p.condition != null && !p.condition.getAsBoolean()) {
+      if (p.state == State.WAITING && p.condition != null && !conditionHolds(p)) {
         return; // woken, but what it waits for has not happened yet
       }
       current = p;
@@ -692,6 +707,8 @@ public final class ProcessRunner implements AutoCloseable {
     boolean resumed;
     Thread thread;
     BooleanSupplier condition;
+    /** What {@link #condition} threw when an event checked it, for the process to throw in its own code. */
+    Throwable conditionFailure;
     boolean wakeScheduled;
     volatile boolean killed;
 
@@ -774,6 +791,15 @@ public final class ProcessRunner implements AutoCloseable {
         condition = c;
         waited = true;
         suspend(State.WAITING);
+        Throwable f = conditionFailure;
+        if (f != null) {
+          conditionFailure = null;
+          condition = null;
+          if (f instanceof Error e) {
+            throw e;
+          }
+          throw (RuntimeException) f;
+        }
       }
       condition = null;
       if (waited && cpu != null) {
