@@ -10,8 +10,8 @@ import java.util.Optional;
 /**
  * The checks uGNI and the NIC make on a post before it is accepted ({@code GNI_PostFma}, {@code GNI_PostRdma},
  * {@code GNI_PostCqWrite} [S5]), and the choice of engine: {@code AUTO} sends a PUT or GET of at least
- * {@link NicConfig#fmaBteThreshold()} bytes (and at least 1) to the BTE (a GET only if 4-byte aligned, as a BTE GET must be [S6a]), every
- * other post to FMA. Caller mistakes are {@link IllegalArgumentException}s naming the field, the valid range and the
+ * {@link NicConfig#fmaBteThreshold()} bytes (and at least 1) to the BTE (a GET only if 4-byte aligned, as a BTE GET
+ * must be [S6a]), every other post to FMA. Caller mistakes are {@link IllegalArgumentException}s naming the field, the valid range and the
  * value. Untimed: validation happens when the host posts.
  */
 final class PostValidator {

@@ -309,7 +309,8 @@ public final class AriesSystem {
     Throwable f = engine == null ? loop.handlerFailure() : null; // (an engine refuses its next run itself)
     if (f != null) {
       throw new IllegalStateException("system " + name + " cannot run again: an event failed in an earlier run ("
-          + io.github.ariesmodel.core.Texts.abbreviate(String.valueOf(f)) + "), which leaves its NICs, IOMMUs and fabric with work half done; build a new system");
+          + io.github.ariesmodel.core.Texts.abbreviate(String.valueOf(f)) + "), which leaves its NICs, IOMMUs and"
+          + " fabric with work half done; build a new system");
     }
   }
 

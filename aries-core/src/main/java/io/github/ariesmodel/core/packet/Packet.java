@@ -16,8 +16,8 @@ import io.github.ariesmodel.core.Status;
  * construction. Three more fields are a <em>transit record</em> that the fabric carrying the packet writes and
  * anyone may read: the router-to-router hops it took ({@link #hops()}, final once it is delivered), when it entered
  * the fabric ({@link #injectedAtPs()}) and whether it is in a fabric now ({@link #inFabric()}), which the library's
- * fabrics use to refuse a packet injected a second time before its delivery. They are the same for every kind of fabric, so a NIC, a trace or a traffic
- * generator can report them. A maker that measures from before the fabric (a traffic generator whose packets wait in a
+ * fabrics use to refuse a packet injected a second time before its delivery. They are the same for every kind of
+ * fabric, so a NIC, a trace or a traffic generator can report them. A maker that measures from before the fabric (a traffic generator whose packets wait in a
  * source queue) may record the creation time ({@link #createdAtPs()}); fabrics ignore it. How a fabric routes a
  * packet (virtual channels, waypoints of a non-minimal route) is the fabric's own state and is not kept here: the
  * router fabric keeps it in its per-packet records.
