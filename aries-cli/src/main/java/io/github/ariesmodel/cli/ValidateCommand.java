@@ -57,6 +57,8 @@ final class ValidateCommand implements Callable<Integer> {
             band(r.figure()), result, r.figure().source());
       }
     }
+    o.println("calibration rows, set from the figure they compare with (docs/validation.md, \"Calibration rows\"): "
+        + String.join(", ", Validation.CALIBRATION_ROWS));
     if (!ok) {
       o.println("some figures disagree");
     } else if (known.isEmpty()) {

@@ -73,6 +73,15 @@ public final class Validation {
       "farthest-minus-nearest", "docs/validation.md, \"The farthest pair's spread\"",
       "mpi-alltoall-6", "docs/validation.md, \"Collectives against CSCS's osu_allreduce and osu_alltoall\"");
 
+  /**
+   * Rows that compare the model with the very figure one of its settings was chosen or derived from (docs/validation.md,
+   * "Calibration rows"): they hold by construction and show only that the setting still does what it did, so
+   * {@code validate} names them apart from the independent checks.
+   */
+  public static final java.util.List<String> CALIBRATION_ROWS = java.util.List.of("put8-nearest-latency",
+      "per-hop-latency", "nic-peak-bandwidth", "rank1-link-rate", "rank3-link-rate", "fma-put-1m", "fma-get-1m",
+      "mpi-latency-same-blade", "mpi-latency-one-switch", "mpi-latency-rank1", "mpi-latency-rank2");
+
   private static final String OMPI = "Open MPI PR #4919, osu_put_bw over uGNI (calibration-sources row 1)";
   private static final String CHAPEL_FMA = "Chapel PR #9678, arrayTransfer ugni FMA-only (row 3)";
   private static final String CHAPEL_GASNET = "Chapel PR #9678, gasnet-aries arrayTransfer (row 4)";

@@ -32,6 +32,17 @@ class ValidationTest {
     }
   }
 
+  /** Every calibration row names a row of the table, once, and none is also a known disagreement. */
+  @Test
+  void theCalibrationRowsAreRowsOfTheTable() {
+    java.util.Set<String> ids = new java.util.HashSet<>();
+    for (PublishedFigure f : Validation.FIGURES) {
+      ids.add(f.id());
+    }
+    assertThat(Validation.CALIBRATION_ROWS).doesNotHaveDuplicates().isSubsetOf(ids)
+        .doesNotContainAnyElementsOf(Validation.KNOWN_DISAGREEMENTS.keySet());
+  }
+
   /**
    * A known disagreement is the model's measured value, outside the band: the day the model reproduces the figure,
    * this fails, and the entry must leave {@link Validation#KNOWN_DISAGREEMENTS} (so no row stays excused when it need
@@ -118,5 +129,8 @@ class ValidationTest {
     }
     assertThat(out.toString()).contains("all figures within their accepted bands but 2 known to disagree")
         .contains("mpi-alltoall-6").contains("KNOWN");
+    java.util.List<String> lines = out.toString().lines().toList();
+    assertThat(lines.get(lines.size() - 2)).isEqualTo("calibration rows, set from the figure they compare with"
+        + " (docs/validation.md, \"Calibration rows\"): " + String.join(", ", Validation.CALIBRATION_ROWS));
   }
 }
