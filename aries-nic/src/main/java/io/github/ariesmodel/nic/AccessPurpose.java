@@ -2,6 +2,7 @@ package io.github.ariesmodel.nic;
 
 import io.github.ariesmodel.core.Status;
 import io.github.ariesmodel.core.spi.AddressTranslation;
+import io.github.ariesmodel.core.spi.HostMemory;
 import io.github.ariesmodel.core.spi.TranslationHit;
 import io.github.ariesmodel.core.spi.TranslationListener;
 
@@ -16,6 +17,9 @@ abstract class AccessPurpose implements TranslationListener {
   private final AddressTranslation translation;
   private final TranslationHit hit = new TranslationHit();
   private final boolean fastHits;
+  /** The node whose NIC asks, and its memory's size: a physical range a translation gives must lie within it. */
+  private final int nodeId;
+  private final long capacity;
   /** Numbers the translations this purpose asks for on the listener path, from 1. */
   private long asked;
 
@@ -23,9 +27,11 @@ abstract class AccessPurpose implements TranslationListener {
    * A purpose whose translations may complete through the hit fast path.
    *
    * @param translation the translator
+   * @param nodeId the node whose NIC this purpose serves
+   * @param memory that node's memory, which every translated range must lie in
    */
-  AccessPurpose(AddressTranslation translation) {
-    this(translation, true);
+  AccessPurpose(AddressTranslation translation, int nodeId, HostMemory memory) {
+    this(translation, true, nodeId, memory);
   }
 
   /**
@@ -33,10 +39,14 @@ abstract class AccessPurpose implements TranslationListener {
    * @param fastHits whether a hit may complete at once ({@link AddressTranslation#translateHit}); false for a purpose
    *     whose work must be ordered among the events up to the translation's completion time (the AMO unit, whose
    *     cache entries go idle in their own answer events)
+   * @param nodeId the node whose NIC this purpose serves
+   * @param memory that node's memory, which every translated range must lie in
    */
-  AccessPurpose(AddressTranslation translation, boolean fastHits) {
+  AccessPurpose(AddressTranslation translation, boolean fastHits, int nodeId, HostMemory memory) {
     this.translation = translation;
     this.fastHits = fastHits;
+    this.nodeId = nodeId;
+    this.capacity = memory.capacity();
   }
 
   /**
@@ -49,7 +59,7 @@ abstract class AccessPurpose implements TranslationListener {
     if (fastHits && a.done == 0
         && translation.translateHit(a.client, a.mdh, a.offset, a.length, a.kind, a.ptag, a.pkey, hit)) {
       if (a.length > 0) {
-        a.addPart(hit.physicalAddress(), a.length);
+        addPart(a, hit.physicalAddress(), a.length);
         a.done = a.length;
       }
       translated(hit.completesAtPs(), a, Status.OK);
@@ -85,13 +95,28 @@ abstract class AccessPurpose implements TranslationListener {
       return;
     }
     int n = Math.min(contiguous, remaining);
-    a.addPart(pa, n);
+    addPart(a, pa, n);
     a.done += n;
     if (a.done < a.length) {
       start(a);
     } else {
       translated(now, a, Status.OK);
     }
+  }
+
+  /**
+   * Adds a translated part, refusing one outside the node's memory: a translation (a user's, say) that gives such an
+   * address would otherwise fail later, inside a memory read, in a message naming neither the translation nor the
+   * node. Nothing has been touched yet.
+   */
+  private void addPart(MemoryAccess a, long pa, int n) {
+    if (pa < 0 || pa > capacity - n) {
+      throw new IllegalStateException("translation " + translation.getClass().getName() + " on node " + nodeId
+          + " translated " + n + " bytes at MDH " + a.mdh + " offset 0x" + Long.toHexString(a.offset + a.done)
+          + " to physical range [0x" + Long.toHexString(pa) + ", +" + n + "), outside the node's memory [0, 0x"
+          + Long.toHexString(capacity) + "): a translation must give addresses in the node's memory");
+    }
+    a.addPart(pa, n);
   }
 
   /**

@@ -303,8 +303,25 @@ final class CollectiveEngine {
     c.clear();
   }
 
-  /** A process's result and where it goes. */
-  private record Delivery(CePost post, CeResult result) {}
+  /** A process's result and where it goes; {@code landed} once its translation completed (it must complete once). */
+  private static final class Delivery {
+    private final CePost post;
+    private final CeResult result;
+    private boolean landed;
+
+    Delivery(CePost post, CeResult result) {
+      this.post = post;
+      this.result = result;
+    }
+
+    CePost post() {
+      return post;
+    }
+
+    CeResult result() {
+      return result;
+    }
+  }
 
   /** Per-channel state: the configuration and this reduction's contributions, by child index. */
   private static final class Channel {
@@ -395,8 +412,23 @@ final class CollectiveEngine {
     @Override
     public void onTranslated(long now, Status status, long physicalAddress, int contiguousBytes, Object ref,
         long arg) {
-      Delivery d = (Delivery) ref;
+      Delivery d = ref instanceof Delivery x && !x.landed ? x : null;
+      if (d == null) {
+        throw new IllegalStateException("translation " + translation.getClass().getName() + " on node " + nodeId
+            + " completed a collective result's translation the NIC is not waiting for (ref " + ref + (ref
+            instanceof Delivery ? ", completed before" : ", not one the NIC gave") + "): a translation must complete"
+            + " once, with the ref and arg it was given");
+      }
+      d.landed = true;
       CePost p = d.post();
+      if (status == Status.OK && (contiguousBytes < CePost.RESULT_BYTES || physicalAddress < 0
+          || physicalAddress > memory.capacity() - CePost.RESULT_BYTES)) {
+        throw new IllegalStateException("translation " + translation.getClass().getName() + " on node " + nodeId
+            + " translated the collective result at MDH " + p.resultMdh() + " offset " + p.resultOffset()
+            + " to physical address 0x" + Long.toHexString(physicalAddress) + " with " + contiguousBytes
+            + " contiguous bytes: the 24 bytes must lie in the node's memory [0, 0x"
+            + Long.toHexString(memory.capacity()) + ") and be contiguous (the buffer is 32-byte aligned)");
+      }
       if (status != Status.OK) {
         stats.collectiveFaults++;
         completions.write(now, CompletionType.GLOBAL, status, p.postId(), nodeId, 0, p.completionQueue());

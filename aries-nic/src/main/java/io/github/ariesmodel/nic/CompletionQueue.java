@@ -198,6 +198,18 @@ public final class CompletionQueue {
     return slot;
   }
 
+  /**
+   * Whether a slot is reserved and neither written nor abandoned yet: the only slots a ring translation may complete
+   * (a translation completed twice would otherwise write and count one event twice).
+   */
+  boolean awaitsWrite(int slot) {
+    if (slot < 0 || slot >= capacity) {
+      return false;
+    }
+    int age = Math.floorMod(slot - head, capacity);
+    return age < reserved && events[slot % events.length] == null;
+  }
+
   /** The event of a reserved slot is written. */
   void commit(int slot, CompletionEvent e) {
     events[slot % events.length] = e;

@@ -350,8 +350,22 @@ final class CompletionWriter {
     @Override
     public void onTranslated(long now, Status status, long physicalAddress, int contiguousBytes, Object ref,
         long arg) {
-      CompletionQueue q = queues.get((int) (arg >>> 32));
+      int handle = (int) (arg >>> 32);
       int slot = (int) arg;
+      CompletionQueue q = handle >= 0 && queues != null && handle < queues.size() ? queues.get(handle) : null;
+      if (q == null || !(ref instanceof CompletionEvent) || !q.awaitsWrite(slot)) {
+        throw new IllegalStateException("translation " + translation.getClass().getName() + " on node " + nodeId
+            + " completed a completion-queue entry's translation the NIC is not waiting for (queue " + handle
+            + ", slot " + slot + (q == null ? ", no such queue" : "") + "): a translation must complete once, with"
+            + " the ref and arg it was given");
+      }
+      if (status == Status.OK && (physicalAddress < 0 || physicalAddress > memory.capacity() - Long.BYTES
+          || contiguousBytes < Long.BYTES)) {
+        throw new IllegalStateException("translation " + translation.getClass().getName() + " on node " + nodeId
+            + " translated completion queue " + handle + "'s slot " + slot + " to physical address 0x"
+            + Long.toHexString(physicalAddress) + " with " + contiguousBytes + " contiguous bytes: an 8-byte entry"
+            + " must lie in the node's memory [0, 0x" + Long.toHexString(memory.capacity()) + ")");
+      }
       q.writesInFlight--;
       if (status != Status.OK) {
         q.abandon(slot);

@@ -267,7 +267,7 @@ final class IssuePipeline {
    */
   private final class PutDataRead extends AccessPurpose {
     PutDataRead(AddressTranslation translation) {
-      super(translation);
+      super(translation, nodeId, memory);
     }
 
     @Override

@@ -144,8 +144,8 @@ public final class Nic implements FabricEndpoint {
     transactions.issuePipeline(issue);
     injector.issuePipeline(issue);
     amoUnit = new AmoUnit(scheduler, memory, amoCache, config, accesses, completions, injector, stats);
-    target = new TargetEngine(scheduler, memory, translation, config.timing(), host, accesses, completions, injector,
-        amoUnit, stats, config.protectionTag(), config.protectionKey());
+    target = new TargetEngine(nodeId, scheduler, memory, translation, config.timing(), host, accesses, completions,
+        injector, amoUnit, stats, config.protectionTag(), config.protectionKey());
     responses = new ResponseEngine(nodeId, scheduler, memory, translation, config, host, accesses, transactions);
     collective = new CollectiveEngine(nodeId, scheduler, memory, translation, config, host, completions, transactions,
         injector, stats);

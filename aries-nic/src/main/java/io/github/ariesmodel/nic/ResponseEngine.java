@@ -111,7 +111,7 @@ final class ResponseEngine {
   /** Response data translated: write it into local memory (a fault fails the transaction), and count the response. */
   private final class ResponseLanding extends AccessPurpose {
     ResponseLanding(AddressTranslation translation) {
-      super(translation);
+      super(translation, nodeId, memory);
     }
 
     @Override

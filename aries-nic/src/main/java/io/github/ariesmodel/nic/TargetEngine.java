@@ -40,6 +40,7 @@ final class TargetEngine {
   static final int NPT_TAGS = 64;
 
   private final Scheduler scheduler;
+  private final int nodeId;
   private final HostMemory memory;
   private final HostLink host;
   private final AccessPool accesses;
@@ -61,12 +62,13 @@ final class TargetEngine {
   private boolean wakeScheduled;
   private long freeAt;
 
-  TargetEngine(Scheduler scheduler, HostMemory memory, AddressTranslation translation, NicTiming timing,
+  TargetEngine(int nodeId, Scheduler scheduler, HostMemory memory, AddressTranslation translation, NicTiming timing,
       HostLink host, AccessPool accesses, CompletionWriter completions, Injector injector, AmoUnit amoUnit,
       NicStatistics stats, int protectionTag, int protectionKey) {
     this.protectionTag = protectionTag;
     this.protectionKey = protectionKey;
     this.scheduler = scheduler;
+    this.nodeId = nodeId;
     this.memory = memory;
     this.host = host;
     this.accesses = accesses;
@@ -198,7 +200,7 @@ final class TargetEngine {
   /** A PUT's target range translated: write the payload, acknowledge; a REMOTE event is visible with the data. */
   private final class PutWrite extends AccessPurpose {
     PutWrite(AddressTranslation translation) {
-      super(translation);
+      super(translation, nodeId, memory);
     }
 
     @Override
@@ -220,7 +222,7 @@ final class TargetEngine {
   /** A GET's target range translated: read the data over the host link and answer with it. */
   private final class GetRead extends AccessPurpose {
     GetRead(AddressTranslation translation) {
-      super(translation);
+      super(translation, nodeId, memory);
     }
 
     @Override
@@ -253,7 +255,7 @@ final class TargetEngine {
   private final class AmoTranslated extends AccessPurpose {
     AmoTranslated(AddressTranslation translation) {
       // The AMO unit works on its cache entries in order with their answer events: no early completion.
-      super(translation, false);
+      super(translation, false, nodeId, memory);
     }
 
     @Override

@@ -54,14 +54,20 @@ class NicPortMisuseTest {
     assertThat(c.read(1, at1.mdh(), 0, 1)).containsExactly(7);
   }
 
-  /** A flat translation that calls its listener twice for every translation. */
+  /** A flat translation that calls its listener twice for every translation of one client (or of all, if null). */
   private static final class Twice implements AddressTranslation {
     private final FlatTranslation inner;
     private final DeterministicEventLoop loop;
+    private final TranslationClient only;
 
     Twice(SparsePhysicalMemory m, DeterministicEventLoop loop) {
+      this(m, loop, null);
+    }
+
+    Twice(SparsePhysicalMemory m, DeterministicEventLoop loop, TranslationClient only) {
       this.inner = new FlatTranslation(m, loop, 0);
       this.loop = loop;
+      this.only = only;
     }
 
     @Override
@@ -88,7 +94,8 @@ class NicPortMisuseTest {
     public void translate(TranslationClient client, int mdh, long offset, int length, AccessKind access, int tag,
         int key, TranslationListener listener, Object ref, long arg) {
       TranslationResult r = inner.translateNow(mdh, offset, length, access, tag, key);
-      for (int k = 1; k <= 2; k++) {
+      int times = only == null || only == client ? 2 : 1;
+      for (int k = 1; k <= times; k++) {
         loop.scheduleAt(loop.now() + 100 * k, (now, x, y) -> listener.onTranslated(now, r.status(),
             r.physicalAddress(), r.contiguousBytes(), ref, arg), null, 0);
       }
@@ -106,6 +113,115 @@ class NicPortMisuseTest {
         .hasMessageStartingWith("translation " + Twice.class.getName() + " completed a translation the NIC is not"
             + " waiting for (number ")
         .hasMessageEndingWith("): a translation must complete once, with the ref and arg it was given");
+  }
+
+  @Test
+  void aCompletionQueueEntrysTranslationCompletedTwiceIsNamedNotCountedTwice() {
+    Cluster c = new Cluster(2, NicConfig.defaults(), loop -> new io.github.ariesmodel.core.sim.IdealFabric(loop, 2,
+        0, Double.POSITIVE_INFINITY), (m, loop) -> new Twice(m, loop, TranslationClient.COMPLETION_WRITE));
+    MemoryDomainDescriptor src = c.register(0, 4096);
+    MemoryDomainDescriptor dst = c.register(1, 4096);
+    CompletionQueue q = c.nics[0].createCompletionQueue(8);
+    c.nics[0].post(Post.put(1, src.mdh(), 0, NetworkAddress.of(1, dst.mdh(), 0), 8)
+        .withCompletion(q.handle(), Post.LOCAL_EVENT));
+    assertThatThrownBy(c::run).isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("translation " + Twice.class.getName() + " on node 0 completed a completion-queue"
+            + " entry's translation the NIC is not waiting for (queue " + q.handle() + ", slot 0)")
+        .hasMessageEndingWith("a translation must complete once, with the ref and arg it was given");
+    assertThat(q.writtenEvents()).as("the entry was written once").isEqualTo(1);
+  }
+
+  @Test
+  void aCollectiveResultsTranslationCompletedTwiceIsNamed() {
+    Cluster c = new Cluster(1, NicConfig.defaults(), loop -> new io.github.ariesmodel.core.sim.IdealFabric(loop, 1,
+        0, Double.POSITIVE_INFINITY), (m, loop) -> new Twice(m, loop, TranslationClient.NETWORK_RESPONSE));
+    assertThat(c.nics[0].createCollectiveChannel()).isZero();
+    c.nics[0].configureCollectiveChannel(0, CeChannelConfig.of(List.of(CeChild.pe()), null));
+    MemoryDomainDescriptor buffer = c.register(0, 4096);
+    int cq = c.nics[0].createCompletionQueue(8).handle();
+    c.nics[0].postCollective(CePost.of(1, 0, 0, CeOperation.IADD, 5, 1, buffer.mdh(), 64, cq));
+    assertThatThrownBy(c::run).isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("translation " + Twice.class.getName() + " on node 0 completed a collective"
+            + " result's translation the NIC is not waiting for (ref ")
+        .hasMessageEndingWith(", completed before): a translation must complete once, with the ref and arg it was"
+            + " given");
+    assertThat(c.nics[0].collectiveResult(buffer.mdh(), 64).result1()).isEqualTo(5);
+    c.run(); // what the first completion booked
+    assertThat(c.events(0)).as("one GLOBAL event, not two").hasSize(1);
+  }
+
+  /**
+   * A flat translation whose physical addresses are moved past the end of the node's memory; on the hit path
+   * ({@link AddressTranslation#translateHit}) when {@code hits}, else on the listener path.
+   */
+  private static final class Beyond implements AddressTranslation {
+    private final FlatTranslation inner;
+    private final DeterministicEventLoop loop;
+    private final long capacity;
+    private final boolean hits;
+
+    Beyond(SparsePhysicalMemory m, DeterministicEventLoop loop, boolean hits) {
+      this.inner = new FlatTranslation(m, loop, 0);
+      this.loop = loop;
+      this.capacity = m.capacity();
+      this.hits = hits;
+    }
+
+    @Override
+    public MemoryDomainDescriptor register(MemoryRegistration r) {
+      return inner.register(r);
+    }
+
+    @Override
+    public void deregister(int mdh) {
+      inner.deregister(mdh);
+    }
+
+    @Override
+    public Optional<MemoryDomainDescriptor> descriptor(int mdh) {
+      return inner.descriptor(mdh);
+    }
+
+    @Override
+    public TranslationResult translateNow(int mdh, long offset, int length, AccessKind access, int tag, int key) {
+      return inner.translateNow(mdh, offset, length, access, tag, key);
+    }
+
+    @Override
+    public boolean translateHit(TranslationClient client, int mdh, long offset, int length, AccessKind access,
+        int tag, int key, io.github.ariesmodel.core.spi.TranslationHit hit) {
+      if (!hits) {
+        return false;
+      }
+      TranslationResult r = inner.translateNow(mdh, offset, length, access, tag, key);
+      hit.set(capacity - 4 + r.physicalAddress() % 4, loop.now());
+      return true;
+    }
+
+    @Override
+    public void translate(TranslationClient client, int mdh, long offset, int length, AccessKind access, int tag,
+        int key, TranslationListener listener, Object ref, long arg) {
+      TranslationResult r = inner.translateNow(mdh, offset, length, access, tag, key);
+      loop.scheduleAt(loop.now() + 100, (now, x, y) -> listener.onTranslated(now, r.status(),
+          r.physicalAddress() + capacity, r.contiguousBytes(), ref, arg), null, 0);
+    }
+  }
+
+  @Test
+  void aTranslationGivingAnAddressOutsideTheNodesMemoryIsNamedAndNothingIsWritten() {
+    for (boolean hits : new boolean[] {false, true}) {
+      Cluster c = new Cluster(2, NicConfig.defaults(), loop -> new io.github.ariesmodel.core.sim.IdealFabric(loop,
+          2, 0, Double.POSITIVE_INFINITY), (m, loop) -> new Beyond(m, loop, hits));
+      MemoryDomainDescriptor src = c.register(0, 4096);
+      MemoryDomainDescriptor dst = c.register(1, 4096);
+      c.nics[0].post(Post.put(1, src.mdh(), 0, NetworkAddress.of(1, dst.mdh(), 0), 8));
+      assertThatThrownBy(c::run).as("hits %s", hits).isInstanceOf(IllegalStateException.class)
+          .hasMessageStartingWith("translation " + Beyond.class.getName() + " on node 0 translated 8 bytes at MDH "
+              + src.mdh() + " offset 0x0 to physical range [0x")
+          .hasMessageContaining("), outside the node's memory [0, 0x")
+          .hasMessageEndingWith("): a translation must give addresses in the node's memory");
+      assertThat(c.read(1, dst.mdh(), 0, 8)).as("hits %s", hits).containsOnly(0);
+    }
   }
 
   @Test

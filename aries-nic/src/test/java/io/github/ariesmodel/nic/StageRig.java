@@ -75,7 +75,7 @@ final class StageRig {
     table.issuePipeline(issue);
     injector.issuePipeline(issue);
     amoUnit = new AmoUnit(loop, memory, null, config, accesses, completions, injector, stats);
-    target = new TargetEngine(loop, memory, translation, config.timing(), host, accesses, completions, injector,
+    target = new TargetEngine(0, loop, memory, translation, config.timing(), host, accesses, completions, injector,
         amoUnit, stats, config.protectionTag(), config.protectionKey());
     responses = new ResponseEngine(0, loop, memory, translation, config, host, accesses, table);
   }
