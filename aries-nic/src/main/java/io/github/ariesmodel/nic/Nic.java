@@ -167,6 +167,17 @@ public final class Nic implements FabricEndpoint {
   }
 
   /**
+   * Packets the fabric refused that this NIC holds until the fabric calls {@code injectionReady} (its port's signal
+   * that it has room again). Zero once a run has drained on the built-in fabrics; a user fabric that refuses an
+   * injection and never signals leaves them here, and the job waiting for them is reported deadlocked, naming this.
+   *
+   * @return refused packets held, ≥ 0
+   */
+  public int packetsHeldForFabric() {
+    return injector.held();
+  }
+
+  /**
    * Registers memory through the translation port ({@code GNI_MemRegister}).
    *
    * @param registration what to register; its PTAG/PKEY must match a requester's for remote access

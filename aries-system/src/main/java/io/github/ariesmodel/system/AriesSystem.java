@@ -339,6 +339,35 @@ public final class AriesSystem {
     return nodes.length;
   }
 
+  /**
+   * What the built nodes' NICs hold because the fabric refused it ({@link io.github.ariesmodel.nic.Nic
+   * #packetsHeldForFabric}), as a sentence to add to a deadlock's report: empty when none holds any. A fabric that
+   * refuses an injection must call {@code injectionReady} once it has room; one that never does (a user's) leaves
+   * the NIC waiting, and the program waiting for that NIC looks deadlocked.
+   *
+   * @return "" or a sentence starting with a space
+   */
+  public String refusedInjectionsNote() {
+    int nics = 0;
+    long packets = 0;
+    int first = -1;
+    for (int id = 0; id < nodes.length; id++) {
+      Node n = nodes[id];
+      int held = n == null ? 0 : n.nic().packetsHeldForFabric();
+      if (held > 0) {
+        nics++;
+        packets += held;
+        first = first < 0 ? id : first;
+      }
+    }
+    if (nics == 0) {
+      return "";
+    }
+    return " " + nics + (nics == 1 ? " NIC holds " : " NICs hold ") + packets + " packets the fabric refused and"
+        + " has not taken since (node " + first + "'s first): a fabric must call injectionReady once it has room"
+        + " again, or a NIC waits for ever";
+  }
+
   /** @return each node's physical memory, bytes */
   public long nodeMemoryBytes() {
     return nodeMemoryBytes;

@@ -3,9 +3,13 @@ package io.github.ariesmodel.system;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.ariesmodel.core.packet.Packet;
 import io.github.ariesmodel.core.sim.FlatTranslation;
+import io.github.ariesmodel.core.spi.Fabric;
+import io.github.ariesmodel.core.spi.FabricEndpoint;
 import io.github.ariesmodel.core.sim.IdealFabric;
 import io.github.ariesmodel.iommu.Iommu;
+import io.github.ariesmodel.system.mpi.MpiJob;
 import io.github.ariesmodel.system.shmem.ShmemJob;
 import io.github.ariesmodel.system.shmem.Symmetric;
 import java.util.ArrayList;
@@ -187,5 +191,70 @@ class AriesSystemTest {
         .hasMessageContaining("routing must be one of [minimal")
         .hasMessageContaining("by-delivery-mode")
         .hasMessageContaining("\"teleport\"");
+  }
+
+  /** An ideal fabric that refuses every packet after its first {@code accept} and never calls injectionReady. */
+  private static final class Stingy implements Fabric {
+    private final IdealFabric inner;
+    private int accept;
+
+    Stingy(IdealFabric inner, int accept) {
+      this.inner = inner;
+      this.accept = accept;
+    }
+
+    @Override
+    public int nodeCount() {
+      return inner.nodeCount();
+    }
+
+    @Override
+    public void attach(int nodeId, FabricEndpoint endpoint) {
+      inner.attach(nodeId, endpoint);
+    }
+
+    @Override
+    public void attachOnDemand(java.util.function.IntConsumer attacher) {
+      inner.attachOnDemand(attacher);
+    }
+
+    @Override
+    public boolean inject(Packet packet) {
+      return accept-- > 0 && inner.inject(packet);
+    }
+  }
+
+  /**
+   * A user fabric that refuses an injection and never signals room again leaves the NIC holding the packet; the job
+   * waiting for it is reported deadlocked, and the report now says where the packets are (it said only "deadlocked").
+   */
+  @Test
+  void aFabricThatNeverSignalsRoomIsNamedInTheDeadlocksReport() {
+    AriesSystem shmem = AriesSystem.builder().system("default")
+        .fabric((topology, clock) -> new Stingy(new IdealFabric(clock, topology.nodeCount(), 1_000, 10e9), 0))
+        .build();
+    ShmemJob job = ShmemJob.builder(shmem).nodes(0, 7).build();
+    Symmetric word = job.allocate(8);
+    assertThatThrownBy(() -> job.run(pe -> {
+      if (pe.myPe() == 0) {
+        pe.putLong(word, 0, 5, 1);
+        pe.quiet();
+      }
+    })).hasMessageStartingWith("SHMEM program deadlocked: 1 PEs still waiting, e.g. pe0; 1 NIC holds 1 packets the"
+        + " fabric refused and has not taken since (node 0's first): a fabric must call injectionReady once it has"
+        + " room again");
+    assertThat(shmem.node(0).nic().packetsHeldForFabric()).isEqualTo(1);
+
+    AriesSystem mpi = AriesSystem.builder().system("default")
+        .fabric((topology, clock) -> new Stingy(new IdealFabric(clock, topology.nodeCount(), 1_000, 10e9), 0))
+        .build();
+    MpiJob ranks = MpiJob.builder(mpi).nodes(0, 7).build();
+    assertThatThrownBy(() -> ranks.run(r -> r.barrier(r.world())))
+        .hasMessageStartingWith("MPI program deadlocked: 2 ranks still waiting (")
+        .hasMessageContaining(" packets the fabric refused and has not taken since (node ");
+
+    AriesSystem fine = AriesSystem.builder().system("default")
+        .fabric((topology, clock) -> new IdealFabric(clock, topology.nodeCount(), 1_000, 10e9)).build();
+    assertThat(fine.refusedInjectionsNote()).isEmpty();
   }
 }

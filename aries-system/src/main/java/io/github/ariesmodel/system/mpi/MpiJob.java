@@ -764,7 +764,9 @@ public final class MpiJob {
       refuseUnfinished();
     }
     if (anyStuck) {
-      StringBuilder s = new StringBuilder("MPI program deadlocked: " + count + " ranks still waiting:");
+      String held = system.refusedInjectionsNote();
+      StringBuilder s = new StringBuilder("MPI program deadlocked: " + count + " ranks still waiting"
+          + (held.isEmpty() ? "" : " (" + held.substring(1) + ")") + ":");
       int shown = 0;
       for (Rank rank : ranks) {
         if (stuck.contains(rank.process) && shown++ < 16) {

@@ -364,7 +364,8 @@ public final class ShmemJob {
       List<SimProcess> stuck = r.unfinished();
       if (!stuck.isEmpty()) {
         throw new IllegalStateException("SHMEM program deadlocked: " + stuck.size() + " PEs still waiting, e.g. "
-            + stuck.get(0).name());
+            + stuck.get(0).name() + (system.refusedInjectionsNote().isEmpty() ? "" : ";"
+            + system.refusedInjectionsNote()));
       }
     } catch (RuntimeException | Error e) {
       failedRun = firstLine(e);
