@@ -123,6 +123,7 @@ final class MissPipeline {
     s.length = length;
     s.write = access.needsWritable();
     s.preCheck = preCheck;
+    s.descriptor = mdds.get(mdh);
     s.listener = listener;
     s.ref = ref;
     s.arg = arg;
@@ -316,6 +317,8 @@ final class MissPipeline {
       StallCause stall = null;
       if (s.preCheck != Status.OK) {
         finish(s, now, s.preCheck, 0, 0);
+      } else if (deregistered(s)) {
+        finish(s, now, Status.INVALID_MDH, 0, 0);
       } else {
         s.walked = true;
         walker.start(s);
@@ -350,6 +353,10 @@ final class MissPipeline {
    * @return why it stalled, or null when it completed or now waits for a fetch
    */
   private StallCause advance(TranslationSlot s, long now) {
+    if (deregistered(s)) {
+      finish(s, now, Status.INVALID_MDH, 0, 0);
+      return null;
+    }
     while (true) {
       long line = s.line;
       int l = cache.find(line);
@@ -448,9 +455,23 @@ final class MissPipeline {
     drain(now);
   }
 
+  /**
+   * Whether the request's registration was deregistered (or its MDH handed to a newer one) since it entered the
+   * pipeline: the context's tables at its IO-virtual addresses may map another registration's memory by now (stop
+   * 64's fault hunt found a PUT landing in the next registration's memory with status OK), so its walk stops there.
+   */
+  private boolean deregistered(TranslationSlot s) {
+    return mdds.get(s.mdh) != s.descriptor;
+  }
+
   private void onComplete(long now, Object ref, long arg) {
     TranslationSlot s = (TranslationSlot) ref;
     TranslationClient client = s.client;
+    if (s.status == Status.OK && deregistered(s)) {
+      s.status = Status.INVALID_MDH; // deregistered after its walk, before it completed
+      s.physical = 0;
+      s.contiguous = 0;
+    }
     Status status = s.status;
     counters.count(client, Event.TRANSLATIONS);
     if (status != Status.OK) {

@@ -1,5 +1,6 @@
 package io.github.ariesmodel.iommu;
 
+import io.github.ariesmodel.core.MemoryDomainDescriptor;
 import io.github.ariesmodel.core.Status;
 import io.github.ariesmodel.core.spi.TranslationClient;
 import io.github.ariesmodel.core.spi.TranslationListener;
@@ -30,6 +31,12 @@ final class TranslationSlot {
   boolean write;
   /** {@link Status#OK}, or the fault the MDD checks found before the request entered the pipeline. */
   Status preCheck;
+  /**
+   * The registration the request named, as it was when the request entered the pipeline (null if none): a walk or a
+   * completion after the MDH was deregistered (or handed to a newer registration) fails {@link
+   * Status#INVALID_MDH} instead of reaching the memory that now sits at those IO-virtual addresses.
+   */
+  MemoryDomainDescriptor descriptor;
   TranslationListener listener;
   Object ref;
   long arg;
@@ -63,6 +70,7 @@ final class TranslationSlot {
   /** Drops the references a finished or abandoned request holds, so a pooled slot keeps no caller object alive. */
   void release() {
     listener = null;
+    descriptor = null;
     ref = null;
     nextWaiter = null;
   }
