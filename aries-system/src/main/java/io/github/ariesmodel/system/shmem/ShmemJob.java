@@ -617,8 +617,11 @@ public final class ShmemJob {
         SplitTransfers.Transfer split = splits.isEmpty() ? null : splits.of(e.postId());
         if (e.isError()) {
           lastStatus = e.status();
-          // a split transfer is one operation: its first faulting part counts it, as a single post's fault would
-          if (split == null || split.faulted()) {
+          // An operation's fault is counted on its GLOBAL event, which every SHMEM post asks for and a failed
+          // transaction always reports; a put's LOCAL event may carry the same fault when the error response beat its
+          // last request out, and counting that too made one fault two (stop 64's fault hunt). A split transfer is
+          // one operation: its first faulting part counts it, as a single post's fault would.
+          if (e.type() == CompletionType.GLOBAL && (split == null || split.faulted())) {
             faults++;
             if (firstFault == Status.OK) {
               firstFault = e.status();

@@ -77,6 +77,28 @@ class ShmemJobEdgeTest {
         .isInstanceOf(ProcessRunner.ProcessFailedException.class).hasRootCauseMessage("count must be >= 0 but was -5");
   }
 
+  /**
+   * One faulted put is one fault, whatever its size (stop 64's fault hunt): a large put's LOCAL event carried the
+   * error response's fault too when that came back before its last request left, and both events were counted.
+   */
+  @Test
+  void oneFaultedPutIsCountedOnceWhateverItsSize() {
+    for (int size : new int[] {8, 4096, 64 * 1024}) {
+      AriesSystem sys = AriesSystem.builder().topology(Topologies.ariesSmall(), "aries-small").seed(1).build();
+      ShmemJob job = ShmemJob.builder(sys).nodes(0, 1).build();
+      Symmetric obj = job.allocate(1 << 17);
+      sys.node(1).nic().deregister(obj.mdh(1));
+      job.run(pe -> {
+        if (pe.myPe() == 0) {
+          pe.put(obj, 0, new byte[size], 1);
+          pe.quiet();
+        }
+      });
+      assertThat(job.faults()).as("%s bytes", size).isEqualTo(1);
+      assertThat(job.firstFault()).as("%s bytes", size).isEqualTo(io.github.ariesmodel.core.Status.INVALID_MDH);
+    }
+  }
+
   @Test
   void zeroLengthPutsCompleteAndQuietReturns() {
     ShmemJob job = job(0, 9);
