@@ -55,6 +55,7 @@ public final class CompletionQueue {
   private int size;
   private boolean overrun;
   private long dropped;
+  private long lost;
   private long written;
   /**
    * Posts of this NIC that name the queue and have not completed (kept by the {@link CompletionWriter}): each may
@@ -171,6 +172,17 @@ public final class CompletionQueue {
     return dropped;
   }
 
+  /**
+   * Events whose ring entry could not be written because translating the ring faulted (its memory was deregistered,
+   * say): the NIC's listener and probes still see them, the queue does not. Not counted in {@link #droppedEvents()},
+   * which counts overruns only.
+   *
+   * @return events lost to a faulted ring write
+   */
+  public long lostEvents() {
+    return lost;
+  }
+
   /** @return events written so far */
   public long writtenEvents() {
     return written;
@@ -220,7 +232,7 @@ public final class CompletionQueue {
   /** A reserved slot's write failed (a fault translating the ring): the event is lost and the slot skipped. */
   void abandon(int slot) {
     events[slot % events.length] = LOST;
-    dropped++;
+    lost++;
   }
 
   /**

@@ -137,6 +137,22 @@ final class CompletionWriter {
     }
   }
 
+  /**
+   * @param mdh an MDH of this node
+   * @return the handle of the live queue whose ring it is, or -1
+   */
+  int queueWithRing(int mdh) {
+    if (queues != null) {
+      for (CompletionQueue q : queues) {
+        // (its own registration still: one deregistered through the translation port may have handed the MDH on)
+        if (q != null && q.ring().mdh() == mdh && translation.descriptor(mdh).filter(q.ring()::equals).isPresent()) {
+          return q.handle();
+        }
+      }
+    }
+    return -1;
+  }
+
   /** @return what may still write into a queue, for a refusal, or null when nothing may */
   private String users(CompletionQueue q) {
     List<String> found = new ArrayList<>(3);
@@ -367,13 +383,16 @@ final class CompletionWriter {
             + " must lie in the node's memory [0, 0x" + Long.toHexString(memory.capacity()) + ")");
       }
       q.writesInFlight--;
-      if (status != Status.OK) {
-        q.abandon(slot);
-        return;
-      }
       CompletionEvent e = (CompletionEvent) ref;
       if (e.timePs() != now) {
         e = new CompletionEvent(e.type(), e.status(), e.postId(), e.node(), e.peerNode(), e.userData(), now);
+      }
+      if (status != Status.OK) {
+        // the entry is lost to the queue (counted as lost, not as an overrun); the listener and probes still see the
+        // event, as they see every event (a failed transaction's GLOBAL error used to vanish with its entry)
+        q.abandon(slot);
+        deliver(e);
+        return;
       }
       memory.writeLong(physicalAddress, CompletionQueue.encode(e));
       q.commit(slot, e);

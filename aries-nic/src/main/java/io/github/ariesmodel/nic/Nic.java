@@ -204,10 +204,15 @@ public final class Nic implements FabricEndpoint {
    * Deregisters memory ({@code GNI_MemDeregister}); later requests naming it fault with INVALID_MDH.
    *
    * @param mdh a registered MDH
+   * @throws IllegalArgumentException when the MDH is a live completion queue's ring (destroy the queue instead; its
+   *     events would otherwise be lost to a faulting ring), or as the translation refuses it
    */
   public void deregister(int mdh) {
     boolean entered = inUse.enter();
     try {
+      int ringOf = completions.queueWithRing(mdh);
+      checkArgument(ringOf < 0, "mdh %s of node %s is completion queue %s's ring: destroy the queue"
+          + " (destroyCompletionQueue) instead of deregistering its ring", mdh, nodeId, ringOf);
       translation.deregister(mdh);
     } finally {
       if (entered) {

@@ -37,6 +37,7 @@ class CompletionQueueProperties {
           Map<Integer, Object> state = new HashMap<>(); // slot -> event or LOST once written
           List<Integer> unwritten = new ArrayList<>();
           long dropped = 0;
+          long lost = 0;
           boolean overrun = false;
           long written = 0;
           int size = 0;
@@ -66,10 +67,11 @@ class CompletionQueueProperties {
               }
             } else if (op < 8 && !unwritten.isEmpty()) {
               int slot = unwritten.remove(random.nextInt(unwritten.size()));
+              assertThat(q.awaitsWrite(slot)).as("slot %d reserved, not written", slot).isTrue();
               if (random.nextInt(8) == 0) {
                 q.abandon(slot);
                 state.put(slot, LOST);
-                dropped++;
+                lost++;
               } else {
                 CompletionEvent e = new CompletionEvent(CompletionType.REMOTE, Status.OK, step, 1, 2, slot, step);
                 q.commit(slot, e);
@@ -77,6 +79,7 @@ class CompletionQueueProperties {
                 written++;
                 size++;
               }
+              assertThat(q.awaitsWrite(slot)).as("slot %d written or abandoned", slot).isFalse();
             } else {
               while (!order.isEmpty() && state.get(order.peekFirst()) == LOST) {
                 state.remove(order.pollFirst());
@@ -92,6 +95,7 @@ class CompletionQueueProperties {
             assertThat(q.size()).isEqualTo(size);
             assertThat(q.overrun()).isEqualTo(overrun);
             assertThat(q.droppedEvents()).isEqualTo(dropped);
+            assertThat(q.lostEvents()).isEqualTo(lost);
             assertThat(q.writtenEvents()).isEqualTo(written);
             assertThat(q.heldSlots()).isBetween(Math.min(mostOutstanding, capacity), capacity);
           }

@@ -1,6 +1,7 @@
 package io.github.ariesmodel.nic;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.ariesmodel.core.AmoOperation;
 import io.github.ariesmodel.core.CompletionEvent;
@@ -41,6 +42,33 @@ class NicCompletionTest {
     assertThat(polled).containsExactly(0, 1, 2, 3);
     assertThat(cq.getEvent()).isNull();
     cq.clearOverrun();
+    assertThat(cq.overrun()).isFalse();
+  }
+
+  /**
+   * A ring whose write faults loses the entry, not the event (stop 64's fault hunt): the listener sees every event,
+   * a failed transaction's GLOBAL error included, and the loss is counted apart from overruns. A live queue's ring
+   * cannot be deregistered through the NIC (destroy the queue instead); here the translation port does it.
+   */
+  @Test
+  void aFaultedRingWriteLosesTheEntryButNotTheEventAndARingIsNotDeregisteredThroughTheNic() {
+    CompletionQueue cq = c.nics[0].createCompletionQueue(16);
+    int ring = cq.ring().mdh();
+    assertThatThrownBy(() -> c.nics[0].deregister(ring)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("mdh " + ring + " of node 0 is completion queue " + cq.handle() + "'s ring: destroy the queue"
+            + " (destroyCompletionQueue) instead of deregistering its ring");
+    assertThat(c.translation[0].descriptor(ring).orElseThrow().valid()).as("nothing changed").isTrue();
+    c.translation[0].deregister(ring);
+    c.nics[0].post(Post.put(1, local.mdh(), 0, at(0), 8).withCompletion(cq.handle(), Post.GLOBAL_EVENT));
+    c.nics[0].post(Post.put(2, local.mdh(), 0, NetworkAddress.of(1, 99, 0), 8)
+        .withCompletion(cq.handle(), Post.GLOBAL_EVENT));
+    c.run();
+    assertThat(c.events).extracting(CompletionEvent::postId, CompletionEvent::status)
+        .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple(1L, Status.OK),
+            org.assertj.core.groups.Tuple.tuple(2L, Status.INVALID_MDH));
+    assertThat(cq.getEvent()).isNull();
+    assertThat(cq.lostEvents()).isEqualTo(2);
+    assertThat(cq.droppedEvents()).isZero();
     assertThat(cq.overrun()).isFalse();
   }
 
