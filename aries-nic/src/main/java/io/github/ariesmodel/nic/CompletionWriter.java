@@ -316,7 +316,10 @@ final class CompletionWriter {
     if (cq == MemoryDomainDescriptor.NO_CQ) {
       return cq;
     }
-    if (queue(cq) == null) {
+    // A registration deregistered while its request was in service (a translation that still answered OK) names a
+    // queue that may since have been destroyed and its handle given to a new one: the event is dropped, not written
+    // into a queue that never asked for it (stop 64's fault hunt).
+    if (!d.get().valid() || queue(cq) == null) {
       stats.remoteEventsDropped++;
       return MemoryDomainDescriptor.NO_CQ;
     }

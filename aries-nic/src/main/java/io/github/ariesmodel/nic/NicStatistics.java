@@ -219,7 +219,10 @@ public final class NicStatistics {
     return eventsWritten;
   }
 
-  /** @return REMOTE events dropped because the registration named a CQ this NIC does not have */
+  /**
+   * @return REMOTE events dropped because the registration named a CQ this NIC does not have, or was deregistered
+   *     while its request was in service
+   */
   public long remoteEventsDropped() {
     return remoteEventsDropped;
   }

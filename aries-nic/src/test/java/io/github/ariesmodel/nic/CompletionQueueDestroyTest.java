@@ -197,4 +197,32 @@ class CompletionQueueDestroyTest {
         .withCompletionQueue(1))).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("registration.completionQueue must name a CQ of node 0 but was 1");
   }
+
+  /**
+   * A registration deregistered while its request is in service (here under a translation that still answers OK)
+   * writes no REMOTE event, so a queue destroyed meanwhile and its handle given to a new queue get none of it (stop
+   * 64's fault hunt: the old request's event landed in the new queue).
+   */
+  @Test
+  void aRemoteEventOfARegistrationDeregisteredInServiceIsDroppedNotWrittenIntoTheHandlesNextQueue() {
+    Cluster c = new Cluster(2, NicConfig.defaults(), loop -> new io.github.ariesmodel.core.sim.IdealFabric(loop, 2,
+        0, Double.POSITIVE_INFINITY), (m, l) -> new io.github.ariesmodel.core.sim.FlatTranslation(m, l, 200_000));
+    CompletionQueue old = c.nics[1].createCompletionQueue(16);
+    MemoryDomainDescriptor src = c.register(0, 4096);
+    MemoryDomainDescriptor dst = c.nics[1].register(
+        MemoryRegistration.of(0x10_0000L, 4096, Cluster.PTAG, Cluster.PKEY)
+            .withCompletionQueue(old.handle()));
+    c.nics[0].post(Post.put(7, src.mdh(), 0, NetworkAddress.of(1, dst.mdh(), 0), 8)
+        .withCompletion(Post.NO_CQ, Post.REMOTE_EVENT));
+    while (c.nics[1].statistics().requestsServed() == 0 && c.loop.step()) {
+      // until node 1 has taken the request and asked for its translation
+    }
+    c.nics[1].deregister(dst.mdh());
+    c.nics[1].destroyCompletionQueue(old.handle());
+    CompletionQueue fresh = c.nics[1].createCompletionQueue(16);
+    assertThat(fresh.handle()).isEqualTo(old.handle());
+    c.run();
+    assertThat(fresh.getEvent()).isNull();
+    assertThat(c.nics[1].statistics().remoteEventsDropped()).isEqualTo(1);
+  }
 }
