@@ -593,6 +593,8 @@ public final class RouterFabric implements Fabric {
     private final PartitionedEngine engine;
     private String routing = "adaptive0";
     private RoutingAlgorithm algorithm;
+    /** The name a user gave {@link #algorithm} for messages and reports, or null (its class's name is used). */
+    private String algorithmName;
     private RoutingProvider provider;
     private boolean byDeliveryMode;
     private DeliveryObserver observer;
@@ -653,8 +655,28 @@ public final class RouterFabric implements Fabric {
         throw new IllegalArgumentException("algorithm must not be null");
       }
       this.algorithm = algorithm;
+      this.algorithmName = null;
       this.provider = null;
       this.byDeliveryMode = false;
+      return this;
+    }
+
+    /**
+     * A routing instance, as {@link #routing(RoutingAlgorithm)}, under a name of the user's that the fabric's
+     * messages and {@link RouterFabric#routingName()} use (else its class's simple name, which an anonymous class
+     * lacks).
+     *
+     * @param algorithm the instance
+     * @param name its name, not blank
+     * @return this
+     */
+    public Builder routing(RoutingAlgorithm algorithm, String name) {
+      if (name == null || name.isBlank()) {
+        throw new IllegalArgumentException("routing name must not be blank but was " + (name == null ? "null"
+            : "\"" + name + "\""));
+      }
+      routing(algorithm);
+      this.algorithmName = name.trim();
       return this;
     }
 
@@ -854,7 +876,8 @@ public final class RouterFabric implements Fabric {
         return Routings.BY_DELIVERY_MODE;
       }
       if (algorithm != null) {
-        return algorithm.getClass().getSimpleName();
+        String simple = algorithm.getClass().getSimpleName();
+        return algorithmName != null ? algorithmName : simple.isEmpty() ? algorithm.getClass().getName() : simple;
       }
       return provider != null ? provider.name() : routing;
     }

@@ -365,6 +365,31 @@ class RouterFabricTest {
         .isEqualTo(Routings.BY_DELIVERY_MODE);
   }
 
+  /** A routing instance is named as its user names it, and an anonymous one by its class's full name (was blank). */
+  @Test
+  void aRoutingInstanceGoesByTheNameGivenOrItsClass() {
+    Dragonfly t = Topologies.canonicalSmall();
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    RoutingAlgorithm anonymous = new RoutingAlgorithm() {
+      private final RoutingAlgorithm minimal = Routings.create("minimal", t, 1);
+
+      @Override
+      public Topology topology() {
+        return minimal.topology();
+      }
+
+      @Override
+      public void route(Packet p, RouterView v, Candidates c) {
+        minimal.route(p, v, c);
+      }
+    };
+    assertThat(RouterFabric.builder(t, loop).routing(anonymous, " mine ").build().routingName()).isEqualTo("mine");
+    assertThat(RouterFabric.builder(t, loop).routing(anonymous).build().routingName())
+        .isEqualTo(anonymous.getClass().getName()).isNotBlank();
+    assertThatThrownBy(() -> RouterFabric.builder(t, loop).routing(anonymous, " "))
+        .hasMessage("routing name must not be blank but was \" \"");
+  }
+
   @Test
   void anIntermediateOutsideTheTopologyIsReported() {
     Dragonfly t = Topologies.canonicalSmall();

@@ -333,7 +333,9 @@ public final class Nic implements FabricEndpoint {
   /**
    * Adds an observer that sees every completion event of this NIC at its simulated time, after the listener
    * ({@link #completionListener}), in the order the probes were added. Unlike the listener, nothing of the library
-   * replaces a probe: a study's or a test's watch over a NIC outlives the jobs that run on it.
+   * replaces a probe: a study's or a test's watch over a NIC outlives the jobs that run on it. It runs on the thread
+   * of the NIC's node; one probe given to NICs of several groups of an engine is called from several threads (see
+   * {@link CompletionListener}).
    *
    * @param probe the observer, not null, not added already
    * @throws IllegalArgumentException for null or a probe added already

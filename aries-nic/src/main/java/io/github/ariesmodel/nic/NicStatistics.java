@@ -5,7 +5,7 @@ import io.github.ariesmodel.core.packet.Packet;
 /**
  * Counters of one NIC, live (read them at any time; they only grow). Counting allocates nothing.
  */
-public final class NicStatistics {
+public final class NicStatistics implements Cloneable {
 
   long posts;
   long packetsSent;
@@ -39,6 +39,20 @@ public final class NicStatistics {
   int maxOutstanding;
 
   NicStatistics() {}
+
+  /**
+   * A copy of the counters as they are now, which later work does not change ({@link Nic#statistics()} gives the
+   * live ones): take one before and one after a phase to measure the phase.
+   *
+   * @return the copy
+   */
+  public NicStatistics snapshot() {
+    try {
+      return (NicStatistics) super.clone(); // every field is a number
+    } catch (CloneNotSupportedException e) {
+      throw new AssertionError(e);
+    }
+  }
 
   /** Counts a packet the fabric accepted from this NIC, by the sizes read before it was offered. */
   void sent(int wireBytes, int payloadBytes) {

@@ -113,20 +113,21 @@ public final class AriesSystem {
       if (b.trace != null) {
         fb.hopListener(b.trace.hopListener());
       }
+      if (b.routingAlgorithm != null) {
+        fb.routing(b.routingAlgorithm, b.routing);
+      } else if (b.routingProvider != null) {
+        fb.routing(b.routingProvider);
+      } else if (b.routing == null || b.routing.equals(Builder.BY_DELIVERY_MODE)) {
+        fb.routingByDeliveryMode();
+      } else {
+        fb.routing(b.routing);
+      }
+      // after the routing, as routerSettings' javadoc says: a routing set there wins (it was overridden)
       if (b.routerSettings != null) {
         b.routerSettings.accept(fb);
       }
-      if (b.routingAlgorithm != null) {
-        fb.routing(b.routingAlgorithm);
-        this.routingName = b.routing;
-      } else if (b.routing == null || b.routing.equals(Builder.BY_DELIVERY_MODE)) {
-        fb.routingByDeliveryMode();
-        this.routingName = Builder.BY_DELIVERY_MODE;
-      } else {
-        fb.routing(b.routing);
-        this.routingName = b.routing;
-      }
       this.routerFabric = fb.build();
+      this.routingName = routerFabric.routingName();
       this.fabric = b.trace == null ? routerFabric : b.trace.wrap(routerFabric);
     } else {
       this.routerFabric = null;
@@ -532,6 +533,7 @@ public final class AriesSystem {
     private FabricKind fabricKind = FabricKind.ROUTERS;
     private String routing = BY_DELIVERY_MODE;
     private RoutingAlgorithm routingAlgorithm;
+    private io.github.ariesmodel.network.spi.RoutingProvider routingProvider;
     private TranslatorKind translatorKind = TranslatorKind.IOMMU;
     private IommuConfig iommuConfig = IommuConfig.defaults();
     private NicConfig nicConfig = NicConfig.defaults();
@@ -637,7 +639,8 @@ public final class AriesSystem {
     /**
      * Tunes the router fabric beyond the defaults (VC count, buffer sizes, pipeline latency, arbitration, ...).
      *
-     * @param settings applied to the fabric's builder before it is built (after seed and routing are set)
+     * @param settings applied to the fabric's builder before it is built, after seed and routing are set (a routing
+     *     set here replaces the system's, and the system reports it)
      * @return this builder
      */
     public Builder routerSettings(java.util.function.Consumer<RouterFabric.Builder> settings) {
@@ -743,6 +746,7 @@ public final class AriesSystem {
       checkArgument(name != null && !name.isBlank(), "routing must not be blank");
       this.routing = name.trim();
       this.routingAlgorithm = null;
+      this.routingProvider = null;
       this.routingGiven = routing.equals(BY_DELIVERY_MODE) ? null : "routing(\"" + routing + "\")";
       return this;
     }
@@ -756,8 +760,26 @@ public final class AriesSystem {
       checkArgument(algorithm != null, "routing algorithm must not be null");
       checkArgument(algorithmName != null && !algorithmName.isBlank(), "routing name must not be blank");
       this.routingAlgorithm = algorithm;
-      this.routing = algorithmName;
+      this.routingProvider = null;
+      this.routing = algorithmName.trim();
       this.routingGiven = "routing(algorithm, \"" + algorithmName + "\")";
+      return this;
+    }
+
+    /**
+     * A user's routing made by its provider for each partition of the fabric (one instance per group on an engine,
+     * so it runs with {@link #threads}, which refuse a single shared instance), seeded by the system's seed; reported
+     * under the provider's {@code name()}.
+     *
+     * @param provider the provider
+     * @return this builder
+     */
+    public Builder routing(io.github.ariesmodel.network.spi.RoutingProvider provider) {
+      checkArgument(provider != null, "routing provider must not be null");
+      this.routingProvider = provider;
+      this.routingAlgorithm = null;
+      this.routing = provider.name();
+      this.routingGiven = "routing(provider \"" + provider.name() + "\")";
       return this;
     }
 

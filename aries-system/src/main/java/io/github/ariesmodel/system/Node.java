@@ -47,8 +47,11 @@ public record Node(
     return iommu().map(Iommu::statistics);
   }
 
-  /** @return a snapshot of the NIC's statistics */
+  /**
+   * @return a snapshot of the NIC's statistics, which later work does not change (it returned the live counters,
+   *     so a snapshot taken before a run read the values after it); {@code nic().statistics()} gives the live ones
+   */
   public NicStatistics nicStatistics() {
-    return nic.statistics();
+    return nic.statistics().snapshot();
   }
 }

@@ -9,6 +9,7 @@ import io.github.ariesmodel.core.spi.Fabric;
 import io.github.ariesmodel.core.spi.FabricEndpoint;
 import io.github.ariesmodel.core.sim.IdealFabric;
 import io.github.ariesmodel.iommu.Iommu;
+import io.github.ariesmodel.nic.NicStatistics;
 import io.github.ariesmodel.system.mpi.MpiJob;
 import io.github.ariesmodel.system.shmem.ShmemJob;
 import io.github.ariesmodel.system.shmem.Symmetric;
@@ -256,5 +257,58 @@ class AriesSystemTest {
     AriesSystem fine = AriesSystem.builder().system("default")
         .fabric((topology, clock) -> new IdealFabric(clock, topology.nodeCount(), 1_000, 10e9)).build();
     assertThat(fine.refusedInjectionsNote()).isEmpty();
+  }
+
+  /**
+   * Found by stop 64's walk through the library as a new user: a routing set in routerSettings was overridden by the
+   * system's (its javadoc said the settings came after), a user's routing could reach an engine with threads only
+   * through ServiceLoader, and a snapshot of a NIC's statistics was the live counters.
+   */
+  @Test
+  void routerSettingsRoutingWinsAProviderRunsOnThreadsAndNicStatisticsAreASnapshot() {
+    AriesSystem valiant = AriesSystem.builder().system("canonical:p=2,a=4,h=2").seed(3)
+        .routerSettings(rb -> rb.routing("valiant")).build();
+    assertThat(valiant.routingName()).isEqualTo("valiant");
+    assertThat(valiant.routerFabric().orElseThrow().routingName()).isEqualTo("valiant");
+
+    io.github.ariesmodel.network.spi.RoutingProvider minimalAgain = new io.github.ariesmodel.network.spi
+        .RoutingProvider() {
+      @Override
+      public String name() {
+        return "my-minimal";
+      }
+
+      @Override
+      public String description() {
+        return "minimal, made by a user's provider";
+      }
+
+      @Override
+      public io.github.ariesmodel.network.spi.RoutingAlgorithm create(
+          io.github.ariesmodel.network.spi.Topology topology, long seed) {
+        return io.github.ariesmodel.network.Routings.create("minimal", topology, seed);
+      }
+    };
+    AriesSystem threaded = AriesSystem.builder().system("canonical:p=2,a=4,h=2").seed(3).threads(2)
+        .routing(minimalAgain).build();
+    assertThat(threaded.routingName()).isEqualTo("my-minimal");
+    ShmemJob job = ShmemJob.builder(threaded).nodes(0, threaded.nodeCount() - 1).build();
+    Symmetric word = job.allocate(8);
+    NicStatistics before = threaded.node(0).nicStatistics();
+    long[] seen = {-1};
+    job.run(pe -> {
+      if (pe.myPe() == 0) {
+        pe.putLong(word, 0, 9, 1);
+        pe.quiet();
+      }
+      pe.barrierAll();
+      if (pe.myPe() == 1) {
+        seen[0] = pe.localLong(word, 0);
+      }
+    });
+    assertThat(seen[0]).isEqualTo(9);
+    NicStatistics after = threaded.node(0).nicStatistics();
+    assertThat(after.transactionsCompleted()).isGreaterThan(before.transactionsCompleted());
+    assertThat(before.transactionsCompleted()).isZero();
   }
 }

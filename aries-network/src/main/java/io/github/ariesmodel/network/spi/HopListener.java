@@ -7,8 +7,12 @@ import io.github.ariesmodel.core.packet.Packet;
  * router to the next. A per-hop tracer (the system library's {@code PacketTrace}) or a user's path check implements
  * it and hands it to the fabric's builder ({@code RouterFabric.Builder#hopListener}).
  *
- * <p>A fabric without a listener pays one null check per hop and nothing else. The listener is called on the
- * simulation thread, in simulated-time order; it must not change the packet or keep it beyond the packet's delivery.
+ * <p>A fabric without a listener pays one null check per hop and nothing else. On a single event loop the listener
+ * is called on the simulation thread, in simulated-time order. On a partitioned engine with several threads it is
+ * called on the thread running the router's group: calls for routers of different groups may come at once and out
+ * of time order with each other (in time order within a group only), so a listener shared by the groups must be
+ * thread-safe and must not assume one order; results do not depend on the thread count only if it does not. It must
+ * not change the packet or keep it beyond the packet's delivery.
  * The fabric does not number packets: a listener identifies one by its source, destination and tag, or by the
  * object itself while it is in flight (the system library's trace numbers packets in injection order).
  */
