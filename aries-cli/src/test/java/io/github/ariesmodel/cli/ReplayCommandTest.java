@@ -309,6 +309,13 @@ class ReplayCommandTest {
     }
     assertThat(jobs).isNotNull();
     assertThat(jobs.get("rows")).hasSize(2);
+    // the run's span, events and statistics are the three systems' (the jobs together, each trace alone): the
+    // statistics used to be the baselines' alone, the main system's taken before it ran (stop 64's hunt)
+    JsonNode stats = r.get("statistics");
+    assertThat(r.get("run").get("simulatedTimePs").asLong()).isEqualTo(stats.get("elapsedPs").asLong());
+    assertThat(r.get("run").get("events").asLong()).isEqualTo(stats.get("events").asLong());
+    assertThat(stats.get("nodesBuilt").asLong()).as("the jobs' and background's nodes, and each trace's alone")
+        .isGreaterThan(8);
     assertThat(jobs.get("rows").get(0).get(1).asText()).endsWith("actions_alltoall.txt");
     assertThat(jobs.get("rows").get(1).get(1).asText()).endsWith("actions_allreduce.txt");
     for (JsonNode row : jobs.get("rows")) {

@@ -150,6 +150,33 @@ public record SystemSpec(
    * @return the system
    */
   public AriesSystem build(java.util.function.Consumer<AriesSystem.Builder> customize) {
+    AriesSystem s = make(customize);
+    if (built != null) {
+      built.built(s);
+    }
+    return s;
+  }
+
+  /**
+   * A system built to this spec that a run uses while its main system is still in use (a replay's baseline, each
+   * trace alone): it does not finish the main system's statistics, as {@link #build} would; give it to {@link
+   * #finishedAside} once it has run, so that results.json's statistics count it.
+   *
+   * @param customize applied to the builder last
+   * @return the system
+   */
+  public AriesSystem buildAside(java.util.function.Consumer<AriesSystem.Builder> customize) {
+    return make(customize);
+  }
+
+  /** @param s a system from {@link #buildAside} that has finished its run: its statistics join the run's */
+  public void finishedAside(AriesSystem s) {
+    if (built != null) {
+      built.aside(s);
+    }
+  }
+
+  private AriesSystem make(java.util.function.Consumer<AriesSystem.Builder> customize) {
     AriesSystem.Builder b = AriesSystem.builder().system(system).routing(routing).seed(seed).fabric(fabric)
         .translator(translator).nic(nic).trace(trace);
     if (translator == TranslatorKind.IOMMU) {
@@ -159,11 +186,7 @@ public record SystemSpec(
       b.threads(threads);
     }
     customize.accept(b);
-    AriesSystem s = b.build();
-    if (built != null) {
-      built.built(s);
-    }
-    return s;
+    return b.build();
   }
 
   /** @return the page size workloads register with unless told otherwise */
