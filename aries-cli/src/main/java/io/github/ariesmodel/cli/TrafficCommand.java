@@ -220,10 +220,11 @@ final class TrafficCommand implements Callable<Integer> {
       out.printf(Locale.ROOT, "routing %s, pattern %s, load %.3f, seed %d%n", routing, pat.id(), load, seed.seed);
       out.printf(Locale.ROOT, "  offered load      %.4f%n", r.offeredLoad());
       out.printf(Locale.ROOT, "  accepted load     %.4f%n", r.acceptedLoad());
-      out.printf(Locale.ROOT, "  latency ns        mean %.1f  p50 %.0f  p99 %.0f  max %.0f%n", r.latencyMeanNs(),
-          r.latencyP50Ns(), r.latencyP99Ns(), r.latencyMaxNs());
-      out.printf(Locale.ROOT, "  hops              mean %.2f  max %d%n", r.meanHops(), r.maxHops());
-      out.printf(Locale.ROOT, "  minimal fraction  %.3f%n", r.minimalFraction());
+      // (no packet measured: the JSON's nulls, "n/a" here, not NaN)
+      out.printf(Locale.ROOT, "  latency ns        mean %s  p50 %s  p99 %s  max %s%n", fixed(r.latencyMeanNs(), 1),
+          fixed(r.latencyP50Ns(), 0), fixed(r.latencyP99Ns(), 0), fixed(r.latencyMaxNs(), 0));
+      out.printf(Locale.ROOT, "  hops              mean %s  max %d%n", fixed(r.meanHops(), 2), r.maxHops());
+      out.printf(Locale.ROOT, "  minimal fraction  %s%n", fixed(r.minimalFraction(), 3));
       out.printf(Locale.ROOT, "  unfinished        %d of %d measured packets%n", r.unfinishedPackets(),
           r.measuredPackets());
       r.linkUtilization().forEach((k, v) -> out.printf(Locale.ROOT, "  utilization %-8s %.3f%n", k, v));
@@ -299,5 +300,10 @@ final class TrafficCommand implements Callable<Integer> {
 
   private static Object num(double v) {
     return Double.isNaN(v) ? null : v;
+  }
+
+  /** A figure with {@code decimals} decimals, or "n/a" when there is none (NaN: nothing was measured). */
+  private static String fixed(double v, int decimals) {
+    return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%." + decimals + "f", v);
   }
 }

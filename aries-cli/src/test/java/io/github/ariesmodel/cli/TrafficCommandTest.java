@@ -25,6 +25,16 @@ class TrafficCommandTest {
         + " ps here (84 wire bytes at the topology's injection rate), but was 0.001 µs (--measure-us)");
   }
 
+  /** A run that measures no packet says so in its text, as its JSON's nulls do, rather than printing NaN. */
+  @Test
+  void aRunThatMeasuresNothingPrintsNotApplicableNotNaN() {
+    assertThat(run("traffic", "--topology", "canonical-small", "--load", "0.0001", "--measure-us", "0.02",
+        "--warmup-us", "0")).as(err.toString()).isZero();
+    assertThat(out.toString()).doesNotContain("NaN")
+        .contains("latency ns        mean n/a  p50 n/a  p99 n/a  max n/a")
+        .contains("minimal fraction  n/a");
+  }
+
   @Test
   void printsTheRequiredJsonKeys() throws Exception {
     int code = run("traffic", "--topology", "canonical:p=2,a=4,h=2", "--routing", "ugal", "--pattern",
