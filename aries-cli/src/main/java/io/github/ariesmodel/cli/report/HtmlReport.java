@@ -82,7 +82,7 @@ public final class HtmlReport {
     if (!results.metrics().isEmpty()) {
       h.append("<h2>Metrics</h2>\n<table>\n<tr><th>metric</th><th>value</th><th>unit</th></tr>\n");
       for (Metric m : results.metrics()) {
-        h.append("<tr><td>").append(escape(m.name())).append("</td><td class=\"n\">").append(m.value())
+        h.append("<tr><td>").append(escape(m.name())).append("</td><td class=\"n\">").append(number(m.value()))
             .append("</td><td>").append(escape(m.unit())).append("</td></tr>\n");
       }
       h.append("</table>\n");
@@ -167,7 +167,8 @@ public final class HtmlReport {
     for (int r = 0; r < shown; r++) {
       h.append("<tr>");
       for (Object v : t.rows().get(r)) {
-        h.append(v instanceof Number ? "<td class=\"n\">" : "<td>").append(v == null ? "" : escape(v.toString()))
+        h.append(v instanceof Number ? "<td class=\"n\">" : "<td>")
+            .append(v == null ? "" : v instanceof Double d ? number(d) : escape(v.toString()))
             .append("</td>");
       }
       h.append("</tr>\n");
@@ -280,5 +281,16 @@ public final class HtmlReport {
     public HtmlReport build() {
       return new HtmlReport(this);
     }
+  }
+
+  /**
+   * A number as a reader wants it: a whole value as an integer (13584368, not Java's 1.3584368E7, which counts of ten
+   * million or more became), others as Java writes them.
+   */
+  static String number(double v) {
+    if (v == Math.rint(v) && Math.abs(v) < 0x1p53) {
+      return Long.toString((long) v);
+    }
+    return Double.toString(v);
   }
 }

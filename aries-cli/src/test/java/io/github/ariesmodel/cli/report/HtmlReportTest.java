@@ -28,6 +28,21 @@ class HtmlReportTest {
         "<th>nic</th><td>requestTags=32</td>", "<th>iommu</th><td>defaults</td>");
   }
 
+  /** Counts of ten million or more read as counts, not as Java's 1.3584368E7 (stop 64's hunt of the reports). */
+  @Test
+  void wholeNumbersArePrintedAsIntegersAndOthersUnchanged() {
+    Results r = Results.builder(RunMetadata.builder("t", "replay").build())
+        .metric("bytes", 13_584_368, "B").metric("ranks", 27, "").metric("share", 0.25, "")
+        .table(ResultTable.builder("x").number("v", "").row(1.5e7).row(2.5).build())
+        .build();
+    String html = HtmlReport.builder(r).build().toHtml();
+    assertThat(html).contains("<td>bytes</td><td class=\"n\">13584368</td>", "<td>ranks</td><td class=\"n\">27</td>",
+        "<td>share</td><td class=\"n\">0.25</td>", "<td class=\"n\">15000000</td>", "<td class=\"n\">2.5</td>")
+        .doesNotContain("E7");
+    assertThat(HtmlReport.number(1e300)).isEqualTo("1.0E300");
+    assertThat(HtmlReport.number(-3)).isEqualTo("-3");
+  }
+
   @Test
   void escapesEveryPieceOfText() {
     Results r = Results.builder(RunMetadata.builder("t", "run <script>alert(1)</script>").build())
