@@ -210,7 +210,7 @@ public final class Nic implements FabricEndpoint {
   public void deregister(int mdh) {
     boolean entered = inUse.enter();
     try {
-      int ringOf = completions.queueWithRing(mdh);
+      int ringOf = completions == null ? -1 : completions.queueWithRing(mdh);
       checkArgument(ringOf < 0, "mdh %s of node %s is completion queue %s's ring: destroy the queue"
           + " (destroyCompletionQueue) instead of deregistering its ring", mdh, nodeId, ringOf);
       translation.deregister(mdh);
