@@ -184,14 +184,15 @@ final class AmoCache {
   }
 
   /**
-   * An AMO on entry {@code i} is in flight until {@code answerAt}; later AMOs on the word wait for it.
+   * An AMO on entry {@code i} is in flight (until its answer, which ends it, {@link #end}); the next AMO on the word
+   * may start at {@code nextAt}, when the unit has its result for the next operation.
    *
    * @param i the entry
-   * @param answerAt when it answers
+   * @param nextAt when the next AMO on the word may start
    */
-  void begin(int i, long answerAt) {
+  void begin(int i, long nextAt) {
     busy[i]++;
-    readyAt[i] = answerAt;
+    readyAt[i] = nextAt;
   }
 
   /**

@@ -17,6 +17,7 @@ class AmoCacheTest {
   private static final AmoOperation FADD = AmoOperation.parse("FIADD");
   private static final long HOST_READ_PS = NicTiming.defaults().hostReadLatencyPs();
   private static final long UNIT_PS = NicTiming.defaults().cyclePs() * NicTiming.defaults().amoUnitCycles();
+  private static final long SLOT_PS = NicTiming.defaults().cyclePs() * NicTiming.defaults().packetCycles();
 
   /** Two nodes: node 1 posts AMOs to a 4 KB buffer at node 0. */
   private static final class Rig {
@@ -72,7 +73,7 @@ class AmoCacheTest {
   }
 
   @Test
-  void cachedAmosInFlightOnOneWordAreServedOneAfterAnotherAndWrittenBackOnce() {
+  void cachedAmosInFlightOnOneWordAreServedInOrderAtTheUnitsIssueRateAndWrittenBackOnce() {
     Rig r = new Rig(AmoCacheConfig.defaults());
     for (int k = 0; k < 4; k++) {
       r.c.nics[1].post(Post.amo(k, FADD_C, NetworkAddress.of(0, r.target.mdh(), 0), 1, 0));
@@ -85,7 +86,9 @@ class AmoCacheTest {
         .mapToLong(CompletionEvent::timePs).toArray();
     assertThat(fetched).containsExactly(0, 1, 2, 3);
     for (int k = 1; k < 4; k++) {
-      assertThat(times[k] - times[k - 1]).isEqualTo(UNIT_PS);
+      // The unit starts one AMO on the word every two cycles [S1] (until stop 64, one per amoUnitCycles, 10 ns);
+      // the answers then leave at the NIC's packet rate, one per 5 cycles, which binds here.
+      assertThat(times[k] - times[k - 1]).isEqualTo(SLOT_PS).isLessThan(UNIT_PS);
     }
     assertThat(r.stats().amoCacheMisses()).isEqualTo(1);
     assertThat(r.stats().amoCacheHits()).isEqualTo(3);
