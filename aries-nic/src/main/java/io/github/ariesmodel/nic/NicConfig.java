@@ -16,7 +16,8 @@ import io.github.ariesmodel.core.MemoryDomainDescriptor;
  *       incoming GETs, {@code TargetEngine})</td></tr>
  *   <tr><td>{@code amoRequestList}</td><td>64 AMOs in the AMO unit at once</td>
  *       <td>[S6d] {@code reqlist_max} is 6 bits</td></tr>
- *   <tr><td>{@code bteChannels}</td><td>4</td><td>[S6a] chn0-chn3</td></tr>
+ *   <tr><td>{@code bteChannels}</td><td>3</td><td>[S5] uGNI posts RDMA on "all three" BTE channels by default; the
+ *       hardware has 4 [S6a] chn0-chn3 (up to 4 may be configured). 4 until stop 64</td></tr>
  *   <tr><td>{@code fmaBteThreshold}</td><td>4,096 bytes</td>
  *       <td>[S8] DMAPP's default CPU→offload threshold (GASNet uses 1,023 B [S9]); DMAPP is what Cray SHMEM runs
  *       on, and a SHMEM-like workload is what this NIC is driven by</td></tr>
@@ -95,7 +96,7 @@ public record NicConfig(
    * @return the defaults
    */
   public static NicConfig defaults() {
-    return new NicConfig(NicTiming.defaults(), 64, 64, 4, 4096, 8, 1, 1, AmoCacheConfig.defaults());
+    return new NicConfig(NicTiming.defaults(), 64, 64, 3, 4096, 8, 1, 1, AmoCacheConfig.defaults());
   }
 
   /** @param t the timing @return a copy with it */
