@@ -462,10 +462,12 @@ public final class ProcessRunner implements AutoCloseable {
     for (Lane lane : lanes) {
       if (lane.failure != null) {
         Throwable f = lane.failure;
+        String name = lane.failedName;
+        long at = lane.failedAtPs;
         for (Lane l : lanes) {
           l.failure = null;
         }
-        throw new ProcessFailedException("simulated process failed: " + f, f);
+        throw new ProcessFailedException("simulated process " + name + " failed at " + at + " ps: " + f, f, name, at);
       }
     }
   }
@@ -503,6 +505,9 @@ public final class ProcessRunner implements AutoCloseable {
     volatile Thread holder;
     Proc current;
     Throwable failure;
+    /** The failed process's name and its simulated time then, for the report. */
+    String failedName;
+    long failedAtPs;
 
     Lane(ProcessRunner runner, Scheduler scheduler, java.util.function.Consumer<Thread> bindOwner, Runnable stop,
         BooleanSupplier continueRun) {
@@ -687,9 +692,23 @@ public final class ProcessRunner implements AutoCloseable {
   /** Thrown from the runner when a simulated process's code failed. */
   public static final class ProcessFailedException extends RuntimeException {
     private static final long serialVersionUID = 1L;
+    private final String processName;
+    private final long timePs;
 
-    ProcessFailedException(String message, Throwable cause) {
+    ProcessFailedException(String message, Throwable cause, String processName, long timePs) {
       super(message, cause);
+      this.processName = processName;
+      this.timePs = timePs;
+    }
+
+    /** @return the name of the process that failed ({@code pe3}, {@code rank12}: what its job named it) */
+    public String processName() {
+      return processName;
+    }
+
+    /** @return the process's simulated time when it failed, picoseconds */
+    public long timePs() {
+      return timePs;
     }
   }
 
@@ -732,6 +751,8 @@ public final class ProcessRunner implements AutoCloseable {
           return;
         }
         lane.failure = t;
+        lane.failedName = name;
+        lane.failedAtPs = lane.scheduler.now();
       }
       state = State.DONE;
       // this thread is free now: it carries the run until it passes control on, then ends

@@ -99,6 +99,23 @@ class ShmemJobEdgeTest {
     }
   }
 
+  /** A PE's own exception names the PE and its time (it said only "simulated process failed"; stop 64's user walk). */
+  @Test
+  void aPesFailureNamesThePeAndItsTime() {
+    ShmemJob job = job(0, 9);
+    Throwable t = org.assertj.core.api.Assertions.catchThrowable(() -> job.run(pe -> {
+      if (pe.myPe() == 1) {
+        pe.compute(2_000);
+        throw new IllegalArgumentException("pe must be in [0, 1] but was 2");
+      }
+    }));
+    assertThat(t).isInstanceOf(ProcessRunner.ProcessFailedException.class).hasMessage("simulated process pe1 failed"
+        + " at 2000 ps: java.lang.IllegalArgumentException: pe must be in [0, 1] but was 2");
+    ProcessRunner.ProcessFailedException f = (ProcessRunner.ProcessFailedException) t;
+    assertThat(f.processName()).isEqualTo("pe1");
+    assertThat(f.timePs()).isEqualTo(2_000);
+  }
+
   @Test
   void zeroLengthPutsCompleteAndQuietReturns() {
     ShmemJob job = job(0, 9);
