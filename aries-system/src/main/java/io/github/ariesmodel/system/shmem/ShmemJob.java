@@ -399,6 +399,10 @@ public final class ShmemJob {
   }
 
   /**
+   * The program's time. A PE's puts that it never waited for ({@code quiet}, {@code barrierAll}) still complete
+   * before {@link #run} returns, but after the PE returned, so they are not in this figure: time puts with a {@code
+   * quiet()} at the end (a run of one 1 MiB put and no quiet gives 0 here; with the quiet, the put's 200 µs).
+   *
    * @return simulated time from the start of the last run that completed until its last PE returned, picoseconds (0
    *     before any; a run that failed leaves the figure of the run before it)
    */
