@@ -740,6 +740,24 @@ public final class RouterFabric implements Fabric {
       return this;
     }
 
+    /**
+     * Adds a listener of every hop beside the one set already ({@link #hopListener}), told after it.
+     *
+     * @param l the listener
+     * @return this
+     */
+    public Builder addHopListener(HopListener l) {
+      if (l == null) {
+        throw new IllegalArgumentException("hop listener must not be null");
+      }
+      HopListener before = this.hopListener;
+      this.hopListener = before == null ? l : (now, p, router, port, vc, hop) -> {
+        before.hop(now, p, router, port, vc, hop);
+        l.hop(now, p, router, port, vc, hop);
+      };
+      return this;
+    }
+
     /** @param s seed of the routing's random choices @return this */
     public Builder seed(long s) {
       this.seed = s;

@@ -110,9 +110,6 @@ public final class AriesSystem {
     } else if (b.fabricKind == FabricKind.ROUTERS) {
       RouterFabric.Builder fb =
           (engine != null ? RouterFabric.builder(topology, engine) : RouterFabric.builder(topology, loop)).seed(b.seed);
-      if (b.trace != null) {
-        fb.hopListener(b.trace.hopListener());
-      }
       if (b.routingAlgorithm != null) {
         fb.routing(b.routingAlgorithm, b.routing);
       } else if (b.routingProvider != null) {
@@ -125,6 +122,9 @@ public final class AriesSystem {
       // after the routing, as routerSettings' javadoc says: a routing set there wins (it was overridden)
       if (b.routerSettings != null) {
         b.routerSettings.accept(fb);
+      }
+      if (b.trace != null) {
+        fb.addHopListener(b.trace.hopListener()); // beside a listener the settings gave, which used to replace it
       }
       this.routerFabric = fb.build();
       this.routingName = routerFabric.routingName();
@@ -649,8 +649,8 @@ public final class AriesSystem {
     }
 
     /**
-     * @param t a trace that records the packets its filter chooses (and, on the router fabric, their hops; a hop
-     *     listener given in {@link #routerSettings} replaces the trace's), or null for none
+     * @param t a trace that records the packets its filter chooses (and, on the router fabric, their hops, beside any
+     *     hop listener given in {@link #routerSettings}, which until stop 64 replaced the trace's), or null for none
      * @return this builder
      */
     public Builder trace(PacketTrace t) {

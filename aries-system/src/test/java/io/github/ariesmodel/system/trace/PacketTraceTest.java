@@ -47,6 +47,34 @@ class PacketTraceTest {
     return out;
   }
 
+  /**
+   * A hop listener given in routerSettings is told beside the trace, which records the same hops as without it (the
+   * listener used to replace the trace's, whose hops then came back empty; stop 64's user walk).
+   */
+  @Test
+  void aHopListenerInRouterSettingsIsToldBesideTheTrace() throws Exception {
+    long[] delivered = new long[1];
+    JsonNode alone = traced(new PacketTrace(1000), delivered, "by-delivery-mode");
+    PacketTrace trace = new PacketTrace(1000);
+    long[] hops = {0};
+    AriesSystem sys = AriesSystem.builder().topology(SMALL, "small").trace(trace)
+        .routerSettings(rb -> rb.hopListener((now, p, router, port, vc, hop) -> hops[0]++)).build();
+    ShmemJob job = ShmemJob.builder(sys).nodes(0, 1, 40).build();
+    Symmetric buf = job.allocate(1024);
+    job.run(pe -> {
+      if (pe.myPe() == 0) {
+        pe.putmem(buf, 0, buf, 0, 1024, 1);
+        pe.putmem(buf, 0, buf, 0, 64, 2);
+        pe.quiet();
+      }
+    });
+    StringWriter w = new StringWriter();
+    trace.write(w);
+    JsonNode both = new ObjectMapper().readTree(w.toString());
+    assertThat(hops[0]).isPositive();
+    assertThat(events(both, "hop")).hasSize(events(alone, "hop").size()).hasSize((int) hops[0]);
+  }
+
   @Test
   void everyDeliveredPacketBecomesOneCompleteEventWithItsJourney() throws Exception {
     long[] delivered = new long[1];
