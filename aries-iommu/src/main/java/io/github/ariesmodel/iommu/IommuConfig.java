@@ -66,6 +66,21 @@ public record IommuConfig(
     boolean reuseMdhs,
     PageTables pageTables) {
 
+  /**
+   * The settings, the replacement policy by its name (a provider's {@code name()}, a built-in's) rather than a
+   * user factory's identity hash; another factory by its class.
+   */
+  @Override
+  public String toString() {
+    String p = policy instanceof io.github.ariesmodel.iommu.spi.ReplacementPolicyProvider named ? named.name()
+        : policy instanceof BuiltInPolicy ? policy.toString() : policy.getClass().getName();
+    return "IommuConfig[ways=" + ways + ", sets=" + sets + ", ptesPerLine=" + ptesPerLine + ", policy=" + p
+        + ", seed=" + seed + ", maxInFlight=" + maxInFlight + ", fetchBuffers=" + fetchBuffers
+        + ", pteFetchLatencyPs=" + pteFetchLatencyPs + ", hitLatencyPs=" + hitLatencyPs + ", issueIntervalPs="
+        + issueIntervalPs + ", prefetch=" + prefetch + ", reuseMdhs=" + reuseMdhs + ", pageTables=" + pageTables
+        + "]";
+  }
+
   /** Default ways per set. */
   public static final int DEFAULT_WAYS = 4;
   /** Default sets. */

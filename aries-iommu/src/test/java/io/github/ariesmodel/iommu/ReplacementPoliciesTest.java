@@ -91,4 +91,13 @@ class ReplacementPoliciesTest {
         .hasMessage("policy must be one of lru, plru, random, fifo but was \"mru\"");
     assertThatThrownBy(() -> ReplacementPolicies.byName(null)).hasMessageContaining("but was \"null\"");
   }
+
+  /** The configuration prints its policy by name, as a user gave it, not as a factory's identity hash (user walk). */
+  @Test
+  void theConfigurationPrintsItsPolicyByName() {
+    assertThat(IommuConfig.builder().policy(ReplacementPolicies.byName("fifo")).build().toString())
+        .contains(", policy=fifo, ").doesNotContain("@");
+    assertThat(IommuConfig.defaults().toString()).startsWith("IommuConfig[ways=4, sets=32, ptesPerLine=8, policy=")
+        .doesNotContain("@");
+  }
 }
