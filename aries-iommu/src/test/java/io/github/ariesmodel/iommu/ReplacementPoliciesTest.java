@@ -100,4 +100,38 @@ class ReplacementPoliciesTest {
     assertThat(IommuConfig.defaults().toString()).startsWith("IommuConfig[ways=4, sets=32, ptesPerLine=8, policy=")
         .doesNotContain("@");
   }
+
+  /** A policy whose victim() throws is named with the set and candidates it was asked about (it escaped bare). */
+  @Test
+  void aPolicyThatThrowsIsNamedWithWhatItWasAsked() {
+    ReplacementPolicy throwing = new ReplacementPolicy() {
+      @Override
+      public void onAccess(int set, int way) {}
+
+      @Override
+      public void onFill(int set, int way) {}
+
+      @Override
+      public void onInvalidate(int set, int way) {}
+
+      @Override
+      public int victim(int set, long candidates) {
+        throw new UnsupportedOperationException("todo");
+      }
+    };
+    io.github.ariesmodel.iommu.spi.ReplacementPolicyFactory factory = (sets, ways, seed) -> throwing;
+    Rig rig = new Rig(IommuConfig.builder().ways(2).sets(1).policy(factory).build());
+    int mdh = rig.iommu.register(MemoryRegistration.of(0, 64L << 21, Rig.TAG, Rig.KEY)
+        .withPageSize(PageSize.SIZE_2M)).mdh();
+    long line = 8L << 21;
+    for (int k = 0; k < 2; k++) {
+      rig.translate(mdh, k * line, k);
+      rig.loop.run();
+    }
+    // a third line in a two-way set: the policy must choose (on the request's own call, nothing queued ahead)
+    assertThatThrownBy(() -> rig.translate(mdh, 2 * line, 2)).isInstanceOf(IllegalStateException.class)
+        .hasMessage("replacement policy " + throwing.getClass().getName() + " threw choosing a victim in set 0 among"
+            + " the candidates 0b11: java.lang.UnsupportedOperationException: todo")
+        .hasCauseInstanceOf(UnsupportedOperationException.class);
+  }
 }

@@ -163,7 +163,14 @@ public final class SetAssociativePteCache {
       if (candidates == 0) {
         return -1;
       }
-      int w = policy.victim(set, candidates);
+      int w;
+      try {
+        w = policy.victim(set, candidates);
+      } catch (RuntimeException e) {
+        // a user's policy that throws is named with what it was asked (it escaped bare, far from the policy)
+        throw new IllegalStateException("replacement policy " + policy.getClass().getName() + " threw choosing a"
+            + " victim in set " + set + " among the candidates 0b" + Long.toBinaryString(candidates) + ": " + e, e);
+      }
       if (w < 0 || w >= ways || (candidates & (1L << w)) == 0) {
         throw new IllegalStateException("replacement policy " + policy.getClass().getName()
             + " returned way " + w + ", which is not among the candidates 0b" + Long.toBinaryString(candidates));
