@@ -883,8 +883,9 @@ public final class ShmemJob {
     @Override
     public byte[] get(Symmetric src, long srcOffset, int length, int pe) {
       checkCaller();
-      checkArgument(length >= 1 && length <= stagingBytes, "length must be in [1, %s] but was %s", stagingBytes,
-          length);
+      checkArgument(length >= 1 && length <= stagingBytes, "length must be in [1, %s] (the job's stagingBytes, the"
+          + " buffer a get(src, ...) lands in; getmem into an object of your own has no such limit) but was %s",
+          stagingBytes, length);
       own(src, "src", srcOffset, length);
       checkPe("pe", pe); // (both before the staging buffer is cleared through the host cache)
       localBytes(staging, 0, new byte[length]);

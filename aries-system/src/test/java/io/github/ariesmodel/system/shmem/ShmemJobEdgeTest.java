@@ -116,6 +116,22 @@ class ShmemJobEdgeTest {
     assertThat(f.timePs()).isEqualTo(2_000);
   }
 
+  /** A get longer than the staging buffer names the setting that sized it (user walk: it said only "length"). */
+  @Test
+  void aGetLongerThanTheStagingBufferNamesTheSetting() {
+    AriesSystem sys = AriesSystem.builder().topology(Topologies.ariesSmall(), "small").build();
+    ShmemJob job = ShmemJob.builder(sys).nodes(0, 9).stagingBytes(64).build();
+    Symmetric x = job.allocate(256);
+    Throwable t = org.assertj.core.api.Assertions.catchThrowable(() -> job.run(pe -> {
+      if (pe.myPe() == 0) {
+        pe.get(x, 0, 128, 1);
+      }
+    }));
+    assertThat(t.getCause()).isInstanceOf(IllegalArgumentException.class).hasMessage("length must be in [1, 64] (the"
+        + " job's stagingBytes, the buffer a get(src, ...) lands in; getmem into an object of your own has no such"
+        + " limit) but was 128");
+  }
+
   @Test
   void zeroLengthPutsCompleteAndQuietReturns() {
     ShmemJob job = job(0, 9);
