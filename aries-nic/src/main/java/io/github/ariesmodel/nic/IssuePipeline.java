@@ -274,7 +274,7 @@ final class IssuePipeline {
     void translated(long now, MemoryAccess a, Status s) {
       Transaction t = a.tx;
       if (s.isError()) {
-        t.fail(s);
+        t.failLocal(s);
         accesses.recycle(a);
         table.requestLeft(now, t);
         table.responseProcessed(now, t);

@@ -22,6 +22,8 @@ final class Transaction {
   int injected;
   int processed;
   Status error;
+  /** The first fault at the source (reading the data to send), which the LOCAL event reports; null when none. */
+  Status localError;
   long fetched;
   boolean localSent;
   int remoteNode;
@@ -63,6 +65,7 @@ final class Transaction {
     injected = 0;
     processed = 0;
     error = null;
+    localError = null;
     fetched = 0;
     localSent = false;
     paceBasePs = 0;
@@ -84,6 +87,23 @@ final class Transaction {
   /** @return OK, or the first fault */
   Status status() {
     return error == null ? Status.OK : error;
+  }
+
+  /** A fault at the source: the transaction's, and the LOCAL event's. */
+  void failLocal(Status s) {
+    fail(s);
+    if (localError == null) {
+      localError = s;
+    }
+  }
+
+  /**
+   * @return OK, or the first fault at the source: what the LOCAL event (the data has left) reports. A target's error
+   *     response is the GLOBAL event's; it reached the LOCAL event too when it came back before the last request
+   *     left, so the LOCAL status depended on timing (stop 64's fault hunt)
+   */
+  Status localStatus() {
+    return localError == null ? Status.OK : localError;
   }
 
   void end() {

@@ -246,7 +246,7 @@ final class TransactionTable {
     }
     if (t.injected == t.packets && !t.localSent && (t.modes & Post.LOCAL_EVENT) != 0) {
       t.localSent = true;
-      completions.write(now, CompletionType.LOCAL, t.status(), t.post.postId(), t.remoteNode, 0, t.cq);
+      completions.write(now, CompletionType.LOCAL, t.localStatus(), t.post.postId(), t.remoteNode, 0, t.cq);
     }
   }
 

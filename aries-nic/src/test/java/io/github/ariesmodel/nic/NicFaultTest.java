@@ -156,6 +156,24 @@ class NicFaultTest {
         s -> Post.amo(77, AmoOperation.parse("FSWAP"), NetworkAddress.of(1, s.target.mdh(), 3 * 4096 + 8), 9, 0));
   }
 
+  /**
+   * The LOCAL event (the data has left) reports faults at the source only; the target's fault is the GLOBAL event's.
+   * It reached a long put's LOCAL event too when the first error response came back before the last request left, so
+   * the LOCAL status depended on timing (stop 64's fault hunt).
+   */
+  @Test
+  void aTargetsFaultIsTheGlobalEventsNotTheLocalOnes() {
+    Setup s = new Setup();
+    s.c.nics[1].deregister(s.target.mdh());
+    s.c.nics[0].post(Post.put(9, s.local.mdh(), 0, NetworkAddress.of(1, s.target.mdh(), 0), SIZE)
+        .withCompletion(Post.NO_CQ, Post.LOCAL_EVENT | Post.GLOBAL_EVENT).withEngine(Post.Engine.FMA));
+    s.c.run();
+    assertThat(s.c.events).extracting(CompletionEvent::type, CompletionEvent::status).containsExactly(
+        org.assertj.core.groups.Tuple.tuple(CompletionType.LOCAL, Status.OK),
+        org.assertj.core.groups.Tuple.tuple(CompletionType.GLOBAL, Status.INVALID_MDH));
+    s.assertUntouched();
+  }
+
   @Test
   void theFirstFaultOfAMultiPacketTransactionIsReported() {
     // Bytes 100..20099 of the target: packets in page 2 fault, the others land; the event names the fault.
