@@ -49,7 +49,7 @@ import java.util.TreeSet;
  * iommu: {ways: 4, sets: 32, ptesPerLine: 8, policy: lru, maxInFlight: 32, fetchBuffers: 8,
  *         pteFetchLatencyNs: 500, hitLatencyNs: 5, issueIntervalNs: 1.25, prefetch: true,
  *         pageTables: per-registration}   # or per-context (the hardware's shape, docs/iommu.md)
- * nic: {requestTags: 64, bteChannels: 4, fmaBteThreshold: 4096, amoRequestList: 64,
+ * nic: {requestTags: 64, bteChannels: 3, fmaBteThreshold: 4096, amoRequestList: 64,
  *       clockMHz: 800, packetCycles: 5, hostGBps: 16, hostLatencyNs: 250, hostReadLatencyNs: 500,
  *       amoCacheEntries: 64, amoCacheWriteBack: idle}   # or eviction; entries 0: no AMO cache
  * workload: pingpong

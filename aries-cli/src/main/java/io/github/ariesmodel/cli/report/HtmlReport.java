@@ -285,11 +285,15 @@ public final class HtmlReport {
 
   /**
    * A number as a reader wants it: a whole value as an integer (13584368, not Java's 1.3584368E7, which counts of ten
-   * million or more became), others as Java writes them.
+   * million or more became), others in plain decimals from 0.001 to 10^15, and as Java writes them beyond.
    */
   static String number(double v) {
     if (v == Math.rint(v) && Math.abs(v) < 0x1p53) {
       return Long.toString((long) v);
+    }
+    double a = Math.abs(v);
+    if (a >= 1e-3 && a < 1e15) {
+      return java.math.BigDecimal.valueOf(v).toPlainString(); // 13584368.5, not 1.35843685E7
     }
     return Double.toString(v);
   }

@@ -40,6 +40,7 @@ class HtmlReportTest {
         "<td>share</td><td class=\"n\">0.25</td>", "<td class=\"n\">15000000</td>", "<td class=\"n\">2.5</td>")
         .doesNotContain("E7");
     assertThat(HtmlReport.number(1e300)).isEqualTo("1.0E300");
+    assertThat(HtmlReport.number(13_584_368.5)).isEqualTo("13584368.5");
     assertThat(HtmlReport.number(-3)).isEqualTo("-3");
   }
 

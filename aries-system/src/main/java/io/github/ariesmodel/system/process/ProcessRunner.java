@@ -459,16 +459,23 @@ public final class ProcessRunner implements AutoCloseable {
   }
 
   private void rethrow() {
+    // the earliest failure in simulated time, the lowest lane on a tie: on an engine every group finishes its window
+    // after a failure, so a later one in a lower group could be there too (stop 64's review; the single loop stops at
+    // the first)
+    Lane first = null;
     for (Lane lane : lanes) {
-      if (lane.failure != null) {
-        Throwable f = lane.failure;
-        String name = lane.failedName;
-        long at = lane.failedAtPs;
-        for (Lane l : lanes) {
-          l.failure = null;
-        }
-        throw new ProcessFailedException("simulated process " + name + " failed at " + at + " ps: " + f, f, name, at);
+      if (lane.failure != null && (first == null || lane.failedAtPs < first.failedAtPs)) {
+        first = lane;
       }
+    }
+    if (first != null) {
+      Throwable f = first.failure;
+      String name = first.failedName;
+      long at = first.failedAtPs;
+      for (Lane l : lanes) {
+        l.failure = null;
+      }
+      throw new ProcessFailedException("simulated process " + name + " failed at " + at + " ps: " + f, f, name, at);
     }
   }
 
@@ -750,9 +757,11 @@ public final class ProcessRunner implements AutoCloseable {
         if (killed) {
           return;
         }
-        lane.failure = t;
-        lane.failedName = name;
-        lane.failedAtPs = lane.scheduler.now();
+        if (lane.failure == null) { // the lane's first (its events run in time order)
+          lane.failure = t;
+          lane.failedName = name;
+          lane.failedAtPs = lane.scheduler.now();
+        }
       }
       state = State.DONE;
       // this thread is free now: it carries the run until it passes control on, then ends

@@ -116,6 +116,29 @@ class ShmemJobEdgeTest {
     assertThat(f.timePs()).isEqualTo(2_000);
   }
 
+  /**
+   * Two PEs in different groups that fail in one engine window: the earlier failure is reported, as on the single
+   * loop (the engine named the lower group's, a nanosecond later; stop 64's review).
+   */
+  @Test
+  void theEarliestFailureIsReportedWhateverTheThreads() {
+    for (int threads : new int[] {0, 1, 2}) {
+      AriesSystem.Builder b = AriesSystem.builder().system("canonical:p=2,a=4,h=2");
+      if (threads > 0) {
+        b.threads(threads);
+      }
+      AriesSystem sys = b.build();
+      assertThat(sys.groupOfNode(0)).isNotEqualTo(sys.groupOfNode(8));
+      ShmemJob job = ShmemJob.builder(sys).nodes(0, 8).build();
+      Throwable t = org.assertj.core.api.Assertions.catchThrowable(() -> job.run(pe -> {
+        pe.compute(pe.myPe() == 0 ? 1_001 : 1_000);
+        throw new IllegalStateException("pe" + pe.myPe());
+      }));
+      assertThat(t).as("threads %s", threads).isInstanceOf(ProcessRunner.ProcessFailedException.class)
+          .hasMessage("simulated process pe1 failed at 1000 ps: java.lang.IllegalStateException: pe1");
+    }
+  }
+
   /** A get longer than the staging buffer names the setting that sized it (user walk: it said only "length"). */
   @Test
   void aGetLongerThanTheStagingBufferNamesTheSetting() {
