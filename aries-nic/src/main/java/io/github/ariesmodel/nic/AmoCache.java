@@ -214,6 +214,16 @@ final class AmoCache {
     }
   }
 
+  /** @return entries the cache has */
+  int capacity() {
+    return entries;
+  }
+
+  /** @return when a dirty word is written back */
+  AmoWriteBack writeBackPolicy() {
+    return writeBack;
+  }
+
   /** @return AMOs in flight on entry {@code i} */
   int busy(int i) {
     return busy[i];

@@ -43,6 +43,11 @@ final class AmoUnit {
   private final long unitPs;
   private final long issuePs;
   private final EventHandler answered = new Answered();
+  /** Whether the cache writes a word back when its entry goes idle (the default), so held REMOTE events wait for it. */
+  private final boolean idleWriteBack;
+  /** REMOTE events held by cache entry, and how many (null until the first is held). */
+  private int[] heldCount;
+  private long[][] heldEvents;
   private final EventHandler cachedAnswered = new CachedAnswered();
   private int inFlight;
   private ArrayDeque<MemoryAccess> waiting;
@@ -69,6 +74,7 @@ final class AmoUnit {
     this.unitPs = t.cyclePs() * t.amoUnitCycles();
     this.issuePs = t.cyclePs() * Math.min(ISSUE_CYCLES, t.amoUnitCycles());
     this.latencyPs = hostReadPs + unitPs;
+    this.idleWriteBack = cache != null && cache.writeBackPolicy() == AmoWriteBack.IDLE;
   }
 
   /**
@@ -152,10 +158,19 @@ final class AmoUnit {
     inFlight++;
     accesses.recycle(a);
     scheduler.scheduleAt(answerAt, cachedAnswered, accesses.packets.amoResult(p, old), i);
-    // The value reaches host memory when the entry goes idle (under the default write-back): for this AMO, at its
-    // answer at the earliest. Its REMOTE event must not be visible before that, or a poller it wakes reads the old
-    // value and waits for an event that never comes (docs/memory-hierarchy.md, "AMO cache").
-    completions.remoteEventAfter(answerAt, p);
+    // The value reaches host memory when the entry goes idle (under the default write-back): at this AMO's answer at
+    // the earliest, later when the next AMO on the word started before it (a chain). Its REMOTE event must not be
+    // visible before that, or a poller it wakes reads the old value and waits for an event that never comes
+    // (docs/memory-hierarchy.md, "AMO cache"), so under the idle write-back it is held with the entry and booked when
+    // the entry goes idle (stop 64's review: it was booked at the answer, before a chain's write-back).
+    long held = completions.holdRemoteEvent(p);
+    if (held >= 0) {
+      if (idleWriteBack) {
+        hold(i, held);
+      } else {
+        completions.remoteEventHeld(answerAt, held);
+      }
+    }
     accesses.done(p);
     return true;
   }
@@ -190,8 +205,31 @@ final class AmoUnit {
   private final class CachedAnswered implements EventHandler {
     @Override
     public void onEvent(long now, Object ref, long arg) {
-      cache.end((int) arg);
+      int i = (int) arg;
+      cache.end(i);
+      if (heldCount != null && heldCount[i] > 0 && cache.busy(i) == 0) {
+        // idle: its value has just been written back; the chain's REMOTE events are visible from now
+        for (int k = 0; k < heldCount[i]; k++) {
+          completions.remoteEventHeld(now, heldEvents[i][k]);
+        }
+        heldCount[i] = 0;
+      }
       answer(now, (Packet) ref);
     }
+  }
+
+  /** Holds a REMOTE event with cache entry {@code i} until it goes idle (arrays made on first use, reused after). */
+  private void hold(int i, long event) {
+    if (heldCount == null) {
+      heldCount = new int[cache.capacity()];
+      heldEvents = new long[cache.capacity()][];
+    }
+    long[] e = heldEvents[i];
+    if (e == null) {
+      e = heldEvents[i] = new long[4];
+    } else if (heldCount[i] == e.length) {
+      e = heldEvents[i] = java.util.Arrays.copyOf(e, e.length * 2);
+    }
+    e[heldCount[i]++] = event;
   }
 }

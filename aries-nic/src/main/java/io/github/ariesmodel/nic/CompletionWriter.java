@@ -297,13 +297,33 @@ final class CompletionWriter {
    * @param request the request served
    */
   void remoteEventAfter(long at, Packet request) {
-    int cq = remoteEventQueue(request);
-    if (cq != MemoryDomainDescriptor.NO_CQ) {
-      queues.get(cq).writesInFlight++;
-      // the request is recycled meanwhile: its tag (12 bits), source node (18) and the CQ (11) travel in the arg
-      scheduler.scheduleAt(at, deferredRemoteEvent, null, RequestTag.tag(request.tag())
-          | (long) request.sourceNode() << DEFERRED_NODE_SHIFT | (long) cq << DEFERRED_CQ_SHIFT);
+    long held = holdRemoteEvent(request);
+    if (held >= 0) {
+      remoteEventHeld(at, held);
     }
+  }
+
+  /**
+   * The REMOTE event a served request asks for, held to be booked later ({@link #remoteEventHeld}), its queue counting
+   * it in flight meanwhile: the request is recycled before then, so its tag (12 bits), source node (18) and CQ (11)
+   * travel in the number returned.
+   *
+   * @param request the request served
+   * @return the held event, or -1 when no event is written
+   */
+  long holdRemoteEvent(Packet request) {
+    int cq = remoteEventQueue(request);
+    if (cq == MemoryDomainDescriptor.NO_CQ) {
+      return -1;
+    }
+    queues.get(cq).writesInFlight++;
+    return RequestTag.tag(request.tag()) | (long) request.sourceNode() << DEFERRED_NODE_SHIFT
+        | (long) cq << DEFERRED_CQ_SHIFT;
+  }
+
+  /** @param at when a held REMOTE event's host write is booked, ≥ now @param held from {@link #holdRemoteEvent} */
+  void remoteEventHeld(long at, long held) {
+    scheduler.scheduleAt(at, deferredRemoteEvent, null, held);
   }
 
   /** @return the CQ a REMOTE event for this request goes to, or NO_CQ when none is written */

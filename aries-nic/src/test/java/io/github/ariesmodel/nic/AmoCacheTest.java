@@ -96,6 +96,39 @@ class AmoCacheTest {
     assertThat(r.memory(0)).isEqualTo(4);
   }
 
+  /**
+   * A chain of cached AMOs on one word (each starting before the previous answered) writes the word back once, when
+   * the entry goes idle; each AMO's REMOTE event is visible only then, so a poller it wakes reads the value in host
+   * memory (stop 64's review: the events were booked at each answer, before the chain's write-back).
+   */
+  @Test
+  void aChainsRemoteEventsAreVisibleOnlyOnceTheValueIsInHostMemory() {
+    Cluster c = new Cluster(9, NicConfig.defaults().withAmoCache(AmoCacheConfig.defaults()));
+    CompletionQueue cq = c.nics[0].createCompletionQueue(64);
+    MemoryDomainDescriptor target = c.nics[0].register(io.github.ariesmodel.core.MemoryRegistration.of(0x10_0000L,
+        4096, Cluster.PTAG, Cluster.PKEY).withCompletionQueue(cq.handle()));
+    java.util.List<Long> seen = new java.util.ArrayList<>();
+    c.nics[0].addCompletionProbe(e -> {
+      if (e.type() == io.github.ariesmodel.core.CompletionType.REMOTE) {
+        seen.add(c.readLong(0, target.mdh(), 0)); // host memory, not the AMO cache
+      }
+    });
+    // eight sources keep the word's AMOs coming every packet slot, faster than one answers: one chain of 160, longer
+    // than the host write that makes an event visible
+    for (int n = 1; n <= 8; n++) {
+      for (int k = 0; k < 20; k++) {
+        c.nics[n].post(Post.amo(k, FADD_C, NetworkAddress.of(0, target.mdh(), 0), 1, 0)
+            .withCompletion(Post.NO_CQ, Post.GLOBAL_EVENT | Post.REMOTE_EVENT));
+      }
+    }
+    c.run();
+    assertThat(seen).hasSize(160);
+    for (int k = 0; k < 160; k++) {
+      assertThat(seen.get(k)).as("host memory when REMOTE event %s was visible", k).isGreaterThanOrEqualTo(k + 1);
+    }
+    assertThat(c.nics[0].statistics().amoCacheWriteBacks()).as("few chains, few write-backs").isLessThan(20);
+  }
+
   @Test
   void theLeastRecentlyUsedIdleEntryIsEvicted() {
     Rig r = new Rig(AmoCacheConfig.defaults().withEntries(2));
