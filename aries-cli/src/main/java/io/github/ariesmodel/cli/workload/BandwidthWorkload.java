@@ -43,6 +43,8 @@ final class BandwidthWorkload implements Workload {
     m.put("distance", "rank-1: the distance between the two nodes (see pingpong), or same-router");
     m.put("ops", "put,get: which operations");
     m.put("bytes", "2M: bytes moved per size (at least 4 and at most 4096 messages)");
+    m.put("directions", "one: one (PE 0 to PE 1) or both (each PE to the other at once, after a barrier a size; the"
+        + " bandwidth is the mean of the two directions', each direction's own)");
     m.put("modes", "ugni: delivery modes of the posts: ugni (every post ADAPTIVE_0, uGNI's default"
         + " GNI_DLVMODE_PERFORMANCE, as the published OSU, Chapel and GASNet curves ran) or dmapp (PUTs MIN_HASH,"
         + " GETs ADAPTIVE_0: DMAPP's and the SHMEM job's default); with an explicit --routing the modes choose no"
@@ -62,7 +64,7 @@ final class BandwidthWorkload implements Workload {
    * @param distance the chosen distance, one of {@code pairs}
    */
   private record Settings(long[] sizes, long volume, List<String> ops, boolean ugni, Map<String, int[]> pairs,
-      String distance) {
+      String distance, boolean both) {
 
     /** Reads the parameters; the system's topology gives the distances it has, and nothing else is touched. */
     static Settings read(AriesSystem system, Params params) {
@@ -73,7 +75,8 @@ final class BandwidthWorkload implements Workload {
       Map<String, int[]> pairs = Distances.pairs(system.topology());
       String distance = params.choice("distance", pairs.containsKey("rank-1") ? "rank-1" : "same-router",
           new ArrayList<>(pairs.keySet()));
-      return new Settings(sizes, volume, ops, ugni, pairs, distance);
+      boolean both = params.choice("directions", "one", List.of("one", "both")).equals("both");
+      return new Settings(sizes, volume, ops, ugni, pairs, distance, both);
     }
   }
 
@@ -105,9 +108,12 @@ final class BandwidthWorkload implements Workload {
     ShmemJob job = Measurements.deliveryModes(jb, sys, ugni).build();
     Symmetric src = job.allocate(maxSize);
     Symmetric dst = job.allocate(maxSize);
-    double[][] gbps = new double[ops.size()][sizes.length];
+    boolean both = settings.both();
+    // [PE][op][size]: each direction's own rate; one direction leaves PE 1's empty
+    double[][][] rate = new double[2][ops.size()][sizes.length];
     job.run(pe -> {
-      if (pe.myPe() != 0) {
+      int me = pe.myPe();
+      if (me != 0 && !both) {
         return;
       }
       for (int oi = 0; oi < ops.size(); oi++) {
@@ -115,20 +121,29 @@ final class BandwidthWorkload implements Workload {
         for (int si = 0; si < sizes.length; si++) {
           long size = sizes[si];
           long n = Math.max(4, Math.min(4096, volume / size));
+          if (both) {
+            pe.barrierAll(); // both directions start together at every size
+          }
           long start = pe.now();
           for (long k = 0; k < n; k++) {
             if (put) {
-              pe.putmem(dst, 0, src, 0, size, 1);
+              pe.putmem(dst, 0, src, 0, size, 1 - me);
             } else {
-              pe.getmemNbi(dst, 0, src, 0, size, 1);
+              pe.getmemNbi(dst, 0, src, 0, size, 1 - me);
             }
           }
           pe.quiet();
           long elapsed = pe.now() - start;
-          gbps[oi][si] = (double) n * size / SimTime.toSeconds(elapsed) / 1e9;
+          rate[me][oi][si] = (double) n * size / SimTime.toSeconds(elapsed) / 1e9;
         }
       }
     });
+    double[][] gbps = new double[ops.size()][sizes.length];
+    for (int oi = 0; oi < ops.size(); oi++) {
+      for (int si = 0; si < sizes.length; si++) {
+        gbps[oi][si] = both ? (rate[0][oi][si] + rate[1][oi][si]) / 2 : rate[0][oi][si];
+      }
+    }
     ResultTable.Builder table = ResultTable.builder("bandwidth")
         .string("op").integer("bytes", "B").number("bandwidth", "GB/s");
     WorkloadReport report = new WorkloadReport();
@@ -142,7 +157,8 @@ final class BandwidthWorkload implements Workload {
     }
     report.table(table.build());
     report.cost(sys.now(), sys.eventsExecuted());
-    report.plot(new PlotSpec("bandwidth-vs-size.png", "Put and get bandwidth by message size (" + distance + ")",
+    report.plot(new PlotSpec("bandwidth-vs-size.png", "Put and get bandwidth by message size (" + distance
+        + (both ? ", both directions, each" : "") + ")",
         PlotSpec.Kind.BANDWIDTH_VS_SIZE, "bandwidth", "bytes", "bandwidth", "op"));
     return report;
   }

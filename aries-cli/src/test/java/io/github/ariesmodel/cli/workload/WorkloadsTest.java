@@ -2,6 +2,7 @@ package io.github.ariesmodel.cli.workload;
 
 import io.github.ariesmodel.cli.system.SystemSpec;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.ariesmodel.cli.report.ResultTable;
 import io.github.ariesmodel.iommu.IommuConfig;
@@ -58,6 +59,24 @@ class WorkloadsTest {
     double[] bw = table(r, "bandwidth").numbers("bandwidth");
     assertThat(java.util.Arrays.stream(bw).boxed().toList()).allMatch(v -> v > 0 && v <= 10.24);
     assertThat(bw[1]).isGreaterThan(bw[0] * 0.99); // put 4K vs 64 B
+  }
+
+  /**
+   * Puts both ways at once (S1's bidirectional curve, stop 64): each direction below the one-way rate at a size the
+   * NIC bounds, where the two directions share each node's host interface and NIC; equal where each PE's own posting
+   * bounds it.
+   */
+  @Test
+  void bandwidthBothWaysIsEachDirectionsAndNoMoreThanOneWays() {
+    Map<String, String> p = Map.of("sizes", "64,1M", "bytes", "2M", "ops", "put", "distance", "same-router");
+    double[] one = table(new BandwidthWorkload().run(ONE_GROUP, Params.of(p)), "bandwidth").numbers("bandwidth");
+    Map<String, String> both = new java.util.HashMap<>(p);
+    both.put("directions", "both");
+    double[] two = table(new BandwidthWorkload().run(ONE_GROUP, Params.of(both)), "bandwidth").numbers("bandwidth");
+    assertThat(two[0]).as("64 B: each PE's posting bounds it").isEqualTo(one[0]);
+    assertThat(two[1]).as("1 MiB each way").isPositive().isLessThan(one[1]);
+    assertThatThrownBy(() -> new BandwidthWorkload().run(ONE_GROUP, Params.of(Map.of("directions", "three"))))
+        .hasMessageContaining("directions");
   }
 
   @Test
