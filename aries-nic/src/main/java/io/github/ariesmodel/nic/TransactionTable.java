@@ -11,8 +11,9 @@ import java.util.ArrayDeque;
  * model's stand-in for the SSIDs that track an FMA sequence or a BTE descriptor [S7]), the in-order admission queue
  * for posts that find every tag in use, fences ({@code GNI_RDMAMODE_FENCE} [S5]: a fenced post makes later posts wait
  * until it and every earlier post completed) and the BTE channels (3 by default, uGNI's [S5]; the hardware has 4
- * [S6a]; round robin, one transaction at a time each). A started transaction goes to the {@link IssuePipeline}; this table counts its requests out and its
- * responses in and writes its LOCAL and GLOBAL events [S5] through the {@link CompletionWriter}.
+ * [S6a]; round robin, one transaction at a time each). A started transaction goes to the {@link IssuePipeline}; this
+ * table counts its requests out and its responses in and writes its LOCAL and GLOBAL events [S5] through the {@link
+ * CompletionWriter}.
  *
  * <p>The CPU drives the NIC (the FMA front end, one post at a time per NIC): each post costs it
  * {@link NicTiming#fmaPostPs()} (descriptor and doorbell stores), an FMA PUT also the stores of its data through the
