@@ -1371,10 +1371,15 @@ final class Rank implements Mpi {
   // -------------------------------------------------------------------------------------------- Mpi
 
   private void checkBuffer(String what, byte[] buf, int offset, int length) {
+    checkBuffer(what, buf, offset, length, "length");
+  }
+
+  /** @param lengthName what the call names its length ("capacity" for a receive's buffer) */
+  private void checkBuffer(String what, byte[] buf, int offset, int length, String lengthName) {
     checkArgument(buf != null, "%s must not be null", what);
     if (offset < 0 || length < 0 || offset > buf.length - length) {
-      throw new IllegalArgumentException(what + ": offset and length must lie within the array's " + buf.length
-          + " bytes but were " + offset + " and " + length);
+      throw new IllegalArgumentException(what + ": offset and " + lengthName + " must lie within the array's "
+          + buf.length + " bytes but were " + offset + " and " + length);
     }
   }
 
@@ -1549,7 +1554,7 @@ final class Rank implements Mpi {
 
   @Override
   public Request irecv(byte[] buf, int offset, int capacity, int source, int tag, Communicator comm) {
-    checkBuffer("buf", buf, offset, capacity);
+    checkBuffer("buf", buf, offset, capacity, "capacity");
     checkComm(comm);
     checkArgument(tag >= 0 || tag == ANY_TAG, "tag must be in [0, %s] or ANY_TAG (-1) but was %s", TAG_UB, tag);
     return postReceive(buf, offset, capacity, peer("source", comm, source, true), tag, comm.context(), comm);
@@ -1872,7 +1877,7 @@ final class Rank implements Mpi {
 
   @Override
   public PersistentRequest recvInit(byte[] buf, int offset, int capacity, int source, int tag, Communicator comm) {
-    checkBuffer("buf", buf, offset, capacity);
+    checkBuffer("buf", buf, offset, capacity, "capacity");
     checkComm(comm);
     checkProbeTag(tag);
     return new PersistentRequest(PersistentRequest.Mode.RECEIVE, buf, offset, capacity, source,

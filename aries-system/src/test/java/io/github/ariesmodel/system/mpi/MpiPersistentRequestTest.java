@@ -237,6 +237,10 @@ class MpiPersistentRequestTest {
     assertThatThrownBy(() -> MpiJob.builder(MpiTesting.smallSystem(6)).nodes(2, 60).build()
         .run(mpi -> mpi.ssendInit(new byte[4], 2, 4, 1, 0, mpi.world())))
         .hasStackTraceContaining("buf: offset and length must lie within the array's 4 bytes but were 2 and 4");
+    // a receive names its length as the API does, capacity (stop 64's user walk: it said length)
+    assertThatThrownBy(() -> MpiJob.builder(MpiTesting.smallSystem(6)).nodes(2, 60).build()
+        .run(mpi -> mpi.recvInit(new byte[4], 0, 8, Mpi.ANY_SOURCE, 0, mpi.world())))
+        .hasStackTraceContaining("buf: offset and capacity must lie within the array's 4 bytes but were 0 and 8");
     PersistentRequest[] mine = new PersistentRequest[1];
     assertThatThrownBy(() -> MpiJob.builder(MpiTesting.smallSystem(6)).nodes(2, 60).build().run(mpi -> {
       if (mpi.rank() == 0) {
