@@ -6,7 +6,6 @@ import io.github.ariesmodel.core.AccessKind;
 import io.github.ariesmodel.core.CompletionEvent;
 import io.github.ariesmodel.core.CompletionType;
 import io.github.ariesmodel.core.MemoryDomainDescriptor;
-import io.github.ariesmodel.core.MemoryRegistration;
 import io.github.ariesmodel.core.NetworkAddress;
 import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.core.Status;
@@ -20,34 +19,17 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** CQ entries are written through translation, as COMPLETION_WRITE accesses, exactly where the ring's registration says. */
 class CompletionQueueMemoryTest {
 
   /** A translation that counts its timed translations by client. */
-  static final class Counting implements AddressTranslation {
-    final AddressTranslation inner;
+  static final class Counting extends DelegatingTranslation {
     final Map<TranslationClient, Integer> counts = new EnumMap<>(TranslationClient.class);
 
     Counting(AddressTranslation inner) {
-      this.inner = inner;
-    }
-
-    @Override
-    public MemoryDomainDescriptor register(MemoryRegistration registration) {
-      return inner.register(registration);
-    }
-
-    @Override
-    public void deregister(int mdh) {
-      inner.deregister(mdh);
-    }
-
-    @Override
-    public Optional<MemoryDomainDescriptor> descriptor(int mdh) {
-      return inner.descriptor(mdh);
+      super(inner);
     }
 
     @Override
@@ -55,11 +37,6 @@ class CompletionQueueMemoryTest {
         int pkey, TranslationListener listener, Object ref, long arg) {
       counts.merge(client, 1, Integer::sum);
       inner.translate(client, mdh, offset, length, access, ptag, pkey, listener, ref, arg);
-    }
-
-    @Override
-    public TranslationResult translateNow(int mdh, long offset, int length, AccessKind access, int ptag, int pkey) {
-      return inner.translateNow(mdh, offset, length, access, ptag, pkey);
     }
   }
 

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.ariesmodel.core.AccessKind;
 import io.github.ariesmodel.core.DeliveryMode;
 import io.github.ariesmodel.core.MemoryDomainDescriptor;
-import io.github.ariesmodel.core.MemoryRegistration;
 import io.github.ariesmodel.core.NetworkAddress;
 import io.github.ariesmodel.core.packet.Packet;
 import io.github.ariesmodel.core.sim.DeterministicEventLoop;
@@ -17,7 +16,6 @@ import io.github.ariesmodel.core.spi.TranslationClient;
 import io.github.ariesmodel.core.spi.TranslationListener;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -55,8 +53,7 @@ class NicPortMisuseTest {
   }
 
   /** A flat translation that calls its listener twice for every translation of one client (or of all, if null). */
-  private static final class Twice implements AddressTranslation {
-    private final FlatTranslation inner;
+  private static final class Twice extends DelegatingTranslation {
     private final DeterministicEventLoop loop;
     private final TranslationClient only;
 
@@ -65,29 +62,9 @@ class NicPortMisuseTest {
     }
 
     Twice(SparsePhysicalMemory m, DeterministicEventLoop loop, TranslationClient only) {
-      this.inner = new FlatTranslation(m, loop, 0);
+      super(new FlatTranslation(m, loop, 0));
       this.loop = loop;
       this.only = only;
-    }
-
-    @Override
-    public MemoryDomainDescriptor register(MemoryRegistration r) {
-      return inner.register(r);
-    }
-
-    @Override
-    public void deregister(int mdh) {
-      inner.deregister(mdh);
-    }
-
-    @Override
-    public Optional<MemoryDomainDescriptor> descriptor(int mdh) {
-      return inner.descriptor(mdh);
-    }
-
-    @Override
-    public TranslationResult translateNow(int mdh, long offset, int length, AccessKind access, int tag, int key) {
-      return inner.translateNow(mdh, offset, length, access, tag, key);
     }
 
     @Override
@@ -154,37 +131,16 @@ class NicPortMisuseTest {
    * A flat translation whose physical addresses are moved past the end of the node's memory; on the hit path
    * ({@link AddressTranslation#translateHit}) when {@code hits}, else on the listener path.
    */
-  private static final class Beyond implements AddressTranslation {
-    private final FlatTranslation inner;
+  private static final class Beyond extends DelegatingTranslation {
     private final DeterministicEventLoop loop;
     private final long capacity;
     private final boolean hits;
 
     Beyond(SparsePhysicalMemory m, DeterministicEventLoop loop, boolean hits) {
-      this.inner = new FlatTranslation(m, loop, 0);
+      super(new FlatTranslation(m, loop, 0));
       this.loop = loop;
       this.capacity = m.capacity();
       this.hits = hits;
-    }
-
-    @Override
-    public MemoryDomainDescriptor register(MemoryRegistration r) {
-      return inner.register(r);
-    }
-
-    @Override
-    public void deregister(int mdh) {
-      inner.deregister(mdh);
-    }
-
-    @Override
-    public Optional<MemoryDomainDescriptor> descriptor(int mdh) {
-      return inner.descriptor(mdh);
-    }
-
-    @Override
-    public TranslationResult translateNow(int mdh, long offset, int length, AccessKind access, int tag, int key) {
-      return inner.translateNow(mdh, offset, length, access, tag, key);
     }
 
     @Override

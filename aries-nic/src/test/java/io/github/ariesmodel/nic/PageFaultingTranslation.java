@@ -1,23 +1,19 @@
 package io.github.ariesmodel.nic;
 
 import io.github.ariesmodel.core.AccessKind;
-import io.github.ariesmodel.core.MemoryDomainDescriptor;
-import io.github.ariesmodel.core.MemoryRegistration;
 import io.github.ariesmodel.core.Status;
 import io.github.ariesmodel.core.spi.AddressTranslation;
 import io.github.ariesmodel.core.spi.Scheduler;
 import io.github.ariesmodel.core.spi.TranslationClient;
 import io.github.ariesmodel.core.spi.TranslationListener;
-import java.util.Optional;
 
 /**
  * A test translator over a flat one that answers page by page (contiguousBytes ends at each 4 KB boundary, as an
  * IOMMU does; a smaller chunk can be set to force packets into several parts) and, on the timed path only, reports TRANSLATION_FAULT for a translation starting in one chosen page
  * (offset / 4096) of every registration; the untimed host view is unaffected.
  */
-final class PageFaultingTranslation implements AddressTranslation {
+final class PageFaultingTranslation extends DelegatingTranslation {
 
-  private final AddressTranslation flat;
   private final Scheduler scheduler;
   private long faultFrom = -1;
   private long faultTo = -1;
@@ -25,7 +21,7 @@ final class PageFaultingTranslation implements AddressTranslation {
   long translations;
 
   PageFaultingTranslation(AddressTranslation flat, Scheduler scheduler) {
-    this.flat = flat;
+    super(flat);
     this.scheduler = scheduler;
   }
 
@@ -46,21 +42,6 @@ final class PageFaultingTranslation implements AddressTranslation {
   }
 
   @Override
-  public MemoryDomainDescriptor register(MemoryRegistration registration) {
-    return flat.register(registration);
-  }
-
-  @Override
-  public void deregister(int mdh) {
-    flat.deregister(mdh);
-  }
-
-  @Override
-  public Optional<MemoryDomainDescriptor> descriptor(int mdh) {
-    return flat.descriptor(mdh);
-  }
-
-  @Override
   public void translate(TranslationClient client, int mdh, long offset, int length, AccessKind access, int ptag,
       int pkey, TranslationListener listener, Object ref, long arg) {
     translations++;
@@ -75,7 +56,7 @@ final class PageFaultingTranslation implements AddressTranslation {
 
   @Override
   public TranslationResult translateNow(int mdh, long offset, int length, AccessKind access, int ptag, int pkey) {
-    TranslationResult r = flat.translateNow(mdh, offset, length, access, ptag, pkey);
+    TranslationResult r = inner.translateNow(mdh, offset, length, access, ptag, pkey);
     if (!r.ok()) {
       return r;
     }
