@@ -305,21 +305,13 @@ final class CollectiveEngine {
 
   /** A process's result and where it goes; {@code landed} once its translation completed (it must complete once). */
   private static final class Delivery {
-    private final CePost post;
-    private final CeResult result;
-    private boolean landed;
+    final CePost post;
+    final CeResult result;
+    boolean landed;
 
     Delivery(CePost post, CeResult result) {
       this.post = post;
       this.result = result;
-    }
-
-    CePost post() {
-      return post;
-    }
-
-    CeResult result() {
-      return result;
     }
   }
 
@@ -420,7 +412,7 @@ final class CollectiveEngine {
             + " once, with the ref and arg it was given");
       }
       d.landed = true;
-      CePost p = d.post();
+      CePost p = d.post;
       if (status == Status.OK && (contiguousBytes < CePost.RESULT_BYTES || physicalAddress < 0
           || physicalAddress > memory.capacity() - CePost.RESULT_BYTES)) {
         throw new IllegalStateException("translation " + translation.getClass().getName() + " on node " + nodeId
@@ -435,7 +427,7 @@ final class CollectiveEngine {
         completions.postFinished(p.completionQueue());
         return;
       }
-      CeResult r = d.result();
+      CeResult r = d.result;
       memory.writeLong(physicalAddress, r.control());
       memory.writeLong(physicalAddress + 8, r.result1());
       memory.writeLong(physicalAddress + 16, r.result2());

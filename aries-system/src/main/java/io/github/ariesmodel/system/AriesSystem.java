@@ -346,7 +346,7 @@ public final class AriesSystem {
    * refuses an injection must call {@code injectionReady} once it has room; one that never does (a user's) leaves
    * the NIC waiting, and the program waiting for that NIC looks deadlocked.
    *
-   * @return "" or a sentence starting with a space
+   * @return "" or the sentence
    */
   public String refusedInjectionsNote() {
     int nics = 0;
@@ -364,7 +364,7 @@ public final class AriesSystem {
     if (nics == 0) {
       return "";
     }
-    return " " + nics + (nics == 1 ? " NIC holds " : " NICs hold ") + packets + " packets the fabric refused and"
+    return nics + (nics == 1 ? " NIC holds " : " NICs hold ") + packets + " packets the fabric refused and"
         + " has not taken since (node " + first + "'s first): a fabric must call injectionReady once it has room"
         + " again, or a NIC waits for ever";
   }

@@ -766,7 +766,7 @@ public final class MpiJob {
     if (anyStuck) {
       String held = system.refusedInjectionsNote();
       StringBuilder s = new StringBuilder("MPI program deadlocked: " + count + " ranks still waiting"
-          + (held.isEmpty() ? "" : " (" + held.substring(1) + ")") + ":");
+          + (held.isEmpty() ? "" : " (" + held + ")") + ":");
       int shown = 0;
       for (Rank rank : ranks) {
         if (stuck.contains(rank.process) && shown++ < 16) {

@@ -363,9 +363,9 @@ public final class ShmemJob {
       r.run();
       List<SimProcess> stuck = r.unfinished();
       if (!stuck.isEmpty()) {
+        String held = system.refusedInjectionsNote();
         throw new IllegalStateException("SHMEM program deadlocked: " + stuck.size() + " PEs still waiting, e.g. "
-            + stuck.get(0).name() + (system.refusedInjectionsNote().isEmpty() ? "" : ";"
-            + system.refusedInjectionsNote()));
+            + stuck.get(0).name() + (held.isEmpty() ? "" : "; " + held));
       }
     } catch (RuntimeException | Error e) {
       failedRun = firstLine(e);
