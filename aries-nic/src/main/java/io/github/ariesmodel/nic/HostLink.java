@@ -5,21 +5,35 @@ import io.github.ariesmodel.core.sim.SerialChannel;
 /**
  * The NIC's host interface: PCIe Gen3 x16, 16 GB/s per direction [S3 via S1], modelled as two
  * {@link SerialChannel}s, node to NIC and NIC to node, each carrying one transfer at a time at the link's rate. A
- * transfer arrives the one-way host latency after its tail left ({@link NicTiming#hostLatencyPs()}, assumed 250 ns);
- * a NIC read of host memory returns its data over the node-to-NIC channel one read round trip after the data's
- * transfer ({@link NicTiming#hostReadLatencyPs()}). Byte counts go to {@link NicStatistics}.
+ * transfer arrives the one-way host latency after its tail left ({@link NicTiming#hostLatencyPs()}, assumed 250 ns).
+ *
+ * <p>Every transfer carries {@link NicTiming#hostOverheadBytes()} (24 [S1 p.21]) beyond its data for each 64 bytes
+ * or part of them (the NIC reads and writes host memory 64 bytes at a time [S1 p.21]; the model's callers move at
+ * most 64 bytes a call). A NIC read of host memory is two transfers: its request, of the overhead bytes alone, on the
+ * NIC-to-node channel, and then its data, with their overhead, on the node-to-NIC channel, which reaches the NIC one
+ * read round trip after its tail left ({@link NicTiming#hostReadLatencyPs()}). So a NIC that both sends and receives
+ * moves its reads' requests and its received data the same way, as S1 says of symmetric traffic. With an overhead of
+ * 0 a read books no request, as before stop 65. Flow-control and alignment overheads, which S1 names too, are not
+ * modelled (it gives no figure). {@link NicStatistics}'s byte counts are data bytes, without the overhead.
  */
 final class HostLink {
   private final SerialChannel toNic;
   private final SerialChannel toNode;
   private final long readLatencyPs;
+  private final int overheadBytes;
   private final NicStatistics stats;
 
   HostLink(NicTiming timing, NicStatistics stats) {
     this.toNic = SerialChannel.of(timing.hostBytesPerSecond(), timing.hostLatencyPs());
     this.toNode = SerialChannel.of(timing.hostBytesPerSecond(), timing.hostLatencyPs());
     this.readLatencyPs = timing.hostReadLatencyPs();
+    this.overheadBytes = timing.hostOverheadBytes();
     this.stats = stats;
+  }
+
+  /** @return the bytes a transfer of {@code bytes} of data holds its channel for: the data and an overhead a 64 */
+  private long onWire(long bytes) {
+    return bytes + overheadBytes * ((bytes + 63) >>> 6);
   }
 
   /**
@@ -31,11 +45,11 @@ final class HostLink {
    */
   long hostWrite(long now, long bytes) {
     stats.hostBytesToNic += bytes;
-    return toNic.deliver(now, bytes);
+    return toNic.deliver(now, onWire(bytes));
   }
 
   /**
-   * A NIC read of host memory: the data crosses the node-to-NIC channel.
+   * A NIC read of host memory: the request crosses the NIC-to-node channel, then the data the node-to-NIC one.
    *
    * @param now when the NIC asks
    * @param bytes bytes read
@@ -43,7 +57,8 @@ final class HostLink {
    */
   long read(long now, long bytes) {
     stats.hostBytesToNic += bytes;
-    return toNic.reserve(now, bytes) + readLatencyPs;
+    long asked = overheadBytes == 0 ? now : toNode.reserve(now, overheadBytes);
+    return toNic.reserve(asked, onWire(bytes)) + readLatencyPs;
   }
 
   /**
@@ -55,7 +70,7 @@ final class HostLink {
    */
   long write(long now, long bytes) {
     stats.hostBytesToNode += bytes;
-    return toNode.deliver(now, bytes);
+    return toNode.deliver(now, onWire(bytes));
   }
 
   /** @return the node-to-NIC channel */

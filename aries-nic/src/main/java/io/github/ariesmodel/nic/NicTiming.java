@@ -14,6 +14,11 @@ import io.github.ariesmodel.core.SimTime;
  *   <tr><td>{@code clockHz}</td><td>800 MHz</td><td>[S2 via S1]</td></tr>
  *   <tr><td>{@code packetCycles}</td><td>5 cycles per 64-byte request (10.24 GB/s peak)</td><td>[S2 via S1]</td></tr>
  *   <tr><td>{@code hostBytesPerSecond}</td><td>16 GB/s per direction (PCIe Gen3 x16)</td><td>[S3 via S1]</td></tr>
+ *   <tr><td>{@code hostOverheadBytes}</td><td>24 bytes more on the host link for every PCIe transfer of up to 64
+ *       bytes (a NIC read's request is a transfer of these bytes alone, on the NIC-to-host direction)</td><td>[S1
+ *       p.21]: "PCI-Express overheads are 24 bytes on every transfer"; a transfer of at most 64 bytes because the NIC
+ *       reads and writes host memory 64 bytes at a time [S1 p.21]; a read request of no data is derived (S1's
+ *       overhead on a transfer that carries none)</td></tr>
  *   <tr><td>{@code hostLatencyPs}</td><td>250 ns one way (a posted write host → NIC or NIC → host)</td>
  *       <td>assumed</td></tr>
  *   <tr><td>{@code hostReadLatencyPs}</td><td>500 ns (a read round trip over PCIe)</td>
@@ -40,7 +45,7 @@ import io.github.ariesmodel.core.SimTime;
  * </table>
  *
  * <p>The assumed latencies are calibrated, not measured: over a zero-latency ideal fabric the NIC pair takes about
- * 0.66 µs for an 8-byte put (post → data visible at the target; 658.8 ns in docs/nic.md), which leaves about 0.14 µs
+ * 0.66 µs for an 8-byte put (post → data visible at the target; 661.8 ns in docs/nic.md), which leaves about 0.14 µs
  * of the published 0.8 µs end-to-end put [S3 via S1] to the router fabric. That put is therefore a calibration
  * target, not an independent check: `validate`'s {@code put8-nearest-latency} row reproduces it by construction
  * (docs/validation.md, "Calibration rows").
@@ -58,6 +63,8 @@ import io.github.ariesmodel.core.SimTime;
  * @param fmaGetRequestPs CPU time per 64-byte FMA GET request
  * @param bteReadsInFlight host reads each BTE channel keeps in flight (a read's buffer frees when its packet is
  *     injected)
+ * @param hostOverheadBytes bytes the host link carries beyond the data for each transfer of up to 64 bytes, and for
+ *     each read request (0 gives a host link that carries data only, as before stop 65)
  */
 public record NicTiming(
     double clockHz,
@@ -71,7 +78,8 @@ public record NicTiming(
     long fmaPostPs,
     double fmaStoreBytesPerSecond,
     long fmaGetRequestPs,
-    int bteReadsInFlight) {
+    int bteReadsInFlight,
+    int hostOverheadBytes) {
 
   /** Default CPU time per post, picoseconds (assumed: see the class javadoc). */
   public static final long DEFAULT_FMA_POST_PS = SimTime.ns(40);
@@ -81,9 +89,38 @@ public record NicTiming(
   public static final long DEFAULT_FMA_GET_REQUEST_PS = 23_700;
   /** Default host reads in flight per BTE channel (assumed: see the class javadoc). */
   public static final int DEFAULT_BTE_READS_IN_FLIGHT = 128;
+  /** Default host link overhead per transfer, bytes ([S1 p.21]: see the class javadoc). */
+  public static final int DEFAULT_HOST_OVERHEAD_BYTES = 24;
+  /** Most host link overhead per transfer accepted, bytes (assumed bound: more is a unit mistake). */
+  public static final int MAX_HOST_OVERHEAD_BYTES = 4_096;
 
   /**
-   * A timing with the default FMA front end and BTE read window (the eight original components).
+   * A timing with the default host link overhead per transfer (the twelve components before stop 65).
+   *
+   * @param clockHz NIC core clock, hertz
+   * @param packetCycles cycles per packet
+   * @param hostBytesPerSecond host interface bandwidth per direction
+   * @param hostLatencyPs one-way host interface latency
+   * @param hostReadLatencyPs round-trip latency of a NIC read of host memory
+   * @param txPipelineCycles cycles from issue to the fabric
+   * @param rxPipelineCycles cycles from ejection to the memory access
+   * @param amoUnitCycles AMO unit cycles
+   * @param fmaPostPs CPU time of one post
+   * @param fmaStoreBytesPerSecond rate at which the CPU stores FMA PUT data
+   * @param fmaGetRequestPs CPU time per 64-byte FMA GET request
+   * @param bteReadsInFlight host reads each BTE channel keeps in flight
+   */
+  public NicTiming(double clockHz, int packetCycles, double hostBytesPerSecond, long hostLatencyPs,
+      long hostReadLatencyPs, int txPipelineCycles, int rxPipelineCycles, int amoUnitCycles, long fmaPostPs,
+      double fmaStoreBytesPerSecond, long fmaGetRequestPs, int bteReadsInFlight) {
+    this(clockHz, packetCycles, hostBytesPerSecond, hostLatencyPs, hostReadLatencyPs, txPipelineCycles,
+        rxPipelineCycles, amoUnitCycles, fmaPostPs, fmaStoreBytesPerSecond, fmaGetRequestPs, bteReadsInFlight,
+        DEFAULT_HOST_OVERHEAD_BYTES);
+  }
+
+  /**
+   * A timing with the default FMA front end, BTE read window and host link overhead (the eight original
+   * components).
    *
    * @param clockHz NIC core clock, hertz
    * @param packetCycles cycles per packet
@@ -98,7 +135,7 @@ public record NicTiming(
       long hostReadLatencyPs, int txPipelineCycles, int rxPipelineCycles, int amoUnitCycles) {
     this(clockHz, packetCycles, hostBytesPerSecond, hostLatencyPs, hostReadLatencyPs, txPipelineCycles,
         rxPipelineCycles, amoUnitCycles, DEFAULT_FMA_POST_PS, DEFAULT_FMA_STORE_BYTES_PER_SECOND,
-        DEFAULT_FMA_GET_REQUEST_PS, DEFAULT_BTE_READS_IN_FLIGHT);
+        DEFAULT_FMA_GET_REQUEST_PS, DEFAULT_BTE_READS_IN_FLIGHT, DEFAULT_HOST_OVERHEAD_BYTES);
   }
 
   /** Lowest NIC clock accepted, hertz: a cycle of 1 µs (assumed bound). */
@@ -132,6 +169,8 @@ public record NicTiming(
     SimTime.checkRate("fmaStoreBytesPerSecond", fmaStoreBytesPerSecond, true);
     SimTime.checkLatency("fmaGetRequestPs", fmaGetRequestPs);
     checkArgument(bteReadsInFlight >= 1, "bteReadsInFlight must be >= 1 but was %s", bteReadsInFlight);
+    checkArgument(hostOverheadBytes >= 0 && hostOverheadBytes <= MAX_HOST_OVERHEAD_BYTES,
+        "hostOverheadBytes must be in [0, %s] but was %s", MAX_HOST_OVERHEAD_BYTES, hostOverheadBytes);
   }
 
   /** Refuses a cycle count below {@code min} or longer, at the clock's cycle, than {@link SimTime#MAX_LATENCY_PS}. */
@@ -160,7 +199,7 @@ public record NicTiming(
    */
   public static NicTiming untimed() {
     return new NicTiming(800e6, 1, Double.POSITIVE_INFINITY, 0, 0, 0, 0, 0, 0, Double.POSITIVE_INFINITY, 0,
-        1 << 20);
+        1 << 20, 0);
   }
 
   /** @return one NIC clock cycle, picoseconds (1,250 at 800 MHz) */
@@ -176,19 +215,22 @@ public record NicTiming(
   /** @param ps one-way host latency @return a copy with it */
   public NicTiming withHostLatencyPs(long ps) {
     return new NicTiming(clockHz, packetCycles, hostBytesPerSecond, ps, hostReadLatencyPs, txPipelineCycles,
-        rxPipelineCycles, amoUnitCycles, fmaPostPs, fmaStoreBytesPerSecond, fmaGetRequestPs, bteReadsInFlight);
+        rxPipelineCycles, amoUnitCycles, fmaPostPs, fmaStoreBytesPerSecond, fmaGetRequestPs, bteReadsInFlight,
+        hostOverheadBytes);
   }
 
   /** @param ps host read round-trip latency @return a copy with it */
   public NicTiming withHostReadLatencyPs(long ps) {
     return new NicTiming(clockHz, packetCycles, hostBytesPerSecond, hostLatencyPs, ps, txPipelineCycles,
-        rxPipelineCycles, amoUnitCycles, fmaPostPs, fmaStoreBytesPerSecond, fmaGetRequestPs, bteReadsInFlight);
+        rxPipelineCycles, amoUnitCycles, fmaPostPs, fmaStoreBytesPerSecond, fmaGetRequestPs, bteReadsInFlight,
+        hostOverheadBytes);
   }
 
   /** @param tx transmit pipeline cycles @param rx receive pipeline cycles @return a copy with them */
   public NicTiming withPipelineCycles(int tx, int rx) {
     return new NicTiming(clockHz, packetCycles, hostBytesPerSecond, hostLatencyPs, hostReadLatencyPs, tx, rx,
-        amoUnitCycles, fmaPostPs, fmaStoreBytesPerSecond, fmaGetRequestPs, bteReadsInFlight);
+        amoUnitCycles, fmaPostPs, fmaStoreBytesPerSecond, fmaGetRequestPs, bteReadsInFlight,
+        hostOverheadBytes);
   }
 
   /**
@@ -200,14 +242,25 @@ public record NicTiming(
   public NicTiming withFma(long postPs, double storeBytesPerSecond, long getRequestPs) {
     return new NicTiming(clockHz, packetCycles, hostBytesPerSecond, hostLatencyPs, hostReadLatencyPs,
         txPipelineCycles, rxPipelineCycles, amoUnitCycles, postPs, storeBytesPerSecond, getRequestPs,
-        bteReadsInFlight);
+        bteReadsInFlight, hostOverheadBytes);
   }
 
   /** @param reads host reads in flight per BTE channel, ≥ 1 @return a copy with them */
   public NicTiming withBteReadsInFlight(int reads) {
     return new NicTiming(clockHz, packetCycles, hostBytesPerSecond, hostLatencyPs, hostReadLatencyPs,
         txPipelineCycles, rxPipelineCycles, amoUnitCycles, fmaPostPs, fmaStoreBytesPerSecond, fmaGetRequestPs,
-        reads);
+        reads, hostOverheadBytes);
+  }
+
+  /**
+   * @param bytes host link bytes beyond the data per transfer of up to 64 bytes and per read request, in [0,
+   *     {@link #MAX_HOST_OVERHEAD_BYTES}]
+   * @return a copy with them
+   */
+  public NicTiming withHostOverheadBytes(int bytes) {
+    return new NicTiming(clockHz, packetCycles, hostBytesPerSecond, hostLatencyPs, hostReadLatencyPs,
+        txPipelineCycles, rxPipelineCycles, amoUnitCycles, fmaPostPs, fmaStoreBytesPerSecond, fmaGetRequestPs,
+        bteReadsInFlight, bytes);
   }
 
   /** @return CPU time to store one 64-byte FMA PUT request's data, picoseconds */

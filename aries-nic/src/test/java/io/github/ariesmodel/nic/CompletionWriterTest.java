@@ -34,7 +34,7 @@ class CompletionWriterTest {
       rig.completions.write(0, CompletionType.GLOBAL, Status.OK, i, 1, 0, cq.handle());
     }
     rig.loop.run();
-    long eight = rig.host.toNode().serializationPs(8);
+    long eight = rig.host.toNode().serializationPs(8 + rig.config.timing().hostOverheadBytes());
     long latency = rig.config.timing().hostLatencyPs();
     assertThat(events).extracting(CompletionEvent::timePs)
         .containsExactly(eight + latency, 2 * eight + latency, 3 * eight + latency);

@@ -76,6 +76,49 @@ class NicTimingTest {
         .hasMessage("hostBytesPerSecond must be in [84000, 1e12] bytes/s or Infinity (no serialization time) but"
             + " was 1.0E-300");
     assertThat(NicTiming.untimed().hostBytesPerSecond()).isInfinite();
+    assertThatThrownBy(() -> d.withHostOverheadBytes(-1))
+        .hasMessage("hostOverheadBytes must be in [0, 4096] but was -1");
+    assertThatThrownBy(() -> d.withHostOverheadBytes(4_097))
+        .hasMessage("hostOverheadBytes must be in [0, 4096] but was 4097");
+    assertThat(d.hostOverheadBytes()).isEqualTo(24);
+    assertThat(new NicTiming(800e6, 5, 16e9, 0, 0, 0, 0, 0).hostOverheadBytes())
+        .as("the eight-component constructor keeps the default").isEqualTo(24);
+  }
+
+  /** Time for each of two NICs to put {@code bytes} to the other at once, by BTE, with a given host link overhead. */
+  private static long[] bothWays(long bytes, int overheadBytes) {
+    Cluster c = new Cluster(2, NicConfig.defaults().withTiming(
+        NicTiming.defaults().withHostOverheadBytes(overheadBytes)));
+    MemoryDomainDescriptor[] buf = {c.register(0, 2 * bytes), c.register(1, 2 * bytes)};
+    for (int n = 0; n < 2; n++) {
+      c.nics[n].post(Post.put(n, buf[n].mdh(), 0, NetworkAddress.of(1 - n, buf[1 - n].mdh(), bytes), bytes)
+          .withEngine(Post.Engine.BTE));
+    }
+    c.run();
+    return c.events.stream().filter(e -> e.type() == CompletionType.GLOBAL).mapToLong(CompletionEvent::timePs)
+        .toArray();
+  }
+
+  /**
+   * S1 p.21: with symmetric traffic requests and responses share the host interface, so bulk transfers both ways
+   * get less than one way. A NIC that sends and receives 64-byte puts moves, toward its host, each received packet's
+   * data with its transfer's 24 bytes of overhead and each sent packet's read request (24 bytes): 112 bytes a 64, at
+   * most 16 GB/s × 64 / 112 = 9.14 GB/s each way, under the NIC's 10.24. Without the overhead nothing but the NIC
+   * bounds it.
+   */
+  @Test
+  void putsBothWaysAtOnceAreBoundByTheHostLinkCarryingReadRequestsAndOverhead() {
+    long bytes = 1 << 20;
+    double hostBound = 16e9 * 64 / (64 + 24 + 24);
+    for (long done : bothWays(bytes, 24)) {
+      double rate = bytes / SimTime.toSeconds(done);
+      assertThat(rate).isBetween(0.95 * hostBound, hostBound);
+    }
+    for (long done : bothWays(bytes, 0)) {
+      double rate = bytes / SimTime.toSeconds(done);
+      assertThat(rate).isBetween(0.95 * NicTiming.defaults().peakBytesPerSecond(),
+          NicTiming.defaults().peakBytesPerSecond());
+    }
   }
 
   @Test

@@ -50,7 +50,7 @@ class NicUsageExampleTest {
     assertThat(e.type()).isEqualTo(CompletionType.GLOBAL);
     assertThat(e.status()).isEqualTo(Status.OK);
     assertThat(e.postId()).isEqualTo(7);
-    assertThat(e.timePs()).isEqualTo(708_797);
+    assertThat(e.timePs()).isEqualTo(711_797);
   }
 
   /** One transfer posted at t = 0 between two fresh NICs: its REMOTE event at the target and GLOBAL at the initiator. */
@@ -87,10 +87,10 @@ class NicUsageExampleTest {
         .withEngine(Post.Engine.BTE).withCompletion(-1, Post.GLOBAL_EVENT));
     long[] bigGet = remoteAndGlobal(m -> Post.get(1, m[0], 0, NetworkAddress.of(1, m[1], 0), 4 << 20)
         .withEngine(Post.Engine.BTE).withCompletion(-1, Post.GLOBAL_EVENT));
-    assertThat(put).containsExactly(658_797, 708_797);
-    assertThat(get).containsExactly(668_200, 1_219_200);
-    assertThat(fadd).containsExactly(644_500, 1_204_500);
-    assertThat(bigPut[1]).isEqualTo(410_792_250);
-    assertThat(bigGet[1]).isEqualTo(517_188_250); // the target's 64 NPT tags: 64 x 64 B a host read round trip
+    assertThat(put).containsExactly(661_797, 711_797);
+    assertThat(get).containsExactly(672_700, 1_226_700);
+    assertThat(fadd).containsExactly(647_500, 1_207_500);
+    assertThat(bigPut[1]).isEqualTo(410_798_250);
+    assertThat(bigGet[1]).isEqualTo(520_264_750); // the target's 64 NPT tags: 64 x 64 B a host read round trip
   }
 }

@@ -49,7 +49,8 @@ class NonPostedTableTest {
     // The 65th GET arrived while all 64 reads were out (64 slots < one read round trip): its read starts when the
     // first one's data is back, so its response leaves one read after the first's, not 64 pipeline slots after it.
     long read = rig.config.timing().hostReadLatencyPs();
-    long serial = rig.host.toNic().serializationPs(64);
+    int overhead = rig.config.timing().hostOverheadBytes();
+    long serial = rig.host.toNode().serializationPs(overhead) + rig.host.toNic().serializationPs(64 + overhead);
     long first = rig.fabric.times.get(0);
     assertThat(TargetEngine.NPT_TAGS * rig.slotPs()).isLessThan(read);
     assertThat(rig.fabric.times.get(TargetEngine.NPT_TAGS)).isEqualTo(first + serial + read);
@@ -64,7 +65,9 @@ class NonPostedTableTest {
       rig.target.receive(0, get(i));
     }
     rig.loop.run();
-    long serial = rig.host.toNic().serializationPs(64);
+    int overhead = rig.config.timing().hostOverheadBytes();
+    // a read's request, then its data, each with the host link's overhead
+    long serial = rig.host.toNode().serializationPs(overhead) + rig.host.toNic().serializationPs(64 + overhead);
     long read = rig.config.timing().hostReadLatencyPs();
     assertThat(rig.fabric.times).hasSize(TargetEngine.NPT_TAGS);
     for (int i = 0; i < TargetEngine.NPT_TAGS; i++) {

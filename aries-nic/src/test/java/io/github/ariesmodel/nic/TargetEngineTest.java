@@ -50,7 +50,8 @@ class TargetEngineTest {
     rig.memory.read(rig.translation.translateNow(d.mdh(), 100, 3, io.github.ariesmodel.core.AccessKind.READ, 1, 1)
         .physicalAddress(), b, 0, 3);
     assertThat(b).containsExactly(1, 2, 3);
-    long visible = rig.rxPs() + rig.host.toNode().serializationPs(3) + rig.config.timing().hostLatencyPs();
+    long visible = rig.rxPs() + rig.host.toNode().serializationPs(3 + rig.config.timing().hostOverheadBytes())
+        + rig.config.timing().hostLatencyPs();
     assertThat(events).singleElement().satisfies(e -> {
       assertThat(e.timePs()).isEqualTo(visible);
       assertThat(e.postId()).isEqualTo(7);
@@ -71,10 +72,13 @@ class TargetEngineTest {
       assertThat(p.kind()).isEqualTo(PacketKind.DATA_RESPONSE);
       assertThat(io.github.ariesmodel.core.LittleEndian.getLong(p.data())).isEqualTo(0x1122_3344_5566_7788L);
     });
-    assertThat(rig.fabric.times).containsExactly(
-        rig.rxPs() + rig.host.toNic().serializationPs(8) + rig.config.timing().hostReadLatencyPs());
+    // The read's request (overhead bytes alone) goes to the host first, then the data and their overhead come back.
+    int overhead = rig.config.timing().hostOverheadBytes();
+    assertThat(rig.fabric.times).containsExactly(rig.rxPs() + rig.host.toNode().serializationPs(overhead)
+        + rig.host.toNic().serializationPs(8 + overhead) + rig.config.timing().hostReadLatencyPs());
     assertThat(events).isEmpty();
-    assertThat(rig.host.toNode().freeAtPs()).as("no host write without a remote event").isZero();
+    assertThat(rig.host.toNode().freeAtPs()).as("only the read request, no host write without a remote event")
+        .isEqualTo(rig.rxPs() + rig.host.toNode().serializationPs(overhead));
   }
 
   @Test

@@ -51,7 +51,7 @@ import java.util.TreeSet;
  *         pageTables: per-registration}   # or per-context (the hardware's shape, docs/iommu.md)
  * nic: {requestTags: 64, bteChannels: 3, fmaBteThreshold: 4096, amoRequestList: 64,
  *       clockMHz: 800, packetCycles: 5, hostGBps: 16, hostLatencyNs: 250, hostReadLatencyNs: 500,
- *       amoCacheEntries: 64, amoCacheWriteBack: idle}   # or eviction; entries 0: no AMO cache
+ *       hostOverheadBytes: 24, amoCacheEntries: 64, amoCacheWriteBack: idle}   # or eviction; entries 0: no AMO cache
  * workload: pingpong
  * params: {sizes: "8,64,4K", iterations: 5}
  * </pre>
@@ -255,7 +255,9 @@ public record RunConfig(SystemSpec spec, String workload, Params params, boolean
           SimTime.ns(number(n, "hostReadLatencyNs", SimTime.toNs(t.hostReadLatencyPs()), 0, 1e9, "nic.")),
           (int) integer(n, "txPipelineCycles", t.txPipelineCycles(), 0, 1_000_000, "nic."),
           (int) integer(n, "rxPipelineCycles", t.rxPipelineCycles(), 0, 1_000_000, "nic."),
-          (int) integer(n, "amoUnitCycles", t.amoUnitCycles(), 0, 1_000_000, "nic."));
+          (int) integer(n, "amoUnitCycles", t.amoUnitCycles(), 0, 1_000_000, "nic."))
+          .withHostOverheadBytes((int) integer(n, "hostOverheadBytes", t.hostOverheadBytes(), 0,
+              NicTiming.MAX_HOST_OVERHEAD_BYTES, "nic."));
       return new NicConfig(timing,
           (int) integer(n, "requestTags", d.requestTags(), 1, NicConfig.MAX_REQUEST_TAGS, "nic."),
           (int) integer(n, "amoRequestList", d.amoRequestList(), 1, 1 << 20, "nic."),

@@ -90,6 +90,7 @@ public final class RecordedSettings {
     m.put("hostGBps", Double.toString(t.hostBytesPerSecond() / 1e9));
     m.put("hostLatencyNs", Double.toString(SimTime.toNs(t.hostLatencyPs())));
     m.put("hostReadLatencyNs", Double.toString(SimTime.toNs(t.hostReadLatencyPs())));
+    m.put("hostOverheadBytes", Integer.toString(t.hostOverheadBytes()));
     m.put("txPipelineCycles", Integer.toString(t.txPipelineCycles()));
     m.put("rxPipelineCycles", Integer.toString(t.rxPipelineCycles()));
     m.put("amoUnitCycles", Integer.toString(t.amoUnitCycles()));
