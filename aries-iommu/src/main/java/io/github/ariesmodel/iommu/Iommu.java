@@ -31,11 +31,11 @@ import java.util.Optional;
  *       {@link MemoryDomainDescriptor#check} (valid, bounds, writable, protection), in the contract's order.
  *   <li>Page tables in host memory in core's {@link PageTableEntry} format: 4 KB pages through two levels (a
  *       directory of table pointers, then 4 KB leaf tables of 512 PTEs), huge pages (2 MB … 64 GB) through one level
- *       [S6c {@code pg_mode}]. Where they lie is {@link IommuConfig#pageTables()}: by default each registration gets
- *       tables of its own rooted at its MDD ({@link PageTables#PER_REGISTRATION}); with
- *       {@link PageTables#PER_CONTEXT} each translation context and page size has one set of tables, as the
+ *       [S6c {@code pg_mode}]. Where they lie is {@link IommuConfig#pageTables()}: by default
+ *       ({@link PageTables#PER_CONTEXT}) each translation context and page size has one set of tables, as the
  *       hardware's translation context registers root them, and the driver places each registration at a range of
- *       the context's IO virtual space ({@link #ioVirtualBase}).
+ *       the context's IO virtual space ({@link #ioVirtualBase}); with {@link PageTables#PER_REGISTRATION} each
+ *       registration gets tables of its own rooted at its MDD.
  *   <li>A PTE cache of {@code ways × sets} lines of {@code ptesPerLine} PTEs (default 4 × 32 lines of 8 PTEs,
  *       derived from the RAM widths [S6c]), indexed by the line's physical address. Directory and leaf lines share
  *       it: a 4 KB translation looks up the directory line, then the leaf line its entry points to.

@@ -1,6 +1,7 @@
 package io.github.ariesmodel.iommu;
 
 import io.github.ariesmodel.core.spi.TranslationClient;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
 
@@ -8,10 +9,11 @@ import java.util.Map;
  * A snapshot of an IOMMU's statistics: per {@link TranslationClient}, in total, and the cache-wide counters that
  * belong to no client (invalidations, PTE-line fetches).
  *
- * @param perClient statistics of each client
+ * @param perClient statistics of each client, iterated in {@link TranslationClient}'s declared order
  * @param total the sum over clients
  * @param invalidations valid lines dropped by invalidation commands and deregistrations
- * @param invalidationCommands invalidation commands executed (each {@code invalidate*} call and each deregistration)
+ * @param invalidationCommands invalidation commands executed (each {@code invalidate*} call and each deregistration,
+ *     and under {@link PageTables#PER_CONTEXT} each registration, whose placement drops the context's stale lines)
  * @param pteFetches PTE-line reads from host memory, prefetches included
  */
 public record IommuStatistics(
@@ -29,7 +31,8 @@ public record IommuStatistics(
     if (total == null) {
       throw new IllegalArgumentException("total must not be null");
     }
-    perClient = Map.copyOf(new EnumMap<>(perClient));
+    // In the clients' declared order on every run (Map.copyOf's order changes from one JVM run to the next).
+    perClient = Collections.unmodifiableMap(new EnumMap<>(perClient));
   }
 
   /** @param client a client @return its statistics */

@@ -50,6 +50,12 @@ final class MissPipeline {
   private final boolean sharedLeafTables;
   private final boolean prefetchEnabled;
   private final EventHandler completeHandler = this::onComplete;
+  /**
+   * Completion events scheduled and not yet run. Each is due at most a hit latency ahead ({@link #finish}), so at or
+   * before a fast hit granted now would complete: while one is pending no fast hit is granted, since its caller acts
+   * at once and would act ahead of that earlier completion (stop 65).
+   */
+  private int completionsPending;
   private final EventHandler drainHandler = this::onDrain;
 
   // Free slots (a stack that grows when the backlog does).
@@ -153,8 +159,8 @@ final class MissPipeline {
   }
 
   /**
-   * The hit fast path: when a request can be accepted now (nothing queued or blocked ahead of it, the issue interval
-   * past, an in-flight place free), passes its MDD checks, finds every line its walk needs valid in the cache and its
+   * The hit fast path: when a request can be accepted now (nothing queued or blocked ahead of it, no earlier
+   * request's completion event still to run, the issue interval past, an in-flight place free), passes its MDD checks, finds every line its walk needs valid in the cache and its
    * page holds the whole range with the access allowed, it is accepted and completed here exactly as {@link #submit}
    * would have done (the same cache touches in the same order, the same counters, the same latency, the issue
    * interval and an in-flight place held until it completes) and the physical address is returned. Otherwise nothing
@@ -170,7 +176,8 @@ final class MissPipeline {
    */
   long tryHit(TranslationClient client, MemoryDomainDescriptor d, int mdh, long offset, int length, boolean write,
       long now) {
-    if (qSize != 0 || blockedSize != 0 || now < nextIssuePs || inFlight(now) >= maxInFlight) {
+    if (qSize != 0 || blockedSize != 0 || completionsPending != 0 || now < nextIssuePs
+        || inFlight(now) >= maxInFlight) {
       return -1;
     }
     // The walk of PteWalker.start/descend, in locals: a probe walk needs no slot.
@@ -436,6 +443,7 @@ final class MissPipeline {
     s.status = status;
     s.physical = physical;
     s.contiguous = contiguous;
+    completionsPending++;
     scheduler.scheduleAt(now + hitLatencyPs, completeHandler, s, 0);
   }
 
@@ -465,6 +473,7 @@ final class MissPipeline {
   }
 
   private void onComplete(long now, Object ref, long arg) {
+    completionsPending--;
     TranslationSlot s = (TranslationSlot) ref;
     TranslationClient client = s.client;
     if (s.status == Status.OK && deregistered(s)) {

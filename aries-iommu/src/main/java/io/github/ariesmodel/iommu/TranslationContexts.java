@@ -197,7 +197,8 @@ final class TranslationContexts {
   String noRoom(Plan p) {
     PageSize ps = p.context().pageSize;
     return "translation context " + p.tc() + " has no free range of " + (p.pages() << ps.shift())
-        + " bytes for " + ps + " pages: its IO virtual space is " + spaceBytes + " bytes (twice the node's memory),"
+        + " bytes for " + ps + " pages: its IO virtual space is " + spaceBytes + " bytes ("
+        + (spaceBytes == MAX_SPACE_BYTES ? "the 40-bit offset's limit" : "twice the node's memory") + "),"
         + " " + (p.context().pagesInUse() << ps.shift()) + " of them registered; deregister memory or use another"
         + " translation context";
   }

@@ -85,11 +85,11 @@ public record TranslationStatistics(
   /**
    * A latency percentile.
    *
-   * @param percentile 0..100
+   * @param percentile 0..100 (NaN is refused)
    * @return the latency at that percentile, nanoseconds (histogram precision: 3 significant digits)
    */
   public double latencyPercentileNs(double percentile) {
-    if (percentile < 0 || percentile > 100) {
+    if (!(percentile >= 0 && percentile <= 100)) { // NaN too
       throw new IllegalArgumentException("percentile must be in [0, 100] but was " + percentile);
     }
     return latencyPs.getTotalCount() == 0 ? 0 : latencyPs.getValueAtPercentile(percentile) / 1000.0;

@@ -37,6 +37,30 @@ class FastHitTest {
     assertThat(fast(4096 + 128, 8)).isFalse();
   }
 
+  /**
+   * A fast hit's caller acts at once (a NIC writes or reads memory in the calling event), so a hit must not be granted
+   * while an earlier request's completion event is still to run: that request completes first in simulated time and
+   * its caller's access would then land after the later one's (stop 65's IOMMU hunt: a page-straddling PUT overwrote
+   * the PUT received after it). Such a request takes the event path and completes at the same time it would have.
+   */
+  @Test
+  void noFastHitWhileAnEarlierRequestsCompletionIsStillToRun() {
+    rig.translate(mdh, 0, 1);
+    rig.loop.run();
+    long t = rig.loop.now() + 100_000;
+    boolean[] granted = new boolean[2];
+    rig.loop.scheduleAt(t, (now, ref, arg) -> rig.translate(mdh, 8, 2), null, 0); // a hit on the event path
+    rig.loop.scheduleAt(t + IommuConfig.DEFAULT_ISSUE_INTERVAL_PS, (now, ref, arg) -> granted[0] = fast(16, 8), null,
+        0);
+    rig.loop.scheduleAt(t + IommuConfig.DEFAULT_HIT_LATENCY_PS + IommuConfig.DEFAULT_ISSUE_INTERVAL_PS,
+        (now, ref, arg) -> granted[1] = fast(24, 8), null, 0);
+    rig.loop.run();
+    assertThat(granted[0]).as("request 2's completion, at t + 5 ns, is still to run").isFalse();
+    assertThat(granted[1]).as("nothing left to run ahead of it").isTrue();
+    assertThat(rig.done).extracting(Rig.Done::id).containsExactly(1L, 2L);
+    assertThat(rig.done.get(1).timePs()).isEqualTo(t + IommuConfig.DEFAULT_HIT_LATENCY_PS);
+  }
+
   @Test
   void faultsAndPageStraddlingRangesTakeTheEventPath() {
     rig.translate(mdh, 0, 1);

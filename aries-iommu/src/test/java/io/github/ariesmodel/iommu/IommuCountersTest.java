@@ -1,6 +1,7 @@
 package io.github.ariesmodel.iommu;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
@@ -55,6 +56,10 @@ class IommuCountersTest {
     c.recordLatency(TranslationClient.COMPLETION_WRITE, 3_000);
     IommuStatistics s = IommuCounters.snapshot(c, 4, 5, 6);
     assertThat(s.perClient()).containsOnlyKeys(TranslationClient.values());
+    // In the declared order, the same on every run (Map.copyOf's order is randomised per JVM run).
+    assertThat(s.perClient().keySet()).containsExactly(TranslationClient.values());
+    assertThatThrownBy(() -> s.total().latencyPercentileNs(Double.NaN))
+        .hasMessage("percentile must be in [0, 100] but was NaN");
     TranslationStatistics w = s.client(TranslationClient.COMPLETION_WRITE);
     assertThat(w.misses()).isEqualTo(1);
     assertThat(w.twoLevelWalks()).isEqualTo(1);

@@ -251,6 +251,19 @@ class PerContextPageTablesTest {
     };
   }
 
+  /** A node of 2 TB: its contexts' space is capped at the 40-bit offset's 2^40 bytes, and the refusal says so. */
+  @Test
+  void aFullContextCappedAtTheOffsetsLimitNamesThatLimitNotTwiceTheMemory() {
+    Rig r = new Rig(IommuConfig.defaults(), 1L << 41);
+    r.iommu.register(new MemoryRegistration(0, 1L << 40, PageSize.SIZE_1G, true, Rig.TAG, Rig.KEY, 0, -1, false));
+    assertThatThrownBy(() -> r.iommu.register(
+        new MemoryRegistration(0, 1L << 30, PageSize.SIZE_1G, true, Rig.TAG, Rig.KEY, 0, -1, false)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("translation context 0 has no free range of 1073741824 bytes for 1G pages: its IO virtual space"
+            + " is 1099511627776 bytes (the 40-bit offset's limit), 1099511627776 of them registered; deregister"
+            + " memory or use another translation context");
+  }
+
   @Test
   void aContextWithoutAFreeRangeLongEnoughRefusesInOneLineAndChangesNothing() {
     SparsePhysicalMemory inner = new SparsePhysicalMemory(1L << 36);
