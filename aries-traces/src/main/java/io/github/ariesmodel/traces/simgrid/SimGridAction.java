@@ -19,7 +19,7 @@ import java.util.TreeSet;
  * <pre>
  *   init [any]                           finalize
  *   send|isend|recv|irecv peer tag size [dt]   (a negative receive size means "whatever arrives")
- *   test|wait source destination tag     waitall
+ *   test|wait source destination tag     waitall [count]   (the count SMPI's tracer writes is ignored)
  *   sendRecv sendcount dst recvcount src [dt] [dt]   (tags are 0)
  *   compute flops                        sleep seconds
  *   barrier                              bcast size [root] [dt]
@@ -123,7 +123,13 @@ enum SimGridAction {
   WAITALL("waitall") {
     @Override
     TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
-      l.arguments(0, 0);
+      // SMPI's tracer writes "waitall <count>" (PMPI_Waitall's CpuTIData("waitall", count) in
+      // src/smpi/bindings/smpi_pmpi_request.cpp) and its replay reads no argument, checking only a minimum
+      // (CHECK_ACTION_PARAMS in src/smpi/include/smpi_replay.hpp): the count is checked and ignored.
+      l.arguments(0, 1);
+      if (l.size() > 2) {
+        l.count(2, "request count", false);
+      }
       ImmutableLongArray all = s.completeAll();
       return new TraceCall.Completion(CallKind.WAITALL, all, all, true, CallTiming.NONE);
     }

@@ -38,6 +38,8 @@ class SimGridTraceErrorsTest {
       "0 send 1 0 lots|size must be a number, was 'lots'",
       "0 send 7 0 10|destination must be in 0..1, was 7",
       "0 send 1 -4 10|tag must be in 0..2147483647, was -4",
+      "0 waitall 1 2|action 'waitall' takes 0 to 1 arguments, found 2",
+      "0 waitall -1|request count must be >= 0, was '-1'",
       "0 send 1 0 -10|size must be >= 0",
       "0 recv 1 0 10 99|unknown SMPI datatype id 99",
       "0 compute NaN|flops must be finite",

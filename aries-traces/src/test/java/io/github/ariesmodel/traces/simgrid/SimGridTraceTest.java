@@ -133,6 +133,18 @@ class SimGridTraceTest {
   }
 
   @Test
+  void waitallWithTheCountSmpisTracerWritesCompletesEveryOutstandingRequest() throws IOException {
+    // PMPI_Waitall traces "waitall <count>" (simgrid src/smpi/bindings/smpi_pmpi_request.cpp); it was refused
+    Path file = Files.writeString(dir.resolve("waitall_n.txt"), "0 init\n1 init\n0 isend 1 0 10\n"
+        + "1 irecv 0 0 10\n0 isend 1 1 10\n1 irecv 0 1 10\n0 waitall 2\n1 waitall 2\n0 finalize\n1 finalize\n");
+    Trace t = SimGridTrace.open(file);
+    for (int r = 0; r < 2; r++) {
+      assertThat(read(t, r).get(3)).isEqualTo(new Completion(CallKind.WAITALL, ImmutableLongArray.of(1, 2),
+          ImmutableLongArray.of(1, 2), true, CallTiming.NONE));
+    }
+  }
+
+  @Test
   void alltoallvCarriesPerRankCounts() throws IOException {
     List<TraceCall> rank0 = read(SimGridTrace.open(SharedTraces.simgridExamples().resolve("actions_alltoallv.txt")),
         0);
