@@ -18,7 +18,8 @@ import java.util.TreeSet;
  * in elements of the datatype, {@code dt} an SMPI datatype id, see {@link SimGridDatatypes}):
  * <pre>
  *   init [any]                           finalize
- *   send|isend|recv|irecv peer tag size [dt]   (a negative receive size means "whatever arrives")
+ *   send|isend|recv|irecv peer tag size [dt]   (a negative receive size means "whatever arrives"; a receive's
+ *                                               tag may be -444, SMPI's MPI_ANY_TAG, as may a wait's or test's)
  *   test|wait source destination tag     waitall [count]   (the count SMPI's tracer writes is ignored)
  *   sendRecv sendcount dst recvcount src [dt] [dt]   (tags are 0)
  *   compute flops                        sleep seconds
@@ -104,7 +105,7 @@ enum SimGridAction {
     @Override
     TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
       l.arguments(3, 0);
-      long request = s.peek(rank(l, 2, s, "source"), rank(l, 3, s, "destination"), tag(l, 4));
+      long request = s.peek(rank(l, 2, s, "source"), rank(l, 3, s, "destination"), receiveTag(l, 4));
       return new TraceCall.Completion(CallKind.TEST, ImmutableLongArray.of(request), ImmutableLongArray.of(), false,
           CallTiming.NONE);
     }
@@ -113,7 +114,7 @@ enum SimGridAction {
     @Override
     TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
       l.arguments(3, 0);
-      long request = s.complete(rank(l, 2, s, "source"), rank(l, 3, s, "destination"), tag(l, 4));
+      long request = s.complete(rank(l, 2, s, "source"), rank(l, 3, s, "destination"), receiveTag(l, 4));
       // SMPI ignores a wait with nothing outstanding (a test may have completed it): it completes nothing.
       return new TraceCall.Completion(CallKind.WAIT, ImmutableLongArray.of(request),
           request == TraceCall.REQUEST_NULL ? ImmutableLongArray.of() : ImmutableLongArray.of(request), true,
@@ -331,6 +332,9 @@ enum SimGridAction {
   },
   ;
 
+  /** SMPI's {@code MPI_ANY_TAG} ({@code include/smpi/smpi.h}). */
+  static final int SMPI_ANY_TAG = -444;
+
   private static final Map<String, SimGridAction> BY_NAME = new HashMap<>();
 
   static {
@@ -370,6 +374,29 @@ enum SimGridAction {
     return l.integer(i, "tag", 0, Integer.MAX_VALUE);
   }
 
+  /**
+   * The tag of a receive, or of the request a {@code wait} or {@code test} names: a tag or SMPI's
+   * {@code MPI_ANY_TAG}, which is {@value #SMPI_ANY_TAG} ({@code include/smpi/smpi.h}) and is read as
+   * {@link TraceCall#ANY_TAG}. SMPI's tracer writes the request's own tag on a wait ({@code WaitTIData} with
+   * {@code req->tag()}, which stays {@code MPI_ANY_TAG} after the match), so a wildcard receive's wait names it
+   * the same way and finds it.
+   */
+  static int receiveTag(SimGridLine l, int i) throws TraceFormatException {
+    int tag;
+    try {
+      tag = Integer.parseInt(l.token(i));
+    } catch (NumberFormatException e) {
+      throw l.error("tag must be an integer, was " + TraceFormatException.echo(l.token(i)));
+    }
+    if (tag == SMPI_ANY_TAG) {
+      return TraceCall.ANY_TAG;
+    }
+    if (tag < 0) {
+      throw l.error("tag must be in 0.." + Integer.MAX_VALUE + " or " + SMPI_ANY_TAG + " (MPI_ANY_TAG), was " + tag);
+    }
+    return tag;
+  }
+
   static int root(SimGridLine l, int i, SimGridRankState s) throws TraceFormatException {
     return i < l.size() ? rank(l, i, s, "root") : 0;
   }
@@ -377,8 +404,8 @@ enum SimGridAction {
   static TraceCall pointToPoint(SimGridLine l, SimGridRankState s, CallKind kind) throws TraceFormatException {
     l.arguments(3, 1);
     int peer = rank(l, 2, s, kind == CallKind.SEND || kind == CallKind.ISEND ? "destination" : "source");
-    int tag = tag(l, 3);
     boolean receive = kind == CallKind.RECV || kind == CallKind.IRECV;
+    int tag = receive ? receiveTag(l, 3) : tag(l, 3);
     long count = l.count(4, "size", receive);
     long bytes = count < 0 ? TraceCall.UNKNOWN_BYTES : count * l.datatype(5, s.defaultBytes);
     long request = TraceCall.REQUEST_NULL;

@@ -145,6 +145,22 @@ class SimGridTraceTest {
   }
 
   @Test
+  void smpisAnyTagOnAReceiveIsTheWildcardAndItsWaitFindsTheRequest() throws IOException {
+    // MPI_ANY_TAG is -444 in SMPI (simgrid include/smpi/smpi.h); the wait line repeats the request's tag
+    Path file = Files.writeString(dir.resolve("anytag.txt"), "0 init\n1 init\n0 isend 1 7 10\n"
+        + "1 irecv 0 -444 10\n1 test 0 1 -444\n1 wait 0 1 -444\n0 wait 0 1 7\n0 send 1 3 10\n1 recv 0 -444 10\n"
+        + "0 finalize\n1 finalize\n");
+    List<TraceCall> rank1 = read(SimGridTrace.open(file), 1);
+    CallTiming none = CallTiming.NONE;
+    assertThat(rank1.subList(1, 5)).containsExactly(
+        new PointToPoint(CallKind.IRECV, 0, TraceCall.ANY_TAG, TraceCall.COMM_WORLD, 10, 1, none),
+        new Completion(CallKind.TEST, ImmutableLongArray.of(1), ImmutableLongArray.of(), false, none),
+        new Completion(CallKind.WAIT, ImmutableLongArray.of(1), ImmutableLongArray.of(1), true, none),
+        new PointToPoint(CallKind.RECV, 0, TraceCall.ANY_TAG, TraceCall.COMM_WORLD, 10, TraceCall.REQUEST_NULL,
+            none));
+  }
+
+  @Test
   void alltoallvCarriesPerRankCounts() throws IOException {
     List<TraceCall> rank0 = read(SimGridTrace.open(SharedTraces.simgridExamples().resolve("actions_alltoallv.txt")),
         0);
