@@ -23,8 +23,9 @@ import java.util.List;
  * <ul>
  *   <li>one shared file holding every rank's lines; the ranks are 0 to the largest rank named, and each must have at
  *       least one line;
- *   <li>one file per rank, listed in rank order in an index file (one path a line, relative to the index file's
- *       folder, as SimGrid's {@code split_traces} example), or given as a list.
+ *   <li>one file per rank, listed in rank order in an index file (one path a line; a relative one is taken from the
+ *       working directory when the file is there, as SMPI writes and replays them, else from the index file's
+ *       folder, as in SimGrid's {@code split_traces} example), or given as a list.
  * </ul>
  * Opening a shared file reads it once to find its ranks and where each rank's lines are ({@link SharedTraceIndex}: a
  * few bytes a run of one rank's lines); each rank's stream then reads only its own lines, so replaying N ranks reads
@@ -71,19 +72,43 @@ public final class SimGridTrace implements Trace {
     List<String> index = indexLines(file);
     if (index != null) {
       Path dir = file.toAbsolutePath().getParent();
+      Path workingDir = Path.of("").toAbsolutePath();
       List<Path> listed = new ArrayList<>();
       for (int k = 0; k < index.size(); k++) {
+        Path entry;
         try {
-          listed.add(dir.resolve(index.get(k)));
+          entry = Path.of(index.get(k));
         } catch (java.nio.file.InvalidPathException e) {
           throw TraceFormatException.ofFile(file, TraceFormatException.NO_RANK, "entry " + (k + 1) + " of the index, "
               + TraceFormatException.echo(index.get(k)) + ", is not a file name this system takes", e);
         }
+        listed.add(entry.isAbsolute() ? entry : rankFile(file, k, entry, workingDir, dir));
       }
       return ofRankFiles(file, listed);
     }
     SharedTraceIndex runs = SharedTraceIndex.build(file, MAX_RANKS);
     return new SimGridTrace(file, runs, ImmutableList.of(file), runs.ranks());
+  }
+
+  /**
+   * Where a relative index entry is: from the working directory when the file is there, else from the index's
+   * folder. SMPI writes the entries relative to the working directory of the traced run ({@code tracing/filename}
+   * plus {@code _files/}, in {@code src/instr/instr_config.cpp} of simgrid/simgrid) and its replay opens them as
+   * written ({@code src/xbt/xbt_replay.cpp}); SimGrid's own examples list names beside the index ({@code split_traces}).
+   */
+  private static Path rankFile(Path index, int rank, Path entry, Path workingDir, Path indexDir)
+      throws TraceFormatException {
+    Path fromWorkingDir = workingDir.resolve(entry);
+    if (Files.isRegularFile(fromWorkingDir)) {
+      return fromWorkingDir;
+    }
+    Path fromIndexDir = indexDir.resolve(entry);
+    if (Files.isRegularFile(fromIndexDir)) {
+      return fromIndexDir;
+    }
+    throw TraceFormatException.ofFile(index, rank, "rank file missing: entry " + (rank + 1) + " of the index, "
+        + TraceFormatException.echo(entry.toString()) + ", is neither " + fromWorkingDir + " (from the working"
+        + " directory) nor " + fromIndexDir + " (from the index's folder)", null);
   }
 
   /** The listed paths if the file is an index (every content line a single token that is not a rank), else null. */

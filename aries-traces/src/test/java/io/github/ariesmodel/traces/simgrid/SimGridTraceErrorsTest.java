@@ -146,7 +146,9 @@ class SimGridTraceErrorsTest {
     Files.writeString(dir.resolve("here.txt"), "0 init\n");
     assertThatThrownBy(() -> SimGridTrace.open(index)).isInstanceOfSatisfying(TraceFormatException.class, e -> {
       assertThat(e.rank()).isEqualTo(1);
-      assertThat(e.getMessage()).contains("not-there.txt").contains("rank file missing");
+      assertThat(e.getMessage()).contains("rank file missing: entry 2 of the index, 'not-there.txt', is neither "
+          + Path.of("").toAbsolutePath().resolve("not-there.txt") + " (from the working directory) nor "
+          + dir.toAbsolutePath().resolve("not-there.txt") + " (from the index's folder)");
     });
   }
 

@@ -113,6 +113,26 @@ class SimGridTraceTest {
   }
 
   @Test
+  void indexEntriesAreFoundFromTheWorkingDirectoryAsSmpiWritesThemElseFromTheIndexFolder() throws IOException {
+    // SMPI writes "<tracing/filename>_files/<prefix>_rank-N.txt", relative to the traced run's working directory
+    // (simgrid src/instr/instr_config.cpp); they were looked for only beside the index
+    Path run = Files.createDirectories(dir.resolve("run/traces/app.txt_files"));
+    Files.writeString(run.resolve("1_rank-0.txt"), "0 init\n0 send 1 0 8\n0 finalize\n");
+    Files.writeString(run.resolve("1_rank-1.txt"), "1 init\n1 recv 0 0 8\n1 finalize\n");
+    Path fromWorkingDir = Path.of("").toAbsolutePath().relativize(run);
+    Path index = Files.writeString(dir.resolve("run/traces/app.txt"), fromWorkingDir.resolve("1_rank-0.txt") + "\n"
+        + fromWorkingDir.resolve("1_rank-1.txt") + "\n");
+    assertThat(dir.resolve("run/traces").resolve(fromWorkingDir)).doesNotExist();
+    SimGridTrace t = SimGridTrace.open(index);
+    assertThat(t.ranks()).isEqualTo(2);
+    assertThat(read(t, 1).get(1)).isEqualTo(new PointToPoint(CallKind.RECV, 0, 0, TraceCall.COMM_WORLD, 8,
+        TraceCall.REQUEST_NULL, CallTiming.NONE));
+    // names beside the index, as SimGrid's split_traces example lists them, still read
+    Path beside = Files.writeString(dir.resolve("run/traces/app.txt_files/index"), "1_rank-0.txt\n1_rank-1.txt\n");
+    assertThat(read(SimGridTrace.open(beside), 0)).hasSize(3);
+  }
+
+  @Test
   void testLeavesItsRequestForTheLaterWait() throws IOException {
     List<TraceCall> rank1 = read(SimGridTrace.open(SharedTraces.simgridExamples().resolve("actions_with_isend.txt")),
         1);
