@@ -1,5 +1,6 @@
 package io.github.ariesmodel.traces.simgrid;
 
+import io.github.ariesmodel.traces.TraceFormatException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -13,9 +14,18 @@ import java.util.Arrays;
  * Lines of a text file read from any byte offset: a line ends at {@code \n}, {@code \r\n} or {@code \r}, as
  * {@link java.io.BufferedReader#readLine()} ends it, and its text is ISO-8859-1 (one char a byte, so offsets in the
  * text are offsets in the file). {@link #seek} to a line start that is still in the buffer costs nothing; one that is
- * not reads from there. The buffer grows only to hold a line longer than it.
+ * not reads from there. The buffer grows only to hold a line longer than it, up to {@link #MAX_LINE_BYTES}: a longer
+ * line is refused as a format error naming the file and the line (the buffer used to double until its length
+ * overflowed an int, a {@code NegativeArraySizeException} on a line of a gigabyte or more).
  */
 final class LineSource implements Closeable {
+  /**
+   * The longest line read, 64 MiB (assumed: SMPI's longest lines, an {@code alltoallv} with two counts a rank, take
+   * about 2 x 11 bytes a rank, some 23 MB for a million ranks; anything far longer is not a trace line).
+   */
+  static final int MAX_LINE_BYTES = 64 << 20;
+
+  private final Path file;
   private final FileChannel channel;
   private byte[] buf;
   private long bufStart;
@@ -28,6 +38,7 @@ final class LineSource implements Closeable {
    * @param bufferBytes bytes read at a time (a reader that seeks across the file wants few, one that streams many)
    */
   LineSource(Path file, int bufferBytes) throws IOException {
+    this.file = file;
     this.channel = FileChannel.open(file, StandardOpenOption.READ);
     this.buf = new byte[bufferBytes];
   }
@@ -42,10 +53,19 @@ final class LineSource implements Closeable {
     position = offset;
   }
 
-  /** @return the next line without its end, or null at the end of the file */
-  String next() throws IOException {
+  /**
+   * @param rank the rank to name if the line is too long, or {@link TraceFormatException#NO_RANK}
+   * @param lineNumber the number of the line about to be read, to name if it is too long
+   * @return the next line without its end, or null at the end of the file
+   * @throws TraceFormatException if the line is longer than {@link #MAX_LINE_BYTES}
+   */
+  String next(int rank, long lineNumber) throws IOException {
     int i = 0;
     while (true) {
+      if (i > MAX_LINE_BYTES) {
+        throw TraceFormatException.atLine(file, rank, lineNumber, "line longer than " + MAX_LINE_BYTES
+            + " bytes (64 MiB, the longest line read)");
+      }
       int at = (int) (position - bufStart) + i;
       if (position < bufStart || at >= bufLength) {
         if (!fill(i)) {
@@ -93,7 +113,8 @@ final class LineSource implements Closeable {
       return false;
     }
     if (have >= buf.length) {
-      buf = Arrays.copyOf(buf, buf.length * 2);
+      // next() refuses a line before it is longer than MAX_LINE_BYTES, and a '\r' at its end asks for one more
+      buf = Arrays.copyOf(buf, (int) Math.min(2L * buf.length, MAX_LINE_BYTES + 2L));
     }
     if (kept) {
       int from = (int) (position - bufStart);

@@ -42,7 +42,7 @@ final class SharedTraceIndex {
     try (LineSource in = new LineSource(file, SCAN_BYTES)) {
       while (true) {
         long offset = in.position();
-        String raw = in.next();
+        String raw = in.next(TraceFormatException.NO_RANK, lineNumber + 1);
         if (raw == null) {
           break;
         }

@@ -102,7 +102,7 @@ final class SimGridRankReader implements RankTrace {
         lineNumber = runs.lineNumber() - 1;
         inRun = true;
       }
-      String raw = in.next();
+      String raw = in.next(state.rank, lineNumber + 1);
       if (raw == null) {
         if (runs == null) {
           done = true;

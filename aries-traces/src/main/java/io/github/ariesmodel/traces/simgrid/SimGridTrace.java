@@ -7,9 +7,7 @@ import io.github.ariesmodel.traces.RankTrace;
 import io.github.ariesmodel.traces.Trace;
 import io.github.ariesmodel.traces.TraceFormat;
 import io.github.ariesmodel.traces.TraceFormatException;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,6 +35,8 @@ import java.util.List;
 public final class SimGridTrace implements Trace {
   /** Largest rank count accepted (keeps a garbage rank number from sizing anything). */
   public static final int MAX_RANKS = 1 << 22;
+  /** Bytes read at a time while deciding whether a file is an index (it usually stops at the first line). */
+  private static final int INDEX_SCAN_BYTES = 8192;
 
   private final Path source;
   private final SharedTraceIndex index;
@@ -114,9 +114,10 @@ public final class SimGridTrace implements Trace {
   /** The listed paths if the file is an index (every content line a single token that is not a rank), else null. */
   private static List<String> indexLines(Path file) throws IOException {
     List<String> names = new ArrayList<>();
-    try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.ISO_8859_1)) {
+    long lineNumber = 0;
+    try (LineSource in = new LineSource(file, INDEX_SCAN_BYTES)) {
       String raw;
-      while ((raw = in.readLine()) != null) {
+      while ((raw = in.next(TraceFormatException.NO_RANK, ++lineNumber)) != null) {
         String[] tokens = SimGridRankReader.tokens(raw);
         if (tokens == null) {
           continue;

@@ -162,6 +162,31 @@ class SimGridTraceErrorsTest {
   }
 
   @Test
+  void aLineOfAGigabyteIsRefusedNamingFileAndLineNotWithANegativeArraySize() throws IOException {
+    // the line buffer doubled until 2^30 * 2 overflowed: NegativeArraySizeException. The gigabyte of NULs is a hole
+    // of a sparse file; only the first 64 MiB of it are read now.
+    long gigabyte = 1L << 30;
+    Path shared = dir.resolve("huge.txt");
+    Path own = dir.resolve("huge-rank0.txt");
+    Path first = dir.resolve("huge-first.txt");
+    for (Path p : new Path[] {shared, own, first}) {
+      String head = p == first ? "" : "0 init\n0 compute ";
+      try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(p.toFile(), "rw")) {
+        f.write(head.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        f.setLength(head.length() + gigabyte);
+      }
+    }
+    String problem = "line longer than 67108864 bytes (64 MiB, the longest line read)";
+    // while scanning a shared file for its ranks, while deciding whether a file is an index, while reading a rank
+    assertThatThrownBy(() -> SimGridTrace.open(shared)).isInstanceOf(TraceFormatException.class)
+        .hasMessage(shared + ", line 2: " + problem);
+    assertThatThrownBy(() -> SimGridTrace.open(first)).isInstanceOf(TraceFormatException.class)
+        .hasMessage(first + ", line 1: " + problem);
+    TraceFormatException e = readUntilError(SimGridTrace.ofRankFiles(own, List.of(own)), 0);
+    assertThat(e.getMessage()).isEqualTo(own + ", rank 0, line 2: " + problem);
+  }
+
+  @Test
   void echoedTextIsAbbreviated() throws IOException {
     Path file = Files.writeString(dir.resolve("long.txt"), "0 " + "x".repeat(500) + "\n");
     TraceFormatException e = readUntilError(SimGridTrace.open(file), 0);
