@@ -85,7 +85,8 @@ final class DumpiLayout {
         r.statusCount = n;
         if (n > 0) {
           r.firstStatusBytes = in.i32();
-          in.skip((long) n * entryBytes - 4);
+          r.firstStatusSource = in.i32();
+          in.skip((long) n * entryBytes - 8);
         }
       }
     },

@@ -17,9 +17,10 @@ import java.util.Map;
  * communicators 2 and 3 are world and self, 0 and 1 error and null, 4 on the application's; requests 0 and 1 are
  * error and null; {@code MPI_ANY_SOURCE} and {@code MPI_ANY_TAG} are stored as -1 and {@code MPI_ROOT} as -2, but
  * {@code MPI_PROC_NULL} is stored as the MPI library's own value (-1 in MPICH and Cray MPICH, -2 in Open MPI). So a
- * negative destination is read as {@link TraceCall#PROC_NULL}, a source of -1 as {@link TraceCall#ANY_SOURCE} (under
- * MPICH a receive from PROC_NULL looks the same and is read as a wildcard) and any other negative source as
- * PROC_NULL.
+ * negative destination is read as {@link TraceCall#PROC_NULL}, a source of -1 as {@link TraceCall#ANY_SOURCE} and any
+ * other negative source as PROC_NULL. Under MPICH a receive from PROC_NULL also has source -1; where the record
+ * carries the call's status (MPI_Recv, MPI_Sendrecv, MPI_Sendrecv_replace, MPI_Probe, MPI_Iprobe) the status tells
+ * them apart (see {@link #receiveSource}); an MPI_Irecv's status is on its wait, and such a receive stays a wildcard.
  *
  * <p>One-sided calls (sst-dumpi's {@code dumpi/common/constants.h}, {@code dumpi/common/types.h},
  * {@code dumpi/libdumpi/mpibindings.h} and {@code mpibindings-maps.c}, read at commit a4c8bf5): an {@code MPI_Win} is
@@ -173,6 +174,19 @@ final class DumpiMappings {
     return raw == -1 ? TraceCall.ANY_SOURCE : TraceCall.PROC_NULL;
   }
 
+  /**
+   * The source of a receive or probe whose record may carry its status. A completed receive from
+   * {@code MPI_PROC_NULL} has status source {@code MPI_PROC_NULL} and no bytes (MPI 3.1, section 3.11), which
+   * libdumpi stores as -1 under MPICH ({@code DUMPI_SOURCE_FROM_INT} in {@code dumpi/libdumpi/mpibindings.h}); a
+   * wildcard's status names the sender, a rank. So a source of -1 whose status says -1 and 0 bytes is PROC_NULL.
+   */
+  static int receiveSource(DumpiRecord r, long raw) {
+    if (raw == -1 && r.statusCount > 0 && r.firstStatusSource == -1 && r.firstStatusBytes == 0) {
+      return TraceCall.PROC_NULL;
+    }
+    return source(raw);
+  }
+
   static int root(long raw) {
     if (raw >= 0) {
       return (int) raw;
@@ -227,7 +241,7 @@ final class DumpiMappings {
     int request = blocking ? -1 : l.field("request");
     boolean send = !peerField.equals("source");
     return (r, t, in) -> new TraceCall.PointToPoint(kind,
-        send ? dest(r.scalars[peer]) : source(r.scalars[peer]), tag(r, in, tag), comm(r.scalars[comm]),
+        send ? dest(r.scalars[peer]) : receiveSource(r, r.scalars[peer]), tag(r, in, tag), comm(r.scalars[comm]),
         fieldBytes(r, t, in, count, type), request < 0 ? TraceCall.REQUEST_NULL : request(r.scalars[request]),
         r.timing);
   }
@@ -242,8 +256,8 @@ final class DumpiMappings {
       boolean found = flag < 0 || r.scalars[flag] != 0;
       long bytes = found && r.statusCount > 0 && r.firstStatusBytes >= 0 ? r.firstStatusBytes
           : TraceCall.UNKNOWN_BYTES;
-      return new TraceCall.PointToPoint(kind, source(r.scalars[source]), tag(r, in, tag), comm(r.scalars[comm]),
-          bytes, TraceCall.REQUEST_NULL, r.timing);
+      return new TraceCall.PointToPoint(kind, found ? receiveSource(r, r.scalars[source]) : source(r.scalars[source]),
+          tag(r, in, tag), comm(r.scalars[comm]), bytes, TraceCall.REQUEST_NULL, r.timing);
     };
   }
 
@@ -259,7 +273,7 @@ final class DumpiMappings {
     int recvTag = l.field("recvtag");
     int comm = l.field("comm");
     return (r, t, in) -> new TraceCall.SendReceive(dest(r.scalars[dest]), tag(r, in, sendTag),
-        fieldBytes(r, t, in, sendCount, sendType), source(r.scalars[source]), tag(r, in, recvTag),
+        fieldBytes(r, t, in, sendCount, sendType), receiveSource(r, r.scalars[source]), tag(r, in, recvTag),
         fieldBytes(r, t, in, recvCount, recvType), comm(r.scalars[comm]), r.timing);
   }
 
@@ -274,8 +288,8 @@ final class DumpiMappings {
     int comm = l.field("comm");
     return (r, t, in) -> {
       long bytes = fieldBytes(r, t, in, count, type);
-      return new TraceCall.SendReceive(dest(r.scalars[dest]), tag(r, in, sendTag), bytes, source(r.scalars[source]),
-          tag(r, in, recvTag), bytes, comm(r.scalars[comm]), r.timing);
+      return new TraceCall.SendReceive(dest(r.scalars[dest]), tag(r, in, sendTag), bytes,
+          receiveSource(r, r.scalars[source]), tag(r, in, recvTag), bytes, comm(r.scalars[comm]), r.timing);
     };
   }
 

@@ -33,6 +33,8 @@ final class DumpiRecord {
   int statusCount;
   /** Byte count of the first stored status. */
   int firstStatusBytes;
+  /** Source of the first stored status, as libdumpi stores a source (MPI_ANY_SOURCE as -1, else the library's). */
+  int firstStatusSource;
 
   DumpiRecord() {
     for (int i = 0; i < arrays.length; i++) {
@@ -45,6 +47,7 @@ final class DumpiRecord {
     offset = at;
     statusCount = 0;
     firstStatusBytes = 0;
+    firstStatusSource = 0;
     java.util.Arrays.fill(present, true);
   }
 

@@ -78,6 +78,40 @@ class DumpiRecordLayoutTest {
   }
 
   /**
+   * Under MPICH, libdumpi stores a receive from MPI_PROC_NULL with source -1, as it stores MPI_ANY_SOURCE; the status
+   * tells them apart (a PROC_NULL receive's says source -1 and 0 bytes, a wildcard's names the sender). It was read as
+   * a wildcard, and the replay waited for a message no one sent.
+   */
+  @Test
+  void aReceiveFromProcNullUnderMpichIsToldFromAWildcardByItsStatus() throws IOException {
+    DumpiBinBuilder b = new DumpiBinBuilder(1, 1, 0, 0);
+    // dumpi_write_recv: count, datatype, source, tag, comm, status: from PROC_NULL, then a wildcard that got 0 bytes
+    b.record(1, STATUS_THREAD_WALL, 0, 0, 0, 0).i32(5).u16(INT).i32(-1).i32(4).u16(WORLD).status(0, -1, -1);
+    b.record(1, STATUS_THREAD_WALL, 0, 0, 0, 0).i32(5).u16(INT).i32(-1).i32(4).u16(WORLD).status(0, 3, 4);
+    // dumpi_write_sendrecv and dumpi_write_sendrecv_replace, receiving from PROC_NULL
+    b.record(33, STATUS_THREAD_WALL, 0, 0, 0, 0).i32(2).u16(DOUBLE).i32(1).i32(3).i32(4).u16(INT).i32(-1).i32(5)
+        .u16(WORLD).status(0, -1, -1);
+    b.record(34, STATUS_THREAD_WALL, 0, 0, 0, 0).i32(2).u16(DOUBLE).i32(1).i32(3).i32(-1).i32(5).u16(WORLD)
+        .status(0, -1, -1);
+    // dumpi_write_probe from PROC_NULL
+    b.record(23, STATUS_THREAD_WALL, 0, 0, 0, 0).i32(-1).i32(1).u16(WORLD).status(0, -1, -1);
+    // without a status (statuses not recorded; MPI_Irecv, whose status is on its wait) -1 stays a wildcard
+    b.record(1, THREAD_ONLY, 0, 0, 0, 0).i32(5).u16(INT).i32(-1).i32(4).u16(WORLD);
+    b.record(12, THREAD_ONLY, 0, 0, 0, 0).i32(5).u16(INT).i32(-1).i32(4).u16(WORLD).i32(7);
+    List<TraceCall> calls = readAll(b.build(), new ArrayList<>());
+    CallTiming t = new CallTiming(0, 0);
+    assertThat(calls).containsExactly(
+        new PointToPoint(CallKind.RECV, TraceCall.PROC_NULL, 4, TraceCall.COMM_WORLD, 20, TraceCall.REQUEST_NULL, t),
+        new PointToPoint(CallKind.RECV, TraceCall.ANY_SOURCE, 4, TraceCall.COMM_WORLD, 20, TraceCall.REQUEST_NULL, t),
+        new TraceCall.SendReceive(1, 3, 16, TraceCall.PROC_NULL, 5, 16, TraceCall.COMM_WORLD, t),
+        new TraceCall.SendReceive(1, 3, 16, TraceCall.PROC_NULL, 5, 16, TraceCall.COMM_WORLD, t),
+        new PointToPoint(CallKind.PROBE, TraceCall.PROC_NULL, 1, TraceCall.COMM_WORLD, 0, TraceCall.REQUEST_NULL, t),
+        new PointToPoint(CallKind.RECV, TraceCall.ANY_SOURCE, 4, TraceCall.COMM_WORLD, 20, TraceCall.REQUEST_NULL,
+            CallTiming.NONE),
+        new PointToPoint(CallKind.IRECV, TraceCall.ANY_SOURCE, 4, TraceCall.COMM_WORLD, 20, 7, CallTiming.NONE));
+  }
+
+  /**
    * MPI_Ssend and MPI_Issend keep their synchronous mode (SSEND, ISSEND), MPI_Bsend and MPI_Ibsend their buffered one
    * (BSEND, IBSEND), and MPI_Buffer_attach and MPI_Buffer_detach give the buffer's size.
    */
