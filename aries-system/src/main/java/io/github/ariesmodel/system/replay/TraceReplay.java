@@ -305,6 +305,12 @@ public final class TraceReplay {
         }
       }
       RankReplay failing = st.lastRunning();
+      // (a rank's own allocations are reported by its replay; this is the heap running out elsewhere in the run)
+      for (Throwable t = e; t != null && failing != null; t = t.getCause()) {
+        if (t instanceof OutOfMemoryError oom) {
+          throw outOfMemory(file, failing.rank, failing.callIndex, failing.call, st.ranks.length, oom);
+        }
+      }
       if (failing != null) {
         throw new TraceReplayException(file, failing.rank, failing.callIndex, "the MPI layer refused "
             + describe(failing.call) + ": " + rootMessage(e), e);
@@ -485,6 +491,51 @@ public final class TraceReplay {
       t = t.getCause();
     }
     return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+  }
+
+  /**
+   * The one line for a heap too small for the replay: the call, the rank, what the call's buffers take on the rank
+   * (the replay allocates the traced sizes, each rank its own, all held until the call completes) and what to do.
+   */
+  static TraceReplayException outOfMemory(String file, int rank, long callIndex, TraceCall call,
+      int ranks, OutOfMemoryError e) {
+    long bytes = call == null ? 0 : bufferBytes(call, ranks);
+    return new TraceReplayException(file, rank, callIndex, "out of memory (Java heap) replaying " + describe(call)
+        + (bytes > 0 ? ": its buffers take up to " + bytes + " bytes on this rank, and every rank in it holds its own"
+            + " at once" : "") + "; give the JVM more heap (ARIES_JAVA_OPTS=-Xmx<size> with ./aries, else java"
+        + " -Xmx<size>; the maximum now is " + Runtime.getRuntime().maxMemory() + " bytes)", e);
+  }
+
+  /**
+   * Up to how many bytes of buffers a call takes on one rank as the replay allocates them (traced sizes; a per-peer
+   * collective's block once per rank of the world, the most a root takes).
+   */
+  static long bufferBytes(TraceCall c, int ranks) {
+    if (c instanceof TraceCall.PointToPoint p) {
+      return Math.max(p.bytes(), 0);
+    }
+    if (c instanceof TraceCall.SendReceive s) {
+      return Math.max(s.sendBytes(), 0) + Math.max(s.receiveBytes(), 0);
+    }
+    if (c instanceof TraceCall.Collective k) {
+      long send = k.sendBytesPerRank().length() > 0 ? nonNegativeSum(k.sendBytesPerRank())
+          : Math.max(k.sendBytes(), 0);
+      long receive = k.receiveBytesPerRank().length() > 0 ? nonNegativeSum(k.receiveBytesPerRank())
+          : Math.max(k.receiveBytes(), 0);
+      return switch (k.kind()) {
+        case ALLTOALL, ALLGATHER, GATHER, SCATTER -> Math.max(send, receive) * (ranks + 1L);
+        default -> send + receive;
+      };
+    }
+    return 0;
+  }
+
+  private static long nonNegativeSum(ImmutableLongArray a) {
+    long s = 0;
+    for (int i = 0; i < a.length(); i++) {
+      s += Math.max(a.get(i), 0);
+    }
+    return s;
   }
 
   static String describe(TraceCall c) {
@@ -755,6 +806,8 @@ public final class TraceReplay {
       } catch (RuntimeException e) {
         throw new TraceReplayException(st.file, rank, callIndex, "the MPI layer refused " + describe(call) + ": "
             + rootMessage(e), e);
+      } catch (OutOfMemoryError e) {
+        throw outOfMemory(st.file, rank, callIndex, call, st.ranks.length, e);
       }
       done = true;
     }

@@ -3,9 +3,15 @@ package io.github.ariesmodel.system.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.common.primitives.ImmutableLongArray;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.traces.CallKind;
+import io.github.ariesmodel.traces.CallTiming;
+import io.github.ariesmodel.traces.RankCoverage;
+import io.github.ariesmodel.traces.RankTrace;
 import io.github.ariesmodel.traces.Trace;
+import io.github.ariesmodel.traces.TraceCall;
+import io.github.ariesmodel.traces.TraceFormat;
 import io.github.ariesmodel.traces.dumpi.DumpiTrace;
 import io.github.ariesmodel.traces.simgrid.SimGridTrace;
 import java.io.IOException;
@@ -13,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -278,6 +285,79 @@ class TraceReplayTest {
     assertThatThrownBy(() -> TraceReplay.builder(system("default"), SimGridTrace.open(f)).build().run())
         .isInstanceOf(TraceReplayException.class).hasMessageContaining("rank 1, call 2")
         .hasMessageContaining("TRUNCATE");
+  }
+
+  /**
+   * A heap too small for the replay: the ranks' collective buffers (the traced sizes) of SimGrid's
+   * examples/smpi/replay_multiple/ti_traces_32_1 need some 6.7 GB at once, and the OutOfMemoryError was reported as
+   * "the MPI layer refused ALLTOALLV on communicator 0: Java heap space". Filling the test's heap would take
+   * gigabytes, so the trace here throws the error from its stream, inside the rank's replay, after the collective.
+   */
+  @Test
+  void runningOutOfHeapSaysSoNamingTheCallTheRankAndTheBytes() {
+    ImmutableLongArray per = ImmutableLongArray.of(100, 100);
+    List<TraceCall> calls = List.of(new TraceCall.Lifecycle(CallKind.INIT, CallTiming.NONE),
+        new TraceCall.Collective(CallKind.ALLTOALLV, TraceCall.COMM_WORLD, -1, 0, 0, per, per, 0, CallTiming.NONE),
+        new TraceCall.Lifecycle(CallKind.FINALIZE, CallTiming.NONE));
+    Trace synthetic = SyntheticTrace.of(List.of(calls, calls));
+    AtomicInteger opens = new AtomicInteger();
+    Trace trace = new Trace() {
+      @Override
+      public TraceFormat format() {
+        return synthetic.format();
+      }
+
+      @Override
+      public Path source() {
+        return synthetic.source();
+      }
+
+      @Override
+      public int ranks() {
+        return synthetic.ranks();
+      }
+
+      @Override
+      public RankTrace open(int rank) throws IOException {
+        RankTrace s = synthetic.open(rank);
+        if (rank != 0 || opens.incrementAndGet() == 1) {
+          return s; // (the replay reads every stream once before it runs them)
+        }
+        return new RankTrace() {
+          private int read;
+
+          @Override
+          public int rank() {
+            return 0;
+          }
+
+          @Override
+          public TraceCall read() throws IOException {
+            if (++read == 3) {
+              throw new OutOfMemoryError("Java heap space");
+            }
+            return s.read();
+          }
+
+          @Override
+          public RankCoverage coverage() {
+            return s.coverage();
+          }
+
+          @Override
+          public void close() throws IOException {
+            s.close();
+          }
+        };
+      }
+    };
+    assertThatThrownBy(() -> TraceReplay.builder(system("default"), trace).build().run())
+        .isInstanceOf(TraceReplayException.class)
+        .hasMessageStartingWith("synthetic, rank 0, call 2: out of memory (Java heap) replaying ALLTOALLV on"
+            + " communicator 0: its buffers take up to 400 bytes on this rank, and every rank in it holds its own at"
+            + " once; give the JVM more heap (ARIES_JAVA_OPTS=-Xmx<size> with ./aries, else java -Xmx<size>; the"
+            + " maximum now is " + Runtime.getRuntime().maxMemory() + " bytes)")
+        .hasMessageNotContaining("refused");
   }
 
 }
