@@ -10,8 +10,9 @@ import io.github.ariesmodel.core.sim.SerialChannel;
  * <p>Every transfer carries {@link NicTiming#hostOverheadBytes()} (24 [S1 p.21]) beyond its data for each 64 bytes
  * or part of them (the NIC reads and writes host memory 64 bytes at a time [S1 p.21]; the model's callers move at
  * most 64 bytes a call). A NIC read of host memory is two transfers: its request, of the overhead bytes alone, on the
- * NIC-to-node channel, and then its data, with their overhead, on the node-to-NIC channel, which reaches the NIC one
- * read round trip after its tail left ({@link NicTiming#hostReadLatencyPs()}). So a NIC that both sends and receives
+ * NIC-to-node channel, and its data, with their overhead, on the node-to-NIC channel, booked when the NIC asks (as
+ * before) and ending no sooner than the request's tail plus the data's own transfer; the data reach the NIC one read
+ * round trip after that ({@link NicTiming#hostReadLatencyPs()}). So a NIC that both sends and receives
  * moves its reads' requests and its received data the same way, as S1 says of symmetric traffic. With an overhead of
  * 0 a read books no request, as before stop 65. Flow-control and alignment overheads, which S1 names too, are not
  * modelled (it gives no figure). {@link NicStatistics}'s byte counts are data bytes, without the overhead.
@@ -57,8 +58,16 @@ final class HostLink {
    */
   long read(long now, long bytes) {
     stats.hostBytesToNic += bytes;
-    long asked = overheadBytes == 0 ? now : toNode.reserve(now, overheadBytes);
-    return toNic.reserve(asked, onWire(bytes)) + readLatencyPs;
+    long wire = onWire(bytes);
+    long data = toNic.reserve(now, wire);
+    if (overheadBytes == 0) {
+      return data + readLatencyPs;
+    }
+    // The data's transfer is booked from now, as before stop 65 (booking it from the request's time would hold the
+    // channel idle until then, in front of every later transfer); it cannot end before the request has left and the
+    // data has crossed after it, so a NIC-to-node channel busy with writes delays the read, not the channel.
+    long asked = toNode.reserve(now, overheadBytes);
+    return Math.max(data, asked + toNic.serializationPs(wire)) + readLatencyPs;
   }
 
   /**

@@ -33,12 +33,13 @@ class NicHostLinkTest {
     c.nics[0].post(Post.get(1, local.mdh(), 0, at(0), 64));
     c.run();
     assertThat(c.events(0)).singleElement().matches(e -> !e.isError());
-    // The read's request (24 bytes of PCIe overhead, no data [S1 p.21]) crosses NIC -> host, then its data and
-    // their overhead come back: the data's transfer starts when the request's tail has left.
+    // The read's request (24 bytes of PCIe overhead, no data [S1 p.21]) crosses NIC -> host; its data and their
+    // overhead are booked node -> NIC from the same time, 24 bytes more than the data.
     SerialChannel toNode = c.nics[1].hostLink().toNode();
     SerialChannel toNic = c.nics[1].hostLink().toNic();
     assertThat(toNode.freeAtPs()).as("the read request booked NIC -> host").isPositive();
-    assertThat(toNic.freeAtPs() - toNode.freeAtPs()).isEqualTo(toNic.serializationPs(64 + 24));
+    assertThat(toNic.freeAtPs() - toNode.freeAtPs())
+        .isEqualTo(toNic.serializationPs(64 + 24) - toNode.serializationPs(24));
     assertThat(c.nics[1].statistics().hostBytesToNode()).as("no data toward the host").isZero();
     assertThat(c.nics[1].statistics().hostBytesToNic()).as("the GET's data read from host memory").isEqualTo(64);
   }
