@@ -57,7 +57,7 @@ class RunConfigTest {
     // record configures the same NIC and IOMMU
     RunConfig c = read("all.yaml", "nic: {requestTags: 32, bteChannels: 2, fmaBteThreshold: 2048, amoRequestList: 16,"
         + " clockMHz: 1000, packetCycles: 4, hostGBps: 8.5, hostLatencyNs: 300, hostReadLatencyNs: 600.5,"
-        + " txPipelineCycles: 30, rxPipelineCycles: 31, amoUnitCycles: 4, amoCacheEntries: 0,"
+        + " hostOverheadBytes: 16, txPipelineCycles: 30, rxPipelineCycles: 31, amoUnitCycles: 4, amoCacheEntries: 0,"
         + " amoCacheWriteBack: eviction}\n"
         + "iommu: {ways: 8, sets: 64, ptesPerLine: 4, policy: plru, maxInFlight: 16, fetchBuffers: 4,"
         + " pteFetchLatencyNs: 400, hitLatencyNs: 6, issueIntervalNs: 2.5, prefetch: false, seed: 7,"
@@ -68,7 +68,8 @@ class RunConfigTest {
     assertThat(iommu.keySet()).isEqualTo(RecordedSettings.IOMMU_KEYS);
     assertThat(new ArrayList<>(nic.keySet())).isSorted();
     assertThat(new ArrayList<>(iommu.keySet())).isSorted();
-    assertThat(nic).containsEntry("hostGBps", "8.5").containsEntry("amoCacheWriteBack", "eviction");
+    assertThat(nic).containsEntry("hostGBps", "8.5").containsEntry("amoCacheWriteBack", "eviction")
+        .containsEntry("hostOverheadBytes", "16");
     assertThat(iommu).containsEntry("policy", "plru").containsEntry("prefetch", "false")
         .containsEntry("pageTables", "per-registration");
     RunConfig back = read("back.yaml", "nic: " + yaml(nic) + "\niommu: " + yaml(iommu) + "\n");
@@ -106,6 +107,8 @@ class RunConfigTest {
         .hasMessageContaining("iommu.pageTables must be per-registration or per-context but was shared");
     assertThatThrownBy(() -> read("e.yaml", "nic:\n  bteChannels: 5\n"))
         .hasMessageContaining("nic.bteChannels must be in [1, 4] but was 5");
+    assertThatThrownBy(() -> read("o.yaml", "nic:\n  hostOverheadBytes: -1\n"))
+        .hasMessageContaining("nic.hostOverheadBytes must be in [0, 4096] but was -1");
     assertThatThrownBy(() -> read("f.yaml", "seed: abc\n"))
         .hasMessageContaining("seed must be an integer");
     assertThatThrownBy(() -> read("g.yaml", "fabric: mesh\n"))
