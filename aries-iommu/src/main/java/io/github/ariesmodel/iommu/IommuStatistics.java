@@ -31,7 +31,13 @@ public record IommuStatistics(
     if (total == null) {
       throw new IllegalArgumentException("total must not be null");
     }
-    // In the clients' declared order on every run (Map.copyOf's order changes from one JVM run to the next).
+    // In the clients' declared order on every run (Map.copyOf's order changes from one JVM run to the next), and, as
+    // Map.copyOf did, refusing a missing client's statistics.
+    for (TranslationStatistics v : perClient.values()) { // (containsValue(null) throws on immutable maps)
+      if (v == null) {
+        throw new IllegalArgumentException("perClient must not map a client to null");
+      }
+    }
     perClient = Collections.unmodifiableMap(new EnumMap<>(perClient));
   }
 

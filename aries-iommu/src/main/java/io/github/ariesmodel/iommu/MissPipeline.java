@@ -443,8 +443,8 @@ final class MissPipeline {
     s.status = status;
     s.physical = physical;
     s.contiguous = contiguous;
-    completionsPending++;
     scheduler.scheduleAt(now + hitLatencyPs, completeHandler, s, 0);
+    completionsPending++; // (after scheduling: a refused schedule leaves no completion pending)
   }
 
   private void onLineFilled(long now, TranslationSlot first) {

@@ -59,14 +59,15 @@ final class HostLink {
   long read(long now, long bytes) {
     stats.hostBytesToNic += bytes;
     long wire = onWire(bytes);
-    long data = toNic.reserve(now, wire);
-    if (overheadBytes == 0) {
-      return data + readLatencyPs;
+    if (overheadBytes == 0 || bytes == 0) { // (a read of no bytes asks the host for nothing)
+      return toNic.reserve(now, wire) + readLatencyPs;
     }
+    // The request first (it may refuse a time past the clock's end, and then nothing is booked on the other channel).
     // The data's transfer is booked from now, as before stop 65 (booking it from the request's time would hold the
     // channel idle until then, in front of every later transfer); it cannot end before the request has left and the
     // data has crossed after it, so a NIC-to-node channel busy with writes delays the read, not the channel.
     long asked = toNode.reserve(now, overheadBytes);
+    long data = toNic.reserve(now, wire);
     return Math.max(data, asked + toNic.serializationPs(wire)) + readLatencyPs;
   }
 

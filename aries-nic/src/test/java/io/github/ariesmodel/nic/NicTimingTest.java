@@ -95,8 +95,10 @@ class NicTimingTest {
           .withEngine(Post.Engine.BTE));
     }
     c.run();
-    return c.events.stream().filter(e -> e.type() == CompletionType.GLOBAL).mapToLong(CompletionEvent::timePs)
-        .toArray();
+    long[] done = c.events.stream().filter(e -> e.type() == CompletionType.GLOBAL)
+        .mapToLong(CompletionEvent::timePs).toArray();
+    assertThat(done).as("both puts completed").hasSize(2);
+    return done;
   }
 
   /**

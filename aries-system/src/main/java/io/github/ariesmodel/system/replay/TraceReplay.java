@@ -141,6 +141,9 @@ public final class TraceReplay {
       p.job.run(p.program());
     } catch (RuntimeException e) {
       p.failed(e);
+    } catch (OutOfMemoryError e) {
+      // the heap running out in an event of the NIC or the fabric reaches here bare (the engine rethrows errors)
+      p.heapExhausted(e);
     }
     return p.finish();
   }
@@ -284,6 +287,15 @@ public final class TraceReplay {
      * What a failed run of the job means for the trace: throws it as a {@link TraceReplayException}, or keeps it
      * for {@link #finish} (sends no receive matched, which finish names with their calls).
      */
+    /** A heap exhausted outside a rank's own call: named with the last running rank's call, else rethrown. */
+    void heapExhausted(OutOfMemoryError e) {
+      RankReplay failing = st.lastRunning();
+      if (failing == null) {
+        throw e;
+      }
+      throw TraceReplay.outOfMemory(file, failing.rank, failing.callIndex, failing.call, st.ranks.length, e);
+    }
+
     void failed(RuntimeException e) {
       String m = e.getMessage() == null ? "" : e.getMessage();
       if (e instanceof IllegalStateException x && m.startsWith(MpiJob.UNFINISHED)) {
