@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.common.primitives.ImmutableLongArray;
+import io.github.ariesmodel.core.packet.Packet;
+import io.github.ariesmodel.core.sim.IdealFabric;
+import io.github.ariesmodel.core.spi.Fabric;
+import io.github.ariesmodel.core.spi.FabricEndpoint;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.traces.CallKind;
 import io.github.ariesmodel.traces.CallTiming;
@@ -357,6 +361,46 @@ class TraceReplayTest {
             + " communicator 0: its buffers take up to 400 bytes on this rank, and every rank in it holds its own at"
             + " once; give the JVM more heap (ARIES_JAVA_OPTS=-Xmx<size> with ./aries, else java -Xmx<size>; the"
             + " maximum now is " + Runtime.getRuntime().maxMemory() + " bytes)")
+        .hasMessageNotContaining("refused");
+  }
+
+  /**
+   * The heap running out in an event of the NIC or the fabric (not in a rank's own call) reaches the replay bare,
+   * rethrown by the engine: it too is one line naming the last running rank's call (stop 65's review).
+   */
+  @Test
+  void runningOutOfHeapInAFabricEventIsNamedWithTheLastRunningCall() {
+    ImmutableLongArray per = ImmutableLongArray.of(100, 100);
+    List<TraceCall> calls = List.of(new TraceCall.Lifecycle(CallKind.INIT, CallTiming.NONE),
+        new TraceCall.Collective(CallKind.ALLTOALLV, TraceCall.COMM_WORLD, -1, 0, 0, per, per, 0, CallTiming.NONE),
+        new TraceCall.Lifecycle(CallKind.FINALIZE, CallTiming.NONE));
+    AtomicInteger injected = new AtomicInteger();
+    AriesSystem sys = AriesSystem.builder().system("default").seed(1).fabric((topology, clock) -> {
+      IdealFabric inner = new IdealFabric(clock, topology.nodeCount(), 1_000, 10e9);
+      return new Fabric() {
+        @Override
+        public int nodeCount() {
+          return inner.nodeCount();
+        }
+
+        @Override
+        public void attach(int nodeId, FabricEndpoint endpoint) {
+          inner.attach(nodeId, endpoint);
+        }
+
+        @Override
+        public boolean inject(Packet packet) {
+          if (injected.incrementAndGet() == 3) {
+            throw new OutOfMemoryError("Java heap space");
+          }
+          return inner.inject(packet);
+        }
+      };
+    }).build();
+    assertThatThrownBy(() -> TraceReplay.builder(sys, SyntheticTrace.of(List.of(calls, calls))).build().run())
+        .isInstanceOf(TraceReplayException.class)
+        .hasMessageContaining("out of memory (Java heap) replaying")
+        .hasMessageContaining("give the JVM more heap")
         .hasMessageNotContaining("refused");
   }
 
