@@ -259,6 +259,14 @@ final class CeAccumulator {
       fpe |= CeFpe.INEXACT;
     } else {
       double err = twoSumError(a, b, s);
+      if (Double.isNaN(err) || Double.isInfinite(err)) {
+        // TwoSum's s - a overflowed (operands of opposite signs near MAX_VALUE: a CI run's property test found
+        // -1.67 x 2^1022 + MAX_VALUE rounded DOWN one ulp high, the NaN error read as none). Both operands are then
+        // at least 2^970 in magnitude, so halving them is exact and so is doubling the halved sum's error.
+        double ha = a * 0.5;
+        double hb = b * 0.5;
+        err = twoSumError(ha, hb, ha + hb) * 2.0;
+      }
       r = directed(s, err);
       if (err != 0.0) {
         fpe |= CeFpe.INEXACT;

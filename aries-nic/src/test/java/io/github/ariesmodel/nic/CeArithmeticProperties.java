@@ -1,5 +1,6 @@
 package io.github.ariesmodel.nic;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.booleans;
 import static org.quicktheories.generators.SourceDSL.integers;
@@ -130,6 +131,24 @@ class CeArithmeticProperties {
   }
 
   // ---- (a) FPADD against exact sums ----
+
+  /**
+   * Found by a CI run of the property below (seed 5741392453439): TwoSum's error term overflowed for operands of
+   * opposite signs near MAX_VALUE, and DOWN and TOWARD_ZERO kept the nearest sum, one ulp high.
+   */
+  @Test
+  void fpaddNearMaxValueWithOppositeSignsRoundsByTheMode() {
+    double a = -0x1.671f6068fb74fp1022;
+    double b = Double.MAX_VALUE;
+    BigDecimal exact = new BigDecimal(a).add(new BigDecimal(b));
+    for (CeRounding r : CeRounding.values()) {
+      double expected = round(exact, javaMode(r));
+      CeAccumulator acc = fpadd(r, a, b);
+      assertThat(Double.longBitsToDouble(acc.result1())).as("%s", r).isEqualTo(expected);
+      assertThat(acc.fpe()).as("%s", r).isEqualTo(CeFpe.INEXACT);
+    }
+    assertThat(Double.longBitsToDouble(fpadd(CeRounding.DOWN, a, b).result1())).isEqualTo(0x1.4c704fcb82457p1023);
+  }
 
   @Test
   void fpaddIsTheExactSumRoundedByTheChannelsMode() {
