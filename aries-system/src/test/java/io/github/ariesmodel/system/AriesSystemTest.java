@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.ariesmodel.core.packet.Packet;
 import io.github.ariesmodel.core.sim.FlatTranslation;
-import io.github.ariesmodel.core.spi.Fabric;
-import io.github.ariesmodel.core.spi.FabricEndpoint;
 import io.github.ariesmodel.core.sim.IdealFabric;
 import io.github.ariesmodel.iommu.Iommu;
 import io.github.ariesmodel.nic.NicStatistics;
@@ -195,23 +193,12 @@ class AriesSystemTest {
   }
 
   /** An ideal fabric that refuses every packet after its first {@code accept} and never calls injectionReady. */
-  private static final class Stingy implements Fabric {
-    private final IdealFabric inner;
+  private static final class Stingy extends DelegatingFabric {
     private int accept;
 
     Stingy(IdealFabric inner, int accept) {
-      this.inner = inner;
+      super(inner);
       this.accept = accept;
-    }
-
-    @Override
-    public int nodeCount() {
-      return inner.nodeCount();
-    }
-
-    @Override
-    public void attach(int nodeId, FabricEndpoint endpoint) {
-      inner.attach(nodeId, endpoint);
     }
 
     @Override

@@ -6,9 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.google.common.primitives.ImmutableLongArray;
 import io.github.ariesmodel.core.packet.Packet;
 import io.github.ariesmodel.core.sim.IdealFabric;
-import io.github.ariesmodel.core.spi.Fabric;
-import io.github.ariesmodel.core.spi.FabricEndpoint;
 import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.DelegatingFabric;
 import io.github.ariesmodel.traces.CallKind;
 import io.github.ariesmodel.traces.CallTiming;
 import io.github.ariesmodel.traces.RankCoverage;
@@ -375,28 +374,16 @@ class TraceReplayTest {
         new TraceCall.Collective(CallKind.ALLTOALLV, TraceCall.COMM_WORLD, -1, 0, 0, per, per, 0, CallTiming.NONE),
         new TraceCall.Lifecycle(CallKind.FINALIZE, CallTiming.NONE));
     AtomicInteger injected = new AtomicInteger();
-    AriesSystem sys = AriesSystem.builder().system("default").seed(1).fabric((topology, clock) -> {
-      IdealFabric inner = new IdealFabric(clock, topology.nodeCount(), 1_000, 10e9);
-      return new Fabric() {
-        @Override
-        public int nodeCount() {
-          return inner.nodeCount();
-        }
-
-        @Override
-        public void attach(int nodeId, FabricEndpoint endpoint) {
-          inner.attach(nodeId, endpoint);
-        }
-
-        @Override
-        public boolean inject(Packet packet) {
-          if (injected.incrementAndGet() == 3) {
-            throw new OutOfMemoryError("Java heap space");
+    AriesSystem sys = AriesSystem.builder().system("default").seed(1).fabric((topology, clock) ->
+        new DelegatingFabric(new IdealFabric(clock, topology.nodeCount(), 1_000, 10e9)) {
+          @Override
+          public boolean inject(Packet packet) {
+            if (injected.incrementAndGet() == 3) {
+              throw new OutOfMemoryError("Java heap space");
+            }
+            return super.inject(packet);
           }
-          return inner.inject(packet);
-        }
-      };
-    }).build();
+        }).build();
     assertThatThrownBy(() -> TraceReplay.builder(sys, SyntheticTrace.of(List.of(calls, calls))).build().run())
         .isInstanceOf(TraceReplayException.class)
         .hasMessageContaining("out of memory (Java heap) replaying")

@@ -7,8 +7,8 @@ import io.github.ariesmodel.core.packet.Packet;
 import io.github.ariesmodel.core.packet.PacketKind;
 import io.github.ariesmodel.core.sim.IdealFabric;
 import io.github.ariesmodel.core.spi.Fabric;
-import io.github.ariesmodel.core.spi.FabricEndpoint;
 import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.DelegatingFabric;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Map;
@@ -19,22 +19,11 @@ import org.junit.jupiter.api.Test;
 class ShmemJobDeliveryModeTest {
 
   /** Records the delivery mode of every request packet by kind. */
-  private static final class ModeRecorder implements Fabric {
-    final Fabric inner;
+  private static final class ModeRecorder extends DelegatingFabric {
     final Map<PacketKind, Set<DeliveryMode>> modes = new EnumMap<>(PacketKind.class);
 
     ModeRecorder(Fabric inner) {
-      this.inner = inner;
-    }
-
-    @Override
-    public int nodeCount() {
-      return inner.nodeCount();
-    }
-
-    @Override
-    public void attach(int nodeId, FabricEndpoint endpoint) {
-      inner.attach(nodeId, endpoint);
+      super(inner);
     }
 
     @Override
