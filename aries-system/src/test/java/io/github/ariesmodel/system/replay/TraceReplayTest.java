@@ -298,10 +298,7 @@ class TraceReplayTest {
    */
   @Test
   void runningOutOfHeapSaysSoNamingTheCallTheRankAndTheBytes() {
-    ImmutableLongArray per = ImmutableLongArray.of(100, 100);
-    List<TraceCall> calls = List.of(new TraceCall.Lifecycle(CallKind.INIT, CallTiming.NONE),
-        new TraceCall.Collective(CallKind.ALLTOALLV, TraceCall.COMM_WORLD, -1, 0, 0, per, per, 0, CallTiming.NONE),
-        new TraceCall.Lifecycle(CallKind.FINALIZE, CallTiming.NONE));
+    List<TraceCall> calls = initAlltoallvFinalize();
     Trace synthetic = SyntheticTrace.of(List.of(calls, calls));
     AtomicInteger opens = new AtomicInteger();
     Trace trace = new Trace() {
@@ -363,16 +360,21 @@ class TraceReplayTest {
         .hasMessageNotContaining("refused");
   }
 
+  /** One rank's calls: init, an alltoallv of 100 bytes to each of two ranks, finalize. */
+  private static List<TraceCall> initAlltoallvFinalize() {
+    ImmutableLongArray per = ImmutableLongArray.of(100, 100);
+    return List.of(new TraceCall.Lifecycle(CallKind.INIT, CallTiming.NONE),
+        new TraceCall.Collective(CallKind.ALLTOALLV, TraceCall.COMM_WORLD, -1, 0, 0, per, per, 0, CallTiming.NONE),
+        new TraceCall.Lifecycle(CallKind.FINALIZE, CallTiming.NONE));
+  }
+
   /**
    * The heap running out in an event of the NIC or the fabric (not in a rank's own call) reaches the replay bare,
    * rethrown by the engine: it too is one line naming the last running rank's call (stop 65's review).
    */
   @Test
   void runningOutOfHeapInAFabricEventIsNamedWithTheLastRunningCall() {
-    ImmutableLongArray per = ImmutableLongArray.of(100, 100);
-    List<TraceCall> calls = List.of(new TraceCall.Lifecycle(CallKind.INIT, CallTiming.NONE),
-        new TraceCall.Collective(CallKind.ALLTOALLV, TraceCall.COMM_WORLD, -1, 0, 0, per, per, 0, CallTiming.NONE),
-        new TraceCall.Lifecycle(CallKind.FINALIZE, CallTiming.NONE));
+    List<TraceCall> calls = initAlltoallvFinalize();
     AtomicInteger injected = new AtomicInteger();
     AriesSystem sys = AriesSystem.builder().system("default").seed(1).fabric((topology, clock) ->
         new DelegatingFabric(new IdealFabric(clock, topology.nodeCount(), 1_000, 10e9)) {
