@@ -119,10 +119,18 @@ class SimGridTraceTest {
     Path run = Files.createDirectories(dir.resolve("run/traces/app.txt_files"));
     Files.writeString(run.resolve("1_rank-0.txt"), "0 init\n0 send 1 0 8\n0 finalize\n");
     Files.writeString(run.resolve("1_rank-1.txt"), "1 init\n1 recv 0 0 8\n1 finalize\n");
-    Path fromWorkingDir = Path.of("").toAbsolutePath().relativize(run);
-    Path index = Files.writeString(dir.resolve("run/traces/app.txt"), fromWorkingDir.resolve("1_rank-0.txt") + "\n"
-        + fromWorkingDir.resolve("1_rank-1.txt") + "\n");
-    assertThat(dir.resolve("run/traces").resolve(fromWorkingDir)).doesNotExist();
+    Path workingDir = Path.of("").toAbsolutePath();
+    Path fromWorkingDir = workingDir.relativize(run);
+    // the index lies deeper than the working directory, so that the entries read from the index's folder climb
+    // to a folder that does not exist (from a folder as deep as the working directory they would reach the same
+    // files: the test would then prove nothing, and it did so on a machine whose checkout was that deep)
+    Path indexDir = dir.resolve("elsewhere");
+    for (int i = 0; i <= workingDir.getNameCount(); i++) {
+      indexDir = indexDir.resolve("d" + i);
+    }
+    Path index = Files.writeString(Files.createDirectories(indexDir).resolve("app.txt"),
+        fromWorkingDir.resolve("1_rank-0.txt") + "\n" + fromWorkingDir.resolve("1_rank-1.txt") + "\n");
+    assertThat(indexDir.resolve(fromWorkingDir)).doesNotExist();
     SimGridTrace t = SimGridTrace.open(index);
     assertThat(t.ranks()).isEqualTo(2);
     assertThat(read(t, 1).get(1)).isEqualTo(new PointToPoint(CallKind.RECV, 0, 0, TraceCall.COMM_WORLD, 8,
