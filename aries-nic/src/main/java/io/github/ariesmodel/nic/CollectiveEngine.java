@@ -69,6 +69,7 @@ final class CollectiveEngine {
   private final Channel[] channels = new Channel[CHANNELS];
 
   private final EventHandler postArrives = new PostArrives();
+  private final HostWriteEvent postWritten;
   private final EventHandler packetArrives = new PacketArrives();
   private final EventHandler combined = new Combined();
   private final TranslationListener resultTranslated = new ResultTranslated();
@@ -82,6 +83,7 @@ final class CollectiveEngine {
     this.translation = translation;
     this.config = config;
     this.host = host;
+    this.postWritten = new HostWriteEvent(scheduler, host, postArrives);
     this.completions = completions;
     this.transactions = transactions;
     this.injector = injector;
@@ -161,7 +163,7 @@ final class CollectiveEngine {
     c.pendingPosts++;
     completions.postAccepted(p.completionQueue());
     long cpu = transactions.bookPost(scheduler.now());
-    scheduler.scheduleAt(host.hostWrite(cpu, 64), postArrives, p, 0);
+    postWritten.at(cpu, p, 64);
   }
 
   /** A CE packet from the fabric. */

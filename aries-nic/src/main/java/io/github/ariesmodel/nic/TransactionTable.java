@@ -19,7 +19,8 @@ import java.util.ArrayDeque;
  * {@link NicTiming#fmaPostPs()} (descriptor and doorbell stores), an FMA PUT also the stores of its data through the
  * FMA window at {@link NicTiming#fmaStoreBytesPerSecond()}, an FMA GET {@link NicTiming#fmaGetRequestPs()} per
  * request. A post reaches the table one host-interface write after its first stores: its descriptor (64 bytes) or,
- * for an FMA PUT, its first data (at least 16 bytes, the FMA doorbell write [S7]) crosses the {@link HostLink}; an
+ * for an FMA PUT, its first data (at least 16 bytes, the FMA doorbell write [S7]) crosses the {@link HostLink} when
+ * the CPU has stored them (an event then, {@link HostWriteEvent}, so that the link is not held ahead of time); an
  * FMA transaction's later requests become ready as the CPU stores them ({@link Transaction#paceBasePs}). Tables are
  * allocated on the first post, so an idle NIC costs little.
  */
@@ -30,6 +31,7 @@ final class TransactionTable {
   private final CompletionWriter completions;
   private final NicStatistics stats;
   private final EventHandler postArrives = new PostArrives();
+  private final HostWriteEvent postWritten;
   private IssuePipeline issue;
 
   private Transaction[] txs;
@@ -54,6 +56,7 @@ final class TransactionTable {
     this.host = host;
     this.completions = completions;
     this.stats = stats;
+    this.postWritten = new HostWriteEvent(scheduler, host, postArrives);
   }
 
   /** Connects the pipeline started transactions go to (the two refer to each other). */
@@ -103,7 +106,7 @@ final class TransactionTable {
     if (fmaPut && p.length() > bytes) {
       stats.hostBytesToNic += p.length() - bytes; // the rest of the data, stored at the CPU's (lower) rate
     }
-    scheduler.scheduleAt(host.hostWrite(cpu + first, bytes), postArrives, p, 0);
+    postWritten.at(cpu + first, p, bytes);
   }
 
   /** @return when the CPU's stores of every accepted post are done, picoseconds */

@@ -123,6 +123,44 @@ class NicTimingTest {
     }
   }
 
+  /**
+   * When the first of a BTE put of 4 KiB and {@code later} 8-byte BTE puts, posted at once, completes. The CPU stores
+   * the posts one after another (40 ns each), so the last doorbell is written {@code later} × 40 ns after the first.
+   */
+  private static long firstOfPosts(int later) {
+    Cluster c = new Cluster(2, NicConfig.defaults());
+    MemoryDomainDescriptor src = c.register(0, 8192);
+    MemoryDomainDescriptor dst = c.register(1, 8192);
+    c.nics[0].post(Post.put(0, src.mdh(), 0, NetworkAddress.of(1, dst.mdh(), 0), 4096).withEngine(Post.Engine.BTE));
+    for (int k = 1; k <= later; k++) {
+      c.nics[0].post(Post.put(k, src.mdh(), 4096 + 8 * k, NetworkAddress.of(1, dst.mdh(), 4096 + 8 * k), 8)
+          .withEngine(Post.Engine.BTE));
+    }
+    c.run();
+    assertThat(c.events.stream().filter(e -> e.type() == CompletionType.GLOBAL)).hasSize(later + 1);
+    return c.events.stream().filter(e -> e.type() == CompletionType.GLOBAL && e.postId() == 0).findFirst()
+        .orElseThrow().timePs();
+  }
+
+  /**
+   * A post's doorbell crosses the host link when the CPU writes it, not when it is posted: with 63 more posts queued
+   * behind it the CPU writes the last doorbell 2.5 µs after the first, and the first put's data, read from host
+   * memory meanwhile, must not wait for that. Before stop 66 every doorbell's crossing was booked at once, at its
+   * future time, and the node-to-NIC channel was held until the last of them (the first put then ended 2.1 µs
+   * later than alone). The later posts take some of the link and the NIC (each one packet and one 88-byte crossing of
+   * its descriptor): the first put ends within the time of their packets, not of the CPU's stores.
+   */
+  @Test
+  void postsQueuedOnTheCpuDoNotHoldTheHostLinkFromEarlierTransfers() {
+    long alone = firstOfPosts(0);
+    long behind = firstOfPosts(63);
+    long theirPackets = 63 * (NicTiming.defaults().cyclePs() * NicTiming.defaults().packetCycles()
+        + SimTime.ns(6));
+    assertThat(behind).isGreaterThanOrEqualTo(alone).isLessThanOrEqualTo(alone + theirPackets);
+    assertThat(63 * NicTiming.DEFAULT_FMA_POST_PS).as("the CPU's stores of the later posts take longer")
+        .isGreaterThan(3 * theirPackets);
+  }
+
   @Test
   void aClockOutsideOnePicosecondToOneMicrosecondACycleIsRefusedNamingClockHz() {
     for (double hz : new double[] {0, -1, Double.NaN, Double.POSITIVE_INFINITY, 1e5, 2.5e12, 1e13}) {
