@@ -14,6 +14,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -98,7 +99,7 @@ final class MergeCommand implements Callable<Integer> {
       }
       ResultsJson.write(merged, out, false);
       ResultTable t = merged.table(SweepMerge.TABLE).orElseThrow();
-      spec.commandLine().getOut().printf("merged %d points into %s%n", t.rows().size(), out);
+      spec.commandLine().getOut().printf(Locale.ROOT, "merged %d points into %s%n", t.rows().size(), out);
       spec.commandLine().getOut().flush();
       written = true;
       return 0;

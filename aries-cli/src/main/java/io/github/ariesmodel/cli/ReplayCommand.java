@@ -316,15 +316,15 @@ final class ReplayCommand implements Callable<Integer> {
       o.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(
           summary(run.results(), s, dir)));
     } else {
-      o.printf("aries replay %s on %s (mapping %s, compute %s, %d ranks per node, seed %d)%n", trace, s.system(),
-          mapping, compute, ranksPerNode, s.seed());
+      o.printf(Locale.ROOT, "aries replay %s on %s (mapping %s, compute %s, %d ranks per node, seed %d)%n", trace,
+          s.system(), mapping, compute, ranksPerNode, s.seed());
       for (Metric m : run.results().metrics()) {
         o.printf(Locale.ROOT, "  %-30s %16.3f %s%n", m.name(), m.value(), m.unit());
       }
-      run.notes().forEach(n -> o.printf("  %s%n", n));
+      run.notes().forEach(n -> o.printf(Locale.ROOT, "  %s%n", n));
       double wall = run.results().metadata().wallSeconds().orElse(0);
       o.printf(Locale.ROOT, "  %,d events in %.1f s wall%n", run.results().metadata().events(), wall);
-      o.printf("  results: %s%n  report:  %s%n", dir.resolve("results.json"), html);
+      o.printf(Locale.ROOT, "  results: %s%n  report:  %s%n", dir.resolve("results.json"), html);
     }
     return 0;
   }

@@ -91,9 +91,9 @@ final class RunCommand implements Callable<Integer> {
     if (list) {
       for (Workloads w : Workloads.values()) {
         Workload x = w.create();
-        o.printf("%-12s %s%n", x.name(), x.description());
+        o.printf(Locale.ROOT, "%-12s %s%n", x.name(), x.description());
         for (Map.Entry<String, String> e : x.parameters().entrySet()) {
-          o.printf("    -p %s=%s%n", e.getKey(), e.getValue().replaceFirst(":", "   "));
+          o.printf(Locale.ROOT, "    -p %s=%s%n", e.getKey(), e.getValue().replaceFirst(":", "   "));
         }
       }
       return 0;
@@ -196,8 +196,8 @@ final class RunCommand implements Callable<Integer> {
       if (trace != null) {
         PacketTrace recorded = s.trace();
         io.github.ariesmodel.cli.report.AtomicFiles.write(trace, recorded::write);
-        spec.commandLine().getOut().printf("  trace:   %s (%,d packets, %,d hops, %,d beyond the limit)%n", trace,
-            recorded.recorded(), recorded.hopsRecorded(), recorded.dropped());
+        spec.commandLine().getOut().printf(Locale.ROOT, "  trace:   %s (%,d packets, %,d hops, %,d beyond the limit)%n",
+            trace, recorded.recorded(), recorded.hopsRecorded(), recorded.dropped());
       }
       Path html = ReportWriter.write(run.results(), run.plots(), run.notes(), dir, wallClock.recorded(),
           "aries-model: " + w.name() + " on " + s.system());
@@ -278,17 +278,17 @@ final class RunCommand implements Callable<Integer> {
 
   private static void printSummary(PrintWriter o, Workload w, SystemSpec s, WorkloadRun run, Path dir, Path html) {
     Results results = run.results();
-    o.printf("aries run %s on %s (routing %s, seed %d)%n", w.name(), s.system(), s.routing(), s.seed());
+    o.printf(Locale.ROOT, "aries run %s on %s (routing %s, seed %d)%n", w.name(), s.system(), s.routing(), s.seed());
     for (Metric m : results.metrics()) {
       o.printf(Locale.ROOT, "  %-45s %12.3f %s%n", m.name(), m.value(), m.unit());
     }
-    run.notes().forEach(n -> o.printf("  %s%n", n));
+    run.notes().forEach(n -> o.printf(Locale.ROOT, "  %s%n", n));
     double wall = results.metadata().wallSeconds().orElse(0);
     long events = results.metadata().events();
     long simPs = results.metadata().simulatedTimePs();
     o.printf(Locale.ROOT, "  simulated %.3f us, %,d events in %.1f s wall (%.2f M events/s)%n",
         simPs / 1e6, events, wall, wall > 0 ? events / wall / 1e6 : 0);
-    o.printf("  results: %s%n  report:  %s%n", dir.resolve("results.json"), html);
+    o.printf(Locale.ROOT, "  results: %s%n  report:  %s%n", dir.resolve("results.json"), html);
   }
 
 }

@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
@@ -97,7 +98,7 @@ final class SweepCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     if (listJobs) {
       for (SweepJobs.Job j : jobs.jobs()) {
-        stdout.printf("%-16s %s%n", j.name(), j.description());
+        stdout.printf(Locale.ROOT, "%-16s %s%n", j.name(), j.description());
       }
       stdout.flush();
       return 0;
@@ -139,9 +140,9 @@ final class SweepCommand implements Callable<Integer> {
       }
     }
     if (dryRun) {
-      stdout.printf("sweep %s: %d points, shard %s runs %d%n", sweep, sweep.size(), part, points.size());
+      stdout.printf(Locale.ROOT, "sweep %s: %d points, shard %s runs %d%n", sweep, sweep.size(), part, points.size());
       for (SweepPoint p : points) {
-        stdout.printf("%d %s%n", p.index(), p.parameters());
+        stdout.printf(Locale.ROOT, "%d %s%n", p.index(), p.parameters());
       }
       stdout.flush();
       return 0;
@@ -153,8 +154,8 @@ final class SweepCommand implements Callable<Integer> {
     };
     SweepRunner.Listener listener = quiet.quiet ? null
         : (p, done, total, file) -> {
-          err.printf("sweep: point %d %s done (%d/%d of shard %s) -> %s%n", p.index(), p.parameters(), done, total,
-              part, file);
+          err.printf(Locale.ROOT, "sweep: point %d %s done (%d/%d of shard %s) -> %s%n", p.index(), p.parameters(),
+              done, total, part, file);
           err.flush();
         };
     OutputPaths.Made made = OutputPaths.directory(out, "--out");

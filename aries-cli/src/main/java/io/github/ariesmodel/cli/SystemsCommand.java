@@ -51,7 +51,7 @@ final class SystemsCommand implements Callable<Integer> {
       PrintWriter description = new PrintWriter(text);
       describe(description, name, preset, t);
       if (linkList != null) {
-        description.printf("  link list         %s (%,d lines)%n", linkList, written);
+        description.printf(Locale.ROOT, "  link list         %s (%,d lines)%n", linkList, written);
       }
       description.flush();
       // With --failed-links the whole output is a failure list (SYSTEM+failed=file:FILE reads it back): the
@@ -66,9 +66,9 @@ final class SystemsCommand implements Callable<Integer> {
       throw CliError.badInput((failedLinks ? "--failed-links" : "--link-list") + " needs --describe SYSTEM",
           failedLinks ? "--failed-links" : "--link-list", null);
     }
-    out.printf("%-14s %7s %8s %8s  %s%n", "SYSTEM", "GROUPS", "ROUTERS", "NODES", "DESCRIPTION");
+    out.printf(Locale.ROOT, "%-14s %7s %8s %8s  %s%n", "SYSTEM", "GROUPS", "ROUTERS", "NODES", "DESCRIPTION");
     for (SystemPreset p : SystemPreset.values()) {
-      out.printf("%-14s %7d %8d %8d  %s%n", p.id(), p.groups(), p.routers(), p.nodes(), p.description());
+      out.printf(Locale.ROOT, "%-14s %7d %8d %8d  %s%n", p.id(), p.groups(), p.routers(), p.nodes(), p.description());
     }
     out.println("Any topology spec (aries:groups=G,..., canonical:p=..,a=..,h=..) or links:FILE (a machine's link"
         + " list) is a system too; a cabled one may have failed links (edison-cabled+failed=random:24:blue).");
@@ -163,14 +163,14 @@ final class SystemsCommand implements Callable<Integer> {
 
   private static void describe(PrintWriter out, String name, SystemPreset preset, Topology t) {
     if (preset != null) {
-      out.printf("system %s: %s%n", preset.id(), preset.description());
+      out.printf(Locale.ROOT, "system %s: %s%n", preset.id(), preset.description());
     } else {
-      out.printf("system %s%n", name);
+      out.printf(Locale.ROOT, "system %s%n", name);
     }
-    out.printf("  topology          %s%n", t.describe());
-    out.printf("  groups            %,d%n", t.groupCount());
-    out.printf("  routers           %,d  (%d per group)%n", t.routerCount(), t.routersPerGroup());
-    out.printf("  nodes             %,d  (%d per router)%n", t.nodeCount(), t.nodesPerRouter());
+    out.printf(Locale.ROOT, "  topology          %s%n", t.describe());
+    out.printf(Locale.ROOT, "  groups            %,d%n", t.groupCount());
+    out.printf(Locale.ROOT, "  routers           %,d  (%d per group)%n", t.routerCount(), t.routersPerGroup());
+    out.printf(Locale.ROOT, "  nodes             %,d  (%d per router)%n", t.nodeCount(), t.nodesPerRouter());
     long[] ports = new long[t.linkClassCount()];
     long[] cabled = new long[t.linkClassCount()];
     for (int r = 0; r < t.routerCount(); r++) {
@@ -186,13 +186,14 @@ final class SystemsCommand implements Callable<Integer> {
       if (ports[c] == 0) {
         continue;
       }
-      out.printf("  %-17s %,d  (%,d ports, %,d not cabled; %.2f GB/s per direction, wire %d ps)%n",
+      out.printf(Locale.ROOT, "  %-17s %,d  (%,d ports, %,d not cabled; %.2f GB/s per direction, wire %d ps)%n",
           t.linkClassName(c) + " links", cabled[c] / 2, ports[c], ports[c] - cabled[c], t.linkBandwidth(c) / 1e9,
           t.linkLatencyPs(c));
     }
-    out.printf("  injection         %.2f GB/s per node (wire bytes)%n", t.injectionBandwidth() / 1e9);
+    out.printf(Locale.ROOT, "  injection         %.2f GB/s per node (wire bytes)%n", t.injectionBandwidth() / 1e9);
     if (t instanceof CabledDragonfly c && c.failedLinkCount() > 0) {
-      out.printf("  failed links      %,d  (not cabled above; --failed-links lists them)%n", c.failedLinkCount());
+      out.printf(Locale.ROOT, "  failed links      %,d  (not cabled above; --failed-links lists them)%n",
+          c.failedLinkCount());
     }
   }
 }

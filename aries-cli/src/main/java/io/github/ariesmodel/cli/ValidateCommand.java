@@ -37,8 +37,8 @@ final class ValidateCommand implements Callable<Integer> {
       o.println("| figure | model | published | ratio | band | result | source |");
       o.println("|---|---|---|---|---|---|---|");
     } else {
-      o.printf("%-24s %12s %14s %7s %13s %6s  %s%n", "FIGURE", "MODEL", "PUBLISHED", "RATIO", "BAND", "RESULT",
-          "SOURCE");
+      o.printf(Locale.ROOT, "%-24s %12s %14s %7s %13s %6s  %s%n", "FIGURE", "MODEL", "PUBLISHED", "RATIO", "BAND",
+          "RESULT", "SOURCE");
     }
     for (Validation.Row r : rows) {
       String where = r.knownDisagreement();

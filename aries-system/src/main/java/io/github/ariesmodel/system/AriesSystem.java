@@ -25,6 +25,7 @@ import io.github.ariesmodel.nic.NicConfig;
 import io.github.ariesmodel.system.process.OsNoise;
 import io.github.ariesmodel.system.process.ProcessRunner;
 import io.github.ariesmodel.system.trace.PacketTrace;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -511,13 +512,13 @@ public final class AriesSystem {
   public String describe() {
     StringBuilder s = new StringBuilder();
     s.append("system ").append(name).append(": ").append(topology.describe()).append('\n');
-    s.append(String.format("  groups %,d, routers %,d, nodes %,d%n", topology.groupCount(), topology.routerCount(),
-        topology.nodeCount()));
+    s.append(String.format(Locale.ROOT, "  groups %,d, routers %,d, nodes %,d%n", topology.groupCount(),
+        topology.routerCount(), topology.nodeCount()));
     for (int c = 0; c < topology.linkClassCount(); c++) {
-      s.append(String.format("  %-8s %6.2f GB/s per direction, wire latency %d ps%n", topology.linkClassName(c),
-          topology.linkBandwidth(c) / 1e9, topology.linkLatencyPs(c)));
+      s.append(String.format(Locale.ROOT, "  %-8s %6.2f GB/s per direction, wire latency %d ps%n",
+          topology.linkClassName(c), topology.linkBandwidth(c) / 1e9, topology.linkLatencyPs(c)));
     }
-    s.append(String.format("  injection %.2f GB/s per node%n", topology.injectionBandwidth() / 1e9));
+    s.append(String.format(Locale.ROOT, "  injection %.2f GB/s per node%n", topology.injectionBandwidth() / 1e9));
     s.append("  fabric ").append(routerFabric != null ? "routers" : "ideal").append(", routing ").append(routingName)
         .append(", translation ").append(translatorKind).append(", seed ").append(seed).append('\n');
     return s.toString();

@@ -7,6 +7,7 @@ import com.google.common.collect.ImmutableSortedMap;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -81,32 +82,34 @@ public record TraceCoverage(TraceFormat format, ImmutableList<RankCoverage> rank
   public List<String> report() {
     List<String> lines = new ArrayList<>();
     long records = recorded().values().stream().mapToLong(Long::longValue).sum();
-    lines.add(String.format("%s trace, %d ranks, %d records", format, ranks.size(), records));
+    lines.add(String.format(Locale.ROOT, "%s trace, %d ranks, %d records", format, ranks.size(), records));
     Map<String, Long> calls = footerCalls();
     if (!calls.isEmpty()) {
       Map<String, Long> ignored = footerIgnored();
       long made = calls.values().stream().mapToLong(Long::longValue).sum();
       long notRecorded = ignored.values().stream().mapToLong(Long::longValue).sum();
-      lines.add(String.format("footers: %d calls made, %d not recorded by the tracer (%.1f%%)", made, notRecorded,
-          made == 0 ? 0.0 : 100.0 * notRecorded / made));
+      lines.add(String.format(Locale.ROOT, "footers: %d calls made, %d not recorded by the tracer (%.1f%%)", made,
+          notRecorded, made == 0 ? 0.0 : 100.0 * notRecorded / made));
       calls.forEach((name, n) -> {
         long ig = ignored.getOrDefault(name, 0L);
         if (ig > 0) {
-          lines.add(String.format("  not recorded: %s %d of %d", name, ig, n));
+          lines.add(String.format(Locale.ROOT, "  not recorded: %s %d of %d", name, ig, n));
         }
       });
     } else {
       lines.add("the format carries no count of the calls made: what the trace leaves out is unknown");
     }
-    unmodelled().forEach((name, n) -> lines.add(String.format("  recorded, not modelled: %s %d", name, n)));
+    unmodelled().forEach((name, n) ->
+        lines.add(String.format(Locale.ROOT, "  recorded, not modelled: %s %d", name, n)));
     for (RankCoverage r : ranks) {
       if (!r.footerMismatches().isEmpty()) {
-        lines.add(String.format("  rank %d disagrees with its footer: %s", r.rank(), r.footerMismatches()));
+        lines.add(String.format(Locale.ROOT, "  rank %d disagrees with its footer: %s", r.rank(),
+            r.footerMismatches()));
       }
     }
     long unknown = ranks.stream().mapToLong(RankCoverage::unknownBytesCalls).sum();
     if (unknown > 0) {
-      lines.add(String.format("  calls with unknown byte counts: %d", unknown));
+      lines.add(String.format(Locale.ROOT, "  calls with unknown byte counts: %d", unknown));
     }
     return lines;
   }

@@ -2,6 +2,7 @@ package io.github.ariesmodel.traces;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Locale;
 
 /**
  * A trace that cannot be read: truncated, corrupt, or using something this reader does not know.
@@ -99,7 +100,7 @@ public final class TraceFormatException extends IOException {
     int shown = 0;
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
-      String piece = visible(c) ? null : String.format("\\u%04x", (int) c);
+      String piece = visible(c) ? null : String.format(Locale.ROOT, "\\u%04x", (int) c);
       int width = piece == null ? 1 : piece.length();
       if (shown + width > limit && !fitsWhole(text, i, shown)) {
         b.append("...");
