@@ -7,11 +7,13 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.text.DecimalFormat;
+import java.text.DecimalFormatSymbols;
 import java.text.FieldPosition;
 import java.text.NumberFormat;
 import java.text.ParsePosition;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import org.jfree.chart.ChartFactory;
@@ -199,7 +201,7 @@ public final class Plots {
     save(barChart(title, categoryLabel, valueLabel, series), png, width, height);
   }
 
-  private static JFreeChart barChart(String title, String categoryLabel, String valueLabel,
+  static JFreeChart barChart(String title, String categoryLabel, String valueLabel,
       List<CategorySeries> series) {
     DefaultCategoryDataset data = new DefaultCategoryDataset();
     for (CategorySeries s : series) {
@@ -210,6 +212,8 @@ public final class Plots {
     JFreeChart chart = ChartFactory.createBarChart(title, categoryLabel, valueLabel, data,
         PlotOrientation.VERTICAL, series.size() > 1, false, false);
     CategoryPlot plot = chart.getCategoryPlot();
+    // the factory's value axis labels its ticks in the default locale (see axis)
+    ((NumberAxis) plot.getRangeAxis()).setStandardTickUnits(NumberAxis.createStandardTickUnits(Locale.ROOT));
     BarRenderer renderer = (BarRenderer) plot.getRenderer();
     renderer.setBarPainter(new StandardBarPainter());
     renderer.setShadowVisible(false);
@@ -224,16 +228,22 @@ public final class Plots {
     chart.setAntiAlias(true);
   }
 
-  private static ValueAxis axis(String label, Scale scale, boolean includeZero) {
+  /**
+   * An axis whose tick labels read the same on every machine: JFreeChart's and DecimalFormat's defaults follow the
+   * default locale, which drew 1.500 for 1,500 under a German one and Arabic-Indic digits under an Arabic one.
+   */
+  static ValueAxis axis(String label, Scale scale, boolean includeZero) {
     if (scale == Scale.LINEAR) {
       NumberAxis a = new NumberAxis(label);
+      a.setStandardTickUnits(NumberAxis.createStandardTickUnits(Locale.ROOT));
       a.setAutoRangeIncludesZero(includeZero);
       return a;
     }
     LogAxis a = new LogAxis(label);
     a.setBase(scale == Scale.LOG2 ? 2 : 10);
-    a.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
-    a.setNumberFormatOverride(scale == Scale.LOG2 ? new BinaryPrefixFormat() : new DecimalFormat("0.###E0"));
+    a.setStandardTickUnits(NumberAxis.createIntegerTickUnits(Locale.ROOT));
+    a.setNumberFormatOverride(scale == Scale.LOG2 ? new BinaryPrefixFormat()
+        : new DecimalFormat("0.###E0", DecimalFormatSymbols.getInstance(Locale.ROOT)));
     return a;
   }
 
@@ -331,7 +341,8 @@ public final class Plots {
         v /= 1024;
         p++;
       }
-      String digits = v == Math.rint(v) ? Long.toString((long) v) : new DecimalFormat("0.##").format(v);
+      String digits = v == Math.rint(v) ? Long.toString((long) v)
+          : new DecimalFormat("0.##", DecimalFormatSymbols.getInstance(Locale.ROOT)).format(v);
       return to.append(digits).append(PREFIXES[p]);
     }
 

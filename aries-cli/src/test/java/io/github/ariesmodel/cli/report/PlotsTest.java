@@ -8,9 +8,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import javax.imageio.ImageIO;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.NumberAxis;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class PlotsTest {
 
@@ -152,5 +157,30 @@ class PlotsTest {
     assertThat(f.format(1024.0)).isEqualTo("1Ki");
     assertThat(f.format(1536.0)).isEqualTo("1.5Ki");
     assertThat(f.format((double) (1 << 20))).isEqualTo("1Mi");
+  }
+
+  /** Tick labels read the same on every machine: a German default drew 1,5Ki and 1.500, an Arabic one its digits. */
+  @ParameterizedTest
+  @ValueSource(strings = {"de-DE", "ar-EG"})
+  void tickLabelsDoNotFollowTheDefaultLocale(String tag) {
+    Locale display = Locale.getDefault(Locale.Category.DISPLAY);
+    Locale format = Locale.getDefault(Locale.Category.FORMAT);
+    try {
+      Locale.setDefault(Locale.forLanguageTag(tag));
+      assertThat(new Plots.BinaryPrefixFormat().format(1536.0)).isEqualTo("1.5Ki");
+      NumberAxis linear = (NumberAxis) Plots.axis("x", Scale.LINEAR, false);
+      assertThat(linear.getStandardTickUnits().getCeilingTickUnit(1000).valueToString(1500)).isEqualTo("1,500");
+      assertThat(linear.getStandardTickUnits().getCeilingTickUnit(0.25).valueToString(0.25)).isEqualTo("0.25");
+      assertThat(Plots.axis("x", Scale.LOG10, false).getStandardTickUnits().getCeilingTickUnit(1000)
+          .valueToString(2000)).isEqualTo("2,000");
+      assertThat(((LogAxis) Plots.axis("x", Scale.LOG10, false)).getNumberFormatOverride().format(1500.0))
+          .isEqualTo("1.5E3");
+      NumberAxis bars = (NumberAxis) Plots.barChart("t", "c", "v",
+          List.of(CategorySeries.of("a", RANKS, new double[] {0.2, 0.3, 0.5}))).getCategoryPlot().getRangeAxis();
+      assertThat(bars.getStandardTickUnits().getCeilingTickUnit(0.25).valueToString(0.25)).isEqualTo("0.25");
+    } finally {
+      Locale.setDefault(Locale.Category.DISPLAY, display);
+      Locale.setDefault(Locale.Category.FORMAT, format);
+    }
   }
 }
