@@ -11,6 +11,10 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.library.GeneralCodingRules;
 import com.tngtech.archunit.core.domain.JavaModifier;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.text.DecimalFormat;
+import java.text.NumberFormat;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -170,5 +174,45 @@ class ArchitectureTest {
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("PrintsToConsole")
         .hasMessageContaining("System.out");
+  }
+
+  /**
+   * Formatting in the default locale, in the modules that print numbers for users and files (and in this test's
+   * violator): a German default printed 1.440 for 1,440 and 13,39 GB/s, an Arabic one Arabic-Indic digits.
+   * aries-system's AriesSystem.describe is held to it too; the hardware modules already pass a Locale.
+   */
+  static final ArchRule NO_DEFAULT_LOCALE_FORMATTING =
+      noClasses().that().resideInAnyPackage(module("cli"), module("traces"), BASE + ".architecture..")
+          .or().belongToAnyOf(io.github.ariesmodel.system.AriesSystem.class)
+          .should().callMethod(String.class, "format", String.class, Object[].class)
+          .orShould().callMethod(String.class, "formatted", Object[].class)
+          .orShould().callMethod(PrintWriter.class, "printf", String.class, Object[].class)
+          .orShould().callMethod(PrintWriter.class, "format", String.class, Object[].class)
+          .orShould().callMethod(PrintStream.class, "printf", String.class, Object[].class)
+          .orShould().callMethod(PrintStream.class, "format", String.class, Object[].class)
+          .orShould().callConstructor(DecimalFormat.class, String.class)
+          .orShould().callMethod(NumberFormat.class, "getInstance")
+          .orShould().callMethod(NumberFormat.class, "getNumberInstance")
+          .because("what the model prints reads the same on every machine; pass Locale.ROOT");
+
+  @Test
+  void numbersAreFormattedInTheRootLocale() {
+    NO_DEFAULT_LOCALE_FORMATTING.check(mainClasses);
+  }
+
+  /** A class that breaks the locale rule, to prove the rule can fail. */
+  static final class FormatsInTheDefaultLocale {
+    String count(long n) {
+      return String.format("%,d", n);
+    }
+  }
+
+  @Test
+  void theLocaleRuleCatchesAViolator() {
+    JavaClasses violator = new ClassFileImporter().importClasses(FormatsInTheDefaultLocale.class);
+    assertThatThrownBy(() -> NO_DEFAULT_LOCALE_FORMATTING.check(violator))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("FormatsInTheDefaultLocale")
+        .hasMessageContaining("String.format(java.lang.String, [Ljava.lang.Object;)");
   }
 }
