@@ -2,7 +2,10 @@ package io.github.ariesmodel.cli;
 
 import io.github.ariesmodel.core.Texts;
 
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -43,7 +46,19 @@ public final class AriesCli implements Callable<Integer> {
    * @param args command-line arguments
    */
   public static void main(String[] args) {
-    System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    System.exit(execute(args, utf8(System.out), utf8(System.err)));
+  }
+
+  /**
+   * A writer over a standard stream in UTF-8. {@code new PrintWriter(System.out)} encodes with the platform charset,
+   * which under LC_ALL=C is ASCII: '×' and a file name's 'ö' printed as '?', and {@code --json} output differed
+   * between machines.
+   *
+   * @param stream standard output or standard error
+   * @return the writer, flushing at each line
+   */
+  static PrintWriter utf8(OutputStream stream) {
+    return new PrintWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8), true);
   }
 
   /**

@@ -73,7 +73,7 @@ final class ProgressBar implements AutoCloseable {
    */
   public static ProgressBar forStandardError(boolean quiet, long totalSimulatedPs) {
     boolean terminal = System.console() != null;
-    return new ProgressBar(new PrintWriter(System.err, true), !quiet && terminal, System::nanoTime,
+    return new ProgressBar(AriesCli.utf8(System.err), !quiet && terminal, System::nanoTime,
         totalSimulatedPs);
   }
 
