@@ -93,6 +93,11 @@ public final class DumpiTrace implements Trace {
       values.put(line.substring(0, eq).strip().toLowerCase(Locale.ROOT), line.substring(eq + 1).strip());
     }
     String prefix = values.get("fileprefix");
+    if (prefix != null) {
+      // the lines are read one char a byte (no meta file fails to decode); the prefix names files, and file names
+      // are UTF-8: read as ISO-8859-1, fileprefix=wörk named wÃ¶rk-0000.bin
+      prefix = new String(prefix.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
+    }
     String procs = values.get("numprocs");
     if (prefix == null || procs == null) {
       throw TraceFormatException.ofFile(meta, TraceFormatException.NO_RANK,

@@ -8,6 +8,10 @@ import io.github.ariesmodel.traces.Trace;
 import io.github.ariesmodel.traces.TraceFormat;
 import io.github.ariesmodel.traces.TraceFormatException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -114,6 +118,7 @@ public final class SimGridTrace implements Trace {
   /** The listed paths if the file is an index (every content line a single token that is not a rank), else null. */
   private static List<String> indexLines(Path file) throws IOException {
     List<String> names = new ArrayList<>();
+    List<Long> lines = new ArrayList<>();
     long lineNumber = 0;
     try (LineSource in = new LineSource(file, INDEX_SCAN_BYTES)) {
       String raw;
@@ -129,12 +134,39 @@ public final class SimGridTrace implements Trace {
           return null;
         }
         names.add(tokens[0]);
+        lines.add(lineNumber);
         if (names.size() > MAX_RANKS) {
           return null;
         }
       }
     }
+    // decoded once the file is known to be an index
+    for (int k = 0; k < names.size(); k++) {
+      names.set(k, fileName(file, lines.get(k), names.get(k)));
+    }
     return names.isEmpty() ? null : names;
+  }
+
+  /**
+   * An index entry as the file name it is. {@link LineSource} gives a line's bytes one char each (ISO-8859-1), which
+   * keeps a rank's action lines at their byte offsets; a file name is UTF-8 (as SMPI writes it, as Java names files),
+   * so {@code wörk/r0.txt} was looked for as {@code wÃ¶rk/r0.txt} and not found.
+   *
+   * @param index the index file, to name if the entry is not UTF-8
+   * @param lineNumber the entry's line
+   * @param latin1 the entry, one char a byte
+   * @return the entry decoded as UTF-8
+   * @throws TraceFormatException if the entry's bytes are not UTF-8
+   */
+  private static String fileName(Path index, long lineNumber, String latin1) throws TraceFormatException {
+    try {
+      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(latin1.getBytes(StandardCharsets.ISO_8859_1))).toString();
+    } catch (CharacterCodingException e) {
+      throw TraceFormatException.atLine(index, TraceFormatException.NO_RANK, lineNumber, "the index entry "
+          + TraceFormatException.echo(latin1) + " is not UTF-8 text (a file name is)");
+    }
   }
 
   /**

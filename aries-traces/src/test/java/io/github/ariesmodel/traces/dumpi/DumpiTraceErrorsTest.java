@@ -7,6 +7,7 @@ import io.github.ariesmodel.traces.SharedTraces;
 import io.github.ariesmodel.traces.TraceFormat;
 import io.github.ariesmodel.traces.TraceFormatException;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -26,6 +27,14 @@ class DumpiTraceErrorsTest {
       }
     }
     return dir;
+  }
+
+  @Test
+  void aFilePrefixOutsideAsciiNamesItsRankFiles() throws IOException {
+    // the meta file's lines are read one char a byte: fileprefix=wörk was looked for as wÃ¶rk-0000.bin
+    Path meta = Files.writeString(dir.resolve("w.meta"), "numprocs=1\nfileprefix=wörk\n", StandardCharsets.UTF_8);
+    Files.createFile(dir.resolve("wörk-0000.bin"));
+    assertThat(DumpiTrace.open(meta).ranks()).isEqualTo(1);
   }
 
   @Test

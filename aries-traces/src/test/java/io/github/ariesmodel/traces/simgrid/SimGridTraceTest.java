@@ -1,6 +1,7 @@
 package io.github.ariesmodel.traces.simgrid;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.common.primitives.ImmutableLongArray;
 import io.github.ariesmodel.traces.CallKind;
@@ -14,6 +15,7 @@ import io.github.ariesmodel.traces.TraceCall.Collective;
 import io.github.ariesmodel.traces.TraceCall.Completion;
 import io.github.ariesmodel.traces.TraceCall.PointToPoint;
 import io.github.ariesmodel.traces.TraceFormat;
+import io.github.ariesmodel.traces.TraceFormatException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -138,6 +140,22 @@ class SimGridTraceTest {
     // names beside the index, as SimGrid's split_traces example lists them, still read
     Path beside = Files.writeString(dir.resolve("run/traces/app.txt_files/index"), "1_rank-0.txt\n1_rank-1.txt\n");
     assertThat(read(SimGridTrace.open(beside), 0)).hasSize(3);
+  }
+
+  @Test
+  void indexEntriesAreUtf8FileNames() throws IOException {
+    // the index's lines were decoded one char a byte, as action lines are: wörk/ was looked for as wÃ¶rk/
+    Path folder = Files.createDirectories(dir.resolve("wörk"));
+    Files.writeString(folder.resolve("r0.txt"), "0 init\n0 send 1 0 8\n0 finalize\n");
+    Files.writeString(folder.resolve("r1.txt"), "1 init\n1 recv 0 0 8\n1 finalize\n");
+    Path index = Files.writeString(dir.resolve("index"), "wörk/r0.txt\nwörk/r1.txt\n", StandardCharsets.UTF_8);
+    SimGridTrace t = SimGridTrace.open(index);
+    assertThat(t.ranks()).isEqualTo(2);
+    assertThat(read(t, 1)).hasSize(3);
+    // an entry that is not UTF-8 (ISO-8859-1's ö) names no file: refused, naming its line
+    Path latin1 = Files.write(dir.resolve("latin1"), "w\u00f6rk/r0.txt\n".getBytes(StandardCharsets.ISO_8859_1));
+    assertThatThrownBy(() -> SimGridTrace.open(latin1)).isInstanceOf(TraceFormatException.class)
+        .hasMessageContaining("line 1").hasMessageContaining("is not UTF-8 text");
   }
 
   @Test
