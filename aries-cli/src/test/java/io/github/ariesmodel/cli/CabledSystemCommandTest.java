@@ -274,20 +274,34 @@ class CabledSystemCommandTest {
   }
 
   /**
-   * Closes a directory to new files (or opens it again), its files still writable: without write permission, or as
-   * root (whom permissions do not stop) immutable ({@code chattr +i}, where the file system has it).
+   * Closes a directory to new files (or opens it again), its files still writable: without write permission, and
+   * where that does not stop a new file (root, or a process with CAP_DAC_OVERRIDE, which user.name does not tell)
+   * immutable as well ({@code chattr +i}, where the file system has it). Whether it worked is probed by making a file.
    *
-   * @return whether the directory is closed as asked
+   * @return whether the directory is closed (or open) as asked
    */
   private static boolean close(Path dir, boolean closed) throws IOException {
-    if (!"root".equals(System.getProperty("user.name"))) {
-      Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString(
-          closed ? "r-xr-xr-x" : "rwxr-xr-x"));
+    if (!closed) {
+      chattr(dir, "-i"); // first: an immutable directory's permissions cannot change (harmless where it is not)
+      Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
       return true;
     }
+    Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("r-xr-xr-x"));
+    return !takesNewFiles(dir) || chattr(dir, "+i") && !takesNewFiles(dir);
+  }
+
+  private static boolean takesNewFiles(Path dir) throws IOException {
     try {
-      Process p = new ProcessBuilder("chattr", closed ? "+i" : "-i", dir.toString()).redirectErrorStream(true)
-          .start();
+      Files.delete(Files.createFile(dir.resolve(".probe")));
+      return true;
+    } catch (java.nio.file.FileSystemException e) {
+      return false; // permission denied, or not permitted (immutable)
+    }
+  }
+
+  private static boolean chattr(Path dir, String flag) {
+    try {
+      Process p = new ProcessBuilder("chattr", flag, dir.toString()).redirectErrorStream(true).start();
       p.getInputStream().readAllBytes();
       return p.waitFor() == 0;
     } catch (IOException e) {
