@@ -33,11 +33,19 @@ class SweepPointCheckTest {
 
   /** The traces aries-traces keeps for its tests (Maven runs a module's tests in the module's folder). */
   private static final Path TRACES = Path.of("../aries-traces/src/test/resources/traces");
-  /** A 3-rank SimGrid trace, by a path a sweep value can hold (".." would read as a range). */
-  private static final Path ALLREDUCE =
-      TRACES.resolve("simgrid-examples/actions_allreduce.txt").toAbsolutePath().normalize();
-
   @TempDir static Path shared;
+
+  /**
+   * A 3-rank SimGrid trace, by a path a sweep value can hold: a copy in a temporary folder, as neither ".." (a
+   * range) nor a checkout path with a comma or brackets in it (a list) can be a value.
+   */
+  private static Path allreduce() throws IOException {
+    Path copy = shared.resolve("actions_allreduce.txt");
+    if (!Files.exists(copy)) {
+      Files.copy(TRACES.resolve("simgrid-examples/actions_allreduce.txt"), copy);
+    }
+    return copy;
+  }
   @TempDir Path tmp;
   private final StringWriter out = new StringWriter();
   private final StringWriter err = new StringWriter();
@@ -51,7 +59,7 @@ class SweepPointCheckTest {
    * and valid and whose point 1 (the last) has one bad value, and what the line must say.
    */
   static Stream<Arguments> lastPointsWithOneBadValue() throws IOException {
-    String trace = "trace=" + ALLREDUCE;
+    String trace = "trace=" + allreduce();
     // two node ids for a 3-rank trace: the placement does not fit, which the run finds only after reading the trace
     Path twoNodes = Files.writeString(shared.resolve("two-nodes.txt"), "0\n1\n");
     return Stream.of(
@@ -159,10 +167,10 @@ class SweepPointCheckTest {
 
   /** A check reads the system's shape and memory size only: it builds none of the nodes a run builds on first use. */
   @Test
-  void everyWorkloadsCheckBuildsNoNode() {
+  void everyWorkloadsCheckBuildsNoNode() throws IOException {
     for (Workloads w : Workloads.values()) {
       AriesSystem system = SystemSpec.of("aries-small", 1).build();
-      Params params = w == Workloads.REPLAY ? Params.of(Map.of("trace", ALLREDUCE.toString())) : Params.none();
+      Params params = w == Workloads.REPLAY ? Params.of(Map.of("trace", allreduce().toString())) : Params.none();
       w.create().check(system, params);
       assertThat(system.builtNodes()).as(w.name()).isZero();
     }

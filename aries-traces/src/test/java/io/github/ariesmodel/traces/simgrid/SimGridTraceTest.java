@@ -90,8 +90,12 @@ class SimGridTraceTest {
 
   @Test
   void perRankFilesOfTheFirstExampleReadAsTwoRanks() throws IOException {
-    Path index = Files.writeString(dir.resolve("split_traces"), SharedTraces.simgridExamples().resolve("actions0.txt")
-        + "\n" + SharedTraces.simgridExamples().resolve("actions1.txt") + "\n");
+    // absolute entries, by copies in a temporary folder: the checkout's own path may hold a space, which ends an
+    // index entry
+    Path rank0 = Files.copy(SharedTraces.simgridExamples().resolve("actions0.txt"), dir.resolve("actions0.txt"));
+    Path rank1 = Files.copy(SharedTraces.simgridExamples().resolve("actions1.txt"), dir.resolve("actions1.txt"));
+    Path index = Files.writeString(dir.resolve("split_traces"), rank0.toAbsolutePath() + "\n"
+        + rank1.toAbsolutePath() + "\n");
     SimGridTrace t = SimGridTrace.open(index);
     assertThat(t.isShared()).isFalse();
     assertThat(t.ranks()).isEqualTo(2);
