@@ -1,7 +1,5 @@
 package io.github.ariesmodel.cli;
 
-import io.github.ariesmodel.core.Texts;
-
 /**
  * A failure the {@code aries} command reports as one line, {@code aries <command>: <what> (<where>)}, with its exit
  * status: 2 for bad input (an option, a parameter, a configuration or an output path that cannot work), 1 for a run
@@ -21,6 +19,10 @@ final class CliError extends RuntimeException {
   private final String where;
   private final int exitStatus;
 
+  /**
+   * The {@code where} is kept whole: the error handler abbreviates it as it prints it (abbreviated here too, a long one
+   * was cut twice and said "… (97 characters)", the length of its first abbreviation).
+   */
   private CliError(String what, String where, int exitStatus, Throwable cause) {
     super(what, cause);
     this.where = where;
@@ -55,7 +57,7 @@ final class CliError extends RuntimeException {
    * @return the error
    */
   public static CliError badInput(String what, String where, Throwable cause) {
-    return new CliError(what, Texts.abbreviate(where), BAD_INPUT, cause);
+    return new CliError(what, where, BAD_INPUT, cause);
   }
 
   /**
@@ -67,7 +69,7 @@ final class CliError extends RuntimeException {
    * @return the error
    */
   public static CliError failedRun(String what, String where, Throwable cause) {
-    return new CliError(what, Texts.abbreviate(where), FAILED_RUN, cause);
+    return new CliError(what, where, FAILED_RUN, cause);
   }
 
   /** @return the option, parameter, file or phase the failure concerns */

@@ -263,8 +263,10 @@ final class RunCommand implements Callable<Integer> {
       return RunConfig.read(file);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       com.fasterxml.jackson.core.JsonLocation l = e.getLocation();
-      throw CliError.badInput("cannot parse the configuration: " + ErrorHandler.parseProblem(e),
-          "--config " + file + (l == null || l.getLineNr() < 0 ? "" : " line " + l.getLineNr()), e);
+      // the line in the message, not after the file in the location: a location is cut to Texts.MAX_ECHO
+      // characters, which under a long path left the line out
+      throw CliError.badInput("cannot parse the configuration" + (l == null || l.getLineNr() < 0 ? ""
+          : " at line " + l.getLineNr()) + ": " + ErrorHandler.parseProblem(e), "--config " + file, e);
     } catch (java.nio.file.NoSuchFileException e) {
       throw CliError.badInput("no such file: " + file, "--config", e);
     } catch (java.nio.charset.CharacterCodingException e) {

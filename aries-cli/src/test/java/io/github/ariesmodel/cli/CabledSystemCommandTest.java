@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.ariesmodel.cli.report.Results;
 import io.github.ariesmodel.cli.report.ResultsJson;
 import io.github.ariesmodel.testkit.network.LinkLists;
+import io.github.ariesmodel.core.Texts;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -83,7 +84,7 @@ class CabledSystemCommandTest {
       StringWriter err = new StringWriter();
       assertThat(run(new StringWriter(), err, args)).as(args[0]).isEqualTo(2);
       assertThat(err.toString().lines().toList()).as(args[0]).singleElement().satisfies(line -> assertThat(line)
-          .contains(bad + ":" + lines.size() + ": port listed twice (first on line 1)"));
+          .contains(Texts.abbreviate(bad.toString()) + ":" + lines.size() + ": port listed twice (first on line 1)"));
     }
   }
 
@@ -315,7 +316,9 @@ class CabledSystemCommandTest {
   @Test
   void aLinkListOverAFileThatIsNoRegularFileIsRefusedAndTheFileKept() throws IOException {
     // the list is moved into place, which would replace a device or a socket (/dev/null as root) with a regular file
-    Path socket = tmp.resolve("sock");
+    // in a short folder: a socket's path holds at most 107 bytes, which a long java.io.tmpdir exceeds
+    Path folder = tmp.toString().length() < 90 ? tmp : Files.createTempDirectory(Path.of("/tmp"), "aries");
+    Path socket = folder.resolve("sock");
     try (var server = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
       server.bind(java.net.UnixDomainSocketAddress.of(socket));
       StringWriter out = new StringWriter();
@@ -328,6 +331,11 @@ class CabledSystemCommandTest {
       assertThat(out.toString()).isEmpty();
       assertThat(Files.readAttributes(socket, java.nio.file.attribute.BasicFileAttributes.class).isOther())
           .as("still the socket").isTrue();
+    } finally {
+      Files.deleteIfExists(socket);
+      if (!folder.equals(tmp)) {
+        Files.delete(folder);
+      }
     }
   }
 }

@@ -53,7 +53,7 @@ class ErrorHandlerTest {
     Path f = tmp.resolve("cut.json");
     Files.writeString(f, "{\n  \"system\": \"default\",\n  \"params\": {\"sizes\": ");
     assertThat(aries("run", "--config", f.toString())).isEqualTo(2);
-    assertThat(onlyLine()).startsWith("aries run: cannot parse the configuration: ").contains("line 3")
+    assertThat(onlyLine()).startsWith("aries run: cannot parse the configuration at line 3: ")
         .doesNotContain("[Source");
   }
 
@@ -182,8 +182,12 @@ class ErrorHandlerTest {
         problems.add(line.substring(line.indexOf(": ") + 2 + point.length(), line.lastIndexOf(" (")));
         assertThat(Path.of(c[c.length - 1])).as(String.join(" ", c)).doesNotExist();
       }
-      assertThat(problems).as("one problem, told alike").hasSize(1);
-      assertThat(problems.iterator().next()).contains(trace == deadlock ? "deadlocked" : "unknown action 'fly'");
+      // told alike: the same text, but for where a long message is cut (ErrorHandler's limit counts the point's
+      // name and the trace's path, which are as long as java.io.tmpdir makes them)
+      String shortest = problems.stream().map(p -> p.endsWith("…") ? p.substring(0, p.length() - 1) : p)
+          .min(java.util.Comparator.comparingInt(String::length)).orElseThrow();
+      assertThat(problems).as("one problem, told alike").allSatisfy(p -> assertThat(p).startsWith(shortest));
+      assertThat(shortest).contains(trace == deadlock ? "deadlocked" : "unknown action 'fly'");
     }
   }
   @Test
