@@ -486,7 +486,19 @@ public final class DeterministicEventLoop implements Scheduler {
    */
   public boolean step() {
     checkOwner("step");
-    return runOne();
+    try {
+      return runOne();
+    } catch (RuntimeException | Error e) {
+      recordFailure(e);
+      throw e;
+    }
+  }
+
+  /** Keeps a handler's failure out of an outermost run call (an inner call's passes through the outer one). */
+  private void recordFailure(Throwable e) {
+    if (!inRun && handlerFailure == null) {
+      handlerFailure = e;
+    }
   }
 
   private boolean runOne() {
@@ -658,8 +670,13 @@ public final class DeterministicEventLoop implements Scheduler {
     checkOwner("runWhile");
     stopRequested = false;
     long before = executed;
-    while (size > 0 && !stopRequested && condition.getAsBoolean()) {
-      runOne();
+    try {
+      while (size > 0 && !stopRequested && condition.getAsBoolean()) {
+        runOne();
+      }
+    } catch (RuntimeException | Error e) {
+      recordFailure(e); // (step and runWhile too since stop 66: the CLI's progress bar runs a system with runWhile)
+      throw e;
     }
     return executed - before;
   }
@@ -802,8 +819,8 @@ public final class DeterministicEventLoop implements Scheduler {
   }
 
   /**
-   * The first exception an event's handler threw out of a {@link #run} or {@link #runUntil} call (or an engine's
-   * window) since the loop was made, or null. The loop itself stays usable after one (the failed event has left the
+   * The first exception an event's handler threw out of a {@link #run}, {@link #runUntil}, {@link #runWhile} or
+   * {@link #step} call (or an engine's window) since the loop was made, or null. The loop itself stays usable after one (the failed event has left the
    * queue, every other keeps its place), but what the failed handler left half done is its own: a system built of
    * many components asks this before it starts another run (aries-system's {@code AriesSystem}).
    *

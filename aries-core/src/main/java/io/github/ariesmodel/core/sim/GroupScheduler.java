@@ -116,7 +116,22 @@ public final class GroupScheduler implements Scheduler {
   /** Schedules an event of this group. */
   @Override
   public void scheduleAt(long timePs, EventHandler handler, Object ref, long arg) {
+    GroupScheduler running = partition.running;
+    if (running != this && running != null) {
+      throw notOwnGroup(running, "scheduleAt");
+    }
     loop.scheduleKeyed(timePs, nextKey(), handler, ref, arg);
+  }
+
+  /**
+   * An event of another group of the same partition scheduling directly into this one while the engine runs: on one
+   * thread the loop's owner check lets it through, on several the groups may be on different threads and it fails,
+   * so the outcome would depend on the thread count. Refused on every count ({@link #scheduleInto} is the way).
+   */
+  private IllegalStateException notOwnGroup(GroupScheduler running, String method) {
+    return new IllegalStateException("group " + group + "'s " + method + " was called by an event of group "
+        + running.group + " while the engine runs: an event for another group must go through scheduleInto (at least"
+        + " the lookahead, " + engine.lookaheadPs() + " ps, ahead)");
   }
 
   /**
@@ -138,7 +153,8 @@ public final class GroupScheduler implements Scheduler {
     GroupScheduler target = engine.groupOrFail(targetGroup);
     if (engine.running) {
       long now = loop.now();
-      if (timePs - now < engine.lookaheadPs()) {
+      // (timePs < now first: a time that overflowed, now + Long.MAX_VALUE say, passed the difference's test)
+      if (timePs < now || timePs - now < engine.lookaheadPs()) {
         throw new IllegalArgumentException("timePs of an event for group " + targetGroup + " scheduled by group "
             + group + " must be >= now + lookahead (" + now + " + " + engine.lookaheadPs() + " ps) but was " + timePs
             + " ps");
@@ -186,6 +202,10 @@ public final class GroupScheduler implements Scheduler {
    */
   public void scheduleReserved(long timePs, long key, EventHandler handler, Object ref, long arg) {
     loop.checkOwner("scheduleReserved");
+    GroupScheduler running = partition.running;
+    if (running != this && running != null) {
+      throw notOwnGroup(running, "scheduleReserved");
+    }
     if (timePs <= loop.now()) {
       throw new IllegalArgumentException("timePs must be > now (" + loop.now() + " ps) but was " + timePs + " ps");
     }

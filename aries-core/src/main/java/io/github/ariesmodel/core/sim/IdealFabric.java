@@ -67,13 +67,19 @@ public final class IdealFabric implements Fabric {
   @Override
   public boolean inject(Packet packet) {
     endpoints.checkPacket(packet);
-    packet.enterFabric();
     long now = scheduler.now();
     long start = Math.max(now, sourceFreeAt[packet.sourceNode()]);
     long ser = Double.isInfinite(bytesPerSecond) ? 0 : SimTime.serializationPs(packet.wireBytes(), bytesPerSecond);
+    long arrival = start + ser + latencyPs;
+    if (arrival < start) { // refused before anything changes: the packet stays the caller's, the source as it was
+      throw new IllegalArgumentException("packet's arrival must be within the clock (Long.MAX_VALUE ps) but " + start
+          + " ps + " + ser + " ps of serialization + " + latencyPs + " ps of latency is beyond it");
+    }
+    packet.checkNotInFabric();
+    scheduler.scheduleAt(arrival, arrive, packet, 0); // (may refuse: a scheduler of another thread, say)
+    packet.enterFabric();
     sourceFreeAt[packet.sourceNode()] = start + ser;
     packet.injectedAtPs(now);
-    scheduler.scheduleAt(start + ser + latencyPs, arrive, packet, 0);
     return true;
   }
 

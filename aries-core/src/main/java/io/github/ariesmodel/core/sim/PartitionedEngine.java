@@ -683,6 +683,8 @@ public final class PartitionedEngine implements AutoCloseable {
     final EventBuffer[][] sendTo = new EventBuffer[2][];
     /** The earliest pending event of its groups after its last window (or at the start of a run). */
     long nextTime = Long.MAX_VALUE;
+    /** The group whose events it is running now, else null (read by its groups' schedulers, on its thread). */
+    GroupScheduler running;
 
     Partition(int index, int count) {
       this.index = index;
@@ -734,7 +736,12 @@ public final class PartitionedEngine implements AutoCloseable {
             warmer.warm(g.group());
           }
         }
-        g.loop.runThrough(windowEnd);
+        running = g;
+        try {
+          g.loop.runThrough(windowEnd);
+        } finally {
+          running = null;
+        }
         now = Math.max(now, g.loop.now());
       }
       if (anySent) {

@@ -337,4 +337,21 @@ class DeterministicEventLoopTest {
     assertThatThrownBy(() -> loop.runUntil(100)).hasMessage("second");
     assertThat(loop.handlerFailure()).hasMessage("first");
   }
+
+  /** step and runWhile remember a handler's failure too (they did not, and the CLI's progress bar runs with runWhile). */
+  @Test
+  void stepAndRunWhileRememberAHandlersFailure() {
+    DeterministicEventLoop stepped = new DeterministicEventLoop();
+    stepped.scheduleAt(10, (now, r, a) -> {
+      throw new IllegalStateException("in step");
+    }, null, 0);
+    assertThatThrownBy(stepped::step).hasMessage("in step");
+    assertThat(stepped.handlerFailure()).hasMessage("in step");
+    DeterministicEventLoop whiled = new DeterministicEventLoop();
+    whiled.scheduleAt(10, (now, r, a) -> {
+      throw new IllegalStateException("in runWhile");
+    }, null, 0);
+    assertThatThrownBy(() -> whiled.runWhile(() -> true)).hasMessage("in runWhile");
+    assertThat(whiled.handlerFailure()).hasMessage("in runWhile");
+  }
 }

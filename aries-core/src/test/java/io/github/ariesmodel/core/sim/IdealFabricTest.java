@@ -59,6 +59,28 @@ class IdealFabricTest {
    * A packet injected again before its delivery is refused and nothing changes (the source's link is not taken); after
    * its delivery the same object may be injected again. The code before the check delivered it twice.
    */
+  /** A packet whose arrival would pass the clock's end is refused before it is marked in the fabric. */
+  @Test
+  void anArrivalBeyondTheClockIsRefusedAndLeavesThePacketAndTheSourceAsTheyWere() {
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    IdealFabric fabric = new IdealFabric(loop, 2, LATENCY, RATE);
+    attachRecorders(fabric);
+    Packet p = Packet.synthetic(0, 1, 1, DeliveryMode.ADAPTIVE_0, 64);
+    List<Throwable> refused = new ArrayList<>();
+    loop.scheduleAt(Long.MAX_VALUE - 50, (now, r, a) -> {
+      try {
+        fabric.inject(p);
+      } catch (IllegalArgumentException e) {
+        refused.add(e);
+      }
+    }, null, 0);
+    loop.run();
+    assertThat(refused).singleElement().extracting(Throwable::getMessage).asString()
+        .startsWith("packet's arrival must be within the clock (Long.MAX_VALUE ps) but " + (Long.MAX_VALUE - 50));
+    assertThat(p.inFabric()).isFalse();
+    assertThat(loop.pending()).isZero();
+  }
+
   @Test
   void aPacketStillInTheFabricIsRefusedUntilItsDelivery() {
     DeterministicEventLoop loop = new DeterministicEventLoop();

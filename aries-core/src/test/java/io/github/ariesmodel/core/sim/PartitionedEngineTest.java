@@ -177,6 +177,52 @@ class PartitionedEngineTest {
     }
   }
 
+  /** A time that overflowed (now + Long.MAX_VALUE, Long.MIN_VALUE) passed the lookahead's difference test. */
+  @Test
+  void anEventForAnotherGroupAtAnOverflowedTimeIsRefusedWhereItIsScheduled() {
+    for (long bad : new long[] {Long.MIN_VALUE, 10 + Long.MAX_VALUE}) {
+      try (PartitionedEngine engine = PartitionedEngine.of(2, LOOKAHEAD, 1)) {
+        EventHandler nothing = (now, ref, arg) -> { };
+        GroupScheduler g0 = engine.group(0);
+        g0.scheduleAt(10, (now, ref, arg) -> g0.scheduleInto(1, bad, nothing, null, 0), null, 0);
+        assertThatThrownBy(() -> engine.runUntil(1_000)).isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("timePs of an event for group 1 scheduled by group 0 must be >= now + lookahead (10 + 50 ps)"
+                + " but was " + bad + " ps");
+      }
+    }
+  }
+
+  /**
+   * A group's event scheduling straight into a sibling's scheduler (not through scheduleInto) ran on one thread and
+   * failed on two: refused on every thread count, and between runs still allowed.
+   */
+  @Test
+  void anEventSchedulingIntoAnotherGroupsSchedulerIsRefusedOnEveryThreadCount() {
+    for (int threads = 1; threads <= 2; threads++) {
+      try (PartitionedEngine engine = PartitionedEngine.of(2, LOOKAHEAD, threads)) {
+        EventHandler nothing = (now, ref, arg) -> { };
+        GroupScheduler g1 = engine.group(1);
+        engine.group(0).scheduleAt(1_000, (now, ref, arg) -> g1.scheduleAt(now + 5, nothing, null, 0), null, 0);
+        if (threads == 1) {
+          assertThatThrownBy(() -> engine.runUntil(10_000)).isInstanceOf(IllegalStateException.class)
+              .hasMessage("group 1's scheduleAt was called by an event of group 0 while the engine runs: an event for"
+                  + " another group must go through scheduleInto (at least the lookahead, 50 ps, ahead)");
+        } else {
+          assertThatThrownBy(() -> engine.runUntil(10_000)).as("threads %d", threads)
+              .isInstanceOf(IllegalStateException.class);
+        }
+      }
+    }
+    try (PartitionedEngine engine = PartitionedEngine.of(2, LOOKAHEAD, 1)) {
+      List<Long> ran = new ArrayList<>();
+      engine.group(1).scheduleAt(20, (now, ref, arg) -> ran.add(now), null, 0);
+      engine.runUntil(10);
+      engine.group(1).scheduleAt(15, (now, ref, arg) -> ran.add(now), null, 0);
+      engine.runUntil(100);
+      assertThat(ran).containsExactly(15L, 20L);
+    }
+  }
+
   @Test
   void anEventAtLongMaxValueRunsAloneAndFromAnotherPartition() {
     // Long.MAX_VALUE is also the engine's "none pending": such an event, the only one left, used never to run
