@@ -21,6 +21,10 @@ import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.NumberTickUnit;
+import org.jfree.chart.axis.NumberTickUnitSource;
+import org.jfree.chart.axis.TickUnit;
+import org.jfree.chart.axis.TickUnitSource;
 import org.jfree.chart.axis.ValueAxis;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.PlotOrientation;
@@ -213,7 +217,7 @@ public final class Plots {
         PlotOrientation.VERTICAL, series.size() > 1, false, false);
     CategoryPlot plot = chart.getCategoryPlot();
     // the factory's value axis labels its ticks in the default locale (see axis)
-    ((NumberAxis) plot.getRangeAxis()).setStandardTickUnits(NumberAxis.createStandardTickUnits(Locale.ROOT));
+    ((NumberAxis) plot.getRangeAxis()).setStandardTickUnits(new RootTickUnits());
     BarRenderer renderer = (BarRenderer) plot.getRenderer();
     renderer.setBarPainter(new StandardBarPainter());
     renderer.setShadowVisible(false);
@@ -229,13 +233,50 @@ public final class Plots {
   }
 
   /**
+   * JFreeChart's standard tick units ({@link NumberTickUnitSource}: sizes 1, 2 and 5 × 10^p) labelled with the
+   * patterns it picks for each power, but with {@link Locale#ROOT}'s symbols: its own use the default locale's, and
+   * {@code NumberAxis.createStandardTickUnits(Locale)} labels every size with one pattern of at most three decimals
+   * (a tick at 6e-5 read "0", one at 1.5e8 "150,000,000"). The patterns, as JFreeChart 1.5.6 chooses them: four to one
+   * decimals at 10^-4 to 10^-1, grouped integers from 10^0 to 10^6, else scientific.
+   */
+  static final class RootTickUnits implements TickUnitSource {
+    private final NumberTickUnitSource sizes = new NumberTickUnitSource(false);
+
+    private static TickUnit labelled(TickUnit unit) {
+      double size = unit.getSize();
+      int power = (int) Math.floor(Math.log10(size) + 1e-9);
+      String pattern = power >= -4 && power <= -1 ? "0." + "0".repeat(-power)
+          : power >= 0 && power <= 6 ? "#,##0" : "#.######E0";
+      return new NumberTickUnit(size, new DecimalFormat(pattern, DecimalFormatSymbols.getInstance(Locale.ROOT)),
+          unit.getMinorTickCount());
+    }
+
+    @Override
+    public TickUnit getLargerTickUnit(TickUnit unit) {
+      // (asked of the delegate's own unit: its test for "the same unit" compares formats too)
+      TickUnit same = sizes.getCeilingTickUnit(unit.getSize());
+      return labelled(same.getSize() > unit.getSize() ? same : sizes.getLargerTickUnit(same));
+    }
+
+    @Override
+    public TickUnit getCeilingTickUnit(TickUnit unit) {
+      return getCeilingTickUnit(unit.getSize());
+    }
+
+    @Override
+    public TickUnit getCeilingTickUnit(double size) {
+      return labelled(sizes.getCeilingTickUnit(size));
+    }
+  }
+
+  /**
    * An axis whose tick labels read the same on every machine: JFreeChart's and DecimalFormat's defaults follow the
    * default locale, which drew 1.500 for 1,500 under a German one and Arabic-Indic digits under an Arabic one.
    */
   static ValueAxis axis(String label, Scale scale, boolean includeZero) {
     if (scale == Scale.LINEAR) {
       NumberAxis a = new NumberAxis(label);
-      a.setStandardTickUnits(NumberAxis.createStandardTickUnits(Locale.ROOT));
+      a.setStandardTickUnits(new RootTickUnits());
       a.setAutoRangeIncludesZero(includeZero);
       return a;
     }

@@ -159,6 +159,37 @@ class PlotsTest {
     assertThat(f.format((double) (1 << 20))).isEqualTo("1Mi");
   }
 
+  /**
+   * Under an English locale the linear axes label their ticks as JFreeChart's own standard units do, for every size
+   * from 10^-7 to 10^9 (the first locale fix used one pattern for all and drew 6e-5 as "0").
+   */
+  @Test
+  void linearTickLabelsAreJFreeChartsOwnUnderAnEnglishLocale() {
+    Locale display = Locale.getDefault(Locale.Category.DISPLAY);
+    Locale format = Locale.getDefault(Locale.Category.FORMAT);
+    try {
+      Locale.setDefault(Locale.US);
+      org.jfree.chart.axis.TickUnitSource ours = ((NumberAxis) Plots.axis("x", Scale.LINEAR, false))
+          .getStandardTickUnits();
+      org.jfree.chart.axis.TickUnitSource theirs = NumberAxis.createStandardTickUnits();
+      for (int p = -7; p <= 9; p++) {
+        for (double k : new double[] {1, 2, 3, 5, 7}) {
+          double size = k * Math.pow(10, p);
+          org.jfree.chart.axis.TickUnit a = ours.getCeilingTickUnit(size);
+          org.jfree.chart.axis.TickUnit b = theirs.getCeilingTickUnit(size);
+          assertThat(a.getSize()).as("size for %s", size).isEqualTo(b.getSize());
+          assertThat(a.valueToString(3 * a.getSize())).as("label at %s", size)
+              .isEqualTo(b.valueToString(3 * b.getSize()));
+          assertThat(ours.getLargerTickUnit(a).getSize()).as("larger than %s", size)
+              .isEqualTo(theirs.getLargerTickUnit(b).getSize());
+        }
+      }
+    } finally {
+      Locale.setDefault(Locale.Category.DISPLAY, display);
+      Locale.setDefault(Locale.Category.FORMAT, format);
+    }
+  }
+
   /** Tick labels read the same on every machine: a German default drew 1,5Ki and 1.500, an Arabic one its digits. */
   @ParameterizedTest
   @ValueSource(strings = {"de-DE", "ar-EG"})
@@ -170,14 +201,17 @@ class PlotsTest {
       assertThat(new Plots.BinaryPrefixFormat().format(1536.0)).isEqualTo("1.5Ki");
       NumberAxis linear = (NumberAxis) Plots.axis("x", Scale.LINEAR, false);
       assertThat(linear.getStandardTickUnits().getCeilingTickUnit(1000).valueToString(1500)).isEqualTo("1,500");
-      assertThat(linear.getStandardTickUnits().getCeilingTickUnit(0.25).valueToString(0.25)).isEqualTo("0.25");
+      assertThat(linear.getStandardTickUnits().getCeilingTickUnit(0.25).valueToString(1.5)).isEqualTo("1.5");
+      // JFreeChart's pattern for each power, not one for all: scientific below 10^-4 and above 10^6
+      assertThat(linear.getStandardTickUnits().getCeilingTickUnit(2e-5).valueToString(6e-5)).isEqualTo("6E-5");
+      assertThat(linear.getStandardTickUnits().getCeilingTickUnit(1e8).valueToString(1.5e8)).isEqualTo("1.5E8");
       assertThat(Plots.axis("x", Scale.LOG10, false).getStandardTickUnits().getCeilingTickUnit(1000)
           .valueToString(2000)).isEqualTo("2,000");
       assertThat(((LogAxis) Plots.axis("x", Scale.LOG10, false)).getNumberFormatOverride().format(1500.0))
           .isEqualTo("1.5E3");
       NumberAxis bars = (NumberAxis) Plots.barChart("t", "c", "v",
           List.of(CategorySeries.of("a", RANKS, new double[] {0.2, 0.3, 0.5}))).getCategoryPlot().getRangeAxis();
-      assertThat(bars.getStandardTickUnits().getCeilingTickUnit(0.25).valueToString(0.25)).isEqualTo("0.25");
+      assertThat(bars.getStandardTickUnits().getCeilingTickUnit(0.25).valueToString(1.5)).isEqualTo("1.5");
     } finally {
       Locale.setDefault(Locale.Category.DISPLAY, display);
       Locale.setDefault(Locale.Category.FORMAT, format);
