@@ -94,9 +94,9 @@ public final class DumpiTrace implements Trace {
     }
     String prefix = values.get("fileprefix");
     if (prefix != null) {
-      // the lines are read one char a byte (no meta file fails to decode); the prefix names files, and file names
-      // are UTF-8: read as ISO-8859-1, fileprefix=wörk named wÃ¶rk-0000.bin
-      prefix = new String(prefix.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
+      // the lines are read one char a byte (no meta file fails to decode); the prefix names files, whose bytes the JVM
+      // makes with its file-name charset: read as ISO-8859-1, fileprefix=wörk named wÃ¶rk-0000.bin on a UTF-8 system
+      prefix = new String(prefix.getBytes(StandardCharsets.ISO_8859_1), io.github.ariesmodel.traces.FileNames.charset());
     }
     String procs = values.get("numprocs");
     if (prefix == null || procs == null) {

@@ -9,7 +9,9 @@ import io.github.ariesmodel.traces.TraceFormat;
 import io.github.ariesmodel.traces.TraceFormatException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import io.github.ariesmodel.traces.FileNames;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -149,23 +151,27 @@ public final class SimGridTrace implements Trace {
 
   /**
    * An index entry as the file name it is. {@link LineSource} gives a line's bytes one char each (ISO-8859-1), which
-   * keeps a rank's action lines at their byte offsets; a file name is UTF-8 (as SMPI writes it, as Java names files),
-   * so {@code wörk/r0.txt} was looked for as {@code wÃ¶rk/r0.txt} and not found.
+   * keeps a rank's action lines at their byte offsets; an entry's bytes are a file name, which the JVM turns back into
+   * bytes with its file-name charset ({@code sun.jnu.encoding}, the locale's: UTF-8 on most systems), so they are
+   * decoded with that charset and name the same bytes on disk. Read as ISO-8859-1, {@code wörk/r0.txt} was looked for
+   * as {@code wÃ¶rk/r0.txt} on a UTF-8 system and not found.
    *
-   * @param index the index file, to name if the entry is not UTF-8
+   * @param index the index file, to name if the entry is not text in that charset
    * @param lineNumber the entry's line
    * @param latin1 the entry, one char a byte
-   * @return the entry decoded as UTF-8
-   * @throws TraceFormatException if the entry's bytes are not UTF-8
+   * @return the entry decoded as a file name
+   * @throws TraceFormatException if the entry's bytes are not text in the JVM's file-name charset
    */
   private static String fileName(Path index, long lineNumber, String latin1) throws TraceFormatException {
+    Charset names = FileNames.charset();
     try {
-      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+      return names.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
           .onUnmappableCharacter(CodingErrorAction.REPORT)
           .decode(ByteBuffer.wrap(latin1.getBytes(StandardCharsets.ISO_8859_1))).toString();
     } catch (CharacterCodingException e) {
       throw TraceFormatException.atLine(index, TraceFormatException.NO_RANK, lineNumber, "the index entry "
-          + TraceFormatException.echo(latin1) + " is not UTF-8 text (a file name is)");
+          + TraceFormatException.echo(latin1) + " is not text in the file names' charset " + names
+          + " (sun.jnu.encoding, from the locale; a file name is)");
     }
   }
 

@@ -148,6 +148,8 @@ class SimGridTraceTest {
 
   @Test
   void indexEntriesAreUtf8FileNames() throws IOException {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        io.github.ariesmodel.traces.FileNames.charset().equals(StandardCharsets.UTF_8), "the JVM names files in UTF-8 (sun.jnu.encoding, from a UTF-8 locale)");
     // the index's lines were decoded one char a byte, as action lines are: wörk/ was looked for as wÃ¶rk/
     Path folder = Files.createDirectories(dir.resolve("wörk"));
     Files.writeString(folder.resolve("r0.txt"), "0 init\n0 send 1 0 8\n0 finalize\n");
@@ -159,7 +161,7 @@ class SimGridTraceTest {
     // an entry that is not UTF-8 (ISO-8859-1's ö) names no file: refused, naming its line
     Path latin1 = Files.write(dir.resolve("latin1"), "w\u00f6rk/r0.txt\n".getBytes(StandardCharsets.ISO_8859_1));
     assertThatThrownBy(() -> SimGridTrace.open(latin1)).isInstanceOf(TraceFormatException.class)
-        .hasMessageContaining("line 1").hasMessageContaining("is not UTF-8 text");
+        .hasMessageContaining("line 1").hasMessageContaining("is not text in the file names' charset UTF-8");
   }
 
   @Test
