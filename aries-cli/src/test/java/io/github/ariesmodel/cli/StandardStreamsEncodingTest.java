@@ -19,14 +19,17 @@ class StandardStreamsEncodingTest {
   @Test
   void standardOutputAndErrorAreUtf8UnderAnAsciiDefaultCharset() throws IOException, InterruptedException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(java, "-Dfile.encoding=US-ASCII", "-cp", System.getProperty("java.class.path"),
-        AriesCli.class.getName(), "systems", "--describe", "edison-cabled").start();
+    // (stdout.encoding and stderr.encoding: what System.out encodes with from Java 19 on; Java 17 ignores them)
+    Process p = new ProcessBuilder(java, "-Dfile.encoding=US-ASCII", "-Dstdout.encoding=US-ASCII",
+        "-Dstderr.encoding=US-ASCII", "-cp", System.getProperty("java.class.path"), AriesCli.class.getName(),
+        "systems", "--describe", "edison-cabled").start();
     p.getOutputStream().close();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(out).contains("(6 rows × 16 columns)");
-    Process bad = new ProcessBuilder(List.of(java, "-Dfile.encoding=US-ASCII", "-cp",
-        System.getProperty("java.class.path"), AriesCli.class.getName(), "systems", "--describe", "x".repeat(100))).start();
+    Process bad = new ProcessBuilder(List.of(java, "-Dfile.encoding=US-ASCII", "-Dstdout.encoding=US-ASCII",
+        "-Dstderr.encoding=US-ASCII", "-cp", System.getProperty("java.class.path"), AriesCli.class.getName(), "systems",
+        "--describe", "x".repeat(100))).start();
     bad.getOutputStream().close();
     bad.getInputStream().readAllBytes();
     String err = new String(bad.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);

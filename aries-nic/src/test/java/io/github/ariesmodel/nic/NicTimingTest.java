@@ -146,7 +146,7 @@ class NicTimingTest {
    * A post's doorbell crosses the host link when the CPU writes it, not when it is posted: with 63 more posts queued
    * behind it the CPU writes the last doorbell 2.5 µs after the first, and the first put's data, read from host
    * memory meanwhile, must not wait for that. Before stop 66 every doorbell's crossing was booked at once, at its
-   * future time, and the node-to-NIC channel was held until the last of them (the first put then ended 2.1 µs
+   * future time, and the node-to-NIC channel was held until the last of them (the first put then ended 2.3 µs
    * later than alone). The later posts take some of the link and the NIC (each one packet and one 88-byte crossing of
    * its descriptor): the first put ends within the time of their packets, not of the CPU's stores.
    */

@@ -670,13 +670,13 @@ public final class DeterministicEventLoop implements Scheduler {
     checkOwner("runWhile");
     stopRequested = false;
     long before = executed;
-    try {
-      while (size > 0 && !stopRequested && condition.getAsBoolean()) {
+    while (size > 0 && !stopRequested && condition.getAsBoolean()) {
+      try {
         runOne();
+      } catch (RuntimeException | Error e) { // (a handler's only: the condition's own failure is not one)
+        recordFailure(e); // (step and runWhile too since stop 66: the CLI's progress bar runs a system with runWhile)
+        throw e;
       }
-    } catch (RuntimeException | Error e) {
-      recordFailure(e); // (step and runWhile too since stop 66: the CLI's progress bar runs a system with runWhile)
-      throw e;
     }
     return executed - before;
   }

@@ -55,10 +55,6 @@ class IdealFabricTest {
     assertThat(fabric.delivered()).isEqualTo(3);
   }
 
-  /**
-   * A packet injected again before its delivery is refused and nothing changes (the source's link is not taken); after
-   * its delivery the same object may be injected again. The code before the check delivered it twice.
-   */
   /** A packet whose arrival would pass the clock's end is refused before it is marked in the fabric. */
   @Test
   void anArrivalBeyondTheClockIsRefusedAndLeavesThePacketAndTheSourceAsTheyWere() {
@@ -81,6 +77,10 @@ class IdealFabricTest {
     assertThat(loop.pending()).isZero();
   }
 
+  /**
+   * A packet injected again before its delivery is refused and nothing changes (the source's link is not taken); after
+   * its delivery the same object may be injected again. The code before the check delivered it twice.
+   */
   @Test
   void aPacketStillInTheFabricIsRefusedUntilItsDelivery() {
     DeterministicEventLoop loop = new DeterministicEventLoop();
