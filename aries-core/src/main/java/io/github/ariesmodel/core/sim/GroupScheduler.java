@@ -116,10 +116,7 @@ public final class GroupScheduler implements Scheduler {
   /** Schedules an event of this group. */
   @Override
   public void scheduleAt(long timePs, EventHandler handler, Object ref, long arg) {
-    GroupScheduler running = partition.running;
-    if (running != this && running != null) {
-      throw notOwnGroup(running, "scheduleAt");
-    }
+    checkRunningGroup("scheduleAt");
     loop.scheduleKeyed(timePs, nextKey(), handler, ref, arg);
   }
 
@@ -128,6 +125,13 @@ public final class GroupScheduler implements Scheduler {
    * thread the loop's owner check lets it through, on several the groups may be on different threads and it fails,
    * so the outcome would depend on the thread count. Refused on every count ({@link #scheduleInto} is the way).
    */
+  private void checkRunningGroup(String method) {
+    GroupScheduler running = partition.running;
+    if (running != this && running != null) {
+      throw notOwnGroup(running, method);
+    }
+  }
+
   private IllegalStateException notOwnGroup(GroupScheduler running, String method) {
     return new IllegalStateException("group " + group + "'s " + method + " was called by an event of group "
         + running.group + " while the engine runs: an event for another group must go through scheduleInto (at least"
@@ -202,10 +206,7 @@ public final class GroupScheduler implements Scheduler {
    */
   public void scheduleReserved(long timePs, long key, EventHandler handler, Object ref, long arg) {
     loop.checkOwner("scheduleReserved");
-    GroupScheduler running = partition.running;
-    if (running != this && running != null) {
-      throw notOwnGroup(running, "scheduleReserved");
-    }
+    checkRunningGroup("scheduleReserved");
     if (timePs <= loop.now()) {
       throw new IllegalArgumentException("timePs must be > now (" + loop.now() + " ps) but was " + timePs + " ps");
     }

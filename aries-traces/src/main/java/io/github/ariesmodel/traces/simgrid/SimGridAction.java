@@ -382,12 +382,7 @@ enum SimGridAction {
    * the same way and finds it.
    */
   static int receiveTag(SimGridLine l, int i) throws TraceFormatException {
-    int tag;
-    try {
-      tag = Integer.parseInt(l.token(i));
-    } catch (NumberFormatException e) {
-      throw l.error("tag must be an integer, was " + TraceFormatException.echo(l.token(i)));
-    }
+    int tag = l.integer(i, "tag", Integer.MIN_VALUE, Integer.MAX_VALUE); // (the range is checked below)
     if (tag == SMPI_ANY_TAG) {
       return TraceCall.ANY_TAG;
     }
