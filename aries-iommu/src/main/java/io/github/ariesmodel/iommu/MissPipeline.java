@@ -160,10 +160,11 @@ final class MissPipeline {
 
   /**
    * The hit fast path: when a request can be accepted now (nothing queued or blocked ahead of it, no earlier
-   * request's completion event still to run, the issue interval past, an in-flight place free), passes its MDD checks, finds every line its walk needs valid in the cache and its
-   * page holds the whole range with the access allowed, it is accepted and completed here exactly as {@link #submit}
-   * would have done (the same cache touches in the same order, the same counters, the same latency, the issue
-   * interval and an in-flight place held until it completes) and the physical address is returned. Otherwise nothing
+   * request's completion event still to run, the issue interval past, an in-flight place free), passes its MDD
+   * checks, finds every line its walk needs valid in the cache and its page holds the whole range with the access
+   * allowed, it is accepted and completed here exactly as {@link #submit} would have done (the same cache touches in
+   * the same order, the same counters, the same latency, the issue interval and an in-flight place held until it
+   * completes) and the physical address is returned. Otherwise nothing
    * changes (the probe walk, kept in locals, touches nothing) and -1 is returned.
    *
    * <p>One approximation, at the in-flight limit only: a fast hit has no completion event, so its place counts as

@@ -820,8 +820,8 @@ public final class DeterministicEventLoop implements Scheduler {
 
   /**
    * The first exception an event's handler threw out of a {@link #run}, {@link #runUntil}, {@link #runWhile} or
-   * {@link #step} call (or an engine's window) since the loop was made, or null. The loop itself stays usable after one (the failed event has left the
-   * queue, every other keeps its place), but what the failed handler left half done is its own: a system built of
+   * {@link #step} call (or an engine's window) since the loop was made, or null. The loop itself stays usable after
+   * one (the failed event has left the queue, every other keeps its place), but what the failed handler left half done is its own: a system built of
    * many components asks this before it starts another run (aries-system's {@code AriesSystem}).
    *
    * @return the failure, or null

@@ -283,10 +283,6 @@ public final class TraceReplay {
       return file;
     }
 
-    /**
-     * What a failed run of the job means for the trace: throws it as a {@link TraceReplayException}, or keeps it
-     * for {@link #finish} (sends no receive matched, which finish names with their calls).
-     */
     /** A heap exhausted outside a rank's own call: named with the last running rank's call, else rethrown. */
     void heapExhausted(OutOfMemoryError e) {
       RankReplay failing = st.lastRunning();
@@ -296,6 +292,10 @@ public final class TraceReplay {
       throw TraceReplay.outOfMemory(file, failing.rank, failing.callIndex, failing.call, st.ranks.length, e);
     }
 
+    /**
+     * What a failed run of the job means for the trace: throws it as a {@link TraceReplayException}, or keeps it
+     * for {@link #finish} (sends no receive matched, which finish names with their calls).
+     */
     void failed(RuntimeException e) {
       String m = e.getMessage() == null ? "" : e.getMessage();
       if (e instanceof IllegalStateException x && m.startsWith(MpiJob.UNFINISHED)) {

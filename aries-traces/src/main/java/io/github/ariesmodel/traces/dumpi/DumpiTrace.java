@@ -4,6 +4,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
+import io.github.ariesmodel.traces.FileNames;
 import io.github.ariesmodel.traces.RankTrace;
 import io.github.ariesmodel.traces.Trace;
 import io.github.ariesmodel.traces.TraceFormat;
@@ -96,7 +97,7 @@ public final class DumpiTrace implements Trace {
     if (prefix != null) {
       // the lines are read one char a byte (no meta file fails to decode); the prefix names files, whose bytes the JVM
       // makes with its file-name charset: read as ISO-8859-1, fileprefix=wörk named wÃ¶rk-0000.bin on a UTF-8 system
-      prefix = new String(prefix.getBytes(StandardCharsets.ISO_8859_1), io.github.ariesmodel.traces.FileNames.charset());
+      prefix = new String(prefix.getBytes(StandardCharsets.ISO_8859_1), FileNames.charset());
     }
     String procs = values.get("numprocs");
     if (prefix == null || procs == null) {

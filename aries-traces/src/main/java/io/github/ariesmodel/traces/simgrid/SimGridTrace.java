@@ -3,13 +3,13 @@ package io.github.ariesmodel.traces.simgrid;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import com.google.common.collect.ImmutableList;
+import io.github.ariesmodel.traces.FileNames;
 import io.github.ariesmodel.traces.RankTrace;
 import io.github.ariesmodel.traces.Trace;
 import io.github.ariesmodel.traces.TraceFormat;
 import io.github.ariesmodel.traces.TraceFormatException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import io.github.ariesmodel.traces.FileNames;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
 import java.nio.charset.CodingErrorAction;
