@@ -1,6 +1,7 @@
 package io.github.ariesmodel.nic;
 
 import io.github.ariesmodel.core.spi.HostMemory;
+import io.github.ariesmodel.core.spi.Scheduler;
 
 /**
  * The datastore of the AMO unit that the cached AMO commands ({@code _C}, {@code _SC}) use: a small cache of 8-byte
@@ -28,6 +29,9 @@ final class AmoCache {
   private final HostMemory memory;
   private final AmoWriteBack writeBack;
   private final NicStatistics stats;
+  private final Scheduler clock;
+  private final long hostWritePs;
+  private final HostWriteProbes writes;
   private final int entries;
   // The entries, allocated by the first cached AMO (most NICs of a large system never see one).
   private long[] word = new long[0];
@@ -57,8 +61,15 @@ final class AmoCache {
    * @param config its size and write-back policy (enabled)
    * @param memory host memory as the NIC sees it (the node's host-cache NIC path)
    * @param stats the NIC's counters
+   * @param clock the NIC's clock: a write-back is visible to the host {@code hostWritePs} after it is made
+   * @param hostWritePs one-way host latency (a write-back is a posted write; not booked on the host link)
+   * @param writes the observers of the NIC's host writes
    */
-  AmoCache(AmoCacheConfig config, HostMemory memory, NicStatistics stats) {
+  AmoCache(AmoCacheConfig config, HostMemory memory, NicStatistics stats, Scheduler clock, long hostWritePs,
+      HostWriteProbes writes) {
+    this.clock = clock;
+    this.hostWritePs = hostWritePs;
+    this.writes = writes;
     this.entries = config.entries();
     this.memory = memory;
     this.writeBack = config.writeBack();
@@ -271,12 +282,16 @@ final class AmoCache {
   /** Writes entry {@code i}'s changed halves to memory (both: one 8-byte write). */
   private void writeBack(int i) {
     byte d = dirty[i];
+    long visible = clock.now() + hostWritePs;
     if (d == BOTH) {
       memory.writeLong(word[i], value[i]);
+      writes.wrote(visible, word[i], 8);
     } else if (d == LOW) {
       memory.writeInt(word[i], (int) value[i]);
+      writes.wrote(visible, word[i], 4);
     } else {
       memory.writeInt(word[i] + 4, (int) (value[i] >>> 32));
+      writes.wrote(visible, word[i] + 4, 4);
     }
     dirty[i] = 0;
     stats.amoCacheWriteBacks++;

@@ -38,6 +38,9 @@ final class AmoUnit {
   private final CompletionWriter completions;
   private final Injector injector;
   private final NicStatistics stats;
+  private final HostWriteProbes writes;
+  /** One-way host latency: a memory AMO's result is a posted write to the host after the unit has it. */
+  private final long hostWritePs;
   private final long latencyPs;
   private final long hostReadPs;
   private final long unitPs;
@@ -60,8 +63,9 @@ final class AmoUnit {
    * @param cache the AMO cache, or null when the NIC has none
    */
   AmoUnit(Scheduler scheduler, HostMemory memory, AmoCache cache, NicConfig config, AccessPool accesses,
-      CompletionWriter completions, Injector injector, NicStatistics stats) {
+      CompletionWriter completions, Injector injector, NicStatistics stats, HostWriteProbes writes) {
     this.scheduler = scheduler;
+    this.writes = writes;
     this.memory = memory;
     this.cache = cache;
     this.config = config;
@@ -71,6 +75,7 @@ final class AmoUnit {
     this.stats = stats;
     NicTiming t = config.timing();
     this.hostReadPs = t.hostReadLatencyPs();
+    this.hostWritePs = t.hostLatencyPs();
     this.unitPs = t.cyclePs() * t.amoUnitCycles();
     this.issuePs = t.cyclePs() * Math.min(ISSUE_CYCLES, t.amoUnitCycles());
     this.latencyPs = hostReadPs + unitPs;
@@ -122,6 +127,9 @@ final class AmoUnit {
     stats.amosExecuted++;
     inFlight++;
     accesses.recycle(a);
+    // The host sees the result once the unit has it (its read round trip and its cycles, when it answers) and has
+    // written it back over the host link (derived: a posted write, one way; not booked on the link, like the read).
+    writes.wrote(now + latencyPs + hostWritePs, pa, p.amo().operandBytes());
     completions.remoteEvent(now, p);
     scheduler.scheduleAt(now + latencyPs, answered, accesses.packets.amoResult(p, old), 0);
     accesses.done(p);

@@ -66,6 +66,7 @@ final class CollectiveEngine {
   private final TransactionTable transactions;
   private final Injector injector;
   private final NicStatistics stats;
+  private final HostWriteProbes writes;
   private final Channel[] channels = new Channel[CHANNELS];
 
   private final EventHandler postArrives = new PostArrives();
@@ -76,8 +77,9 @@ final class CollectiveEngine {
 
   CollectiveEngine(int nodeId, Scheduler scheduler, HostMemory memory, AddressTranslation translation,
       NicConfig config, HostLink host, CompletionWriter completions, TransactionTable transactions, Injector injector,
-      NicStatistics stats) {
+      NicStatistics stats, HostWriteProbes writes) {
     this.nodeId = nodeId;
+    this.writes = writes;
     this.scheduler = scheduler;
     this.memory = memory;
     this.translation = translation;
@@ -433,7 +435,7 @@ final class CollectiveEngine {
       memory.writeLong(physicalAddress, r.control());
       memory.writeLong(physicalAddress + 8, r.result1());
       memory.writeLong(physicalAddress + 16, r.result2());
-      host.write(now, CePost.RESULT_BYTES);
+      writes.wrote(host.write(now, CePost.RESULT_BYTES), physicalAddress, CePost.RESULT_BYTES);
       if (!r.ok()) {
         stats.collectiveFaults++;
       }

@@ -53,6 +53,7 @@ final class CompletionWriter {
   private CompletionListener listener;
   /** Observers that see every event after the listener ({@link Nic#addCompletionProbe}). */
   private CompletionListener[] probes = new CompletionListener[0];
+  private final HostWriteProbes writes;
   /** The queues by handle; null where one was destroyed (never at the end: the list is cut back). */
   private List<CompletionQueue> queues;
   /** Queues that exist. */
@@ -61,8 +62,9 @@ final class CompletionWriter {
   private int firstFree;
 
   CompletionWriter(int nodeId, Scheduler scheduler, HostLink host, HostMemory memory, AddressTranslation translation,
-      NicConfig config, NicStatistics stats) {
+      NicConfig config, NicStatistics stats, HostWriteProbes writes) {
     this.nodeId = nodeId;
+    this.writes = writes;
     this.scheduler = scheduler;
     this.host = host;
     this.memory = memory;
@@ -418,6 +420,7 @@ final class CompletionWriter {
         return;
       }
       memory.writeLong(physicalAddress, CompletionQueue.encode(e));
+      writes.wrote(now, physicalAddress, Long.BYTES);
       q.commit(slot, e);
       deliver(e);
     }

@@ -77,6 +77,7 @@ public final class Nic implements FabricEndpoint {
   private final NicStatistics stats = new NicStatistics();
   private CompletionListener listener;
   private CompletionListener[] probes = new CompletionListener[0];
+  private final HostWriteProbes writeProbes = new HostWriteProbes();
 
   // The stages, built on first use (see build()) so that an idle NIC of a 92,544-node system stays small.
   private HostLink host;
@@ -131,9 +132,11 @@ public final class Nic implements FabricEndpoint {
       accesses.recyclePackets = true;
     }
     // Every stage but the AMO unit's cache reaches host memory through the cache's coherent view (AmoCache).
-    AmoCache amoCache = config.amoCache().enabled() ? new AmoCache(config.amoCache(), this.memory, stats) : null;
+    AmoCache amoCache = config.amoCache().enabled()
+        ? new AmoCache(config.amoCache(), this.memory, stats, scheduler, config.timing().hostLatencyPs(), writeProbes)
+        : null;
     HostMemory memory = amoCache == null ? this.memory : amoCache.nicView();
-    completions = new CompletionWriter(nodeId, scheduler, host, memory, translation, config, stats);
+    completions = new CompletionWriter(nodeId, scheduler, host, memory, translation, config, stats, writeProbes);
     completions.listener(listener);
     completions.probes(probes);
     validator = new PostValidator(nodeId, fabric.nodeCount(), config, translation, completions);
@@ -143,12 +146,13 @@ public final class Nic implements FabricEndpoint {
         new IssuePipeline(nodeId, scheduler, memory, translation, config, host, accesses, transactions, injector);
     transactions.issuePipeline(issue);
     injector.issuePipeline(issue);
-    amoUnit = new AmoUnit(scheduler, memory, amoCache, config, accesses, completions, injector, stats);
+    amoUnit = new AmoUnit(scheduler, memory, amoCache, config, accesses, completions, injector, stats, writeProbes);
     target = new TargetEngine(nodeId, scheduler, memory, translation, config.timing(), host, accesses, completions,
-        injector, amoUnit, stats, config.protectionTag(), config.protectionKey());
-    responses = new ResponseEngine(nodeId, scheduler, memory, translation, config, host, accesses, transactions);
+        injector, amoUnit, stats, config.protectionTag(), config.protectionKey(), writeProbes);
+    responses = new ResponseEngine(nodeId, scheduler, memory, translation, config, host, accesses, transactions,
+        writeProbes);
     collective = new CollectiveEngine(nodeId, scheduler, memory, translation, config, host, completions, transactions,
-        injector, stats);
+        injector, stats, writeProbes);
   }
 
   /** @return this node's id */
@@ -372,6 +376,29 @@ public final class Nic implements FabricEndpoint {
       }
     }
     return false;
+  }
+
+  /**
+   * Adds an observer of every write this NIC makes into its node's host memory ({@link HostWriteListener}): what a
+   * CPU polling its memory sees change. A SHMEM job adds one for each of its PEs while it runs, so that a PE waiting
+   * for a word wakes when the NIC writes it; nothing of the library removes another's.
+   *
+   * @param probe the observer, not null, not added already
+   * @throws IllegalArgumentException for null or a probe added already
+   */
+  public void addHostWriteProbe(HostWriteListener probe) {
+    checkArgument(probe != null, "probe must not be null");
+    checkArgument(writeProbes.add(probe), "host-write probe %s was added to node %s's NIC already", probe, nodeId);
+  }
+
+  /**
+   * Removes an observer added by {@link #addHostWriteProbe}.
+   *
+   * @param probe the observer
+   * @return whether it was one of this NIC's
+   */
+  public boolean removeHostWriteProbe(HostWriteListener probe) {
+    return writeProbes.remove(probe);
   }
 
   /** @return transactions holding a request tag now */

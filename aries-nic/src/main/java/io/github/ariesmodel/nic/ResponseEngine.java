@@ -26,6 +26,7 @@ final class ResponseEngine {
   private final HostLink host;
   private final AccessPool accesses;
   private final TransactionTable table;
+  private final HostWriteProbes writes;
   private final long slotPs;
   private final long rxLatencyPs;
   private final EventHandler received = new Received();
@@ -33,8 +34,9 @@ final class ResponseEngine {
   private long freeAt;
 
   ResponseEngine(int nodeId, Scheduler scheduler, HostMemory memory, AddressTranslation translation, NicConfig config,
-      HostLink host, AccessPool accesses, TransactionTable table) {
+      HostLink host, AccessPool accesses, TransactionTable table, HostWriteProbes writes) {
     this.nodeId = nodeId;
+    this.writes = writes;
     this.scheduler = scheduler;
     this.memory = memory;
     this.config = config;
@@ -121,7 +123,7 @@ final class ResponseEngine {
         t.fail(s);
       } else {
         a.write(memory, a.data);
-        host.write(now, a.length);
+        writes.wrote(host.write(now, a.length), a);
       }
       Packet p = a.packet;
       accesses.recycle(a);

@@ -48,6 +48,7 @@ final class TargetEngine {
   private final Injector injector;
   private final AmoUnit amoUnit;
   private final NicStatistics stats;
+  private final HostWriteProbes writes;
   private final long slotPs;
   private final long rxLatencyPs;
   private final EventHandler received = new Received();
@@ -64,7 +65,8 @@ final class TargetEngine {
 
   TargetEngine(int nodeId, Scheduler scheduler, HostMemory memory, AddressTranslation translation, NicTiming timing,
       HostLink host, AccessPool accesses, CompletionWriter completions, Injector injector, AmoUnit amoUnit,
-      NicStatistics stats, int protectionTag, int protectionKey) {
+      NicStatistics stats, int protectionTag, int protectionKey, HostWriteProbes writes) {
+    this.writes = writes;
     this.protectionTag = protectionTag;
     this.protectionKey = protectionKey;
     this.scheduler = scheduler;
@@ -211,6 +213,7 @@ final class TargetEngine {
       } else {
         a.write(memory, p.data());
         long visible = host.write(now, a.length);
+        writes.wrote(visible, a);
         completions.remoteEventAt(visible, p);
         injector.injectAt(now, accesses.packets.ack(p));
         accesses.done(p);

@@ -64,20 +64,22 @@ final class StageRig {
   final AmoUnit amoUnit;
   final TargetEngine target;
   final ResponseEngine responses;
+  /** The observers of the stages' host writes (none unless a test adds one). */
+  final HostWriteProbes writes = new HostWriteProbes();
 
   StageRig(NicConfig config) {
     this.config = config;
     host = new HostLink(config.timing(), stats);
-    completions = new CompletionWriter(0, loop, host, memory, translation, config, stats);
+    completions = new CompletionWriter(0, loop, host, memory, translation, config, stats, writes);
     table = new TransactionTable(loop, config, host, completions, stats);
     injector = new Injector(loop, fabric, stats, table);
     issue = new IssuePipeline(0, loop, memory, translation, config, host, accesses, table, injector);
     table.issuePipeline(issue);
     injector.issuePipeline(issue);
-    amoUnit = new AmoUnit(loop, memory, null, config, accesses, completions, injector, stats);
+    amoUnit = new AmoUnit(loop, memory, null, config, accesses, completions, injector, stats, writes);
     target = new TargetEngine(0, loop, memory, translation, config.timing(), host, accesses, completions, injector,
-        amoUnit, stats, config.protectionTag(), config.protectionKey());
-    responses = new ResponseEngine(0, loop, memory, translation, config, host, accesses, table);
+        amoUnit, stats, config.protectionTag(), config.protectionKey(), writes);
+    responses = new ResponseEngine(0, loop, memory, translation, config, host, accesses, table, writes);
   }
 
   /** Registers {@code length} bytes with PTAG/PKEY 1/1 and, optionally, a CQ for remote events. */

@@ -338,7 +338,8 @@ public final class Validation {
         }
         any = true;
         AriesSystem sys = AriesSystem.builder().system(system).seed(seed).build();
-        ShmemJob.Builder jb = ShmemJob.builder(sys).nodes(pair).pageSize(SystemSpec.defaultPageSize());
+        ShmemJob.Builder jb = ShmemJob.builder(sys).nodes(pair).pageSize(SystemSpec.defaultPageSize())
+            .remoteEvents(true);
         ShmemJob job = Measurements.deliveryModes(jb, sys, true).build();
         double[] ns = Measurements.pingPongOneWayNs(job, job.allocate(sizes[sizes.length - 1]), sizes,
             DEFAULT_REPORT_ITERATIONS);
@@ -386,7 +387,8 @@ public final class Validation {
    */
   boolean quietFlowStaysMinimal() {
     AriesSystem sys = AriesSystem.builder().system("default").seed(seed).build();
-    ShmemJob job = ShmemJob.builder(sys).nodes(0, 4).deliveryMode(DeliveryMode.ADAPTIVE_0).build();
+    ShmemJob job = ShmemJob.builder(sys).nodes(0, 4).deliveryMode(DeliveryMode.ADAPTIVE_0).remoteEvents(true)
+        .build();
     long belowCutOver = NicConfig.defaults().fmaBteThreshold() - 64;
     Measurements.pingPongOneWayNs(job, job.allocate(4 << 10), new long[] {8, 512, belowCutOver}, 4);
     return sys.fabric() instanceof RouterFabric f && f.nonMinimalDelivered() == 0 && f.delivered() > 0;
@@ -395,7 +397,7 @@ public final class Validation {
   /** One-way 8-byte put latency between two nodes, ns (the ping-pong workload's measurement, 20 round trips). */
   double pingPongNs(String system, int a, int b) {
     AriesSystem sys = AriesSystem.builder().system(system).seed(seed).build();
-    ShmemJob job = ShmemJob.builder(sys).nodes(a, b).build();
+    ShmemJob job = ShmemJob.builder(sys).nodes(a, b).remoteEvents(true).build();
     return Measurements.pingPongOneWayNs(job, job.allocate(8), new long[] {8}, 20)[0];
   }
 

@@ -35,9 +35,10 @@ public final class Measurements {
 
   /**
    * One-way latency by message size between a job's two PEs: PE 0 puts, PE 1 waits for the put's remote event and
-   * puts back; half the mean round trip after one warm-up exchange.
+   * puts back; half the mean round trip after one warm-up exchange (a uGNI-level ping-pong: a SHMEM program would
+   * test the buffer's memory instead).
    *
-   * @param job a job of exactly two PEs
+   * @param job a job of exactly two PEs, built with {@link ShmemJob.Builder#remoteEvents(boolean) remoteEvents(true)}
    * @param buf a symmetric buffer of at least the largest size
    * @param sizes message sizes, bytes
    * @param iterations round trips per size (above 8 KB proportionally fewer, at least 2)

@@ -103,7 +103,9 @@ final class PingPongWorkload implements Workload {
       AriesSystem sys = first ? probe : NoiseParam.build(spec, noise);
       first = false;
       int[] pair = pairs.get(distance);
-      ShmemJob.Builder jb = ShmemJob.builder(sys).nodes(pair).pageSize(SystemSpec.defaultPageSize());
+      // uGNI's way for a target to learn that a put arrived: a REMOTE event (the measurement waits for them)
+      ShmemJob.Builder jb = ShmemJob.builder(sys).nodes(pair).pageSize(SystemSpec.defaultPageSize())
+          .remoteEvents(true);
       ShmemJob job = Measurements.deliveryModes(jb, sys, ugni).build();
       Symmetric buf = job.allocate(maxSize);
       double[] latencyNs = Measurements.pingPongOneWayNs(job, buf, sizes, iterations);

@@ -17,11 +17,13 @@ import io.github.ariesmodel.core.Status;
 import io.github.ariesmodel.core.sim.FlatTranslation;
 import io.github.ariesmodel.core.sim.SparsePhysicalMemory;
 import io.github.ariesmodel.core.spi.AddressTranslation.TranslationResult;
+import io.github.ariesmodel.core.spi.EventHandler;
 import io.github.ariesmodel.iommu.Iommu;
 import io.github.ariesmodel.nic.CeOperation;
 import io.github.ariesmodel.nic.CePost;
 import io.github.ariesmodel.nic.CeTree;
 import io.github.ariesmodel.nic.CompletionQueue;
+import io.github.ariesmodel.nic.HostWriteListener;
 import io.github.ariesmodel.nic.Nic;
 import io.github.ariesmodel.nic.NicConfig;
 import io.github.ariesmodel.nic.Post;
@@ -73,6 +75,8 @@ public final class ShmemJob {
   /** Routing of GETs: DMAPP's default is adaptive (ADAPTIVE_0) [S8]. */
   private final DeliveryMode getMode;
   private final long stagingBytes;
+  /** The completion modes of puts and atomics: GLOBAL, and REMOTE when the builder asked ({@link Builder#remoteEvents}). */
+  private final int putModes;
   private final Pe[] pes;
   private final List<Symmetric> objects = new ArrayList<>();
   private final Symmetric barrier;
@@ -93,6 +97,7 @@ public final class ShmemJob {
     this.putMode = b.deliveryMode != null ? b.deliveryMode : defaultPutMode();
     this.getMode = b.deliveryMode != null ? b.deliveryMode : defaultGetMode();
     this.stagingBytes = b.stagingBytes;
+    this.putModes = Post.GLOBAL_EVENT | (b.remoteEvents ? Post.REMOTE_EVENT : 0);
     this.pes = new Pe[peNodes.length];
     // What a build takes cannot all be given back: host memory is a bump allocator that frees no frame, so even a
     // queue destroyed or a registration undone moves the next one's frames. So the build first checks, taking
@@ -349,6 +354,11 @@ public final class ShmemJob {
     for (Pe pe : pes) {
       pe.node.nic().completionListener(pe::onEvent);
     }
+    // Each PE watches its NIC's host writes while the run lasts, for waitUntil (nothing else removes them: a job's
+    // PEs are on distinct nodes, and a job runs one program at a time)
+    for (Pe pe : pes) {
+      pe.node.nic().addHostWriteProbe(pe.writeWatch);
+    }
     try (ProcessRunner r = system.newProcessRunner()) {
       runner = r;
       for (Pe pe : pes) {
@@ -375,6 +385,8 @@ public final class ShmemJob {
       for (Pe pe : pes) {
         pe.process = null;
         pe.thread = null;
+        pe.watchedWord = -1;
+        pe.node.nic().removeHostWriteProbe(pe.writeWatch);
       }
     }
     lastRunStartPs = startPs;
@@ -477,6 +489,7 @@ public final class ShmemJob {
     private DeliveryMode deliveryMode; // null: DMAPP's defaults, PUTs and AMOs MIN_HASH, GETs ADAPTIVE_0 [S8]
     private long stagingBytes = 1L << 20;
     private int collectiveEngineRadix; // 0: software barriers
+    private boolean remoteEvents; // false: as DMAPP's puts and AMOs, nothing written at the target but the data [S8]
 
     private Builder(AriesSystem system) {
       this.system = system;
@@ -541,6 +554,24 @@ public final class ShmemJob {
     }
 
     /**
+     * Whether every put and atomic asks for a REMOTE event at its target (uGNI's {@code GNI_CQMODE_REMOTE_EVENT} [S5]),
+     * so that {@link Shmem#remoteEvents()} counts the transactions that arrived at a PE and {@link
+     * Shmem#waitRemoteEvents} can wait for them: a uGNI-level program's way to learn that data arrived. Unset, a job
+     * does as Cray SHMEM over DMAPP: its puts and atomics carry no notification (DMAPP's put and AMO calls have no
+     * argument for one [S8]), a PE learns of remote writes by testing its memory ({@link Shmem#waitUntil}, woken when
+     * the NIC writes the word), and the target's NIC writes no completion-queue entry for them. Until stop 67 every job
+     * asked for the events: each put and atomic cost its target a completion-queue entry (its translation and an
+     * event), and each atomic an 8-byte write over the host link (a put's event is visible with its data's write).
+     *
+     * @param on whether puts and atomics ask for REMOTE events
+     * @return this builder
+     */
+    public Builder remoteEvents(boolean on) {
+      this.remoteEvents = on;
+      return this;
+    }
+
+    /**
      * Builds the job: each PE's NIC gets a remote-event completion queue, its staging buffer and barrier words are
      * registered, and with {@link #collectiveEngine} one CE channel a node is taken.
      *
@@ -597,6 +628,15 @@ public final class ShmemJob {
     long lastHostLatencyPs;
     long barrierEpoch;
     long remoteEvents;
+    /**
+     * The physical address of the word this PE's {@link #waitUntil} tests while it waits, else -1: a write of the NIC's
+     * to it wakes the PE when the host can see it ({@link #onHostWrite}), as a CPU spinning on the word would see it.
+     */
+    long watchedWord = -1;
+    /** The physical address of the first byte of the last host access ({@link #hostAccess}). */
+    long lastAccessPa;
+    /** This PE's observer of its NIC's host writes, added while a run lasts. */
+    final HostWriteListener writeWatch = this::onHostWrite;
     long faults;
     Status firstFault = Status.OK;
     long firstFaultAtPs;
@@ -648,6 +688,29 @@ public final class ShmemJob {
         }
       }
       if (process != null && runner != null) {
+        runner.wake(process);
+      }
+    }
+
+    /**
+     * The NIC wrote host memory of this node: when the write covers the word this PE waits on, the PE wakes when the
+     * host can see it (now, or by an event then) and tests its condition again.
+     */
+    private void onHostWrite(long visiblePs, long physicalAddress, int length) {
+      long w = watchedWord;
+      if (w < 0 || physicalAddress >= w + 8 || physicalAddress + length <= w || process == null || runner == null) {
+        return;
+      }
+      if (visiblePs <= clock.now()) {
+        runner.wake(process);
+      } else {
+        clock.scheduleAt(visiblePs, WRITE_VISIBLE, this, 0);
+      }
+    }
+
+    /** A write this PE waits for is visible now ({@link #onHostWrite}): wakes it if it still runs and waits. */
+    void writeVisible() {
+      if (process != null && runner != null && watchedWord >= 0) {
         runner.wake(process);
       }
     }
@@ -792,14 +855,14 @@ public final class ShmemJob {
       if (length <= TransferSplit.MAX_PART) {
         post(Post.put(nextPostId++, src.mdh(index), srcOffset, to, length)
             .withDeliveryMode(putMode)
-            .withCompletion(Post.NO_CQ, Post.GLOBAL_EVENT | Post.REMOTE_EVENT));
+            .withCompletion(Post.NO_CQ, putModes));
         return;
       }
       int from = src.mdh(index);
       postParts(destOffset, length, false, (id, done, n) ->
           Post.put(id, from, srcOffset + done, remote(dest, destOffset + done, pe), n)
               .withDeliveryMode(putMode)
-              .withCompletion(Post.NO_CQ, Post.GLOBAL_EVENT | Post.REMOTE_EVENT));
+              .withCompletion(Post.NO_CQ, putModes));
     }
 
     @Override
@@ -816,7 +879,7 @@ public final class ShmemJob {
       outstandingLocal = 1;
       post(Post.put(id, staging.mdh(index), 0, to, data.length)
           .withDeliveryMode(putMode)
-          .withCompletion(Post.NO_CQ, Post.LOCAL_EVENT | Post.GLOBAL_EVENT | Post.REMOTE_EVENT));
+          .withCompletion(Post.NO_CQ, Post.LOCAL_EVENT | putModes));
       // Like shmem_put: return once the source (the staging buffer) may be reused.
       self().waitUntil(() -> outstandingLocal == 0 || awaited.get(id) != null);
       awaited.remove(id);
@@ -870,6 +933,7 @@ public final class ShmemJob {
     @Override
     public long remoteEvents() {
       checkCaller();
+      checkRemoteEvents("remoteEvents()");
       return remoteEvents;
     }
 
@@ -877,7 +941,17 @@ public final class ShmemJob {
     public void waitRemoteEvents(long count) {
       checkCaller();
       checkArgument(count >= 0, "count must be >= 0 but was %s", count); // (a negative one returned at once)
+      checkRemoteEvents("waitRemoteEvents");
       self().waitUntil(() -> remoteEvents >= count);
+    }
+
+    /** Refuses a call about REMOTE events in a job whose puts ask for none (it would count 0, or wait for ever). */
+    private void checkRemoteEvents(String call) {
+      if ((putModes & Post.REMOTE_EVENT) == 0) {
+        throw new IllegalStateException(call + " needs a job built with ShmemJob.Builder.remoteEvents(true): this"
+            + " job's puts and atomics ask for no REMOTE event (as Cray SHMEM's over DMAPP); wait for a word with"
+            + " waitUntil instead");
+      }
     }
 
     @Override
@@ -904,7 +978,7 @@ public final class ShmemJob {
       NetworkAddress to = remote(dest, offset, pe);
       Post p = Post.amo(nextPostId++, op, to, operand1, operand2)
           .withDeliveryMode(putMode)
-          .withCompletion(Post.NO_CQ, Post.GLOBAL_EVENT | Post.REMOTE_EVENT);
+          .withCompletion(Post.NO_CQ, putModes);
       long id = post(p);
       if (!op.fetching()) {
         return 0;
@@ -974,22 +1048,30 @@ public final class ShmemJob {
       // line in place, a miss when the write dropped it (0 without a cache). The runner may test the condition again
       // before the process resumes; those re-tests hit and are not what the poller paid.
       long[] observed = {-1};
-      self().waitUntil(() -> {
-        Thread before = polling;
-        polling = Thread.currentThread();
-        boolean seen;
-        try {
-          seen = condition.test(localLong(obj, offset));
-        } finally {
-          polling = before;
-        }
-        if (!seen) {
-          observed[0] = -1;
-        } else if (observed[0] < 0) {
-          observed[0] = lastHostLatencyPs;
-        }
-        return seen;
-      });
+      try {
+        self().waitUntil(() -> {
+          Thread before = polling;
+          polling = Thread.currentThread();
+          boolean seen;
+          long latency;
+          try {
+            long value = localLong(obj, offset);
+            latency = lastHostLatencyPs; // (the condition may read other words)
+            watchedWord = lastAccessPa; // the NIC's writes to it wake this PE from now
+            seen = condition.test(value);
+          } finally {
+            polling = before;
+          }
+          if (!seen) {
+            observed[0] = -1;
+          } else if (observed[0] < 0) {
+            observed[0] = latency;
+          }
+          return seen;
+        });
+      } finally {
+        watchedWord = -1;
+      }
       if (observed[0] > 0) {
         self().sleep(observed[0]);
       }
@@ -1046,6 +1128,9 @@ public final class ShmemJob {
           throw new IllegalStateException("host access to its own symmetric memory failed: " + r.status());
         }
         int n = Math.min(length - done, r.contiguousBytesFrom(node.translation(), obj.mdh(index), offset + done));
+        if (done == 0) {
+          lastAccessPa = r.physicalAddress();
+        }
         long latency = write
             ? node.hostCache().cpuStore(r.physicalAddress(), buf, done, n)
             : node.hostCache().cpuLoad(r.physicalAddress(), buf, done, n);
@@ -1061,6 +1146,9 @@ public final class ShmemJob {
       return lastStatus;
     }
   }
+
+  /** A write a PE waits for has become visible to its host (ref: the PE). */
+  private static final EventHandler WRITE_VISIBLE = (now, ref, arg) -> ((Pe) ref).writeVisible();
 
   /** Makes the post of one part of a split transfer. */
   @FunctionalInterface

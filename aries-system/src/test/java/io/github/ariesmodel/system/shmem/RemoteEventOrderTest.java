@@ -29,7 +29,7 @@ class RemoteEventOrderTest {
     // its context's tables the heap lies after the runtime's other registrations and the lines fall elsewhere.
     AriesSystem sys = AriesSystem.builder().system("default").seed(5)
         .iommu(IommuConfig.builder().pageTables(PageTables.PER_REGISTRATION).build()).build();
-    ShmemJob job = ShmemJob.builder(sys).nodes(0, 9).build();
+    ShmemJob job = ShmemJob.builder(sys).nodes(0, 9).remoteEvents(true).build();
     Symmetric buf = job.allocate(1 << 20);
     Symmetric src = job.allocate(256);
     byte[] want = new byte[128];

@@ -353,7 +353,8 @@ class ShmemJobEdgeTest {
    */
   @Test
   void aWaitConditionMayAskItsOwnHandleWhereverTheRunnerTestsIt() {
-    ShmemJob job = job(0, 9);
+    AriesSystem sys = AriesSystem.builder().topology(Topologies.ariesSmall(), "small").build();
+    ShmemJob job = ShmemJob.builder(sys).nodes(0, 9).remoteEvents(true).build();
     Symmetric flag = job.allocate(64);
     long[] events = {-1};
     job.run(pe -> {

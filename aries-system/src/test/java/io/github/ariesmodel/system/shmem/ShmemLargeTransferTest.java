@@ -81,7 +81,7 @@ class ShmemLargeTransferTest {
   @Test
   void transfersThatFitArePostedAsBefore() {
     AriesSystem sys = AriesSystem.builder().topology(Topologies.ariesSmall(), "small").build();
-    ShmemJob job = ShmemJob.builder(sys).nodes(0, 9).build();
+    ShmemJob job = ShmemJob.builder(sys).nodes(0, 9).remoteEvents(true).build();
     Symmetric a = job.allocate(2 << 20);
     Symmetric b = job.allocate(2 << 20);
     byte[] data = new byte[(1 << 20) + 7];

@@ -1,0 +1,124 @@
+package io.github.ariesmodel.system.shmem;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.network.Topologies;
+import io.github.ariesmodel.nic.NicStatistics;
+import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.process.ProcessRunner;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A SHMEM job's puts and atomics carry no notification to their target unless its builder asks for REMOTE events (as
+ * Cray SHMEM over DMAPP [S8]), and a PE waiting in {@link Shmem#waitUntil} wakes when its NIC writes the word it tests,
+ * from the time the host can see the write.
+ */
+class ShmemMemoryWaitTest {
+
+  private static AriesSystem system() {
+    return AriesSystem.builder().topology(Topologies.ariesSmall(), "small").build();
+  }
+
+  @Test
+  void aDefaultJobsPutsAndAtomicsWriteNothingAtTheirTargetButTheirData() {
+    AriesSystem sys = system();
+    ShmemJob job = ShmemJob.builder(sys).nodes(0, 9).build();
+    Symmetric buf = job.allocate(8192);
+    job.run(pe -> {
+      if (pe.myPe() == 1) {
+        pe.putmem(buf, 0, buf, 0, 4096, 0);
+        pe.atomicAdd(buf, 4096, 1, 0);
+        pe.putLong(buf, 4104, 5, 0);
+        pe.quiet();
+      }
+    });
+    NicStatistics target = sys.node(0).nic().statistics();
+    // the 4 KiB of data and nothing else over the target's host link (until stop 67 two CQ entries of 8 bytes more,
+    // the atomics' REMOTE events; a put's rides with its data); the AMO unit's writes are not booked on the link
+    assertThat(target.hostBytesToNode()).isEqualTo(4096);
+    assertThat(target.eventsWritten()).isZero();
+    assertThat(job.faults()).isZero();
+
+    assertThatThrownBy(() -> job.run(pe -> pe.waitRemoteEvents(1)))
+        .isInstanceOf(ProcessRunner.ProcessFailedException.class)
+        .hasMessageContaining("waitRemoteEvents needs a job built with ShmemJob.Builder.remoteEvents(true)");
+  }
+
+  @Test
+  void aRemoteEventsJobStillCountsOneATransaction() {
+    AriesSystem sys = system();
+    ShmemJob job = ShmemJob.builder(sys).nodes(0, 9).remoteEvents(true).build();
+    Symmetric buf = job.allocate(8192);
+    long[] seen = {-1};
+    job.run(pe -> {
+      if (pe.myPe() == 1) {
+        pe.putmem(buf, 0, buf, 0, 4096, 0);
+        pe.atomicAdd(buf, 4096, 1, 0);
+        pe.putLong(buf, 4104, 5, 0);
+        pe.quiet();
+      } else {
+        pe.waitRemoteEvents(3);
+        seen[0] = pe.remoteEvents();
+      }
+    });
+    assertThat(seen[0]).isEqualTo(3);
+    // the atomics' events each take an 8-byte write of the host link; the put's is visible with its data's write
+    assertThat(sys.node(0).nic().statistics().hostBytesToNode()).isEqualTo(4096 + 2 * 8);
+    assertThat(sys.node(0).nic().statistics().eventsWritten()).isEqualTo(3);
+  }
+
+  /** The waiting PE resumes no sooner than the host can see the word the NIC wrote, and sees the value. */
+  @Test
+  void waitUntilWakesWhenTheWriteOfItsWordIsVisible() {
+    AriesSystem sys = system();
+    ShmemJob job = ShmemJob.builder(sys).nodes(0, 9).build();
+    Symmetric flag = job.allocate(64);
+    List<long[]> writes = new ArrayList<>();
+    sys.node(0).nic().addHostWriteProbe((visible, pa, length) -> writes.add(new long[] {visible, pa, length}));
+    long[] resumed = new long[2];
+    job.run(pe -> {
+      if (pe.myPe() == 0) {
+        pe.waitUntil(flag, 8, v -> v == 42);
+        resumed[0] = pe.now();
+        resumed[1] = pe.localLong(flag, 8);
+      } else {
+        pe.compute(2_000_000);
+        pe.putLong(flag, 0, 7, 0); // another word of the same line: tested again, still waiting
+        pe.putLong(flag, 8, 42, 0);
+        pe.quiet();
+      }
+    });
+    assertThat(writes).hasSize(2);
+    long visible = writes.get(1)[0];
+    assertThat(resumed[1]).isEqualTo(42);
+    // the poll that saw it cost a load of the word (its host-cache latency, under a microsecond)
+    assertThat(resumed[0]).isGreaterThanOrEqualTo(visible).isLessThan(visible + 1_000_000);
+    assertThat(resumed[0]).isGreaterThan(writes.get(0)[0]);
+  }
+
+  @Test
+  void waitUntilOnAPutsLastWordAndASoftwareBarrierNeedNoRemoteEvents() {
+    AriesSystem sys = system();
+    ShmemJob job = ShmemJob.builder(sys).nodes(0, 9, 18, 27).build();
+    Symmetric buf = job.allocate(1 << 16);
+    long[] got = new long[4];
+    job.run(pe -> {
+      int next = (pe.myPe() + 1) % pe.nPes();
+      pe.localLong(buf, 32768 - 8, 100 + pe.myPe());
+      pe.barrierAll();
+      pe.putmem(buf, 32768, buf, 0, 32768, next); // its last word is the sender's 100 + its index
+      int prev = (pe.myPe() + pe.nPes() - 1) % pe.nPes();
+      pe.waitUntil(buf, 65536 - 8, v -> v == 100 + prev);
+      got[pe.myPe()] = pe.localLong(buf, 65536 - 8);
+      pe.barrierAll();
+    });
+    assertThat(got).containsExactly(103, 100, 101, 102);
+    for (int node : new int[] {0, 9, 18, 27}) {
+      assertThat(sys.node(node).nic().statistics().eventsWritten()).as("node %s", node)
+          .isEqualTo(sys.node(node).nic().statistics().posts()); // a GLOBAL event a post, nothing at the targets
+    }
+  }
+}
