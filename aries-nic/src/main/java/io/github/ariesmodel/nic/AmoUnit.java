@@ -129,8 +129,11 @@ final class AmoUnit {
     accesses.recycle(a);
     // The host sees the result once the unit has it (its read round trip and its cycles, when it answers) and has
     // written it back over the host link (derived: a posted write, one way; not booked on the link, like the read).
+    // The REMOTE event's own write is booked when the unit has the result, so it is visible just after the value:
+    // until stop 67 it was booked as the AMO executed, a read round trip before the value could be in memory (the
+    // arithmetic hunt of stop 67: 510 ns before a cached miss's event, which costs the same read).
     writes.wrote(now + latencyPs + hostWritePs, pa, p.amo().operandBytes());
-    completions.remoteEvent(now, p);
+    completions.remoteEventAfter(now + latencyPs, p);
     scheduler.scheduleAt(now + latencyPs, answered, accesses.packets.amoResult(p, old), 0);
     accesses.done(p);
   }

@@ -141,6 +141,29 @@ class HostWriteProbeTest {
         org.assertj.core.groups.Tuple.tuple(pa(c, 0, target, 36), 4));
   }
 
+  /**
+   * A memory AMO's REMOTE event is visible just after its value: until stop 67 it was booked as the AMO executed, a
+   * host read round trip before the unit had the value (the arithmetic hunt of stop 67).
+   */
+  @Test
+  void aMemoryAmosRemoteEventComesAfterItsValueIsVisible() {
+    Cluster c = new Cluster(2, NicConfig.defaults());
+    CompletionQueue cq = c.nics[0].createCompletionQueue(16);
+    MemoryDomainDescriptor target = c.nics[0].register(MemoryRegistration.of(0x10_0000L, 4096, Cluster.PTAG,
+        Cluster.PKEY).withCompletionQueue(cq.handle()));
+    List<Write> seen = watch(c, 0);
+    c.nics[1].post(Post.amo(1, AmoOperation.parse("IADD"), NetworkAddress.of(0, target.mdh(), 0), 3, 0)
+        .withCompletion(Post.NO_CQ, Post.GLOBAL_EVENT | Post.REMOTE_EVENT));
+    c.run();
+    CompletionEvent remote = c.events(0).stream().filter(e -> e.type() == CompletionType.REMOTE).findFirst()
+        .orElseThrow();
+    Write value = seen.get(0);
+    assertThat(value.pa()).isEqualTo(pa(c, 0, target, 0));
+    assertThat(remote.timePs()).isGreaterThanOrEqualTo(value.visiblePs());
+    // its own 8-byte write, booked when the unit has the value: the one-way latency and the write's serialization
+    assertThat(remote.timePs() - value.visiblePs()).isLessThan(T.hostLatencyPs() / 10);
+  }
+
   @Test
   void aCachedAmoIsSeenWhenItsEntryIsWrittenBackAndOnlyTheHalfItChanged() {
     Cluster c = new Cluster(2, NicConfig.defaults().withAmoCache(AmoCacheConfig.defaults()));

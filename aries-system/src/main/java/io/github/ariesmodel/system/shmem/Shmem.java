@@ -43,11 +43,13 @@ public interface Shmem {
   /**
    * Puts bytes from this PE's own symmetric object into another PE's (the NIC reads the source from registered
    * memory; no host copy). Like {@code shmem_putmem_nbi}: the source must not change before {@link #quiet()}.
-   * Asks for a remote event at the target.
+   * The target learns of it by testing its memory ({@link #waitUntil}); a job built with
+   * {@link ShmemJob.Builder#remoteEvents(boolean) remoteEvents(true)} also asks for a REMOTE event there.
    *
    * <p>A put longer than one NIC transaction (2^32 - 1 bytes, the BTE's 32-bit {@code xfer_len} [S6a]) is posted as
    * several, as DMAPP must (cut on 64-byte boundaries of {@code destOffset}, so no packet changes:
-   * {@link ShmemJob#nicTransactions}); each asks for its own remote event, and the put completes at {@link #quiet()}
+   * {@link ShmemJob#nicTransactions}); each asks for its own remote event when the job asks for them, and the put
+   * completes at {@link #quiet()}
    * when all have. A fault in any of them is one faulted operation, as a single transaction's.
    *
    * @param dest destination object
@@ -71,7 +73,8 @@ public interface Shmem {
   void put(Symmetric dest, long destOffset, byte[] data, int pe);
 
   /**
-   * Puts one 64-bit word and asks for a remote event at the target, so that a target waiting on it wakes.
+   * Puts one 64-bit word (a non-fetching swap, so that the word lands whole): a target waiting on it in
+   * {@link #waitUntil} wakes when the write is visible in its memory.
    *
    * @param dest destination object
    * @param destOffset byte offset, 8-byte aligned
@@ -167,13 +170,16 @@ public interface Shmem {
   void getmemNbi(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe);
 
   /**
-   * Remote events written at this PE so far: every put and atomic asks for one at its target, so this counts the
-   * transactions that have arrived here (uGNI's remote CQ events [S5]); a put longer than one transaction is several
+   * Remote events written at this PE so far, in a job built with {@link ShmemJob.Builder#remoteEvents(boolean)
+   * remoteEvents(true)}: there every put and atomic asks for one at its target, so this counts the transactions that
+   * have arrived here (uGNI's remote CQ events [S5]); a put longer than one transaction is several
    * ({@link ShmemJob#nicTransactions}). A put's event comes with its last packet: it
    * may come before an earlier packet's data, with adaptive routing or when that packet's translation misses the PTE
    * cache (docs/nic.md, "Events"); the data of a single-packet put is there with its event.
    *
    * @return the count
+   * @throws IllegalStateException in a job built without {@code remoteEvents(true)} (its puts ask for none: it would
+   *     always be 0)
    */
   long remoteEvents();
 
@@ -181,6 +187,8 @@ public interface Shmem {
    * Waits until at least {@code count} remote events have been written at this PE.
    *
    * @param count the count to reach
+   * @throws IllegalStateException in a job built without {@link ShmemJob.Builder#remoteEvents(boolean)
+   *     remoteEvents(true)} (it would wait for ever; use {@link #waitUntil})
    */
   void waitRemoteEvents(long count);
 
@@ -194,8 +202,12 @@ public interface Shmem {
   void barrierAll();
 
   /**
-   * Waits until a 64-bit word of this PE's own object satisfies a condition; woken by remote events (puts made with
-   * {@link #putLong} and atomics).
+   * Waits until a 64-bit word of this PE's own object satisfies a condition, as {@code shmem_wait_until} spins on
+   * memory: the condition is tested again whenever the NIC writes the word (a put's data, {@link #putLong}, an
+   * atomic's result or write-back), from the time the host can see the write ({@link
+   * io.github.ariesmodel.nic.HostWriteListener}), and whenever one of this PE's own operations completes. The poll
+   * that sees the awaited value costs its load through the host cache. A condition that also reads other words is
+   * not woken by their writes.
    *
    * @param obj this PE's object
    * @param offset 8-byte aligned offset
