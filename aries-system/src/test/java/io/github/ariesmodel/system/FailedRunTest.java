@@ -96,6 +96,35 @@ class FailedRunTest {
     assertThat(puts(sys, false)).isEqualTo(20_100);
   }
   /**
+   * A failed run leaves its posts in flight, and they finish in the system's next run, but their completion events are
+   * not the next job's: until stop 67 both jobs numbered their posts from 1, the old posts' GLOBAL events reached the
+   * NIC's listener, which the new job had taken, and counted as the new job's, so its quiet returned when the first
+   * old post completed, before its own put had.
+   */
+  @Test
+  void aFailedRunsPostsInFlightDoNotCompleteTheNextJobsPosts() {
+    AriesSystem fresh = system((sets, ways, seed) -> new Lowest());
+    long alone = onePutAndQuiet(fresh);
+    AriesSystem sys = system((sets, ways, seed) -> new Lowest());
+    assertThatThrownBy(() -> puts(sys, true)).hasMessageContaining("the program's own bug");
+    // the 200 puts the failed run left in flight are ahead of this one on PE 0's NIC: its quiet waits for them
+    assertThat(onePutAndQuiet(sys)).isGreaterThan(alone);
+  }
+
+  /** @return the time a job's PE 0 takes to put one word to PE 1 and quiet it */
+  private static long onePutAndQuiet(AriesSystem sys) {
+    ShmemJob job = ShmemJob.builder(sys).nodes(0, 9).build();
+    Symmetric t = job.allocate(8);
+    job.run(pe -> {
+      if (pe.myPe() == 0) {
+        pe.putLong(t, 0, 1, 1);
+        pe.quiet();
+      }
+    });
+    return job.lastRunPs();
+  }
+
+  /**
    * A PE's own wait predicate that throws fails its job, and the system runs on: the predicate is checked in the
    * event that wakes the PE too, and its exception there left that event, so the system took it for an event's
    * failure and refused every later job (found by this stop's review).

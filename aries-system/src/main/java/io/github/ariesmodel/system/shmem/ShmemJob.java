@@ -67,7 +67,22 @@ public final class ShmemJob {
   /** Entries of each PE's completion queue for remote events. */
   private static final int REMOTE_CQ_ENTRIES = 1024;
 
+  /**
+   * Bits of a post id below the job's number ({@link #jobNumber}): a PE's posts are numbered from its job's number
+   * times 2^40, so that no two jobs on a system share a post id.
+   */
+  private static final int POST_ID_BITS = 40;
+  /** The jobs built so far on each system (weakly held: a system no longer used is forgotten), for job numbers. */
+  private static final Map<AriesSystem, int[]> JOBS_BUILT = new java.util.WeakHashMap<>();
+
   private final AriesSystem system;
+  /**
+   * This job's number on its system, 1 for the first: the high bits of its post ids. A job whose run failed leaves its
+   * posts in flight, and they finish in the system's next run; their completion events reach the NIC's listener,
+   * which a later job on the nodes has taken, and that job ignores events of posts not its own (until stop 67 both
+   * numbered their posts from 1, and the old posts' events counted as the new job's: its quiet returned early).
+   */
+  private final int jobNumber;
   private final int[] peNodes;
   private final PageSize pageSize;
   /** Routing of PUTs and AMOs: DMAPP's default is deterministic (MIN_HASH) [S8]; one mode for all if the builder set one. */
@@ -92,6 +107,11 @@ public final class ShmemJob {
 
   private ShmemJob(Builder b) {
     this.system = b.system;
+    synchronized (JOBS_BUILT) {
+      int[] built = JOBS_BUILT.computeIfAbsent(system, x -> new int[1]);
+      built[0] = (built[0] + 1) & ((1 << (63 - POST_ID_BITS)) - 1); // (2^23 jobs on one system before it wraps)
+      this.jobNumber = built[0];
+    }
     this.peNodes = b.nodes.clone();
     this.pageSize = b.pageSize;
     this.putMode = b.deliveryMode != null ? b.deliveryMode : defaultPutMode();
@@ -617,7 +637,7 @@ public final class ShmemJob {
     Thread thread;
     /** The thread testing this PE's {@link #waitUntil} condition now (the runner may test it on another's), else null. */
     Thread polling;
-    long nextPostId = 1;
+    long nextPostId = ((long) jobNumber << POST_ID_BITS) + 1;
     int outstanding;
     int outstandingLocal;
     final Map<Long, CompletionEvent> awaited = new HashMap<>();
@@ -652,6 +672,9 @@ public final class ShmemJob {
     }
 
     void onEvent(CompletionEvent e) {
+      if (e.type() != CompletionType.REMOTE && e.postId() >>> POST_ID_BITS != jobNumber) {
+        return; // another job's post, left in flight by its failed run (see jobNumber)
+      }
       if (e.type() == CompletionType.REMOTE) {
         remoteEvents++;
         while (remoteCq.getEvent() != null) {

@@ -86,7 +86,8 @@ class HostCacheInSystemTest {
   @Test
   void theIommuTranslatesCompletionWritesInARunThatPosts() {
     AriesSystem sys = system(NicWritePolicy.UPDATE);
-    ShmemJob job = ShmemJob.builder(sys).nodes(3, 60).build();
+    // a job that asks for REMOTE events: a default one writes no completion-queue entry (its events go to NO_CQ)
+    ShmemJob job = ShmemJob.builder(sys).nodes(3, 60).remoteEvents(true).build();
     Symmetric buf = job.allocate(4096);
     job.run(pe -> {
       if (pe.myPe() == 0) {
