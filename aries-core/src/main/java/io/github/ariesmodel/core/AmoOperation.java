@@ -25,6 +25,26 @@ import java.util.Locale;
  * The header marks AX_S, AX_SC, CSWAP_S and CSWAP_SC "not valid for FMA_LAUNCH"; they are valid posts otherwise,
  * and the model accepts them.
  *
+ * <p>First-generation aliases. Besides FADD/ADD (the model's {@link AmoKind#ADD}), the header's first generation
+ * ({@code GNI_FMA_ATOMIC_<name>}, 64-bit only) has logical and compare-and-swap commands that the second generation
+ * repeats: fetching FAND 0x009, FOR 0x00A, FXOR 0x00B, FAX 0x00C and CSWAP 0x00D, non-fetching AND 0x109, OR 0x10A,
+ * XOR 0x10B and AX 0x10C, and each one's cached {@code _C} form at +0x10 (0x019 to 0x01D, 0x119 to 0x11C). There
+ * is no first-generation non-fetching CSWAP (no 0x10D) and no 32-bit form. The header describes each as the
+ * operation of its second-generation twin (most in the same words; FXOR "FETCH and XOR" beside "FETCH exclusive
+ * OR", CSWAP "COMPARE and SWAP" beside "Fetching COMPARE and SWAP"), and Cray's first-generation AMO test
+ * ({@code fma_amo_pmi_example.c}, S21) checks the same results, with the same roles of the two operands (CSWAP:
+ * compare, then swap value; AX: AND mask, then XOR mask), as its second-generation test
+ * ({@code fma_amo_g2_b64_pmi_example.c}, S21). So {@link #fromCode} accepts these codes as aliases of the
+ * second-generation operations (Open MPI's uGNI BTL, S23, and UCX, S13, post {@code GNI_FMA_ATOMIC_CSWAP} for a
+ * 64-bit fetching compare-and-swap); the operation it returns reports its second-generation {@link #code()} and
+ * mnemonic, e.g. {@code fromCode(0x009)} is FAND with code 0x041. Whether the hardware runs an alias at the same
+ * speed as its twin is not published; the model does (assumed).
+ *
+ * <p>A name clash follows: the header's {@code GNI_FMA_ATOMIC_CSWAP} (0x00D) is a fetching compare-and-swap (it is
+ * in the header's "AMOs with GET semantics" block), the model's FCSWAP, while the model's mnemonic {@code CSWAP}
+ * is {@code GNI_FMA_ATOMIC2_CSWAP} (0x14B), which does not fetch. {@link #parse} reads {@code "CSWAP"} as the
+ * latter; give 0x00D to {@link #fromCode} for the former.
+ *
  * <p>Mnemonics are uGNI's too: {@code F} prefix for fetching, {@code _S} suffix for 32-bit, {@code _C} for cached,
  * {@code _SC} for cached 32-bit, e.g. {@code FIADD}, {@code IMAX_S}, {@code FCSWAP_C}, {@code FIADD_SC}.
  * {@link #toString()} gives the mnemonic and {@link #parse} reads it back.
@@ -96,7 +116,8 @@ public record AmoOperation(AmoKind kind, boolean fetching, int widthBits, boolea
 
   /**
    * Every valid operation, uncached and cached: the 50 of {@link #all()} followed by their 50 cached twins, i.e.
-   * every AMO command of {@code gni_fma_cmd_type_t} the model's {@link AmoKind}s name.
+   * every AMO command of {@code gni_fma_cmd_type_t} the model's {@link AmoKind}s name, less the first-generation
+   * aliases that {@link #fromCode} also reads (class javadoc).
    *
    * @return 100 operations
    */
@@ -146,9 +167,10 @@ public record AmoOperation(AmoKind kind, boolean fetching, int widthBits, boolea
   }
 
   /**
-   * The operation with a uGNI command code.
+   * The operation with a uGNI command code: a code from {@link #code()}, or a first-generation alias (class
+   * javadoc), whose operation reports its second-generation code, so {@code fromCode(0x00D).code()} is 0x04B.
    *
-   * @param code a code from {@link #code()}
+   * @param code a uGNI AMO command code of {@code gni_pub.h}
    * @return the operation
    * @throws IllegalArgumentException when no operation has the code
    */
@@ -158,8 +180,32 @@ public record AmoOperation(AmoKind kind, boolean fetching, int widthBits, boolea
         return op;
       }
     }
+    AmoOperation alias = firstGenerationAlias(code);
+    if (alias != null) {
+      return alias;
+    }
     throw new IllegalArgumentException("AMO command code must be one of the uGNI AMO codes of gni_pub.h "
-        + "(e.g. 0x055 FIADD, 0x155 IADD, 0x254 FIADD_S, 0x075 FIADD_C) but was 0x" + Integer.toHexString(code));
+        + "(e.g. 0x055 FIADD, 0x155 IADD, 0x254 FIADD_S, 0x075 FIADD_C, 0x00D CSWAP (fetching)) but was 0x"
+        + Integer.toHexString(code));
+  }
+
+  /**
+   * The second-generation operation a first-generation alias code stands for (class javadoc), or null.
+   *
+   * @param code a command code
+   * @return the operation, or null when the code is not one of the header's first-generation aliases
+   */
+  private static AmoOperation firstGenerationAlias(int code) {
+    int uncachedCode = code & ~0x10; // a first-generation cached form is its uncached code + 0x10
+    AmoKind kind = switch (uncachedCode) {
+      case 0x009, 0x109 -> AmoKind.AND;
+      case 0x00A, 0x10A -> AmoKind.OR;
+      case 0x00B, 0x10B -> AmoKind.XOR;
+      case 0x00C, 0x10C -> AmoKind.AND_XOR;
+      case 0x00D -> AmoKind.CSWAP; // fetching only: the header has no 0x10D
+      default -> null;
+    };
+    return kind == null ? null : new AmoOperation(kind, uncachedCode < 0x100, 64, (code & 0x10) != 0);
   }
 
   /** Operand size in bytes. @return 8 or 4 */

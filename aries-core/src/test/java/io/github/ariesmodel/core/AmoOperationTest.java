@@ -105,11 +105,49 @@ class AmoOperationTest {
     assertThat(AmoOperation.fromCode(code)).as(hex).hasToString(mnemonic);
   }
 
+  /**
+   * gni_pub.h's first-generation logical and compare-and-swap commands ({@code GNI_FMA_ATOMIC_<name>}, 64-bit only),
+   * with their header codes: aliases of the second-generation operations, which they match in the header's words and
+   * in Cray's first-generation AMO test (S21 {@code fma_amo_pmi_example.c}: same operand roles, same results). Until
+   * this change they were refused; Open MPI's uGNI BTL and UCX post {@code GNI_FMA_ATOMIC_CSWAP} (0x00D), which is
+   * fetching although its name has no F: it is FCSWAP, not the model's non-fetching CSWAP (0x14B).
+   */
+  @ParameterizedTest(name = "0x{0} is {1}")
+  @CsvSource({
+      // header code, the operation it aliases
+      "009, FAND",   "019, FAND_C",
+      "00A, FOR",    "01A, FOR_C",
+      "00B, FXOR",   "01B, FXOR_C",
+      "00C, FAX",    "01C, FAX_C",
+      "00D, FCSWAP", "01D, FCSWAP_C",
+      "109, AND",    "119, AND_C",
+      "10A, OR",     "11A, OR_C",
+      "10B, XOR",    "11B, XOR_C",
+      "10C, AX",     "11C, AX_C",
+  })
+  void firstGenerationCodesAreAliasesOfTheSecondGenerationOperations(String hex, String mnemonic) {
+    int code = Integer.parseInt(hex, 16);
+    AmoOperation op = AmoOperation.fromCode(code);
+    assertThat(op).isEqualTo(AmoOperation.parse(mnemonic));
+    assertThat(op.widthBits()).isEqualTo(64);
+    assertThat(op.fetching()).isEqualTo(code < 0x100);
+    assertThat(op.cached()).isEqualTo((code & 0x10) != 0);
+    // The operation keeps its second-generation code and name: toString and code() are not the alias's.
+    assertThat(op).hasToString(mnemonic);
+    assertThat(op.code()).isNotEqualTo(code).isEqualTo(AmoOperation.parse(mnemonic).code());
+  }
+
   @Test
-  void firstGenerationFetchingCodesOtherThanAddAreNotModelled() {
-    // gni_pub.h also has first-generation FAND 0x009, FOR 0x00A, FXOR 0x00B, FAX 0x00C, CSWAP 0x00D (and their
-    // _C forms); the model names those operations by their second-generation codes only.
-    for (int code : new int[] {0x009, 0x00A, 0x00B, 0x00C, 0x00D, 0x019, 0x109, 0x11C}) {
+  void theHeadersFetchingCswapIsNotTheModelsCswapMnemonic() {
+    assertThat(AmoOperation.fromCode(0x00D).fetching()).isTrue();
+    assertThat(AmoOperation.parse("CSWAP").fetching()).isFalse();
+    assertThat(AmoOperation.parse("CSWAP").code()).isEqualTo(0x14B);
+  }
+
+  @Test
+  void codesNextToTheFirstGenerationAliasesThatTheHeaderDoesNotHaveAreRefused() {
+    // No first-generation non-fetching CSWAP (0x10D, 0x11D), nothing at 0x00E/0x00F, no first-generation _S forms.
+    for (int code : new int[] {0x10D, 0x11D, 0x00E, 0x01E, 0x00F, 0x10E, 0x20D, 0x209, 0x309, 0x029, 0x129}) {
       assertThatThrownBy(() -> AmoOperation.fromCode(code))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("but was 0x" + Integer.toHexString(code));
