@@ -31,7 +31,11 @@ public enum AmoKind {
   FPMIN(0x059, 1, true),
   /** IEEE-754 maximum. */
   FPMAX(0x05B, 1, true),
-  /** IEEE-754 add. */
+  /**
+   * IEEE-754 add. The 64-bit (double) form is one two libraries that run on Aries leave unused as "broken"
+   * (libfabric's gni provider and GASNet's aries-conduit; aries-facts §3.3, S24, S25), without saying how; the model
+   * computes IEEE-754 addition for it as for the 32-bit form (assumed).
+   */
   FPADD(0x05D, 1, true);
 
   private final int fetchingCode64;

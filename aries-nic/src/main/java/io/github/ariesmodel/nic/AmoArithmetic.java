@@ -15,6 +15,17 @@ import io.github.ariesmodel.core.AmoOperation;
  *       not fix NaN payloads (they differ between the interpreter and compiled code), and the model must be
  *       deterministic. The hardware's NaN and signed-zero behaviour is not published ([S6d] only says the rounding
  *       mode is configurable); this is the model's choice.
+ *   <li>Not modelled: the AMO unit's rounding-mode register ([S6d] {@code ar_nic_amo_cfg_rounding_mode}, a 2-bit
+ *       {@code rounding_mode} "for floating point computation" whose encoding is not published; the model always
+ *       rounds to nearest even) and its floating-point exception flags ([S6d] {@code fp_inexact},
+ *       {@code fp_invalid}, {@code fp_overflow}, {@code fp_underflow} in the AMO error-flag register, "for
+ *       information purposes only"; the model raises none).
+ *   <li>64-bit FPADD ({@code FPADD}, {@code FFPADD} and their cached forms): two libraries that run on Aries do not
+ *       use it, calling it broken: libfabric's gni provider (Cray-authored) maps double-precision FI_SUM to no
+ *       command, "DP addition is broken" ([S24] {@code gnix_atomic.c}), and GASNet's aries-conduit says "(F)FPADD is
+ *       known to be broken!" and does not offload double add ([S25] {@code gasnet_ratomic.c}, [S9] README). Both use
+ *       the 32-bit {@code FPADD_S}. What is broken (wrong sums, some operands, or only some forms) is not published;
+ *       the model computes IEEE-754 double addition, rounded to nearest even (assumed), as for every other width.
  *   <li>CSWAP: the new value is {@code operand2} when {@code old == operand1}, else the old value stays.
  *   <li>AX (AND_XOR): {@code (old & operand1) ^ operand2}.
  * </ul>
