@@ -21,24 +21,30 @@ import static com.google.common.base.Preconditions.checkArgument;
  *       modes take that sum {@code s} and the exact error of it (TwoSum) and move {@code s} one ulp when the exact
  *       sum lies on the other side. A sum too large for a double gives, as IEEE 754's overflow rules do, ±infinity
  *       (NEAREST), +infinity or -{@link Double#MAX_VALUE} (UP), {@code MAX_VALUE} or -infinity (DOWN), and
- *       ±{@code MAX_VALUE} (TOWARD_ZERO). Flags, per IEEE 754: OVERFLOW and INEXACT when finite operands give a sum
- *       whose rounding with an unbounded exponent exceeds {@code MAX_VALUE} in magnitude (so a sum just above
- *       {@code MAX_VALUE} overflows under UP but not under DOWN or TOWARD_ZERO, which round it to {@code MAX_VALUE}:
- *       INEXACT only); INVALID when infinities of opposite sign meet (the result is the canonical quiet NaN
- *       {@code 0x7ff8000000000000}); INEXACT when the sum was rounded; UNDERFLOW when a non-zero subnormal result is
- *       inexact, a rule kept for completeness that addition cannot trigger (a sum in the subnormal range is always
- *       exact). Zeros follow IEEE 754: {@code -0.0 + -0.0 = -0.0}; {@code x + (-x)} and {@code +0.0 + -0.0} are
- *       {@code +0.0}, except under DOWN, where they are {@code -0.0}. A NaN operand propagates: the result is that
- *       NaN's bits, unchanged (the first NaN in call order when both are NaN), with no flag. This NaN behaviour is
- *       the model's choice: the hardware's NaN rules are not published.
+ *       ±{@code MAX_VALUE} (TOWARD_ZERO). Flags of additions, per IEEE 754: OVERFLOW and INEXACT when finite
+ *       operands give a sum whose rounding with an unbounded exponent exceeds {@code MAX_VALUE} in magnitude (so a
+ *       sum just above {@code MAX_VALUE} overflows under UP but not under DOWN or TOWARD_ZERO, which round it to
+ *       {@code MAX_VALUE}: INEXACT only); INVALID when infinities of opposite sign meet (the result is the canonical
+ *       quiet NaN {@code 0x7ff8000000000000}); INEXACT when the sum was rounded; UNDERFLOW when a non-zero subnormal
+ *       result is inexact, a rule kept for completeness that addition cannot trigger (a sum in the subnormal range is
+ *       always exact). Zeros follow IEEE 754: {@code -0.0 + -0.0 = -0.0}; {@code x + (-x)} and {@code +0.0 + -0.0} are
+ *       {@code +0.0}, except under DOWN, where they are {@code -0.0}. NaN operands, as IEEE 754 §6.2 and §7.2 say: a
+ *       quiet NaN propagates with its bits unchanged and no flag; a signalling NaN (quiet bit, fraction bit 51,
+ *       clear) sets INVALID and comes out quiet, its bits with the quiet bit set; when both operands are NaNs the
+ *       first in call order gives the result. A reduction with a single contribution does no addition, so that
+ *       contribution's bits come back unchanged, a signalling NaN's included, with no flag. Which NaN (payload,
+ *       sign) the hardware returns is not published: where IEEE 754 leaves the choice, the choice is the model's.
  *   <li><b>IMIN, IMAX</b> ({@code _LIDX}, {@code _GIDX}): operand 1 is a signed 64-bit value and operand 2 its index;
  *       the result is the least (greatest) value with its index. On equal values {@code _LIDX} keeps the lower
  *       index, {@code _GIDX} the greater (indices compared signed); on equal index as well, the earlier contribution
  *       stays. Indexed commands always take two operands, whatever {@code reset} was told.
  *   <li><b>FPMIN, FPMAX</b> ({@code _LIDX}, {@code _GIDX}): as IMIN/IMAX but operand 1 is a double's bits, compared
  *       as doubles: -0.0 and +0.0 are equal, so the index rule decides and the result carries the winner's bits. A
- *       NaN value makes the result NaN, with the bits and index of the first NaN seen, and sets INVALID (also when
- *       it is the first contribution). This is the model's assumption: the hardware's NaN rules are not published.
+ *       NaN value, quiet or signalling, makes the result NaN, with the bits (not quieted) and index of the first NaN
+ *       seen, and sets INVALID (also when it is the first contribution). This NaN rule is the model's choice, not
+ *       IEEE 754's: IEEE 754-2008 {@code minNum}/{@code maxNum} return the number beside a quiet NaN, 754-2019
+ *       {@code minimum}/{@code maximum} return a quiet NaN, and neither flags a quiet NaN; the hardware's rule is
+ *       not published.
  * </ul>
  *
  * <p>Flags a contribution already carries ({@code fpeIn}, from a child channel's intermediate result) are ORed into
@@ -48,6 +54,9 @@ final class CeAccumulator {
 
   /** Java's (and IEEE 754's usual) default quiet NaN, the result of an invalid addition. */
   static final long CANONICAL_NAN = 0x7ff8_0000_0000_0000L;
+
+  /** The most significant fraction bit: set in a quiet NaN, clear in a signalling one (IEEE 754 §6.2.1). */
+  static final long QUIET_BIT = 1L << 51;
 
   private CeOperation op;
   private CeRounding rounding;
@@ -229,11 +238,13 @@ final class CeAccumulator {
   private long fpAdd(long aBits, long bBits) {
     double a = Double.longBitsToDouble(aBits);
     double b = Double.longBitsToDouble(bBits);
-    if (Double.isNaN(a)) {
-      return aBits;
-    }
-    if (Double.isNaN(b)) {
-      return bBits;
+    if (Double.isNaN(a) || Double.isNaN(b)) {
+      // IEEE 754 §7.2: a signalling NaN operand is an invalid operation; the result is a quiet NaN (§6.2.3: the
+      // first NaN's payload, its quiet bit set). A quiet NaN alone propagates unchanged, with no flag.
+      if (signalling(aBits) || signalling(bBits)) {
+        fpe |= CeFpe.INVALID;
+      }
+      return (Double.isNaN(a) ? aBits : bBits) | QUIET_BIT;
     }
     double s = a + b;
     if (Double.isNaN(s)) {
@@ -280,6 +291,11 @@ final class CeAccumulator {
       r = overflowed(r > 0);
     }
     return Double.doubleToRawLongBits(r);
+  }
+
+  /** Whether the bits are a signalling NaN: a NaN whose quiet bit is clear. */
+  private static boolean signalling(long bits) {
+    return Double.isNaN(Double.longBitsToDouble(bits)) && (bits & QUIET_BIT) == 0;
   }
 
   /** The exact error of {@code s = a + b} (Knuth's TwoSum); valid when {@code s} is finite. */

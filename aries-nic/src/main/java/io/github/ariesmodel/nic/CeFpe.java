@@ -11,7 +11,10 @@ package io.github.ariesmodel.nic;
  */
 public final class CeFpe {
 
-  /** {@code GNI_CE_FPE_OP_INVAL}: an invalid operation (here: infinity minus infinity, or a NaN in FP min/max). */
+  /**
+   * {@code GNI_CE_FPE_OP_INVAL}: an invalid operation. Here: infinity minus infinity or a signalling NaN in an FPADD
+   * addition (IEEE 754), or any NaN, quiet ones too, in FP min/max (the model's choice; {@code CeAccumulator}).
+   */
   public static final int INVALID = 0x1;
   /** {@code GNI_CE_FPE_OFLOW}: the rounded result exceeded the largest finite double. */
   public static final int OVERFLOW = 0x2;

@@ -186,9 +186,9 @@ class CeArithmeticTest {
   }
 
   @Test
-  void aNanOperandPropagatesWithItsBitsAndNoFlag() {
+  void aQuietNanOperandPropagatesWithItsBitsAndNoFlag() {
     long payload = 0x7ff8_0000_0000_0123L;
-    long negative = 0xfff0_0000_0000_0001L;
+    long negative = 0xfff8_0000_0000_0001L; // signalling NaNs: CeNanAndTieRulesTest
     for (CeRounding r : CeRounding.values()) {
       CeAccumulator acc = reduce(CeOperation.FPADD, r, false, bits(1.0), 0, payload, 0, bits(2.0), 0, negative, 0);
       assertThat(acc.result1()).isEqualTo(payload);

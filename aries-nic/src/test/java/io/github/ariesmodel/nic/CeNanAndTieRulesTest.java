@@ -1,0 +1,89 @@
+package io.github.ariesmodel.nic;
+
+import static io.github.ariesmodel.nic.CeFpe.INEXACT;
+import static io.github.ariesmodel.nic.CeFpe.INVALID;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The collective engine's NaN rules that {@code CeAccumulator}'s javadoc gives: FPADD's signalling-NaN rule is IEEE
+ * 754's; the min/max rule is the model's choice, pinned so that a change to it is deliberate.
+ */
+class CeNanAndTieRulesTest {
+
+  /** A signalling NaN (quiet bit clear) with a payload, and the same NaN quieted. */
+  private static final long SNAN = 0x7ff0_0000_0000_0001L;
+  private static final long SNAN_QUIETED = 0x7ff8_0000_0000_0001L;
+  private static final long NEGATIVE_SNAN = 0xfff4_0000_0000_00abL;
+
+  private static long bits(double d) {
+    return Double.doubleToRawLongBits(d);
+  }
+
+  private static CeAccumulator reduce(CeOperation op, CeRounding r, boolean two, long... pairs) {
+    CeAccumulator acc = new CeAccumulator();
+    acc.reset(op, r, two);
+    for (int i = 0; i < pairs.length; i += 2) {
+      acc.add(pairs[i], pairs[i + 1], 0);
+    }
+    return acc;
+  }
+
+  @Test
+  void fpaddOfASignallingNanSetsInvalidAndGivesItQuieted() {
+    for (CeRounding r : CeRounding.values()) {
+      CeAccumulator after = reduce(CeOperation.FPADD, r, false, bits(1.0), 0, SNAN, 0);
+      assertThat(after.result1()).as("1 + sNaN under %s", r).isEqualTo(SNAN_QUIETED);
+      assertThat(after.fpe()).isEqualTo(INVALID);
+      CeAccumulator before = reduce(CeOperation.FPADD, r, false, SNAN, 0, bits(1.0), 0, bits(2.0), 0);
+      assertThat(before.result1()).as("sNaN + 1 + 2 under %s", r).isEqualTo(SNAN_QUIETED);
+      assertThat(before.fpe()).isEqualTo(INVALID);
+      CeAccumulator negative = reduce(CeOperation.FPADD, r, false, bits(Double.NEGATIVE_INFINITY), 0,
+          NEGATIVE_SNAN, 0);
+      assertThat(negative.result1()).isEqualTo(NEGATIVE_SNAN | 1L << 51);
+      assertThat(Double.isNaN(Double.longBitsToDouble(negative.result1()))).isTrue();
+      assertThat(negative.fpe()).isEqualTo(INVALID);
+    }
+  }
+
+  @Test
+  void withAQuietAndASignallingNanTheFirstGivesTheResultAndInvalidIsSet() {
+    long quiet = 0x7ff8_0000_0000_0777L;
+    CeAccumulator quietFirst = reduce(CeOperation.FPADD, CeRounding.NEAREST, false, quiet, 0, SNAN, 0);
+    assertThat(quietFirst.result1()).isEqualTo(quiet);
+    assertThat(quietFirst.fpe()).isEqualTo(INVALID);
+    CeAccumulator signallingFirst = reduce(CeOperation.FPADD, CeRounding.NEAREST, false, SNAN, 0, quiet, 0);
+    assertThat(signallingFirst.result1()).isEqualTo(SNAN_QUIETED);
+    assertThat(signallingFirst.fpe()).isEqualTo(INVALID);
+  }
+
+  @Test
+  void eachElementOfATwoOperandFpaddQuietsItsOwnSignallingNan() {
+    CeAccumulator acc = reduce(CeOperation.FPADD, CeRounding.NEAREST, true, bits(1.0), SNAN, bits(0x1p-60), bits(2.0));
+    assertThat(acc.result1()).isEqualTo(bits(1.0));
+    assertThat(acc.result2()).isEqualTo(SNAN_QUIETED);
+    assertThat(acc.fpe()).isEqualTo(INVALID | INEXACT);
+  }
+
+  @Test
+  void aSingleContributionIsNotAnAdditionSoASignallingNanComesBackAsItWas() {
+    CeAccumulator acc = reduce(CeOperation.FPADD, CeRounding.NEAREST, false, SNAN, 0);
+    assertThat(acc.result1()).isEqualTo(SNAN);
+    assertThat(acc.fpe()).isZero();
+  }
+
+  @Test
+  void fpMinMaxFlagAQuietNanAsInvalidTheModelsChoice() {
+    // IEEE 754 would not flag a quiet NaN here (2008 minNum returns 1.0, 2019 minimum a quiet NaN): the model does.
+    long quiet = 0x7ff8_0000_0000_0000L;
+    for (CeOperation op : new CeOperation[] {CeOperation.FPMIN_LIDX, CeOperation.FPMAX_GIDX}) {
+      CeAccumulator acc = reduce(op, CeRounding.NEAREST, true, bits(3.0), 0, quiet, 1, bits(1.0), 2);
+      assertThat(acc.result1()).isEqualTo(quiet);
+      assertThat(acc.result2()).isEqualTo(1);
+      assertThat(acc.fpe()).isEqualTo(INVALID);
+      // A signalling NaN is kept as it came, not quieted (unlike FPADD's).
+      assertThat(reduce(op, CeRounding.NEAREST, true, bits(3.0), 0, SNAN, 1).result1()).isEqualTo(SNAN);
+    }
+  }
+}
