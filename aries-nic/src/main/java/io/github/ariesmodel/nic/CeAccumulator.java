@@ -36,11 +36,15 @@ import static com.google.common.base.Preconditions.checkArgument;
  *       sign) the hardware returns is not published: where IEEE 754 leaves the choice, the choice is the model's.
  *   <li><b>IMIN, IMAX</b> ({@code _LIDX}, {@code _GIDX}): operand 1 is a signed 64-bit value and operand 2 its index;
  *       the result is the least (greatest) value with its index. On equal values {@code _LIDX} keeps the lower
- *       index, {@code _GIDX} the greater (indices compared signed); on equal index as well, the earlier contribution
- *       stays. Indexed commands always take two operands, whatever {@code reset} was told.
- *   <li><b>FPMIN, FPMAX</b> ({@code _LIDX}, {@code _GIDX}): as IMIN/IMAX but operand 1 is a double's bits, compared
- *       as doubles: -0.0 and +0.0 are equal, so the index rule decides and the result carries the winner's bits. A
- *       NaN value, quiet or signalling, makes the result NaN, with the bits (not quieted) and index of the first NaN
+ *       index, {@code _GIDX} the greater; on equal index as well, the earlier contribution stays. Indices are
+ *       compared as signed 64-bit values (assumed: [S5] says "lowest" and "greatest index" and gives no type), so
+ *       an IMAX_GIDX tie between index 5 and index -1 ({@code 0xffffffffffffffff}) keeps 5. Indexed commands always
+ *       take two operands, whatever {@code reset} was told.
+ *   <li><b>FPMIN, FPMAX</b> ({@code _LIDX}, {@code _GIDX}): as IMIN/IMAX (index rule included) but operand 1 is a
+ *       double's bits, compared as doubles. -0.0 and +0.0 compare equal, so the index rule decides and the result
+ *       carries the winner's bits: assumed, no source says how the CE orders signed zeros (the AMO unit's FPMIN
+ *       differs: {@code AmoArithmetic} orders -0.0 below +0.0, so FPMIN of +0.0 and -0.0 is -0.0 there). A NaN
+ *       value, quiet or signalling, makes the result NaN, with the bits (not quieted) and index of the first NaN
  *       seen, and sets INVALID (also when it is the first contribution). This NaN rule is the model's choice, not
  *       IEEE 754's: IEEE 754-2008 {@code minNum}/{@code maxNum} return the number beside a quiet NaN, 754-2019
  *       {@code minimum}/{@code maximum} return a quiet NaN, and neither flags a quiet NaN; the hardware's rule is
@@ -226,7 +230,8 @@ final class CeAccumulator {
       result2 = index;
       return;
     }
-    // Not Double.compare: that orders -0.0 below +0.0, and the CE compares them equal.
+    // Not Double.compare: that orders -0.0 below +0.0, and the model's CE compares them equal (assumed, class
+    // javadoc; the AMO unit's FPMIN, Math.min, does order them).
     int cmp = value < kept ? -1 : value > kept ? 1 : 0;
     if (wins(cmp, index)) {
       result1 = valueBits;

@@ -10,7 +10,8 @@ package io.github.ariesmodel.nic;
  *       {@code GNI_CEMODE_TWO_OP} [S5] also operand 2, element-wise.
  *   <li>The eight min/max commands are {@link #indexed() indexed}: operand 1 is the value, operand 2 its index, and
  *       the result is the winning value with its index. On equal values the {@code _LIDX} commands return the lowest
- *       index, the {@code _GIDX} commands the greatest [S5].
+ *       index, the {@code _GIDX} commands the greatest [S5]; the model compares indices as signed 64-bit values and
+ *       the FP commands compare -0.0 and +0.0 as equal, both assumed (no source says; {@code CeAccumulator}).
  *   <li>FPADD and the FP min/max commands read operand 1 (FPADD: both operands) as IEEE-754 doubles
  *       ({@link #floatingPoint()}).
  * </ul>

@@ -4,11 +4,13 @@ import static io.github.ariesmodel.nic.CeFpe.INEXACT;
 import static io.github.ariesmodel.nic.CeFpe.INVALID;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.ariesmodel.core.AmoKind;
 import org.junit.jupiter.api.Test;
 
 /**
- * The collective engine's NaN rules that {@code CeAccumulator}'s javadoc gives: FPADD's signalling-NaN rule is IEEE
- * 754's; the min/max rule is the model's choice, pinned so that a change to it is deliberate.
+ * The collective engine's rules for NaNs, signed zeros and index ties that {@code CeAccumulator}'s javadoc gives:
+ * FPADD's signalling-NaN rule is IEEE 754's; the others are the model's assumptions, pinned so that a change to them
+ * is deliberate.
  */
 class CeNanAndTieRulesTest {
 
@@ -85,5 +87,28 @@ class CeNanAndTieRulesTest {
       // A signalling NaN is kept as it came, not quieted (unlike FPADD's).
       assertThat(reduce(op, CeRounding.NEAREST, true, bits(3.0), 0, SNAN, 1).result1()).isEqualTo(SNAN);
     }
+  }
+
+  @Test
+  void theCeComparesSignedZerosEqualWhereTheAmoUnitsFpminDoesNot() {
+    CeAccumulator lowest = reduce(CeOperation.FPMIN_LIDX, CeRounding.NEAREST, true, bits(0.0), 0, bits(-0.0), 1);
+    assertThat(lowest.result1()).isEqualTo(bits(0.0));
+    assertThat(lowest.result2()).isZero();
+    CeAccumulator greatest = reduce(CeOperation.FPMIN_GIDX, CeRounding.NEAREST, true, bits(0.0), 0, bits(-0.0), 1);
+    assertThat(greatest.result1()).isEqualTo(bits(-0.0));
+    assertThat(greatest.result2()).isEqualTo(1);
+    assertThat(AmoArithmetic.apply64(AmoKind.FPMIN, bits(0.0), bits(-0.0), 0)).isEqualTo(bits(-0.0));
+    assertThat(AmoArithmetic.apply64(AmoKind.FPMIN, bits(-0.0), bits(0.0), 0)).isEqualTo(bits(-0.0));
+  }
+
+  @Test
+  void indexTiesCompareIndicesAsSignedNumbers() {
+    CeAccumulator greatest = reduce(CeOperation.IMAX_GIDX, CeRounding.NEAREST, true, 7, 5, 7, -1);
+    assertThat(greatest.result2()).isEqualTo(5);
+    CeAccumulator lowest = reduce(CeOperation.IMAX_LIDX, CeRounding.NEAREST, true, 7, 5, 7, -1);
+    assertThat(lowest.result2()).isEqualTo(-1);
+    CeAccumulator fp = reduce(CeOperation.FPMAX_GIDX, CeRounding.NEAREST, true, bits(2.0), Long.MIN_VALUE,
+        bits(2.0), 0);
+    assertThat(fp.result2()).isZero();
   }
 }
