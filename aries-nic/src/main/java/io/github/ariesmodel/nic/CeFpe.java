@@ -4,10 +4,14 @@ package io.github.ariesmodel.nic;
  * The floating-point exception flags of a CE result ({@code GNI_CE_FPE_*}, read with {@code GNI_CE_RES_GET_FPE}
  * [S5]), as an {@code int} bit set: {@link #INVALID}, {@link #OVERFLOW}, {@link #UNDERFLOW}, {@link #INEXACT}.
  *
- * <p>A post that contributes an intermediate result says which flags it already carries with the post modes
- * {@code GNI_CEMODE_FPE_OP_INVAL} (1 &lt;&lt; 1), {@code _OFLOW} (1 &lt;&lt; 2), {@code _UFLOW} (1 &lt;&lt; 3) and
- * {@code _PRECISION} (1 &lt;&lt; 4) [S5]: the same four flags in the same order, one bit higher
- * ({@code (ceMode >>> 1) & 0xF}).
+ * <p>Where flags come from in the model: a channel sets them as it combines its children's contributions
+ * ({@code CeAccumulator}); a child channel's intermediate result carries its flags to the parent channel in the CE
+ * packet, where they are ORed into the parent's, and the root's flags come back down with the result to every
+ * process's {@link CeResult}. A process's own {@link CePost} carries none: it has no {@code ce_mode} field, and the
+ * engine takes every post as a contribution without flags. uGNI's post modes {@code GNI_CEMODE_FPE_OP_INVAL}
+ * (1 &lt;&lt; 1), {@code _OFLOW} (1 &lt;&lt; 2), {@code _UFLOW} (1 &lt;&lt; 3) and {@code _PRECISION}
+ * (1 &lt;&lt; 4) [S5], with which software that posts an intermediate result says which flags it already carries
+ * (the same four flags, in the same order, one bit higher), are not modelled.
  */
 public final class CeFpe {
 

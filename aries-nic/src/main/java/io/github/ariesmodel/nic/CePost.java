@@ -11,7 +11,9 @@ import io.github.ariesmodel.core.packet.Packet;
  * [S5]): the channel and the process's child index in it, the command ({@code ce_cmd}), one or two 64-bit operands
  * ({@code GNI_CEMODE_TWO_OP}), the reduction id ({@code ce_red_id}), the registered buffer where the NIC writes the
  * 24-byte result ({@code gni_ce_result_t}: control word, result1, result2) and the completion queue that gets the
- * post's GLOBAL event once the result is there.
+ * post's GLOBAL event once the result is there. The post modes that say which floating-point exception flags a
+ * posted intermediate result already carries ({@code GNI_CEMODE_FPE_*} [S5]) have no field here: a post contributes
+ * without flags ({@link CeFpe}).
  *
  * @param postId the host's id, echoed in the completion event
  * @param channel the CE channel of this node, 0 to 3
