@@ -11,7 +11,8 @@ import static com.google.common.base.Preconditions.checkArgument;
  * @param postId the id the host gave the post (echoed as uGNI echoes {@code post_id}); for REMOTE, the request tag
  * @param node the node whose CQ receives the event
  * @param peerNode the other side of the transaction
- * @param userData data the post asked to deliver (e.g. a CQ write's 6 bytes, or a fetched AMO value)
+ * @param userData data the post asked to deliver (e.g. a CQ write's 6 bytes, or a fetched AMO value: the old 64-bit
+ *     word, or a 32-bit AMO's old 32-bit word zero-extended, so an old -1 is {@code 0xffffffffL})
  * @param timePs when the event was written, picoseconds
  */
 public record CompletionEvent(

@@ -146,7 +146,10 @@ public record Post(
 
   /**
    * An AMO on the remote word (defaults as {@link #put}); a fetched old value comes back in the GLOBAL event's
-   * {@code userData}, and also lands in a local buffer when one is given with {@link #withResultBuffer}.
+   * {@code userData}, and also lands in a local buffer when one is given with {@link #withResultBuffer}. For a
+   * 32-bit ({@code _S}, {@code _SC}) operation {@code userData} holds the old 32-bit word zero-extended: an old -1
+   * reads {@code 0xffffffffL} (cast to {@code int} to sign-extend), and the result buffer gets those 4 bytes only. A
+   * non-fetching AMO's {@code userData} is 0.
    *
    * @param postId echoed in events
    * @param op the operation
