@@ -77,7 +77,9 @@ public interface Mpi {
 
   /**
    * A blocking standard-mode send: returns when the buffer may be reused (at once for eager messages, after the
-   * receiver's GET for rendezvous ones).
+   * receiver's GET for rendezvous ones). To the rank itself it needs a matching receive posted before it, which takes
+   * the data at once; without one it fails, as MPICH CH3's {@code MPID_Send} does ({@code MPI_ERR_OTHER},
+   * {@code **dev|selfsenddeadlock}): {@link #isend} and {@link #sendrecv} to itself need no receive first.
    *
    * @param buf the data
    * @param offset first byte
@@ -85,6 +87,7 @@ public interface Mpi {
    * @param dest rank in {@code comm}
    * @param tag 0 to {@link #TAG_UB}
    * @param comm the communicator
+   * @throws IllegalStateException when {@code dest} is this rank and no receive posted before matches the message
    */
   void send(byte[] buf, int offset, int length, int dest, int tag, Communicator comm);
 
@@ -139,8 +142,9 @@ public interface Mpi {
   /**
    * A buffered-mode send ({@code MPI_Bsend}), as MPICH's {@code MPIR_Bsend_isend} makes it: the data is copied into
    * the attached buffer (at the host copy rate) and sent from there by a standard nonblocking send, and the call
-   * returns at once, whatever the receiver does; the space comes back when that send completes. Too little free
-   * space (after taking back that of completed sends) is MPI_ERR_BUFFER, as in MPICH.
+   * returns at once, whatever the receiver does; the space comes back when that send completes (to the rank itself,
+   * when a receive matches it, {@link #isend}). Too little free space (after taking back that of completed sends) is
+   * MPI_ERR_BUFFER, as in MPICH.
    *
    * @param buf the data
    * @param offset first byte
@@ -203,7 +207,9 @@ public interface Mpi {
   }
 
   /**
-   * Starts a send ({@code MPI_Isend}); the buffer must not change until the request completes.
+   * Starts a send ({@code MPI_Isend}); the buffer must not change until the request completes. A send to the rank
+   * itself completes when a receive matches it, at once if one is posted, as MPICH CH3's {@code MPIDI_Isend_self}
+   * makes it (no buffering).
    *
    * @param buf the data
    * @param offset first byte

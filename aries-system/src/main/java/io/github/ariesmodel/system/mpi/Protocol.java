@@ -11,7 +11,7 @@ public enum Protocol {
   EAGER,
   /** Request-to-send in the mailbox; the receiver GETs from the sender's buffer once matched, then FIN. */
   RENDEZVOUS,
-  /** Sender and receiver are the same rank: a local copy. */
+  /** Sender and receiver are the same rank: a local copy; the send completes when a receive matches it. */
   SELF,
   /**
    * Two ranks of one node, shorter than {@link MpiConfig#singleCopyBytes()}: the sender copies the message into

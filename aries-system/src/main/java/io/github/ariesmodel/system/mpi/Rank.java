@@ -919,12 +919,13 @@ final class Rank implements Mpi {
     }
     r.status = new MpiStatus(r.comm.rankOfWorld(m.sourceWorld), m.tag, m.length);
     m.boundTo = r;
+    if (m.protocol == Protocol.SELF) {
+      markComplete(m.selfSender); // a send to itself completes at its match, whatever its mode
+    }
     if (m.sync) {
       // a synchronous buffered message: the match is what its sender waits for (MPICH's eager-sync ack)
       syncAcks++;
-      if (m.protocol == Protocol.SELF) {
-        markComplete(m.selfSender);
-      } else {
+      if (m.protocol != Protocol.SELF) {
         control(m.sourceWorld, CQ_SYNC_ACK, m.sendId);
       }
     }
@@ -1110,8 +1111,10 @@ final class Rank implements Mpi {
    * A send. A synchronous one ({@code MPI_Ssend}) takes the protocol a standard send of its length takes, as MPICH
    * CH3's {@code MPID_Ssend} does (its eager-sync packet up to the eager threshold, the rendezvous above): a buffered
    * one (short, eager, on-node) is marked synchronous and completes when the receiver acknowledges the match, a
-   * rendezvous or single-copy one when its data has moved (after the match anyway); to the rank itself it completes
-   * when a receive matches it (MPICH's self-send of type SSEND).
+   * rendezvous or single-copy one when its data has moved (after the match anyway). To the rank itself a send of
+   * either mode completes when a receive matches it, at once if one is posted (MPICH CH3's {@code MPIDI_Isend_self},
+   * {@code src/mpid/ch3/src/mpidi_isend_self.c}); a blocking one that finds none fails
+   * ({@link #failUnmatchedSelfSend}).
    */
   Request startSend(byte[] buf, int offset, int length, int destWorld, int tag, long context, Communicator comm,
       boolean synchronous) {
@@ -1124,15 +1127,14 @@ final class Rank implements Mpi {
     Request req = new Request(Request.Kind.SEND, nextId++, comm, context, destWorld, tag, null, 0, 0);
     self().sleep(config.sendOverheadPs());
     if (destWorld == worldRank) {
+      // MPICH CH3's MPIDI_Isend_self, of every mode: a receive already posted takes the data and both complete; else
+      // the message waits among the unexpected ones and the send stays incomplete until a receive matches it (CH3
+      // buffers nothing). The bytes are taken now, at the cost the model has always charged here.
       Incoming m = new Incoming(Protocol.SELF, context, worldRank, tag, length);
       m.payload = java.util.Arrays.copyOfRange(buf, offset, offset + length);
       self().sleep(copyPs(length));
-      if (synchronous) {
-        m.sync = true;
-        m.selfSender = req;
-      } else {
-        markComplete(req);
-      }
+      m.sync = synchronous;
+      m.selfSender = req;
       arrive(m);
       return req;
     }
@@ -1449,7 +1451,9 @@ final class Rank implements Mpi {
 
   @Override
   public void send(byte[] buf, int offset, int length, int dest, int tag, Communicator comm) {
-    wait(isend(buf, offset, length, dest, tag, comm));
+    Request r = isend(buf, offset, length, dest, tag, comm);
+    failUnmatchedSelfSend(r, "MPI_Send");
+    wait(r);
   }
 
   @Override
@@ -1550,6 +1554,33 @@ final class Rank implements Mpi {
     checkComm(comm);
     checkTag(tag);
     return startSend(buf, offset, length, peer("dest", comm, dest, false), tag, comm.context(), comm, true);
+  }
+
+  /**
+   * A blocking send to the rank itself that no receive posted before it has matched: MPICH CH3's {@code MPID_Send}
+   * and {@code MPID_Ssend} ({@code src/mpid/ch3/src/mpid_send.c}, {@code mpid_ssend.c}) find the request of
+   * {@code MPIDI_Isend_self} incomplete and return {@code MPI_ERR_OTHER}, {@code **dev|selfsenddeadlock} ("DEADLOCK:
+   * attempting to send a message to the local process without a prior matching receive"), in a build without
+   * {@code MPICH_IS_THREADED}; a threaded one waits for ever. The rank fails in one line; its message is taken back
+   * first, so that nothing the send left behind matches a later receive.
+   *
+   * @param r the send's request, just started
+   * @param call the MPI call, for the report
+   * @throws IllegalStateException when {@code r} is such a send
+   */
+  private void failUnmatchedSelfSend(Request r, String call) {
+    if (r.complete || r.sourceWorld != worldRank) {
+      return;
+    }
+    unexpected.removeIf(m -> m.selfSender == r);
+    throw new IllegalStateException("MPI_ERR_OTHER at rank " + worldRank + ": DEADLOCK: " + call + " to itself (tag "
+        + r.tag + " on " + commName(r.comm) + ") with no matching receive posted before it (MPICH's"
+        + " **dev|selfsenddeadlock; post the receive first, or use isend or sendrecv)");
+  }
+
+  /** @return how a report names a communicator: the world, or one of so many ranks */
+  private String commName(Communicator comm) {
+    return comm == world ? "the world communicator" : "a communicator of " + comm.size() + " ranks";
   }
 
   @Override
@@ -1799,7 +1830,7 @@ final class Rank implements Mpi {
     for (Iterator<Incoming> it = unexpected.iterator(); it.hasNext(); ) {
       Incoming m = it.next();
       if (m.selfSender == request) {
-        it.remove(); // a synchronous send to itself no receive has matched: taken back at once
+        it.remove(); // a send to itself no receive has matched: taken back at once (CH3's MPID_Cancel_send)
         request.cancelled = true;
         markComplete(request);
         return;
@@ -2012,8 +2043,7 @@ final class Rank implements Mpi {
   void enter(Communicator comm, CollectiveLedger.Call call) {
     int number = comm.nextCollectiveCall();
     job.ledger().record(comm, number, call, site);
-    inCall = call + " on " + (comm == world ? "the world communicator" : "a communicator of " + comm.size()
-        + " ranks") + " (its collective call " + number + ")";
+    inCall = call + " on " + commName(comm) + " (its collective call " + number + ")";
   }
 
   void leave() {
@@ -2397,7 +2427,7 @@ final class Rank implements Mpi {
     Request boundTo;
     /** Sent synchronously and buffered: the match is acknowledged to the sender (CQ_SYNC_ACK). */
     boolean sync;
-    /** A synchronous send to the rank itself: its request, completed by the match. */
+    /** A send to the rank itself: its request, completed by the match. */
     Request selfSender;
     /** A one-sided packet's word ({@link OneSided}), or 0 for a two-sided message. */
     int rma;
