@@ -96,7 +96,8 @@ public interface Mpi {
    * takes the protocol a standard send of its length would, as MPICH's CH3 does: a short, eager or on-node buffered
    * message carries a mark the receiver answers with an acknowledgement of the match, which completes the send
    * (MPICH's eager-sync); a rendezvous or single-copy message completes once its data has moved. To the rank itself it
-   * completes when a receive matches it (so a blocking one with no receive posted deadlocks, as in MPICH).
+   * needs a matching receive posted before it and fails without one, as {@link #send} does (MPICH CH3's
+   * {@code MPID_Ssend} makes the same check).
    *
    * @param buf the data
    * @param offset first byte
@@ -104,6 +105,7 @@ public interface Mpi {
    * @param dest rank in {@code comm}
    * @param tag 0 to {@link #TAG_UB}
    * @param comm the communicator
+   * @throws IllegalStateException when {@code dest} is this rank and no receive posted before matches the message
    */
   void ssend(byte[] buf, int offset, int length, int dest, int tag, Communicator comm);
 

@@ -1545,7 +1545,9 @@ final class Rank implements Mpi {
 
   @Override
   public void ssend(byte[] buf, int offset, int length, int dest, int tag, Communicator comm) {
-    wait(issend(buf, offset, length, dest, tag, comm));
+    Request r = issend(buf, offset, length, dest, tag, comm);
+    failUnmatchedSelfSend(r, "MPI_Ssend");
+    wait(r);
   }
 
   @Override

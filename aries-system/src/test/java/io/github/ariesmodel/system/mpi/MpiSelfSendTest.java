@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 /**
  * A rank's sends to itself, as MPICH CH3 makes them ({@code MPIDI_Isend_self} in
  * {@code src/mpid/ch3/src/mpidi_isend_self.c}): complete at once when a matching receive is posted, else incomplete
- * until one is; a blocking send that finds no receive posted is {@code **dev|selfsenddeadlock} ({@code MPID_Send}); a
- * buffered send returns at once but holds its attached space until the match ({@code MPIR_Bsend_isend}).
+ * until one is; a blocking send that finds no receive posted is {@code **dev|selfsenddeadlock} ({@code MPID_Send},
+ * {@code MPID_Ssend}); a buffered send returns at once but holds its attached space until the match
+ * ({@code MPIR_Bsend_isend}).
  */
 class MpiSelfSendTest {
 
@@ -138,6 +139,39 @@ class MpiSelfSendTest {
             + " **dev|selfsenddeadlock");
       });
     }
+  }
+
+  /**
+   * A blocking synchronous send to itself is the same: with a matching receive posted before it, it completes with
+   * its data (and its match is counted as an acknowledgement); with none, it fails the rank at once, naming
+   * {@code MPI_Ssend} ({@code MPID_Ssend} makes {@code MPID_Send}'s check), not as a deadlock found once the other
+   * rank is done computing.
+   */
+  @Test
+  void aBlockingSynchronousSendToItselfNeedsAReceivePostedBeforeIt() {
+    List<Boolean> seen = new ArrayList<>();
+    MpiJob job = oneRank(MpiTesting.smallSystem(10));
+    job.run(mpi -> {
+      for (int length : LENGTHS) {
+        byte[] got = new byte[length];
+        Request r = mpi.irecv(got, 0, length, 0, 1, mpi.world());
+        mpi.ssend(pattern(length, length), 0, length, 0, 1, mpi.world());
+        seen.add(r.isComplete() && Arrays.equals(got, pattern(length, length)));
+      }
+    });
+    assertThat(seen).containsExactly(true, true, true, true);
+    assertThat(job.synchronousAcknowledgements()).isEqualTo(LENGTHS.length);
+    assertThatThrownBy(() -> twoRanks(MpiTesting.smallSystem(11)).run(mpi -> {
+      if (mpi.rank() == 0) {
+        mpi.compute(1_000_000_000);
+        return;
+      }
+      mpi.ssend(new byte[4], 0, 4, 1, 14, mpi.world());
+    })).isInstanceOfSatisfying(ProcessRunner.ProcessFailedException.class, e -> {
+      assertThat(e.timePs()).isLessThan(1_000_000_000);
+      assertThat(e.getMessage()).doesNotContain("\n").contains("MPI_ERR_OTHER at rank 1: DEADLOCK: MPI_Ssend to itself"
+          + " (tag 14 on the world communicator) with no matching receive posted before it");
+    });
   }
 
   /**
