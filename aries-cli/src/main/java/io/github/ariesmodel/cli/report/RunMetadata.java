@@ -15,11 +15,11 @@ import java.util.OptionalDouble;
  * @param routing the routing algorithm's name, or {@code null} when not applicable
  * @param fabric the network's kind ({@code routers}, {@code ideal}), or {@code null} when not applicable or not known
  * @param translator the address translation's kind ({@code iommu}, {@code flat}), or {@code null} when not applicable
- *     or not known
+ *     (the run built no node, so nothing was translated: {@code traffic}) or not known
  * @param nic the NIC settings that differ from the defaults, by configuration-file key, in key order (empty: the
- *     defaults), or {@code null} when not known
+ *     defaults), or {@code null} when not applicable (the run built no node, so no NIC) or not known
  * @param iommu the IOMMU settings that differ from the defaults, as {@code nic}, or {@code null} when there is no IOMMU
- *     (the flat translator) or they are not known
+ *     (the flat translator, or no node built) or they are not known
  * @param seed the random seed, or {@code null} when the results do not come from one seeded run (a merged sweep)
  * @param parameters named parameters of the run (a sweep point's coordinates, workload settings), in insertion order
  * @param sweep where the run sits in a sweep, or {@code null} when it is not a sweep point

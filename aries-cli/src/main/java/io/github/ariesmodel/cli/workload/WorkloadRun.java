@@ -9,6 +9,7 @@ import io.github.ariesmodel.iommu.IommuConfig;
 import io.github.ariesmodel.nic.NicConfig;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.FabricKind;
+import io.github.ariesmodel.system.SystemStatistics;
 import io.github.ariesmodel.system.TranslatorKind;
 import io.github.ariesmodel.cli.report.Metric;
 import io.github.ariesmodel.cli.report.Results;
@@ -89,10 +90,15 @@ public record WorkloadRun(Results results, List<PlotSpec> plots, List<String> no
             + ", the name the results give the partitioned engine");
       }
     }
+    SystemStatistics statistics = built.statistics();
+    // A run that built no node (traffic drives router fabrics of its own) had no NIC and translated nothing: its
+    // results record no translator and no NIC or IOMMU settings (they recorded the spec's, which nothing used).
+    boolean nodes = statistics != null && statistics.nodesBuilt() > 0;
     RunMetadata.Builder m = RunMetadata.builder(RunMetadata.currentTool(), command)
         .system(spec.system()).routing(routing(spec, r)).fabric(RecordedSettings.fabric(spec.fabric()))
-        .translator(RecordedSettings.translator(spec.translator())).nic(RecordedSettings.nic(spec.nic()))
-        .iommu(spec.translator() == TranslatorKind.IOMMU ? RecordedSettings.iommu(spec.iommu()) : null) // flat: none
+        .translator(nodes ? RecordedSettings.translator(spec.translator()) : null)
+        .nic(nodes ? RecordedSettings.nic(spec.nic()) : null)
+        .iommu(nodes && spec.translator() == TranslatorKind.IOMMU ? RecordedSettings.iommu(spec.iommu()) : null)
         .seed(spec.seed()).parameters(recorded)
         .simulatedTimePs(r.simulatedPs()).events(r.events()).wallClock(new WallClock(started, finished));
     Results.Builder b = Results.builder(m.build());
@@ -100,7 +106,7 @@ public record WorkloadRun(Results results, List<PlotSpec> plots, List<String> no
       b.metric(metric);
     }
     r.tables().forEach(b::table);
-    b.statistics(built.statistics());
+    b.statistics(statistics);
     return new WorkloadRun(b.build(), List.copyOf(r.plots()), List.copyOf(r.notes()));
   }
 
