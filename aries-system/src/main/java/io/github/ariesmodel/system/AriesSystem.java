@@ -14,8 +14,11 @@ import io.github.ariesmodel.core.sim.SparsePhysicalMemory;
 import io.github.ariesmodel.core.spi.HostCache;
 import io.github.ariesmodel.core.spi.AddressTranslation;
 import io.github.ariesmodel.core.spi.Fabric;
+import io.github.ariesmodel.iommu.BuiltInPolicy;
 import io.github.ariesmodel.iommu.Iommu;
 import io.github.ariesmodel.iommu.IommuConfig;
+import io.github.ariesmodel.iommu.spi.ReplacementPolicyFactory;
+import io.github.ariesmodel.iommu.spi.ReplacementPolicyProvider;
 import io.github.ariesmodel.network.RouterFabric;
 import io.github.ariesmodel.network.Topologies;
 import io.github.ariesmodel.network.spi.RoutingAlgorithm;
@@ -508,7 +511,10 @@ public final class AriesSystem {
     return osNoise.forNode(seed, node);
   }
 
-  /** @return a multi-line inventory of the system */
+  /**
+   * @return a multi-line inventory of the system: topology, links, fabric, routing, translation and seed, and with the
+   *     IOMMU its PTE cache, replacement policy, prefetch, page tables, pipeline limits and timing
+   */
   public String describe() {
     StringBuilder s = new StringBuilder();
     s.append("system ").append(name).append(": ").append(topology.describe()).append('\n');
@@ -520,8 +526,28 @@ public final class AriesSystem {
     }
     s.append(String.format(Locale.ROOT, "  injection %.2f GB/s per node%n", topology.injectionBandwidth() / 1e9));
     s.append("  fabric ").append(routerFabric != null ? "routers" : "ideal").append(", routing ").append(routingName)
-        .append(", translation ").append(translatorKind).append(", seed ").append(seed).append('\n');
+        .append(", translation ").append(translatorFactory != null ? "custom" : translatorKind)
+        .append(", seed ").append(seed).append('\n');
+    if (translatorFactory == null && translatorKind == TranslatorKind.IOMMU) {
+      IommuConfig c = iommuConfig;
+      s.append(String.format(Locale.ROOT, "  iommu PTE cache %d ways × %d sets × %d PTEs a line (%,d PTEs), %s,"
+          + " prefetch %s, page tables %s; %d in flight, %d fetch buffers, PTE fetch %s ns, hit %s ns, issue %s ns%n",
+          c.ways(), c.sets(), c.ptesPerLine(), (long) c.ways() * c.sets() * c.ptesPerLine(), policyName(c.policy()),
+          c.prefetch() ? "on" : "off", c.pageTables().configName(), c.maxInFlight(), c.fetchBuffers(),
+          ns(c.pteFetchLatencyPs()), ns(c.hitLatencyPs()), ns(c.issueIntervalPs())));
+    }
     return s.toString();
+  }
+
+  /** A replacement policy by the name a configuration chooses it by; a user's factory without one by its class. */
+  private static String policyName(ReplacementPolicyFactory p) {
+    return p instanceof ReplacementPolicyProvider named ? named.name()
+        : p instanceof BuiltInPolicy builtIn ? builtIn.id() : p.getClass().getName();
+  }
+
+  /** Picoseconds as nanoseconds with no trailing zeros ({@code 1.25}, {@code 500}), the same in every locale. */
+  private static String ns(long ps) {
+    return java.math.BigDecimal.valueOf(ps, 3).stripTrailingZeros().toPlainString();
   }
 
   /** Settings of a system; every one has a documented default. */
