@@ -16,11 +16,12 @@ class CeArithmeticTest {
   private static final double MAX = Double.MAX_VALUE;
   private static final double TINY = 0x1p-60;
 
-  private static long bits(double d) {
+  static long bits(double d) {
     return Double.doubleToRawLongBits(d);
   }
 
-  private static CeAccumulator reduce(CeOperation op, CeRounding r, boolean two, long... pairs) {
+  /** A reduction of (operand, index) pairs, one accumulator (shared with {@link CeNanAndTieRulesTest}). */
+  static CeAccumulator reduce(CeOperation op, CeRounding r, boolean two, long... pairs) {
     CeAccumulator acc = new CeAccumulator();
     acc.reset(op, r, two);
     for (int i = 0; i < pairs.length; i += 2) {

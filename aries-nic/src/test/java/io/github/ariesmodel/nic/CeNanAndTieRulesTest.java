@@ -1,5 +1,7 @@
 package io.github.ariesmodel.nic;
 
+import static io.github.ariesmodel.nic.CeArithmeticTest.bits;
+import static io.github.ariesmodel.nic.CeArithmeticTest.reduce;
 import static io.github.ariesmodel.nic.CeFpe.INEXACT;
 import static io.github.ariesmodel.nic.CeFpe.INVALID;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,19 +20,6 @@ class CeNanAndTieRulesTest {
   private static final long SNAN = 0x7ff0_0000_0000_0001L;
   private static final long SNAN_QUIETED = 0x7ff8_0000_0000_0001L;
   private static final long NEGATIVE_SNAN = 0xfff4_0000_0000_00abL;
-
-  private static long bits(double d) {
-    return Double.doubleToRawLongBits(d);
-  }
-
-  private static CeAccumulator reduce(CeOperation op, CeRounding r, boolean two, long... pairs) {
-    CeAccumulator acc = new CeAccumulator();
-    acc.reset(op, r, two);
-    for (int i = 0; i < pairs.length; i += 2) {
-      acc.add(pairs[i], pairs[i + 1], 0);
-    }
-    return acc;
-  }
 
   @Test
   void fpaddOfASignallingNanSetsInvalidAndGivesItQuieted() {
