@@ -22,6 +22,14 @@ class ShmemMemoryWaitTest {
     return AriesSystem.builder().topology(Topologies.ariesSmall(), "small").build();
   }
 
+  /** A 4 KiB put, an atomic add and a {@code putLong} into PE 0's {@code buf}, then a quiet. */
+  private static void threeTransactionsToPe0(Shmem pe, Symmetric buf) {
+    pe.putmem(buf, 0, buf, 0, 4096, 0);
+    pe.atomicAdd(buf, 4096, 1, 0);
+    pe.putLong(buf, 4104, 5, 0);
+    pe.quiet();
+  }
+
   @Test
   void aDefaultJobsPutsAndAtomicsWriteNothingAtTheirTargetButTheirData() {
     AriesSystem sys = system();
@@ -29,10 +37,7 @@ class ShmemMemoryWaitTest {
     Symmetric buf = job.allocate(8192);
     job.run(pe -> {
       if (pe.myPe() == 1) {
-        pe.putmem(buf, 0, buf, 0, 4096, 0);
-        pe.atomicAdd(buf, 4096, 1, 0);
-        pe.putLong(buf, 4104, 5, 0);
-        pe.quiet();
+        threeTransactionsToPe0(pe, buf);
       }
     });
     NicStatistics target = sys.node(0).nic().statistics();
@@ -55,10 +60,7 @@ class ShmemMemoryWaitTest {
     long[] seen = {-1};
     job.run(pe -> {
       if (pe.myPe() == 1) {
-        pe.putmem(buf, 0, buf, 0, 4096, 0);
-        pe.atomicAdd(buf, 4096, 1, 0);
-        pe.putLong(buf, 4104, 5, 0);
-        pe.quiet();
+        threeTransactionsToPe0(pe, buf);
       } else {
         pe.waitRemoteEvents(3);
         seen[0] = pe.remoteEvents();
