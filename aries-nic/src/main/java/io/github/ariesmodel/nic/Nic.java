@@ -388,7 +388,7 @@ public final class Nic implements FabricEndpoint {
    */
   public void addHostWriteProbe(HostWriteListener probe) {
     checkArgument(probe != null, "probe must not be null");
-    checkArgument(writeProbes.add(probe), "host-write probe %s was added to node %s's NIC already", probe, nodeId);
+    checkArgument(writeProbes.add(probe), "this host-write probe was added to node %s's NIC already", nodeId);
   }
 
   /**

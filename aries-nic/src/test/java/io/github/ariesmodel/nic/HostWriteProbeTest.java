@@ -110,8 +110,9 @@ class HostWriteProbeTest {
 
     atInitiator.clear();
     // a fetching AMO whose old value lands in local memory (uGNI's local_addr)
-    c.nics[1].post(new Post(Post.PostType.AMO, Post.Engine.FMA, 2, local.mdh(), 16, NetworkAddress.of(0, remote.mdh(), 8),
-        8, AmoOperation.parse("FIADD"), 5, 0, io.github.ariesmodel.core.DeliveryMode.ADAPTIVE_0, Post.NO_CQ,
+    NetworkAddress word = NetworkAddress.of(0, remote.mdh(), 8);
+    c.nics[1].post(new Post(Post.PostType.AMO, Post.Engine.FMA, 2, local.mdh(), 16, word, 8,
+        AmoOperation.parse("FIADD"), 5, 0, io.github.ariesmodel.core.DeliveryMode.ADAPTIVE_0, Post.NO_CQ,
         Post.GLOBAL_EVENT, false));
     c.run();
     assertThat(atInitiator).containsExactly(new Write(atInitiator.get(0).calledAt(), atInitiator.get(0).visiblePs(),
@@ -187,6 +188,23 @@ class HostWriteProbeTest {
         org.assertj.core.groups.Tuple.tuple(pa(c, 0, target, 12), 4));
   }
 
+  /** Under the eviction write-back a cached AMO reaches memory, and is seen, only when its entry leaves the cache. */
+  @Test
+  void underTheEvictionWriteBackACachedAmoIsSeenWhenTheCacheIsInvalidated() {
+    Cluster c = new Cluster(2, NicConfig.defaults().withAmoCache(AmoCacheConfig.defaults()
+        .withWriteBack(AmoWriteBack.EVICTION)));
+    MemoryDomainDescriptor target = c.register(0, 4096);
+    List<Write> seen = watch(c, 0);
+    c.nics[1].post(Post.amo(1, AmoOperation.parse("FIADD_C"), NetworkAddress.of(0, target.mdh(), 40), 1, 0));
+    c.run();
+    assertThat(seen).isEmpty();
+    c.nics[0].invalidateAmoCache();
+    assertThat(seen).extracting(Write::pa, Write::length).containsExactly(
+        org.assertj.core.groups.Tuple.tuple(pa(c, 0, target, 40), 8));
+    assertThat(seen.get(0).visiblePs() - seen.get(0).calledAt()).isEqualTo(T.hostLatencyPs());
+    assertThat(c.readLong(0, target.mdh(), 40)).isEqualTo(1);
+  }
+
   @Test
   void aRemovedProbeSeesNothingMoreAndAProbeIsAddedOnce() {
     Cluster c = new Cluster(2, NicConfig.defaults());
@@ -196,7 +214,7 @@ class HostWriteProbeTest {
     HostWriteListener probe = (visible, pa, length) -> seen.add(new Write(c.loop.now(), visible, pa, length));
     c.nics[0].addHostWriteProbe(probe);
     assertThatThrownBy(() -> c.nics[0].addHostWriteProbe(probe)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("was added to node 0's NIC already");
+        .hasMessage("this host-write probe was added to node 0's NIC already");
     assertThatThrownBy(() -> c.nics[0].addHostWriteProbe(null)).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("probe must not be null");
     c.nics[1].post(Post.put(1, source.mdh(), 0, NetworkAddress.of(0, target.mdh(), 0), 64));

@@ -111,6 +111,35 @@ class FailedRunTest {
     assertThat(onePutAndQuiet(sys)).isGreaterThan(alone);
   }
 
+  /**
+   * Nor do their REMOTE events count as the next job's: they land in the failed job's queue, which its registrations
+   * name, and a PE counts the events of its own queue (the review of stop 67: 92 of the failed run's 200 were counted).
+   */
+  @Test
+  void aFailedRunsRemoteEventsAreNotTheNextJobs() {
+    AriesSystem sys = system((sets, ways, seed) -> new Lowest());
+    ShmemJob failed = ShmemJob.builder(sys).nodes(0, 9).remoteEvents(true).build();
+    Symmetric t = failed.allocate(1L << 22);
+    assertThatThrownBy(() -> failed.run(pe -> {
+      if (pe.myPe() == 1) {
+        throw new IllegalStateException("the program's own bug");
+      }
+      for (int i = 0; i < 200; i++) {
+        pe.putLong(t, 4096L * i, i + 1, 1);
+      }
+      pe.quiet();
+    })).hasMessageContaining("the program's own bug");
+    ShmemJob next = ShmemJob.builder(sys).nodes(0, 9).remoteEvents(true).build();
+    long[] counted = new long[1];
+    next.run(pe -> {
+      if (pe.myPe() == 1) {
+        pe.compute(400_000_000); // long enough for every put left in flight to land
+        counted[0] = pe.remoteEvents();
+      }
+    });
+    assertThat(counted[0]).isZero();
+  }
+
   /** @return the time a job's PE 0 takes to put one word to PE 1 and quiet it */
   private static long onePutAndQuiet(AriesSystem sys) {
     ShmemJob job = ShmemJob.builder(sys).nodes(0, 9).build();

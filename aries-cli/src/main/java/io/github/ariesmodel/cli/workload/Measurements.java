@@ -48,6 +48,9 @@ public final class Measurements {
     if (job.nPes() != 2) {
       throw new IllegalArgumentException("a ping-pong needs exactly 2 PEs but the job has " + job.nPes());
     }
+    if (!job.remoteEvents()) {
+      throw new IllegalArgumentException("a ping-pong waits for REMOTE events: build its job with remoteEvents(true)");
+    }
     double[] latencyNs = new double[sizes.length];
     job.run(pe -> {
       long events = 0;

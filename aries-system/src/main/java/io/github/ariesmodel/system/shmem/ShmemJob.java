@@ -53,11 +53,14 @@ import java.util.function.LongPredicate;
  * }</pre>
  *
  * <p>Each PE registers every symmetric allocation at the same virtual address (its own MDH), a staging buffer for
- * puts and gets of Java arrays, and a completion queue for remote events; its NIC's events wake its process. Host
- * CPU loads and stores of registered memory go through the node's host cache (data, cache state and statistics) and
- * are untimed, except the poll of {@link Shmem#waitUntil}: the load that sees the awaited value costs its cache
- * latency (a hit when the NIC updated the cached line in place, a miss when its write dropped the line). Model other
- * local work with {@link Shmem#compute(long)}.
+ * puts and gets of Java arrays, and a completion queue for remote events (written only in a job built with
+ * {@link Builder#remoteEvents(boolean) remoteEvents(true)}); its NIC's completion events, and its NIC's writes of the
+ * word it waits on ({@link Shmem#waitUntil}), wake its process. Host CPU loads and stores of registered memory go
+ * through the node's host cache (data, cache state and statistics) and are untimed, except the poll of
+ * {@link Shmem#waitUntil}: the load that sees the awaited value costs its cache latency (a hit when the NIC updated
+ * the cached line in place, a miss when its write dropped the line). Memory holds a NIC write's bytes from when the
+ * NIC makes it, before the host could see them: {@code waitUntil} does not see them before then, but a program's own
+ * {@link Shmem#localLong} loop would. Model other local work with {@link Shmem#compute(long)}.
  */
 public final class ShmemJob {
 
@@ -69,18 +72,17 @@ public final class ShmemJob {
 
   /**
    * Bits of a post id below the job's number ({@link #jobNumber}): a PE's posts are numbered from its job's number
-   * times 2^40, so that no two jobs on a system share a post id.
+   * times 2^40, so that no two jobs on a system share a post id (2^40 posts a PE before they would).
    */
   private static final int POST_ID_BITS = 40;
-  /** The jobs built so far on each system (weakly held: a system no longer used is forgotten), for job numbers. */
-  private static final Map<AriesSystem, int[]> JOBS_BUILT = new java.util.WeakHashMap<>();
 
   private final AriesSystem system;
   /**
-   * This job's number on its system, 1 for the first: the high bits of its post ids. A job whose run failed leaves its
-   * posts in flight, and they finish in the system's next run; their completion events reach the NIC's listener,
-   * which a later job on the nodes has taken, and that job ignores events of posts not its own (until stop 67 both
-   * numbered their posts from 1, and the old posts' events counted as the new job's: its quiet returned early).
+   * This job's number on its system ({@link AriesSystem#nextJobNumber()}): the high bits of its post ids. A job whose
+   * run failed leaves its posts in flight, and they finish in the system's next run; their completion events reach
+   * the NIC's listener, which a later job on the nodes has taken, and that job ignores events of posts not its own
+   * (until stop 67 both numbered their posts from 1, and the old posts' events counted as the new job's: its quiet
+   * returned early).
    */
   private final int jobNumber;
   private final int[] peNodes;
@@ -90,7 +92,7 @@ public final class ShmemJob {
   /** Routing of GETs: DMAPP's default is adaptive (ADAPTIVE_0) [S8]. */
   private final DeliveryMode getMode;
   private final long stagingBytes;
-  /** The completion modes of puts and atomics: GLOBAL, and REMOTE when the builder asked ({@link Builder#remoteEvents}). */
+  /** The completion modes of puts and atomics: GLOBAL, and REMOTE when the builder asked for them. */
   private final int putModes;
   private final Pe[] pes;
   private final List<Symmetric> objects = new ArrayList<>();
@@ -107,11 +109,7 @@ public final class ShmemJob {
 
   private ShmemJob(Builder b) {
     this.system = b.system;
-    synchronized (JOBS_BUILT) {
-      int[] built = JOBS_BUILT.computeIfAbsent(system, x -> new int[1]);
-      built[0] = (built[0] + 1) & ((1 << (63 - POST_ID_BITS)) - 1); // (2^23 jobs on one system before it wraps)
-      this.jobNumber = built[0];
-    }
+    this.jobNumber = system.nextJobNumber();
     this.peNodes = b.nodes.clone();
     this.pageSize = b.pageSize;
     this.putMode = b.deliveryMode != null ? b.deliveryMode : defaultPutMode();
@@ -283,6 +281,11 @@ public final class ShmemJob {
     return new Builder(system);
   }
 
+  /** @return whether the job's puts and atomics ask for REMOTE events ({@link Builder#remoteEvents(boolean)}) */
+  public boolean remoteEvents() {
+    return (putModes & Post.REMOTE_EVENT) != 0;
+  }
+
   /** @return number of PEs */
   public int nPes() {
     return pes.length;
@@ -374,12 +377,12 @@ public final class ShmemJob {
     for (Pe pe : pes) {
       pe.node.nic().completionListener(pe::onEvent);
     }
-    // Each PE watches its NIC's host writes while the run lasts, for waitUntil (nothing else removes them: a job's
-    // PEs are on distinct nodes, and a job runs one program at a time)
-    for (Pe pe : pes) {
-      pe.node.nic().addHostWriteProbe(pe.writeWatch);
-    }
     try (ProcessRunner r = system.newProcessRunner()) {
+      // Each PE watches its NIC's host writes while the run lasts, for waitUntil (a job's PEs are on distinct nodes,
+      // and a job runs one program at a time; the finally below removes them)
+      for (Pe pe : pes) {
+        pe.node.nic().addHostWriteProbe(pe.writeWatch);
+      }
       runner = r;
       for (Pe pe : pes) {
         // each PE runs in its node's group: on a system with threads, its group's thread runs it
@@ -655,6 +658,13 @@ public final class ShmemJob {
     long watchedWord = -1;
     /** The physical address of the first byte of the last host access ({@link #hostAccess}). */
     long lastAccessPa;
+    /**
+     * The word a NIC write not yet visible covers, and when it will be ({@link #onHostWrite}): memory holds the bytes
+     * from when the NIC makes the write, so a test of the waiting condition before then (woken by one of the PE's own
+     * completions) must not see them.
+     */
+    long pendingWord = -1;
+    long pendingVisiblePs;
     /** This PE's observer of its NIC's host writes, added while a run lasts. */
     final HostWriteListener writeWatch = this::onHostWrite;
     long faults;
@@ -676,9 +686,10 @@ public final class ShmemJob {
         return; // another job's post, left in flight by its failed run (see jobNumber)
       }
       if (e.type() == CompletionType.REMOTE) {
-        remoteEvents++;
+        // Counted from this PE's own queue, which its registrations name: the listener also sees the REMOTE events of
+        // another job's registrations on the node (a failed run's puts in flight), which land in that job's queue.
         while (remoteCq.getEvent() != null) {
-          // the host consumes its remote events; the listener already saw this one
+          remoteEvents++;
         }
       } else {
         SplitTransfers.Transfer split = splits.isEmpty() ? null : splits.of(e.postId());
@@ -727,6 +738,10 @@ public final class ShmemJob {
       if (visiblePs <= clock.now()) {
         runner.wake(process);
       } else {
+        if (pendingWord != w || visiblePs > pendingVisiblePs) {
+          pendingWord = w;
+          pendingVisiblePs = visiblePs;
+        }
         clock.scheduleAt(visiblePs, WRITE_VISIBLE, this, 0);
       }
     }
@@ -1081,7 +1096,8 @@ public final class ShmemJob {
             long value = localLong(obj, offset);
             latency = lastHostLatencyPs; // (the condition may read other words)
             watchedWord = lastAccessPa; // the NIC's writes to it wake this PE from now
-            seen = condition.test(value);
+            // a write the host cannot see yet is not seen: its WRITE_VISIBLE event tests again then
+            seen = (pendingWord != watchedWord || clock.now() >= pendingVisiblePs) && condition.test(value);
           } finally {
             polling = before;
           }

@@ -101,6 +101,38 @@ class ShmemMemoryWaitTest {
     assertThat(resumed[0]).isGreaterThan(writes.get(0)[0]);
   }
 
+  /**
+   * Memory holds a NIC write's bytes from when the NIC makes it: a test of the condition before the host can see them,
+   * woken by one of the PE's own completions, does not see them (the review of stop 67: the PE resumed 0.7 us before
+   * the write was visible).
+   */
+  @Test
+  void waitUntilDoesNotSeeAWriteBeforeTheHostCan() {
+    AriesSystem sys = system();
+    ShmemJob job = ShmemJob.builder(sys).nodes(0, 9, 18).build();
+    Symmetric flag = job.allocate(8);
+    Symmetric buf = job.allocate(64 * 1000);
+    List<long[]> writes = new ArrayList<>();
+    sys.node(0).nic().addHostWriteProbe((visible, pa, length) -> writes.add(new long[] {visible, pa, length}));
+    long[] resumed = new long[1];
+    job.run(pe -> {
+      if (pe.myPe() == 0) {
+        for (int i = 0; i < 2000; i++) { // their GLOBAL events test PE 0's condition again and again
+          pe.putmem(buf, 64L * (i % 1000), buf, 0, 64, 2);
+        }
+        pe.waitUntil(flag, 0, v -> v == 1);
+        resumed[0] = pe.now();
+        pe.quiet();
+      } else if (pe.myPe() == 1) {
+        pe.compute(3_000_000);
+        pe.putLong(flag, 0, 1, 0);
+        pe.quiet();
+      }
+    });
+    assertThat(writes).as("the flag's write, the only one at node 0").hasSize(1);
+    assertThat(resumed[0]).isGreaterThanOrEqualTo(writes.get(0)[0]);
+  }
+
   @Test
   void waitUntilOnAPutsLastWordAndASoftwareBarrierNeedNoRemoteEvents() {
     AriesSystem sys = system();
