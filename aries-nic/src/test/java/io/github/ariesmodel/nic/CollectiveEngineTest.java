@@ -110,6 +110,26 @@ class CollectiveEngineTest {
     assertThat(new Cluster(1, NicConfig.defaults()).nics[0].statistics().toString()).doesNotContain("ce=");
   }
 
+  /** The 24-byte result a channel writes back is a host write its NIC's probes see, before the GLOBAL event. */
+  @Test
+  void theResultsWriteIsSeenByTheNicsHostWriteProbes() {
+    Tree t = new Tree(new int[] {-1, 0});
+    java.util.List<long[]> seen = new ArrayList<>();
+    t.c.nics[1].addHostWriteProbe((visible, pa, length) ->
+        seen.add(new long[] {t.c.loop.now(), visible, pa, length}));
+    t.post(0, CeOperation.IADD, 1, 0, 3);
+    t.post(1, CeOperation.IADD, 2, 0, 3);
+    t.c.run();
+    long pa = t.c.translation[1].translateNow(t.buffers[1].mdh(), 64, CePost.RESULT_BYTES,
+        io.github.ariesmodel.core.AccessKind.READ, Cluster.PTAG, Cluster.PKEY).physicalAddress();
+    // the result, then the GLOBAL event's CQ entry (the tree's queue)
+    assertThat(seen).hasSize(2);
+    assertThat(seen.get(0)[2]).isEqualTo(pa);
+    assertThat(seen.get(0)[3]).isEqualTo(CePost.RESULT_BYTES);
+    assertThat(seen.get(0)[1]).isGreaterThan(seen.get(0)[0]).isLessThanOrEqualTo(t.event(1).timePs());
+    assertThat(t.result(1).result1()).isEqualTo(3);
+  }
+
   @Test
   void minimumWithTheLowestOrGreatestIndexAmongTies() {
     for (CeOperation op : List.of(CeOperation.IMIN_LIDX, CeOperation.IMIN_GIDX)) {
