@@ -67,14 +67,21 @@ public record IommuConfig(
     PageTables pageTables) {
 
   /**
-   * The settings, the replacement policy by its name (a provider's {@code name()}, a built-in's) rather than a
-   * user factory's identity hash; another factory by its class.
+   * The replacement policy by the name a configuration file chooses it by: a built-in's id, a provider's
+   * {@code name()}; a library user's other factory, which no file names, by its class.
+   *
+   * @return the name
    */
+  public String policyName() {
+    return policy instanceof BuiltInPolicy b ? b.id()
+        : policy instanceof io.github.ariesmodel.iommu.spi.ReplacementPolicyProvider named ? named.name()
+        : policy.getClass().getName();
+  }
+
+  /** The settings, the replacement policy by its name ({@link #policyName()}) rather than a factory's identity hash. */
   @Override
   public String toString() {
-    String p = policy instanceof io.github.ariesmodel.iommu.spi.ReplacementPolicyProvider named ? named.name()
-        : policy instanceof BuiltInPolicy ? policy.toString() : policy.getClass().getName();
-    return "IommuConfig[ways=" + ways + ", sets=" + sets + ", ptesPerLine=" + ptesPerLine + ", policy=" + p
+    return "IommuConfig[ways=" + ways + ", sets=" + sets + ", ptesPerLine=" + ptesPerLine + ", policy=" + policyName()
         + ", seed=" + seed + ", maxInFlight=" + maxInFlight + ", fetchBuffers=" + fetchBuffers
         + ", pteFetchLatencyPs=" + pteFetchLatencyPs + ", hitLatencyPs=" + hitLatencyPs + ", issueIntervalPs="
         + issueIntervalPs + ", prefetch=" + prefetch + ", reuseMdhs=" + reuseMdhs + ", pageTables=" + pageTables

@@ -14,11 +14,8 @@ import io.github.ariesmodel.core.sim.SparsePhysicalMemory;
 import io.github.ariesmodel.core.spi.HostCache;
 import io.github.ariesmodel.core.spi.AddressTranslation;
 import io.github.ariesmodel.core.spi.Fabric;
-import io.github.ariesmodel.iommu.BuiltInPolicy;
 import io.github.ariesmodel.iommu.Iommu;
 import io.github.ariesmodel.iommu.IommuConfig;
-import io.github.ariesmodel.iommu.spi.ReplacementPolicyFactory;
-import io.github.ariesmodel.iommu.spi.ReplacementPolicyProvider;
 import io.github.ariesmodel.network.RouterFabric;
 import io.github.ariesmodel.network.Topologies;
 import io.github.ariesmodel.network.spi.RoutingAlgorithm;
@@ -547,17 +544,11 @@ public final class AriesSystem {
       IommuConfig c = iommuConfig;
       s.append(String.format(Locale.ROOT, "  iommu PTE cache %d ways × %d sets × %d PTEs a line (%,d PTEs), %s,"
           + " prefetch %s, page tables %s; %d in flight, %d fetch buffers, PTE fetch %s ns, hit %s ns, issue %s ns%n",
-          c.ways(), c.sets(), c.ptesPerLine(), (long) c.ways() * c.sets() * c.ptesPerLine(), policyName(c.policy()),
+          c.ways(), c.sets(), c.ptesPerLine(), (long) c.ways() * c.sets() * c.ptesPerLine(), c.policyName(),
           c.prefetch() ? "on" : "off", c.pageTables().configName(), c.maxInFlight(), c.fetchBuffers(),
           ns(c.pteFetchLatencyPs()), ns(c.hitLatencyPs()), ns(c.issueIntervalPs())));
     }
     return s.toString();
-  }
-
-  /** A replacement policy by the name a configuration chooses it by; a user's factory without one by its class. */
-  private static String policyName(ReplacementPolicyFactory p) {
-    return p instanceof ReplacementPolicyProvider named ? named.name()
-        : p instanceof BuiltInPolicy builtIn ? builtIn.id() : p.getClass().getName();
   }
 
   /** Picoseconds as nanoseconds with no trailing zeros ({@code 1.25}, {@code 500}), the same in every locale. */

@@ -1,10 +1,7 @@
 package io.github.ariesmodel.cli.system;
 
 import io.github.ariesmodel.core.SimTime;
-import io.github.ariesmodel.iommu.BuiltInPolicy;
 import io.github.ariesmodel.iommu.IommuConfig;
-import io.github.ariesmodel.iommu.spi.ReplacementPolicyFactory;
-import io.github.ariesmodel.iommu.spi.ReplacementPolicyProvider;
 import io.github.ariesmodel.nic.NicConfig;
 import io.github.ariesmodel.nic.NicTiming;
 import io.github.ariesmodel.system.FabricKind;
@@ -105,7 +102,7 @@ public final class RecordedSettings {
     m.put("ways", Integer.toString(c.ways()));
     m.put("sets", Integer.toString(c.sets()));
     m.put("ptesPerLine", Integer.toString(c.ptesPerLine()));
-    m.put("policy", policy(c.policy()));
+    m.put("policy", c.policyName()); // (ReplacementPolicies.byName takes it back)
     m.put("maxInFlight", Integer.toString(c.maxInFlight()));
     m.put("fetchBuffers", Integer.toString(c.fetchBuffers()));
     m.put("pteFetchLatencyNs", Double.toString(SimTime.toNs(c.pteFetchLatencyPs())));
@@ -115,16 +112,5 @@ public final class RecordedSettings {
     m.put("pageTables", c.pageTables().configName());
     m.put("seed", Long.toString(c.seed()));
     return m;
-  }
-
-  /** A policy's name as a configuration file gives it ({@code ReplacementPolicies.byName} takes it back). */
-  private static String policy(ReplacementPolicyFactory p) {
-    if (p instanceof BuiltInPolicy b) {
-      return b.id();
-    }
-    if (p instanceof ReplacementPolicyProvider r) {
-      return r.name();
-    }
-    return p.getClass().getName(); // a library user's factory: no configuration file names one
   }
 }
