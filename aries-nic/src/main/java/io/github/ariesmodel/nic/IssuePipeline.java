@@ -16,8 +16,9 @@ import io.github.ariesmodel.core.spi.TranslationClient;
  * peak [S2 via S1]). A request never crosses a 64-byte boundary of the remote address (cache-line packets, the
  * model's assumption). A PUT request first reads its data from local memory through translation
  * ({@link TranslationClient#LOCAL_READ}); BTE reads pay the host read round trip over the {@link HostLink}, FMA data
- * came with the post. Each request then spends the transmit pipeline ({@code txPipelineCycles}, assumed 40 cycles)
- * before the {@link Injector} offers it to the fabric.
+ * came with the post; a PUT of its value ({@link Post#putValue}) reads and translates nothing. Each request then
+ * spends the transmit pipeline ({@code txPipelineCycles}, assumed 40 cycles) before the {@link Injector} offers it
+ * to the fabric.
  *
  * <p>Two limits shape who may issue in a slot. An FMA transaction's request issues only once the CPU has stored it
  * through the FMA window ({@link Transaction#nextReadyPs()}). A BTE channel keeps at most
@@ -218,6 +219,13 @@ final class IssuePipeline {
       case PUT: {
         long start = t.packetStart(i);
         int len = t.packetLength(i, start);
+        if (t.localMdh == Post.NO_LOCAL) { // Post.putValue: the data came with the post, nothing to read
+          Packet p = accesses.packets.put(nodeId, t.remoteNode, t.remoteMdh, start, tagWord, t.mode, len,
+              config.protectionTag(), config.protectionKey());
+          LittleEndian.put(p.data(), 0, len, t.post.operand1());
+          injector.injectAt(now + txLatencyPs, p);
+          return;
+        }
         MemoryAccess a = accesses.take(TranslationClient.LOCAL_READ, t.localMdh,
             t.localOffset + (start - t.remoteOffset), len, AccessKind.READ, config.protectionTag(),
             config.protectionKey());

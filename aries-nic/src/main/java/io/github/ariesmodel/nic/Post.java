@@ -20,11 +20,13 @@ import io.github.ariesmodel.core.NetworkAddress;
  * @param engine which NIC engine runs it (AUTO: by the NIC's FMA→BTE threshold)
  * @param postId the host's id, echoed in the completion events
  * @param localMdh local memory handle: PUT source, GET destination, fetched AMO result; {@link #NO_LOCAL} for none
+ *     (a PUT without one carries its data in {@code operand1}: {@link #putValue})
  * @param localOffset byte offset into the local registration
  * @param remote the remote address (for a CQ write: node, CQ handle as MDH, offset 0)
  * @param length bytes moved, 0 to 2^32 - 1 (the BTE's 32-bit {@code xfer_len} [S6a])
  * @param amo the AMO operation, or null for other types
- * @param operand1 first AMO operand (compare value of CSWAP, AND mask of AX); the value of a CQ write
+ * @param operand1 first AMO operand (compare value of CSWAP, AND mask of AX); the value of a CQ write; the data of
+ *     a {@link #putValue} PUT
  * @param operand2 second AMO operand (swap value of CSWAP, XOR mask of AX)
  * @param deliveryMode routing mode of the requests
  * @param completionQueue source-side CQ handle of this NIC for LOCAL/GLOBAL events, or {@link #NO_CQ}
@@ -125,8 +127,37 @@ public record Post(
    * @return the post
    */
   public static Post put(long postId, int localMdh, long localOffset, NetworkAddress remote, long length) {
+    checkArgument(localMdh != NO_LOCAL, "localMdh must name the PUT's source registration but was -1 (a PUT of 1, 2,"
+        + " 4 or 8 bytes without a source buffer is Post.putValue)");
     return new Post(PostType.PUT, Engine.AUTO, postId, localMdh, localOffset, remote, length, null, 0, 0,
         DeliveryMode.ADAPTIVE_0, NO_CQ, GLOBAL_EVENT, false);
+  }
+
+  /**
+   * A PUT whose data is in the post itself: the low {@code bytes} bytes of {@code value}, little-endian, with no local
+   * buffer. On Aries the CPU stores an FMA PUT's data into the FMA window along with the descriptor (the FMA_LAUNCH
+   * doorbell can itself carry a 4- or 8-byte put [S7]), so such a put needs no registered source: this is Cray
+   * SHMEM's {@code shmem_long_p}. The NIC reads and translates no local memory for it; the CPU's stores are charged as
+   * for any FMA PUT of one packet. Always FMA (the BTE reads its data from memory); defaults otherwise as
+   * {@link #put}. The NIC refuses it unless {@code remote.offset} is a multiple of {@code bytes} (the model's rule,
+   * assumed: the value is one naturally aligned word, one packet).
+   *
+   * @param postId echoed in events
+   * @param remote where the first byte goes, a multiple of {@code bytes}
+   * @param value the data (only its low {@code bytes} bytes are sent)
+   * @param bytes 1, 2, 4 or 8
+   * @return the post
+   */
+  public static Post putValue(long postId, NetworkAddress remote, long value, int bytes) {
+    checkArgument(bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8, "bytes must be 1, 2, 4 or 8 but was %s",
+        bytes);
+    return new Post(PostType.PUT, Engine.FMA, postId, NO_LOCAL, 0, remote, bytes, null, value, 0,
+        DeliveryMode.ADAPTIVE_0, NO_CQ, GLOBAL_EVENT, false);
+  }
+
+  /** @return whether this is a PUT whose data is in the post ({@link #putValue}) */
+  public boolean carriesValue() {
+    return type == PostType.PUT && localMdh == NO_LOCAL;
   }
 
   /**

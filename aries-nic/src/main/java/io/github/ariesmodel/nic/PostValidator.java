@@ -54,6 +54,9 @@ final class PostValidator {
             "post.length must be in [1, 4294967295] for a GET (zero-length GETs are not allowed [S5]) but was 0");
         checkArgument(r.offset() + p.length() <= NetworkAddress.MAX_OFFSET + 1,
             "post.remote.offset + post.length must be <= 2^40 but was %s + %s", r.offset(), p.length());
+        if (p.carriesValue()) {
+          return checkValuePut(p);
+        }
         checkLocal(p, p.length(), get);
         boolean aligned4 = (r.offset() & 3) == 0 && (p.length() & 3) == 0;
         Post.Engine e = p.engine();
@@ -86,6 +89,18 @@ final class PostValidator {
       default:
         throw new AssertionError(p.type());
     }
+  }
+
+  /** A PUT whose data is in the post ({@link Post#putValue}): one naturally aligned word of 1 to 8 bytes, on FMA. */
+  private static Post checkValuePut(Post p) {
+    long n = p.length();
+    checkArgument(n == 1 || n == 2 || n == 4 || n == 8, "post.localMdh must name a registered memory domain but was -1"
+        + " (only a PUT of 1, 2, 4 or 8 bytes carries its data in the post, Post.putValue); post.length was %s", n);
+    checkArgument(p.remote().offset() % n == 0, "post.remote.offset must be a multiple of %s for a PUT of its value"
+        + " (Post.putValue) but was %s", n, p.remote().offset());
+    checkArgument(p.engine() != Post.Engine.BTE, "engine must be FMA or AUTO for a PUT of its value (Post.putValue):"
+        + " the BTE reads its data from memory");
+    return p.engine() == Post.Engine.AUTO ? p.withEngine(Post.Engine.FMA) : p;
   }
 
   private void checkLocal(Post p, long length, boolean written) {

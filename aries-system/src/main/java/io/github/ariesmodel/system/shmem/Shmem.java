@@ -73,8 +73,10 @@ public interface Shmem {
   void put(Symmetric dest, long destOffset, byte[] data, int pe);
 
   /**
-   * Puts one 64-bit word (a non-fetching swap, so that the word lands whole): a target waiting on it in
-   * {@link #waitUntil} wakes when the write is visible in its memory.
+   * Puts one 64-bit word, as Cray SHMEM's {@code shmem_long_p}: an 8-byte FMA PUT whose data the CPU stores with
+   * the descriptor ({@code Post.putValue}), so it needs no staging buffer and the value lands whole (one aligned
+   * word, one packet). A target waiting on it in {@link #waitUntil} wakes when the write is visible in its memory.
+   * Completes at {@link #quiet()}.
    *
    * @param dest destination object
    * @param destOffset byte offset, 8-byte aligned

@@ -928,7 +928,10 @@ public final class ShmemJob {
       checkCaller();
       checkArgument((destOffset & 7) == 0, "destOffset must be 8-byte aligned but was %s", destOffset);
       own(dest, "dest", destOffset, 8);
-      atomic(AmoOperation.of(AmoKind.SWAP, false, 64), dest, destOffset, value, 0, pe);
+      // shmem_long_p: an 8-byte FMA PUT whose data the CPU stores with the descriptor (Post.putValue)
+      post(Post.putValue(nextPostId++, remote(dest, destOffset, pe), value, 8)
+          .withDeliveryMode(putMode)
+          .withCompletion(Post.NO_CQ, putModes));
     }
 
     @Override

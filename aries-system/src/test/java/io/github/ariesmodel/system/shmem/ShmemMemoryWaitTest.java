@@ -41,9 +41,9 @@ class ShmemMemoryWaitTest {
       }
     });
     NicStatistics target = sys.node(0).nic().statistics();
-    // the 4 KiB of data and nothing else over the target's host link (until stop 67 two CQ entries of 8 bytes more,
-    // the atomics' REMOTE events; a put's rides with its data); the AMO unit's writes are not booked on the link
-    assertThat(target.hostBytesToNode()).isEqualTo(4096);
+    // the puts' data (4 KiB and putLong's word, a PUT since stop 68) and nothing else over the target's host link
+    // (until stop 67 two CQ entries of 8 bytes more, the atomics' REMOTE events); the AMO unit's writes are not booked
+    assertThat(target.hostBytesToNode()).isEqualTo(4096 + 8);
     assertThat(target.eventsWritten()).isZero();
     assertThat(job.faults()).isZero();
 
@@ -67,8 +67,9 @@ class ShmemMemoryWaitTest {
       }
     });
     assertThat(seen[0]).isEqualTo(3);
-    // the atomics' events each take an 8-byte write of the host link; the put's is visible with its data's write
-    assertThat(sys.node(0).nic().statistics().hostBytesToNode()).isEqualTo(4096 + 2 * 8);
+    // the puts' data (putLong's word is a PUT's), and the atomic's event, an 8-byte write of the host link; a put's
+    // event is visible with its data's write
+    assertThat(sys.node(0).nic().statistics().hostBytesToNode()).isEqualTo(4096 + 8 + 8);
     assertThat(sys.node(0).nic().statistics().eventsWritten()).isEqualTo(3);
   }
 
@@ -131,6 +132,47 @@ class ShmemMemoryWaitTest {
     });
     assertThat(writes).as("the flag's write, the only one at node 0").hasSize(1);
     assertThat(resumed[0]).isGreaterThanOrEqualTo(writes.get(0)[0]);
+  }
+
+  /**
+   * {@code putLong} is Cray's {@code shmem_long_p}, an 8-byte PUT (stop 68; a non-fetching SWAP before): the target's
+   * AMO unit never sees it, and its word is visible without the AMO unit's host read of the old value.
+   */
+  @Test
+  void putLongIsAPutNotAnAtomic() {
+    long[] putLong = visibleAfterPosting(false);
+    long[] swap = visibleAfterPosting(true);
+    assertThat(putLong[1]).as("AMOs executed at the target").isZero();
+    assertThat(swap[1]).isEqualTo(1);
+    // the swap's value can be written only after the AMO unit's read of the old one (hostReadLatencyPs, 500 ns); the
+    // put's own write crosses the host link, which the AMO unit's is not booked on (493.7 ns apart when written)
+    assertThat(swap[0] - putLong[0]).isBetween(450_000L, 500_000L);
+  }
+
+  /** PE 1 sets PE 0's word by putLong, or by a non-fetching SWAP: picoseconds from the call to the write's visibility. */
+  private static long[] visibleAfterPosting(boolean swap) {
+    AriesSystem sys = system();
+    ShmemJob job = ShmemJob.builder(sys).nodes(0, 9).build();
+    Symmetric flag = job.allocate(8);
+    List<Long> visible = new ArrayList<>();
+    sys.node(0).nic().addHostWriteProbe((at, pa, length) -> visible.add(at));
+    long[] called = new long[1];
+    job.run(pe -> {
+      if (pe.myPe() == 1) {
+        called[0] = pe.now();
+        if (swap) {
+          pe.atomic(io.github.ariesmodel.core.AmoOperation.of(io.github.ariesmodel.core.AmoKind.SWAP, false, 64), flag,
+              0, 9, 0, 0);
+        } else {
+          pe.putLong(flag, 0, 9, 0);
+        }
+        pe.quiet();
+      } else {
+        pe.waitUntil(flag, 0, v -> v == 9);
+      }
+    });
+    assertThat(visible).hasSize(1);
+    return new long[] {visible.get(0) - called[0], sys.node(0).nic().statistics().amosExecuted()};
   }
 
   @Test
