@@ -30,7 +30,7 @@ final class AmoCache {
   private final AmoWriteBack writeBack;
   private final NicStatistics stats;
   private final Scheduler clock;
-  private final long hostWritePs;
+  private final HostLink host;
   private final HostWriteProbes writes;
   private final int entries;
   // The entries, allocated by the first cached AMO (most NICs of a large system never see one).
@@ -61,14 +61,14 @@ final class AmoCache {
    * @param config its size and write-back policy (enabled)
    * @param memory host memory as the NIC sees it (the node's host-cache NIC path)
    * @param stats the NIC's counters
-   * @param clock the NIC's clock: a write-back is visible to the host {@code hostWritePs} after it is made
-   * @param hostWritePs one-way host latency (a write-back is a posted write; not booked on the host link)
+   * @param clock the NIC's clock
+   * @param host the host link a write-back crosses (a posted write, visible when it has crossed)
    * @param writes the observers of the NIC's host writes
    */
-  AmoCache(AmoCacheConfig config, HostMemory memory, NicStatistics stats, Scheduler clock, long hostWritePs,
+  AmoCache(AmoCacheConfig config, HostMemory memory, NicStatistics stats, Scheduler clock, HostLink host,
       HostWriteProbes writes) {
     this.clock = clock;
-    this.hostWritePs = hostWritePs;
+    this.host = host;
     this.writes = writes;
     this.entries = config.entries();
     this.memory = memory;
@@ -115,10 +115,9 @@ final class AmoCache {
    * least recently used idle entry (written back first if dirty).
    *
    * @param w an 8-byte aligned physical address not in the cache
-   * @param fillReadyAt when the fill's data is back
-   * @return the entry, or -1 when every entry has AMOs in flight
+   * @return the entry, or -1 when every entry has AMOs in flight; its value is available once {@link #filled} says
    */
-  int allocate(long w, long fillReadyAt) {
+  int allocate(long w) {
     if (word.length == 0) {
       allocateEntries();
     }
@@ -148,8 +147,13 @@ final class AmoCache {
     valid[victim] = true;
     dirty[victim] = 0;
     dropWhenIdle[victim] = false;
-    readyAt[victim] = fillReadyAt;
+    readyAt[victim] = Long.MAX_VALUE;
     return victim;
+  }
+
+  /** @param i an entry just allocated @param at when its fill's data is back in the NIC */
+  void filled(int i, long at) {
+    readyAt[i] = at;
   }
 
   /**
@@ -282,16 +286,16 @@ final class AmoCache {
   /** Writes entry {@code i}'s changed halves to memory (both: one 8-byte write). */
   private void writeBack(int i) {
     byte d = dirty[i];
-    long visible = clock.now() + hostWritePs;
+    long now = clock.now();
     if (d == BOTH) {
       memory.writeLong(word[i], value[i]);
-      writes.wrote(visible, word[i], 8);
+      writes.wrote(host.write(now, 8), word[i], 8);
     } else if (d == LOW) {
       memory.writeInt(word[i], (int) value[i]);
-      writes.wrote(visible, word[i], 4);
+      writes.wrote(host.write(now, 4), word[i], 4);
     } else {
       memory.writeInt(word[i] + 4, (int) (value[i] >>> 32));
-      writes.wrote(visible, word[i] + 4, 4);
+      writes.wrote(host.write(now, 4), word[i] + 4, 4);
     }
     dirty[i] = 0;
     stats.amoCacheWriteBacks++;

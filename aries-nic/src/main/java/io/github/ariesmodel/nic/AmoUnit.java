@@ -13,9 +13,11 @@ import java.util.ArrayDeque;
  * 6-bit request list [S6d]) are in the unit; more wait in order.
  *
  * <p>An uncached command, or any command when the NIC has no {@link AmoCache}, is a memory AMO: it reads and writes
- * host memory and answers {@code amoUnitCycles} (assumed 8) plus a host read round trip later. A cached command
+ * host memory and answers {@code amoUnitCycles} (assumed 8) after its read of the old value is back: a host read over
+ * the {@link HostLink} (request and data cross it, then the read round trip), then writes the result back over the
+ * link, a posted write (both booked on the link since stop 68). A cached command
  * ({@code _C}, {@code _SC}) works on the AMO cache: a miss fills an entry from host memory and answers like a memory
- * AMO; a hit answers {@code amoUnitCycles} after the entry's value is available (after its fill, or after the previous
+ * AMO (its fill crosses the host link the same way); a hit answers {@code amoUnitCycles} after the entry's value is available (after its fill, or after the previous
  * AMO on the word: AMOs on one cached word are served one after another, one every {@link #ISSUE_CYCLES} cycles). When
  * every entry has AMOs in flight a cached
  * command misses without allocating and runs as a memory AMO. docs/memory-hierarchy.md ("AMO cache") has the model
@@ -39,10 +41,8 @@ final class AmoUnit {
   private final Injector injector;
   private final NicStatistics stats;
   private final HostWriteProbes writes;
-  /** One-way host latency: a memory AMO's result is a posted write to the host after the unit has it. */
-  private final long hostWritePs;
-  private final long latencyPs;
-  private final long hostReadPs;
+  /** The host link the unit's reads of host memory and its memory AMOs' result writes cross. */
+  private final HostLink host;
   private final long unitPs;
   private final long issuePs;
   private final EventHandler answered = new Answered();
@@ -62,9 +62,11 @@ final class AmoUnit {
    *     a cache)
    * @param cache the AMO cache, or null when the NIC has none
    */
-  AmoUnit(Scheduler scheduler, HostMemory memory, AmoCache cache, NicConfig config, AccessPool accesses,
-      CompletionWriter completions, Injector injector, NicStatistics stats, HostWriteProbes writes) {
+  AmoUnit(Scheduler scheduler, HostMemory memory, AmoCache cache, NicConfig config, HostLink host,
+      AccessPool accesses, CompletionWriter completions, Injector injector, NicStatistics stats,
+      HostWriteProbes writes) {
     this.scheduler = scheduler;
+    this.host = host;
     this.writes = writes;
     this.memory = memory;
     this.cache = cache;
@@ -74,11 +76,8 @@ final class AmoUnit {
     this.injector = injector;
     this.stats = stats;
     NicTiming t = config.timing();
-    this.hostReadPs = t.hostReadLatencyPs();
-    this.hostWritePs = t.hostLatencyPs();
     this.unitPs = t.cyclePs() * t.amoUnitCycles();
     this.issuePs = t.cyclePs() * Math.min(ISSUE_CYCLES, t.amoUnitCycles());
-    this.latencyPs = hostReadPs + unitPs;
     this.idleWriteBack = cache != null && cache.writeBackPolicy() == AmoWriteBack.IDLE;
   }
 
@@ -127,14 +126,17 @@ final class AmoUnit {
     stats.amosExecuted++;
     inFlight++;
     accesses.recycle(a);
-    // The host sees the result once the unit has it (its read round trip and its cycles, when it answers) and has
-    // written it back over the host link (derived: a posted write, one way; not booked on the link, like the read).
-    // The REMOTE event's own write is booked when the unit has the result, so it is visible just after the value:
-    // until stop 67 it was booked as the AMO executed, a read round trip before the value could be in memory (the
-    // arithmetic hunt of stop 67: 510 ns before a cached miss's event, which costs the same read).
-    writes.wrote(now + latencyPs + hostWritePs, pa, p.amo().operandBytes());
-    completions.remoteEventAfter(now + latencyPs, p);
-    scheduler.scheduleAt(now + latencyPs, answered, accesses.packets.amoResult(p, old), 0);
+    // The unit has the result once its read of the old value has crossed the host link (its request one way, the
+    // data back, and the read round trip) and its cycles have passed; then it writes the result back over the link,
+    // a posted write, in the answer's event (Answered), and the host sees it when the write has crossed. Until stop
+    // 68 neither the read nor the write was booked on the link (their latencies were charged, not their bytes). The
+    // REMOTE event is booked in an event after the answer's, so its CQ entry crosses after the value: until stop 67
+    // it was booked as the AMO executed, a read round trip before the value could be in memory (the arithmetic hunt
+    // of stop 67: 510 ns before a cached miss's event, which costs the same read).
+    int bytes = p.amo().operandBytes();
+    long answerAt = host.read(now, bytes) + unitPs;
+    scheduler.scheduleAt(answerAt, answered, accesses.packets.amoResult(p, old), pa);
+    completions.remoteEventAfter(answerAt, p);
     accesses.done(p);
   }
 
@@ -154,11 +156,12 @@ final class AmoUnit {
       start = Math.max(now, cache.readyAt(i));
     } else {
       stats.amoCacheMisses++;
-      start = now + hostReadPs;
-      i = cache.allocate(w, start);
+      i = cache.allocate(w);
       if (i < 0) {
         return false;
       }
+      start = host.read(now, 8); // the fill: the whole word, over the host link
+      cache.filled(i, start);
     }
     int width = p.amo().widthBits();
     long old = cache.operand(i, pa, width);
@@ -201,11 +204,17 @@ final class AmoUnit {
     }
   }
 
-  /** A memory AMO's response is ready (ref: the response): it leaves the unit, and a waiting AMO enters. */
+  /**
+   * A memory AMO's response is ready (ref: the response, arg: the word's physical address): the result is written to
+   * host memory over the host link, the AMO leaves the unit, and a waiting AMO enters.
+   */
   private final class Answered implements EventHandler {
     @Override
     public void onEvent(long now, Object ref, long arg) {
-      answer(now, (Packet) ref);
+      Packet response = (Packet) ref;
+      int bytes = response.amo().operandBytes();
+      writes.wrote(host.write(now, bytes), arg, bytes);
+      answer(now, response);
     }
   }
 

@@ -16,8 +16,9 @@ import io.github.ariesmodel.core.sim.SerialChannel;
  * moves its reads' requests and its received data the same way, as S1 says of symmetric traffic. With an overhead of
  * 0 a read books no request, as before stop 65. Flow-control and alignment overheads, which S1 names too, are not
  * modelled (it gives no figure). {@link NicStatistics}'s byte counts are data bytes, without the overhead. Not every
- * host access crosses this link in the model: the AMO unit's reads and write-backs of host memory do not, nor do the
- * FMA stores of a post's data after its first 64 bytes (charged as the CPU's store time instead).
+ * host access crosses this link in the model: the FMA stores of a post's data after its first 64 bytes do not
+ * (charged as the CPU's store time instead). The AMO unit's reads of host memory, its memory AMOs' result writes and
+ * the AMO cache's fills and write-backs do since stop 68 (before, their latencies were charged, not their bytes).
  */
 final class HostLink {
   private final SerialChannel toNic;

@@ -133,7 +133,7 @@ public final class Nic implements FabricEndpoint {
     }
     // Every stage but the AMO unit's cache reaches host memory through the cache's coherent view (AmoCache).
     AmoCache amoCache = config.amoCache().enabled()
-        ? new AmoCache(config.amoCache(), this.memory, stats, scheduler, config.timing().hostLatencyPs(), writeProbes)
+        ? new AmoCache(config.amoCache(), this.memory, stats, scheduler, host, writeProbes)
         : null;
     HostMemory memory = amoCache == null ? this.memory : amoCache.nicView();
     completions = new CompletionWriter(nodeId, scheduler, host, memory, translation, config, stats, writeProbes);
@@ -146,7 +146,8 @@ public final class Nic implements FabricEndpoint {
         new IssuePipeline(nodeId, scheduler, memory, translation, config, host, accesses, transactions, injector);
     transactions.issuePipeline(issue);
     injector.issuePipeline(issue);
-    amoUnit = new AmoUnit(scheduler, memory, amoCache, config, accesses, completions, injector, stats, writeProbes);
+    amoUnit = new AmoUnit(scheduler, memory, amoCache, config, host, accesses, completions, injector, stats,
+        writeProbes);
     target = new TargetEngine(nodeId, scheduler, memory, translation, config.timing(), host, accesses, completions,
         injector, amoUnit, stats, config.protectionTag(), config.protectionKey(), writeProbes);
     responses = new ResponseEngine(nodeId, scheduler, memory, translation, config, host, accesses, transactions,

@@ -64,7 +64,9 @@ class AmoCacheTest {
     long hit = r.latency(FADD_C, 8);
 
     assertThat(miss).isEqualTo(uncached);
-    assertThat(miss - hit).isEqualTo(HOST_READ_PS);
+    // the fill's read: its request (24 bytes of overhead) and its data (8 + 24) cross the host link at 16 GB/s, 1.5 and
+    // 2 ns (since stop 68), then the read round trip
+    assertThat(miss - hit).isEqualTo(HOST_READ_PS + 1_500 + 2_000);
     assertThat(r.stats().amoCacheMisses()).isEqualTo(1);
     assertThat(r.stats().amoCacheHits()).isEqualTo(1);
     assertThat(r.memory(8)).isEqualTo(2);

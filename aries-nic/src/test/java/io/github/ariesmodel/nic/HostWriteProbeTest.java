@@ -130,9 +130,9 @@ class HostWriteProbeTest {
     Write w = seen.get(0);
     assertThat(w.pa()).isEqualTo(pa(c, 0, target, 24));
     assertThat(w.length()).isEqualTo(8);
-    // the read round trip and the unit's cycles (when it answers), then the posted write's one-way latency
-    assertThat(w.visiblePs() - w.calledAt())
-        .isEqualTo(T.hostReadLatencyPs() + T.cyclePs() * T.amoUnitCycles() + T.hostLatencyPs());
+    // written when the unit answers (after its read and its cycles), then the posted write crosses the host link:
+    // its 8 bytes and 24 of overhead at 16 GB/s (2 ns), then the one-way latency
+    assertThat(w.visiblePs() - w.calledAt()).isEqualTo(2_000 + T.hostLatencyPs());
     assertThat(c.readLong(0, target.mdh(), 24)).isEqualTo(3);
 
     seen.clear();
@@ -179,7 +179,7 @@ class HostWriteProbeTest {
     assertThat(seen).hasSize(1);
     assertThat(seen.get(0).pa()).isEqualTo(pa(c, 0, target, 0));
     assertThat(seen.get(0).length()).isEqualTo(8);
-    assertThat(seen.get(0).visiblePs() - seen.get(0).calledAt()).isEqualTo(T.hostLatencyPs());
+    assertThat(seen.get(0).visiblePs() - seen.get(0).calledAt()).isEqualTo(2_000 + T.hostLatencyPs()); // 32 B on the link
 
     seen.clear();
     c.nics[1].post(Post.amo(9, AmoOperation.parse("FIADD_SC"), NetworkAddress.of(0, target.mdh(), 12), 1, 0));
@@ -201,7 +201,7 @@ class HostWriteProbeTest {
     c.nics[0].invalidateAmoCache();
     assertThat(seen).extracting(Write::pa, Write::length).containsExactly(
         org.assertj.core.groups.Tuple.tuple(pa(c, 0, target, 40), 8));
-    assertThat(seen.get(0).visiblePs() - seen.get(0).calledAt()).isEqualTo(T.hostLatencyPs());
+    assertThat(seen.get(0).visiblePs() - seen.get(0).calledAt()).isEqualTo(2_000 + T.hostLatencyPs()); // 32 B on the link
     assertThat(c.readLong(0, target.mdh(), 40)).isEqualTo(1);
   }
 

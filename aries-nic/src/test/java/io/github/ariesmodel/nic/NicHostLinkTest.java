@@ -44,13 +44,28 @@ class NicHostLinkTest {
     assertThat(c.nics[1].statistics().hostBytesToNic()).as("the GET's data read from host memory").isEqualTo(64);
   }
 
+  /**
+   * A memory AMO crosses its target's host link with its read of the old value (request out, 8 bytes back) and its
+   * result write (8 bytes out), and nothing else when no REMOTE event is asked (until stop 68 the unit's accesses
+   * were not booked on the link, and the test said the channel stayed free).
+   */
   @Test
-  void amoServedWithoutRemoteEventLeavesTheTargetHostChannelFree() {
+  void amoServedWithoutRemoteEventCrossesTheTargetHostLinkWithItsReadAndResultOnly() {
     c.nics[0].post(Post.amo(1, AmoOperation.parse("FADD"), at(8), 3, 0));
     c.run();
     assertThat(c.nics[1].statistics().amosExecuted()).isEqualTo(1);
-    assertThat(c.nics[1].hostLink().toNode().freeAtPs()).isZero();
-    assertThat(c.nics[1].statistics().hostBytesToNode()).isZero();
+    assertThat(c.nics[1].statistics().hostBytesToNic()).as("the old value read").isEqualTo(8);
+    assertThat(c.nics[1].statistics().hostBytesToNode()).as("the result written, no event").isEqualTo(8);
+    SerialChannel toNode = c.nics[1].hostLink().toNode();
+    SerialChannel toNic = c.nics[1].hostLink().toNic();
+    // The read's request (24 B) and data (32 B) are booked together; the data is in the NIC when the request has left
+    // and the data has crossed after it, plus the read round trip. The write, the last transfer on the NIC-to-node
+    // channel, is booked when the unit answers, its cycles later.
+    long cycles = NicTiming.defaults().cyclePs() * NicTiming.defaults().amoUnitCycles();
+    long readStart = toNic.freeAtPs() - toNic.serializationPs(8 + 24);
+    long dataIn = readStart + toNode.serializationPs(24) + toNic.serializationPs(8 + 24)
+        + NicTiming.defaults().hostReadLatencyPs();
+    assertThat(toNode.freeAtPs() - toNode.serializationPs(8 + 24)).isEqualTo(dataIn + cycles);
   }
 
   @Test
@@ -60,7 +75,8 @@ class NicHostLinkTest {
         .withCompletion(Post.NO_CQ, Post.REMOTE_EVENT));
     c.run();
     assertThat(targetCq.size()).isEqualTo(2);
-    assertThat(c.nics[1].statistics().hostBytesToNode()).isEqualTo(16);
+    // the two events' entries, and the AMO's result (booked on the link since stop 68)
+    assertThat(c.nics[1].statistics().hostBytesToNode()).isEqualTo(8 + 8 + 8);
     CompletionEvent last = c.events(1).stream().filter(e -> e.type() == CompletionType.REMOTE)
         .reduce((a, b) -> b).orElseThrow();
     long hostLatency = NicTiming.defaults().hostLatencyPs();

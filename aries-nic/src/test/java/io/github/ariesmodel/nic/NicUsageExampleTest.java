@@ -89,8 +89,9 @@ class NicUsageExampleTest {
         .withEngine(Post.Engine.BTE).withCompletion(-1, Post.GLOBAL_EVENT));
     assertThat(put).containsExactly(661_797, 711_797);
     assertThat(get).containsExactly(672_700, 1_226_700);
-    // the REMOTE event is booked once the unit has the value, after its 500 ns host read (647,500 until stop 67)
-    assertThat(fadd).containsExactly(1_157_500, 1_207_500);
+    // the REMOTE event is booked once the unit has the value, after its 500 ns host read (647,500 until stop 67), and
+    // since stop 68 after the read's and the result's crossings of the host link (1,157,500 and 1,207,500 before)
+    assertThat(fadd).containsExactly(1_163_000, 1_211_000);
     assertThat(bigPut[1]).isEqualTo(410_798_250);
     assertThat(bigGet[1]).isEqualTo(520_264_750); // the target's 64 NPT tags: 64 x 64 B a host read round trip
   }

@@ -76,7 +76,7 @@ final class StageRig {
     issue = new IssuePipeline(0, loop, memory, translation, config, host, accesses, table, injector);
     table.issuePipeline(issue);
     injector.issuePipeline(issue);
-    amoUnit = new AmoUnit(loop, memory, null, config, accesses, completions, injector, stats, writes);
+    amoUnit = new AmoUnit(loop, memory, null, config, host, accesses, completions, injector, stats, writes);
     target = new TargetEngine(0, loop, memory, translation, config.timing(), host, accesses, completions, injector,
         amoUnit, stats, config.protectionTag(), config.protectionKey(), writes);
     responses = new ResponseEngine(0, loop, memory, translation, config, host, accesses, table, writes);

@@ -119,9 +119,20 @@ class TargetEngineTest {
     one.loop.run();
     NicTiming t = NicTiming.defaults();
     long latency = t.hostReadLatencyPs() + t.cyclePs() * t.amoUnitCycles();
+    // Since stop 68 the unit's host accesses cross the host link: the read's request (the overhead bytes alone), then
+    // its data (8 bytes and the overhead) back; each answer first writes its result (8 + overhead) on the NIC-to-node
+    // channel, in front of the next AMO's read request.
+    long request = wirePs(t, t.hostOverheadBytes());
+    long word = wirePs(t, 8 + t.hostOverheadBytes());
+    long first = one.rxPs() + request + word + latency;
+    long next = word + request + word + latency;
     assertThat(one.fabric.packets).extracting(Packet::operand1).containsExactly(0L, 5L, 10L);
-    assertThat(one.fabric.times).containsExactly(one.rxPs() + latency, one.rxPs() + 2 * latency,
-        one.rxPs() + 3 * latency);
+    assertThat(one.fabric.times).containsExactly(first, first + next, first + 2 * next);
     assertThat(one.stats.amosExecuted()).isEqualTo(3);
+  }
+
+  /** @return picoseconds {@code bytes} take on a host-link channel at the timing's rate */
+  private static long wirePs(NicTiming t, long bytes) {
+    return Math.round(bytes * 1e12 / t.hostBytesPerSecond());
   }
 }

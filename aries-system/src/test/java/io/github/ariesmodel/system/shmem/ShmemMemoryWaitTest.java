@@ -41,9 +41,10 @@ class ShmemMemoryWaitTest {
       }
     });
     NicStatistics target = sys.node(0).nic().statistics();
-    // the puts' data (4 KiB and putLong's word, a PUT since stop 68) and nothing else over the target's host link
-    // (until stop 67 two CQ entries of 8 bytes more, the atomics' REMOTE events); the AMO unit's writes are not booked
-    assertThat(target.hostBytesToNode()).isEqualTo(4096 + 8);
+    // the puts' data (4 KiB and putLong's word, a PUT since stop 68) and the atomic's result (the AMO unit's write,
+    // booked on the link since stop 68) and nothing else over the target's host link (until stop 67 two CQ entries of
+    // 8 bytes more, the atomics' REMOTE events)
+    assertThat(target.hostBytesToNode()).isEqualTo(4096 + 8 + 8);
     assertThat(target.eventsWritten()).isZero();
     assertThat(job.faults()).isZero();
 
@@ -67,9 +68,9 @@ class ShmemMemoryWaitTest {
       }
     });
     assertThat(seen[0]).isEqualTo(3);
-    // the puts' data (putLong's word is a PUT's), and the atomic's event, an 8-byte write of the host link; a put's
-    // event is visible with its data's write
-    assertThat(sys.node(0).nic().statistics().hostBytesToNode()).isEqualTo(4096 + 8 + 8);
+    // the puts' data (putLong's word is a PUT's), the atomic's result and its event, 8-byte writes of the host link; a
+    // put's event is visible with its data's write
+    assertThat(sys.node(0).nic().statistics().hostBytesToNode()).isEqualTo(4096 + 8 + 8 + 8);
     assertThat(sys.node(0).nic().statistics().eventsWritten()).isEqualTo(3);
   }
 
