@@ -1,6 +1,7 @@
 package io.github.ariesmodel.system.mpi;
 
 import io.github.ariesmodel.core.CompletionEvent;
+import io.github.ariesmodel.core.CompletionType;
 import io.github.ariesmodel.nic.Post;
 import io.github.ariesmodel.system.Node;
 import java.util.ArrayList;
@@ -30,10 +31,24 @@ final class NodeEndpoint {
     abstract void done();
   }
 
+  /**
+   * Bits of a post id below the endpoint's number ({@link #number}), as a {@code ShmemJob} numbers its posts: 2^40
+   * posts an endpoint before two would share an id.
+   */
+  static final int POST_ID_BITS = 40;
+
   private final Node node;
   private final List<Rank> ranks = new ArrayList<>();
   private final Map<Long, PendingPost> pending = new HashMap<>();
-  private long nextPostId = 1;
+  /**
+   * This endpoint's number on its system ({@link io.github.ariesmodel.system.AriesSystem#nextJobNumber()}, taken with
+   * its first rank), the high bits of its post ids: the NIC's listener, which this endpoint takes as its job's run
+   * starts, also sees the events of posts another job left in flight when its run failed (a SHMEM job's, which name
+   * no CQ, or an earlier MPI job's, which name that job's rings), and their errors are not this job's. 0 until the
+   * first rank is added.
+   */
+  private long number;
+  private long nextPostId;
 
   NodeEndpoint(Node node) {
     this.node = node;
@@ -50,6 +65,10 @@ final class NodeEndpoint {
   }
 
   void add(Rank r) {
+    if (ranks.isEmpty()) {
+      number = r.job.system().nextJobNumber();
+      nextPostId = (number << POST_ID_BITS) + 1;
+    }
     ranks.add(r);
   }
 
@@ -78,6 +97,11 @@ final class NodeEndpoint {
     return nextPostId++;
   }
 
+  /** @return whether an event is of a post of this endpoint's (a REMOTE event carries a request tag: never one) */
+  private boolean ownPost(CompletionEvent e) {
+    return e.type() != CompletionType.REMOTE && e.postId() >>> POST_ID_BITS == number;
+  }
+
   /** @return the handler waiting for a post's source event (removed), or null when none waits */
   PendingPost takePending(long postId) {
     return pending.remove(postId);
@@ -85,15 +109,16 @@ final class NodeEndpoint {
 
   /**
    * The NIC's listener: it sees every event when its CQ entry is written (or dropped, the CQ overrun), and only tells
-   * the ranks one of whose two completion queues holds something (or overran); each rank takes its entries in its own progress. An error
-   * event that no rank's CQ took (a post naming no CQ) fails every rank of the node.
+   * the ranks one of whose two completion queues holds something (or overran); each rank takes its entries in its own
+   * progress. An error event of one of this endpoint's posts that no rank's CQ took (its entry could not be written)
+   * fails every rank of the node; another job's (see {@link #number}) fails none: it is not this job's transfer.
    */
   private void onEvent(CompletionEvent e) {
     boolean taken = false;
     for (Rank r : ranks) {
       taken |= r.completionQueueWritten();
     }
-    if (!taken && e.isError()) {
+    if (!taken && e.isError() && ownPost(e)) {
       for (Rank r : ranks) {
         r.silentPostFailed(e);
       }
