@@ -49,6 +49,8 @@ final class NodeEndpoint {
    */
   private long number;
   private long nextPostId;
+  /** Entries the ranks' rings had written or dropped as of the last event this endpoint saw ({@link #onEvent}). */
+  private long ringEntriesSeen;
 
   NodeEndpoint(Node node) {
     this.node = node;
@@ -58,6 +60,16 @@ final class NodeEndpoint {
   /** Makes this endpoint the NIC's completion listener (a job takes its nodes' NICs as each run starts). */
   void listen() {
     node.nic().completionListener(this::onEvent);
+    ringEntriesSeen = ringEntries(); // (another job may have had the listener since: its events are not counted here)
+  }
+
+  /** @return entries the ranks' two rings have written or dropped (overrun) so far */
+  private long ringEntries() {
+    long n = 0;
+    for (Rank r : ranks) {
+      n += r.txCq.writtenEvents() + r.txCq.droppedEvents() + r.rxCq.writtenEvents() + r.rxCq.droppedEvents();
+    }
+    return n;
   }
 
   Node node() {
@@ -110,14 +122,19 @@ final class NodeEndpoint {
   /**
    * The NIC's listener: it sees every event when its CQ entry is written (or dropped, the CQ overrun), and only tells
    * the ranks one of whose two completion queues holds something (or overran); each rank takes its entries in its own
-   * progress. An error event of one of this endpoint's posts that no rank's CQ took (its entry could not be written)
-   * fails every rank of the node; another job's (see {@link #number}) fails none: it is not this job's transfer.
+   * progress. An error event of one of this endpoint's posts that no rank's ring took (its entry could not be written:
+   * translating the ring faulted) fails every rank of the node; another job's (see {@link #number}) fails none: it is
+   * not this job's transfer. Whether a ring took the event is whether the rings' entries written or dropped grew with
+   * it (the NIC writes or drops an entry just before it tells the listener), not whether some ring holds entries: a
+   * rank's ring holding entries not yet taken hid an error whose own entry was lost.
    */
   private void onEvent(CompletionEvent e) {
-    boolean taken = false;
     for (Rank r : ranks) {
-      taken |= r.completionQueueWritten();
+      r.completionQueueWritten();
     }
+    long entries = ringEntries();
+    boolean taken = entries != ringEntriesSeen;
+    ringEntriesSeen = entries;
     if (!taken && e.isError() && ownPost(e)) {
       for (Rank r : ranks) {
         r.silentPostFailed(e);

@@ -163,4 +163,38 @@ class MpiForeignCompletionEventsTest {
     assertThat(job.rank(0).txCq.writtenEvents()).isZero();
     assertThat(Arrays.asList(job.rank(0).txCq.size(), job.rank(0).rxCq.size())).containsOnly(0);
   }
+  /**
+   * Nor is an own error whose entry was lost hidden by another rank of the node whose ring holds an entry it has not
+   * taken yet: rank 1 (node 0) computes with rank 3's message waiting in its rx ring when rank 0's (node 0) failed PUT
+   * to rank 2 comes back with no tx ring to be written into. Before, the endpoint took rank 1's waiting entry for the
+   * error's, dropped the error, and rank 0 waited for a reply that never came.
+   */
+  @Test
+  void anOwnLostErrorIsNotHiddenByAnotherRanksWaitingEntry() {
+    AriesSystem sys = MpiTesting.smallSystem(4);
+    MpiJob job = MpiJob.builder(sys).nodes(0, 5).ranksPerNode(2).build();
+    assertThatThrownBy(() -> job.run(mpi -> {
+      Rank me = job.rank(mpi.rank());
+      switch (mpi.rank()) {
+        case 0 -> {
+          me.node.translation().deregister(me.txCq.ring().mdh());
+          mpi.compute(5_000_000); // 5 us: rank 3's message is in rank 1's rx ring (at 3.1 us) before this rank's error comes back
+          mpi.send(new byte[8], 2, 0);
+          mpi.recv(new byte[8], 2, 0);
+        }
+        case 1 -> mpi.compute(1_000_000_000L); // no progress: rank 3's message waits in its rx ring
+        case 2 -> {
+          me.node.nic().deregister(me.mdh); // rank 0's mailbox PUT finds no registration
+          mpi.compute(1_000_000_000L);
+        }
+        default -> {
+          mpi.send(new byte[8], 1, 0);
+          mpi.compute(1_000_000_000L);
+        }
+      }
+    })).isInstanceOf(ProcessRunner.ProcessFailedException.class)
+        .hasStackTraceContaining("a transfer of node 0 failed with INVALID_MDH");
+    assertThat(job.rank(1).rxCq.writtenEvents()).isEqualTo(1);
+    assertThat(job.rank(0).txCq.lostEvents()).isEqualTo(1);
+  }
 }
