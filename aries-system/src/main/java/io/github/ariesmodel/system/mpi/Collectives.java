@@ -59,8 +59,16 @@ final class Collectives {
     return me.postReceive(b, off, len, c.worldRank(from), tag + c.tagBase(), c.collectiveContext(), c);
   }
 
-  private void send(Communicator c, byte[] b, int off, int len, int to, int tag) {
-    me.wait(isend(c, b, off, len, to, tag));
+  /**
+   * A blocking send ({@code MPIC_Send}). To the rank itself with no receive posted it fails at once, as
+   * {@code MPI_Send} does: MPICH's {@code MPIC_Send} ({@code src/mpi/coll/helper_fns.c}, 3.x) is {@code MPID_Send} in
+   * the collective context, with the same {@code **dev|selfsenddeadlock} check. No algorithm here sends to its own
+   * rank (package-private for the test of that failure).
+   */
+  void send(Communicator c, byte[] b, int off, int len, int to, int tag) {
+    Request s = isend(c, b, off, len, to, tag);
+    me.failUnmatchedCollectiveSelfSend(s);
+    me.wait(s);
   }
 
   private void recv(Communicator c, byte[] b, int off, int len, int from, int tag) {

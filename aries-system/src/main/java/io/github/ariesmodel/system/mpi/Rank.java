@@ -1571,13 +1571,30 @@ final class Rank implements Mpi {
    * @throws IllegalStateException when {@code r} is such a send
    */
   private void failUnmatchedSelfSend(Request r, String call) {
+    failUnmatchedSelfSend(r, call + " to itself (tag " + r.tag + " on " + commName(r.comm) + ")",
+        "post the receive first, or use isend or sendrecv");
+  }
+
+  /**
+   * The same check for a collective's blocking send ({@code MPIC_Send} calls {@code MPID_Send}): no algorithm of
+   * {@link Collectives} sends to its own rank, each copies its own block, so one that does is a defect of the model,
+   * reported at once rather than as a deadlock once the other ranks are done. The report names the communicator, not
+   * the collective's internal tag.
+   *
+   * @param r the send's request, just started
+   */
+  void failUnmatchedCollectiveSelfSend(Request r) {
+    failUnmatchedSelfSend(r, "a collective's MPIC_Send to itself (on " + commName(r.comm) + ")",
+        "the model's collective algorithms copy a rank's own block locally; this one is a defect of the model");
+  }
+
+  private void failUnmatchedSelfSend(Request r, String what, String advice) {
     if (r.complete || r.sourceWorld != worldRank) {
       return;
     }
     unexpected.removeIf(m -> m.selfSender == r);
-    throw new IllegalStateException("MPI_ERR_OTHER at rank " + worldRank + ": DEADLOCK: " + call + " to itself (tag "
-        + r.tag + " on " + commName(r.comm) + ") with no matching receive posted before it (MPICH's"
-        + " **dev|selfsenddeadlock; post the receive first, or use isend or sendrecv)");
+    throw new IllegalStateException("MPI_ERR_OTHER at rank " + worldRank + ": DEADLOCK: " + what + " with no matching"
+        + " receive posted before it (MPICH's **dev|selfsenddeadlock; " + advice + ")");
   }
 
   /** @return how a report names a communicator: the world, or one of so many ranks */
