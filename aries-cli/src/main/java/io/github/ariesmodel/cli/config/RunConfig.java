@@ -22,11 +22,13 @@ import io.github.ariesmodel.nic.NicConfig;
 import io.github.ariesmodel.nic.NicTiming;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.cli.workload.Params;
+import io.github.ariesmodel.cli.workload.Workloads;
 import io.github.ariesmodel.cli.system.RecordedSettings;
 import io.github.ariesmodel.cli.system.SystemSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,8 +62,17 @@ import java.util.TreeSet;
  * @param workload the workload name, or null when the file names none
  * @param params the workload's parameters
  * @param iommuGiven whether the file has an {@code iommu} mapping (its values may equal the defaults)
+ * @param nodeSettings the {@code nic} and {@code iommu} settings the file gives, as dotted keys ({@code
+ *     nic.requestTags}), nic's then iommu's, each in the file's order; a mapping with none as its own name ({@code
+ *     nic}); empty when the file gives neither
  */
-public record RunConfig(SystemSpec spec, String workload, Params params, boolean iommuGiven) {
+public record RunConfig(SystemSpec spec, String workload, Params params, boolean iommuGiven,
+    List<String> nodeSettings) {
+
+  /** Copies the settings' list. */
+  public RunConfig {
+    nodeSettings = List.copyOf(nodeSettings);
+  }
 
   private static final Set<String> TOP = Set.of("system", "routing", "seed", "fabric", "translator", "iommu", "nic",
       "workload", "params");
@@ -153,7 +164,7 @@ public record RunConfig(SystemSpec spec, String workload, Params params, boolean
    */
   public static RunConfig from(JsonNode root) {
     if (root == null || root.isNull() || root.isMissingNode()) {
-      return new RunConfig(SystemSpec.of("default", 1), null, Params.none(), false);
+      return new RunConfig(SystemSpec.of("default", 1), null, Params.none(), false, List.of());
     }
     object(root, "(top level)");
     checkKeys(root, "", TOP);
@@ -190,7 +201,50 @@ public record RunConfig(SystemSpec spec, String workload, Params params, boolean
         params.put(e.getKey(), e.getValue().asText());
       }
     }
-    return new RunConfig(spec, workload, Params.of(params), root.has("iommu"));
+    return new RunConfig(spec, workload, Params.of(params), root.has("iommu"), nodeSettings(root));
+  }
+
+  /** @return the nic and iommu settings a checked configuration gives (see {@link #nodeSettings()}) */
+  private static List<String> nodeSettings(JsonNode root) {
+    List<String> given = new ArrayList<>();
+    for (String mapping : List.of("nic", "iommu")) {
+      JsonNode n = root.get(mapping);
+      if (n == null) {
+        continue;
+      }
+      if (n.isEmpty()) {
+        given.add(mapping);
+      }
+      n.fieldNames().forEachRemaining(k -> given.add(mapping + "." + k));
+    }
+    return given;
+  }
+
+  /**
+   * Refuses the configuration for a run of a workload that would ignore its {@code nic} and {@code iommu} settings
+   * without a word: {@code traffic}, whose experiments drive router fabrics of their own and build no node, so no NIC
+   * and no IOMMU (its results record none). Settings equal to the defaults are refused too: the file says they matter.
+   *
+   * @param workloadRun the name of the workload the run is of (the command line's, else the file's)
+   * @throws IllegalArgumentException naming the settings and why, in one line
+   */
+  public void checkUsedBy(String workloadRun) {
+    if (TRAFFIC.equals(workloadRun) && !nodeSettings.isEmpty()) {
+      throw new IllegalArgumentException((nodeSettings.size() == 1 ? "setting " : "settings ")
+          + abbreviated(nodeSettings) + " would be ignored: nic and iommu settings configure the nodes' NICs and"
+          + " IOMMUs, and workload traffic builds no node (its experiments drive router fabrics of their own); drop"
+          + " them, or run a workload that uses them");
+    }
+  }
+
+  /** The workload that builds no node ({@link #checkUsedBy}). */
+  private static final String TRAFFIC = Workloads.TRAFFIC.create().name();
+
+  /** @return the first few settings, and how many more */
+  private static String abbreviated(List<String> keys) {
+    int shown = Math.min(keys.size(), 6);
+    String s = String.join(", ", keys.subList(0, shown));
+    return keys.size() > shown ? s + " and " + (keys.size() - shown) + " more" : s;
   }
 
   private static IommuConfig iommu(JsonNode n) {
