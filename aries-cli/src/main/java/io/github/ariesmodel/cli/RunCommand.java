@@ -134,6 +134,13 @@ final class RunCommand implements Callable<Integer> {
     String name = workload != null ? workload
         : file != null && file.workload() != null ? file.workload() : "mixed";
     Workload w = Workloads.byName(name);
+    if (file != null) {
+      try {
+        file.checkUsedBy(w.name()); // a workload that builds no node would drop the file's nic and iommu settings
+      } catch (IllegalArgumentException e) {
+        throw CliError.badInput(config + ": " + e.getMessage(), "--config " + config, e);
+      }
+    }
     if (trace != null && name.equals("traffic")) {
       // its experiments build router fabrics of their own, which the trace does not see (it recorded 0 packets)
       throw CliError.badInput("--trace records the NICs' packets, and the traffic workload has none (its experiments"

@@ -63,7 +63,8 @@ class AmoCacheSnoopWriteBackProbeTest {
     c.nics[1].post(Post.get(1, local.mdh(), 0, NetworkAddress.of(0, target.mdh(), 32), 24));
     c.run();
     assertThat(seen).extracting(Write::pa, Write::length).containsExactly(Tuple.tuple(pa(c, 0, target, 40), 8));
-    assertThat(seen.get(0).visiblePs() - seen.get(0).calledAt()).isEqualTo(T.hostLatencyPs());
+    // a posted write over the host link: 8 bytes and 24 of overhead at 16 GB/s (2 ns), then the one-way latency
+    assertThat(seen.get(0).visiblePs() - seen.get(0).calledAt()).isEqualTo(2_000 + T.hostLatencyPs());
     assertThat(c.nics[0].statistics().amoCacheWriteBacks()).isEqualTo(1);
     assertThat(c.readLong(0, target.mdh(), 40)).isEqualTo(15);
     assertThat(c.readLong(1, local.mdh(), 8)).as("the GET's data holds the cached value").isEqualTo(15);
@@ -95,7 +96,8 @@ class AmoCacheSnoopWriteBackProbeTest {
         Tuple.tuple(pa(c, 0, target, 44), 4), Tuple.tuple(pa(c, 0, target, 40), 4));
     Write writeBack = seen.get(0);
     Write put = seen.get(1);
-    assertThat(writeBack.visiblePs() - writeBack.calledAt()).isEqualTo(T.hostLatencyPs());
+    // a posted write over the host link: 4 bytes and 24 of overhead at 16 GB/s (1.75 ns), then the one-way latency
+    assertThat(writeBack.visiblePs() - writeBack.calledAt()).isEqualTo(1_750 + T.hostLatencyPs());
     assertThat(writeBack.calledAt()).isLessThanOrEqualTo(put.calledAt());
     assertThat(writeBack.visiblePs()).as("the host never sees the PUT's data before the write-back it forced")
         .isLessThanOrEqualTo(put.visiblePs());

@@ -303,7 +303,8 @@ public final class AriesSystem {
   /**
    * Numbers a job built on this system, so that jobs sharing its NICs can tell their own posts' completion events from
    * those of a job whose run failed with posts in flight (they finish in a later run, and reach whichever job has the
-   * NIC's listener then): a {@code ShmemJob} puts its number in the high bits of its post ids.
+   * NIC's listener then): a {@code ShmemJob}, and each node's endpoint of an MPI job, puts its number in the high bits
+   * of its post ids.
    *
    * @return 1 for the first call, then 2, 3, ...; after 2^23 - 1 calls, 1 again (never 0, which a job numbering its
    *     posts from 1 without a job number would share)
