@@ -349,7 +349,7 @@ final class Collectives {
     CeOperation ce = c == me.world && me.collectiveEngine() ? engineOperation(t, op, count) : null;
     if (ce != null) {
       long a = LittleEndian.get(data, 0, ElementType.BYTES);
-      long b = count == 2 ? LittleEndian.get(data, ElementType.BYTES, ElementType.BYTES) : 0;
+      long b = count == 2 ? LittleEndian.get(data, ElementType.BYTES, ElementType.BYTES) : zeroIndex(ce, a);
       CeResult r = me.collectiveEngineReduce(ce, a, b, count == 2);
       byte[] out = new byte[count * ElementType.BYTES];
       LittleEndian.put(out, 0, ElementType.BYTES, r.result1());
@@ -398,6 +398,24 @@ final class Collectives {
       return null;
     }
     return ce;
+  }
+
+  /**
+   * The index a rank posts with its value for an indexed command. The result ignores the index, which only breaks
+   * ties: the engine keeps the lowest index among equal values ({@code _LIDX} [S5]). The model's engine compares -0.0
+   * and +0.0 as equal (assumed, {@code CeAccumulator}) while MPI's software algorithms, through {@code Math.min} and
+   * {@code Math.max}, order -0.0 below +0.0; so -0.0 gets index 0 for FPMIN and index 1 for FPMAX, and every other
+   * value the other index, and the engine's min and max of zeros are the software's (-0.0 for MIN when any rank gave
+   * it, +0.0 for MAX when any rank gave it). Were the hardware to order signed zeros as Java does, the indices would
+   * change nothing. Equal values other than zeros have equal bits, so their index does not matter.
+   */
+  private static long zeroIndex(CeOperation ce, long bits) {
+    boolean negativeZero = bits == Long.MIN_VALUE; // the bits of -0.0
+    return switch (ce) {
+      case FPMIN_LIDX -> negativeZero ? 0 : 1;
+      case FPMAX_LIDX -> negativeZero ? 1 : 0;
+      default -> 0;
+    };
   }
 
   /** Real rank of a "new rank" after folding a non-power-of-two size onto pof2 ranks. */
