@@ -151,7 +151,8 @@ final class CollectiveEngine {
           p.completionQueue());
     }
     checkArgument(p.resultOffset() % 32 == 0, "post.resultOffset must be a multiple of 32 (the 24-byte result is "
-        + "written as one aligned block; assumed) but was %s", p.resultOffset());
+        + "written as one aligned block; Cray's ce_pmi_example.c aligns it to 32 bytes, the header states no rule) but"
+        + " was %s", p.resultOffset());
     Optional<MemoryDomainDescriptor> d = translation.descriptor(p.resultMdh());
     checkArgument(d.isPresent() && d.get().valid(),
         "post.resultMdh must name a registered memory domain of node %s but %s is not registered", nodeId,

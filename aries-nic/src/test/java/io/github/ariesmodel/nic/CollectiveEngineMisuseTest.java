@@ -165,8 +165,8 @@ class CollectiveEngineMisuseTest {
     refused(() -> nic.postCollective(CePost.of(1, 0, 0, CeOperation.IADD, 3, 5, small.mdh(), 96, p.cq[0])),
         "post.resultOffset + 24 must be <= 88 (the registration's length) but was 96 + 24");
     refused(() -> nic.postCollective(CePost.of(1, 0, 0, CeOperation.IADD, 3, 5, mdh, 4096 - 16, p.cq[0])),
-        "post.resultOffset must be a multiple of 32 (the 24-byte result is written as one aligned block; assumed)"
-            + " but was 4080");
+        "post.resultOffset must be a multiple of 32 (the 24-byte result is written as one aligned block; Cray's"
+            + " ce_pmi_example.c aligns it to 32 bytes, the header states no rule) but was 4080");
     refused(() -> nic.postCollective(CePost.of(1, 0, 0, CeOperation.IADD, 3, 5, mdh, Long.MAX_VALUE - 31,
         p.cq[0])), "post.resultOffset + 24 must be <= 4096 (the registration's length) but was 9223372036854775776"
             + " + 24");
