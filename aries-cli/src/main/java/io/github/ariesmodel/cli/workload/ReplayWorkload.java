@@ -10,11 +10,13 @@ import io.github.ariesmodel.network.LinkLoad;
 import io.github.ariesmodel.network.Topologies;
 import io.github.ariesmodel.network.spi.Topology;
 import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.FabricKind;
 import io.github.ariesmodel.system.mpi.MpiConfig;
 import io.github.ariesmodel.system.process.OsNoise;
 import io.github.ariesmodel.system.mpi.SyntheticTraffic;
 import io.github.ariesmodel.system.replay.ConcurrentReplay;
 import io.github.ariesmodel.system.replay.ComputeMode;
+import io.github.ariesmodel.system.replay.LinkTally;
 import io.github.ariesmodel.system.replay.Placement;
 import io.github.ariesmodel.system.replay.ReplayProgress;
 import io.github.ariesmodel.system.replay.ReplayResult;
@@ -368,15 +370,18 @@ final class ReplayWorkload implements Workload {
     params.checkAllUsed(parameters().keySet());
     Settings settings = Settings.read(params);
     Trace trace = open(settings);
-    // on the partitioned engine when the spec has threads (--threads)
-    AriesSystem system = build(spec, settings);
+    // on the partitioned engine when the spec has threads (--threads). Beside other jobs the fabric's link busy time
+    // is split by the packets' source nodes, so that the report's link figures are the first trace's own
+    LinkTally links = settings.together() && spec.fabric() == FabricKind.ROUTERS ? new LinkTally() : null;
+    AriesSystem system = links == null ? build(spec, settings)
+        : spec.build(b -> customize(b, settings).routerSettings(fb -> fb.addHopListener(links)));
     long events0 = system.eventsExecuted();
     // Progress comes from inside the run. On the single loop it reads the loop's event count, as ever; on an engine
     // the count is the groups' running sums, which other threads are changing, so the run's progress shows none
     // (the report's cost has the count, read after the run).
     ReplayProgress sink = system.engine().isPresent() ? (f, ps) -> progress.update(f, ps, 0)
         : (f, ps) -> progress.update(f, ps, system.loop().eventsExecuted() - events0);
-    WorkloadReport rep = settings.together() ? together(spec, settings, trace, system, sink)
+    WorkloadReport rep = settings.together() ? together(spec, settings, trace, system, links, sink)
         : report(replay(system, trace, settings.placement(), settings.ranksPerNode(), settings, sink).run());
     busiestLinks(rep, system);
     return rep;
@@ -427,11 +432,11 @@ final class ReplayWorkload implements Workload {
     return spec.build(b -> customize(b, settings));
   }
 
-  private static void customize(AriesSystem.Builder b, Settings settings) {
+  private static AriesSystem.Builder customize(AriesSystem.Builder b, Settings settings) {
     if (settings.hostCache() != null) {
       b.hostCache(settings.hostCache());
     }
-    b.osNoise(settings.osNoise()); // the nodes': every job's on them, traces and background alike
+    return b.osNoise(settings.osNoise()); // the nodes': every job's on them, traces and background alike
   }
 
   /** Times a trace may take beside the others, over its time alone, before the run is given up. */
@@ -442,7 +447,7 @@ final class ReplayWorkload implements Workload {
    * (time together and, with the baseline, alone and the slowdown) and the background's work.
    */
   private WorkloadReport together(SystemSpec spec, Settings settings, Trace first, AriesSystem system,
-      ReplayProgress sink) {
+      LinkTally links, ReplayProgress sink) {
     List<Trace> traces = traces(settings, first);
     List<int[]> nodes = placements(system, settings, traces);
     List<ReplayResult> alone = new ArrayList<>();
@@ -465,6 +470,9 @@ final class ReplayWorkload implements Workload {
       }
     }
     ConcurrentReplay.Builder cb = ConcurrentReplay.builder(system);
+    if (links != null) {
+      cb.linkTally(links); // each trace's link figures its own packets' (they were the whole fabric's)
+    }
     for (int j = 0; j < traces.size(); j++) {
       cb.trace(replay(system, traces.get(j), Placement.explicit(nodes.get(j)), 1, settings,
           j == 0 ? sink : ReplayProgress.NONE), settings.startsPs().get(j));

@@ -48,6 +48,7 @@ public final class ConcurrentReplay {
   private final int backgroundRanksPerNode;
   private final Placement backgroundPlacement;
   private final long limitPs;
+  private final LinkTally links;
 
   private ConcurrentReplay(Builder b) {
     this.system = b.system;
@@ -61,6 +62,7 @@ public final class ConcurrentReplay {
     this.backgroundRanksPerNode = b.backgroundRanksPerNode;
     this.backgroundPlacement = b.backgroundPlacement;
     this.limitPs = b.limitPs;
+    this.links = b.links;
   }
 
   /**
@@ -184,7 +186,7 @@ public final class ConcurrentReplay {
     }
     ImmutableList.Builder<ReplayResult> out = ImmutableList.builder();
     for (TraceReplay.Prepared p : prepared) {
-      out.add(p.finish());
+      out.add(p.finish(links));
     }
     String what = noiseTrace == null ? String.valueOf(background) : "trace " + noiseTrace.file() + ", "
         + (backgroundPasses == 0 ? "repeated" : backgroundPasses + (backgroundPasses == 1 ? " pass" : " passes"))
@@ -215,6 +217,7 @@ public final class ConcurrentReplay {
     private int backgroundRanksPerNode = 1;
     private Placement backgroundPlacement = Placement.LINEAR;
     private long limitPs = Long.MAX_VALUE;
+    private LinkTally links;
 
     private Builder(AriesSystem system) {
       this.system = system;
@@ -323,6 +326,26 @@ public final class ConcurrentReplay {
       checkArgument(ps >= 1, "foregroundLimitPs must be at least 1 but was %s", ps);
       checkLimit(ps, system.now());
       this.limitPs = ps;
+      return this;
+    }
+
+    /**
+     * Gives each trace's result link figures of its own packets ({@link ReplayResult#linkBytes}, {@link
+     * ReplayResult#linkUtilization}): the tally must be a hop listener of this system's router fabric, given when the
+     * system was built ({@code AriesSystem.Builder.routerSettings(fb -> fb.addHopListener(tally))}); it is bound to the
+     * system's topology here. Without one, each result's link figures are the whole fabric's: every job's and the
+     * background's packets.
+     *
+     * @param tally the fabric's hop listener
+     * @return this builder
+     * @throws IllegalArgumentException when the system has no router fabric, or the tally is bound to another system
+     */
+    public Builder linkTally(LinkTally tally) {
+      checkArgument(tally != null, "tally must not be null");
+      checkArgument(system.routerFabric().isPresent(), "a link tally needs the system's router fabric, which this"
+          + " system does not have");
+      tally.bind(system.topology());
+      this.links = tally;
       return this;
     }
 

@@ -23,8 +23,11 @@ import io.github.ariesmodel.traces.TraceCoverage;
  * @param mpiBytes payload bytes of those
  * @param latency send-to-receive-completion latency of the trace's point-to-point messages
  * @param linkBytes by link rank (class), bytes serialized on the links of that rank, packet headers included
- *     (derived: busy time times the links' rate)
- * @param linkUtilization by link rank, busy time over (links × {@code elapsedPs})
+ *     (derived: busy time times the links' rate): the packets of this trace's nodes where a {@link LinkTally} split
+ *     the fabric's by source ({@link ConcurrentReplay.Builder#linkTally}), else every packet of the fabric (beside
+ *     other jobs, theirs too)
+ * @param linkUtilization by link rank, busy time (of the same packets as {@code linkBytes}) over (links × {@code
+ *     elapsedPs})
  * @param calls every call replayed, by kind
  * @param collectives collectives replayed, by MPI name
  * @param coverage what the trace holds and leaves out

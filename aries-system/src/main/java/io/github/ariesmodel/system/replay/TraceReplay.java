@@ -330,8 +330,18 @@ public final class TraceReplay {
       throw e;
     }
 
-    /** After the run: names the sends no receive matched, or gives the result. */
+    /** After the run: names the sends no receive matched, or gives the result (the whole fabric's link figures). */
     ReplayResult finish() {
+      return finish(null);
+    }
+
+    /**
+     * After the run: names the sends no receive matched, or gives the result.
+     *
+     * @param links the fabric's busy time by source node, for link figures of this job's own packets; null for the
+     *     whole fabric's (a trace alone, whose packets are all the fabric's)
+     */
+    ReplayResult finish(LinkTally links) {
       for (RankReplay r : st.ranks) {
         if (r != null) {
           r.dropCancelledSends();
@@ -367,12 +377,12 @@ public final class TraceReplay {
       if (unfinished != null) {
         throw new TraceReplayException(file, TraceReplayException.NO_RANK, 0, unfinished.getMessage(), unfinished);
       }
-      return result(st, job, nodes, coverage, startPs, eventsBefore);
+      return result(st, job, nodes, coverage, startPs, eventsBefore, links);
     }
   }
 
   private ReplayResult result(State st, MpiJob job, int[] nodes, List<RankCoverage> coverage, long startPs,
-      long eventsBefore) {
+      long eventsBefore, LinkTally links) {
     ImmutableMap.Builder<String, Long> linkBytes = ImmutableMap.builder();
     ImmutableMap.Builder<String, Double> linkUtil = ImmutableMap.builder();
     long sim = job.lastRunPs();
@@ -387,8 +397,11 @@ public final class TraceReplay {
         if (f.linkCount(c) == 0) {
           continue;
         }
-        linkBytes.put(t.linkClassName(c), Math.round(f.busyPs(c) * t.linkBandwidth(c) / 1e12));
-        linkUtil.put(t.linkClassName(c), elapsed == 0 ? 0.0 : f.busyPs(c) / ((double) f.linkCount(c) * elapsed));
+        // the job's own packets' busy time when the fabric's is split by source node (beside other jobs; until stop
+        // 68 every job's and the background's were counted as the first trace's), else every packet's
+        long busy = links == null ? f.busyPs(c) : links.busyPs(nodes, c);
+        linkBytes.put(t.linkClassName(c), Math.round(busy * t.linkBandwidth(c) / 1e12));
+        linkUtil.put(t.linkClassName(c), elapsed == 0 ? 0.0 : busy / ((double) f.linkCount(c) * elapsed));
       }
     }
     // each rank's counts and samples, merged in rank order (sums of longs, and samples sorted below: the same in any

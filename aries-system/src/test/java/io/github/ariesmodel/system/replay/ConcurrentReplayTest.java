@@ -396,4 +396,58 @@ class ConcurrentReplayTest {
         .isEqualTo(taken);
     assertThat(sys.now()).isEqualTo(now);
   }
+
+  /** A system of one group under minimal routing whose fabric splits its links' busy time by source node. */
+  private static AriesSystem tallied(LinkTally tally) {
+    AriesSystem.Builder b = AriesSystem.builder().system("default").routing("minimal").seed(1);
+    if (tally != null) {
+      b.routerSettings(fb -> fb.addHopListener(tally));
+    }
+    return b.build();
+  }
+
+  @Test
+  void eachTracesLinkFiguresAreItsOwnPacketsBesideAnotherJob() throws IOException {
+    // Minimal routing in one group: every minimal path between two routers crosses the same link ranks (one rank-1
+    // and one rank-2 link, or one of them), so a trace's packets load each rank alike beside the other job or alone;
+    // random placement spreads both jobs over the group's routers, so that both cross links
+    Path big = TraceReplayTest.SIMGRID.resolve("actions_with_isend.txt");
+    Path small = TraceReplayTest.SIMGRID.resolve("actions_allreduce.txt");
+    LinkTally tally = new LinkTally();
+    AriesSystem sys = tallied(tally);
+    ConcurrentReplay.Result r = ConcurrentReplay.builder(sys).linkTally(tally)
+        .trace(TraceReplay.builder(sys, SimGridTrace.open(big)).placement(Placement.RANDOM).build())
+        .trace(TraceReplay.builder(sys, SimGridTrace.open(small)).placement(Placement.RANDOM).build())
+        .build().run();
+    Path[] files = {big, small};
+    long[] total = new long[2];
+    for (int j = 0; j < 2; j++) {
+      ReplayResult together = r.replays().get(j);
+      ReplayResult alone = TraceReplay.builder(tallied(null), SimGridTrace.open(files[j]))
+          .placement(Placement.explicit(together.nodes().toArray())).build().run();
+      assertThat(alone.linkBytes().values()).anyMatch(v -> v > 0); // (its ranks' packets cross links)
+      assertThat(together.linkBytes()).isEqualTo(alone.linkBytes());
+      for (int c = 0; c < 2; c++) {
+        total[c] += together.linkBytes().get(sys.topology().linkClassName(c));
+      }
+    }
+    // the two jobs' figures are the fabric's, split (each rounded to a byte)
+    for (int c = 0; c < 2; c++) {
+      long fabric = Math.round(sys.routerFabric().get().busyPs(c) * sys.topology().linkBandwidth(c) / 1e12);
+      assertThat(total[c]).isBetween(fabric - 1, fabric + 1);
+    }
+  }
+
+  @Test
+  void aLinkTallyMustBeBoundToTheSystemsOwnTopology() {
+    LinkTally tally = new LinkTally();
+    AriesSystem a = tallied(tally);
+    ConcurrentReplay.builder(a).linkTally(tally).linkTally(tally); // the same system again: nothing new
+    AriesSystem b = tallied(null);
+    assertThatThrownBy(() -> ConcurrentReplay.builder(b).linkTally(tally))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("another system");
+    AriesSystem ideal = system("default", FabricKind.IDEAL, 0);
+    assertThatThrownBy(() -> ConcurrentReplay.builder(ideal).linkTally(new LinkTally()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("router fabric");
+  }
 }
