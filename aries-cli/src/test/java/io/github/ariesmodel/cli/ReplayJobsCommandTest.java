@@ -79,4 +79,31 @@ class ReplayJobsCommandTest {
     assertThat(linkBytes(alone).values()).anyMatch(v -> v > 0);
     assertThat(linkBytes(together)).isEqualTo(linkBytes(alone));
   }
+
+  @Test
+  void underNoiseTheBaselineStartsWhenTheTraceDoesSoANeighbourThatNeverMeetsItCostsNothing() throws Exception {
+    // the first trace starts at 30 us, between aligned 25-us detours every 100 us; its neighbour starts 5 ms later,
+    // long after it has ended, on nodes of its own: nothing of the shared run differs from the trace alone but the
+    // neighbour's presence, so the slowdown is exactly 1 (the baseline ran from 0, met the detour at 0 and was 25 us
+    // longer: 0.69)
+    JsonNode r = replay("noise", "replay", SIMGRID.resolve("actions_allreduce.txt").toString(), "--with",
+        SIMGRID.resolve("actions_alltoall.txt").toString(), "--start-us", "30", "--with-start-us", "5000",
+        "--os-noise", "period=100us,detour=25us,phase=aligned");
+    JsonNode first = table(r, "jobs").get("rows").get(0);
+    assertThat(first.get(4).asDouble()).isEqualTo(30.0); // (its start)
+    assertThat(first.get(6).asDouble()).as("alone").isEqualTo(first.get(5).asDouble());
+    assertThat(first.get(7).asDouble()).as("slowdown").isEqualTo(1.0);
+    assertThat(r.get("metrics").get("slowdown").get("value").asDouble()).isEqualTo(1.0);
+  }
+
+  @Test
+  void withoutNoiseALaterStartLeavesTheBaselineAsItWas() throws Exception {
+    // the baseline's later start moves nothing on a quiet node: the same time alone from 0 and from 70 us
+    String a = SIMGRID.resolve("actions_allreduce.txt").toString();
+    String b = SIMGRID.resolve("actions_alltoall.txt").toString();
+    JsonNode at0 = replay("at0", "replay", a, "--with", b, "--with-start-us", "5000");
+    JsonNode at70 = replay("at70", "replay", a, "--with", b, "--start-us", "70", "--with-start-us", "5000");
+    assertThat(table(at70, "jobs").get("rows").get(0).get(6).asDouble())
+        .isEqualTo(table(at0, "jobs").get("rows").get(0).get(6).asDouble());
+  }
 }
