@@ -16,7 +16,8 @@ import io.github.ariesmodel.traces.TraceCoverage;
  *     simulatedPs}, as the NICs' acknowledgements and completion writes still in flight when the last rank returned
  *     run on; the span of {@code events} and of {@code linkUtilization}, and the system statistics' elapsed time
  * @param communicationPs per rank, simulated time inside MPI calls, picoseconds
- * @param computePs per rank, simulated time spent computing between calls (per the compute mode), picoseconds
+ * @param computePs per rank, simulated time spent computing (per the compute mode: between calls, and a collective's
+ *     reduction work), picoseconds, as long as it took: under OS noise with the detours inside it
  * @param messages point-to-point messages of the trace delivered (matched by a receive)
  * @param bytes payload bytes of those messages
  * @param mpiMessages every message the MPI layer delivered, collectives' internal ones included

@@ -1,0 +1,50 @@
+package io.github.ariesmodel.system.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.ariesmodel.system.AriesSystem;
+import io.github.ariesmodel.system.process.OsNoise;
+import io.github.ariesmodel.traces.simgrid.SimGridTrace;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A replay under OS noise: what its ranks' times are booked as. */
+class ReplayNoiseTest {
+
+  @TempDir Path dir;
+
+  /** Aligned detours of 2.5 us every 10 us: every node's first detour covers the start, [0, 2.5 us). */
+  private static final OsNoise NOISE = OsNoise.parse("period=10us,detour=2500ns,phase=aligned");
+  private static final long DETOUR_PS = 2_500_000;
+
+  private static ReplayResult replay(Path trace, OsNoise noise) throws IOException {
+    AriesSystem sys = AriesSystem.builder().system("default").seed(1).osNoise(noise).build();
+    return TraceReplay.builder(sys, SimGridTrace.open(trace)).compute(ComputeMode.AS_TRACED).build().run();
+  }
+
+  @Test
+  void underNoiseEveryMomentOfARankIsBookedAsCommunicationOrCompute() throws IOException {
+    // compute before a collective, a reduction's work after it (SimGrid's allreduce flops) and compute after; each
+    // compute spans detours, so noise stretches it
+    Path f = dir.resolve("t.txt");
+    Files.writeString(f, "0 init\n1 init\n0 compute 5e4\n1 compute 2e4\n0 allreduce 1000 3e4\n1 allreduce 1000 3e4\n"
+        + "0 compute 4e4\n1 compute 4e4\n0 finalize\n1 finalize\n");
+    ReplayResult quiet = replay(f, OsNoise.none());
+    ReplayResult noisy = replay(f, NOISE);
+    long last = 0;
+    for (int r = 0; r < 2; r++) {
+      // without noise the compute is the traced flops at 1 Gflop/s: 50 + 30 + 40 and 20 + 30 + 40 us
+      assertThat(quiet.computePs().get(r)).isEqualTo(r == 0 ? 120_000_000L : 90_000_000L);
+      // under noise it is stretched by the detours inside it, at least by a quarter (2.5 of every 7.5 us of work,
+      // less the part before a first detour)
+      assertThat(noisy.computePs().get(r)).isGreaterThan(quiet.computePs().get(r) * 5 / 4);
+      last = Math.max(last, noisy.communicationPs().get(r) + noisy.computePs().get(r));
+    }
+    // the last rank's time, from where the detour at 0 let it start, is its communication and its compute, nothing
+    // left out (the stretch of compute was dropped, and a reduction's stretch booked as communication)
+    assertThat(last).isEqualTo(noisy.simulatedPs() - DETOUR_PS);
+  }
+}
