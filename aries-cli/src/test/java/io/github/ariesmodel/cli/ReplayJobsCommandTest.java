@@ -106,4 +106,18 @@ class ReplayJobsCommandTest {
     assertThat(table(at70, "jobs").get("rows").get(0).get(6).asDouble())
         .isEqualTo(table(at0, "jobs").get("rows").get(0).get(6).asDouble());
   }
+
+  @Test
+  void noiseThatStretchesWorkPastTheClocksEndIsOneLineNamingTheDetour() {
+    // it read "... the MPI layer refused ALLREDUCE on communicator 0: long overflow"
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int rc = run(out, err, "replay", SIMGRID.resolve("actions_allreduce.txt").toString(), "--os-noise",
+        "period=1000ms,detour=999999999999ps", "-q", "--out", tmp.resolve("overflow").toString());
+    assertThat(rc).as(err.toString()).isEqualTo(2);
+    assertThat(err.toString().strip()).doesNotContain("\n").doesNotContain("overflow")
+        .contains("noise detour must be in [0, 999999999998] ps for work of ")
+        .contains("with a period of 1000000000000 ps, but was 999999999999 ps");
+    assertThat(tmp.resolve("overflow")).doesNotExist();
+  }
 }

@@ -260,22 +260,48 @@ public final class OsNoise {
       if (workPs <= 0) {
         return startPs;
       }
-      long free = periodPs - detourPs;
+      long end = end(detourPs, startPs, workPs);
+      if (end < 0) {
+        // one line of its own, no cause: a report that takes a failure's root message gave "long overflow"
+        throw new IllegalArgumentException("noise detour must be in [0, " + largestDetour(startPs, workPs) + "] ps for"
+            + " work of " + workPs + " ps from " + startPs + " ps to end within the simulated clock (Long.MAX_VALUE ps)"
+            + " with a period of " + periodPs + " ps, but was " + detourPs + " ps");
+      }
+      return end;
+    }
+
+    /** The end of the work with detours of {@code detour}, or -1 when it would pass the clock's end. */
+    private long end(long detour, long startPs, long workPs) {
+      long free = periodPs - detour;
       long rel = startPs - offsetPs;
       long k = Math.floorDiv(rel, periodPs);
       long r = rel - k * periodPs;
-      long had = Math.max(0, r - detourPs); // CPU time of period k already behind
-      long target = had + workPs; // from the start of period k (had < P, work ≤ the clock's room: no overflow)
-      long periods = target / free;
-      long rest = target - periods * free;
+      long had = Math.max(0, r - detour); // CPU time of period k already behind
       try {
+        long target = Math.addExact(had, workPs); // from the start of period k
+        long periods = target / free;
+        long rest = target - periods * free;
         // ends in a period's free part, or exactly where a free part ends (at the next detour's start)
         long periodStart = Math.addExact(offsetPs, Math.multiplyExact(Math.addExact(k, periods), periodPs));
-        return rest == 0 ? periodStart : Math.addExact(periodStart, detourPs + rest);
+        return rest == 0 ? periodStart : Math.addExact(periodStart, detour + rest);
       } catch (ArithmeticException e) {
-        throw new IllegalArgumentException("work of " + workPs + " ps from " + startPs + " ps would end past the"
-            + " clock's end with the node's detours", e);
+        return -1;
       }
+    }
+
+    /** The longest detour with which the work still ends within the clock (the end grows with the detour). */
+    private long largestDetour(long startPs, long workPs) {
+      long lo = 0; // ends: work from a time within the clock, with no detour, ends within it (the caller checked)
+      long hi = detourPs; // does not
+      while (hi - lo > 1) {
+        long mid = lo + (hi - lo) / 2;
+        if (end(mid, startPs, workPs) >= 0) {
+          lo = mid;
+        } else {
+          hi = mid;
+        }
+      }
+      return lo;
     }
 
     @Override
@@ -288,8 +314,9 @@ public final class OsNoise {
       }
       long end = atPs - r + detourPs; // after atPs unless it passed the clock's end and wrapped
       if (end < atPs) {
-        throw new IllegalArgumentException("a wait ending at " + atPs + " ps would go on past the clock's end with the"
-            + " node's detours");
+        throw new IllegalArgumentException("a wait ending at " + atPs + " ps would go on past the simulated clock's end"
+            + " (Long.MAX_VALUE ps) with the node's detours of " + detourPs + " ps (noise detour must end within the"
+            + " clock)");
       }
       return end;
     }

@@ -928,7 +928,13 @@ public final class TraceReplay {
       long ps = Math.round(psExact);
       if (ps > 0) {
         long t = mpi.now();
-        mpi.compute(ps);
+        try {
+          mpi.compute(ps);
+        } catch (IllegalArgumentException e) {
+          // the nodes' noise stretches it past the clock's end: named with its call, as the compute's own overflow is
+          // (it read "the MPI layer refused ALLREDUCE ...: long overflow")
+          throw fail(what + ", " + ps + " ps (" + compute + "), under the nodes' OS noise: " + e.getMessage());
+        }
         // as long as it took: under OS noise the detours inside it are the compute's (until stop 68 only its length
         // was booked, so a stretched compute between calls lost its stretch and a reduction's went to communication)
         st.computePs[rank] += mpi.now() - t;

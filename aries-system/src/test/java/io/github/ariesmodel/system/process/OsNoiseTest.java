@@ -2,6 +2,7 @@ package io.github.ariesmodel.system.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
@@ -42,8 +43,9 @@ class OsNoiseTest {
     // work that would end past the clock with its detours is refused, naming it, not wrapped round
     assertThatThrownBy(() -> cpu.finish(2 * NS, Long.MAX_VALUE - 2 * NS))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("work of " + (Long.MAX_VALUE - 2 * NS) + " ps from 2000 ps would end past the clock's end with the"
-            + " node's detours");
+        .hasMessageStartingWith("noise detour must be in [0, ")
+        .hasMessageEndingWith("] ps for work of " + (Long.MAX_VALUE - 2 * NS) + " ps from 2000 ps to end within the"
+            + " simulated clock (Long.MAX_VALUE ps) with a period of 10000 ps, but was 2000 ps");
   }
 
   /**
@@ -224,10 +226,32 @@ class OsNoiseTest {
     OsNoise.CpuTime cpu = OsNoise.periodic(1_000_000, 900_000, OsNoise.Phase.ALIGNED).forNode(1, 0);
     long inDetour = Long.MAX_VALUE - Long.MAX_VALUE % 1_000_000; // a period's start: its detour ends past the clock
     assertThatThrownBy(() -> cpu.resume(inDetour)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("a wait ending at " + inDetour + " ps would go on past the clock's end with the node's detours");
+        .hasMessage("a wait ending at " + inDetour + " ps would go on past the simulated clock's end (Long.MAX_VALUE"
+            + " ps) with the node's detours of 900000 ps (noise detour must end within the clock)");
     assertThat(cpu.resume(inDetour - 1)).isEqualTo(inDetour - 1); // free: at once
     assertThat(cpu.resume(1_000_000)).isEqualTo(1_900_000);
     assertThatThrownBy(() -> OsNoise.periodic(1000, 10, null)).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("noise phase must be ALIGNED or RANDOM but was null");
+  }
+
+  @Test
+  void noiseThatStretchesWorkPastTheClocksEndIsOneLineNamingTheLongestDetourThatFits() {
+    // a detour of all but a picosecond of each 1-s period stretches work 10^12 times: half a second of it ends past
+    // the clock. The message was the overflow's own, "long overflow", once a report took the root cause
+    long period = 1_000_000_000_000L;
+    OsNoise.CpuTime cpu = OsNoise.periodic(period, period - 1, OsNoise.Phase.ALIGNED).forNode(1, 0);
+    long work = 500_000_000_000L;
+    Throwable t = catchThrowable(() -> cpu.finish(0, work));
+    assertThat(t).isInstanceOf(IllegalArgumentException.class).hasNoCause()
+        .hasMessageStartingWith("noise detour must be in [0, ")
+        .hasMessageEndingWith("] ps for work of 500000000000 ps from 0 ps to end within the simulated clock"
+            + " (Long.MAX_VALUE ps) with a period of 1000000000000 ps, but was 999999999999 ps");
+    String m = t.getMessage();
+    long largest = Long.parseLong(m.substring("noise detour must be in [0, ".length(), m.indexOf(']')));
+    // the longest that fits: it ends within the clock, one picosecond more does not
+    assertThat(OsNoise.periodic(period, largest, OsNoise.Phase.ALIGNED).forNode(1, 0).finish(0, work))
+        .isBetween(work, Long.MAX_VALUE);
+    assertThatThrownBy(() -> OsNoise.periodic(period, largest + 1, OsNoise.Phase.ALIGNED).forNode(1, 0)
+        .finish(0, work)).isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -1,6 +1,7 @@
 package io.github.ariesmodel.system.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.process.OsNoise;
@@ -46,5 +47,19 @@ class ReplayNoiseTest {
     // the last rank's time, from where the detour at 0 let it start, is its communication and its compute, nothing
     // left out (the stretch of compute was dropped, and a reduction's stretch booked as communication)
     assertThat(last).isEqualTo(noisy.simulatedPs() - DETOUR_PS);
+  }
+
+  @Test
+  void noiseThatStretchesWorkPastTheClocksEndNamesTheCallAndTheLongestDetourThatFits() throws IOException {
+    // detours of all but a picosecond of each second stretch work 10^12 times: the MPI layer's own work in the
+    // allreduce passes the clock's end. The error was "the MPI layer refused ALLREDUCE on communicator 0: long
+    // overflow", the root cause's message
+    Path f = TraceReplayTest.SIMGRID.resolve("actions_allreduce.txt");
+    OsNoise noise = OsNoise.parse("period=1000ms,detour=999999999999ps");
+    assertThatThrownBy(() -> replay(f, noise)).isInstanceOf(TraceReplayException.class)
+        .hasMessageContaining(", call 2: ")
+        .hasMessageContaining("noise detour must be in [0, 999999999998] ps for work of ")
+        .hasMessageContaining("with a period of 1000000000000 ps, but was 999999999999 ps")
+        .hasMessageNotContaining("overflow");
   }
 }
