@@ -288,6 +288,29 @@ public final class MpiJob {
   }
 
   /**
+   * Lets time pass on a rank with nothing to do: a program's sleep or pause, not computation ({@link Mpi#compute}).
+   * Without OS noise the two are the same. Under {@linkplain io.github.ariesmodel.system.process.OsNoise noise} an
+   * idle time is not stretched (a detour while the rank sleeps costs it nothing: the kernel takes a CPU the rank is not
+   * using), but the rank goes on only once its node's CPU is free, at the end of a detour it would wake in ({@link
+   * io.github.ariesmodel.system.process.SimProcess#idle}); work is stretched by every detour inside it. No MPI progress
+   * is made meanwhile, as in compute. The {@link Mpi} interface has no such call; this is the one for a rank of a job
+   * (any other {@code Mpi} computes the time instead).
+   *
+   * @param mpi the calling rank, from its own program
+   * @param ps picoseconds, ≥ 0
+   * @throws IllegalArgumentException when {@code ps} is negative or would pass the clock's end
+   */
+  public static void idle(Mpi mpi, long ps) {
+    checkArgument(mpi != null, "mpi must not be null");
+    checkArgument(ps >= 0, "ps must be >= 0 but was %s", ps);
+    if (mpi instanceof Rank r && r.process != null) {
+      r.process.idle(ps); // (it checks that the rank's own code calls it)
+    } else {
+      mpi.compute(ps);
+    }
+  }
+
+  /**
    * A builder for a job on a system.
    *
    * @param system the system

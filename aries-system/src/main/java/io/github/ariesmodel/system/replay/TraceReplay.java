@@ -898,12 +898,15 @@ public final class TraceReplay {
         return;
       }
       double ns = 0;
+      boolean idle = false;
       if (c instanceof TraceCall.Local l) {
-        ns = l.kind() == CallKind.SLEEP ? l.nanos() : l.flops() / flopsPerSecond * 1e9;
+        // a sleep is time with nothing to do, which OS noise does not stretch (until stop 68 it was work)
+        idle = l.kind() == CallKind.SLEEP;
+        ns = idle ? l.nanos() : l.flops() / flopsPerSecond * 1e9;
       } else if (c.timing().isRecorded() && lastExitNanos != Long.MIN_VALUE) {
         ns = Math.max(0, c.timing().entryNanos() - lastExitNanos);
       }
-      spendCompute(ns, "its local work before it");
+      spendCompute(ns, idle ? "its sleep" : "its local work before it", idle);
     }
 
     /**
@@ -913,12 +916,15 @@ public final class TraceReplay {
      */
     private void computeAfter(TraceCall.Collective k) {
       if (compute.kind() != ComputeMode.Kind.SKIP && k.reductionFlops() > 0) {
-        spendCompute(k.reductionFlops() / flopsPerSecond * 1e9, "its reduction work");
+        spendCompute(k.reductionFlops() / flopsPerSecond * 1e9, "its reduction work", false);
       }
     }
 
-    /** Spends {@code ns} of compute, scaled by the compute mode, on this rank's clock. */
-    private void spendCompute(double ns, String what) {
+    /**
+     * Spends {@code ns} of compute, scaled by the compute mode, on this rank's clock: work, or with {@code idle} time
+     * with nothing to do (a sleep: {@link MpiJob#idle}, which OS noise does not stretch).
+     */
+    private void spendCompute(double ns, String what, boolean idle) {
       double psExact = ns * 1e3 * compute.factor();
       if (!(psExact < Long.MAX_VALUE - mpi.now())) {
         // (a compute of 1e300 flops used to end the replay at the clock's end, silently, or as a negative time)
@@ -929,7 +935,11 @@ public final class TraceReplay {
       if (ps > 0) {
         long t = mpi.now();
         try {
-          mpi.compute(ps);
+          if (idle) {
+            MpiJob.idle(mpi, ps);
+          } else {
+            mpi.compute(ps);
+          }
         } catch (IllegalArgumentException e) {
           // the nodes' noise stretches it past the clock's end: named with its call, as the compute's own overflow is
           // (it read "the MPI layer refused ALLREDUCE ...: long overflow")

@@ -62,4 +62,26 @@ class ReplayNoiseTest {
         .hasMessageContaining("with a period of 1000000000000 ps, but was 999999999999 ps")
         .hasMessageNotContaining("overflow");
   }
+
+  @Test
+  void aSleepIsNotStretchedByNoiseOnlyPutOffToTheEndOfADetourItWouldEndIn() throws IOException {
+    // 100 us of sleep from 2.5 us (the detour at 0 puts the start off): it ends at 102.5 us, where the detour that
+    // began at 100 us ends. As work it took 100 us of CPU, 2.5 us lost in each 10, and ended past 135 us
+    Path f = dir.resolve("sleep.txt");
+    Files.writeString(f, "0 init\n1 init\n0 sleep 0.0001\n1 sleep 0.0001\n0 finalize\n1 finalize\n");
+    ReplayResult quiet = replay(f, OsNoise.none());
+    ReplayResult noisy = replay(f, NOISE);
+    for (int r = 0; r < 2; r++) {
+      assertThat(quiet.computePs().get(r)).isEqualTo(100_000_000L);
+      assertThat(noisy.computePs().get(r)).isEqualTo(100_000_000L);
+    }
+    assertThat(noisy.simulatedPs()).isEqualTo(quiet.simulatedPs() + DETOUR_PS);
+
+    // a sleep that would end inside a detour goes on at its end: 96 us from 2.5 ends at 98.5, free; 98 us at 100.5,
+    // inside the detour [100, 102.5)
+    Files.writeString(f, "0 init\n1 init\n0 sleep 0.000098\n1 sleep 0.000096\n0 finalize\n1 finalize\n");
+    ReplayResult inDetour = replay(f, NOISE);
+    assertThat(inDetour.computePs().get(0)).isEqualTo(100_000_000L); // 98 us, then to the detour's end
+    assertThat(inDetour.computePs().get(1)).isEqualTo(96_000_000L);
+  }
 }
