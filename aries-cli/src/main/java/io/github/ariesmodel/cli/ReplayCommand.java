@@ -22,6 +22,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -289,7 +290,7 @@ final class ReplayCommand implements Callable<Integer> {
           run = WorkloadRun.run(w, s, params, "replay " + trace, bar::updateFraction);
         }
       } catch (TraceReplayException e) {
-        throw CliError.badInput(ErrorHandler.replayProblem(e), "TRACE " + trace, e);
+        throw CliError.badInput(ErrorHandler.replayProblem(e), argumentOf(e.file()), e);
       } catch (IllegalArgumentException e) {
         // the workload's parameters are named as the replay builder names them; the user typed the options
         throw CliError.renamed(e, "ranksPerNode", "--ranks-per-node", "backgroundBytes", "--background-bytes",
@@ -299,7 +300,7 @@ final class ReplayCommand implements Callable<Integer> {
             "--background");
       } catch (UncheckedIOException e) {
         if (e.getCause() instanceof TraceFormatException f) {
-          throw CliError.badInput(f.getMessage(), "TRACE " + trace, f);
+          throw CliError.badInput(f.getMessage(), argumentOf(f.file() == null ? null : f.file().toString()), f);
         }
         throw e;
       }
@@ -327,6 +328,55 @@ final class ReplayCommand implements Callable<Integer> {
       o.printf(Locale.ROOT, "  results: %s%n  report:  %s%n", dir.resolve("results.json"), html);
     }
     return 0;
+  }
+
+  /**
+   * The argument that named the file an error is in, for the error line's location: the first trace ({@code TRACE
+   * a.txt}), a {@code --with} trace or the {@code --background-trace} (the location named the first trace whatever
+   * file had the error; until stop 68). The file is the argument itself, or for a trace of several files (a DUMPI
+   * directory or {@code .meta} file, a SimGrid index) one of its files: inside the argument's directory or beside it.
+   * An exact match wins over a file beside one; the first trace wins a tie.
+   *
+   * @param file the file the error names, or null
+   * @return the location
+   */
+  String argumentOf(String file) {
+    List<String> names = new ArrayList<>();
+    List<Path> args = new ArrayList<>();
+    names.add("TRACE");
+    args.add(trace);
+    if (with != null) {
+      for (Path w : with) {
+        names.add("--with");
+        args.add(w);
+      }
+    }
+    if (backgroundTrace != null) {
+      names.add("--background-trace");
+      args.add(backgroundTrace);
+    }
+    Path f;
+    try {
+      f = file == null ? null : normal(Path.of(file));
+    } catch (java.nio.file.InvalidPathException e) {
+      f = null;
+    }
+    if (f != null) {
+      for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < args.size(); i++) {
+          Path a = normal(args.get(i));
+          boolean beside = f.getParent() != null && f.getParent().equals(a.getParent()) && !Files.isDirectory(a);
+          if (pass == 0 ? f.equals(a) : f.startsWith(a) || beside) {
+            return names.get(i) + " " + args.get(i);
+          }
+        }
+      }
+    }
+    return "TRACE " + trace;
+  }
+
+  private static Path normal(Path p) {
+    return p.toAbsolutePath().normalize();
   }
 
   /**

@@ -120,4 +120,27 @@ class ReplayJobsCommandTest {
         .contains("with a period of 1000000000000 ps, but was 999999999999 ps");
     assertThat(tmp.resolve("overflow")).doesNotExist();
   }
+
+  @Test
+  void anErrorInAWithTraceNamesThatFileInItsLocation() throws Exception {
+    // the location named the first trace: "... (TRACE first.txt)" after an error of the --with file
+    Path good = SIMGRID.resolve("actions_allreduce.txt");
+    Path bad = tmp.resolve("bad.txt");
+    Files.writeString(bad, "0 init\n1 init\n0 frob 1\n");
+    Path deadlock = tmp.resolve("deadlock.txt");
+    Files.writeString(deadlock, "0 init\n1 init\n0 recv 1 0 8\n1 recv 0 0 8\n0 finalize\n1 finalize\n");
+    String[][] cases = {
+        {good.toString(), "--with", bad.toString(), "(--with " + bad + ")"},
+        {good.toString(), "--with", deadlock.toString(), "(--with " + deadlock + ")"},
+        {good.toString(), "--background-trace", bad.toString(), "(--background-trace " + bad + ")"},
+        {bad.toString(), "--with", good.toString(), "(TRACE " + bad + ")"}};
+    for (String[] c : cases) {
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      int rc = run(out, err, "replay", c[0], c[1], c[2], "-q", "--out", tmp.resolve("err").toString());
+      assertThat(rc).as(err.toString()).isEqualTo(2);
+      String line = err.toString().strip();
+      assertThat(line).doesNotContain("\n").endsWith(c[3]);
+    }
+  }
 }
