@@ -171,7 +171,9 @@ public final class OsNoise {
     BigDecimal ps = v.multiply(BigDecimal.valueOf(scale));
     // at most one second: a detour or period longer than a simulation is surely a mistyped unit
     if (ps.signum() < 0 || ps.compareTo(BigDecimal.valueOf(1_000_000_000_000L)) > 0) {
-      throw new IllegalArgumentException(name + " must be in [0 ps, 1 s] but was \"" + text + "\"");
+      // (in units it accepts: it said "1 s", which it refuses)
+      throw new IllegalArgumentException(name + " must be in [0 ps, 1000 ms] (a number and a unit: ps, ns, us or ms)"
+          + " but was \"" + text + "\"");
     }
     try {
       return ps.longValueExact();

@@ -137,7 +137,11 @@ class OsNoiseTest {
         "noise period must be a number and a unit (ps, ns, us or ms), such as 25us, but was \"1mz\""});
     bad.add(new String[] {"period=1ms,detour=0.5ps", "noise detour must be a whole number of picoseconds but was"
         + " \"0.5ps\""});
-    bad.add(new String[] {"period=2000ms,detour=1us", "noise period must be in [0 ps, 1 s] but was \"2000ms\""});
+    // the range in units the parser takes (it said "1 s", which it refuses)
+    bad.add(new String[] {"period=2000ms,detour=1us", "noise period must be in [0 ps, 1000 ms] (a number and a unit:"
+        + " ps, ns, us or ms) but was \"2000ms\""});
+    bad.add(new String[] {"period=1ms,detour=-1us", "noise detour must be in [0 ps, 1000 ms] (a number and a unit:"
+        + " ps, ns, us or ms) but was \"-1us\""});
     bad.add(new String[] {"period=1ms,period=2ms,detour=1us", "noise period is given twice"});
     bad.add(new String[] {"period=1ms,detour=1us,phase=odd", "noise phase must be aligned or random but was \"odd\""});
     bad.add(new String[] {"period=1ms,jitter=1us", "noise must be none or period=P,detour=D[,phase=aligned|random]"
