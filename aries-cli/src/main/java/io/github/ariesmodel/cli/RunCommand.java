@@ -141,6 +141,10 @@ final class RunCommand implements Callable<Integer> {
         throw CliError.badInput(config + ": " + e.getMessage(), "--config " + config, e);
       }
     }
+    if (pr.hasMatchedOption("--translator") && w.name().equals("traffic")) {
+      throw CliError.badInput("--translator sets the nodes' address translation, and workload traffic builds no node"
+          + " (its experiments drive router fabrics of their own); drop it", "--translator", null);
+    }
     if (trace != null && name.equals("traffic")) {
       // its experiments build router fabrics of their own, which the trace does not see (it recorded 0 packets)
       throw CliError.badInput("--trace records the NICs' packets, and the traffic workload has none (its experiments"

@@ -46,9 +46,9 @@ class RunTrafficConfigNodeSettingsTest {
     Path out1 = tmp.resolve("t1");
     assertThat(aries("run", "traffic", "--config", conf.toString(), "-p", "loads=0.1", "-p", "routings=minimal",
         "-p", "measureNs=100", "-q", "--out", out1.toString())).isEqualTo(2);
-    assertThat(onlyLine()).contains(conf + ": settings nic.requestTags, iommu.ways would be ignored: nic and iommu"
-        + " settings configure the nodes' NICs and IOMMUs, and workload traffic builds no node (its experiments drive"
-        + " router fabrics of their own); drop them, or run a workload that uses them");
+    assertThat(onlyLine()).contains(conf + ": settings nic.requestTags, iommu.ways would be ignored: translator, nic"
+        + " and iommu settings configure the nodes' translators, NICs and IOMMUs, and workload traffic builds no node"
+        + " (its experiments drive router fabrics of their own); drop them, or run a workload that uses them");
     assertThat(out1).doesNotExist();
 
     // the file's own workload key, and a file whose only setting equals the default
@@ -57,6 +57,22 @@ class RunTrafficConfigNodeSettingsTest {
         .isEqualTo(2);
     assertThat(onlyLine()).contains("setting iommu.ways would be ignored");
     assertThat(tmp.resolve("t2")).doesNotExist();
+  }
+
+  /** The nodes' translator too (the stop-68 review: `translator: iommu` and `--translator` ran and were dropped). */
+  @Test
+  void trafficRefusesATranslatorFromTheFileOrTheCommandLine() throws IOException {
+    Path conf = file("tr.yaml", "system: canonical:p=1,a=2,h=1\ntranslator: iommu\n");
+    assertThat(aries("run", "traffic", "--config", conf.toString(), "-p", "loads=0.1", "-p", "routings=minimal",
+        "-p", "measureNs=100", "-q", "--out", tmp.resolve("t3").toString())).isEqualTo(2);
+    assertThat(onlyLine()).contains("setting translator would be ignored");
+    assertThat(aries("run", "traffic", "--system", "canonical:p=1,a=2,h=1", "--translator", "flat", "-p",
+        "loads=0.1", "-p", "routings=minimal", "-p", "measureNs=100", "-q", "--out", tmp.resolve("t4").toString()))
+        .isEqualTo(2);
+    assertThat(onlyLine()).contains("--translator sets the nodes' address translation, and workload traffic builds"
+        + " no node");
+    assertThat(tmp.resolve("t3")).doesNotExist();
+    assertThat(tmp.resolve("t4")).doesNotExist();
   }
 
   @Test

@@ -21,7 +21,8 @@ import io.github.ariesmodel.core.spi.Scheduler;
  * invalidated} (uGNI's cached commands are for words only AMOs touch; the hardware has an invalidate bit for stale
  * entries [S6d]).
  *
- * <p>Functional only: the {@link AmoUnit} owns the timing. Entries carry the time their value is next available
+ * <p>The {@link AmoUnit} owns the timing of AMOs and fills; the cache books its own write-backs on the host link (since
+ * stop 68). Entries carry the time their value is next available
  * ({@link #readyAt}) and the AMOs in flight on them ({@link #busy}) for it. The entries are allocated by the first
  * cached AMO; allocation-free after that.
  */

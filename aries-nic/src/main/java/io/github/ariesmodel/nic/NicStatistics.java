@@ -252,8 +252,9 @@ public final class NicStatistics implements Cloneable {
   }
 
   /**
-   * Bytes this NIC wrote into host memory over the host link: data landed (PUTs served, GET and AMO results) and
-   * 8 bytes per completion event.
+   * Bytes this NIC wrote into host memory over the host link: data landed (PUTs served, GET and fetched AMO results),
+   * memory AMOs' results and AMO-cache write-backs (since stop 68), collective results, and 8 bytes per completion
+   * event.
    *
    * @return bytes, NIC to node
    */

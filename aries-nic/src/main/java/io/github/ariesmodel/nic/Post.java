@@ -127,29 +127,30 @@ public record Post(
    * @return the post
    */
   public static Post put(long postId, int localMdh, long localOffset, NetworkAddress remote, long length) {
-    checkArgument(localMdh != NO_LOCAL, "localMdh must name the PUT's source registration but was -1 (a PUT of 1, 2,"
-        + " 4 or 8 bytes without a source buffer is Post.putValue)");
+    checkArgument(localMdh != NO_LOCAL, "localMdh must name the PUT's source registration but was -1 (a PUT of 4 or 8"
+        + " bytes without a source buffer is Post.putValue)");
     return new Post(PostType.PUT, Engine.AUTO, postId, localMdh, localOffset, remote, length, null, 0, 0,
         DeliveryMode.ADAPTIVE_0, NO_CQ, GLOBAL_EVENT, false);
   }
 
   /**
    * A PUT whose data is in the post itself: the low {@code bytes} bytes of {@code value}, little-endian, with no local
-   * buffer. On Aries the CPU stores an FMA PUT's data into the FMA window along with the descriptor (the FMA_LAUNCH
-   * doorbell can itself carry a 4- or 8-byte put [S7]), so such a put needs no registered source: this is Cray
-   * SHMEM's {@code shmem_long_p}. The NIC reads and translates no local memory for it; the CPU's stores are charged as
-   * for any FMA PUT of one packet. Always FMA (the BTE reads its data from memory); defaults otherwise as
-   * {@link #put}. The NIC refuses it unless {@code remote.offset} is a multiple of {@code bytes} (the model's rule,
-   * assumed: the value is one naturally aligned word, one packet).
+   * buffer. The FMA_LAUNCH doorbell, one 16-byte write, can itself produce an 8-byte or 4-byte put [S7], so such a put
+   * needs no registered source and no store of data beyond the doorbell: this is Cray SHMEM's {@code shmem_long_p}.
+   * The NIC reads and translates no local memory for it, and the CPU pays the post's time alone
+   * ({@code NicTiming.fmaPostPs}, as a non-fetching AMO, the doorbell's other single-store form), not an FMA PUT's
+   * store of a data line. Always FMA (the BTE reads its data from memory); defaults otherwise as {@link #put}. The
+   * NIC refuses it unless {@code remote.offset} is a multiple of {@code bytes} (the model's rule, assumed: the value
+   * is one naturally aligned word, one packet).
    *
    * @param postId echoed in events
    * @param remote where the first byte goes, a multiple of {@code bytes}
    * @param value the data (only its low {@code bytes} bytes are sent)
-   * @param bytes 1, 2, 4 or 8
+   * @param bytes 4 or 8, the doorbell's put sizes [S7]
    * @return the post
    */
   public static Post putValue(long postId, NetworkAddress remote, long value, int bytes) {
-    checkArgument(bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8, "bytes must be 1, 2, 4 or 8 but was %s",
+    checkArgument(bytes == 4 || bytes == 8, "bytes must be 4 or 8 (the FMA_LAUNCH doorbell's put sizes) but was %s",
         bytes);
     return new Post(PostType.PUT, Engine.FMA, postId, NO_LOCAL, 0, remote, bytes, null, value, 0,
         DeliveryMode.ADAPTIVE_0, NO_CQ, GLOBAL_EVENT, false);

@@ -91,11 +91,13 @@ final class PostValidator {
     }
   }
 
-  /** A PUT whose data is in the post ({@link Post#putValue}): one naturally aligned word of 1 to 8 bytes, on FMA. */
+  /** A PUT whose data is in the post ({@link Post#putValue}): one naturally aligned word of 4 or 8 bytes, on FMA. */
   private static Post checkValuePut(Post p) {
     long n = p.length();
-    checkArgument(n == 1 || n == 2 || n == 4 || n == 8, "post.localMdh must name a registered memory domain but was -1"
-        + " (only a PUT of 1, 2, 4 or 8 bytes carries its data in the post, Post.putValue); post.length was %s", n);
+    checkArgument(n == 4 || n == 8, "post.length must be 4 or 8 for a PUT without a local buffer (its data in the post,"
+        + " Post.putValue; any other PUT needs post.localMdh, a registered memory domain) but was %s", n);
+    checkArgument(p.localOffset() == 0, "post.localOffset must be 0 for a PUT without a local buffer (Post.putValue)"
+        + " but was %s", p.localOffset());
     checkArgument(p.remote().offset() % n == 0, "post.remote.offset must be a multiple of %s for a PUT of its value"
         + " (Post.putValue) but was %s", n, p.remote().offset());
     checkArgument(p.engine() != Post.Engine.BTE, "engine must be FMA or AUTO for a PUT of its value (Post.putValue):"

@@ -91,7 +91,7 @@ final class TransactionTable {
     boolean fmaPut = p.engine() == Post.Engine.FMA && p.type() == Post.PostType.PUT;
     long stores = 0;
     long first = 0;
-    if (fmaPut) {
+    if (fmaPut && !p.carriesValue()) { // a value put is the FMA_LAUNCH doorbell's own 4- or 8-byte put [S7]: no store
       long perLine = timing.fmaStorePsPer64();
       int n = Transaction.packetCount(p.remote().offset(), p.length());
       stores = perLine * n;

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
  * What a NIC's host-write probes ({@link Nic#addHostWriteProbe}) see when another access of the same NIC to a dirty
  * AMO-cache word forces its write-back ({@link AmoCache}'s coherence inside the NIC: a GET served from the word, a PUT
  * landing on it, an uncached AMO on it). Under {@link AmoWriteBack#EVICTION} a cached AMO's word stays dirty after the
- * AMO, so the snoop is the write that brings it to memory: the probes see it, where it is and visible a one-way host
- * latency after it is made, as any other write-back; a write-back of a half the AMOs changed is that half only.
+ * AMO, so the snoop is the write that brings it to memory: the probes see it, where it is and visible when it has
+ * crossed the host link and the one-way host latency after it is made, as any other write-back; a write-back of a half the AMOs changed is that half only.
  */
 class AmoCacheSnoopWriteBackProbeTest {
   private static final NicTiming T = NicTiming.defaults();

@@ -67,16 +67,19 @@ class PutValueTest {
   }
 
   @Test
-  void aShortValuePutsOnlyItsLowBytes() {
+  void aFourByteValuePutsOnlyItsLowBytes() {
     c.write(1, remote.mdh(), 0, new byte[] {9, 9, 9, 9, 9, 9, 9, 9});
-    c.nics[0].post(Post.putValue(1, at(2), 0xAABB_CCDDL, 2));
-    c.nics[0].post(Post.putValue(2, at(4), 0x7FL, 1));
+    c.nics[0].post(Post.putValue(1, at(4), 0x1122_3344_AABB_CCDDL, 4));
     c.run();
-    assertThat(c.read(1, remote.mdh(), 0, 8)).containsExactly(9, 9, 0xDD, 0xCC, 0x7F, 9, 9, 9);
+    assertThat(c.read(1, remote.mdh(), 0, 8)).containsExactly(9, 9, 9, 9, 0xDD, 0xCC, 0xBB, 0xAA);
   }
 
+  /**
+   * The doorbell's own put [S7]: the CPU pays the post alone, not the store of a data line an FMA PUT from memory pays
+   * ({@code fmaStoreBytesPerSecond}, one 64-byte line); otherwise the two take the same path.
+   */
   @Test
-  void itTakesTheTimeOfAWordsPutFromMemoryOverAFlatTranslation() {
+  void itSavesTheDataLineStoreOfAWordsPutFromMemory() {
     Cluster other = new Cluster(2, NicConfig.defaults());
     MemoryDomainDescriptor src = other.register(0, 8192);
     MemoryDomainDescriptor dst = other.register(1, 8192);
@@ -84,16 +87,18 @@ class PutValueTest {
     other.run();
     c.nics[0].post(Post.putValue(1, at(0), 5, 8));
     c.run();
-    // Flat translation takes no time here, so the two are the same to the picosecond: the value put is a PUT whose
-    // only difference is where its data comes from.
-    assertThat(c.events.get(0).timePs()).isEqualTo(other.events.get(0).timePs());
+    // Flat translation takes no time here, so the two differ by the data line's store alone.
+    assertThat(other.events.get(0).timePs() - c.events.get(0).timePs())
+        .isEqualTo(NicConfig.defaults().timing().fmaStorePsPer64());
     assertThat(c.nics[0].statistics().hostBytesToNic()).isEqualTo(other.nics[0].statistics().hostBytesToNic());
   }
 
   @Test
   void malformedValuePutsAreRefusedInOneLine() {
     assertThatThrownBy(() -> Post.putValue(1, at(0), 5, 3)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("bytes must be 1, 2, 4 or 8 but was 3");
+        .hasMessage("bytes must be 4 or 8 (the FMA_LAUNCH doorbell's put sizes) but was 3");
+    assertThatThrownBy(() -> Post.putValue(1, at(0), 5, 2)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("but was 2");
     assertThatThrownBy(() -> c.nics[0].post(Post.putValue(1, at(4), 5, 8)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("post.remote.offset must be a multiple of 8 for a PUT of its value (Post.putValue) but was 4");
@@ -104,8 +109,12 @@ class PutValueTest {
     Post noSource = new Post(Post.PostType.PUT, Post.Engine.AUTO, 1, Post.NO_LOCAL, 0, at(0), 64, null, 0, 0,
         io.github.ariesmodel.core.DeliveryMode.ADAPTIVE_0, Post.NO_CQ, Post.GLOBAL_EVENT, false);
     assertThatThrownBy(() -> c.nics[0].post(noSource)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("post.localMdh must name a registered memory domain but was -1")
-        .hasMessageContaining("post.length was 64");
+        .hasMessage("post.length must be 4 or 8 for a PUT without a local buffer (its data in the post, Post.putValue;"
+            + " any other PUT needs post.localMdh, a registered memory domain) but was 64");
+    Post offset = new Post(Post.PostType.PUT, Post.Engine.FMA, 1, Post.NO_LOCAL, 16, at(0), 8, null, 0, 0,
+        io.github.ariesmodel.core.DeliveryMode.ADAPTIVE_0, Post.NO_CQ, Post.GLOBAL_EVENT, false);
+    assertThatThrownBy(() -> c.nics[0].post(offset)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("post.localOffset must be 0 for a PUT without a local buffer (Post.putValue) but was 16");
     c.run();
     assertThat(c.events).isEmpty();
     assertThat(c.nics[0].statistics().posts()).isZero();

@@ -315,6 +315,29 @@ public final class AriesSystem {
   }
 
   /**
+   * Bits of a post id below its job's number ({@link #nextJobNumber()}): 2^40 posts a job before two would share an id;
+   * with the number's 23 bits, ids stay positive.
+   */
+  public static final int JOB_POST_ID_BITS = 40;
+
+  /**
+   * @param jobNumber from {@link #nextJobNumber()}
+   * @return the first post id of that job: its number in the high bits, 1 below
+   */
+  public static long firstPostId(long jobNumber) {
+    return (jobNumber << JOB_POST_ID_BITS) + 1;
+  }
+
+  /**
+   * @param postId a LOCAL or GLOBAL event's post id (a REMOTE event's carries a request tag, not a post id)
+   * @param jobNumber from {@link #nextJobNumber()}
+   * @return whether the post was that job's ({@link #firstPostId})
+   */
+  public static boolean postOfJob(long postId, long jobNumber) {
+    return postId >>> JOB_POST_ID_BITS == jobNumber;
+  }
+
+  /**
    * Refuses to start another run on a system one of whose events failed in an earlier run (a component's or a
    * user's plug-in's exception: a replacement policy, a translation, a routing). The failed event left its work half
    * done (a translation in flight that will never complete, a packet half handled), so a later job would wait for it

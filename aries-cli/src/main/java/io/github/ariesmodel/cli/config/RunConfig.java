@@ -62,9 +62,9 @@ import java.util.TreeSet;
  * @param workload the workload name, or null when the file names none
  * @param params the workload's parameters
  * @param iommuGiven whether the file has an {@code iommu} mapping (its values may equal the defaults)
- * @param nodeSettings the {@code nic} and {@code iommu} settings the file gives, as dotted keys ({@code
- *     nic.requestTags}), nic's then iommu's, each in the file's order; a mapping with none as its own name ({@code
- *     nic}); empty when the file gives neither
+ * @param nodeSettings the node settings the file gives: {@code translator} if it names one, then its {@code nic} and
+ *     {@code iommu} settings as dotted keys ({@code nic.requestTags}), nic's then iommu's, each in the file's order; a
+ *     mapping with none as its own name ({@code nic}); empty when the file gives none
  */
 public record RunConfig(SystemSpec spec, String workload, Params params, boolean iommuGiven,
     List<String> nodeSettings) {
@@ -207,6 +207,9 @@ public record RunConfig(SystemSpec spec, String workload, Params params, boolean
   /** @return the nic and iommu settings a checked configuration gives (see {@link #nodeSettings()}) */
   private static List<String> nodeSettings(JsonNode root) {
     List<String> given = new ArrayList<>();
+    if (root.has("translator")) {
+      given.add("translator"); // the nodes' translator: a run that builds no node has none
+    }
     for (String mapping : List.of("nic", "iommu")) {
       JsonNode n = root.get(mapping);
       if (n == null) {
@@ -231,9 +234,9 @@ public record RunConfig(SystemSpec spec, String workload, Params params, boolean
   public void checkUsedBy(String workloadRun) {
     if (TRAFFIC.equals(workloadRun) && !nodeSettings.isEmpty()) {
       throw new IllegalArgumentException((nodeSettings.size() == 1 ? "setting " : "settings ")
-          + abbreviated(nodeSettings) + " would be ignored: nic and iommu settings configure the nodes' NICs and"
-          + " IOMMUs, and workload traffic builds no node (its experiments drive router fabrics of their own); drop"
-          + " them, or run a workload that uses them");
+          + abbreviated(nodeSettings) + " would be ignored: translator, nic and iommu settings configure the nodes'"
+          + " translators, NICs and IOMMUs, and workload traffic builds no node (its experiments drive router fabrics"
+          + " of their own); drop them, or run a workload that uses them");
     }
   }
 

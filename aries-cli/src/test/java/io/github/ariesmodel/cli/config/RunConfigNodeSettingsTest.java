@@ -33,9 +33,9 @@ class RunConfigNodeSettingsTest {
   void trafficRefusesThemNamingThemAndWhy() throws Exception {
     RunConfig c = read("t.yaml", "nic: {requestTags: 32, hostLatencyNs: 250}\niommu: {ways: 4}\n");
     assertThatThrownBy(() -> c.checkUsedBy("traffic")).isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("settings nic.requestTags, nic.hostLatencyNs, iommu.ways would be ignored: nic and iommu settings"
-            + " configure the nodes' NICs and IOMMUs, and workload traffic builds no node (its experiments drive"
-            + " router fabrics of their own); drop them, or run a workload that uses them");
+        .hasMessage("settings nic.requestTags, nic.hostLatencyNs, iommu.ways would be ignored: translator, nic and"
+            + " iommu settings configure the nodes' translators, NICs and IOMMUs, and workload traffic builds no node"
+            + " (its experiments drive router fabrics of their own); drop them, or run a workload that uses them");
     // (iommu.ways 4 is the default: refused all the same, the file says it matters)
     assertThatThrownBy(() -> read("one.json", "{\"iommu\": {\"ways\": 4}}").checkUsedBy("traffic"))
         .hasMessageStartingWith("setting iommu.ways would be ignored: ");

@@ -3,6 +3,7 @@ package io.github.ariesmodel.system.mpi;
 import io.github.ariesmodel.core.CompletionEvent;
 import io.github.ariesmodel.core.CompletionType;
 import io.github.ariesmodel.nic.Post;
+import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.Node;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,17 +32,11 @@ final class NodeEndpoint {
     abstract void done();
   }
 
-  /**
-   * Bits of a post id below the endpoint's number ({@link #number}), as a {@code ShmemJob} numbers its posts: 2^40
-   * posts an endpoint before two would share an id.
-   */
-  static final int POST_ID_BITS = 40;
-
   private final Node node;
   private final List<Rank> ranks = new ArrayList<>();
   private final Map<Long, PendingPost> pending = new HashMap<>();
   /**
-   * This endpoint's number on its system ({@link io.github.ariesmodel.system.AriesSystem#nextJobNumber()}, taken with
+   * This endpoint's number on its system ({@link AriesSystem#nextJobNumber()}, taken with
    * its first rank), the high bits of its post ids: the NIC's listener, which this endpoint takes as its job's run
    * starts, also sees the events of posts another job left in flight when its run failed (a SHMEM job's, which name
    * no CQ, or an earlier MPI job's, which name that job's rings), and their errors are not this job's. 0 until the
@@ -79,7 +74,7 @@ final class NodeEndpoint {
   void add(Rank r) {
     if (ranks.isEmpty()) {
       number = r.job.system().nextJobNumber();
-      nextPostId = (number << POST_ID_BITS) + 1;
+      nextPostId = AriesSystem.firstPostId(number);
     }
     ranks.add(r);
   }
@@ -111,7 +106,7 @@ final class NodeEndpoint {
 
   /** @return whether an event is of a post of this endpoint's (a REMOTE event carries a request tag: never one) */
   private boolean ownPost(CompletionEvent e) {
-    return e.type() != CompletionType.REMOTE && e.postId() >>> POST_ID_BITS == number;
+    return e.type() != CompletionType.REMOTE && AriesSystem.postOfJob(e.postId(), number);
   }
 
   /** @return the handler waiting for a post's source event (removed), or null when none waits */

@@ -23,7 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@link #alltoall}: each step is an {@code MPI_Alltoall} of the given bytes to every rank.
  * </ul>
  *
- * <p>The ranks do no work between steps besides the pause ({@link Mpi#compute}); a pause of 0 makes the job send as
+ * <p>The ranks do nothing between steps but pause ({@link MpiJob#idle}: idle time, which OS noise does not stretch,
+ * since stop 68; it was {@link Mpi#compute}); a pause of 0 makes the job send as
  * fast as MPI and the network let it. A program's steps are the same on every run and thread count.
  */
 public final class SyntheticTraffic implements MpiProgram {
@@ -144,7 +145,7 @@ public final class SyntheticTraffic implements MpiProgram {
 
   private void pause(Mpi mpi) {
     if (gapPs > 0) {
-      mpi.compute(gapPs);
+      MpiJob.idle(mpi, gapPs); // a pause, not work: OS noise does not stretch it (docs/mpi.md)
     }
   }
 

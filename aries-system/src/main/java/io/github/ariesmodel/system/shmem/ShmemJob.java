@@ -70,12 +70,6 @@ public final class ShmemJob {
   /** Entries of each PE's completion queue for remote events. */
   private static final int REMOTE_CQ_ENTRIES = 1024;
 
-  /**
-   * Bits of a post id below the job's number ({@link #jobNumber}): a PE's posts are numbered from its job's number
-   * times 2^40, so that no two jobs on a system share a post id (2^40 posts a PE before they would).
-   */
-  private static final int POST_ID_BITS = 40;
-
   private final AriesSystem system;
   /**
    * This job's number on its system ({@link AriesSystem#nextJobNumber()}): the high bits of its post ids. A job whose
@@ -640,7 +634,7 @@ public final class ShmemJob {
     Thread thread;
     /** The thread testing this PE's {@link #waitUntil} condition now (the runner may test it on another's), else null. */
     Thread polling;
-    long nextPostId = ((long) jobNumber << POST_ID_BITS) + 1;
+    long nextPostId = AriesSystem.firstPostId(jobNumber); // no two jobs on a system share a post id
     int outstanding;
     int outstandingLocal;
     final Map<Long, CompletionEvent> awaited = new HashMap<>();
@@ -682,7 +676,7 @@ public final class ShmemJob {
     }
 
     void onEvent(CompletionEvent e) {
-      if (e.type() != CompletionType.REMOTE && e.postId() >>> POST_ID_BITS != jobNumber) {
+      if (e.type() != CompletionType.REMOTE && !AriesSystem.postOfJob(e.postId(), jobNumber)) {
         return; // another job's post, left in flight by its failed run (see jobNumber)
       }
       if (e.type() == CompletionType.REMOTE) {

@@ -84,4 +84,25 @@ class ReplayNoiseTest {
     assertThat(inDetour.computePs().get(0)).isEqualTo(100_000_000L); // 98 us, then to the detour's end
     assertThat(inDetour.computePs().get(1)).isEqualTo(96_000_000L);
   }
+
+  /**
+   * The synthetic background's pause after each step is idle time, as a sleep is (stop 68: it was compute, and a
+   * 100-us pause under 2.5 us lost in every 10 took about 133 us).
+   */
+  @Test
+  void theSyntheticBackgroundsPauseIsNotStretchedByNoise() {
+    long quiet = backgroundAlone(OsNoise.none());
+    long noisy = backgroundAlone(NOISE);
+    // one step of a 2-rank all-to-all, then 100 us of pause: the detour at 0 puts the start off, and the step's own
+    // work meets a few more; stretched as work, the pause alone would add about 33 us
+    assertThat(noisy - quiet).isGreaterThanOrEqualTo(DETOUR_PS).isLessThan(4 * DETOUR_PS);
+  }
+
+  private static long backgroundAlone(OsNoise noise) {
+    AriesSystem sys = AriesSystem.builder().system("default").seed(1).osNoise(noise).build();
+    io.github.ariesmodel.system.mpi.MpiJob job = io.github.ariesmodel.system.mpi.MpiJob.builder(sys).nodes(0, 9)
+        .build();
+    job.run(io.github.ariesmodel.system.mpi.SyntheticTraffic.alltoall(64, 100_000_000L, 1));
+    return job.lastRunPs();
+  }
 }
