@@ -15,12 +15,12 @@ import java.util.ArrayDeque;
  * <p>An uncached command, or any command when the NIC has no {@link AmoCache}, is a memory AMO: it reads and writes
  * host memory and answers {@code amoUnitCycles} (assumed 8) after its read of the old value is back: a host read over
  * the {@link HostLink} (request and data cross it, then the read round trip), then writes the result back over the
- * link, a posted write (both booked on the link since stop 68). A cached command
- * ({@code _C}, {@code _SC}) works on the AMO cache: a miss fills an entry from host memory and answers like a memory
- * AMO (its fill crosses the host link the same way); a hit answers {@code amoUnitCycles} after the entry's value is available (after its fill, or after the previous
- * AMO on the word: AMOs on one cached word are served one after another, one every {@link #ISSUE_CYCLES} cycles). When
- * every entry has AMOs in flight a cached
- * command misses without allocating and runs as a memory AMO. docs/memory-hierarchy.md ("AMO cache") has the model
+ * link, a posted write (both booked on the link since stop 68). A cached command ({@code _C}, {@code _SC}) works on
+ * the AMO cache: a miss fills an entry from host memory and answers like a memory AMO (its fill crosses the host link
+ * the same way); a hit answers {@code amoUnitCycles} after the entry's value is available (after its fill, or after
+ * the previous AMO on the word: AMOs on one cached word are served one after another, one every
+ * {@link #ISSUE_CYCLES} cycles). When every entry has AMOs in flight a cached command misses without allocating and
+ * runs as a memory AMO. docs/memory-hierarchy.md ("AMO cache") has the model
  * and its sources.
  */
 final class AmoUnit {

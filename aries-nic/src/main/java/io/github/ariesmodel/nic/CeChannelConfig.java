@@ -13,8 +13,6 @@ import java.util.Set;
  * rounding of its additions ({@code GNI_CE_MODE_ROUND_*}) and the routing mode of the packets it sends
  * ({@code GNI_CE_MODE_RC_*}).
  *
- * @param children 1 to {@value #MAX_CHILDREN} children ({@code GNI_CE_MAX_CHILDREN} [S5]); a child's index is its place
- * @param parent where the combined contribution goes, or null at the root (which sends the result down)
  * <p>A channel has four routing modes, {@code GNI_CE_MODE_RC_NMIN_HASH}, {@code _MIN_HASH}, {@code _MNON_HASH} and
  * {@code _ADAPT} [S5], against the seven of a post ({@code GNI_DLVMODE_*}): NMIN_HASH, MIN_HASH and IN_ORDER (which
  * is {@code MNON_HASH}, aries-facts §2) are kept, and every adaptive mode becomes ADAPTIVE_0, the model's one
@@ -22,6 +20,8 @@ import java.util.Set;
  * default of posts). So an MPI job whose messages go ADAPTIVE_1, 2 or 3 can still use the engine, as a job on the
  * hardware could, and {@link #deliveryMode()} is what the channel's packets carry.
  *
+ * @param children 1 to {@value #MAX_CHILDREN} children ({@code GNI_CE_MAX_CHILDREN} [S5]); a child's index is its place
+ * @param parent where the combined contribution goes, or null at the root (which sends the result down)
  * @param rounding rounding of floating-point additions
  * @param deliveryMode routing mode of this channel's CE packets: any adaptive mode is stored as ADAPTIVE_0
  */

@@ -219,7 +219,7 @@ final class IssuePipeline {
       case PUT: {
         long start = t.packetStart(i);
         int len = t.packetLength(i, start);
-        if (t.localMdh == Post.NO_LOCAL) { // Post.putValue: the data came with the post, nothing to read
+        if (t.post.carriesValue()) { // Post.putValue: the data came with the post, nothing to read
           Packet p = accesses.packets.put(nodeId, t.remoteNode, t.remoteMdh, start, tagWord, t.mode, len,
               config.protectionTag(), config.protectionKey());
           LittleEndian.put(p.data(), 0, len, t.post.operand1());

@@ -1,12 +1,13 @@
 package io.github.ariesmodel.nic;
 
+import static io.github.ariesmodel.nic.HostWriteProbeTest.pa;
+import static io.github.ariesmodel.nic.HostWriteProbeTest.watch;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.ariesmodel.core.AccessKind;
 import io.github.ariesmodel.core.AmoOperation;
 import io.github.ariesmodel.core.MemoryDomainDescriptor;
 import io.github.ariesmodel.core.NetworkAddress;
-import java.util.ArrayList;
+import io.github.ariesmodel.nic.HostWriteProbeTest.Write;
 import java.util.List;
 import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
@@ -15,29 +16,16 @@ import org.junit.jupiter.api.Test;
  * What a NIC's host-write probes ({@link Nic#addHostWriteProbe}) see when another access of the same NIC to a dirty
  * AMO-cache word forces its write-back ({@link AmoCache}'s coherence inside the NIC: a GET served from the word, a PUT
  * landing on it, an uncached AMO on it). Under {@link AmoWriteBack#EVICTION} a cached AMO's word stays dirty after the
- * AMO, so the snoop is the write that brings it to memory: the probes see it, where it is and visible when it has
- * crossed the host link and the one-way host latency after it is made, as any other write-back; a write-back of a half the AMOs changed is that half only.
+ * AMO, so the snoop is the write that brings it to memory: the probes see it, where it is, and visible once it has
+ * crossed the host link and the one-way host latency has passed, as any other write-back; a write-back of a half the
+ * AMOs changed is that half only.
  */
 class AmoCacheSnoopWriteBackProbeTest {
   private static final NicTiming T = NicTiming.defaults();
 
-  /** One call of a probe: when it was called, and what it was told. */
-  private record Write(long calledAt, long visiblePs, long pa, int length) {}
-
   private static Cluster evictionCluster() {
     return new Cluster(2, NicConfig.defaults().withAmoCache(AmoCacheConfig.defaults()
         .withWriteBack(AmoWriteBack.EVICTION)));
-  }
-
-  private static List<Write> watch(Cluster c, int node) {
-    List<Write> seen = new ArrayList<>();
-    c.nics[node].addHostWriteProbe((visible, pa, length) -> seen.add(new Write(c.loop.now(), visible, pa, length)));
-    return seen;
-  }
-
-  private static long pa(Cluster c, int node, MemoryDomainDescriptor d, long offset) {
-    return c.translation[node].translateNow(d.mdh(), offset, 1, AccessKind.READ, Cluster.PTAG, Cluster.PKEY)
-        .physicalAddress();
   }
 
   /** Three cached 64-bit adds of 5 to the word at {@code offset} of node 0's buffer, from node 1: dirty, unseen. */

@@ -21,16 +21,18 @@ import org.junit.jupiter.api.Test;
 class HostWriteProbeTest {
   private static final NicTiming T = NicTiming.defaults();
 
-  /** One call of a probe: when it was called, and what it was told. */
-  private record Write(long calledAt, long visiblePs, long pa, int length) {}
+  /** One call of a probe: when it was called, and what it was told (also the snoop test's). */
+  record Write(long calledAt, long visiblePs, long pa, int length) {}
 
-  private static List<Write> watch(Cluster c, int node) {
+  /** @return the calls node {@code node}'s probe gets from now, in order */
+  static List<Write> watch(Cluster c, int node) {
     List<Write> seen = new ArrayList<>();
     c.nics[node].addHostWriteProbe((visible, pa, length) -> seen.add(new Write(c.loop.now(), visible, pa, length)));
     return seen;
   }
 
-  private static long pa(Cluster c, int node, MemoryDomainDescriptor d, long offset) {
+  /** @return the physical address of {@code offset} in node {@code node}'s registration {@code d} */
+  static long pa(Cluster c, int node, MemoryDomainDescriptor d, long offset) {
     return c.translation[node].translateNow(d.mdh(), offset, 1, AccessKind.READ, Cluster.PTAG, Cluster.PKEY)
         .physicalAddress();
   }
@@ -179,7 +181,8 @@ class HostWriteProbeTest {
     assertThat(seen).hasSize(1);
     assertThat(seen.get(0).pa()).isEqualTo(pa(c, 0, target, 0));
     assertThat(seen.get(0).length()).isEqualTo(8);
-    assertThat(seen.get(0).visiblePs() - seen.get(0).calledAt()).isEqualTo(2_000 + T.hostLatencyPs()); // 32 B on the link
+    // 32 B on the host link (2 ns), then the one-way latency
+    assertThat(seen.get(0).visiblePs() - seen.get(0).calledAt()).isEqualTo(2_000 + T.hostLatencyPs());
 
     seen.clear();
     c.nics[1].post(Post.amo(9, AmoOperation.parse("FIADD_SC"), NetworkAddress.of(0, target.mdh(), 12), 1, 0));
@@ -201,7 +204,8 @@ class HostWriteProbeTest {
     c.nics[0].invalidateAmoCache();
     assertThat(seen).extracting(Write::pa, Write::length).containsExactly(
         org.assertj.core.groups.Tuple.tuple(pa(c, 0, target, 40), 8));
-    assertThat(seen.get(0).visiblePs() - seen.get(0).calledAt()).isEqualTo(2_000 + T.hostLatencyPs()); // 32 B on the link
+    // 32 B on the host link (2 ns), then the one-way latency
+    assertThat(seen.get(0).visiblePs() - seen.get(0).calledAt()).isEqualTo(2_000 + T.hostLatencyPs());
     assertThat(c.readLong(0, target.mdh(), 40)).isEqualTo(1);
   }
 

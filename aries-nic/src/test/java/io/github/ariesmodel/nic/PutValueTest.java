@@ -40,7 +40,8 @@ class PutValueTest {
   }
 
   private final Cluster c = new Cluster(2, NicConfig.defaults(),
-      loop -> new IdealFabric(loop, 2, 0, Double.POSITIVE_INFINITY), (m, l) -> new Counting(new FlatTranslation(m, l, 0)));
+      loop -> new IdealFabric(loop, 2, 0, Double.POSITIVE_INFINITY),
+      (m, l) -> new Counting(new FlatTranslation(m, l, 0)));
   private final MemoryDomainDescriptor remote = c.register(1, 8192);
 
   private NetworkAddress at(long offset) {

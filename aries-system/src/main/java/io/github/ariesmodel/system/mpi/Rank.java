@@ -381,16 +381,13 @@ final class Rank implements Mpi {
   /**
    * Called by the node's listener after the NIC wrote (or dropped) an event: wakes this rank when either of its
    * completion queues holds an entry or has overrun.
-   *
-   * @return whether it did
    */
-  boolean completionQueueWritten() {
+  void completionQueueWritten() {
     if (txCq.size() == 0 && rxCq.size() == 0 && !txCq.overrun() && !rxCq.overrun()) {
-      return false;
+      return;
     }
     cqReady = true;
     job.wake(this);
-    return true;
   }
 
   void silentPostFailed(CompletionEvent e) {

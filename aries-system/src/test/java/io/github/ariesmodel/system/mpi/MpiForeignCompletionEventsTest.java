@@ -178,7 +178,8 @@ class MpiForeignCompletionEventsTest {
       switch (mpi.rank()) {
         case 0 -> {
           me.node.translation().deregister(me.txCq.ring().mdh());
-          mpi.compute(5_000_000); // 5 us: rank 3's message is in rank 1's rx ring (at 3.1 us) before this rank's error comes back
+          // 5 us: rank 3's message is in rank 1's rx ring (at 3.1 us) before this rank's error comes back
+          mpi.compute(5_000_000);
           mpi.send(new byte[8], 2, 0);
           mpi.recv(new byte[8], 2, 0);
         }

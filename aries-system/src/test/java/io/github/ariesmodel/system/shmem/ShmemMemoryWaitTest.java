@@ -151,7 +151,10 @@ class ShmemMemoryWaitTest {
     assertThat(swap[0] - putLong[0]).isEqualTo(516_500);
   }
 
-  /** PE 1 sets PE 0's word by putLong, or by a non-fetching SWAP: picoseconds from the call to the write's visibility. */
+  /**
+   * PE 1 sets PE 0's word by putLong, or by a non-fetching SWAP: picoseconds from the call to the write's visibility,
+   * and the AMOs the target executed.
+   */
   private static long[] visibleAfterPosting(boolean swap) {
     AriesSystem sys = system();
     ShmemJob job = ShmemJob.builder(sys).nodes(0, 9).build();
