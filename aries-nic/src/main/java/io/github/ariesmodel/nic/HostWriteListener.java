@@ -8,8 +8,9 @@ package io.github.ariesmodel.nic;
  * DMAPP's puts and AMOs ask nothing of the target's CPU [S8] (a probe, not a hardware structure).
  *
  * <p>It is called when the NIC makes the write, on the thread that runs the NIC's node, with the time from which the
- * host can see the bytes: later than now for a posted write that still has to cross the host link. An observer that
- * acts on the write at that time schedules its own event. A listener given to NICs of different groups of an engine
+ * host can see the bytes: later than now for a posted write that still has to cross the host link. The node's memory
+ * takes the bytes at that time (since stop 69; before, when the NIC made the write), ahead of any event an observer
+ * schedules for it then, so an observer that acts on the write at that time schedules its own event and reads them. A listener given to NICs of different groups of an engine
  * is called from several threads at once (see {@link CompletionListener}).
  */
 @FunctionalInterface

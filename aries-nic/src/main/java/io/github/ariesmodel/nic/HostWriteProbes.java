@@ -3,12 +3,20 @@ package io.github.ariesmodel.nic;
 import java.util.Arrays;
 
 /**
- * A NIC's {@link HostWriteListener}s, shared by the stages that write host memory. Nothing is called, and nothing
- * allocated, while there are none.
+ * A NIC's {@link HostWriteListener}s, shared by the stages that write host memory, and the place where each stage
+ * says when its write is visible: {@link #wrote} settles the write in the NIC's {@link PostedWrites} (it reaches
+ * memory then) before the listeners hear of it. Nothing is called, and nothing allocated, while there are no
+ * listeners.
  */
 final class HostWriteProbes {
   private static final HostWriteListener[] NONE = new HostWriteListener[0];
   private HostWriteListener[] probes = NONE;
+  private PostedWrites posted;
+
+  /** @param posted the NIC's writes on their way, settled as each stage reports its write's visible time */
+  void posted(PostedWrites posted) {
+    this.posted = posted;
+  }
 
   /** @return whether {@code probe} was added (false when it was there already) */
   boolean add(HostWriteListener probe) {
@@ -38,6 +46,9 @@ final class HostWriteProbes {
 
   /** A write of {@code length} bytes at {@code physicalAddress}, visible to the host from {@code visiblePs}. */
   void wrote(long visiblePs, long physicalAddress, int length) {
+    if (posted != null) {
+      posted.settle(visiblePs, physicalAddress, length);
+    }
     for (HostWriteListener p : probes) {
       p.onHostWrite(visiblePs, physicalAddress, length);
     }
@@ -45,9 +56,6 @@ final class HostWriteProbes {
 
   /** An access's write, part by part (its physical parts, in order). */
   void wrote(long visiblePs, MemoryAccess a) {
-    if (probes.length == 0) {
-      return;
-    }
     for (int i = 0; i < a.parts; i++) {
       wrote(visiblePs, a.pa[i], a.partLength[i]);
     }

@@ -78,6 +78,7 @@ public final class Nic implements FabricEndpoint {
   private CompletionListener listener;
   private CompletionListener[] probes = new CompletionListener[0];
   private final HostWriteProbes writeProbes = new HostWriteProbes();
+  private PostedWrites posted;
 
   // The stages, built on first use (see build()) so that an idle NIC of a 92,544-node system stays small.
   private HostLink host;
@@ -131,11 +132,15 @@ public final class Nic implements FabricEndpoint {
       accesses.packets = sharedPackets;
       accesses.recyclePackets = true;
     }
-    // Every stage but the AMO unit's cache reaches host memory through the cache's coherent view (AmoCache).
+    // Every stage reaches host memory through the writes on their way (PostedWrites: the NIC sees its own writes at
+    // once, the host when each is visible), and every stage but the AMO unit's cache through that cache's coherent view.
+    PostedWrites posted = new PostedWrites(scheduler, this.memory);
+    writeProbes.posted(posted);
+    this.posted = posted;
     AmoCache amoCache = config.amoCache().enabled()
-        ? new AmoCache(config.amoCache(), this.memory, stats, scheduler, host, writeProbes)
+        ? new AmoCache(config.amoCache(), posted, stats, scheduler, host, writeProbes)
         : null;
-    HostMemory memory = amoCache == null ? this.memory : amoCache.nicView();
+    HostMemory memory = amoCache == null ? posted : amoCache.nicView();
     completions = new CompletionWriter(nodeId, scheduler, host, memory, translation, config, stats, writeProbes);
     completions.listener(listener);
     completions.probes(probes);
@@ -154,6 +159,11 @@ public final class Nic implements FabricEndpoint {
         writeProbes);
     collective = new CollectiveEngine(nodeId, scheduler, memory, translation, config, host, completions, transactions,
         injector, stats, writeProbes);
+  }
+
+  /** Package-private view for tests: the writes on their way to host memory, or null before the NIC is built. */
+  PostedWrites postedWrites() {
+    return posted;
   }
 
   /** @return this node's id */
@@ -533,7 +543,9 @@ public final class Nic implements FabricEndpoint {
    * Invalidates the NIC's AMO cache (the AMO block's cache-invalidate setting [S6d]): dirty entries are written back
    * to host memory, and every entry is dropped (one with AMOs in flight once they have answered), so later cached
    * AMOs fill from memory again. Use it after host CPU stores to words that cached AMOs use, which the AMO cache does
-   * not see (docs/memory-hierarchy.md, "AMO cache"). A no-op without an AMO cache or before the NIC's first use.
+   * not see (docs/memory-hierarchy.md, "AMO cache"). A no-op without an AMO cache or before the NIC's first use. The
+   * write-backs are posted writes: they reach host memory when they have crossed the host link, so the host sees them
+   * once the clock has run that far (since stop 69; they were in memory at once before).
    */
   public void invalidateAmoCache() {
     boolean entered = inUse.enter();

@@ -88,6 +88,7 @@ class AmoCacheProperties {
       }
       if (flushBeforeReads) {
         c.nics[0].invalidateAmoCache();
+        c.run(); // the write-backs cross the host link
       }
       for (long w : WORDS) {
         observed.add(c.readLong(0, target.mdh(), w));

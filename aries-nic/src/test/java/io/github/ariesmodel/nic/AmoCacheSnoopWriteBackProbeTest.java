@@ -97,6 +97,7 @@ class AmoCacheSnoopWriteBackProbeTest {
     c.run();
     c.nics[0].invalidateAmoCache();
     assertThat(seen).extracting(Write::pa, Write::length).containsExactly(Tuple.tuple(pa(c, 0, target, 44), 4));
+    c.run(); // the write-back crosses the host link
     assertThat(c.readLong(0, target.mdh(), 40)).isEqualTo(8L << 32 | 0x0403_0201L);
   }
 

@@ -162,6 +162,8 @@ class AmoCacheTest {
     assertThat(r.stats().amoCacheWriteBacks()).isEqualTo(1);
 
     r.c.nics[0].invalidateAmoCache();
+    assertThat(r.memory(8)).as("the write-back is still crossing the host link").isZero();
+    r.c.run();
     assertThat(r.memory(8)).isEqualTo(7);
     assertThat(r.stats().amoCacheWriteBacks()).isEqualTo(2);
     r.amo(FADD_C, 8, 1);

@@ -206,6 +206,8 @@ class HostWriteProbeTest {
         org.assertj.core.groups.Tuple.tuple(pa(c, 0, target, 40), 8));
     // 32 B on the host link (2 ns), then the one-way latency
     assertThat(seen.get(0).visiblePs() - seen.get(0).calledAt()).isEqualTo(2_000 + T.hostLatencyPs());
+    assertThat(c.readLong(0, target.mdh(), 40)).as("not in memory before it is visible").isZero();
+    c.run();
     assertThat(c.readLong(0, target.mdh(), 40)).isEqualTo(1);
   }
 

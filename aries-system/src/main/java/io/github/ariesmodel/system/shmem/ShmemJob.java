@@ -652,13 +652,6 @@ public final class ShmemJob {
     long watchedWord = -1;
     /** The physical address of the first byte of the last host access ({@link #hostAccess}). */
     long lastAccessPa;
-    /**
-     * The word a NIC write not yet visible covers, and when it will be ({@link #onHostWrite}): memory holds the bytes
-     * from when the NIC makes the write, so a test of the waiting condition before then (woken by one of the PE's own
-     * completions) must not see them.
-     */
-    long pendingWord = -1;
-    long pendingVisiblePs;
     /** This PE's observer of its NIC's host writes, added while a run lasts. */
     final HostWriteListener writeWatch = this::onHostWrite;
     long faults;
@@ -732,10 +725,6 @@ public final class ShmemJob {
       if (visiblePs <= clock.now()) {
         runner.wake(process);
       } else {
-        if (pendingWord != w || visiblePs > pendingVisiblePs) {
-          pendingWord = w;
-          pendingVisiblePs = visiblePs;
-        }
         clock.scheduleAt(visiblePs, WRITE_VISIBLE, this, 0);
       }
     }
@@ -1093,8 +1082,9 @@ public final class ShmemJob {
             long value = localLong(obj, offset);
             latency = lastHostLatencyPs; // (the condition may read other words)
             watchedWord = lastAccessPa; // the NIC's writes to it wake this PE from now
-            // a write the host cannot see yet is not seen: its WRITE_VISIBLE event tests again then
-            seen = (pendingWord != watchedWord || clock.now() >= pendingVisiblePs) && condition.test(value);
+            // a write the host cannot see yet is not in memory yet (the NIC's posted writes land when visible, since
+            // stop 69): its WRITE_VISIBLE event, after the write has landed, tests again then
+            seen = condition.test(value);
           } finally {
             polling = before;
           }

@@ -104,9 +104,10 @@ class ShmemMemoryWaitTest {
   }
 
   /**
-   * Memory holds a NIC write's bytes from when the NIC makes it: a test of the condition before the host can see them,
-   * woken by one of the PE's own completions, does not see them (the review of stop 67: the PE resumed 0.7 us before
-   * the write was visible).
+   * A test of the condition before the host can see a NIC write, woken by one of the PE's own completions, does not see
+   * it (the review of stop 67: the PE resumed 0.7 us before the write was visible). Until stop 69 memory held the
+   * bytes from when the NIC made the write and {@code waitUntil} guarded against them; memory now takes them when they
+   * are visible.
    */
   @Test
   void waitUntilDoesNotSeeAWriteBeforeTheHostCan() {
@@ -133,6 +134,36 @@ class ShmemMemoryWaitTest {
     });
     assertThat(writes).as("the flag's write, the only one at node 0").hasSize(1);
     assertThat(resumed[0]).isGreaterThanOrEqualTo(writes.get(0)[0]);
+  }
+
+  /**
+   * A program's own loop on {@link Shmem#localLong} sees a put's word no sooner than the host can (stop 69): until then
+   * memory held the NIC's bytes from when it made the write, a host-link crossing early, and such a loop saw them up
+   * to about 250 ns before the write was visible (only {@code waitUntil} guarded against it).
+   */
+  @Test
+  void aProgramsOwnPollingLoopDoesNotSeeAPutBeforeItIsVisible() {
+    AriesSystem sys = system();
+    ShmemJob job = ShmemJob.builder(sys).nodes(0, 9).build();
+    Symmetric flag = job.allocate(8);
+    List<long[]> writes = new ArrayList<>();
+    sys.node(0).nic().addHostWriteProbe((visible, pa, length) -> writes.add(new long[] {visible, pa, length}));
+    long[] sawAt = {-1};
+    job.run(pe -> {
+      if (pe.myPe() == 0) {
+        while (pe.localLong(flag, 0) != 9) {
+          pe.compute(1_000); // 1 ns a turn: the loop looks every few nanoseconds
+        }
+        sawAt[0] = pe.now();
+      } else {
+        pe.compute(1_000_000);
+        pe.putLong(flag, 0, 9, 0);
+        pe.quiet();
+      }
+    });
+    assertThat(writes).as("the flag's write, the only one at node 0").hasSize(1);
+    long visible = writes.get(0)[0];
+    assertThat(sawAt[0]).isGreaterThanOrEqualTo(visible);
   }
 
   /**

@@ -1,0 +1,258 @@
+package io.github.ariesmodel.nic;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import io.github.ariesmodel.core.LittleEndian;
+import io.github.ariesmodel.core.spi.EventHandler;
+import io.github.ariesmodel.core.spi.HostMemory;
+import io.github.ariesmodel.core.spi.Scheduler;
+import java.util.Arrays;
+
+/**
+ * The NIC's writes into host memory that are on their way: posted writes that have left the NIC's order but are not
+ * yet where the host can see them. Every stage of the NIC reads and writes host memory through this view, so the NIC
+ * sees its own writes at once, in the order it made them (a later read of the NIC's does not pass its earlier posted
+ * writes, as PCI Express orders a read behind the posted writes before it); the node's memory below, which the host's
+ * CPU and cache read, takes each write only when the host can see it.
+ *
+ * <p>A write made through this view is held until the stage that made it says when it is visible, with the same
+ * range, through {@link HostWriteProbes#wrote} ({@link #settle}): the stage books the write's crossing of the
+ * {@link HostLink} and passes its arrival. A write visible no later than now goes to memory at once; a later one is
+ * held, and an event at its time writes it. Until stop 69 every NIC write went to memory when the NIC made it, up to
+ * a host-link crossing (about 250 ns) before the host could see it, so a CPU loop on a word saw a put's value early;
+ * SHMEM's {@code waitUntil} guarded against it, a program's own loop did not.
+ *
+ * <p>Order: the writes whose crossings are booked arrive in the order booked (the host link's node-bound channel is
+ * first in, first out), so they reach memory in that order. A memory AMO's result is written when the unit computes
+ * it and settled when its result write is booked, a read round trip later ({@link AmoUnit}); a write the NIC makes
+ * meanwhile over the same bytes is newer in the NIC's order, so it is copied into the held result as well, and the
+ * result cannot land over it. A write visible at once (a completion-queue entry) is copied into every held write it
+ * overlaps for the same reason.
+ *
+ * <p>Nothing is allocated in steady state: held writes are pooled records of up to 64 bytes (a longer write is held as
+ * several). One event a write that is held.
+ */
+final class PostedWrites implements HostMemory {
+  /** Bytes a held write keeps at most; the NIC writes host memory 64 bytes at a time [S1 p.21]. */
+  static final int CHUNK = 64;
+
+  private static final long UNSETTLED = Long.MIN_VALUE;
+
+  private static final class Held {
+    long pa;
+    int length;
+    long visiblePs = UNSETTLED;
+    boolean done;
+    final byte[] data = new byte[CHUNK];
+  }
+
+  private final Scheduler clock;
+  private final HostMemory memory;
+  private final EventHandler land = (now, ref, arg) -> land((Held) ref);
+  private final byte[] word = new byte[8];
+
+  /** Held writes in the order made (a ring); landed ones leave from the front. */
+  private Held[] ring = new Held[16];
+  private int head;
+  private int size;
+  private Held[] pool = new Held[16];
+  private int pooled;
+  /** Held writes not yet settled. */
+  private int unsettled;
+
+  /**
+   * @param clock the NIC's clock
+   * @param memory the node's memory as the host sees it (its cache's NIC view on a system)
+   */
+  PostedWrites(Scheduler clock, HostMemory memory) {
+    this.clock = clock;
+    this.memory = memory;
+  }
+
+  /** @return writes made and not yet in memory (held), for tests */
+  int held() {
+    int n = 0;
+    for (int k = 0; k < size; k++) {
+      if (!at(k).done) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** @return writes made whose visible time no stage has given yet, for tests */
+  int unsettled() {
+    return unsettled;
+  }
+
+  @Override
+  public long capacity() {
+    return memory.capacity();
+  }
+
+  @Override
+  public long allocate(long bytes, long alignment) {
+    return memory.allocate(bytes, alignment);
+  }
+
+  @Override
+  public long allocatedBytes() {
+    return memory.allocatedBytes();
+  }
+
+  @Override
+  public void read(long address, byte[] dst, int dstOffset, int length) {
+    memory.read(address, dst, dstOffset, length);
+    if (size == 0) {
+      return;
+    }
+    long end = address + length;
+    for (int k = 0; k < size; k++) {
+      Held h = at(k);
+      if (!h.done && h.pa < end && h.pa + h.length > address) {
+        long from = Math.max(address, h.pa);
+        long to = Math.min(end, h.pa + h.length);
+        System.arraycopy(h.data, (int) (from - h.pa), dst, dstOffset + (int) (from - address), (int) (to - from));
+      }
+    }
+  }
+
+  @Override
+  public long readLong(long address) {
+    if (size == 0) {
+      return memory.readLong(address);
+    }
+    read(address, word, 0, 8);
+    return LittleEndian.get(word, 0, 8);
+  }
+
+  @Override
+  public int readInt(long address) {
+    if (size == 0) {
+      return memory.readInt(address);
+    }
+    read(address, word, 0, 4);
+    return (int) LittleEndian.get(word, 0, 4);
+  }
+
+  @Override
+  public void write(long address, byte[] src, int srcOffset, int length) {
+    checkArgument(src != null, "src must not be null");
+    checkArgument(srcOffset >= 0 && length >= 0 && srcOffset <= src.length - length,
+        "src must hold %s bytes from index %s but has %s", length, srcOffset, src.length);
+    checkArgument(address >= 0 && address <= memory.capacity() - length,
+        "address must leave %s bytes within the memory's %s but was %s", length, memory.capacity(), address);
+    while (length > 0) {
+      int n = Math.min(length, CHUNK);
+      hold(address, src, srcOffset, n);
+      address += n;
+      srcOffset += n;
+      length -= n;
+    }
+  }
+
+  @Override
+  public void writeLong(long address, long value) {
+    LittleEndian.put(word, 0, 8, value);
+    write(address, word, 0, 8);
+  }
+
+  @Override
+  public void writeInt(long address, int value) {
+    LittleEndian.put(word, 0, 4, value);
+    write(address, word, 0, 4);
+  }
+
+  /**
+   * The writes made through this view within {@code [pa, pa + length)} and not yet settled are visible from
+   * {@code visiblePs}: those at or before now go to memory now, the others when their time comes.
+   */
+  void settle(long visiblePs, long pa, int length) {
+    if (unsettled == 0) {
+      return;
+    }
+    long now = clock.now();
+    long end = pa + length;
+    for (int k = 0; k < size; k++) {
+      Held h = at(k);
+      if (h.done || h.visiblePs != UNSETTLED || h.pa < pa || h.pa + h.length > end) {
+        continue;
+      }
+      unsettled--;
+      if (visiblePs <= now) {
+        // visible at once: newer than the held writes before it in the NIC's order, so those it overlaps carry it
+        memory.write(h.pa, h.data, 0, h.length);
+        h.done = true;
+        for (int j = 0; j < k; j++) {
+          copyInto(at(j), h);
+        }
+      } else {
+        h.visiblePs = visiblePs;
+        clock.scheduleAt(visiblePs, land, h, 0);
+      }
+    }
+    trim();
+  }
+
+  private void hold(long pa, byte[] src, int srcOffset, int n) {
+    Held h = pooled > 0 ? pool[--pooled] : new Held();
+    h.pa = pa;
+    h.length = n;
+    h.visiblePs = UNSETTLED;
+    h.done = false;
+    System.arraycopy(src, srcOffset, h.data, 0, n);
+    // newer than every unsettled write it overlaps: those may be settled later than this one lands (a memory AMO's
+    // result), so they carry these bytes and cannot land over them
+    for (int k = 0; k < size; k++) {
+      Held older = at(k);
+      if (older.visiblePs == UNSETTLED && !older.done) {
+        copyInto(older, h);
+      }
+    }
+    if (size == ring.length) {
+      Held[] n2 = new Held[ring.length * 2];
+      for (int k = 0; k < size; k++) {
+        n2[k] = at(k);
+      }
+      ring = n2;
+      head = 0;
+    }
+    ring[(head + size) & (ring.length - 1)] = h;
+    size++;
+    unsettled++;
+  }
+
+  /** Copies the bytes of {@code newer} that {@code older} covers into {@code older} (an older write still held). */
+  private static void copyInto(Held older, Held newer) {
+    if (older == newer || older.done || older.pa >= newer.pa + newer.length || older.pa + older.length <= newer.pa) {
+      return;
+    }
+    long from = Math.max(older.pa, newer.pa);
+    long to = Math.min(older.pa + older.length, newer.pa + newer.length);
+    System.arraycopy(newer.data, (int) (from - newer.pa), older.data, (int) (from - older.pa), (int) (to - from));
+  }
+
+  private void land(Held h) {
+    memory.write(h.pa, h.data, 0, h.length);
+    h.done = true;
+    trim();
+  }
+
+  /** Returns landed writes at the front to the pool. */
+  private void trim() {
+    while (size > 0 && ring[head].done) {
+      Held h = ring[head];
+      ring[head] = null;
+      head = (head + 1) & (ring.length - 1);
+      size--;
+      if (pooled == pool.length) {
+        pool = Arrays.copyOf(pool, pooled * 2);
+      }
+      pool[pooled++] = h;
+    }
+  }
+
+  private Held at(int k) {
+    return ring[(head + k) & (ring.length - 1)];
+  }
+}

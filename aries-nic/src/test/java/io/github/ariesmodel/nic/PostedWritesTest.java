@@ -1,0 +1,161 @@
+package io.github.ariesmodel.nic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.core.AmoOperation;
+import io.github.ariesmodel.core.MemoryDomainDescriptor;
+import io.github.ariesmodel.core.NetworkAddress;
+import io.github.ariesmodel.core.sim.DeterministicEventLoop;
+import io.github.ariesmodel.core.sim.SparsePhysicalMemory;
+import io.github.ariesmodel.nic.HostWriteProbeTest.Write;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The NIC's writes on their way to host memory ({@link PostedWrites}): the NIC sees its writes at once, the host's
+ * memory takes each when the host link has delivered it, and newer writes are never undone by older ones landing.
+ */
+class PostedWritesTest {
+  private final DeterministicEventLoop loop = new DeterministicEventLoop();
+  private final SparsePhysicalMemory memory = new SparsePhysicalMemory(1L << 20);
+  private final PostedWrites posted = new PostedWrites(loop, memory);
+
+  @Test
+  void aWriteIsSeenByTheNicAtOnceAndByTheHostWhenItIsVisible() {
+    posted.writeLong(64, 7);
+    assertThat(posted.readLong(64)).as("the NIC's own view").isEqualTo(7);
+    assertThat(memory.readLong(64)).as("not settled: held").isZero();
+    posted.settle(1_000, 64, 8);
+    assertThat(memory.readLong(64)).isZero();
+    loop.runUntil(999);
+    assertThat(memory.readLong(64)).as("one picosecond before it is visible").isZero();
+    loop.runUntil(1_000);
+    assertThat(memory.readLong(64)).isEqualTo(7);
+    assertThat(posted.held()).isZero();
+    assertThat(posted.unsettled()).isZero();
+  }
+
+  @Test
+  void aWriteVisibleNowGoesToMemoryAtOnce() {
+    posted.writeInt(12, 0x1234);
+    posted.settle(loop.now(), 8, 8);
+    assertThat(memory.readInt(12)).isEqualTo(0x1234);
+    assertThat(posted.held()).isZero();
+  }
+
+  @Test
+  void readsSeeTheHeldWritesInTheOrderMadeOverMemory() {
+    memory.write(0, new byte[] {1, 1, 1, 1, 1, 1, 1, 1}, 0, 8);
+    posted.write(2, new byte[] {2, 2, 2}, 0, 3);
+    posted.write(4, new byte[] {3, 3}, 0, 2);
+    posted.settle(500, 0, 8);
+    byte[] b = new byte[8];
+    posted.read(0, b, 0, 8);
+    assertThat(b).containsExactly(1, 1, 2, 2, 3, 3, 1, 1);
+    loop.run();
+    memory.read(0, b, 0, 8);
+    assertThat(b).containsExactly(1, 1, 2, 2, 3, 3, 1, 1);
+  }
+
+  @Test
+  void anOlderWriteSettledLaterDoesNotLandOverANewerOne() {
+    // a memory AMO's result is held unsettled until its answer; a put over the same word meanwhile is newer
+    posted.writeLong(64, 5);            // the AMO's result, settled later
+    posted.writeLong(64, 9);            // the put
+    posted.settle(300, 64, 8);          // settles both: they land at 300 in the order made
+    assertThat(posted.unsettled()).isZero();
+    loop.run();
+    assertThat(memory.readLong(64)).isEqualTo(9);
+
+    posted.writeLong(128, 5);           // the AMO's result again
+    posted.writeLong(128, 9);           // the put, settled first, and visible first
+    // settle the put alone: the AMO's write is the earlier of the two in the NIC's order and still unsettled
+    posted.settle(loop.now() + 100, 128, 8);
+    assertThat(posted.unsettled()).as("settle covers every unsettled write of the range").isZero();
+    loop.run();
+    assertThat(memory.readLong(128)).isEqualTo(9);
+  }
+
+  @Test
+  void anUnsettledResultCarriesANewerPutThatLandsBeforeIt() {
+    posted.writeLong(64, 5);            // unsettled: its settle comes a round trip later
+    posted.writeLong(72, 1);            // elsewhere
+    posted.settle(200, 72, 8);
+    posted.write(64, new byte[] {9}, 0, 1); // a newer one-byte write over the held result
+    posted.settle(250, 64, 1);          // covers the byte alone: the 8-byte result stays unsettled
+    assertThat(posted.unsettled()).isEqualTo(1);
+    loop.runUntil(250);
+    assertThat(memory.readLong(64)).isEqualTo(9);
+    posted.settle(900, 64, 8);
+    loop.run();
+    assertThat(memory.readLong(64)).as("the result landing later keeps the newer byte").isEqualTo(9);
+    assertThat(posted.readLong(64)).isEqualTo(9);
+  }
+
+  @Test
+  void aLongWriteIsHeldIn64ByteChunksAndAWrongOneChangesNothing() {
+    byte[] data = new byte[200];
+    for (int i = 0; i < data.length; i++) {
+      data[i] = (byte) i;
+    }
+    posted.write(1_000, data, 0, 200);
+    assertThat(posted.held()).isEqualTo(4);
+    posted.settle(10, 1_000, 200);
+    loop.run();
+    byte[] back = new byte[200];
+    memory.read(1_000, back, 0, 200);
+    assertThat(back).isEqualTo(data);
+
+    assertThatThrownBy(() -> posted.write((1L << 20) - 4, data, 0, 8))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("address must leave 8 bytes within the memory's 1048576 but was 1048572");
+    assertThat(posted.held()).isZero();
+  }
+
+  @Test
+  void aPutsDataReachesTheTargetsMemoryWhenItIsVisibleNotWhenTheNicMakesTheWrite() {
+    Cluster c = new Cluster(2, NicConfig.defaults());
+    MemoryDomainDescriptor target = c.register(0, 4096);
+    MemoryDomainDescriptor source = c.register(1, 4096);
+    List<Write> seen = HostWriteProbeTest.watch(c, 0);
+    c.write(1, source.mdh(), 0, new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
+    c.nics[1].post(Post.put(1, source.mdh(), 0, NetworkAddress.of(0, target.mdh(), 16), 8));
+    while (seen.isEmpty() && c.loop.step()) {
+      // up to the NIC's write
+    }
+    Write w = seen.get(0);
+    assertThat(w.visiblePs()).isGreaterThan(w.calledAt());
+    c.loop.runUntil(w.visiblePs() - 1);
+    assertThat(c.readLong(0, target.mdh(), 16)).as("the host's memory before the write is visible").isZero();
+    c.loop.runUntil(w.visiblePs());
+    assertThat(c.readLong(0, target.mdh(), 16)).isEqualTo(0x0807_0605_0403_0201L);
+    c.run();
+    assertThat(c.nics[0].postedWrites().held()).isZero();
+    assertThat(c.nics[0].postedWrites().unsettled()).isZero();
+  }
+
+  @Test
+  void aMemoryAmosResultReachesMemoryWithItsResultWriteNotWhenTheUnitComputesIt() {
+    Cluster c = new Cluster(2, NicConfig.defaults());
+    MemoryDomainDescriptor target = c.register(0, 4096);
+    List<Write> seen = HostWriteProbeTest.watch(c, 0);
+    c.nics[1].post(Post.amo(1, AmoOperation.parse("FADD"), NetworkAddress.of(0, target.mdh(), 8), 3, 0));
+    while ((c.nics[0].postedWrites() == null || c.nics[0].postedWrites().unsettled() == 0) && c.loop.step()) {
+      // up to the AMO unit's computing the result
+    }
+    long computedAt = c.loop.now();
+    assertThat(c.readLong(0, target.mdh(), 8)).as("computed, not yet written over the host link").isZero();
+    while (seen.isEmpty() && c.loop.step()) {
+      // up to the NIC's write
+    }
+    Write w = seen.get(0);
+    assertThat(w.calledAt()).isGreaterThan(computedAt);
+    c.loop.runUntil(w.visiblePs() - 1);
+    assertThat(c.readLong(0, target.mdh(), 8)).isZero();
+    c.loop.runUntil(w.visiblePs());
+    assertThat(c.readLong(0, target.mdh(), 8)).isEqualTo(3);
+    c.run();
+    assertThat(c.nics[0].postedWrites().held()).isZero();
+  }
+}
