@@ -161,6 +161,21 @@ public final class Nic implements FabricEndpoint {
         injector, stats, writeProbes);
   }
 
+  /**
+   * When the first of this NIC's writes still on their way to host memory over {@code [physicalAddress,
+   * physicalAddress + length)} lands there and the host can see it: a CPU that polls those bytes and has not seen what
+   * it waits for looks again then. A write whose crossing of the host link is not booked yet (a memory AMO's result
+   * before its answer) is not counted; the host-write probes ({@link #addHostWriteProbe}) announce it when it is.
+   *
+   * @param physicalAddress first byte
+   * @param length bytes, at least 1
+   * @return the time, picoseconds, later than now; or -1 when no such write is on its way
+   */
+  public long nextHostWriteLanding(long physicalAddress, int length) {
+    checkArgument(length >= 1, "length must be >= 1 but was %s", length);
+    return posted == null ? -1 : posted.nextLanding(physicalAddress, length);
+  }
+
   /** Package-private view for tests: the writes on their way to host memory, or null before the NIC is built. */
   PostedWrites postedWrites() {
     return posted;

@@ -85,6 +85,23 @@ final class PostedWrites implements HostMemory {
     return unsettled;
   }
 
+  /**
+   * @return when the first of the held writes over {@code [pa, pa + length)} whose visible time is known lands in
+   *     memory, or -1 when none is held
+   */
+  long nextLanding(long pa, int length) {
+    long first = -1;
+    long end = pa + length;
+    for (int k = 0; k < size; k++) {
+      Held h = at(k);
+      if (!h.done && h.visiblePs != UNSETTLED && h.pa < end && h.pa + h.length > pa
+          && (first < 0 || h.visiblePs < first)) {
+        first = h.visiblePs;
+      }
+    }
+    return first;
+  }
+
   @Override
   public long capacity() {
     return memory.capacity();

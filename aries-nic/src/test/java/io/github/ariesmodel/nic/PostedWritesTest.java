@@ -37,6 +37,22 @@ class PostedWritesTest {
   }
 
   @Test
+  void theNextLandingIsTheEarliestSettledHeldWriteOverTheBytes() {
+    posted.writeLong(64, 1);
+    assertThat(posted.nextLanding(64, 8)).as("unsettled: no time yet").isEqualTo(-1);
+    posted.settle(700, 64, 8);
+    posted.writeLong(68, 2);
+    posted.settle(900, 68, 8);
+    assertThat(posted.nextLanding(64, 8)).isEqualTo(700);
+    assertThat(posted.nextLanding(72, 8)).isEqualTo(900);
+    assertThat(posted.nextLanding(76, 8)).isEqualTo(-1);
+    loop.runUntil(700);
+    assertThat(posted.nextLanding(64, 8)).isEqualTo(900);
+    loop.run();
+    assertThat(posted.nextLanding(64, 8)).isEqualTo(-1);
+  }
+
+  @Test
   void aWriteVisibleNowGoesToMemoryAtOnce() {
     posted.writeInt(12, 0x1234);
     posted.settle(loop.now(), 8, 8);
@@ -126,6 +142,7 @@ class PostedWritesTest {
     }
     Write w = seen.get(0);
     assertThat(w.visiblePs()).isGreaterThan(w.calledAt());
+    assertThat(c.nics[0].nextHostWriteLanding(w.pa(), w.length())).isEqualTo(w.visiblePs());
     c.loop.runUntil(w.visiblePs() - 1);
     assertThat(c.readLong(0, target.mdh(), 16)).as("the host's memory before the write is visible").isZero();
     c.loop.runUntil(w.visiblePs());
@@ -133,6 +150,8 @@ class PostedWritesTest {
     c.run();
     assertThat(c.nics[0].postedWrites().held()).isZero();
     assertThat(c.nics[0].postedWrites().unsettled()).isZero();
+    assertThatThrownBy(() -> c.nics[0].nextHostWriteLanding(0, 0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("length must be >= 1 but was 0");
   }
 
   @Test

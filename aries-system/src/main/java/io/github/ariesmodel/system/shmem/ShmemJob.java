@@ -650,6 +650,8 @@ public final class ShmemJob {
      * to it wakes the PE when the host can see it ({@link #onHostWrite}), as a CPU spinning on the word would see it.
      */
     long watchedWord = -1;
+    /** The last landing time {@link #lookAgainWhenALandingWriteIsVisible} scheduled a test for. */
+    long lookAgainAtPs = -1;
     /** The physical address of the first byte of the last host access ({@link #hostAccess}). */
     long lastAccessPa;
     /** This PE's observer of its NIC's host writes, added while a run lasts. */
@@ -726,6 +728,18 @@ public final class ShmemJob {
         runner.wake(process);
       } else {
         clock.scheduleAt(visiblePs, WRITE_VISIBLE, this, 0);
+      }
+    }
+
+    /**
+     * The watched word has a NIC write on its way that was made before this PE began to wait (so {@link #onHostWrite}
+     * did not see it): tests again when it lands, once a landing time.
+     */
+    private void lookAgainWhenALandingWriteIsVisible() {
+      long landing = node.nic().nextHostWriteLanding(watchedWord, 8);
+      if (landing > clock.now() && landing != lookAgainAtPs) {
+        lookAgainAtPs = landing;
+        clock.scheduleAt(landing, WRITE_VISIBLE, this, 0);
       }
     }
 
@@ -1083,8 +1097,12 @@ public final class ShmemJob {
             latency = lastHostLatencyPs; // (the condition may read other words)
             watchedWord = lastAccessPa; // the NIC's writes to it wake this PE from now
             // a write the host cannot see yet is not in memory yet (the NIC's posted writes land when visible, since
-            // stop 69): its WRITE_VISIBLE event, after the write has landed, tests again then
+            // stop 69): a WRITE_VISIBLE event, after the write has landed, tests again then; it is scheduled as the
+            // NIC announces the write (onHostWrite) while the PE waits, and here for a write made before it waited
             seen = condition.test(value);
+            if (!seen) {
+              lookAgainWhenALandingWriteIsVisible();
+            }
           } finally {
             polling = before;
           }

@@ -167,6 +167,57 @@ class ShmemMemoryWaitTest {
   }
 
   /**
+   * A PE that begins to wait after its NIC made the write of its word but before the host can see it wakes when the
+   * write lands (stop 69's first build left it waiting for ever: the write was announced before it waited, and memory
+   * did not hold it yet). The first run finds when the NIC writes and when the write is visible; the second, the same
+   * simulation, begins to wait halfway between.
+   */
+  @Test
+  void aWaitBegunWhileTheWriteIsOnItsWayWakesWhenItLands() {
+    long[] madeAndVisible = new long[2];
+    long[] resumed = new long[2];
+    for (int run = 0; run < 2; run++) {
+      AriesSystem sys = system();
+      ShmemJob job = ShmemJob.builder(sys).nodes(0, 9).build();
+      Symmetric flag = job.allocate(8);
+      List<long[]> writes = new ArrayList<>();
+      long[] clockAtWrite = {-1};
+      sys.node(0).nic().addHostWriteProbe((visible, pa, length) -> {
+        writes.add(new long[] {visible});
+        clockAtWrite[0] = sys.scheduler(0).now();
+      });
+      long waitFrom = (madeAndVisible[0] + madeAndVisible[1]) / 2;
+      boolean second = run == 1;
+      job.run(pe -> {
+        if (pe.myPe() == 0) {
+          if (second) {
+            pe.compute(waitFrom - pe.now());
+            resumed[0] = pe.now();
+            pe.waitUntil(flag, 0, v -> v == 3);
+            resumed[1] = pe.now();
+          }
+        } else {
+          pe.compute(1_000_000);
+          pe.putLong(flag, 0, 3, 0);
+          pe.quiet();
+        }
+      });
+      assertThat(writes).hasSize(1);
+      if (!second) {
+        madeAndVisible[0] = clockAtWrite[0];
+        madeAndVisible[1] = writes.get(0)[0];
+        assertThat(madeAndVisible[1] - madeAndVisible[0]).as("a host-link crossing").isGreaterThan(200_000);
+      } else {
+        assertThat(clockAtWrite[0]).isEqualTo(madeAndVisible[0]);
+      }
+    }
+    assertThat(resumed[0]).as("began to wait between the write and its landing")
+        .isGreaterThan(madeAndVisible[0]).isLessThan(madeAndVisible[1]);
+    // woken when it landed; the poll that saw it cost a load of the word (under a microsecond)
+    assertThat(resumed[1]).isGreaterThanOrEqualTo(madeAndVisible[1]).isLessThan(madeAndVisible[1] + 1_000_000);
+  }
+
+  /**
    * {@code putLong} is Cray's {@code shmem_long_p}, an 8-byte PUT (stop 68; a non-fetching SWAP before): the target's
    * AMO unit never sees it, and its word is visible without the AMO unit's host read of the old value.
    */
