@@ -105,7 +105,7 @@ final class Collectives {
 
   void barrier(Communicator c) {
     if (c == me.world && c.size() > 1 && me.collectiveEngine()) {
-      me.collectiveEngineReduce(CeOperation.AND, -1L, 0, false); // a barrier is a reduction whose value nobody reads
+      engineBarrier(c);
       return;
     }
     int n = c.size();
@@ -121,6 +121,40 @@ final class Collectives {
     for (int d = 1; d < n; d <<= 1) {
       sendrecv(c, NOTHING, 0, 0, (r + d) % n, NOTHING, 0, 0, (r - d + n) % n, BARRIER);
     }
+  }
+
+  /**
+   * The world's barrier on the collective engine (docs/mpi.md, "Collective engine"): on a node of two or more of the
+   * world's ranks, MPICH's SMP-aware barrier ({@link #smpBarrier}) with the engine in place of the roots' barrier: a
+   * barrier among the node's ranks over shared memory, the node's first rank alone posting to the node's CE channel,
+   * then a one-byte bcast on the node from it. A rank alone on its node posts at once.
+   */
+  private void engineBarrier(Communicator c) {
+    Communicator node = engineNode(c);
+    if (node != null) {
+      barrier(node);
+    }
+    if (node == null || node.rank() == 0) {
+      me.collectiveEngineReduce(CeOperation.AND, -1L, 0, false); // a barrier is a reduction whose value nobody reads
+    }
+    if (node != null) {
+      bcast(new byte[1], 0, 1, 0, node);
+    }
+  }
+
+  /**
+   * The node communicator of an engine collective on {@code c} (the world), or null when this rank is alone on its
+   * node and posts for itself. The node's first rank posts for the node; each other rank counts the call as one it
+   * contributed to ({@link Rank#contributeThroughNode}). The node communicator is the SMP-aware collectives' (the
+   * same with {@code smpCollectives} off, which chooses the algorithms of the other collectives only).
+   */
+  private Communicator engineNode(Communicator c) {
+    NodeLayout.View v = c.smp();
+    Communicator node = v != null ? v.nodeComm : null;
+    if (node != null && node.rank() != 0) {
+      me.contributeThroughNode();
+    }
+    return node;
   }
 
   /**
@@ -348,15 +382,7 @@ final class Collectives {
     }
     CeOperation ce = c == me.world && me.collectiveEngine() ? engineOperation(t, op, count) : null;
     if (ce != null) {
-      long a = LittleEndian.get(data, 0, ElementType.BYTES);
-      long b = count == 2 ? LittleEndian.get(data, ElementType.BYTES, ElementType.BYTES) : zeroIndex(ce, a);
-      CeResult r = me.collectiveEngineReduce(ce, a, b, count == 2);
-      byte[] out = new byte[count * ElementType.BYTES];
-      LittleEndian.put(out, 0, ElementType.BYTES, r.result1());
-      if (count == 2) {
-        LittleEndian.put(out, ElementType.BYTES, ElementType.BYTES, r.result2());
-      }
-      return out;
+      return engineAllreduce(t, data, count, op, ce, c);
     }
     NodeLayout.View v = smp(c);
     if (v != null) {
@@ -377,6 +403,35 @@ final class Collectives {
       return recursiveDoublingAllreduce(t, data, count, op, c);
     }
     return rabenseifnerAllreduce(t, data, count, op, c);
+  }
+
+  /**
+   * An allreduce on the collective engine (docs/mpi.md, "Collective engine"): on a node of two or more of the world's
+   * ranks, MPICH's SMP-aware allreduce with the engine in place of the roots' allreduce: a reduce to the node's first
+   * rank over shared memory (MPICH's algorithm for the node's size, a binomial tree at these sizes), that rank alone
+   * posting the node's value to the node's CE channel, then a bcast of the result on the node from it. A rank alone
+   * on its node posts its own value. The first rank posts its node's value with the index of {@link #zeroIndex}, so
+   * the node's software MIN or MAX (Java's order of signed zeros) decides the node's zero and the engine the nodes'.
+   */
+  private byte[] engineAllreduce(ElementType t, byte[] data, int count, ReduceOp op, CeOperation ce,
+      Communicator c) {
+    int bytes = count * ElementType.BYTES;
+    Communicator node = engineNode(c);
+    byte[] acc = node != null ? reduce(t, data, count, op, 0, node) : data;
+    byte[] out = new byte[bytes];
+    if (node == null || node.rank() == 0) {
+      long a = LittleEndian.get(acc, 0, ElementType.BYTES);
+      long b = count == 2 ? LittleEndian.get(acc, ElementType.BYTES, ElementType.BYTES) : zeroIndex(ce, a);
+      CeResult r = me.collectiveEngineReduce(ce, a, b, count == 2);
+      LittleEndian.put(out, 0, ElementType.BYTES, r.result1());
+      if (count == 2) {
+        LittleEndian.put(out, ElementType.BYTES, ElementType.BYTES, r.result2());
+      }
+    }
+    if (node != null) {
+      bcast(out, 0, bytes, 0, node);
+    }
+    return out;
   }
 
   /**
@@ -401,8 +456,9 @@ final class Collectives {
   }
 
   /**
-   * The index a rank posts with its value for an indexed command. The result ignores the index, which only breaks
-   * ties: the engine keeps the lowest index among equal values ({@code _LIDX} [S5]). The model's engine compares -0.0
+   * The index a rank posts with its value (its node's, on a node of several ranks) for an indexed command. The result
+   * ignores the index, which only breaks ties: the engine keeps the lowest index among equal values ({@code _LIDX}
+   * [S5]). The model's engine compares -0.0
    * and +0.0 as equal (assumed, {@code CeAccumulator}) while MPI's software algorithms, through {@code Math.min} and
    * {@code Math.max}, order -0.0 below +0.0; so -0.0 gets index 0 for FPMIN and index 1 for FPMAX, and every other
    * value the other index, and the engine's min and max of zeros are the software's (-0.0 for MIN when any rank gave

@@ -100,9 +100,6 @@ public final class MpiJob {
       rankNodes[i] = b.placement != null ? b.placement[i] : b.nodes[i / b.ranksPerNode];
     }
     checkMemory();
-    if (config.collectiveEngine()) {
-      checkCollectiveEngine();
-    }
     for (int node : rankNodes) {
       endpoints.computeIfAbsent(node, x -> new NodeEndpoint(system.node(x)));
     }
@@ -147,21 +144,13 @@ public final class MpiJob {
         + " (their page frames stay reserved: host memory is a bump allocator)";
   }
 
-  /** Refuses, before anything is made, a node whose ranks and child channels would exceed a channel's 32 children. */
-  private void checkCollectiveEngine() {
-    Map<Integer, Integer> ranksOn = new LinkedHashMap<>();
-    for (int node : rankNodes) {
-      ranksOn.merge(node, 1, Integer::sum);
-    }
-    CeTree.check(ranksOn.keySet().stream().mapToInt(Integer::intValue).toArray(),
-        ranksOn.values().stream().mapToInt(Integer::intValue).toArray(), config.collectiveEngineRadix(),
-        "MpiConfig.collectiveEngineRadix");
-  }
-
   /**
    * Takes one collective-engine channel on each node of the job and wires them into a tree (docs/mpi.md, "Collective
-   * engine"): the nodes in the order of their first rank, node k's parent node (k - 1) / radix; a node's ranks are
-   * its channel's first children (PEs, in rank order), its child nodes' channels the rest.
+   * engine"): the nodes in the order of their first rank, node k's parent node (k - 1) / radix; a node's first rank
+   * is its channel's one PE child (child 0), its child nodes' channels the rest, and the node's other ranks reach the
+   * engine through the first one (a node-local reduction before the post and a broadcast after it, as S1 p.24
+   * describes: a node contributes "generally the result of a local shared memory reduction"). With one PE child a
+   * channel, any radix the configuration allows (1 to 31) fits a channel's 32 children, whatever the ranks a node.
    */
   private void wireCollectiveEngine() {
     List<NodeEndpoint> nodes = new ArrayList<>(endpoints.values()); // in the order of each node's first rank
@@ -169,13 +158,14 @@ public final class MpiJob {
     int[] processes = new int[nodes.size()];
     for (int k = 0; k < nodes.size(); k++) {
       nics.add(nodes.get(k).node().nic());
-      processes[k] = nodes.get(k).ranks().size();
+      processes[k] = 1;
     }
     int[] channel = CeTree.wire(nics, processes, config.collectiveEngineRadix(), config.deliveryMode());
     for (int k = 0; k < nodes.size(); k++) {
       List<Rank> on = nodes.get(k).ranks();
-      for (int r = 0; r < on.size(); r++) {
-        on.get(r).useCollectiveEngine(channel[k], r);
+      on.get(0).useCollectiveEngine(channel[k], 0);
+      for (int r = 1; r < on.size(); r++) {
+        on.get(r).useCollectiveEngineThroughNode();
       }
     }
   }

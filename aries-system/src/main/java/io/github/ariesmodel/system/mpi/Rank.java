@@ -201,7 +201,10 @@ final class Rank implements Mpi {
   /**
    * What a {@link DeadlockWatch} reads (in the rank's own group, between its events): whether the rank is suspended
    * until an event or a peer gives it work, how often it resumed from such a wait, how many runs it finalized, and
-   * the collective-engine reductions it posted (counted without wrapping) and the one it waits for, or -1.
+   * the collective-engine reductions it posted (counted without wrapping) and the one it waits for, or -1. A rank
+   * that is not its node's first posts none itself: it counts each engine collective it enters, whose value its
+   * node's first rank posts for it (docs/mpi.md, "Collective engine"), so that every rank of a job has the same count
+   * once the reduction is posted.
    */
   boolean parked;
   long resumes;
@@ -276,15 +279,20 @@ final class Rank implements Mpi {
   /** Cache latency of the last host access (the slowest line it touched), picoseconds. */
   private long lastHostPs;
   private String failure;
-  /** This rank's collective-engine channel on its node, or -1 when the job does not use the engine. */
+  /** Whether the job's world barrier and small allreduces use the collective engine. */
+  private boolean ceJob;
+  /**
+   * This rank's collective-engine channel on its node when it is the node's first rank (the channel's only PE
+   * child), else -1: the node's other ranks reach the engine through it.
+   */
   private int ceChannel = -1;
-  /** This rank's child index in that channel (its place among its node's ranks). */
+  /** This rank's child index in that channel. */
   private int ceChild;
   /** Where, in this rank's registration, the engine writes its results (32-byte aligned). */
   private long ceResultOffset;
   /** Heap bytes the result buffer holds for the whole job (not a transfer's: finalize does not wait for them). */
   private long ceHeapBytes;
-  /** The next reduction id this rank gives the engine (every rank counts its world collectives alike). */
+  /** The next reduction id this rank gives the engine (every node's first rank counts the job's alike). */
   private long ceReductionId;
 
   Rank(MpiJob job, int worldRank, NodeEndpoint endpoint, long virtualBase) {
@@ -1254,8 +1262,18 @@ final class Rank implements Mpi {
   }
 
   /**
-   * Makes the world communicator's barrier and small allreduces use the node's collective-engine channel (set by the
-   * job as it is built, docs/mpi.md "Collective engine"): the rank's result buffer comes from its heap.
+   * Makes the world communicator's barrier and small allreduces use the collective engine through the node's first
+   * rank, which posts for the node (set by the job as it is built, docs/mpi.md "Collective engine"): this rank takes
+   * no channel and no result buffer.
+   */
+  void useCollectiveEngineThroughNode() {
+    this.ceJob = true;
+  }
+
+  /**
+   * Makes the world communicator's barrier and small allreduces use the node's collective-engine channel, this rank
+   * posting for its node (set by the job as it is built, docs/mpi.md "Collective engine"): the rank's result buffer
+   * comes from its heap.
    *
    * @param channel the node's channel
    * @param child this rank's child index in it
@@ -1267,6 +1285,7 @@ final class Rank implements Mpi {
       throw new IllegalStateException("MPI rank " + worldRank + ": no room in its heap for the collective engine's"
           + " result (MpiConfig.heapBytes is " + config.heapBytes() + ")");
     }
+    this.ceJob = true;
     this.ceChannel = channel;
     this.ceChild = child;
     this.ceResultOffset = at;
@@ -1275,7 +1294,20 @@ final class Rank implements Mpi {
 
   /** @return whether this rank's world collectives may use the collective engine */
   boolean collectiveEngine() {
+    return ceJob;
+  }
+
+  /** @return whether this rank posts its node's reductions to the collective engine (the node's first rank) */
+  boolean postsToCollectiveEngine() {
     return ceChannel >= 0;
+  }
+
+  /**
+   * Counts an engine collective this rank entered whose value its node's first rank posts for it (for the
+   * {@link DeadlockWatch}, {@link #cePosts}).
+   */
+  void contributeThroughNode() {
+    cePosts++;
   }
 
   /**
@@ -1290,6 +1322,10 @@ final class Rank implements Mpi {
    * @return the result
    */
   CeResult collectiveEngineReduce(CeOperation op, long operand1, long operand2, boolean two) {
+    if (ceChannel < 0) {
+      throw new IllegalStateException("MPI rank " + worldRank + " has no collective-engine channel: its node's first"
+          + " rank posts for it");
+    }
     self().sleep(config.sendOverheadPs());
     long id = ceReductionId;
     ceReductionId = (ceReductionId + 1) & io.github.ariesmodel.core.packet.Packet.MAX_REDUCTION_ID;

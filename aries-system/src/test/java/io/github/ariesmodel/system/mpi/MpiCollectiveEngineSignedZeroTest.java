@@ -63,4 +63,25 @@ class MpiCollectiveEngineSignedZeroTest {
     assertThat(reductions).as("the 2·12 + 2 allreduces and finalize's barrier went through the engine")
         .isEqualTo(2 * RANKS + 2 + 1);
   }
+
+  @Test
+  void withFourRanksANodeTheNodesReductionKeepsTheSoftwaresSignedZero() {
+    // since stop 69 a node's ranks reduce to its first rank in software (Math.min / Math.max order the zeros), and
+    // that rank posts the node's zero with its index: the odd zero now comes at every place of each node's
+    // reduction, and at each node's place in the engine's tree
+    String expected = "-0.0 0.0 ".repeat(RANKS) + "-0.0 0.0";
+    AriesSystem sys = MpiTesting.smallSystem(4);
+    MpiJob job = MpiJob.builder(sys).nodes(3, 40, 77).ranksPerNode(RANKS / 3)
+        .config(MpiConfig.builder().collectiveEngine(true).build()).build();
+    ConcurrentHashMap<Integer, String> engine = program(job);
+    for (int r = 0; r < RANKS; r++) {
+      assertThat(engine.get(r)).as("engine, rank %s", r).isEqualTo(expected);
+    }
+    long posts = 0;
+    for (int n = 0; n < sys.nodeCount(); n++) {
+      posts += sys.node(n).nic().statistics().collectivePosts();
+    }
+    assertThat(posts).as("the 2·12 + 2 allreduces and finalize's barrier, once from each of 3 nodes")
+        .isEqualTo(3 * (2 * RANKS + 2 + 1));
+  }
 }
