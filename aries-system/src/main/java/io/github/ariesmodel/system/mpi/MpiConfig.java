@@ -358,7 +358,8 @@ public final class MpiConfig {
   /** Settings; each setter names its valid range. */
   /**
    * Whether barrier and small allreduces on the world communicator use the NICs' collective engine (docs/mpi.md,
-   * "Collective engine"): one CE channel a node, the node's ranks its processes, the nodes in a tree of
+   * "Collective engine"): one CE channel a node, the node's first rank its one process (the node's other ranks reduce
+   * to it over shared memory before it posts, and it bcasts the result to them), the nodes in a tree of
    * {@link #collectiveEngineRadix()}. Off by default, the software algorithms of MPICH (Cray MPICH's DMAPP
    * collectives, {@code MPICH_USE_DMAPP_COLL} [M1], are opt-in there too: assumed, the man page is not readable
    * here).
@@ -371,7 +372,8 @@ public final class MpiConfig {
 
   /**
    * Children channels each node's channel has in the collective engine's tree: 2 by default, the one published
-   * default (GASNet's Aries conduit, radix 2 with radix + leaves at most 32 [S9 via aries-facts §5]).
+   * default (GASNet's Aries conduit, radix 2 with radix + leaves at most 32 [S9 via aries-facts §5]). Any value fits
+   * a channel's 32 children whatever the ranks a node: the node's first rank is its channel's only process.
    *
    * @return 1 to 31
    */
