@@ -118,10 +118,12 @@ final class AmoUnit {
       old = memory.readLong(pa);
       updated = AmoArithmetic.apply(p.amo(), old, p.operand1(), p.operand2());
       memory.writeLong(pa, updated);
+      writes.deferNewest(); // it reaches memory with its result write (Answered), not with another write's
     } else {
       old = Integer.toUnsignedLong(memory.readInt(pa));
       updated = AmoArithmetic.apply(p.amo(), old, p.operand1(), p.operand2());
       memory.writeInt(pa, (int) updated);
+      writes.deferNewest();
     }
     stats.amosExecuted++;
     inFlight++;
@@ -213,7 +215,7 @@ final class AmoUnit {
     public void onEvent(long now, Object ref, long arg) {
       Packet response = (Packet) ref;
       int bytes = response.amo().operandBytes();
-      writes.wrote(host.write(now, bytes), arg, bytes);
+      writes.wroteDeferred(host.write(now, bytes), arg, bytes);
       answer(now, response);
     }
   }

@@ -5,6 +5,7 @@ import static com.google.common.base.Preconditions.checkState;
 
 import io.github.ariesmodel.core.AccessKind;
 import io.github.ariesmodel.core.CompletionType;
+import io.github.ariesmodel.core.LittleEndian;
 import io.github.ariesmodel.core.MemoryDomainDescriptor;
 import io.github.ariesmodel.core.Status;
 import io.github.ariesmodel.core.packet.Packet;
@@ -67,6 +68,7 @@ final class CollectiveEngine {
   private final Injector injector;
   private final NicStatistics stats;
   private final HostWriteProbes writes;
+  private final byte[] resultBytes = new byte[CePost.RESULT_BYTES];
   private final Channel[] channels = new Channel[CHANNELS];
 
   private final EventHandler postArrives = new PostArrives();
@@ -433,9 +435,11 @@ final class CollectiveEngine {
         return;
       }
       CeResult r = d.result;
-      memory.writeLong(physicalAddress, r.control());
-      memory.writeLong(physicalAddress + 8, r.result1());
-      memory.writeLong(physicalAddress + 16, r.result2());
+      // one 24-byte write: one posted write of the host link, held as one (PostedWrites)
+      LittleEndian.put(resultBytes, 0, 8, r.control());
+      LittleEndian.put(resultBytes, 8, 8, r.result1());
+      LittleEndian.put(resultBytes, 16, 8, r.result2());
+      memory.write(physicalAddress, resultBytes, 0, CePost.RESULT_BYTES);
       writes.wrote(host.write(now, CePost.RESULT_BYTES), physicalAddress, CePost.RESULT_BYTES);
       if (!r.ok()) {
         stats.collectiveFaults++;

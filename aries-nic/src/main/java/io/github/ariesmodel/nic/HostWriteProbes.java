@@ -54,6 +54,26 @@ final class HostWriteProbes {
     }
   }
 
+  /**
+   * The write just made is a memory AMO's result, settled when its result write is booked ({@link #wroteDeferred}),
+   * not by another write's {@link #wrote} over the same bytes.
+   */
+  void deferNewest() {
+    if (posted != null) {
+      posted.deferNewest();
+    }
+  }
+
+  /** A memory AMO's result write ({@link #deferNewest}) of {@code length} bytes, visible from {@code visiblePs}. */
+  void wroteDeferred(long visiblePs, long physicalAddress, int length) {
+    if (posted != null) {
+      posted.settleDeferred(visiblePs, physicalAddress, length);
+    }
+    for (HostWriteListener p : probes) {
+      p.onHostWrite(visiblePs, physicalAddress, length);
+    }
+  }
+
   /** An access's write, part by part (its physical parts, in order). */
   void wrote(long visiblePs, MemoryAccess a) {
     for (int i = 0; i < a.parts; i++) {

@@ -169,7 +169,8 @@ public final class Nic implements FabricEndpoint {
    *
    * @param physicalAddress first byte
    * @param length bytes, at least 1
-   * @return the time, picoseconds, later than now; or -1 when no such write is on its way
+   * @return the time, picoseconds, at or after now (a write landing now whose event has not run yet); or -1 when no
+   *     such write is on its way
    */
   public long nextHostWriteLanding(long physicalAddress, int length) {
     checkArgument(length >= 1, "length must be >= 1 but was %s", length);

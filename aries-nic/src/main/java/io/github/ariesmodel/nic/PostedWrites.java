@@ -24,13 +24,14 @@ import java.util.Arrays;
  *
  * <p>Order: the writes whose crossings are booked arrive in the order booked (the host link's node-bound channel is
  * first in, first out), so they reach memory in that order. A memory AMO's result is written when the unit computes
- * it and settled when its result write is booked, a read round trip later ({@link AmoUnit}); a write the NIC makes
- * meanwhile over the same bytes is newer in the NIC's order, so it is copied into the held result as well, and the
- * result cannot land over it. A write visible at once (a completion-queue entry) is copied into every held write it
- * overlaps for the same reason.
+ * it and settled, by itself ({@link #deferNewest}, {@link #settleDeferred}), when its result write is booked, a read
+ * round trip later ({@link AmoUnit}); AMOs on one word answer in the order they executed. A write that lands after a
+ * newer one over the same bytes (the AMO's result behind a put made meanwhile) leaves the newer one's bytes, which
+ * memory already has; the NIC's view applies the held writes over memory in the order made.
  *
  * <p>Nothing is allocated in steady state: held writes are pooled records of up to 64 bytes (a longer write is held as
- * several). One event a write that is held.
+ * several). One event a held write: a PUT packet's part, a GET response's, a memory AMO's result, an AMO-cache
+ * write-back, a collective result (one 24-byte write).
  */
 final class PostedWrites implements HostMemory {
   /** Bytes a held write keeps at most; the NIC writes host memory 64 bytes at a time [S1 p.21]. */
@@ -43,6 +44,8 @@ final class PostedWrites implements HostMemory {
     int length;
     long visiblePs = UNSETTLED;
     boolean done;
+    /** Settled by {@link #settleDeferred} alone (a memory AMO's result), not by a range. */
+    boolean deferred;
     final byte[] data = new byte[CHUNK];
   }
 
@@ -50,6 +53,7 @@ final class PostedWrites implements HostMemory {
   private final HostMemory memory;
   private final EventHandler land = (now, ref, arg) -> land((Held) ref);
   private final byte[] word = new byte[8];
+  private final byte[] landing = new byte[CHUNK];
 
   /** Held writes in the order made (a ring); landed ones leave from the front. */
   private Held[] ring = new Held[16];
@@ -124,9 +128,11 @@ final class PostedWrites implements HostMemory {
       return;
     }
     long end = address + length;
+    // every write still in the ring, in the order made: a landed one there is newer than a held one before it, and
+    // memory may hold its bytes under the older one's
     for (int k = 0; k < size; k++) {
       Held h = at(k);
-      if (!h.done && h.pa < end && h.pa + h.length > address) {
+      if (h.pa < end && h.pa + h.length > address) {
         long from = Math.max(address, h.pa);
         long to = Math.min(end, h.pa + h.length);
         System.arraycopy(h.data, (int) (from - h.pa), dst, dstOffset + (int) (from - address), (int) (to - from));
@@ -181,34 +187,53 @@ final class PostedWrites implements HostMemory {
   }
 
   /**
-   * The writes made through this view within {@code [pa, pa + length)} and not yet settled are visible from
-   * {@code visiblePs}: those at or before now go to memory now, the others when their time comes.
+   * The writes made through this view within {@code [pa, pa + length)} and not yet settled, but those a memory AMO
+   * defers ({@link #deferNewest}), are visible from {@code visiblePs}: those at or before now go to memory now, the
+   * others when their time comes.
    */
   void settle(long visiblePs, long pa, int length) {
     if (unsettled == 0) {
       return;
     }
-    long now = clock.now();
     long end = pa + length;
     for (int k = 0; k < size; k++) {
       Held h = at(k);
-      if (h.done || h.visiblePs != UNSETTLED || h.pa < pa || h.pa + h.length > end) {
-        continue;
-      }
-      unsettled--;
-      if (visiblePs <= now) {
-        // visible at once: newer than the held writes before it in the NIC's order, so those it overlaps carry it
-        memory.write(h.pa, h.data, 0, h.length);
-        h.done = true;
-        for (int j = 0; j < k; j++) {
-          copyInto(at(j), h);
-        }
-      } else {
-        h.visiblePs = visiblePs;
-        clock.scheduleAt(visiblePs, land, h, 0);
+      if (!h.done && !h.deferred && h.visiblePs == UNSETTLED && h.pa >= pa && h.pa + h.length <= end) {
+        settle(h, k, visiblePs);
       }
     }
     trim();
+  }
+
+  /** The newest write made is a memory AMO's result: it is settled by {@link #settleDeferred} alone. */
+  void deferNewest() {
+    checkArgument(size > 0 && at(size - 1).visiblePs == UNSETTLED, "no unsettled write to defer");
+    at(size - 1).deferred = true;
+  }
+
+  /**
+   * The oldest deferred write of exactly {@code [pa, pa + length)} not yet settled (a memory AMO's result; AMOs on a
+   * word answer in the order they executed) is visible from {@code visiblePs}.
+   */
+  void settleDeferred(long visiblePs, long pa, int length) {
+    for (int k = 0; k < size; k++) {
+      Held h = at(k);
+      if (!h.done && h.deferred && h.visiblePs == UNSETTLED && h.pa == pa && h.length == length) {
+        settle(h, k, visiblePs);
+        trim();
+        return;
+      }
+    }
+  }
+
+  private void settle(Held h, int k, long visiblePs) {
+    unsettled--;
+    if (visiblePs <= clock.now()) {
+      land(h, k);
+    } else {
+      h.visiblePs = visiblePs;
+      clock.scheduleAt(visiblePs, land, h, 0);
+    }
   }
 
   private void hold(long pa, byte[] src, int srcOffset, int n) {
@@ -217,15 +242,8 @@ final class PostedWrites implements HostMemory {
     h.length = n;
     h.visiblePs = UNSETTLED;
     h.done = false;
+    h.deferred = false;
     System.arraycopy(src, srcOffset, h.data, 0, n);
-    // newer than every unsettled write it overlaps: those may be settled later than this one lands (a memory AMO's
-    // result), so they carry these bytes and cannot land over them
-    for (int k = 0; k < size; k++) {
-      Held older = at(k);
-      if (older.visiblePs == UNSETTLED && !older.done) {
-        copyInto(older, h);
-      }
-    }
     if (size == ring.length) {
       Held[] n2 = new Held[ring.length * 2];
       for (int k = 0; k < size; k++) {
@@ -239,20 +257,38 @@ final class PostedWrites implements HostMemory {
     unsettled++;
   }
 
-  /** Copies the bytes of {@code newer} that {@code older} covers into {@code older} (an older write still held). */
-  private static void copyInto(Held older, Held newer) {
-    if (older == newer || older.done || older.pa >= newer.pa + newer.length || older.pa + older.length <= newer.pa) {
-      return;
+  /** The event at a held write's visible time. */
+  private void land(Held h) {
+    for (int k = 0; k < size; k++) {
+      if (at(k) == h) {
+        land(h, k);
+        trim();
+        return;
+      }
     }
-    long from = Math.max(older.pa, newer.pa);
-    long to = Math.min(older.pa + older.length, newer.pa + newer.length);
-    System.arraycopy(newer.data, (int) (from - newer.pa), older.data, (int) (from - older.pa), (int) (to - from));
+    throw new IllegalStateException("a held write of " + h.length + " bytes at " + h.pa + " is not held");
   }
 
-  private void land(Held h) {
-    memory.write(h.pa, h.data, 0, h.length);
+  /**
+   * Writes held write {@code h}, at place {@code k} in the ring, to memory, but for the bytes a newer write that has
+   * landed already owns (one settled before it with an earlier visible time): memory keeps those.
+   */
+  private void land(Held h, int k) {
+    byte[] out = h.data;
+    for (int j = k + 1; j < size; j++) {
+      Held n = at(j);
+      if (n.done && n.pa < h.pa + h.length && n.pa + n.length > h.pa) {
+        if (out == h.data) {
+          System.arraycopy(h.data, 0, landing, 0, h.length);
+          out = landing;
+        }
+        long from = Math.max(h.pa, n.pa);
+        long to = Math.min(h.pa + h.length, n.pa + n.length);
+        System.arraycopy(n.data, (int) (from - n.pa), out, (int) (from - h.pa), (int) (to - from));
+      }
+    }
+    memory.write(h.pa, out, 0, h.length);
     h.done = true;
-    trim();
   }
 
   /** Returns landed writes at the front to the pool. */

@@ -75,38 +75,55 @@ class PostedWritesTest {
   }
 
   @Test
-  void anOlderWriteSettledLaterDoesNotLandOverANewerOne() {
-    // a memory AMO's result is held unsettled until its answer; a put over the same word meanwhile is newer
-    posted.writeLong(64, 5);            // the AMO's result, settled later
-    posted.writeLong(64, 9);            // the put
-    posted.settle(300, 64, 8);          // settles both: they land at 300 in the order made
-    assertThat(posted.unsettled()).isZero();
-    loop.run();
+  void aDeferredResultIsSettledByItselfAndLandsWithoutUndoingANewerWrite() {
+    // a memory AMO's result, settled only by its own result write, a read round trip later
+    posted.writeLong(64, 5);
+    posted.deferNewest();
+    posted.writeLong(64, 9);            // a put over the same word meanwhile, newer in the NIC's order
+    posted.settle(300, 64, 8);          // the put's settle leaves the AMO's result held
+    assertThat(posted.unsettled()).isEqualTo(1);
+    assertThat(posted.readLong(64)).as("the NIC's view: the newer write").isEqualTo(9);
+    loop.runUntil(300);
     assertThat(memory.readLong(64)).isEqualTo(9);
-
-    posted.writeLong(128, 5);           // the AMO's result again
-    posted.writeLong(128, 9);           // the put, settled first, and visible first
-    // settle the put alone: the AMO's write is the earlier of the two in the NIC's order and still unsettled
-    posted.settle(loop.now() + 100, 128, 8);
-    assertThat(posted.unsettled()).as("settle covers every unsettled write of the range").isZero();
+    posted.settleDeferred(800, 64, 8);
+    loop.runUntil(799);
+    assertThat(posted.readLong(64)).isEqualTo(9);
     loop.run();
-    assertThat(memory.readLong(128)).isEqualTo(9);
+    assertThat(memory.readLong(64)).as("the older result lands after the put and leaves its bytes").isEqualTo(9);
+    assertThat(posted.held()).isZero();
   }
 
   @Test
-  void anUnsettledResultCarriesANewerPutThatLandsBeforeIt() {
-    posted.writeLong(64, 5);            // unsettled: its settle comes a round trip later
-    posted.writeLong(72, 1);            // elsewhere
-    posted.settle(200, 72, 8);
-    posted.write(64, new byte[] {9}, 0, 1); // a newer one-byte write over the held result
-    posted.settle(250, 64, 1);          // covers the byte alone: the 8-byte result stays unsettled
-    assertThat(posted.unsettled()).isEqualTo(1);
-    loop.runUntil(250);
-    assertThat(memory.readLong(64)).isEqualTo(9);
-    posted.settle(900, 64, 8);
+  void twoDeferredResultsOnAWordLandEachAtItsOwnTime() {
+    posted.writeLong(64, 3);
+    posted.deferNewest();
+    posted.writeLong(64, 7);
+    posted.deferNewest();
+    posted.settleDeferred(1_000, 64, 8); // the oldest first: AMOs on a word answer in the order they executed
+    loop.runUntil(1_000);
+    assertThat(memory.readLong(64)).as("the first result, not the second").isEqualTo(3);
+    assertThat(posted.readLong(64)).isEqualTo(7);
+    posted.settleDeferred(1_500, 64, 8);
+    loop.runUntil(1_499);
+    assertThat(memory.readLong(64)).isEqualTo(3);
     loop.run();
-    assertThat(memory.readLong(64)).as("the result landing later keeps the newer byte").isEqualTo(9);
-    assertThat(posted.readLong(64)).isEqualTo(9);
+    assertThat(memory.readLong(64)).isEqualTo(7);
+  }
+
+  @Test
+  void aNewerWriteVisibleFirstKeepsItsBytesWhenAnOlderOneLandsLater() {
+    posted.write(64, new byte[] {1, 1, 1, 1}, 0, 4); // older, deferred
+    posted.deferNewest();
+    posted.write(66, new byte[] {9}, 0, 1);          // newer, one byte inside it, visible at once
+    posted.settle(loop.now(), 66, 1);
+    byte[] one = new byte[1];
+    memory.read(66, one, 0, 1);
+    assertThat(one[0]).isEqualTo((byte) 9);
+    posted.settleDeferred(200, 64, 4);
+    loop.run();
+    byte[] b = new byte[4];
+    memory.read(64, b, 0, 4);
+    assertThat(b).containsExactly(1, 1, 9, 1);
   }
 
   @Test
@@ -152,6 +169,29 @@ class PostedWritesTest {
     assertThat(c.nics[0].postedWrites().unsettled()).isZero();
     assertThatThrownBy(() -> c.nics[0].nextHostWriteLanding(0, 0)).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("length must be >= 1 but was 0");
+  }
+
+  /** The review of stop 69: the second AMO's result reached memory at the first's visible time, 40 ns early. */
+  @Test
+  void twoMemoryAmosOnAWordEachReachMemoryAtTheTimeItsWriteIsVisible() {
+    Cluster c = new Cluster(2, NicConfig.defaults());
+    MemoryDomainDescriptor target = c.register(0, 4096);
+    List<Write> seen = HostWriteProbeTest.watch(c, 0);
+    c.nics[1].post(Post.amo(1, AmoOperation.parse("FADD"), NetworkAddress.of(0, target.mdh(), 8), 3, 0));
+    c.nics[1].post(Post.amo(2, AmoOperation.parse("FADD"), NetworkAddress.of(0, target.mdh(), 8), 4, 0));
+    while (seen.size() < 2 && c.loop.step()) {
+      // up to both result writes
+    }
+    assertThat(seen).hasSize(2);
+    assertThat(seen.get(1).visiblePs()).isGreaterThan(seen.get(0).visiblePs());
+    c.loop.runUntil(seen.get(0).visiblePs());
+    assertThat(c.readLong(0, target.mdh(), 8)).as("the first result alone").isEqualTo(3);
+    c.loop.runUntil(seen.get(1).visiblePs() - 1);
+    assertThat(c.readLong(0, target.mdh(), 8)).isEqualTo(3);
+    c.loop.runUntil(seen.get(1).visiblePs());
+    assertThat(c.readLong(0, target.mdh(), 8)).isEqualTo(7);
+    c.run();
+    assertThat(c.nics[0].postedWrites().held()).isZero();
   }
 
   @Test

@@ -737,7 +737,8 @@ public final class ShmemJob {
      */
     private void lookAgainWhenALandingWriteIsVisible() {
       long landing = node.nic().nextHostWriteLanding(watchedWord, 8);
-      if (landing > clock.now() && landing != lookAgainAtPs) {
+      // (a landing now has not run yet: it was scheduled before this test's event, so a look scheduled now follows it)
+      if (landing >= clock.now() && landing != lookAgainAtPs) {
         lookAgainAtPs = landing;
         clock.scheduleAt(landing, WRITE_VISIBLE, this, 0);
       }

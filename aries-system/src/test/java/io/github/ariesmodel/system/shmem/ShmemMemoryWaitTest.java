@@ -175,6 +175,32 @@ class ShmemMemoryWaitTest {
   @Test
   void aWaitBegunWhileTheWriteIsOnItsWayWakesWhenItLands() {
     long[] madeAndVisible = new long[2];
+    long[] resumed = waitBegunAt(madeAndVisible, false);
+    assertThat(resumed[0]).as("began to wait between the write and its landing")
+        .isGreaterThan(madeAndVisible[0]).isLessThan(madeAndVisible[1]);
+    // woken when it landed; the poll that saw it cost a load of the word (under a microsecond)
+    assertThat(resumed[1]).isGreaterThanOrEqualTo(madeAndVisible[1]).isLessThan(madeAndVisible[1] + 1_000_000);
+  }
+
+  /**
+   * The same, the wait begun at the very picosecond the write lands, by an event that runs before the landing's (the
+   * review of stop 69: the PE read the old value, found the landing not later than now, and waited for ever).
+   */
+  @Test
+  void aWaitBegunAtThePicosecondTheWriteLandsWakes() {
+    long[] madeAndVisible = new long[2];
+    long[] resumed = waitBegunAt(madeAndVisible, true);
+    assertThat(resumed[0]).isEqualTo(madeAndVisible[1]);
+    assertThat(resumed[1]).isGreaterThanOrEqualTo(madeAndVisible[1]).isLessThan(madeAndVisible[1] + 1_000_000);
+  }
+
+  /**
+   * Runs the put twice: the first run finds when the NIC writes the flag and when the write is visible; the second
+   * begins PE 0's wait halfway between, or at the visible time.
+   *
+   * @return when PE 0 began to wait and when it resumed, in the second run
+   */
+  private static long[] waitBegunAt(long[] madeAndVisible, boolean atLanding) {
     long[] resumed = new long[2];
     for (int run = 0; run < 2; run++) {
       AriesSystem sys = system();
@@ -186,7 +212,7 @@ class ShmemMemoryWaitTest {
         writes.add(new long[] {visible});
         clockAtWrite[0] = sys.scheduler(0).now();
       });
-      long waitFrom = (madeAndVisible[0] + madeAndVisible[1]) / 2;
+      long waitFrom = atLanding ? madeAndVisible[1] : (madeAndVisible[0] + madeAndVisible[1]) / 2;
       boolean second = run == 1;
       job.run(pe -> {
         if (pe.myPe() == 0) {
@@ -211,10 +237,7 @@ class ShmemMemoryWaitTest {
         assertThat(clockAtWrite[0]).isEqualTo(madeAndVisible[0]);
       }
     }
-    assertThat(resumed[0]).as("began to wait between the write and its landing")
-        .isGreaterThan(madeAndVisible[0]).isLessThan(madeAndVisible[1]);
-    // woken when it landed; the poll that saw it cost a load of the word (under a microsecond)
-    assertThat(resumed[1]).isGreaterThanOrEqualTo(madeAndVisible[1]).isLessThan(madeAndVisible[1] + 1_000_000);
+    return resumed;
   }
 
   /**
