@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import io.github.ariesmodel.cli.report.ResultsJson;
 import io.github.ariesmodel.cli.sweep.SweepRunner;
 import io.github.ariesmodel.core.Texts;
+import io.github.ariesmodel.system.process.ProcessRunner.ProcessFailedException;
 import io.github.ariesmodel.system.replay.TraceReplayException;
 import io.github.ariesmodel.traces.TraceFormatException;
 import java.io.IOException;
@@ -88,6 +89,13 @@ final class ErrorHandler implements CommandLine.IParameterExceptionHandler, Comm
     if (ex instanceof SweepRunner.PointFailedException p) {
       point = p.point();
       inner = p.getCause();
+    }
+    // a simulated process's code threw (a rank's noise detour that runs past the clock's end): its failure is reported
+    // as the cause is, the process and its time first, as replay names the rank and the call; the runner's own message
+    // began "ProcessFailedException: simulated process rank0 failed at ... ps:" (stop 69)
+    if (inner instanceof ProcessFailedException f && f.getCause() != null) {
+      point += f.processName() + " at simulated time " + f.timePs() + " ps: ";
+      inner = f.getCause();
     }
     Throwable t = inner instanceof UncheckedIOException u && u.getCause() != null ? u.getCause() : inner;
     int status;

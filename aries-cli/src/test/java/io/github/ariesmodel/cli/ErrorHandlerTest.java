@@ -7,6 +7,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -260,5 +262,30 @@ class ErrorHandlerTest {
     assertThat(onlyLine()).startsWith("aries sweep: point 1 {trace=" + garbage + "}: " + tmp.resolve("garbage"))
         .endsWith("(trace)").doesNotContain("Exception");
     assertThat(tmp.resolve("sg")).doesNotExist();
+  }
+
+  @Test
+  void aSimulatedProcesssRefusalIsOneLineNamingTheParameterNotTheRunnersException() {
+    // a detour 1 ps short of its period stretches a rank's work past the clock's end: the line began "aries run:
+    // ProcessFailedException: simulated process rank0 failed at ... ps:", exit status 1 (stop 69); every workload whose
+    // ranks run as simulated processes reports it alike
+    String[][] workloads = {
+        {"mpi-latency", "-p", "sizes=8", "-p", "distances=on-node"},
+        {"mpi-bandwidth", "-p", "sizes=8"},
+        {"mpi-collectives", "-p", "nodes=2", "-p", "engine=off"},
+        {"mpi-rma", "-p", "sizes=8"}};
+    for (String[] w : workloads) {
+      err.getBuffer().setLength(0);
+      List<String> args = new ArrayList<>(List.of("run"));
+      args.addAll(List.of(w));
+      args.addAll(List.of("-p", "osNoise=period=1000ms,detour=999999999999ps", "-q", "--out",
+          tmp.resolve(w[0]).toString()));
+      assertThat(aries(args.toArray(String[]::new))).as(w[0] + ": " + err).isEqualTo(2);
+      assertThat(onlyLine()).as(w[0])
+          .matches("aries run: rank\\d+ at simulated time \\d+ ps: noise detour must be in \\[0, \\d+\\] ps for"
+              + " work of \\d+ ps from \\d+ ps to end within the simulated clock \\(Long.MAX_VALUE ps\\) with a period"
+              + " of 1000000000000 ps, but was 999999999999 ps \\(arguments\\)")
+          .doesNotContain("Exception").doesNotContain("failed at");
+    }
   }
 }
