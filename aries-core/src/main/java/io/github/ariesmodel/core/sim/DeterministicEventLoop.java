@@ -37,8 +37,9 @@ import java.util.function.BooleanSupplier;
  *
  * <p><b>One owner thread.</b> A loop is used by one thread: the first thread that schedules or runs an event becomes
  * its owner (or {@link #bindOwner} names one), and a call of {@code scheduleAt}, {@code scheduleReserved}, {@code
- * reserveSequence} or a {@code run} method from any other thread fails fast with an {@link IllegalStateException}
- * naming both threads, before anything is changed. The check is one field compare per call. A design that hands
+ * reserveSequence}, {@code remove}, {@code nextEventTime} (which may load the next bucket) or a {@code run} method
+ * from any other thread fails fast with an {@link IllegalStateException} naming both threads, before anything is
+ * changed. The check is one field compare per call. A design that hands
  * the simulation from thread to thread (simulated processes on threads, the partitions of a {@link
  * PartitionedEngine}) hands the loop over with {@link #bindOwner} at the point where control passes.
  */
@@ -835,8 +836,19 @@ public final class DeterministicEventLoop implements Scheduler {
     return executed;
   }
 
-  /** @return the time of the earliest pending event, or {@link Long#MAX_VALUE} when none */
+  /**
+   * The time of the earliest pending event. Though it asks, it is not a read: when the loaded bucket has run out it
+   * loads the next one ({@link #advance}: the calendar moves on, chunks return to the free list), which a thread other
+   * than the one running the loop would do in the middle of that thread's work. So it is held to the owner like the
+   * calls that schedule and run (it was not before stop 69), while {@link #now()}, {@link #pending()}, {@link
+   * #eventsExecuted()}, {@link #handlerFailure()} and {@link #owner()} are left open on purpose: each reads one field
+   * and changes nothing, so another thread can see an old value but never harm the loop.
+   *
+   * @return the time of the earliest pending event, or {@link Long#MAX_VALUE} when none
+   * @throws IllegalStateException when called from a thread other than the owner (as {@link #scheduleAt})
+   */
   public long nextEventTime() {
+    checkOwner("nextEventTime");
     if (size == 0) {
       return Long.MAX_VALUE;
     }

@@ -34,7 +34,7 @@ class EventLoopOwnerTest {
     String me = Thread.currentThread().getName();
     for (Runnable misuse : new Runnable[] {() -> loop.scheduleAt(6, NOTHING, null, 0), loop::run,
         () -> loop.runUntil(10), () -> loop.runWhile(() -> true), loop::step, loop::reserveSequence,
-        () -> loop.scheduleReserved(9, 0, NOTHING, null, 0), loop::continueRun}) {
+        () -> loop.scheduleReserved(9, 0, NOTHING, null, 0), loop::continueRun, loop::nextEventTime}) {
       Throwable t = onThread("intruder", misuse);
       assertThat(t).isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("event loop owned by thread \"" + me + "\"")
