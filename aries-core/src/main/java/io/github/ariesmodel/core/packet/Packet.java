@@ -245,12 +245,36 @@ public final class Packet {
    * The data response answering a GET request.
    *
    * @param request the GET answered
-   * @param data the bytes read (length = the request's data length)
+   * @param data the bytes read: exactly as many as the GET asked for ({@code request.dataLength()})
    * @return the response
+   * @throws IllegalArgumentException when {@code request} is not a GET request, or {@code data} holds another number
+   *     of bytes than it asked for
    */
   public static Packet data(Packet request, byte[] data) {
     checkArgument(data != null, "data must not be null");
+    checkDataAnswer(request, data.length, "data's length");
     return response(request, PacketKind.DATA_RESPONSE, data.length, data, 0, Status.OK);
+  }
+
+  /**
+   * Refuses a data response that does not answer its request: one to a request that is not a GET (a PUT or an AMO
+   * asks for no data), or with another number of bytes than the GET asked for. The initiator's NIC lands as many
+   * bytes as the response holds, at the packet's place in the GET's local buffer, and counts responses, not bytes: a
+   * longer one wrote past its share of the buffer (into the next packet's, or whatever followed the buffer in the
+   * registration), a shorter one left the rest of its share as it was, and either way the GET was reported complete
+   * (before stop 69 both were accepted). The library's NIC always answers with the
+   * GET's own length; this guards the public factories (a fabric test's endpoint, a NIC of the user's own).
+   *
+   * @param request the request answered
+   * @param length the response's payload bytes
+   * @param what how the message names the length
+   */
+  static void checkDataAnswer(Packet request, int length, String what) {
+    checkArgument(request != null, "request must not be null");
+    checkArgument(request.kind != null, "request was released to its pool already");
+    checkArgument(request.kind == PacketKind.GET_REQUEST, "request must be a GET request but was a %s", request.kind);
+    checkArgument(length == request.dataLength, "%s must be the GET's length, in [%s, %s] bytes, but was %s", what,
+        request.dataLength, request.dataLength, length);
   }
 
   /**

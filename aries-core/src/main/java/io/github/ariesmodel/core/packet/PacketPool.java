@@ -129,12 +129,13 @@ public final class PacketPool {
    * A data response with a payload of {@code length} bytes to fill.
    *
    * @param request the GET answered
-   * @param length payload bytes, 0 to 64
+   * @param length payload bytes: exactly as many as the GET asked for ({@code request.dataLength()}, 1 to 64)
    * @return the response
+   * @throws IllegalArgumentException when {@code request} is not a GET request, or {@code length} is not its length
+   *     (as {@link Packet#data})
    */
   public Packet data(Packet request, int length) {
-    checkArgument(request != null, "request must not be null");
-    checkArgument(length >= 0 && length <= WireFormat.MAX_PAYLOAD, "length must be in [0, 64] but was %s", length);
+    Packet.checkDataAnswer(request, length, "length");
     return answer(request, PacketKind.DATA_RESPONSE, length, array(length), 0, Status.OK);
   }
 

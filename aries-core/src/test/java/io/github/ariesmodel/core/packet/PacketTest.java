@@ -41,6 +41,29 @@ class PacketTest {
   }
 
   @Test
+  void aDataResponseAnswersAGetWithExactlyItsLength() {
+    // a response of another length than its GET's, or to a PUT, was made without a word (stop 69); the initiator's NIC
+    // would land its bytes and count the GET complete
+    Packet get = Packet.get(2, TARGET, 1, DeliveryMode.ADAPTIVE_0, 8, 0, 0);
+    assertThat(Packet.data(get, new byte[8]).dataLength()).isEqualTo(8);
+    for (int wrong : new int[] {0, 7, 9, 64}) {
+      assertThatThrownBy(() -> Packet.data(get, new byte[wrong])).isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("data's length must be the GET's length, in [8, 8] bytes, but was " + wrong);
+    }
+    Packet put = Packet.put(2, TARGET, 1, DeliveryMode.ADAPTIVE_0, new byte[8], 0, 0);
+    assertThatThrownBy(() -> Packet.data(put, new byte[8])).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("request must be a GET request but was a PUT_REQUEST");
+    PacketPool pool = new PacketPool();
+    Packet pooledGet = pool.get(2, 9, 1, 0x1000, 1, DeliveryMode.ADAPTIVE_0, 16, 0, 0);
+    assertThatThrownBy(() -> pool.data(pooledGet, 64)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("length must be the GET's length, in [16, 16] bytes, but was 64");
+    assertThatThrownBy(() -> pool.data(put, 8)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("request must be a GET request but was a PUT_REQUEST");
+    // a refused answer leaves the pool as it was
+    assertThat(pool.data(pooledGet, 16).dataLength()).isEqualTo(16);
+  }
+
+  @Test
   void theTransitRecordStartsEmptyAndIsWrittenByTheFabric() {
     Packet p = Packet.synthetic(0, 1, 5, DeliveryMode.ADAPTIVE_1, 64);
     assertThat(p.data()).isNull();
