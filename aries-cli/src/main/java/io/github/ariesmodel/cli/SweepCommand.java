@@ -55,8 +55,11 @@ final class SweepCommand implements Callable<Integer> {
 
   @Option(names = "--jobs", paramLabel = "N", defaultValue = "1",
       description = "Run up to N points at the same time on this machine (each point on its own thread; the files "
-          + "are identical to a sequential run's). Default: ${DEFAULT-VALUE}.")
-  int jobCount;
+          + "are identical to a sequential run's; 1 to " + MAX_JOBS + "). Default: ${DEFAULT-VALUE}.")
+  String jobsText;
+
+  /** Most {@code --jobs}: the bound of {@code run --threads}, well under the JDK's 32,767 carrier threads. */
+  static final int MAX_JOBS = 4096;
 
   @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/sweep",
       description = "Directory for the point files. Default: ${DEFAULT-VALUE}.")
@@ -124,9 +127,7 @@ final class SweepCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw CliError.badInput(e.getMessage(), "--shard", e);
     }
-    if (jobCount < 1) {
-      throw CliError.badInput("--jobs must be >= 1 but was " + jobCount, "--jobs", null);
-    }
+    int jobCount = jobCount(jobsText);
     VirtualCarriers.forLanes(jobCount);
     List<SweepPoint> points = sweep.points(part);
     for (SweepPoint p : points) {
@@ -216,5 +217,22 @@ final class SweepCommand implements Callable<Integer> {
     boolean same = command.equals(r.metadata().command()) && c.points() == sweep.size()
         && c.spec().equals(sweep.toString());
     return same ? null : "\"" + Texts.abbreviate(String.valueOf(r.metadata().command())) + "\"";
+  }
+
+  /**
+   * @param text a {@code --jobs} value
+   * @return the count (exit 2 with one line naming the range when it is not a number in [1, {@link #MAX_JOBS}])
+   */
+  static int jobCount(String text) {
+    int n;
+    try {
+      n = Integer.parseInt(text.strip());
+    } catch (NumberFormatException e) {
+      n = -1;
+    }
+    if (n < 1 || n > MAX_JOBS) {
+      throw CliError.badInput("--jobs must be in [1, " + MAX_JOBS + "] but was " + text, "--jobs", null);
+    }
+    return n;
   }
 }

@@ -18,13 +18,20 @@ final class VirtualCarriers {
   private VirtualCarriers() {}
 
   /**
-   * Asks for {@code lanes} carrier threads (at least one) if nobody has chosen a number.
+   * Asks for {@code lanes} carrier threads (at least one, at most {@link #MAX_PARALLELISM}) if nobody has chosen a
+   * number.
    *
    * @param lanes how many processes may run at the same time
    */
   static void forLanes(int lanes) {
     if (System.getProperty(PARALLELISM) == null) {
-      System.setProperty(PARALLELISM, Integer.toString(Math.max(1, lanes)));
+      System.setProperty(PARALLELISM, Integer.toString(Math.max(1, Math.min(MAX_PARALLELISM, lanes))));
     }
   }
+
+  /**
+   * Most carriers asked for: the JDK's own limit (its ForkJoinPool takes at most 32,767 threads, and a larger
+   * parallelism fails the scheduler's initialisation with an ExceptionInInitializerError at the first virtual thread).
+   */
+  static final int MAX_PARALLELISM = 32_767;
 }

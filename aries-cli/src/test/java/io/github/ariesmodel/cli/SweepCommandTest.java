@@ -118,7 +118,25 @@ class SweepCommandTest {
           .isEqualTo(Files.readAllBytes(dir.resolve("j1/point-" + i + ".json")));
     }
     assertThat(aries("sweep", "--job", "pingpong", "--param", "sizes=8", "--jobs", "0")).isEqualTo(2);
-    assertThat(err.toString()).contains("--jobs must be >= 1 but was 0");
+    assertThat(err.toString()).contains("--jobs must be in [1, 4096] but was 0");
+  }
+
+  /**
+   * --jobs outside [1, 4096] or not a number: one line naming the range and the value. Until stop 69, 32768 went on
+   * to the JDK's virtual-thread scheduler (a 31-line ExceptionInInitializerError on Java 25) and "x" was said to need
+   * an integer from -2147483648 to 2147483647, which is not the range the option takes.
+   */
+  @Test
+  void jobsOutsideItsRangeIsOneLineNamingTheRange() {
+    for (String bad : new String[] {"32768", "4097", "-1", "x", "2147483648"}) {
+      err.getBuffer().setLength(0);
+      assertThat(aries("sweep", "--job", "pingpong", "-p", "sizes=8", "--jobs", bad, "--dry-run")).as(bad)
+          .isEqualTo(2);
+      assertThat(err.toString().strip()).as(bad).doesNotContain("\n").contains("--jobs must be in [1, 4096] but was "
+          + bad);
+    }
+    assertThat(SweepCommand.jobCount("4096")).isEqualTo(4096);
+    assertThat(SweepCommand.jobCount("1")).isEqualTo(1);
   }
 
   @Test

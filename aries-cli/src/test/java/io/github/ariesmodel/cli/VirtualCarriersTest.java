@@ -18,6 +18,10 @@ class VirtualCarriersTest {
       System.clearProperty(VirtualCarriers.PARALLELISM);
       VirtualCarriers.forLanes(3);
       assertThat(System.getProperty(VirtualCarriers.PARALLELISM)).isEqualTo("3");
+      // more lanes than the JDK's scheduler takes (32,767): capped, not an ExceptionInInitializerError later
+      System.clearProperty(VirtualCarriers.PARALLELISM);
+      VirtualCarriers.forLanes(32_768);
+      assertThat(System.getProperty(VirtualCarriers.PARALLELISM)).isEqualTo("32767");
     } finally {
       if (old == null) {
         System.clearProperty(VirtualCarriers.PARALLELISM);
