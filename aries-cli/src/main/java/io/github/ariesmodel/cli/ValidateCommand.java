@@ -42,10 +42,10 @@ final class ValidateCommand implements Callable<Integer> {
     }
     for (Validation.Row r : rows) {
       String where = r.knownDisagreement();
-      ok &= r.passed() || where != null;
+      ok &= r.accepted();
       String pub = (r.figure().upperBound() ? "< " : "") + fmt(r.figure().value()) + " " + r.figure().unit();
       String model = fmt(r.model()) + " " + r.figure().unit();
-      String result = r.passed() ? "ok" : where != null ? "KNOWN" : "FAIL";
+      String result = r.result();
       if (where != null) {
         known.add(r.figure().id() + " (" + where + ")");
       }
