@@ -59,6 +59,7 @@ final class ValidateCommand implements Callable<Integer> {
     }
     o.println("calibration rows, set from the figure they compare with (docs/validation.md, \"Calibration rows\"): "
         + String.join(", ", Validation.CALIBRATION_ROWS));
+    o.println(Validation.DUPLICATES_NOTE);
     if (!ok) {
       o.println("some figures disagree");
     } else if (known.isEmpty()) {
@@ -74,6 +75,9 @@ final class ValidateCommand implements Callable<Integer> {
   private static String band(PublishedFigure f) {
     if (f.unit().equals(PublishedFigure.SHAPE)) {
       return "holds";
+    }
+    if (f.upperBound() && f.lowRatio() > 0) {
+      return String.format(Locale.ROOT, "%.2f-%.2f", f.lowRatio(), f.highRatio());
     }
     return f.upperBound() ? String.format(Locale.ROOT, "<= %.2f", f.highRatio())
         : String.format(Locale.ROOT, "%.2f-%.2f", f.lowRatio(), f.highRatio());

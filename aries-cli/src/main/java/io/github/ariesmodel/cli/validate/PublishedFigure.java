@@ -11,7 +11,7 @@ import static com.google.common.base.Preconditions.checkArgument;
  * @param unit its unit (e.g. {@code ns}, {@code GB/s})
  * @param upperBound whether the published value is a bound ("less than") rather than a point value
  * @param source the source key and document (aries-facts.md, docs/calibration-sources.md row)
- * @param lowRatio lowest model/published ratio accepted for a point value
+ * @param lowRatio lowest model/published ratio accepted (for an upper bound: a lower bound's multiple, 0 for none)
  * @param highRatio highest model/published ratio accepted (for an upper bound: the bound's multiple)
  */
 public record PublishedFigure(String id, String description, double value, String unit, boolean upperBound,
@@ -26,7 +26,7 @@ public record PublishedFigure(String id, String description, double value, Strin
   public static final String SHAPE = "shape";
 
   /**
-   * A figure with the default band [0.8, 1.25] (an upper bound: at most the bound).
+   * A figure with the default band [0.8, 1.25] (an upper bound: positive and at most the bound, no lower bound).
    *
    * @param id short identifier
    * @param description what is measured
@@ -37,7 +37,7 @@ public record PublishedFigure(String id, String description, double value, Strin
    */
   public PublishedFigure(String id, String description, double value, String unit, boolean upperBound,
       String source) {
-    this(id, description, value, unit, upperBound, source, MIN_RATIO, upperBound ? 1.0 : MAX_RATIO);
+    this(id, description, value, unit, upperBound, source, upperBound ? 0 : MIN_RATIO, upperBound ? 1.0 : MAX_RATIO);
   }
 
   /**
@@ -61,13 +61,13 @@ public record PublishedFigure(String id, String description, double value, Strin
 
   /**
    * Whether a model value agrees: for a point value the ratio model/published lies in [lowRatio, highRatio]; for
-   * an upper bound the model value is positive and at most highRatio × the bound.
+   * an upper bound the model value is positive, at least lowRatio × the bound and at most highRatio × the bound.
    *
    * @param model the model's value in the same unit
    * @return true when it agrees
    */
   public boolean accepts(double model) {
     double r = model / value;
-    return upperBound ? model > 0 && r <= highRatio : r >= lowRatio && r <= highRatio;
+    return upperBound ? model > 0 && r >= lowRatio && r <= highRatio : r >= lowRatio && r <= highRatio;
   }
 }

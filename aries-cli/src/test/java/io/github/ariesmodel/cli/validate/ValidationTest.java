@@ -115,6 +115,22 @@ class ValidationTest {
     assertThat(new Validation.Row(alltoall, 8.23).result()).isEqualTo("ok");
   }
 
+  /**
+   * osu-latency-bound is "<= 1.30 us and >= 0.5 us" (calibration-sources row 9): until stop 69 it had only the upper
+   * bound, so any positive value under 1300 ns passed, 1 ns included.
+   */
+  @Test
+  void theOsuLatencyBoundHasItsLowerBound() {
+    PublishedFigure f = figure("osu-latency-bound");
+    assertThat(f.accepts(1)).isFalse();
+    assertThat(f.accepts(499)).isFalse();
+    assertThat(f.accepts(500)).isTrue();
+    assertThat(f.accepts(774)).isTrue();
+    assertThat(f.accepts(1300)).isTrue();
+    assertThat(f.accepts(1301)).isFalse();
+    assertThat(f.accepts(0)).isFalse();
+  }
+
   private static PublishedFigure figure(String id) {
     return Validation.FIGURES.stream().filter(x -> x.id().equals(id)).findFirst().orElseThrow();
   }
@@ -162,7 +178,10 @@ class ValidationTest {
     assertThat(out.toString()).contains("all figures within their accepted bands but 2 known to disagree")
         .contains("mpi-alltoall-6").contains("KNOWN");
     java.util.List<String> lines = out.toString().lines().toList();
-    assertThat(lines.get(lines.size() - 2)).isEqualTo("calibration rows, set from the figure they compare with"
+    assertThat(lines.get(lines.size() - 3)).isEqualTo("calibration rows, set from the figure they compare with"
         + " (docs/validation.md, \"Calibration rows\"): " + String.join(", ", Validation.CALIBRATION_ROWS));
+    assertThat(lines.get(lines.size() - 2)).isEqualTo(Validation.DUPLICATES_NOTE)
+        .contains("osu-latency-bound is put8-nearest-latency's value")
+        .contains("mpi-latency-one-switch is mpi-latency-same-blade's value");
   }
 }
