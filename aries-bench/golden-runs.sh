@@ -3,8 +3,11 @@
 # simulated result (CONTRIBUTING, "Measure before and after", step 2). Run it with the jar built before the change
 # and with the jar built after, then compare the two directories.
 #
-#   aries-bench/golden-runs.sh JAR OUTDIR        writes OUTDIR/NN-name.txt, one file a run
-#   aries-bench/golden-runs.sh --compare A B     names every file that differs; exit 1 if any does
+#   aries-bench/golden-runs.sh JAR OUTDIR        writes OUTDIR/NN-name.txt, one file a run; exit 1 if any run failed
+#                                                (every output is written first; a failed run's file starts "failed:")
+#   aries-bench/golden-runs.sh --compare A B     names every file that differs, every failed or empty output, and
+#                                                every thread-count variant that differs from its one-thread run;
+#                                                exit 1 if any
 #
 # The set: every workload of `run` on its default system (results.json, wall-clock fields left out by
 # --no-wall-clock), pingpong and gups again on two engine threads, the AMG trace of ../shared/traces replayed on one
@@ -18,7 +21,37 @@ set -uo pipefail
 if [ "${1:-}" = "--compare" ]; then
   [ $# -eq 3 ] || { echo "usage: $0 --compare DIR_A DIR_B" >&2; exit 2; }
   bad=0
+  for d in "$2" "$3"; do
+    [ -d "$d" ] || { echo "golden-runs: --compare needs two directories but \"$d\" is not one" >&2; exit 2; }
+    ls "$d"/*.txt > /dev/null 2>&1 || { echo "golden-runs: no outputs (*.txt) in $d"; bad=1; }
+    for f in "$d"/*.txt; do
+      [ -f "$f" ] || continue
+      # a run that failed the same way with both jars would compare identical: it is not a pass
+      if [ ! -s "$f" ]; then
+        echo "failed: $f is empty"; bad=1
+      elif [ "$(head -c 7 "$f")" = "failed:" ]; then
+        echo "failed: $f starts with failed: (the run exited non-zero)"; bad=1
+      fi
+    done
+    # runs that differ only in their thread count must give the same bytes (the project's rule: same configuration
+    # and seed, same results for any thread count); the traffic outputs carry no thread count
+    for group in traffic-ugal-1thread:traffic-ugal-2threads:traffic-ugal-3threads \
+        traffic-full-1thread:traffic-full-2threads; do
+      IFS=: read -r -a names <<< "$group"
+      first=$(ls "$d"/[0-9][0-9]-"${names[0]}".txt 2>/dev/null | head -1)
+      [ -n "$first" ] || continue
+      for n in "${names[@]:1}"; do
+        other=$(ls "$d"/[0-9][0-9]-"$n".txt 2>/dev/null | head -1)
+        if [ -z "$other" ]; then
+          echo "threads: $d has ${names[0]} but no $n"; bad=1
+        elif ! cmp -s "$first" "$other"; then
+          echo "threads: $(basename "$other") differs from $(basename "$first") in $d"; bad=1
+        fi
+      done
+    done
+  done
   for f in "$2"/*.txt; do
+    [ -f "$f" ] || continue
     n=$(basename "$f")
     if [ ! -f "$3/$n" ]; then
       echo "only in $2: $n"; bad=1
@@ -27,6 +60,7 @@ if [ "${1:-}" = "--compare" ]; then
     fi
   done
   for f in "$3"/*.txt; do
+    [ -f "$f" ] || continue
     [ -f "$2/$(basename "$f")" ] || { echo "only in $3: $(basename "$f")"; bad=1; }
   done
   [ $bad = 0 ] && echo "golden-runs: all $(ls "$2"/*.txt | wc -l) outputs identical"
@@ -51,9 +85,13 @@ json() {
   local name="$1"
   shift
   i=$((i + 1))
-  "${java[@]}" "$@" 2>&1 | grep -v -i -e '"wall' -e 'seconds' -e 'perSecond' -e 'Per_s' \
-    > "$out/$(printf %02d $i)-$name.txt"
-  [ "${PIPESTATUS[0]}" = 0 ] || failed+=("$name")
+  local file
+  file="$out/$(printf %02d $i)-$name.txt"
+  "${java[@]}" "$@" 2>&1 | grep -v -i -e '"wall' -e 'seconds' -e 'perSecond' -e 'Per_s' > "$file"
+  if [ "${PIPESTATUS[0]}" != 0 ]; then
+    { echo "failed:"; cat "$file"; } > "$work/failed" && mv "$work/failed" "$file"
+    failed+=("$name")
+  fi
 }
 
 # results NAME ARGS...: a run's results.json (written with --no-wall-clock)
@@ -107,11 +145,15 @@ json iommu-2m iommu --synthetic random:200000 --region 1G --page-size 2M --json
 
 i=$((i + 1))
 rm -rf "$work/sweep"
-"${java[@]}" sweep --job pingpong --param sizes=8,64,4096 --jobs 2 --no-wall-clock -q --out "$work/sweep" \
-  > "$work/log" 2>&1 || failed+=(sweep-pingpong)
-# in the C locale's byte order: another locale's collation would order the points' files otherwise
-(cd "$work/sweep" 2>/dev/null && find . -type f -name '*.json' -print0 | LC_ALL=C sort -z | xargs -0 cat) \
-  > "$out/$(printf %02d $i)-sweep-pingpong.txt"
+if "${java[@]}" sweep --job pingpong --param sizes=8,64,4096 --jobs 2 --no-wall-clock -q --out "$work/sweep" \
+  > "$work/log" 2>&1; then
+  # in the C locale's byte order: another locale's collation would order the points' files otherwise
+  (cd "$work/sweep" 2>/dev/null && find . -type f -name '*.json' -print0 | LC_ALL=C sort -z | xargs -0 cat) \
+    > "$out/$(printf %02d $i)-sweep-pingpong.txt"
+else
+  { echo "failed:"; cat "$work/log"; } > "$out/$(printf %02d $i)-sweep-pingpong.txt"
+  failed+=(sweep-pingpong)
+fi
 
 # added in stop 58, after the sweep so the first 29 keep their numbers: real cabling, and links failed on it (the
 # second fails with a jar older than stop 58, which has no failed links)
@@ -127,4 +169,5 @@ echo "golden-runs: $i outputs in $out"
 # a run that failed the same way with both jars still compares identical: say so, so it is not taken for a pass
 if [ ${#failed[@]} -gt 0 ]; then
   echo "golden-runs: ${#failed[@]} run(s) exited non-zero (their output is the error): ${failed[*]}" >&2
+  exit 1
 fi
