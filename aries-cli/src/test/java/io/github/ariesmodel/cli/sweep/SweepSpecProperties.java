@@ -28,7 +28,9 @@ class SweepSpecProperties {
   /**
    * The reference for which values are one: a parameter whose values are all whole numbers (or lists of them) compares
    * them as such, else one whose values are all decimals (BigDecimal, exact: the short texts here are distinct doubles
-   * when distinct decimals), else the texts. Suffixes are left out (no generator here makes them).
+   * when distinct decimals), else the texts. A whole number's B (bytes), which the value alphabet below can make, is
+   * read as SweepSpec reads it (11b is 11); the binary suffixes (K, M, ...) are left out (no generator here makes
+   * them).
    */
   private static List<Object> keys(List<String> values) {
     for (int reading = 0; reading < 2; reading++) {
@@ -36,8 +38,10 @@ class SweepSpecProperties {
       for (String v : values) {
         List<Object> key = new ArrayList<>();
         for (String e : v.split(",", -1)) {
-          if (reading == 0 && e.matches("[+-]?[0-9]+")) {
-            key.add(new java.math.BigInteger(e.startsWith("+") ? e.substring(1) : e));
+          if (reading == 0 && e.matches("[+-]?[0-9]+[bB]?")) {
+            // a whole number may end in B (bytes), as the workloads read sizes: 11b is 11 (SweepSpec's WHOLE)
+            String digits = e.replaceAll("[bB]$", "");
+            key.add(new java.math.BigInteger(digits.startsWith("+") ? digits.substring(1) : digits));
           } else if (reading == 1 && e.matches("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)")) {
             key.add(new java.math.BigDecimal(e).stripTrailingZeros());
           } else {
