@@ -168,8 +168,13 @@ public final class Plots {
     JFreeChart chart = ChartFactory.createXYLineChart(title, xLabel, yLabel, data, PlotOrientation.VERTICAL,
         true, false, false);
     XYPlot plot = chart.getXYPlot();
-    plot.setDomainAxis(axis(xLabel, xScale, false));
-    plot.setRangeAxis(axis(yLabel, yScale, yScale == Scale.LINEAR));
+    // (widened before the plot takes them: it fits their range to the data as it does)
+    ValueAxis xAxis = axis(xLabel, xScale, false);
+    widenIfOneValue(xAxis, xScale, series, true);
+    ValueAxis yAxis = axis(yLabel, yScale, yScale == Scale.LINEAR);
+    widenIfOneValue(yAxis, yScale, series, false);
+    plot.setDomainAxis(xAxis);
+    plot.setRangeAxis(yAxis);
     XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
     plot.setRenderer(renderer);
     // The replaced axes and renderer get the same fonts as the factory-made parts.
@@ -266,6 +271,36 @@ public final class Plots {
     @Override
     public TickUnit getCeilingTickUnit(double size) {
       return labelled(sizes.getCeilingTickUnit(size));
+    }
+  }
+
+  /**
+   * Gives an axis whose points all have one value (a single size, or latencies that noise made equal) a range around
+   * it: JFreeChart widens such a range by a fixed 1e-8, which a value such as 5e8 does not notice, and refused the
+   * empty range ("A positive range length is required"), so the run failed after it had finished.
+   */
+  private static void widenIfOneValue(ValueAxis axis, Scale scale, List<Series> series, boolean x) {
+    double min = Double.POSITIVE_INFINITY;
+    double max = Double.NEGATIVE_INFINITY;
+    for (Series s : series) {
+      for (int i = 0; i < s.size(); i++) {
+        double v = x ? s.xAt(i) : s.yAt(i);
+        min = Math.min(min, v);
+        max = Math.max(max, v);
+      }
+    }
+    if (max - min > 64 * Math.ulp(max)) {
+      return;
+    }
+    if (scale == Scale.LINEAR) {
+      double half = Math.max(Math.abs(max), 1) / 2;
+      boolean zero = axis instanceof NumberAxis n && n.getAutoRangeIncludesZero();
+      double lower = max - half;
+      double upper = max + half;
+      axis.setRange(zero ? Math.min(0, lower) : lower, zero ? Math.max(0, upper) : upper);
+    } else {
+      double base = scale == Scale.LOG2 ? 2 : 10;
+      axis.setRange(max / base, max * base);
     }
   }
 

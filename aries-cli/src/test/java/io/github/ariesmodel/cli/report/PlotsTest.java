@@ -67,6 +67,26 @@ class PlotsTest {
     assertThat(img.getHeight()).isEqualTo(200);
   }
 
+  /**
+   * Points that all share one value on an axis (one size; latencies that OS noise made equal) are drawn around it: a
+   * log axis failed with "A positive range length is required" (JFreeChart widens such a range by 1e-8, which 5e8
+   * does not notice), and `run pingpong` under a long noise detour died after it had finished.
+   */
+  @Test
+  void pointsOfOneValueOnAnAxisAreDrawnAroundIt() throws IOException {
+    double[] sizes = {8, 64, 512};
+    for (Scale scale : Scale.values()) {
+      Path f = dir.resolve("equal-" + scale + ".png");
+      Plots.xy(f, "equal", "bytes", "ns", List.of(Series.of("rank-1", sizes, new double[] {5e8, 5e8, 5e8})),
+          Scale.LOG2, scale, 300, 200);
+      assertThat(png(f).getWidth()).isEqualTo(300);
+      Path g = dir.resolve("one-size-" + scale + ".png");
+      Plots.xy(g, "one size", "bytes", "ns", List.of(Series.of("rank-1", new double[] {1e9}, new double[] {700})),
+          scale, scale, 300, 200);
+      assertThat(png(g).getHeight()).isEqualTo(200);
+    }
+  }
+
   @Test
   void barPlotsHaveTheRequestedSize() throws IOException {
     Plots.latencyByDistance(dir.resolve("d.png"), List.of(CategorySeries.of("8 B",
