@@ -53,7 +53,6 @@ final class PostedWrites implements HostMemory {
   private final HostMemory memory;
   private final EventHandler land = (now, ref, arg) -> land((Held) ref);
   private final byte[] word = new byte[8];
-  private final byte[] landing = new byte[CHUNK];
 
   /** Held writes in the order made (a ring); landed ones leave from the front. */
   private Held[] ring = new Held[16];
@@ -128,14 +127,22 @@ final class PostedWrites implements HostMemory {
       return;
     }
     long end = address + length;
-    // every write still in the ring, in the order made: a landed one there is newer than a held one before it, and
-    // memory may hold its bytes under the older one's
+    // the held writes in the order made, over memory; but for the bytes of a newer write that has landed already,
+    // which memory has (with whatever the host's CPU stored there since)
     for (int k = 0; k < size; k++) {
       Held h = at(k);
-      if (h.pa < end && h.pa + h.length > address) {
+      if (!h.done && h.pa < end && h.pa + h.length > address) {
         long from = Math.max(address, h.pa);
         long to = Math.min(end, h.pa + h.length);
-        System.arraycopy(h.data, (int) (from - h.pa), dst, dstOffset + (int) (from - address), (int) (to - from));
+        if (!newerLandedOverlaps(k, from, to)) {
+          System.arraycopy(h.data, (int) (from - h.pa), dst, dstOffset + (int) (from - address), (int) (to - from));
+        } else {
+          for (long b = from; b < to; b++) {
+            if (!newerLandedCovers(k, b)) {
+              dst[dstOffset + (int) (b - address)] = h.data[(int) (b - h.pa)];
+            }
+          }
+        }
       }
     }
   }
@@ -271,24 +278,45 @@ final class PostedWrites implements HostMemory {
 
   /**
    * Writes held write {@code h}, at place {@code k} in the ring, to memory, but for the bytes a newer write that has
-   * landed already owns (one settled before it with an earlier visible time): memory keeps those.
+   * landed already owns (one settled before it with an earlier visible time): memory keeps those, with whatever the
+   * host's CPU stored there since.
    */
   private void land(Held h, int k) {
-    byte[] out = h.data;
-    for (int j = k + 1; j < size; j++) {
-      Held n = at(j);
-      if (n.done && n.pa < h.pa + h.length && n.pa + n.length > h.pa) {
-        if (out == h.data) {
-          System.arraycopy(h.data, 0, landing, 0, h.length);
-          out = landing;
+    long end = h.pa + h.length;
+    if (!newerLandedOverlaps(k, h.pa, end)) {
+      memory.write(h.pa, h.data, 0, h.length);
+    } else {
+      long b = h.pa;
+      while (b < end) {
+        while (b < end && newerLandedCovers(k, b)) {
+          b++;
         }
-        long from = Math.max(h.pa, n.pa);
-        long to = Math.min(h.pa + h.length, n.pa + n.length);
-        System.arraycopy(n.data, (int) (from - n.pa), out, (int) (from - h.pa), (int) (to - from));
+        long run = b;
+        while (b < end && !newerLandedCovers(k, b)) {
+          b++;
+        }
+        if (b > run) {
+          memory.write(run, h.data, (int) (run - h.pa), (int) (b - run));
+        }
       }
     }
-    memory.write(h.pa, out, 0, h.length);
     h.done = true;
+  }
+
+  /** @return whether a write after place {@code k} in the ring has landed over part of {@code [from, to)} */
+  private boolean newerLandedOverlaps(int k, long from, long to) {
+    for (int j = k + 1; j < size; j++) {
+      Held n = at(j);
+      if (n.done && n.pa < to && n.pa + n.length > from) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** @return whether a write after place {@code k} in the ring has landed over byte {@code b} */
+  private boolean newerLandedCovers(int k, long b) {
+    return newerLandedOverlaps(k, b, b + 1);
   }
 
   /** Returns landed writes at the front to the pool. */

@@ -93,6 +93,25 @@ class PostedWritesTest {
     assertThat(posted.held()).isZero();
   }
 
+  /**
+   * The host's CPU stores over a newer write that has landed while an older one is still held: the older one, landing
+   * later, leaves the CPU's bytes, and the NIC reads them (the last look of stop 69: it wrote the newer write's bytes
+   * again, over the CPU's store).
+   */
+  @Test
+  void anOlderWriteLandingLaterLeavesWhatTheCpuStoredOverANewerOne() {
+    posted.writeLong(64, 5);
+    posted.deferNewest();               // a memory AMO's result, settled a round trip later
+    posted.writeLong(64, 9);            // a put over it, visible first
+    posted.settle(300, 64, 8);
+    loop.runUntil(300);
+    memory.writeLong(64, 11);           // the CPU's store after the put landed
+    assertThat(posted.readLong(64)).as("the NIC's view").isEqualTo(11);
+    posted.settleDeferred(800, 64, 8);
+    loop.run();
+    assertThat(memory.readLong(64)).isEqualTo(11);
+  }
+
   @Test
   void twoDeferredResultsOnAWordLandEachAtItsOwnTime() {
     posted.writeLong(64, 3);
