@@ -76,10 +76,8 @@ final class ValidateCommand implements Callable<Integer> {
     if (f.unit().equals(PublishedFigure.SHAPE)) {
       return "holds";
     }
-    if (f.upperBound() && f.lowRatio() > 0) {
-      return String.format(Locale.ROOT, "%.2f-%.2f", f.lowRatio(), f.highRatio());
-    }
-    return f.upperBound() ? String.format(Locale.ROOT, "<= %.2f", f.highRatio())
+    // an upper bound with no lower one prints as a bound; any other figure as its interval
+    return f.upperBound() && f.lowRatio() == 0 ? String.format(Locale.ROOT, "<= %.2f", f.highRatio())
         : String.format(Locale.ROOT, "%.2f-%.2f", f.lowRatio(), f.highRatio());
   }
 

@@ -49,9 +49,7 @@ final class HostWriteProbes {
     if (posted != null) {
       posted.settle(visiblePs, physicalAddress, length);
     }
-    for (HostWriteListener p : probes) {
-      p.onHostWrite(visiblePs, physicalAddress, length);
-    }
+    tell(visiblePs, physicalAddress, length);
   }
 
   /**
@@ -69,6 +67,10 @@ final class HostWriteProbes {
     if (posted != null) {
       posted.settleDeferred(visiblePs, physicalAddress, length);
     }
+    tell(visiblePs, physicalAddress, length);
+  }
+
+  private void tell(long visiblePs, long physicalAddress, int length) {
     for (HostWriteListener p : probes) {
       p.onHostWrite(visiblePs, physicalAddress, length);
     }

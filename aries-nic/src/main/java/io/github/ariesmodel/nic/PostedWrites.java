@@ -62,6 +62,11 @@ final class PostedWrites implements HostMemory {
   private int pooled;
   /** Held writes not yet settled. */
   private int unsettled;
+  /**
+   * Writes in the ring that have landed: those that landed before an older one (the front's are returned to the pool
+   * as they land). While there are none, nothing held is shadowed by a newer write, and no read or landing looks.
+   */
+  private int landedInRing;
 
   /**
    * @param clock the NIC's clock
@@ -74,13 +79,7 @@ final class PostedWrites implements HostMemory {
 
   /** @return writes made and not yet in memory (held), for tests */
   int held() {
-    int n = 0;
-    for (int k = 0; k < size; k++) {
-      if (!at(k).done) {
-        n++;
-      }
-    }
-    return n;
+    return size - landedInRing;
   }
 
   /** @return writes made whose visible time no stage has given yet, for tests */
@@ -301,10 +300,14 @@ final class PostedWrites implements HostMemory {
       }
     }
     h.done = true;
+    landedInRing++;
   }
 
   /** @return whether a write after place {@code k} in the ring has landed over part of {@code [from, to)} */
   private boolean newerLandedOverlaps(int k, long from, long to) {
+    if (landedInRing == 0) {
+      return false;
+    }
     for (int j = k + 1; j < size; j++) {
       Held n = at(j);
       if (n.done && n.pa < to && n.pa + n.length > from) {
@@ -326,6 +329,7 @@ final class PostedWrites implements HostMemory {
       ring[head] = null;
       head = (head + 1) & (ring.length - 1);
       size--;
+      landedInRing--;
       if (pooled == pool.length) {
         pool = Arrays.copyOf(pool, pooled * 2);
       }
