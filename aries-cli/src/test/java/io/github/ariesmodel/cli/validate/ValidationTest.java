@@ -23,7 +23,12 @@ class ValidationTest {
     assertThat(rows).hasSize(Validation.FIGURES.size());
     for (Validation.Row r : rows) {
       if (Validation.KNOWN_DISAGREEMENTS.containsKey(r.figure().id())) {
-        continue; // measured and documented below
+        // a documented disagreement: today's value outside the band and inside the interval its section gives
+        assertThat(r.passed()).as("%s now reproduced (%s): drop it from KNOWN_DISAGREEMENTS", r.figure().id(),
+            r.model()).isFalse();
+        assertThat(r.accepted()).as("%s: model %s, ratio %s, outside its interval", r.figure().id(), r.model(),
+            r.ratio()).isTrue();
+        continue;
       }
       assertThat(r.passed())
           .as("%s: model %s %s vs published %s (ratio %s)", r.figure().id(), r.model(), r.figure().unit(),
@@ -51,7 +56,9 @@ class ValidationTest {
   @Test
   void theKnownDisagreementStillDisagreesMeasuredAsLabelled() {
     // each entry gets a measurement here: the other is the next test's
-    assertThat(Validation.KNOWN_DISAGREEMENTS).containsOnlyKeys("farthest-minus-nearest", "mpi-alltoall-6");
+    assertThat(Validation.KNOWN_DISAGREEMENTS).containsOnlyKeys("farthest-minus-nearest", "mpi-alltoall-6",
+        "mpi-osu-bw-cscs", "mpi-osu-bw-s1-64k", "amo-hot-word-cached", "mpi-osu-bw-s1-1k", "put-bidirectional-64k",
+        "mpi-latency-rank3", "mpi-pingpong-s1-2k");
     PublishedFigure f = Validation.FIGURES.stream().filter(x -> x.id().equals("farthest-minus-nearest")).findFirst()
         .orElseThrow();
     Validation v = new Validation(1);
@@ -95,7 +102,8 @@ class ValidationTest {
   @Test
   void aKnownRowFailsOutsideTheIntervalItsCauseExplains() {
     PublishedFigure spread = figure("farthest-minus-nearest");
-    for (double ns : new double[] {-500, 0, 1, 100, 10000, 1e6, 700, Double.NaN}) {
+    // 601 ns: above the band's top (S1's 500 ns) by more than the cable's 100 ns (KNOWN until stop 70's interval)
+    for (double ns : new double[] {-500, 0, 1, 100, 10000, 1e6, 700, 601, Double.NaN}) {
       Validation.Row r = new Validation.Row(spread, ns);
       assertThat(r.knownDisagreement()).as("%s ns", ns).isNull();
       assertThat(r.accepted()).as("%s ns", ns).isFalse();
@@ -103,6 +111,7 @@ class ValidationTest {
     }
     assertThat(new Validation.Row(spread, 580).result()).isEqualTo("KNOWN");
     assertThat(new Validation.Row(spread, 580).accepted()).isTrue();
+    assertThat(new Validation.Row(spread, 600).result()).isEqualTo("KNOWN");
     assertThat(new Validation.Row(spread, 420).result()).isEqualTo("ok");
     PublishedFigure alltoall = figure("mpi-alltoall-6");
     for (double us : new double[] {-500, 0, 1, 3.0, 100, 10000, 1e6, 11, Double.NaN}) {
@@ -129,6 +138,123 @@ class ValidationTest {
     assertThat(f.accepts(1300)).isTrue();
     assertThat(f.accepts(1301)).isFalse();
     assertThat(f.accepts(0)).isFalse();
+  }
+
+  /**
+   * Until stop 70 the band was "0.42 +- 0.15 us", a tolerance with no source: 501-570 ns passed. Its top is now S1's
+   * "a maximum of 500ns for minimally routed packets" (lanl/PPT edison_config), the farthest pair's router hops.
+   */
+  @Test
+  void theSpreadsBandTopIsS1sBoundOnAMinimalRoutesHops() {
+    PublishedFigure f = figure("farthest-minus-nearest");
+    assertThat(f.accepts(500)).isTrue();
+    assertThat(f.accepts(420)).isTrue();
+    assertThat(f.accepts(336)).isTrue();
+    assertThat(f.accepts(501)).isFalse();
+    assertThat(f.accepts(570)).isFalse();
+    assertThat(f.accepts(335)).isFalse();
+    assertThat(f.description()).contains("500 ns").doesNotContain("0.15");
+  }
+
+  /**
+   * "<= NIC peak" is 64 B per 5 cycles at 800 MHz, 10.24 GB/s: until stop 70 the bounds used the rounded 10.2, below
+   * the model's own peak (nic-peak-bandwidth measures 10.23), so a PUT at the model's peak failed mpi-bw-bound.
+   */
+  @Test
+  void theNicPeakBoundsAdmitTheModelsOwnPeak() {
+    assertThat(Validation.NIC_PEAK_GBPS).isEqualTo(10.24);
+    for (String id : new String[] {"mpi-bw-bound", "mpi-osu-bw-plateau", "mpi-osu-bw-cscs", "mpi-osu-bw-s1-64k"}) {
+      PublishedFigure f = figure(id);
+      assertThat(f.accepts(10.23)).as(id).isTrue();
+      assertThat(f.accepts(10.24)).as(id).isTrue();
+      assertThat(f.accepts(10.25)).as(id).isFalse();
+    }
+  }
+
+  /**
+   * CSCS's osu_latency check ran 2 nodes under one Slurm switch (not "one Aries"), with Piz Daint gpu's reference
+   * 1.30 us at +70 % tolerance (production) and Dom gpu's 1.138 us at +10 % (the quiet test system, which the collective rows
+   * use): the row compares with Dom's since stop 70, and so is no longer a calibration row (the overheads were set from
+   * Austin's 1.3 us, not from it).
+   */
+  @Test
+  void theOneSwitchRowComparesWithDomsQuietFigure() {
+    PublishedFigure f = figure("mpi-latency-one-switch");
+    assertThat(f.value()).isEqualTo(1138);
+    assertThat(f.source()).contains("Dom");
+    assertThat(f.description()).doesNotContain("Piz Daint");
+    assertThat(Validation.CALIBRATION_ROWS).doesNotContain("mpi-latency-one-switch");
+    assertThat(Validation.REPEATS).containsEntry("mpi-latency-one-switch", "mpi-latency-same-blade");
+  }
+
+  /**
+   * Every disagreement docs/validation.md records with a figure the model has a command for is a row (until stop 70 the
+   * CSCS osu_bw reference, the rank-3 MPI latency, S1's streaming, ping-pong, bidirectional and AMO figures were kept
+   * out), and each is excused only inside a finite interval: just past either edge, out of the band, it fails. Cause
+   * found prints KNOWN, not found OPEN.
+   */
+  @Test
+  void everyDocumentedDisagreementIsARowThatCanFail() {
+    java.util.Set<String> ids = new java.util.HashSet<>();
+    Validation.FIGURES.forEach(f -> ids.add(f.id()));
+    assertThat(ids).contains("mpi-osu-bw-cscs", "mpi-latency-rank3", "mpi-osu-bw-s1-1k", "mpi-osu-bw-s1-64k",
+        "put-bidirectional-64k", "amo-hot-word-cached", "mpi-pingpong-s1-2k");
+    assertThat(ids).containsAll(Validation.KNOWN_DISAGREEMENTS.keySet());
+    for (var e : Validation.KNOWN_DISAGREEMENTS.entrySet()) {
+      PublishedFigure f = figure(e.getKey());
+      Validation.KnownDisagreement k = e.getValue();
+      double inside = (k.lowRatio() + k.highRatio()) / 2;
+      String want = k.causeFound() ? "KNOWN" : "OPEN";
+      assertThat(new Validation.Row(f, inside * f.value()).result()).as(e.getKey()).isIn(want, "ok");
+      for (double r : new double[] {k.lowRatio() * 0.999, k.highRatio() * 1.001, 0, -1, 1e6, Double.NaN}) {
+        Validation.Row row = new Validation.Row(f, r * f.value());
+        if (!row.passed()) {
+          assertThat(row.result()).as("%s at ratio %s", e.getKey(), r).isEqualTo("FAIL");
+        }
+      }
+    }
+    assertThat(Validation.KNOWN_DISAGREEMENTS.get("mpi-latency-rank3").causeFound()).isFalse();
+    assertThat(Validation.KNOWN_DISAGREEMENTS.get("mpi-osu-bw-cscs").causeFound()).isTrue();
+    assertThat(new Validation.Row(figure("mpi-osu-bw-s1-1k"), 2.66).result()).isEqualTo("OPEN");
+    assertThat(new Validation.Row(figure("mpi-osu-bw-cscs"), 8.01).result()).isEqualTo("KNOWN");
+    // the edges: the NPT's GET ceiling, the FMA store's on 1 KiB messages, the host link's both ways, the packet rate
+    assertThat(new Validation.Row(figure("mpi-osu-bw-cscs"), 8.13).result()).isEqualTo("FAIL");
+    assertThat(new Validation.Row(figure("mpi-osu-bw-s1-1k"), 3.49).result()).isEqualTo("FAIL");
+    assertThat(new Validation.Row(figure("put-bidirectional-64k"), 9.15).result()).isEqualTo("FAIL");
+    assertThat(new Validation.Row(figure("amo-hot-word-cached"), 160.1).result()).isEqualTo("FAIL");
+    assertThat(new Validation.Row(figure("amo-hot-word-cached"), 142.0).result()).isEqualTo("FAIL");
+  }
+
+  /** Each section a disagreement names is a heading or a bold lead of docs/validation.md, quoted exactly. */
+  @Test
+  void everyDisagreementNamesASectionThatExists() throws java.io.IOException {
+    String doc = java.nio.file.Files.readString(docs().resolve("validation.md"));
+    for (var e : Validation.KNOWN_DISAGREEMENTS.entrySet()) {
+      String where = e.getValue().where();
+      String quoted = where.substring(where.indexOf('"') + 1, where.lastIndexOf('"'));
+      assertThat(doc).as(e.getKey()).contains(quoted);
+    }
+  }
+
+  /**
+   * The docs state the bands the code checks (stop 70): put-peak's sizes are 16 KiB-1 MiB (calibration-sources row 1
+   * said 4 KiB-4 MiB) and the MPI latency rows' band is validate's default 0.8-1.25 (row 9 said +-20 %).
+   */
+  @Test
+  void theDocsStateTheBandsTheCodeChecks() throws java.io.IOException {
+    String sources = java.nio.file.Files.readString(docs().resolve("calibration-sources.md"));
+    assertThat(sources).doesNotContain("best PUT bandwidth over 4 KiB–4 MiB")
+        .contains("16 KiB, 64 KiB, 128 KiB and 1 MiB")
+        .doesNotContain("within ±20 % of daint gpu's 1.30 µs");
+    assertThat(figure("put-peak").description()).contains("16 KiB-1 MiB");
+    assertThat(figure("mpi-latency-one-switch").lowRatio()).isEqualTo(0.8);
+    assertThat(figure("mpi-latency-one-switch").highRatio()).isEqualTo(1.25);
+  }
+
+  /** The repository's docs folder, from the module's directory or the root. */
+  private static java.nio.file.Path docs() {
+    java.nio.file.Path here = java.nio.file.Path.of("docs");
+    return java.nio.file.Files.isDirectory(here) ? here : java.nio.file.Path.of("..", "docs");
   }
 
   private static PublishedFigure figure(String id) {
@@ -175,13 +301,16 @@ class ValidationTest {
     for (PublishedFigure f : Validation.FIGURES) {
       assertThat(out.toString()).contains(f.id());
     }
-    assertThat(out.toString()).contains("all figures within their accepted bands but 2 known to disagree")
-        .contains("mpi-alltoall-6").contains("KNOWN");
+    assertThat(out.toString()).contains("all figures within their accepted bands but 5 known to disagree, cause found"
+        + " (KNOWN)").contains("and 4 known to disagree, cause not fully found (OPEN)").contains("mpi-alltoall-6")
+        .contains("KNOWN").contains("OPEN");
     java.util.List<String> lines = out.toString().lines().toList();
     assertThat(lines.get(lines.size() - 3)).isEqualTo("calibration rows, set from the figure they compare with"
         + " (docs/validation.md, \"Calibration rows\"): " + String.join(", ", Validation.CALIBRATION_ROWS));
-    assertThat(lines.get(lines.size() - 2)).isEqualTo(Validation.DUPLICATES_NOTE)
+    assertThat(lines.get(lines.size() - 2)).isEqualTo(Validation.duplicatesNote())
         .contains("osu-latency-bound is put8-nearest-latency's value")
-        .contains("mpi-latency-one-switch is mpi-latency-same-blade's value");
+        .contains("mpi-latency-one-switch is mpi-latency-same-blade's value")
+        .contains("of " + Validation.FIGURES.size() + " rows, " + (Validation.FIGURES.size()
+            - Validation.CALIBRATION_ROWS.size() - 1) + " are independent checks");
   }
 }
