@@ -124,6 +124,26 @@ public final class TraceFormatException extends IOException {
     return shown <= ECHO_LIMIT;
   }
 
+  /**
+   * Text for an error message with its control characters written as {@link #echo} writes them, neither quoted nor
+   * cut: for a path built from a trace's text (an index entry resolved against a folder), which is named whole.
+   *
+   * @param text text from the trace, or built from it
+   * @return the text, escaped
+   */
+  public static String escaped(String text) {
+    StringBuilder b = new StringBuilder(text.length());
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (visible(c)) {
+        b.append(c);
+      } else {
+        b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+      }
+    }
+    return b.toString();
+  }
+
   /** Whether a character shows as itself: not a control, line or paragraph separator or format character. */
   private static boolean visible(char c) {
     if (Character.isISOControl(c)) {

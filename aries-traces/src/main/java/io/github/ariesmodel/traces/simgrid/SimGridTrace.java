@@ -31,6 +31,11 @@ import java.util.List;
  *       working directory when the file is there, as SMPI writes and replays them, else from the index file's
  *       folder, as in SimGrid's {@code split_traces} example), or given as a list.
  * </ul>
+ * An index is read as SMPI reads the file {@code smpirun -replay} names ({@code smpi_read_replay} in
+ * {@code src/smpi/internals/smpi_deployment.cpp}): lines end at {@code \n}, an empty line is skipped, and every other
+ * line is a file name whole, spaces included; an index of one entry names a shared file of every rank's lines (SMPI
+ * gives it to all ranks as one trace). An entry that names no file and begins or ends with white space or a carriage
+ * return (a Windows line end), which SMPI would look for as part of the name, is refused saying so.
  * Opening a shared file reads it once to find its ranks and where each rank's lines are ({@link SharedTraceIndex}: a
  * few bytes a run of one rank's lines); each rank's stream then reads only its own lines, so replaying N ranks reads
  * the file about twice, not N times. A rank's own file is read straight through. Sizes are in elements of a datatype;
@@ -75,7 +80,7 @@ public final class SimGridTrace implements Trace {
     if (!Files.isRegularFile(file)) {
       throw TraceFormatException.ofFile(file, TraceFormatException.NO_RANK, "no such SimGrid trace file", null);
     }
-    List<String> index = indexLines(file);
+    List<String> index = isIndex(file) ? indexEntries(file) : null;
     if (index != null) {
       Path dir = file.toAbsolutePath().getParent();
       Path workingDir = Path.of("").toAbsolutePath();
@@ -88,7 +93,13 @@ public final class SimGridTrace implements Trace {
           throw TraceFormatException.ofFile(file, TraceFormatException.NO_RANK, "entry " + (k + 1) + " of the index, "
               + TraceFormatException.echo(index.get(k)) + ", is not a file name this system takes", e);
         }
-        listed.add(entry.isAbsolute() ? entry : rankFile(file, k, entry, workingDir, dir));
+        listed.add(rankFile(file, k, index.size(), entry, workingDir, dir));
+      }
+      if (listed.size() == 1) {
+        // SMPI gives a one-line list to rank 0 as the shared trace of every rank (smpi_deployment_smpirun sets it as
+        // the "tracefile" property; SMPI's ti-one-file tracing writes such an index), not as rank 0's own file
+        SharedTraceIndex runs = SharedTraceIndex.build(listed.get(0), MAX_RANKS);
+        return new SimGridTrace(file, runs, ImmutableList.of(listed.get(0)), runs.ranks());
       }
       return ofRankFiles(file, listed);
     }
@@ -97,13 +108,23 @@ public final class SimGridTrace implements Trace {
   }
 
   /**
-   * Where a relative index entry is: from the working directory when the file is there, else from the index's
-   * folder. SMPI writes the entries relative to the working directory of the traced run ({@code tracing/filename}
-   * plus {@code _files/}, in {@code src/instr/instr_config.cpp} of simgrid/simgrid) and its replay opens them as
-   * written ({@code src/xbt/xbt_replay.cpp}); SimGrid's own examples list names beside the index ({@code split_traces}).
+   * Where an index entry is: an absolute one where it says; a relative one from the working directory when the file is
+   * there, else from the index's folder. SMPI writes the entries relative to the working directory of the traced run
+   * ({@code tracing/filename} plus {@code _files/}, in {@code src/instr/instr_config.cpp} of simgrid/simgrid) and its
+   * replay opens them as written ({@code src/xbt/xbt_replay.cpp}); SimGrid's own examples list names beside the index
+   * ({@code split_traces}).
    */
-  private static Path rankFile(Path index, int rank, Path entry, Path workingDir, Path indexDir)
+  private static Path rankFile(Path index, int k, int entries, Path entry, Path workingDir, Path indexDir)
       throws TraceFormatException {
+    int rank = entries == 1 ? TraceFormatException.NO_RANK : k; // (one entry is every rank's shared file)
+    String what = (entries == 1 ? "trace file missing: the index's one entry, " : "rank file missing: entry " + (k + 1)
+        + " of the index, ") + TraceFormatException.echo(entry.toString());
+    if (entry.isAbsolute()) {
+      if (Files.isRegularFile(entry)) {
+        return entry;
+      }
+      throw TraceFormatException.ofFile(index, rank, what + ", is no file" + whyMissing(entry.toString()), null);
+    }
     Path fromWorkingDir = workingDir.resolve(entry);
     if (Files.isRegularFile(fromWorkingDir)) {
       return fromWorkingDir;
@@ -112,15 +133,37 @@ public final class SimGridTrace implements Trace {
     if (Files.isRegularFile(fromIndexDir)) {
       return fromIndexDir;
     }
-    throw TraceFormatException.ofFile(index, rank, "rank file missing: entry " + (rank + 1) + " of the index, "
-        + TraceFormatException.echo(entry.toString()) + ", is neither " + fromWorkingDir + " (from the working"
-        + " directory) nor " + fromIndexDir + " (from the index's folder)", null);
+    throw TraceFormatException.ofFile(index, rank, what + ", is neither "
+        + TraceFormatException.escaped(fromWorkingDir.toString()) + " (from the working directory) nor "
+        + TraceFormatException.escaped(fromIndexDir.toString()) + " (from the index's folder)"
+        + whyMissing(entry.toString()), null);
   }
 
-  /** The listed paths if the file is an index (every content line a single token that is not a rank), else null. */
-  private static List<String> indexLines(Path file) throws IOException {
-    List<String> names = new ArrayList<>();
-    List<Long> lines = new ArrayList<>();
+  /**
+   * Why an entry that names no file may name none: a carriage return, or white space at an end, that SMPI's replay
+   * would look for as part of the name as this reader does (it takes a line whole), else nothing.
+   */
+  private static String whyMissing(String entry) {
+    if (entry.indexOf('\r') >= 0) {
+      return "; the entry holds a carriage return (a Windows line end), which SimGrid's replay reads as part of the"
+          + " file name as this reader does: end the index's lines with \\n alone (dos2unix)";
+    }
+    if (!entry.equals(entry.strip())) {
+      return "; the entry " + (entry.isBlank() ? "is only" : Character.isWhitespace(entry.charAt(0)) ? "begins with"
+          : "ends with") + " white space, which SimGrid's replay reads as part of the file name as this reader does"
+          + " (it skips only empty lines)";
+    }
+    return "";
+  }
+
+  /**
+   * Whether the file is an index rather than a shared trace: no content line (one that is neither blank nor a
+   * {@code #} comment, as the action reader skips them) starts with a rank, as every action line does, and none holds
+   * a control character other than a tab (a binary file given by mistake is read as actions and refused at its first
+   * line).
+   */
+  private static boolean isIndex(Path file) throws IOException {
+    long entries = 0;
     long lineNumber = 0;
     try (LineSource in = new LineSource(file, INDEX_SCAN_BYTES)) {
       String raw;
@@ -129,49 +172,74 @@ public final class SimGridTrace implements Trace {
         if (tokens == null) {
           continue;
         }
-        // (a control character, NUL included, is in no file name an index lists: such a file, a binary one
-        // given by mistake say, is read as actions and refused at its first line)
-        if (tokens.length != 1 || tokens[0].chars().allMatch(Character::isDigit)
-            || tokens[0].chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
-          return null;
-        }
-        names.add(tokens[0]);
-        lines.add(lineNumber);
-        if (names.size() > MAX_RANKS) {
-          return null;
+        if (tokens[0].chars().allMatch(Character::isDigit)
+            || raw.chars().anyMatch(c -> c < 0x20 && c != '\t' || c == 0x7f)
+            || ++entries > MAX_RANKS) {
+          return false;
         }
       }
     }
-    // decoded once the file is known to be an index
-    for (int k = 0; k < names.size(); k++) {
-      names.set(k, fileName(file, lines.get(k), names.get(k)));
-    }
-    return names.isEmpty() ? null : names;
+    return entries > 0;
   }
 
   /**
-   * An index entry as the file name it is. {@link LineSource} gives a line's bytes one char each (ISO-8859-1), which
-   * keeps a rank's action lines at their byte offsets; an entry's bytes are a file name, which the JVM turns back into
-   * bytes with its file-name charset ({@code sun.jnu.encoding}, the locale's: UTF-8 on most systems), so they are
-   * decoded with that charset and name the same bytes on disk. Read as ISO-8859-1, {@code wörk/r0.txt} was looked for
-   * as {@code wÃ¶rk/r0.txt} on a UTF-8 system and not found.
+   * An index's entries as SMPI reads them ({@code smpi_read_replay}, {@code src/smpi/internals/smpi_deployment.cpp}:
+   * {@code std::getline} and every line that is not empty): lines end at {@code \n} alone, an empty line is skipped,
+   * and any other line is a file name whole (white space, a {@code #} and a carriage return included).
+   */
+  private static List<String> indexEntries(Path file) throws IOException {
+    List<String> entries = new ArrayList<>();
+    byte[] chunk = new byte[INDEX_SCAN_BYTES];
+    java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+    long lineNumber = 1;
+    try (java.io.InputStream in = Files.newInputStream(file)) {
+      for (int n; (n = in.read(chunk)) >= 0; ) {
+        int from = 0;
+        for (int i = 0; i < n; i++) {
+          if (chunk[i] == '\n') {
+            line.write(chunk, from, i - from);
+            if (line.size() > 0) {
+              entries.add(fileName(file, lineNumber, line.toByteArray()));
+            }
+            line.reset();
+            lineNumber++;
+            from = i + 1;
+          }
+        }
+        line.write(chunk, from, n - from);
+        if (line.size() > LineSource.MAX_LINE_BYTES) {
+          throw TraceFormatException.atLine(file, TraceFormatException.NO_RANK, lineNumber, "a line longer than "
+              + LineSource.MAX_LINE_BYTES + " bytes, more than any index entry or trace line");
+        }
+      }
+    }
+    if (line.size() > 0) {
+      entries.add(fileName(file, lineNumber, line.toByteArray()));
+    }
+    return entries;
+  }
+
+  /**
+   * An index entry as the file name it is: its bytes decoded with the JVM's file-name charset ({@code
+   * sun.jnu.encoding}, the locale's: UTF-8 on most systems), which turns the name back into the same bytes on disk.
+   * Read as ISO-8859-1, one char a byte as action lines are, {@code wörk/r0.txt} was looked for as {@code wÃ¶rk/r0.txt}
+   * on a UTF-8 system and not found.
    *
    * @param index the index file, to name if the entry is not text in that charset
    * @param lineNumber the entry's line
-   * @param latin1 the entry, one char a byte
+   * @param bytes the entry's bytes
    * @return the entry decoded as a file name
    * @throws TraceFormatException if the entry's bytes are not text in the JVM's file-name charset
    */
-  private static String fileName(Path index, long lineNumber, String latin1) throws TraceFormatException {
+  private static String fileName(Path index, long lineNumber, byte[] bytes) throws TraceFormatException {
     Charset names = FileNames.charset();
     try {
       return names.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(latin1.getBytes(StandardCharsets.ISO_8859_1))).toString();
+          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
     } catch (CharacterCodingException e) {
       throw TraceFormatException.atLine(index, TraceFormatException.NO_RANK, lineNumber, "the index entry "
-          + TraceFormatException.echo(latin1) + " is not text in the file names' charset " + names
-          + " (sun.jnu.encoding, from the locale; a file name is)");
+          + TraceFormatException.echo(new String(bytes, StandardCharsets.ISO_8859_1)) + " is not text in the file"
+          + " names' charset " + names + " (sun.jnu.encoding, from the locale; a file name is)");
     }
   }
 

@@ -152,6 +152,37 @@ class SimGridTraceErrorsTest {
     });
   }
 
+  /**
+   * A carriage return (a Windows line end) or white space at an end of an entry is part of the name for SMPI's replay
+   * ({@code smpi_read_replay} keeps the line whole), which then finds no file: so is it here, in one line saying why.
+   * Such an index was read with the ends stripped (until stop 70), so it replayed here and not in SimGrid.
+   */
+  @Test
+  void anEntryNamingNoFileForItsCarriageReturnOrWhiteSpaceIsRefusedSayingSo() throws IOException {
+    Files.writeString(dir.resolve("r0.txt"), "0 init\n0 finalize\n");
+    Files.writeString(dir.resolve("r1.txt"), "1 init\n1 finalize\n");
+    String[][] cases = {
+        {"r0.txt\r\nr1.txt\r\n", "rank file missing: entry 1 of the index, 'r0.txt\\u000d', is neither",
+            "; the entry holds a carriage return (a Windows line end), which SimGrid's replay reads as part of the"
+                + " file name as this reader does: end the index's lines with \\n alone (dos2unix)"},
+        {"r0.txt\n  r1.txt\n", "rank file missing: entry 2 of the index, '  r1.txt', is neither",
+            "; the entry begins with white space, which SimGrid's replay reads as part of the file name as this"
+                + " reader does (it skips only empty lines)"},
+        {"r0.txt \nr1.txt\n", "entry 1 of the index, 'r0.txt ', is neither", "; the entry ends with white space,"},
+        {"r0.txt\n \t\nr1.txt\n", "entry 2 of the index, ' \\u0009', is neither", "; the entry is only white space,"}};
+    for (String[] c : cases) {
+      Path index = Files.writeString(dir.resolve("index"), c[0]);
+      assertThatThrownBy(() -> SimGridTrace.open(index)).as(c[0]).isInstanceOfSatisfying(TraceFormatException.class,
+          e -> assertThat(e.getMessage()).startsWith(index + ", rank ").contains(c[1]).contains(c[2])
+              .doesNotContain("\r").doesNotContain("\n"));
+    }
+    // the one entry of a shared trace, without a rank
+    Path one = Files.writeString(dir.resolve("one"), "r0.txt\r\n");
+    assertThatThrownBy(() -> SimGridTrace.open(one)).isInstanceOfSatisfying(TraceFormatException.class,
+        e -> assertThat(e.getMessage()).startsWith(one + ": trace file missing: the index's one entry, 'r0.txt\\u000d',"
+            + " is neither").contains("carriage return"));
+  }
+
   @Test
   void aFileWithControlCharactersIsNoIndexAndIsRefusedAtItsLineNotAsAPathError() throws IOException {
     // a NUL used to reach Path.resolve and come out as "Nul character not allowed" with the raw bytes

@@ -88,10 +88,58 @@ class SimGridTraceTest {
     }
   }
 
+  /**
+   * An index is read as SMPI reads {@code smpirun -replay}'s file ({@code smpi_read_replay}): a line whole is a file
+   * name, spaces and all, and only empty lines are skipped. A name with a space was split into words and the index
+   * read as actions: "a line must start with its rank ..., found 'my'" (until stop 70).
+   */
+  @Test
+  void indexEntriesAreWholeLinesSpacesIncludedAndEmptyLinesAreSkipped() throws IOException {
+    Path run = Files.createDirectories(dir.resolve("my run"));
+    Files.copy(SharedTraces.simgridExamples().resolve("actions0.txt"), run.resolve("rank 0.txt"));
+    Files.copy(SharedTraces.simgridExamples().resolve("actions1.txt"), run.resolve("rank 1.txt"));
+    // (SMPI writes tracing/filename + "_files/" + a prefix + "_rank-N.txt": a trace file name with a space gives these)
+    Path index = Files.writeString(dir.resolve("index"), "\nmy run/rank 0.txt\n\n" + run.resolve("rank 1.txt") + "\n\n");
+    SimGridTrace t = SimGridTrace.open(index);
+    assertThat(t.isShared()).isFalse();
+    assertThat(t.ranks()).isEqualTo(2);
+    assertThat(read(t, 0)).hasSize(5).startsWith(new TraceCall.Lifecycle(CallKind.INIT, CallTiming.NONE));
+    assertThat(read(t, 1)).hasSize(7);
+  }
+
+  /**
+   * An index of one entry is a shared trace of every rank, as SMPI gives a one-line list to rank 0 as the trace all
+   * ranks share ({@code smpi_deployment_smpirun}; SimGrid's own test lists {@code actions_bcast.txt} in a one-line
+   * file so). It was read as rank 0's own file and refused at rank 1's first line (until stop 70).
+   */
+  @Test
+  void anIndexOfOneEntryIsASharedTraceOfEveryRank() throws IOException {
+    Path shared = Files.copy(SharedTraces.simgridExamples().resolve("actions_bcast.txt"), dir.resolve("bcast.txt"));
+    Path index = Files.writeString(dir.resolve("one_trace"), "bcast.txt\n");
+    SimGridTrace t = SimGridTrace.open(index);
+    SimGridTrace direct = SimGridTrace.open(shared);
+    assertThat(t.isShared()).isTrue();
+    assertThat(t.source()).isEqualTo(index);
+    assertThat(t.ranks()).isEqualTo(direct.ranks()).isEqualTo(linesPerRank(shared).size()).isGreaterThan(1);
+    for (int r = 0; r < t.ranks(); r++) {
+      assertThat(read(t, r)).as("rank %s", r).isEqualTo(read(direct, r));
+    }
+  }
+
+  /** What SMPI would open, this reader opens: a name whose trailing space and carriage return are the file's own. */
+  @Test
+  void anEntryWithWhiteSpaceOrACarriageReturnNamesTheFileThatHasThem() throws IOException {
+    Files.copy(SharedTraces.simgridExamples().resolve("actions0.txt"), dir.resolve(" r0.txt\r"));
+    Files.copy(SharedTraces.simgridExamples().resolve("actions1.txt"), dir.resolve("r1.txt "));
+    Path index = Files.writeString(dir.resolve("index"), " r0.txt\r\nr1.txt \n");
+    SimGridTrace t = SimGridTrace.open(index);
+    assertThat(t.ranks()).isEqualTo(2);
+    assertThat(read(t, 1)).hasSize(7);
+  }
+
   @Test
   void perRankFilesOfTheFirstExampleReadAsTwoRanks() throws IOException {
-    // absolute entries, by copies in a temporary folder: the checkout's own path may hold a space, which ends an
-    // index entry
+    // absolute entries, by copies in a temporary folder
     Path rank0 = Files.copy(SharedTraces.simgridExamples().resolve("actions0.txt"), dir.resolve("actions0.txt"));
     Path rank1 = Files.copy(SharedTraces.simgridExamples().resolve("actions1.txt"), dir.resolve("actions1.txt"));
     Path index = Files.writeString(dir.resolve("split_traces"), rank0.toAbsolutePath() + "\n"
