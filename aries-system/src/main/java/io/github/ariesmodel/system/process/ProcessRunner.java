@@ -475,8 +475,19 @@ public final class ProcessRunner implements AutoCloseable {
       for (Lane l : lanes) {
         l.failure = null;
       }
-      throw new ProcessFailedException("simulated process " + name + " failed at " + at + " ps: " + f, f, name, at);
+      throw new ProcessFailedException("simulated process " + name + " failed at " + at + " ps: " + what(f), f, name,
+          at);
     }
+  }
+
+  /**
+   * What a process's failure says in the runner's own message: the cause's message, which names what was wrong, else
+   * its class's simple name. Not its {@code toString()}: that put a Java class name ("java.lang.IllegalStateException:
+   * ") in front of every library user's message (until stop 70); the cause stays attached for its type and trace.
+   */
+  private static String what(Throwable f) {
+    String m = f.getMessage();
+    return m == null || m.isBlank() ? f.getClass().getSimpleName() : m;
   }
 
   /**
@@ -696,7 +707,11 @@ public final class ProcessRunner implements AutoCloseable {
     DONE
   }
 
-  /** Thrown from the runner when a simulated process's code failed. */
+  /**
+   * Thrown from the runner when a simulated process's code failed: its message is {@code simulated process <name>
+   * failed at <time> ps: <the cause's message>} (the cause's simple class name when it has no message), and the
+   * exception the code threw is its cause.
+   */
   public static final class ProcessFailedException extends RuntimeException {
     private static final long serialVersionUID = 1L;
     private final String processName;

@@ -172,6 +172,34 @@ class ProcessRunnerTest {
     }
   }
 
+  /**
+   * The runner's message names the process and its time, then the cause's own message: it quoted the cause's
+   * {@code toString()}, a Java class name ("java.lang.IllegalStateException: boom at 5") in every library user's
+   * message (until stop 70). The cause stays attached; one without a message is named by its simple class name.
+   */
+  @Test
+  void aFailureNamesTheProcessItsTimeAndTheCausesOwnMessage() {
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    IllegalStateException thrown = new IllegalStateException("boom at 5");
+    try (ProcessRunner runner = new ProcessRunner(loop, kind())) {
+      runner.spawn("bad", self -> {
+        self.sleep(5);
+        throw thrown;
+      });
+      assertThatThrownBy(runner::run).isInstanceOf(ProcessRunner.ProcessFailedException.class)
+          .hasMessage("simulated process bad failed at 5 ps: boom at 5").hasCause(thrown);
+    }
+    try (ProcessRunner runner = new ProcessRunner(new DeterministicEventLoop(), kind())) {
+      runner.spawn("bare", self -> {
+        self.sleep(7);
+        throw new UnsupportedOperationException();
+      });
+      assertThatThrownBy(runner::run).isInstanceOf(ProcessRunner.ProcessFailedException.class)
+          .hasMessage("simulated process bare failed at 7 ps: UnsupportedOperationException")
+          .cause().isExactlyInstanceOf(UnsupportedOperationException.class);
+    }
+  }
+
   @Test
   void aSleepEndingPastTheClocksEndIsRefusedNamingPsAndItsRange() {
     DeterministicEventLoop loop = new DeterministicEventLoop();
