@@ -283,14 +283,15 @@ public interface Mpi {
 
   /**
    * Makes progress once and returns a completed request ({@code MPI_Testany}); as {@link #waitany}, the entry
-   * returned is set to null in the array. One empty poll when none is complete, as {@link #test}.
+   * returned is set to null in the array. One empty poll when none is complete, as {@link #test}. An array with no
+   * active request (every entry null) returns at once, flag true and index {@link #UNDEFINED}, with no progress pass
+   * (MPI 3.1 §3.7.5; MPICH's {@code MPIR_Testany} returns before its progress call).
    *
    * @param requests the requests; a null entry is {@code MPI_REQUEST_NULL} and is skipped
-   * @return the index of the lowest-indexed completed request, or {@link #UNDEFINED} when none is complete or every
-   *     entry is null (MPI tells the two apart by its flag; here a loop must stop by itself once every entry is null,
-   *     which costs no poll)
+   * @return MPI's flag and index: the lowest-indexed completed request; none completed yet (flag false); or no active
+   *     request (flag true, index {@link #UNDEFINED})
    */
-  int testany(Request... requests);
+  TestanyResult testany(Request... requests);
 
   /**
    * Makes progress once and returns every completed request ({@code MPI_Testsome}); their entries are set to null in

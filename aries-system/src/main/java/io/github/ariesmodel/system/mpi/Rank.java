@@ -1769,20 +1769,26 @@ final class Rank implements Mpi {
   }
 
   @Override
-  public int testany(Request... requests) {
-    long passStartedPs = beginTests(requests);
+  public TestanyResult testany(Request... requests) {
+    checkTests(requests);
+    if (!anyActive(requests)) {
+      // flag true, index MPI_UNDEFINED, at once (MPI 3.1 §3.7.5): MPICH's MPIR_Testany returns before MPID_Testany's
+      // progress pass. It gave UNDEFINED after a pass, as for none completed, and a loop until a request was returned
+      // never ended (until stop 70).
+      return TestanyResult.NO_ACTIVE_REQUEST;
+    }
+    long passStartedPs = clock.now();
+    progress();
     for (int i = 0; i < requests.length; i++) {
       Request r = requests[i];
       if (r != null && r.complete) {
         r.waited = true;
         requests[i] = null; // as MPI_Testany deallocates it (and waitany does here)
-        return i;
+        return TestanyResult.completed(i);
       }
     }
-    if (anyActive(requests)) {
-      emptyPoll(passStartedPs);
-    }
-    return UNDEFINED;
+    emptyPoll(passStartedPs);
+    return TestanyResult.NONE_COMPLETED;
   }
 
   /** @return whether an entry is not null (MPI_REQUEST_NULL) */
@@ -1820,6 +1826,14 @@ final class Rank implements Mpi {
 
   /** Checks a test's requests and makes the one progress pass; @return the time the pass began */
   private long beginTests(Request[] requests) {
+    checkTests(requests);
+    long passStartedPs = clock.now();
+    progress();
+    return passStartedPs;
+  }
+
+  /** Checks a test's caller and requests. */
+  private void checkTests(Request[] requests) {
     caller();
     checkArgument(requests != null, "requests must not be null");
     for (Request r : requests) {
@@ -1827,9 +1841,6 @@ final class Rank implements Mpi {
         checkMine(r);
       }
     }
-    long passStartedPs = clock.now();
-    progress();
-    return passStartedPs;
   }
 
   /**

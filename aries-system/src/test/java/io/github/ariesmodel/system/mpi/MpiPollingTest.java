@@ -128,11 +128,11 @@ class MpiPollingTest {
             }
           } else if (round == 1) {
             int first = Mpi.UNDEFINED;
-            while ((first = mpi.testany(rs)) == Mpi.UNDEFINED && ++checks[1] < GIVE_UP) {
+            while ((first = mpi.testany(rs).index()) == Mpi.UNDEFINED && ++checks[1] < GIVE_UP) {
               // poll
             }
             int second = Mpi.UNDEFINED;
-            while ((second = mpi.testany(rs)) == Mpi.UNDEFINED && ++checks[1] < GIVE_UP) {
+            while ((second = mpi.testany(rs).index()) == Mpi.UNDEFINED && ++checks[1] < GIVE_UP) {
               // poll
             }
             order[0] = new int[] {first, second};
@@ -158,6 +158,58 @@ class MpiPollingTest {
       assertThat(order[0]).as("testany's indices on %s", on).containsExactly(2, 0);
       assertThat(early[1]).as("testany cleared both entries on %s", on).isTrue();
       assertThat(order[1]).as("testsome's indices on %s", on).containsExactly(2, 0);
+    }
+  }
+
+  /**
+   * MPI_Testany's flag and index (MPI 3.1 §3.7.5): a request completed gives flag true and its index; none yet, flag
+   * false and UNDEFINED, after one empty poll; no active request (every entry null), flag true and UNDEFINED at once,
+   * with no progress pass and no time, as MPICH's {@code MPIR_Testany} returns before its progress call, even with a
+   * message waiting for the progress engine. The index was UNDEFINED in both of the last two cases, after a progress
+   * pass: a loop on testany until it said done never ended once the array was empty (until stop 70).
+   */
+  @Test
+  void testanyOfNoActiveRequestIsDoneAtOnceAndTellsItFromNoneCompletedYet() {
+    for (int[] placement : PLACEMENTS) {
+      MpiJob job = MpiJob.builder(MpiTesting.smallSystem(3)).placement(placement).build();
+      long poll = MpiConfig.defaults().pollIntervalPs();
+      TestanyResult[] seen = new TestanyResult[4];
+      long[] took = new long[2];
+      long[] loops = new long[1];
+      job.run(mpi -> {
+        if (mpi.rank() == 0) {
+          mpi.send(new byte[8], 0, 8, 1, 1, mpi.world()); // unexpected at rank 1 until it receives
+          mpi.compute(SENDER_COMPUTES_PS);
+          mpi.send(new byte[8], 0, 8, 1, 2, mpi.world());
+          return;
+        }
+        mpi.compute(SENDER_COMPUTES_PS / 2); // the first message has arrived, its progress not made
+        Request[] none = {null, null};
+        long t0 = mpi.now();
+        seen[0] = mpi.testany(none);
+        took[0] = mpi.now() - t0;
+        Request[] rs = {null, mpi.irecv(new byte[8], 0, 8, 0, 2, mpi.world())};
+        t0 = mpi.now();
+        seen[1] = mpi.testany(rs); // the second message is 5 µs away
+        took[1] = mpi.now() - t0;
+        TestanyResult r;
+        while (!(r = mpi.testany(rs)).flag() && ++loops[0] < GIVE_UP) {
+          // poll
+        }
+        seen[2] = r;
+        seen[3] = mpi.testany(rs); // its entry was cleared: no active request, done
+        mpi.recv(new byte[8], 0, 8, 0, 1, mpi.world());
+      });
+      String on = Arrays.toString(placement);
+      assertThat(seen[0]).as(on).isEqualTo(TestanyResult.NO_ACTIVE_REQUEST)
+          .isEqualTo(new TestanyResult(true, Mpi.UNDEFINED));
+      assertThat(took[0]).as("no progress pass, no poll, on %s", on).isZero();
+      assertThat(seen[1]).as(on).isEqualTo(TestanyResult.NONE_COMPLETED)
+          .isEqualTo(new TestanyResult(false, Mpi.UNDEFINED));
+      assertThat(took[1]).as(on).isGreaterThanOrEqualTo(poll);
+      assertThat(loops[0]).as(on).isLessThan(GIVE_UP);
+      assertThat(seen[2]).as(on).isEqualTo(TestanyResult.completed(1));
+      assertThat(seen[3]).as(on).isEqualTo(TestanyResult.NO_ACTIVE_REQUEST);
     }
   }
 }
