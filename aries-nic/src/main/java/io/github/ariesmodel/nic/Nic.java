@@ -306,7 +306,10 @@ public final class Nic implements FabricEndpoint {
    * <p>Events written and not yet polled do not hold a queue: they go with it (the {@link CompletionQueue} object
    * keeps them and its counters, detached from the NIC). A peer's {@code GNI_PostCqWrite} that arrives for a destroyed
    * handle faults with {@code INVALID_MDH} as for any unknown handle, or, once the handle is reused, lands in the new
-   * queue: as with a reused MDH, a stale handle is the host's mistake. {@link NicStatistics} are untouched (none counts
+   * queue: as with a reused MDH, a stale handle is the host's mistake. (Simplified: a CQ write here names the queue by
+   * its handle; uGNI's names a remote memory handle whose registration's {@code dst_cq_hndl} takes the event [S5], so
+   * there a write late for a queue destroyed after its registration faults unless the memory handle was registered
+   * again. {@code CompletionQueueDestroyTest.aPeersCqWriteInFlightForADestroyedQueueLandsInTheQueueThatTakesItsHandle}.) {@link NicStatistics} are untouched (none counts
    * queues). Not given back: the ring's host-memory frames. Host memory is a bump allocator that frees none (the IOMMU
    * and the flat translator deregister without freeing frames), so every queue created keeps its
    * {@code entries × 8} bytes, rounded up to its pages, reserved for good.

@@ -225,4 +225,29 @@ class CompletionQueueDestroyTest {
     assertThat(fresh.getEvent()).isNull();
     assertThat(c.nics[1].statistics().remoteEventsDropped()).isEqualTo(1);
   }
+
+  /**
+   * What {@link Nic#destroyCompletionQueue} documents and does not prevent: a peer's CQ write already on its way when
+   * the queue is destroyed lands in the queue that takes the handle next, as its own REMOTE event, because a CQ write
+   * here names the target queue by its handle and nothing more. In uGNI a {@code GNI_PostCqWrite} names a remote
+   * memory handle whose registration's {@code dst_cq_hndl} takes the event (Open MPI's btl/ugni and libfabric's gnix
+   * register a page for it), so once that registration is gone a late write faults, and reaching a new queue takes a
+   * stale memory handle registered again: the host's mistake, as here with a reused handle. Pinned so that a change
+   * (addressing CQ writes by registration) is seen.
+   */
+  @Test
+  void aPeersCqWriteInFlightForADestroyedQueueLandsInTheQueueThatTakesItsHandle() {
+    CompletionQueue old = c.nics[1].createCompletionQueue(8);
+    c.nics[0].post(Post.cqWrite(5, 1, old.handle(), 0x1234));
+    c.nics[1].destroyCompletionQueue(old.handle()); // nothing of node 1's names it: the write is still at node 0
+    CompletionQueue fresh = c.nics[1].createCompletionQueue(8);
+    assertThat(fresh.handle()).isEqualTo(old.handle());
+    c.run();
+    CompletionEvent e = fresh.getEvent();
+    assertThat(e).isNotNull();
+    assertThat(e.type()).isEqualTo(CompletionType.REMOTE);
+    assertThat(e.userData()).isEqualTo(0x1234);
+    assertThat(e.peerNode()).isZero();
+    assertThat(old.getEvent()).isNull();
+  }
 }
