@@ -110,7 +110,7 @@ class ShmemJobEdgeTest {
       }
     }));
     assertThat(t).isInstanceOf(ProcessRunner.ProcessFailedException.class).hasMessage("simulated process pe1 failed"
-        + " at 2000 ps: java.lang.IllegalArgumentException: pe must be in [0, 1] but was 2");
+        + " at 2000 ps: pe must be in [0, 1] but was 2");
     ProcessRunner.ProcessFailedException f = (ProcessRunner.ProcessFailedException) t;
     assertThat(f.processName()).isEqualTo("pe1");
     assertThat(f.timePs()).isEqualTo(2_000);
@@ -135,7 +135,7 @@ class ShmemJobEdgeTest {
         throw new IllegalStateException("pe" + pe.myPe());
       }));
       assertThat(t).as("threads %s", threads).isInstanceOf(ProcessRunner.ProcessFailedException.class)
-          .hasMessage("simulated process pe1 failed at 1000 ps: java.lang.IllegalStateException: pe1");
+          .hasMessage("simulated process pe1 failed at 1000 ps: pe1");
     }
   }
 
