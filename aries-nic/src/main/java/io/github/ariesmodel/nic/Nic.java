@@ -309,8 +309,9 @@ public final class Nic implements FabricEndpoint {
    * queue: as with a reused MDH, a stale handle is the host's mistake. (Simplified: a CQ write here names the queue by
    * its handle; uGNI's names a remote memory handle whose registration's {@code dst_cq_hndl} takes the event [S5], so
    * there a write late for a queue destroyed after its registration faults unless the memory handle was registered
-   * again. {@code CompletionQueueDestroyTest.aPeersCqWriteInFlightForADestroyedQueueLandsInTheQueueThatTakesItsHandle}.) {@link NicStatistics} are untouched (none counts
-   * queues). Not given back: the ring's host-memory frames. Host memory is a bump allocator that frees none (the IOMMU
+   * again. {@code
+   * CompletionQueueDestroyTest.aPeersCqWriteInFlightForADestroyedQueueLandsInTheQueueThatTakesItsHandle}.) {@link
+   * NicStatistics} are untouched (none counts queues). Not given back: the ring's host-memory frames. Host memory is a bump allocator that frees none (the IOMMU
    * and the flat translator deregister without freeing frames), so every queue created keeps its
    * {@code entries × 8} bytes, rounded up to its pages, reserved for good.
    *
