@@ -30,9 +30,12 @@ import io.github.ariesmodel.core.SimTime;
  *       <td>assumed</td></tr>
  *   <tr><td>{@code amoUnitCycles}</td><td>8 cycles (10 ns) in the AMO unit, on top of the host read</td>
  *       <td>assumed</td></tr>
- *   <tr><td>{@code fmaPostPs}</td><td>40 ns of CPU time per post (descriptor stores and the doorbell into the FMA
- *       window), one post at a time per NIC</td><td>assumed (no published figure: docs/calibration-sources.md
- *       row 18)</td></tr>
+ *   <tr><td>{@code fmaPostPs}</td><td>133.334 ns of CPU time per post (descriptor stores and the doorbell into
+ *       the FMA window), one post at a time per NIC</td><td>derived from S1 p.23: "rates of up to 7.5 million
+ *       requests per second per core have been measured", so one core's post takes at least 1 s / 7.5 M =
+ *       133.333 ns (rounded up to the picosecond). Until stop 70 an assumed 40 ns, which let one core post 22.7 M
+ *       puts/s, three times any rate measured (docs/validation.md, "The CPU's cost of a post"). S1 Fig 11's 8-byte
+ *       put latency (0.85 us) is the independent check (docs/calibration-sources.md row 18)</td></tr>
  *   <tr><td>{@code fmaStoreBytesPerSecond}</td><td>3.7 GB/s of PUT data stored by the CPU through the FMA
  *       window, charged per packet as a whole 64-byte line (17.3 ns), whatever its length</td><td>derived from
  *       Chapel's FMA-only PUT plateau, 3.7 GB/s (chapel #9678; calibration-sources row 3); the per-line charge is
@@ -81,8 +84,8 @@ public record NicTiming(
     int bteReadsInFlight,
     int hostOverheadBytes) {
 
-  /** Default CPU time per post, picoseconds (assumed: see the class javadoc). */
-  public static final long DEFAULT_FMA_POST_PS = SimTime.ns(40);
+  /** Default CPU time per post, picoseconds (derived from S1 p.23's 7.5 M requests/s a core: class javadoc). */
+  public static final long DEFAULT_FMA_POST_PS = 133_334;
   /** Default FMA store rate, bytes per second (derived: see the class javadoc). */
   public static final double DEFAULT_FMA_STORE_BYTES_PER_SECOND = 3.7e9;
   /** Default CPU time per FMA GET request, picoseconds (derived: 64 B / 2.7 GB/s). */

@@ -19,14 +19,17 @@ import io.github.ariesmodel.core.SimTime;
  *   <tr><td>{@code shortMaxBytes}</td><td>1,024 payload bytes inside an SMSG mailbox message</td>
  *       <td>assumed (Cray's {@code MPICH_GNI_MAX_VSHORT_MSG_SIZE} varies with job size; not read here)</td></tr>
  *   <tr><td>{@code mailboxSlots}</td><td>8 credits per ordered pair of ranks</td><td>assumed</td></tr>
- *   <tr><td>{@code sendOverheadPs}, {@code recvOverheadPs}</td><td>215 ns each per message</td>
+ *   <tr><td>{@code sendOverheadPs}, {@code recvOverheadPs}</td><td>168.333 ns each per message</td>
  *       <td><em>calibrated</em> (no published split exists): chosen so that osu_latency at 8 bytes between two
  *       nodes of one blade, in steady state, gives the 1.3 µs of aries-facts §7 (Austin [S3]); the NIC, the network
  *       and the host cache account for the rest. Derivation on the model of 2026-12-01: with 285 ns a side the
  *       pair gave 1,440.0 ns (20 warm-up and 100 timed round trips, {@code two-groups}, seed 1), so the two
  *       overheads on a one-way message's path carried 140 ns too many, 70 ns each: 285 − 70 = 215 ns, which gives
  *       1,300.0 ns. The 285 ns of the first calibration predated the per-post CPU cost of the NIC and the polls
- *       and CQ reads timed through the host cache, which that figure then counted twice (docs/mpi.md)</td></tr>
+ *       and CQ reads timed through the host cache, which that figure then counted twice (docs/mpi.md). Stop 70 derived
+ *       the NIC's post from S1 p.23 (133.334 ns, was an assumed 40): with 215 ns a side the pair gave 1,396.020 ns
+ *       against 1,302.687 before (the one-way path has one post), so each side carried 46.667 ns too many:
+ *       215 − 46.667 = 168.333 ns, which gives 1,302.686 ns</td></tr>
  *   <tr><td>{@code memcpyBytesPerSecond}</td><td>16 GB/s (one core copying cache-resident data into or out of an
  *       internal buffer)</td><td>assumed</td></tr>
  *   <tr><td>{@code reduceBytesPerSecond}</td><td>4 GB/s of operands combined by one core</td><td>assumed</td></tr>
@@ -403,8 +406,8 @@ public final class MpiConfig {
     private long heapBytes = 16L << 20;
     private PageSize pageSize = PageSize.SIZE_2M;
     private DeliveryMode deliveryMode = DeliveryMode.ADAPTIVE_0;
-    private long sendOverheadPs = 215_000;
-    private long recvOverheadPs = 215_000;
+    private long sendOverheadPs = 168_333;
+    private long recvOverheadPs = 168_333;
     private double memcpyBytesPerSecond = 16e9;
     private double reduceBytesPerSecond = 4e9;
     private long pollIntervalPs = 50_000;

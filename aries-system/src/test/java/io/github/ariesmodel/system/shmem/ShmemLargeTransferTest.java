@@ -111,8 +111,11 @@ class ShmemLargeTransferTest {
     });
     assertThat(seen[1]).isEqualTo(data);
     assertThat(seen[0]).isEqualTo(java.util.Arrays.copyOfRange(data, 4158, 4158 + 65600 - 4097));
-    assertThat(at).containsExactly(1, 3, 264_742_146, 274_443_835);
-    assertThat(job.lastRunPs()).isEqualTo(279_182_893); // 279,179,393 before stop 68's AMO host-link crossings
+    // since stop 70 each post's CPU time is 133.334 ns (S1 p.23; 40 ns assumed before): the quiet after the puts waits
+    // one more post's 93.334 ns (264,742,146 before), the blocking get's end two (274,443,835 before)
+    assertThat(at).containsExactly(1, 3, 264_835_480, 274_630_503);
+    // 279,179,393 before stop 68's AMO host-link crossings; 279,182,893 before stop 70's post cost, four posts later
+    assertThat(job.lastRunPs()).isEqualTo(279_556_229);
     assertThat(sys.statistics().nics()).isEqualTo(new SystemStatistics.Nics(6, 34_954, 34_954, 1_118_232,
         1_572_636, 16_322, 6, 0));
     assertThat(job.faults()).isZero();
