@@ -47,11 +47,13 @@ import io.github.ariesmodel.core.SimTime;
  *       10.2 GB/s, and one per channel gives the ~3 GB/s of Open MPI's serialized BTE (row 8)</td></tr>
  * </table>
  *
- * <p>The assumed latencies are calibrated, not measured: over a zero-latency ideal fabric the NIC pair takes about
- * 0.66 µs for an 8-byte put (post → data visible at the target; 661.8 ns in docs/nic.md), which leaves about 0.14 µs
- * of the published 0.8 µs end-to-end put [S3 via S1] to the router fabric. That put is therefore a calibration
- * target, not an independent check: `validate`'s {@code put8-nearest-latency} row reproduces it by construction
- * (docs/validation.md, "Calibration rows").
+ * <p>The assumed latencies are calibrated, not measured: with the 40-ns post assumed until stop 70, the NIC pair over
+ * a zero-latency ideal fabric took about 0.66 µs for an 8-byte put (post → data visible at the target), which left
+ * about 0.14 µs of the published 0.8 µs end-to-end put [S3 via S1] to the router fabric. That put is therefore a
+ * calibration target, not an independent check: `validate`'s {@code put8-nearest-latency} row reproduces it by
+ * construction (docs/validation.md, "Calibration rows"). With the post derived from S1 p.23 (133.334 ns) and the
+ * latencies not refitted, the NIC pair takes 755.1 ns (docs/nic.md) and the nearest put 0.867 µs: 1.02 of S1 Fig 11's
+ * 0.85 µs, which the post's derivation did not use.
  *
  * @param clockHz NIC core clock, hertz
  * @param packetCycles cycles each pipeline (request issue, request receive, response receive) spends per packet
