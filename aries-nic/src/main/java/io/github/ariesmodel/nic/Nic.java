@@ -32,7 +32,8 @@ import java.util.Optional;
  * 64-byte boundary of the remote address (cache-line packets; our assumption). Functional effects on memory happen at
  * a single simulated instant per packet, so an AMO is atomic against every other access through this NIC; the AMO
  * unit holds at most {@code amoRequestList} requests [S6d]. The CPU drives FMA: a per-post cost and the stores of
- * the data (PUT) or requests (GET) through the FMA window, one post at a time ({@link NicTiming}); the BTE keeps a
+ * the data (PUT) or requests (GET) through the FMA window, one post at a time a process's FMA descriptor
+ * ({@link NicTiming}, {@link #post(Post, int)}); the BTE keeps a
  * bounded number of host reads in flight per channel. Cached AMO commands ({@code _C}, {@code _SC}) use the AMO
  * cache ({@link AmoCacheConfig}), which the NIC's other accesses to host memory see coherently. Not modelled: write
  * combining, PI ordering flags, NTT.
@@ -466,15 +467,39 @@ public final class Nic implements FabricEndpoint {
    *     offset, or on the BTE
    */
   public void post(Post post) {
+    post(post, 0);
+  }
+
+  /**
+   * FMA descriptors a NIC has, one for each process of its node that posts ([S1 p.19]: "Each process is allocated its
+   * own FMA descriptor allowing independent issue of remote memory access requests [...] each Aries NIC supports a
+   * maximum of 127").
+   */
+  public static final int FMA_DESCRIPTORS = 127;
+
+  /**
+   * Posts a transaction as {@link #post(Post)} does, from the process that owns FMA descriptor {@code descriptor}:
+   * each descriptor's posts cost its own process's CPU time one after another ({@link NicTiming#fmaPostPs()} and the
+   * FMA stores), so the processes of a node post concurrently [S1 p.19]; what follows the stores (the host link, the
+   * request tags, the issue pipeline) they share. {@link #post(Post)} and collective-engine posts use descriptor 0.
+   *
+   * @param post what to do
+   * @param descriptor the posting process's FMA descriptor, 0 to 126
+   * @throws IllegalArgumentException as {@link #post(Post)}, or for a descriptor outside 0-126
+   */
+  public void post(Post post, int descriptor) {
     boolean entered = inUse.enter();
     try {
       checkArgument(post != null, "post must not be null");
+      checkArgument(descriptor >= 0 && descriptor < FMA_DESCRIPTORS,
+          "descriptor must be in [0, %s] (the NIC's FMA descriptors [S1 p.19]) but was %s", FMA_DESCRIPTORS - 1,
+          descriptor);
       if (validator == null) {
         build();
       }
       Post p = validator.validate(post);
       stats.posts++;
-      transactions.accept(p);
+      transactions.accept(p, descriptor);
     } finally {
       if (entered) {
         inUse.exit();

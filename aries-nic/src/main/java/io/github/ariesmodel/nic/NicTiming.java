@@ -31,11 +31,12 @@ import io.github.ariesmodel.core.SimTime;
  *   <tr><td>{@code amoUnitCycles}</td><td>8 cycles (10 ns) in the AMO unit, on top of the host read</td>
  *       <td>assumed</td></tr>
  *   <tr><td>{@code fmaPostPs}</td><td>133.334 ns of CPU time per post (descriptor stores and the doorbell into
- *       the FMA window), one post at a time per NIC</td><td>derived from S1 p.23: "rates of up to 7.5 million
- *       requests per second per core have been measured", so one core's post takes at least 1 s / 7.5 M =
- *       133.333 ns (rounded up to the picosecond). Until stop 70 an assumed 40 ns, which let one core post 22.7 M
- *       puts/s, three times any rate measured (docs/validation.md, "The CPU's cost of a post"). S1 Fig 11's 8-byte
- *       put latency (0.85 us) is the independent check (docs/calibration-sources.md row 18)</td></tr>
+ *       the FMA window), one post at a time per FMA descriptor (a process's: {@code Nic.post(Post, int)}; one per NIC
+ *       until stop 70)</td><td>derived from S1 p.23: "rates of up to 7.5 million requests per second per core have
+ *       been measured", so one core's post takes at least 1 s / 7.5 M = 133.333 ns (rounded up to the picosecond).
+ *       Until stop 70 an assumed 40 ns, which let one core post 22.7 M puts/s, three times any rate measured
+ *       (docs/validation.md, "The CPU's cost of a post"). S1 Fig 11's 8-byte put latency (0.85 us) is the
+ *       independent check (docs/calibration-sources.md row 18)</td></tr>
  *   <tr><td>{@code fmaStoreBytesPerSecond}</td><td>3.7 GB/s of PUT data stored by the CPU through the FMA
  *       window, charged per packet as a whole 64-byte line (17.3 ns), whatever its length</td><td>derived from
  *       Chapel's FMA-only PUT plateau, 3.7 GB/s (chapel #9678; calibration-sources row 3); the per-line charge is
@@ -63,7 +64,8 @@ import io.github.ariesmodel.core.SimTime;
  * @param txPipelineCycles cycles from issuing a request to offering it to the fabric
  * @param rxPipelineCycles cycles from a packet's ejection to its translation and memory access
  * @param amoUnitCycles cycles the AMO unit adds to the host read-modify-write of an AMO
- * @param fmaPostPs CPU time of one post (descriptor and doorbell stores); posts of one NIC take it one after another
+ * @param fmaPostPs CPU time of one post (descriptor and doorbell stores); posts of one FMA descriptor (one process)
+ *     take it one after another
  * @param fmaStoreBytesPerSecond rate at which the CPU stores FMA PUT data through the FMA window
  * @param fmaGetRequestPs CPU time per 64-byte FMA GET request
  * @param bteReadsInFlight host reads each BTE channel keeps in flight (a read's buffer frees when its packet is

@@ -15,7 +15,8 @@ import java.util.ArrayDeque;
  * table counts its requests out and its responses in and writes its LOCAL and GLOBAL events [S5] through the {@link
  * CompletionWriter}.
  *
- * <p>The CPU drives the NIC (the FMA front end, one post at a time per NIC): each post costs it
+ * <p>The CPU drives the NIC through an FMA descriptor (the FMA front end, one post at a time per descriptor): each
+ * post costs the process that owns the descriptor
  * {@link NicTiming#fmaPostPs()} (descriptor and doorbell stores), an FMA PUT also the stores of its data through the
  * FMA window at {@link NicTiming#fmaStoreBytesPerSecond()}, an FMA GET {@link NicTiming#fmaGetRequestPs()} per
  * request. A post reaches the table one host-interface write after its first stores: its descriptor (64 bytes) or,
@@ -23,6 +24,12 @@ import java.util.ArrayDeque;
  * the CPU has stored them (an event then, {@link HostWriteEvent}, so that the link is not held ahead of time); an
  * FMA transaction's later requests become ready as the CPU stores them ({@link Transaction#paceBasePs}). Tables are
  * allocated on the first post, so an idle NIC costs little.
+ *
+ * <p>Each process of a node has its own FMA descriptor and issues through it independently [S1 p.19: "Each process is
+ * allocated its own FMA descriptor allowing independent issue of remote memory access requests", up to 127 a NIC], so
+ * the CPU time of posts is booked per descriptor ({@link Nic#post(Post, int)}); what they share after the stores (the
+ * host link, the request tags, the issue pipeline) stays shared. Until stop 70 every post of a node was booked on one
+ * CPU, as if one process made them all.
  */
 final class TransactionTable {
   private final Scheduler scheduler;
@@ -46,8 +53,10 @@ final class TransactionTable {
   private ArrayDeque<Post>[] channelQueues;
   private boolean[] channelBusy;
   private int nextChannel;
-  /** When the CPU has finished storing the last post (the FMA front end is free again). */
+  /** When the CPU has finished storing the last post of descriptor 0 (its FMA front end is free again). */
   private long cpuFreeAt;
+  /** The same for descriptors 1 and up (index descriptor - 1), made when one of them first posts. */
+  private long[] otherCpuFreeAt;
 
   TransactionTable(Scheduler scheduler, NicConfig config, HostLink host, CompletionWriter completions,
       NicStatistics stats) {
@@ -65,13 +74,8 @@ final class TransactionTable {
   }
 
   /**
-   * Accepts a validated post: it crosses the host interface and arrives at the table later.
-   *
-   * @param p the post, engine resolved
-   */
-  /**
    * Books the CPU's descriptor stores and doorbell of a post (a transaction's, whose FMA data stores {@link #accept}
-   * adds, or a collective-engine post's): the CPU does them after every earlier post's.
+   * adds, or a collective-engine post's) on descriptor 0: the CPU does them after every earlier post's there.
    *
    * @param now when the host posts
    * @return when the stores are done and the doorbell written
@@ -82,12 +86,44 @@ final class TransactionTable {
     return cpu;
   }
 
+  /** @return when descriptor {@code d}'s process has finished its stores of every post it made on it */
+  private long freeAt(int d) {
+    if (d == 0) {
+      return cpuFreeAt;
+    }
+    return otherCpuFreeAt == null || otherCpuFreeAt.length < d ? 0 : otherCpuFreeAt[d - 1];
+  }
+
+  private void setFreeAt(int d, long t) {
+    if (d == 0) {
+      cpuFreeAt = t;
+      return;
+    }
+    if (otherCpuFreeAt == null || otherCpuFreeAt.length < d) {
+      otherCpuFreeAt = java.util.Arrays.copyOf(otherCpuFreeAt == null ? new long[0] : otherCpuFreeAt,
+          Math.max(d, otherCpuFreeAt == null ? 4 : 2 * otherCpuFreeAt.length));
+    }
+    otherCpuFreeAt[d - 1] = t;
+  }
+
+  /** Accepts a validated post made through FMA descriptor 0 ({@link #accept(Post, int)}). */
   void accept(Post p) {
+    accept(p, 0);
+  }
+
+  /**
+   * Accepts a validated post made through an FMA descriptor: it crosses the host interface and arrives at the table
+   * later.
+   *
+   * @param p the post, engine resolved
+   * @param descriptor the posting process's FMA descriptor, 0 to {@link Nic#FMA_DESCRIPTORS} - 1 (checked by the NIC)
+   */
+  void accept(Post p, int descriptor) {
     unfinished++;
     completions.postAccepted(p.completionQueue());
     long now = scheduler.now();
     NicTiming timing = config.timing();
-    long cpu = bookPost(now);
+    long cpu = Math.max(now, freeAt(descriptor)) + timing.fmaPostPs();
     boolean fmaPut = p.engine() == Post.Engine.FMA && p.type() == Post.PostType.PUT;
     long stores = 0;
     long first = 0;
@@ -101,7 +137,7 @@ final class TransactionTable {
       stores = timing.fmaGetRequestPs() * n;
       first = timing.fmaGetRequestPs();
     }
-    cpuFreeAt = cpu + stores;
+    setFreeAt(descriptor, cpu + stores);
     long bytes = fmaPut ? Math.max(16, Math.min(64, p.length())) : 64;
     if (fmaPut && p.length() > bytes) {
       stats.hostBytesToNic += p.length() - bytes; // the rest of the data, stored at the CPU's (lower) rate
@@ -109,9 +145,15 @@ final class TransactionTable {
     postWritten.at(cpu + first, p, bytes);
   }
 
-  /** @return when the CPU's stores of every accepted post are done, picoseconds */
+  /** @return when the CPU's stores of every accepted post are done, picoseconds (over every descriptor) */
   long cpuFreeAt() {
-    return cpuFreeAt;
+    long t = cpuFreeAt;
+    if (otherCpuFreeAt != null) {
+      for (long x : otherCpuFreeAt) {
+        t = Math.max(t, x);
+      }
+    }
+    return t;
   }
 
   int outstanding() {

@@ -1,0 +1,51 @@
+package io.github.ariesmodel.nic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.core.MemoryDomainDescriptor;
+import io.github.ariesmodel.core.NetworkAddress;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each process of a node posts through its own FMA descriptor [S1 p.19], so the CPU time of posts is booked per
+ * descriptor: processes post concurrently, and only what follows their stores (host link, tags, issue pipeline) is
+ * shared. Until stop 70 every post of a NIC was booked on one CPU.
+ */
+class FmaDescriptorTest {
+
+  private static final long POST_PS = 40_000;
+
+  private static StageRig rig() {
+    return new StageRig(NicConfig.defaults().withTiming(NicTiming.defaults().withFma(POST_PS,
+        Double.POSITIVE_INFINITY, 0)));
+  }
+
+  @Test
+  void postsOfTwoDescriptorsCostTheirOwnCpusAndOnlyOneDescriptorsPostsQueue() {
+    StageRig rig = rig();
+    MemoryDomainDescriptor local = rig.register(1 << 20, -1);
+    for (int i = 0; i < 4; i++) {
+      rig.table.accept(Post.put(i, local.mdh(), 0, NetworkAddress.of(1, 5, 64L * i), 8), i % 2);
+    }
+    // two posts each on descriptors 0 and 1: each process's CPU is busy 80 ns, not one CPU 160 ns
+    assertThat(rig.table.cpuFreeAt()).isEqualTo(2 * POST_PS);
+    rig.loop.run();
+    assertThat(rig.fabric.times).hasSize(4);
+    // the two first posts' requests leave one issue slot apart, not 40 ns (a CPU's post) apart
+    assertThat(rig.fabric.times.get(1) - rig.fabric.times.get(0)).isLessThan(POST_PS);
+    assertThat(rig.fabric.times.get(3) - rig.fabric.times.get(0)).isLessThan(2 * POST_PS);
+  }
+
+  @Test
+  void aNicRefusesADescriptorOutsideItsOneHundredTwentySeven() {
+    Cluster c = new Cluster(2, NicConfig.defaults());
+    Post p = Post.putValue(1, NetworkAddress.of(1, 5, 0), 7, 8);
+    assertThatThrownBy(() -> c.nics[0].post(p, 127))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("descriptor must be in [0, 126] (the NIC's FMA descriptors [S1 p.19]) but was 127");
+    assertThatThrownBy(() -> c.nics[0].post(p, -1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("but was -1");
+  }
+}
