@@ -38,7 +38,7 @@ import java.util.Map;
 import java.util.function.LongPredicate;
 
 /**
- * A SHMEM-like job on a simulated Aries system: one processing element (PE) per chosen node, a symmetric heap
+ * A SHMEM-like job on a simulated Aries system: processing elements (PEs) on chosen nodes, a symmetric heap
  * registered with every PE's NIC, and PE code written as ordinary Java ({@link ShmemProgram}) that runs in simulated
  * time over the real NIC, IOMMU and fabric models.
  *
@@ -61,12 +61,29 @@ import java.util.function.LongPredicate;
  * the cached line in place, a miss when its write dropped the line). Memory holds a NIC write's bytes from when the
  * NIC makes it, before the host could see them: {@code waitUntil} does not see them before then, but a program's own
  * {@link Shmem#localLong} loop would. Model other local work with {@link Shmem#compute(long)}.
+ *
+ * <p>Several PEs a node ({@link Builder#pesPerNode(int)}, block placement: PE i on {@code nodes[i / pesPerNode]}, as
+ * ALPS places a job's PEs by default) are each a process of their own: their own simulated CPU, completion queue,
+ * registrations (MDHs) of every symmetric object and FMA descriptor, through which they post concurrently
+ * ({@link Nic#post(Post, int)}, [S1 p.19]); they share the node's NIC (its host link, request tags and issue
+ * pipeline), host memory and host cache. A PE's puts, gets and atomics to another PE of its node go through the NIC
+ * (loopback), not through shared memory as Cray SHMEM's on-node transfers do (docs/using-the-library.md, "SHMEM").
+ * The NIC's completion listener is the node's: it hands each event of a post to the PE that made it (the post id
+ * carries the PE's index on its node, {@link #LOCAL_PE_SHIFT}).
  */
 public final class ShmemJob {
 
   /** Virtual address of the symmetric heap's first allocation. */
   public static final long HEAP_BASE = 0x1000_0000_0000L;
   private static final int BARRIER_ROUNDS = 64;
+  /**
+   * Bit of a post id where the posting PE's index on its node starts: below it, 2^33 posts a PE; above it, up to 127
+   * PEs a node ({@link Nic#FMA_DESCRIPTORS}), all within the 40 bits a job's post ids have below its number
+   * ({@link AriesSystem#JOB_POST_ID_BITS}). A node's first PE numbers its posts as a job of one PE a node always has.
+   */
+  public static final int LOCAL_PE_SHIFT = 33;
+  /** Most PEs a node: one FMA descriptor each, and an Aries NIC has 127 [S1 p.19]. */
+  public static final int MAX_PES_PER_NODE = Nic.FMA_DESCRIPTORS;
   /** Entries of each PE's completion queue for remote events. */
   private static final int REMOTE_CQ_ENTRIES = 1024;
 
@@ -80,6 +97,10 @@ public final class ShmemJob {
    */
   private final int jobNumber;
   private final int[] peNodes;
+  /** PEs a node ({@link Builder#pesPerNode}). */
+  private final int pesPerNode;
+  /** The PEs of each node, in the order the builder named the nodes. */
+  private final NodePes[] nodeGroups;
   private final PageSize pageSize;
   /** Routing of PUTs and AMOs: DMAPP's default is deterministic (MIN_HASH) [S8]; one mode for all if the builder set one. */
   private final DeliveryMode putMode;
@@ -94,7 +115,7 @@ public final class ShmemJob {
   private final Symmetric staging;
   /** Where the collective engine writes each PE's barrier result, or null when barriers are software. */
   private final Symmetric ceResult;
-  /** Each PE's collective-engine channel on its node (when {@link #ceResult} is set). */
+  /** Each node's collective-engine channel (when {@link #ceResult} is set), by node index. */
   private final int[] ceChannel;
   private long nextVirtual = HEAP_BASE;
   private ProcessRunner runner;
@@ -104,7 +125,12 @@ public final class ShmemJob {
   private ShmemJob(Builder b) {
     this.system = b.system;
     this.jobNumber = system.nextJobNumber();
-    this.peNodes = b.nodes.clone();
+    this.pesPerNode = b.pesPerNode;
+    this.peNodes = new int[b.nodes.length * pesPerNode];
+    for (int i = 0; i < peNodes.length; i++) {
+      peNodes[i] = b.nodes[i / pesPerNode];
+    }
+    this.nodeGroups = new NodePes[b.nodes.length];
     this.pageSize = b.pageSize;
     this.putMode = b.deliveryMode != null ? b.deliveryMode : defaultPutMode();
     this.getMode = b.deliveryMode != null ? b.deliveryMode : defaultGetMode();
@@ -119,10 +145,11 @@ public final class ShmemJob {
     int[] channels = null;
     if (b.collectiveEngineRadix > 0) {
       List<Nic> nics = new ArrayList<>();
-      for (int node : peNodes) {
+      for (int node : b.nodes) {
         nics.add(system.node(node).nic());
       }
-      int[] one = new int[peNodes.length];
+      // the node's first PE alone posts to its channel, for the node's PEs (barrierAll's node phase)
+      int[] one = new int[b.nodes.length];
       java.util.Arrays.fill(one, 1);
       try {
         channels = CeTree.wire(nics, one, b.collectiveEngineRadix, putMode);
@@ -146,7 +173,10 @@ public final class ShmemJob {
               + " (node " + peNodes[i] + ", " + REMOTE_CQ_ENTRIES + " entries, " + REMOTE_CQ_ENTRIES
               * CompletionQueue.ENTRY_BYTES + " bytes of host memory): " + e.getMessage(), e);
         }
-        pes[i] = new Pe(i, node, cq);
+        if (i % pesPerNode == 0) {
+          nodeGroups[i / pesPerNode] = new NodePes(i / pesPerNode, node);
+        }
+        pes[i] = new Pe(i, node, cq, nodeGroups[i / pesPerNode]);
         queues++;
       }
       this.barrier = allocate(8L * BARRIER_ROUNDS);
@@ -156,8 +186,8 @@ public final class ShmemJob {
       throw undoBuild(e, queues);
     }
     // Only a job that was built takes its NICs' completion listener (a failed build took those of the jobs before)
-    for (Pe pe : pes) {
-      pe.node.nic().completionListener(pe::onEvent);
+    for (NodePes g : nodeGroups) {
+      g.listen();
     }
   }
 
@@ -172,12 +202,16 @@ public final class ShmemJob {
   private void checkRoom(boolean collectiveEngine) {
     long align = Math.min(pageSize.bytes(), PageSize.SIZE_2M.bytes());
     long ring = PageSize.SIZE_4K.alignUp((long) REMOTE_CQ_ENTRIES * CompletionQueue.ENTRY_BYTES);
-    for (int i = 0; i < peNodes.length; i++) {
-      Node node = system.node(peNodes[i]);
-      if (node.nic().completionQueueCount() > MemoryDomainDescriptor.MAX_CQ) {
-        throw new IllegalStateException("ShmemJob could not create the remote-event completion queue of PE " + i
-            + " (node " + peNodes[i] + "): its NIC has all " + (MemoryDomainDescriptor.MAX_CQ + 1) + " completion"
-            + " queues (11-bit handle); nothing was taken");
+    int k = pesPerNode;
+    for (int first = 0; first < peNodes.length; first += k) {
+      int nodeId = peNodes[first];
+      Node node = system.node(nodeId);
+      String who = k == 1 ? "PE " + first : "PEs " + first + "-" + (first + k - 1);
+      if (node.nic().completionQueueCount() + k - 1 > MemoryDomainDescriptor.MAX_CQ) {
+        throw new IllegalStateException("ShmemJob could not create the remote-event completion queue of " + who
+            + " (node " + nodeId + "): its NIC has " + (k == 1 ? "all " : node.nic().completionQueueCount() + " of its ")
+            + (MemoryDomainDescriptor.MAX_CQ + 1) + " completion queues (11-bit handle)" + (k == 1 ? "" : " and the"
+            + " node's PEs need one each") + "; nothing was taken");
       }
       if (!(node.translation() instanceof Iommu
           || node.translation() instanceof FlatTranslation)) {
@@ -186,34 +220,48 @@ public final class ShmemJob {
       SparsePhysicalMemory memory = node.memory();
       long next = SparsePhysicalMemory.FIRST_ALLOCATABLE + memory.allocatedBytes();
       long free = memory.capacity() - next;
-      // the ring (4 KB pages), then each registration on a boundary of its pages; sizes at most 2^30: no overflow
-      long ringEnd = PageSize.SIZE_4K.alignUp(next) + ring;
-      String has = "node " + peNodes[i] + " has " + free + " bytes free in its memory of " + memory.capacity()
+      // the node's PEs' rings (4 KB pages), then each registration on a boundary of its pages, in the build's order:
+      // every PE's barrier words, every PE's staging buffer, every PE's CE result; sizes at most 2^30: no overflow
+      String has = "node " + nodeId + " has " + free + " bytes free in its memory of " + memory.capacity()
           + " bytes (AriesSystem nodeMemoryBytes)";
-      if (ringEnd > memory.capacity()) {
-        throw new IllegalStateException("ShmemJob could not create the remote-event completion queue of PE " + i
-            + " (node " + peNodes[i] + ", " + REMOTE_CQ_ENTRIES + " entries, " + ring + " bytes of host memory): "
-            + has + "; nothing was taken");
+      long ringEnd = next;
+      for (int j = 0; j < k; j++) {
+        ringEnd = PageSize.SIZE_4K.alignUp(ringEnd) + ring;
+        if (ringEnd > memory.capacity()) {
+          throw new IllegalStateException("ShmemJob could not create the remote-event completion queue of PE "
+              + (first + j) + " (node " + nodeId + ", " + REMOTE_CQ_ENTRIES + " entries, " + ring + " bytes of host"
+              + " memory): " + has + (j == 0 ? "" : " before the queues of its node's PEs " + first + "-"
+              + (first + j - 1)) + "; nothing was taken");
+        }
       }
-      long stagingStart = alignUp(alignUp(ringEnd, align) + pageSize.alignUp(8L * BARRIER_ROUNDS), align);
-      // the staging buffer is whole pages from a boundary, so the CE result that follows needs no padding
+      long barriersEnd = ringEnd;
+      for (int j = 0; j < k; j++) {
+        barriersEnd = alignUp(barriersEnd, align) + pageSize.alignUp(8L * BARRIER_ROUNDS);
+      }
+      long stagingStart = alignUp(barriersEnd, align);
+      // the staging buffers are whole pages from a boundary, so the CE results that follow need no padding
       long after = collectiveEngine ? pageSize.alignUp(CePost.RESULT_BYTES) : 0;
-      long end = stagingStart + pageSize.alignUp(stagingBytes) + after;
+      long end = stagingStart + k * (pageSize.alignUp(stagingBytes) + after);
       if (end <= memory.capacity()) {
         continue;
       }
-      long stagingMax = Math.max(0, memory.capacity() - stagingStart - after) / pageSize.bytes() * pageSize.bytes();
-      String takes = "a " + ring + "-byte remote-event queue, barrier words" + (collectiveEngine ? ", a collective-"
-          + "engine result" : "") + " and its staging buffer, in " + pageSize + " pages";
+      long stagingMax = Math.max(0, memory.capacity() - stagingStart - k * after) / k / pageSize.bytes()
+          * pageSize.bytes();
+      String takes = (k == 1 ? "a " + ring + "-byte remote-event queue, barrier words" + (collectiveEngine ? ", a"
+          + " collective-engine result" : "") + " and its staging buffer" : "each a " + ring + "-byte remote-event"
+          + " queue, barrier words" + (collectiveEngine ? ", a collective-engine result" : "") + " and a staging"
+          + " buffer") + ", in " + pageSize + " pages";
       if (stagingMax >= 64) {
         throw new IllegalStateException("ShmemJob stagingBytes must be at most " + Math.min(stagingMax, 1L << 30)
-            + " (less what page tables take) for PE " + i + " on node " + peNodes[i] + " but was " + stagingBytes
-            + ": " + has + ", and the PE registers " + takes + " there; nothing was taken");
+            + " (less what page tables take) for " + who + " on node " + nodeId + " but was " + stagingBytes
+            + ": " + has + ", and " + (k == 1 ? "the PE registers " : "its " + k + " PEs register ") + takes
+            + " there; nothing was taken");
       }
-      throw new IllegalStateException("ShmemJob PE " + i + " does not fit on node " + peNodes[i] + " even with the"
-          + " least stagingBytes (64): it registers at least " + (stagingStart + pageSize.bytes() + after - next)
-          + " bytes there (" + takes + ", before page tables) but " + has + "; choose other nodes or raise"
-          + " nodeMemoryBytes; nothing was taken");
+      throw new IllegalStateException("ShmemJob " + who + " " + (k == 1 ? "does" : "do") + " not fit on node "
+          + nodeId + " even with the least stagingBytes (64): " + (k == 1 ? "it registers" : "they register")
+          + " at least " + (stagingStart + k * (pageSize.bytes() + after) - next) + " bytes there (" + takes
+          + ", before page tables) but " + has + "; choose other nodes" + (k == 1 ? "" : ", fewer pesPerNode")
+          + " or raise nodeMemoryBytes; nothing was taken");
     }
   }
 
@@ -245,8 +293,8 @@ public final class ShmemJob {
       }
     }
     if (ceChannel != null) {
-      for (int k = 0; k < peNodes.length; k++) {
-        system.node(peNodes[k]).nic().destroyCollectiveChannel(ceChannel[k]);
+      for (int k = 0; k < ceChannel.length; k++) {
+        system.node(peNodes[k * pesPerNode]).nic().destroyCollectiveChannel(ceChannel[k]);
       }
     }
     String undone = "; its collective-engine channels, registrations"
@@ -283,6 +331,11 @@ public final class ShmemJob {
   /** @return number of PEs */
   public int nPes() {
     return pes.length;
+  }
+
+  /** @return PEs on each node ({@link Builder#pesPerNode}) */
+  public int pesPerNode() {
+    return pesPerNode;
   }
 
   /** @param pe a PE @return its node */
@@ -368,12 +421,12 @@ public final class ShmemJob {
     long startPs = system.now();
     // A NIC has one completion listener: another job built on these nodes since this one took them has it now, and
     // this run's PEs would never be woken (a correct program was reported as deadlocked). Take it back for the run.
-    for (Pe pe : pes) {
-      pe.node.nic().completionListener(pe::onEvent);
+    for (NodePes g : nodeGroups) {
+      g.listen();
     }
     try (ProcessRunner r = system.newProcessRunner()) {
-      // Each PE watches its NIC's host writes while the run lasts, for waitUntil (a job's PEs are on distinct nodes,
-      // and a job runs one program at a time; the finally below removes them)
+      // Each PE watches its NIC's host writes while the run lasts, for waitUntil (each PE its own words, a job one
+      // program at a time; the finally below removes them)
       for (Pe pe : pes) {
         pe.node.nic().addHostWriteProbe(pe.writeWatch);
       }
@@ -500,6 +553,7 @@ public final class ShmemJob {
     private final AriesSystem system;
     private int[] nodes = {0, 1};
     private boolean nodesGiven;
+    private int pesPerNode = 1;
     // assumed: no source read here says which pages Cray SHMEM's symmetric heap uses by default (huge pages come with
     // a craype-hugepages module); MpiConfig's default is 2 MB for Cray MPICH. docs/nic.md's gups figures show the gap
     private PageSize pageSize = PageSize.SIZE_4K;
@@ -512,7 +566,10 @@ public final class ShmemJob {
       this.system = system;
     }
 
-    /** @param n the node of each PE, distinct, within the system @return this builder */
+    /**
+     * @param n the nodes, distinct, within the system: PE i runs on {@code n[i / pesPerNode]} ({@link #pesPerNode})
+     * @return this builder
+     */
     public Builder nodes(int... n) {
       checkArgument(n != null && n.length >= 1, "nodes must name at least one node");
       java.util.Set<Integer> seen = new java.util.HashSet<>();
@@ -523,6 +580,21 @@ public final class ShmemJob {
       }
       this.nodes = n.clone();
       this.nodesGiven = true;
+      return this;
+    }
+
+    /**
+     * PEs on each node, each a process of its own with its own FMA descriptor (an Aries NIC has 127 [S1 p.19]), placed
+     * in blocks as ALPS places a job's PEs by default ({@code aprun -N}, assumed here as for MPI ranks): PEs 0 to k - 1
+     * on the first node of {@link #nodes}, PEs k to 2k - 1 on the second, and so on. Unset, one PE a node.
+     *
+     * @param k PEs a node, 1 to 127
+     * @return this builder
+     */
+    public Builder pesPerNode(int k) {
+      checkArgument(k >= 1 && k <= MAX_PES_PER_NODE, "pesPerNode must be in [1, %s] (one FMA descriptor a PE, 127 a"
+          + " NIC [S1 p.19]) but was %s", MAX_PES_PER_NODE, k);
+      this.pesPerNode = k;
       return this;
     }
 
@@ -625,16 +697,67 @@ public final class ShmemJob {
     }
   }
 
+  /**
+   * The PEs of one node and the node's share of its NIC: as the NIC's one completion listener it hands each event of
+   * a post to the PE that made it (by the post id's {@link #LOCAL_PE_SHIFT} bits), and each REMOTE event to every PE
+   * of the node, which counts it if its own queue holds it; with the collective engine it holds the node phase of
+   * {@link Shmem#barrierAll()}.
+   */
+  private final class NodePes {
+    final int index;
+    final Node node;
+    final Pe[] members = new Pe[pesPerNode];
+    /** Arrivals of the node's other PEs at engine barriers so far (node phase, shared memory). */
+    long arrivals;
+    /** The last engine barrier whose result the node's first PE has released to the others. */
+    long released;
+
+    NodePes(int index, Node node) {
+      this.index = index;
+      this.node = node;
+    }
+
+    /** Takes the node's NIC's completion listener for this job. */
+    void listen() {
+      node.nic().completionListener(this::onEvent);
+    }
+
+    void onEvent(CompletionEvent e) {
+      if (e.type() == CompletionType.REMOTE) {
+        for (Pe pe : members) {
+          pe.onEvent(e);
+        }
+        return;
+      }
+      if (!AriesSystem.postOfJob(e.postId(), jobNumber)) {
+        return; // another job's post, left in flight by its failed run (see jobNumber)
+      }
+      members[(int) (e.postId() >>> LOCAL_PE_SHIFT) & 0x7F].onEvent(e);
+    }
+
+    /** Wakes the node's PEs but one (they wait on {@link #released} or {@link #arrivals}). */
+    void wakeAllBut(Pe me) {
+      for (Pe pe : members) {
+        if (pe != me && pe.process != null && runner != null) {
+          runner.wake(pe.process);
+        }
+      }
+    }
+  }
+
   private final class Pe implements Shmem {
     final int index;
     final Node node;
     final CompletionQueue remoteCq;
+    /** This PE's node and its index among the node's PEs (its FMA descriptor). */
+    final NodePes group;
+    final int local;
     SimProcess process;
     /** The thread of this PE's program while a run lasts (set as the program starts), else null. */
     Thread thread;
     /** The thread testing this PE's {@link #waitUntil} condition now (the runner may test it on another's), else null. */
     Thread polling;
-    long nextPostId = AriesSystem.firstPostId(jobNumber); // no two jobs on a system share a post id
+    long nextPostId; // no two jobs on a system share a post id, no two PEs of a node
     int outstanding;
     int outstandingLocal;
     final Map<Long, CompletionEvent> awaited = new HashMap<>();
@@ -663,11 +786,15 @@ public final class ShmemJob {
     final io.github.ariesmodel.core.spi.Scheduler clock;
     long finishedAtPs;
 
-    Pe(int index, Node node, CompletionQueue remoteCq) {
+    Pe(int index, Node node, CompletionQueue remoteCq, NodePes group) {
       this.index = index;
       this.node = node;
       this.clock = system.scheduler(node.id());
       this.remoteCq = remoteCq;
+      this.group = group;
+      this.local = index % pesPerNode;
+      this.nextPostId = AriesSystem.firstPostId(jobNumber) + ((long) local << LOCAL_PE_SHIFT);
+      group.members[local] = this;
     }
 
     void onEvent(CompletionEvent e) {
@@ -752,7 +879,7 @@ public final class ShmemJob {
     }
 
     private long post(Post p) {
-      node.nic().post(p);
+      node.nic().post(p, local); // this PE's own FMA descriptor: it posts concurrently with its node's others
       outstanding++;
       return p.postId();
     }
@@ -1063,11 +1190,21 @@ public final class ShmemJob {
       barrierEpoch++;
       long epoch = barrierEpoch;
       if (ceResult != null && n > 1) {
+        if (local != 0) {
+          arriveOnNode(epoch);
+          return;
+        }
+        if (pesPerNode > 1) {
+          awaitNodeArrivals(epoch);
+        }
         long id = nextPostId++;
-        node.nic().postCollective(CePost.of(id, ceChannel[index], 0, CeOperation.AND, -1L,
+        node.nic().postCollective(CePost.of(id, ceChannel[group.index], 0, CeOperation.AND, -1L,
             epoch & io.github.ariesmodel.core.packet.Packet.MAX_REDUCTION_ID, ceResult.mdh(index), 0, Post.NO_CQ));
         outstanding++;
         awaitGlobal(id);
+        if (pesPerNode > 1) {
+          releaseNode(epoch);
+        }
         return;
       }
       for (int k = 0, dist = 1; dist < n; k++, dist <<= 1) {
@@ -1076,6 +1213,49 @@ public final class ShmemJob {
         waitUntil(barrier, 8L * round, v -> v >= epoch);
       }
       quiet();
+    }
+
+    /*
+     * The node phase of an engine barrier with several PEs a node, as MPI's (docs/mpi.md, "Collective engine"; S1 p.24:
+     * a node contributes "the result of a local shared memory reduction"): the node's other PEs count their arrival in
+     * a word of the first PE's barrier object through shared memory (a CPU read-modify-write through the node's host
+     * cache; the barrier words are otherwise unused with the engine), the first PE waits for them all, alone posts to
+     * the node's channel, and releases them by storing the barrier's number in the next word, which they poll. Each
+     * access costs its host-cache latency; the one that sees the awaited value is the poll that ends a wait.
+     */
+
+    /** A PE but the node's first: counts itself in and waits for the first PE's release. */
+    private void arriveOnNode(long epoch) {
+      int first = index - local;
+      byte[] word = new byte[8];
+      long ps = hostAccess(barrier, first, 0, word, 8, false);
+      LittleEndian.put(word, 0, 8, LittleEndian.get(word, 0, 8) + 1);
+      ps = Math.max(ps, hostAccess(barrier, first, 0, word, 8, true));
+      sleepIfAny(ps);
+      group.arrivals++;
+      group.wakeAllBut(this);
+      self().waitUntil(() -> group.released >= epoch);
+      sleepIfAny(hostAccess(barrier, first, 8, new byte[8], 8, false));
+    }
+
+    /** The node's first PE: waits until every other PE of the node has arrived at barrier {@code epoch}. */
+    private void awaitNodeArrivals(long epoch) {
+      long others = (long) (pesPerNode - 1) * epoch;
+      self().waitUntil(() -> group.arrivals >= others);
+      sleepIfAny(hostAccess(barrier, index, 0, new byte[8], 8, false));
+    }
+
+    /** The node's first PE, the engine's result in: lets the node's other PEs leave barrier {@code epoch}. */
+    private void releaseNode(long epoch) {
+      sleepIfAny(hostAccess(barrier, index, 8, LittleEndian.ofLong(epoch), 8, true));
+      group.released = epoch;
+      group.wakeAllBut(this);
+    }
+
+    private void sleepIfAny(long ps) {
+      if (ps > 0) {
+        self().sleep(ps);
+      }
     }
 
     @Override
@@ -1163,16 +1343,26 @@ public final class ShmemJob {
     }
 
     private void hostAccess(Symmetric obj, long offset, byte[] buf, int length, boolean write) {
+      lastHostLatencyPs = hostAccess(obj, index, offset, buf, length, write);
+    }
+
+    /**
+     * A CPU access to PE {@code owner}'s copy of {@code obj}, this PE's or, through shared memory, another's of its
+     * node, through the node's host cache; it sets {@link #lastAccessPa}.
+     *
+     * @return the latency of its slowest part, picoseconds
+     */
+    private long hostAccess(Symmetric obj, int owner, long offset, byte[] buf, int length, boolean write) {
       NicConfig c = node.nic().config();
       int done = 0;
       long worst = 0;
       while (done < length) {
-        TranslationResult r = node.translation().translateNow(obj.mdh(index), offset + done, length - done,
+        TranslationResult r = node.translation().translateNow(obj.mdh(owner), offset + done, length - done,
             write ? AccessKind.WRITE : AccessKind.READ, c.protectionTag(), c.protectionKey());
         if (!r.ok()) {
           throw new IllegalStateException("host access to its own symmetric memory failed: " + r.status());
         }
-        int n = Math.min(length - done, r.contiguousBytesFrom(node.translation(), obj.mdh(index), offset + done));
+        int n = Math.min(length - done, r.contiguousBytesFrom(node.translation(), obj.mdh(owner), offset + done));
         if (done == 0) {
           lastAccessPa = r.physicalAddress();
         }
@@ -1182,7 +1372,7 @@ public final class ShmemJob {
         worst = Math.max(worst, latency);
         done += n;
       }
-      lastHostLatencyPs = worst;
+      return worst;
     }
 
     @Override
