@@ -32,7 +32,9 @@ public enum Workloads {
   /** Replay of an MPI trace (needs {@code -p trace=PATH}). */
   REPLAY(ReplayWorkload::new),
   /** The host cache's NIC write policies: put-to-observe latency, message rate, hot-spot AMO rate. */
-  HOST_CACHE(HostCacheWorkload::new);
+  HOST_CACHE(HostCacheWorkload::new),
+  /** The put issue rate of one node by SHMEM PEs a node (S1 Fig 13). */
+  PUT_RATE(PutRateWorkload::new);
 
   private final Supplier<Workload> factory;
 

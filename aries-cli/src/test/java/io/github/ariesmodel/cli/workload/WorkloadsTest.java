@@ -292,7 +292,7 @@ class WorkloadsTest {
           .as(name).hasMessageContaining("unknown parameter \"bogus\"");
     }
     assertThat(Workloads.names()).containsExactly("mixed", "pingpong", "bandwidth", "gups", "alltoall", "traffic",
-        "iommu-study", "mpi-latency", "mpi-bandwidth", "mpi-collectives", "mpi-rma", "replay", "host-cache");
+        "iommu-study", "mpi-latency", "mpi-bandwidth", "mpi-collectives", "mpi-rma", "replay", "host-cache", "put-rate");
     assertThat(List.of(Params.parse(List.of("a=1", "b=2K")).longValue("b", 0, 0, 10_000))).containsExactly(2048L);
   }
 
