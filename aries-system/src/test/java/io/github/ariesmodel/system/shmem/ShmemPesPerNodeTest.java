@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
  * descriptor on the node's shared NIC, the NIC's events handed to the PE that posted, and barriers in software and on
  * the collective engine.
  */
+@SuppressWarnings("unchecked")
 class ShmemPesPerNodeTest {
 
   private static AriesSystem system() {
@@ -177,6 +178,22 @@ class ShmemPesPerNodeTest {
     for (int i = 0; i < 6; i++) {
       assertThat(left.get(i)).as("PE %s leaves", i).isGreaterThanOrEqualTo(50_000_000L);
     }
+  }
+
+  /** Several PEs a node on a partitioned engine: the same results and time as on one thread. */
+  @Test
+  void threadsChangeNothing() {
+    long[] time = new long[2];
+    ConcurrentHashMap<Integer, Long>[] seen = new ConcurrentHashMap[2];
+    for (int t = 0; t < 2; t++) {
+      AriesSystem.Builder b = AriesSystem.builder().topology(Topologies.ariesSmall(), "small").seed(2);
+      AriesSystem sys = t == 0 ? b.build() : b.threads(2).build();
+      ShmemJob job = ShmemJob.builder(sys).nodes(0, 40, 77).pesPerNode(3).collectiveEngine(2).build();
+      seen[t] = ring(job, 3);
+      time[t] = job.lastRunPs();
+    }
+    assertThat(seen[1]).hasSize(9).isEqualTo(seen[0]);
+    assertThat(time[1]).isEqualTo(time[0]);
   }
 
   private static ConcurrentHashMap<Integer, Long> ring(ShmemJob job, int rounds) {
