@@ -71,22 +71,32 @@ final class NodeEndpoint {
     return node;
   }
 
-  void add(Rank r) {
+  /**
+   * Adds a rank of the node.
+   *
+   * @return the FMA descriptor the rank posts through: its index on the node, as each process of a node is given its
+   *     own [S1 p.19: "Each process is allocated its own FMA descriptor allowing independent issue", at most 127 a
+   *     NIC]; ranks beyond the 127th share them in turn (assumed: Cray's software shares descriptors then, whose
+   *     scheme is not modelled). Until stop 70 every rank of a node posted on one CPU, as if one process made all
+   *     the node's posts.
+   */
+  int add(Rank r) {
     if (ranks.isEmpty()) {
       number = r.job.system().nextJobNumber();
       nextPostId = AriesSystem.firstPostId(number);
     }
     ranks.add(r);
+    return (ranks.size() - 1) % io.github.ariesmodel.nic.Nic.FMA_DESCRIPTORS;
   }
 
   List<Rank> ranks() {
     return ranks;
   }
 
-  /** Posts with a handler for its GLOBAL event (the post names the rank's tx ring). */
-  void post(Post p, PendingPost handler) {
+  /** Posts through a rank's FMA descriptor with a handler for its GLOBAL event (the post names the rank's tx ring). */
+  void post(Post p, int descriptor, PendingPost handler) {
     pending.put(p.postId(), handler);
-    node.nic().post(p);
+    node.nic().post(p, descriptor);
   }
 
   /** Posts a collective-engine contribution with a handler for its GLOBAL event (the post names the rank's tx ring). */
@@ -96,8 +106,8 @@ final class NodeEndpoint {
   }
 
   /** Posts without waiting for its completion (a failure still reaches the CQ the post names: the rank's tx ring). */
-  void postSilently(Post p) {
-    node.nic().post(p);
+  void postSilently(Post p, int descriptor) {
+    node.nic().post(p, descriptor);
   }
 
   long nextPostId() {

@@ -139,6 +139,8 @@ final class Rank implements Mpi {
   final MpiConfig config;
   final int worldRank;
   final NodeEndpoint endpoint;
+  /** The FMA descriptor this rank posts through, its own on its node ({@link NodeEndpoint#add}). */
+  private final int fmaDescriptor;
   final Node node;
   /** The rx ring: remote events of this rank's registration and its peers' CQ writes. */
   final CompletionQueue rxCq;
@@ -326,7 +328,7 @@ final class Rank implements Mpi {
       giveBack(node, registered, rxCq, tx, e);
       throw e;
     }
-    endpoint.add(this);
+    this.fmaDescriptor = endpoint.add(this);
   }
 
   /**
@@ -732,7 +734,7 @@ final class Rank implements Mpi {
     }
     // into the peer's rx ring; silent (no source event), but a failure is written into this rank's tx ring
     endpoint.postSilently(Post.cqWrite(endpoint.nextPostId(), to.node.id(), to.rxCq.handle(),
-        value).withDeliveryMode(config.deliveryMode()).withCompletion(txCq.handle(), 0));
+        value).withDeliveryMode(config.deliveryMode()).withCompletion(txCq.handle(), 0), fmaDescriptor);
   }
 
   // -------------------------------------------------------------------------------------------- one-sided
@@ -1015,7 +1017,7 @@ final class Rank implements Mpi {
         .withEngine(getLength > config.rdmaThresholdBytes() ? Post.Engine.BTE : Post.Engine.FMA)
         .withDeliveryMode(config.deliveryMode())
         .withCompletion(txCq.handle(), Post.GLOBAL_EVENT);
-    endpoint.post(p, handler);
+    endpoint.post(p, fmaDescriptor, handler);
   }
 
   /** @return the bytes a GET of a {@code length}-byte message moves: whole 4-byte words [S6a] */
@@ -1228,7 +1230,7 @@ final class Rank implements Mpi {
         .withEngine(Post.Engine.FMA)
         .withDeliveryMode(config.deliveryMode())
         .withCompletion(txCq.handle(), Post.GLOBAL_EVENT | Post.REMOTE_EVENT);
-    endpoint.post(p, new ReleaseBuffer(staging, msg.length));
+    endpoint.post(p, fmaDescriptor, new ReleaseBuffer(staging, msg.length));
     return req;
   }
 
