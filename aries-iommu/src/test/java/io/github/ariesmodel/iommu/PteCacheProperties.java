@@ -7,8 +7,10 @@ import static org.quicktheories.generators.SourceDSL.longs;
 
 import io.github.ariesmodel.iommu.internal.SetAssociativePteCache;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedList;
 import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -99,23 +101,50 @@ class PteCacheProperties {
               new SetAssociativePteCache(ways, sets, 8, BuiltInPolicy.values()[p].create(sets, ways, seed));
           SplittableRandom rnd = new SplittableRandom(seed);
           long[] fill = new long[8];
-          long misses = 0;
+          // what the cache must hold: every line missed, less every line an allocation reports it evicted
+          Set<Long> held = new HashSet<>();
           for (int step = 0; step < 1000; step++) {
             long line = (long) rnd.nextInt(ways * sets * 3) * 64;
             int l = cache.find(line);
             if (l < 0) {
-              misses++;
+              assertThat(held).as("step %d: a held line %x was not found", step, line).doesNotContain(line);
               int a = cache.allocate(line, 0);
               assertThat(cache.setOf(line)).isEqualTo(a / ways);
+              if (cache.lastAllocationEvicted()) {
+                assertThat(held.remove(cache.lastEvictedTag()))
+                    .as("step %d: evicted %x, which was not held", step, cache.lastEvictedTag()).isTrue();
+              }
+              held.add(line);
               cache.fill(a, fill);
+              assertHolds(cache, ways, held, step);
               assertThat(cache.find(line)).isEqualTo(a);
             } else {
               cache.touch(l);
             }
           }
-          // No line is ever held twice: the cache holds at most ways lines per set, each found where it is.
-          assertThat(cache.evictions()).isLessThanOrEqualTo(misses);
         });
+  }
+
+  /**
+   * Scans every way of every set: no line is held twice, each valid line sits in its own set and is found where it
+   * is, and the valid lines are exactly {@code held}.
+   */
+  private static void assertHolds(SetAssociativePteCache cache, int ways, Set<Long> held, int step) {
+    Set<Long> seen = new HashSet<>();
+    for (int set = 0; set < cache.sets(); set++) {
+      for (int w = 0; w < ways; w++) {
+        int l = set * ways + w;
+        assertThat(cache.isPending(l)).as("step %d: line %d is pending after its fill", step, l).isFalse();
+        if (!cache.isValid(l)) {
+          continue;
+        }
+        long tag = cache.tag(l);
+        assertThat(seen.add(tag)).as("step %d: line %x is held twice (set %d, way %d)", step, tag, set, w).isTrue();
+        assertThat(cache.setOf(tag)).as("step %d: line %x held in set %d", step, tag, set).isEqualTo(set);
+        assertThat(cache.find(tag)).as("step %d: line %x held in set %d, way %d", step, tag, set, w).isEqualTo(l);
+      }
+    }
+    assertThat(seen).as("step %d: the lines held", step).isEqualTo(held);
   }
 
   @Test
