@@ -33,8 +33,17 @@ class TrafficExperimentTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("pattern adversarial sends each group's nodes to the next group and needs at least 2 groups, but"
             + " the topology has 1; choose another pattern");
-    assertThat(TrafficExperiment.on(Topologies.parse("aries:groups=2")).pattern(TrafficPattern.ADVERSARIAL))
-        .isNotNull();
+    // with two groups it runs, and is adversarial: under minimal routing every packet crosses a global link, where
+    // uniform traffic sends about half of them within their group
+    TrafficExperiment.Builder two = TrafficExperiment.on(Topologies.parse("aries:groups=2")).routing("minimal")
+        .load(0.1).seed(3).warmupPs(100_000).measurePs(300_000).drain();
+    TrafficResult adversarial = two.pattern(TrafficPattern.ADVERSARIAL).run();
+    TrafficResult uniform = two.pattern(TrafficPattern.UNIFORM).run();
+    assertThat(adversarial.drained()).isTrue();
+    assertThat(adversarial.delivered()).isEqualTo(adversarial.generated()).isPositive();
+    // (Aries names its global links' class rank-3)
+    assertThat(adversarial.linkUtilization().get("rank-3"))
+        .isGreaterThan(1.5 * uniform.linkUtilization().get("rank-3"));
   }
 
   /** Sources generate on slot boundaries: a 1 ps window reported an offered load of 9333.33. */
