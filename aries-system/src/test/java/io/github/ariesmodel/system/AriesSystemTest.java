@@ -123,7 +123,8 @@ class AriesSystemTest {
     assertThatThrownBy(() -> AriesSystem.builder().nodeMemoryBytes(1L << 60))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("nodeMemoryBytes must be a positive multiple of 4096 up to 2^52 but was " + (1L << 60));
-    assertThat(AriesSystem.builder().system("default").nodeMemoryBytes(1L << 52).build().node(0)).isNotNull();
+    assertThat(AriesSystem.builder().system("default").nodeMemoryBytes(1L << 52).build().node(0).memory().capacity())
+        .isEqualTo(1L << 52);
   }
 
   @Test
