@@ -9,7 +9,6 @@ import io.github.ariesmodel.system.FabricKind;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * Several jobs of one system at once ({@link MpiJob#together()}): jobs that share nothing take the time each takes
@@ -49,6 +48,14 @@ class MpiJobsTogetherTest {
       b.threads(threads);
     }
     return b.build();
+  }
+
+  /**
+   * A background of 5,000 uniform steps 1 us apart: at least 5 ms of simulated time, five times the 1 ms within which
+   * the deadlock watch must stop a run beside it (a new program for each run: it keeps the cycles of its steps).
+   */
+  private static SyntheticTraffic outlasting() {
+    return SyntheticTraffic.uniform(4096, 1_000_000, 5_000, 1);
   }
 
   private static int[] range(int from, int count) {
@@ -246,11 +253,12 @@ class MpiJobsTogetherTest {
   /**
    * Without a limit a foreground deadlocked beside a background that never ends used to run for ever (the background
    * kept the loop from running dry, which is how a deadlock is found otherwise): the set now finds it and reports it
-   * as any deadlock, the same on the single loop and on the engine. (The timeout only keeps a regression from hanging
-   * the build.)
+   * as any deadlock, the same on the single loop and on the engine. The background ends only after {@link #outlasting}
+   * of simulated time, far past where the watch must stop the run: endless as far as the watch can tell, and an end in
+   * simulated time should the watch not find the deadlock (the loop then runs dry after the background, and the
+   * check of when it was found fails instead of the build hanging).
    */
   @Test
-  @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void aForegroundThatDeadlocksBesideAnEndlessBackgroundWithoutALimitIsReportedAsADeadlock() {
     List<String> reports = new ArrayList<>();
     List<Long> found = new ArrayList<>();
@@ -263,8 +271,7 @@ class MpiJobsTogetherTest {
         mpi.send(new byte[8], 1 - mpi.rank(), 0);
       };
       long start = sys.now();
-      assertThatThrownBy(() -> MpiJob.together().job(job, stuck).background(noise,
-          SyntheticTraffic.uniform(4096, 0, 0, 1)).run())
+      assertThatThrownBy(() -> MpiJob.together().job(job, stuck).background(noise, outlasting()).run())
           .isInstanceOfSatisfying(MpiJob.JobFailedException.class, e -> {
             assertThat(e.job()).isSameAs(job);
             reports.add(e.getMessage());
@@ -282,10 +289,10 @@ class MpiJobsTogetherTest {
   /**
    * Links between groups of 60 us make an engine lookahead of 60 us, above half the watch's 100 us: the watch then
    * looks every four lookaheads (its decision reads a look's results one lookahead after it, while a later look writes
-   * the other set), rather than refuse the run, and finds the deadlock all the same.
+   * the other set), rather than refuse the run, and finds the deadlock all the same (within a few looks: the
+   * background, {@link #outlasting}, ends long after, so a watch that never found it fails the check of when).
    */
   @Test
-  @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void onAnEngineOfLongLookaheadTheDeadlockIsFoundAllTheSame() {
     AriesSystem sys = AriesSystem.builder()
         .topology(Dragonfly.canonicalBuilder(2, 4, 2).latencyPs(10_000, 10_000, 60_000_000).build(), "slow-global")
@@ -296,10 +303,10 @@ class MpiJobsTogetherTest {
     MpiJob noise = MpiJob.builder(sys).nodes(acrossGroups(12, 2)).build();
     long start = sys.now();
     assertThatThrownBy(() -> MpiJob.together().job(job, mpi -> mpi.recv(new byte[8], 1 - mpi.rank(), 0))
-        .background(noise, SyntheticTraffic.uniform(4096, 0, 0, 1)).run())
+        .background(noise, outlasting()).run())
         .isInstanceOfSatisfying(MpiJob.JobFailedException.class, e -> assertThat(e.job()).isSameAs(job))
         .hasMessageStartingWith("MPI program deadlocked: 2 ranks still waiting:");
-    assertThat(sys.now() - start).isGreaterThan(2 * 240_000_000L);
+    assertThat(sys.now() - start).isGreaterThan(2 * 240_000_000L).isLessThan(1_000_000_000L);
   }
 
   /**
