@@ -433,6 +433,25 @@ public final class Nic implements FabricEndpoint {
     return writeProbes.remove(probe);
   }
 
+  /**
+   * When the process that owns an FMA descriptor has done the stores of every post it made through it: the CPU time
+   * of posting ({@link NicTiming#fmaPostPs()}, and an FMA PUT's data or an FMA GET's requests stored through the
+   * window), which the NIC books per descriptor ({@link #post(Post, int)}). The NIC does not stop the process: a layer
+   * that models it makes it wait until then after a post, since the core that stores into the FMA window does nothing
+   * else meanwhile (the MPI and SHMEM layers do since stop 70; before, a process went on at once while the NIC booked
+   * its post's CPU time beside it).
+   *
+   * @param descriptor an FMA descriptor, 0 to 126
+   * @return the time, picoseconds; 0 before the descriptor's first post
+   * @throws IllegalArgumentException for a descriptor outside 0-126
+   */
+  public long postStoresDoneAt(int descriptor) {
+    checkArgument(descriptor >= 0 && descriptor < FMA_DESCRIPTORS,
+        "descriptor must be in [0, %s] (the NIC's FMA descriptors [S1 p.19]) but was %s", FMA_DESCRIPTORS - 1,
+        descriptor);
+    return transactions == null ? 0 : transactions.freeAt(descriptor);
+  }
+
   /** @return transactions holding a request tag now */
   public int outstandingTransactions() {
     return transactions == null ? 0 : transactions.outstanding();

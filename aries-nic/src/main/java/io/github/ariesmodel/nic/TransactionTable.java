@@ -87,7 +87,7 @@ final class TransactionTable {
   }
 
   /** @return when descriptor {@code d}'s process has finished its stores of every post it made on it */
-  private long freeAt(int d) {
+  long freeAt(int d) {
     if (d == 0) {
       return cpuFreeAt;
     }

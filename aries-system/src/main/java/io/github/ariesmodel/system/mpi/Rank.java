@@ -735,6 +735,7 @@ final class Rank implements Mpi {
     // into the peer's rx ring; silent (no source event), but a failure is written into this rank's tx ring
     endpoint.postSilently(Post.cqWrite(endpoint.nextPostId(), to.node.id(), to.rxCq.handle(),
         value).withDeliveryMode(config.deliveryMode()).withCompletion(txCq.handle(), 0), fmaDescriptor);
+    spendPostStores();
   }
 
   // -------------------------------------------------------------------------------------------- one-sided
@@ -1018,6 +1019,7 @@ final class Rank implements Mpi {
         .withDeliveryMode(config.deliveryMode())
         .withCompletion(txCq.handle(), Post.GLOBAL_EVENT);
     endpoint.post(p, fmaDescriptor, handler);
+    spendPostStores();
   }
 
   /** @return the bytes a GET of a {@code length}-byte message moves: whole 4-byte words [S6a] */
@@ -1231,6 +1233,7 @@ final class Rank implements Mpi {
         .withDeliveryMode(config.deliveryMode())
         .withCompletion(txCq.handle(), Post.GLOBAL_EVENT | Post.REMOTE_EVENT);
     endpoint.post(p, fmaDescriptor, new ReleaseBuffer(staging, msg.length));
+    spendPostStores();
     return req;
   }
 
@@ -1358,6 +1361,15 @@ final class Rank implements Mpi {
     if (ps > 0) {
       self().sleep(ps);
     }
+  }
+
+  /**
+   * The rank's core is busy with its last post's stores into the FMA window until they are done ({@link
+   * io.github.ariesmodel.nic.Nic#postStoresDoneAt}): since stop 70 a rank waits for them, as a core does; before, it
+   * went on at once while the NIC booked the post's CPU time beside it.
+   */
+  private void spendPostStores() {
+    spend(node.nic().postStoresDoneAt(fmaDescriptor) - clock.now());
   }
 
   long copyPs(long bytes) {

@@ -881,6 +881,11 @@ public final class ShmemJob {
     private long post(Post p) {
       node.nic().post(p, local); // this PE's own FMA descriptor: it posts concurrently with its node's others
       outstanding++;
+      // the PE's core is busy with the post's stores into the FMA window until they are done (since stop 70)
+      long busy = node.nic().postStoresDoneAt(local) - clock.now();
+      if (busy > 0) {
+        self().sleep(busy);
+      }
       return p.postId();
     }
 
