@@ -158,13 +158,6 @@ public final class Validation {
    */
   public static final double BIDIRECTIONAL_PUT_CEILING_GBPS = 16.0 * 64 / 112;
 
-  /**
-   * The ceiling on an MPI stream of 1 KiB messages, GB/s: each is an SMSG FMA PUT of a 64-byte header and its
-   * 1,024 bytes (docs/mpi.md), stored through the FMA window at the model's 3.7 GB/s (derived from Chapel's FMA-only
-   * plateau), one post at a time a NIC: 3.7 × 1,024 / 1,088.
-   */
-  public static final double FMA_1K_MESSAGE_CEILING_GBPS = 3.7 * 1024 / 1088;
-
   /** The AMO hot spot's PEs and fetching adds per PE, as {@code run host-cache -p pes=256 -p amos=20}. */
   static final int AMO_PES = 256;
   /** Fetching adds per PE in the AMO hot spot. */
@@ -192,6 +185,16 @@ public final class Validation {
   static final double RANK3_MPI_NEAREST_NS = 1300 + 90 + 100;
   /** The farthest minimal rank-3 route's MPI latency in the model, ns (derived, as above). */
   static final double RANK3_MPI_FARTHEST_NS = 1300 + 580;
+
+  /**
+   * The lowest 6-node osu_allreduce, microseconds, that the costs the model is suspected of not charging explain: the
+   * model's 4.13 us (stop 70, once a posting rank waits for its post's stores and MPI's overheads were re-derived
+   * around the 133-ns post) less one exchange's two per-message overheads (2 x 168.333 ns), as the alltoall's interval
+   * allows one further rank's share: the suspects (a per-call cost of MPICH's collective layer, operating-system
+   * noise) are costs the model does not charge, so the model going faster by more than an exchange's software is not
+   * them (docs/validation.md: derived).
+   */
+  static final double ALLREDUCE_6_FLOOR_US = 4.13 - 2 * 0.168333;
 
   /**
    * The slowest 2 KiB MPI one-way time the eager protocol above the 1 KiB inline limit explains, ns: the mailbox
@@ -223,12 +226,12 @@ public final class Validation {
    *   <li>{@code amo-hot-word-cached}, KNOWN: below the band, from {@link #AMO_PACKET_FLOOR_MPS} to {@link
    *       #AMO_PACKET_CEILING_MPS} (142-160 M/s against S1's 400): the NIC's packet rate applied to the small AMO
    *       packets;
-   *   <li>{@code mpi-osu-bw-s1-1k}, OPEN: above the band, up to the FMA store's ceiling on 1 KiB messages ({@link
-   *       #FMA_1K_MESSAGE_CEILING_GBPS}, 3.48 GB/s, 2.90 of S1's 1.2);
    *   <li>{@code mpi-pingpong-s1-2k}, OPEN: below the band, down to the eager protocol's three message times
    *       ({@link #EAGER_2K_SLOWEST_NS}: 2,048 B / 3.9 us, 0.525 of S1's 1.0 GB/s);
    *   <li>{@code put-bidirectional-64k}, OPEN: above the band, up to the host link's ceiling ({@link
    *       #BIDIRECTIONAL_PUT_CEILING_GBPS}, 9.14 GB/s, 1.21 of S1's 7.55);
+   *   <li>{@code mpi-allreduce-6}, OPEN (since stop 70): below the band, from the band's bottom down to {@link
+   *       #ALLREDUCE_6_FLOOR_US} (0.669 of Dom's 5.67 us);
    *   <li>{@code mpi-latency-rank3}, OPEN: below the band, from the nearest rank-3 route's {@link
    *       #RANK3_MPI_NEAREST_NS} (0.677 of Austin's 2.2 us) to the band's bottom; the farthest minimal route's 1,880 ns
    *       (0.855) is inside the band.
@@ -244,15 +247,18 @@ public final class Validation {
           NPT_GET_CEILING_GBPS / 9.6),
       "amo-hot-word-cached", new KnownDisagreement("docs/validation.md, \"The AMO unit's rate\"",
           AMO_PACKET_FLOOR_MPS / 400, AMO_PACKET_CEILING_MPS / 400),
-      "mpi-osu-bw-s1-1k", new KnownDisagreement(SMALL_WHERE, 1.25,
-          FMA_1K_MESSAGE_CEILING_GBPS / 1.2, false),
+      // mpi-osu-bw-s1-1k was OPEN (2.21, stop 70's first rows) until the posting rank waited for its post's stores
+      // (stop 70): 1.40 GB/s, 1.17 of S1's 1.2, inside the band
       "mpi-pingpong-s1-2k", new KnownDisagreement(SMALL_WHERE, 2048 / EAGER_2K_SLOWEST_NS / 1.0, 0.8, false),
       "put-bidirectional-64k", new KnownDisagreement("docs/validation.md, \"Bidirectional puts too fast\"", 1.1,
           BIDIRECTIONAL_PUT_CEILING_GBPS / 7.55, false),
       "mpi-latency-rank3", new KnownDisagreement(
           "docs/validation.md, \"The rank-3 MPI latency (1.49 \u00b5s against Austin's 2.2 \u00b5s): why, in the"
               + " model\"",
-          RANK3_MPI_NEAREST_NS / 2200, 0.8, false));
+          RANK3_MPI_NEAREST_NS / 2200, 0.8, false),
+      "mpi-allreduce-6", new KnownDisagreement(
+          "docs/validation.md, \"Collectives against CSCS's osu_allreduce and osu_alltoall\"",
+          ALLREDUCE_6_FLOOR_US / 5.67, 0.8, false));
 
   /**
    * Rows whose value is another row's measurement, each with that row (docs/validation.md, "Calibration rows"):
