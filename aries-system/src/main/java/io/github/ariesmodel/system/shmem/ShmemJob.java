@@ -1,6 +1,7 @@
 package io.github.ariesmodel.system.shmem;
 
 import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkState;
 
 import io.github.ariesmodel.core.AccessKind;
 import io.github.ariesmodel.core.AmoKind;
@@ -879,6 +880,18 @@ public final class ShmemJob {
     }
 
     private long post(Post p) {
+      return post(p, false);
+    }
+
+    /**
+     * Posts, and with {@code await} registers the post's GLOBAL event for {@link #awaitGlobal} first: the PE waits for
+     * its post's stores here, and an event that completes meanwhile (an operating-system detour can hold the PE that
+     * long) must find the registration, or the wait after would never end.
+     */
+    private long post(Post p, boolean await) {
+      if (await) {
+        awaited.put(p.postId(), null);
+      }
       node.nic().post(p, local); // this PE's own FMA descriptor: it posts concurrently with its node's others
       outstanding++;
       // the PE's core is busy with the post's stores into the FMA window until they are done (since stop 70)
@@ -982,8 +995,9 @@ public final class ShmemJob {
       return NetworkAddress.of(peNodes[pe], s.mdh(pe), offset);
     }
 
+    /** Waits for the GLOBAL event of a post registered before it was made ({@link #post(Post, boolean)}). */
     private CompletionEvent awaitGlobal(long postId) {
-      awaited.put(postId, null);
+      checkState(awaited.containsKey(postId), "post %s was not registered before it was made", postId);
       self().waitUntil(() -> awaited.get(postId) != null);
       return awaited.remove(postId);
     }
@@ -1072,7 +1086,8 @@ public final class ShmemJob {
       checkArgument(length >= 1, "length must be >= 1 (zero-length GETs are refused [S5]) but was %s", length);
       NetworkAddress from = remote(src, srcOffset, pe);
       if (length <= TransferSplit.MAX_PART) {
-        long id = post(Post.get(nextPostId++, dest.mdh(index), destOffset, from, length).withDeliveryMode(getMode));
+        long id = post(Post.get(nextPostId++, dest.mdh(index), destOffset, from, length).withDeliveryMode(getMode),
+            true);
         awaitGlobal(id);
         return;
       }
@@ -1150,7 +1165,7 @@ public final class ShmemJob {
       Post p = Post.amo(nextPostId++, op, to, operand1, operand2)
           .withDeliveryMode(putMode)
           .withCompletion(Post.NO_CQ, putModes);
-      long id = post(p);
+      long id = post(p, op.fetching());
       if (!op.fetching()) {
         return 0;
       }
@@ -1203,6 +1218,7 @@ public final class ShmemJob {
           awaitNodeArrivals(epoch);
         }
         long id = nextPostId++;
+        awaited.put(id, null);
         node.nic().postCollective(CePost.of(id, ceChannel[group.index], 0, CeOperation.AND, -1L,
             epoch & io.github.ariesmodel.core.packet.Packet.MAX_REDUCTION_ID, ceResult.mdh(index), 0, Post.NO_CQ));
         outstanding++;
