@@ -21,13 +21,18 @@ class PutRateWorkloadTest {
         "puts", "300")));
     ResultTable t = r.tables().stream().filter(x -> x.name().equals("put-rate")).findFirst().orElseThrow();
     double[] rate = t.numbers("putRate");
-    // one PE posts one put each fmaPostPs (40 ns, assumed): at most 25 M/s, and nearly that over 300 puts
+    // one PE posts one put each fmaPostPs (133.334 ns since stop 70, derived from S1 p.23's 7.5 M/s a core): at most
+    // 7.5 M/s, and nearly that over 300 puts
     double onePeMax = 1e6 / SimTime.toNs(NicTiming.DEFAULT_FMA_POST_PS) / 1e3;
     assertThat(rate[0]).isLessThanOrEqualTo(onePeMax).isGreaterThan(0.9 * onePeMax);
     // two PEs post concurrently through their own FMA descriptors: about twice one's
     assertThat(rate[1]).isGreaterThan(1.8 * rate[0]);
-    // sixteen are bound by the NIC, not by their posts: far below 16 times one
-    assertThat(rate[2]).isGreaterThan(rate[1]).isLessThan(8 * rate[0]);
+    // sixteen are bound by the NIC (its 64 request tags over a put's round trip, about 116 M/s, docs/validation.md),
+    // not by their posts: more than two PEs give, less than sixteen times one PE (about 119 M/s)
+    assertThat(rate[2]).isGreaterThan(rate[1]).isLessThan(0.98 * 16 * rate[0]);
+    double[] waited = t.numbers("postsDelayedForTags");
+    assertThat(waited[0]).isZero();
+    assertThat(waited[2]).isPositive();
     assertThat(r.metrics()).extracting(m -> m.name()).containsExactly("put-rate.1.putRate", "put-rate.2.putRate",
         "put-rate.16.putRate");
     assertThat(t.numbers("faults")).containsOnly(0);
