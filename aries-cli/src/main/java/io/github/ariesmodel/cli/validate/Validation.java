@@ -216,8 +216,8 @@ public final class Validation {
    *       (S1's at most 500 ns of router hops on a minimal route) to the top plus the 100 ns of the rank-3 cable's
    *       wire latency that is assumed and named as the cause (today 580 ns, 1.381);
    *   <li>{@code mpi-alltoall-6}, KNOWN, 0.40-0.80 (3.29-6.58 us against 8.23): below the band, from its bottom
-   *       (0.80) down to today's 3.96 us (0.481) less one further rank's share of the overlapped alltoall, 0.65 us
-   *       (3.31 us, 0.402): the documented cause is cost the model does not charge, so the model going faster by more
+   *       (0.80) down to stop 69's 3.96 us (0.481; 4.25 us since stop 70) less one further rank's share of the
+   *       overlapped alltoall, 0.65 us (3.31 us, 0.402): the documented cause is cost the model does not charge, so the model going faster by more
    *       than a rank's messages is not it;
    *   <li>{@code mpi-osu-bw-cscs} and {@code mpi-osu-bw-s1-64k}, KNOWN: below the band, from 0.9 × to 1 × the NPT's
    *       GET ceiling ({@link #NPT_GET_CEILING_GBPS}, 8.13 GB/s): the rendezvous moves data by GET, which that ceiling

@@ -29,7 +29,9 @@ import io.github.ariesmodel.core.SimTime;
  *       and CQ reads timed through the host cache, which that figure then counted twice (docs/mpi.md). Stop 70 derived
  *       the NIC's post from S1 p.23 (133.334 ns, was an assumed 40): with 215 ns a side the pair gave 1,396.020 ns
  *       against 1,302.687 before (the one-way path has one post), so each side carried 46.667 ns too many:
- *       215 − 46.667 = 168.333 ns, which gives 1,302.686 ns</td></tr>
+ *       215 − 46.667 = 168.333 ns, which gave 1,302.686 ns; since a posting rank waits for its post's stores (later
+ *       in stop 70) the same command gives 1,336.020 ns, a receiver's credit CQ writes being posts of its own (not
+ *       re-derived again in that stop: docs/mpi.md)</td></tr>
  *   <tr><td>{@code memcpyBytesPerSecond}</td><td>16 GB/s (one core copying cache-resident data into or out of an
  *       internal buffer)</td><td>assumed</td></tr>
  *   <tr><td>{@code reduceBytesPerSecond}</td><td>4 GB/s of operands combined by one core</td><td>assumed</td></tr>
