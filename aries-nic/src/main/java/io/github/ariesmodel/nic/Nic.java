@@ -446,10 +446,14 @@ public final class Nic implements FabricEndpoint {
    * @throws IllegalArgumentException for a descriptor outside 0-126
    */
   public long postStoresDoneAt(int descriptor) {
+    checkDescriptor(descriptor);
+    return transactions == null ? 0 : transactions.freeAt(descriptor);
+  }
+
+  private static void checkDescriptor(int descriptor) {
     checkArgument(descriptor >= 0 && descriptor < FMA_DESCRIPTORS,
         "descriptor must be in [0, %s] (the NIC's FMA descriptors [S1 p.19]) but was %s", FMA_DESCRIPTORS - 1,
         descriptor);
-    return transactions == null ? 0 : transactions.freeAt(descriptor);
   }
 
   /** @return transactions holding a request tag now */
@@ -510,9 +514,7 @@ public final class Nic implements FabricEndpoint {
     boolean entered = inUse.enter();
     try {
       checkArgument(post != null, "post must not be null");
-      checkArgument(descriptor >= 0 && descriptor < FMA_DESCRIPTORS,
-          "descriptor must be in [0, %s] (the NIC's FMA descriptors [S1 p.19]) but was %s", FMA_DESCRIPTORS - 1,
-          descriptor);
+      checkDescriptor(descriptor);
       if (validator == null) {
         build();
       }

@@ -53,10 +53,11 @@ final class TransactionTable {
   private ArrayDeque<Post>[] channelQueues;
   private boolean[] channelBusy;
   private int nextChannel;
-  /** When the CPU has finished storing the last post of descriptor 0 (its FMA front end is free again). */
-  private long cpuFreeAt;
-  /** The same for descriptors 1 and up (index descriptor - 1), made when one of them first posts. */
-  private long[] otherCpuFreeAt;
+  /**
+   * When each FMA descriptor's process has finished storing its last post (its FMA front end is free again), by
+   * descriptor; grown when a higher descriptor first posts.
+   */
+  private long[] storesDoneAt = new long[1];
 
   TransactionTable(Scheduler scheduler, NicConfig config, HostLink host, CompletionWriter completions,
       NicStatistics stats) {
@@ -81,29 +82,26 @@ final class TransactionTable {
    * @return when the stores are done and the doorbell written
    */
   long bookPost(long now) {
-    long cpu = Math.max(now, cpuFreeAt) + config.timing().fmaPostPs();
-    cpuFreeAt = cpu;
+    return bookPost(now, 0);
+  }
+
+  /** {@link #bookPost(long)} on descriptor {@code d}: after every earlier post's stores there. */
+  private long bookPost(long now, int d) {
+    long cpu = Math.max(now, freeAt(d)) + config.timing().fmaPostPs();
+    setFreeAt(d, cpu);
     return cpu;
   }
 
   /** @return when descriptor {@code d}'s process has finished its stores of every post it made on it */
   long freeAt(int d) {
-    if (d == 0) {
-      return cpuFreeAt;
-    }
-    return otherCpuFreeAt == null || otherCpuFreeAt.length < d ? 0 : otherCpuFreeAt[d - 1];
+    return d < storesDoneAt.length ? storesDoneAt[d] : 0;
   }
 
   private void setFreeAt(int d, long t) {
-    if (d == 0) {
-      cpuFreeAt = t;
-      return;
+    if (d >= storesDoneAt.length) {
+      storesDoneAt = java.util.Arrays.copyOf(storesDoneAt, Math.max(d + 1, 2 * storesDoneAt.length));
     }
-    if (otherCpuFreeAt == null || otherCpuFreeAt.length < d) {
-      otherCpuFreeAt = java.util.Arrays.copyOf(otherCpuFreeAt == null ? new long[0] : otherCpuFreeAt,
-          Math.max(d, otherCpuFreeAt == null ? 4 : 2 * otherCpuFreeAt.length));
-    }
-    otherCpuFreeAt[d - 1] = t;
+    storesDoneAt[d] = t;
   }
 
   /** Accepts a validated post made through FMA descriptor 0 ({@link #accept(Post, int)}). */
@@ -123,7 +121,7 @@ final class TransactionTable {
     completions.postAccepted(p.completionQueue());
     long now = scheduler.now();
     NicTiming timing = config.timing();
-    long cpu = Math.max(now, freeAt(descriptor)) + timing.fmaPostPs();
+    long cpu = bookPost(now, descriptor);
     boolean fmaPut = p.engine() == Post.Engine.FMA && p.type() == Post.PostType.PUT;
     long stores = 0;
     long first = 0;
@@ -147,11 +145,9 @@ final class TransactionTable {
 
   /** @return when the CPU's stores of every accepted post are done, picoseconds (over every descriptor) */
   long cpuFreeAt() {
-    long t = cpuFreeAt;
-    if (otherCpuFreeAt != null) {
-      for (long x : otherCpuFreeAt) {
-        t = Math.max(t, x);
-      }
+    long t = 0;
+    for (long x : storesDoneAt) {
+      t = Math.max(t, x);
     }
     return t;
   }
