@@ -736,7 +736,15 @@ public final class ShmemJob {
       members[(int) (e.postId() >>> LOCAL_PE_SHIFT) & 0x7F].onEvent(e);
     }
 
-    /** Wakes the node's PEs but one (they wait on {@link #released} or {@link #arrivals}). */
+    /** Wakes the node's first PE, which waits on {@link #arrivals}. */
+    void wakeFirst() {
+      Pe first = members[0];
+      if (first.process != null && runner != null) {
+        runner.wake(first.process);
+      }
+    }
+
+    /** Wakes the node's PEs but one (they wait on {@link #released}). */
     void wakeAllBut(Pe me) {
       for (Pe pe : members) {
         if (pe != me && pe.process != null && runner != null) {
@@ -1254,7 +1262,7 @@ public final class ShmemJob {
       ps = Math.max(ps, hostAccess(barrier, first, 0, word, 8, true));
       sleepIfAny(ps);
       group.arrivals++;
-      group.wakeAllBut(this);
+      group.wakeFirst(); // only the node's first PE waits on arrivals
       self().waitUntil(() -> group.released >= epoch);
       sleepIfAny(hostAccess(barrier, first, 8, new byte[8], 8, false));
     }
