@@ -19,7 +19,7 @@ import io.github.ariesmodel.core.SimTime;
  *   <tr><td>{@code shortMaxBytes}</td><td>1,024 payload bytes inside an SMSG mailbox message</td>
  *       <td>assumed (Cray's {@code MPICH_GNI_MAX_VSHORT_MSG_SIZE} varies with job size; not read here)</td></tr>
  *   <tr><td>{@code mailboxSlots}</td><td>8 credits per ordered pair of ranks</td><td>assumed</td></tr>
- *   <tr><td>{@code sendOverheadPs}, {@code recvOverheadPs}</td><td>168.333 ns each per message</td>
+ *   <tr><td>{@code sendOverheadPs}, {@code recvOverheadPs}</td><td>150.323 ns each per message</td>
  *       <td><em>calibrated</em> (no published split exists): chosen so that osu_latency at 8 bytes between two
  *       nodes of one blade, in steady state, gives the 1.3 µs of aries-facts §7 (Austin [S3]); the NIC, the network
  *       and the host cache account for the rest. Derivation on the model of 2026-12-01: with 285 ns a side the
@@ -30,8 +30,10 @@ import io.github.ariesmodel.core.SimTime;
  *       the NIC's post from S1 p.23 (133.334 ns, was an assumed 40): with 215 ns a side the pair gave 1,396.020 ns
  *       against 1,302.687 before (the one-way path has one post), so each side carried 46.667 ns too many:
  *       215 − 46.667 = 168.333 ns, which gave 1,302.686 ns; since a posting rank waits for its post's stores (later
- *       in stop 70) the same command gives 1,336.020 ns, a receiver's credit CQ writes being posts of its own (not
- *       re-derived again in that stop: docs/mpi.md)</td></tr>
+ *       in stop 70) the same command gave 1,336.020 ns, a receiver's credit CQ writes being posts of its own; stop 71
+ *       re-derived the same way: 36.020 ns too many, 18.010 a side, 168.333 − 18.010 = 150.323 ns, which gives
+ *       1,300.000 ns ({@code MpiOverheadCalibrationTest} holds the figure within 1 ns and checks the procedure's
+ *       premise, so a later change that moves it fails there)</td></tr>
  *   <tr><td>{@code memcpyBytesPerSecond}</td><td>16 GB/s (one core copying cache-resident data into or out of an
  *       internal buffer)</td><td>assumed</td></tr>
  *   <tr><td>{@code reduceBytesPerSecond}</td><td>4 GB/s of operands combined by one core</td><td>assumed</td></tr>
@@ -408,8 +410,8 @@ public final class MpiConfig {
     private long heapBytes = 16L << 20;
     private PageSize pageSize = PageSize.SIZE_2M;
     private DeliveryMode deliveryMode = DeliveryMode.ADAPTIVE_0;
-    private long sendOverheadPs = 168_333;
-    private long recvOverheadPs = 168_333;
+    private long sendOverheadPs = 150_323;
+    private long recvOverheadPs = 150_323;
     private double memcpyBytesPerSecond = 16e9;
     private double reduceBytesPerSecond = 4e9;
     private long pollIntervalPs = 50_000;
