@@ -682,10 +682,6 @@ final class Rank implements Mpi {
     if (!local) {
       unreadEvents.merge(job.nodeOf(s), -1, Rank::sumOrNone);
     }
-    if (++peers.creditsOwed[peer] >= Math.max(1, config.mailboxSlots() / 2)) {
-      control(s, CQ_CREDIT, ((long) peers.creditsOwed[peer] << 22) | worldRank);
-      peers.creditsOwed[peer] = 0;
-    }
     Protocol protocol = switch (kind) {
       case KIND_SHORT -> local ? Protocol.SHARED_MEMORY : Protocol.SHORT;
       case KIND_EAGER -> Protocol.EAGER;
@@ -709,6 +705,14 @@ final class Rank implements Mpi {
       startGet(m, new EagerDataArrived(m));
     }
     arrive(m);
+    // The slot is released once its message has been taken (uGNI's order: GNI_SmsgGetNext, the message's use, then
+    // GNI_SmsgRelease, which frees the slot's credit [Cray's SMSG example]), so a credit return, every half of the
+    // slots, follows the copy out, the eager GET's post and the hand-over. Until stop 71 it came first, and its post
+    // (a process wait since stop 70) delayed all three by 133 ns (docs/validation.md, the 6-node allreduce).
+    if (++peers.creditsOwed[peer] >= Math.max(1, config.mailboxSlots() / 2)) {
+      control(s, CQ_CREDIT, ((long) peers.creditsOwed[peer] << 22) | worldRank);
+      peers.creditsOwed[peer] = 0;
+    }
     return true;
   }
 
