@@ -14,6 +14,12 @@ import java.util.function.LongPredicate;
  * A modelled fault at the target (bad MDH, bounds, permission, translation) does not throw: the operation touches no
  * memory, the job counts it ({@link ShmemJob#faults()}), and {@link #lastStatus()} reports it.
  *
+ * <p>With several PEs a node, a put or get to another PE of the same node is by default a CPU copy through shared
+ * memory ({@link ShmemJob.Builder#sharedMemory(boolean)}): the call returns when the copy is done (so it is complete
+ * at once, for {@link #quiet()} as for a blocking get), its time is the copy's, and the NIC sees none of it. Atomics
+ * always go through the NIC. What this interface says of a put's or get's NIC transactions, staging buffer and
+ * events is of the NIC path.
+ *
  * <p>A handle is its PE's, for its program during a run: every method but {@link #myPe()}, {@link #nPes()} and
  * {@link #node()} refuses, with an {@link IllegalStateException} naming the handle's PE and its user and changing
  * nothing, a call from another PE's program, from a program of another job, or after the run (a condition given to

@@ -14,6 +14,7 @@ import io.github.ariesmodel.core.MemoryDomainDescriptor;
 import io.github.ariesmodel.core.MemoryRegistration;
 import io.github.ariesmodel.core.NetworkAddress;
 import io.github.ariesmodel.core.PageSize;
+import io.github.ariesmodel.core.SimTime;
 import io.github.ariesmodel.core.Status;
 import io.github.ariesmodel.core.sim.FlatTranslation;
 import io.github.ariesmodel.core.sim.SparsePhysicalMemory;
@@ -30,6 +31,7 @@ import io.github.ariesmodel.nic.NicConfig;
 import io.github.ariesmodel.nic.Post;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.Node;
+import io.github.ariesmodel.system.mpi.MpiConfig;
 import io.github.ariesmodel.system.process.ProcessRunner;
 import io.github.ariesmodel.system.process.SimProcess;
 import java.util.ArrayList;
@@ -67,10 +69,20 @@ import java.util.function.LongPredicate;
  * ALPS places a job's PEs by default) are each a process of their own: their own simulated CPU, completion queue,
  * registrations (MDHs) of every symmetric object and FMA descriptor, through which they post concurrently
  * ({@link Nic#post(Post, int)}, [S1 p.19]); they share the node's NIC (its host link, request tags and issue
- * pipeline), host memory and host cache. A PE's puts, gets and atomics to another PE of its node go through the NIC
- * (loopback), not through shared memory as Cray SHMEM's on-node transfers do (docs/using-the-library.md, "SHMEM").
- * The NIC's completion listener is the node's: it hands each event of a post to the PE that made it (the post id
- * carries the PE's index on its node, {@link #LOCAL_PE_SHIFT}).
+ * pipeline), host memory and host cache. The NIC's completion listener is the node's: it hands each event of a post
+ * to the PE that made it (the post id carries the PE's index on its node, {@link #LOCAL_PE_SHIFT}).
+ *
+ * <p>A put or get between two PEs of one node is, by default ({@link Builder#sharedMemory(boolean)}, since stop 71),
+ * a CPU copy by the PE that makes it through the other PE's segment mapped into its address space, as Cray
+ * OpenSHMEMX's SMP-DMAPP transport on XC moves on-node data with XPMEM, on by default when a node has more than one PE
+ * (docs/using-the-library.md, "On-node puts and gets"): the copy costs the initiating PE its bytes at {@link
+ * Builder#memcpyBytesPerSecond} (the MPI layer's host copy rate) and then the cache latency of its slowest line, its
+ * bytes are in the target's memory (through the node's host cache) when they have been copied, a PE waiting on a
+ * word of them ({@link Shmem#waitUntil}) wakes then, and it is complete when the call returns: the NIC sees none of
+ * it (no post, no completion event, no REMOTE event). Atomics stay on the NIC (so that they stay atomic with the
+ * NIC's atomics on the same words), and so does a PE's put or get to itself. With {@code sharedMemory(false)}, and
+ * with one PE a node, every put and get goes through the NIC (a PE of the same node: a loopback through it), as
+ * before stop 71.
  */
 public final class ShmemJob {
 
@@ -87,6 +99,11 @@ public final class ShmemJob {
   public static final int MAX_PES_PER_NODE = Nic.FMA_DESCRIPTORS;
   /** Entries of each PE's completion queue for remote events. */
   private static final int REMOTE_CQ_ENTRIES = 1024;
+  /**
+   * Bytes an on-node copy moves through the host cache at a time (a buffer of the model's, not a hardware size: the
+   * copy's time is its bytes at the copy rate, whatever the chunk).
+   */
+  private static final int ON_NODE_CHUNK = 1 << 20;
 
   private final AriesSystem system;
   /**
@@ -110,6 +127,10 @@ public final class ShmemJob {
   private final long stagingBytes;
   /** The completion modes of puts and atomics: GLOBAL, and REMOTE when the builder asked for them. */
   private final int putModes;
+  /** Whether puts and gets between two PEs of one node are CPU copies ({@link Builder#sharedMemory}). */
+  private final boolean sharedMemory;
+  /** The rate of those copies, bytes a second ({@link Builder#memcpyBytesPerSecond}). */
+  private final double memcpyBytesPerSecond;
   private final Pe[] pes;
   private final List<Symmetric> objects = new ArrayList<>();
   private final Symmetric barrier;
@@ -137,6 +158,8 @@ public final class ShmemJob {
     this.getMode = b.deliveryMode != null ? b.deliveryMode : defaultGetMode();
     this.stagingBytes = b.stagingBytes;
     this.putModes = Post.GLOBAL_EVENT | (b.remoteEvents ? Post.REMOTE_EVENT : 0);
+    this.sharedMemory = b.sharedMemory;
+    this.memcpyBytesPerSecond = b.memcpyBytesPerSecond;
     this.pes = new Pe[peNodes.length];
     // What a build takes cannot all be given back: host memory is a bump allocator that frees no frame, so even a
     // queue destroyed or a registration undone moves the next one's frames. So the build first checks, taking
@@ -327,6 +350,31 @@ public final class ShmemJob {
   /** @return whether the job's puts and atomics ask for REMOTE events ({@link Builder#remoteEvents(boolean)}) */
   public boolean remoteEvents() {
     return (putModes & Post.REMOTE_EVENT) != 0;
+  }
+
+  /**
+   * @return whether a put or get between two PEs of one node is a CPU copy through shared memory ({@link
+   *     Builder#sharedMemory(boolean)}; it matters only with {@link #pesPerNode()} above 1)
+   */
+  public boolean sharedMemory() {
+    return sharedMemory;
+  }
+
+  /** @return the rate of on-node copies, bytes a second ({@link Builder#memcpyBytesPerSecond}) */
+  public double memcpyBytesPerSecond() {
+    return memcpyBytesPerSecond;
+  }
+
+  /**
+   * @return puts and gets so far, over all runs, that were CPU copies between two PEs of one node ({@link
+   *     Builder#sharedMemory(boolean)}), not NIC transactions
+   */
+  public long onNodeCopies() {
+    long n = 0;
+    for (Pe pe : pes) {
+      n += pe.onNodeCopies; // counted per PE, as faults are
+    }
+    return n;
   }
 
   /** @return number of PEs */
@@ -562,6 +610,11 @@ public final class ShmemJob {
     private long stagingBytes = 1L << 20;
     private int collectiveEngineRadix; // 0: software barriers
     private boolean remoteEvents; // false: as DMAPP's puts and AMOs, nothing written at the target but the data [S8]
+    // true: Cray OpenSHMEMX on XC (SMP-DMAPP) copies on-node data with XPMEM, on by default with several PEs a node
+    // (SHMEM_LOCALITY_ONNODE, SHMEM_USE_SMP; docs/using-the-library.md, "On-node puts and gets")
+    private boolean sharedMemory = true;
+    // the MPI layer's host copy rate (assumed there, docs/mpi.md): the same thing, one core's memory copy on a node
+    private double memcpyBytesPerSecond = MpiConfig.defaults().memcpyBytesPerSecond();
 
     private Builder(AriesSystem system) {
       this.system = system;
@@ -662,6 +715,37 @@ public final class ShmemJob {
     }
 
     /**
+     * How a put or get between two PEs of one node moves ({@link #pesPerNode} above 1). On (the default, since stop
+     * 71): a CPU copy by the PE that makes it, through the other PE's segment mapped into its address space, as Cray
+     * OpenSHMEMX on XC does with XPMEM (its SMP-DMAPP transport; {@code SHMEM_LOCALITY_ONNODE}, on by default with more
+     * than one PE a node, and no size limit by default, {@code SHMEM_SMP_SIZE_LIMIT} -1; docs/using-the-library.md,
+     * "On-node puts and gets"). The NIC sees none of it. Atomics go through the NIC either way. Off: through the NIC,
+     * a loopback (as until stop 71; OpenSHMEMX's {@code SHMEM_LOCALITY_ONNODE=0}). With one PE a node it changes
+     * nothing.
+     *
+     * @param on true for CPU copies through shared memory, false for the NIC loopback
+     * @return this builder
+     */
+    public Builder sharedMemory(boolean on) {
+      this.sharedMemory = on;
+      return this;
+    }
+
+    /**
+     * The rate of on-node copies ({@link #sharedMemory(boolean)}): one core copying between two processes' memory
+     * on a node. Unset, the MPI layer's {@link MpiConfig#memcpyBytesPerSecond()} (16 GB/s, assumed there: docs/mpi.md,
+     * "Software costs"), the rate of the same physical thing in Cray MPICH's on-node copies.
+     *
+     * @param bytesPerSecond in [84000, 1e12], or Infinity for copies that take only their cache latency
+     * @return this builder
+     */
+    public Builder memcpyBytesPerSecond(double bytesPerSecond) {
+      SimTime.checkRate("memcpyBytesPerSecond", bytesPerSecond, true);
+      this.memcpyBytesPerSecond = bytesPerSecond;
+      return this;
+    }
+
+    /**
      * Builds the job: each PE's NIC gets a remote-event completion queue, its staging buffer and barrier words are
      * registered, and with {@link #collectiveEngine} one CE channel a node is taken.
      *
@@ -675,8 +759,10 @@ public final class ShmemJob {
      *
      * @return the job
      * @throws IllegalArgumentException naming both settings when {@link #deliveryMode} was given for a system whose
-     *     router fabric has an explicit routing (the mode would silently have no effect on the route), or when no
-     *     {@link #nodes} were given and the system lacks the default's node 1
+     *     router fabric has an explicit routing (the mode would silently have no effect on the route), or when
+     *     {@link #remoteEvents(boolean) remoteEvents(true)} was given with {@link #pesPerNode} above 1 and {@link
+     *     #sharedMemory(boolean)} on (an on-node put writes no REMOTE event: {@link Shmem#waitRemoteEvents} would
+     *     wait for ever), or when no {@link #nodes} were given and the system lacks the default's node 1
      * @throws IllegalStateException when a PE's node has no room for it (above), or has no free CE channel
      */
     public ShmemJob build() {
@@ -685,6 +771,12 @@ public final class ShmemJob {
         // (it failed as "node id must be in [0, 0] but was 1" after node 0's NIC had made a completion queue)
         throw new IllegalArgumentException("ShmemJob nodes must be given for a system of " + system.nodeCount()
             + " node: the default, nodes(0, 1), names node 1, which it does not have (give nodes(0) for one PE)");
+      }
+      if (remoteEvents && sharedMemory && pesPerNode > 1) {
+        throw new IllegalArgumentException("ShmemJob remoteEvents(true) cannot be combined with pesPerNode("
+            + pesPerNode + ") and sharedMemory(true): a put between two PEs of one node is then a CPU copy, which writes"
+            + " no REMOTE event at its target; give sharedMemory(false) to send on-node puts through the NIC, or one PE a"
+            + " node");
       }
       String routing = system.routingName();
       if (deliveryMode != null && system.routerFabric().isPresent()
@@ -789,6 +881,8 @@ public final class ShmemJob {
     /** This PE's observer of its NIC's host writes, added while a run lasts. */
     final HostWriteListener writeWatch = this::onHostWrite;
     long faults;
+    /** This PE's puts and gets that were CPU copies to or from another PE of its node. */
+    long onNodeCopies;
     Status firstFault = Status.OK;
     long firstFaultAtPs;
     /** The node's clock: the loop, or its group's scheduler on a system with threads. */
@@ -1003,6 +1097,67 @@ public final class ShmemJob {
       return NetworkAddress.of(peNodes[pe], s.mdh(pe), offset);
     }
 
+    /**
+     * Whether a put or get of this PE to PE {@code pe} (a valid index) is a CPU copy through shared memory: another PE
+     * of this node, in a job with {@link Builder#sharedMemory(boolean)} on. A PE's transfers to itself stay on the NIC,
+     * as they are with one PE a node.
+     */
+    private boolean onNode(int pe) {
+      return sharedMemory && pe != index && peNodes[pe] == node.id();
+    }
+
+    /** Picoseconds this PE's core takes to copy {@code bytes} at the job's copy rate (as the MPI layer's copies). */
+    private long copyPs(long bytes) {
+      double rate = memcpyBytesPerSecond;
+      return bytes <= 0 || Double.isInfinite(rate) ? 0 : (long) Math.ceil(bytes * 1e12 / rate);
+    }
+
+    /**
+     * A put or get between two PEs of this node, by this PE's core through the mapped segment (XPMEM): the bytes at
+     * the copy rate, then, at the copy's end, its loads of PE {@code fromPe}'s {@code src} and stores into PE {@code
+     * toPe}'s {@code dest} through the node's host cache (the target's memory holds the bytes from then, and a PE
+     * waiting on a word of them wakes), then the latency of the slowest line they touched, as MPI charges its on-node
+     * copies (docs/mpi.md, "On one node"). No NIC post, no completion event: complete when this returns.
+     */
+    private void copyOnNode(Symmetric src, int fromPe, long srcOffset, Symmetric dest, int toPe, long destOffset,
+        long length) {
+      sleepIfAny(copyPs(length));
+      Pe target = pes[toPe];
+      byte[] buf = new byte[(int) Math.min(length, ON_NODE_CHUNK)];
+      long worst = 0;
+      for (long done = 0; done < length; ) {
+        int n = (int) Math.min(buf.length, length - done);
+        worst = Math.max(worst, hostAccess(src, fromPe, srcOffset + done, buf, n, false, null));
+        worst = Math.max(worst, hostAccess(dest, toPe, destOffset + done, buf, n, true, target));
+        done += n;
+      }
+      onNodeCopies++;
+      sleepIfAny(worst);
+    }
+
+    /**
+     * A put of bytes this PE holds (a Java array, or {@code putLong}'s word in a register) into another PE of its node:
+     * as {@link #copyOnNode}, with stores only.
+     */
+    private void storeOnNode(byte[] data, Symmetric dest, int toPe, long destOffset) {
+      sleepIfAny(copyPs(data.length));
+      long worst = hostAccess(dest, toPe, destOffset, data, data.length, true, pes[toPe]);
+      onNodeCopies++;
+      sleepIfAny(worst);
+    }
+
+    /**
+     * Another PE of this node stored {@code length} bytes at {@code physicalAddress} of this PE's memory (an on-node
+     * put): wakes this PE now when they cover the word its {@link #waitUntil} tests, as {@link #onHostWrite} does for
+     * the NIC's writes (a CPU's store is visible to the node's other cores at once: one coherent cache).
+     */
+    void peerStored(long physicalAddress, int length) {
+      long w = watchedWord;
+      if (w >= 0 && physicalAddress < w + 8 && physicalAddress + length > w && process != null && runner != null) {
+        runner.wake(process);
+      }
+    }
+
     /** Waits for the GLOBAL event of a post registered before it was made ({@link #post(Post, boolean)}). */
     private CompletionEvent awaitGlobal(long postId) {
       checkState(awaited.containsKey(postId), "post %s was not registered before it was made", postId);
@@ -1042,6 +1197,10 @@ public final class ShmemJob {
       own(dest, "dest", destOffset, length);
       own(src, "src", srcOffset, length);
       NetworkAddress to = remote(dest, destOffset, pe); // (checks pe before the post takes an id)
+      if (onNode(pe)) {
+        copyOnNode(src, index, srcOffset, dest, pe, destOffset, length);
+        return;
+      }
       if (length <= TransferSplit.MAX_PART) {
         post(Post.put(nextPostId++, src.mdh(index), srcOffset, to, length)
             .withDeliveryMode(putMode)
@@ -1063,6 +1222,11 @@ public final class ShmemJob {
           stagingBytes, data.length);
       own(dest, "dest", destOffset, data.length);
       NetworkAddress to = remote(dest, destOffset, pe); // (checks pe before the staging buffer is written)
+      if (onNode(pe)) {
+        // straight from the array (the program's own memory) into the peer's object: no staging buffer
+        storeOnNode(data, dest, pe, destOffset);
+        return;
+      }
       localBytes(staging, 0, data);
       long id = nextPostId++;
       awaited.put(id, null);
@@ -1080,6 +1244,11 @@ public final class ShmemJob {
       checkCaller();
       checkArgument((destOffset & 7) == 0, "destOffset must be 8-byte aligned but was %s", destOffset);
       own(dest, "dest", destOffset, 8);
+      checkPe("pe", pe);
+      if (onNode(pe)) {
+        storeOnNode(LittleEndian.ofLong(value), dest, pe, destOffset); // one store of the word
+        return;
+      }
       // shmem_long_p: an 8-byte FMA PUT whose data the CPU stores with the descriptor (Post.putValue)
       post(Post.putValue(nextPostId++, remote(dest, destOffset, pe), value, 8)
           .withDeliveryMode(putMode)
@@ -1093,6 +1262,10 @@ public final class ShmemJob {
       own(src, "src", srcOffset, length);
       checkArgument(length >= 1, "length must be >= 1 (zero-length GETs are refused [S5]) but was %s", length);
       NetworkAddress from = remote(src, srcOffset, pe);
+      if (onNode(pe)) {
+        copyOnNode(src, pe, srcOffset, dest, index, destOffset, length);
+        return;
+      }
       if (length <= TransferSplit.MAX_PART) {
         long id = post(Post.get(nextPostId++, dest.mdh(index), destOffset, from, length).withDeliveryMode(getMode),
             true);
@@ -1117,6 +1290,11 @@ public final class ShmemJob {
       own(src, "src", srcOffset, length);
       checkArgument(length >= 1, "length must be >= 1 (zero-length GETs are refused [S5]) but was %s", length);
       NetworkAddress from = remote(src, srcOffset, pe);
+      if (onNode(pe)) {
+        // a CPU copy cannot be left to run on: it is complete when the call returns, so quiet has nothing to wait for
+        copyOnNode(src, pe, srcOffset, dest, index, destOffset, length);
+        return;
+      }
       if (length <= TransferSplit.MAX_PART) {
         post(Post.get(nextPostId++, dest.mdh(index), destOffset, from, length).withDeliveryMode(getMode));
         return;
@@ -1382,6 +1560,15 @@ public final class ShmemJob {
      * @return the latency of its slowest part, picoseconds
      */
     private long hostAccess(Symmetric obj, int owner, long offset, byte[] buf, int length, boolean write) {
+      return hostAccess(obj, owner, offset, buf, length, write, null);
+    }
+
+    /**
+     * {@link #hostAccess(Symmetric, int, long, byte[], int, boolean)}, telling {@code storedTo} (the owner's PE, for
+     * an on-node put; else null) where each store went.
+     */
+    private long hostAccess(Symmetric obj, int owner, long offset, byte[] buf, int length, boolean write,
+        Pe storedTo) {
       NicConfig c = node.nic().config();
       int done = 0;
       long worst = 0;
@@ -1398,6 +1585,9 @@ public final class ShmemJob {
         long latency = write
             ? node.hostCache().cpuStore(r.physicalAddress(), buf, done, n)
             : node.hostCache().cpuLoad(r.physicalAddress(), buf, done, n);
+        if (storedTo != null) {
+          storedTo.peerStored(r.physicalAddress(), n);
+        }
         worst = Math.max(worst, latency);
         done += n;
       }
