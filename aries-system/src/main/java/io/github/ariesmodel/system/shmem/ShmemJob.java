@@ -217,12 +217,25 @@ public final class ShmemJob {
 
   /**
    * Refuses, taking nothing, a build that would fail part-way for want of room a node's state shows: a NIC with all
-   * 2,048 completion queues (11-bit handle [S6e]), or a node whose free memory cannot hold even the frames the PE
+   * 2,048 completion queues (11-bit handle [S6e]), a NIC whose translation has too few of its 4,096 memory domain
+   * handles left for the PEs' registrations (a build could take all of them until stop 71 and fail at its 11th job of
+   * 127 PEs a node, keeping the frames it took), or a node whose free memory cannot hold even the frames the PE
    * registers there. Those frames are a lower bound (page tables are not counted: derived from how the system's own
    * translators allocate, frames aligned to the page size, at most 2 MiB for the flat translator), so this refuses no
    * build that would have succeeded; memory is checked only for the system's own translators, which take their frames
    * from the node's memory (a user's translation may not). CE channels are taken first, and given back, instead.
    */
+  /** @return how many of the node's NIC's memory domain handles name a valid (registered) descriptor */
+  private static int registeredMdhs(Node node) {
+    int n = 0;
+    for (int mdh = 0; mdh <= NetworkAddress.MAX_MDH; mdh++) {
+      if (node.translation().descriptor(mdh).filter(MemoryDomainDescriptor::valid).isPresent()) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   private void checkRoom(boolean collectiveEngine) {
     long align = Math.min(pageSize.bytes(), PageSize.SIZE_2M.bytes());
     long ring = PageSize.SIZE_4K.alignUp((long) REMOTE_CQ_ENTRIES * CompletionQueue.ENTRY_BYTES);
@@ -236,6 +249,17 @@ public final class ShmemJob {
             + " (node " + nodeId + "): its NIC has " + (k == 1 ? "all " : node.nic().completionQueueCount() + " of its ")
             + (MemoryDomainDescriptor.MAX_CQ + 1) + " completion queues (11-bit handle)" + (k == 1 ? "" : " and the"
             + " node's PEs need one each") + "; nothing was taken");
+      }
+      // each PE registers its remote-event queue's ring, its barrier words, its staging buffer and, with the engine,
+      // its CE result, each under an MDH of its own (12 bits: 4,096 a NIC [S6e])
+      int perPe = collectiveEngine ? 4 : 3;
+      int registered = registeredMdhs(node);
+      if (registered + (long) perPe * k > NetworkAddress.MAX_MDH + 1) {
+        throw new IllegalStateException("ShmemJob could not register the memory of " + who + " (node " + nodeId
+            + "): its NIC's translation has " + registered + " of its " + (NetworkAddress.MAX_MDH + 1) + " memory"
+            + " domain handles registered (12-bit MDH) and the build takes " + perPe + " a PE (its remote-event queue,"
+            + " barrier words, staging buffer" + (collectiveEngine ? ", collective-engine result" : "") + "), "
+            + perPe * k + " for " + (k == 1 ? "it" : "the node's " + k + " PEs") + "; nothing was taken");
       }
       if (!(node.translation() instanceof Iommu
           || node.translation() instanceof FlatTranslation)) {
