@@ -295,10 +295,15 @@ public interface Mpi {
 
   /**
    * Makes progress once and returns every completed request ({@code MPI_Testsome}); their entries are set to null in
-   * the array. One empty poll when none is complete, as {@link #test}.
+   * the array. One empty poll when none is complete, as {@link #test}. An array with no active request (every entry
+   * null, or none) returns null at once, with no progress pass, as {@link #testany} (MPI 3.1 §3.7.5: outcount
+   * {@code MPI_UNDEFINED}; MPICH's {@code MPIR_Testsome} returns before its progress call), so a loop until every
+   * request is returned ends on null, which an empty array (none completed yet) does not.
    *
    * @param requests the requests; a null entry is {@code MPI_REQUEST_NULL} and is skipped
-   * @return the indices of the completed requests in increasing order (empty when none is)
+   * @return the indices of the completed requests in increasing order; empty when none has completed yet; null when
+   *     there is no active request ({@code outcount == MPI_UNDEFINED})
+   * @throws IllegalArgumentException when {@code requests} itself is null
    */
   int[] testsome(Request... requests);
 

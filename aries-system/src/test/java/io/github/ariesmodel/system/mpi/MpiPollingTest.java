@@ -212,4 +212,57 @@ class MpiPollingTest {
       assertThat(seen[3]).as(on).isEqualTo(TestanyResult.NO_ACTIVE_REQUEST);
     }
   }
+
+  /**
+   * MPI_Testsome's outcount (MPI 3.1 §3.7.5): the completed indices; none yet, an empty array after one empty poll; no
+   * active request (every entry null, or no entry), {@code MPI_UNDEFINED}, here null, at once with no progress pass and
+   * no time, as testany and MPICH's {@code MPIR_Testsome}, even with a message waiting for the progress engine. It gave
+   * an empty array after a progress pass, the answer for none completed yet (until stop 71).
+   */
+  @Test
+  void testsomeOfNoActiveRequestIsUndefinedAtOnceAndTellsItFromNoneCompletedYet() {
+    for (int[] placement : PLACEMENTS) {
+      MpiJob job = MpiJob.builder(MpiTesting.smallSystem(3)).placement(placement).build();
+      long poll = MpiConfig.defaults().pollIntervalPs();
+      int[][] seen = new int[5][];
+      long[] took = new long[3];
+      long[] loops = new long[1];
+      job.run(mpi -> {
+        if (mpi.rank() == 0) {
+          mpi.send(new byte[8], 0, 8, 1, 1, mpi.world()); // unexpected at rank 1 until it receives
+          mpi.compute(SENDER_COMPUTES_PS);
+          mpi.send(new byte[8], 0, 8, 1, 2, mpi.world());
+          return;
+        }
+        mpi.compute(SENDER_COMPUTES_PS / 2); // the first message has arrived, its progress not made
+        long t0 = mpi.now();
+        seen[0] = mpi.testsome(null, null);
+        took[0] = mpi.now() - t0;
+        t0 = mpi.now();
+        seen[1] = mpi.testsome();
+        took[1] = mpi.now() - t0;
+        Request[] rs = {null, mpi.irecv(new byte[8], 0, 8, 0, 2, mpi.world())};
+        t0 = mpi.now();
+        seen[2] = mpi.testsome(rs); // the second message is 5 µs away
+        took[2] = mpi.now() - t0;
+        int[] got;
+        while ((got = mpi.testsome(rs)) != null && got.length == 0 && ++loops[0] < GIVE_UP) {
+          // poll
+        }
+        seen[3] = got;
+        seen[4] = mpi.testsome(rs); // its entry was cleared: no active request
+        mpi.recv(new byte[8], 0, 8, 0, 1, mpi.world());
+      });
+      String on = Arrays.toString(placement);
+      assertThat(seen[0]).as("every entry null, on %s", on).isNull();
+      assertThat(seen[1]).as("no entry, on %s", on).isNull();
+      assertThat(took[0]).as("no progress pass, no poll, on %s", on).isZero();
+      assertThat(took[1]).as("no progress pass, no poll, on %s", on).isZero();
+      assertThat(seen[2]).as("none completed yet, on %s", on).isNotNull().isEmpty();
+      assertThat(took[2]).as(on).isGreaterThanOrEqualTo(poll);
+      assertThat(loops[0]).as(on).isLessThan(GIVE_UP);
+      assertThat(seen[3]).as(on).containsExactly(1);
+      assertThat(seen[4]).as(on).isNull();
+    }
+  }
 }
