@@ -25,6 +25,7 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.LinkedList;
 import java.util.List;
@@ -99,6 +100,8 @@ final class Rank implements Mpi {
    */
   static final int HEADER_BYTES = 64;
   private static final byte[] NO_BYTES = new byte[0];
+  /** Arrays of requests up to this long are checked for a repeated one pair by pair, with nothing allocated. */
+  private static final int DISTINCT_BY_PAIRS = 8;
   private static final int KIND_SHORT = 1;
   private static final int KIND_EAGER = 2;
   private static final int KIND_RTS = 3;
@@ -1699,13 +1702,12 @@ final class Rank implements Mpi {
 
   @Override
   public void waitall(Request... requests) {
-    caller();
-    checkArgument(requests != null, "requests must not be null");
+    checkTests(requests);
     Request first = null;
     for (Request r : requests) {
       if (r != null) { // null is MPI_REQUEST_NULL: nothing to wait for
-        checkMine(r);
-        first = first == null ? r : first;
+        first = r;
+        break;
       }
     }
     waitFor(first == null ? "nothing" : "waitall of " + requests.length + " requests, e.g. " + describe(first),
@@ -1726,16 +1728,8 @@ final class Rank implements Mpi {
 
   @Override
   public int waitany(Request... requests) {
-    caller();
-    checkArgument(requests != null, "requests must not be null");
-    boolean any = false;
-    for (Request r : requests) {
-      if (r != null) { // null is MPI_REQUEST_NULL, skipped
-        checkMine(r);
-        any = true;
-      }
-    }
-    if (!any) {
+    checkTests(requests);
+    if (!anyActive(requests)) { // null is MPI_REQUEST_NULL, skipped
       return UNDEFINED; // MPI_Waitany of no active request returns MPI_UNDEFINED at once
     }
     int[] found = {-1};
@@ -1857,7 +1851,7 @@ final class Rank implements Mpi {
     return passStartedPs;
   }
 
-  /** Checks a test's caller and requests. */
+  /** Checks the caller and the requests of a call on an array of them (a wait or a test). */
   private void checkTests(Request[] requests) {
     caller();
     checkArgument(requests != null, "requests must not be null");
@@ -1866,6 +1860,46 @@ final class Rank implements Mpi {
         checkMine(r);
       }
     }
+    checkDistinct(requests);
+  }
+
+  /**
+   * Refuses a request listed twice in one array, naming both indices: MPI makes that erroneous (MPICH's MPI_Waitall
+   * page: listing a request handle more than once "is considered erroneous"), and here a testany of {r, r} returned r
+   * twice, at index 0 and again at 1, and a testsome gave both indices for one request (until stop 71). Null entries
+   * (MPI_REQUEST_NULL) may repeat. Linear in the array's length: an identity set, after a pair-by-pair look, which
+   * allocates nothing, for the short arrays most calls pass (a sendrecv's two).
+   */
+  private static void checkDistinct(Request[] requests) {
+    int n = requests.length;
+    if (n <= DISTINCT_BY_PAIRS) {
+      for (int j = 1; j < n; j++) {
+        Request r = requests[j];
+        if (r != null) {
+          for (int i = 0; i < j; i++) {
+            if (requests[i] == r) {
+              throw repeated(i, j);
+            }
+          }
+        }
+      }
+      return;
+    }
+    Map<Request, Integer> seen = new IdentityHashMap<>(n);
+    for (int j = 0; j < n; j++) {
+      Request r = requests[j];
+      if (r != null) {
+        Integer i = seen.putIfAbsent(r, j);
+        if (i != null) {
+          throw repeated(i, j);
+        }
+      }
+    }
+  }
+
+  private static IllegalArgumentException repeated(int first, int again) {
+    return new IllegalArgumentException("requests[" + first + "] and requests[" + again + "] must be different requests"
+        + " but were the same one (MPI makes a request listed twice in one array erroneous)");
   }
 
   /**

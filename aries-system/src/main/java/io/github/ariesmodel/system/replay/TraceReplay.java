@@ -1187,6 +1187,7 @@ public final class TraceReplay {
     private void completion(TraceCall.Completion w) {
       List<Long> known = new ArrayList<>();
       List<Request> live = new ArrayList<>();
+      Set<Long> listed = w.requests().length() > 1 ? new HashSet<>() : null;
       for (int i = 0; i < w.requests().length(); i++) {
         long id = w.requests().get(i);
         if (id == TraceCall.REQUEST_NULL) {
@@ -1196,6 +1197,11 @@ public final class TraceReplay {
           if (!persistent.containsKey(id)) { // (an inactive persistent request: MPI returns at once)
             requestsNotStarted++;
           }
+          continue;
+        }
+        if (listed != null && !listed.add(id)) {
+          // a handle listed twice (erroneous in MPI, which the MPI layer refuses): the traced run got past it, so the
+          // replay passes it once, as it replayed it before stop 71
           continue;
         }
         known.add(id);

@@ -129,6 +129,43 @@ class MpiMisuseTest {
     }
   }
 
+  /**
+   * A request listed twice in one array is refused by every call on an array, naming both indices (MPI makes it
+   * erroneous): testany of {r, r} with r complete returned index 0, then index 1, the same request twice; testsome gave
+   * both indices; the waits went on as if the two were two (until stop 71). Checked on a short array (pair by pair)
+   * and a long one (an identity set); null entries may repeat.
+   */
+  @Test
+  void aRequestListedTwiceInOneArrayIsRefusedNamingBothIndices() {
+    String[] calls = {"waitall", "waitany", "testall", "testany", "testsome"};
+    for (String call : calls) {
+      for (boolean longArray : new boolean[] {false, true}) {
+        MpiJob j = MpiJob.builder(system()).nodes(0, 1).build();
+        int again = longArray ? 11 : 2;
+        assertThatThrownBy(() -> j.run(m -> {
+          Request s = m.isend(new byte[8], 0, 8, 1 - m.rank(), 3, m.world());
+          Request r = m.irecv(new byte[8], 0, 8, 1 - m.rank(), 3, m.world());
+          m.waitall(s, r, null, null); // both complete; nulls (MPI_REQUEST_NULL) may repeat
+          Request[] rs = new Request[again + 1];
+          rs[0] = s;
+          rs[again] = s;
+          if (longArray) {
+            rs[5] = r;
+          }
+          switch (call) {
+            case "waitall" -> m.waitall(rs);
+            case "waitany" -> m.waitany(rs);
+            case "testall" -> m.testall(rs);
+            case "testany" -> m.testany(rs);
+            default -> m.testsome(rs);
+          }
+        })).as("%s, %s entries", call, again + 1).isInstanceOf(ProcessRunner.ProcessFailedException.class)
+            .hasRootCauseMessage("requests[0] and requests[%s] must be different requests but were the same one (MPI"
+                + " makes a request listed twice in one array erroneous)", again);
+      }
+    }
+  }
+
   @Test
   void aCommunicatorOfAnotherRankOrJobIsRefused() {
     Communicator[] kept = new Communicator[2];
