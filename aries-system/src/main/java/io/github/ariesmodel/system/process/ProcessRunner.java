@@ -481,13 +481,20 @@ public final class ProcessRunner implements AutoCloseable {
   }
 
   /**
-   * What a process's failure says in the runner's own message: the cause's message, which names what was wrong, else
-   * its class's simple name. Not its {@code toString()}: that put a Java class name ("java.lang.IllegalStateException:
-   * ") in front of every library user's message (until stop 70); the cause stays attached for its type and trace.
+   * What a process's failure says in the runner's own message, on one line: the cause's message, which names what was
+   * wrong, its line breaks (and the blanks around them) made one space, else its class's simple name, or its full
+   * name for a class that has no simple name (an anonymous one). Not its {@code toString()}: that put a Java class name
+   * ("java.lang.IllegalStateException: ") in front of every library user's message (until stop 70); the cause stays
+   * attached for its type, its own message and its trace. Until stop 71 an anonymous class's cause without a message
+   * left nothing after the colon, and a message with line breaks made the runner's message several lines.
    */
   private static String what(Throwable f) {
     String m = f.getMessage();
-    return m == null || m.isBlank() ? f.getClass().getSimpleName() : m;
+    if (m == null || m.isBlank()) {
+      String simple = f.getClass().getSimpleName();
+      return simple.isEmpty() ? f.getClass().getName() : simple;
+    }
+    return m.strip().replaceAll("\\s*\\R\\s*", " ");
   }
 
   /**

@@ -200,6 +200,34 @@ class ProcessRunnerTest {
     }
   }
 
+  /**
+   * The runner's message is one line that names what failed: a cause of an anonymous class without a message gave
+   * "simulated process pe1 failed at 0 ps: ", nothing after the colon (its simple name is empty), and a cause's message
+   * with line breaks made the message several lines (until stop 71). The cause stays attached, its message as it was.
+   */
+  @Test
+  void aFailureIsOneLineNamingTheCauseEvenAnAnonymousOneOrOneWithLineBreaks() {
+    RuntimeException anonymous = new RuntimeException() { };
+    try (ProcessRunner runner = new ProcessRunner(new DeterministicEventLoop(), kind())) {
+      runner.spawn("pe1", self -> {
+        throw anonymous;
+      });
+      assertThatThrownBy(runner::run).isInstanceOf(ProcessRunner.ProcessFailedException.class)
+          .hasMessage("simulated process pe1 failed at 0 ps: " + anonymous.getClass().getName()).hasCause(anonymous);
+    }
+    String lines = "first line\n  second line\r\n\nthird line\n";
+    IllegalStateException broken = new IllegalStateException(lines);
+    try (ProcessRunner runner = new ProcessRunner(new DeterministicEventLoop(), kind())) {
+      runner.spawn("pe2", self -> {
+        self.sleep(3);
+        throw broken;
+      });
+      assertThatThrownBy(runner::run).isInstanceOf(ProcessRunner.ProcessFailedException.class)
+          .hasMessage("simulated process pe2 failed at 3 ps: first line second line third line").hasCause(broken)
+          .cause().hasMessage(lines);
+    }
+  }
+
   @Test
   void aSleepEndingPastTheClocksEndIsRefusedNamingPsAndItsRange() {
     DeterministicEventLoop loop = new DeterministicEventLoop();
