@@ -101,6 +101,9 @@ class HostileInputTest {
     String[][] cases = {{"list.yaml", "params: {sizes: \"1K,,2K\"}",
         "params.sizes must be a comma-separated list with no empty element but was \"1K,,2K\""},
         {"range.yaml", "params: {sizes: \"8\", iterations: 0}", "params.iterations must be in [1, 100000] but was 0"},
+        // a list given as a YAML or JSON list: the refusal did not say the accepted form (until stop 71)
+        {"array.yaml", "params: {sizes: [8, 64]}",
+            "params.sizes must be a single value but was [8,64]; a list is written as one string, \"8,64\""},
         {"name.json", null, "params: unknown parameter \"bogus\"; known parameters: distances, iterations, modes, osNoise, sizes"}};
     for (String[] c : cases) {
       Path f = c[1] == null ? file(c[0], "{\"workload\": \"pingpong\", \"params\": {\"bogus\": 3}}")

@@ -196,12 +196,33 @@ public record RunConfig(SystemSpec spec, String workload, Params params, boolean
         Map.Entry<String, JsonNode> e = it.next();
         if (!e.getValue().isValueNode()) {
           throw new IllegalArgumentException("params." + e.getKey() + " must be a single value but was "
-              + Texts.abbreviate(e.getValue().toString()));
+              + Texts.abbreviate(e.getValue().toString()) + listForm(e.getValue()));
         }
         params.put(e.getKey(), e.getValue().asText());
       }
     }
     return new RunConfig(spec, workload, Params.of(params), root.has("iommu"), nodeSettings(root));
+  }
+
+  /**
+   * The accepted form of a list a configuration wrote as a JSON or YAML list, {@code [1, 2]}: one string, the
+   * workload's comma-separated list, {@code "1,2"} (until stop 71 the refusal did not say it).
+   *
+   * @return {@code ; a list is written as one string, "1,2"} for a list of single values, the same with an example
+   *     for any other list, and nothing for what is not a list
+   */
+  private static String listForm(JsonNode value) {
+    if (!value.isArray()) {
+      return "";
+    }
+    List<String> items = new ArrayList<>();
+    for (JsonNode item : value) {
+      if (!item.isValueNode()) {
+        return "; a list is written as one string of comma-separated values, e.g. \"1,2\"";
+      }
+      items.add(item.asText());
+    }
+    return "; a list is written as one string, " + Texts.abbreviate("\"" + String.join(",", items) + "\"");
   }
 
   /** @return the nic and iommu settings a checked configuration gives (see {@link #nodeSettings()}) */
