@@ -117,11 +117,15 @@ public final class SimGridTrace implements Trace {
   private static Path rankFile(Path index, int k, int entries, Path entry, Path workingDir, Path indexDir)
       throws TraceFormatException {
     int rank = entries == 1 ? TraceFormatException.NO_RANK : k; // (one entry is every rank's shared file)
-    String what = (entries == 1 ? "trace file missing: the index's one entry, " : "rank file missing: entry " + (k + 1)
-        + " of the index, ") + TraceFormatException.echo(entry.toString());
+    String which = (entries == 1 ? "the index's one entry, " : "entry " + (k + 1) + " of the index, ")
+        + TraceFormatException.echo(entry.toString());
+    String what = (entries == 1 ? "trace file missing: " : "rank file missing: ") + which;
     if (entry.isAbsolute()) {
       if (Files.isRegularFile(entry)) {
         return entry;
+      }
+      if (Files.isDirectory(entry)) {
+        throw aDirectory(index, rank, entries, which, entry, "");
       }
       throw TraceFormatException.ofFile(index, rank, what + ", is no file" + whyMissing(entry.toString()), null);
     }
@@ -133,10 +137,25 @@ public final class SimGridTrace implements Trace {
     if (Files.isRegularFile(fromIndexDir)) {
       return fromIndexDir;
     }
+    // a directory where a file was looked for: "is neither <it> nor ..." read as if nothing were there (until stop 71)
+    if (Files.isDirectory(fromWorkingDir)) {
+      throw aDirectory(index, rank, entries, which, fromWorkingDir, " (from the working directory)");
+    }
+    if (Files.isDirectory(fromIndexDir)) {
+      throw aDirectory(index, rank, entries, which, fromIndexDir, " (from the index's folder)");
+    }
     throw TraceFormatException.ofFile(index, rank, what + ", is neither "
         + TraceFormatException.escaped(fromWorkingDir.toString()) + " (from the working directory) nor "
         + TraceFormatException.escaped(fromIndexDir.toString()) + " (from the index's folder)"
         + whyMissing(entry.toString()), null);
+  }
+
+  /** An index entry that names a directory, not a trace file: a refusal that says so, with the directory's path. */
+  private static TraceFormatException aDirectory(Path index, int rank, int entries, String which, Path directory,
+      String from) {
+    return TraceFormatException.ofFile(index, rank, (entries == 1 ? "trace file" : "rank file") + " is a directory: "
+        + which + ", is the directory " + TraceFormatException.escaped(directory.toString()) + from + ", not a trace"
+        + " file (an index lists one trace file a line)", null);
   }
 
   /**

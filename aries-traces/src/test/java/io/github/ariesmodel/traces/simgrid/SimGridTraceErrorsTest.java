@@ -153,6 +153,28 @@ class SimGridTraceErrorsTest {
   }
 
   /**
+   * An entry naming a directory is refused saying so, with the directory's path: it said the entry "is neither" the
+   * directory's path "nor" the other, as if nothing were there (until stop 71). Relative (found from the index's
+   * folder), absolute, and the one entry of a shared trace.
+   */
+  @Test
+  void anIndexEntryNamingADirectorySaysItIsADirectoryNotATraceFile() throws IOException {
+    Files.writeString(dir.resolve("here.txt"), "0 init\n");
+    Path sub = Files.createDirectory(dir.resolve("sub-71"));
+    String[][] cases = {{"here.txt\nsub-71\n", "rank file is a directory: entry 2 of the index, 'sub-71', is the"
+        + " directory " + sub.toAbsolutePath() + " (from the index's folder), not a trace file"},
+        {"here.txt\n" + sub.toAbsolutePath() + "\n", "rank file is a directory: entry 2 of the index, '"
+            + sub.toAbsolutePath() + "', is the directory " + sub.toAbsolutePath() + ", not a trace file"},
+        {"sub-71\n", "trace file is a directory: the index's one entry, 'sub-71', is the directory "
+            + sub.toAbsolutePath() + " (from the index's folder), not a trace file"}};
+    for (String[] c : cases) {
+      Path index = Files.writeString(dir.resolve("index"), c[0]);
+      assertThatThrownBy(() -> SimGridTrace.open(index)).as(c[0]).isInstanceOfSatisfying(TraceFormatException.class,
+          e -> assertThat(e.getMessage()).contains(c[1]).doesNotContain("is neither").doesNotContain("\n"));
+    }
+  }
+
+  /**
    * A carriage return (a Windows line end) or white space at an end of an entry is part of the name for SMPI's replay
    * ({@code smpi_read_replay} keeps the line whole), which then finds no file: so is it here, in one line saying why.
    * Such an index was read with the ends stripped (until stop 70), so it replayed here and not in SimGrid.
