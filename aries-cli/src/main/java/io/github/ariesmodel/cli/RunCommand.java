@@ -6,6 +6,7 @@ import io.github.ariesmodel.cli.report.Results;
 import io.github.ariesmodel.cli.workload.Params;
 import io.github.ariesmodel.cli.report.ReportWriter;
 import io.github.ariesmodel.cli.system.SystemSpec;
+import io.github.ariesmodel.cli.workload.SystemUnfitException;
 import io.github.ariesmodel.cli.workload.Workload;
 import io.github.ariesmodel.cli.workload.WorkloadRun;
 import io.github.ariesmodel.cli.workload.Workloads;
@@ -173,8 +174,12 @@ final class RunCommand implements Callable<Integer> {
     // fail early, before the output directory is made: a bad system or routing name, then the parameters that the
     // workload can check against the system without simulating (a default that does not fit it, too)
     io.github.ariesmodel.system.AriesSystem checked = s.build();
+    // a refusal of the system is located where the system was chosen, not at "(arguments)" (until stop 71)
+    String systemFrom = file == null || pr.hasMatchedOption("--system") ? "--system" : "--config " + config;
     try {
       w.check(checked, p);
+    } catch (SystemUnfitException e) {
+      throw CliError.badInput(e.getMessage(), systemFrom, e);
     } catch (IllegalArgumentException e) {
       throw inConfiguration(e, fromFile);
     }
@@ -201,6 +206,8 @@ final class RunCommand implements Callable<Integer> {
       WorkloadRun run;
       try (ProgressBar bar = ProgressBar.forStandardError(quiet.quiet, 1)) {
         run = WorkloadRun.run(w, s, p, "run " + w.name(), bar::updateFraction);
+      } catch (SystemUnfitException e) {
+        throw CliError.badInput(e.getMessage(), systemFrom, e);
       } catch (IllegalArgumentException e) {
         throw inConfiguration(e, fromFile);
       }

@@ -135,7 +135,8 @@ class ArchitectureTest {
       "sweep.SweepSpec",
       "system.BuiltSystems", "system.RecordedSettings", "system.SystemSpec",
       "validate.PublishedFigure", "validate.Validation",
-      "workload.Distances", "workload.Measurements", "workload.Params", "workload.Progress", "workload.Workload",
+      "workload.Distances", "workload.Measurements", "workload.Params", "workload.Progress",
+      "workload.SystemUnfitException", "workload.Workload",
       "workload.WorkloadReport", "workload.WorkloadRun", "workload.Workloads");
 
   @Test

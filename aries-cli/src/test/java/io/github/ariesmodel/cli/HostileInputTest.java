@@ -121,6 +121,28 @@ class HostileInputTest {
     assertThat(onlyLine()).isEqualTo("aries run: iterations must be in [1, 100000] but was 0 (arguments)");
   }
 
+  /**
+   * A workload's refusal of a system too small for it is located where the system was chosen, {@code --system} or the
+   * configuration file, not at {@code (arguments)} (until stop 71), in one line saying what it needs; host-cache's read
+   * "count must be in [1, 1] but was 2" and traffic's "topology must have at least 2 nodes", each at {@code (arguments)}.
+   */
+  @Test
+  void aSystemTooSmallForTheWorkloadIsLocatedAtTheSystemsOption() throws IOException {
+    String one = "canonical:p=1,a=1,h=0";
+    for (String w : new String[] {"put-rate", "host-cache", "traffic"}) {
+      err.getBuffer().setLength(0);
+      assertThat(aries("run", w, "--system", one, "--out", out("o"))).as(w).isEqualTo(2);
+      assertThat(onlyLine()).isEqualTo("aries run: " + w + " needs a system of at least 2 nodes but this one has 1"
+          + " (--system)");
+    }
+    Path f = file("small.yaml", "system: \"" + one + "\"\nworkload: put-rate\n");
+    err.getBuffer().setLength(0);
+    assertThat(aries("run", "--config", f.toString(), "--out", out("o"))).isEqualTo(2);
+    assertThat(onlyLine()).isEqualTo("aries run: put-rate needs a system of at least 2 nodes but this one has 1 ("
+        + Texts.abbreviate("--config " + f) + ")");
+    assertThat(tmp.resolve("o")).doesNotExist();
+  }
+
   @Test
   void nanAndInfinityAreRefusedOnEveryFloatingOption() {
     for (String[] args : new String[][] {{"traffic", "--warmup-us", "NaN"}, {"traffic", "--measure-us", "Infinity"},

@@ -109,6 +109,10 @@ final class HostCacheWorkload implements Workload {
   @Override
   public void check(AriesSystem system, Params params) {
     Workload.super.check(system, params);
+    if (system.nodeCount() < 2) {
+      // Distances.spread's own refusal read "count must be in [1, 1] but was 2", a count the user never gave
+      throw new SystemUnfitException("host-cache", 2, system.nodeCount());
+    }
     Settings.read(params);
     checkPes(system, params);
     Distances.spread(system.topology(), 2);

@@ -58,8 +58,7 @@ final class PutRateWorkload implements Workload {
       long[] k = params.longList("pesPerNode", "1,2,4,8,16,32", 1, ShmemJob.MAX_PES_PER_NODE);
       int puts = params.integer("puts", 2000, 1, 1_000_000);
       if (system.nodeCount() < 2) {
-        throw new IllegalArgumentException("put-rate needs a system of at least 2 nodes but this one has "
-            + system.nodeCount());
+        throw new SystemUnfitException("put-rate", 2, system.nodeCount());
       }
       return new Settings(k, puts);
     }

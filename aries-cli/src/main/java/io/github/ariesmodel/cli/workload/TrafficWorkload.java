@@ -96,6 +96,9 @@ final class TrafficWorkload implements Workload {
     if (system.routerFabric().isEmpty()) {
       throw new IllegalArgumentException(IDEAL_REFUSED);
     }
+    if (system.nodeCount() < 2) {
+      throw new SystemUnfitException("traffic", 2, system.nodeCount()); // as TrafficExperiment.on refuses it
+    }
     Settings settings = Settings.read(params, system.routingName());
     Topology topology = system.topology();
     TrafficExperiment.on(topology);
