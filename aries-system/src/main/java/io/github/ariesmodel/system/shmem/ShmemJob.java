@@ -225,15 +225,23 @@ public final class ShmemJob {
    * build that would have succeeded; memory is checked only for the system's own translators, which take their frames
    * from the node's memory (a user's translation may not). CE channels are taken first, and given back, instead.
    */
-  /** @return how many of the node's NIC's memory domain handles name a valid (registered) descriptor */
-  private static int registeredMdhs(Node node) {
+  /**
+   * @return how many of the node's NIC's memory domain handles name no valid (registered) descriptor, counted up to
+   *     {@code enough} (a fresh node's first handles are free, so a build's check looks at a few, not all 4,096)
+   */
+  private static int freeMdhs(Node node, int enough) {
     int n = 0;
-    for (int mdh = 0; mdh <= NetworkAddress.MAX_MDH; mdh++) {
-      if (node.translation().descriptor(mdh).filter(MemoryDomainDescriptor::valid).isPresent()) {
+    for (int mdh = 0; mdh <= NetworkAddress.MAX_MDH && n < enough; mdh++) {
+      if (node.translation().descriptor(mdh).filter(MemoryDomainDescriptor::valid).isEmpty()) {
         n++;
       }
     }
     return n;
+  }
+
+  /** @return whether the node's NIC has at least {@code needed} memory domain handles with no valid descriptor */
+  private static boolean hasFreeMdhs(Node node, int needed) {
+    return freeMdhs(node, needed) >= needed;
   }
 
   private void checkRoom(boolean collectiveEngine) {
@@ -253,8 +261,8 @@ public final class ShmemJob {
       // each PE registers its remote-event queue's ring, its barrier words, its staging buffer and, with the engine,
       // its CE result, each under an MDH of its own (12 bits: 4,096 a NIC [S6e])
       int perPe = collectiveEngine ? 4 : 3;
-      int registered = registeredMdhs(node);
-      if (registered + (long) perPe * k > NetworkAddress.MAX_MDH + 1) {
+      if (!hasFreeMdhs(node, perPe * k)) {
+        int registered = NetworkAddress.MAX_MDH + 1 - freeMdhs(node, NetworkAddress.MAX_MDH + 1);
         throw new IllegalStateException("ShmemJob could not register the memory of " + who + " (node " + nodeId
             + "): its NIC's translation has " + registered + " of its " + (NetworkAddress.MAX_MDH + 1) + " memory"
             + " domain handles registered (12-bit MDH) and the build takes " + perPe + " a PE (its remote-event queue,"
