@@ -248,6 +248,8 @@ public interface Mpi {
    * Waits until every request completes ({@code MPI_Waitall}).
    *
    * @param requests the requests; a null entry is {@code MPI_REQUEST_NULL} and is skipped
+   * @throws IllegalArgumentException when one request is listed twice in the array (erroneous in MPI), naming both
+   *     indices
    */
   void waitall(Request... requests);
 
@@ -258,6 +260,8 @@ public interface Mpi {
    *
    * @param requests the requests; a null entry is {@code MPI_REQUEST_NULL} and is skipped
    * @return the index of the lowest-indexed completed request, or {@link #UNDEFINED} when every entry is null
+   * @throws IllegalArgumentException when one request is listed twice in the array (erroneous in MPI), naming both
+   *     indices
    */
   int waitany(Request... requests);
 
@@ -278,6 +282,8 @@ public interface Mpi {
    *
    * @param requests the requests; a null entry is {@code MPI_REQUEST_NULL} and counts as complete
    * @return whether all have completed (then each counts as waited for, as MPI deallocates them)
+   * @throws IllegalArgumentException when one request is listed twice in the array (erroneous in MPI), naming both
+   *     indices
    */
   boolean testall(Request... requests);
 
@@ -290,6 +296,8 @@ public interface Mpi {
    * @param requests the requests; a null entry is {@code MPI_REQUEST_NULL} and is skipped
    * @return MPI's flag and index: the lowest-indexed completed request; none completed yet (flag false); or no active
    *     request (flag true, index {@link #UNDEFINED})
+   * @throws IllegalArgumentException when one request is listed twice in the array (erroneous in MPI), naming both
+   *     indices
    */
   TestanyResult testany(Request... requests);
 
@@ -303,7 +311,8 @@ public interface Mpi {
    * @param requests the requests; a null entry is {@code MPI_REQUEST_NULL} and is skipped
    * @return the indices of the completed requests in increasing order; empty when none has completed yet; null when
    *     there is no active request ({@code outcount == MPI_UNDEFINED})
-   * @throws IllegalArgumentException when {@code requests} itself is null
+   * @throws IllegalArgumentException when {@code requests} itself is null, or one request is listed twice in it
+   *     (erroneous in MPI), naming both indices
    */
   int[] testsome(Request... requests);
 

@@ -216,16 +216,6 @@ public final class ShmemJob {
   }
 
   /**
-   * Refuses, taking nothing, a build that would fail part-way for want of room a node's state shows: a NIC with all
-   * 2,048 completion queues (11-bit handle [S6e]), a NIC whose translation has too few of its 4,096 memory domain
-   * handles left for the PEs' registrations (a build could take all of them until stop 71 and fail at its 11th job of
-   * 127 PEs a node, keeping the frames it took), or a node whose free memory cannot hold even the frames the PE
-   * registers there. Those frames are a lower bound (page tables are not counted: derived from how the system's own
-   * translators allocate, frames aligned to the page size, at most 2 MiB for the flat translator), so this refuses no
-   * build that would have succeeded; memory is checked only for the system's own translators, which take their frames
-   * from the node's memory (a user's translation may not). CE channels are taken first, and given back, instead.
-   */
-  /**
    * @return how many of the node's NIC's memory domain handles name no valid (registered) descriptor, counted up to
    *     {@code enough} (a fresh node's first handles are free, so a build's check looks at a few, not all 4,096)
    */
@@ -244,6 +234,16 @@ public final class ShmemJob {
     return freeMdhs(node, needed) >= needed;
   }
 
+  /**
+   * Refuses, taking nothing, a build that would fail part-way for want of room a node's state shows: a NIC with all
+   * 2,048 completion queues (11-bit handle [S6e]), a NIC whose translation has too few of its 4,096 memory domain
+   * handles left for the PEs' registrations (a build could take all of them until stop 71 and fail at its 11th job of
+   * 127 PEs a node, keeping the frames it took), or a node whose free memory cannot hold even the frames the PE
+   * registers there. Those frames are a lower bound (page tables are not counted: derived from how the system's own
+   * translators allocate, frames aligned to the page size, at most 2 MiB for the flat translator), so this refuses no
+   * build that would have succeeded; memory is checked only for the system's own translators, which take their frames
+   * from the node's memory (a user's translation may not). CE channels are taken first, and given back, instead.
+   */
   private void checkRoom(boolean collectiveEngine) {
     long align = Math.min(pageSize.bytes(), PageSize.SIZE_2M.bytes());
     long ring = PageSize.SIZE_4K.alignUp((long) REMOTE_CQ_ENTRIES * CompletionQueue.ENTRY_BYTES);
@@ -1153,6 +1153,9 @@ public final class ShmemJob {
      */
     private void copyOnNode(Symmetric src, int fromPe, long srcOffset, Symmetric dest, int toPe, long destOffset,
         long length) {
+      if (onNodeFault(src, fromPe, srcOffset, length, false) || onNodeFault(dest, toPe, destOffset, length, true)) {
+        return;
+      }
       sleepIfAny(copyPs(length));
       Pe target = pes[toPe];
       byte[] buf = new byte[(int) Math.min(length, ON_NODE_CHUNK)];
@@ -1168,10 +1171,43 @@ public final class ShmemJob {
     }
 
     /**
+     * Checks, before an on-node copy touches anything, that every byte of PE {@code owner}'s range translates for the
+     * access (the model translates a PE's memory through its node's translation, as for its own loads and stores); on
+     * a fault the operation counts it as the NIC path's GLOBAL event would ({@link #lastStatus}, {@link
+     * ShmemJob#faults()}, {@link ShmemJob#firstFault()}), copies nothing and takes no time, as {@link Shmem} promises of
+     * a fault at the target.
+     *
+     * @return true when the range faults (the operation is then done)
+     */
+    private boolean onNodeFault(Symmetric obj, int owner, long offset, long length, boolean write) {
+      NicConfig c = node.nic().config();
+      long done = 0;
+      while (done < length) {
+        int ask = (int) Math.min(length - done, Integer.MAX_VALUE);
+        TranslationResult r = node.translation().translateNow(obj.mdh(owner), offset + done, ask,
+            write ? AccessKind.WRITE : AccessKind.READ, c.protectionTag(), c.protectionKey());
+        if (!r.ok()) {
+          lastStatus = r.status();
+          faults++;
+          if (firstFault == Status.OK) {
+            firstFault = r.status();
+            firstFaultAtPs = clock.now();
+          }
+          return true;
+        }
+        done += Math.min(ask, r.contiguousBytesFrom(node.translation(), obj.mdh(owner), offset + done));
+      }
+      return false;
+    }
+
+    /**
      * A put of bytes this PE holds (a Java array, or {@code putLong}'s word in a register) into another PE of its node:
      * as {@link #copyOnNode}, with stores only.
      */
     private void storeOnNode(byte[] data, Symmetric dest, int toPe, long destOffset) {
+      if (onNodeFault(dest, toPe, destOffset, data.length, true)) {
+        return;
+      }
       sleepIfAny(copyPs(data.length));
       long worst = hostAccess(dest, toPe, destOffset, data, data.length, true, pes[toPe]);
       onNodeCopies++;

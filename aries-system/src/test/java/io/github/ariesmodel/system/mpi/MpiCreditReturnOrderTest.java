@@ -49,6 +49,7 @@ class MpiCreditReturnOrderTest {
     // GET's round trip hides the rank's wait for it (what is left, 7.1 ns here, is the credit's CQ write sharing the
     // NIC with the GET); before stop 71 the post came first and the receive ended one whole post later, 133.334 ns
     long delay = fourthEagerReceiveEndsPs(8) - fourthEagerReceiveEndsPs(16);
-    assertThat(delay).isBetween(0L, NicTiming.defaults().fmaPostPs() - 1);
+    // (half a post: a return that still held the GET by most of a post fails too, not only one that held it by all)
+    assertThat(delay).isBetween(0L, NicTiming.defaults().fmaPostPs() / 2);
   }
 }

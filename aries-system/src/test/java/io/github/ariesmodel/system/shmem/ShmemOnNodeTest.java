@@ -3,7 +3,9 @@ package io.github.ariesmodel.system.shmem;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.ariesmodel.core.PageSize;
 import io.github.ariesmodel.core.cache.HostCacheConfig;
+import io.github.ariesmodel.iommu.Iommu;
 import io.github.ariesmodel.network.Topologies;
 import io.github.ariesmodel.nic.NicStatistics;
 import io.github.ariesmodel.system.AriesSystem;
@@ -266,5 +268,49 @@ class ShmemOnNodeTest {
     // either way out builds
     assertThat(events.sharedMemory(false).build().remoteEvents()).isTrue();
     assertThat(ShmemJob.builder(cached()).nodes(0, 9).remoteEvents(true).build().sharedMemory()).isTrue();
+  }
+
+  /**
+   * A fault at the target of an on-node copy is an error completion, as on the NIC path ({@link Shmem}: it touches no
+   * memory, the job counts it, {@code lastStatus} reports it): a page of the target's object unmapped, a put over it
+   * and the page before, and a get from it. Until the review of stop 71 the copy threw from the PE's program, naming
+   * "its own" memory, after storing the pages before the fault.
+   */
+  @Test
+  void aFaultAtAnOnNodeTargetIsCountedAndTouchesNothing() {
+    AriesSystem sys = cached();
+    ShmemJob job = ShmemJob.builder(sys).nodes(0, 9).pesPerNode(2).pageSize(PageSize.SIZE_4K).build();
+    Symmetric obj = job.allocate(3 * 4096);
+    Iommu iommu = (Iommu) sys.node(0).translation();
+    iommu.unmapPage(obj.mdh(1), 4096);
+    iommu.invalidateRange(obj.mdh(1), 4096, 4096);
+    byte[] ones = new byte[8192];
+    Arrays.fill(ones, (byte) 1);
+    long[] took = new long[2];
+    io.github.ariesmodel.core.Status[] status = new io.github.ariesmodel.core.Status[2];
+    byte[][] seen = new byte[1][];
+    job.run(pe -> {
+      if (pe.myPe() == 0) {
+        pe.localBytes(obj, 0, ones);
+        long t0 = pe.now();
+        pe.putmem(obj, 0, obj, 0, 8192, 1); // pages 0 and 1 of PE 1's object: page 1 faults
+        took[0] = pe.now() - t0;
+        status[0] = pe.lastStatus();
+        t0 = pe.now();
+        pe.getmem(obj, 0, obj, 4096, 64, 1); // from the unmapped page
+        took[1] = pe.now() - t0;
+        status[1] = pe.lastStatus();
+      }
+      pe.barrierAll();
+      if (pe.myPe() == 1) {
+        seen[0] = pe.localBytes(obj, 0, 4096);
+      }
+    });
+    assertThat(status).containsOnly(io.github.ariesmodel.core.Status.TRANSLATION_FAULT);
+    assertThat(took).containsOnly(0L);
+    assertThat(job.faults()).isEqualTo(2);
+    assertThat(job.firstFault()).isEqualTo(io.github.ariesmodel.core.Status.TRANSLATION_FAULT);
+    assertThat(seen[0]).as("the page before the fault, untouched").containsOnly((byte) 0);
+    assertThat(job.onNodeCopies()).isZero();
   }
 }
