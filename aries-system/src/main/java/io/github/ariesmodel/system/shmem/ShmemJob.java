@@ -915,6 +915,8 @@ public final class ShmemJob {
     long faults;
     /** This PE's puts and gets that were CPU copies to or from another PE of its node. */
     long onNodeCopies;
+    /** The buffer this PE's on-node copies move their bytes through, grown to the largest chunk copied so far. */
+    private byte[] onNodeBuffer = new byte[0];
     Status firstFault = Status.OK;
     long firstFaultAtPs;
     /** The node's clock: the loop, or its group's scheduler on a system with threads. */
@@ -1158,7 +1160,11 @@ public final class ShmemJob {
       }
       sleepIfAny(copyPs(length));
       Pe target = pes[toPe];
-      byte[] buf = new byte[(int) Math.min(length, ON_NODE_CHUNK)];
+      int chunk = (int) Math.min(length, ON_NODE_CHUNK);
+      if (onNodeBuffer.length < chunk) {
+        onNodeBuffer = new byte[chunk];
+      }
+      byte[] buf = onNodeBuffer;
       long worst = 0;
       for (long done = 0; done < length; ) {
         int n = (int) Math.min(buf.length, length - done);
