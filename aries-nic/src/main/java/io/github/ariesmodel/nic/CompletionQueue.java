@@ -91,6 +91,17 @@ public final class CompletionQueue {
     return capacity;
   }
 
+  /**
+   * Whether the NIC may still write into this queue: a post that names it has not completed, or an event booked for
+   * it is not yet in the ring. {@link Nic#destroyCompletionQueue} refuses the queue while so (and also while a valid
+   * registration names it for remote events, which this does not look at).
+   *
+   * @return true while such a write is pending
+   */
+  public boolean writesPending() {
+    return unfinishedPosts > 0 || writesInFlight > 0;
+  }
+
   /** @return events written and waiting to be polled */
   public int size() {
     return size;

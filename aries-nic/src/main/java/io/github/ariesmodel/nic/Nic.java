@@ -93,6 +93,8 @@ public final class Nic implements FabricEndpoint {
   private CollectiveEngine collective;
   private AccessPool accesses;
   private PacketPool sharedPackets;
+  /** FMA descriptors attached to processes ({@link #attachFmaDescriptor}): bit d of word d / 64. */
+  private final long[] attached = new long[2];
 
   /**
    * A NIC for a node, attached to the fabric at once.
@@ -499,6 +501,86 @@ public final class Nic implements FabricEndpoint {
    * maximum of 127").
    */
   public static final int FMA_DESCRIPTORS = 127;
+
+  /**
+   * Gives a process of this node an FMA descriptor of its own: the lowest of the 127 that no process holds. uGNI
+   * assigns each new communication domain a dedicated FMA descriptor and fails the domain's creation when none is free;
+   * its {@code GNI_CDM_MODE_FMA_SHARED} mode lets domains of one protection domain share descriptors instead, so that
+   * a node can have more of them than descriptors ([S5] {@code gni_pub.h}, the comment on {@code
+   * GNI_CDM_MODE_FMA_DEDICATED}; S1 p.19: "Each process is allocated its own FMA descriptor", 127 a NIC). Layers
+   * that may run several jobs on one node take their processes' descriptors here, so that two jobs never post through
+   * one descriptor (whose posts would wait for each other's stores). {@link #post(Post, int)} does not ask for an
+   * attached descriptor: a caller may also number its processes itself, as every job did before stop 72.
+   *
+   * @return the descriptor, 0 to 126
+   * @throws IllegalStateException when processes hold all 127 (the dedicated mode's failure; sharing is the caller's
+   *     choice, {@link #fmaDescriptorsAttached})
+   */
+  public int attachFmaDescriptor() {
+    boolean entered = inUse.enter();
+    try {
+      for (int w = 0; w < attached.length; w++) {
+        long free = ~attached[w];
+        if (free != 0) {
+          int d = w * 64 + Long.numberOfTrailingZeros(free);
+          if (d < FMA_DESCRIPTORS) {
+            attached[w] |= 1L << d;
+            return d;
+          }
+        }
+      }
+      throw new IllegalStateException("node " + nodeId + " has no free FMA descriptor: processes hold all "
+          + FMA_DESCRIPTORS + " (S1 p.19: at most 127 a NIC); detach one (detachFmaDescriptor) or share");
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
+    }
+  }
+
+  /**
+   * Gives back a descriptor {@link #attachFmaDescriptor} gave (its process's communication domain is destroyed,
+   * {@code GNI_CdmDestroy} [S5]); the next attach may hand it out again. Its posts that have not completed carry on:
+   * a descriptor is the process's issue path, and what it issued is the NIC's.
+   *
+   * @param descriptor an attached descriptor
+   * @throws IllegalArgumentException when the descriptor is outside 0-126 or is not attached (never, or detached)
+   */
+  public void detachFmaDescriptor(int descriptor) {
+    boolean entered = inUse.enter();
+    try {
+      checkDescriptor(descriptor);
+      long bit = 1L << descriptor;
+      checkArgument((attached[descriptor >>> 6] & bit) != 0,
+          "descriptor must be an FMA descriptor attached on node %s (%s) but was %s", nodeId, describeAttached(),
+          descriptor);
+      attached[descriptor >>> 6] &= ~bit;
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
+    }
+  }
+
+  /** @return how many FMA descriptors processes hold now ({@link #attachFmaDescriptor}), 0 to 127 */
+  public int fmaDescriptorsAttached() {
+    return Long.bitCount(attached[0]) + Long.bitCount(attached[1]);
+  }
+
+  private String describeAttached() {
+    int n = fmaDescriptorsAttached();
+    if (n == 0) {
+      return "none is";
+    }
+    StringBuilder b = new StringBuilder();
+    int shown = 0;
+    for (int d = 0; d < FMA_DESCRIPTORS && shown < 8; d++) {
+      if ((attached[d >>> 6] & 1L << d) != 0) {
+        b.append(shown++ == 0 ? "" : ", ").append(d);
+      }
+    }
+    return "attached: " + b + (n > shown ? " and " + (n - shown) + " more" : "");
+  }
 
   /**
    * Posts a transaction as {@link #post(Post)} does, from the process that owns FMA descriptor {@code descriptor}:

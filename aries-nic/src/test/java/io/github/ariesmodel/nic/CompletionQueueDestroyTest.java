@@ -133,8 +133,10 @@ class CompletionQueueDestroyTest {
     CompletionQueue q = nic.createCompletionQueue(8);
     MemoryDomainDescriptor local = c.register(0, 4096);
     MemoryDomainDescriptor remote = c.register(1, 4096);
+    assertThat(q.writesPending()).isFalse();
     nic.post(Post.put(1, local.mdh(), 0, NetworkAddress.of(1, remote.mdh(), 0), 8).withCompletion(0,
         Post.LOCAL_EVENT | Post.GLOBAL_EVENT));
+    assertThat(q.writesPending()).isTrue();
     assertThatThrownBy(() -> nic.destroyCompletionQueue(0)).isInstanceOf(IllegalStateException.class)
         .hasMessage("completion queue 0 of node 0 cannot be destroyed: 1 post that names it has not completed"
             + " (uGNI's GNI_CqDestroy refuses a CQ still in use with GNI_RC_ERROR_RESOURCE)");
@@ -147,9 +149,11 @@ class CompletionQueueDestroyTest {
         .hasMessageContaining(" being written into it");
     assertThat(t.getMessage()).doesNotContain("post").doesNotContain("\n");
     assertThat(nic.completionQueue(0)).isSameAs(q);
+    assertThat(q.writesPending()).isTrue(); // the event on its way, as the refusal says
 
     c.run();
     assertThat(q.writtenEvents()).isEqualTo(2);
+    assertThat(q.writesPending()).isFalse();
     nic.destroyCompletionQueue(0);
     assertThat(nic.completionQueueCount()).isZero();
   }

@@ -48,4 +48,47 @@ class FmaDescriptorTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("but was -1");
   }
+
+  @Test
+  void attachGivesTheLowestFreeDescriptorAndRefusesTheHundredTwentyEighth() {
+    Cluster c = new Cluster(2, NicConfig.defaults());
+    Nic nic = c.nics[0];
+    for (int d = 0; d < Nic.FMA_DESCRIPTORS; d++) {
+      assertThat(nic.attachFmaDescriptor()).isEqualTo(d);
+    }
+    assertThat(nic.fmaDescriptorsAttached()).isEqualTo(127);
+    assertThatThrownBy(nic::attachFmaDescriptor)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("node 0 has no free FMA descriptor: processes hold all 127 (S1 p.19: at most 127 a NIC); detach"
+            + " one (detachFmaDescriptor) or share");
+    assertThat(nic.fmaDescriptorsAttached()).isEqualTo(127);
+    // a detached descriptor (here one in the second word, above 63) is the next one handed out, then the lowest
+    nic.detachFmaDescriptor(70);
+    nic.detachFmaDescriptor(5);
+    assertThat(nic.fmaDescriptorsAttached()).isEqualTo(125);
+    assertThat(nic.attachFmaDescriptor()).isEqualTo(5);
+    assertThat(nic.attachFmaDescriptor()).isEqualTo(70);
+    // the other node's NIC has its own descriptors
+    assertThat(c.nics[1].attachFmaDescriptor()).isZero();
+  }
+
+  @Test
+  void detachRefusesADescriptorNotAttachedAndChangesNothing() {
+    Cluster c = new Cluster(2, NicConfig.defaults());
+    Nic nic = c.nics[0];
+    assertThatThrownBy(() -> nic.detachFmaDescriptor(3))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("descriptor must be an FMA descriptor attached on node 0 (none is) but was 3");
+    assertThat(nic.attachFmaDescriptor()).isZero();
+    assertThat(nic.attachFmaDescriptor()).isEqualTo(1);
+    nic.detachFmaDescriptor(0);
+    assertThatThrownBy(() -> nic.detachFmaDescriptor(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("descriptor must be an FMA descriptor attached on node 0 (attached: 1) but was 0");
+    assertThatThrownBy(() -> nic.detachFmaDescriptor(127))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("descriptor must be in [0, 126] (the NIC's FMA descriptors [S1 p.19]) but was 127");
+    assertThat(nic.fmaDescriptorsAttached()).isEqualTo(1);
+    assertThat(nic.attachFmaDescriptor()).isZero();
+  }
 }
