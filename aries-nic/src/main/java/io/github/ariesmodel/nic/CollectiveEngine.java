@@ -106,6 +106,12 @@ final class CollectiveEngine {
         + " are in use");
   }
 
+  /** @return whether a reduction is in progress on a taken channel (contributions arrived or posts pending) */
+  boolean busy(int channel) {
+    Channel c = created("channel", channel);
+    return c.arrived != 0 || c.pendingPosts != 0;
+  }
+
   /** {@code GNI_CeDestroy}: frees a channel with no reduction in progress. */
   void destroy(int channel) {
     Channel c = created("channel", channel);

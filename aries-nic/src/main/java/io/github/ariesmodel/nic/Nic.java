@@ -751,6 +751,29 @@ public final class Nic implements FabricEndpoint {
   }
 
   /**
+   * Whether a reduction is in progress on a channel: a contribution has reached it (a post of this node's or a child
+   * channel's packet) and its result has not been sent on. {@link #destroyCollectiveChannel} and {@link
+   * #configureCollectiveChannel} refuse the channel while so.
+   *
+   * @param channel a channel taken with {@link #createCollectiveChannel}
+   * @return true while a reduction is in progress on it
+   * @throws IllegalArgumentException when the channel is outside 0-3 or is not taken (never, or destroyed)
+   */
+  public boolean collectiveReductionInProgress(int channel) {
+    boolean entered = inUse.enter();
+    try {
+      if (collective == null) {
+        throw CollectiveEngine.notCreated("channel", channel, nodeId);
+      }
+      return collective.busy(channel);
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
+    }
+  }
+
+  /**
    * Wires a collective-engine channel into its reduction tree ({@code GNI_CeConfigure} [S5]): its children and
    * parent. Every channel of a tree must be configured before the first contribution reaches it; a packet for a
    * channel that is not (or not so) configured is dropped and counted.

@@ -322,6 +322,9 @@ class CollectiveEngineMisuseTest {
       }
       refused(() -> nic.destroyCollectiveChannel(1),
           "channel 1 of node " + node + " was not created (or was destroyed)");
+      refused(() -> nic.collectiveReductionInProgress(1),
+          "channel 1 of node " + node + " was not created (or was destroyed)");
+      refused(() -> nic.collectiveReductionInProgress(4), "channel must be in [0, 3] but was 4");
       refused(() -> nic.configureCollectiveChannel(1, cfg),
           "channel 1 of node " + node + " was not created (or was destroyed)");
       refused(() -> nic.configureCollectiveChannel(1, null), "config must not be null");
@@ -342,8 +345,10 @@ class CollectiveEngineMisuseTest {
   void aChannelWithAReductionInProgressCannotBeDestroyedOrReconfiguredButCanOnceItCompletes() {
     Pair p = new Pair();
     CeChannelConfig again = CeChannelConfig.of(List.of(CeChild.pe()), new CeParent(0, 0, 1));
+    assertThat(p.c.nics[1].collectiveReductionInProgress(0)).isFalse();
     p.c.nics[1].postCollective(p.post(1, 4, 5));
     // node 1's post is booked but has not reached its NIC
+    assertThat(p.c.nics[1].collectiveReductionInProgress(0)).isTrue();
     refused(() -> p.c.nics[1].destroyCollectiveChannel(0), IllegalStateException.class,
         "channel 0 of node 1 has a reduction in progress and cannot be destroyed");
     refused(() -> p.c.nics[1].configureCollectiveChannel(0, again), IllegalStateException.class,
@@ -351,6 +356,7 @@ class CollectiveEngineMisuseTest {
     p.c.run();
     // node 1 has sent its contribution up and waits for the result; node 0 holds it
     for (Nic nic : p.c.nics) {
+      assertThat(nic.collectiveReductionInProgress(0)).isTrue();
       refused(() -> nic.destroyCollectiveChannel(0), IllegalStateException.class,
           "channel 0 of node " + nic.nodeId() + " has a reduction in progress and cannot be destroyed");
     }
@@ -364,7 +370,10 @@ class CollectiveEngineMisuseTest {
     assertThat(p.c.nics[1].collectiveResult(p.buf[1].mdh(), 0)).isEqualTo(new CeResult(Status.OK, 0, 5, 7, 0));
     // the reduction is over: both channels can go, once
     for (Nic nic : p.c.nics) {
+      assertThat(nic.collectiveReductionInProgress(0)).isFalse();
       nic.destroyCollectiveChannel(0);
+      refused(() -> nic.collectiveReductionInProgress(0), "channel 0 of node " + nic.nodeId()
+          + " was not created (or was destroyed)");
       refused(() -> nic.destroyCollectiveChannel(0), "channel 0 of node " + nic.nodeId()
           + " was not created (or was destroyed)");
       refused(() -> nic.postCollective(CePost.of(1, 0, 0, CeOperation.IADD, 1, 5, 0, 0, Post.NO_CQ)),
