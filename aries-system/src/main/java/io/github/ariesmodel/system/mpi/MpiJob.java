@@ -114,6 +114,7 @@ public final class MpiJob {
         for (int k = 0; k < i; k++) {
           ranks[k].giveBack(x);
         }
+        endpoints.values().forEach(NodeEndpoint::detachDescriptors);
         List<Integer> on = ranksOn(e.node().id());
         throw new IllegalStateException("MpiJob rank " + i + " on node " + e.node().id() + (on.size() > 1 ? " (which"
             + " holds " + describe(on) + ")" : "") + " could not be set up: " + x.getMessage() + "; " + needs() + "; the"
@@ -129,10 +130,11 @@ public final class MpiJob {
         for (Rank r : ranks) {
           r.giveBack(x);
         }
+        endpoints.values().forEach(NodeEndpoint::detachDescriptors);
         throw new IllegalStateException("MpiJob could not set up MpiConfig.collectiveEngine: " + x.getMessage()
-            + " (each job using the engine takes one of a node's 4 channels for good); the ranks' registrations and"
-            + " completion queues were given back (their page frames stay reserved: host memory is a bump allocator)",
-            x);
+            + " (each job using the engine takes one of a node's 4 channels until it is closed, MpiJob.close); the"
+            + " ranks' registrations, completion queues and FMA descriptors were given back (their page frames stay"
+            + " reserved: host memory is a bump allocator)", x);
       }
     }
   }
@@ -512,6 +514,10 @@ public final class MpiJob {
           throw new IllegalStateException("run was called while this job runs (from one of its own ranks): a job"
               + " runs one program at a time");
         }
+        if (job.closed) {
+          throw new IllegalStateException("this job cannot run again: it was closed (MpiJob.close gave back its"
+              + " registrations, queues and descriptors); build a new MpiJob on the system");
+        }
         if (job.failedRun != null) {
           throw new IllegalStateException("this job cannot run again: a run of it failed (" + job.failedRun + "),"
               + " which leaves its ranks' barrier and message state undefined; build a new MpiJob on the system");
@@ -852,6 +858,66 @@ public final class MpiJob {
 
   /** What the failed run said, first line (the job cannot run again), or null. */
   private String failedRun;
+  /** Whether {@link #close} gave back what the job took (it cannot run again). */
+  private boolean closed;
+
+  /**
+   * Ends the job on its nodes, as a batch system ends one, so that later jobs can be built there with what it held:
+   * each rank gives back its registrations, its internal buffers' and its user-buffer segments'
+   * ({@code GNI_MemDeregister}), its two completion queues ({@code GNI_CqDestroy}) and its FMA descriptor ({@code
+   * GNI_CdmDestroy}); with the collective engine, each node gives back its channel ({@code GNI_CeDestroy}). A node's
+   * NIC has 4,096 memory handles, 2,048 queues, 127 descriptors and 4 engine channels [S5, S6e, S1 p.19], so without
+   * this the jobs built one after another on a node run out of them: the fifth using the engine, or about a
+   * thousand with one rank a node. The job's counters and {@link #lastRunPs} stay readable; it cannot run again, and
+   * closing it again does nothing.
+   *
+   * <p>Not given back: the page frames of what it registered. Host memory is a bump allocator (docs/mpi.md, "What is
+   * not modelled"), so each job built on a node keeps its registrations' bytes of the node's memory reserved.
+   *
+   * <p>Refused, changing nothing, while a run of the job is under way, and while the NIC may still write into one of
+   * its ranks' queues (one of its posts not complete, an event on its way) or a reduction is in progress on one of
+   * its channels: what a run leaves in flight (the last credit returns after its ranks finalize, the messages of a
+   * background job that was stopped) lands as the simulation runs on, for example through the system's event loop
+   * ({@code system.loop().run()}) or the next run of another job.
+   *
+   * @throws IllegalStateException naming the rank or node and what is still in flight, or the run under way
+   */
+  public void close() {
+    if (closed) {
+      return;
+    }
+    if (runner != null) {
+      throw new IllegalStateException("this job cannot be closed while it runs (close was called from one of its"
+          + " own ranks): close it after run returns");
+    }
+    for (Rank r : ranks) {
+      if (r.nicWritesPending()) {
+        throw new IllegalStateException("this job cannot be closed yet: rank " + r.worldRank + " on node "
+            + r.node.id() + " has a post not complete or an event on its way into its completion queues (what a"
+            + " run leaves in flight lands as the simulation runs on, e.g. system.loop().run()); nothing was given"
+            + " back");
+      }
+      if (r.collectiveEngineChannel() >= 0
+          && r.node.nic().collectiveReductionInProgress(r.collectiveEngineChannel())) {
+        throw new IllegalStateException("this job cannot be closed yet: node " + r.node.id() + " has a"
+            + " collective-engine reduction in progress on its channel " + r.collectiveEngineChannel() + " (run the"
+            + " simulation on until it completes); nothing was given back");
+      }
+    }
+    for (Rank r : ranks) {
+      r.close();
+      if (r.collectiveEngineChannel() >= 0) {
+        r.node.nic().destroyCollectiveChannel(r.collectiveEngineChannel());
+      }
+    }
+    endpoints.values().forEach(NodeEndpoint::detachDescriptors);
+    closed = true;
+  }
+
+  /** @return whether {@link #close} has given back what the job took */
+  public boolean closed() {
+    return closed;
+  }
 
   private static String firstLine(Throwable e) {
     String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();

@@ -34,6 +34,11 @@ final class NodeEndpoint {
 
   private final Node node;
   private final List<Rank> ranks = new ArrayList<>();
+  /**
+   * The FMA descriptors this endpoint's ranks attached on the node's NIC, in rank order: one a rank, fewer when the
+   * NIC ran out and the later ranks share these in turn.
+   */
+  private final List<Integer> descriptors = new ArrayList<>();
   private final Map<Long, PendingPost> pending = new HashMap<>();
   /**
    * This endpoint's number on its system ({@link AriesSystem#nextJobNumber()}, taken with
@@ -74,19 +79,47 @@ final class NodeEndpoint {
   /**
    * Adds a rank of the node.
    *
-   * @return the FMA descriptor the rank posts through: its index on the node, as each process of a node is given its
-   *     own [S1 p.19: "Each process is allocated its own FMA descriptor allowing independent issue", at most 127 a
-   *     NIC]; ranks beyond the 127th share them in turn (assumed: Cray's software shares descriptors then, whose
-   *     scheme is not modelled). Until stop 70 every rank of a node posted on one CPU, as if one process made all
-   *     the node's posts.
+   * @return the FMA descriptor the rank posts through: one of its own, attached on the node's NIC, as uGNI gives each
+   *     process's communication domain a dedicated descriptor [S5, {@code gni_pub.h}; S1 p.19: "Each process is
+   *     allocated its own FMA descriptor", at most 127 a NIC]. When the NIC has none free, the rank shares those of
+   *     the job's earlier ranks on the node in turn (as {@code GNI_CDM_MODE_FMA_SHARED} lets processes share them;
+   *     assumed: Cray MPICH's choice then is not modelled), so a node's first 127 ranks of a job alone on it take 0 to
+   *     126 and the next share them from 0 again, as before stop 72. Until stop 70 every rank of a node posted on one
+   *     CPU; until stop 72 a rank took its index on the node whatever another job held.
+   * @throws IllegalStateException when the NIC has no free descriptor for the job's first rank on the node (other
+   *     jobs' processes hold all 127); nothing was taken
    */
   int add(Rank r) {
+    int d;
+    boolean own = true;
+    try {
+      d = node.nic().attachFmaDescriptor();
+    } catch (IllegalStateException full) {
+      if (descriptors.isEmpty()) {
+        throw new IllegalStateException("node " + node.id() + " has no free FMA descriptor for the job's first rank"
+            + " there: other jobs' processes hold all " + io.github.ariesmodel.nic.Nic.FMA_DESCRIPTORS + " (close"
+            + " finished jobs: MpiJob.close, ShmemJob.close)", full);
+      }
+      d = descriptors.get(ranks.size() % descriptors.size());
+      own = false;
+    }
     if (ranks.isEmpty()) {
       number = r.job.system().nextJobNumber();
       nextPostId = AriesSystem.firstPostId(number);
     }
     ranks.add(r);
-    return (ranks.size() - 1) % io.github.ariesmodel.nic.Nic.FMA_DESCRIPTORS;
+    if (own) {
+      descriptors.add(d);
+    }
+    return d;
+  }
+
+  /** Detaches every descriptor the ranks attached (a job that failed to build, or one closed). */
+  void detachDescriptors() {
+    for (int d : descriptors) {
+      node.nic().detachFmaDescriptor(d);
+    }
+    descriptors.clear();
   }
 
   List<Rank> ranks() {

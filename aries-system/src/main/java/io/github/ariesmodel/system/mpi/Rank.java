@@ -327,11 +327,11 @@ final class Rank implements Mpi {
           worldRank, node.id());
       this.world = new Communicator(0, job.worldRanks(), worldRank, this);
       this.collectives = new Collectives(this);
+      this.fmaDescriptor = endpoint.add(this); // last: a refusal here leaves the endpoint as it was
     } catch (RuntimeException | Error e) {
       giveBack(node, registered, rxCq, tx, e);
       throw e;
     }
-    this.fmaDescriptor = endpoint.add(this);
   }
 
   /**
@@ -372,6 +372,31 @@ final class Rank implements Mpi {
    */
   void giveBack(Throwable failure) {
     giveBack(node, mdh, rxCq, txCq, failure);
+  }
+
+  /**
+   * @return whether the NIC may still write into one of this rank's completion queues: a post of the rank's not
+   *     complete, or an event on its way into either ring
+   */
+  boolean nicWritesPending() {
+    return rxCq.writesPending() || txCq.writesPending();
+  }
+
+  /**
+   * Gives back, for {@link MpiJob#close}, what the rank took on its node's NIC: its user-buffer segments'
+   * registrations and its own ({@code GNI_MemDeregister}), then its two rings ({@code GNI_CqDestroy}), which those
+   * registrations named. The caller checked that nothing may still write into the rings.
+   */
+  void close() {
+    userBuffers.deregisterAll();
+    node.nic().deregister(mdh);
+    node.nic().destroyCompletionQueue(txCq.handle());
+    node.nic().destroyCompletionQueue(rxCq.handle());
+  }
+
+  /** @return the node's collective-engine channel this rank posts to, or -1 when it posts to none */
+  int collectiveEngineChannel() {
+    return ceChannel;
   }
 
   /** One mailbox slot: the header and the largest short message's payload, in whole 64-byte lines. */

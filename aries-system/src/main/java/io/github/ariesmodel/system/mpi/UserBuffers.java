@@ -112,6 +112,14 @@ final class UserBuffers {
     segments.get(segment(handle)).heap().release(handle & OFFSET_MASK, bytes);
   }
 
+  /** Deregisters every segment (the job is closed: no place is used again). */
+  void deregisterAll() {
+    for (Segment s : segments) {
+      nic.deregister(s.mdh());
+    }
+    segments.clear();
+  }
+
   /** @return the MDH of the segment holding a place */
   int mdh(long handle) {
     return segments.get(segment(handle)).mdh();

@@ -180,7 +180,8 @@ public final class ShmemJob {
       } catch (IllegalStateException x) {
         // a node with no free CE channel: CeTree freed what it took, and nothing else was taken yet
         throw new IllegalStateException("ShmemJob could not set up collectiveEngine: " + x.getMessage() + " (each"
-            + " job using the engine takes one of a node's 4 channels for good); nothing was taken", x);
+            + " job using the engine takes one of a node's 4 channels until it is closed, ShmemJob.close); nothing was"
+            + " taken", x);
       }
     }
     this.ceChannel = channels;
@@ -200,7 +201,14 @@ public final class ShmemJob {
         if (i % pesPerNode == 0) {
           nodeGroups[i / pesPerNode] = new NodePes(i / pesPerNode, node);
         }
-        pes[i] = new Pe(i, node, cq, nodeGroups[i / pesPerNode]);
+        int descriptor;
+        try {
+          descriptor = node.nic().attachFmaDescriptor(); // checkRoom saw enough free: refused only by a user's race
+        } catch (RuntimeException e) {
+          node.nic().destroyCompletionQueue(cq.handle());
+          throw e;
+        }
+        pes[i] = new Pe(i, node, cq, nodeGroups[i / pesPerNode], descriptor);
         queues++;
       }
       this.barrier = allocate(8L * BARRIER_ROUNDS);
@@ -257,6 +265,13 @@ public final class ShmemJob {
             + " (node " + nodeId + "): its NIC has " + (k == 1 ? "all " : node.nic().completionQueueCount() + " of its ")
             + (MemoryDomainDescriptor.MAX_CQ + 1) + " completion queues (11-bit handle)" + (k == 1 ? "" : " and the"
             + " node's PEs need one each") + "; nothing was taken");
+      }
+      int attached = node.nic().fmaDescriptorsAttached();
+      if (attached + k > Nic.FMA_DESCRIPTORS) {
+        throw new IllegalStateException("ShmemJob could not give " + who + " (node " + nodeId + ") an FMA"
+            + " descriptor each: other jobs' processes hold " + attached + " of the NIC's " + Nic.FMA_DESCRIPTORS
+            + " (S1 p.19) and " + (Nic.FMA_DESCRIPTORS - attached) + " are free (close finished jobs: ShmemJob.close,"
+            + " MpiJob.close); nothing was taken");
       }
       // each PE registers its remote-event queue's ring, its barrier words, its staging buffer and, with the engine,
       // its CE result, each under an MDH of its own (12 bits: 4,096 a NIC [S6e])
@@ -341,6 +356,7 @@ public final class ShmemJob {
     // leave one of its registrations, whose queue is then refused: it stays, and the refusal goes with the failure.
     List<Integer> kept = new ArrayList<>();
     for (int k = 0; k < queues; k++) {
+      pes[k].node.nic().detachFmaDescriptor(pes[k].descriptor);
       try {
         pes[k].node.nic().destroyCompletionQueue(pes[k].remoteCq.handle());
       } catch (RuntimeException x) {
@@ -354,8 +370,8 @@ public final class ShmemJob {
       }
     }
     String undone = "; its collective-engine channels, registrations"
-        + (queues == 0 ? "" : " and the remote-event completion queues of PE" + (queues == 1 ? " 0" : "s 0-"
-            + (queues - 1))) + " were given back" + (kept.isEmpty() ? "" : " but for the queues of PEs " + kept
+        + (queues == 0 ? "" : " and the remote-event completion queues and FMA descriptors of PE" + (queues == 1
+            ? " 0" : "s 0-" + (queues - 1))) + " were given back" + (kept.isEmpty() ? "" : " but for the queues of PEs " + kept
             + ", still in use (see the failure's suppressed exceptions)") + " (the page frames they took stay"
         + " reserved: host memory is a bump allocator)";
     if (e instanceof Error err) {
@@ -451,6 +467,10 @@ public final class ShmemJob {
       throw new IllegalStateException(
           "allocate may not be called while the job runs: allocate before run or after it returns");
     }
+    if (closed) {
+      throw new IllegalStateException("allocate may not be called on a closed job (ShmemJob.close gave back its"
+          + " registrations); build a new ShmemJob on the system");
+    }
     long length = pageSize.alignUp(bytes);
     long base = pageSize.alignUp(nextVirtual);
     int[] mdhs = new int[pes.length];
@@ -492,6 +512,10 @@ public final class ShmemJob {
     if (runner != null) {
       throw new IllegalStateException("run was called while this job runs (from one of its own PEs): a job runs"
           + " one program at a time");
+    }
+    if (closed) {
+      throw new IllegalStateException("this job cannot run again: it was closed (ShmemJob.close gave back its"
+          + " registrations, queues and descriptors); build a new ShmemJob on the system");
     }
     if (failedRun != null) {
       throw new IllegalStateException("this job cannot run again: a run of it failed (" + failedRun + "), which"
@@ -554,6 +578,79 @@ public final class ShmemJob {
 
   /** What the failed run said, first line (the job cannot run again), or null. */
   private String failedRun;
+  /** Whether {@link #close} gave back what the job took (it cannot run again). */
+  private boolean closed;
+
+  /**
+   * Ends the job on its nodes, as a batch system ends one, so that later jobs can be built there with what it held:
+   * every symmetric object's registrations (the job's barrier words, staging buffers and collective-engine results
+   * among them, {@code GNI_MemDeregister}), each PE's remote-event completion queue ({@code GNI_CqDestroy}) and FMA
+   * descriptor ({@code GNI_CdmDestroy}), and with the collective engine each node's channel ({@code GNI_CeDestroy}).
+   * A node's NIC has 4,096 memory handles, 2,048 queues, 127 descriptors and 4 engine channels [S5, S6e, S1 p.19]:
+   * without this the jobs built one after another on a node run out of them (the fifth using the engine; the second
+   * of 127 PEs a node, for want of descriptors). The job's counters ({@link #faults}, {@link #lastRunPs}) stay
+   * readable; its objects' memory does not (read results before closing). It cannot run or allocate again, and
+   * closing it again does nothing.
+   *
+   * <p>Not given back: the page frames of what it registered (host memory is a bump allocator; docs/mpi.md, "What is
+   * not modelled").
+   *
+   * <p>Refused, changing nothing, while a run of the job is under way, while one of its PEs' operations may still be
+   * in flight (a run that failed can leave some; they complete as the simulation runs on, for example through the
+   * system's event loop, {@code system.loop().run()}), while the NIC may still write into a PE's queue, or while a
+   * reduction is in progress on one of its channels.
+   *
+   * @throws IllegalStateException naming the PE or node and what is still in flight, or the run under way
+   */
+  public void close() {
+    if (closed) {
+      return;
+    }
+    if (runner != null) {
+      throw new IllegalStateException("this job cannot be closed while it runs (close was called from one of its"
+          + " own PEs): close it after run returns");
+    }
+    for (Pe pe : pes) {
+      // A PE counts its posts until their GLOBAL events; when another job has taken the NIC's listener since a failed
+      // run, the events of this job's last posts are not seen here, but then a NIC with no unfinished post at all
+      // shows that none of them is left.
+      if (pe.outstanding > 0 && pe.node.nic().unfinishedPosts() > 0 || pe.remoteCq.writesPending()) {
+        throw new IllegalStateException("this job cannot be closed yet: PE " + pe.index + " on node " + pe.node.id()
+            + " has an operation not complete or an event on its way into its completion queue (they land as the"
+            + " simulation runs on, e.g. system.loop().run()); nothing was given back");
+      }
+    }
+    if (ceChannel != null) {
+      for (int k = 0; k < ceChannel.length; k++) {
+        Nic nic = pes[k * pesPerNode].node.nic();
+        if (nic.collectiveReductionInProgress(ceChannel[k])) {
+          throw new IllegalStateException("this job cannot be closed yet: node " + nic.nodeId() + " has a"
+              + " collective-engine reduction in progress on its channel " + ceChannel[k] + " (run the simulation on"
+              + " until it completes); nothing was given back");
+        }
+      }
+    }
+    for (Symmetric o : objects) {
+      for (int k = 0; k < pes.length; k++) {
+        pes[k].node.nic().deregister(o.mdh(k));
+      }
+    }
+    for (Pe pe : pes) {
+      pe.node.nic().destroyCompletionQueue(pe.remoteCq.handle());
+      pe.node.nic().detachFmaDescriptor(pe.descriptor);
+    }
+    if (ceChannel != null) {
+      for (int k = 0; k < ceChannel.length; k++) {
+        pes[k * pesPerNode].node.nic().destroyCollectiveChannel(ceChannel[k]);
+      }
+    }
+    closed = true;
+  }
+
+  /** @return whether {@link #close} has given back what the job took */
+  public boolean closed() {
+    return closed;
+  }
 
   private static String firstLine(Throwable e) {
     String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
@@ -882,9 +979,15 @@ public final class ShmemJob {
     final int index;
     final Node node;
     final CompletionQueue remoteCq;
-    /** This PE's node and its index among the node's PEs (its FMA descriptor). */
+    /** This PE's node and its index among the node's PEs. */
     final NodePes group;
     final int local;
+    /**
+     * The FMA descriptor this PE posts through, attached on its NIC as the job was built: its own, as uGNI gives each
+     * process's communication domain [S5 {@code gni_pub.h}; S1 p.19]. The node's first job takes 0 to pesPerNode - 1
+     * in PE order, as every job did (its local index) until stop 72; a job built beside another takes free ones.
+     */
+    final int descriptor;
     SimProcess process;
     /** The thread of this PE's program while a run lasts (set as the program starts), else null. */
     Thread thread;
@@ -923,8 +1026,9 @@ public final class ShmemJob {
     final io.github.ariesmodel.core.spi.Scheduler clock;
     long finishedAtPs;
 
-    Pe(int index, Node node, CompletionQueue remoteCq, NodePes group) {
+    Pe(int index, Node node, CompletionQueue remoteCq, NodePes group, int descriptor) {
       this.index = index;
+      this.descriptor = descriptor;
       this.node = node;
       this.clock = system.scheduler(node.id());
       this.remoteCq = remoteCq;
@@ -1028,10 +1132,10 @@ public final class ShmemJob {
       if (await) {
         awaited.put(p.postId(), null);
       }
-      node.nic().post(p, local); // this PE's own FMA descriptor: it posts concurrently with its node's others
+      node.nic().post(p, descriptor); // this PE's own FMA descriptor: it posts concurrently with its node's others
       outstanding++;
       // the PE's core is busy with the post's stores into the FMA window until they are done (since stop 70)
-      long busy = node.nic().postStoresDoneAt(local) - clock.now();
+      long busy = node.nic().postStoresDoneAt(descriptor) - clock.now();
       if (busy > 0) {
         self().sleep(busy);
       }

@@ -48,6 +48,7 @@ class MpiJobFailedBuildTest {
             + " were given back (their page frames stay reserved: host memory is a bump allocator)");
     assertThat(t.getMessage()).doesNotContain("\n");
     assertThat(new int[] {queues(sys, 0), queues(sys, 1)}).as("queues on nodes 0 and 1").isEqualTo(queues);
+    assertThat(sys.node(0).nic().fmaDescriptorsAttached()).as("rank 0's descriptor, given back").isZero();
     assertThat(new long[] {registrations(sys, 0), registrations(sys, 1)}).as("registrations on nodes 0 and 1")
         .isEqualTo(registrations);
 

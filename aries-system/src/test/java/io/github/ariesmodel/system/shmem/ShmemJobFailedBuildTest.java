@@ -198,9 +198,12 @@ class ShmemJobFailedBuildTest {
         .hasMessageStartingWith("allocate of 1048576 bytes a PE was refused on PE 2 (node 2); its registrations on PEs"
             + " 0-1 were undone: ")
         .hasMessageEndingWith("; its collective-engine channels, registrations and the remote-event completion"
-            + " queues of PEs 0-2 were given back (the page frames they took stay reserved: host memory is a bump"
-            + " allocator)");
+            + " queues and FMA descriptors of PEs 0-2 were given back (the page frames they took stay reserved: host"
+            + " memory is a bump allocator)");
     assertThat(t.getMessage()).doesNotContain("\n");
+    for (int n = 0; n < 3; n++) {
+      assertThat(sys.node(n).nic().fmaDescriptorsAttached()).as("descriptors on node %s", n).isZero();
+    }
     assertThat(new int[] {queues(sys, 0), queues(sys, 1), queues(sys, 2)}).as("queues per node").isEqualTo(before);
     assertThat(new long[] {registrations(sys, 0), registrations(sys, 1), registrations(sys, 2)})
         .as("registrations per node, the queues' rings among them").isEqualTo(registered);

@@ -1,0 +1,175 @@
+package io.github.ariesmodel.system.mpi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.iommu.Iommu;
+import io.github.ariesmodel.nic.Nic;
+import io.github.ariesmodel.system.AriesSystem;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link MpiJob#close}: a job ends on its nodes as a batch system ends one, giving back its registrations, queues,
+ * FMA descriptors and engine channels, so that job after job can be built on the same nodes of one system; and jobs
+ * that share a node take FMA descriptors of their own.
+ */
+class MpiJobCloseTest {
+
+  private static final MpiConfig ENGINE = MpiConfig.builder().collectiveEngine(true).build();
+
+  /** A program whose ranks exchange eager and rendezvous messages and reduce, so every kind of resource is used. */
+  private static final MpiProgram WORK = mpi -> {
+    var w = mpi.world();
+    int r = mpi.rank();
+    int n = mpi.size();
+    byte[] small = new byte[64];
+    byte[] large = new byte[64 << 10];
+    byte[] in = new byte[64 << 10];
+    mpi.sendrecv(small, 0, small.length, (r + 1) % n, 1, in, 0, in.length, (r + n - 1) % n, 1, w);
+    mpi.sendrecv(large, 0, large.length, (r + 1) % n, 2, in, 0, in.length, (r + n - 1) % n, 2, w);
+    long[] sum = new long[1];
+    mpi.allreduce(new long[] {r}, sum, ReduceOp.SUM, w);
+    mpi.barrier(w);
+  };
+
+  private static long validMdhs(AriesSystem sys, int node) {
+    Iommu iommu = sys.node(node).iommu().orElseThrow();
+    return IntStream.range(0, 4096).filter(m -> iommu.descriptor(m).map(d -> d.valid()).orElse(false)).count();
+  }
+
+  @Test
+  void aClosedJobGivesBackEveryHandleQueueDescriptorAndChannelItTook() {
+    AriesSystem sys = MpiTesting.smallSystem(3);
+    int[] nodes = {0, 1, 2};
+    MpiJob job = MpiJob.builder(sys).nodes(nodes).ranksPerNode(2).config(ENGINE).build();
+    for (int n : nodes) {
+      assertThat(sys.node(n).nic().fmaDescriptorsAttached()).isEqualTo(2);
+      assertThat(sys.node(n).nic().completionQueueCount()).isEqualTo(4);
+    }
+    job.run(WORK);
+    assertThat(validMdhs(sys, 0)).as("registrations, rings and user-buffer segments").isGreaterThan(6);
+    sys.loop().run(); // what the run left in flight (the last credit returns) lands
+    job.close();
+    for (int n : nodes) {
+      Nic nic = sys.node(n).nic();
+      assertThat(nic.fmaDescriptorsAttached()).isZero();
+      assertThat(nic.completionQueueCount()).isZero();
+      assertThat(validMdhs(sys, n)).isZero();
+      assertThat(nic.createCollectiveChannel()).as("the job's channel, free again").isZero();
+      nic.destroyCollectiveChannel(0);
+    }
+    assertThat(job.closed()).isTrue();
+    assertThat(job.lastRunPs()).as("its figures stay readable").isPositive();
+    assertThat(job.messages()).isPositive();
+    job.close(); // again: nothing more to do
+    assertThatThrownBy(() -> job.run(WORK)).isInstanceOf(IllegalStateException.class)
+        .hasMessage("this job cannot run again: it was closed (MpiJob.close gave back its registrations, queues and"
+            + " descriptors); build a new MpiJob on the system");
+  }
+
+  @Test
+  void jobAfterJobOnTheSameNodesRunsWhenEachIsClosed() {
+    // Four jobs using the engine take a node's four channels: the fifth was refused until jobs could be closed.
+    AriesSystem sys = MpiTesting.smallSystem(4);
+    long first = 0;
+    for (int i = 0; i < 6; i++) {
+      MpiJob job = MpiJob.builder(sys).nodes(0, 1, 9, 17).ranksPerNode(1).config(ENGINE).build();
+      AtomicLong sum = new AtomicLong(-1);
+      job.run(mpi -> {
+        long[] s = new long[1];
+        mpi.allreduce(new long[] {mpi.rank() + 1}, s, ReduceOp.SUM, mpi.world());
+        if (mpi.rank() == 0) {
+          sum.set(s[0]);
+        }
+      });
+      assertThat(sum.get()).isEqualTo(10);
+      first = i == 0 ? validMdhs(sys, 0) : first;
+      sys.loop().run();
+      job.close();
+    }
+    assertThat(validMdhs(sys, 0)).isZero();
+    // and without closing, the fifth is refused as before
+    for (int i = 0; i < 4; i++) {
+      MpiJob.builder(sys).nodes(0, 1).ranksPerNode(1).config(ENGINE).build();
+    }
+    assertThatThrownBy(() -> MpiJob.builder(sys).nodes(0, 1).ranksPerNode(1).config(ENGINE).build())
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("all 4 are in use");
+  }
+
+  @Test
+  void twoJobsOnOneNodeTakeDescriptorsOfTheirOwnAndAClosedJobsGoBackToTheNext() {
+    AriesSystem sys = MpiTesting.smallSystem(5);
+    MpiJob a = MpiJob.builder(sys).nodes(0, 1).ranksPerNode(3).build();
+    MpiJob b = MpiJob.builder(sys).nodes(0, 2).ranksPerNode(2).build();
+    assertThat(sys.node(0).nic().fmaDescriptorsAttached()).as("3 of a's ranks and 2 of b's").isEqualTo(5);
+    a.run(WORK);
+    b.run(WORK);
+    sys.loop().run();
+    a.close();
+    assertThat(sys.node(0).nic().fmaDescriptorsAttached()).isEqualTo(2);
+    assertThat(sys.node(1).nic().fmaDescriptorsAttached()).isZero();
+    // the lowest free descriptors are a's again
+    assertThat(sys.node(0).nic().attachFmaDescriptor()).isZero();
+    b.run(WORK);
+    assertThat(b.lastRunPs()).isPositive();
+  }
+
+  @Test
+  void ranksBeyondTheNicsDescriptorsShareThemAndANodeWithNoneLeftRefusesTheJobInOneLine() {
+    AriesSystem sys = MpiTesting.smallSystem(6);
+    MpiJob many = MpiJob.builder(sys).nodes(0, 1).ranksPerNode(130).build();
+    assertThat(sys.node(0).nic().fmaDescriptorsAttached()).as("127 own, 3 shared").isEqualTo(127);
+    assertThatThrownBy(() -> MpiJob.builder(sys).nodes(2, 0).ranksPerNode(1).build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("node 0 has no free FMA descriptor for the job's first rank there: other jobs'"
+            + " processes hold all 127 (close finished jobs: MpiJob.close, ShmemJob.close)")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+    assertThat(sys.node(2).nic().fmaDescriptorsAttached()).as("node 2's rank gave its back").isZero();
+    assertThat(sys.node(2).nic().completionQueueCount()).isZero();
+    many.close();
+    MpiJob.builder(sys).nodes(2, 0).ranksPerNode(1).build().run(WORK);
+  }
+
+  @Test
+  void aJobWithMessagesStillInFlightIsNotClosedAndNothingIsGivenBack() {
+    AriesSystem sys = MpiTesting.smallSystem(7);
+    MpiJob job = MpiJob.builder(sys).nodes(0, 9, 18, 27).ranksPerNode(1).build();
+    MpiJob noise = MpiJob.builder(sys).nodes(1, 10, 19, 28).ranksPerNode(1).build();
+    MpiJob.together().job(job, WORK).background(noise, SyntheticTraffic.uniform(65536, 0, 0, 3)).run();
+    assertThat(noise.lastRunStopped()).isTrue();
+    assertThatThrownBy(noise::close).isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("this job cannot be closed yet: rank ")
+        .hasMessageEndingWith("nothing was given back");
+    assertThat(sys.node(1).nic().fmaDescriptorsAttached()).isEqualTo(1);
+    assertThat(sys.node(1).nic().completionQueueCount()).isEqualTo(2);
+    assertThat(noise.closed()).isFalse();
+    sys.loop().run();
+    noise.close();
+    job.close();
+    assertThat(sys.node(1).nic().completionQueueCount()).isZero();
+  }
+
+  @Test
+  void aRankCannotCloseItsOwnJob() {
+    AriesSystem sys = MpiTesting.smallSystem(8);
+    MpiJob job = MpiJob.builder(sys).nodes(0, 1).ranksPerNode(1).build();
+    AtomicReference<Throwable> seen = new AtomicReference<>();
+    job.run(mpi -> {
+      if (mpi.rank() == 0) {
+        try {
+          job.close();
+        } catch (IllegalStateException e) {
+          seen.set(e);
+        }
+      }
+      mpi.barrier(mpi.world());
+    });
+    assertThat(seen.get()).hasMessage("this job cannot be closed while it runs (close was called from one of its own"
+        + " ranks): close it after run returns");
+    assertThat(job.closed()).isFalse();
+    job.run(WORK);
+  }
+}

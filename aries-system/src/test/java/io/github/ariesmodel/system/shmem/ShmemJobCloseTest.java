@@ -1,0 +1,146 @@
+package io.github.ariesmodel.system.shmem;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.network.Topologies;
+import io.github.ariesmodel.nic.Nic;
+import io.github.ariesmodel.system.AriesSystem;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link ShmemJob#close}: a job ends on its nodes as a batch system ends one, giving back its registrations, queues,
+ * FMA descriptors and engine channels, so that job after job can be built on the same nodes of one system; and jobs
+ * that share a node post through descriptors of their own.
+ */
+class ShmemJobCloseTest {
+
+  private static AriesSystem system() {
+    return AriesSystem.builder().topology(Topologies.ariesSmall(), "small").seed(4).build();
+  }
+
+  private static long validMdhs(AriesSystem sys, int node) {
+    var t = sys.node(node).translation();
+    return IntStream.range(0, 4096).filter(m -> t.descriptor(m).map(d -> d.valid()).orElse(false)).count();
+  }
+
+  /** Each PE adds its number + 1 to PE 0's word; PE 0's word after the barrier. */
+  private static long sumAtPe0(ShmemJob job) {
+    Symmetric word = job.allocate(8);
+    AtomicLong seen = new AtomicLong(-1);
+    job.run(pe -> {
+      pe.atomicFetchAdd(word, 0, pe.myPe() + 1, 0);
+      pe.barrierAll();
+      if (pe.myPe() == 0) {
+        seen.set(pe.localLong(word, 0));
+      }
+    });
+    return seen.get();
+  }
+
+  @Test
+  void aClosedJobGivesBackEveryHandleQueueDescriptorAndChannelItTook() {
+    AriesSystem sys = system();
+    ShmemJob job = ShmemJob.builder(sys).nodes(0, 1, 9).pesPerNode(2).collectiveEngine(2).build();
+    assertThat(sys.node(0).nic().fmaDescriptorsAttached()).isEqualTo(2);
+    assertThat(sumAtPe0(job)).isEqualTo(21);
+    job.close();
+    for (int n : new int[] {0, 1, 9}) {
+      Nic nic = sys.node(n).nic();
+      assertThat(nic.fmaDescriptorsAttached()).isZero();
+      assertThat(nic.completionQueueCount()).isZero();
+      assertThat(validMdhs(sys, n)).isZero();
+      assertThat(nic.createCollectiveChannel()).as("the job's channel, free again").isZero();
+    }
+    assertThat(job.closed()).isTrue();
+    assertThat(job.lastRunPs()).as("its figures stay readable").isPositive();
+    job.close(); // again: nothing more to do
+    assertThatThrownBy(() -> job.run(pe -> { })).isInstanceOf(IllegalStateException.class)
+        .hasMessage("this job cannot run again: it was closed (ShmemJob.close gave back its registrations, queues"
+            + " and descriptors); build a new ShmemJob on the system");
+    assertThatThrownBy(() -> job.allocate(8)).isInstanceOf(IllegalStateException.class)
+        .hasMessage("allocate may not be called on a closed job (ShmemJob.close gave back its registrations); build a"
+            + " new ShmemJob on the system");
+  }
+
+  @Test
+  void jobAfterJobOfAHundredTwentySevenPesANodeRunsWhenEachIsClosed() {
+    // 127 PEs a node take every FMA descriptor of the NIC: a second such job on the node finds none free, and before
+    // stop 72 it posted through the first job's descriptors. Closed, each leaves them to the next.
+    AriesSystem sys = system();
+    for (int i = 0; i < 3; i++) {
+      ShmemJob job = ShmemJob.builder(sys).nodes(0, 1).pesPerNode(127).build();
+      assertThat(sys.node(0).nic().fmaDescriptorsAttached()).isEqualTo(127);
+      assertThat(sumAtPe0(job)).isEqualTo(254L * 255 / 2);
+      job.close();
+    }
+    ShmemJob.builder(sys).nodes(0, 1).pesPerNode(127).build();
+    assertThatThrownBy(() -> ShmemJob.builder(sys).nodes(2, 1).pesPerNode(1).build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("ShmemJob could not give PE 1 (node 1) an FMA descriptor each: other jobs' processes hold 127 of"
+            + " the NIC's 127 (S1 p.19) and 0 are free (close finished jobs: ShmemJob.close, MpiJob.close); nothing"
+            + " was taken");
+    assertThat(sys.node(2).nic().fmaDescriptorsAttached()).as("node 2 took nothing").isZero();
+    assertThat(sys.node(2).nic().completionQueueCount()).isZero();
+  }
+
+  @Test
+  void twoJobsOnOneNodeTakeDescriptorsOfTheirOwn() {
+    AriesSystem sys = system();
+    ShmemJob a = ShmemJob.builder(sys).nodes(0, 1).pesPerNode(3).build();
+    ShmemJob b = ShmemJob.builder(sys).nodes(0, 2).pesPerNode(2).build();
+    assertThat(sys.node(0).nic().fmaDescriptorsAttached()).as("3 of a's PEs and 2 of b's").isEqualTo(5);
+    assertThat(sumAtPe0(a)).isEqualTo(21);
+    a.close();
+    assertThat(sys.node(0).nic().fmaDescriptorsAttached()).isEqualTo(2);
+    assertThat(sumAtPe0(b)).isEqualTo(10);
+  }
+
+  @Test
+  void aPeCannotCloseItsOwnJob() {
+    AriesSystem sys = system();
+    ShmemJob job = ShmemJob.builder(sys).nodes(0, 1).build();
+    AtomicReference<Throwable> seen = new AtomicReference<>();
+    job.run(pe -> {
+      if (pe.myPe() == 0) {
+        try {
+          job.close();
+        } catch (IllegalStateException e) {
+          seen.set(e);
+        }
+      }
+      pe.barrierAll();
+    });
+    assertThat(seen.get()).hasMessage("this job cannot be closed while it runs (close was called from one of its own"
+        + " PEs): close it after run returns");
+    assertThat(job.closed()).isFalse();
+    assertThat(sumAtPe0(job)).isEqualTo(3);
+  }
+
+  @Test
+  void aJobWhoseFailedRunLeftOperationsInFlightIsNotClosedUntilTheyLand() {
+    AriesSystem sys = system();
+    ShmemJob job = ShmemJob.builder(sys).nodes(0, 9).build();
+    Symmetric big = job.allocate(1 << 20);
+    byte[] data = new byte[1 << 20];
+    assertThatThrownBy(() -> job.run(pe -> {
+      if (pe.myPe() == 0) {
+        pe.put(big, 0, data, 1); // a 1 MiB put, not waited for
+        throw new IllegalStateException("PE 0 gives up");
+      }
+    })).hasMessageContaining("PE 0 gives up");
+    assertThat(sys.node(0).nic().unfinishedPosts()).as("the put, left in flight by the failed run").isPositive();
+    assertThatThrownBy(job::close).isInstanceOf(IllegalStateException.class)
+        .hasMessage("this job cannot be closed yet: PE 0 on node 0 has an operation not complete or an event on its"
+            + " way into its completion queue (they land as the simulation runs on, e.g. system.loop().run());"
+            + " nothing was given back");
+    assertThat(sys.node(0).nic().fmaDescriptorsAttached()).isEqualTo(1);
+    assertThat(validMdhs(sys, 0)).isPositive();
+    sys.loop().run();
+    job.close();
+    assertThat(validMdhs(sys, 0)).isZero();
+  }
+}
