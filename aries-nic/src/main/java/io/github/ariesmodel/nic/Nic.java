@@ -93,8 +93,12 @@ public final class Nic implements FabricEndpoint {
   private CollectiveEngine collective;
   private AccessPool accesses;
   private PacketPool sharedPackets;
-  /** FMA descriptors attached to processes ({@link #attachFmaDescriptor}): bit d of word d / 64. */
-  private final long[] attached = new long[2];
+  /**
+   * FMA descriptors attached to processes ({@link #attachFmaDescriptor}): descriptor d is bit d of {@code attachedLow}
+   * (d below 64) or bit d - 64 of {@code attachedHigh}. Two fields, not an array: an idle NIC stays small.
+   */
+  private long attachedLow;
+  private long attachedHigh;
 
   /**
    * A NIC for a node, attached to the fabric at once.
@@ -519,22 +523,31 @@ public final class Nic implements FabricEndpoint {
   public int attachFmaDescriptor() {
     boolean entered = inUse.enter();
     try {
-      for (int w = 0; w < attached.length; w++) {
-        long free = ~attached[w];
-        if (free != 0) {
-          int d = w * 64 + Long.numberOfTrailingZeros(free);
-          if (d < FMA_DESCRIPTORS) {
-            attached[w] |= 1L << d;
-            return d;
-          }
-        }
+      int d = attachedLow != -1L ? Long.numberOfTrailingZeros(~attachedLow)
+          : 64 + Long.numberOfTrailingZeros(~attachedHigh);
+      if (d >= FMA_DESCRIPTORS) {
+        throw new IllegalStateException("node " + nodeId + " has no free FMA descriptor: processes hold all "
+            + FMA_DESCRIPTORS + " (S1 p.19: at most 127 a NIC); detach one (detachFmaDescriptor) or share");
       }
-      throw new IllegalStateException("node " + nodeId + " has no free FMA descriptor: processes hold all "
-          + FMA_DESCRIPTORS + " (S1 p.19: at most 127 a NIC); detach one (detachFmaDescriptor) or share");
+      setAttached(d, true);
+      return d;
     } finally {
       if (entered) {
         inUse.exit();
       }
+    }
+  }
+
+  private boolean attached(int d) {
+    return ((d < 64 ? attachedLow : attachedHigh) & 1L << d) != 0; // (a long shift takes d mod 64)
+  }
+
+  private void setAttached(int d, boolean on) {
+    long bit = 1L << d;
+    if (d < 64) {
+      attachedLow = on ? attachedLow | bit : attachedLow & ~bit;
+    } else {
+      attachedHigh = on ? attachedHigh | bit : attachedHigh & ~bit;
     }
   }
 
@@ -550,11 +563,9 @@ public final class Nic implements FabricEndpoint {
     boolean entered = inUse.enter();
     try {
       checkDescriptor(descriptor);
-      long bit = 1L << descriptor;
-      checkArgument((attached[descriptor >>> 6] & bit) != 0,
-          "descriptor must be an FMA descriptor attached on node %s (%s) but was %s", nodeId, describeAttached(),
-          descriptor);
-      attached[descriptor >>> 6] &= ~bit;
+      checkArgument(attached(descriptor), "descriptor must be an FMA descriptor attached on node %s (%s) but was %s",
+          nodeId, describeAttached(), descriptor);
+      setAttached(descriptor, false);
     } finally {
       if (entered) {
         inUse.exit();
@@ -564,7 +575,7 @@ public final class Nic implements FabricEndpoint {
 
   /** @return how many FMA descriptors processes hold now ({@link #attachFmaDescriptor}), 0 to 127 */
   public int fmaDescriptorsAttached() {
-    return Long.bitCount(attached[0]) + Long.bitCount(attached[1]);
+    return Long.bitCount(attachedLow) + Long.bitCount(attachedHigh);
   }
 
   private String describeAttached() {
@@ -575,7 +586,7 @@ public final class Nic implements FabricEndpoint {
     StringBuilder b = new StringBuilder();
     int shown = 0;
     for (int d = 0; d < FMA_DESCRIPTORS && shown < 8; d++) {
-      if ((attached[d >>> 6] & 1L << d) != 0) {
+      if (attached(d)) {
         b.append(shown++ == 0 ? "" : ", ").append(d);
       }
     }
