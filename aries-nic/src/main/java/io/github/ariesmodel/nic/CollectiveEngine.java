@@ -144,8 +144,11 @@ final class CollectiveEngine {
     c.configure(cfg);
   }
 
-  /** Checks a process's post (caller mistakes are exceptions) and books its CPU and host-link time. */
-  void post(CePost p) {
+  /**
+   * Checks a process's post (caller mistakes are exceptions) and books its CPU time on the process's FMA descriptor
+   * and its host-link time.
+   */
+  void post(CePost p, int descriptor) {
     Channel c = created("post.channel", p.channel());
     checkArgument(c.config != null, "post.channel %s of node %s is not configured", p.channel(), nodeId);
     int n = c.config.children().size();
@@ -173,7 +176,7 @@ final class CollectiveEngine {
     stats.collectivePosts++;
     c.pendingPosts++;
     completions.postAccepted(p.completionQueue());
-    long cpu = transactions.bookPost(scheduler.now());
+    long cpu = transactions.bookPost(scheduler.now(), descriptor);
     postWritten.at(cpu, p, 64);
   }
 

@@ -597,7 +597,8 @@ public final class Nic implements FabricEndpoint {
    * Posts a transaction as {@link #post(Post)} does, from the process that owns FMA descriptor {@code descriptor}:
    * each descriptor's posts cost its own process's CPU time one after another ({@link NicTiming#fmaPostPs()} and the
    * FMA stores), so the processes of a node post concurrently [S1 p.19]; what follows the stores (the host link, the
-   * request tags, the issue pipeline) they share. {@link #post(Post)} and collective-engine posts use descriptor 0.
+   * request tags, the issue pipeline) they share. {@link #post(Post)} and {@link #postCollective(CePost)} use
+   * descriptor 0.
    *
    * @param post what to do
    * @param descriptor the posting process's FMA descriptor, 0 to 126
@@ -822,13 +823,28 @@ public final class Nic implements FabricEndpoint {
    *     the result buffer is not registered, writable, 32-byte aligned and 24 bytes long
    */
   public void postCollective(CePost post) {
+    postCollective(post, 0);
+  }
+
+  /**
+   * Posts a contribution as {@link #postCollective(CePost)} does, from the process that owns FMA descriptor {@code
+   * descriptor}: the post's descriptor stores and doorbell cost that process's CPU, after its earlier posts' ({@link
+   * #postStoresDoneAt}), as an FMA post's do ({@code GNI_PostFma} is how a process posts to the engine [S5]). Until
+   * stop 72 every engine post was booked on descriptor 0, whichever process made it.
+   *
+   * @param post the contribution
+   * @param descriptor the posting process's FMA descriptor, 0 to 126
+   * @throws IllegalArgumentException as {@link #postCollective(CePost)}, or for a descriptor outside 0-126
+   */
+  public void postCollective(CePost post, int descriptor) {
     boolean entered = inUse.enter();
     try {
       checkArgument(post != null, "post must not be null");
+      checkDescriptor(descriptor);
       if (collective == null) {
         throw CollectiveEngine.notCreated("post.channel", post.channel(), nodeId);
       }
-      collective.post(post);
+      collective.post(post, descriptor);
     } finally {
       if (entered) {
         inUse.exit();

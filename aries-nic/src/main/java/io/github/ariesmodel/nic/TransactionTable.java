@@ -76,17 +76,14 @@ final class TransactionTable {
 
   /**
    * Books the CPU's descriptor stores and doorbell of a post (a transaction's, whose FMA data stores {@link #accept}
-   * adds, or a collective-engine post's) on descriptor 0: the CPU does them after every earlier post's there.
+   * adds, or a collective-engine post's) on descriptor {@code d}: that process's CPU does them after every earlier
+   * post's stores there.
    *
    * @param now when the host posts
+   * @param d the posting process's FMA descriptor
    * @return when the stores are done and the doorbell written
    */
-  long bookPost(long now) {
-    return bookPost(now, 0);
-  }
-
-  /** {@link #bookPost(long)} on descriptor {@code d}: after every earlier post's stores there. */
-  private long bookPost(long now, int d) {
+  long bookPost(long now, int d) {
     long cpu = Math.max(now, freeAt(d)) + config.timing().fmaPostPs();
     setFreeAt(d, cpu);
     return cpu;

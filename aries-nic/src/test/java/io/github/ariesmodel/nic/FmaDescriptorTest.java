@@ -91,4 +91,22 @@ class FmaDescriptorTest {
     assertThat(nic.fmaDescriptorsAttached()).isEqualTo(1);
     assertThat(nic.attachFmaDescriptor()).isZero();
   }
+
+  @Test
+  void aCollectivePostCostsItsOwnProcessesCpuNotDescriptorZeros() {
+    Cluster c = new Cluster(1, NicConfig.defaults());
+    Nic nic = c.nics[0];
+    int channel = nic.createCollectiveChannel();
+    nic.configureCollectiveChannel(channel, CeChannelConfig.of(java.util.List.of(CeChild.pe()), null));
+    MemoryDomainDescriptor result = c.register(0, 4096);
+    nic.postCollective(CePost.of(1, channel, 0, CeOperation.IADD, 5, 0, result.mdh(), 0, Post.NO_CQ), 7);
+    long post = NicTiming.defaults().fmaPostPs();
+    assertThat(nic.postStoresDoneAt(7)).as("the posting process's stores").isEqualTo(post);
+    assertThat(nic.postStoresDoneAt(0)).as("descriptor 0's process made no post").isZero();
+    assertThatThrownBy(() -> nic.postCollective(CePost.of(2, channel, 0, CeOperation.IADD, 5, 0, result.mdh(), 0,
+        Post.NO_CQ), 127)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("descriptor must be in [0, 126] (the NIC's FMA descriptors [S1 p.19]) but was 127");
+    c.run();
+    assertThat(nic.collectiveResult(result.mdh(), 0).status()).isEqualTo(io.github.ariesmodel.core.Status.OK);
+  }
 }

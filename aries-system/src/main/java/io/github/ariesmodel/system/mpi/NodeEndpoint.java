@@ -132,10 +132,13 @@ final class NodeEndpoint {
     node.nic().post(p, descriptor);
   }
 
-  /** Posts a collective-engine contribution with a handler for its GLOBAL event (the post names the rank's tx ring). */
-  void postCollective(io.github.ariesmodel.nic.CePost p, PendingPost handler) {
+  /**
+   * Posts a collective-engine contribution through a rank's FMA descriptor with a handler for its GLOBAL event (the
+   * post names the rank's tx ring).
+   */
+  void postCollective(io.github.ariesmodel.nic.CePost p, int descriptor, PendingPost handler) {
     pending.put(p.postId(), handler);
-    node.nic().postCollective(p);
+    node.nic().postCollective(p, descriptor);
   }
 
   /** Posts without waiting for its completion (a failure still reaches the CQ the post names: the rank's tx ring). */

@@ -1374,7 +1374,7 @@ final class Rank implements Mpi {
         // nothing to run: the wait below ends when the event is taken (takeEvents sets it before calling this)
       }
     };
-    endpoint.postCollective(post, handler);
+    endpoint.postCollective(post, fmaDescriptor, handler);
     ceAwaited = cePosts++;
     waitFor("the collective engine's result", () -> handler.event != null);
     ceAwaited = -1;

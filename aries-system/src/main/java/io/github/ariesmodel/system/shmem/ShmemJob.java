@@ -1584,7 +1584,8 @@ public final class ShmemJob {
         long id = nextPostId++;
         awaited.put(id, null);
         node.nic().postCollective(CePost.of(id, ceChannel[group.index], 0, CeOperation.AND, -1L,
-            epoch & io.github.ariesmodel.core.packet.Packet.MAX_REDUCTION_ID, ceResult.mdh(index), 0, Post.NO_CQ));
+            epoch & io.github.ariesmodel.core.packet.Packet.MAX_REDUCTION_ID, ceResult.mdh(index), 0, Post.NO_CQ),
+            descriptor);
         outstanding++;
         awaitGlobal(id);
         if (pesPerNode > 1) {

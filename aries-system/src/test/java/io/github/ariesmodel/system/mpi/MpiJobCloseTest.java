@@ -172,4 +172,19 @@ class MpiJobCloseTest {
     assertThat(job.closed()).isFalse();
     job.run(WORK);
   }
+
+  @Test
+  void aSecondJobsEnginePostsCostItsOwnRanksCpuNotTheFirstJobs() {
+    AriesSystem sys = MpiTesting.smallSystem(9);
+    MpiJob a = MpiJob.builder(sys).nodes(0, 1).ranksPerNode(1).config(ENGINE).build();
+    a.run(mpi -> mpi.barrier(mpi.world()));
+    Nic nic = sys.node(0).nic();
+    long aDone = nic.postStoresDoneAt(0);
+    assertThat(aDone).as("job a's rank posted to the engine through descriptor 0").isPositive();
+    MpiJob b = MpiJob.builder(sys).nodes(0, 1).ranksPerNode(1).config(ENGINE).build();
+    b.run(mpi -> mpi.barrier(mpi.world()));
+    // until stop 72 every engine post was booked on descriptor 0, and b's moved a's process's stores
+    assertThat(nic.postStoresDoneAt(0)).isEqualTo(aDone);
+    assertThat(nic.postStoresDoneAt(1)).isGreaterThan(aDone);
+  }
 }
