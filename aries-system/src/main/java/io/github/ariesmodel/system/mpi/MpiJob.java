@@ -867,8 +867,9 @@ public final class MpiJob {
    * ({@code GNI_MemDeregister}), its two completion queues ({@code GNI_CqDestroy}) and its FMA descriptor ({@code
    * GNI_CdmDestroy}); with the collective engine, each node gives back its channel ({@code GNI_CeDestroy}). A node's
    * NIC has 4,096 memory handles, 2,048 queues, 127 descriptors and 4 engine channels [S5, S6e, S1 p.19], so without
-   * this the jobs built one after another on a node run out of them: the fifth using the engine, or about a
-   * thousand with one rank a node. The job's counters and {@link #lastRunPs} stay readable; it cannot run again, and
+   * this the jobs built one after another on a node run out of them: the fifth using the engine, or after about
+   * 1,300 with one rank a node (a rank registers its buffers and its two rings, three handles, and more once it
+   * sends by rendezvous). The job's counters and {@link #lastRunPs} stay readable; it cannot run again, and
    * closing it again does nothing.
    *
    * <p>Not given back: the page frames of what it registered. Host memory is a bump allocator (docs/mpi.md, "What is
