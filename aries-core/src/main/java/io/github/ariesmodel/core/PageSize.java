@@ -196,7 +196,10 @@ public record PageSize(int shift) implements Comparable<PageSize> {
       throw new IllegalArgumentException("address must be >= 0 but was " + address);
     }
     if (length < 0 || length - 1 > Long.MAX_VALUE - address) {
-      throw new IllegalArgumentException("length must be in [0, " + (Long.MAX_VALUE - address + 1) + "] (to end"
+      // from address 0 the range's end is 2^63 bytes away, beyond a long: the longest length a caller can give is the
+      // bound then (Long.MAX_VALUE - address + 1 wrapped to a negative one in this message)
+      long longest = address == 0 ? Long.MAX_VALUE : Long.MAX_VALUE - address + 1;
+      throw new IllegalArgumentException("length must be in [0, " + longest + "] (to end"
           + " within the address range from address " + address + ") but was " + length);
     }
     if (length == 0) {

@@ -63,6 +63,18 @@ class PageSizeTest {
             + ") but was 2");
   }
 
+  @Test
+  void aNegativeLengthFromAddressZeroIsRefusedNamingTheLongestLengthALongHolds() {
+    // from address 0 the range's end is 2^63 bytes away, one more than a long holds: the bound was computed as
+    // Long.MAX_VALUE - 0 + 1, which wrapped, and the message read "length must be in [0, -9223372036854775808]"
+    assertThatThrownBy(() -> PageSize.SIZE_4K.pagesSpanned(0, -1)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("length must be in [0, " + Long.MAX_VALUE + "] (to end within the address range from address 0)"
+            + " but was -1");
+    assertThatThrownBy(() -> PageSize.SIZE_4K.pagesSpanned(1, -1)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("length must be in [0, " + Long.MAX_VALUE + "] (to end within the address range from address 1)"
+            + " but was -1");
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"", "K", "4", "3K", "8K", "1M", "128G", "0K", "-4K", "xM", "4KK", "2 M", "99999999999999999999G"})
   void invalidTextIsRejectedQuotingIt(String text) {
