@@ -8,6 +8,7 @@
  *   <li>{@link io.github.ariesmodel.testkit.core.AddressTranslationContract}: {@code AddressTranslation}.
  *   <li>{@link io.github.ariesmodel.testkit.core.SchedulerContract}: {@code Scheduler}.
  *   <li>{@link io.github.ariesmodel.testkit.core.HostMemoryContract}: {@code HostMemory}.
+ *   <li>{@link io.github.ariesmodel.testkit.core.HostCacheContract}: {@code HostCache}.
  * </ul>
  *
  * <p>Every adapter in the project passes them (see this package's tests); docs/testkit.md says what each checks.
