@@ -697,10 +697,12 @@ public final class AriesSystem {
      * Tunes the router fabric beyond the defaults (VC count, buffer sizes, pipeline latency, arbitration, ...).
      *
      * @param settings applied to the fabric's builder before it is built, after seed and routing are set (a routing
-     *     set here replaces the system's, and the system reports it)
+     *     set here replaces the system's, and the system reports it); not null (leave the call out for the defaults)
      * @return this builder
      */
     public Builder routerSettings(java.util.function.Consumer<RouterFabric.Builder> settings) {
+      checkArgument(settings != null, "routerSettings must not be null (leave it out for the router fabric's"
+          + " defaults)");
       this.routerSettings = settings;
       return this;
     }
@@ -708,6 +710,8 @@ public final class AriesSystem {
     /**
      * @param t a trace that records the packets its filter chooses (and, on the router fabric, their hops, beside any
      *     hop listener given in {@link #routerSettings}, which until stop 64 replaced the trace's), or null for none
+     *     (the default; null takes back a trace given before, as {@link #fabric(FabricFactory)} and
+     *     {@link #translator(TranslatorFactory)} take null for the built-ins)
      * @return this builder
      */
     public Builder trace(PacketTrace t) {

@@ -23,6 +23,25 @@ class AriesSystemBuilderMisuseTest {
   }
 
   @Test
+  void nullRouterSettingsAreRefusedAsTheOtherSettersRefuseNullAndANullTraceMeansNone() {
+    AriesSystem.Builder b = AriesSystem.builder().topology(Topologies.ariesSmall(), "small");
+    // (it was taken without a word, as no settings, while every other setting without a meaning for null refused it)
+    assertThatThrownBy(() -> b.routerSettings(null)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("routerSettings must not be null (leave it out for the router fabric's defaults)");
+    // settings given before the refusal stay
+    int[] applied = {0};
+    b.routerSettings(fb -> applied[0]++);
+    assertThatThrownBy(() -> b.routerSettings(null)).isInstanceOf(IllegalArgumentException.class);
+    b.build();
+    assertThat(applied[0]).isEqualTo(1);
+    // null is documented for a trace: none, taking back one given before (the command line passes it so)
+    io.github.ariesmodel.system.trace.PacketTrace trace = new io.github.ariesmodel.system.trace.PacketTrace(10);
+    AriesSystem untraced = AriesSystem.builder().topology(Topologies.ariesSmall(), "small").trace(trace).trace(null)
+        .build();
+    assertThat(untraced.fabric()).isSameAs(untraced.routerFabric().orElseThrow());
+  }
+
+  @Test
   void aHostCacheFactoryThatReturnsNullIsNamedWithTheNode() {
     AriesSystem sys = AriesSystem.builder().topology(Topologies.ariesSmall(), "small")
         .hostCache((node, memory) -> node == 3 ? null : HostCache.none(memory)).build();
