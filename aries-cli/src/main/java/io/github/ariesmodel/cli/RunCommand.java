@@ -173,7 +173,13 @@ final class RunCommand implements Callable<Integer> {
     Params p = Params.of(merged);
     // fail early, before the output directory is made: a bad system or routing name, then the parameters that the
     // workload can check against the system without simulating (a default that does not fit it, too)
-    io.github.ariesmodel.system.AriesSystem checked = s.build();
+    io.github.ariesmodel.system.AriesSystem checked;
+    try {
+      checked = s.build();
+    } catch (IllegalArgumentException e) {
+      // the builder refuses a trace filter's node the system lacks (it matched no packet: the trace was empty)
+      throw CliError.renamed(e, "trace filter", "--trace-filter");
+    }
     // a refusal of the system is located where the system was chosen, not at "(arguments)" (until stop 71)
     String systemFrom = file == null || pr.hasMatchedOption("--system") ? "--system" : "--config " + config;
     try {
@@ -182,15 +188,6 @@ final class RunCommand implements Callable<Integer> {
       throw CliError.badInput(e.getMessage(), systemFrom, e);
     } catch (IllegalArgumentException e) {
       throw inConfiguration(e, fromFile);
-    }
-    if (trace != null) {
-      // a node the system does not have matches no packet: the trace was empty without a word
-      for (int node : new int[] {filter.source(), filter.destination()}) {
-        if (node >= checked.nodeCount()) {
-          throw CliError.badInput("--trace-filter's node must be in [0, " + (checked.nodeCount() - 1) + "] on "
-              + Texts.abbreviate(s.system()) + " but was " + node, "--trace-filter", null);
-        }
-      }
     }
     Path dir = out != null ? out : Path.of("results", w.name());
     if (trace != null) {

@@ -737,7 +737,8 @@ class HostileInputTest {
   void aTraceFilterNodeTheSystemLacksAndADrainLimitWithoutDrainAreRefused() {
     assertThat(aries("run", "pingpong", "--trace", out("f.jsonl"), "--trace-filter", "src=99999", "--out", out("f1")))
         .isEqualTo(2);
-    assertThat(onlyLine()).contains("--trace-filter's node must be in [0, 383] on default but was 99999");
+    assertThat(onlyLine()).contains("--trace-filter src must be in [0, 383] (the nodes of the fabric traced) but was"
+        + " 99999 (--trace-filter)");
     assertThat(tmp.resolve("f1")).doesNotExist();
     err.getBuffer().setLength(0);
     assertThat(aries("traffic", "--topology", "canonical:p=1,a=2,h=1", "--measure-us", "0.01", "--drain-limit-us",

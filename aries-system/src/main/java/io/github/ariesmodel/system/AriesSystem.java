@@ -910,12 +910,17 @@ public final class AriesSystem {
      * @throws IllegalArgumentException naming both settings when two settings conflict or one cannot take effect:
      *     a fabric kind and a fabric factory; a translator kind and a translator factory; router settings or a
      *     routing with an ideal or user fabric; an ideal-fabric latency with routers or a user fabric; an IOMMU
-     *     configuration or a flat-translator latency with a translator that does not use it
+     *     configuration or a flat-translator latency with a translator that does not use it; also when the trace's
+     *     filter names a node the system lacks ({@link PacketTrace.Filter#checkNodes})
      */
     public AriesSystem build() {
       checkConsistent();
       if (topology == null) {
         preset(SystemPreset.DEFAULT);
+      }
+      if (trace != null) {
+        // before any part is made (a user's fabric factory or router settings run): wrap checks it again
+        trace.filter().checkNodes(topology.nodeCount());
       }
       return new AriesSystem(this);
     }

@@ -91,6 +91,20 @@ public final class PacketTrace {
       checkArgument(sampleRate > 0 && sampleRate <= 1, "sample rate must be in (0, 1] but was %s", sampleRate);
     }
 
+    /**
+     * Refuses a filter that names a node a fabric of {@code nodeCount} nodes lacks: it would match no packet, and the
+     * trace would stay empty without a word. {@link PacketTrace#wrap} and the system builder call it.
+     *
+     * @param nodeCount the nodes of the fabric traced
+     * @throws IllegalArgumentException naming the field, the fabric's node range and the value
+     */
+    public void checkNodes(int nodeCount) {
+      checkArgument(source < nodeCount, "trace filter src must be in [0, %s] (the nodes of the fabric traced) but was"
+          + " %s", nodeCount - 1, source);
+      checkArgument(destination < nodeCount, "trace filter dst must be in [0, %s] (the nodes of the fabric traced) but"
+          + " was %s", nodeCount - 1, destination);
+    }
+
     /** @return the filter that keeps every packet */
     public static Filter all() {
       return new Filter(-1, -1, -1, 1.0);
@@ -193,9 +207,11 @@ public final class PacketTrace {
    *
    * @param inner the fabric to trace
    * @return the tracing fabric
+   * @throws IllegalArgumentException when the filter names a node {@code inner} lacks ({@link Filter#checkNodes})
    */
   public Fabric wrap(Fabric inner) {
     checkArgument(inner != null, "inner must not be null");
+    filter.checkNodes(inner.nodeCount());
     return new Fabric() {
       @Override
       public int nodeCount() {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.ariesmodel.core.sim.DeterministicEventLoop;
+import io.github.ariesmodel.core.sim.IdealFabric;
 import io.github.ariesmodel.network.Dragonfly;
 import io.github.ariesmodel.network.Topologies;
 import io.github.ariesmodel.system.AriesSystem;
@@ -165,6 +167,36 @@ class PacketTraceTest {
     assertThat(sampled).isPositive().isLessThan((int) delivered[0]);
     JsonNode again = traced(new PacketTrace(100, PacketTrace.Filter.parse("sample=0.5")), delivered, "minimal");
     assertThat(events(again, "packet")).as("the same run samples the same packets").hasSize(sampled);
+  }
+
+  /**
+   * A filter naming a node the traced system lacks matches no packet, and the trace stayed empty without a word (the
+   * command line refused it; the library took {@code src=9999} on a system of 384 nodes).
+   */
+  @Test
+  void aFilterNodeTheSystemLacksIsRefusedWhenTheSystemIsBuiltOrTheFabricWrapped() throws Exception {
+    int n = SMALL.nodeCount();
+    assertThatThrownBy(() -> AriesSystem.builder().topology(SMALL, "small")
+        .trace(new PacketTrace(10, PacketTrace.Filter.parse("src=9999"))).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("trace filter src must be in [0, " + (n - 1) + "] (the nodes of the fabric traced) but was 9999");
+    PacketTrace toLast = new PacketTrace(100, PacketTrace.Filter.parse("dst=" + n));
+    assertThatThrownBy(() -> AriesSystem.builder().topology(SMALL, "small").trace(toLast).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("trace filter dst must be in [0, " + (n - 1) + "] (the nodes of the fabric traced) but was " + n);
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    assertThatThrownBy(() -> toLast.wrap(new IdealFabric(loop, n, 0, 1e10)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("trace filter dst must be in [0, " + (n - 1) + "] (the nodes of the fabric traced) but was " + n);
+    assertThat(toLast.wrap(new IdealFabric(loop, n + 1, 0, 1e10)).nodeCount())
+        .isEqualTo(n + 1);
+    // the last node is one the system has: traced as before
+    long[] delivered = new long[1];
+    JsonNode toForty = traced(new PacketTrace(100, PacketTrace.Filter.parse("src=0,dst=40")), delivered, "minimal");
+    assertThat(events(toForty, "packet")).hasSize(1);
+    assertThat(AriesSystem.builder().topology(SMALL, "small")
+        .trace(new PacketTrace(10, PacketTrace.Filter.parse("src=" + (n - 1) + ",dst=" + (n - 1)))).build().nodeCount())
+        .isEqualTo(n);
   }
 
   @Test
