@@ -841,6 +841,18 @@ class HostileInputTest {
   }
 
   @Test
+  void anAlltoallWhoseBuffersPassAJavaArrayIsRefusedBeforeTheRun() {
+    // 32 nodes of 68 ranks at 1 MiB: each rank's buffers are 2,281,701,376 bytes; OsuBenchmarks refused it only at
+    // the alltoall's point, after the barriers and allreduces had run into --out
+    assertThat(aries("run", "mpi-collectives", "-p", "nodes=2,32", "-p", "ranksPerNode=68", "-p", "alltoall=1048576",
+        "-p", "engine=off", "-p", "warmup=0", "-p", "iterations=1", "--out", out("a2a"), "-q")).isEqualTo(2);
+    assertThat(onlyLine()).contains("alltoall × ranks (each rank's send and receive buffer, a block for every rank)"
+        + " must be at most 2147483639 (the largest Java array) but was 1048576 × 2176 = 2281701376 (32 nodes ×"
+        + " ranksPerNode 68)");
+    assertThat(tmp.resolve("a2a")).doesNotExist();
+  }
+
+  @Test
   void aRadixWithoutTheCollectiveEngineIsRefusedNotIgnored() {
     assertThat(aries("run", "mpi-collectives", "-p", "nodes=2", "-p", "engine=off", "-p", "radix=4", "--out",
         out("rx"), "-q")).isEqualTo(2);

@@ -84,6 +84,14 @@ final class MpiCollectivesWorkload implements Workload {
       boolean smp = params.choice("smp", "on", List.of("on", "off")).equals("on");
       boolean packed = params.choice("placement", "spread", List.of("spread", "packed")).equals("packed");
       int alltoall = params.integer("alltoall", 0, 0, 1 << 20);
+      long mostRanks = (long) java.util.Arrays.stream(nodes).max().orElse(0) * rpn;
+      if ((long) alltoall * mostRanks > OsuBenchmarks.MAX_BUFFER_BYTES) {
+        // OsuBenchmarks refuses it too, but only at its point, after the barriers and allreduces before it had run
+        throw new IllegalArgumentException("alltoall × ranks (each rank's send and receive buffer, a block for every"
+            + " rank) must be at most " + OsuBenchmarks.MAX_BUFFER_BYTES + " (the largest Java array) but was "
+            + alltoall + " × " + mostRanks + " = " + (long) alltoall * mostRanks + " (" + mostRanks / rpn + " nodes ×"
+            + " ranksPerNode " + rpn + ")");
+      }
       OsNoise osNoise = NoiseParam.read(params);
       int warmup = params.integer("warmup", 5, 0, 100_000);
       int iterations = params.integer("iterations", 50, 1, 100_000);

@@ -15,6 +15,13 @@ import java.util.List;
  */
 public final class OsuBenchmarks {
 
+  /**
+   * The largest buffer a rank of {@link #alltoall} may need, in bytes: the longest Java array the JDK's own collections
+   * grow to, {@code Integer.MAX_VALUE - 8} (the JDK's {@code ArraysSupport.SOFT_MAX_ARRAY_LENGTH}: some VMs refuse a
+   * longer one; the bound {@code RouterFabric} keeps its arrays to).
+   */
+  public static final long MAX_BUFFER_BYTES = Integer.MAX_VALUE - 8;
+
   /** osu_bw's default window of messages in flight. */
   public static final int OSU_WINDOW = 64;
 
@@ -111,17 +118,26 @@ public final class OsuBenchmarks {
    * @param system the system
    * @param nodes distinct nodes, at least 2
    * @param ranksPerNode ranks on each node, 1 to 272 (ranks fill a node before the next)
-   * @param bytes the block each rank sends to each rank, 1 to 1,048,576
+   * @param bytes the block each rank sends to each rank, 1 to 1,048,576; with the ranks, a rank's buffer (ranks ×
+   *     bytes) at most {@link #MAX_BUFFER_BYTES}
    * @param warmup untimed calls
    * @param iterations timed calls, at least 1
    * @param config the MPI configuration
    * @return microseconds, the mean over the ranks of their average call
+   * @throws IllegalArgumentException for an argument out of range, and when a rank's buffer would pass a Java array,
+   *     naming the ranks, the block and the product, before the job is built
    */
   public static double alltoall(AriesSystem system, int[] nodes, int ranksPerNode, int bytes, int warmup,
       int iterations, MpiConfig config) {
     checkCollective(nodes, warmup, iterations);
     checkArgument(bytes >= 1 && bytes <= (1 << 20), "bytes must be in [1, 1048576] but was %s", bytes);
-    MpiJob job = MpiJob.builder(system).nodes(nodes).ranksPerNode(ranksPerNode).config(config).build();
+    MpiJob.Builder b = MpiJob.builder(system).nodes(nodes).ranksPerNode(ranksPerNode).config(config);
+    long ranks = (long) nodes.length * ranksPerNode;
+    // (the int product wrapped: 8 nodes of 256 ranks at 1 MiB made a NegativeArraySizeException in every rank)
+    checkArgument(ranks * bytes <= MAX_BUFFER_BYTES, "ranks × bytes (each rank's send and receive buffer, a block"
+        + " for every rank) must be at most %s (the largest Java array) but was %s × %s = %s (%s nodes × %s"
+        + " ranksPerNode)", MAX_BUFFER_BYTES, ranks, bytes, ranks * bytes, nodes.length, ranksPerNode);
+    MpiJob job = b.build();
     double[] us = new double[nodes.length * ranksPerNode];
     job.run(mpi -> {
       int n = mpi.world().size();

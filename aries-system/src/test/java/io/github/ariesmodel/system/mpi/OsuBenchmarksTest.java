@@ -168,6 +168,26 @@ class OsuBenchmarksTest {
   }
 
   /**
+   * Each rank's send and receive buffers hold a block for every rank: 8 nodes of 256 ranks at the largest block need
+   * 2^31 bytes each, past a Java array, and the int product wrapped to a NegativeArraySizeException in every rank's
+   * program once the 2,048-rank job was built (the review of stop 72). Refused before the job is built.
+   */
+  @Test
+  void anAlltoallWhoseBuffersPassAJavaArrayIsRefusedBeforeTheJobIsBuilt() {
+    AriesSystem sys = system();
+    int[] eight = {0, 1, 2, 3, 4, 5, 6, 7};
+    assertThatThrownBy(() -> OsuBenchmarks.alltoall(sys, eight, 256, 1 << 20, 0, 1, MpiConfig.defaults()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("ranks × bytes (each rank's send and receive buffer, a block for every rank) must be at most"
+            + " 2147483639 (the largest Java array) but was 2048 × 1048576 = 2147483648 (8 nodes × 256 ranksPerNode)");
+    assertThat(sys.builtNodes()).as("no node was built for the job").isZero();
+    assertThat(sys.now()).isZero();
+    // a ranksPerNode out of range is refused as the job's builder refuses it, not as a buffer too large
+    assertThatThrownBy(() -> OsuBenchmarks.alltoall(sys, eight, 100_000, 1 << 20, 0, 1, MpiConfig.defaults()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("ranksPerNode must be in [1, 272] but was 100000");
+  }
+
+  /**
    * OS noise of a tenth of the CPU (1 us every 10 us, at random phases): every collective takes longer, and no noise
    * is exactly the default. The alltoall of 8 bytes spends little of its time on the CPU, so noise lengthens it by a
    * few per cent at most, and a detour can also spread the ranks' sends out; over 10 iterations the noisy mean came
