@@ -291,6 +291,39 @@ public final class AriesSystem {
   }
 
   /**
+   * Refuses a run from a thread other than the one the system's clock belongs to, before anything changes: the event
+   * loop's owner ({@link DeterministicEventLoop#bindOwner}), or on an engine its controller and its groups' owners
+   * ({@link PartitionedEngine#bindController}). The loop and the engine refuse such a thread themselves, but only at
+   * its first scheduling call, inside the run: a SHMEM or MPI job then recorded a failed run and could never run again,
+   * even once the clock was handed over. With no owner yet the calling thread will become it, and passes.
+   *
+   * @param call what was called, for the message ({@code "ShmemJob.run"})
+   * @throws IllegalStateException naming both threads and how to hand the clock over
+   */
+  public void checkClockOwner(String call) {
+    Thread me = Thread.currentThread();
+    if (engine == null) {
+      Thread owner = loop.owner();
+      if (owner != null && owner != me) {
+        throw new IllegalStateException("system " + name + "'s event loop is owned by thread \"" + owner.getName()
+            + "\" but " + call + " was called from thread \"" + me.getName() + "\"; a system is run by one thread"
+            + " (loop().bindOwner(thread) hands it over)");
+      }
+      return;
+    }
+    Thread owner = engine.controller();
+    for (int g = 0; g < engine.groupCount() && (owner == null || owner == me); g++) {
+      Thread groupOwner = engine.group(g).owner();
+      owner = groupOwner == null ? owner : groupOwner;
+    }
+    if (owner != null && owner != me) {
+      throw new IllegalStateException("system " + name + "'s engine is run by thread \"" + owner.getName() + "\" but "
+          + call + " was called from thread \"" + me.getName() + "\"; a system is run by one thread"
+          + " (engine().get().bindController(thread) hands it over)");
+    }
+  }
+
+  /**
    * @return a runner for simulated processes on this system's clock: on the loop, or on the engine with one lane per
    *     group (spawn each node's processes in {@link #groupOfNode(int)})
    * @throws IllegalStateException when an event failed in an earlier run ({@link #checkNoFailedRun()})

@@ -82,6 +82,14 @@ public final class GroupScheduler implements Scheduler {
   }
 
   /**
+   * @return the thread that owns this group's loop ({@link DeterministicEventLoop#owner}), or null before its first
+   *     use: a layer that runs jobs on the engine checks it up front, so that a refusal changes nothing
+   */
+  public Thread owner() {
+    return loop.owner();
+  }
+
+  /**
    * Runs the next event of this group's window in progress on the calling thread, which holds the group's loop, as
    * the partition's thread would run it next ({@link DeterministicEventLoop#continueRun}): for a thread the partition's
    * thread passed control to (a simulated process) that carries the window on before passing control back.

@@ -346,7 +346,8 @@ public final class MpiJob {
    * @throws IllegalStateException when ranks are left waiting forever (a deadlock), naming what each waits for
    * @throws ProcessRunner.ProcessFailedException when a rank's code threw
    * @throws IllegalStateException also when a run of this job failed before (its state is then undefined: build a
-   *     new job) or when called from inside its own run
+   *     new job) or when called from inside its own run; and, changing nothing, when called from a thread other than
+   *     the one the system's clock belongs to ({@link AriesSystem#checkClockOwner})
    */
   public void run(MpiProgram program) {
     checkArgument(program != null, "program must not be null");
@@ -501,7 +502,9 @@ public final class MpiJob {
      * @throws IllegalStateException when no foreground job was added, when a job's ranks are left waiting forever (a
      *     deadlock, beside a background without end too), when a job's program finalized with communication
      *     unfinished or its ranks disagreed on a collective ({@link JobFailedException} naming the job), when
-     *     {@link #foregroundLimitPs} passed, when a job of the set is running or failed before
+     *     {@link #foregroundLimitPs} passed, when a job of the set is running or failed before; and, changing
+     *     nothing, when called from a thread other than the one the system's clock belongs to
+     *     ({@link AriesSystem#checkClockOwner})
      * @throws IllegalArgumentException when a job's start or the limit would pass the clock's end from now; nothing
      *     has run then
      * @throws ProcessRunner.ProcessFailedException when a rank's code threw
@@ -523,6 +526,9 @@ public final class MpiJob {
               + " which leaves its ranks' barrier and message state undefined; build a new MpiJob on the system");
         }
       }
+      // before anything changes: the loop's own refusal came from inside the run, which then counted as failed and
+      // every job of the set could never run again, even once the loop was handed to this thread
+      jobs.get(0).system.checkClockOwner(jobs.size() == 1 ? "MpiJob.run" : "MpiJob.Together.run");
       long now = jobs.get(0).system.now();
       for (int j = 0; j < jobs.size(); j++) {
         checkArgument(starts.get(j) <= Long.MAX_VALUE - now, "job %s's startPs must be at most %s (the clock's end"

@@ -505,7 +505,8 @@ public final class ShmemJob {
    * @throws IllegalStateException when PEs are left waiting forever (a deadlock in the program)
    * @throws ProcessRunner.ProcessFailedException when a PE's code threw
    * @throws IllegalStateException also when a run of this job failed before (its state is then undefined: build a
-   *     new job) or when called from inside its own run
+   *     new job) or when called from inside its own run; and, changing nothing, when called from a thread other than
+   *     the one the system's clock belongs to ({@link AriesSystem#checkClockOwner})
    */
   public void run(ShmemProgram program) {
     checkArgument(program != null, "program must not be null");
@@ -521,6 +522,9 @@ public final class ShmemJob {
       throw new IllegalStateException("this job cannot run again: a run of it failed (" + failedRun + "), which"
           + " leaves its PEs' barrier and message state undefined; build a new ShmemJob on the system");
     }
+    // before anything changes: the loop's own refusal came from inside the run, which then counted as failed and the
+    // job could never run again, even once the loop was handed to this thread
+    system.checkClockOwner("ShmemJob.run");
     // kept in the fields only when the run completes: a failed run set the start and not the end, and lastRunPs()
     // was then negative
     long startPs = system.now();
