@@ -348,6 +348,40 @@ public final class AriesSystem {
   }
 
   /**
+   * Simulated time a program keeps after its own compute or idle time for what it does next: 10^15 ps (1,000 s; the
+   * bound {@code MpiJob.MAX_START_PS} and {@code TrafficExperiment.MAX_SPAN_PS} have, assumed: far more than a run
+   * simulates after one compute). A PE's or rank's compute or idle time may end at most this long before the clock's
+   * end ({@link #PROGRAM_CLOCK_END_PS}): one that ended at the clock's end itself left the NIC, IOMMU and fabric no
+   * time for the next post, whose times wrapped to negative ones inside them and left the system unable to run again.
+   */
+  public static final long PROGRAM_CLOCK_RESERVE_PS = 1_000_000_000_000_000L;
+
+  /**
+   * The latest time a SHMEM PE's or MPI rank's compute or idle time ({@code Shmem.compute}, {@code Mpi.compute},
+   * {@code MpiJob.idle}) may end: the clock's end, {@code Long.MAX_VALUE} ps (about 107 days), less
+   * {@link #PROGRAM_CLOCK_RESERVE_PS}.
+   */
+  public static final long PROGRAM_CLOCK_END_PS = Long.MAX_VALUE - PROGRAM_CLOCK_RESERVE_PS;
+
+  /**
+   * Refuses a program's compute or idle time that is negative or would end past {@link #PROGRAM_CLOCK_END_PS}, before
+   * anything changes. A time of 0 is always taken (it moves nothing).
+   *
+   * @param name the parameter, for the message
+   * @param nowPs the program's time now
+   * @param ps the time asked for
+   * @throws IllegalArgumentException naming the parameter, what is left of a program's clock from now, and the value
+   */
+  public static void checkProgramTime(String name, long nowPs, long ps) {
+    long left = Math.max(PROGRAM_CLOCK_END_PS - nowPs, 0); // (none when the clock was run on past it some other way)
+    if (ps < 0 || ps > left) {
+      throw new IllegalArgumentException(name + " must be in [0, " + left + "] (what is left from now, " + nowPs
+          + " ps, of a program's clock, which ends " + PROGRAM_CLOCK_RESERVE_PS + " ps before Long.MAX_VALUE to keep"
+          + " time for the communication after it: AriesSystem.PROGRAM_CLOCK_END_PS) but was " + ps);
+    }
+  }
+
+  /**
    * Bits of a post id below its job's number ({@link #nextJobNumber()}): 2^40 posts a job before two would share an id;
    * with the number's 23 bits, ids stay positive.
    */

@@ -60,7 +60,10 @@ public interface Mpi {
   /**
    * Lets simulated time pass for local computation (no MPI progress meanwhile).
    *
-   * @param ps picoseconds, ≥ 0
+   * @param ps picoseconds, 0 to what is left from now of a program's clock (to
+   *     {@link io.github.ariesmodel.system.AriesSystem#PROGRAM_CLOCK_END_PS})
+   * @throws IllegalArgumentException when {@code ps} is negative or would end past that, naming the range; nothing
+   *     changes
    */
   void compute(long ps);
 

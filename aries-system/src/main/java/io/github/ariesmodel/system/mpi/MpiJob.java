@@ -289,12 +289,15 @@ public final class MpiJob {
    * (any other {@code Mpi} computes the time instead).
    *
    * @param mpi the calling rank, from its own program
-   * @param ps picoseconds, ≥ 0
-   * @throws IllegalArgumentException when {@code ps} is negative or would pass the clock's end
+   * @param ps picoseconds, 0 to what is left from now of a program's clock (to
+   *     {@link AriesSystem#PROGRAM_CLOCK_END_PS})
+   * @throws IllegalArgumentException when {@code ps} is negative or would end past that, naming the range; nothing
+   *     changes
    */
   public static void idle(Mpi mpi, long ps) {
     checkArgument(mpi != null, "mpi must not be null");
-    checkArgument(ps >= 0, "ps must be >= 0 but was %s", ps);
+    // (an idle time to the clock's end was taken, and the next post failed inside the NIC with a wrapped time)
+    AriesSystem.checkProgramTime("ps", mpi.now(), ps);
     if (mpi instanceof Rank r && r.process != null) {
       r.process.idle(ps); // (it checks that the rank's own code calls it)
     } else {

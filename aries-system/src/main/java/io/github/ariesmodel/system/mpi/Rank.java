@@ -16,6 +16,7 @@ import io.github.ariesmodel.nic.CeResult;
 import io.github.ariesmodel.nic.CompletionQueue;
 import io.github.ariesmodel.nic.NicConfig;
 import io.github.ariesmodel.nic.Post;
+import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.Node;
 import io.github.ariesmodel.system.process.SimProcess;
 import io.github.ariesmodel.system.mpi.CollectiveLedger.Kind;
@@ -1524,7 +1525,8 @@ final class Rank implements Mpi {
   @Override
   public void compute(long ps) {
     SimProcess p = caller();
-    checkArgument(ps >= 0, "ps must be >= 0 but was %s", ps);
+    // (a compute to the clock's end was taken, and the next post failed inside the NIC with a wrapped time)
+    AriesSystem.checkProgramTime("ps", p.now(), ps);
     p.sleep(ps);
   }
 

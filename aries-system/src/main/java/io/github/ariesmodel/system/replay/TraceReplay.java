@@ -926,10 +926,12 @@ public final class TraceReplay {
      */
     private void spendCompute(double ns, String what, boolean idle) {
       double psExact = ns * 1e3 * compute.factor();
-      if (!(psExact < Long.MAX_VALUE - mpi.now())) {
-        // (a compute of 1e300 flops used to end the replay at the clock's end, silently, or as a negative time)
+      if (!(psExact < AriesSystem.PROGRAM_CLOCK_END_PS - mpi.now())) {
+        // (a compute of 1e300 flops used to end the replay at the clock's end, silently, or as a negative time; the
+        // MPI layer keeps the clock's last 10^15 ps for the communication after a compute)
         throw fail(what + ", " + psExact + " ps (" + compute + "), would end past the simulated"
-            + " clock's end (Long.MAX_VALUE ps, about 107 days)");
+            + " clock's end for a program (AriesSystem.PROGRAM_CLOCK_END_PS, 10^15 ps before Long.MAX_VALUE ps, about"
+            + " 107 days)");
       }
       long ps = Math.round(psExact);
       if (ps > 0) {

@@ -42,7 +42,10 @@ public interface Shmem {
   /**
    * Lets simulated time pass for local computation.
    *
-   * @param ps picoseconds, ≥ 0
+   * @param ps picoseconds, 0 to what is left from now of a program's clock (to
+   *     {@link io.github.ariesmodel.system.AriesSystem#PROGRAM_CLOCK_END_PS})
+   * @throws IllegalArgumentException when {@code ps} is negative or would end past that, naming the range; nothing
+   *     changes
    */
   void compute(long ps);
 

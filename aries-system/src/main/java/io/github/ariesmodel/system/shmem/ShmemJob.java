@@ -1370,7 +1370,10 @@ public final class ShmemJob {
 
     @Override
     public void compute(long ps) {
-      self().sleep(ps);
+      SimProcess p = self();
+      // (a compute to the clock's end was taken, and the next post failed inside the NIC with a wrapped time)
+      AriesSystem.checkProgramTime("ps", p.now(), ps);
+      p.sleep(ps);
     }
 
     @Override

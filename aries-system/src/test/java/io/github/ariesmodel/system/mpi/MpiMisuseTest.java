@@ -2,6 +2,7 @@ package io.github.ariesmodel.system.mpi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.process.ProcessRunner;
@@ -14,6 +15,57 @@ class MpiMisuseTest {
 
   private static AriesSystem system() {
     return AriesSystem.builder().system("default").seed(1).build();
+  }
+
+  /**
+   * A compute or idle time that ended at or near the clock's end was taken, and the next send failed inside the NIC or
+   * IOMMU with a wrapped negative time, leaving the system unable to run again (the review of stop 72). Both are
+   * refused, the rank's clock unmoved; the longest allowed leaves the message after it its time.
+   */
+  @Test
+  void aComputeOrIdleTimePastAProgramsClockIsRefusedAndTheLongestAllowedLeavesTheNextMessageItsTime() {
+    AriesSystem s = system();
+    MpiJob job = MpiJob.builder(s).nodes(0, 1).build();
+    Throwable[] refused = new Throwable[4];
+    long[] at = new long[3];
+    byte[] got = new byte[8];
+    job.run(m -> {
+      if (m.rank() == 0) {
+        at[0] = m.now();
+        refused[0] = catchThrowable(() -> m.compute(Long.MAX_VALUE));
+        refused[1] = catchThrowable(() -> m.compute(Long.MAX_VALUE - 1_000_000 - m.now()));
+        refused[2] = catchThrowable(() -> MpiJob.idle(m, Long.MAX_VALUE - m.now()));
+        refused[3] = catchThrowable(() -> m.compute(-1));
+        at[1] = m.now();
+        MpiJob.idle(m, AriesSystem.PROGRAM_CLOCK_END_PS - m.now());
+        at[2] = m.now();
+        m.send(new byte[] {1, 2, 3, 4, 5, 6, 7, 8}, 0, 8, 1, 0, m.world());
+      } else {
+        m.recv(got, 0, 8, 0, 0, m.world());
+      }
+    });
+    long left = AriesSystem.PROGRAM_CLOCK_END_PS - at[0];
+    long[] asked = {Long.MAX_VALUE, Long.MAX_VALUE - 1_000_000 - at[0], Long.MAX_VALUE - at[0], -1};
+    for (int i = 0; i < refused.length; i++) {
+      assertThat(refused[i]).isInstanceOf(IllegalArgumentException.class).hasMessage("ps must be in [0, " + left
+          + "] (what is left from now, " + at[0] + " ps, of a program's clock, which ends 1000000000000000 ps before"
+          + " Long.MAX_VALUE to keep time for the communication after it: AriesSystem.PROGRAM_CLOCK_END_PS) but was "
+          + asked[i]);
+    }
+    assertThat(at[1]).as("the refusals moved no clock").isEqualTo(at[0]);
+    assertThat(at[2]).isEqualTo(AriesSystem.PROGRAM_CLOCK_END_PS);
+    assertThat(got[7]).isEqualTo((byte) 8);
+    assertThat(job.lastRunPs()).isGreaterThan(AriesSystem.PROGRAM_CLOCK_END_PS - at[0]);
+    // the system runs on: another job on it exchanges a message
+    byte[] next = new byte[1];
+    MpiJob.builder(s).nodes(2, 3).build().run(m -> {
+      if (m.rank() == 0) {
+        m.send(new byte[] {9}, 0, 1, 1, 0, m.world());
+      } else {
+        m.recv(next, 0, 1, 0, 0, m.world());
+      }
+    });
+    assertThat(next[0]).isEqualTo((byte) 9);
   }
 
   @Test

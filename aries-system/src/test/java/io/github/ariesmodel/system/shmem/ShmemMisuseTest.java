@@ -17,6 +17,67 @@ class ShmemMisuseTest {
     return ShmemJob.builder(sys).nodes(0, 9).build();
   }
 
+  /** The message of a compute refused at {@code nowPs}, which leaves {@code left} of a program's clock. */
+  static String beyondTheClock(long left, long nowPs, long ps) {
+    return "ps must be in [0, " + left + "] (what is left from now, " + nowPs + " ps, of a program's clock, which ends"
+        + " 1000000000000000 ps before Long.MAX_VALUE to keep time for the communication after it:"
+        + " AriesSystem.PROGRAM_CLOCK_END_PS) but was " + ps;
+  }
+
+  /**
+   * A compute that ended at or near the clock's end was taken, and the next put failed inside the NIC or IOMMU with a
+   * wrapped negative time ("timePs must be >= now ... but was -92233..."), an event's failure that left the system
+   * unable to run again (the review of stop 72). It is refused, the PE's clock unmoved; the longest compute allowed
+   * leaves the put after it its time, and the system runs on.
+   */
+  @Test
+  void aComputePastAProgramsClockIsRefusedAndTheLongestAllowedLeavesTheNextPutItsTime() {
+    AriesSystem sys = AriesSystem.builder().topology(Topologies.ariesSmall(), "small").build();
+    ShmemJob job = ShmemJob.builder(sys).nodes(0, 9).build();
+    Symmetric x = job.allocate(64);
+    Throwable[] refused = new Throwable[3];
+    long[] at = new long[4];
+    job.run(pe -> {
+      if (pe.myPe() == 0) {
+        at[0] = pe.now();
+        refused[0] = catchThrowable(() -> pe.compute(Long.MAX_VALUE));
+        refused[1] = catchThrowable(() -> pe.compute(Long.MAX_VALUE - 1_000_000 - pe.now()));
+        refused[2] = catchThrowable(() -> pe.compute(-1));
+        at[1] = pe.now();
+        pe.compute(AriesSystem.PROGRAM_CLOCK_END_PS - pe.now());
+        at[2] = pe.now();
+        pe.putLong(x, 0, 5, 1);
+        pe.quiet();
+        at[3] = pe.now();
+      } else {
+        pe.waitUntil(x, 0, w -> w == 5);
+      }
+    });
+    long left = AriesSystem.PROGRAM_CLOCK_END_PS - at[0];
+    assertThat(refused[0]).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(beyondTheClock(left, at[0], Long.MAX_VALUE));
+    assertThat(refused[1]).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(beyondTheClock(left, at[0], Long.MAX_VALUE - 1_000_000 - at[0]));
+    assertThat(refused[2]).isInstanceOf(IllegalArgumentException.class).hasMessage(beyondTheClock(left, at[0], -1));
+    assertThat(at[1]).as("the refusals moved no clock").isEqualTo(at[0]);
+    assertThat(at[2]).isEqualTo(AriesSystem.PROGRAM_CLOCK_END_PS);
+    assertThat(at[3]).isGreaterThan(at[2]);
+    // the system runs on: another job on it puts and reads
+    ShmemJob next = ShmemJob.builder(sys).nodes(1, 2).build();
+    Symmetric y = next.allocate(64);
+    long[] seen = {0};
+    next.run(pe -> {
+      if (pe.myPe() == 0) {
+        pe.putLong(y, 0, 6, 1);
+        pe.quiet();
+      } else {
+        pe.waitUntil(y, 0, w -> w == 6);
+        seen[0] = pe.localLong(y, 0);
+      }
+    });
+    assertThat(seen[0]).isEqualTo(6);
+  }
+
   @Test
   void allocateDuringARunIsMisuseOfStateAndTheJobAllocatesAfterIt() {
     ShmemJob job = job();
