@@ -204,12 +204,14 @@ final class OutputPaths {
   /**
    * Checks a run's output directory: usable as by {@link #directory}, and holding no other run's files. A directory
    * is free when it is empty, holds only files no report writes, or holds a finished run of the same command (a
-   * repeat replaces it). Anything else (another command's {@code results.json}, an unreadable one, or report files
-   * without a {@code results.json}, the trace of a failed run) is refused unless {@code force}.
+   * repeat replaces it; every replay is one command, see {@link #sameCommand}). Anything else (another command's
+   * {@code results.json}, an unreadable one, or report files without a {@code results.json}, the trace of a failed
+   * run) is refused unless {@code force}. {@code run} and {@code replay} both check their {@code --out} here.
    *
    * @param dir the directory
    * @param option the option that named it
-   * @param command the command about to write there, as recorded in {@code results.json} ("run pingpong")
+   * @param command the command about to write there, as recorded in {@code results.json} ("run pingpong",
+   *     "replay TRACE")
    * @param force whether the user allowed replacing another run's files
    * @return the directories this call made, as {@link #directory} returns them
    * @throws CliError (bad input) when the directory holds another run's files and force is false
@@ -232,7 +234,7 @@ final class OutputPaths {
       } catch (IOException e) {
         previous = null;
       }
-      if (command.equals(previous)) {
+      if (sameCommand(command, previous)) {
         return made;
       }
       throw CliError.badInput(dir + " holds the results of another run (" + (previous == null ? "unreadable"
@@ -248,5 +250,24 @@ final class OutputPaths {
       throw CliError.badInput("cannot list the directory " + dir + ": " + ErrorHandler.reason(e), option, e);
     }
     return made;
+  }
+
+  /**
+   * Whether a directory's recorded command is the one about to write there, so that it may be replaced without
+   * {@code --force}: the same text ({@code run pingpong} again, whatever its parameters), or two replays. A replay
+   * records its trace ({@code replay TRACE}), which is to it what a parameter is to {@code run}, and
+   * {@code run replay} is the same workload; all write to {@code results/replay} unless told otherwise, where a
+   * replay of another trace would otherwise need {@code --force}.
+   *
+   * @param command the command about to write
+   * @param previous the command recorded in the directory's {@code results.json}, or null when unreadable
+   * @return whether the two are the same command
+   */
+  static boolean sameCommand(String command, String previous) {
+    return command.equals(previous) || previous != null && isReplay(command) && isReplay(previous);
+  }
+
+  private static boolean isReplay(String command) {
+    return command.startsWith("replay ") || command.equals("run replay");
   }
 }

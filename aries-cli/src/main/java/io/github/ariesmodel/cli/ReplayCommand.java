@@ -71,6 +71,9 @@ final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: results/replay).")
   Path out;
 
+  @Option(names = "--force", description = "Replace another run's files in --out (normally refused).")
+  boolean force;
+
   @Option(names = "--page-tables", paramLabel = "per-registration|per-context",
       description = "Where each NIC's IOMMU keeps a registration's page tables: its own or its translation context's,"
           + " shared with the node's other registrations (the hardware's shape; docs/iommu.md) (default: the"
@@ -275,6 +278,7 @@ final class ReplayCommand implements Callable<Integer> {
     }
     Params params = Params.of(p);
     Path dir = out != null ? out : Path.of("results", "replay");
+    String command = "replay " + trace; // as results.json records it
     // the directories made for --out, removed again (while empty) if the run fails
     OutputPaths.Made made = OutputPaths.Made.none();
     WorkloadRun run;
@@ -285,9 +289,10 @@ final class ReplayCommand implements Callable<Integer> {
         // fail early, before the output directory is made: a bad system or routing name, then what the replay can
         // check without simulating (the mapping, the trace's header, its ranks against the system's nodes)
         w.check(s.build(), params);
-        made = OutputPaths.directory(dir, "--out");
+        // as run's: another command's results there are refused unless --force (they were replaced without a word)
+        made = OutputPaths.runDirectory(dir, "--out", command, force);
         try (ProgressBar bar = ProgressBar.forStandardError(quiet.quiet, 1)) {
-          run = WorkloadRun.run(w, s, params, "replay " + trace, bar::updateFraction);
+          run = WorkloadRun.run(w, s, params, command, bar::updateFraction);
         }
       } catch (TraceReplayException e) {
         throw CliError.badInput(ErrorHandler.replayProblem(e), argumentOf(e.file()), e);

@@ -537,4 +537,43 @@ class ReplayCommandTest {
         .isEqualTo(2);
     assertThat(mine).isEmptyDirectory();
   }
+
+  /**
+   * {@code replay} keeps {@code run}'s rule for {@code --out}: another command's report there is refused unless
+   * {@code --force}, in run's words, and left whole (a replay replaced a {@code run pingpong} report without a word,
+   * and had no {@code --force}); a replay of another trace, or {@code run replay}, is the same command and replaces it.
+   */
+  @Test
+  void anOutHoldingAnotherCommandsReportIsRefusedUnlessForced() throws Exception {
+    Path dir = tmp.resolve("shared");
+    StringWriter err = new StringWriter();
+    assertThat(run(new StringWriter(), err, "run", "pingpong", "-p", "sizes=8", "-p", "iterations=1", "-q",
+        "--no-wall-clock", "--out", dir.toString())).as(err.toString()).isZero();
+    byte[] pingpong = Files.readAllBytes(dir.resolve("results.json"));
+    String trace = TRACES.resolve("simgrid-examples/actions_allreduce.txt").toString();
+    StringWriter refused = new StringWriter();
+    assertThat(run(new StringWriter(), refused, "replay", trace, "-q", "--out", dir.toString())).isEqualTo(2);
+    assertThat(refused.toString().strip()).isEqualTo("aries replay: " + dir + " holds the results of another run"
+        + " (\"run pingpong\"); choose another directory or add --force to replace them (--out)");
+    assertThat(Files.readAllBytes(dir.resolve("results.json"))).as("the run's results are left").isEqualTo(pingpong);
+    assertThat(dir.resolve("pingpong.csv")).exists();
+    assertThat(dir.resolve("calls.csv")).doesNotExist();
+
+    err = new StringWriter();
+    assertThat(run(new StringWriter(), err, "replay", trace, "-q", "--force", "--out", dir.toString()))
+        .as(err.toString()).isZero();
+    assertThat(dir.resolve("pingpong.csv")).as("the forced replay removes the run's report files").doesNotExist();
+    assertThat(dir.resolve("calls.csv")).exists();
+
+    err = new StringWriter();
+    String other = TRACES.resolve("simgrid-examples/actions_alltoall.txt").toString();
+    assertThat(run(new StringWriter(), err, "replay", other, "-q", "--out", dir.toString()))
+        .as("another trace's replay: " + err).isZero();
+    err = new StringWriter();
+    assertThat(run(new StringWriter(), err, "run", "replay", "-p", "trace=" + trace, "-q", "--out", dir.toString()))
+        .as("the replay workload through run: " + err).isZero();
+    err = new StringWriter();
+    assertThat(run(new StringWriter(), err, "replay", trace, "-q", "--out", dir.toString()))
+        .as("and back: " + err).isZero();
+  }
 }
