@@ -146,13 +146,14 @@ final class IommuCommand implements Callable<Integer> {
   }
 
   private int run(PrintWriter out) {
-    PageSize ps = PageSize.parse(pageSize);
-    long regionBytes = ByteCount.parse("--region", region);
+    // each refusal is located at its option (they said "(arguments)", which the user never typed; until stop 72)
+    PageSize ps = atOption("--page-size", "page size", () -> PageSize.parse(pageSize));
+    long regionBytes = atOption("--region", "--region", () -> ByteCount.parse("--region", region));
     if (regionBytes < 1 || regionBytes > (1L << 40)) {
-      throw new IllegalArgumentException("--region must be in [1, 1T] bytes but was " + regionBytes);
+      throw CliError.badInput("--region must be in [1, 1T] bytes but was " + regionBytes, "--region", null);
     }
     if (accessBytes < 0) {
-      throw new IllegalArgumentException("--access-bytes must be >= 0 but was " + accessBytes);
+      throw CliError.badInput("--access-bytes must be >= 0 but was " + accessBytes, "--access-bytes", null);
     }
     if (serial && spec.commandLine().getParseResult().hasMatchedOption("--window")) {
       throw CliError.badInput("--serial and --window contradict each other (--serial is a window of 1); give one",
@@ -160,15 +161,16 @@ final class IommuCommand implements Callable<Integer> {
     }
     int effectiveWindow = serial ? 1 : window;
     if (effectiveWindow < 1) {
-      throw new IllegalArgumentException("--window must be >= 1 but was " + window);
+      throw CliError.badInput("--window must be >= 1 but was " + window, "--window", null);
     }
     if ((trace == null) == (synthetic == null)) {
-      throw new IllegalArgumentException("give exactly one of a TRACE file and --synthetic");
+      throw CliError.badInput("give exactly one of a TRACE file and --synthetic", "TRACE, --synthetic", null);
     }
     IommuConfig config;
     try {
       config = IommuConfig.builder()
-          .ways(ways).sets(sets).ptesPerLine(ptesPerLine).policy(ReplacementPolicies.byName(policy)).seed(seed)
+          .ways(ways).sets(sets).ptesPerLine(ptesPerLine).policy(atOption("--policy", "policy",
+              () -> ReplacementPolicies.byName(policy))).seed(seed)
           .maxInFlight(inFlight).fetchBuffers(fetchBuffers)
           .pteFetchLatencyPs(toPs("--fetch-latency-ns", fetchLatencyNs))
           .hitLatencyPs(toPs("--hit-latency-ns", hitLatencyNs))
@@ -260,12 +262,29 @@ final class IommuCommand implements Callable<Integer> {
   private static long toPs(String option, double ns) {
     // the IOMMU's own bound on its times, 1 ms (it used to say 1e9 ns here and then refuse 1e6 to 1e9 ns in ps)
     if (!(ns >= 0) || ns > SimTime.MAX_LATENCY_PS / 1e3) {
-      throw new IllegalArgumentException(option + " must be in [0, 1e6] ns (1 ms) but was " + ns);
+      throw CliError.badInput(option + " must be in [0, 1e6] ns (1 ms) but was " + ns, option, null);
     }
     return Math.round(ns * 1000);
   }
 
-  /** Parses a byte count with an optional K, M, G or T (binary) suffix. */
+  /**
+   * A value parsed from one option, its refusal located at the option and said under the option's name where the
+   * parser named what it parses instead ("page size must be ..." becomes "--page-size must be ...").
+   *
+   * @param option the option
+   * @param name the name the parser's messages start with (the option itself when it was told it)
+   * @param parse the parse
+   * @return the parsed value
+   */
+  private static <T> T atOption(String option, String name, java.util.function.Supplier<T> parse) {
+    try {
+      return parse.get();
+    } catch (IllegalArgumentException e) {
+      RuntimeException r = CliError.renamed(e, name, option);
+      throw r != e ? r : CliError.badInput(e.getMessage(), option, e);
+    }
+  }
+
   /** A stream of accesses. */
   interface AccessSource extends AutoCloseable {
     /** Reads the next access into the driver's fields; false at the end. */
@@ -294,7 +313,8 @@ final class IommuCommand implements Callable<Integer> {
     String kind = parts[0].toLowerCase(Locale.ROOT);
     long span = Math.max(1, regionBytes - accessBytes + 1);
     if (kind.equals("random") && parts.length == 2) {
-      long count = ByteCount.parseCount("--synthetic random COUNT", parts[1]);
+      long count = atOption("--synthetic", "--synthetic",
+          () -> ByteCount.parseCount("--synthetic random COUNT", parts[1]));
       checkWork(count);
       SplittableRandom rnd = new SplittableRandom(seed);
       return new AccessSource() {
@@ -315,13 +335,16 @@ final class IommuCommand implements Callable<Integer> {
       };
     }
     if (kind.equals("scan") && parts.length == 4) {
-      long scanSpan = ByteCount.parse("--synthetic scan SPAN", parts[1]);
-      long stride = ByteCount.parse("--synthetic scan STRIDE", parts[2]);
-      long count = ByteCount.parseCount("--synthetic scan COUNT", parts[3]);
+      long scanSpan = atOption("--synthetic", "--synthetic", () -> ByteCount.parse("--synthetic scan SPAN",
+          parts[1]));
+      long stride = atOption("--synthetic", "--synthetic", () -> ByteCount.parse("--synthetic scan STRIDE",
+          parts[2]));
+      long count = atOption("--synthetic", "--synthetic", () -> ByteCount.parseCount("--synthetic scan COUNT",
+          parts[3]));
       checkWork(count);
       if (scanSpan < 1 || stride < 1) {
-        throw new IllegalArgumentException("--synthetic scan SPAN and STRIDE must be >= 1 but were " + scanSpan
-            + " and " + stride);
+        throw CliError.badInput("--synthetic scan SPAN and STRIDE must be >= 1 but were " + scanSpan + " and "
+            + stride, "--synthetic", null);
       }
       return new AccessSource() {
         long i;
@@ -345,8 +368,8 @@ final class IommuCommand implements Callable<Integer> {
         public void close() {}
       };
     }
-    throw new IllegalArgumentException(
-        "--synthetic must be random:COUNT or scan:SPAN:STRIDE:COUNT but was \"" + synthetic + "\"");
+    throw CliError.badInput("--synthetic must be random:COUNT or scan:SPAN:STRIDE:COUNT but was \""
+        + Texts.abbreviate(synthetic) + "\"", "--synthetic", null);
   }
 
   private AccessSource fileSource() {

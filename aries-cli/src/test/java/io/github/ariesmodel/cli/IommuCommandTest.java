@@ -82,6 +82,39 @@ class IommuCommandTest {
         "meanLatencyNs", "simulatorSpeed");
   }
 
+  /**
+   * Every option's refusal is located at the option, as {@code --ways 0}'s is at {@code (--ways)}: the checks made by
+   * the command itself said {@code (arguments)}, which the user never typed (until stop 72), and the page size's and
+   * policy's said "page size" and "policy".
+   */
+  @Test
+  void eachOptionsRefusalNamesTheOption() {
+    String[][] cases = {
+        {"--region", "0", "--region must be in [1, 1T] bytes but was 0"},
+        {"--region", "1x", "--region must be a byte count like"},
+        {"--page-size", "3K", "--page-size must be 4K or a power of two from 2M to 64G but was 3072 bytes"},
+        {"--page-size", "x", "--page-size must look like 4K"},
+        {"--access-bytes", "-1", "--access-bytes must be >= 0 but was -1"},
+        {"--window", "0", "--window must be >= 1 but was 0"},
+        {"--policy", "zz", "--policy must be one of lru, plru, random"},
+        {"--fetch-latency-ns", "-1", "--fetch-latency-ns must be in [0, 1e6] ns (1 ms) but was -1.0"},
+        {"--hit-latency-ns", "-1", "--hit-latency-ns must be in [0, 1e6] ns (1 ms) but was -1.0"},
+        {"--issue-interval-ns", "-1", "--issue-interval-ns must be in [0, 1e6] ns (1 ms) but was -1.0"},
+        {"--synthetic", "zigzag:4", "--synthetic must be random:COUNT or scan:SPAN:STRIDE:COUNT but was \"zigzag:4\""},
+        {"--synthetic", "random:x", "--synthetic random COUNT must be a whole number"},
+        {"--synthetic", "scan:0:8:4", "--synthetic scan SPAN and STRIDE must be >= 1 but were 0 and 8"},
+        {"--synthetic", "scan:1M:x:4", "--synthetic scan STRIDE must be a byte count"}};
+    for (String[] c : cases) {
+      Run r = c[0].equals("--synthetic") ? run("iommu", c[0], c[1])
+          : run("iommu", "--synthetic", "random:1", c[0], c[1]);
+      assertThat(r.code()).as(c[0] + " " + c[1]).isEqualTo(2);
+      assertThat(r.err().lines().toList()).as(c[0] + " " + c[1]).singleElement().satisfies(line ->
+          assertThat(line).startsWith("aries iommu: " + c[2]).endsWith(" (" + c[0] + ")"));
+    }
+    assertThat(run("iommu", "--region", "1M").err().strip()).isEqualTo("aries iommu: give exactly one of a TRACE file"
+        + " and --synthetic (TRACE, --synthetic)");
+  }
+
   @Test
   void mistakesExitWithTwoAndSayWhatIsWrong() throws IOException {
     Path bad = dir.resolve("bad.trace");
