@@ -2,6 +2,7 @@ package io.github.ariesmodel.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.ariesmodel.cli.report.Figures;
 import io.github.ariesmodel.cli.report.Metric;
 import io.github.ariesmodel.cli.report.ReportWriter;
 import io.github.ariesmodel.cli.report.ResultTable;
@@ -322,10 +323,12 @@ final class ReplayCommand implements Callable<Integer> {
       o.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(
           summary(run.results(), s, dir)));
     } else {
-      o.printf(Locale.ROOT, "aries replay %s on %s (mapping %s, compute %s, %d ranks per node, seed %d)%n", trace,
-          s.system(), mapping, compute, ranksPerNode, s.seed());
+      o.printf(Locale.ROOT, "aries replay %s on %s (mapping %s, compute %s, %d rank%s per node, seed %d)%n", trace,
+          s.system(), mapping, compute, ranksPerNode, ranksPerNode == 1 ? "" : "s", s.seed());
       for (Metric m : run.results().metrics()) {
-        o.printf(Locale.ROOT, "  %-30s %16.3f %s%n", m.name(), m.value(), m.unit());
+        // counts as whole numbers, thousands grouped (they printed 13584368.000 B; until stop 72)
+        o.printf(Locale.ROOT, "  %-30s %16s%s%n", m.name(), Figures.text(m.value()),
+            m.unit().isEmpty() ? "" : " " + m.unit());
       }
       run.notes().forEach(n -> o.printf(Locale.ROOT, "  %s%n", n));
       double wall = run.results().metadata().wallSeconds().orElse(0);

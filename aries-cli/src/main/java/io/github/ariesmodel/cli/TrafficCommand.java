@@ -225,24 +225,26 @@ final class TrafficCommand implements Callable<Integer> {
           fixed(r.latencyP50Ns(), 0), fixed(r.latencyP99Ns(), 0), fixed(r.latencyMaxNs(), 0));
       out.printf(Locale.ROOT, "  hops              mean %s  max %d%n", fixed(r.meanHops(), 2), r.maxHops());
       out.printf(Locale.ROOT, "  minimal fraction  %s%n", fixed(r.minimalFraction(), 3));
-      out.printf(Locale.ROOT, "  unfinished        %d of %d measured packets%n", r.unfinishedPackets(),
+      out.printf(Locale.ROOT, "  unfinished        %,d of %,d measured packets%n", r.unfinishedPackets(),
           r.measuredPackets());
       r.linkUtilization().forEach((k, v) -> out.printf(Locale.ROOT, "  utilization %-8s %.3f%n", k, v));
-      out.printf(Locale.ROOT, "  VC occupancy B    %s%n", vc);
+      // one decimal, as the mean latency (it printed every digit of the doubles; until stop 72)
+      out.printf(Locale.ROOT, "  VC occupancy B    [%s]%n",
+          String.join(", ", vc.stream().map(v -> fixed(v, 1)).toList()));
       for (LinkLoad l : r.busiestLinks()) {
         out.printf(Locale.ROOT, "  busy link         %-7s %s -> %s  %.3f%n", topo.linkClassName(l.linkClass()),
             Topologies.portName(topo, l.router(), l.port()), Topologies.portName(topo, l.farRouter(), l.farPort()),
             l.busyPs() / windowPs);
       }
       if (drain) {
-        out.printf(Locale.ROOT, "  drained           %s (generated %d, delivered %d, duplicates %d)%n", r.drained(),
+        out.printf(Locale.ROOT, "  drained           %s (generated %,d, delivered %,d, duplicates %,d)%n", r.drained(),
             r.generated(), r.delivered(), r.duplicates());
         if (r.stuck() != null) {
-          out.printf(Locale.ROOT, "  stuck             %s; %d more queued at sources%n", r.stuck().summary(),
+          out.printf(Locale.ROOT, "  stuck             %s; %,d more queued at sources%n", r.stuck().summary(),
               r.queuedAtSources());
         }
       }
-      out.printf(Locale.ROOT, "  speed             %.3g events/s, %.3g packet-hops/s (%d events in %.2f s, %d "
+      out.printf(Locale.ROOT, "  speed             %.3g events/s, %.3g packet-hops/s (%,d events in %.2f s, %d "
           + "thread%s)%n", r.eventsPerSecond(), r.packetHopsPerSecond(), r.events(), r.wallSeconds(),
           Math.min(threadCount, topo.groupCount()), Math.min(threadCount, topo.groupCount()) == 1 ? "" : "s");
     }
@@ -302,8 +304,11 @@ final class TrafficCommand implements Callable<Integer> {
     return Double.isNaN(v) ? null : v;
   }
 
-  /** A figure with {@code decimals} decimals, or "n/a" when there is none (NaN: nothing was measured). */
+  /**
+   * A figure with {@code decimals} decimals and thousands grouped (README: {@code ,} for thousands), or "n/a" when
+   * there is none (NaN: nothing was measured).
+   */
   private static String fixed(double v, int decimals) {
-    return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%." + decimals + "f", v);
+    return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%,." + decimals + "f", v);
   }
 }

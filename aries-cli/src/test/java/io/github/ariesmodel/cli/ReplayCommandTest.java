@@ -576,4 +576,36 @@ class ReplayCommandTest {
     assertThat(run(new StringWriter(), err, "replay", trace, "-q", "--out", dir.toString()))
         .as("and back: " + err).isZero();
   }
+
+  /**
+   * The text summary follows the README's number format: counts whole and grouped ({@code 8,000 B}, not
+   * {@code 8000.000 B}), other figures with their recorded decimals, and "1 rank per node" (it printed "1 ranks per
+   * node" and every metric with three decimals; until stop 72). The JSON is left as it was.
+   */
+  @Test
+  void theTextSummaryGroupsThousandsAndPrintsCountsWhole() throws Exception {
+    String trace = TRACES.resolve("simgrid-examples/actions_waitall.txt").toString();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    assertThat(run(out, err, "replay", trace, "-q", "--no-wall-clock", "--out", tmp.resolve("t").toString()))
+        .as(err.toString()).isZero();
+    List<String> lines = out.toString().lines().toList();
+    assertThat(lines.get(0)).endsWith("(mapping linear, compute skip, 1 rank per node, seed 1)");
+    assertThat(lines).contains("  ranks                                         3",
+        "  messages                                      3", "  bytes                                     8,000 B");
+    Results r = ResultsJson.read(tmp.resolve("t").resolve("results.json"));
+    double us = r.metrics().stream().filter(m -> m.name().equals("simulatedTimeUs")).findFirst().orElseThrow()
+        .value();
+    assertThat(lines).contains(String.format(java.util.Locale.ROOT, "  %-30s %16s us", "simulatedTimeUs",
+        java.math.BigDecimal.valueOf(us).stripTrailingZeros().toPlainString()));
+    StringWriter two = new StringWriter();
+    assertThat(run(two, err, "replay", trace, "-q", "--ranks-per-node", "2", "--out", tmp.resolve("t2").toString()))
+        .as(err.toString()).isZero();
+    assertThat(two.toString().lines().findFirst().orElseThrow()).contains(", 2 ranks per node,");
+    StringWriter json = new StringWriter();
+    assertThat(run(json, err, "replay", trace, "-q", "--json", "--out", tmp.resolve("t3").toString()))
+        .as(err.toString()).isZero();
+    assertThat(new ObjectMapper().readTree(json.toString()).get("bytes").isIntegralNumber()).isTrue();
+    assertThat(json.toString()).contains("\"bytes\" : 8000,");
+  }
 }

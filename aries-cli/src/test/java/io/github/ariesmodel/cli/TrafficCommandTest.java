@@ -35,6 +35,39 @@ class TrafficCommandTest {
         .contains("minimal fraction  n/a");
   }
 
+  /**
+   * The text follows the README's number format: thousands grouped, and the VC occupancy in one decimal (it printed
+   * every digit of the doubles, 146.97626363636363, and counts such as 165269 ungrouped; until stop 72). The JSON keeps
+   * the plain numbers.
+   */
+  @Test
+  void theTextGroupsThousandsAndRoundsTheVcOccupancy() throws Exception {
+    String[] args = {"traffic", "--topology", "canonical:p=2,a=4,h=2", "--routing", "ugal", "--pattern",
+        "adversarial", "--load", "0.3", "--seed", "7", "--warmup-us", "0.5", "--measure-us", "1", "--drain"};
+    assertThat(run(args)).as(err.toString()).isZero();
+    String text = out.toString();
+    out.getBuffer().setLength(0);
+    String[] json = java.util.Arrays.copyOf(args, args.length + 1);
+    json[args.length] = "--json";
+    assertThat(run(json)).as(err.toString()).isZero();
+    JsonNode j = new ObjectMapper().readTree(out.toString());
+    long measured = j.get("measuredPackets").asLong();
+    assertThat(measured).as("enough packets to group").isGreaterThanOrEqualTo(1_000);
+    assertThat(text).contains(String.format(java.util.Locale.ROOT, " of %,d measured packets", measured))
+        .contains(String.format(java.util.Locale.ROOT, "(generated %,d, delivered %,d, duplicates 0)",
+            j.get("generated").asLong(), j.get("delivered").asLong()))
+        .contains(String.format(java.util.Locale.ROOT, "(%,d events in ", j.get("events").asLong()));
+    String vc = text.lines().filter(l -> l.startsWith("  VC occupancy B")).findFirst().orElseThrow();
+    StringBuilder expected = new StringBuilder("  VC occupancy B    [");
+    for (int i = 0; i < j.get("vcOccupancyBytes").size(); i++) {
+      expected.append(i == 0 ? "" : ", ").append(String.format(java.util.Locale.ROOT, "%,.1f",
+          j.get("vcOccupancyBytes").get(i).asDouble()));
+    }
+    assertThat(vc).isEqualTo(expected.append(']').toString());
+    assertThat(j.get("vcOccupancyBytes").get(0).asDouble()).as("the JSON keeps every digit")
+        .isNotEqualTo(Math.round(j.get("vcOccupancyBytes").get(0).asDouble() * 10) / 10.0);
+  }
+
   @Test
   void printsTheRequiredJsonKeys() throws Exception {
     int code = run("traffic", "--topology", "canonical:p=2,a=4,h=2", "--routing", "ugal", "--pattern",

@@ -1,5 +1,10 @@
 package io.github.ariesmodel.cli.report;
 
+import java.math.BigDecimal;
+import java.text.DecimalFormat;
+import java.text.DecimalFormatSymbols;
+import java.util.Locale;
+
 /**
  * Rounding of the figures a report shows: the one place that decides how many decimals a reported number keeps,
  * so that every workload and command rounds the same way.
@@ -22,5 +27,24 @@ public final class Figures {
     }
     double scale = Math.pow(10, decimals);
     return Math.round(value * scale) / scale;
+  }
+
+  /**
+   * A recorded figure as the CLI's text output prints it: {@code ,} between thousands and {@code .} before the
+   * decimals whatever the locale (the README's rule), a whole value without decimals (a count reads 13,584,368, not
+   * 13584368.000) and any other with the decimals it has, which {@link #round} gave it before it was recorded
+   * (517,572.055). Not for JSON or CSV, which keep plain numbers.
+   *
+   * @param value the figure
+   * @return its text; a value that is not finite as Java writes it
+   */
+  public static String text(double value) {
+    if (!Double.isFinite(value)) {
+      return Double.toString(value);
+    }
+    BigDecimal exact = BigDecimal.valueOf(value).stripTrailingZeros(); // the shortest decimal that is the double
+    DecimalFormat f = new DecimalFormat("#,##0", DecimalFormatSymbols.getInstance(Locale.ROOT));
+    f.setMaximumFractionDigits(Math.max(0, exact.scale()));
+    return f.format(exact);
   }
 }

@@ -1,0 +1,36 @@
+package io.github.ariesmodel.cli.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+
+/** {@link Figures}: rounding, and the text the CLI prints a recorded figure as. */
+class FiguresTest {
+
+  @Test
+  void textGroupsThousandsAndPrintsWholeValuesWithoutDecimals() {
+    assertThat(Figures.text(13_584_368)).isEqualTo("13,584,368");
+    assertThat(Figures.text(27)).isEqualTo("27");
+    assertThat(Figures.text(0)).isEqualTo("0");
+    assertThat(Figures.text(-0.0)).isEqualTo("0");
+    assertThat(Figures.text(517_572.055)).isEqualTo("517,572.055");
+    assertThat(Figures.text(840.5)).isEqualTo("840.5");
+    assertThat(Figures.text(-1234.25)).isEqualTo("-1,234.25");
+    assertThat(Figures.text(Figures.round(0.123456789, 4))).isEqualTo("0.1235");
+    assertThat(Figures.text(1e-9)).isEqualTo("0.000000001");
+    assertThat(Figures.text(1.5e20)).isEqualTo("150,000,000,000,000,000,000");
+    assertThat(Figures.text(Double.NaN)).isEqualTo("NaN");
+  }
+
+  @Test
+  void textIsTheSameUnderAnyLocale() {
+    Locale format = Locale.getDefault(Locale.Category.FORMAT);
+    try {
+      Locale.setDefault(Locale.Category.FORMAT, Locale.GERMANY);
+      assertThat(Figures.text(1_234.5)).isEqualTo("1,234.5");
+    } finally {
+      Locale.setDefault(Locale.Category.FORMAT, format);
+    }
+  }
+}
