@@ -106,7 +106,10 @@ final class CollectiveEngine {
         + " are in use");
   }
 
-  /** @return whether a reduction is in progress on a taken channel (contributions arrived or posts pending) */
+  /**
+   * @return whether a reduction is in progress on a taken channel: contributions arrived, or a post of this node's not
+   *     yet finished (on its way in, or its result not yet written)
+   */
   boolean busy(int channel) {
     Channel c = created("channel", channel);
     return c.arrived != 0 || c.pendingPosts != 0;
@@ -310,10 +313,12 @@ final class CollectiveEngine {
     for (int i = 0; i < kids.size(); i++) {
       CePost p = c.post[i];
       if (p != null) {
-        c.pendingPosts--;
+        // the post stays pending until its result has landed (ResultTranslated): until stop 72 it was counted done
+        // here, so the channel read as idle and could be destroyed, and its job's result buffer deregistered, while
+        // the result's translation was still under way
         translation.translate(TranslationClient.NETWORK_RESPONSE, p.resultMdh(), p.resultOffset(),
             CePost.RESULT_BYTES, AccessKind.WRITE, config.protectionTag(), config.protectionKey(), resultTranslated,
-            new Delivery(p, result), 0);
+            new Delivery(p, result, c), 0);
       }
     }
     c.clear();
@@ -323,11 +328,14 @@ final class CollectiveEngine {
   private static final class Delivery {
     final CePost post;
     final CeResult result;
+    /** The channel the post went to: its post is pending there until the result has landed. */
+    final Channel channel;
     boolean landed;
 
-    Delivery(CePost post, CeResult result) {
+    Delivery(CePost post, CeResult result, Channel channel) {
       this.post = post;
       this.result = result;
+      this.channel = channel;
     }
   }
 
@@ -428,6 +436,7 @@ final class CollectiveEngine {
             + " once, with the ref and arg it was given");
       }
       d.landed = true;
+      d.channel.pendingPosts--;
       CePost p = d.post;
       if (status == Status.OK && (contiguousBytes < CePost.RESULT_BYTES || physicalAddress < 0
           || physicalAddress > memory.capacity() - CePost.RESULT_BYTES)) {

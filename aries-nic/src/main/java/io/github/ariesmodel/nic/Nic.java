@@ -764,8 +764,9 @@ public final class Nic implements FabricEndpoint {
 
   /**
    * Whether a reduction is in progress on a channel: a contribution has reached it (a post of this node's or a child
-   * channel's packet) and its result has not been sent on. {@link #destroyCollectiveChannel} and {@link
-   * #configureCollectiveChannel} refuse the channel while so.
+   * channel's packet) and its result has not been sent on, or a post of this node's to it has not finished (it is
+   * still on its way to the engine, or its result is not yet written into its buffer). {@link
+   * #destroyCollectiveChannel} and {@link #configureCollectiveChannel} refuse the channel while so.
    *
    * @param channel a channel taken with {@link #createCollectiveChannel}
    * @return true while a reduction is in progress on it

@@ -9,6 +9,12 @@ import io.github.ariesmodel.core.DeliveryMode;
 import io.github.ariesmodel.core.MemoryDomainDescriptor;
 import io.github.ariesmodel.core.Status;
 import io.github.ariesmodel.core.packet.Packet;
+import io.github.ariesmodel.core.sim.FlatTranslation;
+import io.github.ariesmodel.core.sim.IdealFabric;
+import io.github.ariesmodel.core.AccessKind;
+import io.github.ariesmodel.core.spi.AddressTranslation;
+import io.github.ariesmodel.core.spi.TranslationClient;
+import io.github.ariesmodel.core.spi.TranslationListener;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -339,6 +345,54 @@ class CollectiveEngineMisuseTest {
     assertThat(fresh.hostLink()).as("a refusal does not build the engine of an unused NIC").isNull();
     assertThat(fresh.createCollectiveChannel()).isZero();
     assertThat(used.createCollectiveChannel()).isEqualTo(1);
+  }
+
+  /** Withholds the translations of collective results (24-byte network-response writes) until {@link #release}. */
+  private static final class HoldResults extends DelegatingTranslation {
+    private final List<Runnable> held = new java.util.ArrayList<>();
+
+    HoldResults(AddressTranslation inner) {
+      super(inner);
+    }
+
+    @Override
+    public void translate(TranslationClient client, int mdh, long offset, int length, AccessKind access, int ptag,
+        int pkey, TranslationListener listener, Object ref, long arg) {
+      if (client == TranslationClient.NETWORK_RESPONSE && length == CePost.RESULT_BYTES) {
+        held.add(() -> inner.translate(client, mdh, offset, length, access, ptag, pkey, listener, ref, arg));
+      } else {
+        inner.translate(client, mdh, offset, length, access, ptag, pkey, listener, ref, arg);
+      }
+    }
+
+    void release() {
+      held.forEach(Runnable::run);
+      held.clear();
+    }
+  }
+
+  @Test
+  void aChannelStaysInProgressUntilItsPostsResultBufferIsTranslated() {
+    // The root distributes the result and then translates each local post's result buffer, which takes time: until
+    // stop 72 the post counted as done at the distribution, so the channel read as idle (and could be destroyed, its
+    // job's buffer deregistered) while the result's translation was still under way.
+    HoldResults[] t = new HoldResults[1];
+    Cluster c = new Cluster(1, NicConfig.defaults(), loop -> new IdealFabric(loop, 1, 0, Double.POSITIVE_INFINITY),
+        (m, l) -> t[0] = new HoldResults(new FlatTranslation(m, l, 0)));
+    Nic nic = c.nics[0];
+    nic.configureCollectiveChannel(nic.createCollectiveChannel(), CeChannelConfig.of(List.of(CeChild.pe()), null));
+    MemoryDomainDescriptor buf = c.register(0, 4096);
+    nic.postCollective(CePost.of(1, 0, 0, CeOperation.IADD, 3, 5, buf.mdh(), 0, Post.NO_CQ));
+    c.run();
+    assertThat(nic.statistics().collectiveReductions()).as("the reduction completed at the root").isEqualTo(1);
+    assertThat(nic.collectiveReductionInProgress(0)).as("its result's translation withheld").isTrue();
+    refused(() -> nic.destroyCollectiveChannel(0), IllegalStateException.class,
+        "channel 0 of node 0 has a reduction in progress and cannot be destroyed");
+    t[0].release();
+    c.run();
+    assertThat(nic.collectiveReductionInProgress(0)).isFalse();
+    assertThat(nic.collectiveResult(buf.mdh(), 0)).isEqualTo(new CeResult(Status.OK, 0, 5, 3, 0));
+    nic.destroyCollectiveChannel(0);
   }
 
   @Test
