@@ -573,6 +573,16 @@ public final class Nic implements FabricEndpoint {
     }
   }
 
+  /**
+   * @param descriptor an FMA descriptor, 0 to 126
+   * @return whether a process holds it now ({@link #attachFmaDescriptor})
+   * @throws IllegalArgumentException for a descriptor outside 0-126
+   */
+  public boolean fmaDescriptorAttached(int descriptor) {
+    checkDescriptor(descriptor);
+    return attached(descriptor);
+  }
+
   /** @return how many FMA descriptors processes hold now ({@link #attachFmaDescriptor}), 0 to 127 */
   public int fmaDescriptorsAttached() {
     return Long.bitCount(attachedLow) + Long.bitCount(attachedHigh);

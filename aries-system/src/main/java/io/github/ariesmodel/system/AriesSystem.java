@@ -269,6 +269,20 @@ public final class AriesSystem {
     return engine == null ? loop.now() : engine.now();
   }
 
+  /**
+   * Runs the events the system has pending until none is left, on the event loop or the engine alike: what a job's
+   * run left in flight (its last credit returns, a stopped background job's messages, a failed run's operations)
+   * lands, so that the job can be closed ({@code MpiJob.close}, {@code ShmemJob.close}). Between runs only; a process
+   * of a job that never ends (a background job running) is not running then, so this ends.
+   *
+   * @return events run by this call
+   * @throws IllegalStateException from a thread other than the one that runs the system, or when an event fails
+   */
+  public long runPending() {
+    checkClockOwner("AriesSystem.runPending");
+    return engine == null ? loop.run() : engine.runUntil(Long.MAX_VALUE);
+  }
+
   /** @return events executed so far (on an engine: read between runs) */
   public long eventsExecuted() {
     return engine == null ? loop.eventsExecuted() : engine.eventsExecuted();

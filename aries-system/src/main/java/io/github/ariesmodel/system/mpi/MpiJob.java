@@ -887,8 +887,11 @@ public final class MpiJob {
    * <p>Refused, changing nothing, while a run of the job is under way, and while the NIC may still write into one of
    * its ranks' queues (one of its posts not complete, an event on its way) or a reduction is in progress on one of
    * its channels: what a run leaves in flight (the last credit returns after its ranks finalize, the messages of a
-   * background job that was stopped) lands as the simulation runs on, for example through the system's event loop
-   * ({@code system.loop().run()}) or the next run of another job.
+   * background job that was stopped) lands as the simulation runs on ({@link AriesSystem#runPending()}, or the next
+   * run of another job). Not closable: a job whose run failed with a collective-engine reduction that a rank never
+   * contributed to (the reduction never completes; the job keeps its NIC resources, as before stop 72), and a job
+   * whose registrations, queues or descriptors were given back outside it through the NIC. Refused also from a thread
+   * that does not own the system's clock (a rank of another job running on the system).
    *
    * @throws IllegalStateException naming the rank or node and what is still in flight, or the run under way
    */
@@ -900,18 +903,35 @@ public final class MpiJob {
       throw new IllegalStateException("this job cannot be closed while it runs (close was called from one of its"
           + " own ranks): close it after run returns");
     }
+    // (a rank of another job, running on the system, would change this job's NICs from its group's thread)
+    system.checkClockOwner("MpiJob.close");
+    for (NodeEndpoint e : endpoints.values()) {
+      List<Integer> lost = e.descriptorsLost();
+      if (!lost.isEmpty()) {
+        throw new IllegalStateException("this job cannot be closed: FMA descriptor" + (lost.size() == 1 ? " " : "s ")
+            + lost + " of its ranks on node " + e.node().id() + " were detached outside the job"
+            + " (Nic.detachFmaDescriptor); nothing was given back");
+      }
+    }
     for (Rank r : ranks) {
+      String lost = r.resourcesLost();
+      if (lost != null) {
+        throw new IllegalStateException("this job cannot be closed: rank " + r.worldRank + " on node " + r.node.id()
+            + ": " + lost + "; nothing was given back");
+      }
       if (r.nicWritesPending()) {
         throw new IllegalStateException("this job cannot be closed yet: rank " + r.worldRank + " on node "
             + r.node.id() + " has a post not complete or an event on its way into its completion queues (what a"
-            + " run leaves in flight lands as the simulation runs on, e.g. system.loop().run()); nothing was given"
+            + " run leaves in flight lands as the simulation runs on: AriesSystem.runPending()); nothing was given"
             + " back");
       }
       if (r.collectiveEngineChannel() >= 0
           && r.node.nic().collectiveReductionInProgress(r.collectiveEngineChannel())) {
         throw new IllegalStateException("this job cannot be closed yet: node " + r.node.id() + " has a"
             + " collective-engine reduction in progress on its channel " + r.collectiveEngineChannel() + " (run the"
-            + " simulation on until it completes); nothing was given back");
+            + " simulation on until it completes: AriesSystem.runPending()" + (failedRun != null ? "; the job's run"
+            + " failed, so a rank may never contribute and the reduction never complete: the job then keeps its NIC"
+            + " resources" : "") + "); nothing was given back");
       }
     }
     for (Rank r : ranks) {

@@ -81,13 +81,13 @@ final class NodeEndpoint {
    *
    * @return the FMA descriptor the rank posts through: one of its own, attached on the node's NIC, as uGNI gives each
    *     process's communication domain a dedicated descriptor [S5, {@code gni_pub.h}; S1 p.19: "Each process is
-   *     allocated its own FMA descriptor", at most 127 a NIC]. When the NIC has none free, the rank shares those of
-   *     the job's earlier ranks on the node in turn (as {@code GNI_CDM_MODE_FMA_SHARED} lets processes share them;
-   *     assumed: Cray MPICH's choice then is not modelled), so a node's first 127 ranks of a job alone on it take 0 to
-   *     126 and the next share them from 0 again, as before stop 72. Until stop 70 every rank of a node posted on one
-   *     CPU; until stop 72 a rank took its index on the node whatever another job held.
-   * @throws IllegalStateException when the NIC has no free descriptor for the job's first rank on the node (other
-   *     jobs' processes hold all 127); nothing was taken
+   *     allocated its own FMA descriptor", at most 127 a NIC]. When the NIC has none free the rank shares one, as
+   *     {@code GNI_CDM_MODE_FMA_SHARED} lets processes do (assumed: which one Cray MPICH shares is not modelled):
+   *     those of the job's earlier ranks on the node in turn, or, when the job has none there (other jobs' processes
+   *     hold all 127), the descriptor numbered by the rank's index on the node, as every rank did before stop 72. A
+   *     node's first 127 ranks of a job alone on it so take 0 to 126 and the next share them from 0 again, as before.
+   *     Until stop 70 every rank of a node posted on one CPU; until stop 72 a rank took its index on the node
+   *     whatever another job held.
    */
   int add(Rank r) {
     int d;
@@ -95,12 +95,8 @@ final class NodeEndpoint {
     try {
       d = node.nic().attachFmaDescriptor();
     } catch (IllegalStateException full) {
-      if (descriptors.isEmpty()) {
-        throw new IllegalStateException("node " + node.id() + " has no free FMA descriptor for the job's first rank"
-            + " there: other jobs' processes hold all " + io.github.ariesmodel.nic.Nic.FMA_DESCRIPTORS + " (close"
-            + " finished jobs: MpiJob.close, ShmemJob.close)", full);
-      }
-      d = descriptors.get(ranks.size() % descriptors.size());
+      d = descriptors.isEmpty() ? ranks.size() % io.github.ariesmodel.nic.Nic.FMA_DESCRIPTORS
+          : descriptors.get(ranks.size() % descriptors.size());
       own = false;
     }
     if (ranks.isEmpty()) {
@@ -112,6 +108,17 @@ final class NodeEndpoint {
       descriptors.add(d);
     }
     return d;
+  }
+
+  /** @return the descriptors this endpoint's ranks attached that the NIC no longer has attached (detached outside) */
+  List<Integer> descriptorsLost() {
+    List<Integer> lost = new ArrayList<>();
+    for (int d : descriptors) {
+      if (!node.nic().fmaDescriptorAttached(d)) {
+        lost.add(d);
+      }
+    }
+    return lost;
   }
 
   /** Detaches every descriptor the ranks attached (a job that failed to build, or one closed). */

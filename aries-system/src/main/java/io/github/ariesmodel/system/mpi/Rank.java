@@ -384,6 +384,25 @@ final class Rank implements Mpi {
   }
 
   /**
+   * @return what of the rank's NIC resources was given back outside the job (its registrations deregistered, its
+   *     rings destroyed through the NIC), for {@link MpiJob#close}'s refusal, or null when all are still the rank's
+   */
+  String resourcesLost() {
+    io.github.ariesmodel.nic.Nic nic = node.nic();
+    if (nic.completionQueue(rxCq.handle()) != rxCq || nic.completionQueue(txCq.handle()) != txCq) {
+      return "one of its completion queues was destroyed outside the job";
+    }
+    List<Integer> mdhs = new ArrayList<>(userBuffers.mdhs());
+    mdhs.add(mdh);
+    for (int m : mdhs) {
+      if (node.translation().descriptor(m).filter(d -> d.valid()).isEmpty()) {
+        return "its registration mdh " + m + " was deregistered outside the job";
+      }
+    }
+    return null;
+  }
+
+  /**
    * Gives back, for {@link MpiJob#close}, what the rank took on its node's NIC: its user-buffer segments'
    * registrations and its own ({@code GNI_MemDeregister}), then its two rings ({@code GNI_CqDestroy}), which those
    * registrations named. The caller checked that nothing may still write into the rings.

@@ -112,6 +112,15 @@ final class UserBuffers {
     segments.get(segment(handle)).heap().release(handle & OFFSET_MASK, bytes);
   }
 
+  /** @return the MDHs of the segments registered so far */
+  List<Integer> mdhs() {
+    List<Integer> m = new ArrayList<>();
+    for (Segment s : segments) {
+      m.add(s.mdh());
+    }
+    return m;
+  }
+
   /** Deregisters every segment (the job is closed: no place is used again). */
   void deregisterAll() {
     for (Segment s : segments) {

@@ -201,13 +201,11 @@ public final class ShmemJob {
         if (i % pesPerNode == 0) {
           nodeGroups[i / pesPerNode] = new NodePes(i / pesPerNode, node);
         }
-        int descriptor;
-        try {
-          descriptor = node.nic().attachFmaDescriptor(); // checkRoom saw enough free: refused only by a user's race
-        } catch (RuntimeException e) {
-          node.nic().destroyCompletionQueue(cq.handle());
-          throw e;
-        }
+        // A descriptor of the PE's own, or, when the NIC has none free (other jobs' processes hold all 127), the one
+        // numbered by its index on the node, shared as GNI_CDM_MODE_FMA_SHARED lets processes share them [S5], which
+        // every PE took before stop 72
+        int descriptor = node.nic().fmaDescriptorsAttached() < Nic.FMA_DESCRIPTORS
+            ? node.nic().attachFmaDescriptor() : -1;
         pes[i] = new Pe(i, node, cq, nodeGroups[i / pesPerNode], descriptor);
         queues++;
       }
@@ -265,13 +263,6 @@ public final class ShmemJob {
             + " (node " + nodeId + "): its NIC has " + (k == 1 ? "all " : node.nic().completionQueueCount() + " of its ")
             + (MemoryDomainDescriptor.MAX_CQ + 1) + " completion queues (11-bit handle)" + (k == 1 ? "" : " and the"
             + " node's PEs need one each") + "; nothing was taken");
-      }
-      int attached = node.nic().fmaDescriptorsAttached();
-      if (attached + k > Nic.FMA_DESCRIPTORS) {
-        throw new IllegalStateException("ShmemJob could not give " + who + " (node " + nodeId + ") an FMA"
-            + " descriptor each: other jobs' processes hold " + attached + " of the NIC's " + Nic.FMA_DESCRIPTORS
-            + " (S1 p.19) and " + (Nic.FMA_DESCRIPTORS - attached) + " are free (close finished jobs: ShmemJob.close,"
-            + " MpiJob.close); nothing was taken");
       }
       // each PE registers its remote-event queue's ring, its barrier words, its staging buffer and, with the engine,
       // its CE result, each under an MDH of its own (12 bits: 4,096 a NIC [S6e])
@@ -356,7 +347,9 @@ public final class ShmemJob {
     // leave one of its registrations, whose queue is then refused: it stays, and the refusal goes with the failure.
     List<Integer> kept = new ArrayList<>();
     for (int k = 0; k < queues; k++) {
-      pes[k].node.nic().detachFmaDescriptor(pes[k].descriptor);
+      if (pes[k].ownsDescriptor) {
+        pes[k].node.nic().detachFmaDescriptor(pes[k].descriptor);
+      }
       try {
         pes[k].node.nic().destroyCompletionQueue(pes[k].remoteCq.handle());
       } catch (RuntimeException x) {
@@ -591,8 +584,9 @@ public final class ShmemJob {
    * among them, {@code GNI_MemDeregister}), each PE's remote-event completion queue ({@code GNI_CqDestroy}) and FMA
    * descriptor ({@code GNI_CdmDestroy}), and with the collective engine each node's channel ({@code GNI_CeDestroy}).
    * A node's NIC has 4,096 memory handles, 2,048 queues, 127 descriptors and 4 engine channels [S5, S6e, S1 p.19]:
-   * without this the jobs built one after another on a node run out of them (the fifth using the engine; the second
-   * of 127 PEs a node, for want of descriptors). The job's counters ({@link #faults}, {@link #lastRunPs}) stay
+   * without this the jobs built one after another on a node run out of them (the fifth using the engine; with 127
+   * PEs a node the eleventh, for want of handles), and jobs left open make later ones share FMA descriptors. The
+   * job's counters ({@link #faults}, {@link #lastRunPs}) stay
    * readable; its objects' memory does not (read results before closing). It cannot run or allocate again, and
    * closing it again does nothing.
    *
@@ -600,9 +594,12 @@ public final class ShmemJob {
    * not modelled").
    *
    * <p>Refused, changing nothing, while a run of the job is under way, while one of its PEs' operations may still be
-   * in flight (a run that failed can leave some; they complete as the simulation runs on, for example through the
-   * system's event loop, {@code system.loop().run()}), while the NIC may still write into a PE's queue, or while a
-   * reduction is in progress on one of its channels.
+   * in flight (a run that failed can leave some; they complete as the simulation runs on, {@link
+   * AriesSystem#runPending()}), while the NIC may still write into a PE's queue, or while a reduction is in progress
+   * on one of its channels. Not closable: a job whose run failed with a collective-engine reduction that a PE never
+   * contributed to (it never completes; the job keeps its NIC resources, as before stop 72), and a job whose
+   * registrations, queue or descriptors were given back outside it through the NIC. Refused also from a thread that
+   * does not own the system's clock (a process of another job running on the system).
    *
    * @throws IllegalStateException naming the PE or node and what is still in flight, or the run under way
    */
@@ -614,6 +611,25 @@ public final class ShmemJob {
       throw new IllegalStateException("this job cannot be closed while it runs (close was called from one of its"
           + " own PEs): close it after run returns");
     }
+    // (a process of another job, running on the system, would change this job's NICs from its group's thread)
+    system.checkClockOwner("ShmemJob.close");
+    for (Pe pe : pes) {
+      Nic nic = pe.node.nic();
+      String lost = pe.ownsDescriptor && !nic.fmaDescriptorAttached(pe.descriptor)
+          ? "its FMA descriptor " + pe.descriptor + " was detached outside the job (Nic.detachFmaDescriptor)"
+          : nic.completionQueue(pe.remoteCq.handle()) != pe.remoteCq
+              ? "its completion queue was destroyed outside the job" : null;
+      for (int k = 0; k < objects.size() && lost == null; k++) {
+        int mdh = objects.get(k).mdh(pe.index);
+        if (pe.node.translation().descriptor(mdh).filter(d -> d.valid()).isEmpty()) {
+          lost = "its registration mdh " + mdh + " was deregistered outside the job";
+        }
+      }
+      if (lost != null) {
+        throw new IllegalStateException("this job cannot be closed: PE " + pe.index + " on node " + pe.node.id()
+            + ": " + lost + "; nothing was given back");
+      }
+    }
     for (Pe pe : pes) {
       // A PE counts its posts until their GLOBAL events; when another job has taken the NIC's listener since a failed
       // run, the events of this job's last posts are not seen here, but then a NIC with no unfinished post at all
@@ -621,7 +637,7 @@ public final class ShmemJob {
       if (pe.outstanding > 0 && pe.node.nic().unfinishedPosts() > 0 || pe.remoteCq.writesPending()) {
         throw new IllegalStateException("this job cannot be closed yet: PE " + pe.index + " on node " + pe.node.id()
             + " has an operation not complete or an event on its way into its completion queue (they land as the"
-            + " simulation runs on, e.g. system.loop().run()); nothing was given back");
+            + " simulation runs on: AriesSystem.runPending()); nothing was given back");
       }
     }
     if (ceChannel != null) {
@@ -630,7 +646,9 @@ public final class ShmemJob {
         if (nic.collectiveReductionInProgress(ceChannel[k])) {
           throw new IllegalStateException("this job cannot be closed yet: node " + nic.nodeId() + " has a"
               + " collective-engine reduction in progress on its channel " + ceChannel[k] + " (run the simulation on"
-              + " until it completes); nothing was given back");
+              + " until it completes: AriesSystem.runPending()" + (failedRun != null ? "; the job's run failed, so a"
+              + " PE may never contribute and the reduction never complete: the job then keeps its NIC resources"
+              : "") + "); nothing was given back");
         }
       }
     }
@@ -641,7 +659,9 @@ public final class ShmemJob {
     }
     for (Pe pe : pes) {
       pe.node.nic().destroyCompletionQueue(pe.remoteCq.handle());
-      pe.node.nic().detachFmaDescriptor(pe.descriptor);
+      if (pe.ownsDescriptor) {
+        pe.node.nic().detachFmaDescriptor(pe.descriptor);
+      }
     }
     if (ceChannel != null) {
       for (int k = 0; k < ceChannel.length; k++) {
@@ -989,9 +1009,12 @@ public final class ShmemJob {
     /**
      * The FMA descriptor this PE posts through, attached on its NIC as the job was built: its own, as uGNI gives each
      * process's communication domain [S5 {@code gni_pub.h}; S1 p.19]. The node's first job takes 0 to pesPerNode - 1
-     * in PE order, as every job did (its local index) until stop 72; a job built beside another takes free ones.
+     * in PE order, as every job did (its local index) until stop 72; a job built beside another takes free ones, and
+     * with none free shares the one its local index names ({@link #ownsDescriptor} false).
      */
     final int descriptor;
+    /** Whether {@link #descriptor} was attached for this PE (and is detached when the job closes). */
+    final boolean ownsDescriptor;
     SimProcess process;
     /** The thread of this PE's program while a run lasts (set as the program starts), else null. */
     Thread thread;
@@ -1030,9 +1053,10 @@ public final class ShmemJob {
     final io.github.ariesmodel.core.spi.Scheduler clock;
     long finishedAtPs;
 
-    Pe(int index, Node node, CompletionQueue remoteCq, NodePes group, int descriptor) {
+    Pe(int index, Node node, CompletionQueue remoteCq, NodePes group, int attached) {
       this.index = index;
-      this.descriptor = descriptor;
+      this.ownsDescriptor = attached >= 0;
+      this.descriptor = attached >= 0 ? attached : index % pesPerNode;
       this.node = node;
       this.clock = system.scheduler(node.id());
       this.remoteCq = remoteCq;

@@ -68,8 +68,8 @@ class ShmemJobCloseTest {
 
   @Test
   void jobAfterJobOfAHundredTwentySevenPesANodeRunsWhenEachIsClosed() {
-    // 127 PEs a node take every FMA descriptor of the NIC: a second such job on the node finds none free, and before
-    // stop 72 it posted through the first job's descriptors. Closed, each leaves them to the next.
+    // 127 PEs a node take every FMA descriptor of the NIC: a second such job left beside it finds none free and
+    // shares them. Closed, each leaves them to the next.
     AriesSystem sys = system();
     for (int i = 0; i < 3; i++) {
       ShmemJob job = ShmemJob.builder(sys).nodes(0, 1).pesPerNode(127).build();
@@ -77,14 +77,17 @@ class ShmemJobCloseTest {
       assertThat(sumAtPe0(job)).isEqualTo(254L * 255 / 2);
       job.close();
     }
-    ShmemJob.builder(sys).nodes(0, 1).pesPerNode(127).build();
-    assertThatThrownBy(() -> ShmemJob.builder(sys).nodes(2, 1).pesPerNode(1).build())
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessage("ShmemJob could not give PE 1 (node 1) an FMA descriptor each: other jobs' processes hold 127 of"
-            + " the NIC's 127 (S1 p.19) and 0 are free (close finished jobs: ShmemJob.close, MpiJob.close); nothing"
-            + " was taken");
-    assertThat(sys.node(2).nic().fmaDescriptorsAttached()).as("node 2 took nothing").isZero();
-    assertThat(sys.node(2).nic().completionQueueCount()).isZero();
+    ShmemJob open = ShmemJob.builder(sys).nodes(0, 1).pesPerNode(127).build();
+    // with all 127 held, a job beside it shares descriptors (GNI_CDM_MODE_FMA_SHARED), as every job did before
+    // stop 72, instead of being refused
+    ShmemJob beside = ShmemJob.builder(sys).nodes(2, 1).pesPerNode(1).build();
+    assertThat(sumAtPe0(beside)).isEqualTo(3);
+    assertThat(sys.node(1).nic().fmaDescriptorsAttached()).isEqualTo(127);
+    beside.close();
+    assertThat(sys.node(1).nic().fmaDescriptorsAttached()).as("beside's PE on node 1 owned none").isEqualTo(127);
+    assertThat(sys.node(2).nic().fmaDescriptorsAttached()).isZero();
+    open.close();
+    assertThat(sys.node(1).nic().fmaDescriptorsAttached()).isZero();
   }
 
   @Test
@@ -135,11 +138,11 @@ class ShmemJobCloseTest {
     assertThat(sys.node(0).nic().unfinishedPosts()).as("the put, left in flight by the failed run").isPositive();
     assertThatThrownBy(job::close).isInstanceOf(IllegalStateException.class)
         .hasMessage("this job cannot be closed yet: PE 0 on node 0 has an operation not complete or an event on its"
-            + " way into its completion queue (they land as the simulation runs on, e.g. system.loop().run());"
+            + " way into its completion queue (they land as the simulation runs on: AriesSystem.runPending());"
             + " nothing was given back");
     assertThat(sys.node(0).nic().fmaDescriptorsAttached()).isEqualTo(1);
     assertThat(validMdhs(sys, 0)).isPositive();
-    sys.loop().run();
+    sys.runPending();
     job.close();
     assertThat(validMdhs(sys, 0)).isZero();
   }
