@@ -45,6 +45,13 @@ public final class SyntheticTraffic implements MpiProgram {
   /** Largest message (bytes); the all-to-all's buffers hold it once for every rank. */
   public static final int MAX_BYTES = 1 << 26;
 
+  /**
+   * Longest pause after a step: 10^15 ps (1,000 s), the CLI's bound on {@code --background-gap-us} (10^9 µs) and the
+   * one {@link MpiJob#MAX_START_PS} has (assumed: far beyond any study's pause). A longer one was taken here and
+   * refused only inside a rank's run, naming {@code ps} instead of {@code gapPs}.
+   */
+  public static final long MAX_GAP_PS = 1_000_000_000_000_000L;
+
   private static final int TAG = 0x5157;
 
   private final Pattern pattern;
@@ -57,7 +64,8 @@ public final class SyntheticTraffic implements MpiProgram {
 
   private SyntheticTraffic(Pattern pattern, int bytes, long gapPs, long steps, long seed) {
     checkArgument(bytes >= 1 && bytes <= MAX_BYTES, "bytes must be in [1, %s] but was %s", MAX_BYTES, bytes);
-    checkArgument(gapPs >= 0, "gapPs must be >= 0 but was %s", gapPs);
+    checkArgument(gapPs >= 0 && gapPs <= MAX_GAP_PS, "gapPs must be in [0, %s] (1,000 s) but was %s", MAX_GAP_PS,
+        gapPs);
     checkArgument(steps >= 0, "steps must be >= 0 (0: for ever) but was %s", steps);
     this.pattern = pattern;
     this.bytes = bytes;
@@ -70,7 +78,7 @@ public final class SyntheticTraffic implements MpiProgram {
    * Messages to random other ranks.
    *
    * @param bytes each message's size, 1 to {@link #MAX_BYTES}
-   * @param gapPs pause after each step, ≥ 0
+   * @param gapPs pause after each step, 0 to {@link #MAX_GAP_PS}
    * @param steps steps to make; 0 for no end (a background job, stopped where the foreground ends)
    * @param seed seed of the cycles
    * @return the program
@@ -83,7 +91,7 @@ public final class SyntheticTraffic implements MpiProgram {
    * All-to-all exchanges.
    *
    * @param bytes sent to each rank a step, 1 to {@link #MAX_BYTES}
-   * @param gapPs pause after each step, ≥ 0
+   * @param gapPs pause after each step, 0 to {@link #MAX_GAP_PS}
    * @param steps steps to make; 0 for no end
    * @return the program
    */

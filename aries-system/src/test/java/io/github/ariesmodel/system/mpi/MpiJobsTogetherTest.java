@@ -456,7 +456,13 @@ class MpiJobsTogetherTest {
         .hasMessage("foregroundLimitPs must be at least 1 but was 0");
     assertThatThrownBy(() -> SyntheticTraffic.uniform(0, 0, 0, 1)).hasMessage("bytes must be in [1, 67108864] but"
         + " was 0");
-    assertThatThrownBy(() -> SyntheticTraffic.alltoall(8, -1, 0)).hasMessage("gapPs must be >= 0 but was -1");
+    assertThatThrownBy(() -> SyntheticTraffic.alltoall(8, -1, 0))
+        .hasMessage("gapPs must be in [0, 1000000000000000] (1,000 s) but was -1");
+    // a longer pause was taken here and refused only inside a rank's run, naming ps (until stop 72)
+    assertThatThrownBy(() -> SyntheticTraffic.uniform(8, Long.MAX_VALUE, 0, 1))
+        .hasMessage("gapPs must be in [0, 1000000000000000] (1,000 s) but was 9223372036854775807");
+    assertThat(SyntheticTraffic.uniform(8, SyntheticTraffic.MAX_GAP_PS, 0, 1).gapPs())
+        .isEqualTo(SyntheticTraffic.MAX_GAP_PS);
   }
 
   @Test
