@@ -111,14 +111,12 @@ final class CollectiveEngine {
    *     yet finished (on its way in, or its result not yet written)
    */
   boolean busy(int channel) {
-    Channel c = created("channel", channel);
-    return c.arrived != 0 || c.pendingPosts != 0;
+    return created("channel", channel).busy();
   }
 
   /** {@code GNI_CeDestroy}: frees a channel with no reduction in progress. */
   void destroy(int channel) {
-    Channel c = created("channel", channel);
-    checkState(c.arrived == 0 && c.pendingPosts == 0,
+    checkState(!created("channel", channel).busy(),
         "channel %s of node %s has a reduction in progress and cannot be destroyed", channel, nodeId);
     channels[channel] = null;
   }
@@ -127,7 +125,7 @@ final class CollectiveEngine {
   void configure(int channel, CeChannelConfig cfg, int nodeCount) {
     checkArgument(cfg != null, "config must not be null");
     Channel c = created("channel", channel);
-    checkState(c.arrived == 0 && c.pendingPosts == 0,
+    checkState(!c.busy(),
         "channel %s of node %s has a reduction in progress and cannot be configured again", channel, nodeId);
     if (cfg.parent() != null) {
       checkArgument(cfg.parent().node() < nodeCount, "config.parent.node must be in [0, %s] but was %s",
@@ -359,6 +357,11 @@ final class CollectiveEngine {
     void configure(CeChannelConfig cfg) {
       config = cfg;
       clear();
+    }
+
+    /** A reduction is in progress: contributions arrived, or a post of this node's is not finished. */
+    boolean busy() {
+      return arrived != 0 || pendingPosts != 0;
     }
 
     void clear() {

@@ -521,13 +521,27 @@ public final class Nic implements FabricEndpoint {
    *     choice, {@link #fmaDescriptorsAttached})
    */
   public int attachFmaDescriptor() {
+    int d = tryAttachFmaDescriptor();
+    if (d < 0) {
+      throw new IllegalStateException("node " + nodeId + " has no free FMA descriptor: processes hold all "
+          + FMA_DESCRIPTORS + " (S1 p.19: at most 127 a NIC); detach one (detachFmaDescriptor) or share");
+    }
+    return d;
+  }
+
+  /**
+   * {@link #attachFmaDescriptor} for a layer that shares a descriptor when none is free (uGNI's {@code
+   * GNI_CDM_MODE_FMA_SHARED}): the same lowest free descriptor, or -1 instead of a refusal.
+   *
+   * @return the descriptor, 0 to 126, or -1 when processes hold all 127
+   */
+  public int tryAttachFmaDescriptor() {
     boolean entered = inUse.enter();
     try {
       int d = attachedLow != -1L ? Long.numberOfTrailingZeros(~attachedLow)
           : 64 + Long.numberOfTrailingZeros(~attachedHigh);
       if (d >= FMA_DESCRIPTORS) {
-        throw new IllegalStateException("node " + nodeId + " has no free FMA descriptor: processes hold all "
-            + FMA_DESCRIPTORS + " (S1 p.19: at most 127 a NIC); detach one (detachFmaDescriptor) or share");
+        return -1;
       }
       setAttached(d, true);
       return d;

@@ -62,6 +62,8 @@ class FmaDescriptorTest {
         .hasMessage("node 0 has no free FMA descriptor: processes hold all 127 (S1 p.19: at most 127 a NIC); detach"
             + " one (detachFmaDescriptor) or share");
     assertThat(nic.fmaDescriptorsAttached()).isEqualTo(127);
+    assertThat(nic.tryAttachFmaDescriptor()).as("the layers' form: -1 instead of a refusal").isEqualTo(-1);
+    assertThat(nic.fmaDescriptorsAttached()).isEqualTo(127);
     // a detached descriptor (here one in the second word, above 63) is the next one handed out, then the lowest
     nic.detachFmaDescriptor(70);
     nic.detachFmaDescriptor(5);

@@ -90,14 +90,11 @@ final class NodeEndpoint {
    *     whatever another job held.
    */
   int add(Rank r) {
-    int d;
-    boolean own = true;
-    try {
-      d = node.nic().attachFmaDescriptor();
-    } catch (IllegalStateException full) {
+    int d = node.nic().tryAttachFmaDescriptor();
+    boolean own = d >= 0;
+    if (!own) {
       d = descriptors.isEmpty() ? ranks.size() % io.github.ariesmodel.nic.Nic.FMA_DESCRIPTORS
           : descriptors.get(ranks.size() % descriptors.size());
-      own = false;
     }
     if (ranks.isEmpty()) {
       number = r.job.system().nextJobNumber();

@@ -204,9 +204,7 @@ public final class ShmemJob {
         // A descriptor of the PE's own, or, when the NIC has none free (other jobs' processes hold all 127), the one
         // numbered by its index on the node, shared as GNI_CDM_MODE_FMA_SHARED lets processes share them [S5], which
         // every PE took before stop 72
-        int descriptor = node.nic().fmaDescriptorsAttached() < Nic.FMA_DESCRIPTORS
-            ? node.nic().attachFmaDescriptor() : -1;
-        pes[i] = new Pe(i, node, cq, nodeGroups[i / pesPerNode], descriptor);
+        pes[i] = new Pe(i, node, cq, nodeGroups[i / pesPerNode], node.nic().tryAttachFmaDescriptor());
         queues++;
       }
       this.barrier = allocate(8L * BARRIER_ROUNDS);
@@ -363,8 +361,9 @@ public final class ShmemJob {
       }
     }
     String undone = "; its collective-engine channels, registrations"
-        + (queues == 0 ? "" : " and the remote-event completion queues and FMA descriptors of PE" + (queues == 1
-            ? " 0" : "s 0-" + (queues - 1))) + " were given back" + (kept.isEmpty() ? "" : " but for the queues of PEs " + kept
+        + (queues == 0 ? "" : " and the remote-event completion queues and FMA descriptors of PE"
+            + (queues == 1 ? " 0" : "s 0-" + (queues - 1))) + " were given back"
+        + (kept.isEmpty() ? "" : " but for the queues of PEs " + kept
             + ", still in use (see the failure's suppressed exceptions)") + " (the page frames they took stay"
         + " reserved: host memory is a bump allocator)";
     if (e instanceof Error err) {
@@ -586,9 +585,8 @@ public final class ShmemJob {
    * A node's NIC has 4,096 memory handles, 2,048 queues, 127 descriptors and 4 engine channels [S5, S6e, S1 p.19]:
    * without this the jobs built one after another on a node run out of them (the fifth using the engine; with 127
    * PEs a node the eleventh, for want of handles), and jobs left open make later ones share FMA descriptors. The
-   * job's counters ({@link #faults}, {@link #lastRunPs}) stay
-   * readable; its objects' memory does not (read results before closing). It cannot run or allocate again, and
-   * closing it again does nothing.
+   * job's counters ({@link #faults}, {@link #lastRunPs}) stay readable; its objects' memory does not (read results
+   * before closing). It cannot run or allocate again, and closing it again does nothing.
    *
    * <p>Not given back: the page frames of what it registered (host memory is a bump allocator; docs/mpi.md, "What is
    * not modelled").
