@@ -177,6 +177,56 @@ public final class SetAssociativeHostCache implements HostCache {
     return w >= 0 && s.dirty[w];
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>A scan of the ways of the materialized sets (or of the range's lines, when fewer), so its cost is bounded by
+   * the lines held, not by the range: a 64 GB registration given back costs what the cache holds. Always true.
+   */
+  @Override
+  public boolean discard(long address, long bytes) {
+    checkRange(address, bytes);
+    if (bytes == 0 || resident == 0) {
+      return true;
+    }
+    long end = address + bytes;
+    long firstLine = address >>> lineShift;
+    long lastLine = (end - 1) >>> lineShift;
+    if (lastLine - firstLine < resident) {
+      for (long lineNo = firstLine; lineNo <= lastLine; lineNo++) {
+        CacheSet s = find(setIndex(lineNo));
+        int w = s == null ? -1 : way(s, lineNo);
+        if (w >= 0) {
+          discard(s, w, address, end);
+        }
+      }
+      return true;
+    }
+    for (CacheSet s : values) {
+      if (s == null) {
+        continue;
+      }
+      for (int w = 0; w < s.line.length; w++) {
+        long lineNo = s.line[w];
+        if (lineNo != INVALID && lineNo >= firstLine && lineNo <= lastLine) {
+          discard(s, w, address, end);
+        }
+      }
+    }
+    return true;
+  }
+
+  /** Drops a way's line for {@link #discard}: written back first only if dirty and partly outside [from, to). */
+  private void discard(CacheSet s, int w, long from, long to) {
+    long lineStart = s.line[w] << lineShift;
+    if (s.dirty[w] && (lineStart < from || lineStart + lineBytes > to)) {
+      writeBack(s, w);
+    }
+    s.dirty[w] = false;
+    s.line[w] = INVALID;
+    resident--;
+  }
+
   @Override
   public long count(HostCacheStatistic statistic) {
     if (statistic == null) {

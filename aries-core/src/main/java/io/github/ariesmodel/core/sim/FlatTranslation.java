@@ -95,6 +95,21 @@ public final class FlatTranslation implements AddressTranslation {
     mdds[mdh] = d.invalidated();
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Gives back the frames {@link #register} reserved (the flat translator keeps no page tables).
+   */
+  @Override
+  public boolean deregisterAndFree(int mdh, HostMemory memory) {
+    if (memory == null || memory.capacity() != this.memory.capacity()) {
+      throw new IllegalArgumentException("memory must be this translator's memory or a view of it (capacity "
+          + this.memory.capacity() + ") but was " + (memory == null ? "null" : "of capacity " + memory.capacity()));
+    }
+    deregister(mdh);
+    return memory.free(physicalBase[mdh], mdds[mdh].length());
+  }
+
   @Override
   public Optional<MemoryDomainDescriptor> descriptor(int mdh) {
     NetworkAddresses.checkMdh(mdh);

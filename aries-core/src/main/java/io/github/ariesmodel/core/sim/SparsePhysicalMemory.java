@@ -4,14 +4,23 @@ import io.github.ariesmodel.core.LittleEndian;
 import io.github.ariesmodel.core.PhysicalAddress;
 import io.github.ariesmodel.core.spi.HostMemory;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A node's physical memory that holds only the 4 KB pages that were written: an open-addressing hash map from page
  * number to a 4 KB array. Untouched memory reads as zero and costs nothing, so a 92,544-node system costs a few dozen
  * bytes per node until traffic writes into it.
  *
- * <p>Physical memory is reserved by a bump allocator ({@link #allocate}) starting at {@value #FIRST_ALLOCATABLE}, so
- * that physical address 0 is never handed out. Words are little-endian (x86-64 hosts).
+ * <p>Physical memory is reserved ({@link #allocate}) from {@value #FIRST_ALLOCATABLE} up, so that physical address 0
+ * is never handed out, and given back by {@link #free}. While nothing was given back an allocation starts where the
+ * last one ended (aligned up): a bump allocator, whose layout the MPI and SHMEM builds predict to refuse a job that
+ * cannot fit before building any of it. Bytes given back are kept as free ranges, merged with their neighbours and
+ * with the unreserved memory above the highest reservation; an allocation takes the lowest free range that holds it
+ * aligned (first fit), else the memory above. The bytes an alignment skipped stay reserved until the allocation
+ * below or above them is given back, and go with it. A memory into which nothing was ever given back lays out every
+ * allocation as a bump allocator does, and one into which everything was given back is as it was new. Words are
+ * little-endian (x86-64 hosts).
  */
 public final class SparsePhysicalMemory implements HostMemory {
 
@@ -40,6 +49,14 @@ public final class SparsePhysicalMemory implements HostMemory {
   private byte[][] pages;
   private int pageCount;
   private long nextFree = FIRST_ALLOCATABLE;
+  /** Ranges given back below {@link #nextFree}: first byte to the byte after the last, none touching another. */
+  private final TreeMap<Long, Long> freeRanges = new TreeMap<>();
+  private long freedBytes;
+  /**
+   * Bytes an alignment skipped above the highest reservation, first to after last: reserved (counted in {@link
+   * #allocatedBytes}) but nobody's, so given back with the allocation below or above them.
+   */
+  private final TreeMap<Long, Long> skipped = new TreeMap<>();
 
   /**
    * Memory of the given size.
@@ -178,10 +195,31 @@ public final class SparsePhysicalMemory implements HostMemory {
     if (alignment <= 0 || Long.bitCount(alignment) != 1) {
       throw new IllegalArgumentException("alignment must be a power of two but was " + alignment);
     }
+    for (Map.Entry<Long, Long> r : freeRanges.entrySet()) {
+      long from = r.getKey();
+      long end = r.getValue();
+      long start = (from + alignment - 1) & -alignment;
+      if (start >= from && start < end && bytes <= end - start) {
+        freeRanges.remove(from);
+        if (from < start) {
+          freeRanges.put(from, start);
+        }
+        if (start + bytes < end) {
+          freeRanges.put(start + bytes, end);
+        }
+        freedBytes -= bytes;
+        return start;
+      }
+    }
     long start = (nextFree + alignment - 1) & -alignment;
     if (start < 0 || start > capacity - bytes) {
       throw new IllegalStateException("physical memory exhausted: cannot allocate " + bytes + " bytes aligned to "
-          + alignment + " (capacity " + capacity + " bytes, " + nextFree + " already reserved)");
+          + alignment + " (capacity " + capacity + " bytes, " + allocatedBytes() + " reserved"
+          + (freedBytes > 0 ? ", " + freedBytes + " given back and free in " + freeRanges.size() + " ranges" : "")
+          + ", " + (capacity - nextFree) + " free above the highest reservation)");
+    }
+    if (start > nextFree) {
+      skipped.put(nextFree, start);
     }
     nextFree = start + bytes;
     return start;
@@ -189,7 +227,140 @@ public final class SparsePhysicalMemory implements HostMemory {
 
   @Override
   public long allocatedBytes() {
-    return nextFree - FIRST_ALLOCATABLE;
+    return nextFree - FIRST_ALLOCATABLE - freedBytes;
+  }
+
+  /**
+   * Where an allocation that no range given back can hold starts, before alignment: the byte after the highest
+   * reservation ({@value #FIRST_ALLOCATABLE} when nothing is reserved). While nothing was given back it is
+   * {@value #FIRST_ALLOCATABLE} + {@link #allocatedBytes()}.
+   *
+   * @return the physical address
+   */
+  public long nextUnreserved() {
+    return nextFree;
+  }
+
+  /** @return bytes given back below {@link #nextUnreserved()} and free again, which allocations may reuse */
+  public long freedBytes() {
+    return freedBytes;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Always gives back (answers true). The written pages wholly inside the range are dropped, which returns their
+   * heap; bytes of a written page the range covers in part are zeroed.
+   *
+   * @throws IllegalArgumentException when {@code bytes} is not positive, or the range is not wholly reserved: it
+   *     reaches below {@value #FIRST_ALLOCATABLE} or above the highest reservation, or overlaps a range given back
+   *     already; nothing is given back then
+   */
+  @Override
+  public boolean free(long address, long bytes) {
+    if (bytes <= 0) {
+      throw new IllegalArgumentException("bytes must be > 0 but was " + bytes);
+    }
+    if (address < FIRST_ALLOCATABLE || address > nextFree - bytes) {
+      throw new IllegalArgumentException("the range to free [0x" + Long.toHexString(address) + ", +" + bytes
+          + ") must lie within the reserved memory [0x" + Long.toHexString(FIRST_ALLOCATABLE) + ", 0x"
+          + Long.toHexString(nextFree) + ")");
+    }
+    long end = address + bytes;
+    Map.Entry<Long, Long> below = freeRanges.floorEntry(address);
+    Map.Entry<Long, Long> above = freeRanges.ceilingEntry(address);
+    if ((below != null && below.getValue() > address) || (above != null && above.getKey() < end)) {
+      Map.Entry<Long, Long> o = below != null && below.getValue() > address ? below : above;
+      throw new IllegalArgumentException("the range to free [0x" + Long.toHexString(address) + ", +" + bytes
+          + ") must be reserved but overlaps [0x" + Long.toHexString(o.getKey()) + ", 0x"
+          + Long.toHexString(o.getValue()) + "), given back already");
+    }
+    long from = address;
+    long to = end;
+    long gained = bytes;
+    // the bytes an alignment skipped beside the range belong to nobody: they go with it
+    Map.Entry<Long, Long> skippedBelow = skipped.floorEntry(from);
+    if (skippedBelow != null && skippedBelow.getValue() == from) {
+      from = skippedBelow.getKey();
+      skipped.remove(from);
+      gained += address - from;
+    }
+    Long skippedAbove = skipped.remove(to);
+    if (skippedAbove != null) {
+      gained += skippedAbove - to;
+      to = skippedAbove;
+    }
+    below = freeRanges.floorEntry(from);
+    if (below != null && below.getValue() == from) {
+      from = below.getKey();
+      freeRanges.remove(from);
+    }
+    above = freeRanges.ceilingEntry(to);
+    if (above != null && above.getKey() == to) {
+      to = above.getValue();
+      freeRanges.remove(above.getKey());
+    }
+    // (the whole merged range: a page given back in parts is dropped once all of it is free)
+    dropContents(from, to);
+    freedBytes += gained;
+    if (to == nextFree) {
+      // the unreserved memory above takes the range in
+      freedBytes -= to - from;
+      nextFree = from;
+    } else {
+      freeRanges.put(from, to);
+    }
+    return true;
+  }
+
+  /** Drops the written pages wholly inside [from, to) and zeroes the written bytes of the pages at its edges. */
+  private void dropContents(long from, long to) {
+    long firstWhole = (from + PAGE_BYTES - 1) >>> PAGE_SHIFT;
+    long endWhole = to >>> PAGE_SHIFT;
+    if (firstWhole > endWhole) { // inside one page
+      zero(from, to);
+      return;
+    }
+    zero(from, firstWhole << PAGE_SHIFT);
+    zero(endWhole << PAGE_SHIFT, to);
+    if (firstWhole == endWhole || pageCount == 0) {
+      return;
+    }
+    long[] oldKeys = keys;
+    byte[][] oldPages = pages;
+    boolean dropped = false;
+    for (long k : oldKeys) {
+      if (k >= firstWhole && k < endWhole) {
+        dropped = true;
+        break;
+      }
+    }
+    if (!dropped) {
+      return;
+    }
+    keys = new long[oldKeys.length];
+    Arrays.fill(keys, -1L);
+    pages = new byte[oldKeys.length][];
+    pageCount = 0;
+    for (int i = 0; i < oldKeys.length; i++) {
+      long k = oldKeys[i];
+      if (k != -1L && (k < firstWhole || k >= endWhole)) {
+        insert(k, oldPages[i]);
+        pageCount++;
+      }
+    }
+  }
+
+  /** Zeroes [from, to), within one page, if the page was written. */
+  private void zero(long from, long to) {
+    if (from >= to) {
+      return;
+    }
+    byte[] p = find(from >>> PAGE_SHIFT);
+    if (p != null) {
+      int at = (int) (from & (PAGE_BYTES - 1));
+      Arrays.fill(p, at, at + (int) (to - from), (byte) 0);
+    }
   }
 
   private void checkRange(long address, long length) {

@@ -51,6 +51,31 @@ public interface AddressTranslation {
   void deregister(int mdh);
 
   /**
+   * Deregisters memory ({@link #deregister}) and gives what the registration took of host memory back through
+   * {@code memory}, as the operating system takes a process's memory back when the process exits: its frames, and
+   * page tables that are its alone. {@code memory} is the memory this translation was built on, or a view of it whose
+   * copies must go too (the NIC's, a host cache's); it may keep the bytes reserved ({@link HostMemory#free}). A
+   * plain {@link #deregister} gives nothing back: the memory is still its process's, registered or not.
+   *
+   * <p>The default deregisters and gives nothing back (false), for translators whose frames are not their own.
+   *
+   * @param mdh a currently valid MDH
+   * @param memory the memory to give the bytes back through, whose capacity is the translation's memory's
+   * @return true when the bytes were given back; false when they stay reserved (the registration is deregistered
+   *     all the same): the translator's frames are not its own, the memory keeps them, or (the IOMMU) a translation
+   *     or a page-table fetch is under way that could still read the tables
+   * @throws IllegalArgumentException when the MDH is not currently registered, or {@code memory} is null or of
+   *     another capacity; nothing is deregistered then
+   */
+  default boolean deregisterAndFree(int mdh, HostMemory memory) {
+    if (memory == null) {
+      throw new IllegalArgumentException("memory must not be null");
+    }
+    deregister(mdh);
+    return false;
+  }
+
+  /**
    * The descriptor an MDH selects now.
    *
    * @param mdh 0..4095

@@ -76,6 +76,22 @@ public interface HostCache {
   long count(HostCacheStatistic statistic);
 
   /**
+   * Drops the cache's copies of bytes that memory is about to give back ({@link HostMemory#free}): a line wholly
+   * inside the range goes without being written back (its data belongs to nobody any more); a line the range covers
+   * in part is written back first if dirty, so the bytes outside the range keep their newest value. Counts nothing
+   * but those write-backs. {@link #cpuView()} and {@link #nicView()} call it as they give memory back; a cache that
+   * cannot drop lines answers false (the default), and the views then keep the memory reserved.
+   *
+   * @param address first byte
+   * @param bytes bytes, ≥ 0
+   * @return true when no copy of the range is left in the cache
+   * @throws IllegalArgumentException when the range lies outside the memory; nothing is dropped then
+   */
+  default boolean discard(long address, long bytes) {
+    return false;
+  }
+
+  /**
    * The host memory as the CPU sees it: reads are {@link #cpuLoad}s and writes {@link #cpuStore}s, latency dropped.
    * For code that needs the data and not the time (a programming model's untimed local access).
    *

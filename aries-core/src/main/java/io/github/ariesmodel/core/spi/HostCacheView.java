@@ -4,7 +4,8 @@ import io.github.ariesmodel.core.LittleEndian;
 
 /**
  * A {@link HostMemory} whose reads and writes go through a {@link HostCache}, either on the CPU's path or on the NIC's,
- * with the latency dropped. Allocation is the memory's. Not thread-safe (one scratch word), like the cache itself.
+ * with the latency dropped. Allocation is the memory's; giving memory back drops the cache's copies first. Not
+ * thread-safe (one scratch word), like the cache itself.
  */
 final class HostCacheView implements HostMemory {
 
@@ -76,6 +77,20 @@ final class HostCacheView implements HostMemory {
   @Override
   public long allocate(long bytes, long alignment) {
     return cache.memory().allocate(bytes, alignment);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The cache drops its copies of the range first ({@link HostCache#discard}); a cache that cannot keeps the
+   * memory reserved (false).
+   */
+  @Override
+  public boolean free(long address, long bytes) {
+    if (bytes <= 0) {
+      throw new IllegalArgumentException("bytes must be > 0 but was " + bytes);
+    }
+    return cache.discard(address, bytes) && cache.memory().free(address, bytes);
   }
 
   @Override

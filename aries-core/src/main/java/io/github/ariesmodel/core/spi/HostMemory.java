@@ -67,6 +67,32 @@ public interface HostMemory {
    */
   long allocate(long bytes, long alignment);
 
-  /** @return bytes reserved by {@link #allocate} so far */
+  /**
+   * @return bytes reserved now: what {@link #allocate} reserved (with the bytes alignment skipped) less what
+   *     {@link #free} gave back
+   */
   long allocatedBytes();
+
+  /**
+   * Gives back bytes that {@link #allocate} reserved and nothing uses any more, as the operating system takes a
+   * process's memory back when the process exits: their contents are dropped (they read as zero, also when handed
+   * out again) and a later {@link #allocate} may hand them out again. A memory that never reuses what it reserved
+   * keeps them reserved, changes nothing and answers false: that is the default, a bump allocator's answer.
+   *
+   * <p>A view with copies of memory in front of it (a {@link HostCache}'s, the NIC's writes on their way) drops its
+   * copies of the bytes before it gives them back, without writing them to memory, and answers false, changing
+   * nothing, when it cannot (a write into the bytes still on its way).
+   *
+   * @param address first byte, inside memory {@link #allocate} reserved and not given back since
+   * @param bytes bytes to give back, > 0, all reserved
+   * @return true when the bytes were given back, false when this memory keeps them reserved
+   * @throws IllegalArgumentException when {@code bytes} is not positive, or (where the memory can tell) some of the
+   *     bytes are not reserved: never allocated, or given back already; nothing is given back then
+   */
+  default boolean free(long address, long bytes) {
+    if (bytes <= 0) {
+      throw new IllegalArgumentException("bytes must be > 0 but was " + bytes);
+    }
+    return false;
+  }
 }

@@ -55,6 +55,17 @@ final class PassThroughHostCache implements HostCache {
     return 0;
   }
 
+  /** Holds no copies: only checks the range. */
+  @Override
+  public boolean discard(long address, long bytes) {
+    long capacity = memory.capacity();
+    if (bytes < 0 || address < 0 || address > capacity - bytes) {
+      throw new IllegalArgumentException("physical range [0x" + Long.toHexString(address) + ", +" + bytes
+          + ") must lie within [0, 0x" + Long.toHexString(capacity) + ")");
+    }
+    return true;
+  }
+
   @Override
   public long count(HostCacheStatistic statistic) {
     if (statistic == null) {

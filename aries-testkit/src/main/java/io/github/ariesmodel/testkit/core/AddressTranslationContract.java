@@ -56,6 +56,10 @@ import org.junit.jupiter.api.Test;
  *       fault, at the address {@code translateNow} gives, with the whole request contiguous, completing no earlier
  *       than it was asked; a translator that says it {@linkplain #offersFastHits() offers fast hits} gives some once
  *       its cache is warm;
+ *   <li>{@code deregisterAndFree} deregisters as {@code deregister} does (a null memory, or one of another size, is
+ *       refused first and changes nothing), and gives back only memory reserved while that registration was made,
+ *       whichever it answers; the other registrations translate and hold their data as before, and a registration
+ *       made after it gets frames of its own;
  *   <li>determinism: the same requests give the same completions at the same times.
  * </ul>
  *
@@ -119,6 +123,7 @@ public abstract class AddressTranslationContract<T extends AddressTranslation> {
   private static final class WatchedMemory implements HostMemory {
     final SparsePhysicalMemory inner = new SparsePhysicalMemory(MEMORY_BYTES);
     final List<long[]> allocations = new ArrayList<>();
+    final List<long[]> freed = new ArrayList<>();
     long writes;
 
     @Override
@@ -169,6 +174,15 @@ public abstract class AddressTranslationContract<T extends AddressTranslation> {
     @Override
     public long allocatedBytes() {
       return inner.allocatedBytes();
+    }
+
+    @Override
+    public boolean free(long address, long bytes) {
+      boolean given = inner.free(address, bytes);
+      if (given) {
+        freed.add(new long[] {address, bytes});
+      }
+      return given;
     }
   }
 
@@ -413,6 +427,71 @@ public abstract class AddressTranslationContract<T extends AddressTranslation> {
     done.assertEachCompletedOnceAsUntimed(f);
     assertThat(f.memory.writes - writesBefore).as("host memory writes while translating only faulting requests")
         .isZero();
+  }
+
+  @Test
+  void deregisterAndFreeGivesBackOnlyWhatItsRegistrationReserved() {
+    Fixture f = new Fixture();
+    Registered gone = f.register(MemoryRegistration.of(0x60_0000_0000L, 5 * 4096 + 100, 7, 8));
+    Registered after = f.register(MemoryRegistration.of(0x61_0000_0000L, 2 * 4096, 7, 8));
+    int mdh = gone.descriptor().mdh();
+    // every registration's bytes at its sample offsets, written with a value of its own
+    List<long[]> written = new ArrayList<>();
+    for (int i = 0; i < f.registered.size(); i++) {
+      MemoryDomainDescriptor d = f.registered.get(i).descriptor();
+      for (long o : sampleOffsets(d)) {
+        TranslationResult t = f.translator.translateNow(d.mdh(), o, 1, AccessKind.READ, d.protectionTag(),
+            d.protectionKey());
+        f.memory.write(t.physicalAddress(), new byte[] {(byte) (i + 1)}, 0, 1);
+        written.add(new long[] {i, o, t.physicalAddress()});
+      }
+    }
+    long reserved = f.memory.allocatedBytes();
+    assertThatThrownBy(() -> f.translator.deregisterAndFree(mdh, null)).as("deregisterAndFree with no memory")
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> f.translator.deregisterAndFree(mdh, new SparsePhysicalMemory(1L << 30)))
+        .as("deregisterAndFree through a memory of another size").isInstanceOf(IllegalArgumentException.class);
+    assertThat(f.translator.descriptor(mdh).map(MemoryDomainDescriptor::valid)).as("after the refusals")
+        .contains(true);
+
+    boolean given = f.translator.deregisterAndFree(mdh, f.memory);
+
+    assertThat(f.translator.descriptor(mdh).map(MemoryDomainDescriptor::valid)).as("the descriptor after it")
+        .contains(false);
+    assertThat(f.translator.translateNow(mdh, 0, 8, AccessKind.READ, 7, 8).status())
+        .as("a translation of the MDH deregistered and freed").isEqualTo(Status.INVALID_MDH);
+    for (long[] g : f.memory.freed) {
+      assertThat(gone.inReserved(g[0], g[1]))
+          .as("given back [0x%s, +%s), reserved while the freed registration was made", Long.toHexString(g[0]), g[1])
+          .isTrue();
+    }
+    if (given) {
+      assertThat(f.memory.freed).as("ranges given back when deregisterAndFree answered true").isNotEmpty();
+    } else {
+      assertThat(f.memory.allocatedBytes()).as("memory reserved when it answered false").isEqualTo(reserved);
+    }
+    assertThatThrownBy(() -> f.translator.deregisterAndFree(mdh, f.memory)).as("deregisterAndFree twice")
+        .isInstanceOf(IllegalArgumentException.class);
+    Registered next = f.register(MemoryRegistration.of(0x62_0000_0000L, 5 * 4096 + 100, 7, 8));
+    for (long o : sampleOffsets(next.descriptor())) {
+      TranslationResult t = f.translator.translateNow(next.descriptor().mdh(), o, 1, AccessKind.WRITE, 7, 8);
+      assertThat(t.status()).as("the next registration's offset %s", o).isEqualTo(Status.OK);
+      f.memory.write(t.physicalAddress(), new byte[] {(byte) 99}, 0, 1);
+    }
+    for (long[] w : written) {
+      MemoryDomainDescriptor d = f.registered.get((int) w[0]).descriptor();
+      if (d.mdh() == mdh && d.equals(gone.descriptor())) {
+        continue;
+      }
+      TranslationResult t = f.translator.translateNow(d.mdh(), w[1], 1, AccessKind.READ, d.protectionTag(),
+          d.protectionKey());
+      assertThat(t.physicalAddress()).as("registration %s, offset %s, after another was freed", d.mdh(), w[1])
+          .isEqualTo(w[2]);
+      byte[] one = new byte[1];
+      f.memory.read(w[2], one, 0, 1);
+      assertThat(one[0]).as("the byte of registration %s at offset %s", d.mdh(), w[1]).isEqualTo((byte) (w[0] + 1));
+    }
+    assertThat(after.descriptor().valid()).isTrue();
   }
 
   @Test

@@ -32,7 +32,11 @@ import org.junit.jupiter.api.Test;
  *       changes nothing;
  *   <li>{@code allocate} returns aligned, disjoint ranges inside the memory that read as zero, counts them in
  *       {@code allocatedBytes}, refuses a zero size or a non-power-of-two alignment with an
- *       {@link IllegalArgumentException}, and throws {@link IllegalStateException} once the memory is exhausted.
+ *       {@link IllegalArgumentException}, and throws {@link IllegalStateException} once the memory is exhausted;
+ *   <li>{@code free} refuses a size that is not positive; a memory that gives bytes back (answers true) counts them
+ *       out of {@code allocatedBytes} (with, perhaps, the bytes an alignment skipped beside them), drops their
+ *       contents (they read as zero) and hands them out again only where nothing reserved lies, leaving the other
+ *       allocations' contents as they were; one that keeps them (false, the default) changes nothing.
  * </ul>
  *
  * <pre>{@code
@@ -273,6 +277,70 @@ public abstract class HostMemoryContract {
       byte[] one = new byte[1];
       m.read(ranges.get(i)[0], one, 0, 1);
       assertThat(one[0]).as("first byte of allocation %d", i).isEqualTo((byte) (i + 1));
+    }
+  }
+
+  @Test
+  void bytesGivenBackReadZeroAndAreHandedOutAgainOnlyWhereNothingIsReserved() {
+    HostMemory m = create();
+    assertThatThrownBy(() -> m.free(PAGE, 0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> m.free(PAGE, -PAGE)).isInstanceOf(IllegalArgumentException.class);
+    long[] a = {m.allocate(3 * PAGE, PAGE), 3 * PAGE};
+    // not a whole number of pages, nor of 64-byte lines: its last page and line are given back in part
+    long[] b = {m.allocate(5 * PAGE + 100, PAGE), 5 * PAGE + 100};
+    long[] c = {m.allocate(2 * PAGE, 64), 2 * PAGE};
+    fill(m, a, 1);
+    fill(m, b, 2);
+    fill(m, c, 3);
+    long before = m.allocatedBytes();
+    boolean given = m.free(b[0], b[1]);
+    expectFilled(m, a, 1, "the allocation below the one given back");
+    expectFilled(m, c, 3, "the allocation above the one given back");
+    if (!given) {
+      expectFilled(m, b, 2, "an allocation the memory kept (free answered false)");
+      assertThat(m.allocatedBytes()).as("allocatedBytes after free answered false").isEqualTo(before);
+      return;
+    }
+    // (an alignment's skipped bytes beside the range may go with it, never a byte of a or c)
+    assertThat(before - m.allocatedBytes()).as("allocatedBytes less the bytes given back")
+        .isBetween(b[1], c[0] - (a[0] + a[1]));
+    expectFilled(m, b, 0, "bytes given back");
+    List<long[]> reserved = new ArrayList<>(List.of(a, c));
+    SplittableRandom r = new SplittableRandom(11);
+    for (int i = 0; i < 12; i++) {
+      long bytes = 1 + r.nextLong(3 * PAGE);
+      long alignment = 1L << r.nextInt(13);
+      long at = m.allocate(bytes, alignment);
+      assertThat(at % alignment).as("address 0x%s aligned to %s", Long.toHexString(at), alignment).isZero();
+      for (long[] o : reserved) {
+        assertThat(at + bytes <= o[0] || o[0] + o[1] <= at)
+            .as("[0x%s, +%s) after a free overlaps the reserved [0x%s, +%s)", Long.toHexString(at), bytes,
+                Long.toHexString(o[0]), o[1])
+            .isTrue();
+      }
+      long[] got = {at, bytes};
+      expectFilled(m, got, 0, "an allocation after a free");
+      fill(m, got, 10 + i);
+      reserved.add(got);
+    }
+    expectFilled(m, a, 1, "the allocation below, after new ones");
+    expectFilled(m, c, 3, "the allocation above, after new ones");
+  }
+
+  private static void fill(HostMemory m, long[] range, int value) {
+    byte[] bytes = new byte[(int) range[1]];
+    Arrays.fill(bytes, (byte) value);
+    m.write(range[0], bytes, 0, bytes.length);
+  }
+
+  private static void expectFilled(HostMemory m, long[] range, int value, String what) {
+    byte[] bytes = new byte[(int) range[1]];
+    m.read(range[0], bytes, 0, bytes.length);
+    for (int i = 0; i < bytes.length; i++) {
+      if (bytes[i] != (byte) value) {
+        fail(what + ": byte " + i + " of [0x" + Long.toHexString(range[0]) + ", +" + range[1] + ") is " + bytes[i]
+            + ", expected " + value);
+      }
     }
   }
 

@@ -254,7 +254,8 @@ class ContractsCatchBrokenAdaptersTest {
 
   // ------------------------------------------------------------------------------------------------- host memory
 
-  enum MemoryFlaw { NONE, BIG_ENDIAN, WRAPS_WITHIN_PAGE, WRITES_BEFORE_CHECKING, VAGUE_MESSAGES }
+  enum MemoryFlaw { NONE, BIG_ENDIAN, WRAPS_WITHIN_PAGE, WRITES_BEFORE_CHECKING, VAGUE_MESSAGES, FREE_KEEPS_CONTENTS,
+    FREE_REWINDS_OVER_RESERVED, FREE_ZEROES_BEYOND }
 
   /** An 8 MiB memory that keeps the bytes written in a map, with one flaw. */
   static final class FlawedMemory implements HostMemory {
@@ -262,6 +263,7 @@ class ContractsCatchBrokenAdaptersTest {
     static final long CAPACITY = 8 << 20;
     final Map<Long, Byte> bytes = new HashMap<>();
     long next = 64;
+    long freed;
 
     FlawedMemory(MemoryFlaw flaw) {
       this.flaw = flaw;
@@ -361,7 +363,31 @@ class ContractsCatchBrokenAdaptersTest {
 
     @Override
     public long allocatedBytes() {
-      return next - 64;
+      return next - 64 - freed;
+    }
+
+    /**
+     * Sound: keeps what it reserved (false). The flaws give bytes back: keeping their contents; rewinding the bump
+     * to the first byte given back, so allocations overlap what lies above it; zeroing a page more than asked.
+     */
+    @Override
+    public boolean free(long address, long size) {
+      if (size <= 0) {
+        throw new IllegalArgumentException("size " + size);
+      }
+      if (flaw == MemoryFlaw.NONE || flaw.ordinal() < MemoryFlaw.FREE_KEEPS_CONTENTS.ordinal()) {
+        return false;
+      }
+      freed += size;
+      long zeroEnd = address + size + (flaw == MemoryFlaw.FREE_ZEROES_BEYOND ? 4096 : 0);
+      if (flaw != MemoryFlaw.FREE_KEEPS_CONTENTS) {
+        bytes.keySet().removeIf(k -> k >= address && k < zeroEnd);
+      }
+      if (flaw == MemoryFlaw.FREE_REWINDS_OVER_RESERVED) {
+        freed -= next - address;
+        next = address;
+      }
+      return true;
     }
   }
 
@@ -396,6 +422,11 @@ class ContractsCatchBrokenAdaptersTest {
         ::accessesOutsideTheMemoryAreRefusedNamingTheAddressAndWriteNothing);
     fails(FlawedMemoryContract.of(MemoryFlaw.VAGUE_MESSAGES)
         ::accessesOutsideTheMemoryAreRefusedNamingTheAddressAndWriteNothing);
+    sound.bytesGivenBackReadZeroAndAreHandedOutAgainOnlyWhereNothingIsReserved();
+    for (MemoryFlaw f : new MemoryFlaw[] {MemoryFlaw.FREE_KEEPS_CONTENTS, MemoryFlaw.FREE_REWINDS_OVER_RESERVED,
+        MemoryFlaw.FREE_ZEROES_BEYOND}) {
+      fails(FlawedMemoryContract.of(f)::bytesGivenBackReadZeroAndAreHandedOutAgainOnlyWhereNothingIsReserved);
+    }
   }
 
   // ------------------------------------------------------------------------------------------ address translation
