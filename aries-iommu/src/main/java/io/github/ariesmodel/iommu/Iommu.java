@@ -77,8 +77,11 @@ import java.util.Optional;
  * the cache and pipeline arrays are made on the first translation, so a system of 92,544 nodes pays for the IOMMUs
  * it uses. In steady state {@link #translate} allocates nothing. Single-threaded, like the scheduler that drives it.
  *
- * <p><b>Not modelled:</b> freeing physical memory on deregistration (host memory is a bump allocator), the vMDH CAM,
- * cached not-present PTE re-fetch, the three request queues' arbitration (one FIFO here).
+ * <p><b>Memory given back.</b> {@link #deregister} keeps the registration's frames and tables reserved (the memory
+ * is still its process's); {@link #deregisterAndFree} gives them back, as when the process exits.
+ *
+ * <p><b>Not modelled:</b> the vMDH CAM, cached not-present PTE re-fetch, the three request queues' arbitration (one
+ * FIFO here).
  */
 public final class Iommu implements AddressTranslation {
 
@@ -334,6 +337,54 @@ public final class Iommu implements AddressTranslation {
         tableBuilder.release(mdds.get(mdh), mdds.tables(mdh), contexts);
       }
       invalidateMdd(mdh);
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>With tables per registration ({@link PageTables#PER_REGISTRATION}) the frames and the registration's own
+   * leaf tables and directory go back, one range as {@link #register} reserved them; in a context's tables
+   * ({@link PageTables#PER_CONTEXT}) its frames, and the context's tables (root and leaf tables) with the context's
+   * last registration (the next registration in it makes it anew; the PTE cache's lines of those tables are
+   * invalidated, not counted as a command). The PTE cache
+   * held nothing of the tables by then: deregistration invalidated the MDD's lines. Kept reserved (false) while any
+   * translation or PTE-line fetch is under way in this IOMMU (a walk or a prefetch could still read the tables, and
+   * fill a line with what a later owner of the bytes wrote); the translation then deregisters all the same.
+   */
+  @Override
+  public boolean deregisterAndFree(int mdh, HostMemory memory) {
+    if (memory == null || memory.capacity() != this.memory.capacity()) {
+      throw new IllegalArgumentException("memory must be this IOMMU's memory or a view of it (capacity "
+          + this.memory.capacity() + ") but was " + (memory == null ? "null" : "of capacity " + memory.capacity()));
+    }
+    boolean entered = inUse.enter();
+    try {
+      MemoryDomainDescriptor d = mdds.registered(mdh);
+      PageTableBuilder.Tables t = mdds.tables(mdh);
+      deregister(mdh);
+      if (pipeline != null && !pipeline.idle()) {
+        return false;
+      }
+      PageSize ps = d.pageSize();
+      if (contexts == null) {
+        return memory.free(t.data(), PageTableBuilder.layout(t.pages(), ps).totalBytes());
+      }
+      if (!memory.free(t.data(), t.pages() << ps.shift())) {
+        return false;
+      }
+      // the context's last registration: its tables go too, and the PTE cache's copies of them
+      for (long[] table : contexts.unmakeIfEmpty(d.translationContext(), ps, memory)) {
+        if (cache != null) {
+          int lineBytes = config.lineBytes();
+          invalidations += cache.invalidateRange(table[0] & -lineBytes, (table[0] + table[1] - 1) & -lineBytes);
+        }
+      }
+      return true;
     } finally {
       if (entered) {
         inUse.exit();

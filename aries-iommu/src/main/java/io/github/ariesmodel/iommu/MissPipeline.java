@@ -40,6 +40,7 @@ final class MissPipeline {
   private final MddTable mdds;
   private final SetAssociativePteCache cache;
   private final PteWalker walker;
+  private final int fetchBuffers;
   private final IommuCounters counters;
   private final long issueIntervalPs;
   private final long hitLatencyPs;
@@ -94,6 +95,7 @@ final class MissPipeline {
     this.walker = new PteWalker(memory, scheduler, mdds, cache, config, this::onLineFilled);
     this.counters = counters;
     this.issueIntervalPs = config.issueIntervalPs();
+    this.fetchBuffers = config.fetchBuffers();
     this.hitLatencyPs = config.hitLatencyPs();
     this.maxInFlight = config.maxInFlight();
     this.lineBytes = config.lineBytes();
@@ -248,6 +250,15 @@ final class MissPipeline {
   /** @return translations waiting to enter the pipeline */
   int queued() {
     return qSize;
+  }
+
+  /**
+   * @return whether nothing is under way: no translation waiting, blocked, in flight or completing, and no PTE line
+   *     being fetched (a prefetch may outlive the translation that started it)
+   */
+  boolean idle() {
+    return qSize == 0 && blockedSize == 0 && completionsPending == 0 && inFlight == 0
+        && walker.freeBuffers() == fetchBuffers;
   }
 
   /** @return slot objects made so far: grows only while the backlog reaches a new high */

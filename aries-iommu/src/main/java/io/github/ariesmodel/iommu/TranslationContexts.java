@@ -193,6 +193,35 @@ final class TranslationContexts {
     get(tc, ps).free(first, pages);
   }
 
+  /**
+   * Unmakes a context that holds no registration any more, giving its tables back through {@code through}: its root
+   * and, for 4 KB pages, every leaf table its root enters. The next registration in it makes it anew. Does nothing
+   * while a registration is in it.
+   *
+   * @return the tables given back, as {first byte, bytes} pairs (for the PTE cache's lines), empty when none
+   */
+  java.util.List<long[]> unmakeIfEmpty(int tc, PageSize ps, HostMemory through) {
+    Context c = get(tc, ps);
+    java.util.List<long[]> tables = new java.util.ArrayList<>();
+    if (c == null || c.pagesInUse() > 0) {
+      return tables;
+    }
+    if (!ps.isHuge()) {
+      for (long e = 0; e < c.rootBytes; e += PageTableEntry.BYTES) {
+        long entry = memory.readLong(c.root + e);
+        if (PageTableEntries.present(entry)) {
+          tables.add(new long[] {PageTableEntries.physicalBase(entry), PageTableBuilder.TABLE_BYTES});
+        }
+      }
+    }
+    tables.add(new long[] {c.root, c.rootBytes});
+    for (long[] t : tables) {
+      through.free(t[0], t[1]);
+    }
+    contexts[tc * CODES + ps.code()] = null;
+    return tables;
+  }
+
   /** @return the message for a registration whose context has no free range long enough */
   String noRoom(Plan p) {
     PageSize ps = p.context().pageSize;

@@ -400,6 +400,33 @@ final class AmoCache {
       return memory.allocate(bytes, alignment);
     }
 
+    /**
+     * Keeps the memory (false, nothing changed) while a cached AMO is in flight on a word of the range, or a dirty
+     * word lies across its edge; otherwise the memory below gives it back and the entries of its words are dropped
+     * unwritten (their values belong to nobody).
+     */
+    @Override
+    public boolean free(long address, long bytes) {
+      if (bytes <= 0) {
+        throw new IllegalArgumentException("bytes must be > 0 but was " + bytes);
+      }
+      for (int i = 0; i < word.length; i++) {
+        if (valid[i] && word[i] < address + bytes && word[i] + 8 > address
+            && (busy[i] > 0 || (dirty[i] != 0 && (word[i] < address || word[i] + 8 > address + bytes)))) {
+          return false; // (a dirty word the range covers in part has a value outside it too)
+        }
+      }
+      if (!memory.free(address, bytes)) {
+        return false;
+      }
+      for (int i = 0; i < word.length; i++) {
+        if (valid[i] && word[i] < address + bytes && word[i] + 8 > address) {
+          drop(i);
+        }
+      }
+      return true;
+    }
+
     @Override
     public long allocatedBytes() {
       return memory.allocatedBytes();

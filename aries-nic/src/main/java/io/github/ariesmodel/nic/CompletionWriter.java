@@ -128,7 +128,7 @@ final class CompletionWriter {
     // Only the registration the queue made: a caller may have deregistered it, and another may hold its MDH now.
     Optional<MemoryDomainDescriptor> d = translation.descriptor(q.ring().mdh());
     if (d.isPresent() && d.get().equals(q.ring())) {
-      translation.deregister(q.ring().mdh());
+      translation.deregisterAndFree(q.ring().mdh(), memory); // uGNI allocated the ring: its memory goes too
     }
     queues.set(handle, null);
     live--;

@@ -80,6 +80,8 @@ public final class Nic implements FabricEndpoint {
   private CompletionListener[] probes = new CompletionListener[0];
   private final HostWriteProbes writeProbes = new HostWriteProbes();
   private PostedWrites posted;
+  /** Host memory as the NIC's stages reach it (through its writes on their way and its AMO cache); null before. */
+  private HostMemory stageMemory;
 
   // The stages, built on first use (see build()) so that an idle NIC of a 92,544-node system stays small.
   private HostLink host;
@@ -148,6 +150,7 @@ public final class Nic implements FabricEndpoint {
         ? new AmoCache(config.amoCache(), posted, stats, scheduler, host, writeProbes)
         : null;
     HostMemory memory = amoCache == null ? posted : amoCache.nicView();
+    stageMemory = memory;
     completions = new CompletionWriter(nodeId, scheduler, host, memory, translation, config, stats, writeProbes);
     completions.listener(listener);
     completions.probes(probes);
@@ -260,6 +263,33 @@ public final class Nic implements FabricEndpoint {
   }
 
   /**
+   * Deregisters memory ({@code GNI_MemDeregister}) and gives its frames (and page tables of its own) back to the
+   * node's memory, as the operating system does when the process that registered it exits: what a batch system's
+   * end of a job does ({@code MpiJob.close}, {@code ShmemJob.close}). The NIC's copies of the bytes go first: the AMO
+   * cache's words and the host cache's lines are dropped unwritten. A plain {@link #deregister} gives nothing back.
+   *
+   * @param mdh a registered MDH
+   * @return true when the memory was given back; false when it stays reserved, the registration deregistered all the
+   *     same: a NIC write into it is still on its way, a cached AMO on one of its words is in flight, the IOMMU is
+   *     translating or fetching page-table lines (any registration's), or the translation's frames are not its own
+   *     ({@link AddressTranslation#deregisterAndFree})
+   * @throws IllegalArgumentException as {@link #deregister} does; nothing is deregistered then
+   */
+  public boolean deregisterAndFree(int mdh) {
+    boolean entered = inUse.enter();
+    try {
+      int ringOf = completions == null ? -1 : completions.queueWithRing(mdh);
+      checkArgument(ringOf < 0, "mdh %s of node %s is completion queue %s's ring: destroy the queue"
+          + " (destroyCompletionQueue) instead of deregistering its ring", mdh, nodeId, ringOf);
+      return translation.deregisterAndFree(mdh, stageMemory != null ? stageMemory : memory);
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
+    }
+  }
+
+  /**
    * Creates a completion queue ({@code GNI_CqCreate}) whose ring is registered in host memory with 4 KB pages.
    * A queue takes the lowest free handle: 0, 1, 2, ... while none is destroyed, and a handle freed by {@link
    * #destroyCompletionQueue} again after that (at most 2,048 queues at once, the 11-bit CQ handle [S6e]).
@@ -318,9 +348,9 @@ public final class Nic implements FabricEndpoint {
    * there a write late for a queue destroyed after its registration faults unless the memory handle was registered
    * again. {@code
    * CompletionQueueDestroyTest.aPeersCqWriteInFlightForADestroyedQueueLandsInTheQueueThatTakesItsHandle}.) {@link
-   * NicStatistics} are untouched (none counts queues). Not given back: the ring's host-memory frames. Host memory is a bump allocator that frees none (the IOMMU
-   * and the flat translator deregister without freeing frames), so every queue created keeps its
-   * {@code entries × 8} bytes, rounded up to its pages, reserved for good.
+   * NicStatistics} are untouched (none counts queues). The ring's host memory, which uGNI allocated for the queue,
+   * is given back with its registration ({@link #deregisterAndFree}); it stays reserved only in the cases that method
+   * names (the checks above leave none of the queue's own writes on their way).
    *
    * @param handle a queue of this NIC, one {@link #createCompletionQueue} returned and not yet destroyed
    * @throws IllegalArgumentException when this NIC has no queue with the handle (never created, already destroyed,

@@ -119,6 +119,27 @@ final class PostedWrites implements HostMemory {
     return memory.allocatedBytes();
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Keeps the memory (false, nothing changed) while a write into the range is held: it would land in memory given
+   * back, perhaps handed to another owner by then.
+   */
+  @Override
+  public boolean free(long address, long bytes) {
+    if (bytes <= 0) {
+      throw new IllegalArgumentException("bytes must be > 0 but was " + bytes);
+    }
+    long end = address + bytes;
+    for (int k = 0; k < size; k++) {
+      Held h = at(k);
+      if (!h.done && h.pa < end && h.pa + h.length > address) {
+        return false;
+      }
+    }
+    return memory.free(address, bytes);
+  }
+
   @Override
   public void read(long address, byte[] dst, int dstOffset, int length) {
     memory.read(address, dst, dstOffset, length);
