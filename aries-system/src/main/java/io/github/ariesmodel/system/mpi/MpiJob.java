@@ -133,8 +133,8 @@ public final class MpiJob {
         endpoints.values().forEach(NodeEndpoint::detachDescriptors);
         throw new IllegalStateException("MpiJob could not set up MpiConfig.collectiveEngine: " + x.getMessage()
             + " (each job using the engine takes one of a node's 4 channels until it is closed, MpiJob.close); the"
-            + " ranks' registrations, completion queues and FMA descriptors were given back (their page frames stay"
-            + " reserved: host memory is a bump allocator)", x);
+            + " ranks' registrations, completion queues and FMA descriptors were given back, with the host memory"
+            + " they took", x);
       }
     }
   }
@@ -143,7 +143,7 @@ public final class MpiJob {
   private static String givenBack(int failed) {
     return "the completion queues it had made" + (failed == 0 ? " were" : failed == 1 ? " and rank 0's registration"
         + " and queues were" : " and ranks 0-" + (failed - 1) + "'s registrations and queues were") + " given back"
-        + " (their page frames stay reserved: host memory is a bump allocator)";
+        + ", with the host memory they took";
   }
 
   /**
@@ -178,9 +178,11 @@ public final class MpiJob {
 
   /**
    * Refuses, before anything is made, a job whose ranks on some node need more than the node's memory has left. Each
-   * rank takes, from the node's bump allocator, its two completion queues' rings (rx, then tx) and then its
-   * registration (mailboxes and heap, {@link Rank#registrationBytes}), which starts on a page boundary (at least a
-   * 2 MiB one for larger pages).
+   * rank takes its two completion queues' rings (rx, then tx) and then its registration (mailboxes and heap, {@link
+   * Rank#registrationBytes}), which starts on a page boundary (at least a 2 MiB one for larger pages), laid out from
+   * the node memory's highest reservation up as its allocator does while nothing was given back below. Where a closed
+   * job gave memory back, a job whose bytes fit in all the memory free is not refused here: its ranks may take the
+   * ranges given back.
    * Page tables are not counted, so this never refuses a job that would have been built; one that passes can still
    * fail as a rank registers, and is then refused naming that rank. Only for the system's own translators, which take
    * their frames from the node's memory (a user's translation may not).
@@ -201,7 +203,7 @@ public final class MpiJob {
         continue;
       }
       SparsePhysicalMemory memory = node.memory();
-      long next = SparsePhysicalMemory.FIRST_ALLOCATABLE + memory.allocatedBytes();
+      long next = memory.nextUnreserved();
       List<Integer> on = e.getValue();
       int k = on.size();
       // The first rank's rings start at next; each registration ends on a boundary, so later rings do too. (At most
@@ -209,8 +211,13 @@ public final class MpiJob {
       long rings = (next + ringPair + align - 1) / align * align - next
           + (k - 1) * ((ringPair + align - 1) / align * align);
       long registration = Rank.registrationBytes(config, n);
+      if (rings + k * registration <= memory.capacity() - next) {
+        continue;
+      }
       long left = freeBytes(node);
-      if (rings + k * registration <= left) {
+      if (memory.freedBytes() > 0 && k * (ringPair + registration) <= left) {
+        // memory a closed job gave back lies below: the ranks' allocations may fit there (first fit), which the
+        // layout above the highest reservation does not show; a rank that does not fit is refused as it registers
         continue;
       }
       long heapMax = Math.max(0, left - rings) / k / page * page - Rank.mailboxBytes(config, n);
@@ -881,8 +888,10 @@ public final class MpiJob {
    * sends by rendezvous). The job's counters and {@link #lastRunPs} stay readable; it cannot run again, and
    * closing it again does nothing.
    *
-   * <p>Not given back: the page frames of what it registered. Host memory is a bump allocator (docs/mpi.md, "What is
-   * not modelled"), so each job built on a node keeps its registrations' bytes of the node's memory reserved.
+   * <p>The host memory those registrations and queues took goes back to each node's memory with them ({@link
+   * io.github.ariesmodel.nic.Nic#deregisterAndFree}, as when a process exits), so jobs built one after another on a
+   * node reuse it. A NIC keeps it reserved only if its IOMMU is translating for another job on the node at that moment
+   * (docs/iommu.md, "Memory given back").
    *
    * <p>Refused, changing nothing, while a run of the job is under way, and while the NIC may still write into one of
    * its ranks' queues (one of its posts not complete, an event on its way) or a reduction is in progress on one of

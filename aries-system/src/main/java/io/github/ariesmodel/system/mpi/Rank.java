@@ -338,7 +338,7 @@ final class Rank implements Mpi {
   /**
    * Gives back what a rank's set-up took before it failed, or what a set-up rank took when its job's build failed
    * later: its registration (which names its rx ring), then its rings ({@code GNI_MemDeregister}, {@code
-   * GNI_CqDestroy} [S5]). Their page frames stay reserved (host memory is a bump allocator). A refusal to give
+   * GNI_CqDestroy} [S5]), with the host memory they took. A refusal to give
    * something back is added to {@code failure} as suppressed rather than thrown over it.
    *
    * @param node the rank's node
@@ -349,7 +349,7 @@ final class Rank implements Mpi {
    */
   static void giveBack(Node node, int mdh, CompletionQueue rx, CompletionQueue tx, Throwable failure) {
     if (mdh >= 0) {
-      attempt(() -> node.nic().deregister(mdh), failure);
+      attempt(() -> node.nic().deregisterAndFree(mdh), failure);
     }
     if (tx != null) {
       attempt(() -> node.nic().destroyCompletionQueue(tx.handle()), failure);
@@ -409,7 +409,7 @@ final class Rank implements Mpi {
    */
   void close() {
     userBuffers.deregisterAll();
-    node.nic().deregister(mdh);
+    node.nic().deregisterAndFree(mdh);
     node.nic().destroyCompletionQueue(txCq.handle());
     node.nic().destroyCompletionQueue(rxCq.handle());
   }

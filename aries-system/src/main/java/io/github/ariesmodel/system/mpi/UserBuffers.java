@@ -124,7 +124,7 @@ final class UserBuffers {
   /** Deregisters every segment (the job is closed: no place is used again). */
   void deregisterAll() {
     for (Segment s : segments) {
-      nic.deregister(s.mdh());
+      nic.deregisterAndFree(s.mdh());
     }
     segments.clear();
   }

@@ -161,10 +161,9 @@ public final class ShmemJob {
     this.sharedMemory = b.sharedMemory;
     this.memcpyBytesPerSecond = b.memcpyBytesPerSecond;
     this.pes = new Pe[peNodes.length];
-    // What a build takes cannot all be given back: host memory is a bump allocator that frees no frame, so even a
-    // queue destroyed or a registration undone moves the next one's frames. So the build first checks, taking
-    // nothing, what can be known to fail; then the CE channels; then the queues and registrations, giving back
-    // channels, registrations and queues if one still fails.
+    // What a build takes is given back if it fails, its memory included, but a failure part-way costs the work done,
+    // so the build first checks, taking nothing, what can be known to fail; then the CE channels; then the queues and
+    // registrations, giving back channels, registrations and queues (with their memory) if one still fails.
     checkRoom(b.collectiveEngineRadix > 0);
     int[] channels = null;
     if (b.collectiveEngineRadix > 0) {
@@ -244,9 +243,11 @@ public final class ShmemJob {
    * handles left for the PEs' registrations (a build could take all of them until stop 71 and fail at its 11th job of
    * 127 PEs a node, keeping the frames it took), or a node whose free memory cannot hold even the frames the PE
    * registers there. Those frames are a lower bound (page tables are not counted: derived from how the system's own
-   * translators allocate, frames aligned to the page size, at most 2 MiB for the flat translator), so this refuses no
-   * build that would have succeeded; memory is checked only for the system's own translators, which take their frames
-   * from the node's memory (a user's translation may not). CE channels are taken first, and given back, instead.
+   * translators allocate, frames aligned to the page size, at most 2 MiB for the flat translator, from the memory's
+   * highest reservation up; where a closed job gave memory back, only their sum against all the memory free), so
+   * this refuses no build that would have succeeded; memory is checked only for the system's own translators, which
+   * take their frames from the node's memory (a user's translation may not). CE channels are taken first, and given
+   * back, instead.
    */
   private void checkRoom(boolean collectiveEngine) {
     long align = Math.min(pageSize.bytes(), PageSize.SIZE_2M.bytes());
@@ -278,8 +279,15 @@ public final class ShmemJob {
         continue;
       }
       SparsePhysicalMemory memory = node.memory();
-      long next = SparsePhysicalMemory.FIRST_ALLOCATABLE + memory.allocatedBytes();
+      long next = memory.nextUnreserved();
       long free = memory.capacity() - next;
+      long totalFree = memory.capacity() - SparsePhysicalMemory.FIRST_ALLOCATABLE - memory.allocatedBytes();
+      if (memory.freedBytes() > 0 && k * (ring + pageSize.alignUp(8L * BARRIER_ROUNDS) + pageSize.alignUp(stagingBytes)
+          + (collectiveEngine ? pageSize.alignUp(CePost.RESULT_BYTES) : 0)) <= totalFree) {
+        // memory a closed job gave back lies below: the PEs' allocations may fit there (first fit), which the layout
+        // above the highest reservation (below) does not show; a registration that does not fit undoes the build
+        continue;
+      }
       // the node's PEs' rings (4 KB pages), then each registration on a boundary of its pages, in the build's order:
       // every PE's barrier words, every PE's staging buffer, every PE's CE result; sizes at most 2^30: no overflow
       String has = "node " + nodeId + " has " + free + " bytes free in its memory of " + memory.capacity()
@@ -332,13 +340,13 @@ public final class ShmemJob {
   /**
    * Gives back what a build that failed after {@link #checkRoom} took (a failure the check could not foresee, such as
    * page tables, MDHs or the Java heap running out): every registration, then the remote-event completion queues,
-   * which those registrations named (a queue a registration names cannot be destroyed), and the CE channels. The
-   * frames the queues' rings and the registrations took stay reserved (a bump allocator).
+   * which those registrations named (a queue a registration names cannot be destroyed), and the CE channels, with
+   * the host memory they took ({@link Nic#deregisterAndFree}).
    */
   private RuntimeException undoBuild(Throwable e, int queues) {
     for (Symmetric o : objects) {
       for (int k = 0; k < pes.length; k++) {
-        pes[k].node.nic().deregister(o.mdh(k));
+        pes[k].node.nic().deregisterAndFree(o.mdh(k));
       }
     }
     // Nothing was posted yet, so only the registrations just undone named the queues; an Error inside allocate can
@@ -364,8 +372,7 @@ public final class ShmemJob {
         + (queues == 0 ? "" : " and the remote-event completion queues and FMA descriptors of PE"
             + (queues == 1 ? " 0" : "s 0-" + (queues - 1))) + " were given back"
         + (kept.isEmpty() ? "" : " but for the queues of PEs " + kept
-            + ", still in use (see the failure's suppressed exceptions)") + " (the page frames they took stay"
-        + " reserved: host memory is a bump allocator)";
+            + ", still in use (see the failure's suppressed exceptions)") + ", with the host memory they took";
     if (e instanceof Error err) {
       err.addSuppressed(new IllegalStateException("ShmemJob build failed" + undone));
       throw err;
@@ -443,8 +450,7 @@ public final class ShmemJob {
    *
    * <p>When a PE's registration is refused (its node's memory, MDHs or the Java heap run out), the registrations
    * already made on the PEs before it are deregistered, so no PE holds a handle of an object that does not exist, and
-   * the refusal names the PE and node. Their page frames stay reserved: host memory is a bump allocator, and
-   * deregistration frees no frames (docs/iommu.md).
+   * the refusal names the PE and node. Their memory is given back with them ({@link Nic#deregisterAndFree}).
    *
    * @param bytes bytes per PE, in [1, 2^40] (a registration's longest)
    * @return the object
@@ -476,7 +482,7 @@ public final class ShmemJob {
         d = nic.register(r);
       } catch (RuntimeException e) {
         for (int k = 0; k < i; k++) {
-          pes[k].node.nic().deregister(mdhs[k]);
+          pes[k].node.nic().deregisterAndFree(mdhs[k]);
         }
         throw new IllegalStateException("allocate of " + bytes + " bytes a PE was refused on PE " + i + " (node "
             + pes[i].node.id() + ")" + (i > 0 ? "; its registrations on PEs 0-" + (i - 1) + " were undone" : "")
@@ -588,8 +594,10 @@ public final class ShmemJob {
    * job's counters ({@link #faults}, {@link #lastRunPs}) stay readable; its objects' memory does not (read results
    * before closing). It cannot run or allocate again, and closing it again does nothing.
    *
-   * <p>Not given back: the page frames of what it registered (host memory is a bump allocator; docs/mpi.md, "What is
-   * not modelled").
+   * <p>The host memory those registrations and queues took goes back to each node's memory with them ({@link
+   * Nic#deregisterAndFree}, as when a process exits), so a later job can be built there in it. A NIC keeps it reserved
+   * only if the IOMMU is translating for another job on the node at that moment (docs/iommu.md, "Memory given
+   * back").
    *
    * <p>Refused, changing nothing, while a run of the job is under way, while one of its PEs' operations may still be
    * in flight (a run that failed can leave some; they complete as the simulation runs on, {@link
@@ -652,7 +660,7 @@ public final class ShmemJob {
     }
     for (Symmetric o : objects) {
       for (int k = 0; k < pes.length; k++) {
-        pes[k].node.nic().deregister(o.mdh(k));
+        pes[k].node.nic().deregisterAndFree(o.mdh(k));
       }
     }
     for (Pe pe : pes) {
@@ -905,8 +913,8 @@ public final class ShmemJob {
      * free memory cannot hold the frames the PE registers there (naming the PE, the node, {@link #stagingBytes}' bound
      * and value and the node's free bytes), and it takes the CE channels before anything else. A failure no check can
      * foresee (page tables, MDHs or the Java heap running out, a user's translation) gives back the channels,
-     * registrations and the completion queues already made ({@link Nic#destroyCompletionQueue}), but the frames they
-     * took stay reserved (host memory is a bump allocator); the refusal says so.
+     * registrations and the completion queues already made ({@link Nic#destroyCompletionQueue}), with the host
+     * memory they took; the refusal says so.
      *
      * @return the job
      * @throws IllegalArgumentException naming both settings when {@link #deliveryMode} was given for a system whose

@@ -126,8 +126,8 @@ class MpiCollectiveEngineTest {
         .isInstanceOf(IllegalStateException.class)
         .hasMessageStartingWith("MpiJob could not set up MpiConfig.collectiveEngine: node 1 has no free"
             + " collective-engine channel: all 4 are in use")
-        .hasMessageEndingWith("; the ranks' registrations, completion queues and FMA descriptors were given back"
-            + " (their page frames stay reserved: host memory is a bump allocator)");
+        .hasMessageEndingWith("; the ranks' registrations, completion queues and FMA descriptors were given back,"
+            + " with the host memory they took");
     assertThat(sys.node(2).nic().fmaDescriptorsAttached()).as("node 2's rank's descriptor, given back").isZero();
     assertThat(sys.node(1).nic().fmaDescriptorsAttached()).as("the four jobs' ranks on node 1").isEqualTo(4);
     assertThat(sys.node(1).nic().completionQueueCount()).as("the four jobs' two queues a rank").isEqualTo(8);

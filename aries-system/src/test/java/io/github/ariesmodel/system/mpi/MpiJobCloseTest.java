@@ -100,6 +100,36 @@ class MpiJobCloseTest {
   }
 
   @Test
+  void aClosedJobGivesItsHostMemoryBackSoJobAfterJobFitsANodeThatHoldsOne() {
+    // 96 MiB a node: one job of two default ranks a node (about 20.5 MiB each, and a 16 MiB segment each for the
+    // rendezvous messages' buffers once it has run) fits, a second beside it does not
+    AriesSystem sys = AriesSystem.builder().topology(io.github.ariesmodel.network.Topologies.ariesSmall(), "small")
+        .seed(3).nodeMemoryBytes(96L << 20).build();
+    int[] nodes = {0, 1, 9};
+    long[] before = new long[nodes.length];
+    for (int i = 0; i < nodes.length; i++) {
+      before[i] = sys.node(nodes[i]).memory().allocatedBytes();
+    }
+    for (int j = 0; j < 4; j++) {
+      MpiJob job = MpiJob.builder(sys).nodes(nodes).ranksPerNode(2).build();
+      job.run(WORK);
+      if (j == 0) {
+        assertThatThrownBy(() -> MpiJob.builder(sys).nodes(nodes).ranksPerNode(2).build())
+            .as("a second job beside the first, which has run").isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("bytes free (AriesSystem nodeMemoryBytes)");
+      }
+      sys.runPending();
+      job.close();
+      for (int i = 0; i < nodes.length; i++) {
+        assertThat(sys.node(nodes[i]).memory().allocatedBytes())
+            .as("node %s's memory reserved after job %s was closed", nodes[i], j).isEqualTo(before[i]);
+        assertThat(sys.node(nodes[i]).memory().materializedPages())
+            .as("node %s's pages written by job %s, dropped with it", nodes[i], j).isZero();
+      }
+    }
+  }
+
+  @Test
   void twoJobsOnOneNodeTakeDescriptorsOfTheirOwnAndAClosedJobsGoBackToTheNext() {
     AriesSystem sys = MpiTesting.smallSystem(5);
     MpiJob a = MpiJob.builder(sys).nodes(0, 1).ranksPerNode(3).build();

@@ -45,7 +45,7 @@ class MpiJobFailedBuildTest {
         .hasMessageStartingWith("MpiJob rank 1 on node 1 could not be set up: node 1 already has 2048 completion"
             + " queues (11-bit handle); ")
         .hasMessageEndingWith(" before it; the completion queues it had made and rank 0's registration and queues"
-            + " were given back (their page frames stay reserved: host memory is a bump allocator)");
+            + " were given back, with the host memory they took");
     assertThat(t.getMessage()).doesNotContain("\n");
     assertThat(new int[] {queues(sys, 0), queues(sys, 1)}).as("queues on nodes 0 and 1").isEqualTo(queues);
     assertThat(sys.node(0).nic().fmaDescriptorsAttached()).as("rank 0's descriptor, given back").isZero();

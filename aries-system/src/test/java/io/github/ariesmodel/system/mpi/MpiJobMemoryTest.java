@@ -150,8 +150,7 @@ class MpiJobMemoryTest {
             + " x 1088 B (shortMaxBytes 1024) in 2M pages (MpiConfig.pageSize): " + length + " bytes, and two CQs"
             + " (rx and tx) of completionQueueEntries 16384 x 8 B each; the node had ")
         .hasMessageEndingWith(" bytes free (AriesSystem nodeMemoryBytes) before it; the completion queues it had made"
-            + " and rank 0's registration and queues were given back (their page frames stay reserved: host memory is"
-            + " a bump allocator)");
+            + " and rank 0's registration and queues were given back, with the host memory they took");
     assertThat(registrations(s, 0, length)).as("rank 0's registration was undone").isZero();
     assertThat(s.node(0).nic().completionQueueCount()).as("only the queues of the job before stay").isEqualTo(2);
     byte[] got = new byte[100];

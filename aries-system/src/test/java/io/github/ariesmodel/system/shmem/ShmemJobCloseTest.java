@@ -42,6 +42,36 @@ class ShmemJobCloseTest {
   }
 
   @Test
+  void aClosedJobGivesItsHostMemoryBackSoJobAfterJobFitsANodeThatHoldsOne() {
+    // 24 MiB a node: one job with 8 MiB objects on two PEs a node fits, a second beside it does not
+    AriesSystem sys = AriesSystem.builder().topology(Topologies.ariesSmall(), "small").seed(4)
+        .nodeMemoryBytes(24L << 20).build();
+    int[] nodes = {0, 1, 9};
+    long[] before = new long[nodes.length];
+    for (int i = 0; i < nodes.length; i++) {
+      before[i] = sys.node(nodes[i]).memory().allocatedBytes();
+    }
+    for (int j = 0; j < 4; j++) {
+      ShmemJob job = ShmemJob.builder(sys).nodes(nodes).pesPerNode(2).collectiveEngine(2).build();
+      Symmetric big = job.allocate(8L << 20);
+      assertThat(sumAtPe0(job)).as("job %s", j).isEqualTo(21);
+      if (j == 0) {
+        ShmemJob second = ShmemJob.builder(sys).nodes(nodes).pesPerNode(2).build();
+        assertThatThrownBy(() -> second.allocate(8L << 20))
+            .as("a second job's object beside the first's").isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("physical memory exhausted");
+        second.close();
+      }
+      assertThat(big.bytes()).isEqualTo(8L << 20);
+      job.close();
+      for (int i = 0; i < nodes.length; i++) {
+        assertThat(sys.node(nodes[i]).memory().allocatedBytes())
+            .as("node %s's memory reserved after job %s was closed", nodes[i], j).isEqualTo(before[i]);
+      }
+    }
+  }
+
+  @Test
   void aClosedJobGivesBackEveryHandleQueueDescriptorAndChannelItTook() {
     AriesSystem sys = system();
     ShmemJob job = ShmemJob.builder(sys).nodes(0, 1, 9).pesPerNode(2).collectiveEngine(2).build();

@@ -198,8 +198,7 @@ class ShmemJobFailedBuildTest {
         .hasMessageStartingWith("allocate of 1048576 bytes a PE was refused on PE 2 (node 2); its registrations on PEs"
             + " 0-1 were undone: ")
         .hasMessageEndingWith("; its collective-engine channels, registrations and the remote-event completion"
-            + " queues and FMA descriptors of PEs 0-2 were given back (the page frames they took stay reserved: host"
-            + " memory is a bump allocator)");
+            + " queues and FMA descriptors of PEs 0-2 were given back, with the host memory they took");
     assertThat(t.getMessage()).doesNotContain("\n");
     for (int n = 0; n < 3; n++) {
       assertThat(sys.node(n).nic().fmaDescriptorsAttached()).as("descriptors on node %s", n).isZero();
