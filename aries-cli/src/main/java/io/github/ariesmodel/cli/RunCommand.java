@@ -1,6 +1,7 @@
 package io.github.ariesmodel.cli;
 
 import io.github.ariesmodel.core.Texts;
+import io.github.ariesmodel.cli.report.Figures;
 import io.github.ariesmodel.cli.report.Metric;
 import io.github.ariesmodel.cli.report.Results;
 import io.github.ariesmodel.cli.workload.Params;
@@ -297,13 +298,17 @@ final class RunCommand implements Callable<Integer> {
     Results results = run.results();
     o.printf(Locale.ROOT, "aries run %s on %s (routing %s, seed %d)%n", w.name(), s.system(), s.routing(), s.seed());
     for (Metric m : results.metrics()) {
-      o.printf(Locale.ROOT, "  %-45s %12.3f %s%n", m.name(), m.value(), m.unit());
+      // as replay's summary: counts whole, thousands grouped (run replay printed 8000.000 B and 3.000 ranks; until
+      // stop 73)
+      o.printf(Locale.ROOT, "  %-45s %12s%s%n", m.name(), Figures.text(m.value()),
+          m.unit().isEmpty() ? "" : " " + m.unit());
     }
     run.notes().forEach(n -> o.printf(Locale.ROOT, "  %s%n", n));
     double wall = results.metadata().wallSeconds().orElse(0);
     long events = results.metadata().events();
     long simPs = results.metadata().simulatedTimePs();
-    o.printf(Locale.ROOT, "  simulated %.3f us, %,d events in %.1f s wall (%.2f M events/s)%n",
+    // (the rate, a few M events/s, stays as it was: aries-bench's InProcessAb reads it back)
+    o.printf(Locale.ROOT, "  simulated %,.3f us, %,d events in %,.1f s wall (%.2f M events/s)%n",
         simPs / 1e6, events, wall, wall > 0 ? events / wall / 1e6 : 0);
     o.printf(Locale.ROOT, "  results: %s%n  report:  %s%n", dir.resolve("results.json"), html);
   }

@@ -226,6 +226,33 @@ class RunCommandTest {
     assertThat(err.toString()).contains("groups");
   }
 
+  /**
+   * The text summary follows the README's number format, as replay's does: a count whole with its thousands grouped
+   * ({@code 8,000 B}; it printed {@code 8000.000 B}, every metric with three decimals; until stop 73), any other figure
+   * with the decimals it was recorded with. results.json keeps the plain number.
+   */
+  @Test
+  void theTextSummaryGroupsThousandsAndPrintsCountsWhole() throws Exception {
+    Path dir = tmp.resolve("replay");
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    assertThat(run(out, err, "run", "replay", "-p",
+        "trace=" + ReplayCommandTest.TRACES.resolve("simgrid-examples/actions_waitall.txt"), "-q", "--no-wall-clock",
+        "--out", dir.toString())).as(err.toString()).isZero();
+    List<String> lines = out.toString().lines().toList();
+    assertThat(lines).contains("  bytes                                                8,000 B",
+        "  ranks                                                    3");
+    Results r = ResultsJson.read(dir.resolve("results.json"));
+    assertThat(r.metrics()).isNotEmpty();
+    for (io.github.ariesmodel.cli.report.Metric m : r.metrics()) {
+      assertThat(lines).contains(String.format(java.util.Locale.ROOT, "  %-45s %12s%s", m.name(),
+          io.github.ariesmodel.cli.report.Figures.text(m.value()), m.unit().isEmpty() ? "" : " " + m.unit()));
+    }
+    JsonNode bytes = new ObjectMapper().readTree(dir.resolve("results.json").toFile()).path("metrics").path("bytes");
+    assertThat(bytes.path("value").isNumber()).as("results.json keeps the plain number: " + bytes).isTrue();
+    assertThat(bytes.path("value").asDouble()).isEqualTo(8000);
+  }
+
   @Test
   void listShowsEveryWorkloadWithItsParameters() {
     StringWriter out = new StringWriter();
