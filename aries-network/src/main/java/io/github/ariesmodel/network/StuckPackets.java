@@ -79,29 +79,35 @@ public record StuckPackets(
   }
 
   /**
+   * The counts and the age in the line have their thousands grouped with {@code ,} whatever the locale, as the CLI
+   * prints every count (the README's number format); the numbers that name something (nodes, tag, router, port, VC)
+   * are written plain, as everywhere else.
+   *
    * @return one line: how many packets, by cause, the fullest buffer and the oldest packet with its age, e.g. {@code
-   *     12 packets stuck (credit 10, link 0, ejection 0, in transit 2) in 5 buffers, most at router 3 port 7 VC 0
-   *     (4); oldest 0->17 tag 42, 2512 ns old, 3 hops, at router 3 port 7 VC 0, queued for port 2, waits for credit}
+   *     2,186 packets stuck (credit 1,750, link 0, ejection 0, in transit 436) in 564 buffers, most at router 3 port 7
+   *     VC 0 (12); oldest 0->17 tag 42, 2,512 ns old, 3 hops, at router 3 port 7 VC 0, queued for port 2, waits for
+   *     credit}
    */
   public String summary() {
     if (packets == 0) {
       return "no packets stuck";
     }
     StringBuilder b = new StringBuilder();
-    b.append(packets).append(packets == 1 ? " packet" : " packets").append(" stuck (");
+    b.append(count(packets)).append(packets == 1 ? " packet" : " packets").append(" stuck (");
     boolean first = true;
     for (WaitCause c : WaitCause.values()) {
-      b.append(first ? "" : ", ").append(name(c)).append(' ').append(byCause.getOrDefault(c, 0L));
+      b.append(first ? "" : ", ").append(name(c)).append(' ').append(count(byCause.getOrDefault(c, 0L)));
       first = false;
     }
-    b.append(") in ").append(placeCount).append(placeCount == 1 ? " buffer" : " buffers");
+    b.append(") in ").append(count(placeCount)).append(placeCount == 1 ? " buffer" : " buffers");
     if (!places.isEmpty()) {
       Place p = places.get(0);
-      b.append(", most at ").append(where(p.router(), p.port(), p.vc())).append(" (").append(p.packets()).append(')');
+      b.append(", most at ").append(where(p.router(), p.port(), p.vc())).append(" (").append(count(p.packets()))
+          .append(')');
     }
     if (oldest != null) {
       Packet o = oldest;
-      b.append(String.format(Locale.ROOT, "; oldest %d->%d tag %d, %d ns old, %d hops, at %s", o.source(),
+      b.append(String.format(Locale.ROOT, "; oldest %d->%d tag %d, %,d ns old, %,d hops, at %s", o.source(),
           o.destination(), o.tag(), (atPs - o.injectedAtPs()) / 1000, o.hops(), where(o.router(), o.port(), o.vc())));
       if (o.outputPort() >= 0) {
         b.append(", queued for port ").append(o.outputPort());
@@ -109,6 +115,11 @@ public record StuckPackets(
       b.append(o.cause() == WaitCause.IN_TRANSIT ? ", in transit" : ", waits for " + name(o.cause()));
     }
     return b.toString();
+  }
+
+  /** A count with its thousands grouped, {@code 2,186}, as the CLI's {@code Figures.text} writes a whole number. */
+  private static String count(long n) {
+    return String.format(Locale.ROOT, "%,d", n);
   }
 
   private static String where(int router, int port, int vc) {

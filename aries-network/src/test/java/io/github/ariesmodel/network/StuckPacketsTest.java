@@ -80,7 +80,8 @@ class StuckPacketsTest {
     assertThat(o.outputPort()).isBetween(0, ring().portCount() - 1);
     assertThat(ring().neighborRouter(o.router(), o.outputPort())).isEqualTo((o.router() + 1) % 4);
     assertThat(o.injectedAtPs()).isLessThan(s.atPs());
-    assertThat(s.summary()).startsWith(s.packets() + " packets stuck (credit " + s.packets() + ", link 0, ejection 0,"
+    String packets = String.format(java.util.Locale.ROOT, "%,d", s.packets());
+    assertThat(s.summary()).startsWith(packets + " packets stuck (credit " + packets + ", link 0, ejection 0,"
         + " in transit 0)").contains("oldest " + o.source() + "->" + o.destination()).endsWith("waits for credit");
   }
 
@@ -97,6 +98,34 @@ class StuckPacketsTest {
     assertThat(s.byCause().get(WaitCause.EJECTION)).isZero();
     assertThat(s.oldest().hops()).isGreaterThan(4);
     assertThat(s.summary()).contains("packets stuck (credit 0,");
+  }
+
+  /**
+   * The line groups its counts' thousands as the CLI prints every count (it printed "2186 packets stuck" and "2512 ns
+   * old"; until stop 73), under any locale; the numbers that name a node, tag, router, port or VC stay plain.
+   */
+  @Test
+  void theSummaryGroupsTheThousandsOfItsCountsWhateverTheLocale() {
+    java.util.Map<WaitCause, Long> byCause = new java.util.EnumMap<>(WaitCause.class);
+    byCause.put(WaitCause.CREDIT, 1_750L);
+    byCause.put(WaitCause.LINK, 0L);
+    byCause.put(WaitCause.EJECTION, 0L);
+    byCause.put(WaitCause.IN_TRANSIT, 436L);
+    StuckPackets s = new StuckPackets(3_000_000, 2_186, byCause,
+        java.util.List.of(new StuckPackets.Place(1203, 7, 0, 1_012)), 1_564,
+        new StuckPackets.Packet(1017, 20480, 4096, 487_500, 3, 1203, 7, 0, 2, WaitCause.CREDIT));
+    String expected = "2,186 packets stuck (credit 1,750, link 0, ejection 0, in transit 436) in 1,564 buffers, most"
+        + " at router 1203 port 7 VC 0 (1,012); oldest 1017->20480 tag 4096, 2,512 ns old, 3 hops, at router 1203"
+        + " port 7 VC 0, queued for port 2, waits for credit";
+    java.util.Locale format = java.util.Locale.getDefault(java.util.Locale.Category.FORMAT);
+    try {
+      for (String tag : new String[] {"en-US", "de-DE", "fr-FR", "ar-EG"}) {
+        java.util.Locale.setDefault(java.util.Locale.Category.FORMAT, java.util.Locale.forLanguageTag(tag));
+        assertThat(s.summary()).as(tag).isEqualTo(expected);
+      }
+    } finally {
+      java.util.Locale.setDefault(java.util.Locale.Category.FORMAT, format);
+    }
   }
 
   @Test
