@@ -33,6 +33,9 @@ import picocli.CommandLine.Parameters;
     })
 final class MergeCommand implements Callable<Integer> {
 
+  /** The command a merged file records ({@code run.command}), by which a later merge knows it may replace it. */
+  static final String COMMAND = "merge";
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Parameters(arity = "1..*", paramLabel = "INPUT",
@@ -42,6 +45,10 @@ final class MergeCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "FILE", defaultValue = "results/sweep.json",
       description = "Merged results (JSON). Default: ${DEFAULT-VALUE}.")
   Path out;
+
+  @Option(names = "--force",
+      description = "Replace an existing --out file that is not an earlier merge's (normally refused).")
+  boolean force;
 
   @Option(names = "--metric", paramLabel = "NAME",
       description = "A metric to keep, in order; repeat. Default: every metric of the points, the first point's first.")
@@ -75,7 +82,7 @@ final class MergeCommand implements Callable<Integer> {
       }
     }
     refuseOverwritingInputs();
-    Results merged = SweepMerge.mergeFiles(inputs, metrics, "merge");
+    Results merged = SweepMerge.mergeFiles(inputs, metrics, COMMAND);
     List<PlanPlot> planned = planPlots(merged); // a bad --plot is refused before anything is written
     // the directories made for the outputs go again (each while empty) when a later check or a write fails: a refused
     // --csv left --out's new directories behind
@@ -83,6 +90,7 @@ final class MergeCommand implements Callable<Integer> {
     boolean written = false;
     try {
       made.add(OutputPaths.file(out, "--out"));
+      refuseReplacingAnotherFile(); // after the check that the file can be written at all, which --force cannot fix
       if (csv != null) {
         made.add(OutputPaths.directory(csv, "--csv"));
       }
@@ -159,6 +167,25 @@ final class MergeCommand implements Callable<Integer> {
       throw CliError.badInput("--out must not be named point-*.json (a later merge would read it as a point): "
           + out, "--out", null);
     }
+  }
+
+  /**
+   * An existing {@code --out} is replaced only when it is an earlier merge's file (a merge again, as {@code run}
+   * replaces its own earlier run in its {@code --out}) or with {@code --force}, as {@code run} and {@code replay} treat
+   * another run's files: any other file there, the user's own or another command's results, was overwritten without
+   * a word (until stop 73).
+   */
+  private void refuseReplacingAnotherFile() {
+    if (force || !java.nio.file.Files.exists(out)) {
+      return;
+    }
+    String previous = OutputPaths.recordedCommand(out);
+    if (COMMAND.equals(previous)) {
+      return;
+    }
+    throw CliError.badInput("--out " + out + (previous == null ? " exists and is not a merge's results file"
+        : " holds the results of another command (\"" + io.github.ariesmodel.core.Texts.abbreviate(previous)
+            + "\"), not a merge's") + "; choose another file or add --force to replace it", "--out", null);
   }
 
   /** Whether two paths name one file: the same path once made absolute, or (both existing) the same file. */

@@ -6,7 +6,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import io.github.ariesmodel.cli.report.AtomicFiles;
 import io.github.ariesmodel.cli.report.ReportWriter;
 import io.github.ariesmodel.core.Texts;
@@ -227,13 +229,8 @@ final class OutputPaths {
     if (force) {
       return made;
     }
-    String previous;
     if (Files.isRegularFile(results)) {
-      try {
-        previous = new ObjectMapper().readTree(results.toFile()).path("run").path("command").asText(null);
-      } catch (IOException e) {
-        previous = null;
-      }
+      String previous = recordedCommand(results);
       if (sameCommand(command, previous)) {
         return made;
       }
@@ -250,6 +247,39 @@ final class OutputPaths {
       throw CliError.badInput("cannot list the directory " + dir + ": " + ErrorHandler.reason(e), option, e);
     }
     return made;
+  }
+
+  /**
+   * The command a results file records ({@code run.command}, as {@code results.json}, a sweep's point files and a
+   * merged file do), read as a stream up to that field, so that a large file named by mistake is not loaded whole.
+   *
+   * @param file the file
+   * @return the command, or null when the file is unreadable, not JSON, or records none
+   */
+  static String recordedCommand(Path file) {
+    try (JsonParser p = new JsonFactory().createParser(file.toFile())) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        return null;
+      }
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        if (p.nextToken() == JsonToken.START_OBJECT && name.equals("run")) {
+          while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            if (field.equals("command")) {
+              return value == JsonToken.VALUE_STRING ? p.getText() : null;
+            }
+            p.skipChildren();
+          }
+          return null;
+        }
+        p.skipChildren();
+      }
+      return null;
+    } catch (IOException e) {
+      return null;
+    }
   }
 
   /**

@@ -96,6 +96,40 @@ class MergeCommandTest {
     assertThat(ResultsJson.read(merged).table(SweepMerge.TABLE).orElseThrow().rows()).hasSize(2);
   }
 
+  /**
+   * An existing {@code --out} that is not an earlier merge's file (the user's own, another command's results) is
+   * refused unless {@code --force}, as {@code run} and {@code replay} refuse another run's files in theirs; it was
+   * overwritten without a word (until stop 73). An earlier merge's file is replaced, as a repeated run's is.
+   */
+  @Test
+  void anOutFileThatIsNotAnEarlierMergesIsReplacedOnlyWithForce() throws IOException {
+    Path mine = Files.writeString(tmp.resolve("notes.json"), "{\"my\" : \"notes\"}\n");
+    Path pointElsewhere = Files.copy(sw.resolve("point-0.json"), tmp.resolve("kept.json"));
+    byte[] notes = Files.readAllBytes(mine);
+    byte[] point = Files.readAllBytes(pointElsewhere);
+    Path csv = tmp.resolve("csv");
+    assertThat(aries("merge", "--out", mine.toString(), "--csv", csv.toString(), sw.toString())).isEqualTo(2);
+    assertThat(onlyLine()).isEqualTo("aries merge: --out " + mine + " exists and is not a merge's results file; choose"
+        + " another file or add --force to replace it (--out)");
+    assertThat(aries("merge", "--out", pointElsewhere.toString(), sw.toString())).isEqualTo(2);
+    assertThat(onlyLine()).isEqualTo("aries merge: --out " + pointElsewhere + " holds the results of another command"
+        + " (\"sweep --job pingpong sizes=8,64;iterations=1\"), not a merge's; choose another file or add --force to"
+        + " replace it (--out)");
+    assertThat(Files.readAllBytes(mine)).as("untouched").isEqualTo(notes);
+    assertThat(Files.readAllBytes(pointElsewhere)).as("untouched").isEqualTo(point);
+    assertThat(csv).as("nothing else written").doesNotExist();
+    // --force replaces them
+    for (Path f : new Path[] {mine, pointElsewhere}) {
+      assertThat(aries("merge", "--out", f.toString(), "--force", sw.toString())).as(err.toString()).isZero();
+      assertThat(ResultsJson.read(f).table(SweepMerge.TABLE).orElseThrow().rows()).hasSize(2);
+    }
+    // a merge's file, another merge replaces without it
+    assertThat(aries("merge", "--out", mine.toString(), "--metric", "latency.rank-1", sw.toString()))
+        .as(err.toString()).isZero();
+    assertThat(ResultsJson.read(mine).table(SweepMerge.TABLE).orElseThrow().columns())
+        .extracting(c -> c.name()).endsWith("latency.rank-1").doesNotContain("latency.same-router");
+  }
+
   @Test
   void eventsWhoseTotalOverflowsAreRefusedNamingTheFileAndTheField() throws IOException {
     Path p1 = sw.resolve("point-1.json");
