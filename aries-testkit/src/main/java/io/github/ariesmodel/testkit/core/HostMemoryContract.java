@@ -292,6 +292,9 @@ public abstract class HostMemoryContract {
     fill(m, a, 1);
     fill(m, b, 2);
     fill(m, c, 3);
+    // b's first and last bytes written again last, so that a cache in front of the memory holds them (dirty)
+    fill(m, new long[] {b[0], 256}, 2);
+    fill(m, new long[] {b[0] + b[1] - 256, 256}, 2);
     long before = m.allocatedBytes();
     boolean given = m.free(b[0], b[1]);
     expectFilled(m, a, 1, "the allocation below the one given back");
