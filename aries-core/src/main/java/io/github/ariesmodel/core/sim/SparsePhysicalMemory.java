@@ -278,6 +278,24 @@ public final class SparsePhysicalMemory implements HostMemory {
     long from = address;
     long to = end;
     long gained = bytes;
+    // bytes an alignment skipped inside the range are given back with it (counted in bytes already); what of them
+    // lies outside borders the range now, and goes with it below
+    Map.Entry<Long, Long> s = skipped.floorEntry(address);
+    if (s == null || s.getValue() <= address) {
+      s = skipped.ceilingEntry(address);
+    }
+    while (s != null && s.getKey() < end) {
+      long key = s.getKey();
+      long value = s.getValue();
+      skipped.remove(key);
+      if (key < address) {
+        skipped.put(key, address);
+      }
+      if (value > end) {
+        skipped.put(end, value);
+      }
+      s = skipped.ceilingEntry(key + 1); // (a part put back above starts at end: the loop stops there)
+    }
     // the bytes an alignment skipped beside the range belong to nobody: they go with it
     Map.Entry<Long, Long> skippedBelow = skipped.floorEntry(from);
     if (skippedBelow != null && skippedBelow.getValue() == from) {
@@ -326,6 +344,14 @@ public final class SparsePhysicalMemory implements HostMemory {
     if (firstWhole == endWhole || pageCount == 0) {
       return;
     }
+    if (endWhole - firstWhole <= pageCount) {
+      // fewer pages in the range than written: each looked up and removed (a few, as a job's registrations are)
+      for (long page = firstWhole; page < endWhole; page++) {
+        removePage(page);
+      }
+      return;
+    }
+    // more pages in the range than written: one pass over the table (a 64 GB range costs what the memory holds)
     long[] oldKeys = keys;
     byte[][] oldPages = pages;
     boolean dropped = false;
@@ -349,6 +375,37 @@ public final class SparsePhysicalMemory implements HostMemory {
         pageCount++;
       }
     }
+  }
+
+  /** Removes a written page, if it is, shifting back the entries its slot's probe sequence passed. */
+  private void removePage(long pageNumber) {
+    int mask = keys.length - 1;
+    int i = slot(pageNumber, mask);
+    for (int probes = 0; keys[i] != pageNumber; probes++) {
+      if (keys[i] == -1L || probes > mask) {
+        return;
+      }
+      i = (i + 1) & mask;
+    }
+    int j = i;
+    while (true) {
+      j = (j + 1) & mask;
+      long k = keys[j];
+      if (k == -1L) {
+        break;
+      }
+      int home = slot(k, mask);
+      // the entry at j stays if its home lies cyclically in (i, j]; otherwise it moves into the hole at i
+      boolean stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+      if (!stays) {
+        keys[i] = k;
+        pages[i] = pages[j];
+        i = j;
+      }
+    }
+    keys[i] = -1L;
+    pages[i] = null;
+    pageCount--;
   }
 
   /** Zeroes [from, to), within one page, if the page was written. */

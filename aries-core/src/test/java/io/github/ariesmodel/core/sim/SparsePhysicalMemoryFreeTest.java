@@ -87,6 +87,60 @@ class SparsePhysicalMemoryFreeTest {
   }
 
   @Test
+  void aRangeSpanningSkippedBytesTakesThemAndLeavesNoneBehind() {
+    SparsePhysicalMemory m = new SparsePhysicalMemory(64 << 20);
+    long a = m.allocate(100, 1);
+    long b = m.allocate(P, P); // skips [a + 100, 2P)
+    m.allocate(P, P); // keeps the top reserved
+    assertThat(m.free(a, b + P - a)).isTrue(); // a, the skipped bytes and b in one range
+    assertThat(m.freedBytes()).isEqualTo(2 * P);
+    long x = m.allocate(100, 1);
+    long y = m.allocate(200, 1);
+    m.writeLong(y, 7);
+    m.free(x, 100);
+    assertThat(m.readLong(y)).as("y, after x beside it was given back").isEqualTo(7);
+    assertThat(m.allocatedBytes()).as("y and the page above").isEqualTo(200 + P);
+    assertThat(m.allocate(200, 1)).as("not over y").isNotEqualTo(y).isEqualTo(y + 200);
+
+    SparsePhysicalMemory n = new SparsePhysicalMemory(64 << 20);
+    long c = n.allocate(100, 1);
+    n.allocate(P, P); // skips [c + 100, 2P)
+    n.free(c + 900, 100); // skipped bytes only: nobody's
+    n.free(c, 100);
+    assertThat(n.freedBytes()).as("c and all the skipped bytes, once each").isEqualTo(P);
+    assertThat(n.allocate(P, 1)).isEqualTo(c);
+    assertThat(n.freedBytes()).as("the hole, taken whole").isZero();
+    assertThat(n.allocate(1, 1)).as("above the page that kept the top").isEqualTo(3 * P);
+  }
+
+  @Test
+  void manyFreesBesideAMemoryOfManyWrittenPagesKeepEveryOtherPage() {
+    SparsePhysicalMemory m = new SparsePhysicalMemory(1L << 30);
+    long big = m.allocate(4096 * P, P);
+    for (long p = 0; p < 4096; p++) {
+      m.writeLong(big + p * P, p + 1);
+    }
+    List<Long> small = new ArrayList<>();
+    for (int i = 0; i < 64; i++) {
+      long at = m.allocate(2 * P, P);
+      m.writeLong(at, -1);
+      m.writeLong(at + P, -2);
+      small.add(at);
+    }
+    for (int i = 0; i < 64; i += 2) {
+      m.free(small.get(i), 2 * P);
+    }
+    assertThat(m.materializedPages()).isEqualTo(4096 + 64);
+    for (long p = 0; p < 4096; p++) {
+      assertThat(m.readLong(big + p * P)).as("page %s of the big allocation", p).isEqualTo(p + 1);
+    }
+    for (int i = 1; i < 64; i += 2) {
+      assertThat(m.readLong(small.get(i))).isEqualTo(-1);
+      assertThat(m.readLong(small.get(i) + P)).isEqualTo(-2);
+    }
+  }
+
+  @Test
   void writtenPagesInsideTheRangeAreDroppedAndItsEdgesZeroed() {
     SparsePhysicalMemory m = new SparsePhysicalMemory(64 << 20);
     long a = m.allocate(3 * P, P);
