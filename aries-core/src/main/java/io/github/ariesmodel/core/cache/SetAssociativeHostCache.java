@@ -181,13 +181,13 @@ public final class SetAssociativeHostCache implements HostCache {
    * {@inheritDoc}
    *
    * <p>A scan of the ways of the materialized sets (or of the range's lines, when fewer), so its cost is bounded by
-   * the lines held, not by the range: a 64 GB registration given back costs what the cache holds. Always true.
+   * the lines held, not by the range: a 64 GB registration given back costs what the cache holds.
    */
   @Override
-  public boolean discard(long address, long bytes) {
+  public void discard(long address, long bytes) {
     checkRange(address, bytes);
     if (bytes == 0 || resident == 0) {
-      return true;
+      return;
     }
     long end = address + bytes;
     long firstLine = address >>> lineShift;
@@ -200,7 +200,7 @@ public final class SetAssociativeHostCache implements HostCache {
           discard(s, w, address, end);
         }
       }
-      return true;
+      return;
     }
     for (CacheSet s : values) {
       if (s == null) {
@@ -213,14 +213,28 @@ public final class SetAssociativeHostCache implements HostCache {
         }
       }
     }
+  }
+
+  @Override
+  public boolean discards() {
     return true;
   }
 
-  /** Drops a way's line for {@link #discard}: written back first only if dirty and partly outside [from, to). */
+  /**
+   * Drops a way's line for {@link #discard}: of a dirty line partly outside [from, to), the bytes outside are written
+   * back (the memory gave the range back and zeroed it: the bytes inside stay zero).
+   */
   private void discard(CacheSet s, int w, long from, long to) {
     long lineStart = s.line[w] << lineShift;
-    if (s.dirty[w] && (lineStart < from || lineStart + lineBytes > to)) {
-      writeBack(s, w);
+    long lineEnd = lineStart + lineBytes;
+    if (s.dirty[w] && (lineStart < from || lineEnd > to)) {
+      if (lineStart < from) {
+        memory.write(lineStart, s.data, w * lineBytes, (int) (from - lineStart));
+      }
+      if (lineEnd > to) {
+        memory.write(to, s.data, w * lineBytes + (int) (to - lineStart), (int) (lineEnd - to));
+      }
+      counts[HostCacheStatistic.WRITEBACK.ordinal()]++;
     }
     s.dirty[w] = false;
     s.line[w] = INVALID;

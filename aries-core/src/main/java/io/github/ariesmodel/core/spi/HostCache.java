@@ -76,19 +76,29 @@ public interface HostCache {
   long count(HostCacheStatistic statistic);
 
   /**
-   * Drops the cache's copies of bytes that memory is about to give back ({@link HostMemory#free}): a line wholly
-   * inside the range goes without being written back (its data belongs to nobody any more); a line the range covers
-   * in part is written back first if dirty, so the bytes outside the range keep their newest value. Counts nothing
-   * but those write-backs. {@link #cpuView()} and {@link #nicView()} call it as they give memory back; a cache that
-   * cannot drop lines answers false (the default), and the views then keep the memory reserved.
+   * Whether the cache can drop its copies of memory given back ({@link #discard}). The views give memory back only
+   * through a cache that can ({@link #cpuView()}, {@link #nicView()}); the default is false, so they keep it reserved.
+   *
+   * @return true when {@link #discard} is implemented
+   */
+  default boolean discards() {
+    return false;
+  }
+
+  /**
+   * Drops the cache's copies of bytes memory has just given back ({@link HostMemory#free} answered true): a line
+   * wholly inside the range goes without being written back (its data belongs to nobody any more); of a dirty line
+   * the range covers in part, only the bytes outside the range are written back, so they keep their newest value and
+   * the bytes given back stay zero. Counts nothing but those write-backs. Called by the views, after the memory
+   * agreed; a cache that cannot drop lines says so ({@link #discards}) and is never asked.
    *
    * @param address first byte
    * @param bytes bytes, ≥ 0
-   * @return true when no copy of the range is left in the cache
    * @throws IllegalArgumentException when the range lies outside the memory; nothing is dropped then
+   * @throws UnsupportedOperationException from the default, for a cache that does not {@link #discards}
    */
-  default boolean discard(long address, long bytes) {
-    return false;
+  default void discard(long address, long bytes) {
+    throw new UnsupportedOperationException("this host cache cannot drop lines (discards() is false)");
   }
 
   /**

@@ -82,15 +82,20 @@ final class HostCacheView implements HostMemory {
   /**
    * {@inheritDoc}
    *
-   * <p>The cache drops its copies of the range first ({@link HostCache#discard}); a cache that cannot keeps the
-   * memory reserved (false).
+   * <p>The memory gives the range back first; only once it has (true) does the cache drop its copies ({@link
+   * HostCache#discard}), so a refusal or a memory that keeps the bytes leaves the cache's newest data in place. A
+   * cache that cannot drop lines ({@link HostCache#discards} false) keeps the memory reserved (false).
    */
   @Override
   public boolean free(long address, long bytes) {
     if (bytes <= 0) {
       throw new IllegalArgumentException("bytes must be > 0 but was " + bytes);
     }
-    return cache.discard(address, bytes) && cache.memory().free(address, bytes);
+    if (!cache.discards() || !cache.memory().free(address, bytes)) {
+      return false;
+    }
+    cache.discard(address, bytes);
+    return true;
   }
 
   @Override

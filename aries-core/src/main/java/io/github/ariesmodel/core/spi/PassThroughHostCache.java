@@ -55,15 +55,19 @@ final class PassThroughHostCache implements HostCache {
     return 0;
   }
 
+  @Override
+  public boolean discards() {
+    return true;
+  }
+
   /** Holds no copies: only checks the range. */
   @Override
-  public boolean discard(long address, long bytes) {
+  public void discard(long address, long bytes) {
     long capacity = memory.capacity();
     if (bytes < 0 || address < 0 || address > capacity - bytes) {
       throw new IllegalArgumentException("physical range [0x" + Long.toHexString(address) + ", +" + bytes
           + ") must lie within [0, 0x" + Long.toHexString(capacity) + ")");
     }
-    return true;
   }
 
   @Override
