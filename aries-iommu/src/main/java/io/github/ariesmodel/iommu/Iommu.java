@@ -18,6 +18,8 @@ import io.github.ariesmodel.core.spi.TranslationHit;
 import io.github.ariesmodel.core.spi.TranslationListener;
 import io.github.ariesmodel.iommu.internal.SetAssociativePteCache;
 import io.github.ariesmodel.iommu.spi.ReplacementPolicy;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -164,6 +166,7 @@ public final class Iommu implements AddressTranslation {
     if (r == null) {
       throw new IllegalArgumentException("registration must not be null");
     }
+    giveBackDeferred(); // (memory deregisterAndFree could not give back before: this registration may take it)
     PageTableBuilder.Tables tables;
     int mdh;
     if (contexts == null) {
@@ -352,9 +355,11 @@ public final class Iommu implements AddressTranslation {
    * ({@link PageTables#PER_CONTEXT}) its frames, and the context's tables (root and leaf tables) with the context's
    * last registration (the next registration in it makes it anew; the PTE cache's lines of those tables are
    * invalidated, not counted as a command). The PTE cache
-   * held nothing of the tables by then: deregistration invalidated the MDD's lines. Kept reserved (false) while any
-   * translation or PTE-line fetch is under way in this IOMMU (a walk or a prefetch could still read the tables, and
-   * fill a line with what a later owner of the bytes wrote); the translation then deregisters all the same.
+   * held nothing of the tables by then: deregistration invalidated the MDD's lines. Given back later (false now)
+   * while any translation or PTE-line fetch is under way in this IOMMU (a walk or a prefetch could still read the
+   * tables, and fill a line with what a later owner of the bytes wrote), or while {@code memory} keeps the bytes (a
+   * NIC write into them on its way): at the IOMMU's next {@link #register} or {@code deregisterAndFree} that finds
+   * nothing under way ({@link #bytesAwaitingRelease}); the registration is deregistered at once all the same.
    */
   @Override
   public boolean deregisterAndFree(int mdh, HostMemory memory) {
@@ -367,29 +372,74 @@ public final class Iommu implements AddressTranslation {
       MemoryDomainDescriptor d = mdds.registered(mdh);
       PageTableBuilder.Tables t = mdds.tables(mdh);
       deregister(mdh);
-      if (pipeline != null && !pipeline.idle()) {
-        return false;
-      }
       PageSize ps = d.pageSize();
-      if (contexts == null) {
-        return memory.free(t.data(), PageTableBuilder.layout(t.pages(), ps).totalBytes());
+      long bytes = contexts == null ? PageTableBuilder.layout(t.pages(), ps).totalBytes() : t.pages() << ps.shift();
+      Deferred frames = new Deferred(t.data(), bytes, memory, -1, null);
+      deferred.add(frames);
+      if (contexts != null) {
+        // the context's tables go with its last registration (whether it was the last is seen as the frees run)
+        deferred.add(new Deferred(0, 0, memory, d.translationContext(), ps));
       }
-      if (!memory.free(t.data(), t.pages() << ps.shift())) {
-        return false;
-      }
-      // the context's last registration: its tables go too, and the PTE cache's copies of them
-      for (long[] table : contexts.unmakeIfEmpty(d.translationContext(), ps, memory)) {
-        if (cache != null) {
-          int lineBytes = config.lineBytes();
-          invalidations += cache.invalidateRange(table[0] & -lineBytes, (table[0] + table[1] - 1) & -lineBytes);
-        }
-      }
-      return true;
+      giveBackDeferred();
+      return !deferred.contains(frames);
     } finally {
       if (entered) {
         inUse.exit();
       }
     }
+  }
+
+  /**
+   * Memory {@link #deregisterAndFree} could not give back at once: a range and the view to give it back through, or
+   * (with {@code ps} set) a translation context whose tables go if it is empty by then.
+   */
+  private record Deferred(long address, long bytes, HostMemory through, int tc, PageSize ps) {}
+
+  /** What {@link #deregisterAndFree} could not give back yet, in the order asked. */
+  private final List<Deferred> deferred = new ArrayList<>();
+
+  /**
+   * Gives back what {@link #deregisterAndFree} could not, once nothing is under way in the pipeline: at every
+   * {@link #register} and {@link #deregisterAndFree}. A range a view still keeps (a NIC write into it on its way)
+   * stays listed for the next time.
+   */
+  private void giveBackDeferred() {
+    if (deferred.isEmpty() || (pipeline != null && !pipeline.idle())) {
+      return;
+    }
+    List<Deferred> still = new ArrayList<>();
+    for (Deferred x : deferred) {
+      if (x.ps() == null) {
+        if (!x.through().free(x.address(), x.bytes())) {
+          still.add(x);
+        }
+        continue;
+      }
+      for (long[] table : contexts.unmakeIfEmpty(x.tc(), x.ps())) {
+        if (cache != null) {
+          int lineBytes = config.lineBytes();
+          invalidations += cache.invalidateRange(table[0] & -lineBytes, (table[0] + table[1] - 1) & -lineBytes);
+        }
+        if (!x.through().free(table[0], table[1])) {
+          still.add(new Deferred(table[0], table[1], x.through(), -1, null));
+        }
+      }
+    }
+    deferred.clear();
+    deferred.addAll(still);
+  }
+
+  /**
+   * @return bytes of frames and tables {@link #deregisterAndFree} has not given back yet (it gives them back at this
+   *     IOMMU's next registration or {@code deregisterAndFree} that finds nothing under way); a context's tables
+   *     count once its last registration's frames are given back
+   */
+  public long bytesAwaitingRelease() {
+    long n = 0;
+    for (Deferred x : deferred) {
+      n += x.bytes();
+    }
+    return n;
   }
 
   /**

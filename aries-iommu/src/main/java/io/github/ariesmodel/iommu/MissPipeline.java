@@ -253,11 +253,12 @@ final class MissPipeline {
   }
 
   /**
-   * @return whether nothing is under way: no translation waiting, blocked, in flight or completing, and no PTE line
-   *     being fetched (a prefetch may outlive the translation that started it)
+   * @return whether nothing is under way: no translation waiting, blocked, in flight or completing (a fast hit whose
+   *     completion time is ahead included), and no PTE line being fetched (a prefetch may outlive the translation
+   *     that started it)
    */
   boolean idle() {
-    return qSize == 0 && blockedSize == 0 && completionsPending == 0 && inFlight == 0
+    return qSize == 0 && blockedSize == 0 && completionsPending == 0 && inFlight(scheduler.now()) == 0
         && walker.freeBuffers() == fetchBuffers;
   }
 

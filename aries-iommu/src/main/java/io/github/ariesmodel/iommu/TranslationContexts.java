@@ -194,13 +194,13 @@ final class TranslationContexts {
   }
 
   /**
-   * Unmakes a context that holds no registration any more, giving its tables back through {@code through}: its root
-   * and, for 4 KB pages, every leaf table its root enters. The next registration in it makes it anew. Does nothing
+   * Unmakes a context that holds no registration any more: the next registration in it makes it anew. Does nothing
    * while a registration is in it.
    *
-   * @return the tables given back, as {first byte, bytes} pairs (for the PTE cache's lines), empty when none
+   * @return its tables, for the caller to give back: its root and, for 4 KB pages, every leaf table its root enters,
+   *     as {first byte, bytes} pairs; empty when the context was not unmade
    */
-  java.util.List<long[]> unmakeIfEmpty(int tc, PageSize ps, HostMemory through) {
+  java.util.List<long[]> unmakeIfEmpty(int tc, PageSize ps) {
     Context c = get(tc, ps);
     java.util.List<long[]> tables = new java.util.ArrayList<>();
     if (c == null || c.pagesInUse() > 0) {
@@ -215,9 +215,6 @@ final class TranslationContexts {
       }
     }
     tables.add(new long[] {c.root, c.rootBytes});
-    for (long[] t : tables) {
-      through.free(t[0], t[1]);
-    }
     contexts[tc * CODES + ps.code()] = null;
     return tables;
   }

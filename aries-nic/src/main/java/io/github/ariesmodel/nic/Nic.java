@@ -265,14 +265,21 @@ public final class Nic implements FabricEndpoint {
   /**
    * Deregisters memory ({@code GNI_MemDeregister}) and gives its frames (and page tables of its own) back to the
    * node's memory, as the operating system does when the process that registered it exits: what a batch system's
-   * end of a job does ({@code MpiJob.close}, {@code ShmemJob.close}). The NIC's copies of the bytes go first: the AMO
-   * cache's words and the host cache's lines are dropped unwritten. A plain {@link #deregister} gives nothing back.
+   * end of a job does ({@code MpiJob.close}, {@code ShmemJob.close}). Once the memory has agreed, the NIC's copies
+   * of the bytes go: the AMO cache's words and the host cache's lines are dropped unwritten (of a dirty line the range
+   * covers in part, the bytes outside it are written back). A plain {@link #deregister} gives nothing back.
+   *
+   * <p>Not covered (a caller's to avoid; a job's close never meets it, as it waits for every operation of its
+   * processes): a request from the network for this memory that the IOMMU translated before the deregistration and
+   * that still waits in the NIC to be served (an AMO behind another on its word, a GET waiting for a tag) is served
+   * on the memory given back.
    *
    * @param mdh a registered MDH
-   * @return true when the memory was given back; false when it stays reserved, the registration deregistered all the
-   *     same: a NIC write into it is still on its way, a cached AMO on one of its words is in flight, the IOMMU is
-   *     translating or fetching page-table lines (any registration's), or the translation's frames are not its own
-   *     ({@link AddressTranslation#deregisterAndFree})
+   * @return true when the memory was given back; false when it was not, now, the registration deregistered all the
+   *     same: a NIC write into it is still on its way, a cached AMO on one of its words is in flight, or the IOMMU is
+   *     translating or fetching page-table lines (any registration's); the built-in translators then give it back at
+   *     their next registration or {@code deregisterAndFree} that finds nothing on its way. Also false when the
+   *     translation's frames are not its own ({@link AddressTranslation#deregisterAndFree})
    * @throws IllegalArgumentException as {@link #deregister} does; nothing is deregistered then
    */
   public boolean deregisterAndFree(int mdh) {

@@ -12,6 +12,8 @@ import io.github.ariesmodel.core.spi.HostMemory;
 import io.github.ariesmodel.core.spi.Scheduler;
 import io.github.ariesmodel.core.spi.TranslationClient;
 import io.github.ariesmodel.core.spi.TranslationListener;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -28,6 +30,8 @@ public final class FlatTranslation implements AddressTranslation {
   private final HostMemory memory;
   private final Scheduler scheduler;
   private final long latencyPs;
+  /** Timed translations asked and not yet completed. */
+  private int pending;
   private final MemoryDomainDescriptor[] mdds = new MemoryDomainDescriptor[NetworkAddress.MAX_MDH + 1];
   private final long[] physicalBase = new long[NetworkAddress.MAX_MDH + 1];
   private final EventHandler completion = this::complete;
@@ -63,6 +67,7 @@ public final class FlatTranslation implements AddressTranslation {
     if (r == null) {
       throw new IllegalArgumentException("registration must not be null");
     }
+    giveBackDeferred();
     int mdh = freeMdh();
     long base = memory.allocate(r.length(), Math.min(r.pageSize().bytes(), 1L << 21));
     MemoryDomainDescriptor d = new MemoryDomainDescriptor(mdh, true, r.virtualBase(), r.length(), r.writable(),
@@ -98,7 +103,10 @@ public final class FlatTranslation implements AddressTranslation {
   /**
    * {@inheritDoc}
    *
-   * <p>Gives back the frames {@link #register} reserved (the flat translator keeps no page tables).
+   * <p>Gives back the frames {@link #register} reserved (the flat translator keeps no page tables). Given back later
+   * (false now) while a timed translation is on its way (its address was worked out when it was asked and would reach
+   * memory a later registration may hold by then) or {@code memory} keeps them: at the next {@link #register} or
+   * {@code deregisterAndFree} with none on its way.
    */
   @Override
   public boolean deregisterAndFree(int mdh, HostMemory memory) {
@@ -107,7 +115,29 @@ public final class FlatTranslation implements AddressTranslation {
           + this.memory.capacity() + ") but was " + (memory == null ? "null" : "of capacity " + memory.capacity()));
     }
     deregister(mdh);
-    return memory.free(physicalBase[mdh], mdds[mdh].length());
+    long[] frames = {physicalBase[mdh], mdds[mdh].length()};
+    deferred.add(frames);
+    deferredThrough.add(memory);
+    giveBackDeferred();
+    return !deferred.contains(frames);
+  }
+
+  /** Frames {@link #deregisterAndFree} could not give back yet ({first byte, bytes}), and the memory to give them to. */
+  private final List<long[]> deferred = new ArrayList<>();
+  private final List<HostMemory> deferredThrough = new ArrayList<>();
+
+  /** Gives back what {@link #deregisterAndFree} could not, once no timed translation is on its way. */
+  private void giveBackDeferred() {
+    if (pending > 0) {
+      return;
+    }
+    for (int i = deferred.size() - 1; i >= 0; i--) {
+      long[] x = deferred.get(i);
+      if (deferredThrough.get(i).free(x[0], x[1])) {
+        deferred.remove(i);
+        deferredThrough.remove(i);
+      }
+    }
   }
 
   @Override
@@ -122,9 +152,11 @@ public final class FlatTranslation implements AddressTranslation {
       int protectionKey, TranslationListener listener, Object ref, long arg) {
     TranslationResult r = translateNow(mdh, offset, length, access, protectionTag, protectionKey);
     scheduler.scheduleAfter(latencyPs, completion, new Pending(r, listener, ref), arg);
+    pending++; // (after scheduling: a refused schedule leaves nothing pending)
   }
 
   private void complete(long now, Object ref, long arg) {
+    pending--;
     Pending p = (Pending) ref;
     p.listener.onTranslated(now, p.result.status(), p.result.physicalAddress(), p.result.contiguousBytes(), p.ref, arg);
   }

@@ -61,9 +61,10 @@ public interface AddressTranslation {
    *
    * @param mdh a currently valid MDH
    * @param memory the memory to give the bytes back through, whose capacity is the translation's memory's
-   * @return true when the bytes were given back; false when they stay reserved (the registration is deregistered
-   *     all the same): the translator's frames are not its own, the memory keeps them, or (the IOMMU) a translation
-   *     or a page-table fetch is under way that could still read the tables
+   * @return true when the bytes were given back; false when they were not, now (the registration is deregistered
+   *     all the same): the translator's frames are not its own (the default), or a translation of it may still be on
+   *     its way, or the memory keeps them for now (a NIC write into them on its way). The built-in translators then
+   *     give them back at their next registration or {@code deregisterAndFree} at which nothing is on its way
    * @throws IllegalArgumentException when the MDH is not currently registered, or {@code memory} is null or of
    *     another capacity; nothing is deregistered then
    */

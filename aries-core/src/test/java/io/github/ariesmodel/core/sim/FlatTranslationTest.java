@@ -24,6 +24,23 @@ class FlatTranslationTest {
   private final FlatTranslation flat = new FlatTranslation(memory, loop, 250);
 
   @Test
+  void memoryIsGivenBackOnlyWhenNoTimedTranslationIsOnItsWay() {
+    long before = memory.allocatedBytes();
+    MemoryDomainDescriptor a = flat.register(MemoryRegistration.of(0x10_0000, 2 * 4096, TAG, KEY));
+    long aFrames = flat.translateNow(a.mdh(), 0, 8, AccessKind.READ, TAG, KEY).physicalAddress();
+    flat.translate(TranslationClient.NETWORK_REQUEST, a.mdh(), 0, 8, AccessKind.WRITE, TAG, KEY,
+        (now, status, pa, contiguous, ref, arg) -> { }, null, 0);
+    assertThat(flat.deregisterAndFree(a.mdh(), memory)).as("with a's translation on its way").isFalse();
+    assertThat(memory.allocatedBytes()).isEqualTo(before + 2 * 4096);
+    loop.run();
+    MemoryDomainDescriptor b = flat.register(MemoryRegistration.of(0x20_0000, 2 * 4096, TAG, KEY));
+    assertThat(flat.translateNow(b.mdh(), 0, 8, AccessKind.READ, TAG, KEY).physicalAddress())
+        .as("b takes a's frames, given back as it registered").isEqualTo(aFrames);
+    assertThat(flat.deregisterAndFree(b.mdh(), memory)).as("nothing on its way").isTrue();
+    assertThat(memory.allocatedBytes()).as("a's and b's frames given back").isEqualTo(before);
+  }
+
+  @Test
   void translationsAreBlockPlusOffsetAndRegionsDoNotOverlap() {
     MemoryDomainDescriptor a = flat.register(MemoryRegistration.of(0x10_0000, 3 * 4096, TAG, KEY));
     MemoryDomainDescriptor b = flat.register(

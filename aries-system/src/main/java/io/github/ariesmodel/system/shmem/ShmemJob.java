@@ -282,16 +282,19 @@ public final class ShmemJob {
       long next = memory.nextUnreserved();
       long free = memory.capacity() - next;
       long totalFree = memory.capacity() - SparsePhysicalMemory.FIRST_ALLOCATABLE - memory.allocatedBytes();
-      if (memory.freedBytes() > 0 && k * (ring + pageSize.alignUp(8L * BARRIER_ROUNDS) + pageSize.alignUp(stagingBytes)
-          + (collectiveEngine ? pageSize.alignUp(CePost.RESULT_BYTES) : 0)) <= totalFree) {
+      long perPeWithoutStaging = ring + pageSize.alignUp(8L * BARRIER_ROUNDS)
+          + (collectiveEngine ? pageSize.alignUp(CePost.RESULT_BYTES) : 0);
+      boolean holes = memory.freedBytes() > 0;
+      if (holes && k * (perPeWithoutStaging + pageSize.alignUp(stagingBytes)) <= totalFree) {
         // memory a closed job gave back lies below: the PEs' allocations may fit there (first fit), which the layout
         // above the highest reservation (below) does not show; a registration that does not fit undoes the build
         continue;
       }
       // the node's PEs' rings (4 KB pages), then each registration on a boundary of its pages, in the build's order:
       // every PE's barrier words, every PE's staging buffer, every PE's CE result; sizes at most 2^30: no overflow
-      String has = "node " + nodeId + " has " + free + " bytes free in its memory of " + memory.capacity()
-          + " bytes (AriesSystem nodeMemoryBytes)";
+      String has = "node " + nodeId + " has " + totalFree + " bytes free in its memory of " + memory.capacity()
+          + " bytes (AriesSystem nodeMemoryBytes)" + (holes ? ", " + free + " of them above its highest reservation"
+          : "");
       long ringEnd = next;
       for (int j = 0; j < k; j++) {
         ringEnd = PageSize.SIZE_4K.alignUp(ringEnd) + ring;
@@ -315,6 +318,11 @@ public final class ShmemJob {
       }
       long stagingMax = Math.max(0, memory.capacity() - stagingStart - k * after) / k / pageSize.bytes()
           * pageSize.bytes();
+      if (holes) {
+        // what all the memory free could hold (the bound the check above uses), at least what the space above holds
+        stagingMax = Math.max(stagingMax,
+            Math.max(0, totalFree - k * perPeWithoutStaging) / k / pageSize.bytes() * pageSize.bytes());
+      }
       String takes = (k == 1 ? "a " + ring + "-byte remote-event queue, barrier words" + (collectiveEngine ? ", a"
           + " collective-engine result" : "") + " and its staging buffer" : "each a " + ring + "-byte remote-event"
           + " queue, barrier words" + (collectiveEngine ? ", a collective-engine result" : "") + " and a staging"

@@ -1,0 +1,64 @@
+package io.github.ariesmodel.iommu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.ariesmodel.core.AccessKind;
+import io.github.ariesmodel.core.MemoryDomainDescriptor;
+import io.github.ariesmodel.core.MemoryRegistration;
+import io.github.ariesmodel.core.Status;
+import io.github.ariesmodel.core.spi.TranslationClient;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link Iommu#deregisterAndFree}: the memory goes back at once when nothing is under way, and later (at the next
+ * registration or {@code deregisterAndFree} that finds the pipeline idle) when a translation or fetch is, so that no
+ * walk reads tables a later owner of the bytes wrote.
+ */
+class DeregisterAndFreeTest {
+
+  private static MemoryRegistration reg(long va) {
+    return MemoryRegistration.of(va, 64 * 1024, Rig.TAG, Rig.KEY);
+  }
+
+  @Test
+  void withNothingUnderWayEverythingGoesBackContextTablesIncluded() {
+    Rig r = new Rig(IommuConfig.defaults());
+    long before = r.memory.allocatedBytes();
+    MemoryDomainDescriptor a = r.iommu.register(reg(0x10_0000L));
+    r.translate(TranslationClient.NETWORK_REQUEST, a.mdh(), 8192, 64, AccessKind.WRITE, 1);
+    r.loop.run();
+    assertThat(r.iommu.deregisterAndFree(a.mdh(), r.memory)).isTrue();
+    assertThat(r.memory.allocatedBytes()).as("frames and the context's tables").isEqualTo(before);
+    assertThat(r.iommu.bytesAwaitingRelease()).isZero();
+  }
+
+  @Test
+  void aTranslationUnderWayPutsTheFreeOffUntilTheNextRegistrationFindsThePipelineIdle() {
+    Rig r = new Rig(IommuConfig.defaults());
+    long before = r.memory.allocatedBytes();
+    MemoryDomainDescriptor a = r.iommu.register(reg(0x10_0000L));
+    MemoryDomainDescriptor keep = r.iommu.register(reg(0x50_0000L));
+    long both = r.memory.allocatedBytes();
+    r.translate(TranslationClient.NETWORK_REQUEST, a.mdh(), 8192, 64, AccessKind.WRITE, 1);
+    assertThat(r.iommu.deregisterAndFree(a.mdh(), r.memory)).as("while a's walk is in the pipeline").isFalse();
+    assertThat(r.iommu.descriptor(a.mdh()).orElseThrow().valid()).as("deregistered all the same").isFalse();
+    assertThat(r.memory.allocatedBytes()).as("nothing given back yet").isEqualTo(both);
+    assertThat(r.iommu.bytesAwaitingRelease()).as("a's frames").isEqualTo(64 * 1024);
+    r.loop.run();
+    assertThat(r.doneWithId(1).status()).isEqualTo(Status.INVALID_MDH);
+    MemoryDomainDescriptor b = r.iommu.register(reg(0x90_0000L));
+    assertThat(r.iommu.bytesAwaitingRelease()).isZero();
+    assertThat(r.iommu.physicalBase(b.mdh())).as("b takes a's frames, given back as it registered")
+        .isEqualTo(r.iommu.physicalBase(a.mdh()));
+    assertThat(r.memory.allocatedBytes()).isEqualTo(both);
+    r.translate(TranslationClient.NETWORK_REQUEST, b.mdh(), 8192, 64, AccessKind.WRITE, 2);
+    r.translate(TranslationClient.NETWORK_REQUEST, keep.mdh(), 8192, 64, AccessKind.WRITE, 3);
+    r.loop.run();
+    assertThat(r.doneWithId(2).physical())
+        .isEqualTo(r.iommu.translateNow(b.mdh(), 8192, 64, AccessKind.WRITE, Rig.TAG, Rig.KEY).physicalAddress());
+    assertThat(r.doneWithId(3).status()).isEqualTo(Status.OK);
+    r.iommu.deregisterAndFree(b.mdh(), r.memory);
+    r.iommu.deregisterAndFree(keep.mdh(), r.memory);
+    assertThat(r.memory.allocatedBytes()).as("all given back").isEqualTo(before);
+  }
+}
