@@ -7,7 +7,8 @@ import io.github.ariesmodel.system.AriesSystem;
 /**
  * Whether a table registered on a node fits the node's memory, checked before anything runs so that a table too
  * large is refused naming the parameter, the largest table that fits and the value (instead of the simulation failing
- * with "physical memory exhausted"). A node's memory is a bump allocator in the model; a table takes:
+ * with "physical memory exhausted"). A workload's job is built on a fresh system, whose nodes' memories hand out
+ * allocations one after another (nothing was given back there); a table takes:
  *
  * <ul>
  *   <li>room for the SHMEM runtime's own reservations, {@link #RUNTIME_RESERVE} (assumed; about 1 MiB measured),
