@@ -63,6 +63,23 @@ class HostileInputTest {
     assertThat(onlyLine()).contains("anchors and aliases");
   }
 
+  /** YAML 1.1's octal and other bases: {@code seed: 010} ran with seed 8 (until stop 73). */
+  @Test
+  void yamlNumbersInOtherBasesAreRefusedInOneLineNamingTheFileKeyAndLine() throws IOException {
+    Path f = file("octal.yaml", "workload: pingpong\nseed: 010\nparams: {sizes: \"8\", iterations: 2}\n");
+    assertThat(aries("run", "--config", f.toString(), "--out", out("o"))).isEqualTo(2);
+    assertThat(onlyLine()).isEqualTo("aries run: " + f + ": seed is written 010 (line 2), which YAML 1.1 reads as"
+        + " octal 8; write the number in decimal, or quote it if a string is meant ("
+        + Texts.abbreviate("--config " + f) + ")");
+    assertThat(tmp.resolve("o")).doesNotExist();
+    // JSON has no octal: the same value is refused by the parser, the file named
+    err.getBuffer().setLength(0);
+    Path j = file("octal.json", "{\"workload\": \"pingpong\", \"seed\": 010}");
+    assertThat(aries("run", "--config", j.toString(), "--out", out("o"))).isEqualTo(2);
+    assertThat(onlyLine()).contains("Leading zeroes not allowed").endsWith("(" + Texts.abbreviate("--config " + j)
+        + ")");
+  }
+
   @Test
   void deepNestingAndHugeNumbersAreOneLine() throws IOException {
     Path deep = file("deep.json", "{\"params\":".repeat(1000) + "1" + "}".repeat(1000));

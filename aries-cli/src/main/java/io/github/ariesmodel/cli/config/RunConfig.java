@@ -2,6 +2,8 @@ package io.github.ariesmodel.cli.config;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.TSFBuilder;
@@ -36,6 +38,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * A run described in a configuration file, JSON or YAML (chosen by the file's extension: {@code .yaml}/{@code .yml}
@@ -88,7 +91,8 @@ public record RunConfig(SystemSpec spec, String workload, Params params, boolean
    * @throws IOException when the file cannot be read or parsed, holds a duplicate key, nests deeper than
    *     {@link #MAX_NESTING} or has a number longer than {@link #MAX_NUMBER_CHARS} characters
    * @throws IllegalArgumentException naming the key, the allowed values and the value when a setting is wrong; when
-   *     the file is larger than {@link #MAX_FILE_BYTES}; when a YAML file uses anchors or aliases
+   *     the file is larger than {@link #MAX_FILE_BYTES}; when a YAML file uses anchors or aliases, or writes a number
+   *     other than in plain decimal ({@code 010}, {@code 0x10}, {@code 1_000}; YAML 1.1 reads {@code 010} as octal 8)
    */
   public static RunConfig read(Path file) throws IOException {
     String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
@@ -110,7 +114,7 @@ public record RunConfig(SystemSpec spec, String workload, Params params, boolean
     // without a word, a second document's workload included
     mapper.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     if (yaml) {
-      refuseAliases(mapper, text);
+      refuseYamlOnlyForms(mapper, text, file);
     }
     JsonNode root = mapper.readTree(text);
     try {
@@ -141,19 +145,91 @@ public record RunConfig(SystemSpec spec, String workload, Params params, boolean
   }
 
   /**
-   * YAML anchors and aliases are refused: Jackson reads an alias as the literal anchor name, which would silently
-   * give a setting the wrong value, and the schema has nothing worth sharing.
+   * Refuses what YAML reads differently from JSON and the command line, in one walk over the file's tokens.
+   *
+   * <p>Anchors and aliases: Jackson reads an alias as the literal anchor name, which would silently give a setting
+   * the wrong value, and the schema has nothing worth sharing.
+   *
+   * <p>Numbers not written in plain decimal: Jackson's YAML parser follows YAML 1.1, so {@code seed: 010} ran with
+   * seed 8 (octal), {@code 0b101} with 5, {@code 0x10} with 16 and {@code 1_000} with 1000, where JSON refuses all
+   * of them and the command line reads {@code --seed 010} as 10; and an unquoted {@code 08}, no octal number, became
+   * the text "08" (until stop 73). A value written so is refused, naming the key and the line, whether the parser
+   * made a number of it or plain text of a number's shape; a quoted or tagged value is text the user meant as such.
    */
-  private static void refuseAliases(ObjectMapper mapper, String text) throws IOException {
+  private static void refuseYamlOnlyForms(ObjectMapper mapper, String text, Path file) throws IOException {
     try (JsonParser p = mapper.getFactory().createParser(text)) {
       YAMLParser y = (YAMLParser) p;
-      while (y.nextToken() != null) {
+      JsonToken t;
+      while ((t = y.nextToken()) != null) {
         if (y.isCurrentAlias() || y.getObjectId() != null) {
-          throw new IllegalArgumentException("YAML anchors and aliases (&name, *name) are not supported; write the"
-              + " value out (line " + y.currentLocation().getLineNr() + ")");
+          throw new IllegalArgumentException(file + ": YAML anchors and aliases (&name, *name) are not supported;"
+              + " write the value out (line " + y.currentLocation().getLineNr() + ")");
+        }
+        String reading = nonDecimalReading(y, t, text);
+        if (reading != null) {
+          throw new IllegalArgumentException(file + ": " + keyOf(y.getParsingContext()) + " is written "
+              + Texts.abbreviate(y.getText()) + " (line " + y.currentTokenLocation().getLineNr() + "), which YAML 1.1"
+              + " reads as " + reading + "; write the number in decimal, or quote it if a string is meant");
         }
       }
     }
+  }
+
+  /** An integer in plain decimal, as JSON and the command line write it. */
+  private static final Pattern DECIMAL_INTEGER = Pattern.compile("[-+]?(0|[1-9][0-9]*)");
+
+  /** Text YAML 1.1 would take for a number in another base, or that only looks like one (an octal 08). */
+  private static final Pattern NUMBER_SHAPED_TEXT =
+      Pattern.compile("[-+]?(0[0-9_]+|0[bB][01_]+|0[oO][0-7_]+|0[xX][0-9a-fA-F_]+)");
+
+  /**
+   * @return what the parser made of the current scalar when it is a number not written in plain decimal ("octal 8",
+   *     "the text \"08\""), else null
+   */
+  private static String nonDecimalReading(YAMLParser y, JsonToken t, String text) throws IOException {
+    String written = y.getText();
+    if (t == JsonToken.VALUE_NUMBER_INT) {
+      if (DECIMAL_INTEGER.matcher(written).matches()) {
+        return null;
+      }
+      String digits = written.replaceFirst("^[-+]", "");
+      String base = digits.startsWith("0x") || digits.startsWith("0X") ? "hexadecimal "
+          : digits.startsWith("0b") || digits.startsWith("0B") ? "binary "
+          : digits.startsWith("0") && digits.length() > 1 ? "octal " : "";
+      return base + y.getNumberValue() + (written.indexOf('_') >= 0 ? " (its _ dropped)" : "");
+    }
+    if (t == JsonToken.VALUE_NUMBER_FLOAT) {
+      return written.indexOf('_') >= 0 ? y.getNumberValue() + " (its _ dropped)" : null;
+    }
+    if (t == JsonToken.VALUE_STRING && NUMBER_SHAPED_TEXT.matcher(written).matches()
+        && plain(text, y.currentTokenLocation().getCharOffset())) {
+      return "the text \"" + written + "\", not a number";
+    }
+    return null;
+  }
+
+  /**
+   * @return whether the scalar at this offset of the file is written plain: not quoted, not tagged ({@code !!str}),
+   *     not a block scalar ({@code |}, {@code >})
+   */
+  private static boolean plain(String text, long offset) {
+    if (offset < 0 || offset >= text.length()) {
+      return true;
+    }
+    char c = text.charAt((int) offset);
+    return c != '"' && c != '\'' && c != '!' && c != '|' && c != '>';
+  }
+
+  /** @return the dotted key of the current value ({@code params.pes}, {@code params.sizes[1]}) */
+  private static String keyOf(JsonStreamContext c) {
+    if (c == null || c.inRoot()) {
+      return "(top level)";
+    }
+    String parent = c.getParent() == null || c.getParent().inRoot() ? "" : keyOf(c.getParent());
+    if (c.inArray()) {
+      return parent + "[" + c.getCurrentIndex() + "]";
+    }
+    return parent.isEmpty() ? c.getCurrentName() : parent + "." + c.getCurrentName();
   }
 
   /**

@@ -129,4 +129,41 @@ class RunConfigTest {
     assertThatThrownBy(() -> read("l.yaml", "nic:\n  amoCacheWriteBack: never\n"))
         .hasMessageContaining("nic.amoCacheWriteBack must be one of idle, eviction but was never");
   }
+
+  /**
+   * YAML 1.1 reads a zero-padded number as octal, and takes binary, hexadecimal and _-grouped numbers, where JSON and
+   * the command line read decimal only: {@code seed: 010} ran with seed 8, {@code pes: 010} with 8 PEs (until stop
+   * 73). Each is refused naming the file, the key and the line.
+   */
+  @Test
+  void yamlNumbersNotWrittenInPlainDecimalAreRefusedNamingTheFileKeyAndLine() throws Exception {
+    String[][] cases = {
+        {"workload: pingpong\nseed: 010\n", "seed is written 010 (line 2), which YAML 1.1 reads as octal 8"},
+        {"seed: 08\n", "seed is written 08 (line 1), which YAML 1.1 reads as the text \"08\", not a number"},
+        {"seed: 0b101\n", "seed is written 0b101 (line 1), which YAML 1.1 reads as binary 5"},
+        {"seed: 0x10\n", "seed is written 0x10 (line 1), which YAML 1.1 reads as hexadecimal 16"},
+        {"seed: -010\n", "seed is written -010 (line 1), which YAML 1.1 reads as octal -8"},
+        {"seed: 1_000\n", "seed is written 1_000 (line 1), which YAML 1.1 reads as 1000 (its _ dropped)"},
+        {"seed: 0o17\n", "seed is written 0o17 (line 1), which YAML 1.1 reads as the text \"0o17\", not a number"},
+        {"nic: {requestTags: 064}\n", "nic.requestTags is written 064 (line 1), which YAML 1.1 reads as octal 52"},
+        {"nic:\n  hostGBps: 1_6.5\n", "nic.hostGBps is written 1_6.5 (line 2), which YAML 1.1 reads as 16.5 (its _"},
+        {"workload: gups\nparams: {pes: 010, updates: 4}\n", "params.pes is written 010 (line 2)"},
+        {"workload: pingpong\nparams:\n  sizes: [8, 010]\n", "params.sizes[1] is written 010 (line 3)"}};
+    for (String[] c : cases) {
+      Path f = tmp.resolve("n.yaml");
+      Files.writeString(f, c[0]);
+      assertThatThrownBy(() -> RunConfig.read(f)).as(c[0]).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith(f + ": " + c[1])
+          .hasMessageEndingWith("; write the number in decimal, or quote it if a string is meant");
+    }
+    // decimal as JSON writes it is read as before; a quoted or tagged value is the text it says
+    RunConfig d = read("d.yaml", "seed: -0\nnic: {requestTags: 64, hostGBps: 010.5}\nworkload: gups\n"
+        + "params: {pes: +8, updates: \"010\", table: '0x10', sizes: !!str 08}\n");
+    assertThat(d.spec().seed()).isZero();
+    assertThat(d.spec().nic().requestTags()).isEqualTo(64);
+    assertThat(d.spec().nic().timing().hostBytesPerSecond()).isEqualTo(10.5e9);
+    assertThat(d.params().asMap()).containsEntry("pes", "8").containsEntry("updates", "010")
+        .containsEntry("table", "0x10").containsEntry("sizes", "08");
+    assertThat(read("p.yaml", "seed: +10\n").spec().seed()).isEqualTo(10);
+  }
 }
