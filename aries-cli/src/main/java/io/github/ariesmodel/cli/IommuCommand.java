@@ -22,10 +22,10 @@ import io.github.ariesmodel.iommu.PageTables;
 import io.github.ariesmodel.iommu.IommuStatistics;
 import io.github.ariesmodel.iommu.StallCause;
 import io.github.ariesmodel.iommu.TranslationStatistics;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
+import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
@@ -372,23 +372,35 @@ final class IommuCommand implements Callable<Integer> {
         + Texts.abbreviate(synthetic) + "\"", "--synthetic", null);
   }
 
+  /**
+   * Most characters a TRACE line may have: 4,096 (assumed: an access is an offset, at most 20 digits, and one letter;
+   * the rest is room for a comment a person writes, as a link list's line has). A longer line is not a trace's: a file
+   * with no line ends ({@code /dev/zero}, a sparse or binary file) was read into one line until the heap ran out, and
+   * reported as "the Java heap is too small" (until stop 73).
+   */
+  static final int MAX_TRACE_LINE_CHARS = 4096;
+
   private AccessSource fileSource() {
-    BufferedReader r;
     if (trace.isEmpty()) {
       throw CliError.badInput("TRACE must name a file (or - for standard input) but was empty", "TRACE", null);
     }
     if (!trace.equals("-") && Files.isDirectory(Path.of(trace))) {
       throw CliError.badInput(trace + " is a directory, not a trace file", "TRACE", null);
     }
+    String name = trace.equals("-") ? "standard input" : trace;
+    Reader in;
     try {
-      r = trace.equals("-")
-          ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
+      in = trace.equals("-")
+          // a decoder that reports bytes that are not UTF-8, as the file's does (this one replaced them)
+          ? new InputStreamReader(System.in, StandardCharsets.UTF_8.newDecoder())
           : Files.newBufferedReader(Path.of(trace), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw CliError.badInput("cannot read " + trace + ": " + ErrorHandler.reason(e), "TRACE", e);
     }
+    // a byte-order mark at the start is dropped (offset 0 was refused as "\ufeff0"), as link lists and YAML
+    // configurations drop it
+    BoundedLineReader r = new BoundedLineReader(in, MAX_TRACE_LINE_CHARS);
     return new AccessSource() {
-      long lineNumber;
       boolean any;
 
       @Override
@@ -396,23 +408,26 @@ final class IommuCommand implements Callable<Integer> {
         try {
           String line;
           while ((line = r.readLine()) != null) {
-            lineNumber++;
             String s = line.strip();
             if (s.isEmpty() || s.startsWith("#")) {
               continue;
             }
-            parseLine(trace.equals("-") ? "standard input" : trace, s, lineNumber, d);
+            parseLine(name, s, r.lineNumber(), d);
             any = true;
             return true;
           }
           if (!any) {
             // (an empty file ran and reported 0 translations, and docs/errors-and-guarantees.md said it was refused)
-            throw CliError.badInput((trace.equals("-") ? "standard input" : trace) + " holds no accesses (a trace"
-                + " has one OFFSET [R|W|A] a line; blank lines and # comments are skipped)", "TRACE", null);
+            throw CliError.badInput(name + " holds no accesses (a trace has one OFFSET [R|W|A] a line; blank lines"
+                + " and # comments are skipped)", "TRACE", null);
           }
           return false;
+        } catch (BoundedLineReader.LineTooLongException e) {
+          throw CliError.badInput(Texts.abbreviate(name) + ", line " + r.lineNumber() + ": a line must be at most "
+              + e.maxLineChars() + " characters (OFFSET [R|W|A], or a comment) but this one is longer; is it a"
+              + " trace?", "TRACE", e);
         } catch (CharacterCodingException e) {
-          throw CliError.badInput(trace + " is not UTF-8 text (a trace has one access a line)", "TRACE", e);
+          throw CliError.badInput(name + " is not UTF-8 text (a trace has one access a line)", "TRACE", e);
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }
@@ -422,7 +437,7 @@ final class IommuCommand implements Callable<Integer> {
       public void close() {
         if (!trace.equals("-")) {
           try {
-            r.close();
+            in.close();
           } catch (IOException e) {
             throw new UncheckedIOException(e);
           }

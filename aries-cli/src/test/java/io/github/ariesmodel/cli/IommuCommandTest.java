@@ -150,6 +150,62 @@ class IommuCommandTest {
     }
   }
 
+  /**
+   * A TRACE with no line ends (/dev/zero, a sparse file, NULs piped in) was read into one line until the heap ran out,
+   * "the Java heap is too small" with exit status 1 (until stop 73): a line longer than the bound is refused in one
+   * line naming the file, the line and the bound, having read no more than that.
+   */
+  @Test
+  void aLineLongerThanATracesIsRefusedAtTheBoundNamingTheFileAndLine() throws IOException {
+    Path nuls = dir.resolve("nuls.trace");
+    byte[] tail = new byte[1 << 20];
+    Files.write(nuls, concat("0\n# a comment\n".getBytes(java.nio.charset.StandardCharsets.UTF_8), tail));
+    Run r = run("iommu", "--region", "1M", "--json", nuls.toString());
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err().strip()).isEqualTo("aries iommu: " + Texts.abbreviate(nuls.toString()) + ", line 3: a line"
+        + " must be at most " + IommuCommand.MAX_TRACE_LINE_CHARS + " characters (OFFSET [R|W|A], or a comment) but"
+        + " this one is longer; is it a trace? (TRACE)");
+    // a line of exactly the bound is read (here a comment)
+    Path longest = dir.resolve("longest.trace");
+    Files.writeString(longest, "#" + "x".repeat(IommuCommand.MAX_TRACE_LINE_CHARS - 1) + "\n4096 W\n");
+    Run ok = run("iommu", "--region", "1M", "--json", longest.toString());
+    assertThat(ok.code()).as(ok.err()).isZero();
+    assertThat(ok.json().get("translations").asLong()).isEqualTo(1);
+    // standard input, which was gathered whole before its first line was looked at
+    java.io.InputStream stdin = System.in;
+    try {
+      System.setIn(new java.io.ByteArrayInputStream(tail));
+      Run piped = run("iommu", "--region", "1M", "-");
+      assertThat(piped.code()).isEqualTo(2);
+      assertThat(piped.err().strip()).isEqualTo("aries iommu: standard input, line 1: a line must be at most "
+          + IommuCommand.MAX_TRACE_LINE_CHARS + " characters (OFFSET [R|W|A], or a comment) but this one is longer;"
+          + " is it a trace? (TRACE)");
+    } finally {
+      System.setIn(stdin);
+    }
+  }
+
+  /** A byte-order mark before the first offset was read as part of it: "offset must be ... but was "\ufeff0"". */
+  @Test
+  void aByteOrderMarkAtTheStartOfATraceIsSkipped() throws IOException {
+    Path bom = dir.resolve("bom.trace");
+    Files.writeString(bom, "\uFEFF0\r\n4096 W\r\n");
+    Run r = run("iommu", "--region", "1M", "--serial", "--json", bom.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.json().get("translations").asLong()).isEqualTo(2);
+    // one inside the text is not a byte-order mark, and is refused as before (escaped, as the error line escapes it)
+    Files.writeString(bom, "0\n\uFEFF4096\n");
+    assertThat(run("iommu", "--region", "1M", bom.toString()).err()).contains(", line 2: offset must be decimal or"
+        + " 0x-hex but was \"\\ufeff4096\"");
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] c = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, c, a.length, b.length);
+    return c;
+  }
+
   @Test
   void oneRegionTranslatesTheSameInItsContextsTables() throws IOException {
     // The region alone in its context lies at the context's address 0: its directory line and leaf lines fall in the
