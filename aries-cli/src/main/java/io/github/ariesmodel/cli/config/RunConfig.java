@@ -107,6 +107,11 @@ public record RunConfig(SystemSpec spec, String workload, Params params, boolean
           + Texts.abbreviate(file.toString()) + " holds " + size);
     }
     String text = Files.readString(file);
+    if (text.startsWith("\uFEFF")) {
+      // a byte-order mark, as editors on Windows write one: the YAML parser skipped it, the JSON parser refused it as
+      // "Unexpected character (U+FEFF ...)" (until stop 73)
+      text = text.substring(1);
+    }
     ObjectMapper mapper = yaml ? new ObjectMapper(strict(YAMLFactory.builder()).build())
         : new ObjectMapper(strict(JsonFactory.builder()).build());
     mapper.enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);

@@ -166,4 +166,16 @@ class RunConfigTest {
         .containsEntry("table", "0x10").containsEntry("sizes", "08");
     assertThat(read("p.yaml", "seed: +10\n").spec().seed()).isEqualTo(10);
   }
+
+  /** The JSON parser refused a byte-order mark as "Unexpected character (U+FEFF ...)"; YAML's skipped it. */
+  @Test
+  void aByteOrderMarkAtTheStartIsSkippedInJsonAsInYaml() throws Exception {
+    for (String name : new String[] {"bom.json", "bom.yaml"}) {
+      String body = name.endsWith(".json") ? "{\"workload\": \"pingpong\", \"seed\": 7}"
+          : "workload: pingpong\nseed: 7\n";
+      RunConfig c = read(name, "\uFEFF" + body);
+      assertThat(c.workload()).as(name).isEqualTo("pingpong");
+      assertThat(c.spec().seed()).as(name).isEqualTo(7);
+    }
+  }
 }
