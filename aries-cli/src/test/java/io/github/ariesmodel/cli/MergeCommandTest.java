@@ -130,6 +130,28 @@ class MergeCommandTest {
         .extracting(c -> c.name()).endsWith("latency.rank-1").doesNotContain("latency.same-router");
   }
 
+  /**
+   * A point file with a metric twice, or more after its object, was merged, the later value winning and the rest
+   * dropped (until stop 73): refused in one line naming the file and the line, nothing written.
+   */
+  @Test
+  void aPointFileWithADuplicateKeyOrTrailingTextIsRefusedNamingTheFile() throws IOException {
+    Path p1 = sw.resolve("point-1.json");
+    String text = Files.readString(p1);
+    String dup = text.replace("\"metrics\" : {",
+        "\"metrics\" : {\n    \"latency.same-router\" : {\"value\" : 1.0, \"unit\" : \"ns\"},");
+    assertThat(dup).isNotEqualTo(text);
+    Path merged = tmp.resolve("m.json");
+    for (String damaged : new String[] {dup, text + "\n{\"schema\" : \"junk\"}\n"}) {
+      Files.writeString(p1, damaged);
+      assertThat(aries("merge", "--out", merged.toString(), sw.toString())).isEqualTo(2);
+      assertThat(onlyLine()).startsWith("aries merge: " + p1 + ", line ")
+          .containsAnyOf(": not valid JSON: Duplicate field 'latency.same-router'",
+              ": not valid JSON: more follows the first value");
+      assertThat(merged).doesNotExist();
+    }
+  }
+
   @Test
   void eventsWhoseTotalOverflowsAreRefusedNamingTheFileAndTheField() throws IOException {
     Path p1 = sw.resolve("point-1.json");

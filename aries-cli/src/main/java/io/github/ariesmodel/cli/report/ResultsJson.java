@@ -4,10 +4,12 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import java.io.IOException;
@@ -42,7 +44,16 @@ public final class ResultsJson {
   public static final String SCHEMA = "aries-model/results/1";
 
   private static final JsonFactory FACTORY = new JsonFactory();
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+  /**
+   * Reads strictly, as {@code RunConfig} reads a configuration: a key twice in one object (inside {@code metrics}, say)
+   * and anything after the results object are errors. Both were accepted until stop 73, the later value of a key
+   * winning and text after the object dropped, so {@code merge} merged a damaged or hand-edited point file without a
+   * word.
+   */
+  private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
+      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build())
+      .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   private ResultsJson() {}
 

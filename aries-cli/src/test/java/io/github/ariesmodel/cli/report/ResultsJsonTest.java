@@ -109,4 +109,26 @@ class ResultsJsonTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith(f.toString())
         .hasMessageContaining("$.run");
   }
+
+  /**
+   * A key twice in one object and text after the results object were accepted (the later value winning, the text
+   * dropped), so a damaged or hand-edited point file was merged without a word (until stop 73); each is refused,
+   * naming the file and the line.
+   */
+  @Test
+  void aDuplicateKeyOrTextAfterTheObjectIsRefusedNamingTheFile(@TempDir Path dir) throws IOException {
+    String json = ResultsJson.toJson(Fixtures.sample(false), false);
+    // a metric twice inside metrics, the first value the one that should not be lost without a word
+    String dup = json.replace("\"metrics\" : {",
+        "\"metrics\" : {\n    \"hit-rate\" : {\"value\" : 0.5, \"unit\" : \"\"},");
+    assertThat(dup).isNotEqualTo(json);
+    Path d = Files.writeString(dir.resolve("dup.json"), dup);
+    assertThatThrownBy(() -> ResultsJson.read(d)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(d + ", line ").hasMessageContaining(": not valid JSON: Duplicate field 'hit-rate'");
+    Path t = Files.writeString(dir.resolve("trail.json"), json + "\n{\"schema\": \"junk\"}\n");
+    assertThatThrownBy(() -> ResultsJson.read(t)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(t + ", line ").hasMessageContaining(": not valid JSON: more follows the first value");
+    assertThatThrownBy(() -> ResultsJson.read(new StringReader(dup))).hasMessageContaining("Duplicate field");
+    assertThatThrownBy(() -> ResultsJson.read(new StringReader(json + " 1"))).hasMessageContaining("Trailing token");
+  }
 }
