@@ -139,6 +139,37 @@ class HostileInputTest {
   }
 
   /**
+   * A configuration's bad {@code osNoise} was said as "noise must be ..." at {@code (arguments)}, unlike its other
+   * params (until stop 73); and a param with no value ({@code ~}) was given to the workload as the text "null".
+   */
+  @Test
+  void aConfigurationsOsNoiseAndEmptyParamsAreNamedInTheFile() throws IOException {
+    String[][] cases = {
+        {"noise.yaml", "osNoise: bogus", "params.osNoise must be none or period=P,detour=D[,phase=aligned|random] but"
+            + " had \"bogus\" in \"bogus\""},
+        {"detour.yaml", "osNoise: \"period=1ms,detour=-5us\"", "params.osNoise detour must be in [0 ps, 1000 ms] (a"
+            + " number and a unit: ps, ns, us or ms) but was \"-5us\""},
+        {"tilde.yaml", "osNoise: ~", "params.osNoise has no value (null, or ~ or nothing in YAML); give one, or leave"
+            + " the key out for its default"},
+        {"null.json", null, "params.distances has no value (null, or ~ or nothing in YAML); give one, or leave the key"
+            + " out for its default"}};
+    for (String[] c : cases) {
+      Path f = c[1] == null ? file(c[0], "{\"workload\": \"pingpong\", \"params\": {\"distances\": null}}")
+          : file(c[0], "workload: pingpong\nparams: {sizes: \"8\", iterations: 1, " + c[1] + "}\n");
+      err.getBuffer().setLength(0);
+      assertThat(aries("run", "--config", f.toString(), "--out", out("o"))).as(c[0]).isEqualTo(2);
+      assertThat(onlyLine()).isEqualTo("aries run: " + f + ": " + c[2] + " (" + Texts.abbreviate("--config " + f)
+          + ")");
+    }
+    assertThat(tmp.resolve("o")).doesNotExist();
+    // on the command line the parameter is named as typed
+    err.getBuffer().setLength(0);
+    assertThat(aries("run", "pingpong", "-p", "osNoise=bogus", "--out", out("o"))).isEqualTo(2);
+    assertThat(onlyLine()).isEqualTo("aries run: osNoise must be none or period=P,detour=D[,phase=aligned|random] but"
+        + " had \"bogus\" in \"bogus\" (arguments)");
+  }
+
+  /**
    * A workload's refusal of a system too small for it is located where the system was chosen, {@code --system} or the
    * configuration file, not at {@code (arguments)} (until stop 71), in one line saying what it needs; host-cache's read
    * "count must be in [1, 1] but was 2" and traffic's "topology must have at least 2 nodes", each at {@code (arguments)}.

@@ -275,6 +275,11 @@ public record RunConfig(SystemSpec spec, String workload, Params params, boolean
       object(p, "params");
       for (Iterator<Map.Entry<String, JsonNode>> it = p.fields(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> e = it.next();
+        if (e.getValue().isNull()) {
+          // (it was given to the workload as the text "null", and refused, if at all, for that word)
+          throw new IllegalArgumentException("params." + e.getKey() + " has no value (null, or ~ or nothing in YAML);"
+              + " give one, or leave the key out for its default");
+        }
         if (!e.getValue().isValueNode()) {
           throw new IllegalArgumentException("params." + e.getKey() + " must be a single value but was "
               + Texts.abbreviate(e.getValue().toString()) + listForm(e.getValue()));

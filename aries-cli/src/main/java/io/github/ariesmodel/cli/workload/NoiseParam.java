@@ -19,10 +19,19 @@ final class NoiseParam {
 
   /**
    * @return the noise the parameters give
-   * @throws IllegalArgumentException naming the value when the spec is malformed
+   * @throws IllegalArgumentException naming the parameter ({@code osNoise must be ...}) and the value when the spec is
+   *     malformed
    */
   static OsNoise read(Params params) {
-    return OsNoise.parse(params.string(NAME, "none"));
+    try {
+      return OsNoise.parse(params.string(NAME, "none"));
+    } catch (IllegalArgumentException e) {
+      // OsNoise names its spec "noise"; the user typed osNoise, and a configuration file's refusals are located by the
+      // parameter's name at the start (FILE: params.osNoise ...): this one was located at "(arguments)" (stop 73)
+      String m = String.valueOf(e.getMessage());
+      throw new IllegalArgumentException(m.startsWith("noise ") ? NAME + m.substring("noise".length())
+          : NAME + " is refused: " + m, e);
+    }
   }
 
   /** @return a system built to the spec with the nodes under this noise */
