@@ -252,8 +252,11 @@ final class LinkList {
       }
     }
     if (byPort.isEmpty()) {
-      throw new IllegalArgumentException(source + ": no router ports listed (" + lineNo + " lines); a link list has"
-          + " one line per port, e.g. c0-0c0s0a0l00(0:0:0) green -> c0-0c0s6a0l10(0:0:6)");
+      // a file of NIC ports alone said "no router ports listed (2 lines)" of its two listed ports (until stop 73)
+      int nicPorts = ptileLine.size();
+      throw new IllegalArgumentException(source + ": " + (nicPorts == 0 ? "no ports listed (" + lineNo + " lines)"
+          : "no network (router-to-router) ports among the " + nicPorts + " listed, which are all NIC (ptile) ports")
+          + "; a link list has one line per port, e.g. c0-0c0s0a0l00(0:0:0) green -> c0-0c0s6a0l10(0:0:6)");
     }
     return build(sourceName, source, byPort, ptiles, groups, maxRow + 1, maxCol + 1, nameOfRouter);
   }

@@ -389,7 +389,11 @@ class CabledDragonflyTest {
     List<String> missingRouter = new ArrayList<>(tiny());
     missingRouter.add(port(0, 2, "l50") + " ptile -> processor");
     assertRefused(missingRouter, "tiny.txt: router (2:0:2) is never listed", "1 rows × 3 columns");
-    assertRefused(List.of("# only a comment", ""), "tiny.txt: no router ports listed (2 lines)", "one line per port");
+    assertRefused(List.of("# only a comment", ""), "tiny.txt: no ports listed (2 lines)", "one line per port");
+    // NIC ports are ports: two of them listed were called none (until stop 73)
+    assertRefused(List.of("c0-0c0s0a0l50(0:0:0) ptile -> processor", "# a comment",
+        "c0-0c0s0a0l51(0:0:0) ptile -> processor"), "tiny.txt: no network (router-to-router) ports among the 2 listed,"
+        + " which are all NIC (ptile) ports", "one line per port");
   }
 
   @Test
