@@ -332,7 +332,9 @@ final class ReplayCommand implements Callable<Integer> {
       }
       run.notes().forEach(n -> o.printf(Locale.ROOT, "  %s%n", n));
       double wall = run.results().metadata().wallSeconds().orElse(0);
-      o.printf(Locale.ROOT, "  %,d events in %.1f s wall%n", run.results().metadata().events(), wall);
+      // without the wall time under --no-wall-clock, as results.json (and run's text since stop 73)
+      o.printf(Locale.ROOT, wallClock.recorded() ? "  %,d events in %.1f s wall%n" : "  %,d events%n",
+          run.results().metadata().events(), wall);
       o.printf(Locale.ROOT, "  results: %s%n  report:  %s%n", dir.resolve("results.json"), html);
     }
     return 0;

@@ -217,7 +217,7 @@ final class RunCommand implements Callable<Integer> {
       }
       Path html = ReportWriter.write(run.results(), run.plots(), run.notes(), dir, wallClock.recorded(),
           "aries-model: " + w.name() + " on " + s.system());
-      printSummary(o, w, s, run, dir, html);
+      printSummary(o, w, s, run, dir, html, wallClock.recorded());
       written = true;
     } finally {
       if (!written) {
@@ -294,7 +294,8 @@ final class RunCommand implements Callable<Integer> {
     }
   }
 
-  private static void printSummary(PrintWriter o, Workload w, SystemSpec s, WorkloadRun run, Path dir, Path html) {
+  private static void printSummary(PrintWriter o, Workload w, SystemSpec s, WorkloadRun run, Path dir, Path html,
+      boolean wallClock) {
     Results results = run.results();
     o.printf(Locale.ROOT, "aries run %s on %s (routing %s, seed %d)%n", w.name(), s.system(), s.routing(), s.seed());
     for (Metric m : results.metrics()) {
@@ -307,9 +308,15 @@ final class RunCommand implements Callable<Integer> {
     double wall = results.metadata().wallSeconds().orElse(0);
     long events = results.metadata().events();
     long simPs = results.metadata().simulatedTimePs();
-    // (the rate, a few M events/s, stays as it was: aries-bench's InProcessAb reads it back)
-    o.printf(Locale.ROOT, "  simulated %,.3f us, %,d events in %,.1f s wall (%.2f M events/s)%n",
-        simPs / 1e6, events, wall, wall > 0 ? events / wall / 1e6 : 0);
+    if (wallClock) {
+      // (the rate, a few M events/s, stays as it was: aries-bench's InProcessAb reads it back)
+      o.printf(Locale.ROOT, "  simulated %,.3f us, %,d events in %,.1f s wall (%.2f M events/s)%n",
+          simPs / 1e6, events, wall, wall > 0 ? events / wall / 1e6 : 0);
+    } else {
+      // --no-wall-clock: results.json leaves the wall time out, and so does the text, which printed it all the same
+      // (until stop 73), so two runs' outputs differed where their results did not
+      o.printf(Locale.ROOT, "  simulated %,.3f us, %,d events%n", simPs / 1e6, events);
+    }
     o.printf(Locale.ROOT, "  results: %s%n  report:  %s%n", dir.resolve("results.json"), html);
   }
 

@@ -43,6 +43,31 @@ class RunCommandTest {
     assertThat(Files.readString(dir.resolve("report.html"))).contains("<img", "pingpong");
   }
 
+  /**
+   * {@code --no-wall-clock} leaves the wall time out of the text summary as out of results.json: the text printed
+   * "0.3 s wall (... M events/s)" all the same (until stop 73). With the wall clock the line keeps the rate that
+   * aries-bench's InProcessAb reads back. The same holds for replay's text summary.
+   */
+  @Test
+  void theTextSummaryHasNoWallTimeUnderNoWallClock() throws Exception {
+    String[] pingpong = {"run", "pingpong", "-p", "sizes=8", "-p", "iterations=1", "-p", "distances=same-router", "-q"};
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    assertThat(run(out, err, append(append(pingpong, "--no-wall-clock"), "--out", tmp.resolve("a").toString())))
+        .as(err.toString()).isZero();
+    String line = out.toString().lines().filter(l -> l.startsWith("  simulated ")).findFirst().orElseThrow();
+    assertThat(line).matches("  simulated [0-9,.]+ us, [0-9,]+ events");
+    assertThat(out.toString()).doesNotContain("wall", "events/s");
+    StringWriter timed = new StringWriter();
+    assertThat(run(timed, err, append(pingpong, "--out", tmp.resolve("b").toString()))).as(err.toString()).isZero();
+    assertThat(timed.toString()).containsPattern("  simulated [0-9,.]+ us, [0-9,]+ events in [0-9,.]+ s wall"
+        + " \\([0-9.]+ M events/s\\)");
+    StringWriter replayed = new StringWriter();
+    assertThat(run(replayed, err, "replay", ReplayCommandTest.TRACES.resolve("simgrid-examples/actions_waitall.txt")
+        .toString(), "-q", "--no-wall-clock", "--out", tmp.resolve("r").toString())).as(err.toString()).isZero();
+    assertThat(replayed.toString()).containsPattern("(?m)^  [0-9,]+ events$").doesNotContain("wall");
+  }
+
   /** The names of the files in a directory, hidden ones included. */
   private static List<String> names(Path dir) throws java.io.IOException {
     try (var files = Files.list(dir)) {
