@@ -47,7 +47,8 @@ final class MergeCommand implements Callable<Integer> {
   Path out;
 
   @Option(names = "--force",
-      description = "Replace an existing --out file that is not an earlier merge's (normally refused).")
+      description = "Replace an existing --out, --html (or its plots) or --csv file that an earlier merge did not"
+          + " write (normally refused).")
   boolean force;
 
   @Option(names = "--metric", paramLabel = "NAME",
@@ -90,17 +91,21 @@ final class MergeCommand implements Callable<Integer> {
     boolean written = false;
     try {
       made.add(OutputPaths.file(out, "--out"));
-      refuseReplacingAnotherFile(); // after the check that the file can be written at all, which --force cannot fix
       if (csv != null) {
         made.add(OutputPaths.directory(csv, "--csv"));
       }
       if (html != null) {
         made.add(OutputPaths.file(html, "--html"));
       }
+      // after the checks that the files can be written at all, which --force cannot fix
+      refuseReplacingAnotherFile();
       // The merged JSON is written last, as run writes results.json last: when a CSV or HTML write fails, no new
       // merged file claims a finished merge (a previous one is left whole).
       if (csv != null) {
         ResultsCsv.write(merged, csv);
+        // what this merge wrote there, which a later merge may replace (refuseReplacingAnotherFile)
+        io.github.ariesmodel.cli.report.AtomicFiles.writeText(csv.resolve(CSV_WRITTEN),
+            w -> w.write(csvTable().getFileName() + "\n"));
       }
       if (html != null) {
         writeHtml(merged, planned);
@@ -139,7 +144,7 @@ final class MergeCommand implements Callable<Integer> {
     }
     if (csv != null) {
       options.add("--csv");
-      outputs.add(csv.resolve(SweepMerge.TABLE + ".csv"));
+      outputs.add(csvTable());
     }
     for (int k = 0; k < outputs.size(); k++) {
       String option = options.get(k);
@@ -170,22 +175,115 @@ final class MergeCommand implements Callable<Integer> {
   }
 
   /**
-   * An existing {@code --out} is replaced only when it is an earlier merge's file (a merge again, as {@code run}
-   * replaces its own earlier run in its {@code --out}) or with {@code --force}, as {@code run} and {@code replay} treat
-   * another run's files: any other file there, the user's own or another command's results, was overwritten without
-   * a word (until stop 73).
+   * An existing output file is replaced only when an earlier merge wrote it (a merge again, as {@code run} replaces its
+   * own earlier run in its {@code --out}) or with {@code --force}, as {@code run} and {@code replay} treat another
+   * run's files: any other file there, the user's own or another command's, was overwritten without a word (until
+   * stop 73; {@code --html}, its plots' PNGs and {@code --csv}'s table until the stop's second look). An earlier
+   * merge's file is known by what it holds: the merged JSON's {@code run.command} is {@value #COMMAND}; the HTML
+   * report's run table says so too; a plot's PNG is embedded, byte for byte, in such a report beside it; {@code
+   * --csv}'s table is named in the hidden {@value #CSV_WRITTEN} a merge leaves in that directory (a CSV file has no
+   * room for a mark of its own).
    */
-  private void refuseReplacingAnotherFile() {
-    if (force || !java.nio.file.Files.exists(out)) {
+  private void refuseReplacingAnotherFile() throws IOException {
+    if (force) {
       return;
     }
-    String previous = OutputPaths.recordedCommand(out);
-    if (COMMAND.equals(previous)) {
-      return;
+    if (java.nio.file.Files.exists(out)) {
+      String previous = OutputPaths.recordedCommand(out);
+      if (!COMMAND.equals(previous)) {
+        throw CliError.badInput("--out " + out + (previous == null ? " exists and is not a merge's results file"
+            : " holds the results of another command (\"" + io.github.ariesmodel.core.Texts.abbreviate(previous)
+                + "\"), not a merge's") + "; choose another file or add --force to replace it", "--out", null);
+      }
     }
-    throw CliError.badInput("--out " + out + (previous == null ? " exists and is not a merge's results file"
-        : " holds the results of another command (\"" + io.github.ariesmodel.core.Texts.abbreviate(previous)
-            + "\"), not a merge's") + "; choose another file or add --force to replace it", "--out", null);
+    if (html != null) {
+      boolean report = java.nio.file.Files.exists(html);
+      boolean mergesReport = report && isMergeReport(html);
+      if (report && !mergesReport) {
+        throw CliError.badInput("--html " + html + " exists and is not a merge's report; choose another file or add"
+            + " --force to replace it", "--html", null);
+      }
+      for (int i = 0; i < plots.size(); i++) {
+        Path png = plotFile(i);
+        if (java.nio.file.Files.exists(png) && !(mergesReport && embeds(html, png))) {
+          throw CliError.badInput("--html " + html + " would write its plot " + png + " over a file that is not a"
+              + " plot of an earlier merge's report there; choose another report name or add --force to replace it",
+              "--html", null);
+        }
+      }
+    }
+    if (csv != null) {
+      Path table = csvTable();
+      // (something else by that name, a directory, is no file to replace: the write fails, as it did before)
+      if (java.nio.file.Files.isRegularFile(table) && !writtenByAMerge(csv, table.getFileName().toString())) {
+        throw CliError.badInput("--csv " + csv + " holds " + table.getFileName() + ", which no earlier merge wrote"
+            + " there; choose another directory or add --force to replace it", "--csv", null);
+      }
+    }
+  }
+
+  /**
+   * The hidden list of the files merges wrote in a {@code --csv} directory, one name a line: the files a later merge
+   * may replace there without {@code --force}.
+   */
+  static final String CSV_WRITTEN = ".aries-merge-files";
+
+  /** The {@code --csv} table, {@code DIR/sweep.csv}. */
+  private Path csvTable() {
+    return csv.resolve(SweepMerge.TABLE + ".csv");
+  }
+
+  /** @return whether {@code dir}'s {@link #CSV_WRITTEN} names {@code name} (an unreadable list names nothing) */
+  private static boolean writtenByAMerge(Path dir, String name) {
+    Path list = dir.resolve(CSV_WRITTEN);
+    if (!java.nio.file.Files.isRegularFile(list)) {
+      return false;
+    }
+    try (java.util.stream.Stream<String> lines = java.nio.file.Files.lines(list,
+        java.nio.charset.StandardCharsets.UTF_8)) {
+      return lines.limit(MAX_LIST_LINES).anyMatch(l -> l.strip().equals(name));
+    } catch (IOException | java.io.UncheckedIOException e) {
+      return false;
+    }
+  }
+
+  /** Lines of {@link #CSV_WRITTEN} looked at: a merge writes one. */
+  private static final int MAX_LIST_LINES = 16;
+
+  /**
+   * The start of an HTML report looked at for its run table: 1 MiB (assumed: the head, the title twice and the table's
+   * first rows take a few kilobytes; a sweep's spec in the title is rarely longer).
+   */
+  private static final int REPORT_HEAD_BYTES = 1 << 20;
+
+  /** The row an HTML report of a merge has in its run table ({@code HtmlReport}'s, for run.command). */
+  private static final String MERGE_ROW = "<tr><th>command</th><td>" + COMMAND + "</td></tr>";
+
+  /** @return whether {@code html} is an HTML report a merge wrote: its run table records the command merge */
+  private static boolean isMergeReport(Path html) {
+    byte[] head;
+    try (java.io.InputStream in = java.nio.file.Files.newInputStream(html)) {
+      head = in.readNBytes(REPORT_HEAD_BYTES);
+    } catch (IOException e) {
+      return false;
+    }
+    String text = new String(head, java.nio.charset.StandardCharsets.UTF_8);
+    return text.startsWith("<!DOCTYPE html>") && text.contains(MERGE_ROW);
+  }
+
+  /** @return whether the report {@code html} embeds the PNG file's bytes (as its plots are embedded, in base64) */
+  private static boolean embeds(Path html, Path png) {
+    try {
+      long size = java.nio.file.Files.size(png);
+      if (size == 0 || size > java.nio.file.Files.size(html)) {
+        return false;
+      }
+      String data = "data:image/png;base64," + java.util.Base64.getEncoder().encodeToString(
+          java.nio.file.Files.readAllBytes(png)) + "\"";
+      return java.nio.file.Files.readString(html, java.nio.charset.StandardCharsets.UTF_8).contains(data);
+    } catch (IOException e) {
+      return false; // (not UTF-8, say: not a merge's report after all)
+    }
   }
 
   /** Whether two paths name one file: the same path once made absolute, or (both existing) the same file. */

@@ -152,6 +152,69 @@ class MergeCommandTest {
     }
   }
 
+  /**
+   * {@code --html} (and its plots' PNGs) and {@code --csv}'s {@code sweep.csv} follow {@code --out}'s rule: what an
+   * earlier merge wrote there is replaced, anything else is refused unless {@code --force}; they were overwritten
+   * without a word (until stop 73).
+   */
+  @Test
+  void htmlPlotsAndCsvReplaceOnlyAnEarlierMergesFilesUnlessForced() throws IOException {
+    Path merged = tmp.resolve("m.json");
+    Path report = tmp.resolve("r.html");
+    Path png = tmp.resolve("r-plot-0.png");
+    Path csv = tmp.resolve("csv");
+    Path table = csv.resolve("sweep.csv");
+    String[] merge = {"merge", "--out", merged.toString(), "--html", report.toString(), "--plot",
+        "sizes:latency.same-router", "--csv", csv.toString(), sw.toString()};
+    // the user's own files at each path: refused, in one line naming the option, and nothing written
+    Files.writeString(report, "<p>my notes</p>\n");
+    assertThat(aries(merge)).isEqualTo(2);
+    assertThat(onlyLine()).isEqualTo("aries merge: --html " + report + " exists and is not a merge's report; choose"
+        + " another file or add --force to replace it (--html)");
+    assertThat(report).hasContent("<p>my notes</p>");
+    assertThat(merged).doesNotExist();
+    assertThat(csv).doesNotExist();
+    Files.delete(report);
+    Files.write(png, new byte[] {1, 2, 3});
+    assertThat(aries(merge)).isEqualTo(2);
+    assertThat(onlyLine()).isEqualTo("aries merge: --html " + report + " would write its plot " + png + " over a file"
+        + " that is not a plot of an earlier merge's report there; choose another report name or add --force to"
+        + " replace it (--html)");
+    assertThat(Files.readAllBytes(png)).containsExactly(1, 2, 3);
+    Files.delete(png);
+    Files.createDirectories(csv);
+    Files.writeString(table, "mine\n");
+    assertThat(aries(merge)).isEqualTo(2);
+    assertThat(onlyLine()).isEqualTo("aries merge: --csv " + csv + " holds sweep.csv, which no earlier merge wrote"
+        + " there; choose another directory or add --force to replace it (--csv)");
+    assertThat(table).hasContent("mine");
+    assertThat(report).doesNotExist();
+    assertThat(merged).doesNotExist();
+    // --force replaces it; then a merge again replaces what the earlier merge wrote, without --force
+    assertThat(aries(append(merge, "--force"))).as(err.toString()).isZero();
+    assertThat(Files.readString(table)).startsWith("point,");
+    assertThat(aries(merge)).as(err.toString()).isZero();
+    // a merge's report beside a PNG that is not its plot: refused, though the report itself is a merge's
+    Files.write(png, new byte[] {4, 5});
+    assertThat(aries(merge)).isEqualTo(2);
+    assertThat(onlyLine()).contains("would write its plot " + png);
+    assertThat(aries(append(merge, "--force"))).as(err.toString()).isZero();
+    assertThat(Files.readAllBytes(png)).startsWith((byte) 0x89, (byte) 'P', (byte) 'N', (byte) 'G');
+    // another command's report (run's report.html) is not a merge's
+    Path runs = tmp.resolve("run");
+    assertThat(aries("run", "pingpong", "-p", "sizes=8", "-p", "iterations=1", "-p", "distances=same-router", "-q",
+        "--out", runs.toString())).as(err.toString()).isZero();
+    assertThat(aries("merge", "--out", merged.toString(), "--html", runs.resolve("report.html").toString(),
+        sw.toString())).isEqualTo(2);
+    assertThat(onlyLine()).contains("--html " + runs.resolve("report.html") + " exists and is not a merge's report");
+  }
+
+  private static String[] append(String[] args, String... more) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(List.of(more));
+    return all.toArray(String[]::new);
+  }
+
   @Test
   void eventsWhoseTotalOverflowsAreRefusedNamingTheFileAndTheField() throws IOException {
     Path p1 = sw.resolve("point-1.json");
