@@ -8,6 +8,7 @@ import io.github.ariesmodel.cli.report.ReportWriter;
 import io.github.ariesmodel.cli.report.ResultTable;
 import io.github.ariesmodel.cli.report.Results;
 import io.github.ariesmodel.cli.system.SystemSpec;
+import io.github.ariesmodel.cli.system.SystemSpecException;
 import io.github.ariesmodel.core.cache.HostCacheConfig;
 import io.github.ariesmodel.iommu.IommuConfig;
 import io.github.ariesmodel.iommu.PageTables;
@@ -297,13 +298,18 @@ final class ReplayCommand implements Callable<Integer> {
         }
       } catch (TraceReplayException e) {
         throw CliError.badInput(ErrorHandler.replayProblem(e), argumentOf(e.file()), e);
+      } catch (SystemSpecException e) {
+        // the spec itself, a link list's line say: at "(arguments)" until stop 73
+        throw CliError.badInput(e.getMessage(), "--system", e);
       } catch (IllegalArgumentException e) {
         // the workload's parameters are named as the replay builder names them; the user typed the options
         throw CliError.renamed(e, "ranksPerNode", "--ranks-per-node", "backgroundBytes", "--background-bytes",
             "backgroundGapUs", "--background-gap-us", "backgroundNodes", "--background-nodes", "backgroundMapping",
             "--background-mapping", "backgroundRanksPerNode", "--background-ranks-per-node", "backgroundStartUs",
             "--background-start-us", "backgroundSteps", "--background-steps", "backgroundTrace", "--background-trace", "withStartUs", "--with-start-us", "startUs", "--start-us", "baseline=off", "--no-baseline", "background",
-            "--background");
+            "--background",
+            // a mapping file's refusal (too few nodes, a bad line, unreadable) was located at "(arguments)" (stop 73)
+            "mapping", "--mapping");
       } catch (UncheckedIOException e) {
         if (e.getCause() instanceof TraceFormatException f) {
           throw CliError.badInput(f.getMessage(), argumentOf(f.file() == null ? null : f.file().toString()), f);

@@ -7,6 +7,7 @@ import io.github.ariesmodel.cli.report.Results;
 import io.github.ariesmodel.cli.workload.Params;
 import io.github.ariesmodel.cli.report.ReportWriter;
 import io.github.ariesmodel.cli.system.SystemSpec;
+import io.github.ariesmodel.cli.system.SystemSpecException;
 import io.github.ariesmodel.cli.workload.SystemUnfitException;
 import io.github.ariesmodel.cli.workload.Workload;
 import io.github.ariesmodel.cli.workload.WorkloadRun;
@@ -174,15 +175,18 @@ final class RunCommand implements Callable<Integer> {
     Params p = Params.of(merged);
     // fail early, before the output directory is made: a bad system or routing name, then the parameters that the
     // workload can check against the system without simulating (a default that does not fit it, too)
+    // a refusal of the system is located where the system was chosen, not at "(arguments)" (until stop 71)
+    String systemFrom = file == null || pr.hasMatchedOption("--system") ? "--system" : "--config " + config;
     io.github.ariesmodel.system.AriesSystem checked;
     try {
       checked = s.build();
+    } catch (SystemSpecException e) {
+      // the spec itself, a link list's line say: at "(arguments)" until stop 73
+      throw CliError.badInput(e.getMessage(), systemFrom, e);
     } catch (IllegalArgumentException e) {
       // the builder refuses a trace filter's node the system lacks (it matched no packet: the trace was empty)
       throw CliError.renamed(e, "trace filter", "--trace-filter");
     }
-    // a refusal of the system is located where the system was chosen, not at "(arguments)" (until stop 71)
-    String systemFrom = file == null || pr.hasMatchedOption("--system") ? "--system" : "--config " + config;
     try {
       w.check(checked, p);
     } catch (SystemUnfitException e) {

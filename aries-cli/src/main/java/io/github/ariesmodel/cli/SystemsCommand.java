@@ -45,7 +45,13 @@ final class SystemsCommand implements Callable<Integer> {
       // written) is, before a line is printed: the description came first, then the refusal
       String name = describe.trim();
       SystemPreset preset = preset(name);
-      Topology t = preset != null ? preset.topology() : topology(name);
+      Topology t;
+      try {
+        t = preset != null ? preset.topology() : topology(name);
+      } catch (IllegalArgumentException e) {
+        // a bad spec, or a link list's file and line: located at "(arguments)" until stop 73
+        throw CliError.badInput(e.getMessage(), "--describe", e);
+      }
       int written = linkList == null ? -1 : writeLinkList(t);
       java.io.StringWriter text = new java.io.StringWriter();
       PrintWriter description = new PrintWriter(text);

@@ -99,7 +99,13 @@ final class TrafficCommand implements Callable<Integer> {
   @Override
   public Integer call() throws com.fasterxml.jackson.core.JsonProcessingException {
     PrintWriter out = spec.commandLine().getOut();
-    Topology topo = Topologies.parseTopology(topology);
+    Topology topo;
+    try {
+      topo = Topologies.parseTopology(topology);
+    } catch (IllegalArgumentException e) {
+      // a bad spec, or a link list's file and line: located at "(arguments)" until stop 73
+      throw CliError.badInput(e.getMessage(), "--topology", e);
+    }
     TrafficPattern pat = TrafficPattern.parse(pattern);
     Arbitration arb = arbitration(arbitration);
     int threadCount = threads.checked(topo.groupCount());

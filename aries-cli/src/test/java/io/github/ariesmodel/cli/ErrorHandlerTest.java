@@ -91,7 +91,7 @@ class ErrorHandlerTest {
   void debugAddsTheStackTrace() {
     assertThat(aries("--debug", "systems", "--describe", "nosuch")).isEqualTo(2);
     String e = err.toString();
-    assertThat(e.lines().findFirst().orElseThrow()).startsWith("aries systems: ").endsWith("(arguments)");
+    assertThat(e.lines().findFirst().orElseThrow()).startsWith("aries systems: ").endsWith("(--describe)");
     assertThat(e).contains("IllegalArgumentException", "\tat ");
   }
 

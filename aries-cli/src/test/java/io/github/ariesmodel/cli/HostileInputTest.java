@@ -170,6 +170,38 @@ class HostileInputTest {
   }
 
   /**
+   * A file named by an option (a link list by {@code --system links:FILE}, {@code --topology}, {@code --describe} or a
+   * configuration's {@code system}; {@code replay --mapping FILE}) that is refused is located at that option, as the
+   * file's own errors of {@code --config} and TRACE are; each was located at {@code (arguments)} (until stop 73).
+   */
+  @Test
+  void aRefusedFileIsLocatedAtTheOptionThatNamedIt() throws IOException {
+    Path links = file("links.txt", "c9-9c0s0a0l01\n");
+    String bad = links + ":1: a line must read NAME(group:row:column) COLOUR -> FAR-NAME(group:row:column) or ->"
+        + " unused or -> processor (line: \"c9-9c0s0a0l01\")";
+    Path config = file("sys.yaml", "workload: pingpong\nsystem: \"links:" + links + "\"\n");
+    Object[][] cases = {
+        {new String[] {"run", "pingpong", "--system", "links:" + links, "--out", out("o")}, "aries run: " + bad,
+            "--system"},
+        {new String[] {"run", "--config", config.toString(), "--out", out("o")}, "aries run: " + bad,
+            "--config " + config},
+        {new String[] {"traffic", "--topology", "links:" + links}, "aries traffic: " + bad, "--topology"},
+        {new String[] {"systems", "--describe", "links:" + links}, "aries systems: " + bad, "--describe"},
+        {new String[] {"replay", ReplayCommandTest.TRACES.resolve("amg-n27-dumpi").toString(), "--system",
+            "links:" + tmp.resolve("none.txt"), "--out", out("o")}, "aries replay: links file "
+            + tmp.resolve("none.txt") + " cannot be read: no such file", "--system"},
+        {new String[] {"replay", ReplayCommandTest.TRACES.resolve("amg-n27-dumpi").toString(), "--mapping",
+            file("map.txt", "0\n1\n2\n").toString(), "--out", out("o")}, "aries replay: --mapping file "
+            + tmp.resolve("map.txt") + " names 3 nodes but the trace has 27 ranks", "--mapping"}};
+    for (Object[] c : cases) {
+      err.getBuffer().setLength(0);
+      assertThat(aries((String[]) c[0])).as(c[1].toString()).isEqualTo(2);
+      assertThat(onlyLine()).isEqualTo(c[1] + " (" + Texts.abbreviate(c[2].toString()) + ")");
+    }
+    assertThat(tmp.resolve("o")).doesNotExist();
+  }
+
+  /**
    * A workload's refusal of a system too small for it is located where the system was chosen, {@code --system} or the
    * configuration file, not at {@code (arguments)} (until stop 71), in one line saying what it needs; host-cache's read
    * "count must be in [1, 1] but was 2" and traffic's "topology must have at least 2 nodes", each at {@code (arguments)}.

@@ -136,6 +136,7 @@ public record SystemSpec(
 
   /**
    * @return a new system built to this spec
+   * @throws SystemSpecException when the system spec names no system (an unknown preset, a bad link list)
    * @throws IllegalArgumentException when the settings conflict (a routing other than by-delivery-mode with the
    *     ideal fabric, for example)
    */
@@ -177,8 +178,13 @@ public record SystemSpec(
   }
 
   private AriesSystem make(java.util.function.Consumer<AriesSystem.Builder> customize) {
-    AriesSystem.Builder b = AriesSystem.builder().system(system).routing(routing).seed(seed).fabric(fabric)
-        .translator(translator).nic(nic).trace(trace);
+    AriesSystem.Builder b = AriesSystem.builder();
+    try {
+      b.system(system);
+    } catch (IllegalArgumentException e) {
+      throw new SystemSpecException(e); // (commands locate it where the system was chosen)
+    }
+    b.routing(routing).seed(seed).fabric(fabric).translator(translator).nic(nic).trace(trace);
     if (translator == TranslatorKind.IOMMU) {
       b.iommu(iommu); // the flat translator has none (the builder refuses one)
     }
