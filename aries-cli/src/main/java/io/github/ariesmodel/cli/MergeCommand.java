@@ -178,13 +178,13 @@ final class MergeCommand implements Callable<Integer> {
    * An existing output file is replaced only when an earlier merge wrote it (a merge again, as {@code run} replaces its
    * own earlier run in its {@code --out}) or with {@code --force}, as {@code run} and {@code replay} treat another
    * run's files: any other file there, the user's own or another command's, was overwritten without a word (until
-   * stop 73; {@code --html}, its plots' PNGs and {@code --csv}'s table until the stop's second look). An earlier
+   * stop 73). An earlier
    * merge's file is known by what it holds: the merged JSON's {@code run.command} is {@value #COMMAND}; the HTML
    * report's run table says so too; a plot's PNG is embedded, byte for byte, in such a report beside it; {@code
    * --csv}'s table is named in the hidden {@value #CSV_WRITTEN} a merge leaves in that directory (a CSV file has no
    * room for a mark of its own).
    */
-  private void refuseReplacingAnotherFile() throws IOException {
+  private void refuseReplacingAnotherFile() {
     if (force) {
       return;
     }
