@@ -241,6 +241,12 @@ public final class TraceReplay {
      * repeated run). Its results are not kept: the job's counters say what it sent ({@link #passesDone} how far each
      * rank came).
      *
+     * <p>Without an end, a rank whose pass took no simulated time (a rank with only init and finalize, or only local
+     * work under {@link ComputeMode#SKIP}) is refused at the end of that pass ({@link TraceReplayException} naming the
+     * file and rank, which fails the run): it would start pass after pass at the same instant without ever handing
+     * the clock on, so the run never ended, and each pass it ran ahead of its peers kept its state (until stop 73 the
+     * run hung with its memory growing). With a number of passes such a rank makes them at that instant.
+     *
      * @param passes passes each rank makes, 0 for no end
      * @return the program
      */
@@ -251,11 +257,20 @@ public final class TraceReplay {
       return mpi -> {
         for (long k = 0; passes == 0 || k < passes; k++) {
           final long pass = k;
-          Pass p = open.computeIfAbsent(pass, x -> new Pass(pass == 0 ? st : st.fresh()));
+          Pass p = open.computeIfAbsent(pass, x -> new Pass(pass == 0 ? st : st.nextPass()));
+          long began = mpi.now();
           new RankReplay(p.state, mpi).replay();
           passesDone[mpi.rank()] = pass + 1;
           if (p.finished.incrementAndGet() == st.n) {
             open.remove(pass);
+          }
+          if (passes == 0 && mpi.now() == began) {
+            throw new TraceReplayException(file, mpi.rank(), 0, "the background trace's pass " + (pass + 1) + " took"
+                + " this rank no simulated time (nothing in it costs time: only init and finalize, or local work"
+                + " whose time is skipped), so repeated without end it would run pass after pass at the same instant"
+                + " and the run would never end; give the background a number of passes (--background-steps N; run's"
+                + " -p backgroundSteps=N) or, if the trace records time between calls or compute, replay that time"
+                + " (--compute as-traced)", null);
           }
         }
       };
@@ -712,11 +727,33 @@ public final class TraceReplay {
       }
     }
 
-    /** @return a state as this one was before its replay ran: for the next pass of a repeated replay */
-    State fresh() {
-      State s = new State(n, maxBytes, total, file, slotOf, current.length);
-      s.windowBytes = windowBytes;
-      return s;
+    /**
+     * A pass's state that shares with {@code first} what no pass's result needs: the ranks' slots and times (a
+     * repeated replay keeps no result) and the scratch buffers (never read; a slot's are used only by its own
+     * thread); its notes of sends in flight and its progress count are its own.
+     */
+    private State(State first) {
+      this.n = first.n;
+      this.maxBytes = first.maxBytes;
+      this.total = first.total;
+      this.file = first.file;
+      this.slotOf = first.slotOf;
+      this.ranks = first.ranks;
+      this.commPs = first.commPs;
+      this.computePs = first.computePs;
+      this.current = first.current;
+      this.scratch = first.scratch;
+      this.progressEvery = first.progressEvery;
+      this.windowBytes = first.windowBytes;
+    }
+
+    /**
+     * @return the state of the next pass of a repeated replay: its own notes of sends in flight, the rest shared
+     *     (until stop 73 each pass had arrays of every rank and, on the single loop, a scratch buffer as large as the
+     *     trace's largest message of its own, so each pass a rank ran ahead of its peers kept that much)
+     */
+    State nextPass() {
+      return new State(this);
     }
 
     /** @return the rank that ran last, of the lowest slot that ran any (on the loop: the rank that ran last) */

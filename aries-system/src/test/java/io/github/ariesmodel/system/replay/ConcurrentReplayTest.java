@@ -302,6 +302,50 @@ class ConcurrentReplayTest {
             .UNFINISHED);
   }
 
+  /**
+   * A background trace whose pass takes a rank no simulated time, repeated without end, is refused in one line naming
+   * the rank and the remedy (until stop 73 the rank started pass after pass at the same instant, the run never ended
+   * and its memory grew); with its compute replayed, or a number of passes, it runs.
+   */
+  @Test
+  void aBackgroundTraceWhosePassTakesARankNoTimeIsRefusedRatherThanRepeatedAtOneInstantForEver(@TempDir Path dir)
+      throws IOException {
+    Path initOnly = dir.resolve("initonly.txt");
+    Files.writeString(initOnly, "0 init\n1 init\n0 finalize\n1 finalize\n");
+    AriesSystem sys = system("default", FabricKind.ROUTERS, 0);
+    assertThatThrownBy(() -> ConcurrentReplay.builder(sys).trace(TraceReplay.builder(sys, ring(dir)).build())
+        .backgroundTrace(TraceReplay.builder(sys, SimGridTrace.open(initOnly)).build(), 0).build().run())
+        .isInstanceOf(TraceReplayException.class)
+        .hasMessageStartingWith(initOnly + ", rank 0: the background trace's pass 1 took this rank no simulated time")
+        .hasMessageContaining("--background-steps N").hasMessageContaining("--compute as-traced")
+        .hasMessageNotContaining("\n");
+
+    // ranks 0 and 1 exchange (which takes time); rank 2 only computes, skipped: rank 2 is named
+    Path mixed = dir.resolve("mixed.txt");
+    Files.writeString(mixed, "0 init\n1 init\n2 init\n0 send 1 0 1000\n1 recv 0 0 1000\n2 compute 1e3\n"
+        + "0 finalize\n1 finalize\n2 finalize\n");
+    AriesSystem sys2 = system("default", FabricKind.ROUTERS, 0);
+    assertThatThrownBy(() -> ConcurrentReplay.builder(sys2).trace(TraceReplay.builder(sys2, ring(dir)).build())
+        .backgroundTrace(TraceReplay.builder(sys2, SimGridTrace.open(mixed)).build(), 0).build().run())
+        .isInstanceOf(TraceReplayException.class)
+        .hasMessageStartingWith(mixed + ", rank 2: the background trace's pass 1 took this rank no simulated time");
+
+    // its compute replayed (1 us a pass), it repeats until the ring ends and is stopped there
+    AriesSystem sys3 = system("default", FabricKind.ROUTERS, 0);
+    ConcurrentReplay.Result r3 = ConcurrentReplay.builder(sys3).trace(TraceReplay.builder(sys3, ring(dir)).build())
+        .backgroundTrace(TraceReplay.builder(sys3, SimGridTrace.open(mixed)).compute(ComputeMode.AS_TRACED).build(), 0)
+        .build().run();
+    assertThat(r3.background().finished()).isFalse();
+    assertThat(Long.parseLong(r3.background().program().replaceAll(".*\\((\\d+) pass.*", "$1"))).isGreaterThan(1);
+
+    // with a number of passes, a rank makes them at its instant and the run ends with the ring
+    AriesSystem sys4 = system("default", FabricKind.ROUTERS, 0);
+    ConcurrentReplay.Result r4 = ConcurrentReplay.builder(sys4).trace(TraceReplay.builder(sys4, ring(dir)).build())
+        .backgroundTrace(TraceReplay.builder(sys4, SimGridTrace.open(initOnly)).build(), 3).build().run();
+    assertThat(r4.background().finished()).isTrue();
+    assertThat(r4.background().program()).endsWith(", 3 passes (3 passes finished by every rank, 3 by the furthest)");
+  }
+
   @Test
   void aRepeatedTraceIsTheSameOnEveryEngineThreadCount(@TempDir Path dir) throws IOException {
     List<ConcurrentReplay.Result> seen = new ArrayList<>();
