@@ -33,13 +33,22 @@ import java.util.Map;
  * ({@link DumpiFunction}, {@link DumpiLayout}). Records carry no length, so every record of the stream must be
  * decoded to find the next; an unknown label stops the reader with an error.
  *
- * <p>Wall-clock seconds are stored in 16 bits and wrap every 65,536 s; the reader undoes wraps by assuming a rank's
- * entry times never go backwards. CPU times, thread ids and counters are read past, not kept.
+ * <p>Wall-clock seconds are stored in 16 bits ({@code put_times} in {@code dumpi/common/iodefs.h} writes
+ * {@code (uint16_t)(wall->start.sec - profile->wall_time_offset)}) and wrap every 65,536 s; the reader undoes wraps by
+ * assuming that consecutive timestamps of a rank are less than half that, 32,768 s, apart: a step back of more than
+ * 32,768 s is a wrap. A step forward of more than 32,768 s cannot be told from a step back of less than 32,768 s across
+ * a wrap, and a corrupt seconds field reads as one (one flipped byte made a 0.5 s run 10,496 s long), so it is refused,
+ * naming both times. CPU times, thread ids and counters are read past, not kept.
  */
 final class DumpiRankReader implements RankTrace {
   static final long HEAD_MAGIC = 0xffaadd44554d5049L;
   static final long FOOT_MAGIC = 0xf007fee7L;
   private static final int INDEX_BYTES = 64;
+  /**
+   * The most seconds consecutive timestamps of a rank may be apart: half the 16-bit seconds field's 65,536, so that a
+   * wrap can be told from a step (derived from the field's width).
+   */
+  static final int MAX_STEP_SECONDS = 32768;
 
   private final Path file;
   private final int rank;
@@ -267,12 +276,19 @@ final class DumpiRankReader implements RankTrace {
   }
 
   private long time() throws IOException {
+    long at = in.position();
     int seconds = in.u16();
     long nanos = in.i32() & 0xffff_ffffL;
     if (nanos >= 1_000_000_000L) {
       throw in.error(record.offset, "bad wall-clock nanoseconds " + nanos + " (must be < 10^9)");
     }
-    if (lastSeconds >= 0 && seconds < lastSeconds - 32768) {
+    if (lastSeconds >= 0 && seconds > lastSeconds + MAX_STEP_SECONDS) {
+      // (until stop 73 it was taken, and the next timestamp's step back read as a wrap: 65,536 s added to the rest)
+      throw in.error(at, "wall-clock seconds jump from " + lastSeconds + " to " + seconds
+          + ", more than " + MAX_STEP_SECONDS + " s forward between consecutive timestamps: DUMPI stores them in 16"
+          + " bits, so such a jump cannot be told from a step back across a wrap (corrupt file?)");
+    }
+    if (lastSeconds >= 0 && seconds < lastSeconds - MAX_STEP_SECONDS) {
       wrapBase += 65536;
     }
     lastSeconds = seconds;

@@ -51,6 +51,33 @@ class DumpiRecordLayoutTest {
     return calls;
   }
 
+  /**
+   * DUMPI's wall-clock seconds are 16 bits: a step back of more than 32,768 s between consecutive timestamps is a
+   * wrap (65,536 s added), and a step forward of more than 32,768 s, which cannot be told from a step back across a
+   * wrap (a corrupt seconds field reads as one), is refused naming the field's byte and both values; until stop 73
+   * it was taken, and the next timestamp's step back then added 65,536 s to the rest of the rank's times.
+   */
+  @Test
+  void wallSecondsWrapBackButAForwardJumpOfMoreThanHalfTheFieldIsRefused() throws IOException {
+    int threadWall = 0x48; // wall times (0x08), thread id (0x40)
+    DumpiBinBuilder b = new DumpiBinBuilder(1, 1, 0, 0);
+    // dumpi_write_send: count, datatype, dest, tag, comm; each record is 33 bytes, the first at byte 16
+    b.record(0, threadWall, 65000, 0, 65000, 10).i32(1).u16(INT).i32(1).i32(0).u16(WORLD);
+    b.record(0, threadWall, 10, 0, 10, 10).i32(1).u16(INT).i32(1).i32(0).u16(WORLD); // wrapped: 65,546 s
+    b.record(0, threadWall, 10, 20, 40000, 0).i32(1).u16(INT).i32(1).i32(0).u16(WORLD); // 39,990 s forward
+    Path p = Files.write(dir.resolve("rank.bin"), b.build());
+    try (RankTrace t = DumpiTrace.openRankFile(p, 0)) {
+      assertThat(t.read().timing()).isEqualTo(new CallTiming(65000_000_000_000L, 65000_000_000_010L));
+      assertThat(t.read().timing()).isEqualTo(new CallTiming(65546_000_000_000L, 65546_000_000_010L));
+      // the third record's stop seconds: 82 + label, mask, thread id (5) + start seconds and nanoseconds (6)
+      assertThatThrownBy(t::read).isInstanceOf(TraceFormatException.class)
+          .hasMessageEndingWith("byte offset 93: MPI_Send record at byte 82: wall-clock seconds jump from 10 to"
+              + " 40000, more than 32768 s forward between consecutive timestamps: DUMPI stores them in 16 bits, so"
+              + " such a jump cannot be told from a step back across a wrap (corrupt file?)")
+          .hasMessageStartingWith(p.toString());
+    }
+  }
+
   @Test
   void blockingPointToPointWithStatusesAndTimes() throws IOException {
     DumpiBinBuilder b = new DumpiBinBuilder(1, 1, 0, 1000);
