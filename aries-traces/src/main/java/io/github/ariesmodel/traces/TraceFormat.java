@@ -1,10 +1,11 @@
 package io.github.ariesmodel.traces;
 
-import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Locale;
 
 /** The trace formats this module reads. */
@@ -13,6 +14,9 @@ public enum TraceFormat {
   DUMPI,
   /** SimGrid's time-independent text traces ({@code rank action args}), one shared file or one file per rank. */
   SIMGRID;
+
+  /** How libdumpi starts a {@code .meta} file: its first line is the host name. */
+  private static final byte[] META_START = "hostname=".getBytes(StandardCharsets.ISO_8859_1);
 
   /**
    * Guesses the format of a trace path without reading its records: a {@code .meta} file, or a directory holding
@@ -45,9 +49,11 @@ public enum TraceFormat {
     if (name.endsWith(".meta") || name.endsWith(".bin")) {
       return DUMPI;
     }
-    try (BufferedReader in = Files.newBufferedReader(path, StandardCharsets.ISO_8859_1)) {
-      String first = in.readLine();
-      if (first != null && first.startsWith("hostname=")) {
+    // the first bytes only: a first line read whole (BufferedReader.readLine) of a 4 GB file without a line end ran
+    // the heap out before any reader's bound was met
+    try (InputStream in = Files.newInputStream(path)) {
+      byte[] head = in.readNBytes(META_START.length);
+      if (Arrays.equals(head, META_START)) {
         return DUMPI;
       }
     }

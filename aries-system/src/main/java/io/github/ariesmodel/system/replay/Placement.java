@@ -4,14 +4,16 @@ import static com.google.common.base.Preconditions.checkArgument;
 
 import io.github.ariesmodel.core.Texts;
 import io.github.ariesmodel.network.spi.Topology;
+import io.github.ariesmodel.traces.TextLines;
+import io.github.ariesmodel.traces.TraceFormatException;
+import io.github.ariesmodel.traces.simgrid.SimGridTrace;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
-import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 
@@ -48,6 +50,12 @@ public final class Placement {
   public static final Placement RANDOM = new Placement(Kind.RANDOM, null, null);
   /** One node of each group in turn. */
   public static final Placement ROUND_ROBIN_GROUPS = new Placement(Kind.ROUND_ROBIN_GROUPS, null, null);
+
+  /**
+   * Most node ids a mapping file may name: one a rank of the largest trace the readers open (2^22 ranks,
+   * {@link SimGridTrace#MAX_RANKS} and {@link io.github.ariesmodel.traces.dumpi.DumpiTrace#MAX_RANKS}).
+   */
+  public static final int MAX_NODE_IDS = SimGridTrace.MAX_RANKS;
 
   private final Kind kind;
   private final int[] nodeOfRank;
@@ -103,32 +111,43 @@ public final class Placement {
           + " but was \"" + Texts.abbreviate(text) + "\" (" + (Files.exists(file) ? "not a regular file" : "no such file")
           + ")");
     }
-    List<String> lines;
-    try {
-      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    // line by line with bounds (Files.readAllLines of a 4 GB file without a line end ran the heap out, and was told as
+    // "the Java heap is too small")
+    int[] nodes = new int[16];
+    int count = 0;
+    try (TextLines lines = TextLines.open(file, StandardCharsets.UTF_8)) {
+      for (String raw; (raw = lines.next()) != null; ) {
+        String l = raw.trim();
+        if (l.isEmpty() || l.startsWith("#")) {
+          continue;
+        }
+        int n;
+        try {
+          n = Integer.parseInt(l);
+          checkArgument(n >= 0, "negative");
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException("mapping file " + file + ", line " + lines.lineNumber()
+              + ": a node id (an integer >= 0) was expected but found \"" + Texts.abbreviate(l) + "\"");
+        }
+        if (count == MAX_NODE_IDS) {
+          throw new IllegalArgumentException("mapping file " + file + ", line " + lines.lineNumber() + ": more than "
+              + MAX_NODE_IDS + " node ids, one a rank (no trace has more ranks)");
+        }
+        if (count == nodes.length) {
+          nodes = Arrays.copyOf(nodes, 2 * count);
+        }
+        nodes[count++] = n;
+      }
+    } catch (TraceFormatException e) {
+      throw new IllegalArgumentException("mapping file " + file + ", line " + e.line() + ": " + e.problem(), e);
     } catch (CharacterCodingException e) {
       throw new IllegalArgumentException("mapping file " + file + " is not UTF-8 text (it holds one node id a line)",
           e);
     } catch (IOException e) {
       throw new IllegalArgumentException("mapping file " + file + " cannot be read: " + e.getMessage(), e);
     }
-    List<Integer> nodes = new ArrayList<>();
-    for (int i = 0; i < lines.size(); i++) {
-      String l = lines.get(i).trim();
-      if (l.isEmpty() || l.startsWith("#")) {
-        continue;
-      }
-      try {
-        int n = Integer.parseInt(l);
-        checkArgument(n >= 0, "negative");
-        nodes.add(n);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("mapping file " + file + ", line " + (i + 1)
-            + ": a node id (an integer >= 0) was expected but found \"" + Texts.abbreviate(l) + "\"");
-      }
-    }
-    checkArgument(!nodes.isEmpty(), "mapping file %s names no node", file);
-    return new Placement(Kind.EXPLICIT, nodes.stream().mapToInt(Integer::intValue).toArray(), file.toString());
+    checkArgument(count > 0, "mapping file %s names no node", file);
+    return new Placement(Kind.EXPLICIT, Arrays.copyOf(nodes, count), file.toString());
   }
 
   /** @return the kind */

@@ -6,6 +6,7 @@ import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import io.github.ariesmodel.traces.FileNames;
 import io.github.ariesmodel.traces.RankTrace;
+import io.github.ariesmodel.traces.TextLines;
 import io.github.ariesmodel.traces.Trace;
 import io.github.ariesmodel.traces.TraceFormat;
 import io.github.ariesmodel.traces.TraceFormatException;
@@ -37,6 +38,13 @@ public final class DumpiTrace implements Trace {
    * (a garbage count must not size anything; 4 M ranks is beyond every system the model builds).
    */
   public static final int MAX_RANKS = io.github.ariesmodel.traces.simgrid.SimGridTrace.MAX_RANKS;
+
+  /**
+   * Most {@code key=value} lines a {@code .meta} file may have: 1,024 (assumed: libdumpi writes eight, hostname,
+   * numprocs, username, startime, fileprefix and three version numbers, as the AMG trace's has; a file of many more
+   * is not a DUMPI meta file, and its keys must not fill the heap).
+   */
+  public static final int MAX_META_KEYS = 1024;
 
   private final Path meta;
   private final ImmutableMap<String, String> metadata;
@@ -80,18 +88,25 @@ public final class DumpiTrace implements Trace {
           + " .meta file or its directory", null);
     }
     Map<String, String> values = new LinkedHashMap<>();
-    List<String> lines = Files.readAllLines(meta, StandardCharsets.ISO_8859_1);
-    for (int i = 0; i < lines.size(); i++) {
-      String line = lines.get(i).strip();
-      if (line.isEmpty()) {
-        continue;
+    // line by line with bounds: Files.readAllLines of a 4 GB file without a line end ran the heap out
+    try (TextLines lines = TextLines.open(meta, StandardCharsets.ISO_8859_1)) {
+      for (String raw; (raw = lines.next()) != null; ) {
+        String line = raw.strip();
+        if (line.isEmpty()) {
+          continue;
+        }
+        int eq = line.indexOf('=');
+        if (eq < 1) {
+          throw TraceFormatException.atLine(meta, TraceFormatException.NO_RANK, lines.lineNumber(),
+              "expected key=value, found " + TraceFormatException.echo(line));
+        }
+        if (values.size() == MAX_META_KEYS) {
+          throw TraceFormatException.atLine(meta, TraceFormatException.NO_RANK, lines.lineNumber(),
+              "more than " + MAX_META_KEYS + " key=value lines, the most a .meta file may have (libdumpi writes"
+              + " eight; is it the right file?)");
+        }
+        values.put(line.substring(0, eq).strip().toLowerCase(Locale.ROOT), line.substring(eq + 1).strip());
       }
-      int eq = line.indexOf('=');
-      if (eq < 1) {
-        throw TraceFormatException.atLine(meta, TraceFormatException.NO_RANK, i + 1,
-            "expected key=value, found " + TraceFormatException.echo(line));
-      }
-      values.put(line.substring(0, eq).strip().toLowerCase(Locale.ROOT), line.substring(eq + 1).strip());
     }
     String prefix = values.get("fileprefix");
     if (prefix != null) {

@@ -81,6 +81,32 @@ class DumpiTraceErrorsTest {
             + " directory");
   }
 
+  /**
+   * The meta file is read line by line with bounds: a line longer than 65,536 characters (a huge file without a line
+   * end) and more than 1,024 key=value lines are refused naming the file, the line and the bound; until stop 73 the
+   * file was read whole, and a 4 GB one ran the heap out.
+   */
+  @Test
+  void aMetaFileTooLongALineOrTooManyKeysIsRefusedNamingTheLineAndTheBound() throws IOException {
+    Path longLine = Files.writeString(dir.resolve("l.meta"), "numprocs=1\nfileprefix=" + "x".repeat(70_000));
+    assertThatThrownBy(() -> DumpiTrace.open(longLine)).isInstanceOf(TraceFormatException.class)
+        .hasMessage(longLine + ", line 2: line longer than 65536 characters, the longest read (is it the right file?)");
+    StringBuilder keys = new StringBuilder("numprocs=1\nfileprefix=k\n");
+    for (int i = 0; i < 1100; i++) {
+      keys.append("key").append(i).append("=1\n");
+    }
+    Path many = Files.writeString(dir.resolve("k.meta"), keys);
+    Path sparse = dir.resolve("sparse.meta"); // 4 GB of NULs, no line end: the hunt's file
+    try (var f = new java.io.RandomAccessFile(sparse.toFile(), "rw")) {
+      f.setLength(4L << 30);
+    }
+    assertThatThrownBy(() -> DumpiTrace.open(sparse)).isInstanceOf(TraceFormatException.class)
+        .hasMessage(sparse + ", line 1: line longer than 65536 characters, the longest read (is it the right file?)");
+    assertThatThrownBy(() -> DumpiTrace.open(many)).isInstanceOf(TraceFormatException.class)
+        .hasMessage(many + ", line 1025: more than 1024 key=value lines, the most a .meta file may have (libdumpi"
+            + " writes eight; is it the right file?)");
+  }
+
   @Test
   void aBadMetaLineNamesItsLineNumber() throws IOException {
     Path meta = Files.writeString(dir.resolve("y.meta"), "numprocs=2\nfileprefix=y\nthis is no pair\n");

@@ -1,0 +1,32 @@
+package io.github.ariesmodel.traces;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link TraceFormat#detect}: by name, else by the first bytes, never by reading a whole line. */
+class TraceFormatTest {
+  @TempDir
+  Path dir;
+
+  /**
+   * A file without a line end is told by its first bytes: until stop 73 its first line was read whole, and a 4 GB
+   * one ran the heap out before the SimGrid reader's 64 MiB line bound was met.
+   */
+  @Test
+  void aHugeFileWithoutALineEndIsToldByItsFirstBytes() throws IOException {
+    Path sparse = dir.resolve("sparse.txt");
+    try (RandomAccessFile f = new RandomAccessFile(sparse.toFile(), "rw")) {
+      f.setLength(4L << 30);
+    }
+    assertThat(TraceFormat.detect(sparse)).isEqualTo(TraceFormat.SIMGRID);
+    assertThat(TraceFormat.detect(Files.writeString(dir.resolve("m"), "hostname=n1\nnumprocs=1\n")))
+        .isEqualTo(TraceFormat.DUMPI);
+    assertThat(TraceFormat.detect(Files.writeString(dir.resolve("h"), "hostname"))).isEqualTo(TraceFormat.SIMGRID);
+  }
+}
