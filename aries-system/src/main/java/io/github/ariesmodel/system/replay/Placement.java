@@ -27,7 +27,8 @@ import java.util.SplittableRandom;
  *   <li>{@code round-robin-groups}: the first node of group 0, of group 1, ..., then the second node of each group
  *       (spreads a job over every group, the worst case for global links);
  *   <li>{@code FILE}: a text file naming the node of each rank, one node id a line in rank order ({@code #}
- *       comments and blank lines skipped); here several ranks may share a node in any order.
+ *       comments and blank lines skipped); here several ranks may share a node in any order, at most
+ *       {@link TraceReplay#MAX_RANKS_PER_NODE} of them, as {@code ranksPerNode} allows.
  * </ul>
  */
 public final class Placement {
@@ -70,7 +71,7 @@ public final class Placement {
   /**
    * An explicit placement.
    *
-   * @param nodeOfRank node of each rank, each ≥ 0
+   * @param nodeOfRank node of each rank, each ≥ 0, at most {@link TraceReplay#MAX_RANKS_PER_NODE} ranks a node
    * @return the placement
    */
   public static Placement explicit(int... nodeOfRank) {
@@ -78,6 +79,10 @@ public final class Placement {
     for (int i = 0; i < nodeOfRank.length; i++) {
       checkArgument(nodeOfRank[i] >= 0, "nodeOfRank[%s] must be >= 0 but was %s", i, nodeOfRank[i]);
     }
+    int over = rankOverNodeLimit(nodeOfRank, nodeOfRank.length);
+    checkArgument(over < 0, "nodeOfRank[%s] puts a %sth rank on node %s, more than %s, the most ranks on one node (as"
+        + " ranksPerNode)", over, TraceReplay.MAX_RANKS_PER_NODE + 1, over < 0 ? 0 : nodeOfRank[over],
+        TraceReplay.MAX_RANKS_PER_NODE);
     return new Placement(Kind.EXPLICIT, nodeOfRank.clone(), null);
   }
 
@@ -114,6 +119,7 @@ public final class Placement {
     // line by line with bounds (Files.readAllLines of a 4 GB file without a line end ran the heap out, and was told as
     // "the Java heap is too small")
     int[] nodes = new int[16];
+    int[] lineOf = new int[16]; // each node id's line, to name the one a refusal is about
     int count = 0;
     try (TextLines lines = TextLines.open(file, StandardCharsets.UTF_8)) {
       for (String raw; (raw = lines.next()) != null; ) {
@@ -135,7 +141,9 @@ public final class Placement {
         }
         if (count == nodes.length) {
           nodes = Arrays.copyOf(nodes, 2 * count);
+          lineOf = Arrays.copyOf(lineOf, 2 * count);
         }
+        lineOf[count] = (int) Math.min(Integer.MAX_VALUE, lines.lineNumber());
         nodes[count++] = n;
       }
     } catch (TraceFormatException e) {
@@ -147,7 +155,39 @@ public final class Placement {
       throw new IllegalArgumentException("mapping file " + file + " cannot be read: " + e.getMessage(), e);
     }
     checkArgument(count > 0, "mapping file %s names no node", file);
+    // (a file put 200 ranks on node 0, while --ranks-per-node 200 was refused, and 300 were named only by the MPI
+    // layer: "placement puts more than 272 ranks on node 0", naming neither the file nor the bound)
+    int over = rankOverNodeLimit(nodes, count);
+    if (over >= 0) {
+      throw new IllegalArgumentException("mapping file " + file + ", line " + lineOf[over] + ": puts a "
+          + (TraceReplay.MAX_RANKS_PER_NODE + 1) + "th rank (rank " + over + ") on node " + nodes[over] + ", more than "
+          + TraceReplay.MAX_RANKS_PER_NODE + ", the most ranks on one node (as --ranks-per-node)");
+    }
     return new Placement(Kind.EXPLICIT, Arrays.copyOf(nodes, count), file.toString());
+  }
+
+  /**
+   * @return the first rank that is one more than {@link TraceReplay#MAX_RANKS_PER_NODE} on its node, or -1 when no
+   *     node holds more than that
+   */
+  private static int rankOverNodeLimit(int[] nodes, int count) {
+    int[] sorted = Arrays.copyOf(nodes, count);
+    Arrays.sort(sorted);
+    boolean over = false;
+    for (int i = TraceReplay.MAX_RANKS_PER_NODE; i < count && !over; i++) {
+      over = sorted[i] == sorted[i - TraceReplay.MAX_RANKS_PER_NODE];
+    }
+    if (!over) {
+      return -1;
+    }
+    // some node is over: the rank at which the first one passes the limit, in rank order
+    java.util.Map<Integer, Integer> seen = new java.util.HashMap<>();
+    for (int r = 0; r < count; r++) {
+      if (seen.merge(nodes[r], 1, Integer::sum) > TraceReplay.MAX_RANKS_PER_NODE) {
+        return r;
+      }
+    }
+    throw new IllegalStateException("a node over the limit was found sorted but not in rank order");
   }
 
   /** @return the kind */

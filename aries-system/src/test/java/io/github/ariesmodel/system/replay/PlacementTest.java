@@ -1,11 +1,13 @@
 package io.github.ariesmodel.system.replay;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,5 +44,28 @@ class PlacementTest {
     assertThatThrownBy(() -> Placement.parse(many.toString())).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("mapping file " + many + ", line 4194306: more than 4194304 node ids, one a rank (no trace has"
             + " more ranks)");
+  }
+  /**
+   * A mapping holds at most 68 ranks a node, as --ranks-per-node does, and a refusal names the file, the line and the
+   * bound: until stop 73 a file put 200 ranks on node 0 (where --ranks-per-node 200 is refused), and 300 were refused
+   * only by the MPI layer, "placement puts more than 272 ranks on node 0", naming neither the file nor 68.
+   */
+  @Test
+  void aMappingOfMoreRanksOnANodeThanRanksPerNodeAllowsIsRefusedNamingTheLine() throws IOException {
+    Path full = Files.writeString(dir.resolve("full.txt"), "# node 0 full, then node 1\n" + "0\n".repeat(68) + "1\n");
+    int[] expected = new int[69];
+    expected[68] = 1;
+    assertThat(Placement.parse(full.toString()).nodes(
+        io.github.ariesmodel.system.AriesSystem.builder().system("default").build().topology(), 69, 1, 1))
+        .containsExactly(expected);
+    Path over = Files.writeString(dir.resolve("over.txt"), "# one too many on node 3\n" + "1\n3\n".repeat(68) + "3\n");
+    assertThatThrownBy(() -> Placement.parse(over.toString())).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("mapping file " + over + ", line 138: puts a 69th rank (rank 136) on node 3, more than 68, the most"
+            + " ranks on one node (as --ranks-per-node)");
+    int[] nodes = new int[69];
+    Arrays.fill(nodes, 7);
+    assertThatThrownBy(() -> Placement.explicit(nodes)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("nodeOfRank[68] puts a 69th rank on node 7, more than 68, the most ranks on one node (as"
+            + " ranksPerNode)");
   }
 }
