@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -61,7 +62,9 @@ public final class DumpiTrace implements Trace {
    *
    * @param path the {@code .meta} file, or a directory holding exactly one
    * @return the trace
-   * @throws TraceFormatException if the meta file is missing or malformed, or a rank's {@code .bin} file is missing
+   * @throws TraceFormatException if the meta file is missing or malformed (a key given twice among them), a rank's
+   *     {@code .bin} file is missing, or there is one for rank {@code numprocs} (the meta file and the rank files
+   *     disagree)
    * @throws IOException if a file cannot be read
    */
   public static DumpiTrace open(Path path) throws IOException {
@@ -88,6 +91,7 @@ public final class DumpiTrace implements Trace {
           + " .meta file or its directory", null);
     }
     Map<String, String> values = new LinkedHashMap<>();
+    Map<String, Long> lineOfKey = new HashMap<>();
     // line by line with bounds: Files.readAllLines of a 4 GB file without a line end ran the heap out
     try (TextLines lines = TextLines.open(meta, StandardCharsets.ISO_8859_1)) {
       for (String raw; (raw = lines.next()) != null; ) {
@@ -105,7 +109,14 @@ public final class DumpiTrace implements Trace {
               "more than " + MAX_META_KEYS + " key=value lines, the most a .meta file may have (libdumpi writes"
               + " eight; is it the right file?)");
         }
-        values.put(line.substring(0, eq).strip().toLowerCase(Locale.ROOT), line.substring(eq + 1).strip());
+        String key = line.substring(0, eq).strip().toLowerCase(Locale.ROOT);
+        Long first = lineOfKey.putIfAbsent(key, lines.lineNumber());
+        if (first != null) {
+          // (the last one was taken: numprocs=26 added below numprocs=27 replayed 26 ranks without a word)
+          throw TraceFormatException.atLine(meta, TraceFormatException.NO_RANK, lines.lineNumber(), "key "
+              + TraceFormatException.echo(key) + " again (first on line " + first + "): a key may appear once");
+        }
+        values.put(key, line.substring(eq + 1).strip());
       }
     }
     String prefix = values.get("fileprefix");
@@ -145,6 +156,14 @@ public final class DumpiTrace implements Trace {
             null);
       }
       files.add(bin);
+    }
+    Path beyond = dir.resolve(String.format(Locale.ROOT, "%s-%04d.bin", prefix, ranks));
+    if (Files.exists(beyond)) {
+      // libdumpi writes numprocs (MPI_COMM_WORLD's size) and one file a rank: a file for rank numprocs means the meta
+      // file and the rank files disagree, and which is right cannot be told (a numprocs lowered by an edit replayed
+      // that many ranks, dropping the rest and their messages without a word)
+      throw TraceFormatException.ofFile(beyond, ranks, "a rank file beyond the meta file's numprocs=" + ranks
+          + " (ranks 0 to " + (ranks - 1) + "): the meta file and the rank files disagree", null);
     }
     return new DumpiTrace(meta, ImmutableMap.copyOf(values), files.build());
   }

@@ -107,6 +107,27 @@ class DumpiTraceErrorsTest {
             + " writes eight; is it the right file?)");
   }
 
+  /**
+   * A key given twice in the meta file is refused naming both lines (the last was taken: numprocs=26 added below AMG's
+   * numprocs=27 replayed 26 ranks without a word), and a rank file beyond numprocs, which says the meta file and the
+   * rank files disagree, is refused naming it (it was left out in silence, with its rank's messages).
+   */
+  @Test
+  void aKeyGivenTwiceOrARankFileBeyondNumprocsIsRefused() throws IOException {
+    Path twice = Files.writeString(Files.createDirectory(dir.resolve("t")).resolve("t.meta"),
+        "numprocs=1\nfileprefix=t\n\nNumProcs = 2\n");
+    assertThatThrownBy(() -> DumpiTrace.open(twice)).isInstanceOf(TraceFormatException.class)
+        .hasMessage(twice + ", line 4: key 'numprocs' again (first on line 1): a key may appear once");
+    Path copy = copyAmgWithout(-1);
+    Path meta = copy.resolve("dumpi-2014.03.03.14.55.00.meta");
+    Files.writeString(meta, Files.readString(meta).replace("numprocs=27", "numprocs=26"));
+    assertThatThrownBy(() -> DumpiTrace.open(copy)).isInstanceOfSatisfying(TraceFormatException.class, e -> {
+      assertThat(e.rank()).isEqualTo(26);
+      assertThat(e).hasMessage(copy.toAbsolutePath().resolve("dumpi-2014.03.03.14.55.00-0026.bin") + ", rank 26: a rank"
+          + " file beyond the meta file's numprocs=26 (ranks 0 to 25): the meta file and the rank files disagree");
+    });
+  }
+
   @Test
   void aBadMetaLineNamesItsLineNumber() throws IOException {
     Path meta = Files.writeString(dir.resolve("y.meta"), "numprocs=2\nfileprefix=y\nthis is no pair\n");
