@@ -16,7 +16,9 @@ import java.nio.file.Path;
  * one at a time with a bound on a line's length, so that a wrong file (a 4 GB file without a line end, a disk image)
  * is refused in one line naming the file, the line and the bound instead of filling the heap, as
  * {@code Files.readAllLines} did; what a caller keeps of the lines is its own to bound. A line ends at {@code \n},
- * {@code \r\n} or {@code \r}, as {@link java.io.BufferedReader#readLine}'s does. Text the charset cannot decode is a
+ * {@code \r\n} or {@code \r}, as {@link java.io.BufferedReader#readLine}'s does. A UTF-8 byte-order mark (bytes
+ * {@code EF BB BF}) at the start of the file is dropped, whatever the charset, as editors on Windows write one (link
+ * lists and configuration files accept it too). Text the charset cannot decode is a
  * {@link java.nio.charset.CharacterCodingException}.
  */
 public final class TextLines implements Closeable {
@@ -56,6 +58,16 @@ public final class TextLines implements Closeable {
       throw new IllegalArgumentException("file and charset must not be null");
     }
     InputStream raw = new BufferedInputStream(Files.newInputStream(file));
+    try {
+      raw.mark(3);
+      byte[] head = raw.readNBytes(3);
+      if (!(head.length == 3 && (head[0] & 0xff) == 0xef && (head[1] & 0xff) == 0xbb && (head[2] & 0xff) == 0xbf)) {
+        raw.reset(); // not a byte-order mark: the first line starts at the first byte
+      }
+    } catch (IOException | RuntimeException e) {
+      raw.close();
+      throw e;
+    }
     return new TextLines(file, new InputStreamReader(raw, charset.newDecoder()
         .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)));
   }

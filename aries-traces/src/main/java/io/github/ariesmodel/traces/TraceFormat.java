@@ -52,8 +52,11 @@ public enum TraceFormat {
     // the first bytes only: a first line read whole (BufferedReader.readLine) of a 4 GB file without a line end ran
     // the heap out before any reader's bound was met
     try (InputStream in = Files.newInputStream(path)) {
-      byte[] head = in.readNBytes(META_START.length);
-      if (Arrays.equals(head, META_START)) {
+      byte[] head = in.readNBytes(3 + META_START.length);
+      int from = head.length >= 3 && (head[0] & 0xff) == 0xef && (head[1] & 0xff) == 0xbb && (head[2] & 0xff) == 0xbf
+          ? 3 : 0; // after a UTF-8 byte-order mark, as the readers take it
+      if (head.length - from >= META_START.length
+          && Arrays.equals(head, from, from + META_START.length, META_START, 0, META_START.length)) {
         return DUMPI;
       }
     }

@@ -52,4 +52,17 @@ class TextLinesTest {
     Path f = Files.write(dir.resolve("c.txt"), new byte[] {'5', '\n', (byte) 0xC3, (byte) 0x28, '\n'});
     assertThatThrownBy(() -> read(f)).isInstanceOf(CharacterCodingException.class);
   }
+  /** A UTF-8 byte-order mark at the file's start is dropped, in any charset; one later is the line's. */
+  @Test
+  void aByteOrderMarkAtTheStartIsDropped() throws IOException {
+    Path f = Files.write(dir.resolve("bom.txt"), new byte[] {(byte) 0xef, (byte) 0xbb, (byte) 0xbf, 'a', '=', '1', '\n',
+        (byte) 0xef, (byte) 0xbb, (byte) 0xbf, 'b'});
+    assertThat(read(f)).containsExactly("1:a=1", "2:\ufeffb");
+    try (TextLines lines = TextLines.open(f, StandardCharsets.ISO_8859_1)) {
+      assertThat(lines.next()).isEqualTo("a=1");
+      assertThat(lines.next()).isEqualTo("\u00ef\u00bb\u00bfb");
+    }
+    Path two = Files.write(dir.resolve("two.txt"), new byte[] {(byte) 0xef, (byte) 0xbb});
+    assertThatThrownBy(() -> read(two)).isInstanceOf(CharacterCodingException.class); // not a mark: not UTF-8
+  }
 }

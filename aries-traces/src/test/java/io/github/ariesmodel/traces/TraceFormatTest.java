@@ -29,4 +29,11 @@ class TraceFormatTest {
         .isEqualTo(TraceFormat.DUMPI);
     assertThat(TraceFormat.detect(Files.writeString(dir.resolve("h"), "hostname"))).isEqualTo(TraceFormat.SIMGRID);
   }
+  /** A DUMPI meta file's first line after a byte-order mark still tells it (as the meta reader skips the mark). */
+  @Test
+  void aMetaFilesFirstLineAfterAByteOrderMarkTellsDumpi() throws IOException {
+    Path m = dir.resolve("m");
+    Files.write(m, new byte[] {(byte) 0xef, (byte) 0xbb, (byte) 0xbf, 'h', 'o', 's', 't', 'n', 'a', 'm', 'e', '=', 'x'});
+    assertThat(TraceFormat.detect(m)).isEqualTo(TraceFormat.DUMPI);
+  }
 }

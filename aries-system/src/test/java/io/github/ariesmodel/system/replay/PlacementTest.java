@@ -68,4 +68,13 @@ class PlacementTest {
         .hasMessage("nodeOfRank[68] puts a 69th rank on node 7, more than 68, the most ranks on one node (as"
             + " ranksPerNode)");
   }
+  /** A UTF-8 byte-order mark at the start of a mapping file is skipped: it was refused, "found '\ufeff0'" (stop 73). */
+  @Test
+  void aByteOrderMarkAtTheStartOfAMappingFileIsSkipped() throws IOException {
+    Path bom = Files.write(dir.resolve("bom.txt"), new byte[] {(byte) 0xef, (byte) 0xbb, (byte) 0xbf, '0', '\n', '1',
+        '\n'});
+    assertThat(Placement.parse(bom.toString()).nodes(
+        io.github.ariesmodel.system.AriesSystem.builder().system("default").build().topology(), 2, 1, 1))
+        .containsExactly(0, 1);
+  }
 }

@@ -16,7 +16,9 @@ import java.util.Arrays;
  * text are offsets in the file). {@link #seek} to a line start that is still in the buffer costs nothing; one that is
  * not reads from there. The buffer grows only to hold a line longer than it, up to {@link #MAX_LINE_BYTES}: a longer
  * line is refused as a format error naming the file and the line (the buffer used to double until its length
- * overflowed an int, a {@code NegativeArraySizeException} on a line of a gigabyte or more).
+ * overflowed an int, a {@code NegativeArraySizeException} on a line of a gigabyte or more). A UTF-8 byte-order mark
+ * (bytes {@code EF BB BF}) at the start of the file is not part of the first line, as editors on Windows write one
+ * (since stop 73; the line was refused as "found 'ï»¿0'"), and the offsets of the lines are the file's all the same.
  */
 final class LineSource implements Closeable {
   /**
@@ -98,8 +100,28 @@ final class LineSource implements Closeable {
     }
   }
 
+  /** The {@code length} bytes of the line at {@link #position}, less a byte-order mark if it is the file's first. */
   private String text(int length) {
-    return new String(buf, (int) (position - bufStart), length, StandardCharsets.ISO_8859_1);
+    int from = (int) (position - bufStart);
+    if (position == 0 && startsWithByteOrderMark(buf, from, length)) {
+      from += BYTE_ORDER_MARK.length;
+      length -= BYTE_ORDER_MARK.length;
+    }
+    return new String(buf, from, length, StandardCharsets.ISO_8859_1);
+  }
+
+  /** UTF-8's byte-order mark, U+FEFF encoded. */
+  private static final byte[] BYTE_ORDER_MARK = {(byte) 0xef, (byte) 0xbb, (byte) 0xbf};
+
+  /** @return whether the {@code length} bytes from {@code from} start with UTF-8's byte-order mark */
+  static boolean startsWithByteOrderMark(byte[] b, int from, int length) {
+    return length >= BYTE_ORDER_MARK.length && b[from] == BYTE_ORDER_MARK[0] && b[from + 1] == BYTE_ORDER_MARK[1]
+        && b[from + 2] == BYTE_ORDER_MARK[2];
+  }
+
+  /** @return the bytes less a byte-order mark at their start */
+  static byte[] withoutByteOrderMark(byte[] b) {
+    return startsWithByteOrderMark(b, 0, b.length) ? Arrays.copyOfRange(b, BYTE_ORDER_MARK.length, b.length) : b;
   }
 
   /**

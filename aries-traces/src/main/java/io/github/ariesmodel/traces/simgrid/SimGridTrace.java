@@ -204,7 +204,8 @@ public final class SimGridTrace implements Trace {
   /**
    * An index's entries as SMPI reads them ({@code smpi_read_replay}, {@code src/smpi/internals/smpi_deployment.cpp}:
    * {@code std::getline} and every line that is not empty): lines end at {@code \n} alone, an empty line is skipped,
-   * and any other line is a file name whole (white space, a {@code #} and a carriage return included).
+   * and any other line is a file name whole (white space, a {@code #} and a carriage return included), less a UTF-8
+   * byte-order mark at the start of the file (since stop 73; it was read as part of the first name).
    */
   private static List<String> indexEntries(Path file) throws IOException {
     List<String> entries = new ArrayList<>();
@@ -217,8 +218,9 @@ public final class SimGridTrace implements Trace {
         for (int i = 0; i < n; i++) {
           if (chunk[i] == '\n') {
             line.write(chunk, from, i - from);
-            if (line.size() > 0) {
-              entries.add(fileName(file, lineNumber, line.toByteArray()));
+            byte[] entry = lineNumber == 1 ? LineSource.withoutByteOrderMark(line.toByteArray()) : line.toByteArray();
+            if (entry.length > 0) {
+              entries.add(fileName(file, lineNumber, entry));
             }
             line.reset();
             lineNumber++;
@@ -232,8 +234,9 @@ public final class SimGridTrace implements Trace {
         }
       }
     }
-    if (line.size() > 0) {
-      entries.add(fileName(file, lineNumber, line.toByteArray()));
+    byte[] last = lineNumber == 1 ? LineSource.withoutByteOrderMark(line.toByteArray()) : line.toByteArray();
+    if (last.length > 0) {
+      entries.add(fileName(file, lineNumber, last));
     }
     return entries;
   }

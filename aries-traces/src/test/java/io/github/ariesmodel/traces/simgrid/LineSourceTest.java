@@ -53,4 +53,18 @@ class LineSourceTest {
       });
     }
   }
+  /** A byte-order mark at the file's start is not the first line's, and the next line's offset is the file's. */
+  @Test
+  void aByteOrderMarkAtTheStartIsNotPartOfTheFirstLine() throws IOException {
+    Path f = dir.resolve("bom.txt");
+    java.nio.file.Files.write(f, new byte[] {(byte) 0xef, (byte) 0xbb, (byte) 0xbf, '0', ' ', 'a', '\n',
+        (byte) 0xef, (byte) 0xbb, (byte) 0xbf, '1', '\n'});
+    try (LineSource in = new LineSource(f, 8192)) {
+      assertThat(in.next(0, 1)).isEqualTo("0 a");
+      assertThat(in.position()).isEqualTo(7);
+      assertThat(in.next(0, 2)).isEqualTo("\u00ef\u00bb\u00bf1"); // (one char a byte)
+      in.seek(0);
+      assertThat(in.next(0, 1)).isEqualTo("0 a");
+    }
+  }
 }
