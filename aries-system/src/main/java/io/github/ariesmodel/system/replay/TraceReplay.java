@@ -966,9 +966,12 @@ public final class TraceReplay {
       if (!(psExact < AriesSystem.PROGRAM_CLOCK_END_PS - mpi.now())) {
         // (a compute of 1e300 flops used to end the replay at the clock's end, silently, or as a negative time; the
         // MPI layer keeps the clock's last 10^15 ps for the communication after a compute)
+        // (in the user's words: it named AriesSystem.PROGRAM_CLOCK_END_PS and Long.MAX_VALUE, until stop 73)
         throw fail(what + ", " + psExact + " ps (" + compute + "), would end past the simulated"
-            + " clock's end for a program (AriesSystem.PROGRAM_CLOCK_END_PS, 10^15 ps before Long.MAX_VALUE ps, about"
-            + " 107 days)");
+            + " clock's end for a program, " + String.format(Locale.ROOT, "%,d", AriesSystem.PROGRAM_CLOCK_END_PS)
+            + " ps (about " + Math.round(AriesSystem.PROGRAM_CLOCK_END_PS / 86_400e12) + " days; the clock's last "
+            + String.format(Locale.ROOT, "%,d", AriesSystem.PROGRAM_CLOCK_RESERVE_PS / 1_000_000_000_000L) + " s are"
+            + " kept for the communication after it)");
       }
       long ps = Math.round(psExact);
       if (ps > 0) {

@@ -236,7 +236,11 @@ class TraceReplayTest {
     Files.writeString(f, "0 init\n1 init\n0 compute 1e300\n0 send 1 0 10\n1 recv 0 0 10\n");
     assertThatThrownBy(() -> TraceReplay.builder(system("default"), SimGridTrace.open(f)).compute(
         ComputeMode.AS_TRACED).build().run()).isInstanceOf(TraceReplayException.class)
-        .hasMessageContaining(f + ", rank 0, call ").hasMessageContaining("would end past the simulated clock's end");
+        .hasMessageContaining(f + ", rank 0, call ").hasMessageContaining("would end past the simulated clock's end")
+        // in the user's terms, no Java name (it named AriesSystem.PROGRAM_CLOCK_END_PS and Long.MAX_VALUE until stop 73)
+        .hasMessageContaining("clock's end for a program, 9,222,372,036,854,775,807 ps (about 107 days; the clock's"
+            + " last 1,000 s are kept for the communication after it)")
+        .hasMessageNotContaining("AriesSystem").hasMessageNotContaining("Long.");
     Path g = dir.resolve("sleeps.txt");
     Files.writeString(g, "0 init\n0 sleep 9e6\n0 sleep 9e6\n");
     assertThatThrownBy(() -> TraceReplay.builder(system("default"), SimGridTrace.open(g)).compute(

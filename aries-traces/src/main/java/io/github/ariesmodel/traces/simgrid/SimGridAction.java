@@ -159,8 +159,10 @@ enum SimGridAction {
     TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
       l.arguments(1, 0);
       double seconds = l.amount(2, "seconds");
-      if (seconds > 9.2e9) {
-        throw l.error("sleep of " + seconds + " s is too long");
+      if (seconds > MAX_SLEEP_SECONDS) {
+        // (it said "sleep of 1.0E12 s is too long", with no bound)
+        throw l.error("seconds must be at most " + MAX_SLEEP_SECONDS + " (9.2e9 s: its nanoseconds must fit a 64-bit"
+            + " count), was " + TraceFormatException.echo(l.token(2)));
       }
       return new TraceCall.Local(CallKind.SLEEP, 0, Math.round(seconds * 1e9), CallTiming.NONE);
     }
@@ -332,6 +334,12 @@ enum SimGridAction {
   },
   ;
 
+  /**
+   * The longest sleep read, in seconds: 9.2e9 (derived: its nanoseconds, kept as a long, stay below
+   * {@code Long.MAX_VALUE}, 9.22e18; a replay refuses a sleep past its clock's end, about 9.2e6 s, itself).
+   */
+  static final long MAX_SLEEP_SECONDS = 9_200_000_000L;
+
   /** SMPI's {@code MPI_ANY_TAG} ({@code include/smpi/smpi.h}). */
   static final int SMPI_ANY_TAG = -444;
 
@@ -382,12 +390,13 @@ enum SimGridAction {
    * the same way and finds it.
    */
   static int receiveTag(SimGridLine l, int i) throws TraceFormatException {
-    int tag = l.integer(i, "tag", Integer.MIN_VALUE, Integer.MAX_VALUE); // (the range is checked below)
+    String range = "0.." + Integer.MAX_VALUE + " or " + SMPI_ANY_TAG + " (MPI_ANY_TAG)";
+    int tag = l.integer(i, "tag", Integer.MIN_VALUE, Integer.MAX_VALUE, range); // (the range is checked below)
     if (tag == SMPI_ANY_TAG) {
       return TraceCall.ANY_TAG;
     }
     if (tag < 0) {
-      throw l.error("tag must be in 0.." + Integer.MAX_VALUE + " or " + SMPI_ANY_TAG + " (MPI_ANY_TAG), was " + tag);
+      throw l.error("tag must be in " + range + ", was " + tag);
     }
     return tag;
   }

@@ -50,17 +50,32 @@ final class SimGridLine {
 
   /** An integer argument (a rank or tag) within a range. */
   int integer(int i, String what, int min, int max) throws TraceFormatException {
+    return integer(i, what, min, max, min + ".." + max);
+  }
+
+  /**
+   * An integer argument within a range, the range told as {@code range} (a caller that checks more itself names
+   * what it accepts). An integer beyond an int's range is told the range too (until stop 73 it was "must be an
+   * integer, was '99999999999'", which it is).
+   */
+  int integer(int i, String what, int min, int max, String range) throws TraceFormatException {
     int v;
     try {
       v = Integer.parseInt(tokens[i]);
     } catch (NumberFormatException e) {
+      if (INTEGER.matcher(tokens[i]).matches()) {
+        throw error(what + " must be in " + range + ", was " + TraceFormatException.echo(tokens[i]));
+      }
       throw error(what + " must be an integer, was " + TraceFormatException.echo(tokens[i]));
     }
     if (v < min || v > max) {
-      throw error(what + " must be in " + min + ".." + max + ", was " + v);
+      throw error(what + " must be in " + range + ", was " + v);
     }
     return v;
   }
+
+  /** Digits with an optional sign: what {@link Integer#parseInt} takes, of any length. */
+  private static final java.util.regex.Pattern INTEGER = java.util.regex.Pattern.compile("[+-]?[0-9]+");
 
   /**
    * A size or count, which SimGrid parses as a double and truncates ({@code parse_integer} in smpi_replay.cpp), so
