@@ -43,7 +43,7 @@ public enum TraceFormat {
       }
     }
     if (!Files.isRegularFile(path)) {
-      throw TraceFormatException.ofFile(path, TraceFormatException.NO_RANK, "no such trace file", null);
+      throw TraceFormatException.notARegularFile(path, TraceFormatException.NO_RANK, "trace file");
     }
     String name = path.getFileName().toString().toLowerCase(Locale.ROOT);
     if (name.endsWith(".meta") || name.endsWith(".bin")) {

@@ -86,6 +86,23 @@ public final class TraceFormatException extends IOException {
   }
 
   /**
+   * A file that is not a regular file: none there ("no such WHAT"), or something else that is not a directory (a
+   * pipe, a device, a socket), which is said: a trace is read more than once (a first pass checks every rank's stream,
+   * then the replay reads it again), so it cannot be streamed from a pipe. Until stop 73 a FIFO was "no such trace
+   * file".
+   *
+   * @param file the path
+   * @param rank the rank it belongs to, or {@link #NO_RANK}
+   * @param what what it should have been ("trace file", "DUMPI .meta file")
+   * @return the exception
+   */
+  public static TraceFormatException notARegularFile(Path file, int rank, String what) {
+    return ofFile(file, rank, java.nio.file.Files.exists(file) ? "not a regular file (a pipe, device or socket),"
+        + " but a " + what + " is read more than once (a first pass checks it, then the replay reads it): save it to a"
+        + " file and give that" : "no such " + what, null);
+  }
+
+  /**
    * Abbreviates text taken from a trace for an error message: at most 80 characters, with an ellipsis when cut, and
    * control characters (ESC, BEL, NUL, line breaks, Unicode's format characters) written as Java escapes
    * ({@code \u001b}), so that a file's bytes cannot move the terminal's cursor, colour or erase the line that reports

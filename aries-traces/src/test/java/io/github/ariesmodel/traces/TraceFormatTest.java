@@ -1,11 +1,16 @@
 package io.github.ariesmodel.traces;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.ariesmodel.traces.dumpi.DumpiTrace;
+import io.github.ariesmodel.traces.simgrid.SimGridTrace;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,5 +40,35 @@ class TraceFormatTest {
     Path m = dir.resolve("m");
     Files.write(m, new byte[] {(byte) 0xef, (byte) 0xbb, (byte) 0xbf, 'h', 'o', 's', 't', 'n', 'a', 'm', 'e', '=', 'x'});
     assertThat(TraceFormat.detect(m)).isEqualTo(TraceFormat.DUMPI);
+  }
+  /**
+   * A path that exists but is no regular file (a FIFO, a device) is said to be one, not "no such trace file" (until
+   * stop 73): a trace is read more than once, so a pipe cannot be one.
+   */
+  @Test
+  void aPipeOrDeviceIsSaidToBeNoRegularFileNotMissing() throws IOException, InterruptedException {
+    Path fifo = dir.resolve("f.txt");
+    boolean made;
+    try {
+      made = new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0;
+    } catch (IOException e) {
+      made = false;
+    }
+    Path device = Path.of("/dev/null");
+    Assumptions.assumeTrue(made && Files.exists(device), "mkfifo and /dev/null (a POSIX system)");
+    for (Path p : new Path[] {fifo, device}) {
+      String not = p + ": not a regular file (a pipe, device or socket), but a ";
+      String rest = " is read more than once (a first pass checks it, then the replay reads it): save it to a file and"
+          + " give that";
+      assertThatThrownBy(() -> TraceFormat.detect(p)).isInstanceOf(TraceFormatException.class)
+          .hasMessage(not + "trace file" + rest);
+      assertThatThrownBy(() -> DumpiTrace.open(p)).isInstanceOf(TraceFormatException.class)
+          .hasMessage(not + "DUMPI .meta file" + rest);
+      assertThatThrownBy(() -> SimGridTrace.open(p)).isInstanceOf(TraceFormatException.class)
+          .hasMessage(not + "SimGrid trace file" + rest);
+    }
+    Path none = dir.resolve("none.txt");
+    assertThatThrownBy(() -> TraceFormat.detect(none)).isInstanceOf(TraceFormatException.class)
+        .hasMessage(none + ": no such trace file");
   }
 }

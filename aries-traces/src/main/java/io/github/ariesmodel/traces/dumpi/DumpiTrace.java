@@ -83,7 +83,7 @@ public final class DumpiTrace implements Trace {
       }
     }
     if (!Files.isRegularFile(meta)) {
-      throw TraceFormatException.ofFile(meta, TraceFormatException.NO_RANK, "no such DUMPI .meta file", null);
+      throw TraceFormatException.notARegularFile(meta, TraceFormatException.NO_RANK, "DUMPI .meta file");
     }
     if (meta.getFileName().toString().endsWith(".bin")) {
       // (read as a meta file, its first binary bytes were "expected key=value")

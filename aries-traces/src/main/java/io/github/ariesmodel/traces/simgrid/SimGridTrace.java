@@ -78,7 +78,7 @@ public final class SimGridTrace implements Trace {
           + " (a DUMPI trace is a directory: DumpiTrace.open)", null);
     }
     if (!Files.isRegularFile(file)) {
-      throw TraceFormatException.ofFile(file, TraceFormatException.NO_RANK, "no such SimGrid trace file", null);
+      throw TraceFormatException.notARegularFile(file, TraceFormatException.NO_RANK, "SimGrid trace file");
     }
     List<String> index = isIndex(file) ? indexEntries(file) : null;
     if (index != null) {
