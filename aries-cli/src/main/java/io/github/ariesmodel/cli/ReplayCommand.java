@@ -29,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -329,8 +330,11 @@ final class ReplayCommand implements Callable<Integer> {
       o.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(
           summary(run.results(), s, dir)));
     } else {
-      o.printf(Locale.ROOT, "aries replay %s on %s (mapping %s, compute %s, %d rank%s per node, seed %d)%n", trace,
-          s.system(), mapping, compute, ranksPerNode, ranksPerNode == 1 ? "" : "s", s.seed());
+      // a mapping file places the ranks itself: --ranks-per-node (1 by default) said nothing of it (until stop 73)
+      boolean builtIn = Set.of("linear", "random", "round-robin-groups").contains(mapping);
+      o.printf(Locale.ROOT, "aries replay %s on %s (mapping %s, compute %s, %s, seed %d)%n", trace, s.system(),
+          mapping, compute, builtIn ? ranksPerNode + (ranksPerNode == 1 ? " rank" : " ranks") + " per node"
+              : "ranks placed by the mapping file", s.seed());
       for (Metric m : run.results().metrics()) {
         // counts as whole numbers, thousands grouped (they printed 13584368.000 B; until stop 72)
         o.printf(Locale.ROOT, "  %-30s %16s%s%n", m.name(), Figures.text(m.value()),

@@ -593,6 +593,14 @@ class ReplayCommandTest {
     assertThat(lines.get(0)).endsWith("(mapping linear, compute skip, 1 rank per node, seed 1)");
     assertThat(lines).contains("  ranks                                         3",
         "  messages                                      3", "  bytes                                     8,000 B");
+    // a mapping file places the ranks: the header does not claim the --ranks-per-node it leaves at 1 (until stop 73)
+    java.nio.file.Path map = tmp.resolve("two-on-node-0.txt");
+    java.nio.file.Files.writeString(map, "0\n0\n1\n");
+    StringWriter mapped = new StringWriter();
+    assertThat(run(mapped, err, "replay", trace, "-q", "--no-wall-clock", "--mapping", map.toString(), "--out",
+        tmp.resolve("m").toString())).as(err.toString()).isZero();
+    assertThat(mapped.toString().lines().findFirst().orElseThrow())
+        .endsWith("(mapping " + map + ", compute skip, ranks placed by the mapping file, seed 1)");
     Results r = ResultsJson.read(tmp.resolve("t").resolve("results.json"));
     double us = r.metrics().stream().filter(m -> m.name().equals("simulatedTimeUs")).findFirst().orElseThrow()
         .value();
