@@ -133,7 +133,7 @@ class ArchitectureTest {
       "report.SweepCoordinates", "report.WallClock",
       "sweep.Shard", "sweep.SweepJobs", "sweep.SweepMerge", "sweep.SweepPoint", "sweep.SweepRunner",
       "sweep.SweepSpec",
-      "system.BuiltSystems", "system.RecordedSettings", "system.SystemSpec",
+      "system.BuiltSystems", "system.RecordedSettings", "system.SystemSpec", "system.SystemSpecException",
       "validate.PublishedFigure", "validate.Validation",
       "workload.Distances", "workload.Measurements", "workload.Params", "workload.Progress",
       "workload.SystemUnfitException", "workload.Workload",
