@@ -22,6 +22,8 @@ import io.github.ariesmodel.iommu.PageTables;
 import io.github.ariesmodel.iommu.IommuStatistics;
 import io.github.ariesmodel.iommu.StallCause;
 import io.github.ariesmodel.iommu.TranslationStatistics;
+import io.github.ariesmodel.traces.TextLines;
+import io.github.ariesmodel.traces.TraceFormatException;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
@@ -399,7 +401,7 @@ final class IommuCommand implements Callable<Integer> {
     }
     // a byte-order mark at the start is dropped (offset 0 was refused as "\ufeff0"), as link lists and YAML
     // configurations drop it
-    BoundedLineReader r = new BoundedLineReader(in, MAX_TRACE_LINE_CHARS);
+    TextLines r = TextLines.of(in, Path.of(name), MAX_TRACE_LINE_CHARS);
     return new AccessSource() {
       boolean any;
 
@@ -407,7 +409,7 @@ final class IommuCommand implements Callable<Integer> {
       public boolean next(Driver d) {
         try {
           String line;
-          while ((line = r.readLine()) != null) {
+          while ((line = r.next()) != null) {
             String s = line.strip();
             if (s.isEmpty() || s.startsWith("#")) {
               continue;
@@ -422,9 +424,9 @@ final class IommuCommand implements Callable<Integer> {
                 + " and # comments are skipped)", "TRACE", null);
           }
           return false;
-        } catch (BoundedLineReader.LineTooLongException e) {
-          throw CliError.badInput(Texts.abbreviate(name) + ", line " + r.lineNumber() + ": a line must be at most "
-              + e.maxLineChars() + " characters (OFFSET [R|W|A], or a comment) but this one is longer; is it a"
+        } catch (TraceFormatException e) { // (the one thing TextLines refuses: a line longer than the bound)
+          throw CliError.badInput(Texts.abbreviate(name) + ", line " + (r.lineNumber() + 1) + ": a line must be at"
+              + " most " + r.maxLineChars() + " characters (OFFSET [R|W|A], or a comment) but this one is longer; is it a"
               + " trace?", "TRACE", e);
         } catch (CharacterCodingException e) {
           throw CliError.badInput(name + " is not UTF-8 text (a trace has one access a line)", "TRACE", e);

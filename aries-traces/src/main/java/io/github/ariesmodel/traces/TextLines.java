@@ -19,7 +19,8 @@ import java.nio.file.Path;
  * {@code \r\n} or {@code \r}, as {@link java.io.BufferedReader#readLine}'s does. A UTF-8 byte-order mark (bytes
  * {@code EF BB BF}) at the start of the file is dropped, whatever the charset, as editors on Windows write one (link
  * lists and configuration files accept it too). Text the charset cannot decode is a
- * {@link java.nio.charset.CharacterCodingException}.
+ * {@link java.nio.charset.CharacterCodingException}. {@link #of} reads any text so (standard input, another bound):
+ * the command line's {@code iommu} TRACE.
  */
 public final class TextLines implements Closeable {
 
@@ -32,6 +33,9 @@ public final class TextLines implements Closeable {
 
   private final Path file;
   private final Reader in;
+  private final int maxLineChars;
+  /** Whether a U+FEFF that starts the text is still to be dropped (a reader's text; a file's mark goes as bytes). */
+  private boolean bomToDrop;
   private final char[] buf = new char[8192];
   private final StringBuilder line = new StringBuilder();
   private int pos;
@@ -40,9 +44,28 @@ public final class TextLines implements Closeable {
   private boolean skipNewline;
   private boolean eof;
 
-  private TextLines(Path file, Reader in) {
+  private TextLines(Path file, Reader in, int maxLineChars, boolean bomToDrop) {
     this.file = file;
     this.in = in;
+    this.maxLineChars = maxLineChars;
+    this.bomToDrop = bomToDrop;
+  }
+
+  /**
+   * The lines of a text already opened, with a bound of the caller's; a byte-order mark (U+FEFF) that starts it is
+   * dropped.
+   *
+   * @param in the text, read in blocks (no need to buffer it); closing these lines closes it
+   * @param name what the text is, for messages (a file, or standard input)
+   * @param maxLineChars the most characters a line may have, without its end, ≥ 1
+   * @return its lines
+   */
+  public static TextLines of(Reader in, Path name, int maxLineChars) {
+    if (in == null || name == null || maxLineChars < 1) {
+      throw new IllegalArgumentException("in and name must not be null and maxLineChars must be >= 1 but were " + in
+          + ", " + name + ", " + maxLineChars);
+    }
+    return new TextLines(name, in, maxLineChars, true);
   }
 
   /**
@@ -69,7 +92,8 @@ public final class TextLines implements Closeable {
       throw e;
     }
     return new TextLines(file, new InputStreamReader(raw, charset.newDecoder()
-        .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)));
+        .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)), MAX_LINE_CHARS,
+        false);
   }
 
   /** @return the number of the line {@link #next} returned last (1 for the first), 0 before */
@@ -77,9 +101,15 @@ public final class TextLines implements Closeable {
     return lineNumber;
   }
 
+  /** @return the most characters a line may have ({@link #MAX_LINE_CHARS} for a file {@link #open}ed) */
+  public int maxLineChars() {
+    return maxLineChars;
+  }
+
   /**
    * @return the next line without its end, or null at the end of the file
-   * @throws TraceFormatException when the line is longer than {@link #MAX_LINE_CHARS} (naming the file and line)
+   * @throws TraceFormatException when the line is longer than {@link #maxLineChars} (naming the file and line, the
+   *     number after {@link #lineNumber})
    * @throws IOException when the file cannot be read or decoded
    */
   public String next() throws IOException {
@@ -100,15 +130,21 @@ public final class TextLines implements Closeable {
           continue;
         }
       }
+      if (bomToDrop) {
+        bomToDrop = false;
+        if (c == '\uFEFF') {
+          continue;
+        }
+      }
       any = true;
       if (c == '\n' || c == '\r') {
         skipNewline = c == '\r';
         lineNumber++;
         return line.toString();
       }
-      if (line.length() == MAX_LINE_CHARS) {
+      if (line.length() == maxLineChars) {
         throw TraceFormatException.atLine(file, TraceFormatException.NO_RANK, lineNumber + 1, "line longer than "
-            + MAX_LINE_CHARS + " characters, the longest read (is it the right file?)");
+            + maxLineChars + " characters, the longest read (is it the right file?)");
       }
       line.append(c);
     }
