@@ -106,6 +106,21 @@ final class AmoUnit {
     return waiting == null ? 0 : waiting.size();
   }
 
+  /**
+   * @return whether a translated AMO waiting for room in the request list works on a byte of {@code [address, end)}:
+   *     the memory must not be given back under it ({@link PostedWrites#free})
+   */
+  boolean waitsToWork(long address, long end) {
+    if (waiting != null) {
+      for (MemoryAccess a : waiting) {
+        if (a.overlaps(address, end)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   private void execute(long now, MemoryAccess a) {
     Packet p = a.packet;
     if (cache != null && p.amo().cached() && executeCached(now, a)) {

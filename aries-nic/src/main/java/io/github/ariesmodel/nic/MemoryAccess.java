@@ -51,6 +51,16 @@ final class MemoryAccess {
     parts++;
   }
 
+  /** @return whether a translated part of this access lies in {@code [address, end)} */
+  boolean overlaps(long address, long end) {
+    for (int i = 0; i < parts; i++) {
+      if (pa[i] < end && pa[i] + partLength[i] > address) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   void write(HostMemory m, byte[] src) {
     int at = 0;
     for (int i = 0; i < parts; i++) {

@@ -167,6 +167,10 @@ public final class Nic implements FabricEndpoint {
         injector, amoUnit, stats, config.protectionTag(), config.protectionKey(), writeProbes);
     responses = new ResponseEngine(nodeId, scheduler, memory, translation, config, host, accesses, transactions,
         writeProbes);
+    // A GET waiting for a non-posted tag or an AMO waiting for room in the unit holds the physical address the IOMMU
+    // gave it: memory given back under it would be read or written after another owner may hold it.
+    posted.keepWhileWaiting(target::waitsToRead);
+    posted.keepWhileWaiting(amoUnit::waitsToWork);
     collective = new CollectiveEngine(nodeId, scheduler, memory, translation, config, host, completions, transactions,
         injector, stats, writeProbes);
   }
@@ -190,6 +194,16 @@ public final class Nic implements FabricEndpoint {
   /** Package-private view for tests: the writes on their way to host memory, or null before the NIC is built. */
   PostedWrites postedWrites() {
     return posted;
+  }
+
+  /** Package-private view for tests: translated GETs waiting for a non-posted tag (0 before the NIC is built). */
+  int waitingGetsForTest() {
+    return target == null ? 0 : target.waitingForTag();
+  }
+
+  /** Package-private view for tests: translated AMOs waiting for room in the AMO unit (0 before the NIC is built). */
+  int waitingAmosForTest() {
+    return amoUnit == null ? 0 : amoUnit.waiting();
   }
 
   /** @return this node's id */
@@ -269,15 +283,16 @@ public final class Nic implements FabricEndpoint {
    * of the bytes go: the AMO cache's words and the host cache's lines are dropped unwritten (of a dirty line the range
    * covers in part, the bytes outside it are written back). A plain {@link #deregister} gives nothing back.
    *
-   * <p>Not covered (a caller's to avoid; a job's close never meets it, as it waits for every operation of its
-   * processes): a request from the network for this memory that the IOMMU translated before the deregistration and
-   * that still waits in the NIC to be served (an AMO behind another on its word, a GET waiting for a tag) is served
-   * on the memory given back.
+   * <p>A request from the network that the IOMMU translated before the deregistration is served on the physical
+   * address it was given, so the memory stays while one waits in the NIC (a GET for a tag of the non-posted table, an
+   * AMO for room in the request list): until stop 74 it was served on the memory given back, perhaps another owner's.
+   * A request arriving after the deregistration faults (an error response), as on the hardware.
    *
    * @param mdh a registered MDH
    * @return true when the memory was given back; false when it was not, now, the registration deregistered all the
-   *     same: a NIC write into it is still on its way, a cached AMO on one of its words is in flight, or the IOMMU is
-   *     translating or fetching page-table lines (any registration's); the built-in translators then give it back at
+   *     same: a NIC write into it is still on its way, a cached AMO on one of its words is in flight, a translated GET
+   *     or AMO for it waits in the NIC, or the IOMMU is translating or fetching page-table lines (any
+   *     registration's); the built-in translators then give it back at
    *     their next registration or {@code deregisterAndFree} that finds nothing on its way. Also false when the
    *     translation's frames are not its own ({@link AddressTranslation#deregisterAndFree})
    * @throws IllegalArgumentException as {@link #deregister} does; nothing is deregistered then

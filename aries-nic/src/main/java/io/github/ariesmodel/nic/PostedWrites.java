@@ -119,11 +119,31 @@ final class PostedWrites implements HostMemory {
     return memory.allocatedBytes();
   }
 
+  /** A stage that keeps translated accesses waiting to be served: whether one of them touches a range. */
+  interface Waiting {
+    /** @return whether an access translated and still waiting in the stage touches a byte of {@code [address, end)} */
+    boolean touches(long address, long end);
+  }
+
+  /** Stages whose waiting accesses keep memory from being given back ({@link #keepWhileWaiting}). */
+  private Waiting[] waiting = new Waiting[0];
+
+  /**
+   * Memory a waiting access of {@code stage} touches is not given back ({@link #free}) until the access is served:
+   * the IOMMU translated it before the deregistration, and the NIC serves it on the physical address it was given (a
+   * GET waiting for a tag of the non-posted table, an AMO waiting for room in the request list).
+   */
+  void keepWhileWaiting(Waiting stage) {
+    waiting = Arrays.copyOf(waiting, waiting.length + 1);
+    waiting[waiting.length - 1] = stage;
+  }
+
   /**
    * {@inheritDoc}
    *
-   * <p>Keeps the memory (false, nothing changed) while a write into the range is held: it would land in memory given
-   * back, perhaps handed to another owner by then.
+   * <p>Keeps the memory (false, nothing changed) while a write into the range is held, or a stage keeps an access to it
+   * that was translated and waits to be served ({@link #keepWhileWaiting}): the write would land, or the access read
+   * or write, in memory given back, perhaps handed to another owner by then.
    */
   @Override
   public boolean free(long address, long bytes) {
@@ -134,6 +154,11 @@ final class PostedWrites implements HostMemory {
     for (int k = 0; k < size; k++) {
       Held h = at(k);
       if (!h.done && h.pa < end && h.pa + h.length > address) {
+        return false;
+      }
+    }
+    for (Waiting w : waiting) {
+      if (w.touches(address, end)) {
         return false;
       }
     }

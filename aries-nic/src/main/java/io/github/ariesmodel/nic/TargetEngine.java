@@ -152,6 +152,21 @@ final class TargetEngine {
     return waitingForTag == null ? 0 : waitingForTag.size();
   }
 
+  /**
+   * @return whether a translated GET waiting for a tag will read a byte of {@code [address, end)}: the memory must
+   *     not be given back under it ({@link PostedWrites#free})
+   */
+  boolean waitsToRead(long address, long end) {
+    if (waitingForTag != null) {
+      for (MemoryAccess a : waitingForTag) {
+        if (a.overlaps(address, end)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   /** A translated GET: its host read starts now if a tag is free and no GET waits before it, else it waits. */
   private void getTranslated(long now, MemoryAccess a) {
     if (tags.held(now) < NPT_TAGS && waitingForTag() == 0) {
