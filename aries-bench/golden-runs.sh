@@ -11,9 +11,10 @@
 #
 # The set: every workload of `run` on its default system (results.json, wall-clock fields left out by
 # --no-wall-clock), pingpong and gups again on two engine threads, the AMG trace of ../shared/traces replayed on one
-# and two engine threads and with a random mapping (when the trace is there), `traffic` points over five routings,
-# three patterns and three systems (the canonical 1,056 nodes on one to three threads, Edison on two, the full
-# system on one and two), Edison as cabled with and without failed links, the `iommu` study on two page sizes, and a three-point sweep on two jobs at a time. Lines
+# and two engine threads, with a random mapping and beside a second copy of itself (when the trace is there),
+# `traffic` points over five routings, three patterns and three systems (the canonical 1,056 nodes on one to three
+# threads, Edison on two, the full system on one and two), Edison as cabled with and without failed links, the
+# `iommu` study on two page sizes, and a three-point sweep on two jobs at a time. Lines
 # that carry a wall-clock time or a rate per second are left out of the `traffic`, `replay` and `iommu` outputs. About
 # three minutes on 2 cores. Needs bash and a JDK 17.
 set -uo pipefail
@@ -165,6 +166,13 @@ json traffic-edison-failed traffic --topology 'edison-cabled+failed=random:1260:
 # which has no alltoall or placement parameter)
 results run-mpi-collectives-alltoall run mpi-collectives -p nodes=2,6,16 -p engine=off,on -p alltoall=8 \
   -p placement=packed
+# added in stop 74, last so the first 32 keep their numbers: the AMG trace beside a second copy of itself (a
+# concurrent replay, its fabric with a LinkTally hop listener; fails with a jar older than stop 56, which has no --with)
+if [ -e "$trace" ]; then
+  json replay-amg-with replay "$trace" --with "$trace" --system two-groups --json
+else
+  echo "golden-runs: no $trace, the concurrent AMG replay is left out" >&2
+fi
 echo "golden-runs: $i outputs in $out"
 # a run that failed the same way with both jars still compares identical: say so, so it is not taken for a pass
 if [ ${#failed[@]} -gt 0 ]; then

@@ -139,9 +139,12 @@ public final class AriesSystem {
       Fabric ideal = new IdealFabric(loop, topology.nodeCount(), b.idealLatencyPs, Double.POSITIVE_INFINITY);
       this.fabric = b.trace == null ? ideal : b.trace.wrap(ideal);
     }
-    // NICs reuse the packets they are done with unless something may keep a delivered packet: a trace, a fabric of
-    // the caller's, or router settings of the caller's (which may add a delivery observer or a hop listener)
-    if (b.trace == null && b.fabricFactory == null && b.routerSettings == null) {
+    // NICs reuse the packets they are done with unless something may keep a delivered packet: a trace or a fabric of
+    // the caller's. Router settings of the caller's do not turn reuse off (until stop 74 they did, and so a
+    // concurrent replay's LinkTally did): what they may add keeps no packet past its call or delivery by contract (a
+    // routing reads the packet while it routes it, a hop listener keeps it no longer than its delivery, a delivery
+    // observer no longer than its call).
+    if (b.trace == null && b.fabricFactory == null) {
       this.packets = new PacketPool[engine == null ? 1 : topology.groupCount()];
       for (int i = 0; i < packets.length; i++) {
         // one pool: it keeps no more than the system had in flight. A group's pool on the engine may take in more than
@@ -776,6 +779,12 @@ public final class AriesSystem {
 
     /**
      * Tunes the router fabric beyond the defaults (VC count, buffer sizes, pipeline latency, arbitration, ...).
+     *
+     * <p>The NICs reuse delivered packets with these settings as without them (since stop 74), so a routing, hop
+     * listener or delivery observer set here must keep no packet beyond what its contract allows: a routing beyond
+     * its call, a hop listener beyond the packet's delivery, a delivery observer beyond its call. Something that
+     * keeps packets longer (a recorder of every packet) belongs in a {@link #trace} or a fabric of the caller's
+     * ({@link #fabric(FabricFactory)}), with which packets are not reused.
      *
      * @param settings applied to the fabric's builder before it is built, after seed and routing are set (a routing
      *     set here replaces the system's, and the system reports it); not null (leave the call out for the defaults)

@@ -10,6 +10,7 @@ import io.github.ariesmodel.core.MemoryRegistration;
 import io.github.ariesmodel.core.NetworkAddress;
 import io.github.ariesmodel.nic.NicConfig;
 import io.github.ariesmodel.nic.Post;
+import io.github.ariesmodel.system.trace.PacketTrace;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -32,8 +33,10 @@ class PacketRecyclingTest {
   @Test
   void aSecondRoundAllocatesNoPacketAndGivesWhatFreshPacketsGive() {
     Outcome recycled = run(AriesSystem.builder().system("default").build());
-    // router settings of the caller's may observe packets, so such a system keeps allocating (and is the reference)
-    Outcome fresh = run(AriesSystem.builder().system("default").routerSettings(fb -> { }).build());
+    // a packet trace keeps packets, so a traced system keeps allocating (and is the reference); its filter takes none
+    // of this test's packets, which go from node 0 to the last node
+    Outcome fresh = run(AriesSystem.builder().system("default").trace(new PacketTrace(1, PacketTrace.Filter.parse(
+        "src=1,dst=2"))).build());
 
     assertThat(recycled.events()).isEqualTo(fresh.events());
     assertThat(Arrays.mismatch(recycled.source(), fresh.source())).as("first byte that differs, node 0").isEqualTo(-1);
@@ -42,6 +45,33 @@ class PacketRecyclingTest {
     assertThat(r[0]).as("packets and payloads made in round 1").isPositive();
     assertThat(r[1]).as("made by the end of round 2").isEqualTo(r[0]);
     assertThat(fresh.allocatedAfterRounds()).as("no shared pool").containsExactly(-1, -1);
+  }
+
+  /**
+   * Router settings of the caller's keep packets reused (until stop 74 they turned reuse off, and with it a concurrent
+   * replay's LinkTally): a hop listener and a delivery observer see the same hops and deliveries either way, and the
+   * run is the same as without them.
+   */
+  @Test
+  void routerSettingsWithAHopListenerAndADeliveryObserverKeepPacketsReused() {
+    List<String> hops = new ArrayList<>();
+    List<String> deliveries = new ArrayList<>();
+    AriesSystem sys = AriesSystem.builder().system("default").routerSettings(fb -> fb
+        .addHopListener((now, p, router, port, vc, hop) -> hops.add(now + " " + p.sourceNode() + ">"
+            + p.destinationNode() + " " + p.kind() + " tag " + p.tag() + " @" + router + ":" + port + " vc" + vc))
+        .observeDeliveries((now, p, nonMinimal) -> deliveries.add(now + " " + p.kind() + " tag " + p.tag())))
+        .build();
+    Outcome listened = run(sys);
+    Outcome plain = run(AriesSystem.builder().system("default").build());
+
+    assertThat(sys.packetPool()).as("the NICs' shared pool").isPresent();
+    long[] r = listened.allocatedAfterRounds();
+    assertThat(r[0]).as("packets and payloads made in round 1").isPositive();
+    assertThat(r[1]).as("made by the end of round 2").isEqualTo(r[0]);
+    assertThat(listened.events()).isEqualTo(plain.events());
+    assertThat(Arrays.mismatch(listened.target(), plain.target())).isEqualTo(-1);
+    assertThat(hops).hasSizeGreaterThan(deliveries.size()); // several hops a packet from node 0 to the last node
+    assertThat(deliveries).isNotEmpty();
   }
 
   private static Outcome run(AriesSystem sys) {
