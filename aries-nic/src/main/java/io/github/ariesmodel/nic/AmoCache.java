@@ -339,6 +339,11 @@ final class AmoCache {
     }
 
     @Override
+    public HostMemory physicalMemory() {
+      return memory.physicalMemory();
+    }
+
+    @Override
     public void read(long address, byte[] dst, int dstOffset, int length) {
       if (validCount > 0) {
         beforeAccess(address, length);

@@ -110,6 +110,11 @@ final class PostedWrites implements HostMemory {
   }
 
   @Override
+  public HostMemory physicalMemory() {
+    return memory.physicalMemory();
+  }
+
+  @Override
   public long allocate(long bytes, long alignment) {
     return memory.allocate(bytes, alignment);
   }

@@ -114,11 +114,30 @@ public final class FlatTranslation implements AddressTranslation {
       throw new IllegalArgumentException("memory must be this translator's memory or a view of it (capacity "
           + this.memory.capacity() + ") but was " + (memory == null ? "null" : "of capacity " + memory.capacity()));
     }
+    HostMemory below = memory.physicalMemory();
+    HostMemory mine = this.memory.physicalMemory();
+    if (below != null && mine != null && below != mine) {
+      // every node's memory has the same capacity: frames given back there would free another node's registration
+      throw new IllegalArgumentException("memory must be this translator's memory or a view of it but is a view of"
+          + " another memory (another node's?)");
+    }
+    MemoryDomainDescriptor registered = mdds[mdh];
     deregister(mdh);
     long[] frames = {physicalBase[mdh], mdds[mdh].length()};
     deferred.add(frames);
     deferredThrough.add(memory);
-    giveBackDeferred();
+    try {
+      giveBackDeferred();
+    } catch (RuntimeException e) {
+      // a memory that refuses the range (not reserved there: not this translator's after all): nothing changes
+      int k = deferred.indexOf(frames);
+      if (k >= 0) {
+        deferred.remove(k);
+        deferredThrough.remove(k);
+      }
+      mdds[mdh] = registered;
+      throw e;
+    }
     return !deferred.contains(frames);
   }
 

@@ -75,6 +75,11 @@ public final class SparsePhysicalMemory implements HostMemory {
   }
 
   @Override
+  public HostMemory physicalMemory() {
+    return this;
+  }
+
+  @Override
   public long capacity() {
     return capacity;
   }

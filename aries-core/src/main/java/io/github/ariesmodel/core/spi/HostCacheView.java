@@ -33,6 +33,11 @@ final class HostCacheView implements HostMemory {
   }
 
   @Override
+  public HostMemory physicalMemory() {
+    return cache.memory().physicalMemory();
+  }
+
+  @Override
   public void read(long address, byte[] dst, int dstOffset, int length) {
     if (nic) {
       cache.nicRead(address, dst, dstOffset, length);

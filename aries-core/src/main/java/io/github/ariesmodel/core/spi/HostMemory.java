@@ -20,6 +20,19 @@ public interface HostMemory {
   long capacity();
 
   /**
+   * The physical memory this memory is, or is a view of: a view (a cache's, the NIC's) answers what the memory below
+   * it answers. A translator that gives frames back through a memory it is handed ({@code
+   * AddressTranslation#deregisterAndFree}) compares it with its own, so that frames are never given back to another
+   * node's memory, whose capacity is the same.
+   *
+   * @return the physical memory below, or null when this memory does not say (the default: a translator then takes
+   *     it on trust)
+   */
+  default HostMemory physicalMemory() {
+    return null;
+  }
+
+  /**
    * Copies bytes out of memory.
    *
    * @param address first physical address

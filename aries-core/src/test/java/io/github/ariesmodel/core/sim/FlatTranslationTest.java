@@ -40,6 +40,98 @@ class FlatTranslationTest {
     assertThat(memory.allocatedBytes()).as("a's and b's frames given back").isEqualTo(before);
   }
 
+  /**
+   * Every node's memory has the same capacity, so a capacity check alone let frames be given back to another node's
+   * memory, freeing the registration that node held there (the stop 74 IOMMU hunt's finding, the flat translator's
+   * too).
+   */
+  @Test
+  void framesAreNotGivenBackThroughAnotherNodesMemoryAndNothingChanges() {
+    SparsePhysicalMemory other = new SparsePhysicalMemory(1L << 32);
+    FlatTranslation otherFlat = new FlatTranslation(other, loop, 250);
+    MemoryDomainDescriptor theirs = otherFlat.register(MemoryRegistration.of(0x10_0000, 2 * 4096, TAG, KEY));
+    MemoryDomainDescriptor a = flat.register(MemoryRegistration.of(0x10_0000, 2 * 4096, TAG, KEY));
+    long otherAllocated = other.allocatedBytes();
+
+    assertThatThrownBy(() -> flat.deregisterAndFree(a.mdh(), other))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("memory must be this translator's memory or a view of it but is a view of another memory"
+            + " (another node's?)");
+    assertThat(other.allocatedBytes()).as("the other node's registration").isEqualTo(otherAllocated);
+    assertThat(flat.translateNow(a.mdh(), 0, 8, AccessKind.READ, TAG, KEY).ok()).as("a still registered").isTrue();
+    assertThat(flat.deregisterAndFree(a.mdh(), memory)).isTrue();
+    assertThat(otherFlat.translateNow(theirs.mdh(), 0, 8, AccessKind.READ, TAG, KEY).ok()).isTrue();
+  }
+
+  /**
+   * A memory that does not say what it views ({@code physicalMemory()} null) is taken on trust; if it refuses the
+   * range, nothing changes: the registration stays, and the translator registers again afterwards (the refused range
+   * used to stay listed, and every later registration failed on it).
+   */
+  @Test
+  void aMemoryThatRefusesTheRangeChangesNothingAndLeavesNothingListed() {
+    SparsePhysicalMemory empty = new SparsePhysicalMemory(1L << 32);
+    io.github.ariesmodel.core.spi.HostMemory anonymous = new io.github.ariesmodel.core.spi.HostMemory() {
+      @Override
+      public long capacity() {
+        return empty.capacity();
+      }
+
+      @Override
+      public void read(long address, byte[] dst, int dstOffset, int length) {
+        empty.read(address, dst, dstOffset, length);
+      }
+
+      @Override
+      public void write(long address, byte[] src, int srcOffset, int length) {
+        empty.write(address, src, srcOffset, length);
+      }
+
+      @Override
+      public long readLong(long address) {
+        return empty.readLong(address);
+      }
+
+      @Override
+      public void writeLong(long address, long value) {
+        empty.writeLong(address, value);
+      }
+
+      @Override
+      public int readInt(long address) {
+        return empty.readInt(address);
+      }
+
+      @Override
+      public void writeInt(long address, int value) {
+        empty.writeInt(address, value);
+      }
+
+      @Override
+      public long allocate(long bytes, long alignment) {
+        return empty.allocate(bytes, alignment);
+      }
+
+      @Override
+      public long allocatedBytes() {
+        return empty.allocatedBytes();
+      }
+
+      @Override
+      public boolean free(long address, long bytes) {
+        return empty.free(address, bytes);
+      }
+    };
+    MemoryDomainDescriptor a = flat.register(MemoryRegistration.of(0x10_0000, 2 * 4096, TAG, KEY));
+
+    assertThatThrownBy(() -> flat.deregisterAndFree(a.mdh(), anonymous))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(flat.translateNow(a.mdh(), 0, 8, AccessKind.READ, TAG, KEY).ok()).as("a still registered").isTrue();
+    MemoryDomainDescriptor b = flat.register(MemoryRegistration.of(0x20_0000, 4096, TAG, KEY));
+    assertThat(flat.translateNow(b.mdh(), 0, 8, AccessKind.READ, TAG, KEY).ok()).isTrue();
+    assertThat(flat.deregisterAndFree(a.mdh(), memory)).isTrue();
+  }
+
   @Test
   void translationsAreBlockPlusOffsetAndRegionsDoNotOverlap() {
     MemoryDomainDescriptor a = flat.register(MemoryRegistration.of(0x10_0000, 3 * 4096, TAG, KEY));
