@@ -375,6 +375,20 @@ final class ReplayCommand implements Callable<Integer> {
       names.add("--background-trace");
       args.add(backgroundTrace);
     }
+    int i = traceArgument(file, args);
+    return names.get(i) + " " + args.get(i);
+  }
+
+  /**
+   * Which of a replay's trace arguments holds the file an error names, as {@link #argumentOf} says: the argument
+   * itself, or a file inside its directory or beside it; an exact match first, the first argument on a tie or when
+   * none holds it. {@code run replay} locates its errors by the same rule.
+   *
+   * @param file the file the error names, or null
+   * @param args the trace arguments, the first trace first
+   * @return the index in {@code args}
+   */
+  static int traceArgument(String file, List<Path> args) {
     Path f;
     try {
       f = file == null ? null : normal(Path.of(file));
@@ -387,12 +401,12 @@ final class ReplayCommand implements Callable<Integer> {
           Path a = normal(args.get(i));
           boolean beside = f.getParent() != null && f.getParent().equals(a.getParent()) && !Files.isDirectory(a);
           if (pass == 0 ? f.equals(a) : f.startsWith(a) || beside) {
-            return names.get(i) + " " + args.get(i);
+            return i;
           }
         }
       }
     }
-    return "TRACE " + trace;
+    return 0;
   }
 
   private static Path normal(Path p) {

@@ -13,8 +13,11 @@ import io.github.ariesmodel.cli.workload.Workload;
 import io.github.ariesmodel.cli.workload.WorkloadRun;
 import io.github.ariesmodel.cli.workload.Workloads;
 import io.github.ariesmodel.cli.config.RunConfig;
+import io.github.ariesmodel.system.replay.TraceReplayException;
 import io.github.ariesmodel.system.trace.PacketTrace;
+import io.github.ariesmodel.traces.TraceFormatException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -193,6 +196,8 @@ final class RunCommand implements Callable<Integer> {
       throw CliError.badInput(e.getMessage(), systemFrom, e);
     } catch (IllegalArgumentException e) {
       throw inConfiguration(e, fromFile);
+    } catch (TraceReplayException | UncheckedIOException e) {
+      throw w.name().equals("replay") ? inTrace(e, merged, fromFile) : e;
     }
     Path dir = out != null ? out : Path.of("results", w.name());
     if (trace != null) {
@@ -212,6 +217,8 @@ final class RunCommand implements Callable<Integer> {
         throw CliError.badInput(e.getMessage(), systemFrom, e);
       } catch (IllegalArgumentException e) {
         throw inConfiguration(e, fromFile);
+      } catch (TraceReplayException | UncheckedIOException e) {
+        throw w.name().equals("replay") ? inTrace(e, merged, fromFile) : e;
       }
       if (trace != null) {
         PacketTrace recorded = s.trace();
@@ -252,6 +259,50 @@ final class RunCommand implements Callable<Integer> {
       }
     }
     return e;
+  }
+
+  /**
+   * A replay's trace that cannot be read or replayed, located at the parameter that named its file, as {@code replay}
+   * locates it at its argument ({@code -p backgroundTrace=bg.txt}, or {@code params.with in --config FILE}): it was
+   * located as {@code (trace)} whichever parameter had named the file (until stop 74). Anything else is passed on.
+   */
+  private RuntimeException inTrace(RuntimeException e, Map<String, String> params, java.util.Set<String> fromFile) {
+    String what;
+    String file;
+    if (e instanceof TraceReplayException r) {
+      what = ErrorHandler.replayProblem(r);
+      file = r.file();
+    } else if (e.getCause() instanceof TraceFormatException f) {
+      what = f.getMessage();
+      file = f.file() == null ? null : f.file().toString();
+    } else {
+      return e;
+    }
+    String where = traceParameter(file, params, fromFile);
+    return where == null ? e : CliError.badInput(what, where, e);
+  }
+
+  /**
+   * The replay's trace parameter ({@code trace}, each of {@code with}'s paths, {@code backgroundTrace}) that holds a
+   * file, by {@link ReplayCommand#traceArgument}'s rule, as the user gave it; null when there is none.
+   */
+  private String traceParameter(String file, Map<String, String> params, java.util.Set<String> fromFile) {
+    List<String> names = new ArrayList<>();
+    List<Path> args = new ArrayList<>();
+    for (String key : List.of("trace", "with", "backgroundTrace")) {
+      String value = params.getOrDefault(key, "");
+      for (String one : value.isEmpty() ? new String[0]
+          : key.equals("with") ? value.split(java.util.regex.Pattern.quote(java.io.File.pathSeparator))
+              : new String[] {value}) {
+        try {
+          args.add(Path.of(one));
+        } catch (java.nio.file.InvalidPathException x) {
+          continue; // (refused by the workload before any trace is read)
+        }
+        names.add(fromFile.contains(key) ? "params." + key + " in --config " + config : "-p " + key + "=" + one);
+      }
+    }
+    return args.isEmpty() ? null : names.get(ReplayCommand.traceArgument(file, args));
   }
 
   /**

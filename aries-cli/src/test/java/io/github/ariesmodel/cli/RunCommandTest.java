@@ -25,6 +25,33 @@ class RunCommandTest {
     return AriesCli.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
   }
 
+  /**
+   * {@code run replay} locates a trace's problem at the parameter that named its file, as {@code replay} does at its
+   * argument: a background trace that cannot be read was located at "(trace)" (until stop 74).
+   */
+  @Test
+  void aReplaysTraceProblemIsLocatedAtTheParameterThatNamedItsFile() throws Exception {
+    Path good = Path.of("../aries-traces/src/test/resources/traces/simgrid-examples/actions_bcast.txt");
+    Path unreadable = tmp.resolve("unreadable.txt"); // refused as the trace is opened
+    Files.writeString(unreadable, "0 init\n0 send 1 notanumber\n");
+    Path outOfRange = tmp.resolve("out-of-range.txt"); // refused as the replay reads it
+    Files.writeString(outOfRange, "0 init\n0 send 1 0 100\n0 finalize\n");
+    for (Path bad : List.of(unreadable, outOfRange)) {
+      StringWriter err = new StringWriter();
+      int rc = run(new StringWriter(), err, "run", "replay", "-p", "trace=" + good, "-p", "backgroundTrace=" + bad,
+          "-p", "baseline=off", "-q", "--out", tmp.resolve("o").toString());
+      assertThat(rc).as(err.toString()).isEqualTo(2);
+      assertThat(err.toString()).contains(bad.toString(), "(-p backgroundTrace=" + bad + ")")
+          .doesNotContain("(trace)");
+    }
+    StringWriter err = new StringWriter();
+    int rc = run(new StringWriter(), err, "run", "replay", "-p", "trace=" + good, "-p",
+        "with=" + good + java.io.File.pathSeparator + outOfRange, "-p", "baseline=off", "-q", "--out",
+        tmp.resolve("o").toString());
+    assertThat(rc).as(err.toString()).isEqualTo(2);
+    assertThat(err.toString()).contains("destination must be in 0..0", "(-p with=" + outOfRange + ")");
+  }
+
   @Test
   void pingpongWritesResultsPlotsAndReport() throws Exception {
     StringWriter out = new StringWriter();
