@@ -168,6 +168,11 @@ final class ReplayCommand implements Callable<Integer> {
           + " slowdown, and gives up a run in which a trace takes 10 times its time alone).")
   boolean noBaseline;
 
+  @Option(names = "--allow-long",
+      description = "Replay even when the estimated work, the packets the traces' records send (64 bytes a packet), "
+          + "exceeds the built-in bound of 10,000,000 (about a minute of one large message; docs/replay.md).")
+  boolean allowLong;
+
   @Mixin SharedOptions.EngineThreads threads;
 
   @Mixin SharedOptions.Json json;
@@ -270,6 +275,9 @@ final class ReplayCommand implements Callable<Integer> {
     if (noBaseline) {
       p.put("baseline", "off");
     }
+    if (allowLong) {
+      p.put("allowLong", "on");
+    }
     if (hostCache != null) {
       try {
         HostCacheConfig.parse(hostCache); // its one line names the option, not the workload's parameter
@@ -303,6 +311,10 @@ final class ReplayCommand implements Callable<Integer> {
         // the spec itself, a link list's line say: at "(arguments)" until stop 73
         throw CliError.badInput(e.getMessage(), "--system", e);
       } catch (IllegalArgumentException e) {
+        if (String.valueOf(e.getMessage()).startsWith(ESTIMATED_WORK)) {
+          // the workload's refusal of the work's estimate: its remedy is this command's option
+          throw CliError.badInput(e.getMessage().replace("allowLong=on", "--allow-long"), argumentOf(null), e);
+        }
         // the workload's parameters are named as the replay builder names them; the user typed the options
         throw CliError.renamed(e, "ranksPerNode", "--ranks-per-node", "backgroundBytes", "--background-bytes",
             "backgroundGapUs", "--background-gap-us", "backgroundNodes", "--background-nodes", "backgroundMapping",
@@ -378,6 +390,12 @@ final class ReplayCommand implements Callable<Integer> {
     int i = traceArgument(file, args);
     return names.get(i) + " " + args.get(i);
   }
+
+  /**
+   * How an error's refusal of the work's estimate begins ({@code ReplayWorkload}'s), by which {@code replay} and
+   * {@code run replay} name their own remedy for the workload's {@code allowLong=on}.
+   */
+  static final String ESTIMATED_WORK = "estimated work ";
 
   /**
    * Which of a replay's trace arguments holds the file an error names, as {@link #argumentOf} says: the argument

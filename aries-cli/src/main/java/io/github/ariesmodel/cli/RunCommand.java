@@ -195,6 +195,11 @@ final class RunCommand implements Callable<Integer> {
     } catch (SystemUnfitException e) {
       throw CliError.badInput(e.getMessage(), systemFrom, e);
     } catch (IllegalArgumentException e) {
+      if (w.name().equals("replay") && String.valueOf(e.getMessage()).startsWith(ReplayCommand.ESTIMATED_WORK)) {
+        // the replay workload's refusal of the work's estimate, located at the trace and with run's own remedy
+        throw CliError.badInput(e.getMessage().replace("allowLong=on", "-p allowLong=on"),
+            traceParameter(null, merged, fromFile), e);
+      }
       throw inConfiguration(e, fromFile);
     } catch (TraceReplayException | UncheckedIOException e) {
       throw w.name().equals("replay") ? inTrace(e, merged, fromFile) : e;

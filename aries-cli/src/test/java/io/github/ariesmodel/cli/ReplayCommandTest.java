@@ -27,6 +27,36 @@ class ReplayCommandTest {
     return AriesCli.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
   }
 
+  /**
+   * A trace of one message of 2e9 bytes ran for minutes at 6 GB of heap without a word (until stop 74). Its work is
+   * estimated before anything is simulated (or --out made) and refused with the estimate, the bound and the remedy; the
+   * estimate counts the traces that read (the second, whose rank sends to a rank it lacks, is refused by the replay
+   * itself, which it still is under --allow-long, where no estimate is made: without the estimate's refusal before it,
+   * the run reaches the replay's own first pass, which reads every trace before it simulates).
+   */
+  @Test
+  void workEstimatedBeyondTheBoundIsRefusedWithItsEstimateUnlessAllowLong() throws Exception {
+    Path big = tmp.resolve("big.txt");
+    Files.writeString(big, "0 init\n1 init\n0 send 1 0 2e9\n1 recv 0 0 2e9\n0 finalize\n1 finalize\n");
+    Path bad = tmp.resolve("bad.txt");
+    Files.writeString(bad, "0 init\n0 send 1 0 100\n0 finalize\n");
+    Path dir = tmp.resolve("out");
+    StringWriter err = new StringWriter();
+    int rc = run(new StringWriter(), err, "replay", big.toString(), "--with", bad.toString(), "--no-baseline", "-q",
+        "--out", dir.toString());
+    assertThat(rc).as(err.toString()).isEqualTo(2);
+    assertThat(err.toString()).contains("estimated work 31,250,000 packets (2,000,000,000 bytes",
+        "exceeds the bound of 10,000,000", "give --allow-long (TRACE " + big + ")").doesNotContain("allowLong");
+    assertThat(dir).doesNotExist();
+    err = new StringWriter();
+    rc = run(new StringWriter(), err, "replay", big.toString(), "--with", bad.toString(), "--no-baseline", "-q",
+        "--allow-long", "--out", dir.toString());
+    assertThat(rc).as(err.toString()).isEqualTo(2);
+    assertThat(err.toString()).contains("destination must be in 0..0, was 1", "(--with " + bad + ")")
+        .doesNotContain("estimated work");
+    assertThat(dir).doesNotExist();
+  }
+
   @Test
   void theAmgTraceReplaysWithAJsonSummaryResultsAndReport() throws Exception {
     StringWriter out = new StringWriter();

@@ -52,6 +52,31 @@ class RunCommandTest {
     assertThat(err.toString()).contains("destination must be in 0..0", "(-p with=" + outOfRange + ")");
   }
 
+  /**
+   * {@code run replay} refuses work estimated beyond the bound as {@code replay} does, with its own remedy
+   * ({@code -p allowLong=on}), before anything is simulated; under it the run reaches the replay's first pass (here its
+   * refusal of the with trace, a rank that sends to a rank it lacks).
+   */
+  @Test
+  void runReplayRefusesWorkEstimatedBeyondTheBoundUnlessAllowLong() throws Exception {
+    Path big = tmp.resolve("big.txt");
+    Files.writeString(big, "0 init\n1 init\n0 send 1 0 2e9\n1 recv 0 0 2e9\n0 finalize\n1 finalize\n");
+    Path bad = tmp.resolve("bad.txt");
+    Files.writeString(bad, "0 init\n0 send 1 0 100\n0 finalize\n");
+    StringWriter err = new StringWriter();
+    int rc = run(new StringWriter(), err, "run", "replay", "-p", "trace=" + big, "-p", "with=" + bad, "-p",
+        "baseline=off", "-q", "--out", tmp.resolve("o").toString());
+    assertThat(rc).as(err.toString()).isEqualTo(2);
+    assertThat(err.toString()).contains("estimated work 31,250,000 packets", "exceeds the bound of 10,000,000",
+        "give -p allowLong=on (-p trace=" + big + ")");
+    err = new StringWriter();
+    rc = run(new StringWriter(), err, "run", "replay", "-p", "trace=" + big, "-p", "with=" + bad, "-p",
+        "baseline=off", "-p", "allowLong=on", "-q", "--out", tmp.resolve("o").toString());
+    assertThat(rc).as(err.toString()).isEqualTo(2);
+    assertThat(err.toString()).contains("destination must be in 0..0", "(-p with=" + bad + ")")
+        .doesNotContain("estimated work");
+  }
+
   @Test
   void pingpongWritesResultsPlotsAndReport() throws Exception {
     StringWriter out = new StringWriter();

@@ -22,7 +22,9 @@ import io.github.ariesmodel.system.replay.ReplayProgress;
 import io.github.ariesmodel.system.replay.ReplayResult;
 import io.github.ariesmodel.system.replay.TraceReplay;
 import io.github.ariesmodel.traces.CallKind;
+import io.github.ariesmodel.traces.RankTrace;
 import io.github.ariesmodel.traces.Trace;
+import io.github.ariesmodel.traces.TraceCall;
 import io.github.ariesmodel.traces.TraceCoverage;
 import io.github.ariesmodel.traces.TraceFormat;
 import io.github.ariesmodel.traces.TraceFormatException;
@@ -100,6 +102,8 @@ final class ReplayWorkload implements Workload {
     m.put("backgroundStartUs", "0: when the background starts, microseconds after the run's start");
     m.put("baseline", "on: on or off: with more than one job, also replay each trace alone on a system of the same"
         + " settings and on the same nodes, for its slowdown (and a limit of 10 times its time alone)");
+    m.put("allowLong", "off: on or off: run even when the estimated work (the packets the traces' records send) exceeds "
+        + MAX_PACKETS + " (docs/replay.md)");
     return m;
   }
 
@@ -137,12 +141,13 @@ final class ReplayWorkload implements Workload {
    * @param baseline whether each trace is also replayed alone
    * @param startsPs when each trace starts (the first, then the with traces), picoseconds after the run's start
    * @param backgroundStartPs when the background starts
+   * @param allowLong whether work estimated beyond {@link #MAX_PACKETS} runs
    */
   private record Settings(Path tracePath, Placement placement, ComputeMode compute, int ranksPerNode,
       boolean collectiveEngine, boolean smpCollectives, OsNoise osNoise, HostCacheConfig hostCache, List<Path> with,
       String backgroundKind, Path backgroundTrace, int backgroundBytes, long backgroundGapPs, long backgroundSteps,
       int backgroundNodes, Placement backgroundMapping, int backgroundRanksPerNode, boolean baseline, List<Long> startsPs,
-      long backgroundStartPs) {
+      long backgroundStartPs, boolean allowLong) {
 
     /** @return whether more than one job runs */
     boolean together() {
@@ -195,6 +200,7 @@ final class ReplayWorkload implements Workload {
       long steps = params.integer("backgroundSteps", 0, 0, Integer.MAX_VALUE);
       int bgRpn = params.integer("backgroundRanksPerNode", 1, 1, TraceReplay.MAX_RANKS_PER_NODE);
       boolean baseline = params.choice("baseline", "on", List.of("on", "off")).equals("on");
+      boolean allowLong = params.choice("allowLong", "off", List.of("on", "off")).equals("on");
       List<Long> starts = new ArrayList<>();
       starts.add(Math.round(params.number("startUs", 0, 0, MAX_START_US) * 1e6));
       starts.addAll(withStarts(params.string("withStartUs", "0"), with.size()));
@@ -249,7 +255,8 @@ final class ReplayWorkload implements Workload {
             + " the trace runs alone, with neither");
       }
       return new Settings(tracePath, placement, compute, rpn, engine, smp, osNoise, hostCache, List.copyOf(with), kind,
-          bgTrace, bytes, gapPs, steps, nodes, bgMapping, bgRpn, baseline, List.copyOf(starts), bgStart);
+          bgTrace, bytes, gapPs, steps, nodes, bgMapping, bgRpn, baseline, List.copyOf(starts), bgStart,
+          allowLong);
     }
   }
 
@@ -283,13 +290,175 @@ final class ReplayWorkload implements Workload {
    * node ids parse, the compute mode and the ranks per node), then opens the trace (its header: the ranks) and places
    * its ranks on the system as the replay will: a system too small, or a mapping file that does not fit the trace or
    * the system, is refused here rather than after the replay has read the whole trace. A trace that cannot be opened
-   * fails as it would in the run. Problems inside the ranks' streams are found when the replay reads them.
+   * fails as it would in the run. Last, unless {@code allowLong=on}, it reads the traces' records for the work's
+   * estimate and refuses work beyond its bound ({@link #checkWork}); problems inside the ranks' streams are still
+   * reported by the replay's own first pass, before it simulates.
    */
   @Override
   public void check(AriesSystem system, Params params) {
     Workload.super.check(system, params);
     Settings s = Settings.read(params);
-    placements(system, s, traces(s, open(s)));
+    List<Trace> traces = traces(s, open(s));
+    placements(system, s, traces);
+    if (!s.allowLong()) {
+      checkWork(s, traces);
+    }
+  }
+
+  /**
+   * The bound on the estimated work ({@link #work}) run without {@code allowLong=on}, in packets. Derived from a
+   * measured rate and an assumed wait: one message of 4e8 bytes between two ranks (6,250,000 packets) took 38.4 s of
+   * wall time against 2.1 s for one of 1e7 bytes (156,250 packets), some 170,000 packets a second, at 2.0 GB of RSS
+   * ({@code /usr/bin/time ./aries replay big.txt -q --json}, the 2-core VM at a load average of 5, stop 74). At that
+   * rate the bound is about a minute of one large message (and some 3 GB of heap, derived); a replay of many ranks
+   * sends fewer packets a second (stop 30's synthetic 4,096-rank ring, 5,570,560 packets by this estimate, the
+   * largest replay the docs run, took 889 s), so the bound keeps it with a margin of 1.8 (assumed) and refuses a
+   * single message of 2e9 bytes (31,250,000 packets), which ran for minutes at 6 GB of heap without a word.
+   */
+  static final long MAX_PACKETS = 10_000_000L;
+
+  /** The rate measured for {@link #MAX_PACKETS}, packets of wall time a second, for the refusal's time. */
+  static final long PACKETS_PER_SECOND = 170_000;
+
+  /** Payload bytes of one packet, the estimate's unit ({@code WireFormat.MAX_PAYLOAD}). */
+  private static final long PACKET_BYTES = io.github.ariesmodel.core.packet.WireFormat.MAX_PAYLOAD;
+
+  /**
+   * Refuses work estimated beyond {@link #MAX_PACKETS}: the packets of the first trace and the with traces (twice
+   * when the baseline replays each alone as well) and of a background trace's passes when they are counted
+   * ({@code backgroundSteps}; without an end the background is stopped where the traces end, as synthetic load is,
+   * so its work follows theirs and is not counted). Synthetic load is not counted either.
+   */
+  private static void checkWork(Settings s, List<Trace> traces) {
+    long packets = 0;
+    long bytes = 0;
+    for (Trace t : traces) {
+      long[] w = work(t);
+      if (w != null) {
+        packets = saturated(packets, w[0]);
+        bytes = saturated(bytes, w[1]);
+      }
+    }
+    if (s.together() && s.baseline()) {
+      packets = saturated(packets, packets);
+      bytes = saturated(bytes, bytes);
+    }
+    if (s.backgroundTrace() != null && s.backgroundSteps() > 0) {
+      long[] w = work(openUnchecked(s.backgroundTrace()));
+      if (w != null) {
+        packets = saturated(packets, saturatedTimes(w[0], s.backgroundSteps()));
+        bytes = saturated(bytes, saturatedTimes(w[1], s.backgroundSteps()));
+      }
+    }
+    if (packets > MAX_PACKETS) {
+      throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "%s %,d packets (%,d bytes the traces'"
+          + " records send in %d-byte packets, a message at least one; at some %,d packets/s about %.1f min) exceeds"
+          + " the bound of %,d; replay less or give allowLong=on", ESTIMATED_WORK, packets, bytes, PACKET_BYTES,
+          PACKETS_PER_SECOND, packets / (double) PACKETS_PER_SECOND / 60, MAX_PACKETS));
+    }
+  }
+
+  /** How the work's refusal begins, by which the commands know it (to name their own option for allowLong=on). */
+  static final String ESTIMATED_WORK = "estimated work";
+
+  private static long saturated(long a, long b) {
+    long r = a + b;
+    return r < 0 ? Long.MAX_VALUE : r;
+  }
+
+  private static long saturatedTimes(long a, long b) {
+    return Math.multiplyHigh(a, b) != 0 || a * b < 0 ? Long.MAX_VALUE : a * b;
+  }
+
+  /**
+   * A trace's work: every rank's records read once (records only, nothing simulated), each that sends counted as its
+   * bytes in 64-byte packets, at least one. A send, a sendrecv's send, a one-sided call's larger side, and a
+   * collective's larger buffer (per peer for gather, scatter, allgather and alltoall, so times the world's ranks, an
+   * upper bound of the communicator's; the v-variants' and reduce_scatter's per-rank sizes summed). Receives are
+   * counted at their sends, and a send to the null process not at all. A size the trace does not give counts as none.
+   *
+   * <p>A trace whose records cannot be read, or that holds a message larger than a replay takes, has no estimate: the
+   * replay's own first pass refuses it before simulating, with the message it always gave (file, rank, what is wrong),
+   * which this read does not replace.
+   *
+   * @return the packets and the bytes, or null for none
+   */
+  static long[] work(Trace t) {
+    long packets = 0;
+    long bytes = 0;
+    for (int r = 0; r < t.ranks(); r++) {
+      try (RankTrace stream = t.open(r)) {
+        for (TraceCall c = stream.read(); c != null; c = stream.read()) {
+          if (largest(c) > LARGEST_MESSAGE) {
+            return null;
+          }
+          long b = bytesSent(c, t.ranks());
+          if (b >= 0) {
+            bytes = saturated(bytes, b);
+            packets = saturated(packets, Math.max(1, b / PACKET_BYTES + (b % PACKET_BYTES == 0 ? 0 : 1)));
+          }
+        }
+      } catch (IOException | UncheckedIOException e) {
+        return null;
+      }
+    }
+    return new long[] {packets, bytes};
+  }
+
+  /** The largest message a replay takes, 2^31 - 65 bytes (TraceReplay's first pass refuses a larger one). */
+  private static final long LARGEST_MESSAGE = Integer.MAX_VALUE - 64;
+
+  /** @return a record's largest size, as the replay's first pass measures it against {@link #LARGEST_MESSAGE} */
+  private static long largest(TraceCall c) {
+    if (c instanceof TraceCall.PointToPoint p) {
+      return p.bytes();
+    } else if (c instanceof TraceCall.SendReceive x) {
+      return Math.max(x.sendBytes(), x.receiveBytes());
+    } else if (c instanceof TraceCall.OneSided o) {
+      return Math.max(o.originBytes(), o.targetBytes());
+    } else if (c instanceof TraceCall.Collective x) {
+      long m = Math.max(x.sendBytes(), x.receiveBytes());
+      for (int i = 0; i < x.sendBytesPerRank().length(); i++) {
+        m = Math.max(m, x.sendBytesPerRank().get(i));
+      }
+      for (int i = 0; i < x.receiveBytesPerRank().length(); i++) {
+        m = Math.max(m, x.receiveBytesPerRank().get(i));
+      }
+      return m;
+    }
+    return 0;
+  }
+
+  /** @return the bytes a record sends, or -1 for a record that sends none */
+  private static long bytesSent(TraceCall c, int worldRanks) {
+    if (c instanceof TraceCall.PointToPoint p) {
+      return p.isSend() && p.peer() != TraceCall.PROC_NULL ? known(p.bytes()) : -1;
+    } else if (c instanceof TraceCall.SendReceive x) {
+      return x.destination() == TraceCall.PROC_NULL ? -1 : known(x.sendBytes());
+    } else if (c instanceof TraceCall.OneSided o) {
+      return o.target() == TraceCall.PROC_NULL ? -1 : Math.max(known(o.originBytes()), known(o.targetBytes()));
+    } else if (c instanceof TraceCall.Collective x) {
+      long whole = Math.max(known(x.sendBytes()), known(x.receiveBytes()));
+      boolean perPeer = switch (x.kind()) {
+        case GATHER, SCATTER, ALLGATHER, ALLTOALL -> true;
+        default -> false;
+      };
+      long b = perPeer ? saturatedTimes(whole, worldRanks) : whole;
+      return saturated(b, Math.max(sum(x.sendBytesPerRank()), sum(x.receiveBytesPerRank())));
+    }
+    return -1;
+  }
+
+  private static long known(long bytes) {
+    return Math.max(0, bytes); // UNKNOWN_BYTES (-1): none
+  }
+
+  private static long sum(com.google.common.primitives.ImmutableLongArray a) {
+    long s = 0;
+    for (int i = 0; i < a.length(); i++) {
+      s = saturated(s, known(a.get(i)));
+    }
+    return s;
   }
 
   /** @return the first trace, then the {@code with} traces, opened */
