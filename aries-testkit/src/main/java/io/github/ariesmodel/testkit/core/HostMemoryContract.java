@@ -79,6 +79,23 @@ public abstract class HostMemoryContract {
     assertThat(create().capacity()).as("capacity (the contract needs >= 8 MiB)").isGreaterThanOrEqualTo(8L << 20);
   }
 
+  /**
+   * {@code physicalMemory()} (stop 74): null (the memory does not say), or a memory of the same capacity that names
+   * itself, one for each memory made: a translator compares it to tell its own memory from another node's.
+   */
+  @Test
+  void physicalMemoryIsNullOrTheSameMemoryOfEachOneMade() {
+    HostMemory m = create();
+    HostMemory p = m.physicalMemory();
+    if (p == null) {
+      return;
+    }
+    assertThat(p.capacity()).as("capacity of physicalMemory()").isEqualTo(m.capacity());
+    assertThat(p.physicalMemory()).as("physicalMemory() of physicalMemory()").isSameAs(p);
+    assertThat(m.physicalMemory()).as("physicalMemory() asked again").isSameAs(p);
+    assertThat(create().physicalMemory()).as("physicalMemory() of another memory made").isNotSameAs(p);
+  }
+
   @Test
   void untouchedMemoryReadsZeroEverywhere() {
     HostMemory m = create();

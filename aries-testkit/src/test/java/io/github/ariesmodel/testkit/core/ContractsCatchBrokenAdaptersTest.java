@@ -255,7 +255,10 @@ class ContractsCatchBrokenAdaptersTest {
   // ------------------------------------------------------------------------------------------------- host memory
 
   enum MemoryFlaw { NONE, BIG_ENDIAN, WRAPS_WITHIN_PAGE, WRITES_BEFORE_CHECKING, VAGUE_MESSAGES, FREE_KEEPS_CONTENTS,
-    FREE_REWINDS_OVER_RESERVED, FREE_ZEROES_BEYOND }
+    FREE_REWINDS_OVER_RESERVED, FREE_ZEROES_BEYOND, PHYSICAL_SHARED }
+
+  /** The one memory every {@link MemoryFlaw#PHYSICAL_SHARED} memory names as its physical memory. */
+  static final HostMemory SHARED_PHYSICAL = new io.github.ariesmodel.core.sim.SparsePhysicalMemory(8 << 20);
 
   /** An 8 MiB memory that keeps the bytes written in a map, with one flaw. */
   static final class FlawedMemory implements HostMemory {
@@ -272,6 +275,11 @@ class ContractsCatchBrokenAdaptersTest {
     @Override
     public long capacity() {
       return CAPACITY;
+    }
+
+    @Override
+    public HostMemory physicalMemory() {
+      return flaw == MemoryFlaw.PHYSICAL_SHARED ? SHARED_PHYSICAL : flaw == MemoryFlaw.NONE ? this : null;
     }
 
     private long index(long address, long offsetInAccess) {
@@ -423,6 +431,8 @@ class ContractsCatchBrokenAdaptersTest {
     fails(FlawedMemoryContract.of(MemoryFlaw.VAGUE_MESSAGES)
         ::accessesOutsideTheMemoryAreRefusedNamingTheAddressAndWriteNothing);
     sound.bytesGivenBackReadZeroAndAreHandedOutAgainOnlyWhereNothingIsReserved();
+    sound.physicalMemoryIsNullOrTheSameMemoryOfEachOneMade();
+    fails(FlawedMemoryContract.of(MemoryFlaw.PHYSICAL_SHARED)::physicalMemoryIsNullOrTheSameMemoryOfEachOneMade);
     for (MemoryFlaw f : new MemoryFlaw[] {MemoryFlaw.FREE_KEEPS_CONTENTS, MemoryFlaw.FREE_REWINDS_OVER_RESERVED,
         MemoryFlaw.FREE_ZEROES_BEYOND}) {
       fails(FlawedMemoryContract.of(f)::bytesGivenBackReadZeroAndAreHandedOutAgainOnlyWhereNothingIsReserved);
