@@ -206,8 +206,9 @@ public final class Iommu implements AddressTranslation {
    * What the driver does after writing a registration into its context's tables: it invalidates the cached lines
    * that may hold what the tables said before, the leaf lines of its range (a neighbour's walk may have cached them
    * as not present, or as an earlier owner's range) and the directory lines of its range (it may have entered new
-   * leaf tables there). One "invalidate IOMMU pages" command, counted in the statistics; tables per registration
-   * never need it (their lines are new).
+   * leaf tables there). One "invalidate IOMMU pages" command, counted in the statistics. Tables per registration do
+   * without it: they lie in memory nobody's tables used since its lines were dropped, when {@link #deregisterAndFree}
+   * gave it back.
    */
   private void dropStaleLines(int mdh, PageTableBuilder.Tables tables, PageSize ps) {
     invalidationCommands++;
@@ -353,9 +354,11 @@ public final class Iommu implements AddressTranslation {
    * <p>With tables per registration ({@link PageTables#PER_REGISTRATION}) the frames and the registration's own
    * leaf tables and directory go back, one range as {@link #register} reserved them; in a context's tables
    * ({@link PageTables#PER_CONTEXT}) its frames, and the context's tables (root and leaf tables) with the context's
-   * last registration (the next registration in it makes it anew; the PTE cache's lines of those tables are
-   * invalidated, not counted as a command). The PTE cache
-   * held nothing of the tables by then: deregistration invalidated the MDD's lines. Given back later (false now)
+   * last registration (the next registration in it makes it anew). As tables go back, the PTE cache's lines of them
+   * are invalidated (counted in the statistics' invalidations, not as a command): deregistration invalidated the
+   * lines it found valid, but a line whose fetch was under way then is filled afterwards, and a later owner of the
+   * bytes must not find it (until stop 74 it did, with tables per registration: a walk read the old directory where
+   * the new owner's leaf table lay, and translated to the wrong frame with status OK). Given back later (false now)
    * while any translation or PTE-line fetch is under way in this IOMMU (a walk or a prefetch could still read the
    * tables, and fill a line with what a later owner of the bytes wrote), or while {@code memory} keeps the bytes (a
    * NIC write into them on its way): at the IOMMU's next {@link #register} or {@code deregisterAndFree} that finds
@@ -374,11 +377,13 @@ public final class Iommu implements AddressTranslation {
       deregister(mdh);
       PageSize ps = d.pageSize();
       long bytes = contexts == null ? PageTableBuilder.layout(t.pages(), ps).totalBytes() : t.pages() << ps.shift();
-      Deferred frames = new Deferred(t.data(), bytes, memory, -1, null);
+      // With tables per registration the block ends with its tables (from its first leaf table on).
+      long tables = contexts == null ? t.leaf() : t.data() + bytes;
+      Deferred frames = new Deferred(t.data(), bytes, tables, memory, -1, null);
       deferred.add(frames);
       if (contexts != null) {
         // the context's tables go with its last registration (whether it was the last is seen as the frees run)
-        deferred.add(new Deferred(0, 0, memory, d.translationContext(), ps));
+        deferred.add(new Deferred(0, 0, 0, memory, d.translationContext(), ps));
       }
       giveBackDeferred();
       return !deferred.contains(frames);
@@ -390,10 +395,11 @@ public final class Iommu implements AddressTranslation {
   }
 
   /**
-   * Memory {@link #deregisterAndFree} could not give back at once: a range and the view to give it back through, or
-   * (with {@code ps} set) a translation context whose tables go if it is empty by then.
+   * Memory {@link #deregisterAndFree} could not give back at once: a range, where page tables begin in it
+   * ({@code address + bytes} when it holds none), and the view to give it back through; or (with {@code ps} set) a
+   * translation context whose tables go if it is empty by then.
    */
-  private record Deferred(long address, long bytes, HostMemory through, int tc, PageSize ps) {}
+  private record Deferred(long address, long bytes, long tables, HostMemory through, int tc, PageSize ps) {}
 
   /** What {@link #deregisterAndFree} could not give back yet, in the order asked. */
   private final List<Deferred> deferred = new ArrayList<>();
@@ -410,23 +416,33 @@ public final class Iommu implements AddressTranslation {
     List<Deferred> still = new ArrayList<>();
     for (Deferred x : deferred) {
       if (x.ps() == null) {
+        dropLines(x.tables(), x.address() + x.bytes() - x.tables());
         if (!x.through().free(x.address(), x.bytes())) {
           still.add(x);
         }
         continue;
       }
       for (long[] table : contexts.unmakeIfEmpty(x.tc(), x.ps())) {
-        if (cache != null) {
-          int lineBytes = config.lineBytes();
-          invalidations += cache.invalidateRange(table[0] & -lineBytes, (table[0] + table[1] - 1) & -lineBytes);
-        }
+        dropLines(table[0], table[1]);
         if (!x.through().free(table[0], table[1])) {
-          still.add(new Deferred(table[0], table[1], x.through(), -1, null));
+          still.add(new Deferred(table[0], table[1], table[0], x.through(), -1, null));
         }
       }
     }
     deferred.clear();
     deferred.addAll(still);
+  }
+
+  /**
+   * Invalidates the PTE cache's lines of page tables about to be given back, valid ones all (nothing is pending: the
+   * pipeline is idle), counted in the statistics' invalidations: a later owner of the bytes may write tables or data
+   * there, and a walk must read those, not a line of the old tables.
+   */
+  private void dropLines(long address, long bytes) {
+    if (cache != null && bytes > 0) {
+      int lineBytes = config.lineBytes();
+      invalidations += cache.invalidateRange(address & -lineBytes, (address + bytes - 1) & -lineBytes);
+    }
   }
 
   /**

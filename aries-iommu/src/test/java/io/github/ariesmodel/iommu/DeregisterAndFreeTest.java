@@ -61,4 +61,27 @@ class DeregisterAndFreeTest {
     r.iommu.deregisterAndFree(keep.mdh(), r.memory);
     assertThat(r.memory.allocatedBytes()).as("all given back").isEqualTo(before);
   }
+
+  /**
+   * Stop 74: a PTE line whose fetch is under way when the registration is deregistered is filled afterwards, from
+   * the tables still there; its tables go back later, and the next owner of the bytes has its leaf table where the
+   * old directory lay. A walk must not read the old directory's line as its leaf line (it translated offset 0 to the
+   * second page, status OK).
+   */
+  @Test
+  void aLineFilledAfterDeregistrationDoesNotOutliveTheTablesItWasReadFrom() {
+    Rig r = new Rig(IommuConfig.builder().pageTables(PageTables.PER_REGISTRATION).build(), 1L << 34);
+    MemoryDomainDescriptor a = r.iommu.register(MemoryRegistration.of(0, 4096, Rig.TAG, Rig.KEY));
+    r.translate(a.mdh(), 0, 1); // a's directory line is now being fetched
+    assertThat(r.iommu.deregisterAndFree(a.mdh(), r.memory)).as("while the fetch is under way").isFalse();
+    r.loop.run();
+    MemoryDomainDescriptor b = r.iommu.register(MemoryRegistration.of(0, 8192, Rig.TAG, Rig.KEY));
+    assertThat(r.iommu.physicalBase(b.mdh())).as("b takes a's bytes").isEqualTo(r.iommu.physicalBase(a.mdh()));
+    r.translate(b.mdh(), 0, 2);
+    r.loop.run();
+    assertThat(r.doneWithId(2).status()).isEqualTo(Status.OK);
+    assertThat(r.doneWithId(2).physical()).as("b's offset 0").isEqualTo(r.iommu.physicalBase(b.mdh()));
+    assertThat(r.iommu.statistics().invalidations()).as("a's directory line, dropped as its tables went back")
+        .isEqualTo(1);
+  }
 }
