@@ -363,12 +363,30 @@ public final class Iommu implements AddressTranslation {
    * tables, and fill a line with what a later owner of the bytes wrote), or while {@code memory} keeps the bytes (a
    * NIC write into them on its way): at the IOMMU's next {@link #register} or {@code deregisterAndFree} that finds
    * nothing under way ({@link #bytesAwaitingRelease}); the registration is deregistered at once all the same.
+   *
+   * <p>A {@code memory} of the right capacity that reports other bytes reserved than this IOMMU's memory is refused
+   * too, before anything changes: it is not a view of it (until stop 74 the registration was deregistered and the
+   * free refused after, or another node's memory gave back its own registration's bytes). Another memory with as many
+   * bytes reserved (another node's, laid out alike) cannot be told from a view through the {@link HostMemory} port,
+   * and its bytes are what its free gives back. A free that throws (the memory says the bytes are not reserved)
+   * throws from this call, or from the {@link #register} or {@code deregisterAndFree} that gives them back, once:
+   * what was given back before it is not listed again, and the refused range is dropped from the list (it stays
+   * reserved in this IOMMU's memory).
    */
   @Override
   public boolean deregisterAndFree(int mdh, HostMemory memory) {
     if (memory == null || memory.capacity() != this.memory.capacity()) {
       throw new IllegalArgumentException("memory must be this IOMMU's memory or a view of it (capacity "
           + this.memory.capacity() + ") but was " + (memory == null ? "null" : "of capacity " + memory.capacity()));
+    }
+    // A view reserves through the memory it wraps, so it reports the same bytes reserved; a memory that does not is
+    // another (an unrelated one would refuse the free after the deregistration, another node's could give back its
+    // own registrations). Another memory with as many bytes reserved gets past this: the port has no way to say
+    // which memory a view wraps.
+    if (memory != this.memory && memory.allocatedBytes() != this.memory.allocatedBytes()) {
+      throw new IllegalArgumentException("memory must be this IOMMU's memory or a view of it (" + this.memory
+          .allocatedBytes() + " bytes reserved) but was another memory of the same capacity, with "
+          + memory.allocatedBytes() + " bytes reserved");
     }
     boolean entered = inUse.enter();
     try {
@@ -413,24 +431,31 @@ public final class Iommu implements AddressTranslation {
     if (deferred.isEmpty() || (pipeline != null && !pipeline.idle())) {
       return;
     }
+    // Each entry leaves the list before its free, so a free that throws (its memory says the bytes are not reserved
+    // there: never given back through it, however often asked) leaves listed only what is still to give back, and
+    // the next registration does not meet the same refusal. Until stop 74 the list was cleared after the loop: a
+    // throw left the entries freed before it listed, to be freed again.
     List<Deferred> still = new ArrayList<>();
-    for (Deferred x : deferred) {
-      if (x.ps() == null) {
-        dropLines(x.tables(), x.address() + x.bytes() - x.tables());
-        if (!x.through().free(x.address(), x.bytes())) {
-          still.add(x);
+    try {
+      while (!deferred.isEmpty()) {
+        Deferred x = deferred.remove(0);
+        if (x.ps() == null) {
+          dropLines(x.tables(), x.address() + x.bytes() - x.tables());
+          if (!x.through().free(x.address(), x.bytes())) {
+            still.add(x);
+          }
+          continue;
         }
-        continue;
-      }
-      for (long[] table : contexts.unmakeIfEmpty(x.tc(), x.ps())) {
-        dropLines(table[0], table[1]);
-        if (!x.through().free(table[0], table[1])) {
-          still.add(new Deferred(table[0], table[1], table[0], x.through(), -1, null));
+        for (long[] table : contexts.unmakeIfEmpty(x.tc(), x.ps())) {
+          dropLines(table[0], table[1]);
+          if (!x.through().free(table[0], table[1])) {
+            still.add(new Deferred(table[0], table[1], table[0], x.through(), -1, null));
+          }
         }
       }
+    } finally {
+      deferred.addAll(0, still);
     }
-    deferred.clear();
-    deferred.addAll(still);
   }
 
   /**

@@ -1,11 +1,14 @@
 package io.github.ariesmodel.iommu;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.ariesmodel.core.AccessKind;
 import io.github.ariesmodel.core.MemoryDomainDescriptor;
 import io.github.ariesmodel.core.MemoryRegistration;
 import io.github.ariesmodel.core.Status;
+import io.github.ariesmodel.core.sim.SparsePhysicalMemory;
+import io.github.ariesmodel.core.spi.HostMemory;
 import io.github.ariesmodel.core.spi.TranslationClient;
 import org.junit.jupiter.api.Test;
 
@@ -83,5 +86,121 @@ class DeregisterAndFreeTest {
     assertThat(r.doneWithId(2).physical()).as("b's offset 0").isEqualTo(r.iommu.physicalBase(b.mdh()));
     assertThat(r.iommu.statistics().invalidations()).as("a's directory line, dropped as its tables went back")
         .isEqualTo(1);
+  }
+
+  /**
+   * Stop 74: a memory of the IOMMU's capacity that is not its memory nor a view of it (here an unrelated, empty one)
+   * is refused before anything changes. It was taken: the registration was deregistered, the memory's free refused
+   * the bytes, and the entry stayed listed, so every later registration threw the same refusal.
+   */
+  @Test
+  void anotherMemoryOfTheSameCapacityIsRefusedBeforeAnythingChanges() {
+    Rig r = new Rig(IommuConfig.defaults(), 1L << 34);
+    MemoryDomainDescriptor a = r.iommu.register(MemoryRegistration.of(0, 1 << 20, Rig.TAG, Rig.KEY));
+    long reserved = r.memory.allocatedBytes();
+    assertThatThrownBy(() -> r.iommu.deregisterAndFree(a.mdh(), new SparsePhysicalMemory(1L << 34)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("memory must be this IOMMU's memory or a view of it (" + reserved + " bytes reserved) but was"
+            + " another memory of the same capacity, with 0 bytes reserved");
+    assertThat(r.iommu.descriptor(a.mdh()).orElseThrow().valid()).as("still registered").isTrue();
+    assertThat(r.iommu.bytesAwaitingRelease()).isZero();
+    MemoryDomainDescriptor b = r.iommu.register(MemoryRegistration.of(0, 4096, Rig.TAG, Rig.KEY));
+    assertThat(r.iommu.translateNow(b.mdh(), 0, 8, AccessKind.READ, Rig.TAG, Rig.KEY).status()).isEqualTo(Status.OK);
+    assertThat(r.iommu.deregisterAndFree(a.mdh(), r.memory)).as("through its own memory").isTrue();
+  }
+
+  /**
+   * Stop 74: when a deferred free throws part way, what was given back before it is not listed again. The list was
+   * cleared only after the loop, so the first range, given back already, was freed again at every later
+   * registration (and refused by the memory: the IOMMU could register nothing more).
+   */
+  @Test
+  void aFreeThatThrowsPartWayLeavesNothingListedThatWasGivenBack() {
+    for (PageTables mode : PageTables.values()) {
+      Rig r = new Rig(IommuConfig.builder().pageTables(mode).build(), 1L << 34);
+      MemoryDomainDescriptor a = r.iommu.register(MemoryRegistration.of(0, 1 << 16, Rig.TAG, Rig.KEY));
+      MemoryDomainDescriptor b = r.iommu.register(MemoryRegistration.of(0, 1 << 16, Rig.TAG, Rig.KEY));
+      long bBase = r.iommu.physicalBase(b.mdh());
+      HostMemory refusingB = new RefusingView(r.memory, bBase);
+      long reserved = r.memory.allocatedBytes();
+      r.translate(a.mdh(), 0, 1);
+      assertThat(r.iommu.deregisterAndFree(a.mdh(), r.memory)).as("%s: a, while a walk is under way", mode).isFalse();
+      assertThat(r.iommu.deregisterAndFree(b.mdh(), refusingB)).as("%s: b", mode).isFalse();
+      r.loop.run();
+      assertThatThrownBy(() -> r.iommu.register(MemoryRegistration.of(0, 4096, Rig.TAG, Rig.KEY)))
+          .as("%s: the registration that gives them back", mode).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("0x" + Long.toHexString(bBase));
+      long aBytes = reserved - r.memory.allocatedBytes();
+      assertThat(aBytes).as("%s: a's bytes went back", mode).isPositive();
+      assertThat(r.iommu.bytesAwaitingRelease()).as("%s: nothing listed", mode).isZero();
+      MemoryDomainDescriptor c = r.iommu.register(MemoryRegistration.of(0, 4096, Rig.TAG, Rig.KEY));
+      assertThat(r.iommu.translateNow(c.mdh(), 0, 8, AccessKind.READ, Rig.TAG, Rig.KEY).status())
+          .as("%s: a later registration", mode).isEqualTo(Status.OK);
+    }
+  }
+
+  /** A view of a memory whose free refuses the range starting at one address, as a memory refuses bytes not its. */
+  private static final class RefusingView implements HostMemory {
+    private final HostMemory memory;
+    private final long refused;
+
+    RefusingView(HostMemory memory, long refused) {
+      this.memory = memory;
+      this.refused = refused;
+    }
+
+    @Override
+    public boolean free(long address, long bytes) {
+      if (address == refused) {
+        throw new IllegalArgumentException("bytes [0x" + Long.toHexString(address) + ", +" + bytes
+            + ") are not reserved");
+      }
+      return memory.free(address, bytes);
+    }
+
+    @Override
+    public long capacity() {
+      return memory.capacity();
+    }
+
+    @Override
+    public void read(long address, byte[] dst, int dstOffset, int length) {
+      memory.read(address, dst, dstOffset, length);
+    }
+
+    @Override
+    public void write(long address, byte[] src, int srcOffset, int length) {
+      memory.write(address, src, srcOffset, length);
+    }
+
+    @Override
+    public long readLong(long address) {
+      return memory.readLong(address);
+    }
+
+    @Override
+    public void writeLong(long address, long value) {
+      memory.writeLong(address, value);
+    }
+
+    @Override
+    public int readInt(long address) {
+      return memory.readInt(address);
+    }
+
+    @Override
+    public void writeInt(long address, int value) {
+      memory.writeInt(address, value);
+    }
+
+    @Override
+    public long allocate(long bytes, long alignment) {
+      return memory.allocate(bytes, alignment);
+    }
+
+    @Override
+    public long allocatedBytes() {
+      return memory.allocatedBytes();
+    }
   }
 }
