@@ -116,7 +116,9 @@ final class TranslationContexts {
    * @param newContext whether the registration makes the context (and its root table)
    * @param firstPage the first page of its range in the context's space, or -1 when no free range is long enough
    * @param pages pages of the registration
-   * @param newLeafTables 4 KB leaf tables to make (4 KB pages only): the 2 MB pieces of its range without one yet
+   * @param newLeafTables 4 KB leaf tables to make (4 KB pages only): the 2 MB pieces of its range without one yet;
+   *     when no range was found, the fewest it could need (its pages in whole tables, none made yet), so that a
+   *     refusal for capacity names the tables it would need (until stop 74 it named none)
    */
   record Plan(int tc, Context context, boolean newContext, long firstPage, long pages, long newLeafTables) {
 
@@ -166,7 +168,10 @@ final class TranslationContexts {
     }
     long first = c.find(pages);
     long newLeaves = 0;
-    if (first >= 0 && !ps.isHuge()) {
+    if (first < 0 && !ps.isHuge()) {
+      newLeaves = (pages + (1L << PageTableBuilder.ENTRIES_PER_TABLE_SHIFT) - 1)
+          >>> PageTableBuilder.ENTRIES_PER_TABLE_SHIFT;
+    } else if (!ps.isHuge()) {
       long lo = first >>> PageTableBuilder.ENTRIES_PER_TABLE_SHIFT;
       long hi = (first + pages - 1) >>> PageTableBuilder.ENTRIES_PER_TABLE_SHIFT;
       for (long r = lo; r <= hi; r++) {

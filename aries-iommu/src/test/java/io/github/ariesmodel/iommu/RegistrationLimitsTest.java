@@ -95,6 +95,20 @@ class RegistrationLimitsTest {
     assertThat(rig.iommu.register(MemoryRegistration.of(0, 4096, Rig.TAG, Rig.KEY)).mdh()).isZero();
   }
 
+  /**
+   * Stop 74: in a context's tables a registration longer than the context's space finds no range, and the refusal
+   * named only the root table as its page tables (131072 bytes), none of the 2^19 leaf tables its 2^28 pages need.
+   */
+  @Test
+  void aContextsRefusalNamesTheLeafTablesARegistrationWithNoRangeWouldNeed() {
+    Rig rig = new Rig(IommuConfig.defaults(), 1L << 34);
+    assertThatThrownBy(() -> rig.iommu.register(MemoryRegistration.of(0, 1L << 40, Rig.TAG, Rig.KEY)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("(1099511627776 bytes of frames and " + ((1L << 19) * 4096 + 131072)
+            + " of page tables)");
+    assertUntouched(rig.memory);
+  }
+
   @Test
   void theLargestLengthNamedFitsAndOnePageMoreDoesNot() {
     for (long capacity : new long[] {1L << 24, 1L << 30, (1L << 30) + 12 * 4096}) {
