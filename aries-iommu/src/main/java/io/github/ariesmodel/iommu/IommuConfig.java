@@ -152,8 +152,8 @@ public record IommuConfig(
 
   /**
    * Asks a user's factory for one policy of this geometry, as the IOMMU will at its first translation, so that a
-   * factory that refuses the geometry (as {@link ReplacementPolicyFactory#create} may) or makes no policy is refused
-   * here, naming it, and not from inside a NIC's event in the middle of a run. The policy made is dropped. (The
+   * factory that refuses the geometry (as {@link ReplacementPolicyFactory#create} may), fails (any other runtime
+   * exception, named with its class) or makes no policy is refused here, naming it, and not from inside a NIC's event in the middle of a run. The policy made is dropped. (The
    * built-in policies' geometry is checked above without making one.)
    */
   private static void probe(ReplacementPolicyFactory policy, int sets, int ways, long seed) {
@@ -164,6 +164,9 @@ public record IommuConfig(
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("policy " + name + " refuses sets " + sets + " and ways " + ways + ": "
           + e.getMessage(), e);
+    } catch (RuntimeException e) { // (escaped build() bare, naming no factory, until stop 74)
+      throw new IllegalArgumentException("policy " + name + " failed to make a policy for sets " + sets + " and ways "
+          + ways + ": " + e, e);
     }
     if (made == null) {
       throw new IllegalArgumentException("policy " + name + " made no policy (null) for sets " + sets + " and ways "

@@ -84,6 +84,18 @@ class ReplacementPoliciesTest {
         .hasMessage("policy " + none.getClass().getName() + " made no policy (null) for sets 1 and ways 2");
   }
 
+  /** Stop 74: a factory that fails otherwise (a bug of its own) is named too; the exception escaped build() bare. */
+  @Test
+  void aFactoryThatFailsIsNamedWithTheConfiguration() {
+    io.github.ariesmodel.iommu.spi.ReplacementPolicyFactory broken = (sets, ways, seed) -> {
+      throw new IllegalStateException("boom");
+    };
+    assertThatThrownBy(() -> IommuConfig.builder().ways(2).sets(1).policy(broken).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("policy " + broken.getClass().getName() + " failed to make a policy for sets 1 and ways 2:"
+            + " java.lang.IllegalStateException: boom");
+  }
+
   @Test
   void anUnknownNameListsEveryValidName() {
     assertThatThrownBy(() -> ReplacementPolicies.byName("mru"))
