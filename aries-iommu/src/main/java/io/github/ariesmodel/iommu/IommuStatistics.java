@@ -9,9 +9,10 @@ import java.util.Map;
  * A snapshot of an IOMMU's statistics: per {@link TranslationClient}, in total, and the cache-wide counters that
  * belong to no client (invalidations, PTE-line fetches).
  *
- * @param perClient statistics of each client, iterated in {@link TranslationClient}'s declared order
+ * @param perClient statistics of each of the four clients, iterated in {@link TranslationClient}'s declared order
  * @param total the sum over clients
- * @param invalidations valid lines dropped by invalidation commands and deregistrations
+ * @param invalidations valid lines dropped by invalidation commands and deregistrations, and of page tables
+ *     {@link Iommu#deregisterAndFree} gives back (those are no command)
  * @param invalidationCommands invalidation commands executed (each {@code invalidate*} call and each deregistration,
  *     and under {@link PageTables#PER_CONTEXT} each registration, whose placement drops the context's stale lines)
  * @param pteFetches PTE-line reads from host memory, prefetches included
@@ -23,7 +24,12 @@ public record IommuStatistics(
     long invalidationCommands,
     long pteFetches) {
 
-  /** Validates and copies the map so the snapshot cannot change. */
+  /**
+   * Validates and copies the map so the snapshot cannot change.
+   *
+   * @throws IllegalArgumentException when an argument is null, or {@code perClient} lacks a client or maps one to
+   *     null
+   */
   public IommuStatistics {
     if (perClient == null) {
       throw new IllegalArgumentException("perClient must not be null");
@@ -33,6 +39,14 @@ public record IommuStatistics(
     }
     // In the clients' declared order on every run (Map.copyOf's order changes from one JVM run to the next), and, as
     // Map.copyOf did, refusing a missing client's statistics.
+    // Every client, as client(c) and toString() need (an empty map failed in EnumMap with its own words, a client
+    // missing answered null and printed "null", until stop 74).
+    java.util.Set<TranslationClient> missing = java.util.EnumSet.allOf(TranslationClient.class);
+    missing.removeAll(perClient.keySet());
+    if (!missing.isEmpty()) {
+      throw new IllegalArgumentException("perClient must hold each of " + java.util.Arrays.toString(
+          TranslationClient.values()) + " but lacked " + missing);
+    }
     for (TranslationStatistics v : perClient.values()) { // (containsValue(null) throws on immutable maps)
       if (v == null) {
         throw new IllegalArgumentException("perClient must not map a client to null");

@@ -49,4 +49,21 @@ class IommuStatisticsTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessage("latencyPs must not be null");
     assertThat(st.client(TranslationClient.LOCAL_READ).stalls(StallCause.NO_FETCH_BUFFER)).isZero();
   }
+
+  /**
+   * Stop 74: a map lacking clients is refused naming the parameter; an empty one failed inside EnumMap in its own
+   * words, and one lacking a client answered null for it and printed "null".
+   */
+  @Test
+  void aMapLackingAClientIsRefusedNamingTheParameter() {
+    IommuStatistics st = new Rig(IommuConfig.defaults()).iommu.statistics();
+    TranslationStatistics total = st.total();
+    assertThatThrownBy(() -> new IommuStatistics(Map.of(), total, 0, 0, 0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("perClient must hold each of [NETWORK_REQUEST, NETWORK_RESPONSE, LOCAL_READ, COMPLETION_WRITE]"
+            + " but lacked [NETWORK_REQUEST, NETWORK_RESPONSE, LOCAL_READ, COMPLETION_WRITE]");
+    assertThatThrownBy(() -> new IommuStatistics(Map.of(TranslationClient.NETWORK_REQUEST, total), total, 0, 0, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageEndingWith(" but lacked [NETWORK_RESPONSE, LOCAL_READ, COMPLETION_WRITE]");
+    assertThat(new IommuStatistics(st.perClient(), total, 1, 2, 3).invalidations()).isEqualTo(1);
+  }
 }
