@@ -233,7 +233,7 @@ final class IommuCommand implements Callable<Integer> {
     m.put("ways", c.ways());
     m.put("sets", c.sets());
     m.put("ptesPerLine", c.ptesPerLine());
-    m.put("policy", policy.toLowerCase(Locale.ROOT));
+    m.put("policy", c.policyName()); // (the name as typed until stop 74: "pseudo_lru", " random")
     m.put("window", effectiveWindow);
     m.put("translations", t.translations());
     m.put("hits", t.hits());

@@ -74,6 +74,17 @@ class IommuCommandTest {
     assertThat(a.out()).contains("\"mergedMisses\"").contains("\"stallsByCause\"");
   }
 
+  /** Stop 74: the report names the policy the configuration chose, not the text typed ("pseudo_lru", " random"). */
+  @Test
+  void theReportNamesThePolicyByItsCanonicalName() throws IOException {
+    String[][] typed = {{"PSEUDO_LRU", "plru"}, {" Random", "random"}, {"LRU", "lru"}, {"plru", "plru"}};
+    for (String[] t : typed) {
+      Run r = run("iommu", "--policy", t[0], "--region", "1M", "--synthetic", "random:10", "--json");
+      assertThat(r.code()).as(r.err()).isZero();
+      assertThat(r.json().get("policy").asText()).as("--policy \"%s\"", t[0]).isEqualTo(t[1]);
+    }
+  }
+
   @Test
   void textReportNamesEveryCounter() {
     Run r = run("iommu", "--region", "1M", "--synthetic", "random:100");
