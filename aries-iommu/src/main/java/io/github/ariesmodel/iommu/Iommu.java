@@ -364,11 +364,10 @@ public final class Iommu implements AddressTranslation {
    * NIC write into them on its way): at the IOMMU's next {@link #register} or {@code deregisterAndFree} that finds
    * nothing under way ({@link #bytesAwaitingRelease}); the registration is deregistered at once all the same.
    *
-   * <p>A {@code memory} of the right capacity that reports other bytes reserved than this IOMMU's memory is refused
-   * too, before anything changes: it is not a view of it (until stop 74 the registration was deregistered and the
-   * free refused after, or another node's memory gave back its own registration's bytes). Another memory with as many
-   * bytes reserved (another node's, laid out alike) cannot be told from a view through the {@link HostMemory} port,
-   * and its bytes are what its free gives back. A free that throws (the memory says the bytes are not reserved)
+   * <p>A {@code memory} that is a view of another memory ({@link HostMemory#physicalMemory}: another node's, whose
+   * capacity is the same) is refused too, before anything changes (until stop 74 the registration was deregistered
+   * and the free refused after, or another node's memory gave back its own registration's bytes); where either memory
+   * does not say, one that reports other bytes reserved than this IOMMU's memory is refused. A free that throws (the memory says the bytes are not reserved)
    * throws from this call, or from the {@link #register} or {@code deregisterAndFree} that gives them back, once:
    * what was given back before it is not listed again, and the refused range is dropped from the list (it stays
    * reserved in this IOMMU's memory).
@@ -379,11 +378,18 @@ public final class Iommu implements AddressTranslation {
       throw new IllegalArgumentException("memory must be this IOMMU's memory or a view of it (capacity "
           + this.memory.capacity() + ") but was " + (memory == null ? "null" : "of capacity " + memory.capacity()));
     }
-    // A view reserves through the memory it wraps, so it reports the same bytes reserved; a memory that does not is
-    // another (an unrelated one would refuse the free after the deregistration, another node's could give back its
-    // own registrations). Another memory with as many bytes reserved gets past this: the port has no way to say
-    // which memory a view wraps.
-    if (memory != this.memory && memory.allocatedBytes() != this.memory.allocatedBytes()) {
+    // Every node's memory has the same capacity. A view says which memory it views (HostMemory.physicalMemory, since
+    // stop 74): another node's is refused before anything changes (it gave back that node's registration). Where a
+    // memory does not say, a view reserves through the memory it wraps and reports the same bytes reserved, so one
+    // that reports others is another (an unrelated one refused the free after the deregistration).
+    HostMemory below = memory.physicalMemory();
+    HostMemory mine = this.memory.physicalMemory();
+    if (below != null && mine != null) {
+      if (below != mine) {
+        throw new IllegalArgumentException("memory must be this IOMMU's memory or a view of it but is a view of"
+            + " another memory (another node's?)");
+      }
+    } else if (memory != this.memory && memory.allocatedBytes() != this.memory.allocatedBytes()) {
       throw new IllegalArgumentException("memory must be this IOMMU's memory or a view of it (" + this.memory
           .allocatedBytes() + " bytes reserved) but was another memory of the same capacity, with "
           + memory.allocatedBytes() + " bytes reserved");
