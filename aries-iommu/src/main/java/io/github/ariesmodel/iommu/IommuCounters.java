@@ -88,7 +88,7 @@ final class IommuCounters {
   private Histogram histogram(int c) {
     Histogram h = latency[c];
     if (h == null) {
-      h = new Histogram(3);
+      h = new Histogram(LatencyHistogram.DIGITS);
       latency[c] = h;
     }
     return h;
@@ -137,11 +137,11 @@ final class IommuCounters {
     Map<TranslationClient, TranslationStatistics> per = new EnumMap<>(TranslationClient.class);
     long[] totalEvents = new long[EVENTS];
     long[] totalStalls = new long[CAUSES];
-    Histogram all = new Histogram(3);
+    Histogram all = new Histogram(LatencyHistogram.DIGITS);
     for (TranslationClient c : CLIENTS) {
       long[] e = new long[EVENTS];
       long[] s = new long[CAUSES];
-      Histogram h = new Histogram(3);
+      Histogram h = new Histogram(LatencyHistogram.DIGITS);
       if (counters != null) {
         int i = c.ordinal();
         System.arraycopy(counters.events[i], 0, e, 0, EVENTS);
@@ -168,6 +168,7 @@ final class IommuCounters {
         e[Event.MISSES.ordinal()], e[Event.MERGED_MISSES.ordinal()], e[Event.EVICTIONS.ordinal()],
         e[Event.FAULTS.ordinal()], s[StallCause.ALL_WAYS_PENDING.ordinal()], s[StallCause.NO_FETCH_BUFFER.ordinal()],
         s[StallCause.IN_FLIGHT_LIMIT.ordinal()], e[Event.ONE_LEVEL_WALKS.ordinal()],
-        e[Event.TWO_LEVEL_WALKS.ordinal()], e[Event.PREFETCHES.ordinal()], e[Event.LATENCY_PS.ordinal()], h);
+        e[Event.TWO_LEVEL_WALKS.ordinal()], e[Event.PREFETCHES.ordinal()], e[Event.LATENCY_PS.ordinal()],
+        new LatencyHistogram(h));
   }
 }

@@ -1,7 +1,6 @@
 package io.github.ariesmodel.iommu;
 
 import java.util.Locale;
-import org.HdrHistogram.Histogram;
 
 /**
  * Counters of completed translations for one client, or for all (a snapshot; see {@link Iommu#statistics()}). They
@@ -26,7 +25,8 @@ import org.HdrHistogram.Histogram;
  * @param twoLevelWalks successful translations through a two-level table (4 KB pages)
  * @param prefetches next-line prefetches started on this client's misses
  * @param totalLatencyPs sum of latencies from {@code translate} to completion, picoseconds
- * @param latencyPs histogram of those latencies, picoseconds (a copy owned by this snapshot)
+ * @param latencyPs histogram of those latencies, picoseconds (until stop 74 an {@code org.HdrHistogram.Histogram}: the
+ *     library's type is no longer part of the API)
  */
 public record TranslationStatistics(
     long translations,
@@ -42,7 +42,7 @@ public record TranslationStatistics(
     long twoLevelWalks,
     long prefetches,
     long totalLatencyPs,
-    Histogram latencyPs) {
+    LatencyHistogram latencyPs) {
 
   /** Validates the histogram. */
   public TranslationStatistics {
@@ -92,7 +92,7 @@ public record TranslationStatistics(
     if (!(percentile >= 0 && percentile <= 100)) { // NaN too
       throw new IllegalArgumentException("percentile must be in [0, 100] but was " + percentile);
     }
-    return latencyPs.getTotalCount() == 0 ? 0 : latencyPs.getValueAtPercentile(percentile) / 1000.0;
+    return latencyPs.percentilePs(percentile) / 1000.0;
   }
 
   /**
@@ -101,13 +101,13 @@ public record TranslationStatistics(
    */
   @Override
   public String toString() {
-    long count = latencyPs.getTotalCount();
+    long count = latencyPs.count();
     return "translations=" + translations + " hits=" + hits + " misses=" + misses + " merged=" + mergedMisses
         + " evictions=" + evictions + " faults=" + faults + " stalls(all-ways-pending=" + stallsAllWaysPending
         + " no-fetch-buffer=" + stallsNoFetchBuffer + " in-flight-limit=" + stallsInFlightLimit + ") one-level="
         + oneLevelWalks + " two-level=" + twoLevelWalks + " prefetches=" + prefetches + " latency ns: count=" + count
         + " mean=" + ns(meanLatencyNs()) + " p50=" + ns(latencyPercentileNs(50)) + " p99="
-        + ns(latencyPercentileNs(99)) + " max=" + ns(count == 0 ? 0 : latencyPs.getMaxValue() / 1000.0);
+        + ns(latencyPercentileNs(99)) + " max=" + ns(latencyPs.maxPs() / 1000.0);
   }
 
   private static String ns(double v) {

@@ -73,7 +73,7 @@ class IommuCountersTest {
     assertThat(t.hits()).isEqualTo(1);
     assertThat(t.stalls()).isEqualTo(2);
     assertThat(t.totalLatencyPs()).isEqualTo(4_000);
-    assertThat(t.latencyPs().getTotalCount()).isEqualTo(2);
+    assertThat(t.latencyPs().count()).isEqualTo(2);
     assertThat(s.invalidations()).isEqualTo(4);
     assertThat(s.invalidationCommands()).isEqualTo(5);
     assertThat(s.pteFetches()).isEqualTo(6);
