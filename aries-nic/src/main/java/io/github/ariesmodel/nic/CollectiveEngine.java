@@ -121,6 +121,33 @@ final class CollectiveEngine {
     channels[channel] = null;
   }
 
+  /**
+   * Frees a channel whose reduction can never complete, as the driver does when the processes that took it exit: its
+   * contributions go, and the posts of this node's that contributed and wait for its result never complete (no event;
+   * their queues stop counting them as unfinished).
+   *
+   * @throws IllegalStateException when a post of this node's is on its way to the engine or its result is being
+   *     written (the simulation has events of it to run)
+   */
+  void abandon(int channel) {
+    Channel c = created("channel", channel);
+    int waiting = 0;
+    for (CePost p : c.post) {
+      if (p != null) {
+        waiting++;
+      }
+    }
+    checkState(waiting == c.pendingPosts, "channel %s of node %s has a post on its way to the engine or a result being"
+        + " written (%s posts unfinished, %s waiting for a result): run the simulation on until nothing is pending",
+        channel, nodeId, c.pendingPosts, waiting);
+    for (CePost p : c.post) {
+      if (p != null) {
+        completions.postFinished(p.completionQueue());
+      }
+    }
+    channels[channel] = null;
+  }
+
   /** {@code GNI_CeConfigure}. */
   void configure(int channel, CeChannelConfig cfg, int nodeCount) {
     checkArgument(cfg != null, "config must not be null");

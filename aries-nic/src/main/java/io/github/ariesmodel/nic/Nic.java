@@ -839,6 +839,34 @@ public final class Nic implements FabricEndpoint {
   }
 
   /**
+   * Frees a collective-engine channel whose reduction can never complete, as the driver does when the processes that
+   * took it exit (a job whose run failed before every process contributed: {@code MpiJob.close}): the reduction's
+   * contributions go, and this node's posts that contributed and wait for its result never complete (no event is
+   * written; their completion queues stop counting them as unfinished). {@link #destroyCollectiveChannel} refuses a
+   * channel with a reduction in progress. Call it when nothing of the tree is in flight any more (the simulation has
+   * no event pending, {@code AriesSystem.runPending()} having run): a contribution or result that reached the channel
+   * later would be dropped as for a channel not created, or taken by a channel created again meanwhile.
+   *
+   * @param channel a channel taken with {@link #createCollectiveChannel}
+   * @throws IllegalArgumentException when the channel is outside 0-3 or is not taken (never, or destroyed)
+   * @throws IllegalStateException when a post of this node's to it is still on its way to the engine or its result is
+   *     being written (events of it are pending); nothing changes then
+   */
+  public void abandonCollectiveChannel(int channel) {
+    boolean entered = inUse.enter();
+    try {
+      if (collective == null) {
+        throw CollectiveEngine.notCreated("channel", channel, nodeId);
+      }
+      collective.abandon(channel);
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
+    }
+  }
+
+  /**
    * Whether a reduction is in progress on a channel: a contribution has reached it (a post of this node's or a child
    * channel's packet) and its result has not been sent on, or a post of this node's to it has not finished (it is
    * still on its way to the engine, or its result is not yet written into its buffer). {@link

@@ -616,4 +616,35 @@ class CollectiveEngineMisuseTest {
     assertThat(c.nics[0].collectiveResult(b.mdh(), 32)).isEqualTo(new CeResult(Status.OK, 0, 1, 5 ^ 6, 0));
     assertThat(c.nics[0].statistics().collectivePacketsSent()).isZero();
   }
+
+  /**
+   * A reduction that can never complete (node 1's process never posts): destroying the channel is refused, and so is
+   * abandoning it while node 0's post is still on its way to the engine; once the post waits on the engine, abandoning
+   * frees the channel, writes no event, and the queue no longer counts the post (stop 74: a failed job's close).
+   */
+  @Test
+  void aReductionThatCanNeverCompleteIsAbandonedOnceItsPostsWaitOnTheEngine() {
+    Pair p = new Pair();
+    p.c.nics[0].postCollective(p.post(0, 3, 1));
+    assertThatThrownBy(() -> p.c.nics[0].abandonCollectiveChannel(0)).isInstanceOf(IllegalStateException.class)
+        .hasMessage("channel 0 of node 0 has a post on its way to the engine or a result being written (1 posts"
+            + " unfinished, 0 waiting for a result): run the simulation on until nothing is pending");
+    p.c.run();
+    assertThat(p.c.nics[0].collectiveReductionInProgress(0)).isTrue();
+    assertThatThrownBy(() -> p.c.nics[0].destroyCollectiveChannel(0)).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> p.c.nics[0].destroyCompletionQueue(p.cq[0])).as("the queue the post will write to")
+        .isInstanceOf(IllegalStateException.class);
+    int events = p.c.events.size();
+
+    p.c.nics[0].abandonCollectiveChannel(0);
+
+    assertThatThrownBy(() -> p.c.nics[0].collectiveReductionInProgress(0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("channel 0 of node 0 was not created (or was destroyed)");
+    p.c.nics[0].destroyCompletionQueue(p.cq[0]);
+    p.c.run();
+    assertThat(p.c.events).hasSize(events);
+    assertThat(p.c.nics[0].createCollectiveChannel()).as("the channel is free again").isZero();
+    assertThatThrownBy(() -> p.c.nics[1].abandonCollectiveChannel(2)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("channel 2 of node 1 was not created (or was destroyed)");
+  }
 }

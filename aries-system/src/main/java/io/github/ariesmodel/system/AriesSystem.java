@@ -286,6 +286,14 @@ public final class AriesSystem {
     return engine == null ? loop.run() : engine.runUntil(Long.MAX_VALUE);
   }
 
+  /**
+   * @return events waiting to run, on the event loop or the engine (read between runs): 0 once {@link #runPending()}
+   *     has run, unless a job's process keeps scheduling (a background job running)
+   */
+  public long pendingEvents() {
+    return engine == null ? loop.pending() : engine.pending();
+  }
+
   /** @return events executed so far (on an engine: read between runs) */
   public long eventsExecuted() {
     return engine == null ? loop.eventsExecuted() : engine.eventsExecuted();

@@ -897,9 +897,12 @@ public final class MpiJob {
    * its ranks' queues (one of its posts not complete, an event on its way) or a reduction is in progress on one of
    * its channels: what a run leaves in flight (the last credit returns after its ranks finalize, the messages of a
    * background job that was stopped) lands as the simulation runs on ({@link AriesSystem#runPending()}, or the next
-   * run of another job). Not closable: a job whose run failed with a collective-engine reduction that a rank never
-   * contributed to (the reduction never completes; the job keeps its NIC resources, as before stop 72), and a job
-   * whose registrations, queues or descriptors were given back outside it through the NIC. Refused also from a thread
+   * run of another job). A job whose run failed with a collective-engine reduction that a rank never contributed to
+   * (it never completes) closes once nothing is pending in the system ({@link AriesSystem#pendingEvents()} 0, after
+   * {@link AriesSystem#runPending()}): its channels are abandoned ({@link
+   * io.github.ariesmodel.nic.Nic#abandonCollectiveChannel}), as the driver frees them when the processes exit (until
+   * stop 74 such a job could not be closed and kept its NIC resources). Not closable: a job whose registrations,
+   * queues or descriptors were given back outside it through the NIC. Refused also from a thread
    * that does not own the system's clock (a rank of another job running on the system).
    *
    * @throws IllegalStateException naming the rank or node and what is still in flight, or the run under way
@@ -928,6 +931,20 @@ public final class MpiJob {
         throw new IllegalStateException("this job cannot be closed: rank " + r.worldRank + " on node " + r.node.id()
             + ": " + lost + "; nothing was given back");
       }
+    }
+    // A failed run may leave a reduction on the collective engine that a rank never contributed to: it can never
+    // complete. Once nothing is pending in the system (nothing of the job in flight), its channels are abandoned, as
+    // the driver frees them when the processes exit, so that the job closes (until stop 74 it kept its NIC resources).
+    if (failedRun != null && system.pendingEvents() == 0) {
+      for (Rank r : ranks) {
+        if (r.collectiveEngineChannel() >= 0
+            && r.node.nic().collectiveReductionInProgress(r.collectiveEngineChannel())) {
+          r.node.nic().abandonCollectiveChannel(r.collectiveEngineChannel());
+          r.collectiveEngineChannelAbandoned();
+        }
+      }
+    }
+    for (Rank r : ranks) {
       if (r.nicWritesPending()) {
         throw new IllegalStateException("this job cannot be closed yet: rank " + r.worldRank + " on node "
             + r.node.id() + " has a post not complete or an event on its way into its completion queues (what a"
@@ -939,8 +956,8 @@ public final class MpiJob {
         throw new IllegalStateException("this job cannot be closed yet: node " + r.node.id() + " has a"
             + " collective-engine reduction in progress on its channel " + r.collectiveEngineChannel() + " (run the"
             + " simulation on until it completes: AriesSystem.runPending()" + (failedRun != null ? "; the job's run"
-            + " failed, so a rank may never contribute and the reduction never complete: the job then keeps its NIC"
-            + " resources" : "") + "); nothing was given back");
+            + " failed, so a rank may never contribute: once nothing is pending, close abandons the reduction" : "")
+            + "); nothing was given back");
       }
     }
     for (Rank r : ranks) {

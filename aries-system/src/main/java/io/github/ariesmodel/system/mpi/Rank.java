@@ -419,6 +419,11 @@ final class Rank implements Mpi {
     return ceChannel;
   }
 
+  /** The job's close has abandoned this rank's channel (a failed run's reduction): it is the NIC's no more. */
+  void collectiveEngineChannelAbandoned() {
+    ceChannel = -1;
+  }
+
   /** One mailbox slot: the header and the largest short message's payload, in whole 64-byte lines. */
   static int slotBytes(MpiConfig config) {
     return (HEADER_BYTES + config.shortMaxBytes() + 63) / 64 * 64;

@@ -202,6 +202,51 @@ class MpiJobCloseTest {
     assertThat(sys.node(1).nic().completionQueueCount()).isZero();
   }
 
+  /**
+   * A run that fails before every rank contributed leaves a reduction on the collective engine that can never
+   * complete. Once nothing is pending, close abandons it and gives everything back (until stop 74 the job could not be
+   * closed and kept its channels, so the fifth engine job on those nodes was refused).
+   */
+  @Test
+  void aFailedRunsReductionThatNeverCompletesIsAbandonedOnceNothingIsPending() {
+    AriesSystem sys = MpiTesting.smallSystem(3);
+    int[] nodes = {0, 1, 2};
+    MpiJob job = MpiJob.builder(sys).nodes(nodes).ranksPerNode(1).config(ENGINE).build();
+    assertThatThrownBy(() -> job.run(mpi -> {
+      if (mpi.rank() == 2) {
+        mpi.compute(20_000_000); // 20 us: the others' contributions are on the engine by then
+        throw new IllegalStateException("rank 2 fails before the allreduce");
+      }
+      long[] sum = new long[1];
+      mpi.allreduce(new long[] {mpi.rank()}, sum, ReduceOp.SUM, mpi.world());
+    })).hasMessageContaining("rank 2 fails before the allreduce");
+    sys.runPending();
+    assertThat(sys.pendingEvents()).isZero();
+    boolean stuck = false;
+    for (int n : nodes) {
+      for (int ch = 0; ch < 4; ch++) {
+        try {
+          stuck |= sys.node(n).nic().collectiveReductionInProgress(ch);
+        } catch (IllegalArgumentException notTaken) {
+          // (a channel the node did not take)
+        }
+      }
+    }
+    assertThat(stuck).as("a reduction left in progress by the failed run").isTrue();
+
+    job.close();
+
+    assertThat(job.closed()).isTrue();
+    for (int n : nodes) {
+      Nic nic = sys.node(n).nic();
+      assertThat(nic.completionQueueCount()).as("node %d's queues", n).isZero();
+      assertThat(nic.fmaDescriptorsAttached()).isZero();
+      for (int k = 0; k < 4; k++) {
+        nic.createCollectiveChannel(); // all four free again
+      }
+    }
+  }
+
   @Test
   void aRankCannotCloseItsOwnJob() {
     AriesSystem sys = MpiTesting.smallSystem(8);
