@@ -387,7 +387,7 @@ public final class Iommu implements AddressTranslation {
     if (below != null && mine != null) {
       if (below != mine) {
         throw new IllegalArgumentException("memory must be this IOMMU's memory or a view of it but is a view of"
-            + " another memory (another node's?)");
+            + " another memory (another node's?); mdh " + mdh + " stays registered");
       }
     } else if (memory != this.memory && memory.allocatedBytes() != this.memory.allocatedBytes()) {
       throw new IllegalArgumentException("memory must be this IOMMU's memory or a view of it (" + this.memory

@@ -101,7 +101,7 @@ class DeregisterAndFreeTest {
     assertThatThrownBy(() -> r.iommu.deregisterAndFree(a.mdh(), new SparsePhysicalMemory(1L << 34)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("memory must be this IOMMU's memory or a view of it but is a view of another memory (another"
-            + " node's?)");
+            + " node's?); mdh " + a.mdh() + " stays registered");
     // another node's memory laid out alike, as many bytes reserved: told apart by what it is, not what it holds
     SparsePhysicalMemory twin = new SparsePhysicalMemory(1L << 34);
     twin.allocate(reserved, 4096);

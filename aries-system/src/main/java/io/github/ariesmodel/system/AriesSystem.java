@@ -141,9 +141,8 @@ public final class AriesSystem {
     }
     // NICs reuse the packets they are done with unless something may keep a delivered packet: a trace or a fabric of
     // the caller's. Router settings of the caller's do not turn reuse off (until stop 74 they did, and so a
-    // concurrent replay's LinkTally did): what they may add keeps no packet past its call or delivery by contract (a
-    // routing reads the packet while it routes it, a hop listener keeps it no longer than its delivery, a delivery
-    // observer no longer than its call).
+    // concurrent replay's LinkTally did): what they may add keeps no packet past its delivery by contract (a routing
+    // and a hop listener keep it no longer than its delivery, a delivery observer no longer than its call).
     if (b.trace == null && b.fabricFactory == null) {
       this.packets = new PacketPool[engine == null ? 1 : topology.groupCount()];
       for (int i = 0; i < packets.length; i++) {
@@ -564,9 +563,9 @@ public final class AriesSystem {
   }
 
   /**
-   * The pool of packets the NICs share and reuse, or empty when they allocate fresh ones: a packet trace, a fabric of
-   * the caller's or router settings of the caller's may keep delivered packets, so with any of them packets are not
-   * reused; on an engine there is one per group ({@link #packetPools()}) and this is empty.
+   * The pool of packets the NICs share and reuse, or empty when they allocate fresh ones: a packet trace or a fabric of
+   * the caller's may keep delivered packets, so with either packets are not reused (router settings of the caller's
+   * keep reuse on since stop 74: what they add keeps no packet past its delivery, by contract); on an engine there is one per group ({@link #packetPools()}) and this is empty.
    *
    * @return the pool, whose counters say how many packets and payloads the system allocated
    */
@@ -789,8 +788,8 @@ public final class AriesSystem {
      * Tunes the router fabric beyond the defaults (VC count, buffer sizes, pipeline latency, arbitration, ...).
      *
      * <p>The NICs reuse delivered packets with these settings as without them (since stop 74), so a routing, hop
-     * listener or delivery observer set here must keep no packet beyond what its contract allows: a routing beyond
-     * its call, a hop listener beyond the packet's delivery, a delivery observer beyond its call. Something that
+     * listener or delivery observer set here must keep no packet beyond what its contract allows: a routing or a hop
+     * listener beyond the packet's delivery, a delivery observer beyond its call. Something that
      * keeps packets longer (a recorder of every packet) belongs in a {@link #trace} or a fabric of the caller's
      * ({@link #fabric(FabricFactory)}), with which packets are not reused.
      *

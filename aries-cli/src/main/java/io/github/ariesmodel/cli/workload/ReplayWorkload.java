@@ -373,8 +373,9 @@ final class ReplayWorkload implements Workload {
   /**
    * A trace's work: every rank's records read once (records only, nothing simulated), each that sends counted as its
    * bytes in 64-byte packets, at least one. A send, a sendrecv's send, a one-sided call's larger side, and a
-   * collective's larger buffer (per peer for gather, scatter, allgather and alltoall, so times the world's ranks, an
-   * upper bound of the communicator's; the v-variants' and reduce_scatter's per-rank sizes summed). Receives are
+   * collective's larger buffer: a rooted one's (gather, scatter and their v-variants) each rank's own block once; a
+   * block to every peer (allgather, alltoall) times the world's ranks, an upper bound of the communicator's;
+   * allgatherv's, alltoallv's and reduce_scatter's per-rank sizes summed. Receives are
    * counted at their sends, and a send to the null process not at all. A size the trace does not give counts as none.
    *
    * <p>A trace whose records cannot be read, or that holds a message larger than a replay takes, has no estimate: the
@@ -439,12 +440,18 @@ final class ReplayWorkload implements Workload {
       return o.target() == TraceCall.PROC_NULL ? -1 : Math.max(known(o.originBytes()), known(o.targetBytes()));
     } else if (c instanceof TraceCall.Collective x) {
       long whole = Math.max(known(x.sendBytes()), known(x.receiveBytes()));
-      boolean perPeer = switch (x.kind()) {
-        case GATHER, SCATTER, ALLGATHER, ALLTOALL -> true;
-        default -> false;
+      long perRank = Math.max(sum(x.sendBytesPerRank()), sum(x.receiveBytesPerRank()));
+      return switch (x.kind()) {
+        // rooted: each rank's own block, once (the root's blocks are the others', counted at them); the v-variants'
+        // arrays are the root's and count nothing more (until the stop 74 review every rank was charged the world's
+        // blocks: 256 times the data of a 256-rank gather)
+        case GATHER, SCATTER, GATHERV, SCATTERV -> whole;
+        // to every peer: the block times the ranks (the world's, an upper bound on a smaller communicator's)
+        case ALLGATHER, ALLTOALL -> saturatedTimes(whole, worldRanks);
+        case ALLGATHERV -> Math.max(saturatedTimes(known(x.sendBytes()), worldRanks), perRank);
+        case ALLTOALLV, REDUCE_SCATTER -> Math.max(whole, perRank);
+        default -> saturated(whole, perRank);
       };
-      long b = perPeer ? saturatedTimes(whole, worldRanks) : whole;
-      return saturated(b, Math.max(sum(x.sendBytesPerRank()), sum(x.receiveBytesPerRank())));
     }
     return -1;
   }

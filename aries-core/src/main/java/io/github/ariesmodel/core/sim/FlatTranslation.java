@@ -107,9 +107,16 @@ public final class FlatTranslation implements AddressTranslation {
    * (false now) while a timed translation is on its way (its address was worked out when it was asked and would reach
    * memory a later registration may hold by then) or {@code memory} keeps them: at the next {@link #register} or
    * {@code deregisterAndFree} with none on its way.
+   *
+   * <p>A {@code memory} that is a view of another memory ({@link HostMemory#physicalMemory}: another node's, of the
+   * same capacity) is refused before anything changes. One that refuses the range now (it says the bytes are not
+   * reserved there) changes nothing: the registration stays. One that refuses it later, as it is given back at a
+   * {@code register} or {@code deregisterAndFree}, makes that call throw once; the range leaves the list (it stays
+   * reserved), so the calls after it do not meet the same refusal.
    */
   @Override
   public boolean deregisterAndFree(int mdh, HostMemory memory) {
+    NetworkAddresses.checkMdh(mdh);
     if (memory == null || memory.capacity() != this.memory.capacity()) {
       throw new IllegalArgumentException("memory must be this translator's memory or a view of it (capacity "
           + this.memory.capacity() + ") but was " + (memory == null ? "null" : "of capacity " + memory.capacity()));
@@ -119,43 +126,63 @@ public final class FlatTranslation implements AddressTranslation {
     if (below != null && mine != null && below != mine) {
       // every node's memory has the same capacity: frames given back there would free another node's registration
       throw new IllegalArgumentException("memory must be this translator's memory or a view of it but is a view of"
-          + " another memory (another node's?)");
+          + " another memory (another node's?); mdh " + mdh + " stays registered");
     }
     MemoryDomainDescriptor registered = mdds[mdh];
     deregister(mdh);
     long[] frames = {physicalBase[mdh], mdds[mdh].length()};
-    deferred.add(frames);
-    deferredThrough.add(memory);
+    if (pending > 0) {
+      deferred.add(frames);
+      deferredThrough.add(memory);
+      return false;
+    }
+    boolean freed;
     try {
-      giveBackDeferred();
+      freed = memory.free(frames[0], frames[1]);
     } catch (RuntimeException e) {
-      // a memory that refuses the range (not reserved there: not this translator's after all): nothing changes
-      int k = deferred.indexOf(frames);
-      if (k >= 0) {
-        deferred.remove(k);
-        deferredThrough.remove(k);
-      }
+      // the memory refuses the range (not reserved there: not this translator's after all): nothing changes
       mdds[mdh] = registered;
       throw e;
     }
-    return !deferred.contains(frames);
+    if (!freed) {
+      deferred.add(frames);
+      deferredThrough.add(memory);
+    }
+    giveBackDeferred(); // the ranges listed before (none of this one's, which is given back or listed)
+    return freed;
   }
 
   /** Frames {@link #deregisterAndFree} could not give back yet ({first byte, bytes}), and the memory to give them to. */
   private final List<long[]> deferred = new ArrayList<>();
   private final List<HostMemory> deferredThrough = new ArrayList<>();
 
-  /** Gives back what {@link #deregisterAndFree} could not, once no timed translation is on its way. */
+  /**
+   * Gives back what {@link #deregisterAndFree} could not, once no timed translation is on its way. A range its memory
+   * refuses (throws) leaves the list and the refusal is thrown, once, after the other ranges are tried.
+   */
   private void giveBackDeferred() {
     if (pending > 0) {
       return;
     }
+    RuntimeException refused = null;
     for (int i = deferred.size() - 1; i >= 0; i--) {
       long[] x = deferred.get(i);
-      if (deferredThrough.get(i).free(x[0], x[1])) {
+      boolean done;
+      try {
+        done = deferredThrough.get(i).free(x[0], x[1]);
+      } catch (RuntimeException e) {
+        done = true; // dropped: it stays reserved, and no later call meets the same refusal
+        if (refused == null) {
+          refused = e;
+        }
+      }
+      if (done) {
         deferred.remove(i);
         deferredThrough.remove(i);
       }
+    }
+    if (refused != null) {
+      throw refused;
     }
   }
 

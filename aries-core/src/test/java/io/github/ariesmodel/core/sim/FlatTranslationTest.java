@@ -56,7 +56,7 @@ class FlatTranslationTest {
     assertThatThrownBy(() -> flat.deregisterAndFree(a.mdh(), other))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("memory must be this translator's memory or a view of it but is a view of another memory"
-            + " (another node's?)");
+            + " (another node's?); mdh " + a.mdh() + " stays registered");
     assertThat(other.allocatedBytes()).as("the other node's registration").isEqualTo(otherAllocated);
     assertThat(flat.translateNow(a.mdh(), 0, 8, AccessKind.READ, TAG, KEY).ok()).as("a still registered").isTrue();
     assertThat(flat.deregisterAndFree(a.mdh(), memory)).isTrue();
@@ -70,8 +70,21 @@ class FlatTranslationTest {
    */
   @Test
   void aMemoryThatRefusesTheRangeChangesNothingAndLeavesNothingListed() {
+    io.github.ariesmodel.core.spi.HostMemory anonymous = anonymous();
+    MemoryDomainDescriptor a = flat.register(MemoryRegistration.of(0x10_0000, 2 * 4096, TAG, KEY));
+
+    assertThatThrownBy(() -> flat.deregisterAndFree(a.mdh(), anonymous))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(flat.translateNow(a.mdh(), 0, 8, AccessKind.READ, TAG, KEY).ok()).as("a still registered").isTrue();
+    MemoryDomainDescriptor b = flat.register(MemoryRegistration.of(0x20_0000, 4096, TAG, KEY));
+    assertThat(flat.translateNow(b.mdh(), 0, 8, AccessKind.READ, TAG, KEY).ok()).isTrue();
+    assertThat(flat.deregisterAndFree(a.mdh(), memory)).isTrue();
+  }
+
+  /** A memory of the translator's capacity that does not say what it is, and holds nothing reserved. */
+  private static io.github.ariesmodel.core.spi.HostMemory anonymous() {
     SparsePhysicalMemory empty = new SparsePhysicalMemory(1L << 32);
-    io.github.ariesmodel.core.spi.HostMemory anonymous = new io.github.ariesmodel.core.spi.HostMemory() {
+    return new io.github.ariesmodel.core.spi.HostMemory() {
       @Override
       public long capacity() {
         return empty.capacity();
@@ -122,14 +135,38 @@ class FlatTranslationTest {
         return empty.free(address, bytes);
       }
     };
-    MemoryDomainDescriptor a = flat.register(MemoryRegistration.of(0x10_0000, 2 * 4096, TAG, KEY));
+  }
 
-    assertThatThrownBy(() -> flat.deregisterAndFree(a.mdh(), anonymous))
+  /**
+   * The stop 74 review: a range refused later, as it is given back, makes that call throw once and leaves the list;
+   * the registration given back in that call stays deregistered (it had been put back, valid over frames just given
+   * to the memory, which handed them to another owner); and later registrations work.
+   */
+  @Test
+  void aRangeRefusedLaterThrowsOnceAndLeavesNoRegistrationOverFramesGivenBack() {
+    MemoryDomainDescriptor x = flat.register(MemoryRegistration.of(0x10_0000, 2 * 4096, TAG, KEY));
+    MemoryDomainDescriptor y = flat.register(MemoryRegistration.of(0x20_0000, 4096, TAG, KEY));
+    flat.translate(TranslationClient.NETWORK_REQUEST, x.mdh(), 0, 8, AccessKind.READ, TAG, KEY,
+        (now, status, pa, contiguous, ref, arg) -> { }, null, 1);
+    assertThat(flat.deregisterAndFree(x.mdh(), anonymous())).as("x, with a translation on its way").isFalse();
+    loop.run();
+    long before = memory.allocatedBytes();
+
+    assertThatThrownBy(() -> flat.deregisterAndFree(y.mdh(), memory)).as("x's range, refused as it is given back")
         .isInstanceOf(IllegalArgumentException.class);
-    assertThat(flat.translateNow(a.mdh(), 0, 8, AccessKind.READ, TAG, KEY).ok()).as("a still registered").isTrue();
-    MemoryDomainDescriptor b = flat.register(MemoryRegistration.of(0x20_0000, 4096, TAG, KEY));
-    assertThat(flat.translateNow(b.mdh(), 0, 8, AccessKind.READ, TAG, KEY).ok()).isTrue();
-    assertThat(flat.deregisterAndFree(a.mdh(), memory)).isTrue();
+    assertThat(memory.allocatedBytes()).as("y's frames given back").isEqualTo(before - 4096);
+    assertThat(flat.translateNow(y.mdh(), 0, 8, AccessKind.READ, TAG, KEY).ok()).as("y not registered").isFalse();
+    MemoryDomainDescriptor z = flat.register(MemoryRegistration.of(0x30_0000, 4096, TAG, KEY));
+    assertThat(flat.translateNow(z.mdh(), 0, 8, AccessKind.READ, TAG, KEY).ok()).as("a later registration").isTrue();
+  }
+
+  /** The stop 74 review: a handle out of range is the one-line refusal deregister gives, not an index exception. */
+  @Test
+  void aHandleOutOfRangeIsRefusedNamingIt() {
+    assertThatThrownBy(() -> flat.deregisterAndFree(-1, memory)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("mdh must be in [0, 4095] (12 bits) but was -1");
+    assertThatThrownBy(() -> flat.deregisterAndFree(4096, memory)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("mdh must be in [0, 4095] (12 bits) but was 4096");
   }
 
   @Test

@@ -14,8 +14,8 @@ import io.github.ariesmodel.core.packet.Packet;
  * RouterView#nonMinimal()} give that state and {@link Packet#hops()} the hops taken (0 at the source router).
  * {@link DragonflyPaths} holds the rest of the path plumbing (intermediate choice, leg hashing, hop bounds).
  *
- * <p>An algorithm reads the packet but never writes it, and keeps no reference to it beyond the call (the system's
- * NICs reuse delivered packets for new ones; per-packet state belongs in the fabric's route state). It must offer only cabled ports, VCs below {@link
+ * <p>An algorithm reads the packet but never writes it, and keeps no reference to it beyond the packet's delivery
+ * (the system's NICs reuse delivered packets for new ones; per-packet state belongs in the fabric's route state). It must offer only cabled ports, VCs below {@link
  * RouterView#vcCount()}, and must reach the destination in a bounded number of hops; to be deadlock-free its VC
  * choice must make channel dependencies acyclic (the built-ins use VC = hops taken). A packet it counts as
  * non-minimal must reach its intermediate, and one it counts as minimal must take a minimal path. The {@code

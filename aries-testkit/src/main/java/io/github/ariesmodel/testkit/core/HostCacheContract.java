@@ -117,6 +117,23 @@ public abstract class HostCacheContract {
     assertThat(cpu.readLong(0x300)).as("CPU read of an uncached line the NIC wrote").isEqualTo(43);
   }
 
+  /**
+   * The cache's views say they view its memory (stop 74): their {@code physicalMemory()} is null or the memory's own,
+   * so that a translator gives frames back through them ({@code AddressTranslation.deregisterAndFree} refuses a view
+   * of another memory).
+   */
+  @Test
+  void theViewsSayTheyViewTheCachesMemory() {
+    HostCache c = fresh();
+    HostMemory physical = c.memory().physicalMemory();
+    for (HostMemory view : new HostMemory[] {c.cpuView(), c.nicView()}) {
+      HostMemory said = view.physicalMemory();
+      if (said != null && physical != null) {
+        assertThat(said).as("physicalMemory() of a view of the cache").isSameAs(physical);
+      }
+    }
+  }
+
   @Test
   void accessesOutsideTheMemoryAreRefused() {
     HostCache c = fresh();

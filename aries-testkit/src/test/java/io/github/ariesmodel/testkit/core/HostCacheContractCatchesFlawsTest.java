@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class HostCacheContractCatchesFlawsTest {
 
   /** A cache that forgets the seed's rule: NIC writes go to memory and leave a cached copy stale. */
-  static final class StaleOnNicWrite implements HostCache {
+  static class StaleOnNicWrite implements HostCache {
     final SetAssociativeHostCache inner;
 
     StaleOnNicWrite(HostMemory memory) {
@@ -63,5 +63,86 @@ class HostCacheContractCatchesFlawsTest {
     assertThatThrownBy(contract::theNicSeesWhatTheCpuStoredAndTheCpuWhatTheNicWrote)
         .isInstanceOf(AssertionError.class).hasMessageContaining("CPU read of a cached line the NIC wrote");
     assertThatThrownBy(contract::everyReadReturnsTheLastWriteWhicheverPathItTook).isInstanceOf(AssertionError.class);
+  }
+
+  /** A cache whose NIC view names itself as the physical memory, not the memory it views (stop 74's review). */
+  static final class ViewNamesItself extends StaleOnNicWrite {
+    ViewNamesItself(HostMemory memory) {
+      super(memory);
+    }
+
+    @Override
+    public long nicWrite(long address, byte[] src, int srcOffset, int length) {
+      return inner.nicWrite(address, src, srcOffset, length);
+    }
+
+    @Override
+    public HostMemory nicView() {
+      HostMemory v = inner.nicView();
+      return new HostMemory() {
+        @Override
+        public HostMemory physicalMemory() {
+          return this;
+        }
+
+        @Override
+        public long capacity() {
+          return v.capacity();
+        }
+
+        @Override
+        public void read(long address, byte[] dst, int dstOffset, int length) {
+          v.read(address, dst, dstOffset, length);
+        }
+
+        @Override
+        public void write(long address, byte[] src, int srcOffset, int length) {
+          v.write(address, src, srcOffset, length);
+        }
+
+        @Override
+        public long readLong(long address) {
+          return v.readLong(address);
+        }
+
+        @Override
+        public void writeLong(long address, long value) {
+          v.writeLong(address, value);
+        }
+
+        @Override
+        public int readInt(long address) {
+          return v.readInt(address);
+        }
+
+        @Override
+        public void writeInt(long address, int value) {
+          v.writeInt(address, value);
+        }
+
+        @Override
+        public long allocate(long bytes, long alignment) {
+          return v.allocate(bytes, alignment);
+        }
+
+        @Override
+        public long allocatedBytes() {
+          return v.allocatedBytes();
+        }
+      };
+    }
+  }
+
+  @Test
+  void aViewNamingItselfAsThePhysicalMemoryFailsTheContract() {
+    HostCacheContract contract = new HostCacheContract() {
+      @Override
+      protected HostCache create(HostMemory memory) {
+        return new ViewNamesItself(memory);
+      }
+    };
+    assertThatThrownBy(contract::theViewsSayTheyViewTheCachesMemory).isInstanceOf(AssertionError.class)
+        .hasMessageContaining("physicalMemory() of a view of the cache");
+    contract.theNicSeesWhatTheCpuStoredAndTheCpuWhatTheNicWrote(); // sound otherwise
   }
 }
