@@ -147,12 +147,11 @@ class DeregisterAndFreeTest {
   }
 
   /** A view of a memory whose free refuses the range starting at one address, as a memory refuses bytes not its. */
-  private static final class RefusingView implements HostMemory {
-    private final HostMemory memory;
+  private static final class RefusingView extends io.github.ariesmodel.core.spi.ForwardingHostMemory {
     private final long refused;
 
     RefusingView(HostMemory memory, long refused) {
-      this.memory = memory;
+      super(memory);
       this.refused = refused;
     }
 
@@ -162,52 +161,7 @@ class DeregisterAndFreeTest {
         throw new IllegalArgumentException("bytes [0x" + Long.toHexString(address) + ", +" + bytes
             + ") are not reserved");
       }
-      return memory.free(address, bytes);
-    }
-
-    @Override
-    public long capacity() {
-      return memory.capacity();
-    }
-
-    @Override
-    public void read(long address, byte[] dst, int dstOffset, int length) {
-      memory.read(address, dst, dstOffset, length);
-    }
-
-    @Override
-    public void write(long address, byte[] src, int srcOffset, int length) {
-      memory.write(address, src, srcOffset, length);
-    }
-
-    @Override
-    public long readLong(long address) {
-      return memory.readLong(address);
-    }
-
-    @Override
-    public void writeLong(long address, long value) {
-      memory.writeLong(address, value);
-    }
-
-    @Override
-    public int readInt(long address) {
-      return memory.readInt(address);
-    }
-
-    @Override
-    public void writeInt(long address, int value) {
-      memory.writeInt(address, value);
-    }
-
-    @Override
-    public long allocate(long bytes, long alignment) {
-      return memory.allocate(bytes, alignment);
-    }
-
-    @Override
-    public long allocatedBytes() {
-      return memory.allocatedBytes();
+      return super.free(address, bytes);
     }
   }
 }

@@ -83,56 +83,10 @@ class FlatTranslationTest {
 
   /** A memory of the translator's capacity that does not say what it is, and holds nothing reserved. */
   private static io.github.ariesmodel.core.spi.HostMemory anonymous() {
-    SparsePhysicalMemory empty = new SparsePhysicalMemory(1L << 32);
-    return new io.github.ariesmodel.core.spi.HostMemory() {
+    return new io.github.ariesmodel.core.spi.ForwardingHostMemory(new SparsePhysicalMemory(1L << 32)) {
       @Override
-      public long capacity() {
-        return empty.capacity();
-      }
-
-      @Override
-      public void read(long address, byte[] dst, int dstOffset, int length) {
-        empty.read(address, dst, dstOffset, length);
-      }
-
-      @Override
-      public void write(long address, byte[] src, int srcOffset, int length) {
-        empty.write(address, src, srcOffset, length);
-      }
-
-      @Override
-      public long readLong(long address) {
-        return empty.readLong(address);
-      }
-
-      @Override
-      public void writeLong(long address, long value) {
-        empty.writeLong(address, value);
-      }
-
-      @Override
-      public int readInt(long address) {
-        return empty.readInt(address);
-      }
-
-      @Override
-      public void writeInt(long address, int value) {
-        empty.writeInt(address, value);
-      }
-
-      @Override
-      public long allocate(long bytes, long alignment) {
-        return empty.allocate(bytes, alignment);
-      }
-
-      @Override
-      public long allocatedBytes() {
-        return empty.allocatedBytes();
-      }
-
-      @Override
-      public boolean free(long address, long bytes) {
-        return empty.free(address, bytes);
+      public io.github.ariesmodel.core.spi.HostMemory physicalMemory() {
+        return null;
       }
     };
   }

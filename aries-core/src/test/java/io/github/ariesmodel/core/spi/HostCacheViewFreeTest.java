@@ -46,50 +46,13 @@ class HostCacheViewFreeTest {
   @Test
   void aMemoryThatKeepsWhatItReservedKeepsTheCachesData() {
     SparsePhysicalMemory inner = new SparsePhysicalMemory(8 << 20);
-    HostMemory keeping = new HostMemory() { // everything the inner memory's but free: the SPI's default (false)
+    HostMemory keeping = new ForwardingHostMemory(inner) { // everything the inner memory's but free: the default
       @Override
-      public long capacity() {
-        return inner.capacity();
-      }
-
-      @Override
-      public void read(long address, byte[] dst, int dstOffset, int length) {
-        inner.read(address, dst, dstOffset, length);
-      }
-
-      @Override
-      public void write(long address, byte[] src, int srcOffset, int length) {
-        inner.write(address, src, srcOffset, length);
-      }
-
-      @Override
-      public long readLong(long address) {
-        return inner.readLong(address);
-      }
-
-      @Override
-      public void writeLong(long address, long value) {
-        inner.writeLong(address, value);
-      }
-
-      @Override
-      public int readInt(long address) {
-        return inner.readInt(address);
-      }
-
-      @Override
-      public void writeInt(long address, int value) {
-        inner.writeInt(address, value);
-      }
-
-      @Override
-      public long allocate(long bytes, long alignment) {
-        return inner.allocate(bytes, alignment);
-      }
-
-      @Override
-      public long allocatedBytes() {
-        return inner.allocatedBytes();
+      public boolean free(long address, long bytes) {
+        if (bytes <= 0) {
+          throw new IllegalArgumentException("bytes must be > 0 but was " + bytes);
+        }
+        return false; // the SPI's default: the memory keeps the bytes
       }
     };
     SetAssociativeHostCache c = cache(keeping);

@@ -32,6 +32,15 @@ class BuiltInHostMemoryContractTest {
     }
   }
 
+  /** The SPI's forwarding base, with nothing overridden (stop 74). */
+  @Nested
+  class Forwarding extends HostMemoryContract {
+    @Override
+    protected HostMemory create() {
+      return new io.github.ariesmodel.core.spi.ForwardingHostMemory(new SparsePhysicalMemory(8L << 20)) { };
+    }
+  }
+
   private static SetAssociativeHostCache smallCache(NicWritePolicy policy) {
     return new SetAssociativeHostCache(new SparsePhysicalMemory(8L << 20),
         HostCacheConfig.xc40().withGeometry(16 * 4 * 64, 64, 4).withNicWritePolicy(policy));

@@ -78,56 +78,10 @@ class HostCacheContractCatchesFlawsTest {
 
     @Override
     public HostMemory nicView() {
-      HostMemory v = inner.nicView();
-      return new HostMemory() {
+      return new io.github.ariesmodel.core.spi.ForwardingHostMemory(inner.nicView()) {
         @Override
         public HostMemory physicalMemory() {
           return this;
-        }
-
-        @Override
-        public long capacity() {
-          return v.capacity();
-        }
-
-        @Override
-        public void read(long address, byte[] dst, int dstOffset, int length) {
-          v.read(address, dst, dstOffset, length);
-        }
-
-        @Override
-        public void write(long address, byte[] src, int srcOffset, int length) {
-          v.write(address, src, srcOffset, length);
-        }
-
-        @Override
-        public long readLong(long address) {
-          return v.readLong(address);
-        }
-
-        @Override
-        public void writeLong(long address, long value) {
-          v.writeLong(address, value);
-        }
-
-        @Override
-        public int readInt(long address) {
-          return v.readInt(address);
-        }
-
-        @Override
-        public void writeInt(long address, int value) {
-          v.writeInt(address, value);
-        }
-
-        @Override
-        public long allocate(long bytes, long alignment) {
-          return v.allocate(bytes, alignment);
-        }
-
-        @Override
-        public long allocatedBytes() {
-          return v.allocatedBytes();
         }
       };
     }
