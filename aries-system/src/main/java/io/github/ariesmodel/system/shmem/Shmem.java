@@ -182,8 +182,10 @@ public interface Shmem {
 
   /**
    * Remote events written at this PE so far, in a job built with {@link ShmemJob.Builder#remoteEvents(boolean)
-   * remoteEvents(true)}: there every put and atomic asks for one at its target, so this counts the transactions that
-   * have arrived here (uGNI's remote CQ events [S5]); a put longer than one transaction is several
+   * remoteEvents(true)}: there every put and atomic of the program asks for one at its target, so this counts the
+   * transactions that have arrived here (uGNI's remote CQ events [S5]); {@link #barrierAll()}'s own atomics ask for
+   * none (since stop 74: the barrier is the library's synchronisation, not the program's RMA, and its atomics counted
+   * here before); a put longer than one transaction is several
    * ({@link ShmemJob#nicTransactions}). A put's event comes with its last packet: it
    * may come before an earlier packet's data, with adaptive routing or when that packet's translation misses the PTE
    * cache (docs/nic.md, "Events"); the data of a single-packet put is there with its event.

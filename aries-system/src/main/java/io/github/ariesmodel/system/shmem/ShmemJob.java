@@ -125,7 +125,10 @@ public final class ShmemJob {
   /** Routing of GETs: DMAPP's default is adaptive (ADAPTIVE_0) [S8]. */
   private final DeliveryMode getMode;
   private final long stagingBytes;
-  /** The completion modes of puts and atomics: GLOBAL, and REMOTE when the builder asked for them. */
+  /**
+   * The completion modes of the program's puts and atomics: GLOBAL, and REMOTE when the builder asked for them (the
+   * software barrier's atomics ask for GLOBAL alone, {@code barrierArrive}).
+   */
   private final int putModes;
   /** Whether puts and gets between two PEs of one node are CPU copies ({@link Builder#sharedMemory}). */
   private final boolean sharedMemory;
@@ -864,9 +867,11 @@ public final class ShmemJob {
     }
 
     /**
-     * Whether every put and atomic asks for a REMOTE event at its target (uGNI's {@code GNI_CQMODE_REMOTE_EVENT} [S5]),
-     * so that {@link Shmem#remoteEvents()} counts the transactions that arrived at a PE and {@link
-     * Shmem#waitRemoteEvents} can wait for them: a uGNI-level program's way to learn that data arrived. Unset, a job
+     * Whether every put and atomic of the program asks for a REMOTE event at its target (uGNI's {@code
+     * GNI_CQMODE_REMOTE_EVENT} [S5]), so that {@link Shmem#remoteEvents()} counts the transactions that arrived at a PE
+     * and {@link Shmem#waitRemoteEvents} can wait for them: a uGNI-level program's way to learn that data arrived. The
+     * atomics of {@link Shmem#barrierAll()}'s software barrier ask for none either way (since stop 74; they were
+     * counted with the program's, and cost their targets a queue entry each). Unset, a job
      * does as Cray SHMEM over DMAPP: its puts and atomics carry no notification (DMAPP's put and AMO calls have no
      * argument for one [S8]), a PE learns of remote writes by testing its memory ({@link Shmem#waitUntil}, woken when
      * the NIC writes the word), and the target's NIC writes no completion-queue entry for them. Until stop 67 every job
@@ -1640,10 +1645,23 @@ public final class ShmemJob {
       }
       for (int k = 0, dist = 1; dist < n; k++, dist <<= 1) {
         int round = k;
-        atomicAdd(barrier, 8L * round, 1, (index + dist) % n);
+        barrierArrive(8L * round, (index + dist) % n);
         waitUntil(barrier, 8L * round, v -> v >= epoch);
       }
       quiet();
+    }
+
+    /**
+     * A software barrier's arrival at PE {@code pe}: a non-fetching add of 1 to its barrier word, asking for the GLOBAL
+     * event alone, whatever {@link Builder#remoteEvents(boolean)} says. The barrier is the library's synchronisation
+     * (OpenSHMEM's {@code shmem_barrier_all} is a quiet and a synchronisation of the PEs), not a put or atomic of the
+     * program's: its atomics asked for REMOTE events as the program's do until stop 74, and those counted in {@link
+     * Shmem#remoteEvents()}, so a {@code waitRemoteEvents(1)} after a barrier returned before the put it waited for.
+     */
+    private void barrierArrive(long offset, int pe) {
+      post(Post.amo(nextPostId++, AmoOperation.of(AmoKind.IADD, false, 64), remote(barrier, offset, pe), 1, 0)
+          .withDeliveryMode(putMode)
+          .withCompletion(Post.NO_CQ, Post.GLOBAL_EVENT));
     }
 
     /*
