@@ -104,7 +104,9 @@ public interface Shmem {
    * @param destOffset byte offset in it
    * @param src the remote object
    * @param srcOffset byte offset in it
-   * @param length bytes, 1 up to what both objects hold past their offsets (a symmetric object is at most 2^40 bytes)
+   * @param length bytes, 0 up to what both objects hold past their offsets (a symmetric object is at most 2^40 bytes);
+   *     0 is a no-op, as a get of no elements is in OpenSHMEM: nothing is posted (uGNI refuses a zero-length GET [S5])
+   *     and the call returns at once (until stop 74 it was refused and failed the program)
    * @param pe source PE
    */
   void getmem(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe);
@@ -114,7 +116,7 @@ public interface Shmem {
    *
    * @param src the remote object
    * @param srcOffset byte offset in it
-   * @param length bytes, 1 to the staging buffer's size
+   * @param length bytes, 0 to the staging buffer's size (0: an empty array, nothing posted, as {@link #getmem})
    * @param pe source PE
    * @return the bytes (zeros where a fault prevented the read)
    */
@@ -175,7 +177,8 @@ public interface Shmem {
    * @param destOffset byte offset in it
    * @param src the remote object
    * @param srcOffset byte offset in it
-   * @param length bytes, 1 up to what both objects hold past their offsets (a symmetric object is at most 2^40 bytes)
+   * @param length bytes, 0 up to what both objects hold past their offsets (a symmetric object is at most 2^40 bytes);
+   *     0 is a no-op, as {@link #getmem}'s
    * @param pe source PE
    */
   void getmemNbi(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe);

@@ -1488,8 +1488,10 @@ public final class ShmemJob {
       checkCaller();
       own(dest, "dest", destOffset, length);
       own(src, "src", srcOffset, length);
-      checkArgument(length >= 1, "length must be >= 1 (zero-length GETs are refused [S5]) but was %s", length);
       NetworkAddress from = remote(src, srcOffset, pe);
+      if (length == 0) {
+        return; // a get of nothing does nothing, as OpenSHMEM's; uGNI refuses a zero-length GET [S5], so none is posted
+      }
       if (onNode(pe)) {
         copyOnNode(src, pe, srcOffset, dest, index, destOffset, length);
         return;
@@ -1516,8 +1518,10 @@ public final class ShmemJob {
       checkCaller();
       own(dest, "dest", destOffset, length);
       own(src, "src", srcOffset, length);
-      checkArgument(length >= 1, "length must be >= 1 (zero-length GETs are refused [S5]) but was %s", length);
       NetworkAddress from = remote(src, srcOffset, pe);
+      if (length == 0) {
+        return; // as getmem's: nothing to post, nothing for quiet to wait for
+      }
       if (onNode(pe)) {
         // a CPU copy cannot be left to run on: it is complete when the call returns, so quiet has nothing to wait for
         copyOnNode(src, pe, srcOffset, dest, index, destOffset, length);
@@ -1557,11 +1561,14 @@ public final class ShmemJob {
     @Override
     public byte[] get(Symmetric src, long srcOffset, int length, int pe) {
       checkCaller();
-      checkArgument(length >= 1 && length <= stagingBytes, "length must be in [1, %s] (the job's stagingBytes, the"
+      checkArgument(length >= 0 && length <= stagingBytes, "length must be in [0, %s] (the job's stagingBytes, the"
           + " buffer a get(src, ...) lands in; getmem into an object of your own has no such limit) but was %s",
           stagingBytes, length);
       own(src, "src", srcOffset, length);
       checkPe("pe", pe); // (both before the staging buffer is cleared through the host cache)
+      if (length == 0) {
+        return new byte[0]; // as getmem's: nothing posted, the staging buffer untouched
+      }
       localBytes(staging, 0, new byte[length]);
       getmem(staging, 0, src, srcOffset, length, pe);
       return localBytes(staging, 0, length);

@@ -150,7 +150,7 @@ class ShmemJobEdgeTest {
         pe.get(x, 0, 128, 1);
       }
     }));
-    assertThat(t.getCause()).isInstanceOf(IllegalArgumentException.class).hasMessage("length must be in [1, 64] (the"
+    assertThat(t.getCause()).isInstanceOf(IllegalArgumentException.class).hasMessage("length must be in [0, 64] (the"
         + " job's stagingBytes, the buffer a get(src, ...) lands in; getmem into an object of your own has no such"
         + " limit) but was 128");
   }
@@ -170,6 +170,46 @@ class ShmemJobEdgeTest {
     });
     assertThat(done[0]).isPositive();
     assertThat(job.faults()).isZero();
+  }
+
+  /**
+   * A get of no bytes is a no-op, as OpenSHMEM's get of 0 elements (a program may pass 0 on some PE): nothing posted
+   * on the NIC or copied on the node, nothing for quiet to wait for, no fault. Until stop 74 getmem, getmemNbi and
+   * get refused it ("length must be >= 1") and failed the program, while a 0-byte put was accepted.
+   */
+  @Test
+  void zeroLengthGetsAreNoOpsThatPostNothing() {
+    AriesSystem sys = AriesSystem.builder().topology(Topologies.ariesSmall(), "small").build();
+    ShmemJob job = ShmemJob.builder(sys).nodes(0, 9).pesPerNode(2).build();
+    Symmetric buf = job.allocate(64);
+    long[] postsBefore = new long[2];
+    long[] postsAfter = new long[2];
+    byte[][] got = new byte[4][];
+    job.run(pe -> {
+      pe.barrierAll();
+      if (pe.myPe() == 0) {
+        pe.localLong(buf, 0, 7);
+        postsBefore[0] = sys.node(0).nic().statistics().posts();
+        postsBefore[1] = sys.node(9).nic().statistics().posts();
+        for (int peer : new int[] {1, 2, 0}) { // on the node (a copy), on the other node, itself (both NIC)
+          pe.getmem(buf, 0, buf, 8, 0, peer);
+          pe.getmemNbi(buf, 0, buf, 8, 0, peer);
+          got[peer] = pe.get(buf, 0, 0, peer);
+        }
+        pe.quiet();
+        postsAfter[0] = sys.node(0).nic().statistics().posts();
+        postsAfter[1] = sys.node(9).nic().statistics().posts();
+        got[3] = pe.localBytes(buf, 0, 8);
+      }
+      // (the other PEs return: nothing but PE 0's calls can post from here)
+    });
+    assertThat(postsAfter).as("posts on nodes 0 and 9 while PE 0 got nothing").containsExactly(postsBefore);
+    assertThat(job.onNodeCopies()).isZero();
+    assertThat(job.faults()).isZero();
+    assertThat(got[0]).isEmpty();
+    assertThat(got[1]).isEmpty();
+    assertThat(got[2]).isEmpty();
+    assertThat(got[3]).containsExactly(7, 0, 0, 0, 0, 0, 0, 0);
   }
 
   @Test
