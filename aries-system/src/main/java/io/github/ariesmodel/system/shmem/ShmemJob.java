@@ -61,9 +61,10 @@ import java.util.function.LongPredicate;
  * word it waits on ({@link Shmem#waitUntil}), wake its process. Host CPU loads and stores of registered memory go
  * through the node's host cache (data, cache state and statistics) and are untimed, except the poll of
  * {@link Shmem#waitUntil}: the load that sees the awaited value costs its cache latency (a hit when the NIC updated
- * the cached line in place, a miss when its write dropped the line). Memory holds a NIC write's bytes from when the
- * NIC makes it, before the host could see them: {@code waitUntil} does not see them before then, but a program's own
- * {@link Shmem#localLong} loop would. Model other local work with {@link Shmem#compute(long)}.
+ * the cached line in place, a miss when its write dropped the line). Memory and the host cache take a NIC write's
+ * bytes when the host can see them, at the end of the write's crossing of the host link (the NIC's posted writes land
+ * when visible, since stop 69: docs/nic.md), so {@code waitUntil} and a program's own {@link Shmem#localLong} loop
+ * alike see them from then and not before. Model other local work with {@link Shmem#compute(long)}.
  *
  * <p>Several PEs a node ({@link Builder#pesPerNode(int)}, block placement: PE i on {@code nodes[i / pesPerNode]}, as
  * ALPS places a job's PEs by default) are each a process of their own: their own simulated CPU, completion queue,
