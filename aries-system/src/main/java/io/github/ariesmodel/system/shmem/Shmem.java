@@ -126,13 +126,21 @@ public interface Shmem {
    * A remote atomic operation. A fetching operation blocks and returns the old value; a non-fetching one returns 0
    * at once and completes at {@link #quiet()}.
    *
+   * <p>A 32-bit operation's old value is its 4 bytes zero-extended, as the NIC returns them (docs/nic.md, "AMO
+   * unit"), not sign-extended: a target int of -1 returns 4294967295. OpenSHMEM's fetching atomics return the target's
+   * type, which this one method cannot know: a 32-bit operation serves {@code shmem_int_*}, {@code shmem_uint32_*} and
+   * {@code shmem_float_*} alike, and an {@link AmoOperation} does not say which. Zero-extension keeps the word's 32 bits
+   * as they are for all of them, so the caller takes its type from them: {@code (int) r} for an int (what {@code
+   * shmem_int_atomic_fetch_add} returns), {@code r} itself for an unsigned 32-bit value, {@code
+   * Float.intBitsToFloat((int) r)} for a float. A 64-bit operation's old value is the word.
+   *
    * @param op the operation
    * @param dest the object
    * @param offset naturally aligned byte offset
    * @param operand1 first operand (CSWAP: compare; AX: AND mask)
    * @param operand2 second operand (CSWAP: swap; AX: XOR mask)
    * @param pe target PE
-   * @return the old value for fetching operations, else 0
+   * @return the old value for fetching operations (a 32-bit one's zero-extended, above), else 0
    */
   long atomic(AmoOperation op, Symmetric dest, long offset, long operand1, long operand2, int pe);
 

@@ -237,6 +237,28 @@ class ShmemJobEdgeTest {
     assertThat(got[3]).isEqualTo(42);
   }
 
+  /**
+   * A 32-bit fetching atomic returns the old int zero-extended, as Shmem.atomic's javadoc says (the NIC's value; the
+   * caller casts it to its type): pins the documented contract, so a change of it must change the javadoc too.
+   */
+  @Test
+  void aThirtyTwoBitFetchReturnsTheOldWordZeroExtendedAndItsIntByACast() {
+    ShmemJob job = job(0, 20);
+    Symmetric w = job.allocate(8);
+    long[] got = {0};
+    job.run(pe -> {
+      if (pe.myPe() == 1) {
+        pe.localLong(w, 0, 0xFFFF_FFFFL); // int -1 in the low half
+      }
+      pe.barrierAll();
+      if (pe.myPe() == 0) {
+        got[0] = pe.atomic(AmoOperation.of(AmoKind.IADD, true, 32), w, 0, 1, 0, 1);
+      }
+    });
+    assertThat(got[0]).isEqualTo(4_294_967_295L);
+    assertThat((int) got[0]).isEqualTo(-1);
+  }
+
   @Test
   void outOfRangeAccessesAreCallerMistakesNamingTheRange() {
     ShmemJob job = job(0, 1);
