@@ -22,8 +22,13 @@ import java.util.function.LongPredicate;
  *
  * <p>A handle is its PE's, for its program during a run: every method but {@link #myPe()}, {@link #nPes()} and
  * {@link #node()} refuses, with an {@link IllegalStateException} naming the handle's PE and its user and changing
- * nothing, a call from another PE's program, from a program of another job, or after the run (a condition given to
- * {@link #waitUntil} may call its own PE's handle: the runner may test it on another thread).
+ * nothing, a call from another PE's program, from a program of another job, or after the run. A condition given to
+ * {@link #waitUntil} may call its own PE's handle (the runner may test it on another thread) to read: {@link #now()},
+ * {@link #myPe()}, {@link #nPes()}, {@link #node()}, {@link #localLong}, {@link #localBytes}, {@link #remoteEvents()}
+ * and {@link #lastStatus()} (and the stores of {@code localLong} and {@code localBytes}); a call of any other method
+ * from it, which would post, wait or let time pass, is refused before anything is posted, with an {@link
+ * IllegalStateException} naming the method, which the program's {@code waitUntil} throws (since stop 74; such calls
+ * failed in different ways as the condition was tested first on the PE's thread or later from an event).
  */
 public interface Shmem {
 
@@ -231,7 +236,8 @@ public interface Shmem {
    * atomic's result or write-back), from the time the host can see the write ({@link
    * io.github.ariesmodel.nic.HostWriteListener}), and whenever one of this PE's own operations completes. The poll
    * that sees the awaited value costs its load through the host cache. A condition that also reads other words is
-   * not woken by their writes.
+   * not woken by their writes. The condition may only read (see the interface's note on which calls of this handle it
+   * may make): a call from it that would post, wait or let time pass is refused, and waitUntil throws the refusal.
    *
    * @param obj this PE's object
    * @param offset 8-byte aligned offset

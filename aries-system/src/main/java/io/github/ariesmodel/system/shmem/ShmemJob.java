@@ -1040,6 +1040,8 @@ public final class ShmemJob {
     Thread thread;
     /** The thread testing this PE's {@link #waitUntil} condition now (the runner may test it on another's), else null. */
     Thread polling;
+    /** Whether this PE's {@link #waitUntil} condition, the program's code, is being tested now ({@link #notInCondition}). */
+    boolean inCondition;
     long nextPostId; // no two jobs on a system share a post id, no two PEs of a node
     int outstanding;
     int outstandingLocal;
@@ -1253,6 +1255,23 @@ public final class ShmemJob {
       }
     }
 
+    /**
+     * Refuses, before it posts, waits or lets time pass, a call of {@code method} from this PE's {@link #waitUntil}
+     * condition: the runner tests a condition on whichever thread runs the event that wakes the PE, where the PE cannot
+     * be suspended, so such a call failed in different ways as the condition was tested first on the PE's thread or
+     * later from an event (a reported deadlock, a refusal naming the process, or a post already at the NIC). The
+     * refusal reaches the program from its waitUntil either way ({@code ProcessRunner} hands a condition's failure to
+     * the waiting process).
+     */
+    private void notInCondition(String method) {
+      if (inCondition) {
+        throw new IllegalStateException(method + " may not be called from a waitUntil condition (PE " + index + "):"
+            + " a condition only reads, with now, myPe, nPes, node, localLong, localBytes, remoteEvents and lastStatus"
+            + " (or stores with localLong and localBytes); it may not post, wait or let time pass, so call " + method
+            + " after waitUntil returns");
+      }
+    }
+
     /** Whose this handle is and who used it, as far as this job can tell. */
     private String misuse(Thread user) {
       String handle = "PE " + index + "'s handle";
@@ -1414,6 +1433,8 @@ public final class ShmemJob {
 
     @Override
     public void compute(long ps) {
+      checkCaller();
+      notInCondition("compute");
       SimProcess p = self();
       // (a compute to the clock's end was taken, and the next post failed inside the NIC with a wrapped time)
       AriesSystem.checkProgramTime("ps", p.now(), ps);
@@ -1423,6 +1444,7 @@ public final class ShmemJob {
     @Override
     public void putmem(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe) {
       checkCaller();
+      notInCondition("putmem");
       own(dest, "dest", destOffset, length);
       own(src, "src", srcOffset, length);
       NetworkAddress to = remote(dest, destOffset, pe); // (checks pe before the post takes an id)
@@ -1446,6 +1468,7 @@ public final class ShmemJob {
     @Override
     public void put(Symmetric dest, long destOffset, byte[] data, int pe) {
       checkCaller();
+      notInCondition("put");
       checkArgument(data != null, "data must not be null");
       checkArgument(data.length <= stagingBytes, "data.length must be at most the staging buffer's %s bytes but was %s",
           stagingBytes, data.length);
@@ -1471,6 +1494,7 @@ public final class ShmemJob {
     @Override
     public void putLong(Symmetric dest, long destOffset, long value, int pe) {
       checkCaller();
+      notInCondition("putLong");
       checkArgument((destOffset & 7) == 0, "destOffset must be 8-byte aligned but was %s", destOffset);
       own(dest, "dest", destOffset, 8);
       checkPe("pe", pe);
@@ -1487,6 +1511,7 @@ public final class ShmemJob {
     @Override
     public void getmem(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe) {
       checkCaller();
+      notInCondition("getmem");
       own(dest, "dest", destOffset, length);
       own(src, "src", srcOffset, length);
       NetworkAddress from = remote(src, srcOffset, pe);
@@ -1517,6 +1542,7 @@ public final class ShmemJob {
     @Override
     public void getmemNbi(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe) {
       checkCaller();
+      notInCondition("getmemNbi");
       own(dest, "dest", destOffset, length);
       own(src, "src", srcOffset, length);
       NetworkAddress from = remote(src, srcOffset, pe);
@@ -1545,6 +1571,7 @@ public final class ShmemJob {
     @Override
     public void waitRemoteEvents(long count) {
       checkCaller();
+      notInCondition("waitRemoteEvents");
       checkArgument(count >= 0, "count must be >= 0 but was %s", count); // (a negative one returned at once)
       checkRemoteEvents("waitRemoteEvents");
       self().waitUntil(() -> remoteEvents >= count);
@@ -1562,6 +1589,7 @@ public final class ShmemJob {
     @Override
     public byte[] get(Symmetric src, long srcOffset, int length, int pe) {
       checkCaller();
+      notInCondition("get");
       checkArgument(length >= 0 && length <= stagingBytes, "length must be in [0, %s] (the job's stagingBytes, the"
           + " buffer a get(src, ...) lands in; getmem into an object of your own has no such limit) but was %s",
           stagingBytes, length);
@@ -1578,6 +1606,7 @@ public final class ShmemJob {
     @Override
     public long atomic(AmoOperation op, Symmetric dest, long offset, long operand1, long operand2, int pe) {
       checkCaller();
+      notInCondition("atomic");
       checkArgument(op != null, "op must not be null");
       own(dest, "dest", offset, op.operandBytes());
       // named here as the caller wrote it (the NIC's own check names its post's post.remote.offset)
@@ -1598,35 +1627,42 @@ public final class ShmemJob {
     @Override
     public long atomicFetchAdd(Symmetric dest, long offset, long value, int pe) {
       checkCaller();
+      notInCondition("atomicFetchAdd");
       return atomic(AmoOperation.of(AmoKind.IADD, true, 64), dest, offset, value, 0, pe);
     }
 
     @Override
     public void atomicAdd(Symmetric dest, long offset, long value, int pe) {
       checkCaller();
+      notInCondition("atomicAdd");
       atomic(AmoOperation.of(AmoKind.IADD, false, 64), dest, offset, value, 0, pe);
     }
 
     @Override
     public long atomicCompareSwap(Symmetric dest, long offset, long expected, long desired, int pe) {
       checkCaller();
+      notInCondition("atomicCompareSwap");
       return atomic(AmoOperation.of(AmoKind.CSWAP, true, 64), dest, offset, expected, desired, pe);
     }
 
     @Override
     public void quiet() {
+      checkCaller();
+      notInCondition("quiet");
       self().waitUntil(() -> outstanding == 0);
     }
 
     @Override
     public void fence() {
       checkCaller();
+      notInCondition("fence");
       quiet();
     }
 
     @Override
     public void barrierAll() {
       checkCaller();
+      notInCondition("barrierAll");
       quiet();
       int n = pes.length;
       barrierEpoch++;
@@ -1718,6 +1754,7 @@ public final class ShmemJob {
     @Override
     public void waitUntil(Symmetric obj, long offset, LongPredicate condition) {
       checkCaller();
+      notInCondition("waitUntil");
       checkArgument(condition != null, "condition must not be null");
       word(obj, offset); // before waiting: the first test of the condition used to find these mistakes
       // The first poll that saw the value took a CPU load through the host cache: a hit when the NIC updated the cached
@@ -1737,7 +1774,12 @@ public final class ShmemJob {
             // a write the host cannot see yet is not in memory yet (the NIC's posted writes land when visible, since
             // stop 69): a WRITE_VISIBLE event, after the write has landed, tests again then; it is scheduled as the
             // NIC announces the write (onHostWrite) while the PE waits, and here for a write made before it waited
-            seen = condition.test(value);
+            inCondition = true;
+            try {
+              seen = condition.test(value);
+            } finally {
+              inCondition = false;
+            }
             if (!seen) {
               lookAgainWhenALandingWriteIsVisible();
             }

@@ -214,4 +214,54 @@ class ShmemMisuseTest {
     });
     assertThat(got[0]).isEqualTo(3);
   }
+
+  /**
+   * A waitUntil condition that calls a method of its own handle that posts, waits or lets time pass is refused at
+   * once in one line naming the method and what a condition may call, the same whether the runner tests it first on
+   * the PE's thread or later from the event of a NIC write, and before anything is posted (until stop 74: a putLong
+   * was posted and the run reported a deadlock, an atomicFetchAdd passed or deadlocked as it was tested, a compute or
+   * quiet failed as "process pe1 may only be suspended from its own code").
+   */
+  @Test
+  void aConditionThatPostsWaitsOrTakesTimeIsRefusedAtOnceWhereverItIsTested() {
+    java.util.Map<String, java.util.function.BiConsumer<Shmem, Symmetric>> calls = new java.util.LinkedHashMap<>();
+    calls.put("putLong", (pe, w) -> pe.putLong(w, 8, 5, 0));
+    calls.put("putmem", (pe, w) -> pe.putmem(w, 8, w, 16, 8, 0));
+    calls.put("atomicFetchAdd", (pe, w) -> pe.atomicFetchAdd(w, 16, 1, 0));
+    calls.put("atomicAdd", (pe, w) -> pe.atomicAdd(w, 16, 1, 0));
+    calls.put("getmem", (pe, w) -> pe.getmem(w, 8, w, 16, 8, 0));
+    calls.put("compute", (pe, w) -> pe.compute(1_000));
+    calls.put("quiet", (pe, w) -> pe.quiet());
+    calls.put("barrierAll", (pe, w) -> pe.barrierAll());
+    calls.put("waitUntil", (pe, w) -> pe.waitUntil(w, 8, v -> true));
+    for (var call : calls.entrySet()) {
+      for (boolean later : new boolean[] {false, true}) {
+        AriesSystem sys = AriesSystem.builder().topology(Topologies.ariesSmall(), "small").build();
+        ShmemJob job = ShmemJob.builder(sys).nodes(0, 9).build();
+        Symmetric w = job.allocate(64);
+        Throwable t = catchThrowable(() -> job.run(pe -> {
+          if (pe.myPe() == 0) {
+            pe.compute(2_000_000);
+            pe.putLong(w, 0, 1, 1); // wakes PE 1 through the NIC's write: its condition is tested from that event
+            pe.quiet();
+          } else {
+            pe.waitUntil(w, 0, v -> {
+              if (!later || v == 1) {
+                call.getValue().accept(pe, w);
+              }
+              return v == 2; // never: the call is the condition's end
+            });
+          }
+        }));
+        String where = call.getKey() + (later ? ", tested from an event" : ", tested first on the PE's thread");
+        assertThat(t).as(where).isInstanceOf(io.github.ariesmodel.system.process.ProcessRunner.ProcessFailedException
+            .class);
+        assertThat(t.getCause()).as(where).isInstanceOf(IllegalStateException.class).hasMessage(call.getKey()
+            + " may not be called from a waitUntil condition (PE 1): a condition only reads, with now, myPe, nPes,"
+            + " node, localLong, localBytes, remoteEvents and lastStatus (or stores with localLong and localBytes); it"
+            + " may not post, wait or let time pass, so call " + call.getKey() + " after waitUntil returns");
+        assertThat(sys.node(9).nic().statistics().posts()).as(where + ": PE 1's posts").isZero();
+      }
+    }
+  }
 }
