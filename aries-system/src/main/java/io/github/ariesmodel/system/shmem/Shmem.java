@@ -7,9 +7,10 @@ import java.util.function.LongPredicate;
 /**
  * A processing element's view of a SHMEM-like job, in simulated time: one-sided put and get, remote atomics, quiet,
  * fence and barrier, over the simulated Aries NIC. Calls that wait (blocking get, fetching atomics, quiet, barrier,
- * waitUntil) let simulated time pass; the rest return as soon as the NIC has accepted the post.
+ * waitUntil) let simulated time pass; the blocking puts ({@link #putmem}, {@link #put}) return when their source may
+ * be reused; the rest return as soon as the NIC has accepted the post.
  *
- * <p>Semantics follow OpenSHMEM loosely: {@code put*} are non-blocking-implicit (complete at {@link #quiet()});
+ * <p>Semantics follow OpenSHMEM loosely: puts complete at their target at {@link #quiet()};
  * {@link #fence()} is implemented as {@link #quiet()} (stronger than required); {@link #barrierAll()} implies quiet.
  * A modelled fault at the target (bad MDH, bounds, permission, translation) does not throw: the operation touches no
  * memory, the job counts it ({@link ShmemJob#faults()}), and {@link #lastStatus()} reports it.
@@ -56,7 +57,10 @@ public interface Shmem {
 
   /**
    * Puts bytes from this PE's own symmetric object into another PE's (the NIC reads the source from registered
-   * memory; no host copy). Like {@code shmem_putmem_nbi}: the source must not change before {@link #quiet()}.
+   * memory; no host copy). Like {@code shmem_putmem}, it returns when the source may be reused: when the NIC's LOCAL
+   * event says every request of it has left (the NIC reads a put's source as each packet issues, an FMA PUT's too:
+   * docs/nic.md, "Source pipeline"); it completes at the target at {@link #quiet()}. Until stop 74 it returned once
+   * posted, as {@link #putmemNbi} does, and a source changed before the quiet sent the new bytes.
    * The target learns of it by testing its memory ({@link #waitUntil}); a job built with
    * {@link ShmemJob.Builder#remoteEvents(boolean) remoteEvents(true)} also asks for a REMOTE event there.
    *
@@ -74,6 +78,19 @@ public interface Shmem {
    * @param pe target PE
    */
   void putmem(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe);
+
+  /**
+   * {@link #putmem}, returning once posted, as {@code shmem_putmem_nbi}: the source must not change before {@link
+   * #quiet()} (what {@code putmem} did until stop 74). Split, its remote events and its faults as {@code putmem}'s.
+   *
+   * @param dest destination object
+   * @param destOffset byte offset in it
+   * @param src source object (this PE's copy)
+   * @param srcOffset byte offset in it
+   * @param length bytes, 0 up to what both objects hold past their offsets (a symmetric object is at most 2^40 bytes)
+   * @param pe target PE
+   */
+  void putmemNbi(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe);
 
   /**
    * Puts a Java array into another PE's symmetric object: the bytes are first copied into a registered staging

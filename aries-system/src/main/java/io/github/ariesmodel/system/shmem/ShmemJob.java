@@ -703,7 +703,8 @@ public final class ShmemJob {
   /**
    * The program's time. A PE's puts that it never waited for ({@code quiet}, {@code barrierAll}) still complete
    * before {@link #run} returns, but after the PE returned, so they are not in this figure: time puts with a {@code
-   * quiet()} at the end (a run of one 1 MiB put and no quiet gives 0 here; with the quiet, the put's 200 µs).
+   * quiet()} at the end (a run of one 1 MiB putmemNbi and no quiet gives 0 here; with the quiet, the put's 200 µs; a
+   * blocking putmem returns when its source has been read, since stop 74).
    *
    * @return simulated time from the start of the last run that completed until its last PE returned, picoseconds (0
    *     before any; a run that failed leaves the figure of the run before it)
@@ -1044,7 +1045,12 @@ public final class ShmemJob {
     boolean inCondition;
     long nextPostId; // no two jobs on a system share a post id, no two PEs of a node
     int outstanding;
-    int outstandingLocal;
+    /**
+     * Posts of a blocking put ({@link #putmem}, {@link #put}) whose source the NIC may still read: each leaves at its
+     * first event (LOCAL when every request has left, or an error; the GLOBAL event comes after), and the put returns
+     * when none is left, as {@code shmem_putmem} returns when its source may be reused.
+     */
+    final java.util.Set<Long> sourcePending = new java.util.HashSet<>();
     final Map<Long, CompletionEvent> awaited = new HashMap<>();
     /** Transfers posted as several NIC transactions ({@link TransferSplit}) with parts still outstanding. */
     final SplitTransfers splits = new SplitTransfers();
@@ -1114,12 +1120,11 @@ public final class ShmemJob {
             }
           }
         }
-        if (awaited.containsKey(e.postId())) {
-          if (e.type() == CompletionType.GLOBAL || e.isError()) {
-            awaited.put(e.postId(), e);
-          } else if (e.type() == CompletionType.LOCAL && awaited.get(e.postId()) == null) {
-            outstandingLocal--;
-          }
+        if (!sourcePending.isEmpty()) {
+          sourcePending.remove(e.postId()); // its requests have left (or ended): its source may be reused
+        }
+        if (awaited.containsKey(e.postId()) && (e.type() == CompletionType.GLOBAL || e.isError())) {
+          awaited.put(e.postId(), e);
         }
         if (e.type() == CompletionType.GLOBAL) {
           outstanding--;
@@ -1448,21 +1453,55 @@ public final class ShmemJob {
       own(dest, "dest", destOffset, length);
       own(src, "src", srcOffset, length);
       NetworkAddress to = remote(dest, destOffset, pe); // (checks pe before the post takes an id)
+      putmem(dest, destOffset, src, srcOffset, length, pe, to, true);
+    }
+
+    @Override
+    public void putmemNbi(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe) {
+      checkCaller();
+      notInCondition("putmemNbi");
+      own(dest, "dest", destOffset, length);
+      own(src, "src", srcOffset, length);
+      NetworkAddress to = remote(dest, destOffset, pe); // (checks pe before the post takes an id)
+      putmem(dest, destOffset, src, srcOffset, length, pe, to, false);
+    }
+
+    /**
+     * A put of this PE's {@code src} into PE {@code pe}'s {@code dest} (checked), through the NIC or, on the node, a
+     * copy; with {@code blocking}, returns when the NIC has read the whole source: every post asks for its LOCAL event
+     * (every request has left, docs/nic.md "Events") and the put waits for it. The NIC reads a put's source as each
+     * packet issues, an FMA PUT's too (docs/nic.md, "Source pipeline"; the FMA window's stores are not modelled), so
+     * the end of the post's CPU stores is not yet the end of the reads.
+     */
+    private void putmem(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe,
+        NetworkAddress to, boolean blocking) {
       if (onNode(pe)) {
         copyOnNode(src, index, srcOffset, dest, pe, destOffset, length);
         return;
       }
+      int modes = blocking ? Post.LOCAL_EVENT | putModes : putModes;
       if (length <= TransferSplit.MAX_PART) {
-        post(Post.put(nextPostId++, src.mdh(index), srcOffset, to, length)
+        long id = nextPostId++;
+        if (blocking) {
+          sourcePending.add(id); // before the post: its LOCAL event may come while the PE does the post's stores
+        }
+        post(Post.put(id, src.mdh(index), srcOffset, to, length)
             .withDeliveryMode(putMode)
-            .withCompletion(Post.NO_CQ, putModes));
-        return;
-      }
-      int from = src.mdh(index);
-      postParts(destOffset, length, false, (id, done, n) ->
-          Post.put(id, from, srcOffset + done, remote(dest, destOffset + done, pe), n)
+            .withCompletion(Post.NO_CQ, modes));
+      } else {
+        int from = src.mdh(index);
+        postParts(destOffset, length, false, (id, done, n) -> {
+          if (blocking) {
+            sourcePending.add(id);
+          }
+          return Post.put(id, from, srcOffset + done, remote(dest, destOffset + done, pe), n)
               .withDeliveryMode(putMode)
-              .withCompletion(Post.NO_CQ, putModes));
+              .withCompletion(Post.NO_CQ, modes);
+        });
+      }
+      if (blocking) {
+        self().waitUntil(sourcePending::isEmpty);
+      }
     }
 
     @Override
@@ -1481,14 +1520,12 @@ public final class ShmemJob {
       }
       localBytes(staging, 0, data);
       long id = nextPostId++;
-      awaited.put(id, null);
-      outstandingLocal = 1;
+      sourcePending.add(id);
       post(Post.put(id, staging.mdh(index), 0, to, data.length)
           .withDeliveryMode(putMode)
           .withCompletion(Post.NO_CQ, Post.LOCAL_EVENT | putModes));
       // Like shmem_put: return once the source (the staging buffer) may be reused.
-      self().waitUntil(() -> outstandingLocal == 0 || awaited.get(id) != null);
-      awaited.remove(id);
+      self().waitUntil(sourcePending::isEmpty);
     }
 
     @Override

@@ -114,9 +114,12 @@ class ShmemLargeTransferTest {
     // since stop 70 each post's CPU time is 133.334 ns (S1 p.23; 40 ns assumed before): the quiet after the puts waits
     // one more post's 93.334 ns (264,742,146 before), the blocking get's end two (274,443,835 before)
     // (the remote events are the two puts' at PE 1; until stop 74 the barrier's atomics added one at each PE)
-    assertThat(at).containsExactly(0, 2, 264_835_480, 274_630_503);
-    // 279,179,393 before stop 68's AMO host-link crossings; 279,182,893 before stop 70's post cost, four posts later
-    assertThat(job.lastRunPs()).isEqualTo(279_556_229);
+    // since stop 74 the putmem waits for its LOCAL event (its source read) before the 0-byte one is posted: 36,235 ps
+    // later than 264,835,480 and 274,630,503
+    assertThat(at).containsExactly(0, 2, 264_871_715, 274_666_738);
+    // 279,179,393 before stop 68's AMO host-link crossings; 279,182,893 before stop 70's post cost, four posts later;
+    // 279,556,229 before stop 74's blocking putmem
+    assertThat(job.lastRunPs()).isEqualTo(279_592_464);
     assertThat(sys.statistics().nics()).isEqualTo(new SystemStatistics.Nics(6, 34_954, 34_954, 1_118_232,
         1_572_636, 16_322, 6, 0));
     assertThat(job.faults()).isZero();
