@@ -569,7 +569,7 @@ public final class Validation {
       pe.barrierAll();
       long start = pe.now();
       for (long k = 0; k < n; k++) {
-        pe.putmem(dst, 0, src, 0, size, 1 - me);
+        pe.putmemNbi(dst, 0, src, 0, size, 1 - me); // a stream of non-blocking puts, quieted at the end
       }
       pe.quiet();
       gbps[me] = n * size / SimTime.toSeconds(pe.now() - start) / 1e9;
@@ -613,7 +613,7 @@ public final class Validation {
         long start = pe.now();
         for (long k = 0; k < n; k++) {
           if (put) {
-            pe.putmem(dst, 0, src, 0, size, 1);
+            pe.putmemNbi(dst, 0, src, 0, size, 1); // non-blocking, as the stream measured posts them
           } else {
             pe.getmemNbi(dst, 0, src, 0, size, 1);
           }
@@ -758,7 +758,7 @@ public final class Validation {
       if (pe.myPe() == 0) {
         long start = pe.now();
         for (int k = 0; k < n; k++) {
-          pe.putmem(src, 0, src, 0, size, 1);
+          pe.putmemNbi(src, 0, src, 0, size, 1); // non-blocking, as the stream measured posts them
         }
         pe.quiet();
         gbps[0] = n * size / SimTime.toSeconds(pe.now() - start) / 1e9;

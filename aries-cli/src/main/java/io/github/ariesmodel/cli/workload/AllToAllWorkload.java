@@ -91,7 +91,7 @@ final class AllToAllWorkload implements Workload {
       int n = pe.nPes();
       for (int k = 1; k < n; k++) {
         int to = (pe.myPe() + k) % n;
-        pe.putmem(recv, bytes * pe.myPe(), send, 0, bytes, to);
+        pe.putmemNbi(recv, bytes * pe.myPe(), send, 0, bytes, to); // all posted, then one quiet
       }
       pe.barrierAll();
     });

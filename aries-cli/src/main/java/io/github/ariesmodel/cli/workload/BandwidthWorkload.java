@@ -127,7 +127,7 @@ final class BandwidthWorkload implements Workload {
           long start = pe.now();
           for (long k = 0; k < n; k++) {
             if (put) {
-              pe.putmem(dst, 0, src, 0, size, 1 - me);
+              pe.putmemNbi(dst, 0, src, 0, size, 1 - me); // a stream of non-blocking puts
             } else {
               pe.getmemNbi(dst, 0, src, 0, size, 1 - me);
             }
