@@ -614,8 +614,10 @@ public final class ShmemJob {
    * <p>Refused, changing nothing, while a run of the job is under way, while one of its PEs' operations may still be
    * in flight (a run that failed can leave some; they complete as the simulation runs on, {@link
    * AriesSystem#runPending()}), while the NIC may still write into a PE's queue, or while a reduction is in progress
-   * on one of its channels. Not closable: a job whose run failed with a collective-engine reduction that a PE never
-   * contributed to (it never completes; the job keeps its NIC resources, as before stop 72), and a job whose
+   * on one of its channels. A job whose run failed with a collective-engine reduction that a PE never contributed to
+   * (it never completes) closes once nothing is pending in the system ({@link AriesSystem#pendingEvents()} 0, after
+   * {@link AriesSystem#runPending()}): its channels are abandoned ({@link Nic#abandonCollectiveChannel}), as the
+   * driver frees them when the processes exit (until stop 74 it could not be closed). Not closable: a job whose
    * registrations, queue or descriptors were given back outside it through the NIC. Refused also from a thread that
    * does not own the system's clock (a process of another job running on the system).
    *
@@ -648,6 +650,18 @@ public final class ShmemJob {
             + ": " + lost + "; nothing was given back");
       }
     }
+    // A failed run may leave a collective-engine reduction a PE never contributed to: it can never complete. Once
+    // nothing is pending in the system (nothing of the job in flight), its channels are abandoned, as the driver frees
+    // them when the processes exit, so that the job closes (until stop 74 it kept its NIC resources).
+    if (ceChannel != null && failedRun != null && system.pendingEvents() == 0) {
+      for (int k = 0; k < ceChannel.length; k++) {
+        Nic nic = pes[k * pesPerNode].node.nic();
+        if (ceChannel[k] >= 0 && nic.collectiveReductionInProgress(ceChannel[k])) {
+          nic.abandonCollectiveChannel(ceChannel[k]);
+          ceChannel[k] = -1; // the NIC's no more
+        }
+      }
+    }
     for (Pe pe : pes) {
       // A PE counts its posts until their GLOBAL events; when another job has taken the NIC's listener since a failed
       // run, the events of this job's last posts are not seen here, but then a NIC with no unfinished post at all
@@ -661,12 +675,12 @@ public final class ShmemJob {
     if (ceChannel != null) {
       for (int k = 0; k < ceChannel.length; k++) {
         Nic nic = pes[k * pesPerNode].node.nic();
-        if (nic.collectiveReductionInProgress(ceChannel[k])) {
+        if (ceChannel[k] >= 0 && nic.collectiveReductionInProgress(ceChannel[k])) {
           throw new IllegalStateException("this job cannot be closed yet: node " + nic.nodeId() + " has a"
               + " collective-engine reduction in progress on its channel " + ceChannel[k] + " (run the simulation on"
               + " until it completes: AriesSystem.runPending()" + (failedRun != null ? "; the job's run failed, so a"
-              + " PE may never contribute and the reduction never complete: the job then keeps its NIC resources"
-              : "") + "); nothing was given back");
+              + " PE may never contribute: once nothing is pending, close abandons the reduction" : "")
+              + "); nothing was given back");
         }
       }
     }
@@ -683,7 +697,9 @@ public final class ShmemJob {
     }
     if (ceChannel != null) {
       for (int k = 0; k < ceChannel.length; k++) {
-        pes[k * pesPerNode].node.nic().destroyCollectiveChannel(ceChannel[k]);
+        if (ceChannel[k] >= 0) {
+          pes[k * pesPerNode].node.nic().destroyCollectiveChannel(ceChannel[k]);
+        }
       }
     }
     closed = true;

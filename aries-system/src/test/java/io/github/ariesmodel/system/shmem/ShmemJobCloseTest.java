@@ -176,4 +176,37 @@ class ShmemJobCloseTest {
     job.close();
     assertThat(validMdhs(sys, 0)).isZero();
   }
+
+  /**
+   * A run that fails while the other PEs wait in an engine barrier leaves a reduction that can never complete. Once
+   * nothing is pending, close abandons it and gives everything back (until stop 74 such a job could not be closed and
+   * kept its channels).
+   */
+  @Test
+  void aFailedRunsEngineBarrierThatNeverCompletesIsAbandonedOnceNothingIsPending() {
+    AriesSystem sys = system();
+    int[] nodes = {0, 1, 9};
+    ShmemJob job = ShmemJob.builder(sys).nodes(nodes).collectiveEngine(2).build();
+    assertThatThrownBy(() -> job.run(pe -> {
+      if (pe.myPe() == 2) {
+        pe.compute(20_000_000); // the others are in the barrier by then
+        throw new IllegalStateException("PE 2 fails before the barrier");
+      }
+      pe.barrierAll();
+    })).hasMessageContaining("PE 2 fails before the barrier");
+    sys.runPending();
+    assertThat(sys.pendingEvents()).isZero();
+
+    job.close();
+
+    assertThat(job.closed()).isTrue();
+    for (int n : nodes) {
+      Nic nic = sys.node(n).nic();
+      assertThat(nic.completionQueueCount()).as("node %d's queues", n).isZero();
+      assertThat(validMdhs(sys, n)).isZero();
+      for (int k = 0; k < 4; k++) {
+        nic.createCollectiveChannel(); // all four free again
+      }
+    }
+  }
 }
