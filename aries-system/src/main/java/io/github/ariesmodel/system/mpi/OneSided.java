@@ -287,11 +287,26 @@ final class OneSided {
       LittleEndian.put(request, 4, 8, id);
       rank.startSend(request, 0, request.length, to, op.targetOffset(), ctx, w.comm, false,
           word(GET, flags, null, null));
+      confirmed(t, flags);
       return;
     }
     Request r = rank.startSend(op.buffer(), op.offset(), op.length(), to, op.targetOffset(), ctx, w.comm, false,
         word(op.code(), flags, op.op(), op.type()));
     t.inFlight.add(r);
+    confirmed(t, flags);
+  }
+
+  /**
+   * Counts an operation sent to {@code t}: one whose flags ask the target to answer once all before it are done
+   * (flush, unlock) confirms every one sent before; any other leaves them to a later flush or unlock (MPICH's
+   * {@code num_ops_flush_not_issued}).
+   */
+  private static void confirmed(Window.Target t, int flags) {
+    if ((flags & (F_FLUSH | F_UNLOCK)) != 0) {
+      t.unconfirmed = 0;
+    } else {
+      t.unconfirmed++;
+    }
   }
 
   private void sendEmpty(Window w, int target, int code, int flags) {
@@ -527,8 +542,11 @@ final class OneSided {
   /**
    * MPICH's flush_local, flush or unlock of some targets of a passive-target epoch (their locks granted first, then
    * every target's queue sent, then all awaited): locally, or with the last operation carrying a flush or the unlock
-   * (an empty unlock request where nothing is queued) and the target's answer awaited. With {@code MODE_NOCHECK} no
-   * lock was taken: an unlock is a flush, and needs nothing when nothing is queued.
+   * (an empty unlock request where nothing is queued) and the target's answer awaited. Where nothing is queued but
+   * operations sent earlier (by a flush_local) have not been confirmed, a flush or unlock sends an empty flush
+   * request and awaits its answer (MPI 3.1 §11.5.4: both complete the operations at the target). With
+   * {@code MODE_NOCHECK} no lock was taken: an unlock is a flush, and needs nothing when every operation is
+   * confirmed.
    */
   private void completeTargets(Window w, List<Window.Target> ts, Completion how) {
     rank.waitFor("the locks of its targets' windows", () -> {
@@ -549,7 +567,14 @@ final class OneSided {
           issue(w, t, true, how == Completion.FLUSH_LOCAL ? 0 : unlock ? F_UNLOCK : F_FLUSH);
         } else if (unlock) {
           t.acksAwaited++;
+          t.unconfirmed = 0;
           sendEmpty(w, t.rank, UNLOCK, 0);
+        } else if (how != Completion.FLUSH_LOCAL && t.unconfirmed > 0) {
+          // operations a flush_local sent are done here but perhaps not yet at the target: a flush (for an unlock
+          // without a lock, MODE_NOCHECK, too) asks for its answer, as MPICH's issue_ops_target sends a flush message
+          t.acksAwaited++;
+          t.unconfirmed = 0;
+          sendEmpty(w, t.rank, FLUSH, 0);
         }
       }
     });

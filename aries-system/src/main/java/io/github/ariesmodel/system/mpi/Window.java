@@ -52,6 +52,11 @@ public final class Window {
     boolean noCheck;
     int getsPending;
     int acksAwaited;
+    /**
+     * Operations sent to the target since the last flush or unlock request it answers (MPICH's
+     * {@code num_ops_flush_not_issued}): a flush or unlock with nothing queued must still ask for them.
+     */
+    int unconfirmed;
 
     Target(int rank) {
       this.rank = rank;
