@@ -868,11 +868,19 @@ final class OneSided {
         ElementType type = (m.rma >>> 12 & 1) == 1 ? ElementType.DOUBLE : ElementType.LONG;
         byte[] data = new byte[m.length];
         int at = m.tag;
-        Request r = receive(w, m, data, 0);
-        r.onComplete = () -> {
+        // MPI's default accumulate_ordering (rar,raw,war,waw, MPI 3.1 §11.7.2): an origin's accumulates are combined
+        // in the order it issued them, though a short one's data is here at once and an eager or rendezvous one's
+        // comes later (MPICH's target applies them as its channel delivers them, in order)
+        Window.Accumulate a = new Window.Accumulate(() -> {
           rank.spend(rank.reducePs(data.length));
           type.reduce(op, w.base, at, data, 0, data.length / ElementType.BYTES);
           opDone(w, origin);
+        });
+        w.accumulates.computeIfAbsent(origin, o -> new ArrayDeque<>()).add(a);
+        Request r = receive(w, m, data, 0);
+        r.onComplete = () -> {
+          a.received = true;
+          applyAccumulates(w, origin);
         };
         rank.bind(r, m);
       }
@@ -905,6 +913,14 @@ final class OneSided {
       case FLUSH -> flagArrived(w, origin, F_FLUSH);
       case DECREMENT -> flagArrived(w, origin, F_DECREMENT);
       default -> throw new IllegalStateException("MPI rank " + rank.worldRank + ": unknown one-sided packet " + code);
+    }
+  }
+
+  /** Combines {@code origin}'s accumulates whose data is here, in the order they arrived, up to the first that is not. */
+  private static void applyAccumulates(Window w, int origin) {
+    ArrayDeque<Window.Accumulate> q = w.accumulates.get(origin);
+    while (!q.isEmpty() && q.peek().received) {
+      q.poll().apply.run();
     }
   }
 

@@ -2,7 +2,9 @@ package io.github.ariesmodel.system.mpi;
 
 import java.util.ArrayList;
 import java.util.ArrayDeque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 
 /**
@@ -63,6 +65,16 @@ public final class Window {
     }
   }
 
+  /** An accumulate arrived at this target: combined once its data is here and every earlier one of its origin is. */
+  static final class Accumulate {
+    final Runnable apply;
+    boolean received;
+
+    Accumulate(Runnable apply) {
+      this.apply = apply;
+    }
+  }
+
   final Rank owner;
   /** The window's own communicator (MPICH dups the one it is made over): its collectives and its packets. */
   final Communicator comm;
@@ -103,6 +115,8 @@ public final class Window {
   /** Per origin: operations arrived and not yet done, and flags to act on once none is left. */
   final int[] pending;
   final int[] pendingFlags;
+  /** Per origin: its accumulates arrived and not yet combined, in arrival order (the order it issued them). */
+  final Map<Integer, ArrayDeque<Accumulate>> accumulates = new HashMap<>();
 
   Window(Rank owner, Communicator comm, byte[] base, int displacementUnit, int index) {
     this.owner = owner;
