@@ -452,6 +452,9 @@ final class OneSided {
       throw sync(w, "winLock", "of rank " + target + ", which this rank has locked already");
     }
     if (w.lockEpochs == 0) {
+      checkNoFenceOperations(w, "winLock");
+    }
+    if (w.lockEpochs == 0) {
       endBarrier(w); // a fence's barrier may still be in flight: it ends here, as in MPICH's progress
     }
     w.access = Window.Access.LOCKS;
@@ -600,6 +603,7 @@ final class OneSided {
     if (!noAccessEpoch(w)) {
       throw sync(w, "winLockAll", "inside another access epoch");
     }
+    checkNoFenceOperations(w, "winLockAll");
     endBarrier(w);
     w.access = Window.Access.LOCKS;
     w.lockAll = true;
@@ -771,6 +775,7 @@ final class OneSided {
     if (!noAccessEpoch(w)) {
       throw sync(w, "winStart", "inside another access epoch");
     }
+    checkNoFenceOperations(w, "winStart");
     endBarrier(w);
     w.startGroup = g;
     w.startReceives.clear();
@@ -1037,6 +1042,22 @@ final class OneSided {
   private static boolean noAccessEpoch(Window w) {
     return w.access == Window.Access.NONE || w.access == Window.Access.FENCE_ISSUED
         || w.access == Window.Access.FENCE_GRANTED;
+  }
+
+  /**
+   * Refuses to open a lock, lock-all or start epoch over a fence epoch whose operations no fence has completed yet
+   * (MPI 3.1 §11.5: a fence must end them first; MPICH's {@code MPID_Win_lock} returns {@code **rmasync} when the
+   * target already has an entry). Until stop 74 a lock dropped them, a lock-all kept them for ever and a start sent
+   * them to ranks in no epoch.
+   */
+  private void checkNoFenceOperations(Window w, String what) {
+    if (w.access != Window.Access.FENCE_ISSUED && w.access != Window.Access.FENCE_GRANTED) {
+      return;
+    }
+    if (!w.targets.isEmpty()) { // a fence epoch's targets are those its operations went to since its last fence
+      throw sync(w, what, "inside a fence epoch with operations to rank " + w.targets.firstKey() + " no fence has"
+          + " completed (call winFence first)");
+    }
   }
 
   private static boolean allComplete(List<Request> rs) {
