@@ -1117,6 +1117,14 @@ final class Rank implements Mpi {
     void done() {
       m.dataReady = true;
       control(m.sourceWorld, CQ_EAGER_ACK, m.sendId);
+      if (m.cancelWanted) {
+        m.cancelWanted = false;
+        boolean taken = m.boundTo == null && unexpected.remove(m);
+        if (taken) {
+          releaseLanding(m);
+        }
+        control(m.sourceWorld, CQ_CANCEL_ANSWER, m.sendId << 1 | (taken ? 1 : 0));
+      }
       if (m.boundTo != null) {
         deliverEager(m);
       }
@@ -2023,6 +2031,12 @@ final class Rank implements Mpi {
       // a rendezvous or single-copy message, whose data has not moved; or a synchronous buffered one held here
       // (inline, or its eager data landed: that place is given back; one whose data is still on its way stays)
       boolean eagerLanded = m.protocol == Protocol.EAGER && m.dataReady;
+      if (m.sync && m.protocol == Protocol.EAGER && !m.dataReady) {
+        // its data is still being fetched (MPICH's eager packet carries it, so CH3 finds the whole message here):
+        // answered once it has landed, taken back then if no receive has matched it meanwhile
+        m.cancelWanted = true;
+        return;
+      }
       if (m.protocol == Protocol.RENDEZVOUS || m.protocol == Protocol.SINGLE_COPY
           || (m.sync && (m.inline || eagerLanded))) {
         it.remove();
@@ -2600,6 +2614,8 @@ final class Rank implements Mpi {
     Request boundTo;
     /** Sent synchronously and buffered: the match is acknowledged to the sender (CQ_SYNC_ACK). */
     boolean sync;
+    /** Its sender asked to cancel it while its eager data was still being fetched: answered when that lands. */
+    boolean cancelWanted;
     /** A send to the rank itself: its request, completed by the match. */
     Request selfSender;
     /** A one-sided packet's word ({@link OneSided}), or 0 for a two-sided message. */
