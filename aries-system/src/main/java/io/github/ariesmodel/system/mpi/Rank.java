@@ -1628,8 +1628,11 @@ final class Rank implements Mpi {
    * is complete at once.
    */
   private Request startBuffered(byte[] buf, int offset, int length, int destWorld, int tag, Communicator comm) {
-    reclaimBuffered();
+    checkActiveBuffered();
     long need = (long) length + BSEND_OVERHEAD;
+    if (bsendCapacity >= 0 && bsendCapacity - bsendUsed < need) {
+      checkActiveBuffered(); // MPICH's second pass before it fails
+    }
     if (bsendCapacity < 0 || bsendCapacity - bsendUsed < need) {
       throw new IllegalStateException("MPI_ERR_BUFFER at rank " + worldRank + ": a buffered send of " + length
           + " bytes needs " + need + " bytes of attached buffer (its length plus MPI_BSEND_OVERHEAD, " + BSEND_OVERHEAD
@@ -1643,6 +1646,25 @@ final class Rank implements Mpi {
     Request done = new Request(Request.Kind.SEND, nextId++, comm, comm.context(), destWorld, tag, null, 0, 0);
     markComplete(done);
     return done;
+  }
+
+  /**
+   * MPICH's {@code MPIR_Bsend_check_active} ({@code src/mpi/pt2pt/bsendutil.c}): while a buffered send is still in
+   * flight, a progress pass (it tests each active send, and each test is one), charged as a test's, then the space of
+   * those that have completed comes back. Until stop 74 the space came back only from sends some other call's progress
+   * had seen complete, and a second bsend failed where MPICH's finds room.
+   */
+  private void checkActiveBuffered() {
+    reclaimBuffered();
+    if (bufferedSends.isEmpty()) {
+      return;
+    }
+    long passStartedPs = clock.now();
+    progress();
+    reclaimBuffered();
+    if (!bufferedSends.isEmpty()) {
+      emptyPoll(passStartedPs);
+    }
   }
 
   /** Gives back the attached space of buffered sends that have completed. */
