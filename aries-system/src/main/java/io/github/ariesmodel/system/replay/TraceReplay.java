@@ -645,14 +645,20 @@ public final class TraceReplay {
     }
   }
 
-  /** The trace model's assertion bits as the MPI layer's {@code MODE_*} values. */
+  /**
+   * The trace model's assertion bits as the MPI layer's {@code MODE_*} values, without those that change the
+   * synchronization: {@code MODE_NOCHECK}, {@code MODE_NOPRECEDE} and {@code MODE_NOSUCCEED} are legal only when every
+   * rank concerned asserts them together (MPI 3.1 §11.5.5: a start's NOCHECK iff its posts', a fence's NOPRECEDE and
+   * NOSUCCEED on all ranks or none), and a trace may keep them for some ranks only: libdumpi stores an assertion of
+   * several bits as {@code DUMPI_MODE_ERROR}, read as none (docs/traces.md), so a rank's NOSUCCEED|NOSTORE is lost while
+   * its neighbour's NOSUCCEED stays. They only let an implementation skip work, so leaving them out is always correct;
+   * until stop 74 the replay passed them on, and such a legal trace ended in a false deadlock report or with
+   * communication unfinished. {@code MODE_NOSTORE} and {@code MODE_NOPUT} are each rank's own and pass.
+   */
   static int modes(int traceBits) {
     int m = 0;
-    m |= (traceBits & TraceCall.MODE_NOCHECK) != 0 ? Mpi.MODE_NOCHECK : 0;
     m |= (traceBits & TraceCall.MODE_NOSTORE) != 0 ? Mpi.MODE_NOSTORE : 0;
     m |= (traceBits & TraceCall.MODE_NOPUT) != 0 ? Mpi.MODE_NOPUT : 0;
-    m |= (traceBits & TraceCall.MODE_NOPRECEDE) != 0 ? Mpi.MODE_NOPRECEDE : 0;
-    m |= (traceBits & TraceCall.MODE_NOSUCCEED) != 0 ? Mpi.MODE_NOSUCCEED : 0;
     return m;
   }
 

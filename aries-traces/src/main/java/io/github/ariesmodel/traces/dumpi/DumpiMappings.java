@@ -30,8 +30,10 @@ import java.util.Map;
  * {@code _NOPUT} = 4, {@code _NOPRECEDE} = 8, {@code _NOSUCCEED} = 16, {@code DUMPI_MODE_NONE} = 0 and
  * {@code DUMPI_MODE_ERROR} = -1 (255 as stored). libdumpi's {@code dumpi_win_assert_from_int} converts an MPI
  * assertion with a {@code switch} over the single {@code MPI_MODE_*} values, so an assertion of 0 or of several bits
- * is stored as DUMPI_MODE_ERROR: that is read as no assertion (asserting nothing is always correct; the assertions
- * only allow optimisations). The window's size and a target displacement are {@code MPI_Aint}s stored as int32
+ * is stored as DUMPI_MODE_ERROR: that is read as no assertion (nothing else can be told from it). Reading none is
+ * correct for that rank, not against other ranks that kept an assertion which must agree with its own
+ * ({@code NOCHECK}, {@code NOPRECEDE}, {@code NOSUCCEED}, MPI 3.1 §11.5.5): the replay leaves those three out
+ * (docs/replay.md). The window's size and a target displacement are {@code MPI_Aint}s stored as int32
  * ({@code DUMPI_INT_FROM_MPI_AINT}); both are non-negative in MPI, so they are read as unsigned (exact below 4 GiB).
  */
 final class DumpiMappings {
