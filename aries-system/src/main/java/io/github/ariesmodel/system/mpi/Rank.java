@@ -254,6 +254,9 @@ final class Rank implements Mpi {
   private final Map<Long, RendezvousSend> rendezvousSends = new HashMap<>();
   /** Rendezvous and single-copy sends whose cancellation request is on its way, by send id. */
   private final Set<Long> cancelsAsked = new HashSet<>();
+  /** Cancellation requests waiting for a mailbox credit, in the order they were made. */
+  private final List<QueuedCancel> cancelsQueued = new ArrayList<>();
+  private boolean sendingCancels;
   /** Synchronous buffered sends until the receiver's acknowledgement of the match, by the id their header carries. */
   private final Map<Long, Request> syncSends = new HashMap<>();
   /** The attached buffer's size ({@code MPI_Buffer_attach}), or -1 when none is attached. */
@@ -513,6 +516,7 @@ final class Rank implements Mpi {
       }
       pollMailboxes();
     } while (!completedPosts.isEmpty() || cqReady || !doorbell.isEmpty() || localWork);
+    sendQueuedCancels();
     oneSided.progress(); // MPICH's RMA progress hook: issue what a grant allows, answer GETs
   }
 
@@ -2024,9 +2028,11 @@ final class Rank implements Mpi {
     }
     if (sendId >= 0) {
       if (cancelsAsked.add(sendId)) {
-        // MPICH CH3's MPID_Cancel_send: a request to the receiver, behind the message in the pair's order
-        byte[] id = LittleEndian.ofLong(sendId);
-        startSend(id, 0, id.length, request.sourceWorld, 0, request.context, request.comm, false, CANCEL_WORD);
+        // MPICH CH3's MPID_Cancel_send: a request to the receiver, behind the message in the pair's order. The call
+        // is local (MPI 3.1 §3.8.4): without a mailbox credit the request waits for the progress engine to send it,
+        // as CH3's iStartMsg queues a packet it cannot send yet; until stop 74 the call waited for the credit.
+        cancelsQueued.add(new QueuedCancel(sendId, request));
+        sendQueuedCancels();
       }
       return;
     }
@@ -2039,6 +2045,37 @@ final class Rank implements Mpi {
         return;
       }
     }
+  }
+
+  /** A send's cancellation request not yet sent: the send's id and request. */
+  private record QueuedCancel(long sendId, Request request) {}
+
+  /** Sends the queued cancellation requests whose receiver has a mailbox credit free, each in its turn, none waiting. */
+  private void sendQueuedCancels() {
+    if (sendingCancels || cancelsQueued.isEmpty()) {
+      return;
+    }
+    sendingCancels = true;
+    try {
+      for (Iterator<QueuedCancel> it = cancelsQueued.iterator(); it.hasNext(); ) {
+        QueuedCancel q = it.next();
+        if (!hasCredit(q.request().sourceWorld)) {
+          continue;
+        }
+        it.remove();
+        byte[] id = LittleEndian.ofLong(q.sendId());
+        Request r = q.request();
+        startSend(id, 0, id.length, r.sourceWorld, 0, r.context, r.comm, false, CANCEL_WORD);
+      }
+    } finally {
+      sendingCancels = false;
+    }
+  }
+
+  /** @return whether a message to {@code destWorld} would find a mailbox slot free now */
+  private boolean hasCredit(int destWorld) {
+    int peer = peers.of(destWorld);
+    return peers.sendSeq[peer] - 1 - peers.creditsBack[peer] < config.mailboxSlots();
   }
 
   /** A send's cancellation request: its message is taken back if no receive has matched it yet. */
