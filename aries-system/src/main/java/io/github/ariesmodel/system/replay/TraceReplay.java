@@ -627,6 +627,13 @@ public final class TraceReplay {
     return 0;
   }
 
+  /**
+   * Bytes a replay's window holds beyond the trace's (or the cap's): an accumulate combines whole 8-byte elements, so
+   * one of 4 bytes at a window's last 4 rounds up past its end. Until stop 74 the rounding was checked against the
+   * trace's size, and a 4-byte accumulate into a 4-byte window (a counter) was refused.
+   */
+  static final int ACCUMULATE_SLACK = 7;
+
   /** The least a replay's window holds (its bytes are never looked at; see {@link State#windowBytes}). */
   static final int MIN_WINDOW_BYTES = 1 << 20;
 
@@ -1628,7 +1635,8 @@ public final class TraceReplay {
         }
         Communicator c = comm(k.communicator());
         int bytes = (int) Math.min(k.bytes(), st.windowBytes);
-        windows.put(k.window(), new Win(mpi.winCreate(new byte[bytes], k.displacementUnit(), c), c));
+        windows.put(k.window(), new Win(mpi.winCreate(new byte[bytes + ACCUMULATE_SLACK], k.displacementUnit(), c),
+            c));
         return;
       }
       Win win = window(k.window());
@@ -1688,16 +1696,16 @@ public final class TraceReplay {
       int bytes = sendBytes(o.originBytes() >= 0 ? o.originBytes() : o.targetBytes());
       Window w = win.window;
       int length = o.kind() == CallKind.ACCUMULATE ? (bytes + 7) / 8 * 8 : bytes;
-      long size = w.sizeOf(o.target());
-      if (length > size) {
-        throw fail("a " + o.kind() + " of " + length + " bytes does not fit rank " + o.target() + "'s window of "
+      long size = w.sizeOf(o.target()) - ACCUMULATE_SLACK; // the trace's window (or the replay's cap)
+      if (bytes > size) {
+        throw fail("a " + o.kind() + " of " + bytes + " bytes does not fit rank " + o.target() + "'s window of "
             + size + " bytes");
       }
       int unit = w.displacementUnitOf(o.target());
       long disp = o.displacement();
       long at = disp > Long.MAX_VALUE / unit ? Long.MAX_VALUE : disp * unit; // the trace's byte offset
-      if (at > size - length) {
-        disp = at % (size - length + 1) / unit;
+      if (at > size - bytes) {
+        disp = at % (size - bytes + 1) / unit;
         foldedOperations++;
       }
       switch (o.kind()) {
