@@ -24,8 +24,14 @@ public interface Mpi {
   int ANY_TAG = -1;
   /** The color by which {@link #split} leaves a rank out ({@code MPI_UNDEFINED}). */
   int UNDEFINED = -1;
-  /** Largest tag a message may carry (MPI guarantees at least 32,767). */
-  int TAG_UB = Integer.MAX_VALUE;
+  /**
+   * Largest tag a message may carry ({@code MPI_TAG_UB}; MPI guarantees at least 32,767): 268,435,455 = 2^28 - 1,
+   * MPICH 3.2 CH3's, whose {@code MPID_Init} sets {@code tag_ub} to {@code INT_MAX} ({@code mpid_init.c}) and whose
+   * {@code MPIR_Init_thread} then shifts it right by 3 for the tag bits it keeps for itself ({@code initthread.c});
+   * {@code MPIR_ERRTEST_SEND_TAG} refuses larger ones. Cray MPICH's value is assumed the same. Until stop 74 it was
+   * {@code Integer.MAX_VALUE}, cited from nothing.
+   */
+  int TAG_UB = (Integer.MAX_VALUE >> 3);
   /**
    * Attached-buffer space a buffered send takes beyond its data ({@code MPI_BSEND_OVERHEAD}): 96 bytes, MPICH's value
    * on 64-bit systems (its configure sets it to the size of its bsend segment header; assumed for Cray MPICH).

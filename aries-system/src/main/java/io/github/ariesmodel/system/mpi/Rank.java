@@ -1512,7 +1512,7 @@ final class Rank implements Mpi {
   }
 
   private static void checkTag(int tag) {
-    checkArgument(tag >= 0, "tag must be in [0, %s] but was %s", TAG_UB, tag);
+    checkArgument(tag >= 0 && tag <= TAG_UB, "tag must be in [0, %s] but was %s", TAG_UB, tag);
   }
 
   private static int peer(String what, Communicator comm, int r, boolean wildcard) {
@@ -1745,7 +1745,8 @@ final class Rank implements Mpi {
   public Request irecv(byte[] buf, int offset, int capacity, int source, int tag, Communicator comm) {
     checkBuffer("buf", buf, offset, capacity, "capacity");
     checkComm(comm);
-    checkArgument(tag >= 0 || tag == ANY_TAG, "tag must be in [0, %s] or ANY_TAG (-1) but was %s", TAG_UB, tag);
+    checkArgument(tag >= 0 && tag <= TAG_UB || tag == ANY_TAG, "tag must be in [0, %s] or ANY_TAG (-1) but was %s",
+        TAG_UB, tag);
     return postReceive(buf, offset, capacity, peer("source", comm, source, true), tag, comm.context(), comm);
   }
 
@@ -2250,7 +2251,8 @@ final class Rank implements Mpi {
 
   /** A probe's tag, checked as a receive's (a bad one matched nothing: iprobe gave null, probe a deadlock). */
   private static void checkProbeTag(int tag) {
-    checkArgument(tag >= 0 || tag == ANY_TAG, "tag must be in [0, %s] or ANY_TAG (-1) but was %s", TAG_UB, tag);
+    checkArgument(tag >= 0 && tag <= TAG_UB || tag == ANY_TAG, "tag must be in [0, %s] or ANY_TAG (-1) but was %s",
+        TAG_UB, tag);
   }
 
   private MpiStatus peek(int sourceWorld, int tag, Communicator comm) {

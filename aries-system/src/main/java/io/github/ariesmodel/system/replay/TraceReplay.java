@@ -1040,6 +1040,9 @@ public final class TraceReplay {
       if (p.tag() < (p.isSend() ? 0 : TraceCall.ANY_TAG)) {
         throw fail("tag " + p.tag() + " is negative");
       }
+      if (p.tag() > Mpi.TAG_UB) {
+        throw fail("tag " + p.tag() + " is above MPI_TAG_UB, " + Mpi.TAG_UB + " (MPICH's)");
+      }
     }
 
     private void checkPeer(int peer, Communicator c, boolean receive) {

@@ -161,7 +161,7 @@ class MpiMisuseTest {
         .hasMessage("rank 0's handle was used outside its job's run (keep no Mpi handle after run returns)");
     String[] refused = {
         "requests must not be null", "requests must not be null",
-        "tag must be in [0, 2147483647] or ANY_TAG (-1) but was -5",
+        "tag must be in [0, 268435455] or ANY_TAG (-1) but was -5",
         "recv must not be null", "recv must not be null", "recv must not be null"};
     for (int k = 0; k < refused.length; k++) {
       int which = k;
