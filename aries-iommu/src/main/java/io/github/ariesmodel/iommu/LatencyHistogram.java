@@ -15,9 +15,12 @@ public final class LatencyHistogram {
 
   private final Histogram values;
 
-  /** Takes a copy of {@code h}: the snapshot does not change when {@code h} does. */
+  /**
+   * Takes {@code h} as it is, not a copy: its callers ({@link #of}, the IOMMU's snapshot) make it for this snapshot
+   * alone and never touch it again.
+   */
   LatencyHistogram(Histogram h) {
-    this.values = h.copy();
+    this.values = h;
   }
 
   /**
