@@ -1464,22 +1464,23 @@ public final class ShmemJob {
 
     @Override
     public void putmem(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe) {
-      checkCaller();
-      notInCondition("putmem");
-      own(dest, "dest", destOffset, length);
-      own(src, "src", srcOffset, length);
-      NetworkAddress to = remote(dest, destOffset, pe); // (checks pe before the post takes an id)
-      putmem(dest, destOffset, src, srcOffset, length, pe, to, true);
+      checkedPutmem("putmem", dest, destOffset, src, srcOffset, length, pe, true);
     }
 
     @Override
     public void putmemNbi(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length, int pe) {
+      checkedPutmem("putmemNbi", dest, destOffset, src, srcOffset, length, pe, false);
+    }
+
+    /** The public puts' checks, naming {@code method} in a refusal, then the put, blocking or not. */
+    private void checkedPutmem(String method, Symmetric dest, long destOffset, Symmetric src, long srcOffset,
+        long length, int pe, boolean blocking) {
       checkCaller();
-      notInCondition("putmemNbi");
+      notInCondition(method);
       own(dest, "dest", destOffset, length);
       own(src, "src", srcOffset, length);
       NetworkAddress to = remote(dest, destOffset, pe); // (checks pe before the post takes an id)
-      putmem(dest, destOffset, src, srcOffset, length, pe, to, false);
+      putmem(dest, destOffset, src, srcOffset, length, pe, to, blocking);
     }
 
     /**
