@@ -340,7 +340,8 @@ public final class Iommu implements AddressTranslation {
       if (contexts != null) {
         tableBuilder.release(mdds.get(mdh), mdds.tables(mdh), contexts);
       }
-      invalidateMdd(mdh);
+      invalidationCommands++;
+      dropLinesOf(mdh);
     } finally {
       if (entered) {
         inUse.exit();
@@ -578,12 +579,27 @@ public final class Iommu implements AddressTranslation {
    * <p>Cost: a scan of the tag RAM, one set per issue interval, {@code sets × issueIntervalPs} (assumed). Lines with a
    * fetch outstanding are left alone; their fetch reads the table as it is when it completes.
    *
+   * <p>With {@link PageTables#PER_CONTEXT} a deregistered MDH has nothing left to invalidate: its lines went when it
+   * was deregistered, and the tables it used may belong to a later registration by now, whose lines stay.
+   *
    * @param mdh an MDH, 0..4095
    * @return the command's cost, picoseconds
    */
   public long invalidateMdd(int mdh) {
     NetworkAddresses.checkMdh(mdh);
     invalidationCommands++;
+    MemoryDomainDescriptor d = mdds.get(mdh);
+    if (contexts == null || (d != null && d.valid())) {
+      dropLinesOf(mdh);
+    }
+    return config.sets() * config.issueIntervalPs();
+  }
+
+  /**
+   * Drops the cached lines of one MDD's page tables: by owner with tables per registration, else the lines holding
+   * the registration's PTEs, read from its tables as they are now (deregistration calls this after releasing them).
+   */
+  private void dropLinesOf(int mdh) {
     if (cache != null) {
       if (contexts == null) {
         invalidations += cache.invalidateOwner(mdh);
@@ -592,7 +608,6 @@ public final class Iommu implements AddressTranslation {
         invalidatePages(mdh, 0, mdds.pageEnd(mdh) - mdds.firstPage(mdh) - 1);
       }
     }
-    return config.sets() * config.issueIntervalPs();
   }
 
   /**
