@@ -2,6 +2,8 @@ package io.github.ariesmodel.nic;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import io.github.ariesmodel.core.Texts;
+
 /**
  * The settings of the NIC's AMO cache, the datastore of the AMO unit that the cached AMO commands ({@code _C},
  * {@code _SC}) use (docs/memory-hierarchy.md, "AMO cache").
@@ -87,31 +89,34 @@ public record AmoCacheConfig(int entries, AmoWriteBack writeBack) {
         continue;
       }
       int eq = p.indexOf('=');
-      checkArgument(eq > 0, "amoCache setting must be key=value (keys entries, writeBack) but was \"%s\"", p);
+      checkArgument(eq > 0, "amoCache setting must be key=value (keys entries, writeBack) but was \"%s\"",
+          Texts.abbreviate(p));
       String key = p.substring(0, eq).trim();
       String value = p.substring(eq + 1).trim();
       switch (key) {
         case "entries" -> {
           checkArgument(!entriesGiven, "amoCache setting entries must be given once but was given twice: \"%s\"",
-              text);
+              Texts.abbreviate(text));
           entriesGiven = true;
           int n;
           try {
             n = Integer.parseInt(value);
           } catch (NumberFormatException e) {
             throw new IllegalArgumentException(
-                "amoCache.entries must be an integer in [0, " + MAX_ENTRIES + "] but was \"" + value + "\"");
+                "amoCache.entries must be an integer in [0, " + MAX_ENTRIES + "] but was \"" + Texts.abbreviate(value)
+                + "\"");
           }
           c = c.withEntries(n);
         }
         case "writeBack" -> {
           checkArgument(!writeBackGiven,
-              "amoCache setting writeBack must be given once but was given twice: \"%s\"", text);
+              "amoCache setting writeBack must be given once but was given twice: \"%s\"",
+              Texts.abbreviate(text));
           writeBackGiven = true;
           c = c.withWriteBack(AmoWriteBack.parse(value));
         }
         default -> throw new IllegalArgumentException(
-            "amoCache setting must be one of entries, writeBack but was \"" + key + "\"");
+            "amoCache setting must be one of entries, writeBack but was \"" + Texts.abbreviate(key) + "\"");
       }
     }
     return c;

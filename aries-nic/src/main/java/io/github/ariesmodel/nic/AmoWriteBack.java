@@ -1,5 +1,6 @@
 package io.github.ariesmodel.nic;
 
+import io.github.ariesmodel.core.Texts;
 import java.util.Locale;
 
 /**
@@ -43,6 +44,7 @@ public enum AmoWriteBack {
         }
       }
     }
-    throw new IllegalArgumentException("amoCache.writeBack must be one of idle, eviction but was " + text);
+    throw new IllegalArgumentException("amoCache.writeBack must be one of idle, eviction but was "
+        + Texts.abbreviate(text));
   }
 }

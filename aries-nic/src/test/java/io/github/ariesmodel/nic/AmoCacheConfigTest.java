@@ -51,4 +51,17 @@ class AmoCacheConfigTest {
         .hasMessageStartingWith("amoCache setting writeBack must be given once");
     assertThat(AmoCacheConfig.parse("writeBack=eviction,entries=8")).isEqualTo(new AmoCacheConfig(8, AmoWriteBack.EVICTION));
   }
+
+  /** Every refusal of parse echoes the text it was given cut short, as HostCacheConfig.parse does (stop 75). */
+  @Test
+  void refusalsOfLongTextEchoItCutShort() {
+    String junk = "x".repeat(100_000);
+    for (String text : new String[] {"entries=" + junk, junk, junk + "=1", "entries=1,entries=2," + junk,
+        "writeBack=" + junk, "writeBack=idle,writeBack=idle," + junk}) {
+      assertThatThrownBy(() -> AmoCacheConfig.parse(text))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("amoCache")
+          .message().hasSizeLessThan(400);
+    }
+  }
 }
