@@ -18,8 +18,9 @@ import java.util.Arrays;
  * (assumed); a line a NIC write allocates becomes its set's most recently used (assumed).
  *
  * <p>Sparse: sets are materialized on the first CPU access that maps to them (a NIC access to an untouched set
- * materializes nothing, but an allocating write), so a 92,544-node system costs a few dozen bytes per node whose
- * cache is never used.
+ * materializes nothing, but an allocating write), so a cache never used costs about 300 bytes (its counters and two
+ * empty 8-slot set maps; measured on 200,000 untouched {@code xc40()} caches); a system builds a node's cache only
+ * when the node is first used.
  *
  * <p>Replacement is a small LRU of its own (a use stamp per way) rather than aries-iommu's replacement-policy SPI:
  * that SPI lives in aries-iommu, and aries-core, where this port and adapter belong, depends on no domain module.

@@ -57,7 +57,7 @@ public interface HostCache {
   long nicWrite(long address, byte[] src, int srcOffset, int length);
 
   /**
-   * A NIC read of host memory (PUT source data, GET responses, AMO operands, PTE fetches): sees the newest data.
+   * A NIC read of host memory (PUT source data, GET responses, AMO operands; the IOMMU reads its page tables from memory, not through here): sees the newest data.
    *
    * @param address first physical address
    * @param dst destination array

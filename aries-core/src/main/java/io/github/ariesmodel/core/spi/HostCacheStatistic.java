@@ -6,8 +6,10 @@ package io.github.ariesmodel.core.spi;
  *
  * <p>Identities every implementation keeps: CPU loads = {@link #CPU_LOAD_HIT} + {@link #CPU_LOAD_MISS}; CPU stores =
  * {@link #CPU_STORE_HIT} + {@link #CPU_STORE_MISS}; NIC writes = {@link #NIC_WRITE_UPDATED} + {@link
- * #NIC_WRITE_INVALIDATED} + {@link #NIC_WRITE_MISS} + {@link #NIC_WRITE_BYPASSED}, of which only the ones of the
- * configured {@link NicWritePolicy} are non-zero; NIC reads = {@link #NIC_READ_CACHE} + {@link #NIC_READ_MEMORY}.
+ * #NIC_WRITE_INVALIDATED} + {@link #NIC_WRITE_MISS} + {@link #NIC_WRITE_BYPASSED} + {@link #NIC_WRITE_ALLOCATED}, of
+ * which only the ones of the configured {@link NicWritePolicy} are non-zero ({@link NicWritePolicy#ALLOCATE} counts a
+ * write to a cached line as updated, one to a line not cached as allocated); NIC reads = {@link #NIC_READ_CACHE} +
+ * {@link #NIC_READ_MEMORY}.
  */
 public enum HostCacheStatistic {
   /** A CPU load of a cached line. */
@@ -18,7 +20,10 @@ public enum HostCacheStatistic {
   CPU_STORE_HIT,
   /** A CPU store that filled the line from memory first (write-allocate). */
   CPU_STORE_MISS,
-  /** A NIC write that updated a cached line in place ({@link NicWritePolicy#UPDATE}). */
+  /**
+   * A NIC write that updated a cached line in place ({@link NicWritePolicy#UPDATE}, or {@link NicWritePolicy#ALLOCATE}
+   * on a cached line).
+   */
   NIC_WRITE_UPDATED,
   /** A NIC write that dropped a cached line and went to memory ({@link NicWritePolicy#INVALIDATE}). */
   NIC_WRITE_INVALIDATED,
