@@ -60,6 +60,26 @@ class TrafficExperimentTest {
     assertThat(r.offeredLoad()).isBetween(0.0, 2.0);
   }
 
+  /**
+   * The slot callers check a window against before they build a run (the CLI's run traffic, in ns) is the one the run
+   * refuses a window by: a window one picosecond shorter than it is refused, one as long runs.
+   */
+  @Test
+  void theSlotCallersCheckAgainstIsTheOneTheRunRefusesBy() {
+    assertThat(TrafficExperiment.slotPs(Topologies.canonicalSmall())).isEqualTo(16_000.0);
+    for (String spec : new String[] {"canonical-small", "aries-small", "canonical:p=2,a=4,h=2,g=3"}) {
+      var topology = Topologies.parseTopology(spec);
+      long slot = (long) Math.ceil(TrafficExperiment.slotPs(topology));
+      assertThatThrownBy(() -> TrafficExperiment.on(topology).measurePs(slot - 1).run()).as(spec)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("measurePs must be at least one packet slot, " + slot + " ps here");
+      TrafficResult r = TrafficExperiment.on(topology).load(0.1).warmupPs(0).measurePs(slot).extraPs(0).run();
+      assertThat(r.offeredLoad()).as(spec).isBetween(0.0, 2.0);
+    }
+    assertThat(TrafficExperiment.slotPs(Topologies.parseTopology("aries-small"))).as("not whole")
+        .isNotEqualTo(Math.rint(TrafficExperiment.slotPs(Topologies.parseTopology("aries-small"))));
+  }
+
   @Test
   void aSaturatedLinkClassIsBusyAtMostTheWholeWindow() {
     // Valiant at full uniform load keeps the global links busy all the time: a serialization that starts before the

@@ -125,6 +125,24 @@ public final class TrafficExperiment {
     return new Builder(topology);
   }
 
+  /**
+   * The packet slot of a run with the default 64-byte payload ({@link Builder#payloadBytes}): one synthetic packet's
+   * wire bytes at the topology's injection rate, the time between a source's generation trials (16,000 ps on {@code
+   * canonical-small}, about 6,274.5 on {@code aries-small}). A run refuses a measurement window shorter than this,
+   * naming {@code measurePs}; a caller that takes the window in its own unit and name checks it against this first.
+   * The same figure the run computes; nothing here is used by a run.
+   *
+   * @param topology the topology
+   * @return the slot, picoseconds (not always whole)
+   */
+  public static double slotPs(Topology topology) {
+    if (topology == null) {
+      throw new IllegalArgumentException("topology must not be null");
+    }
+    int wire = Packet.synthetic(0, 1, 0, DeliveryMode.ADAPTIVE_0, 64).wireBytes();
+    return wire * 1e12 / topology.injectionBandwidth();
+  }
+
   /** Settings of a run; every setter returns the builder. */
   public static final class Builder {
     private final Topology topology;
