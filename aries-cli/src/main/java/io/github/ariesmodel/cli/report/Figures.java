@@ -30,6 +30,21 @@ public final class Figures {
   }
 
   /**
+   * Rounds as {@link #round} does a figure that may have no value: NaN, what a measurement of nothing gives (a mean
+   * latency when no packet was delivered), becomes {@code null}, the cell without value a results table holds; through
+   * {@link #round} it became 0 ({@code Math.round(NaN)}), a figure no run measured.
+   *
+   * @param value the figure, or NaN for none
+   * @param decimals decimal places kept, in [0, 9]
+   * @return the rounded figure, or null when {@code value} is NaN
+   * @throws IllegalArgumentException when {@code decimals} is outside [0, 9]
+   */
+  public static Double roundOrNull(double value, int decimals) {
+    double rounded = round(value, decimals); // checks decimals whatever the value
+    return Double.isNaN(value) ? null : rounded;
+  }
+
+  /**
    * A recorded figure as the CLI's text output prints it: {@code ,} between thousands and {@code .} before the
    * decimals whatever the locale (the README's rule), a whole value without decimals (a count reads 13,584,368, not
    * 13584368.000) and any other with the decimals it has, which {@link #round} gave it before it was recorded

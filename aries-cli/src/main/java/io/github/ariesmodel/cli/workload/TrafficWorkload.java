@@ -162,10 +162,11 @@ final class TrafficWorkload implements Workload {
         }
         TrafficResult res = b.run();
         // load: the point's load as asked for; offeredLoad: what the sources generated in the window, as the traffic
-        // command reports it (the column held the load asked for under that name)
+        // command reports it (the column held the load asked for under that name). A figure of no packet is null
+        // (it was 0.0).
         table.row(r.trim(), load, Figures.round(res.offeredLoad(), 4), Figures.round(res.acceptedLoad(), 4),
-            Figures.round(res.latencyMeanNs(), 4), Figures.round(res.latencyP99Ns(), 4),
-            Figures.round(res.minimalFraction(), 4), Figures.round(res.meanHops(), 4));
+            Figures.roundOrNull(res.latencyMeanNs(), 4), Figures.roundOrNull(res.latencyP99Ns(), 4),
+            Figures.roundOrNull(res.minimalFraction(), 4), Figures.roundOrNull(res.meanHops(), 4));
         for (Map.Entry<String, Double> e : new TreeMap<>(res.linkUtilization()).entrySet()) {
           links.row(r.trim(), load, e.getKey(), Figures.round(e.getValue(), 4));
         }

@@ -1,6 +1,7 @@
 package io.github.ariesmodel.cli.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,16 @@ class FiguresTest {
     assertThat(Figures.text(1e-9)).isEqualTo("0.000000001");
     assertThat(Figures.text(1.5e20)).isEqualTo("150,000,000,000,000,000,000");
     assertThat(Figures.text(Double.NaN)).isEqualTo("NaN");
+  }
+
+  /** A figure without value (NaN) is no cell value, where rounding made it 0. */
+  @Test
+  void roundOrNullGivesNoValueForNaNAndRoundsTheRest() {
+    assertThat(Figures.roundOrNull(Double.NaN, 4)).isNull();
+    assertThat(Figures.roundOrNull(0.123456789, 4)).isEqualTo(0.1235);
+    assertThat(Figures.roundOrNull(0.0, 4)).isEqualTo(0.0);
+    assertThatThrownBy(() -> Figures.roundOrNull(Double.NaN, 10)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("decimals must be in [0, 9] but was 10");
   }
 
   @Test
