@@ -2,14 +2,19 @@ package io.github.ariesmodel.cli.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.ariesmodel.cli.report.ColumnType;
 import io.github.ariesmodel.cli.report.ResultTable;
 import io.github.ariesmodel.cli.system.SystemSpec;
+import io.github.ariesmodel.network.Topologies;
+import io.github.ariesmodel.network.traffic.TrafficExperiment;
+import io.github.ariesmodel.network.traffic.TrafficPattern;
+import io.github.ariesmodel.network.traffic.TrafficResult;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code run traffic}'s table where the network measured nothing.
+ * {@code run traffic}'s table where the network measured nothing or could not carry the load.
  */
 class TrafficWorkloadTest {
 
@@ -29,8 +34,56 @@ class TrafficWorkloadTest {
   void aPointThatMeasuredNoPacketHasNullCellsNotZeros() {
     ResultTable t = traffic(new TrafficWorkload().run(CANONICAL_SMALL, Params.of(Map.of("loads", "0.0001",
         "measureNs", "100", "routings", "minimal"))));
+    assertThat(cell(t, 0, "measuredPackets")).isEqualTo(0L);
+    assertThat(cell(t, 0, "unfinishedPackets")).isEqualTo(0L);
     for (String column : List.of("latencyMean", "latencyP99", "minimalFraction", "meanHops")) {
       assertThat(cell(t, 0, column)).as(column).isNull();
     }
+  }
+
+  /**
+   * Past saturation (adversarial traffic under minimal routing takes about 1/8 of injection on canonical-small) the
+   * latency of the few delivered packets is no latency of the point: it is null once more than 2 % of the measured
+   * packets are unfinished, and the two counts say how many. At load 2 none is delivered, so the hops and minimal
+   * fraction, of the delivered ones, are null too. The counts are the experiment's, as {@code ./aries traffic}
+   * reports them.
+   */
+  @Test
+  void latencyPastSaturationIsNullAndTheCountsSayHowManyPacketsWereUnfinished() {
+    ResultTable t = traffic(new TrafficWorkload().run(CANONICAL_SMALL, Params.of(Map.of("loads", "0.1,1,2",
+        "pattern", "adversarial", "routings", "minimal"))));
+    assertThat(t.columns().get(t.columnIndex("measuredPackets")).type()).isEqualTo(ColumnType.INTEGER);
+    assertThat(t.columns().get(t.columnIndex("unfinishedPackets")).type()).isEqualTo(ColumnType.INTEGER);
+    // below saturation: every measured packet delivered, and the latency reported
+    assertThat(cell(t, 0, "unfinishedPackets")).isEqualTo(0L);
+    assertThat((Long) cell(t, 0, "measuredPackets")).isPositive();
+    assertThat((Double) cell(t, 0, "latencyMean")).isPositive();
+    assertThat((Double) cell(t, 0, "latencyP99")).isPositive();
+    // load 1: some delivered (their hops and minimal fraction are given), far more unfinished: no latency
+    TrafficResult one = TrafficExperiment.on(Topologies.canonicalSmall()).routing("minimal")
+        .pattern(TrafficPattern.ADVERSARIAL).load(1).seed(1).run();
+    assertThat(one.unfinishedPackets()).isLessThan(one.measuredPackets())
+        .isGreaterThan(one.measuredPackets() / 50);
+    assertThat(cell(t, 1, "measuredPackets")).isEqualTo(one.measuredPackets());
+    assertThat(cell(t, 1, "unfinishedPackets")).isEqualTo(one.unfinishedPackets());
+    assertThat(cell(t, 1, "latencyMean")).isNull();
+    assertThat(cell(t, 1, "latencyP99")).isNull();
+    assertThat(cell(t, 1, "meanHops")).isNotNull();
+    assertThat(cell(t, 1, "minimalFraction")).isEqualTo(1.0);
+    // load 2: nothing measured is delivered
+    assertThat(cell(t, 2, "unfinishedPackets")).isEqualTo(cell(t, 2, "measuredPackets"));
+    for (String column : List.of("latencyMean", "latencyP99", "minimalFraction", "meanHops")) {
+      assertThat(cell(t, 2, column)).as(column).isNull();
+    }
+  }
+
+  /** The threshold: at most 2 % of the measured packets unfinished, and at least one measured. */
+  @Test
+  void latencyIsMeaningfulUpToTwoPercentUnfinished() {
+    assertThat(TrafficWorkload.latencyMeaningful(100, 0)).isTrue();
+    assertThat(TrafficWorkload.latencyMeaningful(100, 2)).isTrue();
+    assertThat(TrafficWorkload.latencyMeaningful(100, 3)).isFalse();
+    assertThat(TrafficWorkload.latencyMeaningful(1000, 21)).isFalse();
+    assertThat(TrafficWorkload.latencyMeaningful(0, 0)).isFalse();
   }
 }
