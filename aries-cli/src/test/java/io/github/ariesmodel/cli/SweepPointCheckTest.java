@@ -102,13 +102,17 @@ class SweepPointCheckTest {
         Arguments.of("mpi-bandwidth", List.of("sizes=1G", "distances=on-node", "warmup=0", "iterations=1",
             "window=1,64"), "window=64", "window x the largest of sizes must fit a node's memory: window=64 and"
             + " sizes up to 1073741824 need"),
-        Arguments.of("traffic", List.of("routings=minimal", "measureNs=1", "loads=0.1,2.5"), "loads=2.5",
+        Arguments.of("traffic", List.of("routings=minimal", "measureNs=10", "loads=0.1,2.5"), "loads=2.5",
             "loads elements must be in [1.0E-4, 2.0] but one was 2.5"),
         // a routing name is the fabric's to know: the check builds the fabric as the run would, and simulates nothing
-        Arguments.of("traffic", List.of("loads=0.1", "measureNs=1", "routings=minimal,fastest"), "routings=fastest",
+        Arguments.of("traffic", List.of("loads=0.1", "measureNs=10", "routings=minimal,fastest"), "routings=fastest",
             "routing must be one of [minimal, in-order"),
-        Arguments.of("traffic", List.of("loads=0.1", "measureNs=1", "routings=minimal", "pattern=uniform,tornado"),
+        Arguments.of("traffic", List.of("loads=0.1", "measureNs=10", "routings=minimal", "pattern=uniform,tornado"),
             "pattern=tornado", "pattern must be one of uniform, permutation"),
+        // the window against the packet slot, in the parameter's name and unit (a sweep found it as the point ran,
+        // after writing point-0.json, and said "measurePs must be ..., 6275 ps here ..., but was 1000")
+        Arguments.of("traffic", List.of("loads=0.1", "routings=minimal", "measureNs=1000,1"), "measureNs=1",
+            "measureNs must be at least one packet slot, 6.275 ns here, but was 1"),
         Arguments.of("replay", List.of(trace, "ranksPerNode=1,69"), "ranksPerNode=69",
             "ranksPerNode must be in [1, 68] but was 69"),
         Arguments.of("replay", List.of(trace, "compute=skip,fast"), "compute=fast",
@@ -163,6 +167,22 @@ class SweepPointCheckTest {
       }
     }).isInstanceOf(IllegalArgumentException.class);
     return caught[0];
+  }
+
+  /**
+   * Adversarial traffic needs two groups, which the experiment refuses only as the point runs: on one group it is
+   * refused before any point runs (the sweep wrote point-0.json, then failed).
+   */
+  @Test
+  void adversarialTrafficOnOneGroupIsRefusedBeforeAnyPointRuns() {
+    Path dir = tmp.resolve("sweep");
+    assertThat(aries(List.of("sweep", "--job", "traffic", "--param", "system=[canonical:p=2,a=4,h=2,g=1]", "--param",
+        "routings=minimal", "--param", "loads=0.1", "--param", "measureNs=100", "--param",
+        "pattern=uniform,adversarial", "--out", dir.toString(), "-q"))).as(err.toString()).isEqualTo(2);
+    assertThat(err.toString().lines().toList()).singleElement().asString().startsWith("aries sweep: point 1 {")
+        .contains("pattern=adversarial").contains("pattern adversarial sends each group's nodes to the next group and"
+            + " needs at least 2 groups, but the topology has 1");
+    assertThat(dir.resolve("point-0.json")).doesNotExist();
   }
 
   /** A check reads the system's shape and memory size only: it builds none of the nodes a run builds on first use. */

@@ -119,9 +119,28 @@ final class TrafficWorkload implements Workload {
     }
     Settings settings = Settings.read(params, system.routingName());
     Topology topology = system.topology();
-    TrafficExperiment.on(topology);
+    // the pattern as the experiment takes it (adversarial needs two groups), and the window against the slot, which
+    // the run refuses before it simulates: a sweep found both only as the point ran, after writing the points before
+    TrafficExperiment.on(topology).pattern(settings.pattern());
+    checkWindow(topology, settings.measureNs());
     for (String r : settings.routings()) {
       checkRouting(topology, r.trim());
+    }
+  }
+
+  /**
+   * Refuses a window shorter than one packet slot in the parameter's own name and unit: the experiment refuses it
+   * naming its own field in picoseconds, a name and a value the user never typed ({@code measurePs ... 16000 ps here
+   * ..., but was 1000}).
+   *
+   * @param topology the topology the points run on
+   * @param measureNs the window, ns; 0 for the network's default, which is longer than any slot
+   */
+  static void checkWindow(Topology topology, long measureNs) {
+    double slotPs = TrafficExperiment.slotPs(topology);
+    if (measureNs > 0 && measureNs * 1000.0 < slotPs) {
+      throw new IllegalArgumentException("measureNs must be at least one packet slot, "
+          + Figures.text(Math.ceil(slotPs) / 1000) + " ns here, but was " + measureNs);
     }
   }
 
@@ -158,6 +177,7 @@ final class TrafficWorkload implements Workload {
     List<String> routings = settings.routings();
     long measureNs = settings.measureNs();
     Topology topology = AriesSystem.builder().system(spec.system()).build().topology();
+    checkWindow(topology, measureNs);
     // measuredPackets and unfinishedPackets last, so the columns before keep their places (docs/figures.tsv points at
     // the default job's latencyMean by its index)
     ResultTable.Builder table = ResultTable.builder("traffic")

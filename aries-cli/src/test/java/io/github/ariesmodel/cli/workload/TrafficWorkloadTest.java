@@ -1,6 +1,7 @@
 package io.github.ariesmodel.cli.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.ariesmodel.cli.report.ColumnType;
 import io.github.ariesmodel.cli.report.ResultTable;
@@ -14,7 +15,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code run traffic}'s table where the network measured nothing or could not carry the load.
+ * {@code run traffic}'s table where the network measured nothing or could not carry the load, and what its check
+ * refuses before any point runs.
  */
 class TrafficWorkloadTest {
 
@@ -85,5 +87,45 @@ class TrafficWorkloadTest {
     assertThat(TrafficWorkload.latencyMeaningful(100, 3)).isFalse();
     assertThat(TrafficWorkload.latencyMeaningful(1000, 21)).isFalse();
     assertThat(TrafficWorkload.latencyMeaningful(0, 0)).isFalse();
+  }
+
+  /**
+   * Adversarial traffic on one group is refused by the check, as the experiment refuses it: a sweep found it only as
+   * the point ran, after the points before it had written their files.
+   */
+  @Test
+  void theCheckRefusesAdversarialTrafficOnOneGroup() {
+    SystemSpec oneGroup = SystemSpec.of("canonical:p=2,a=4,h=2,g=1", 1);
+    Params adversarial = Params.of(Map.of("loads", "0.1", "routings", "minimal", "pattern", "adversarial"));
+    String message = "pattern adversarial sends each group's nodes to the next group and needs at least 2 groups, but"
+        + " the topology has 1; choose another pattern";
+    assertThatThrownBy(() -> new TrafficWorkload().check(oneGroup.build(), adversarial))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage(message);
+    assertThatThrownBy(() -> new TrafficWorkload().run(oneGroup, adversarial))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage(message);
+    new TrafficWorkload().check(oneGroup.build(), Params.of(Map.of("loads", "0.1", "routings", "minimal")));
+  }
+
+  /**
+   * A window shorter than a packet slot is refused by the check and by the run in the parameter's name and unit (the
+   * run's line named the experiment's measurePs, in ps, with a value the user never typed).
+   */
+  @Test
+  void aWindowShorterThanAPacketSlotIsRefusedInTheParametersNameAndUnit() {
+    Params one = Params.of(Map.of("loads", "0.1", "routings", "minimal", "measureNs", "1"));
+    String message = "measureNs must be at least one packet slot, 16 ns here, but was 1";
+    assertThatThrownBy(() -> new TrafficWorkload().check(CANONICAL_SMALL.build(), one))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage(message);
+    assertThatThrownBy(() -> new TrafficWorkload().run(CANONICAL_SMALL, one))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage(message);
+    // aries-small's slot is 6,274.5 ps: 6 ns is short, 7 ns a slot
+    assertThatThrownBy(() -> new TrafficWorkload().check(SystemSpec.of("aries-small", 1).build(),
+        Params.of(Map.of("loads", "0.1", "routings", "minimal", "measureNs", "6"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("measureNs must be at least one packet slot, 6.275 ns here, but was 6");
+    new TrafficWorkload().check(SystemSpec.of("aries-small", 1).build(),
+        Params.of(Map.of("loads", "0.1", "routings", "minimal", "measureNs", "7")));
+    new TrafficWorkload().check(CANONICAL_SMALL.build(),
+        Params.of(Map.of("loads", "0.1", "routings", "minimal", "measureNs", "16")));
   }
 }
