@@ -12,6 +12,7 @@ import io.github.ariesmodel.network.traffic.TrafficResult;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.FabricKind;
 import io.github.ariesmodel.cli.report.ResultTable;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -66,6 +67,17 @@ final class TrafficWorkload implements Workload {
    */
   static boolean latencyMeaningful(long measured, long unfinished) {
     return measured > 0 && unfinished <= MAX_UNFINISHED_SHARE * measured;
+  }
+
+  /**
+   * What the reports say when routings have no latency at any of the loads, which leaves the latency plot out.
+   *
+   * @param routings those routings
+   * @return the note
+   */
+  static String noLatencyPlot(List<String> routings) {
+    return "no latency plot: no latency at any load for " + String.join(", ", routings) + " (more than 2 % of the"
+        + " measured packets unfinished at each: past saturation)";
   }
 
   /** Why the ideal fabric is refused: it used to be ignored, the experiments running on routers all the same. */
@@ -190,8 +202,12 @@ final class TrafficWorkload implements Workload {
     WorkloadReport report = new WorkloadReport();
     int points = routings.size() * loads.length;
     int done = 0;
+    // routings with no latency at any load: Series.fromTable would make each an empty series, which the plot refuses
+    // (after every point has run, and nothing written)
+    List<String> withoutLatency = new ArrayList<>();
     for (String r : routings) {
       double saturation = 0;
+      boolean anyLatency = false;
       for (double load : loads) {
         TrafficExperiment.Builder b = TrafficExperiment.on(topology).routing(r.trim()).pattern(pattern).load(load)
             .seed(spec.seed());
@@ -206,6 +222,7 @@ final class TrafficWorkload implements Workload {
         // command reports it (the column held the load asked for under that name). A figure of no packet is null
         // (it was 0.0), and so is a latency of the few packets delivered past saturation.
         boolean latencyMeaningful = latencyMeaningful(res.measuredPackets(), res.unfinishedPackets());
+        anyLatency |= latencyMeaningful;
         table.row(r.trim(), load, Figures.round(res.offeredLoad(), 4), Figures.round(res.acceptedLoad(), 4),
             latencyMeaningful ? Figures.roundOrNull(res.latencyMeanNs(), 4) : null,
             latencyMeaningful ? Figures.roundOrNull(res.latencyP99Ns(), 4) : null,
@@ -219,6 +236,9 @@ final class TrafficWorkload implements Workload {
         progress.update((double) ++done / points, report.simulatedPs(), report.events());
       }
       report.metric("traffic." + pattern.id() + "." + r.trim() + ".maxAcceptedLoad", Figures.round(saturation, 4), "");
+      if (!anyLatency) {
+        withoutLatency.add(r.trim());
+      }
     }
     // the routings run are this workload's own (its routings parameter, or --routing alone): record which
     report.routing(routings.size() == 1 ? routings.get(0).trim() : null);
@@ -240,8 +260,12 @@ final class TrafficWorkload implements Workload {
     report.table(atPeak.build());
     report.plot(new PlotSpec("traffic-link-utilization.png", "Link utilization by rank at offered load " + peak,
         PlotSpec.Kind.UTILIZATION_BY_RANK, "linkUtilizationAtPeakLoad", "rank", "utilization", "routing"));
-    report.plot(new PlotSpec("traffic-latency-vs-load.png", "Packet latency vs offered load (" + pattern.id() + ")",
-        PlotSpec.Kind.LATENCY_VS_LOAD, "traffic", "load", "latencyMean", "routing"));
+    if (withoutLatency.isEmpty()) {
+      report.plot(new PlotSpec("traffic-latency-vs-load.png", "Packet latency vs offered load (" + pattern.id() + ")",
+          PlotSpec.Kind.LATENCY_VS_LOAD, "traffic", "load", "latencyMean", "routing"));
+    } else {
+      report.note(noLatencyPlot(withoutLatency));
+    }
     report.plot(new PlotSpec("traffic-accepted-vs-offered.png", "Accepted vs offered load (" + pattern.id() + ")",
         PlotSpec.Kind.LATENCY_VS_LOAD, "traffic", "load", "acceptedLoad", "routing"));
     return report;

@@ -3,16 +3,22 @@ package io.github.ariesmodel.cli.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.ariesmodel.cli.AriesCli;
 import io.github.ariesmodel.cli.report.ColumnType;
+import io.github.ariesmodel.cli.report.PlotSpec;
 import io.github.ariesmodel.cli.report.ResultTable;
 import io.github.ariesmodel.cli.system.SystemSpec;
 import io.github.ariesmodel.network.Topologies;
 import io.github.ariesmodel.network.traffic.TrafficExperiment;
 import io.github.ariesmodel.network.traffic.TrafficPattern;
 import io.github.ariesmodel.network.traffic.TrafficResult;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code run traffic}'s table where the network measured nothing or could not carry the load, and what its check
@@ -77,6 +83,36 @@ class TrafficWorkloadTest {
     for (String column : List.of("latencyMean", "latencyP99", "minimalFraction", "meanHops")) {
       assertThat(cell(t, 2, column)).as(column).isNull();
     }
+  }
+
+  /**
+   * A routing past saturation at every load has no latency to draw: the latency plot is left out, with a note naming
+   * it, where its empty series made the plot refuse the run after every point had run, and nothing was written.
+   */
+  @Test
+  void aRoutingWithoutLatencyAtAnyLoadLeavesTheLatencyPlotOutWithANote(@TempDir Path tmp) throws Exception {
+    Params params = Params.of(Map.of("loads", "0.3", "pattern", "adversarial", "routings", "minimal,valiant"));
+    WorkloadReport r = new TrafficWorkload().run(CANONICAL_SMALL, params);
+    ResultTable t = traffic(r);
+    assertThat(cell(t, 0, "latencyMean")).as("minimal, past its 1/8").isNull();
+    assertThat((Double) cell(t, 1, "latencyMean")).as("valiant, below its saturation").isPositive();
+    assertThat(r.plots()).extracting(PlotSpec::y).doesNotContain("latencyMean").contains("acceptedLoad");
+    assertThat(r.notes()).containsExactly("no latency plot: no latency at any load for minimal (more than 2 % of the"
+        + " measured packets unfinished at each: past saturation)");
+    // the run writes its results and report
+    Path out = tmp.resolve("out");
+    StringWriter err = new StringWriter();
+    assertThat(AriesCli.execute(new String[] {"run", "traffic", "--system", "canonical-small", "-p", "loads=0.3", "-p",
+        "pattern=adversarial", "-p", "routings=minimal,valiant", "-q", "--out", out.toString()},
+        new PrintWriter(new StringWriter(), true), new PrintWriter(err, true))).as(err.toString()).isZero();
+    assertThat(out.resolve("results.json")).exists();
+    assertThat(out.resolve("traffic-accepted-vs-offered.png")).exists();
+    assertThat(out.resolve("traffic-latency-vs-load.png")).doesNotExist();
+    // with a latency for every routing the plot is drawn, and there is no note
+    WorkloadReport below = new TrafficWorkload().run(CANONICAL_SMALL, Params.of(Map.of("loads", "0.1",
+        "pattern", "adversarial", "routings", "minimal,valiant")));
+    assertThat(below.plots()).extracting(PlotSpec::y).contains("latencyMean");
+    assertThat(below.notes()).isEmpty();
   }
 
   /** The threshold: at most 2 % of the measured packets unfinished, and at least one measured. */
