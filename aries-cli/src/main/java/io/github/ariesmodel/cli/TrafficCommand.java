@@ -2,6 +2,7 @@ package io.github.ariesmodel.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.ariesmodel.cli.report.Figures;
 import io.github.ariesmodel.core.Texts;
 import io.github.ariesmodel.network.Arbitration;
 import io.github.ariesmodel.network.LinkLoad;
@@ -223,7 +224,9 @@ final class TrafficCommand implements Callable<Integer> {
       out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m));
     } else {
       out.printf(Locale.ROOT, "%s%n", topo.describe());
-      out.printf(Locale.ROOT, "routing %s, pattern %s, load %.3f, seed %d%n", routing, pat.id(), load, seed.seed);
+      // the load as asked, every digit (it printed "load 0.000" for --load 0.0004, with three decimals)
+      out.printf(Locale.ROOT, "routing %s, pattern %s, load %s, seed %d%n", routing, pat.id(), Figures.text(load),
+          seed.seed);
       out.printf(Locale.ROOT, "  offered load      %.4f%n", r.offeredLoad());
       out.printf(Locale.ROOT, "  accepted load     %.4f%n", r.acceptedLoad());
       // (no packet measured: the JSON's nulls, "n/a" here, not NaN)

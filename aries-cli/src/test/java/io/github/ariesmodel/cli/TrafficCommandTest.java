@@ -185,6 +185,18 @@ class TrafficCommandTest {
     assertThat(err.toString()).contains("teleport");
   }
 
+  /** The load is printed as asked: with three decimals, --load 0.0004 (accepted down to 0.0001) read "load 0.000". */
+  @Test
+  void theTextPrintsTheLoadAsAsked() {
+    assertThat(run("traffic", "--topology", "canonical-small", "--load", "0.0004", "--warmup-us", "0",
+        "--measure-us", "0.02")).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("routing adaptive0, pattern uniform, load 0.0004, seed 1");
+    out.getBuffer().setLength(0);
+    assertThat(run("traffic", "--topology", "canonical-small", "--load", "1.25", "--warmup-us", "0",
+        "--measure-us", "0.02")).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("routing adaptive0, pattern uniform, load 1.25, seed 1");
+  }
+
   @Test
   void textOutputNamesTheTopology() {
     assertThat(run("traffic", "--topology", "canonical-small", "--load", "0.1", "--warmup-us", "0.2",
