@@ -97,6 +97,13 @@ final class TrafficCommand implements Callable<Integer> {
    */
   static final long MAX_NODE_MICROSECONDS = 1_000_000;
 
+  /**
+   * Share of the measured packets unfinished at the end of a run above which the text says the network did not carry
+   * the load (when packets are also queued at the sources): the threshold of {@code run traffic}'s latency cells and
+   * of docs/network.md's validation tables (assumed there).
+   */
+  static final double SATURATED_UNFINISHED_SHARE = 0.02;
+
   @Override
   public Integer call() throws com.fasterxml.jackson.core.JsonProcessingException {
     PrintWriter out = spec.commandLine().getOut();
@@ -148,6 +155,12 @@ final class TrafficCommand implements Callable<Integer> {
     TrafficResult r;
     try {
       r = b.build().run();
+    } catch (OutOfMemoryError e) {
+      // the run's objects are unreachable once it has thrown; what most likely filled the heap is the sources' queues
+      throw CliError.failedRun(String.format(Locale.ROOT, "the Java heap ran out during the run; at an offered load"
+          + " (--load %s) above what the network accepts, packets queue at the sources without bound, one object"
+          + " each, growing with the simulated time: lower --load, shorten --warmup-us or --measure-us, or give more"
+          + " heap with ARIES_JAVA_OPTS=-Xmx<size>", Figures.text(load)), "memory", e);
     } catch (IllegalArgumentException e) {
       // the experiment's window shorter than a packet slot names its field in ps; the user typed µs
       String m = String.valueOf(e.getMessage());
@@ -236,6 +249,12 @@ final class TrafficCommand implements Callable<Integer> {
       out.printf(Locale.ROOT, "  minimal fraction  %s%n", fixed(r.minimalFraction(), 3));
       out.printf(Locale.ROOT, "  unfinished        %,d of %,d measured packets%n", r.unfinishedPackets(),
           r.measuredPackets());
+      if (!drain && r.queuedAtSources() > 0 && r.unfinishedPackets() > SATURATED_UNFINISHED_SHARE
+          * r.measuredPackets()) {
+        // past saturation the sources' queues grow with the window, without bound, and a long one fills the heap
+        out.printf(Locale.ROOT, "  saturated         the offered load exceeds what the network accepts: %,d packets"
+            + " were queued at the sources at the end, a number that grows with the window%n", r.queuedAtSources());
+      }
       r.linkUtilization().forEach((k, v) -> out.printf(Locale.ROOT, "  utilization %-8s %.3f%n", k, v));
       // one decimal, as the mean latency (it printed every digit of the doubles; until stop 72)
       out.printf(Locale.ROOT, "  VC occupancy B    [%s]%n",

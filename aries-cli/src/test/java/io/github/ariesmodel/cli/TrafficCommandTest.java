@@ -5,8 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.ariesmodel.cli.report.Figures;
+import io.github.ariesmodel.network.Topologies;
+import io.github.ariesmodel.network.traffic.TrafficExperiment;
+import io.github.ariesmodel.network.traffic.TrafficPattern;
+import io.github.ariesmodel.network.traffic.TrafficResult;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class TrafficCommandTest {
@@ -195,6 +202,50 @@ class TrafficCommandTest {
     assertThat(run("traffic", "--topology", "canonical-small", "--load", "1.25", "--warmup-us", "0",
         "--measure-us", "0.02")).as(err.toString()).isZero();
     assertThat(out.toString()).contains("routing adaptive0, pattern uniform, load 1.25, seed 1");
+  }
+
+  /**
+   * Past saturation the text says the network did not carry the load and how many packets wait at the sources, whose
+   * queues grow with the window without bound; below it, nothing of the kind.
+   */
+  @Test
+  void aRunPastSaturationSaysPacketsQueueAtTheSources() {
+    // adversarial traffic under minimal routing: about 1/8 of injection on canonical-small
+    String[] past = {"traffic", "--topology", "canonical-small", "--routing", "minimal", "--pattern", "adversarial",
+        "--load", "0.5", "--warmup-us", "0.5", "--measure-us", "1"};
+    assertThat(run(past)).as(err.toString()).isZero();
+    TrafficResult r = TrafficExperiment.on(Topologies.canonicalSmall()).routing("minimal")
+        .pattern(TrafficPattern.ADVERSARIAL).load(0.5).seed(1).warmupPs(500_000).measurePs(1_000_000).run();
+    assertThat(r.queuedAtSources()).isPositive();
+    assertThat(out.toString()).contains(String.format(java.util.Locale.ROOT, "  saturated         the offered load"
+        + " exceeds what the network accepts: %,d packets were queued at the sources at the end, a number that grows"
+        + " with the window%n", r.queuedAtSources()));
+    out.getBuffer().setLength(0);
+    past[8] = "0.1";
+    assertThat(run(past)).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("unfinished        0 of").doesNotContain("saturated");
+  }
+
+  /**
+   * A window far above saturation fills the heap with the packets queued at the sources: the line says so, where it
+   * said only that the heap was too small. (A JVM of its own, with a heap of 48 MB: the 5 ms window at load 2 queues
+   * some 40 million packets.)
+   */
+  @Test
+  void aHeapFilledPastSaturationSaysThePacketsQueueAtTheSources() throws Exception {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process p = new ProcessBuilder(java, "-Xmx48m", "-cp", System.getProperty("java.class.path"),
+        AriesCli.class.getName(), "traffic", "--topology", "canonical-small", "--load", "2", "--warmup-us", "0",
+        "--measure-us", "5000").start();
+    p.getOutputStream().close();
+    p.getInputStream().readAllBytes();
+    String e = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(300, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(e).isEqualTo(1);
+    assertThat(e.lines().toList()).singleElement().isEqualTo("aries traffic: the Java heap ran out during the run; at"
+        + " an offered load (--load 2) above what the network accepts, packets queue at the sources without bound,"
+        + " one object each, growing with the simulated time: lower --load, shorten --warmup-us or --measure-us, or"
+        + " give more heap with ARIES_JAVA_OPTS=-Xmx<size> (memory)");
   }
 
   @Test
