@@ -66,6 +66,11 @@ import java.util.function.LongPredicate;
  * when visible, since stop 69: docs/nic.md), so {@code waitUntil} and a program's own {@link Shmem#localLong} loop
  * alike see them from then and not before. Model other local work with {@link Shmem#compute(long)}.
  *
+ * <p>A get whose remote offset or length is not a multiple of 4 reads the 4-byte words that hold its range, as every
+ * GET must [S5][S6a], lands the words beyond the range in a bounce slot of the PE's and copies only the bytes asked
+ * into the destination, whose other bytes never change (since stop 75, after libfabric's uGNI provider: {@code
+ * WordGet}; until then the job posted it as asked and the NIC model took it on FMA).
+ *
  * <p>Several PEs a node ({@link Builder#pesPerNode(int)}, block placement: PE i on {@code nodes[i / pesPerNode]}, as
  * ALPS places a job's PEs by default) are each a process of their own: their own simulated CPU, completion queue,
  * registrations (MDHs) of every symmetric object and FMA descriptor, through which they post concurrently
@@ -90,6 +95,25 @@ public final class ShmemJob {
   /** Virtual address of the symmetric heap's first allocation. */
   public static final long HEAP_BASE = 0x1000_0000_0000L;
   private static final int BARRIER_ROUNDS = 64;
+  /** Bytes of the barrier words at the start of the job's internal object ({@link #barrier}). */
+  private static final long BARRIER_BYTES = 8L * BARRIER_ROUNDS;
+  /**
+   * Bytes of a bounce slot: where a get that is not in whole 4-byte words lands the words it reads beyond the bytes
+   * asked (a GET reads whole 4-byte words of remote memory, FMA and BTE alike [S5][S6a]; {@link WordGet}). A widened
+   * range of at most this goes whole into the slot; a longer one lands its interior in place and its head and tail
+   * words here (8 bytes). Assumed, after libfabric's uGNI provider, which reads an unaligned read shorter than 60 bytes
+   * whole into a buffer of its own (docs/aries-facts.md §3.2).
+   */
+  static final int BOUNCE_SLOT_BYTES = 64;
+  /**
+   * Bounce slots a PE has, after the barrier words in the same registration: 512 + 56 × 64 bytes fill the one 4 KiB
+   * page the barrier words took alone (so the job's memory layout, and every result of a job without unaligned gets,
+   * is as before stop 75). A PE with this many unaligned gets in flight settles its oldest before posting another
+   * (assumed: how many such gets DMAPP keeps in flight is not published).
+   */
+  static final int BOUNCE_SLOTS = 56;
+  /** Bytes of the job's internal object: the barrier words, then the bounce slots. */
+  private static final long INTERNAL_BYTES = BARRIER_BYTES + (long) BOUNCE_SLOTS * BOUNCE_SLOT_BYTES;
   /**
    * Bit of a post id where the posting PE's index on its node starts: below it, 2^33 posts a PE; above it, up to 127
    * PEs a node ({@link Nic#FMA_DESCRIPTORS}), all within the 40 bits a job's post ids have below its number
@@ -137,6 +161,10 @@ public final class ShmemJob {
   private final double memcpyBytesPerSecond;
   private final Pe[] pes;
   private final List<Symmetric> objects = new ArrayList<>();
+  /**
+   * The job's internal words on every PE: the barrier words ({@link #BARRIER_BYTES}), then the PE's bounce slots
+   * ({@link #BOUNCE_SLOTS}), in one page.
+   */
   private final Symmetric barrier;
   private final Symmetric staging;
   /** Where the collective engine writes each PE's barrier result, or null when barriers are software. */
@@ -210,7 +238,7 @@ public final class ShmemJob {
         pes[i] = new Pe(i, node, cq, nodeGroups[i / pesPerNode], node.nic().tryAttachFmaDescriptor());
         queues++;
       }
-      this.barrier = allocate(8L * BARRIER_ROUNDS);
+      this.barrier = allocate(INTERNAL_BYTES);
       this.staging = allocate(stagingBytes);
       this.ceResult = channels != null ? allocate(CePost.RESULT_BYTES) : null;
     } catch (RuntimeException | Error e) {
@@ -286,7 +314,7 @@ public final class ShmemJob {
       long next = memory.nextUnreserved();
       long free = memory.capacity() - next;
       long totalFree = memory.capacity() - SparsePhysicalMemory.FIRST_ALLOCATABLE - memory.allocatedBytes();
-      long perPeWithoutStaging = ring + pageSize.alignUp(8L * BARRIER_ROUNDS)
+      long perPeWithoutStaging = ring + pageSize.alignUp(INTERNAL_BYTES)
           + (collectiveEngine ? pageSize.alignUp(CePost.RESULT_BYTES) : 0);
       boolean holes = memory.freedBytes() > 0;
       if (holes && k * (perPeWithoutStaging + pageSize.alignUp(stagingBytes)) <= totalFree) {
@@ -311,7 +339,7 @@ public final class ShmemJob {
       }
       long barriersEnd = ringEnd;
       for (int j = 0; j < k; j++) {
-        barriersEnd = alignUp(barriersEnd, align) + pageSize.alignUp(8L * BARRIER_ROUNDS);
+        barriersEnd = alignUp(barriersEnd, align) + pageSize.alignUp(INTERNAL_BYTES);
       }
       long stagingStart = alignUp(barriersEnd, align);
       // the staging buffers are whole pages from a boundary, so the CE results that follow need no padding
@@ -557,6 +585,9 @@ public final class ShmemJob {
           pe.thread = Thread.currentThread();
           program.run(pe);
           pe.finishedAtPs = self.now();
+          // a get the program never waited for still lands its bytes before the run ends, as one in whole words does
+          // (it is not in lastRunPs either): the library's copies out of its bounce slots
+          pe.settleBouncedGets();
         });
       }
       r.run();
@@ -1070,6 +1101,14 @@ public final class ShmemJob {
     final Map<Long, CompletionEvent> awaited = new HashMap<>();
     /** Transfers posted as several NIC transactions ({@link TransferSplit}) with parts still outstanding. */
     final SplitTransfers splits = new SplitTransfers();
+    /** This PE's bounce slots in use: bit s for slot s of {@link #BOUNCE_SLOTS}. */
+    long bounceSlotsInUse;
+    /**
+     * This PE's gets that read words beyond the bytes asked ({@link WordGet}) and whose bytes have not yet been copied
+     * out of their bounce slot, oldest first: a blocking get settles its own before it returns, {@link #quiet()}
+     * every one.
+     */
+    final java.util.ArrayDeque<BouncedGet> bounced = new java.util.ArrayDeque<>();
     Status lastStatus = Status.OK;
     /** Latency of the last local access through the host cache (its slowest part), picoseconds. */
     long lastHostLatencyPs;
@@ -1576,6 +1615,10 @@ public final class ShmemJob {
         copyOnNode(src, pe, srcOffset, dest, index, destOffset, length);
         return;
       }
+      if (!WordGet.inWholeWords(srcOffset, length)) {
+        settle(List.of(postWordGet(dest, destOffset, src, srcOffset, length, pe)));
+        return;
+      }
       if (length <= TransferSplit.MAX_PART) {
         long id = post(Post.get(nextPostId++, dest.mdh(index), destOffset, from, length).withDeliveryMode(getMode),
             true);
@@ -1583,6 +1626,116 @@ public final class ShmemJob {
         return;
       }
       awaitParts(postGetParts(dest, destOffset, src, srcOffset, length, pe, true));
+    }
+
+    /**
+     * Posts a get whose remote offset or length is not a multiple of 4 as GETs of whole words ({@link WordGet}): the
+     * words beyond the bytes asked land in a bounce slot of this PE's, never in {@code dest}, whose bytes outside the
+     * range asked do not change. The get is settled ({@link #settle}) once its posts have completed. Each post asks
+     * for its GLOBAL event (registered before it is made); two or more are one operation, as a split's parts.
+     */
+    private BouncedGet postWordGet(Symmetric dest, long destOffset, Symmetric src, long srcOffset, long length,
+        int pe) {
+      WordGet w = WordGet.of(srcOffset, length);
+      int slot = takeBounceSlot();
+      long bounce = BARRIER_BYTES + (long) slot * BOUNCE_SLOT_BYTES;
+      int into = barrier.mdh(index);
+      int posts = w.posts();
+      long first = nextPostId;
+      nextPostId += posts;
+      if (posts > 1) {
+        splits.open(first, posts);
+      }
+      for (int k = 0; k < posts; k++) {
+        awaited.put(first + k, null);
+      }
+      BouncedGet g = new BouncedGet(first, posts, slot, dest, destOffset, w);
+      bounced.addLast(g);
+      long id = first;
+      if (w.whole()) {
+        post(Post.get(id, into, bounce, remote(src, w.first(), pe), w.end() - w.first()).withDeliveryMode(getMode));
+        return g;
+      }
+      if (w.head()) {
+        post(Post.get(id++, into, bounce, remote(src, w.first(), pe), 4).withDeliveryMode(getMode));
+      }
+      long from = w.interiorStart();
+      long n = w.interiorEnd() - from;
+      for (long done = 0; done < n; ) {
+        long part = TransferSplit.partLength(from, done, n);
+        post(Post.get(id++, dest.mdh(index), destOffset + (from - srcOffset) + done, remote(src, from + done, pe),
+            part).withDeliveryMode(getMode));
+        done += part;
+      }
+      if (w.tail()) {
+        post(Post.get(id, into, bounce + 4, remote(src, w.end() - 4, pe), 4).withDeliveryMode(getMode));
+      }
+      return g;
+    }
+
+    /** A free bounce slot, taken; with none free, the oldest unaligned get is settled first to free its own. */
+    private int takeBounceSlot() {
+      if (bounceSlotsInUse == (1L << BOUNCE_SLOTS) - 1) {
+        settle(List.of(bounced.peekFirst()));
+      }
+      int slot = Long.numberOfTrailingZeros(~bounceSlotsInUse);
+      bounceSlotsInUse |= 1L << slot;
+      return slot;
+    }
+
+    /**
+     * Waits until every post of the given unaligned gets has completed, then copies the bytes asked that landed in
+     * their bounce slots into their destinations, as the library's CPU copy of them all (as an on-node copy: their
+     * bytes at the copy rate, then its loads and stores through the host cache, then the slowest one's latency), and
+     * frees their slots. A get with a fault copies nothing (as a faulted get touches no memory, {@link Shmem}).
+     */
+    private void settle(List<BouncedGet> gets) {
+      self().waitUntil(() -> {
+        for (BouncedGet g : gets) {
+          for (int k = 0; k < g.posts(); k++) {
+            if (awaited.get(g.firstId() + k) == null) {
+              return false;
+            }
+          }
+        }
+        return true;
+      });
+      List<BouncedGet> copied = new ArrayList<>(gets.size());
+      long bytes = 0;
+      for (BouncedGet g : gets) {
+        boolean ok = true;
+        for (int k = 0; k < g.posts(); k++) {
+          ok &= !awaited.remove(g.firstId() + k).isError();
+        }
+        if (ok) {
+          copied.add(g);
+          bytes += g.words().copiedBytes();
+        }
+      }
+      sleepIfAny(copyPs(bytes));
+      byte[] buf = new byte[BOUNCE_SLOT_BYTES];
+      long worst = 0;
+      for (BouncedGet g : copied) {
+        WordGet w = g.words();
+        long bounce = BARRIER_BYTES + (long) g.slot() * BOUNCE_SLOT_BYTES;
+        for (int c = 0; c < w.copies(); c++) {
+          int n = w.copyLength(c);
+          worst = Math.max(worst, hostAccess(barrier, index, bounce + w.copyFrom(c), buf, n, false));
+          worst = Math.max(worst, hostAccess(g.dest(), index, g.destOffset() + w.copyTo(c), buf, n, true));
+        }
+      }
+      for (BouncedGet g : gets) {
+        bounced.remove(g);
+        bounceSlotsInUse &= ~(1L << g.slot());
+      }
+      sleepIfAny(worst);
+    }
+
+    /** Settles every unaligned get of this PE still open ({@link #settle}), as one copy. */
+    void settleBouncedGets() {
+      if (!bounced.isEmpty()) {
+        settle(new ArrayList<>(bounced));
+      }
     }
 
     /** The parts of a GET longer than one transaction, into this PE's {@code dest} from PE {@code pe}'s {@code src}. */
@@ -1606,6 +1759,10 @@ public final class ShmemJob {
       if (onNode(pe)) {
         // a CPU copy cannot be left to run on: it is complete when the call returns, so quiet has nothing to wait for
         copyOnNode(src, pe, srcOffset, dest, index, destOffset, length);
+        return;
+      }
+      if (!WordGet.inWholeWords(srcOffset, length)) {
+        postWordGet(dest, destOffset, src, srcOffset, length, pe); // its bytes are copied into dest at quiet
         return;
       }
       if (length <= TransferSplit.MAX_PART) {
@@ -1704,6 +1861,7 @@ public final class ShmemJob {
       checkCaller();
       notInCondition("quiet");
       self().waitUntil(() -> outstanding == 0);
+      settleBouncedGets();
     }
 
     @Override
@@ -1954,5 +2112,114 @@ public final class ShmemJob {
   @FunctionalInterface
   private interface PartPost {
     Post post(long postId, long done, long length);
+  }
+
+  /** An unaligned get in flight: its posts (consecutive ids), its bounce slot, where its bytes go, and its words. */
+  private record BouncedGet(long firstId, int posts, int slot, Symmetric dest, long destOffset, WordGet words) {}
+
+  /**
+   * How a get whose remote offset or length is not a multiple of 4 is posted as GETs of whole 4-byte words, which is
+   * all a GET can read (uGNI refuses another with {@code GNI_RC_ALIGNMENT_ERROR}, FMA and BTE alike [S5][S6a]), the
+   * way libfabric's uGNI provider reads an unaligned range (docs/aries-facts.md §3.2): the asked range is widened to
+   * the words that hold it, {@code [first, end)}. A widened range of at most {@link #BOUNCE_SLOT_BYTES} is read whole
+   * into a bounce slot ({@link #whole()}); a longer one reads its interior words straight into the destination (in
+   * parts, as {@link TransferSplit} cuts a long transfer) and its head and tail words, where the range starts or ends
+   * inside one, into bytes 0-3 and 4-7 of the slot. The bytes asked are then copied out of the slot ({@link
+   * #copies()}). Both lie within the remote registration: a symmetric object's registration is whole pages, so the
+   * word holding its last byte is in it even when the object's size is not a multiple of 4 (that word's extra bytes
+   * are the registration's, read and dropped). Pure arithmetic.
+   *
+   * @param offset the first remote byte asked
+   * @param length the bytes asked, at least 1
+   * @param first the first byte of the first word read
+   * @param end the byte after the last word read
+   */
+  record WordGet(long offset, long length, long first, long end) {
+
+    /**
+     * @param offset a remote offset, ≥ 0
+     * @param length bytes, ≥ 0
+     * @return whether a GET of them is in whole 4-byte words (posted as asked)
+     */
+    static boolean inWholeWords(long offset, long length) {
+      return ((offset | length) & 3) == 0;
+    }
+
+    /**
+     * @param offset the first remote byte asked, ≥ 0
+     * @param length the bytes asked, ≥ 1
+     * @return the words of the range
+     */
+    static WordGet of(long offset, long length) {
+      checkArgument(offset >= 0 && length >= 1 && length <= NetworkAddress.MAX_OFFSET + 1 - offset,
+          "offset and length must be >= 0 and >= 1 with offset + length <= 2^40 but were %s and %s", offset, length);
+      return new WordGet(offset, length, offset & -4L, (offset + length + 3) & -4L);
+    }
+
+    /** @return whether the widened range is read whole into the bounce slot */
+    boolean whole() {
+      return end - first <= BOUNCE_SLOT_BYTES;
+    }
+
+    /** @return whether the range starts inside a word, read into bytes 0-3 of the slot (not {@link #whole()}) */
+    boolean head() {
+      return !whole() && (offset & 3) != 0;
+    }
+
+    /** @return whether the range ends inside a word, read into bytes 4-7 of the slot (not {@link #whole()}) */
+    boolean tail() {
+      return !whole() && ((offset + length) & 3) != 0;
+    }
+
+    /** @return the first remote byte of the words read straight into the destination (none when whole) */
+    long interiorStart() {
+      return whole() ? first : (offset + 3) & -4L;
+    }
+
+    /** @return the byte after them */
+    long interiorEnd() {
+      return whole() ? first : (offset + length) & -4L;
+    }
+
+    /** @return the GETs it is posted as: 1 when whole, else the interior's parts and the head and tail words */
+    int posts() {
+      if (whole()) {
+        return 1;
+      }
+      long n = interiorEnd() - interiorStart();
+      return (int) TransferSplit.parts(interiorStart(), n) + (head() ? 1 : 0) + (tail() ? 1 : 0);
+    }
+
+    /** @return the copies out of the bounce slot: 1 when whole, else one for the head and one for the tail word */
+    int copies() {
+      return whole() ? 1 : (head() ? 1 : 0) + (tail() ? 1 : 0);
+    }
+
+    /** @param c a copy, 0 to copies() - 1 @return its first byte in the bounce slot */
+    long copyFrom(int c) {
+      return whole() || c == 0 && head() ? offset - first : 4;
+    }
+
+    /** @param c a copy @return its first byte's place in the destination, from the destination offset */
+    long copyTo(int c) {
+      return whole() || c == 0 && head() ? 0 : interiorEnd() - offset;
+    }
+
+    /** @param c a copy @return its bytes */
+    int copyLength(int c) {
+      if (whole()) {
+        return (int) length;
+      }
+      return c == 0 && head() ? (int) (interiorStart() - offset) : (int) (offset + length - interiorEnd());
+    }
+
+    /** @return the bytes copied out of the bounce slot */
+    long copiedBytes() {
+      long n = 0;
+      for (int c = 0; c < copies(); c++) {
+        n += copyLength(c);
+      }
+      return n;
+    }
   }
 }

@@ -76,7 +76,7 @@ class ShmemLargeTransferTest {
   /**
    * Puts and gets that fit in one transaction (0 bytes, unaligned, past the FMA threshold, a non-blocking get) give
    * the figures the code before the split gave (commit 2acd9db, the same program): one post each, the same packets,
-   * events and simulated times.
+   * events and simulated times; but for the unaligned non-blocking get, read in whole words since stop 75.
    */
   @Test
   void transfersThatFitArePostedAsBefore() {
@@ -119,9 +119,13 @@ class ShmemLargeTransferTest {
     assertThat(at).containsExactly(0, 2, 264_871_715, 274_666_738);
     // 279,179,393 before stop 68's AMO host-link crossings; 279,182,893 before stop 70's post cost, four posts later;
     // 279,556,229 before stop 74's blocking putmem
-    assertThat(job.lastRunPs()).isEqualTo(279_592_464);
-    assertThat(sys.statistics().nics()).isEqualTo(new SystemStatistics.Nics(6, 34_954, 34_954, 1_118_232,
-        1_572_636, 16_322, 6, 0));
+    // since stop 75 the getmemNbi of 4,097 bytes, not whole 4-byte words, is read as its 4,096-byte interior (on the
+    // BTE) and its last word (4 bytes, into a bounce slot, on FMA), whose 1 byte asked is then copied: one post, two
+    // packets and 3 payload bytes more, and the run 939,348 ps shorter (279,592,464 before: the whole unaligned get
+    // went by FMA, as the BTE took no unaligned GET)
+    assertThat(job.lastRunPs()).isEqualTo(278_653_116);
+    assertThat(sys.statistics().nics()).isEqualTo(new SystemStatistics.Nics(7, 34_956, 34_956, 1_118_235,
+        1_572_666, 16_322, 7, 0));
     assertThat(job.faults()).isZero();
   }
 }
