@@ -52,6 +52,11 @@ class NicEndToEndTest {
       long local = r.nextLong(BUF - len + 1);
       long remote = r.nextLong(BUF - len + 1);
       boolean get = r.nextBoolean() && len > 0;
+      if (get) {
+        // a GET reads whole 4-byte words of the remote memory [S5][S6a]; its local offset may be any
+        remote &= ~3;
+        len = Math.max(4, len & ~3);
+      }
       c.nics[0].post(get
           ? Post.get(op, mdh[0], local, NetworkAddress.of(1, mdh[1], remote), len)
           : Post.put(op, mdh[0], local, NetworkAddress.of(1, mdh[1], remote), len));
@@ -100,9 +105,12 @@ class NicEndToEndTest {
         checks.add(() -> assertThat(c.read(0, target.mdh(), putBase + off, len))
             .isEqualTo(Arrays.copyOfRange(src, off, off + len)));
         int goff = pos + (int) (slice / 2);
-        c.nics[s].post(Post.get(100 + k, local.mdh(), goff, NetworkAddress.of(0, target.mdh(), getBase + off), len));
-        checks.add(() -> assertThat(c.read(node, local.mdh(), goff, len))
-            .isEqualTo(Arrays.copyOfRange(targetModel, (int) getBase + off, (int) getBase + off + len)));
+        // a GET reads whole 4-byte words of the remote memory [S5][S6a]; its local offset may be any
+        long gfrom = getBase + (off & ~3);
+        int glen = Math.max(4, len & ~3);
+        c.nics[s].post(Post.get(100 + k, local.mdh(), goff, NetworkAddress.of(0, target.mdh(), gfrom), glen));
+        checks.add(() -> assertThat(c.read(node, local.mdh(), goff, glen))
+            .isEqualTo(Arrays.copyOfRange(targetModel, (int) gfrom, (int) gfrom + glen)));
         pos += len + 3;
       }
     }
@@ -131,14 +139,14 @@ class NicEndToEndTest {
     c.nics[1].post(Post.put(1, s1.mdh(), 5, NetworkAddress.of(0, t.mdh(), 1001), 200_001));
     c.nics[1].post(Post.put(2, s1.mdh(), 300_000, NetworkAddress.of(0, t.mdh(), 300_007), 3_333));
     c.nics[2].post(Post.get(3, s2.mdh(), 17, NetworkAddress.of(0, t.mdh(), 1_000_000), 150_000));
-    c.nics[2].post(Post.get(4, s2.mdh(), 200_001, NetworkAddress.of(0, t.mdh(), 2_000_003), 4_095));
+    c.nics[2].post(Post.get(4, s2.mdh(), 200_001, NetworkAddress.of(0, t.mdh(), 2_000_004), 4_092));
     c.run();
     assertThat(fabric[0].reordered).isPositive();
     assertThat(fabric[0].refused).isPositive();
     assertThat(c.read(0, t.mdh(), 1001, 200_001)).isEqualTo(Arrays.copyOfRange(src1, 5, 200_006));
     assertThat(c.read(0, t.mdh(), 300_007, 3_333)).isEqualTo(Arrays.copyOfRange(src1, 300_000, 303_333));
     assertThat(c.read(2, s2.mdh(), 17, 150_000)).isEqualTo(Arrays.copyOfRange(tgt, 1_000_000, 1_150_000));
-    assertThat(c.read(2, s2.mdh(), 200_001, 4_095)).isEqualTo(Arrays.copyOfRange(tgt, 2_000_003, 2_004_098));
+    assertThat(c.read(2, s2.mdh(), 200_001, 4_092)).isEqualTo(Arrays.copyOfRange(tgt, 2_000_004, 2_004_096));
     assertThat(c.events).hasSize(4).allMatch(e -> e.type() == CompletionType.GLOBAL && !e.isError());
     assertThat(c.events.stream().mapToLong(CompletionEvent::postId).sorted().toArray()).containsExactly(1, 2, 3, 4);
     assertThat(c.nics[1].outstandingTransactions()).isZero();
