@@ -201,6 +201,9 @@ final class CollectiveEngine {
         p.resultOffset());
     checkArgument(d.get().writable(), "post.resultMdh %s is registered read-only but the result is written into it",
         p.resultMdh());
+    // (until stop 75 another domain's buffer was accepted: the contribution counted in every result of the tree, and
+    // this process's result then faulted)
+    PostValidator.checkDomain("post.resultMdh", p.resultMdh(), d.get(), nodeId, config);
     stats.collectivePosts++;
     c.pendingPosts++;
     completions.postAccepted(p.completionQueue());

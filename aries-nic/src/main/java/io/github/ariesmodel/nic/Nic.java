@@ -541,11 +541,11 @@ public final class Nic implements FabricEndpoint {
    *
    * @param post what to do
    * @throws IllegalArgumentException naming the field, the valid range and the value when the post is invalid:
-   *     remote node outside the fabric, unknown completion queue, unknown or too short local registration, a
-   *     zero-length GET, a GET (FMA or BTE) whose remote offset or length is not a multiple of 4 [S5][S6a], an AMO
-   *     that is not naturally aligned, an AMO length other than its width, a remote range past 2^40, a PUT without a
-   *     local buffer ({@link Post#putValue}) whose length is not 4 or 8, whose remote offset is not a multiple of it,
-   *     with a local offset, or on the BTE
+   *     remote node outside the fabric, unknown completion queue, unknown, too short or read-only local registration
+   *     or one of another protection domain than the NIC's (PTAG, PKEY), a zero-length GET, a GET (FMA or BTE) whose
+   *     remote offset or length is not a multiple of 4 [S5][S6a], an AMO that is not naturally aligned, an AMO length
+   *     other than its width, a remote range past 2^40, a PUT without a local buffer ({@link Post#putValue}) whose
+   *     length is not 4 or 8, whose remote offset is not a multiple of it, with a local offset, or on the BTE
    */
   public void post(Post post) {
     post(post, 0);

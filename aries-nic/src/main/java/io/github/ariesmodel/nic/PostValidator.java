@@ -118,5 +118,24 @@ final class PostValidator {
         p.localOffset(), length);
     checkArgument(!written || d.writable(), "post.localMdh %s is registered read-only but the %s writes into it",
         mdh, p.type());
+    checkDomain("post.localMdh", mdh, d, nodeId, config);
+  }
+
+  /**
+   * Refuses a local buffer registered in another protection domain than the one this NIC posts as: uGNI takes a
+   * post's local memory handle only from the posting domain ({@code GNI_RC_PERMISSION_ERROR}'s counterpart [S5]).
+   * Until stop 75 such a buffer was accepted, and a fetching AMO whose result buffer it was changed the remote word
+   * and then reported a PROTECTION_VIOLATION, as if nothing had been done.
+   *
+   * @param field the field named in the refusal
+   * @param mdh the local MDH
+   * @param d its descriptor (registered and valid)
+   * @param nodeId this NIC's node
+   * @param config this NIC's settings (its PTAG and PKEY)
+   */
+  static void checkDomain(String field, int mdh, MemoryDomainDescriptor d, int nodeId, NicConfig config) {
+    checkArgument(d.protectionTag() == config.protectionTag() && d.protectionKey() == config.protectionKey(),
+        "%s %s belongs to protection domain (ptag %s, pkey %s) but node %s's NIC posts as (%s, %s)", field, mdh,
+        d.protectionTag(), d.protectionKey(), nodeId, config.protectionTag(), config.protectionKey());
   }
 }

@@ -7,6 +7,7 @@ import io.github.ariesmodel.core.CompletionEvent;
 import io.github.ariesmodel.core.CompletionType;
 import io.github.ariesmodel.core.DeliveryMode;
 import io.github.ariesmodel.core.MemoryDomainDescriptor;
+import io.github.ariesmodel.core.MemoryRegistration;
 import io.github.ariesmodel.core.Status;
 import io.github.ariesmodel.core.packet.Packet;
 import io.github.ariesmodel.core.sim.FlatTranslation;
@@ -190,6 +191,24 @@ class CollectiveEngineMisuseTest {
     p.c.run();
     assertThat(nic.collectiveResult(small.mdh(), 64)).isEqualTo(new CeResult(Status.OK, 0, 5, 7, 0));
     assertThat(p.c.nics[0].createCollectiveChannel()).as("no channel was taken").isEqualTo(1);
+  }
+
+  /**
+   * A result buffer of another protection domain than the NIC's is refused at post and changes nothing (stop 75):
+   * it was accepted, the contribution counted in every result of the tree, and this process's own result then
+   * faulted.
+   */
+  @Test
+  void aResultBufferOfAnotherProtectionDomainIsRefusedAtPost() {
+    Pair p = new Pair();
+    Nic nic = p.c.nics[0];
+    MemoryDomainDescriptor foreign = nic.register(MemoryRegistration.of(0x40_0000L, 4096, 1, 999));
+    String before = p.counters();
+    refused(() -> nic.postCollective(CePost.of(1, 0, 0, CeOperation.IADD, 3, 5, foreign.mdh(), 0, p.cq[0])),
+        "post.resultMdh " + foreign.mdh() + " belongs to protection domain (ptag 1, pkey 999) but node 0's NIC"
+            + " posts as (1, 1)");
+    assertThat(p.counters()).isEqualTo(before);
+    assertThat(p.reduce(5)).containsExactly(freshTimes());
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.ariesmodel.core.AmoOperation;
+import io.github.ariesmodel.core.LittleEndian;
 import io.github.ariesmodel.core.MemoryDomainDescriptor;
 import io.github.ariesmodel.core.MemoryRegistration;
 import io.github.ariesmodel.core.NetworkAddress;
@@ -130,6 +131,36 @@ class NicPostValidationTest {
     c.nics[0].deregister(local.mdh());
     assertThatThrownBy(() -> c.nics[0].post(Post.put(1, local.mdh(), 0, at(0), 8)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is not registered");
+  }
+
+  /**
+   * A local buffer registered in another protection domain than the one the NIC posts as is refused at post, whatever
+   * the post does with it (uGNI's GNI_RC_PERMISSION_ERROR counterpart [S5]). Until stop 75 it was accepted: a
+   * fetching AMO whose result buffer it was added to the remote word and then reported PROTECTION_VIOLATION.
+   */
+  @Test
+  void aLocalBufferOfAnotherProtectionDomainIsRefusedAndTouchesNothing() {
+    MemoryDomainDescriptor otherKey = c.nics[0].register(MemoryRegistration.of(0x40_0000L, 4096, 1, 999));
+    MemoryDomainDescriptor otherTag = c.nics[0].register(MemoryRegistration.of(0x80_0000L, 4096, 7, 1));
+    c.write(1, remote.mdh(), 0, LittleEndian.ofLong(100));
+    String key = "post.localMdh " + otherKey.mdh() + " belongs to protection domain (ptag 1, pkey 999) but node 0's"
+        + " NIC posts as (1, 1)";
+    assertThatThrownBy(() -> c.nics[0].post(Post.amo(1, AmoOperation.parse("FIADD"), at(0), 5, 0)
+        .withResultBuffer(otherKey.mdh(), 0))).isInstanceOf(IllegalArgumentException.class).hasMessage(key);
+    assertThatThrownBy(() -> c.nics[0].post(Post.put(2, otherKey.mdh(), 0, at(8), 8))).hasMessage(key);
+    assertThatThrownBy(() -> c.nics[0].post(Post.get(3, otherKey.mdh(), 0, at(8), 8))).hasMessage(key);
+    assertThatThrownBy(() -> c.nics[0].post(Post.get(4, otherTag.mdh(), 0, at(8), 8))).hasMessage("post.localMdh "
+        + otherTag.mdh() + " belongs to protection domain (ptag 7, pkey 1) but node 0's NIC posts as (1, 1)");
+    c.run();
+    assertThat(c.events).isEmpty();
+    assertThat(c.nics[0].statistics().packetsSent()).isZero();
+    assertThat(c.readLong(1, remote.mdh(), 0)).as("the remote word").isEqualTo(100);
+    // the same AMO with a result buffer of the NIC's own domain fetches the word and adds to it
+    c.nics[0].post(Post.amo(5, AmoOperation.parse("FIADD"), at(0), 5, 0).withResultBuffer(local.mdh(), 0));
+    c.run();
+    assertThat(c.events).singleElement().matches(e -> !e.isError() && e.userData() == 100);
+    assertThat(c.readLong(1, remote.mdh(), 0)).isEqualTo(105);
+    assertThat(c.readLong(0, local.mdh(), 0)).isEqualTo(100);
   }
 
   @Test
