@@ -188,6 +188,7 @@ final class CollectiveEngine {
           "post.completionQueue must name a CQ of node %s (%s) but was %s", nodeId,
           completions.describeHandles(),
           p.completionQueue());
+      completions.checkSourceQueue("post.completionQueue", p.completionQueue());
     }
     checkArgument(p.resultOffset() % 32 == 0, "post.resultOffset must be a multiple of 32 (the 24-byte result is "
         + "written as one aligned block; Cray's ce_pmi_example.c aligns it to 32 bytes, the header states no rule) but"

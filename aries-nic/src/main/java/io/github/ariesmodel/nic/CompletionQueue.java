@@ -64,6 +64,14 @@ public final class CompletionQueue {
   int unfinishedPosts;
   /** Events booked for the queue whose entry is not yet written, abandoned or dropped. */
   int writesInFlight;
+  /**
+   * Whether a post has named the queue for its events (its source CQ): from then on it takes local events only, and
+   * a registration naming it is refused ({@code GNI_CqCreate}: a CQ takes local or remote events, "but not both"
+   * [S5]).
+   */
+  boolean takesLocalEvents;
+  /** Whether a registration has named the queue for remote events: from then on a post naming it is refused. */
+  boolean takesRemoteEvents;
 
   CompletionQueue(int handle, int entries, MemoryDomainDescriptor ring) {
     this.handle = handle;

@@ -223,10 +223,42 @@ final class CompletionWriter {
     return "handles 0.." + last + " exist except " + abbreviated(free) + " (destroyed)";
   }
 
+  /**
+   * Refuses a post (or collective post) whose source CQ a memory registration has named for remote events: a CQ
+   * takes local or remote events, "but not both" ({@code GNI_CqCreate} [S5]).
+   *
+   * @param field the field named in the refusal
+   * @param cq a live queue's handle
+   */
+  void checkSourceQueue(String field, int cq) {
+    com.google.common.base.Preconditions.checkArgument(!queues.get(cq).takesRemoteEvents, "%s %s of node %s takes"
+        + " remote events (a memory registration named it) and a CQ takes local or remote events, not both"
+        + " (GNI_CqCreate [S5]): name another CQ for the post's events", field, cq, nodeId);
+  }
+
+  /**
+   * Refuses a registration whose CQ a post has named for its events, and otherwise marks the queue as one for remote
+   * events (see {@link #checkSourceQueue}); call it just before the registration is made.
+   *
+   * @param cq a live queue's handle
+   */
+  void checkRemoteQueue(int cq) {
+    com.google.common.base.Preconditions.checkArgument(!queues.get(cq).takesLocalEvents, "registration.completionQueue"
+        + " %s of node %s takes local events (a post named it) and a CQ takes local or remote events, not both"
+        + " (GNI_CqCreate [S5]): name another CQ for remote events", cq, nodeId);
+  }
+
+  /** A registration naming a live queue for remote events has been made. */
+  void remoteQueueNamed(int cq) {
+    queues.get(cq).takesRemoteEvents = true;
+  }
+
   /** A post naming a CQ (or none, -1) has been accepted: until it completes it may write events there. */
   void postAccepted(int cq) {
     if (cq >= 0) {
-      queues.get(cq).unfinishedPosts++;
+      CompletionQueue q = queues.get(cq);
+      q.unfinishedPosts++;
+      q.takesLocalEvents = true;
     }
   }
 

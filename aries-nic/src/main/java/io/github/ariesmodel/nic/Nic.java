@@ -237,17 +237,25 @@ public final class Nic implements FabricEndpoint {
    *
    * @param registration what to register; its PTAG/PKEY must match a requester's for remote access
    * @return the descriptor; its {@code mdh()} names the memory in posts and network addresses
+   * @throws IllegalArgumentException when its completion queue is not one of this NIC's, or is one a post has named
+   *     for its own events (a CQ takes local or remote events, not both: {@code GNI_CqCreate} [S5]), or as the
+   *     translation refuses it
    */
   public MemoryDomainDescriptor register(MemoryRegistration registration) {
     boolean entered = inUse.enter();
     try {
       checkArgument(registration != null, "registration must not be null");
-      if (registration.completionQueue() != MemoryDomainDescriptor.NO_CQ) {
-        checkArgument(completionQueue(registration.completionQueue()) != null,
-            "registration.completionQueue must name a CQ of node %s but was %s", nodeId,
-            registration.completionQueue());
+      int cq = registration.completionQueue();
+      if (cq != MemoryDomainDescriptor.NO_CQ) {
+        checkArgument(completionQueue(cq) != null,
+            "registration.completionQueue must name a CQ of node %s but was %s", nodeId, cq);
+        completions.checkRemoteQueue(cq);
       }
-      return translation.register(registration);
+      MemoryDomainDescriptor d = translation.register(registration);
+      if (cq != MemoryDomainDescriptor.NO_CQ) {
+        completions.remoteQueueNamed(cq);
+      }
+      return d;
     } finally {
       if (entered) {
         inUse.exit();
@@ -541,8 +549,9 @@ public final class Nic implements FabricEndpoint {
    *
    * @param post what to do
    * @throws IllegalArgumentException naming the field, the valid range and the value when the post is invalid:
-   *     remote node outside the fabric, unknown completion queue, unknown, too short or read-only local registration
-   *     or one of another protection domain than the NIC's (PTAG, PKEY), a zero-length GET, a GET (FMA or BTE) whose
+   *     remote node outside the fabric, unknown completion queue or one a registration names for remote events (a CQ
+   *     takes local or remote events, not both [S5]), unknown, too short or read-only local registration or one of
+   *     another protection domain than the NIC's (PTAG, PKEY), a zero-length GET, a GET (FMA or BTE) whose
    *     remote offset or length is not a multiple of 4 [S5][S6a], an AMO that is not naturally aligned, an AMO length
    *     other than its width, a remote range past 2^40, a PUT without a local buffer ({@link Post#putValue}) whose
    *     length is not 4 or 8, whose remote offset is not a multiple of it, with a local offset, or on the BTE

@@ -48,6 +48,7 @@ final class PostValidator {
       checkArgument(completions.queue(p.completionQueue()) != null,
           "post.completionQueue must name a CQ of node %s (%s) but was %s", nodeId,
           completions.describeHandles(), p.completionQueue());
+      completions.checkSourceQueue("post.completionQueue", p.completionQueue());
     }
     switch (p.type()) {
       case PUT:

@@ -211,6 +211,25 @@ class CollectiveEngineMisuseTest {
     assertThat(p.reduce(5)).containsExactly(freshTimes());
   }
 
+  /**
+   * A CQ a registration names for remote events is refused for a collective post's own event and changes nothing
+   * (stop 75): it was accepted, giving the queue local and remote events, which uGNI rules out ({@code GNI_CqCreate}
+   * [S5]).
+   */
+  @Test
+  void aQueueARegistrationNamesForRemoteEventsIsRefusedAtPost() {
+    Pair p = new Pair();
+    Nic nic = p.c.nics[0];
+    int remoteCq = nic.createCompletionQueue(16).handle();
+    nic.register(MemoryRegistration.of(0x80_0000L, 4096, 1, 1).withCompletionQueue(remoteCq));
+    String before = p.counters();
+    refused(() -> nic.postCollective(CePost.of(1, 0, 0, CeOperation.IADD, 3, 5, p.buf[0].mdh(), 0, remoteCq)),
+        "post.completionQueue " + remoteCq + " of node 0 takes remote events (a memory registration named it) and a"
+            + " CQ takes local or remote events, not both (GNI_CqCreate [S5]): name another CQ for the post's events");
+    assertThat(p.counters()).isEqualTo(before);
+    assertThat(p.reduce(5)).containsExactly(freshTimes());
+  }
+
   @Test
   void aCompletionQueueOnANodeWithoutOneIsRefusedSayingItHasNone() {
     Cluster c = new Cluster(1, NicConfig.defaults());

@@ -163,6 +163,48 @@ class NicPostValidationTest {
     assertThat(c.readLong(0, local.mdh(), 0)).isEqualTo(100);
   }
 
+  /**
+   * A CQ takes local events (a post names it) or remote events (a registration names it), "but not both"
+   * (gni_pub.h's GNI_CqCreate [S5]): the second use is refused at post or at register, naming the queue. Until stop 75
+   * both were accepted.
+   */
+  @Test
+  void aQueueTakesLocalOrRemoteEventsNotBoth() {
+    CompletionQueue remoteCq = c.nics[1].createCompletionQueue(16);
+    MemoryDomainDescriptor target = c.nics[1].register(MemoryRegistration.of(0x40_0000L, 4096, 1, 1)
+        .withCompletionQueue(remoteCq.handle()));
+    assertThatThrownBy(() -> c.nics[1].post(Post.put(1, remote.mdh(), 0, NetworkAddress.of(0, local.mdh(), 0), 8)
+        .withCompletion(remoteCq.handle(), Post.GLOBAL_EVENT))).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("post.completionQueue " + remoteCq.handle() + " of node 1 takes remote events (a memory"
+            + " registration named it) and a CQ takes local or remote events, not both (GNI_CqCreate [S5]): name"
+            + " another CQ for the post's events");
+    CompletionQueue localCq = c.nics[0].createCompletionQueue(16);
+    c.nics[0].post(Post.put(2, local.mdh(), 0, NetworkAddress.of(1, target.mdh(), 0), 8)
+        .withCompletion(localCq.handle(), Post.GLOBAL_EVENT | Post.REMOTE_EVENT));
+    int registered = registrations(0);
+    assertThatThrownBy(() -> c.nics[0].register(MemoryRegistration.of(0x80_0000L, 4096, 1, 1)
+        .withCompletionQueue(localCq.handle()))).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("registration.completionQueue " + localCq.handle() + " of node 0 takes local events (a post"
+            + " named it) and a CQ takes local or remote events, not both (GNI_CqCreate [S5]): name another CQ for"
+            + " remote events");
+    assertThat(registrations(0)).as("nothing registered").isEqualTo(registered);
+    c.run();
+    // each queue still serves its own side
+    assertThat(localCq.getEvent()).matches(e -> e.postId() == 2 && !e.isError());
+    assertThat(remoteCq.getEvent()).matches(e -> e.type() == io.github.ariesmodel.core.CompletionType.REMOTE);
+    assertThat(c.nics[1].statistics().packetsSent()).as("node 1 sent only the ACK").isEqualTo(1);
+  }
+
+  private int registrations(int node) {
+    int n = 0;
+    for (int mdh = 0; mdh <= NetworkAddress.MAX_MDH; mdh++) {
+      if (c.translation[node].descriptor(mdh).filter(MemoryDomainDescriptor::valid).isPresent()) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   @Test
   void postFieldsOutOfRange() {
     assertThatThrownBy(() -> Post.put(1, local.mdh(), 0, at(0), 8).withCompletion(-1, 8))
