@@ -160,9 +160,13 @@ public final class CompletionQueue {
   }
 
   /**
-   * Takes the oldest event, like {@code GNI_CqGetEvent}.
+   * Takes the oldest event, like {@code GNI_CqGetEvent}, but for an overrun: where uGNI answers
+   * {@code GNI_RC_ERROR_RESOURCE} once the queue has overrun (events may have been lost [S5]), this goes on returning
+   * the events the queue holds and says nothing of the ones dropped. A poller must check {@link #overrun()} (the
+   * counterpart of that answer) before trusting that it has seen every event: once set, events are missing
+   * ({@link #droppedEvents()}), and the flag stays until {@link #clearOverrun()}.
    *
-   * @return the event, or null when none is waiting ({@code GNI_RC_NOT_DONE})
+   * @return the event, or null when none is waiting ({@code GNI_RC_NOT_DONE}), whether or not the queue has overrun
    */
   public CompletionEvent getEvent() {
     while (reserved > 0 && events[head % events.length] == LOST) {
