@@ -75,8 +75,9 @@ public interface Mpi {
 
   /**
    * Names where in the caller the next MPI calls come from, for error reports: a report of ranks that disagree on a
-   * collective quotes each rank's site ({@code rank 2 (its call 14)}). A trace replay passes each trace call's
-   * number. Nothing simulated depends on it.
+   * collective quotes each rank's site ({@code rank 2 (its call 14)}), and a receive tells the site its matched
+   * message was sent from ({@link Request#senderCallSite}). A trace replay passes each trace call's number. Nothing
+   * simulated depends on it.
    *
    * @param site a positive number the caller understands, or 0 for none (the default)
    */

@@ -32,6 +32,7 @@ import java.util.LinkedList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -223,6 +224,14 @@ final class Rank implements Mpi {
   private boolean finalizing;
   /** Where in the program the current calls come from ({@link Mpi#callSite}), or 0. */
   long site;
+  /**
+   * The call site each sender had named ({@link Mpi#callSite}) for the messages in this rank's mailbox slots, by
+   * {@link #siteKey}: written by the sender when it names one (a trace replay), taken by this rank with the slot's
+   * message, for {@link Request#senderCallSite}. It travels beside the simulated message, not in it: no simulated
+   * time or byte depends on it. A concurrent map, as a sender of another group writes it on its own thread (a window
+   * before the message can arrive, on a partitioned engine).
+   */
+  private final Map<Long, Long> sendersSites = new ConcurrentHashMap<>();
   /**
    * This rank's share of the job's counters ({@link MpiJob#messages}, {@link MpiJob#bytesSent},
    * {@link MpiJob#unexpectedMessages}), summed by the job between runs: ranks of different groups run on different
@@ -711,6 +720,11 @@ final class Rank implements Mpi {
     }
   }
 
+  /** The key of a sender's message of mailbox sequence number {@code seq} in {@link #sendersSites}. */
+  private static long siteKey(int sender, long seq) {
+    return (long) sender << 40 | seq; // (2^40 messages of one pair: beyond any run)
+  }
+
   private long mailboxOffset(int sender, long seq) {
     return ((long) sender * config.mailboxSlots() + seq % config.mailboxSlots()) * slotBytes;
   }
@@ -756,6 +770,10 @@ final class Rank implements Mpi {
     m.remoteMdh = (int) LittleEndian.get(h, 60, 4);
     m.sendId = LittleEndian.get(h, 48, 8);
     m.payload = payload;
+    if (!sendersSites.isEmpty()) {
+      Long named = sendersSites.remove(siteKey(s, peers.recvSeq[peer] - 1));
+      m.senderSite = named == null ? 0 : named;
+    }
     // the copy out of the mailbox: its first line's cache latency, then the bytes at the copy rate
     self().sleep(config.recvOverheadPs() + payloadPs + copyPs(payloadLength));
     if (m.protocol == Protocol.EAGER) {
@@ -987,6 +1005,7 @@ final class Rank implements Mpi {
           + ") matched a receive of capacity " + r.capacity);
     }
     r.status = new MpiStatus(r.comm.rankOfWorld(m.sourceWorld), m.tag, m.length);
+    r.senderSite = m.senderSite;
     m.boundTo = r;
     if (m.protocol == Protocol.SELF) {
       markComplete(m.selfSender); // a send to itself completes at its match, whatever its mode
@@ -1213,6 +1232,7 @@ final class Rank implements Mpi {
       self().sleep(copyPs(length));
       m.sync = synchronous;
       m.selfSender = req;
+      m.senderSite = site;
       arrive(m);
       return req;
     }
@@ -1285,6 +1305,9 @@ final class Rank implements Mpi {
     }
     LittleEndian.put(msg, 8, 8, checksum(msg, java.util.Arrays.copyOfRange(msg, HEADER_BYTES, msg.length)));
     Rank to = job.rank(destWorld);
+    if (site != 0) {
+      to.sendersSites.put(siteKey(worldRank, seq), site); // (out of band: see sendersSites)
+    }
     bytesSent += length;
     if (local) {
       // Stores of the header (and inline data) into the receiver's mailbox slot in the node's shared memory: no NIC.
@@ -2681,6 +2704,8 @@ final class Rank implements Mpi {
     Request selfSender;
     /** A one-sided packet's word ({@link OneSided}), or 0 for a two-sided message. */
     int rma;
+    /** The call site its sender had named ({@link Request#senderCallSite}), or 0. */
+    long senderSite;
 
     Incoming(Protocol protocol, long context, int sourceWorld, int tag, int length) {
       this.protocol = protocol;

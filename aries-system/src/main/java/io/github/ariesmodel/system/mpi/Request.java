@@ -22,6 +22,8 @@ public final class Request {
   boolean cancelled;
   long completedAtPs = -1;
   MpiStatus status;
+  /** A receive's: the call site its sender had named for the matched message ({@link #senderCallSite}). */
+  long senderSite;
   // receive side
   final long context;
   final int sourceWorld; // -1 for any
@@ -79,6 +81,17 @@ public final class Request {
   /** @return the status of a completed receive, or null before completion, for sends and for a cancelled receive */
   public MpiStatus status() {
     return complete ? status : null; // (it is known from the match on, before the data has moved)
+  }
+
+  /**
+   * The call site ({@link Mpi#callSite}) the sender of the message this receive matched had named when it started
+   * that message: with a site per call, as a trace replay names them, it tells which of the sender's calls sent the
+   * message. It travels beside the simulated message, not in it: nothing simulated depends on it.
+   *
+   * @return the site, or 0 when the sender named none, before the match, for a send and for a cancelled receive
+   */
+  public long senderCallSite() {
+    return complete ? senderSite : 0;
   }
 
   boolean matches(long ctx, int srcWorld, int msgTag) {

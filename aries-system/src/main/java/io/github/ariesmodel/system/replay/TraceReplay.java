@@ -1099,9 +1099,9 @@ public final class TraceReplay {
 
     /**
      * After the run: a nonblocking send the trace cancelled and the MPI layer took back (MPICH CH3's send
-     * cancellation) never reached a receive, so one note of its (source, destination, tag) leaves the sends in flight:
-     * its own, or, when a later message's receive took that note (notes are taken in send order, and the receive
-     * cannot know its message's send), the last one left, which is that later message's.
+     * cancellation) never reached a receive, so its note leaves the sends in flight (a receive takes its matched
+     * send's note, so no receive took it; were it gone, as when a repeated replay's receive took the oldest note,
+     * the last one of its key goes).
      */
     void dropCancelledSends() {
       for (Map.Entry<Request, SendNote> e : cancelledSends.entrySet()) {
@@ -1115,12 +1115,22 @@ public final class TraceReplay {
       }
     }
 
+    /**
+     * Counts a receive the rank has seen complete and takes its send's note: the note of the sender's call that sent
+     * the message it matched ({@link Request#senderCallSite}, the sender's call index), whatever order the trace
+     * observes its receives in. Until stop 75 it took the oldest note of its (source, destination, tag) when the trace
+     * observed the completion, and two receives of one key waited for in the reverse of their posting (a wait for B,
+     * then for A) swapped their sends: a latency of -96.9 µs (the second send's time taken from the first's receive),
+     * and a message on another communicator with the same source and tag could take the note too. The oldest note is
+     * still taken when none is the matched call's (a repeated replay's receive that took the next pass's message).
+     */
     private void received(Request r, Communicator c) {
       MpiStatus s = r.status();
       int src = c.worldRank(s.source());
+      long site = r.senderCallSite();
       long[][] taken = new long[1][];
       st.inFlight.computeIfPresent(new Key(src, rank, s.tag()), (k, q) -> {
-        taken[0] = q.poll();
+        taken[0] = takeNote(q, site);
         return q.isEmpty() ? null : q; // an emptied queue goes, atomically with the take: no send can be lost
       });
       long[] sent = taken[0];
@@ -1133,6 +1143,23 @@ public final class TraceReplay {
       latencies[latencyCount++] = r.completedAtPs() - sent[0];
       delivered++;
       deliveredBytes += s.count();
+    }
+
+    /**
+     * Takes from a key's notes the first of the sender's call {@code site} (several when one {@code MPI_Startall}
+     * sent them, all with the call's time), else the oldest.
+     */
+    private static long[] takeNote(ArrayDeque<long[]> q, long site) {
+      if (site != 0) {
+        for (Iterator<long[]> it = q.iterator(); it.hasNext(); ) {
+          long[] n = it.next();
+          if (n[1] == site) {
+            it.remove();
+            return n;
+          }
+        }
+      }
+      return q.poll();
     }
 
     private void pointToPoint(TraceCall.PointToPoint p) {
