@@ -1211,6 +1211,14 @@ public final class TraceReplay {
       }
     }
 
+    /**
+     * Keeps a nonblocking call's request under its trace handle. A handle still held by a completed request is one
+     * the traced run completed and freed in a call the trace did not record (an MPI library hands a handle out again
+     * only after that): the old request is finished first, a receive counting as received, as a persistent init on
+     * such a handle does. Until stop 75 it was dropped, and its message was reported as a send "that no receive of
+     * the trace matched". A handle whose request is still active in the replay is refused: the trace cannot say where
+     * the traced run completed it.
+     */
     private void track(long id, Request r, Communicator recvComm) {
       if (id == TraceCall.REQUEST_NULL) {
         throw fail("a nonblocking call without a request handle");
@@ -1221,6 +1229,9 @@ public final class TraceReplay {
       }
       if (persistent.containsKey(id)) {
         throw fail("request " + id + " is reused while it names a persistent request not yet freed");
+      }
+      if (requests.containsKey(id)) {
+        finish(id, false);
       }
       requests.put(id, r);
       if (recvComm != null) {
