@@ -21,7 +21,8 @@ import com.google.common.primitives.ImmutableLongArray;
  *       {@link #REQUEST_NULL} is the null request.
  *   <li>Windows of one-sided calls are per-rank ids as the format stores them, {@link #WIN_NULL} the null window;
  *       window assertions are the model's {@code MODE_*} bits, into which a format's own encoding is translated.
- *   <li>{@link #timing()} holds wall-clock entry and exit times when the format records them.
+ *   <li>{@link #timing()} holds entry and exit times when the format records them (wall clock, or CPU time where a
+ *       DUMPI trace recorded no wall-clock times: {@link CallTiming#clock()}).
  * </ul>
  */
 public sealed interface TraceCall {

@@ -717,6 +717,16 @@ final class ReplayWorkload implements Workload {
   static final String NO_MESSAGES = "no point-to-point messages: the replay delivered none of the trace's, so there"
       + " is no message latency (the latency table's cells are empty)";
 
+  /** What the reports say of a replay whose compute came from a trace's CPU times (no wall-clock times). */
+  static final String CPU_TIME_GAPS = "compute between calls from CPU times: the trace recorded no wall-clock times"
+      + " (DUMPI's timestamps=cpu), so the process's CPU time between two calls stands in for its compute (it leaves"
+      + " out time the process waited off the CPU, and counts every thread's CPU time)";
+
+  /** What the reports say of a replay that was to replay compute and found none in the trace. */
+  static final String NO_COMPUTE_FOUND = "no compute replayed: the trace records no time between calls (no"
+      + " timestamps, as DUMPI's timestamps=none writes, and no compute or sleep actions), so --compute %s ran as"
+      + " skip";
+
   /** A latency figure as the table holds it: rounded, or null (no value) when no message was measured. */
   private static Double ns(ReplayResult.Latency l, double figure) {
     return l.measured() ? Figures.round(figure, 3) : null;
@@ -746,6 +756,17 @@ final class ReplayWorkload implements Workload {
       maxComm = Math.max(maxComm, r.communicationPs().get(i));
     }
     rep.metric("maxRankCommunicationUs", Figures.round(maxComm / 1e6, 3), "us");
+    if (r.compute().kind() != ComputeMode.Kind.SKIP) {
+      long computed = 0;
+      for (int i = 0; i < r.ranks(); i++) {
+        computed += r.computePs().get(i);
+      }
+      if (r.cpuTimeGaps() > 0) {
+        rep.note(CPU_TIME_GAPS);
+      } else if (r.wallClockGaps() == 0 && computed == 0) {
+        rep.note(String.format(java.util.Locale.ROOT, NO_COMPUTE_FOUND, r.compute()));
+      }
+    }
 
     ResultTable.Builder ranks = ResultTable.builder("ranks").integer("rank", "").integer("node", "")
         .number("communication", "us").number("compute", "us");

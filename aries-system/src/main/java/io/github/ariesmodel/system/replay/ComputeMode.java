@@ -10,7 +10,9 @@ import java.util.Locale;
  * <ul>
  *   <li>{@code skip}: none; ranks call MPI back to back (what the network alone allows).
  *   <li>{@code as-traced}: the wall-clock gap between one recorded call's exit and the next one's entry (DUMPI
- *       records both; the gap includes any calls the trace left out), and the work a time-independent trace states
+ *       records both; the gap includes any calls the trace left out; a DUMPI trace recorded with CPU times only
+ *       gives the process's CPU time between the two, which stands in for its compute), and the work a
+ *       time-independent trace states
  *       ({@code compute} flops at {@link TraceReplay.Builder#flopsPerSecond}, {@code sleep} durations).
  *   <li>{@code scale:F}: as traced, times F (F &gt; 0; 0.5 models a core twice as fast).
  * </ul>

@@ -40,13 +40,19 @@ import io.github.ariesmodel.traces.TraceCoverage;
  * @param receivesUnmatched nonblocking receives still pending when their rank's trace ended
  * @param oneSidedFolded one-sided operations whose place lay beyond the replay's window (which holds at most the
  *     trace's largest one-sided operation, 1 MiB at least), replayed at that place modulo the window
+ * @param compute the compute mode the replay ran with
+ * @param wallClockGaps gaps between consecutive recorded calls of a rank replayed as compute from their wall-clock
+ *     times (0 under {@link ComputeMode#SKIP})
+ * @param cpuTimeGaps such gaps taken from CPU times, where the trace recorded no wall-clock times (DUMPI's {@code
+ *     timestamps=cpu}): the process's CPU time between two calls stands in for its compute
  */
 public record ReplayResult(int ranks, ImmutableIntArray nodes, long simulatedPs, long elapsedPs,
     ImmutableLongArray communicationPs,
     ImmutableLongArray computePs, long messages, long bytes, long mpiMessages, long mpiBytes, Latency latency,
     ImmutableMap<String, Long> linkBytes, ImmutableMap<String, Double> linkUtilization,
     ImmutableMap<CallKind, Long> calls, ImmutableMap<String, Long> collectives, TraceCoverage coverage, long events,
-    long requestsNotStarted, long unknownSizes, long receivesUnmatched, long oneSidedFolded) {
+    long requestsNotStarted, long unknownSizes, long receivesUnmatched, long oneSidedFolded, ComputeMode compute,
+    long wallClockGaps, long cpuTimeGaps) {
 
   /**
    * Latency distribution of the trace's point-to-point messages: from the send call to the receive's completion

@@ -18,6 +18,7 @@ import io.github.ariesmodel.system.mpi.ReduceOp;
 import io.github.ariesmodel.system.mpi.Request;
 import io.github.ariesmodel.system.mpi.Window;
 import io.github.ariesmodel.traces.CallKind;
+import io.github.ariesmodel.traces.CallTiming;
 import io.github.ariesmodel.traces.RankCoverage;
 import io.github.ariesmodel.traces.RankTrace;
 import io.github.ariesmodel.traces.Trace;
@@ -428,6 +429,8 @@ public final class TraceReplay {
     long unknownSizes = 0;
     long folded = 0;
     long receivesUnmatched = 0;
+    long wallGaps = 0;
+    long cpuGaps = 0;
     int samples = 0;
     for (RankReplay r : st.ranks) {
       if (r != null) {
@@ -449,6 +452,8 @@ public final class TraceReplay {
       unknownSizes += r.unknownSizes;
       folded += r.foldedOperations;
       receivesUnmatched += r.receivesUnmatched;
+      wallGaps += r.wallClockGaps;
+      cpuGaps += r.cpuTimeGaps;
       System.arraycopy(r.latencies, 0, lat, at, r.latencyCount);
       at += r.latencyCount;
     }
@@ -479,7 +484,7 @@ public final class TraceReplay {
         ImmutableLongArray.copyOf(st.computePs), delivered, deliveredBytes, job.messages(), job.bytesSent(), l,
         linkBytes.build(), linkUtil.build(), ImmutableMap.copyOf(calls), ImmutableMap.copyOf(coll),
         new TraceCoverage(trace.format(), coverage), system.eventsExecuted() - eventsBefore, requestsNotStarted,
-        unknownSizes, receivesUnmatched, folded);
+        unknownSizes, receivesUnmatched, folded, compute, wallGaps, cpuGaps);
   }
 
   /**
@@ -824,6 +829,11 @@ public final class TraceReplay {
     long callIndex;
     TraceCall call;
     long lastExitNanos = Long.MIN_VALUE;
+    /** The clock of {@link #lastExitNanos}: a gap is taken only between two calls timed on one clock. */
+    CallTiming.Clock lastExitClock;
+    /** Gaps between calls replayed as compute, from wall-clock and from CPU times. */
+    long wallClockGaps;
+    long cpuTimeGaps;
     boolean done;
     /** Calls replayed by kind. */
     final long[] calls = new long[CallKind.values().length];
@@ -866,6 +876,7 @@ public final class TraceReplay {
           st.commPs[rank] += mpi.now() - t0 - (st.computePs[rank] - computedBefore);
           if (c.timing().isRecorded()) {
             lastExitNanos = c.timing().exitNanos();
+            lastExitClock = c.timing().clock();
           }
           if (++unreported >= st.progressEvery) {
             reportProgress();
@@ -953,8 +964,15 @@ public final class TraceReplay {
         // a sleep is time with nothing to do, which OS noise does not stretch (until stop 68 it was work)
         idle = l.kind() == CallKind.SLEEP;
         ns = idle ? l.nanos() : l.flops() / flopsPerSecond * 1e9;
-      } else if (c.timing().isRecorded() && lastExitNanos != Long.MIN_VALUE) {
+      } else if (c.timing().isRecorded() && lastExitNanos != Long.MIN_VALUE && c.timing().clock() == lastExitClock) {
+        // the wall-clock gap, or in a trace that recorded only CPU times (DUMPI's timestamps=cpu) the process's CPU
+        // time between the calls, which stands in for its compute (until stop 75 such a trace replayed as skip)
         ns = Math.max(0, c.timing().entryNanos() - lastExitNanos);
+        if (c.timing().clock() == CallTiming.Clock.WALL) {
+          wallClockGaps++;
+        } else {
+          cpuTimeGaps++;
+        }
       }
       spendCompute(ns, idle ? "its sleep" : "its local work before it", idle);
     }

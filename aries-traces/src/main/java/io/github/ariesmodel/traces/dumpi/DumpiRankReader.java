@@ -38,7 +38,10 @@ import java.util.Map;
  * assuming that consecutive timestamps of a rank are less than half that, 32,768 s, apart: a step back of more than
  * 32,768 s is a wrap. A step forward of more than 32,768 s cannot be told from a step back of less than 32,768 s across
  * a wrap, and a corrupt seconds field reads as one (one flipped byte made a 0.5 s run 10,496 s long), so it is refused,
- * naming both times. CPU times, thread ids and counters are read past, not kept.
+ * naming both times. CPU times (stored the same way, from the body's CPU time offset) are kept for a record without
+ * wall-clock times ({@link CallTiming#cpu}: libdumpi's {@code timestamps=cpu} setting records only them), with wraps
+ * undone the same way on their own; a record with both keeps its wall-clock times and reads past its CPU times, as
+ * before stop 75. Thread ids and counters are read past, not kept.
  */
 final class DumpiRankReader implements RankTrace {
   static final long HEAD_MAGIC = 0xffaadd44554d5049L;
@@ -61,13 +64,13 @@ final class DumpiRankReader implements RankTrace {
   private final Map<String, Long> unmodelled = new HashMap<>();
   private final Map<CallKind, Long> modelled = RankCoverage.newKindTally();
   private final long streamEnd;
-  private final long wallOffset;
+  /** The wall clock's and the CPU time's 16-bit seconds, each with its offset and wraps. */
+  private final Seconds wall;
+  private final Seconds cpu;
   private long unknownBytes;
   /** The byte offset of the rank's MPI_Finalize record, or -1 before it: no modelled call may follow it. */
   private long finalizedAt = -1;
   private boolean done;
-  private long wrapBase;
-  private int lastSeconds = -1;
 
   DumpiRankReader(Path file, int rank) throws IOException {
     this.file = file;
@@ -105,8 +108,8 @@ final class DumpiRankReader implements RankTrace {
       this.streamEnd = header;
       in.context("call stream start");
       in.seek(body, streamEnd);
-      in.i32(); // CPU time offset: CPU times are not kept
-      this.wallOffset = in.i32() & 0xffff_ffffL;
+      this.cpu = new Seconds("CPU-time", in.i32() & 0xffff_ffffL, 2_000_000_000L);
+      this.wall = new Seconds("wall-clock", in.i32() & 0xffff_ffffL, 1_000_000_000L);
       in.context("");
       ok = true;
     } finally {
@@ -256,18 +259,21 @@ final class DumpiRankReader implements RankTrace {
     if ((mask & DumpiRecord.MASK_THREAD) != 0) {
       in.u16();
     }
-    if ((mask & DumpiRecord.MASK_CPU_TIME) != 0) {
-      in.skip(12);
+    record.timing = CallTiming.NONE;
+    if ((mask & DumpiRecord.MASK_CPU_TIME) != 0 && (mask & DumpiRecord.MASK_WALL_TIME) != 0) {
+      in.skip(12); // the wall-clock times are kept
+    } else if ((mask & DumpiRecord.MASK_CPU_TIME) != 0) {
+      // (until stop 75 CPU times were read past, and such a trace replayed --compute as-traced as skip, silently)
+      long entry = time(cpu);
+      long exit = time(cpu);
+      checkOrder(entry, exit, "CPU time");
+      record.timing = CallTiming.cpu(entry, exit);
     }
     if ((mask & DumpiRecord.MASK_WALL_TIME) != 0) {
-      long entry = time();
-      long exit = time();
-      if (exit < entry) {
-        throw in.error(record.offset, "call exits (" + exit + " ns) before it enters (" + entry + " ns)");
-      }
+      long entry = time(wall);
+      long exit = time(wall);
+      checkOrder(entry, exit, "");
       record.timing = new CallTiming(entry, exit);
-    } else {
-      record.timing = CallTiming.NONE;
     }
     if ((mask & DumpiRecord.MASK_PERF) != 0) {
       int counters = in.u8();
@@ -275,24 +281,52 @@ final class DumpiRankReader implements RankTrace {
     }
   }
 
-  private long time() throws IOException {
+  private void checkOrder(long entry, long exit, String clock) throws TraceFormatException {
+    if (exit < entry) {
+      throw in.error(record.offset, "call exits (" + exit + " ns" + (clock.isEmpty() ? "" : " of " + clock)
+          + ") before it enters (" + entry + " ns)");
+    }
+  }
+
+  /** A clock's stored seconds: its offset, and the wraps of its 16 bits undone. */
+  private static final class Seconds {
+    final String name;
+    final long offset;
+    /**
+     * Nanoseconds a timestamp may hold, exclusive: 10^9 for the wall clock; 2 × 10^9 for CPU time, which libdumpi
+     * takes from {@code getrusage} without {@code CLOCK_PROCESS_CPUTIME_ID} as 1,000 × (user + system
+     * microseconds), each below 10^6 (sst-dumpi's {@code dumpi/common/gettime.c}).
+     */
+    final long nanosBound;
+    long wrapBase;
+    int last = -1;
+
+    Seconds(String name, long offset, long nanosBound) {
+      this.name = name;
+      this.offset = offset;
+      this.nanosBound = nanosBound;
+    }
+  }
+
+  private long time(Seconds clock) throws IOException {
     long at = in.position();
     int seconds = in.u16();
     long nanos = in.i32() & 0xffff_ffffL;
-    if (nanos >= 1_000_000_000L) {
-      throw in.error(record.offset, "bad wall-clock nanoseconds " + nanos + " (must be < 10^9)");
+    if (nanos >= clock.nanosBound) {
+      throw in.error(record.offset, "bad " + clock.name + " nanoseconds " + nanos + " (must be < "
+          + (clock.nanosBound == 1_000_000_000L ? "10^9" : "2 x 10^9") + ")");
     }
-    if (lastSeconds >= 0 && seconds > lastSeconds + MAX_STEP_SECONDS) {
+    if (clock.last >= 0 && seconds > clock.last + MAX_STEP_SECONDS) {
       // (until stop 73 it was taken, and the next timestamp's step back read as a wrap: 65,536 s added to the rest)
-      throw in.error(at, "wall-clock seconds jump from " + lastSeconds + " to " + seconds
+      throw in.error(at, clock.name + " seconds jump from " + clock.last + " to " + seconds
           + ", more than " + MAX_STEP_SECONDS + " s forward between consecutive timestamps: DUMPI stores them in 16"
           + " bits, so such a jump cannot be told from a step back across a wrap (corrupt file?)");
     }
-    if (lastSeconds >= 0 && seconds < lastSeconds - MAX_STEP_SECONDS) {
-      wrapBase += 65536;
+    if (clock.last >= 0 && seconds < clock.last - MAX_STEP_SECONDS) {
+      clock.wrapBase += 65536;
     }
-    lastSeconds = seconds;
-    return (wrapBase + seconds + wallOffset) * 1_000_000_000L + nanos;
+    clock.last = seconds;
+    return (clock.wrapBase + seconds + clock.offset) * 1_000_000_000L + nanos;
   }
 
   private static boolean hasUnknownBytes(TraceCall call) {

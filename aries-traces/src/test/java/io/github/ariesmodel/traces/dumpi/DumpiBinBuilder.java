@@ -22,9 +22,13 @@ final class DumpiBinBuilder {
   private int[] sizes = new int[0];
 
   DumpiBinBuilder(int major, int minor, int sub, int wallOffset) {
+    this(major, minor, sub, 0, wallOffset);
+  }
+
+  DumpiBinBuilder(int major, int minor, int sub, int cpuOffset, int wallOffset) {
     version = new int[] {major, minor, sub};
     i64(DumpiRankReader.HEAD_MAGIC);
-    i32(0); // CPU time offset
+    i32(cpuOffset);
     i32(wallOffset);
   }
 
@@ -57,6 +61,31 @@ final class DumpiBinBuilder {
       i32(startNs);
       u16(stopSec);
       i32(stopNs);
+    }
+    return this;
+  }
+
+  /**
+   * Starts a record as {@link #record} does, with the times given as its CPU times (mask 0x04; its wall times, if
+   * 0x08, are zero).
+   */
+  DumpiBinBuilder cpuRecord(int label, int mask, int startSec, int startNs, int stopSec, int stopNs) {
+    u16(label);
+    u8(mask);
+    if ((mask & 0x40) != 0) {
+      u16(0);
+    }
+    if ((mask & 0x04) != 0) {
+      u16(startSec);
+      i32(startNs);
+      u16(stopSec);
+      i32(stopNs);
+    }
+    if ((mask & 0x08) != 0) {
+      u16(0);
+      i32(0);
+      u16(0);
+      i32(0);
     }
     return this;
   }

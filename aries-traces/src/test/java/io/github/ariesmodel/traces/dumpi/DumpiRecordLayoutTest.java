@@ -78,6 +78,29 @@ class DumpiRecordLayoutTest {
     }
   }
 
+  /**
+   * A trace recorded with libdumpi's {@code timestamps=cpu} holds CPU times only: they are kept (their own offset and
+   * 16-bit wraps, nanoseconds up to getrusage's 2 × 10^9), marked as CPU time. With both clocks the wall clock's are
+   * kept, and with neither none. Until stop 75 CPU times were read past, and a replay as traced of such a trace ran
+   * with no compute, without a word.
+   */
+  @Test
+  void cpuTimesAreKeptWhenARecordHasNoWallClockTimes() throws IOException {
+    int threadCpu = 0x44; // CPU times (0x04), thread id (0x40)
+    DumpiBinBuilder b = new DumpiBinBuilder(1, 1, 0, 100, 0);
+    b.cpuRecord(0, threadCpu, 65000, 0, 65000, 1_500_000_000).i32(1).u16(INT).i32(1).i32(0).u16(WORLD);
+    b.cpuRecord(0, threadCpu, 10, 0, 10, 10).i32(1).u16(INT).i32(1).i32(0).u16(WORLD); // wrapped: 65,546 s
+    b.cpuRecord(0, 0x4c, 3, 0, 3, 10).i32(1).u16(INT).i32(1).i32(0).u16(WORLD); // both: the wall clock's (zero)
+    b.cpuRecord(0, 0x40, 3, 0, 3, 10).i32(1).u16(INT).i32(1).i32(0).u16(WORLD); // neither
+    Path p = Files.write(dir.resolve("rank.bin"), b.build());
+    try (RankTrace t = DumpiTrace.openRankFile(p, 0)) {
+      assertThat(t.read().timing()).isEqualTo(CallTiming.cpu(65100_000_000_000L, 65101_500_000_000L));
+      assertThat(t.read().timing()).isEqualTo(CallTiming.cpu(65646_000_000_000L, 65646_000_000_010L));
+      assertThat(t.read().timing()).isEqualTo(new CallTiming(0, 0));
+      assertThat(t.read().timing()).isEqualTo(CallTiming.NONE);
+    }
+  }
+
   @Test
   void blockingPointToPointWithStatusesAndTimes() throws IOException {
     DumpiBinBuilder b = new DumpiBinBuilder(1, 1, 0, 1000);
