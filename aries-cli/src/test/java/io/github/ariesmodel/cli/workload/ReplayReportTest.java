@@ -12,15 +12,58 @@ import io.github.ariesmodel.traces.TraceFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** What a replay's report says beyond its figures: its notes on how compute was found. */
+/**
+ * What a replay's report says beyond its figures: the counts of what it could not take from the trace, and its notes
+ * on how compute was found.
+ */
 class ReplayReportTest {
 
   /** A replay's result of two ranks with the given compute, computed time and gaps. */
   private static ReplayResult result(ComputeMode compute, long computePs, long wallGaps, long cpuGaps) {
+    return result(compute, computePs, wallGaps, cpuGaps, new long[5]);
+  }
+
+  /**
+   * The same with the trace's counts: requests not started, already completed, unknown sizes, receives unmatched,
+   * one-sided operations folded.
+   */
+  private static ReplayResult result(ComputeMode compute, long computePs, long wallGaps, long cpuGaps, long[] counts) {
     return new ReplayResult(2, ImmutableIntArray.of(0, 1), 1_000_000, 1_000_000, ImmutableLongArray.of(10, 10),
         ImmutableLongArray.of(computePs, 0), 0, 0, 0, 0, ReplayResult.Latency.NONE, ImmutableMap.of(),
         ImmutableMap.of(), ImmutableMap.of(), ImmutableMap.of(), new TraceCoverage(TraceFormat.DUMPI, List.of()), 5,
-        0, 0, 0, 0, compute, wallGaps, cpuGaps);
+        counts[0], counts[1], counts[2], counts[3], counts[4], compute, wallGaps, cpuGaps);
+  }
+
+  private static double metric(WorkloadReport rep, String name) {
+    return rep.metrics().stream().filter(m -> m.name().equals(name)).findFirst().orElseThrow().value();
+  }
+
+  /**
+   * What the replay could not take from the trace as it stands is written as metrics, 0 when nothing, and each that
+   * is not 0 gets a note. Until stop 75 the counts were kept in the result and reported nowhere: a send of a datatype
+   * missing from the trace's size table moved 0 bytes without a word.
+   */
+  @Test
+  void theTracesCountsAreMetricsAndNotesWhenNotZero() {
+    WorkloadReport none = ReplayWorkload.report(result(ComputeMode.SKIP, 0, 0, 0));
+    List<String> names = List.of("unknownSizes", "requestsNotStarted", "requestsAlreadyCompleted",
+        "receivesUnmatched", "oneSidedFolded");
+    for (String n : names) {
+      assertThat(metric(none, n)).as(n).isZero();
+      assertThat(none.notes()).noneMatch(x -> x.startsWith(n + ":"));
+    }
+    WorkloadReport some = ReplayWorkload.report(result(ComputeMode.SKIP, 0, 0, 0, new long[] {2, 3, 1_234, 5, 6}));
+    assertThat(metric(some, "requestsNotStarted")).isEqualTo(2);
+    assertThat(metric(some, "requestsAlreadyCompleted")).isEqualTo(3);
+    assertThat(metric(some, "unknownSizes")).isEqualTo(1_234);
+    assertThat(metric(some, "receivesUnmatched")).isEqualTo(5);
+    assertThat(metric(some, "oneSidedFolded")).isEqualTo(6);
+    for (String n : names) {
+      assertThat(some.notes()).as(n).filteredOn(x -> x.startsWith(n + ":")).hasSize(1);
+    }
+    assertThat(some.notes()).contains("unknownSizes: 1,234 calls' byte counts the trace could not give (a datatype"
+        + " its size table lacks): their sends were replayed as 0 bytes, their receives as large as the trace's"
+        + " largest message");
   }
 
   /**

@@ -33,8 +33,11 @@ import io.github.ariesmodel.traces.TraceCoverage;
  * @param collectives collectives replayed, by MPI name
  * @param coverage what the trace holds and leaves out
  * @param events simulation events executed
- * @param requestsNotStarted completions naming requests no recorded call started (a trace that left calls out),
- *     skipped
+ * @param requestsNotStarted completions (and cancels and frees) naming requests no recorded call started (a trace
+ *     that left calls out), skipped
+ * @param requestsAlreadyCompleted completions (and cancels and frees) naming requests a test of the trace had
+ *     already completed, skipped: a SimGrid trace keeps a request its test completed for a later wait on its key,
+ *     which SMPI's replay passes over (counted as not started until stop 75)
  * @param unknownSizes calls whose byte count the trace could not give (replayed as 0 bytes sent, or a receive as
  *     large as the trace's largest message)
  * @param receivesUnmatched nonblocking receives still pending when their rank's trace ended
@@ -51,8 +54,8 @@ public record ReplayResult(int ranks, ImmutableIntArray nodes, long simulatedPs,
     ImmutableLongArray computePs, long messages, long bytes, long mpiMessages, long mpiBytes, Latency latency,
     ImmutableMap<String, Long> linkBytes, ImmutableMap<String, Double> linkUtilization,
     ImmutableMap<CallKind, Long> calls, ImmutableMap<String, Long> collectives, TraceCoverage coverage, long events,
-    long requestsNotStarted, long unknownSizes, long receivesUnmatched, long oneSidedFolded, ComputeMode compute,
-    long wallClockGaps, long cpuTimeGaps) {
+    long requestsNotStarted, long requestsAlreadyCompleted, long unknownSizes, long receivesUnmatched,
+    long oneSidedFolded, ComputeMode compute, long wallClockGaps, long cpuTimeGaps) {
 
   /**
    * Latency distribution of the trace's point-to-point messages: from the send call to the receive's completion
