@@ -740,6 +740,10 @@ final class ReplayWorkload implements Workload {
       + " (it holds the trace's largest one-sided operation, 1 MiB at least) and were made at their place modulo the"
       + " window; their timing does not depend on the place";
 
+  /** What the reports say of the rate a trace's flops were replayed at. */
+  static final String FLOP_RATE = "flops (compute actions, reductions) replayed at %s Gflop/s a rank (assumed: the"
+      + " trace names no machine; scale:F scales them, and not a sleep)";
+
   /** What the reports say of a replay whose compute came from a trace's CPU times (no wall-clock times). */
   static final String CPU_TIME_GAPS = "compute between calls from CPU times: the trace recorded no wall-clock times"
       + " (DUMPI's timestamps=cpu), so the process's CPU time between two calls stands in for its compute (it leaves"
@@ -805,6 +809,9 @@ final class ReplayWorkload implements Workload {
       long computed = 0;
       for (int i = 0; i < r.ranks(); i++) {
         computed += r.computePs().get(i);
+      }
+      if (r.flopActions() > 0) {
+        rep.note(String.format(java.util.Locale.ROOT, FLOP_RATE, Figures.text(r.flopsPerSecond() / 1e9)));
       }
       if (r.cpuTimeGaps() > 0) {
         rep.note(CPU_TIME_GAPS);

@@ -31,11 +31,24 @@ class ReplayReportTest {
     return new ReplayResult(2, ImmutableIntArray.of(0, 1), 1_000_000, 1_000_000, ImmutableLongArray.of(10, 10),
         ImmutableLongArray.of(computePs, 0), 0, 0, 0, 0, ReplayResult.Latency.NONE, ImmutableMap.of(),
         ImmutableMap.of(), ImmutableMap.of(), ImmutableMap.of(), new TraceCoverage(TraceFormat.DUMPI, List.of()), 5,
-        counts[0], counts[1], counts[2], counts[3], counts[4], compute, wallGaps, cpuGaps);
+        counts[0], counts[1], counts[2], counts[3], counts[4], compute, wallGaps, cpuGaps, 1e9, 0);
   }
 
   private static double metric(WorkloadReport rep, String name) {
     return rep.metrics().stream().filter(m -> m.name().equals(name)).findFirst().orElseThrow().value();
+  }
+
+  /** The rate flops were replayed at is said when flops were replayed (it is assumed: a trace names no machine). */
+  @Test
+  void theFlopRateIsNotedWhenFlopsWereReplayed() {
+    ReplayResult flops = new ReplayResult(2, ImmutableIntArray.of(0, 1), 1_000_000, 1_000_000,
+        ImmutableLongArray.of(10, 10), ImmutableLongArray.of(5, 0), 0, 0, 0, 0, ReplayResult.Latency.NONE,
+        ImmutableMap.of(), ImmutableMap.of(), ImmutableMap.of(), ImmutableMap.of(),
+        new TraceCoverage(TraceFormat.SIMGRID, List.of()), 5, 0, 0, 0, 0, 0, ComputeMode.scale(0.5), 0, 0, 1e9, 3);
+    assertThat(ReplayWorkload.report(flops).notes()).contains("flops (compute actions, reductions) replayed at 1"
+        + " Gflop/s a rank (assumed: the trace names no machine; scale:F scales them, and not a sleep)");
+    assertThat(ReplayWorkload.report(result(ComputeMode.AS_TRACED, 5, 2, 0)).notes())
+        .noneMatch(n -> n.startsWith("flops"));
   }
 
   /**

@@ -14,7 +14,8 @@ import java.util.Locale;
  *       gives the process's CPU time between the two, which stands in for its compute), and the work a
  *       time-independent trace states
  *       ({@code compute} flops at {@link TraceReplay.Builder#flopsPerSecond}, {@code sleep} durations).
- *   <li>{@code scale:F}: as traced, times F (F &gt; 0; 0.5 models a core twice as fast).
+ *   <li>{@code scale:F}: as traced, times F (F &gt; 0; 0.5 models a core twice as fast), a {@code sleep} excepted: idle
+ *       time lasts as long on any core (until stop 75 it was scaled too).
  * </ul>
  *
  * @param kind the mode

@@ -48,6 +48,10 @@ import io.github.ariesmodel.traces.TraceCoverage;
  *     times (0 under {@link ComputeMode#SKIP})
  * @param cpuTimeGaps such gaps taken from CPU times, where the trace recorded no wall-clock times (DUMPI's {@code
  *     timestamps=cpu}): the process's CPU time between two calls stands in for its compute
+ * @param flopsPerSecond the rate a rank's flops were replayed at (a time-independent trace's compute actions and
+ *     reductions; {@link TraceReplay#DEFAULT_FLOPS_PER_SECOND} unless the builder set it)
+ * @param flopActions compute actions and collectives' reduction work whose flops were replayed as time at that rate
+ *     (0 under {@link ComputeMode#SKIP})
  */
 public record ReplayResult(int ranks, ImmutableIntArray nodes, long simulatedPs, long elapsedPs,
     ImmutableLongArray communicationPs,
@@ -55,7 +59,8 @@ public record ReplayResult(int ranks, ImmutableIntArray nodes, long simulatedPs,
     ImmutableMap<String, Long> linkBytes, ImmutableMap<String, Double> linkUtilization,
     ImmutableMap<CallKind, Long> calls, ImmutableMap<String, Long> collectives, TraceCoverage coverage, long events,
     long requestsNotStarted, long requestsAlreadyCompleted, long unknownSizes, long receivesUnmatched,
-    long oneSidedFolded, ComputeMode compute, long wallClockGaps, long cpuTimeGaps) {
+    long oneSidedFolded, ComputeMode compute, long wallClockGaps, long cpuTimeGaps, double flopsPerSecond,
+    long flopActions) {
 
   /**
    * Latency distribution of the trace's point-to-point messages: from the send call to the receive's completion

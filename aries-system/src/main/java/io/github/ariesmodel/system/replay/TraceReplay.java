@@ -432,6 +432,7 @@ public final class TraceReplay {
     long receivesUnmatched = 0;
     long wallGaps = 0;
     long cpuGaps = 0;
+    long flopActions = 0;
     int samples = 0;
     for (RankReplay r : st.ranks) {
       if (r != null) {
@@ -456,6 +457,7 @@ public final class TraceReplay {
       receivesUnmatched += r.receivesUnmatched;
       wallGaps += r.wallClockGaps;
       cpuGaps += r.cpuTimeGaps;
+      flopActions += r.flopActions;
       System.arraycopy(r.latencies, 0, lat, at, r.latencyCount);
       at += r.latencyCount;
     }
@@ -486,7 +488,8 @@ public final class TraceReplay {
         ImmutableLongArray.copyOf(st.computePs), delivered, deliveredBytes, job.messages(), job.bytesSent(), l,
         linkBytes.build(), linkUtil.build(), ImmutableMap.copyOf(calls), ImmutableMap.copyOf(coll),
         new TraceCoverage(trace.format(), coverage), system.eventsExecuted() - eventsBefore, requestsNotStarted,
-        requestsAlreadyCompleted, unknownSizes, receivesUnmatched, folded, compute, wallGaps, cpuGaps);
+        requestsAlreadyCompleted, unknownSizes, receivesUnmatched, folded, compute, wallGaps, cpuGaps, flopsPerSecond,
+        flopActions);
   }
 
   /**
@@ -836,6 +839,8 @@ public final class TraceReplay {
     /** Gaps between calls replayed as compute, from wall-clock and from CPU times. */
     long wallClockGaps;
     long cpuTimeGaps;
+    /** Compute actions and collectives' reduction work whose flops were replayed as time. */
+    long flopActions;
     boolean done;
     /** Calls replayed by kind. */
     final long[] calls = new long[CallKind.values().length];
@@ -973,6 +978,9 @@ public final class TraceReplay {
         // a sleep is time with nothing to do, which OS noise does not stretch (until stop 68 it was work)
         idle = l.kind() == CallKind.SLEEP;
         ns = idle ? l.nanos() : l.flops() / flopsPerSecond * 1e9;
+        if (!idle && l.flops() > 0) {
+          flopActions++;
+        }
       } else if (c.timing().isRecorded() && lastExitNanos != Long.MIN_VALUE && c.timing().clock() == lastExitClock) {
         // the wall-clock gap, or in a trace that recorded only CPU times (DUMPI's timestamps=cpu) the process's CPU
         // time between the calls, which stands in for its compute (until stop 75 such a trace replayed as skip)
@@ -993,16 +1001,19 @@ public final class TraceReplay {
      */
     private void computeAfter(TraceCall.Collective k) {
       if (compute.kind() != ComputeMode.Kind.SKIP && k.reductionFlops() > 0) {
+        flopActions++;
         spendCompute(k.reductionFlops() / flopsPerSecond * 1e9, "its reduction work", false);
       }
     }
 
     /**
-     * Spends {@code ns} of compute, scaled by the compute mode, on this rank's clock: work, or with {@code idle} time
-     * with nothing to do (a sleep: {@link MpiJob#idle}, which OS noise does not stretch).
+     * Spends {@code ns} of compute on this rank's clock: work, scaled by the compute mode, or with {@code idle} time
+     * with nothing to do (a sleep: {@link MpiJob#idle}, which OS noise does not stretch), as long as the trace says
+     * whatever the scale: a faster core sleeps as long, as SimGrid's replay sleeps whatever the host's speed (until
+     * stop 75 {@code scale:0.5} halved a sleep too).
      */
     private void spendCompute(double ns, String what, boolean idle) {
-      double psExact = ns * 1e3 * compute.factor();
+      double psExact = ns * 1e3 * (idle ? 1 : compute.factor());
       if (!(psExact < AriesSystem.PROGRAM_CLOCK_END_PS - mpi.now())) {
         // (a compute of 1e300 flops used to end the replay at the clock's end, silently, or as a negative time; the
         // MPI layer keeps the clock's last 10^15 ps for the communication after a compute)
