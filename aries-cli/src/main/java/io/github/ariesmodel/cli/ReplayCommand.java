@@ -322,7 +322,9 @@ final class ReplayCommand implements Callable<Integer> {
             "--background-start-us", "backgroundSteps", "--background-steps", "backgroundTrace", "--background-trace", "withStartUs", "--with-start-us", "startUs", "--start-us", "baseline=off", "--no-baseline", "background",
             "--background",
             // a mapping file's refusal (too few nodes, a bad line, unreadable) was located at "(arguments)" (stop 73)
-            "mapping", "--mapping");
+            "mapping", "--mapping",
+            // a bad compute mode, "scale:0" too, was located at "(arguments)" (until stop 75)
+            "compute", "--compute");
       } catch (UncheckedIOException e) {
         if (e.getCause() instanceof TraceFormatException f) {
           throw CliError.badInput(f.getMessage(), argumentOf(f.file() == null ? null : f.file().toString()), f);

@@ -561,6 +561,13 @@ class ReplayCommandTest {
     err = new StringWriter();
     assertThat(run(new StringWriter(), err, "replay", f.toString(), "--compute", "fast")).isEqualTo(2);
     assertThat(err.toString()).contains("skip, as-traced or scale:F");
+    // named as the option (until stop 75 "... but was 0.0 (arguments)")
+    assertThat(err.toString().trim()).isEqualTo("aries replay: --compute must be skip, as-traced or scale:F (F > 0)"
+        + " but was \"fast\" (--compute)");
+    err = new StringWriter();
+    assertThat(run(new StringWriter(), err, "replay", f.toString(), "--compute", "scale:0")).isEqualTo(2);
+    assertThat(err.toString().trim())
+        .isEqualTo("aries replay: --compute scale factor must be in (0, 1e6] but was 0.0 (--compute)");
   }
 
   @Test

@@ -76,10 +76,20 @@ public record ComputeMode(Kind kind, double factor) {
       return AS_TRACED;
     }
     if (t.startsWith("scale:")) {
+      double factor;
       try {
-        return scale(Double.parseDouble(t.substring("scale:".length())));
+        factor = Double.parseDouble(t.substring("scale:".length()));
       } catch (NumberFormatException e) {
-        // reported below with the accepted forms
+        factor = Double.NaN; // reported below with the accepted forms
+      }
+      if (!Double.isNaN(factor)) {
+        try {
+          return scale(factor);
+        } catch (IllegalArgumentException e) {
+          // named as the setting that gave it (it began "scale factor", and the command line could not tell which of
+          // its options that was: "(arguments)", until stop 75)
+          throw new IllegalArgumentException("compute " + e.getMessage(), e);
+        }
       }
     }
     throw new IllegalArgumentException("compute must be skip, as-traced or scale:F (F > 0) but was \""
