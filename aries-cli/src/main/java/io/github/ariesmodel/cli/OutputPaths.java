@@ -204,6 +204,99 @@ final class OutputPaths {
   }
 
   /**
+   * Refuses an output file that is one of the command's own inputs: the same path once made absolute, or (both
+   * existing) the same file through a link or another spelling. {@code run --config c.yaml --trace c.yaml} replaced
+   * the configuration with the trace, and {@code --trace} naming the replayed trace destroyed it (until stop 75).
+   *
+   * @param output the output file
+   * @param option the option that named it
+   * @param inputs each input file by where the user gave it ({@code --config}, {@code -p trace=...})
+   * @throws CliError (bad input) naming the output and the input it would replace
+   */
+  static void refuseInputs(Path output, String option, java.util.Map<String, Path> inputs) {
+    for (java.util.Map.Entry<String, Path> in : inputs.entrySet()) {
+      if (same(output, in.getValue())) {
+        throw CliError.badInput(option + " " + output + " is the input of " + in.getKey() + "; write the output"
+            + " elsewhere", option, null);
+      }
+    }
+  }
+
+  /** Whether two paths name one file (see {@link #refuseInputs}); an unreadable one is compared by its path alone. */
+  static boolean same(Path a, Path b) {
+    if (a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize())) {
+      return true;
+    }
+    try {
+      return Files.exists(a) && Files.exists(b) && Files.isSameFile(a, b);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /**
+   * The files a system spec reads: a link list ({@code links:FILE}) and failure lists ({@code +failed=file:FILE}), as
+   * {@code Topologies.parseTopology} reads them; an output must not replace them.
+   *
+   * @param spec a system spec as {@code --system} or {@code --describe} takes it
+   * @return the files, in the order named (none for a preset or a generated topology)
+   */
+  static List<Path> cablingFiles(String spec) {
+    List<Path> files = new ArrayList<>();
+    if (spec == null) {
+      return files;
+    }
+    String[] parts = spec.trim().split("(?i)" + java.util.regex.Pattern.quote(
+        io.github.ariesmodel.network.Topologies.FAILED), -1);
+    for (int i = 0; i < parts.length; i++) {
+      String part = parts[i].strip();
+      String prefix = i == 0 ? "links:" : "file:";
+      if (part.regionMatches(true, 0, prefix, 0, prefix.length())) {
+        String file = part.substring(prefix.length()).strip();
+        try {
+          if (!file.isEmpty()) {
+            files.add(Path.of(file));
+          }
+        } catch (java.nio.file.InvalidPathException e) {
+          // (refused when the spec is read)
+        }
+      }
+    }
+    return files;
+  }
+
+  /**
+   * The start of every packet trace {@code --trace} writes ({@code PacketTrace.write}), by which a later run knows a
+   * file there as a trace it may replace.
+   */
+  static final String TRACE_HEAD = "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"recorded\":";
+
+  /**
+   * Refuses, unless {@code force}, to replace an existing file that is not a packet trace an earlier run wrote:
+   * {@code --trace o1/results.json} replaced another run's results without a word (until stop 75).
+   *
+   * @param trace the trace file to write
+   * @param option the option that named it
+   * @param force whether the user allowed replacing it
+   * @throws CliError (bad input) naming the file
+   */
+  static void refuseReplacingAnotherFileThanATrace(Path trace, String option, boolean force) {
+    if (force || !Files.isRegularFile(trace)) {
+      return;
+    }
+    byte[] head;
+    try (java.io.InputStream in = Files.newInputStream(trace)) {
+      head = in.readNBytes(TRACE_HEAD.length());
+    } catch (IOException e) {
+      head = new byte[0];
+    }
+    if (!new String(head, java.nio.charset.StandardCharsets.UTF_8).equals(TRACE_HEAD)) {
+      throw CliError.badInput(option + " " + trace + " exists and is not a packet trace an earlier run wrote; choose"
+          + " another file or add --force to replace it", option, null);
+    }
+  }
+
+  /**
    * Checks a run's output directory: usable as by {@link #directory}, and holding no other run's files. A directory
    * is free when it is empty, holds only files no report writes, or holds a finished run of the same command (a
    * repeat replaces it; every replay is one command, see {@link #sameCommand}). Anything else (another command's

@@ -176,10 +176,15 @@ final class RunCommand implements Callable<Integer> {
     fromFile.removeAll(given.keySet()); // -p NAME=... replaces the file's NAME
     merged.putAll(given);
     Params p = Params.of(merged);
+    if (trace != null) {
+      // the trace must replace none of the run's own inputs (the configuration became a trace, until stop 75)
+      OutputPaths.refuseInputs(trace, "--trace", inputs(s, merged, fromFile, systemFrom(pr, file)));
+      OutputPaths.refuseReplacingAnotherFileThanATrace(trace, "--trace", force);
+    }
     // fail early, before the output directory is made: a bad system or routing name, then the parameters that the
     // workload can check against the system without simulating (a default that does not fit it, too)
     // a refusal of the system is located where the system was chosen, not at "(arguments)" (until stop 71)
-    String systemFrom = file == null || pr.hasMatchedOption("--system") ? "--system" : "--config " + config;
+    String systemFrom = systemFrom(pr, file);
     io.github.ariesmodel.system.AriesSystem checked;
     try {
       checked = s.build();
@@ -241,6 +246,44 @@ final class RunCommand implements Callable<Integer> {
       }
     }
     return 0;
+  }
+
+  /** Where the system was chosen: {@code --system}, or the configuration file. */
+  private String systemFrom(CommandLine.ParseResult pr, RunConfig file) {
+    return file == null || pr.hasMatchedOption("--system") ? "--system" : "--config " + config;
+  }
+
+  /**
+   * The files the run reads, by where the user named them: the configuration, the replay's traces and mapping file,
+   * and the system's link and failure lists.
+   */
+  private Map<String, Path> inputs(SystemSpec s, Map<String, String> params, java.util.Set<String> fromFile,
+      String systemFrom) {
+    Map<String, Path> in = new java.util.LinkedHashMap<>();
+    if (config != null) {
+      in.put("--config", config);
+    }
+    for (String key : List.of("trace", "with", "backgroundTrace", "mapping")) {
+      String value = params.getOrDefault(key, "");
+      for (String one : value.isEmpty() ? new String[0]
+          : key.equals("with") ? value.split(java.util.regex.Pattern.quote(java.io.File.pathSeparator))
+              : new String[] {value}) {
+        if (key.equals("mapping") && List.of("linear", "random", "round-robin-groups")
+            .contains(one.strip().toLowerCase(Locale.ROOT))) {
+          continue; // a placement's name, no file
+        }
+        try {
+          in.put(fromFile.contains(key) ? "params." + key + "=" + Texts.abbreviate(one) + " in --config " + config
+              : "-p " + key + "=" + Texts.abbreviate(one), Path.of(one));
+        } catch (java.nio.file.InvalidPathException x) {
+          // (refused by the workload)
+        }
+      }
+    }
+    for (Path f : OutputPaths.cablingFiles(s.system())) {
+      in.put(systemFrom + " (its file " + Texts.abbreviate(f.toString()) + ")", f);
+    }
+    return in;
   }
 
   /**

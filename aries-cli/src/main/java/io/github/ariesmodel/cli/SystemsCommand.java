@@ -101,6 +101,17 @@ final class SystemsCommand implements Callable<Integer> {
         : Files.exists(linkList) && !Files.isRegularFile(linkList)
             ? "it is not a regular file (a device, pipe or socket), which the link list would replace"
         : null;
+    if (why == null) {
+      // not the file the spec read its links or failures from: links:L.txt+failed=... --link-list L.txt rewrote the
+      // input list without the failed links (until stop 75)
+      for (Path in : OutputPaths.cablingFiles(describe)) {
+        if (OutputPaths.same(linkList, in)) {
+          throw CliError.badInput("--link-list " + linkList + " is the file --describe "
+              + io.github.ariesmodel.core.Texts.abbreviate(describe.trim())
+              + " reads; write the list elsewhere", "--link-list", null);
+        }
+      }
+    }
     List<String> lines = c.linkList();
     IOException failure = null;
     if (why == null) {
