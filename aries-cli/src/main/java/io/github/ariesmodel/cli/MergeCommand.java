@@ -99,6 +99,7 @@ final class MergeCommand implements Callable<Integer> {
       }
       // after the checks that the files can be written at all, which --force cannot fix
       refuseReplacingAnotherFile();
+      List<Path> stale = html == null ? List.of() : stalePlots();
       // The merged JSON is written last, as run writes results.json last: when a CSV or HTML write fails, no new
       // merged file claims a finished merge (a previous one is left whole).
       if (csv != null) {
@@ -109,6 +110,10 @@ final class MergeCommand implements Callable<Integer> {
       }
       if (html != null) {
         writeHtml(merged, planned);
+        for (Path png : stale) {
+          // an earlier report's plot beyond this one's: left, it blocked the next merge with --plot (stop 75)
+          java.nio.file.Files.deleteIfExists(png);
+        }
       }
       ResultsJson.write(merged, out, false);
       ResultTable t = merged.table(SweepMerge.TABLE).orElseThrow();
@@ -320,16 +325,55 @@ final class MergeCommand implements Callable<Integer> {
     return planned;
   }
 
+  /**
+   * The plots of an earlier merge's report at {@code --html} beyond this merge's {@code --plot}s ({@code -plot-N.png}
+   * for N from the plot count on, while they exist), each only when that report embeds it: a merge with fewer plots
+   * left them, and the next merge with more refused them as files no merge had written (until stop 75).
+   */
+  private List<Path> stalePlots() {
+    List<Path> stale = new ArrayList<>();
+    if (!java.nio.file.Files.isRegularFile(html) || !isMergeReport(html)) {
+      return stale;
+    }
+    for (int i = plots.size(); java.nio.file.Files.isRegularFile(plotFile(i)); i++) {
+      if (embeds(html, plotFile(i))) {
+        stale.add(plotFile(i));
+      }
+    }
+    return stale;
+  }
+
+  /**
+   * Writes the plots, then the report that embeds them. When a write fails, the plots written are removed again: a
+   * plot the report on disk does not embed is refused by the next merge as a file no merge wrote, so a failed report
+   * blocked its own rerun (until stop 75). (An earlier report embeds its own plots, so it stays whole.)
+   */
   private void writeHtml(Results merged, List<PlanPlot> planned) throws IOException {
     HtmlReport.Builder report = HtmlReport.builder(merged).title("Sweep " + merged.metadata().parameters().get("spec"));
-    for (int i = 0; i < planned.size(); i++) {
-      PlanPlot plot = planned.get(i);
-      String[] p = plot.axes();
-      Path png = plotFile(i);
-      Plots.xy(png, p[1] + " vs " + p[0], plot.xLabel(), plot.yLabel(), plot.series(), Scale.LINEAR, Scale.LINEAR,
-          Plots.DEFAULT_WIDTH, Plots.DEFAULT_HEIGHT);
-      report.plot(p[1] + " vs " + p[0] + (p.length == 3 ? " by " + p[2] : ""), png);
+    List<Path> written = new ArrayList<>();
+    boolean done = false;
+    try {
+      for (int i = 0; i < planned.size(); i++) {
+        PlanPlot plot = planned.get(i);
+        String[] p = plot.axes();
+        Path png = plotFile(i);
+        Plots.xy(png, p[1] + " vs " + p[0], plot.xLabel(), plot.yLabel(), plot.series(), Scale.LINEAR, Scale.LINEAR,
+            Plots.DEFAULT_WIDTH, Plots.DEFAULT_HEIGHT);
+        written.add(png); // (once written: what stood there when the write failed is not this merge's)
+        report.plot(p[1] + " vs " + p[0] + (p.length == 3 ? " by " + p[2] : ""), png);
+      }
+      report.build().write(html);
+      done = true;
+    } finally {
+      if (!done) {
+        for (Path png : written) {
+          try {
+            java.nio.file.Files.deleteIfExists(png);
+          } catch (IOException e) {
+            // left: the write's failure is what the user needs to hear of
+          }
+        }
+      }
     }
-    report.build().write(html);
   }
 }

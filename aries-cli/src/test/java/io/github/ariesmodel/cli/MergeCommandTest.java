@@ -209,6 +209,38 @@ class MergeCommandTest {
     assertThat(onlyLine()).contains("--html " + runs.resolve("report.html") + " exists and is not a merge's report");
   }
 
+  @Test
+  void aMergeWithFewerPlotsRemovesTheEarlierReportsOthersAndAFailedReportLeavesNoPlotBehind() throws IOException {
+    Path merged = tmp.resolve("m.json");
+    Path report = tmp.resolve("m.html");
+    Path png = tmp.resolve("m-plot-0.png");
+    String[] merge = {"merge", "--out", merged.toString(), "--html", report.toString(), sw.toString()};
+    String[] plotted = append(merge, "--plot", "sizes:latency.same-router");
+    assertThat(aries(plotted)).as(err.toString()).isZero();
+    assertThat(png).exists();
+    // without --plot: the earlier report's plot goes with it (it was left, and the next merge with --plot refused it)
+    assertThat(aries(merge)).as(err.toString()).isZero();
+    assertThat(png).doesNotExist();
+    assertThat(aries(plotted)).as(err.toString()).isZero();
+    assertThat(png).exists();
+    // a user's file beyond the plots is not an earlier report's plot: left
+    Path mine = tmp.resolve("m-plot-1.png");
+    Files.write(mine, new byte[] {7});
+    assertThat(aries(merge)).as(err.toString()).isZero();
+    assertThat(png).doesNotExist();
+    assertThat(Files.readAllBytes(mine)).containsExactly(7);
+    Files.delete(mine);
+    // a report whose second plot cannot be written (a directory by its name): the first plot goes again, so the
+    // rerun is not refused for it
+    Files.delete(report);
+    Files.createDirectory(mine);
+    String[] two = append(plotted, "--plot", "sizes:latency.same-router");
+    assertThat(aries(append(two, "--force"))).isNotZero();
+    assertThat(png).doesNotExist();
+    Files.delete(mine);
+    assertThat(aries(two)).as(err.toString()).isZero();
+  }
+
   private static String[] append(String[] args, String... more) {
     List<String> all = new ArrayList<>(List.of(args));
     all.addAll(List.of(more));
