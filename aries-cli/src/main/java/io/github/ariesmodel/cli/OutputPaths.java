@@ -319,6 +319,18 @@ final class OutputPaths {
       throw CliError.badInput(results + " is not a regular file (a directory, device, pipe or socket); remove it or"
           + " choose another directory", option, null);
     }
+    try (Stream<Path> s = Files.list(dir)) {
+      // nor any other name the report writes: metrics.csv as a directory was met only after the whole run, when its
+      // move failed (until stop 75)
+      Path odd = s.filter(f -> ReportWriter.owns(f.getFileName().toString()) && !Files.isRegularFile(f))
+          .sorted().findFirst().orElse(null);
+      if (odd != null) {
+        throw CliError.badInput(odd + " is not a regular file (a directory, device, pipe or socket), and the report"
+            + " writes a file of that name; remove it or choose another directory", option, null);
+      }
+    } catch (IOException e) {
+      throw CliError.badInput("cannot list the directory " + dir + ": " + ErrorHandler.reason(e), option, e);
+    }
     if (force) {
       return made;
     }

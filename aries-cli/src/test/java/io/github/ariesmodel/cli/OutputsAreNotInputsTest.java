@@ -91,6 +91,34 @@ class OutputsAreNotInputsTest {
     assertThat(Files.readString(failures)).isEqualTo("# none\n");
   }
 
+  /**
+   * A directory by a report file's name in --out is refused before the run, even with --force, naming it; it was met
+   * after the whole run, and the earlier run's results.json was gone (stop 75).
+   */
+  @Test
+  void aDirectoryByAReportFilesNameIsRefusedBeforeTheRun() throws Exception {
+    Path dir = tmp.resolve("dd");
+    StringWriter err = new StringWriter();
+    String[] pingpong = {"run", "pingpong", "-p", "sizes=4K", "-p", "iterations=1", "-q", "--no-wall-clock",
+        "--out", dir.toString()};
+    assertThat(run(err, pingpong)).as(err.toString()).isZero();
+    String before = Files.readString(dir.resolve("results.json"));
+    Path csv;
+    try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+      csv = s.filter(f -> f.toString().endsWith(".csv")).sorted().findFirst().orElseThrow();
+    }
+    Files.delete(csv);
+    Files.createDirectory(csv);
+    for (String[] args : new String[][] {pingpong, concat(pingpong, "--force")}) {
+      StringWriter e = new StringWriter();
+      assertThat(run(e, args)).isEqualTo(2);
+      assertThat(e.toString().strip()).isEqualTo("aries run: " + csv + " is not a regular file (a directory, device,"
+          + " pipe or socket), and the report writes a file of that name; remove it or choose another directory"
+          + " (--out)");
+      assertThat(dir.resolve("results.json")).hasContent(before);
+    }
+  }
+
   private static String[] concat(String[] a, String... b) {
     String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, all, a.length, b.length);

@@ -86,11 +86,20 @@ public final class ReportWriter {
       }
       html.build().write(stage.resolve(REPORT));
       ResultsJson.write(results, stage.resolve(RESULTS), includeWallClock);
-      Files.deleteIfExists(dir.resolve(RESULTS));
       List<Path> fresh = new ArrayList<>();
       try (java.util.stream.Stream<Path> s = Files.list(stage)) {
         s.filter(f -> !f.getFileName().toString().startsWith(AtomicFiles.TEMP_PREFIX)).sorted().forEach(fresh::add);
       }
+      // every new file can be moved in before the earlier results go: a directory by a file's name was met only at
+      // its move, after the earlier run's results.json had been deleted (until stop 75)
+      for (Path f : fresh) {
+        Path target = dir.resolve(f.getFileName().toString());
+        if (Files.exists(target, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(target)) {
+          throw new java.nio.file.FileSystemException(target.toString(), null, target + " is not a regular file (a"
+              + " directory, device, pipe or socket), which the report's file of that name would replace");
+        }
+      }
+      Files.deleteIfExists(dir.resolve(RESULTS));
       Set<String> names = new TreeSet<>();
       fresh.forEach(f -> names.add(f.getFileName().toString()));
       names.remove(RESULTS);

@@ -38,6 +38,22 @@ class ReportWriterTest {
     assertThat(dir.resolve(ReportWriter.RESULTS)).doesNotExist();
   }
 
+  /**
+   * A directory by a report file's name is found before the earlier run's results go: they were deleted first, and the
+   * failed move left the directory with no results at all (stop 75).
+   */
+  @Test
+  void aDirectoryByAReportFilesNameLeavesTheEarlierResultsWhole(@TempDir Path dir) throws IOException {
+    ReportWriter.write(Fixtures.sample(true), List.of(), dir, false, "t");
+    String before = Files.readString(dir.resolve(ReportWriter.RESULTS));
+    Files.delete(dir.resolve("latency-by-size.csv"));
+    Files.createDirectory(dir.resolve("latency-by-size.csv"));
+    assertThatThrownBy(() -> ReportWriter.write(Fixtures.sample(true), List.of(), dir, false, "t"))
+        .isInstanceOf(IOException.class).hasMessageContaining(dir.resolve("latency-by-size.csv")
+            + " is not a regular file");
+    assertThat(dir.resolve(ReportWriter.RESULTS)).hasContent(before);
+  }
+
   /** An edited list of the report's files removes nothing but report files of the directory itself. */
   @Test
   void theListOfAnEarlierReportsFilesCanRemoveNothingElse(@TempDir Path dir) throws IOException {
