@@ -107,7 +107,7 @@ final class ErrorHandler implements CommandLine.IParameterExceptionHandler, Comm
       where = e.where();
     } else if (t instanceof IllegalArgumentException) {
       status = CliError.BAD_INPUT;
-      what = t.getMessage();
+      what = withReason(t.getMessage(), t.getCause());
       where = "arguments";
     } else if (t instanceof JsonProcessingException j) {
       status = CliError.BAD_INPUT;
@@ -134,10 +134,21 @@ final class ErrorHandler implements CommandLine.IParameterExceptionHandler, Comm
       status = CliError.BAD_INPUT;
       what = "not UTF-8 text";
       where = "files";
+    } else if (t instanceof AccessDeniedException f) {
+      // an input (or output) the user may not read or write is bad input, as a missing one is: exit 1 until stop 75
+      status = CliError.BAD_INPUT;
+      what = "cannot use the file: " + reason(f);
+      where = f.getFile();
     } else if (t instanceof FileSystemException f) {
       status = CliError.FAILED_RUN;
       what = "cannot use the file: " + reason(f);
       where = f.getFile();
+    } else if (t instanceof IOException && (t.getCause() instanceof AccessDeniedException
+        || t.getCause() instanceof NoSuchFileException)) {
+      // a file named by the message around it ("cannot read the trace t.txt: t.txt"), with the reason in words
+      status = CliError.BAD_INPUT;
+      what = withReason(t.getMessage(), t.getCause());
+      where = "files";
     } else if (t instanceof IOException) {
       status = CliError.FAILED_RUN;
       what = "input/output error: " + t.getMessage();
@@ -229,6 +240,25 @@ final class ErrorHandler implements CommandLine.IParameterExceptionHandler, Comm
     // "Is a directory" reads as a reason inside a sentence; a path or a name keeps its case.
     return r.length() > 1 && Character.isUpperCase(r.charAt(0)) && Character.isLowerCase(r.charAt(1))
         ? Character.toLowerCase(r.charAt(0)) + r.substring(1) : r;
+  }
+
+  /**
+   * A message that ends with its file-system cause's bare message, which for such a failure is only the file's path
+   * ({@code mapping file map.txt cannot be read: map.txt}, since the message was built from {@code getMessage()}),
+   * with the reason in words ({@link #reason}) in its place: {@code ... cannot be read: permission denied}. Any other
+   * message is returned as it is.
+   *
+   * @param message the message
+   * @param cause its cause, or null
+   * @return the message
+   */
+  static String withReason(String message, Throwable cause) {
+    if (message == null || !(cause instanceof FileSystemException f) || f.getMessage() == null) {
+      return message;
+    }
+    String tail = ": " + f.getMessage();
+    return message.endsWith(tail) ? message.substring(0, message.length() - tail.length()) + ": " + reason(f)
+        : message;
   }
 
   /** A qualified exception class name in a message ({@code java.nio.file.NoSuchFileException: }), with its colon. */

@@ -136,6 +136,35 @@ class ErrorHandlerTest {
         .isEqualTo("/Tmp/X missing");
   }
 
+  /**
+   * An input the user may not read is bad input (exit 2) named with its reason: merge of an unreadable point file
+   * said "cannot use the file: permission denied" with exit 1, and a mapping file or replayed trace said "cannot be
+   * read: map.txt", its path twice and no reason (stop 75's hunt, as uid 65534; tests run as root, so by the
+   * exception).
+   */
+  @Test
+  void anUnreadableInputIsBadInputNamedWithItsReason() {
+    picocli.CommandLine root = new picocli.CommandLine(new AriesCli());
+    root.setErr(new PrintWriter(err, true));
+    picocli.CommandLine merge = root.getSubcommands().get("merge");
+    java.nio.file.AccessDeniedException denied = new java.nio.file.AccessDeniedException("p0.json");
+    assertThat(ErrorHandler.handle(new java.io.UncheckedIOException(denied), merge, false)).isEqualTo(2);
+    assertThat(onlyLine()).isEqualTo("aries merge: cannot use the file: permission denied (p0.json)");
+    err.getBuffer().setLength(0);
+    picocli.CommandLine run = root.getSubcommands().get("run");
+    java.nio.file.AccessDeniedException map = new java.nio.file.AccessDeniedException("map.txt");
+    assertThat(ErrorHandler.handle(new IllegalArgumentException("mapping file map.txt cannot be read: "
+        + map.getMessage(), map), run, false)).isEqualTo(2);
+    assertThat(onlyLine()).isEqualTo("aries run: mapping file map.txt cannot be read: permission denied (arguments)");
+    err.getBuffer().setLength(0);
+    java.nio.file.AccessDeniedException trace = new java.nio.file.AccessDeniedException("t.txt");
+    assertThat(ErrorHandler.handle(new java.io.UncheckedIOException(new IOException("cannot read the trace t.txt: "
+        + trace.getMessage(), trace)), run, false)).isEqualTo(2);
+    assertThat(onlyLine()).isEqualTo("aries run: cannot read the trace t.txt: permission denied (files)");
+    assertThat(ErrorHandler.withReason("cannot read x: disk on fire", new java.nio.file.FileSystemException("x")))
+        .as("a message that does not end with the cause's is left").isEqualTo("cannot read x: disk on fire");
+  }
+
   @Test
   void textThatIsNotUtf8IsBadInputEvenWhereNoCallSiteNamesTheFile() {
     picocli.CommandLine root = new picocli.CommandLine(new AriesCli());
