@@ -102,9 +102,10 @@ public final class AriesCli implements Callable<Integer> {
   static Double finiteDouble(String text) {
     double x;
     try {
-      x = Double.parseDouble(text);
+      x = io.github.ariesmodel.cli.workload.Params.decimal(text); // (the workloads' grammar: no 0.5d, 0x1p-1)
     } catch (NumberFormatException e) {
-      throw new CommandLine.TypeConversionException("must be a number but was '" + Texts.abbreviate(text) + "'");
+      throw new CommandLine.TypeConversionException("must be a " + (text.strip().matches("[+-]?(NaN|Infinity)")
+          ? "finite " : "") + "number but was '" + Texts.abbreviate(text) + "'");
     }
     if (!Double.isFinite(x)) {
       throw new CommandLine.TypeConversionException("must be a finite number but was '" + Texts.abbreviate(text) + "'");

@@ -201,10 +201,10 @@ public final class SweepSpec {
   /** A whole number as the workloads read sizes, counts and seeds: a sign, digits, a binary suffix or a {@code B}. */
   private static final Pattern WHOLE = Pattern.compile("([+-]?)(\\d+)([kKmMgGtT]?)[bB]?");
   /**
-   * A number as the workloads read rates and loads ({@code Double.parseDouble}) and merge types a column number (merge's
+   * A number as the workloads read rates and loads ({@link io.github.ariesmodel.cli.workload.Params#decimal}) and merge types a column number (merge's
    * test is {@link #decimal}).
    */
-  private static final Pattern DECIMAL = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
+  private static final Pattern DECIMAL = io.github.ariesmodel.cli.workload.Params.DECIMAL;
 
   /**
    * Refuses two values of a numeric parameter that are one number (or one list of numbers) written two ways: {@code

@@ -116,6 +116,30 @@ public final class Params {
   }
 
   /**
+   * The numbers a floating-point workload parameter or option takes: decimal digits with an optional sign, point and
+   * exponent ({@code 0.5}, {@code .5}, {@code -3}, {@code 1e6}). Java's own parser also took {@code 0.5d},
+   * {@code 0.5f}, hexadecimal {@code 0x1p-1}, {@code NaN}, {@code Infinity} and spaces around, which a sweep's check
+   * of repeated values ({@code SweepSpec}) and merge's column types read as text: {@code loads=0.5,0.5d,0x1p-1} ran
+   * one point three times (until stop 75).
+   */
+  public static final java.util.regex.Pattern DECIMAL =
+      java.util.regex.Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
+
+  /**
+   * Parses a number of the {@link #DECIMAL} grammar.
+   *
+   * @param text the text
+   * @return its value (which may be infinite when the exponent is huge: the callers' ranges refuse it)
+   * @throws NumberFormatException when the text is not of that grammar
+   */
+  public static double decimal(String text) {
+    if (text == null || !DECIMAL.matcher(text).matches()) {
+      throw new NumberFormatException("not a decimal number");
+    }
+    return Double.parseDouble(text);
+  }
+
+  /**
    * A floating-point parameter.
    *
    * @param name the name
@@ -128,9 +152,9 @@ public final class Params {
     String v = values.get(name);
     double x;
     try {
-      x = v == null ? defaultValue : Double.parseDouble(v);
+      x = v == null ? defaultValue : decimal(v);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(name + " must be a number but was \"" + v + "\"", e);
+      throw new IllegalArgumentException(name + " must be a number but was \"" + Texts.abbreviate(v) + "\"", e);
     }
     if (!(x >= min && x <= max)) {
       throw new IllegalArgumentException(name + " must be in [" + min + ", " + max + "] but was " + x
@@ -225,9 +249,9 @@ public final class Params {
     double[] out = new double[parts.size()];
     for (int i = 0; i < out.length; i++) {
       try {
-        out[i] = Double.parseDouble(parts.get(i));
+        out[i] = decimal(parts.get(i));
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(name + " must be a list of numbers but had \"" + parts.get(i) + "\"", e);
+        throw new IllegalArgumentException(name + " must be a list of numbers but had \"" + Texts.abbreviate(parts.get(i)) + "\"", e);
       }
       if (!(out[i] >= min && out[i] <= max)) {
         throw new IllegalArgumentException(
