@@ -89,13 +89,33 @@ public final class SweepMerge {
     if (files.isEmpty()) {
       throw new IllegalArgumentException("found no point-*.json files in " + inputs);
     }
+    refuseRepeatedInputs(inputs, files);
     TreeMap<Integer, Results> byIndex = new TreeMap<>();
     TreeMap<Integer, Path> from = new TreeMap<>();
+    Results first = null;
+    Path firstFile = null;
     for (Path f : files) {
       Results r = ResultsJson.read(f);
       SweepCoordinates c = r.metadata().sweep();
       if (c == null) {
         throw new IllegalArgumentException(f + " is not a sweep point (its run.sweep is null)");
+      }
+      if (first == null) {
+        first = r;
+        firstFile = f;
+      }
+      // the sweep's identity before the points' indices: two sweeps' points were told as "point 0 appears twice"
+      // (until stop 75)
+      SweepCoordinates c0 = first.metadata().sweep();
+      if (!c.spec().equals(c0.spec()) || c.points() != c0.points()) {
+        throw new IllegalArgumentException("points come from different sweeps: point " + c0.index() + " ("
+            + firstFile + ") is from \"" + Texts.abbreviate(c0.spec()) + "\" (" + c0.points() + " points) but point "
+            + c.index() + " (" + f + ") is from \"" + Texts.abbreviate(c.spec()) + "\" (" + c.points() + " points)");
+      }
+      if (!Objects.equals(r.metadata().command(), first.metadata().command())) {
+        throw new IllegalArgumentException("points come from different jobs: point " + c0.index() + " (" + firstFile
+            + ") is from " + job(first.metadata().command()) + " but point " + c.index() + " (" + f + ") is from "
+            + job(r.metadata().command()));
       }
       Path earlier = from.putIfAbsent(c.index(), f);
       if (earlier != null) {
@@ -104,6 +124,30 @@ public final class SweepMerge {
       byIndex.put(c.index(), r);
     }
     return merge(new ArrayList<>(byIndex.values()), metricNames, command, from);
+  }
+
+  /**
+   * Refuses an input given twice, or a point file reached twice (a directory and a point file in it): {@code merge sw1
+   * sw1} was told as "point 0 appears twice" in one file named twice (until stop 75). Compared by real path, so that
+   * {@code sw1} and {@code ./sw1/} are one.
+   */
+  private static void refuseRepeatedInputs(List<Path> inputs, List<Path> files) throws IOException {
+    Map<Path, Path> seen = new java.util.HashMap<>();
+    for (Path in : inputs) {
+      Path earlier = seen.putIfAbsent(in.toRealPath(), in);
+      if (earlier != null) {
+        throw new IllegalArgumentException("merge input " + in + (in.equals(earlier) ? " is given twice"
+            : " is " + earlier + " again") + "; give each input once");
+      }
+    }
+    seen.clear();
+    for (Path f : files) {
+      Path earlier = seen.putIfAbsent(f.toRealPath(), f);
+      if (earlier != null) {
+        throw new IllegalArgumentException("point file " + f + " is reached twice by the inputs (also as " + earlier
+            + "); give each directory or point file once");
+      }
+    }
   }
 
   /**

@@ -163,6 +163,30 @@ class SweepMergeTest {
         .hasMessageContaining("no point-*.json");
   }
 
+  /**
+   * Two whole sweeps are told as two sweeps, not as a point that appears twice; an input given twice, or a point file
+   * reached twice, is told as such (stop 75's hunt: "point 0 appears twice" for both, naming one file twice).
+   */
+  @Test
+  void twoSweepsAndAnInputGivenTwiceAreToldAsSuch() throws IOException {
+    new SweepRunner(JOB).run(spec, Shard.ALL, dir.resolve("a"), false, null);
+    new SweepRunner(JOB).run(SweepSpec.parse("load=0.1,0.5,0.9;routing=minimal,ugal;seed=1,3"), Shard.ALL,
+        dir.resolve("b"), false, null);
+    assertThatThrownBy(() -> SweepMerge.mergeFiles(List.of(dir.resolve("a"), dir.resolve("b")), List.of(), "m"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("points come from different sweeps: point 0 (" + dir.resolve("a/point-0.json")
+            + ") is from \"load=0.1,0.5,0.9;routing=minimal,ugal;seed=1,2\" (12 points) but point 0 ("
+            + dir.resolve("b/point-0.json") + ")");
+    assertThatThrownBy(() -> SweepMerge.mergeFiles(List.of(dir.resolve("a"), dir.resolve("a")), List.of(), "m"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("merge input " + dir.resolve("a") + " is given twice; give each input once");
+    assertThatThrownBy(() -> SweepMerge.mergeFiles(List.of(dir.resolve("a"), dir.resolve("./a/")), List.of(), "m"))
+        .hasMessage("merge input " + dir.resolve("./a/") + " is " + dir.resolve("a") + " again; give each input once");
+    assertThatThrownBy(() -> SweepMerge.mergeFiles(List.of(dir.resolve("a"), dir.resolve("a/point-3.json")),
+        List.of(), "m")).hasMessage("point file " + dir.resolve("a/point-3.json") + " is reached twice by the"
+            + " inputs (also as " + dir.resolve("a/point-3.json") + "); give each directory or point file once");
+  }
+
   @Test
   void rejectsPointsOfOneSpecificationRunByDifferentJobsNamingBoth() throws IOException {
     // merge compared the spec and the size alone, so two jobs' points of one spec made one table
