@@ -201,8 +201,8 @@ public final class SweepSpec {
   /** A whole number as the workloads read sizes, counts and seeds: a sign, digits, a binary suffix or a {@code B}. */
   private static final Pattern WHOLE = Pattern.compile("([+-]?)(\\d+)([kKmMgGtT]?)[bB]?");
   /**
-   * A number as the workloads read rates and loads ({@link io.github.ariesmodel.cli.workload.Params#decimal}) and merge types a column number (merge's
-   * test is {@link #decimal}).
+   * A number as the workloads read rates and loads ({@link io.github.ariesmodel.cli.workload.Params#decimal}) and
+   * merge types a column number (merge's test is {@link #decimal}).
    */
   private static final Pattern DECIMAL = io.github.ariesmodel.cli.workload.Params.DECIMAL;
 

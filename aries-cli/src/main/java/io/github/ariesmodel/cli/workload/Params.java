@@ -251,7 +251,8 @@ public final class Params {
       try {
         out[i] = decimal(parts.get(i));
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(name + " must be a list of numbers but had \"" + Texts.abbreviate(parts.get(i)) + "\"", e);
+        throw new IllegalArgumentException(name + " must be a list of numbers but had \""
+            + Texts.abbreviate(parts.get(i)) + "\"", e);
       }
       if (!(out[i] >= min && out[i] <= max)) {
         throw new IllegalArgumentException(
