@@ -303,6 +303,10 @@ final class IommuCommand implements Callable<Integer> {
   static final long MAX_SYNTHETIC_ACCESSES = 100_000_000L;
 
   private void checkWork(long count) {
+    if (count < 1) {
+      // no access: the run printed 0 translations and a hit rate of 0.0, a result of nothing (until stop 75)
+      throw CliError.badInput("--synthetic COUNT must be at least 1 but was " + count, "--synthetic", null);
+    }
     if (!allowLong && count > MAX_SYNTHETIC_ACCESSES) {
       throw CliError.badInput(String.format(Locale.ROOT, "%,d accesses exceed the bound of %,d (at some 700,000"
           + " accesses/s, about %.1f h); give fewer or add --allow-long", count, MAX_SYNTHETIC_ACCESSES,

@@ -114,7 +114,9 @@ class IommuCommandTest {
         {"--synthetic", "zigzag:4", "--synthetic must be random:COUNT or scan:SPAN:STRIDE:COUNT but was \"zigzag:4\""},
         {"--synthetic", "random:x", "--synthetic random COUNT must be a whole number"},
         {"--synthetic", "scan:0:8:4", "--synthetic scan SPAN and STRIDE must be >= 1 but were 0 and 8"},
-        {"--synthetic", "scan:1M:x:4", "--synthetic scan STRIDE must be a byte count"}};
+        {"--synthetic", "scan:1M:x:4", "--synthetic scan STRIDE must be a byte count"},
+        {"--synthetic", "random:0", "--synthetic COUNT must be at least 1 but was 0"},
+        {"--synthetic", "scan:4K:8:0", "--synthetic COUNT must be at least 1 but was 0"}};
     for (String[] c : cases) {
       Run r = c[0].equals("--synthetic") ? run("iommu", c[0], c[1])
           : run("iommu", "--synthetic", "random:1", c[0], c[1]);
