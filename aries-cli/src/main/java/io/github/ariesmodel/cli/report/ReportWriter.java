@@ -122,7 +122,12 @@ public final class ReportWriter {
       writeList(dir, names);
       AtomicFiles.move(stage.resolve(RESULTS), dir.resolve(RESULTS));
     } catch (IOException e) {
-      throw AtomicFiles.failed("cannot write the report in " + dir, e);
+      // a file's own write inside the staging directory names the file there ("cannot write DIR/.aries-partial-…/x.csv:
+      // File name too long"): named as the report's file it was to become (until stop 75 the staging path was shown)
+      IOException failed = AtomicFiles.failed("cannot write the report in " + dir, e);
+      String message = failed.getMessage().replace(stage.toString() + java.io.File.separator,
+          dir.toString() + java.io.File.separator).replace(stage.toString(), dir.toString());
+      throw new IOException(message, e);
     } finally {
       deleteTree(stage);
     }

@@ -54,6 +54,23 @@ class ReportWriterTest {
     assertThat(dir.resolve(ReportWriter.RESULTS)).hasContent(before);
   }
 
+  /**
+   * A file whose own write fails inside the staging directory is named by the path it was to have in the report's
+   * directory, never the hidden staging one (stop 75: "cannot write DIR/.aries-partial-…/NAME.csv: File name too
+   * long").
+   */
+  @Test
+  void aFileThatCannotBeWrittenIsNamedByItsFinalPath(@TempDir Path dir) {
+    String name = "t".repeat(252); // with .csv, longer than a file name may be
+    Results r = Results.builder(Fixtures.sample(true).metadata())
+        .table(ResultTable.builder(name).number("x", "").build()).build();
+    assertThatThrownBy(() -> ReportWriter.write(r, List.of(), dir, false, "t")).isInstanceOf(IOException.class)
+        .hasMessageStartingWith("cannot write the report in " + dir + ": cannot write " + dir.resolve(name + ".csv")
+            + ": ")
+        .hasMessageNotContaining(AtomicFiles.TEMP_PREFIX);
+    assertThat(dir.resolve(ReportWriter.RESULTS)).doesNotExist();
+  }
+
   /** An edited list of the report's files removes nothing but report files of the directory itself. */
   @Test
   void theListOfAnEarlierReportsFilesCanRemoveNothingElse(@TempDir Path dir) throws IOException {
