@@ -851,7 +851,9 @@ public final class AriesSystem {
     public Builder system(String spec) {
       checkArgument(spec != null && !spec.isBlank(), "system must not be blank");
       for (SystemPreset p : SystemPreset.values()) {
-        if (p.id().equals(spec.trim())) {
+        // in any case, as the systems command reads them: DEFAULT was refused as no preset, and Theta ran as
+        // aries-network's theta but was named "Theta" (until stop 75)
+        if (p.id().equalsIgnoreCase(spec.trim())) {
           return preset(p);
         }
       }

@@ -83,6 +83,7 @@ public final class SweepSpec {
           refuseSameNumber(name, numbers, v);
         }
         refuseSameNumbers(name, values, new long[0], new long[0]);
+        refuseSameNames(name, values);
       }
     }
   }
@@ -192,6 +193,28 @@ public final class SweepSpec {
 
   /** A count with a binary suffix, as the workloads' sizes and counts take it ({@code 4K}, {@code 1MB}). */
   private static final Pattern SUFFIXED = Pattern.compile("\\d{1,19}[kKmMgGtT][bB]?");
+
+  /**
+   * Refuses two values of {@code system} or {@code routing} that name one preset or routing in two cases ({@code
+   * routing=minimal,MINIMAL}): a run reads both alike
+   * ({@link io.github.ariesmodel.cli.system.SystemSpec#canonicalRouting}), so the sweep ran one point twice (until
+   * stop 75).
+   */
+  private static void refuseSameNames(String name, List<String> values) {
+    if (!name.equals("system") && !name.equals("routing")) {
+      return;
+    }
+    Map<String, String> seen = new HashMap<>();
+    for (String v : values) {
+      String key = name.equals("system") ? io.github.ariesmodel.cli.system.SystemSpec.canonicalSystem(v)
+          : io.github.ariesmodel.cli.system.SystemSpec.canonicalRouting(v);
+      String before = seen.putIfAbsent(key, v);
+      if (before != null) {
+        throw new IllegalArgumentException("parameter " + name + " lists " + Texts.abbreviate(key) + " twice, as \""
+            + Texts.abbreviate(before) + "\" and \"" + Texts.abbreviate(v) + "\"; give each value once");
+      }
+    }
+  }
 
   private static IllegalArgumentException sameNumber(String name, String before, String v, Object x) {
     return new IllegalArgumentException("parameter " + name + " lists " + Texts.abbreviate(String.valueOf(x))
@@ -398,6 +421,7 @@ public final class SweepSpec {
         rangeLasts[j] = lasts[ranges.get(j)];
       }
       refuseSameNumbers(name, new ArrayList<>(seen), rangeFirsts, rangeLasts);
+      refuseSameNames(name, new ArrayList<>(seen));
       return new ParsedValues(literals, firsts, starts);
     }
 

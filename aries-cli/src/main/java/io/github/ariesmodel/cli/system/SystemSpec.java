@@ -78,8 +78,47 @@ public record SystemSpec(
     checkArgument(nic != null, "nic must not be null");
     checkArgument(threads >= 0, "threads must be >= 0 (0: the single event loop) but was %s", threads);
     // as a sweep's values and -p's are: --system ' default' built the default system but recorded " default"
-    system = system.strip();
-    routing = routing.strip();
+    system = canonicalSystem(system);
+    routing = canonicalRouting(routing);
+  }
+
+  /**
+   * A system spec as it is recorded: stripped, and a preset's name in its own (lower) case, as the systems command
+   * reads it. {@code --system Theta} ran and was recorded as "Theta", while {@code --system DEFAULT} was refused
+   * (until stop 75). Anything else keeps its case: a link list's path is the file system's.
+   *
+   * @param system a system spec
+   * @return it, canonical
+   */
+  public static String canonicalSystem(String system) {
+    String s = system.strip();
+    for (io.github.ariesmodel.system.SystemPreset p : io.github.ariesmodel.system.SystemPreset.values()) {
+      if (p.id().equalsIgnoreCase(s)) {
+        return p.id();
+      }
+    }
+    return s;
+  }
+
+  /**
+   * A routing name as it is recorded: stripped, and a known routing's name (built in, {@code by-delivery-mode} or a
+   * registered provider's) in its own case: {@code --routing MINIMAL} ran and was recorded as "MINIMAL", so a sweep
+   * over minimal and MINIMAL ran one point twice (until stop 75).
+   *
+   * @param routing a routing name
+   * @return it, canonical
+   */
+  public static String canonicalRouting(String routing) {
+    String r = routing.strip();
+    if (r.equalsIgnoreCase(io.github.ariesmodel.system.AriesSystem.Builder.BY_DELIVERY_MODE)) {
+      return io.github.ariesmodel.system.AriesSystem.Builder.BY_DELIVERY_MODE;
+    }
+    for (String name : io.github.ariesmodel.network.Routings.names()) {
+      if (name.equalsIgnoreCase(r)) {
+        return name;
+      }
+    }
+    return r;
   }
 
   /**
