@@ -76,6 +76,10 @@ public final class AriesCli implements Callable<Integer> {
     cl.setErr(err);
     cl.setParameterExceptionHandler(errors);
     cl.setExecutionExceptionHandler(errors);
+    for (CommandLine sub : cl.getSubcommands().values()) {
+      // each subcommand's -V prints the version too: it printed nothing and exited 0 (until stop 75)
+      sub.getCommandSpec().versionProvider(new Version());
+    }
     cl.registerConverter(Double.class, AriesCli::finiteDouble);
     cl.registerConverter(Double.TYPE, AriesCli::finiteDouble);
     cl.registerConverter(Long.class, AriesCli::wholeLong);

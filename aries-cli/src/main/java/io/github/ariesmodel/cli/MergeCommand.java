@@ -67,6 +67,14 @@ final class MergeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    java.util.Set<String> kept = new java.util.HashSet<>();
+    for (String m : metrics) {
+      if (!kept.add(m)) {
+        // it was told as "table sweep already has a column" (until stop 75)
+        throw CliError.badInput("--metric " + io.github.ariesmodel.core.Texts.abbreviate(m) + " is given twice;"
+            + " give each metric once", "--metric", null);
+      }
+    }
     if (!plots.isEmpty() && html == null) {
       throw CliError.badInput("--plot needs --html FILE", "--plot", null);
     }
@@ -315,7 +323,8 @@ final class MergeCommand implements Callable<Integer> {
     for (String text : plots) {
       String[] p = text.split(":", -1);
       if (p.length < 2 || p.length > 3) {
-        throw new IllegalArgumentException("--plot must be X:Y or X:Y:GROUP but was \"" + text + "\"");
+        throw new IllegalArgumentException("--plot must be X:Y or X:Y:GROUP but was \""
+            + io.github.ariesmodel.core.Texts.abbreviate(text) + "\"");
       }
       List<Series> series = Series.fromTable(t, p[0], p[1], p.length == 3 ? p[2] : null);
       String yLabel = t.columns().get(t.columnIndex(p[1])).label();

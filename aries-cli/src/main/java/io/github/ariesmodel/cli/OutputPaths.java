@@ -82,7 +82,8 @@ final class OutputPaths {
           if (Files.isDirectory(p)) {
             continue; // made by someone else meanwhile: not ours to remove
           }
-          throw e;
+          // a file on the way (--out /etc/passwd/x): it was told as "already exists"
+          throw new java.nio.file.FileSystemException(p.toString(), null, p + " is a file, not a directory");
         }
         Path real;
         try {

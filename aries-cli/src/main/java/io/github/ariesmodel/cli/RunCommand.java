@@ -302,7 +302,7 @@ final class RunCommand implements Callable<Integer> {
       if (m.startsWith(key + " ")) {
         return CliError.badInput(config + ": params." + m, "--config " + config, e);
       }
-      if (m.startsWith("unknown parameter \"" + key + "\"")) {
+      if (m.startsWith("unknown parameter \"" + Texts.abbreviate(key) + "\"")) {
         return CliError.badInput(config + ": params: " + m, "--config " + config, e);
       }
     }

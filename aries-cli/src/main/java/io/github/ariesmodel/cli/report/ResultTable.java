@@ -75,7 +75,8 @@ public final class ResultTable {
       names.add(c.name());
     }
     throw new IllegalArgumentException(
-        "table \"" + name + "\" has no column \"" + columnName + "\"; columns are " + names);
+        "table \"" + name + "\" has no column \"" + io.github.ariesmodel.core.Texts.abbreviate(columnName)
+            + "\"; columns are " + names);
   }
 
   /**

@@ -116,7 +116,8 @@ public final class SweepJobs {
   public Job job(String name) {
     Job j = jobs.get(name);
     if (j == null) {
-      throw new IllegalArgumentException("sweep job must be one of " + names() + " but was \"" + name + "\"");
+      throw new IllegalArgumentException("sweep job must be one of " + names() + " but was \"" + io.github.ariesmodel.core.Texts.abbreviate(name)
+          + "\"");
     }
     return j;
   }

@@ -306,8 +306,8 @@ public final class SweepMerge {
     for (Metric m : r.metrics()) {
       have.add(m.name());
     }
-    return new IllegalArgumentException("point " + idx + where(files, idx) + " has no metric " + name
-        + "; its metrics are " + have);
+    return new IllegalArgumentException("point " + idx + where(files, idx) + " has no metric "
+        + Texts.abbreviate(name) + "; its metrics are " + have);
   }
 
   /**

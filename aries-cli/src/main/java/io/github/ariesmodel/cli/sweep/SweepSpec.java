@@ -91,7 +91,7 @@ public final class SweepSpec {
   private static void checkName(String name) {
     if (name == null || !NAME.matcher(name).matches()) {
       throw new IllegalArgumentException(
-          "parameter name must be letters, digits, '.', '_' or '-' but was \"" + name + "\"");
+          "parameter name must be letters, digits, '.', '_' or '-' but was \"" + Texts.abbreviate(name) + "\"");
     }
   }
 

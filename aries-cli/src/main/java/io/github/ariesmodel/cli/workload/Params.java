@@ -47,11 +47,11 @@ public final class Params {
     for (String p : pairs) {
       int eq = p.indexOf('=');
       if (eq <= 0) {
-        throw new IllegalArgumentException("parameter must look like name=value but was \"" + p + "\"");
+        throw new IllegalArgumentException("parameter must look like name=value but was \"" + Texts.abbreviate(p) + "\"");
       }
       String name = p.substring(0, eq).trim();
       if (m.put(name, p.substring(eq + 1).trim()) != null) {
-        throw new IllegalArgumentException("parameter " + name + " is given twice; give each parameter once");
+        throw new IllegalArgumentException("parameter " + Texts.abbreviate(name) + " is given twice; give each parameter once");
       }
     }
     return new Params(m);
@@ -76,7 +76,7 @@ public final class Params {
   public void checkAllUsed(Set<String> known) {
     for (String name : values.keySet()) {
       if (!known.contains(name)) {
-        throw new IllegalArgumentException("unknown parameter \"" + name + "\"; "
+        throw new IllegalArgumentException("unknown parameter \"" + Texts.abbreviate(name) + "\"; "
             + (known.isEmpty() ? "this workload takes no parameters"
                 : "known parameters: " + String.join(", ", new TreeSet<>(known))));
       }

@@ -62,8 +62,8 @@ public enum Workloads {
         return x;
       }
     }
-    throw new IllegalArgumentException("workload must be one of " + String.join(", ", names()) + " but was \"" + name
-        + "\"");
+    throw new IllegalArgumentException("workload must be one of " + String.join(", ", names()) + " but was \""
+        + io.github.ariesmodel.core.Texts.abbreviate(name) + "\"");
   }
 
   /** @return every workload's name */
