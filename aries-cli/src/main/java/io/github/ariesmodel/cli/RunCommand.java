@@ -400,7 +400,11 @@ final class RunCommand implements Callable<Integer> {
   private static void printSummary(PrintWriter o, Workload w, SystemSpec s, WorkloadRun run, Path dir, Path html,
       boolean wallClock) {
     Results results = run.results();
-    o.printf(Locale.ROOT, "aries run %s on %s (routing %s, seed %d)%n", w.name(), s.system(), s.routing(), s.seed());
+    // the routing results.json records, which the workload may have chosen (traffic's -p routings, none on the ideal
+    // fabric): the header printed --routing's, which the run had not used (until stop 75)
+    String routing = results.metadata().routing();
+    o.printf(Locale.ROOT, "aries run %s on %s (%sseed %d)%n", w.name(), s.system(),
+        routing == null ? "" : "routing " + routing + ", ", s.seed());
     for (Metric m : results.metrics()) {
       // as replay's summary: counts whole, thousands grouped (run replay printed 8000.000 B and 3.000 ranks; until
       // stop 73)

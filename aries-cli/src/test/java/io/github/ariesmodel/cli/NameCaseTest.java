@@ -36,6 +36,24 @@ class NameCaseTest {
     assertThat(out.toString()).contains("on default (routing minimal,");
   }
 
+  /**
+   * The header names the routing results.json records: on the ideal fabric it printed "routing by-delivery-mode" where
+   * the results record none (stop 75's hunt).
+   */
+  @Test
+  void theHeaderNamesTheRoutingTheResultsRecord() throws Exception {
+    Path dir = tmp.resolve("ideal");
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int rc = AriesCli.execute(new String[] {"run", "pingpong", "--fabric", "ideal", "-p", "sizes=8", "-p",
+        "iterations=1", "-q", "--no-wall-clock", "--out", dir.toString()}, new PrintWriter(out, true),
+        new PrintWriter(err, true));
+    assertThat(rc).as(err.toString()).isZero();
+    assertThat(ResultsJson.read(dir.resolve("results.json")).metadata().routing()).isNull();
+    assertThat(out.toString().lines().findFirst().orElseThrow()).isEqualTo("aries run pingpong on default (seed 1)")
+        .doesNotContain("routing");
+  }
+
   @Test
   void namesAreCanonicalButPathsKeepTheirCase() {
     assertThat(SystemSpec.canonicalSystem(" Theta ")).isEqualTo("theta");
