@@ -205,6 +205,10 @@ final class RunCommand implements Callable<Integer> {
         throw CliError.badInput(e.getMessage().replace("allowLong=on", "-p allowLong=on"),
             traceParameter(null, merged, fromFile), e);
       }
+      if (String.valueOf(e.getMessage()).startsWith(ReplayCommand.ESTIMATED_WORK)) {
+        // pingpong's, bandwidth's and alltoall's estimate (since stop 75), with run's own remedy
+        throw CliError.badInput(e.getMessage().replace("allowLong=on", "-p allowLong=on"), "workload " + w.name(), e);
+      }
       throw inConfiguration(e, fromFile);
     } catch (TraceReplayException | UncheckedIOException e) {
       throw w.name().equals("replay") ? inTrace(e, merged, fromFile) : e;

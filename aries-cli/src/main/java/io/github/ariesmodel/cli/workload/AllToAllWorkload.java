@@ -38,6 +38,7 @@ final class AllToAllWorkload implements Workload {
     m.put("pes", "32: processing elements, spread over the system");
     m.put("bytes", "4K: bytes each PE sends to each other PE");
     m.put(NoiseParam.NAME, NoiseParam.HELP);
+    m.put(WorkBound.ALLOW_LONG, WorkBound.HELP);
     return m;
   }
 
@@ -64,6 +65,8 @@ final class AllToAllWorkload implements Workload {
             + TableMemory.RUNTIME_RESERVE + " for the SHMEM runtime and page tables) but bytes=" + bytes + " and pes="
             + pes + " need " + buffers);
       }
+      // each PE sends its bytes to each other PE
+      WorkBound.check(params, WorkBound.times(WorkBound.packets(bytes), (long) pes * (pes - 1)), "fewer bytes or pes");
       return new Settings(pes, bytes);
     }
   }

@@ -50,6 +50,7 @@ final class BandwidthWorkload implements Workload {
         + " GETs ADAPTIVE_0: DMAPP's and the SHMEM job's default); with an explicit --routing the modes choose no"
         + " route and are not set");
     m.put(NoiseParam.NAME, NoiseParam.HELP);
+    m.put(WorkBound.ALLOW_LONG, WorkBound.HELP);
     return m;
   }
 
@@ -76,8 +77,19 @@ final class BandwidthWorkload implements Workload {
       String distance = params.choice("distance", pairs.containsKey("rank-1") ? "rank-1" : "same-router",
           new ArrayList<>(pairs.keySet()));
       boolean both = params.choice("directions", "one", List.of("one", "both")).equals("both");
+      long packets = 0; // each size's messages, as run counts them, for each operation and direction
+      for (long size : sizes) {
+        packets = WorkBound.plus(packets, WorkBound.times(WorkBound.packets(size), messages(volume, size)));
+      }
+      WorkBound.check(params, WorkBound.times(packets, (long) ops.size() * (both ? 2 : 1)),
+          "smaller sizes or fewer bytes");
       return new Settings(sizes, volume, ops, ugni, pairs, distance, both);
     }
+  }
+
+  /** @return the messages of one size that move {@code volume} bytes: at least 4 and at most 4,096 */
+  private static long messages(long volume, long size) {
+    return Math.max(4, Math.min(4096, volume / size));
   }
 
   @Override
@@ -120,7 +132,7 @@ final class BandwidthWorkload implements Workload {
         boolean put = ops.get(oi).equals("put");
         for (int si = 0; si < sizes.length; si++) {
           long size = sizes[si];
-          long n = Math.max(4, Math.min(4096, volume / size));
+          long n = messages(volume, size);
           if (both) {
             pe.barrierAll(); // both directions start together at every size
           }

@@ -45,6 +45,7 @@ final class PingPongWorkload implements Workload {
         + " GETs ADAPTIVE_0: DMAPP's and the SHMEM job's default); with an explicit --routing the modes choose no"
         + " route and are not set");
     m.put(NoiseParam.NAME, NoiseParam.HELP);
+    m.put(WorkBound.ALLOW_LONG, WorkBound.HELP);
     return m;
   }
 
@@ -66,6 +67,12 @@ final class PingPongWorkload implements Workload {
       boolean ugni = params.choice("modes", "ugni", List.of("ugni", "dmapp")).equals("ugni");
       Map<String, int[]> pairs = Distances.pairs(system.topology());
       List<String> wanted = Distances.wanted(params, pairs, "all");
+      long packets = 0; // a round trip is two messages; the first of each size's is a warm-up
+      for (long size : sizes) {
+        packets = WorkBound.plus(packets, WorkBound.times(WorkBound.packets(size),
+            2L * (Measurements.iterationsFor(size, iterations) + 1)));
+      }
+      WorkBound.check(params, WorkBound.times(packets, wanted.size()), "smaller sizes, fewer iterations or distances");
       return new Settings(sizes, iterations, ugni, pairs, wanted);
     }
   }
