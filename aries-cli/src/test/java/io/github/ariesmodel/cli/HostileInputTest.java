@@ -121,7 +121,7 @@ class HostileInputTest {
         // a list given as a YAML or JSON list: the refusal did not say the accepted form (until stop 71)
         {"array.yaml", "params: {sizes: [8, 64]}",
             "params.sizes must be a single value but was [8,64]; a list is written as one string, \"8,64\""},
-        {"name.json", null, "params: unknown parameter \"bogus\"; known parameters: distances, iterations, modes, osNoise, sizes"}};
+        {"name.json", null, "params: unknown parameter \"bogus\"; known parameters: allowLong, distances, iterations, modes, osNoise, sizes"}};
     for (String[] c : cases) {
       Path f = c[1] == null ? file(c[0], "{\"workload\": \"pingpong\", \"params\": {\"bogus\": 3}}")
           : file(c[0], "workload: pingpong\n" + c[1] + "\n");
