@@ -111,8 +111,9 @@ final class RunCommand implements Callable<Integer> {
         file == null || pr.hasMatchedOption("--system") ? choice.system : base.system(),
         file == null || pr.hasMatchedOption("--routing") ? choice.routing : base.routing(),
         file == null || pr.hasMatchedOption("--seed") ? seed.seed : base.seed(),
-        file == null || pr.hasMatchedOption("--fabric") ? SystemSpec.parseFabric(fabric) : base.fabric(),
-        file == null || pr.hasMatchedOption("--translator") ? SystemSpec.parseTranslator(translator)
+        file == null || pr.hasMatchedOption("--fabric") ? atOption(() -> SystemSpec.parseFabric(fabric))
+            : base.fabric(),
+        file == null || pr.hasMatchedOption("--translator") ? atOption(() -> SystemSpec.parseTranslator(translator))
             : base.translator(),
         base.iommu(), base.nic(), null).withThreads(threads.checked());
     if (file != null && s.translator() == io.github.ariesmodel.system.TranslatorKind.FLAT && file.iommuGiven()) {
@@ -122,7 +123,7 @@ final class RunCommand implements Callable<Integer> {
           + " flat; drop one of them", "--translator", null);
     }
     VirtualCarriers.forLanes(threads.checked());
-    PacketTrace.Filter filter = trace == null ? null : PacketTrace.Filter.parse(traceFilter);
+    PacketTrace.Filter filter = trace == null ? null : atOption(() -> PacketTrace.Filter.parse(traceFilter));
     if (trace != null) {
       try {
         s = s.withTrace(new PacketTrace(traceLimit, filter));
@@ -172,6 +173,7 @@ final class RunCommand implements Callable<Integer> {
       merged.putAll(file.params().asMap());
     }
     Map<String, String> given = Params.parse(params).asMap();
+    givenParams = given.keySet();
     java.util.Set<String> fromFile = new java.util.LinkedHashSet<>(merged.keySet());
     fromFile.removeAll(given.keySet()); // -p NAME=... replaces the file's NAME
     merged.putAll(given);
@@ -192,8 +194,10 @@ final class RunCommand implements Callable<Integer> {
       // the spec itself, a link list's line say: at "(arguments)" until stop 73
       throw CliError.badInput(e.getMessage(), systemFrom, e);
     } catch (IllegalArgumentException e) {
-      // the builder refuses a trace filter's node the system lacks (it matched no packet: the trace was empty)
-      throw CliError.renamed(e, "trace filter", "--trace-filter");
+      // the builder refuses a trace filter's node the system lacks (it matched no packet: the trace was empty), and
+      // an unknown routing (located at "(arguments)" until stop 75)
+      throw file == null || pr.hasMatchedOption("--routing") ? CliError.renamed(e, "trace filter", "--trace-filter",
+          "routing", "--routing") : CliError.renamed(e, "trace filter", "--trace-filter");
     }
     try {
       w.check(checked, p);
@@ -290,6 +294,21 @@ final class RunCommand implements Callable<Integer> {
     return in;
   }
 
+  /** The names of the parameters {@code -p} gave. */
+  private java.util.Set<String> givenParams = java.util.Set.of();
+
+  /**
+   * A value an option's own parser refuses ({@code --fabric}, {@code --translator}, {@code --trace-filter}), told
+   * under the option's name and located at it: "(arguments)" until stop 75.
+   */
+  private static <T> T atOption(java.util.function.Supplier<T> parse) {
+    try {
+      return parse.get();
+    } catch (IllegalArgumentException e) {
+      throw CliError.renamed(e, "fabric", "--fabric", "translator", "--translator", "trace filter", "--trace-filter");
+    }
+  }
+
   /**
    * A workload's refusal of a parameter that the configuration file gave (and no {@code -p} replaced), located in the
    * file as its other errors are ({@code FILE: params.sizes must ... (--config FILE)}); it was located as
@@ -308,6 +327,12 @@ final class RunCommand implements Callable<Integer> {
       }
       if (m.startsWith("unknown parameter \"" + Texts.abbreviate(key) + "\"")) {
         return CliError.badInput(config + ": params: " + m, "--config " + config, e);
+      }
+    }
+    for (String key : givenParams) {
+      // a -p parameter's refusal, located at it (it was "(arguments)" until stop 75)
+      if (m.startsWith(key + " ") || m.startsWith("unknown parameter \"" + Texts.abbreviate(key) + "\"")) {
+        return CliError.badInput(m, "-p " + Texts.abbreviate(key), e);
       }
     }
     return e;

@@ -135,7 +135,7 @@ class HostileInputTest {
     Path f = file("over.yaml", "workload: pingpong\nparams: {iterations: 3}\n");
     err.getBuffer().setLength(0);
     assertThat(aries("run", "--config", f.toString(), "-p", "iterations=0", "--out", out("o"))).isEqualTo(2);
-    assertThat(onlyLine()).isEqualTo("aries run: iterations must be in [1, 100000] but was 0 (arguments)");
+    assertThat(onlyLine()).isEqualTo("aries run: iterations must be in [1, 100000] but was 0 (-p iterations)");
   }
 
   /**
@@ -166,7 +166,7 @@ class HostileInputTest {
     err.getBuffer().setLength(0);
     assertThat(aries("run", "pingpong", "-p", "osNoise=bogus", "--out", out("o"))).isEqualTo(2);
     assertThat(onlyLine()).isEqualTo("aries run: osNoise must be none or period=P,detour=D[,phase=aligned|random] but"
-        + " had \"bogus\" in \"bogus\" (arguments)");
+        + " had \"bogus\" in \"bogus\" (-p osNoise)");
   }
 
   /**

@@ -82,6 +82,25 @@ class OneLineGapsTest {
     assertThat(m).doesNotExist();
   }
 
+  /** A refusal of an option's or -p parameter's value is located at it, not at "(arguments)". */
+  @Test
+  void aRefusedValueIsLocatedAtItsOption() {
+    String[][] cases = {
+      {"--routing", "nosuch", "--routing must be one of [", "(--routing)"},
+      {"--fabric", "x", "--fabric must be routers or ideal but was \"x\"", "(--fabric)"},
+      {"--translator", "x", "--translator must be iommu or flat but was \"x\"", "(--translator)"},
+      {"--trace-filter", "node=3", "--trace-filter fields are src, dst, packet, sample but got \"node\"",
+          "(--trace-filter)"},
+      {"-p", "sizes=abc", "sizes must be a whole number", "(-p sizes)"},
+      {"-p", "bogus=1", "unknown parameter \"bogus\"", "(-p bogus)"}};
+    for (String[] c : cases) {
+      assertThat(aries("run", "pingpong", c[0], c[1], "--trace", tmp.resolve("t.json").toString(), "--out",
+          tmp.resolve("o").toString())).as(c[0]).isEqualTo(2);
+      assertThat(onlyLine()).as(c[0]).startsWith("aries run: " + c[2]).endsWith(c[3]);
+    }
+    assertThat(tmp.resolve("o")).doesNotExist();
+  }
+
   @Test
   void anOutBelowAFileSaysTheFileIsNoDirectory() throws Exception {
     Path file = Files.writeString(tmp.resolve("f"), "mine");

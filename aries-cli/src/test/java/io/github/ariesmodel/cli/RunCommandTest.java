@@ -190,7 +190,7 @@ class RunCommandTest {
     err.getBuffer().setLength(0);
     assertThat(run(new StringWriter(), err, "run", "gups", "--system", "canonical:p=1,a=1,h=1", "-p", "pes=3", "-q",
         "--out", tmp.resolve("g3").toString())).isEqualTo(2);
-    assertThat(err.toString().trim()).isEqualTo("aries run: pes must be in [1, 2] but was 3 (arguments)");
+    assertThat(err.toString().trim()).isEqualTo("aries run: pes must be in [1, 2] but was 3 (-p pes)");
     err.getBuffer().setLength(0);
     assertThat(run(new StringWriter(), err, "run", "mixed", "--system", "canonical:p=1,a=1,h=1", "-q", "--out",
         tmp.resolve("m").toString())).isEqualTo(2);

@@ -86,7 +86,7 @@ class RunTraceAndStatisticsTest {
     StringWriter err = new StringWriter();
     assertThat(run(new StringWriter(), err, "run", "pingpong", "--trace", tmp.resolve("t.json").toString(),
         "--trace-filter", "node=3", "--out", tmp.resolve("x").toString())).isEqualTo(2);
-    assertThat(err.toString()).contains("trace filter fields are src, dst, packet, sample but got \"node\"");
+    assertThat(err.toString()).contains("--trace-filter fields are src, dst, packet, sample but got \"node\" (--trace-filter)");
   }
 
   @Test
