@@ -54,6 +54,24 @@ class NameCaseTest {
         .doesNotContain("routing");
   }
 
+  /**
+   * traffic's routings parameter wins over --routing (docs/errors-and-guarantees.md), and the header says so: it
+   * printed --routing's, which the run had not used.
+   */
+  @Test
+  void theTrafficHeaderNamesTheRoutingsThatRan() throws Exception {
+    Path dir = tmp.resolve("t");
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int rc = AriesCli.execute(new String[] {"run", "traffic", "--system", "aries-small", "--routing", "ugal", "-p",
+        "routings=minimal", "-p", "loads=0.1", "-p", "measureNs=200", "-q", "--no-wall-clock", "--out",
+        dir.toString()}, new PrintWriter(out, true), new PrintWriter(err, true));
+    assertThat(rc).as(err.toString()).isZero();
+    String recorded = ResultsJson.read(dir.resolve("results.json")).metadata().routing();
+    assertThat(recorded).isEqualTo("minimal");
+    assertThat(out.toString()).contains("(routing minimal, seed").doesNotContain("ugal");
+  }
+
   @Test
   void namesAreCanonicalButPathsKeepTheirCase() {
     assertThat(SystemSpec.canonicalSystem(" Theta ")).isEqualTo("theta");
