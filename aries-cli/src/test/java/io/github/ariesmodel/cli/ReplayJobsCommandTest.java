@@ -143,4 +143,29 @@ class ReplayJobsCommandTest {
       assertThat(line).doesNotContain("\n").endsWith(c[3]);
     }
   }
+
+  /**
+   * A trace that takes no time alone (init and finalize only) has no slowdown beside another: its cell is null and
+   * the metric absent, where 0/0 was written as 0.0 (until stop 75).
+   */
+  @Test
+  void aTraceThatTakesNoTimeAloneHasNoSlowdown() throws Exception {
+    Path t = tmp.resolve("empty.txt");
+    java.nio.file.Files.writeString(t, "0 init\n1 init\n0 finalize\n1 finalize\n");
+    JsonNode r = replay("empty", "replay", t.toString(), "--with", t.toString(), "--system", "canonical-small");
+    JsonNode jobs = table(r, "jobs");
+    int col = 0;
+    for (JsonNode c : jobs.get("columns")) {
+      if (c.get("name").asText().equals("slowdown")) {
+        break;
+      }
+      col++;
+    }
+    assertThat(jobs.get("columns").get(col).get("name").asText()).isEqualTo("slowdown");
+    for (JsonNode row : jobs.get("rows")) {
+      assertThat(row.get(col).isNull()).as(row.toString()).isTrue();
+    }
+    assertThat(r.get("metrics").has("slowdown")).isFalse();
+    assertThat(r.get("metrics").has("aloneTimeUs")).isTrue();
+  }
 }

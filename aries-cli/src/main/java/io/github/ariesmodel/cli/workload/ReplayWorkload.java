@@ -681,14 +681,17 @@ final class ReplayWorkload implements Workload {
     for (int j = 0; j < traces.size(); j++) {
       ReplayResult x = r.replays().get(j);
       Double aloneUs = alone.isEmpty() ? null : Figures.round(alone.get(j).simulatedPs() / 1e6, 3);
-      Double slowdown = alone.isEmpty() ? null
+      // no slowdown of a trace whose time alone is 0 (it makes no call that takes time): 0/0 was written as 0.0
+      Double slowdown = alone.isEmpty() || alone.get(j).simulatedPs() == 0 ? null
           : Figures.round((double) x.simulatedPs() / alone.get(j).simulatedPs(), 4);
       jobs.row(j, traces.get(j).source().toString(), x.ranks(), x.nodes().get(0),
           Figures.round(settings.startsPs().get(j) / 1e6, 3), Figures.round(x.simulatedPs() / 1e6, 3), aloneUs,
           slowdown, ns(x.latency(), x.latency().p50Ns()), ns(x.latency(), x.latency().p99Ns()), x.messages());
       if (j == 0 && !alone.isEmpty()) {
         rep.metric("aloneTimeUs", aloneUs, "us");
-        rep.metric("slowdown", slowdown, "");
+        if (slowdown != null) {
+          rep.metric("slowdown", slowdown, "");
+        }
       }
     }
     rep.metric("jobs", traces.size() + (r.background() == null ? 0 : 1), "");
