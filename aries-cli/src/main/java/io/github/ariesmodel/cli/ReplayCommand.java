@@ -279,6 +279,11 @@ final class ReplayCommand implements Callable<Integer> {
       p.put("allowLong", "on");
     }
     if (hostCache != null) {
+      if (hostCache.isBlank()) {
+        // an empty setting was taken as the system's cache and recorded as "" (until stop 75)
+        throw CliError.badInput("--host-cache must be key=value pairs (keys capacity, line, ways, hitPs, memoryPs,"
+            + " policy) but was empty; leave the option out for the system's cache", "--host-cache", null);
+      }
       try {
         HostCacheConfig.parse(hostCache); // its one line names the option, not the workload's parameter
       } catch (IllegalArgumentException e) {

@@ -200,6 +200,13 @@ class ReplayCommandTest {
         tmp.resolve("bad").toString())).isEqualTo(2);
     assertThat(err.toString().strip()).isEqualTo("aries replay: nicWritePolicy must be one of update, invalidate,"
         + " bypass, allocate but was 'foo' (--host-cache)");
+    // an empty setting was run as the system's cache and recorded as "" (until stop 75)
+    StringWriter empty = new StringWriter();
+    assertThat(run(new StringWriter(), empty, "replay", trace.toString(), "--host-cache", " ", "-q", "--out",
+        tmp.resolve("empty").toString())).isEqualTo(2);
+    assertThat(empty.toString().strip()).startsWith("aries replay: --host-cache must be key=value pairs")
+        .endsWith("(--host-cache)");
+    assertThat(tmp.resolve("empty")).doesNotExist();
   }
 
   /**
