@@ -122,6 +122,12 @@ public interface Shmem {
    * boundaries of {@code srcOffset} ({@link ShmemJob#nicTransactions}), and returns when all have completed; a fault
    * in any of them is one faulted operation.
    *
+   * <p>A NIC GET reads whole 4-byte words (uGNI's {@code GNI_RC_ALIGNMENT_ERROR}, docs/nic.md), so a get whose
+   * {@code srcOffset} or {@code length} is not a multiple of 4 reads the words that hold it: up to 64 such bytes into
+   * an internal bounce slot, a longer range's aligned interior straight into {@code dest} and its head and tail words
+   * into the slot (one or two posts more); the PE's core then copies only the bytes asked, so no other byte of
+   * {@code dest} changes (since stop 75; the NIC took unaligned FMA GETs before).
+   *
    * @param dest this PE's object
    * @param destOffset byte offset in it
    * @param src the remote object
@@ -201,7 +207,9 @@ public interface Shmem {
 
   /**
    * Gets bytes from another PE's symmetric object into this PE's own without waiting; completes at {@link #quiet()}
-   * (when every NIC transaction of it has: split as {@link #getmem}'s).
+   * (when every NIC transaction of it has: split as {@link #getmem}'s). An unaligned get is read as {@link #getmem}'s
+   * is; the PE copies its bytes out of the bounce slot at {@code quiet}, when it needs the slot, or when its program
+   * returns.
    *
    * @param dest this PE's object
    * @param destOffset byte offset in it
