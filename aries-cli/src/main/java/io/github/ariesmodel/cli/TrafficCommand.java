@@ -129,14 +129,6 @@ final class TrafficCommand implements Callable<Integer> {
     if (!(load >= TrafficExperiment.MIN_LOAD && load <= 2)) {
       throw CliError.badInput("--load must be in [0.0001, 2] but was " + load, "--load", null);
     }
-    // the window against the packet slot in the option's own unit (the experiment refuses it naming its field in ps,
-    // and the line mixed ps and µs until stop 75)
-    double slotPs = TrafficExperiment.slotPs(topo);
-    if (Math.round(measureUs * 1e6) < slotPs) {
-      throw CliError.badInput("--measure-us must be at least one packet slot, " + Figures.text(Math.ceil(slotPs) / 1e6)
-          + " µs here (84 wire bytes at the topology's injection rate), but was " + Figures.text(measureUs),
-          "--measure-us", null);
-    }
     double work = (double) topo.nodeCount() * (warmupUs + measureUs);
     if (!allowLong && work > MAX_NODE_MICROSECONDS) {
       throw CliError.badInput(String.format(Locale.ROOT, "estimated work %.3g node-µs (%,d nodes × %.3g µs) exceeds"
@@ -170,6 +162,14 @@ final class TrafficCommand implements Callable<Integer> {
           + " each, growing with the simulated time: lower --load, shorten --warmup-us or --measure-us, or give more"
           + " heap with ARIES_JAVA_OPTS=-Xmx<size>", Figures.text(load)), "memory", e);
     } catch (IllegalArgumentException e) {
+      // the window against the packet slot, which the experiment checks after the fabric's settings (so theirs are
+      // told first) naming its field in ps: told in the option's own unit (the line mixed ps and µs until stop 75)
+      if (String.valueOf(e.getMessage()).startsWith("measurePs must be at least one packet slot")) {
+        double slotPs = TrafficExperiment.slotPs(topo);
+        throw CliError.badInput("--measure-us must be at least one packet slot, "
+            + Figures.text(Math.ceil(slotPs) / 1e6) + " µs here (84 wire bytes at the topology's injection rate), but"
+            + " was " + Figures.text(measureUs), "--measure-us", e);
+      }
       // the fabric's builder names its own field; the user typed the option
       throw CliError.renamed(e, "vcBufferBytes", "--vc-buffer");
     }
