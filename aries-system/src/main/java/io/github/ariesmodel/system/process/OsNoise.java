@@ -1,5 +1,6 @@
 package io.github.ariesmodel.system.process;
 
+import io.github.ariesmodel.core.Texts;
 import java.math.BigDecimal;
 import java.util.Locale;
 import java.util.Objects;
@@ -123,17 +124,18 @@ public final class OsNoise {
         case "detour" -> detour = duration("noise detour", value, detour);
         case "phase" -> {
           if (!value.equals("aligned") && !value.equals("random")) {
-            throw new IllegalArgumentException("noise phase must be aligned or random but was \"" + value + "\"");
+            throw new IllegalArgumentException("noise phase must be aligned or random but was \""
+                + Texts.abbreviate(value) + "\"");
           }
           phase = value.equals("aligned") ? Phase.ALIGNED : Phase.RANDOM;
         }
         default -> throw new IllegalArgumentException("noise must be none or period=P,detour=D[,phase=aligned|random]"
-            + " but had \"" + part.trim() + "\" in \"" + s + "\"");
+            + " but had \"" + Texts.abbreviate(part.trim()) + "\" in \"" + Texts.abbreviate(s) + "\"");
       }
     }
     if (period == null || detour == null) {
-      throw new IllegalArgumentException("noise must give both period= and detour= (or be none) but was \"" + s
-          + "\"");
+      throw new IllegalArgumentException("noise must give both period= and detour= (or be none) but was \""
+          + Texts.abbreviate(s) + "\"");
     }
     return periodic(period, detour, phase);
   }
@@ -159,26 +161,27 @@ public final class OsNoise {
       digits = t.substring(0, t.length() - 2);
     } else {
       throw new IllegalArgumentException(name + " must be a number and a unit (ps, ns, us or ms), such as 25us, but was"
-          + " \"" + text + "\"");
+          + " \"" + Texts.abbreviate(text) + "\"");
     }
     BigDecimal v;
     try {
       v = new BigDecimal(digits.trim());
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(name + " must be a number and a unit (ps, ns, us or ms), such as 25us, but was"
-          + " \"" + text + "\"", e);
+          + " \"" + Texts.abbreviate(text) + "\"", e);
     }
     BigDecimal ps = v.multiply(BigDecimal.valueOf(scale));
     // at most one second: a detour or period longer than a simulation is surely a mistyped unit
     if (ps.signum() < 0 || ps.compareTo(BigDecimal.valueOf(1_000_000_000_000L)) > 0) {
       // (in units it accepts: it said "1 s", which it refuses)
       throw new IllegalArgumentException(name + " must be in [0 ps, 1000 ms] (a number and a unit: ps, ns, us or ms)"
-          + " but was \"" + text + "\"");
+          + " but was \"" + Texts.abbreviate(text) + "\"");
     }
     try {
       return ps.longValueExact();
     } catch (ArithmeticException e) {
-      throw new IllegalArgumentException(name + " must be a whole number of picoseconds but was \"" + text + "\"", e);
+      throw new IllegalArgumentException(name + " must be a whole number of picoseconds but was \""
+          + Texts.abbreviate(text) + "\"", e);
     }
   }
 

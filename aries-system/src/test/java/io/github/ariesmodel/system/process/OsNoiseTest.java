@@ -153,6 +153,27 @@ class OsNoiseTest {
     }
   }
 
+  /**
+   * A long or control-character spec is echoed abbreviated and escaped (stop 75's hunt: 100,000 characters of
+   * {@code -p osNoise} came back whole), and numbers with extreme exponents are refused in one line.
+   */
+  @Test
+  void aLongOrUnprintableSpecIsEchoedShortAndExtremeExponentsAreRefused() {
+    String longSpec = "period=1ms,detour=" + "9".repeat(100_000) + "us";
+    Throwable t = catchThrowable(() -> OsNoise.parse(longSpec));
+    assertThat(t).isInstanceOf(IllegalArgumentException.class);
+    assertThat(t.getMessage()).hasSizeLessThan(300).contains("(100002 characters)").doesNotContain("\n");
+    Throwable junk = catchThrowable(() -> OsNoise.parse("period=1ms,detour=1us," + "x".repeat(5_000)));
+    assertThat(junk.getMessage()).hasSizeLessThan(400).contains("(5000 characters)").contains("(5022 characters)");
+    Throwable esc = catchThrowable(() -> OsNoise.parse("period=1ms,detour=1us,phase=ali\u0007gned"));
+    assertThat(esc.getMessage()).doesNotContain("\u0007").contains("ali\\u0007gned");
+    for (String number : new String[] {"1e2147483647", "1e-2147483647", "1e-2147483648", "1e999999999999"}) {
+      String spec = "period=1ms,detour=" + number + "us";
+      assertThatThrownBy(() -> OsNoise.parse(spec)).as(spec).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("noise detour must be");
+    }
+  }
+
   private static final List<String> PIECES = List.of("period=", "detour=", "phase=", ",", "=", "ms", "us", "ns", "ps",
       "1", "0", "-1", ".5", "2.5", "1e3", "9".repeat(40), "aligned", "random", "none", " ", "", "\u0000", "é");
 
