@@ -347,7 +347,7 @@ final class ReplayCommand implements Callable<Integer> {
     PrintWriter o = spec.commandLine().getOut();
     if (json.json) {
       o.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(
-          summary(run.results(), s, dir)));
+          summary(run.results(), run.notes(), s, dir)));
     } else {
       // a mapping file places the ranks itself: --ranks-per-node (1 by default) said nothing of it (until stop 73)
       boolean builtIn = Set.of("linear", "random", "round-robin-groups").contains(mapping);
@@ -440,9 +440,17 @@ final class ReplayCommand implements Callable<Integer> {
 
   /**
    * The {@code --json} summary: ranks, messages, bytes, collectives by name, simulated time and more; the latency
-   * percentiles are null when no point-to-point message was delivered.
+   * percentiles are null when no point-to-point message was delivered. The counts of what the replay could not take
+   * from the trace as it stands and the run's notes are there too, as in results.json and the text output (the summary
+   * left them out until stop 76, so a script reading it could not tell that a replay had dropped or guessed calls).
+   *
+   * @param r the results
+   * @param notes the run's notes, as the text output prints them
+   * @param s the system
+   * @param dir the report's directory
+   * @return the summary, in its order
    */
-  static Map<String, Object> summary(Results r, SystemSpec s, Path dir) {
+  static Map<String, Object> summary(Results r, List<String> notes, SystemSpec s, Path dir) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("system", s.system());
     m.put("seed", s.seed());
@@ -469,9 +477,17 @@ final class ReplayCommand implements Callable<Integer> {
     m.put("linkBytes", links);
     Number notRecorded = metrics.get("callsNotRecorded"); // absent when the trace cannot tell (SimGrid)
     m.put("callsNotRecorded", notRecorded == null ? null : notRecorded.longValue());
+    for (String count : TRACE_COUNTS) {
+      m.put(count, metrics.get(count).longValue());
+    }
+    m.put("notes", List.copyOf(notes));
     m.put("results", dir.resolve("results.json").toString());
     return m;
   }
+
+  /** The metrics that count what the replay could not take from the trace, each in the {@code --json} summary. */
+  static final List<String> TRACE_COUNTS = List.of("unknownSizes", "requestsNotStarted", "requestsAlreadyCompleted",
+      "receivesUnmatched", "oneSidedFolded");
 
   private static ResultTable table(Results r, String name) {
     return r.tables().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();

@@ -551,6 +551,18 @@ class ReplayCommandTest {
     }
     assertThat(out.toString()).contains("  requestsAlreadyCompleted: 1 waits, tests, cancels or frees named requests a"
         + " test of the trace had already completed").doesNotContain("requestsNotStarted:");
+    // and in the --json summary, counts and notes (left out of it until stop 76)
+    StringWriter json = new StringWriter();
+    assertThat(run(json, err, "replay", f.toString(), "--compute", "as-traced", "--json", "-q", "--out",
+        dir.toString())).as(err.toString()).isZero();
+    JsonNode j = new ObjectMapper().readTree(json.toString());
+    assertThat(j.get("requestsAlreadyCompleted").asLong()).isEqualTo(1);
+    for (String zero : List.of("requestsNotStarted", "unknownSizes", "receivesUnmatched", "oneSidedFolded")) {
+      assertThat(j.get(zero).isIntegralNumber()).as(zero).isTrue();
+      assertThat(j.get(zero).asLong()).as(zero).isZero();
+    }
+    assertThat(j.get("notes").isArray()).isTrue();
+    assertThat(j.get("notes").toString()).contains("requestsAlreadyCompleted: 1 waits, tests, cancels or frees");
   }
 
   @Test
