@@ -1,5 +1,7 @@
 package io.github.ariesmodel.network;
 
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -69,7 +71,10 @@ public record StuckPackets(
     if (places == null) {
       throw new IllegalArgumentException("places must not be null");
     }
-    byCause = Map.copyOf(byCause);
+    // in the causes' order, the same in every JVM (Map.copyOf's order is not)
+    EnumMap<WaitCause, Long> causes = new EnumMap<>(WaitCause.class); // (the copy constructor refuses an empty map)
+    causes.putAll(byCause);
+    byCause = Collections.unmodifiableMap(causes);
     for (int i = 0; i < places.size(); i++) { // (an immutable list's contains(null) throws)
       if (places.get(i) == null) {
         throw new IllegalArgumentException("places must not hold null but held one at index " + i);

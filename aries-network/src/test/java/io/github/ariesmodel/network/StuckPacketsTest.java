@@ -128,6 +128,20 @@ class StuckPacketsTest {
     }
   }
 
+  /** The counts by cause iterate in the causes' declared order in every JVM (a Map.copyOf's order is the JVM's). */
+  @Test
+  void theCountsByCauseIterateInTheCausesOrder() {
+    java.util.Map<WaitCause, Long> byCause = new java.util.LinkedHashMap<>();
+    WaitCause[] causes = WaitCause.values();
+    for (int i = causes.length - 1; i >= 0; i--) {
+      byCause.put(causes[i], (long) i);
+    }
+    StuckPackets s = new StuckPackets(1, 0, byCause, java.util.List.of(), 0, null);
+    assertThat(s.byCause().keySet()).containsExactly(causes);
+    byCause.put(causes[0], 99L);
+    assertThat(s.byCause().get(causes[0])).isZero(); // a copy
+  }
+
   @Test
   void aDrainThatEmptiesTheNetworkReportsNothingStuck() {
     TrafficResult r = TrafficExperiment.on(ring()).routing("minimal").load(0.3).warmupPs(20_000).measurePs(100_000)

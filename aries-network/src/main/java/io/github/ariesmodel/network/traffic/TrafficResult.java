@@ -2,6 +2,8 @@ package io.github.ariesmodel.network.traffic;
 
 import io.github.ariesmodel.network.LinkLoad;
 import io.github.ariesmodel.network.StuckPackets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -63,7 +65,11 @@ public record TrafficResult(
     StuckPackets stuck,
     List<LinkLoad> busiestLinks) {
 
-  /** Refuses a null where a value is required and keeps the list unmodifiable. */
+  /**
+   * Refuses a null where a value is required and copies the map, the array and the list, so the result cannot be
+   * changed after it is made (until stop 76 the map and the array were the experiment's own and took a caller's
+   * writes).
+   */
   public TrafficResult {
     if (linkUtilization == null) {
       throw new IllegalArgumentException("linkUtilization must not be null");
@@ -80,6 +86,14 @@ public record TrafficResult(
       }
     }
     busiestLinks = List.copyOf(busiestLinks);
+    linkUtilization = Collections.unmodifiableMap(new LinkedHashMap<>(linkUtilization)); // in its order
+    vcOccupancyBytes = vcOccupancyBytes.clone();
+  }
+
+  /** @return per VC: mean bytes held per router input buffer during the window; a copy */
+  @Override
+  public double[] vcOccupancyBytes() {
+    return vcOccupancyBytes.clone();
   }
 
   /** @return events per wall-clock second */

@@ -48,6 +48,29 @@ class BusiestLinksTrafficTest {
         .hasMessage("busiestLinks must be in [0, 1000] but was 1001");
   }
 
+  /**
+   * A result cannot be changed after it is made: its utilization map took a caller's put and its VC array a caller's
+   * write (stop 76's API hunt), and the experiment's own objects went out with it.
+   */
+  @Test
+  void aResultsMapAndArrayCannotBeChanged() {
+    TrafficResult r = run(Topologies.parseTopology("aries-small"), 1, 0);
+    assertThatThrownBy(() -> r.linkUtilization().put("rank-1", 42.0))
+        .isInstanceOf(UnsupportedOperationException.class);
+    double first = r.vcOccupancyBytes()[0];
+    r.vcOccupancyBytes()[0] = -1;
+    assertThat(r.vcOccupancyBytes()[0]).isEqualTo(first);
+    java.util.Map<String, Double> util = new java.util.LinkedHashMap<>(r.linkUtilization());
+    double[] vc = r.vcOccupancyBytes();
+    TrafficResult copy = new TrafficResult(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, util, vc, 0, 0, 0, true, 0, 0, 0, 0, 0,
+        null, List.of());
+    util.put("extra", 1.0);
+    vc[0] = -2;
+    assertThat(copy.linkUtilization()).doesNotContainKey("extra");
+    assertThat(copy.vcOccupancyBytes()[0]).isEqualTo(first);
+    assertThat(copy.linkUtilization().keySet()).containsExactlyElementsOf(r.linkUtilization().keySet());
+  }
+
   @Test
   void theListIsTheSameForEveryThreadCount() {
     Topology t = Topologies.parseTopology("aries-small");
