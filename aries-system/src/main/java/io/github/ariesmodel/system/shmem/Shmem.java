@@ -233,7 +233,9 @@ public interface Shmem {
    *
    * @return the count
    * @throws IllegalStateException in a job built without {@code remoteEvents(true)} (its puts ask for none: it would
-   *     always be 0)
+   *     always be 0), or when the PE's remote-event queue has overrun (it dropped events, which no count can include:
+   *     uGNI's {@code GNI_CqGetEvent} answers {@code GNI_RC_ERROR_RESOURCE} [S5]); it fills only while no run of this
+   *     job takes its events, as while another job built on the node since holds the NIC's completion listener
    */
   long remoteEvents();
 
@@ -242,7 +244,8 @@ public interface Shmem {
    *
    * @param count the count to reach
    * @throws IllegalStateException in a job built without {@link ShmemJob.Builder#remoteEvents(boolean)
-   *     remoteEvents(true)} (it would wait for ever; use {@link #waitUntil})
+   *     remoteEvents(true)} (it would wait for ever; use {@link #waitUntil}), or when the PE's remote-event queue has
+   *     overrun, before or while it waits (as {@link #remoteEvents()})
    */
   void waitRemoteEvents(long count);
 

@@ -1156,9 +1156,7 @@ public final class ShmemJob {
       if (e.type() == CompletionType.REMOTE) {
         // Counted from this PE's own queue, which its registrations name: the listener also sees the REMOTE events of
         // another job's registrations on the node (a failed run's puts in flight), which land in that job's queue.
-        while (remoteCq.getEvent() != null) {
-          remoteEvents++;
-        }
+        takeRemoteEvents();
       } else {
         SplitTransfers.Transfer split = splits.isEmpty() ? null : splits.of(e.postId());
         if (e.isError()) {
@@ -1776,6 +1774,8 @@ public final class ShmemJob {
     public long remoteEvents() {
       checkCaller();
       checkRemoteEvents("remoteEvents()");
+      takeRemoteEvents();
+      checkOverrun("remoteEvents()");
       return remoteEvents;
     }
 
@@ -1785,7 +1785,38 @@ public final class ShmemJob {
       notInCondition("waitRemoteEvents");
       checkArgument(count >= 0, "count must be >= 0 but was %s", count); // (a negative one returned at once)
       checkRemoteEvents("waitRemoteEvents");
-      self().waitUntil(() -> remoteEvents >= count);
+      takeRemoteEvents();
+      checkOverrun("waitRemoteEvents");
+      // (a dropped event reaches the listener too, and wakes the PE: a wait for one never counted would be for ever)
+      self().waitUntil(() -> remoteEvents >= count || remoteCq.overrun());
+      checkOverrun("waitRemoteEvents");
+    }
+
+    /**
+     * Counts the events waiting in this PE's remote-event queue, taking them as uGNI's {@code GNI_CqGetEvent} does
+     * [S5]: the listener does so as each is written, and the calls about the count do so first, for the events written
+     * while another job built on the node held its NIC's listener (until stop 76 those were never counted).
+     */
+    private void takeRemoteEvents() {
+      while (remoteCq.getEvent() != null) {
+        remoteEvents++;
+      }
+    }
+
+    /**
+     * Fails the PE, in one line, when its remote-event queue has overrun: the events it dropped are in no count, and
+     * uGNI's {@code GNI_CqGetEvent} answers {@code GNI_RC_ERROR_RESOURCE} then [S5]. A count of REMOTE events has no
+     * fallback to recover them (libfabric's uGNI provider recovers from an overrun of its receive queue because there
+     * an event only says which mailbox to look at, and it looks at all of them: {@code __nic_rx_overrun} in
+     * {@code prov/gni/src/gnix_nic.c}; the MPI layer fails its rank as this does, {@code Rank.checkOverrun}).
+     */
+    private void checkOverrun(String call) {
+      if (remoteCq.overrun()) {
+        throw new IllegalStateException("PE " + index + "'s remote-event completion queue overran: "
+            + remoteCq.droppedEvents() + " REMOTE events were dropped (it holds " + remoteCq.capacity() + " and"
+            + " fills only while no run of this job takes its events), so " + call + " cannot count them (uGNI's"
+            + " GNI_CqGetEvent answers GNI_RC_ERROR_RESOURCE)");
+      }
     }
 
     /** Refuses a call about REMOTE events in a job whose puts ask for none (it would count 0, or wait for ever). */
