@@ -248,6 +248,22 @@ final class CompletionWriter {
         + " (GNI_CqCreate [S5]): name another CQ for remote events", cq, nodeId);
   }
 
+  /**
+   * The queue a peer's CQ write ({@code GNI_PostCqWrite}) names by its handle, if it may take the write: one that
+   * takes local events (a post named it) does not, a CQ taking local or remote events "but not both" ({@code
+   * GNI_CqCreate} [S5]). The writer cannot know the queue's use when it posts, so the write faults at the target, as
+   * one naming no queue does: on uGNI it names a memory handle whose registration's CQ takes it, and no registration
+   * may name a queue of local events ({@link #checkRemoteQueue}), so no such handle exists. Until stop 76 the write
+   * landed in the queue among its own posts' events.
+   *
+   * @param handle the handle the write names
+   * @return the queue, or null when the write must fault (no such queue, or one of local events)
+   */
+  CompletionQueue peerWriteQueue(int handle) {
+    CompletionQueue q = queue(handle);
+    return q == null || q.takesLocalEvents ? null : q;
+  }
+
   /** A registration naming a live queue for remote events has been made. */
   void remoteQueueNamed(int cq) {
     queues.get(cq).takesRemoteEvents = true;

@@ -101,7 +101,7 @@ final class TargetEngine {
   private void serve(long now, Packet p) {
     stats.requestsServed++;
     if (RequestTag.cqWrite(p.tag())) {
-      CompletionQueue q = completions.queue(p.mdh());
+      CompletionQueue q = completions.peerWriteQueue(p.mdh()); // (none, or one of local events: it faults)
       if (q == null || p.dataLength() != 8) {
         respondError(now, p, Status.INVALID_MDH);
         return;
