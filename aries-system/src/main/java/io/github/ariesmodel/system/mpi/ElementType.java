@@ -8,6 +8,25 @@ enum ElementType {
   DOUBLE;
 
   static final int BYTES = 8;
+  /**
+   * Most elements a reduction or an accumulate carries: the model moves their data as one Java byte array of
+   * {@value #BYTES} bytes an element, at most 2^31 - 1 bytes (2^28 elements made -2^31 bytes and a
+   * NegativeArraySizeException; 2^29, 0 bytes).
+   */
+  static final int MAX_COUNT = Integer.MAX_VALUE / BYTES;
+
+  /**
+   * Refuses, in one line, an array of more elements than {@link #MAX_COUNT}.
+   *
+   * @param what the argument's name
+   * @param count its elements
+   */
+  static void checkCount(String what, int count) {
+    if (count > MAX_COUNT) {
+      throw new IllegalArgumentException(what + " must have at most " + MAX_COUNT + " elements (the model carries"
+          + " their " + BYTES + " bytes each in one Java byte array, of at most 2^31 - 1 bytes) but had " + count);
+    }
+  }
 
   /** acc[accOff..] = acc op in[inOff..], count elements. */
   void reduce(ReduceOp op, byte[] acc, int accOff, byte[] in, int inOff, int count) {

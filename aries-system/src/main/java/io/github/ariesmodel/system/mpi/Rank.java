@@ -850,6 +850,7 @@ final class Rank implements Mpi {
   @Override
   public void accumulate(long[] origin, int target, long targetDisp, ReduceOp op, Window win) {
     checkArgument(origin != null, "origin must not be null");
+    ElementType.checkCount("origin", origin.length);
     checkArgument(op != null, "op must not be null");
     caller();
     oneSided.accumulate(ElementType.pack(origin), ElementType.LONG, op, target, targetDisp, win);
@@ -858,6 +859,7 @@ final class Rank implements Mpi {
   @Override
   public void accumulate(double[] origin, int target, long targetDisp, ReduceOp op, Window win) {
     checkArgument(origin != null, "origin must not be null");
+    ElementType.checkCount("origin", origin.length);
     checkArgument(op != null, "op must not be null");
     checkArgument(op != ReduceOp.BAND && op != ReduceOp.BOR && op != ReduceOp.BXOR,
         "op must be SUM, PROD, MIN or MAX on doubles but was %s", op);
@@ -1102,9 +1104,12 @@ final class Rank implements Mpi {
     spendPostStores();
   }
 
-  /** @return the bytes a GET of a {@code length}-byte message moves: whole 4-byte words [S6a] */
-  private static long getLength(int length) {
-    return (length + 3) / 4 * 4;
+  /**
+   * @return the bytes a GET of a {@code length}-byte message moves: whole 4-byte words [S6a], counted in long (a
+   *     message of 2^31 - 3 bytes or more, which a Java array holds, moves 2^31: the int sum wrapped to -2^31)
+   */
+  static long getLength(int length) {
+    return ((long) length + 3) / 4 * 4;
   }
 
   /** Gives a GET's landing place back, to the internal heap or the user-buffer segments it came from. */
@@ -2397,6 +2402,7 @@ final class Rank implements Mpi {
     checkComm(comm);
     checkArgument(!doubles || op.definedOnDoubles(), "op must be SUM, PROD, MIN or MAX for doubles but was %s", op);
     int n = send instanceof long[] l ? l.length : ((double[]) send).length;
+    ElementType.checkCount("send", n);
     if (needRecv) {
       checkArgument(recvLength >= 0, "recv must not be null"); // (a null's length, -1, was reported as a count)
       checkArgument(recvLength == n, "recv must have the %s elements of send but had %s", n, recvLength);
@@ -2430,8 +2436,9 @@ final class Rank implements Mpi {
     checkComm(comm);
     peer("root", comm, root, false);
     if (comm.rank() == root) {
-      checkArgument(recv != null && recv.length == send.length * comm.size(),
-          "recv must have size x block = %s bytes at the root but had %s", send.length * comm.size(),
+      // (in long: a product past 2^31 wrapped, and one of exactly 2^32 let an empty recv through)
+      checkArgument(recv != null && recv.length == (long) send.length * comm.size(),
+          "recv must have size x block = %s bytes at the root but had %s", (long) send.length * comm.size(),
           recv == null ? 0 : recv.length);
     }
     enter(comm, new CollectiveLedger.Call(Kind.GATHER, root, send.length, null, null, null, null, clock.now()));
@@ -2542,8 +2549,8 @@ final class Rank implements Mpi {
     checkComm(comm);
     peer("root", comm, root, false);
     if (comm.rank() == root) {
-      checkArgument(send != null && send.length == recv.length * comm.size(),
-          "send must have size x block = %s bytes at the root but had %s", recv.length * comm.size(),
+      checkArgument(send != null && send.length == (long) recv.length * comm.size(), // (long: as gather's)
+          "send must have size x block = %s bytes at the root but had %s", (long) recv.length * comm.size(),
           send == null ? 0 : send.length);
     }
     enter(comm, new CollectiveLedger.Call(Kind.SCATTER, root, recv.length, null, null, null, null, clock.now()));
@@ -2573,8 +2580,8 @@ final class Rank implements Mpi {
   public void allgather(byte[] send, byte[] recv, Communicator comm) {
     checkArgument(send != null, "send must not be null");
     checkComm(comm);
-    checkArgument(recv != null && recv.length == send.length * comm.size(),
-        "recv must have size x block = %s bytes but had %s", send.length * comm.size(),
+    checkArgument(recv != null && recv.length == (long) send.length * comm.size(), // (long: as gather's)
+        "recv must have size x block = %s bytes but had %s", (long) send.length * comm.size(),
         recv == null ? 0 : recv.length);
     enter(comm, new CollectiveLedger.Call(Kind.ALLGATHER, -1, send.length, null, null, null, null, clock.now()));
     collectives.allgather(send, recv, comm);
