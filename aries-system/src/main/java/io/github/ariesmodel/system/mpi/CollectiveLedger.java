@@ -56,7 +56,12 @@ final class CollectiveLedger {
     DUP("dup"),
     /** {@code MPI_Win_create}, on the communicator the window is made over. */
     WIN_CREATE("win_create"),
-    /** {@code MPI_Win_fence}, on the window's own communicator. */
+    /**
+     * {@code MPI_Win_fence}, on the window's own communicator; its {@link Call#count} holds the assertions every rank
+     * must give alike, {@link Mpi#MODE_NOPRECEDE} and {@link Mpi#MODE_NOSUCCEED} (MPI 3.1 §11.5.5: "if this assertion
+     * is given by any process in the window group, then it must be given by all processes in the group"; NOSTORE and
+     * NOPUT are each rank's own and are not recorded).
+     */
     WIN_FENCE("win_fence"),
     /** {@code MPI_Win_free}, on the window's own communicator. */
     WIN_FREE("win_free"),
@@ -77,7 +82,7 @@ final class CollectiveLedger {
     /** Whether every rank's {@link Call#count} must be the same. */
     boolean sameCount() {
       return this == BCAST || this == REDUCE || this == ALLREDUCE || this == SCAN || this == GATHER
-          || this == SCATTER || this == ALLGATHER || this == ALLTOALL;
+          || this == SCATTER || this == ALLGATHER || this == ALLTOALL || this == WIN_FENCE;
     }
 
     boolean reduces() {
@@ -116,10 +121,27 @@ final class CollectiveLedger {
       return new Call(kind, -1, 0, null, null, null, null, atPs);
     }
 
+    /**
+     * A fence, recording the assertions its ranks must agree on (see {@link Kind#WIN_FENCE}).
+     *
+     * @param assertion the fence's assertion, as the program gave it
+     * @param atPs the simulated time of the call
+     * @return the call
+     */
+    static Call fence(int assertion, long atPs) {
+      return new Call(Kind.WIN_FENCE, -1, assertion & (Mpi.MODE_NOPRECEDE | Mpi.MODE_NOSUCCEED), null, null, null,
+          null, atPs);
+    }
+
     @Override
     public String toString() {
       if (kind == Kind.FINALIZE) {
         return "finalize";
+      }
+      if (kind == Kind.WIN_FENCE) {
+        String modes = ((count & Mpi.MODE_NOPRECEDE) != 0 ? " | MPI_MODE_NOPRECEDE" : "")
+            + ((count & Mpi.MODE_NOSUCCEED) != 0 ? " | MPI_MODE_NOSUCCEED" : "");
+        return "win_fence(" + (modes.isEmpty() ? "0" : modes.substring(3)) + ")";
       }
       StringBuilder s = new StringBuilder(kind.toString()).append('(');
       String sep = "";
@@ -398,11 +420,21 @@ final class CollectiveLedger {
     return "rank " + r + " (world rank " + e.worldRanks[r] + (site == null ? "" : ", " + site) + ")";
   }
 
+  /** @return the first rank that made the entry's call */
+  private static int firstCall(Entry e) {
+    int r = 0;
+    while (e.calls[r] == null) {
+      r++;
+    }
+    return r;
+  }
+
   private static String describe(Entry e) {
     String comm = e.key.context == 0 ? "the world communicator"
         : "the communicator of world ranks " + shortList(e.worldRanks);
     return DISAGREEMENT + e.key.call + " on " + comm
         + " (MPI requires the same collective calls in the same order, with the same root, op and type and matching"
-        + " lengths)";
+        + " lengths" + (e.calls[firstCall(e)].kind == Kind.WIN_FENCE ? ", and a fence's MPI_MODE_NOPRECEDE and"
+        + " MPI_MODE_NOSUCCEED given by all its ranks or none" : "") + ")";
   }
 }

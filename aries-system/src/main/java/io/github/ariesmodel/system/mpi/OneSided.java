@@ -328,7 +328,7 @@ final class OneSided {
     if (!noAccessEpoch(w) || w.exposed) {
       throw sync(w, "winFence", "inside a lock or start/post epoch");
     }
-    rank.enter(w.comm, CollectiveLedger.Call.of(Kind.WIN_FENCE, rank.now()));
+    rank.enter(w.comm, CollectiveLedger.Call.fence(assertion, rank.now()));
     try {
       if ((assertion & Mpi.MODE_NOPRECEDE) != 0) {
         if ((assertion & Mpi.MODE_NOSUCCEED) == 0) {
