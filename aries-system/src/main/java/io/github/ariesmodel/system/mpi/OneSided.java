@@ -45,11 +45,21 @@ final class OneSided {
   static final int UNLOCK = 6;
   static final int FLUSH = 7;
   static final int DECREMENT = 8;
+  /**
+   * An unlock that asks for no answer: every operation of the epoch to the target is already confirmed (MPICH CH3's
+   * unlock packet with {@code MPIDI_CH3_PKT_FLAG_RMA_UNLOCK_NO_ACK}).
+   */
+  static final int UNLOCK_NO_ACK = 9;
 
   static final int F_DECREMENT = 1;
   static final int F_UNLOCK = 2;
   static final int F_FLUSH = 4;
   static final int F_EXCLUSIVE = 8;
+  /**
+   * At a target, among the flags an origin has pending: release its lock and answer nothing ({@link #UNLOCK_NO_ACK}).
+   * Above a packet's four flag bits: it never travels as a flag.
+   */
+  private static final int F_UNLOCK_NO_ACK = 16;
 
   private static final int ANSWER_GRANTED = 1;
   private static final int ANSWER_DONE = 2;
@@ -538,14 +548,19 @@ final class OneSided {
     FLUSH_LOCAL,
     /** {@code MPI_Win_flush}: the last carries a flush, whose answer is awaited. */
     FLUSH,
-    /** {@code MPI_Win_unlock}: the last carries the unlock (an empty unlock request when none), answer awaited. */
+    /**
+     * {@code MPI_Win_unlock}: the last carries the unlock (an empty unlock request when none), answer awaited; with none
+     * queued and every operation confirmed, an unlock that asks for no answer.
+     */
     UNLOCK
   }
 
   /**
    * MPICH's flush_local, flush or unlock of some targets of a passive-target epoch (their locks granted first, then
    * every target's queue sent, then all awaited): locally, or with the last operation carrying a flush or the unlock
-   * (an empty unlock request where nothing is queued) and the target's answer awaited. Where nothing is queued but
+   * (an empty unlock request where nothing is queued) and the target's answer awaited. An unlock with nothing queued
+   * and every operation confirmed (by a flush, or none made) asks for no answer and awaits none, as MPICH's
+   * {@code MPIDI_CH3_PKT_FLAG_RMA_UNLOCK_NO_ACK} (since stop 76). Where nothing is queued but
    * operations sent earlier (by a flush_local) have not been confirmed, a flush or unlock sends an empty flush
    * request and awaits its answer (MPI 3.1 §11.5.4: both complete the operations at the target). With
    * {@code MODE_NOCHECK} no lock was taken: an unlock is a flush, and needs nothing when every operation is
@@ -568,6 +583,11 @@ final class OneSided {
             t.acksAwaited++;
           }
           issue(w, t, true, how == Completion.FLUSH_LOCAL ? 0 : unlock ? F_UNLOCK : F_FLUSH);
+        } else if (unlock && t.unconfirmed == 0) {
+          // every operation is confirmed (a flush's answer, or none was made): the unlock asks for no answer and
+          // none is awaited, as MPICH's issue_ops_target sends it with MPIDI_CH3_PKT_FLAG_RMA_UNLOCK_NO_ACK when
+          // num_ops_flush_not_issued is 0 (ch3u_rma_progress.c); until stop 76 it waited for one, a round trip
+          sendEmpty(w, t.rank, UNLOCK_NO_ACK, 0);
         } else if (unlock) {
           t.acksAwaited++;
           t.unconfirmed = 0;
@@ -915,6 +935,7 @@ final class OneSided {
       }
       case LOCK -> request(w, origin, (flags & F_EXCLUSIVE) != 0);
       case UNLOCK -> flagArrived(w, origin, F_UNLOCK);
+      case UNLOCK_NO_ACK -> flagArrived(w, origin, F_UNLOCK_NO_ACK);
       case FLUSH -> flagArrived(w, origin, F_FLUSH);
       case DECREMENT -> flagArrived(w, origin, F_DECREMENT);
       default -> throw new IllegalStateException("MPI rank " + rank.worldRank + ": unknown one-sided packet " + code);
@@ -962,6 +983,12 @@ final class OneSided {
     if ((f & F_UNLOCK) != 0) {
       release(w, origin);
       answer(w, origin, ANSWER_DONE);
+    } else if ((f & F_UNLOCK_NO_ACK) != 0) {
+      // (MPICH's MPIDI_CH3_PktHandler_Unlock: the lock released, no ack sent for UNLOCK_NO_ACK)
+      release(w, origin);
+      if ((f & F_FLUSH) != 0) {
+        answer(w, origin, ANSWER_DONE);
+      }
     } else if ((f & F_FLUSH) != 0) {
       answer(w, origin, ANSWER_DONE);
     }
