@@ -489,8 +489,12 @@ public final class MpiJob {
       int k = jobs.indexOf(job);
       checkArgument(k < 0, "job %s is in this set already (a job runs one program at a time)", k);
       if (!jobs.isEmpty()) {
+        // (two systems built from one preset have one name: the message said "job 1's system is default and job 0's
+        // is default" until stop 76)
         checkArgument(job.system == jobs.get(0).system, "every job of a set must run on one system, but job %s's"
-            + " system is %s and job 0's is %s", jobs.size(), job.system.name(), jobs.get(0).system.name());
+            + " system is another AriesSystem object than job 0's (%s)", jobs.size(),
+            job.system.name().equals(jobs.get(0).system.name()) ? "both named " + job.system.name()
+                : job.system.name() + " and " + jobs.get(0).system.name());
         for (int j = 0; j < jobs.size(); j++) {
           for (int node : job.endpoints.keySet()) {
             checkArgument(!jobs.get(j).endpoints.containsKey(node), "jobs %s and %s both use node %s: each job of a"

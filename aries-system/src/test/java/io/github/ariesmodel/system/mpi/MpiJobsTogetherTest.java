@@ -437,7 +437,8 @@ class MpiJobsTogetherTest {
         .hasMessage("job 0 is in this set already (a job runs one program at a time)");
     MpiJob other = MpiJob.builder(system(FabricKind.ROUTERS, 0)).nodes(5, 6).build();
     assertThatThrownBy(() -> MpiJob.together().job(a, WORK).job(other, WORK))
-        .hasMessageStartingWith("every job of a set must run on one system");
+        .hasMessage("every job of a set must run on one system, but job 1's system is another AriesSystem object"
+            + " than job 0's (both named " + sys.name() + ")"); // (it said "job 1's system is X and job 0's is X")
     assertThatThrownBy(() -> MpiJob.together().background(a, WORK).run())
         .hasMessage("a set of jobs needs a foreground job (job(...)): background jobs alone would run for ever");
     assertThatThrownBy(() -> MpiJob.together().job(a, WORK, -1))
