@@ -5,6 +5,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 import io.github.ariesmodel.core.spi.TranslationClient;
 import io.github.ariesmodel.iommu.TranslationStatistics;
 import io.github.ariesmodel.nic.NicStatistics;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -58,7 +59,8 @@ public record SystemStatistics(
    * @param payloadBytesSent payload bytes sent
    * @param wireBytesSent bytes on the wire, headers included
    * @param injectionsRefused injections the fabric refused (no space in its injection buffer), each retried
-   * @param transactionsCompleted transactions completed without error
+   * @param transactionsCompleted transactions completed, successfully or not (as {@code NicStatistics}' own: those
+   *     that failed are counted here and in {@code transactionsFailed}; this said "without error" until stop 76)
    * @param transactionsFailed transactions completed with an error
    */
   public record Nics(long posts, long packetsSent, long packetsReceived, long payloadBytesSent, long wireBytesSent,
@@ -147,24 +149,43 @@ public record SystemStatistics(
    * @param name the rank's name ({@code rank-1}, {@code rank-2}, {@code rank-3}, or {@code local}, {@code global})
    * @param links cabled link directions of this rank
    * @param busyPs picoseconds they spent serializing, summed
-   * @param capacityPs links × elapsed time, picoseconds (for a sum: summed over the systems)
+   * @param capacityPs links × elapsed time, picoseconds (for a sum: summed over the systems), exact: a BigInteger
+   *     because the product passes {@code Long.MAX_VALUE} after 27 s of simulated time on the full system (347,040
+   *     link directions of one rank) or 7 minutes on Edison; as a long it wrapped to a negative capacity and
+   *     utilization (until stop 76)
    */
-  public record LinkRank(String name, int links, long busyPs, long capacityPs) {
-    /** Validates the name. */
+  public record LinkRank(String name, int links, long busyPs, BigInteger capacityPs) {
+    /** Validates the name and the capacity. */
     public LinkRank {
       checkArgument(name != null, "name must not be null");
+      checkArgument(capacityPs != null && capacityPs.signum() >= 0, "capacityPs must be >= 0 but was %s",
+          capacityPs);
+    }
+
+    /**
+     * The links of one rank over one system's run.
+     *
+     * @param name the rank's name
+     * @param links cabled link directions of this rank
+     * @param busyPs picoseconds they spent serializing, summed
+     * @param elapsedPs the simulated time they had
+     * @return the rank's counters, its capacity {@code links × elapsedPs}
+     */
+    public static LinkRank over(String name, int links, long busyPs, long elapsedPs) {
+      checkArgument(elapsedPs >= 0, "elapsedPs must be >= 0 but was %s", elapsedPs);
+      return new LinkRank(name, links, busyPs, BigInteger.valueOf(links).multiply(BigInteger.valueOf(elapsedPs)));
     }
 
     /** @param o the same rank of another system @return the sum */
     public LinkRank plus(LinkRank o) {
       checkArgument(o != null, "o must not be null");
       checkArgument(o.name.equals(name), "link ranks must match but were %s and %s", name, o.name);
-      return new LinkRank(name, links + o.links, busyPs + o.busyPs, capacityPs + o.capacityPs);
+      return new LinkRank(name, links + o.links, busyPs + o.busyPs, capacityPs.add(o.capacityPs));
     }
 
     /** @return busy time / capacity: the mean utilization of this rank's links, 0 when no time passed */
     public double utilization() {
-      return capacityPs == 0 ? 0 : (double) busyPs / capacityPs;
+      return capacityPs.signum() == 0 ? 0 : busyPs / capacityPs.doubleValue();
     }
   }
 
@@ -195,7 +216,7 @@ public record SystemStatistics(
     Fabric fabric = s.routerFabric().map(f -> {
       List<LinkRank> links = new ArrayList<>();
       for (int c = 0; c < f.linkClassCount(); c++) {
-        links.add(new LinkRank(s.topology().linkClassName(c), f.linkCount(c), f.busyPs(c), f.linkCount(c) * now));
+        links.add(LinkRank.over(s.topology().linkClassName(c), f.linkCount(c), f.busyPs(c), now));
       }
       return new Fabric(f.injected(), f.delivered(), f.packetHops(), f.nonMinimalDelivered(), links);
     }).orElse(null);
@@ -225,7 +246,7 @@ public record SystemStatistics(
     StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
         "SystemStatistics{%.3f us simulated, %d events, %d nodes built}%n", elapsedPs / 1e6, events, nodesBuilt));
     b.append(String.format(Locale.ROOT,
-        "  nics: %d posts, %d/%d tx ok/failed, sent %d pkts %d payload / %d wire B, received %d pkts, %d refused%n",
+        "  nics: %d posts, %d tx completed (%d failed), sent %d pkts %d payload / %d wire B, received %d pkts, %d refused%n",
         nics.posts, nics.transactionsCompleted, nics.transactionsFailed, nics.packetsSent, nics.payloadBytesSent,
         nics.wireBytesSent, nics.packetsReceived, nics.injectionsRefused));
     b.append("  iommus: ").append(iommuNodes).append(" nodes");

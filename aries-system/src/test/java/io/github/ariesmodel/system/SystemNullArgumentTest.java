@@ -25,7 +25,7 @@ class SystemNullArgumentTest {
   }
 
   private static SystemStatistics.LinkRank rank(String name) {
-    return new SystemStatistics.LinkRank(name, 4, 10, 100);
+    return new SystemStatistics.LinkRank(name, 4, 10, java.math.BigInteger.valueOf(100));
   }
 
   private static SystemStatistics snapshot(SystemStatistics.Fabric fabric) {
@@ -58,7 +58,7 @@ class SystemNullArgumentTest {
     // the snapshots still add up after the refusals
     SystemStatistics sum = s.plus(s);
     assertThat(sum.events()).isEqualTo(12);
-    assertThat(sum.fabric().links()).containsExactly(new SystemStatistics.LinkRank("local", 8, 20, 200));
+    assertThat(sum.fabric().links()).containsExactly(new SystemStatistics.LinkRank("local", 8, 20, java.math.BigInteger.valueOf(200)));
   }
 
   @Test

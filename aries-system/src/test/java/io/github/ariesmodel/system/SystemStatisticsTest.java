@@ -115,5 +115,10 @@ class SystemStatisticsTest {
     assertThat(ideal.fabric()).isNull();
     assertThat(ideal.toString()).contains("fabric: no routers");
     assertThat(ideal.plus(a).fabric()).isEqualTo(a.fabric());
+    // completed transactions count the failed ones too (NicStatistics' own meaning): "1/1 tx ok/failed" read as one
+    // success and one failure where one transaction had failed (until stop 76)
+    SystemStatistics.Nics n = new SystemStatistics.Nics(1, 1, 1, 8, 90, 0, 1, 1);
+    SystemStatistics failed = new SystemStatistics(1, 1, 1, n, a.iommuNodes(), a.translations(), null);
+    assertThat(failed.toString()).contains("1 posts, 1 tx completed (1 failed)").doesNotContain("ok");
   }
 }

@@ -137,7 +137,7 @@ final class StatisticsJson {
               + linkCount);
         }
         ranks.add(new SystemStatistics.LinkRank(rank.textValue(), (int) linkCount, count(l, "busyPs", lp),
-            count(l, "capacityPs", lp)));
+            bigCount(l, "capacityPs", lp)));
       }
       fabric = new SystemStatistics.Fabric(count(f, "injected", fp), count(f, "delivered", fp),
           count(f, "packetHops", fp), count(f, "nonMinimalDelivered", fp), ranks);
@@ -149,6 +149,16 @@ final class StatisticsJson {
     }
     return new SystemStatistics(count(s, "elapsedPs", p), count(s, "events", p), (int) built, nics,
         (int) iommuNodes, tr, fabric);
+  }
+
+  /** As {@link #count}, for a count that may pass {@code Long.MAX_VALUE} (a link rank's capacity). */
+  private static java.math.BigInteger bigCount(JsonNode node, String name, String path) {
+    JsonNode v = node.get(name);
+    if (v == null || !v.isIntegralNumber() || v.bigIntegerValue().signum() < 0) {
+      throw new IllegalArgumentException(path + "." + name + " must be a whole number >= 0 but was "
+          + (v == null ? "missing" : v));
+    }
+    return v.bigIntegerValue();
   }
 
   private static JsonNode object(JsonNode v, String path) {

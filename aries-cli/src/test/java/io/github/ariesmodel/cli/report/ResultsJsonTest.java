@@ -22,6 +22,34 @@ class ResultsJsonTest {
     assertThat(back.table("latency-by-size").orElseThrow().rows().get(2)).containsExactly(1048576L, null, null);
   }
 
+  /**
+   * A link rank's capacity past Long.MAX_VALUE (links × elapsed time: after 27 s of simulated time on the full system)
+   * is written and read back exactly, and its utilization is a fraction: as a long it wrapped to a negative capacity
+   * and utilization, and merge refused the results.json it had written (stop 76's statistics hunt).
+   */
+  @Test
+  void aLinkCapacityPastLongMaxRoundTripsExactly() throws IOException {
+    var tr = new java.util.EnumMap<io.github.ariesmodel.core.spi.TranslationClient,
+        io.github.ariesmodel.system.SystemStatistics.Translations>(io.github.ariesmodel.core.spi.TranslationClient.class);
+    for (var c : io.github.ariesmodel.core.spi.TranslationClient.values()) {
+      tr.put(c, new io.github.ariesmodel.system.SystemStatistics.Translations(0, 0, 0, 0));
+    }
+    long elapsed = 500_000_000_095_000L;
+    var rank1 = io.github.ariesmodel.system.SystemStatistics.LinkRank.over("rank-1", 21_600, 7_000_000, elapsed);
+    assertThat(rank1.capacityPs()).isEqualTo(new java.math.BigInteger("10800000002052000000"));
+    assertThat(rank1.utilization()).isPositive().isLessThan(1e-12);
+    var stats = new io.github.ariesmodel.system.SystemStatistics(elapsed, 10, 2,
+        new io.github.ariesmodel.system.SystemStatistics.Nics(0, 0, 0, 0, 0, 0, 0, 0), 2, tr,
+        new io.github.ariesmodel.system.SystemStatistics.Fabric(1, 1, 3, 0, java.util.List.of(rank1)));
+    Results r = Results.builder(Fixtures.sample(false).metadata()).statistics(stats).build();
+    String json = ResultsJson.toJson(r, false);
+    assertThat(json).contains("\"capacityPs\" : 10800000002052000000");
+    Results back = ResultsJson.read(new StringReader(json));
+    assertThat(back.statistics()).isEqualTo(stats);
+    assertThat(back.statistics().fabric().links().get(0).plus(rank1).capacityPs())
+        .isEqualTo(new java.math.BigInteger("21600000004104000000"));
+  }
+
   @Test
   void roundTripThroughAFile(@TempDir Path dir) throws IOException {
     Results r = Fixtures.sample(true);
