@@ -129,6 +129,11 @@ public final class ConcurrentReplay {
     for (TraceReplay r : replays) {
       prepared.add(r.prepare(taken));
     }
+    if (links != null) {
+      for (TraceReplay.Prepared p : prepared) {
+        p.noteTally(links); // (its result's link figures are the run's own, not the nodes' earlier jobs')
+      }
+    }
     MpiJob.Together set = MpiJob.together();
     for (int j = 0; j < prepared.size(); j++) {
       set.job(prepared.get(j).job, prepared.get(j).program(), starts.get(j));

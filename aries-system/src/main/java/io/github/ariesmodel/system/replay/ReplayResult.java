@@ -21,12 +21,14 @@ import io.github.ariesmodel.traces.TraceCoverage;
  * @param messages point-to-point messages of the trace delivered (matched by a receive)
  * @param bytes payload bytes of those messages
  * @param mpiMessages every message the MPI layer delivered, collectives' internal ones included
- * @param mpiBytes payload bytes of those
+ * @param mpiBytes payload bytes of the MPI layer's messages to other ranks, counted as they are sent (a rank's
+ *     messages to itself, which {@code mpiMessages} counts, are copies that move no byte through the NIC; this said
+ *     "of those" until stop 76, and a trace's self-sends made it smaller than {@code bytes})
  * @param latency send-to-receive-completion latency of the trace's point-to-point messages
  * @param linkBytes by link rank (class), bytes serialized on the links of that rank, packet headers included
- *     (derived: busy time times the links' rate): the packets of this trace's nodes where a {@link LinkTally} split
- *     the fabric's by source ({@link ConcurrentReplay.Builder#linkTally}), else every packet of the fabric (beside
- *     other jobs, theirs too)
+ *     (derived: busy time times the links' rate) from the replay's start to its end (not an earlier run's on the same
+ *     system: since stop 76): the packets of this trace's nodes where a {@link LinkTally} split the fabric's by source
+ *     ({@link ConcurrentReplay.Builder#linkTally}), else every packet of the fabric (beside other jobs, theirs too)
  * @param linkUtilization by link rank, busy time (of the same packets as {@code linkBytes}) over (links × {@code
  *     elapsedPs})
  * @param calls every call replayed, by kind

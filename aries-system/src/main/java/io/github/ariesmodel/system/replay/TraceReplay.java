@@ -213,6 +213,14 @@ public final class TraceReplay {
     final State st;
     final long startPs;
     final long eventsBefore;
+    /**
+     * The fabric's busy time by link class when the replay was prepared, taken off at the end: the result's link
+     * figures are the replay's own, as its time and events are (they counted every earlier run on the system until
+     * stop 76: a second replay of one trace on one system reported twice the first's link bytes).
+     */
+    final long[] busyAtStart;
+    /** As {@link #busyAtStart}, for the job's nodes in a {@link LinkTally}; null until {@link #noteTally}. */
+    long[] tallyAtStart;
     IllegalStateException unfinished;
 
     Prepared(String file, int[] nodes, List<RankCoverage> coverage, MpiJob job, State st) {
@@ -223,6 +231,23 @@ public final class TraceReplay {
       this.st = st;
       this.startPs = system.now();
       this.eventsBefore = system.eventsExecuted();
+      RouterFabric f = system.routerFabric().orElse(null);
+      this.busyAtStart = new long[f == null ? 0 : f.linkClassCount()];
+      for (int c = 0; c < busyAtStart.length; c++) {
+        busyAtStart[c] = f.busyPs(c);
+      }
+    }
+
+    /**
+     * Notes the tally's busy time of this job's nodes before the run, which {@link #finish(LinkTally)} takes off.
+     *
+     * @param links the tally the result will be read from
+     */
+    void noteTally(LinkTally links) {
+      tallyAtStart = new long[busyAtStart.length];
+      for (int c = 0; c < tallyAtStart.length; c++) {
+        tallyAtStart[c] = links.busyPs(nodes, c);
+      }
     }
 
     /** @return the program each rank runs: its part of the trace */
@@ -393,12 +418,13 @@ public final class TraceReplay {
       if (unfinished != null) {
         throw new TraceReplayException(file, TraceReplayException.NO_RANK, 0, unfinished.getMessage(), unfinished);
       }
-      return result(st, job, nodes, coverage, startPs, eventsBefore, links);
+      return result(st, job, nodes, coverage, startPs, eventsBefore, links, links == null ? busyAtStart
+          : tallyAtStart == null ? new long[busyAtStart.length] : tallyAtStart);
     }
   }
 
   private ReplayResult result(State st, MpiJob job, int[] nodes, List<RankCoverage> coverage, long startPs,
-      long eventsBefore, LinkTally links) {
+      long eventsBefore, LinkTally links, long[] busyBefore) {
     ImmutableMap.Builder<String, Long> linkBytes = ImmutableMap.builder();
     ImmutableMap.Builder<String, Double> linkUtil = ImmutableMap.builder();
     long sim = job.lastRunPs();
@@ -415,7 +441,7 @@ public final class TraceReplay {
         }
         // the job's own packets' busy time when the fabric's is split by source node (beside other jobs; until stop
         // 68 every job's and the background's were counted as the first trace's), else every packet's
-        long busy = links == null ? f.busyPs(c) : links.busyPs(nodes, c);
+        long busy = (links == null ? f.busyPs(c) : links.busyPs(nodes, c)) - busyBefore[c];
         linkBytes.put(t.linkClassName(c), Math.round(busy * t.linkBandwidth(c) / 1e12));
         linkUtil.put(t.linkClassName(c), elapsed == 0 ? 0.0 : busy / ((double) f.linkCount(c) * elapsed));
       }

@@ -451,7 +451,7 @@ class ConcurrentReplayTest {
   }
 
   /** A system of one group under minimal routing whose fabric splits its links' busy time by source node. */
-  private static AriesSystem tallied(LinkTally tally) {
+  static AriesSystem tallied(LinkTally tally) {
     AriesSystem.Builder b = AriesSystem.builder().system("default").routing("minimal").seed(1);
     if (tally != null) {
       b.routerSettings(fb -> fb.addHopListener(tally));
