@@ -3,6 +3,8 @@ package io.github.ariesmodel.cli.validate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.ariesmodel.cli.AriesCli;
+import io.github.ariesmodel.core.DeliveryMode;
+import io.github.ariesmodel.core.packet.PacketKind;
 import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.mpi.MpiConfig;
 import io.github.ariesmodel.system.mpi.OsuBenchmarks;
@@ -226,6 +228,31 @@ class ValidationTest {
     assertThat(new Validation.Row(figure("put-bidirectional-64k"), 9.15).result()).isEqualTo("FAIL");
     assertThat(new Validation.Row(figure("amo-hot-word-cached"), 160.1).result()).isEqualTo("FAIL");
     assertThat(new Validation.Row(figure("amo-hot-word-cached"), 142.0).result()).isEqualTo("FAIL");
+  }
+
+  /**
+   * {@code dmapp-delivery-modes} reads the modes off the packets a job built with no delivery mode sends, as the
+   * fabric delivers them (until stop 76 it compared {@code ShmemJob.defaultPutMode()} and {@code defaultGetMode()},
+   * two getters, with the constants, so a job whose constructor ignored them still passed): a put, an AMO and a get,
+   * each request kind in DMAPP's mode and no other.
+   */
+  @Test
+  void theDeliveryModesRowReadsThePacketsTheFabricDelivers() {
+    var seen = new Validation(1).defaultJobDeliveryModes();
+    assertThat(seen).isEqualTo(java.util.Map.of(PacketKind.PUT_REQUEST, java.util.Set.of(DeliveryMode.MIN_HASH),
+        PacketKind.AMO_REQUEST, java.util.Set.of(DeliveryMode.MIN_HASH),
+        PacketKind.GET_REQUEST, java.util.Set.of(DeliveryMode.ADAPTIVE_0)));
+    assertThat(Validation.isDmappDefault(seen)).isTrue();
+    // puts in the adaptive mode (the stop-76 hunt's mutation of ShmemJob), a kind not seen, a kind in two modes
+    var putsAdaptive = new java.util.EnumMap<>(seen);
+    putsAdaptive.put(PacketKind.PUT_REQUEST, java.util.Set.of(DeliveryMode.ADAPTIVE_0));
+    assertThat(Validation.isDmappDefault(putsAdaptive)).isFalse();
+    var noGet = new java.util.EnumMap<>(seen);
+    noGet.remove(PacketKind.GET_REQUEST);
+    assertThat(Validation.isDmappDefault(noGet)).isFalse();
+    var amoTwoModes = new java.util.EnumMap<>(seen);
+    amoTwoModes.put(PacketKind.AMO_REQUEST, java.util.Set.of(DeliveryMode.MIN_HASH, DeliveryMode.IN_ORDER));
+    assertThat(Validation.isDmappDefault(amoTwoModes)).isFalse();
   }
 
   /** Each section a disagreement names is a heading or a bold lead of docs/validation.md, quoted exactly. */
