@@ -22,6 +22,16 @@ public record PublishedFigure(String id, String description, double value, Strin
   /** Highest model/published ratio accepted. */
   public static final double MAX_RATIO = 1.25;
 
+  /**
+   * Lowest model/published ratio accepted for a row that reads a setting back ({@link #readBack}): the setting is the
+   * published figure itself, so the row can differ from it only by the measurement's own losses and the figure's
+   * rounding (10.2 for the NIC's 10.24 GB/s, 0.4 %; the stop-76 model gives 0.999-1.003), and a setting more than 2 %
+   * from the figure fails (docs/validation.md, "Read-back rows: a band of 0.98-1.02").
+   */
+  public static final double READ_BACK_LOW = 0.98;
+  /** Highest model/published ratio accepted for a row that reads a setting back (see {@link #READ_BACK_LOW}). */
+  public static final double READ_BACK_HIGH = 1.02;
+
   /** Unit of a shape row: the model value is 1 when the ordering or interval holds, 0 when not. */
   public static final String SHAPE = "shape";
 
@@ -50,6 +60,23 @@ public record PublishedFigure(String id, String description, double value, Strin
    */
   public static PublishedFigure shape(String id, String description, String source) {
     return new PublishedFigure(id, description, 1, SHAPE, false, source, 1, 1);
+  }
+
+  /**
+   * A row that reads a setting back: the model was given the published figure itself (a link's rate, the NIC's
+   * packet rate, the FMA store rate), and the row measures it through the model, so its band is {@link #READ_BACK_LOW}
+   * to {@link #READ_BACK_HIGH}, not the default band, which accepted a setting 25 % off (the optical link given the
+   * electrical rate passed at 1.116 until stop 76).
+   *
+   * @param id short identifier
+   * @param description what is measured
+   * @param value the published value, which the setting is
+   * @param unit its unit
+   * @param source the source
+   * @return the figure
+   */
+  public static PublishedFigure readBack(String id, String description, double value, String unit, String source) {
+    return new PublishedFigure(id, description, value, unit, false, source, READ_BACK_LOW, READ_BACK_HIGH);
   }
 
   /** Validates the fields. */

@@ -255,6 +255,40 @@ class ValidationTest {
     assertThat(Validation.isDmappDefault(amoTwoModes)).isFalse();
   }
 
+  /**
+   * Rows whose setting is the published figure itself read it back and have the band 0.98-1.02 (stop 76): with the
+   * default 0.8-1.25 (0.75-1.25 for the FMA rows) each of these values, which the model gave with one setting changed
+   * in a stop-76 clone (docs/validation.md, "Read-back rows: a band of 0.98-1.02"), passed: the NIC at 6 cycles a
+   * packet (8.52 GB/s), a rank-1 link of 5.6 GB/s, the optical link at the electrical 5.25 GB/s, an FMA store rate of
+   * 4.4 GB/s (4.39) and an FMA GET request of 28 ns (2.28 GB/s). The model's own values (stop 76) pass.
+   */
+  @Test
+  void readBackRowsHaveTheTightBandSoAChangedSettingFails() {
+    assertThat(Validation.READ_BACK_ROWS).containsExactlyInAnyOrder("nic-peak-bandwidth", "rank1-link-rate",
+        "rank3-link-rate", "fma-put-1m", "fma-get-1m").isSubsetOf(Validation.CALIBRATION_ROWS);
+    for (String id : Validation.READ_BACK_ROWS) {
+      assertThat(figure(id).lowRatio()).as(id).isEqualTo(PublishedFigure.READ_BACK_LOW).isEqualTo(0.98);
+      assertThat(figure(id).highRatio()).as(id).isEqualTo(PublishedFigure.READ_BACK_HIGH).isEqualTo(1.02);
+      assertThat(figure(id).upperBound()).as(id).isFalse();
+    }
+    java.util.Map<String, double[]> modelThenMutated = java.util.Map.of(
+        "nic-peak-bandwidth", new double[] {10.23, 8.52},
+        "rank1-link-rate", new double[] {5.245, 5.60},
+        "rank3-link-rate", new double[] {4.696, 5.245},
+        "fma-put-1m", new double[] {3.696, 4.39},
+        "fma-get-1m", new double[] {2.697, 2.28});
+    for (var e : modelThenMutated.entrySet()) {
+      PublishedFigure f = figure(e.getKey());
+      assertThat(f.accepts(e.getValue()[0])).as("%s at the model's %s", e.getKey(), e.getValue()[0]).isTrue();
+      assertThat(f.accepts(e.getValue()[1])).as("%s at the mutated %s", e.getKey(), e.getValue()[1]).isFalse();
+      assertThat(new Validation.Row(f, e.getValue()[1]).result()).isEqualTo("FAIL");
+    }
+    // the band's edges: 2 % either way of the figure
+    assertThat(figure("rank3-link-rate").accepts(4.7 * 0.98)).isTrue();
+    assertThat(figure("rank3-link-rate").accepts(4.7 * 0.979)).isFalse();
+    assertThat(figure("rank3-link-rate").accepts(4.7 * 1.021)).isFalse();
+  }
+
   /** Each section a disagreement names is a heading or a bold lead of docs/validation.md, quoted exactly. */
   @Test
   void everyDisagreementNamesASectionThatExists() throws java.io.IOException {
