@@ -1,6 +1,5 @@
 package io.github.ariesmodel.cli;
 
-import io.github.ariesmodel.cli.validate.PublishedFigure;
 import io.github.ariesmodel.cli.validate.Validation;
 import java.io.PrintWriter;
 import java.util.List;
@@ -37,8 +36,8 @@ final class ValidateCommand implements Callable<Integer> {
     List<String> known = new java.util.ArrayList<>();
     List<String> open = new java.util.ArrayList<>();
     if (markdown) {
-      o.println("| figure | model | published | ratio | band | result | source |");
-      o.println("|---|---|---|---|---|---|---|");
+      o.println(Validation.MARKDOWN_HEADER);
+      o.println(Validation.MARKDOWN_RULE);
     } else {
       o.printf(Locale.ROOT, "%-24s %12s %14s %7s %13s %6s  %s%n", "FIGURE", "MODEL", "PUBLISHED", "RATIO", "BAND",
           "RESULT", "SOURCE");
@@ -46,18 +45,15 @@ final class ValidateCommand implements Callable<Integer> {
     for (Validation.Row r : rows) {
       String where = r.knownDisagreement();
       ok &= r.accepted();
-      String pub = (r.figure().upperBound() ? "< " : "") + fmt(r.figure().value()) + " " + r.figure().unit();
-      String model = fmt(r.model()) + " " + r.figure().unit();
       String result = r.result();
       if (where != null) {
         (result.equals("OPEN") ? open : known).add(r.figure().id() + " (" + where + ")");
       }
       if (markdown) {
-        o.printf(Locale.ROOT, "| %s: %s | %s | %s | %.3f | %s | %s | %s |%n", r.figure().id(),
-            r.figure().description(), model, pub, r.ratio(), band(r.figure()), result, r.figure().source());
+        o.println(r.markdown()); // docs/validation.md's "Current figures" table is these lines (ValidationTest)
       } else {
-        o.printf(Locale.ROOT, "%-24s %12s %14s %7.3f %13s %6s  %s%n", r.figure().id(), model, pub, r.ratio(),
-            band(r.figure()), result, r.figure().source());
+        o.printf(Locale.ROOT, "%-24s %12s %14s %7.3f %13s %6s  %s%n", r.figure().id(), r.modelText(),
+            r.publishedText(), r.ratio(), r.figure().band(), result, r.figure().source());
       }
     }
     o.println("calibration rows, set from the figure they compare with (docs/validation.md, \"Calibration rows\"): "
@@ -87,19 +83,5 @@ final class ValidateCommand implements Callable<Integer> {
           .append(" known to disagree, cause not fully found (OPEN): ").append(String.join("; ", open));
     }
     return b.toString();
-  }
-
-  /** The accepted band of a figure, as a ratio of model to published (a shape holds or not). */
-  private static String band(PublishedFigure f) {
-    if (f.unit().equals(PublishedFigure.SHAPE)) {
-      return "holds";
-    }
-    // an upper bound with no lower one prints as a bound; any other figure as its interval
-    return f.upperBound() && f.lowRatio() == 0 ? String.format(Locale.ROOT, "<= %.2f", f.highRatio())
-        : String.format(Locale.ROOT, "%.2f-%.2f", f.lowRatio(), f.highRatio());
-  }
-
-  private static String fmt(double v) {
-    return v >= 100 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.2f", v);
   }
 }

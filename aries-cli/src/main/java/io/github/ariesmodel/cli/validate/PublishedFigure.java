@@ -87,6 +87,18 @@ public record PublishedFigure(String id, String description, double value, Strin
   }
 
   /**
+   * @return the accepted band as {@code validate} prints it: {@code holds} for a shape, {@code <= x} for an upper bound
+   *     with no lower one, else the interval of model/published ratios, {@code low-high}, to two decimals
+   */
+  public String band() {
+    if (unit.equals(SHAPE)) {
+      return "holds";
+    }
+    return upperBound && lowRatio == 0 ? String.format(java.util.Locale.ROOT, "<= %.2f", highRatio)
+        : String.format(java.util.Locale.ROOT, "%.2f-%.2f", lowRatio, highRatio);
+  }
+
+  /**
    * Whether a model value agrees: for a point value the ratio model/published lies in [lowRatio, highRatio]; for
    * an upper bound the model value is positive, at least lowRatio × the bound and at most highRatio × the bound.
    *

@@ -52,6 +52,11 @@ public final class Validation {
       + " ping-pong too slow\"";
   private static final String RENDEZVOUS_WHERE = "docs/validation.md, \"Rendezvous bandwidth\"";
 
+  /** The header line of {@code validate --markdown}'s table. */
+  public static final String MARKDOWN_HEADER = "| figure | model | published | ratio | band | result | source |";
+  /** The line under {@link #MARKDOWN_HEADER}. */
+  public static final String MARKDOWN_RULE = "|---|---|---|---|---|---|---|";
+
   /** One figure's outcome. */
   public record Row(PublishedFigure figure, double model) {
     /** @return model / published */
@@ -62,6 +67,30 @@ public final class Validation {
     /** @return whether the figure is reproduced */
     public boolean passed() {
       return figure.accepts(model);
+    }
+
+    /** @return the model's value and unit as {@code validate} prints it (whole units from 100 up, else 2 decimals) */
+    public String modelText() {
+      return number(model) + " " + figure.unit();
+    }
+
+    /** @return the published value and unit as {@code validate} prints it, {@code < } before a bound */
+    public String publishedText() {
+      return (figure.upperBound() ? "< " : "") + number(figure.value()) + " " + figure.unit();
+    }
+
+    /**
+     * @return the row as a line of {@code validate --markdown}'s table (columns {@link #MARKDOWN_HEADER}), which
+     *     docs/validation.md's "Current figures" table quotes
+     */
+    public String markdown() {
+      return String.format(java.util.Locale.ROOT, "| %s: %s | %s | %s | %.3f | %s | %s | %s |", figure.id(),
+          figure.description(), modelText(), publishedText(), ratio(), figure.band(), result(), figure.source());
+    }
+
+    private static String number(double v) {
+      return v >= 100 ? String.format(java.util.Locale.ROOT, "%.0f", v)
+          : String.format(java.util.Locale.ROOT, "%.2f", v);
     }
 
     /**
@@ -215,9 +244,9 @@ public final class Validation {
    * <ul>
    *   <li>{@code farthest-minus-nearest}, KNOWN, 1.19-1.43 (500-600 ns against 420): above the band, from its top
    *       (S1's at most 500 ns of router hops on a minimal route) to the top plus the 100 ns of the rank-3 cable's
-   *       wire latency that is assumed and named as the cause (today 580 ns, 1.381);
+   *       wire latency that is assumed and named as the cause (580 ns, 1.381, since stop 47);
    *   <li>{@code mpi-alltoall-6}, KNOWN, 0.40-0.80 (3.29-6.58 us against 8.23): below the band, from its bottom
-   *       (0.80) down to stop 69's 3.96 us (0.481; 4.25 us since stop 70) less one further rank's share of the
+   *       (0.80) down to stop 69's 3.96 us (0.481; 4.25 us at stop 70, 4.06 at stop 76) less one further rank's share of the
    *       overlapped alltoall, 0.65 us (3.31 us, 0.402): the documented cause is cost the model does not charge, so the model going faster by more
    *       than a rank's messages is not it;
    *   <li>{@code mpi-osu-bw-cscs} and {@code mpi-osu-bw-s1-64k}, KNOWN: below the band, from 0.9 × to 1 × the NPT's
