@@ -51,8 +51,9 @@ import org.openjdk.jmh.annotations.State;
  * request it answers and the sink each response, and the target benchmarks make each request they deliver from the
  * pool, with its payload, since the target gives it back once served).
  *
- * <p>Run: {@code java -jar aries-bench/target/benchmarks.jar 'nic' -prof gc -f 3 -wi 3 -w 1s -i 5 -r 1s} (three forks:
- * with one, scores were bimodal from fork to fork). Scores are
+ * <p>Run: {@code java -jar aries-bench/target/benchmarks.jar 'NicPipelineBenchmark' -prof gc -f 3 -wi 3 -w 1s -i 5
+ * -r 1s} (three forks: with one, scores were bimodal from fork to fork; the pattern is a regular expression, and
+ * {@code 'nic'} also matched five {@code HostCacheBenchmark} methods, {@code nicRead...}). Scores are
  * operations per second where one operation is one packet (see {@code @OperationsPerInvocation}).
  */
 @State(Scope.Thread)
