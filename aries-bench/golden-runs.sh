@@ -9,14 +9,18 @@
 #                                                every thread-count variant that differs from its one-thread run;
 #                                                exit 1 if any
 #
-# The set: every workload of `run` on its default system (results.json, wall-clock fields left out by
-# --no-wall-clock), pingpong and gups again on two engine threads, the AMG trace of ../shared/traces replayed on one
-# and two engine threads, with a random mapping and beside a second copy of itself (when the trace is there),
+# The set (35 outputs with the trace, 31 without): every workload of `run` on its default system but `replay`, which
+# needs a trace (results.json, wall-clock fields left out by --no-wall-clock; mpi-collectives with parameters, and
+# mpi-rma and put-rate, added in stop 76, last), pingpong and gups again on two engine threads, the AMG trace of
+# ../shared/traces replayed on one and two engine threads, with a random mapping and beside a second copy of itself
+# (when the trace is there; the replays write their files in a scratch folder of the script's, not the caller's
+# ./results),
 # `traffic` points over five routings, three patterns and three systems (the canonical 1,056 nodes on one to three
 # threads, Edison on two, the full system on one and two), Edison as cabled with and without failed links, the
 # `iommu` study on two page sizes, and a three-point sweep on two jobs at a time. Lines
 # that carry a wall-clock time or a rate per second are left out of the `traffic`, `replay` and `iommu` outputs. About
-# three minutes on 2 cores. Needs bash and a JDK 17.
+# three minutes on 2 cores when they are free (stop 76, the 35 runs: 3.8 minutes of user time, 10.5 of wall time on a
+# shared 2-core VM). Needs bash and a JDK 17.
 set -uo pipefail
 
 if [ "${1:-}" = "--compare" ]; then
@@ -72,6 +76,8 @@ fi
 jar="$1"
 out="$2"
 [ -f "$jar" ] || { echo "golden-runs: JAR must be a built aries-cli jar but \"$jar\" is not a file" >&2; exit 2; }
+# absolute, as the replays run in the scratch folder
+jar="$(cd "$(dirname "$jar")" && pwd)/$(basename "$jar")"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 trace="$root/../shared/traces/amg-n27-dumpi"
 mkdir -p "$out"
@@ -81,14 +87,16 @@ java=(java -Xmx6g -XX:+UseParallelGC -jar "$jar")
 i=0
 failed=()
 
-# json NAME ARGS...: a command's printed JSON without its wall-clock and per-second lines
+# json NAME ARGS...: a command's printed JSON without its wall-clock and per-second lines; run in the scratch folder
+# (a command that writes files, replay, is given a relative --out there: its JSON names that path, which so reads the
+# same in every run, and as it did when the replays wrote the caller's ./results/replay, until stop 76)
 json() {
   local name="$1"
   shift
   i=$((i + 1))
   local file
   file="$out/$(printf %02d $i)-$name.txt"
-  "${java[@]}" "$@" 2>&1 | grep -v -i -e '"wall' -e 'seconds' -e 'perSecond' -e 'Per_s' > "$file"
+  (cd "$work" && "${java[@]}" "$@") 2>&1 | grep -v -i -e '"wall' -e 'seconds' -e 'perSecond' -e 'Per_s' > "$file"
   if [ "${PIPESTATUS[0]}" != 0 ]; then
     { echo "failed:"; cat "$file"; } > "$work/failed" && mv "$work/failed" "$file"
     failed+=("$name")
@@ -133,9 +141,10 @@ json traffic-full-2threads traffic --topology full --routing adaptive0 --load 0.
   --threads 2 --json
 
 if [ -e "$trace" ]; then
-  json replay-amg replay "$trace" --system two-groups --json
-  json replay-amg-2threads replay "$trace" --system two-groups --threads 2 --json
-  json replay-amg-random replay "$trace" --system two-groups --mapping random --seed 3 --json
+  json replay-amg replay "$trace" --system two-groups --json --out results/replay --force
+  json replay-amg-2threads replay "$trace" --system two-groups --threads 2 --json --out results/replay --force
+  json replay-amg-random replay "$trace" --system two-groups --mapping random --seed 3 --json \
+    --out results/replay --force
 else
   # said, so that a comparison of two such directories is not taken for the whole set (both lack the same runs)
   echo "golden-runs: no $trace, the three AMG replay runs are left out" >&2
@@ -169,10 +178,14 @@ results run-mpi-collectives-alltoall run mpi-collectives -p nodes=2,6,16 -p engi
 # added in stop 74, last so the first 32 keep their numbers: the AMG trace beside a second copy of itself (a
 # concurrent replay, its fabric with a LinkTally hop listener; fails with a jar older than stop 56, which has no --with)
 if [ -e "$trace" ]; then
-  json replay-amg-with replay "$trace" --with "$trace" --system two-groups --json
+  json replay-amg-with replay "$trace" --with "$trace" --system two-groups --json --out results/replay --force
 else
   echo "golden-runs: no $trace, the concurrent AMG replay is left out" >&2
 fi
+# added in stop 76, last so the first 33 keep their numbers: the two workloads of `run` the set had left out (fail
+# with a jar older than the stops that added them)
+results run-mpi-rma run mpi-rma
+results run-put-rate run put-rate
 echo "golden-runs: $i outputs in $out"
 # a run that failed the same way with both jars still compares identical: say so, so it is not taken for a pass
 if [ ${#failed[@]} -gt 0 ]; then
