@@ -890,7 +890,11 @@ public final class DeterministicEventLoop implements Scheduler {
    */
   private void advance() {
     long target = Long.MAX_VALUE;
-    long ringNext = Long.MAX_VALUE;
+    // -1 when the ring is empty: no bucket number (a time >>> shift, never negative) equals it. It used to be
+    // Long.MAX_VALUE, which is the bucket of an event at Long.MAX_VALUE with 1-ps buckets: the far heap's last event
+    // then loaded the empty ring bucket as well and failed on its list's -1 (chunkNext[-1]). A sentinel, not a
+    // ringCount test at the compare below, so the common path costs nothing more.
+    long ringNext = -1;
     if (ringCount > 0) {
       ringNext = currentBucket + 1 + ringDistance((int) (currentBucket + 1) & ringMask);
       target = ringNext;

@@ -3,6 +3,7 @@ package io.github.ariesmodel.core.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.ariesmodel.core.spi.EventHandler;
 import io.github.ariesmodel.core.spi.ReadAhead;
 import java.util.ArrayList;
 import java.util.List;
@@ -102,6 +103,55 @@ class DeterministicEventLoopTest {
     }, ref, arg + 1), token, Long.MAX_VALUE - 1);
     loop.run();
     assertThat(seen).containsExactly(12L, token, Long.MAX_VALUE);
+  }
+
+  /**
+   * An event at Long.MAX_VALUE with 1-ps buckets (a width the constructor accepts): its bucket number is
+   * Long.MAX_VALUE, which "the ring is empty" also was, so loading it from the far heap loaded the empty ring bucket
+   * too and run() threw ArrayIndexOutOfBoundsException (chunkNext[-1]), and every later call again.
+   */
+  @Test
+  void anEventAtTheEndOfTheClockRunsWithOnePsBuckets() {
+    DeterministicEventLoop loop = new DeterministicEventLoop(16, 0, 6);
+    List<String> seen = new ArrayList<>();
+    loop.scheduleAt(0, (now, ref, arg) -> seen.add("first@" + now), null, 0);
+    loop.scheduleAt(Long.MAX_VALUE, (now, ref, arg) -> seen.add("last@" + now), null, 0);
+    assertThat(loop.run()).isEqualTo(2);
+    assertThat(seen).containsExactly("first@0", "last@" + Long.MAX_VALUE);
+    assertThat(loop.pending()).isZero();
+    assertThat(loop.now()).isEqualTo(Long.MAX_VALUE);
+    assertThat(loop.nextEventTime()).isEqualTo(Long.MAX_VALUE);
+    assertThat(loop.run()).isZero();
+  }
+
+  /**
+   * Ties at the end of the clock wait in the far heap behind an earlier event and run in scheduling order, one
+   * scheduled by a handler last, on every width (1-ps buckets, where the last bucket is Long.MAX_VALUE, up to the
+   * widest) and ring size.
+   */
+  @Test
+  void tiesAtTheEndOfTheClockRunInSchedulingOrderOnEveryGeometry() {
+    long max = Long.MAX_VALUE;
+    for (int width : new int[] {0, 1, 6, 40}) {
+      for (int ring : new int[] {6, 14}) {
+        DeterministicEventLoop loop = new DeterministicEventLoop(1, width, ring);
+        List<String> seen = new ArrayList<>();
+        EventHandler rec = (now, ref, arg) -> seen.add(ref + "@" + (max - now));
+        loop.scheduleAt(0, (now, ref, arg) -> {
+          seen.add("first@" + now);
+          loop.scheduleAt(max, rec, "d", 0);
+        }, null, 0);
+        loop.scheduleAt(max, rec, "a", 0);
+        loop.scheduleAt(max, rec, "b", 0);
+        loop.scheduleAt(max - 1, rec, "c", 0);
+        assertThat(loop.runUntil(max - 1)).as("width 2^%s, ring 2^%s, up to MAX - 1", width, ring).isEqualTo(2);
+        assertThat(loop.run()).as("width 2^%s, ring 2^%s, the rest", width, ring).isEqualTo(3);
+        // times as distances from Long.MAX_VALUE: "a@0" ran at Long.MAX_VALUE
+        assertThat(seen).as("width 2^%s, ring 2^%s", width, ring)
+            .containsExactly("first@0", "c@1", "a@0", "b@0", "d@0");
+        assertThat(loop.pending()).isZero();
+      }
+    }
   }
 
   @Test
