@@ -32,16 +32,19 @@ public interface Scheduler {
   /**
    * Schedules an event after a delay.
    *
-   * @param delayPs how long from now, ≥ 0
+   * @param delayPs how long from now, in [0, {@code Long.MAX_VALUE - now()}] (ending within the clock)
    * @param handler what to call
    * @param ref an object passed back to the handler (may be null)
    * @param arg a long passed back to the handler
-   * @throws IllegalArgumentException when {@code delayPs} is negative
+   * @throws IllegalArgumentException when {@code delayPs} is negative or would end past {@code Long.MAX_VALUE}
    */
   default void scheduleAfter(long delayPs, EventHandler handler, Object ref, long arg) {
-    if (delayPs < 0) {
-      throw new IllegalArgumentException("delayPs must be >= 0 but was " + delayPs);
+    long now = now();
+    if (delayPs < 0 || delayPs > Long.MAX_VALUE - now) {
+      // now + delayPs past the clock's end wrapped to a negative time, reported as a timePs never given
+      throw new IllegalArgumentException("delayPs must be in [0, " + (Long.MAX_VALUE - now)
+          + "] (to end within the clock from now, " + now + " ps) but was " + delayPs);
     }
-    scheduleAt(now() + delayPs, handler, ref, arg);
+    scheduleAt(now + delayPs, handler, ref, arg);
   }
 }

@@ -234,7 +234,26 @@ class DeterministicEventLoopTest {
         .hasMessageContaining("handler");
     assertThatThrownBy(() -> loop.scheduleAfter(-1, (now, ref, arg) -> {}, null, 0))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("delayPs must be >= 0 but was -1");
+        .hasMessage("delayPs must be in [0, " + Long.MAX_VALUE + "] (to end within the clock from now, 0 ps) but was"
+            + " -1");
+  }
+
+  /**
+   * A delay that would end past the clock's end is refused naming delayPs and its range: now + delayPs wrapped to a
+   * negative time, and the refusal named a timePs the caller never gave ("timePs must be >= now (200 ps) but was
+   * -9223372036854775609 ps").
+   */
+  @Test
+  void aDelayPastTheClocksEndIsRefusedNamingDelayPsAndItsRange() {
+    DeterministicEventLoop loop = new DeterministicEventLoop();
+    loop.runUntil(200);
+    assertThatThrownBy(() -> loop.scheduleAfter(Long.MAX_VALUE, (now, ref, arg) -> {}, null, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("delayPs must be in [0, " + (Long.MAX_VALUE - 200) + "] (to end within the clock from now, 200 ps)"
+            + " but was " + Long.MAX_VALUE);
+    assertThat(loop.pending()).isZero();
+    loop.scheduleAfter(Long.MAX_VALUE - 200, (now, ref, arg) -> {}, null, 0); // the last picosecond is allowed
+    assertThat(loop.nextEventTime()).isEqualTo(Long.MAX_VALUE);
   }
   @Test
   void crowdedBucketsChainChunksAndReuseThemInOrder() {
