@@ -129,9 +129,13 @@ public final class GroupScheduler implements Scheduler {
   }
 
   /**
-   * An event of another group of the same partition scheduling directly into this one while the engine runs: on one
-   * thread the loop's owner check lets it through, on several the groups may be on different threads and it fails,
-   * so the outcome would depend on the thread count. Refused on every count ({@link #scheduleInto} is the way).
+   * An event of another group of the same partition using this group's scheduler while the engine runs (to schedule
+   * into this group, into a third one through {@link #scheduleInto}, or to reserve a key): on one thread the loop's
+   * owner check lets it through, on several the groups may be on different threads and it fails, so the outcome would
+   * depend on the thread count. Refused on every count ({@link #scheduleInto} of the running group's own scheduler is
+   * the way). {@code scheduleInto} and {@code reserveSequence} were not checked until stop 76: an event of group 0
+   * calling group 1's {@code scheduleInto(2, ...)} on one thread was held to group 1's clock and keys, and ran after
+   * its window or failed elsewhere, depending on the thread count.
    */
   private void checkRunningGroup(String method) {
     GroupScheduler running = partition.running;
@@ -155,6 +159,8 @@ public final class GroupScheduler implements Scheduler {
    * @param ref an object handed to the handler
    * @param arg a number handed to the handler
    * @throws IllegalArgumentException for a group out of range or a time too early
+   * @throws IllegalStateException while the engine runs, when called by an event of another group (use that group's
+   *     scheduler) or from a thread other than the group's
    */
   public void scheduleInto(int targetGroup, long timePs, EventHandler handler, Object ref, long arg) {
     if (targetGroup == group) {
@@ -164,6 +170,9 @@ public final class GroupScheduler implements Scheduler {
     // The range check; the target itself is used only between runs (a run's events go through sendTo below).
     GroupScheduler target = engine.groupOrFail(targetGroup);
     if (engine.running) {
+      // first, so that another group's misuse is told as that, not as a time too early for this group's clock
+      loop.checkOwner("scheduleInto");
+      checkRunningGroup("scheduleInto");
       long now = loop.now();
       // (timePs < now first: a time that overflowed, now + Long.MAX_VALUE say, passed the difference's test)
       if (timePs < now || timePs - now < engine.lookaheadPs()) {
@@ -174,7 +183,6 @@ public final class GroupScheduler implements Scheduler {
       if (handler == null) {
         throw new IllegalArgumentException("handler must not be null");
       }
-      loop.checkOwner("scheduleInto");
       // one read of a table in this partition's cache, not of the target's scheduler (241 of them on the full system)
       partition.sendTo[engine.parity][targetGroup].add(targetGroup, timePs, nextKey(), handler, ref, arg);
       return;
@@ -188,9 +196,12 @@ public final class GroupScheduler implements Scheduler {
    * scheduled now (see {@link DeterministicEventLoop#reserveSequence()}).
    *
    * @return the reserved key, for one {@link #scheduleReserved} call at most
+   * @throws IllegalStateException while the engine runs, when called by an event of another group or from a thread
+   *     other than the group's
    */
   public long reserveSequence() {
     loop.checkOwner("reserveSequence");
+    checkRunningGroup("reserveSequence");
     long key = nextKey();
     lastReserved = key;
     return key;

@@ -223,6 +223,43 @@ class PartitionedEngineTest {
     }
   }
 
+  /**
+   * An event of group 0 using group 1's scheduleInto (to reach group 2) or reserveSequence: they had no check of the
+   * running group, so on one thread the event was held to group 1's clock (late for group 2's window, it ran after
+   * it, or was refused as before group 2's clock) and on three it failed the owner check. Refused on every count,
+   * naming the groups where one thread runs both.
+   */
+  @Test
+  void anEventUsingAnotherGroupsScheduleIntoOrReserveSequenceIsRefusedOnEveryThreadCount() {
+    for (int threads = 1; threads <= 3; threads++) {
+      for (String call : new String[] {"scheduleInto", "reserveSequence"}) {
+        try (PartitionedEngine engine = PartitionedEngine.of(3, 1_000, threads)) {
+          List<String> ran = new ArrayList<>();
+          EventHandler rec = (now, ref, arg) -> ran.add(ref + "@" + now);
+          GroupScheduler g1 = engine.group(1);
+          engine.group(0).scheduleAt(5_000, (now, ref, arg) -> {
+            if (call.equals("scheduleInto")) {
+              g1.scheduleInto(2, now + 1_000, rec, "via group 1", 0);
+            } else {
+              g1.reserveSequence();
+            }
+          }, null, 0);
+          g1.scheduleAt(10, rec, "g1", 0);
+          int n = threads;
+          var refused = assertThatThrownBy(() -> engine.runUntil(Long.MAX_VALUE)).as("%s, threads %d", call, n)
+              .isInstanceOf(IllegalStateException.class);
+          if (engine.partitionOf(0) == engine.partitionOf(1)) {
+            refused.hasMessage("group 1's " + call + " was called by an event of group 0 while the engine runs: an"
+                + " event for another group must go through scheduleInto (at least the lookahead, 1000 ps, ahead)");
+          } else {
+            refused.hasMessageContaining("owned by thread \"engine-partition-");
+          }
+          assertThat(ran).as("%s, threads %d", call, n).containsExactly("g1@10");
+        }
+      }
+    }
+  }
+
   @Test
   void anEventAtLongMaxValueRunsAloneAndFromAnotherPartition() {
     // Long.MAX_VALUE is also the engine's "none pending": such an event, the only one left, used never to run
