@@ -215,8 +215,12 @@ public final class PartitionedEngine implements AutoCloseable {
     return now;
   }
 
-  /** @return events run so far, over all groups */
+  /**
+   * @return events run so far, over all groups
+   * @throws IllegalStateException while the engine runs (see {@link #nextEventTime()})
+   */
   public long eventsExecuted() {
+    checkBetweenRuns("eventsExecuted");
     long n = 0;
     for (GroupScheduler g : groups) {
       n += g.loop.eventsExecuted();
@@ -229,8 +233,12 @@ public final class PartitionedEngine implements AutoCloseable {
     return windows;
   }
 
-  /** @return events waiting (between runs) */
+  /**
+   * @return events waiting
+   * @throws IllegalStateException while the engine runs (see {@link #nextEventTime()})
+   */
   public long pending() {
+    checkBetweenRuns("pending");
     long n = 0;
     for (GroupScheduler g : groups) {
       n += g.loop.pending();
@@ -263,13 +271,30 @@ public final class PartitionedEngine implements AutoCloseable {
     return false;
   }
 
-  /** @return the time of the earliest pending event (between runs), or {@link Long#MAX_VALUE} when none */
+  /**
+   * The time of the earliest pending event. This, {@link #pending()} and {@link #eventsExecuted()} are read between
+   * runs: while the engine runs (a handler, a {@link #runWhile} condition) some events wait in the partitions'
+   * outboxes and some groups have run the window while others have not, so they gave a partial window's values on
+   * one thread and failed the loops' owner check on several (until stop 76). A group's own count is {@link
+   * GroupScheduler#eventsExecuted()}.
+   *
+   * @return the time of the earliest pending event, or {@link Long#MAX_VALUE} when none
+   * @throws IllegalStateException while the engine runs
+   */
   public long nextEventTime() {
+    checkBetweenRuns("nextEventTime");
     long t = Long.MAX_VALUE;
     for (GroupScheduler g : groups) {
       t = Math.min(t, g.nextEventTime());
     }
     return t;
+  }
+
+  /** Refuses a read of the whole engine's counts while it runs ({@code what}: the method, for the message). */
+  private void checkBetweenRuns(String what) {
+    if (running) {
+      throw new IllegalStateException(what + " is read between runs of the engine, not while it runs");
+    }
   }
 
   /** @return the thread that runs the engine ({@link #bindController}, or the last to run it), or null before */
@@ -332,7 +357,8 @@ public final class PartitionedEngine implements AutoCloseable {
   /**
    * Runs windows while events at or before {@code limitPs} remain and {@code condition} holds. The condition is
    * checked before the first window and between windows, when no handler runs, so it may read every group's
-   * statistics.
+   * statistics (the model's; the engine's own {@link #pending()}, {@link #eventsExecuted()} and {@link
+   * #nextEventTime()} are read between runs).
    *
    * @param limitPs last time to run, picoseconds
    * @param condition checked at window boundaries

@@ -260,6 +260,40 @@ class PartitionedEngineTest {
     }
   }
 
+  /**
+   * The engine's counts read from a handler gave a partial window's values on one thread (other groups' turns not
+   * run yet) and failed the owner check on two: they are read between runs, and refused while the engine runs.
+   */
+  @Test
+  void theEnginesCountsAreRefusedWhileItRunsAndReadBetweenRuns() {
+    for (int threads = 1; threads <= 2; threads++) {
+      try (PartitionedEngine engine = PartitionedEngine.of(2, 1_000, threads)) {
+        List<Throwable> refused = new ArrayList<>();
+        engine.group(1).scheduleAt(100, (now, ref, arg) -> { }, null, 0);
+        engine.group(1).scheduleAt(700, (now, ref, arg) -> { }, null, 0);
+        engine.group(0).scheduleAt(500, (now, ref, arg) -> {
+          for (Runnable read : new Runnable[] {engine::nextEventTime, engine::pending, engine::eventsExecuted}) {
+            try {
+              read.run();
+            } catch (IllegalStateException e) {
+              refused.add(e);
+            }
+          }
+        }, null, 0);
+        assertThat(engine.pending()).isEqualTo(3);
+        assertThat(engine.nextEventTime()).isEqualTo(100);
+        assertThat(engine.runUntil(Long.MAX_VALUE)).isEqualTo(3);
+        assertThat(refused).as("threads %d", threads).extracting(Throwable::getMessage).containsExactly(
+            "nextEventTime is read between runs of the engine, not while it runs",
+            "pending is read between runs of the engine, not while it runs",
+            "eventsExecuted is read between runs of the engine, not while it runs");
+        assertThat(engine.eventsExecuted()).isEqualTo(3);
+        assertThat(engine.pending()).isZero();
+        assertThat(engine.nextEventTime()).isEqualTo(Long.MAX_VALUE);
+      }
+    }
+  }
+
   @Test
   void anEventAtLongMaxValueRunsAloneAndFromAnotherPartition() {
     // Long.MAX_VALUE is also the engine's "none pending": such an event, the only one left, used never to run
