@@ -71,6 +71,12 @@ public final class PartitionedEngine implements AutoCloseable {
   private long limitPs;
   private BooleanSupplier condition;
   private boolean windowPlanned;
+  /**
+   * What the {@link #runWhile} condition threw, or null: it ends the run at a window boundary, like a false condition,
+   * and is thrown by the run call, but is not a handler's failure (it leaves nothing half done, at a boundary that is
+   * the same for every thread count), so the engine may run again. Written by the planning step, read after the run.
+   */
+  private Throwable conditionFailure;
   private long windowEnd;
   /** The parity of the window being run (which outbox set it fills); read by the groups' threads after the barrier. */
   int parity;
@@ -358,7 +364,8 @@ public final class PartitionedEngine implements AutoCloseable {
    * Runs windows while events at or before {@code limitPs} remain and {@code condition} holds. The condition is
    * checked before the first window and between windows, when no handler runs, so it may read every group's
    * statistics (the model's; the engine's own {@link #pending()}, {@link #eventsExecuted()} and {@link
-   * #nextEventTime()} are read between runs).
+   * #nextEventTime()} are read between runs). An exception the condition throws ends the run at that boundary and
+   * comes out of this call; unlike a handler's failure, it leaves the engine able to run again.
    *
    * @param limitPs last time to run, picoseconds
    * @param condition checked at window boundaries
@@ -435,6 +442,7 @@ public final class PartitionedEngine implements AutoCloseable {
     long before = eventsExecuted();
     this.limitPs = limit;
     this.condition = cond;
+    this.conditionFailure = null;
     this.stopRequested = false;
     for (Partition p : partitions) {
       for (GroupScheduler g : p.members) {
@@ -522,6 +530,14 @@ public final class PartitionedEngine implements AutoCloseable {
       }
       throw new IllegalStateException("event handler failed: " + f, f);
     }
+    Throwable c = conditionFailure;
+    if (c != null) {
+      conditionFailure = null;
+      if (c instanceof RuntimeException r) {
+        throw r;
+      }
+      throw (Error) c;
+    }
     return eventsExecuted() - before;
   }
 
@@ -545,8 +561,15 @@ public final class PartitionedEngine implements AutoCloseable {
       if (next > limitPs || (next == Long.MAX_VALUE && !anyPending())) {
         return false;
       }
-      if (condition != null && !condition.getAsBoolean()) {
-        return false;
+      if (condition != null) {
+        try {
+          if (!condition.getAsBoolean()) {
+            return false;
+          }
+        } catch (RuntimeException | Error e) {
+          conditionFailure = e; // (not a handler's: see the field; it used to leave the engine refusing every run)
+          return false;
+        }
       }
       long end = next + lookaheadPs - 1;
       windowEnd = end < next ? Long.MAX_VALUE : Math.min(end, limitPs);
