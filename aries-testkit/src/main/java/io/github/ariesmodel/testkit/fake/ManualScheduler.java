@@ -18,6 +18,11 @@ import java.util.PriorityQueue;
  * clock.advanceBy(1);     // the listener runs at 250 ps
  * }</pre>
  *
+ * <p>The calls that run events ({@link #advanceTo}, {@link #advanceBy}, {@link #runNext}, {@link #runAll}) are made by
+ * the test, not by a handler: one called from a handler is refused with an {@link IllegalStateException} (until stop
+ * 76 a handler at 100 ps calling {@code advanceTo(300)} inside the test's {@code advanceTo(200)} ran an event at 250
+ * ps, and the outer call then set the clock back to 200). A handler that wants time to pass schedules an event.
+ *
  * <p>Allocates per event; for tests, not for large simulations (use the core event loop there).
  */
 public final class ManualScheduler implements Scheduler {
@@ -29,6 +34,8 @@ public final class ManualScheduler implements Scheduler {
   private long now;
   private long nextSeq;
   private long executed;
+  /** The call running events now ({@code advanceTo}, ...), or null. */
+  private String runningCall;
 
   /** A scheduler at time 0 with nothing pending. */
   public ManualScheduler() {}
@@ -67,18 +74,37 @@ public final class ManualScheduler implements Scheduler {
    * @param timePs the new time, ≥ now
    * @return events run
    * @throws IllegalArgumentException when {@code timePs} is before now
+   * @throws IllegalStateException when called by a handler (see the class comment)
    */
   public int advanceTo(long timePs) {
+    return advance("advanceTo", timePs);
+  }
+
+  private int advance(String call, long timePs) {
+    checkNotRunning(call);
     if (timePs < now) {
       throw new IllegalArgumentException("timePs must be >= now (" + now + " ps) but was " + timePs + " ps");
     }
     int ran = 0;
-    while (!queue.isEmpty() && queue.peek().time <= timePs) {
-      runOne();
-      ran++;
+    runningCall = call;
+    try {
+      while (!queue.isEmpty() && queue.peek().time <= timePs) {
+        runOne();
+        ran++;
+      }
+    } finally {
+      runningCall = null;
     }
     now = timePs;
     return ran;
+  }
+
+  /** Refuses a call that runs events from inside a handler of another such call. */
+  private void checkNotRunning(String call) {
+    if (runningCall != null) {
+      throw new IllegalStateException(call + " was called by an event handler while " + runningCall + " runs events"
+          + " (at " + now + " ps); the test moves the clock, between its calls: a handler schedules an event instead");
+    }
   }
 
   /**
@@ -87,26 +113,35 @@ public final class ManualScheduler implements Scheduler {
    * @param delayPs how far, ≥ 0, ending at most at {@code Long.MAX_VALUE}
    * @return events run
    * @throws IllegalArgumentException when {@code delayPs} is negative or would pass the clock's end
+   * @throws IllegalStateException when called by a handler (see the class comment)
    */
   public int advanceBy(long delayPs) {
+    checkNotRunning("advanceBy");
     if (delayPs < 0 || delayPs > Long.MAX_VALUE - now) {
       // now + delayPs past the clock's end wrapped to a negative time, reported as a timePs never given
       throw new IllegalArgumentException("delayPs must be in [0, " + (Long.MAX_VALUE - now)
           + "] (to end within the clock from now, " + now + " ps) but was " + delayPs);
     }
-    return advanceTo(now + delayPs);
+    return advance("advanceBy", now + delayPs);
   }
 
   /**
    * Runs the earliest pending event only, moving the clock to its time.
    *
    * @return false when nothing was pending
+   * @throws IllegalStateException when called by a handler (see the class comment)
    */
   public boolean runNext() {
+    checkNotRunning("runNext");
     if (queue.isEmpty()) {
       return false;
     }
-    runOne();
+    runningCall = "runNext";
+    try {
+      runOne();
+    } finally {
+      runningCall = null;
+    }
     return true;
   }
 
@@ -115,20 +150,27 @@ public final class ManualScheduler implements Scheduler {
    *
    * @param maxEvents a bound against runaway self-scheduling, ≥ 1
    * @return events run
-   * @throws IllegalStateException when events remain after {@code maxEvents}
+   * @throws IllegalStateException when events remain after {@code maxEvents}, or when called by a handler (see the
+   *     class comment)
    */
   public int runAll(int maxEvents) {
+    checkNotRunning("runAll");
     if (maxEvents < 1) {
       throw new IllegalArgumentException("maxEvents must be >= 1 but was " + maxEvents);
     }
     int ran = 0;
-    while (!queue.isEmpty()) {
-      if (ran == maxEvents) {
-        throw new IllegalStateException("events still pending after " + maxEvents + " events (next at "
-            + queue.peek().time + " ps): a component keeps scheduling itself");
+    runningCall = "runAll";
+    try {
+      while (!queue.isEmpty()) {
+        if (ran == maxEvents) {
+          throw new IllegalStateException("events still pending after " + maxEvents + " events (next at "
+              + queue.peek().time + " ps): a component keeps scheduling itself");
+        }
+        runOne();
+        ran++;
       }
-      runOne();
-      ran++;
+    } finally {
+      runningCall = null;
     }
     return ran;
   }

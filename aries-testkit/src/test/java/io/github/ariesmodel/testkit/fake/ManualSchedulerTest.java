@@ -51,6 +51,44 @@ class ManualSchedulerTest {
     assertThatThrownBy(() -> new ManualScheduler(-5)).hasMessageContaining("startPs must be >= 0 but was -5");
   }
 
+  /**
+   * A handler that moves the clock itself is refused: a handler at 100 ps calling advanceTo(300) inside the test's
+   * advanceTo(200) ran an event at 250 ps, and the outer call then set the clock back to 200.
+   */
+  @Test
+  void aHandlerMayNotMoveTheClockItself() {
+    ManualScheduler clock = new ManualScheduler();
+    List<String> seen = new ArrayList<>();
+    List<Runnable> nested = List.of(() -> clock.advanceTo(300), () -> clock.advanceBy(200), clock::runNext,
+        () -> clock.runAll(10));
+    List<String> names = List.of("advanceTo", "advanceBy", "runNext", "runAll");
+    for (int i = 0; i < nested.size(); i++) {
+      Runnable call = nested.get(i);
+      clock.scheduleAt(clock.now() + 100, (now, ref, arg) -> {
+        try {
+          call.run();
+        } catch (IllegalStateException e) {
+          seen.add(e.getMessage());
+        }
+      }, null, 0);
+      clock.scheduleAt(clock.now() + 150, (now, ref, arg) -> seen.add("ran at " + now), null, 0);
+      long start = clock.now();
+      clock.advanceTo(start + 200);
+      assertThat(seen).as(names.get(i)).containsExactly(names.get(i) + " was called by an event handler while"
+          + " advanceTo runs events (at " + (start + 100) + " ps); the test moves the clock, between its calls: a"
+          + " handler schedules an event instead", "ran at " + (start + 150));
+      assertThat(clock.now()).isEqualTo(start + 200);
+      seen.clear();
+    }
+    clock.scheduleAt(clock.now() + 10, (now, ref, arg) -> clock.advanceBy(5), null, 0);
+    assertThatThrownBy(() -> clock.runNext()).isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("advanceBy was called by an event handler while runNext runs events");
+    clock.scheduleAt(clock.now() + 10, (now, ref, arg) -> clock.runNext(), null, 0);
+    assertThatThrownBy(() -> clock.runAll(5)).isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("runNext was called by an event handler while runAll runs events");
+    assertThat(clock.advanceBy(1)).as("the clock runs on after a refusal").isZero();
+  }
+
   @Test
   void runAllBoundsSelfSchedulingComponents() {
     ManualScheduler clock = new ManualScheduler();
