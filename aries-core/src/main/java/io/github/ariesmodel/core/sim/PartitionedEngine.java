@@ -572,7 +572,9 @@ public final class PartitionedEngine implements AutoCloseable {
         }
       }
       long end = next + lookaheadPs - 1;
-      windowEnd = end < next ? Long.MAX_VALUE : Math.min(end, limitPs);
+      // (a window that would pass the clock's end ends there, but never past the run's limit: it did, and a
+      // runUntil(Long.MAX_VALUE - 2) ran an event at Long.MAX_VALUE; found by stop 76's SchedulerContract)
+      windowEnd = Math.min(end < next ? Long.MAX_VALUE : end, limitPs);
       parity ^= 1;
       windows++;
       windowPlanned = true;

@@ -347,6 +347,28 @@ class PartitionedEngineTest {
     }
   }
 
+  /**
+   * A window whose end would pass the clock's end still ends at the run's limit: runUntil(Long.MAX_VALUE - 2) ran an
+   * event at Long.MAX_VALUE (the window's overflowed end was taken as Long.MAX_VALUE, limit or not).
+   */
+  @Test
+  void runUntilNearTheEndOfTheClockStopsAtItsLimit() {
+    for (int threads = 1; threads <= 2; threads++) {
+      try (PartitionedEngine engine = PartitionedEngine.of(2, LOOKAHEAD, threads)) {
+        List<String> ran = new ArrayList<>();
+        long max = Long.MAX_VALUE;
+        engine.group(0).scheduleAt(max - 2, (now, ref, arg) -> ran.add("MAX - " + (max - now)), null, 0);
+        engine.group(1).scheduleAt(max, (now, ref, arg) -> ran.add("MAX - " + (max - now)), null, 0);
+        assertThat(engine.runUntil(max - 2)).as("threads %d", threads).isEqualTo(1);
+        assertThat(ran).containsExactly("MAX - 2");
+        assertThat(engine.now()).isEqualTo(max - 2);
+        assertThat(engine.runUntil(max - 1)).as("threads %d", threads).isZero();
+        assertThat(engine.runUntil(max)).as("threads %d", threads).isEqualTo(1);
+        assertThat(ran).containsExactly("MAX - 2", "MAX - 0");
+      }
+    }
+  }
+
   @Test
   void aHandlerFailureOnAWorkerThreadComesOutOfRun() {
     try (PartitionedEngine engine = PartitionedEngine.of(3, LOOKAHEAD, 3)) {
