@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * The contract of core's {@link Scheduler} port, as an abstract JUnit 5 test: extend it, say how to make a fresh
@@ -27,8 +28,13 @@ import org.junit.jupiter.api.Test;
  *       inside a handler (they run after those already waiting at that time);
  *   <li>scheduling before {@code now()} and a negative delay are refused with an {@link IllegalArgumentException}
  *       that names the bad value, and change nothing; {@code scheduleAfter(d)} is {@code scheduleAt(now() + d)};
+ *   <li>events far ahead of others, up to {@code Long.MAX_VALUE} itself, wait behind the earlier ones and then run
+ *       in time and scheduling order, none lost (a calendar queue keeps them apart from its ring of near buckets:
+ *       beyond its horizon, and in the last bucket of the clock);
  *   <li>the same schedule gives the same run (a property test against a reference model: a list kept in (time,
- *       scheduling order), on random nested schedules).
+ *       scheduling order), on random nested schedules whose times tie near 0, tie far ahead of it (around a base of
+ *       2^20 to 2^40 ps, past the horizon of a calendar's ring and wrapping it as the run gets there), spread up to
+ *       2^40 ps, and tie within 2 ps of {@code Long.MAX_VALUE}).
  * </ul>
  *
  * <pre>{@code
@@ -186,25 +192,48 @@ public abstract class SchedulerContract<S extends Scheduler> {
     assertThat(log).hasSize(1);
   }
 
+  /**
+   * Events at the end of the clock, scheduled while an earlier one waits (so a calendar queue holds them beyond its
+   * ring, in the last bucket there is), all run, after the earlier ones, ties in scheduling order. The contract used to
+   * schedule {@code Long.MAX_VALUE} into an empty scheduler only, and passed a scheduler that lost such an event, one
+   * that ran far ties last-in-first-out, and the core loop with 1-ps buckets, which threw (stop 76).
+   */
   @Test
-  void farFutureTimesAreAccepted() {
+  void eventsAtTheEndOfTheClockRunBehindEarlierOnesInSchedulingOrder() {
     S s = create();
     List<Ran> log = new ArrayList<>();
-    s.scheduleAt(Long.MAX_VALUE, new Recorder(s, "end", log), null, 0);
-    s.scheduleAt(Long.MAX_VALUE - 1, new Recorder(s, "almost", log), null, 0);
+    long max = Long.MAX_VALUE;
+    s.scheduleAt(0, (now, ref, arg) -> {
+      log.add(new Ran("first", now, s.now(), ref, arg));
+      s.scheduleAt(max, new Recorder(s, "end-from-a-handler", log), null, 4);
+    }, null, 0);
+    s.scheduleAt(max, new Recorder(s, "end-a", log), null, 1);
+    s.scheduleAt(max, new Recorder(s, "end-b", log), null, 2);
+    s.scheduleAt(max - 1, new Recorder(s, "almost", log), null, 3);
     runAll(s);
-    assertThat(log).extracting(Ran::time).containsExactly(Long.MAX_VALUE - 1, Long.MAX_VALUE);
+    assertThat(log).containsExactly(
+        new Ran("first", 0, 0, null, 0),
+        new Ran("almost", max - 1, max - 1, null, 3),
+        new Ran("end-a", max, max, null, 1),
+        new Ran("end-b", max, max, null, 2),
+        new Ran("end-from-a-handler", max, max, null, 4));
   }
 
   /**
    * Random nested schedules agree with a reference model: a pending list ordered by (time, scheduling order). Each
-   * event may schedule a few more, at now or later, so the tie rule is exercised inside handlers too.
+   * event may schedule a few more, at now or later, so the tie rule is exercised inside handlers too. The times mix
+   * four kinds (see {@link TimeCode}): ties near 0, ties around a base far ahead, times spread up to
+   * 2^40 ps, and ties at the end of the clock; the limit of the partial run is of the same kinds.
    */
   @Test
   void randomSchedulesRunAsTheReferenceModelSays() {
+    Gen<TimeCode> time = integers().between(0, 3).zip(longs().between(0, 20), longs().between(0, 1L << 40),
+        TimeCode::new);
     qt().withExamples(300)
-        .forAll(lists().of(longs().between(0, 20)).ofSizeBetween(0, 30), integers().between(0, 45))
-        .checkAssert((times, limit) -> {
+        .forAll(lists().of(time).ofSizeBetween(0, 30), longs().between(1L << 20, 1L << 40), time)
+        .checkAssert((codes, base, limitCode) -> {
+          List<Long> times = codes.stream().map(c -> c.time(base)).toList();
+          long limit = new TimeCode(limitCode.kind(), limitCode.small() * 2, limitCode.wide()).time(base);
           S s = create();
           List<String> actual = drive(s, times);
           runUntil(s, limit);
@@ -213,8 +242,8 @@ public abstract class SchedulerContract<S extends Scheduler> {
           Reference model = new Reference();
           List<String> expected = drive(model, times);
           model.runAll();
-          assertThat(actual).as("events in (time, scheduling order)").isEqualTo(expected);
-          assertThat(afterLimit).as("events run by runUntil(%s)", limit)
+          assertThat(actual).as("events in (time, scheduling order), times %s", times).isEqualTo(expected);
+          assertThat(afterLimit).as("events run by runUntil(%s), times %s", limit, times)
               .isEqualTo(expected.stream().filter(e -> timeOf(e) <= limit).toList());
           S again = create();
           List<String> second = drive(again, times);
@@ -223,11 +252,29 @@ public abstract class SchedulerContract<S extends Scheduler> {
         });
   }
 
+  /**
+   * A time of the property test: kind 0 is {@code small} (0 to 20: ties near 0), 1 is {@code base + small} (ties far
+   * ahead), 2 is {@code wide} (0 to 2^40), 3 is {@code Long.MAX_VALUE - small % 3} (ties at the end of the clock).
+   */
+  private record TimeCode(int kind, long small, long wide) {
+    long time(long base) {
+      return switch (kind) {
+        case 0 -> small;
+        case 1 -> base + small;
+        case 2 -> wide;
+        default -> Long.MAX_VALUE - small % 3;
+      };
+    }
+  }
+
   private static long timeOf(String entry) {
     return Long.parseLong(entry.substring(entry.indexOf('@') + 1));
   }
 
-  /** Schedules one event per time; each schedules {@code arg % 3} children at now + 0, 1, 2. Records label@time. */
+  /**
+   * Schedules one event per time; each schedules {@code arg % 3} children at now + 0, 1, 2 (those that end within the
+   * clock). Records label@time.
+   */
   private static List<String> drive(Scheduler s, List<Long> times) {
     List<String> seen = new ArrayList<>();
     EventHandler h = new EventHandler() {
@@ -237,13 +284,13 @@ public abstract class SchedulerContract<S extends Scheduler> {
           seen.add("now() was " + s.now() + " inside " + ref + "@" + now);
         }
         seen.add(ref + "@" + now);
-        for (int c = 0; c < arg % 3 && ((String) ref).length() < 7; c++) {
+        for (int c = 0; c < arg % 3 && ((String) ref).length() < 7 && now <= Long.MAX_VALUE - c; c++) {
           s.scheduleAfter(c, this, ref + "." + c, arg / 3 + c);
         }
       }
     };
     for (int i = 0; i < times.size(); i++) {
-      s.scheduleAt(times.get(i), h, "e" + i, times.get(i) * 7 + i);
+      s.scheduleAt(times.get(i), h, "e" + i, (times.get(i) & 0xFFFF) * 7 + i);
     }
     return seen;
   }

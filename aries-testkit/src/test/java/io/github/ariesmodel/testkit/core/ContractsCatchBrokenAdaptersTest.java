@@ -165,11 +165,20 @@ class ContractsCatchBrokenAdaptersTest {
 
   // --------------------------------------------------------------------------------------------------- scheduler
 
-  enum SchedulerFlaw { NONE, LIFO_TIES, ACCEPTS_THE_PAST, STALE_NOW }
+  /**
+   * The last three pass the contract as it was before stop 76, whose far-future test scheduled {@code Long.MAX_VALUE}
+   * into an empty scheduler and whose property test's times were 0 to 24 ps: ties last-in-first-out among events
+   * scheduled more than 100 ps ahead; an event at {@code Long.MAX_VALUE} scheduled far ahead while another waits is
+   * lost; or it throws as it comes to run, as core's loop with 1-ps buckets did (its "ring empty" mark was that
+   * event's bucket).
+   */
+  enum SchedulerFlaw { NONE, LIFO_TIES, ACCEPTS_THE_PAST, STALE_NOW, FAR_TIES_LIFO, LOSES_FAR_END_OF_CLOCK,
+    THROWS_ON_FAR_END_OF_CLOCK }
 
   /** A scheduler with one flaw. */
   static final class FlawedScheduler implements Scheduler {
-    private record Event(long time, long seq, EventHandler handler, Object ref, long arg) {}
+    /** {@code far}: scheduled more than 100 ps ahead while another event waited (beyond a small calendar's ring). */
+    private record Event(long time, long seq, boolean far, EventHandler handler, Object ref, long arg) {}
 
     final SchedulerFlaw flaw;
     final PriorityQueue<Event> queue;
@@ -179,7 +188,8 @@ class ContractsCatchBrokenAdaptersTest {
     FlawedScheduler(SchedulerFlaw flaw) {
       this.flaw = flaw;
       this.queue = new PriorityQueue<>((a, b) -> a.time != b.time ? Long.compare(a.time, b.time)
-          : flaw == SchedulerFlaw.LIFO_TIES ? Long.compare(b.seq, a.seq) : Long.compare(a.seq, b.seq));
+          : flaw == SchedulerFlaw.LIFO_TIES || (flaw == SchedulerFlaw.FAR_TIES_LIFO && a.far && b.far)
+              ? Long.compare(b.seq, a.seq) : Long.compare(a.seq, b.seq));
     }
 
     @Override
@@ -192,12 +202,19 @@ class ContractsCatchBrokenAdaptersTest {
       if (timePs < now && flaw != SchedulerFlaw.ACCEPTS_THE_PAST) {
         throw new IllegalArgumentException("timePs " + timePs + " is before now " + now);
       }
-      queue.add(new Event(timePs, seq++, handler, ref, arg));
+      boolean far = timePs - now > 100 && !queue.isEmpty();
+      if (flaw == SchedulerFlaw.LOSES_FAR_END_OF_CLOCK && far && timePs == Long.MAX_VALUE) {
+        return;
+      }
+      queue.add(new Event(timePs, seq++, far, handler, ref, arg));
     }
 
     void runUntil(long limit) {
       while (!queue.isEmpty() && queue.peek().time <= limit) {
         Event e = queue.poll();
+        if (flaw == SchedulerFlaw.THROWS_ON_FAR_END_OF_CLOCK && e.far && e.time == Long.MAX_VALUE) {
+          throw new ArrayIndexOutOfBoundsException("Index -1 out of bounds for length 16");
+        }
         if (flaw != SchedulerFlaw.STALE_NOW) {
           now = e.time;
         }
@@ -245,11 +262,22 @@ class ContractsCatchBrokenAdaptersTest {
     sound.schedulingInThePastIsRefusedAndChangesNothing();
     sound.eventsRunAtTheirTimeWithTheirRefAndArg();
     sound.randomSchedulesRunAsTheReferenceModelSays();
+    sound.eventsAtTheEndOfTheClockRunBehindEarlierOnesInSchedulingOrder();
     fails(FlawedSchedulerContract.of(SchedulerFlaw.LIFO_TIES)
         ::equalTimesRunInSchedulingOrderIncludingEventsScheduledForNow);
     fails(FlawedSchedulerContract.of(SchedulerFlaw.LIFO_TIES)::randomSchedulesRunAsTheReferenceModelSays);
     fails(FlawedSchedulerContract.of(SchedulerFlaw.ACCEPTS_THE_PAST)::schedulingInThePastIsRefusedAndChangesNothing);
     fails(FlawedSchedulerContract.of(SchedulerFlaw.STALE_NOW)::eventsRunAtTheirTimeWithTheirRefAndArg);
+    for (SchedulerFlaw far : new SchedulerFlaw[] {SchedulerFlaw.FAR_TIES_LIFO, SchedulerFlaw.LOSES_FAR_END_OF_CLOCK}) {
+      fails(FlawedSchedulerContract.of(far)::eventsAtTheEndOfTheClockRunBehindEarlierOnesInSchedulingOrder);
+      fails(FlawedSchedulerContract.of(far)::randomSchedulesRunAsTheReferenceModelSays);
+    }
+    // (an adapter's own exception fails the test as surely; the property test reports it as a falsified property)
+    assertThatThrownBy(FlawedSchedulerContract.of(SchedulerFlaw.THROWS_ON_FAR_END_OF_CLOCK)
+        ::eventsAtTheEndOfTheClockRunBehindEarlierOnesInSchedulingOrder)
+        .isInstanceOf(ArrayIndexOutOfBoundsException.class);
+    fails(FlawedSchedulerContract.of(SchedulerFlaw.THROWS_ON_FAR_END_OF_CLOCK)
+        ::randomSchedulesRunAsTheReferenceModelSays);
   }
 
   // ------------------------------------------------------------------------------------------------- host memory
