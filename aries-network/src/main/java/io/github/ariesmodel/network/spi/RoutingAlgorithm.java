@@ -21,8 +21,12 @@ import io.github.ariesmodel.core.packet.Packet;
  * non-minimal must reach its intermediate, and one it counts as minimal must take a minimal path. The {@code
  * RoutingContract} in aries-testkit checks these properties.
  *
- * <p>Instances are made per fabric by a {@link RoutingProvider} and are used by one simulation thread. They must not
- * allocate per decision.
+ * <p>Instances are made by a {@link RoutingProvider}: one for a fabric on a single event loop, and one per dragonfly
+ * group, each with a seed of its own, for a fabric on the partitioned engine (core's {@code PartitionedEngine}, which
+ * {@code ./aries traffic} uses). Each instance is called by one simulation thread, but the instances of one fabric run
+ * on the groups' threads at once: they must share no mutable state (no static counter, random stream or table written
+ * while routing), or the results depend on the thread count. The {@code RoutingContract} runs a routing on one thread
+ * and on a thread per group and compares (it did not until stop 76). Instances must not allocate per decision.
  */
 public interface RoutingAlgorithm {
 

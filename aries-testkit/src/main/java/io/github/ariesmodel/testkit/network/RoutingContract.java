@@ -12,11 +12,13 @@ import io.github.ariesmodel.network.spi.Candidates;
 import io.github.ariesmodel.network.spi.DragonflyPaths;
 import io.github.ariesmodel.network.spi.RouterView;
 import io.github.ariesmodel.network.spi.RoutingAlgorithm;
+import io.github.ariesmodel.network.spi.RoutingProvider;
 import io.github.ariesmodel.network.spi.Topology;
 import io.github.ariesmodel.network.traffic.TrafficExperiment;
 import io.github.ariesmodel.network.traffic.TrafficPattern;
 import io.github.ariesmodel.network.traffic.TrafficResult;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +46,11 @@ import org.junit.jupiter.api.Test;
  *       most L hops inside one group or 2L + 1 between groups, L = {@code Topology.maxLocalHops()});
  *   <li>a stated virtual-channel need ({@code RoutingAlgorithm.virtualChannelsNeeded()}, which the fabric's builder
  *       checks) covers every VC the routing uses;
- *   <li>it is deterministic: the same seed gives the same run.
+ *   <li>it is deterministic: the same seed gives the same run, and the same run on one thread as on a thread per
+ *       dragonfly group. On the partitioned engine every group routes with its own instance, made by the provider
+ *       with the fabric's topology and a seed of its own, and the groups' threads call them at once: instances of one
+ *       routing must share no mutable state (a static counter, a shared random stream or table). A routing that did
+ *       passed the contract until stop 76, and its results then depended on the thread count.
  * </ul>
  *
  * <pre>{@code
@@ -188,6 +194,41 @@ public abstract class RoutingContract {
     assertThat(b.events()).isEqualTo(a.events());
     assertThat(b.latencyMeanNs()).isEqualTo(a.latencyMeanNs());
     assertThat(b.minimalFraction()).isEqualTo(a.minimalFraction());
+  }
+
+  /**
+   * On the engine each group has an instance of its own (made through the routing's provider, here from {@link
+   * #create}), and on several threads the groups call theirs at once: the result is the same on one thread as on a
+   * thread per group, each run twice. A routing whose instances share mutable state gives results that depend on how
+   * the groups' calls interleave.
+   */
+  @Test
+  void sameRunOnOneThreadAsOnAThreadPerGroup() {
+    Topology t = Topologies.ariesSmall();
+    RoutingProvider provider = new RoutingProvider() {
+      @Override
+      public String name() {
+        return routingName();
+      }
+
+      @Override
+      public RoutingAlgorithm create(Topology topology, long seed) {
+        return RoutingContract.this.create(topology, seed);
+      }
+    };
+    int groups = t.groupCount();
+    List<String> runs = new ArrayList<>();
+    for (int threads : new int[] {1, groups, 1, groups}) {
+      TrafficResult r = TrafficExperiment.on(t).routing(provider).pattern(TrafficPattern.UNIFORM).load(0.9).seed(13)
+          .warmupPs(200_000).measurePs(400_000).drain().fabric(f -> f.maxHops(Math.max(maxHops(), 1) * 4))
+          .threads(threads).run();
+      runs.add(String.format("events %d, packet-hops %d, delivered %d at %d ps; latency mean %s, p99 %s, max %s ns;"
+              + " accepted %s, minimal %s, mean hops %s; links %s; VCs %s", r.events(), r.packetHops(), r.delivered(),
+          r.simulatedPs(), r.latencyMeanNs(), r.latencyP99Ns(), r.latencyMaxNs(), r.acceptedLoad(),
+          r.minimalFraction(), r.meanHops(), r.linkUtilization(), Arrays.toString(r.vcOccupancyBytes())));
+    }
+    assertThat(runs).as("%s on %s: the runs on 1, %s, 1 and %s threads (the groups' instances share no state)",
+        routingName(), t.describe(), groups, groups).containsOnly(runs.get(0));
   }
 
   /**

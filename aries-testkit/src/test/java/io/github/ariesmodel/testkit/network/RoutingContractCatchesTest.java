@@ -142,6 +142,39 @@ class RoutingContractCatchesTest {
     }
   }
 
+  /**
+   * Minimal routing whose choice among the minimal ports comes from a counter shared by all its instances, reset
+   * when one is made (a "spreading table" a fabric starts afresh). On one thread its runs repeat; on the engine every
+   * group has its own instance and the groups' threads draw from the counter at once, so the result depends on how
+   * they interleave (stop 76's hunt: different results on 3 and 9 threads).
+   */
+  static final class SharedCounter implements RoutingAlgorithm {
+    static int shared; // the flaw: state shared by every instance, every group's on the engine
+
+    final Topology t;
+    final int[] ports;
+
+    SharedCounter(Topology t, long seed) {
+      this.t = t;
+      this.ports = new int[t.maxMinimalPorts()];
+      shared = 0;
+    }
+
+    @Override
+    public void route(Packet p, RouterView view, Candidates c) {
+      int dest = t.routerOfNode(p.destinationNode());
+      int n = t.minimalPorts(view.router(), dest, DragonflyPaths.packetHash(p), ports);
+      for (int i = 0; i < n; i++) {
+        c.add(ports[i], p.hops());
+      }
+    }
+
+    @Override
+    public int select(Packet p, RouterView view, Candidates c) {
+      return (shared++ & Integer.MAX_VALUE) % c.size();
+    }
+  }
+
   /** The contract run on a routing made here (not registered by name). */
   private static RoutingContract contractFor(String name, java.util.function.BiFunction<Topology, Long,
       RoutingAlgorithm> factory) {
@@ -180,6 +213,16 @@ class RoutingContractCatchesTest {
     RoutingContract c = contractFor("hidden-detour", HiddenDetour::new);
     assertThatThrownBy(c::nonMinimalAccountingMatchesThePathsTaken).isInstanceOf(AssertionError.class)
         .hasMessageContaining("was counted minimal but its path").hasMessageContaining("passes through a third group");
+  }
+
+  @Test
+  void aRoutingWhoseInstancesShareACounterIsCaught() {
+    RoutingContract c = contractFor("shared-counter", SharedCounter::new);
+    // the check on one thread does not see it ...
+    assertThatCode(c::sameSeedSameRun).doesNotThrowAnyException();
+    // ... the runs on a thread per group do
+    assertThatThrownBy(c::sameRunOnOneThreadAsOnAThreadPerGroup).isInstanceOf(AssertionError.class)
+        .hasMessageContaining("shared-counter on").hasMessageContaining("the groups' instances share no state");
   }
 
   @Test
