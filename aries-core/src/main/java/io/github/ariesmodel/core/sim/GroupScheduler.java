@@ -146,8 +146,8 @@ public final class GroupScheduler implements Scheduler {
 
   private IllegalStateException notOwnGroup(GroupScheduler running, String method) {
     return new IllegalStateException("group " + group + "'s " + method + " was called by an event of group "
-        + running.group + " while the engine runs: an event for another group must go through scheduleInto (at least"
-        + " the lookahead, " + engine.lookaheadPs() + " ps, ahead)");
+        + running.group + " while the engine runs: an event uses its own group's scheduler, and reaches another group"
+        + " through its scheduleInto (at least the lookahead, " + engine.lookaheadPs() + " ps, ahead)");
   }
 
   /**

@@ -205,8 +205,9 @@ class PartitionedEngineTest {
         engine.group(0).scheduleAt(1_000, (now, ref, arg) -> g1.scheduleAt(now + 5, nothing, null, 0), null, 0);
         if (threads == 1) {
           assertThatThrownBy(() -> engine.runUntil(10_000)).isInstanceOf(IllegalStateException.class)
-              .hasMessage("group 1's scheduleAt was called by an event of group 0 while the engine runs: an event for"
-                  + " another group must go through scheduleInto (at least the lookahead, 50 ps, ahead)");
+              .hasMessage("group 1's scheduleAt was called by an event of group 0 while the engine runs: an event"
+                  + " uses its own group's scheduler, and reaches another group through its scheduleInto (at least the"
+                  + " lookahead, 50 ps, ahead)");
         } else {
           assertThatThrownBy(() -> engine.runUntil(10_000)).as("threads %d", threads)
               .isInstanceOf(IllegalStateException.class);
@@ -250,7 +251,8 @@ class PartitionedEngineTest {
               .isInstanceOf(IllegalStateException.class);
           if (engine.partitionOf(0) == engine.partitionOf(1)) {
             refused.hasMessage("group 1's " + call + " was called by an event of group 0 while the engine runs: an"
-                + " event for another group must go through scheduleInto (at least the lookahead, 1000 ps, ahead)");
+                + " event uses its own group's scheduler, and reaches another group through its scheduleInto (at least"
+                + " the lookahead, 1000 ps, ahead)");
           } else {
             refused.hasMessageContaining("owned by thread \"engine-partition-");
           }
