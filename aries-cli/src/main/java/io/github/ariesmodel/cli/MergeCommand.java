@@ -316,22 +316,43 @@ final class MergeCommand implements Callable<Integer> {
   /** One {@code --plot}, parsed and checked against the merged table. */
   private record PlanPlot(String[] axes, List<Series> series, String xLabel, String yLabel) {}
 
-  /** Parses every {@code --plot} and checks its columns, writing nothing. */
+  /**
+   * Parses every {@code --plot} and makes every check its drawing makes, writing nothing: its columns, and its series
+   * as {@link Plots#xy} checks them. A plot no row gives both its X and Y for has nothing to draw and is refused here;
+   * until stop 76 a group without such a row made an empty series, which the plot refused after the CSV table had been
+   * written (and a repeated merge left its CSV new and its JSON and HTML old).
+   */
   private List<PlanPlot> planPlots(Results merged) {
     List<PlanPlot> planned = new ArrayList<>();
     ResultTable t = merged.table(SweepMerge.TABLE).orElseThrow();
     for (String text : plots) {
+      String shown = io.github.ariesmodel.core.Texts.abbreviate(text);
       String[] p = text.split(":", -1);
       if (p.length < 2 || p.length > 3) {
-        throw new IllegalArgumentException("--plot must be X:Y or X:Y:GROUP but was \""
-            + io.github.ariesmodel.core.Texts.abbreviate(text) + "\"");
+        throw CliError.badInput("--plot must be X:Y or X:Y:GROUP but was \"" + shown + "\"", "--plot", null);
       }
-      List<Series> series = Series.fromTable(t, p[0], p[1], p.length == 3 ? p[2] : null);
-      String yLabel = t.columns().get(t.columnIndex(p[1])).label();
-      String xLabel = t.columns().get(t.columnIndex(p[0])).label();
-      planned.add(new PlanPlot(p, series, xLabel, yLabel));
+      try {
+        List<Series> series = Series.fromTable(t, p[0], p[1], p.length == 3 ? p[2] : null);
+        if (series.isEmpty()) {
+          throw CliError.badInput("--plot " + shown + " has nothing to draw: no point of the sweep has both "
+              + io.github.ariesmodel.core.Texts.abbreviate(p[0]) + " and "
+              + io.github.ariesmodel.core.Texts.abbreviate(p[1]) + "; plot columns the points have values for",
+              "--plot", null);
+        }
+        String yLabel = t.columns().get(t.columnIndex(p[1])).label();
+        String xLabel = t.columns().get(t.columnIndex(p[0])).label();
+        Plots.checkXy(title(p), series, Scale.LINEAR, Scale.LINEAR);
+        planned.add(new PlanPlot(p, series, xLabel, yLabel));
+      } catch (IllegalArgumentException e) {
+        throw CliError.badInput("--plot " + shown + ": " + e.getMessage(), "--plot", e);
+      }
     }
     return planned;
+  }
+
+  /** A plot's title: {@code Y vs X}. */
+  private static String title(String[] axes) {
+    return axes[1] + " vs " + axes[0];
   }
 
   /**
@@ -366,10 +387,10 @@ final class MergeCommand implements Callable<Integer> {
         PlanPlot plot = planned.get(i);
         String[] p = plot.axes();
         Path png = plotFile(i);
-        Plots.xy(png, p[1] + " vs " + p[0], plot.xLabel(), plot.yLabel(), plot.series(), Scale.LINEAR, Scale.LINEAR,
+        Plots.xy(png, title(p), plot.xLabel(), plot.yLabel(), plot.series(), Scale.LINEAR, Scale.LINEAR,
             Plots.DEFAULT_WIDTH, Plots.DEFAULT_HEIGHT);
         written.add(png); // (once written: what stood there when the write failed is not this merge's)
-        report.plot(p[1] + " vs " + p[0] + (p.length == 3 ? " by " + p[2] : ""), png);
+        report.plot(title(p) + (p.length == 3 ? " by " + p[2] : ""), png);
       }
       report.build().write(html);
       done = true;

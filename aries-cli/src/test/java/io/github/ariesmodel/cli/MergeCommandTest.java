@@ -241,6 +241,43 @@ class MergeCommandTest {
     assertThat(aries(two)).as(err.toString()).isZero();
   }
 
+  /**
+   * A plot's group whose points lack the plotted metric (points of the distance same-router have no latency.rank-1)
+   * draws no line, where its empty series was refused after the CSV table had been written; and a plot no point gives
+   * both columns for is refused in one line before anything is written: an earlier merge's outputs stay as they were
+   * (the CSV was new while the JSON and HTML stayed old).
+   */
+  @Test
+  void aPlotsGroupWithoutValuesDrawsNoLineAndAPlotWithoutAPointIsRefusedBeforeAnythingIsWritten() throws IOException {
+    Path two = tmp.resolve("two");
+    assertThat(aries("sweep", "--job", "pingpong", "--param", "distances=same-router,rank-1", "--param", "sizes=8",
+        "--param", "iterations=1", "--no-wall-clock", "--out", two.toString(), "-q")).as(err.toString()).isZero();
+    Path merged = tmp.resolve("m.json");
+    Path csv = tmp.resolve("csv");
+    Path report = tmp.resolve("m.html");
+    String[] merge = {"merge", "--out", merged.toString(), "--csv", csv.toString(), "--html", report.toString()};
+    // an earlier merge of one metric, whose outputs a full merge would change
+    assertThat(aries(append(merge, "--metric", "latency.same-router", two.toString()))).as(err.toString()).isZero();
+    byte[] json = Files.readAllBytes(merged);
+    byte[] table = Files.readAllBytes(csv.resolve("sweep.csv"));
+    byte[] html = Files.readAllBytes(report);
+    assertThat(aries(append(merge, "--plot", "latency.same-router:latency.rank-1", two.toString()))).isEqualTo(2);
+    assertThat(onlyLine()).isEqualTo("aries merge: --plot latency.same-router:latency.rank-1 has nothing to draw: no"
+        + " point of the sweep has both latency.same-router and latency.rank-1; plot columns the points have values"
+        + " for (--plot)");
+    assertThat(Files.readAllBytes(merged)).as("left as it was").isEqualTo(json);
+    assertThat(Files.readAllBytes(csv.resolve("sweep.csv"))).as("left as it was").isEqualTo(table);
+    assertThat(Files.readAllBytes(report)).as("left as it was").isEqualTo(html);
+    assertThat(tmp.resolve("m-plot-0.png")).doesNotExist();
+    // grouped by distance: same-router has no latency.rank-1 and draws no line; rank-1's is drawn
+    assertThat(aries(append(merge, "--plot", "sizes:latency.rank-1:distances", two.toString())))
+        .as(err.toString()).isZero();
+    assertThat(tmp.resolve("m-plot-0.png")).exists();
+    assertThat(Files.readString(report)).contains("latency.rank-1 vs sizes by distances");
+    assertThat(ResultsJson.read(merged).table(SweepMerge.TABLE).orElseThrow().columns().stream().map(c -> c.name()))
+        .containsExactly("point", "distances", "sizes", "iterations", "latency.same-router", "latency.rank-1");
+  }
+
   private static String[] append(String[] args, String... more) {
     List<String> all = new ArrayList<>(List.of(args));
     all.addAll(List.of(more));

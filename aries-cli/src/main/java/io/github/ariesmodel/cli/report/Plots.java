@@ -347,6 +347,20 @@ public final class Plots {
     }
   }
 
+  /**
+   * Checks series as {@link #xy} checks them before it draws, drawing nothing: for a caller that must refuse a plot
+   * before it writes anything else ({@code merge --plot}, whose CSV table was written before its plot was refused).
+   *
+   * @param plot the plot's title, which the message names
+   * @param series the series
+   * @param xScale x axis scale
+   * @param yScale y axis scale
+   * @throws IllegalArgumentException when {@link #xy} would refuse them (see the class comment)
+   */
+  public static void checkXy(String plot, List<Series> series, Scale xScale, Scale yScale) {
+    checkSeries(plot, series, xScale, yScale);
+  }
+
   private static void checkSeries(String plot, List<Series> series, Scale xScale, Scale yScale) {
     if (series == null || series.isEmpty()) {
       throw new IllegalArgumentException(plot + ": needs at least one series but got none");

@@ -44,13 +44,16 @@ public final class Series {
 
   /**
    * Series from a table: one per distinct value of {@code groupColumn} (in order of first appearance), or a single
-   * series named after {@code yColumn} when {@code groupColumn} is null. Rows where x or y has no value are skipped.
+   * series named after {@code yColumn} when {@code groupColumn} is null. Rows where x or y has no value are skipped,
+   * and a group with no row that has both makes no series (a routing with no latency at any load): an empty series,
+   * which {@link Plots} refuses, failed the plot of every other group with it. A table without any such row gives
+   * no series at all.
    *
    * @param table the table
    * @param xColumn numeric column for x
    * @param yColumn numeric column for y
    * @param groupColumn column whose values name the series (typically the routing), or null
-   * @return the series, in order
+   * @return the series, in order, none empty
    * @throws IllegalArgumentException when a column is missing or x/y hold text
    */
   public static List<Series> fromTable(ResultTable table, String xColumn, String yColumn, String groupColumn) {
@@ -67,6 +70,9 @@ public final class Series {
     }
     List<Series> out = new ArrayList<>();
     groups.forEach((key, points) -> {
+      if (points.isEmpty()) {
+        return;
+      }
       double[] px = new double[points.size()];
       double[] py = new double[points.size()];
       for (int i = 0; i < px.length; i++) {

@@ -170,6 +170,23 @@ class PlotsTest {
         .satisfies(one -> assertThat(one.name()).isEqualTo("latency"));
   }
 
+  /**
+   * A group none of whose rows has both values (a routing with no latency at any load) makes no series: its empty
+   * series made the plot refuse every other group with it. A table with no such row at all gives no series.
+   */
+  @Test
+  void aGroupWithoutAPointMakesNoSeries() {
+    ResultTable t = ResultTable.builder("s").number("load", "").string("routing").number("latency", "ns")
+        .row(0.1, "minimal", null).row(0.1, "valiant", 920).row(0.5, "minimal", null).row(0.5, "valiant", 1050)
+        .build();
+    assertThat(Series.fromTable(t, "load", "latency", "routing")).containsExactly(
+        Series.of("valiant", new double[] {0.1, 0.5}, new double[] {920, 1050}));
+    ResultTable none = ResultTable.builder("s").number("load", "").string("routing").number("latency", "ns")
+        .row(0.1, "minimal", null).row(null, "valiant", 920).build();
+    assertThat(Series.fromTable(none, "load", "latency", "routing")).isEmpty();
+    assertThat(Series.fromTable(none, "load", "latency", null)).isEmpty();
+  }
+
   @Test
   void binaryPrefixTickLabels() {
     Plots.BinaryPrefixFormat f = new Plots.BinaryPrefixFormat();
