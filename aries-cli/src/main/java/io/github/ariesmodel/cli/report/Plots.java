@@ -157,6 +157,12 @@ public final class Plots {
     Objects.requireNonNull(png, "png");
     checkSize(title, width, height);
     checkSeries(title, series, xScale, yScale);
+    save(xyChart(title, xLabel, yLabel, series, xScale, yScale), png, width, height);
+  }
+
+  /** The chart {@link #xy} draws, of series already checked. */
+  static JFreeChart xyChart(String title, String xLabel, String yLabel, List<Series> series, Scale xScale,
+      Scale yScale) {
     XYSeriesCollection data = new XYSeriesCollection();
     for (Series s : series) {
       XYSeries xs = new XYSeries(s.name(), false, true);
@@ -186,7 +192,7 @@ public final class Plots {
     plot.setBackgroundPaint(Color.WHITE);
     plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
     plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
-    save(chart, png, width, height);
+    return chart;
   }
 
   /**
@@ -315,12 +321,177 @@ public final class Plots {
       a.setAutoRangeIncludesZero(includeZero);
       return a;
     }
-    LogAxis a = new LogAxis(label);
-    a.setBase(scale == Scale.LOG2 ? 2 : 10);
+    LogAxis a = new StepLogAxis(label, scale == Scale.LOG2 ? 2 : 10);
     a.setStandardTickUnits(NumberAxis.createIntegerTickUnits(Locale.ROOT));
-    a.setNumberFormatOverride(scale == Scale.LOG2 ? new BinaryPrefixFormat()
-        : new DecimalFormat("0.###E0", DecimalFormatSymbols.getInstance(Locale.ROOT)));
+    a.setNumberFormatOverride(scale == Scale.LOG2 ? new BinaryPrefixFormat() : new DecimalLabelFormat());
     return a;
+  }
+
+  /**
+   * A logarithmic axis labelled at 1, 2 and 5 × 10^k (base 10) or at the powers of 2 (base 2), with at least two
+   * labelled ticks inside its range. JFreeChart's {@link LogAxis} labels whole powers only, so a latency axis from 867
+   * to 978 ns had no label at all, and one from 1,480 to 11,300 ns one (10^4). An automatic range with fewer than two
+   * such values inside is widened to the nearest ones around it; where the 1-2-5 labels would overlap (many decades
+   * on a short axis) the axis labels whole decades, or every second, third ... decade.
+   */
+  static final class StepLogAxis extends LogAxis {
+    private static final long serialVersionUID = 1L;
+    /** Most steps tried when the labels of every power overlap (a tiny image): the coarsest is used then. */
+    private static final int MAX_STRIDE = 64;
+
+    StepLogAxis(String label, double base) {
+      super(label);
+      setBase(base);
+    }
+
+    /** @return whether {@code v} is a tick value of this axis: 1, 2 or 5 × 10^k, or a power of 2 */
+    boolean isStep(double v) {
+      return Math.abs(floorStep(v) / v - 1) < 1e-9;
+    }
+
+    /** The largest tick value at most {@code v} (> 0). */
+    double floorStep(double v) {
+      double power = Math.pow(getBase(), Math.floor(calculateLog(v) + 1e-9));
+      if (getBase() != 10) {
+        return power;
+      }
+      double m = v / power;
+      return (m >= 5 - 1e-9 ? 5 : m >= 2 - 1e-9 ? 2 : 1) * power;
+    }
+
+    /** The tick value after {@code step} (a tick value). */
+    double nextStep(double step) {
+      if (getBase() != 10) {
+        return step * getBase();
+      }
+      double power = Math.pow(10, Math.floor(Math.log10(step) + 1e-9));
+      double m = Math.rint(step / power);
+      return (m == 1 ? 2 : m == 2 ? 5 : 10) * power;
+    }
+
+    /** The tick values in [lower, upper], with {@code stride} 0 for every one, else every stride-th power only. */
+    List<Double> steps(double lower, double upper, int stride) {
+      List<Double> out = new java.util.ArrayList<>();
+      double v = floorStep(lower);
+      for (int guard = 0; v <= upper * (1 + 1e-9) && guard < 10_000; guard++, v = nextStep(v)) {
+        if (v < lower * (1 - 1e-9)) {
+          continue;
+        }
+        long exponent = Math.round(calculateLog(v));
+        boolean power = Math.abs(calculateLog(v) - exponent) < 1e-9;
+        if (stride == 0 || power && Math.floorMod(exponent, stride) == 0) {
+          out.add(v);
+        }
+      }
+      return out;
+    }
+
+    @Override
+    protected void autoAdjustRange() {
+      super.autoAdjustRange();
+      if (!isAutoRange()) {
+        return;
+      }
+      double lower = getLowerBound();
+      double upper = getUpperBound();
+      if (!(lower > 0) || !(upper > lower) || steps(lower, upper, 0).size() >= 2) {
+        return;
+      }
+      double from = floorStep(lower);
+      double to = nextStep(floorStep(upper));
+      if (isStep(upper)) {
+        to = upper;
+      }
+      while (steps(from, to, 0).size() < 2) {
+        to = nextStep(to);
+      }
+      setRange(new org.jfree.data.Range(from, to), false, false);
+    }
+
+    /**
+     * The labelled ticks: every tick value in the range when their labels keep apart, else the powers at the smallest
+     * stride whose labels do (the label's height on a vertical axis, its width on a horizontal one).
+     */
+    @Override
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    public List refreshTicks(java.awt.Graphics2D g2, org.jfree.chart.axis.AxisState state,
+        java.awt.geom.Rectangle2D dataArea, org.jfree.chart.ui.RectangleEdge edge) {
+      boolean vertical = org.jfree.chart.ui.RectangleEdge.isLeftOrRight(edge);
+      org.jfree.chart.ui.TextAnchor anchor = vertical
+          ? (edge == org.jfree.chart.ui.RectangleEdge.RIGHT ? org.jfree.chart.ui.TextAnchor.CENTER_LEFT
+              : org.jfree.chart.ui.TextAnchor.CENTER_RIGHT)
+          : (edge == org.jfree.chart.ui.RectangleEdge.TOP ? org.jfree.chart.ui.TextAnchor.BOTTOM_CENTER
+              : org.jfree.chart.ui.TextAnchor.TOP_CENTER);
+      g2.setFont(getTickLabelFont());
+      java.awt.FontMetrics metrics = g2.getFontMetrics(getTickLabelFont());
+      double lower = getLowerBound();
+      double upper = getUpperBound();
+      List<Double> values = List.of();
+      for (int stride = getBase() == 10 ? 0 : 1; stride <= MAX_STRIDE; stride++) {
+        values = steps(lower, upper, stride);
+        if (fits(values, vertical, metrics, dataArea, edge)) {
+          break;
+        }
+      }
+      List ticks = new java.util.ArrayList();
+      for (double v : values) {
+        ticks.add(new org.jfree.chart.axis.LogTick(org.jfree.chart.axis.TickType.MAJOR, v, label(v), anchor));
+      }
+      return ticks;
+    }
+
+    /** The label of a tick, in the axis's tick label font (JFreeChart's own with a format override has none). */
+    private java.text.AttributedString label(double v) {
+      String text = getNumberFormatOverride().format(v);
+      java.text.AttributedString s = new java.text.AttributedString(text);
+      if (!text.isEmpty()) {
+        s.addAttributes(getTickLabelFont().getAttributes(), 0, text.length());
+      }
+      return s;
+    }
+
+    private boolean fits(List<Double> values, boolean vertical, java.awt.FontMetrics metrics,
+        java.awt.geom.Rectangle2D dataArea, org.jfree.chart.ui.RectangleEdge edge) {
+      org.jfree.chart.ui.RectangleInsets insets = getTickLabelInsets();
+      for (int i = 1; i < values.size(); i++) {
+        double gap = Math.abs(valueToJava2D(values.get(i), dataArea, edge)
+            - valueToJava2D(values.get(i - 1), dataArea, edge));
+        double room = vertical ? metrics.getHeight() + insets.getTop() + insets.getBottom()
+            : (metrics.stringWidth(getNumberFormatOverride().format(values.get(i)))
+                + metrics.stringWidth(getNumberFormatOverride().format(values.get(i - 1)))) / 2.0
+                + insets.getLeft() + insets.getRight();
+        if (gap <= room) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  /**
+   * Tick labels of a base-10 axis as the linear axes write theirs: {@code 500}, {@code 2,000}, {@code 0.05}, and
+   * scientific below 10^-4 and from 10^7 on ({@code 2E7}), with {@link Locale#ROOT}'s symbols. (They were all
+   * scientific, {@code 5E2}, {@code 1E3}.)
+   */
+  static final class DecimalLabelFormat extends NumberFormat {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public StringBuffer format(double number, StringBuffer to, FieldPosition pos) {
+      double a = Math.abs(number);
+      String pattern = a == 0 || a >= 1e-4 && a < 1e7 ? "#,##0.####" : "0.###E0";
+      return to.append(new DecimalFormat(pattern, DecimalFormatSymbols.getInstance(Locale.ROOT)).format(number));
+    }
+
+    @Override
+    public StringBuffer format(long number, StringBuffer to, FieldPosition pos) {
+      return format((double) number, to, pos);
+    }
+
+    @Override
+    public Number parse(String source, ParsePosition pos) {
+      throw new UnsupportedOperationException("tick labels are not parsed");
+    }
   }
 
   /**

@@ -187,6 +187,82 @@ class PlotsTest {
     assertThat(Series.fromTable(none, "load", "latency", null)).isEmpty();
   }
 
+  /** The labelled ticks of a chart's axis as the chart draws it at 800 × 500. */
+  private static List<org.jfree.chart.axis.ValueTick> labelledTicks(org.jfree.chart.JFreeChart chart, boolean y) {
+    BufferedImage img = new BufferedImage(800, 500, BufferedImage.TYPE_INT_RGB);
+    java.awt.Graphics2D g2 = img.createGraphics();
+    try {
+      org.jfree.chart.ChartRenderingInfo info = new org.jfree.chart.ChartRenderingInfo();
+      chart.draw(g2, new java.awt.geom.Rectangle2D.Double(0, 0, 800, 500), info);
+      org.jfree.chart.axis.ValueAxis axis = y ? chart.getXYPlot().getRangeAxis() : chart.getXYPlot().getDomainAxis();
+      List<?> ticks = axis.refreshTicks(g2, new org.jfree.chart.axis.AxisState(), info.getPlotInfo().getDataArea(),
+          y ? org.jfree.chart.ui.RectangleEdge.LEFT : org.jfree.chart.ui.RectangleEdge.BOTTOM);
+      List<org.jfree.chart.axis.ValueTick> labelled = new java.util.ArrayList<>();
+      for (Object t : ticks) {
+        org.jfree.chart.axis.ValueTick v = (org.jfree.chart.axis.ValueTick) t;
+        String text = v instanceof org.jfree.chart.axis.LogTick l && l.getAttributedLabel() != null ? labelText(l)
+            : v.getText();
+        if (text != null && !text.isEmpty()) {
+          labelled.add(v);
+        }
+      }
+      return labelled;
+    } finally {
+      g2.dispose();
+    }
+  }
+
+  private static String labelText(org.jfree.chart.axis.LogTick t) {
+    java.text.AttributedCharacterIterator it = t.getAttributedLabel().getIterator();
+    StringBuilder b = new StringBuilder();
+    for (char c = it.first(); c != java.text.CharacterIterator.DONE; c = it.next()) {
+      b.append(c);
+    }
+    return b.toString();
+  }
+
+  /**
+   * A base-10 axis labels 1, 2 and 5 × 10^k, at least two of them inside its range, whatever the range: it labelled
+   * whole decades only, so latencies from 867 to 978 ns had no label at all and 1,480 to 11,300 ns one. The data stay
+   * inside the range, and the labels read as the linear axes' do.
+   */
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.CsvSource({"867, 978", "1480, 11300", "1, 1e6", "0.0003, 0.0009", "5e8, 5e8",
+      "1e-3, 1e9", "200, 500"})
+  void aBase10AxisLabelsAtLeastTwoTicksOfTheOneTwoFiveForm(double low, double high) {
+    org.jfree.chart.JFreeChart chart = Plots.xyChart("t", "bytes", "latency [ns]", List.of(
+        Series.of("a", new double[] {8, 64, 512}, new double[] {low, Math.sqrt(low * high), high})),
+        Scale.LOG2, Scale.LOG10);
+    List<org.jfree.chart.axis.ValueTick> ticks = labelledTicks(chart, true);
+    org.jfree.data.Range range = chart.getXYPlot().getRangeAxis().getRange();
+    assertThat(range.getLowerBound()).isLessThanOrEqualTo(low);
+    assertThat(range.getUpperBound()).isGreaterThanOrEqualTo(high);
+    assertThat(ticks).as("labelled ticks of [%s, %s] on %s", low, high, range).hasSizeGreaterThanOrEqualTo(2);
+    for (org.jfree.chart.axis.ValueTick t : ticks) {
+      double v = t.getValue();
+      assertThat(range.contains(v)).as("%s inside %s", v, range).isTrue();
+      double mantissa = v / Math.pow(10, Math.floor(Math.log10(v) + 1e-9));
+      assertThat(List.of(1L, 2L, 5L)).as("%s is 1, 2 or 5 x 10^k", v).contains(Math.round(mantissa));
+      assertThat(Math.abs(mantissa - Math.round(mantissa))).as("%s", v).isLessThan(1e-6);
+    }
+    if (low == 867) {
+      assertThat(ticks).extracting(t -> labelText((org.jfree.chart.axis.LogTick) t)).containsExactly("500", "1,000");
+    }
+  }
+
+  /** A base-2 axis (message sizes) also labels two powers at least, e.g. sizes from 3,000 to 5,000 bytes. */
+  @Test
+  void aBase2AxisLabelsAtLeastTwoPowers() {
+    org.jfree.chart.JFreeChart chart = Plots.xyChart("t", "bytes", "latency [ns]", List.of(
+        Series.of("a", new double[] {3000, 5000}, new double[] {900, 950})), Scale.LOG2, Scale.LOG10);
+    List<org.jfree.chart.axis.ValueTick> ticks = labelledTicks(chart, false);
+    assertThat(ticks).hasSizeGreaterThanOrEqualTo(2);
+    for (org.jfree.chart.axis.ValueTick t : ticks) {
+      assertThat(Long.bitCount(Math.round(t.getValue()))).as("%s is a power of 2", t.getValue()).isEqualTo(1);
+    }
+    assertThat(ticks).extracting(t -> labelText((org.jfree.chart.axis.LogTick) t)).contains("2Ki", "4Ki");
+  }
+
   @Test
   void binaryPrefixTickLabels() {
     Plots.BinaryPrefixFormat f = new Plots.BinaryPrefixFormat();
@@ -245,7 +321,11 @@ class PlotsTest {
       assertThat(Plots.axis("x", Scale.LOG10, false).getStandardTickUnits().getCeilingTickUnit(1000)
           .valueToString(2000)).isEqualTo("2,000");
       assertThat(((LogAxis) Plots.axis("x", Scale.LOG10, false)).getNumberFormatOverride().format(1500.0))
-          .isEqualTo("1.5E3");
+          .isEqualTo("1,500");
+      assertThat(((LogAxis) Plots.axis("x", Scale.LOG10, false)).getNumberFormatOverride().format(2e7))
+          .isEqualTo("2E7");
+      assertThat(((LogAxis) Plots.axis("x", Scale.LOG10, false)).getNumberFormatOverride().format(0.0005))
+          .isEqualTo("0.0005");
       NumberAxis bars = (NumberAxis) Plots.barChart("t", "c", "v",
           List.of(CategorySeries.of("a", RANKS, new double[] {0.2, 0.3, 0.5}))).getCategoryPlot().getRangeAxis();
       assertThat(bars.getStandardTickUnits().getCeilingTickUnit(0.25).valueToString(1.5)).isEqualTo("1.5");
