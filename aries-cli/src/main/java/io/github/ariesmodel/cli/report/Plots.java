@@ -283,7 +283,9 @@ public final class Plots {
   /**
    * Gives an axis whose points all have one value (a single size, or latencies that noise made equal) a range around
    * it: JFreeChart widens such a range by a fixed 1e-8, which a value such as 5e8 does not notice, and refused the
-   * empty range ("A positive range length is required"), so the run failed after it had finished.
+   * empty range ("A positive range length is required"), so the run failed after it had finished. A linear axis
+   * spans half the value either side (1 either side of 0), and starts at 0 rather than below when the value is not
+   * negative: it spanned at least 0.5 either side, so a one-point plot at load 0.3 drew its axis from -0.2.
    */
   private static void widenIfOneValue(ValueAxis axis, Scale scale, List<Series> series, boolean x) {
     double min = Double.POSITIVE_INFINITY;
@@ -299,9 +301,9 @@ public final class Plots {
       return;
     }
     if (scale == Scale.LINEAR) {
-      double half = Math.max(Math.abs(max), 1) / 2;
+      double half = max == 0 ? 1 : Math.abs(max) / 2;
       boolean zero = axis instanceof NumberAxis n && n.getAutoRangeIncludesZero();
-      double lower = max - half;
+      double lower = min >= 0 ? Math.max(0, max - half) : max - half;
       double upper = max + half;
       axis.setRange(zero ? Math.min(0, lower) : lower, zero ? Math.max(0, upper) : upper);
     } else {

@@ -87,6 +87,25 @@ class PlotsTest {
     }
   }
 
+  /**
+   * A linear axis of one value spans half of it either side (1 either side of 0) and does not reach below 0 when the
+   * value is not negative: it spanned at least 0.5 either side, so one point at load 0.3 drew its axis from -0.2.
+   */
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.CsvSource({"0.3, 0.15, 0.45", "0, 0, 1", "700, 350, 1050", "-4, -6, -2",
+      "0.001, 0.0005, 0.0015"})
+  void aLinearAxisOfOneValueSpansHalfOfItEitherSide(double v, double lower, double upper) {
+    org.jfree.chart.JFreeChart chart = Plots.xyChart("t", "load", "latency [ns]", List.of(
+        Series.of("a", new double[] {v}, new double[] {v})), Scale.LINEAR, Scale.LINEAR);
+    org.jfree.data.Range x = chart.getXYPlot().getDomainAxis().getRange();
+    assertThat(x.getLowerBound()).isCloseTo(lower, org.assertj.core.data.Offset.offset(1e-12));
+    assertThat(x.getUpperBound()).isCloseTo(upper, org.assertj.core.data.Offset.offset(1e-12));
+    // the y axis includes 0, as every linear value axis does
+    org.jfree.data.Range y = chart.getXYPlot().getRangeAxis().getRange();
+    assertThat(y.getLowerBound()).isCloseTo(Math.min(0, lower), org.assertj.core.data.Offset.offset(1e-12));
+    assertThat(y.getUpperBound()).isCloseTo(Math.max(0, upper), org.assertj.core.data.Offset.offset(1e-12));
+  }
+
   @Test
   void barPlotsHaveTheRequestedSize() throws IOException {
     Plots.latencyByDistance(dir.resolve("d.png"), List.of(CategorySeries.of("8 B",
