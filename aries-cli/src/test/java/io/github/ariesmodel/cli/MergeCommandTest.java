@@ -64,6 +64,26 @@ class MergeCommandTest {
     assertThat(merged).doesNotExist();
   }
 
+  /**
+   * Points that two versions of the tool wrote are refused, naming both versions and files, as points of two jobs are:
+   * they were merged under the first point's tool.
+   */
+  @Test
+  void pointsOfAnotherVersionOfTheToolAreRefusedNamingBoth() throws IOException {
+    Path p1 = sw.resolve("point-1.json");
+    String text = Files.readString(p1);
+    String tool = ResultsJson.read(sw.resolve("point-0.json")).metadata().tool();
+    String edited = text.replace("\"tool\" : \"" + tool + "\"", "\"tool\" : \"aries-model 0.0.9\"");
+    assertThat(edited).isNotEqualTo(text);
+    Files.writeString(p1, edited);
+    Path merged = tmp.resolve("m.json");
+    assertThat(aries("merge", "--out", merged.toString(), sw.toString())).isEqualTo(2);
+    assertThat(onlyLine()).isEqualTo("aries merge: points come from different versions of the tool: point 0 ("
+        + sw.resolve("point-0.json") + ") was written by \"" + tool + "\" but point 1 (" + p1 + ") by \"aries-model"
+        + " 0.0.9\"; merge the points of one build (run the sweep again with it) (arguments)");
+    assertThat(merged).doesNotExist();
+  }
+
   @Test
   void anHtmlReportNamingAnInputOrTheMergedFileIsRefusedBeforeAnythingIsWritten() throws IOException {
     Path p0 = sw.resolve("point-0.json");

@@ -34,7 +34,7 @@ import java.util.TreeMap;
  *
  * <p>Errors ({@link IllegalArgumentException}, naming files and points): no point files; a file that is not a sweep
  * point; points from different sweeps, or of one sweep's specification run by different jobs (their commands
- * differ); the same point twice; missing points (listed); a chosen metric no point has; a
+ * differ), or written by different versions of the tool ({@code run.tool}); the same point twice; missing points (listed); a chosen metric no point has; a
  * metric whose unit differs between points.
  */
 public final class SweepMerge {
@@ -117,6 +117,7 @@ public final class SweepMerge {
             + ") is from " + job(first.metadata().command()) + " but point " + c.index() + " (" + f + ") is from "
             + job(r.metadata().command()));
       }
+      refuseOtherTool(first, r, firstFile, f, c0.index(), c.index());
       Path earlier = from.putIfAbsent(c.index(), f);
       if (earlier != null) {
         throw new IllegalArgumentException("point " + c.index() + " appears twice: in " + earlier + " and " + f);
@@ -196,6 +197,8 @@ public final class SweepMerge {
             c0.index()) + " is from " + job(first.metadata().command()) + " but point " + c.index()
             + where(files, c.index()) + " is from " + job(r.metadata().command()));
       }
+      refuseOtherTool(first, r, files == null ? null : files.get(c0.index()),
+          files == null ? null : files.get(c.index()), c0.index(), c.index());
     }
     SweepSpec spec;
     try {
@@ -299,6 +302,21 @@ public final class SweepMerge {
         .simulatedTimePs(simPs).events(events)
         .build();
     return Results.builder(merged).table(t.build()).build();
+  }
+
+  /**
+   * Refuses points that two versions of the tool wrote (shards run by two builds): their figures may come from two
+   * models, and the merged file recorded the first point's tool for all of them (until stop 76).
+   */
+  private static void refuseOtherTool(Results first, Results r, Path firstFile, Path file, int firstIndex, int index) {
+    String a = first.metadata().tool();
+    String b = r.metadata().tool();
+    if (!a.equals(b)) {
+      throw new IllegalArgumentException("points come from different versions of the tool: point " + firstIndex
+          + (firstFile == null ? "" : " (" + firstFile + ")") + " was written by \"" + Texts.abbreviate(a)
+          + "\" but point " + index + (file == null ? "" : " (" + file + ")") + " by \"" + Texts.abbreviate(b)
+          + "\"; merge the points of one build (run the sweep again with it)");
+    }
   }
 
   private static IllegalArgumentException missingMetric(String name, int idx, Map<Integer, Path> files, Results r) {

@@ -52,6 +52,30 @@ class SweepMergeTest {
     }
   }
 
+  /**
+   * Points two versions of the tool wrote (shards run by two builds) are refused, from files and in memory, naming
+   * both versions: they were merged under the first point's tool.
+   */
+  @Test
+  void pointsOfTwoVersionsOfTheToolAreRefused() throws IOException {
+    Function<Map<String, String>, Results> twoBuilds = p -> Results.builder(RunMetadata.builder(
+        p.get("seed").equals("2") ? "aries-model 0.0.9" : "test-tool", "job").seed(Long.parseLong(p.get("seed")))
+        .build()).metric("latency", 1, "ns").build();
+    new SweepRunner(twoBuilds).run(spec, Shard.ALL, dir, false, null);
+    assertThatThrownBy(() -> SweepMerge.mergeFiles(List.of(dir), List.of(), "merge"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("points come from different versions of the tool: point 0 (" + dir.resolve("point-0.json")
+            + ") was written by \"test-tool\" but point 1 (" + dir.resolve("point-1.json") + ") by \"aries-model"
+            + " 0.0.9\"; merge the points of one build (run the sweep again with it)");
+    List<Results> points = new ArrayList<>();
+    for (Path f : SweepMerge.pointFiles(List.of(dir))) {
+      points.add(ResultsJson.read(f));
+    }
+    assertThatThrownBy(() -> SweepMerge.merge(points, List.of(), "merge"))
+        .hasMessage("points come from different versions of the tool: point 0 was written by \"test-tool\" but point 1"
+            + " by \"aries-model 0.0.9\"; merge the points of one build (run the sweep again with it)");
+  }
+
   @Test
   void mergedTableHasOneTypedRowPerPointInIndexOrder() throws IOException {
     new SweepRunner(JOB).run(spec, Shard.ALL, dir, false, null);
