@@ -379,7 +379,8 @@ final class MergeCommand implements Callable<Integer> {
    * blocked its own rerun (until stop 75). (An earlier report embeds its own plots, so it stays whole.)
    */
   private void writeHtml(Results merged, List<PlanPlot> planned) throws IOException {
-    HtmlReport.Builder report = HtmlReport.builder(merged).title("Sweep " + merged.metadata().parameters().get("spec"));
+    HtmlReport.Builder report = HtmlReport.builder(merged).title("Sweep " + merged.metadata().parameters().get("spec"))
+        .wholeTablesIn(out.toString(), csv == null ? null : csv.toString());
     List<Path> written = new ArrayList<>();
     boolean done = false;
     try {

@@ -298,6 +298,30 @@ class MergeCommandTest {
         .containsExactly("point", "distances", "sizes", "iterations", "latency.same-router", "latency.rank-1");
   }
 
+  /**
+   * The HTML report of a merge of 501 points (one row past the 500 shown) says "1 more row" and names the files that
+   * hold it, the CSV table only when --csv wrote one: it said "1 more rows are in the JSON and CSV results" without.
+   */
+  @Test
+  void theReportOfALongMergeNamesOnlyTheFilesWrittenForTheRowsItLeavesOut() throws IOException {
+    Path many = tmp.resolve("many");
+    new io.github.ariesmodel.cli.sweep.SweepRunner(p -> io.github.ariesmodel.cli.report.Results.builder(
+        io.github.ariesmodel.cli.report.RunMetadata.builder("test-tool", "job").build())
+        .metric("v", Integer.parseInt(p.get("i")), "").build())
+        .run(io.github.ariesmodel.cli.sweep.SweepSpec.parse("i=0..500"), io.github.ariesmodel.cli.sweep.Shard.ALL,
+            many, false, null);
+    Path merged = tmp.resolve("m.json");
+    Path report = tmp.resolve("m.html");
+    assertThat(aries("merge", "--out", merged.toString(), "--html", report.toString(), many.toString()))
+        .as(err.toString()).isZero();
+    assertThat(Files.readString(report)).contains("<p>1 more row is in " + merged + ".</p>").doesNotContain("CSV");
+    Path csv = tmp.resolve("csv");
+    assertThat(aries("merge", "--out", merged.toString(), "--html", report.toString(), "--csv", csv.toString(),
+        many.toString())).as(err.toString()).isZero();
+    assertThat(Files.readString(report)).contains("<p>1 more row is in " + merged + " and " + csv.resolve("sweep.csv")
+        + ".</p>");
+  }
+
   private static String[] append(String[] args, String... more) {
     List<String> all = new ArrayList<>(List.of(args));
     all.addAll(List.of(more));

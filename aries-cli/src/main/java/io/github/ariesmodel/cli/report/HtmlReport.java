@@ -14,7 +14,8 @@ import java.util.Objects;
  * A single self-contained HTML file for one run: title, run metadata, metrics, notes, every table, and plots. Plots are
  * embedded as base64 {@code data:image/png} URIs, so the file can be mailed, attached to a CI run or opened from any
  * directory without its PNGs. All text from the results (names, units, strings, captions) is HTML-escaped. Tables
- * longer than {@link Builder#maxRows(int)} rows are cut, with a note pointing to the JSON and CSV files.
+ * longer than {@link Builder#maxRows(int)} rows are cut, with a note saying how many rows are left out and, when the
+ * caller said where ({@link Builder#wholeTablesIn}), the files that hold them.
  *
  * <pre>{@code
  * HtmlReport.builder(results).title("Ping-pong latency").plot("Latency by distance", dir.resolve("distance.png"))
@@ -31,6 +32,8 @@ public final class HtmlReport {
   private final List<Plot> plots;
   private final List<String> notes;
   private final int maxRows;
+  private final String json;
+  private final String csvDirectory;
 
   private record Plot(String caption, byte[] png) {}
 
@@ -40,6 +43,8 @@ public final class HtmlReport {
     this.plots = List.copyOf(b.plots);
     this.notes = List.copyOf(b.notes);
     this.maxRows = b.maxRows;
+    this.json = b.json;
+    this.csvDirectory = b.csvDirectory;
   }
 
   /**
@@ -175,9 +180,25 @@ public final class HtmlReport {
     }
     h.append("</table>\n");
     if (shown < t.rows().size()) {
-      h.append("<p>").append(t.rows().size() - shown)
-          .append(" more rows are in the JSON and CSV results.</p>\n");
+      h.append("<p>").append(escape(leftOut(t.name(), t.rows().size() - shown))).append("</p>\n");
     }
+  }
+
+  /**
+   * The note under a cut table: how many rows it leaves out, and the files that hold them, those written only. It said
+   * "1 more rows are in the JSON and CSV results" of a merge that wrote no CSV.
+   */
+  private String leftOut(String table, int rows) {
+    String count = String.format(java.util.Locale.ROOT, "%,d more row%s", rows, rows == 1 ? "" : "s");
+    if (json == null) {
+      return count + (rows == 1 ? " is" : " are") + " not shown.";
+    }
+    String in = json;
+    if (csvDirectory != null) {
+      String csv = table + ".csv";
+      in += " and " + (csvDirectory.isEmpty() ? csv : Path.of(csvDirectory).resolve(csv).toString());
+    }
+    return count + (rows == 1 ? " is" : " are") + " in " + in + ".";
   }
 
   /**
@@ -209,6 +230,8 @@ public final class HtmlReport {
     private final List<Plot> plots = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
     private int maxRows = DEFAULT_MAX_ROWS;
+    private String json;
+    private String csvDirectory;
 
     private Builder(Results results) {
       this.results = Objects.requireNonNull(results, "results");
@@ -274,6 +297,21 @@ public final class HtmlReport {
         throw new IllegalArgumentException("maxRows must be >= 1 but was " + value);
       }
       this.maxRows = value;
+      return this;
+    }
+
+    /**
+     * Names the files that hold every row of the tables, for the note under a table cut at {@link #maxRows(int)}:
+     * without it the note says only how many rows are not shown.
+     *
+     * @param jsonFile the results file, as the reader should find it (e.g. {@code results.json} beside the report)
+     * @param csvDirectory the directory of the CSV tables ({@code TABLE.csv} each), empty for beside the report, or
+     *     null when no CSV was written
+     * @return this builder
+     */
+    public Builder wholeTablesIn(String jsonFile, String csvDirectory) {
+      this.json = Objects.requireNonNull(jsonFile, "jsonFile");
+      this.csvDirectory = csvDirectory;
       return this;
     }
 

@@ -76,7 +76,8 @@ public final class ReportWriter {
     Path stage = Files.createTempDirectory(dir, AtomicFiles.TEMP_PREFIX);
     try {
       ResultsCsv.write(results, stage);
-      HtmlReport.Builder html = HtmlReport.builder(includeWallClock ? results : results.withoutWallClock()).title(title);
+      HtmlReport.Builder html = HtmlReport.builder(includeWallClock ? results : results.withoutWallClock()).title(title)
+          .wholeTablesIn(RESULTS, ""); // (the CSV tables beside it)
       notes.forEach(html::note);
       for (PlotSpec p : plots) {
         Path png = stage.resolve(p.file());

@@ -68,6 +68,26 @@ class HtmlReportTest {
         .contains("<figcaption>Latency &lt; 2 us</figcaption>").contains("<title>T &amp; &lt;t&gt;</title>");
   }
 
+  /**
+   * The note under a cut table counts in the singular or the plural and names only the files that hold the rows: it
+   * said "1 more rows are in the JSON and CSV results" of a merge that wrote no CSV.
+   */
+  @Test
+  void theNoteUnderACutTableNamesTheFilesWrittenInTheRightNumber() {
+    ResultTable.Builder t = ResultTable.builder("sweep").integer("i", "");
+    for (int i = 0; i < 4; i++) {
+      t.row(i);
+    }
+    Results r = Results.builder(RunMetadata.builder("t", "merge").build()).table(t.build()).build();
+    assertThat(HtmlReport.builder(r).maxRows(3).wholeTablesIn("out/sweep.json", null).build().toHtml())
+        .contains("<p>1 more row is in out/sweep.json.</p>").doesNotContain("CSV");
+    assertThat(HtmlReport.builder(r).maxRows(2).wholeTablesIn("out/sweep.json", "out/csv").build().toHtml())
+        .contains("<p>2 more rows are in out/sweep.json and out/csv/sweep.csv.</p>");
+    assertThat(HtmlReport.builder(r).maxRows(3).wholeTablesIn("results.json", "").build().toHtml())
+        .contains("<p>1 more row is in results.json and sweep.csv.</p>");
+    assertThat(HtmlReport.builder(r).maxRows(3).build().toHtml()).contains("<p>1 more row is not shown.</p>");
+  }
+
   @Test
   void cutsLongTablesAndRejectsNonPng() {
     ResultTable.Builder t = ResultTable.builder("big").integer("i", "");
@@ -76,7 +96,7 @@ class HtmlReportTest {
     }
     Results r = Results.builder(RunMetadata.builder("t", "c").build()).table(t.build()).build();
     String html = HtmlReport.builder(r).maxRows(3).build().toHtml();
-    assertThat(html).contains(">2</td>").doesNotContain(">3</td>").contains("7 more rows");
+    assertThat(html).contains(">2</td>").doesNotContain(">3</td>").contains("<p>7 more rows are not shown.</p>");
     assertThatThrownBy(() -> HtmlReport.builder(r).plot("x", new byte[] {1, 2, 3}))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PNG");
   }
