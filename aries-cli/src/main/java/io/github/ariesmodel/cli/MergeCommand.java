@@ -332,7 +332,7 @@ final class MergeCommand implements Callable<Integer> {
         throw CliError.badInput("--plot must be X:Y or X:Y:GROUP but was \"" + shown + "\"", "--plot", null);
       }
       try {
-        List<Series> series = Series.fromTable(t, p[0], p[1], p.length == 3 ? p[2] : null);
+        List<Series> series = plotSeries(t, p);
         if (series.isEmpty()) {
           throw CliError.badInput("--plot " + shown + " has nothing to draw: no point of the sweep has both "
               + io.github.ariesmodel.core.Texts.abbreviate(p[0]) + " and "
@@ -348,6 +348,28 @@ final class MergeCommand implements Callable<Integer> {
       }
     }
     return planned;
+  }
+
+  /**
+   * The series of a plot {@code X:Y[:GROUP]} of the merged table, each grouped one named {@code GROUP=value} as the
+   * bar plots of a run name theirs ({@code seed=1}: it was {@code 1}, which a legend cannot tell from a load or a
+   * size).
+   *
+   * @param t the merged table
+   * @param axes X, Y and optionally GROUP
+   * @return the series, none empty
+   * @throws IllegalArgumentException when a column is missing or X or Y holds text
+   */
+  static List<Series> plotSeries(ResultTable t, String[] axes) {
+    List<Series> series = Series.fromTable(t, axes[0], axes[1], axes.length == 3 ? axes[2] : null);
+    if (axes.length < 3) {
+      return series;
+    }
+    List<Series> named = new ArrayList<>();
+    for (Series s : series) {
+      named.add(Series.of(axes[2] + "=" + s.name(), s.x(), s.y()));
+    }
+    return named;
   }
 
   /** A plot's title: {@code Y vs X}. */

@@ -322,6 +322,21 @@ class MergeCommandTest {
         + ".</p>");
   }
 
+  /**
+   * A grouped plot's legend reads GROUP=value, as a run's bar plots' do ({@code routing=minimal}): a plot by seed read
+   * just "1" and "2". An ungrouped plot's one series is named after Y.
+   */
+  @Test
+  void aGroupedPlotsLegendNamesTheGroupColumn() {
+    io.github.ariesmodel.cli.report.ResultTable t = io.github.ariesmodel.cli.report.ResultTable.builder("sweep")
+        .integer("point", "").integer("seed", "").number("load", "").number("latency", "ns")
+        .row(0, 1, 0.1, 900).row(1, 2, 0.1, 910).row(2, 1, 0.5, 950).row(3, 2, 0.5, 960).build();
+    assertThat(MergeCommand.plotSeries(t, new String[] {"load", "latency", "seed"}))
+        .extracting(io.github.ariesmodel.cli.report.Series::name).containsExactly("seed=1", "seed=2");
+    assertThat(MergeCommand.plotSeries(t, new String[] {"load", "latency"}))
+        .extracting(io.github.ariesmodel.cli.report.Series::name).containsExactly("latency");
+  }
+
   private static String[] append(String[] args, String... more) {
     List<String> all = new ArrayList<>(List.of(args));
     all.addAll(List.of(more));

@@ -1,7 +1,6 @@
 package io.github.ariesmodel.cli.report;
 
 import io.github.ariesmodel.cli.report.CategorySeries;
-import io.github.ariesmodel.cli.report.Column;
 import io.github.ariesmodel.cli.report.HtmlReport;
 import io.github.ariesmodel.cli.report.Plots;
 import io.github.ariesmodel.cli.report.ResultTable;
@@ -256,9 +255,12 @@ public final class ReportWriter {
     return true;
   }
 
-  private static String label(ResultTable t, String column) {
-    Column c = t.columns().get(t.columnIndex(column));
-    return c.unit() == null || c.unit().isEmpty() ? column : column + " (" + c.unit() + ")";
+  /**
+   * An axis label: the column's own, {@code latency [ns]}, as the fixed plots, merge's plots and every table header
+   * write it (these plots wrote {@code latency (ns)}).
+   */
+  static String label(ResultTable t, String column) {
+    return t.columns().get(t.columnIndex(column)).label();
   }
 
   /**

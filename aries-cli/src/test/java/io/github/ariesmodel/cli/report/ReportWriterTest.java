@@ -20,6 +20,20 @@ class ReportWriterTest {
     assertThat(Files.readString(dir.resolve("results.json"))).doesNotContain("wallClock");
   }
 
+  /**
+   * A workload's plot labels its axes as the tables, the fixed plots and merge's plots do, {@code latency [ns]}: its
+   * XY and bar plots wrote {@code latency (ns)}.
+   */
+  @Test
+  void plotAxesAreLabelledAsTheTableHeadersAre() {
+    ResultTable t = ResultTable.builder("x").integer("size", "B").number("latency", "ns").string("routing").build();
+    assertThat(ReportWriter.label(t, "latency")).isEqualTo("latency [ns]");
+    assertThat(ReportWriter.label(t, "size")).isEqualTo("size [B]");
+    assertThat(ReportWriter.label(t, "routing")).isEqualTo("routing");
+    assertThat(HtmlReport.builder(Results.builder(RunMetadata.builder("t", "c").build()).table(t).build()).build()
+        .toHtml()).contains("<th>latency [ns]</th>");
+  }
+
   @Test
   void withWallClockTheHtmlReportShowsIt(@TempDir Path dir) throws Exception {
     String html = Files.readString(ReportWriter.write(Fixtures.sample(true), List.of(), dir, true, "t"));
