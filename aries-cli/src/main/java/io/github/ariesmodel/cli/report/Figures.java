@@ -14,19 +14,29 @@ public final class Figures {
   private Figures() {}
 
   /**
-   * Rounds half up (as {@link Math#round(double)}) to a number of decimal places.
+   * Rounds half up (as {@link Math#round(double)}) to a number of decimal places. NaN, what a measurement of nothing
+   * gives, is refused: {@code Math.round(NaN)} made it 0, a figure no run measured (until stop 76); a figure that may
+   * have no value is rounded with {@link #roundOrNull}.
    *
-   * @param value the figure
+   * @param value the figure, a number
    * @param decimals decimal places kept, in [0, 9]
    * @return the rounded figure
-   * @throws IllegalArgumentException when {@code decimals} is outside [0, 9]
+   * @throws IllegalArgumentException when {@code value} is NaN or {@code decimals} is outside [0, 9]
    */
   public static double round(double value, int decimals) {
-    if (decimals < 0 || decimals > 9) {
-      throw new IllegalArgumentException("decimals must be in [0, 9] but was " + decimals);
+    checkDecimals(decimals);
+    if (Double.isNaN(value)) {
+      throw new IllegalArgumentException("the figure to round is not a number (NaN, a measurement of nothing): round"
+          + " a figure that may have no value with Figures.roundOrNull, whose null is a cell without value");
     }
     double scale = Math.pow(10, decimals);
     return Math.round(value * scale) / scale;
+  }
+
+  private static void checkDecimals(int decimals) {
+    if (decimals < 0 || decimals > 9) {
+      throw new IllegalArgumentException("decimals must be in [0, 9] but was " + decimals);
+    }
   }
 
   /**
@@ -40,8 +50,8 @@ public final class Figures {
    * @throws IllegalArgumentException when {@code decimals} is outside [0, 9]
    */
   public static Double roundOrNull(double value, int decimals) {
-    double rounded = round(value, decimals); // checks decimals whatever the value
-    return Double.isNaN(value) ? null : rounded;
+    checkDecimals(decimals); // whatever the value
+    return Double.isNaN(value) ? null : round(value, decimals);
   }
 
   /**

@@ -156,12 +156,16 @@ final class IommuStudyWorkload implements Workload {
           pe.quiet();
         });
         Measurements.TranslationCounts c = Measurements.networkTranslations(sys, new int[] {nodes[0]});
-        double hit = c.translations() == 0 ? 0 : (double) c.hits() / c.translations();
-        double lat = c.translations() == 0 ? 0 : SimTime.toNs(c.totalLatencyPs()) / c.translations();
+        // On a system of one node there is no initiator: nothing translated, no put, and a rate of 0/0. Such figures
+        // have no value (null cells, no metric); they were 0.0, the rate rounded from NaN (until stop 76).
+        double hit = c.translations() == 0 ? Double.NaN : (double) c.hits() / c.translations();
+        double lat = c.translations() == 0 ? Double.NaN : SimTime.toNs(c.totalLatencyPs()) / c.translations();
         double rate = (double) (nodes.length - 1) * puts / SimTime.toSeconds(job.lastRunPs()) / 1e6;
-        table.row(pageSize.toString(), pattern, Figures.round(hit, 3), Figures.round(lat, 3),
-            Figures.round(rate, 3));
-        report.metric("iommu.hitRate." + pageSize + "." + pattern, Figures.round(hit, 3), "");
+        table.row(pageSize.toString(), pattern, Figures.roundOrNull(hit, 3), Figures.roundOrNull(lat, 3),
+            Figures.roundOrNull(rate, 3));
+        if (!Double.isNaN(hit)) {
+          report.metric("iommu.hitRate." + pageSize + "." + pattern, Figures.round(hit, 3), "");
+        }
         report.cost(sys.now(), sys.eventsExecuted());
         progress.update((double) ++done / (sizes.size() * patterns.size()), report.simulatedPs(), report.events());
       }

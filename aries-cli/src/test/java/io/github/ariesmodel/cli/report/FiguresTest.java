@@ -34,6 +34,20 @@ class FiguresTest {
         .hasMessage("decimals must be in [0, 9] but was 10");
   }
 
+  /**
+   * NaN, a measurement of nothing, is refused by round, which made it 0 ({@code Math.round(NaN)}), a figure no run
+   * measured; roundOrNull is the way to round a figure that may have none.
+   */
+  @Test
+  void roundRefusesNaN() {
+    assertThatThrownBy(() -> Figures.round(Double.NaN, 3)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("the figure to round is not a number (NaN").hasMessageContaining("roundOrNull");
+    assertThatThrownBy(() -> Figures.round(0.0 / 0.0, 0)).isInstanceOf(IllegalArgumentException.class);
+    assertThat(Figures.round(0.0, 3)).isEqualTo(0.0);
+    assertThat(Figures.round(2.5, 0)).isEqualTo(3.0);
+    assertThatThrownBy(() -> Figures.round(1, -1)).hasMessage("decimals must be in [0, 9] but was -1");
+  }
+
   @Test
   void textIsTheSameUnderAnyLocale() {
     Locale format = Locale.getDefault(Locale.Category.FORMAT);

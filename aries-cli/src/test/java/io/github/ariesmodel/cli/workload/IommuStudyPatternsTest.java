@@ -42,6 +42,20 @@ class IommuStudyPatternsTest {
     assertThat(hitRates(Map.of("pes", "2")).get("iommu.hitRate.4K.sequential")).isGreaterThan(0.9);
   }
 
+  /**
+   * On a system of one node there is no initiator: nothing is translated or put, so the hit rate, latency and put rate
+   * have no value (null cells, no metric). They were 0.0, the rate rounded from 0/0.
+   */
+  @Test
+  void aSystemOfOneNodeMeasuresNothingAndReportsNoFigure() {
+    WorkloadReport r = new IommuStudyWorkload().run(SystemSpec.of("canonical:p=1,a=1,h=0", 1),
+        Params.of(Map.of("pageSizes", "4K", "patterns", "random")));
+    io.github.ariesmodel.cli.report.ResultTable t = r.tables().get(0);
+    assertThat(t.rows()).singleElement().satisfies(row -> assertThat(row).containsExactly("4K", "random", null, null,
+        null));
+    assertThat(r.metrics()).isEmpty();
+  }
+
   private static Map<String, Double> hitRates(Map<String, String> extra) {
     Map<String, String> p = new HashMap<>(extra);
     p.put("pageSizes", "4K,2M");
