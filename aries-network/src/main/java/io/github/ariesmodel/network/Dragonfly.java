@@ -719,13 +719,17 @@ public final class Dragonfly implements Topology {
     int base = router * radix + globalBase;
     int lo = gt * portsPerGroup;
     int hi = lo + portsPerGroup;
+    int best = Integer.MAX_VALUE;
     for (int k = 0; k < globalPorts; k++) {
       int q = peer[base + k];
       if (q >= lo && q < hi) {
-        return 1 + localHops(byRadix.divide(q), target);
+        // the nearest landing of all own links, not the first: they may land on different routers of the group
+        best = Math.min(best, 1 + localHops(byRadix.divide(q), target));
       }
     }
-    int best = Integer.MAX_VALUE;
+    if (best != Integer.MAX_VALUE) {
+      return best;
+    }
     for (int k = 0; k < linksPerPair; k++) {
       int slot = arrangement.slot(gr, gt, k, groups, linksPerPair);
       int exit = gr * routersPerGroup + byGlobalPorts.divide(slot);

@@ -135,6 +135,39 @@ class DragonflyTest {
     }
   }
 
+  /**
+   * Toward another group, a router with several own global links to it is as near as the nearest landing of them.
+   * minimalHops used to take the first own link's landing: on {@code edison} router 7's port 38 (and 39) lands on
+   * router 193 itself, yet minimalHops(7, 193) was 2; 6,951 router pairs of edison, 6,912 of the interleaved 9
+   * groups and 16 of the small interleaved system were one or two hops too long, which UGAL multiplies into its
+   * scores. CabledDragonfly, built from the same cables, computes the same quantity independently (its own loop over
+   * the ports, breadth-first distances inside a group).
+   */
+  @Test
+  void minimalHopsTakesTheNearestOfARoutersOwnLinks() {
+    Dragonfly edison = Topologies.parse("edison");
+    int port = -1;
+    for (int p = edison.firstGlobalPort(); p < edison.portCount(); p++) {
+      if (port < 0 && edison.neighborRouter(7, p) == 193) {
+        port = p;
+      }
+    }
+    assertThat(port).as("edison's router 7 has a link straight to router 193 (its first is port 38)").isEqualTo(38);
+    assertThat(edison.minimalHops(7, 193)).isEqualTo(1);
+    for (Dragonfly t : new Dragonfly[] {edison, Topologies.parse("aries:groups=9,arrangement=interleaved"),
+        Topologies.parse("aries:groups=3,rows=2,cols=4,h=3,arrangement=interleaved")}) {
+      CabledDragonfly cabled = CabledDragonfly.of(t);
+      for (int r = 0; r < t.routerCount(); r++) {
+        for (int target = 0; target < t.routerCount(); target++) {
+          if (t.minimalHops(r, target) != cabled.minimalHops(r, target)) {
+            throw new AssertionError(t.describe() + ": minimalHops(" + r + ", " + target + ") is "
+                + t.minimalHops(r, target) + " but the cabled copy says " + cabled.minimalHops(r, target));
+          }
+        }
+      }
+    }
+  }
+
   @Test
   void anyExitLinkSpreadsOverTheGroupPairsLinksWithinTheHopBound() {
     Dragonfly own = Topologies.parse("aries:groups=3,rows=2,cols=4,h=2,arrangement=interleaved");
