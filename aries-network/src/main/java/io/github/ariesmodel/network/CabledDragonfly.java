@@ -108,7 +108,15 @@ public final class CabledDragonfly implements Topology {
         linkCount[portClass[q]]++;
       }
     }
-    this.unusedPorts = list.unusedPorts();
+    // ports with no far end, whether the file lists them unused, leaves them out or a failure took them (counting the
+    // file's "unused" lines, a list without them said "0 ports unused" of a system with 152 uncabled ports)
+    int absent = 0;
+    for (int q : peer) {
+      if (q < 0) {
+        absent++;
+      }
+    }
+    this.unusedPorts = absent;
 
     this.localDistance = new byte[groups * routersPerGroup * routersPerGroup];
     int maxHops = 0;
@@ -584,7 +592,10 @@ public final class CabledDragonfly implements Topology {
     return linkCount[linkClass];
   }
 
-  /** @return network ports the file lists as {@code unused} (on Edison all are rank-3 ports) */
+  /**
+   * @return network ports with no far end: listed {@code unused}, not listed at all, or failed (on Edison, 9,360
+   *     rank-3 ports, all listed {@code unused})
+   */
   public int unusedPorts() {
     return unusedPorts;
   }

@@ -317,6 +317,34 @@ class CabledDragonflyTest {
     return CabledDragonfly.read(new StringReader(String.join("\n", lines) + "\n"), "tiny.txt");
   }
 
+  /**
+   * A port the file leaves out is as uncabled as one it lists {@code unused}: the count of unused ports (the
+   * topology line of {@code systems --describe}) counted the {@code unused} lines, so a list without them said "0
+   * ports unused" where the rank-3 line of the same description said "152 not cabled".
+   */
+  @Test
+  void unusedPortsCountsEveryPortWithNoFarEndListedOrNot() throws IOException {
+    CabledDragonfly full = CabledDragonfly.of(Topologies.parse("aries:groups=2,rows=1,cols=2,h=1"));
+    List<String> listed = full.linkList();
+    List<String> withoutUnused = new ArrayList<>();
+    for (String line : listed) {
+      if (!line.endsWith("-> unused")) {
+        withoutUnused.add(line);
+      }
+    }
+    assertThat(withoutUnused).hasSizeLessThan(listed.size());
+    CabledDragonfly sparse = CabledDragonfly.read(new StringReader(String.join("\n", withoutUnused)), "small.txt");
+    int absent = 0;
+    for (int r = 0; r < sparse.routerCount(); r++) {
+      for (int p = 0; p < sparse.portCount(); p++) {
+        absent += sparse.neighborRouter(r, p) < 0 ? 1 : 0;
+      }
+    }
+    assertThat(absent).isEqualTo(152);
+    assertThat(sparse.unusedPorts()).isEqualTo(absent).isEqualTo(full.unusedPorts());
+    assertThat(sparse.describe()).contains("(152 ports unused)");
+  }
+
   @Test
   void tinySystemRenumbersGroupsAndRoutesBetweenThem() throws IOException {
     CabledDragonfly t = parse(tiny());
@@ -327,7 +355,8 @@ class CabledDragonflyTest {
     assertThat(t.nodeCount()).isEqualTo(6);
     assertThat(t.linkCount(0)).isEqualTo(3);
     assertThat(t.linkCount(2)).isEqualTo(3);
-    assertThat(t.unusedPorts()).isEqualTo(1);
+    // 6 routers × 40 ports, 12 of them cabled (3 green, 3 blue links): one listed unused, 227 not listed
+    assertThat(t.unusedPorts()).isEqualTo(228);
     assertThat(t.linksBetween(1, 2)).isEqualTo(1);
     assertSymmetric(t);
     // router 0 (group 0 col 0) toward group 2 (file 5): its own link is none; the exit is router 1 over green
