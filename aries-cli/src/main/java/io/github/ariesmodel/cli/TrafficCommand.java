@@ -37,8 +37,9 @@ final class TrafficCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--topology", paramLabel = "SPEC", defaultValue = "canonical:p=4,a=8,h=4",
-      description = "canonical:p=P,a=A,h=H[,g=G][,arrangement=absolute|relative] | aries:groups=G[,rows=,cols=,h=]"
-          + " | theta | edison | edison-cabled (NERSC Edison's real cabling) | links:FILE (a Cray link list) | full"
+      description = "canonical:p=P,a=A,h=H[,g=G][,bw=BYTES_PER_S] | aries:groups=G[,rows=R,cols=C,rank2=K,h=H,"
+          + "nodes=N], both with optional links=PER_GROUP_PAIR, arrangement=absolute|relative|interleaved and"
+          + " exit=own|any | theta | edison | edison-cabled (NERSC Edison's real cabling) | links:FILE (a Cray link list) | full"
           + " | aries-small | canonical-small | cabled:SYSTEM (a generated Aries system's cabling); a cabled one may"
           + " end +failed=SPEC, repeatable: random:N[:green|black|blue|any][:seed=S], a port name or file:PATH"
           + " (default: ${DEFAULT-VALUE})")

@@ -186,6 +186,25 @@ class TrafficCommandTest {
     assertThat(stuck).contains(summary);
   }
 
+  /**
+   * The help's --topology line names every option the topology parser takes (it named only g, arrangement absolute or
+   * relative, rows, cols and h, leaving out interleaved, exit=, links=, rank2=, nodes= and bw=, until stop 76), and
+   * a spec written with all of them as the help shows them is taken.
+   */
+  @Test
+  void theHelpNamesEveryTopologyOptionTheParserTakes() {
+    assertThat(run("traffic", "--help")).isZero();
+    // picocli wraps the description at spaces and punctuation: compare without the white space
+    String help = out.toString().replaceAll("\\s+", "");
+    assertThat(help).contains("canonical:p=P,a=A,h=H[,g=G][,bw=BYTES_PER_S]",
+        "aries:groups=G[,rows=R,cols=C,rank2=K,h=H,nodes=N]", "links=PER_GROUP_PAIR",
+        "arrangement=absolute|relative|interleaved", "exit=own|any");
+    assertThat(Topologies.parse("canonical:p=2,a=4,h=2,g=5,bw=5e9,links=2,arrangement=interleaved,exit=any")
+        .describe()).contains("2 links/group pair (interleaved, any exit link)");
+    assertThat(Topologies.parse("aries:groups=3,rows=2,cols=4,rank2=2,h=2,nodes=2,links=8,arrangement=relative,"
+        + "exit=own").describe()).contains("2 nodes/router, 2 rank-2 links/pair", "8 links/group pair (relative)");
+  }
+
   @Test
   void badArgumentsAreReportedWithExitCode2() {
     assertThat(run("traffic", "--topology", "canonical-small", "--drain", "--drain-limit-us", "0")).isEqualTo(2);
