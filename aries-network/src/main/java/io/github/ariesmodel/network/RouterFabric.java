@@ -42,8 +42,9 @@ import java.util.Arrays;
  *
  * <p><b>Numbers.</b> 8 VCs [S6f]; pipeline 90 ns (<em>assumed</em>: with the topologies' assumed 5-100 ns wires a
  * quiet hop costs about 100 ns [S3 via S1]); 2,048 bytes per VC (<em>derived</em> from the 128-block DAMQ of 8
- * flits [S6f] at an assumed 16-byte flit, split over 8 VCs); injection buffer 4,096 bytes (<em>derived</em>: two
- * processor tiles per NIC [S15] × the 2,048 bytes a network input buffers per VC).
+ * flits [S6f] at an assumed 16-byte flit, split over 8 VCs); injection buffer 4,096 bytes (<em>assumed</em>: two
+ * processor tiles per NIC [S15], each taken to buffer the 2,048 bytes a network input buffers per VC, which no source
+ * gives; chosen so that a single-path NIC stream fills a rank-1 link, see docs/validation.md, "Calibration rows").
  *
  * <p><b>Deadlock freedom.</b> Every built-in routing puts a packet on VC = hops taken so far, so each packet climbs
  * the VCs strictly and the channel-dependency graph is acyclic (Dally and Seitz); it needs as many VCs as the longest
@@ -780,7 +781,7 @@ public final class RouterFabric implements Fabric {
 
     /**
      * @param bytes injection buffer per node, 128 to 2^20 (default 4,096: two processor tiles per NIC [S15] × the
-     *     2,048 bytes a network input buffers per VC; derived)
+     *     2,048 bytes a network input buffers per VC; assumed, as no source gives a processor tile's buffer)
      * @return this
      */
     public Builder injectionBufferBytes(int bytes) {
