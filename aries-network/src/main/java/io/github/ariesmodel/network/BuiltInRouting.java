@@ -24,7 +24,10 @@ import java.util.SplittableRandom;
  *       destination. {@code nmin-hash} is the same with the intermediate chosen by a flow hash (Aries NMIN_HASH).
  *   <li>{@code ugal}: UGAL-L (Kim et al. ISCA 2008): at the source router, the minimal next port against the
  *       non-minimal one toward a random intermediate, each scored by local output congestion × path hops; later hops
- *       pick the least congested minimal port toward the current target.
+ *       pick the least congested minimal port toward the current target. The path hops are the textbook estimate
+ *       ({@link Topology#minimalHops}, {@link DragonflyPaths#hopsVia}), not the hops of the routes taken: they put
+ *       the non-minimal path at 2.00 times the minimal one where on {@code theta} and {@code edison} the routes
+ *       taken are about 1.6 times (docs/network.md, "What minimal means").
  *   <li>{@code adaptive0..3}: Aries adaptive routing (aries-facts §2, S4, S6f): two minimal and two non-minimal
  *       candidates; load read as a 4-bit value from the credits the downstream router has not granted back beyond a
  *       quiet link's round trip plus this router's own queue for the port ({@link #creditLoad}; a flow the link

@@ -28,9 +28,14 @@ import io.github.ariesmodel.network.spi.Topology;
  * when {@code a·h} is not a multiple of {@code g - 1}, or fewer links per pair are asked for, the leftover global
  * ports stay uncabled.
  *
- * <p>{@link #minimalPorts} toward another group: by default a router with links to that group returns its own
- * (hop-minimal); with {@link Builder#anyExitLink(boolean)} every router hashes over all of the group pair's links, so
- * the returned ports may lead up to {@link #maxLocalHops()} local hops past the minimum (the route bound is the same).
+ * <p><b>Minimal</b> means here what it means in Aries' minimal routing: one global hop between two groups and at most
+ * {@link #maxLocalHops()} local hops in each group (on Aries at most 5 router hops, aries-facts §2 [S11]); it does not
+ * mean shortest. {@link #minimalPorts} toward another group: by default a router with links to that group returns all
+ * of its own, however far from the target each lands, and a router without one goes toward the exit router of the
+ * group pair's link the hash picks, not the nearest; with {@link Builder#anyExitLink(boolean)} every router hashes
+ * over all of the group pair's links (the route bound is the same). {@link #minimalHops} is the fewest hops of these
+ * paths, not those of the route a packet takes: on {@code theta} the routes that follow {@link #minimalPorts} are
+ * longer than it for about 40 % of the router pairs in different groups (docs/network.md, "What minimal means").
  *
  * <p>Link state is kept in one {@code int[]} over all ports, so the full 241-group Aries system (23,136 routers,
  * 925,440 ports) builds in a few megabytes.
@@ -463,8 +468,9 @@ public final class Dragonfly implements Topology {
 
     /**
      * How a packet bound for another group picks its global link ({@link #minimalPorts}). {@code false} (the
-     * default): a router with links to the target group uses one of its own (hop-minimal), and only a router without
-     * one hashes over the group pair's links. {@code true}: every router hashes over all the group pair's links, own
+     * default): a router with links to the target group uses one of its own (any of them: each is one global hop, but
+     * they may land up to {@link #maxLocalHops()} local hops apart from the target), and only a router without one
+     * hashes over the group pair's links. {@code true}: every router hashes over all the group pair's links, own
      * ones included, and reaches the chosen link's router over at most {@link #maxLocalHops()} local hops. The route
      * bound (and so deadlock freedom with VC = hops) is unchanged, since a router without its own link already took
      * those local hops. With many links per group pair spread over the group (the {@code interleaved} arrangement)
@@ -707,7 +713,16 @@ public final class Dragonfly implements Topology {
     }
   }
 
-  /** @throws IllegalArgumentException when {@code router} or {@code target} is out of range */
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Inside one group the local hops (0 to {@link #maxLocalHops()}: a column, a row). Toward another group, from a router with links to
+   * it: one plus the local hops from the nearest landing of those links to the target; from a router without one:
+   * the fewest over all the group pair's links of local hops to its exit, one, and local hops from its landing. With
+   * {@link Builder#anyExitLink(boolean)} the same count, although the packet then follows the hashed link.
+   *
+   * @throws IllegalArgumentException when {@code router} or {@code target} is out of range
+   */
   @Override
   public int minimalHops(int router, int target) {
     checkRouters(router, target);

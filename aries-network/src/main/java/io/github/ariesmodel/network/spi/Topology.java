@@ -88,9 +88,13 @@ public interface Topology {
   double injectionBandwidth();
 
   /**
-   * Fills {@code out} with the ports of {@code router} that start a minimal path toward {@code target}. When several
-   * global links join two groups the topology uses {@code hash} to pick one (the same hash must lead to the same
-   * link at every router of the group, so a route never wanders).
+   * Fills {@code out} with the ports of {@code router} that continue a minimal route toward {@code target}: one
+   * within the topology's hop bound, on a dragonfly one global hop between groups and at most {@link #maxLocalHops()}
+   * local hops in each group, as Aries' minimal routing takes them. Minimal does not mean shortest: the built-in
+   * dragonflies offer every one of a router's own global links to the target's group, however far from the target
+   * each lands, so following these ports may take more hops than {@link #minimalHops}. When several global links join
+   * two groups the topology uses {@code hash} to pick one (the same hash must lead to the same link at every router
+   * of the group, so a route never wanders).
    *
    * @param router current router
    * @param target target router, not {@code router}
@@ -106,13 +110,16 @@ public interface Topology {
   int maxMinimalPorts();
 
   /**
+   * The fewest hops of a minimal route, an estimate for weighing routes (UGAL's hop counts): a packet that follows
+   * {@link #minimalPorts} may take more.
+   *
    * @param router from
    * @param target to
-   * @return router-to-router hops of a minimal path (0 when equal)
+   * @return router-to-router hops of the shortest minimal path (0 when equal)
    */
   int minimalHops(int router, int target);
 
-  /** @return the most hops a minimal path takes inside one group */
+  /** @return the most hops a minimal route takes inside one group (L; a minimal route between groups: 2L + 1) */
   int maxLocalHops();
 
   /** @return a one-line description */
