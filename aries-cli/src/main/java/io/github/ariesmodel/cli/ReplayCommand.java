@@ -477,17 +477,13 @@ final class ReplayCommand implements Callable<Integer> {
     m.put("linkBytes", links);
     Number notRecorded = metrics.get("callsNotRecorded"); // absent when the trace cannot tell (SimGrid)
     m.put("callsNotRecorded", notRecorded == null ? null : notRecorded.longValue());
-    for (String count : TRACE_COUNTS) {
+    for (String count : Workloads.replayTraceCounts()) {
       m.put(count, metrics.get(count).longValue());
     }
     m.put("notes", List.copyOf(notes));
     m.put("results", dir.resolve("results.json").toString());
     return m;
   }
-
-  /** The metrics that count what the replay could not take from the trace, each in the {@code --json} summary. */
-  static final List<String> TRACE_COUNTS = List.of("unknownSizes", "requestsNotStarted", "requestsAlreadyCompleted",
-      "receivesUnmatched", "oneSidedFolded");
 
   private static ResultTable table(Results r, String name) {
     return r.tables().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();

@@ -40,6 +40,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.ToLongFunction;
 
 /**
  * Replays a recorded MPI run (DUMPI or SimGrid time-independent trace) through the MPI layer
@@ -720,28 +721,35 @@ final class ReplayWorkload implements Workload {
   static final String NO_MESSAGES = "no point-to-point messages: the replay delivered none of the trace's, so there"
       + " is no message latency (the latency table's cells are empty)";
 
-  /** The note of calls whose byte count the trace could not give (the metric {@code unknownSizes}). */
-  static final String UNKNOWN_SIZES = "unknownSizes: %,d calls' byte counts the trace could not give (a datatype its"
-      + " size table lacks): their sends were replayed as 0 bytes, their receives as large as the trace's largest"
-      + " message";
+  /**
+   * One count of what the replay could not take from the trace as it stands: a metric, always written (0 when
+   * nothing), and a note when not 0.
+   *
+   * @param metric the metric's name
+   * @param note the note's format, of the count
+   * @param count the count, from the replay's result
+   */
+  record TraceCount(String metric, String note, ToLongFunction<ReplayResult> count) {}
 
-  /** The note of completions naming requests no recorded call started (the metric {@code requestsNotStarted}). */
-  static final String REQUESTS_NOT_STARTED = "requestsNotStarted: %,d waits, tests, cancels or frees named requests"
-      + " no recorded call started (calls the trace left out), passed over";
-
-  /** The note of calls naming requests a test had completed (the metric {@code requestsAlreadyCompleted}). */
-  static final String REQUESTS_ALREADY_COMPLETED = "requestsAlreadyCompleted: %,d waits, tests, cancels or frees"
-      + " named requests a test of the trace had already completed (as SimGrid's traces keep a request for its wait"
-      + " after the test that completed it), passed over as SMPI's replay does";
-
-  /** The note of receives no message matched (the metric {@code receivesUnmatched}). */
-  static final String RECEIVES_UNMATCHED = "receivesUnmatched: %,d nonblocking receives the trace never waited for"
-      + " matched no message by the end of the run";
-
-  /** The note of one-sided operations folded into the replay's window (the metric {@code oneSidedFolded}). */
-  static final String ONE_SIDED_FOLDED = "oneSidedFolded: %,d one-sided operations lay beyond the replay's window"
-      + " (it holds the trace's largest one-sided operation, 1 MiB at least) and were made at their place modulo the"
-      + " window; their timing does not depend on the place";
+  /**
+   * The counts of what the replay could not take from the trace, in the order results.json, the text, the notes and
+   * {@code replay --json}'s summary give them (one list, so a count added here reaches all four).
+   */
+  static final List<TraceCount> TRACE_COUNTS = List.of(
+      new TraceCount("unknownSizes", "unknownSizes: %,d calls' byte counts the trace could not give (a datatype its"
+          + " size table lacks): their sends were replayed as 0 bytes, their receives as large as the trace's largest"
+          + " message", ReplayResult::unknownSizes),
+      new TraceCount("requestsNotStarted", "requestsNotStarted: %,d waits, tests, cancels or frees named requests"
+          + " no recorded call started (calls the trace left out), passed over", ReplayResult::requestsNotStarted),
+      new TraceCount("requestsAlreadyCompleted", "requestsAlreadyCompleted: %,d waits, tests, cancels or frees"
+          + " named requests a test of the trace had already completed (as SimGrid's traces keep a request for its"
+          + " wait after the test that completed it), passed over as SMPI's replay does",
+          ReplayResult::requestsAlreadyCompleted),
+      new TraceCount("receivesUnmatched", "receivesUnmatched: %,d nonblocking receives the trace never waited for"
+          + " matched no message by the end of the run", ReplayResult::receivesUnmatched),
+      new TraceCount("oneSidedFolded", "oneSidedFolded: %,d one-sided operations lay beyond the replay's window"
+          + " (it holds the trace's largest one-sided operation, 1 MiB at least) and were made at their place modulo"
+          + " the window; their timing does not depend on the place", ReplayResult::oneSidedFolded));
 
   /** What the reports say of the rate a trace's flops were replayed at. */
   static final String FLOP_RATE = "flops (compute actions, reductions) replayed at %s Gflop/s a rank (assumed: the"
@@ -788,25 +796,14 @@ final class ReplayWorkload implements Workload {
     rep.metric("maxRankCommunicationUs", Figures.round(maxComm / 1e6, 3), "us");
     // what the replay could not take from the trace as it stands, always written (0 when nothing; until stop 75 they
     // were counted and never reported: a send of a datatype missing from the size table moved 0 bytes, silently)
-    rep.metric("unknownSizes", r.unknownSizes(), "");
-    rep.metric("requestsNotStarted", r.requestsNotStarted(), "");
-    rep.metric("requestsAlreadyCompleted", r.requestsAlreadyCompleted(), "");
-    rep.metric("receivesUnmatched", r.receivesUnmatched(), "");
-    rep.metric("oneSidedFolded", r.oneSidedFolded(), "");
-    if (r.unknownSizes() > 0) {
-      rep.note(String.format(java.util.Locale.ROOT, UNKNOWN_SIZES, r.unknownSizes()));
+    for (TraceCount c : TRACE_COUNTS) {
+      rep.metric(c.metric(), c.count().applyAsLong(r), "");
     }
-    if (r.requestsNotStarted() > 0) {
-      rep.note(String.format(java.util.Locale.ROOT, REQUESTS_NOT_STARTED, r.requestsNotStarted()));
-    }
-    if (r.requestsAlreadyCompleted() > 0) {
-      rep.note(String.format(java.util.Locale.ROOT, REQUESTS_ALREADY_COMPLETED, r.requestsAlreadyCompleted()));
-    }
-    if (r.receivesUnmatched() > 0) {
-      rep.note(String.format(java.util.Locale.ROOT, RECEIVES_UNMATCHED, r.receivesUnmatched()));
-    }
-    if (r.oneSidedFolded() > 0) {
-      rep.note(String.format(java.util.Locale.ROOT, ONE_SIDED_FOLDED, r.oneSidedFolded()));
+    for (TraceCount c : TRACE_COUNTS) {
+      long n = c.count().applyAsLong(r);
+      if (n > 0) {
+        rep.note(String.format(java.util.Locale.ROOT, c.note(), n));
+      }
     }
     if (r.compute().kind() != ComputeMode.Kind.SKIP) {
       long computed = 0;

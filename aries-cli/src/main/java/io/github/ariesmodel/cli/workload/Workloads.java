@@ -74,4 +74,12 @@ public enum Workloads {
     }
     return out;
   }
+
+  /**
+   * @return the names of the replay's metrics that count what it could not take from the trace, in their order
+   *     (what {@code replay --json}'s summary repeats)
+   */
+  public static List<String> replayTraceCounts() {
+    return ReplayWorkload.TRACE_COUNTS.stream().map(ReplayWorkload.TraceCount::metric).toList();
+  }
 }
