@@ -418,8 +418,10 @@ public final class TraceReplay {
       if (unfinished != null) {
         throw new TraceReplayException(file, TraceReplayException.NO_RANK, 0, unfinished.getMessage(), unfinished);
       }
-      return result(st, job, nodes, coverage, startPs, eventsBefore, links, links == null ? busyAtStart
-          : tallyAtStart == null ? new long[busyAtStart.length] : tallyAtStart);
+      if (links != null && tallyAtStart == null) {
+        throw new IllegalStateException("a result read from a link tally needs the tally noted before the run");
+      }
+      return result(st, job, nodes, coverage, startPs, eventsBefore, links, links == null ? busyAtStart : tallyAtStart);
     }
   }
 
