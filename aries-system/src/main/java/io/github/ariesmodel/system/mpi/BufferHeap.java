@@ -41,12 +41,28 @@ final class BufferHeap {
     return -1;
   }
 
+  /**
+   * Gives a block back: {@code offset} as {@link #allocate} returned it and the {@code bytes} asked for then.
+   *
+   * @throws IllegalStateException when the block lies outside the heap or overlaps free space (released twice, or
+   *     never allocated); nothing changes then. Until stop 77 such a release was taken: a second release of a block
+   *     put a free block of its size over the larger free block that held it, losing the rest of that block, and
+   *     took its bytes off {@link #inUse} again, below zero
+   */
   void release(long offset, long bytes) {
     long size = Math.max(ALIGN, (bytes + ALIGN - 1) / ALIGN * ALIGN);
-    inUse -= size;
     long start = offset;
     long end = offset + size;
     Map.Entry<Long, Long> before = free.floorEntry(offset);
+    Map.Entry<Long, Long> after = free.ceilingEntry(offset);
+    Map.Entry<Long, Long> overlap = before != null && before.getKey() + before.getValue() > offset ? before
+        : after != null && after.getKey() < end ? after : null;
+    if (offset < base || bytes < 0 || size > base + length - offset || overlap != null) {
+      throw new IllegalStateException("internal buffer space [" + offset + ", +" + size + ") released "
+          + (overlap != null ? "twice or never allocated: it overlaps the free block [" + overlap.getKey() + ", +"
+              + overlap.getValue() + ")" : "outside the heap [" + base + ", +" + length + ")"));
+    }
+    inUse -= size;
     if (before != null && before.getKey() + before.getValue() == start) {
       start = before.getKey();
       free.remove(before.getKey());
