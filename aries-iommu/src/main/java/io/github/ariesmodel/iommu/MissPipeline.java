@@ -215,7 +215,10 @@ final class MissPipeline {
     if (!PageTableEntries.present(pte) || (write && !PageTableEntries.writable(pte))) {
       return -1;
     }
-    long pageBytes = PageTableEntries.pageBytes(pte);
+    // The page's extent is the registration's page size (the context's pg_size), as PteWalker.walkNow takes it, not
+    // the PTE's size code: the driver writes the same, but an entry written by hand with another code must not widen
+    // (or narrow) the range one walk covers (docs/iommu.md).
+    long pageBytes = 1L << shift;
     if (length > pageBytes - pageOffset) {
       return -1;
     }
@@ -401,7 +404,7 @@ final class MissPipeline {
         } else if (s.write && !PageTableEntries.writable(pte)) {
           finish(s, now, Status.NOT_WRITABLE, 0, 0);
         } else {
-          long pageBytes = PageTableEntries.pageBytes(pte);
+          long pageBytes = s.descriptor.pageSize().bytes(); // the registration's page size, as tryHit and walkNow
           long pageOffset = s.pageOffset;
           finish(s, now, Status.OK, PageTableEntries.physicalBase(pte) + pageOffset,
               (int) Math.min(s.length, pageBytes - pageOffset));
