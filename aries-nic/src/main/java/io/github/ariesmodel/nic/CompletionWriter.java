@@ -393,6 +393,17 @@ final class CompletionWriter {
       stats.remoteEventsDropped++;
       return MemoryDomainDescriptor.NO_CQ;
     }
+    // A registration made through the translation port directly (Node.translation(), Node.iommu()) passes neither
+    // checkRemoteQueue nor remoteQueueNamed: the queue's use is settled here, by its first use. One that takes local
+    // events (a post named it) drops the event, as a queue that was destroyed does; otherwise it takes remote events
+    // from now on, so a later post naming it is refused (checkSourceQueue). Until stop 77 the event landed among the
+    // queue's own posts' events, and a post could name a queue that had taken remote events.
+    CompletionQueue q = queues.get(cq);
+    if (q.takesLocalEvents) {
+      stats.remoteEventsDropped++;
+      return MemoryDomainDescriptor.NO_CQ;
+    }
+    q.takesRemoteEvents = true;
     return cq;
   }
 
