@@ -74,8 +74,17 @@ public final class AriesCli implements Callable<Integer> {
     CommandLine cl = new CommandLine(new AriesCli());
     cl.setOut(out);
     cl.setErr(err);
-    cl.setParameterExceptionHandler(errors);
+    // an integer option with a range is refused naming it, whatever was wrong with the value (SharedOptions.Range)
+    cl.setParameterExceptionHandler((ex, a) -> errors.handleParseException(SharedOptions.inOptionsRange(ex), a));
     cl.setExecutionExceptionHandler(errors);
+    cl.setExecutionStrategy(pr -> {
+      Integer help = CommandLine.executeHelpRequest(pr);
+      if (help != null) {
+        return help;
+      }
+      SharedOptions.checkRanges(pr);
+      return new CommandLine.RunLast().execute(pr);
+    });
     for (CommandLine sub : cl.getSubcommands().values()) {
       // each subcommand's -V prints the version too: it printed nothing and exited 0 (until stop 75)
       sub.getCommandSpec().versionProvider(new Version());
@@ -119,7 +128,8 @@ public final class AriesCli implements Callable<Integer> {
 
   /**
    * Every integer option ({@code --seed}, {@code --trace-limit}, ...) says what it takes in words: picocli's own
-   * converter said {@code 'abc' is not a long}. The option's own range, where narrower, is checked where it is used.
+   * converter said {@code 'abc' is not a long}. An option whose range is narrower says so with
+   * {@link SharedOptions.Range}, and its refusals name that range instead.
    */
   static Long wholeLong(String text) {
     try {

@@ -83,13 +83,16 @@ final class IommuCommand implements Callable<Integer> {
   String region = "1G";
 
   @Option(names = "--ways", description = "PTE-cache ways per set (default: ${DEFAULT-VALUE}).")
+  @SharedOptions.Range(min = 1, max = 64) // IommuConfig's, as the next four
   int ways = IommuConfig.DEFAULT_WAYS;
 
   @Option(names = "--sets", description = "PTE-cache sets, a power of two (default: ${DEFAULT-VALUE}).")
+  @SharedOptions.Range(min = 1, max = 1 << 20, powerOfTwo = true)
   int sets = IommuConfig.DEFAULT_SETS;
 
   @Option(names = "--ptes-per-line", paramLabel = "N",
       description = "PTEs per cache line (default: ${DEFAULT-VALUE}).")
+  @SharedOptions.Range(min = 1, max = 512, powerOfTwo = true)
   int ptesPerLine = IommuConfig.DEFAULT_PTES_PER_LINE;
 
   @Option(names = "--policy", description = "Replacement policy: lru, plru, random, or a policy registered through ServiceLoader"
@@ -101,10 +104,12 @@ final class IommuCommand implements Callable<Integer> {
   long seed;
 
   @Option(names = "--in-flight", paramLabel = "N", description = "Translations in flight (default: ${DEFAULT-VALUE}).")
+  @SharedOptions.Range(min = 1, max = 4096)
   int inFlight = IommuConfig.DEFAULT_MAX_IN_FLIGHT;
 
   @Option(names = "--fetch-buffers", paramLabel = "N",
       description = "Outstanding PTE fetch buffers (default: ${DEFAULT-VALUE}, assumed).")
+  @SharedOptions.Range(min = 1, max = 4096)
   int fetchBuffers = IommuConfig.DEFAULT_FETCH_BUFFERS;
 
   @Option(names = "--fetch-latency-ns", paramLabel = "NS",
@@ -127,11 +132,13 @@ final class IommuCommand implements Callable<Integer> {
   String pageTables = IommuConfig.defaults().pageTables().configName();
 
   @Option(names = "--access-bytes", paramLabel = "N", description = "Bytes per access (default: ${DEFAULT-VALUE}).")
+  @SharedOptions.Range(min = 0, max = Integer.MAX_VALUE)
   int accessBytes = 8;
 
   @Option(names = "--window", paramLabel = "N",
       description = "Accesses kept outstanding: the next is issued when fewer are outstanding"
           + " (default: ${DEFAULT-VALUE}).")
+  @SharedOptions.Range(min = 1, max = Integer.MAX_VALUE)
   int window = 64;
 
   @Option(names = "--serial",
@@ -154,17 +161,11 @@ final class IommuCommand implements Callable<Integer> {
     if (regionBytes < 1 || regionBytes > (1L << 40)) {
       throw CliError.badInput("--region must be in [1, 1T] bytes but was " + regionBytes, "--region", null);
     }
-    if (accessBytes < 0) {
-      throw CliError.badInput("--access-bytes must be >= 0 but was " + accessBytes, "--access-bytes", null);
-    }
     if (serial && spec.commandLine().getParseResult().hasMatchedOption("--window")) {
       throw CliError.badInput("--serial and --window contradict each other (--serial is a window of 1); give one",
           "--serial", null);
     }
     int effectiveWindow = serial ? 1 : window;
-    if (effectiveWindow < 1) {
-      throw CliError.badInput("--window must be >= 1 but was " + window, "--window", null);
-    }
     if ((trace == null) == (synthetic == null)) {
       throw CliError.badInput("give exactly one of a TRACE file and --synthetic", "TRACE, --synthetic", null);
     }

@@ -1,12 +1,23 @@
 package io.github.ariesmodel.cli;
 
 import io.github.ariesmodel.cli.workload.Workloads;
+import io.github.ariesmodel.core.Texts;
 import io.github.ariesmodel.network.Routings;
 import io.github.ariesmodel.system.AriesSystem;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 
 /**
  * The options several commands share, each written once as a picocli mixin ({@code @Mixin}): a command that takes a
@@ -15,6 +26,88 @@ import picocli.CommandLine.Option;
 final class SharedOptions {
 
   private SharedOptions() {}
+
+  /**
+   * The values an integer option ({@code int} or {@code long}) takes, written once beside the option: every refusal
+   * of it names this range, whether the text is no integer ({@code --vc-buffer abc}), an integer beyond Java's type
+   * ({@code --vc-buffer 99999999999}, which said "must be an integer from -2147483648 to 2147483647" until stop 77) or
+   * one outside the range ({@code --vc-buffer 5}). The command line checks it before the command runs
+   * ({@link #checkRanges}); a range a library enforces too is the library's, which a test holds it to.
+   */
+  @Retention(RetentionPolicy.RUNTIME)
+  @Target(ElementType.FIELD)
+  @interface Range {
+    /** @return the smallest value taken */
+    long min();
+
+    /** @return the largest value taken */
+    long max();
+
+    /** @return whether only powers of two are taken */
+    boolean powerOfTwo() default false;
+  }
+
+  /**
+   * @param arg an option or parameter
+   * @return its {@link Range}, or null when it has none
+   */
+  static Range rangeOf(ArgSpec arg) {
+    return arg instanceof OptionSpec && arg.userObject() instanceof Field f ? f.getAnnotation(Range.class) : null;
+  }
+
+  /**
+   * @param option the option's name
+   * @param r its range
+   * @param integer whether "an integer" is to be said (when the value given was none)
+   * @param value the value as it is to be quoted
+   * @return the refusal: "--vc-buffer must be in [128, 1048576] but was 5"
+   */
+  private static String refusal(String option, Range r, boolean integer, String value) {
+    return option + " must be " + (r.powerOfTwo() ? "a power of two " : integer ? "an integer " : "") + "in ["
+        + r.min() + ", " + r.max() + "] but was " + value;
+  }
+
+  /**
+   * A conversion error of an option with a {@link Range} (picocli's message around a converter's, which names Java's
+   * type: "must be an integer from -2147483648 to 2147483647"), said with the option's range; any other error unchanged.
+   *
+   * @param ex the parse error
+   * @return the error to report
+   */
+  static ParameterException inOptionsRange(ParameterException ex) {
+    Range r = rangeOf(ex.getArgSpec());
+    if (r == null || !(ex.getCause() instanceof CommandLine.TypeConversionException) || ex.getValue() == null) {
+      return ex;
+    }
+    String text = ex.getValue();
+    // an integer too large for the type is outside the range: said as any other such value, unquoted
+    boolean integer = text.matches("[+-]?[0-9]+");
+    String what = refusal(((OptionSpec) ex.getArgSpec()).longestName(), r, !integer,
+        integer ? text : "'" + Texts.abbreviate(text) + "'");
+    return new ParameterException(ex.getCommandLine(), what, ex.getCause(), ex.getArgSpec(), text);
+  }
+
+  /**
+   * Refuses the first option given on the command line (of the command or a subcommand) whose value is outside its
+   * {@link Range}, before anything runs.
+   *
+   * @param pr the parse
+   * @throws ParameterException naming the option, its range and the value
+   */
+  static void checkRanges(ParseResult pr) {
+    for (ParseResult p = pr; p != null; p = p.subcommand()) {
+      for (OptionSpec o : p.matchedOptions()) {
+        Range r = rangeOf(o);
+        if (r != null && o.getValue() instanceof Number n) {
+          long v = n.longValue();
+          if (v < r.min() || v > r.max() || (r.powerOfTwo() && Long.bitCount(v) != 1)) {
+            throw new ParameterException(p.commandSpec().commandLine(), refusal(o.longestName(), r, false,
+                String.valueOf(v)), o, String.valueOf(v));
+          }
+        }
+      }
+    }
+  }
 
   /** {@code --seed}: the seed of every random choice. */
   static final class Seed {

@@ -66,6 +66,7 @@ final class TrafficCommand implements Callable<Integer> {
   double measureUs;
 
   @Option(names = "--vc-buffer", defaultValue = "2048", description = "bytes per VC buffer (default: ${DEFAULT-VALUE})")
+  @SharedOptions.Range(min = 128, max = 1 << 20) // RouterFabric's
   int vcBuffer;
 
   @Option(names = "--arbitration", defaultValue = "round_robin",
@@ -82,6 +83,7 @@ final class TrafficCommand implements Callable<Integer> {
   @Option(names = "--busiest-links", paramLabel = "N", defaultValue = "0",
       description = "List the N link directions busiest during the window, 0 to 1000 (Cray port names on a cabled"
           + " system) (default: ${DEFAULT-VALUE}: none).")
+  @SharedOptions.Range(min = 0, max = 1000)
   int busiestLinks;
 
   @Mixin SharedOptions.Json json;
@@ -148,9 +150,6 @@ final class TrafficCommand implements Callable<Integer> {
     }
     if (drain) {
       b.drain().drainLimitPs(Math.max(1, Math.round(drainLimitUs * 1e6)));
-    }
-    if (busiestLinks < 0 || busiestLinks > 1000) {
-      throw CliError.badInput("--busiest-links must be in [0, 1000] but was " + busiestLinks, "--busiest-links", null);
     }
     b.busiestLinks(busiestLinks);
     TrafficResult r;

@@ -882,6 +882,32 @@ class HostileInputTest {
     assertThat(tmp.resolve("o")).doesNotExist();
   }
 
+  /**
+   * An integer option with a range narrower than Java's type names that range whatever is wrong with the value: the
+   * text beyond the type, or no number, said "--vc-buffer must be an integer from -2147483648 to 2147483647" (stop 77).
+   */
+  @Test
+  void anIntegerOptionBeyondItsTypeOrNoNumberIsToldTheOptionsOwnRange() {
+    assertThat(aries("traffic", "--vc-buffer", "99999999999")).isEqualTo(2);
+    assertThat(onlyLine()).isEqualTo("aries traffic: --vc-buffer must be in [128, 1048576] but was 99999999999"
+        + " (--vc-buffer)");
+    clearErr();
+    assertThat(aries("traffic", "--vc-buffer", "abc")).isEqualTo(2);
+    assertThat(onlyLine()).isEqualTo("aries traffic: --vc-buffer must be an integer in [128, 1048576] but was 'abc'"
+        + " (--vc-buffer)");
+    clearErr();
+    assertThat(aries("traffic", "--vc-buffer", "64")).isEqualTo(2);
+    assertThat(onlyLine()).isEqualTo("aries traffic: --vc-buffer must be in [128, 1048576] but was 64 (--vc-buffer)");
+    clearErr();
+    assertThat(aries("iommu", "--synthetic", "random:1", "--sets", "-99999999999")).isEqualTo(2);
+    assertThat(onlyLine()).isEqualTo("aries iommu: --sets must be a power of two in [1, 1048576] but was -99999999999"
+        + " (--sets)");
+    clearErr();
+    // the whole range when only the bottom end is narrower than the type (it said "--window must be >= 1")
+    assertThat(aries("iommu", "--synthetic", "random:1", "--window", "0")).isEqualTo(2);
+    assertThat(onlyLine()).isEqualTo("aries iommu: --window must be in [1, 2147483647] but was 0 (--window)");
+  }
+
   @Test
   void oneSizeWrittenTwoWaysIsRefusedBySweepAndRun() {
     assertThat(aries("sweep", "--job", "pingpong", "-p", "sizes=4K,4096", "-p", "iterations=1", "--out", out("dup"),
