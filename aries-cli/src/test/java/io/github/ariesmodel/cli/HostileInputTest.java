@@ -209,7 +209,8 @@ class HostileInputTest {
   @Test
   void aSystemTooSmallForTheWorkloadIsLocatedAtTheSystemsOption() throws IOException {
     String one = "canonical:p=1,a=1,h=0";
-    for (String w : new String[] {"put-rate", "host-cache", "traffic"}) {
+    // iommu-study ran and wrote null cells, its figures' 0/0 (until stop 77)
+    for (String w : new String[] {"put-rate", "host-cache", "traffic", "iommu-study"}) {
       err.getBuffer().setLength(0);
       assertThat(aries("run", w, "--system", one, "--out", out("o"))).as(w).isEqualTo(2);
       assertThat(onlyLine()).isEqualTo("aries run: " + w + " needs a system of at least 2 nodes but this one has 1"

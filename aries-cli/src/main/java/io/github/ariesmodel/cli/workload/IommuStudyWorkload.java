@@ -92,9 +92,13 @@ final class IommuStudyWorkload implements Workload {
   /**
    * The system must have the IOMMU the study measures; and one target and {@code pes} initiators, each on a node of
    * its own: a default above that is cut to the nodes there are (documented), but a value the user gave is refused
-   * rather than run as another and recorded as given.
+   * rather than run as another and recorded as given. A system of one node has no node to put from, so nothing to
+   * measure, and is refused as {@code put-rate} refuses it (it ran and wrote null cells, until stop 77).
    */
   private static void checkSystem(AriesSystem system, Params params) {
+    if (system.nodeCount() < 2) {
+      throw new SystemUnfitException(NAME, 2, system.nodeCount());
+    }
     if (system.translatorKind() != TranslatorKind.IOMMU) {
       // its figures are the IOMMU's PTE cache's: on the flat translator they were all 0
       throw new IllegalArgumentException("iommu-study measures the IOMMU's PTE cache, but the system's translator is"
@@ -156,16 +160,13 @@ final class IommuStudyWorkload implements Workload {
           pe.quiet();
         });
         Measurements.TranslationCounts c = Measurements.networkTranslations(sys, new int[] {nodes[0]});
-        // On a system of one node there is no initiator: nothing translated, no put, and a rate of 0/0. Such figures
-        // have no value (null cells, no metric); they were 0.0, the rate rounded from NaN (until stop 76).
-        double hit = c.translations() == 0 ? Double.NaN : (double) c.hits() / c.translations();
-        double lat = c.translations() == 0 ? Double.NaN : SimTime.toNs(c.totalLatencyPs()) / c.translations();
+        // every initiator puts at least once to the target (checkSystem: two nodes at least), so each figure has a
+        // value; a system of one node wrote null cells here, its 0/0 (stop 76), before it was refused (stop 77)
+        double hit = (double) c.hits() / c.translations();
+        double lat = SimTime.toNs(c.totalLatencyPs()) / c.translations();
         double rate = (double) (nodes.length - 1) * puts / SimTime.toSeconds(job.lastRunPs()) / 1e6;
-        table.row(pageSize.toString(), pattern, Figures.roundOrNull(hit, 3), Figures.roundOrNull(lat, 3),
-            Figures.roundOrNull(rate, 3));
-        if (!Double.isNaN(hit)) {
-          report.metric("iommu.hitRate." + pageSize + "." + pattern, Figures.round(hit, 3), "");
-        }
+        table.row(pageSize.toString(), pattern, Figures.round(hit, 3), Figures.round(lat, 3), Figures.round(rate, 3));
+        report.metric("iommu.hitRate." + pageSize + "." + pattern, Figures.round(hit, 3), "");
         report.cost(sys.now(), sys.eventsExecuted());
         progress.update((double) ++done / (sizes.size() * patterns.size()), report.simulatedPs(), report.events());
       }

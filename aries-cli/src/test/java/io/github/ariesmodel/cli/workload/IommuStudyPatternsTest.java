@@ -1,6 +1,7 @@
 package io.github.ariesmodel.cli.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.ariesmodel.cli.report.Metric;
 import io.github.ariesmodel.cli.system.SystemSpec;
@@ -43,17 +44,20 @@ class IommuStudyPatternsTest {
   }
 
   /**
-   * On a system of one node there is no initiator: nothing is translated or put, so the hit rate, latency and put rate
-   * have no value (null cells, no metric). They were 0.0, the rate rounded from 0/0.
+   * On a system of one node there is no initiator: nothing would be translated or put. It is refused, as put-rate
+   * refuses it, by the check and by the run itself; it ran and wrote null cells (0.0, the rate rounded from 0/0, until
+   * stop 76), until stop 77.
    */
   @Test
-  void aSystemOfOneNodeMeasuresNothingAndReportsNoFigure() {
-    WorkloadReport r = new IommuStudyWorkload().run(SystemSpec.of("canonical:p=1,a=1,h=0", 1),
-        Params.of(Map.of("pageSizes", "4K", "patterns", "random")));
-    io.github.ariesmodel.cli.report.ResultTable t = r.tables().get(0);
-    assertThat(t.rows()).singleElement().satisfies(row -> assertThat(row).containsExactly("4K", "random", null, null,
-        null));
-    assertThat(r.metrics()).isEmpty();
+  void aSystemOfOneNodeIsRefusedAsPutRateRefusesIt() {
+    SystemSpec one = SystemSpec.of("canonical:p=1,a=1,h=0", 1);
+    Params p = Params.of(Map.of("pageSizes", "4K", "patterns", "random"));
+    assertThatThrownBy(() -> new IommuStudyWorkload().check(one.build(), p))
+        .isInstanceOf(SystemUnfitException.class)
+        .hasMessage("iommu-study needs a system of at least 2 nodes but this one has 1");
+    assertThatThrownBy(() -> new IommuStudyWorkload().run(one, p, Progress.NONE))
+        .isInstanceOf(SystemUnfitException.class)
+        .hasMessage("iommu-study needs a system of at least 2 nodes but this one has 1");
   }
 
   private static Map<String, Double> hitRates(Map<String, String> extra) {
