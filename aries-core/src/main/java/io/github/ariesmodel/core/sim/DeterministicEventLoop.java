@@ -155,6 +155,11 @@ public final class DeterministicEventLoop implements Scheduler {
   private boolean runStops;
   /** The thread allowed to schedule and run events; null until the first use. */
   private Thread owner;
+  /**
+   * What the loop is, once its engine was closed ({@link #closeAs}), else null: it then takes no more calls held to the
+   * owner, and {@link #claim} says so.
+   */
+  private String closedAs;
 
   /** An empty loop at time 0. */
   public DeterministicEventLoop() {
@@ -311,7 +316,30 @@ public final class DeterministicEventLoop implements Scheduler {
    * @param thread the new owner; null makes the next thread that uses the loop its owner
    */
   public void bindOwner(Thread thread) {
+    if (closedAs != null) {
+      throw closed("bindOwner");
+    }
     owner = thread;
+  }
+
+  /**
+   * Closes the loop for good, as part of a {@link PartitionedEngine} that was closed and runs no more: every later call
+   * held to the owner (scheduling, reserving, removing, running, {@link #nextEventTime}) and {@link #bindOwner} is
+   * refused in one line, so that an event scheduled into it is refused rather than lost. The hot path pays nothing
+   * for it: the owner becomes a thread that never runs, so each such call fails the owner compare it makes anyway, and
+   * the refusal is told on that compare's rare path ({@link #claim}). The reads ({@link #now()}, {@link #pending()},
+   * {@link #eventsExecuted()}) still answer.
+   *
+   * @param name what the loop is, for the message ("group 3 of a closed PartitionedEngine")
+   */
+  void closeAs(String name) {
+    closedAs = name;
+    owner = new Thread(name); // (never started: no caller is this thread)
+  }
+
+  private IllegalStateException closed(String call) {
+    return new IllegalStateException(closedAs + " was called (" + call + "): a closed engine runs no more, so nothing"
+        + " scheduled into it would run; build a new engine");
   }
 
   /** @return the thread that owns the loop, or null before the first use */
@@ -328,6 +356,9 @@ public final class DeterministicEventLoop implements Scheduler {
 
   /** The calling thread is not the owner: becomes the owner if there is none yet, else fails naming both. */
   private void claim(String call) {
+    if (closedAs != null) {
+      throw closed(call);
+    }
     Thread me = Thread.currentThread();
     if (owner == null) {
       owner = me;

@@ -415,6 +415,9 @@ public final class PartitionedEngine implements AutoCloseable {
     if (running) {
       throw new IllegalStateException("engine is running; hand it to another thread after its run returns");
     }
+    if (closing) {
+      throw new IllegalStateException("engine is closed");
+    }
     controller = thread;
     for (GroupScheduler g : groups) {
       g.loop.bindOwner(thread);
@@ -660,13 +663,23 @@ public final class PartitionedEngine implements AutoCloseable {
     }
   }
 
-  /** Ends the worker threads (the engine can no longer run). */
+  /**
+   * Ends the worker threads; the engine can no longer run. Scheduling into any of its groups from then on, reserving a
+   * key, removing events, asking {@link #nextEventTime()} and handing it or a group to a thread are refused with an
+   * {@link IllegalStateException} (scheduling was accepted until stop 77, and the event never ran); {@link #now()},
+   * {@link #pending()} and {@link #eventsExecuted()} still read. Closing again does nothing.
+   *
+   * @throws IllegalStateException while a run is going on
+   */
   @Override
   public void close() {
     if (closing) {
       return;
     }
     endWorkers("close it");
+    for (GroupScheduler g : groups) {
+      g.loop.closeAs("group " + g.group() + " of a closed PartitionedEngine");
+    }
   }
 
   /**

@@ -647,4 +647,84 @@ class PartitionedEngineTest {
       }
     }
   }
+
+  /**
+   * A closed engine runs no more ({@link PartitionedEngine#close}), so an event scheduled into one would never run:
+   * each way of scheduling into it, and of handing its groups to another thread, is refused in one line, and nothing
+   * is added. Until stop 77 every scheduling call was accepted and the event was lost without a word (only the next
+   * run call said "engine is closed").
+   */
+  @Test
+  void aClosedEngineRefusesSchedulingInOneLineAndTakesNothing() {
+    for (int threads = 1; threads <= 2; threads++) {
+      PartitionedEngine engine = PartitionedEngine.of(2, LOOKAHEAD, threads);
+      // (the two groups run side by side on two threads)
+      List<Long> ran = java.util.Collections.synchronizedList(new ArrayList<>());
+      EventHandler h = (t, ref, arg) -> ran.add(t);
+      engine.group(0).scheduleAt(10, h, null, 0);
+      engine.group(1).scheduleAt(20, h, null, 0);
+      engine.runUntil(100);
+      assertThat(ran).containsExactlyInAnyOrder(10L, 20L);
+      long reserved = engine.group(0).reserveSequence();
+      engine.close();
+      String refusal = "group 0 of a closed PartitionedEngine was called (%s): a closed engine runs no more, so"
+          + " nothing scheduled into it would run; build a new engine";
+      GroupScheduler g0 = engine.group(0);
+      int n = threads;
+      assertThatThrownBy(() -> g0.scheduleAt(200, h, null, 0)).as("threads %d", n)
+          .isInstanceOf(IllegalStateException.class).hasMessage(refusal, "scheduleAt");
+      assertThatThrownBy(() -> g0.scheduleInto(0, 200, h, null, 0)).as("threads %d", n)
+          .isInstanceOf(IllegalStateException.class).hasMessage(refusal, "scheduleAt");
+      assertThatThrownBy(() -> engine.group(1).scheduleInto(0, 200, h, null, 0)).as("threads %d", n)
+          .isInstanceOf(IllegalStateException.class).hasMessage(refusal, "scheduleAt");
+      assertThatThrownBy(() -> g0.reserveSequence()).as("threads %d", n)
+          .isInstanceOf(IllegalStateException.class).hasMessage(refusal, "reserveSequence");
+      assertThatThrownBy(() -> g0.scheduleReserved(200, reserved, h, null, 0)).as("threads %d", n)
+          .isInstanceOf(IllegalStateException.class).hasMessage(refusal, "scheduleReserved");
+      // from another thread too, and handing a group over would open it again
+      AtomicReference<Throwable> other = new AtomicReference<>();
+      Thread t = new Thread(() -> {
+        try {
+          g0.scheduleAt(200, h, null, 0);
+        } catch (Throwable e) {
+          other.set(e);
+        }
+      });
+      t.start();
+      try {
+        t.join();
+      } catch (InterruptedException e) {
+        throw new AssertionError(e);
+      }
+      assertThat(other.get()).as("threads %d", n).isInstanceOf(IllegalStateException.class)
+          .hasMessage(refusal, "scheduleAt");
+      assertThatThrownBy(() -> g0.bindOwner(Thread.currentThread())).as("threads %d", n)
+          .isInstanceOf(IllegalStateException.class).hasMessage(refusal, "bindOwner");
+      assertThatThrownBy(() -> engine.bindController(Thread.currentThread())).as("threads %d", n)
+          .isInstanceOf(IllegalStateException.class).hasMessage("engine is closed");
+      // nothing was taken, the counts still read, and a second close is harmless
+      assertThat(engine.pending()).as("threads %d", n).isZero();
+      assertThat(engine.eventsExecuted()).as("threads %d", n).isEqualTo(2);
+      engine.close();
+      assertThatThrownBy(() -> engine.runUntil(1_000)).isInstanceOf(IllegalStateException.class)
+          .hasMessage("engine is closed");
+      assertThat(ran).containsExactlyInAnyOrder(10L, 20L);
+    }
+  }
+
+  /** Releasing the threads is not closing: the engine takes events and runs them after it. */
+  @Test
+  void anEngineWhoseThreadsWereReleasedStillSchedulesAndRuns() {
+    try (PartitionedEngine engine = PartitionedEngine.of(2, LOOKAHEAD, 2)) {
+      List<Long> ran = java.util.Collections.synchronizedList(new ArrayList<>());
+      EventHandler h = (t, ref, arg) -> ran.add(t);
+      engine.group(1).scheduleAt(10, h, null, 0);
+      engine.runUntil(100);
+      engine.releaseThreads();
+      engine.group(0).scheduleAt(200, h, null, 0);
+      engine.group(1).scheduleInto(0, 300, h, null, 0);
+      engine.runUntil(1_000);
+      assertThat(ran).containsExactly(10L, 200L, 300L);
+    }
+  }
 }
