@@ -68,7 +68,9 @@ class RunTraceAndStatisticsTest {
       JsonNode args = j.getValue().get("args");
       List<JsonNode> path = hops.getOrDefault(j.getKey(), List.of());
       assertThat(path).hasSize(args.get("hops").asInt());
-      int router = two.routerOfNode(j.getValue().get("pid").asInt());
+      assertThat(j.getValue().get("pid").asInt()).as("from 1: pid 0 is Perfetto's swapper")
+          .isEqualTo(args.get("src").asInt() + 1);
+      int router = two.routerOfNode(args.get("src").asInt());
       for (int i = 0; i < path.size(); i++) {
         JsonNode h = path.get(i).get("args");
         assertThat(h.get("hop").asInt()).isEqualTo(i + 1);

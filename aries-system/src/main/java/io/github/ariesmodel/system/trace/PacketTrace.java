@@ -29,10 +29,16 @@ import java.util.Map;
  * packet number, and a sample rate; at most {@code limit} chosen packets are kept (the first ones injected), so a
  * long run's trace stays small.
  *
- * <p>In the JSON, each traced packet has its own track (process = its source node, thread = its number): one
- * complete ("X") event from injection to ejection with its kind, destination, hops, wire bytes and tag, and nested
- * in it one "X" event per hop, from the moment the packet leaves a router until it leaves the next one (or is
- * delivered), named for the router, port and VC. Tracing reads packets and times only; it never changes a result.
+ * <p>In the JSON, each traced packet has its own track (process = its source node, named {@code node N}; thread =
+ * its number, named {@code packet N to node D}): one complete ("X") event from injection to ejection with its kind,
+ * source, destination, hops, wire bytes and tag, and nested in it one "X" event per hop, from the moment the packet
+ * leaves a router until it leaves the next one (or is delivered), named for the router, port and VC. Tracing reads
+ * packets and times only; it never changes a result.
+ *
+ * <p>The pid and tid are the node's and the packet's number plus one: Perfetto takes pid 0 and tid 0 for the
+ * kernel's idle ("swapper") process and thread, which a synthesized trace must not use (they were the node's and
+ * the packet's number, so node 0's first packet was the swapper's, until stop 77); {@code args} name the source node
+ * and the packet by their own numbers.
  *
  * <p>It decorates any {@link Fabric} ({@link #wrap}), so the router fabric, the ideal network or a user's fabric can
  * be traced alike; hops need the router fabric to call {@link #hopListener()} (the system builder wires it).
@@ -336,20 +342,21 @@ public final class PacketTrace {
     java.util.Set<Long> namedNodes = new java.util.HashSet<>();
     for (int i = 0; i < journeys.size(); i++) {
       long[] e = journeys.get(i);
-      if (namedNodes.add(e[0])) {
+      long pid = e[0] + 1; // from 1: pid 0 is Perfetto's swapper
+      if (namedNodes.add(pid)) {
         w.write(String.format(Locale.ROOT,
-            "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":\"node %d\"}}", sep, e[0], e[0]));
+            "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":\"node %d\"}}", sep, pid, e[0]));
         sep = ",\n";
       }
       w.write(String.format(Locale.ROOT,
           "%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"packet %d to node %d\"}}",
-          sep, e[0], e[7], e[7], e[1]));
+          sep, pid, e[7] + 1, e[7], e[1]));
       sep = ",\n";
       // Chrome trace times are microseconds; picoseconds / 1e6.
       w.write(String.format(Locale.ROOT,
           ",\n{\"name\":\"%s\",\"cat\":\"packet\",\"ph\":\"X\",\"ts\":%.6f,\"dur\":%.6f,\"pid\":%d,\"tid\":%d,"
-              + "\"args\":{\"packet\":%d,\"dst\":%d,\"hops\":%d,\"wireBytes\":%d,\"tag\":%d}}",
-          names.get(i), e[2] / 1e6, (e[3] - e[2]) / 1e6, e[0], e[7], e[7], e[1], e[4], e[5], e[6]));
+              + "\"args\":{\"packet\":%d,\"src\":%d,\"dst\":%d,\"hops\":%d,\"wireBytes\":%d,\"tag\":%d}}",
+          names.get(i), e[2] / 1e6, (e[3] - e[2]) / 1e6, pid, e[7] + 1, e[7], e[0], e[1], e[4], e[5], e[6]));
     }
     // A packet's hops were recorded in time order; each lasts until its next hop, the last until delivery.
     Map<Long, Integer> lastHop = new HashMap<>();
@@ -375,8 +382,8 @@ public final class PacketTrace {
           "%s{\"name\":\"router %d port %d vc %d\",\"cat\":\"hop\",\"ph\":\"X\",\"ts\":%.6f,\"dur\":%.6f,\"pid\":%d,"
               + "\"tid\":%d,\"args\":{\"packet\":%d,\"hop\":%d,\"router\":%d,\"port\":%d,\"vc\":%d,\"src\":%d,"
               + "\"dst\":%d}}",
-          sep, h[2], h[3], h[4], h[1] / 1e6, (endOf[i] - h[1]) / 1e6, e[0], h[0], h[0], h[5], h[2], h[3], h[4], e[0],
-          e[1]));
+          sep, h[2], h[3], h[4], h[1] / 1e6, (endOf[i] - h[1]) / 1e6, e[0] + 1, h[0] + 1, h[0], h[5], h[2], h[3], h[4],
+          e[0], e[1]));
       sep = ",\n";
     }
     w.write("]}\n");

@@ -14,7 +14,9 @@ import io.github.ariesmodel.system.shmem.ShmemJob;
 import io.github.ariesmodel.system.shmem.Symmetric;
 import java.io.StringWriter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class PacketTraceTest {
@@ -88,12 +90,13 @@ class PacketTraceTest {
     for (JsonNode e : journeys) {
       assertThat(e.get("ph").asText()).isEqualTo("X");
       assertThat(e.get("dur").asDouble()).isPositive();
-      assertThat(e.get("tid").asLong()).isEqualTo(e.get("args").get("packet").asLong());
-      if (e.get("pid").asInt() == 0 && e.get("args").get("dst").asInt() == 1) {
+      assertThat(e.get("tid").asLong()).isEqualTo(e.get("args").get("packet").asLong() + 1);
+      assertThat(e.get("pid").asInt()).isEqualTo(e.get("args").get("src").asInt() + 1);
+      if (e.get("args").get("src").asInt() == 0 && e.get("args").get("dst").asInt() == 1) {
         sameRouter++;
         assertThat(e.get("args").get("hops").asInt()).isZero();
       }
-      if (e.get("pid").asInt() == 0 && e.get("args").get("dst").asInt() == 40) {
+      if (e.get("args").get("src").asInt() == 0 && e.get("args").get("dst").asInt() == 40) {
         remote++;
         assertThat(e.get("args").get("hops").asInt()).isPositive();
       }
@@ -138,7 +141,7 @@ class PacketTraceTest {
         assertThat(h.get("ts").asDouble()).as("hops in time order, inside the journey").isGreaterThanOrEqualTo(t);
         assertThat(h.get("ts").asDouble() + h.get("dur").asDouble()).isLessThanOrEqualTo(end + 1e-9);
         assertThat(h.get("pid").asInt()).isEqualTo(journey.get("pid").asInt());
-        assertThat(h.get("tid").asLong()).isEqualTo(id);
+        assertThat(h.get("tid").asLong()).isEqualTo(id + 1);
         t = h.get("ts").asDouble();
         router = SMALL.neighborRouter(router, a.get("port").asInt());
         assertThat(router).as("port %s is cabled", a.get("port").asInt()).isNotNegative();
@@ -157,11 +160,11 @@ class PacketTraceTest {
     JsonNode toOne = traced(new PacketTrace(100, PacketTrace.Filter.parse("dst=1")), delivered, "minimal");
     assertThat(events(toOne, "packet")).hasSize(16).allSatisfy(e -> {
       assertThat(e.get("args").get("dst").asInt()).isEqualTo(1);
-      assertThat(e.get("pid").asInt()).isZero();
+      assertThat(e.get("args").get("src").asInt()).isZero();
     });
     JsonNode fromOne = traced(new PacketTrace(100, PacketTrace.Filter.parse("src=1")), delivered, "minimal");
     assertThat(events(fromOne, "packet")).isNotEmpty()
-        .allSatisfy(e -> assertThat(e.get("pid").asInt()).isEqualTo(1));
+        .allSatisfy(e -> assertThat(e.get("args").get("src").asInt()).isEqualTo(1));
     JsonNode half = traced(new PacketTrace(100, PacketTrace.Filter.parse("sample=0.5")), delivered, "minimal");
     int sampled = events(half, "packet").size();
     assertThat(sampled).isPositive().isLessThan((int) delivered[0]);
@@ -197,6 +200,40 @@ class PacketTraceTest {
     assertThat(AriesSystem.builder().topology(SMALL, "small")
         .trace(new PacketTrace(10, PacketTrace.Filter.parse("src=" + (n - 1) + ",dst=" + (n - 1)))).build().nodeCount())
         .isEqualTo(n);
+  }
+
+  /**
+   * Perfetto takes pid 0 and tid 0 for the kernel's idle ("swapper") process and thread: node 0's first packet was
+   * traced on them (pid = node, tid = packet number, until stop 77). Pid and tid are now the numbers plus one, and the
+   * events' args and the metadata's names keep the numbers themselves.
+   */
+  @Test
+  void noEventTakesPidOrTidZeroWhichPerfettoKeepsForItsSwapper() throws Exception {
+    JsonNode root = traced(new PacketTrace(1000), new long[1], "minimal");
+    Map<Long, String> processes = new HashMap<>();
+    Map<Long, String> threads = new HashMap<>();
+    for (JsonNode e : root.get("traceEvents")) {
+      assertThat(e.get("pid").asLong()).as("pid of %s", e).isPositive();
+      if (e.has("tid")) {
+        assertThat(e.get("tid").asLong()).as("tid of %s", e).isPositive();
+      }
+      if (e.get("name").asText().equals("process_name")) {
+        processes.put(e.get("pid").asLong(), e.get("args").get("name").asText());
+      } else if (e.get("name").asText().equals("thread_name")) {
+        threads.put(e.get("tid").asLong(), e.get("args").get("name").asText());
+      }
+    }
+    JsonNode first = events(root, "packet").get(0);
+    assertThat(first.get("args").get("packet").asLong()).isZero();
+    assertThat(first.get("args").get("src").asInt()).isZero();
+    assertThat(first.get("pid").asLong()).isEqualTo(1);
+    assertThat(first.get("tid").asLong()).isEqualTo(1);
+    assertThat(processes).containsEntry(1L, "node 0").doesNotContainKey(0L);
+    assertThat(threads).containsEntry(1L, "packet 0 to node 1").doesNotContainKey(0L);
+    for (JsonNode h : events(root, "hop")) {
+      assertThat(h.get("pid").asInt()).isEqualTo(h.get("args").get("src").asInt() + 1);
+      assertThat(h.get("tid").asLong()).isEqualTo(h.get("args").get("packet").asLong() + 1);
+    }
   }
 
   @Test
