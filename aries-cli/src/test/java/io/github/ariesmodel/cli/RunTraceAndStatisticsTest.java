@@ -68,8 +68,9 @@ class RunTraceAndStatisticsTest {
       JsonNode args = j.getValue().get("args");
       List<JsonNode> path = hops.getOrDefault(j.getKey(), List.of());
       assertThat(path).hasSize(args.get("hops").asInt());
-      assertThat(j.getValue().get("pid").asInt()).as("from 1: pid 0 is Perfetto's swapper")
-          .isEqualTo(args.get("src").asInt() + 1);
+      // one system a distance, each system's nodes after the last one's, from 1: pid 0 is Perfetto's swapper
+      assertThat(j.getValue().get("pid").asInt()).as("system %s node %s", args.get("system"), args.get("src"))
+          .isEqualTo((args.get("system").asInt() - 1) * two.nodeCount() + args.get("src").asInt() + 1);
       int router = two.routerOfNode(args.get("src").asInt());
       for (int i = 0; i < path.size(); i++) {
         JsonNode h = path.get(i).get("args");

@@ -40,6 +40,12 @@ import java.util.Map;
  * the packet's number, so node 0's first packet was the swapper's, until stop 77); {@code args} name the source node
  * and the packet by their own numbers.
  *
+ * <p>A trace attached to several systems (a workload that builds one system per experiment, each starting at time 0)
+ * gives each system's nodes processes of their own, named {@code system K node N} (K = 1, 2, ... in the order the
+ * systems first inject a packet; a system that injects none takes no number), whose pids follow those of the systems
+ * before; {@code args.system} is K (1 when there is one system) and {@code otherData.systems} the count. Their
+ * packets were laid on one another under one {@code node N}, at the same times, until stop 77.
+ *
  * <p>It decorates any {@link Fabric} ({@link #wrap}), so the router fabric, the ideal network or a user's fabric can
  * be traced alike; hops need the router fabric to call {@link #hopListener()} (the system builder wires it).
  */
@@ -51,6 +57,8 @@ public final class PacketTrace {
   private final List<long[]> journeys = new ArrayList<>();
   private final List<String> names = new ArrayList<>();
   private final List<long[]> hops = new ArrayList<>();
+  /** The node count of each system that injected a packet, in the order of their first packets. */
+  private final List<Integer> systems = new ArrayList<>();
   private final HopListener hopListener = this::hop;
   private long nextId;
   private long chosen;
@@ -218,6 +226,7 @@ public final class PacketTrace {
   public Fabric wrap(Fabric inner) {
     checkArgument(inner != null, "inner must not be null");
     filter.checkNodes(inner.nodeCount());
+    int[] system = {-1}; // numbered at its first packet: a system built and never run (a check) takes no number
     return new Fabric() {
       @Override
       public int nodeCount() {
@@ -229,7 +238,7 @@ public final class PacketTrace {
         inner.attach(nodeId, new FabricEndpoint() {
           @Override
           public void deliver(long nowPs, Packet packet) {
-            delivered(nowPs, packet);
+            delivered(nowPs, packet, system[0]);
             endpoint.deliver(nowPs, packet);
           }
 
@@ -249,6 +258,10 @@ public final class PacketTrace {
       public boolean inject(Packet packet) {
         boolean accepted = inner.inject(packet);
         if (accepted) {
+          if (system[0] < 0) {
+            system[0] = systems.size();
+            systems.add(inner.nodeCount());
+          }
           injected(packet);
         }
         return accepted;
@@ -286,11 +299,11 @@ public final class PacketTrace {
     }
   }
 
-  private void delivered(long nowPs, Packet p) {
+  private void delivered(long nowPs, Packet p, int system) {
     Long id = inFlight.remove(p);
     if (id != null) {
       journeys.add(new long[] {p.sourceNode(), p.destinationNode(), p.injectedAtPs(), nowPs, p.hops(),
-          p.wireBytes(), p.tag(), id});
+          p.wireBytes(), p.tag(), id, system});
       names.add(p.kind().name());
     }
   }
@@ -337,15 +350,22 @@ public final class PacketTrace {
       journeyOf.put(journeys.get(i)[7], i);
     }
     w.write("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"recorded\":" + journeys.size() + ",\"hops\":" + hops.size()
-        + ",\"dropped\":" + dropped + ",\"filter\":\"" + filter + "\"},\"traceEvents\":[");
+        + ",\"dropped\":" + dropped + ",\"filter\":\"" + filter + "\",\"systems\":" + systems.size()
+        + "},\"traceEvents\":[");
+    // each system's nodes take the pids after those of the systems before it, from 1 (pid 0 is Perfetto's swapper)
+    long[] firstPid = new long[systems.size()];
+    for (int k = 1; k < firstPid.length; k++) {
+      firstPid[k] = firstPid[k - 1] + systems.get(k - 1);
+    }
     String sep = "";
     java.util.Set<Long> namedNodes = new java.util.HashSet<>();
     for (int i = 0; i < journeys.size(); i++) {
       long[] e = journeys.get(i);
-      long pid = e[0] + 1; // from 1: pid 0 is Perfetto's swapper
+      long pid = pid(firstPid, e);
       if (namedNodes.add(pid)) {
+        String process = systems.size() > 1 ? "system " + (e[8] + 1) + " node " + e[0] : "node " + e[0];
         w.write(String.format(Locale.ROOT,
-            "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":\"node %d\"}}", sep, pid, e[0]));
+            "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":\"%s\"}}", sep, pid, process));
         sep = ",\n";
       }
       w.write(String.format(Locale.ROOT,
@@ -355,8 +375,9 @@ public final class PacketTrace {
       // Chrome trace times are microseconds; picoseconds / 1e6.
       w.write(String.format(Locale.ROOT,
           ",\n{\"name\":\"%s\",\"cat\":\"packet\",\"ph\":\"X\",\"ts\":%.6f,\"dur\":%.6f,\"pid\":%d,\"tid\":%d,"
-              + "\"args\":{\"packet\":%d,\"src\":%d,\"dst\":%d,\"hops\":%d,\"wireBytes\":%d,\"tag\":%d}}",
-          names.get(i), e[2] / 1e6, (e[3] - e[2]) / 1e6, pid, e[7] + 1, e[7], e[0], e[1], e[4], e[5], e[6]));
+              + "\"args\":{\"packet\":%d,\"src\":%d,\"dst\":%d,\"hops\":%d,\"wireBytes\":%d,\"tag\":%d,"
+              + "\"system\":%d}}",
+          names.get(i), e[2] / 1e6, (e[3] - e[2]) / 1e6, pid, e[7] + 1, e[7], e[0], e[1], e[4], e[5], e[6], e[8] + 1));
     }
     // A packet's hops were recorded in time order; each lasts until its next hop, the last until delivery.
     Map<Long, Integer> lastHop = new HashMap<>();
@@ -381,11 +402,16 @@ public final class PacketTrace {
       w.write(String.format(Locale.ROOT,
           "%s{\"name\":\"router %d port %d vc %d\",\"cat\":\"hop\",\"ph\":\"X\",\"ts\":%.6f,\"dur\":%.6f,\"pid\":%d,"
               + "\"tid\":%d,\"args\":{\"packet\":%d,\"hop\":%d,\"router\":%d,\"port\":%d,\"vc\":%d,\"src\":%d,"
-              + "\"dst\":%d}}",
-          sep, h[2], h[3], h[4], h[1] / 1e6, (endOf[i] - h[1]) / 1e6, e[0] + 1, h[0] + 1, h[0], h[5], h[2], h[3], h[4],
-          e[0], e[1]));
+              + "\"dst\":%d,\"system\":%d}}",
+          sep, h[2], h[3], h[4], h[1] / 1e6, (endOf[i] - h[1]) / 1e6, pid(firstPid, e), h[0] + 1, h[0], h[5], h[2],
+          h[3], h[4], e[0], e[1], e[8] + 1));
       sep = ",\n";
     }
     w.write("]}\n");
+  }
+
+  /** A journey's process: its source node's, after the nodes of the systems before its own, from 1. */
+  private static long pid(long[] firstPid, long[] journey) {
+    return firstPid[(int) journey[8]] + journey[0] + 1;
   }
 }

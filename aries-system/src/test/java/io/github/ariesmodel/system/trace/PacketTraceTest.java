@@ -236,6 +236,55 @@ class PacketTraceTest {
     }
   }
 
+  /**
+   * A workload that builds one system per experiment (pingpong, one a distance) traces them all into one file, each
+   * from time 0: their packets were laid on one another under one process {@code node 0} (until stop 77). Each
+   * system's nodes now have processes of their own; a system built and never run (as the command line builds one to
+   * check the run before it) takes no number.
+   */
+  @Test
+  void theSystemsOfOneTraceHaveProcessesOfTheirOwn() throws Exception {
+    PacketTrace trace = new PacketTrace(1000, PacketTrace.Filter.parse("src=0"));
+    AriesSystem.builder().topology(SMALL, "small").trace(trace).build(); // built, never run
+    for (int run = 0; run < 2; run++) {
+      AriesSystem sys = AriesSystem.builder().topology(SMALL, "small").routing("minimal").trace(trace).build();
+      ShmemJob job = ShmemJob.builder(sys).nodes(0, 40).build();
+      Symmetric buf = job.allocate(64);
+      job.run(pe -> {
+        if (pe.myPe() == 0) {
+          pe.putmem(buf, 0, buf, 0, 64, 1);
+          pe.quiet();
+        }
+      });
+    }
+    StringWriter w = new StringWriter();
+    trace.write(w);
+    JsonNode root = new ObjectMapper().readTree(w.toString());
+    Map<Long, String> processes = new HashMap<>();
+    for (JsonNode e : root.get("traceEvents")) {
+      if (e.get("name").asText().equals("process_name")) {
+        processes.put(e.get("pid").asLong(), e.get("args").get("name").asText());
+      }
+    }
+    long n = SMALL.nodeCount();
+    assertThat(processes).containsExactlyInAnyOrderEntriesOf(Map.of(1L, "system 1 node 0", n + 1, "system 2 node 0"));
+    assertThat(root.get("otherData").get("systems").asInt()).isEqualTo(2);
+    List<JsonNode> journeys = events(root, "packet");
+    assertThat(journeys).hasSize(2);
+    Map<Long, Long> pidOfPacket = new HashMap<>();
+    for (JsonNode e : journeys) {
+      int system = e.get("args").get("system").asInt();
+      assertThat(system).isBetween(1, 2);
+      assertThat(e.get("pid").asLong()).isEqualTo(system == 1 ? 1 : n + 1);
+      assertThat(e.get("ts").asDouble()).as("each system starts at 0").isLessThan(10);
+      pidOfPacket.put(e.get("args").get("packet").asLong(), e.get("pid").asLong());
+    }
+    assertThat(events(root, "hop")).isNotEmpty().allSatisfy(h -> {
+      assertThat(h.get("pid").asLong()).isEqualTo(pidOfPacket.get(h.get("args").get("packet").asLong()));
+      assertThat(h.get("args").get("system").asInt()).isEqualTo(h.get("pid").asLong() == 1 ? 1 : 2);
+    });
+  }
+
   @Test
   void aFilterRoundTripsAndRefusesBadFields() {
     for (String s : List.of("all", "src=3", "src=3,dst=7", "packet=12", "dst=1,sample=0.25")) {
