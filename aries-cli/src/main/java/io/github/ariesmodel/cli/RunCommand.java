@@ -71,7 +71,8 @@ final class RunCommand implements Callable<Integer> {
 
   @Option(names = "--trace", paramLabel = "FILE",
       description = "Write packets' journeys (injection to ejection) and, on the router fabric, every hop (router,"
-          + " port, VC, time) as Chrome trace-event JSON for Perfetto (ui.perfetto.dev).")
+          + " port, VC, time) as Chrome trace-event JSON for Perfetto (ui.perfetto.dev); on the single event loop"
+          + " only (not with --threads).")
   Path trace;
 
   @Option(names = "--trace-limit", paramLabel = "N", defaultValue = "100000",
@@ -124,6 +125,11 @@ final class RunCommand implements Callable<Integer> {
     }
     VirtualCarriers.forLanes(threads.checked());
     PacketTrace.Filter filter = trace == null ? null : atOption(() -> PacketTrace.Filter.parse(traceFilter));
+    if (trace != null && threads.checked() > 0) {
+      // the builder's refusal named its own calls, trace(...) and threads(N), at "(arguments)" (until stop 77)
+      throw CliError.badInput("--trace cannot be combined with --threads " + threads.checked() + ": the packet trace"
+          + " numbers packets on the single event loop; drop --threads to trace the run", "--threads", null);
+    }
     if (trace != null) {
       try {
         s = s.withTrace(new PacketTrace(traceLimit, filter));
