@@ -143,7 +143,8 @@ public final class PacketTrace {
       long packet = -1;
       double sample = 1.0;
       java.util.Set<String> seen = new java.util.HashSet<>();
-      for (String part : s.split(",")) {
+      // -1: a trailing empty field is refused as a leading or inner one is ("src=0," passed, ",src=0" did not)
+      for (String part : s.split(",", -1)) {
         int eq = part.indexOf('=');
         String key = eq < 0 ? part.trim() : part.substring(0, eq).trim();
         String value = eq < 0 ? "" : part.substring(eq + 1).trim();

@@ -297,5 +297,10 @@ class PacketTraceTest {
     assertThatThrownBy(() -> PacketTrace.Filter.parse("sample=0")).hasMessageContaining("sample rate must be in (0, 1]");
     assertThatThrownBy(() -> PacketTrace.Filter.parse("src=-2")).hasMessageContaining("src must be a node id >= 0");
     assertThatThrownBy(() -> PacketTrace.Filter.parse("src=1,src=2")).hasMessageContaining("src given twice");
+    for (String empty : List.of("src=0,", ",src=0", "src=0,,dst=1", "src=0, ")) {
+      // a trailing empty field passed while a leading or an inner one was refused (until stop 77)
+      assertThatThrownBy(() -> PacketTrace.Filter.parse(empty)).as(empty)
+          .hasMessage("trace filter fields are src=N, dst=N, packet=N, sample=F but got \"\"");
+    }
   }
 }
