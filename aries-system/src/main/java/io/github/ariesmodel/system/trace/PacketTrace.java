@@ -161,7 +161,13 @@ public final class PacketTrace {
                 + io.github.ariesmodel.core.Texts.abbreviate(key) + "\"");
           }
         } catch (NumberFormatException e) {
-          throw new IllegalArgumentException("trace filter field " + key + " must be a number but was \""
+          // the range, not "a number": src=1e3 and packet=99999999999999999999 are numbers, and were told they were not
+          String kind = switch (key) {
+            case "sample" -> "a number in (0, 1]";
+            case "packet" -> "a whole number from 0 to " + Long.MAX_VALUE;
+            default -> "a whole number from 0 to " + Integer.MAX_VALUE;
+          };
+          throw new IllegalArgumentException("trace filter field " + key + " must be " + kind + " but was \""
               + io.github.ariesmodel.core.Texts.abbreviate(value) + "\"", e);
         }
         checkArgument(src >= 0 || !key.equals("src"), "trace filter src must be a node id >= 0 but was %s", src);

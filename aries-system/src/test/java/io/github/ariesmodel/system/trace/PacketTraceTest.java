@@ -293,7 +293,16 @@ class PacketTraceTest {
     assertThat(PacketTrace.Filter.parse(" dst=7 , src=3 ")).isEqualTo(new PacketTrace.Filter(3, 7, -1, 1.0));
     assertThatThrownBy(() -> PacketTrace.Filter.parse("node=3"))
         .hasMessageContaining("trace filter fields are src, dst, packet, sample but got \"node\"");
-    assertThatThrownBy(() -> PacketTrace.Filter.parse("src=x")).hasMessageContaining("src must be a number");
+    assertThatThrownBy(() -> PacketTrace.Filter.parse("src=x"))
+        .hasMessage("trace filter field src must be a whole number from 0 to 2147483647 but was \"x\"");
+    // numbers out of the field's range or form were told they were not numbers (until stop 77)
+    assertThatThrownBy(() -> PacketTrace.Filter.parse("dst=1e3"))
+        .hasMessage("trace filter field dst must be a whole number from 0 to 2147483647 but was \"1e3\"");
+    assertThatThrownBy(() -> PacketTrace.Filter.parse("packet=99999999999999999999"))
+        .hasMessage("trace filter field packet must be a whole number from 0 to 9223372036854775807 but was"
+            + " \"99999999999999999999\"");
+    assertThatThrownBy(() -> PacketTrace.Filter.parse("sample=half"))
+        .hasMessage("trace filter field sample must be a number in (0, 1] but was \"half\"");
     assertThatThrownBy(() -> PacketTrace.Filter.parse("sample=0")).hasMessageContaining("sample rate must be in (0, 1]");
     assertThatThrownBy(() -> PacketTrace.Filter.parse("src=-2")).hasMessageContaining("src must be a node id >= 0");
     assertThatThrownBy(() -> PacketTrace.Filter.parse("src=1,src=2")).hasMessageContaining("src given twice");
