@@ -247,12 +247,16 @@ final class RunCommand implements Callable<Integer> {
       if (trace != null) {
         PacketTrace recorded = s.trace();
         io.github.ariesmodel.cli.report.AtomicFiles.write(trace, recorded::write);
-        spec.commandLine().getOut().printf(Locale.ROOT, "  trace:   %s (%,d packets, %,d hops, %,d beyond the limit)%n",
-            trace, recorded.recorded(), recorded.hopsRecorded(), recorded.dropped());
       }
       Path html = ReportWriter.write(run.results(), run.plots(), run.notes(), dir, wallClock.recorded(),
           "aries-model: " + w.name() + " on " + s.system());
       printSummary(o, w, s, run, dir, html, wallClock.recorded());
+      if (trace != null) {
+        // under the run's header, beside results: and report: (it came before the header, until stop 77)
+        PacketTrace recorded = s.trace();
+        o.printf(Locale.ROOT, "  trace:   %s (%,d packets, %,d hops, %,d beyond the limit)%n", trace,
+            recorded.recorded(), recorded.hopsRecorded(), recorded.dropped());
+      }
       written = true;
     } finally {
       if (!written) {

@@ -40,4 +40,18 @@ class TraceOptionsTest {
       err.getBuffer().setLength(0);
     }
   }
+
+  /** The trace's line is one of the run's summary, after its header (it was printed before it, until stop 77). */
+  @Test
+  void theTraceLineFollowsTheRunsHeaderBesideItsOtherFiles() {
+    Path trace = tmp.resolve("t.json");
+    Path dir = tmp.resolve("o");
+    assertThat(run("run", "pingpong", "-p", "sizes=8", "-p", "distances=rank-1", "-p", "iterations=2", "--trace",
+        trace.toString(), "--no-wall-clock", "-q", "--out", dir.toString())).as(err.toString()).isZero();
+    java.util.List<String> lines = out.toString().lines().toList();
+    assertThat(lines.get(0)).startsWith("aries run pingpong on default");
+    assertThat(lines.subList(lines.size() - 3, lines.size())).containsExactly(
+        "  results: " + dir.resolve("results.json"), "  report:  " + dir.resolve("report.html"),
+        "  trace:   " + trace + " (12 packets, 12 hops, 0 beyond the limit)");
+  }
 }
