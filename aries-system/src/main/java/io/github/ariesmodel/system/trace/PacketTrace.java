@@ -345,7 +345,9 @@ public final class PacketTrace {
 
   /**
    * Writes the trace as Chrome trace-event JSON: per delivered chosen packet, its journey and its hops (see the class
-   * comment). Hops of packets still in flight at the end of the run are left out.
+   * comment). Chosen packets still in flight (a run written before it drained) are left out with their hops;
+   * {@code otherData} counts the packets and hops written ({@code recorded}, {@code hops}), the chosen packets beyond
+   * the limit ({@code dropped}) and those left out in flight ({@code inFlight}).
    *
    * @param w where to write
    * @throws IOException when writing fails
@@ -356,9 +358,12 @@ public final class PacketTrace {
     for (int i = 0; i < journeys.size(); i++) {
       journeyOf.put(journeys.get(i)[7], i);
     }
-    w.write("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"recorded\":" + journeys.size() + ",\"hops\":" + hops.size()
-        + ",\"dropped\":" + dropped + ",\"filter\":\"" + filter + "\",\"systems\":" + systems.size()
-        + "},\"traceEvents\":[");
+    // the hops written: those of delivered packets (it counted the hops of packets still in flight, which the events
+    // leave out, until stop 77); inFlight tells of the chosen packets left out
+    long hopsWritten = hops.stream().filter(h -> journeyOf.containsKey(h[0])).count();
+    w.write("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"recorded\":" + journeys.size() + ",\"hops\":" + hopsWritten
+        + ",\"dropped\":" + dropped + ",\"inFlight\":" + inFlight.size() + ",\"filter\":\"" + filter
+        + "\",\"systems\":" + systems.size() + "},\"traceEvents\":[");
     // each system's nodes take the pids after those of the systems before it, from 1 (pid 0 is Perfetto's swapper)
     long[] firstPid = new long[systems.size()];
     for (int k = 1; k < firstPid.length; k++) {

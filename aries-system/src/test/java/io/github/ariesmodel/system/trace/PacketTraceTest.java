@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.ariesmodel.core.DeliveryMode;
+import io.github.ariesmodel.core.packet.Packet;
 import io.github.ariesmodel.core.sim.DeterministicEventLoop;
 import io.github.ariesmodel.core.sim.IdealFabric;
+import io.github.ariesmodel.core.spi.Fabric;
+import io.github.ariesmodel.core.spi.FabricEndpoint;
 import io.github.ariesmodel.network.Dragonfly;
 import io.github.ariesmodel.network.Topologies;
 import io.github.ariesmodel.system.AriesSystem;
@@ -283,6 +287,53 @@ class PacketTraceTest {
       assertThat(h.get("pid").asLong()).isEqualTo(pidOfPacket.get(h.get("args").get("packet").asLong()));
       assertThat(h.get("args").get("system").asInt()).isEqualTo(h.get("pid").asLong() == 1 ? 1 : 2);
     });
+  }
+
+  /**
+   * A trace written before its run drained leaves the packets in flight out, with their hops; its {@code otherData}
+   * counted their hops all the same (hops 2 over 1 hop event) and did not tell of the packets (until stop 77).
+   */
+  @Test
+  void theCountsOfATraceWrittenBeforeTheRunDrainedAreThoseOfItsEvents() throws Exception {
+    PacketTrace trace = new PacketTrace(10);
+    FabricEndpoint[] endpoints = new FabricEndpoint[2];
+    Fabric fabric = trace.wrap(new Fabric() {
+      @Override
+      public int nodeCount() {
+        return 2;
+      }
+
+      @Override
+      public void attach(int nodeId, FabricEndpoint endpoint) {
+        endpoints[nodeId] = endpoint;
+      }
+
+      @Override
+      public boolean inject(Packet packet) {
+        return true; // delivered when the test says
+      }
+    });
+    fabric.attach(1, new FabricEndpoint() {
+      @Override
+      public void deliver(long nowPs, Packet packet) {}
+
+      @Override
+      public void injectionReady(long nowPs) {}
+    });
+    Packet delivered = Packet.synthetic(0, 1, 0, DeliveryMode.ADAPTIVE_0, 0);
+    Packet inFlight = Packet.synthetic(0, 1, 0, DeliveryMode.ADAPTIVE_0, 0);
+    assertThat(fabric.inject(delivered) && fabric.inject(inFlight)).isTrue();
+    trace.hopListener().hop(1_000, delivered, 0, 5, 0, 1);
+    trace.hopListener().hop(2_000, inFlight, 0, 5, 0, 1);
+    endpoints[1].deliver(3_000, delivered);
+    StringWriter w = new StringWriter();
+    trace.write(w);
+    JsonNode root = new ObjectMapper().readTree(w.toString());
+    JsonNode other = root.get("otherData");
+    assertThat(events(root, "packet")).hasSize(other.get("recorded").asInt()).hasSize(1);
+    assertThat(events(root, "hop")).hasSize(other.get("hops").asInt()).hasSize(1);
+    assertThat(other.get("inFlight").asInt()).isEqualTo(1);
+    assertThat(other.get("dropped").asInt()).isZero();
   }
 
   @Test
