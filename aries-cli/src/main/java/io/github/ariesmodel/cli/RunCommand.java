@@ -124,6 +124,12 @@ final class RunCommand implements Callable<Integer> {
           + " flat; drop one of them", "--translator", null);
     }
     VirtualCarriers.forLanes(threads.checked());
+    if (s.fabric() == io.github.ariesmodel.system.FabricKind.IDEAL && threads.checked() > 0) {
+      // the builder's refusal named its own calls, fabric(IDEAL) and threads(N), at "(arguments)" (until stop 77)
+      throw CliError.badInput("--fabric ideal cannot be combined with --threads " + threads.checked() + ": the ideal"
+          + " fabric runs on the single event loop and the engine's threads need the router fabric; drop one of them",
+          "--threads", null);
+    }
     PacketTrace.Filter filter = trace == null ? null : atOption(() -> PacketTrace.Filter.parse(traceFilter));
     if (trace != null && threads.checked() > 0) {
       // the builder's refusal named its own calls, trace(...) and threads(N), at "(arguments)" (until stop 77)
