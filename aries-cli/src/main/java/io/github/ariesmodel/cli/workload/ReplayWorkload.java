@@ -703,10 +703,15 @@ final class ReplayWorkload implements Workload {
       rep.metric("background.startUs", Figures.round(b.startPs() / 1e6, 3), "us");
       rep.metric("background.messages", b.messages(), "");
       rep.metric("background.bytes", b.bytesSent(), "B");
-      rep.metric("background.GBpsPerNode", Figures.round(b.bytesPerSecondPerNode() / 1e9, 4), "GB/s");
+      // a background that ran no time has no rate: the metric is left out (it was 0 GB/s, as if it had run and sent
+      // nothing; until stop 77)
+      if (!Double.isNaN(b.bytesPerSecondPerNode())) {
+        rep.metric("background.GBpsPerNode", Figures.round(b.bytesPerSecondPerNode() / 1e9, 4), "GB/s");
+      }
       rep.note("background: " + b.program() + " on " + b.ranks() + " ranks"
           + (b.startPs() == 0 ? "" : " from " + Figures.round(b.startPs() / 1e6, 3) + " us")
-          + (b.finished() ? ", ended by itself after " + Figures.round(b.ranPs() / 1e6, 3) + " us"
+          + (b.neverRan() ? ", never ran: the traces had ended before its start (no background.GBpsPerNode)"
+              : b.finished() ? ", ended by itself after " + Figures.round(b.ranPs() / 1e6, 3) + " us"
               : ", stopped where the traces ended")
           + "; it sent " + b.bytesSent() + " bytes in " + b.messages() + " messages");
     }

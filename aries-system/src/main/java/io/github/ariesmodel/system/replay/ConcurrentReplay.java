@@ -89,10 +89,19 @@ public final class ConcurrentReplay {
    */
   public record Background(String program, ImmutableIntArray nodes, int ranks, long startPs, long ranPs,
       boolean finished, long messages, long bytesSent) {
-    /** @return payload bytes a second each node of the background sent, on average over its run */
+    /**
+     * @return payload bytes a second each node of the background sent, on average over its run; NaN when it ran no
+     *     time (due after the traces had ended, it never ran), which has no average (it was 0, the rate of a background
+     *     that ran and sent nothing; until stop 77)
+     */
     public double bytesPerSecondPerNode() {
       int distinct = (int) nodes.stream().distinct().count();
-      return ranPs == 0 ? 0 : bytesSent / (ranPs / 1e12) / distinct;
+      return ranPs == 0 ? Double.NaN : bytesSent / (ranPs / 1e12) / distinct;
+    }
+
+    /** @return whether it never ran: it was due after the traces had ended, and stopped before its start */
+    public boolean neverRan() {
+      return ranPs == 0 && !finished;
     }
   }
 
