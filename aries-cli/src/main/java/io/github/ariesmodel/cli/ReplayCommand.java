@@ -350,8 +350,11 @@ final class ReplayCommand implements Callable<Integer> {
       o.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(
           summary(run.results(), run.notes(), s, dir)));
     } else {
-      // a mapping file places the ranks itself: --ranks-per-node (1 by default) said nothing of it (until stop 73)
-      boolean builtIn = Set.of("linear", "random", "round-robin-groups").contains(mapping);
+      // a mapping file places the ranks itself: --ranks-per-node (1 by default) said nothing of it (until stop 73);
+      // a name is taken in any case and with spaces around it, as Placement.parse takes it (--mapping LINEAR was said
+      // to be placed by a mapping file; until stop 77)
+      boolean builtIn = Set.of("linear", "random", "round-robin-groups").contains(mapping.trim().toLowerCase(
+          Locale.ROOT));
       o.printf(Locale.ROOT, "aries replay %s on %s (mapping %s, compute %s, %s, seed %d)%n", trace, s.system(),
           mapping, compute, builtIn ? ranksPerNode + (ranksPerNode == 1 ? " rank" : " ranks") + " per node"
               : "ranks placed by the mapping file", s.seed());

@@ -61,4 +61,24 @@ class ReplayOptionsTest {
     assertThat(refused("--background", "uniform", "--background-steps", "x")).isEqualTo("aries replay:"
         + " --background-steps must be an integer in [0, 2147483647] but was 'x' (--background-steps)");
   }
+
+  /**
+   * A built-in mapping's name is taken in any case and with spaces around it ({@code Placement.parse}); the text
+   * output's first line said "ranks placed by the mapping file" for {@code --mapping LINEAR}, which has no file and
+   * put the --ranks-per-node given on each node (until stop 77).
+   */
+  @Test
+  void aBuiltInMappingInCapitalsIsSaidToPutItsRanksPerNode() {
+    for (String mapping : new String[] {"LINEAR", " Round-Robin-Groups ", "random"}) {
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      int rc = AriesCli.execute(new String[] {"replay",
+          ReplayCommandTest.TRACES.resolve("simgrid-examples/actions_alltoall.txt").toString(), "--mapping", mapping,
+          "--ranks-per-node", "2", "-q", "--no-wall-clock", "--force", "--out", tmp.resolve("m").toString()},
+          new PrintWriter(out, true), new PrintWriter(err, true));
+      assertThat(rc).as(err.toString()).isZero();
+      assertThat(out.toString().lines().findFirst().orElseThrow()).as(mapping).contains(", 2 ranks per node, seed 1)")
+          .doesNotContain("mapping file");
+    }
+  }
 }
