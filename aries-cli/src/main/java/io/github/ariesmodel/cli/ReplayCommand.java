@@ -327,6 +327,8 @@ final class ReplayCommand implements Callable<Integer> {
             "--background-mapping", "backgroundRanksPerNode", "--background-ranks-per-node", "backgroundStartUs",
             "--background-start-us", "backgroundSteps", "--background-steps", "backgroundTrace", "--background-trace", "withStartUs", "--with-start-us", "startUs", "--start-us", "baseline=off", "--no-baseline", "background",
             "--background",
+            // a with trace that does not fit the nodes left was located at "(arguments)" (until stop 77)
+            "with", "--with",
             // a mapping file's refusal (too few nodes, a bad line, unreadable) was located at "(arguments)" (stop 73)
             "mapping", "--mapping",
             // a bad compute mode, "scale:0" too, was located at "(arguments)" (until stop 75)

@@ -300,7 +300,13 @@ final class ReplayWorkload implements Workload {
     Workload.super.check(system, params);
     Settings s = Settings.read(params);
     List<Trace> traces = traces(s, open(s));
-    placements(system, s, traces);
+    BitSet taken = new BitSet();
+    for (int[] nodes : placements(system, s, traces)) {
+      for (int n : nodes) {
+        taken.set(n);
+      }
+    }
+    checkBackgroundFits(system, s, taken);
     if (!s.allowLong()) {
       checkWork(s, traces);
     }
@@ -500,6 +506,41 @@ final class ReplayWorkload implements Workload {
       out.add(nodes);
     }
     return out;
+  }
+
+  /**
+   * Refuses a background that does not fit the nodes the traces leave, as {@link ConcurrentReplay} would when the jobs
+   * run, but before anything is simulated and in words naming the parameter: the set refused it only after each
+   * trace's baseline had run alone, and in its own words ("the background needs 0 nodes" when the traces left none; a
+   * background trace's "27 ranks ... need 27 nodes" without saying whose; until stop 77).
+   *
+   * @param taken the traces' nodes
+   */
+  private static void checkBackgroundFits(AriesSystem system, Settings s, BitSet taken) {
+    int all = system.nodeCount();
+    int free = all - taken.cardinality();
+    if (s.backgroundTrace() != null) {
+      Trace t = openUnchecked(s.backgroundTrace());
+      try {
+        s.backgroundMapping().nodes(system.topology(), t.ranks(), s.backgroundRanksPerNode(), system.seed(), taken);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("backgroundTrace " + t.source() + ": " + e.getMessage(), e);
+      }
+    } else if (!s.backgroundKind().equals("none")) {
+      if (free == 0) {
+        throw new IllegalArgumentException("background needs a node but the traces' jobs hold all of the system's "
+            + all);
+      }
+      if (s.backgroundNodes() > free) {
+        throw new IllegalArgumentException("backgroundNodes must be at most " + free + ", the nodes the traces leave"
+            + " free of the system's " + all + " (0: all of them), but was " + s.backgroundNodes());
+      }
+      int nodes = s.backgroundNodes() == 0 ? free : s.backgroundNodes();
+      if (nodes == 1 && s.backgroundRanksPerNode() < 2) {
+        throw new IllegalArgumentException("backgroundRanksPerNode must be at least 2 on the background's one node (it"
+            + " needs 2 ranks) but was " + s.backgroundRanksPerNode());
+      }
+    }
   }
 
   /** Opens the settings' trace as {@link #run} does: an I/O failure is unchecked. */
