@@ -194,6 +194,9 @@ public final class TraceReplay {
     int[] nodes = placement.nodes(system.topology(), n, ranksPerNode, system.seed(), taken);
     long heap = Math.max(config.heapBytes(), Math.min(64L << 30, 8 * maxBytes + (4L << 20)));
     MpiConfig cfg = heap == config.heapBytes() ? config : config.toBuilder().heapBytes(heap).build();
+    if (heap != config.heapBytes()) {
+      checkHeapsFit(nodes, heap, maxBytes);
+    }
     MpiJob job = MpiJob.builder(system).placement(nodes).config(cfg).build();
     for (int node : nodes) {
       taken.set(node);
@@ -202,6 +205,29 @@ public final class TraceReplay {
     State st = new State(n, (int) maxBytes, total, file, slots(nodes), parallel ? system.topology().groupCount() : 1);
     st.windowBytes = (int) Math.max(MIN_WINDOW_BYTES, maxOneSided);
     return new Prepared(file, nodes, coverage, job, st);
+  }
+
+  /**
+   * Refuses, in the replay's words, ranks on one node whose heaps (the replay's own choice, from the trace's largest
+   * message) alone pass the node's memory: the MPI layer refused them as "MpiConfig.heapBytes must be at most ...", a
+   * setting the replay's user never gave (until stop 77). Only what the MPI layer would refuse anyway is refused here.
+   */
+  private void checkHeapsFit(int[] nodes, long heap, long maxBytes) {
+    TreeMap<Integer, Integer> perNode = new TreeMap<>();
+    for (int node : nodes) {
+      perNode.merge(node, 1, Integer::sum);
+    }
+    long memory = system.nodeMemoryBytes();
+    for (Map.Entry<Integer, Integer> e : perNode.entrySet()) {
+      int k = e.getValue();
+      if (k > 1 && (double) k * heap > memory) {
+        throw new IllegalArgumentException(k + " ranks on node " + e.getKey() + " need more memory than the node's "
+            + memory + " bytes (AriesSystem nodeMemoryBytes) for this trace: the replay gives each rank a heap of "
+            + heap + " bytes (8 times the trace's largest message, " + maxBytes + " bytes, and 4 MiB), " + k * heap
+            + " bytes for the " + k + "; at most " + memory / heap + " such heaps fit a node: put fewer ranks on a"
+            + " node (ranksPerNode, or the mapping)");
+      }
+    }
   }
 
   /** A replay ready to run: its job and state, and what its result needs. */
