@@ -90,7 +90,9 @@ public final class ConcurrentReplay {
   public record Background(String program, ImmutableIntArray nodes, int ranks, long startPs, long ranPs,
       boolean finished, long messages, long bytesSent) {
     /**
-     * @return payload bytes a second each node of the background sent, on average over its run; NaN when it ran no
+     * @return payload bytes a second each node of the background sent, on average over its run (sends counted when
+     *     posted, {@link MpiJob#bytesSent}: a background stopped early counts sends whose data had not moved, and a
+     *     run of microseconds can pass the NIC's rate); NaN when it ran no
      *     time (due after the traces had ended, it never ran), which has no average (it was 0, the rate of a background
      *     that ran and sent nothing; until stop 77)
      */
