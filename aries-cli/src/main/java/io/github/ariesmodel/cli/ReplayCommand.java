@@ -65,10 +65,11 @@ final class ReplayCommand implements Callable<Integer> {
       description = "Time between calls: none, as the trace records it, or that times F (default: ${DEFAULT-VALUE}).")
   String compute;
 
-  @Option(names = "--ranks-per-node", paramLabel = "N", defaultValue = "1", converter = RanksPerNode.class,
+  @Option(names = "--ranks-per-node", paramLabel = "N", defaultValue = "1",
       description = "Ranks on each node, 1 to 68, with linear, random or round-robin-groups mapping (a mapping file"
           + " names each rank's node) (default: ${DEFAULT-VALUE}: ranks of one node talk through its shared memory,"
           + " so one rank a node keeps all traffic on the modelled network).")
+  @SharedOptions.Range(min = 1, max = io.github.ariesmodel.system.replay.TraceReplay.MAX_RANKS_PER_NODE)
   int ranksPerNode;
 
   @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: results/replay).")
@@ -124,21 +125,24 @@ final class ReplayCommand implements Callable<Integer> {
           + " (placed by --background-mapping and --background-ranks-per-node; --background-steps gives its passes).")
   Path backgroundTrace;
 
-  @Option(names = "--background-bytes", paramLabel = "B", defaultValue = "65536", converter = BackgroundBytes.class,
+  @Option(names = "--background-bytes", paramLabel = "B", defaultValue = "65536",
       description = "The background's message size (to each rank, for alltoall) (default: ${DEFAULT-VALUE}).")
+  @SharedOptions.Range(min = 1, max = io.github.ariesmodel.system.mpi.SyntheticTraffic.MAX_BYTES)
   int backgroundBytes;
 
   @Option(names = "--background-gap-us", paramLabel = "US", defaultValue = "0",
       description = "The background's pause after each step (default: ${DEFAULT-VALUE}: as fast as it can).")
   double backgroundGapUs;
 
-  @Option(names = "--background-steps", paramLabel = "N", defaultValue = "0", converter = Count.class,
+  @Option(names = "--background-steps", paramLabel = "N", defaultValue = "0",
       description = "The background's steps, after which it finalizes and leaves (default: ${DEFAULT-VALUE}: no end,"
           + " stopped where the traces end).")
+  @SharedOptions.Range(min = 0, max = Integer.MAX_VALUE) // the workload's bound
   int backgroundSteps;
 
-  @Option(names = "--background-nodes", paramLabel = "N", defaultValue = "0", converter = Count.class,
+  @Option(names = "--background-nodes", paramLabel = "N", defaultValue = "0",
       description = "The background's nodes (default: ${DEFAULT-VALUE}: every node the traces leave).")
+  @SharedOptions.Range(min = 0, max = Integer.MAX_VALUE)
   int backgroundNodes;
 
   @Option(names = "--background-mapping", paramLabel = "linear|random|round-robin-groups", defaultValue = "linear",
@@ -146,8 +150,8 @@ final class ReplayCommand implements Callable<Integer> {
   String backgroundMapping;
 
   @Option(names = "--background-ranks-per-node", paramLabel = "N", defaultValue = "1",
-      converter = RanksPerNode.class,
       description = "The background's ranks on each of its nodes, 1 to 68 (default: ${DEFAULT-VALUE}).")
+  @SharedOptions.Range(min = 1, max = io.github.ariesmodel.system.replay.TraceReplay.MAX_RANKS_PER_NODE)
   int backgroundRanksPerNode;
 
   @Option(names = "--start-us", paramLabel = "US", defaultValue = "0",
@@ -373,64 +377,6 @@ final class ReplayCommand implements Callable<Integer> {
       o.printf(Locale.ROOT, "  results: %s%n  report:  %s%n", dir.resolve("results.json"), html);
     }
     return 0;
-  }
-
-  /**
-   * A whole-number option's value, refused in the option's own range ({@code --background-bytes must be in [1,
-   * 67108864] but was 99999999999}, or {@code must be an integer in [1, 67108864] but was 'abc'}): the command line's
-   * shared converter ({@code AriesCli.wholeInt}) names the Java type's range, -2147483648 to 2147483647, which none of
-   * these options takes (until stop 77). A value in the type's range but not the option's is refused in the words the
-   * workload uses for its parameter, so the line is the same for 0 as for 99999999999.
-   */
-  abstract static class Bounded implements CommandLine.ITypeConverter<Integer> {
-    private final int min;
-    private final int max;
-
-    Bounded(int min, int max) {
-      this.min = min;
-      this.max = max;
-    }
-
-    @Override
-    public Integer convert(String text) {
-      java.math.BigInteger x;
-      try {
-        x = text.length() > 100 ? null : new java.math.BigInteger(text); // (a 100-digit number is out of any range)
-      } catch (NumberFormatException e) {
-        x = null;
-      }
-      if (x == null && !text.matches("[+-]?[0-9]+")) {
-        throw new CommandLine.TypeConversionException("must be an integer in [" + min + ", " + max + "] but was '"
-            + io.github.ariesmodel.core.Texts.abbreviate(text) + "'");
-      }
-      if (x == null || x.compareTo(java.math.BigInteger.valueOf(min)) < 0
-          || x.compareTo(java.math.BigInteger.valueOf(max)) > 0) {
-        throw new CommandLine.TypeConversionException("must be in [" + min + ", " + max + "] but was "
-            + io.github.ariesmodel.core.Texts.abbreviate(text));
-      }
-      return x.intValue();
-    }
-  }
-
-  /** {@code --background-bytes}: 1 to {@code SyntheticTraffic.MAX_BYTES}. */
-  static final class BackgroundBytes extends Bounded {
-    BackgroundBytes() {
-      super(1, io.github.ariesmodel.system.mpi.SyntheticTraffic.MAX_BYTES);
-    }
-  }
-
-  /** {@code --ranks-per-node} and {@code --background-ranks-per-node}: 1 to {@code TraceReplay.MAX_RANKS_PER_NODE}. */
-  static final class RanksPerNode extends Bounded {
-    RanksPerNode() {
-      super(1, io.github.ariesmodel.system.replay.TraceReplay.MAX_RANKS_PER_NODE);
-    }
-  }
-
-  /** {@code --background-nodes} and {@code --background-steps}: 0 to the workload's bound, {@code int}'s largest. */
-  static final class Count extends Bounded {
-    Count() {
-      super(0, Integer.MAX_VALUE);
-    }
   }
 
   /**

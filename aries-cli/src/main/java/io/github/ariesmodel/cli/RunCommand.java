@@ -77,6 +77,7 @@ final class RunCommand implements Callable<Integer> {
 
   @Option(names = "--trace-limit", paramLabel = "N", defaultValue = "100000",
       description = "Packets kept in the trace (the first chosen by --trace-filter) (default: ${DEFAULT-VALUE}).")
+  @SharedOptions.Range(min = 1, max = PacketTrace.MAX_LIMIT)
   int traceLimit;
 
   @Option(names = "--trace-filter", paramLabel = "FILTER", defaultValue = "all",

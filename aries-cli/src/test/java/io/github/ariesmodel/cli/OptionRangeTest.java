@@ -8,6 +8,8 @@ import io.github.ariesmodel.core.sim.DeterministicEventLoop;
 import io.github.ariesmodel.iommu.IommuConfig;
 import io.github.ariesmodel.network.RouterFabric;
 import io.github.ariesmodel.network.Topologies;
+import io.github.ariesmodel.system.mpi.SyntheticTraffic;
+import io.github.ariesmodel.system.trace.PacketTrace;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.math.BigInteger;
@@ -58,7 +60,11 @@ class OptionRangeTest {
   }
 
   private static void assertRefused(Ranged o, String value, String shownAs, boolean sayInteger) {
-    String[] r = refusal(o.command(), o.name(), value);
+    // replay needs its TRACE; the range is checked before the command reads it
+    String[] r = o.command().equals("replay")
+        ? refusal(o.command(), ReplayCommandTest.TRACES.resolve("simgrid-examples/actions_alltoall.txt").toString(),
+            o.name(), value)
+        : refusal(o.command(), o.name(), value);
     String takes = o.range().powerOfTwo() ? "a power of two " : sayInteger ? "an integer " : "";
     assertThat(r[0]).as(o.command() + " " + o.name() + " " + value).isEqualTo("2");
     assertThat(r[1]).as(o.command() + " " + o.name() + " " + value).isEqualTo("aries " + o.command() + ": " + o.name()
@@ -67,8 +73,10 @@ class OptionRangeTest {
   }
 
   @Test
-  void theRangedOptionsAreThoseOfTrafficAndIommu() {
-    assertThat(rangedOptions()).extracting(o -> o.command() + " " + o.name()).contains("traffic --vc-buffer",
+  void theRangedOptionsIncludeTheseOfRunReplayTrafficAndIommu() {
+    assertThat(rangedOptions()).extracting(o -> o.command() + " " + o.name()).contains("run --trace-limit",
+        "replay --ranks-per-node", "replay --background-bytes", "replay --background-nodes",
+        "replay --background-steps", "replay --background-ranks-per-node", "traffic --vc-buffer",
         "traffic --busiest-links", "iommu --ways", "iommu --sets", "iommu --ptes-per-line", "iommu --in-flight",
         "iommu --fetch-buffers", "iommu --access-bytes", "iommu --window");
   }
@@ -117,7 +125,9 @@ class OptionRangeTest {
         "iommu --sets", v -> IommuConfig.builder().sets(v).ways(1).ptesPerLine(1).build(),
         "iommu --ptes-per-line", v -> IommuConfig.builder().ptesPerLine(v).sets(1).ways(1).build(),
         "iommu --in-flight", v -> IommuConfig.builder().maxInFlight(v).build(),
-        "iommu --fetch-buffers", v -> IommuConfig.builder().fetchBuffers(v).build());
+        "iommu --fetch-buffers", v -> IommuConfig.builder().fetchBuffers(v).build(),
+        "run --trace-limit", v -> new PacketTrace(v, PacketTrace.Filter.all()),
+        "replay --background-bytes", v -> SyntheticTraffic.uniform(v, 0, 0, 1));
     int checked = 0;
     for (Ranged o : rangedOptions()) {
       IntConsumer set = library.get(o.command() + " " + o.name());
