@@ -153,6 +153,8 @@ public final class DeterministicEventLoop implements Scheduler {
   private boolean inRun;
   private long runLimit;
   private boolean runStops;
+  /** Whether a {@link #runWhile} call is in progress (for {@link #bindOwner}'s check only). */
+  private boolean inRunWhile;
   /** The thread allowed to schedule and run events; null until the first use. */
   private Thread owner;
   /**
@@ -160,6 +162,8 @@ public final class DeterministicEventLoop implements Scheduler {
    * owner, and {@link #claim} says so.
    */
   private String closedAs;
+  /** The call a refusal of another thread names as the hand-over: an engine's loops say its bindController. */
+  private String handOver = "bindOwner";
 
   /** An empty loop at time 0. */
   public DeterministicEventLoop() {
@@ -313,11 +317,22 @@ public final class DeterministicEventLoop implements Scheduler {
    * passes from the current owner to another thread (the current owner no longer uses the loop, and the hand-over
    * itself is synchronized, by a semaphore, a barrier or a thread start), or once at set-up to name the owner.
    *
+   * <p>While a run is going on ({@code run}, {@code runUntil}, {@code runWhile}, an engine's window), only the owner
+   * may hand the loop over (a process runner's hand-overs are made by the thread that holds control, the owner):
+   * another thread's call is refused, as taking the loop from the thread running it left both runs failing or hung.
+   * Between runs any thread may bind (set-up, or after a join).
+   *
    * @param thread the new owner; null makes the next thread that uses the loop its owner
+   * @throws IllegalStateException from a thread other than the owner while a run is going on, naming both
    */
   public void bindOwner(Thread thread) {
     if (closedAs != null) {
       throw closed("bindOwner");
+    }
+    if ((inRun || inRunWhile) && Thread.currentThread() != owner) {
+      throw new IllegalStateException("event loop owned by thread \"" + owner.getName() + "\" is running; thread \""
+          + Thread.currentThread().getName() + "\" called bindOwner, which only the owner may call during a run"
+          + " (hand the loop over after the run returns)");
     }
     owner = thread;
   }
@@ -337,6 +352,11 @@ public final class DeterministicEventLoop implements Scheduler {
     owner = new Thread(name); // (never started: no caller is this thread)
   }
 
+  /** Makes a refusal of another thread name {@code call} as the way to hand the loop over (an engine's loops). */
+  void handOverBy(String call) {
+    handOver = call;
+  }
+
   private IllegalStateException closed(String call) {
     return new IllegalStateException(closedAs + " was called (" + call + "): a closed engine runs no more, so nothing"
         + " scheduled into it would run; build a new engine");
@@ -354,6 +374,28 @@ public final class DeterministicEventLoop implements Scheduler {
     }
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Here: one compare with the owner; on a mismatch (the rare path) a thread other than the owner is refused, and
+   * with no owner yet the caller passes without becoming the owner (its scheduling call will make it one).
+   */
+  @Override
+  public void checkCaller(String call) {
+    if (Thread.currentThread() != owner) {
+      notOwnerCaller(call);
+    }
+  }
+
+  private void notOwnerCaller(String call) {
+    if (closedAs != null) {
+      throw closed(call);
+    }
+    if (owner != null) {
+      throw notOwner(call);
+    }
+  }
+
   /** The calling thread is not the owner: becomes the owner if there is none yet, else fails naming both. */
   private void claim(String call) {
     if (closedAs != null) {
@@ -364,8 +406,13 @@ public final class DeterministicEventLoop implements Scheduler {
       owner = me;
       return;
     }
-    throw new IllegalStateException("event loop owned by thread \"" + owner.getName() + "\" was called ("
-        + call + ") from thread \"" + me.getName() + "\"; a loop is used by one thread (bindOwner hands it over)");
+    throw notOwner(call);
+  }
+
+  private IllegalStateException notOwner(String call) {
+    return new IllegalStateException("event loop owned by thread \"" + owner.getName() + "\" was called ("
+        + call + ") from thread \"" + Thread.currentThread().getName() + "\"; a loop is used by one thread ("
+        + handOver + " hands it over)");
   }
 
   private void insert(long timePs, long seq, EventHandler handler, Object ref, long arg) {
@@ -702,13 +749,19 @@ public final class DeterministicEventLoop implements Scheduler {
     checkOwner("runWhile");
     stopRequested = false;
     long before = executed;
-    while (size > 0 && !stopRequested && condition.getAsBoolean()) {
-      try {
-        runOne();
-      } catch (RuntimeException | Error e) { // (a handler's only: the condition's own failure is not one)
-        recordFailure(e); // (step and runWhile too since stop 66: the CLI's progress bar runs a system with runWhile)
-        throw e;
+    boolean outer = inRunWhile;
+    inRunWhile = true;
+    try {
+      while (size > 0 && !stopRequested && condition.getAsBoolean()) {
+        try {
+          runOne();
+        } catch (RuntimeException | Error e) { // (a handler's only: the condition's own failure is not one)
+          recordFailure(e); // (step and runWhile too since stop 66: the CLI's progress bar runs a system with runWhile)
+          throw e;
+        }
       }
+    } finally {
+      inRunWhile = outer;
     }
     return executed - before;
   }

@@ -59,6 +59,7 @@ public final class GroupScheduler implements Scheduler {
     this.keyBase = (long) group << COUNTER_BITS;
     this.lastReserved = keyBase - 1;
     this.partition = partition;
+    loop.handOverBy("PartitionedEngine.bindController");
   }
 
   /**
@@ -76,8 +77,15 @@ public final class GroupScheduler implements Scheduler {
    * synchronized by the caller (a park and unpark behind a volatile flag, a semaphore).
    *
    * @param thread the new owner; null makes the next thread that uses the group its owner
+   * @throws IllegalStateException from a thread other than the group's owner while the engine runs
    */
   public void bindOwner(Thread thread) {
+    if (engine.running && Thread.currentThread() != loop.owner()) {
+      throw new IllegalStateException("group " + group + " of an engine that is running is owned by thread \""
+          + loop.owner().getName() + "\"; thread \"" + Thread.currentThread().getName() + "\" called its bindOwner,"
+          + " which only the owner may call during a run (PartitionedEngine.bindController hands the engine over"
+          + " between runs)");
+    }
     loop.bindOwner(thread);
   }
 
@@ -119,6 +127,12 @@ public final class GroupScheduler implements Scheduler {
   @Override
   public long now() {
     return loop.now();
+  }
+
+  /** Refuses a thread other than the owner of this group's loop ({@link DeterministicEventLoop#checkCaller}). */
+  @Override
+  public void checkCaller(String call) {
+    loop.checkCaller(call);
   }
 
   /** Schedules an event of this group. */

@@ -47,4 +47,18 @@ public interface Scheduler {
     }
     scheduleAt(now + delayPs, handler, ref, arg);
   }
+
+  /**
+   * Refuses a call from a thread that may not use this clock now, before the caller changes anything: for a
+   * component whose entry point changes its own state first and schedules after (a NIC's post, an IOMMU's
+   * translation), which the scheduling call's own refusal would leave half done. The built-in loop and engine refuse a
+   * thread other than the owner of the loop (with no owner yet, any thread passes: its first scheduling call makes it
+   * the owner); the default accepts every thread (an implementation that is not held to one thread).
+   *
+   * <p>Cost: the built-in loop's is one field compare, as its own scheduling check.
+   *
+   * @param call what was called, for the message ({@code "Nic.post"})
+   * @throws IllegalStateException naming the call and both threads
+   */
+  default void checkCaller(String call) {}
 }
