@@ -343,10 +343,18 @@ public final class Nic implements FabricEndpoint {
    * @throws IllegalStateException when 2,048 queues exist, or the translation has no free MDH or memory
    */
   public CompletionQueue createCompletionQueue(int entries, PageSize pageSize) {
-    if (completions == null) {
-      build();
+    scheduler.checkCaller("Nic.createCompletionQueue");
+    boolean entered = inUse.enter();
+    try {
+      if (completions == null) {
+        build();
+      }
+      return completions.create(entries, pageSize);
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
     }
-    return completions.create(entries, pageSize);
   }
 
   /**
@@ -426,9 +434,16 @@ public final class Nic implements FabricEndpoint {
    * @param l the listener, or null for none
    */
   public void completionListener(CompletionListener l) {
-    this.listener = l;
-    if (completions != null) {
-      completions.listener(l);
+    boolean entered = inUse.enter();
+    try {
+      this.listener = l;
+      if (completions != null) {
+        completions.listener(l);
+      }
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
     }
   }
 
@@ -444,13 +459,20 @@ public final class Nic implements FabricEndpoint {
    */
   public void addCompletionProbe(CompletionListener probe) {
     checkArgument(probe != null, "probe must not be null");
-    for (CompletionListener p : probes) {
-      checkArgument(p != probe, "probe %s was added to node %s's NIC already", probe, nodeId);
-    }
-    probes = java.util.Arrays.copyOf(probes, probes.length + 1);
-    probes[probes.length - 1] = probe;
-    if (completions != null) {
-      completions.probes(probes);
+    boolean entered = inUse.enter();
+    try {
+      for (CompletionListener p : probes) {
+        checkArgument(p != probe, "probe %s was added to node %s's NIC already", probe, nodeId);
+      }
+      probes = java.util.Arrays.copyOf(probes, probes.length + 1);
+      probes[probes.length - 1] = probe;
+      if (completions != null) {
+        completions.probes(probes);
+      }
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
     }
   }
 
@@ -690,6 +712,7 @@ public final class Nic implements FabricEndpoint {
    * @throws IllegalArgumentException as {@link #post(Post)}, or for a descriptor outside 0-126
    */
   public void post(Post post, int descriptor) {
+    scheduler.checkCaller("Nic.post"); // (first: the table below counts and books the post before it schedules)
     boolean entered = inUse.enter();
     try {
       checkArgument(post != null, "post must not be null");
@@ -779,8 +802,17 @@ public final class Nic implements FabricEndpoint {
    */
   @Override
   public void injectionReady(long nowPs) {
-    if (injector != null) {
-      injector.ready(nowPs);
+    // Guarded as the other entry points: the fabric calls it only after it refused an injection (back-pressure),
+    // not once a packet, so the guard's few instructions stay off the per-packet path.
+    boolean entered = inUse.enter();
+    try {
+      if (injector != null) {
+        injector.ready(nowPs);
+      }
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
     }
   }
 
@@ -813,6 +845,7 @@ public final class Nic implements FabricEndpoint {
    * @throws IllegalStateException when all four are taken
    */
   public int createCollectiveChannel() {
+    scheduler.checkCaller("Nic.createCollectiveChannel");
     boolean entered = inUse.enter();
     try {
       if (collective == null) {
@@ -834,6 +867,7 @@ public final class Nic implements FabricEndpoint {
    * @throws IllegalStateException when a reduction is in progress on it
    */
   public void destroyCollectiveChannel(int channel) {
+    scheduler.checkCaller("Nic.destroyCollectiveChannel");
     boolean entered = inUse.enter();
     try {
       if (collective == null) {
@@ -862,6 +896,7 @@ public final class Nic implements FabricEndpoint {
    *     being written (events of it are pending); nothing changes then
    */
   public void abandonCollectiveChannel(int channel) {
+    scheduler.checkCaller("Nic.abandonCollectiveChannel");
     boolean entered = inUse.enter();
     try {
       if (collective == null) {
@@ -911,6 +946,7 @@ public final class Nic implements FabricEndpoint {
    * @throws IllegalStateException when a reduction is in progress on it
    */
   public void configureCollectiveChannel(int channel, CeChannelConfig config) {
+    scheduler.checkCaller("Nic.configureCollectiveChannel");
     boolean entered = inUse.enter();
     try {
       checkArgument(config != null, "config must not be null");
@@ -951,6 +987,7 @@ public final class Nic implements FabricEndpoint {
    * @throws IllegalArgumentException as {@link #postCollective(CePost)}, or for a descriptor outside 0-126
    */
   public void postCollective(CePost post, int descriptor) {
+    scheduler.checkCaller("Nic.postCollective");
     boolean entered = inUse.enter();
     try {
       checkArgument(post != null, "post must not be null");
