@@ -520,14 +520,21 @@ public final class Iommu implements AddressTranslation {
    *     the registration; nothing is written
    */
   public void unmapPage(int mdh, long offset) {
-    MemoryDomainDescriptor d = mdds.registered(mdh);
-    if (offset < 0 || offset >= d.length()) {
-      throw new IllegalArgumentException(
-          "offset must be in [0, " + d.length() + ") but was " + offset);
-    }
-    long pte = PteWalker.leafPteAddressNow(memory, mdds, mdh, offset >>> d.pageSize().shift());
-    if (pte >= 0) {
-      memory.writeLong(pte, PageTableEntry.NOT_PRESENT);
+    boolean entered = inUse.enter();
+    try {
+      MemoryDomainDescriptor d = mdds.registered(mdh);
+      if (offset < 0 || offset >= d.length()) {
+        throw new IllegalArgumentException(
+            "offset must be in [0, " + d.length() + ") but was " + offset);
+      }
+      long pte = PteWalker.leafPteAddressNow(memory, mdds, mdh, offset >>> d.pageSize().shift());
+      if (pte >= 0) {
+        memory.writeLong(pte, PageTableEntry.NOT_PRESENT);
+      }
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
     }
   }
 
@@ -586,13 +593,20 @@ public final class Iommu implements AddressTranslation {
    * @return the command's cost, picoseconds
    */
   public long invalidateMdd(int mdh) {
-    NetworkAddresses.checkMdh(mdh);
-    invalidationCommands++;
-    MemoryDomainDescriptor d = mdds.get(mdh);
-    if (contexts == null || (d != null && d.valid())) {
-      dropLinesOf(mdh);
+    boolean entered = inUse.enter();
+    try {
+      NetworkAddresses.checkMdh(mdh);
+      invalidationCommands++;
+      MemoryDomainDescriptor d = mdds.get(mdh);
+      if (contexts == null || (d != null && d.valid())) {
+        dropLinesOf(mdh);
+      }
+      return config.sets() * config.issueIntervalPs();
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
     }
-    return config.sets() * config.issueIntervalPs();
   }
 
   /**
@@ -626,15 +640,22 @@ public final class Iommu implements AddressTranslation {
    *     invalidated or counted
    */
   public long invalidateRange(int mdh, long offset, long length) {
-    MemoryDomainDescriptor d = mdds.registered(mdh);
-    if (offset < 0 || length < 1 || offset >= d.length() || length > d.length() - offset) {
-      throw new IllegalArgumentException("offset + length must lie within [0, " + d.length() + ") with length >= 1"
-          + " but were offset " + offset + ", length " + length);
+    boolean entered = inUse.enter();
+    try {
+      MemoryDomainDescriptor d = mdds.registered(mdh);
+      if (offset < 0 || length < 1 || offset >= d.length() || length > d.length() - offset) {
+        throw new IllegalArgumentException("offset + length must lie within [0, " + d.length() + ") with length >= 1"
+            + " but were offset " + offset + ", length " + length);
+      }
+      invalidationCommands++;
+      int shift = d.pageSize().shift();
+      long lines = invalidatePages(mdh, offset >>> shift, (offset + length - 1) >>> shift);
+      return Math.min(lines, config.sets()) * config.issueIntervalPs();
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
     }
-    invalidationCommands++;
-    int shift = d.pageSize().shift();
-    long lines = invalidatePages(mdh, offset >>> shift, (offset + length - 1) >>> shift);
-    return Math.min(lines, config.sets()) * config.issueIntervalPs();
   }
 
   /**
@@ -696,11 +717,18 @@ public final class Iommu implements AddressTranslation {
    * @return the command's cost, picoseconds
    */
   public long invalidateAll() {
-    invalidationCommands++;
-    if (cache != null) {
-      invalidations += cache.invalidateAll();
+    boolean entered = inUse.enter();
+    try {
+      invalidationCommands++;
+      if (cache != null) {
+        invalidations += cache.invalidateAll();
+      }
+      return config.sets() * config.issueIntervalPs();
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
     }
-    return config.sets() * config.issueIntervalPs();
   }
 
   // ----------------------------------------------------------------------------------------------- untimed translate
@@ -744,6 +772,11 @@ public final class Iommu implements AddressTranslation {
     if (client == null || listener == null) {
       throw new IllegalArgumentException("client and listener must not be null");
     }
+    // A thread other than the clock's owner is refused here, before the walk takes a PTE-cache line as pending: the
+    // scheduling call's own refusal came after, and the line stayed pending for good. One compare a translation that
+    // schedules events anyway; translateHit has no such check, as it schedules nothing and so is never refused half
+    // done.
+    scheduler.checkCaller("Iommu.translate");
     boolean entered = inUse.enter();
     try {
       Status s = preCheck(mdh, offset, length, access, protectionTag, protectionKey);
@@ -828,18 +861,32 @@ public final class Iommu implements AddressTranslation {
 
   /** @return a snapshot of the statistics, per client (all four, zeros included) and in total */
   public IommuStatistics statistics() {
-    return IommuCounters.snapshot(counters, invalidations, invalidationCommands,
-        pipeline == null ? 0 : pipeline.walker().fetches());
+    boolean entered = inUse.enter();
+    try {
+      return IommuCounters.snapshot(counters, invalidations, invalidationCommands,
+          pipeline == null ? 0 : pipeline.walker().fetches());
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
+    }
   }
 
   /** Zeroes every counter and histogram (the cache contents stay). */
   public void resetStatistics() {
-    if (counters != null) {
-      counters.reset();
-      pipeline.walker().resetFetchCount();
+    boolean entered = inUse.enter();
+    try {
+      if (counters != null) {
+        counters.reset();
+        pipeline.walker().resetFetchCount();
+      }
+      invalidations = 0;
+      invalidationCommands = 0;
+    } finally {
+      if (entered) {
+        inUse.exit();
+      }
     }
-    invalidations = 0;
-    invalidationCommands = 0;
   }
 
   /** @return whether the cache and pipeline have been built (on the first translation) */

@@ -37,9 +37,11 @@ final class IommuCounters {
   private final long[][] stalls = new long[CLIENTS.length][CAUSES];
   private final Histogram[] latency = new Histogram[CLIENTS.length];
   // Fast hits not yet counted, per client and walk depth (index 2 × client + 1 for two-level walks): all of one
-  // latency (the hit latency), added to the event counters, the latency sum and the histogram in one step when any
-  // of them is next read or when the latency changes. Sums and histograms hold counts, so when a value was added
-  // does not matter: the statistics are those of counting each hit at once. One increment per fast hit.
+  // latency (the hit latency), added to the event counters, the latency sum and the histogram in one step when the
+  // latency changes (or dropped when they are zeroed). Sums and histograms hold counts, so when a value was added does not
+  // matter: the statistics are those of counting each hit at once. One increment per fast hit. Reading adds the
+  // pending hits to the reader's copy and writes nothing (a snapshot taken on another thread during a run used to add
+  // them to the counters from that thread, racing the run's own increments, and changed the run's final counts).
   private final long[] pendingFastHits = new long[2 * CLIENTS.length];
   private long pendingLatencyPs = -1;
 
@@ -101,10 +103,29 @@ final class IommuCounters {
     histogram(c).recordValue(latencyPs);
   }
 
-  /** @return one counter's value */
+  /** @return one counter's value, the pending fast hits included (read-only) */
   long get(TranslationClient client, Event event) {
-    flushFastHits();
-    return events[client.ordinal()][event.ordinal()];
+    int c = client.ordinal();
+    return events[c][event.ordinal()] + pendingOf(event.ordinal(), pendingFastHits[2 * c],
+        pendingFastHits[2 * c + 1], pendingLatencyPs);
+  }
+
+  /** What a client's pending fast hits add to one event counter. */
+  private static long pendingOf(int event, long oneLevel, long twoLevel, long latencyPs) {
+    long n = oneLevel + twoLevel;
+    if (n == 0) {
+      return 0;
+    }
+    if (event == Event.TRANSLATIONS.ordinal() || event == Event.HITS.ordinal()) {
+      return n;
+    } else if (event == Event.ONE_LEVEL_WALKS.ordinal()) {
+      return oneLevel;
+    } else if (event == Event.TWO_LEVEL_WALKS.ordinal()) {
+      return twoLevel;
+    } else if (event == Event.LATENCY_PS.ordinal()) {
+      return n * latencyPs;
+    }
+    return 0;
   }
 
   /** @return one stall counter's value */
@@ -131,9 +152,8 @@ final class IommuCounters {
    */
   static IommuStatistics snapshot(
       IommuCounters counters, long invalidations, long invalidationCommands, long pteFetches) {
-    if (counters != null) {
-      counters.flushFastHits();
-    }
+    // Read-only: the pending fast hits are added to the copies below, the counters keep them (see pendingFastHits).
+    long latencyPs = counters == null ? 0 : counters.pendingLatencyPs;
     Map<TranslationClient, TranslationStatistics> per = new EnumMap<>(TranslationClient.class);
     long[] totalEvents = new long[EVENTS];
     long[] totalStalls = new long[CAUSES];
@@ -146,10 +166,18 @@ final class IommuCounters {
         int i = c.ordinal();
         System.arraycopy(counters.events[i], 0, e, 0, EVENTS);
         System.arraycopy(counters.stalls[i], 0, s, 0, CAUSES);
+        long oneLevel = counters.pendingFastHits[2 * i];
+        long twoLevel = counters.pendingFastHits[2 * i + 1];
+        for (int k = 0; k < EVENTS; k++) {
+          e[k] += pendingOf(k, oneLevel, twoLevel, latencyPs);
+        }
         if (counters.latency[i] != null) {
           h.add(counters.latency[i]);
-          all.add(counters.latency[i]);
         }
+        if (oneLevel + twoLevel > 0) {
+          h.recordValueWithCount(latencyPs, oneLevel + twoLevel);
+        }
+        all.add(h);
       }
       per.put(c, statistics(e, s, h));
       for (int k = 0; k < EVENTS; k++) {
