@@ -1179,6 +1179,9 @@ public final class MpiJob {
      *     MDHs, the Java heap), naming the rank, its node and the settings; the ranks before it are deregistered
      */
     public MpiJob build() {
+      // first: building takes completion queues, registrations and descriptors on the nodes' NICs, which a thread
+      // other than the clock's would change under a run of another job
+      system.checkClockOwner("MpiJob.Builder.build");
       checkArgument(placement != null || nodes.length * (long) ranksPerNode <= (1 << 20),
           "nodes x ranksPerNode must be at most 2^20 but was %s", nodes.length * (long) ranksPerNode);
       return new MpiJob(this);

@@ -509,6 +509,9 @@ public final class ShmemJob {
       throw new IllegalStateException("allocate may not be called on a closed job (ShmemJob.close gave back its"
           + " registrations); build a new ShmemJob on the system");
     }
+    // (before any registration: from a thread other than the clock's, while another job runs, its registrations
+    // changed NICs under that run and killed it)
+    system.checkClockOwner("ShmemJob.allocate");
     long length = pageSize.alignUp(bytes);
     long base = pageSize.alignUp(nextVirtual);
     int[] mdhs = new int[pes.length];
@@ -987,6 +990,9 @@ public final class ShmemJob {
      * @throws IllegalStateException when a PE's node has no room for it (above), or has no free CE channel
      */
     public ShmemJob build() {
+      // first: building takes completion queues, channels and descriptors on the nodes' NICs, which a thread other
+      // than the clock's would change under a run of another job
+      system.checkClockOwner("ShmemJob.Builder.build");
       if (!nodesGiven && system.nodeCount() < nodes.length) {
         // the default names a node the system lacks: refused here, naming the default, before any PE takes a queue
         // (it failed as "node id must be in [0, 0] but was 1" after node 0's NIC had made a completion queue)
