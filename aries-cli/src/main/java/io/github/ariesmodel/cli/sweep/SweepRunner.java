@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.AbstractList;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,7 +20,8 @@ import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 /**
@@ -169,7 +172,8 @@ public final class SweepRunner {
    * deterministic run, so the files are byte-for-byte those of a sequential run; they are written, and the listener
    * told, in index order as the points finish, so the output is in the same order too. A point that fails stops the
    * sweep with its exception after the points before it were written, as in a sequential run (points after it that
-   * were already running are abandoned).
+   * were already running are abandoned). At most {@value #AHEAD_PER_THREAD} points per thread are started ahead of
+   * the next one to write, so memory holds a few points' results, not the shard's.
    *
    * @param spec the sweep
    * @param shard which points to run
@@ -207,45 +211,83 @@ public final class SweepRunner {
       Listener listener, int jobs) throws IOException {
     List<SweepPoint> points = spec.points(shard);
     Files.createDirectories(outDir);
-    List<Path> written = new ArrayList<>();
-    ExecutorService pool = Executors.newFixedThreadPool(Math.min(jobs, Math.max(1, points.size())), r -> {
+    int threads = Math.min(jobs, Math.max(1, points.size()));
+    ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
       Thread t = new Thread(r, "sweep-point");
       t.setDaemon(true);
       return t;
     });
     try {
-      List<Future<Results>> results = new ArrayList<>();
-      for (SweepPoint p : points) {
-        results.add(pool.submit(() -> runPoint(spec, p)));
-      }
-      for (int i = 0; i < points.size(); i++) {
-        SweepPoint p = points.get(i);
-        Results r;
-        try {
-          r = results.get(i).get();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException("interrupted while waiting for sweep point " + p.index(), e);
-        } catch (ExecutionException e) {
-          Throwable cause = e.getCause();
-          if (cause instanceof RuntimeException re) {
-            throw re;
-          }
-          if (cause instanceof Error err) {
-            throw err;
-          }
-          throw new IllegalStateException("sweep point " + p.index() + " failed", cause);
-        }
-        Path file = outDir.resolve(fileName(p.index()));
-        ResultsJson.write(r, file, includeWallClock);
-        written.add(file);
-        if (listener != null) {
-          listener.pointDone(p, written.size(), points.size(), file);
-        }
-      }
+      runAhead(pool, AHEAD_PER_THREAD * threads, spec, points, outDir, includeWallClock, listener);
     } finally {
       pool.shutdownNow();
     }
-    return written;
+    return files(outDir, points);
+  }
+
+  /**
+   * Points started per thread beyond the next one to write: 2, so that a slow point holds back the others only after
+   * each thread has run one more point past it (assumed: enough to keep the threads busy over points of mixed cost).
+   */
+  static final int AHEAD_PER_THREAD = 2;
+
+  /**
+   * Runs points on an executor, at most {@code ahead} of them started and not yet written, and writes them in order.
+   * Until stop 77 every point of the shard was submitted at once and each one's results were kept until the sweep
+   * ended, so memory grew with the shard's size: a shard of millions of points, or of thousands of large results,
+   * ran out of heap with {@code --jobs 2} where a sequential sweep kept one point's.
+   *
+   * @param executor runs the points (tests give one that runs them at once)
+   * @param ahead points started and not yet written, at most; {@code >= 1}
+   */
+  void runAhead(Executor executor, int ahead, SweepSpec spec, List<SweepPoint> points,
+      Path outDir, boolean includeWallClock, Listener listener) throws IOException {
+    ArrayDeque<FutureTask<Results>> started = new ArrayDeque<>();
+    int next = 0;
+    for (int i = 0; i < points.size(); i++) {
+      while (next < points.size() && next < i + ahead) {
+        SweepPoint p = points.get(next++);
+        FutureTask<Results> task = new FutureTask<>(() -> runPoint(spec, p));
+        started.add(task);
+        executor.execute(task);
+      }
+      SweepPoint p = points.get(i);
+      Results r;
+      try {
+        r = started.remove().get(); // (removed: the written point's results are not kept)
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for sweep point " + p.index(), e);
+      } catch (ExecutionException e) {
+        Throwable cause = e.getCause();
+        if (cause instanceof RuntimeException re) {
+          throw re;
+        }
+        if (cause instanceof Error err) {
+          throw err;
+        }
+        throw new IllegalStateException("sweep point " + p.index() + " failed", cause);
+      }
+      Path file = outDir.resolve(fileName(p.index()));
+      ResultsJson.write(r, file, includeWallClock);
+      if (listener != null) {
+        listener.pointDone(p, i + 1, points.size(), file);
+      }
+    }
+  }
+
+  /** The files of points, in their order, each made as it is read (a list of millions of paths took gigabytes). */
+  private static List<Path> files(Path outDir, List<SweepPoint> points) {
+    return new AbstractList<>() {
+      @Override
+      public Path get(int k) {
+        return outDir.resolve(fileName(points.get(k).index()));
+      }
+
+      @Override
+      public int size() {
+        return points.size();
+      }
+    };
   }
 }
