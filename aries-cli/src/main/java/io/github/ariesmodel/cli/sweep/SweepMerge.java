@@ -355,12 +355,19 @@ public final class SweepMerge {
     return files == null || !files.containsKey(idx) ? "" : " (" + files.get(idx) + ")";
   }
 
+  /**
+   * A parameter column's type: integer when every value is a whole number within a long, number when every value is a
+   * number and no two values are one double, else string. Until stop 77 an integer needed 18 digits at most, so a
+   * range of 19-digit seeds ({@code seed=1000000000000000000..1000000000000000002}) was typed number and its three
+   * points merged as three rows of the seed {@code 1.0E18}.
+   */
   private static int columnTypeOf(SweepSpec.Parameter p) {
     boolean integers = true;
     boolean numbers = true;
+    java.util.Set<Double> doubles = new java.util.HashSet<>();
     for (String v : p.values()) {
       integers &= wholeNumber(v) != null;
-      numbers &= isFiniteNumber(v);
+      numbers &= isFiniteNumber(v) && doubles.add(SweepSpec.decimal(v));
     }
     return integers ? 0 : numbers ? 1 : 2;
   }
@@ -387,8 +394,12 @@ public final class SweepMerge {
    * that a sweep over {@code sizes=8,4K,32K} can be plotted against size.
    */
   static Long wholeNumber(String v) {
-    if (v.matches("[+-]?\\d{1,18}")) {
-      return Long.parseLong(v);
+    if (v.matches("[+-]?\\d{1,19}")) {
+      try {
+        return Long.parseLong(v);
+      } catch (NumberFormatException e) {
+        return null; // beyond a long
+      }
     }
     if (!v.matches("\\d{1,19}[kKmMgGtT][bB]?")) {
       return null;

@@ -76,6 +76,29 @@ class SweepMergeTest {
             + " by \"aries-model 0.0.9\"; merge the points of one build (run the sweep again with it)");
   }
 
+  /**
+   * Whole numbers of 19 digits are integers, and numbers two of which are one double are text: a range of 19-digit
+   * seeds was typed number, its three points merged as three rows of the seed 1.0E18.
+   */
+  @Test
+  void wholeNumbersOfNineteenDigitsStayDistinctInTheMergedTable() throws IOException {
+    Function<Map<String, String>, Results> job = p -> Results.builder(RunMetadata.builder("test-tool", "job").build())
+        .metric("m", 1, "").build();
+    SweepSpec big = SweepSpec.parse("seed=1000000000000000000..1000000000000000002;"
+        + "id=12345678901234567890,12345678901234567891");
+    new SweepRunner(job).run(big, Shard.ALL, dir, false, null);
+    ResultTable t = SweepMerge.mergeFiles(List.of(dir), List.of(), "merge").table(SweepMerge.TABLE).orElseThrow();
+    assertThat(t.columns().get(1).type()).isEqualTo(ColumnType.INTEGER);
+    assertThat(t.columns().get(2).type()).isEqualTo(ColumnType.STRING);
+    assertThat(t.rows()).extracting(r -> r.get(1) + "/" + r.get(2)).containsExactly(
+        "1000000000000000000/12345678901234567890", "1000000000000000000/12345678901234567891",
+        "1000000000000000001/12345678901234567890", "1000000000000000001/12345678901234567891",
+        "1000000000000000002/12345678901234567890", "1000000000000000002/12345678901234567891");
+    assertThat(SweepMerge.wholeNumber("9223372036854775807")).isEqualTo(Long.MAX_VALUE);
+    assertThat(SweepMerge.wholeNumber("-9223372036854775808")).isEqualTo(Long.MIN_VALUE);
+    assertThat(SweepMerge.wholeNumber("9223372036854775808")).isNull();
+  }
+
   @Test
   void mergedTableHasOneTypedRowPerPointInIndexOrder() throws IOException {
     new SweepRunner(JOB).run(spec, Shard.ALL, dir, false, null);
