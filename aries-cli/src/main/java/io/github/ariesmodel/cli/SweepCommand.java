@@ -2,6 +2,7 @@ package io.github.ariesmodel.cli;
 
 import io.github.ariesmodel.cli.report.Results;
 import io.github.ariesmodel.cli.report.ResultsJson;
+import io.github.ariesmodel.cli.report.RunMetadata;
 import io.github.ariesmodel.cli.report.SweepCoordinates;
 import io.github.ariesmodel.cli.sweep.Shard;
 import io.github.ariesmodel.cli.sweep.SweepJobs;
@@ -202,7 +203,10 @@ final class SweepCommand implements Callable<Integer> {
     }
   }
 
-  /** @return why point file {@code f} is not one of this sweep's (its command, or "unreadable"), or null when it is */
+  /**
+   * @return why point file {@code f} is not one of this sweep's (its command, the build that wrote it, or
+   *     "unreadable"), or null when it is
+   */
   private static String foreignness(Path f, String command, SweepSpec sweep) {
     Results r;
     try {
@@ -216,7 +220,14 @@ final class SweepCommand implements Callable<Integer> {
     }
     boolean same = command.equals(r.metadata().command()) && c.points() == sweep.size()
         && c.spec().equals(sweep.toString());
-    return same ? null : "\"" + Texts.abbreviate(String.valueOf(r.metadata().command())) + "\"";
+    if (!same) {
+      return "\"" + Texts.abbreviate(String.valueOf(r.metadata().command())) + "\"";
+    }
+    // this sweep's point by another build: merge refuses the mix (until stop 77 it was found only there, after every
+    // shard had run)
+    String tool = RunMetadata.currentTool();
+    return tool.equals(r.metadata().tool()) ? null
+        : "written by \"" + Texts.abbreviate(r.metadata().tool()) + "\", not " + tool;
   }
 
   /**

@@ -98,6 +98,36 @@ class SweepCommandTest {
     assertThat(Files.readAllBytes(dir.resolve("a/point-0.json"))).isEqualTo(Files.readAllBytes(dir.resolve("b/point-0.json")));
   }
 
+  /**
+   * A shard of this sweep into a directory holding another build's points of it is refused as another sweep's points
+   * are (merge refuses the mix, which was found only there, after every shard had run), and replaces them with --force.
+   */
+  @Test
+  void anotherBuildsPointsOfTheSameSweepAreRefusedUnlessForced() throws IOException {
+    Path sw = dir.resolve("builds");
+    String[] shard0 = {"sweep", "--job", "pingpong", "--param", "sizes=8,64", "--param", "iterations=1", "--out",
+        sw.toString(), "-q", "--no-wall-clock", "--shard", "0/2"};
+    assertThat(aries(shard0)).isZero();
+    Path p0 = sw.resolve("point-0.json");
+    String tool = io.github.ariesmodel.cli.report.RunMetadata.currentTool();
+    String old = Files.readString(p0).replace("\"tool\" : \"" + tool + "\"", "\"tool\" : \"aries-model 0.0.9\"");
+    assertThat(old).contains("aries-model 0.0.9");
+    Files.writeString(p0, old);
+    String[] shard1 = shard0.clone();
+    shard1[shard1.length - 1] = "1/2";
+    assertThat(aries(shard1)).isEqualTo(2);
+    assertThat(err.toString()).hasLineCount(1).contains(sw + " holds 1 point file(s) of another sweep (point-0.json:"
+        + " written by \"aries-model 0.0.9\", not " + tool + ")").contains("add --force");
+    assertThat(Files.readString(p0)).as("left as it was").isEqualTo(old);
+    assertThat(sw.resolve("point-1.json")).doesNotExist();
+    String[] forced = java.util.Arrays.copyOf(shard1, shard1.length + 1);
+    forced[shard1.length] = "--force";
+    assertThat(aries(forced)).isZero();
+    assertThat(p0).as("the other build's point is gone").doesNotExist();
+    assertThat(aries(shard0)).isZero();
+    assertThat(aries("merge", sw.toString(), "--out", dir.resolve("m.json").toString())).isZero();
+  }
+
   @Test
   void concurrentPointsGiveTheFilesAndProgressOfASequentialSweep() throws IOException {
     String[] sweep = {"sweep", "--no-wall-clock", "--job", "pingpong", "--param", "sizes=8,64,512",
