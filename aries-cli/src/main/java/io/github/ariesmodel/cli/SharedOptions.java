@@ -209,7 +209,8 @@ final class SharedOptions {
   /** {@code --no-wall-clock}: results without wall-clock fields. */
   static final class WallClock {
     @Option(names = "--no-wall-clock",
-        description = "Leave wall-clock fields out of results.json, so equal seeds give byte-identical files.")
+        description = "Leave wall-clock fields out of the results files (results.json, a sweep's point files), so"
+            + " equal seeds give byte-identical files.")
     boolean noWallClock;
 
     /** @return whether results carry wall-clock fields */
