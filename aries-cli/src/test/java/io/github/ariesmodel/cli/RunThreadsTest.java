@@ -87,7 +87,7 @@ class RunThreadsTest {
     assertThat(cli("b1", "replay", dir.toString(), "--threads", "x"))
         .startsWith("rc 2: aries replay: ");
     assertThat(cli("b2", "run", "gups", "--threads", "2", "--fabric", "ideal"))
-        .startsWith("rc 2: ").contains("fabric(IDEAL) cannot be combined with threads(2)").doesNotContain("\n");
+        .startsWith("rc 2: ").contains("--fabric ideal cannot be combined with --threads 2").doesNotContain("\n");
   }
 
   private static String[] with(String[] base, String... more) {
