@@ -1,6 +1,8 @@
 package io.github.ariesmodel.core.sim;
 
 import io.github.ariesmodel.core.spi.EventHandler;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicReference;
@@ -39,7 +41,10 @@ import java.util.function.BooleanSupplier;
  * <p><b>Threads.</b> The thread that calls {@code run*} runs partition 0; partitions 1.. run on daemon threads made
  * at the first run and ended by {@link #close()}. Between runs every group's loop belongs to the thread that runs
  * the engine (set-up scheduling goes straight into the loops); during a run each loop belongs to its partition's
- * thread, and any other thread that schedules into it fails fast (the loop's owner check). Whatever a worker thread
+ * thread, and any other thread that schedules into it fails fast (the loop's owner check). A run call is checked
+ * (not running, not closed, the caller the controller and the owner of every loop) before it changes anything, and
+ * entered by one compare-and-set: a refused call leaves the engine as it was, and of two threads racing into it one
+ * runs and the other is refused. Whatever a worker thread
  * throws, in a handler or outside one (an {@code OutOfMemoryError} at the barrier), is thrown by the {@code run*}
  * call on the caller's thread, and the JVM prints nothing of it.
  */
@@ -50,8 +55,22 @@ public final class PartitionedEngine implements AutoCloseable {
   private final Partition[] partitions;
   private final GroupScheduler[] groups;
 
-  /** Whether a run is going on (written by the running thread before the first barrier, read after it). */
+  /**
+   * Whether a run is going on (written by the running thread before the first barrier, read after it). A run is
+   * entered by a compare-and-set of it ({@link #RUNNING}), so that of two threads racing into the engine one runs and
+   * the other is refused; it is read plainly (volatile) everywhere else.
+   */
   volatile boolean running;
+
+  private static final VarHandle RUNNING;
+
+  static {
+    try {
+      RUNNING = MethodHandles.lookup().findVarHandle(PartitionedEngine.class, "running", boolean.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   private Phaser phaser;
   private Thread[] workers;
@@ -227,6 +246,10 @@ public final class PartitionedEngine implements AutoCloseable {
    */
   public long eventsExecuted() {
     checkBetweenRuns("eventsExecuted");
+    return executedSum();
+  }
+
+  private long executedSum() {
     long n = 0;
     for (GroupScheduler g : groups) {
       n += g.loop.eventsExecuted();
@@ -424,11 +447,15 @@ public final class PartitionedEngine implements AutoCloseable {
     }
   }
 
-  private long run(long limit, BooleanSupplier cond) {
-    Thread me = Thread.currentThread();
-    if (running) {
-      throw new IllegalStateException("engine is already running (re-entrant or concurrent run from thread \""
-          + me.getName() + "\")");
+  /**
+   * The checks of a run call, which change nothing: not running, not closed, no handler failed before, the caller is
+   * the controller (or there is none yet) and owns every group's loop (or it has no owner yet).
+   *
+   * @param entered whether the caller has entered the run already (set {@link #running} itself)
+   */
+  private void checkEntry(Thread me, boolean entered) {
+    if (!entered && running) {
+      throw alreadyRunning(me);
     }
     if (closing) {
       throw new IllegalStateException("engine is closed");
@@ -437,23 +464,48 @@ public final class PartitionedEngine implements AutoCloseable {
       throw new IllegalStateException("a handler failed in an earlier run of this engine (" + failedBefore + "): which"
           + " events of that window ran depends on the thread count, so its state is undefined; build a new engine");
     }
-    if (controller != null && controller != me) {
-      throw new IllegalStateException("engine is run by thread \"" + controller.getName() + "\" but thread \""
+    Thread c = controller;
+    if (c != null && c != me) {
+      throw new IllegalStateException("engine is run by thread \"" + c.getName() + "\" but thread \""
           + me.getName() + "\" called run; an engine is run by one thread");
     }
+    for (GroupScheduler g : groups) {
+      g.loop.checkCaller("run"); // (refuses another owner; with none yet it passes and claims nothing)
+    }
+  }
+
+  private static IllegalStateException alreadyRunning(Thread me) {
+    return new IllegalStateException("engine is already running (re-entrant or concurrent run from thread \""
+        + me.getName() + "\")");
+  }
+
+  private long run(long limit, BooleanSupplier cond) {
+    Thread me = Thread.currentThread();
+    // Every check comes before any change, and the run is entered by one compare-and-set, so that a refused call
+    // leaves the engine as it was: the checks came after controller, limit and condition were set, so a thread whose
+    // run the loops refused stayed the controller and the real one was refused from then on (stop 77).
+    checkEntry(me, false);
+    if (!RUNNING.compareAndSet(this, false, true)) {
+      throw alreadyRunning(me); // (another thread entered between the checks and here)
+    }
+    try {
+      checkEntry(me, true); // again, now that no other run can start or end: one may have ended since the first checks
+      for (GroupScheduler g : groups) {
+        g.loop.checkOwner("run"); // (passes, as checked; takes a loop that has no owner yet)
+      }
+    } catch (RuntimeException | Error e) {
+      running = false;
+      throw e;
+    }
     controller = me;
-    long before = eventsExecuted();
+    long before = executedSum();
     this.limitPs = limit;
     this.condition = cond;
     this.conditionFailure = null;
     this.stopRequested = false;
     for (Partition p : partitions) {
-      for (GroupScheduler g : p.members) {
-        g.loop.checkOwner("run");
-      }
       p.nextTime = p.earliest();
     }
-    running = true;
     try {
       if (partitions.length == 1) {
         while (plan()) {
@@ -541,7 +593,7 @@ public final class PartitionedEngine implements AutoCloseable {
       }
       throw (Error) c;
     }
-    return eventsExecuted() - before;
+    return executedSum() - before;
   }
 
   /**
