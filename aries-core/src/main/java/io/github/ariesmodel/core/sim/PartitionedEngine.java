@@ -47,6 +47,10 @@ import java.util.function.BooleanSupplier;
  * runs and the other is refused. Whatever a worker thread
  * throws, in a handler or outside one (an {@code OutOfMemoryError} at the barrier), is thrown by the {@code run*}
  * call on the caller's thread, and the JVM prints nothing of it.
+ *
+ * <p><b>Failures.</b> When handlers of several groups fail, the run reports the failure of the lowest-numbered group
+ * that failed in the first window with a failure, the one a single thread meets (it runs a window's groups in group
+ * order and stops at the first that fails), on every thread count; the others are added to it as suppressed.
  */
 public final class PartitionedEngine implements AutoCloseable {
 
@@ -84,6 +88,10 @@ public final class PartitionedEngine implements AutoCloseable {
    */
   private String failedBefore;
   private volatile boolean closing;
+  /**
+   * A failure outside any window (the planning step's, a worker thread's at the barrier), or null; a handler's failure
+   * is kept by its partition ({@link Partition#failed}), and {@link #takeFailure} says which one the run reports.
+   */
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
   // the run in progress, written by the running thread or by the barrier's planning step
@@ -506,6 +514,7 @@ public final class PartitionedEngine implements AutoCloseable {
     for (Partition p : partitions) {
       p.nextTime = p.earliest();
     }
+    Throwable failed = null;
     try {
       if (partitions.length == 1) {
         while (plan()) {
@@ -545,7 +554,7 @@ public final class PartitionedEngine implements AutoCloseable {
       // the latest time another group reached; so the clocks move up to that time only after a run that did not fail
       // (after a failure the groups' clocks stay where each stopped), and a hand-over that fails all the same is added
       // to the handler's failure, which is the one reported (it used to be replaced by "timePs must be >= now").
-      Throwable failed = failure.get();
+      failed = takeFailure();
       if (failed != null) {
         String m = failed.getMessage();
         failedBefore = failed.getClass().getSimpleName() + (m == null ? "" : ": " + m.lines().findFirst().orElse(""));
@@ -575,7 +584,7 @@ public final class PartitionedEngine implements AutoCloseable {
         }
       }
     }
-    Throwable f = failure.getAndSet(null);
+    Throwable f = failed;
     if (f != null) {
       if (f instanceof RuntimeException r) {
         throw r;
@@ -603,7 +612,7 @@ public final class PartitionedEngine implements AutoCloseable {
   private boolean plan() {
     windowPlanned = false;
     try {
-      if (failure.get() != null || stopRequested) {
+      if (anyFailed() || stopRequested) {
         return false;
       }
       long next = Long.MAX_VALUE;
@@ -638,6 +647,50 @@ public final class PartitionedEngine implements AutoCloseable {
       failure.compareAndSet(null, t);
       return false;
     }
+  }
+
+  /** Whether a handler or anything else failed in this run (at a barrier, or on the only thread). */
+  private boolean anyFailed() {
+    if (failure.get() != null) {
+      return true;
+    }
+    for (Partition p : partitions) {
+      if (p.failed != null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The failure the run reports, or null, and clears them all (after the run: every worker has arrived at the last
+   * barrier or ended). It is the failure of the lowest-numbered group that failed, the one a single thread meets: one
+   * thread runs a window's groups in group order and stops at the first that fails, and the groups' failures in a
+   * window do not depend on one another (nothing one group does reaches another before the window ends), so each
+   * partition stops at the lowest failing group of its block, and partitions hold contiguous blocks in group order,
+   * so the first partition with a failure holds the lowest failing group of the whole window. All failures are of
+   * the same window: no partition starts a window before every partition has ended the one before and the planning
+   * step has seen no failure. The others (higher groups', which one thread never reaches, and one outside any window)
+   * are added to it as suppressed. It used to be whichever failure was recorded first, which on several threads
+   * depended on their timing (groups 1 and 3 failing in one window reported either on two or three threads, 1 on one).
+   */
+  private Throwable takeFailure() {
+    Throwable first = null;
+    for (Partition p : partitions) {
+      first = withSuppressed(first, p.failed);
+      p.failed = null;
+    }
+    return withSuppressed(first, failure.getAndSet(null));
+  }
+
+  private static Throwable withSuppressed(Throwable first, Throwable next) {
+    if (first == null) {
+      return next;
+    }
+    if (next != null && next != first) {
+      first.addSuppressed(next);
+    }
+    return first;
   }
 
   private void startWorkers() {
@@ -799,6 +852,11 @@ public final class PartitionedEngine implements AutoCloseable {
     final EventBuffer[][] sendTo = new EventBuffer[2][];
     /** The earliest pending event of its groups after its last window (or at the start of a run). */
     long nextTime = Long.MAX_VALUE;
+    /**
+     * What a group of this partition threw in the current run's window, or null; written by the partition's thread,
+     * read at the barrier ({@link #anyFailed}) and after the run ({@link #takeFailure}).
+     */
+    Throwable failed;
     /** The group whose events it is running now, else null (read by its groups' schedulers, on its thread). */
     GroupScheduler running;
 
@@ -826,7 +884,7 @@ public final class PartitionedEngine implements AutoCloseable {
       try {
         runWindow();
       } catch (Throwable t) {
-        failure.compareAndSet(null, t);
+        failed = t; // (the window stopped at the group that failed: no later group of this partition ran it)
       }
     }
 
