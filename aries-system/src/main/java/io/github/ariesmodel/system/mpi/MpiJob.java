@@ -82,6 +82,8 @@ public final class MpiJob {
   /** Every rank's collective calls, to refuse a program whose ranks disagree on one. */
   private final CollectiveLedger ledger = new CollectiveLedger();
   private ProcessRunner runner;
+  /** The thread that called the run of this job while it lasts, else null: named when another thread is refused. */
+  private volatile Thread runCaller;
   private long lastRunStartPs;
   private long lastRunEndPs;
   private boolean lastRunStopped;
@@ -528,8 +530,8 @@ public final class MpiJob {
           + " alone would run for ever");
       for (MpiJob job : jobs) {
         if (job.runner != null) {
-          throw new IllegalStateException("run was called while this job runs (from one of its own ranks): a job"
-              + " runs one program at a time");
+          throw new IllegalStateException("run was called while this job runs (" + job.callerWhileRunning() + "): a"
+              + " job runs one program at a time");
         }
         if (job.closed) {
           throw new IllegalStateException("this job cannot run again: it was closed (MpiJob.close gave back its"
@@ -648,6 +650,7 @@ public final class MpiJob {
         boolean foreground = !background.get(j);
         long startAt = runStart[j];
         String prefix = jobs.size() == 1 ? "rank" : "job" + j + "-rank";
+        job.runCaller = Thread.currentThread();
         job.runner = r;
         for (Rank rank : job.ranks) {
           rank.failedAtPs = Long.MAX_VALUE;
@@ -736,6 +739,7 @@ public final class MpiJob {
     } finally {
       for (MpiJob job : jobs) {
         job.runner = null;
+        job.runCaller = null;
         for (Rank rank : job.ranks) {
           rank.process = null;
           rank.thread = null;
@@ -882,6 +886,26 @@ public final class MpiJob {
   private boolean closed;
 
   /**
+   * Where a call refused while this job runs comes from, for its message: one of its own ranks, the thread that runs
+   * it (an event's handler), or another thread, named with the one that runs it. Every such call was said to come
+   * "from one of its own ranks", an unrelated thread's too (stop 77's concurrency hunt). Only the refusal pays for it.
+   */
+  private String callerWhileRunning() {
+    Thread me = Thread.currentThread();
+    for (Rank r : ranks) {
+      if (r.thread == me) {
+        return "from its own rank " + r.worldRank;
+      }
+    }
+    Thread runs = runCaller;
+    if (runs == me) {
+      return "from inside its run, on thread \"" + me.getName() + "\" that runs it";
+    }
+    return "from thread \"" + me.getName() + "\" while " + (runs == null ? "another thread" : "thread \""
+        + runs.getName() + "\"") + " runs it";
+  }
+
+  /**
    * Ends the job on its nodes, as a batch system ends one, so that later jobs can be built there with what it held:
    * each rank gives back its registrations, its internal buffers' and its user-buffer segments'
    * ({@code GNI_MemDeregister}), its two completion queues ({@code GNI_CqDestroy}) and its FMA descriptor ({@code
@@ -916,8 +940,8 @@ public final class MpiJob {
       return;
     }
     if (runner != null) {
-      throw new IllegalStateException("this job cannot be closed while it runs (close was called from one of its"
-          + " own ranks): close it after run returns");
+      throw new IllegalStateException("this job cannot be closed while it runs (close was called "
+          + callerWhileRunning() + "): close it after run returns");
     }
     // (a rank of another job, running on the system, would change this job's NICs from its group's thread)
     system.checkClockOwner("MpiJob.close");

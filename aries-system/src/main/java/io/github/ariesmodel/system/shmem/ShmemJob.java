@@ -173,6 +173,8 @@ public final class ShmemJob {
   private final int[] ceChannel;
   private long nextVirtual = HEAP_BASE;
   private ProcessRunner runner;
+  /** The thread that called {@link #run} while it lasts, else null: named when another thread's call is refused. */
+  private volatile Thread runCaller;
   private long lastRunStartPs;
   private long lastRunEndPs;
 
@@ -540,6 +542,27 @@ public final class ShmemJob {
   }
 
   /**
+   * Where a call refused while this job runs comes from, for its message: one of its own PEs (its program, or its
+   * {@code waitUntil} condition being tested), the thread that runs it (an event's handler), or another thread, named
+   * with the one that runs it. Every such call was said to come "from one of its own PEs", an unrelated thread's too
+   * (stop 77's concurrency hunt). Only the refusal pays for it.
+   */
+  private String callerWhileRunning() {
+    Thread me = Thread.currentThread();
+    for (Pe pe : pes) {
+      if (pe.thread == me || pe.polling == me) {
+        return "from its own PE " + pe.index;
+      }
+    }
+    Thread runs = runCaller;
+    if (runs == me) {
+      return "from inside its run, on thread \"" + me.getName() + "\" that runs it";
+    }
+    return "from thread \"" + me.getName() + "\" while " + (runs == null ? "another thread" : "thread \""
+        + runs.getName() + "\"") + " runs it";
+  }
+
+  /**
    * Runs the program on every PE until all have returned.
    *
    * @param program the PE code
@@ -552,7 +575,7 @@ public final class ShmemJob {
   public void run(ShmemProgram program) {
     checkArgument(program != null, "program must not be null");
     if (runner != null) {
-      throw new IllegalStateException("run was called while this job runs (from one of its own PEs): a job runs"
+      throw new IllegalStateException("run was called while this job runs (" + callerWhileRunning() + "): a job runs"
           + " one program at a time");
     }
     if (closed) {
@@ -580,6 +603,7 @@ public final class ShmemJob {
       for (Pe pe : pes) {
         pe.node.nic().addHostWriteProbe(pe.writeWatch);
       }
+      runCaller = Thread.currentThread();
       runner = r;
       for (Pe pe : pes) {
         // each PE runs in its node's group: on a system with threads, its group's thread runs it
@@ -605,6 +629,7 @@ public final class ShmemJob {
       throw e;
     } finally {
       runner = null;
+      runCaller = null;
       for (Pe pe : pes) {
         pe.process = null;
         pe.thread = null;
@@ -662,8 +687,8 @@ public final class ShmemJob {
       return;
     }
     if (runner != null) {
-      throw new IllegalStateException("this job cannot be closed while it runs (close was called from one of its"
-          + " own PEs): close it after run returns");
+      throw new IllegalStateException("this job cannot be closed while it runs (close was called "
+          + callerWhileRunning() + "): close it after run returns");
     }
     // (a process of another job, running on the system, would change this job's NICs from its group's thread)
     system.checkClockOwner("ShmemJob.close");

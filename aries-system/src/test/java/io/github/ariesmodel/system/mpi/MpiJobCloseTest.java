@@ -262,8 +262,8 @@ class MpiJobCloseTest {
       }
       mpi.barrier(mpi.world());
     });
-    assertThat(seen.get()).hasMessage("this job cannot be closed while it runs (close was called from one of its own"
-        + " ranks): close it after run returns");
+    assertThat(seen.get()).hasMessage("this job cannot be closed while it runs (close was called from its own rank"
+        + " 0): close it after run returns");
     assertThat(job.closed()).isFalse();
     job.run(WORK);
   }

@@ -147,8 +147,8 @@ class ShmemJobCloseTest {
       }
       pe.barrierAll();
     });
-    assertThat(seen.get()).hasMessage("this job cannot be closed while it runs (close was called from one of its own"
-        + " PEs): close it after run returns");
+    assertThat(seen.get()).hasMessage("this job cannot be closed while it runs (close was called from its own PE 0):"
+        + " close it after run returns");
     assertThat(job.closed()).isFalse();
     assertThat(sumAtPe0(job)).isEqualTo(3);
   }
