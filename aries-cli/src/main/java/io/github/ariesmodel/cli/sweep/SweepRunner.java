@@ -195,16 +195,15 @@ public final class SweepRunner {
     List<SweepPoint> points = spec.points(shard);
     // An empty shard still leaves its directory, so that merging every shard's directory works.
     Files.createDirectories(outDir);
-    List<Path> written = new ArrayList<>();
-    for (SweepPoint p : points) {
+    for (int i = 0; i < points.size(); i++) {
+      SweepPoint p = points.get(i);
       Path file = outDir.resolve(fileName(p.index()));
       ResultsJson.write(runPoint(spec, p), file, includeWallClock);
-      written.add(file);
       if (listener != null) {
-        listener.pointDone(p, written.size(), points.size(), file);
+        listener.pointDone(p, i + 1, points.size(), file);
       }
     }
-    return written;
+    return files(outDir, points); // (as the concurrent path: made as read, not a list of every path)
   }
 
   private List<Path> runConcurrently(SweepSpec spec, Shard shard, Path outDir, boolean includeWallClock,
