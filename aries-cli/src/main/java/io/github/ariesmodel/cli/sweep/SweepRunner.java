@@ -12,7 +12,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.AbstractList;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
