@@ -32,7 +32,7 @@ public enum AmoKind {
   /** IEEE-754 maximum. */
   FPMAX(0x05B, 1, true),
   /**
-   * IEEE-754 add. The 64-bit (double) form is one two libraries that run on Aries leave unused as "broken"
+   * IEEE-754 add. The 64-bit (double) form is one that two libraries that run on Aries leave unused as "broken"
    * (libfabric's gni provider and GASNet's aries-conduit; aries-facts §3.3, S24, S25), without saying how; the model
    * computes IEEE-754 addition for it as for the 32-bit form (assumed).
    */

@@ -19,7 +19,10 @@ public enum AmoWriteBack {
   IDLE,
   /**
    * Only when the entry is evicted, snooped by another NIC access to its word, or invalidated: a what-if of a lazy
-   * write-back cache. Until then host loads of the word see the value it had before the cached AMOs.
+   * write-back cache. Until then host loads of the word see the value it had before the cached AMOs, and a cached
+   * AMO's REMOTE event is not held for the value: it is booked at the AMO's answer, so it is visible while host memory
+   * still holds the old word (a process woken by it reads the old value; {@code AmoSemanticsTest}). Under
+   * {@link #IDLE} the event waits for the write-back.
    */
   EVICTION;
 
