@@ -259,8 +259,8 @@ public record RunConfig(SystemSpec spec, String workload, Params params, boolean
       throw new IllegalArgumentException("iommu settings are for the IOMMU translator but translator is "
           + Texts.abbreviate(translator) + "; drop one of them");
     }
-    IommuConfig iommu = iommu(root.get("iommu"));
-    NicConfig nic = nic(root.get("nic"));
+    IommuConfig iommu = iommu(asRecorded(root.get("iommu"), IOMMU_TEXT_KEYS));
+    NicConfig nic = nic(asRecorded(root.get("nic"), NIC_TEXT_KEYS));
     SystemSpec spec;
     try {
       spec = new SystemSpec(system, routing, seed, SystemSpec.parseFabric(fabric),
@@ -355,6 +355,59 @@ public record RunConfig(SystemSpec spec, String workload, Params params, boolean
     int shown = Math.min(keys.size(), 6);
     String s = String.join(", ", keys.subList(0, shown));
     return keys.size() > shown ? s + " and " + (keys.size() - shown) + " more" : s;
+  }
+
+  /** The {@code iommu} keys whose values are text; the rest are numbers and {@code prefetch} a boolean. */
+  private static final Set<String> IOMMU_TEXT_KEYS = Set.of("policy", "pageTables");
+  /** The {@code nic} keys whose values are text; the rest are numbers. */
+  private static final Set<String> NIC_TEXT_KEYS = Set.of("amoCacheWriteBack");
+
+  /** A number as {@code RecordedSettings} writes one ({@code Long.toString}, {@code Double.toString}): plain decimal. */
+  private static final Pattern RECORDED_INTEGER = Pattern.compile("-?[0-9]{1,19}");
+  private static final Pattern RECORDED_NUMBER = Pattern.compile("-?[0-9]+\\.[0-9]+(E-?[0-9]+)?");
+
+  /**
+   * A {@code nic} or {@code iommu} mapping with its values read as a results file records them: results.json's
+   * {@code run.nic} and {@code run.iommu} hold every value as text ({@code "requestTags" : "32"}), so a configuration
+   * made by copying them, as a JSON file is, was refused ("must be an integer ... but was \"32\"") and a run could
+   * not be repeated from what it recorded (until stop 77; only unquoted YAML read them back). A text value of a
+   * numeric key written as a number in plain decimal (the record's form) is read as that number, {@code "true"} and
+   * {@code "false"} of {@code prefetch} as the boolean; any other text is left as it is, and refused as before.
+   *
+   * @param n the mapping, or null
+   * @param textKeys its keys whose values are text
+   * @return the mapping with recorded numbers and booleans typed, or {@code n} itself when it is not a mapping
+   */
+  private static JsonNode asRecorded(JsonNode n, Set<String> textKeys) {
+    if (n == null || !n.isObject()) {
+      return n;
+    }
+    com.fasterxml.jackson.databind.node.ObjectNode copy = ((com.fasterxml.jackson.databind.node.ObjectNode) n)
+        .deepCopy();
+    for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      if (!e.getValue().isTextual() || textKeys.contains(e.getKey())) {
+        continue;
+      }
+      String v = e.getValue().asText();
+      if (e.getKey().equals("prefetch")) {
+        if (v.equals("true") || v.equals("false")) {
+          copy.put(e.getKey(), Boolean.parseBoolean(v));
+        }
+      } else if (RECORDED_INTEGER.matcher(v).matches()) {
+        try {
+          copy.put(e.getKey(), Long.parseLong(v));
+        } catch (NumberFormatException tooLarge) {
+          // left as text: refused as out of range of an integer, naming the value
+        }
+      } else if (RECORDED_NUMBER.matcher(v).matches()) {
+        double x = Double.parseDouble(v);
+        if (Double.isFinite(x)) {
+          copy.put(e.getKey(), x);
+        }
+      }
+    }
+    return copy;
   }
 
   private static IommuConfig iommu(JsonNode n) {
