@@ -455,6 +455,15 @@ public record RunConfig(SystemSpec spec, String workload, Params params, boolean
     }
   }
 
+  /**
+   * The ranges of {@code nic.hostLatencyNs}, {@code nic.hostReadLatencyNs} and {@code nic.hostGBps}: the NIC's own
+   * ({@link SimTime#MAX_LATENCY_PS}, {@link SimTime#MAX_BYTES_PER_SECOND}). The file allowed 10^9 ns and 10,000 GB/s,
+   * and a value between the two limits was refused by the NIC under its own name and unit, "nic: hostLatencyPs must
+   * be in [0, 1e9] ps (1 ms) but was 2000000000", a key no file has (until stop 77).
+   */
+  private static final double MAX_LATENCY_NS = SimTime.toNs(SimTime.MAX_LATENCY_PS);
+  private static final double MAX_HOST_GBPS = SimTime.MAX_BYTES_PER_SECOND / 1e9;
+
   private static NicConfig nic(JsonNode n) {
     if (n == null) {
       return NicConfig.defaults();
@@ -467,9 +476,10 @@ public record RunConfig(SystemSpec spec, String workload, Params params, boolean
       NicTiming timing = new NicTiming(
           number(n, "clockMHz", t.clockHz() / 1e6, 1, 10_000, "nic.") * 1e6,
           (int) integer(n, "packetCycles", t.packetCycles(), 1, 1_000, "nic."),
-          number(n, "hostGBps", t.hostBytesPerSecond() / 1e9, 0.001, 10_000, "nic.") * 1e9,
-          SimTime.ns(number(n, "hostLatencyNs", SimTime.toNs(t.hostLatencyPs()), 0, 1e9, "nic.")),
-          SimTime.ns(number(n, "hostReadLatencyNs", SimTime.toNs(t.hostReadLatencyPs()), 0, 1e9, "nic.")),
+          number(n, "hostGBps", t.hostBytesPerSecond() / 1e9, 0.001, MAX_HOST_GBPS, "nic.") * 1e9,
+          SimTime.ns(number(n, "hostLatencyNs", SimTime.toNs(t.hostLatencyPs()), 0, MAX_LATENCY_NS, "nic.")),
+          SimTime.ns(number(n, "hostReadLatencyNs", SimTime.toNs(t.hostReadLatencyPs()), 0, MAX_LATENCY_NS,
+              "nic.")),
           (int) integer(n, "txPipelineCycles", t.txPipelineCycles(), 0, 1_000_000, "nic."),
           (int) integer(n, "rxPipelineCycles", t.rxPipelineCycles(), 0, 1_000_000, "nic."),
           (int) integer(n, "amoUnitCycles", t.amoUnitCycles(), 0, 1_000_000, "nic."))

@@ -96,4 +96,20 @@ class RecordedSettingsRoundTripTest {
     assertThatThrownBy(() -> read("f.json", "{\"nic\": {\"bteChannels\": \"5\"}}"))
         .hasMessageContaining("nic.bteChannels must be in [1, 4] but was 5");
   }
+
+  @Test
+  void hostLatenciesAndBandwidthAreRefusedUnderTheFilesKeysAtTheNicsOwnLimits() throws Exception {
+    // the limits themselves are taken, and recorded in a form read back
+    RunConfig top = read("top.yaml", "nic: {hostLatencyNs: 1000000, hostReadLatencyNs: 1000000, hostGBps: 1000}\n");
+    assertThat(top.spec().nic().timing().hostLatencyPs()).isEqualTo(1_000_000_000L);
+    assertThat(top.spec().nic().timing().hostBytesPerSecond()).isEqualTo(1e12);
+    assertThat(read("top.json", configFrom(recordedRunBlock(top.spec()))).spec().nic()).isEqualTo(top.spec().nic());
+    // beyond them, the message names the file's key, its unit and range (it named the NIC's hostLatencyPs, in ps)
+    assertThatThrownBy(() -> read("a.yaml", "nic: {hostLatencyNs: 2000000}\n"))
+        .hasMessageEndingWith("nic.hostLatencyNs must be in [0.0, 1000000.0] but was 2000000.0");
+    assertThatThrownBy(() -> read("b.yaml", "nic: {hostReadLatencyNs: 1000000.001}\n"))
+        .hasMessageEndingWith("nic.hostReadLatencyNs must be in [0.0, 1000000.0] but was 1000000.001");
+    assertThatThrownBy(() -> read("c.yaml", "nic: {hostGBps: 5000}\n"))
+        .hasMessageEndingWith("nic.hostGBps must be in [0.001, 1000.0] but was 5000.0");
+  }
 }
