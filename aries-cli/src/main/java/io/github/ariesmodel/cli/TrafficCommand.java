@@ -180,6 +180,16 @@ final class TrafficCommand implements Callable<Integer> {
     m.put("seed", seed.seed);
     m.put("nodes", topo.nodeCount());
     m.put("load", load); // asked for; offeredLoad is what the sources generated in the window
+    // the settings that change the results, so that a run can be repeated from its output (--topology as given, which
+    // the description above cannot be fed back as; --vc-buffer, --arbitration and the drain were not written, until
+    // stop 77); --threads changes nothing and --busiest-links only adds its table
+    m.put("topologySpec", topology);
+    m.put("vcBufferBytes", vcBuffer);
+    m.put("arbitration", arb.name().toLowerCase(Locale.ROOT));
+    m.put("drain", drain);
+    if (drain) {
+      m.put("drainLimitUs", drainLimitUs);
+    }
     m.put("offeredLoad", r.offeredLoad());
     m.put("acceptedLoad", r.acceptedLoad());
     Map<String, Object> lat = new LinkedHashMap<>();

@@ -277,4 +277,38 @@ class TrafficCommandTest {
         "--measure-us", "0.3")).isZero();
     assertThat(out.toString()).contains("canonical dragonfly p=2 a=4 h=2 g=9").contains("accepted load");
   }
+
+  /**
+   * The JSON names every setting that changes the results, as given, so that a run can be repeated from its output
+   * alone: the topology's spec (the description cannot be fed back), the VC buffer, the arbitration and the drain
+   * were not written (until stop 77), and two runs differing only by them gave outputs that did not say why.
+   */
+  @Test
+  void theJsonRecordsTheSettingsThatRepeatTheRun() throws Exception {
+    assertThat(run("traffic", "--topology", "canonical:p=2,a=4,h=2", "--load", "0.3", "--warmup-us", "0.5",
+        "--measure-us", "1", "--vc-buffer", "1024", "--arbitration", "age", "--drain", "--json"))
+        .as(err.toString()).isZero();
+    JsonNode first = new ObjectMapper().readTree(out.toString());
+    out.getBuffer().setLength(0);
+    assertThat(first.get("topologySpec").asText()).isEqualTo("canonical:p=2,a=4,h=2");
+    assertThat(first.get("vcBufferBytes").asInt()).isEqualTo(1024);
+    assertThat(first.get("arbitration").asText()).isEqualTo("age");
+    assertThat(first.get("drain").asBoolean()).isTrue();
+    assertThat(first.get("drainLimitUs").asDouble()).isEqualTo(100.0);
+    // fed back from the output alone: the same results
+    assertThat(run("traffic", "--topology", first.get("topologySpec").asText(), "--routing",
+        first.get("routing").asText(), "--pattern", first.get("pattern").asText(), "--load",
+        first.get("load").asText(), "--seed", first.get("seed").asText(), "--warmup-us",
+        first.get("warmupUs").asText(), "--measure-us", first.get("measureUs").asText(), "--vc-buffer",
+        first.get("vcBufferBytes").asText(), "--arbitration", first.get("arbitration").asText(), "--drain",
+        "--drain-limit-us", first.get("drainLimitUs").asText(), "--json")).as(err.toString()).isZero();
+    com.fasterxml.jackson.databind.node.ObjectNode again =
+        (com.fasterxml.jackson.databind.node.ObjectNode) new ObjectMapper().readTree(out.toString());
+    com.fasterxml.jackson.databind.node.ObjectNode once = first.deepCopy();
+    for (String wall : new String[] {"wallSeconds", "eventsPerSecond", "packetHopsPerSecond"}) {
+      again.remove(wall);
+      once.remove(wall);
+    }
+    assertThat(again).isEqualTo(once);
+  }
 }
