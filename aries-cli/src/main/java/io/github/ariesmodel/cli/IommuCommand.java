@@ -236,6 +236,19 @@ final class IommuCommand implements Callable<Integer> {
     m.put("ptesPerLine", c.ptesPerLine());
     m.put("policy", c.policyName()); // (the name as typed until stop 74: "pseudo_lru", " random")
     m.put("window", effectiveWindow);
+    // the rest of what changes the results, so that a run can be repeated from its output: the source of the accesses
+    // and the settings besides the cache's shape (none of them was written until stop 77, the seed of the random
+    // policy and of --synthetic random among them)
+    m.put("source", synthetic != null ? "synthetic " + synthetic : "trace " + trace);
+    m.put("seed", c.seed());
+    m.put("inFlight", c.maxInFlight());
+    m.put("fetchBuffers", c.fetchBuffers());
+    m.put("fetchLatencyNs", c.pteFetchLatencyPs() / 1e3);
+    m.put("hitLatencyNs", c.hitLatencyPs() / 1e3);
+    m.put("issueIntervalNs", c.issueIntervalPs() / 1e3);
+    m.put("prefetch", prefetch);
+    m.put("pageTables", c.pageTables().configName());
+    m.put("accessBytes", accessBytes);
     m.put("translations", t.translations());
     m.put("hits", t.hits());
     m.put("misses", t.misses());
