@@ -470,12 +470,27 @@ public final class Plots {
     }
   }
 
+  /** A tick-label format: a label from the value as a double; a long is labelled as its double; labels are not parsed. */
+  abstract static class TickLabelFormat extends NumberFormat {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public final StringBuffer format(long number, StringBuffer to, FieldPosition pos) {
+      return format((double) number, to, pos);
+    }
+
+    @Override
+    public final Number parse(String source, ParsePosition pos) {
+      throw new UnsupportedOperationException("tick labels are not parsed");
+    }
+  }
+
   /**
    * Tick labels of a base-10 axis as the linear axes write theirs: {@code 500}, {@code 2,000}, {@code 0.05}, and
    * scientific below 10^-4 and from 10^7 on ({@code 2E7}), with {@link Locale#ROOT}'s symbols. (They were all
    * scientific, {@code 5E2}, {@code 1E3}.)
    */
-  static final class DecimalLabelFormat extends NumberFormat {
+  static final class DecimalLabelFormat extends TickLabelFormat {
     private static final long serialVersionUID = 1L;
 
     @Override
@@ -485,15 +500,6 @@ public final class Plots {
       return to.append(new DecimalFormat(pattern, DecimalFormatSymbols.getInstance(Locale.ROOT)).format(number));
     }
 
-    @Override
-    public StringBuffer format(long number, StringBuffer to, FieldPosition pos) {
-      return format((double) number, to, pos);
-    }
-
-    @Override
-    public Number parse(String source, ParsePosition pos) {
-      throw new UnsupportedOperationException("tick labels are not parsed");
-    }
   }
 
   /**
@@ -593,7 +599,7 @@ public final class Plots {
   }
 
   /** Tick labels of a base-2 axis with binary prefixes: 512, 1Ki, 64Ki, 1Mi. */
-  static final class BinaryPrefixFormat extends NumberFormat {
+  static final class BinaryPrefixFormat extends TickLabelFormat {
     private static final String[] PREFIXES = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
 
     @Override
@@ -609,14 +615,5 @@ public final class Plots {
       return to.append(digits).append(PREFIXES[p]);
     }
 
-    @Override
-    public StringBuffer format(long number, StringBuffer to, FieldPosition pos) {
-      return format((double) number, to, pos);
-    }
-
-    @Override
-    public Number parse(String source, ParsePosition pos) {
-      throw new UnsupportedOperationException("tick labels are not parsed");
-    }
   }
 }
