@@ -389,7 +389,8 @@ final class CompletionWriter {
     // A registration deregistered while its request was in service (a translation that still answered OK) names a
     // queue that may since have been destroyed and its handle given to a new one: the event is dropped, not written
     // into a queue that never asked for it (stop 64's fault hunt).
-    if (!d.get().valid() || queue(cq) == null) {
+    CompletionQueue q = queue(cq);
+    if (!d.get().valid() || q == null) {
       stats.remoteEventsDropped++;
       return MemoryDomainDescriptor.NO_CQ;
     }
@@ -398,7 +399,6 @@ final class CompletionWriter {
     // events (a post named it) drops the event, as a queue that was destroyed does; otherwise it takes remote events
     // from now on, so a later post naming it is refused (checkSourceQueue). Until stop 77 the event landed among the
     // queue's own posts' events, and a post could name a queue that had taken remote events.
-    CompletionQueue q = queues.get(cq);
     if (q.takesLocalEvents) {
       stats.remoteEventsDropped++;
       return MemoryDomainDescriptor.NO_CQ;
