@@ -560,6 +560,12 @@ final class DumpiMappings {
   /**
    * MPI_Cart_create (its dims array; periods and reorder are not needed: the process order is kept), MPI_Cart_sub
    * (its remain_dims flags) and MPI_Graph_create (its node count).
+   *
+   * <p>A remain_dims entry is a C logical, true when nonzero, and libdumpi stores it as the program passed it
+   * ({@code DUMPI_INT_FROM_INT_ARRAY_1} in {@code dumpi/libdumpi/mpibindings.h}); its own Fortran wrapper
+   * ({@code mpi_cart_sub} in {@code dumpi/libdumpi/tof77.c}) copies a Fortran LOGICAL unchanged, and Intel Fortran's
+   * .TRUE. is -1 (all bits set, its "Logical Data Representations"). So any nonzero entry is read as 1, as the MPI
+   * library took it (until stop 78 anything but 0 and 1 was refused as "bad remain_dims entry").
    */
   private static Mapping topology(CallKind kind, DumpiFunction f, String dimsField) {
     DumpiLayout l = f.layout();
@@ -573,8 +579,10 @@ final class DumpiMappings {
         ImmutableIntArray.Builder b = ImmutableIntArray.builder(r.lengths[dims]);
         for (int i = 0; i < r.lengths[dims]; i++) {
           int v = r.arrays[dims][i];
-          if (kind == CallKind.CART_SUB ? v != 0 && v != 1 : v < 0) {
-            throw in.error(r.offset, "bad " + (kind == CallKind.CART_SUB ? "remain_dims" : "dims") + " entry " + v);
+          if (kind == CallKind.CART_SUB) {
+            v = v != 0 ? 1 : 0;
+          } else if (v < 0) {
+            throw in.error(r.offset, "bad dims entry " + v);
           }
           b.add(v);
         }

@@ -284,6 +284,24 @@ class DumpiRecordLayoutTest {
   }
 
   /**
+   * MPI_Cart_sub's remain_dims are C logicals, true when nonzero, stored as the program passed them: -1 is Intel
+   * Fortran's .TRUE., which libdumpi's own Fortran wrapper (tof77.c) passes on unchanged, and a C program may pass any
+   * nonzero value. Each reads as 1, as the MPI library took it; until stop 78 the record was refused ("bad
+   * remain_dims entry -1") and with it the whole trace.
+   */
+  @Test
+  void cartSubTakesAnyNonzeroRemainDimsEntryAsTrue() throws IOException {
+    DumpiBinBuilder b = new DumpiBinBuilder(1, 1, 0, 0);
+    // dumpi_write_cart_sub: ndim, oldcomm, remain_dims, newcomm
+    b.record(111, THREAD_ONLY, 0, 0, 0, 0).i32(3).u16(4).ints(-1, 0, -1).u16(5);
+    b.record(111, THREAD_ONLY, 0, 0, 0, 0).i32(3).u16(4).ints(0, 2, 1).u16(6);
+    List<TraceCall> calls = readAll(b.build(), new ArrayList<>());
+    assertThat(calls).containsExactly(
+        new TraceCall.Topology(CallKind.CART_SUB, 2, 3, ImmutableIntArray.of(1, 0, 1), CallTiming.NONE),
+        new TraceCall.Topology(CallKind.CART_SUB, 2, 4, ImmutableIntArray.of(0, 1, 1), CallTiming.NONE));
+  }
+
+  /**
    * One-sided calls, with values as libdumpi stores them (sst-dumpi's {@code dumpi/common/constants.h} and
    * {@code dumpi/libdumpi/mpibindings.h}): windows are 16-bit indices; lock types DUMPI_LOCK_SHARED 1 and
    * DUMPI_LOCK_EXCLUSIVE 2; assertions DUMPI_MODE_NOCHECK 1, NOSTORE 2, NOPUT 4, NOPRECEDE 8, NOSUCCEED 16, and
