@@ -15,7 +15,8 @@ import java.util.Map;
  *
  * <p>Value conventions of DUMPI ({@code dumpi/common/constants.h}, {@code dumpi/libdumpi/mpibindings.h}):
  * communicators 2 and 3 are world and self, 0 and 1 error and null, 4 on the application's; requests 0 and 1 are
- * error and null; {@code MPI_ANY_SOURCE} and {@code MPI_ANY_TAG} are stored as -1 and {@code MPI_ROOT} as -2, but
+ * error and null; {@code MPI_ANY_SOURCE} and {@code MPI_ANY_TAG} are stored as -1 and a source's or destination's
+ * {@code MPI_ROOT} as -2 (a collective's root is stored as passed: see {@link #root}), but
  * {@code MPI_PROC_NULL} is stored as the MPI library's own value (-1 in MPICH and Cray MPICH, -2 in Open MPI). So a
  * negative destination is read as {@link TraceCall#PROC_NULL}, a source of -1 as {@link TraceCall#ANY_SOURCE} and any
  * other negative source as PROC_NULL. Under MPICH a receive from PROC_NULL also has source -1; where the record
@@ -189,11 +190,19 @@ final class DumpiMappings {
     return source(raw);
   }
 
+  /**
+   * A collective's root. libdumpi stores it as the program passed it ({@code DUMPI_INT_FROM_INT} in every collective
+   * binding of {@code dumpi/libdumpi/mpibindings2.c}, not {@code DUMPI_SOURCE_FROM_INT}, the only conversion that
+   * writes {@code MPI_ROOT} as DUMPI's -2), so an intercommunicator's {@code MPI_ROOT} and {@code MPI_PROC_NULL} are
+   * the library's own values: -3 and -1 in MPICH and Cray MPICH ({@code src/include/mpi.h.in}), -4 and -2 in Open MPI
+   * ({@code ompi/include/mpi.h.in}). The four are distinct, so -3 and -4 read as {@link TraceCall#ROOT}, other
+   * negative roots as {@link TraceCall#PROC_NULL} (until stop 78 -2 read as ROOT and MPICH's -3 as PROC_NULL).
+   */
   static int root(long raw) {
     if (raw >= 0) {
       return (int) raw;
     }
-    return raw == -2 ? TraceCall.ROOT : TraceCall.PROC_NULL;
+    return raw == -3 || raw == -4 ? TraceCall.ROOT : TraceCall.PROC_NULL;
   }
 
   private static int tag(DumpiRecord r, DumpiInput in, int field) throws TraceFormatException {

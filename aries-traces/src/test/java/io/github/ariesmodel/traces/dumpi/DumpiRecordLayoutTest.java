@@ -467,6 +467,24 @@ class DumpiRecordLayoutTest {
             CallTiming.NONE));
   }
 
+  /**
+   * A collective's root is stored as the program passed it (DUMPI_INT_FROM_INT), so an intercommunicator's MPI_ROOT
+   * and MPI_PROC_NULL are the library's: -3 and -1 under MPICH and Cray MPICH, -4 and -2 under Open MPI. Until stop 78
+   * -2 (Open MPI's PROC_NULL) read as ROOT and -3 (MPICH's ROOT) as PROC_NULL.
+   */
+  @Test
+  void aCollectivesRootIsTheLibrarysOwnRootOrProcNull() throws IOException {
+    DumpiBinBuilder b = new DumpiBinBuilder(1, 1, 0, 0);
+    for (int root : new int[] {-3, -1, -4, -2}) {
+      b.record(53, THREAD_ONLY, 0, 0, 0, 0).i32(1).u16(DOUBLE).i32(root).u16(4); // bcast: count, type, root, comm
+    }
+    // reduce: count, datatype, op, root, comm
+    b.record(62, THREAD_ONLY, 0, 0, 0, 0).i32(1).u16(DOUBLE).u8(3).i32(-3).u16(4);
+    List<TraceCall> calls = readAll(b.build(), new ArrayList<>());
+    assertThat(calls).extracting(c -> ((Collective) c).root()).containsExactly(TraceCall.ROOT, TraceCall.PROC_NULL,
+        TraceCall.ROOT, TraceCall.PROC_NULL, TraceCall.ROOT);
+  }
+
   @Test
   void completionsKeepTheirOutcome() throws IOException {
     DumpiBinBuilder b = new DumpiBinBuilder(1, 1, 0, 0);
