@@ -23,7 +23,8 @@ import java.util.Map;
 /**
  * A trace in sst-dumpi's binary format: a {@code .meta} text file of {@code key=value} lines (libdumpi writes
  * {@code hostname}, {@code numprocs}, {@code username}, {@code startime}, {@code fileprefix} and the version) and one
- * {@code <fileprefix>-<rank, 4 digits>.bin} file per rank beside it.
+ * {@code <fileprefix>-<rank, 4 digits>.bin} file per rank beside it (another zero-padded width is found as sst-dumpi's
+ * own readers find it).
  *
  * <p>Every rank file must exist when the trace is opened; each rank's fixed parts (index, header, footer, size table)
  * are read when its stream is opened, its call records as it is read. Layouts and their sources are described in
@@ -142,22 +143,30 @@ public final class DumpiTrace implements Trace {
           "numprocs must be an integer in [1, " + MAX_RANKS + "], was " + TraceFormatException.echo(procs), null);
     }
     Path dir = meta.toAbsolutePath().getParent();
+    // libdumpi names rank r's file fileprefix-%04d.bin; sst-dumpi's own readers (dumpi/bin/metadata.cc,
+    // dumpi/bin/dumpi2dumpi-meta.c) also take a set zero-padded to another width, trying 4 to 9 and then 0 to 3 and
+    // keeping the first at which every rank's file exists; so does this reader (since stop 78: a set renamed to five
+    // digits was refused as "rank file missing"). When no width has every file, the error names the first missing file
+    // of the width that has the most ranks' files in a row from rank 0 (four digits on a tie).
+    int width = 4;
+    int found = -1;
+    for (int i = 0; i < RANK_WIDTHS && found < ranks; i++) {
+      int w = (4 + i) % RANK_WIDTHS;
+      int missing = firstMissing(dir, meta, prefix, w, ranks);
+      if (missing > found) {
+        width = w;
+        found = missing;
+      }
+    }
+    if (found < ranks) {
+      throw TraceFormatException.ofFile(rankFile(dir, meta, prefix, width, found), found,
+          "rank file missing (the meta file says numprocs=" + ranks + ")", null);
+    }
     ImmutableList.Builder<Path> files = ImmutableList.builder();
     for (int r = 0; r < ranks; r++) {
-      Path bin;
-      try {
-        bin = dir.resolve(String.format(Locale.ROOT, "%s-%04d.bin", prefix, r));
-      } catch (java.nio.file.InvalidPathException e) {
-        throw TraceFormatException.ofFile(meta, TraceFormatException.NO_RANK, "fileprefix "
-            + TraceFormatException.echo(prefix) + " does not make a file name this system takes", e);
-      }
-      if (!Files.isRegularFile(bin)) {
-        throw TraceFormatException.ofFile(bin, r, "rank file missing (the meta file says numprocs=" + ranks + ")",
-            null);
-      }
-      files.add(bin);
+      files.add(rankFile(dir, meta, prefix, width, r));
     }
-    Path beyond = dir.resolve(String.format(Locale.ROOT, "%s-%04d.bin", prefix, ranks));
+    Path beyond = rankFile(dir, meta, prefix, width, ranks);
     if (Files.exists(beyond)) {
       // libdumpi writes numprocs (MPI_COMM_WORLD's size) and one file a rank: a file for rank numprocs means the meta
       // file and the rank files disagree, and which is right cannot be told (a numprocs lowered by an edit replayed
@@ -166,6 +175,34 @@ public final class DumpiTrace implements Trace {
           + " (ranks 0 to " + (ranks - 1) + "): the meta file and the rank files disagree", null);
     }
     return new DumpiTrace(meta, ImmutableMap.copyOf(values), files.build());
+  }
+
+  /** Zero-padding widths of a rank's number tried, 4 to 9 then 0 to 3, as sst-dumpi's {@code metadata.cc} tries them. */
+  private static final int RANK_WIDTHS = 10;
+
+  /** The file of a rank: {@code fileprefix-<rank, zero-padded to width>.bin} in the meta file's folder. */
+  private static Path rankFile(Path dir, Path meta, String prefix, int width, int rank) throws TraceFormatException {
+    StringBuilder number = new StringBuilder(Integer.toString(rank));
+    while (number.length() < width) {
+      number.insert(0, '0');
+    }
+    try {
+      return dir.resolve(prefix + "-" + number + ".bin");
+    } catch (java.nio.file.InvalidPathException e) {
+      throw TraceFormatException.ofFile(meta, TraceFormatException.NO_RANK, "fileprefix "
+          + TraceFormatException.echo(prefix) + " does not make a file name this system takes", e);
+    }
+  }
+
+  /** The first rank whose file at this width is not a regular file, or {@code ranks} when all are. */
+  private static int firstMissing(Path dir, Path meta, String prefix, int width, int ranks)
+      throws TraceFormatException {
+    for (int r = 0; r < ranks; r++) {
+      if (!Files.isRegularFile(rankFile(dir, meta, prefix, width, r))) {
+        return r;
+      }
+    }
+    return ranks;
   }
 
   @Override

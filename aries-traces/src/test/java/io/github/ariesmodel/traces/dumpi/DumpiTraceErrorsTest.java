@@ -50,6 +50,38 @@ class DumpiTraceErrorsTest {
     });
   }
 
+  /**
+   * sst-dumpi's own readers (dumpi/bin/metadata.cc, dumpi2dumpi-meta.c) take a set of rank files zero-padded to another
+   * width than libdumpi's four digits, trying 4 to 9 and then 0 to 3; so does this one (until stop 78 AMG's files
+   * renamed to five digits were refused as "rank file missing"). The rank file beyond numprocs is looked for at the
+   * width found, and a set complete at no width names the first missing file of the width with the most ranks first.
+   */
+  @Test
+  void rankFilesZeroPaddedToAnotherWidthAreFoundAsSstDumpiFindsThem() throws IOException {
+    Path copy = copyAmgWithout(-1);
+    try (var files = Files.list(copy)) {
+      for (Path p : files.toList()) {
+        String name = p.getFileName().toString();
+        if (name.endsWith(".bin")) {
+          int rank = Integer.parseInt(name.substring(name.length() - 8, name.length() - 4));
+          Files.move(p, copy.resolve(name.substring(0, name.length() - 8) + String.format("%05d.bin", rank)));
+        }
+      }
+    }
+    DumpiTrace trace = DumpiTrace.open(copy);
+    assertThat(trace.ranks()).isEqualTo(27);
+    assertThat(trace.rankFile(26).getFileName().toString()).isEqualTo("dumpi-2014.03.03.14.55.00-00026.bin");
+    try (var calls = trace.open(26)) {
+      assertThat(calls.read().kind()).isEqualTo(io.github.ariesmodel.traces.CallKind.INIT);
+    }
+    Files.delete(copy.resolve("dumpi-2014.03.03.14.55.00-00013.bin"));
+    assertThatThrownBy(() -> DumpiTrace.open(copy)).isInstanceOfSatisfying(TraceFormatException.class, e -> {
+      assertThat(e.rank()).isEqualTo(13);
+      assertThat(e.file().getFileName().toString()).isEqualTo("dumpi-2014.03.03.14.55.00-00013.bin");
+      assertThat(e.getMessage()).contains("rank file missing").contains("numprocs=27");
+    });
+  }
+
   @Test
   void aMetaFileWithoutNumprocsSaysSo() throws IOException {
     Path meta = Files.writeString(dir.resolve("x.meta"), "hostname=a\nfileprefix=x\n");
