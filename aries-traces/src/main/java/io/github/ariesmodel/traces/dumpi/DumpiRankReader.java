@@ -52,6 +52,11 @@ final class DumpiRankReader implements RankTrace {
    * wrap can be told from a step (derived from the field's width).
    */
   static final int MAX_STEP_SECONDS = 32768;
+  /**
+   * The most seconds a timestamp may reach: a long's nanoseconds, less the 2 × 10^9 nanoseconds a CPU time may add
+   * (derived: (2^63 - 1 - 2 × 10^9) / 10^9).
+   */
+  static final long MAX_SECONDS = (Long.MAX_VALUE - 2_000_000_000L) / 1_000_000_000L;
 
   private final Path file;
   private final int rank;
@@ -326,7 +331,15 @@ final class DumpiRankReader implements RankTrace {
       clock.wrapBase += 65536;
     }
     clock.last = seconds;
-    return (clock.wrapBase + seconds + clock.offset) * 1_000_000_000L + nanos;
+    long total = clock.wrapBase + seconds + clock.offset;
+    if (total > MAX_SECONDS) {
+      // (until stop 78 the nanoseconds wrapped past 2^63 and the rank's later calls read with negative times: 3 MB of
+      // records whose seconds each step 30,000 s forward reach it)
+      throw in.error(at, clock.name + " time of " + total + " s, past the " + MAX_SECONDS + " s (2^63 ns, 292 years)"
+          + " a time in nanoseconds can hold: its 16-bit seconds wrapped " + clock.wrapBase / 65536 + " times (corrupt"
+          + " file?)");
+    }
+    return total * 1_000_000_000L + nanos;
   }
 
   private static boolean hasUnknownBytes(TraceCall call) {

@@ -79,6 +79,44 @@ class DumpiRecordLayoutTest {
   }
 
   /**
+   * Undoing 16-bit wraps cannot carry a time past what a long's nanoseconds hold (2^63 ns, 292 years): a rank file
+   * whose seconds step 32,767 s forward at every timestamp, wrapping at every record, from the largest wall-clock
+   * offset, is refused at the timestamp that would pass it, naming its byte. Until stop 78 the nanoseconds wrapped and
+   * the rank's later calls read with negative times.
+   */
+  @Test
+  void wrapsThatWouldCarryATimePastALongsNanosecondsAreRefused() throws IOException {
+    int threadWall = 0x48; // wall times (0x08), thread id (0x40)
+    DumpiBinBuilder b = new DumpiBinBuilder(1, 1, 0, -1); // wall-clock offset 2^32 - 1 s, read as unsigned
+    int records = 80_000;
+    for (int k = 0; k < records; k++) {
+      int entry = (int) ((2L * k * 32767) % 65536);
+      int exit = (int) (((2L * k + 1) * 32767) % 65536);
+      b.record(52, threadWall, entry, 0, exit, 0).u16(WORLD); // dumpi_write_barrier: comm; 19 bytes
+    }
+    Path p = Files.write(dir.resolve("rank.bin"), b.build());
+    long lastTime = -1;
+    try (RankTrace t = DumpiTrace.openRankFile(p, 0)) {
+      TraceFormatException refused = null;
+      try {
+        for (TraceCall c; (c = t.read()) != null; ) {
+          assertThat(c.timing().entryNanos()).isGreaterThan(lastTime);
+          lastTime = c.timing().exitNanos();
+        }
+      } catch (TraceFormatException e) {
+        refused = e;
+      }
+      assertThat(refused).isNotNull();
+      assertThat(refused.problem()).startsWith("MPI_Barrier record at byte ").contains(": wall-clock time of ")
+          .contains(" s, past the 9223372034 s (2^63 ns, 292 years) a time in nanoseconds can hold: its 16-bit seconds"
+              + " wrapped ").endsWith(" times (corrupt file?)");
+      // each timestamp adds 32,767 s: the last time read is below the bound, the next would pass it
+      long maxSeconds = 9_223_372_034L; // (2^63 - 1 - 2 x 10^9) / 10^9
+      assertThat(lastTime / 1_000_000_000L).isLessThanOrEqualTo(maxSeconds).isGreaterThan(maxSeconds - 2 * 32767);
+    }
+  }
+
+  /**
    * A trace recorded with libdumpi's {@code timestamps=cpu} holds CPU times only: they are kept (their own offset and
    * 16-bit wraps, nanoseconds up to getrusage's 2 × 10^9), marked as CPU time. With both clocks the wall clock's are
    * kept, and with neither none. Until stop 75 CPU times were read past, and a replay as traced of such a trace ran
