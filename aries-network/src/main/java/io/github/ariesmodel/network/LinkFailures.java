@@ -238,6 +238,11 @@ final class LinkFailures {
           + Texts.abbreviate(m.group(1)));
     }
     int row = m.group(2).charAt(0) - '0';
+    if (row > 5) {
+      // an Aries' 48 tiles are rows 0-5 of eight (aries-facts §2): rows 6 and 7 were called processor tiles
+      throw new IllegalArgumentException(what + ": an Aries has no tile l" + m.group(2) + m.group(3) + "; its tiles"
+          + " are rows 0-5, network tiles l00..l47 and processor tiles l50..l57");
+    }
     if (row > 4) {
       throw new IllegalArgumentException(what + ": tile l" + m.group(2) + m.group(3) + " is a processor tile (NIC"
           + " port), not a network link; network tiles are l00..l47");

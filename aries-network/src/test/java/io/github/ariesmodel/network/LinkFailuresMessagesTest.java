@@ -1,0 +1,27 @@
+package io.github.ariesmodel.network;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+/** The one-line refusals of {@link CabledDragonfly#withFailedLinks} say what was wrong with the spec as given. */
+class LinkFailuresMessagesTest {
+
+  private static final CabledDragonfly SMALL =
+      (CabledDragonfly) Topologies.parseTopology("cabled:aries:groups=2,rows=2,cols=2");
+
+  @Test
+  void aTileOfRowSixOrSevenIsNoTileAtAllNotAProcessorTile() {
+    // an Aries' tiles are rows 0-5 (aries-facts §2): l60 and l77 were called processor tiles
+    for (String tile : new String[] {"l60", "l77"}) {
+      assertThatThrownBy(() -> SMALL.withFailedLinks("c0-0c0s0a0" + tile))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("failed link c0-0c0s0a0" + tile + ": an Aries has no tile " + tile + "; its tiles are rows 0-5,"
+              + " network tiles l00..l47 and processor tiles l50..l57");
+    }
+    // row 5 is the processor tiles, as before
+    assertThatThrownBy(() -> SMALL.withFailedLinks("c0-0c0s0a0l57")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("failed link c0-0c0s0a0l57: tile l57 is a processor tile (NIC port), not a network link; network"
+            + " tiles are l00..l47");
+  }
+}
