@@ -89,7 +89,7 @@ final class LinkFailures {
     if (s.regionMatches(true, 0, "file:", 0, 5)) {
       return f.file(s.substring(5).strip());
     }
-    return new int[] {f.named(s, "failed link " + Texts.abbreviate(s))};
+    return new int[] {f.named(s, "failed link " + Texts.abbreviate(s), false)};
   }
 
   // ---- random ----
@@ -211,7 +211,7 @@ final class LinkFailures {
           end++;
         }
         out.add(named(line.substring(0, end), shown + ":" + lines + ": failed link "
-            + Texts.abbreviate(line.substring(0, end))));
+            + Texts.abbreviate(line.substring(0, end)), true));
       }
     } catch (NoSuchFileException e) {
       throw new IllegalArgumentException("failed links file " + shown + " cannot be read: no such file", e);
@@ -227,10 +227,12 @@ final class LinkFailures {
     return out.stream().mapToInt(Integer::intValue).toArray();
   }
 
-  private int named(String name, String what) {
+  private int named(String name, String what, boolean inFile) {
     Matcher m = PORT.matcher(name);
     if (!m.matches()) {
-      throw new IllegalArgumentException(what + ": must be " + FORMS);
+      // a file's line can only name a port: random: and file: are specs, not lines of a failed-links file
+      throw new IllegalArgumentException(what + ": must be " + (inFile ? "a port name such as c0-0c0s0a0l01 (a"
+          + " failed-links file names one port a line)" : FORMS));
     }
     int router = routerOf(m.group(1));
     if (router < 0) {
