@@ -106,10 +106,13 @@ final class LinkFailures {
     for (int i = 1; i < parts.length; i++) {
       String p = parts[i].strip().toLowerCase(Locale.ROOT);
       if (p.startsWith("seed=")) {
+        String digits = p.substring(5).strip();
         try {
-          seed = Long.parseLong(p.substring(5).strip());
+          seed = Long.parseLong(digits);
         } catch (NumberFormatException e) {
-          throw new IllegalArgumentException(what + ": seed must be a whole number but was \""
+          // a whole number beyond a long was told it was no whole number
+          throw new IllegalArgumentException(what + ": seed must be a whole number" + (digits.matches("[+-]?[0-9]+")
+              ? " from " + Long.MIN_VALUE + " to " + Long.MAX_VALUE : "") + " but was \""
               + Texts.abbreviate(parts[i].strip().substring(5)) + "\"", e);
         }
       } else if (i == 1 && !p.equals("any")) {

@@ -44,4 +44,19 @@ class LinkFailuresMessagesTest {
         .hasMessage("failed link c0-0c0s0a0: must be random:N[:COLOUR][:seed=S] (COLOUR green, black, blue or any),"
             + " a port name such as c0-0c0s0a0l01, or file:PATH");
   }
+
+  @Test
+  void aSeedBeyondALongIsToldTheRangeNotThatItIsNoWholeNumber() {
+    assertThatThrownBy(() -> SMALL.withFailedLinks("random:1:blue:seed=99999999999999999999"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("failed links random:1:blue:seed=99999999999999999999: seed must be a whole number from"
+            + " -9223372036854775808 to 9223372036854775807 but was \"99999999999999999999\"");
+    assertThatThrownBy(() -> SMALL.withFailedLinks("random:1:blue:seed=-99999999999999999999"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("seed must be a whole number from -9223372036854775808 to 9223372036854775807");
+    // no whole number at all keeps its message
+    assertThatThrownBy(() -> SMALL.withFailedLinks("random:1:blue:seed=x"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("failed links random:1:blue:seed=x: seed must be a whole number but was \"x\"");
+  }
 }
