@@ -105,6 +105,10 @@ public final class AriesCli implements Callable<Integer> {
         failed = p.commandSpec().commandLine();
       }
       return ErrorHandler.handle(e, failed, ErrorHandler.debugRequested(args));
+    } finally {
+      // the command is over: the output directories it kept are its results, no longer the shutdown hook's to remove
+      // when the process is stopped (a failed command removed its own already)
+      OutputPaths.Made.settled();
     }
   }
 

@@ -26,9 +26,33 @@ final class OutputPaths {
    * The directories a command made for its outputs, in the order it made them: only those it created itself, every
    * one of them (a parent, and a directory made only to pass through it, {@code b} of {@code --out a/b/../c}), and
    * never one that was there before. {@link #remove} takes them away again when the command fails.
+   *
+   * <p>A command stopped by a signal (Ctrl-C's SIGINT, SIGTERM) runs no {@code finally}: its directories are removed
+   * by the JVM's shutdown hook instead, each while empty, after the staging files {@link AtomicFiles} had open are
+   * deleted. Until stop 78 {@code timeout -s INT 5 ./aries run mixed --out a/b} left {@code a/b} behind, empty. A
+   * command's directories are in the hook's care from when it makes them until it removes them or the command line
+   * is done with it ({@link #settled}); once the hook has begun, no directory is made any more.
    */
   static final class Made {
+    /** Guards {@link #RUNNING}, {@link #stopping} and every instance's list, for the shutdown hook's sake. */
+    private static final Object LOCK = new Object();
+    /** Instances holding directories whose command has not finished. */
+    private static final java.util.Set<Made> RUNNING = new java.util.LinkedHashSet<>();
+    /** Whether the shutdown hook has begun. */
+    private static boolean stopping;
+
+    static {
+      try {
+        Runtime.getRuntime().addShutdownHook(new Thread(Made::stopped, "aries-output-cleanup"));
+      } catch (IllegalStateException e) {
+        // the JVM is already shutting down: createDirectories makes nothing then (stopping is read there)
+        stopping = true;
+      }
+    }
+
     private final List<Path> dirs = new ArrayList<>();
+    /** The thread of the command that made them; the command line settles its own thread's ({@link #settled}). */
+    private final Thread owner = Thread.currentThread();
 
     /** @return no directory made, yet */
     static Made none() {
@@ -37,13 +61,21 @@ final class OutputPaths {
 
     /** @param other directories made since, added to these (this changes, other does not) @return this */
     Made add(Made other) {
-      dirs.addAll(other.dirs);
+      synchronized (LOCK) {
+        dirs.addAll(other.dirs);
+        RUNNING.remove(other); // (in the hook's care as part of this one)
+        if (!dirs.isEmpty()) {
+          RUNNING.add(this);
+        }
+      }
       return this;
     }
 
     /** @return the directories made, in the order they were made */
     List<Path> dirs() {
-      return List.copyOf(dirs);
+      synchronized (LOCK) {
+        return List.copyOf(dirs);
+      }
     }
 
     /**
@@ -53,14 +85,42 @@ final class OutputPaths {
      * error is what the user needs to hear of).
      */
     void remove() {
-      for (int k = dirs.size() - 1; k >= 0; k--) {
-        try {
-          Files.delete(dirs.get(k)); // (rmdir: refused while it holds anything)
-        } catch (IOException e) {
-          // left: it holds something, or it went; the next may be a sibling made to pass through, so go on
+      synchronized (LOCK) {
+        for (int k = dirs.size() - 1; k >= 0; k--) {
+          try {
+            Files.delete(dirs.get(k)); // (rmdir: refused while it holds anything)
+          } catch (IOException e) {
+            // left: it holds something, or it went; the next may be a sibling made to pass through, so go on
+          }
         }
+        dirs.clear();
+        RUNNING.remove(this);
       }
-      dirs.clear();
+    }
+
+    /**
+     * The command line is done with the commands run on this thread: what they made and kept (a finished run's
+     * {@code --out}) is theirs to keep, and the shutdown hook leaves it alone.
+     */
+    static void settled() {
+      Thread self = Thread.currentThread();
+      synchronized (LOCK) {
+        RUNNING.removeIf(m -> m.owner == self);
+      }
+    }
+
+    /**
+     * The shutdown hook: no directory is made from now on; the staging files of writes under way are deleted (the
+     * targets stay as they were, whole), then the directories of every unfinished command, each while empty.
+     */
+    static void stopped() {
+      List<Made> left;
+      synchronized (LOCK) {
+        stopping = true;
+        left = new ArrayList<>(RUNNING);
+      }
+      AtomicFiles.abandonStaging();
+      left.forEach(Made::remove);
     }
 
     /**
@@ -70,28 +130,34 @@ final class OutputPaths {
      */
     void createDirectories(Path dir) throws IOException {
       Path abs = dir.toAbsolutePath();
-      Path p = abs.getRoot();
-      for (Path name : abs) {
-        p = p == null ? name : p.resolve(name);
-        if (Files.isDirectory(p)) {
-          continue;
+      synchronized (LOCK) {
+        if (stopping) {
+          throw new IOException("the command was interrupted");
         }
-        try {
-          Files.createDirectory(p);
-        } catch (java.nio.file.FileAlreadyExistsException e) {
+        Path p = abs.getRoot();
+        for (Path name : abs) {
+          p = p == null ? name : p.resolve(name);
           if (Files.isDirectory(p)) {
-            continue; // made by someone else meanwhile: not ours to remove
+            continue;
           }
-          // a file on the way (--out /etc/passwd/x): it was told as "already exists"
-          throw new java.nio.file.FileSystemException(p.toString(), null, p + " is a file, not a directory");
+          try {
+            Files.createDirectory(p);
+          } catch (java.nio.file.FileAlreadyExistsException e) {
+            if (Files.isDirectory(p)) {
+              continue; // made by someone else meanwhile: not ours to remove
+            }
+            // a file on the way (--out /etc/passwd/x): it was told as "already exists"
+            throw new java.nio.file.FileSystemException(p.toString(), null, p + " is a file, not a directory");
+          }
+          Path real;
+          try {
+            real = p.toRealPath(); // as made, whatever a '..' or a link before it leads to
+          } catch (IOException e) {
+            real = p;
+          }
+          dirs.add(real);
+          RUNNING.add(this);
         }
-        Path real;
-        try {
-          real = p.toRealPath(); // as made, whatever a '..' or a link before it leads to
-        } catch (IOException e) {
-          real = p;
-        }
-        dirs.add(real);
       }
     }
   }
@@ -151,7 +217,7 @@ final class OutputPaths {
    */
   private static void probe(Path dir, Path given, String option) {
     try {
-      Files.delete(Files.createTempFile(dir, AtomicFiles.TEMP_PREFIX, ".probe"));
+      AtomicFiles.probe(dir); // (a staging file of its own: a signal meanwhile leaves none in a directory to remove)
     } catch (IOException e) {
       throw CliError.badInput((given.equals(dir) ? "" : "cannot write " + given + ": its directory ") + dir
           + " takes no new files (creating one failed: " + ErrorHandler.reason(e) + ")", option, e);

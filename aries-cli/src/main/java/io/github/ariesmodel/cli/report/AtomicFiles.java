@@ -14,11 +14,32 @@ import java.util.concurrent.ThreadLocalRandom;
  * Writes files so that a reader never sees half of one: the content goes to a hidden temporary file in the same
  * directory, which is then renamed over the target (atomically where the file system allows). A failure (a full
  * disk, an I/O error) leaves the previous target untouched and no temporary file behind.
+ *
+ * <p>The staging files being written are known here, so that a command stopped by a signal (SIGINT, SIGTERM), which
+ * runs no {@code finally}, leaves none behind either: a shutdown hook calls {@link #abandonStaging}, which deletes
+ * them and makes every later write fail, so that no target is replaced from then on (until stop 78 a stopped write
+ * left its {@code .aries-partial-*.tmp} beside the target).
+ * A target is never half-written, stopped or not: it is replaced whole by a rename, or not at all.
  */
 public final class AtomicFiles {
 
   /** Prefix of the temporary files and staging directories; never a name the tools write otherwise. */
   public static final String TEMP_PREFIX = ".aries-partial-";
+
+  /** Guards {@link #STAGED} and {@link #abandoned}. */
+  private static final Object LOCK = new Object();
+  /** Staging files created and not yet renamed or deleted. */
+  private static final java.util.Set<Path> STAGED = new java.util.HashSet<>();
+  /** Whether {@link #abandonStaging} was called: no staging file is made after it. */
+  private static boolean abandoned;
+
+  static {
+    try {
+      Runtime.getRuntime().addShutdownHook(new Thread(AtomicFiles::abandonStaging, "aries-staging-cleanup"));
+    } catch (IllegalStateException e) {
+      abandoned = true; // the process is ending already: nothing is written
+    }
+  }
 
   private AtomicFiles() {}
 
@@ -55,6 +76,11 @@ public final class AtomicFiles {
    */
   public static void write(Path target, Content content) throws IOException {
     Path dir = target.toAbsolutePath().getParent();
+    synchronized (LOCK) {
+      if (abandoned) {
+        throw new IOException("cannot write " + target + ": the command was interrupted"); // (nor make its directory)
+      }
+    }
     Files.createDirectories(dir);
     Path tmp = newStagingFile(dir);
     try {
@@ -63,7 +89,11 @@ public final class AtomicFiles {
     } catch (IOException e) {
       throw failed("cannot write " + target, e);
     } finally {
-      Files.deleteIfExists(tmp);
+      try {
+        Files.deleteIfExists(tmp);
+      } finally {
+        unstage(tmp);
+      }
     }
   }
 
@@ -80,11 +110,59 @@ public final class AtomicFiles {
   static Path newStagingFile(Path dir) throws IOException {
     while (true) {
       Path p = dir.resolve(TEMP_PREFIX + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36) + ".tmp");
-      try {
-        return Files.createFile(p);
-      } catch (FileAlreadyExistsException e) {
-        // another writer's name: draw again
+      synchronized (LOCK) { // (made and recorded together: the shutdown hook sees every one)
+        if (abandoned) {
+          throw new IOException("the command was interrupted");
+        }
+        try {
+          Files.createFile(p);
+          STAGED.add(p);
+          return p;
+        } catch (FileAlreadyExistsException e) {
+          // another writer's name: draw again
+        }
       }
+    }
+  }
+
+  /** A staging file renamed or deleted: no longer the shutdown hook's to delete. */
+  private static void unstage(Path tmp) {
+    synchronized (LOCK) {
+      STAGED.remove(tmp);
+    }
+  }
+
+  /**
+   * Checks that a directory takes new files, as a staging file is made there: creates one and deletes it.
+   *
+   * @param dir the directory
+   * @throws IOException when the file cannot be created (or deleted)
+   */
+  public static void probe(Path dir) throws IOException {
+    Path p = newStagingFile(dir);
+    try {
+      Files.delete(p);
+    } finally {
+      unstage(p);
+    }
+  }
+
+  /**
+   * For a command stopped by a signal (the shutdown hook of this class, and that of the command line's output
+   * directories, which calls it first): deletes every staging file being written, whose target therefore stays as it
+   * was, and makes every later write fail. For the end of the process only: it cannot be undone.
+   */
+  public static void abandonStaging() {
+    synchronized (LOCK) {
+      abandoned = true;
+      for (Path p : STAGED) {
+        try {
+          Files.deleteIfExists(p);
+        } catch (IOException e) {
+          // left: nothing more can be done as the process ends
+        }
+      }
+      STAGED.clear();
     }
   }
 
