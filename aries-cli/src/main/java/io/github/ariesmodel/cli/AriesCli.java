@@ -2,11 +2,16 @@ package io.github.ariesmodel.cli;
 
 import io.github.ariesmodel.core.Texts;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.FilterOutputStream;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -40,13 +45,68 @@ public final class AriesCli implements Callable<Integer> {
       description = "Print the stack trace of a failure after its one-line message.")
   boolean debug;
 
+  /** Why standard output could not be written, for the default job's run (null when not known). */
+  private Supplier<IOException> outFailure = () -> null;
+
   /**
    * Runs the CLI.
    *
    * @param args command-line arguments
    */
   public static void main(String[] args) {
-    System.exit(execute(args, utf8(System.out), utf8(System.err)));
+    Recorded stdout = new Recorded(new FileOutputStream(FileDescriptor.out));
+    System.exit(execute(args, utf8(stdout), utf8(System.err), stdout::failure));
+  }
+
+  /**
+   * Standard output, remembering why writing it failed. {@code System.out} and a {@link PrintWriter} keep only that
+   * a write failed, so that the reason, a full disk or a reader that went away, could not be told.
+   */
+  static final class Recorded extends FilterOutputStream {
+    private volatile IOException failure;
+
+    Recorded(OutputStream out) {
+      super(out);
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      try {
+        out.write(b);
+      } catch (IOException e) {
+        throw failed(e);
+      }
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      try {
+        out.write(b, off, len);
+      } catch (IOException e) {
+        throw failed(e);
+      }
+    }
+
+    @Override
+    public void flush() throws IOException {
+      try {
+        out.flush();
+      } catch (IOException e) {
+        throw failed(e);
+      }
+    }
+
+    private IOException failed(IOException e) {
+      if (failure == null) {
+        failure = e;
+      }
+      return e;
+    }
+
+    /** @return the first failure to write, or null */
+    IOException failure() {
+      return failure;
+    }
   }
 
   /**
@@ -70,8 +130,25 @@ public final class AriesCli implements Callable<Integer> {
    * @return the exit code
    */
   public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+    return execute(args, out, err, () -> null);
+  }
+
+  /**
+   * Runs the CLI as {@link #execute(String[], PrintWriter, PrintWriter)} does; a command that succeeded but whose
+   * standard output could not be written fails (exit status 1). Until stop 78 {@code ./aries systems > /dev/full}
+   * lost its whole output and exited 0: a {@link PrintWriter} reports no failure, it only remembers it.
+   *
+   * @param args command-line arguments
+   * @param out standard output
+   * @param err standard error
+   * @param outFailure why writing {@code out} failed, or null when that is not known
+   * @return the exit code
+   */
+  static int execute(String[] args, PrintWriter out, PrintWriter err, Supplier<IOException> outFailure) {
     ErrorHandler errors = new ErrorHandler();
-    CommandLine cl = new CommandLine(new AriesCli());
+    AriesCli root = new AriesCli();
+    root.outFailure = outFailure;
+    CommandLine cl = new CommandLine(root);
     cl.setOut(out);
     cl.setErr(err);
     // an integer option with a range is refused naming it, whatever was wrong with the value (SharedOptions.Range)
@@ -95,21 +172,31 @@ public final class AriesCli implements Callable<Integer> {
     cl.registerConverter(Long.TYPE, AriesCli::wholeLong);
     cl.registerConverter(Integer.class, AriesCli::wholeInt);
     cl.registerConverter(Integer.TYPE, AriesCli::wholeInt);
+    int status;
     try {
-      return cl.execute(args);
+      status = cl.execute(args);
     } catch (OutOfMemoryError | StackOverflowError e) {
       // picocli hands only Exceptions to the handler; these two are a run's failures too, reported the same way.
-      CommandLine.ParseResult pr = cl.getParseResult();
-      CommandLine failed = cl;
-      for (CommandLine.ParseResult p = pr; p != null; p = p.subcommand()) {
-        failed = p.commandSpec().commandLine();
-      }
-      return ErrorHandler.handle(e, failed, ErrorHandler.debugRequested(args));
+      return ErrorHandler.handle(e, ran(cl), ErrorHandler.debugRequested(args));
     } finally {
       // the command is over: the output directories it kept are its results, no longer the shutdown hook's to remove
       // when the process is stopped (a failed command removed its own already)
       OutputPaths.Made.settled();
     }
+    boolean outFailed = out.checkError(); // (which flushes it, whatever the status)
+    if (status == 0 && outFailed) {
+      return ErrorHandler.standardOutputFailed(ran(cl), outFailure.get(), ErrorHandler.debugRequested(args));
+    }
+    return status;
+  }
+
+  /** @return the command that ran: the last subcommand parsed, or the root */
+  private static CommandLine ran(CommandLine cl) {
+    CommandLine last = cl;
+    for (CommandLine.ParseResult p = cl.getParseResult(); p != null; p = p.subcommand()) {
+      last = p.commandSpec().commandLine();
+    }
+    return last;
   }
 
   /**
@@ -163,7 +250,7 @@ public final class AriesCli implements Callable<Integer> {
     return execute(debug
             ? new String[] {"run", "mixed", "--system", "two-groups", "--out", "results/default", ErrorHandler.DEBUG}
             : new String[] {"run", "mixed", "--system", "two-groups", "--out", "results/default"},
-        spec.commandLine().getOut(), spec.commandLine().getErr());
+        spec.commandLine().getOut(), spec.commandLine().getErr(), outFailure);
   }
 
   /** Reports the version from the jar manifest. */

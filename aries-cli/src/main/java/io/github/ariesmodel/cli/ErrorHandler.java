@@ -175,6 +175,29 @@ final class ErrorHandler implements CommandLine.IParameterExceptionHandler, Comm
   }
 
   /**
+   * A command that succeeded but whose standard output could not be written: a failed run (exit status 1), told in one
+   * line with the reason ({@code aries systems: cannot write standard output: no space left on device (standard
+   * output)}), except when the reader of a pipe went away ({@code | head}), which it wanted: the status alone says
+   * it, as a shell tool stopped by SIGPIPE says nothing.
+   *
+   * @param cl the command that ran
+   * @param why why writing failed, or null when not known
+   * @param debug whether to print the stack trace too
+   * @return the exit status
+   */
+  static int standardOutputFailed(CommandLine cl, IOException why, boolean debug) {
+    if (why != null && BROKEN_PIPE.equals(why.getMessage())) {
+      return CliError.FAILED_RUN;
+    }
+    report(cl, cl.getErr(), "cannot write standard output" + (why == null ? "" : ": " + reason(why)),
+        "standard output", debug && why != null, why);
+    return CliError.FAILED_RUN;
+  }
+
+  /** What the operating system's write says when the reading end of a pipe is closed (EPIPE). */
+  static final String BROKEN_PIPE = "Broken pipe";
+
+  /**
    * A trace replay's failure as every command tells it: its message, whose lines (a deadlock's waiting ranks) are
    * joined by "; ".
    *
