@@ -1,7 +1,10 @@
 package io.github.ariesmodel.cli;
 
 import io.github.ariesmodel.core.sim.DeterministicEventLoop;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.LongSupplier;
@@ -17,7 +20,7 @@ import java.util.function.LongSupplier;
  * <p>It stays silent for the first {@link #SHOW_AFTER_NANOS} (short runs print nothing), then redraws at most every
  * {@link #REDRAW_NANOS}, in place with a carriage return. It is completely silent when disabled: {@link
  * #forStandardError(boolean, long)} disables it under {@code --quiet} and when standard error is not a terminal
- * ({@code System.console() == null}: redirected to a file, a pipe, a batch job's log). The wall clock is injected, so
+ * (redirected to a file, a pipe, a batch job's log; {@link #isTerminal}). The wall clock is injected, so
  * tests drive it without sleeping.
  *
  * <p>Updating does not touch the simulation, so it never changes results. Call {@link #update(long, long)} between
@@ -72,9 +75,30 @@ final class ProgressBar implements AutoCloseable {
    * @return the bar
    */
   public static ProgressBar forStandardError(boolean quiet, long totalSimulatedPs) {
-    boolean terminal = System.console() != null;
-    return new ProgressBar(AriesCli.utf8(System.err), !quiet && terminal, System::nanoTime,
-        totalSimulatedPs);
+    boolean enabled = !quiet && isTerminal(Path.of("/proc/self/fd/2"), System.console() != null);
+    return new ProgressBar(AriesCli.utf8(System.err), enabled, System::nanoTime, totalSimulatedPs);
+  }
+
+  /**
+   * Whether a file descriptor is a terminal, by where its link in {@code /proc/self/fd} leads (Linux): a terminal is a
+   * {@code /dev/pts/N}, {@code /dev/ttyX} or {@code /dev/console}; a file, a pipe ({@code pipe:[N]}), a socket or
+   * {@code /dev/null} is none. {@code System.console()} tells whether standard input and output are terminals, not
+   * standard error: until stop 78 {@code ./aries run mixed 2>log} at a terminal drew the bar into the log, and
+   * {@code ./aries run mixed >out} drew none on the terminal. Without such a link (no {@code /proc}) it is {@code
+   * console}.
+   *
+   * @param fdLink the descriptor's link, {@code /proc/self/fd/2} for standard error
+   * @param console what to answer when the link cannot be read: {@code System.console() != null}
+   * @return whether it is a terminal
+   */
+  static boolean isTerminal(Path fdLink, boolean console) {
+    String target;
+    try {
+      target = Files.readSymbolicLink(fdLink).toString();
+    } catch (IOException | UnsupportedOperationException | SecurityException e) {
+      return console;
+    }
+    return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty") || target.equals("/dev/console");
   }
 
   /** @return whether this bar can print at all */
