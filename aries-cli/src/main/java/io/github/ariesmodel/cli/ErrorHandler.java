@@ -55,6 +55,11 @@ final class ErrorHandler implements CommandLine.IParameterExceptionHandler, Comm
       where = o.longestName();
     } else if (arg != null) {
       where = arg.paramLabel();
+    } else if (ex instanceof CommandLine.MissingParameterException m && m.getMissing().size() == 1
+        && m.getMissing().get(0) instanceof OptionSpec o) {
+      // an option given without its value (--seed at the end of the line): picocli names no ArgSpec then, and the
+      // line was located at "(arguments)" until stop 78
+      where = o.longestName();
     }
     report(cl, cl.getErr(), ownConverterMessage(ex.getMessage()), where, debugRequested(args), ex);
     return CliError.BAD_INPUT;

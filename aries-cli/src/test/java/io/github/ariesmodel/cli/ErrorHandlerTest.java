@@ -37,6 +37,16 @@ class ErrorHandlerTest {
   }
 
   @Test
+  void anOptionMissingItsValueIsLocatedAtTheOptionNotTheArguments() {
+    // picocli gives no ArgSpec for a missing value: the line ended "(arguments)" until stop 78
+    assertThat(aries("run", "--seed")).isEqualTo(2);
+    assertThat(onlyLine()).startsWith("aries run: ").contains("--seed").endsWith("(--seed)");
+    err.getBuffer().setLength(0);
+    assertThat(aries("systems", "--describe")).isEqualTo(2);
+    assertThat(onlyLine()).startsWith("aries systems: ").endsWith("(--describe)");
+  }
+
+  @Test
   void controlCharactersInTheLineAreEscaped() {
     // picocli's own message quotes the value raw: an ESC sequence cleared the terminal, a BEL rang it
     assertThat(aries("run", "--seed", "\u001b[2J\u0007x")).isEqualTo(2);
