@@ -3,6 +3,7 @@ package io.github.ariesmodel.system.trace;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import io.github.ariesmodel.core.packet.Packet;
+import io.github.ariesmodel.core.packet.PacketKind;
 import io.github.ariesmodel.core.spi.Fabric;
 import io.github.ariesmodel.core.spi.FabricEndpoint;
 import io.github.ariesmodel.network.spi.HopListener;
@@ -53,10 +54,35 @@ public final class PacketTrace {
 
   private final int limit;
   private final Filter filter;
-  private final Map<Packet, Long> inFlight = new IdentityHashMap<>();
-  private final List<long[]> journeys = new ArrayList<>();
-  private final List<String> names = new ArrayList<>();
-  private final List<long[]> hops = new ArrayList<>();
+  /** The chosen packets in flight: {their slot, the index of their last hop recorded or -1}. */
+  private final Map<Packet, int[]> inFlight = new IdentityHashMap<>();
+  // The records are primitive arrays (Ints, Longs, Bytes), no object per packet or hop: a packet of three hops took
+  // about 0.3 KB as a long[] per journey and per hop, it takes about 0.12 KB (stop 78; README's --trace).
+  // A chosen packet's journey, by its slot (0, 1, 2, ... in the order the trace chose the packets), set at delivery.
+  /** The packets' numbers by slot; null while every chosen packet's number is its slot (no filter, the default). */
+  private Longs ids;
+  private final Ints sources = new Ints();
+  private final Ints destinations = new Ints();
+  private final Longs injectedAt = new Longs();
+  private final Longs deliveredAt = new Longs();
+  private final Ints hopCounts = new Ints();
+  private final Ints wireBytes = new Ints();
+  private final Ints tags = new Ints();
+  private final Ints systemOf = new Ints();
+  /** The kind's ordinal plus 1; 0 while the packet is in flight. */
+  private final Bytes kinds = new Bytes();
+  /** The slots in the order the packets were delivered: the order the journeys are written. */
+  private final Ints deliveries = new Ints();
+  // The hops, in the order they were recorded (a packet's in time order).
+  private final Ints hopSlot = new Ints();
+  private final Longs hopAt = new Longs();
+  private final Ints hopRouter = new Ints();
+  /** Port, VC and hop index packed ({@link #pack}), or {@link #WIDE} when one does not fit ({@link #wideHops}). */
+  private final Ints hopFields = new Ints();
+  /** The index of the packet's next hop, or -1 for its last hop recorded (which lasts until delivery). */
+  private final Ints hopNext = new Ints();
+  /** Port, VC and hop index of the hops whose fields do not fit {@link #pack}, by the hop's index. */
+  private final Map<Integer, int[]> wideHops = new HashMap<>();
   /** The node count of each system that injected a packet, in the order of their first packets. */
   private final List<Integer> systems = new ArrayList<>();
   private final HopListener hopListener = this::hop;
@@ -73,7 +99,7 @@ public final class PacketTrace {
     this(limit, Filter.all());
   }
 
-  /** The most packets a trace keeps: 10,000,000 (assumed: about 3 GB of records and an 8.5 GB file, README). */
+  /** The most packets a trace keeps: 10,000,000 (assumed: about 1.2 GB of records of 3 hops and an 8.5 GB file). */
   public static final int MAX_LIMIT = 10_000_000;
 
   /**
@@ -298,34 +324,75 @@ public final class PacketTrace {
       dropped++;
       return;
     }
-    chosen++;
-    inFlight.put(p, id);
+    int slot = (int) chosen++;
+    if (ids == null && id != slot) {
+      ids = new Longs();
+      for (int i = 0; i < slot; i++) {
+        ids.set(i, i);
+      }
+    }
+    if (ids != null) {
+      ids.set(slot, id);
+    }
+    inFlight.put(p, new int[] {slot, -1});
   }
 
   private void hop(long nowPs, Packet p, int router, int port, int vc, int hop) {
-    Long id = inFlight.get(p);
-    if (id != null) {
-      hops.add(new long[] {id, nowPs, router, port, vc, hop});
+    int[] f = inFlight.get(p);
+    if (f == null) {
+      return;
+    }
+    int i = hopSlot.size();
+    if (f[1] >= 0) {
+      hopNext.set(f[1], i);
+    }
+    f[1] = i;
+    hopSlot.set(i, f[0]);
+    hopAt.set(i, nowPs);
+    hopRouter.set(i, router);
+    hopNext.set(i, -1);
+    if (port >= 0 && port < 0xFFFF && vc >= 0 && vc <= 0xFF && hop >= 0 && hop <= 0xFF) {
+      hopFields.set(i, pack(port, vc, hop));
+    } else {
+      hopFields.set(i, WIDE);
+      wideHops.put(i, new int[] {port, vc, hop});
     }
   }
 
+  /** Marks a hop whose port, VC or hop index does not fit {@link #pack}: the fields of a port 0xFFFF, VC and hop 0xFF. */
+  private static final int WIDE = -1;
+
+  /** Port in bits 31-16 (0 to 0xFFFE), VC in bits 15-8 and the hop index in bits 7-0 (0 to 0xFF each). */
+  private static int pack(int port, int vc, int hop) {
+    return port << 16 | vc << 8 | hop;
+  }
+
   private void delivered(long nowPs, Packet p, int system) {
-    Long id = inFlight.remove(p);
-    if (id != null) {
-      journeys.add(new long[] {p.sourceNode(), p.destinationNode(), p.injectedAtPs(), nowPs, p.hops(),
-          p.wireBytes(), p.tag(), id, system});
-      names.add(p.kind().name());
+    int[] f = inFlight.remove(p);
+    if (f == null) {
+      return;
     }
+    int slot = f[0];
+    sources.set(slot, p.sourceNode());
+    destinations.set(slot, p.destinationNode());
+    injectedAt.set(slot, p.injectedAtPs());
+    deliveredAt.set(slot, nowPs);
+    hopCounts.set(slot, p.hops());
+    wireBytes.set(slot, p.wireBytes());
+    tags.set(slot, p.tag());
+    systemOf.set(slot, system);
+    kinds.set(slot, (byte) (p.kind().ordinal() + 1));
+    deliveries.set(deliveries.size(), slot);
   }
 
   /** @return packets recorded (chosen and delivered) */
   public int recorded() {
-    return journeys.size();
+    return deliveries.size();
   }
 
   /** @return hops recorded of the chosen packets */
   public int hopsRecorded() {
-    return hops.size();
+    return hopSlot.size();
   }
 
   /** @return packets the filter chose after the limit was reached (not recorded) */
@@ -357,76 +424,218 @@ public final class PacketTrace {
    */
   public void write(Writer w) throws IOException {
     checkArgument(w != null, "w must not be null");
-    Map<Long, Integer> journeyOf = new HashMap<>();
-    for (int i = 0; i < journeys.size(); i++) {
-      journeyOf.put(journeys.get(i)[7], i);
-    }
     // the hops written: those of delivered packets (it counted the hops of packets still in flight, which the events
     // leave out, until stop 77); inFlight tells of the chosen packets left out
-    long hopsWritten = hops.stream().filter(h -> journeyOf.containsKey(h[0])).count();
-    w.write("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"recorded\":" + journeys.size() + ",\"hops\":" + hopsWritten
-        + ",\"dropped\":" + dropped + ",\"inFlight\":" + inFlight.size() + ",\"filter\":\"" + filter
-        + "\",\"systems\":" + systems.size() + "},\"traceEvents\":[");
+    long hopsWritten = 0;
+    for (int i = 0; i < hopSlot.size(); i++) {
+      if (kinds.get(hopSlot.get(i)) != 0) {
+        hopsWritten++;
+      }
+    }
+    JsonText out = new JsonText(w);
+    StringBuilder b = out.text;
+    b.append("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"recorded\":").append(deliveries.size())
+        .append(",\"hops\":").append(hopsWritten).append(",\"dropped\":").append(dropped).append(",\"inFlight\":")
+        .append(inFlight.size()).append(",\"filter\":\"").append(filter).append("\",\"systems\":")
+        .append(systems.size()).append("},\"traceEvents\":[");
     // each system's nodes take the pids after those of the systems before it, from 1 (pid 0 is Perfetto's swapper)
     long[] firstPid = new long[systems.size()];
     for (int k = 1; k < firstPid.length; k++) {
       firstPid[k] = firstPid[k - 1] + systems.get(k - 1);
     }
-    String sep = "";
+    PacketKind[] kindValues = PacketKind.values();
+    boolean first = true;
     java.util.Set<Long> namedNodes = new java.util.HashSet<>();
-    for (int i = 0; i < journeys.size(); i++) {
-      long[] e = journeys.get(i);
-      long pid = pid(firstPid, e);
+    for (int i = 0; i < deliveries.size(); i++) {
+      int slot = deliveries.get(i);
+      long id = ids == null ? slot : ids.get(slot);
+      int src = sources.get(slot);
+      int system = systemOf.get(slot);
+      long pid = firstPid[system] + src + 1;
       if (namedNodes.add(pid)) {
-        String process = systems.size() > 1 ? "system " + (e[8] + 1) + " node " + e[0] : "node " + e[0];
-        w.write(String.format(Locale.ROOT,
-            "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":\"%s\"}}", sep, pid, process));
-        sep = ",\n";
+        b.append(first ? "" : ",\n").append("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":").append(pid)
+            .append(",\"args\":{\"name\":\"");
+        if (systems.size() > 1) {
+          b.append("system ").append(system + 1).append(' ');
+        }
+        b.append("node ").append(src).append("\"}}");
+        first = false;
       }
-      w.write(String.format(Locale.ROOT,
-          "%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"packet %d to node %d\"}}",
-          sep, pid, e[7] + 1, e[7], e[1]));
-      sep = ",\n";
-      // Chrome trace times are microseconds; picoseconds / 1e6.
-      w.write(String.format(Locale.ROOT,
-          ",\n{\"name\":\"%s\",\"cat\":\"packet\",\"ph\":\"X\",\"ts\":%.6f,\"dur\":%.6f,\"pid\":%d,\"tid\":%d,"
-              + "\"args\":{\"packet\":%d,\"src\":%d,\"dst\":%d,\"hops\":%d,\"wireBytes\":%d,\"tag\":%d,"
-              + "\"system\":%d}}",
-          names.get(i), e[2] / 1e6, (e[3] - e[2]) / 1e6, pid, e[7] + 1, e[7], e[0], e[1], e[4], e[5], e[6], e[8] + 1));
+      b.append(first ? "" : ",\n").append("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":").append(pid)
+          .append(",\"tid\":").append(id + 1).append(",\"args\":{\"name\":\"packet ").append(id).append(" to node ")
+          .append(destinations.get(slot)).append("\"}}");
+      first = false;
+      // Chrome trace times are microseconds; picoseconds / 10^6.
+      long injected = injectedAt.get(slot);
+      b.append(",\n{\"name\":\"").append(kindValues[kinds.get(slot) - 1].name())
+          .append("\",\"cat\":\"packet\",\"ph\":\"X\",\"ts\":");
+      micros(b, injected);
+      b.append(",\"dur\":");
+      micros(b, deliveredAt.get(slot) - injected);
+      b.append(",\"pid\":").append(pid).append(",\"tid\":").append(id + 1).append(",\"args\":{\"packet\":").append(id)
+          .append(",\"src\":").append(src).append(",\"dst\":").append(destinations.get(slot)).append(",\"hops\":")
+          .append(hopCounts.get(slot)).append(",\"wireBytes\":").append(wireBytes.get(slot)).append(",\"tag\":")
+          .append(tags.get(slot)).append(",\"system\":").append(system + 1).append("}}");
+      out.flushWhenFull();
     }
     // A packet's hops were recorded in time order; each lasts until its next hop, the last until delivery.
-    Map<Long, Integer> lastHop = new HashMap<>();
-    long[] endOf = new long[hops.size()];
-    for (int i = hops.size() - 1; i >= 0; i--) {
-      long[] h = hops.get(i);
-      Integer next = lastHop.put(h[0], i);
-      if (next != null) {
-        endOf[i] = hops.get(next)[1];
-      } else {
-        Integer j = journeyOf.get(h[0]);
-        endOf[i] = j == null ? -1 : journeys.get(j)[3];
-      }
-    }
-    for (int i = 0; i < hops.size(); i++) {
-      long[] h = hops.get(i);
-      Integer j = journeyOf.get(h[0]);
-      if (j == null) {
+    for (int i = 0; i < hopSlot.size(); i++) {
+      int slot = hopSlot.get(i);
+      if (kinds.get(slot) == 0) {
         continue;
       }
-      long[] e = journeys.get(j);
-      w.write(String.format(Locale.ROOT,
-          "%s{\"name\":\"router %d port %d vc %d\",\"cat\":\"hop\",\"ph\":\"X\",\"ts\":%.6f,\"dur\":%.6f,\"pid\":%d,"
-              + "\"tid\":%d,\"args\":{\"packet\":%d,\"hop\":%d,\"router\":%d,\"port\":%d,\"vc\":%d,\"src\":%d,"
-              + "\"dst\":%d,\"system\":%d}}",
-          sep, h[2], h[3], h[4], h[1] / 1e6, (endOf[i] - h[1]) / 1e6, pid(firstPid, e), h[0] + 1, h[0], h[5], h[2],
-          h[3], h[4], e[0], e[1], e[8] + 1));
-      sep = ",\n";
+      long id = ids == null ? slot : ids.get(slot);
+      int src = sources.get(slot);
+      int system = systemOf.get(slot);
+      int router = hopRouter.get(i);
+      int fields = hopFields.get(i);
+      int[] wide = fields == WIDE ? wideHops.get(i) : null;
+      int port = wide == null ? fields >>> 16 : wide[0];
+      int vc = wide == null ? fields >>> 8 & 0xFF : wide[1];
+      int hop = wide == null ? fields & 0xFF : wide[2];
+      long at = hopAt.get(i);
+      int next = hopNext.get(i);
+      long end = next < 0 ? deliveredAt.get(slot) : hopAt.get(next);
+      b.append(first ? "" : ",\n").append("{\"name\":\"router ").append(router).append(" port ").append(port)
+          .append(" vc ").append(vc).append("\",\"cat\":\"hop\",\"ph\":\"X\",\"ts\":");
+      micros(b, at);
+      b.append(",\"dur\":");
+      micros(b, end - at);
+      b.append(",\"pid\":").append(firstPid[system] + src + 1).append(",\"tid\":").append(id + 1)
+          .append(",\"args\":{\"packet\":").append(id).append(",\"hop\":").append(hop).append(",\"router\":")
+          .append(router).append(",\"port\":").append(port).append(",\"vc\":").append(vc).append(",\"src\":")
+          .append(src).append(",\"dst\":").append(destinations.get(slot)).append(",\"system\":").append(system + 1)
+          .append("}}");
+      first = false;
+      out.flushWhenFull();
     }
-    w.write("]}\n");
+    b.append("]}\n");
+    out.flush();
   }
 
-  /** A journey's process: its source node's, after the nodes of the systems before its own, from 1. */
-  private static long pid(long[] firstPid, long[] journey) {
-    return firstPid[(int) journey[8]] + journey[0] + 1;
+  /**
+   * Appends {@code ps} in microseconds with six decimals, as {@code String.format(Locale.ROOT, "%.6f", ps / 1e6)}
+   * does (the writer's form until stop 78), without the double: from 0 to 10^15 ps (1,000 s) the double's digits
+   * round to the picosecond exactly (its ulp stays below 2^-23 us, 0.12 ps, under half a picosecond), so its
+   * text is the whole and fractional microseconds of the integer. Other values take the formatter, as before.
+   *
+   * @param b where to append
+   * @param ps picoseconds
+   */
+  static void micros(StringBuilder b, long ps) {
+    if (ps < 0 || ps >= 1_000_000_000_000_000L) {
+      b.append(String.format(Locale.ROOT, "%.6f", ps / 1e6));
+      return;
+    }
+    b.append(ps / 1_000_000).append('.');
+    int fraction = (int) (ps % 1_000_000);
+    for (int d = 100_000; d > fraction && d > 1; d /= 10) {
+      b.append('0');
+    }
+    b.append(fraction);
+  }
+
+  /** The text being written, handed to the writer in blocks of about 64 K characters through one reused buffer. */
+  private static final class JsonText {
+    private static final int BLOCK = 1 << 16;
+    final StringBuilder text = new StringBuilder(BLOCK + 1024);
+    private final char[] chars = new char[BLOCK + 1024];
+    private final Writer w;
+
+    JsonText(Writer w) {
+      this.w = w;
+    }
+
+    void flushWhenFull() throws IOException {
+      if (text.length() >= BLOCK) {
+        flush();
+      }
+    }
+
+    void flush() throws IOException {
+      int n = text.length();
+      char[] c = n <= chars.length ? chars : new char[n];
+      text.getChars(0, n, c, 0);
+      w.write(c, 0, n);
+      text.setLength(0);
+    }
+  }
+
+  /** Chunks of 8,192 elements: growing copies none, and the last chunk is all a record array holds unused. */
+  private static final int CHUNK_BITS = 13;
+  private static final int CHUNK = 1 << CHUNK_BITS;
+  private static final int CHUNK_MASK = CHUNK - 1;
+
+  /** A growable array of ints in chunks; an element never set reads 0. */
+  private static final class Ints {
+    private int[][] chunks = new int[8][];
+    private int size;
+
+    int size() {
+      return size;
+    }
+
+    void set(int i, int v) {
+      int c = i >>> CHUNK_BITS;
+      if (c >= chunks.length) {
+        chunks = java.util.Arrays.copyOf(chunks, Math.max(2 * chunks.length, c + 1));
+      }
+      if (chunks[c] == null) {
+        chunks[c] = new int[CHUNK];
+      }
+      chunks[c][i & CHUNK_MASK] = v;
+      size = Math.max(size, i + 1);
+    }
+
+    int get(int i) {
+      int[] chunk = i < size ? chunks[i >>> CHUNK_BITS] : null;
+      return chunk == null ? 0 : chunk[i & CHUNK_MASK];
+    }
+  }
+
+  /** A growable array of longs in chunks; an element never set reads 0. */
+  private static final class Longs {
+    private long[][] chunks = new long[8][];
+    private int size;
+
+    void set(int i, long v) {
+      int c = i >>> CHUNK_BITS;
+      if (c >= chunks.length) {
+        chunks = java.util.Arrays.copyOf(chunks, Math.max(2 * chunks.length, c + 1));
+      }
+      if (chunks[c] == null) {
+        chunks[c] = new long[CHUNK];
+      }
+      chunks[c][i & CHUNK_MASK] = v;
+      size = Math.max(size, i + 1);
+    }
+
+    long get(int i) {
+      long[] chunk = i < size ? chunks[i >>> CHUNK_BITS] : null;
+      return chunk == null ? 0 : chunk[i & CHUNK_MASK];
+    }
+  }
+
+  /** A growable array of bytes in chunks; an element never set reads 0. */
+  private static final class Bytes {
+    private byte[][] chunks = new byte[8][];
+    private int size;
+
+    void set(int i, byte v) {
+      int c = i >>> CHUNK_BITS;
+      if (c >= chunks.length) {
+        chunks = java.util.Arrays.copyOf(chunks, Math.max(2 * chunks.length, c + 1));
+      }
+      if (chunks[c] == null) {
+        chunks[c] = new byte[CHUNK];
+      }
+      chunks[c][i & CHUNK_MASK] = v;
+      size = Math.max(size, i + 1);
+    }
+
+    byte get(int i) {
+      byte[] chunk = i < size ? chunks[i >>> CHUNK_BITS] : null;
+      return chunk == null ? 0 : chunk[i & CHUNK_MASK];
+    }
   }
 }

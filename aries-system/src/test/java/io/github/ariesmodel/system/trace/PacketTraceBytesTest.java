@@ -2,6 +2,8 @@ package io.github.ariesmodel.system.trace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.ariesmodel.core.DeliveryMode;
 import io.github.ariesmodel.core.packet.Packet;
 import io.github.ariesmodel.core.spi.Fabric;
@@ -10,6 +12,8 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -180,5 +184,67 @@ class PacketTraceBytesTest {
     assertThat(written(trace)).isEqualTo(EMPTY);
     trace.write(dir.resolve("e.json"));
     assertThat(Files.readString(dir.resolve("e.json"), StandardCharsets.UTF_8)).isEqualTo(EMPTY);
+  }
+
+  /**
+   * 30,000 packets, their hops and numbers run over several of the records' chunks (8,192 elements): the first 10,000
+   * from node 1, where a packet's number is its place among those chosen, the rest from nodes 0 to 2 in turn, where
+   * it is not. Every journey and hop written is the one scripted, in delivery order (the reverse of injection's).
+   */
+  @Test
+  void packetsAndHopsOverManyChunksAreWrittenAsScripted() throws Exception {
+    int n = 30_000;
+    PacketTrace trace = new PacketTrace(PacketTrace.MAX_LIMIT, PacketTrace.Filter.parse("src=1"));
+    ScriptedFabric inner = new ScriptedFabric(3);
+    Fabric f = wrapped(trace, inner);
+    List<Packet> chosen = new ArrayList<>();
+    List<Long> numbers = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      Packet p = packet(i < 10_000 ? 1 : i % 3, 2, i, 1_000L * i, 2);
+      f.inject(p);
+      if (p.sourceNode() == 1) {
+        chosen.add(p);
+        numbers.add((long) i);
+        trace.hopListener().hop(1_000L * i + 1, p, i % 7, i % 48, i % 8, 1);
+      }
+    }
+    for (Packet p : chosen) {
+      trace.hopListener().hop(p.injectedAtPs() + 500_000_000L, p, 3, 40, 2, 2);
+    }
+    for (int k = chosen.size() - 1; k >= 0; k--) {
+      inner.endpoints[2].deliver(chosen.get(k).injectedAtPs() + 900_000_000L, chosen.get(k));
+    }
+    JsonNode root = new ObjectMapper().readTree(written(trace));
+    int m = chosen.size();
+    assertThat(m).as("journeys over three chunks, hops over five").isGreaterThan(2 * 8_192);
+    assertThat(root.get("otherData").get("recorded").asInt()).isEqualTo(m);
+    assertThat(root.get("otherData").get("hops").asInt()).isEqualTo(2 * m);
+    List<JsonNode> journeys = new ArrayList<>();
+    List<JsonNode> hops = new ArrayList<>();
+    for (JsonNode e : root.get("traceEvents")) {
+      String cat = e.has("cat") ? e.get("cat").asText() : "";
+      (cat.equals("packet") ? journeys : cat.equals("hop") ? hops : new ArrayList<JsonNode>()).add(e);
+    }
+    assertThat(journeys).hasSize(m);
+    assertThat(hops).hasSize(2 * m);
+    for (int k = 0; k < m; k++) {
+      int c = m - 1 - k; // delivered last first
+      long number = numbers.get(c);
+      JsonNode a = journeys.get(k).get("args");
+      assertThat(a.get("packet").asLong()).isEqualTo(number);
+      assertThat(a.get("tag").asLong()).isEqualTo(number);
+      assertThat(journeys.get(k).get("tid").asLong()).isEqualTo(number + 1);
+      assertThat(journeys.get(k).get("ts").asDouble()).isEqualTo(number / 1e3);
+      assertThat(journeys.get(k).get("dur").asDouble()).isEqualTo(900);
+      JsonNode first = hops.get(c);
+      JsonNode second = hops.get(m + c);
+      assertThat(first.get("args").get("packet").asLong()).isEqualTo(number);
+      assertThat(first.get("name").asText()).isEqualTo("router " + number % 7 + " port " + number % 48 + " vc "
+          + number % 8);
+      assertThat(first.get("dur").asDouble()).as("until the next hop").isEqualTo(499.999999);
+      assertThat(second.get("args").get("packet").asLong()).isEqualTo(number);
+      assertThat(second.get("args").get("hop").asInt()).isEqualTo(2);
+      assertThat(second.get("dur").asDouble()).as("until delivery").isEqualTo(400);
+    }
   }
 }
