@@ -199,35 +199,8 @@ public final class Topologies {
       default:
         break;
     }
-    int colon = s.indexOf(':');
-    String kind = colon < 0 ? s : s.substring(0, colon);
-    if (!kind.equals("canonical") && !kind.equals("aries")) {
-      // the kind first: "foo:bar" was told its option was no key=value, and "theta:groups=2" that theta is no kind
-      boolean preset = java.util.List.of("theta", "edison", "full", "aries-small", "canonical-small").contains(kind);
-      throw new IllegalArgumentException(preset
-          ? "topology " + kind + " is a preset and takes no options but was \"" + Texts.abbreviate(spec) + "\"; use"
-              + " aries:groups=N or canonical:p=..,a=..,h=.. to choose a size"
-          : "topology kind must be canonical, aries, theta, edison, full, aries-small or canonical-small but was \""
-              + Texts.abbreviate(kind) + "\"");
-    }
-    Map<String, String> kv = new LinkedHashMap<>();
-    if (colon >= 0) {
-      for (String part : s.substring(colon + 1).split(",")) {
-        if (part.isBlank()) {
-          continue;
-        }
-        int eq = part.indexOf('=');
-        if (eq <= 0) {
-          throw new IllegalArgumentException("topology option must be key=value but was \"" + Texts.abbreviate(part)
-              + "\" in " + Texts.abbreviate(spec));
-        }
-        String key = part.substring(0, eq).trim();
-        if (kv.put(key, part.substring(eq + 1).trim()) != null) {
-          throw new IllegalArgumentException("topology option " + Texts.abbreviate(key) + " is given twice in "
-              + Texts.abbreviate(spec));
-        }
-      }
-    }
+    String kind = kindOf(s, spec);
+    Map<String, String> kv = options(s, spec);
     Dragonfly.Builder b;
     if (kind.equals("canonical")) {
       b = Dragonfly.canonicalBuilder(intOf(kv, "p", null), intOf(kv, "a", null), intOf(kv, "h", null));
@@ -294,6 +267,61 @@ public final class Topologies {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(userNames(kind, e.getMessage()), e);
     }
+  }
+
+  /** The presets {@link #parse} knows by name, each a generated system of one size. */
+  private static final java.util.List<String> PRESETS =
+      java.util.List.of("theta", "edison", "full", "aries-small", "canonical-small");
+
+  /**
+   * The kind of a generated spec's text: {@code canonical} or {@code aries}, whitespace before the colon ignored
+   * ({@code "aries :groups=2"} was refused as the kind "aries " while the options' whitespace was ignored).
+   *
+   * @param s the spec, trimmed and in lower case
+   * @param spec the spec as given, for the message
+   */
+  private static String kindOf(String s, String spec) {
+    int colon = s.indexOf(':');
+    String kind = (colon < 0 ? s : s.substring(0, colon)).trim();
+    if (!kind.equals("canonical") && !kind.equals("aries")) {
+      // the kind first: "foo:bar" was told its option was no key=value, and "theta:groups=2" that theta is no kind
+      throw new IllegalArgumentException(PRESETS.contains(kind)
+          ? "topology " + kind + " is a preset and takes no options but was \"" + Texts.abbreviate(spec) + "\"; use"
+              + " aries:groups=N or canonical:p=..,a=..,h=.. to choose a size"
+          : "topology kind must be canonical, aries, " + String.join(", ", PRESETS.subList(0, PRESETS.size() - 1))
+              + " or " + PRESETS.get(PRESETS.size() - 1) + " but was \"" + Texts.abbreviate(kind) + "\"");
+    }
+    return kind;
+  }
+
+  /**
+   * A generated spec's options, key to value, in the order given, each trimmed; empty parts skipped.
+   *
+   * @param s the spec, trimmed and in lower case
+   * @param spec the spec as given, for the message
+   * @throws IllegalArgumentException for a part that is no key=value, or a key given twice
+   */
+  private static Map<String, String> options(String s, String spec) {
+    int colon = s.indexOf(':');
+    Map<String, String> kv = new LinkedHashMap<>();
+    if (colon >= 0) {
+      for (String part : s.substring(colon + 1).split(",")) {
+        if (part.isBlank()) {
+          continue;
+        }
+        int eq = part.indexOf('=');
+        if (eq <= 0) {
+          throw new IllegalArgumentException("topology option must be key=value but was \"" + Texts.abbreviate(part)
+              + "\" in " + Texts.abbreviate(spec));
+        }
+        String key = part.substring(0, eq).trim();
+        if (kv.put(key, part.substring(eq + 1).trim()) != null) {
+          throw new IllegalArgumentException("topology option " + Texts.abbreviate(key) + " is given twice in "
+              + Texts.abbreviate(spec));
+        }
+      }
+    }
+    return kv;
   }
 
   /**

@@ -36,4 +36,15 @@ class TopologySpecEdgesTest {
         .hasMessage("linksPerPair must not be set for a system of 1 group, which has no group pairs, but was 3");
     assertThat(Topologies.parse("aries:groups=1").linksPerPair()).isZero();
   }
+
+  /** Whitespace around the options was ignored but not before the colon: "aries :groups=2" was no kind "aries ". */
+  @Test
+  void whitespaceBeforeTheColonIsIgnoredAsAroundTheOptions() {
+    assertThat(Topologies.parse(" aries : groups = 2 ").describe()).isEqualTo(Topologies.parse("aries:groups=2")
+        .describe());
+    assertThat(Topologies.parse("canonical\t:p=2, a=4 ,h=2").describe()).isEqualTo(Topologies.canonicalSmall()
+        .describe());
+    refused("ari es:groups=2", "topology kind must be canonical, aries, theta, edison, full, aries-small or"
+        + " canonical-small but was \"ari es\"");
+  }
 }
