@@ -18,7 +18,8 @@ import java.util.Map;
  *       {@code links=} per group pair, {@code arrangement=}): an Aries system.
  *   <li>Both take {@code exit=own|any}: how a packet for another group picks its global link
  *       ({@link Dragonfly.Builder#anyExitLink(boolean)}; default {@code own}).
- *   <li>Presets: {@code theta} (9 groups, 3,456 nodes [S11]), {@code edison} (15 groups, 5,760 nodes [S11]),
+ *   <li>Presets: {@code default} (1 group, 384 nodes) and {@code two-groups} (2 groups), as the simulator's presets of
+ *       those names, {@code theta} (9 groups, 3,456 nodes [S11]), {@code edison} (15 groups, 5,760 nodes [S11]),
  *       {@code full} (241 groups, 92,544 nodes), {@code aries-small} (3 groups of 2 × 4 routers, 2 global ports per
  *       router: a test system), {@code canonical-small} (p=2, a=4, h=2, 9 groups).
  *   <li>Real cabling ({@link #parseTopology} only, since the result is a {@link CabledDragonfly}, not a
@@ -186,6 +187,10 @@ public final class Topologies {
           + " a generated dragonfly, and is not taken here (in Java, Topologies.parseTopology reads it)");
     }
     switch (s) {
+      case "default":
+        return aries(1);
+      case "two-groups":
+        return aries(2);
       case "theta":
         return aries(9);
       case "edison":
@@ -271,7 +276,7 @@ public final class Topologies {
 
   /** The presets {@link #parse} knows by name, each a generated system of one size. */
   private static final java.util.List<String> PRESETS =
-      java.util.List.of("theta", "edison", "full", "aries-small", "canonical-small");
+      java.util.List.of("default", "two-groups", "theta", "edison", "full", "aries-small", "canonical-small");
 
   /**
    * The kind of a generated spec's text: {@code canonical} or {@code aries}, whitespace before the colon ignored

@@ -44,7 +44,22 @@ class TopologySpecEdgesTest {
         .describe());
     assertThat(Topologies.parse("canonical\t:p=2, a=4 ,h=2").describe()).isEqualTo(Topologies.canonicalSmall()
         .describe());
-    refused("ari es:groups=2", "topology kind must be canonical, aries, theta, edison, full, aries-small or"
-        + " canonical-small but was \"ari es\"");
+    refused("ari es:groups=2", "topology kind must be canonical, aries, default, two-groups, theta, edison, full,"
+        + " aries-small or canonical-small but was \"ari es\"");
+  }
+
+  /**
+   * Every system {@code ./aries systems} lists is a topology too: traffic's --topology refused default and two-groups
+   * (and cabled:two-groups), which run's --system and systems --describe took, as "topology kind must be ...".
+   */
+  @Test
+  void theSimulatorsOneAndTwoGroupPresetsAreTopologiesToo() {
+    assertThat(Topologies.parse("default").describe()).isEqualTo(Topologies.aries(1).describe());
+    assertThat(Topologies.parse(" Two-Groups ").describe()).isEqualTo(Topologies.aries(2).describe());
+    assertThat(Topologies.parseTopology("cabled:two-groups").describe())
+        .isEqualTo(CabledDragonfly.of(Topologies.aries(2)).describe());
+    assertThat(Topologies.parseTopology("cabled:default+failed=random:1").nodeCount()).isEqualTo(384);
+    refused("two-groups:groups=3", "topology two-groups is a preset and takes no options but was"
+        + " \"two-groups:groups=3\"; use aries:groups=N or canonical:p=..,a=..,h=.. to choose a size");
   }
 }
