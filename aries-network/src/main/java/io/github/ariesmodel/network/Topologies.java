@@ -40,6 +40,14 @@ public final class Topologies {
   /** What joins a cabled system's spec and each of its failures: {@code edison-cabled+failed=random:24:blue}. */
   public static final String FAILED = "+failed=";
 
+  /** The presets {@link #parse} knows by name, each a generated system of one size. */
+  private static final java.util.List<String> PRESETS =
+      java.util.List.of("default", "two-groups", "theta", "edison", "full", "aries-small", "canonical-small");
+
+  /** A one-group Aries system and the smallest canonical one as the builders make them: their defaults. */
+  private static final Dragonfly DEFAULT_ARIES = Dragonfly.aries(1);
+  private static final Dragonfly DEFAULT_CANONICAL = Dragonfly.canonical(1, 1, 1);
+
   private Topologies() {}
 
   /**
@@ -171,6 +179,164 @@ public final class Topologies {
   }
 
   /**
+   * A spec's canonical form: the one text of every spelling of one system, for records (two runs of
+   * {@code ARIES:groups=2} and {@code aries: groups=2, rows=6} are runs of one system and record it alike).
+   *
+   * <ul>
+   *   <li>Whitespace around the spec and its parts is dropped; kinds, keys, presets and prefixes ({@code links:},
+   *       {@code cabled:}, {@code +failed=}) are in lower case.
+   *   <li>{@code aries:} and {@code canonical:} options are in the grammar's order (canonical: p, a, h, g, bw, links,
+   *       arrangement, exit; aries: groups, rows, cols, rank2, h, nodes, links, arrangement, exit), numbers in plain
+   *       decimal ({@code +02} is 2, {@code bw=5.5e9} is 5500000000), arrangements by their first name
+   *       ({@code consecutive} is {@code absolute}, {@code palmtree} {@code relative}), and an option equal to its
+   *       default is left out: the Aries layout's 6 rows, 16 columns, 3 rank-2 links, 10 global ports and 4 nodes,
+   *       canonical's g = a·h + 1 and 5.25 GB/s, the most links a pair that the ports allow (with more than one
+   *       group), the absolute arrangement and {@code exit=own}.
+   *   <li>A link list's path and each failure's spec keep their case (a path is the file system's).
+   *   <li>A preset stays a preset: {@code theta} is not written {@code aries:groups=9}, nor the reverse.
+   * </ul>
+   *
+   * <p>Only the text is read, nothing is built: {@link #parseTopology} builds the same system from the canonical
+   * form as from the spec, and refuses one exactly when it refuses the other (with the message of the form given).
+   *
+   * @param spec a topology spec, as {@link #parseTopology} takes it
+   * @return its canonical form
+   * @throws IllegalArgumentException when the spec is null, or its text is malformed (an unknown kind or option, an
+   *     option given twice or with a value of the wrong type, a missing required option); values out of range are
+   *     left to {@link #parseTopology}
+   */
+  public static String canonical(String spec) {
+    if (spec == null) {
+      throw new IllegalArgumentException("spec must not be null");
+    }
+    String s = spec.trim();
+    int cut = failuresAt(s);
+    if (cut >= 0) {
+      String base = s.substring(0, cut).trim();
+      if (base.isEmpty()) {
+        throw new IllegalArgumentException("topology \"" + Texts.abbreviate(s) + "\" names no system before "
+            + FAILED);
+      }
+      StringBuilder out = new StringBuilder(canonical(base));
+      String failures = s.substring(cut);
+      int at = 0;
+      while (at < failures.length()) {
+        int next = failuresAt(failures.substring(at + FAILED.length()));
+        int end = next < 0 ? failures.length() : at + FAILED.length() + next;
+        out.append(FAILED).append(failures.substring(at + FAILED.length(), end).strip()); // as LinkFailures reads it
+        at = end;
+      }
+      return out.toString();
+    }
+    if (s.regionMatches(true, 0, LINKS_PREFIX, 0, LINKS_PREFIX.length())) {
+      return LINKS_PREFIX + s.substring(LINKS_PREFIX.length()).trim();
+    }
+    if (s.equalsIgnoreCase(EDISON_CABLED)) {
+      return EDISON_CABLED;
+    }
+    if (s.regionMatches(true, 0, CABLED_PREFIX, 0, CABLED_PREFIX.length())) {
+      return CABLED_PREFIX + canonical(s.substring(CABLED_PREFIX.length()));
+    }
+    String lower = s.toLowerCase(Locale.ROOT);
+    if (PRESETS.contains(lower)) {
+      return lower;
+    }
+    String kind = kindOf(lower, spec);
+    Map<String, String> kv = options(lower, spec);
+    boolean canonical = kind.equals("canonical");
+    java.util.List<String> order = canonical
+        ? java.util.List.of("p", "a", "h", "g", "bw", "links", "arrangement", "exit")
+        : java.util.List.of("groups", "rows", "cols", "rank2", "h", "nodes", "links", "arrangement", "exit");
+    java.util.List<String> unknown = kv.keySet().stream().filter(k -> !order.contains(k)).toList();
+    if (!unknown.isEmpty()) {
+      throw new IllegalArgumentException("topology options " + unknown.stream().limit(3).map(Texts::abbreviate)
+          .toList() + (unknown.size() > 3 ? " and " + (unknown.size() - 3) + " more" : "") + " are unknown for "
+          + kind);
+    }
+    Map<String, String> values = new LinkedHashMap<>();
+    for (String key : order) {
+      if (!kv.containsKey(key)) {
+        continue;
+      }
+      String v = switch (key) {
+        case "bw" -> plain(doubleOf(kv, key));
+        case "arrangement" -> arrangementName(kv.get(key));
+        case "exit" -> exitName(kv.get(key));
+        default -> Integer.toString(intOf(kv, key, null));
+      };
+      values.put(key, v);
+    }
+    // the layout's defaults, as the builders hold them (read off systems built without the options)
+    Map<String, String> defaults = new LinkedHashMap<>();
+    defaults.put("arrangement", "absolute");
+    defaults.put("exit", "own");
+    int slots;
+    int groups;
+    if (canonical) {
+      int a = intOf(kv, "a", null);
+      int h = intOf(kv, "h", null);
+      intOf(kv, "p", null);
+      long g = (long) a * h + 1;
+      defaults.put("g", Long.toString(g));
+      if (DEFAULT_CANONICAL.linkBandwidth(0) == DEFAULT_CANONICAL.linkBandwidth(1)
+          && DEFAULT_CANONICAL.linkBandwidth(1) == DEFAULT_CANONICAL.linkBandwidth(2)
+          && DEFAULT_CANONICAL.linkBandwidth(2) == DEFAULT_CANONICAL.injectionBandwidth()) {
+        defaults.put("bw", plain(DEFAULT_CANONICAL.injectionBandwidth())); // (uniform, as bw= sets it)
+      }
+      slots = (int) Math.min(Integer.MAX_VALUE, (long) a * h);
+      groups = (int) Math.min(Integer.MAX_VALUE, kv.containsKey("g") ? intOf(kv, "g", null) : g);
+    } else {
+      Dragonfly d = DEFAULT_ARIES;
+      defaults.put("rows", Integer.toString(d.rows()));
+      defaults.put("cols", Integer.toString(d.columns()));
+      // (ports of a router: columns − 1 rank-1, then rank2 to each of the other rows, then the global ports)
+      defaults.put("rank2", Integer.toString((d.firstGlobalPort() - (d.columns() - 1)) / (d.rows() - 1)));
+      defaults.put("h", Integer.toString(d.globalPorts()));
+      defaults.put("nodes", Integer.toString(d.nodesPerRouter()));
+      groups = intOf(kv, "groups", null);
+      long perGroup = (long) intOf(values, "rows", d.rows()) * intOf(values, "cols", d.columns());
+      slots = (int) Math.min(Integer.MAX_VALUE, perGroup * intOf(values, "h", d.globalPorts()));
+    }
+    if (groups > 1) {
+      // the builder's default with more than one group: every slot cabled (with one, links= is refused, so kept)
+      defaults.put("links", Integer.toString(slots / (groups - 1)));
+    }
+    StringBuilder out = new StringBuilder(kind).append(':');
+    String sep = "";
+    for (Map.Entry<String, String> e : values.entrySet()) {
+      if (!e.getValue().equals(defaults.get(e.getKey()))) {
+        out.append(sep).append(e.getKey()).append('=').append(e.getValue());
+        sep = ",";
+      }
+    }
+    return out.toString();
+  }
+
+  /** A rate in plain decimal, no exponent and no trailing zeros, that {@link Double#parseDouble} reads back exactly. */
+  private static String plain(double x) {
+    if (!(Math.abs(x) < 1e18)) {
+      return Double.toString(x).toLowerCase(Locale.ROOT); // (out of range, refused when built)
+    }
+    // Double.toString is the shortest decimal that reads back as x; the same decimal without its exponent reads back
+    return new java.math.BigDecimal(Double.toString(x)).stripTrailingZeros().toPlainString();
+  }
+
+  /** An arrangement's first name, the one its aliases stand for. */
+  private static String arrangementName(String name) {
+    GlobalArrangement a = GlobalArrangement.byName(name);
+    return a == GlobalArrangement.ABSOLUTE ? "absolute" : a == GlobalArrangement.RELATIVE ? "relative"
+        : a == GlobalArrangement.INTERLEAVED ? "interleaved" : name;
+  }
+
+  private static String exitName(String e) {
+    if (!e.equals("own") && !e.equals("any")) {
+      throw new IllegalArgumentException("topology option exit must be own or any but was \"" + Texts.abbreviate(e)
+          + "\"");
+    }
+    return e;
+  }
+
+  /**
    * Parses a regular dragonfly's description (see the class comment); cabled systems need {@link #parseTopology}.
    *
    * @param spec e.g. {@code canonical:p=4,a=8,h=4} or {@code aries:groups=9}
@@ -273,10 +439,6 @@ public final class Topologies {
       throw new IllegalArgumentException(userNames(kind, e.getMessage()), e);
     }
   }
-
-  /** The presets {@link #parse} knows by name, each a generated system of one size. */
-  private static final java.util.List<String> PRESETS =
-      java.util.List.of("default", "two-groups", "theta", "edison", "full", "aries-small", "canonical-small");
 
   /**
    * The kind of a generated spec's text: {@code canonical} or {@code aries}, whitespace before the colon ignored

@@ -83,9 +83,13 @@ public record SystemSpec(
   }
 
   /**
-   * A system spec as it is recorded: stripped, and a preset's name in its own (lower) case, as the systems command
-   * reads it. {@code --system Theta} ran and was recorded as "Theta", while {@code --system DEFAULT} was refused
-   * (until stop 75). Anything else keeps its case: a link list's path is the file system's.
+   * A system spec as it is recorded: stripped, a preset's name in its own (lower) case, as the systems command reads
+   * it, and a topology spec in its canonical form ({@link io.github.ariesmodel.network.Topologies#canonical}: kinds,
+   * keys and prefixes in lower case, options in the grammar's order, defaults left out), so that every spelling of one
+   * system records the same text. {@code --system Theta} ran and was recorded as "Theta", while {@code --system
+   * DEFAULT} was refused (until stop 75); {@code ARIES:groups=2} and {@code aries:groups=2} recorded two texts
+   * (until stop 78). A link list's path keeps its case: it is the file system's. A spec whose text the canonical form
+   * refuses is kept as it is (stripped), for the build to refuse with its own message.
    *
    * @param system a system spec
    * @return it, canonical
@@ -97,7 +101,11 @@ public record SystemSpec(
         return p.id();
       }
     }
-    return s;
+    try {
+      return io.github.ariesmodel.network.Topologies.canonical(s);
+    } catch (IllegalArgumentException e) {
+      return s; // (malformed: the build refuses it, located where the system was chosen)
+    }
   }
 
   /**
