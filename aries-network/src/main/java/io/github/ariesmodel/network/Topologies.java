@@ -512,6 +512,14 @@ public final class Topologies {
       }
       return "topology option " + m;
     }
+    // the totals are no option: "topology option nodes (groups × routers × nodes) must be at most 262144" named the
+    // nodes= option of a spec that gave rows=32,cols=32 and no nodes= (until stop 78)
+    for (String[] r : new String[][] {{"nodes (groups × routers × nodesPerRouter) ", "nodes (groups × rows × cols ×"
+        + " nodes) "}, {"rows × columns ", "rows × cols "}}) {
+      if (m.startsWith(r[0])) {
+        return "topology " + r[1] + m.substring(r[0].length());
+      }
+    }
     for (String[] r : new String[][] {{"nodesPerRouter", "nodes"}, {"columns", "cols"}, {"rank2Links", "rank2"},
         {"globalPorts", "h"}, {"linksPerPair", "links"}}) {
       m = m.replace(r[0], r[1]);

@@ -62,4 +62,13 @@ class TopologySpecEdgesTest {
     refused("two-groups:groups=3", "topology two-groups is a preset and takes no options but was"
         + " \"two-groups:groups=3\"; use aries:groups=N or canonical:p=..,a=..,h=.. to choose a size");
   }
+
+  /** An Aries spec's totals were told as the option nodes=, which the spec had not given. */
+  @Test
+  void anAriesSpecsTotalsAreNotToldAsAnOption() {
+    refused("aries:groups=241,rows=32,cols=32", "topology nodes (groups × rows × cols × nodes) must be at most 262144"
+        + " (18-bit node ids) but was 987136");
+    refused("aries:groups=2,rows=64,cols=32", "topology rows × cols must be in [1, 1024] but was 2048");
+    refused("aries:groups=2,nodes=65", "topology option nodes must be in [1, 64] but was 65");
+  }
 }
