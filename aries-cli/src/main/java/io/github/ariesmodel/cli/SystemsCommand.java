@@ -182,7 +182,8 @@ final class SystemsCommand implements Callable<Integer> {
     if (preset != null) {
       out.printf(Locale.ROOT, "system %s: %s%n", preset.id(), preset.description());
     } else {
-      out.printf(Locale.ROOT, "system %s%n", name);
+      // as a run records it (ARIES:groups=2 was described under the name typed, and recorded so by run until stop 78)
+      out.printf(Locale.ROOT, "system %s%n", io.github.ariesmodel.cli.system.SystemSpec.canonicalSystem(name));
     }
     out.printf(Locale.ROOT, "  topology          %s%n", t.describe());
     out.printf(Locale.ROOT, "  groups            %,d%n", t.groupCount());
