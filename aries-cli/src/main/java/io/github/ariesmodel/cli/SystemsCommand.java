@@ -74,7 +74,9 @@ final class SystemsCommand implements Callable<Integer> {
     }
     out.printf(Locale.ROOT, "%-14s %7s %8s %8s  %s%n", "SYSTEM", "GROUPS", "ROUTERS", "NODES", "DESCRIPTION");
     for (SystemPreset p : SystemPreset.values()) {
-      out.printf(Locale.ROOT, "%-14s %7d %8d %8d  %s%n", p.id(), p.groups(), p.routers(), p.nodes(), p.description());
+      // thousands with "," as the descriptions and --describe write them (the table wrote 92544 beside "92,544 nodes")
+      out.printf(Locale.ROOT, "%-14s %,7d %,8d %,8d  %s%n", p.id(), p.groups(), p.routers(), p.nodes(),
+          p.description());
     }
     out.println("Any topology spec (aries:groups=G,..., canonical:p=..,a=..,h=..) or links:FILE (a machine's link"
         + " list) is a system too; a cabled one may have failed links (edison-cabled+failed=random:24:blue).");

@@ -92,7 +92,7 @@ class CabledSystemCommandTest {
   void systemsListsEdisonAsCabledAndDescribesALinkList() throws IOException {
     StringWriter out = new StringWriter();
     assertThat(run(out, new StringWriter(), "systems")).isZero();
-    assertThat(out.toString()).containsPattern("edison-cabled +15 +1440 +5760 ");
+    assertThat(out.toString()).containsPattern("edison-cabled +15 +1,440 +5,760 ");
     Path f = links();
     StringWriter d = new StringWriter();
     assertThat(run(d, new StringWriter(), "systems", "--describe", "links:" + f)).isZero();

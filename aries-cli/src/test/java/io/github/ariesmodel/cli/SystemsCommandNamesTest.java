@@ -25,4 +25,14 @@ class SystemsCommandNamesTest {
     assertThat(describe("Canonical-Small")).isEqualTo("system canonical-small");
     assertThat(describe("Theta")).startsWith("system theta: ALCF Theta");
   }
+
+  /** The list wrote 23136 routers and 92544 nodes beside its own description's "92,544 nodes". */
+  @Test
+  void theListWritesThousandsAsItsDescriptionsDo() {
+    StringWriter out = new StringWriter();
+    assertThat(AriesCli.execute(new String[] {"systems"}, new PrintWriter(out, true), new PrintWriter(
+        new StringWriter(), true))).isZero();
+    assertThat(out.toString().lines().filter(l -> l.startsWith("full "))).singleElement().asString()
+        .matches("full +241 +23,136 +92,544  the largest Aries system: 241 groups, 92,544 nodes .*");
+  }
 }
