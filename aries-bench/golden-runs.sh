@@ -18,7 +18,9 @@
 # `traffic` points over five routings, three patterns and three systems (the canonical 1,056 nodes on one to three
 # threads, Edison on two, the full system on one and two), Edison as cabled with and without failed links, the
 # `iommu` study on two page sizes, and a three-point sweep on two jobs at a time. Lines
-# that carry a wall-clock time or a rate per second are left out of the `traffic`, `replay` and `iommu` outputs. About
+# that carry a wall-clock time or a rate per second are left out of the `traffic`, `replay` and `iommu` outputs, and
+# from every output the build's `commit` and `dirty` lines (results.json's `run.build`, the `build` of `traffic` and
+# `iommu --json`; since stop 78), which differ between any two builds; its `version` is kept. About
 # three minutes on 2 cores when they are free (stop 76, the 35 runs: 3.8 minutes of user time, 10.5 of wall time on a
 # shared 2-core VM). Needs bash and a JDK 17.
 set -uo pipefail
@@ -87,6 +89,12 @@ java=(java -Xmx6g -XX:+UseParallelGC -jar "$jar")
 i=0
 failed=()
 
+# unbuilt: the text without the lines of the build's commit and whether its tree was dirty (results.json's run.build,
+# traffic's and iommu's build), which differ between any two builds (docs/results-schema.md)
+unbuilt() {
+  grep -v -E '^ *"(commit|dirty)" : ' || true
+}
+
 # json NAME ARGS...: a command's printed JSON without its wall-clock and per-second lines; run in the scratch folder
 # (a command that writes files, replay, is given a relative --out there: its JSON names that path, which so reads the
 # same in every run, and as it did when the replays wrote the caller's ./results/replay, until stop 76)
@@ -96,7 +104,8 @@ json() {
   i=$((i + 1))
   local file
   file="$out/$(printf %02d $i)-$name.txt"
-  (cd "$work" && "${java[@]}" "$@") 2>&1 | grep -v -i -e '"wall' -e 'seconds' -e 'perSecond' -e 'Per_s' > "$file"
+  (cd "$work" && "${java[@]}" "$@") 2>&1 | grep -v -i -e '"wall' -e 'seconds' -e 'perSecond' -e 'Per_s' | unbuilt \
+    > "$file"
   if [ "${PIPESTATUS[0]}" != 0 ]; then
     { echo "failed:"; cat "$file"; } > "$work/failed" && mv "$work/failed" "$file"
     failed+=("$name")
@@ -110,7 +119,7 @@ results() {
   i=$((i + 1))
   rm -rf "$work/o"
   if "${java[@]}" "$@" --no-wall-clock -q --out "$work/o" > "$work/log" 2>&1; then
-    cp "$work/o/results.json" "$out/$(printf %02d $i)-$name.txt"
+    unbuilt < "$work/o/results.json" > "$out/$(printf %02d $i)-$name.txt"
   else
     { echo "failed:"; cat "$work/log"; } > "$out/$(printf %02d $i)-$name.txt"
     failed+=("$name")
@@ -159,7 +168,7 @@ if "${java[@]}" sweep --job pingpong --param sizes=8,64,4096 --jobs 2 --no-wall-
   > "$work/log" 2>&1; then
   # in the C locale's byte order: another locale's collation would order the points' files otherwise
   (cd "$work/sweep" 2>/dev/null && find . -type f -name '*.json' -print0 | LC_ALL=C sort -z | xargs -0 cat) \
-    > "$out/$(printf %02d $i)-sweep-pingpong.txt"
+    | unbuilt > "$out/$(printf %02d $i)-sweep-pingpong.txt"
 else
   { echo "failed:"; cat "$work/log"; } > "$out/$(printf %02d $i)-sweep-pingpong.txt"
   failed+=(sweep-pingpong)

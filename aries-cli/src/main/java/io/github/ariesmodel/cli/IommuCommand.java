@@ -2,6 +2,7 @@ package io.github.ariesmodel.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.ariesmodel.cli.report.BuildInfo;
 import io.github.ariesmodel.cli.report.Figures;
 import io.github.ariesmodel.core.AccessKind;
 import io.github.ariesmodel.core.ByteCount;
@@ -208,6 +209,11 @@ final class IommuCommand implements Callable<Integer> {
 
     Map<String, Object> report = report(iommu.statistics(), loop.now(), ps, regionBytes, config, effectiveWindow);
     if (json.json) {
+      // the code that ran, first (a result traced to its commit; docs/results-schema.md, run.build)
+      Map<String, Object> withBuild = new LinkedHashMap<>();
+      withBuild.put("build", BuildInfo.current().asMap());
+      withBuild.putAll(report);
+      report = withBuild;
       try {
         out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report));
       } catch (com.fasterxml.jackson.core.JsonProcessingException e) {

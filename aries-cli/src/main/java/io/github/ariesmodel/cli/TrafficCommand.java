@@ -2,6 +2,7 @@ package io.github.ariesmodel.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.ariesmodel.cli.report.BuildInfo;
 import io.github.ariesmodel.cli.report.Figures;
 import io.github.ariesmodel.core.Texts;
 import io.github.ariesmodel.network.Arbitration;
@@ -244,6 +245,11 @@ final class TrafficCommand implements Callable<Integer> {
     m.put("eventsPerSecond", r.eventsPerSecond());
     m.put("packetHopsPerSecond", r.packetHopsPerSecond());
     if (json.json) {
+      // the code that ran, first (a result traced to its commit; docs/results-schema.md, run.build)
+      Map<String, Object> withBuild = new LinkedHashMap<>();
+      withBuild.put("build", BuildInfo.current().asMap());
+      withBuild.putAll(m);
+      m = withBuild;
       out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m));
     } else {
       out.printf(Locale.ROOT, "%s%n", topo.describe());

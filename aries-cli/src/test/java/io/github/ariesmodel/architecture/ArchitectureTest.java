@@ -130,7 +130,7 @@ class ArchitectureTest {
       "report.AtomicFiles", "report.Column", "report.ColumnType", "report.Figures", "report.HtmlReport", "report.Metric",
       "report.PlotSpec", "report.Plots", "report.ReportWriter", "report.ResultTable", "report.Results",
       "report.ResultsCsv", "report.ResultsJson", "report.RunMetadata", "report.Scale", "report.Series",
-      "report.SweepCoordinates", "report.WallClock",
+      "report.SweepCoordinates", "report.WallClock", "report.BuildInfo",
       "sweep.Shard", "sweep.SweepJobs", "sweep.SweepMerge", "sweep.SweepPoint", "sweep.SweepRunner",
       "sweep.SweepSpec",
       "system.BuiltSystems", "system.RecordedSettings", "system.SystemSpec", "system.SystemSpecException",

@@ -131,6 +131,18 @@ public final class ResultsJson {
   private static void writeRun(JsonGenerator g, RunMetadata m, boolean includeWallClock) throws IOException {
     g.writeObjectFieldStart("run");
     g.writeStringField("tool", m.tool());
+    if (m.build() != null) {
+      // the code that made the results (absent: not known, a file written before the field)
+      g.writeObjectFieldStart("build");
+      g.writeStringField("version", m.build().version());
+      g.writeStringField("commit", m.build().commit());
+      if (m.build().dirty() == null) {
+        g.writeNullField("dirty");
+      } else {
+        g.writeBooleanField("dirty", m.build().dirty());
+      }
+      g.writeEndObject();
+    }
     g.writeStringField("command", m.command());
     g.writeStringField("system", m.system());
     g.writeStringField("routing", m.routing());
@@ -337,11 +349,12 @@ public final class ResultsJson {
 
   private static RunMetadata readRun(JsonNode run) {
     String p = "$.run";
-    only(run, p, "tool", "command", "system", "routing", "fabric", "translator", "nic", "iommu", "seed",
+    only(run, p, "tool", "build", "command", "system", "routing", "fabric", "translator", "nic", "iommu", "seed",
         "parameters", "sweep", "simulatedTimePs", "events", "wallClock");
     RunMetadata.Builder b = RunMetadata.builder(text(run, "tool", p, false), text(run, "command", p, false))
         .system(text(run, "system", p, true))
         .routing(text(run, "routing", p, true));
+    b.build(build(run.get("build"), p + ".build"));
     // added after the schema was published: a file written before them lacks them (read as not known)
     b.fabric(run.has("fabric") ? text(run, "fabric", p, true) : null)
         .translator(run.has("translator") ? text(run, "translator", p, true) : null)
@@ -374,6 +387,28 @@ public final class ResultsJson {
       b.wallClock(new WallClock(instant(wall, "startedAt", wp), instant(wall, "finishedAt", wp)));
     }
     return b.build();
+  }
+
+  /** {@code run.build}: absent (a file written before the field existed) or null, not known. */
+  private static BuildInfo build(JsonNode v, String path) {
+    if (v == null || v.isNull()) {
+      return null;
+    }
+    if (!v.isObject()) {
+      throw new IllegalArgumentException(path + " must be an object or null but was " + v);
+    }
+    only(v, path, "version", "commit", "dirty");
+    JsonNode dirty = v.get("dirty");
+    if (dirty == null || !(dirty.isNull() || dirty.isBoolean())) {
+      throw new IllegalArgumentException(path + ".dirty must be true, false or null but was "
+          + (dirty == null ? "missing" : dirty.toString()));
+    }
+    try {
+      return new BuildInfo(text(v, "version", path, false), text(v, "commit", path, false),
+          dirty.isNull() ? null : dirty.booleanValue());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(path + ": " + e.getMessage(), e);
+    }
   }
 
   /** An object of strings, null, or (a file written before the field existed) absent: null. */

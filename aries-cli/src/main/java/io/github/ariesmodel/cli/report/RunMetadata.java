@@ -10,6 +10,8 @@ import java.util.OptionalDouble;
  * What was run, on what, and how long it took. Immutable; build with {@link #builder(String, String)}.
  *
  * @param tool name and version of the tool that made the results, e.g. {@code aries-model 0.1.0}
+ * @param build the build that made them (version and commit), or {@code null} when not known (a file written before
+ *     the field existed); the builder starts with {@link BuildInfo#current()}
  * @param command the command or job that made them, e.g. {@code run pingpong --system default}
  * @param system the simulated system's name, or {@code null} when not applicable
  * @param routing the routing algorithm's name, or {@code null} when not applicable
@@ -29,6 +31,7 @@ import java.util.OptionalDouble;
  */
 public record RunMetadata(
     String tool,
+    BuildInfo build,
     String command,
     String system,
     String routing,
@@ -97,6 +100,7 @@ public record RunMetadata(
   /** @return a builder holding this metadata's fields */
   public Builder toBuilder() {
     Builder b = new Builder(tool, command);
+    b.build = build;
     b.system = system;
     b.routing = routing;
     b.fabric = fabric;
@@ -128,6 +132,7 @@ public record RunMetadata(
   /** Builds {@link RunMetadata}; optional fields default to null, zero or empty. */
   public static final class Builder {
     private String tool;
+    private BuildInfo build = BuildInfo.current();
     private String command;
     private String system;
     private String routing;
@@ -153,6 +158,15 @@ public record RunMetadata(
      */
     public Builder tool(String value) {
       this.tool = value;
+      return this;
+    }
+
+    /**
+     * @param value the build that made the results, or null when not known
+     * @return this builder
+     */
+    public Builder build(BuildInfo value) {
+      this.build = value;
       return this;
     }
 
@@ -304,8 +318,8 @@ public record RunMetadata(
      * @throws IllegalArgumentException when a field is invalid
      */
     public RunMetadata build() {
-      return new RunMetadata(tool, command, system, routing, fabric, translator, nic, iommu, seed, parameters, sweep,
-          simulatedTimePs, events, wallClock);
+      return new RunMetadata(tool, build, command, system, routing, fabric, translator, nic, iommu, seed, parameters,
+          sweep, simulatedTimePs, events, wallClock);
     }
   }
 }
