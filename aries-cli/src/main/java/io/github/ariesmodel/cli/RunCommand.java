@@ -117,25 +117,31 @@ final class RunCommand implements Callable<Integer> {
             : base.fabric(),
         file == null || pr.hasMatchedOption("--translator") ? atOption(() -> SystemSpec.parseTranslator(translator))
             : base.translator(),
-        base.iommu(), base.nic(), null).withThreads(threads.checked());
+        base.iommu(), base.nic(), null).withThreads(file == null || pr.hasMatchedOption("--threads")
+            ? threads.checked() : base.threads());
+    // where the engine's threads were asked, for the refusals below: --threads N, or the file's threads: N
+    String threadsFrom = s.threads() == 0 || file == null || pr.hasMatchedOption("--threads")
+        ? "--threads " + s.threads() : "threads " + s.threads() + " in --config " + config;
+    String threadsAt = threadsFrom.startsWith("--") ? "--threads" : "--config " + config;
     if (file != null && s.translator() == io.github.ariesmodel.system.TranslatorKind.FLAT && file.iommuGiven()) {
       // --translator flat over a file's iommu settings would drop them without a word; refused as the file alone is,
       // whatever their values (settings equal to the defaults passed here and were refused inside the file)
       throw CliError.badInput("the configuration's iommu settings are for the IOMMU translator but the translator is"
           + " flat; drop one of them", "--translator", null);
     }
-    VirtualCarriers.forLanes(threads.checked());
-    if (s.fabric() == io.github.ariesmodel.system.FabricKind.IDEAL && threads.checked() > 0) {
+    VirtualCarriers.forLanes(s.threads());
+    if (s.fabric() == io.github.ariesmodel.system.FabricKind.IDEAL && s.threads() > 0) {
       // the builder's refusal named its own calls, fabric(IDEAL) and threads(N), at "(arguments)" (until stop 77)
-      throw CliError.badInput("--fabric ideal cannot be combined with --threads " + threads.checked() + ": the ideal"
+      throw CliError.badInput("--fabric ideal cannot be combined with " + threadsFrom + ": the ideal"
           + " fabric runs on the single event loop and the engine's threads need the router fabric; drop one of them",
-          "--threads", null);
+          threadsAt, null);
     }
     PacketTrace.Filter filter = trace == null ? null : atOption(() -> PacketTrace.Filter.parse(traceFilter));
-    if (trace != null && threads.checked() > 0) {
+    if (trace != null && s.threads() > 0) {
       // the builder's refusal named its own calls, trace(...) and threads(N), at "(arguments)" (until stop 77)
-      throw CliError.badInput("--trace cannot be combined with --threads " + threads.checked() + ": the packet trace"
-          + " numbers packets on the single event loop; drop --threads to trace the run", "--threads", null);
+      throw CliError.badInput("--trace cannot be combined with " + threadsFrom + ": the packet trace"
+          + " numbers packets on the single event loop; drop " + (threadsFrom.startsWith("--") ? "--threads"
+          : "the configuration's threads") + " to trace the run", threadsAt, null);
     }
     if (trace != null) {
       try {

@@ -1,5 +1,6 @@
 package io.github.ariesmodel.cli;
 
+import io.github.ariesmodel.cli.config.RunConfig;
 import io.github.ariesmodel.cli.workload.Workloads;
 import io.github.ariesmodel.core.Texts;
 import io.github.ariesmodel.network.Routings;
@@ -158,8 +159,9 @@ final class SharedOptions {
     } catch (NumberFormatException e) {
       n = -1;
     }
-    if (n < 1 || n > 4096) {
-      throw CliError.badInput("--threads must be " + also + "in [1, 4096] but was " + text, "--threads", null);
+    if (n < 1 || n > RunConfig.MAX_THREADS) {
+      throw CliError.badInput("--threads must be " + also + "in [1, " + RunConfig.MAX_THREADS + "] but was " + text,
+          "--threads", null);
     }
     return n;
   }

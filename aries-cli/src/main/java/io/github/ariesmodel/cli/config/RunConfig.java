@@ -51,6 +51,7 @@ import java.util.regex.Pattern;
  * seed: 7
  * fabric: routers             # or ideal
  * translator: iommu           # or flat
+ * threads: 2                 # the partitioned engine on 2 threads, as run --threads 2 (absent: the single loop)
  * iommu: {ways: 4, sets: 32, ptesPerLine: 8, policy: lru, maxInFlight: 32, fetchBuffers: 8,
  *         pteFetchLatencyNs: 500, hitLatencyNs: 5, issueIntervalNs: 1.25, prefetch: true,
  *         pageTables: per-registration}   # or per-context (the hardware's shape, docs/iommu.md)
@@ -61,7 +62,8 @@ import java.util.regex.Pattern;
  * params: {sizes: "8,64,4K", iterations: 5}
  * </pre>
  *
- * @param spec the system spec
+ * @param spec the system spec, its {@link SystemSpec#threads()} the file's {@code threads} (0 when absent: the single
+ *     event loop)
  * @param workload the workload name, or null when the file names none
  * @param params the workload's parameters
  * @param iommuGiven whether the file has an {@code iommu} mapping (its values may equal the defaults)
@@ -77,8 +79,14 @@ public record RunConfig(SystemSpec spec, String workload, Params params, boolean
     nodeSettings = List.copyOf(nodeSettings);
   }
 
-  private static final Set<String> TOP = Set.of("system", "routing", "seed", "fabric", "translator", "iommu", "nic",
-      "workload", "params");
+  private static final Set<String> TOP = Set.of("system", "routing", "seed", "fabric", "translator", "threads", "iommu",
+      "nic", "workload", "params");
+
+  /**
+   * Most threads of the partitioned engine, in a file's {@code threads} and on the command line's {@code --threads}
+   * (assumed: far above any machine's cores and any system's groups, which cap the threads used).
+   */
+  public static final int MAX_THREADS = 4096;
   /** The keys of {@code iommu} and {@code nic}: the ones a run's results record them by. */
   private static final Set<String> IOMMU = RecordedSettings.IOMMU_KEYS;
   private static final Set<String> NIC = RecordedSettings.NIC_KEYS;
@@ -254,6 +262,9 @@ public record RunConfig(SystemSpec spec, String workload, Params params, boolean
     long seed = integer(root, "seed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
     String fabric = text(root, "fabric", "routers");
     String translator = text(root, "translator", "iommu");
+    // the engine a record with "simulationEngine" : "partitioned" ran on: until stop 78 no file could say it, so such a
+    // run was repeated only with --threads on the command line
+    int threads = (int) integer(root, "threads", 0, 1, MAX_THREADS);
     if (root.has("iommu") && SystemSpec.parseTranslator(translator) != TranslatorKind.IOMMU) {
       // the flat translator has no IOMMU: its settings would be dropped without a word
       throw new IllegalArgumentException("iommu settings are for the IOMMU translator but translator is "
@@ -264,7 +275,7 @@ public record RunConfig(SystemSpec spec, String workload, Params params, boolean
     SystemSpec spec;
     try {
       spec = new SystemSpec(system, routing, seed, SystemSpec.parseFabric(fabric),
-          SystemSpec.parseTranslator(translator), iommu, nic, null);
+          SystemSpec.parseTranslator(translator), iommu, nic, null).withThreads(threads);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
