@@ -196,6 +196,7 @@ final class RunCommand implements Callable<Integer> {
     java.util.Set<String> fromFile = new java.util.LinkedHashSet<>(merged.keySet());
     fromFile.removeAll(given.keySet()); // -p NAME=... replaces the file's NAME
     merged.putAll(given);
+    engineRecorded(merged, fromFile, s.threads() > 0);
     Params p = Params.of(merged);
     if (trace != null) {
       // the trace must replace none of the run's own inputs (the configuration became a trace, until stop 75)
@@ -277,6 +278,38 @@ final class RunCommand implements Callable<Integer> {
       }
     }
     return 0;
+  }
+
+  /**
+   * A record's {@code "simulationEngine" : "partitioned"} among the parameters (copied with the record's others): taken,
+   * and dropped (the results record it again), when the run is on the partitioned engine; else refused in one line
+   * naming the key, the values it may have and the value. It was refused as an unknown parameter of the workload,
+   * listing the workload's parameters, which did not say what the key is or how to ask for the engine (until stop 78).
+   *
+   * @param params the run's parameters, the key removed when taken
+   * @param fromFile the parameters the configuration gave
+   * @param partitioned whether the run is on the partitioned engine ({@code --threads N}, or the file's threads)
+   */
+  private void engineRecorded(Map<String, String> params, java.util.Set<String> fromFile, boolean partitioned) {
+    String key = WorkloadRun.SIMULATION_ENGINE;
+    String value = params.get(key);
+    if (value == null) {
+      return;
+    }
+    if (value.equals("partitioned") && partitioned) {
+      params.remove(key);
+      return;
+    }
+    boolean inFile = fromFile.contains(key);
+    String what = (inFile ? config + ": params." : "") + key;
+    String message = value.equals("partitioned")
+        ? what + " is partitioned, the engine results.json records for --threads N, but this run has no threads; give"
+            + " --threads N (or threads: N in --config) for the partitioned engine, or drop " + key + " for the single"
+            + " event loop"
+        : what + " must be partitioned (with --threads N, or threads: N in --config) or absent (the single event loop):"
+            + " it is the engine results.json records, no workload parameter; but was \"" + Texts.abbreviate(value)
+            + "\"";
+    throw CliError.badInput(message, inFile ? "--config " + config : "-p " + key, null);
   }
 
   /** Where the system was chosen: {@code --system}, or the configuration file. */
