@@ -56,14 +56,19 @@ final class TrafficCommand implements Callable<Integer> {
 
   @Option(names = "--load", defaultValue = "0.5",
       description = "offered load, fraction of injection bandwidth, [0.0001, 2] (default: ${DEFAULT-VALUE})")
+  @SharedOptions.DecimalRange(min = TrafficExperiment.MIN_LOAD, max = 2) // the experiment's least; 2: assumed
   double load;
 
   @Mixin SharedOptions.Seed seed;
 
   @Option(names = "--warmup-us", defaultValue = "2", description = "warm-up, µs (default: ${DEFAULT-VALUE})")
+  @SharedOptions.DecimalRange(min = 0, max = 1e9)
   double warmupUs;
 
   @Option(names = "--measure-us", defaultValue = "5", description = "measurement window, µs (default: ${DEFAULT-VALUE})")
+  // The window is simulated in whole picoseconds: a positive value that rounds to none would be refused by the
+  // experiment under its own field name.
+  @SharedOptions.DecimalRange(min = 1e-6, max = 1e9, after = "(at least 1 ps)")
   double measureUs;
 
   @Option(names = "--vc-buffer", defaultValue = "2048", description = "bytes per VC buffer (default: ${DEFAULT-VALUE})")
@@ -79,6 +84,7 @@ final class TrafficCommand implements Callable<Integer> {
 
   @Option(names = "--drain-limit-us", defaultValue = "100", description = "with --drain: stop this long (simulated) "
       + "after the window even if packets remain, and report what is stuck (default: ${DEFAULT-VALUE})")
+  @SharedOptions.DecimalRange(min = 0, max = 1e6, minExclusive = true)
   double drainLimitUs;
 
   @Option(names = "--busiest-links", paramLabel = "N", defaultValue = "0",
@@ -121,18 +127,7 @@ final class TrafficCommand implements Callable<Integer> {
     TrafficPattern pat = TrafficPattern.parse(pattern);
     Arbitration arb = arbitration(arbitration);
     int threadCount = threads.checked(topo.groupCount());
-    if (!(warmupUs >= 0 && warmupUs <= 1e9)) {
-      throw CliError.badInput("--warmup-us must be in [0, 1e9] but was " + warmupUs, "--warmup-us", null);
-    }
-    // The window is simulated in whole picoseconds: a positive value that rounds to none would be refused by the
-    // experiment under its own field name.
-    if (!(measureUs >= 1e-6 && measureUs <= 1e9)) {
-      throw CliError.badInput("--measure-us must be in [1e-6, 1e9] (at least 1 ps) but was " + measureUs,
-          "--measure-us", null);
-    }
-    if (!(load >= TrafficExperiment.MIN_LOAD && load <= 2)) {
-      throw CliError.badInput("--load must be in [0.0001, 2] but was " + load, "--load", null);
-    }
+    // --warmup-us, --measure-us, --load and --drain-limit-us are in their ranges (SharedOptions.DecimalRange)
     double work = (double) topo.nodeCount() * (warmupUs + measureUs);
     if (!allowLong && work > MAX_NODE_MICROSECONDS) {
       throw CliError.badInput(String.format(Locale.ROOT, "estimated work %.3g node-µs (%,d nodes × %.3g µs) exceeds"
@@ -145,9 +140,6 @@ final class TrafficCommand implements Callable<Integer> {
     if (!drain && spec.commandLine().getParseResult().hasMatchedOption("--drain-limit-us")) {
       // it would be ignored without a word
       throw CliError.badInput("--drain-limit-us needs --drain", "--drain-limit-us", null);
-    }
-    if (!(drainLimitUs > 0 && drainLimitUs <= 1e6)) {
-      throw CliError.badInput("--drain-limit-us must be in (0, 1e6] but was " + drainLimitUs, "--drain-limit-us", null);
     }
     if (drain) {
       b.drain().drainLimitPs(Math.max(1, Math.round(drainLimitUs * 1e6)));

@@ -638,7 +638,8 @@ class HostileInputTest {
   @Test
   void messagesHoldNoJavaClassNames() {
     String[][] cases = {
-        {"traffic", "--measure-us", "abc"}, {"--measure-us must be a number but was 'abc'", "(--measure-us)"},
+        {"traffic", "--measure-us", "abc"},
+        {"--measure-us must be a number in [1e-6, 1e9] (at least 1 ps) but was 'abc'", "(--measure-us)"},
         {"traffic", "--topology", "links:" + tmp.resolve("nonexistent")}, {"no such file", ")"},
         {"systems", "--describe", "links:" + tmp}, {"is a directory", ")"}};
     for (int i = 0; i < cases.length; i += 2) {

@@ -151,4 +151,87 @@ class OptionRangeTest {
     }
     assertThat(checked).isEqualTo(library.size());
   }
+
+  /** A floating-point option with a {@link SharedOptions.DecimalRange}, and the command it belongs to. */
+  private record Decimal(String command, OptionSpec option, SharedOptions.DecimalRange range) {
+    String name() {
+      return option.longestName();
+    }
+  }
+
+  private static List<Decimal> decimalOptions() {
+    List<Decimal> found = new ArrayList<>();
+    for (Map.Entry<String, CommandLine> c : new CommandLine(new AriesCli()).getSubcommands().entrySet()) {
+      for (OptionSpec o : c.getValue().getCommandSpec().options()) {
+        SharedOptions.DecimalRange r = SharedOptions.decimalRangeOf(o);
+        if (r != null) {
+          found.add(new Decimal(c.getKey(), o, r));
+        }
+      }
+    }
+    return found;
+  }
+
+  private static void assertRefused(Decimal o, String value, String said) {
+    String[] r = o.command().equals("replay")
+        ? refusal(o.command(), ReplayCommandTest.TRACES.resolve("simgrid-examples/actions_alltoall.txt").toString(),
+            o.name(), value)
+        : refusal(o.command(), o.name(), value);
+    String what = o.command() + " " + o.name() + " " + value;
+    assertThat(r[0]).as(what).isEqualTo("2");
+    assertThat(r[1]).as(what).isEqualTo("aries " + o.command() + ": " + o.name() + " " + said + " (" + o.name() + ")"
+        + System.lineSeparator());
+  }
+
+  @Test
+  void everyFloatingPointOptionOfRunTrafficAndIommuHasARange() {
+    List<String> unranged = new ArrayList<>();
+    for (String command : List.of("run", "traffic", "iommu")) {
+      for (OptionSpec o : new CommandLine(new AriesCli()).getSubcommands().get(command).getCommandSpec().options()) {
+        if ((o.type() == double.class || o.type() == Double.class) && SharedOptions.decimalRangeOf(o) == null) {
+          unranged.add(command + " " + o.longestName());
+        }
+      }
+    }
+    assertThat(unranged).isEmpty();
+    assertThat(decimalOptions()).extracting(o -> o.command() + " " + o.name()).contains("traffic --load",
+        "traffic --warmup-us", "traffic --measure-us", "traffic --drain-limit-us", "iommu --fetch-latency-ns",
+        "iommu --hit-latency-ns", "iommu --issue-interval-ns");
+  }
+
+  @Test
+  void everyFloatingPointOptionsDefaultIsInItsRange() {
+    for (Decimal o : decimalOptions()) {
+      Object d = o.option().defaultValue() != null ? Double.valueOf(o.option().defaultValue())
+          : o.option().initialValue();
+      double v = ((Number) d).doubleValue();
+      String what = o.command() + " " + o.name();
+      assertThat(o.range().minExclusive() ? v > o.range().min() : v >= o.range().min()).as(what + " " + v).isTrue();
+      assertThat(v).as(what).isLessThanOrEqualTo(o.range().max());
+    }
+  }
+
+  @Test
+  void everyFloatingPointOptionIsRefusedNamingItsRangeWhateverTheValue() {
+    // until stop 78 "--load abc" said "--load must be a number but was 'abc'", without the range
+    for (Decimal o : decimalOptions()) {
+      String range = SharedOptions.text(o.range());
+      assertRefused(o, "abc", "must be a number in " + range + " but was 'abc'");
+      assertRefused(o, "NaN", "must be a finite number in " + range + " but was 'NaN'");
+      double below = o.range().minExclusive() ? o.range().min() : o.range().min() - 1;
+      assertRefused(o, String.valueOf(below), "must be in " + range + " but was " + below);
+      double above = o.range().max() * 2;
+      assertRefused(o, String.valueOf(above), "must be in " + range + " but was " + above);
+    }
+  }
+
+  @Test
+  void theRangesAreWrittenAsPeopleWriteThem() {
+    Map<String, String> expected = Map.of("traffic --load", "[0.0001, 2]", "traffic --measure-us",
+        "[1e-6, 1e9] (at least 1 ps)", "traffic --drain-limit-us", "(0, 1e6]", "iommu --hit-latency-ns",
+        "[0, 1e6] ns (1 ms)");
+    Map<String, String> told = new java.util.HashMap<>();
+    decimalOptions().forEach(o -> told.put(o.command() + " " + o.name(), SharedOptions.text(o.range())));
+    assertThat(told).containsAllEntriesOf(expected);
+  }
 }
