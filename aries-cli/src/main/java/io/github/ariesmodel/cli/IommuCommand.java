@@ -152,6 +152,9 @@ final class IommuCommand implements Callable<Integer> {
 
   @Mixin SharedOptions.Json json;
 
+  /** Taken as on run, replay and sweep, so that scripts pass one set of switches (iommu prints no progress). */
+  @Mixin SharedOptions.Quiet quiet;
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();

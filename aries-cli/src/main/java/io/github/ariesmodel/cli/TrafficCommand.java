@@ -97,6 +97,9 @@ final class TrafficCommand implements Callable<Integer> {
 
   @Mixin SharedOptions.Threads threads;
 
+  /** Taken as on run, replay and sweep, so that scripts pass one set of switches (traffic prints no progress). */
+  @Mixin SharedOptions.Quiet quiet;
+
   @Option(names = "--allow-long", description = "Run even when the estimated work exceeds "
       + "the built-in bound (" + MAX_NODE_MICROSECONDS + " node-µs simulated).")
   boolean allowLong;
@@ -175,8 +178,9 @@ final class TrafficCommand implements Callable<Integer> {
     m.put("load", load); // asked for; offeredLoad is what the sources generated in the window
     // the settings that change the results, so that a run can be repeated from its output (--topology as given, which
     // the description above cannot be fed back as; --vc-buffer, --arbitration and the drain were not written, until
-    // stop 77); --threads changes nothing and --busiest-links only adds its table
-    m.put("topologySpec", topology);
+    // stop 77); --threads changes nothing and --busiest-links only adds its table. In its canonical form (since stop
+    // 78: ARIES:groups=2 and aries:groups=2, one system, recorded two texts), which reads back as the same system
+    m.put("topologySpec", Topologies.canonical(topology));
     m.put("vcBufferBytes", vcBuffer);
     m.put("arbitration", arb.name().toLowerCase(Locale.ROOT));
     m.put("drain", drain);

@@ -311,4 +311,22 @@ class TrafficCommandTest {
     }
     assertThat(again).isEqualTo(once);
   }
+
+  /**
+   * Two spellings of one system record one spec, its canonical form (until stop 78 the spec was recorded as typed:
+   * {@code ARIES:groups=2} and {@code aries:groups=2}, one system, two texts); {@code -q} is taken as on run.
+   */
+  @Test
+  void theTopologySpecIsRecordedInItsCanonicalForm() throws Exception {
+    assertThat(run("traffic", "--topology", " CANONICAL: P=2, a=4 ,h=2, g=9 ", "--load", "0.1", "--warmup-us", "0.2",
+        "--measure-us", "0.3", "--json", "-q")).as(err.toString()).isZero();
+    JsonNode typed = new ObjectMapper().readTree(out.toString());
+    assertThat(typed.get("topologySpec").asText()).isEqualTo("canonical:p=2,a=4,h=2");
+    assertThat(err.toString()).isEmpty();
+  }
+
+  @Test
+  void quietIsTakenByIommuToo() {
+    assertThat(run("iommu", "--synthetic", "random:100", "--region", "1M", "-q")).as(err.toString()).isZero();
+  }
 }
