@@ -754,7 +754,8 @@ final class ReplayWorkload implements Workload {
           + (b.neverRan() ? ", never ran: the traces had ended before its start (no background.GBpsPerNode)"
               : b.finished() ? ", ended by itself after " + Figures.round(b.ranPs() / 1e6, 3) + " us"
               : ", stopped where the traces ended")
-          + "; it sent " + b.bytesSent() + " bytes in " + b.messages() + " messages");
+          + "; it sent " + b.bytesSent() + " bytes, " + b.bytesDelivered() + " of them delivered (the bytes of"
+          + " background.GBpsPerNode), in " + b.messages() + " messages");
     }
     return rep;
   }

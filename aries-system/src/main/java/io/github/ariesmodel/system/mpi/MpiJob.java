@@ -1063,6 +1063,23 @@ public final class MpiJob {
     return s;
   }
 
+  /**
+   * Payload bytes of the messages sent to other ranks whose data had reached the receiving rank, over all runs: a
+   * short message's when the receiver takes it from its mailbox, an eager or rendezvous one's when its GET has landed,
+   * an on-node one's when it is copied out of the sender's memory (or stored with its header). Where {@link
+   * #bytesSent} counts a send as it is posted, this counts what has moved: a run stopped while messages were in flight
+   * (a background job stopped where the others ended) has sent more than it delivered. It counts no simulated time.
+   *
+   * @return the bytes
+   */
+  public long bytesDelivered() {
+    long s = 0;
+    for (Rank r : ranks) {
+      s += r.bytesDelivered;
+    }
+    return s;
+  }
+
   /** @return messages that arrived before a matching receive was posted, over all runs */
   public long unexpectedMessages() {
     long s = 0;

@@ -234,11 +234,16 @@ final class Rank implements Mpi {
   private final Map<Long, Long> sendersSites = new ConcurrentHashMap<>();
   /**
    * This rank's share of the job's counters ({@link MpiJob#messages}, {@link MpiJob#bytesSent},
-   * {@link MpiJob#unexpectedMessages}), summed by the job between runs: ranks of different groups run on different
+   * {@link MpiJob#bytesDelivered}, {@link MpiJob#unexpectedMessages}), summed by the job between runs: ranks of different groups run on different
    * threads at once on a partitioned engine, so each counts only what it does itself.
    */
   final long[] messagesByProtocol = new long[Protocol.values().length];
   long bytesSent;
+  /**
+   * Payload bytes of other ranks' messages whose data has reached this rank ({@link #delivered}): counted by the
+   * receiver, where {@link #bytesSent} is counted by the sender as it posts.
+   */
+  long bytesDelivered;
   long unexpectedMessages;
   /** Matches of synchronous buffered messages this rank acknowledged ({@link MpiJob#synchronousAcknowledgements}). */
   long syncAcks;
@@ -770,6 +775,9 @@ final class Rank implements Mpi {
     m.remoteMdh = (int) LittleEndian.get(h, 60, 4);
     m.sendId = LittleEndian.get(h, 48, 8);
     m.payload = payload;
+    if (m.inline) {
+      delivered(m); // (the data came with the header)
+    }
     if (!sendersSites.isEmpty()) {
       Long named = sendersSites.remove(siteKey(s, peers.recvSeq[peer] - 1));
       m.senderSite = named == null ? 0 : named;
@@ -979,6 +987,7 @@ final class Rank implements Mpi {
       m.payload = new byte[m.length];
       spend(hostAccess(m.remoteMdh, m.remoteOffset, m.payload, 0, m.length, false)
           + copyPs(m.length));
+      delivered(m);
       control(m.sourceWorld, CQ_EAGER_ACK, m.sendId);
       m.inline = true;
     }
@@ -1069,6 +1078,17 @@ final class Rank implements Mpi {
     long ps = hostAccess(m.remoteMdh, m.remoteOffset, data, 0, m.length, false);
     spend(ps + copyPs(m.length));
     System.arraycopy(data, 0, r.buffer, r.offset, m.length);
+    delivered(m);
+  }
+
+  /**
+   * Counts a message's payload as delivered ({@link MpiJob#bytesDelivered}): its data has reached this rank, in its
+   * mailbox slot (a short message, or an on-node one stored there), in the buffer its GET landed in (eager,
+   * rendezvous), or copied from an on-node sender's memory. Each message passes one of these places once; a message
+   * to the rank itself is not counted, as {@link #bytesSent} does not count it.
+   */
+  private void delivered(Incoming m) {
+    bytesDelivered += m.length;
   }
 
   private void startGet(Incoming m, NodeEndpoint.PendingPost handler) {
@@ -1144,6 +1164,7 @@ final class Rank implements Mpi {
     @Override
     void done() {
       m.dataReady = true;
+      delivered(m);
       control(m.sourceWorld, CQ_EAGER_ACK, m.sendId);
       if (m.cancelWanted) {
         m.cancelWanted = false;
@@ -1170,6 +1191,7 @@ final class Rank implements Mpi {
 
     @Override
     void done() {
+      delivered(m);
       control(m.sourceWorld, CQ_FIN, m.sendId);
       Request r = m.boundTo;
       // The receive buffer stands for the user's registered buffer: the GET wrote it in place, no host copy.

@@ -84,21 +84,25 @@ public final class ConcurrentReplay {
    * @param ranPs how long it ran, from its start (0 when the traces had ended before it was due)
    * @param finished whether it ended by itself (a program of so many steps) rather than being stopped where the
    *     traces ended
-   * @param messages messages it sent
-   * @param bytesSent payload bytes it sent
+   * @param messages messages of its ranks that reached the receiving rank ({@link MpiJob#messages()})
+   * @param bytesSent payload bytes of the sends its ranks posted ({@link MpiJob#bytesSent})
+   * @param bytesDelivered payload bytes whose data had reached the receiving rank ({@link MpiJob#bytesDelivered}):
+   *     at most {@code bytesSent}, less by what was still in flight where it was stopped
    */
   public record Background(String program, ImmutableIntArray nodes, int ranks, long startPs, long ranPs,
-      boolean finished, long messages, long bytesSent) {
+      boolean finished, long messages, long bytesSent, long bytesDelivered) {
     /**
-     * @return payload bytes a second each node of the background sent, on average over its run (sends counted when
-     *     posted, {@link MpiJob#bytesSent}: a background stopped early counts sends whose data had not moved, and a
-     *     run of microseconds can pass the NIC's rate); NaN when it ran no
+     * @return payload bytes a second each node of the background delivered, on average over its run: the bytes whose
+     *     data had reached the receiving rank ({@link #bytesDelivered}), so a background stopped microseconds into
+     *     its run counts only what had moved, never more than its nodes' links carry (until stop 78 it counted sends
+     *     as they were posted, {@link #bytesSent}: 19.7 GB/s a node for a background stopped 3.3 µs in, above the
+     *     NIC's 10.2 GB/s); NaN when it ran no
      *     time (due after the traces had ended, it never ran), which has no average (it was 0, the rate of a background
      *     that ran and sent nothing; until stop 77)
      */
     public double bytesPerSecondPerNode() {
       int distinct = (int) nodes.stream().distinct().count();
-      return ranPs == 0 ? Double.NaN : bytesSent / (ranPs / 1e12) / distinct;
+      return ranPs == 0 ? Double.NaN : bytesDelivered / (ranPs / 1e12) / distinct;
     }
 
     /** @return whether it never ran: it was due after the traces had ended, and stopped before its start */
@@ -209,7 +213,7 @@ public final class ConcurrentReplay {
         + " (" + noiseTrace.passes() + ")";
     Background bg = noise == null ? null : new Background(what, ImmutableIntArray.copyOf(noiseNodes),
         noise.size(), backgroundStartPs, noise.lastRunPs(), !noise.lastRunStopped(), noise.messages(),
-        noise.bytesSent());
+        noise.bytesSent(), noise.bytesDelivered());
     return new Result(out.build(), bg);
   }
 
