@@ -195,8 +195,13 @@ final class ReplayWorkload implements Workload {
       int bytes = params.integer("backgroundBytes", 65536, 1, SyntheticTraffic.MAX_BYTES);
       double gapUs = params.number("backgroundGapUs", 0, 0, 1e9);
       int nodes = params.integer("backgroundNodes", 0, 0, Integer.MAX_VALUE);
-      Placement bgMapping = Placement.parse(params.choice("backgroundMapping", "linear",
-          List.of("linear", "random", "round-robin-groups")));
+      // in any case, as mapping's names are (RANDOM was refused here and taken there; until stop 78)
+      String bgMappingText = params.string("backgroundMapping", "linear");
+      Placement bgMapping = Placement.named(bgMappingText);
+      if (bgMapping == null) {
+        throw new IllegalArgumentException("backgroundMapping must be one of linear, random, round-robin-groups but"
+            + " was \"" + Texts.abbreviate(bgMappingText) + "\"");
+      }
       long gapPs = Math.round(gapUs * 1e6);
       long steps = params.integer("backgroundSteps", 0, 0, Integer.MAX_VALUE);
       int bgRpn = params.integer("backgroundRanksPerNode", 1, 1, TraceReplay.MAX_RANKS_PER_NODE);

@@ -87,7 +87,27 @@ public final class Placement {
   }
 
   /**
-   * Parses {@code linear}, {@code random}, {@code round-robin-groups}, or reads a placement file.
+   * The placement a name gives, in any case and without the spaces around it ({@code RANDOM}, {@code Linear}), as
+   * {@link #parse} reads a name.
+   *
+   * @param text {@code linear}, {@code random} or {@code round-robin-groups}
+   * @return the placement, or null when the text is no such name (a file's path, say)
+   */
+  public static Placement named(String text) {
+    if (text == null) {
+      return null;
+    }
+    return switch (text.trim().toLowerCase(Locale.ROOT)) {
+      case "linear" -> LINEAR;
+      case "random" -> RANDOM;
+      case "round-robin-groups" -> ROUND_ROBIN_GROUPS;
+      default -> null;
+    };
+  }
+
+  /**
+   * Parses {@code linear}, {@code random}, {@code round-robin-groups} (in any case: {@link #named}), or reads a
+   * placement file.
    *
    * @param text a name or a file path
    * @return the placement
@@ -96,15 +116,9 @@ public final class Placement {
    */
   public static Placement parse(String text) {
     checkArgument(text != null && !text.isBlank(), "mapping must not be empty");
-    switch (text.trim().toLowerCase(Locale.ROOT)) {
-      case "linear":
-        return LINEAR;
-      case "random":
-        return RANDOM;
-      case "round-robin-groups":
-        return ROUND_ROBIN_GROUPS;
-      default:
-        break;
+    Placement named = named(text);
+    if (named != null) {
+      return named;
     }
     Path file = Path.of(text);
     if (Files.isDirectory(file)) {
