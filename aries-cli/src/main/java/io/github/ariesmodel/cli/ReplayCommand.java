@@ -17,6 +17,7 @@ import io.github.ariesmodel.cli.workload.Workload;
 import io.github.ariesmodel.cli.workload.WorkloadRun;
 import io.github.ariesmodel.cli.workload.Workloads;
 import io.github.ariesmodel.system.process.OsNoise;
+import io.github.ariesmodel.system.replay.TraceReplay;
 import io.github.ariesmodel.system.replay.TraceReplayException;
 import io.github.ariesmodel.traces.TraceFormatException;
 import java.io.IOException;
@@ -316,7 +317,13 @@ final class ReplayCommand implements Callable<Integer> {
           run = WorkloadRun.run(w, s, params, command, bar::updateFraction);
         }
       } catch (TraceReplayException e) {
-        throw CliError.badInput(ErrorHandler.replayProblem(e), argumentOf(e.file()), e);
+        String where = argumentOf(e.file());
+        // ranks whose heaps pass a node's memory: the remedy in this command's options (a background trace's own)
+        String remedy = where.startsWith("--background-trace ")
+            ? "put fewer ranks on a node (--background-ranks-per-node, or --background-mapping)"
+            : "put fewer ranks on a node (--ranks-per-node, or --mapping)";
+        throw CliError.badInput(ErrorHandler.replayProblem(e).replace(TraceReplay.FEWER_RANKS_REMEDY, remedy), where,
+            e);
       } catch (SystemSpecException e) {
         // the spec itself, a link list's line say: at "(arguments)" until stop 73
         throw CliError.badInput(e.getMessage(), "--system", e);

@@ -133,7 +133,9 @@ public final class TraceReplay {
    * Replays the trace once.
    *
    * @return what was measured
-   * @throws TraceReplayException when the trace cannot be replayed (naming file, rank and call)
+   * @throws TraceReplayException when the trace cannot be replayed (naming file, rank and call); also, naming the
+   *     file, when the ranks a node holds need more memory for their heaps than the node has
+   *     ({@link #FEWER_RANKS_REMEDY})
    * @throws IllegalArgumentException when the placement does not fit the system
    */
   public ReplayResult run() {
@@ -195,7 +197,7 @@ public final class TraceReplay {
     long heap = Math.max(config.heapBytes(), Math.min(64L << 30, 8 * maxBytes + (4L << 20)));
     MpiConfig cfg = heap == config.heapBytes() ? config : config.toBuilder().heapBytes(heap).build();
     if (heap != config.heapBytes()) {
-      checkHeapsFit(nodes, heap, maxBytes);
+      checkHeapsFit(file, nodes, heap, maxBytes);
     }
     MpiJob job = MpiJob.builder(system).placement(nodes).config(cfg).build();
     for (int node : nodes) {
@@ -211,8 +213,10 @@ public final class TraceReplay {
    * Refuses, in the replay's words, ranks on one node whose heaps (the replay's own choice, from the trace's largest
    * message) alone pass the node's memory: the MPI layer refused them as "MpiConfig.heapBytes must be at most ...", a
    * setting the replay's user never gave (until stop 77). Only what the MPI layer would refuse anyway is refused here.
+   * A trace problem, naming the trace's file: it was an {@code IllegalArgumentException} naming none, so the command
+   * line could not tell which trace or option it was about and located it at "(arguments)" (until stop 78).
    */
-  private void checkHeapsFit(int[] nodes, long heap, long maxBytes) {
+  private void checkHeapsFit(String file, int[] nodes, long heap, long maxBytes) {
     TreeMap<Integer, Integer> perNode = new TreeMap<>();
     for (int node : nodes) {
       perNode.merge(node, 1, Integer::sum);
@@ -221,14 +225,20 @@ public final class TraceReplay {
     for (Map.Entry<Integer, Integer> e : perNode.entrySet()) {
       int k = e.getValue();
       if (k > 1 && (double) k * heap > memory) {
-        throw new IllegalArgumentException(k + " ranks on node " + e.getKey() + " need more memory than the node's "
-            + memory + " bytes (AriesSystem nodeMemoryBytes) for this trace: the replay gives each rank a heap of "
-            + heap + " bytes (8 times the trace's largest message, " + maxBytes + " bytes, and 4 MiB), " + k * heap
-            + " bytes for the " + k + "; at most " + memory / heap + " such heaps fit a node: put fewer ranks on a"
-            + " node (ranksPerNode, or the mapping)");
+        throw new TraceReplayException(file, TraceReplayException.NO_RANK, 0, k + " ranks on node " + e.getKey()
+            + " need more memory than the node's " + memory + " bytes (AriesSystem nodeMemoryBytes) for this trace:"
+            + " the replay gives each rank a heap of " + heap + " bytes (8 times the trace's largest message, "
+            + maxBytes + " bytes, and 4 MiB), " + k * heap + " bytes for the " + k + "; at most " + memory / heap
+            + " such heaps fit a node: " + FEWER_RANKS_REMEDY, null);
       }
     }
   }
+
+  /**
+   * How a refusal of ranks whose heaps do not fit a node ends ({@link #run}): the replay's settings that place fewer
+   * ranks on a node, which a command line names by its own options.
+   */
+  public static final String FEWER_RANKS_REMEDY = "put fewer ranks on a node (ranksPerNode, or the mapping)";
 
   /** A replay ready to run: its job and state, and what its result needs. */
   final class Prepared {

@@ -41,8 +41,8 @@ class ReplayNodeMemoryTest {
     AriesSystem sys = AriesSystem.builder().system("default").nodeMemoryBytes(4 * GIB).seed(1).build();
     // 8 x 200,000,000 + 4 MiB = 1,604,194,304 bytes a rank; four of them pass the node's 4 GiB
     assertThatThrownBy(() -> TraceReplay.builder(sys, pair(dir)).ranksPerNode(4).build().run())
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("4 ranks on node 0 need more memory than the node's 4294967296 bytes (AriesSystem"
+        .isInstanceOf(TraceReplayException.class)
+        .hasMessage(dir.resolve("pair.txt") + ": 4 ranks on node 0 need more memory than the node's 4294967296 bytes (AriesSystem"
             + " nodeMemoryBytes) for this trace: the replay gives each rank a heap of 1604194304 bytes (8 times the"
             + " trace's largest message, 200000000 bytes, and 4 MiB), 6416777216 bytes for the 4; at most 2 such heaps"
             + " fit a node: put fewer ranks on a node (ranksPerNode, or the mapping)");
