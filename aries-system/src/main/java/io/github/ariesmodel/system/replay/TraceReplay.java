@@ -1941,6 +1941,12 @@ public final class TraceReplay {
     }
 
     private int root(TraceCall.Collective k, Communicator c) {
+      if (k.root() == TraceCall.ROOT || k.root() == TraceCall.PROC_NULL) {
+        // an intercommunicator's root side (MPI_ROOT) or its other ranks (MPI_PROC_NULL): was told as "root -3 is
+        // outside the communicator's ranks", the model's own code for MPI_ROOT (until stop 78)
+        throw fail("root is " + (k.root() == TraceCall.ROOT ? "MPI_ROOT" : "MPI_PROC_NULL") + ", an"
+            + " intercommunicator collective's; intercommunicators are not replayed");
+      }
       if (k.root() < 0 || k.root() >= c.size()) {
         throw fail("root " + k.root() + " is outside the communicator's ranks 0 to " + (c.size() - 1));
       }
