@@ -465,7 +465,8 @@ public final class CabledDragonfly implements Topology {
    *   <li>{@code random:N}, {@code random:N:COLOUR}, {@code random:N:COLOUR:seed=S}: N links of the colour
    *       ({@code green}, {@code black}, {@code blue} or {@code any}, the default), chosen uniformly among the cabled
    *       ones by a random stream of seed S (default 1), skipping any whose loss would leave two groups without a
-   *       rank-3 link or a group cut in two, so the same spec always fails the same links;
+   *       rank-3 link, a group cut in two or two of its routers too many hops apart (docs/network.md), so the same
+   *       spec always fails the same links; more than can go is refused naming only what can stop the colour's links;
    *   <li>a port's Cray name, either end of the link, e.g. {@code c0-0c0s0a0l01};
    *   <li>{@code file:PATH}: one port name a line (the rest of the line is ignored, so the lines of a link list and of
    *       {@link #failedLinks()} serve), blank lines and lines starting with {@code #} skipped.

@@ -49,6 +49,14 @@ final class LinkFailures {
   private int longestAfterCut;
   /** The most hops two routers of a group may be apart: {@link #maxLocalHops} for this system. */
   private final int localLimit;
+  /**
+   * Whether a pick was refused for taking routes past {@link #localLimit}. Without such a refusal the picks made are as
+   * many as any order could make: the links whose loss leaves every group pair a rank-3 link and every group connected
+   * form a matroid's independent sets (one link kept a pair; a graph's cographic matroid), where picking in any order
+   * and skipping what does not fit ends with the largest set. The route-length bound is no such condition, so with it
+   * another order can fail more.
+   */
+  private boolean hopsRefused;
 
   private LinkFailures(CabledDragonfly t) {
     this.t = t;
@@ -152,12 +160,27 @@ final class LinkFailures {
       }
     }
     if (k < n) {
-      throw new IllegalArgumentException(what + ": only " + k + " of the " + m + " " + kind + "links can fail without"
-          + " leaving two groups with no rank-3 link" + (colour == 2 ? " or cutting a group apart" // blue: no hops
-              : ", cutting a group apart or taking two of its routers more than " + localLimit + " hops apart")
-          + ", but N was " + n);
+      throw new IllegalArgumentException(what + ": only " + k + " of the " + m + " " + kind + "links can fail"
+          + (hopsRefused ? " in this spec's random order (seed " + seed + ")" : "") + " without "
+          + reasons(candidates, m) + ", but N was " + n);
     }
     return chosen;
+  }
+
+  /**
+   * What can keep a link of the candidates from failing: only a rank-3 link can be the last between two groups, only
+   * a rank-1 or rank-2 one can cut a group apart or lengthen its routes (it used to list all three for every colour).
+   */
+  private String reasons(int[] candidates, int m) {
+    boolean blue = false;
+    boolean local = false;
+    for (int i = 0; i < m; i++) {
+      blue |= classes[candidates[i]] == 2;
+      local |= classes[candidates[i]] != 2;
+    }
+    String hops = "cutting a group apart or taking two of its routers more than " + localLimit + " hops apart";
+    String rank3 = "leaving two groups with no rank-3 link";
+    return !local ? rank3 : !blue ? hops : rank3 + ", " + hops;
   }
 
   /** @return N, or {@link Long#MAX_VALUE} for a whole number beyond a long (more links than any system has) */
@@ -324,6 +347,7 @@ final class LinkFailures {
       search(g, from, q, far, distance);
       for (int to = 0; to < per; to++) {
         if (distance[to] > localLimit) {
+          hopsRefused = true;
           return "it would take routers (" + t.fileGroup(g) + ":" + from / t.columns() + ":" + from % t.columns()
               + ") and (" + t.fileGroup(g) + ":" + to / t.columns() + ":" + to % t.columns() + ") " + distance[to]
               + " rank-1 and rank-2 hops apart, more than the " + localLimit + " a minimal route can take in a group"

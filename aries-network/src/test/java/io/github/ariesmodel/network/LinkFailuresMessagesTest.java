@@ -1,6 +1,8 @@
 package io.github.ariesmodel.network;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -58,5 +60,48 @@ class LinkFailuresMessagesTest {
     assertThatThrownBy(() -> SMALL.withFailedLinks("random:1:blue:seed=x"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("failed links random:1:blue:seed=x: seed must be a whole number but was \"x\"");
+  }
+
+  @Test
+  void tooManyRandomFailuresAreToldOnlyTheReasonsTheirColourCanMeet() {
+    // a rank-3 link cannot cut a group apart, a rank-1 or rank-2 one cannot leave two groups unjoined: blue was told
+    // "or cutting a group apart", green and black "leaving two groups with no rank-3 link"
+    assertThatThrownBy(() -> SMALL.withFailedLinks("random:40:blue")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("failed links random:40:blue: only 39 of the 40 blue links can fail without leaving two groups"
+            + " with no rank-3 link, but N was 40");
+    for (String colour : new String[] {"green", "black"}) {
+      int all = SMALL.linkCount(colour.equals("green") ? 0 : 1);
+      assertThatThrownBy(() -> SMALL.withFailedLinks("random:" + all + ":" + colour))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageEndingWith(" " + colour + " links can fail without cutting a group apart or taking two of its"
+              + " routers more than 7 hops apart, but N was " + all);
+    }
+    // any colour: all three
+    assertThatThrownBy(() -> SMALL.withFailedLinks("random:56")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("failed links random:56: only 49 of the 56 links can fail without leaving two groups with no rank-3"
+            + " link, cutting a group apart or taking two of its routers more than 7 hops apart, but N was 56");
+  }
+
+  @Test
+  void aCountReachedOnlyInTheSpecsRandomOrderIsSaidToBe() {
+    // keeping a rank-3 link a group pair and every group connected, any order reaches the most (a matroid's bases):
+    // a row of 18 routers, all to all, keeps a spanning tree of 17 of its 153 green links
+    assertThatThrownBy(() -> Topologies.parseTopology("cabled:aries:groups=1,rows=1,cols=18+failed=random:153:green"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("failed links random:153:green: only 136 of the 153 green links can fail without cutting a group"
+            + " apart or taking two of its routers more than 16 hops apart, but N was 153");
+    // the route-length bound is no such condition: 96 routers stay connected by 95 of their 1,440 local links, but
+    // not within 16 hops, and how many can go depends on the order (seed 1 reaches more than seed 2)
+    int[] reached = new int[3];
+    for (int seed = 1; seed <= 2; seed++) {
+      String spec = "random:1345:any:seed=" + seed;
+      String message = catchThrowableOfType(IllegalArgumentException.class,
+          () -> Topologies.parseTopology("cabled:aries:groups=1+failed=" + spec)).getMessage();
+      assertThat(message).matches("failed links " + spec + ": only [0-9]+ of the 1440 links can fail in this spec's"
+          + " random order \\(seed " + seed + "\\) without cutting a group apart or taking two of its routers more"
+          + " than 16 hops apart, but N was 1345");
+      reached[seed] = Integer.parseInt(message.replaceAll(".*: only ([0-9]+) of .*", "$1"));
+    }
+    assertThat(reached[1]).isGreaterThan(reached[2]);
   }
 }
