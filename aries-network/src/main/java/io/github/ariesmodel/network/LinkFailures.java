@@ -111,9 +111,22 @@ final class LinkFailures {
     long n = parseCount(parts[0], what);
     int colour = -1;
     long seed = 1;
+    boolean seeded = false;
     for (int i = 1; i < parts.length; i++) {
       String p = parts[i].strip().toLowerCase(Locale.ROOT);
+      boolean isColour = p.equals("any") || java.util.Arrays.asList(CabledDragonfly.COLOURS).contains(p);
+      // a repeated seed= was taken, the last winning; a colour after seed= or after a colour was "neither"
+      if (p.startsWith("seed=") && seeded) {
+        throw new IllegalArgumentException(what + ": seed=S may be given once, but was given twice");
+      }
+      if (isColour && i > 1) {
+        throw new IllegalArgumentException(what + ": " + (seeded ? "the colour comes before seed=S, as in"
+            + " random:N:COLOUR:seed=S, but \"" + Texts.abbreviate(parts[i].strip()) + "\" comes after it"
+            : "random takes one colour, but \"" + Texts.abbreviate(parts[i].strip()) + "\" follows \""
+            + Texts.abbreviate(parts[1].strip()) + "\""));
+      }
       if (p.startsWith("seed=")) {
+        seeded = true;
         String digits = p.substring(5).strip();
         try {
           seed = Long.parseLong(digits);

@@ -104,4 +104,22 @@ class LinkFailuresMessagesTest {
     }
     assertThat(reached[1]).isGreaterThan(reached[2]);
   }
+
+  @Test
+  void aColourAfterTheSeedAndASecondSeedAreRefusedSayingWhy() {
+    // random:N:COLOUR:seed=S (docs/network.md): "blue" after the seed was called neither a colour nor seed=S
+    assertThatThrownBy(() -> SMALL.withFailedLinks("random:1:seed=1:blue")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("failed links random:1:seed=1:blue: the colour comes before seed=S, as in random:N:COLOUR:seed=S,"
+            + " but \"blue\" comes after it");
+    // a second seed was taken, the last one winning
+    assertThatThrownBy(() -> SMALL.withFailedLinks("random:1:seed=1:seed=2"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("failed links random:1:seed=1:seed=2: seed=S may be given once, but was given twice");
+    assertThatThrownBy(() -> SMALL.withFailedLinks("random:1:blue:green")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("failed links random:1:blue:green: random takes one colour, but \"green\" follows \"blue\"");
+    // what the grammar allows still fails the same links: the colour's default any, the seed's 1
+    assertThat(SMALL.withFailedLinks("random:3:any:seed=1").failedLinks())
+        .isEqualTo(SMALL.withFailedLinks("random:3").failedLinks())
+        .isEqualTo(SMALL.withFailedLinks("random:3:seed=1").failedLinks());
+  }
 }
