@@ -418,8 +418,8 @@ public final class CabledDragonfly implements Topology {
         }
       }
     }
-    return new CabledDragonfly(LinkList.generated("the cabling of a generated system (" + generated.groupCount()
-        + " groups)", generated.groupCount(), generated.rows(), columns, generated.nodesPerRouter(), peers, classes,
+    return new CabledDragonfly(LinkList.generated("the cabling of a generated system ("
+        + count(generated.groupCount(), "group") + ")", generated.groupCount(), generated.rows(), columns, generated.nodesPerRouter(), peers, classes,
         unused, names));
   }
 
@@ -839,12 +839,19 @@ public final class CabledDragonfly implements Topology {
 
   @Override
   public String describe() {
+    // a count of one is singular: a one-group system was "1 groups (file groups 0)", one failure "1 links failed"
     return String.format(Locale.ROOT,
-        "cabled aries dragonfly from %s: %d groups (file groups %s) × (%d rows × %d columns) routers, %d nodes/router;"
-            + " links rank-1 %d, rank-2 %d, rank-3 %d (%d ports unused%s); %d routers, %d nodes",
-        source, groups, ranges(fileGroups), rows, columns, nodesPerRouter, linkCount[0], linkCount[1], linkCount[2],
-        unusedPorts, failedLinkCount() == 0 ? "" : ", " + failedLinkCount() + " links failed", routerCount(),
-        nodeCount());
+        "cabled aries dragonfly from %s: %s (file %s %s) × (%s × %s) routers, %s/router; links rank-1 %d, rank-2 %d,"
+            + " rank-3 %d (%s unused%s); %s, %s",
+        source, count(groups, "group"), groups == 1 ? "group" : "groups", ranges(fileGroups), count(rows, "row"),
+        count(columns, "column"), count(nodesPerRouter, "node"), linkCount[0], linkCount[1], linkCount[2],
+        count(unusedPorts, "port"), failedLinkCount() == 0 ? "" : ", " + count(failedLinkCount(), "link") + " failed",
+        count(routerCount(), "router"), count(nodeCount(), "node"));
+  }
+
+  /** @return {@code n} and the noun, with an s unless {@code n} is 1 */
+  static String count(long n, String noun) {
+    return n + " " + noun + (n == 1 ? "" : "s");
   }
 
   /** @return the groups as ranges, e.g. {@code 0-11,13-15} */

@@ -345,6 +345,21 @@ class CabledDragonflyTest {
     assertThat(sparse.describe()).contains("(152 ports unused)");
   }
 
+  /** A count of one was plural: "1 groups (file groups 0)", "1 nodes/router", "1 links failed". */
+  @Test
+  void aCountOfOneIsSingularInTheDescription() {
+    CabledDragonfly row = (CabledDragonfly) Topologies.parseTopology(
+        "cabled:aries:groups=1,rows=1,cols=4,nodes=1+failed=random:1");
+    assertThat(row.describe()).isEqualTo("cabled aries dragonfly from the cabling of a generated system (1 group): 1"
+        + " group (file group 0) × (1 row × 4 columns) routers, 1 node/router; links rank-1 5, rank-2 0, rank-3 0 (150"
+        + " ports unused, 1 link failed); 4 routers, 4 nodes");
+    assertThat(Topologies.parseTopology("cabled:aries:groups=1,rows=1,cols=1,nodes=1").describe())
+        .endsWith("(1 row × 1 column) routers, 1 node/router; links rank-1 0, rank-2 0, rank-3 0 (40 ports unused);"
+            + " 1 router, 1 node");
+    // more than one stays plural
+    assertThat(row.withFailedLinks("random:1").describe()).contains("2 links failed");
+  }
+
   @Test
   void tinySystemRenumbersGroupsAndRoutesBetweenThem() throws IOException {
     CabledDragonfly t = parse(tiny());

@@ -42,7 +42,7 @@ class LinkFailuresTest {
     assertThat(t.linksBetween(0, 1)).isEqualTo(edison.linksBetween(0, 1) - 1);
     assertThat(t.failedLinks()).containsExactly("c0-0c0s0a0l01(0:0:0) blue -> c2-0c0s0a0l01(1:0:0)");
     assertThat(t.describe()).contains("(2 ports unused".replace("2", String.valueOf(t.unusedPorts())),
-        "1 links failed");
+        "1 link failed");
     assertThat(edison.neighborRouter(0, 1)).isEqualTo(far);
     assertThat(edison.failedLinks()).isEmpty();
     // the far end names the same link; the line is written from the lower end either way
