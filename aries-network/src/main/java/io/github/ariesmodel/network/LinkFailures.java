@@ -152,8 +152,8 @@ final class LinkFailures {
     }
     String kind = colour < 0 ? "" : CabledDragonfly.COLOURS[colour] + " ";
     if (n > m) {
-      throw new IllegalArgumentException(what + ": N must be at most the " + m + " " + kind + "links cabled now but"
-          + " was " + (n == Long.MAX_VALUE ? Texts.abbreviate(parts[0].strip()) : n));
+      throw new IllegalArgumentException(what + ": N must be at most the " + CabledDragonfly.count(m, kind + "link")
+          + " cabled now but was " + (n == Long.MAX_VALUE ? Texts.abbreviate(parts[0].strip()) : n));
     }
     // a seeded shuffle, then the first n in that order whose loss leaves the system routable
     SplittableRandom rnd = new SplittableRandom(seed);
@@ -173,8 +173,8 @@ final class LinkFailures {
       }
     }
     if (k < n) {
-      throw new IllegalArgumentException(what + ": only " + k + " of the " + m + " " + kind + "links can fail"
-          + (hopsRefused ? " in this spec's random order (seed " + seed + ")" : "") + " without "
+      throw new IllegalArgumentException(what + ": only " + k + " of the " + CabledDragonfly.count(m, kind + "link")
+          + " can fail" + (hopsRefused ? " in this spec's random order (seed " + seed + ")" : "") + " without "
           + reasons(candidates, m) + ", but N was " + n);
     }
     return chosen;
@@ -260,8 +260,8 @@ final class LinkFailures {
       throw new IllegalArgumentException("failed links file " + shown + " cannot be read: " + why, e);
     }
     if (out.isEmpty()) {
-      throw new IllegalArgumentException("failed links file " + shown + " names no port (" + lines + " lines);"
-          + " it needs one port name a line, e.g. c0-0c0s0a0l01");
+      throw new IllegalArgumentException("failed links file " + shown + " names no port ("
+          + CabledDragonfly.count(lines, "line") + "); it needs one port name a line, e.g. c0-0c0s0a0l01");
     }
     return out.stream().mapToInt(Integer::intValue).toArray();
   }

@@ -122,4 +122,19 @@ class LinkFailuresMessagesTest {
         .isEqualTo(SMALL.withFailedLinks("random:3").failedLinks())
         .isEqualTo(SMALL.withFailedLinks("random:3:seed=1").failedLinks());
   }
+
+  @Test
+  void aCountOfOneIsSingularInTheRefusals(@TempDir Path dir) throws IOException {
+    // "only 0 of the 1 links can fail", "at most the 1 links cabled now", "names no port (1 lines)"
+    CabledDragonfly pair = (CabledDragonfly) Topologies.parseTopology("cabled:aries:groups=1,rows=1,cols=2,nodes=1");
+    assertThatThrownBy(() -> pair.withFailedLinks("random:1")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("failed links random:1: only 0 of the 1 link can fail without cutting a group apart or taking two"
+            + " of its routers more than 16 hops apart, but N was 1");
+    assertThatThrownBy(() -> pair.withFailedLinks("random:2:green")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("failed links random:2:green: N must be at most the 1 green link cabled now but was 2");
+    Path file = Files.writeString(dir.resolve("none.txt"), "# nothing\n");
+    assertThatThrownBy(() -> pair.withFailedLinks("file:" + file)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("failed links file " + file + " names no port (1 line); it needs one port name a line, e.g."
+            + " c0-0c0s0a0l01");
+  }
 }

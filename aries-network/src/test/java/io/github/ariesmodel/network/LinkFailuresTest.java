@@ -184,7 +184,7 @@ class LinkFailuresTest {
         + " cannot be read: no such file");
     refused(edison, "file:" + dir, "failed links file " + dir + " cannot be read: is a directory");
     Path empty = Files.write(dir.resolve("empty.txt"), List.of("# nothing"));
-    refused(edison, "file:" + empty, "failed links file " + empty + " names no port (1 lines); it needs one port"
+    refused(edison, "file:" + empty, "failed links file " + empty + " names no port (1 line); it needs one port"
         + " name a line, e.g. c0-0c0s0a0l01");
   }
 
