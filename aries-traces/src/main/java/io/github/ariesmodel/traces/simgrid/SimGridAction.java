@@ -143,8 +143,8 @@ enum SimGridAction {
       int dst = rank(l, 3, s, "destination");
       long recvCount = l.count(4, "receive count", false);
       int src = rank(l, 5, s, "source");
-      return new TraceCall.SendReceive(dst, 0, sendCount * l.datatype(6, s.defaultBytes), src, 0,
-          recvCount * l.datatype(7, s.defaultBytes), TraceCall.COMM_WORLD, CallTiming.NONE);
+      return new TraceCall.SendReceive(dst, 0, bytes(sendCount, l.datatype(6, s.defaultBytes)), src, 0,
+          bytes(recvCount, l.datatype(7, s.defaultBytes)), TraceCall.COMM_WORLD, CallTiming.NONE);
     }
   },
   COMPUTE("compute") {
@@ -178,7 +178,7 @@ enum SimGridAction {
     @Override
     TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
       l.arguments(1, 2);
-      long bytes = l.count(2, "size", false) * l.datatype(4, s.defaultBytes);
+      long bytes = bytes(l.count(2, "size", false), l.datatype(4, s.defaultBytes));
       return collective(CallKind.BCAST, root(l, 3, s), bytes, bytes, ImmutableLongArray.of(),
           ImmutableLongArray.of(), 0);
     }
@@ -187,7 +187,7 @@ enum SimGridAction {
     @Override
     TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
       l.arguments(2, 2);
-      long bytes = l.count(2, "size", false) * l.datatype(5, s.defaultBytes);
+      long bytes = bytes(l.count(2, "size", false), l.datatype(5, s.defaultBytes));
       return collective(CallKind.REDUCE, root(l, 4, s), bytes, bytes, ImmutableLongArray.of(),
           ImmutableLongArray.of(), l.amount(3, "flops"));
     }
@@ -214,8 +214,9 @@ enum SimGridAction {
     @Override
     TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
       l.arguments(2, 2);
-      return collective(CallKind.ALLTOALL, -1, l.count(2, "send count", false) * l.datatype(4, s.defaultBytes),
-          l.count(3, "receive count", false) * l.datatype(5, s.defaultBytes), ImmutableLongArray.of(),
+      return collective(CallKind.ALLTOALL, -1,
+          bytes(l.count(2, "send count", false), l.datatype(4, s.defaultBytes)),
+          bytes(l.count(3, "receive count", false), l.datatype(5, s.defaultBytes)), ImmutableLongArray.of(),
           ImmutableLongArray.of(), 0);
     }
   },
@@ -236,8 +237,8 @@ enum SimGridAction {
     @Override
     TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
       l.arguments(2, 3);
-      return collective(CallKind.GATHER, root(l, 4, s), l.count(2, "send count", false) * l.datatype(5,
-          s.defaultBytes), l.count(3, "receive count", false) * l.datatype(6, s.defaultBytes),
+      return collective(CallKind.GATHER, root(l, 4, s), bytes(l.count(2, "send count", false), l.datatype(5,
+          s.defaultBytes)), bytes(l.count(3, "receive count", false), l.datatype(6, s.defaultBytes)),
           ImmutableLongArray.of(), ImmutableLongArray.of(), 0);
     }
   },
@@ -245,8 +246,8 @@ enum SimGridAction {
     @Override
     TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
       l.arguments(2, 3);
-      return collective(CallKind.SCATTER, root(l, 4, s), l.count(2, "send count", false) * l.datatype(5,
-          s.defaultBytes), l.count(3, "receive count", false) * l.datatype(6, s.defaultBytes),
+      return collective(CallKind.SCATTER, root(l, 4, s), bytes(l.count(2, "send count", false), l.datatype(5,
+          s.defaultBytes)), bytes(l.count(3, "receive count", false), l.datatype(6, s.defaultBytes)),
           ImmutableLongArray.of(), ImmutableLongArray.of(), 0);
     }
   },
@@ -254,8 +255,9 @@ enum SimGridAction {
     @Override
     TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException {
       l.arguments(2, 2);
-      return collective(CallKind.ALLGATHER, -1, l.count(2, "send count", false) * l.datatype(4, s.defaultBytes),
-          l.count(3, "receive count", false) * l.datatype(5, s.defaultBytes), ImmutableLongArray.of(),
+      return collective(CallKind.ALLGATHER, -1,
+          bytes(l.count(2, "send count", false), l.datatype(4, s.defaultBytes)),
+          bytes(l.count(3, "receive count", false), l.datatype(5, s.defaultBytes)), ImmutableLongArray.of(),
           ImmutableLongArray.of(), 0);
     }
   },
@@ -266,7 +268,7 @@ enum SimGridAction {
       l.arguments(n + 1, 3);
       int sendType = l.datatype(4 + n, s.defaultBytes);
       int recvType = l.datatype(5 + n, s.defaultBytes);
-      return collective(CallKind.GATHERV, root(l, 3 + n, s), l.count(2, "send count", false) * sendType, 0,
+      return collective(CallKind.GATHERV, root(l, 3 + n, s), bytes(l.count(2, "send count", false), sendType), 0,
           ImmutableLongArray.of(), counts(l, 3, n, recvType, "receive count"), 0);
     }
   },
@@ -277,7 +279,8 @@ enum SimGridAction {
       l.arguments(n + 1, 3);
       int sendType = l.datatype(4 + n, s.defaultBytes);
       int recvType = l.datatype(5 + n, s.defaultBytes);
-      return collective(CallKind.SCATTERV, root(l, 3 + n, s), 0, l.count(2 + n, "receive count", false) * recvType,
+      return collective(CallKind.SCATTERV, root(l, 3 + n, s), 0,
+          bytes(l.count(2 + n, "receive count", false), recvType),
           counts(l, 2, n, sendType, "send count"), ImmutableLongArray.of(), 0);
     }
   },
@@ -309,7 +312,7 @@ enum SimGridAction {
         sendType = l.datatype(3 + n, s.defaultBytes);
         recvType = l.datatype(4 + n, s.defaultBytes);
       }
-      return collective(CallKind.ALLGATHERV, -1, l.count(2, "send count", false) * sendType, 0,
+      return collective(CallKind.ALLGATHERV, -1, bytes(l.count(2, "send count", false), sendType), 0,
           ImmutableLongArray.of(), counts(l, 3, n, recvType, "receive count"), 0);
     }
   },
@@ -321,7 +324,11 @@ enum SimGridAction {
       int type = l.datatype(3 + n, s.defaultBytes);
       ImmutableLongArray perRank = counts(l, 2, n, type, "receive count");
       long total = 0;
-      for (int i = 0; i < n; i++) {
+      for (int i = 0; i < n && total != TraceCall.UNKNOWN_BYTES; i++) {
+        if (perRank.get(i) == TraceCall.UNKNOWN_BYTES) {
+          total = TraceCall.UNKNOWN_BYTES; // (a datatype SMPI could not name: the sum is unknown too)
+          continue;
+        }
         try {
           total = Math.addExact(total, perRank.get(i));
         } catch (ArithmeticException e) {
@@ -411,7 +418,7 @@ enum SimGridAction {
     boolean receive = kind == CallKind.RECV || kind == CallKind.IRECV;
     int tag = receive ? receiveTag(l, 3) : tag(l, 3);
     long count = l.count(4, "size", receive);
-    long bytes = count < 0 ? TraceCall.UNKNOWN_BYTES : count * l.datatype(5, s.defaultBytes);
+    long bytes = count < 0 ? TraceCall.UNKNOWN_BYTES : bytes(count, l.datatype(5, s.defaultBytes));
     long request = TraceCall.REQUEST_NULL;
     if (kind == CallKind.ISEND) {
       request = s.post(s.rank, peer, tag);
@@ -423,16 +430,28 @@ enum SimGridAction {
 
   static TraceCall reduction(SimGridLine l, SimGridRankState s, CallKind kind) throws TraceFormatException {
     l.arguments(2, 1);
-    long bytes = l.count(2, "size", false) * l.datatype(4, s.defaultBytes);
+    long bytes = bytes(l.count(2, "size", false), l.datatype(4, s.defaultBytes));
     return collective(kind, -1, bytes, bytes, ImmutableLongArray.of(), ImmutableLongArray.of(),
         l.amount(3, "flops"));
+  }
+
+  /**
+   * Bytes of {@code count} elements of {@code elementBytes} each, or {@link TraceCall#UNKNOWN_BYTES} when the element
+   * size is {@link SimGridLine#UNKNOWN_ELEMENT} (SMPI's datatype id -1: a datatype it could not name) and the count is
+   * not 0.
+   */
+  static long bytes(long count, int elementBytes) {
+    if (elementBytes == SimGridLine.UNKNOWN_ELEMENT) {
+      return count == 0 ? 0 : TraceCall.UNKNOWN_BYTES;
+    }
+    return count * elementBytes;
   }
 
   static ImmutableLongArray counts(SimGridLine l, int from, int n, int elementBytes, String what)
       throws TraceFormatException {
     ImmutableLongArray.Builder b = ImmutableLongArray.builder(n);
     for (int i = 0; i < n; i++) {
-      b.add(l.count(from + i, what, false) * elementBytes);
+      b.add(bytes(l.count(from + i, what, false), elementBytes));
     }
     return b.build();
   }

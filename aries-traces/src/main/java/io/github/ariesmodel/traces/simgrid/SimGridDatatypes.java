@@ -38,7 +38,10 @@ final class SimGridDatatypes {
   private SimGridDatatypes() {
   }
 
-  /** Size of a datatype id, or -1 if SMPI has no such id ({@code DATATYPE_NULL}, -1, has size 0). */
+  /**
+   * Size of a datatype id, or -1 if SMPI has no such id ({@code DATATYPE_NULL}, -1, has size 0; a trace's -1 is read
+   * as a datatype of unknown size, {@link SimGridLine#UNKNOWN_ELEMENT}, not through this table).
+   */
   static int size(int id) {
     if (id == -1) {
       return 0;

@@ -114,7 +114,22 @@ final class SimGridLine {
     return d;
   }
 
-  /** Element size of the datatype argument at {@code i}, or the default when the line has no such argument. */
+  /**
+   * What {@link #datatype} returns for SMPI's datatype id -1: an element of unknown size. SMPI's tracer writes a
+   * datatype as its id ({@code Datatype::encode} in {@code src/smpi/include/smpi_datatype.hpp}), and every datatype
+   * that is not predefined, a derived one ({@code MPI_Type_contiguous}, {@code _vector}, ...) or a duplicate, keeps the
+   * default id "-1" (the {@code Datatype} constructor they use sets none); MPI_DATATYPE_NULL, whose id -1 also is,
+   * cannot be passed to a call SMPI traces ({@code CHECK_TYPE} in {@code src/smpi/include/private.hpp} refuses it).
+   * So -1 in a trace is a datatype whose size the trace does not give. SMPI's replay decodes it as MPI_DATATYPE_NULL,
+   * 0 bytes; until stop 78 this reader did too, so a message of 10 elements of a derived type read as 0 bytes, and a
+   * replay refused a receive of one such element of an 80-byte message with MPI_ERR_TRUNCATE.
+   */
+  static final int UNKNOWN_ELEMENT = -1;
+
+  /**
+   * Element size of the datatype argument at {@code i}, the default when the line has no such argument, or
+   * {@link #UNKNOWN_ELEMENT} for id -1.
+   */
   int datatype(int i, int defaultBytes) throws TraceFormatException {
     if (i >= tokens.length) {
       return defaultBytes;
@@ -123,12 +138,15 @@ final class SimGridLine {
     try {
       id = Integer.parseInt(tokens[i]);
     } catch (NumberFormatException e) {
-      throw error("datatype must be an SMPI datatype id (0..59, -1 for null), was "
+      throw error("datatype must be an SMPI datatype id (0..59, -1 for a datatype SMPI could not name), was "
           + TraceFormatException.echo(tokens[i]));
+    }
+    if (id == -1) {
+      return UNKNOWN_ELEMENT;
     }
     int size = SimGridDatatypes.size(id);
     if (size < 0) {
-      throw error("unknown SMPI datatype id " + id + " (known: 0..59, -1 for null)");
+      throw error("unknown SMPI datatype id " + id + " (known: 0..59, -1 for a datatype SMPI could not name)");
     }
     return size;
   }

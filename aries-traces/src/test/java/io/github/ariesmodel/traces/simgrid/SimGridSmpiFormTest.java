@@ -1,0 +1,81 @@
+package io.github.ariesmodel.traces.simgrid;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.common.primitives.ImmutableLongArray;
+import io.github.ariesmodel.traces.CallKind;
+import io.github.ariesmodel.traces.CallTiming;
+import io.github.ariesmodel.traces.RankTrace;
+import io.github.ariesmodel.traces.Trace;
+import io.github.ariesmodel.traces.TraceCall;
+import io.github.ariesmodel.traces.TraceCall.Collective;
+import io.github.ariesmodel.traces.TraceCall.PointToPoint;
+import io.github.ariesmodel.traces.TraceCall.SendReceive;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Lines as SMPI's tracer writes them (simgrid/simgrid commit 12a63c78cd: {@code TIData::print} in
+ * {@code src/instr/instr_private.hpp}, the {@code *TIData} each {@code PMPI_*} binding passes), read as SMPI's replay
+ * reads them ({@code src/smpi/internals/smpi_replay.cpp}); the expected values are worked out by hand.
+ */
+class SimGridSmpiFormTest {
+  private static final long UNKNOWN = TraceCall.UNKNOWN_BYTES;
+
+  @TempDir
+  Path dir;
+
+  /** Rank 0's calls of a four-rank trace whose other ranks only init. */
+  private List<TraceCall> rank0(String... lines) throws IOException {
+    Path file = Files.writeString(dir.resolve("t.txt"), "0 init\n1 init\n2 init\n3 init\n"
+        + String.join("\n", lines) + "\n");
+    Trace t = SimGridTrace.open(file);
+    List<TraceCall> calls = new ArrayList<>();
+    try (RankTrace s = t.open(0)) {
+      for (TraceCall c; (c = s.read()) != null; ) {
+        calls.add(c);
+      }
+      unknownBytesCalls = s.coverage().unknownBytesCalls();
+    }
+    return calls.subList(1, calls.size());
+  }
+
+  private long unknownBytesCalls;
+
+  /**
+   * SMPI writes a derived datatype (and any other it did not predefine) as id -1, the default id its Datatype
+   * constructor leaves ({@code src/smpi/include/smpi_datatype.hpp}); its calls cannot take MPI_DATATYPE_NULL. So -1 is
+   * a datatype of unknown size: such counts are UNKNOWN_BYTES, and counted as such, not 0 bytes (a replay refused a
+   * receive of one such element of an 80-byte send with MPI_ERR_TRUNCATE).
+   */
+  @Test
+  void smpisIdMinusOneIsADatatypeOfUnknownSize() throws IOException {
+    List<TraceCall> calls = rank0(
+        "0 send 1 0 10 -1", // MPI_Send of 10 elements of an MPI_Type_vector
+        "0 recv 1 0 1 -1",
+        "0 isend 1 0 0 -1", // no elements: 0 bytes whatever their size
+        "0 sendRecv 10 1 10 2 -1 0",
+        "0 bcast 5 0 -1",
+        "0 gatherv 10 1 2 3 4 0 -1 0",
+        "0 reducescatter 1 2 3 4 0 -1",
+        "0 send 1 0 10 0"); // MPI_DOUBLE, as before
+    assertThat(calls.get(0)).isEqualTo(new PointToPoint(CallKind.SEND, 1, 0, 0, UNKNOWN, TraceCall.REQUEST_NULL,
+        CallTiming.NONE));
+    assertThat(((PointToPoint) calls.get(1)).bytes()).isEqualTo(UNKNOWN);
+    assertThat(((PointToPoint) calls.get(2)).bytes()).isZero();
+    assertThat(calls.get(3)).isEqualTo(new SendReceive(1, 0, UNKNOWN, 2, 0, 80, 0, CallTiming.NONE));
+    assertThat(calls.get(4)).isEqualTo(new Collective(CallKind.BCAST, 0, 0, UNKNOWN, UNKNOWN,
+        ImmutableLongArray.of(), ImmutableLongArray.of(), 0, CallTiming.NONE));
+    assertThat(calls.get(5)).isEqualTo(new Collective(CallKind.GATHERV, 0, 0, UNKNOWN, 0, ImmutableLongArray.of(),
+        ImmutableLongArray.of(8, 16, 24, 32), 0, CallTiming.NONE));
+    assertThat(calls.get(6)).isEqualTo(new Collective(CallKind.REDUCE_SCATTER, 0, -1, UNKNOWN, 0,
+        ImmutableLongArray.of(), ImmutableLongArray.of(UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN), 0, CallTiming.NONE));
+    assertThat(((PointToPoint) calls.get(7)).bytes()).isEqualTo(80);
+    assertThat(unknownBytesCalls).isEqualTo(6);
+  }
+}
