@@ -451,7 +451,7 @@ enum SimGridAction {
       throws TraceFormatException {
     ImmutableLongArray.Builder b = ImmutableLongArray.builder(n);
     for (int i = 0; i < n; i++) {
-      b.add(bytes(l.count(from + i, what, false), elementBytes));
+      b.add(bytes(l.perRankCount(from + i, what), elementBytes));
     }
     return b.build();
   }

@@ -92,6 +92,36 @@ final class SimGridLine {
     return (long) d;
   }
 
+  /** What {@code std::stoi} reads of a token: an optional sign and the digits after it. */
+  private static final java.util.regex.Pattern STOI_PREFIX = java.util.regex.Pattern.compile("^[+-]?[0-9]+");
+
+  /**
+   * A per-rank count of a v-collective or {@code reducescatter}. SMPI's replay reads these with {@code std::stoi}
+   * ({@code GatherVArgParser}, {@code ScatterVArgParser}, {@code AllToAllVArgParser}, {@code ReduceScatterArgParser}
+   * in {@code src/smpi/internals/smpi_replay.cpp}), which takes the leading whole number of an int and stops there, not
+   * with {@code parse_integer} as the other counts: {@code 1e3} is 1 to it. A token that it reads as another number
+   * than {@link #count} does, or as none, is refused (until stop 78 {@code 1e3} here read as 1,000).
+   */
+  long perRankCount(int i, String what) throws TraceFormatException {
+    long c = count(i, what, false);
+    java.util.regex.Matcher m = STOI_PREFIX.matcher(tokens[i]);
+    Long stoi = null;
+    if (m.find()) {
+      try {
+        stoi = (long) Integer.parseInt(m.group());
+      } catch (NumberFormatException e) {
+        stoi = null; // beyond an int: std::stoi throws out_of_range
+      }
+    }
+    if (stoi == null || stoi != c) {
+      String t = TraceFormatException.echo(tokens[i]);
+      throw error(what + " must be a whole number of elements up to " + Integer.MAX_VALUE + ", as SMPI's replay reads a"
+          + " per-rank count with std::stoi, which " + (stoi == null ? "finds no int in " + t : "reads " + t + " as "
+          + stoi));
+    }
+    return c;
+  }
+
   /** An amount of work or time, finite and non-negative. */
   double amount(int i, String what) throws TraceFormatException {
     double d = number(i, what);

@@ -1,6 +1,7 @@
 package io.github.ariesmodel.traces.simgrid;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.common.primitives.ImmutableLongArray;
 import io.github.ariesmodel.traces.CallKind;
@@ -11,6 +12,7 @@ import io.github.ariesmodel.traces.TraceCall;
 import io.github.ariesmodel.traces.TraceCall.Collective;
 import io.github.ariesmodel.traces.TraceCall.PointToPoint;
 import io.github.ariesmodel.traces.TraceCall.SendReceive;
+import io.github.ariesmodel.traces.TraceFormatException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +20,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Lines as SMPI's tracer writes them (simgrid/simgrid commit 12a63c78cd: {@code TIData::print} in
@@ -77,5 +81,33 @@ class SimGridSmpiFormTest {
         ImmutableLongArray.of(), ImmutableLongArray.of(UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN), 0, CallTiming.NONE));
     assertThat(((PointToPoint) calls.get(7)).bytes()).isEqualTo(80);
     assertThat(unknownBytesCalls).isEqualTo(6);
+  }
+
+  /**
+   * SMPI's replay reads a v-collective's per-rank counts with std::stoi (the leading int), its other counts as doubles:
+   * "1e3" among the per-rank counts is 1 to it, and read as 1,000 it gave another message size than SMPI's replay.
+   */
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "0 gatherv 10 1e3 1 1 1 0 0 0|receive count must be a whole number of elements up to 2147483647, as SMPI's"
+          + " replay reads a per-rank count with std::stoi, which reads '1e3' as 1",
+      "0 scatterv 1 1 1 2.5e1 10 0 0 0|send count must be a whole number of elements up to 2147483647, as SMPI's"
+          + " replay reads a per-rank count with std::stoi, which reads '2.5e1' as 2",
+      "0 alltoallv 4 1 1 1 1 4 1 1 .5 1|receive count must be a whole number of elements up to 2147483647, as SMPI's"
+          + " replay reads a per-rank count with std::stoi, which finds no int in '.5'",
+      "0 reducescatter 1 1 1 3000000000 0 0|receive count must be a whole number of elements up to 2147483647, as"
+          + " SMPI's replay reads a per-rank count with std::stoi, which finds no int in '3000000000'",
+  })
+  void perRankCountsThatStdStoiReadsOtherwiseAreRefused(String line, String problem) throws IOException {
+    assertThatThrownBy(() -> rank0(line)).isInstanceOf(TraceFormatException.class)
+        .hasMessageContaining(", rank 0, line 5: " + problem);
+  }
+
+  @Test
+  void perRankCountsStdStoiReadsTheSameAreRead() throws IOException {
+    // "1.9" is 1 both ways (stoi stops at the point, parse_integer truncates); "+2" is 2; 2e1 as a single count is 20
+    List<TraceCall> calls = rank0("0 gatherv 2e1 1.9 +2 3 4 0 6 6");
+    assertThat(calls.get(0)).isEqualTo(new Collective(CallKind.GATHERV, 0, 0, 20, 0, ImmutableLongArray.of(),
+        ImmutableLongArray.of(1, 2, 3, 4), 0, CallTiming.NONE));
   }
 }
