@@ -171,6 +171,12 @@ final class SimGridLine {
       throw error("datatype must be an SMPI datatype id (0..59, -1 for a datatype SMPI could not name), was "
           + TraceFormatException.echo(tokens[i]));
     }
+    if (!tokens[i].equals(Integer.toString(id))) {
+      // SMPI's replay looks the id up as text (Datatype::decode in src/smpi/mpi/smpi_datatype.cpp, a map from the
+      // ids' std::to_string): "+0" or "00" is in no entry, and it dereferences the map's end (until stop 78 read as 0)
+      throw error("datatype must be an SMPI datatype id written as SMPI writes it, " + TraceFormatException.echo(
+          Integer.toString(id)) + " (its replay looks the text up), was " + TraceFormatException.echo(tokens[i]));
+    }
     if (id == -1) {
       return UNKNOWN_ELEMENT;
     }

@@ -82,6 +82,15 @@ final class SimGridRankReader implements RankTrace {
       throw TraceFormatException.atLine(file, TraceFormatException.NO_RANK, lineNumber,
           "rank must be in 0.." + maxRank + ", was " + rank + " in " + TraceFormatException.echo(line.strip()));
     }
+    if (!token.equals(Integer.toString(rank))) {
+      // SimGrid's replay matches a line's first word as text against the rank's name, std::to_string(rank)
+      // (replay_runner and get_action in src/xbt/xbt_replay.cpp): "00" or "+1" is no rank's line to it, skipped
+      // (with a warning in a rank's own file, without one in a shared file); until stop 78 read as rank 0 or 1
+      throw TraceFormatException.atLine(file, TraceFormatException.NO_RANK, lineNumber,
+          "rank must be written " + TraceFormatException.echo(Integer.toString(rank)) + ", as SimGrid's replay names"
+              + " rank " + rank + " (it compares the text: " + TraceFormatException.echo(token) + " is no rank's line"
+              + " to it), was " + TraceFormatException.echo(token) + " in " + TraceFormatException.echo(line.strip()));
+    }
     return rank;
   }
 

@@ -110,4 +110,26 @@ class SimGridSmpiFormTest {
     assertThat(calls.get(0)).isEqualTo(new Collective(CallKind.GATHERV, 0, 0, 20, 0, ImmutableLongArray.of(),
         ImmutableLongArray.of(1, 2, 3, 4), 0, CallTiming.NONE));
   }
+
+  /**
+   * SimGrid's replay matches a line's rank as text ({@code src/xbt/xbt_replay.cpp}) and looks a datatype id up as text
+   * ({@code Datatype::decode}): "00" or "+1" is no rank's line to it (skipped), "+0" no datatype (it dereferences the
+   * map's end). They were read as rank 0 or 1 and as MPI_DOUBLE.
+   */
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "00 send 1 0 10|line 5: rank must be written '0', as SimGrid's replay names rank 0 (it compares the text: '00' is"
+          + " no rank's line to it), was '00' in '00 send 1 0 10'",
+      "+1 recv 0 0 10|line 5: rank must be written '1', as SimGrid's replay names rank 1 (it compares the text: '+1' is"
+          + " no rank's line to it), was '+1' in '+1 recv 0 0 10'",
+      "0 send 1 0 10 +0|rank 0, line 5: datatype must be an SMPI datatype id written as SMPI writes it, '0' (its replay"
+          + " looks the text up), was '+0'",
+      "0 bcast 10 0 05|rank 0, line 5: datatype must be an SMPI datatype id written as SMPI writes it, '5' (its replay"
+          + " looks the text up), was '05'",
+      "0 recv 1 0 10 -01|rank 0, line 5: datatype must be an SMPI datatype id written as SMPI writes it, '-1' (its"
+          + " replay looks the text up), was '-01'",
+  })
+  void ranksAndDatatypesMustBeWrittenAsSimGridMatchesThem(String line, String problem) throws IOException {
+    assertThatThrownBy(() -> rank0(line)).isInstanceOf(TraceFormatException.class).hasMessageContaining(problem);
+  }
 }
