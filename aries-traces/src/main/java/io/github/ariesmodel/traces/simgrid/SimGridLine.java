@@ -131,13 +131,25 @@ final class SimGridLine {
     return d;
   }
 
+  /**
+   * A decimal number as C's {@code strtod} reads one whole ({@code xbt_str_parse_double} in {@code src/xbt/xbt_str.cpp}
+   * refuses any text left after it). {@link Double#parseDouble} also takes a trailing {@code f} or {@code d} and
+   * control characters around the number, which SimGrid refuses ("1f" read as 1 until stop 78).
+   */
+  private static final java.util.regex.Pattern DECIMAL =
+      java.util.regex.Pattern.compile("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?");
+  /** Infinities and NaNs as {@code strtod} or {@link Double#parseDouble} spell them: numbers, but not finite. */
+  private static final java.util.regex.Pattern NOT_FINITE =
+      java.util.regex.Pattern.compile("[+-]?((?i)inf|infinity|nan(\\([0-9A-Za-z_]*\\))?)");
+
   private double number(int i, String what) throws TraceFormatException {
-    double d;
-    try {
-      d = Double.parseDouble(tokens[i]);
-    } catch (NumberFormatException e) {
+    if (NOT_FINITE.matcher(tokens[i]).matches()) {
+      throw error(what + " must be finite, was " + TraceFormatException.echo(tokens[i]));
+    }
+    if (!DECIMAL.matcher(tokens[i]).matches()) {
       throw error(what + " must be a number, was " + TraceFormatException.echo(tokens[i]));
     }
+    double d = Double.parseDouble(tokens[i]);
     if (!Double.isFinite(d)) {
       throw error(what + " must be finite, was " + TraceFormatException.echo(tokens[i]));
     }

@@ -132,4 +132,31 @@ class SimGridSmpiFormTest {
   void ranksAndDatatypesMustBeWrittenAsSimGridMatchesThem(String line, String problem) throws IOException {
     assertThatThrownBy(() -> rank0(line)).isInstanceOf(TraceFormatException.class).hasMessageContaining(problem);
   }
+
+  /**
+   * SimGrid reads a count or an amount with strtod and refuses text left after it ({@code xbt_str_parse_double}):
+   * Java's parseDouble took "10f" and "1D" (as 10 and 1).
+   */
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "0 send 1 0 10f|size must be a number, was '10f'",
+      "0 compute 1D|flops must be a number, was '1D'",
+      "0 sleep 0x10|seconds must be a number, was '0x10'",
+      "0 compute inf|flops must be finite, was 'inf'",
+      "0 compute -Infinity|flops must be finite, was '-Infinity'",
+      "0 bcast 1e400|size must be finite, was '1e400'",
+  })
+  void numbersAreWhatStrtodReadsWhole(String line, String problem) throws IOException {
+    assertThatThrownBy(() -> rank0(line)).isInstanceOf(TraceFormatException.class)
+        .hasMessageContaining("rank 0, line 5: " + problem);
+  }
+
+  @Test
+  void decimalFormsStrtodReadsAreRead() throws IOException {
+    List<TraceCall> calls = rank0("0 compute 1.5e3", "0 compute .5", "0 compute 2.", "0 send 1 0 +1E+2");
+    assertThat(calls.subList(0, 3)).containsExactly(new TraceCall.Local(CallKind.COMPUTE, 1500, 0, CallTiming.NONE),
+        new TraceCall.Local(CallKind.COMPUTE, 0.5, 0, CallTiming.NONE),
+        new TraceCall.Local(CallKind.COMPUTE, 2, 0, CallTiming.NONE));
+    assertThat(((PointToPoint) calls.get(3)).bytes()).isEqualTo(100);
+  }
 }

@@ -105,10 +105,11 @@ class SimGridTraceErrorsTest {
     TraceFormatException e = readUntilError(SimGridTrace.open(file), 0);
     assertThat(e.getMessage()).contains("unknown action 'fr\\u001b[31mob\\u0007'").doesNotContain("\u001b")
         .doesNotContain("\u0007");
-    // a number followed by a control character parses (Java trims them) but was echoed raw when refused
+    // a number followed by a control character parsed (Java trims them) but was echoed raw when refused; since stop 78
+    // it is no number, as SimGrid's strtod-based reading finds text after it
     Path size = Files.writeString(dir.resolve("size.txt"), "0 init\n1 init\n0 send 1 0 -1\u0007\u0000\n");
     e = readUntilError(SimGridTrace.open(size), 0);
-    assertThat(e.getMessage()).contains("size must be >= 0, was '-1\\u0007\\u0000'").doesNotContain("\u0007")
+    assertThat(e.getMessage()).contains("size must be a number, was '-1\\u0007\\u0000'").doesNotContain("\u0007")
         .doesNotContain("\u0000");
   }
 
