@@ -381,7 +381,18 @@ enum SimGridAction {
    */
   abstract TraceCall parse(SimGridLine l, SimGridRankState s) throws TraceFormatException;
 
+  /** SMPI's {@code MPI_UNDEFINED} ({@code include/smpi/smpi.h}). */
+  static final int SMPI_UNDEFINED = -333;
+
   static int rank(SimGridLine l, int i, SimGridRankState s, String what) throws TraceFormatException {
+    if (!what.equals("root") && l.token(i).equals(Integer.toString(SMPI_UNDEFINED))) {
+      // SMPI's tracer writes a peer as MPI_COMM_WORLD->group()->rank(comm->group()->actor(peer)): MPI_ANY_SOURCE and
+      // MPI_PROC_NULL name no actor (-1), whose rank is MPI_UNDEFINED (src/smpi/bindings/smpi_pmpi_request.cpp,
+      // src/smpi/mpi/smpi_group.cpp); SMPI's replay looks for the actor of rank -333, finds none and matches nothing
+      throw l.error(what + " must be in 0.." + (s.ranks - 1) + ", was " + SMPI_UNDEFINED + ", SMPI's MPI_UNDEFINED,"
+          + " which its tracer writes for MPI_ANY_SOURCE or MPI_PROC_NULL (the trace cannot tell which, and SMPI's"
+          + " replay matches no message to it)");
+    }
     return l.integer(i, what, 0, s.ranks - 1);
   }
 

@@ -159,4 +159,21 @@ class SimGridSmpiFormTest {
         new TraceCall.Local(CallKind.COMPUTE, 2, 0, CallTiming.NONE));
     assertThat(((PointToPoint) calls.get(3)).bytes()).isEqualTo(100);
   }
+
+  /**
+   * SMPI's tracer writes a receive from MPI_ANY_SOURCE, and a call with MPI_PROC_NULL, with peer -333 (MPI_UNDEFINED,
+   * the rank of no process); it was refused as any other rank out of range, without saying what it is.
+   */
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "0 irecv -333 0 10 0|source must be in 0..3, was -333, SMPI's MPI_UNDEFINED, which its tracer writes for"
+          + " MPI_ANY_SOURCE or MPI_PROC_NULL",
+      "0 isend -333 0 10 0|destination must be in 0..3, was -333, SMPI's MPI_UNDEFINED",
+      "0 wait -333 0 -444|source must be in 0..3, was -333, SMPI's MPI_UNDEFINED",
+      "0 send -334 0 10 0|destination must be in 0..3, was -334 in",
+  })
+  void smpisUndefinedPeerIsNamed(String line, String problem) throws IOException {
+    assertThatThrownBy(() -> rank0(line)).isInstanceOf(TraceFormatException.class)
+        .hasMessageContaining("rank 0, line 5: " + problem);
+  }
 }
