@@ -2,6 +2,7 @@ package io.github.ariesmodel.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.ariesmodel.cli.report.BuildInfo;
 import io.github.ariesmodel.cli.report.Figures;
 import io.github.ariesmodel.cli.report.Metric;
 import io.github.ariesmodel.cli.report.ReportWriter;
@@ -132,7 +133,8 @@ final class ReplayCommand implements Callable<Integer> {
   int backgroundBytes;
 
   @Option(names = "--background-gap-us", paramLabel = "US", defaultValue = "0",
-      description = "The background's pause after each step (default: ${DEFAULT-VALUE}: as fast as it can).")
+      description = "The background's pause after each step, 0 to 1e9 (default: ${DEFAULT-VALUE}: as fast as it can).")
+  @SharedOptions.DecimalRange(min = 0, max = 1e9) // ReplayWorkload.MAX_GAP_US (OptionRangeTest: they agree)
   double backgroundGapUs;
 
   @Option(names = "--background-steps", paramLabel = "N", defaultValue = "0",
@@ -157,7 +159,9 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Option(names = "--start-us", paramLabel = "US", defaultValue = "0",
       description = "With --with or --background, when the trace starts, microseconds after the run's start: after"
-          + " the background's start, it meets a network already loaded (default: ${DEFAULT-VALUE}).")
+          + " the background's start, it meets a network already loaded; at most 1e6, a simulated second (default:"
+          + " ${DEFAULT-VALUE}).")
+  @SharedOptions.DecimalRange(min = 0, max = 1e6) // ReplayWorkload.MAX_START_US (OptionRangeTest: they agree)
   double startUs;
 
   @Option(names = "--with-start-us", paramLabel = "US", split = ",",
@@ -166,7 +170,9 @@ final class ReplayCommand implements Callable<Integer> {
   List<Double> withStartUs;
 
   @Option(names = "--background-start-us", paramLabel = "US", defaultValue = "0",
-      description = "When the background starts, microseconds after the run's start (default: ${DEFAULT-VALUE}).")
+      description = "When the background starts, microseconds after the run's start, at most 1e6 (default:"
+          + " ${DEFAULT-VALUE}).")
+  @SharedOptions.DecimalRange(min = 0, max = 1e6) // ReplayWorkload.MAX_START_US (OptionRangeTest: they agree)
   double backgroundStartUs;
 
   @Option(names = "--no-baseline",
@@ -360,8 +366,11 @@ final class ReplayCommand implements Callable<Integer> {
     }
     PrintWriter o = spec.commandLine().getOut();
     if (json.json) {
-      o.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(
-          summary(run.results(), run.notes(), s, dir)));
+      // the code that ran, first, as traffic's and iommu's (a result traced to its commit; docs/results-schema.md)
+      Map<String, Object> withBuild = new LinkedHashMap<>();
+      withBuild.put("build", BuildInfo.current().asMap());
+      withBuild.putAll(summary(run.results(), run.notes(), s, dir));
+      o.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(withBuild));
     } else {
       // a mapping file places the ranks itself: --ranks-per-node (1 by default) said nothing of it (until stop 73);
       // a name is taken in any case and with spaces around it, as Placement.parse takes it (--mapping LINEAR was said

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A record names the build that made it: results.json's {@code run.build} and the {@code build} of
- * {@code traffic --json} and {@code iommu --json} hold the model's version and the git commit it was built from (and
+ * {@code traffic --json}, {@code iommu --json} and {@code replay --json} hold the model's version and the git commit
+ * it was built from (and
  * whether the tree held uncommitted changes), so a result can be traced to code. Until stop 78 they named no commit,
  * and {@code run.tool} the same {@code 0.1.0-SNAPSHOT} for every development build.
  */
@@ -74,6 +75,18 @@ class BuildRecordTest {
     assertBuild(new ObjectMapper().readTree(traffic).path("build"), traffic);
     String iommu = execute("iommu", "--synthetic", "random:100", "--region", "1M", "--json");
     assertBuild(new ObjectMapper().readTree(iommu).path("build"), iommu);
+  }
+
+  @Test
+  void replayJsonRecordsTheBuildFirst() throws IOException {
+    // until stop 78 replay's summary named no build, where traffic's and iommu's did
+    String replay = execute("replay", ReplayCommandTest.TRACES.resolve("simgrid-examples/actions_alltoall.txt")
+        .toString(), "--json", "-q", "--no-wall-clock", "--out", dir.resolve("r").toString());
+    JsonNode summary = new ObjectMapper().readTree(replay);
+    assertBuild(summary.path("build"), replay);
+    assertThat(summary.fieldNames().next()).isEqualTo("build");
+    assertThat(new ObjectMapper().convertValue(summary.path("build"), java.util.Map.class))
+        .isEqualTo(BuildInfo.current().asMap());
   }
 
   @Test

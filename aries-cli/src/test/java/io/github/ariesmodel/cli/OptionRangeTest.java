@@ -4,10 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.ariesmodel.cli.system.SystemSpec;
+import io.github.ariesmodel.cli.workload.Params;
+import io.github.ariesmodel.cli.workload.Workloads;
 import io.github.ariesmodel.core.sim.DeterministicEventLoop;
 import io.github.ariesmodel.iommu.IommuConfig;
 import io.github.ariesmodel.network.RouterFabric;
 import io.github.ariesmodel.network.Topologies;
+import io.github.ariesmodel.system.AriesSystem;
 import io.github.ariesmodel.system.mpi.SyntheticTraffic;
 import io.github.ariesmodel.system.trace.PacketTrace;
 import java.io.PrintWriter;
@@ -184,9 +188,10 @@ class OptionRangeTest {
   }
 
   @Test
-  void everyFloatingPointOptionOfRunTrafficAndIommuHasARange() {
+  void everyFloatingPointOptionOfRunReplayTrafficAndIommuHasARange() {
     List<String> unranged = new ArrayList<>();
-    for (String command : List.of("run", "traffic", "iommu")) {
+    // replay's until stop 78: "--start-us abc" said "must be a number", without the range
+    for (String command : List.of("run", "replay", "traffic", "iommu")) {
       for (OptionSpec o : new CommandLine(new AriesCli()).getSubcommands().get(command).getCommandSpec().options()) {
         if ((o.type() == double.class || o.type() == Double.class) && SharedOptions.decimalRangeOf(o) == null) {
           unranged.add(command + " " + o.longestName());
@@ -196,7 +201,37 @@ class OptionRangeTest {
     assertThat(unranged).isEmpty();
     assertThat(decimalOptions()).extracting(o -> o.command() + " " + o.name()).contains("traffic --load",
         "traffic --warmup-us", "traffic --measure-us", "traffic --drain-limit-us", "iommu --fetch-latency-ns",
-        "iommu --hit-latency-ns", "iommu --issue-interval-ns");
+        "iommu --hit-latency-ns", "iommu --issue-interval-ns", "replay --background-gap-us", "replay --start-us",
+        "replay --background-start-us");
+  }
+
+  @Test
+  void replaysRangesAreThoseItsWorkloadEnforces() {
+    // each parameter read with a background and a with trace beside it, so that every start means something
+    Map<String, String> parameter = Map.of("replay --background-gap-us", "backgroundGapUs", "replay --start-us",
+        "startUs", "replay --background-start-us", "backgroundStartUs");
+    AriesSystem system = SystemSpec.of("aries-small", 1).build();
+    String trace = ReplayCommandTest.TRACES.resolve("simgrid-examples/actions_alltoall.txt").toString();
+    int checked = 0;
+    for (Decimal o : decimalOptions()) {
+      String name = parameter.get(o.command() + " " + o.name());
+      if (name == null) {
+        continue;
+      }
+      java.util.function.DoubleConsumer check = v -> Workloads.byName("replay").check(system, Params.of(Map.of(
+          "trace", trace, "with", trace, "background", "uniform", name, Double.toString(v))));
+      String what = o.command() + " " + o.name();
+      double min = o.range().min();
+      double max = o.range().max();
+      assertThatCode(() -> check.accept(min)).as(what + " " + min).doesNotThrowAnyException();
+      assertThatCode(() -> check.accept(max)).as(what + " " + max).doesNotThrowAnyException();
+      assertThatThrownBy(() -> check.accept(Math.nextDown(min))).as(what + " below")
+          .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith(name + " must be in");
+      assertThatThrownBy(() -> check.accept(Math.nextUp(max))).as(what + " above")
+          .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith(name + " must be in");
+      checked++;
+    }
+    assertThat(checked).isEqualTo(parameter.size());
   }
 
   @Test

@@ -413,7 +413,7 @@ class ReplayCommandTest {
     assertThat(Files.readString(dir.resolve("report.html"))).contains("ended by itself after");
 
     for (String[][] bad : new String[][][] {
-        {{"--start-us", "-1"}, {"--start-us must be in [0.0, 1000000.0] but was -1.0"}},
+        {{"--start-us", "-1"}, {"--start-us must be in [0, 1e6] but was -1.0"}},
         {{"--start-us", "5"}, {"--start-us needs another job to start after (with or background) but was 5.0 with"
             + " neither"}},
         {{"--with", second.toString(), "--with-start-us", "1,2"}, {"--with-start-us must give one start for every"

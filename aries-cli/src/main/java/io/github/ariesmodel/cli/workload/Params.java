@@ -281,6 +281,25 @@ public final class Params {
   }
 
   /**
+   * A string parameter restricted to a set of lower-case choices, taken in any case and with spaces around it, as the
+   * placements' names are ({@code Placement.named}): {@code UNIFORM} is {@code uniform}.
+   *
+   * @param name the name
+   * @param defaultValue used when absent
+   * @param choices the allowed values, in lower case
+   * @return the value, as the choices write it
+   */
+  public String choiceInAnyCase(String name, String defaultValue, List<String> choices) {
+    String v = values.getOrDefault(name, defaultValue);
+    String lower = v.trim().toLowerCase(java.util.Locale.ROOT);
+    if (!choices.contains(lower)) {
+      throw new IllegalArgumentException(name + " must be one of " + String.join(", ", choices) + " but was \""
+          + Texts.abbreviate(v) + "\"" + ifDefault(name));
+    }
+    return lower;
+  }
+
+  /**
    * A comma-separated list of strings, each from a set of choices.
    *
    * @param name the name

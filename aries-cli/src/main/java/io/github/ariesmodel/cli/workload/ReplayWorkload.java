@@ -185,7 +185,8 @@ final class ReplayWorkload implements Workload {
           java.io.File.pathSeparator))) {
         with.add(ReplayWorkload.tracePath("with", t));
       }
-      String kind = params.choice("background", "none", List.of("none", "uniform", "alltoall"));
+      // in any case, as the mappings' names are (UNIFORM was refused; until stop 78)
+      String kind = params.choiceInAnyCase("background", "none", List.of("none", "uniform", "alltoall"));
       String bgTraceText = params.string("backgroundTrace", "");
       Path bgTrace = bgTraceText.isEmpty() ? null : ReplayWorkload.tracePath("backgroundTrace", bgTraceText);
       if (bgTrace != null && !kind.equals("none")) {
@@ -193,7 +194,7 @@ final class ReplayWorkload implements Workload {
             + " background was " + kind);
       }
       int bytes = params.integer("backgroundBytes", 65536, 1, SyntheticTraffic.MAX_BYTES);
-      double gapUs = params.number("backgroundGapUs", 0, 0, 1e9);
+      double gapUs = params.number("backgroundGapUs", 0, 0, MAX_GAP_US);
       int nodes = params.integer("backgroundNodes", 0, 0, Integer.MAX_VALUE);
       // in any case, as mapping's names are (RANDOM was refused here and taken there; until stop 78)
       String bgMappingText = params.string("backgroundMapping", "linear");
@@ -266,8 +267,19 @@ final class ReplayWorkload implements Workload {
     }
   }
 
-  /** The latest start a job may be given, microseconds (a simulated second). */
+  /**
+   * The latest start a job may be given, microseconds (a simulated second; assumed: a bound on typing slips, far past
+   * any trace's start in the repository). {@code replay}'s start options name it in their range
+   * ({@code ReplayCommand}; OptionRangeTest checks that the two agree).
+   */
   static final double MAX_START_US = 1e6;
+
+  /**
+   * The longest pause a synthetic background may take after a step, microseconds (assumed: a bound on typing slips,
+   * 1,000 simulated seconds a step). {@code replay --background-gap-us} names it in its range (OptionRangeTest checks
+   * that the two agree).
+   */
+  static final double MAX_GAP_US = 1e9;
 
   /**
    * The with traces' starts: one value for every trace, or one a trace, separated by ':'.
