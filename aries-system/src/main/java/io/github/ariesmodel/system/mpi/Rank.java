@@ -32,7 +32,6 @@ import java.util.LinkedList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -228,10 +227,12 @@ final class Rank implements Mpi {
    * The call site each sender had named ({@link Mpi#callSite}) for the messages in this rank's mailbox slots, by
    * {@link #siteKey}: written by the sender when it names one (a trace replay), taken by this rank with the slot's
    * message, for {@link Request#senderCallSite}. It travels beside the simulated message, not in it: no simulated
-   * time or byte depends on it. A concurrent map, as a sender of another group writes it on its own thread (a window
-   * before the message can arrive, on a partitioned engine).
+   * time or byte depends on it. Senders of other groups write it on their own threads (a window before the message
+   * can arrive, on a partitioned engine) while this rank takes from it on its own, so its methods are synchronized;
+   * its entries are primitive (a {@code ConcurrentHashMap<Long, Long>} until stop 78 boxed a key and a value for
+   * every message of a trace replay, which names a site for every call).
    */
-  private final Map<Long, Long> sendersSites = new ConcurrentHashMap<>();
+  private final LongLongMap sendersSites = new LongLongMap();
   /**
    * This rank's share of the job's counters ({@link MpiJob#messages}, {@link MpiJob#bytesSent},
    * {@link MpiJob#bytesDelivered}, {@link MpiJob#unexpectedMessages}), summed by the job between runs: ranks of different groups run on different
@@ -779,8 +780,7 @@ final class Rank implements Mpi {
       delivered(m); // (the data came with the header)
     }
     if (!sendersSites.isEmpty()) {
-      Long named = sendersSites.remove(siteKey(s, peers.recvSeq[peer] - 1));
-      m.senderSite = named == null ? 0 : named;
+      m.senderSite = sendersSites.remove(siteKey(s, peers.recvSeq[peer] - 1), 0); // (0: none named)
     }
     // the copy out of the mailbox: its first line's cache latency, then the bytes at the copy rate
     self().sleep(config.recvOverheadPs() + payloadPs + copyPs(payloadLength));
