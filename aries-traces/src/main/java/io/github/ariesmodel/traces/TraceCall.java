@@ -36,6 +36,27 @@ public sealed interface TraceCall {
   int ROOT = -3;
   /** A byte count the trace does not determine. */
   long UNKNOWN_BYTES = -1;
+
+  /**
+   * Whether a call moves a byte count its trace does not give ({@link #UNKNOWN_BYTES} in any of its sizes, per-rank
+   * ones included): what a reader's coverage counts as a call of unknown size.
+   *
+   * @param call a call
+   * @return whether any of its sizes is unknown
+   */
+  static boolean hasUnknownBytes(TraceCall call) {
+    if (call instanceof PointToPoint p) {
+      return p.bytes() < 0;
+    }
+    if (call instanceof SendReceive s) {
+      return s.sendBytes() < 0 || s.receiveBytes() < 0;
+    }
+    if (call instanceof Collective c) {
+      return c.sendBytes() < 0 || c.receiveBytes() < 0 || c.sendBytesPerRank().stream().anyMatch(b -> b < 0)
+          || c.receiveBytesPerRank().stream().anyMatch(b -> b < 0);
+    }
+    return false;
+  }
   /** The null request handle. */
   long REQUEST_NULL = -1;
   /** {@code MPI_COMM_WORLD}. */

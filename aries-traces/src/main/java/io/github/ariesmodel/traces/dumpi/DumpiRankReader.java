@@ -249,7 +249,7 @@ final class DumpiRankReader implements RankTrace {
         finalizedAt = at;
       }
       modelled.merge(call.kind(), 1L, Long::sum);
-      if (hasUnknownBytes(call)) {
+      if (TraceCall.hasUnknownBytes(call)) {
         unknownBytes++;
       }
       return call;
@@ -340,20 +340,6 @@ final class DumpiRankReader implements RankTrace {
           + " file?)");
     }
     return total * 1_000_000_000L + nanos;
-  }
-
-  private static boolean hasUnknownBytes(TraceCall call) {
-    if (call instanceof TraceCall.PointToPoint p) {
-      return p.bytes() < 0;
-    }
-    if (call instanceof TraceCall.SendReceive s) {
-      return s.sendBytes() < 0 || s.receiveBytes() < 0;
-    }
-    if (call instanceof TraceCall.Collective c) {
-      return c.sendBytes() < 0 || c.receiveBytes() < 0 || c.sendBytesPerRank().stream().anyMatch(b -> b < 0)
-          || c.receiveBytesPerRank().stream().anyMatch(b -> b < 0);
-    }
-    return false;
   }
 
   @Override

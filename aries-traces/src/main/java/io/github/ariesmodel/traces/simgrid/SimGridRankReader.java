@@ -156,30 +156,12 @@ final class SimGridRankReader implements RankTrace {
         state.finalizedAtLine = lineNumber;
       }
       modelled.merge(call.kind(), 1L, Long::sum);
-      if (hasUnknownBytes(call)) {
+      if (TraceCall.hasUnknownBytes(call)) {
         unknownBytes++;
       }
       return call;
     }
     return null;
-  }
-
-  /**
-   * Whether a call has a byte count the trace does not give: a receive of a negative size, or a count of a datatype
-   * SMPI could not name (id -1, {@link SimGridLine#UNKNOWN_ELEMENT}; until stop 78 read as 0 bytes and not counted).
-   */
-  private static boolean hasUnknownBytes(TraceCall call) {
-    if (call instanceof TraceCall.PointToPoint p) {
-      return p.bytes() < 0;
-    }
-    if (call instanceof TraceCall.SendReceive s) {
-      return s.sendBytes() < 0 || s.receiveBytes() < 0;
-    }
-    if (call instanceof TraceCall.Collective c) {
-      return c.sendBytes() < 0 || c.receiveBytes() < 0 || c.sendBytesPerRank().stream().anyMatch(b -> b < 0)
-          || c.receiveBytesPerRank().stream().anyMatch(b -> b < 0);
-    }
-    return false;
   }
 
   @Override
