@@ -164,6 +164,7 @@ final class ReplayCommand implements Callable<Integer> {
   @SharedOptions.DecimalRange(min = 0, max = 1e6) // ReplayWorkload.MAX_START_US (OptionRangeTest: they agree)
   double startUs;
 
+  @SharedOptions.DecimalRange(min = 0, max = 1e6) // ReplayWorkload.MAX_START_US, each value of the list
   @Option(names = "--with-start-us", paramLabel = "US", split = ",",
       description = "When the --with traces start, microseconds after the run's start: one value for all, or one a"
           + " trace in their order (comma-separated or repeated) (default: 0).")

@@ -163,10 +163,16 @@ final class SharedOptions {
     for (ParseResult p = pr; p != null; p = p.subcommand()) {
       for (OptionSpec o : p.matchedOptions()) {
         DecimalRange d = decimalRangeOf(o);
-        if (d != null && o.getValue() instanceof Double x && !takes(d, x)) {
-          // the value as parsed (1.0E-300, -1.0), as the commands' own checks wrote it
-          throw new ParameterException(p.commandSpec().commandLine(), o.longestName() + " must be in " + text(d)
-              + " but was " + x, o, String.valueOf(x));
+        // a list option's values one by one (--with-start-us 1,-2: until stop 78 a list had no range of its own)
+        Object given = o.getValue();
+        java.util.List<?> values = d == null ? java.util.List.of()
+            : given instanceof java.util.List<?> l ? l : java.util.Collections.singletonList(given);
+        for (Object value : values) {
+          if (value instanceof Double x && !takes(d, x)) {
+            // the value as parsed (1.0E-300, -1.0), as the commands' own checks wrote it
+            throw new ParameterException(p.commandSpec().commandLine(), o.longestName() + " must be in " + text(d)
+                + " but was " + x, o, String.valueOf(x));
+          }
         }
         Range r = rangeOf(o);
         if (r != null && o.getValue() instanceof Number n) {

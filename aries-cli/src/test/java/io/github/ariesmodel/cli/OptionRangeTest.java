@@ -239,6 +239,9 @@ class OptionRangeTest {
     for (Decimal o : decimalOptions()) {
       Object d = o.option().defaultValue() != null ? Double.valueOf(o.option().defaultValue())
           : o.option().initialValue();
+      if (d == null) {
+        continue; // (a list of values, --with-start-us: absent unless given, so no default to hold to its range)
+      }
       double v = ((Number) d).doubleValue();
       String what = o.command() + " " + o.name();
       assertThat(o.range().minExclusive() ? v > o.range().min() : v >= o.range().min()).as(what + " " + v).isTrue();

@@ -419,6 +419,11 @@ class ReplayCommandTest {
         {{"--with", second.toString(), "--with-start-us", "1,2"}, {"--with-start-us must give one start for every"
             + " with trace or one a trace (1) but gave 2: 1.0:2.0"}},
         {{"--with-start-us", "4"}, {"--with-start-us needs with traces but was 4.0 with none"}},
+        // each value of the list in the range the others name (until stop 78: "[0.0, 1000000.0]", and 'abc' none)
+        {{"--with", second.toString(), "--with-start-us", "1,-2"}, {"--with-start-us must be in [0, 1e6] but was"
+            + " -2.0"}},
+        {{"--with", second.toString(), "--with-start-us", "abc"}, {"--with-start-us must be a number in [0, 1e6] but"
+            + " was 'abc'"}},
         {{"--with", second.toString(), "--with-start-us", ","}, {"--with-start-us must give a start (microseconds)"
             + " but gave none"}},
         {{"--background-start-us", "4"}, {"--background-start-us needs a background but was 4.0 with none"}},
