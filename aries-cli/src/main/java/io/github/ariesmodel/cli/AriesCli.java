@@ -257,8 +257,7 @@ public final class AriesCli implements Callable<Integer> {
   static final class Version implements CommandLine.IVersionProvider {
     @Override
     public String[] getVersion() {
-      String v = AriesCli.class.getPackage().getImplementationVersion();
-      return new String[] {"aries-model " + (v == null ? "(development build)" : v)};
+      return new String[] {io.github.ariesmodel.cli.report.RunMetadata.currentTool()}; // (as results.json's run.tool)
     }
   }
 }

@@ -120,9 +120,10 @@ final class RunCommand implements Callable<Integer> {
         base.iommu(), base.nic(), null).withThreads(file == null || pr.hasMatchedOption("--threads")
             ? threads.checked() : base.threads());
     // where the engine's threads were asked, for the refusals below: --threads N, or the file's threads: N
-    String threadsFrom = s.threads() == 0 || file == null || pr.hasMatchedOption("--threads")
-        ? "--threads " + s.threads() : "threads " + s.threads() + " in --config " + config;
-    String threadsAt = threadsFrom.startsWith("--") ? "--threads" : "--config " + config;
+    boolean threadsByOption = s.threads() == 0 || file == null || pr.hasMatchedOption("--threads");
+    String threadsFrom = threadsByOption ? "--threads " + s.threads() : "threads " + s.threads() + " in --config "
+        + config;
+    String threadsAt = threadsByOption ? "--threads" : "--config " + config;
     if (file != null && s.translator() == io.github.ariesmodel.system.TranslatorKind.FLAT && file.iommuGiven()) {
       // --translator flat over a file's iommu settings would drop them without a word; refused as the file alone is,
       // whatever their values (settings equal to the defaults passed here and were refused inside the file)
@@ -140,7 +141,7 @@ final class RunCommand implements Callable<Integer> {
     if (trace != null && s.threads() > 0) {
       // the builder's refusal named its own calls, trace(...) and threads(N), at "(arguments)" (until stop 77)
       throw CliError.badInput("--trace cannot be combined with " + threadsFrom + ": the packet trace"
-          + " numbers packets on the single event loop; drop " + (threadsFrom.startsWith("--") ? "--threads"
+          + " numbers packets on the single event loop; drop " + (threadsByOption ? "--threads"
           : "the configuration's threads") + " to trace the run", threadsAt, null);
     }
     if (trace != null) {
